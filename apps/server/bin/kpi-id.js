@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// The operator CLI. It is TypeScript run by Node's type stripping, which needs
+// Node 22.18 or newer; inside the project npm puts the pinned Node 24 first on PATH.
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 22 || (major === 22 && minor < 18)) {
+  console.error(
+    `kpi-id needs Node.js 22.18 or newer (this is ${process.versions.node}). Run it as 'npx kpi-id' or 'npm run admin --' inside the project.`,
+  );
+  process.exit(1);
+}
+const { runCli } = await import("../src/cli/main.ts");
+process.exitCode = await runCli(process.argv.slice(2));

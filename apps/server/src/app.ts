@@ -1,0 +1,70 @@
+import cookie from "@fastify/cookie";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { Kysely } from "kysely";
+import type { Config } from "./config/index.ts";
+import type { Database, DatabaseHandle } from "./db/index.ts";
+import { healthRoutes } from "./health/routes.ts";
+import { registerJsonParser } from "./http/body-parsers.ts";
+import { registerErrorHandling } from "./http/error-handler.ts";
+import { loggerOptions } from "./http/logging.ts";
+import { registerOpenApi } from "./http/openapi.ts";
+import { registerSecurity } from "./http/security.ts";
+import { settingsRoutes } from "./web/settings-routes.ts";
+import { registerWebApp, resolveWebDist } from "./web/static.ts";
+
+export interface Features {
+  google: boolean;
+  diia: boolean;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    config: Config;
+    database: DatabaseHandle;
+    db: Kysely<Database>;
+    features: Features;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  /** An open, migrated database; the app closes it when it closes. */
+  database: DatabaseHandle;
+  /** false silences logs (tests); default follows the configuration. */
+  logger?: boolean;
+}
+
+export async function buildApp({ config, database, logger = true }: BuildAppOptions): Promise<FastifyInstance> {
+  const serverOptions: FastifyServerOptions = {
+    logger: logger ? loggerOptions(config) : false,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    // Idle keep-alive sockets close at shutdown; in-flight requests finish first.
+    forceCloseConnections: "idle",
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 200 },
+  };
+  const app = Fastify(serverOptions).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate("config", config);
+  app.decorate("database", database);
+  app.decorate("db", database.db);
+  app.decorate("features", { google: false, diia: false } satisfies Features);
+  app.addHook("onClose", async () => database.close());
+
+  registerErrorHandling(app);
+  registerJsonParser(app);
+  await app.register(cookie, { secret: config.sessionSecret });
+  await registerSecurity(app, config);
+  await registerOpenApi(app, config);
+
+  await app.register(healthRoutes);
+  await app.register(settingsRoutes);
+  await registerWebApp(app, resolveWebDist(config.webDistDir));
+
+  return app;
+}

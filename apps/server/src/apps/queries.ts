@@ -1,0 +1,51 @@
+import { type Kysely, sql } from "kysely";
+import type { ApplicationRow, Database, NewApplication } from "../db/schema.ts";
+
+type Db = Kysely<Database>;
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return uuidPattern.test(value);
+}
+
+export function findApplicationById(db: Db, id: string): Promise<ApplicationRow | undefined> {
+  if (!isUuid(id)) return Promise.resolve(undefined);
+  return db.selectFrom("applications").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** Operators name applications by id or by name. */
+export function findApplicationByIdOrName(db: Db, idOrName: string): Promise<ApplicationRow | undefined> {
+  if (isUuid(idOrName)) return findApplicationById(db, idOrName);
+  return db
+    .selectFrom("applications")
+    .selectAll()
+    .where(sql<string>`lower(name)`, "=", idOrName.toLowerCase())
+    .executeTakeFirst();
+}
+
+export function insertApplication(db: Db, application: NewApplication): Promise<ApplicationRow> {
+  return db.insertInto("applications").values(application).returningAll().executeTakeFirstOrThrow();
+}
+
+export function listApplications(db: Db): Promise<ApplicationRow[]> {
+  return db.selectFrom("applications").selectAll().orderBy(sql`lower(name)`).execute();
+}
+
+export async function setApplicationSecretHash(db: Db, id: string, secretHash: string): Promise<void> {
+  await db
+    .updateTable("applications")
+    .set({ secret_hash: secretHash, updated_at: new Date() })
+    .where("id", "=", id)
+    .execute();
+}
+
+export function applicationsOfUser(db: Db, userId: string): Promise<ApplicationRow[]> {
+  return db
+    .selectFrom("applications")
+    .innerJoin("user_applications", "user_applications.application_id", "applications.id")
+    .selectAll("applications")
+    .where("user_applications.user_id", "=", userId)
+    .orderBy("applications.title")
+    .execute();
+}

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { hashTokenHex, newToken } from "../auth/tokens.ts";
+import type { ApplicationRow } from "../db/schema.ts";
+import type { Db } from "../users/queries.ts";
+import { findApplicationByIdOrName, insertApplication, setApplicationSecretHash } from "./queries.ts";
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** A callback must be absolute, https (plain http only on loopback), with no fragment. */
+export const callbackUrlSchema = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      if (url.hash || url.username || url.password) return false;
+      if (url.protocol === "https:") return true;
+      return url.protocol === "http:" && loopbackHosts.has(url.hostname);
+    } catch {
+      return false;
+    }
+  }, "must be an absolute https URL without a fragment (http is allowed on localhost only)");
+
+export const newApplicationSchema = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[a-z0-9][a-z0-9-_]*$/i, "letters, digits, '-' and '_' only"),
+  title: z.string().min(1).max(200),
+  description: z.string().max(1000).default(""),
+  callbackUrl: callbackUrlSchema,
+});
+export type NewApplicationInput = z.input<typeof newApplicationSchema>;
+
+export interface CreatedApplication {
+  application: ApplicationRow;
+  /** Shown once; only its hash is kept. */
+  secret: string;
+}
+
+export async function createApplication(
+  db: Db,
+  input: NewApplicationInput,
+  secret = newToken(),
+): Promise<CreatedApplication> {
+  const fields = newApplicationSchema.parse(input);
+  const application = await insertApplication(db, {
+    name: fields.name,
+    title: fields.title,
+    description: fields.description,
+    callback_url: fields.callbackUrl,
+    secret_hash: hashTokenHex(secret),
+  });
+  return { application, secret };
+}
+
+export async function rotateApplicationSecret(db: Db, idOrName: string): Promise<CreatedApplication | undefined> {
+  const application = await findApplicationByIdOrName(db, idOrName);
+  if (!application) return undefined;
+  const secret = newToken();
+  await setApplicationSecretHash(db, application.id, hashTokenHex(secret));
+  return { application, secret };
+}

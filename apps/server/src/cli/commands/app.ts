@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { listApplications } from "../../apps/queries.ts";
+import { createApplication, rotateApplicationSecret } from "../../apps/service.ts";
+import { parseOptions, required } from "../args.ts";
+import type { CommandHandler } from "../context.ts";
+import { table } from "../output.ts";
+import { CommandFailedError, UsageError } from "../usage.ts";
+
+const create: CommandHandler = async ({ db, out }, args) => {
+  const values = parseOptions(args, {
+    name: { type: "string" },
+    title: { type: "string" },
+    description: { type: "string" },
+    "callback-url": { type: "string" },
+  });
+  const input = {
+    name: required(values, "name"),
+    title: required(values, "title"),
+    description: values.description ?? "",
+    callbackUrl: required(values, "callback-url"),
+  };
+  try {
+    const { application, secret } = await createApplication(db, input);
+    out.result(
+      { id: application.id, name: application.name, secret },
+      `Created application ${application.name}\n  id:     ${application.id}\n  secret: ${secret}\n` +
+        "Keep the secret on the application's server; it is not shown again.",
+    );
+  } catch (error) {
+    if (error instanceof z.ZodError)
+      throw new UsageError(error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; "));
+    if ((error as { code?: string }).code === "23505")
+      throw new CommandFailedError(`an application named '${input.name}' exists`);
+    throw error;
+  }
+};
+
+const list: CommandHandler = async ({ db, out }, args) => {
+  parseOptions(args, {});
+  const applications = (await listApplications(db)).map((application) => ({
+    id: application.id,
+    name: application.name,
+    title: application.title,
+    callbackUrl: application.callback_url,
+  }));
+  out.result(applications, table(applications));
+};
+
+const rotateSecret: CommandHandler = async ({ db, out }, args) => {
+  const values = parseOptions(args, { app: { type: "string" } });
+  const rotated = await rotateApplicationSecret(db, required(values, "app"));
+  if (!rotated) throw new CommandFailedError(`no application '${values.app}'`);
+  out.result(
+    { id: rotated.application.id, name: rotated.application.name, secret: rotated.secret },
+    `New secret for ${rotated.application.name}: ${rotated.secret}\nThe previous secret no longer works.`,
+  );
+};
+
+export const appCommands: Record<string, CommandHandler> = { create, list, "rotate-secret": rotateSecret };

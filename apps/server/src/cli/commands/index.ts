@@ -1,0 +1,9 @@
+import type { CommandHandler } from "../context.ts";
+import { appCommands } from "./app.ts";
+import { userCommands } from "./user.ts";
+
+/** Command groups; each issue that adds operator commands adds its group here. */
+export const commandGroups: Record<string, Record<string, CommandHandler>> = {
+  app: appCommands,
+  user: userCommands,
+};

@@ -1,0 +1,161 @@
+import { z } from "zod";
+import { findApplicationByIdOrName } from "../../apps/queries.ts";
+import type { User } from "../../db/schema.ts";
+import { importUsersCsv } from "../../users/import.ts";
+import {
+  disableUser,
+  findUserByUsername,
+  grantAccess,
+  listUsers,
+  revokeAccess,
+  updateUser,
+} from "../../users/queries.ts";
+import { createUser, setPassword } from "../../users/service.ts";
+import { parseOptions, required } from "../args.ts";
+import type { CliContext, CommandHandler } from "../context.ts";
+import { table } from "../output.ts";
+import { CommandFailedError, UsageError } from "../usage.ts";
+
+function publicUser(user: User) {
+  return {
+    id: user.id,
+    username: user.username,
+    fullName: user.full_name,
+    email: user.email,
+    studentId: user.student_id,
+    employeeId: user.employee_id,
+    hasTaxId: user.tax_id !== null,
+    status: user.status,
+  };
+}
+
+function asUsageError(error: unknown): never {
+  if (error instanceof z.ZodError) {
+    throw new UsageError(
+      error.issues.map((issue) => `${issue.path.join(".") || "value"}: ${issue.message}`).join("; "),
+    );
+  }
+  throw error;
+}
+
+async function requireUser(context: CliContext, username: string): Promise<User> {
+  const user = await findUserByUsername(context.db, username);
+  if (!user) throw new CommandFailedError(`no user '${username}'`);
+  return user;
+}
+
+const create: CommandHandler = async (context, args) => {
+  const values = parseOptions(args, {
+    username: { type: "string" },
+    "full-name": { type: "string" },
+    email: { type: "string" },
+    "tax-id": { type: "string" },
+    "student-id": { type: "string" },
+    "employee-id": { type: "string" },
+    "password-stdin": { type: "boolean" },
+  });
+  const person = {
+    username: required(values, "username"),
+    fullName: required(values, "full-name"),
+    email: values.email,
+    taxId: values["tax-id"],
+    studentId: values["student-id"],
+    employeeId: values["employee-id"],
+  };
+  const password = values["password-stdin"] ? await context.readStdin() : undefined;
+  try {
+    const user = await createUser(context.db, context.hasher, person, password);
+    context.out.result(publicUser(user), `Created user ${user.username} (${user.id})`);
+  } catch (error) {
+    if ((error as { code?: string }).code === "23505") {
+      throw new CommandFailedError(`user '${person.username}' or that tax id exists already`);
+    }
+    asUsageError(error);
+  }
+};
+
+const setPasswordCommand: CommandHandler = async (context, args) => {
+  const values = parseOptions(args, { username: { type: "string" }, "password-stdin": { type: "boolean" } });
+  const username = required(values, "username");
+  if (!values["password-stdin"])
+    throw new UsageError("--password-stdin is required (passwords never go on the command line)");
+  const password = await context.readStdin();
+  const user = await setPassword(context.db, context.hasher, username, password).catch(asUsageError);
+  if (!user) throw new CommandFailedError(`no user '${username}'`);
+  context.out.result({ username: user.username, passwordSet: true }, `Password set for ${user.username}`);
+};
+
+const disable: CommandHandler = async (context, args) => {
+  const user = await requireUser(context, required(parseOptions(args, { username: { type: "string" } }), "username"));
+  await disableUser(context.db, user.id);
+  context.out.result(
+    { username: user.username, status: "disabled" },
+    `Disabled ${user.username}; their sessions have ended`,
+  );
+};
+
+const enable: CommandHandler = async (context, args) => {
+  const user = await requireUser(context, required(parseOptions(args, { username: { type: "string" } }), "username"));
+  await updateUser(context.db, user.id, { status: "active" });
+  context.out.result({ username: user.username, status: "active" }, `Enabled ${user.username}`);
+};
+
+const list: CommandHandler = async (context, args) => {
+  parseOptions(args, {});
+  const users = (await listUsers(context.db)).map(publicUser);
+  context.out.result(
+    users,
+    table(users.map(({ username, fullName, email, status }) => ({ username, fullName, email: email ?? "", status }))),
+  );
+};
+
+function accessCommand(action: "grant" | "revoke"): CommandHandler {
+  return async (context, args) => {
+    const values = parseOptions(args, { username: { type: "string" }, app: { type: "string" } });
+    const user = await requireUser(context, required(values, "username"));
+    const appName = required(values, "app");
+    const application = await findApplicationByIdOrName(context.db, appName);
+    if (!application) throw new CommandFailedError(`no application '${appName}'`);
+    if (action === "grant") await grantAccess(context.db, user.id, application.id);
+    else await revokeAccess(context.db, user.id, application.id);
+    const verb = action === "grant" ? "now has" : "no longer has";
+    context.out.result(
+      { username: user.username, application: application.name, access: action === "grant" },
+      `${user.username} ${verb} access to ${application.name}`,
+    );
+  };
+}
+
+const importCommand: CommandHandler = async (context, args) => {
+  const file = required(parseOptions(args, { file: { type: "string" } }), "file");
+  let text: string;
+  try {
+    text = await context.readFile(file);
+  } catch (error) {
+    throw new CommandFailedError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const report = await importUsersCsv(context.db, context.hasher, text);
+  const rejectedLines = report.rejected.map(
+    (r) => `  line ${r.line}${r.username ? ` (${r.username})` : ""}: ${r.reason}`,
+  );
+  context.out.result(
+    report,
+    [
+      `created: ${report.created}`,
+      `updated: ${report.updated}`,
+      `rejected: ${report.rejected.length}`,
+      ...rejectedLines,
+    ].join("\n"),
+  );
+};
+
+export const userCommands: Record<string, CommandHandler> = {
+  create,
+  "set-password": setPasswordCommand,
+  disable,
+  enable,
+  list,
+  grant: accessCommand("grant"),
+  revoke: accessCommand("revoke"),
+  import: importCommand,
+};

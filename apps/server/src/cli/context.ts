@@ -1,0 +1,14 @@
+import type { Kysely } from "kysely";
+import type { PasswordHasher } from "../auth/password.ts";
+import type { Database } from "../db/schema.ts";
+import type { Output } from "./output.ts";
+
+export interface CliContext {
+  db: Kysely<Database>;
+  hasher: PasswordHasher;
+  out: Output;
+  readStdin(): Promise<string>;
+  readFile(path: string): Promise<string>;
+}
+
+export type CommandHandler = (context: CliContext, args: string[]) => Promise<void>;

@@ -1,0 +1,80 @@
+import { readFile } from "node:fs/promises";
+import { createPasswordHasher } from "../auth/password.ts";
+import { ConfigError, loadConfig } from "../config/index.ts";
+import { type DatabaseHandle, openDatabase } from "../db/index.ts";
+import { DatabaseLockedError } from "../db/lock-file.ts";
+import { migrate } from "../db/migrate.ts";
+import { readStdin } from "./args.ts";
+import { commandGroups } from "./commands/index.ts";
+import { createOutput } from "./output.ts";
+import { CommandFailedError, UsageError, usage } from "./usage.ts";
+
+export interface CliIo {
+  env?: Record<string, string | undefined>;
+  stdout?: (line: string) => void;
+  stderr?: (line: string) => void;
+  readStdin?: () => Promise<string>;
+  /** Tests hand in an already open database; otherwise the configured one is opened. */
+  database?: DatabaseHandle;
+}
+
+function findHandler(argv: string[]) {
+  const [group, command, ...rest] = argv;
+  if (group === "migrate") return { handler: undefined, rest: argv.slice(1), migrateOnly: true };
+  const handler = group && command ? commandGroups[group]?.[command] : undefined;
+  if (!handler)
+    throw new UsageError(
+      group ? `unknown command '${[group, command].filter(Boolean).join(" ")}'` : "no command given",
+    );
+  return { handler, rest, migrateOnly: false };
+}
+
+/** Runs one operator command and returns the exit code: 0 done, 1 failed, 2 bad usage. */
+export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
+  const stdout = io.stdout ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const stderr = io.stderr ?? ((line: string) => process.stderr.write(`${line}\n`));
+  if (argv.length === 0 || argv[0] === "help" || argv.includes("--help") || argv.includes("-h")) {
+    stdout(usage);
+    return argv.length === 0 ? 2 : 0;
+  }
+  let database = io.database;
+  try {
+    const { handler, rest, migrateOnly } = findHandler(argv);
+    const config = loadConfig(io.env ?? process.env);
+    database ??= await openDatabase({ url: config.database.url, dataDir: config.database.dataDir, poolMax: 2 });
+    const applied = await migrate(database);
+    const out = createOutput(rest.includes("--json") || argv.includes("--json"), stdout);
+    if (migrateOnly) {
+      out.result({ applied }, applied.length ? `Applied: ${applied.join(", ")}` : "The database is up to date.");
+      return 0;
+    }
+    await handler?.(
+      {
+        db: database.db,
+        hasher: createPasswordHasher(config.argon2),
+        out,
+        readStdin: io.readStdin ?? readStdin,
+        readFile: (path) => readFile(path, "utf8"),
+      },
+      rest,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      stderr(`kpi-id: ${error.message}\n\n${usage}`);
+      return 2;
+    }
+    if (error instanceof CommandFailedError || error instanceof ConfigError || error instanceof DatabaseLockedError) {
+      stderr(`kpi-id: ${error.message}`);
+      return 1;
+    }
+    stderr(`kpi-id: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return 1;
+  } finally {
+    if (database && !io.database) await database.close();
+  }
+}
+
+if (import.meta.main) {
+  process.exitCode = await runCli(process.argv.slice(2));
+}

@@ -1,0 +1,36 @@
+/** A mistake in how the command was called: print usage, exit 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** The command was understood but cannot be done (unknown user, bad row): exit 1. */
+export class CommandFailedError extends Error {
+  override name = "CommandFailedError";
+}
+
+export const usage = `Usage: kpi-id <command> [options]     (also: npm run admin -- <command>)
+
+Database
+  migrate                                   apply pending migrations
+
+Applications
+  app create --name NAME --title T --description D --callback-url URL
+                                            register an application; prints its id and secret (once)
+  app list                                  list applications
+  app rotate-secret --app ID|NAME           issue a new secret; the old one stops working
+
+People
+  user create --username U --full-name F [--email E] [--tax-id T] [--student-id S]
+              [--employee-id E] [--password-stdin]
+  user set-password --username U --password-stdin
+  user disable --username U                 block sign-in and end every session
+  user enable --username U
+  user list
+  user grant --username U --app ID|NAME     give access to an application
+  user revoke --username U --app ID|NAME
+  user import --file people.csv             header row; columns as the create flags
+                                            (username, full-name, email, tax-id, student-id,
+                                            employee-id, password, apps); idempotent on username
+
+Every command takes --json for machine-readable output. Configuration comes from
+the environment (DATABASE_URL or DATA_DIR), as for the server.`;

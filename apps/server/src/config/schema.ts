@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const httpUrl = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ""));
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === "" ? undefined : value));
+
+/**
+ * Every setting of the service, read from the environment once at start-up.
+ * `.env.example` documents each of them; keep the two in step.
+ */
+export const environmentSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  HOST: z.string().default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: httpUrl.optional(),
+  TRUST_PROXY: optionalText,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+
+  DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().min(1).default("./data"),
+  WEB_DIST_DIR: optionalText,
+
+  SESSION_SECRET: optionalText,
+  SESSION_IDLE_TIMEOUT_SECONDS: seconds(60 * 60 * 2),
+  SESSION_ABSOLUTE_TIMEOUT_SECONDS: seconds(60 * 60 * 12),
+  LOGIN_GRANT_TTL_SECONDS: seconds(60),
+  TICKET_TTL_SECONDS: seconds(60),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(10 * 1024 * 1024)
+    .default(64 * 1024),
+
+  ARGON2_MEMORY_KIB: z.coerce.number().int().min(19456).default(19456),
+  ARGON2_TIME_COST: z.coerce.number().int().min(2).default(2),
+  ARGON2_PARALLELISM: z.coerce.number().int().min(1).default(1),
+
+  SANDBOX: booleanFlag.optional(),
+  SEED_DEMO_DATA: booleanFlag.optional(),
+
+  SUPPORT_EMAIL: z.email().default("support@kpi.ua"),
+  SUPPORT_BOT_EMPLOYEES_URL: httpUrl.default("https://t.me/kpi_id_employees_bot"),
+  SUPPORT_BOT_STUDENTS_URL: httpUrl.default("https://t.me/kpi_id_students_bot"),
+});
+
+export type Environment = z.infer<typeof environmentSchema>;

@@ -1,0 +1,129 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import { acquireLockFile } from "./lock-file.ts";
+import type { Database } from "./schema.ts";
+
+export type { Database } from "./schema.ts";
+export type DatabaseKind = "pglite" | "postgres";
+
+export interface DatabaseOptions {
+  /** A PostgreSQL URL; without one the embedded PGlite database is used. */
+  url?: string;
+  /** Where PGlite keeps its files; "memory://" keeps nothing on disk (tests). */
+  dataDir: string;
+  poolMax?: number;
+}
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  /** Answers whether the database can be reached right now (for /ready). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+  /** Connection pool use, for metrics; PGlite has one connection. */
+  poolStats(): { total: number; idle: number; waiting: number };
+  /**
+   * Runs multi-statement SQL scripts (migrations) in one transaction. Kysely
+   * sends single statements only, so this reaches under it to each driver.
+   */
+  scriptTransaction<T>(run: (tx: ScriptTransaction) => Promise<T>): Promise<T>;
+}
+
+export interface ScriptTransaction {
+  exec(script: string): Promise<void>;
+  query<Row>(text: string, params?: unknown[]): Promise<Row[]>;
+}
+
+function openPostgres(url: string, poolMax: number): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolMax,
+    // Fail fast instead of hanging when the server is gone; callers answer 503.
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: 15_000,
+  });
+  // An idle client losing its server must not crash the process; the pool replaces it.
+  pool.on("error", () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: "postgres",
+    ping: () => ping(db),
+    close: () => db.destroy(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    scriptTransaction: async (run) => {
+      const client = await pool.connect();
+      try {
+        await client.query("begin");
+        const result = await run({
+          exec: async (script) => {
+            await client.query(script);
+          },
+          query: async <Row>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as Row[],
+        });
+        await client.query("commit");
+        return result;
+      } catch (error) {
+        await client.query("rollback").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  let release = () => {};
+  let pglite: PGlite;
+  if (dataDir === "memory://") {
+    pglite = await PGlite.create();
+  } else {
+    mkdirSync(dataDir, { recursive: true });
+    release = acquireLockFile(join(dataDir, "pglite.lock"));
+    try {
+      pglite = await PGlite.create(join(dataDir, "pglite"));
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  return {
+    db,
+    kind: "pglite",
+    ping: () => ping(db),
+    close: async () => {
+      await db.destroy();
+      release();
+    },
+    poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    scriptTransaction: (run) =>
+      pglite.transaction((tx) =>
+        run({
+          exec: async (script) => {
+            await tx.exec(script);
+          },
+          query: async <Row>(text: string, params: unknown[] = []) => (await tx.query<Row>(text, params)).rows,
+        }),
+      ),
+  };
+}
+
+async function ping(db: Kysely<Database>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.url) return openPostgres(options.url, options.poolMax ?? 10);
+  return openPglite(options.dataDir);
+}

@@ -1,0 +1,141 @@
+import type { AuthMethod, ProcessingStatus } from "@kpi-id/contracts";
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type RequiredTimestamp = ColumnType<Date, Date | string, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export type UserStatus = "active" | "disabled";
+
+export interface UsersTable {
+  id: Generated<string>;
+  username: string;
+  password_hash: string | null;
+  full_name: string;
+  email: string | null;
+  tax_id: string | null;
+  student_id: string | null;
+  employee_id: string | null;
+  status: ColumnType<UserStatus, UserStatus | undefined, UserStatus>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ExternalIdentitiesTable {
+  provider: "google";
+  subject: string;
+  user_id: string;
+  created_at: Timestamp;
+}
+
+export interface ApplicationsTable {
+  id: Generated<string>;
+  name: string;
+  title: string;
+  description: ColumnType<string, string | undefined, string>;
+  callback_url: string;
+  secret_hash: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UserApplicationsTable {
+  user_id: string;
+  application_id: string;
+  granted_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  token_hash: Uint8Array;
+  user_id: string;
+  auth_method: AuthMethod;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  idle_expires_at: RequiredTimestamp;
+  absolute_expires_at: RequiredTimestamp;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface LoginGrantsTable {
+  grant_hash: Uint8Array;
+  user_id: string;
+  auth_method: AuthMethod;
+  created_at: Timestamp;
+  expires_at: RequiredTimestamp;
+  consumed_at: NullableTimestamp;
+}
+
+export interface TicketsTable {
+  id: Generated<string>;
+  ticket_hash: Uint8Array;
+  application_id: string;
+  user_id: string;
+  auth_method: AuthMethod;
+  trace_id: Generated<string>;
+  created_at: Timestamp;
+  expires_at: RequiredTimestamp;
+  consumed_at: NullableTimestamp;
+}
+
+export interface DiiaRequestsTable {
+  id: Generated<string>;
+  hashed_request_id: string;
+  deep_link: string;
+  status: ColumnType<ProcessingStatus, ProcessingStatus | undefined, ProcessingStatus>;
+  user_id: string | null;
+  failure_code: string | null;
+  grant_hash: Uint8Array | null;
+  created_at: Timestamp;
+  expires_at: RequiredTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface ThrottleCountersTable {
+  key: string;
+  failures: ColumnType<number, number | undefined, number>;
+  first_failure_at: Timestamp;
+  last_failure_at: Timestamp;
+  blocked_until: NullableTimestamp;
+}
+
+export interface AuditEventsTable {
+  id: Generated<string>;
+  occurred_at: Timestamp;
+  event_type: string;
+  result: "success" | "failure";
+  auth_method: string | null;
+  user_id: string | null;
+  application_id: string | null;
+  reason: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
+}
+
+export interface SchemaMigrationsTable {
+  version: number;
+  name: string;
+  applied_at: Timestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  external_identities: ExternalIdentitiesTable;
+  applications: ApplicationsTable;
+  user_applications: UserApplicationsTable;
+  sessions: SessionsTable;
+  login_grants: LoginGrantsTable;
+  tickets: TicketsTable;
+  diia_requests: DiiaRequestsTable;
+  throttle_counters: ThrottleCountersTable;
+  audit_events: AuditEventsTable;
+  schema_migrations: SchemaMigrationsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type ApplicationRow = Selectable<ApplicationsTable>;
+export type NewApplication = Insertable<ApplicationsTable>;

@@ -1,0 +1,64 @@
+import helmet from "@fastify/helmet";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Config } from "../config/index.ts";
+import { CsrfRejectedError } from "../errors.ts";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Set false on server-to-server endpoints (ticket redemption, Diia callback) that browsers never call. */
+    csrf?: boolean;
+  }
+}
+
+const stateChangingMethods = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+function isJson(request: FastifyRequest): boolean {
+  const type = request.headers["content-type"];
+  return typeof type === "string" && /^application\/json\s*(;|$)/i.test(type);
+}
+
+/**
+ * Cross-site requests cannot send JSON without a preflight, and browsers send
+ * Origin on every POST; requiring both stops CSRF without tokens.
+ */
+export function csrfCheck(publicOrigin: string) {
+  return async function rejectCrossSiteWrites(request: FastifyRequest): Promise<void> {
+    if (!stateChangingMethods.has(request.method)) return;
+    if (request.routeOptions.config?.csrf === false) return;
+    if (request.headers.origin !== publicOrigin || !isJson(request)) throw new CsrfRejectedError();
+  };
+}
+
+export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
+  const secure = config.secureCookies;
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Radix and sonner position elements with inline style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        fontSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        objectSrc: ["'none'"],
+        ...(secure ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    strictTransportSecurity: secure ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: "deny" },
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  });
+
+  // Answers are personal; nothing may be kept by a shared cache. Static files override this.
+  app.addHook("onRequest", async (_request, reply) => {
+    reply.header("cache-control", "no-store");
+  });
+
+  app.addHook("preHandler", csrfCheck(new URL(config.publicUrl).origin));
+}

@@ -1,0 +1,84 @@
+/**
+ * The demo campus that `npm start` seeds (never in production). Tests, the
+ * sandbox stand-ins and the README use the same people.
+ */
+export interface DemoPerson {
+  username: string;
+  password: string;
+  fullName: string;
+  email: string;
+  taxId: string;
+  studentId?: string;
+  employeeId?: string;
+  apps: string[];
+}
+
+export const demoPeople: DemoPerson[] = [
+  {
+    username: "student",
+    password: "student-demo-2026",
+    fullName: "Олена Коваленко",
+    email: "olena.kovalenko@lll.kpi.ua",
+    taxId: "3012345678",
+    studentId: "KV-2431",
+    apps: ["campus", "my-kpi", "demo-site"],
+  },
+  {
+    username: "employee",
+    password: "employee-demo-2026",
+    fullName: "Андрій Мельник",
+    email: "andrii.melnyk@kpi.ua",
+    taxId: "2712345671",
+    employeeId: "E-10042",
+    apps: ["campus", "my-kpi"],
+  },
+  {
+    username: "both",
+    password: "both-demo-2026",
+    fullName: "Ірина Шевченко",
+    email: "iryna.shevchenko@kpi.ua",
+    taxId: "2912345672",
+    studentId: "PhD-0117",
+    employeeId: "E-20311",
+    apps: ["campus", "my-kpi", "demo-site"],
+  },
+  {
+    username: "newcomer",
+    password: "newcomer-demo-2026",
+    fullName: "Максим Бондар",
+    email: "maksym.bondar@lll.kpi.ua",
+    taxId: "3312345673",
+    studentId: "KV-3390",
+    apps: [],
+  },
+];
+
+export const DEMO_SITE_ORIGIN = "http://localhost:4000";
+
+export interface DemoApplication {
+  name: string;
+  title: string;
+  description: string;
+  callbackUrl: string;
+}
+
+export const demoApplications: DemoApplication[] = [
+  {
+    name: "campus",
+    title: "Електронний кампус",
+    description: "Розклад, оцінки, навчальні матеріали та заяви.",
+    callbackUrl: `${DEMO_SITE_ORIGIN}/campus/callback`,
+  },
+  {
+    name: "my-kpi",
+    title: "Мій КПІ",
+    description: "Особистий кабінет студента та працівника.",
+    callbackUrl: `${DEMO_SITE_ORIGIN}/my-kpi/callback`,
+  },
+  {
+    name: "demo-site",
+    title: "Демо-сайт інтегратора",
+    description: "Сторонній сайт із кнопкою «Увійти з KPI ID».",
+    callbackUrl: `${DEMO_SITE_ORIGIN}/callback`,
+  },
+];

@@ -1,0 +1,76 @@
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "./app.ts";
+import { type Config, ConfigError, loadConfig } from "./config/index.ts";
+import { openDatabase } from "./db/index.ts";
+import { DatabaseLockedError } from "./db/lock-file.ts";
+import { migrate } from "./db/migrate.ts";
+import { seedDemoData } from "./seed/demo.ts";
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Opens the database, applies migrations, seeds demo data where allowed, and listens. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const database = await openDatabase({
+    url: config.database.url,
+    dataDir: config.database.dataDir,
+    poolMax: config.database.poolMax,
+  });
+  let app: FastifyInstance | undefined;
+  try {
+    const applied = await migrate(database);
+    app = await buildApp({ config, database });
+    if (applied.length > 0) app.log.info({ applied }, "database migrated");
+    if (config.seedDemoData) await seedDemoData(app);
+    const address = await app.listen({ host: config.host, port: config.port });
+    app.log.info(`KPI ID is serving ${config.publicUrl} (listening on ${address})`);
+    const running = app;
+    return { app: running, url: address, close: () => running.close() };
+  } catch (error) {
+    if (app) await app.close();
+    else await database.close();
+    throw error;
+  }
+}
+
+function installShutdown(server: RunningServer): void {
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    server.app.log.info({ signal }, "shutting down: finishing in-flight requests");
+    // A request stuck past this deadline must not keep the process alive forever.
+    const deadline = setTimeout(() => process.exit(1), 15_000);
+    deadline.unref();
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.app.log.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+export function reportStartupFailure(error: unknown): never {
+  if (error instanceof ConfigError || error instanceof DatabaseLockedError) {
+    console.error(`kpi-id: ${error.message}`);
+  } else {
+    console.error("kpi-id: start-up failed:", error);
+  }
+  process.exit(1);
+}
+
+if (import.meta.main) {
+  try {
+    const server = await startServer(loadConfig());
+    installShutdown(server);
+  } catch (error) {
+    reportStartupFailure(error);
+  }
+}

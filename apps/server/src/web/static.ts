@@ -1,0 +1,52 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AppError } from "../errors.ts";
+import { sendError } from "../http/error-handler.ts";
+
+const defaultDist = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
+
+// Paths that belong to the service, never to the single-page app.
+const serviceOwnedPrefixes = ["/api/", "/oidc/", "/locales/", "/assets/", "/google/", "/metrics"];
+
+function wantsPage(request: FastifyRequest): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  const path = request.url.split("?")[0] ?? "/";
+  if (serviceOwnedPrefixes.some((prefix) => path.startsWith(prefix))) return false;
+  // Unmatched paths with a file extension are missing files, not routes.
+  return !/\.[a-z0-9]+$/i.test(path);
+}
+
+export function resolveWebDist(configured?: string): string | undefined {
+  const dir = configured ? resolve(configured) : defaultDist;
+  return existsSync(join(dir, "index.html")) ? dir : undefined;
+}
+
+/**
+ * Serves the built web app: hashed assets cached for a year, the locale files,
+ * and index.html for every route of the app (the router decides what shows).
+ */
+export async function registerWebApp(app: FastifyInstance, distDir: string | undefined): Promise<void> {
+  if (distDir) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      prefix: "/",
+      index: false,
+      wildcard: false,
+      cacheControl: false,
+      setHeaders: (reply, path) => {
+        const immutable = path.includes(`${join(distDir, "assets")}`);
+        reply.header("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+    if (distDir && wantsPage(request)) {
+      return reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").sendFile("index.html");
+    }
+    return sendError(request, reply, new AppError("request.not_found"));
+  });
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config/index.ts";
+
+const strongSecret = "Zq8v1Lr0-P4w9sTt7Ue2Kx5Yb3Nc6Md!a";
+
+function errorOf(env: Record<string, string>): string {
+  try {
+    loadConfig({ DATA_DIR: "/tmp/kpi-id-config-test", ...env });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("configuration", () => {
+  it("defaults to port 3000, the embedded database and sandbox mode outside production", () => {
+    const config = loadConfig({ DATA_DIR: "/tmp/kpi-id-config-test", SESSION_SECRET: strongSecret });
+    expect(config.port).toBe(3000);
+    expect(config.publicUrl).toBe("http://localhost:3000");
+    expect(config.database.url).toBeUndefined();
+    expect(config.sandbox).toBe(true);
+    expect(config.seedDemoData).toBe(true);
+    expect(config.secureCookies).toBe(false);
+  });
+
+  it("names the variable and the problem in one line", () => {
+    const message = errorOf({ PORT: "not-a-port" });
+    expect(message).toMatch(/^PORT: /);
+    expect(message).not.toContain("\n");
+    expect(errorOf({ DATABASE_URL: "mysql://x" })).toMatch(/^DATABASE_URL: /);
+    expect(errorOf({ PUBLIC_URL: "ftp://campus" })).toMatch(/^PUBLIC_URL: /);
+  });
+
+  it("refuses short secrets everywhere and example secrets in production", () => {
+    expect(errorOf({ SESSION_SECRET: "short" })).toMatch(/^SESSION_SECRET: must be at least 32/);
+    const production = { NODE_ENV: "production", PUBLIC_URL: "https://id.kpi.ua", DATABASE_URL: "postgres://db/kpi" };
+    expect(errorOf({ ...production })).toMatch(/^SESSION_SECRET: is required/);
+    expect(errorOf({ ...production, SESSION_SECRET: "change-me-change-me-change-me-change-me" })).toMatch(
+      /^SESSION_SECRET: is still the example value/,
+    );
+    expect(errorOf({ ...production, SESSION_SECRET: "a".repeat(40) })).toMatch(/^SESSION_SECRET: is too repetitive/);
+  });
+
+  it("refuses sandbox mode and demo data in production, and needs PUBLIC_URL there", () => {
+    const production = { NODE_ENV: "production", SESSION_SECRET: strongSecret, DATABASE_URL: "postgres://db/kpi" };
+    expect(errorOf(production)).toMatch(/^PUBLIC_URL: is required/);
+    const withUrl = { ...production, PUBLIC_URL: "https://id.kpi.ua" };
+    expect(errorOf({ ...withUrl, SANDBOX: "true" })).toMatch(/^SANDBOX: /);
+    expect(errorOf({ ...withUrl, SEED_DEMO_DATA: "true" })).toMatch(/^SEED_DEMO_DATA: /);
+    const config = loadConfig(withUrl);
+    expect(config.sandbox).toBe(false);
+    expect(config.seedDemoData).toBe(false);
+    expect(config.secureCookies).toBe(true);
+  });
+});

@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.ts";
+import { openDatabase } from "../src/db/index.ts";
+import { createTestApp, type TestApp, testConfig } from "./support/app.ts";
+import { databaseKinds } from "./support/databases.ts";
+
+describe.each(databaseKinds)("health and readiness on %s", (kind) => {
+  let testApp: TestApp | undefined;
+  afterEach(async () => {
+    await testApp?.close();
+    testApp = undefined;
+  });
+
+  it("reports alive and ready while the database answers", async () => {
+    testApp = await createTestApp(kind);
+    const health = await testApp.app.inject({ url: "/health" });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: "ok" });
+    const ready = await testApp.app.inject({ url: "/ready" });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({ status: "ready", database: kind });
+  });
+
+  it("answers unknown API paths with a translated 404 and security headers", async () => {
+    testApp = await createTestApp(kind);
+    const uk = await testApp.app.inject({ url: "/api/no-such-thing" });
+    expect(uk.statusCode).toBe(404);
+    expect(uk.json()).toEqual({ code: "request.not_found", message: "Сторінку або ресурс не знайдено." });
+    expect(uk.headers["cache-control"]).toBe("no-store");
+    expect(uk.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(uk.headers["content-security-policy"]).not.toMatch(/script-src[^;]*unsafe-inline/);
+    const en = await testApp.app.inject({
+      url: "/api/no-such-thing",
+      headers: { "accept-language": "en-GB,en;q=0.9" },
+    });
+    expect(en.json().message).toBe("The page or resource was not found.");
+  });
+});
+
+describe("health and readiness without a database", () => {
+  it("stays alive but not ready, with a code, when PostgreSQL cannot be reached", async () => {
+    // Port 1 on loopback refuses connections: the pg driver fails the way it does when the server is down.
+    const unreachable = await openDatabase({ url: "postgres://kpi@127.0.0.1:1/kpi", dataDir: "unused", poolMax: 1 });
+    const app = await buildApp({ config: testConfig(), database: unreachable, logger: false });
+    try {
+      const ready = await app.inject({ url: "/ready", headers: { "accept-language": "en" } });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toMatchObject({ code: "service.database_unavailable" });
+      expect(ready.headers["retry-after"]).toBe("5");
+      expect((await app.inject({ url: "/health" })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});

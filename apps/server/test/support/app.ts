@@ -1,0 +1,62 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
+import { buildApp } from "../../src/app.ts";
+import { type Config, loadConfig } from "../../src/config/index.ts";
+import type { DatabaseKind } from "../../src/db/index.ts";
+import { createTestDatabase, type TestDatabase } from "./databases.ts";
+
+export const TEST_PUBLIC_URL = "http://localhost:3000";
+export const TEST_ORIGIN = new URL(TEST_PUBLIC_URL).origin;
+
+/** The configuration tests run with: fast argon2 is not allowed below OWASP, so the minimum is used. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: "test",
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    SESSION_SECRET: "test-only-session-secret-0123456789-abcdefghijklmnop",
+    DATA_DIR: "/tmp/kpi-id-test-unused",
+    LOG_LEVEL: "silent",
+    SEED_DEMO_DATA: "false",
+    WEB_DIST_DIR: "/nonexistent-web-dist",
+    ...overrides,
+  });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: TestDatabase;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A fresh app on a fresh database of the given kind; close() drops both. */
+export async function createTestApp(kind: DatabaseKind, overrides: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase(kind);
+  const config = testConfig(overrides);
+  const app = await buildApp({ config, database: database.handle, logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.dispose();
+    },
+  };
+}
+
+/** A POST the way the web app sends it: JSON with the service's own Origin. */
+export function postJson(
+  app: FastifyInstance,
+  url: string,
+  body: unknown,
+  options: Partial<InjectOptions> = {},
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: "POST",
+    url,
+    payload: body === undefined ? "" : JSON.stringify(body),
+    ...options,
+    headers: { "content-type": "application/json", origin: TEST_ORIGIN, ...(options.headers ?? {}) },
+  });
+}

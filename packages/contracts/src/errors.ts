@@ -1,0 +1,39 @@
+/**
+ * Every error the service answers with. The code is a stable string that
+ * integrators may match on, and it is also the i18n key of its message.
+ * HTTP status lives here too, in one place, so server and web agree.
+ */
+export const errorStatus = {
+  "request.invalid_json": 400,
+  "request.validation_failed": 400,
+  "request.payload_too_large": 413,
+  "request.unsupported_media_type": 415,
+  "request.csrf_rejected": 403,
+  "request.not_found": 404,
+  "request.method_not_allowed": 405,
+  "request.rate_limited": 429,
+  "auth.invalid_credentials": 401,
+  "auth.too_many_attempts": 429,
+  "auth.grant_invalid": 401,
+  "auth.not_authenticated": 401,
+  "auth.failed_to_login": 401,
+  "auth.failed_to_authenticate": 401,
+  "app.not_found": 404,
+  "app.access_denied": 403,
+  "ticket.invalid": 401,
+  "google.failed": 401,
+  "google.not_configured": 503,
+  "diia.failed": 400,
+  "diia.request_not_found": 404,
+  "diia.not_configured": 503,
+  "service.database_unavailable": 503,
+  "service.internal_error": 500,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export const errorCodes = Object.keys(errorStatus) as ErrorCode[];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(errorStatus, value);
+}

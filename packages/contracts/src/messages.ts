@@ -1,0 +1,74 @@
+import type { ErrorCode } from "./errors.ts";
+
+/** The languages of the interface; Ukrainian is the default and the fallback. */
+export const languages = ["uk", "en"] as const;
+export type Language = (typeof languages)[number];
+export const defaultLanguage: Language = "uk";
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === "string" && (languages as readonly string[]).includes(value);
+}
+
+type ErrorMessages = Record<ErrorCode, string>;
+
+// Ukrainian is the reference locale: English must satisfy the same shape,
+// so a code without a message in either language is a type error.
+export const ukErrorMessages = {
+  "request.invalid_json": "Тіло запиту не є коректним JSON.",
+  "request.validation_failed": "Запит містить неприпустимі або відсутні поля.",
+  "request.payload_too_large": "Запит завеликий.",
+  "request.unsupported_media_type": "Непідтримуваний тип вмісту: надсилайте application/json.",
+  "request.csrf_rejected": "Запит відхилено: він надійшов не з сайту KPI ID.",
+  "request.not_found": "Сторінку або ресурс не знайдено.",
+  "request.method_not_allowed": "Цей метод не підтримується для цієї адреси.",
+  "request.rate_limited": "Забагато запитів. Спробуйте пізніше.",
+  "auth.invalid_credentials": "Неправильне ім'я користувача або пароль.",
+  "auth.too_many_attempts": "Забагато невдалих спроб входу. Спробуйте пізніше.",
+  "auth.grant_invalid": "Сеанс входу недійсний або застарів. Увійдіть ще раз.",
+  "auth.not_authenticated": "Потрібно увійти.",
+  "auth.failed_to_login": "Не вдалося увійти.",
+  "auth.failed_to_authenticate": "Не вдалося автентифікуватися.",
+  "app.not_found": "Застосунок не знайдено.",
+  "app.access_denied": "У вас немає доступу до цього застосунку.",
+  "ticket.invalid": "Квиток недійсний, уже використаний або застарів, або дані застосунку неправильні.",
+  "google.failed": "Не вдалося увійти через Google.",
+  "google.not_configured": "Вхід через Google не налаштовано.",
+  "diia.failed": "Не вдалося увійти через Дію.",
+  "diia.request_not_found": "Запит Дії не знайдено або він застарів.",
+  "diia.not_configured": "Вхід через Дію не налаштовано.",
+  "service.database_unavailable": "Сервіс тимчасово недоступний. Спробуйте за хвилину.",
+  "service.internal_error": "Сталася внутрішня помилка. Спробуйте пізніше.",
+} as const satisfies ErrorMessages;
+
+export const enErrorMessages = {
+  "request.invalid_json": "The request body is not valid JSON.",
+  "request.validation_failed": "The request has invalid or missing fields.",
+  "request.payload_too_large": "The request is too large.",
+  "request.unsupported_media_type": "Unsupported content type: send application/json.",
+  "request.csrf_rejected": "Request refused: it did not come from the KPI ID site.",
+  "request.not_found": "The page or resource was not found.",
+  "request.method_not_allowed": "This method is not supported at this address.",
+  "request.rate_limited": "Too many requests. Try again later.",
+  "auth.invalid_credentials": "Wrong username or password.",
+  "auth.too_many_attempts": "Too many failed sign-in attempts. Try again later.",
+  "auth.grant_invalid": "The sign-in session is invalid or has expired. Sign in again.",
+  "auth.not_authenticated": "You need to sign in.",
+  "auth.failed_to_login": "Failed to login.",
+  "auth.failed_to_authenticate": "Failed to authenticate.",
+  "app.not_found": "Application not found.",
+  "app.access_denied": "You do not have access to this application.",
+  "ticket.invalid": "The ticket is invalid, already used or expired, or the application credentials are wrong.",
+  "google.failed": "Signing in with Google failed.",
+  "google.not_configured": "Sign-in with Google is not configured.",
+  "diia.failed": "Signing in with Diia failed.",
+  "diia.request_not_found": "The Diia request was not found or has expired.",
+  "diia.not_configured": "Sign-in with Diia is not configured.",
+  "service.database_unavailable": "The service is temporarily unavailable. Try again in a minute.",
+  "service.internal_error": "An internal error occurred. Try again later.",
+} as const satisfies ErrorMessages;
+
+export const errorMessages: Record<Language, ErrorMessages> = { uk: ukErrorMessages, en: enErrorMessages };
+
+export function errorMessage(code: ErrorCode, language: Language): string {
+  return errorMessages[language][code];
+}

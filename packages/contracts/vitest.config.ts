@@ -1,0 +1,3 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({ test: { name: "contracts", environment: "node", include: ["test/**/*.test.ts"] } });

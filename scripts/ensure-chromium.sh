@@ -1,0 +1,18 @@
+#!/bin/sh
+# Browser tests drive the system's Chromium (never a downloaded browser build).
+set -e
+if [ -n "${CHROME_PATH:-}" ]; then
+  [ -x "$CHROME_PATH" ] && exit 0
+  echo "kpi-id: CHROME_PATH=$CHROME_PATH is not an executable file." >&2
+  exit 1
+fi
+[ -x /usr/bin/chromium ] && exit 0
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "kpi-id: installing Chromium from Debian's packages for the browser tests..."
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  exit 0
+fi
+echo "kpi-id: the browser tests need Chromium. Install it (Debian/Ubuntu: sudo apt-get install chromium)" >&2
+echo "        or point CHROME_PATH at a Chromium or Chrome binary, then run npm test again." >&2
+exit 1

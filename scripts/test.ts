@@ -1,0 +1,62 @@
+// `npm test`: every suite, one after another, then one closing line
+// "tests: N passed, N failed" that counts them all.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+const reportDir = ".tmp/test-reports";
+rmSync(reportDir, { recursive: true, force: true });
+mkdirSync(reportDir, { recursive: true });
+
+interface SuiteResult {
+  name: string;
+  passed: number;
+  failed: number;
+  exitCode: number;
+}
+
+function run(command: string, args: string[], env: Record<string, string> = {}): number {
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  return result.status ?? 1;
+}
+
+function vitestSuite(): SuiteResult {
+  const output = join(reportDir, "vitest.json");
+  const exitCode = run("vitest", ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${output}`]);
+  if (!existsSync(output)) return { name: "unit and integration (vitest)", passed: 0, failed: 1, exitCode };
+  const report = JSON.parse(readFileSync(output, "utf8")) as { numPassedTests: number; numFailedTests: number };
+  return {
+    name: "unit and integration (vitest)",
+    passed: report.numPassedTests,
+    failed: report.numFailedTests,
+    exitCode,
+  };
+}
+
+interface PlaywrightStats {
+  stats: { expected: number; unexpected: number; flaky: number };
+}
+
+function playwrightSuite(): SuiteResult | undefined {
+  if (!existsSync("e2e/playwright.config.ts")) return undefined;
+  const output = join(reportDir, "playwright.json");
+  const exitCode = run("playwright", ["test", "-c", "e2e/playwright.config.ts", "--reporter=list,json"], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: output,
+  });
+  if (!existsSync(output)) return { name: "browser (playwright)", passed: 0, failed: 1, exitCode };
+  const { stats } = JSON.parse(readFileSync(output, "utf8")) as PlaywrightStats;
+  return { name: "browser (playwright)", passed: stats.expected + stats.flaky, failed: stats.unexpected, exitCode };
+}
+
+const suites = [vitestSuite(), playwrightSuite()].filter((suite): suite is SuiteResult => suite !== undefined);
+
+console.log("\nSummary");
+for (const suite of suites) console.log(`  ${suite.name}: ${suite.passed} passed, ${suite.failed} failed`);
+const passed = suites.reduce((sum, suite) => sum + suite.passed, 0);
+// A suite that crashed before reporting counts as a failure even with no failed test.
+const failed = suites.reduce(
+  (sum, suite) => sum + suite.failed + (suite.exitCode !== 0 && suite.failed === 0 ? 1 : 0),
+  0,
+);
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

@@ -1,18 +1,40 @@
-// `npm start`: the whole product on this machine. The service on the embedded
-// database (or DATABASE_URL), with demo data; stand-ins for Google and Diia
-// and the demo third-party site join it in sandbox mode.
+// `npm start`: the whole product on this machine. In sandbox mode the
+// stand-ins for Google and Diia start first and the product is pointed at them;
+// then the service (embedded database or DATABASE_URL, with demo data); then
+// the demo third-party site.
 import { loadConfig } from "../apps/server/src/config/index.ts";
 import { reportStartupFailure, startServer } from "../apps/server/src/server.ts";
+import { startSandbox } from "../sandbox/src/index.ts";
 
-try {
-  const config = loadConfig(process.env);
+const closers: (() => Promise<void>)[] = [];
+
+async function main(): Promise<void> {
+  const port = Number(process.env.PORT ?? 3000);
+  const productUrl = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
+  const sandboxWanted = process.env.NODE_ENV !== "production" && process.env.SANDBOX !== "false";
+  let env: Record<string, string | undefined> = { ...process.env };
+  if (sandboxWanted) {
+    const sandbox = await startSandbox({
+      productUrl,
+      dataDir: process.env.DATA_DIR ?? "./data",
+      googlePort: Number(process.env.SANDBOX_GOOGLE_PORT ?? 3001),
+      diiaPort: Number(process.env.SANDBOX_DIIA_PORT ?? 3002),
+      env,
+    });
+    closers.push(sandbox.close);
+    env = { ...env, ...sandbox.env };
+    for (const standIn of sandbox.standIns) console.log(`sandbox: ${standIn.name} stand-in at ${standIn.url}`);
+  }
+  const config = loadConfig(env);
   const server = await startServer(config);
-  const stop = () => {
-    server.close().finally(() => process.exit(0));
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  closers.unshift(server.close);
   console.log(`\nKPI ID is running: open ${config.publicUrl}/uk/  (Ctrl+C stops it)\n`);
-} catch (error) {
-  reportStartupFailure(error);
 }
+
+function stop(): void {
+  Promise.allSettled(closers.map((close) => close())).finally(() => process.exit(0));
+}
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+
+main().catch(reportStartupFailure);

@@ -1,0 +1,51 @@
+/**
+ * The sandbox: local stand-ins for the outside services KPI ID talks to
+ * (Google's OpenID provider, Diia's partner API and phone). Each stand-in is
+ * a small server on its own loopback port; it hands back the environment
+ * variables that point the product at it, so the product's code path is the
+ * production one with other addresses.
+ */
+export interface SandboxOptions {
+  /** The product's public URL (the stand-ins redirect and post back to it). */
+  productUrl: string;
+  /** Where stand-ins may keep generated keys and certificates. */
+  dataDir: string;
+  googlePort?: number;
+  diiaPort?: number;
+  /** The environment already set; a stand-in never overrides a configured real service. */
+  env: Record<string, string | undefined>;
+}
+
+export interface RunningStandIn {
+  name: string;
+  url: string;
+  /** Variables for the product's configuration. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export interface RunningSandbox {
+  standIns: RunningStandIn[];
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+type StandInStarter = (options: SandboxOptions) => Promise<RunningStandIn | undefined>;
+
+// Each stand-in registers its starter here.
+const starters: StandInStarter[] = [];
+
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const standIns: RunningStandIn[] = [];
+  for (const start of starters) {
+    const standIn = await start(options);
+    if (standIn) standIns.push(standIn);
+  }
+  return {
+    standIns,
+    env: Object.assign({}, ...standIns.map((standIn) => standIn.env)),
+    close: async () => {
+      await Promise.all(standIns.map((standIn) => standIn.close()));
+    },
+  };
+}

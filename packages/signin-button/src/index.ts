@@ -1,0 +1,3 @@
+export * from "./config.ts";
+export { KpiIdSignin, type KpiIdSigninProps, signinAttributes, useKpiIdSignin } from "./react.tsx";
+export { buttonClasses, createButton, type RenderOptions, renderAll, renderInto, selector } from "./render.ts";

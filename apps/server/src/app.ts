@@ -11,6 +11,7 @@ import { loggerOptions } from "./http/logging.ts";
 import { registerOpenApi } from "./http/openapi.ts";
 import { registerSecurity } from "./http/security.ts";
 import { settingsRoutes } from "./web/settings-routes.ts";
+import { registerSigninScript } from "./web/signin-script.ts";
 import { registerWebApp, resolveWebDist } from "./web/static.ts";
 
 export interface Features {
@@ -64,6 +65,7 @@ export async function buildApp({ config, database, logger = true }: BuildAppOpti
 
   await app.register(healthRoutes);
   await app.register(settingsRoutes);
+  await registerSigninScript(app);
   await registerWebApp(app, resolveWebDist(config.webDistDir));
 
   return app;

@@ -1,3 +1,5 @@
+import { startGoogleSandbox } from "./google/index.ts";
+
 /**
  * The sandbox: local stand-ins for the outside services KPI ID talks to
  * (Google's OpenID provider, Diia's partner API and phone). Each stand-in is
@@ -33,7 +35,7 @@ export interface RunningSandbox {
 type StandInStarter = (options: SandboxOptions) => Promise<RunningStandIn | undefined>;
 
 // Each stand-in registers its starter here.
-const starters: StandInStarter[] = [];
+const starters: StandInStarter[] = [startGoogleSandbox];
 
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const standIns: RunningStandIn[] = [];

@@ -2,14 +2,21 @@ import cookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Kysely } from "kysely";
+import { createPasswordHasher, type PasswordHasher } from "./auth/password.ts";
+import { authRoutes } from "./auth/routes.ts";
 import type { Config } from "./config/index.ts";
 import type { Database, DatabaseHandle } from "./db/index.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { registerJsonParser } from "./http/body-parsers.ts";
+import { registerApiDocs } from "./http/docs.ts";
 import { registerErrorHandling } from "./http/error-handler.ts";
 import { loggerOptions } from "./http/logging.ts";
 import { registerOpenApi } from "./http/openapi.ts";
 import { registerSecurity } from "./http/security.ts";
+import { registerSessions } from "./sessions/current.ts";
+import { ticketExchangeRoutes } from "./tickets/exchange-routes.ts";
+import { appRedirectRoutes } from "./tickets/redirect-routes.ts";
+import { userRoutes } from "./user/routes.ts";
 import { settingsRoutes } from "./web/settings-routes.ts";
 import { registerSigninScript } from "./web/signin-script.ts";
 import { registerWebApp, resolveWebDist } from "./web/static.ts";
@@ -25,6 +32,8 @@ declare module "fastify" {
     database: DatabaseHandle;
     db: Kysely<Database>;
     features: Features;
+    clock: () => Date;
+    passwordHasher: PasswordHasher;
   }
 }
 
@@ -34,9 +43,16 @@ export interface BuildAppOptions {
   database: DatabaseHandle;
   /** false silences logs (tests); default follows the configuration. */
   logger?: boolean;
+  /** The time every expiry and throttle is judged by; tests move it instead of sleeping. */
+  clock?: () => Date;
 }
 
-export async function buildApp({ config, database, logger = true }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  logger = true,
+  clock = () => new Date(),
+}: BuildAppOptions): Promise<FastifyInstance> {
   const serverOptions: FastifyServerOptions = {
     logger: logger ? loggerOptions(config) : false,
     bodyLimit: config.bodyLimitBytes,
@@ -55,6 +71,8 @@ export async function buildApp({ config, database, logger = true }: BuildAppOpti
   app.decorate("database", database);
   app.decorate("db", database.db);
   app.decorate("features", { google: false, diia: false } satisfies Features);
+  app.decorate("clock", clock);
+  app.decorate("passwordHasher", createPasswordHasher(config.argon2));
   app.addHook("onClose", async () => database.close());
 
   registerErrorHandling(app);
@@ -62,10 +80,16 @@ export async function buildApp({ config, database, logger = true }: BuildAppOpti
   await app.register(cookie, { secret: config.sessionSecret });
   await registerSecurity(app, config);
   await registerOpenApi(app, config);
+  await registerApiDocs(app);
+  registerSessions(app);
 
   await app.register(healthRoutes);
   await app.register(settingsRoutes);
   await registerSigninScript(app);
+  await app.register(authRoutes);
+  await app.register(userRoutes);
+  await app.register(appRedirectRoutes);
+  await app.register(ticketExchangeRoutes);
   await registerWebApp(app, resolveWebDist(config.webDistDir));
 
   return app;

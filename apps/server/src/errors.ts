@@ -44,6 +44,21 @@ export class NotAuthenticatedError extends AppError {
   }
 }
 
+export class GrantInvalidError extends AppError {
+  override name = "GrantInvalidError";
+  constructor() {
+    super("auth.grant_invalid");
+  }
+}
+
+/** One answer for every failed ticket exchange, so a caller learns nothing about which part was wrong. */
+export class TicketInvalidError extends AppError {
+  override name = "TicketInvalidError";
+  constructor() {
+    super("ticket.invalid");
+  }
+}
+
 export class CsrfRejectedError extends AppError {
   override name = "CsrfRejectedError";
   constructor() {

@@ -29,10 +29,14 @@ export interface TestApp {
 }
 
 /** A fresh app on a fresh database of the given kind; close() drops both. */
-export async function createTestApp(kind: DatabaseKind, overrides: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  kind: DatabaseKind,
+  overrides: Record<string, string> = {},
+  options: { clock?: () => Date } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase(kind);
   const config = testConfig(overrides);
-  const app = await buildApp({ config, database: database.handle, logger: false });
+  const app = await buildApp({ config, database: database.handle, logger: false, clock: options.clock });
   await app.ready();
   return {
     app,

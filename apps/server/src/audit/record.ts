@@ -1,0 +1,53 @@
+import type { AuthMethod } from "@kpi-id/contracts";
+import type { FastifyRequest } from "fastify";
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.ts";
+
+/** What happened; `audit list` filters and prints these names. */
+export const auditEventTypes = ["sign_in", "session_start", "logout", "app_redirect", "ticket_exchange"] as const;
+export type AuditEventType = (typeof auditEventTypes)[number];
+
+export interface AuditEvent {
+  type: AuditEventType;
+  result: "success" | "failure";
+  authMethod?: AuthMethod;
+  userId?: string | null;
+  applicationId?: string | null;
+  /** An error code or a short reason word; never a password, secret or tax id. */
+  reason?: string;
+  ip?: string;
+  userAgent?: string;
+  occurredAt?: Date;
+}
+
+// A user agent is attacker-controlled text; keep the row bounded.
+const userAgentLimit = 512;
+
+export async function recordAuditEvent(db: Kysely<Database>, event: AuditEvent): Promise<void> {
+  await db
+    .insertInto("audit_events")
+    .values({
+      occurred_at: event.occurredAt ?? new Date(),
+      event_type: event.type,
+      result: event.result,
+      auth_method: event.authMethod ?? null,
+      user_id: event.userId ?? null,
+      application_id: event.applicationId ?? null,
+      reason: event.reason ?? null,
+      ip: event.ip ?? null,
+      user_agent: event.userAgent?.slice(0, userAgentLimit) ?? null,
+    })
+    .execute();
+}
+
+/** The request facts every event carries: where it came from and with what client. */
+export function requestOrigin(request: FastifyRequest): { ip: string; userAgent?: string } {
+  const userAgent = request.headers["user-agent"];
+  return { ip: request.ip, userAgent: typeof userAgent === "string" ? userAgent : undefined };
+}
+
+/** Records an event for this request with the app's clock. */
+export function audit(request: FastifyRequest, event: Omit<AuditEvent, "ip" | "userAgent" | "occurredAt">) {
+  const { server } = request;
+  return recordAuditEvent(server.db, { ...event, ...requestOrigin(request), occurredAt: server.clock() });
+}

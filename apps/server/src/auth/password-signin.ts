@@ -1,0 +1,62 @@
+import type { LoginRequest } from "@kpi-id/contracts";
+import type { FastifyRequest } from "fastify";
+import { audit } from "../audit/record.ts";
+import type { User } from "../db/schema.ts";
+import { InvalidCredentialsError, TooManyAttemptsError } from "../errors.ts";
+import { findUserByUsername } from "../users/queries.ts";
+import { issueLoginGrant } from "./grants.ts";
+import { credentialThrottleKeys, recordFailure, resetAccount, secondsUntilAllowed } from "./throttle.ts";
+
+/** Why a sign-in is refused, for the audit row only: the person always sees invalid credentials. */
+function refusalReason(user: User | undefined, passwordMatches: boolean): string | undefined {
+  if (!user) return "user.unknown";
+  if (!passwordMatches) return "auth.invalid_credentials";
+  if (user.status !== "active") return "user.disabled";
+  return undefined;
+}
+
+/**
+ * Checks a username and password and hands out a one-time login grant.
+ * Unknown user, wrong password and disabled account give the same answer after
+ * the same work (a hash is verified in every case); only the audit row differs.
+ */
+export async function signInWithPassword(request: FastifyRequest, credentials: LoginRequest): Promise<string> {
+  const { db, config, passwordHasher, clock } = request.server;
+  const keys = credentialThrottleKeys(config.sessionSecret, credentials.username, request.ip);
+  const wait = await secondsUntilAllowed(db, keys, clock());
+  const user = await findUserByUsername(db, credentials.username);
+  if (wait > 0) {
+    await audit(request, {
+      type: "sign_in",
+      result: "failure",
+      authMethod: "PASSWORD",
+      userId: user?.id,
+      reason: "auth.too_many_attempts",
+    });
+    throw new TooManyAttemptsError(wait);
+  }
+
+  const passwordMatches = await passwordHasher.verify(user?.password_hash ?? null, credentials.password);
+  const refusal = refusalReason(user, passwordMatches);
+  if (refusal !== undefined || !user) {
+    await recordFailure(db, keys, clock());
+    await audit(request, {
+      type: "sign_in",
+      result: "failure",
+      authMethod: "PASSWORD",
+      userId: user?.id,
+      reason: refusal,
+    });
+    throw new InvalidCredentialsError();
+  }
+
+  await resetAccount(db, keys);
+  const grant = await issueLoginGrant(
+    db,
+    { userId: user.id, authMethod: "PASSWORD" },
+    config.loginGrantTtlSeconds,
+    clock(),
+  );
+  await audit(request, { type: "sign_in", result: "success", authMethod: "PASSWORD", userId: user.id });
+  return grant;
+}

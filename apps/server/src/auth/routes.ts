@@ -1,0 +1,75 @@
+import { internalAuthRequestSchema, loginRequestSchema, loginResponseSchema } from "@kpi-id/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { audit } from "../audit/record.ts";
+import { GrantInvalidError } from "../errors.ts";
+import { clearSessionCookie, readSessionCookie } from "../sessions/cookie.ts";
+import { establishSession } from "../sessions/establish.ts";
+import { deleteSessionByToken } from "../sessions/store.ts";
+import { consumeLoginGrant } from "./grants.ts";
+import { signInWithPassword } from "./password-signin.ts";
+
+const okSchema = z.object({ ok: z.literal(true) });
+
+/** Password sign-in, the grant-for-cookie exchange and logout. */
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    "/api/auth",
+    {
+      schema: {
+        tags: ["sign-in"],
+        summary: "Check a username and password",
+        description:
+          "Answers a one-time login grant (`sessionId`, valid for LOGIN_GRANT_TTL_SECONDS) to exchange at " +
+          "/api/auth/internal. Unknown user and wrong password give the same 401. Failures are throttled " +
+          "per account and per address: 429 `auth.too_many_attempts` with Retry-After.",
+        body: loginRequestSchema,
+        response: { 200: loginResponseSchema },
+      },
+    },
+    async (request) => ({ sessionId: await signInWithPassword(request, request.body) }),
+  );
+
+  app.post(
+    "/api/auth/internal",
+    {
+      schema: {
+        tags: ["sign-in"],
+        summary: "Exchange a login grant for the session cookie",
+        description:
+          "Consumes the one-time grant from /api/auth (or the Diia sign-in) and sets the HttpOnly session " +
+          "cookie with a fresh token. A used, expired or unknown grant gives 401 `auth.grant_invalid`.",
+        body: internalAuthRequestSchema,
+        response: { 200: okSchema },
+      },
+    },
+    async (request, reply) => {
+      const login = await consumeLoginGrant(app.db, request.body.sessionId, app.clock());
+      if (!login) {
+        await audit(request, { type: "session_start", result: "failure", reason: "auth.grant_invalid" });
+        throw new GrantInvalidError();
+      }
+      await establishSession(app, reply, { ...login, request });
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    "/api/auth/logout",
+    {
+      schema: {
+        tags: ["sign-in"],
+        summary: "Sign out",
+        description: "Deletes the session and clears its cookie. Succeeds also without a session.",
+        response: { 200: okSchema },
+      },
+    },
+    async (request, reply) => {
+      const token = readSessionCookie(request);
+      const ended = token ? await deleteSessionByToken(app.db, token) : undefined;
+      clearSessionCookie(reply);
+      if (ended) await audit(request, { type: "logout", result: "success", userId: ended.user_id });
+      return { ok: true as const };
+    },
+  );
+};

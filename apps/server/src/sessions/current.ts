@@ -1,0 +1,40 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { NotAuthenticatedError } from "../errors.ts";
+import { clearSessionCookie, readSessionCookie } from "./cookie.ts";
+import { type LoadedSession, loadSession } from "./store.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /**
+     * The signed-in session, loaded lazily by `currentSession(request)`;
+     * undefined before loading, null when there is none.
+     */
+    session: LoadedSession | null | undefined;
+  }
+}
+
+/**
+ * The session the request's cookie names, or null. Loaded at most once per
+ * request; a cookie that no longer names a live session is cleared.
+ */
+export async function currentSession(request: FastifyRequest, reply?: FastifyReply): Promise<LoadedSession | null> {
+  if (request.session !== undefined) return request.session;
+  const token = readSessionCookie(request);
+  const { server } = request;
+  const session = token ? await loadSession(server.db, token, server.config.sessions, server.clock()) : undefined;
+  if (token && !session && reply) clearSessionCookie(reply);
+  request.session = session ?? null;
+  return request.session;
+}
+
+/** The signed-in session, or a 401 `auth.not_authenticated`. */
+export async function requireSession(request: FastifyRequest, reply?: FastifyReply): Promise<LoadedSession> {
+  const session = await currentSession(request, reply);
+  if (!session) throw new NotAuthenticatedError();
+  return session;
+}
+
+/** Gives every request a `session` slot; routes fill it through currentSession/requireSession. */
+export function registerSessions(app: FastifyInstance): void {
+  app.decorateRequest("session", undefined);
+}

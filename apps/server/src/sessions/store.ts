@@ -1,0 +1,102 @@
+import type { AuthMethod } from "@kpi-id/contracts";
+import type { Kysely } from "kysely";
+import { hashToken, newToken } from "../auth/tokens.ts";
+import type { Database, User } from "../db/schema.ts";
+
+type Db = Kysely<Database>;
+
+export interface SessionTimeouts {
+  idleTimeoutSeconds: number;
+  absoluteTimeoutSeconds: number;
+}
+
+export interface NewSession {
+  userId: string;
+  authMethod: AuthMethod;
+  ip?: string;
+  userAgent?: string;
+}
+
+export interface LoadedSession {
+  id: string;
+  userId: string;
+  authMethod: AuthMethod;
+  createdAt: Date;
+  user: User;
+}
+
+const secondsLater = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000);
+
+// Sliding the idle expiry costs a write; once a minute keeps GET /user a read.
+const touchIntervalMs = 60_000;
+
+/** Stores a new session and returns its token, which only the cookie holds. */
+export async function createSession(db: Db, session: NewSession, timeouts: SessionTimeouts, now: Date) {
+  const token = newToken();
+  const absoluteExpiresAt = secondsLater(now, timeouts.absoluteTimeoutSeconds);
+  const idleExpiresAt = secondsLater(now, Math.min(timeouts.idleTimeoutSeconds, timeouts.absoluteTimeoutSeconds));
+  const row = await db
+    .insertInto("sessions")
+    .values({
+      token_hash: hashToken(token),
+      user_id: session.userId,
+      auth_method: session.authMethod,
+      created_at: now,
+      last_seen_at: now,
+      idle_expires_at: idleExpiresAt,
+      absolute_expires_at: absoluteExpiresAt,
+      ip: session.ip ?? null,
+      user_agent: session.userAgent?.slice(0, 512) ?? null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id, token };
+}
+
+export async function deleteSessionByToken(db: Db, token: string) {
+  return db.deleteFrom("sessions").where("token_hash", "=", hashToken(token)).returning("user_id").executeTakeFirst();
+}
+
+/**
+ * The live session a token names, with its person; undefined when the token is
+ * unknown, idle or past its absolute lifetime, or the person is disabled.
+ * Expired rows are removed as they are found.
+ */
+export async function loadSession(
+  db: Db,
+  token: string,
+  timeouts: SessionTimeouts,
+  now: Date,
+): Promise<LoadedSession | undefined> {
+  const row = await db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .selectAll("users")
+    .select([
+      "sessions.id as session_id",
+      "sessions.auth_method",
+      "sessions.created_at as session_created_at",
+      "sessions.last_seen_at",
+      "sessions.idle_expires_at",
+      "sessions.absolute_expires_at",
+    ])
+    .where("sessions.token_hash", "=", hashToken(token))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { session_id, auth_method, session_created_at, last_seen_at, idle_expires_at, absolute_expires_at, ...user } =
+    row;
+  if (idle_expires_at <= now || absolute_expires_at <= now) {
+    await db.deleteFrom("sessions").where("id", "=", session_id).execute();
+    return undefined;
+  }
+  if (user.status !== "active") return undefined;
+  if (now.getTime() - last_seen_at.getTime() >= touchIntervalMs) {
+    const idle = secondsLater(now, timeouts.idleTimeoutSeconds);
+    await db
+      .updateTable("sessions")
+      .set({ last_seen_at: now, idle_expires_at: new Date(Math.min(idle.getTime(), absolute_expires_at.getTime())) })
+      .where("id", "=", session_id)
+      .execute();
+  }
+  return { id: session_id, userId: user.id, authMethod: auth_method, createdAt: session_created_at, user };
+}

@@ -1,0 +1,29 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { FastifyRequest } from "fastify";
+import type { ApplicationRow } from "../db/schema.ts";
+
+export interface PresentedCredentials {
+  appId?: string;
+  appSecret?: string;
+}
+
+/** `Authorization: Basic base64(appId:appSecret)`, the way new integrators keep the secret out of URLs. */
+export function basicCredentials(request: FastifyRequest): PresentedCredentials {
+  const header = request.headers.authorization;
+  const match = typeof header === "string" ? /^Basic\s+([A-Za-z0-9+/=]{1,1024})$/i.exec(header.trim()) : null;
+  if (!match?.[1]) return {};
+  const decoded = Buffer.from(match[1], "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return {};
+  return { appId: decoded.slice(0, colon), appSecret: decoded.slice(colon + 1) };
+}
+
+// Compared against when the application is unknown, so that case costs the same as a wrong secret.
+const unknownApplicationHash = createHash("sha256").update("no such application").digest("hex");
+
+/** Whether the secret is the application's; constant-time over the SHA-256 of both. */
+export function secretMatches(application: ApplicationRow | undefined, secret: string): boolean {
+  const expected = Buffer.from(application?.secret_hash ?? unknownApplicationHash, "hex");
+  const actual = createHash("sha256").update(secret, "utf8").digest();
+  return expected.length === actual.length && timingSafeEqual(expected, actual) && application !== undefined;
+}

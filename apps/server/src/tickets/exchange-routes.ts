@@ -1,0 +1,115 @@
+import formbody from "@fastify/formbody";
+import { errorBodySchema, type TicketResponse, ticketResponseSchema } from "@kpi-id/contracts";
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { findApplicationById } from "../apps/queries.ts";
+import { audit } from "../audit/record.ts";
+import { TicketInvalidError } from "../errors.ts";
+import { basicCredentials, secretMatches } from "./app-credentials.ts";
+import { consumeTicket } from "./store.ts";
+
+// Every field optional and any odd value treated as missing: all failures are the one 401.
+const field = z.string().max(1024).optional().catch(undefined);
+const exchangeFields = z.object({ ticketId: field, appId: field, appSecret: field });
+type ExchangeFields = z.infer<typeof exchangeFields>;
+
+const description =
+  "Server-to-server: an application's backend redeems the `ticketId` its callback received. Application " +
+  "credentials as `appId` and `appSecret` parameters (the form existing sites use), in " +
+  "`Authorization: Basic base64(appId:appSecret)`, or in a JSON or form POST body. A ticket works once, " +
+  "only for its own application, for TICKET_TTL_SECONDS. Every failure is the same 401 `ticket.invalid`.";
+
+async function redeem(request: FastifyRequest, presented: ExchangeFields): Promise<TicketResponse> {
+  const { db, clock } = request.server;
+  const basic = basicCredentials(request);
+  const appId = presented.appId ?? basic.appId;
+  const application = appId ? await findApplicationById(db, appId) : undefined;
+  const secretOk = secretMatches(application, presented.appSecret ?? basic.appSecret ?? "");
+  if (!application || !secretOk || !presented.ticketId) {
+    await audit(request, {
+      type: "ticket_exchange",
+      result: "failure",
+      applicationId: application?.id,
+      reason: application && !secretOk ? "app.wrong_secret" : "ticket.invalid",
+    });
+    throw new TicketInvalidError();
+  }
+  const now = clock();
+  const redeemed = await consumeTicket(db, presented.ticketId, application.id, now);
+  if (!redeemed) {
+    await audit(request, {
+      type: "ticket_exchange",
+      result: "failure",
+      applicationId: application.id,
+      reason: "ticket.invalid",
+    });
+    throw new TicketInvalidError();
+  }
+  const { ticket, user } = redeemed;
+  await audit(request, {
+    type: "ticket_exchange",
+    result: "success",
+    authMethod: ticket.auth_method,
+    userId: user.id,
+    applicationId: application.id,
+  });
+  return {
+    id: ticket.id,
+    created: ticket.created_at.toISOString(),
+    applicationId: application.id,
+    traceId: ticket.trace_id,
+    data: {
+      NAME: user.full_name,
+      TAX_ID: user.tax_id ?? "",
+      STUDENT_ID: user.student_id ?? "",
+      EMPLOYEE_ID: user.employee_id ?? "",
+      AUTH_METHOD: ticket.auth_method,
+      TRACE_ID: ticket.trace_id,
+      TIME_STAMP: now.toISOString(),
+    },
+  };
+}
+
+/** The KPI ID ticket protocol: an application learns who signed in. */
+export const ticketExchangeRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Form bodies only here, where servers post them; the browser-facing API stays JSON-only.
+  await app.register(formbody, { bodyLimit: 8 * 1024 });
+
+  const response = { 200: ticketResponseSchema, 401: errorBodySchema };
+  app.get(
+    "/api/ticket",
+    {
+      schema: {
+        tags: ["applications"],
+        summary: "Redeem a ticket",
+        description,
+        querystring: exchangeFields,
+        response,
+      },
+    },
+    async (request) => redeem(request, request.query),
+  );
+  app.post(
+    "/api/ticket",
+    {
+      config: { csrf: false },
+      schema: {
+        tags: ["applications"],
+        summary: "Redeem a ticket (secret in the body or header)",
+        description,
+        querystring: exchangeFields,
+        body: exchangeFields.optional(),
+        response,
+      },
+    },
+    async (request) => {
+      const { query, body } = request;
+      return redeem(request, {
+        ticketId: body?.ticketId ?? query.ticketId,
+        appId: body?.appId ?? query.appId,
+        appSecret: body?.appSecret ?? query.appSecret,
+      });
+    },
+  );
+};

@@ -4,6 +4,7 @@
 // the demo third-party site.
 import { loadConfig } from "../apps/server/src/config/index.ts";
 import { reportStartupFailure, startServer } from "../apps/server/src/server.ts";
+import { startDemoSite } from "../examples/demo-app/src/server.ts";
 import { startSandbox } from "../sandbox/src/index.ts";
 
 const closers: (() => Promise<void>)[] = [];
@@ -28,6 +29,16 @@ async function main(): Promise<void> {
   const config = loadConfig(env);
   const server = await startServer(config);
   closers.unshift(server.close);
+  if (sandboxWanted) {
+    const demoPort = Number(process.env.DEMO_SITE_PORT ?? 4000);
+    const demo = await startDemoSite({
+      port: demoPort,
+      productUrl: config.publicUrl,
+      dataDir: config.database.dataDir,
+    });
+    closers.unshift(demo.close);
+    console.log(`demo third-party site at ${demo.url}`);
+  }
   console.log(`\nKPI ID is running: open ${config.publicUrl}/uk/  (Ctrl+C stops it)\n`);
 }
 

@@ -53,7 +53,10 @@ export const demoPeople: DemoPerson[] = [
   },
 ];
 
-export const DEMO_SITE_ORIGIN = "http://localhost:4000";
+/** The demo third-party site (examples/demo-app); DEMO_SITE_URL or DEMO_SITE_PORT move it (e2e runs it on 4300). */
+export const DEMO_SITE_ORIGIN = new URL(
+  process.env.DEMO_SITE_URL ?? `http://localhost:${process.env.DEMO_SITE_PORT ?? 4000}`,
+).origin;
 
 export interface DemoApplication {
   name: string;

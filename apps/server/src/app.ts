@@ -6,6 +6,7 @@ import { createPasswordHasher, type PasswordHasher } from "./auth/password.ts";
 import { authRoutes } from "./auth/routes.ts";
 import type { Config } from "./config/index.ts";
 import type { Database, DatabaseHandle } from "./db/index.ts";
+import { registerDiia } from "./diia/plugin.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { registerJsonParser } from "./http/body-parsers.ts";
 import { registerApiDocs } from "./http/docs.ts";
@@ -90,6 +91,7 @@ export async function buildApp({
   await app.register(userRoutes);
   await app.register(appRedirectRoutes);
   await app.register(ticketExchangeRoutes);
+  await registerDiia(app);
   await registerWebApp(app, resolveWebDist(config.webDistDir));
 
   return app;

@@ -30,12 +30,15 @@ export const ukErrorMessages = {
   "auth.failed_to_authenticate": "Не вдалося автентифікуватися.",
   "app.not_found": "Застосунок не знайдено.",
   "app.access_denied": "У вас немає доступу до цього застосунку.",
+  "oidc.interaction_not_found":
+    "Запит на вхід до застосунку не знайдено або він застарів. Почніть вхід у застосунку ще раз.",
   "ticket.invalid": "Квиток недійсний, уже використаний або застарів, або дані застосунку неправильні.",
   "google.failed": "Не вдалося увійти через Google.",
   "google.not_configured": "Вхід через Google не налаштовано.",
   "diia.failed": "Не вдалося увійти через Дію.",
   "diia.request_not_found": "Запит Дії не знайдено або він застарів.",
   "diia.not_configured": "Вхід через Дію не налаштовано.",
+  "diia.unavailable": "Дія зараз недоступна. Спробуйте трохи пізніше.",
   "service.database_unavailable": "Сервіс тимчасово недоступний. Спробуйте за хвилину.",
   "service.internal_error": "Сталася внутрішня помилка. Спробуйте пізніше.",
 } as const satisfies ErrorMessages;
@@ -57,12 +60,15 @@ export const enErrorMessages = {
   "auth.failed_to_authenticate": "Failed to authenticate.",
   "app.not_found": "Application not found.",
   "app.access_denied": "You do not have access to this application.",
+  "oidc.interaction_not_found":
+    "The application's sign-in request was not found or has expired. Start signing in from the application again.",
   "ticket.invalid": "The ticket is invalid, already used or expired, or the application credentials are wrong.",
   "google.failed": "Signing in with Google failed.",
   "google.not_configured": "Sign-in with Google is not configured.",
   "diia.failed": "Signing in with Diia failed.",
   "diia.request_not_found": "The Diia request was not found or has expired.",
   "diia.not_configured": "Sign-in with Diia is not configured.",
+  "diia.unavailable": "Diia is not reachable right now. Please try again a little later.",
   "service.database_unavailable": "The service is temporarily unavailable. Try again in a minute.",
   "service.internal_error": "An internal error occurred. Try again later.",
 } as const satisfies ErrorMessages;

@@ -26,6 +26,56 @@ export interface Config {
   sandbox: boolean;
   seedDemoData: boolean;
   support: { email: string; botEmployeesUrl: string; botStudentsUrl: string };
+  /** Sign-in with Google; present when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set. */
+  google?: GoogleConfig;
+  /** Diia's partner API; present when DIIA_BASE_URL and DIIA_ACQUIRER_TOKEN are set. */
+  diia?: DiiaConfig;
+}
+
+export interface DiiaConfig {
+  baseUrl: string;
+  acquirerToken: string;
+  /** Value of an `Authorization: Basic` header some Diia environments ask for. */
+  authAcquirerToken?: string;
+  branchId?: string;
+  offerId?: string;
+  /** PEM certificates (inline or a file path) of the CAs that issue Diia signers' certificates. */
+  trustAnchors?: string;
+  requestTtlSeconds: number;
+}
+
+function readDiiaConfig(environment: Environment): DiiaConfig | undefined {
+  const { DIIA_BASE_URL: baseUrl, DIIA_ACQUIRER_TOKEN: acquirerToken } = environment;
+  if (baseUrl === undefined && acquirerToken === undefined) return undefined;
+  if (baseUrl === undefined) throw new ConfigError("DIIA_BASE_URL: is required when DIIA_ACQUIRER_TOKEN is set");
+  if (acquirerToken === undefined) throw new ConfigError("DIIA_ACQUIRER_TOKEN: is required when DIIA_BASE_URL is set");
+  return {
+    baseUrl,
+    acquirerToken,
+    authAcquirerToken: environment.DIIA_AUTH_ACQUIRER_TOKEN,
+    branchId: environment.DIIA_BRANCH_ID,
+    offerId: environment.DIIA_OFFER_ID,
+    trustAnchors: environment.DIIA_TRUST_ANCHORS,
+    requestTtlSeconds: environment.DIIA_REQUEST_TTL_SECONDS,
+  };
+}
+
+export interface GoogleConfig {
+  /** The OpenID provider: Google's, or the sandbox stand-in's. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+function readGoogleConfig(environment: Environment, isProduction: boolean): GoogleConfig | undefined {
+  const { GOOGLE_ISSUER: issuer, GOOGLE_CLIENT_ID: clientId, GOOGLE_CLIENT_SECRET: clientSecret } = environment;
+  if (clientId === undefined && clientSecret === undefined) return undefined;
+  if (clientId === undefined) throw new ConfigError("GOOGLE_CLIENT_ID: is required when GOOGLE_CLIENT_SECRET is set");
+  if (clientSecret === undefined) throw new ConfigError("GOOGLE_CLIENT_SECRET: is required when GOOGLE_CLIENT_ID is set");
+  if (isProduction && !issuer.startsWith("https://")) {
+    throw new ConfigError("GOOGLE_ISSUER: must be an https:// address in production");
+  }
+  return { issuer, clientId, clientSecret };
 }
 
 /** A bad setting: the message is one line naming the variable and what is wrong. */
@@ -113,5 +163,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       botEmployeesUrl: environment.SUPPORT_BOT_EMPLOYEES_URL,
       botStudentsUrl: environment.SUPPORT_BOT_STUDENTS_URL,
     },
+    google: readGoogleConfig(environment, isProduction),
+    diia: readDiiaConfig(environment),
   };
 }

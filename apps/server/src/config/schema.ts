@@ -49,6 +49,18 @@ export const environmentSchema = z.object({
   SANDBOX: booleanFlag.optional(),
   SEED_DEMO_DATA: booleanFlag.optional(),
 
+  DIIA_BASE_URL: httpUrl.optional(),
+  DIIA_ACQUIRER_TOKEN: optionalText,
+  DIIA_AUTH_ACQUIRER_TOKEN: optionalText,
+  DIIA_BRANCH_ID: optionalText,
+  DIIA_OFFER_ID: optionalText,
+  DIIA_TRUST_ANCHORS: optionalText,
+  DIIA_REQUEST_TTL_SECONDS: seconds(180),
+
+  GOOGLE_ISSUER: httpUrl.default("https://accounts.google.com"),
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+
   SUPPORT_EMAIL: z.email().default("support@kpi.ua"),
   SUPPORT_BOT_EMPLOYEES_URL: httpUrl.default("https://t.me/kpi_id_employees_bot"),
   SUPPORT_BOT_STUDENTS_URL: httpUrl.default("https://t.me/kpi_id_students_bot"),

@@ -1,0 +1,133 @@
+// The parts of jkurwa and gost89 (plain CommonJS without types) that KPI ID uses.
+// Shapes follow the libraries' sources in node_modules/jkurwa/lib and gost89/lib.
+
+declare module "gost89" {
+  /** GOST 34.311-95 over the DSTU 4145 default S-box: 32 bytes. */
+  export function gosthash(data: Uint8Array | string): Buffer;
+  const gost89: { gosthash: typeof gosthash };
+  export default gost89;
+}
+
+declare module "jkurwa" {
+  export type HashFunction = (data: Uint8Array) => Buffer;
+
+  export interface Pub {
+    verify(hash: Buffer, signature: Buffer, format?: "le"): boolean;
+    keyid(options: { hash: HashFunction }): Buffer;
+    serialize(): Buffer;
+    validate(): boolean;
+  }
+
+  export interface Curve {
+    keygen(): Priv;
+    name(): string;
+  }
+
+  export interface Priv {
+    algorithm: string;
+    sbox?: Buffer;
+    curve: Curve;
+    pub(): Pub;
+    sign(hash: Buffer, format: "le"): Buffer;
+    as_asn1(): Buffer;
+  }
+
+  /** A decoded X.509 structure as asn1.js produces and consumes it. */
+  export interface CertificateObject {
+    tbsCertificate: TbsCertificate;
+    signatureAlgorithm: { algorithm: string };
+    signature: { unused: number; data: Buffer };
+  }
+
+  export interface ExtensionObject {
+    extnID: string;
+    extnValue: Buffer;
+    critical?: boolean;
+  }
+
+  export interface TbsCertificate {
+    serialNumber: unknown;
+    extensions: ExtensionObject[];
+    [field: string]: unknown;
+  }
+
+  export interface TbsInput {
+    serial: number;
+    pubkey: Pub;
+    algorithm: string;
+    sbox?: Buffer;
+    curve: string;
+    issuer: Record<string, string>;
+    subject: Record<string, string>;
+    valid: { from: number; to: number };
+    usage: string;
+    hash: HashFunction;
+  }
+
+  export class Certificate {
+    static from_asn1(data: Buffer): Certificate;
+    static from_pem(data: string | Buffer): Certificate;
+    static createTBS(input: TbsInput): TbsCertificate;
+    static encodeTBS(tbs: TbsCertificate): Buffer;
+    constructor(object: CertificateObject);
+    ob: CertificateObject;
+    serial: { toString(base?: number): string };
+    valid: { from: number; to: number };
+    subject: Record<string, string | undefined>;
+    issuer: Record<string, string | undefined>;
+    signatureAlgorithm: string;
+    extension: {
+      ipn: Record<string, string | undefined> | null;
+      subjectKeyIdentifier: Buffer | null;
+      authorityKeyIdentifier: Buffer | null;
+      basicConstraints?: Buffer;
+      keyUsage?: Buffer;
+    };
+    pubkey_unpack(): Pub;
+    verifySignature(issuerKey: Pub, hashes: Record<string, HashFunction>): boolean;
+    canUseFor(operation: "ca" | "sign"): boolean;
+    issuerDN(): string;
+    subjectDN(): string;
+    as_asn1(): Buffer;
+    as_pem(): string;
+  }
+
+  export interface SignerInfoObject {
+    sid: { type: string; value: { serialNumber?: unknown } };
+    authenticatedAttributes?: unknown[];
+    encryptedDigest: Buffer;
+  }
+
+  export interface SignedMessageInput {
+    type: "signedData";
+    cert: Certificate;
+    data?: Buffer;
+    dataHash?: Buffer;
+    hash: HashFunction;
+    signer: Priv;
+    signTime?: number;
+  }
+
+  export class Message {
+    constructor(input: Buffer | SignedMessageInput);
+    readonly type: string;
+    readonly info: {
+      contentInfo: { contentType: string; content?: Buffer };
+      certificate?: CertificateObject[];
+      signerInfos: SignerInfoObject[];
+    };
+    pattrs: { messageDigest: Buffer | null; signingTime: number | null };
+    signature: Buffer;
+    mhash(hash: HashFunction): Buffer;
+    as_asn1(): Buffer;
+  }
+
+  export function std_curve(name: string): Curve;
+
+  const jkurwa: {
+    Certificate: typeof Certificate;
+    std_curve: typeof std_curve;
+    models: { Message: typeof Message };
+  };
+  export default jkurwa;
+}

@@ -1,0 +1,113 @@
+/// <reference path="./dstu-modules.d.ts" />
+import jkurwa, { type Certificate, type Message } from "jkurwa";
+import { readSigner } from "./certificate-identity.ts";
+import { gost34311 } from "./gost-hash.ts";
+import type { DiiaSignatureVerifier, SignatureCheck, SignatureCheckInput, SignatureFailure } from "./verifier.ts";
+
+const hashes = { Dstu4145le: (data: Uint8Array) => gost34311(data) };
+
+interface Parsed {
+  message: Message;
+  signer: Certificate;
+}
+
+/** One named check; undefined means it passed. */
+type Check = (parsed: Parsed, input: SignatureCheckInput) => SignatureFailure | undefined;
+
+function parse(signature: Buffer): Parsed | undefined {
+  try {
+    const message = new jkurwa.models.Message(signature);
+    const [certificate] = message.info.certificate ?? [];
+    if (message.type !== "signedData" || message.info.signerInfos.length !== 1 || !certificate) return undefined;
+    return { message, signer: new jkurwa.Certificate(certificate) };
+  } catch {
+    return undefined;
+  }
+}
+
+function sameBytes(left: Uint8Array | null | undefined, right: Uint8Array | null | undefined): boolean {
+  return !!left && !!right && Buffer.compare(Buffer.from(left), Buffer.from(right)) === 0;
+}
+
+const digestIsOfOurRequest: Check = ({ message }, { requestId }) =>
+  sameBytes(message.pattrs.messageDigest, gost34311(requestId)) ? undefined : "digest_mismatch";
+
+const signatureMatchesSignerKey: Check = ({ message, signer }) => {
+  if (signer.signatureAlgorithm !== "Dstu4145le") return "bad_signature";
+  try {
+    const signedAttributesHash = message.mhash(hashes.Dstu4145le);
+    return signer.pubkey_unpack().verify(signedAttributesHash, message.signature, "le") ? undefined : "bad_signature";
+  } catch {
+    return "bad_signature";
+  }
+};
+
+const signerMayUseKeyForSigning: Check = ({ signer }) => {
+  try {
+    return signer.canUseFor("sign") ? undefined : "not_a_signing_certificate";
+  } catch {
+    return "not_a_signing_certificate";
+  }
+};
+
+const certificateValidNow: Check = ({ signer }, { now }) =>
+  now.getTime() >= signer.valid.from && now.getTime() < signer.valid.to ? undefined : "certificate_not_valid_now";
+
+const signerHasTaxId: Check = ({ signer }) => (readSigner(signer) ? undefined : "no_tax_id");
+
+function isValidAnchor(anchor: Certificate, now: Date): boolean {
+  try {
+    return anchor.canUseFor("ca") && now.getTime() >= anchor.valid.from && now.getTime() < anchor.valid.to;
+  } catch {
+    return false;
+  }
+}
+
+function issuedBy(certificate: Certificate, anchor: Certificate): boolean {
+  if (certificate.issuerDN() !== anchor.subjectDN()) return false;
+  if (!sameBytes(certificate.extension.authorityKeyIdentifier, anchor.extension.subjectKeyIdentifier)) return false;
+  try {
+    return certificate.verifySignature(anchor.pubkey_unpack(), hashes);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The Diia ID signature check on jkurwa + gost89: a detached CMS SignedData
+ * (DSTU 4145 over GOST 34.311) whose message digest is the hash of our request
+ * id, signed by a personal certificate that a configured CA issued.
+ */
+export class JkurwaSignatureVerifier implements DiiaSignatureVerifier {
+  readonly #anchors: Certificate[];
+
+  constructor(trustAnchors: Certificate[]) {
+    this.#anchors = trustAnchors;
+  }
+
+  #chainsToAnchor: Check = ({ signer }, { now }) =>
+    this.#anchors.some((anchor) => isValidAnchor(anchor, now) && issuedBy(signer, anchor))
+      ? undefined
+      : "untrusted_certificate";
+
+  // Order matters only for which reason is reported first; every check must pass.
+  readonly #checks: Check[] = [
+    digestIsOfOurRequest,
+    signatureMatchesSignerKey,
+    this.#chainsToAnchor,
+    certificateValidNow,
+    signerMayUseKeyForSigning,
+    signerHasTaxId,
+  ];
+
+  verify(input: SignatureCheckInput): SignatureCheck {
+    const parsed = parse(input.signature);
+    if (!parsed) return { ok: false, reason: "malformed" };
+    for (const check of this.#checks) {
+      const failure = check(parsed, input);
+      if (failure) return { ok: false, reason: failure };
+    }
+    const signer = readSigner(parsed.signer);
+    return signer ? { ok: true, signer } : { ok: false, reason: "no_tax_id" };
+  }
+}

@@ -1,0 +1,32 @@
+/** The signer Diia vouches for, read from a verified qualified certificate. */
+export interface DiiaSigner {
+  /** RNOKPP (tax id). Never log it. */
+  taxId: string;
+  fullName: string;
+}
+
+export const signatureFailures = [
+  "malformed",
+  "digest_mismatch",
+  "bad_signature",
+  "untrusted_certificate",
+  "certificate_not_valid_now",
+  "not_a_signing_certificate",
+  "no_tax_id",
+] as const;
+export type SignatureFailure = (typeof signatureFailures)[number];
+
+export type SignatureCheck = { ok: true; signer: DiiaSigner } | { ok: false; reason: SignatureFailure };
+
+export interface SignatureCheckInput {
+  /** DER of the CMS SignedData Diia delivered. */
+  signature: Buffer;
+  /** Our own request id; the signature is detached over it. */
+  requestId: string;
+  now: Date;
+}
+
+/** Checks a Diia ID signature; the DSTU implementation sits behind this. */
+export interface DiiaSignatureVerifier {
+  verify(input: SignatureCheckInput): SignatureCheck;
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from "fastify";
+import { ConfigError } from "../config/index.ts";
+import { DiiaClient } from "./client.ts";
+import { JkurwaSignatureVerifier } from "./crypto/jkurwa-verifier.ts";
+import { parseTrustAnchors, TrustAnchorError } from "./crypto/trust-anchors.ts";
+import { type DiiaRuntime, diiaRoutes } from "./routes.ts";
+
+function loadTrustAnchors(value: string) {
+  try {
+    return parseTrustAnchors(value);
+  } catch (error) {
+    if (error instanceof TrustAnchorError) throw new ConfigError(`DIIA_TRUST_ANCHORS: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The Diia runtime when everything sign-in needs is configured; a bad trust anchor stops start-up. */
+export function createDiiaRuntime(app: FastifyInstance): DiiaRuntime | undefined {
+  const diia = app.config.diia;
+  if (!diia?.branchId || !diia.offerId || !diia.trustAnchors) return undefined;
+  return {
+    client: new DiiaClient({ config: diia, clock: app.clock }),
+    verifier: new JkurwaSignatureVerifier(loadTrustAnchors(diia.trustAnchors)),
+    settings: {
+      branchId: diia.branchId,
+      offerId: diia.offerId,
+      requestTtlSeconds: diia.requestTtlSeconds,
+      loginGrantTtlSeconds: app.config.loginGrantTtlSeconds,
+    },
+  };
+}
+
+/** Sign-in with Diia: its routes always exist and answer diia.not_configured until it is configured. */
+export async function registerDiia(app: FastifyInstance, runtime = createDiiaRuntime(app)): Promise<void> {
+  app.features.diia = runtime !== undefined;
+  await app.register(diiaRoutes, { runtime });
+}

@@ -1,0 +1,75 @@
+import type { ProcessingStatus } from "@kpi-id/contracts";
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.ts";
+
+type Db = Kysely<Database>;
+
+export interface NewDiiaRequest {
+  id: string;
+  hashedRequestId: string;
+  deepLink: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export async function insertDiiaRequest(db: Db, request: NewDiiaRequest): Promise<void> {
+  await db
+    .insertInto("diia_requests")
+    .values({
+      id: request.id,
+      hashed_request_id: request.hashedRequestId,
+      deep_link: request.deepLink,
+      created_at: request.createdAt,
+      expires_at: request.expiresAt,
+    })
+    .execute();
+}
+
+/** The polled read: one primary-key look-up, nothing written. */
+export function findDiiaRequestStatus(db: Db, id: string) {
+  return db
+    .selectFrom("diia_requests")
+    .select(["status", "expires_at", "finished_at", "user_id"])
+    .select((eb) => eb("grant_hash", "is not", null).as("grant_issued"))
+    .where("id", "=", id)
+    .executeTakeFirst();
+}
+
+/** The callback's look-up: Diia knows the request only by its hash (unique index). */
+export function findDiiaRequestByHash(db: Db, hashedRequestId: string) {
+  return db
+    .selectFrom("diia_requests")
+    .select(["id", "status", "expires_at"])
+    .where("hashed_request_id", "=", hashedRequestId)
+    .executeTakeFirst();
+}
+
+/**
+ * Moves a request out of Processing exactly once: of two callbacks for the same
+ * request only the first changes it (replays change nothing and get false).
+ */
+export async function settleDiiaRequest(
+  db: Db,
+  id: string,
+  outcome: { status: Exclude<ProcessingStatus, "Processing">; userId?: string; failureCode?: string },
+  now: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("diia_requests")
+    .set({
+      status: outcome.status,
+      user_id: outcome.userId ?? null,
+      failure_code: outcome.failureCode ?? null,
+      finished_at: now,
+    })
+    .where("id", "=", id)
+    .where("status", "=", "Processing")
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Removes requests whose deep link died long ago; the rows hold no secret but need not pile up. */
+export async function deleteOldDiiaRequests(db: Db, olderThan: Date): Promise<number> {
+  const result = await db.deleteFrom("diia_requests").where("expires_at", "<", olderThan).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

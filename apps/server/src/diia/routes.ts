@@ -1,0 +1,106 @@
+import { diiaAppLinkSchema, diiaCheckRequestSchema } from "@kpi-id/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { acceptCallback } from "./callback.ts";
+import type { DiiaClient } from "./client.ts";
+import type { DiiaSignatureVerifier } from "./crypto/verifier.ts";
+import { DiiaNotConfiguredError } from "./errors.ts";
+import { checkRequest, createAppLink, type DiiaLinkSettings } from "./service.ts";
+
+/** Everything sign-in with Diia needs; absent when Diia is not configured. */
+export interface DiiaRuntime {
+  client: DiiaClient;
+  verifier: DiiaSignatureVerifier;
+  settings: DiiaLinkSettings;
+}
+
+export interface DiiaRoutesOptions {
+  runtime?: DiiaRuntime;
+}
+
+// A CMS signature with its certificate is a few KiB; base64 and multipart framing add a third.
+const callbackBodyLimit = 256 * 1024;
+
+export const diiaRoutes: FastifyPluginAsyncZod<DiiaRoutesOptions> = async (app, { runtime }) => {
+  const required = (): DiiaRuntime => {
+    if (!runtime) throw new DiiaNotConfiguredError();
+    return runtime;
+  };
+
+  app.addContentTypeParser(
+    ["multipart/form-data", "multipart/mixed"],
+    { parseAs: "buffer", bodyLimit: callbackBodyLimit },
+    (_request, body, done) => done(null, body),
+  );
+
+  app.get(
+    "/api/diia/app-link",
+    {
+      schema: {
+        tags: ["diia"],
+        summary: "Start a sign-in with Diia",
+        description:
+          "Asks Diia for a deep link (shown as a QR code) for a new sign-in request. `requestId` is then polled at " +
+          "/api/diia/check-request. The link lives DIIA_REQUEST_TTL_SECONDS (about 3 minutes).",
+        response: { 200: diiaAppLinkSchema },
+      },
+    },
+    async () => {
+      const { client, settings } = required();
+      return createAppLink({ db: app.db, client, settings, now: app.clock() });
+    },
+  );
+
+  app.get(
+    "/api/diia/check-request",
+    {
+      schema: {
+        tags: ["diia"],
+        summary: "Poll a Diia sign-in request",
+        description:
+          "Processing until Diia delivers the signature; Finished carries `sessionId`, a one-time login grant " +
+          "for POST /api/auth/internal, handed out once; Failed and Expired end the request.",
+        querystring: z.object({ requestId: z.uuid() }),
+        response: { 200: diiaCheckRequestSchema },
+      },
+    },
+    async (request) => {
+      required();
+      return checkRequest(app.db, request.query.requestId, app.clock(), app.config.loginGrantTtlSeconds);
+    },
+  );
+
+  app.post(
+    "/api/diia/callback",
+    {
+      // Diia's servers post here, not a browser: no Origin, multipart body.
+      config: { csrf: false },
+      bodyLimit: callbackBodyLimit,
+      schema: {
+        tags: ["diia"],
+        summary: "Diia's delivery of a signed sign-in (server to server)",
+        description:
+          "multipart/form-data or multipart/mixed with headers X-Document-Request-Trace-Id and " +
+          "X-Diia-Id-Action: auth; part `encodeData` is base64 JSON {requestId, signature}.",
+        response: { 200: z.object({ success: z.literal(true) }) },
+      },
+    },
+    async (request) => {
+      const { verifier } = required();
+      await acceptCallback(request, {
+        verifier,
+        now: app.clock(),
+        findUserIdByTaxId: async (taxId) => {
+          const user = await app.db
+            .selectFrom("users")
+            .select("id")
+            .where("tax_id", "=", taxId)
+            .where("status", "=", "active")
+            .executeTakeFirst();
+          return user?.id;
+        },
+      });
+      return { success: true as const };
+    },
+  );
+};

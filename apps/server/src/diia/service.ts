@@ -1,0 +1,93 @@
+import { randomUUID } from "node:crypto";
+import type { DiiaAppLink, DiiaCheckRequest } from "@kpi-id/contracts";
+import type { Kysely } from "kysely";
+import { issueLoginGrant } from "../auth/grants.ts";
+import { hashToken } from "../auth/tokens.ts";
+import type { Database } from "../db/schema.ts";
+import type { DiiaClient } from "./client.ts";
+import { hashRequestId } from "./crypto/gost-hash.ts";
+import { DiiaRequestNotFoundError, DiiaUnavailableError } from "./errors.ts";
+import { findDiiaRequestStatus, insertDiiaRequest } from "./queries.ts";
+
+export interface DiiaLinkSettings {
+  branchId: string;
+  offerId: string;
+  requestTtlSeconds: number;
+  loginGrantTtlSeconds: number;
+}
+
+export interface DiiaContext {
+  db: Kysely<Database>;
+  client: DiiaClient;
+  settings: DiiaLinkSettings;
+  now: Date;
+}
+
+/** A finished request's grant can be collected this long after Diia's callback. */
+const grantCollectionWindowMs = 5 * 60 * 1000;
+
+/** A new sign-in request: Diia is given only the hash of our id and returns the deep link. */
+export async function createAppLink({ db, client, settings, now }: DiiaContext): Promise<DiiaAppLink> {
+  const id = randomUUID();
+  const hashedRequestId = hashRequestId(id);
+  let deepLink: string;
+  try {
+    deepLink = await client.createDeepLink(settings.branchId, {
+      offerId: settings.offerId,
+      requestId: hashedRequestId,
+    });
+  } catch (error) {
+    throw new DiiaUnavailableError(error);
+  }
+  const expiresAt = new Date(now.getTime() + settings.requestTtlSeconds * 1000);
+  await insertDiiaRequest(db, { id, hashedRequestId, deepLink, createdAt: now, expiresAt });
+  return { deepLink, requestId: id, createdAt: now.toISOString() };
+}
+
+/**
+ * The polled status. Processing, Failed and Expired are one indexed read;
+ * only the first poll after a successful callback writes: it issues the login
+ * grant and marks it issued, so the grant is handed out once.
+ */
+export async function checkRequest(
+  db: Kysely<Database>,
+  id: string,
+  now: Date,
+  loginGrantTtlSeconds: number,
+): Promise<DiiaCheckRequest> {
+  const row = await findDiiaRequestStatus(db, id);
+  if (!row) throw new DiiaRequestNotFoundError();
+  if (row.status === "Processing") return { status: now < row.expires_at ? "Processing" : "Expired" };
+  if (row.status !== "Finished") return { status: row.status };
+  if (row.grant_issued || !row.finished_at || now.getTime() - row.finished_at.getTime() > grantCollectionWindowMs) {
+    return { status: "Finished" };
+  }
+  const sessionId = await handOutGrant(db, id, now, loginGrantTtlSeconds);
+  return sessionId ? { status: "Finished", sessionId } : { status: "Finished" };
+}
+
+async function handOutGrant(
+  db: Kysely<Database>,
+  id: string,
+  now: Date,
+  ttlSeconds: number,
+): Promise<string | undefined> {
+  return db.transaction().execute(async (trx) => {
+    // The row lock makes two simultaneous polls agree on who gets the grant.
+    const row = await trx
+      .selectFrom("diia_requests")
+      .select(["user_id", "grant_hash"])
+      .where("id", "=", id)
+      .where("status", "=", "Finished")
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row?.user_id || row.grant_hash) return undefined;
+    const grant = await issueLoginGrant(trx, { userId: row.user_id, authMethod: "DIIA" }, ttlSeconds, now);
+    await trx
+      .updateTable("diia_requests")
+      .set({ grant_hash: hashToken(grant) })
+      .where("id", "=", id)
+      .execute();
+    return grant;
+  });
+}

@@ -1,0 +1,163 @@
+/// <reference path="../../../apps/server/src/diia/crypto/dstu-modules.d.ts" />
+// The stand-in's test public-key infrastructure: a test qualified CA and
+// personal DSTU 4145 keys with certificates shaped like real Ukrainian
+// qualified certificates (RNOKPP in the subject serialNumber as TINUA-… and
+// as DRFO code in SubjectDirectoryAttributes, OID 1.2.804.2.1.1.1.11.1.4.1.1).
+import gost89 from "gost89";
+import jkurwa, { type Certificate, type Priv, type TbsCertificate } from "jkurwa";
+
+const curveName = "DSTU_PB_257";
+const hash = (data: Uint8Array): Buffer => gost89.gosthash(data);
+const yearMs = 365 * 24 * 60 * 60 * 1000;
+
+/** Minimal DER writer: tag, length, content. */
+function der(tag: number, content: Buffer): Buffer {
+  const length = content.length;
+  const header =
+    length < 0x80
+      ? Buffer.from([tag, length])
+      : length < 0x100
+        ? Buffer.from([tag, 0x81, length])
+        : Buffer.from([tag, 0x82, length >> 8, length & 0xff]);
+  return Buffer.concat([header, content]);
+}
+
+// 1.2.804.2.1.1.1.11.1.4.1.1: the DRFO (RNOKPP) code of a natural person.
+const drfoOid = Buffer.from("2a862402010101 0b01040101".replace(/ /g, ""), "hex");
+
+/** SubjectDirectoryAttributes ::= SEQUENCE OF Attribute { drfo, SET { PrintableString } }. */
+function subjectDirectoryAttributes(taxId: string): Buffer {
+  const value = der(0x31, der(0x13, Buffer.from(taxId, "ascii")));
+  return der(0x30, der(0x30, Buffer.concat([der(0x06, drfoOid), value])));
+}
+
+const basicConstraintsCa = der(0x30, Buffer.from([0x01, 0x01, 0xff]));
+const keyUsageCa = "\x03\x02\x01\x06"; // keyCertSign, cRLSign
+const keyUsageSigner = "\x03\x02\x06\xc0"; // digitalSignature, nonRepudiation
+
+export interface Party {
+  key: Priv;
+  certificate: Certificate;
+  name: Record<string, string>;
+}
+
+interface IssueOptions {
+  issuer: { key: Priv; name: Record<string, string> };
+  subjectKey: Priv;
+  subjectName: Record<string, string>;
+  serial: number;
+  valid: { from: number; to: number };
+  ca: boolean;
+  taxId?: string;
+}
+
+function extensions(options: IssueOptions): TbsCertificate["extensions"] {
+  const { issuer, subjectKey, ca, taxId } = options;
+  const list: TbsCertificate["extensions"] = [
+    { extnID: "subjectKeyIdentifier", extnValue: der(0x04, subjectKey.pub().keyid({ hash })) },
+    {
+      extnID: "authorityKeyIdentifier",
+      extnValue: der(0x30, der(0x80, issuer.key.pub().keyid({ hash }))),
+    },
+    { extnID: "keyUsage", extnValue: Buffer.from(ca ? keyUsageCa : keyUsageSigner, "binary"), critical: true },
+  ];
+  if (ca) list.push({ extnID: "basicConstraints", extnValue: basicConstraintsCa, critical: true });
+  if (taxId) list.push({ extnID: "subjectDirectoryAttributes", extnValue: subjectDirectoryAttributes(taxId) });
+  return list;
+}
+
+/** Builds a certificate and signs it with the issuer's key, as a CA does. */
+export function issueCertificate(options: IssueOptions): Certificate {
+  const { issuer, subjectKey } = options;
+  const tbs = jkurwa.Certificate.createTBS({
+    serial: options.serial,
+    pubkey: subjectKey.pub(),
+    algorithm: issuer.key.algorithm,
+    curve: subjectKey.curve.name(),
+    issuer: issuer.name,
+    subject: options.subjectName,
+    valid: options.valid,
+    usage: options.ca ? keyUsageCa : keyUsageSigner,
+    hash,
+  });
+  tbs.extensions = extensions(options);
+  const signature = issuer.key.sign(hash(jkurwa.Certificate.encodeTBS(tbs)), "le");
+  const built = new jkurwa.Certificate({
+    tbsCertificate: tbs,
+    signatureAlgorithm: { algorithm: issuer.key.algorithm },
+    signature: { unused: 0, data: der(0x04, signature) },
+  });
+  // Round-trip through DER so the object is exactly what a verifier will parse.
+  return jkurwa.Certificate.from_asn1(built.as_asn1());
+}
+
+export function newKey(): Priv {
+  return jkurwa.std_curve(curveName).keygen();
+}
+
+let nextSerial = Math.floor(Date.now() / 1000) % 0x7fffff;
+
+/** A self-signed test CA, valid from a day ago for ten years. */
+export function createCertificateAuthority(commonName: string, now = Date.now()): Party {
+  const key = newKey();
+  const name = { organizationName: "KPI ID sandbox", commonName, serialNumber: "UA-00000000", countryName: "UA" };
+  const certificate = issueCertificate({
+    issuer: { key, name },
+    subjectKey: key,
+    subjectName: name,
+    serial: nextSerial++,
+    valid: { from: now - 24 * 3600 * 1000, to: now + 10 * yearMs },
+    ca: true,
+  });
+  return { key, certificate, name };
+}
+
+export interface PersonIdentity {
+  taxId: string;
+  surname: string;
+  givenName: string;
+  patronymic: string;
+}
+
+/** A personal signing certificate holding the RNOKPP where qualified certificates hold it. */
+export function issuePersonCertificate(
+  ca: Party,
+  person: PersonIdentity,
+  valid: { from: number; to: number } = { from: Date.now() - 3600 * 1000, to: Date.now() + 2 * yearMs },
+): Party {
+  const key = newKey();
+  const given = `${person.givenName} ${person.patronymic}`.trim();
+  const name = {
+    commonName: `${person.surname} ${given}`,
+    surname: person.surname,
+    givenName: given,
+    serialNumber: `TINUA-${person.taxId}`,
+    countryName: "UA",
+  };
+  const certificate = issueCertificate({
+    issuer: { key: ca.key, name: ca.name },
+    subjectKey: key,
+    subjectName: name,
+    serial: nextSerial++,
+    valid,
+    ca: false,
+    taxId: person.taxId,
+  });
+  return { key, certificate, name };
+}
+
+/**
+ * What the Diia app sends: a detached CAdES signature whose message digest is
+ * the hash Diia was given (the partner sent base64 of GOST 34.311 of its own
+ * request id), so the partner verifies it against its original request id.
+ */
+export function signRequestHash(signer: Party, hashedRequestId: string): Buffer {
+  const message = new jkurwa.models.Message({
+    type: "signedData",
+    cert: signer.certificate,
+    dataHash: Buffer.from(hashedRequestId, "base64"),
+    hash,
+    signer: signer.key,
+  });
+  return message.as_asn1();
+}

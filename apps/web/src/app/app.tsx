@@ -1,9 +1,15 @@
-/** The first page; the screens of the spec replace it in the web-app issue. */
+import { useState } from "react";
+import { RouterProvider } from "react-router";
+import { createQueryClient } from "@/lib/query-client.ts";
+import { AppProvider } from "./provider.tsx";
+import { createAppRouter } from "./router.tsx";
+
 export function App() {
+  const [queryClient] = useState(createQueryClient);
+  const [router] = useState(createAppRouter);
   return (
-    <main className="mx-auto flex min-h-screen max-w-[450px] flex-col justify-center gap-4 p-6">
-      <h1 className="text-3xl font-semibold text-slate-900">KPI ID</h1>
-      <p className="text-slate-700">Єдиний вхід до сервісів КПІ ім. Ігоря Сікорського.</p>
-    </main>
+    <AppProvider queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProvider>
   );
 }

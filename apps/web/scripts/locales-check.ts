@@ -1,0 +1,106 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Plugin } from "vite";
+
+const webRoot = fileURLToPath(new URL("..", import.meta.url));
+export const defaultLocalesDir = join(webRoot, "public/locales");
+export const defaultSourceDir = join(webRoot, "src");
+
+// i18next picks the plural form by language: Ukrainian needs few and many, English does not.
+const pluralSuffix = /_(zero|one|two|few|many|other)$/;
+
+type Tree = { [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ""): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === "string") keys.set(path, value);
+    else for (const [inner, text] of flatten(value, path)) keys.set(inner, text);
+  }
+  return keys;
+}
+
+function baseKeys(keys: Map<string, string>): Set<string> {
+  return new Set([...keys.keys()].map((key) => key.replace(pluralSuffix, "")));
+}
+
+function readLocales(localesDir: string): Map<string, Map<string, Map<string, string>>> {
+  const byLanguage = new Map<string, Map<string, Map<string, string>>>();
+  for (const language of readdirSync(localesDir)) {
+    const dir = join(localesDir, language);
+    if (!statSync(dir).isDirectory()) continue;
+    const namespaces = new Map<string, Map<string, string>>();
+    for (const file of readdirSync(dir).filter((name) => name.endsWith(".json"))) {
+      namespaces.set(file.replace(/\.json$/, ""), flatten(JSON.parse(readFileSync(join(dir, file), "utf8")) as Tree));
+    }
+    byLanguage.set(language, namespaces);
+  }
+  return byLanguage;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** Keys written out in full in the source: t("ns:key") and i18nKey="ns:key". */
+function usedKeys(sourceDir: string): Set<string> {
+  const used = new Set<string>();
+  const pattern = /(?:\bt\(\s*|i18nKey=\{?)["'`]([a-z][\w-]*:[\w.-]+)["'`]/g;
+  for (const file of sourceFiles(sourceDir)) {
+    for (const match of readFileSync(file, "utf8").matchAll(pattern)) if (match[1]) used.add(match[1]);
+  }
+  return used;
+}
+
+/** Every problem that would show a raw key or a wrong language to someone; empty when all is well. */
+export function findLocaleProblems(localesDir = defaultLocalesDir, sourceDir = defaultSourceDir): string[] {
+  const problems: string[] = [];
+  const locales = readLocales(localesDir);
+  const languages = [...locales.keys()];
+  const namespaces = new Set([...locales.values()].flatMap((byNs) => [...byNs.keys()]));
+  for (const namespace of namespaces) {
+    const keysPerLanguage = languages.map((language) => locales.get(language)?.get(namespace));
+    const all = new Set(keysPerLanguage.flatMap((keys) => (keys ? [...baseKeys(keys)] : [])));
+    for (const [index, language] of languages.entries()) {
+      const keys = keysPerLanguage[index];
+      if (!keys) {
+        problems.push(`${language}/${namespace}.json is missing`);
+        continue;
+      }
+      const present = baseKeys(keys);
+      for (const key of all) if (!present.has(key)) problems.push(`${language}/${namespace}.json lacks "${key}"`);
+      for (const [key, text] of keys)
+        if (text.trim() === "") problems.push(`${language}/${namespace}.json has an empty "${key}"`);
+    }
+  }
+  if (existsSync(sourceDir)) {
+    for (const used of usedKeys(sourceDir)) {
+      const [namespace = "", key = ""] = used.split(":");
+      if (!namespaces.has(namespace)) continue;
+      for (const language of languages) {
+        const keys = locales.get(language)?.get(namespace);
+        if (keys && !baseKeys(keys).has(key))
+          problems.push(`${language}/${namespace}.json lacks "${key}" used in the source`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** Fails `vite build` when a translation is missing in either language. */
+export function localesCheck(): Plugin {
+  return {
+    name: "kpi-id:locales-check",
+    apply: "build",
+    buildStart() {
+      const problems = findLocaleProblems();
+      if (problems.length > 0) this.error(`translations are incomplete:\n  ${problems.join("\n  ")}`);
+    },
+  };
+}

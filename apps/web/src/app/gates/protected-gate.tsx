@@ -1,0 +1,24 @@
+import type { CurrentUser } from "@kpi-id/contracts";
+import { createContext, type ReactNode, useContext } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate } from "react-router";
+import { PageSpinner } from "@/components/ui/spinner.tsx";
+import { useUser } from "@/features/auth/api/get-user.ts";
+
+const UserContext = createContext<CurrentUser | undefined>(undefined);
+
+/** The signed-in person, for pages behind the protected gate. */
+export function useCurrentUser(): CurrentUser {
+  const user = useContext(UserContext);
+  if (!user) throw new Error("useCurrentUser is used outside the protected gate");
+  return user;
+}
+
+/** Nobody signed in: back to '/'. Otherwise the person is handed to the page. */
+export function ProtectedGate({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const user = useUser();
+  if (user.isPending) return <PageSpinner label={t("common:loading")} />;
+  if (!user.data) return <Navigate to="/" replace />;
+  return <UserContext.Provider value={user.data}>{children}</UserContext.Provider>;
+}

@@ -1,0 +1,34 @@
+import { useEffect } from "react";
+import { Navigate, Outlet, useLocation, useParams } from "react-router";
+import { i18n } from "@/lib/i18n.ts";
+import { isLanguage, toLanguage } from "@/lib/languages.ts";
+import { withLanguage } from "@/lib/paths.ts";
+
+/** Pages of the app that may be reached without a language segment and get one added. */
+export const languagePages = ["diia", "apps", "auth-success", "button-wizard", "faq", "privacy-policy", "terms-of-use"];
+
+/** The language segment decides the UI language; anything else in its place is redirected. */
+export function LanguageRoot() {
+  const { lang } = useParams();
+  const { pathname, search } = useLocation();
+  const valid = isLanguage(lang);
+  useEffect(() => {
+    if (!valid || i18n.language === lang) return;
+    void i18n.changeLanguage(lang);
+  }, [valid, lang]);
+  useEffect(() => {
+    if (valid) document.documentElement.lang = lang;
+  }, [valid, lang]);
+  if (!valid) {
+    const current = toLanguage(i18n.language);
+    const target = languagePages.includes(lang ?? "") ? withLanguage(current, pathname, search) : "/";
+    return <Navigate to={target} replace />;
+  }
+  return <Outlet />;
+}
+
+/** '/' and other language-less entry points: the detected language and the query string are added. */
+export function LanguageRedirect() {
+  const { pathname, search } = useLocation();
+  return <Navigate to={withLanguage(toLanguage(i18n.language), pathname, search)} replace />;
+}

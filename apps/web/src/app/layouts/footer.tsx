@@ -1,0 +1,42 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { localizePath } from "@/lib/paths.ts";
+import { useLanguage } from "@/lib/use-language.ts";
+
+const linkClass =
+  "rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring";
+
+export function PublicFooter() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  return (
+    <footer className="border-t border-border">
+      <div className="mx-auto flex max-w-5xl flex-col gap-2 px-4 py-5 text-sm text-muted-foreground sm:flex-row sm:items-center sm:justify-between sm:px-6">
+        <p>{t("common:footer.public")}</p>
+        <Link to={localizePath(language, "/faq")} className={linkClass}>
+          {t("common:footer.faq")}
+        </Link>
+      </div>
+    </footer>
+  );
+}
+
+export function PrivateFooter() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  return (
+    <footer className="border-t border-border">
+      <div className="mx-auto flex max-w-5xl flex-col gap-2 px-4 py-5 text-sm text-muted-foreground sm:flex-row sm:items-center sm:justify-between sm:px-6">
+        <p>{t("common:footer.rights", { year: new Date().getFullYear() })}</p>
+        <nav aria-label={t("common:footer.legal")} className="flex gap-4">
+          <Link to={localizePath(language, "/privacy-policy")} className={linkClass}>
+            {t("common:footer.privacy")}
+          </Link>
+          <Link to={localizePath(language, "/terms-of-use")} className={linkClass}>
+            {t("common:footer.terms")}
+          </Link>
+        </nav>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,56 @@
+import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
+import { LanguageRedirect, LanguageRoot } from "./language-root.tsx";
+import { PrivateLayout, PublicLayout } from "./layouts/layouts.tsx";
+import { GoogleAuthRoute } from "./routes/google-auth.tsx";
+import { LoginRoute } from "./routes/login.tsx";
+import { RouteError } from "./routes/route-error.tsx";
+
+// The login route is in the first bundle; every other page loads when first visited.
+
+/** Pages under /{lang}/ with the public layout (FAQ link in the footer). */
+export const publicPages: RouteObject[] = [
+  { index: true, Component: LoginRoute },
+  { path: "diia", lazy: async () => ({ Component: (await import("./routes/diia.tsx")).DiiaRoute }) },
+  { path: "faq", lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).FaqRoute }) },
+  {
+    path: "auth-success",
+    lazy: async () => ({ Component: (await import("./routes/auth-success.tsx")).AuthSuccessRoute }),
+  },
+  // The button wizard (issue 7) joins with one line, e.g.:
+  // { path: "button-wizard", lazy: async () => ({ Component: (await import("@/features/button-wizard/...")).ButtonWizardRoute }) },
+];
+
+/** Pages under /{lang}/ with the private layout (privacy policy and terms in the footer). */
+export const privatePages: RouteObject[] = [
+  { path: "apps", lazy: async () => ({ Component: (await import("./routes/apps.tsx")).AppsRoute }) },
+  {
+    path: "privacy-policy",
+    lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).PrivacyPolicyRoute }),
+  },
+  {
+    path: "terms-of-use",
+    lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).TermsOfUseRoute }),
+  },
+  { path: "*", lazy: async () => ({ Component: (await import("./routes/not-found.tsx")).NotFoundRoute }) },
+];
+
+export function createRoutes(): RouteObject[] {
+  return [
+    { path: "/", Component: LanguageRedirect },
+    { path: "/google-auth", Component: GoogleAuthRoute },
+    { path: "/auth-success", Component: LanguageRedirect },
+    {
+      path: "/:lang",
+      Component: LanguageRoot,
+      children: [
+        { Component: PublicLayout, ErrorBoundary: RouteError, children: publicPages },
+        { Component: PrivateLayout, ErrorBoundary: RouteError, children: privatePages },
+      ],
+    },
+    { path: "*", element: <Navigate to="/" replace /> },
+  ];
+}
+
+export function createAppRouter() {
+  return createBrowserRouter(createRoutes());
+}

@@ -1,0 +1,86 @@
+import { LayoutGrid, LogOut } from "lucide-react";
+import type { ReactNode } from "react";
+import { Trans, useTranslation } from "react-i18next";
+import { Alert } from "@/components/ui/alert.tsx";
+import { Button } from "@/components/ui/button.tsx";
+import { PageSpinner } from "@/components/ui/spinner.tsx";
+import { AppsGrid } from "@/features/apps/components/apps-grid.tsx";
+import { MyDataDialog } from "@/features/apps/components/my-data-dialog.tsx";
+import { useAppIdRedirect } from "@/features/apps/components/use-app-id-redirect.ts";
+import { useLogout } from "@/features/auth/api/logout.ts";
+import { ProtectedGate, useCurrentUser } from "../gates/protected-gate.tsx";
+
+/** The link text comes from the translation; Trans hands it in as children. */
+function MyDataLink({ data, children }: { data: Record<string, string>; children?: ReactNode }) {
+  const trigger = (
+    <button
+      type="button"
+      className="rounded-sm font-medium text-primary underline underline-offset-4 hover:no-underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+    >
+      {children}
+    </button>
+  );
+  return <MyDataDialog data={data} trigger={trigger} />;
+}
+
+export function AppsScreen() {
+  const { t } = useTranslation("apps");
+  const user = useCurrentUser();
+  const outcome = useAppIdRedirect(user.applications);
+  const logout = useLogout(t("common:errors.logout"));
+  if (outcome.kind === "redirecting") {
+    return <PageSpinner label={t("apps:redirecting", { title: outcome.application.title })} />;
+  }
+  return (
+    <div className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div className="space-y-2">
+          <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-3xl">
+            {t("apps:welcome", { name: user.fullName })}
+          </h1>
+          <p className="text-muted-foreground">
+            <Trans t={t} i18nKey="apps:description" components={{ dataLink: <MyDataLink data={user.data} /> }} />
+          </p>
+        </div>
+        <Button
+          variant="outline"
+          className="self-start"
+          onClick={() => logout.mutate()}
+          loading={logout.isPending}
+          icon={<LogOut aria-hidden />}
+        >
+          {t("apps:logout")}
+        </Button>
+      </div>
+      {outcome.kind === "unknown" ? (
+        <Alert variant="destructive" title={t("apps:redirectError.title")} testId="redirect-error">
+          {t("apps:redirectError.description")}
+        </Alert>
+      ) : null}
+      {user.applications.length === 0 ? (
+        <Alert title={t("apps:noApps.title")} testId="no-apps-error">
+          {t("apps:noApps.description")}
+        </Alert>
+      ) : (
+        <section aria-labelledby="apps-heading" className="space-y-3">
+          <h2
+            id="apps-heading"
+            className="flex items-center gap-2 text-sm font-semibold tracking-wider text-muted-foreground uppercase"
+          >
+            <LayoutGrid className="size-4" aria-hidden />
+            {t("apps:listTitle")}
+          </h2>
+          <AppsGrid applications={user.applications} newTabHint={t("apps:newTab")} />
+        </section>
+      )}
+    </div>
+  );
+}
+
+export function AppsRoute() {
+  return (
+    <ProtectedGate>
+      <AppsScreen />
+    </ProtectedGate>
+  );
+}

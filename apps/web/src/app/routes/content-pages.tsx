@@ -1,0 +1,92 @@
+import type { ReactElement, ReactNode } from "react";
+import { Trans, useTranslation } from "react-i18next";
+import { useSettings } from "@/features/settings/api/get-settings.ts";
+import { ContentPage } from "../layouts/page.tsx";
+
+const linkClass = "font-medium text-primary underline underline-offset-4 hover:no-underline";
+
+/** An external link whose text comes from the translation (Trans passes it as children). */
+function ExternalLink({ href, children }: { href: string; children?: ReactNode }) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" className={linkClass}>
+      {children}
+    </a>
+  );
+}
+
+function MailLink({ email, children }: { email: string; children?: ReactNode }) {
+  return (
+    <a href={`mailto:${email}`} className={linkClass}>
+      {children}
+    </a>
+  );
+}
+
+/** Numbered sections of a legal or help text, each a heading and a paragraph. */
+function Sections({
+  prefix,
+  count,
+  components,
+}: {
+  prefix: string;
+  count: number;
+  components?: Record<string, ReactElement>;
+}) {
+  const { t } = useTranslation("pages");
+  return (
+    <div className="space-y-6 rounded-xl border border-border bg-white p-5 leading-relaxed shadow-sm sm:p-8">
+      {Array.from({ length: count }, (_, index) => {
+        const key = `${prefix}.sections.${index + 1}`;
+        return (
+          <section key={key} className="space-y-2">
+            <h2 className="text-lg font-semibold text-foreground">{t(`${key}.title`)}</h2>
+            <p className="text-foreground/85">
+              <Trans t={t} i18nKey={`${key}.body`} components={components} />
+            </p>
+          </section>
+        );
+      })}
+    </div>
+  );
+}
+
+export function FaqRoute() {
+  const { t } = useTranslation("pages");
+  const settings = useSettings();
+  const bots = {
+    employeesBot: <ExternalLink href={settings.data?.supportBotEmployeesUrl ?? "#"} />,
+    studentsBot: <ExternalLink href={settings.data?.supportBotStudentsUrl ?? "#"} />,
+  };
+  return (
+    <ContentPage title={t("pages:faq.title")}>
+      <Sections prefix="pages:faq" count={4} components={bots} />
+    </ContentPage>
+  );
+}
+
+export function PrivacyPolicyRoute() {
+  const { t } = useTranslation("pages");
+  const email = useSettings().data?.supportEmail ?? "";
+  return (
+    <ContentPage title={t("pages:privacy.title")}>
+      <Sections prefix="pages:privacy" count={5} />
+      <p className="text-foreground/85">
+        <Trans
+          t={t}
+          i18nKey="pages:privacy.contact"
+          values={{ email }}
+          components={{ mail: <MailLink email={email} /> }}
+        />
+      </p>
+    </ContentPage>
+  );
+}
+
+export function TermsOfUseRoute() {
+  const { t } = useTranslation("pages");
+  return (
+    <ContentPage title={t("pages:terms.title")}>
+      <Sections prefix="pages:terms" count={5} />
+    </ContentPage>
+  );
+}

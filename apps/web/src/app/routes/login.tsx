@@ -1,0 +1,79 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useLocation, useSearchParams } from "react-router";
+import { Alert } from "@/components/ui/alert.tsx";
+import { TextSeparator } from "@/components/ui/separator.tsx";
+import { useFinishSignIn } from "@/features/auth/api/use-finish-sign-in.ts";
+import { DiiaEntry } from "@/features/auth/components/diia-entry.tsx";
+import { GoogleButton } from "@/features/auth/components/google-button.tsx";
+import { LoginForm } from "@/features/auth/components/login-form.tsx";
+import { useSettings } from "@/features/settings/api/get-settings.ts";
+import { localizedHref } from "@/lib/paths.ts";
+import { useLanguage } from "@/lib/use-language.ts";
+import { EntryGate } from "../gates/entry-gate.tsx";
+
+const GOOGLE_ERROR_PARAM = "google_auth_error";
+
+/** Reads google_auth_error once, then removes it from the URL so a reload does not show it again. */
+function useGoogleError(): [boolean, () => void] {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [shown, setShown] = useState(() => searchParams.has(GOOGLE_ERROR_PARAM));
+  const present = searchParams.has(GOOGLE_ERROR_PARAM);
+  useEffect(() => {
+    if (!present) return;
+    setShown(true);
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete(GOOGLE_ERROR_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [present, setSearchParams]);
+  return [shown, () => setShown(false)];
+}
+
+export function LoginScreen() {
+  const { t } = useTranslation("auth");
+  const language = useLanguage();
+  const { search } = useLocation();
+  const settings = useSettings();
+  const [googleError, clearGoogleError] = useGoogleError();
+  const finishSignIn = useFinishSignIn(search);
+  const googleEnabled = settings.data?.googleEnabled ?? false;
+  const diiaEnabled = settings.data?.diiaEnabled ?? false;
+  return (
+    <div className="mx-auto flex w-full max-w-[450px] flex-col gap-6 px-4 py-8 sm:py-14">
+      <div className="space-y-2">
+        <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-3xl">{t("auth:login.title")}</h1>
+        <p className="text-muted-foreground">{t("auth:login.description")}</p>
+      </div>
+      {googleError ? (
+        <Alert variant="destructive" title={t("auth:login.googleError.title")} testId="google-error">
+          {t("auth:login.googleError.description")}
+        </Alert>
+      ) : null}
+      <div className="rounded-xl border border-border bg-white p-5 shadow-sm sm:p-6">
+        <LoginForm onSignedIn={finishSignIn} onAttempt={clearGoogleError} />
+      </div>
+      {diiaEnabled || googleEnabled ? <TextSeparator text={t("auth:login.or")} /> : null}
+      {diiaEnabled ? (
+        <DiiaEntry
+          href={localizedHref(language, "/diia", search, ["appId"])}
+          title={t("auth:login.diia.title")}
+          description={t("auth:login.diia.description")}
+        />
+      ) : null}
+      {googleEnabled ? <GoogleButton label={t("auth:login.google")} search={search} /> : null}
+    </div>
+  );
+}
+
+export function LoginRoute() {
+  return (
+    <EntryGate>
+      <LoginScreen />
+    </EntryGate>
+  );
+}

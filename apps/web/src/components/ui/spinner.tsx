@@ -1,0 +1,37 @@
+import { LoaderCircle } from "lucide-react";
+import { cn } from "@/lib/utils.ts";
+
+interface SpinnerProps {
+  className?: string;
+  /** Read by screen readers; omit when the spinner sits inside a labelled control. */
+  label?: string;
+}
+
+export function Spinner({ className, label }: SpinnerProps) {
+  return (
+    <LoaderCircle
+      className={cn("size-4 animate-spin", className)}
+      role={label ? "status" : undefined}
+      aria-label={label}
+      aria-hidden={label ? undefined : true}
+    />
+  );
+}
+
+/** Centres a large spinner in the available space (gates, lazy pages). */
+export function PageSpinner({ label }: { label: string }) {
+  return (
+    <div className="flex min-h-[40vh] flex-1 items-center justify-center text-primary">
+      <Spinner className="size-8" label={label} />
+    </div>
+  );
+}
+
+/** Covers the whole screen while a sign-in completes. */
+export function FullScreenSpinner({ label }: { label: string }) {
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-background/80 text-primary backdrop-blur-sm">
+      <Spinner className="size-10" label={label} />
+    </div>
+  );
+}

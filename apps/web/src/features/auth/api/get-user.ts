@@ -1,0 +1,23 @@
+import { type CurrentUser, currentUserSchema } from "@kpi-id/contracts";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiJson } from "@/lib/api-client.ts";
+
+export const userQueryKey = ["user"] as const;
+
+/** The signed-in person; a redirect or any non-ok answer means nobody is signed in. */
+export function getUser(): Promise<CurrentUser> {
+  return apiJson("/user", { failure: "Failed to authenticate", redirect: "error" }, currentUserSchema);
+}
+
+export const userQueryOptions = queryOptions({
+  queryKey: userQueryKey,
+  queryFn: getUser,
+  refetchOnMount: false,
+  refetchOnWindowFocus: false,
+  retry: false,
+  staleTime: 150_000,
+});
+
+export function useUser() {
+  return useQuery(userQueryOptions);
+}

@@ -1,0 +1,67 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { LogIn } from "lucide-react";
+import { useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { Alert } from "@/components/ui/alert.tsx";
+import { Button } from "@/components/ui/button.tsx";
+import { Input } from "@/components/ui/input.tsx";
+import { Label } from "@/components/ui/label.tsx";
+import { type LoginForm as LoginValues, loginFormSchema, useLogin } from "../api/login.ts";
+import { PasswordInput } from "./password-input.tsx";
+
+interface LoginFormProps {
+  onSignedIn: () => Promise<void> | void;
+  /** Called when a new attempt starts, so an earlier Google error alert goes away. */
+  onAttempt?: () => void;
+}
+
+export function LoginForm({ onSignedIn, onAttempt }: LoginFormProps) {
+  const { t } = useTranslation("auth");
+  const login = useLogin(onSignedIn);
+  const { register, handleSubmit, formState } = useForm<LoginValues>({
+    resolver: zodResolver(loginFormSchema),
+    mode: "onChange",
+    defaultValues: { username: "", password: "" },
+  });
+  const busy = login.isPending;
+
+  const submit = handleSubmit((values) => {
+    onAttempt?.();
+    login.mutate(values);
+  });
+
+  return (
+    <form className="space-y-4" onSubmit={submit} noValidate aria-label={t("auth:login.formLabel")}>
+      {login.isError ? (
+        <Alert variant="destructive" title={t("auth:login.invalidCredentials.title")} testId="invalid-credentials">
+          {t("auth:login.invalidCredentials.description")}
+        </Alert>
+      ) : null}
+      <div className="space-y-2">
+        <Label htmlFor="username">{t("auth:login.username")}</Label>
+        <Input id="username" autoComplete="username" disabled={busy} {...register("username")} />
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor="password">{t("auth:login.password")}</Label>
+        <PasswordInput
+          id="password"
+          autoComplete="current-password"
+          disabled={busy}
+          showLabel={t("auth:login.showPassword")}
+          hideLabel={t("auth:login.hidePassword")}
+          {...register("password")}
+        />
+      </div>
+      <Button
+        type="submit"
+        size="lg"
+        className="w-full"
+        disabled={!formState.isValid}
+        loading={busy}
+        icon={<LogIn aria-hidden />}
+      >
+        {t("auth:login.submit")}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,23 @@
+import { type DiiaAppLink, diiaAppLinkSchema } from "@kpi-id/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { apiJson } from "@/lib/api-client.ts";
+
+/** A deep link lives about three minutes on Diia's side; a fresh one every two. */
+export const QR_REFRESH_INTERVAL_MS = 120_000;
+
+export function getAppLink(): Promise<DiiaAppLink> {
+  return apiJson("/api/diia/app-link", { failure: "Failed to authenticate" }, diiaAppLinkSchema);
+}
+
+export function useAppLink(active: boolean) {
+  return useQuery({
+    queryKey: ["diia", "app-link"],
+    queryFn: getAppLink,
+    enabled: active,
+    refetchInterval: active ? QR_REFRESH_INTERVAL_MS : false,
+    refetchIntervalInBackground: true,
+    refetchOnWindowFocus: false,
+    staleTime: 0,
+    gcTime: 0,
+  });
+}

@@ -1,0 +1,82 @@
+import { useMutation } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { exchangeSession } from "@/features/auth/api/exchange-session.ts";
+import { useNow } from "@/lib/use-now.ts";
+import { useCheckRequest } from "./check-request.ts";
+import { QR_REFRESH_INTERVAL_MS, useAppLink } from "./get-app-link.ts";
+
+export const PROGRESS_TICK_MS = 100;
+/** After this many codes nobody scanned, polling stops until the person asks for a new code. */
+export const MAX_UNSCANNED_CODES = 3;
+
+interface DiiaSignInOptions {
+  onSignedIn: () => Promise<void> | void;
+  onFailure: () => void;
+}
+
+/**
+ * The Diia sign-in loop: fetch a deep link, poll its status every 3 s,
+ * replace it every 120 s, exchange the sessionId once Diia reports the scan.
+ */
+export function useDiiaSignIn({ onSignedIn, onFailure }: DiiaSignInOptions) {
+  const [stopped, setStopped] = useState(false);
+  const codesShown = useRef(0);
+  const exchange = useMutation({
+    mutationFn: async (sessionId: string) => {
+      await exchangeSession(sessionId);
+      await onSignedIn();
+    },
+    onError: onFailure,
+  });
+  const busy = exchange.isPending || exchange.isSuccess;
+  const active = !stopped && !busy;
+  const link = useAppLink(!stopped);
+  const requestId = link.data?.requestId;
+  const check = useCheckRequest(link.isFetching ? undefined : requestId, active);
+  const now = useNow(PROGRESS_TICK_MS, active && link.isSuccess);
+  const elapsed = link.dataUpdatedAt ? Math.max(0, now - link.dataUpdatedAt) : 0;
+
+  useEffect(() => {
+    if (link.dataUpdatedAt) codesShown.current += 1;
+  }, [link.dataUpdatedAt]);
+
+  const refresh = useCallback(() => {
+    if (codesShown.current >= MAX_UNSCANNED_CODES) setStopped(true);
+    else void link.refetch();
+  }, [link]);
+
+  useEffect(() => {
+    if (active && link.isSuccess && !link.isFetching && elapsed >= QR_REFRESH_INTERVAL_MS) refresh();
+  }, [active, elapsed, link.isSuccess, link.isFetching, refresh]);
+
+  const status = check.data?.status;
+  const sessionId = check.data?.sessionId;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the answer only; re-running on the identity of link or exchange would repeat the exchange
+  useEffect(() => {
+    if (!active) return;
+    if (status === "Finished" && sessionId) exchange.mutate(sessionId);
+    else if (status === "Finished" || status === "Failed") {
+      onFailure();
+      void link.refetch();
+    } else if (status === "Expired") refresh();
+  }, [status, sessionId]);
+
+  useEffect(() => {
+    if (link.isError || check.isError) onFailure();
+  }, [link.isError, check.isError, onFailure]);
+
+  const restart = () => {
+    codesShown.current = 0;
+    setStopped(false);
+    exchange.reset();
+    void link.refetch();
+  };
+
+  return {
+    link,
+    elapsed,
+    stopped: stopped || link.isError,
+    exchanging: busy,
+    restart,
+  };
+}

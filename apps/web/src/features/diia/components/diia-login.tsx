@@ -1,0 +1,67 @@
+import { RefreshCw } from "lucide-react";
+import { useCallback } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button.tsx";
+import { Progress } from "@/components/ui/progress.tsx";
+import { Skeleton } from "@/components/ui/skeleton.tsx";
+import { FullScreenSpinner } from "@/components/ui/spinner.tsx";
+import { useIsMobile } from "@/lib/use-media-query.ts";
+import { QR_REFRESH_INTERVAL_MS } from "../api/get-app-link.ts";
+import { useDiiaSignIn } from "../api/use-diia-sign-in.ts";
+import { DiiaQr } from "./diia-qr.tsx";
+
+interface DiiaLoginProps {
+  onSignedIn: () => Promise<void> | void;
+  renderAs?: "svg" | "canvas";
+}
+
+export function DiiaLogin({ onSignedIn, renderAs }: DiiaLoginProps) {
+  const { t } = useTranslation("auth");
+  const isMobile = useIsMobile();
+  const onFailure = useCallback(() => toast.error(t("auth:diia.error"), { id: "diia-error" }), [t]);
+  const { link, elapsed, stopped, exchanging, restart } = useDiiaSignIn({ onSignedIn, onFailure });
+  const seconds = Math.floor(elapsed / 1000);
+  return (
+    <div className="flex flex-col items-center gap-4">
+      <p className="text-center text-muted-foreground">
+        {isMobile ? t("auth:diia.descriptionMobile") : t("auth:diia.description")}
+      </p>
+      {stopped ? (
+        <div
+          className="flex w-full max-w-[364px] flex-col items-center gap-4 rounded-lg border border-border bg-white p-6 text-center"
+          data-testid="diia-stopped"
+        >
+          <p className="font-medium text-foreground">{t("auth:diia.stopped")}</p>
+          <Button onClick={restart} icon={<RefreshCw aria-hidden />}>
+            {t("auth:diia.newCode")}
+          </Button>
+        </div>
+      ) : link.data && !link.isFetching ? (
+        <>
+          <DiiaQr
+            deepLink={link.data.deepLink}
+            label={t("auth:diia.qrLabel")}
+            linkLabel={t("auth:diia.openApp")}
+            asLink={isMobile}
+            renderAs={renderAs}
+          />
+          <div className="w-full max-w-[364px] space-y-2">
+            <Progress value={elapsed} max={QR_REFRESH_INTERVAL_MS} label={t("auth:diia.refreshProgress")} />
+            <p className="text-center text-sm text-muted-foreground" data-testid="diia-last-updated">
+              {seconds < 5 ? t("auth:diia.updatedJustNow") : t("auth:diia.updatedAgo", { count: seconds })}
+            </p>
+          </div>
+        </>
+      ) : (
+        <Skeleton
+          className="aspect-square w-full max-w-[364px]"
+          data-testid="diia-skeleton"
+          aria-label={t("auth:diia.loading")}
+          role="status"
+        />
+      )}
+      {exchanging ? <FullScreenSpinner label={t("auth:diia.signingIn")} /> : null}
+    </div>
+  );
+}

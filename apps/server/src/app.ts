@@ -14,6 +14,7 @@ import { registerErrorHandling } from "./http/error-handler.ts";
 import { loggerOptions } from "./http/logging.ts";
 import { registerOpenApi } from "./http/openapi.ts";
 import { registerSecurity } from "./http/security.ts";
+import { registerOidc } from "./oidc/index.ts";
 import { registerSessions } from "./sessions/current.ts";
 import { ticketExchangeRoutes } from "./tickets/exchange-routes.ts";
 import { appRedirectRoutes } from "./tickets/redirect-routes.ts";
@@ -92,6 +93,7 @@ export async function buildApp({
   await app.register(appRedirectRoutes);
   await app.register(ticketExchangeRoutes);
   await registerDiia(app);
+  await registerOidc(app);
   await registerWebApp(app, resolveWebDist(config.webDistDir));
 
   return app;

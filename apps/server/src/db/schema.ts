@@ -37,6 +37,35 @@ export interface ApplicationsTable {
   secret_hash: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+  // OpenID Connect client settings (migration 0005)
+  oidc_enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  redirect_uris: ColumnType<string[], string[] | undefined, string[]>;
+  post_logout_redirect_uris: ColumnType<string[], string[] | undefined, string[]>;
+  allowed_scopes: ColumnType<string[], string[] | undefined, string[]>;
+  first_party: ColumnType<boolean, boolean | undefined, boolean>;
+  token_endpoint_auth_method: ColumnType<OidcClientAuthMethod, OidcClientAuthMethod | undefined, OidcClientAuthMethod>;
+  backchannel_logout_uri: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type OidcClientAuthMethod = "client_secret_basic" | "client_secret_post" | "none";
+
+/** Every oidc-provider model, stored as its JSON payload (migration 0005). */
+export interface OidcPayloadsTable {
+  type: string;
+  id: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: NullableTimestamp;
+  consumed_at: NullableTimestamp;
+}
+
+export interface OidcSigningKeysTable {
+  kid: string;
+  encrypted_jwk: string;
+  created_at: Timestamp;
+  retired_at: NullableTimestamp;
 }
 
 export interface UserApplicationsTable {
@@ -132,6 +161,8 @@ export interface Database {
   throttle_counters: ThrottleCountersTable;
   audit_events: AuditEventsTable;
   schema_migrations: SchemaMigrationsTable;
+  oidc_payloads: OidcPayloadsTable;
+  oidc_signing_keys: OidcSigningKeysTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,0 +1,110 @@
+import type { Kysely } from "kysely";
+import type { Adapter, AdapterPayload } from "oidc-provider";
+import type { Database } from "../db/schema.ts";
+import { findOidcClient } from "./clients.ts";
+
+type Db = Kysely<Database>;
+
+const secondsToDate = (seconds: number) => new Date(Date.now() + seconds * 1000);
+
+/**
+ * oidc-provider's storage interface over one table, through Kysely, so it
+ * runs the same on PGlite and PostgreSQL. Clients are not stored here: they
+ * are read from the applications table.
+ */
+export function createAdapterClass(db: Db) {
+  return class KyselyOidcAdapter implements Adapter {
+    readonly name: string;
+
+    constructor(name: string) {
+      this.name = name;
+    }
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      const row = {
+        type: this.name,
+        id,
+        payload: JSON.stringify(payload),
+        grant_id: payload.grantId ?? null,
+        user_code: payload.userCode ?? null,
+        uid: payload.uid ?? null,
+        expires_at: expiresIn ? secondsToDate(expiresIn) : null,
+      };
+      await db
+        .insertInto("oidc_payloads")
+        .values(row)
+        .onConflict((conflict) =>
+          conflict.columns(["type", "id"]).doUpdateSet({
+            payload: row.payload,
+            grant_id: row.grant_id,
+            user_code: row.user_code,
+            uid: row.uid,
+            expires_at: row.expires_at,
+          }),
+        )
+        .execute();
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      if (this.name === "Client") return findOidcClient(db, id);
+      return this.findWhere("id", id);
+    }
+
+    findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return this.findWhere("uid", uid);
+    }
+
+    findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return this.findWhere("user_code", userCode);
+    }
+
+    async consume(id: string): Promise<void> {
+      // The library reads `consumed` from the payload to detect a second use.
+      const now = new Date();
+      const row = await this.findRow("id", id);
+      if (!row) return;
+      const payload = { ...row.payload, consumed: Math.floor(now.getTime() / 1000) };
+      await db
+        .updateTable("oidc_payloads")
+        .set({ consumed_at: now, payload: JSON.stringify(payload) })
+        .where("type", "=", this.name)
+        .where("id", "=", id)
+        .execute();
+    }
+
+    async destroy(id: string): Promise<void> {
+      await db.deleteFrom("oidc_payloads").where("type", "=", this.name).where("id", "=", id).execute();
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await db.deleteFrom("oidc_payloads").where("grant_id", "=", grantId).execute();
+    }
+
+    private async findWhere(column: "id" | "uid" | "user_code", value: string) {
+      const row = await this.findRow(column, value);
+      return row?.payload as AdapterPayload | undefined;
+    }
+
+    /** Expired rows are invisible and removed when met. */
+    private async findRow(column: "id" | "uid" | "user_code", value: string) {
+      const row = await db
+        .selectFrom("oidc_payloads")
+        .select(["id", "payload", "expires_at"])
+        .where("type", "=", this.name)
+        .where(column, "=", value)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      if (row.expires_at && row.expires_at <= new Date()) {
+        await this.destroy(row.id);
+        return undefined;
+      }
+      return row;
+    }
+  };
+}
+
+/** Removes expired rows; called now and then so the table does not grow without bound. */
+export async function deleteExpiredOidcPayloads(db: Db, now = new Date()): Promise<number> {
+  const result = await db.deleteFrom("oidc_payloads").where("expires_at", "<=", now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

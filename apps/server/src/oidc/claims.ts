@@ -1,0 +1,67 @@
+import type { AuthMethod } from "@kpi-id/contracts";
+import type { Kysely } from "kysely";
+import type { Account, ClaimsParameterMember, FindAccount } from "oidc-provider";
+import { isUuid } from "../apps/queries.ts";
+import type { Database, User } from "../db/schema.ts";
+import { findUserById } from "../users/queries.ts";
+
+/** Which claims each scope releases. `kpi_tax_id` only under `tax_id`, which an application must be allowed. */
+export const scopeClaims = {
+  // The library's defaults for claims about the authentication itself; sid serves back-channel logout.
+  acr: null,
+  auth_time: null,
+  iss: null,
+  sid: null,
+  // amr (how the person signed in) goes into every ID token.
+  openid: ["sub", "amr"],
+  profile: ["name", "given_name", "family_name"],
+  email: ["email"],
+  kpi: ["kpi_student_id", "kpi_employee_id"],
+  tax_id: ["kpi_tax_id"],
+};
+
+/** `amr` values (RFC 8176 where one fits) for our sign-in methods. */
+export const amrByAuthMethod: Record<AuthMethod, string> = { PASSWORD: "pwd", GOOGLE: "google", DIIA: "diia" };
+
+export interface NameParts {
+  given_name?: string;
+  family_name?: string;
+}
+
+/**
+ * Full names are stored as one string. Two words are read as "Ім'я Прізвище"
+ * (how the campus directory and the demo data write them); three or more as
+ * the official "Прізвище Ім'я По батькові" (how Diia certificates give them),
+ * so the patronymic is never mistaken for a family name. One word is a given name.
+ */
+export function splitFullName(fullName: string): NameParts {
+  const words = fullName.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return {};
+  if (words.length === 1) return { given_name: words[0] };
+  if (words.length === 2) return { given_name: words[0], family_name: words[1] };
+  return { family_name: words[0], given_name: words[1] };
+}
+
+export function userClaims(user: User): Record<string, string> {
+  const claims: Record<string, string> = { sub: user.id, name: user.full_name, ...splitFullName(user.full_name) };
+  if (user.email) claims.email = user.email;
+  if (user.student_id) claims.kpi_student_id = user.student_id;
+  if (user.employee_id) claims.kpi_employee_id = user.employee_id;
+  if (user.tax_id) claims.kpi_tax_id = user.tax_id;
+  return claims;
+}
+
+/** `sub` is the person's uuid: stable for life, never reused, the same for every application. */
+export function createFindAccount(db: Kysely<Database>): FindAccount {
+  return async (_ctx, sub): Promise<Account | undefined> => {
+    if (!isUuid(sub)) return undefined;
+    const user = await findUserById(db, sub);
+    if (user?.status !== "active") return undefined;
+    return {
+      accountId: user.id,
+      // The provider filters these by the granted scopes and claims.
+      claims: (_use: string, _scope: string, _claims: { [key: string]: null | ClaimsParameterMember }) =>
+        userClaims(user) as { sub: string },
+    };
+  };
+}

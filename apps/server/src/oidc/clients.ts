@@ -1,0 +1,47 @@
+import type { Kysely } from "kysely";
+import type { AdapterPayload } from "oidc-provider";
+import { findApplicationById } from "../apps/queries.ts";
+import type { ApplicationRow, Database } from "../db/schema.ts";
+
+/** Scopes an operator may allow an application; `openid` is always allowed. */
+export const oidcScopes = ["openid", "profile", "email", "kpi", "offline_access", "tax_id"] as const;
+export type OidcScope = (typeof oidcScopes)[number];
+
+/** Allowed when the operator names none: everything but the tax id. */
+export const defaultOidcScopes: OidcScope[] = ["openid", "profile", "email", "kpi", "offline_access"];
+
+export function isOidcScope(value: string): value is OidcScope {
+  return (oidcScopes as readonly string[]).includes(value);
+}
+
+/**
+ * An application as oidc-provider client metadata. The stored secret is a
+ * SHA-256 hash, so `client_secret` carries the hash and the provider compares
+ * the hash of what the client presents (see provider.ts).
+ */
+export function clientMetadata(application: ApplicationRow): AdapterPayload {
+  const isPublic = application.token_endpoint_auth_method === "none";
+  const scopes = new Set<string>(["openid", ...application.allowed_scopes]);
+  return {
+    client_id: application.id,
+    ...(isPublic ? {} : { client_secret: application.secret_hash }),
+    client_name: application.title,
+    application_type: "web",
+    token_endpoint_auth_method: application.token_endpoint_auth_method,
+    redirect_uris: application.redirect_uris,
+    post_logout_redirect_uris: application.post_logout_redirect_uris,
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    scope: [...scopes].join(" "),
+    id_token_signed_response_alg: "RS256",
+    ...(application.backchannel_logout_uri
+      ? { backchannel_logout_uri: application.backchannel_logout_uri, backchannel_logout_session_required: true }
+      : {}),
+  };
+}
+
+export async function findOidcClient(db: Kysely<Database>, clientId: string): Promise<AdapterPayload | undefined> {
+  const application = await findApplicationById(db, clientId);
+  if (!application?.oidc_enabled) return undefined;
+  return clientMetadata(application);
+}

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from "fastify";
+import { interactionRoutes } from "./interaction-routes.ts";
+import { mountProvider } from "./mount.ts";
+import { OidcRuntime } from "./runtime.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    oidc: OidcRuntime;
+  }
+}
+
+/** OpenID Connect: the provider at /oidc and our interaction endpoints under /api/oidc. */
+export async function registerOidc(app: FastifyInstance): Promise<void> {
+  const runtime = await OidcRuntime.start(app);
+  app.decorate("oidc", runtime);
+  app.addHook("onClose", async () => runtime.stop());
+  await mountProvider(app, runtime);
+  await app.register(interactionRoutes(runtime));
+}

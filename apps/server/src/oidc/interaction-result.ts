@@ -1,0 +1,56 @@
+import type { Kysely } from "kysely";
+import type Provider from "oidc-provider";
+import type { InteractionResults } from "oidc-provider";
+import type { Database } from "../db/schema.ts";
+import type { LoadedSession } from "../sessions/store.ts";
+import { amrByAuthMethod } from "./claims.ts";
+
+type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
+
+export function requestedScopes(interaction: Interaction): string[] {
+  const scope = interaction.params.scope;
+  return typeof scope === "string" ? scope.split(" ").filter(Boolean) : [];
+}
+
+export function clientIdOf(interaction: Interaction): string {
+  return String(interaction.params.client_id ?? "");
+}
+
+export async function hasAccess(db: Kysely<Database>, userId: string, applicationId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("user_applications")
+    .select("user_id")
+    .where("user_id", "=", userId)
+    .where("application_id", "=", applicationId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Signs the KPI ID session's person in to the provider and grants the
+ * requested scopes (the provider has already refused scopes the application
+ * may not ask for), in one step.
+ */
+export async function approvedResult(
+  provider: Provider,
+  interaction: Interaction,
+  session: LoadedSession,
+): Promise<InteractionResults> {
+  const accountId = session.userId;
+  const clientId = clientIdOf(interaction);
+  const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+  const grant =
+    existing && existing.accountId === accountId && existing.clientId === clientId
+      ? existing
+      : new provider.Grant({ accountId, clientId });
+  grant.addOIDCScope(requestedScopes(interaction).join(" "));
+  const grantId = await grant.save();
+  return {
+    login: { accountId, amr: [amrByAuthMethod[session.authMethod]], remember: false },
+    consent: { grantId },
+  };
+}
+
+export function deniedResult(description: string): InteractionResults {
+  return { error: "access_denied", error_description: description };
+}

@@ -1,0 +1,140 @@
+import { type Language, languages } from "@kpi-id/contracts";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type Provider from "oidc-provider";
+import type { InteractionResults } from "oidc-provider";
+import { z } from "zod";
+import { findApplicationById } from "../apps/queries.ts";
+import { AppError } from "../errors.ts";
+import { languageFromHeader } from "../http/language.ts";
+import { currentSession, requireSession } from "../sessions/current.ts";
+import { OidcInteractionNotFoundError } from "./errors.ts";
+import { approvedResult, clientIdOf, deniedResult, hasAccess, requestedScopes } from "./interaction-result.ts";
+import { interactionPath } from "./provider.ts";
+import type { OidcRuntime } from "./runtime.ts";
+
+type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
+
+const uidParams = z.object({ uid: z.string().min(1).max(64) });
+
+async function loadInteraction(provider: Provider, request: FastifyRequest, reply: FastifyReply, uid: string) {
+  let interaction: Interaction;
+  try {
+    interaction = await provider.interactionDetails(request.raw, reply.raw);
+  } catch (error) {
+    throw new OidcInteractionNotFoundError(error);
+  }
+  if (interaction.uid !== uid) throw new OidcInteractionNotFoundError();
+  return interaction;
+}
+
+function languageOf(interaction: Interaction, request: FastifyRequest): Language {
+  const uiLocales = interaction.params.ui_locales;
+  const first = typeof uiLocales === "string" ? uiLocales.split(" ")[0]?.split("-")[0] : undefined;
+  if (first && (languages as readonly string[]).includes(first)) return first as Language;
+  return languageFromHeader(request.headers["accept-language"]);
+}
+
+async function applicationOf(app: FastifyInstance, interaction: Interaction) {
+  const application = await findApplicationById(app.db, clientIdOf(interaction));
+  if (!application) throw new AppError("app.not_found");
+  return application;
+}
+
+/**
+ * The provider's login and consent interaction, answered by our own screens:
+ * GET {uid} decides where the browser goes; the consent screen reads
+ * {uid}/details and posts {uid}/consent.
+ */
+export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
+  return async (app) => {
+    const finish = (request: FastifyRequest, reply: FastifyReply, result: InteractionResults) =>
+      runtime.provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+
+    app.get(
+      `${interactionPath}/:uid`,
+      {
+        schema: {
+          tags: ["openid-connect"],
+          summary: "Continue an application's OpenID Connect sign-in",
+          description:
+            "Without a KPI ID session redirects to the sign-in screen (`/{lang}/?oidc={uid}`), which returns here. " +
+            "With one: a first-party application continues at once; others go to the consent screen.",
+          params: uidParams,
+        },
+      },
+      async (request, reply) => {
+        const { provider } = runtime;
+        const interaction = await loadInteraction(provider, request, reply, request.params.uid);
+        const language = languageOf(interaction, request);
+        const session = await currentSession(request, reply);
+        if (!session) return reply.redirect(`/${language}/?oidc=${encodeURIComponent(interaction.uid)}`, 303);
+        const application = await applicationOf(app, interaction);
+        if (!(await hasAccess(app.db, session.userId, application.id))) {
+          return reply.redirect(await finish(request, reply, deniedResult("no access to this application")), 303);
+        }
+        if (application.first_party) {
+          return reply.redirect(
+            await finish(request, reply, await approvedResult(provider, interaction, session)),
+            303,
+          );
+        }
+        return reply.redirect(`/${language}/consent?uid=${encodeURIComponent(interaction.uid)}`, 303);
+      },
+    );
+
+    app.get(
+      `${interactionPath}/:uid/details`,
+      {
+        schema: {
+          tags: ["openid-connect"],
+          summary: "What an application asks for (the consent screen)",
+          params: uidParams,
+          response: {
+            200: z.object({
+              application: z.object({ title: z.string(), description: z.string() }),
+              scopes: z.array(z.string()),
+              person: z.object({ name: z.string() }),
+            }),
+          },
+        },
+      },
+      async (request, reply) => {
+        const session = await requireSession(request, reply);
+        const interaction = await loadInteraction(runtime.provider, request, reply, request.params.uid);
+        const application = await applicationOf(app, interaction);
+        return {
+          application: { title: application.title, description: application.description },
+          scopes: requestedScopes(interaction).filter((scope) => scope !== "openid"),
+          person: { name: session.user.full_name },
+        };
+      },
+    );
+
+    app.post(
+      `${interactionPath}/:uid/consent`,
+      {
+        schema: {
+          tags: ["openid-connect"],
+          summary: "Allow or deny an application's request",
+          description:
+            "Answers where the browser goes next: back to the application, with a code or with access_denied.",
+          params: uidParams,
+          body: z.object({ allow: z.boolean() }),
+          response: { 200: z.object({ redirectTo: z.string() }) },
+        },
+      },
+      async (request, reply) => {
+        const session = await requireSession(request, reply);
+        const { provider } = runtime;
+        const interaction = await loadInteraction(provider, request, reply, request.params.uid);
+        const application = await applicationOf(app, interaction);
+        const allowed = request.body.allow && (await hasAccess(app.db, session.userId, application.id));
+        const result = allowed
+          ? await approvedResult(provider, interaction, session)
+          : deniedResult(request.body.allow ? "no access to this application" : "the person declined");
+        return { redirectTo: await finish(request, reply, result) };
+      },
+    );
+  };
+}

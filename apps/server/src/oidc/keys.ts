@@ -1,0 +1,124 @@
+import { createCipheriv, createDecipheriv, generateKeyPairSync, hkdfSync, randomBytes } from "node:crypto";
+import type { Kysely } from "kysely";
+import { newToken } from "../auth/tokens.ts";
+import type { Database } from "../db/schema.ts";
+
+type Db = Kysely<Database>;
+
+export interface PrivateJwk {
+  kty: string;
+  kid: string;
+  alg: string;
+  use: string;
+  [member: string]: unknown;
+}
+
+/** Thrown when stored keys cannot be read, which means SESSION_SECRET changed. */
+export class SigningKeyDecryptionError extends Error {
+  override name = "SigningKeyDecryptionError";
+}
+
+/** A separate 256-bit key per purpose, derived from SESSION_SECRET, so one secret serves all. */
+export function deriveKey(sessionSecret: string, purpose: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", sessionSecret, "kpi-id", purpose, 32));
+}
+
+const keyEncryptionPurpose = "oidc signing key encryption";
+
+export function encryptJwk(jwk: PrivateJwk, sessionSecret: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", deriveKey(sessionSecret, keyEncryptionPurpose), iv);
+  // The kid is bound as associated data so a row's key cannot be swapped into another row.
+  cipher.setAAD(Buffer.from(jwk.kid));
+  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(jwk), "utf8"), cipher.final()]);
+  return ["v1", iv, cipher.getAuthTag(), ciphertext]
+    .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
+    .join(".");
+}
+
+export function decryptJwk(kid: string, stored: string, sessionSecret: string): PrivateJwk {
+  const [version, iv, tag, ciphertext] = stored.split(".");
+  if (version !== "v1" || !iv || !tag || !ciphertext)
+    throw new SigningKeyDecryptionError(`signing key ${kid}: unknown format`);
+  try {
+    const decipher = createDecipheriv(
+      "aes-256-gcm",
+      deriveKey(sessionSecret, keyEncryptionPurpose),
+      Buffer.from(iv, "base64url"),
+    );
+    decipher.setAAD(Buffer.from(kid));
+    decipher.setAuthTag(Buffer.from(tag, "base64url"));
+    const plain = Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]);
+    return JSON.parse(plain.toString("utf8")) as PrivateJwk;
+  } catch (cause) {
+    throw new SigningKeyDecryptionError(
+      `signing key ${kid} cannot be decrypted: SESSION_SECRET is not the one it was stored with`,
+      { cause },
+    );
+  }
+}
+
+function generateSigningJwk(): PrivateJwk {
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  return { ...privateKey.export({ format: "jwk" }), kid: newToken(12), alg: "RS256", use: "sig" } as PrivateJwk;
+}
+
+async function insertKey(db: Db, sessionSecret: string, now: Date): Promise<string> {
+  const jwk = generateSigningJwk();
+  await db
+    .insertInto("oidc_signing_keys")
+    .values({ kid: jwk.kid, encrypted_jwk: encryptJwk(jwk, sessionSecret), created_at: now })
+    .execute();
+  return jwk.kid;
+}
+
+/** On first start there is no key: make one. */
+export async function ensureSigningKey(db: Db, sessionSecret: string, now = new Date()): Promise<void> {
+  const active = await db
+    .selectFrom("oidc_signing_keys")
+    .select("kid")
+    .where("retired_at", "is", null)
+    .executeTakeFirst();
+  if (!active) await insertKey(db, sessionSecret, now);
+}
+
+export interface RotationResult {
+  kid: string;
+  retired: string[];
+}
+
+/** Adds a new signing key and retires the current ones; they stay published for `retention`. */
+export async function rotateSigningKeys(db: Db, sessionSecret: string, now = new Date()): Promise<RotationResult> {
+  return db.transaction().execute(async (tx) => {
+    const retired = await tx
+      .updateTable("oidc_signing_keys")
+      .set({ retired_at: now })
+      .where("retired_at", "is", null)
+      .returning("kid")
+      .execute();
+    const kid = await insertKey(tx, sessionSecret, now);
+    return { kid, retired: retired.map((row) => row.kid) };
+  });
+}
+
+/**
+ * The keys to publish, the signing key first (oidc-provider signs with the
+ * first key of the algorithm). Retired keys stay while tokens they signed may
+ * still be presented; older ones are deleted.
+ */
+export async function loadPublishedKeys(
+  db: Db,
+  sessionSecret: string,
+  retentionSeconds: number,
+  now = new Date(),
+): Promise<PrivateJwk[]> {
+  const cutoff = new Date(now.getTime() - retentionSeconds * 1000);
+  await db.deleteFrom("oidc_signing_keys").where("retired_at", "<", cutoff).execute();
+  const rows = await db
+    .selectFrom("oidc_signing_keys")
+    .selectAll()
+    .orderBy("retired_at", (order) => order.desc().nullsFirst())
+    .orderBy("created_at", "desc")
+    .execute();
+  return rows.map((row) => decryptJwk(row.kid, row.encrypted_jwk, sessionSecret));
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { oidcPrefix } from "./provider.ts";
+import type { OidcRuntime } from "./runtime.ts";
+
+// The provider renders only a sign-out form and error pages, without scripts. No
+// form-action here: the sign-out form redirects to the application's own address.
+const providerCsp = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
+
+/**
+ * oidc-provider is a Koa app; it gets the raw Node request and response. The
+ * routes live in their own encapsulated plugin with no body parsers, so the
+ * provider reads the body itself, and they opt out of our JSON+Origin CSRF
+ * rule: the provider's endpoints are called by applications' servers and by
+ * form posts it protects itself (client authentication, xsrf token).
+ */
+const callbacks = new WeakMap<object, ReturnType<OidcRuntime["provider"]["callback"]>>();
+
+/** Koa composes its middleware on every callback() call; do it once per provider. */
+function callbackOf(runtime: OidcRuntime) {
+  let callback = callbacks.get(runtime.provider);
+  if (!callback) {
+    callback = runtime.provider.callback();
+    callbacks.set(runtime.provider, callback);
+  }
+  return callback;
+}
+
+export async function mountProvider(app: FastifyInstance, runtime: OidcRuntime): Promise<void> {
+  await app.register(
+    async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser("*", (_request, _payload, done) => done(null));
+      const handler = (request: FastifyRequest, reply: FastifyReply) => {
+        const raw = request.raw as typeof request.raw & { originalUrl?: string };
+        raw.originalUrl = raw.url;
+        raw.url = (raw.url ?? "/").slice(oidcPrefix.length) || "/";
+        reply.raw.removeHeader("content-security-policy");
+        reply.raw.setHeader("content-security-policy", providerCsp);
+        reply.hijack();
+        callbackOf(runtime)(raw, reply.raw);
+      };
+      const options = { config: { csrf: false } };
+      scope.all("/", options, handler);
+      scope.all("/*", options, handler);
+    },
+    { prefix: oidcPrefix },
+  );
+}

@@ -1,0 +1,145 @@
+import { timingSafeEqual } from "node:crypto";
+import type { Kysely } from "kysely";
+import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
+import { hashToken } from "../auth/tokens.ts";
+import type { Config } from "../config/index.ts";
+import type { Database } from "../db/schema.ts";
+import { sessionCookieName } from "../sessions/cookie.ts";
+import { deleteSessionByToken, loadSession } from "../sessions/store.ts";
+import { createAdapterClass } from "./adapter.ts";
+import { createFindAccount, scopeClaims } from "./claims.ts";
+import { oidcScopes } from "./clients.ts";
+import { deriveKey, type PrivateJwk } from "./keys.ts";
+import { logoutSource, postLogoutSuccessSource, renderError } from "./pages.ts";
+
+export const oidcPrefix = "/oidc";
+export const interactionPath = "/api/oidc/interaction";
+
+/** Lifetimes in seconds. A retired signing key stays published for the longest-lived signed token. */
+export const oidcTtl = {
+  AccessToken: 3600,
+  AuthorizationCode: 60,
+  IdToken: 3600,
+  Interaction: 1800,
+  Session: 14 * 24 * 3600,
+  Grant: 30 * 24 * 3600,
+  RefreshToken: 30 * 24 * 3600,
+};
+export const signingKeyRetentionSeconds = oidcTtl.IdToken + 300;
+
+export interface ProviderOptions {
+  config: Config;
+  db: Kysely<Database>;
+  keys: PrivateJwk[];
+  clock: () => Date;
+}
+
+/** The KPI ID session a provider request carries, if it is live. */
+export function kpiSessionToken(ctx: KoaContextWithOIDC, config: Config): string | undefined {
+  const token = ctx.cookies.get(sessionCookieName(config), { signed: false });
+  return token && token.length <= 128 ? token : undefined;
+}
+
+/**
+ * The provider's own session only mirrors ours: when there is no KPI ID
+ * session, or it belongs to someone else, the login prompt is due again
+ * (with prompt=none that is `login_required`).
+ */
+function loginPolicy({ config, db, clock }: ProviderOptions) {
+  const { Check, base } = interactionPolicy;
+  const policy = base();
+  policy.get("login")?.checks.push(
+    new Check("kpi_id_session", "there is no KPI ID session for the signed-in person", async (ctx) => {
+      const token = kpiSessionToken(ctx, config);
+      if (!token) return Check.REQUEST_PROMPT;
+      const session = await loadSession(db, token, config.sessions, clock());
+      return session?.userId === ctx.oidc.session?.accountId ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT;
+    }),
+  );
+  return policy;
+}
+
+function cookieOptions(config: Config) {
+  return { httpOnly: true, sameSite: "lax" as const, secure: config.secureCookies, signed: true };
+}
+
+export function providerConfiguration(options: ProviderOptions): Configuration {
+  const { config, db, keys } = options;
+  return {
+    adapter: createAdapterClass(db),
+    findAccount: createFindAccount(db),
+    claims: scopeClaims,
+    scopes: [...oidcScopes],
+    jwks: { keys: keys as unknown as NonNullable<Configuration["jwks"]>["keys"] },
+    cookies: {
+      keys: [deriveKey(config.sessionSecret, "oidc cookies").toString("base64url")],
+      long: cookieOptions(config),
+      short: cookieOptions(config),
+    },
+    // Browsers may call the token and userinfo endpoints from an application's own pages.
+    clientBasedCORS: (_ctx, origin, client) =>
+      (client.redirectUris ?? []).some((uri) => {
+        try {
+          return new URL(uri).origin === origin;
+        } catch {
+          return false;
+        }
+      }),
+    responseTypes: ["code"],
+    pkce: { required: () => true },
+    rotateRefreshToken: true,
+    ttl: oidcTtl,
+    features: {
+      devInteractions: { enabled: false },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      backchannelLogout: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+    },
+    interactions: {
+      url: (_ctx, interaction) => `${interactionPath}/${interaction.uid}`,
+      policy: loginPolicy(options),
+    },
+    renderError,
+    enabledJWA: { idTokenSigningAlgValues: ["RS256"] },
+  };
+}
+
+/** Our secrets are stored as SHA-256 hashes, so compare the hash of what the client presents. */
+function compareHashedSecret(this: { clientSecret?: string }, presented: string): boolean {
+  const stored = this.clientSecret;
+  if (!stored || typeof presented !== "string") return false;
+  const expected = Buffer.from(stored, "hex");
+  const actual = hashToken(presented);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+export function createProvider(options: ProviderOptions): Provider {
+  const { config, db } = options;
+  const provider = new Provider(`${config.publicUrl}${oidcPrefix}`, providerConfiguration(options));
+  provider.proxy = config.trustProxy !== false;
+  (provider.Client.prototype as unknown as { compareClientSecret: typeof compareHashedSecret }).compareClientSecret =
+    compareHashedSecret;
+  provider.use(endKpiSessionOnLogout(config, db));
+  return provider;
+}
+
+/** RP-initiated logout with "yes, sign me out" ends the KPI ID session too. */
+function endKpiSessionOnLogout(config: Config, db: Kysely<Database>) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<unknown>) => {
+    await next();
+    if (ctx.oidc?.route !== "end_session_confirm" || ctx.status >= 400) return;
+    if (ctx.oidc.params?.logout !== "yes") return;
+    const token = kpiSessionToken(ctx, config);
+    if (!token) return;
+    await deleteSessionByToken(db, token);
+    ctx.cookies.set(sessionCookieName(config), null, {
+      path: "/",
+      httpOnly: true,
+      sameSite: "lax",
+      secure: config.secureCookies,
+      signed: false,
+    });
+  };
+}

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from "fastify";
+import type Provider from "oidc-provider";
+import { deleteExpiredOidcPayloads } from "./adapter.ts";
+import { ensureSigningKey, loadPublishedKeys } from "./keys.ts";
+import { createProvider, signingKeyRetentionSeconds } from "./provider.ts";
+
+// How often an instance looks for keys rotated by `kpi-id keys rotate` (or by another instance).
+const keyCheckIntervalMs = 60_000;
+
+/**
+ * Holds the provider. Its key set is fixed at construction, so when the
+ * published keys change the provider is rebuilt; everything else it keeps
+ * lives in the database, so nothing is lost.
+ */
+export class OidcRuntime {
+  provider: Provider;
+  private keyFingerprint: string;
+  private readonly app: FastifyInstance;
+  private timer: NodeJS.Timeout | undefined;
+
+  private constructor(app: FastifyInstance, provider: Provider, keyFingerprint: string) {
+    this.app = app;
+    this.provider = provider;
+    this.keyFingerprint = keyFingerprint;
+  }
+
+  static async start(app: FastifyInstance): Promise<OidcRuntime> {
+    await ensureSigningKey(app.db, app.config.sessionSecret, app.clock());
+    const { provider, fingerprint } = await OidcRuntime.build(app);
+    if (!provider) throw new Error("oidc: no provider built");
+    const runtime = new OidcRuntime(app, provider, fingerprint);
+    runtime.timer = setInterval(() => {
+      runtime.refresh().catch((error: unknown) => app.log.error({ err: error }, "oidc: key refresh failed"));
+    }, keyCheckIntervalMs);
+    runtime.timer.unref();
+    return runtime;
+  }
+
+  private static async build(app: FastifyInstance, unlessFingerprint?: string) {
+    const keys = await loadPublishedKeys(app.db, app.config.sessionSecret, signingKeyRetentionSeconds, app.clock());
+    const fingerprint = keys.map((key) => key.kid).join(",");
+    if (fingerprint === unlessFingerprint) return { fingerprint };
+    return { provider: createProvider({ config: app.config, db: app.db, keys, clock: app.clock }), fingerprint };
+  }
+
+  /** Picks up rotated keys and sweeps expired provider rows. */
+  async refresh(): Promise<void> {
+    await deleteExpiredOidcPayloads(this.app.db, this.app.clock());
+    const { provider, fingerprint } = await OidcRuntime.build(this.app, this.keyFingerprint);
+    if (!provider) return;
+    this.provider = provider;
+    this.keyFingerprint = fingerprint;
+    this.app.log.info({ kids: fingerprint }, "oidc: signing keys reloaded");
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

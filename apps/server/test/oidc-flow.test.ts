@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "./support/app.ts";
+import { addPerson, grantAccess, signIn } from "./support/campus.ts";
+import { databaseKinds } from "./support/databases.ts";
+import { addOidcClient, client, discover, freePort, startSignIn, TestBrowser } from "./support/oidc.ts";
+
+const redirectUri = "https://rp.example.edu/callback";
+const postLogoutUri = "https://rp.example.edu/signed-out";
+
+describe.each(databaseKinds)("OpenID Connect sign-in (%s)", (kind) => {
+  let test: TestApp;
+  let origin: string;
+  let issuer: string;
+  let confidential: { id: string; secret: string };
+  let userId: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    issuer = `${origin}/oidc`;
+    test = await createTestApp(kind, { PUBLIC_URL: origin, PORT: String(port) });
+    await test.app.listen({ host: "127.0.0.1", port });
+    const person = await addPerson(
+      test.app,
+      {
+        username: "o.koval",
+        fullName: "Олена Коваленко",
+        email: "o.koval@kpi.ua",
+        studentId: "KV-1",
+        taxId: "3012345678",
+      },
+      "correct horse battery",
+    );
+    userId = person.id;
+    const rp = await addOidcClient(test.app, {
+      redirectUris: [redirectUri],
+      postLogoutRedirectUris: [postLogoutUri],
+      scopes: ["openid", "profile", "email", "kpi", "offline_access"],
+      firstParty: true,
+    });
+    confidential = { id: rp.application.id, secret: rp.secret };
+    await grantAccess(test.app.db, userId, rp.application.id);
+  });
+  afterAll(() => test?.close());
+
+  async function signedInBrowser() {
+    const browser = new TestBrowser(origin);
+    browser.setCookie(await signIn(test.app, "o.koval", "correct horse battery", { origin }));
+    return browser;
+  }
+
+  async function codeFlow(config: client.Configuration, browser: TestBrowser, scope: string) {
+    const start = await startSignIn(config, redirectUri, scope, { prompt: "consent" });
+    const { leftTo } = await browser.follow(start.url.href);
+    if (!leftTo) throw new Error("the sign-in did not return to the application");
+    return { callback: leftTo, ...start };
+  }
+
+  it("signs a KPI ID session in without a prompt: code, tokens, ID token, userinfo, refresh with rotation", async () => {
+    const config = await discover(issuer, confidential.id, confidential.secret);
+    expect(config.serverMetadata().code_challenge_methods_supported).toEqual(["S256"]);
+    const browser = await signedInBrowser();
+    const { callback, verifier, state } = await codeFlow(config, browser, "openid profile email kpi offline_access");
+    expect(callback.origin + callback.pathname).toBe(redirectUri);
+
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    const idToken = tokens.claims();
+    expect(idToken?.sub).toBe(userId);
+    expect(idToken?.iss).toBe(issuer);
+    expect(idToken?.amr).toEqual(["pwd"]);
+
+    const info = await client.fetchUserInfo(config, tokens.access_token, userId);
+    expect(info).toMatchObject({
+      sub: userId,
+      name: "Олена Коваленко",
+      given_name: "Олена",
+      family_name: "Коваленко",
+      email: "o.koval@kpi.ua",
+      kpi_student_id: "KV-1",
+    });
+    expect(info).not.toHaveProperty("kpi_tax_id");
+
+    const refreshToken = tokens.refresh_token;
+    if (!refreshToken) throw new Error("no refresh token under offline_access");
+    const refreshed = await client.refreshTokenGrant(config, refreshToken);
+    expect(refreshed.refresh_token).toBeDefined();
+    expect(refreshed.refresh_token).not.toBe(refreshToken);
+
+    // The rotated-away refresh token is refused, and its replay revokes the whole grant.
+    await expect(client.refreshTokenGrant(config, refreshToken)).rejects.toMatchObject({ error: "invalid_grant" });
+    const introspected = await client.tokenIntrospection(config, refreshed.access_token);
+    expect(introspected.active).toBe(false);
+  });
+
+  it("refuses a reused code and revokes the tokens issued from it", async () => {
+    const config = await discover(issuer, confidential.id, confidential.secret);
+    const browser = await signedInBrowser();
+    const { callback, verifier, state } = await codeFlow(config, browser, "openid profile");
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(true);
+
+    await expect(
+      client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }),
+    ).rejects.toMatchObject({ error: "invalid_grant" });
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+  });
+
+  it("refuses a client with a wrong secret", async () => {
+    const config = await discover(issuer, confidential.id, "not-the-secret");
+    const browser = await signedInBrowser();
+    const good = await discover(issuer, confidential.id, confidential.secret);
+    const { callback, verifier, state } = await codeFlow(good, browser, "openid");
+    await expect(
+      client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }),
+    ).rejects.toMatchObject({ status: 401, cause: [{ parameters: { error: "invalid_client" } }] });
+  });
+
+  it("revokes an access token", async () => {
+    const config = await discover(issuer, confidential.id, confidential.secret);
+    const browser = await signedInBrowser();
+    const { callback, verifier, state } = await codeFlow(config, browser, "openid");
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    await client.tokenRevocation(config, tokens.access_token);
+    await expect(client.fetchUserInfo(config, tokens.access_token, userId)).rejects.toBeDefined();
+  });
+
+  it("sends a browser without a KPI ID session to the sign-in screen and back", async () => {
+    const config = await discover(issuer, confidential.id, confidential.secret);
+    const browser = new TestBrowser(origin);
+    const start = await startSignIn(config, redirectUri, "openid", { ui_locales: "en" });
+    const { leftTo, response } = await browser.follow(start.url.href);
+    expect(leftTo).toBeUndefined();
+    const landing = new URL(response.url);
+    expect(landing.pathname).toBe("/en/");
+    const uid = landing.searchParams.get("oidc");
+    expect(uid).toBeTruthy();
+
+    // The person signs in on the normal screen; the web app then returns to the interaction.
+    browser.setCookie(await signIn(test.app, "o.koval", "correct horse battery", { origin }));
+    const back = await browser.follow(`/api/oidc/interaction/${uid}`);
+    expect(back.leftTo?.searchParams.get("code")).toBeTruthy();
+  });
+});

@@ -1,0 +1,116 @@
+import { createServer } from "node:net";
+import type { FastifyInstance } from "fastify";
+import * as client from "openid-client";
+import { createApplication } from "../../src/apps/service.ts";
+import { applyOidcSettings, type OidcSettings } from "../../src/oidc/settings.ts";
+
+/** A free loopback port: the issuer URL must be known before the app is built. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let clientCount = 0;
+
+export async function addOidcClient(app: FastifyInstance, settings: OidcSettings) {
+  clientCount += 1;
+  const created = await createApplication(app.db, {
+    name: `oidc-${clientCount}-${Date.now().toString(36)}`,
+    title: `OIDC client ${clientCount}`,
+    description: "A site that signs in with OpenID Connect",
+    callbackUrl: "https://rp.example.edu/ticket",
+  });
+  const application = await applyOidcSettings(app.db, created.application, { enabled: true, ...settings });
+  return { application, secret: created.secret };
+}
+
+/**
+ * A browser for tests: keeps cookies (by name; paths are ignored, which only
+ * sends more than a browser would) and follows redirects on our origin until
+ * the location leaves it.
+ */
+export class TestBrowser {
+  readonly cookies = new Map<string, string>();
+  private readonly origin: string;
+
+  constructor(origin: string) {
+    this.origin = origin;
+  }
+
+  setCookie(pair: string): void {
+    const [name, ...value] = pair.split("=");
+    if (name) this.cookies.set(name, value.join("="));
+  }
+
+  private cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+
+  async request(url: string, init: RequestInit = {}): Promise<Response> {
+    const response = await fetch(new URL(url, this.origin), {
+      ...init,
+      redirect: "manual",
+      headers: { cookie: this.cookieHeader(), ...(init.headers as Record<string, string> | undefined) },
+    });
+    for (const set of response.headers.getSetCookie()) {
+      const [pair = ""] = set.split(";");
+      const [name, ...value] = pair.split("=");
+      if (!name) continue;
+      const text = value.join("=");
+      if (text === "" || /expires=Thu, 01 Jan 1970/i.test(set)) this.cookies.delete(name.trim());
+      else this.cookies.set(name.trim(), text);
+    }
+    return response;
+  }
+
+  /** Follows redirects while they stay on our origin; returns the first location elsewhere, or the last response. */
+  async follow(url: string): Promise<{ leftTo?: URL; response: Response }> {
+    let next = new URL(url, this.origin);
+    for (let hop = 0; hop < 15; hop += 1) {
+      const response = await this.request(next.href);
+      const location = response.headers.get("location");
+      if (!location || response.status < 300 || response.status >= 400) return { response };
+      next = new URL(location, next);
+      if (next.origin !== this.origin) return { leftTo: next, response };
+    }
+    throw new Error("too many redirects");
+  }
+}
+
+export interface RelyingParty {
+  config: client.Configuration;
+  redirectUri: string;
+}
+
+export async function discover(issuer: string, clientId: string, secret?: string): Promise<client.Configuration> {
+  return client.discovery(
+    new URL(issuer),
+    clientId,
+    secret ? { client_secret: secret } : undefined,
+    secret ? client.ClientSecretBasic(secret) : client.None(),
+    { execute: [client.allowInsecureRequests] },
+  );
+}
+
+export async function startSignIn(config: client.Configuration, redirectUri: string, scope: string, extra = {}) {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope,
+    state,
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    ...extra,
+  });
+  return { url, verifier, state };
+}
+
+export { client };

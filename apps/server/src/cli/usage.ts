@@ -32,5 +32,11 @@ People
                                             (username, full-name, email, tax-id, student-id,
                                             employee-id, password, apps); idempotent on username
 
+Audit
+  audit list [--user U] [--since 2026-03-01|30m|12h|7d] [--type T] [--limit N]
+                                            sign-ins, logouts, app redirects and ticket exchanges,
+                                            newest first (types: sign_in, session_start, logout,
+                                            app_redirect, ticket_exchange)
+
 Every command takes --json for machine-readable output. Configuration comes from
 the environment (DATABASE_URL or DATA_DIR), as for the server.`;

@@ -1,0 +1,38 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.ts";
+
+export interface AuditFilter {
+  userId?: string;
+  since?: Date;
+  type?: string;
+  limit: number;
+}
+
+/** Newest first, with the person's username and the application's name beside their ids. */
+export function listAuditEvents(db: Kysely<Database>, filter: AuditFilter) {
+  let query = db
+    .selectFrom("audit_events")
+    .leftJoin("users", "users.id", "audit_events.user_id")
+    .leftJoin("applications", "applications.id", "audit_events.application_id")
+    .select([
+      "audit_events.id",
+      "audit_events.occurred_at",
+      "audit_events.event_type",
+      "audit_events.result",
+      "audit_events.auth_method",
+      "audit_events.user_id",
+      "users.username",
+      "audit_events.application_id",
+      "applications.name as application_name",
+      "audit_events.reason",
+      "audit_events.ip",
+      "audit_events.user_agent",
+    ])
+    .orderBy("audit_events.occurred_at", "desc")
+    .orderBy("audit_events.id", "desc")
+    .limit(filter.limit);
+  if (filter.userId) query = query.where("audit_events.user_id", "=", filter.userId);
+  if (filter.since) query = query.where("audit_events.occurred_at", ">=", filter.since);
+  if (filter.type) query = query.where("audit_events.event_type", "=", filter.type);
+  return query.execute();
+}

@@ -1,3 +1,4 @@
+import { startDiiaSandbox } from "./diia/index.ts";
 import { startGoogleSandbox } from "./google/index.ts";
 
 /**
@@ -35,7 +36,7 @@ export interface RunningSandbox {
 type StandInStarter = (options: SandboxOptions) => Promise<RunningStandIn | undefined>;
 
 // Each stand-in registers its starter here.
-const starters: StandInStarter[] = [startGoogleSandbox];
+const starters: StandInStarter[] = [startGoogleSandbox, startDiiaSandbox];
 
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const standIns: RunningStandIn[] = [];

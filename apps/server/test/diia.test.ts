@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
+import { hashRequestId } from "../src/diia/crypto/gost-hash.ts";
+import { insertUser } from "../src/users/queries.ts";
+import { createTestApp, postJson, type TestApp } from "./support/app.ts";
+import { databaseKinds } from "./support/databases.ts";
+import { callbackBody, encodeData, person, postCallback, postSignedCallback, startTestDiia } from "./support/diia.ts";
+
+const campusTaxId = "3012345678"; // the demo "student", whom the stand-in knows as person "student"
+
+describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
+  let diia: RunningDiiaStandIn;
+  let test: TestApp;
+  let now = new Date();
+
+  beforeAll(async () => {
+    diia = await startTestDiia();
+    test = await createTestApp(kind, diia.env, { clock: () => now });
+    await insertUser(test.app.db, { username: "student", full_name: "Олена Коваленко", tax_id: campusTaxId });
+  });
+
+  afterAll(async () => {
+    await test?.close();
+    await diia?.close();
+  });
+
+  async function newRequest() {
+    const response = await test.app.inject({ method: "GET", url: "/api/diia/app-link" });
+    expect(response.statusCode).toBe(200);
+    return response.json() as { deepLink: string; requestId: string; createdAt: string };
+  }
+
+  const check = (requestId: string) =>
+    test.app.inject({ method: "GET", url: `/api/diia/check-request?requestId=${encodeURIComponent(requestId)}` });
+
+  async function auditReasons(): Promise<string[]> {
+    const rows = await test.app.db
+      .selectFrom("audit_events")
+      .select("reason")
+      .where("auth_method", "=", "DIIA")
+      .execute();
+    return rows.map((row) => row.reason ?? "");
+  }
+
+  it("asks Diia for a deep link with the hashed request id and polls Processing", async () => {
+    const link = await newRequest();
+    expect(link.deepLink.startsWith(`${diia.url}/acquirers/offer-request/dynamic/`)).toBe(true);
+    expect(new Date(link.createdAt).getTime()).toBe(now.getTime());
+    const offered = [...diia.state.offerRequests.values()].at(-1);
+    expect(offered?.requestId).toBe(hashRequestId(link.requestId));
+    expect((await check(link.requestId)).json()).toEqual({ status: "Processing" });
+  });
+
+  it("signs a campus person in: Finished with a one-time grant that /api/auth/internal accepts", async () => {
+    const link = await newRequest();
+    const callback = await postSignedCallback(test.app, link.requestId, person(diia, "student"));
+    expect(callback.statusCode).toBe(200);
+    expect(callback.json()).toEqual({ success: true });
+
+    const finished = (await check(link.requestId)).json() as { status: string; sessionId?: string };
+    expect(finished.status).toBe("Finished");
+    expect(finished.sessionId).toEqual(expect.any(String));
+    // Handed out once: the next poll does not repeat it.
+    expect((await check(link.requestId)).json()).toEqual({ status: "Finished" });
+
+    const exchange = await postJson(test.app, "/api/auth/internal", { sessionId: finished.sessionId });
+    expect(exchange.statusCode).toBe(200);
+    expect(exchange.headers["set-cookie"]).toBeDefined();
+    const replayedGrant = await postJson(test.app, "/api/auth/internal", { sessionId: finished.sessionId });
+    expect(replayedGrant.statusCode).toBe(401);
+  });
+
+  it("accepts multipart/mixed and refuses a replayed delivery", async () => {
+    const link = await newRequest();
+    const signer = person(diia, "student");
+    const first = await postSignedCallback(test.app, link.requestId, signer, { mediaType: "multipart/mixed" });
+    expect(first.statusCode).toBe(200);
+    const replay = await postSignedCallback(test.app, link.requestId, signer, { mediaType: "multipart/mixed" });
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json().code).toBe("diia.failed");
+    expect(await auditReasons()).toContain("diia.replay");
+  });
+
+  it.each([
+    ["stranger", "diia.unknown_person"],
+    ["untrusted", "diia.untrusted_certificate"],
+  ])("fails the request when %s signs", async (id, reason) => {
+    const link = await newRequest();
+    const callback = await postSignedCallback(test.app, link.requestId, person(diia, id));
+    expect(callback.statusCode).toBe(400);
+    expect(callback.json().code).toBe("diia.failed");
+    expect((await check(link.requestId)).json()).toEqual({ status: "Failed" });
+    expect(await auditReasons()).toContain(reason);
+  });
+
+  it("fails the request on a signature over another request", async () => {
+    const link = await newRequest();
+    const other = await newRequest();
+    const hashed = hashRequestId(link.requestId);
+    const { signRequestHash } = await import("../../../sandbox/src/diia/pki.ts");
+    const foreign = signRequestHash(person(diia, "student").party, hashRequestId(other.requestId));
+    const response = await postCallback(test.app, callbackBody(encodeData(hashed, foreign)));
+    expect(response.statusCode).toBe(400);
+    expect((await check(link.requestId)).json()).toEqual({ status: "Failed" });
+    expect((await check(other.requestId)).json()).toEqual({ status: "Processing" });
+  });
+
+  it("reports Expired after the deep link's life and refuses a late delivery", async () => {
+    const link = await newRequest();
+    const start = now;
+    now = new Date(start.getTime() + (test.config.diia?.requestTtlSeconds ?? 180) * 1000 + 1000);
+    try {
+      expect((await check(link.requestId)).json()).toEqual({ status: "Expired" });
+      const late = await postSignedCallback(test.app, link.requestId, person(diia, "student"));
+      expect(late.statusCode).toBe(404);
+      expect(late.json().code).toBe("diia.request_not_found");
+      expect((await check(link.requestId)).json()).toEqual({ status: "Expired" });
+      expect(await auditReasons()).toContain("diia.expired");
+    } finally {
+      now = start;
+    }
+  });
+
+  it("refuses callbacks for unknown requests and malformed bodies without a 500", async () => {
+    const unknown = await postSignedCallback(test.app, crypto.randomUUID(), person(diia, "student"));
+    expect(unknown.statusCode).toBe(404);
+    const link = await newRequest();
+    const hashed = hashRequestId(link.requestId);
+    const bodies: [string | Buffer, string][] = [
+      ["not multipart at all", "multipart/form-data"],
+      [callbackBody("%%%not-base64%%%"), "multipart/form-data"],
+      [callbackBody(Buffer.from("{not json").toString("base64")), "multipart/form-data"],
+      [
+        callbackBody(Buffer.from(JSON.stringify({ requestId: 5, signature: [] })).toString("base64")),
+        "multipart/mixed",
+      ],
+      [callbackBody(encodeData(hashed, Buffer.from("garbage"))).replace("encodeData", "other"), "multipart/form-data"],
+    ];
+    for (const [body, mediaType] of bodies) {
+      const response = await postCallback(test.app, body, { "x-document-request-trace-id": hashed }, mediaType);
+      expect(response.statusCode, String(body).slice(0, 40)).toBe(400);
+      expect(response.json().code).toBe("diia.failed");
+    }
+    const noBoundary = await test.app.inject({
+      method: "POST",
+      url: "/api/diia/callback",
+      payload: "x",
+      headers: { "content-type": "multipart/form-data" },
+    });
+    expect(noBoundary.statusCode).toBe(400);
+    const mismatchedTrace = await postSignedCallback(test.app, link.requestId, person(diia, "student"), {
+      headers: { "x-document-request-trace-id": hashRequestId("someone else") },
+    });
+    expect(mismatchedTrace.statusCode).toBe(400);
+    const huge = await postCallback(test.app, callbackBody("A".repeat(300 * 1024)));
+    expect(huge.statusCode).toBe(413);
+    // The request survived all of that and can still succeed.
+    expect((await check(link.requestId)).json()).toEqual({ status: "Processing" });
+  });
+
+  it("answers 400 for a request id that is not one and 404 for an unknown one", async () => {
+    expect((await check("not-a-uuid")).statusCode).toBe(400);
+    expect((await test.app.inject({ method: "GET", url: "/api/diia/check-request" })).statusCode).toBe(400);
+    const unknown = await check(crypto.randomUUID());
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().code).toBe("diia.request_not_found");
+  });
+
+  it("keeps the tax id out of the audit trail", async () => {
+    const rows = await test.app.db.selectFrom("audit_events").selectAll().execute();
+    expect(rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows)).not.toContain(campusTaxId);
+  });
+});
+
+describe("sign-in with Diia when it is not configured", () => {
+  let test: TestApp;
+  beforeAll(async () => {
+    test = await createTestApp("pglite");
+  });
+  afterAll(async () => test?.close());
+
+  it("answers diia.not_configured and reports it disabled", async () => {
+    const response = await test.app.inject({ method: "GET", url: "/api/diia/app-link" });
+    expect(response.statusCode).toBe(503);
+    expect(response.json().code).toBe("diia.not_configured");
+    expect(test.app.features.diia).toBe(false);
+  });
+});

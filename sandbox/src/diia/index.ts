@@ -1,0 +1,71 @@
+import Fastify from "fastify";
+import type { RunningStandIn, SandboxOptions } from "../index.ts";
+import { registerPartnerApi } from "./partner-api.ts";
+import { createStandInPki, type PhonePerson } from "./people.ts";
+import { registerPhone } from "./phone.ts";
+import { StandInState } from "./state.ts";
+
+export interface DiiaStandInOptions {
+  /** The product's public URL: its /api/diia/callback receives the signed sign-ins. */
+  productUrl: string;
+  /** 0 picks a free port. */
+  port: number;
+}
+
+export interface RunningDiiaStandIn extends RunningStandIn {
+  state: StandInState;
+  people: PhonePerson[];
+  trustAnchorPem: string;
+}
+
+/** The branch and offer `kpi-id diia setup` would create, there from the start. */
+function seedAcquirer(state: StandInState) {
+  const branch = state.addBranch({
+    name: "KPI ID",
+    customFullName: "КПІ ім. Ігоря Сікорського — KPI ID",
+    customFullAddress: "м. Київ, просп. Берестейський, 37",
+    scopes: { diiaId: ["auth"] },
+  });
+  return { branch, offer: state.addOffer(branch._id, "Вхід до KPI ID") };
+}
+
+/**
+ * Starts the Diia stand-in: Diia's partner API and the phone page on loopback,
+ * with a test CA and demo people's DSTU keys made now. The product needs only
+ * the environment this returns; its code path is the production one.
+ */
+export async function startDiiaStandIn(options: DiiaStandInOptions): Promise<RunningDiiaStandIn> {
+  const { trustedCa, people } = createStandInPki();
+  const state = new StandInState();
+  const { branch, offer } = seedAcquirer(state);
+  let url = "";
+  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
+  registerPartnerApi(app, { state, publicUrl: () => url });
+  registerPhone(app, { state, people, callbackUrl: `${options.productUrl.replace(/\/+$/, "")}/api/diia/callback` });
+  await app.listen({ host: "127.0.0.1", port: options.port });
+  const address = app.server.address();
+  url = `http://localhost:${typeof address === "object" && address ? address.port : options.port}`;
+  const trustAnchorPem = trustedCa.certificate.as_pem();
+  return {
+    name: "Diia",
+    url,
+    state,
+    people,
+    trustAnchorPem,
+    env: {
+      DIIA_BASE_URL: url,
+      DIIA_ACQUIRER_TOKEN: state.acquirerToken,
+      DIIA_BRANCH_ID: branch._id,
+      DIIA_OFFER_ID: offer._id,
+      // One line, so it survives any environment file; the product reads the "\n" escapes.
+      DIIA_TRUST_ANCHORS: trustAnchorPem.replace(/\n/g, "\\n"),
+    },
+    close: () => app.close(),
+  };
+}
+
+/** The sandbox starter: a real Diia configured in the environment wins, and then nothing starts. */
+export async function startDiiaSandbox(options: SandboxOptions): Promise<RunningStandIn | undefined> {
+  if (options.env.DIIA_BASE_URL && options.env.DIIA_ACQUIRER_TOKEN) return undefined;
+  return startDiiaStandIn({ productUrl: options.productUrl, port: options.diiaPort ?? 3002 });
+}

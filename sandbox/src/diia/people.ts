@@ -1,0 +1,60 @@
+import { demoPeople } from "../../../apps/server/src/seed/demo-data.ts";
+import { createCertificateAuthority, issuePersonCertificate, type Party, type PersonIdentity } from "./pki.ts";
+
+/** Someone the phone page can sign in as, with their own DSTU key and certificate. */
+export interface PhonePerson {
+  id: string;
+  fullName: string;
+  /** Shown on the phone page so a demo visitor knows what to expect. */
+  note: string;
+  party: Party;
+}
+
+function identity(fullName: string, taxId: string): PersonIdentity {
+  // Demo names are "Given Surname"; certificates hold the surname first.
+  const [givenName = fullName, ...rest] = fullName.split(" ");
+  return { taxId, surname: rest.join(" "), givenName, patronymic: "" };
+}
+
+export interface StandInPki {
+  /** The stand-in's qualified CA: the product's trust anchor. */
+  trustedCa: Party;
+  people: PhonePerson[];
+}
+
+// A tax id no demo campus person has (RNOKPP are ten digits).
+const strangerTaxId = "1234509876";
+
+/**
+ * Keys and certificates made at start: one per campus demo person, a person
+ * the campus does not know, and a campus person's certificate from a CA the
+ * product does not trust (same name and tax id, so only the chain can tell).
+ */
+export function createStandInPki(): StandInPki {
+  const trustedCa = createCertificateAuthority("Кваліфікований надавач ЕДП «Дія» (пісочниця)");
+  const untrustedCa = createCertificateAuthority("Невідомий надавач ЕДП (пісочниця)");
+  const campus = demoPeople.map((person) => ({
+    id: person.username,
+    fullName: person.fullName,
+    note: `campus person “${person.username}”`,
+    party: issuePersonCertificate(trustedCa, identity(person.fullName, person.taxId)),
+  }));
+  const [first] = demoPeople;
+  const extra: PhonePerson[] = [
+    {
+      id: "stranger",
+      fullName: "Тарас Невідомий",
+      note: "not a campus person: sign-in fails",
+      party: issuePersonCertificate(trustedCa, identity("Тарас Невідомий", strangerTaxId)),
+    },
+  ];
+  if (first) {
+    extra.push({
+      id: "untrusted",
+      fullName: first.fullName,
+      note: `“${first.username}” with a certificate from an untrusted CA: sign-in fails`,
+      party: issuePersonCertificate(untrustedCa, identity(first.fullName, first.taxId)),
+    });
+  }
+  return { trustedCa, people: [...campus, ...extra] };
+}

@@ -6,7 +6,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import rootPackage from "../package.json" with { type: "json" };
 
-const projects = ["scripts", ...rootPackage.workspaces].filter((dir) => existsSync(join(dir, "tsconfig.json")));
+const projects = ["scripts", "bench", ...rootPackage.workspaces].filter((dir) =>
+  existsSync(join(dir, "tsconfig.json")),
+);
 let failed = 0;
 for (const project of projects) {
   const result = spawnSync("tsc", ["-p", project], { stdio: "inherit", shell: false });

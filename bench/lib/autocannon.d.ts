@@ -1,0 +1,17 @@
+// The few parts of autocannon's API the benchmarks use (the package ships no types).
+declare module "autocannon" {
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    headers?: Record<string, string>;
+  }
+  interface Result {
+    requests: { average: number; total: number };
+    latency: { p50: number; p99: number };
+    non2xx: number;
+    errors: number;
+  }
+  function autocannon(options: Options): Promise<Result>;
+  export default autocannon;
+}

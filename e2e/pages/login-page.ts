@@ -1,0 +1,46 @@
+import type { Locator, Page } from "@playwright/test";
+
+export type Language = "uk" | "en";
+
+const labels = {
+  uk: { username: "Логін", password: "Пароль", submit: "Увійти" },
+  en: { username: "Username", password: "Password", submit: "Sign in" },
+} as const;
+
+/** The login screen at /{lang}/ (page object shared by every spec). */
+export class LoginPage {
+  readonly page: Page;
+  readonly language: Language;
+  readonly username: Locator;
+  readonly password: Locator;
+  readonly submit: Locator;
+  readonly invalidCredentials: Locator;
+  readonly googleError: Locator;
+  readonly googleButton: Locator;
+  readonly diiaLink: Locator;
+
+  constructor(page: Page, language: Language = "uk") {
+    this.page = page;
+    this.language = language;
+    const text = labels[language];
+    this.username = page.getByLabel(text.username, { exact: true });
+    this.password = page.getByLabel(text.password, { exact: true });
+    this.submit = page.getByRole("button", { name: text.submit, exact: true });
+    this.invalidCredentials = page.getByTestId("invalid-credentials");
+    this.googleError = page.getByTestId("google-error");
+    this.googleButton = page.getByTestId("google-login");
+    this.diiaLink = page.getByTestId("diia-login");
+  }
+
+  /** Opens the login screen; `query` is appended as is (e.g. "?appId=…"). */
+  async goto(query = ""): Promise<void> {
+    await this.page.goto(`/${this.language}/${query}`);
+    await this.username.waitFor();
+  }
+
+  async signIn(username: string, password: string): Promise<void> {
+    await this.username.fill(username);
+    await this.password.fill(password);
+    await this.submit.click();
+  }
+}

@@ -1,0 +1,48 @@
+import { demoUsers, expect, test } from "../fixtures.ts";
+
+test.describe("password sign-in against the real server", () => {
+  test("the demo student signs in and reaches the apps screen", async ({ loginPage, appsPage, page }) => {
+    await loginPage.goto();
+    await expect(loginPage.submit).toBeDisabled();
+    await loginPage.signIn(demoUsers.student.username, demoUsers.student.password);
+    await expect(page).toHaveURL(appsPage.url());
+    await expect(appsPage.heading).toHaveText(`Вітаємо, ${demoUsers.student.fullName}!`);
+    await expect(appsPage.cards).toHaveCount(3);
+    await expect(appsPage.cards.first()).toHaveAttribute("href", /^\/api\/app-redirect\?appId=/);
+
+    // Signed in, the login screen sends the person straight back to the apps list.
+    await page.goto("/uk/");
+    await expect(page).toHaveURL(appsPage.url());
+  });
+
+  test("a wrong password shows the invalid-credentials alert and keeps the person on the login screen", async ({
+    loginPage,
+    page,
+  }) => {
+    await loginPage.goto();
+    await loginPage.signIn(demoUsers.student.username, "not-the-password");
+    await expect(loginPage.invalidCredentials).toBeVisible();
+    await expect(page).toHaveURL(/\/uk\/$/);
+    await expect(loginPage.username).toBeEnabled();
+  });
+
+  test("the apps screen lists nothing for a person without apps and logout returns to login", async ({
+    loginPage,
+    appsPage,
+    page,
+  }) => {
+    await loginPage.goto();
+    await loginPage.signIn(demoUsers.newcomer.username, demoUsers.newcomer.password);
+    await expect(appsPage.noAppsError).toBeVisible();
+    await appsPage.logout.click();
+    await expect(page).toHaveURL(/\/uk\/$/);
+    await expect(loginPage.username).toBeVisible();
+  });
+
+  test("an unknown appId is cleared from the URL and reported", async ({ loginPage, appsPage, page }) => {
+    await loginPage.goto("?appId=00000000-0000-4000-8000-000000000000");
+    await loginPage.signIn(demoUsers.student.username, demoUsers.student.password);
+    await expect(appsPage.redirectError).toBeVisible();
+    await expect(page).toHaveURL(/\/uk\/apps$/);
+  });
+});

@@ -1,0 +1,38 @@
+import { expect, test } from "../fixtures.ts";
+
+test.describe("routes and languages", () => {
+  test("'/' redirects to the Ukrainian login keeping the query string", async ({ page, loginPage }) => {
+    await page.goto("/?appId=abc");
+    await expect(page).toHaveURL(/\/uk\/\?appId=abc$/);
+    await expect(loginPage.username).toBeVisible();
+  });
+
+  test("a page without language gets one; an unknown path goes home", async ({ page }) => {
+    await page.goto("/faq?x=1");
+    await expect(page).toHaveURL(/\/uk\/faq\?x=1$/);
+    await page.goto("/no-such-thing/at-all");
+    await expect(page).toHaveURL(/\/uk\/$/);
+  });
+
+  test("an unknown page under a language shows not-found", async ({ page }) => {
+    await page.goto("/en/no-such-page");
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  });
+
+  test("the language switch swaps the segment and reloads", async ({ page, enLoginPage }) => {
+    await page.goto("/uk/faq");
+    await page.getByTestId("language-switch").click();
+    await expect(page).toHaveURL(/\/en\/faq$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Questions and answers");
+    // The choice is remembered: '/' now leads to English.
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/en\/$/);
+    await expect(enLoginPage.submit).toBeVisible();
+  });
+
+  test("the protected apps screen sends an anonymous visitor to the login", async ({ page, loginPage }) => {
+    await page.goto("/uk/apps");
+    await expect(page).toHaveURL(/\/uk\/$/);
+    await expect(loginPage.username).toBeVisible();
+  });
+});

@@ -102,7 +102,25 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
       policy: loginPolicy(options),
     },
     renderError,
+    fetch: outgoingFetch(config),
     enabledJWA: { idTokenSigningAlgValues: ["RS256"] },
+  };
+}
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Back-channel logout calls the applications' servers. The library refuses
+ * special-use addresses (SSRF); outside production, loopback applications
+ * (the demo site, tests) are allowed, as they are for redirect URIs.
+ */
+function outgoingFetch(config: Config): NonNullable<Configuration["fetch"]> {
+  return (url, options) => {
+    if (!config.isProduction && loopbackHosts.has(new URL(url).hostname)) {
+      const { dispatcher: _ssrfGuard, ...rest } = options as RequestInit & { dispatcher?: unknown };
+      return globalThis.fetch(url, rest);
+    }
+    return globalThis.fetch(url, options);
   };
 }
 

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "./support/app.ts";
+import { addPerson, grantAccess, signIn } from "./support/campus.ts";
+import { databaseKinds } from "./support/databases.ts";
+import { addOidcClient, client, discover, freePort, startSignIn, TestBrowser } from "./support/oidc.ts";
+
+const redirectUri = "https://thirdparty.example.org/callback";
+
+describe.each(databaseKinds)("OpenID Connect consent and public clients (%s)", (kind) => {
+  let test: TestApp;
+  let origin: string;
+  let issuer: string;
+  let thirdParty: { id: string; secret: string };
+  let publicClientId: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    issuer = `${origin}/oidc`;
+    test = await createTestApp(kind, { PUBLIC_URL: origin, PORT: String(port) });
+    await test.app.listen({ host: "127.0.0.1", port });
+    const person = await addPerson(
+      test.app,
+      { username: "consenting", fullName: "Коваленко Олена Петрівна", taxId: "3012345678", employeeId: "E-1" },
+      "correct horse battery",
+    );
+    await addPerson(test.app, { username: "outsider", fullName: "Ігор Бондар" }, "correct horse battery");
+    const rp = await addOidcClient(test.app, {
+      redirectUris: [redirectUri],
+      scopes: ["openid", "profile", "kpi", "tax_id"],
+    });
+    thirdParty = { id: rp.application.id, secret: rp.secret };
+    await grantAccess(test.app.db, person.id, rp.application.id);
+    const spa = await addOidcClient(test.app, { redirectUris: [redirectUri], public: true, firstParty: true });
+    publicClientId = spa.application.id;
+    await grantAccess(test.app.db, person.id, publicClientId);
+  });
+  afterAll(() => test?.close());
+
+  async function browserOf(username: string) {
+    const browser = new TestBrowser(origin);
+    browser.setCookie(await signIn(test.app, username, "correct horse battery", { origin }));
+    return browser;
+  }
+
+  async function reachConsent(browser: TestBrowser, config: client.Configuration, scope: string) {
+    const start = await startSignIn(config, redirectUri, scope, { ui_locales: "en" });
+    const { leftTo, response } = await browser.follow(start.url.href);
+    expect(leftTo).toBeUndefined();
+    const landing = new URL(response.url);
+    expect(landing.pathname).toBe("/en/consent");
+    return { uid: landing.searchParams.get("uid") ?? "", ...start };
+  }
+
+  function consent(browser: TestBrowser, uid: string, allow: boolean) {
+    return browser.request(`/api/oidc/interaction/${uid}/consent`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin },
+      body: JSON.stringify({ allow }),
+    });
+  }
+
+  it("asks for consent for an application that is not first-party, lists what it asks, and continues on Allow", async () => {
+    const config = await discover(issuer, thirdParty.id, thirdParty.secret);
+    const browser = await browserOf("consenting");
+    const { uid, verifier, state } = await reachConsent(browser, config, "openid profile kpi tax_id");
+
+    const details = await browser.request(`/api/oidc/interaction/${uid}/details`);
+    expect(details.status).toBe(200);
+    expect(await details.json()).toMatchObject({
+      scopes: ["profile", "kpi", "tax_id"],
+      application: { title: expect.any(String) },
+    });
+
+    const answer = await consent(browser, uid, true);
+    expect(answer.status).toBe(200);
+    const { leftTo } = await browser.follow(((await answer.json()) as { redirectTo: string }).redirectTo);
+    if (!leftTo) throw new Error("did not return to the application");
+    const tokens = await client.authorizationCodeGrant(config, leftTo, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    const info = await client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck);
+    // Three words read as "Прізвище Ім'я По батькові".
+    expect(info).toMatchObject({
+      family_name: "Коваленко",
+      given_name: "Олена",
+      kpi_employee_id: "E-1",
+      kpi_tax_id: "3012345678",
+    });
+  });
+
+  it("refuses a consent post without our Origin (CSRF rule)", async () => {
+    const config = await discover(issuer, thirdParty.id, thirdParty.secret);
+    const browser = await browserOf("consenting");
+    const { uid } = await reachConsent(browser, config, "openid");
+    const forged = await browser.request(`/api/oidc/interaction/${uid}/consent`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://evil.example.com" },
+      body: JSON.stringify({ allow: true }),
+    });
+    expect(forged.status).toBe(403);
+    const wrongType = await consent(browser, uid, "yes" as unknown as boolean);
+    expect(wrongType.status).toBe(400);
+  });
+
+  it("returns access_denied to the application on Deny", async () => {
+    const config = await discover(issuer, thirdParty.id, thirdParty.secret);
+    const browser = await browserOf("consenting");
+    const { uid } = await reachConsent(browser, config, "openid profile");
+    const answer = await consent(browser, uid, false);
+    const { leftTo } = await browser.follow(((await answer.json()) as { redirectTo: string }).redirectTo);
+    expect(leftTo?.searchParams.get("error")).toBe("access_denied");
+    expect(leftTo?.searchParams.get("code")).toBeNull();
+  });
+
+  it("returns access_denied for a person without access to the application", async () => {
+    const config = await discover(issuer, publicClientId);
+    const browser = await browserOf("outsider");
+    const start = await startSignIn(config, redirectUri, "openid");
+    const { leftTo } = await browser.follow(start.url.href);
+    expect(leftTo?.searchParams.get("error")).toBe("access_denied");
+  });
+
+  it("lets a public client sign in with PKCE and no secret", async () => {
+    const config = await discover(issuer, publicClientId);
+    const browser = await browserOf("consenting");
+    const start = await startSignIn(config, redirectUri, "openid profile");
+    const { leftTo } = await browser.follow(start.url.href);
+    if (!leftTo) throw new Error("did not return to the application");
+    const tokens = await client.authorizationCodeGrant(config, leftTo, {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+    });
+    expect(tokens.claims()?.amr).toEqual(["pwd"]);
+  });
+});

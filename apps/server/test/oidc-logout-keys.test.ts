@@ -1,0 +1,158 @@
+import { createServer, type Server } from "node:http";
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decryptJwk, loadPublishedKeys, rotateSigningKeys, SigningKeyDecryptionError } from "../src/oidc/keys.ts";
+import { signingKeyRetentionSeconds } from "../src/oidc/provider.ts";
+import { createTestApp, type TestApp } from "./support/app.ts";
+import { addPerson, grantAccess, signIn } from "./support/campus.ts";
+import { databaseKinds } from "./support/databases.ts";
+import { addOidcClient, client, discover, freePort, startSignIn, TestBrowser } from "./support/oidc.ts";
+
+const redirectUri = "https://rp.example.edu/callback";
+const postLogoutUri = "https://rp.example.edu/signed-out";
+
+describe.each(databaseKinds)("OpenID Connect logout and signing keys (%s)", (kind) => {
+  let test: TestApp;
+  let origin: string;
+  let issuer: string;
+  let rp: { id: string; secret: string };
+  let userId: string;
+  let backchannel: Server;
+  const logoutTokens: string[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    issuer = `${origin}/oidc`;
+    test = await createTestApp(kind, { PUBLIC_URL: origin, PORT: String(port) });
+    await test.app.listen({ host: "127.0.0.1", port });
+    backchannel = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => {
+        logoutTokens.push(new URLSearchParams(body).get("logout_token") ?? "");
+        response.end();
+      });
+    });
+    const backchannelPort = await freePort();
+    await new Promise<void>((resolve) => backchannel.listen(backchannelPort, "127.0.0.1", resolve));
+    const person = await addPerson(
+      test.app,
+      { username: "leaving", fullName: "Марія Іваненко" },
+      "correct horse battery",
+    );
+    userId = person.id;
+    const created = await addOidcClient(test.app, {
+      redirectUris: [redirectUri],
+      postLogoutRedirectUris: [postLogoutUri],
+      scopes: ["openid", "profile", "offline_access"],
+      firstParty: true,
+      backchannelLogoutUri: `http://127.0.0.1:${backchannelPort}/backchannel`,
+    });
+    rp = { id: created.application.id, secret: created.secret };
+    await grantAccess(test.app.db, userId, rp.id);
+  });
+  afterAll(async () => {
+    backchannel?.close();
+    await test?.close();
+  });
+
+  async function signInThroughOidc(scope = "openid profile") {
+    const config = await discover(issuer, rp.id, rp.secret);
+    const browser = new TestBrowser(origin);
+    browser.setCookie(await signIn(test.app, "leaving", "correct horse battery", { origin }));
+    const start = await startSignIn(config, redirectUri, scope, { prompt: "consent" });
+    const { leftTo } = await browser.follow(start.url.href);
+    if (!leftTo) throw new Error("did not return to the application");
+    const tokens = await client.authorizationCodeGrant(config, leftTo, {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+    });
+    return { config, browser, tokens };
+  }
+
+  it("ends the KPI ID session on RP-initiated logout and notifies the application over the back channel", async () => {
+    const { config, browser, tokens } = await signInThroughOidc();
+    const endSession = client.buildEndSessionUrl(config, {
+      id_token_hint: tokens.id_token ?? "",
+      post_logout_redirect_uri: postLogoutUri,
+      state: "bye",
+    });
+    const page = await browser.request(endSession.href, { headers: { "accept-language": "en" } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Yes, sign me out");
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+    const action = /action="([^"]+)"/.exec(html)?.[1] ?? "";
+    const confirmed = await browser.request(new URL(action, origin).href, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin },
+      body: new URLSearchParams({ xsrf, logout: "yes" }),
+    });
+    expect(confirmed.status).toBe(303);
+    const location = new URL(confirmed.headers.get("location") ?? "", origin);
+    expect(`${location.origin}${location.pathname}`).toBe(postLogoutUri);
+    expect(location.searchParams.get("state")).toBe("bye");
+
+    const sessions = await test.app.db.selectFrom("sessions").select("id").where("user_id", "=", userId).execute();
+    expect(sessions).toHaveLength(0);
+    const user = await browser.request("/api/user");
+    expect(user.status).toBe(401);
+
+    await expect.poll(() => logoutTokens.length).toBeGreaterThan(0);
+    const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
+    const { payload } = await jwtVerify(logoutTokens[0] ?? "", jwks, { issuer, audience: rp.id });
+    expect(payload.sub).toBe(userId);
+    expect(payload.events).toHaveProperty(["http://schemas.openid.net/event/backchannel-logout"]);
+  });
+
+  it("rotates keys without breaking tokens already issued", async () => {
+    const before = await signInThroughOidc("openid profile offline_access");
+    const oldKid = decodeProtectedHeader(before.tokens.id_token ?? "").kid;
+
+    const rotation = await rotateSigningKeys(test.app.db, test.config.sessionSecret);
+    expect(rotation.retired).toContain(oldKid);
+    await test.app.oidc.refresh();
+
+    const jwksResponse = await fetch(`${issuer}/jwks`);
+    const kids = ((await jwksResponse.json()) as { keys: { kid: string; d?: string }[] }).keys.map((key) => key.kid);
+    expect(kids).toEqual(expect.arrayContaining([oldKid, rotation.kid]));
+
+    // The ID token signed with the retired key still verifies against the published JWKS.
+    const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
+    await expect(jwtVerify(before.tokens.id_token ?? "", jwks, { issuer, audience: rp.id })).resolves.toBeDefined();
+    // Access and refresh tokens issued before the rotation keep working.
+    await expect(client.fetchUserInfo(before.config, before.tokens.access_token, userId)).resolves.toMatchObject({
+      sub: userId,
+    });
+    const refreshed = await client.refreshTokenGrant(before.config, before.tokens.refresh_token ?? "");
+    expect(decodeProtectedHeader(refreshed.id_token ?? "").kid).toBe(rotation.kid);
+
+    const after = await signInThroughOidc();
+    expect(decodeProtectedHeader(after.tokens.id_token ?? "").kid).toBe(rotation.kid);
+
+    // Once its tokens have expired the retired key is no longer published.
+    const later = new Date(Date.now() + (signingKeyRetentionSeconds + 60) * 1000);
+    const published = await loadPublishedKeys(
+      test.app.db,
+      test.config.sessionSecret,
+      signingKeyRetentionSeconds,
+      later,
+    );
+    expect(published.map((key) => key.kid)).toEqual([rotation.kid]);
+  });
+
+  it("keeps private keys encrypted at rest and never publishes them", async () => {
+    const rows = await test.app.db.selectFrom("oidc_signing_keys").selectAll().execute();
+    for (const row of rows) {
+      expect(row.encrypted_jwk).not.toContain('"d"');
+      expect(() => decryptJwk(row.kid, row.encrypted_jwk, "another-secret-0123456789-abcdefghijklmnopqrstu")).toThrow(
+        SigningKeyDecryptionError,
+      );
+    }
+    const jwks = (await (await fetch(`${issuer}/jwks`)).json()) as { keys: Record<string, unknown>[] };
+    for (const key of jwks.keys) expect(key).not.toHaveProperty("d");
+  });
+});

@@ -1,7 +1,13 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "./usage.ts";
 
-export type OptionSpec = Record<string, { type: "string" | "boolean" }>;
+export type OptionSpec = Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
+
+type OptionValue<S> = S extends { type: "string"; multiple: true }
+  ? string[]
+  : S extends { type: "string" }
+    ? string
+    : boolean;
 
 export function parseOptions<T extends OptionSpec>(args: string[], options: T) {
   try {
@@ -10,7 +16,7 @@ export function parseOptions<T extends OptionSpec>(args: string[], options: T) {
       options: { ...options, json: { type: "boolean" } },
       strict: true,
       allowPositionals: false,
-    }).values as { [K in keyof T]?: T[K]["type"] extends "string" ? string : boolean } & { json?: boolean };
+    }).values as { [K in keyof T]?: OptionValue<T[K]> } & { json?: boolean };
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

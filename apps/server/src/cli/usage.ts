@@ -18,6 +18,19 @@ Applications
                                             register an application; prints its id and secret (once)
   app list                                  list applications
   app rotate-secret --app ID|NAME           issue a new secret; the old one stops working
+  app update --app ID|NAME [--title T] [--description D] [--callback-url URL]
+             [OpenID Connect flags] [--disable-oidc]
+    OpenID Connect flags (app create and app update):
+      --oidc --redirect-uri URI [--redirect-uri URI ...] [--post-logout-redirect-uri URI ...]
+      [--scope "profile email kpi offline_access tax_id"] [--public|--confidential]
+      [--first-party|--third-party] [--backchannel-logout-uri URI]
+                                            default scopes: openid profile email kpi offline_access;
+                                            tax_id only when given; first-party skips consent
+
+OpenID Connect signing keys
+  keys rotate                               new signing key; the old one stays in the JWKS until
+                                            the ID tokens it signed expire
+  keys list                                 keys, which are published, which signs
 
 People
   user create --username U --full-name F [--email E] [--tax-id T] [--student-id S]

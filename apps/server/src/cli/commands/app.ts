@@ -5,13 +5,24 @@ import { parseOptions, required } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
 import { table } from "../output.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
+import {
+  applyOidcOptions,
+  describeOidc,
+  hasOidcOptions,
+  oidcJson,
+  oidcOptionSpec,
+  oidcSettingsFromOptions,
+  updateApplication,
+  validateOidcSettings,
+} from "./app-oidc.ts";
 
-const create: CommandHandler = async ({ db, out }, args) => {
+const create: CommandHandler = async ({ db, out, config }, args) => {
   const values = parseOptions(args, {
     name: { type: "string" },
     title: { type: "string" },
     description: { type: "string" },
     "callback-url": { type: "string" },
+    ...oidcOptionSpec,
   });
   const input = {
     name: required(values, "name"),
@@ -19,11 +30,16 @@ const create: CommandHandler = async ({ db, out }, args) => {
     description: values.description ?? "",
     callbackUrl: required(values, "callback-url"),
   };
+  const oidc = hasOidcOptions(values) ? oidcSettingsFromOptions(values, values.oidc) : undefined;
+  if (oidc) validateOidcSettings(oidc);
   try {
-    const { application, secret } = await createApplication(db, input);
+    const created = await createApplication(db, input);
+    const { secret } = created;
+    const application = oidc ? await applyOidcOptions(db, created.application, oidc) : created.application;
     out.result(
-      { id: application.id, name: application.name, secret },
+      { id: application.id, name: application.name, secret, ...oidcJson(application) },
       `Created application ${application.name}\n  id:     ${application.id}\n  secret: ${secret}\n` +
+        `${describeOidc(application, config.publicUrl)}\n` +
         "Keep the secret on the application's server; it is not shown again.",
     );
   } catch (error) {
@@ -56,4 +72,9 @@ const rotateSecret: CommandHandler = async ({ db, out }, args) => {
   );
 };
 
-export const appCommands: Record<string, CommandHandler> = { create, list, "rotate-secret": rotateSecret };
+export const appCommands: Record<string, CommandHandler> = {
+  create,
+  list,
+  "rotate-secret": rotateSecret,
+  update: updateApplication,
+};

@@ -1,11 +1,13 @@
 import type { CommandHandler } from "../context.ts";
 import { appCommands } from "./app.ts";
 import { auditCommands } from "./audit.ts";
+import { keysCommands } from "./keys.ts";
 import { userCommands } from "./user.ts";
 
 /** Command groups; each issue that adds operator commands adds its group here. */
 export const commandGroups: Record<string, Record<string, CommandHandler>> = {
   app: appCommands,
   audit: auditCommands,
+  keys: keysCommands,
   user: userCommands,
 };

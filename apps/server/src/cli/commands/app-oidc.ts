@@ -1,0 +1,199 @@
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { findApplicationByIdOrName } from "../../apps/queries.ts";
+import { callbackUrlSchema } from "../../apps/service.ts";
+import type { ApplicationRow } from "../../db/schema.ts";
+import { isOidcScope } from "../../oidc/clients.ts";
+import {
+  applyOidcSettings,
+  MissingRedirectUriError,
+  type OidcSettings,
+  oidcSettingsSchema,
+} from "../../oidc/settings.ts";
+import type { CliContext, CommandHandler } from "../context.ts";
+import { CommandFailedError, UsageError } from "../usage.ts";
+
+/** The OpenID Connect flags `app create` and `app update` share. */
+export const oidcOptionSpec = {
+  oidc: { type: "boolean" },
+  "redirect-uri": { type: "string", multiple: true },
+  "post-logout-redirect-uri": { type: "string", multiple: true },
+  scope: { type: "string", multiple: true },
+  public: { type: "boolean" },
+  confidential: { type: "boolean" },
+  "first-party": { type: "boolean" },
+  "third-party": { type: "boolean" },
+  "backchannel-logout-uri": { type: "string" },
+} as const;
+
+type OidcOptionValues = {
+  oidc?: boolean;
+  "redirect-uri"?: string[];
+  "post-logout-redirect-uri"?: string[];
+  scope?: string[];
+  public?: boolean;
+  confidential?: boolean;
+  "first-party"?: boolean;
+  "third-party"?: boolean;
+  "backchannel-logout-uri"?: string;
+};
+
+function either(yes: boolean | undefined, no: boolean | undefined, names: string): boolean | undefined {
+  if (yes && no) throw new UsageError(`${names}: give one of them`);
+  return yes ? true : no ? false : undefined;
+}
+
+/** `--scope` may repeat or list several: `--scope profile --scope "email kpi"`. */
+function parseScopes(values: string[] | undefined) {
+  if (!values) return undefined;
+  const scopes = values.flatMap((value) => value.split(/[\s,]+/)).filter(Boolean);
+  const unknown = scopes.filter((scope) => !isOidcScope(scope));
+  if (unknown.length) throw new UsageError(`--scope: unknown scope ${unknown.join(", ")}`);
+  return scopes.filter(isOidcScope);
+}
+
+export function oidcSettingsFromOptions(values: OidcOptionValues, enabled?: boolean): OidcSettings {
+  return {
+    enabled,
+    redirectUris: values["redirect-uri"],
+    postLogoutRedirectUris: values["post-logout-redirect-uri"],
+    scopes: parseScopes(values.scope),
+    public: either(values.public, values.confidential, "--public/--confidential"),
+    firstParty: either(values["first-party"], values["third-party"], "--first-party/--third-party"),
+    backchannelLogoutUri:
+      values["backchannel-logout-uri"] === undefined ? undefined : values["backchannel-logout-uri"] || null,
+  };
+}
+
+export function hasOidcOptions(values: OidcOptionValues): boolean {
+  return Object.keys(oidcOptionSpec).some((name) => values[name as keyof OidcOptionValues] !== undefined);
+}
+
+/** Checks the flags before anything is written, so a bad one leaves no half-made application. */
+export function validateOidcSettings(settings: OidcSettings): void {
+  const parsed = oidcSettingsSchema.safeParse(settings);
+  if (!parsed.success) throw usageErrorOf(parsed.error);
+  if (settings.enabled && !settings.redirectUris?.length) {
+    throw new UsageError("--oidc needs at least one --redirect-uri");
+  }
+}
+
+const flagOfField: Record<string, string> = {
+  redirectUris: "--redirect-uri",
+  postLogoutRedirectUris: "--post-logout-redirect-uri",
+  backchannelLogoutUri: "--backchannel-logout-uri",
+  scopes: "--scope",
+};
+
+function usageErrorOf(error: z.ZodError): UsageError {
+  return new UsageError(
+    error.issues
+      .map((issue) => `${flagOfField[String(issue.path[0])] ?? issue.path.join(".")}: ${issue.message}`)
+      .join("; "),
+  );
+}
+
+/** Applies the flags; a bad URL or scope is a usage error naming the flag. */
+export async function applyOidcOptions(db: CliContext["db"], application: ApplicationRow, settings: OidcSettings) {
+  try {
+    return await applyOidcSettings(db, application, settings);
+  } catch (error) {
+    if (error instanceof MissingRedirectUriError) throw new UsageError(error.message);
+    if (error instanceof z.ZodError) throw usageErrorOf(error);
+    throw error;
+  }
+}
+
+export function describeOidc(application: ApplicationRow, publicUrl: string): string {
+  if (!application.oidc_enabled) return "  OpenID Connect: off";
+  return [
+    "  OpenID Connect: on",
+    `  issuer:        ${publicUrl}/oidc`,
+    `  client_id:     ${application.id}`,
+    `  client auth:   ${application.token_endpoint_auth_method}${application.token_endpoint_auth_method === "none" ? " (public client, PKCE)" : " (the secret above)"}`,
+    `  redirect URIs: ${application.redirect_uris.join(" ")}`,
+    `  scopes:        ${application.allowed_scopes.join(" ")}`,
+    `  consent:       ${application.first_party ? "not asked (first-party)" : "asked"}`,
+  ].join("\n");
+}
+
+export function oidcJson(application: ApplicationRow) {
+  return {
+    oidc: application.oidc_enabled,
+    redirectUris: application.redirect_uris,
+    postLogoutRedirectUris: application.post_logout_redirect_uris,
+    scopes: application.allowed_scopes,
+    tokenEndpointAuthMethod: application.token_endpoint_auth_method,
+    firstParty: application.first_party,
+    backchannelLogoutUri: application.backchannel_logout_uri,
+  };
+}
+
+/** `app update --app ID|NAME [--title T] [--description D] [--callback-url URL] [OIDC flags] [--disable-oidc]` */
+export const updateApplication: CommandHandler = async ({ db, out, config }, args) => {
+  let values: ReturnType<typeof parseUpdate>;
+  try {
+    values = parseUpdate(args);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (!values.app) throw new UsageError("--app is required");
+  if (values.oidc && values["disable-oidc"]) throw new UsageError("--oidc/--disable-oidc: give one of them");
+  let application = await findApplicationByIdOrName(db, values.app);
+  if (!application) throw new CommandFailedError(`no application '${values.app}'`);
+
+  const basics = z
+    .object({
+      title: z.string().min(1).max(200).optional(),
+      description: z.string().max(1000).optional(),
+      callbackUrl: callbackUrlSchema.optional(),
+    })
+    .safeParse({ title: values.title, description: values.description, callbackUrl: values["callback-url"] });
+  if (!basics.success)
+    throw new UsageError(basics.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; "));
+  const { title, description, callbackUrl } = basics.data;
+  if (title !== undefined || description !== undefined || callbackUrl !== undefined) {
+    application = await db
+      .updateTable("applications")
+      .set({
+        ...(title !== undefined ? { title } : {}),
+        ...(description !== undefined ? { description } : {}),
+        ...(callbackUrl !== undefined ? { callback_url: callbackUrl } : {}),
+        updated_at: new Date(),
+      })
+      .where("id", "=", application.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+  const enabled = values.oidc ? true : values["disable-oidc"] ? false : undefined;
+  if (enabled !== undefined || hasOidcOptions(values)) {
+    application = await applyOidcOptions(db, application, oidcSettingsFromOptions(values, enabled));
+  }
+  out.result(
+    {
+      id: application.id,
+      name: application.name,
+      title: application.title,
+      callbackUrl: application.callback_url,
+      ...oidcJson(application),
+    },
+    `Updated application ${application.name}\n${describeOidc(application, config.publicUrl)}`,
+  );
+};
+
+function parseUpdate(args: string[]) {
+  return parseArgs({
+    args,
+    options: {
+      ...oidcOptionSpec,
+      app: { type: "string" },
+      title: { type: "string" },
+      description: { type: "string" },
+      "callback-url": { type: "string" },
+      "disable-oidc": { type: "boolean" },
+      json: { type: "boolean" },
+    },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+}

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../src/cli/main.ts";
+import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";
+
+const env = {
+  NODE_ENV: "test",
+  SESSION_SECRET: "cli-test-session-secret-0123456789-abcdefghijkl",
+  DATA_DIR: "/tmp/kpi-id-cli-test",
+  PUBLIC_URL: "https://id.kpi.example",
+};
+
+describe.each(databaseKinds)("OpenID Connect operator commands on %s", (kind) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(() => database.dispose());
+
+  async function cli(args: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(args, {
+      env,
+      database: database.handle,
+      stdout: (line) => out.push(line),
+      stderr: (line) => err.push(line),
+      readStdin: async () => "",
+    });
+    const stdout = out.join("\n");
+    return { code, stdout, stderr: err.join("\n"), json: () => JSON.parse(stdout) };
+  }
+
+  const base = ["--title", "Журнал", "--callback-url", "https://journal.kpi.example/ticket"];
+
+  it("creates an OpenID Connect client with redirect URIs, scopes and settings", async () => {
+    const created = await cli([
+      "app",
+      "create",
+      "--name",
+      "journal",
+      ...base,
+      "--oidc",
+      "--redirect-uri",
+      "https://journal.kpi.example/cb",
+      "--redirect-uri",
+      "http://localhost:5173/cb",
+      "--post-logout-redirect-uri",
+      "https://journal.kpi.example/bye",
+      "--scope",
+      "profile email",
+      "--scope",
+      "tax_id",
+      "--first-party",
+      "--json",
+    ]);
+    expect(created.code).toBe(0);
+    expect(created.json()).toMatchObject({
+      oidc: true,
+      redirectUris: ["https://journal.kpi.example/cb", "http://localhost:5173/cb"],
+      postLogoutRedirectUris: ["https://journal.kpi.example/bye"],
+      scopes: ["openid", "profile", "email", "tax_id"],
+      firstParty: true,
+      tokenEndpointAuthMethod: "client_secret_basic",
+    });
+    const text = await cli(["app", "update", "--app", "journal"]);
+    expect(text.stdout).toContain("issuer:        https://id.kpi.example/oidc");
+  });
+
+  it("updates an application into a public client and back, and can switch OpenID Connect off", async () => {
+    const updated = await cli(["app", "update", "--app", "journal", "--public", "--third-party", "--json"]);
+    expect(updated.json()).toMatchObject({ tokenEndpointAuthMethod: "none", firstParty: false, oidc: true });
+    const off = await cli(["app", "update", "--app", "journal", "--disable-oidc", "--json"]);
+    expect(off.json()).toMatchObject({ oidc: false });
+  });
+
+  it("refuses bad flags with a usage error and creates nothing", async () => {
+    const noRedirect = await cli(["app", "create", "--name", "no-redirect", ...base, "--oidc"]);
+    expect(noRedirect.code).toBe(2);
+    expect(noRedirect.stderr).toContain("--redirect-uri");
+    const badUri = await cli([
+      "app",
+      "create",
+      "--name",
+      "bad-uri",
+      ...base,
+      "--oidc",
+      "--redirect-uri",
+      "http://evil.example/cb",
+    ]);
+    expect(badUri.code).toBe(2);
+    expect(badUri.stderr).toContain("--redirect-uri");
+    const badScope = await cli([
+      "app",
+      "create",
+      "--name",
+      "bad-scope",
+      ...base,
+      "--oidc",
+      "--redirect-uri",
+      "https://a.example/cb",
+      "--scope",
+      "admin",
+    ]);
+    expect(badScope.code).toBe(2);
+    expect(badScope.stderr).toContain("admin");
+    const list = await cli(["app", "list", "--json"]);
+    expect((list.json() as { name: string }[]).map((a) => a.name)).toEqual(["journal"]);
+    const unknown = await cli(["app", "update", "--app", "nope", "--oidc"]);
+    expect(unknown.code).toBe(1);
+  });
+
+  it("rotates signing keys, keeping the retired one published", async () => {
+    const first = await cli(["keys", "rotate", "--json"]);
+    expect(first.code).toBe(0);
+    const second = await cli(["keys", "rotate", "--json"]);
+    expect(second.json().retired).toEqual([first.json().kid]);
+    const keys = await cli(["keys", "list", "--json"]);
+    const rows = keys.json() as { kid: string; published: boolean; retired: string }[];
+    expect(rows.map((row) => [row.kid, row.published, row.retired === ""])).toEqual([
+      [second.json().kid, true, true],
+      [first.json().kid, true, false],
+    ]);
+  });
+});

@@ -98,6 +98,15 @@ describe.each(databaseKinds)("password checks and throttling on %s", (kind) => {
     expect(real.at(-1)).toBe("429:1");
   });
 
+  it("counts concurrent guesses one after another, so a burst cannot outrun the delay", async () => {
+    await addPerson(t.app, { username: "burst-target", fullName: "Ціль" }, password);
+    const burst = await Promise.all(Array.from({ length: 12 }, () => attempt("burst-target", "guess", newAddress())));
+    const statuses = burst.map((response) => response.statusCode).sort();
+    const allowed = throttlePolicy.account.freeFailures + 1;
+    expect(statuses).toEqual([...Array(allowed).fill(401), ...Array(12 - allowed).fill(429)]);
+    clock.advance(60);
+  });
+
   it("slows down one address guessing many accounts, and no other address", async () => {
     const address = newAddress();
     const rule = throttlePolicy.ip;

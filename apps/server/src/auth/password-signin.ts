@@ -5,7 +5,7 @@ import type { User } from "../db/schema.ts";
 import { InvalidCredentialsError, TooManyAttemptsError } from "../errors.ts";
 import { findUserByUsername } from "../users/queries.ts";
 import { issueLoginGrant } from "./grants.ts";
-import { credentialThrottleKeys, recordFailure, resetAccount, secondsUntilAllowed } from "./throttle.ts";
+import { credentialThrottleKeys, settleSuccess, takeAttempt } from "./throttle.ts";
 
 /** Why a sign-in is refused, for the audit row only: the person always sees invalid credentials. */
 function refusalReason(user: User | undefined, passwordMatches: boolean): string | undefined {
@@ -23,9 +23,9 @@ function refusalReason(user: User | undefined, passwordMatches: boolean): string
 export async function signInWithPassword(request: FastifyRequest, credentials: LoginRequest): Promise<string> {
   const { db, config, passwordHasher, clock } = request.server;
   const keys = credentialThrottleKeys(config.sessionSecret, credentials.username, request.ip);
-  const wait = await secondsUntilAllowed(db, keys, clock());
+  const attempt = await takeAttempt(db, keys, clock());
   const user = await findUserByUsername(db, credentials.username);
-  if (wait > 0) {
+  if (!attempt.allowed) {
     await audit(request, {
       type: "sign_in",
       result: "failure",
@@ -33,13 +33,12 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
       userId: user?.id,
       reason: "auth.too_many_attempts",
     });
-    throw new TooManyAttemptsError(wait);
+    throw new TooManyAttemptsError(attempt.retryAfterSeconds);
   }
 
   const passwordMatches = await passwordHasher.verify(user?.password_hash ?? null, credentials.password);
   const refusal = refusalReason(user, passwordMatches);
   if (refusal !== undefined || !user) {
-    await recordFailure(db, keys, clock());
     await audit(request, {
       type: "sign_in",
       result: "failure",
@@ -50,7 +49,7 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
     throw new InvalidCredentialsError();
   }
 
-  await resetAccount(db, keys);
+  await settleSuccess(db, keys);
   const grant = await issueLoginGrant(
     db,
     { userId: user.id, authMethod: "PASSWORD" },

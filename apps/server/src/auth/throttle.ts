@@ -24,59 +24,77 @@ export function credentialThrottleKeys(secret: string, username: string, ip: str
   ];
 }
 
-/** Seconds until every key may try again; 0 when none is waiting. */
-export async function secondsUntilAllowed(db: Db, keys: ThrottleKey[], now: Date): Promise<number> {
-  const rows = await db
-    .selectFrom("throttle_counters")
-    .select("blocked_until")
-    .where(
-      "key",
-      "in",
-      keys.map((k) => k.key),
-    )
-    .where("blocked_until", ">", now)
-    .execute();
-  const latest = Math.max(0, ...rows.map((row) => row.blocked_until?.getTime() ?? 0));
-  return latest === 0 ? 0 : (latest - now.getTime()) / 1000;
+export type AttemptDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+function nextFailureCount(row: { failures: number; last_failure_at: Date }, rule: ThrottleRule, now: Date): number {
+  const forgotten = now.getTime() - row.last_failure_at.getTime() > rule.forgetAfterSeconds * 1000;
+  return forgotten ? 1 : row.failures + 1;
 }
 
 /**
- * Counts one failure against each key (atomically, so instances sharing the
- * database agree) and sets how long the key must now wait.
+ * Takes one credential check against every key. Refused while a key waits;
+ * otherwise the attempt is counted as a failure before the password is even
+ * checked, under a row lock, so concurrent guesses are counted one after the
+ * other and cannot all slip through before the first failure is written.
+ * A success gives the attempt back (`settleSuccess`).
  */
-export async function recordFailure(db: Db, keys: ThrottleKey[], now: Date): Promise<void> {
-  for (const { key, rule } of keys) {
-    const forgetBefore = new Date(now.getTime() - rule.forgetAfterSeconds * 1000);
-    const row = await db
-      .insertInto("throttle_counters")
-      .values({ key, failures: 1, first_failure_at: now, last_failure_at: now })
-      .onConflict((conflict) =>
-        conflict.column("key").doUpdateSet({
-          failures: sql<number>`case when throttle_counters.last_failure_at < ${forgetBefore}::timestamptz
-            then 1 else throttle_counters.failures + 1 end`,
-          first_failure_at: sql<Date>`case when throttle_counters.last_failure_at < ${forgetBefore}::timestamptz
-            then ${now}::timestamptz else throttle_counters.first_failure_at end`,
-          last_failure_at: now,
-        }),
-      )
-      .returning("failures")
-      .executeTakeFirstOrThrow();
-    const delay = delayAfterFailures(rule, row.failures);
-    if (delay > 0) {
-      const until = new Date(now.getTime() + delay * 1000);
-      await db
+export async function takeAttempt(db: Db, keys: ThrottleKey[], now: Date): Promise<AttemptDecision> {
+  // A fixed locking order: two checks sharing keys never wait on each other in a cycle.
+  const ordered = [...keys].sort((a, b) => a.key.localeCompare(b.key));
+  return db.transaction().execute(async (tx) => {
+    const rows = [];
+    for (const { key } of ordered) {
+      await tx
+        .insertInto("throttle_counters")
+        .values({ key, failures: 0, first_failure_at: now, last_failure_at: now })
+        .onConflict((conflict) => conflict.column("key").doNothing())
+        .execute();
+      rows.push(
+        await tx
+          .selectFrom("throttle_counters")
+          .selectAll()
+          .where("key", "=", key)
+          .forUpdate()
+          .executeTakeFirstOrThrow(),
+      );
+    }
+    const latest = Math.max(0, ...rows.map((row) => row.blocked_until?.getTime() ?? 0));
+    if (latest > now.getTime()) return { allowed: false, retryAfterSeconds: (latest - now.getTime()) / 1000 };
+
+    for (const [index, { key, rule }] of ordered.entries()) {
+      const row = rows[index];
+      if (!row) continue;
+      const failures = nextFailureCount(row, rule, now);
+      const delay = delayAfterFailures(rule, failures);
+      await tx
         .updateTable("throttle_counters")
         .set({
-          blocked_until: sql<Date>`greatest(coalesce(blocked_until, ${until}::timestamptz), ${until}::timestamptz)`,
+          failures,
+          first_failure_at: failures === 1 ? now : row.first_failure_at,
+          last_failure_at: now,
+          blocked_until: delay > 0 ? new Date(now.getTime() + delay * 1000) : row.blocked_until,
         })
         .where("key", "=", key)
         .execute();
     }
-  }
+    return { allowed: true };
+  });
 }
 
-/** A successful sign-in clears its account's count; the address keeps its count. */
-export async function resetAccount(db: Db, keys: ThrottleKey[]): Promise<void> {
+/**
+ * The check succeeded: the account starts again from zero, and the address
+ * gets back the attempt counted in advance (but no more, so one known password
+ * does not reset the allowance for guessing others).
+ */
+export async function settleSuccess(db: Db, keys: ThrottleKey[]): Promise<void> {
   const accountKeys = keys.filter((k) => k.key.startsWith("account:")).map((k) => k.key);
+  const otherKeys = keys.filter((k) => !k.key.startsWith("account:")).map((k) => k.key);
   if (accountKeys.length > 0) await db.deleteFrom("throttle_counters").where("key", "in", accountKeys).execute();
+  if (otherKeys.length > 0) {
+    await db
+      .updateTable("throttle_counters")
+      .set({ failures: sql<number>`greatest(failures - 1, 0)` })
+      .where("key", "in", otherKeys)
+      .execute();
+  }
 }

@@ -3,19 +3,8 @@
  * The service origin is the origin the script itself was loaded from, and a
  * nonce on the script tag is reused for the style element under a strict CSP.
  */
+import type { KpiIdGlobal } from "./global.ts";
 import { renderAll } from "./render.ts";
-
-export interface KpiIdGlobal {
-  /** Renders every `#kpi_id_signin` / `[data-kpi-id-signin]` element; safe to call again after a re-render. */
-  init(): HTMLAnchorElement[];
-  serviceOrigin: string;
-}
-
-declare global {
-  interface Window {
-    KPIID?: KpiIdGlobal;
-  }
-}
 
 const script = document.currentScript as HTMLScriptElement | null;
 const serviceOrigin = script?.src ? new URL(script.src).origin : location.origin;

@@ -5,7 +5,7 @@
  * `prefers-color-scheme`. No inline style attributes: they would need
  * `'unsafe-inline'` under a strict CSP.
  */
-const css = `.kpi-id-btn{--b:var(--kpi-id-brand,#1b4fa0);--o:var(--kpi-id-on-brand,#fff);--h:48px;--bg:var(--b);--fg:var(--o);box-sizing:border-box;display:inline-flex;align-items:center;justify-content:center;gap:10px;height:var(--h);padding:0 calc(var(--h)/2.4);border:1px solid var(--b);border-radius:var(--kpi-id-radius,8px);background:var(--bg);color:var(--fg);font:600 16px/1 var(--kpi-id-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);text-decoration:none;white-space:nowrap;cursor:pointer;transition:filter .15s}
+const css = `.kpi-id-btn{--b:var(--kpi-id-brand,#1b3f8f);--o:var(--kpi-id-on-brand,#fff);--h:48px;--bg:var(--b);--fg:var(--o);box-sizing:border-box;display:inline-flex;align-items:center;justify-content:center;gap:10px;height:var(--h);padding:0 calc(var(--h)/2.4);border:1px solid var(--b);border-radius:var(--kpi-id-radius,8px);background:var(--bg);color:var(--fg);font:600 16px/1 var(--kpi-id-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);text-decoration:none;white-space:nowrap;cursor:pointer;transition:filter .15s}
 .kpi-id-btn:hover{filter:brightness(1.08)}.kpi-id-btn:focus-visible{outline:3px solid var(--kpi-id-focus,#f59e0b);outline-offset:2px}
 .kpi-id-btn--medium{--h:40px;font-size:15px}.kpi-id-btn--small{--h:32px;font-size:14px;gap:8px}
 .kpi-id-btn--outline{--bg:var(--kpi-id-surface,#fff);--fg:var(--b)}

@@ -16,8 +16,10 @@ export const publicPages: RouteObject[] = [
     path: "auth-success",
     lazy: async () => ({ Component: (await import("./routes/auth-success.tsx")).AuthSuccessRoute }),
   },
-  // The button wizard (issue 7) joins with one line, e.g.:
-  // { path: "button-wizard", lazy: async () => ({ Component: (await import("@/features/button-wizard/...")).ButtonWizardRoute }) },
+  {
+    path: "button-wizard",
+    lazy: async () => ({ Component: (await import("./routes/button-wizard.tsx")).ButtonWizardRoute }),
+  },
 ];
 
 /** Pages under /{lang}/ with the private layout (privacy policy and terms in the footer). */

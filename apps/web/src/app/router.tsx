@@ -12,6 +12,7 @@ export const publicPages: RouteObject[] = [
   { index: true, Component: LoginRoute },
   { path: "diia", lazy: async () => ({ Component: (await import("./routes/diia.tsx")).DiiaRoute }) },
   { path: "faq", lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).FaqRoute }) },
+  { path: "consent", lazy: async () => ({ Component: (await import("./routes/consent.tsx")).ConsentRoute }) },
   {
     path: "auth-success",
     lazy: async () => ({ Component: (await import("./routes/auth-success.tsx")).AuthSuccessRoute }),

@@ -7,6 +7,7 @@ import { authRoutes } from "./auth/routes.ts";
 import type { Config } from "./config/index.ts";
 import type { Database, DatabaseHandle } from "./db/index.ts";
 import { registerDiia } from "./diia/plugin.ts";
+import { googleRoutes } from "./google/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { registerJsonParser } from "./http/body-parsers.ts";
 import { registerApiDocs } from "./http/docs.ts";
@@ -72,7 +73,7 @@ export async function buildApp({
   app.decorate("config", config);
   app.decorate("database", database);
   app.decorate("db", database.db);
-  app.decorate("features", { google: false, diia: false } satisfies Features);
+  app.decorate("features", { google: config.google !== undefined, diia: false } satisfies Features);
   app.decorate("clock", clock);
   app.decorate("passwordHasher", createPasswordHasher(config.argon2));
   app.addHook("onClose", async () => database.close());
@@ -89,6 +90,7 @@ export async function buildApp({
   await app.register(settingsRoutes);
   await registerSigninScript(app);
   await app.register(authRoutes);
+  await app.register(googleRoutes);
   await app.register(userRoutes);
   await app.register(appRedirectRoutes);
   await app.register(ticketExchangeRoutes);

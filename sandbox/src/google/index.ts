@@ -18,6 +18,8 @@ export interface GoogleStandInOptions {
 
 export interface RunningGoogleStandIn extends RunningStandIn {
   issuer: string;
+  /** The loopback port it listens on (the issuer may name a proxy in front of it). */
+  port: number;
   client: RegisteredClient;
   /** The private signing key, for tests that play a misbehaving provider. */
   signingKey: JWK;
@@ -52,6 +54,7 @@ export async function startGoogleStandIn(options: GoogleStandInOptions): Promise
     name: "Google",
     url: issuer,
     issuer,
+    port,
     client,
     signingKey,
     env: { GOOGLE_ISSUER: issuer, GOOGLE_CLIENT_ID: client.clientId, GOOGLE_CLIENT_SECRET: client.clientSecret },

@@ -41,6 +41,9 @@ People
   user list
   user grant --username U --app ID|NAME     give access to an application
   user revoke --username U --app ID|NAME
+  user link-google --username U --subject SUB
+                                            let a Google account (its ID token "sub") sign in as U
+  user unlink-google --username U           remove U's Google links
   user import --file people.csv             header row; columns as the create flags
                                             (username, full-name, email, tax-id, student-id,
                                             employee-id, password, apps); idempotent on username

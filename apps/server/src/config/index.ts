@@ -71,7 +71,8 @@ function readGoogleConfig(environment: Environment, isProduction: boolean): Goog
   const { GOOGLE_ISSUER: issuer, GOOGLE_CLIENT_ID: clientId, GOOGLE_CLIENT_SECRET: clientSecret } = environment;
   if (clientId === undefined && clientSecret === undefined) return undefined;
   if (clientId === undefined) throw new ConfigError("GOOGLE_CLIENT_ID: is required when GOOGLE_CLIENT_SECRET is set");
-  if (clientSecret === undefined) throw new ConfigError("GOOGLE_CLIENT_SECRET: is required when GOOGLE_CLIENT_ID is set");
+  if (clientSecret === undefined)
+    throw new ConfigError("GOOGLE_CLIENT_SECRET: is required when GOOGLE_CLIENT_ID is set");
   if (isProduction && !issuer.startsWith("https://")) {
     throw new ConfigError("GOOGLE_ISSUER: must be an https:// address in production");
   }

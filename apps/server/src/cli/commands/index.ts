@@ -3,11 +3,12 @@ import { appCommands } from "./app.ts";
 import { auditCommands } from "./audit.ts";
 import { keysCommands } from "./keys.ts";
 import { userCommands } from "./user.ts";
+import { userGoogleCommands } from "./user-google.ts";
 
 /** Command groups; each issue that adds operator commands adds its group here. */
 export const commandGroups: Record<string, Record<string, CommandHandler>> = {
   app: appCommands,
   audit: auditCommands,
   keys: keysCommands,
-  user: userCommands,
+  user: { ...userCommands, ...userGoogleCommands },
 };

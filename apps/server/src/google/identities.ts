@@ -1,0 +1,55 @@
+import { sql } from "kysely";
+import type { User } from "../db/schema.ts";
+import type { Db } from "../users/queries.ts";
+
+/** The campus person a Google subject is linked to, whatever their status. */
+export function findUserByGoogleSubject(db: Db, subject: string): Promise<User | undefined> {
+  return db
+    .selectFrom("external_identities")
+    .innerJoin("users", "users.id", "external_identities.user_id")
+    .selectAll("users")
+    .where("external_identities.provider", "=", "google")
+    .where("external_identities.subject", "=", subject)
+    .executeTakeFirst();
+}
+
+/** Active people holding this e-mail address (at most two: enough to tell one from many). */
+export function findActiveUsersByEmail(db: Db, email: string): Promise<User[]> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where(sql<string>`lower(email)`, "=", email.toLowerCase())
+    .where("status", "=", "active")
+    .limit(2)
+    .execute();
+}
+
+/** Links a Google subject to a person; a subject already linked (to anyone) is left as it is. */
+export async function linkGoogleSubject(db: Db, userId: string, subject: string): Promise<boolean> {
+  const result = await db
+    .insertInto("external_identities")
+    .values({ provider: "google", subject, user_id: userId })
+    .onConflict((conflict) => conflict.columns(["provider", "subject"]).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Removes every Google link of a person; answers how many there were. */
+export async function unlinkGoogle(db: Db, userId: string): Promise<number> {
+  const result = await db
+    .deleteFrom("external_identities")
+    .where("provider", "=", "google")
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function googleSubjectsOf(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("external_identities")
+    .select("subject")
+    .where("provider", "=", "google")
+    .where("user_id", "=", userId)
+    .execute();
+  return rows.map((row) => row.subject);
+}

@@ -1,0 +1,37 @@
+import type { User } from "../db/schema.ts";
+import type { Db } from "../users/queries.ts";
+import type { GoogleIdentity } from "./client.ts";
+import { GoogleFailedError } from "./errors.ts";
+import { findActiveUsersByEmail, findUserByGoogleSubject, linkGoogleSubject } from "./identities.ts";
+
+function mustBeActive(user: User): User {
+  if (user.status !== "active") throw new GoogleFailedError("user.disabled");
+  return user;
+}
+
+function verifiedEmail(identity: GoogleIdentity): string {
+  if (!identity.email) throw new GoogleFailedError("google.no_email");
+  if (!identity.emailVerified) throw new GoogleFailedError("google.email_unverified");
+  return identity.email;
+}
+
+async function onlyHolderOf(db: Db, email: string): Promise<User> {
+  const holders = await findActiveUsersByEmail(db, email);
+  if (holders.length === 0) throw new GoogleFailedError("google.no_match");
+  const [holder] = holders;
+  if (holders.length > 1 || !holder) throw new GoogleFailedError("google.email_ambiguous");
+  return holder;
+}
+
+/**
+ * The campus person a Google identity signs in: the one its subject is linked
+ * to, else the only active person holding its verified e-mail address (who
+ * is then linked, so a later change of address at Google keeps working).
+ */
+export async function findPersonForGoogle(db: Db, identity: GoogleIdentity): Promise<User> {
+  const linked = await findUserByGoogleSubject(db, identity.subject);
+  if (linked) return mustBeActive(linked);
+  const person = await onlyHolderOf(db, verifiedEmail(identity));
+  await linkGoogleSubject(db, person.id, identity.subject);
+  return person;
+}

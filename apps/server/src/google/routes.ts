@@ -1,0 +1,99 @@
+import { isLanguage, type Language } from "@kpi-id/contracts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { AppError } from "../errors.ts";
+import { languageFromHeader } from "../http/language.ts";
+import { GoogleOpenIdClient } from "./client.ts";
+import { GoogleNotConfiguredError } from "./errors.ts";
+import { beginGoogleSignIn, completeGoogleSignIn } from "./service.ts";
+
+const appIdSchema = z.uuid();
+
+/** An appId the web app forwards: a uuid, or nothing. Anything else never reaches a URL we build. */
+function parseAppId(value: string | undefined): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  if (!appIdSchema.safeParse(value).success) {
+    throw new AppError("request.validation_failed", {
+      details: [{ path: "querystring.appId", message: "not a uuid" }],
+    });
+  }
+  return value;
+}
+
+/** A browser navigating here (rather than a script) is sent back to the login page with the Google alert. */
+function isNavigation(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? "";
+  return accept.includes("text/html");
+}
+
+function preferredLanguage(request: FastifyRequest): Language {
+  const chosen = request.cookies.i18next;
+  return isLanguage(chosen) ? chosen : languageFromHeader(request.headers["accept-language"]);
+}
+
+function backToLoginWithAlert(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply.redirect(`/${preferredLanguage(request)}/?google_auth_error=true`, 302);
+}
+
+const authQuerySchema = z.object({
+  code: z.string().min(1).max(2048),
+  state: z.string().min(1).max(1024),
+});
+
+/** Sign-in with Google: the redirect to the provider and the answer the /google-auth page forwards. */
+export const googleRoutes: FastifyPluginAsyncZod = async (app) => {
+  const settings = app.config.google;
+  const client = settings ? new GoogleOpenIdClient(settings, `${app.config.publicUrl}/google-auth`) : undefined;
+  const requireClient = () => {
+    if (!client) throw new GoogleNotConfiguredError();
+    return client;
+  };
+
+  app.get(
+    "/api/google/redirect",
+    {
+      schema: {
+        tags: ["sign-in"],
+        summary: "Start signing in with Google",
+        description:
+          "Redirects to the provider (authorization code, PKCE S256, nonce). `state` is base64url JSON " +
+          "`{appId?, n}` and is bound to a short-lived signed HttpOnly cookie. A browser whose sign-in " +
+          "cannot start is sent to `/{lang}/?google_auth_error=true`; other callers get 400 " +
+          "`request.validation_failed` (appId not a uuid) or 503 `google.not_configured`.",
+        querystring: z.object({ appId: z.string().max(200).optional() }),
+      },
+    },
+    async (request, reply) => {
+      try {
+        const appId = parseAppId(request.query.appId);
+        const url = await beginGoogleSignIn(requireClient(), reply, appId);
+        return reply.redirect(url.href, 302);
+      } catch (error) {
+        if (error instanceof AppError && isNavigation(request)) return backToLoginWithAlert(request, reply);
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    "/google/auth",
+    {
+      schema: {
+        tags: ["sign-in"],
+        summary: "Finish signing in with Google",
+        description:
+          "Called by the /google-auth page with the provider's `code` and `state`. Checks them against " +
+          "this browser's pending sign-in cookie, exchanges the code, validates the ID token and finds " +
+          "the campus person (linked Google subject, else the one active account with the verified " +
+          "e-mail). Success sets the session cookie; any failure is 401 `google.failed` and no session.",
+        querystring: authQuerySchema,
+        response: { 200: z.object({ ok: z.literal(true) }) },
+      },
+    },
+    async (request, reply) => {
+      await completeGoogleSignIn(requireClient(), request, reply, request.query);
+      return { ok: true as const };
+    },
+  );
+};

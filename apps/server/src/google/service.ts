@@ -1,0 +1,75 @@
+import { timingSafeEqual } from "node:crypto";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { audit } from "../audit/record.ts";
+import { establishSession } from "../sessions/establish.ts";
+import type { GoogleOpenIdClient } from "./client.ts";
+import { GoogleFailedError } from "./errors.ts";
+import { findPersonForGoogle } from "./person.ts";
+import {
+  clearPendingCookie,
+  encodeState,
+  PENDING_SIGN_IN_SECONDS,
+  type PendingSignIn,
+  readPendingCookie,
+  setPendingCookie,
+} from "./state.ts";
+
+/** Starts a sign-in: remembers state, verifier and nonce in this browser's cookie; answers Google's URL. */
+export async function beginGoogleSignIn(
+  client: GoogleOpenIdClient,
+  reply: FastifyReply,
+  appId: string | undefined,
+): Promise<URL> {
+  const { url, pending } = await client.authorizationRequest(encodeState(appId));
+  const expiresAt = Math.floor(reply.server.clock().getTime() / 1000) + PENDING_SIGN_IN_SECONDS;
+  setPendingCookie(reply, { ...pending, expiresAt });
+  return url;
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a, "utf8");
+  const right = Buffer.from(b, "utf8");
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The sign-in this browser started, answered by this very state; anything else is refused. */
+function pendingSignInFor(request: FastifyRequest, state: string): PendingSignIn {
+  const pending = readPendingCookie(request, request.server.clock());
+  if (!pending) throw new GoogleFailedError("google.no_pending_sign_in");
+  if (!sameText(pending.state, state)) throw new GoogleFailedError("google.state_mismatch");
+  return pending;
+}
+
+export interface GoogleAnswer {
+  code: string;
+  state: string;
+}
+
+/**
+ * Finishes a sign-in: the answer must match this browser's pending sign-in,
+ * the code must yield a valid ID token, and the token must name exactly one
+ * active campus person. Then a new session. Every outcome is audited.
+ */
+export async function completeGoogleSignIn(
+  client: GoogleOpenIdClient,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: GoogleAnswer,
+): Promise<void> {
+  // The pending sign-in is good for one answer, whatever that answer turns out to be.
+  clearPendingCookie(reply);
+  let userId: string | undefined;
+  try {
+    const pending = pendingSignInFor(request, answer.state);
+    const identity = await client.identityFor(answer.code, pending);
+    const person = await findPersonForGoogle(request.server.db, identity);
+    userId = person.id;
+    await establishSession(request.server, reply, { userId: person.id, authMethod: "GOOGLE", request });
+  } catch (error) {
+    if (error instanceof GoogleFailedError) {
+      await audit(request, { type: "sign_in", result: "failure", authMethod: "GOOGLE", reason: error.reason });
+    }
+    throw error;
+  }
+  await audit(request, { type: "sign_in", result: "success", authMethod: "GOOGLE", userId });
+}

@@ -1,0 +1,68 @@
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { signInAtStandIn } from "../../../../sandbox/src/google/http-driver.ts";
+import type { RunningGoogleStandIn } from "../../../../sandbox/src/google/index.ts";
+
+/** The product's settings for a running stand-in. */
+export function googleSettings(standIn: RunningGoogleStandIn): Record<string, string> {
+  return {
+    GOOGLE_ISSUER: standIn.issuer,
+    GOOGLE_CLIENT_ID: standIn.client.clientId,
+    GOOGLE_CLIENT_SECRET: standIn.client.clientSecret,
+  };
+}
+
+export interface StartedSignIn {
+  /** The provider's authorization URL the browser is sent to. */
+  location: URL;
+  /** `name=value` of the pending sign-in cookie. */
+  cookie: string;
+  /** The cookie's signed value, as the browser holds it. */
+  cookieValue: string;
+}
+
+export async function startGoogleSignIn(app: FastifyInstance, appId?: string): Promise<StartedSignIn> {
+  const query = appId === undefined ? "" : `?appId=${encodeURIComponent(appId)}`;
+  const response = await app.inject({ method: "GET", url: `/api/google/redirect${query}` });
+  if (response.statusCode !== 302) throw new Error(`redirect answered ${response.statusCode} ${response.body}`);
+  const cookie = response.cookies.find((c) => c.name.endsWith("kpi_id_google"));
+  if (!cookie) throw new Error("no pending sign-in cookie");
+  return {
+    location: new URL(String(response.headers.location)),
+    cookie: `${cookie.name}=${cookie.value}`,
+    cookieValue: cookie.value,
+  };
+}
+
+/** Picks the account at the stand-in and returns what the provider sends back to /google-auth. */
+export async function answerAtGoogle(authorizationUrl: URL, subject: string) {
+  const { redirectedTo } = await signInAtStandIn(authorizationUrl, subject);
+  const code = redirectedTo.searchParams.get("code");
+  const state = redirectedTo.searchParams.get("state");
+  if (!code || !state) throw new Error(`no code in ${redirectedTo}`);
+  return { code, state, redirectedTo };
+}
+
+/** What the /google-auth page does: GET /google/auth with code and state, carrying the browser's cookies. */
+export function finishGoogleSignIn(
+  app: FastifyInstance,
+  answer: { code: string; state: string },
+  cookie?: string,
+): Promise<LightMyRequestResponse> {
+  const query = new URLSearchParams({ code: answer.code, state: answer.state });
+  return app.inject({
+    method: "GET",
+    url: `/google/auth?${query}`,
+    headers: { accept: "application/json", ...(cookie ? { cookie } : {}) },
+  });
+}
+
+export function sessionCookieOf(response: LightMyRequestResponse) {
+  return response.cookies.find((c) => c.name.endsWith("kpi_id_session") && c.value !== "");
+}
+
+/** The one-line summary of a refusal: status, code and whether a session cookie came with it. */
+export function refusal(response: LightMyRequestResponse) {
+  return { status: response.statusCode, code: response.json().code, session: sessionCookieOf(response) !== undefined };
+}
+
+export const refused = { status: 401, code: "google.failed", session: false };

@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
 
-const webRoot = fileURLToPath(new URL("..", import.meta.url));
+// import.meta.dirname where the runtime gives it (Node, vitest under jsdom); the URL otherwise.
+const webRoot = join(import.meta.dirname ?? dirname(fileURLToPath(import.meta.url)), "..");
 export const defaultLocalesDir = join(webRoot, "public/locales");
 export const defaultSourceDir = join(webRoot, "src");
 

@@ -28,7 +28,7 @@ export function PrivateFooter() {
     <footer className="border-t border-border">
       <div className="mx-auto flex max-w-5xl flex-col gap-2 px-4 py-5 text-sm text-muted-foreground sm:flex-row sm:items-center sm:justify-between sm:px-6">
         <p>{t("common:footer.rights", { year: new Date().getFullYear() })}</p>
-        <nav aria-label={t("common:footer.legal")} className="flex gap-4">
+        <nav aria-label={t("common:footer.legal")} className="flex flex-wrap gap-x-4 gap-y-1">
           <Link to={localizePath(language, "/privacy-policy")} className={linkClass}>
             {t("common:footer.privacy")}
           </Link>

@@ -2,6 +2,7 @@ import { Languages } from "lucide-react";
 import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
+import { browser } from "@/lib/browser.ts";
 import type { Language } from "@/lib/languages.ts";
 import { swapLanguage } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
@@ -15,7 +16,7 @@ export function LanguageSwitch() {
   const href = swapLanguage(location.pathname, location.search, target);
   const reload = (event: MouseEvent<HTMLAnchorElement>) => {
     event.preventDefault();
-    window.location.assign(href);
+    browser.assign(href);
   };
   return (
     <a

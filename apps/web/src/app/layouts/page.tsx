@@ -29,10 +29,11 @@ interface ContentPageProps {
   children: ReactNode;
   width?: "narrow" | "wide";
   back?: boolean;
+  centered?: boolean;
 }
 
 /** A content page: Back button, one h1, the body. */
-export function ContentPage({ title, children, width = "wide", back = true }: ContentPageProps) {
+export function ContentPage({ title, children, width = "wide", back = true, centered = false }: ContentPageProps) {
   return (
     <div
       className={cn(
@@ -41,7 +42,11 @@ export function ContentPage({ title, children, width = "wide", back = true }: Co
       )}
     >
       {back ? <BackButton /> : null}
-      <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-3xl">{title}</h1>
+      <h1
+        className={cn("text-2xl font-semibold tracking-tight text-foreground sm:text-3xl", centered && "text-center")}
+      >
+        {title}
+      </h1>
       {children}
     </div>
   );

@@ -10,7 +10,7 @@ export const confettiSettings = { particleCount: 250, duration: 3000, force: 1, 
 export function AuthSuccessRoute() {
   const { t } = useTranslation("pages");
   return (
-    <ContentPage title={t("pages:authSuccess.title")} width="narrow" back={false}>
+    <ContentPage title={t("pages:authSuccess.title")} width="narrow" centered back={false}>
       <div className="flex flex-col items-center gap-4 text-center">
         <div className="flex justify-center" aria-hidden>
           <Suspense fallback={null}>

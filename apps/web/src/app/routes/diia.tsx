@@ -11,7 +11,7 @@ export function DiiaRoute() {
   const finishSignIn = useFinishSignIn(search);
   return (
     <EntryGate>
-      <ContentPage title={t("auth:diia.title")} width="narrow">
+      <ContentPage title={t("auth:diia.title")} width="narrow" centered>
         <DiiaLogin onSignedIn={finishSignIn} />
       </ContentPage>
     </EntryGate>

@@ -4,6 +4,7 @@ import { useSearchParams } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
 import { appIdFromState } from "@/features/google/api/decode-state.ts";
 import { completeGoogleAuth } from "@/features/google/api/google-auth.ts";
+import { browser } from "@/lib/browser.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 
@@ -23,9 +24,9 @@ export function GoogleAuthRoute() {
       () => {
         const appId = appIdFromState(state);
         const query = appId ? `?${new URLSearchParams({ appId })}` : "";
-        window.location.replace(`${localizePath(language, "/apps")}${query}`);
+        browser.replace(`${localizePath(language, "/apps")}${query}`);
       },
-      () => window.location.replace(`${localizePath(language, "/")}?google_auth_error=true`),
+      () => browser.replace(`${localizePath(language, "/")}?google_auth_error=true`),
     );
   }, [searchParams, language]);
   return (

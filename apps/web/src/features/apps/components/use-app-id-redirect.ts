@@ -1,6 +1,7 @@
 import type { Application } from "@kpi-id/contracts";
 import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
+import { browser } from "@/lib/browser.ts";
 import { appRedirectUrl } from "../api/app-redirect.ts";
 
 export type AppIdOutcome = { kind: "none" } | { kind: "redirecting"; application: Application } | { kind: "unknown" };
@@ -19,7 +20,7 @@ export function useAppIdRedirect(applications: Application[]): AppIdOutcome {
   const [searchParams, setSearchParams] = useSearchParams();
   const [outcome] = useState(() => outcomeFor(searchParams.get("appId"), applications));
   useEffect(() => {
-    if (outcome.kind === "redirecting") window.location.assign(appRedirectUrl(outcome.application.id));
+    if (outcome.kind === "redirecting") browser.assign(appRedirectUrl(outcome.application.id));
     if (outcome.kind === "unknown") {
       setSearchParams(
         (current) => {

@@ -1,6 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { apiFetch } from "@/lib/api-client.ts";
+import { browser } from "@/lib/browser.ts";
 
 export async function logout(): Promise<void> {
   await apiFetch("/api/auth/logout", { method: "POST", failure: "Failed to logout" });
@@ -10,7 +11,7 @@ export async function logout(): Promise<void> {
 export function useLogout(failureMessage: string) {
   return useMutation({
     mutationFn: logout,
-    onSuccess: () => window.location.reload(),
+    onSuccess: () => browser.reload(),
     onError: () => toast.error(failureMessage),
   });
 }

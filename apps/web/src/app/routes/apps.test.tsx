@@ -1,0 +1,81 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { browser } from "@/lib/browser.ts";
+import { json, mockFetch } from "../../../test/fetch-mock.ts";
+import { renderApp, student } from "../../../test/render.tsx";
+
+describe("the apps screen", () => {
+  it("lists the person's apps with their icons, each opening the app redirect in a new tab", async () => {
+    mockFetch({ "GET /user": () => json(student) });
+    renderApp("/uk/apps");
+    const cards = await screen.findAllByTestId("app-card");
+    expect(cards).toHaveLength(3);
+    expect(cards[0]).toHaveAttribute("href", `/api/app-redirect?appId=${student.applications[0]?.id}`);
+    expect(cards[0]).toHaveAttribute("target", "_blank");
+    const icons = cards.map((card) => card.querySelector("[data-icon]")?.getAttribute("data-icon"));
+    expect(icons).toEqual(["campus", "my-kpi", "default"]);
+    expect(screen.queryByTestId("redirect-error")).not.toBeInTheDocument();
+    expect(screen.queryByTestId("no-apps-error")).not.toBeInTheDocument();
+  });
+
+  it("goes straight to the app when appId names one of the person's apps", async () => {
+    const assign = vi.spyOn(browser, "assign").mockImplementation(() => undefined);
+    mockFetch({ "GET /user": () => json(student) });
+    const target = student.applications[1]?.id ?? "";
+    renderApp(`/uk/apps?appId=${target}`);
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`/api/app-redirect?appId=${target}`));
+    expect(screen.getByRole("status", { name: "Переходимо до сервісу «Мій КПІ»…" })).toBeInTheDocument();
+  });
+
+  it("clears an unknown appId from the URL and shows the redirect error", async () => {
+    const assign = vi.spyOn(browser, "assign").mockImplementation(() => undefined);
+    mockFetch({ "GET /user": () => json(student) });
+    const { router } = renderApp("/uk/apps?appId=not-mine&keep=1");
+    expect(await screen.findByTestId("redirect-error")).toHaveTextContent("Сервіс недоступний");
+    await waitFor(() => expect(router.state.location.search).toBe("?keep=1"));
+    expect(assign).not.toHaveBeenCalled();
+    expect(screen.getAllByTestId("app-card")).toHaveLength(3);
+  });
+
+  it("shows the no-apps notice to a person without apps", async () => {
+    mockFetch({ "GET /user": () => json({ ...student, applications: [] }) });
+    renderApp("/en/apps");
+    expect(await screen.findByTestId("no-apps-error")).toHaveTextContent("No services available");
+    expect(screen.queryAllByTestId("app-card")).toHaveLength(0);
+  });
+
+  it("reloads the page after logout", async () => {
+    const reload = vi.spyOn(browser, "reload").mockImplementation(() => undefined);
+    const spy = mockFetch({
+      "GET /user": () => json(student),
+      "POST /api/auth/logout": () => new Response(null, { status: 204 }),
+    });
+    renderApp("/uk/apps");
+    await userEvent.setup().click(await screen.findByRole("button", { name: "Вийти" }));
+    await waitFor(() => expect(reload).toHaveBeenCalled());
+    expect(spy.mock.calls.some(([url, init]) => url === "/api/auth/logout" && init?.method === "POST")).toBe(true);
+  });
+});
+
+describe("the My data dialog", () => {
+  it("lists every field with its translated name and '--' when empty", async () => {
+    mockFetch({ "GET /user": () => json({ ...student, data: { ...student.data, TAX_ID: " " } }) });
+    renderApp("/en/apps");
+    await userEvent.setup().click(await screen.findByRole("button", { name: "My data" }));
+    const dialog = await screen.findByRole("dialog", { name: "My data" });
+    const rows = within(dialog)
+      .getAllByRole("term")
+      .map((term) => `${term.textContent} ${term.nextElementSibling?.textContent}`);
+    expect(rows).toEqual([
+      "Full name: Олена Коваленко",
+      "Email: olena@kpi.ua",
+      "Taxpayer number (RNOKPP): --",
+      "Student ID number: KV-2431",
+      "Employee number: --",
+      "Sign-in method: Username and password",
+    ]);
+    await userEvent.setup().click(within(dialog).getByRole("button", { name: "Close" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+  });
+});

@@ -1,0 +1,121 @@
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { json, mockFetch, unauthorized } from "../../../../test/fetch-mock.ts";
+import { renderApp, student } from "../../../../test/render.tsx";
+
+function deferred<T>() {
+  let resolve: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+async function fillForm(username: string, password: string) {
+  const user = userEvent.setup();
+  await user.type(await screen.findByLabelText("Логін"), username);
+  await user.type(screen.getByLabelText("Пароль"), password);
+  return user;
+}
+
+describe("the login form", () => {
+  it("keeps submit disabled until both fields are filled", async () => {
+    mockFetch({ "GET /user": unauthorized });
+    renderApp("/uk/");
+    const submit = await screen.findByRole("button", { name: "Увійти" });
+    expect(submit).toBeDisabled();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText("Логін"), "student");
+    expect(submit).toBeDisabled();
+    await user.type(screen.getByLabelText("Пароль"), "x");
+    expect(submit).toBeEnabled();
+    await user.clear(screen.getByLabelText("Логін"));
+    expect(submit).toBeDisabled();
+  });
+
+  it("shows and hides the password with its labels", async () => {
+    mockFetch({ "GET /user": unauthorized });
+    renderApp("/uk/");
+    const user = await fillForm("student", "secret");
+    expect(screen.getByLabelText("Пароль")).toHaveAttribute("type", "password");
+    await user.click(screen.getByRole("button", { name: "Показати пароль" }));
+    expect(screen.getByLabelText("Пароль")).toHaveAttribute("type", "text");
+    await user.click(screen.getByRole("button", { name: "Приховати пароль" }));
+    expect(screen.getByLabelText("Пароль")).toHaveAttribute("type", "password");
+  });
+
+  it("disables the fields and shows a spinner while signing in, then goes to apps keeping appId", async () => {
+    const answer = deferred<Response>();
+    let signedIn = false;
+    const fetchSpy = mockFetch({
+      "GET /user": () => (signedIn ? json(student) : unauthorized()),
+      "POST /api/auth": () => answer.promise,
+      "POST /api/auth/internal": () => {
+        signedIn = true;
+        return new Response(null, { status: 204 });
+      },
+    });
+    const { router } = renderApp("/uk/?appId=zzz&google_auth_error=true");
+    const user = await fillForm("student", "student-demo-2026");
+    await user.click(screen.getByRole("button", { name: "Увійти" }));
+    expect(screen.getByLabelText("Логін")).toBeDisabled();
+    expect(screen.getByLabelText("Пароль")).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Увійти" })).toHaveAttribute("aria-busy", "true");
+    expect(screen.getByRole("button", { name: "Увійти" })).toBeDisabled();
+
+    answer.resolve(json({ sessionId: "grant-1" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/uk/apps"));
+    // The unknown appId is then cleared by the apps screen and reported there.
+    expect(await screen.findByTestId("redirect-error")).toBeInTheDocument();
+    const login = fetchSpy.mock.calls.find(([url]) => String(url) === "/api/auth");
+    expect(JSON.parse(String(login?.[1]?.body))).toEqual({ username: "student", password: "student-demo-2026" });
+    const internal = fetchSpy.mock.calls.find(([url]) => String(url) === "/api/auth/internal");
+    expect(JSON.parse(String(internal?.[1]?.body))).toEqual({ sessionId: "grant-1" });
+    const headers = login?.[1]?.headers as Record<string, string>;
+    expect(headers["Accept-Language"]).toBe("uk");
+    expect(headers["Content-Type"]).toBe("application/json");
+    expect(login?.[1]?.cache).toBe("no-store");
+  });
+
+  it("shows the invalid-credentials alert when the password is wrong, and the fields come back", async () => {
+    mockFetch({
+      "GET /user": unauthorized,
+      "POST /api/auth": () => json({ code: "auth.invalid_credentials", message: "Wrong" }, 401),
+    });
+    renderApp("/uk/");
+    const user = await fillForm("student", "wrong");
+    await user.click(screen.getByRole("button", { name: "Увійти" }));
+    expect(await screen.findByTestId("invalid-credentials")).toHaveTextContent("Неправильний логін або пароль");
+    expect(screen.getByLabelText("Логін")).toBeEnabled();
+  });
+
+  it("shows the invalid-credentials alert when the session exchange fails", async () => {
+    mockFetch({
+      "GET /user": unauthorized,
+      "POST /api/auth": () => json({ sessionId: "grant-1" }),
+      "POST /api/auth/internal": () => json({ code: "auth.invalid_grant", message: "Used" }, 401),
+    });
+    renderApp("/uk/");
+    const user = await fillForm("student", "student-demo-2026");
+    await user.click(screen.getByRole("button", { name: "Увійти" }));
+    expect(await screen.findByTestId("invalid-credentials")).toBeInTheDocument();
+  });
+
+  it("shows the Google error from the URL, removes the parameter, and clears the alert on a new attempt", async () => {
+    mockFetch({ "GET /user": unauthorized, "POST /api/auth": () => json({ code: "x", message: "x" }, 401) });
+    const { router } = renderApp("/uk/?google_auth_error=true&appId=7");
+    expect(await screen.findByTestId("google-error")).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.search).toBe("?appId=7"));
+    const user = await fillForm("student", "x");
+    await user.click(screen.getByRole("button", { name: "Увійти" }));
+    await waitFor(() => expect(screen.queryByTestId("google-error")).not.toBeInTheDocument());
+  });
+
+  it("links Google and Diia keeping appId", async () => {
+    mockFetch({ "GET /user": unauthorized });
+    renderApp("/en/?appId=7&other=1");
+    expect(await screen.findByTestId("google-login")).toHaveAttribute("href", "/api/google/redirect?appId=7");
+    expect(await screen.findByTestId("diia-login")).toHaveAttribute("href", "/en/diia?appId=7");
+  });
+});

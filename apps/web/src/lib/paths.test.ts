@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { keepParams, localizedHref, localizePath, swapLanguage, withLanguage } from "./paths.ts";
+
+describe("the redirect helper", () => {
+  it("adds the current language to a path that lacks it and keeps the query string", () => {
+    expect(withLanguage("uk", "/apps", "?appId=42&x=1")).toBe("/uk/apps?appId=42&x=1");
+    expect(withLanguage("en", "/", "?appId=42")).toBe("/en/?appId=42");
+  });
+
+  it("leaves a path that already has a language alone", () => {
+    expect(withLanguage("uk", "/en/faq", "?q=1")).toBe("/en/faq?q=1");
+  });
+});
+
+describe("localized links", () => {
+  it("prefix the language", () => {
+    expect(localizePath("en", "/faq")).toBe("/en/faq");
+    expect(localizePath("uk", "/")).toBe("/uk/");
+  });
+
+  it("keep only the chosen query parameters", () => {
+    expect(keepParams("?appId=7&google_auth_error=true", ["appId"])).toBe("?appId=7");
+    expect(keepParams("?other=1", ["appId"])).toBe("");
+    expect(localizedHref("uk", "/apps", "?appId=a%20b&x=1", ["appId"])).toBe("/uk/apps?appId=a+b");
+  });
+});
+
+describe("the language switch target", () => {
+  it("swaps the language segment and keeps path and query", () => {
+    expect(swapLanguage("/uk/faq", "?x=1", "en")).toBe("/en/faq?x=1");
+    expect(swapLanguage("/en/", "", "uk")).toBe("/uk/");
+    expect(swapLanguage("/", "", "en")).toBe("/en/");
+  });
+});

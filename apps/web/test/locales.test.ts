@@ -1,0 +1,36 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { findLocaleProblems } from "../scripts/locales-check.ts";
+
+function writeLocales(files: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), "kpi-locales-"));
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), JSON.stringify(content));
+  }
+  return dir;
+}
+
+describe("translations", () => {
+  it("are complete in Ukrainian and English for every key the app uses", () => {
+    expect(findLocaleProblems()).toEqual([]);
+  });
+
+  it("a key missing in one language is reported", () => {
+    const dir = writeLocales({
+      "uk/common.json": { a: "а", b: { c: "в" } },
+      "en/common.json": { a: "a" },
+    });
+    expect(findLocaleProblems(dir, join(dir, "no-source"))).toEqual(['en/common.json lacks "b.c"']);
+  });
+
+  it("plural forms may differ between the languages", () => {
+    const dir = writeLocales({
+      "uk/common.json": { n_one: "1", n_few: "2", n_many: "5", n_other: "x" },
+      "en/common.json": { n_one: "1", n_other: "x" },
+    });
+    expect(findLocaleProblems(dir, join(dir, "no-source"))).toEqual([]);
+  });
+});

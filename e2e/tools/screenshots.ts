@@ -1,0 +1,108 @@
+// Screenshots of every screen in both languages at 390 px and 1280 px, for a
+// person to look at. Run against a running product:
+//   BASE_URL=http://localhost:3300 OUT_DIR=/tmp/kpi-shots node e2e/tools/screenshots.ts
+// The files are for review only and are never committed.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "@playwright/test";
+
+const baseUrl = process.env.BASE_URL ?? "http://localhost:3300";
+const outDir = process.env.OUT_DIR ?? "/tmp/kpi-shots";
+const only = process.env.ONLY;
+const widths = [390, 1280];
+const languages = ["uk", "en"] as const;
+
+type Shot = { name: string; signedIn?: boolean; run: (page: Page, language: string) => Promise<void> };
+
+const shots: Shot[] = [
+  { name: "login", run: (page, lang) => open(page, `/${lang}/`) },
+  {
+    name: "login-invalid",
+    run: async (page, lang) => {
+      await open(page, `/${lang}/`);
+      await page.locator("#username").fill("student");
+      await page.locator("#password").fill("wrong-password");
+      await page.locator("button[type=submit]").click();
+      await page.getByTestId("invalid-credentials").waitFor();
+    },
+  },
+  { name: "login-google-error", run: (page, lang) => open(page, `/${lang}/?google_auth_error=true`) },
+  { name: "diia", run: (page, lang) => open(page, `/${lang}/diia`, 2500) },
+  { name: "faq", run: (page, lang) => open(page, `/${lang}/faq`) },
+  { name: "privacy-policy", run: (page, lang) => open(page, `/${lang}/privacy-policy`) },
+  { name: "terms-of-use", run: (page, lang) => open(page, `/${lang}/terms-of-use`) },
+  { name: "not-found", run: (page, lang) => open(page, `/${lang}/no-such-page`) },
+  { name: "auth-success", run: (page, lang) => open(page, `/${lang}/auth-success`, 900) },
+  { name: "google-auth", run: (page) => open(page, "/google-auth", 300) },
+  { name: "apps", signedIn: true, run: (page, lang) => open(page, `/${lang}/apps`) },
+  {
+    name: "apps-redirect-error",
+    signedIn: true,
+    run: (page, lang) => open(page, `/${lang}/apps?appId=unknown-app`),
+  },
+  {
+    name: "my-data",
+    signedIn: true,
+    run: async (page, lang) => {
+      await open(page, `/${lang}/apps`);
+      await page.locator("main p button").first().click();
+      await page.getByTestId("my-data").waitFor();
+      await page.waitForTimeout(300);
+    },
+  },
+];
+
+async function open(page: Page, path: string, settle = 400): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  await page.waitForLoadState("networkidle").catch(() => undefined);
+  await page.waitForTimeout(settle);
+}
+
+async function signIn(page: Page, language: string): Promise<void> {
+  await page.goto(`${baseUrl}/${language}/`);
+  await page.locator("#username").fill(process.env.SHOT_USER ?? "student");
+  await page.locator("#password").fill(process.env.SHOT_PASSWORD ?? "student-demo-2026");
+  await page.locator("button[type=submit]").click();
+  await page.waitForURL(/\/apps/);
+}
+
+async function main(): Promise<void> {
+  mkdirSync(outDir, { recursive: true });
+  const browser: Browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+  try {
+    for (const language of languages) {
+      for (const width of widths) {
+        const context = await browser.newContext({ viewport: { width, height: width < 768 ? 844 : 900 } });
+        const page = await context.newPage();
+        let signedIn = false;
+        for (const shot of shots) {
+          if (only && !shot.name.includes(only)) continue;
+          if (shot.signedIn && !signedIn) {
+            await signIn(page, language);
+            signedIn = true;
+          }
+          if (!shot.signedIn && signedIn) continue;
+          await shot.run(page, language);
+          const file = join(outDir, `${shot.name}-${language}-${width}.png`);
+          await page.screenshot({ path: file, fullPage: true });
+          console.log(file);
+        }
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+await main();

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import { escapeHtml, page } from "./html.ts";
 import { readCredentials, redeemTicket, type TicketAnswer, TicketRejectedError } from "./tickets.ts";
@@ -104,5 +105,6 @@ export async function startDemoSite(options: DemoSiteOptions): Promise<RunningDe
 
   const host = options.host ?? "127.0.0.1";
   await app.listen({ port: options.port, host });
-  return { url: `http://localhost:${options.port}`, close: () => app.close() };
+  const { port } = app.server.address() as AddressInfo;
+  return { url: `http://localhost:${port}`, close: () => app.close() };
 }

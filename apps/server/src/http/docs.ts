@@ -11,5 +11,6 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
     routePrefix: "/api/docs",
     validatorUrl: false,
     uiConfig: { deepLinking: true },
+    theme: { title: "KPI ID API reference" },
   });
 }

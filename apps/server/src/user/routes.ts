@@ -1,6 +1,5 @@
 import { currentUserSchema, errorBodySchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { applicationsOfUser } from "../apps/queries.ts";
 import { requireSession } from "../sessions/current.ts";
 import { profileData } from "./profile.ts";
 
@@ -23,11 +22,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request, reply) => {
         const session = await requireSession(request, reply);
-        const applications = await applicationsOfUser(app.db, session.userId);
         return {
           fullName: session.user.full_name,
           data: profileData(session.user, session.authMethod),
-          applications: applications.map(({ id, name, title, description }) => ({ id, name, title, description })),
+          applications: session.applications,
         };
       },
     );

@@ -41,7 +41,9 @@ describe.each(databaseKinds)("sign-in with Google (%s)", (kind) => {
 
   beforeAll(async () => {
     standIn = await startGoogleStandIn({ productUrl: TEST_PUBLIC_URL, port: 0 });
-    testApp = await createTestApp(kind, googleSettings(standIn));
+    // The app's clock stands still: pending sign-ins and throttles are judged at one instant.
+    const frozen = new Date();
+    testApp = await createTestApp(kind, googleSettings(standIn), { clock: () => frozen });
     const people = [
       { username: "student", account: student, status: "active" as const },
       { username: "employee", account: employee, status: "active" as const },
@@ -265,6 +267,24 @@ describe.each(databaseKinds)("sign-in with Google (%s)", (kind) => {
     const secondAnswer = await answerAtGoogle(again.location, disabledPerson.sub);
     await expectRefused(await finishGoogleSignIn(testApp.app, secondAnswer, again.cookie), "user.disabled");
     expect(await sessionsOf("gone")).toBe(0);
+  });
+
+  it("slows down an address that keeps bringing bad answers, without touching other addresses", async () => {
+    const attempt = (remoteAddress: string) =>
+      testApp.app.inject({
+        method: "GET",
+        url: "/google/auth?code=guessed&state=guessed",
+        headers: { accept: "application/json" },
+        remoteAddress,
+      });
+    const answers = [];
+    for (let i = 0; i < 32; i++) answers.push((await attempt("203.0.113.7")).statusCode);
+    expect(answers.slice(0, 31)).toEqual(Array(31).fill(401));
+    const blocked = await attempt("203.0.113.7");
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().code).toBe("auth.too_many_attempts");
+    expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(0);
+    expect((await attempt("203.0.113.8")).statusCode).toBe(401);
   });
 
   it("answers 400 for a call without code or state, and for oversized values", async () => {

@@ -86,7 +86,8 @@ export const googleRoutes: FastifyPluginAsyncZod = async (app) => {
           "Called by the /google-auth page with the provider's `code` and `state`. Checks them against " +
           "this browser's pending sign-in cookie, exchanges the code, validates the ID token and finds " +
           "the campus person (linked Google subject, else the one active account with the verified " +
-          "e-mail). Success sets the session cookie; any failure is 401 `google.failed` and no session.",
+          "e-mail). Success sets the session cookie; any failure is 401 `google.failed` and no session. " +
+          "Answers are throttled per address: 429 `auth.too_many_attempts` with Retry-After.",
         querystring: authQuerySchema,
         response: { 200: z.object({ ok: z.literal(true) }) },
       },

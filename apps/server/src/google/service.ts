@@ -1,6 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
+import { settleSuccess, type ThrottleKey, takeAttempt } from "../auth/throttle.ts";
+import { throttlePolicy } from "../auth/throttle-policy.ts";
+import { TooManyAttemptsError } from "../errors.ts";
 import { establishSession } from "../sessions/establish.ts";
 import type { GoogleOpenIdClient } from "./client.ts";
 import { GoogleFailedError } from "./errors.ts";
@@ -40,6 +43,14 @@ function pendingSignInFor(request: FastifyRequest, state: string): PendingSignIn
   return pending;
 }
 
+/**
+ * Answers at /google/auth are counted per address like any credential check
+ * (codes cannot be guessed, but each failed answer costs a call to Google).
+ */
+function googleThrottleKeys(ip: string): ThrottleKey[] {
+  return [{ key: `google-ip:${ip}`, rule: throttlePolicy.ip }];
+}
+
 export interface GoogleAnswer {
   code: string;
   state: string;
@@ -58,11 +69,23 @@ export async function completeGoogleSignIn(
 ): Promise<void> {
   // The pending sign-in is good for one answer, whatever that answer turns out to be.
   clearPendingCookie(reply);
+  const { db, clock } = request.server;
+  const throttle = googleThrottleKeys(request.ip);
+  const attempt = await takeAttempt(db, throttle, clock());
+  if (!attempt.allowed) {
+    await audit(request, {
+      type: "sign_in",
+      result: "failure",
+      authMethod: "GOOGLE",
+      reason: "auth.too_many_attempts",
+    });
+    throw new TooManyAttemptsError(attempt.retryAfterSeconds);
+  }
   let userId: string | undefined;
   try {
     const pending = pendingSignInFor(request, answer.state);
     const identity = await client.identityFor(answer.code, pending);
-    const person = await findPersonForGoogle(request.server.db, identity);
+    const person = await findPersonForGoogle(db, identity);
     userId = person.id;
     await establishSession(request.server, reply, { userId: person.id, authMethod: "GOOGLE", request });
   } catch (error) {
@@ -71,5 +94,6 @@ export async function completeGoogleSignIn(
     }
     throw error;
   }
+  await settleSuccess(db, throttle);
   await audit(request, { type: "sign_in", result: "success", authMethod: "GOOGLE", userId });
 }

@@ -20,6 +20,7 @@ import { registerSessions } from "./sessions/current.ts";
 import { ticketExchangeRoutes } from "./tickets/exchange-routes.ts";
 import { appRedirectRoutes } from "./tickets/redirect-routes.ts";
 import { userRoutes } from "./user/routes.ts";
+import { missingTranslationRoutes } from "./web/missing-translations.ts";
 import { settingsRoutes } from "./web/settings-routes.ts";
 import { registerSigninScript } from "./web/signin-script.ts";
 import { registerWebApp, resolveWebDist } from "./web/static.ts";
@@ -96,6 +97,7 @@ export async function buildApp({
   await app.register(ticketExchangeRoutes);
   await registerDiia(app);
   await registerOidc(app);
+  if (config.env === "development") await app.register(missingTranslationRoutes);
   await registerWebApp(app, resolveWebDist(config.webDistDir));
 
   return app;

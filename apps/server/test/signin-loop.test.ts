@@ -236,7 +236,7 @@ describe.each(databaseKinds)("password sign-in and the connected-apps loop on %s
 
     const unknown = await t.app.inject({
       url: "/api/app-redirect?appId=no-such-app",
-      headers: { cookie: `${cookie}; i18next=en`, "accept-language": "uk" },
+      headers: { cookie: `${cookie}; i18next=en-US`, "accept-language": "uk" },
     });
     expect(unknown.headers.location).toBe("/en/apps?appId=no-such-app");
 

@@ -1,9 +1,11 @@
 import type { Kysely } from "kysely";
 import type { PasswordHasher } from "../auth/password.ts";
+import type { Config } from "../config/index.ts";
 import type { Database } from "../db/schema.ts";
 import type { Output } from "./output.ts";
 
 export interface CliContext {
+  config: Config;
   db: Kysely<Database>;
   hasher: PasswordHasher;
   out: Output;

@@ -50,6 +50,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
     }
     await handler?.(
       {
+        config,
         db: database.db,
         hasher: createPasswordHasher(config.argon2),
         out,

@@ -54,5 +54,12 @@ Audit
                                             newest first (types: sign_in, session_start, logout,
                                             app_redirect, ticket_exchange)
 
+Diia
+  diia setup [--name N] [--full-name F] [--address A] [--email E] [--offer-name O] [--branch ID]
+                                            create the branch (scope diiaId: auth) and its offer;
+                                            prints DIIA_BRANCH_ID and DIIA_OFFER_ID to configure
+  diia status                               reach Diia, check branch, offer and trust anchors;
+                                            counts of sign-in requests in the last 24 h
+
 Every command takes --json for machine-readable output. Configuration comes from
 the environment (DATABASE_URL or DATA_DIR), as for the server.`;

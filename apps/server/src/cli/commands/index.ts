@@ -1,6 +1,7 @@
 import type { CommandHandler } from "../context.ts";
 import { appCommands } from "./app.ts";
 import { auditCommands } from "./audit.ts";
+import { diiaCommands } from "./diia.ts";
 import { keysCommands } from "./keys.ts";
 import { userCommands } from "./user.ts";
 import { userGoogleCommands } from "./user-google.ts";
@@ -9,6 +10,7 @@ import { userGoogleCommands } from "./user-google.ts";
 export const commandGroups: Record<string, Record<string, CommandHandler>> = {
   app: appCommands,
   audit: auditCommands,
+  diia: diiaCommands,
   keys: keysCommands,
   user: { ...userCommands, ...userGoogleCommands },
 };

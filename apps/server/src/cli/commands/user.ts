@@ -112,8 +112,9 @@ const list: CommandHandler = async (context, args) => {
 function accessCommand(action: "grant" | "revoke"): CommandHandler {
   return async (context, args) => {
     const values = parseOptions(args, { username: { type: "string" }, app: { type: "string" } });
-    const user = await requireUser(context, required(values, "username"));
+    const username = required(values, "username");
     const appName = required(values, "app");
+    const user = await requireUser(context, username);
     const application = await findApplicationByIdOrName(context.db, appName);
     if (!application) throw new CommandFailedError(`no application '${appName}'`);
     if (action === "grant") await grantAccess(context.db, user.id, application.id);

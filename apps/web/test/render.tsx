@@ -1,4 +1,5 @@
 import { render } from "@testing-library/react";
+import type { ReactElement } from "react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { AppProvider } from "@/app/provider.tsx";
 import { createRoutes } from "@/app/router.tsx";
@@ -32,3 +33,15 @@ export const student = {
     { id: "33333333-3333-4333-8333-333333333333", name: "library", title: "Бібліотека", description: "Книги" },
   ],
 };
+
+/** One component with the app's providers and a memory router (for props the routes do not pass). */
+export function renderWithProviders(element: ReactElement, path = "/uk/") {
+  const router = createMemoryRouter([{ path: "*", element }], { initialEntries: [path] });
+  const queryClient = createQueryClient();
+  const view = render(
+    <AppProvider queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProvider>,
+  );
+  return { ...view, router, queryClient };
+}

@@ -10,13 +10,17 @@ export function checkRequest(requestId: string): Promise<DiiaCheckRequest> {
 }
 
 /** Polled only while there is a request to ask about and nobody is signing in yet. */
-export function useCheckRequest(requestId: string | undefined, active: boolean) {
+export function useCheckRequest(
+  requestId: string | undefined,
+  active: boolean,
+  intervalMs = CHECK_REQUEST_INTERVAL_MS,
+) {
   const enabled = active && requestId !== undefined;
   return useQuery({
     queryKey: ["diia", "check-request", requestId],
     queryFn: () => checkRequest(requestId ?? ""),
     enabled,
-    refetchInterval: enabled ? CHECK_REQUEST_INTERVAL_MS : false,
+    refetchInterval: enabled ? intervalMs : false,
     refetchIntervalInBackground: true,
     refetchOnWindowFocus: false,
     gcTime: 0,

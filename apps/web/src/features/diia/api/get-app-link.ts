@@ -9,13 +9,12 @@ export function getAppLink(): Promise<DiiaAppLink> {
   return apiJson("/api/diia/app-link", { failure: "Failed to authenticate" }, diiaAppLinkSchema);
 }
 
+/** Fetched once per code; the sign-in loop decides when the next code is due. */
 export function useAppLink(active: boolean) {
   return useQuery({
     queryKey: ["diia", "app-link"],
     queryFn: getAppLink,
     enabled: active,
-    refetchInterval: active ? QR_REFRESH_INTERVAL_MS : false,
-    refetchIntervalInBackground: true,
     refetchOnWindowFocus: false,
     staleTime: 0,
     gcTime: 0,

@@ -2,23 +2,35 @@ import { useMutation } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { exchangeSession } from "@/features/auth/api/exchange-session.ts";
 import { useNow } from "@/lib/use-now.ts";
-import { useCheckRequest } from "./check-request.ts";
+import { CHECK_REQUEST_INTERVAL_MS, useCheckRequest } from "./check-request.ts";
 import { QR_REFRESH_INTERVAL_MS, useAppLink } from "./get-app-link.ts";
 
 export const PROGRESS_TICK_MS = 100;
 /** After this many codes nobody scanned, polling stops until the person asks for a new code. */
 export const MAX_UNSCANNED_CODES = 3;
 
+export interface DiiaTiming {
+  refreshIntervalMs: number;
+  pollIntervalMs: number;
+}
+
+export const diiaTiming: DiiaTiming = {
+  refreshIntervalMs: QR_REFRESH_INTERVAL_MS,
+  pollIntervalMs: CHECK_REQUEST_INTERVAL_MS,
+};
+
 interface DiiaSignInOptions {
   onSignedIn: () => Promise<void> | void;
   onFailure: () => void;
+  /** The spec's intervals; tests shorten them instead of faking clocks. */
+  timing?: DiiaTiming;
 }
 
 /**
  * The Diia sign-in loop: fetch a deep link, poll its status every 3 s,
  * replace it every 120 s, exchange the sessionId once Diia reports the scan.
  */
-export function useDiiaSignIn({ onSignedIn, onFailure }: DiiaSignInOptions) {
+export function useDiiaSignIn({ onSignedIn, onFailure, timing = diiaTiming }: DiiaSignInOptions) {
   const [stopped, setStopped] = useState(false);
   const codesShown = useRef(0);
   const exchange = useMutation({
@@ -32,7 +44,7 @@ export function useDiiaSignIn({ onSignedIn, onFailure }: DiiaSignInOptions) {
   const active = !stopped && !busy;
   const link = useAppLink(!stopped);
   const requestId = link.data?.requestId;
-  const check = useCheckRequest(link.isFetching ? undefined : requestId, active);
+  const check = useCheckRequest(link.isFetching ? undefined : requestId, active, timing.pollIntervalMs);
   const now = useNow(PROGRESS_TICK_MS, active && link.isSuccess);
   const elapsed = link.dataUpdatedAt ? Math.max(0, now - link.dataUpdatedAt) : 0;
 
@@ -46,8 +58,8 @@ export function useDiiaSignIn({ onSignedIn, onFailure }: DiiaSignInOptions) {
   }, [link]);
 
   useEffect(() => {
-    if (active && link.isSuccess && !link.isFetching && elapsed >= QR_REFRESH_INTERVAL_MS) refresh();
-  }, [active, elapsed, link.isSuccess, link.isFetching, refresh]);
+    if (active && link.isSuccess && !link.isFetching && elapsed >= timing.refreshIntervalMs) refresh();
+  }, [active, elapsed, link.isSuccess, link.isFetching, refresh, timing.refreshIntervalMs]);
 
   const status = check.data?.status;
   const sessionId = check.data?.sessionId;

@@ -7,20 +7,20 @@ import { Progress } from "@/components/ui/progress.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { FullScreenSpinner } from "@/components/ui/spinner.tsx";
 import { useIsMobile } from "@/lib/use-media-query.ts";
-import { QR_REFRESH_INTERVAL_MS } from "../api/get-app-link.ts";
-import { useDiiaSignIn } from "../api/use-diia-sign-in.ts";
+import { type DiiaTiming, diiaTiming, useDiiaSignIn } from "../api/use-diia-sign-in.ts";
 import { DiiaQr } from "./diia-qr.tsx";
 
 interface DiiaLoginProps {
   onSignedIn: () => Promise<void> | void;
   renderAs?: "svg" | "canvas";
+  timing?: DiiaTiming;
 }
 
-export function DiiaLogin({ onSignedIn, renderAs }: DiiaLoginProps) {
+export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming }: DiiaLoginProps) {
   const { t } = useTranslation("auth");
   const isMobile = useIsMobile();
   const onFailure = useCallback(() => toast.error(t("auth:diia.error"), { id: "diia-error" }), [t]);
-  const { link, elapsed, stopped, exchanging, restart } = useDiiaSignIn({ onSignedIn, onFailure });
+  const { link, elapsed, stopped, exchanging, restart } = useDiiaSignIn({ onSignedIn, onFailure, timing });
   const seconds = Math.floor(elapsed / 1000);
   return (
     <div className="flex flex-col items-center gap-4">
@@ -47,7 +47,7 @@ export function DiiaLogin({ onSignedIn, renderAs }: DiiaLoginProps) {
             renderAs={renderAs}
           />
           <div className="w-full max-w-[364px] space-y-2">
-            <Progress value={elapsed} max={QR_REFRESH_INTERVAL_MS} label={t("auth:diia.refreshProgress")} />
+            <Progress value={elapsed} max={timing.refreshIntervalMs} label={t("auth:diia.refreshProgress")} />
             <p className="text-center text-sm text-muted-foreground" data-testid="diia-last-updated">
               {seconds < 5 ? t("auth:diia.updatedJustNow") : t("auth:diia.updatedAgo", { count: seconds })}
             </p>

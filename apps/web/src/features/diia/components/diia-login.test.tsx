@@ -1,0 +1,121 @@
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { browser } from "@/lib/browser.ts";
+import { json, mockFetch, unauthorized } from "../../../../test/fetch-mock.ts";
+import { renderApp, renderWithProviders, student } from "../../../../test/render.tsx";
+import { MAX_UNSCANNED_CODES } from "../api/use-diia-sign-in.ts";
+import { DiiaLogin } from "./diia-login.tsx";
+
+function appLinks() {
+  let issued = 0;
+  return () => {
+    issued += 1;
+    return json({
+      deepLink: `https://diia.app/request/${issued}`,
+      requestId: `req-${issued}`,
+      createdAt: new Date().toISOString(),
+    });
+  };
+}
+
+describe("the Diia screen", () => {
+  it("shows a skeleton, then the QR code with its refresh progress and 'last updated'", async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((done) => (release = done));
+    const links = appLinks();
+    mockFetch({
+      "GET /user": unauthorized,
+      "GET /api/diia/app-link": async () => {
+        await gate;
+        return links();
+      },
+      "GET /api/diia/check-request": () => json({ status: "Processing" }),
+    });
+    renderApp("/uk/diia");
+    expect(await screen.findByTestId("diia-skeleton")).toBeInTheDocument();
+    release();
+    const qr = await screen.findByRole("img", { name: "QR-код для входу через Дію" });
+    expect(qr.tagName.toLowerCase()).toBe("svg");
+    expect(qr).toHaveAttribute("width", "364");
+    expect(screen.getByRole("progressbar", { name: "Час до оновлення QR-коду" })).toHaveAttribute(
+      "aria-valuemax",
+      "120000",
+    );
+    expect(screen.getByTestId("diia-last-updated")).toHaveTextContent("Оновлено щойно");
+  });
+
+  it("exchanges the sessionId once Diia reports the scan, then opens the apps keeping appId", async () => {
+    vi.spyOn(browser, "assign").mockImplementation(() => undefined);
+    let signedIn = false;
+    const spy = mockFetch({
+      "GET /user": () => (signedIn ? json(student) : unauthorized()),
+      "GET /api/diia/app-link": appLinks(),
+      "GET /api/diia/check-request": () => json({ status: "Finished", sessionId: "grant-9" }),
+      "POST /api/auth/internal": () => {
+        signedIn = true;
+        return new Response(null, { status: 204 });
+      },
+    });
+    const { router } = renderApp(`/uk/diia?appId=${student.applications[0]?.id}&x=1`);
+    await waitFor(() => expect(router.state.location.pathname).toBe("/uk/apps"));
+    expect(router.state.location.search).toContain(`appId=${student.applications[0]?.id}`);
+    const check = spy.mock.calls.find(([url]) => String(url).startsWith("/api/diia/check-request"));
+    expect(String(check?.[0])).toBe("/api/diia/check-request?requestId=req-1");
+    const internal = spy.mock.calls.find(([url]) => url === "/api/auth/internal");
+    expect(JSON.parse(String(internal?.[1]?.body))).toEqual({ sessionId: "grant-9" });
+  });
+
+  it("shows an error toast when the exchange fails", async () => {
+    mockFetch({
+      "GET /user": unauthorized,
+      "GET /api/diia/app-link": appLinks(),
+      "GET /api/diia/check-request": () => json({ status: "Finished", sessionId: "grant-9" }),
+      "POST /api/auth/internal": () => json({ code: "auth.invalid_grant", message: "x" }, 401),
+    });
+    renderApp("/uk/diia");
+    expect(await screen.findByText("Не вдалося увійти через Дію. Спробуйте ще раз.")).toBeInTheDocument();
+  });
+
+  it("replaces the code when it is due, stops after a few unscanned codes and offers a new one", async () => {
+    const spy = mockFetch({
+      "GET /api/diia/app-link": appLinks(),
+      "GET /api/diia/check-request": () => json({ status: "Processing" }),
+    });
+    const linkCalls = () => spy.mock.calls.filter(([url]) => url === "/api/diia/app-link").length;
+    renderWithProviders(
+      <DiiaLogin onSignedIn={() => undefined} timing={{ refreshIntervalMs: 400, pollIntervalMs: 100 }} />,
+    );
+    const stopped = await screen.findByTestId("diia-stopped", {}, { timeout: 5000 });
+    expect(linkCalls()).toBe(MAX_UNSCANNED_CODES);
+    const polledRequests = new Set(
+      spy.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith("/api/diia/check-request")),
+    );
+    expect(polledRequests).toEqual(
+      new Set([
+        "/api/diia/check-request?requestId=req-1",
+        "/api/diia/check-request?requestId=req-2",
+        "/api/diia/check-request?requestId=req-3",
+      ]),
+    );
+    // Polling has stopped: time passes without calls.
+    const callsBefore = spy.mock.calls.length;
+    await new Promise((done) => setTimeout(done, 500));
+    expect(spy.mock.calls.length).toBe(callsBefore);
+
+    await userEvent.setup().click(screen.getByRole("button", { name: "Отримати новий код" }));
+    expect(await screen.findByRole("img", { name: "QR-код для входу через Дію" })).toBeInTheDocument();
+    expect(stopped).not.toBeInTheDocument();
+    expect(linkCalls()).toBe(MAX_UNSCANNED_CODES + 1);
+  });
+
+  it("gets a new code at once when Diia reports the old one expired", async () => {
+    const spy = mockFetch({
+      "GET /api/diia/app-link": appLinks(),
+      "GET /api/diia/check-request": (url) =>
+        json({ status: url.searchParams.get("requestId") === "req-1" ? "Expired" : "Processing" }),
+    });
+    renderWithProviders(<DiiaLogin onSignedIn={() => undefined} />);
+    await waitFor(() => expect(spy.mock.calls.some(([url]) => String(url).endsWith("requestId=req-2"))).toBe(true));
+  });
+});

@@ -4,7 +4,12 @@ import { defineConfig, devices } from "@playwright/test";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 // A fresh database per run: the demo people start with no sessions and no throttling history.
-const dataDir = join(repoRoot, ".tmp", `e2e-data-${Date.now()}`);
+// Kept in the environment so the workers, which load this file again, see the same directory
+// (the OpenID Connect spec reads the demo client's secret from DATA_DIR/demo-apps.json).
+process.env.E2E_DATA_DIR ??= join(repoRoot, ".tmp", `e2e-data-${Date.now()}`);
+const dataDir = process.env.E2E_DATA_DIR;
+// Diia sign-in requests live 15 s here instead of 180 s, so diia.spec.ts can watch one expire.
+process.env.E2E_DIIA_REQUEST_TTL_SECONDS ??= "15";
 
 export const baseURL = "http://localhost:3300";
 
@@ -49,6 +54,7 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       SANDBOX_GOOGLE_PORT: "3301",
       SANDBOX_DIIA_PORT: "3302",
+      DIIA_REQUEST_TTL_SECONDS: process.env.E2E_DIIA_REQUEST_TTL_SECONDS,
       DEMO_SITE_PORT: "4300",
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",

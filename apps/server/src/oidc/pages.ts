@@ -1,4 +1,4 @@
-import type { Language } from "@kpi-id/contracts";
+import { isLanguage, type Language } from "@kpi-id/contracts";
 import type { KoaContextWithOIDC } from "oidc-provider";
 import { languageFromHeader } from "../http/language.ts";
 
@@ -32,14 +32,28 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** ui_locales of the request, else the language chosen in the web app (its i18next cookie), else the browser's. */
 function languageOf(ctx: KoaContextWithOIDC): Language {
   const uiLocales = ctx.oidc?.params?.ui_locales;
   if (typeof uiLocales === "string") return languageFromHeader(uiLocales.replaceAll(" ", ","));
+  const chosen = ctx.cookies.get("i18next", { signed: false });
+  if (isLanguage(chosen)) return chosen;
   return languageFromHeader(ctx.get("accept-language"));
 }
 
+// The web app's look (its colours and card), in a few inline rules; the CSP allows inline styles only.
+const styles =
+  "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;background:#f8f9fc;color:#0f172a;margin:0}" +
+  "header{background:#fff;border-bottom:1px solid #e2e8f0;padding:1rem 1.5rem;font-weight:700;color:#1e3a8a}" +
+  "main{max-width:28rem;margin:3rem auto;padding:0 1rem}h1{font-size:1.6rem;margin:0 0 1rem}" +
+  ".card{background:#fff;border:1px solid #e2e8f0;border-radius:.75rem;padding:1.5rem;box-shadow:0 1px 2px rgba(0,0,0,.05)}" +
+  ".actions{display:flex;gap:.75rem;margin-top:1.25rem;flex-wrap:wrap}" +
+  "button{font:inherit;font-size:.9rem;font-weight:500;padding:.6rem 1rem;border-radius:.375rem;cursor:pointer;border:1px solid #e2e8f0;background:#fff;color:#0f172a}" +
+  "button.primary{background:#1e3a8a;border-color:#1e3a8a;color:#fff}button:focus-visible{outline:2px solid #1e3a8a;outline-offset:2px}" +
+  "code{font-size:.85rem}";
+
 function page(language: Language, title: string, body: string): string {
-  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body style="font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem"><h1 style="font-size:1.4rem">${escapeHtml(title)}</h1>${body}</body></html>`;
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · KPI ID</title><style>${styles}</style></head><body><header>KPI ID</header><main><h1>${escapeHtml(title)}</h1><div class="card">${body}</div></main></body></html>`;
 }
 
 export async function logoutSource(ctx: KoaContextWithOIDC, form: string): Promise<void> {
@@ -51,8 +65,8 @@ export async function logoutSource(ctx: KoaContextWithOIDC, form: string): Promi
     language,
     t.logoutTitle,
     `<p>${escapeHtml(t.logoutQuestion(client))}</p>${form}` +
-      `<p><button autofocus type="submit" form="op.logoutForm" name="logout" value="yes">${escapeHtml(t.logoutYes)}</button> ` +
-      `<button type="submit" form="op.logoutForm">${escapeHtml(t.logoutNo)}</button></p>`,
+      `<div class="actions"><button class="primary" autofocus type="submit" form="op.logoutForm" name="logout" value="yes">${escapeHtml(t.logoutYes)}</button>` +
+      `<button type="submit" form="op.logoutForm">${escapeHtml(t.logoutNo)}</button></div>`,
   );
 }
 

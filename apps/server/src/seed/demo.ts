@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { findApplicationByIdOrName } from "../apps/queries.ts";
 import { createApplication } from "../apps/service.ts";
 import { createPasswordHasher } from "../auth/password.ts";
+import { enableDemoOidcClient } from "../oidc/demo-client.ts";
 import { grantAccess } from "../users/queries.ts";
 import { createUser } from "../users/service.ts";
 import { demoApplications, demoPeople } from "./demo-data.ts";
@@ -29,6 +30,7 @@ export async function seedDemoData(app: FastifyInstance): Promise<DemoSecrets | 
     const created = await createApplication(app.db, application);
     secrets[application.name] = { id: created.application.id, secret: created.secret };
   }
+  await enableDemoOidcClient(app);
   for (const person of demoPeople) {
     const user = await createUser(app.db, hasher, person, person.password);
     for (const name of person.apps) {

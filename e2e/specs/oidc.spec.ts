@@ -1,0 +1,97 @@
+import type { Server } from "node:http";
+import { demoUsers, expect, test } from "../fixtures.ts";
+import { LoginPage } from "../pages/login-page.ts";
+import { demoOidcCredentials, startRelyingParty } from "../tools/oidc-relying-party.ts";
+
+// The demo site's origin is where the demo OpenID Connect client's redirect URIs point
+// (apps/server/src/oidc/demo-client.ts). The test's relying party listens on a random
+// loopback port and uses those redirect URIs; KPI ID's redirects to them are re-aimed at it.
+const demoSiteUrl = process.env.DEMO_SITE_URL ?? `http://localhost:${process.env.DEMO_SITE_PORT ?? 4300}`;
+
+test.describe("OpenID Connect", () => {
+  let rp: { url: string; server: Server };
+
+  test.beforeEach(async ({ page, baseURL }) => {
+    const { id, secret } = demoOidcCredentials();
+    rp = await startRelyingParty({
+      issuer: `${baseURL}/oidc`,
+      clientId: id,
+      clientSecret: secret,
+      redirectUri: `${demoSiteUrl}/oidc/callback`,
+      postLogoutRedirectUri: `${demoSiteUrl}/oidc/signed-out`,
+    });
+    // KPI ID redirects the browser to the registered redirect URIs on the demo site's origin;
+    // those redirects are pointed at the relying party's real address instead.
+    await page.route(`${baseURL}/oidc/**`, async (route) => {
+      const response = await route.fetch({ maxRedirects: 0 });
+      const headers = response.headers();
+      const location = headers.location;
+      if (location?.startsWith(`${demoSiteUrl}/oidc/`))
+        headers.location = `${rp.url}${location.slice(demoSiteUrl.length)}`;
+      await route.fulfill({ response, headers });
+    });
+  });
+  test.afterEach(() => {
+    rp?.server.close();
+  });
+
+  test("a relying party built with openid-client signs a person in through the KPI ID screens, refreshes, and signs out", async ({
+    page,
+    baseURL,
+  }) => {
+    await page.goto(`${rp.url}/oidc/rp-login`);
+
+    // No KPI ID session yet: our own sign-in screen, remembering the application's request.
+    await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/\\?oidc=`));
+    const loginPage = new LoginPage(page, "uk");
+    await loginPage.signIn(demoUsers.student.username, demoUsers.student.password);
+
+    // The demo site is not first-party: the consent screen lists what it asks for, in Ukrainian.
+    await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/consent\\?uid=`));
+    await expect(page.getByRole("heading", { name: "Вхід до «Демо-сайт інтегратора»" })).toBeVisible();
+    const scopes = page.getByTestId("consent-scopes");
+    await expect(scopes).toContainText("Прізвище та ім'я");
+    await expect(scopes).toContainText("Адреса електронної пошти");
+    await expect(scopes).not.toContainText("РНОКПП");
+    await page.screenshot({ path: "/tmp/kpi-oidc-consent.png", fullPage: true });
+    await page.getByRole("button", { name: "Дозволити" }).click();
+
+    // Back at the relying party: tokens exchanged, ID token verified against the JWKS, userinfo read.
+    await page.waitForURL(new RegExp(`^${rp.url}/oidc/callback\\?`));
+    await expect(page.getByTestId("rp-name")).toHaveText(demoUsers.student.fullName);
+    await expect(page.getByTestId("rp-given-name")).toHaveText("Олена");
+    await expect(page.getByTestId("rp-family-name")).toHaveText("Коваленко");
+    await expect(page.getByTestId("rp-student-id")).toHaveText("KV-2431");
+    await expect(page.getByTestId("rp-amr")).toHaveText("pwd");
+    await expect(page.getByTestId("rp-sub")).toHaveText(/^[0-9a-f-]{36}$/);
+    await expect(page.getByTestId("rp-refresh-rotated")).toHaveText("yes");
+    await expect(page.getByTestId("rp-refresh-replay")).toHaveText("invalid_grant");
+
+    // RP-initiated logout: KPI ID asks, then ends its own session and returns to the application.
+    await page.getByRole("link", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(new RegExp(`^${baseURL}/oidc/session/end`));
+    await page.screenshot({ path: "/tmp/kpi-oidc-logout.png", fullPage: true });
+    await page.getByRole("button", { name: "Так, вийти" }).click();
+    await page.waitForURL(`${rp.url}/oidc/signed-out`);
+    await expect(page.getByTestId("rp-signed-out")).toBeVisible();
+
+    await page.goto(`${baseURL}/uk/apps`);
+    await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/$`));
+  });
+
+  test("with a KPI ID session the sign-in needs no password, and Deny returns access_denied to the application", async ({
+    page,
+    baseURL,
+  }) => {
+    const loginPage = new LoginPage(page, "uk");
+    await loginPage.goto();
+    await loginPage.signIn(demoUsers.student.username, demoUsers.student.password);
+    await page.waitForURL(/\/uk\/apps/);
+
+    await page.goto(`${rp.url}/oidc/rp-login`);
+    await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/consent\\?uid=`));
+    await page.getByRole("button", { name: "Відмовити" }).click();
+    await page.waitForURL(new RegExp(`^${rp.url}/oidc/callback\\?`));
+    await expect(page.getByTestId("rp-error")).toHaveText("access_denied");
+  });
+});

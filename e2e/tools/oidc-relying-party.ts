@@ -1,0 +1,149 @@
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import * as client from "openid-client";
+
+/** The demo client the product seeds (apps/server/src/oidc/demo-client.ts), with its secret from DATA_DIR. */
+export function demoOidcCredentials(): { id: string; secret: string } {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error("E2E_DATA_DIR is not set (e2e/playwright.config.ts sets it)");
+  const apps = JSON.parse(readFileSync(join(dataDir, "demo-apps.json"), "utf8")) as Record<
+    string,
+    { id: string; secret: string }
+  >;
+  const demo = apps["demo-site"];
+  if (!demo) throw new Error("demo-apps.json has no demo-site");
+  return demo;
+}
+
+export interface RelyingPartyOptions {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The registered redirect URI; the browser's requests to it are routed to this server. */
+  redirectUri: string;
+  postLogoutRedirectUri: string;
+}
+
+interface Pending {
+  verifier: string;
+  nonce: string;
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function send(response: ServerResponse, status: number, html: string, headers: Record<string, string> = {}) {
+  response.writeHead(status, { "content-type": "text/html; charset=utf-8", ...headers });
+  response.end(`<!doctype html><html><body>${html}</body></html>`);
+}
+
+/**
+ * A real relying party built with openid-client: discovery, authorization code
+ * with PKCE (S256) and nonce, token, ID token signature checked against the
+ * JWKS, userinfo, refresh with rotation, RP-initiated logout. It shows what it
+ * learnt on its callback page for the test to read.
+ */
+export async function startRelyingParty(options: RelyingPartyOptions): Promise<{ url: string; server: Server }> {
+  const config = await client.discovery(
+    new URL(options.issuer),
+    options.clientId,
+    options.clientSecret,
+    client.ClientSecretBasic(options.clientSecret),
+    { execute: [client.allowInsecureRequests] },
+  );
+  // Verify ID token signatures against the JWKS, not only the claims.
+  client.enableNonRepudiationChecks(config);
+  const pending = new Map<string, Pending>();
+  let lastIdToken = "";
+
+  async function login(response: ServerResponse) {
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const nonce = client.randomNonce();
+    pending.set(state, { verifier, nonce });
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: options.redirectUri,
+      scope: "openid profile email kpi offline_access",
+      prompt: "consent",
+      state,
+      nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      ui_locales: "uk",
+    });
+    send(response, 302, "", { location: url.href });
+  }
+
+  async function callback(request: IncomingMessage, response: ServerResponse) {
+    const current = new URL(request.url ?? "/", options.redirectUri);
+    const state = current.searchParams.get("state") ?? "";
+    const flow = pending.get(state);
+    pending.delete(state);
+    if (!flow) return send(response, 400, "<p data-testid='rp-error'>unknown state</p>");
+    const error = current.searchParams.get("error");
+    if (error) return send(response, 200, `<p data-testid="rp-error">${escapeHtml(error)}</p>`);
+    const tokens = await client.authorizationCodeGrant(config, current, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: state,
+      expectedNonce: flow.nonce,
+    });
+    const claims = tokens.claims();
+    if (!claims) throw new Error("no ID token");
+    lastIdToken = tokens.id_token ?? "";
+    const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+    const refreshToken = tokens.refresh_token ?? "";
+    const refreshed = await client.refreshTokenGrant(config, refreshToken);
+    const rotated = Boolean(refreshed.refresh_token) && refreshed.refresh_token !== refreshToken;
+    const replay = await client.refreshTokenGrant(config, refreshToken).then(
+      () => "accepted",
+      (replayError: { error?: string }) => replayError.error ?? "refused",
+    );
+    const fields: Record<string, string> = {
+      sub: claims.sub,
+      name: String(info.name ?? ""),
+      "given-name": String(info.given_name ?? ""),
+      "family-name": String(info.family_name ?? ""),
+      email: String(info.email ?? ""),
+      "student-id": String(info.kpi_student_id ?? ""),
+      amr: ((claims.amr as string[] | undefined) ?? []).join(" "),
+      "refresh-rotated": rotated ? "yes" : "no",
+      "refresh-replay": replay,
+    };
+    send(
+      response,
+      200,
+      `<h1>RP</h1><dl>${Object.entries(fields)
+        .map(([key, value]) => `<dt>${key}</dt><dd data-testid="rp-${key}">${escapeHtml(value)}</dd>`)
+        .join("")}</dl><a href="/oidc/rp-logout">Sign out</a>`,
+    );
+  }
+
+  function logout(response: ServerResponse) {
+    const url = client.buildEndSessionUrl(config, {
+      id_token_hint: lastIdToken,
+      post_logout_redirect_uri: options.postLogoutRedirectUri,
+    });
+    send(response, 302, "", { location: url.href });
+  }
+
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? "/", "http://rp").pathname;
+    const handle = async () => {
+      if (path === "/oidc/rp-login") return login(response);
+      if (path === "/oidc/rp-logout") return logout(response);
+      if (path === new URL(options.redirectUri).pathname) return callback(request, response);
+      if (path === new URL(options.postLogoutRedirectUri).pathname)
+        return send(response, 200, "<p data-testid='rp-signed-out'>signed out</p>");
+      return send(response, 404, "not found");
+    };
+    handle().catch((error: unknown) =>
+      send(response, 500, `<pre data-testid="rp-error">${escapeHtml(String(error))}</pre>`),
+    );
+  });
+  server.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}

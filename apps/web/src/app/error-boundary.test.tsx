@@ -1,0 +1,42 @@
+import { render, screen } from "@testing-library/react";
+import { toast } from "sonner";
+import { describe, expect, it, vi } from "vitest";
+import { createQueryClient } from "@/lib/query-client.ts";
+import { AppProvider } from "./provider.tsx";
+import { toastSettings } from "./toaster.tsx";
+
+function Broken(): never {
+  throw new Error("Widget exploded");
+}
+
+describe("an uncaught rendering error", () => {
+  it("appears as an error toast with its message", async () => {
+    // React reports the caught error on the console; the toast is what the person sees.
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    render(
+      <AppProvider queryClient={createQueryClient()}>
+        <Broken />
+      </AppProvider>,
+    );
+    expect(await screen.findByText("Widget exploded")).toBeInTheDocument();
+  });
+});
+
+describe("toasts", () => {
+  it("are 356 px wide, 14 px apart and at most three at a time", async () => {
+    render(
+      <AppProvider queryClient={createQueryClient()}>
+        <p>page</p>
+      </AppProvider>,
+    );
+    for (const text of ["one", "two", "three", "four"]) toast.error(text);
+    await screen.findByText("four");
+    const list = document.querySelector("[data-sonner-toaster]") as HTMLElement;
+    expect(list.style.getPropertyValue("--width")).toBe(`${toastSettings.width}px`);
+    expect(list.style.getPropertyValue("--gap")).toBe(`${toastSettings.gap}px`);
+    const visible = [...document.querySelectorAll("[data-sonner-toast]")].filter(
+      (item) => item.getAttribute("data-visible") === "true",
+    );
+    expect(visible).toHaveLength(3);
+  });
+});

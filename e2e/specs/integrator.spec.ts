@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { demoUsers, expect, test } from "../fixtures.ts";
+import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { LoginPage } from "../pages/login-page.ts";
 
 // The demo third-party site that `node scripts/start.ts` runs beside the product (DEMO_SITE_PORT=4300).
@@ -95,6 +95,7 @@ test.describe("for integrators", () => {
     expect(pdf.status()).toBe(200);
     expect(pdf.headers()["content-type"]).toBe("application/pdf");
 
+    await expectNoAxeViolations(page, "the button wizard");
     await page.getByRole("tab", { name: "React" }).click();
     await expect(page.getByRole("heading", { name: "1. Хук" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "2. Компонент" })).toBeVisible();

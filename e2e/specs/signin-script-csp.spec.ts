@@ -80,6 +80,10 @@ test.describe("kpi-id-signin.js under a strict Content Security Policy", () => {
         expect(styleNonces).toEqual(styling === "nonce on a style element" ? [nonce] : []);
         await links.nth(0).focus();
         await expect(links.nth(0)).toHaveCSS("outline-style", "solid");
+        // The outline variant follows the system colour scheme.
+        await expect(links.nth(1)).toHaveCSS("background-color", "rgb(255, 255, 255)");
+        await page.emulateMedia({ colorScheme: "dark" });
+        await expect(links.nth(1)).toHaveCSS("background-color", "rgb(17, 24, 39)");
       } finally {
         site.server.close();
       }

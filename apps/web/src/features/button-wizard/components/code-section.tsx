@@ -32,7 +32,12 @@ export function CodeSection({ title, code }: { title: string; code: string }) {
           {t("integration.copy")}
         </Button>
       </div>
-      <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-xs leading-relaxed text-slate-100">
+      {/* Long lines scroll sideways; keyboard users reach the scroll area with Tab. */}
+      <pre
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to scroll without a mouse
+        tabIndex={0}
+        className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-xs leading-relaxed text-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2"
+      >
         <code>{code}</code>
       </pre>
     </section>

@@ -1,0 +1,156 @@
+import Fastify from "fastify";
+import { createTestApp, type TestApp } from "../apps/server/test/support/app.ts";
+import { addPerson, grantAccess, signIn } from "../apps/server/test/support/campus.ts";
+import { addOidcClient, freePort, TestBrowser } from "../apps/server/test/support/oidc.ts";
+import { httpLoad } from "./lib/http-load.ts";
+import { sequentialRate } from "./lib/measure.ts";
+import type { Comparison } from "./lib/types.ts";
+
+export const title = "OpenID Connect token endpoint and userinfo";
+
+const redirectUri = "https://rp.example.edu/callback";
+const verifier = "bench-code-verifier-0123456789-abcdefghijklmnopqrstuvwxyz";
+// base64url(SHA-256(verifier))
+const challenge = "Pav_2bL23Q_zW68HAy3C3F5IYGguFkNZtqFj79uZWmU";
+const secondsPerRun = 3;
+const loadSeconds = 5;
+
+interface Client {
+  id: string;
+  secret: string;
+}
+
+interface TokenSet {
+  access_token: string;
+  refresh_token: string;
+  id_token: string;
+}
+
+/** One real authorization code flow (signed-in browser, PKCE) to get the first tokens. */
+async function firstTokens(test: TestApp, origin: string, client: Client): Promise<TokenSet> {
+  const browser = new TestBrowser(origin);
+  browser.setCookie(await signIn(test.app, "bench", "bench passphrase for one person", { origin }));
+  const query = new URLSearchParams({
+    client_id: client.id,
+    response_type: "code",
+    redirect_uri: redirectUri,
+    scope: "openid profile email kpi offline_access",
+    prompt: "consent",
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+  });
+  const { leftTo } = await browser.follow(`/oidc/auth?${query}`);
+  const code = leftTo?.searchParams.get("code");
+  if (!code) throw new Error(`no code: ${leftTo}`);
+  return tokenRequest(origin, client, {
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+  });
+}
+
+async function tokenRequest(origin: string, client: Client, form: Record<string, string>): Promise<TokenSet> {
+  const response = await fetch(`${origin}/oidc/token`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString("base64")}`,
+    },
+    body: new URLSearchParams(form),
+  });
+  const body = (await response.json()) as TokenSet;
+  if (response.status !== 200) throw new Error(`token endpoint answered ${response.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** A bare Fastify server with the same two answers: what framework, form parsing and loopback cost alone. */
+async function startBareServer(tokenBody: string, userinfoBody: string) {
+  const bare = Fastify({ logger: false });
+  bare.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  bare.post("/token", async (_request, reply) => reply.type("application/json").send(tokenBody));
+  bare.get("/me", async (_request, reply) => reply.type("application/json").send(userinfoBody));
+  const url = await bare.listen({ host: "127.0.0.1", port: 0 });
+  return { url, close: () => bare.close() };
+}
+
+async function compareRefreshes(origin: string, client: Client, first: TokenSet, bareUrl: string): Promise<Comparison> {
+  let current = first.refresh_token;
+  // Each refresh rotates the refresh token, so they run as a chain, one in flight.
+  const refreshes = await sequentialRate(async () => {
+    current = (await tokenRequest(origin, client, { grant_type: "refresh_token", refresh_token: current }))
+      .refresh_token;
+  }, secondsPerRun * 1000);
+  const bare = await sequentialRate(async () => {
+    const response = await fetch(`${bareUrl}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: current }),
+    });
+    await response.text();
+  }, secondsPerRun * 1000);
+  return {
+    subject: {
+      label: "POST /oidc/token refresh_token grant (rotation, new ID token RS256)",
+      value: refreshes,
+      unit: "/s/core",
+    },
+    baseline: { label: "bare Fastify POST route, same form in, same-size JSON out", value: bare, unit: "/s/core" },
+    method: "fetch over loopback, one request in flight",
+  };
+}
+
+async function compareUserinfo(origin: string, accessToken: string, bareUrl: string): Promise<Comparison> {
+  const headers = { authorization: `Bearer ${accessToken}` };
+  const measured = await httpLoad(`${origin}/oidc/me`, loadSeconds, headers);
+  if (measured.failed > 0) throw new Error(`${measured.failed} userinfo requests failed`);
+  const bare = await httpLoad(`${bareUrl}/me`, loadSeconds, headers);
+  return {
+    subject: {
+      label: "GET /oidc/me (userinfo: token lookup, person, claims)",
+      value: measured.requestsPerSecond,
+      unit: "req/s",
+    },
+    baseline: { label: "bare Fastify route with the same JSON", value: bare.requestsPerSecond, unit: "req/s" },
+    method: `autocannon, 10 connections × ${loadSeconds} s each on loopback`,
+  };
+}
+
+export async function run(): Promise<Comparison[]> {
+  const kind = process.env.DATABASE_URL ? "postgres" : "pglite";
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const test = await createTestApp(kind, { PUBLIC_URL: origin, PORT: String(port) });
+  try {
+    await test.app.listen({ host: "127.0.0.1", port });
+    const person = await addPerson(
+      test.app,
+      { username: "bench", fullName: "Олена Коваленко", email: "bench@kpi.ua", studentId: "KV-0001" },
+      "bench passphrase for one person",
+    );
+    const created = await addOidcClient(test.app, {
+      redirectUris: [redirectUri],
+      scopes: ["openid", "profile", "email", "kpi", "offline_access"],
+      firstParty: true,
+    });
+    await grantAccess(test.app.db, person.id, created.application.id);
+    const client = { id: created.application.id, secret: created.secret };
+    const first = await firstTokens(test, origin, client);
+    const userinfo = await (
+      await fetch(`${origin}/oidc/me`, { headers: { authorization: `Bearer ${first.access_token}` } })
+    ).text();
+    const bare = await startBareServer(JSON.stringify(first), userinfo);
+    try {
+      const refreshes = await compareRefreshes(origin, client, first, bare.url);
+      const reads = await compareUserinfo(origin, first.access_token, bare.url);
+      for (const comparison of [refreshes, reads]) comparison.method += `, ${kind}`;
+      return [refreshes, reads];
+    } finally {
+      await bare.close();
+    }
+  } finally {
+    await test.close();
+  }
+}

@@ -17,6 +17,7 @@ import { registerOpenApi } from "./http/openapi.ts";
 import { registerSecurity } from "./http/security.ts";
 import { registerOidc } from "./oidc/index.ts";
 import { registerSessions } from "./sessions/current.ts";
+import { schedulePruning } from "./sessions/prune.ts";
 import { ticketExchangeRoutes } from "./tickets/exchange-routes.ts";
 import { appRedirectRoutes } from "./tickets/redirect-routes.ts";
 import { userRoutes } from "./user/routes.ts";
@@ -86,6 +87,7 @@ export async function buildApp({
   await registerOpenApi(app, config);
   await registerApiDocs(app);
   registerSessions(app);
+  schedulePruning(app);
 
   await app.register(healthRoutes);
   await app.register(settingsRoutes);

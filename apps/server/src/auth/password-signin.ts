@@ -5,7 +5,7 @@ import type { User } from "../db/schema.ts";
 import { InvalidCredentialsError, TooManyAttemptsError } from "../errors.ts";
 import { findUserByUsername } from "../users/queries.ts";
 import { issueLoginGrant } from "./grants.ts";
-import { credentialThrottleKeys, settleSuccess, takeAttempt } from "./throttle.ts";
+import { confirmFailure, credentialThrottleKeys, settleSuccess, takeAttempt } from "./throttle.ts";
 
 /** Why a sign-in is refused, for the audit row only: the person always sees invalid credentials. */
 function refusalReason(user: User | undefined, passwordMatches: boolean): string | undefined {
@@ -39,6 +39,7 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
   const passwordMatches = await passwordHasher.verify(user?.password_hash ?? null, credentials.password);
   const refusal = refusalReason(user, passwordMatches);
   if (refusal !== undefined || !user) {
+    await confirmFailure(db, keys, clock());
     await audit(request, {
       type: "sign_in",
       result: "failure",

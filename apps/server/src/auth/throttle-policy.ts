@@ -10,8 +10,9 @@ export interface ThrottleRule {
   /** From this many failures on, every failure locks the key for lockSeconds. */
   lockAfterFailures: number;
   lockSeconds: number;
-  /** A key with no failure for this long starts again from zero. */
+  /** When the count starts again from zero: this long after the key's last failure, or after its first. */
   forgetAfterSeconds: number;
+  forgetFrom: "lastFailure" | "firstFailure";
 }
 
 export const throttlePolicy = {
@@ -22,14 +23,17 @@ export const throttlePolicy = {
     lockAfterFailures: 10,
     lockSeconds: 15 * 60,
     forgetAfterSeconds: 60 * 60,
+    forgetFrom: "lastFailure",
   },
-  // One address: a campus NAT carries many people, so the allowance is larger.
+  // One address: a campus NAT carries many people, so the allowance is larger, and it is counted per hour
+  // from the first failure, so a busy address's occasional typos never add up to a lock over a day.
   ip: {
     freeFailures: 30,
     firstDelaySeconds: 1,
     lockAfterFailures: 100,
     lockSeconds: 15 * 60,
     forgetAfterSeconds: 60 * 60,
+    forgetFrom: "firstFailure",
   },
 } as const satisfies Record<string, ThrottleRule>;
 

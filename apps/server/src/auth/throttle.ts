@@ -26,9 +26,9 @@ export function credentialThrottleKeys(secret: string, username: string, ip: str
 
 export type AttemptDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-function nextFailureCount(row: { failures: number; last_failure_at: Date }, rule: ThrottleRule, now: Date): number {
-  const forgotten = now.getTime() - row.last_failure_at.getTime() > rule.forgetAfterSeconds * 1000;
-  return forgotten ? 1 : row.failures + 1;
+function isForgotten(row: { first_failure_at: Date; last_failure_at: Date }, rule: ThrottleRule, now: Date) {
+  const since = rule.forgetFrom === "firstFailure" ? row.first_failure_at : row.last_failure_at;
+  return now.getTime() - since.getTime() > rule.forgetAfterSeconds * 1000;
 }
 
 /**
@@ -64,14 +64,15 @@ export async function takeAttempt(db: Db, keys: ThrottleKey[], now: Date): Promi
     for (const [index, { key, rule }] of ordered.entries()) {
       const row = rows[index];
       if (!row) continue;
-      const failures = nextFailureCount(row, rule, now);
+      const forgotten = isForgotten(row, rule, now);
+      const failures = forgotten ? 1 : row.failures + 1;
       const delay = delayAfterFailures(rule, failures);
       await tx
         .updateTable("throttle_counters")
         .set({
           failures,
-          first_failure_at: failures === 1 ? now : row.first_failure_at,
-          last_failure_at: now,
+          // The attempt is not yet known to fail: last_failure_at moves only when it does (confirmFailure).
+          ...(forgotten ? { first_failure_at: now, last_failure_at: now } : {}),
           blocked_until: delay > 0 ? new Date(now.getTime() + delay * 1000) : row.blocked_until,
         })
         .where("key", "=", key)
@@ -79,6 +80,19 @@ export async function takeAttempt(db: Db, keys: ThrottleKey[], now: Date): Promi
     }
     return { allowed: true };
   });
+}
+
+/** The check failed: the attempt counted in advance stays, and the failure's time is noted. */
+export async function confirmFailure(db: Db, keys: ThrottleKey[], now: Date): Promise<void> {
+  await db
+    .updateTable("throttle_counters")
+    .set({ last_failure_at: now })
+    .where(
+      "key",
+      "in",
+      keys.map((k) => k.key),
+    )
+    .execute();
 }
 
 /**

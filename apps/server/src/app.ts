@@ -15,9 +15,10 @@ import { registerErrorHandling } from "./http/error-handler.ts";
 import { loggerOptions } from "./http/logging.ts";
 import { registerOpenApi } from "./http/openapi.ts";
 import { registerSecurity } from "./http/security.ts";
+import { scheduleCleanup } from "./maintenance/cleanup.ts";
+import { registerMetrics } from "./metrics/plugin.ts";
 import { registerOidc } from "./oidc/index.ts";
 import { registerSessions } from "./sessions/current.ts";
-import { schedulePruning } from "./sessions/prune.ts";
 import { ticketExchangeRoutes } from "./tickets/exchange-routes.ts";
 import { appRedirectRoutes } from "./tickets/redirect-routes.ts";
 import { userRoutes } from "./user/routes.ts";
@@ -87,7 +88,8 @@ export async function buildApp({
   await registerOpenApi(app, config);
   await registerApiDocs(app);
   registerSessions(app);
-  schedulePruning(app);
+  registerMetrics(app);
+  scheduleCleanup(app);
 
   await app.register(healthRoutes);
   await app.register(settingsRoutes);

@@ -4,7 +4,15 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 
 /** What happened; `audit list` filters and prints these names. */
-export const auditEventTypes = ["sign_in", "session_start", "logout", "app_redirect", "ticket_exchange"] as const;
+export const auditEventTypes = [
+  "sign_in",
+  "session_start",
+  "logout",
+  "app_redirect",
+  "ticket_exchange",
+  "oidc_sign_in",
+  "oidc_logout",
+] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 
 export interface AuditEvent {
@@ -49,5 +57,7 @@ export function requestOrigin(request: FastifyRequest): { ip: string; userAgent?
 /** Records an event for this request with the app's clock. */
 export function audit(request: FastifyRequest, event: Omit<AuditEvent, "ip" | "userAgent" | "occurredAt">) {
   const { server } = request;
+  // Optional: apps assembled without buildApp (some tests) have no metrics.
+  server.metrics?.observeAudit(event);
   return recordAuditEvent(server.db, { ...event, ...requestOrigin(request), occurredAt: server.clock() });
 }

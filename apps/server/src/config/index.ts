@@ -14,6 +14,8 @@ export interface Config {
   /** Cookies get `Secure` and the `__Host-` prefix when the service is served over https. */
   secureCookies: boolean;
   trustProxy: boolean | string;
+  /** Bearer token GET /metrics requires; without one, /metrics answers loopback clients only. */
+  metricsToken?: string;
   logLevel: Environment["LOG_LEVEL"];
   database: { url?: string; poolMax: number; dataDir: string };
   webDistDir?: string;
@@ -141,6 +143,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicUrl,
     secureCookies: publicUrl.startsWith("https://"),
     trustProxy: parseTrustProxy(environment.TRUST_PROXY),
+    metricsToken: environment.METRICS_TOKEN,
     logLevel: environment.LOG_LEVEL,
     database: { url: environment.DATABASE_URL, poolMax: environment.DATABASE_POOL_MAX, dataDir },
     webDistDir: environment.WEB_DIST_DIR,

@@ -61,6 +61,8 @@ export const environmentSchema = z.object({
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
 
+  METRICS_TOKEN: optionalText,
+
   SUPPORT_EMAIL: z.email().default("support@kpi.ua"),
   SUPPORT_BOT_EMPLOYEES_URL: httpUrl.default("https://t.me/kpi_id_employees_bot"),
   SUPPORT_BOT_STUDENTS_URL: httpUrl.default("https://t.me/kpi_id_students_bot"),

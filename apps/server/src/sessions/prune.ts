@@ -1,4 +1,3 @@
-import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import { throttlePolicy } from "../auth/throttle-policy.ts";
 import type { Database } from "../db/schema.ts";
@@ -41,17 +40,4 @@ export async function pruneExpired(db: Db, now: Date): Promise<PruneCounts> {
   };
 }
 
-const pruneIntervalMs = 10 * 60 * 1000;
-
-/** Prunes every ten minutes while the app runs; any instance may do it, deletes are idempotent. */
-export function schedulePruning(app: FastifyInstance): void {
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook("onReady", async () => {
-    timer = setInterval(() => {
-      pruneExpired(app.db, app.clock()).catch((error: unknown) => app.log.warn({ err: error }, "pruning failed"));
-    }, pruneIntervalMs);
-    // Pruning never keeps the process alive on its own.
-    timer.unref();
-  });
-  app.addHook("onClose", async () => clearInterval(timer));
-}
+// Scheduled by maintenance/cleanup.ts, one instance at a time under an advisory lock.

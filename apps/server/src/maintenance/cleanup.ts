@@ -1,0 +1,58 @@
+import type { FastifyInstance } from "fastify";
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../db/schema.ts";
+import { deleteOldDiiaRequests } from "../diia/queries.ts";
+import { deleteExpiredOidcPayloads } from "../oidc/adapter.ts";
+import { type PruneCounts, pruneExpired } from "../sessions/prune.ts";
+
+export interface CleanupCounts extends PruneCounts {
+  diiaRequests: number;
+  oidcPayloads: number;
+}
+
+// One number all instances agree on ("KPID"); no other code takes advisory locks.
+const cleanupLockKey = 0x4b504944;
+
+// A finished or expired Diia request is kept a day for support questions, then goes.
+const diiaKeepMs = 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes expired rows if no other instance is doing it right now. The transaction-scoped
+ * advisory lock is released by commit or rollback, and by PostgreSQL itself if this
+ * instance dies mid-way, so a crashed instance never blocks the others' clean-up.
+ * Answers undefined when another instance holds the lock.
+ */
+export async function cleanUpExpired(db: Kysely<Database>, now: Date): Promise<CleanupCounts | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{
+      locked: boolean;
+    }>`select pg_try_advisory_xact_lock(${cleanupLockKey}) as locked`.execute(trx);
+    if (!rows[0]?.locked) return undefined;
+    const pruned = await pruneExpired(trx, now);
+    const diiaRequests = await deleteOldDiiaRequests(trx, new Date(now.getTime() - diiaKeepMs));
+    const oidcPayloads = await deleteExpiredOidcPayloads(trx, now);
+    return { ...pruned, diiaRequests, oidcPayloads };
+  });
+}
+
+const cleanupIntervalMs = 10 * 60 * 1000;
+
+/** Every ten minutes while the app runs, one instance at a time; failures are logged, never thrown. */
+export function scheduleCleanup(app: FastifyInstance): void {
+  let timer: NodeJS.Timeout | undefined;
+  const runOnce = async () => {
+    try {
+      const counts = await cleanUpExpired(app.db, app.clock());
+      if (counts) app.log.info({ removed: counts }, "expired rows cleaned up");
+      else app.log.debug("clean-up skipped: another instance holds the lock");
+    } catch (error) {
+      app.log.warn({ err: error }, "clean-up failed; the next run tries again");
+    }
+  };
+  app.addHook("onReady", async () => {
+    timer = setInterval(runOnce, cleanupIntervalMs);
+    // Clean-up never keeps the process alive on its own.
+    timer.unref();
+  });
+  app.addHook("onClose", async () => clearInterval(timer));
+}

@@ -1,0 +1,51 @@
+import { timingSafeEqual } from "node:crypto";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { NotAuthenticatedError } from "../errors.ts";
+import { createServiceMetrics, type ServiceMetrics } from "./registry.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    metrics: ServiceMetrics;
+  }
+}
+
+const loopbackAddresses = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * With METRICS_TOKEN set, a scrape must bring it as a bearer token; without one only a
+ * loopback client (an agent on the same machine) may read. request.ip is the real client
+ * behind a trusted proxy, so a proxied request from outside never passes as loopback.
+ */
+function mayScrape(request: FastifyRequest, token: string | undefined): boolean {
+  if (token === undefined) return loopbackAddresses.has(request.ip);
+  const header = request.headers.authorization;
+  return typeof header === "string" && header.startsWith("Bearer ") && sameSecret(header.slice(7), token);
+}
+
+/** Request latency for every route and GET /metrics in Prometheus' text format. */
+export function registerMetrics(app: FastifyInstance): void {
+  const metrics = createServiceMetrics(app);
+  app.decorate("metrics", metrics);
+
+  app.addHook("onResponse", async (request, reply) => {
+    // The route pattern, never the raw URL: ids and query strings would make a series per request.
+    const route = request.routeOptions.url ?? "unmatched";
+    if (route === "/metrics") return;
+    metrics.requestDuration.observe(
+      { method: request.method, route, status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  app.get("/metrics", { schema: { hide: true } }, async (request, reply) => {
+    if (!mayScrape(request, app.config.metricsToken)) throw new NotAuthenticatedError();
+    reply.header("content-type", metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+}

@@ -1,0 +1,98 @@
+import type { FastifyInstance } from "fastify";
+import { sql } from "kysely";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { AuditEvent } from "../audit/record.ts";
+
+/** The service's Prometheus metrics; one registry per app so tests and several apps in a process never mix. */
+export interface ServiceMetrics {
+  registry: Registry;
+  requestDuration: Histogram<"method" | "route" | "status_code">;
+  /** Counts what the audit trail records: sign-ins, throttled attempts, ticket exchanges. */
+  observeAudit(event: Pick<AuditEvent, "type" | "result" | "authMethod" | "reason">): void;
+}
+
+// Sign-in answers sit between 10 ms (a throttled refusal) and a second (argon2id under load).
+const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+function databaseGauges(app: FastifyInstance, registry: Registry): void {
+  new Gauge({
+    name: "kpi_id_db_pool_connections",
+    help: "Database pool connections by state (total, idle, waiting = requests queued for a connection)",
+    labelNames: ["state"],
+    registers: [registry],
+    collect() {
+      const stats = app.database.poolStats();
+      this.set({ state: "total" }, stats.total);
+      this.set({ state: "idle" }, stats.idle);
+      this.set({ state: "waiting" }, stats.waiting);
+    },
+  });
+  new Gauge({
+    name: "kpi_id_diia_pending_requests",
+    help: "Diia sign-in requests waiting for the phone (Processing and not expired); read from the database on scrape",
+    registers: [registry],
+    async collect() {
+      try {
+        const row = await app.db
+          .selectFrom("diia_requests")
+          .select(sql<string>`count(*)`.as("n"))
+          .where("status", "=", "Processing")
+          .where("expires_at", ">", app.clock())
+          .executeTakeFirstOrThrow();
+        this.set(Number(row.n));
+      } catch {
+        // A scrape while the database is away still answers; kpi_id_database_up says why this is stale.
+      }
+    },
+  });
+  new Gauge({
+    name: "kpi_id_database_up",
+    help: "1 when the database answered a ping at this scrape, 0 when it did not",
+    registers: [registry],
+    async collect() {
+      this.set((await app.database.ping()) ? 1 : 0);
+    },
+  });
+}
+
+export function createServiceMetrics(app: FastifyInstance): ServiceMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "kpi_id_" });
+  const requestDuration = new Histogram({
+    name: "kpi_id_http_request_duration_seconds",
+    help: "HTTP request latency by method, route pattern and status code",
+    labelNames: ["method", "route", "status_code"],
+    buckets: latencyBuckets,
+    registers: [registry],
+  });
+  const signIns = new Counter({
+    name: "kpi_id_sign_ins_total",
+    help: "Credential checks by method (PASSWORD, GOOGLE, DIIA) and result (success, failure)",
+    labelNames: ["method", "result"],
+    registers: [registry],
+  });
+  const throttled = new Counter({
+    name: "kpi_id_throttled_attempts_total",
+    help: "Sign-in attempts refused without a check because the account or address must wait",
+    labelNames: ["method"],
+    registers: [registry],
+  });
+  const ticketExchanges = new Counter({
+    name: "kpi_id_ticket_exchanges_total",
+    help: "Ticket redemptions by applications' servers, by result",
+    labelNames: ["result"],
+    registers: [registry],
+  });
+  databaseGauges(app, registry);
+
+  return {
+    registry,
+    requestDuration,
+    observeAudit(event) {
+      const method = event.authMethod ?? "unknown";
+      if (event.type === "sign_in") signIns.inc({ method, result: event.result });
+      if (event.type === "sign_in" && event.reason === "auth.too_many_attempts") throttled.inc({ method });
+      if (event.type === "ticket_exchange") ticketExchanges.inc({ result: event.result });
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, postJson, type TestApp } from "./support/app.ts";
+import { addPerson } from "./support/campus.ts";
+import { databaseKinds } from "./support/databases.ts";
+
+const metricsToken = "scrape-token-for-tests-0123456789";
+
+describe.each(databaseKinds)("GET /metrics on %s", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    await addPerson(t.app, { username: "metered", fullName: "Лічена Особа" }, "metered passphrase");
+  });
+  afterAll(() => t.close());
+
+  it("counts sign-ins by method and result, latency by route pattern, pool use and pending Diia requests", async () => {
+    await postJson(t.app, "/api/auth", { username: "metered", password: "metered passphrase" });
+    await postJson(t.app, "/api/auth", { username: "metered", password: "wrong passphrase" });
+    await t.app.inject({ url: "/api/app-redirect?appId=00000000-0000-4000-8000-000000000001" });
+    const response = await t.app.inject({ url: "/metrics" });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toContain("text/plain");
+    const text = response.body;
+    expect(text).toMatch(/kpi_id_sign_ins_total\{method="PASSWORD",result="success"\} 1/);
+    expect(text).toMatch(/kpi_id_sign_ins_total\{method="PASSWORD",result="failure"\} 1/);
+    expect(text).toMatch(
+      /kpi_id_http_request_duration_seconds_count\{method="POST",route="\/api\/auth",status_code="200"\} 1/,
+    );
+    // The pattern, not the URL: the query string and its id never become a label.
+    expect(text).toContain('route="/api/app-redirect"');
+    expect(text).not.toContain("00000000-0000-4000-8000-000000000001");
+    expect(text).toMatch(/kpi_id_db_pool_connections\{state="total"\} \d+/);
+    expect(text).toMatch(/kpi_id_diia_pending_requests 0/);
+    expect(text).toMatch(/kpi_id_database_up 1/);
+    expect(text).toContain("kpi_id_throttled_attempts_total");
+    expect(text).toContain("kpi_id_ticket_exchanges_total");
+  });
+
+  it("refuses a client that is not on the loopback address when no token is configured", async () => {
+    const outside = await t.app.inject({ url: "/metrics", remoteAddress: "203.0.113.9" });
+    expect(outside.statusCode).toBe(401);
+    expect(outside.body).not.toContain("kpi_id_");
+  });
+});
+
+describe("GET /metrics with METRICS_TOKEN", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp("pglite", { METRICS_TOKEN: metricsToken, TRUST_PROXY: "127.0.0.1" });
+  });
+  afterAll(() => t.close());
+
+  it("needs the bearer token, even from loopback, and accepts it from anywhere", async () => {
+    expect((await t.app.inject({ url: "/metrics" })).statusCode).toBe(401);
+    const wrong = await t.app.inject({ url: "/metrics", headers: { authorization: `Bearer ${metricsToken}x` } });
+    expect(wrong.statusCode).toBe(401);
+    const right = await t.app.inject({
+      url: "/metrics",
+      remoteAddress: "203.0.113.9",
+      headers: { authorization: `Bearer ${metricsToken}` },
+    });
+    expect(right.statusCode).toBe(200);
+    expect(right.body).toContain("kpi_id_http_request_duration_seconds");
+  });
+});

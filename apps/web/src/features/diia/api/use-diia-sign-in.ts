@@ -70,7 +70,12 @@ export function useDiiaSignIn({ onSignedIn, onFailure, timing = diiaTiming }: Di
     else if (status === "Finished" || status === "Failed") {
       onFailure();
       void link.refetch();
-    } else if (status === "Expired") refresh();
+    } else if (status === "Expired") {
+      // A code is replaced before its request expires; reaching Expired means the sign-in was lost
+      // (a late scan, a sleeping tab), which the person is told about like any other failure.
+      onFailure();
+      refresh();
+    }
   }, [status, sessionId]);
 
   useEffect(() => {

@@ -33,11 +33,16 @@ function inlineText(doc: Doc, text: string, options: PDFKit.Mixins.TextOptions =
   });
 }
 
+/** Starts a new page unless `height` points still fit above the bottom margin. */
+function ensureSpace(doc: Doc, height: number): void {
+  if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage();
+}
+
 function codeBlock(doc: Doc, text: string): void {
   const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
   doc.font("mono").fontSize(8.5);
   const height = doc.heightOfString(text, { width: width - 16 }) + 12;
-  if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage();
+  ensureSpace(doc, height);
   const top = doc.y;
   doc.rect(doc.page.margins.left, top, width, height).fill("#f1f4fa");
   doc.fillColor("#111827").text(text, doc.page.margins.left + 8, top + 6, { ...typography, width: width - 16 });
@@ -49,7 +54,8 @@ function renderBlock(doc: Doc, block: Block, outline: { top: OutlineItem; sectio
   const left = doc.page.margins.left;
   switch (block.kind) {
     case "heading": {
-      if (block.level === 2 && doc.y > doc.page.height * 0.78) doc.addPage();
+      // Keep a heading with the start of what follows it.
+      if (block.level > 1) ensureSpace(doc, block.level === 2 ? 150 : 110);
       doc.moveDown(block.level === 3 ? 0.4 : 0.8);
       doc
         .font("bold")
@@ -67,6 +73,8 @@ function renderBlock(doc: Doc, block: Block, outline: { top: OutlineItem; sectio
       doc.moveDown(0.5);
       return;
     case "bullet": {
+      const width = doc.page.width - doc.page.margins.right - left - 16;
+      ensureSpace(doc, doc.font("body").fontSize(10.5).heightOfString(block.text.replaceAll("`", ""), { width }) + 4);
       const y = doc.y;
       doc
         .font("body")
@@ -74,7 +82,7 @@ function renderBlock(doc: Doc, block: Block, outline: { top: OutlineItem; sectio
         .text("•", left + 4, y);
       doc.x = left + 16;
       doc.y = y;
-      inlineText(doc, block.text, { width: doc.page.width - doc.page.margins.right - left - 16 });
+      inlineText(doc, block.text, { width });
       doc.x = left;
       doc.moveDown(0.25);
       return;

@@ -1,0 +1,102 @@
+import type { Page } from "@playwright/test";
+import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
+import { GoogleStandInPage } from "../pages/google-stand-in-page.ts";
+import { LoginPage } from "../pages/login-page.ts";
+
+// The demo third-party site that `node scripts/start.ts` runs beside the product (DEMO_SITE_PORT=4300).
+const demoSiteUrl = process.env.DEMO_SITE_URL ?? `http://localhost:${process.env.DEMO_SITE_PORT ?? 4300}`;
+
+/** Every address the tab's main frame showed, in order: the redirects the person passes through. */
+function recordNavigations(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) seen.push(frame.url());
+  });
+  return seen;
+}
+
+test.describe("sign-in with Google (against the sandbox stand-in)", () => {
+  test("from a site's button: login screen → Google → account page → /google-auth → apps with the appId → the site", async ({
+    page,
+    baseURL,
+  }) => {
+    const navigations = recordNavigations(page);
+    await page.goto(demoSiteUrl);
+    await page.getByRole("link", { name: "Увійти з KPI ID" }).click();
+    await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/\\?appId=[0-9a-f-]{36}$`));
+    const appId = new URL(page.url()).searchParams.get("appId") ?? "";
+
+    const loginPage = new LoginPage(page, "uk");
+    await loginPage.googleButton.click();
+    const google = new GoogleStandInPage(page);
+    await google.choose("student");
+
+    // The apps screen sees the appId and goes straight to the app; KPI ID hands the site a ticket.
+    await page.waitForURL(new RegExp(`^${demoSiteUrl}/callback\\?ticketId=`));
+    await expect(page.getByTestId("signed-in-name")).toHaveText("Олена Коваленко");
+    await expect(page.getByText("GOOGLE")).toBeVisible();
+
+    const googleAuth = navigations.find((url) => url.startsWith(`${baseURL}/google-auth?`));
+    expect(googleAuth, navigations.join("\n")).toBeDefined();
+    const answer = new URL(googleAuth ?? "");
+    expect(answer.searchParams.get("code")).toBeTruthy();
+    const state = JSON.parse(Buffer.from(answer.searchParams.get("state") ?? "", "base64url").toString("utf8"));
+    expect(state.appId).toBe(appId);
+    expect(navigations).toContain(`${baseURL}/uk/apps?appId=${appId}`);
+  });
+
+  test("without an appId the person lands on the apps screen, signed in with Google", async ({
+    loginPage,
+    appsPage,
+    page,
+  }) => {
+    await loginPage.goto();
+    await loginPage.googleButton.click();
+    await new GoogleStandInPage(page).choose("employee");
+    await expect(page).toHaveURL(/\/uk\/apps$/);
+    await expect(appsPage.heading).toHaveText("Вітаємо, Андрій Мельник!");
+    await appsPage.myDataLink.click();
+    await expect(appsPage.myData).toContainText("Google");
+  });
+
+  test("the stand-in's account page passes axe", async ({ loginPage, page }) => {
+    await loginPage.goto();
+    await loginPage.googleButton.click();
+    const google = new GoogleStandInPage(page);
+    await google.waitForIt();
+    await expectNoAxeViolations(page, "the Google stand-in's account page");
+  });
+
+  const refusals: { title: string; language: "uk" | "en"; act: (google: GoogleStandInPage) => Promise<void> }[] = [
+    { title: "a Google account no campus person has", language: "uk", act: (g) => g.choose("stranger") },
+    { title: "an address Google has not verified", language: "en", act: (g) => g.choose("unverified") },
+    {
+      title: "cancelling at Google",
+      language: "uk",
+      act: async (g) => {
+        await g.waitForIt();
+        await g.cancel.click();
+      },
+    },
+  ];
+
+  for (const refusal of refusals) {
+    test(`${refusal.title} ends on the login page with the Google alert, and the flag leaves the URL`, async ({
+      page,
+      baseURL,
+    }) => {
+      const navigations = recordNavigations(page);
+      const loginPage = new LoginPage(page, refusal.language);
+      await loginPage.goto();
+      await loginPage.googleButton.click();
+      await refusal.act(new GoogleStandInPage(page));
+
+      await expect(loginPage.googleError).toBeVisible();
+      await expect(page).toHaveURL(`${baseURL}/${refusal.language}/`);
+      expect(navigations).toContain(`${baseURL}/${refusal.language}/?google_auth_error=true`);
+      // No session came of it: the apps screen sends the person back to login.
+      await page.goto(`/${refusal.language}/apps`);
+      await expect(page).toHaveURL(`${baseURL}/${refusal.language}/`);
+    });
+  }
+});

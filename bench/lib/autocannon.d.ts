@@ -5,6 +5,10 @@ declare module "autocannon" {
     connections?: number;
     duration?: number;
     headers?: Record<string, string>;
+    /** Requests per second across all connections (open-loop pacing). */
+    overallRate?: number;
+    /** Rewrites each request before it is sent, e.g. to rotate a query parameter. */
+    requests?: { setupRequest?: (request: { path: string }) => { path: string } }[];
   }
   interface Result {
     requests: { average: number; total: number };

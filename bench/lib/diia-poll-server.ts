@@ -1,0 +1,55 @@
+// A child process for bench/diia-polling.bench.ts: the real service with Diia
+// configured against the stand-in, N pending sign-in requests in the database,
+// listening on a free port. Prints one JSON line {url, requestIds}; then serves
+// until its parent closes stdin. Run apart so its memory is the server's alone.
+import { randomUUID } from "node:crypto";
+import { buildApp } from "../../apps/server/src/app.ts";
+import { loadConfig } from "../../apps/server/src/config/index.ts";
+import { hashRequestId } from "../../apps/server/src/diia/crypto/gost-hash.ts";
+import { createTestDatabase } from "../../apps/server/test/support/databases.ts";
+import { startDiiaStandIn } from "../../sandbox/src/diia/index.ts";
+
+const pending = Number(process.argv[2] ?? 10_000);
+const batch = 1000;
+
+const diia = await startDiiaStandIn({ productUrl: "http://127.0.0.1:1", port: 0 });
+const database = await createTestDatabase(process.env.DATABASE_URL ? "postgres" : "pglite");
+const config = loadConfig({
+  NODE_ENV: "test",
+  PUBLIC_URL: "http://127.0.0.1:1",
+  SESSION_SECRET: "bench-only-session-secret-0123456789-abcdefghijklmnop",
+  DATA_DIR: "/tmp/kpi-id-bench-unused",
+  LOG_LEVEL: "silent",
+  SEED_DEMO_DATA: "false",
+  WEB_DIST_DIR: "/nonexistent-web-dist",
+  ...diia.env,
+});
+const app = await buildApp({ config, database: database.handle, logger: false });
+// The bench reads the server's own memory through this route (not part of the product).
+app.get("/__bench/memory", async () => process.memoryUsage());
+
+const requestIds: string[] = [];
+const expiresAt = new Date(Date.now() + 60 * 60 * 1000);
+for (let start = 0; start < pending; start += batch) {
+  const rows = Array.from({ length: Math.min(batch, pending - start) }, () => {
+    const id = randomUUID();
+    requestIds.push(id);
+    return {
+      id,
+      hashed_request_id: hashRequestId(id),
+      deep_link: `${diia.url}/acquirers/offer-request/dynamic/${id}`,
+      expires_at: expiresAt,
+    };
+  });
+  await app.db.insertInto("diia_requests").values(rows).execute();
+}
+const url = await app.listen({ host: "127.0.0.1", port: 0 });
+process.stdout.write(`${JSON.stringify({ url, requestIds, databaseKind: database.handle.kind })}\n`);
+
+process.stdin.resume();
+process.stdin.on("end", async () => {
+  await app.close();
+  await database.dispose();
+  await diia.close();
+  process.exit(0);
+});

@@ -112,6 +112,13 @@ describe.each(databaseKinds)("OpenID Connect consent and public clients (%s)", (
     const { leftTo } = await browser.follow(((await answer.json()) as { redirectTo: string }).redirectTo);
     expect(leftTo?.searchParams.get("error")).toBe("access_denied");
     expect(leftTo?.searchParams.get("code")).toBeNull();
+    const events = await test.app.db
+      .selectFrom("audit_events")
+      .select(["result", "reason", "application_id"])
+      .where("event_type", "=", "oidc_sign_in")
+      .where("reason", "=", "the person declined")
+      .execute();
+    expect(events).toEqual([{ result: "failure", reason: "the person declined", application_id: thirdParty.id }]);
   });
 
   it("returns access_denied for a person without access to the application", async () => {

@@ -100,6 +100,17 @@ describe.each(databaseKinds)("OpenID Connect logout and signing keys (%s)", (kin
     expect(sessions).toHaveLength(0);
     const user = await browser.request("/api/user");
     expect(user.status).toBe(401);
+    const events = await test.app.db
+      .selectFrom("audit_events")
+      .select(["event_type", "result", "application_id"])
+      .where("user_id", "=", userId)
+      .where("event_type", "in", ["oidc_sign_in", "oidc_logout"])
+      .orderBy("id")
+      .execute();
+    expect(events).toEqual([
+      { event_type: "oidc_sign_in", result: "success", application_id: rp.id },
+      { event_type: "oidc_logout", result: "success", application_id: rp.id },
+    ]);
 
     await expect.poll(() => logoutTokens.length).toBeGreaterThan(0);
     const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));

@@ -5,9 +5,11 @@ import type Provider from "oidc-provider";
 import type { InteractionResults } from "oidc-provider";
 import { z } from "zod";
 import { findApplicationById } from "../apps/queries.ts";
+import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { languageFromHeader } from "../http/language.ts";
 import { currentSession, requireSession } from "../sessions/current.ts";
+import type { LoadedSession } from "../sessions/store.ts";
 import { OidcInteractionNotFoundError } from "./errors.ts";
 import { approvedResult, clientIdOf, deniedResult, hasAccess, requestedScopes } from "./interaction-result.ts";
 import { interactionPath } from "./provider.ts";
@@ -48,8 +50,26 @@ async function applicationOf(app: FastifyInstance, interaction: Interaction) {
  */
 export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
   return async (app) => {
-    const finish = (request: FastifyRequest, reply: FastifyReply, result: InteractionResults) =>
-      runtime.provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+    /** Hands the outcome to the provider (answering where the browser goes next) and audits it. */
+    const finish = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      result: InteractionResults,
+      facts: { session: LoadedSession; applicationId: string },
+    ) => {
+      const redirectTo = await runtime.provider.interactionResult(request.raw, reply.raw, result, {
+        mergeWithLastSubmission: false,
+      });
+      await audit(request, {
+        type: "oidc_sign_in",
+        result: result.error ? "failure" : "success",
+        authMethod: facts.session.authMethod,
+        userId: facts.session.userId,
+        applicationId: facts.applicationId,
+        reason: result.error ? String(result.error_description ?? result.error) : undefined,
+      });
+      return redirectTo;
+    };
 
     app.get(
       `${interactionPath}/:uid`,
@@ -70,14 +90,16 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         const session = await currentSession(request, reply);
         if (!session) return reply.redirect(`/${language}/?oidc=${encodeURIComponent(interaction.uid)}`, 303);
         const application = await applicationOf(app, interaction);
+        const facts = { session, applicationId: application.id };
         if (!(await hasAccess(app.db, session.userId, application.id))) {
-          return reply.redirect(await finish(request, reply, deniedResult("no access to this application")), 303);
-        }
-        if (application.first_party) {
           return reply.redirect(
-            await finish(request, reply, await approvedResult(provider, interaction, session)),
+            await finish(request, reply, deniedResult("no access to this application"), facts),
             303,
           );
+        }
+        if (application.first_party) {
+          const approved = await approvedResult(provider, interaction, session);
+          return reply.redirect(await finish(request, reply, approved, facts), 303);
         }
         return reply.redirect(`/${language}/consent?uid=${encodeURIComponent(interaction.uid)}`, 303);
       },
@@ -133,7 +155,7 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         const result = allowed
           ? await approvedResult(provider, interaction, session)
           : deniedResult(request.body.allow ? "no access to this application" : "the person declined");
-        return { redirectTo: await finish(request, reply, result) };
+        return { redirectTo: await finish(request, reply, result, { session, applicationId: application.id }) };
       },
     );
   };

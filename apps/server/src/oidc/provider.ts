@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
 import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
+import { recordAuditEvent } from "../audit/record.ts";
 import { hashToken } from "../auth/tokens.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/schema.ts";
@@ -151,7 +152,18 @@ function endKpiSessionOnLogout(config: Config, db: Kysely<Database>) {
     if (ctx.oidc.params?.logout !== "yes") return;
     const token = kpiSessionToken(ctx, config);
     if (!token) return;
-    await deleteSessionByToken(db, token);
+    const ended = await deleteSessionByToken(db, token);
+    if (ended) {
+      const userAgent = ctx.get("user-agent");
+      await recordAuditEvent(db, {
+        type: "oidc_logout",
+        result: "success",
+        userId: ended.user_id,
+        applicationId: ctx.oidc.client?.clientId ?? null,
+        ip: ctx.ip,
+        userAgent: userAgent || undefined,
+      });
+    }
     ctx.cookies.set(sessionCookieName(config), null, {
       path: "/",
       httpOnly: true,

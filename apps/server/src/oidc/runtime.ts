@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import type Provider from "oidc-provider";
-import { deleteExpiredOidcPayloads } from "./adapter.ts";
 import { ensureSigningKey, loadPublishedKeys } from "./keys.ts";
 import { createProvider, signingKeyRetentionSeconds } from "./provider.ts";
 
@@ -43,9 +42,8 @@ export class OidcRuntime {
     return { provider: createProvider({ config: app.config, db: app.db, keys, clock: app.clock }), fingerprint };
   }
 
-  /** Picks up rotated keys and sweeps expired provider rows. */
+  /** Picks up rotated keys. (Expired provider rows are swept by maintenance/cleanup.ts.) */
   async refresh(): Promise<void> {
-    await deleteExpiredOidcPayloads(this.app.db, this.app.clock());
     const { provider, fingerprint } = await OidcRuntime.build(this.app, this.keyFingerprint);
     if (!provider) return;
     this.provider = provider;

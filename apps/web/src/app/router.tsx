@@ -45,6 +45,8 @@ export function createRoutes(): RouteObject[] {
     {
       path: "/:lang",
       Component: LanguageRoot,
+      // A blank instant while the first lazy page of a visit loads, instead of a router warning.
+      HydrateFallback: () => null,
       children: [
         { Component: PublicLayout, ErrorBoundary: RouteError, children: publicPages },
         { Component: PrivateLayout, ErrorBoundary: RouteError, children: privatePages },

@@ -166,6 +166,19 @@ describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
     expect(unknown.json().code).toBe("diia.request_not_found");
   });
 
+  it("slows an address down that asks for too many deep links", async () => {
+    await test.app.db
+      .insertInto("throttle_counters")
+      .values({ key: "diia-link:203.0.113.9", failures: 600, blocked_until: new Date(now.getTime() + 60_000) })
+      .execute();
+    const limited = await test.app.inject({ method: "GET", url: "/api/diia/app-link", remoteAddress: "203.0.113.9" });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().code).toBe("request.rate_limited");
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    const other = await test.app.inject({ method: "GET", url: "/api/diia/app-link", remoteAddress: "203.0.113.10" });
+    expect(other.statusCode).toBe(200);
+  });
+
   it("keeps the tax id out of the audit trail", async () => {
     const rows = await test.app.db.selectFrom("audit_events").selectAll().execute();
     expect(rows.length).toBeGreaterThan(0);

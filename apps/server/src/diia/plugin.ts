@@ -25,7 +25,6 @@ export function createDiiaRuntime(app: FastifyInstance): DiiaRuntime | undefined
       branchId: diia.branchId,
       offerId: diia.offerId,
       requestTtlSeconds: diia.requestTtlSeconds,
-      loginGrantTtlSeconds: app.config.loginGrantTtlSeconds,
     },
   };
 }

@@ -5,6 +5,7 @@ import { acceptCallback } from "./callback.ts";
 import type { DiiaClient } from "./client.ts";
 import type { DiiaSignatureVerifier } from "./crypto/verifier.ts";
 import { DiiaNotConfiguredError } from "./errors.ts";
+import { takeAppLinkAttempt } from "./link-throttle.ts";
 import { checkRequest, createAppLink, type DiiaLinkSettings } from "./service.ts";
 
 /** Everything sign-in with Diia needs; absent when Diia is not configured. */
@@ -41,12 +42,14 @@ export const diiaRoutes: FastifyPluginAsyncZod<DiiaRoutesOptions> = async (app, 
         summary: "Start a sign-in with Diia",
         description:
           "Asks Diia for a deep link (shown as a QR code) for a new sign-in request. `requestId` is then polled at " +
-          "/api/diia/check-request. The link lives DIIA_REQUEST_TTL_SECONDS (about 3 minutes).",
+          "/api/diia/check-request. The link lives DIIA_REQUEST_TTL_SECONDS (about 3 minutes). " +
+          "Counted per address: past 120 an hour the address slows down (429 with Retry-After).",
         response: { 200: diiaAppLinkSchema },
       },
     },
-    async () => {
+    async (request) => {
       const { client, settings } = required();
+      await takeAppLinkAttempt(request);
       return createAppLink({ db: app.db, client, settings, now: app.clock() });
     },
   );

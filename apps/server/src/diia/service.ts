@@ -13,7 +13,6 @@ export interface DiiaLinkSettings {
   branchId: string;
   offerId: string;
   requestTtlSeconds: number;
-  loginGrantTtlSeconds: number;
 }
 
 export interface DiiaContext {

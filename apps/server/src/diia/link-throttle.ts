@@ -1,0 +1,36 @@
+import type { FastifyRequest } from "fastify";
+import { takeAttempt } from "../auth/throttle.ts";
+import type { ThrottleRule } from "../auth/throttle-policy.ts";
+import { AppError } from "../errors.ts";
+
+/**
+ * Every app-link costs a call to Diia and a row; a page asks for one every
+ * two minutes. Counted per address, like a campus NAT's many people: the
+ * first 120 in an hour are free, then the address slows down and at 600 waits.
+ */
+const appLinkRule: ThrottleRule = {
+  freeFailures: 120,
+  firstDelaySeconds: 1,
+  lockAfterFailures: 600,
+  lockSeconds: 15 * 60,
+  forgetAfterSeconds: 60 * 60,
+  forgetFrom: "firstFailure",
+};
+
+export class DiiaRateLimitedError extends AppError {
+  override name = "DiiaRateLimitedError";
+  constructor(retryAfterSeconds: number) {
+    super("request.rate_limited", { headers: { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+  }
+}
+
+/** Counts one app-link for the caller's address; throws 429 while the address must wait. */
+export async function takeAppLinkAttempt(request: FastifyRequest): Promise<void> {
+  const { server } = request;
+  const decision = await takeAttempt(
+    server.db,
+    [{ key: `diia-link:${request.ip}`, rule: appLinkRule }],
+    server.clock(),
+  );
+  if (!decision.allowed) throw new DiiaRateLimitedError(decision.retryAfterSeconds);
+}

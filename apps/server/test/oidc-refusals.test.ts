@@ -123,9 +123,18 @@ describe.each(databaseKinds)("OpenID Connect refusals (%s)", (kind) => {
     expect(response.status).toBeLessThan(500);
   });
 
-  it("answers an unknown interaction with a translated 404", async () => {
+  it("sends a browser with an unknown or expired interaction to the screen that says so, and answers its API with a translated 404", async () => {
     const response = await browser.request("/api/oidc/interaction/nope", { headers: { "accept-language": "en" } });
-    expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ code: "oidc.interaction_not_found" });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/en/consent?uid=nope");
+    const details = await browser.request("/api/oidc/interaction/nope/details", {
+      headers: { "accept-language": "en" },
+    });
+    expect(details.status).toBe(404);
+    expect(await details.json()).toEqual({
+      code: "oidc.interaction_not_found",
+      message:
+        "The application's sign-in request was not found or has expired. Start signing in from the application again.",
+    });
   });
 });

@@ -85,7 +85,15 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { provider } = runtime;
-        const interaction = await loadInteraction(provider, request, reply, request.params.uid);
+        let interaction: Interaction;
+        try {
+          interaction = await loadInteraction(provider, request, reply, request.params.uid);
+        } catch (error) {
+          if (!(error instanceof OidcInteractionNotFoundError)) throw error;
+          // A browser arrives here by navigation: the consent screen explains the expiry in the person's language.
+          const language = languageFromHeader(request.headers["accept-language"]);
+          return reply.redirect(`/${language}/consent?uid=${encodeURIComponent(request.params.uid)}`, 303);
+        }
         const language = languageOf(interaction, request);
         const session = await currentSession(request, reply);
         if (!session) return reply.redirect(`/${language}/?oidc=${encodeURIComponent(interaction.uid)}`, 303);
@@ -122,8 +130,8 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const session = await requireSession(request, reply);
         const interaction = await loadInteraction(runtime.provider, request, reply, request.params.uid);
+        const session = await requireSession(request, reply);
         const application = await applicationOf(app, interaction);
         return {
           application: { title: application.title, description: application.description },

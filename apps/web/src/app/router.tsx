@@ -37,6 +37,10 @@ export const privatePages: RouteObject[] = [
   { path: "*", lazy: async () => ({ Component: (await import("./routes/not-found.tsx")).NotFoundRoute }) },
 ];
 
+function BlankFallback() {
+  return null;
+}
+
 export function createRoutes(): RouteObject[] {
   return [
     { path: "/", Component: LanguageRedirect },
@@ -46,7 +50,7 @@ export function createRoutes(): RouteObject[] {
       path: "/:lang",
       Component: LanguageRoot,
       // A blank instant while the first lazy page of a visit loads, instead of a router warning.
-      HydrateFallback: () => null,
+      HydrateFallback: BlankFallback,
       children: [
         { Component: PublicLayout, ErrorBoundary: RouteError, children: publicPages },
         { Component: PrivateLayout, ErrorBoundary: RouteError, children: privatePages },

@@ -11,15 +11,13 @@ function clearCookie(): void {
 async function detect(path: string): Promise<string> {
   window.history.replaceState(null, "", path);
   const instance = i18next.createInstance();
-  await instance
-    .use(LanguageDetector)
-    .init({
-      supportedLngs: ["uk", "en"],
-      fallbackLng: "uk",
-      load: "languageOnly",
-      detection: detectionOptions,
-      resources: {},
-    });
+  await instance.use(LanguageDetector).init({
+    supportedLngs: ["uk", "en"],
+    fallbackLng: "uk",
+    load: "languageOnly",
+    detection: detectionOptions,
+    resources: {},
+  });
   return instance.language;
 }
 

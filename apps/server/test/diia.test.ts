@@ -152,6 +152,10 @@ describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
       headers: { "x-document-request-trace-id": hashRequestId("someone else") },
     });
     expect(mismatchedTrace.statusCode).toBe(400);
+    const otherAction = await postSignedCallback(test.app, link.requestId, person(diia, "student"), {
+      headers: { "x-diia-id-action": "hashedFilesSigning" },
+    });
+    expect(otherAction.statusCode).toBe(400);
     const huge = await postCallback(test.app, callbackBody("A".repeat(300 * 1024)));
     expect(huge.statusCode).toBe(413);
     // The request survived all of that and can still succeed.

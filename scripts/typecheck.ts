@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import rootPackage from "../package.json" with { type: "json" };
 
-const projects = ["scripts", "bench", ...rootPackage.workspaces].filter((dir) =>
+const projects = ["scripts", "bench", "cluster", ...rootPackage.workspaces].filter((dir) =>
   existsSync(join(dir, "tsconfig.json")),
 );
 let failed = 0;

@@ -48,6 +48,12 @@ function openPostgres(url: string, poolMax: number): DatabaseHandle {
   });
   // An idle client losing its server must not crash the process; the pool replaces it.
   pool.on("error", () => {});
+  // Nor may a checked-out client between two queries (a database restart sends it 57P01):
+  // without a listener its 'error' event would throw. The query in flight, or the next one,
+  // still fails and the pool drops the broken client when it is released.
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -1,0 +1,20 @@
+import type { RunningDiiaStandIn } from "../../sandbox/src/diia/index.ts";
+import type { SeedPerson } from "../lib/database.ts";
+import type { Instance } from "../lib/instances.ts";
+import type { RunningNginx } from "../lib/nginx.ts";
+
+export interface ClusterContext {
+  instances: Instance[];
+  nginx: RunningNginx;
+  /** PUBLIC_URL's origin (nginx). */
+  origin: string;
+  diia: RunningDiiaStandIn;
+  /** The person the Diia stand-in signs for, with a password too. */
+  diiaPerson: SeedPerson & { standInId: string };
+  /** People for the shared-session check. */
+  people: SeedPerson[];
+  /** People for the load under faults, one sign-in each at a time (distinct accounts and addresses). */
+  loadPeople: SeedPerson[];
+  /** Starts instance `index` again on its port after it was killed. */
+  restartInstance(index: number): Promise<void>;
+}

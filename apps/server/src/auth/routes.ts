@@ -1,4 +1,4 @@
-import { internalAuthRequestSchema, loginRequestSchema, loginResponseSchema } from "@kpi-id/contracts";
+import { errorBodySchema, internalAuthRequestSchema, loginRequestSchema, loginResponseSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { audit } from "../audit/record.ts";
@@ -24,7 +24,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           "/api/auth/internal. Unknown user and wrong password give the same 401. Failures are throttled " +
           "per account and per address: 429 `auth.too_many_attempts` with Retry-After.",
         body: loginRequestSchema,
-        response: { 200: loginResponseSchema },
+        response: { 200: loginResponseSchema, 401: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request) => ({ sessionId: await signInWithPassword(request, request.body) }),
@@ -40,7 +40,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           "Consumes the one-time grant from /api/auth (or the Diia sign-in) and sets the HttpOnly session " +
           "cookie with a fresh token. A used, expired or unknown grant gives 401 `auth.grant_invalid`.",
         body: internalAuthRequestSchema,
-        response: { 200: okSchema },
+        response: { 200: okSchema, 401: errorBodySchema },
       },
     },
     async (request, reply) => {

@@ -15,7 +15,8 @@ export const baseURL = "http://localhost:3300";
 
 export default defineConfig({
   testDir: "./specs",
-  outputDir: join(repoRoot, ".tmp", "e2e-results"),
+  // Per run, so two runs on one machine never clean up each other's traces.
+  outputDir: `${dataDir}-results`,
   fullyParallel: false,
   // Two cores shared by everything on this machine.
   workers: 1,

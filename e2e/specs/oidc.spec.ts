@@ -95,3 +95,26 @@ test.describe("OpenID Connect", () => {
     await expect(page.getByTestId("rp-error")).toHaveText("access_denied");
   });
 });
+
+test.describe("OpenID Connect on the demo site", () => {
+  test("the demo third-party site signs in with OpenID Connect as well as with the ticket, and signs out", async ({
+    page,
+    baseURL,
+  }) => {
+    await page.goto(demoSiteUrl);
+    await page.getByTestId("oidc-login").click();
+    await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/\\?oidc=`));
+    await new LoginPage(page, "uk").signIn(demoUsers.student.username, demoUsers.student.password);
+    await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/consent\\?uid=`));
+    await page.getByRole("button", { name: "Дозволити" }).click();
+
+    await page.waitForURL(new RegExp(`^${demoSiteUrl}/oidc/callback\\?`));
+    await expect(page.getByTestId("signed-in-name")).toHaveText(demoUsers.student.fullName);
+    await page.screenshot({ path: "/tmp/kpi-oidc-demo-site.png", fullPage: true });
+
+    await page.getByRole("link", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Так, вийти" }).click();
+    await page.waitForURL(`${demoSiteUrl}/oidc/signed-out`);
+    await expect(page.getByTestId("signed-out")).toBeVisible();
+  });
+});

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import { escapeHtml, page } from "./html.ts";
+import { registerOidcSignIn } from "./oidc.ts";
 import { readCredentials, redeemTicket, type TicketAnswer, TicketRejectedError } from "./tickets.ts";
 
 export interface DemoSiteOptions {
@@ -11,6 +12,8 @@ export interface DemoSiteOptions {
   productUrl: string;
   /** The product's DATA_DIR, where the demo seed writes demo-apps.json. */
   dataDir: string;
+  /** This site's address as KPI ID knows it (DEMO_SITE_URL); default http://localhost:{port}. */
+  siteUrl?: string;
 }
 
 export interface RunningDemoSite {
@@ -47,7 +50,8 @@ function homePage(productUrl: string, appId: string | undefined, nonce: string):
     "Демо-сайт інтегратора",
     `<h1>Демо-сайт інтегратора</h1>
 <p>A third-party site on its own origin. Its page includes the KPI ID script; its server redeems the ticket.</p>
-${button}`,
+${button}
+<p><a href="/oidc/login" data-testid="oidc-login">Увійти з KPI ID через OpenID Connect</a></p>`,
     nonce,
   );
 }
@@ -82,6 +86,13 @@ export async function startDemoSite(options: DemoSiteOptions): Promise<RunningDe
     const nonce = randomBytes(16).toString("base64");
     const credentials = await readCredentials(options.dataDir, "demo-site");
     return send(reply, 200, homePage(options.productUrl, credentials?.id, nonce), productOrigin, nonce);
+  });
+
+  registerOidcSignIn(app, {
+    productUrl: options.productUrl,
+    siteUrl: new URL(options.siteUrl ?? process.env.DEMO_SITE_URL ?? `http://localhost:${options.port}`).origin,
+    dataDir: options.dataDir,
+    send: (reply, status, html, nonce) => send(reply, status, html, productOrigin, nonce),
   });
 
   for (const callback of callbacks) {

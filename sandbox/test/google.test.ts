@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { googleAccounts } from "../src/google/accounts.ts";
-import { signInAtStandIn } from "../src/google/http-driver.ts";
+import { CookieJar, signInAtStandIn } from "../src/google/http-driver.ts";
 import { type RunningGoogleStandIn, startGoogleSandbox, startGoogleStandIn } from "../src/google/index.ts";
 
 const productUrl = "http://localhost:3999";
@@ -28,6 +28,23 @@ describe("Google stand-in", () => {
     >;
   });
   afterAll(() => standIn.close());
+
+  async function idTokenClaims(code: string, verifier: string): Promise<Record<string, unknown>> {
+    const token = await fetch(String(discovery.token_endpoint), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: `${productUrl}/google-auth`,
+        code_verifier: verifier,
+        client_id: standIn.client.clientId,
+        client_secret: standIn.client.clientSecret,
+      }),
+    });
+    expect(token.status).toBe(200);
+    return decodePayload(((await token.json()) as { id_token: string }).id_token);
+  }
 
   function authorizationUrl(challenge: string, extra: Record<string, string> = {}): URL {
     const url = new URL(String(discovery.authorization_endpoint));
@@ -78,20 +95,7 @@ describe("Google stand-in", () => {
     expect(redirectedTo.searchParams.get("state")).toBe("state-1");
     const code = redirectedTo.searchParams.get("code") ?? "";
 
-    const token = await fetch(String(discovery.token_endpoint), {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "authorization_code",
-        code,
-        redirect_uri: `${productUrl}/google-auth`,
-        code_verifier: verifier,
-        client_id: standIn.client.clientId,
-        client_secret: standIn.client.clientSecret,
-      }),
-    });
-    expect(token.status).toBe(200);
-    const claims = decodePayload(((await token.json()) as { id_token: string }).id_token);
+    const claims = await idTokenClaims(code, verifier);
     expect(claims).toMatchObject({
       iss: standIn.issuer,
       aud: standIn.client.clientId,
@@ -103,6 +107,19 @@ describe("Google stand-in", () => {
       given_name: account.given_name,
       family_name: account.family_name,
     });
+  });
+
+  it("shows the account page again to a browser it already knows, so another account can be picked", async () => {
+    const jar = new CookieJar();
+    const [first, second] = googleAccounts;
+    if (!first || !second) throw new Error("no demo accounts");
+    const once = await signInAtStandIn(authorizationUrl(pkcePair().challenge), first.sub, jar);
+    const pkce = pkcePair();
+    const twice = await signInAtStandIn(authorizationUrl(pkce.challenge), second.sub, jar);
+    expect(once.choseAccount).toBe(true);
+    expect(twice.choseAccount).toBe(true);
+    const claims = await idTokenClaims(twice.redirectedTo.searchParams.get("code") ?? "", pkce.verifier);
+    expect(claims.sub).toBe(second.sub);
   });
 
   it("sends the person back with access_denied when they cancel", async () => {

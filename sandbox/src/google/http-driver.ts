@@ -3,7 +3,7 @@
  * follows the provider's redirects with its cookies and picks an account on
  * the chooser. Tests use it to get a real authorization response.
  */
-class CookieJar {
+export class CookieJar {
   readonly #cookies = new Map<string, string>();
 
   store(response: Response): void {
@@ -24,6 +24,8 @@ const MAX_REDIRECTS = 10;
 export interface StandInAnswer {
   /** Where the provider finally sent the browser: the product's redirect URI with code and state, or an error. */
   redirectedTo: URL;
+  /** Whether the account page was shown (the provider answered without asking otherwise). */
+  choseAccount: boolean;
 }
 
 async function request(jar: CookieJar, url: URL, init: RequestInit = {}): Promise<Response> {
@@ -51,12 +53,18 @@ async function follow(jar: CookieJar, start: URL, response: Response): Promise<{
   throw new Error("too many redirects at the Google stand-in");
 }
 
-/** Opens an authorization URL, chooses the account with this subject, and returns where the browser is sent. */
-export async function signInAtStandIn(authorizationUrl: string | URL, subject: string): Promise<StandInAnswer> {
-  const jar = new CookieJar();
+/**
+ * Opens an authorization URL, chooses the account with this subject, and
+ * returns where the browser is sent. Pass a jar to play one browser across calls.
+ */
+export async function signInAtStandIn(
+  authorizationUrl: string | URL,
+  subject: string,
+  jar: CookieJar = new CookieJar(),
+): Promise<StandInAnswer> {
   const start = new URL(authorizationUrl);
   const chooser = await follow(jar, start, await request(jar, start));
-  if (chooser.url.origin !== start.origin) return { redirectedTo: chooser.url };
+  if (chooser.url.origin !== start.origin) return { redirectedTo: chooser.url, choseAccount: false };
   if (chooser.response.status !== 200) throw new Error(`the account page answered ${chooser.response.status}`);
   await chooser.response.text();
   const submitted = await request(jar, new URL(`${chooser.url.pathname}/login`, chooser.url), {
@@ -65,6 +73,10 @@ export async function signInAtStandIn(authorizationUrl: string | URL, subject: s
     body: new URLSearchParams({ sub: subject }).toString(),
   });
   const end = await follow(jar, start, submitted);
-  if (end.url.origin === start.origin) throw new Error(`the stand-in stopped at ${end.url} (${end.response.status})`);
-  return { redirectedTo: end.url };
+  if (end.url.origin === start.origin) {
+    const page = await end.response.text().catch(() => "");
+    const reason = /class="lead">([^<]*)/.exec(page)?.[1] ?? page.slice(0, 200);
+    throw new Error(`the stand-in stopped at ${end.url} (${end.response.status}): ${reason}`);
+  }
+  return { redirectedTo: end.url, choseAccount: true };
 }

@@ -54,6 +54,22 @@ async function showChooser(provider: Provider, request: IncomingMessage, respons
   sendHtml(response, 200, accountChooserPage(details.uid, client?.clientName ?? "KPI ID", googleAccounts));
 }
 
+type InteractionDetails = Awaited<ReturnType<Provider["interactionDetails"]>>;
+
+/**
+ * Picking another account than the one the provider remembers ends the old
+ * provider session first (as Google's account chooser does), instead of
+ * oidc-provider's detour through a logout confirmation.
+ */
+async function forgetOtherAccount(provider: Provider, details: InteractionDetails, chosen: string): Promise<void> {
+  const previous = details.session;
+  if (!previous?.accountId || previous.accountId === chosen) return;
+  const session = await provider.Session.findByUid(previous.uid);
+  await session?.destroy();
+  delete details.session;
+  await details.save(Math.max(1, (details.exp ?? 0) - Math.floor(Date.now() / 1000)));
+}
+
 async function chooseAccount(provider: Provider, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const details = await provider.interactionDetails(request, response);
   const account = findGoogleAccount((await readForm(request)).get("sub") ?? "");
@@ -61,6 +77,7 @@ async function chooseAccount(provider: Provider, request: IncomingMessage, respo
     sendHtml(response, 400, problemPage("Choose one of the listed accounts."));
     return;
   }
+  await forgetOtherAccount(provider, details, account.sub);
   const grantId = await grantRequestedScopes(
     provider,
     account.sub,

@@ -8,8 +8,9 @@ const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 // (the OpenID Connect spec reads the demo client's secret from DATA_DIR/demo-apps.json).
 process.env.E2E_DATA_DIR ??= join(repoRoot, ".tmp", `e2e-data-${Date.now()}`);
 const dataDir = process.env.E2E_DATA_DIR;
-// Diia sign-in requests live 15 s here instead of 180 s, so diia.spec.ts can watch one expire.
-process.env.E2E_DIIA_REQUEST_TTL_SECONDS ??= "15";
+// Diia sign-in requests live 25 s here instead of 180 s, so diia.spec.ts can watch one expire
+// (long enough for a sign-in on a loaded machine, short enough to wait for).
+process.env.E2E_DIIA_REQUEST_TTL_SECONDS ??= "25";
 
 export const baseURL = "http://localhost:3300";
 

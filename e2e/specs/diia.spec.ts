@@ -3,7 +3,7 @@ import { demoUsers, expect, test } from "../fixtures.ts";
 import { DiiaPhonePage, type DiiaPhonePerson } from "../pages/diia-phone-page.ts";
 
 // The product runs with DIIA_REQUEST_TTL_SECONDS from playwright.config.ts, so a request can expire here.
-const requestTtlMs = Number(process.env.E2E_DIIA_REQUEST_TTL_SECONDS ?? 15) * 1000;
+const requestTtlMs = Number(process.env.E2E_DIIA_REQUEST_TTL_SECONDS ?? 25) * 1000;
 const errorToast = "Не вдалося увійти через Дію. Спробуйте ще раз.";
 
 /**

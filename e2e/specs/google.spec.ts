@@ -22,7 +22,7 @@ test.describe("sign-in with Google (against the sandbox stand-in)", () => {
   }) => {
     const navigations = recordNavigations(page);
     await page.goto(demoSiteUrl);
-    await page.getByRole("link", { name: "Увійти з KPI ID" }).click();
+    await page.getByRole("link", { name: "Увійти з KPI ID", exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/\\?appId=[0-9a-f-]{36}$`));
     const appId = new URL(page.url()).searchParams.get("appId") ?? "";
 

@@ -1,0 +1,190 @@
+import fc from "fast-check";
+import type { Endpoint, JsonSchema } from "./endpoints.ts";
+
+const nasty = fc.constantFrom(
+  "",
+  " ",
+  "null",
+  "undefined",
+  "0",
+  "-1",
+  "1e309",
+  "NaN",
+  "true",
+  "[]",
+  "{}",
+  "%00",
+  "\u0000",
+  "../../etc/passwd",
+  "<script>alert(1)</script>",
+  "' or 1=1 --",
+  "https://evil.example/",
+  "//evil.example",
+  "javascript:alert(1)",
+  "\r\nSet-Cookie: x=1",
+  "00000000-0000-0000-0000-000000000000",
+  "a".repeat(5000),
+  "😀".repeat(300),
+  "__proto__",
+  "constructor",
+);
+
+const anyText = fc.oneof(fc.string({ maxLength: 80 }), fc.string({ unit: "grapheme", maxLength: 40 }), nasty);
+
+/** Values near what the schema wants and far from it, so both validation and the logic behind it run. */
+export function valueFor(schema: JsonSchema | undefined, depth = 0): fc.Arbitrary<unknown> {
+  const wild = fc.oneof(fc.jsonValue({ maxDepth: 2 }), anyText, fc.constant(null));
+  if (!schema || depth > 4) return wild;
+  const options: fc.Arbitrary<unknown>[] = [wild];
+  if (schema.enum) options.push(fc.constantFrom(...schema.enum));
+  if (schema.const !== undefined) options.push(fc.constant(schema.const));
+  for (const alternative of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])])
+    options.push(valueFor(alternative, depth + 1));
+  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  for (const type of types) {
+    if (type === "string") {
+      options.push(schema.format === "uuid" ? fc.uuid() : fc.string({ maxLength: (schema.maxLength ?? 40) + 5 }));
+    }
+    if (type === "integer" || type === "number") options.push(fc.integer(), fc.double());
+    if (type === "boolean") options.push(fc.boolean());
+    if (type === "array") options.push(fc.array(valueFor(schema.items, depth + 1), { maxLength: 5 }));
+    if (type === "object" && schema.properties) options.push(objectFor(schema, depth));
+  }
+  return fc.oneof(...options);
+}
+
+function objectFor(schema: JsonSchema, depth: number): fc.Arbitrary<Record<string, unknown>> {
+  const shape = Object.fromEntries(
+    Object.entries(schema.properties ?? {}).map(([key, value]) => [key, valueFor(value, depth + 1)]),
+  );
+  return fc.record(shape, { requiredKeys: [] });
+}
+
+export interface FuzzRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload?: string | Buffer;
+}
+
+const contentTypes = fc.constantFrom(
+  "application/json",
+  "application/json; charset=utf-8",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=fuzz-boundary",
+  "multipart/mixed; boundary=fuzz-boundary",
+  "multipart/form-data",
+  "application/xml",
+  "application/json; charset=latin1",
+  "",
+);
+
+const multipartBody = fc
+  .tuple(fc.string({ maxLength: 20 }), fc.oneof(fc.base64String({ maxLength: 400 }), anyText), fc.boolean())
+  .map(([name, value, closed]) =>
+    [
+      "--fuzz-boundary",
+      `Content-Disposition: form-data; name="${name || "encodeData"}"`,
+      "",
+      value,
+      closed ? "--fuzz-boundary--" : "",
+      "",
+    ].join("\r\n"),
+  );
+
+function bodyFor(endpoint: Endpoint): fc.Arbitrary<string | undefined> {
+  const json = valueFor(endpoint.body).map((value) => JSON.stringify(value) ?? "null");
+  const deep = fc.integer({ min: 50, max: 5000 }).map((depth) => `${"[".repeat(depth)}${"]".repeat(depth)}`);
+  return fc.oneof(
+    { weight: 5, arbitrary: json },
+    { weight: 1, arbitrary: anyText },
+    { weight: 1, arbitrary: multipartBody },
+    { weight: 1, arbitrary: deep },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 30 }).map((s) => `{"username": "${s}`) },
+  );
+}
+
+function pathFor(endpoint: Endpoint): fc.Arbitrary<string> {
+  if (endpoint.pathParams.length === 0) return fc.constant(endpoint.path);
+  const segment = fc.oneof(fc.uuid(), fc.constantFrom("uk", "en", "xx"), anyText);
+  return fc
+    .array(segment, { minLength: endpoint.pathParams.length, maxLength: endpoint.pathParams.length })
+    .map((values) =>
+      endpoint.pathParams.reduce(
+        (path, name, index) => path.replace(`{${name}}`, encodeURIComponent(String(values[index] ?? ""))),
+        endpoint.path,
+      ),
+    );
+}
+
+function queryFor(endpoint: Endpoint): fc.Arbitrary<string> {
+  const declared = Object.entries(endpoint.query).map(([name, schema]) =>
+    fc.option(
+      valueFor(schema).map(
+        (value) => [name, typeof value === "string" ? value : (JSON.stringify(value) ?? "")] as const,
+      ),
+      { nil: undefined },
+    ),
+  );
+  const extra = fc.array(fc.tuple(anyText, anyText), { maxLength: 3 });
+  return fc.tuple(fc.tuple(...declared), extra, fc.boolean()).map(([pairs, more, repeat]) => {
+    const params = new URLSearchParams();
+    for (const pair of pairs) if (pair) params.append(pair[0], pair[1]);
+    // A repeated key turns a value into an array in the parsed query.
+    if (repeat) for (const pair of pairs) if (pair) params.append(pair[0], pair[1]);
+    for (const [key, value] of more) params.append(key, value);
+    const text = params.toString();
+    return text ? `?${text}` : "";
+  });
+}
+
+const headerValue = fc.oneof(
+  anyText.map((s) => s.replace(/[^\t\x20-\x7e]/g, "")),
+  fc.constant(""),
+);
+
+function headersFor(origin: string): fc.Arbitrary<Record<string, string>> {
+  return fc
+    .record(
+      {
+        "content-type": contentTypes,
+        origin: fc.oneof(fc.constant(origin), fc.constant("https://evil.example"), headerValue),
+        "accept-language": fc.oneof(fc.constantFrom("uk", "en", "en-US,en;q=0.9", "*", "zz;q=abc"), headerValue),
+        accept: fc.constantFrom("application/json", "text/html", "*/*", ""),
+        cookie: fc.oneof(
+          fc.string({ maxLength: 60 }).map((s) => `kpi_id_session=${encodeURIComponent(s)}`),
+          fc.constant("kpi_id_session=s%3Aforged.signature; i18next=en-US"),
+          headerValue.map((s) => `kpi_id_google=${encodeURIComponent(s)}; kpi_id_session=`),
+          headerValue,
+        ),
+        authorization: fc.oneof(
+          fc.string({ maxLength: 40 }).map((s) => `Basic ${Buffer.from(s).toString("base64")}`),
+          headerValue.map((s) => `Bearer ${s}`),
+          headerValue,
+        ),
+        "x-forwarded-for": fc.oneof(fc.ipV4(), fc.ipV6(), headerValue),
+        "x-document-request-trace-id": headerValue,
+        "x-diia-id-action": fc.constantFrom("auth", "hashedFilesSigning", ""),
+      },
+      { requiredKeys: [] },
+    )
+    .map((headers) => Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== "")));
+}
+
+/** A whole request against one endpoint: its method mostly, sometimes another. */
+export function requestFor(endpoint: Endpoint, origin: string): fc.Arbitrary<FuzzRequest> {
+  const method = fc.oneof(
+    { weight: 8, arbitrary: fc.constant(endpoint.method) },
+    { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD") },
+  );
+  return fc
+    .tuple(method, pathFor(endpoint), queryFor(endpoint), headersFor(origin), bodyFor(endpoint))
+    .map(([verb, path, query, headers, body]) => ({
+      method: verb,
+      url: `${path}${query}`,
+      headers,
+      payload: verb === "GET" || verb === "HEAD" ? undefined : body,
+    }));
+}

@@ -39,31 +39,27 @@ function isForgotten(row: { first_failure_at: Date; last_failure_at: Date }, rul
  * A success gives the attempt back (`settleSuccess`).
  */
 export async function takeAttempt(db: Db, keys: ThrottleKey[], now: Date): Promise<AttemptDecision> {
-  // A fixed locking order: two checks sharing keys never wait on each other in a cycle.
-  const ordered = [...keys].sort((a, b) => a.key.localeCompare(b.key));
+  const names = keys.map((k) => k.key);
   return db.transaction().execute(async (tx) => {
-    const rows = [];
-    for (const { key } of ordered) {
-      await tx
-        .insertInto("throttle_counters")
-        .values({ key, failures: 0, first_failure_at: now, last_failure_at: now })
-        .onConflict((conflict) => conflict.column("key").doNothing())
-        .execute();
-      rows.push(
-        await tx
-          .selectFrom("throttle_counters")
-          .selectAll()
-          .where("key", "=", key)
-          .forUpdate()
-          .executeTakeFirstOrThrow(),
-      );
-    }
+    await tx
+      .insertInto("throttle_counters")
+      .values(names.map((key) => ({ key, failures: 0, first_failure_at: now, last_failure_at: now })))
+      .onConflict((conflict) => conflict.column("key").doNothing())
+      .execute();
+    // Locked in key order: two checks sharing keys never wait on each other in a cycle.
+    const rows = await tx
+      .selectFrom("throttle_counters")
+      .selectAll()
+      .where("key", "in", names)
+      .orderBy("key")
+      .forUpdate()
+      .execute();
     const latest = Math.max(0, ...rows.map((row) => row.blocked_until?.getTime() ?? 0));
     if (latest > now.getTime()) return { allowed: false, retryAfterSeconds: (latest - now.getTime()) / 1000 };
 
-    for (const [index, { key, rule }] of ordered.entries()) {
-      const row = rows[index];
-      if (!row) continue;
+    for (const row of rows) {
+      const rule = keys.find((k) => k.key === row.key)?.rule;
+      if (!rule) continue;
       const forgotten = isForgotten(row, rule, now);
       const failures = forgotten ? 1 : row.failures + 1;
       const delay = delayAfterFailures(rule, failures);
@@ -75,7 +71,7 @@ export async function takeAttempt(db: Db, keys: ThrottleKey[], now: Date): Promi
           ...(forgotten ? { first_failure_at: now, last_failure_at: now } : {}),
           blocked_until: delay > 0 ? new Date(now.getTime() + delay * 1000) : row.blocked_until,
         })
-        .where("key", "=", key)
+        .where("key", "=", row.key)
         .execute();
     }
     return { allowed: true };

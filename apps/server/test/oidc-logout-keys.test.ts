@@ -119,6 +119,21 @@ describe.each(databaseKinds)("OpenID Connect logout and signing keys (%s)", (kin
     expect(payload.events).toHaveProperty(["http://schemas.openid.net/event/backchannel-logout"]);
   });
 
+  it("notifies the applications over the back channel when the person signs out of KPI ID itself", async () => {
+    const { browser } = await signInThroughOidc();
+    const before = logoutTokens.length;
+    const logout = await browser.request("/api/auth/logout", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin },
+    });
+    expect(logout.status).toBe(200);
+    await expect.poll(() => logoutTokens.length).toBe(before + 1);
+    const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
+    const { payload } = await jwtVerify(logoutTokens.at(-1) ?? "", jwks, { issuer, audience: rp.id });
+    expect(payload.sub).toBe(userId);
+    expect(payload.sid).toEqual(expect.any(String));
+  });
+
   it("rotates keys without breaking tokens already issued", async () => {
     const before = await signInThroughOidc("openid profile offline_access");
     const oldKid = decodeProtectedHeader(before.tokens.id_token ?? "").kid;

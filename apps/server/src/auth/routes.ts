@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { audit } from "../audit/record.ts";
 import { GrantInvalidError } from "../errors.ts";
+import { endOidcSession } from "../oidc/logout.ts";
 import { clearSessionCookie, readSessionCookie } from "../sessions/cookie.ts";
 import { establishSession } from "../sessions/establish.ts";
 import { deleteSessionByToken } from "../sessions/store.ts";
@@ -66,6 +67,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const token = readSessionCookie(request);
+      await endOidcSession(request, reply);
       const ended = token ? await deleteSessionByToken(app.db, token) : undefined;
       clearSessionCookie(reply);
       if (ended) await audit(request, { type: "logout", result: "success", userId: ended.user_id });

@@ -17,6 +17,7 @@ describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
     diia = await startTestDiia();
     test = await createTestApp(kind, diia.env, { clock: () => now });
     await insertUser(test.app.db, { username: "student", full_name: "Олена Коваленко", tax_id: campusTaxId });
+    await insertUser(test.app.db, { username: "both", full_name: "Ірина Шевченко", tax_id: "2912345672" });
   });
 
   afterAll(async () => {
@@ -68,6 +69,15 @@ describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
     expect(exchange.headers["set-cookie"]).toBeDefined();
     const replayedGrant = await postJson(test.app, "/api/auth/internal", { sessionId: finished.sessionId });
     expect(replayedGrant.statusCode).toBe(401);
+  });
+
+  it("hands the grant to only one of several simultaneous polls", async () => {
+    const link = await newRequest();
+    expect((await postSignedCallback(test.app, link.requestId, person(diia, "both"))).statusCode).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => check(link.requestId)));
+    const grants = answers.map((answer) => answer.json().sessionId).filter(Boolean);
+    expect(answers.every((answer) => answer.json().status === "Finished")).toBe(true);
+    expect(grants).toHaveLength(1);
   });
 
   it("accepts multipart/mixed and refuses a replayed delivery", async () => {

@@ -123,6 +123,27 @@ describe.each(databaseKinds)("OpenID Connect refusals (%s)", (kind) => {
     expect(response.status).toBeLessThan(500);
   });
 
+  it("answers a huge token request, a forged bearer token and unauthenticated introspection with 4xx, never 500", async () => {
+    const huge = await fetch(`${origin}/oidc/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `grant_type=authorization_code&code=${"a".repeat(2_000_000)}`,
+    });
+    expect(huge.status).toBeGreaterThanOrEqual(400);
+    expect(huge.status).toBeLessThan(500);
+    const forged = await fetch(`${origin}/oidc/me`, { headers: { authorization: "Bearer not-a-token" } });
+    expect(forged.status).toBe(401);
+    const introspection = await fetch(`${origin}/oidc/token/introspection`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "token=abc",
+    });
+    expect(introspection.status).toBeGreaterThanOrEqual(400);
+    expect(introspection.status).toBeLessThan(500);
+    const garbage = await browser.request(`/oidc/auth?client_id=${"%FF".repeat(10)}&response_type=code`);
+    expect(garbage.status).toBe(400);
+  });
+
   it("sends a browser with an unknown or expired interaction to the screen that says so, and answers its API with a translated 404", async () => {
     const response = await browser.request("/api/oidc/interaction/nope", { headers: { "accept-language": "en" } });
     expect(response.status).toBe(303);

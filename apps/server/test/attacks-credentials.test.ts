@@ -1,0 +1,146 @@
+import type { LightMyRequestResponse } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
+import { googleAccounts } from "../../../sandbox/src/google/accounts.ts";
+import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
+import { throttlePolicy } from "../src/auth/throttle-policy.ts";
+import { demoPeople } from "../src/seed/demo-data.ts";
+import { createTestApp, postJson, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
+import { addPerson, manualClock, sessionCookieFrom } from "./support/campus.ts";
+import { databaseKinds } from "./support/databases.ts";
+import { person, postSignedCallback, startTestDiia } from "./support/diia.ts";
+import {
+  answerAtGoogle,
+  finishGoogleSignIn,
+  googleSettings,
+  sessionCookieOf,
+  startGoogleSignIn,
+} from "./support/google.ts";
+
+const owner = demoPeople[0] ?? { username: "student", password: "", fullName: "", email: "", taxId: "" };
+
+describe.each(databaseKinds)("credential attacks on %s", (kind) => {
+  let t: TestApp;
+  let diia: RunningDiiaStandIn;
+  let google: RunningGoogleStandIn;
+  // Now, not a fixed date: the Diia stand-in's certificates are issued at start and checked against this clock.
+  const clock = manualClock(new Date());
+  let addressCount = 0;
+  const freshAddress = () => `198.18.${Math.floor(++addressCount / 250)}.${(addressCount % 250) + 1}`;
+  const attempt = (username: string, password: string, remoteAddress: string) =>
+    postJson(t.app, "/api/auth", { username, password }, { remoteAddress });
+  const tally = (responses: LightMyRequestResponse[]) => {
+    const counts: Record<number, number> = {};
+    for (const response of responses) counts[response.statusCode] = (counts[response.statusCode] ?? 0) + 1;
+    return counts;
+  };
+
+  beforeAll(async () => {
+    diia = await startTestDiia();
+    google = await startGoogleStandIn({ productUrl: TEST_PUBLIC_URL, port: 0 });
+    t = await createTestApp(kind, { ...diia.env, ...googleSettings(google) }, { clock: clock.now });
+    await addPerson(
+      t.app,
+      { username: owner.username, fullName: owner.fullName, email: owner.email, taxId: owner.taxId },
+      owner.password,
+    );
+  });
+  afterAll(async () => {
+    await t.close();
+    await diia.close();
+    await google.close();
+  });
+
+  it("brute force on one account from many addresses: the lock holds, and the owner still signs in by Diia and Google", async () => {
+    const guesses = 60;
+    const answers: LightMyRequestResponse[] = [];
+    for (let i = 0; i < guesses; i++) answers.push(await attempt(owner.username, `guess number ${i}`, freshAddress()));
+    const counts = tally(answers);
+    console.log(`attacks: brute force, ${guesses} guesses from ${guesses} addresses → ${JSON.stringify(counts)}`);
+    // Only the first failures are checked at all; the rest are refused before any password check.
+    expect(counts[401]).toBeLessThanOrEqual(throttlePolicy.account.lockAfterFailures);
+    expect(counts[429]).toBe(guesses - (counts[401] ?? 0));
+    const right = await attempt(owner.username, owner.password, freshAddress());
+    expect(right.statusCode).toBe(429);
+
+    const link = (await t.app.inject({ url: "/api/diia/app-link" })).json() as { requestId: string };
+    expect((await postSignedCallback(t.app, link.requestId, person(diia, owner.username))).statusCode).toBe(200);
+    const polled = await t.app.inject({ url: `/api/diia/check-request?requestId=${link.requestId}` });
+    const byDiia = await postJson(t.app, "/api/auth/internal", { sessionId: polled.json().sessionId });
+    expect((await t.app.inject({ url: "/user", headers: { cookie: sessionCookieFrom(byDiia) } })).statusCode).toBe(200);
+
+    const account = googleAccounts.find((each) => each.email === owner.email);
+    if (!account) throw new Error("no Google stand-in account for the owner");
+    const started = await startGoogleSignIn(t.app);
+    const answer = await answerAtGoogle(started.location, account.sub);
+    const byGoogle = sessionCookieOf(await finishGoogleSignIn(t.app, answer, started.cookie));
+    expect(byGoogle).toBeDefined();
+    console.log("attacks: while the password is locked the owner signed in by Diia and by Google");
+  });
+
+  it("password spraying from one address: the address is slowed after its free failures", async () => {
+    const accounts = 50;
+    for (let i = 0; i < accounts; i++)
+      await addPerson(t.app, { username: `sprayed-${i}`, fullName: `Особа ${i}` }, `own passphrase ${i}`);
+    const address = freshAddress();
+    const answers: LightMyRequestResponse[] = [];
+    for (let i = 0; i < accounts; i++) answers.push(await attempt(`sprayed-${i}`, "Password2026!", address));
+    const counts = tally(answers);
+    console.log(
+      `attacks: spraying one password over ${accounts} accounts from one address → ${JSON.stringify(counts)}`,
+    );
+    // The free failures, and the one that starts the delay, are checked; every later guess waits.
+    expect(counts[401]).toBe(throttlePolicy.ip.freeFailures + 1);
+    expect(counts[429]).toBe(accounts - throttlePolicy.ip.freeFailures - 1);
+    // Each sprayed account took one failure: its owner is not locked out by somebody else's spraying.
+    expect((await attempt("sprayed-0", "own passphrase 0", freshAddress())).statusCode).toBe(200);
+  });
+
+  it("answers an unknown user and a wrong password alike, and reports how long each took", async () => {
+    const rounds = 12;
+    for (let i = 0; i < rounds; i++)
+      await addPerson(t.app, { username: `timed-${i}`, fullName: `Час ${i}` }, `timed passphrase ${i}`);
+    const unknown: number[] = [];
+    const wrong: number[] = [];
+    const bodies = new Set<string>();
+    for (let i = 0; i < rounds; i++) {
+      // Interleaved, each from a fresh address and account, so no throttle and no warm-up favours either.
+      let started = performance.now();
+      const a = await attempt(`nobody-${i}`, "a wrong password", freshAddress());
+      unknown.push(performance.now() - started);
+      started = performance.now();
+      const b = await attempt(`timed-${i}`, "a wrong password", freshAddress());
+      wrong.push(performance.now() - started);
+      bodies.add(`${a.statusCode} ${a.body}`).add(`${b.statusCode} ${b.body}`);
+    }
+    const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? 0;
+    const difference = median(wrong) - median(unknown);
+    console.log(
+      `attacks: timing over ${rounds} pairs, median unknown user ${median(unknown).toFixed(1)} ms, wrong password ${median(wrong).toFixed(1)} ms, difference ${difference.toFixed(1)} ms (${((difference / median(wrong)) * 100).toFixed(1)} %)`,
+    );
+    // The answers themselves are identical; the time is reported, not asserted (no timed assertions in tests).
+    expect(bodies.size).toBe(1);
+  });
+
+  it("session fixation: a session the browser brought to the sign-in is replaced and dies", async () => {
+    await addPerson(t.app, { username: "fixer", fullName: "Нападник" }, "fixer passphrase");
+    await addPerson(t.app, { username: "fixed", fullName: "Жертва Фіксації" }, "victim passphrase");
+    const address = freshAddress();
+    const auth = await attempt("fixer", "fixer passphrase", address);
+    const planted = sessionCookieFrom(
+      await postJson(t.app, "/api/auth/internal", auth.json(), { remoteAddress: address }),
+    );
+    const forged = "kpi_id_session=attacker-chosen-value";
+    for (const brought of [planted, forged]) {
+      const victim = await attempt("fixed", "victim passphrase", freshAddress());
+      expect(victim.statusCode).toBe(200);
+      const exchanged = await postJson(t.app, "/api/auth/internal", victim.json(), { headers: { cookie: brought } });
+      const fresh = sessionCookieFrom(exchanged);
+      expect(fresh).not.toBe(brought);
+      expect((await t.app.inject({ url: "/user", headers: { cookie: fresh } })).json()).toMatchObject({
+        fullName: "Жертва Фіксації",
+      });
+      expect((await t.app.inject({ url: "/user", headers: { cookie: brought } })).statusCode).toBe(401);
+    }
+  });
+});

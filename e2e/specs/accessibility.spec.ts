@@ -1,6 +1,15 @@
 import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
 
-const publicScreens = ["/", "/faq", "/privacy-policy", "/terms-of-use", "/auth-success", "/diia", "/no-such-page"];
+const publicScreens = [
+  "/",
+  "/?google_auth_error=true",
+  "/faq",
+  "/privacy-policy",
+  "/terms-of-use",
+  "/auth-success",
+  "/diia",
+  "/no-such-page",
+];
 
 for (const language of ["uk", "en"] as const) {
   for (const path of publicScreens) {

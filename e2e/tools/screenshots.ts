@@ -28,6 +28,29 @@ const shots: Shot[] = [
   },
   { name: "login-google-error", run: (page, lang) => open(page, `/${lang}/?google_auth_error=true`) },
   { name: "diia", run: (page, lang) => open(page, `/${lang}/diia`, 2500) },
+  {
+    name: "diia-stopped",
+    run: async (page, lang) => {
+      // The state after unscanned codes or a failed fetch: polling stops and a new code is offered.
+      await page.route("**/api/diia/app-link", (route) => route.fulfill({ status: 503, body: "{}" }));
+      await open(page, `/${lang}/diia`, 800);
+      await page.unroute("**/api/diia/app-link");
+    },
+  },
+  {
+    name: "diia-signing-in",
+    run: async (page, lang) => {
+      // Diia reported the scan and the session exchange is pending: the full-screen spinner.
+      await page.route("**/api/diia/check-request*", (route) =>
+        route.fulfill({ json: { status: "Finished", sessionId: "screenshot" } }),
+      );
+      // Never answered while the screenshot is taken; the context closes it afterwards.
+      await page.route("**/api/auth/internal", () => new Promise<void>(() => undefined));
+      await page.goto(`${baseUrl}/${lang}/diia`);
+      await page.waitForTimeout(1500);
+      await page.unroute("**/api/diia/check-request*");
+    },
+  },
   { name: "faq", run: (page, lang) => open(page, `/${lang}/faq`) },
   { name: "privacy-policy", run: (page, lang) => open(page, `/${lang}/privacy-policy`) },
   { name: "terms-of-use", run: (page, lang) => open(page, `/${lang}/terms-of-use`) },

@@ -24,9 +24,11 @@ export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming }: DiiaLog
   const seconds = Math.floor(elapsed / 1000);
   return (
     <div className="flex flex-col items-center gap-4">
-      <p className="text-center text-muted-foreground">
-        {isMobile ? t("auth:diia.descriptionMobile") : t("auth:diia.description")}
-      </p>
+      {stopped ? null : (
+        <p className="text-center text-muted-foreground">
+          {isMobile ? t("auth:diia.descriptionMobile") : t("auth:diia.description")}
+        </p>
+      )}
       {stopped ? (
         <div
           className="flex w-full max-w-[364px] flex-col items-center gap-4 rounded-lg border border-border bg-white p-6 text-center"

@@ -47,7 +47,7 @@ const undocumented: Endpoint[] = [
   "GET /oidc/interaction/{uid}",
   "POST /oidc/interaction/{uid}/confirm",
   "GET /{lang}/login",
-  "GET /signin.js",
+  "GET /kpi-id-signin.js",
 ].map((line) => {
   const [method = "GET", path = "/"] = line.split(" ");
   return { method, path, pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ""), query: {} };

@@ -1,0 +1,219 @@
+import type { LightMyRequestResponse } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
+import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
+import { endpointsOf } from "./fuzz/endpoints.ts";
+import { createTestApp, postJson, TEST_ORIGIN, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
+import { addApplication, addPerson, grantAccess, signIn } from "./support/campus.ts";
+import { databaseKinds } from "./support/databases.ts";
+import { startTestDiia } from "./support/diia.ts";
+import { googleSettings } from "./support/google.ts";
+
+const evil = [
+  "https://evil.example/",
+  "//evil.example/",
+  "/\\evil.example/",
+  "\\\\evil.example",
+  "https:evil.example",
+  "javascript:alert(1)",
+  "https://localhost:3000.evil.example/",
+  "https://evil.example\r\nX-Injected: yes",
+  "/uk/\r\nSet-Cookie: injected=1",
+];
+const redirectParameters = [
+  "redirect",
+  "redirect_uri",
+  "redirectUrl",
+  "returnTo",
+  "return_to",
+  "next",
+  "callback",
+  "callbackUrl",
+  "url",
+  "post_logout_redirect_uri",
+  "continue",
+];
+// Servers whose callbacks a state-changing POST may skip CSRF for: other servers post there, not browsers.
+const serverToServer = new Set(["/api/diia/callback", "/api/ticket"]);
+
+describe.each(databaseKinds)("web attacks on %s", (kind) => {
+  let t: TestApp;
+  let google: RunningGoogleStandIn;
+  let diia: RunningDiiaStandIn;
+  let cookie = "";
+  let appId = "";
+  let allowedOrigins: Set<string>;
+
+  beforeAll(async () => {
+    google = await startGoogleStandIn({ productUrl: TEST_PUBLIC_URL, port: 0 });
+    diia = await startTestDiia();
+    t = await createTestApp(kind, { ...googleSettings(google), ...diia.env });
+    const person = await addPerson(t.app, { username: "visitor", fullName: "Відвідувач" }, "visitor passphrase");
+    const { application } = await addApplication(t.app);
+    appId = application.id;
+    await grantAccess(t.app.db, person.id, application.id);
+    cookie = await signIn(t.app, "visitor", "visitor passphrase");
+    allowedOrigins = new Set([TEST_ORIGIN, new URL(google.issuer).origin, "https://app.example.edu"]);
+  });
+  afterAll(async () => {
+    await t.close();
+    await google.close();
+    await diia.close();
+  });
+
+  function assertSafeRedirect(response: LightMyRequestResponse, what: string): void {
+    for (const [name, value] of Object.entries(response.headers)) {
+      expect(String(value), `${what}: header ${name}`).not.toMatch(/[\r\n]/);
+    }
+    expect(response.headers["x-injected"], what).toBeUndefined();
+    expect(String(response.headers["set-cookie"] ?? ""), what).not.toContain("injected=");
+    expect(response.statusCode, `${what}: ${response.body.slice(0, 200)}`).toBeLessThan(500);
+    const location = response.headers.location;
+    if (location === undefined) return;
+    const target = String(location);
+    if (target.startsWith("/")) {
+      expect(target, what).not.toMatch(/^\/[/\\]/);
+      return;
+    }
+    expect(allowedOrigins.has(new URL(target).origin), `${what} → ${target}`).toBe(true);
+  }
+
+  it("sends no redirecting endpoint anywhere but its own pages, the identity provider or a registered callback", async () => {
+    const gets = endpointsOf(t.app).filter((endpoint) => endpoint.method === "GET");
+    let tried = 0;
+    let redirects = 0;
+    for (const endpoint of gets) {
+      for (const value of evil) {
+        const path = endpoint.pathParams.reduce(
+          (current, name) => current.replace(`{${name}}`, encodeURIComponent(value)),
+          endpoint.path,
+        );
+        const query = new URLSearchParams();
+        for (const name of [...Object.keys(endpoint.query), ...redirectParameters]) query.set(name, value);
+        if (endpoint.query.appId) query.set("appId", appId);
+        for (const session of [undefined, cookie]) {
+          const response = await t.app.inject({
+            url: `${path}?${query}`,
+            headers: session ? { cookie: session } : {},
+          });
+          tried += 1;
+          if (response.headers.location) redirects += 1;
+          assertSafeRedirect(response, `GET ${path}?${query}`);
+        }
+      }
+    }
+    // The language and app id themselves come from the request on app redirects.
+    for (const value of evil) {
+      for (const url of [
+        `/api/app-redirect?appId=${encodeURIComponent(value)}`,
+        `/api/app-redirect?appId=${appId}&lang=${encodeURIComponent(value)}`,
+        `/api/google/redirect?appId=${encodeURIComponent(value)}`,
+      ]) {
+        const response = await t.app.inject({
+          url,
+          headers: { cookie, "accept-language": value.replace(/[\r\n]/g, "") },
+        });
+        tried += 1;
+        if (response.headers.location) redirects += 1;
+        assertSafeRedirect(response, `GET ${url}`);
+      }
+    }
+    console.log(
+      `attacks: open redirect and header injection, ${tried} requests over ${gets.length} GET endpoints, ${redirects} redirects, all safe`,
+    );
+    expect(redirects).toBeGreaterThan(0);
+  });
+
+  it("refuses state-changing requests from another origin (CSRF)", async () => {
+    const posts = endpointsOf(t.app).filter(
+      (endpoint) =>
+        endpoint.method === "POST" && !serverToServer.has(endpoint.path) && !endpoint.path.startsWith("/oidc"),
+    );
+    expect(posts.map((endpoint) => endpoint.path)).toEqual(
+      expect.arrayContaining(["/api/auth", "/api/auth/internal", "/api/auth/logout"]),
+    );
+    // Bodies that would succeed from the right origin, so only the origin check can stop them.
+    const grant = (await postJson(t.app, "/api/auth", { username: "visitor", password: "visitor passphrase" })).json();
+    const validBodies: Record<string, unknown> = {
+      "/api/auth": { username: "visitor", password: "visitor passphrase" },
+      "/api/auth/internal": grant,
+      "/api/auth/logout": {},
+    };
+    let refused = 0;
+    for (const endpoint of posts) {
+      const url = endpoint.path.replace(/\{\w+\}/g, "x");
+      const body = validBodies[endpoint.path] ?? {};
+      const text = JSON.stringify(body);
+      const crossOrigin: LightMyRequestResponse[] = [
+        await postJson(t.app, url, body, { headers: { origin: "https://evil.example", cookie } }),
+        await postJson(t.app, url, body, { headers: { origin: "null", cookie } }),
+        await t.app.inject({
+          method: "POST",
+          url,
+          payload: text,
+          headers: { "content-type": "application/json", cookie },
+        }),
+      ];
+      const simpleRequests: LightMyRequestResponse[] = [
+        // A form or text/plain post needs no preflight: it must not pass even with the right Origin.
+        await t.app.inject({
+          method: "POST",
+          url,
+          payload: "username=visitor&password=visitor+passphrase",
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: TEST_ORIGIN, cookie },
+        }),
+        await t.app.inject({
+          method: "POST",
+          url,
+          payload: text,
+          headers: { "content-type": "text/plain", origin: TEST_ORIGIN, cookie },
+        }),
+      ];
+      for (const response of crossOrigin) {
+        const expected = endpoint.path in validBodies ? [403] : [400, 403];
+        expect(expected, `${url}: ${response.statusCode} ${response.body}`).toContain(response.statusCode);
+        refused += 1;
+      }
+      for (const response of simpleRequests) {
+        // A body that is not JSON may fail validation (400) before the origin check; either way nothing happens.
+        expect([400, 403, 415], `${url}: ${response.statusCode} ${response.body}`).toContain(response.statusCode);
+        refused += 1;
+      }
+    }
+    // The grant was not spent by the cross-origin attempts.
+    expect((await postJson(t.app, "/api/auth/internal", grant)).statusCode).toBe(200);
+    // The session is still there: logout from another origin did nothing.
+    expect((await t.app.inject({ url: "/user", headers: { cookie } })).statusCode).toBe(200);
+    console.log(`attacks: CSRF, ${refused} cross-origin or form posts over ${posts.length} endpoints, all refused`);
+  });
+
+  it("refuses oversized and deeply nested bodies with a 4xx code, not a 500", async () => {
+    const big = await postJson(t.app, "/api/auth", { username: "visitor", password: "x".repeat(70 * 1024) });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().code).toBe("request.payload_too_large");
+    const hugeMultipart = await t.app.inject({
+      method: "POST",
+      url: "/api/diia/callback",
+      payload: `--b\r\nContent-Disposition: form-data; name="encodeData"\r\n\r\n${"A".repeat(300 * 1024)}\r\n--b--\r\n`,
+      headers: { "content-type": "multipart/form-data; boundary=b" },
+    });
+    expect(hugeMultipart.statusCode).toBe(413);
+    for (const depth of [1_000, 10_000, 20_000]) {
+      const arrays = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+      const objects = `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+      for (const payload of [arrays, objects, `{"username":${objects},"password":"x"}`]) {
+        const response = await t.app.inject({
+          method: "POST",
+          url: "/api/auth",
+          payload,
+          headers: { "content-type": "application/json", origin: TEST_ORIGIN },
+        });
+        expect(response.statusCode, `${depth} deep: ${response.body.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+        expect(response.statusCode).toBeLessThan(500);
+      }
+    }
+    const longUrl = await t.app.inject({ url: `/api/app-redirect?appId=${"a".repeat(100_000)}` });
+    expect(longUrl.statusCode).toBeLessThan(500);
+    console.log("attacks: bodies of 70 KiB JSON and 300 KiB multipart → 413; JSON nested 1,000–20,000 deep → 4xx");
+  });
+});

@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { demoUsers, expect, test } from "../fixtures.ts";
+import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { demoOidcCredentials, startRelyingParty } from "../tools/oidc-relying-party.ts";
 
@@ -54,6 +54,7 @@ test.describe("OpenID Connect", () => {
     await expect(scopes).toContainText("Адреса електронної пошти");
     await expect(scopes).not.toContainText("РНОКПП");
     await page.screenshot({ path: "/tmp/kpi-oidc-consent.png", fullPage: true });
+    await expectNoAxeViolations(page, "the consent screen");
     await page.getByRole("button", { name: "Дозволити" }).click();
 
     // Back at the relying party: tokens exchanged, ID token verified against the JWKS, userinfo read.
@@ -71,6 +72,7 @@ test.describe("OpenID Connect", () => {
     await page.getByRole("link", { name: "Sign out" }).click();
     await expect(page).toHaveURL(new RegExp(`^${baseURL}/oidc/session/end`));
     await page.screenshot({ path: "/tmp/kpi-oidc-logout.png", fullPage: true });
+    await expectNoAxeViolations(page, "the sign-out confirmation");
     await page.getByRole("button", { name: "Так, вийти" }).click();
     await page.waitForURL(`${rp.url}/oidc/signed-out`);
     await expect(page.getByTestId("rp-signed-out")).toBeVisible();

@@ -95,12 +95,12 @@ export function findLocaleProblems(localesDir = defaultLocalesDir, sourceDir = d
 }
 
 /** Fails `vite build` when a translation is missing in either language. */
-export function localesCheck(): Plugin {
+export function localesCheck(localesDir = defaultLocalesDir, sourceDir = defaultSourceDir): Plugin {
   return {
     name: "kpi-id:locales-check",
     apply: "build",
     buildStart() {
-      const problems = findLocaleProblems();
+      const problems = findLocaleProblems(localesDir, sourceDir);
       if (problems.length > 0) this.error(`translations are incomplete:\n  ${problems.join("\n  ")}`);
     },
   };

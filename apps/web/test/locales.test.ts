@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findLocaleProblems } from "../scripts/locales-check.ts";
+import { findLocaleProblems, localesCheck } from "../scripts/locales-check.ts";
 
 function writeLocales(files: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), "kpi-locales-"));
@@ -32,5 +32,15 @@ describe("translations", () => {
       "en/common.json": { n_one: "1", n_other: "x" },
     });
     expect(findLocaleProblems(dir, join(dir, "no-source"))).toEqual([]);
+  });
+
+  it("stop the build when one is missing", () => {
+    const dir = writeLocales({ "uk/pages.json": { title: "Назва" }, "en/pages.json": {} });
+    const plugin = localesCheck(dir, join(dir, "no-source"));
+    const error = (message: string) => {
+      throw new Error(message);
+    };
+    const buildStart = plugin.buildStart as (this: { error: typeof error }) => void;
+    expect(() => buildStart.call({ error })).toThrow('en/pages.json lacks "title"');
   });
 });

@@ -103,15 +103,17 @@ test.describe("OpenID Connect on the demo site", () => {
     page,
     baseURL,
   }) => {
+    // Another demo person than above: the student's earlier consent would be remembered.
+    const person = { username: "both", password: "both-demo-2026", fullName: "Ірина Шевченко" };
     await page.goto(demoSiteUrl);
     await page.getByTestId("oidc-login").click();
     await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/\\?oidc=`));
-    await new LoginPage(page, "uk").signIn(demoUsers.student.username, demoUsers.student.password);
+    await new LoginPage(page, "uk").signIn(person.username, person.password);
     await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/consent\\?uid=`));
     await page.getByRole("button", { name: "Дозволити" }).click();
 
     await page.waitForURL(new RegExp(`^${demoSiteUrl}/oidc/callback\\?`));
-    await expect(page.getByTestId("signed-in-name")).toHaveText(demoUsers.student.fullName);
+    await expect(page.getByTestId("signed-in-name")).toHaveText(person.fullName);
     await page.screenshot({ path: "/tmp/kpi-oidc-demo-site.png", fullPage: true });
 
     await page.getByRole("link", { name: "Sign out" }).click();

@@ -25,12 +25,18 @@ describe.each(databaseKinds)("OpenID Connect consent and public clients (%s)", (
       "correct horse battery",
     );
     await addPerson(test.app, { username: "outsider", fullName: "Ігор Бондар" }, "correct horse battery");
+    const returning = await addPerson(
+      test.app,
+      { username: "returning", fullName: "Ганна Лисенко" },
+      "correct horse battery",
+    );
     const rp = await addOidcClient(test.app, {
       redirectUris: [redirectUri],
       scopes: ["openid", "profile", "kpi", "tax_id"],
     });
     thirdParty = { id: rp.application.id, secret: rp.secret };
     await grantAccess(test.app.db, person.id, rp.application.id);
+    await grantAccess(test.app.db, returning.id, rp.application.id);
     const spa = await addOidcClient(test.app, { redirectUris: [redirectUri], public: true, firstParty: true });
     publicClientId = spa.application.id;
     await grantAccess(test.app.db, person.id, publicClientId);
@@ -43,8 +49,13 @@ describe.each(databaseKinds)("OpenID Connect consent and public clients (%s)", (
     return browser;
   }
 
-  async function reachConsent(browser: TestBrowser, config: client.Configuration, scope: string) {
-    const start = await startSignIn(config, redirectUri, scope, { ui_locales: "en" });
+  async function reachConsent(
+    browser: TestBrowser,
+    config: client.Configuration,
+    scope: string,
+    extra: Record<string, string> = { prompt: "consent" },
+  ) {
+    const start = await startSignIn(config, redirectUri, scope, { ui_locales: "en", ...extra });
     const { leftTo, response } = await browser.follow(start.url.href);
     expect(leftTo).toBeUndefined();
     const landing = new URL(response.url);
@@ -88,6 +99,19 @@ describe.each(databaseKinds)("OpenID Connect consent and public clients (%s)", (
       kpi_employee_id: "E-1",
       kpi_tax_id: "3012345678",
     });
+  });
+
+  it("does not ask again for data the person already allowed, unless the application asks for prompt=consent", async () => {
+    const config = await discover(issuer, thirdParty.id, thirdParty.secret);
+    const browser = await browserOf("returning");
+    const first = await reachConsent(browser, config, "openid profile", {});
+    const allowed = await consent(browser, first.uid, true);
+    await browser.follow(((await allowed.json()) as { redirectTo: string }).redirectTo);
+
+    const again = await startSignIn(config, redirectUri, "openid profile");
+    expect((await browser.follow(again.url.href)).leftTo?.searchParams.get("code")).toBeTruthy();
+    // A scope not allowed before brings the consent screen back.
+    await reachConsent(browser, config, "openid profile kpi", {});
   });
 
   it("refuses a consent post without our Origin (CSRF rule)", async () => {

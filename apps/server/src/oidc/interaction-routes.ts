@@ -11,7 +11,14 @@ import { languageFromHeader } from "../http/language.ts";
 import { currentSession, requireSession } from "../sessions/current.ts";
 import type { LoadedSession } from "../sessions/store.ts";
 import { OidcInteractionNotFoundError } from "./errors.ts";
-import { approvedResult, clientIdOf, deniedResult, hasAccess, requestedScopes } from "./interaction-result.ts";
+import {
+  approvedResult,
+  clientIdOf,
+  deniedResult,
+  hasAccess,
+  rememberedConsent,
+  requestedScopes,
+} from "./interaction-result.ts";
 import { interactionPath } from "./provider.ts";
 import type { OidcRuntime } from "./runtime.ts";
 
@@ -105,8 +112,11 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
             303,
           );
         }
-        if (application.first_party) {
-          const approved = await approvedResult(provider, interaction, session);
+        const remembered = application.first_party
+          ? undefined
+          : await rememberedConsent(app.db, provider, interaction, session.userId);
+        if (application.first_party || remembered) {
+          const approved = await approvedResult(provider, interaction, session, remembered);
           return reply.redirect(await finish(request, reply, approved, facts), 303);
         }
         return reply.redirect(`/${language}/consent?uid=${encodeURIComponent(interaction.uid)}`, 303);

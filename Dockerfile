@@ -1,0 +1,39 @@
+# KPI ID container image. NOT EXERCISED HERE: the machine CI runs on has no Docker
+# engine, so this file has never been built by CI. The tested deployment is
+# docs/operations.md (processes behind nginx, `npm run test:cluster`).
+#
+#   docker build -t kpi-id .
+#   docker run -e NODE_ENV=production -e PUBLIC_URL=https://id.kpi.ua \
+#     -e SESSION_SECRET=... -e DATABASE_URL=postgres://... -p 3000:3000 kpi-id
+
+# --- build: the same npm commands CI runs (npm ci, npm run check, npm run build) ---
+FROM node:24-bookworm-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+COPY packages/contracts/package.json packages/contracts/
+COPY packages/signin-button/package.json packages/signin-button/
+COPY apps/server/package.json apps/server/
+COPY apps/web/package.json apps/web/
+COPY sandbox/package.json sandbox/
+COPY examples/demo-app/package.json examples/demo-app/
+COPY e2e/package.json e2e/
+RUN npm ci --no-audit --no-fund --loglevel=error
+COPY . .
+RUN npm run check && npm run build
+# Only what runs in production stays: no dev dependencies, tests or sources of the web app.
+RUN npm prune --omit=dev --no-audit --no-fund \
+ && rm -rf apps/web/src apps/server/test e2e bench cluster .ci
+
+# --- runtime: Node 24 runs the server's TypeScript directly, as an unprivileged user ---
+FROM node:24-bookworm-slim AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/var/lib/kpi-id
+WORKDIR /app
+COPY --from=build --chown=root:root /src /app
+RUN mkdir -p /var/lib/kpi-id && chown node:node /var/lib/kpi-id
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=15s --timeout=3s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:3000/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
+# SIGTERM finishes in-flight requests, then exits (within 15 s).
+STOPSIGNAL SIGTERM
+CMD ["node", "apps/server/src/server.ts"]

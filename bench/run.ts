@@ -9,7 +9,11 @@ const filter = process.argv[2];
 
 function format(measurement: Measurement): string {
   const value = measurement.value >= 100 ? measurement.value.toFixed(0) : measurement.value.toFixed(1);
-  return `${measurement.label.padEnd(62)} ${value.padStart(9)} ${measurement.unit}`;
+  const latency =
+    measurement.p50Ms === undefined
+      ? ""
+      : `   p50 ${measurement.p50Ms.toFixed(2)} ms, p99 ${(measurement.p99Ms ?? 0).toFixed(2)} ms`;
+  return `${measurement.label.padEnd(62)} ${value.padStart(9)} ${measurement.unit}${latency}`;
 }
 
 function print(comparison: Comparison): void {
@@ -28,8 +32,21 @@ if (files.length === 0) {
 }
 
 console.log(`KPI ID benchmarks: node ${process.version}, ${availableParallelism()} cores available\n`);
+// Peak memory of this process (the services measured in-process, their databases when PGlite, and the
+// load drivers); benchmarks that run the service in a child process report that process' own figure.
+let peakHeap = 0;
+const sampler = setInterval(() => {
+  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+}, 50);
+sampler.unref();
+
 for (const file of files) {
   const module = (await import(new URL(file, directory).href)) as BenchModule;
   console.log(`${module.title}  (bench/${file})`);
   for (const comparison of await module.run()) print(comparison);
 }
+clearInterval(sampler);
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+console.log(
+  `peak memory of the benchmark process: RSS ${mib(process.resourceUsage().maxRSS * 1024)}, JS heap ${mib(peakHeap)}`,
+);

@@ -4,7 +4,7 @@ import { createApplication } from "../apps/server/src/apps/service.ts";
 import { grantAccess } from "../apps/server/src/users/queries.ts";
 import { createUser } from "../apps/server/src/users/service.ts";
 import { httpLoad } from "./lib/http-load.ts";
-import { sequentialRate } from "./lib/measure.ts";
+import { sequentialTimings } from "./lib/measure.ts";
 import { type BenchApp, startBenchApp } from "./lib/server-app.ts";
 import type { Comparison } from "./lib/types.ts";
 
@@ -52,26 +52,34 @@ async function signIn(bench: BenchApp): Promise<string> {
 async function compareSignIns(bench: BenchApp): Promise<Comparison> {
   const { memoryCost, timeCost, parallelism } = bench.app.config.argon2;
   const parameters = { algorithm: 2, memoryCost, timeCost, parallelism } as const;
-  const raw = await sequentialRate(() => hash(password, parameters), secondsPerRun * 1000);
-  const signIns = await sequentialRate(() => signIn(bench), secondsPerRun * 1000);
+  const raw = await sequentialTimings(() => hash(password, parameters), secondsPerRun * 1000);
+  const signIns = await sequentialTimings(() => signIn(bench), secondsPerRun * 1000);
   return {
-    subject: { label: "password sign-ins (POST /api/auth + /api/auth/internal)", value: signIns, unit: "/s/core" },
+    subject: {
+      label: "password sign-ins (POST /api/auth + /api/auth/internal)",
+      value: signIns.rate,
+      unit: "/s/core",
+      p50Ms: signIns.p50Ms,
+      p99Ms: signIns.p99Ms,
+    },
     baseline: {
       label: `raw argon2id hashes (m=${memoryCost} t=${timeCost} p=${parallelism})`,
-      value: raw,
+      value: raw.rate,
       unit: "/s/core",
+      p50Ms: raw.p50Ms,
+      p99Ms: raw.p99Ms,
     },
     method: `app.inject, one request in flight, ${bench.databaseKind}`,
   };
 }
 
 /** A bare Fastify route answering the same JSON: what the framework and the loopback cost alone. */
-async function bareRouteRate(body: string): Promise<number> {
+async function bareRouteRate(body: string) {
   const bare = Fastify({ logger: false });
   bare.get("/user", async (_request, reply) => reply.type("application/json").send(body));
   const url = await bare.listen({ host: "127.0.0.1", port: 0 });
   try {
-    return (await httpLoad(`${url}/user`, loadSeconds)).requestsPerSecond;
+    return await httpLoad(`${url}/user`, loadSeconds);
   } finally {
     await bare.close();
   }
@@ -91,8 +99,16 @@ async function compareUserReads(bench: BenchApp): Promise<Comparison> {
       label: "GET /user (session lookup, profile, applications)",
       value: measured.requestsPerSecond,
       unit: "req/s",
+      p50Ms: measured.p50Ms,
+      p99Ms: measured.p99Ms,
     },
-    baseline: { label: "bare Fastify route with the same JSON", value: baseline, unit: "req/s" },
+    baseline: {
+      label: "bare Fastify route with the same JSON",
+      value: baseline.requestsPerSecond,
+      unit: "req/s",
+      p50Ms: baseline.p50Ms,
+      p99Ms: baseline.p99Ms,
+    },
     method: `autocannon, 10 connections × ${loadSeconds} s each on loopback, ${bench.databaseKind}`,
   };
 }

@@ -19,3 +19,34 @@ export async function sequentialRate(
   }
   return count / ((performance.now() - start) / 1000);
 }
+
+export interface Timed {
+  /** Operations per second, one at a time. */
+  rate: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export function percentile(sorted: number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
+}
+
+/** sequentialRate, also answering the median and 99th percentile of each operation's time. */
+export async function sequentialTimings(
+  operation: () => Promise<unknown>,
+  durationMs: number,
+  warmup = 2,
+  maxOperations = Number.POSITIVE_INFINITY,
+): Promise<Timed> {
+  for (let i = 0; i < warmup; i++) await operation();
+  const times: number[] = [];
+  const start = performance.now();
+  while ((performance.now() - start < durationMs || times.length < 3) && times.length < maxOperations) {
+    const began = performance.now();
+    await operation();
+    times.push(performance.now() - began);
+  }
+  const rate = times.length / ((performance.now() - start) / 1000);
+  times.sort((a, b) => a - b);
+  return { rate, p50Ms: percentile(times, 0.5), p99Ms: percentile(times, 0.99) };
+}

@@ -3,6 +3,9 @@ export interface Measurement {
   label: string;
   value: number;
   unit: string;
+  /** Latency of one operation, when the driver measured it. */
+  p50Ms?: number;
+  p99Ms?: number;
 }
 
 /** A figure and the baseline it is judged against, both measured in the same run. */

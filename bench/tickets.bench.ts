@@ -1,0 +1,105 @@
+import Fastify from "fastify";
+import { createApplication } from "../apps/server/src/apps/service.ts";
+import { grantAccess } from "../apps/server/src/users/queries.ts";
+import { createUser } from "../apps/server/src/users/service.ts";
+import { sequentialTimings } from "./lib/measure.ts";
+import { startBenchApp } from "./lib/server-app.ts";
+import type { Comparison } from "./lib/types.ts";
+
+export const title = "Ticket exchange (POST /api/ticket)";
+
+const origin = "http://127.0.0.1:1";
+const password = "bench passphrase for the ticket run";
+const tickets = 1500;
+const secondsPerRun = 3;
+
+/**
+ * Each ticket works once, so a load generator cannot replay one request: tickets are made first
+ * (GET /api/app-redirect), then redeemed one at a time through app.inject, and a bare Fastify
+ * route answering the same JSON is driven the same way.
+ */
+export async function run(): Promise<Comparison[]> {
+  const bench = await startBenchApp();
+  try {
+    const { app } = bench;
+    const user = await createUser(app.db, app.passwordHasher, { username: "ticketed", fullName: "Квиток" }, password);
+    const { application, secret } = await createApplication(app.db, {
+      name: "campus",
+      title: "Campus",
+      description: "A connected site",
+      callbackUrl: "https://campus.kpi.ua/callback",
+    });
+    await grantAccess(app.db, user.id, application.id);
+    const headers = { "content-type": "application/json", origin };
+    const auth = await app.inject({
+      method: "POST",
+      url: "/api/auth",
+      headers,
+      payload: { username: "ticketed", password },
+    });
+    const internal = await app.inject({ method: "POST", url: "/api/auth/internal", headers, payload: auth.body });
+    const cookie = internal.cookies.find((c) => c.name === "kpi_id_session");
+    if (!cookie) throw new Error("bench sign-in failed");
+    const ids: string[] = [];
+    for (let i = 0; i < tickets; i++) {
+      const redirect = await app.inject({
+        url: `/api/app-redirect?appId=${application.id}`,
+        headers: { cookie: `${cookie.name}=${cookie.value}` },
+      });
+      const ticketId = new URL(String(redirect.headers.location)).searchParams.get("ticketId");
+      if (!ticketId) throw new Error(`no ticket: ${redirect.statusCode}`);
+      ids.push(ticketId);
+    }
+    let next = 0;
+    let sample = "";
+    const exchange = async () => {
+      const ticketId = ids[next++];
+      if (!ticketId) throw new Error("out of tickets");
+      const response = await app.inject({
+        method: "POST",
+        url: "/api/ticket",
+        headers: { "content-type": "application/json" },
+        payload: { ticketId, appId: application.id, appSecret: secret },
+      });
+      if (response.statusCode !== 200) throw new Error(`exchange answered ${response.statusCode} ${response.body}`);
+      sample = response.body;
+    };
+    const measured = await sequentialTimings(exchange, secondsPerRun * 1000, 2, tickets - 2);
+
+    const bare = Fastify({ logger: false });
+    bare.post("/api/ticket", async (_request, reply) => reply.type("application/json").send(sample));
+    await bare.ready();
+    const baseline = await sequentialTimings(
+      () =>
+        bare.inject({
+          method: "POST",
+          url: "/api/ticket",
+          headers: { "content-type": "application/json" },
+          payload: "{}",
+        }),
+      secondsPerRun * 1000,
+    );
+    await bare.close();
+    return [
+      {
+        subject: {
+          label: "ticket exchanges (app secret, ticket, person, audit)",
+          value: measured.rate,
+          unit: "/s/core",
+          p50Ms: measured.p50Ms,
+          p99Ms: measured.p99Ms,
+        },
+        baseline: {
+          label: "bare Fastify route with the same JSON",
+          value: baseline.rate,
+          unit: "/s/core",
+          p50Ms: baseline.p50Ms,
+          p99Ms: baseline.p99Ms,
+        },
+        method: `app.inject, one request in flight, ${tickets} tickets made beforehand, ${bench.databaseKind}`,
+      },
+    ];
+  } finally {
+    await bench.close();
+  }
+}

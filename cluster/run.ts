@@ -16,6 +16,7 @@ import { passed, printReport, type ScenarioReport } from "./lib/report.ts";
 import type { ClusterContext } from "./scenarios/context.ts";
 import { diiaAcrossInstances } from "./scenarios/diia-across.ts";
 import { killDuringSignIns } from "./scenarios/kill-instance.ts";
+import { metricsOnEveryInstance } from "./scenarios/metrics.ts";
 import { postgresRestartUnderLoad } from "./scenarios/postgres-restart.ts";
 import { sharedSessions } from "./scenarios/shared-sessions.ts";
 
@@ -130,6 +131,7 @@ async function main(): Promise<number> {
         await c.restartInstance(0);
         return postgresRestartUnderLoad(c);
       },
+      metricsOnEveryInstance,
     ];
     for (const scenario of scenarios) {
       try {

@@ -170,6 +170,18 @@ describe.each(databaseKinds)("OpenID Connect logout and signing keys (%s)", (kin
     expect(published.map((key) => key.kid)).toEqual([rotation.kid]);
   });
 
+  it("makes exactly one first key when instances start together", async () => {
+    const { ensureSigningKey } = await import("../src/oidc/keys.ts");
+    await test.app.db.deleteFrom("oidc_signing_keys").execute();
+    await Promise.all([1, 2, 3].map(() => ensureSigningKey(test.app.db, test.config.sessionSecret)));
+    const active = await test.app.db
+      .selectFrom("oidc_signing_keys")
+      .select("kid")
+      .where("retired_at", "is", null)
+      .execute();
+    expect(active).toHaveLength(1);
+  });
+
   it("keeps private keys encrypted at rest and never publishes them", async () => {
     const rows = await test.app.db.selectFrom("oidc_signing_keys").selectAll().execute();
     for (const row of rows) {

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, generateKeyPairSync, hkdfSync, randomBytes } from "node:crypto";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { newToken } from "../auth/tokens.ts";
 import type { Database } from "../db/schema.ts";
 
@@ -72,14 +72,20 @@ async function insertKey(db: Db, sessionSecret: string, now: Date): Promise<stri
   return jwk.kid;
 }
 
-/** On first start there is no key: make one. */
+function activeKey(db: Db) {
+  return db.selectFrom("oidc_signing_keys").select("kid").where("retired_at", "is", null).executeTakeFirst();
+}
+
+/**
+ * On first start there is no key: make one. Instances starting together take
+ * a table lock, so exactly one key is made and every instance publishes it.
+ */
 export async function ensureSigningKey(db: Db, sessionSecret: string, now = new Date()): Promise<void> {
-  const active = await db
-    .selectFrom("oidc_signing_keys")
-    .select("kid")
-    .where("retired_at", "is", null)
-    .executeTakeFirst();
-  if (!active) await insertKey(db, sessionSecret, now);
+  if (await activeKey(db)) return;
+  await db.transaction().execute(async (tx) => {
+    await sql`lock table oidc_signing_keys in share row exclusive mode`.execute(tx);
+    if (!(await activeKey(tx))) await insertKey(tx, sessionSecret, now);
+  });
 }
 
 export interface RotationResult {

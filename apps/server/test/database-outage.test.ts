@@ -1,7 +1,12 @@
+import net from "node:net";
 import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "./support/app.ts";
+import { buildApp } from "../src/app.ts";
+import { openDatabase } from "../src/db/index.ts";
+import { createTestApp, type TestApp, testConfig } from "./support/app.ts";
+import { addPerson, signIn } from "./support/campus.ts";
+import { createTestDatabase } from "./support/databases.ts";
 
 // Only PostgreSQL has connections that can be cut from outside; PGlite lives in the process.
 describe.runIf(process.env.DATABASE_URL)("a PostgreSQL connection cut while checked out", () => {
@@ -27,5 +32,74 @@ describe.runIf(process.env.DATABASE_URL)("a PostgreSQL connection cut while chec
       await admin.end();
     }
     expect((await t.app.inject({ url: "/ready" })).statusCode).toBe(200);
+  });
+});
+
+/** A TCP relay to PostgreSQL that can be cut (connections reset, new ones refused) and restored on the same port. */
+async function startRelay(target: URL) {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("error", () => {});
+      socket.on("close", () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    port,
+    cut: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+    },
+    restore: () => new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve)),
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
+describe.runIf(process.env.DATABASE_URL)("PostgreSQL going away and coming back", () => {
+  it("answers 503 service.database_unavailable quickly while it is away, and serves again by itself", async () => {
+    const database = await createTestDatabase("postgres");
+    const direct = new URL(process.env.DATABASE_URL ?? "");
+    const relay = await startRelay(direct);
+    const name = (await sql<{ name: string }>`select current_database() as name`.execute(database.handle.db)).rows[0]
+      ?.name;
+    const viaRelay = new URL(direct);
+    viaRelay.port = String(relay.port);
+    viaRelay.pathname = `/${name}`;
+    const handle = await openDatabase({ url: viaRelay.toString(), dataDir: "unused", poolMax: 3 });
+    const app = await buildApp({ config: testConfig(), database: handle, logger: false });
+    try {
+      await app.ready();
+      await addPerson(app, { username: "steady", fullName: "Стійка Особа" }, "steady passphrase");
+      const cookie = await signIn(app, "steady", "steady passphrase");
+      await relay.cut();
+      for (const url of ["/user", "/ready", "/api/settings"]) {
+        const started = performance.now();
+        const response = await app.inject({ url, headers: { cookie } });
+        if (url === "/api/settings" && response.statusCode === 200) continue; // answers without the database
+        expect(response.statusCode, `${url}: ${response.body}`).toBe(503);
+        expect(response.json().code).toBe("service.database_unavailable");
+        // Connection refused fails at once; only the pool's 5 s connect timeout could be slower.
+        expect(performance.now() - started).toBeLessThan(6_000);
+      }
+      expect((await app.inject({ url: "/health" })).statusCode).toBe(200);
+      await relay.restore();
+      expect((await app.inject({ url: "/ready" })).statusCode).toBe(200);
+      expect((await app.inject({ url: "/user", headers: { cookie } })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      relay.close();
+      await database.dispose();
+    }
   });
 });

@@ -1,7 +1,13 @@
 import { createServer, type Server } from "node:http";
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decryptJwk, loadPublishedKeys, rotateSigningKeys, SigningKeyDecryptionError } from "../src/oidc/keys.ts";
+import {
+  decryptJwk,
+  keyActivationDelaySeconds,
+  loadPublishedKeys,
+  rotateSigningKeys,
+  SigningKeyDecryptionError,
+} from "../src/oidc/keys.ts";
 import { signingKeyRetentionSeconds } from "../src/oidc/provider.ts";
 import { createTestApp, type TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, signIn } from "./support/campus.ts";
@@ -19,12 +25,18 @@ describe.each(databaseKinds)("OpenID Connect logout and signing keys (%s)", (kin
   let userId: string;
   let backchannel: Server;
   const logoutTokens: string[] = [];
+  let clockOffsetMs = 0;
 
   beforeAll(async () => {
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
     issuer = `${origin}/oidc`;
-    test = await createTestApp(kind, { PUBLIC_URL: origin, PORT: String(port) });
+    // The rotation test moves time past a new key's activation delay.
+    test = await createTestApp(
+      kind,
+      { PUBLIC_URL: origin, PORT: String(port) },
+      { clock: () => new Date(Date.now() + clockOffsetMs) },
+    );
     await test.app.listen({ host: "127.0.0.1", port });
     backchannel = createServer((request, response) => {
       let body = "";
@@ -145,6 +157,11 @@ describe.each(databaseKinds)("OpenID Connect logout and signing keys (%s)", (kin
     const jwksResponse = await fetch(`${issuer}/jwks`);
     const kids = ((await jwksResponse.json()) as { keys: { kid: string; d?: string }[] }).keys.map((key) => key.kid);
     expect(kids).toEqual(expect.arrayContaining([oldKid, rotation.kid]));
+    // Published at once, but the old key keeps signing until every instance has had time to publish the new one.
+    const meanwhile = await signInThroughOidc();
+    expect(decodeProtectedHeader(meanwhile.tokens.id_token ?? "").kid).toBe(oldKid);
+    clockOffsetMs = (keyActivationDelaySeconds + 1) * 1000;
+    await test.app.oidc.refresh();
 
     // The ID token signed with the retired key still verifies against the published JWKS.
     const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));

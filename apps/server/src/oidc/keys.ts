@@ -108,9 +108,17 @@ export async function rotateSigningKeys(db: Db, sessionSecret: string, now = new
 }
 
 /**
+ * A new key is published at once but signs only after this delay: every
+ * instance reloads its keys within a minute, so by then all of them publish it
+ * and no application meets a token signed with a key its JWKS lacks.
+ */
+export const keyActivationDelaySeconds = 120;
+
+/**
  * The keys to publish, the signing key first (oidc-provider signs with the
- * first key of the algorithm). Retired keys stay while tokens they signed may
- * still be presented; older ones are deleted.
+ * first key of the algorithm): the newest key past its activation delay, or
+ * the oldest key when none is (the very first, alone or just rotated). Retired keys stay while tokens
+ * they signed may still be presented; older ones are deleted.
  */
 export async function loadPublishedKeys(
   db: Db,
@@ -120,11 +128,10 @@ export async function loadPublishedKeys(
 ): Promise<PrivateJwk[]> {
   const cutoff = new Date(now.getTime() - retentionSeconds * 1000);
   await db.deleteFrom("oidc_signing_keys").where("retired_at", "<", cutoff).execute();
-  const rows = await db
-    .selectFrom("oidc_signing_keys")
-    .selectAll()
-    .orderBy("retired_at", (order) => order.desc().nullsFirst())
-    .orderBy("created_at", "desc")
-    .execute();
-  return rows.map((row) => decryptJwk(row.kid, row.encrypted_jwk, sessionSecret));
+  const rows = await db.selectFrom("oidc_signing_keys").selectAll().orderBy("created_at", "desc").execute();
+  const activeSince = now.getTime() - keyActivationDelaySeconds * 1000;
+  // All keys younger than the delay (a rotation right after the first start): the oldest keeps signing.
+  const signer = rows.find((row) => row.created_at.getTime() <= activeSince) ?? rows.at(-1);
+  const ordered = signer ? [signer, ...rows.filter((row) => row !== signer)] : rows;
+  return ordered.map((row) => decryptJwk(row.kid, row.encrypted_jwk, sessionSecret));
 }

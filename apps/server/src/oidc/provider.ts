@@ -10,7 +10,7 @@ import { deleteSessionByToken, loadSession } from "../sessions/store.ts";
 import { createAdapterClass } from "./adapter.ts";
 import { createFindAccount, scopeClaims } from "./claims.ts";
 import { oidcScopes } from "./clients.ts";
-import { deriveKey, type PrivateJwk } from "./keys.ts";
+import { deriveKey, keyActivationDelaySeconds, type PrivateJwk } from "./keys.ts";
 import { logoutSource, postLogoutSuccessSource, renderError } from "./pages.ts";
 
 export const oidcPrefix = "/oidc";
@@ -26,7 +26,8 @@ export const oidcTtl = {
   Grant: 30 * 24 * 3600,
   RefreshToken: 30 * 24 * 3600,
 };
-export const signingKeyRetentionSeconds = oidcTtl.IdToken + 300;
+// A retired key may sign until its successor activates and every instance has reloaded (≤ 3 min).
+export const signingKeyRetentionSeconds = oidcTtl.IdToken + keyActivationDelaySeconds + 180;
 
 export interface ProviderOptions {
   config: Config;

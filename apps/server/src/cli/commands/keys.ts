@@ -1,4 +1,4 @@
-import { loadPublishedKeys, rotateSigningKeys } from "../../oidc/keys.ts";
+import { keyActivationDelaySeconds, loadPublishedKeys, rotateSigningKeys } from "../../oidc/keys.ts";
 import { signingKeyRetentionSeconds } from "../../oidc/provider.ts";
 import { parseOptions } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
@@ -12,7 +12,7 @@ const rotate: CommandHandler = async ({ db, out, config }, args) => {
     { kid, retired, retiredPublishedForSeconds: signingKeyRetentionSeconds },
     `New signing key ${kid}.\n` +
       (retired.length ? `Retired ${retired.join(", ")}; published for ${signingKeyRetentionSeconds} s more.\n` : "") +
-      "Running servers pick it up within a minute.",
+      `Running servers publish it within a minute; it signs from ${keyActivationDelaySeconds} s after now.`,
   );
 };
 

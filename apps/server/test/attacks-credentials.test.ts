@@ -96,6 +96,25 @@ describe.each(databaseKinds)("credential attacks on %s", (kind) => {
     expect((await attempt("sprayed-0", "own passphrase 0", freshAddress())).statusCode).toBe(200);
   });
 
+  it("password spraying from many addresses: each account gets its few free guesses, then waits", async () => {
+    const accounts = 15;
+    const commonPasswords = ["Password2026!", "qwerty123", "Kpi2026!", "12345678", "iloveyou", "Kyiv2026"];
+    for (let i = 0; i < accounts; i++) {
+      await addPerson(t.app, { username: `widely-${i}`, fullName: `Особа ${i}` }, `own passphrase ${i}`);
+    }
+    const answers: LightMyRequestResponse[] = [];
+    for (const guess of commonPasswords) {
+      for (let i = 0; i < accounts; i++) answers.push(await attempt(`widely-${i}`, guess, freshAddress()));
+    }
+    const counts = tally(answers);
+    console.log(
+      `attacks: spraying ${commonPasswords.length} passwords over ${accounts} accounts, every guess from a new address → ${JSON.stringify(counts)}`,
+    );
+    const checkedPerAccount = throttlePolicy.account.freeFailures + 1;
+    expect(counts[401]).toBe(accounts * checkedPerAccount);
+    expect(counts[429]).toBe(accounts * (commonPasswords.length - checkedPerAccount));
+  });
+
   it("answers an unknown user and a wrong password alike, and reports how long each took", async () => {
     const rounds = 12;
     for (let i = 0; i < rounds; i++)

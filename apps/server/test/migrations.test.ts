@@ -11,9 +11,11 @@ async function describeSchema(handle: DatabaseHandle): Promise<string[]> {
     from information_schema.columns where table_schema = 'public' order by 1`.execute(handle.db);
   const indexes = await sql<{ line: string }>`
     select indexdef as line from pg_indexes where schemaname = 'public' order by 1`.execute(handle.db);
+  // NOT NULL is compared through information_schema above; PostgreSQL 18 (the
+  // one inside PGlite) also lists it in pg_constraint as contype 'n', older servers do not.
   const constraints = await sql<{ line: string }>`
     select conrelid::regclass::text || ' ' || pg_get_constraintdef(oid) as line
-    from pg_constraint where connamespace = 'public'::regnamespace order by 1`.execute(handle.db);
+    from pg_constraint where connamespace = 'public'::regnamespace and contype <> 'n' order by 1`.execute(handle.db);
   return [...columns.rows, ...indexes.rows, ...constraints.rows].map((row) => row.line);
 }
 

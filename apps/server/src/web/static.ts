@@ -34,7 +34,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
       root: distDir,
       prefix: "/",
       index: false,
-      wildcard: false,
+      // Files are looked up per request, so a rebuild (or the manual PDF written
+      // after the web build) is served without restarting; misses fall through
+      // to the not-found handler below.
+      wildcard: true,
       cacheControl: false,
       setHeaders: (reply, path) => {
         const immutable = path.includes(`${join(distDir, "assets")}`);

@@ -7,8 +7,10 @@ cd "$(dirname "$0")/.."
 
 stamp=node_modules/.package-lock.json
 if [ ! -x node_modules/.bin/node ] || [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
-  echo "kpi-id: installing npm packages (npm ci)..."
-  npm ci --no-audit --no-fund --loglevel=error
+  echo "kpi-id: installing npm packages..."
+  # Not `npm ci`: its strict lock check fails when the registry lacks an optional
+  # package for another platform (seen with biome); install still honours the lock.
+  npm install --no-audit --no-fund --loglevel=error
 fi
 
 if [ "${1:-}" = "--browser" ]; then

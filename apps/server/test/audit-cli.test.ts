@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../src/cli/main.ts";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addPerson, signIn } from "./support/campus.ts";
+import { runCliOn } from "./support/cli.ts";
 import { databaseKinds } from "./support/databases.ts";
 
 const env = {
@@ -37,17 +37,7 @@ describe.each(databaseKinds)("kpi-id audit list on %s", (kind) => {
   });
   afterAll(() => t.close());
 
-  async function cli(args: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(args, {
-      env,
-      database: t.database.handle,
-      stdout: (line) => out.push(line),
-      stderr: (line) => err.push(line),
-    });
-    return { code, stdout: out.join("\n"), stderr: err.join("\n") };
-  }
+  const cli = (args: string[]) => runCliOn(t.database.handle, args, { env });
 
   it("lists one person's sign-ins and logout, newest first, as JSON", async () => {
     const { code, stdout } = await cli(["audit", "list", "--user", "audited", "--json"]);

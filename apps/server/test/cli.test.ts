@@ -2,21 +2,8 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashTokenHex } from "../src/auth/tokens.ts";
-import { runCli } from "../src/cli/main.ts";
+import { type CliRun, cliTestEnv, runCliOn } from "./support/cli.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";
-
-const env = {
-  NODE_ENV: "test",
-  SESSION_SECRET: "cli-test-session-secret-0123456789-abcdefghijkl",
-  DATA_DIR: "/tmp/kpi-id-cli-test",
-};
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json<T = unknown>(): T;
-}
 
 describe.each(databaseKinds)("operator CLI on %s", (kind) => {
   let database: TestDatabase;
@@ -25,19 +12,7 @@ describe.each(databaseKinds)("operator CLI on %s", (kind) => {
   });
   afterAll(() => database.dispose());
 
-  async function cli(args: string[], stdin = ""): Promise<CliRun> {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(args, {
-      env,
-      database: database.handle,
-      stdout: (line) => out.push(line),
-      stderr: (line) => err.push(line),
-      readStdin: async () => stdin,
-    });
-    const stdout = out.join("\n");
-    return { code, stdout, stderr: err.join("\n"), json: () => JSON.parse(stdout) };
-  }
+  const cli = (args: string[], stdin = ""): Promise<CliRun> => runCliOn(database.handle, args, { stdin });
 
   it("creates an application and shows its secret once, storing only a hash", async () => {
     const created = await cli([
@@ -245,7 +220,7 @@ describe("CLI usage errors", () => {
   const run = (args: string[]) =>
     spawnSync(process.execPath, [bin, ...args], {
       encoding: "utf8",
-      env: { ...process.env, ...env, DATA_DIR: "/tmp/kpi-id-cli-usage" },
+      env: { ...process.env, ...cliTestEnv, DATA_DIR: "/tmp/kpi-id-cli-usage" },
     });
 
   it("exits with 2 and the usage for no command and unknown commands", () => {

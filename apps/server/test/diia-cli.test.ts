@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
-import { runCli } from "../src/cli/main.ts";
+import { runCliOn } from "./support/cli.ts";
 import { createTestDatabase, type TestDatabase } from "./support/databases.ts";
 import { startTestDiia } from "./support/diia.ts";
 
@@ -23,17 +23,8 @@ describe("kpi-id diia setup / status", () => {
     await database?.dispose();
   });
 
-  async function cli(args: string[], env: Record<string, string | undefined>) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(args, {
-      env: { ...baseEnv, ...env },
-      database: database.handle,
-      stdout: (line) => out.push(line),
-      stderr: (line) => err.push(line),
-    });
-    return { code, stdout: out.join("\n"), stderr: err.join("\n") };
-  }
+  const cli = (args: string[], env: Record<string, string | undefined>) =>
+    runCliOn(database.handle, args, { env: { ...baseEnv, ...env } });
 
   const connection = () => ({ DIIA_BASE_URL: diia.url, DIIA_ACQUIRER_TOKEN: diia.env.DIIA_ACQUIRER_TOKEN });
 

@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../src/cli/main.ts";
 import { insertUser } from "../src/users/queries.ts";
+import { runCliOn } from "./support/cli.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";
-
-const env = {
-  NODE_ENV: "test",
-  SESSION_SECRET: "cli-test-session-secret-0123456789-abcdefghijkl",
-  DATA_DIR: "/tmp/kpi-id-cli-test",
-};
 
 describe.each(databaseKinds)("operator CLI: Google links (%s)", (kind) => {
   let database: TestDatabase;
@@ -27,18 +21,7 @@ describe.each(databaseKinds)("operator CLI: Google links (%s)", (kind) => {
   });
   afterAll(() => database.dispose());
 
-  async function cli(...args: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(args, {
-      env,
-      database: database.handle,
-      stdout: (line) => out.push(line),
-      stderr: (line) => err.push(line),
-      readStdin: async () => "",
-    });
-    return { code, stdout: out.join("\n"), stderr: err.join("\n") };
-  }
+  const cli = (...args: string[]) => runCliOn(database.handle, args);
 
   const links = () =>
     database.handle.db.selectFrom("external_identities").select(["subject", "user_id"]).orderBy("subject").execute();

@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../src/cli/main.ts";
+import { runCliOn } from "./support/cli.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";
-
-const env = {
-  NODE_ENV: "test",
-  SESSION_SECRET: "cli-test-session-secret-0123456789-abcdefghijkl",
-  DATA_DIR: "/tmp/kpi-id-cli-test",
-  PUBLIC_URL: "https://id.kpi.example",
-};
 
 describe.each(databaseKinds)("OpenID Connect operator commands on %s", (kind) => {
   let database: TestDatabase;
@@ -16,19 +9,7 @@ describe.each(databaseKinds)("OpenID Connect operator commands on %s", (kind) =>
   });
   afterAll(() => database.dispose());
 
-  async function cli(args: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(args, {
-      env,
-      database: database.handle,
-      stdout: (line) => out.push(line),
-      stderr: (line) => err.push(line),
-      readStdin: async () => "",
-    });
-    const stdout = out.join("\n");
-    return { code, stdout, stderr: err.join("\n"), json: () => JSON.parse(stdout) };
-  }
+  const cli = (args: string[]) => runCliOn(database.handle, args, { env: { PUBLIC_URL: "https://id.kpi.example" } });
 
   const base = ["--title", "Журнал", "--callback-url", "https://journal.kpi.example/ticket"];
 
@@ -110,15 +91,16 @@ describe.each(databaseKinds)("OpenID Connect operator commands on %s", (kind) =>
   });
 
   it("rotates signing keys, keeping the retired one published", async () => {
+    type Rotation = { kid: string; retired: string[] };
     const first = await cli(["keys", "rotate", "--json"]);
     expect(first.code).toBe(0);
     const second = await cli(["keys", "rotate", "--json"]);
-    expect(second.json().retired).toEqual([first.json().kid]);
+    expect(second.json<Rotation>().retired).toEqual([first.json<Rotation>().kid]);
     const keys = await cli(["keys", "list", "--json"]);
     const rows = keys.json() as { kid: string; published: boolean; retired: string }[];
     expect(rows.map((row) => [row.kid, row.published, row.retired === ""])).toEqual([
-      [second.json().kid, true, true],
-      [first.json().kid, true, false],
+      [second.json<Rotation>().kid, true, true],
+      [first.json<Rotation>().kid, true, false],
     ]);
   });
 });

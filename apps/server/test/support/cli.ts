@@ -1,0 +1,35 @@
+import { runCli } from "../../src/cli/main.ts";
+import type { DatabaseHandle } from "../../src/db/index.ts";
+
+/** What the operator CLI sees in tests: no production settings, a secret that passes the checks. */
+export const cliTestEnv = {
+  NODE_ENV: "test",
+  SESSION_SECRET: "cli-test-session-secret-0123456789-abcdefghijkl",
+  DATA_DIR: "/tmp/kpi-id-cli-test",
+};
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json<T = unknown>(): T;
+}
+
+/** Runs one CLI command in-process against an open test database, capturing its output. */
+export async function runCliOn(
+  database: DatabaseHandle,
+  args: string[],
+  options: { env?: Record<string, string | undefined>; stdin?: string } = {},
+): Promise<CliRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, {
+    env: { ...cliTestEnv, ...options.env },
+    database,
+    stdout: (line) => out.push(line),
+    stderr: (line) => err.push(line),
+    readStdin: async () => options.stdin ?? "",
+  });
+  const stdout = out.join("\n");
+  return { code, stdout, stderr: err.join("\n"), json: <T>() => JSON.parse(stdout) as T };
+}

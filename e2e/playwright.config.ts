@@ -60,6 +60,10 @@ export default defineConfig({
       DIIA_REQUEST_TTL_SECONDS: process.env.E2E_DIIA_REQUEST_TTL_SECONDS,
       DEMO_SITE_PORT: "4300",
       DATA_DIR: dataDir,
+      // Always the fresh embedded database with the demo campus, even where the
+      // environment names a PostgreSQL server (as .ci/run does for the other suites).
+      DATABASE_URL: "",
+      SEED_DEMO_DATA: "true",
       LOG_LEVEL: "warn",
     },
   },

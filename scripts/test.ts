@@ -2,7 +2,7 @@
 // "tests: N passed, N failed" that counts them all.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 const reportDir = ".tmp/test-reports";
 rmSync(reportDir, { recursive: true, force: true });
@@ -41,7 +41,8 @@ function playwrightSuite(): SuiteResult | undefined {
   if (!existsSync("e2e/playwright.config.ts")) return undefined;
   const output = join(reportDir, "playwright.json");
   const exitCode = run("playwright", ["test", "-c", "e2e/playwright.config.ts", "--reporter=list,json"], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: output,
+    // Absolute: Playwright resolves a relative name against the config's folder (e2e/).
+    PLAYWRIGHT_JSON_OUTPUT_NAME: resolve(output),
   });
   if (!existsSync(output)) return { name: "browser (playwright)", passed: 0, failed: 1, exitCode };
   const { stats } = JSON.parse(readFileSync(output, "utf8")) as PlaywrightStats;

@@ -44,7 +44,8 @@ export function toAppError(error: unknown): AppError {
   if (typeof status === "number" && status >= 400 && status < 500) {
     if (status === 413) return new AppError("request.payload_too_large", { cause: error });
     if (status === 415) return new AppError("request.unsupported_media_type", { cause: error });
-    if (status === 404) return new AppError("request.not_found", { cause: error });
+    // 403 here is the static file server refusing a directory: to the client it is simply not there.
+    if (status === 404 || status === 403) return new AppError("request.not_found", { cause: error });
     if (status === 429) return new AppError("request.rate_limited", { cause: error });
     return new AppError("request.validation_failed", { cause: error });
   }

@@ -33,7 +33,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
     await app.register(fastifyStatic, {
       root: distDir,
       prefix: "/",
-      index: false,
+      // "/" is the app's own page; other directories have no index and are not listed.
+      index: "index.html",
       // Files are looked up per request, so a rebuild (or the manual PDF written
       // after the web build) is served without restarting; misses fall through
       // to the not-found handler below.

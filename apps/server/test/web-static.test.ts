@@ -1,0 +1,66 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "./support/app.ts";
+
+describe("serving the built web app", () => {
+  const dist = mkdtempSync(join(tmpdir(), "kpi-id-dist-"));
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    mkdirSync(join(dist, "assets"));
+    mkdirSync(join(dist, "locales", "uk"), { recursive: true });
+    writeFileSync(join(dist, "index.html"), "<!doctype html><title>KPI ID</title>");
+    writeFileSync(join(dist, "assets", "app-abc123.js"), "console.log(1)");
+    writeFileSync(join(dist, "locales", "uk", "common.json"), '{"title":"Вхід"}');
+    testApp = await createTestApp("pglite", { WEB_DIST_DIR: dist });
+  });
+  afterAll(async () => {
+    await testApp.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  const get = (url: string) => testApp.app.inject({ url });
+
+  it("answers the app's page for /, for language routes and for /google-auth, never cached", async () => {
+    for (const url of ["/", "/?appId=abc", "/uk/", "/en/apps?appId=x", "/uk/button-wizard", "/google-auth?code=c"]) {
+      const page = await get(url);
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).toContain("<title>KPI ID</title>");
+      expect(page.headers["cache-control"], url).toBe("no-cache");
+    }
+  });
+
+  it("serves hashed assets for a year and locale files for revalidation", async () => {
+    const asset = await get("/assets/app-abc123.js");
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const locale = await get("/locales/uk/common.json");
+    expect(locale.json()).toEqual({ title: "Вхід" });
+    expect(locale.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("answers missing files, directories and API paths with a JSON 404, not the page", async () => {
+    for (const url of [
+      "/assets/missing.js",
+      "/assets/",
+      "/locales/",
+      "/locales/en/common.json",
+      "/api/nothing",
+      "/logo.png",
+    ]) {
+      const answer = await get(url);
+      expect(answer.statusCode, url).toBe(404);
+      expect(answer.json(), url).toMatchObject({ code: "request.not_found" });
+    }
+  });
+
+  it("serves a file that appeared after start (a rebuild, the manual PDF) without a restart", async () => {
+    expect((await get("/integration_manual.pdf")).statusCode).toBe(404);
+    writeFileSync(join(dist, "integration_manual.pdf"), "%PDF-1.3 test");
+    const pdf = await get("/integration_manual.pdf");
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers["content-type"]).toBe("application/pdf");
+  });
+});

@@ -24,7 +24,7 @@ test.describe("for integrators", () => {
     baseURL,
   }) => {
     await page.goto(demoSiteUrl);
-    const button = page.getByRole("link", { name: "Увійти з KPI ID" });
+    const button = page.getByRole("link", { name: "Увійти з KPI ID", exact: true });
     await expect(button).toBeVisible();
     await button.click();
 

@@ -1,3 +1,4 @@
+import type { ComponentType } from "react";
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { LanguageRedirect, LanguageRoot } from "./language-root.tsx";
 import { PrivateLayout, PublicLayout } from "./layouts/layouts.tsx";
@@ -41,6 +42,11 @@ function BlankFallback() {
   return null;
 }
 
+/** A layout whose pages share one error screen, shown inside the layout so header and footer stay. */
+export function layoutGroup(Layout: ComponentType, pages: RouteObject[]): RouteObject {
+  return { Component: Layout, children: [{ ErrorBoundary: RouteError, children: pages }] };
+}
+
 export function createRoutes(): RouteObject[] {
   return [
     { path: "/", Component: LanguageRedirect },
@@ -51,10 +57,7 @@ export function createRoutes(): RouteObject[] {
       Component: LanguageRoot,
       // A blank instant while the first lazy page of a visit loads, instead of a router warning.
       HydrateFallback: BlankFallback,
-      children: [
-        { Component: PublicLayout, ErrorBoundary: RouteError, children: publicPages },
-        { Component: PrivateLayout, ErrorBoundary: RouteError, children: privatePages },
-      ],
+      children: [layoutGroup(PublicLayout, publicPages), layoutGroup(PrivateLayout, privatePages)],
     },
     { path: "*", element: <Navigate to="/" replace /> },
   ];

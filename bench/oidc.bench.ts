@@ -1,7 +1,8 @@
 import Fastify from "fastify";
 import { createTestApp, type TestApp } from "../apps/server/test/support/app.ts";
 import { addPerson, grantAccess, signIn } from "../apps/server/test/support/campus.ts";
-import { addOidcClient, freePort, TestBrowser } from "../apps/server/test/support/oidc.ts";
+import { freePort } from "../apps/server/test/support/listening.ts";
+import { addOidcClient, TestBrowser } from "../apps/server/test/support/oidc.ts";
 import { httpLoad } from "./lib/http-load.ts";
 import { sequentialRate } from "./lib/measure.ts";
 import type { Comparison } from "./lib/types.ts";

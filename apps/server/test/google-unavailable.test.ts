@@ -1,18 +1,9 @@
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { databaseKinds } from "./support/databases.ts";
-
-/** A loopback port nothing listens on (taken and released at once). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== "object" || !address) throw new Error("no port");
-  return address.port;
-}
+// A loopback port nothing listens on (taken and released at once) stands for a provider that is down.
+import { freePort } from "./support/listening.ts";
 
 const asApi = { accept: "application/json" };
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "./support/app.ts";
+import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
-import { addOidcClient, client, discover, freePort, startSignIn, TestBrowser } from "./support/oidc.ts";
+import { createListeningTestApp } from "./support/listening.ts";
+import { addOidcClient, client, discover, startSignIn, TestBrowser } from "./support/oidc.ts";
 
 const redirectUri = "https://rp.example.edu/callback";
 const postLogoutUri = "https://rp.example.edu/signed-out";
@@ -15,11 +16,7 @@ describe.each(databaseKinds)("OpenID Connect sign-in (%s)", (kind) => {
   let userId: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    issuer = `${origin}/oidc`;
-    test = await createTestApp(kind, { PUBLIC_URL: origin, PORT: String(port) });
-    await test.app.listen({ host: "127.0.0.1", port });
+    ({ test, origin, issuer } = await createListeningTestApp(kind));
     const person = await addPerson(
       test.app,
       {

@@ -9,10 +9,11 @@ import {
   SigningKeyDecryptionError,
 } from "../src/oidc/keys.ts";
 import { signingKeyRetentionSeconds } from "../src/oidc/provider.ts";
-import { createTestApp, type TestApp } from "./support/app.ts";
+import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
-import { addOidcClient, client, discover, freePort, startSignIn, TestBrowser } from "./support/oidc.ts";
+import { createListeningTestApp, freePort } from "./support/listening.ts";
+import { addOidcClient, client, discover, startSignIn, TestBrowser } from "./support/oidc.ts";
 
 const redirectUri = "https://rp.example.edu/callback";
 const postLogoutUri = "https://rp.example.edu/signed-out";
@@ -28,16 +29,10 @@ describe.each(databaseKinds)("OpenID Connect logout and signing keys (%s)", (kin
   let clockOffsetMs = 0;
 
   beforeAll(async () => {
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    issuer = `${origin}/oidc`;
     // The rotation test moves time past a new key's activation delay.
-    test = await createTestApp(
-      kind,
-      { PUBLIC_URL: origin, PORT: String(port) },
-      { clock: () => new Date(Date.now() + clockOffsetMs) },
-    );
-    await test.app.listen({ host: "127.0.0.1", port });
+    ({ test, origin, issuer } = await createListeningTestApp(kind, {
+      clock: () => new Date(Date.now() + clockOffsetMs),
+    }));
     backchannel = createServer((request, response) => {
       let body = "";
       request.on("data", (chunk) => {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "./support/app.ts";
+import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
-import { addOidcClient, freePort, TestBrowser } from "./support/oidc.ts";
+import { createListeningTestApp } from "./support/listening.ts";
+import { addOidcClient, TestBrowser } from "./support/oidc.ts";
 
 const redirectUri = "https://rp.example.edu/callback";
 const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
@@ -15,10 +16,7 @@ describe.each(databaseKinds)("OpenID Connect refusals (%s)", (kind) => {
   let browser: TestBrowser;
 
   beforeAll(async () => {
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    test = await createTestApp(kind, { PUBLIC_URL: origin, PORT: String(port) });
-    await test.app.listen({ host: "127.0.0.1", port });
+    ({ test, origin } = await createListeningTestApp(kind));
     const person = await addPerson(
       test.app,
       { username: "refused", fullName: "Петро Сидоренко" },

@@ -1,21 +1,7 @@
-import { createServer } from "node:net";
 import type { FastifyInstance } from "fastify";
 import * as client from "openid-client";
 import { createApplication } from "../../src/apps/service.ts";
 import { applyOidcSettings, type OidcSettings } from "../../src/oidc/settings.ts";
-
-/** A free loopback port: the issuer URL must be known before the app is built. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let clientCount = 0;
 

@@ -4,8 +4,8 @@
 // until its parent closes stdin. Run apart so its memory is the server's alone.
 import { randomUUID } from "node:crypto";
 import { buildApp } from "../../apps/server/src/app.ts";
-import { loadConfig } from "../../apps/server/src/config/index.ts";
 import { hashRequestId } from "../../apps/server/src/diia/crypto/gost-hash.ts";
+import { testConfig } from "../../apps/server/test/support/app.ts";
 import { createTestDatabase } from "../../apps/server/test/support/databases.ts";
 import { startDiiaStandIn } from "../../sandbox/src/diia/index.ts";
 
@@ -14,16 +14,7 @@ const batch = 1000;
 
 const diia = await startDiiaStandIn({ productUrl: "http://127.0.0.1:1", port: 0 });
 const database = await createTestDatabase(process.env.DATABASE_URL ? "postgres" : "pglite");
-const config = loadConfig({
-  NODE_ENV: "test",
-  PUBLIC_URL: "http://127.0.0.1:1",
-  SESSION_SECRET: "bench-only-session-secret-0123456789-abcdefghijklmnop",
-  DATA_DIR: "/tmp/kpi-id-bench-unused",
-  LOG_LEVEL: "silent",
-  SEED_DEMO_DATA: "false",
-  WEB_DIST_DIR: "/nonexistent-web-dist",
-  ...diia.env,
-});
+const config = testConfig({ PUBLIC_URL: "http://127.0.0.1:1", ...diia.env });
 const app = await buildApp({ config, database: database.handle, logger: false });
 // The bench reads the server's own memory through this route (not part of the product).
 app.get("/__bench/memory", async () => process.memoryUsage());

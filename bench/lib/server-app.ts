@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../apps/server/src/app.ts";
-import { loadConfig } from "../../apps/server/src/config/index.ts";
+import { testConfig } from "../../apps/server/test/support/app.ts";
 import { createTestDatabase } from "../../apps/server/test/support/databases.ts";
 
 export interface BenchApp {
@@ -17,15 +17,7 @@ export interface BenchApp {
 export async function startBenchApp(): Promise<BenchApp> {
   const databaseKind = process.env.DATABASE_URL ? "postgres" : "pglite";
   const database = await createTestDatabase(databaseKind);
-  const config = loadConfig({
-    NODE_ENV: "test",
-    PUBLIC_URL: "http://127.0.0.1:1",
-    SESSION_SECRET: "bench-only-session-secret-0123456789-abcdefghijklmnop",
-    DATA_DIR: "/tmp/kpi-id-bench-unused",
-    LOG_LEVEL: "silent",
-    SEED_DEMO_DATA: "false",
-    WEB_DIST_DIR: "/nonexistent-web-dist",
-  });
+  const config = testConfig({ PUBLIC_URL: "http://127.0.0.1:1" });
   const app = await buildApp({ config, database: database.handle, logger: false });
   await app.ready();
   return {

@@ -5,6 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "@playwright/test";
+import { chromiumLaunchOptions } from "../chromium.ts";
 
 const baseUrl = process.env.BASE_URL ?? "http://localhost:3300";
 const outDir = process.env.OUT_DIR ?? "/tmp/kpi-shots";
@@ -91,17 +92,7 @@ async function signIn(page: Page, language: string): Promise<void> {
 
 async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
-  const browser: Browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const browser: Browser = await chromium.launch(chromiumLaunchOptions);
   try {
     for (const language of languages) {
       for (const width of widths) {

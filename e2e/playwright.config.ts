@@ -13,7 +13,13 @@ const dataDir = process.env.E2E_DATA_DIR;
 // (long enough for a sign-in on a loaded machine, short enough to wait for).
 process.env.E2E_DIIA_REQUEST_TTL_SECONDS ??= "25";
 
-export const baseURL = "http://localhost:3300";
+// One port range per run (E2E_PORT_BASE), so runs in parallel work trees never collide.
+// The specs and page objects read the stand-ins' ports from the same environment.
+const portBase = Number(process.env.E2E_PORT_BASE ?? 3300);
+process.env.SANDBOX_GOOGLE_PORT ??= String(portBase + 1);
+process.env.SANDBOX_DIIA_PORT ??= String(portBase + 2);
+process.env.DEMO_SITE_PORT ??= String(portBase === 3300 ? 4300 : portBase + 3);
+export const baseURL = `http://localhost:${portBase}`;
 
 export default defineConfig({
   testDir: "./specs",
@@ -44,12 +50,12 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
     env: {
-      PORT: "3300",
+      PORT: String(portBase),
       PUBLIC_URL: baseURL,
-      SANDBOX_GOOGLE_PORT: "3301",
-      SANDBOX_DIIA_PORT: "3302",
+      SANDBOX_GOOGLE_PORT: process.env.SANDBOX_GOOGLE_PORT,
+      SANDBOX_DIIA_PORT: process.env.SANDBOX_DIIA_PORT,
       DIIA_REQUEST_TTL_SECONDS: process.env.E2E_DIIA_REQUEST_TTL_SECONDS,
-      DEMO_SITE_PORT: "4300",
+      DEMO_SITE_PORT: process.env.DEMO_SITE_PORT,
       DATA_DIR: dataDir,
       // Always the fresh embedded database with the demo campus, even where the
       // environment names a PostgreSQL server (as .ci/run does for the other suites).

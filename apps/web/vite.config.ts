@@ -4,9 +4,10 @@ import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { firstLoadReport } from "./scripts/first-load-report.ts";
 import { localesCheck } from "./scripts/locales-check.ts";
+import { precompress } from "./scripts/precompress.ts";
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), localesCheck(), firstLoadReport()],
+  plugins: [react(), tailwindcss(), localesCheck(), firstLoadReport(), precompress()],
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
   server: {

@@ -8,14 +8,15 @@ test.describe("routes and languages", () => {
   });
 
   test("a page without language gets one; an unknown path goes home", async ({ page }) => {
-    await page.goto("/faq?x=1");
+    expect((await page.goto("/faq?x=1"))?.status()).toBe(200);
     await expect(page).toHaveURL(/\/uk\/faq\?x=1$/);
-    await page.goto("/no-such-thing/at-all");
+    expect((await page.goto("/no-such-thing/at-all"))?.status()).toBe(404);
     await expect(page).toHaveURL(/\/uk\/$/);
   });
 
   test("an unknown page under a language shows not-found", async ({ page }) => {
-    await page.goto("/en/no-such-page");
+    // The server says so too, for crawlers, monitors and bookmarks.
+    expect((await page.goto("/en/no-such-page"))?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
   });
 

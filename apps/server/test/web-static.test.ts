@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "./support/app.ts";
 
@@ -14,6 +15,12 @@ describe("serving the built web app", () => {
     writeFileSync(join(dist, "index.html"), "<!doctype html><title>KPI ID</title>");
     writeFileSync(join(dist, "assets", "app-abc123.js"), "console.log(1)");
     writeFileSync(join(dist, "locales", "uk", "common.json"), '{"title":"Вхід"}');
+    // What the build's precompress step writes beside each text file.
+    for (const file of ["index.html", join("assets", "app-abc123.js")]) {
+      const content = readFileSync(join(dist, file));
+      writeFileSync(join(dist, `${file}.br`), brotliCompressSync(content));
+      writeFileSync(join(dist, `${file}.gz`), gzipSync(content));
+    }
     testApp = await createTestApp("pglite", { WEB_DIST_DIR: dist });
   });
   afterAll(async () => {
@@ -21,7 +28,7 @@ describe("serving the built web app", () => {
     rmSync(dist, { recursive: true, force: true });
   });
 
-  const get = (url: string) => testApp.app.inject({ url });
+  const get = (url: string, headers: Record<string, string> = {}) => testApp.app.inject({ url, headers });
 
   it("answers the app's page for /, for language routes and for /google-auth, never cached", async () => {
     for (const url of ["/", "/?appId=abc", "/uk/", "/en/apps?appId=x", "/uk/button-wizard", "/google-auth?code=c"]) {
@@ -30,6 +37,32 @@ describe("serving the built web app", () => {
       expect(page.body, url).toContain("<title>KPI ID</title>");
       expect(page.headers["cache-control"], url).toBe("no-cache");
     }
+  });
+
+  it("answers paths that are no page of the app with 404, still with the page (it shows the not-found screen)", async () => {
+    for (const url of ["/uk/nothing-here", "/en/apps/extra", "/fr/apps", "/nothing", "/uk/apps/x/y"]) {
+      const page = await get(url);
+      expect(page.statusCode, url).toBe(404);
+      expect(page.body, url).toContain("<title>KPI ID</title>");
+      expect(page.headers["content-type"], url).toContain("text/html");
+    }
+  });
+
+  it("sends the build's brotli or gzip file to a browser that accepts it, and plain bytes otherwise", async () => {
+    const brotli = await get("/assets/app-abc123.js", { "accept-encoding": "gzip, deflate, br" });
+    expect(brotli.headers["content-encoding"]).toBe("br");
+    expect(brotli.headers["content-type"]).toContain("javascript");
+    expect(brotli.headers.vary).toContain("accept-encoding");
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe("console.log(1)");
+    const gzip = await get("/assets/app-abc123.js", { "accept-encoding": "gzip" });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    const plain = await get("/assets/app-abc123.js", { "accept-encoding": "identity" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe("console.log(1)");
+    const page = await get("/uk/apps", { "accept-encoding": "br" });
+    expect(page.headers["content-encoding"]).toBe("br");
+    expect(page.headers["content-type"]).toContain("text/html");
+    expect(brotliDecompressSync(page.rawPayload).toString()).toContain("<title>KPI ID</title>");
   });
 
   it("serves hashed assets for a year and locale files for revalidation", async () => {

@@ -1,3 +1,4 @@
 export * from "./api.ts";
 export * from "./errors.ts";
 export * from "./messages.ts";
+export * from "./pages.ts";

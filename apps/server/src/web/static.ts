@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
+import { isPagePath } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../errors.ts";
 import { sendError } from "../http/error-handler.ts";
@@ -26,7 +27,8 @@ export function resolveWebDist(configured?: string): string | undefined {
 
 /**
  * Serves the built web app: hashed assets cached for a year, the locale files,
- * and index.html for every route of the app (the router decides what shows).
+ * and index.html for every route of the app (the router decides what shows):
+ * with 200 for the app's pages and 404 for any other path.
  */
 export async function registerWebApp(app: FastifyInstance, distDir: string | undefined): Promise<void> {
   if (distDir) {
@@ -39,6 +41,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
       // after the web build) is served without restarting; misses fall through
       // to the not-found handler below.
       wildcard: true,
+      // The build writes .br and .gz beside every text file: the one-machine
+      // default has no proxy in front to compress, and a phone on a slow link
+      // needs the 70 % saved (Vary: Accept-Encoding is added by the plugin).
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, path) => {
         const immutable = path.includes(`${join(distDir, "assets")}`);
@@ -49,7 +55,12 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     if (distDir && wantsPage(request)) {
-      return reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").sendFile("index.html");
+      const known = isPagePath(request.url.split("?")[0] ?? "/");
+      return reply
+        .code(known ? 200 : 404)
+        .header("cache-control", "no-cache")
+        .type("text/html; charset=utf-8")
+        .sendFile("index.html");
     }
     return sendError(request, reply, new AppError("request.not_found"));
   });

@@ -1,0 +1,28 @@
+import { isPagePath, languagePages, rootPages } from "@kpi-id/contracts";
+import { describe, expect, it } from "vitest";
+import { createRoutes, privatePages, publicPages } from "./router.tsx";
+
+// The server answers 404 for paths outside the contracts' page list, so a page
+// added to the router but not to the list would load with a 404 status.
+describe("the router's pages", () => {
+  it("are exactly the pages the server answers with 200", () => {
+    const routerPages = [...publicPages, ...privatePages]
+      .filter((route) => route.path !== "*")
+      .map((route) => (route.index ? "" : route.path));
+    expect(new Set(routerPages)).toEqual(new Set(languagePages));
+    const rootPaths = createRoutes()
+      .map((route) => route.path)
+      .filter((path) => path !== "*" && path !== "/:lang");
+    expect(new Set(rootPaths)).toEqual(new Set(rootPages));
+  });
+
+  it("are known with and without a trailing slash, in both languages only", () => {
+    expect(isPagePath("/uk")).toBe(true);
+    expect(isPagePath("/en/apps/")).toBe(true);
+    expect(isPagePath("/uk/apps/more")).toBe(false);
+    expect(isPagePath("/de/apps")).toBe(false);
+    expect(isPagePath("/faq")).toBe(true);
+    expect(isPagePath("/faq/")).toBe(true);
+    expect(isPagePath("/no-such-thing")).toBe(false);
+  });
+});

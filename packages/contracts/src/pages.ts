@@ -1,0 +1,35 @@
+import { isLanguage } from "./messages.ts";
+
+/**
+ * The web app's pages under `/{lang}/` (the index page is ""). The server answers
+ * any other path with HTTP 404 (the app still renders its not-found screen or
+ * the spec's redirect), so crawlers, monitors and people's bookmarks learn that a
+ * page does not exist. The router's own list is checked against this one.
+ */
+export const languagePages = [
+  "",
+  "diia",
+  "faq",
+  "consent",
+  "auth-success",
+  "button-wizard",
+  "apps",
+  "privacy-policy",
+  "terms-of-use",
+] as const;
+
+/** Pages outside a language prefix: the language redirect and the spec's Google callback page. */
+export const rootPages = ["/", "/google-auth", "/auth-success"] as const;
+
+/** Whether a request path (without its query) is one of the web app's pages. */
+export function isPagePath(path: string): boolean {
+  if ((rootPages as readonly string[]).includes(path)) return true;
+  const segments = path.split("/").slice(1);
+  if (segments.length > 1 && segments.at(-1) === "") segments.pop();
+  const [first = "", page = "", ...rest] = segments;
+  if (rest.length > 0) return false;
+  // A page named without a language gets one from the app (`/faq` → `/uk/faq`).
+  if (!isLanguage(first))
+    return segments.length === 1 && first !== "" && (languagePages as readonly string[]).includes(first);
+  return (languagePages as readonly string[]).includes(page);
+}

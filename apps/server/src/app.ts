@@ -18,6 +18,7 @@ import { registerSecurity } from "./http/security.ts";
 import { scheduleCleanup } from "./maintenance/cleanup.ts";
 import { registerMetrics } from "./metrics/plugin.ts";
 import { registerOidc } from "./oidc/index.ts";
+import { registerSaml } from "./saml/index.ts";
 import { registerSessions } from "./sessions/current.ts";
 import { ticketExchangeRoutes } from "./tickets/exchange-routes.ts";
 import { appRedirectRoutes } from "./tickets/redirect-routes.ts";
@@ -101,6 +102,7 @@ export async function buildApp({
   await app.register(ticketExchangeRoutes);
   await registerDiia(app);
   await registerOidc(app);
+  await registerSaml(app);
   if (config.env === "development") await app.register(missingTranslationRoutes);
   await registerWebApp(app, resolveWebDist(config.webDistDir));
 

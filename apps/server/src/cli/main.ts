@@ -19,8 +19,12 @@ export interface CliIo {
 }
 
 function findHandler(argv: string[]) {
-  const [group, command, ...rest] = argv;
+  const [group, command, subcommand, ...more] = argv;
   if (group === "migrate") return { handler: undefined, rest: argv.slice(1), migrateOnly: true };
+  // Two-word commands of a group ("saml sp add") are registered as "sp add".
+  const twoWord = command && subcommand ? commandGroups[group ?? ""]?.[`${command} ${subcommand}`] : undefined;
+  if (twoWord) return { handler: twoWord, rest: more, migrateOnly: false };
+  const rest = argv.slice(2);
   const handler = group && command ? commandGroups[group]?.[command] : undefined;
   if (!handler)
     throw new UsageError(

@@ -32,6 +32,17 @@ OpenID Connect signing keys
                                             the ID tokens it signed expire
   keys list                                 keys, which are published, which signs
 
+SAML 2.0 identity provider (docs/saml.md)
+  saml sp add --metadata FILE|URL [--attribute NAME ...] [--app ID|NAME] [--first-party] [--encrypt]
+                                            register or refresh a service provider from its metadata;
+                                            --attribute adds to what it is released (see docs/saml.md)
+  saml sp list                              registered service providers
+  saml sp remove --entity-id ID
+  saml keys list                            SAML signing keys in the metadata, which signs
+  saml keys rollover [--activate-in-hours 48]
+                                            new key in the metadata now, signing later
+  saml keys remove --kid KID                take an old key out of the metadata
+
 People
   user create --username U --full-name F [--email E] [--tax-id T] [--student-id S]
               [--employee-id E] [--password-stdin]

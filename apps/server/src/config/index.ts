@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import type { z } from "zod";
+import { readSamlConfig, type SamlConfig } from "./saml.ts";
 import { type Environment, environmentSchema } from "./schema.ts";
 import { describeSecretProblem, developmentSecret, secretProblem } from "./secrets.ts";
 
@@ -32,6 +33,8 @@ export interface Config {
   google?: GoogleConfig;
   /** Diia's partner API; present when DIIA_BASE_URL and DIIA_ACQUIRER_TOKEN are set. */
   diia?: DiiaConfig;
+  /** The SAML 2.0 identity provider's metadata contents and policies. */
+  saml: SamlConfig;
 }
 
 export interface DiiaConfig {
@@ -112,6 +115,14 @@ function resolveSessionSecret(environment: Environment, dataDir: string): string
   return secret;
 }
 
+function readSamlConfigOrFail(environment: Environment, publicUrl: string, sessionSecret: string): SamlConfig {
+  try {
+    return readSamlConfig(environment, publicUrl, sessionSecret);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
 /** Parses the environment once; throws ConfigError on the first bad value. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const parsed = environmentSchema.safeParse(source);
@@ -134,6 +145,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError("SEED_DEMO_DATA: demo people are never seeded when NODE_ENV=production");
   }
   const embedded = environment.DATABASE_URL === undefined;
+  const sessionSecret = resolveSessionSecret(environment, dataDir);
 
   return {
     env: environment.NODE_ENV,
@@ -147,7 +159,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: environment.LOG_LEVEL,
     database: { url: environment.DATABASE_URL, poolMax: environment.DATABASE_POOL_MAX, dataDir },
     webDistDir: environment.WEB_DIST_DIR,
-    sessionSecret: resolveSessionSecret(environment, dataDir),
+    sessionSecret,
     sessions: {
       idleTimeoutSeconds: environment.SESSION_IDLE_TIMEOUT_SECONDS,
       absoluteTimeoutSeconds: environment.SESSION_ABSOLUTE_TIMEOUT_SECONDS,
@@ -169,5 +181,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     google: readGoogleConfig(environment, isProduction),
     diia: readDiiaConfig(environment),
+    saml: readSamlConfigOrFail(environment, publicUrl, sessionSecret),
   };
 }

@@ -63,6 +63,26 @@ export const environmentSchema = z.object({
 
   METRICS_TOKEN: optionalText,
 
+  SAML_SCOPE: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/)
+    .default("kpi.ua"),
+  SAML_DISPLAY_NAME_UK: z.string().min(1).default("КПІ ім. Ігоря Сікорського"),
+  SAML_DISPLAY_NAME_EN: z.string().min(1).default("Igor Sikorsky Kyiv Polytechnic Institute"),
+  SAML_DESCRIPTION_UK: z.string().min(1).default("Єдиний вхід КПІ ID"),
+  SAML_DESCRIPTION_EN: z.string().min(1).default("KPI ID single sign-on"),
+  SAML_INFORMATION_URL: httpUrl.optional(),
+  SAML_PRIVACY_URL: httpUrl.optional(),
+  SAML_LOGO_URL: httpUrl.optional(),
+  SAML_SECURITY_CONTACT_EMAIL: z.email().optional(),
+  SAML_SIRTFI: booleanFlag.optional(),
+  SAML_RESEARCH_AND_SCHOLARSHIP: booleanFlag.optional(),
+  SAML_METADATA_KEY_FILE: optionalText,
+  SAML_METADATA_CERT_FILE: optionalText,
+  SAML_METADATA_VALID_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  SAML_PAIRWISE_SALT: optionalText,
+  SAML_FEDERATION_REFRESH_SECONDS: seconds(60 * 60 * 4),
+
   SUPPORT_EMAIL: z.email().default("support@kpi.ua"),
   SUPPORT_BOT_EMPLOYEES_URL: httpUrl.default("https://t.me/kpi_id_employees_bot"),
   SUPPORT_BOT_STUDENTS_URL: httpUrl.default("https://t.me/kpi_id_students_bot"),

@@ -143,6 +143,70 @@ export interface AuditEventsTable {
   details: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
+/** SAML 2.0 identity provider (migration 0110). */
+export interface SamlSigningKeysTable {
+  kid: string;
+  encrypted_jwk: string;
+  certificate: string;
+  created_at: Timestamp;
+  activates_at: Timestamp;
+  retired_at: NullableTimestamp;
+}
+
+type TextList = ColumnType<string[], string[] | undefined, string[]>;
+type Flag = ColumnType<boolean, boolean | undefined, boolean>;
+
+export interface SamlServiceProvidersTable {
+  entity_id: string;
+  metadata_xml: string;
+  source: ColumnType<string, string | undefined, string>;
+  display_name: ColumnType<string, string | undefined, string>;
+  released_attributes: TextList;
+  entity_categories: TextList;
+  application_id: ColumnType<string | null, string | null | undefined, string | null>;
+  first_party: Flag;
+  encrypt_assertions: Flag;
+  valid_until: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SamlSeenRequestsTable {
+  sp_entity_id: string;
+  request_id: string;
+  expires_at: RequiredTimestamp;
+}
+
+export interface SamlPendingRequestsTable {
+  id: string;
+  sp_entity_id: string;
+  request_id: string;
+  acs_url: string;
+  relay_state: string | null;
+  force_authn: Flag;
+  mfa_requested: Flag;
+  created_at: Timestamp;
+  expires_at: RequiredTimestamp;
+}
+
+export interface SamlSessionsTable {
+  session_id: string;
+  sp_entity_id: string;
+  name_id: string;
+  session_index: string;
+  created_at: Timestamp;
+}
+
+export interface SamlFederationsTable {
+  name: string;
+  source: string;
+  certificate: string;
+  entity_categories: TextList;
+  valid_until: NullableTimestamp;
+  refreshed_at: NullableTimestamp;
+  last_error: string | null;
+}
+
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
@@ -163,6 +227,12 @@ export interface Database {
   schema_migrations: SchemaMigrationsTable;
   oidc_payloads: OidcPayloadsTable;
   oidc_signing_keys: OidcSigningKeysTable;
+  saml_signing_keys: SamlSigningKeysTable;
+  saml_service_providers: SamlServiceProvidersTable;
+  saml_seen_requests: SamlSeenRequestsTable;
+  saml_pending_requests: SamlPendingRequestsTable;
+  saml_sessions: SamlSessionsTable;
+  saml_federations: SamlFederationsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -118,7 +118,7 @@ const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
  */
 function outgoingFetch(config: Config): NonNullable<Configuration["fetch"]> {
   return (url, options) => {
-    if (!config.isProduction && loopbackHosts.has(new URL(url).hostname)) {
+    if (!config.isProduction && loopbackHosts.has(new URL(url instanceof Request ? url.url : url).hostname)) {
       const { dispatcher: _ssrfGuard, ...rest } = options as RequestInit & { dispatcher?: unknown };
       return globalThis.fetch(url, rest);
     }

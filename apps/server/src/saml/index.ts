@@ -1,0 +1,17 @@
+import type { FastifyInstance } from "fastify";
+import { metadataRoutes } from "./metadata-routes.ts";
+import { SamlRuntime } from "./runtime.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    saml: SamlRuntime;
+  }
+}
+
+/** The SAML 2.0 identity provider under /saml (docs/saml.md). */
+export async function registerSaml(app: FastifyInstance): Promise<void> {
+  const runtime = new SamlRuntime(app);
+  await runtime.start();
+  app.decorate("saml", runtime);
+  await app.register(metadataRoutes);
+}

@@ -1,0 +1,145 @@
+// @peculiar/x509 resolves its ASN.1 providers through tsyringe, which needs the Reflect metadata API.
+import "reflect-metadata";
+import { createPrivateKey, type JsonWebKey, webcrypto } from "node:crypto";
+import * as x509 from "@peculiar/x509";
+import { type Kysely, sql } from "kysely";
+import { newToken } from "../auth/tokens.ts";
+import type { Database } from "../db/schema.ts";
+import { decryptJwk, encryptJwk, type PrivateJwk } from "../oidc/keys.ts";
+
+type Db = Kysely<Database>;
+
+x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+
+const algorithm = {
+  name: "RSASSA-PKCS1-v1_5",
+  hash: "SHA-256",
+  publicExponent: new Uint8Array([1, 0, 1]),
+  modulusLength: 3072,
+};
+// Federation metadata pins the certificate, not its dates (SAML ignores expiry); ten years avoids needless rollovers.
+const certificateYears = 10;
+
+export interface SamlKey {
+  kid: string;
+  /** PKCS#8 PEM, what samlify signs with. */
+  privateKeyPem: string;
+  /** Base64 DER without PEM armour, as metadata carries it. */
+  certificate: string;
+  activatesAt: Date;
+}
+
+/** A new RSA key and a self-signed certificate for it; SAML trust comes from metadata, not from a CA. */
+async function generateKey(commonName: string, now: Date): Promise<{ jwk: PrivateJwk; certificate: string }> {
+  const keys = (await webcrypto.subtle.generateKey(algorithm, true, ["sign", "verify"])) as CryptoKeyPair;
+  const notAfter = new Date(now);
+  notAfter.setUTCFullYear(notAfter.getUTCFullYear() + certificateYears);
+  const certificate = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(16)))
+      .toString("hex")
+      .replace(/^[89a-f]/, "1"),
+    name: `CN=${commonName}`,
+    notBefore: now,
+    notAfter,
+    keys,
+    signingAlgorithm: algorithm,
+  });
+  const exported = (await webcrypto.subtle.exportKey("jwk", keys.privateKey)) as Record<string, unknown>;
+  const jwk = { ...exported, kid: newToken(12), alg: "RS256", use: "sig", kty: "RSA" } as PrivateJwk;
+  return { jwk, certificate: Buffer.from(certificate.rawData).toString("base64") };
+}
+
+async function insertKey(db: Db, sessionSecret: string, commonName: string, now: Date, activatesAt: Date) {
+  const { jwk, certificate } = await generateKey(commonName, now);
+  await db
+    .insertInto("saml_signing_keys")
+    .values({
+      kid: jwk.kid,
+      encrypted_jwk: encryptJwk(jwk, sessionSecret),
+      certificate,
+      created_at: now,
+      activates_at: activatesAt,
+    })
+    .execute();
+  return jwk.kid;
+}
+
+function anyPublishedKey(db: Db) {
+  return db.selectFrom("saml_signing_keys").select("kid").where("retired_at", "is", null).executeTakeFirst();
+}
+
+/** First start: make the key. Instances starting together take a table lock, so exactly one is made. */
+export async function ensureSamlKey(db: Db, sessionSecret: string, commonName: string, now = new Date()) {
+  if (await anyPublishedKey(db)) return;
+  await db.transaction().execute(async (tx) => {
+    await sql`lock table saml_signing_keys in share row exclusive mode`.execute(tx);
+    if (!(await anyPublishedKey(tx))) await insertKey(tx, sessionSecret, commonName, now, now);
+  });
+}
+
+/**
+ * Key rollover the federation way: the new key is published at once and signs
+ * from `activatesAt`, by when every SP has refreshed the metadata; the old key
+ * stays published until the operator removes it.
+ */
+export async function addRolloverKey(
+  db: Db,
+  sessionSecret: string,
+  commonName: string,
+  activatesAt: Date,
+  now = new Date(),
+) {
+  return insertKey(db, sessionSecret, commonName, now, activatesAt);
+}
+
+/** Takes a key out of the metadata; the signing key cannot be removed. */
+export async function retireSamlKey(db: Db, kid: string, now = new Date()): Promise<"retired" | "unknown" | "signing"> {
+  const keys = await loadSamlKeys(db, undefined, now);
+  if (keys.signing?.kid === kid) return "signing";
+  const result = await db
+    .updateTable("saml_signing_keys")
+    .set({ retired_at: now })
+    .where("kid", "=", kid)
+    .where("retired_at", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n ? "retired" : "unknown";
+}
+
+export interface SamlKeys {
+  /** The newest key whose activation time has come. */
+  signing?: SamlKey;
+  /** Every key in the metadata, the signing one first. */
+  published: SamlKey[];
+}
+
+/** Reads the keys; without a session secret, only their public parts (the CLI list). */
+export async function loadSamlKeys(db: Db, sessionSecret: string | undefined, now = new Date()): Promise<SamlKeys> {
+  const rows = await db
+    .selectFrom("saml_signing_keys")
+    .selectAll()
+    .where("retired_at", "is", null)
+    .orderBy("activates_at", "desc")
+    .orderBy("created_at", "desc")
+    .execute();
+  const keys = rows.map((row) => ({
+    kid: row.kid,
+    certificate: row.certificate,
+    activatesAt: row.activates_at,
+    privateKeyPem: sessionSecret ? pemOf(decryptJwk(row.kid, row.encrypted_jwk, sessionSecret)) : "",
+  }));
+  const signing = keys.find((key) => key.activatesAt.getTime() <= now.getTime()) ?? keys.at(-1);
+  return { signing, published: signing ? [signing, ...keys.filter((key) => key !== signing)] : keys };
+}
+
+function pemOf(jwk: PrivateJwk): string {
+  const { kid: _kid, alg: _alg, use: _use, ...material } = jwk;
+  return createPrivateKey({ key: material as JsonWebKey, format: "jwk" })
+    .export({ type: "pkcs8", format: "pem" })
+    .toString();
+}
+
+/** PEM armour around a metadata certificate, for libraries that want it. */
+export function certificatePem(base64Der: string): string {
+  const lines = base64Der.match(/.{1,64}/g) ?? [];
+  return `-----BEGIN CERTIFICATE-----\n${lines.join("\n")}\n-----END CERTIFICATE-----\n`;
+}

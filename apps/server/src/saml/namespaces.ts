@@ -1,0 +1,44 @@
+/** XML namespaces and URIs of SAML metadata, the federation profiles and the attribute profiles. */
+export const ns = {
+  md: "urn:oasis:names:tc:SAML:2.0:metadata",
+  saml: "urn:oasis:names:tc:SAML:2.0:assertion",
+  samlp: "urn:oasis:names:tc:SAML:2.0:protocol",
+  ds: "http://www.w3.org/2000/09/xmldsig#",
+  mdui: "urn:oasis:names:tc:SAML:metadata:ui",
+  mdattr: "urn:oasis:names:tc:SAML:metadata:attribute",
+  mdrpi: "urn:oasis:names:tc:SAML:metadata:rpi",
+  shibmd: "urn:mace:shibboleth:metadata:1.0",
+  remd: "http://refeds.org/metadata",
+  xml: "http://www.w3.org/XML/1998/namespace",
+  xmlns: "http://www.w3.org/2000/xmlns/",
+} as const;
+
+export const bindings = {
+  redirect: "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect",
+  post: "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST",
+} as const;
+
+export const nameIdFormats = {
+  persistent: "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent",
+  transient: "urn:oasis:names:tc:SAML:2.0:nameid-format:transient",
+} as const;
+
+export const entityAttributeNames = {
+  assuranceCertification: "urn:oasis:names:tc:SAML:attribute:assurance-certification",
+  entityCategory: "http://macedir.org/entity-category",
+  entityCategorySupport: "http://macedir.org/entity-category-support",
+} as const;
+
+export const refeds = {
+  sirtfi: "https://refeds.org/sirtfi",
+  researchAndScholarship: "http://refeds.org/category/research-and-scholarship",
+  securityContact: "http://refeds.org/metadata/contactType/security",
+  mfa: "https://refeds.org/profile/mfa",
+} as const;
+
+export const authnContexts = {
+  passwordProtectedTransport: "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport",
+  mfa: refeds.mfa,
+} as const;
+
+export const rsaSha256 = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";

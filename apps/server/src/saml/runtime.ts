@@ -1,0 +1,40 @@
+import type { FastifyInstance } from "fastify";
+import samlify from "samlify";
+import { ensureSamlKey, loadSamlKeys, type SamlKeys } from "./keys.ts";
+import { validateSamlSchema } from "./xml-guard.ts";
+
+// samlify refuses to parse without a schema validator; ours is libxml2 (WebAssembly) over the OASIS schemas.
+samlify.setSchemaValidator({
+  validate: async (xml: string) => {
+    await validateSamlSchema(xml);
+    return "valid";
+  },
+});
+
+// How long an instance keeps its keys before looking for a rollover (by the CLI or another instance).
+const keyReloadMs = 60_000;
+
+/** The SAML IdP's keys, reloaded at most once a minute. */
+export class SamlRuntime {
+  private keys: SamlKeys | undefined;
+  private loadedAt = 0;
+  private readonly app: FastifyInstance;
+
+  constructor(app: FastifyInstance) {
+    this.app = app;
+  }
+
+  async start(): Promise<void> {
+    const commonName = new URL(this.app.config.publicUrl).hostname;
+    await ensureSamlKey(this.app.db, this.app.config.sessionSecret, commonName, this.app.clock());
+  }
+
+  async currentKeys(): Promise<SamlKeys> {
+    const now = this.app.clock();
+    if (!this.keys || now.getTime() - this.loadedAt > keyReloadMs) {
+      this.keys = await loadSamlKeys(this.app.db, this.app.config.sessionSecret, now);
+      this.loadedAt = now.getTime();
+    }
+    return this.keys;
+  }
+}

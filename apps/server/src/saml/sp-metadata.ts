@@ -1,0 +1,84 @@
+import { DOMParser, type Element } from "@xmldom/xmldom";
+import { entityAttributeNames, ns } from "./namespaces.ts";
+import { guardXml, validateSamlSchema, XmlRefusedError } from "./xml-guard.ts";
+
+/** SP metadata is small; 256 KiB leaves room for many certificates and endpoints. */
+export const maxSpMetadataBytes = 256 * 1024;
+
+export interface ParsedServiceProvider {
+  entityId: string;
+  displayName: string;
+  entityCategories: string[];
+  /** The `<md:EntityDescriptor>` alone, as samlify reads it. */
+  metadataXml: string;
+}
+
+/** Parses XML that passed guardXml (no DTD, so no entities); parser warnings and errors refuse it. */
+export function parseXml(xml: string) {
+  const fail = (message: string) => {
+    throw new XmlRefusedError(`not well-formed: ${message}`);
+  };
+  return new DOMParser({ onError: (level, message) => level !== "warning" && fail(message) }).parseFromString(
+    xml,
+    "text/xml",
+  );
+}
+
+export function childrenNamed(parent: Element, namespace: string, localName: string): Element[] {
+  const found: Element[] = [];
+  for (let node = parent.firstChild; node; node = node.nextSibling) {
+    const element = node as Element;
+    if (node.nodeType === 1 && element.namespaceURI === namespace && element.localName === localName)
+      found.push(element);
+  }
+  return found;
+}
+
+function descendantsNamed(parent: Element, namespace: string, localName: string): Element[] {
+  return Array.from(parent.getElementsByTagNameNS(namespace, localName));
+}
+
+/** Values of one mdattr entity attribute, e.g. the entity categories. */
+export function entityAttributeValues(entity: Element, name: string): string[] {
+  const values: string[] = [];
+  for (const extensions of childrenNamed(entity, ns.md, "Extensions"))
+    for (const group of childrenNamed(extensions, ns.mdattr, "EntityAttributes"))
+      for (const attribute of childrenNamed(group, ns.saml, "Attribute"))
+        if (attribute.getAttribute("Name") === name)
+          for (const value of childrenNamed(attribute, ns.saml, "AttributeValue"))
+            values.push((value.textContent ?? "").trim());
+  return values;
+}
+
+function displayNameOf(descriptor: Element, entityId: string): string {
+  const names = descendantsNamed(descriptor, ns.mdui, "DisplayName");
+  const preferred = names.find((name) => name.getAttribute("xml:lang") === "en") ?? names[0];
+  return (preferred?.textContent ?? "").trim() || entityId;
+}
+
+/** Reads one SP's `<md:EntityDescriptor>` element (from its own document or from an aggregate). */
+export function readServiceProvider(entity: Element, xml: string): ParsedServiceProvider | undefined {
+  const entityId = entity.getAttribute("entityID") ?? "";
+  const [descriptor] = childrenNamed(entity, ns.md, "SPSSODescriptor");
+  if (!descriptor || entityId === "") return undefined;
+  if (!(descriptor.getAttribute("protocolSupportEnumeration") ?? "").includes("urn:oasis:names:tc:SAML:2.0:protocol"))
+    return undefined;
+  return {
+    entityId,
+    displayName: displayNameOf(descriptor, entityId),
+    entityCategories: entityAttributeValues(entity, entityAttributeNames.entityCategory),
+    metadataXml: xml,
+  };
+}
+
+/** One SP's metadata document, checked: size, no DTD, the SAML metadata schema, an SP role. */
+export async function parseSpMetadata(xml: string): Promise<ParsedServiceProvider> {
+  guardXml(xml, { maxBytes: maxSpMetadataBytes, allowComments: true });
+  await validateSamlSchema(xml);
+  const root = parseXml(xml).documentElement as Element | null;
+  if (!root || root.namespaceURI !== ns.md || root.localName !== "EntityDescriptor")
+    throw new XmlRefusedError("expected one md:EntityDescriptor");
+  const parsed = readServiceProvider(root, xml);
+  if (!parsed) throw new XmlRefusedError("no SAML 2.0 SPSSODescriptor in the metadata");
+  return parsed;
+}

@@ -1,0 +1,40 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface TestKeyPair {
+  dir: string;
+  keyFile: string;
+  certFile: string;
+  privateKeyPem: string;
+  certificatePem: string;
+  /** Base64 DER, as metadata carries it. */
+  certificate: string;
+}
+
+/** A throw-away RSA key and self-signed certificate made by Debian's openssl. */
+export function makeKeyPair(name: string): TestKeyPair {
+  const dir = mkdtempSync(join(tmpdir(), `kpi-id-${name}-`));
+  const keyFile = join(dir, "key.pem");
+  const certFile = join(dir, "cert.pem");
+  execFileSync(
+    "openssl",
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", `/CN=${name}`, "-days", "30"].concat([
+      "-keyout",
+      keyFile,
+      "-out",
+      certFile,
+    ]),
+    { stdio: "ignore" },
+  );
+  const certificatePem = readFileSync(certFile, "utf8");
+  return {
+    dir,
+    keyFile,
+    certFile,
+    privateKeyPem: readFileSync(keyFile, "utf8"),
+    certificatePem,
+    certificate: certificatePem.replace(/-----[A-Z ]+-----|\s/g, ""),
+  };
+}

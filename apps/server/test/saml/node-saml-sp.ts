@@ -1,0 +1,59 @@
+import { SAML, ValidateInResponseTo } from "@node-saml/node-saml";
+import { makeKeyPair, type TestKeyPair } from "./keys.ts";
+
+export interface NodeSamlSp {
+  saml: SAML;
+  entityId: string;
+  acsUrl: string;
+  sloUrl: string;
+  signing: TestKeyPair;
+  encryption: TestKeyPair;
+  metadata: string;
+}
+
+export interface NodeSamlSpOptions {
+  entityId?: string;
+  baseUrl?: string;
+  idpUrl: string;
+  idpCertificate: string;
+  signRequests?: boolean;
+  forceAuthn?: boolean;
+  passive?: boolean;
+  authnContext?: string[];
+}
+
+/** A service provider built with @node-saml/node-saml (the library behind passport-saml), as SP owners run it. */
+export function nodeSamlSp(options: NodeSamlSpOptions): NodeSamlSp {
+  const baseUrl = options.baseUrl ?? "https://sp.example.org";
+  const entityId = options.entityId ?? `${baseUrl}/shibboleth`;
+  const signing = makeKeyPair("sp-signing");
+  const encryption = makeKeyPair("sp-encryption");
+  const acsUrl = `${baseUrl}/saml/acs`;
+  const sloUrl = `${baseUrl}/saml/slo`;
+  const saml = new SAML({
+    issuer: entityId,
+    callbackUrl: acsUrl,
+    logoutCallbackUrl: sloUrl,
+    entryPoint: `${options.idpUrl}/saml/sso`,
+    logoutUrl: `${options.idpUrl}/saml/slo`,
+    idpIssuer: `${options.idpUrl}/saml/metadata`,
+    idpCert: options.idpCertificate,
+    audience: entityId,
+    wantAssertionsSigned: true,
+    wantAuthnResponseSigned: false,
+    signatureAlgorithm: "sha256",
+    digestAlgorithm: "sha256",
+    ...(options.signRequests === false ? {} : { privateKey: signing.privateKeyPem }),
+    decryptionPvk: encryption.privateKeyPem,
+    identifierFormat: "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent",
+    forceAuthn: options.forceAuthn ?? false,
+    passive: options.passive ?? false,
+    authnContext: options.authnContext ?? ["urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport"],
+    racComparison: "minimum",
+    disableRequestedAuthnContext: options.authnContext === undefined,
+    validateInResponseTo: ValidateInResponseTo.never,
+    acceptedClockSkewMs: 0,
+  });
+  const metadata = saml.generateServiceProviderMetadata(encryption.certificatePem, signing.certificatePem);
+  return { saml, entityId, acsUrl, sloUrl, signing, encryption, metadata };
+}

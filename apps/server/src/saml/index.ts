@@ -11,7 +11,6 @@ declare module "fastify" {
 /** The SAML 2.0 identity provider under /saml (docs/saml.md). */
 export async function registerSaml(app: FastifyInstance): Promise<void> {
   const runtime = new SamlRuntime(app);
-  await runtime.start();
   app.decorate("saml", runtime);
   await app.register(metadataRoutes);
 }

@@ -15,7 +15,7 @@ const algorithm = {
   name: "RSASSA-PKCS1-v1_5",
   hash: "SHA-256",
   publicExponent: new Uint8Array([1, 0, 1]),
-  modulusLength: 3072,
+  modulusLength: 2048,
 };
 // Federation metadata pins the certificate, not its dates (SAML ignores expiry); ten years avoids needless rollovers.
 const certificateYears = 10;

@@ -24,15 +24,17 @@ export class SamlRuntime {
     this.app = app;
   }
 
-  async start(): Promise<void> {
-    const commonName = new URL(this.app.config.publicUrl).hostname;
-    await ensureSamlKey(this.app.db, this.app.config.sessionSecret, commonName, this.app.clock());
-  }
-
+  /** The keys; the first use ever makes the first key (lazily: an instance that never speaks SAML makes none). */
   async currentKeys(): Promise<SamlKeys> {
     const now = this.app.clock();
     if (!this.keys || now.getTime() - this.loadedAt > keyReloadMs) {
-      this.keys = await loadSamlKeys(this.app.db, this.app.config.sessionSecret, now);
+      let keys = await loadSamlKeys(this.app.db, this.app.config.sessionSecret, now);
+      if (!keys.signing) {
+        const commonName = new URL(this.app.config.publicUrl).hostname;
+        await ensureSamlKey(this.app.db, this.app.config.sessionSecret, commonName, now);
+        keys = await loadSamlKeys(this.app.db, this.app.config.sessionSecret, now);
+      }
+      this.keys = keys;
       this.loadedAt = now.getTime();
     }
     return this.keys;

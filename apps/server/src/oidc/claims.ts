@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { Account, ClaimsParameterMember, FindAccount } from "oidc-provider";
 import { isUuid } from "../apps/queries.ts";
 import type { Database, User } from "../db/schema.ts";
+import { hasApplicationAccess } from "../tickets/store.ts";
 import { findUserById } from "../users/queries.ts";
 
 /** Which claims each scope releases. `kpi_tax_id` only under `tax_id`, which an application must be allowed. */
@@ -51,12 +52,18 @@ export function userClaims(user: User): Record<string, string> {
   return claims;
 }
 
-/** `sub` is the person's uuid: stable for life, never reused, the same for every application. */
+/**
+ * `sub` is the person's uuid: stable for life, never reused, the same for every application.
+ * The provider asks for the account at every use of a code, refresh token or access token
+ * (`token`): a disabled person, or one whose access to the token's application has ended,
+ * is then "not found", so the token endpoint answers invalid_grant and userinfo invalid_token.
+ */
 export function createFindAccount(db: Kysely<Database>): FindAccount {
-  return async (_ctx, sub): Promise<Account | undefined> => {
+  return async (_ctx, sub, token): Promise<Account | undefined> => {
     if (!isUuid(sub)) return undefined;
     const user = await findUserById(db, sub);
     if (user?.status !== "active") return undefined;
+    if (token?.clientId && !(await hasApplicationAccess(db, user.id, token.clientId))) return undefined;
     return {
       accountId: user.id,
       // The provider filters these by the granted scopes and claims.

@@ -16,16 +16,6 @@ export function clientIdOf(interaction: Interaction): string {
   return String(interaction.params.client_id ?? "");
 }
 
-export async function hasAccess(db: Kysely<Database>, userId: string, applicationId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("user_applications")
-    .select("user_id")
-    .where("user_id", "=", userId)
-    .where("application_id", "=", applicationId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 type Grant = InstanceType<Provider["Grant"]>;
 
 /**

@@ -10,15 +10,9 @@ import { AppError } from "../errors.ts";
 import { languageFromHeader } from "../http/language.ts";
 import { currentSession, requireSession } from "../sessions/current.ts";
 import type { LoadedSession } from "../sessions/store.ts";
+import { hasApplicationAccess } from "../tickets/store.ts";
 import { OidcInteractionNotFoundError } from "./errors.ts";
-import {
-  approvedResult,
-  clientIdOf,
-  deniedResult,
-  hasAccess,
-  rememberedConsent,
-  requestedScopes,
-} from "./interaction-result.ts";
+import { approvedResult, clientIdOf, deniedResult, rememberedConsent, requestedScopes } from "./interaction-result.ts";
 import { interactionPath } from "./provider.ts";
 import type { OidcRuntime } from "./runtime.ts";
 
@@ -57,7 +51,11 @@ async function applicationOf(app: FastifyInstance, interaction: Interaction) {
  */
 export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
   return async (app) => {
-    /** Hands the outcome to the provider (answering where the browser goes next) and audits it. */
+    /**
+     * Hands the outcome to the provider (answering where the browser goes next). A refusal is
+     * audited here, where the person is known; a success when the provider answers the
+     * application (oidc/audit.ts), the same row as for sign-ins without a screen.
+     */
     const finish = async (
       request: FastifyRequest,
       reply: FastifyReply,
@@ -67,14 +65,16 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
       const redirectTo = await runtime.provider.interactionResult(request.raw, reply.raw, result, {
         mergeWithLastSubmission: false,
       });
-      await audit(request, {
-        type: "oidc_sign_in",
-        result: result.error ? "failure" : "success",
-        authMethod: facts.session.authMethod,
-        userId: facts.session.userId,
-        applicationId: facts.applicationId,
-        reason: result.error ? String(result.error_description ?? result.error) : undefined,
-      });
+      if (result.error) {
+        await audit(request, {
+          type: "oidc_sign_in",
+          result: "failure",
+          authMethod: facts.session.authMethod,
+          userId: facts.session.userId,
+          applicationId: facts.applicationId,
+          reason: String(result.error_description ?? result.error),
+        });
+      }
       return redirectTo;
     };
 
@@ -106,7 +106,7 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         if (!session) return reply.redirect(`/${language}/?oidc=${encodeURIComponent(interaction.uid)}`, 303);
         const application = await applicationOf(app, interaction);
         const facts = { session, applicationId: application.id };
-        if (!(await hasAccess(app.db, session.userId, application.id))) {
+        if (!(await hasApplicationAccess(app.db, session.userId, application.id))) {
           return reply.redirect(
             await finish(request, reply, deniedResult("no access to this application"), facts),
             303,
@@ -169,7 +169,7 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         const { provider } = runtime;
         const interaction = await loadInteraction(provider, request, reply, request.params.uid);
         const application = await applicationOf(app, interaction);
-        const allowed = request.body.allow && (await hasAccess(app.db, session.userId, application.id));
+        const allowed = request.body.allow && (await hasApplicationAccess(app.db, session.userId, application.id));
         const result = allowed
           ? await approvedResult(provider, interaction, session)
           : deniedResult(request.body.allow ? "no access to this application" : "the person declined");

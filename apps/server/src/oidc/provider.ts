@@ -1,13 +1,15 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
 import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
-import { recordAuditEvent } from "../audit/record.ts";
 import { hashToken } from "../auth/tokens.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/schema.ts";
 import { sessionCookieName } from "../sessions/cookie.ts";
 import { deleteSessionByToken, loadSession } from "../sessions/store.ts";
+import { hasApplicationAccess } from "../tickets/store.ts";
+import { applicationAccessPrompt } from "./access.ts";
 import { createAdapterClass } from "./adapter.ts";
+import { auditAuthorizations, type OidcAuditSink } from "./audit.ts";
 import { createFindAccount, scopeClaims } from "./claims.ts";
 import { oidcScopes } from "./clients.ts";
 import { deriveKey, keyActivationDelaySeconds, type PrivateJwk } from "./keys.ts";
@@ -34,6 +36,7 @@ export interface ProviderOptions {
   db: Kysely<Database>;
   keys: PrivateJwk[];
   clock: () => Date;
+  audit: OidcAuditSink;
 }
 
 /** The KPI ID session a provider request carries, if it is live. */
@@ -51,14 +54,34 @@ function loginPolicy({ config, db, clock }: ProviderOptions) {
   const { Check, base } = interactionPolicy;
   const policy = base();
   policy.get("login")?.checks.push(
-    new Check("kpi_id_session", "there is no KPI ID session for the signed-in person", async (ctx) => {
-      const token = kpiSessionToken(ctx, config);
-      if (!token) return Check.REQUEST_PROMPT;
-      const session = await loadSession(db, token, config.sessions, clock());
-      return session?.userId === ctx.oidc.session?.accountId ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT;
-    }),
+    new Check(
+      "kpi_id_session",
+      "there is no KPI ID session for the signed-in person",
+      "login_required",
+      async (ctx) => {
+        const token = kpiSessionToken(ctx, config);
+        if (!token) return Check.REQUEST_PROMPT;
+        const session = await loadSession(db, token, config.sessions, clock());
+        return session?.userId === ctx.oidc.session?.accountId ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT;
+      },
+    ),
   );
+  policy.add(applicationAccessPrompt(db), 1);
   return policy;
+}
+
+/**
+ * An application may introspect only the tokens issued to it (RFC 7662 §2.2 lets the
+ * server answer `active: false` for others), and only while the person still has access.
+ */
+function introspectionAllowed(db: Kysely<Database>) {
+  return async (
+    _ctx: KoaContextWithOIDC,
+    client: { clientId: string },
+    token: { clientId?: string; accountId?: string },
+  ) =>
+    token.clientId === client.clientId &&
+    (!token.accountId || (await hasApplicationAccess(db, token.accountId, client.clientId)));
 }
 
 function cookieOptions(config: Config) {
@@ -93,7 +116,7 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
     ttl: oidcTtl,
     features: {
       devInteractions: { enabled: false },
-      introspection: { enabled: true },
+      introspection: { enabled: true, allowedPolicy: introspectionAllowed(db) },
       revocation: { enabled: true },
       userinfo: { enabled: true },
       backchannelLogout: { enabled: true },
@@ -136,17 +159,18 @@ function compareHashedSecret(this: { clientSecret?: string }, presented: string)
 }
 
 export function createProvider(options: ProviderOptions): Provider {
-  const { config, db } = options;
+  const { config } = options;
   const provider = new Provider(`${config.publicUrl}${oidcPrefix}`, providerConfiguration(options));
   provider.proxy = config.trustProxy !== false;
   (provider.Client.prototype as unknown as { compareClientSecret: typeof compareHashedSecret }).compareClientSecret =
     compareHashedSecret;
-  provider.use(endKpiSessionOnLogout(config, db));
+  provider.use(auditAuthorizations(provider, options.audit));
+  provider.use(endKpiSessionOnLogout(options));
   return provider;
 }
 
 /** RP-initiated logout with "yes, sign me out" ends the KPI ID session too. */
-function endKpiSessionOnLogout(config: Config, db: Kysely<Database>) {
+function endKpiSessionOnLogout({ config, db, audit }: ProviderOptions) {
   return async (ctx: KoaContextWithOIDC, next: () => Promise<unknown>) => {
     await next();
     if (ctx.oidc?.route !== "end_session_confirm" || ctx.status >= 400) return;
@@ -156,7 +180,7 @@ function endKpiSessionOnLogout(config: Config, db: Kysely<Database>) {
     const ended = await deleteSessionByToken(db, token);
     if (ended) {
       const userAgent = ctx.get("user-agent");
-      await recordAuditEvent(db, {
+      await audit({
         type: "oidc_logout",
         result: "success",
         userId: ended.user_id,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type Provider from "oidc-provider";
+import { type AuditEvent, recordAuditEvent } from "../audit/record.ts";
 import { ensureSigningKey, loadPublishedKeys } from "./keys.ts";
 import { createProvider, signingKeyRetentionSeconds } from "./provider.ts";
 
@@ -39,7 +40,11 @@ export class OidcRuntime {
     const keys = await loadPublishedKeys(app.db, app.config.sessionSecret, signingKeyRetentionSeconds, app.clock());
     const fingerprint = keys.map((key) => key.kid).join(",");
     if (fingerprint === unlessFingerprint) return { fingerprint };
-    return { provider: createProvider({ config: app.config, db: app.db, keys, clock: app.clock }), fingerprint };
+    const audit = (event: AuditEvent) => {
+      app.metrics?.observeAudit(event);
+      return recordAuditEvent(app.db, { ...event, occurredAt: app.clock() });
+    };
+    return { provider: createProvider({ config: app.config, db: app.db, keys, clock: app.clock, audit }), fingerprint };
   }
 
   /** Picks up rotated keys. (Expired provider rows are swept by maintenance/cleanup.ts.) */

@@ -2,6 +2,7 @@ import type { Kysely, Updateable } from "kysely";
 import { z } from "zod";
 import { callbackUrlSchema } from "../apps/service.ts";
 import type { ApplicationRow, ApplicationsTable, Database } from "../db/schema.ts";
+import { revokeOidcGrants } from "./access.ts";
 import { defaultOidcScopes, oidcScopes } from "./clients.ts";
 
 /** An application's OpenID Connect settings as operators give them; unset fields keep their value. */
@@ -41,10 +42,14 @@ export async function applyOidcSettings(
   const redirectUris = changes.redirect_uris ?? application.redirect_uris;
   if (enabled && redirectUris.length === 0)
     throw new MissingRedirectUriError("OpenID Connect needs at least one --redirect-uri");
-  return db
-    .updateTable("applications")
-    .set(changes)
-    .where("id", "=", application.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return db.transaction().execute(async (tx) => {
+    // Turning OpenID Connect off ends every token the application holds.
+    if (!enabled) await revokeOidcGrants(tx, { clientId: application.id });
+    return tx
+      .updateTable("applications")
+      .set(changes)
+      .where("id", "=", application.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
 }

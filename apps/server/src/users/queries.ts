@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { Database, NewUser, User, UserUpdate } from "../db/schema.ts";
+import { revokeOidcGrants } from "../oidc/access.ts";
 
 export type Db = Kysely<Database>;
 
@@ -32,12 +33,13 @@ export function listUsers(db: Db): Promise<User[]> {
   return db.selectFrom("users").selectAll().orderBy(sql`lower(username)`).execute();
 }
 
-/** A disabled person loses every session at once. */
+/** A disabled person loses every session and every application's OpenID Connect tokens at once. */
 export async function disableUser(db: Db, id: string): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await tx.updateTable("users").set({ status: "disabled", updated_at: new Date() }).where("id", "=", id).execute();
     await tx.deleteFrom("sessions").where("user_id", "=", id).execute();
     await tx.deleteFrom("login_grants").where("user_id", "=", id).execute();
+    await revokeOidcGrants(tx, { userId: id });
   });
 }
 
@@ -49,11 +51,15 @@ export async function grantAccess(db: Db, userId: string, applicationId: string)
     .execute();
 }
 
+/** Ends the person's access to the application, and with it the application's OpenID Connect tokens for them. */
 export async function revokeAccess(db: Db, userId: string, applicationId: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom("user_applications")
-    .where("user_id", "=", userId)
-    .where("application_id", "=", applicationId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return db.transaction().execute(async (tx) => {
+    const result = await tx
+      .deleteFrom("user_applications")
+      .where("user_id", "=", userId)
+      .where("application_id", "=", applicationId)
+      .executeTakeFirst();
+    await revokeOidcGrants(tx, { userId, clientId: applicationId });
+    return Number(result.numDeletedRows) > 0;
+  });
 }

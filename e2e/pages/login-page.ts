@@ -15,6 +15,8 @@ export class LoginPage {
   readonly password: Locator;
   readonly submit: Locator;
   readonly invalidCredentials: Locator;
+  /** The alert for any other failure, worded from the server's error code. */
+  readonly signInError: Locator;
   readonly googleError: Locator;
   readonly googleButton: Locator;
   readonly diiaLink: Locator;
@@ -27,14 +29,15 @@ export class LoginPage {
     this.password = page.getByLabel(text.password, { exact: true });
     this.submit = page.getByRole("button", { name: text.submit, exact: true });
     this.invalidCredentials = page.getByTestId("invalid-credentials");
+    this.signInError = page.getByTestId("sign-in-error");
     this.googleError = page.getByTestId("google-error");
     this.googleButton = page.getByTestId("google-login");
     this.diiaLink = page.getByTestId("diia-login");
   }
 
-  /** Opens the login screen; `query` is appended as is (e.g. "?appId=…"). */
-  async goto(query = ""): Promise<void> {
-    await this.page.goto(`/${this.language}/${query}`);
+  /** Opens the login screen; `query` is appended as is (e.g. "?appId=…"); `origin` another address of the server. */
+  async goto(query = "", origin = ""): Promise<void> {
+    await this.page.goto(`${origin}/${this.language}/${query}`);
     await this.username.waitFor();
   }
 

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { errorCodes } from "@kpi-id/contracts";
 import type { Plugin } from "vite";
 
 // import.meta.dirname where the runtime gives it (Node, vitest under jsdom); the URL otherwise.
@@ -49,9 +50,12 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Keys written out in full in the source: t("ns:key") and i18nKey="ns:key". */
+/**
+ * Keys written out in full in the source: t("ns:key") and i18nKey="ns:key"; and every error code
+ * the server can send, since the app shows each by its code (`errors:` + code).
+ */
 function usedKeys(sourceDir: string): Set<string> {
-  const used = new Set<string>();
+  const used = new Set<string>(errorCodes.map((code) => `errors:${code}`));
   const pattern = /(?:\bt\(\s*|i18nKey=\{?)["'`]([a-z][\w-]*:[\w.-]+)["'`]/g;
   for (const file of sourceFiles(sourceDir)) {
     for (const match of readFileSync(file, "utf8").matchAll(pattern)) if (match[1]) used.add(match[1]);

@@ -1,3 +1,4 @@
+import { type ErrorBody, type ErrorCode, errorMessages, errorStatus, type PublicSettings } from "@kpi-id/contracts";
 import { vi } from "vitest";
 
 export type Handler = (url: URL, init: RequestInit) => Response | Promise<Response>;
@@ -6,9 +7,22 @@ export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }
 
-export const unauthorized = () => json({ code: "auth.unauthenticated", message: "Sign in first" }, 401);
+/**
+ * The server's error answer for a code: its status from the one table in contracts, the body typed
+ * against the contract (a code the server cannot send does not compile), headers such as Retry-After.
+ */
+export function apiError(code: ErrorCode, headers: Record<string, string> = {}): Response {
+  const body: ErrorBody = { code, message: errorMessages.en[code] };
+  return new Response(JSON.stringify(body), {
+    status: errorStatus[code],
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
 
-export const publicSettings = {
+export const unauthorized = () => apiError("auth.not_authenticated");
+
+export const publicSettings: PublicSettings = {
+  publicUrl: "http://localhost:3000",
   supportEmail: "support@kpi.ua",
   supportBotEmployeesUrl: "https://t.me/employees_bot",
   supportBotStudentsUrl: "https://t.me/students_bot",

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { errorCodes } from "./errors.ts";
+import { type ErrorCode, errorCodes } from "./errors.ts";
 
 /** The body of every error answer. */
 export const errorBodySchema = z.object({
-  code: z.enum(errorCodes as [string, ...string[]]),
+  code: z.enum(errorCodes as [ErrorCode, ...ErrorCode[]]),
   message: z.string(),
   details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });
@@ -85,6 +85,8 @@ export type DiiaCheckRequest = z.infer<typeof diiaCheckRequestSchema>;
 
 /** Public settings the web app reads at start-up (support contacts, enabled methods). */
 export const publicSettingsSchema = z.object({
+  /** The address people open (PUBLIC_URL); calls from any other origin are refused. */
+  publicUrl: z.string(),
   supportEmail: z.string(),
   supportBotEmployeesUrl: z.string(),
   supportBotStudentsUrl: z.string(),

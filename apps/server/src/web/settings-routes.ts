@@ -9,6 +9,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ["web"], summary: "Public settings of this deployment", response: { 200: publicSettingsSchema } },
     },
     async () => ({
+      publicUrl: app.config.publicUrl,
       supportEmail: app.config.support.email,
       supportBotEmployeesUrl: app.config.support.botEmployeesUrl,
       supportBotStudentsUrl: app.config.support.botStudentsUrl,

@@ -1,16 +1,21 @@
-import { errorBodySchema } from "@kpi-id/contracts";
+import { type ErrorCode, errorBodySchema } from "@kpi-id/contracts";
 import { i18n } from "./i18n.ts";
 
-/** A call that did not end with an ok status; `code` is the server's stable error code when it sent one. */
+/**
+ * A call that did not end with an ok status; `code` is the server's stable error code when it sent one,
+ * `retryAfterSeconds` its Retry-After header (429 and 503 answers carry one).
+ */
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string | undefined;
+  readonly code: ErrorCode | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(message: string, status: number, code?: string) {
+  constructor(message: string, status: number, code?: ErrorCode, retryAfterSeconds?: number) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -23,13 +28,22 @@ export interface ApiRequest {
   redirect?: RequestRedirect;
 }
 
-async function readErrorCode(response: Response): Promise<string | undefined> {
+async function readErrorCode(response: Response): Promise<ErrorCode | undefined> {
   try {
     const parsed = errorBodySchema.safeParse(await response.json());
     return parsed.success ? parsed.data.code : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Retry-After in seconds (the server sends seconds; an HTTP date is read too). */
+export function readRetryAfter(response: Response, now = Date.now()): number | undefined {
+  const value = response.headers.get("retry-after")?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
 /**
@@ -55,7 +69,9 @@ export async function apiFetch(path: string, request: ApiRequest): Promise<Respo
     // fetch rejects on network failure and on a redirect when redirect is "error".
     throw new ApiError(request.failure, 0);
   }
-  if (!response.ok) throw new ApiError(request.failure, response.status, await readErrorCode(response));
+  if (!response.ok) {
+    throw new ApiError(request.failure, response.status, await readErrorCode(response), readRetryAfter(response));
+  }
   return response;
 }
 

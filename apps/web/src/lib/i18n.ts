@@ -4,7 +4,7 @@ import HttpBackend from "i18next-http-backend";
 import { initReactI18next } from "react-i18next";
 import { fallbackLanguage, languages } from "./languages.ts";
 
-export const namespaces = ["common", "auth", "apps", "pages"] as const;
+export const namespaces = ["common", "auth", "apps", "pages", "errors"] as const;
 
 /** Where the language comes from, in order, and where the choice is remembered. */
 export const detectionOptions = {

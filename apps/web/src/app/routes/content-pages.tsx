@@ -1,6 +1,6 @@
 import type { ReactElement, ReactNode } from "react";
 import { Trans, useTranslation } from "react-i18next";
-import { useSettings } from "@/features/settings/api/get-settings.ts";
+import { useSettings } from "@/lib/settings.ts";
 import { ContentPage } from "../layouts/page.tsx";
 
 const linkClass = "font-medium text-primary underline underline-offset-4 hover:no-underline";

@@ -7,8 +7,8 @@ import { useFinishSignIn } from "@/features/auth/api/use-finish-sign-in.ts";
 import { DiiaEntry } from "@/features/auth/components/diia-entry.tsx";
 import { GoogleButton } from "@/features/auth/components/google-button.tsx";
 import { LoginForm } from "@/features/auth/components/login-form.tsx";
-import { useSettings } from "@/features/settings/api/get-settings.ts";
 import { localizedHref } from "@/lib/paths.ts";
+import { useSettings } from "@/lib/settings.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { EntryGate } from "../gates/entry-gate.tsx";
 

@@ -1,7 +1,7 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { json, mockFetch, unauthorized } from "../../../../test/fetch-mock.ts";
+import { apiError, json, mockFetch, unauthorized } from "../../../../test/fetch-mock.ts";
 import { renderApp, student } from "../../../../test/render.tsx";
 
 function deferred<T>() {
@@ -81,7 +81,7 @@ describe("the login form", () => {
   it("shows the invalid-credentials alert when the password is wrong, and the fields come back", async () => {
     mockFetch({
       "GET /user": unauthorized,
-      "POST /api/auth": () => json({ code: "auth.invalid_credentials", message: "Wrong" }, 401),
+      "POST /api/auth": () => apiError("auth.invalid_credentials"),
     });
     renderApp("/uk/");
     const user = await fillForm("student", "wrong");
@@ -90,11 +90,24 @@ describe("the login form", () => {
     expect(screen.getByLabelText("Логін")).toBeEnabled();
   });
 
-  it("shows the invalid-credentials alert when the session exchange fails", async () => {
+  it("asks to sign in again, not to check the password, when the session exchange finds the grant used", async () => {
     mockFetch({
       "GET /user": unauthorized,
       "POST /api/auth": () => json({ sessionId: "grant-1" }),
-      "POST /api/auth/internal": () => json({ code: "auth.invalid_grant", message: "Used" }, 401),
+      "POST /api/auth/internal": () => apiError("auth.grant_invalid"),
+    });
+    renderApp("/uk/");
+    const user = await fillForm("student", "student-demo-2026");
+    await user.click(screen.getByRole("button", { name: "Увійти" }));
+    expect(await screen.findByTestId("sign-in-error")).toHaveTextContent("Увійдіть ще раз.");
+    expect(screen.queryByTestId("invalid-credentials")).not.toBeInTheDocument();
+  });
+
+  it("keeps the invalid-credentials alert for a failure that carries no code", async () => {
+    mockFetch({
+      "GET /user": unauthorized,
+      "POST /api/auth": () => json({ sessionId: "grant-1" }),
+      "POST /api/auth/internal": () => new Response(null, { status: 401 }),
     });
     renderApp("/uk/");
     const user = await fillForm("student", "student-demo-2026");
@@ -103,7 +116,7 @@ describe("the login form", () => {
   });
 
   it("shows the Google error from the URL, removes the parameter, and clears the alert on a new attempt", async () => {
-    mockFetch({ "GET /user": unauthorized, "POST /api/auth": () => json({ code: "x", message: "x" }, 401) });
+    mockFetch({ "GET /user": unauthorized, "POST /api/auth": () => apiError("auth.invalid_credentials") });
     const { router } = renderApp("/uk/?google_auth_error=true&appId=7");
     expect(await screen.findByTestId("google-error")).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.search).toBe("?appId=7"));

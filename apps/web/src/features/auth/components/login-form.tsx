@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import type { ErrorCode } from "@kpi-id/contracts";
 import { LogIn } from "lucide-react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -6,8 +7,29 @@ import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
+import { useErrorMessage } from "@/lib/error-message.ts";
 import { type LoginForm as LoginValues, loginFormSchema, useLogin } from "../api/login.ts";
 import { PasswordInput } from "./password-input.tsx";
+
+const INVALID_CREDENTIALS = "auth:login.invalidCredentials.description";
+
+/**
+ * Wrong credentials (or a failure without a code) keep the spec's invalid-credentials alert; every other
+ * code says what happened (too many attempts and when to try again, another origin, a brief outage).
+ */
+function SignInFailure({ code, message }: { code: ErrorCode | undefined; message: string }) {
+  const { t } = useTranslation("auth");
+  const wrongCredentials = code === undefined || code === "auth.invalid_credentials";
+  return (
+    <Alert
+      variant="destructive"
+      title={t("auth:login.invalidCredentials.title")}
+      testId={wrongCredentials ? "invalid-credentials" : "sign-in-error"}
+    >
+      {wrongCredentials ? t(INVALID_CREDENTIALS) : message}
+    </Alert>
+  );
+}
 
 interface LoginFormProps {
   onSignedIn: () => Promise<void> | void;
@@ -18,6 +40,7 @@ interface LoginFormProps {
 export function LoginForm({ onSignedIn, onAttempt }: LoginFormProps) {
   const { t } = useTranslation("auth");
   const login = useLogin(onSignedIn);
+  const describeError = useErrorMessage();
   const { register, handleSubmit, formState } = useForm<LoginValues>({
     resolver: zodResolver(loginFormSchema),
     mode: "onChange",
@@ -32,11 +55,7 @@ export function LoginForm({ onSignedIn, onAttempt }: LoginFormProps) {
 
   return (
     <form className="space-y-4" onSubmit={submit} noValidate aria-label={t("auth:login.formLabel")}>
-      {login.isError ? (
-        <Alert variant="destructive" title={t("auth:login.invalidCredentials.title")} testId="invalid-credentials">
-          {t("auth:login.invalidCredentials.description")}
-        </Alert>
-      ) : null}
+      {login.isError ? <SignInFailure {...describeError(login.error, INVALID_CREDENTIALS)} /> : null}
       <div className="space-y-2">
         <Label htmlFor="username">{t("auth:login.username")}</Label>
         <Input id="username" autoComplete="username" disabled={busy} {...register("username")} />

@@ -21,7 +21,8 @@ export const diiaTiming: DiiaTiming = {
 
 interface DiiaSignInOptions {
   onSignedIn: () => Promise<void> | void;
-  onFailure: () => void;
+  /** A failed call passes its error (its code picks the message); a failed or lost scan passes nothing. */
+  onFailure: (error?: unknown) => void;
   /** The spec's intervals; tests shorten them instead of faking clocks. */
   timing?: DiiaTiming;
 }
@@ -38,7 +39,7 @@ export function useDiiaSignIn({ onSignedIn, onFailure, timing = diiaTiming }: Di
       await exchangeSession(sessionId);
       await onSignedIn();
     },
-    onError: onFailure,
+    onError: (error) => onFailure(error),
   });
   const busy = exchange.isPending || exchange.isSuccess;
   const active = !stopped && !busy;
@@ -79,8 +80,9 @@ export function useDiiaSignIn({ onSignedIn, onFailure, timing = diiaTiming }: Di
   }, [status, sessionId]);
 
   useEffect(() => {
-    if (link.isError || check.isError) onFailure();
-  }, [link.isError, check.isError, onFailure]);
+    if (link.isError) onFailure(link.error);
+    else if (check.isError) onFailure(check.error);
+  }, [link.isError, link.error, check.isError, check.error, onFailure]);
 
   const restart = () => {
     codesShown.current = 0;

@@ -66,12 +66,11 @@ describe("the Diia screen", () => {
     expect(JSON.parse(String(internal?.[1]?.body))).toEqual({ sessionId: "grant-9" });
   });
 
-  it("shows an error toast when the exchange fails", async () => {
+  it("shows an error toast when Diia reports the sign-in failed", async () => {
     mockFetch({
       "GET /user": unauthorized,
       "GET /api/diia/app-link": appLinks(),
-      "GET /api/diia/check-request": () => json({ status: "Finished", sessionId: "grant-9" }),
-      "POST /api/auth/internal": () => json({ code: "auth.invalid_grant", message: "x" }, 401),
+      "GET /api/diia/check-request": () => json({ status: "Failed" }),
     });
     renderApp("/uk/diia");
     expect(await screen.findByText("Не вдалося увійти через Дію. Спробуйте ще раз.")).toBeInTheDocument();

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button.tsx";
 import { Progress } from "@/components/ui/progress.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { FullScreenSpinner } from "@/components/ui/spinner.tsx";
+import { useErrorMessage } from "@/lib/error-message.ts";
 import { useIsMobile } from "@/lib/use-media-query.ts";
 import { type DiiaTiming, diiaTiming, useDiiaSignIn } from "../api/use-diia-sign-in.ts";
 import { DiiaQr } from "./diia-qr.tsx";
@@ -19,7 +20,11 @@ interface DiiaLoginProps {
 export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming }: DiiaLoginProps) {
   const { t } = useTranslation("auth");
   const isMobile = useIsMobile();
-  const onFailure = useCallback(() => toast.error(t("auth:diia.error"), { id: "diia-error" }), [t]);
+  const describeError = useErrorMessage();
+  const onFailure = useCallback(
+    (error?: unknown) => toast.error(describeError(error, "auth:diia.error").message, { id: "diia-error" }),
+    [describeError],
+  );
   const { link, elapsed, stopped, exchanging, restart } = useDiiaSignIn({ onSignedIn, onFailure, timing });
   const seconds = Math.floor(elapsed / 1000);
   return (

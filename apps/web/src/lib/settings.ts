@@ -1,6 +1,6 @@
 import { type PublicSettings, publicSettingsSchema } from "@kpi-id/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { apiJson } from "@/lib/api-client.ts";
+import { apiJson } from "./api-client.ts";
 
 export function getSettings(): Promise<PublicSettings> {
   return apiJson("/api/settings", { failure: "Failed to load settings" }, publicSettingsSchema);

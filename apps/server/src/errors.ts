@@ -5,24 +5,32 @@ export interface ErrorDetail {
   message: string;
 }
 
+export interface AppErrorOptions {
+  details?: ErrorDetail[];
+  /** How long the client should wait (429, 503): sent as Retry-After, whole seconds, at least one. */
+  retryAfterSeconds?: number;
+  /** Why, for the audit row only; the client learns the code and nothing more. */
+  reason?: string;
+  cause?: unknown;
+}
+
 /**
- * An error the client caused or may see. The code is stable and is the i18n
- * key of the message; the HTTP status comes from the one table in contracts.
+ * The one error the service answers with. The code is stable and is the i18n key of the message;
+ * the HTTP status comes from the one table in contracts: `throw new AppError("ticket.invalid")`.
  */
 export class AppError extends Error {
   override name = "AppError";
   readonly code: ErrorCode;
   readonly details?: ErrorDetail[];
+  readonly reason?: string;
   readonly headers: Record<string, string>;
 
-  constructor(
-    code: ErrorCode,
-    options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
-  ) {
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     super(code, { cause: options.cause });
     this.code = code;
     this.details = options.details;
-    this.headers = options.headers ?? {};
+    this.reason = options.reason;
+    this.headers = retryAfterHeader(options.retryAfterSeconds);
   }
 
   get status(): number {
@@ -30,54 +38,11 @@ export class AppError extends Error {
   }
 }
 
-export class InvalidCredentialsError extends AppError {
-  override name = "InvalidCredentialsError";
-  constructor() {
-    super("auth.invalid_credentials");
-  }
+function retryAfterHeader(seconds: number | undefined): Record<string, string> {
+  return seconds === undefined ? {} : { "retry-after": String(Math.max(1, Math.ceil(seconds))) };
 }
 
-export class NotAuthenticatedError extends AppError {
-  override name = "NotAuthenticatedError";
-  constructor() {
-    super("auth.not_authenticated");
-  }
-}
-
-export class GrantInvalidError extends AppError {
-  override name = "GrantInvalidError";
-  constructor() {
-    super("auth.grant_invalid");
-  }
-}
-
-/** One answer for every failed ticket exchange, so a caller learns nothing about which part was wrong. */
-export class TicketInvalidError extends AppError {
-  override name = "TicketInvalidError";
-  constructor() {
-    super("ticket.invalid");
-  }
-}
-
-export class CsrfRejectedError extends AppError {
-  override name = "CsrfRejectedError";
-  constructor() {
-    super("request.csrf_rejected");
-  }
-}
-
-export class TooManyAttemptsError extends AppError {
-  override name = "TooManyAttemptsError";
-  readonly retryAfterSeconds: number;
-  constructor(retryAfterSeconds: number) {
-    super("auth.too_many_attempts", { headers: { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
-
-export class DatabaseUnavailableError extends AppError {
-  override name = "DatabaseUnavailableError";
-  constructor(cause?: unknown) {
-    super("service.database_unavailable", { headers: { "retry-after": "5" }, cause });
-  }
+/** True for an AppError with this code (for the few places that treat one code apart). */
+export function hasCode(error: unknown, code: ErrorCode): error is AppError {
+  return error instanceof AppError && error.code === code;
 }

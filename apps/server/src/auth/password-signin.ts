@@ -2,7 +2,7 @@ import type { LoginRequest } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
 import type { User } from "../db/schema.ts";
-import { InvalidCredentialsError, TooManyAttemptsError } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { findUserByUsername } from "../users/queries.ts";
 import { issueLoginGrant } from "./grants.ts";
 import { confirmFailure, credentialThrottleKeys, settleSuccess, takeAttempt } from "./throttle.ts";
@@ -33,7 +33,7 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
       userId: user?.id,
       reason: "auth.too_many_attempts",
     });
-    throw new TooManyAttemptsError(attempt.retryAfterSeconds);
+    throw new AppError("auth.too_many_attempts", { retryAfterSeconds: attempt.retryAfterSeconds });
   }
 
   const passwordMatches = await passwordHasher.verify(user?.password_hash ?? null, credentials.password);
@@ -47,7 +47,7 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
       userId: user?.id,
       reason: refusal,
     });
-    throw new InvalidCredentialsError();
+    throw new AppError("auth.invalid_credentials");
   }
 
   await settleSuccess(db, keys);

@@ -2,7 +2,7 @@ import { errorBodySchema, internalAuthRequestSchema, loginRequestSchema, loginRe
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { audit } from "../audit/record.ts";
-import { GrantInvalidError } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { endOidcSession } from "../oidc/logout.ts";
 import { clearSessionCookie, readSessionCookie } from "../sessions/cookie.ts";
 import { establishSession } from "../sessions/establish.ts";
@@ -48,7 +48,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const login = await consumeLoginGrant(app.db, request.body.sessionId, app.clock());
       if (!login) {
         await audit(request, { type: "session_start", result: "failure", reason: "auth.grant_invalid" });
-        throw new GrantInvalidError();
+        throw new AppError("auth.grant_invalid");
       }
       await establishSession(app, reply, { ...login, request });
       return { ok: true as const };

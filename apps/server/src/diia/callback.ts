@@ -1,8 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { audit } from "../audit/record.ts";
+import { AppError } from "../errors.ts";
 import type { DiiaSignatureVerifier, SignatureFailure } from "./crypto/verifier.ts";
-import { DiiaFailedError, DiiaRequestNotFoundError } from "./errors.ts";
 import { MalformedMultipartError, parseMultipart } from "./multipart.ts";
 import { findDiiaRequestByHash, settleDiiaRequest } from "./queries.ts";
 
@@ -68,37 +68,37 @@ export async function acceptCallback(request: FastifyRequest, deps: CallbackDepe
   const callback = readCallback(request);
   if (!callback) {
     await refuse(request, "malformed");
-    throw new DiiaFailedError();
+    throw new AppError("diia.failed");
   }
   const row = await findDiiaRequestByHash(db, callback.hashedRequestId);
   if (!row) {
     await refuse(request, "unknown_request");
-    throw new DiiaRequestNotFoundError();
+    throw new AppError("diia.request_not_found");
   }
   if (row.status !== "Processing") {
     await refuse(request, "replay");
-    throw new DiiaFailedError();
+    throw new AppError("diia.failed");
   }
   if (deps.now >= row.expires_at) {
     await settleDiiaRequest(db, row.id, { status: "Expired", failureCode: "expired" }, deps.now);
     await refuse(request, "expired");
-    throw new DiiaRequestNotFoundError();
+    throw new AppError("diia.request_not_found");
   }
   const check = deps.verifier.verify({ signature: callback.signature, requestId: row.id, now: deps.now });
   if (!check.ok) {
     await settleDiiaRequest(db, row.id, { status: "Failed", failureCode: check.reason }, deps.now);
     await refuse(request, check.reason);
-    throw new DiiaFailedError();
+    throw new AppError("diia.failed");
   }
   const userId = await deps.findUserIdByTaxId(check.signer.taxId);
   if (!userId) {
     await settleDiiaRequest(db, row.id, { status: "Failed", failureCode: "unknown_person" }, deps.now);
     await refuse(request, "unknown_person");
-    throw new DiiaFailedError();
+    throw new AppError("diia.failed");
   }
   if (!(await settleDiiaRequest(db, row.id, { status: "Finished", userId }, deps.now))) {
     await refuse(request, "replay", userId);
-    throw new DiiaFailedError();
+    throw new AppError("diia.failed");
   }
   await audit(request, { type: "sign_in", result: "success", authMethod: "DIIA", userId });
 }

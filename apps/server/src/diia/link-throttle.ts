@@ -17,13 +17,6 @@ const appLinkRule: ThrottleRule = {
   forgetFrom: "firstFailure",
 };
 
-export class DiiaRateLimitedError extends AppError {
-  override name = "DiiaRateLimitedError";
-  constructor(retryAfterSeconds: number) {
-    super("request.rate_limited", { headers: { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
-  }
-}
-
 /** Counts one app-link for the caller's address; throws 429 while the address must wait. */
 export async function takeAppLinkAttempt(request: FastifyRequest): Promise<void> {
   const { server } = request;
@@ -32,5 +25,5 @@ export async function takeAppLinkAttempt(request: FastifyRequest): Promise<void>
     [{ key: `diia-link:${request.ip}`, rule: appLinkRule }],
     server.clock(),
   );
-  if (!decision.allowed) throw new DiiaRateLimitedError(decision.retryAfterSeconds);
+  if (!decision.allowed) throw new AppError("request.rate_limited", { retryAfterSeconds: decision.retryAfterSeconds });
 }

@@ -1,10 +1,10 @@
 import { diiaAppLinkSchema, diiaCheckRequestSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { AppError } from "../errors.ts";
 import { acceptCallback } from "./callback.ts";
 import type { DiiaClient } from "./client.ts";
 import type { DiiaSignatureVerifier } from "./crypto/verifier.ts";
-import { DiiaNotConfiguredError } from "./errors.ts";
 import { takeAppLinkAttempt } from "./link-throttle.ts";
 import { checkRequest, createAppLink, type DiiaLinkSettings } from "./service.ts";
 
@@ -24,7 +24,7 @@ const callbackBodyLimit = 256 * 1024;
 
 export const diiaRoutes: FastifyPluginAsyncZod<DiiaRoutesOptions> = async (app, { runtime }) => {
   const required = (): DiiaRuntime => {
-    if (!runtime) throw new DiiaNotConfiguredError();
+    if (!runtime) throw new AppError("diia.not_configured");
     return runtime;
   };
 

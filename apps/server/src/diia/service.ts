@@ -4,9 +4,9 @@ import type { Kysely } from "kysely";
 import { issueLoginGrant } from "../auth/grants.ts";
 import { hashToken } from "../auth/tokens.ts";
 import type { Database } from "../db/schema.ts";
+import { AppError } from "../errors.ts";
 import type { DiiaClient } from "./client.ts";
 import { hashRequestId } from "./crypto/gost-hash.ts";
-import { DiiaRequestNotFoundError, DiiaUnavailableError } from "./errors.ts";
 import { findDiiaRequestStatus, insertDiiaRequest } from "./queries.ts";
 
 export interface DiiaLinkSettings {
@@ -36,7 +36,7 @@ export async function createAppLink({ db, client, settings, now }: DiiaContext):
       requestId: hashedRequestId,
     });
   } catch (error) {
-    throw new DiiaUnavailableError(error);
+    throw new AppError("diia.unavailable", { cause: error });
   }
   const expiresAt = new Date(now.getTime() + settings.requestTtlSeconds * 1000);
   await insertDiiaRequest(db, { id, hashedRequestId, deepLink, createdAt: now, expiresAt });
@@ -55,7 +55,7 @@ export async function checkRequest(
   loginGrantTtlSeconds: number,
 ): Promise<DiiaCheckRequest> {
   const row = await findDiiaRequestStatus(db, id);
-  if (!row) throw new DiiaRequestNotFoundError();
+  if (!row) throw new AppError("diia.request_not_found");
   if (row.status === "Processing") return { status: now < row.expires_at ? "Processing" : "Expired" };
   if (row.status !== "Finished") return { status: row.status };
   if (row.grant_issued || !row.finished_at || now.getTime() - row.finished_at.getTime() > grantCollectionWindowMs) {

@@ -1,6 +1,6 @@
 import * as oidc from "openid-client";
 import type { GoogleConfig } from "../config/index.ts";
-import { GoogleFailedError, GoogleNotConfiguredError } from "./errors.ts";
+import { AppError, hasCode } from "../errors.ts";
 import type { PendingSignIn } from "./state.ts";
 
 // Discovery and the token call must not hold a request open for long.
@@ -69,7 +69,7 @@ export class GoogleOpenIdClient {
       });
     }
     return this.#configuration.catch((error: unknown) => {
-      throw new GoogleNotConfiguredError(error);
+      throw new AppError("google.not_configured", { retryAfterSeconds: 30, cause: error });
     });
   }
 
@@ -107,11 +107,11 @@ export class GoogleOpenIdClient {
         idTokenExpected: true,
       });
       const claims = tokens.claims();
-      if (!claims) throw new GoogleFailedError("google.no_id_token");
+      if (!claims) throw new AppError("google.failed", { reason: "google.no_id_token" });
       return identityFrom(claims);
     } catch (error) {
-      if (error instanceof GoogleFailedError) throw error;
-      throw new GoogleFailedError(failureReason(error), error);
+      if (hasCode(error, "google.failed")) throw error;
+      throw new AppError("google.failed", { reason: failureReason(error), cause: error });
     }
   }
 }

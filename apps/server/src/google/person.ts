@@ -1,25 +1,25 @@
 import type { User } from "../db/schema.ts";
+import { AppError } from "../errors.ts";
 import type { Db } from "../users/queries.ts";
 import type { GoogleIdentity } from "./client.ts";
-import { GoogleFailedError } from "./errors.ts";
 import { findActiveUsersByEmail, findUserByGoogleSubject, linkGoogleSubject } from "./identities.ts";
 
 function mustBeActive(user: User): User {
-  if (user.status !== "active") throw new GoogleFailedError("user.disabled");
+  if (user.status !== "active") throw new AppError("google.failed", { reason: "user.disabled" });
   return user;
 }
 
 function verifiedEmail(identity: GoogleIdentity): string {
-  if (!identity.email) throw new GoogleFailedError("google.no_email");
-  if (!identity.emailVerified) throw new GoogleFailedError("google.email_unverified");
+  if (!identity.email) throw new AppError("google.failed", { reason: "google.no_email" });
+  if (!identity.emailVerified) throw new AppError("google.failed", { reason: "google.email_unverified" });
   return identity.email;
 }
 
 async function onlyHolderOf(db: Db, email: string): Promise<User> {
   const holders = await findActiveUsersByEmail(db, email);
-  if (holders.length === 0) throw new GoogleFailedError("google.no_match");
+  if (holders.length === 0) throw new AppError("google.failed", { reason: "google.no_match" });
   const [holder] = holders;
-  if (holders.length > 1 || !holder) throw new GoogleFailedError("google.email_ambiguous");
+  if (holders.length > 1 || !holder) throw new AppError("google.failed", { reason: "google.email_ambiguous" });
   return holder;
 }
 

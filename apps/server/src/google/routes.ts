@@ -5,7 +5,6 @@ import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { languageFromHeader } from "../http/language.ts";
 import { GoogleOpenIdClient } from "./client.ts";
-import { GoogleNotConfiguredError } from "./errors.ts";
 import { beginGoogleSignIn, completeGoogleSignIn } from "./service.ts";
 
 const appIdSchema = z.uuid();
@@ -46,7 +45,7 @@ export const googleRoutes: FastifyPluginAsyncZod = async (app) => {
   const settings = app.config.google;
   const client = settings ? new GoogleOpenIdClient(settings, `${app.config.publicUrl}/google-auth`) : undefined;
   const requireClient = () => {
-    if (!client) throw new GoogleNotConfiguredError();
+    if (!client) throw new AppError("google.not_configured", { retryAfterSeconds: 30 });
     return client;
   };
 

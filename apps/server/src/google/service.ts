@@ -3,10 +3,9 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
 import { settleSuccess, type ThrottleKey, takeAttempt } from "../auth/throttle.ts";
 import { throttlePolicy } from "../auth/throttle-policy.ts";
-import { TooManyAttemptsError } from "../errors.ts";
+import { AppError, hasCode } from "../errors.ts";
 import { establishSession } from "../sessions/establish.ts";
 import type { GoogleOpenIdClient } from "./client.ts";
-import { GoogleFailedError } from "./errors.ts";
 import { findPersonForGoogle } from "./person.ts";
 import {
   clearPendingCookie,
@@ -38,8 +37,8 @@ function sameText(a: string, b: string): boolean {
 /** The sign-in this browser started, answered by this very state; anything else is refused. */
 function pendingSignInFor(request: FastifyRequest, state: string): PendingSignIn {
   const pending = readPendingCookie(request, request.server.clock());
-  if (!pending) throw new GoogleFailedError("google.no_pending_sign_in");
-  if (!sameText(pending.state, state)) throw new GoogleFailedError("google.state_mismatch");
+  if (!pending) throw new AppError("google.failed", { reason: "google.no_pending_sign_in" });
+  if (!sameText(pending.state, state)) throw new AppError("google.failed", { reason: "google.state_mismatch" });
   return pending;
 }
 
@@ -79,7 +78,7 @@ export async function completeGoogleSignIn(
       authMethod: "GOOGLE",
       reason: "auth.too_many_attempts",
     });
-    throw new TooManyAttemptsError(attempt.retryAfterSeconds);
+    throw new AppError("auth.too_many_attempts", { retryAfterSeconds: attempt.retryAfterSeconds });
   }
   let userId: string | undefined;
   try {
@@ -89,7 +88,7 @@ export async function completeGoogleSignIn(
     userId = person.id;
     await establishSession(request.server, reply, { userId: person.id, authMethod: "GOOGLE", request });
   } catch (error) {
-    if (error instanceof GoogleFailedError) {
+    if (hasCode(error, "google.failed")) {
       await audit(request, { type: "sign_in", result: "failure", authMethod: "GOOGLE", reason: error.reason });
     }
     throw error;

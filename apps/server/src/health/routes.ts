@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { DatabaseUnavailableError } from "../errors.ts";
+import { AppError } from "../errors.ts";
 
 /** Probes for load balancers: /health says the process lives, /ready that it can serve. */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -14,7 +14,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     "/ready",
     { schema: { hide: true, response: { 200: z.object({ status: z.literal("ready"), database: z.string() }) } } },
     async () => {
-      if (!(await app.database.ping())) throw new DatabaseUnavailableError();
+      if (!(await app.database.ping())) throw new AppError("service.database_unavailable", { retryAfterSeconds: 5 });
       return { status: "ready" as const, database: app.database.kind };
     },
   );

@@ -1,7 +1,7 @@
 import { type ErrorCode, errorMessage } from "@kpi-id/contracts";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { AppError, DatabaseUnavailableError, type ErrorDetail } from "../errors.ts";
+import { AppError, type ErrorDetail } from "../errors.ts";
 import { isDatabaseUnavailable } from "./database-errors.ts";
 import { languageFromHeader } from "./language.ts";
 
@@ -32,7 +32,8 @@ function validationDetails(error: FastifyError): ErrorDetail[] | undefined {
 /** Turns any thrown value into an AppError; unknown failures become internal errors. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  if (isDatabaseUnavailable(error)) return new DatabaseUnavailableError(error);
+  if (isDatabaseUnavailable(error))
+    return new AppError("service.database_unavailable", { retryAfterSeconds: 5, cause: error });
   const fastifyError = error as FastifyError;
   if (hasZodFastifySchemaValidationErrors(fastifyError)) {
     return new AppError("request.validation_failed", { details: validationDetails(fastifyError) });

@@ -1,7 +1,7 @@
 import helmet from "@fastify/helmet";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Config } from "../config/index.ts";
-import { CsrfRejectedError } from "../errors.ts";
+import { AppError } from "../errors.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -25,7 +25,7 @@ export function csrfCheck(publicOrigin: string) {
   return async function rejectCrossSiteWrites(request: FastifyRequest): Promise<void> {
     if (!stateChangingMethods.has(request.method)) return;
     if (request.routeOptions.config?.csrf === false) return;
-    if (request.headers.origin !== publicOrigin || !isJson(request)) throw new CsrfRejectedError();
+    if (request.headers.origin !== publicOrigin || !isJson(request)) throw new AppError("request.csrf_rejected");
   };
 }
 

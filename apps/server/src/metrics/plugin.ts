@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { NotAuthenticatedError } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { createServiceMetrics, type ServiceMetrics } from "./registry.ts";
 
 declare module "fastify" {
@@ -44,7 +44,7 @@ export function registerMetrics(app: FastifyInstance): void {
   });
 
   app.get("/metrics", { schema: { hide: true } }, async (request, reply) => {
-    if (!mayScrape(request, app.config.metricsToken)) throw new NotAuthenticatedError();
+    if (!mayScrape(request, app.config.metricsToken)) throw new AppError("auth.not_authenticated");
     reply.header("content-type", metrics.registry.contentType);
     return metrics.registry.metrics();
   });

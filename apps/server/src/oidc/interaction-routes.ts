@@ -6,12 +6,11 @@ import type { InteractionResults } from "oidc-provider";
 import { z } from "zod";
 import { findApplicationById } from "../apps/queries.ts";
 import { audit } from "../audit/record.ts";
-import { AppError } from "../errors.ts";
+import { AppError, hasCode } from "../errors.ts";
 import { languageFromHeader } from "../http/language.ts";
 import { currentSession, requireSession } from "../sessions/current.ts";
 import type { LoadedSession } from "../sessions/store.ts";
 import { hasApplicationAccess } from "../tickets/store.ts";
-import { OidcInteractionNotFoundError } from "./errors.ts";
 import { approvedResult, clientIdOf, deniedResult, rememberedConsent, requestedScopes } from "./interaction-result.ts";
 import { interactionPath } from "./provider.ts";
 import type { OidcRuntime } from "./runtime.ts";
@@ -25,9 +24,9 @@ async function loadInteraction(provider: Provider, request: FastifyRequest, repl
   try {
     interaction = await provider.interactionDetails(request.raw, reply.raw);
   } catch (error) {
-    throw new OidcInteractionNotFoundError(error);
+    throw new AppError("oidc.interaction_not_found", { cause: error });
   }
-  if (interaction.uid !== uid) throw new OidcInteractionNotFoundError();
+  if (interaction.uid !== uid) throw new AppError("oidc.interaction_not_found");
   return interaction;
 }
 
@@ -96,7 +95,7 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         try {
           interaction = await loadInteraction(provider, request, reply, request.params.uid);
         } catch (error) {
-          if (!(error instanceof OidcInteractionNotFoundError)) throw error;
+          if (!hasCode(error, "oidc.interaction_not_found")) throw error;
           // A browser arrives here by navigation: the consent screen explains the expiry in the person's language.
           const language = languageFromHeader(request.headers["accept-language"]);
           return reply.redirect(`/${language}/consent?uid=${encodeURIComponent(request.params.uid)}`, 303);

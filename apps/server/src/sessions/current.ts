@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { NotAuthenticatedError } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { clearSessionCookie, readSessionCookie } from "./cookie.ts";
 import { type LoadedSession, loadSession } from "./store.ts";
 
@@ -30,7 +30,7 @@ export async function currentSession(request: FastifyRequest, reply?: FastifyRep
 /** The signed-in session, or a 401 `auth.not_authenticated`. */
 export async function requireSession(request: FastifyRequest, reply?: FastifyReply): Promise<LoadedSession> {
   const session = await currentSession(request, reply);
-  if (!session) throw new NotAuthenticatedError();
+  if (!session) throw new AppError("auth.not_authenticated");
   return session;
 }
 

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { findApplicationById } from "../apps/queries.ts";
 import { audit } from "../audit/record.ts";
-import { TicketInvalidError } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { basicCredentials, secretMatches } from "./app-credentials.ts";
 import { consumeTicket } from "./store.ts";
 
@@ -33,7 +33,7 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
       applicationId: application?.id,
       reason: application && !secretOk ? "app.wrong_secret" : "ticket.invalid",
     });
-    throw new TicketInvalidError();
+    throw new AppError("ticket.invalid");
   }
   const now = clock();
   const redeemed = await consumeTicket(db, presented.ticketId, application.id, now);
@@ -44,7 +44,7 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
       applicationId: application.id,
       reason: "ticket.invalid",
     });
-    throw new TicketInvalidError();
+    throw new AppError("ticket.invalid");
   }
   const { ticket, user } = redeemed;
   await audit(request, {

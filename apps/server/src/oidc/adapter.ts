@@ -1,11 +1,20 @@
 import type { Kysely } from "kysely";
-import type { Adapter, AdapterPayload } from "oidc-provider";
+import { type Adapter, type AdapterPayload, errors } from "oidc-provider";
 import type { Database } from "../db/schema.ts";
 import { findOidcClient } from "./clients.ts";
 
 type Db = Kysely<Database>;
 
 const secondsToDate = (seconds: number) => new Date(Date.now() + seconds * 1000);
+
+/**
+ * PostgreSQL text and jsonb cannot hold a NUL character, so a code, token or
+ * parameter carrying one could never be stored: it is the client's mistake
+ * (400 invalid_request), not a server error.
+ */
+function refuseNul(value: string): void {
+  if (value.includes("\u0000")) throw new errors.InvalidRequest("parameters must not contain the NUL character");
+}
 
 /**
  * oidc-provider's storage interface over one table, through Kysely, so it
@@ -21,10 +30,14 @@ export function createAdapterClass(db: Db) {
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      const json = JSON.stringify(payload);
+      refuseNul(id);
+      // JSON writes NUL as the escape jsonb refuses.
+      if (json.includes("\\u0000")) refuseNul("\u0000");
       const row = {
         type: this.name,
         id,
-        payload: JSON.stringify(payload),
+        payload: json,
         grant_id: payload.grantId ?? null,
         user_code: payload.userCode ?? null,
         uid: payload.uid ?? null,
@@ -46,6 +59,7 @@ export function createAdapterClass(db: Db) {
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
+      refuseNul(id);
       if (this.name === "Client") return findOidcClient(db, id);
       return this.findWhere("id", id);
     }
@@ -87,6 +101,7 @@ export function createAdapterClass(db: Db) {
 
     /** Expired rows are invisible and removed when met. */
     private async findRow(column: "id" | "uid" | "user_code", value: string) {
+      refuseNul(value);
       const row = await db
         .selectFrom("oidc_payloads")
         .select(["id", "payload", "expires_at"])

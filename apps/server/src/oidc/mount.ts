@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { oidcPrefix } from "./provider.ts";
 import type { OidcRuntime } from "./runtime.ts";
@@ -25,7 +26,34 @@ function callbackOf(runtime: OidcRuntime) {
   return callback;
 }
 
+/**
+ * The provider builds its endpoint URLs from the request's host and scheme; they must come
+ * from PUBLIC_URL alone, never from a Host or X-Forwarded-* header a client chose. The
+ * client's address is the one Fastify worked out under TRUST_PROXY.
+ */
+function pinOrigin(raw: IncomingMessage, publicUrl: URL, ip: string): void {
+  raw.headers.host = publicUrl.host;
+  raw.headers["x-forwarded-host"] = publicUrl.host;
+  raw.headers["x-forwarded-proto"] = publicUrl.protocol.slice(0, -1);
+  raw.headers["x-forwarded-for"] = ip;
+}
+
+/**
+ * Browsers drop SameSite=None cookies that are not Secure, so over plain http (development
+ * on localhost) the provider's cookies go out as Lax: there only a cross-site POST to the
+ * authorization or end-session endpoint misses the provider session.
+ */
+function laxOverPlainHttp(response: ServerResponse): void {
+  const setHeader = response.setHeader.bind(response);
+  const lax = (cookie: string) => cookie.replace(/;\s*samesite=none/i, "; samesite=lax");
+  response.setHeader = (name, value) => {
+    if (name.toLowerCase() !== "set-cookie") return setHeader(name, value);
+    return setHeader(name, Array.isArray(value) ? value.map(lax) : lax(String(value)));
+  };
+}
+
 export async function mountProvider(app: FastifyInstance, runtime: OidcRuntime): Promise<void> {
+  const publicUrl = new URL(app.config.publicUrl);
   await app.register(
     async (scope) => {
       scope.removeAllContentTypeParsers();
@@ -34,6 +62,8 @@ export async function mountProvider(app: FastifyInstance, runtime: OidcRuntime):
         const raw = request.raw as typeof request.raw & { originalUrl?: string };
         raw.originalUrl = raw.url;
         raw.url = (raw.url ?? "/").slice(oidcPrefix.length) || "/";
+        pinOrigin(raw, publicUrl, request.ip);
+        if (!app.config.secureCookies) laxOverPlainHttp(reply.raw);
         reply.raw.removeHeader("content-security-policy");
         reply.raw.setHeader("content-security-policy", providerCsp);
         reply.hijack();

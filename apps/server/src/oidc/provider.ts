@@ -84,9 +84,16 @@ function introspectionAllowed(db: Kysely<Database>) {
     (!token.accountId || (await hasApplicationAccess(db, token.accountId, client.clientId)));
 }
 
-function cookieOptions(config: Config) {
-  return { httpOnly: true, sameSite: "lax" as const, secure: config.secureCookies, signed: true };
+function cookieOptions(config: Config, sameSite: "lax" | "none") {
+  return { httpOnly: true, sameSite, secure: config.secureCookies, signed: true };
 }
+
+// The provider's session cookie is SameSite=None so that an application may POST to the
+// authorization and end-session endpoints (OIDC Core §3.1.2.1, RP-Initiated Logout §2);
+// over plain http mount.ts sends it as Lax (see laxOverPlainHttp).
+
+/** Exactly the client authentication methods an application can be registered with (clients.ts). */
+export const clientAuthMethods = ["client_secret_basic", "client_secret_post", "none"] as const;
 
 export function providerConfiguration(options: ProviderOptions): Configuration {
   const { config, db, keys } = options;
@@ -98,8 +105,8 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
     jwks: { keys: keys as unknown as NonNullable<Configuration["jwks"]>["keys"] },
     cookies: {
       keys: [deriveKey(config.sessionSecret, "oidc cookies").toString("base64url")],
-      long: cookieOptions(config),
-      short: cookieOptions(config),
+      long: cookieOptions(config, "none"),
+      short: cookieOptions(config, "lax"),
     },
     // Browsers may call the token and userinfo endpoints from an application's own pages.
     clientBasedCORS: (_ctx, origin, client) =>
@@ -110,6 +117,8 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
           return false;
         }
       }),
+    clientAuthMethods: [...clientAuthMethods],
+    enableHttpPostMethods: true,
     responseTypes: ["code"],
     pkce: { required: () => true },
     rotateRefreshToken: true,
@@ -117,7 +126,8 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
     features: {
       devInteractions: { enabled: false },
       introspection: { enabled: true, allowedPolicy: introspectionAllowed(db) },
-      revocation: { enabled: true },
+      // Revoking another application's token answers 200 as RFC 7009 asks, and changes nothing.
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       backchannelLogout: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
@@ -161,7 +171,8 @@ function compareHashedSecret(this: { clientSecret?: string }, presented: string)
 export function createProvider(options: ProviderOptions): Provider {
   const { config } = options;
   const provider = new Provider(`${config.publicUrl}${oidcPrefix}`, providerConfiguration(options));
-  provider.proxy = config.trustProxy !== false;
+  // The forwarded headers it reads are set from PUBLIC_URL by mount.ts, never the client's.
+  provider.proxy = true;
   (provider.Client.prototype as unknown as { compareClientSecret: typeof compareHashedSecret }).compareClientSecret =
     compareHashedSecret;
   provider.use(auditAuthorizations(provider, options.audit));

@@ -44,7 +44,10 @@ export class OidcRuntime {
       app.metrics?.observeAudit(event);
       return recordAuditEvent(app.db, { ...event, occurredAt: app.clock() });
     };
-    return { provider: createProvider({ config: app.config, db: app.db, keys, clock: app.clock, audit }), fingerprint };
+    const provider = createProvider({ config: app.config, db: app.db, keys, clock: app.clock, audit });
+    // The provider answers its own 500s; they reach the log here.
+    provider.on("server_error", (_ctx: unknown, error: unknown) => app.log.error({ err: error }, "oidc: server error"));
+    return { provider, fingerprint };
   }
 
   /** Picks up rotated keys. (Expired provider rows are swept by maintenance/cleanup.ts.) */

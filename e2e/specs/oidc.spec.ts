@@ -1,35 +1,13 @@
 import type { Server } from "node:http";
 import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { LoginPage } from "../pages/login-page.ts";
-import { demoOidcCredentials, startRelyingParty } from "../tools/oidc-relying-party.ts";
-
-// The demo site's origin is where the demo OpenID Connect client's redirect URIs point
-// (apps/server/src/oidc/demo-client.ts). The test's relying party listens on a random
-// loopback port and uses those redirect URIs; KPI ID's redirects to them are re-aimed at it.
-const demoSiteUrl = process.env.DEMO_SITE_URL ?? `http://localhost:${process.env.DEMO_SITE_PORT ?? 4300}`;
+import { demoSiteUrl, startDemoRelyingParty } from "../tools/oidc-relying-party.ts";
 
 test.describe("OpenID Connect", () => {
   let rp: { url: string; server: Server };
 
   test.beforeEach(async ({ page, baseURL }) => {
-    const { id, secret } = demoOidcCredentials();
-    rp = await startRelyingParty({
-      issuer: `${baseURL}/oidc`,
-      clientId: id,
-      clientSecret: secret,
-      redirectUri: `${demoSiteUrl}/oidc/callback`,
-      postLogoutRedirectUri: `${demoSiteUrl}/oidc/signed-out`,
-    });
-    // KPI ID redirects the browser to the registered redirect URIs on the demo site's origin;
-    // those redirects are pointed at the relying party's real address instead.
-    await page.route(`${baseURL}/oidc/**`, async (route) => {
-      const response = await route.fetch({ maxRedirects: 0 });
-      const headers = response.headers();
-      const location = headers.location;
-      if (location?.startsWith(`${demoSiteUrl}/oidc/`))
-        headers.location = `${rp.url}${location.slice(demoSiteUrl.length)}`;
-      await route.fulfill({ response, headers });
-    });
+    rp = await startDemoRelyingParty(page, baseURL ?? "");
   });
   test.afterEach(() => {
     rp?.server.close();

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import type { Page } from "@playwright/test";
 import * as client from "openid-client";
 
 /** The demo client the product seeds (apps/server/src/oidc/demo-client.ts), with its secret from DATA_DIR. */
@@ -59,7 +60,18 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
   const pending = new Map<string, Pending>();
   let lastIdToken = "";
 
-  async function login(response: ServerResponse) {
+  /**
+   * /oidc/rp-login starts a sign-in; its query may set prompt (default consent, for a refresh
+   * token), max_age and response_mode (query or form_post).
+   */
+  async function login(request: IncomingMessage, response: ServerResponse) {
+    const asked = new URL(request.url ?? "/", "http://rp").searchParams;
+    const extra = Object.fromEntries(
+      ["max_age", "response_mode"].flatMap((name) => {
+        const value = asked.get(name);
+        return value ? [[name, value]] : [];
+      }),
+    );
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
@@ -67,7 +79,8 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: options.redirectUri,
       scope: "openid profile email kpi offline_access",
-      prompt: "consent",
+      prompt: asked.get("prompt") ?? "consent",
+      ...extra,
       state,
       nonce,
       code_challenge: await client.calculatePKCECodeChallenge(verifier),
@@ -77,13 +90,29 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
     send(response, 302, "", { location: url.href });
   }
 
-  async function callback(request: IncomingMessage, response: ServerResponse) {
+  /** The authorization response: in the query, or posted as a form (response_mode=form_post). */
+  async function authorizationResponse(
+    request: IncomingMessage,
+  ): Promise<{ current: URL | Request; params: URLSearchParams }> {
     const current = new URL(request.url ?? "/", options.redirectUri);
-    const state = current.searchParams.get("state") ?? "";
+    if (request.method !== "POST") return { current, params: current.searchParams };
+    let body = "";
+    for await (const chunk of request) body += String(chunk);
+    const posted = new Request(current, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body,
+    });
+    return { current: posted, params: new URLSearchParams(body) };
+  }
+
+  async function callback(request: IncomingMessage, response: ServerResponse) {
+    const { current, params } = await authorizationResponse(request);
+    const state = params.get("state") ?? "";
     const flow = pending.get(state);
     pending.delete(state);
     if (!flow) return send(response, 400, "<p data-testid='rp-error'>unknown state</p>");
-    const error = current.searchParams.get("error");
+    const error = params.get("error");
     if (error) return send(response, 200, `<p data-testid="rp-error">${escapeHtml(error)}</p>`);
     const tokens = await client.authorizationCodeGrant(config, current, {
       pkceCodeVerifier: flow.verifier,
@@ -94,13 +123,7 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
     if (!claims) throw new Error("no ID token");
     lastIdToken = tokens.id_token ?? "";
     const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
-    const refreshToken = tokens.refresh_token ?? "";
-    const refreshed = await client.refreshTokenGrant(config, refreshToken);
-    const rotated = Boolean(refreshed.refresh_token) && refreshed.refresh_token !== refreshToken;
-    const replay = await client.refreshTokenGrant(config, refreshToken).then(
-      () => "accepted",
-      (replayError: { error?: string }) => replayError.error ?? "refused",
-    );
+    const { rotated, replay } = await refreshTwice(tokens.refresh_token);
     const fields: Record<string, string> = {
       sub: claims.sub,
       name: String(info.name ?? ""),
@@ -109,7 +132,9 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
       email: String(info.email ?? ""),
       "student-id": String(info.kpi_student_id ?? ""),
       amr: ((claims.amr as string[] | undefined) ?? []).join(" "),
-      "refresh-rotated": rotated ? "yes" : "no",
+      "auth-time": String(claims.auth_time ?? ""),
+      "response-mode": request.method === "POST" ? "form_post" : "query",
+      "refresh-rotated": rotated,
       "refresh-replay": replay,
     };
     send(
@@ -119,6 +144,18 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
         .map(([key, value]) => `<dt>${key}</dt><dd data-testid="rp-${key}">${escapeHtml(value)}</dd>`)
         .join("")}</dl><a href="/oidc/rp-logout">Sign out</a>`,
     );
+  }
+
+  /** Refreshes, then presents the used refresh token again (which must be refused). */
+  async function refreshTwice(refreshToken: string | undefined) {
+    if (!refreshToken) return { rotated: "no refresh token", replay: "" };
+    const refreshed = await client.refreshTokenGrant(config, refreshToken);
+    const rotated = Boolean(refreshed.refresh_token) && refreshed.refresh_token !== refreshToken;
+    const replay = await client.refreshTokenGrant(config, refreshToken).then(
+      () => "accepted",
+      (replayError: { error?: string }) => replayError.error ?? "refused",
+    );
+    return { rotated: rotated ? "yes" : "no", replay };
   }
 
   function logout(response: ServerResponse) {
@@ -132,7 +169,7 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://rp").pathname;
     const handle = async () => {
-      if (path === "/oidc/rp-login") return login(response);
+      if (path === "/oidc/rp-login") return login(request, response);
       if (path === "/oidc/rp-logout") return logout(response);
       if (path === new URL(options.redirectUri).pathname) return callback(request, response);
       if (path === new URL(options.postLogoutRedirectUri).pathname)
@@ -146,4 +183,37 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
   server.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+// The demo site's origin is where the demo OpenID Connect client's redirect URIs point
+// (apps/server/src/oidc/demo-client.ts).
+export const demoSiteUrl = process.env.DEMO_SITE_URL ?? `http://localhost:${process.env.DEMO_SITE_PORT ?? 4300}`;
+
+/**
+ * A relying party with the demo client's credentials on a random loopback port. The browser's
+ * way to the demo site's /oidc/ addresses (redirects, and form posts of response_mode=form_post)
+ * is re-aimed at it.
+ */
+export async function startDemoRelyingParty(page: Page, baseURL: string): Promise<{ url: string; server: Server }> {
+  const { id, secret } = demoOidcCredentials();
+  const rp = await startRelyingParty({
+    issuer: `${baseURL}/oidc`,
+    clientId: id,
+    clientSecret: secret,
+    redirectUri: `${demoSiteUrl}/oidc/callback`,
+    postLogoutRedirectUri: `${demoSiteUrl}/oidc/signed-out`,
+  });
+  await page.route(`${baseURL}/oidc/**`, async (route) => {
+    const response = await route.fetch({ maxRedirects: 0 });
+    const headers = response.headers();
+    const location = headers.location;
+    if (location?.startsWith(`${demoSiteUrl}/oidc/`))
+      headers.location = `${rp.url}${location.slice(demoSiteUrl.length)}`;
+    await route.fulfill({ response, headers });
+  });
+  await page.route(`${demoSiteUrl}/oidc/**`, async (route) => {
+    const url = `${rp.url}${route.request().url().slice(demoSiteUrl.length)}`;
+    await route.fulfill({ response: await route.fetch({ url, maxRedirects: 0 }) });
+  });
+  return rp;
 }

@@ -3,9 +3,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { oidcPrefix } from "./provider.ts";
 import type { OidcRuntime } from "./runtime.ts";
 
-// The provider renders only a sign-out form and error pages, without scripts. No
-// form-action here: the sign-out form redirects to the application's own address.
-const providerCsp = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
+// The provider renders a sign-out form, error pages and one script: the auto-submit of
+// response_mode=form_post (and of sign-out without a provider session). An empty script-src
+// allows no script; oidc-provider adds the hash of exactly that one when it renders it.
+// No form-action: those forms post to the application's own addresses.
+const providerCsp =
+  "default-src 'none'; script-src; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
 
 /**
  * oidc-provider is a Koa app; it gets the raw Node request and response. The

@@ -4,8 +4,8 @@ import { z } from "zod";
 import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { endOidcSession } from "../oidc/logout.ts";
+import { completeSignIn } from "../sessions/complete-sign-in.ts";
 import { clearSessionCookie, readSessionCookie } from "../sessions/cookie.ts";
-import { establishSession } from "../sessions/establish.ts";
 import { deleteSessionByToken } from "../sessions/store.ts";
 import { consumeLoginGrant } from "./grants.ts";
 import { signInWithPassword } from "./password-signin.ts";
@@ -50,7 +50,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         await audit(request, { type: "session_start", result: "failure", reason: "auth.grant_invalid" });
         throw new AppError("auth.grant_invalid");
       }
-      await establishSession(app, reply, { ...login, request });
+      await completeSignIn(request, reply, { userId: login.userId, method: login.authMethod });
       return { ok: true as const };
     },
   );

@@ -4,7 +4,7 @@ import { audit } from "../audit/record.ts";
 import { settleSuccess, type ThrottleKey, takeAttempt } from "../auth/throttle.ts";
 import { throttlePolicy } from "../auth/throttle-policy.ts";
 import { AppError, hasCode } from "../errors.ts";
-import { establishSession } from "../sessions/establish.ts";
+import { completeSignIn } from "../sessions/complete-sign-in.ts";
 import type { GoogleOpenIdClient } from "./client.ts";
 import { findPersonForGoogle } from "./person.ts";
 import {
@@ -86,7 +86,7 @@ export async function completeGoogleSignIn(
     const identity = await client.identityFor(answer.code, pending);
     const person = await findPersonForGoogle(db, identity);
     userId = person.id;
-    await establishSession(request.server, reply, { userId: person.id, authMethod: "GOOGLE", request });
+    await completeSignIn(request, reply, { userId: person.id, method: "GOOGLE" });
   } catch (error) {
     if (hasCode(error, "google.failed")) {
       await audit(request, { type: "sign_in", result: "failure", authMethod: "GOOGLE", reason: error.reason });

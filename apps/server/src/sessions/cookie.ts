@@ -10,7 +10,7 @@ export function sessionCookieName(config: Config): string {
   return config.secureCookies ? "__Host-kpi_id_session" : "kpi_id_session";
 }
 
-function cookieOptions(config: Config): CookieSerializeOptions {
+export function sessionCookieOptions(config: Config): CookieSerializeOptions {
   return { httpOnly: true, sameSite: "lax", path: "/", secure: config.secureCookies };
 }
 
@@ -20,15 +20,7 @@ export function readSessionCookie(request: FastifyRequest): string | undefined {
   return value && value.length <= 128 ? value : undefined;
 }
 
-export function setSessionCookie(reply: FastifyReply, token: string): void {
-  const { config } = reply.server;
-  reply.setCookie(sessionCookieName(config), token, {
-    ...cookieOptions(config),
-    maxAge: config.sessions.absoluteTimeoutSeconds,
-  });
-}
-
 export function clearSessionCookie(reply: FastifyReply): void {
   const { config } = reply.server;
-  reply.clearCookie(sessionCookieName(config), cookieOptions(config));
+  reply.clearCookie(sessionCookieName(config), sessionCookieOptions(config));
 }

@@ -1,0 +1,64 @@
+import type { AuthMethod, ErrorCode } from "@kpi-id/contracts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { audit, requestOrigin } from "../audit/record.ts";
+import { AppError } from "../errors.ts";
+import { findUserById } from "../users/queries.ts";
+import { readSessionCookie, sessionCookieName, sessionCookieOptions } from "./cookie.ts";
+import { createSession, deleteSessionByToken } from "./store.ts";
+
+export interface SignIn {
+  userId: string;
+  method: AuthMethod;
+}
+
+export interface CompletedSignIn {
+  sessionId: string;
+}
+
+/** What a refused finish answers, per method: the caller's own refusal, so the spec's messages stay. */
+const refusalByMethod: Record<AuthMethod, ErrorCode> = {
+  PASSWORD: "auth.grant_invalid",
+  DIIA: "auth.grant_invalid",
+  GOOGLE: "google.failed",
+};
+
+/** The person may sign in only while their account exists and is active. */
+async function requireActivePerson(request: FastifyRequest, { userId, method }: SignIn): Promise<void> {
+  const person = await findUserById(request.server.db, userId);
+  if (person?.status === "active") return;
+  const reason = person ? "user.disabled" : "user.unknown";
+  await audit(request, { type: "session_start", result: "failure", authMethod: method, userId: person?.id, reason });
+  throw new AppError(refusalByMethod[method], { reason });
+}
+
+/**
+ * Every sign-in ends here, whatever the method: the person is checked, a fresh
+ * session replaces whatever session cookie the browser had (a token planted
+ * before sign-in is worthless), the cookie is set (this is the only place that
+ * sets it) and the start is audited.
+ */
+export async function completeSignIn(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  signIn: SignIn,
+): Promise<CompletedSignIn> {
+  const { db, config, clock } = request.server;
+  await requireActivePerson(request, signIn);
+  const previous = readSessionCookie(request);
+  if (previous) await deleteSessionByToken(db, previous);
+  const { ip, userAgent } = requestOrigin(request);
+  const { id, token } = await createSession(
+    db,
+    { userId: signIn.userId, authMethod: signIn.method, ip, userAgent },
+    config.sessions,
+    clock(),
+  );
+  reply.setCookie(sessionCookieName(config), token, {
+    ...sessionCookieOptions(config),
+    maxAge: config.sessions.absoluteTimeoutSeconds,
+  });
+  // Whatever the request had loaded before belongs to the old cookie.
+  request.session = undefined;
+  await audit(request, { type: "session_start", result: "success", authMethod: signIn.method, userId: signIn.userId });
+  return { sessionId: id };
+}

@@ -123,7 +123,7 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
     if (!claims) throw new Error("no ID token");
     lastIdToken = tokens.id_token ?? "";
     const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
-    const { rotated, replay } = await refreshTwice(tokens.refresh_token);
+    const { rotated, concurrent } = await refreshTwice(tokens.refresh_token);
     const fields: Record<string, string> = {
       sub: claims.sub,
       name: String(info.name ?? ""),
@@ -135,7 +135,7 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
       "auth-time": String(claims.auth_time ?? ""),
       "response-mode": request.method === "POST" ? "form_post" : "query",
       "refresh-rotated": rotated,
-      "refresh-replay": replay,
+      "refresh-concurrent": concurrent,
     };
     send(
       response,
@@ -146,16 +146,20 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
     );
   }
 
-  /** Refreshes, then presents the used refresh token again (which must be refused). */
+  /**
+   * Refreshes, then at once presents the used refresh token again, as a second tab would:
+   * inside the provider's grace period for concurrent use that is accepted (a replay later is
+   * refused and revokes the grant; the server tests show that part).
+   */
   async function refreshTwice(refreshToken: string | undefined) {
-    if (!refreshToken) return { rotated: "no refresh token", replay: "" };
+    if (!refreshToken) return { rotated: "no refresh token", concurrent: "" };
     const refreshed = await client.refreshTokenGrant(config, refreshToken);
     const rotated = Boolean(refreshed.refresh_token) && refreshed.refresh_token !== refreshToken;
-    const replay = await client.refreshTokenGrant(config, refreshToken).then(
+    const concurrent = await client.refreshTokenGrant(config, refreshToken).then(
       () => "accepted",
       (replayError: { error?: string }) => replayError.error ?? "refused",
     );
-    return { rotated: rotated ? "yes" : "no", replay };
+    return { rotated: rotated ? "yes" : "no", concurrent };
   }
 
   function logout(response: ServerResponse) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { refreshTokenReuseGraceSeconds } from "../src/oidc/adapter.ts";
 import type { TestApp } from "./support/app.ts";
-import { addPerson, grantAccess, signIn } from "./support/campus.ts";
+import { addPerson, grantAccess, shiftedClock, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { createListeningTestApp } from "./support/listening.ts";
 import { addOidcClient, client, discover, startSignIn, TestBrowser } from "./support/oidc.ts";
@@ -14,9 +15,10 @@ describe.each(databaseKinds)("OpenID Connect sign-in (%s)", (kind) => {
   let issuer: string;
   let confidential: { id: string; secret: string };
   let userId: string;
+  const clock = shiftedClock();
 
   beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp(kind));
+    ({ test, origin, issuer } = await createListeningTestApp(kind, { clock: clock.now }));
     const person = await addPerson(
       test.app,
       {
@@ -86,10 +88,36 @@ describe.each(databaseKinds)("OpenID Connect sign-in (%s)", (kind) => {
     expect(refreshed.refresh_token).toBeDefined();
     expect(refreshed.refresh_token).not.toBe(refreshToken);
 
-    // The rotated-away refresh token is refused, and its replay revokes the whole grant.
+    // Past the grace period for concurrent use, the rotated-away refresh token is refused,
+    // and its replay revokes the whole grant.
+    clock.advance(refreshTokenReuseGraceSeconds + 1);
     await expect(client.refreshTokenGrant(config, refreshToken)).rejects.toMatchObject({ error: "invalid_grant" });
     const introspected = await client.tokenIntrospection(config, refreshed.access_token);
     expect(introspected.active).toBe(false);
+  });
+
+  it("lets two concurrent refreshes with one refresh token both succeed; reuse after the grace period revokes the grant", async () => {
+    const config = await discover(issuer, confidential.id, confidential.secret);
+    const { callback, verifier, state } = await codeFlow(config, await signedInBrowser(), "openid offline_access");
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    const refreshToken = tokens.refresh_token ?? "";
+    // The second request arrives just after the first has used the token (two tabs at once).
+    const first = await client.refreshTokenGrant(config, refreshToken);
+    const second = await client.refreshTokenGrant(config, refreshToken);
+    // Both tabs carry on with what they got.
+    expect((await client.tokenIntrospection(config, first.access_token)).active).toBe(true);
+    const again = await client.refreshTokenGrant(config, second.refresh_token ?? "");
+    expect(again.access_token).toBeTruthy();
+
+    clock.advance(refreshTokenReuseGraceSeconds + 1);
+    await expect(client.refreshTokenGrant(config, refreshToken)).rejects.toMatchObject({ error: "invalid_grant" });
+    expect((await client.tokenIntrospection(config, again.access_token)).active).toBe(false);
+    await expect(client.refreshTokenGrant(config, first.refresh_token ?? "")).rejects.toMatchObject({
+      error: "invalid_grant",
+    });
   });
 
   it("refuses a reused code and revokes the tokens issued from it", async () => {

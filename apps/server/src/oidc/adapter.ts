@@ -17,11 +17,27 @@ function refuseNul(value: string): void {
 }
 
 /**
+ * A rotated-away refresh token presented again within this many seconds of its first use is
+ * taken as the same token sent concurrently (two tabs, a retried request) and refreshed once
+ * more; later, its reuse is a replay and revokes the whole grant (as the library does).
+ */
+export const refreshTokenReuseGraceSeconds = 5;
+
+type Payload = AdapterPayload & { consumed?: number };
+
+/** Inside the grace period a used refresh token reads as unused (see above). */
+function withinReuseGrace(model: string, payload: Payload, now: Date): Payload {
+  const { consumed, ...unused } = payload;
+  if (model !== "RefreshToken" || typeof consumed !== "number") return payload;
+  return now.getTime() / 1000 - consumed <= refreshTokenReuseGraceSeconds ? unused : payload;
+}
+
+/**
  * oidc-provider's storage interface over one table, through Kysely, so it
  * runs the same on PGlite and PostgreSQL. Clients are not stored here: they
  * are read from the applications table.
  */
-export function createAdapterClass(db: Db) {
+export function createAdapterClass(db: Db, clock: () => Date = () => new Date()) {
   return class KyselyOidcAdapter implements Adapter {
     readonly name: string;
 
@@ -61,7 +77,8 @@ export function createAdapterClass(db: Db) {
     async find(id: string): Promise<AdapterPayload | undefined> {
       refuseNul(id);
       if (this.name === "Client") return findOidcClient(db, id);
-      return this.findWhere("id", id);
+      const payload = await this.findWhere("id", id);
+      return payload && withinReuseGrace(this.name, payload, clock());
     }
 
     findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -73,11 +90,13 @@ export function createAdapterClass(db: Db) {
     }
 
     async consume(id: string): Promise<void> {
-      // The library reads `consumed` from the payload to detect a second use.
-      const now = new Date();
+      // The library reads `consumed` from the payload to detect a second use; the first use
+      // counts (a use inside the grace period does not extend it).
+      const now = clock();
       const row = await this.findRow("id", id);
       if (!row) return;
-      const payload = { ...row.payload, consumed: Math.floor(now.getTime() / 1000) };
+      const first = (row.payload as Payload).consumed;
+      const payload = { ...row.payload, consumed: first ?? Math.floor(now.getTime() / 1000) };
       await db
         .updateTable("oidc_payloads")
         .set({ consumed_at: now, payload: JSON.stringify(payload) })

@@ -98,7 +98,7 @@ export const clientAuthMethods = ["client_secret_basic", "client_secret_post", "
 export function providerConfiguration(options: ProviderOptions): Configuration {
   const { config, db, keys } = options;
   return {
-    adapter: createAdapterClass(db),
+    adapter: createAdapterClass(db, options.clock),
     findAccount: createFindAccount(db),
     claims: scopeClaims,
     scopes: [...oidcScopes],

@@ -15,6 +15,17 @@ export function manualClock(start = new Date("2026-03-01T09:00:00Z")) {
   };
 }
 
+/** The real time, moved on by hand: for waits that the provider (on real time) must share. */
+export function shiftedClock() {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance(seconds: number) {
+      offset += seconds * 1000;
+    },
+  };
+}
+
 export async function addPerson(app: FastifyInstance, person: PersonInput, password: string) {
   return createUser(app.db, app.passwordHasher, person, password);
 }

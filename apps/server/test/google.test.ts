@@ -3,7 +3,8 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GoogleAccount, googleAccounts } from "../../../sandbox/src/google/accounts.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
-import { insertUser, updateUser } from "../src/users/queries.ts";
+import { emailVerified } from "../src/oidc/claims.ts";
+import { findUserById, insertUser, updateUser } from "../src/users/queries.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { databaseKinds } from "./support/databases.ts";
 import {
@@ -75,6 +76,12 @@ describe.each(databaseKinds)("sign-in with Google (%s)", (kind) => {
       .select(["user_id", "provider"])
       .where("subject", "=", subject)
       .execute();
+
+  /** The OpenID Connect `email_verified` claim applications get for the person. */
+  const verifiedForApplications = async (username: string) => {
+    const user = await findUserById(testApp.app.db, userIds[username] ?? "");
+    return user ? emailVerified(user) : undefined;
+  };
 
   const sessionsOf = async (username: string) =>
     (
@@ -168,6 +175,8 @@ describe.each(databaseKinds)("sign-in with Google (%s)", (kind) => {
     expect(me.json().fullName).toBe(student.name);
     expect(me.json().data.AUTH_METHOD).toBe("GOOGLE");
     expect(await googleLinks(student.sub)).toEqual([{ user_id: userIds.student, provider: "google" }]);
+    // Google vouched for the address: applications now get email_verified: true for it.
+    expect(await verifiedForApplications("student")).toBe(true);
 
     const events = await testApp.app.db
       .selectFrom("audit_events")
@@ -187,9 +196,12 @@ describe.each(databaseKinds)("sign-in with Google (%s)", (kind) => {
       const response = await finishGoogleSignIn(testApp.app, answer, started.cookie);
       expect(response.statusCode).toBe(200);
       expect(sessionCookieOf(response)).toBeDefined();
+      // The new address is not the one Google vouched for.
+      expect(await verifiedForApplications("student")).toBe(false);
     } finally {
       await updateUser(testApp.app.db, studentId, { email: student.email });
     }
+    expect(await verifiedForApplications("student")).toBe(true);
   });
 
   it("refuses an answer whose state is not the one this browser's cookie holds (forged state)", async () => {

@@ -13,6 +13,8 @@ export interface UsersTable {
   password_hash: string | null;
   full_name: string;
   email: string | null;
+  /** The address last proven to belong to the person (migration 0020); see emailVerified(). */
+  verified_email: ColumnType<string | null, string | null | undefined, string | null>;
   tax_id: string | null;
   student_id: string | null;
   employee_id: string | null;

@@ -30,8 +30,17 @@ async function onlyHolderOf(db: Db, email: string): Promise<User> {
  */
 export async function findPersonForGoogle(db: Db, identity: GoogleIdentity): Promise<User> {
   const linked = await findUserByGoogleSubject(db, identity.subject);
-  if (linked) return mustBeActive(linked);
+  if (linked) return noteVerifiedEmail(db, mustBeActive(linked), identity);
   const person = await onlyHolderOf(db, verifiedEmail(identity));
   await linkGoogleSubject(db, person.id, identity.subject);
-  return person;
+  return noteVerifiedEmail(db, person, identity);
+}
+
+/** Google vouches for the person's own address: KPI ID now knows it is verified (OIDC `email_verified`). */
+async function noteVerifiedEmail(db: Db, person: User, identity: GoogleIdentity): Promise<User> {
+  const proven = identity.emailVerified && identity.email && person.email;
+  if (!proven || identity.email?.toLowerCase() !== person.email?.toLowerCase()) return person;
+  if (person.verified_email === person.email) return person;
+  await db.updateTable("users").set({ verified_email: person.email }).where("id", "=", person.id).execute();
+  return { ...person, verified_email: person.email };
 }

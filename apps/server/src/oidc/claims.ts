@@ -16,7 +16,7 @@ export const scopeClaims = {
   // amr (how the person signed in) goes into every ID token.
   openid: ["sub", "amr"],
   profile: ["name", "given_name", "family_name"],
-  email: ["email"],
+  email: ["email", "email_verified"],
   kpi: ["kpi_student_id", "kpi_employee_id"],
   tax_id: ["kpi_tax_id"],
 };
@@ -43,9 +43,21 @@ export function splitFullName(fullName: string): NameParts {
   return { family_name: words[0], given_name: words[1] };
 }
 
-export function userClaims(user: User): Record<string, string> {
-  const claims: Record<string, string> = { sub: user.id, name: user.full_name, ...splitFullName(user.full_name) };
-  if (user.email) claims.email = user.email;
+/** True only while the person's address is the one KPI ID saw proven (migration 0020). */
+export function emailVerified(user: User): boolean {
+  return Boolean(user.email && user.verified_email?.toLowerCase() === user.email.toLowerCase());
+}
+
+export function userClaims(user: User): Record<string, string | boolean> {
+  const claims: Record<string, string | boolean> = {
+    sub: user.id,
+    name: user.full_name,
+    ...splitFullName(user.full_name),
+  };
+  if (user.email) {
+    claims.email = user.email;
+    claims.email_verified = emailVerified(user);
+  }
   if (user.student_id) claims.kpi_student_id = user.student_id;
   if (user.employee_id) claims.kpi_employee_id = user.employee_id;
   if (user.tax_id) claims.kpi_tax_id = user.tax_id;

@@ -1,8 +1,14 @@
+import {
+  addOidcClient,
+  addPerson,
+  createTestApp,
+  freePort,
+  grantAccess,
+  signIn,
+  type TestApp,
+  TestBrowser,
+} from "@kpi-id/server/testing";
 import Fastify from "fastify";
-import { createTestApp, type TestApp } from "../apps/server/test/support/app.ts";
-import { addPerson, grantAccess, signIn } from "../apps/server/test/support/campus.ts";
-import { freePort } from "../apps/server/test/support/listening.ts";
-import { addOidcClient, TestBrowser } from "../apps/server/test/support/oidc.ts";
 import { httpLoad } from "./lib/http-load.ts";
 import { sequentialRate } from "./lib/measure.ts";
 import type { Comparison } from "./lib/types.ts";

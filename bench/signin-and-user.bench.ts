@@ -1,8 +1,6 @@
+import { createApplication, createUser, grantAccess } from "@kpi-id/server/testing";
 import { hash } from "@node-rs/argon2";
 import Fastify from "fastify";
-import { createApplication } from "../apps/server/src/apps/service.ts";
-import { grantAccess } from "../apps/server/src/users/queries.ts";
-import { createUser } from "../apps/server/src/users/service.ts";
 import { httpLoad } from "./lib/http-load.ts";
 import { sequentialTimings } from "./lib/measure.ts";
 import { type BenchApp, startBenchApp } from "./lib/server-app.ts";

@@ -1,7 +1,5 @@
+import { createApplication, createUser, grantAccess } from "@kpi-id/server/testing";
 import Fastify from "fastify";
-import { createApplication } from "../apps/server/src/apps/service.ts";
-import { grantAccess } from "../apps/server/src/users/queries.ts";
-import { createUser } from "../apps/server/src/users/service.ts";
 import { sequentialTimings } from "./lib/measure.ts";
 import { startBenchApp } from "./lib/server-app.ts";
 import type { Comparison } from "./lib/types.ts";

@@ -2,8 +2,8 @@
 // stand-ins for Google and Diia start first and the product is pointed at them;
 // then the service (embedded database or DATABASE_URL, with demo data); then
 // the demo third-party site.
-import { loadConfig } from "../apps/server/src/config/index.ts";
-import { reportStartupFailure, startServer } from "../apps/server/src/server.ts";
+import { loadConfig } from "@kpi-id/server/config";
+import { reportStartupFailure, startServer } from "@kpi-id/server/server";
 import { startDemoSite } from "../examples/demo-app/src/server.ts";
 import { startSandbox } from "../sandbox/src/index.ts";
 

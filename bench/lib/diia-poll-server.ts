@@ -3,10 +3,7 @@
 // listening on a free port. Prints one JSON line {url, requestIds}; then serves
 // until its parent closes stdin. Run apart so its memory is the server's alone.
 import { randomUUID } from "node:crypto";
-import { buildApp } from "../../apps/server/src/app.ts";
-import { hashRequestId } from "../../apps/server/src/diia/crypto/gost-hash.ts";
-import { testConfig } from "../../apps/server/test/support/app.ts";
-import { createTestDatabase } from "../../apps/server/test/support/databases.ts";
+import { buildApp, createTestDatabase, hashRequestId, testConfig } from "@kpi-id/server/testing";
 import { startDiiaStandIn } from "../../sandbox/src/diia/index.ts";
 
 const pending = Number(process.argv[2] ?? 10_000);

@@ -1,7 +1,5 @@
+import { buildApp, createTestDatabase, testConfig } from "@kpi-id/server/testing";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../../apps/server/src/app.ts";
-import { testConfig } from "../../apps/server/test/support/app.ts";
-import { createTestDatabase } from "../../apps/server/test/support/databases.ts";
 
 export interface BenchApp {
   app: FastifyInstance;

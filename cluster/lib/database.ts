@@ -1,9 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { createUser, migrate, openDatabase, type PasswordHasher } from "@kpi-id/server/testing";
 import pg from "pg";
-import type { PasswordHasher } from "../../apps/server/src/auth/password.ts";
-import { openDatabase } from "../../apps/server/src/db/index.ts";
-import { migrate } from "../../apps/server/src/db/migrate.ts";
-import { createUser } from "../../apps/server/src/users/service.ts";
 
 export interface ClusterDatabase {
   url: string;

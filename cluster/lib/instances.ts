@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { waitFor } from "./wait.ts";
 
-const serverEntry = new URL("../../apps/server/src/server.ts", import.meta.url).pathname;
+const serverEntry = fileURLToPath(import.meta.resolve("@kpi-id/server/server"));
 
 export interface Instance {
   name: string;

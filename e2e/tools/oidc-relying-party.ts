@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import * as client from "openid-client";
 
-/** The demo client the product seeds (apps/server/src/oidc/demo-client.ts), with its secret from DATA_DIR. */
+/** The demo client the product seeds (apps/server/src/seed/demo-oidc-client.ts), with its secret from DATA_DIR. */
 export function demoOidcCredentials(): { id: string; secret: string } {
   const dataDir = process.env.E2E_DATA_DIR;
   if (!dataDir) throw new Error("E2E_DATA_DIR is not set (e2e/playwright.config.ts sets it)");
@@ -190,7 +190,7 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
 }
 
 // The demo site's origin is where the demo OpenID Connect client's redirect URIs point
-// (apps/server/src/oidc/demo-client.ts).
+// (apps/server/src/seed/demo-oidc-client.ts).
 export const demoSiteUrl = process.env.DEMO_SITE_URL ?? `http://localhost:${process.env.DEMO_SITE_PORT ?? 4300}`;
 
 /**

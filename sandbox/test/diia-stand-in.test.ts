@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import {
+  DiiaClient,
+  hashRequestId,
+  JkurwaSignatureVerifier,
+  parseMultipart,
+  parseTrustAnchors,
+} from "@kpi-id/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DiiaClient } from "../../apps/server/src/diia/client.ts";
-import { hashRequestId } from "../../apps/server/src/diia/crypto/gost-hash.ts";
-import { JkurwaSignatureVerifier } from "../../apps/server/src/diia/crypto/jkurwa-verifier.ts";
-import { parseTrustAnchors } from "../../apps/server/src/diia/crypto/trust-anchors.ts";
-import { parseMultipart } from "../../apps/server/src/diia/multipart.ts";
 import { type RunningDiiaStandIn, startDiiaStandIn } from "../src/diia/index.ts";
 
 interface Received {

@@ -1,13 +1,16 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  createApplication,
+  createPasswordHasher,
+  createTestApp,
+  createUser,
+  databaseKinds,
+  issueTicket,
+  type TestApp,
+} from "@kpi-id/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApplication } from "../../../apps/server/src/apps/service.ts";
-import { createPasswordHasher } from "../../../apps/server/src/auth/password.ts";
-import { issueTicket } from "../../../apps/server/src/tickets/store.ts";
-import { createUser } from "../../../apps/server/src/users/service.ts";
-import { createTestApp, type TestApp } from "../../../apps/server/test/support/app.ts";
-import { databaseKinds } from "../../../apps/server/test/support/databases.ts";
 import { type RunningDemoSite, startDemoSite } from "../src/server.ts";
 
 // The demo site against a real KPI ID (listening on a loopback port): the site's server

@@ -1,4 +1,4 @@
-import { demoPeople } from "../../../apps/server/src/seed/demo-data.ts";
+import { demoPeople } from "@kpi-id/server/seed";
 import { createCertificateAuthority, issuePersonCertificate, type Party, type PersonIdentity } from "./pki.ts";
 
 /** Someone the phone page can sign in as, with their own DSTU key and certificate. */

@@ -1,4 +1,4 @@
-import { demoPeople } from "../../../apps/server/src/seed/demo-data.ts";
+import { demoPeople } from "@kpi-id/server/seed";
 
 /** A Google account offered on the stand-in's account page; its fields are the ID token claims. */
 export interface GoogleAccount {

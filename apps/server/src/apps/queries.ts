@@ -1,7 +1,5 @@
-import { type Kysely, sql } from "kysely";
-import type { ApplicationRow, Database, NewApplication } from "../db/schema.ts";
-
-type Db = Kysely<Database>;
+import { sql } from "kysely";
+import type { ApplicationRow, Db, NewApplication } from "../db/schema.ts";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

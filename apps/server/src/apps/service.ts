@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { hashTokenHex, newToken } from "../auth/tokens.ts";
-import type { ApplicationRow } from "../db/schema.ts";
-import type { Db } from "../users/queries.ts";
+import { hashTokenHex, newToken } from "../crypto/tokens.ts";
+import type { ApplicationRow, Db } from "../db/schema.ts";
 import { findApplicationByIdOrName, insertApplication, setApplicationSecretHash } from "./queries.ts";
 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);

@@ -1,7 +1,7 @@
 import type { AuthMethod } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
+import { hashToken, newToken } from "../crypto/tokens.ts";
 import type { Database } from "../db/schema.ts";
-import { hashToken, newToken } from "./tokens.ts";
 
 export interface GrantedLogin {
   userId: string;

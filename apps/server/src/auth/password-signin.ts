@@ -3,9 +3,9 @@ import type { FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
 import type { User } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
+import { confirmFailure, credentialThrottleKeys, settleSuccess, takeAttempt } from "../throttle/throttle.ts";
 import { findUserByUsername } from "../users/queries.ts";
 import { issueLoginGrant } from "./grants.ts";
-import { confirmFailure, credentialThrottleKeys, settleSuccess, takeAttempt } from "./throttle.ts";
 
 /** Why a sign-in is refused, for the audit row only: the person always sees invalid credentials. */
 function refusalReason(user: User | undefined, passwordMatches: boolean): string | undefined {

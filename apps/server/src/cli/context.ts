@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import type { PasswordHasher } from "../auth/password.ts";
 import type { Config } from "../config/index.ts";
+import type { PasswordHasher } from "../crypto/password.ts";
 import type { Database } from "../db/schema.ts";
 import type { Output } from "./output.ts";
 

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { createPasswordHasher } from "../auth/password.ts";
 import { ConfigError, loadConfig } from "../config/index.ts";
+import { createPasswordHasher } from "../crypto/password.ts";
 import { type DatabaseHandle, openDatabase } from "../db/index.ts";
 import { DatabaseLockedError } from "../db/lock-file.ts";
 import { migrate } from "../db/migrate.ts";

@@ -1,5 +1,5 @@
 import type { AuthMethod, ProcessingStatus } from "@kpi-id/contracts";
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from "kysely";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type RequiredTimestamp = ColumnType<Date, Date | string, Date | string>;
@@ -242,3 +242,6 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type ApplicationRow = Selectable<ApplicationsTable>;
 export type NewApplication = Insertable<ApplicationsTable>;
+
+/** The query builder over this schema, as every query module takes it. */
+export type Db = Kysely<Database>;

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
-import { takeAttempt } from "../auth/throttle.ts";
-import type { ThrottleRule } from "../auth/throttle-policy.ts";
 import { AppError } from "../errors.ts";
+import type { ThrottleRule } from "../throttle/policy.ts";
+import { takeAttempt } from "../throttle/throttle.ts";
 
 /**
  * Every app-link costs a call to Diia and a row; a page asks for one every

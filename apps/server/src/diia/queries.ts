@@ -1,8 +1,5 @@
 import type { ProcessingStatus } from "@kpi-id/contracts";
-import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.ts";
-
-type Db = Kysely<Database>;
+import type { Db } from "../db/schema.ts";
 
 export interface NewDiiaRequest {
   id: string;

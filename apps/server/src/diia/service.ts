@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { DiiaAppLink, DiiaCheckRequest } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import { issueLoginGrant } from "../auth/grants.ts";
-import { hashToken } from "../auth/tokens.ts";
+import { hashToken } from "../crypto/tokens.ts";
 import type { Database } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import type { DiiaClient } from "./client.ts";

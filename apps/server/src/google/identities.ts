@@ -1,6 +1,5 @@
 import { sql } from "kysely";
-import type { User } from "../db/schema.ts";
-import type { Db } from "../users/queries.ts";
+import type { Db, User } from "../db/schema.ts";
 
 /** The campus person a Google subject is linked to, whatever their status. */
 export function findUserByGoogleSubject(db: Db, subject: string): Promise<User | undefined> {

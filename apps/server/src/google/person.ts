@@ -1,6 +1,5 @@
-import type { User } from "../db/schema.ts";
+import type { Db, User } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
-import type { Db } from "../users/queries.ts";
 import type { GoogleIdentity } from "./client.ts";
 import { findActiveUsersByEmail, findUserByGoogleSubject, linkGoogleSubject } from "./identities.ts";
 

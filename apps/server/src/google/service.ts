@@ -1,10 +1,10 @@
-import { timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
-import { settleSuccess, type ThrottleKey, takeAttempt } from "../auth/throttle.ts";
-import { throttlePolicy } from "../auth/throttle-policy.ts";
+import { sameText } from "../crypto/tokens.ts";
 import { AppError, hasCode } from "../errors.ts";
 import { completeSignIn } from "../sessions/complete-sign-in.ts";
+import { throttlePolicy } from "../throttle/policy.ts";
+import { settleSuccess, type ThrottleKey, takeAttempt } from "../throttle/throttle.ts";
 import type { GoogleOpenIdClient } from "./client.ts";
 import { findPersonForGoogle } from "./person.ts";
 import {
@@ -26,12 +26,6 @@ export async function beginGoogleSignIn(
   const expiresAt = Math.floor(reply.server.clock().getTime() / 1000) + PENDING_SIGN_IN_SECONDS;
   setPendingCookie(reply, { ...pending, expiresAt });
   return url;
-}
-
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a, "utf8");
-  const right = Buffer.from(b, "utf8");
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /** The sign-in this browser started, answered by this very state; anything else is refused. */

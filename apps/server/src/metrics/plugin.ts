@@ -1,5 +1,5 @@
-import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { sameText } from "../crypto/tokens.ts";
 import { AppError } from "../errors.ts";
 import { createServiceMetrics, type ServiceMetrics } from "./registry.ts";
 
@@ -11,12 +11,6 @@ declare module "fastify" {
 
 const loopbackAddresses = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /**
  * With METRICS_TOKEN set, a scrape must bring it as a bearer token; without one only a
  * loopback client (an agent on the same machine) may read. request.ip is the real client
@@ -25,7 +19,7 @@ function sameSecret(given: string, expected: string): boolean {
 function mayScrape(request: FastifyRequest, token: string | undefined): boolean {
   if (token === undefined) return loopbackAddresses.has(request.ip);
   const header = request.headers.authorization;
-  return typeof header === "string" && header.startsWith("Bearer ") && sameSecret(header.slice(7), token);
+  return typeof header === "string" && header.startsWith("Bearer ") && sameText(token, header.slice(7));
 }
 
 /** Request latency for every route and GET /metrics in Prometheus' text format. */

@@ -1,9 +1,6 @@
-import type { Kysely } from "kysely";
 import { type Adapter, type AdapterPayload, errors } from "oidc-provider";
-import type { Database } from "../db/schema.ts";
+import type { Db } from "../db/schema.ts";
 import { findOidcClient } from "./clients.ts";
-
-type Db = Kysely<Database>;
 
 const secondsToDate = (seconds: number) => new Date(Date.now() + seconds * 1000);
 

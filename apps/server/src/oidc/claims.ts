@@ -1,9 +1,9 @@
 import type { AuthMethod } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import type { Account, ClaimsParameterMember, FindAccount } from "oidc-provider";
+import { hasApplicationAccess } from "../access/applications.ts";
 import { isUuid } from "../apps/queries.ts";
 import type { Database, User } from "../db/schema.ts";
-import { hasApplicationAccess } from "../tickets/store.ts";
 import { findUserById } from "../users/queries.ts";
 
 /** Which claims each scope releases. `kpi_tax_id` only under `tax_id`, which an application must be allowed. */

@@ -1,9 +1,7 @@
 import { createCipheriv, createDecipheriv, generateKeyPairSync, hkdfSync, randomBytes } from "node:crypto";
-import { type Kysely, sql } from "kysely";
-import { newToken } from "../auth/tokens.ts";
-import type { Database } from "../db/schema.ts";
-
-type Db = Kysely<Database>;
+import { sql } from "kysely";
+import { newToken } from "../crypto/tokens.ts";
+import type { Db } from "../db/schema.ts";
 
 export interface PrivateJwk {
   kty: string;

@@ -1,12 +1,11 @@
-import { timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
 import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
-import { hashToken } from "../auth/tokens.ts";
+import { hasApplicationAccess } from "../access/applications.ts";
 import type { Config } from "../config/index.ts";
+import { matchesTokenHash } from "../crypto/tokens.ts";
 import type { Database } from "../db/schema.ts";
 import { sessionCookieName } from "../sessions/cookie.ts";
 import { deleteSessionByToken, loadSession } from "../sessions/store.ts";
-import { hasApplicationAccess } from "../tickets/store.ts";
 import { applicationAccessPrompt } from "./access.ts";
 import { createAdapterClass } from "./adapter.ts";
 import { auditAuthorizations, type OidcAuditSink } from "./audit.ts";
@@ -163,9 +162,7 @@ function outgoingFetch(config: Config): NonNullable<Configuration["fetch"]> {
 function compareHashedSecret(this: { clientSecret?: string }, presented: string): boolean {
   const stored = this.clientSecret;
   if (!stored || typeof presented !== "string") return false;
-  const expected = Buffer.from(stored, "hex");
-  const actual = hashToken(presented);
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  return matchesTokenHash(stored, presented);
 }
 
 export function createProvider(options: ProviderOptions): Provider {

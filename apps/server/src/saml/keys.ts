@@ -2,12 +2,10 @@
 import "reflect-metadata";
 import { createPrivateKey, type JsonWebKey, webcrypto } from "node:crypto";
 import * as x509 from "@peculiar/x509";
-import { type Kysely, sql } from "kysely";
-import { newToken } from "../auth/tokens.ts";
-import type { Database } from "../db/schema.ts";
+import { sql } from "kysely";
+import { newToken } from "../crypto/tokens.ts";
+import type { Db } from "../db/schema.ts";
 import { decryptJwk, encryptJwk, type PrivateJwk } from "../oidc/keys.ts";
-
-type Db = Kysely<Database>;
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 

@@ -1,8 +1,5 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.ts";
+import type { Db } from "../db/schema.ts";
 import type { ParsedServiceProvider } from "./sp-metadata.ts";
-
-type Db = Kysely<Database>;
 
 export interface SpPolicy {
   releasedAttributes?: string[];

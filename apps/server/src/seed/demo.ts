@@ -1,13 +1,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { grantAccess } from "../access/applications.ts";
 import { findApplicationByIdOrName } from "../apps/queries.ts";
 import { createApplication } from "../apps/service.ts";
-import { createPasswordHasher } from "../auth/password.ts";
-import { enableDemoOidcClient } from "../oidc/demo-client.ts";
-import { grantAccess } from "../users/queries.ts";
+import { createPasswordHasher } from "../crypto/password.ts";
 import { createUser } from "../users/service.ts";
 import { demoApplications, demoPeople } from "./demo-data.ts";
+import { enableDemoOidcClient } from "./demo-oidc-client.ts";
 
 export interface DemoSecrets {
   [applicationName: string]: { id: string; secret: string };

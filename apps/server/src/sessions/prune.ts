@@ -1,8 +1,5 @@
-import type { Kysely } from "kysely";
-import { throttlePolicy } from "../auth/throttle-policy.ts";
-import type { Database } from "../db/schema.ts";
-
-type Db = Kysely<Database>;
+import type { Db } from "../db/schema.ts";
+import { throttlePolicy } from "../throttle/policy.ts";
 
 export interface PruneCounts {
   sessions: number;

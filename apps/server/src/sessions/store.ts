@@ -1,10 +1,7 @@
 import type { AuthMethod } from "@kpi-id/contracts";
-import type { Kysely } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
-import { hashToken, newToken } from "../auth/tokens.ts";
-import type { Database, User } from "../db/schema.ts";
-
-type Db = Kysely<Database>;
+import { hashToken, newToken } from "../crypto/tokens.ts";
+import type { Db, User } from "../db/schema.ts";
 
 export interface SessionTimeouts {
   idleTimeoutSeconds: number;

@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyRequest } from "fastify";
+import { hashTokenHex, matchesTokenHash } from "../crypto/tokens.ts";
 import type { ApplicationRow } from "../db/schema.ts";
 
 export interface PresentedCredentials {
@@ -19,11 +19,10 @@ export function basicCredentials(request: FastifyRequest): PresentedCredentials 
 }
 
 // Compared against when the application is unknown, so that case costs the same as a wrong secret.
-const unknownApplicationHash = createHash("sha256").update("no such application").digest("hex");
+const unknownApplicationHash = hashTokenHex("no such application");
 
 /** Whether the secret is the application's; constant-time over the SHA-256 of both. */
 export function secretMatches(application: ApplicationRow | undefined, secret: string): boolean {
-  const expected = Buffer.from(application?.secret_hash ?? unknownApplicationHash, "hex");
-  const actual = createHash("sha256").update(secret, "utf8").digest();
-  return expected.length === actual.length && timingSafeEqual(expected, actual) && application !== undefined;
+  const matches = matchesTokenHash(application?.secret_hash ?? unknownApplicationHash, secret);
+  return matches && application !== undefined;
 }

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { hasApplicationAccess } from "../access/applications.ts";
 import { findApplicationById } from "../apps/queries.ts";
 import { audit } from "../audit/record.ts";
 import type { ApplicationRow } from "../db/schema.ts";
 import { currentSession } from "../sessions/current.ts";
 import { pageLanguage } from "./language.ts";
-import { hasApplicationAccess, issueTicket } from "./store.ts";
+import { issueTicket } from "./store.ts";
 
 // Longer than any application id; a longer value is not kept in the page address.
 const keptAppIdLength = 128;

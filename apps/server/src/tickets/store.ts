@@ -1,9 +1,6 @@
 import type { AuthMethod } from "@kpi-id/contracts";
-import type { Kysely } from "kysely";
-import { hashToken, newToken } from "../auth/tokens.ts";
-import type { Database } from "../db/schema.ts";
-
-type Db = Kysely<Database>;
+import { hashToken, newToken } from "../crypto/tokens.ts";
+import type { Db } from "../db/schema.ts";
 
 export interface NewTicket {
   applicationId: string;
@@ -47,15 +44,4 @@ export async function consumeTicket(db: Db, token: string, applicationId: string
   if (!ticket) return undefined;
   const user = await db.selectFrom("users").selectAll().where("id", "=", ticket.user_id).executeTakeFirstOrThrow();
   return { ticket, user };
-}
-
-/** Whether the operator gave the person access to the application. */
-export async function hasApplicationAccess(db: Db, userId: string, applicationId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("user_applications")
-    .select("application_id")
-    .where("user_id", "=", userId)
-    .where("application_id", "=", applicationId)
-    .executeTakeFirst();
-  return row !== undefined;
 }

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { grantAccess } from "../access/applications.ts";
 import { findApplicationByIdOrName } from "../apps/queries.ts";
-import type { PasswordHasher } from "../auth/password.ts";
+import type { PasswordHasher } from "../crypto/password.ts";
+import type { Db } from "../db/schema.ts";
 import { parseCsv } from "./csv.ts";
-import { type Db, grantAccess } from "./queries.ts";
 import { upsertUser } from "./service.ts";
 
 export interface ImportReport {

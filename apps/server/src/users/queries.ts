@@ -1,8 +1,6 @@
-import { type Kysely, sql } from "kysely";
-import type { Database, NewUser, User, UserUpdate } from "../db/schema.ts";
-import { revokeOidcGrants } from "../oidc/access.ts";
-
-export type Db = Kysely<Database>;
+import { sql } from "kysely";
+import { revokeOidcGrants } from "../access/oidc-grants.ts";
+import type { Db, NewUser, User, UserUpdate } from "../db/schema.ts";
 
 export function findUserByUsername(db: Db, username: string): Promise<User | undefined> {
   return db
@@ -40,26 +38,5 @@ export async function disableUser(db: Db, id: string): Promise<void> {
     await tx.deleteFrom("sessions").where("user_id", "=", id).execute();
     await tx.deleteFrom("login_grants").where("user_id", "=", id).execute();
     await revokeOidcGrants(tx, { userId: id });
-  });
-}
-
-export async function grantAccess(db: Db, userId: string, applicationId: string): Promise<void> {
-  await db
-    .insertInto("user_applications")
-    .values({ user_id: userId, application_id: applicationId })
-    .onConflict((conflict) => conflict.columns(["user_id", "application_id"]).doNothing())
-    .execute();
-}
-
-/** Ends the person's access to the application, and with it the application's OpenID Connect tokens for them. */
-export async function revokeAccess(db: Db, userId: string, applicationId: string): Promise<boolean> {
-  return db.transaction().execute(async (tx) => {
-    const result = await tx
-      .deleteFrom("user_applications")
-      .where("user_id", "=", userId)
-      .where("application_id", "=", applicationId)
-      .executeTakeFirst();
-    await revokeOidcGrants(tx, { userId, clientId: applicationId });
-    return Number(result.numDeletedRows) > 0;
   });
 }

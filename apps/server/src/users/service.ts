@@ -1,8 +1,8 @@
 import { PASSWORD_MAX_LENGTH } from "@kpi-id/contracts";
 import { z } from "zod";
-import type { PasswordHasher } from "../auth/password.ts";
-import type { User } from "../db/schema.ts";
-import { type Db, findUserByUsername, insertUser, updateUser } from "./queries.ts";
+import type { PasswordHasher } from "../crypto/password.ts";
+import type { Db, User } from "../db/schema.ts";
+import { findUserByUsername, insertUser, updateUser } from "./queries.ts";
 
 const optionalField = (schema: z.ZodType<string, string>) =>
   z

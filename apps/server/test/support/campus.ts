@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { grantAccess } from "../../src/access/applications.ts";
 import { createApplication } from "../../src/apps/service.ts";
-import { grantAccess } from "../../src/users/queries.ts";
 import { createUser, type PersonInput } from "../../src/users/service.ts";
 import { postJson } from "./app.ts";
 

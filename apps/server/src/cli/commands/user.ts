@@ -1,15 +1,9 @@
 import { z } from "zod";
+import { grantAccess, revokeAccess } from "../../access/applications.ts";
 import { findApplicationByIdOrName } from "../../apps/queries.ts";
 import type { User } from "../../db/schema.ts";
 import { importUsersCsv } from "../../users/import.ts";
-import {
-  disableUser,
-  findUserByUsername,
-  grantAccess,
-  listUsers,
-  revokeAccess,
-  updateUser,
-} from "../../users/queries.ts";
+import { disableUser, findUserByUsername, listUsers, updateUser } from "../../users/queries.ts";
 import { createUser, setPassword } from "../../users/service.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";

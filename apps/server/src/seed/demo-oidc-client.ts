@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { findApplicationByIdOrName } from "../apps/queries.ts";
-import { DEMO_SITE_ORIGIN } from "../seed/demo-data.ts";
-import { applyOidcSettings } from "./settings.ts";
+import { applyOidcSettings } from "../oidc/settings.ts";
+import { DEMO_SITE_ORIGIN } from "./demo-data.ts";
 
 /** The demo application that also signs in with OpenID Connect (same id and secret as its ticket flow). */
 export const demoOidcApplicationName = "demo-site";

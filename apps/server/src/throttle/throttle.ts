@@ -1,9 +1,7 @@
 import { createHmac } from "node:crypto";
-import { type Kysely, sql } from "kysely";
-import type { Database } from "../db/schema.ts";
-import { delayAfterFailures, type ThrottleRule, throttlePolicy } from "./throttle-policy.ts";
-
-type Db = Kysely<Database>;
+import { sql } from "kysely";
+import type { Db } from "../db/schema.ts";
+import { delayAfterFailures, type ThrottleRule, throttlePolicy } from "./policy.ts";
 
 export interface ThrottleKey {
   key: string;

@@ -1,0 +1,27 @@
+import { sql } from "kysely";
+import type { Db } from "../db/schema.ts";
+
+export interface GrantFilter {
+  userId?: string;
+  clientId?: string;
+}
+
+/**
+ * Ends the person's (or the application's) OpenID Connect grants at once:
+ * every grant, and every code, access and refresh token issued under it.
+ * Called wherever access ends (revoke, a disabled person, OpenID Connect
+ * turned off); the provider also re-checks access at every token use, so a
+ * way of ending access that does not call this still stops the tokens.
+ */
+export async function revokeOidcGrants(db: Db, filter: GrantFilter): Promise<number> {
+  if (!filter.userId && !filter.clientId) throw new Error("revokeOidcGrants needs a person or an application");
+  let grants = db.selectFrom("oidc_payloads").select("id").where("type", "=", "Grant");
+  if (filter.userId) grants = grants.where(sql<string>`payload->>'accountId'`, "=", filter.userId);
+  if (filter.clientId) grants = grants.where(sql<string>`payload->>'clientId'`, "=", filter.clientId);
+  // One statement, so it also runs inside a caller's transaction.
+  const result = await db
+    .deleteFrom("oidc_payloads")
+    .where((eb) => eb.or([eb("grant_id", "in", grants), eb.and([eb("type", "=", "Grant"), eb("id", "in", grants)])]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

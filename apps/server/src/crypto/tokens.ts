@@ -1,0 +1,35 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+/**
+ * The one place for bearer secrets (sessions, grants, tickets, application and client secrets):
+ * how they are made, how they are stored, how a presented one is compared.
+ */
+
+/** A bearer secret: 256 bits from the CSPRNG, URL-safe. */
+export function newToken(bytes = 32): string {
+  return randomBytes(bytes).toString("base64url");
+}
+
+/** Tokens are high-entropy, so a fast hash is enough to keep the stored form useless to a thief. */
+export function hashToken(token: string): Buffer {
+  return createHash("sha256").update(token, "utf8").digest();
+}
+
+export function hashTokenHex(token: string): string {
+  return hashToken(token).toString("hex");
+}
+
+/** The one constant-time comparison: equal bytes, in time that does not depend on where they differ. */
+export function sameBytes(expected: Buffer, actual: Buffer): boolean {
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/** Two strings compared in constant time (for secrets held in clear, such as a state or a bearer token). */
+export function sameText(expected: string, actual: string): boolean {
+  return sameBytes(Buffer.from(expected, "utf8"), Buffer.from(actual, "utf8"));
+}
+
+/** Whether a presented secret is the one whose SHA-256 is stored (hex), in constant time. */
+export function matchesTokenHash(storedHex: string, presented: string): boolean {
+  return sameBytes(Buffer.from(storedHex, "hex"), hashToken(presented));
+}

@@ -1,4 +1,5 @@
 export * from "./api.ts";
 export * from "./errors.ts";
+export * from "./language.ts";
 export * from "./messages.ts";
 export * from "./pages.ts";

@@ -1,9 +1,8 @@
-import { isLanguage, type Language } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
-import { languageFromHeader } from "../http/language.ts";
+import { requestLanguage } from "../http/language.ts";
 import { GoogleOpenIdClient } from "./client.ts";
 import { beginGoogleSignIn, completeGoogleSignIn } from "./service.ts";
 
@@ -26,13 +25,8 @@ function isNavigation(request: FastifyRequest): boolean {
   return accept.includes("text/html");
 }
 
-function preferredLanguage(request: FastifyRequest): Language {
-  const chosen = request.cookies.i18next;
-  return isLanguage(chosen) ? chosen : languageFromHeader(request.headers["accept-language"]);
-}
-
 function backToLoginWithAlert(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return reply.redirect(`/${preferredLanguage(request)}/?google_auth_error=true`, 302);
+  return reply.redirect(`/${requestLanguage(request)}/?google_auth_error=true`, 302);
 }
 
 const authQuerySchema = z.object({

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError, type ErrorDetail } from "../errors.ts";
 import { isDatabaseUnavailable } from "./database-errors.ts";
-import { languageFromHeader } from "./language.ts";
+import { requestLanguage } from "./language.ts";
 
 const fastifyCodeToErrorCode: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: "request.invalid_json",
@@ -54,7 +54,7 @@ export function toAppError(error: unknown): AppError {
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, appError: AppError): FastifyReply {
-  const language = languageFromHeader(request.headers["accept-language"]);
+  const language = requestLanguage(request);
   return reply
     .code(appError.status)
     .headers({ ...appError.headers, "cache-control": "no-store", "content-language": language })

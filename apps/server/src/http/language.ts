@@ -1,18 +1,14 @@
-import { defaultLanguage, isLanguage, type Language } from "@kpi-id/contracts";
+import { chooseLanguage, type Language } from "@kpi-id/contracts";
+import type { FastifyRequest } from "fastify";
 
-/** Picks uk or en from an Accept-Language header by quality; Ukrainian when neither is asked for. */
-export function languageFromHeader(header: string | undefined): Language {
-  if (!header) return defaultLanguage;
-  const ranked = header
-    .split(",")
-    .slice(0, 20)
-    .map((part, index) => {
-      const [tag = "", ...parameters] = part.trim().split(";");
-      const quality = parameters.map((p) => p.trim()).find((p) => p.startsWith("q="));
-      const q = quality ? Number.parseFloat(quality.slice(2)) : 1;
-      return { base: tag.toLowerCase().split("-")[0], q: Number.isFinite(q) ? q : 0, index };
-    })
-    .filter((entry) => entry.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  return (ranked.find((entry) => isLanguage(entry.base))?.base as Language | undefined) ?? defaultLanguage;
+/**
+ * The language of a page or an answer for this request, in the one order shared with the web app:
+ * what the request names (`requested`, e.g. OpenID Connect ui_locales), the `i18next` cookie, Accept-Language.
+ */
+export function requestLanguage(request: FastifyRequest, requested?: unknown): Language {
+  return chooseLanguage({
+    requested: typeof requested === "string" ? requested : undefined,
+    chosen: request.cookies?.i18next,
+    accepted: request.headers["accept-language"],
+  });
 }

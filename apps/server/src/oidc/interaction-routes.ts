@@ -1,4 +1,3 @@
-import { type Language, languages } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type Provider from "oidc-provider";
@@ -8,7 +7,7 @@ import { hasApplicationAccess } from "../access/applications.ts";
 import { findApplicationById } from "../apps/queries.ts";
 import { audit } from "../audit/record.ts";
 import { AppError, hasCode } from "../errors.ts";
-import { languageFromHeader } from "../http/language.ts";
+import { requestLanguage } from "../http/language.ts";
 import { currentSession, requireSession } from "../sessions/current.ts";
 import type { LoadedSession } from "../sessions/store.ts";
 import { approvedResult, clientIdOf, deniedResult, rememberedConsent, requestedScopes } from "./interaction-result.ts";
@@ -28,13 +27,6 @@ async function loadInteraction(provider: Provider, request: FastifyRequest, repl
   }
   if (interaction.uid !== uid) throw new AppError("oidc.interaction_not_found");
   return interaction;
-}
-
-function languageOf(interaction: Interaction, request: FastifyRequest): Language {
-  const uiLocales = interaction.params.ui_locales;
-  const first = typeof uiLocales === "string" ? uiLocales.split(" ")[0]?.split("-")[0] : undefined;
-  if (first && (languages as readonly string[]).includes(first)) return first as Language;
-  return languageFromHeader(request.headers["accept-language"]);
 }
 
 async function applicationOf(app: FastifyInstance, interaction: Interaction) {
@@ -97,10 +89,10 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         } catch (error) {
           if (!hasCode(error, "oidc.interaction_not_found")) throw error;
           // A browser arrives here by navigation: the consent screen explains the expiry in the person's language.
-          const language = languageFromHeader(request.headers["accept-language"]);
+          const language = requestLanguage(request);
           return reply.redirect(`/${language}/consent?uid=${encodeURIComponent(request.params.uid)}`, 303);
         }
-        const language = languageOf(interaction, request);
+        const language = requestLanguage(request, interaction.params.ui_locales);
         const session = await currentSession(request, reply);
         if (!session) return reply.redirect(`/${language}/?oidc=${encodeURIComponent(interaction.uid)}`, 303);
         const application = await applicationOf(app, interaction);

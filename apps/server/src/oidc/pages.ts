@@ -1,6 +1,5 @@
-import { isLanguage, type Language } from "@kpi-id/contracts";
+import { chooseLanguage, type Language } from "@kpi-id/contracts";
 import type { KoaContextWithOIDC } from "oidc-provider";
-import { languageFromHeader } from "../http/language.ts";
 
 // The provider's own few pages (sign-out confirmation, errors), in the person's language.
 // They carry no script, so they work under a strict CSP.
@@ -32,13 +31,14 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** ui_locales of the request, else the language chosen in the web app (its i18next cookie), else the browser's. */
+/** The one language order (contracts' chooseLanguage): ui_locales, the web app's i18next cookie, Accept-Language. */
 function languageOf(ctx: KoaContextWithOIDC): Language {
   const uiLocales = ctx.oidc?.params?.ui_locales;
-  if (typeof uiLocales === "string") return languageFromHeader(uiLocales.replaceAll(" ", ","));
-  const chosen = ctx.cookies.get("i18next", { signed: false });
-  if (isLanguage(chosen)) return chosen;
-  return languageFromHeader(ctx.get("accept-language"));
+  return chooseLanguage({
+    requested: typeof uiLocales === "string" ? uiLocales : undefined,
+    chosen: ctx.cookies.get("i18next", { signed: false }),
+    accepted: ctx.get("accept-language"),
+  });
 }
 
 // The web app's look (its colours and card), in a few inline rules; the CSP allows inline styles only.

@@ -4,8 +4,8 @@ import { hasApplicationAccess } from "../access/applications.ts";
 import { findApplicationById } from "../apps/queries.ts";
 import { audit } from "../audit/record.ts";
 import type { ApplicationRow } from "../db/schema.ts";
+import { requestLanguage } from "../http/language.ts";
 import { currentSession } from "../sessions/current.ts";
-import { pageLanguage } from "./language.ts";
 import { issueTicket } from "./store.ts";
 
 // Longer than any application id; a longer value is not kept in the page address.
@@ -45,7 +45,7 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { appId } = request.query;
-      const language = pageLanguage(request);
+      const language = requestLanguage(request);
       const session = await currentSession(request, reply);
       if (!session) {
         await audit(request, { type: "app_redirect", result: "failure", reason: "auth.not_authenticated" });

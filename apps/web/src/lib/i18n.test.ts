@@ -1,7 +1,7 @@
 import i18next from "i18next";
 import LanguageDetector from "i18next-browser-languagedetector";
 import { afterEach, describe, expect, it } from "vitest";
-import { detectionOptions } from "./i18n.ts";
+import { detectionOptions, kpiIdDetector } from "./i18n.ts";
 
 function clearCookie(): void {
   // biome-ignore lint/suspicious/noDocumentCookie: the detector itself reads document.cookie; the test sets it the same way
@@ -11,7 +11,9 @@ function clearCookie(): void {
 async function detect(path: string): Promise<string> {
   window.history.replaceState(null, "", path);
   const instance = i18next.createInstance();
-  await instance.use(LanguageDetector).init({
+  const detector = new LanguageDetector();
+  detector.addDetector(kpiIdDetector);
+  await instance.use(detector).init({
     supportedLngs: ["uk", "en"],
     fallbackLng: "uk",
     load: "languageOnly",

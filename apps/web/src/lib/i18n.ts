@@ -1,17 +1,46 @@
+import { chooseLanguage, defaultLanguage, languages } from "@kpi-id/contracts";
 import i18next from "i18next";
 import LanguageDetector from "i18next-browser-languagedetector";
 import HttpBackend from "i18next-http-backend";
 import { initReactI18next } from "react-i18next";
-import { fallbackLanguage, languages } from "./languages.ts";
 
 export const namespaces = ["common", "auth", "apps", "pages", "errors"] as const;
 
+/** Where the person's choice is remembered (the server reads the same cookie). */
+const choiceCookie = "i18next";
+const choiceStorageKey = "i18nextLng";
+
+function readCookie(name: string): string | undefined {
+  const pair = document.cookie.split("; ").find((entry) => entry.startsWith(`${name}=`));
+  return pair === undefined ? undefined : decodeURIComponent(pair.slice(name.length + 1));
+}
+
+function readStorage(key: string): string | undefined {
+  try {
+    return window.localStorage.getItem(key) ?? undefined;
+  } catch {
+    return undefined; // storage refused (private mode, blocked by policy)
+  }
+}
+
+/**
+ * The server's language order (contracts' chooseLanguage) in the browser: the first path segment,
+ * then the person's remembered choice (the i18next cookie, then local storage), then Ukrainian.
+ */
+export const kpiIdDetector = {
+  name: "kpiId",
+  lookup: () =>
+    chooseLanguage({
+      requested: window.location.pathname.split("/")[1],
+      chosen: readCookie(choiceCookie) ?? readStorage(choiceStorageKey),
+    }),
+};
+
 /** Where the language comes from, in order, and where the choice is remembered. */
 export const detectionOptions = {
-  order: ["path", "cookie", "localStorage"],
-  lookupFromPathIndex: 0,
-  lookupCookie: "i18next",
-  lookupLocalStorage: "i18nextLng",
+  order: [kpiIdDetector.name],
+  lookupCookie: choiceCookie,
+  lookupLocalStorage: choiceStorageKey,
   caches: ["cookie", "localStorage"],
   cookieOptions: { path: "/", sameSite: "lax" as const },
 };
@@ -24,13 +53,15 @@ interface InitOptions {
 }
 
 export function initI18n({ development = import.meta.env.DEV }: InitOptions = {}) {
+  const detector = new LanguageDetector();
+  detector.addDetector(kpiIdDetector);
   return i18n
     .use(HttpBackend)
-    .use(LanguageDetector)
+    .use(detector)
     .use(initReactI18next)
     .init({
       supportedLngs: [...languages],
-      fallbackLng: fallbackLanguage,
+      fallbackLng: defaultLanguage,
       nonExplicitSupportedLngs: false,
       load: "languageOnly",
       ns: [...namespaces],

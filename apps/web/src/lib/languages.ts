@@ -1,13 +1,8 @@
-export const languages = ["uk", "en"] as const;
-export type Language = (typeof languages)[number];
-export const fallbackLanguage: Language = "uk";
+import { baseLanguage, defaultLanguage, type Language } from "@kpi-id/contracts";
 
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === "string" && (languages as readonly string[]).includes(value);
-}
+export { isLanguage, type Language, languages } from "@kpi-id/contracts";
 
 /** Narrows whatever i18next reports (it may be "en-US" or undefined) to one of ours. */
 export function toLanguage(value: string | undefined): Language {
-  const base = value?.split("-")[0];
-  return isLanguage(base) ? base : fallbackLanguage;
+  return baseLanguage(value) ?? defaultLanguage;
 }

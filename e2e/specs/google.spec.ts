@@ -1,3 +1,4 @@
+import type { GoogleErrorReason } from "@kpi-id/contracts";
 import type { Page } from "@playwright/test";
 import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { GoogleStandInPage } from "../pages/google-stand-in-page.ts";
@@ -16,11 +17,17 @@ function recordNavigations(page: Page): string[] {
 }
 
 test.describe("sign-in with Google (against the sandbox stand-in)", () => {
-  test("from a site's button: login screen → Google → account page → /google-auth → apps with the appId → the site", async ({
+  test("from a site's button: login screen → Google → account page → /google-auth → server callback → apps with the appId → the site", async ({
     page,
     baseURL,
   }) => {
     const navigations = recordNavigations(page);
+    const serverCallbacks: string[] = [];
+    page.on("request", (request) => {
+      if (request.isNavigationRequest() && request.url().startsWith(`${baseURL}/google/auth?`)) {
+        serverCallbacks.push(request.url());
+      }
+    });
     await page.goto(demoSiteUrl);
     await page.getByRole("link", { name: "Увійти з KPI ID", exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/\\?appId=[0-9a-f-]{36}$`));
@@ -40,8 +47,11 @@ test.describe("sign-in with Google (against the sandbox stand-in)", () => {
     expect(googleAuth, navigations.join("\n")).toBeDefined();
     const answer = new URL(googleAuth ?? "");
     expect(answer.searchParams.get("code")).toBeTruthy();
-    const state = JSON.parse(Buffer.from(answer.searchParams.get("state") ?? "", "base64url").toString("utf8"));
-    expect(state.appId).toBe(appId);
+    // The appId stays with the server: Google's state and the callback's address do not carry it.
+    expect(answer.searchParams.get("state")).toMatch(/^[\w-]{22}$/);
+    expect(googleAuth).not.toContain(appId);
+    // The page hands the answer to the server, which sets the session and redirects onwards.
+    expect(serverCallbacks).toHaveLength(1);
     expect(navigations).toContain(`${baseURL}/uk/apps?appId=${appId}`);
   });
 
@@ -67,12 +77,28 @@ test.describe("sign-in with Google (against the sandbox stand-in)", () => {
     await expectNoAxeViolations(page, "the Google stand-in's account page");
   });
 
-  const refusals: { title: string; language: "uk" | "en"; act: (google: GoogleStandInPage) => Promise<void> }[] = [
-    { title: "a Google account no campus person has", language: "uk", act: (g) => g.choose("stranger") },
-    { title: "an address Google has not verified", language: "en", act: (g) => g.choose("unverified") },
+  const refusals: {
+    title: string;
+    language: "uk" | "en";
+    reason: GoogleErrorReason;
+    act: (google: GoogleStandInPage) => Promise<void>;
+  }[] = [
+    {
+      title: "a Google account no campus person has",
+      language: "uk",
+      reason: "no_account",
+      act: (g) => g.choose("stranger"),
+    },
+    {
+      title: "an address Google has not verified",
+      language: "en",
+      reason: "email_unverified",
+      act: (g) => g.choose("unverified"),
+    },
     {
       title: "cancelling at Google",
       language: "uk",
+      reason: "cancelled",
       act: async (g) => {
         await g.waitForIt();
         await g.cancel.click();
@@ -93,7 +119,7 @@ test.describe("sign-in with Google (against the sandbox stand-in)", () => {
 
       await expect(loginPage.googleError).toBeVisible();
       await expect(page).toHaveURL(`${baseURL}/${refusal.language}/`);
-      expect(navigations).toContain(`${baseURL}/${refusal.language}/?google_auth_error=true`);
+      expect(navigations).toContain(`${baseURL}/${refusal.language}/?google_auth_error=${refusal.reason}`);
       // No session came of it: the apps screen sends the person back to login.
       await page.goto(`/${refusal.language}/apps`);
       await expect(page).toHaveURL(`${baseURL}/${refusal.language}/`);

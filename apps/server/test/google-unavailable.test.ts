@@ -50,9 +50,9 @@ describe.each(databaseKinds)("Google sign-in when it is off or its provider is d
       headers: { accept: html, cookie: "i18next=en", "accept-language": "uk" },
     });
     expect(byCookie.statusCode).toBe(302);
-    expect(byCookie.headers.location).toBe("/en/?google_auth_error=true");
+    expect(byCookie.headers.location).toBe("/en/?google_auth_error=unavailable");
     const byHeader = await off.app.inject({ method: "GET", url: "/api/google/redirect", headers: { accept: html } });
-    expect(byHeader.headers.location).toBe("/uk/?google_auth_error=true");
+    expect(byHeader.headers.location).toBe("/uk/?google_auth_error=unavailable");
   });
 
   it("answers 503 while the provider cannot be reached, and recovers once it can", async () => {

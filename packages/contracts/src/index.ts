@@ -1,5 +1,6 @@
 export * from "./api.ts";
 export * from "./errors.ts";
+export * from "./google.ts";
 export * from "./language.ts";
 export * from "./messages.ts";
 export * from "./pages.ts";

@@ -33,3 +33,6 @@ export function isPagePath(path: string): boolean {
     return segments.length === 1 && first !== "" && (languagePages as readonly string[]).includes(first);
   return (languagePages as readonly string[]).includes(page);
 }
+
+/** Where the provider's login and consent interaction lives: /{oidcInteractionPath}/{uid}. */
+export const oidcInteractionPath = "/api/oidc/interaction";

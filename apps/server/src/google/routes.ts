@@ -1,9 +1,12 @@
+import { GOOGLE_ERROR_PARAM, type GoogleErrorReason } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { requestLanguage } from "../http/language.ts";
+import { rememberContinueTo } from "../sessions/continue-to.ts";
 import { GoogleOpenIdClient } from "./client.ts";
+import { googleErrorReason } from "./error-reason.ts";
 import { beginGoogleSignIn, completeGoogleSignIn } from "./service.ts";
 
 const appIdSchema = z.uuid();
@@ -25,8 +28,10 @@ function isNavigation(request: FastifyRequest): boolean {
   return accept.includes("text/html");
 }
 
-function backToLoginWithAlert(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return reply.redirect(`/${requestLanguage(request)}/?google_auth_error=true`, 302);
+/** The login page with the Google alert; the reason lets it say what the person can do. */
+function backToLoginWithAlert(request: FastifyRequest, reply: FastifyReply, reason: GoogleErrorReason): FastifyReply {
+  const query = new URLSearchParams({ [GOOGLE_ERROR_PARAM]: reason });
+  return reply.redirect(`/${requestLanguage(request)}/?${query}`, 302);
 }
 
 const authQuerySchema = z.object({
@@ -50,20 +55,24 @@ export const googleRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["sign-in"],
         summary: "Start signing in with Google",
         description:
-          "Redirects to the provider (authorization code, PKCE S256, nonce). `state` is base64url JSON " +
-          "`{appId?, n}` and is bound to a short-lived signed HttpOnly cookie. A browser whose sign-in " +
-          "cannot start is sent to `/{lang}/?google_auth_error=true`; other callers get 400 " +
-          "`request.validation_failed` (appId not a uuid) or 503 `google.not_configured`.",
+          "Redirects to the provider (authorization code, PKCE S256, nonce). `state` is random and bound to a " +
+          "short-lived signed HttpOnly cookie; the appId, if any, is kept in the server's pending sign-in " +
+          "cookie, not in `state`. A browser whose sign-in cannot start is sent to " +
+          "`/{lang}/?google_auth_error={reason}`; other callers get 400 `request.validation_failed` " +
+          "(appId not a uuid) or 503 `google.not_configured`.",
         querystring: z.object({ appId: z.string().max(200).optional() }),
       },
     },
     async (request, reply) => {
       try {
         const appId = parseAppId(request.query.appId);
-        const url = await beginGoogleSignIn(requireClient(), reply, appId);
+        const url = await beginGoogleSignIn(requireClient(), reply);
+        if (appId) rememberContinueTo(reply, { kind: "application", appId });
         return reply.redirect(url.href, 302);
       } catch (error) {
-        if (error instanceof AppError && isNavigation(request)) return backToLoginWithAlert(request, reply);
+        if (error instanceof AppError && isNavigation(request)) {
+          return backToLoginWithAlert(request, reply, googleErrorReason(error));
+        }
         throw error;
       }
     },
@@ -76,18 +85,28 @@ export const googleRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["sign-in"],
         summary: "Finish signing in with Google",
         description:
-          "Called by the /google-auth page with the provider's `code` and `state`. Checks them against " +
-          "this browser's pending sign-in cookie, exchanges the code, validates the ID token and finds " +
-          "the campus person (linked Google subject, else the one active account with the verified " +
-          "e-mail). Success sets the session cookie; any failure is 401 `google.failed` and no session. " +
-          "Answers are throttled per address: 429 `auth.too_many_attempts` with Retry-After.",
+          "The /google-auth page sends the browser here with the provider's `code` and `state`. Checks " +
+          "them against this browser's pending sign-in cookie, exchanges the code, validates the ID token " +
+          "and finds the campus person (linked Google subject, else the one active account with the " +
+          "verified e-mail). Success sets the session cookie. A browser navigation (Accept: text/html) is " +
+          "then redirected (302) where the sign-in continues (the apps list, the application, the OpenID " +
+          "Connect interaction), and on failure to `/{lang}/?google_auth_error={reason}`. Other callers " +
+          "get 200 `{ok: true}`, or 401 `google.failed` and no session. Answers are throttled per address: " +
+          "429 `auth.too_many_attempts` with Retry-After.",
         querystring: authQuerySchema,
         response: { 200: z.object({ ok: z.literal(true) }) },
       },
     },
     async (request, reply) => {
-      await completeGoogleSignIn(requireClient(), request, reply, request.query);
-      return { ok: true as const };
+      try {
+        const next = await completeGoogleSignIn(requireClient(), request, reply, request.query);
+        return isNavigation(request) ? reply.redirect(next, 302) : { ok: true as const };
+      } catch (error) {
+        if (error instanceof AppError && isNavigation(request)) {
+          return backToLoginWithAlert(request, reply, googleErrorReason(error));
+        }
+        throw error;
+      }
     },
   );
 };

@@ -9,7 +9,7 @@ import type { GoogleOpenIdClient } from "./client.ts";
 import { findPersonForGoogle } from "./person.ts";
 import {
   clearPendingCookie,
-  encodeState,
+  newState,
   PENDING_SIGN_IN_SECONDS,
   type PendingSignIn,
   readPendingCookie,
@@ -17,12 +17,8 @@ import {
 } from "./state.ts";
 
 /** Starts a sign-in: remembers state, verifier and nonce in this browser's cookie; answers Google's URL. */
-export async function beginGoogleSignIn(
-  client: GoogleOpenIdClient,
-  reply: FastifyReply,
-  appId: string | undefined,
-): Promise<URL> {
-  const { url, pending } = await client.authorizationRequest(encodeState(appId));
+export async function beginGoogleSignIn(client: GoogleOpenIdClient, reply: FastifyReply): Promise<URL> {
+  const { url, pending } = await client.authorizationRequest(newState());
   const expiresAt = Math.floor(reply.server.clock().getTime() / 1000) + PENDING_SIGN_IN_SECONDS;
   setPendingCookie(reply, { ...pending, expiresAt });
   return url;
@@ -53,13 +49,14 @@ export interface GoogleAnswer {
  * Finishes a sign-in: the answer must match this browser's pending sign-in,
  * the code must yield a valid ID token, and the token must name exactly one
  * active campus person. Then a new session. Every outcome is audited.
+ * Answers where the browser goes next.
  */
 export async function completeGoogleSignIn(
   client: GoogleOpenIdClient,
   request: FastifyRequest,
   reply: FastifyReply,
   answer: GoogleAnswer,
-): Promise<void> {
+): Promise<string> {
   // The pending sign-in is good for one answer, whatever that answer turns out to be.
   clearPendingCookie(reply);
   const { db, clock } = request.server;
@@ -75,12 +72,13 @@ export async function completeGoogleSignIn(
     throw new AppError("auth.too_many_attempts", { retryAfterSeconds: attempt.retryAfterSeconds });
   }
   let userId: string | undefined;
+  let next: string;
   try {
     const pending = pendingSignInFor(request, answer.state);
     const identity = await client.identityFor(answer.code, pending);
     const person = await findPersonForGoogle(db, identity);
     userId = person.id;
-    await completeSignIn(request, reply, { userId: person.id, method: "GOOGLE" });
+    ({ next } = await completeSignIn(request, reply, { userId: person.id, method: "GOOGLE" }));
   } catch (error) {
     if (hasCode(error, "google.failed")) {
       await audit(request, { type: "sign_in", result: "failure", authMethod: "GOOGLE", reason: error.reason });
@@ -89,4 +87,5 @@ export async function completeGoogleSignIn(
   }
   await settleSuccess(db, throttle);
   await audit(request, { type: "sign_in", result: "success", authMethod: "GOOGLE", userId });
+  return next;
 }

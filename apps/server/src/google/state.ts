@@ -4,12 +4,11 @@ import { z } from "zod";
 import type { Config } from "../config/index.ts";
 
 /**
- * `state` is base64url JSON `{appId?, n}`: the web page's /google-auth reads
- * the appId back from it, and `n` (128 random bits) makes it unguessable.
+ * `state` is 128 random bits and nothing else: where the browser continues
+ * after the sign-in is kept on the server's side (sessions/continue-to.ts).
  */
-export function encodeState(appId: string | undefined): string {
-  const payload = { ...(appId ? { appId } : {}), n: randomBytes(16).toString("base64url") };
-  return Buffer.from(JSON.stringify(payload), "utf8").toString("base64url");
+export function newState(): string {
+  return randomBytes(16).toString("base64url");
 }
 
 /** What the browser must bring back to /google/auth: it ties the answer to the browser that asked. */

@@ -1,3 +1,4 @@
+import { oidcInteractionPath } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
 import { hasApplicationAccess } from "../access/applications.ts";
@@ -15,7 +16,7 @@ import { deriveKey, keyActivationDelaySeconds, type PrivateJwk } from "./keys.ts
 import { logoutSource, postLogoutSuccessSource, renderError } from "./pages.ts";
 
 export const oidcPrefix = "/oidc";
-export const interactionPath = "/api/oidc/interaction";
+export const interactionPath = oidcInteractionPath;
 
 /** Lifetimes in seconds. A retired signing key stays published for the longest-lived signed token. */
 export const oidcTtl = {

@@ -2,7 +2,9 @@ import type { AuthMethod, ErrorCode } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { audit, requestOrigin } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
+import { requestLanguage } from "../http/language.ts";
 import { findUserById } from "../users/queries.ts";
+import { destinationOf, takeContinueTo } from "./continue-to.ts";
 import { readSessionCookie, sessionCookieName, sessionCookieOptions } from "./cookie.ts";
 import { createSession, deleteSessionByToken } from "./store.ts";
 
@@ -13,6 +15,8 @@ export interface SignIn {
 
 export interface CompletedSignIn {
   sessionId: string;
+  /** Where the browser goes next: what the pending sign-in asked for, else the apps list. */
+  next: string;
 }
 
 /** What a refused finish answers, per method: the caller's own refusal, so the spec's messages stay. */
@@ -35,7 +39,8 @@ async function requireActivePerson(request: FastifyRequest, { userId, method }: 
  * Every sign-in ends here, whatever the method: the person is checked, a fresh
  * session replaces whatever session cookie the browser had (a token planted
  * before sign-in is worthless), the cookie is set (this is the only place that
- * sets it) and the start is audited.
+ * sets it), the start is audited, and the browser's pending "continue to" is
+ * taken to say where it goes next.
  */
 export async function completeSignIn(
   request: FastifyRequest,
@@ -60,5 +65,5 @@ export async function completeSignIn(
   // Whatever the request had loaded before belongs to the old cookie.
   request.session = undefined;
   await audit(request, { type: "session_start", result: "success", authMethod: signIn.method, userId: signIn.userId });
-  return { sessionId: id };
+  return { sessionId: id, next: destinationOf(takeContinueTo(request, reply), requestLanguage(request)) };
 }

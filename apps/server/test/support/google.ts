@@ -14,7 +14,7 @@ export function googleSettings(standIn: RunningGoogleStandIn): Record<string, st
 export interface StartedSignIn {
   /** The provider's authorization URL the browser is sent to. */
   location: URL;
-  /** `name=value` of the pending sign-in cookie. */
+  /** The Cookie header the browser then sends: the pending sign-in cookie, and "continue to" when an appId came. */
   cookie: string;
   /** The cookie's signed value, as the browser holds it. */
   cookieValue: string;
@@ -28,7 +28,7 @@ export async function startGoogleSignIn(app: FastifyInstance, appId?: string): P
   if (!cookie) throw new Error("no pending sign-in cookie");
   return {
     location: new URL(String(response.headers.location)),
-    cookie: `${cookie.name}=${cookie.value}`,
+    cookie: response.cookies.map((c) => `${c.name}=${c.value}`).join("; "),
     cookieValue: cookie.value,
   };
 }
@@ -66,3 +66,18 @@ export function refusal(response: LightMyRequestResponse) {
 }
 
 export const refused = { status: 401, code: "google.failed", session: false };
+
+/** What the /google-auth page does since the server owns the callback: a page load of /google/auth. */
+export function finishGoogleSignInAsPage(
+  app: FastifyInstance,
+  answer: { code: string; state: string },
+  cookie: string,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  const query = new URLSearchParams({ code: answer.code, state: answer.state });
+  return app.inject({
+    method: "GET",
+    url: `/google/auth?${query}`,
+    headers: { accept: "text/html,application/xhtml+xml", cookie, ...headers },
+  });
+}

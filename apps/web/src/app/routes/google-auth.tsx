@@ -2,13 +2,14 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
-import { appIdFromState } from "@/features/google/api/decode-state.ts";
-import { completeGoogleAuth } from "@/features/google/api/google-auth.ts";
+import { googleCallbackUrl, googleErrorUrl } from "@/features/google/api/google-auth.ts";
 import { browser } from "@/lib/browser.ts";
-import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 
-/** Google returns here; the server checks code and state, then the browser moves on with a fresh page load. */
+/**
+ * Google returns here. The page only hands the answer to the server (a page load of /google/auth),
+ * which checks code and state, sets the session and redirects to where the sign-in continues.
+ */
 export function GoogleAuthRoute() {
   const { t } = useTranslation("auth");
   const language = useLanguage();
@@ -18,16 +19,11 @@ export function GoogleAuthRoute() {
     // StrictMode runs effects twice in development; a code may be used only once.
     if (started.current) return;
     started.current = true;
-    const code = searchParams.get("code");
-    const state = searchParams.get("state");
-    completeGoogleAuth(code, state).then(
-      () => {
-        const appId = appIdFromState(state);
-        const query = appId ? `?${new URLSearchParams({ appId })}` : "";
-        browser.replace(`${localizePath(language, "/apps")}${query}`);
-      },
-      () => browser.replace(`${localizePath(language, "/")}?google_auth_error=true`),
-    );
+    try {
+      browser.replace(googleCallbackUrl(searchParams));
+    } catch {
+      browser.replace(googleErrorUrl(language, searchParams));
+    }
   }, [searchParams, language]);
   return (
     <main className="flex min-h-dvh items-center justify-center">

@@ -1,3 +1,4 @@
+import { GOOGLE_ERROR_PARAM } from "@kpi-id/contracts";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useSearchParams } from "react-router";
@@ -11,8 +12,6 @@ import { localizedHref } from "@/lib/paths.ts";
 import { useSettings } from "@/lib/settings.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { EntryGate } from "../gates/entry-gate.tsx";
-
-const GOOGLE_ERROR_PARAM = "google_auth_error";
 
 /** Reads google_auth_error once, then removes it from the URL so a reload does not show it again. */
 function useGoogleError(): [boolean, () => void] {

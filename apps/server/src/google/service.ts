@@ -26,7 +26,7 @@ export async function beginGoogleSignIn(client: GoogleOpenIdClient, reply: Fasti
 
 /** The sign-in this browser started, answered by this very state; anything else is refused. */
 function pendingSignInFor(request: FastifyRequest, state: string): PendingSignIn {
-  const pending = readPendingCookie(request, request.server.clock());
+  const pending = readPendingCookie(request);
   if (!pending) throw new AppError("google.failed", { reason: "google.no_pending_sign_in" });
   if (!sameText(pending.state, state)) throw new AppError("google.failed", { reason: "google.state_mismatch" });
   return pending;

@@ -1,12 +1,12 @@
 import { type Language, oidcInteractionPath } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { Config } from "../config/index.ts";
+import { signedCookie } from "../http/signed-cookie.ts";
 
 /**
  * Where the browser goes once the person has signed in. Kept on the server's
  * side (a signed, short-lived HttpOnly cookie), never in the page's address
- * or storage: the browser carries it without being able to read or change it.
+ * or storage: the browser carries it, but scripts cannot read it and nobody can change it unnoticed.
  */
 export const continueToSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("apps") }),
@@ -20,13 +20,7 @@ const pendingSchema = z.object({ continueTo: continueToSchema, expiresAt: z.numb
 /** Long enough to sign in at Google or with Diia, short enough that a forgotten one does not surprise later. */
 export const PENDING_CONTINUE_SECONDS = 600;
 
-export function continueCookieName(config: Config): string {
-  return config.secureCookies ? "__Host-kpi_id_continue" : "kpi_id_continue";
-}
-
-function cookieOptions(config: Config) {
-  return { httpOnly: true, sameSite: "lax" as const, path: "/", secure: config.secureCookies };
-}
+const continueCookie = signedCookie("kpi_id_continue", pendingSchema, 1024);
 
 /** The page a sign-in continues to. */
 export function destinationOf(continueTo: ContinueTo, language: Language): string {
@@ -42,38 +36,13 @@ export function destinationOf(continueTo: ContinueTo, language: Language): strin
 
 /** Remembers where to continue after the sign-in this browser is about to make. */
 export function rememberContinueTo(reply: FastifyReply, continueTo: ContinueTo): void {
-  const { config, clock } = reply.server;
-  const expiresAt = Math.floor(clock().getTime() / 1000) + PENDING_CONTINUE_SECONDS;
-  reply.setCookie(continueCookieName(config), JSON.stringify({ continueTo, expiresAt }), {
-    ...cookieOptions(config),
-    signed: true,
-    maxAge: PENDING_CONTINUE_SECONDS,
-  });
-}
-
-/** Where this browser's pending sign-in continues to, if its cookie is ours (signature), well-formed and fresh. */
-export function readContinueTo(request: FastifyRequest): ContinueTo | undefined {
-  const raw = request.cookies[continueCookieName(request.server.config)];
-  if (!raw || raw.length > 1024) return undefined;
-  const unsigned = request.unsignCookie(raw);
-  if (!unsigned.valid || unsigned.value === null) return undefined;
-  try {
-    const parsed = pendingSchema.safeParse(JSON.parse(unsigned.value));
-    if (!parsed.success || parsed.data.expiresAt * 1000 <= request.server.clock().getTime()) return undefined;
-    return parsed.data.continueTo;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A pending "continue to" serves one sign-in. */
-export function forgetContinueTo(reply: FastifyReply): void {
-  reply.clearCookie(continueCookieName(reply.server.config), cookieOptions(reply.server.config));
+  const expiresAt = Math.floor(reply.server.clock().getTime() / 1000) + PENDING_CONTINUE_SECONDS;
+  continueCookie.set(reply, { continueTo, expiresAt }, PENDING_CONTINUE_SECONDS);
 }
 
 /** Takes (reads and forgets) where this browser continues to after signing in; the apps list when nothing waits. */
 export function takeContinueTo(request: FastifyRequest, reply: FastifyReply): ContinueTo {
-  const continueTo = readContinueTo(request);
-  if (continueTo) forgetContinueTo(reply);
-  return continueTo ?? { kind: "apps" };
+  const pending = continueCookie.read(request);
+  if (pending) continueCookie.clear(reply);
+  return pending?.continueTo ?? { kind: "apps" };
 }

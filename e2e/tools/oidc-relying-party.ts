@@ -59,6 +59,7 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
   client.enableNonRepudiationChecks(config);
   const pending = new Map<string, Pending>();
   let lastIdToken = "";
+  let lastRefreshToken = "";
 
   /**
    * /oidc/rp-login starts a sign-in; its query may set prompt (default consent, for a refresh
@@ -87,7 +88,8 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
       code_challenge_method: "S256",
       ui_locales: "uk",
     });
-    send(response, 302, "", { location: url.href });
+    // A new navigation (not a redirect), so the test's routing sees the provider's answers.
+    send(response, 200, `<meta http-equiv="refresh" content="0;url=${escapeHtml(url.href)}">`);
   }
 
   /** The authorization response: in the query, or posted as a form (response_mode=form_post). */
@@ -155,11 +157,24 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
     if (!refreshToken) return { rotated: "no refresh token", concurrent: "" };
     const refreshed = await client.refreshTokenGrant(config, refreshToken);
     const rotated = Boolean(refreshed.refresh_token) && refreshed.refresh_token !== refreshToken;
+    lastRefreshToken = refreshed.refresh_token ?? "";
     const concurrent = await client.refreshTokenGrant(config, refreshToken).then(
       () => "accepted",
       (replayError: { error?: string }) => replayError.error ?? "refused",
     );
     return { rotated: rotated ? "yes" : "no", concurrent };
+  }
+
+  /** /oidc/rp-refresh: the refresh token this RP holds, used now (it outlives a logout only with offline_access). */
+  async function refreshNow(response: ServerResponse) {
+    const outcome = await client.refreshTokenGrant(config, lastRefreshToken).then(
+      (refreshed) => {
+        lastRefreshToken = refreshed.refresh_token ?? "";
+        return "ok";
+      },
+      (refusal: { error?: string }) => refusal.error ?? "refused",
+    );
+    send(response, 200, `<p data-testid="rp-refresh">${escapeHtml(outcome)}</p>`);
   }
 
   function logout(response: ServerResponse) {
@@ -175,6 +190,7 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
     const handle = async () => {
       if (path === "/oidc/rp-login") return login(request, response);
       if (path === "/oidc/rp-logout") return logout(response);
+      if (path === "/oidc/rp-refresh") return refreshNow(response);
       if (path === new URL(options.redirectUri).pathname) return callback(request, response);
       if (path === new URL(options.postLogoutRedirectUri).pathname)
         return send(response, 200, "<p data-testid='rp-signed-out'>signed out</p>");
@@ -207,8 +223,17 @@ export async function startDemoRelyingParty(page: Page, baseURL: string): Promis
     redirectUri: `${demoSiteUrl}/oidc/callback`,
     postLogoutRedirectUri: `${demoSiteUrl}/oidc/signed-out`,
   });
-  await page.route(`${baseURL}/oidc/**`, async (route) => {
-    const response = await route.fetch({ maxRedirects: 0 });
+  // Playwright sees only the first request of a redirect chain, so the provider's redirects
+  // are followed here, up to the one that leaves for the application.
+  await page.route(`${baseURL}/**`, async (route) => {
+    if (!route.request().isNavigationRequest()) return route.fallback();
+    let response = await route.fetch({ maxRedirects: 0 });
+    for (let hop = 0; hop < 10; hop += 1) {
+      const next = new URL(response.headers().location ?? "", response.url());
+      const provider = next.origin === new URL(baseURL).origin && /^\/(api\/)?oidc\//.test(next.pathname);
+      if (!response.headers().location || !provider) break;
+      response = await page.context().request.get(next.href, { maxRedirects: 0 });
+    }
     const headers = response.headers();
     const location = headers.location;
     if (location?.startsWith(`${demoSiteUrl}/oidc/`))

@@ -116,8 +116,9 @@ describe.each(databaseKinds)("OpenID Connect as the specs require (%s)", (kind) 
     const browser = await signedInBrowser();
     const posted = await browser.request(`${issuer}/auth`, form(Object.fromEntries(start.url.searchParams)));
     expect(posted.status).toBe(303);
-    const { leftTo } = await browser.follow(posted.headers.get("location") ?? "");
-    if (!leftTo) throw new Error("the sign-in did not return to the application");
+    // A KPI ID session and a first-party application: the code comes at once.
+    const leftTo = new URL(posted.headers.get("location") ?? "", issuer);
+    expect(leftTo.origin + leftTo.pathname).toBe(redirectUri);
     const tokens = await client.authorizationCodeGrant(config, leftTo, {
       pkceCodeVerifier: start.verifier,
       expectedState: start.state,
@@ -177,9 +178,9 @@ describe.each(databaseKinds)("OpenID Connect as the specs require (%s)", (kind) 
       });
     }
     const config = await discover(issuer, rp.id, rp.secret);
-    const start = await startSignIn(config, redirectUri, "openid", { state: "s\u0000" });
+    const start = await startSignIn(config, redirectUri, "openid", { nonce: "n\u0000" });
     const { leftTo } = await (await signedInBrowser()).follow(start.url.href);
-    // The redirect URI is known, so the application hears of it (with its state back).
+    // The nonce would be stored with the code; the redirect URI is known, so the application hears of it.
     expect(leftTo?.searchParams.get("error")).toBe("invalid_request");
     expect(leftTo?.searchParams.get("code")).toBeNull();
   });

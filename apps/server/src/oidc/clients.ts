@@ -34,6 +34,8 @@ export function clientMetadata(application: ApplicationRow): AdapterPayload {
     response_types: ["code"],
     scope: [...scopes].join(" "),
     id_token_signed_response_alg: "RS256",
+    // Every ID token says when the person signed in (the KPI ID session's start), asked or not.
+    require_auth_time: true,
     ...(application.backchannel_logout_uri
       ? { backchannel_logout_uri: application.backchannel_logout_uri, backchannel_logout_session_required: true }
       : {}),

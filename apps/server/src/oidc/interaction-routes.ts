@@ -10,9 +10,11 @@ import { AppError, hasCode } from "../errors.ts";
 import { requestLanguage } from "../http/language.ts";
 import { currentSession, requireSession } from "../sessions/current.ts";
 import type { LoadedSession } from "../sessions/store.ts";
-import { approvedResult, clientIdOf, deniedResult, rememberedConsent, requestedScopes } from "./interaction-result.ts";
+import { approvedResult, clientIdOf, deniedResult, requestedScopes } from "./interaction-result.ts";
+import { signInTime } from "./kpi-session.ts";
 import { interactionPath } from "./provider.ts";
 import type { OidcRuntime } from "./runtime.ts";
+import { rememberedConsent } from "./session-grant.ts";
 
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
 
@@ -27,6 +29,16 @@ async function loadInteraction(provider: Provider, request: FastifyRequest, repl
   }
   if (interaction.uid !== uid) throw new AppError("oidc.interaction_not_found");
   return interaction;
+}
+
+/**
+ * prompt=login, or a max_age the KPI ID session is older than: the person must prove who they
+ * are again (OIDC Core §3.1.2.1), so only a sign-in made after the request began will do.
+ */
+function needsFreshSignIn(interaction: Interaction, session: LoadedSession): boolean {
+  const { name, reasons } = interaction.prompt;
+  const asked = name === "login" && (reasons.includes("login_prompt") || reasons.includes("max_age"));
+  return asked && signInTime(session) < interaction.iat;
 }
 
 async function applicationOf(app: FastifyInstance, interaction: Interaction) {
@@ -94,7 +106,10 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         }
         const language = requestLanguage(request, interaction.params.ui_locales);
         const session = await currentSession(request, reply);
-        if (!session) return reply.redirect(`/${language}/?oidc=${encodeURIComponent(interaction.uid)}`, 303);
+        const signInScreen = `/${language}/?oidc=${encodeURIComponent(interaction.uid)}`;
+        if (!session) return reply.redirect(signInScreen, 303);
+        // The sign-in screen then shows even to a signed-in person (reauth=1).
+        if (needsFreshSignIn(interaction, session)) return reply.redirect(`${signInScreen}&reauth=1`, 303);
         const application = await applicationOf(app, interaction);
         const facts = { session, applicationId: application.id };
         if (!(await hasApplicationAccess(app.db, session.userId, application.id))) {
@@ -103,11 +118,16 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
             303,
           );
         }
-        const remembered = application.first_party
-          ? undefined
-          : await rememberedConsent(app.db, provider, interaction, session.userId);
-        if (application.first_party || remembered) {
-          const approved = await approvedResult(provider, interaction, session, remembered);
+        const remembered =
+          application.first_party ||
+          (await rememberedConsent(app.db, provider, {
+            accountId: session.userId,
+            clientId: application.id,
+            scopes: requestedScopes(interaction),
+            prompt: String(interaction.params.prompt ?? ""),
+          }));
+        if (remembered) {
+          const approved = await approvedResult(provider, interaction, session);
           return reply.redirect(await finish(request, reply, approved, facts), 303);
         }
         return reply.redirect(`/${language}/consent?uid=${encodeURIComponent(interaction.uid)}`, 303);

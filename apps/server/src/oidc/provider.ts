@@ -6,14 +6,16 @@ import type { Config } from "../config/index.ts";
 import { matchesTokenHash } from "../crypto/tokens.ts";
 import type { Database } from "../db/schema.ts";
 import { sessionCookieName } from "../sessions/cookie.ts";
-import { deleteSessionByToken, loadSession } from "../sessions/store.ts";
+import { deleteSessionByToken } from "../sessions/store.ts";
 import { applicationAccessPrompt } from "./access.ts";
 import { createAdapterClass } from "./adapter.ts";
 import { auditAuthorizations, type OidcAuditSink } from "./audit.ts";
 import { createFindAccount, scopeClaims } from "./claims.ts";
 import { oidcScopes } from "./clients.ts";
 import { deriveKey, keyActivationDelaySeconds, type PrivateJwk } from "./keys.ts";
+import { kpiSessionOf, kpiSessionToken, mirrorKpiSession } from "./kpi-session.ts";
 import { logoutSource, postLogoutSuccessSource, renderError } from "./pages.ts";
+import { loadSessionGrant } from "./session-grant.ts";
 
 export const oidcPrefix = "/oidc";
 export const interactionPath = oidcInteractionPath;
@@ -39,18 +41,12 @@ export interface ProviderOptions {
   audit: OidcAuditSink;
 }
 
-/** The KPI ID session a provider request carries, if it is live. */
-export function kpiSessionToken(ctx: KoaContextWithOIDC, config: Config): string | undefined {
-  const token = ctx.cookies.get(sessionCookieName(config), { signed: false });
-  return token && token.length <= 128 ? token : undefined;
-}
-
 /**
- * The provider's own session only mirrors ours: when there is no KPI ID
- * session, or it belongs to someone else, the login prompt is due again
- * (with prompt=none that is `login_required`).
+ * The provider's own session only mirrors ours (kpi-session.ts): when there is no KPI ID
+ * session, or it belongs to someone else, the login prompt is due again (with prompt=none
+ * that is `login_required`).
  */
-function loginPolicy({ config, db, clock }: ProviderOptions) {
+function loginPolicy(options: ProviderOptions) {
   const { Check, base } = interactionPolicy;
   const policy = base();
   policy.get("login")?.checks.push(
@@ -59,14 +55,14 @@ function loginPolicy({ config, db, clock }: ProviderOptions) {
       "there is no KPI ID session for the signed-in person",
       "login_required",
       async (ctx) => {
-        const token = kpiSessionToken(ctx, config);
-        if (!token) return Check.REQUEST_PROMPT;
-        const session = await loadSession(db, token, config.sessions, clock());
-        return session?.userId === ctx.oidc.session?.accountId ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT;
+        const session = await kpiSessionOf(ctx, options);
+        return session && session.userId === ctx.oidc.session?.accountId
+          ? Check.NO_NEED_TO_PROMPT
+          : Check.REQUEST_PROMPT;
       },
     ),
   );
-  policy.add(applicationAccessPrompt(db), 1);
+  policy.add(applicationAccessPrompt(options.db), 1);
   return policy;
 }
 
@@ -100,6 +96,7 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
   return {
     adapter: createAdapterClass(db, options.clock),
     findAccount: createFindAccount(db),
+    loadExistingGrant: loadSessionGrant(db),
     claims: scopeClaims,
     scopes: [...oidcScopes],
     jwks: { keys: keys as unknown as NonNullable<Configuration["jwks"]>["keys"] },
@@ -173,6 +170,7 @@ export function createProvider(options: ProviderOptions): Provider {
   provider.proxy = true;
   (provider.Client.prototype as unknown as { compareClientSecret: typeof compareHashedSecret }).compareClientSecret =
     compareHashedSecret;
+  mirrorKpiSession(provider, options);
   provider.use(auditAuthorizations(provider, options.audit));
   provider.use(endKpiSessionOnLogout(options));
   return provider;

@@ -16,6 +16,9 @@ export function EntryGate({ children }: { children: ReactNode }) {
   const { search } = useLocation();
   useRememberInteraction(search);
   if (user.isPending) return <PageSpinner label={t("common:loading")} />;
+  // The application asked the person to prove who they are again (prompt=login, max_age):
+  // the sign-in screen shows even to someone signed in; signing in then resumes the request.
+  if (new URLSearchParams(search).has("reauth")) return children;
   // An application's OpenID Connect sign-in brought the person here (?oidc=): go back to it.
   const pending = user.data ? readPendingInteraction(search) : undefined;
   if (pending) return <ResumeInteraction uid={pending} />;

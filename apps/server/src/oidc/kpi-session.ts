@@ -1,0 +1,69 @@
+import type { IncomingMessage } from "node:http";
+import type Provider from "oidc-provider";
+import type { KoaContextWithOIDC } from "oidc-provider";
+import type { Config } from "../config/index.ts";
+import type { Db } from "../db/schema.ts";
+import { sessionCookieName } from "../sessions/cookie.ts";
+import { type LoadedSession, loadSession } from "../sessions/store.ts";
+import { amrByAuthMethod } from "./claims.ts";
+
+export interface KpiSessionOptions {
+  config: Config;
+  db: Db;
+  clock: () => Date;
+}
+
+type Koa = Pick<KoaContextWithOIDC, "cookies" | "req">;
+
+/** The KPI ID session cookie a provider request carries (its token), if any. */
+export function kpiSessionToken(ctx: Pick<Koa, "cookies">, config: Config): string | undefined {
+  const token = ctx.cookies.get(sessionCookieName(config), { signed: false });
+  return token && token.length <= 128 ? token : undefined;
+}
+
+// Loaded once per request: the session mirror and the login check both ask.
+const loaded = new WeakMap<IncomingMessage, Promise<LoadedSession | undefined>>();
+
+/** The live KPI ID session of the request, if any. */
+export function kpiSessionOf(ctx: Koa, { config, db, clock }: KpiSessionOptions): Promise<LoadedSession | undefined> {
+  let session = loaded.get(ctx.req);
+  if (!session) {
+    const token = kpiSessionToken(ctx, config);
+    session = token ? loadSession(db, token, config.sessions, clock()) : Promise.resolve(undefined);
+    loaded.set(ctx.req, session);
+  }
+  return session;
+}
+
+/** When the person proved who they are for this KPI ID session: its start (every sign-in starts a new one). */
+export function signInTime(session: LoadedSession): number {
+  return Math.floor(session.createdAt.getTime() / 1000);
+}
+
+type ProviderSession = Awaited<ReturnType<Provider["Session"]["get"]>> & {
+  loginTs?: number;
+  touched?: boolean;
+};
+
+/**
+ * The provider's session follows the KPI ID session of the browser: whoever is signed in to
+ * KPI ID is signed in to the provider, with the KPI ID sign-in time (`auth_time`, `max_age`)
+ * and method (`amr`), whether or not an OpenID Connect interaction ever ran in this browser
+ * (so `prompt=none` works right after signing in to KPI ID). A different person starts with no
+ * applications signed in. Without a KPI ID session the login check (provider.ts) asks again.
+ */
+export function mirrorKpiSession(provider: Provider, options: KpiSessionOptions): void {
+  const Session = provider.Session as unknown as { get(ctx: Koa): Promise<ProviderSession> };
+  const read = Session.get.bind(Session);
+  Session.get = async (ctx) => {
+    const session = await read(ctx);
+    const kpi = await kpiSessionOf(ctx, options);
+    if (!kpi) return session;
+    const loginTs = signInTime(kpi);
+    if (session.accountId === kpi.userId && session.loginTs === loginTs) return session;
+    if (session.accountId && session.accountId !== kpi.userId) session.authorizations = {};
+    session.loginAccount({ accountId: kpi.userId, loginTs, amr: [amrByAuthMethod[kpi.authMethod]] });
+    session.touched = true;
+    return session;
+  };
+}

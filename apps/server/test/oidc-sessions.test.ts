@@ -1,0 +1,171 @@
+import { createServer, type Server } from "node:http";
+import { decodeJwt } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestApp } from "./support/app.ts";
+import { addPerson, grantAccess, shiftedClock, signIn } from "./support/campus.ts";
+import { databaseKinds } from "./support/databases.ts";
+import { createListeningTestApp, freePort } from "./support/listening.ts";
+import { addOidcClient, client, discover, startSignIn, TestBrowser } from "./support/oidc.ts";
+
+const redirectUri = "https://rp.example.edu/callback";
+const postLogoutUri = "https://rp.example.edu/signed-out";
+const password = "correct horse battery";
+
+/**
+ * Issue 13, defects 2, 4 and 8: the provider follows the KPI ID session of each browser
+ * (prompt=none, prompt=login, max_age, auth_time), and each browser has grants of its own.
+ */
+describe.each(databaseKinds)("OpenID Connect and KPI ID sessions (%s)", (kind) => {
+  let test: TestApp;
+  let origin: string;
+  let issuer: string;
+  const clock = shiftedClock();
+  let firstParty: { id: string; secret: string };
+  let thirdParty: { id: string; secret: string };
+  let backchannel: Server;
+  const logoutTokens: string[] = [];
+
+  beforeAll(async () => {
+    ({ test, origin, issuer } = await createListeningTestApp(kind, { clock: clock.now }));
+    backchannel = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => {
+        logoutTokens.push(new URLSearchParams(body).get("logout_token") ?? "");
+        response.end();
+      });
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => backchannel.listen(port, "127.0.0.1", resolve));
+    const person = await addPerson(test.app, { username: "s.device", fullName: "Олена Коваленко" }, password);
+    const settings = {
+      redirectUris: [redirectUri],
+      postLogoutRedirectUris: [postLogoutUri],
+      scopes: ["openid" as const, "profile" as const, "offline_access" as const],
+      backchannelLogoutUri: `http://127.0.0.1:${port}/backchannel`,
+    };
+    const first = await addOidcClient(test.app, { ...settings, firstParty: true });
+    const third = await addOidcClient(test.app, { ...settings, firstParty: false });
+    firstParty = { id: first.application.id, secret: first.secret };
+    thirdParty = { id: third.application.id, secret: third.secret };
+    await grantAccess(test.app.db, person.id, firstParty.id);
+    await grantAccess(test.app.db, person.id, thirdParty.id);
+  });
+  afterAll(async () => {
+    backchannel?.close();
+    await test?.close();
+  });
+
+  /** A browser signed in to KPI ID `secondsAgo` ago (and never through OpenID Connect). */
+  async function device(secondsAgo = 0) {
+    const browser = new TestBrowser(origin);
+    clock.advance(-secondsAgo);
+    const signedInAt = Math.floor(clock.now().getTime() / 1000);
+    browser.setCookie(await signIn(test.app, "s.device", password, { origin }));
+    clock.advance(secondsAgo);
+    return { browser, signedInAt };
+  }
+
+  async function authorize(app: { id: string; secret: string }, browser: TestBrowser, extra: Record<string, string>) {
+    const config = await discover(issuer, app.id, app.secret);
+    const start = await startSignIn(config, redirectUri, extra.scope ?? "openid profile", extra);
+    const { leftTo, response } = await browser.follow(start.url.href);
+    const tokens = async (answer = leftTo) => {
+      if (!answer) throw new Error(`no answer for the application: ${response.status} ${response.url}`);
+      return client.authorizationCodeGrant(config, answer, {
+        pkceCodeVerifier: start.verifier,
+        expectedState: start.state,
+      });
+    };
+    return { config, leftTo, response, tokens };
+  }
+
+  it("prompt=none signs in a person who signed in to KPI ID only, with auth_time of that sign-in", async () => {
+    const { browser, signedInAt } = await device(90);
+    const silent = await authorize(firstParty, browser, { prompt: "none" });
+    expect(silent.leftTo?.searchParams.get("code")).toBeTruthy();
+    const idToken = (await silent.tokens()).claims();
+    expect(idToken?.auth_time).toBe(signedInAt);
+    expect(idToken?.amr).toEqual(["pwd"]);
+  });
+
+  it("prompt=none for a third-party application: consent_required until the person consented once, then a code", async () => {
+    const { browser } = await device();
+    expect((await authorize(thirdParty, browser, { prompt: "none" })).leftTo?.searchParams.get("error")).toBe(
+      "consent_required",
+    );
+    // Consent given on another device counts for this one too.
+    const other = await device();
+    const asked = await authorize(thirdParty, other.browser, {});
+    const uid = new URL(asked.response.url).searchParams.get("uid") ?? "";
+    const answered = await other.browser.request(`/api/oidc/interaction/${uid}/consent`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin },
+      body: JSON.stringify({ allow: true }),
+    });
+    expect(answered.status).toBe(200);
+    expect((await authorize(thirdParty, browser, { prompt: "none" })).leftTo?.searchParams.get("code")).toBeTruthy();
+  });
+
+  it("prompt=login shows the sign-in screen to a signed-in person; a new sign-in continues with its own auth_time", async () => {
+    const { browser } = await device(600);
+    const asked = await authorize(firstParty, browser, { prompt: "login", ui_locales: "en" });
+    expect(asked.leftTo).toBeUndefined();
+    const screen = new URL(asked.response.url);
+    expect(screen.pathname).toBe("/en/");
+    expect(screen.searchParams.get("reauth")).toBe("1");
+    const uid = screen.searchParams.get("oidc") ?? "";
+    // The old session does not do: back to the sign-in screen.
+    expect((await browser.follow(`/api/oidc/interaction/${uid}`)).response.url).toContain("reauth=1");
+
+    const signedInAgainAt = Math.floor(clock.now().getTime() / 1000);
+    browser.setCookie(await signIn(test.app, "s.device", password, { origin }));
+    const back = await browser.follow(`/api/oidc/interaction/${uid}`);
+    expect((await asked.tokens(back.leftTo)).claims()?.auth_time).toBe(signedInAgainAt);
+  });
+
+  it("max_age: a sign-in older than it asks again (login_required with prompt=none); a recent one does not", async () => {
+    const { browser, signedInAt } = await device(300);
+    const fresh = await authorize(firstParty, browser, { max_age: "3600" });
+    expect((await fresh.tokens()).claims()?.auth_time).toBe(signedInAt);
+    const silent = await authorize(firstParty, browser, { prompt: "none", max_age: "60" });
+    expect(silent.leftTo?.searchParams.get("error")).toBe("login_required");
+    const asked = await authorize(firstParty, browser, { max_age: "60" });
+    expect(asked.leftTo).toBeUndefined();
+    expect(new URL(asked.response.url).searchParams.get("reauth")).toBe("1");
+  });
+
+  it("signing out on one device ends that device's tokens only; offline_access tokens and the other device's stay; one logout token, for that session", async () => {
+    const laptop = await device();
+    const phone = await device();
+    const scope = { scope: "openid profile offline_access", prompt: "consent" };
+    const onLaptop = await (await authorize(firstParty, laptop.browser, scope)).tokens();
+    const online = await (await authorize(firstParty, laptop.browser, {})).tokens();
+    const onPhone = await (await authorize(firstParty, phone.browser, {})).tokens();
+    const config = await discover(issuer, firstParty.id, firstParty.secret);
+    expect(decodeJwt(onLaptop.id_token ?? "").sid).not.toBe(decodeJwt(onPhone.id_token ?? "").sid);
+
+    logoutTokens.length = 0;
+    const endSession = client.buildEndSessionUrl(config, {
+      id_token_hint: online.id_token ?? "",
+      post_logout_redirect_uri: postLogoutUri,
+    });
+    const html = await (await laptop.browser.request(endSession.href)).text();
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+    const confirmed = await laptop.browser.request(`${issuer}/session/end/confirm`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ xsrf, logout: "yes" }),
+    });
+    expect(confirmed.headers.get("location")).toBe(postLogoutUri);
+
+    expect((await client.tokenIntrospection(config, online.access_token)).active).toBe(false);
+    expect((await client.tokenIntrospection(config, onPhone.access_token)).active).toBe(true);
+    // Back-Channel Logout §2.7: offline access outlives the sign-out.
+    const refreshed = await client.refreshTokenGrant(config, onLaptop.refresh_token ?? "");
+    expect(refreshed.access_token).toBeTruthy();
+    expect(logoutTokens.map((token) => decodeJwt(token).sid)).toEqual([decodeJwt(online.id_token ?? "").sid]);
+  });
+});

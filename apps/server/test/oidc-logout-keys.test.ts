@@ -1,4 +1,3 @@
-import { createServer, type Server } from "node:http";
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -12,8 +11,8 @@ import { signingKeyRetentionSeconds } from "../src/oidc/provider.ts";
 import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
-import { createListeningTestApp, freePort } from "./support/listening.ts";
-import { addOidcClient, client, discover, startSignIn, TestBrowser } from "./support/oidc.ts";
+import { createListeningTestApp } from "./support/listening.ts";
+import { addOidcClient, client, discover, startBackchannelReceiver, startSignIn, TestBrowser } from "./support/oidc.ts";
 
 const redirectUri = "https://rp.example.edu/callback";
 const postLogoutUri = "https://rp.example.edu/signed-out";
@@ -24,8 +23,7 @@ describe.each(databaseKinds)("OpenID Connect logout and signing keys (%s)", (kin
   let issuer: string;
   let rp: { id: string; secret: string };
   let userId: string;
-  let backchannel: Server;
-  const logoutTokens: string[] = [];
+  let backchannel: Awaited<ReturnType<typeof startBackchannelReceiver>>;
   let clockOffsetMs = 0;
 
   beforeAll(async () => {
@@ -33,18 +31,7 @@ describe.each(databaseKinds)("OpenID Connect logout and signing keys (%s)", (kin
     ({ test, origin, issuer } = await createListeningTestApp(kind, {
       clock: () => new Date(Date.now() + clockOffsetMs),
     }));
-    backchannel = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk) => {
-        body += chunk;
-      });
-      request.on("end", () => {
-        logoutTokens.push(new URLSearchParams(body).get("logout_token") ?? "");
-        response.end();
-      });
-    });
-    const backchannelPort = await freePort();
-    await new Promise<void>((resolve) => backchannel.listen(backchannelPort, "127.0.0.1", resolve));
+    backchannel = await startBackchannelReceiver();
     const person = await addPerson(
       test.app,
       { username: "leaving", fullName: "Марія Іваненко" },
@@ -56,7 +43,7 @@ describe.each(databaseKinds)("OpenID Connect logout and signing keys (%s)", (kin
       postLogoutRedirectUris: [postLogoutUri],
       scopes: ["openid", "profile", "offline_access"],
       firstParty: true,
-      backchannelLogoutUri: `http://127.0.0.1:${backchannelPort}/backchannel`,
+      backchannelLogoutUri: backchannel.url,
     });
     rp = { id: created.application.id, secret: created.secret };
     await grantAccess(test.app.db, userId, rp.id);
@@ -119,24 +106,24 @@ describe.each(databaseKinds)("OpenID Connect logout and signing keys (%s)", (kin
       { event_type: "oidc_logout", result: "success", application_id: rp.id },
     ]);
 
-    await expect.poll(() => logoutTokens.length).toBeGreaterThan(0);
+    await expect.poll(() => backchannel.logoutTokens.length).toBeGreaterThan(0);
     const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
-    const { payload } = await jwtVerify(logoutTokens[0] ?? "", jwks, { issuer, audience: rp.id });
+    const { payload } = await jwtVerify(backchannel.logoutTokens[0] ?? "", jwks, { issuer, audience: rp.id });
     expect(payload.sub).toBe(userId);
     expect(payload.events).toHaveProperty(["http://schemas.openid.net/event/backchannel-logout"]);
   });
 
   it("notifies the applications over the back channel when the person signs out of KPI ID itself", async () => {
     const { browser } = await signInThroughOidc();
-    const before = logoutTokens.length;
+    const before = backchannel.logoutTokens.length;
     const logout = await browser.request("/api/auth/logout", {
       method: "POST",
       headers: { "content-type": "application/json", origin },
     });
     expect(logout.status).toBe(200);
-    await expect.poll(() => logoutTokens.length).toBe(before + 1);
+    await expect.poll(() => backchannel.logoutTokens.length).toBe(before + 1);
     const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
-    const { payload } = await jwtVerify(logoutTokens.at(-1) ?? "", jwks, { issuer, audience: rp.id });
+    const { payload } = await jwtVerify(backchannel.logoutTokens.at(-1) ?? "", jwks, { issuer, audience: rp.id });
     expect(payload.sub).toBe(userId);
     expect(payload.sid).toEqual(expect.any(String));
   });

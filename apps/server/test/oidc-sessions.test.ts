@@ -1,11 +1,10 @@
-import { createServer, type Server } from "node:http";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, shiftedClock, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
-import { createListeningTestApp, freePort } from "./support/listening.ts";
-import { addOidcClient, client, discover, startSignIn, TestBrowser } from "./support/oidc.ts";
+import { createListeningTestApp } from "./support/listening.ts";
+import { addOidcClient, client, discover, startBackchannelReceiver, startSignIn, TestBrowser } from "./support/oidc.ts";
 
 const redirectUri = "https://rp.example.edu/callback";
 const postLogoutUri = "https://rp.example.edu/signed-out";
@@ -22,29 +21,17 @@ describe.each(databaseKinds)("OpenID Connect and KPI ID sessions (%s)", (kind) =
   const clock = shiftedClock();
   let firstParty: { id: string; secret: string };
   let thirdParty: { id: string; secret: string };
-  let backchannel: Server;
-  const logoutTokens: string[] = [];
+  let backchannel: Awaited<ReturnType<typeof startBackchannelReceiver>>;
 
   beforeAll(async () => {
     ({ test, origin, issuer } = await createListeningTestApp(kind, { clock: clock.now }));
-    backchannel = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk) => {
-        body += chunk;
-      });
-      request.on("end", () => {
-        logoutTokens.push(new URLSearchParams(body).get("logout_token") ?? "");
-        response.end();
-      });
-    });
-    const port = await freePort();
-    await new Promise<void>((resolve) => backchannel.listen(port, "127.0.0.1", resolve));
+    backchannel = await startBackchannelReceiver();
     const person = await addPerson(test.app, { username: "s.device", fullName: "Олена Коваленко" }, password);
     const settings = {
       redirectUris: [redirectUri],
       postLogoutRedirectUris: [postLogoutUri],
       scopes: ["openid" as const, "profile" as const, "offline_access" as const],
-      backchannelLogoutUri: `http://127.0.0.1:${port}/backchannel`,
+      backchannelLogoutUri: backchannel.url,
     };
     const first = await addOidcClient(test.app, { ...settings, firstParty: true });
     const third = await addOidcClient(test.app, { ...settings, firstParty: false });
@@ -147,7 +134,7 @@ describe.each(databaseKinds)("OpenID Connect and KPI ID sessions (%s)", (kind) =
     const config = await discover(issuer, firstParty.id, firstParty.secret);
     expect(decodeJwt(onLaptop.id_token ?? "").sid).not.toBe(decodeJwt(onPhone.id_token ?? "").sid);
 
-    logoutTokens.length = 0;
+    backchannel.logoutTokens.length = 0;
     const endSession = client.buildEndSessionUrl(config, {
       id_token_hint: online.id_token ?? "",
       post_logout_redirect_uri: postLogoutUri,
@@ -166,6 +153,8 @@ describe.each(databaseKinds)("OpenID Connect and KPI ID sessions (%s)", (kind) =
     // Back-Channel Logout §2.7: offline access outlives the sign-out.
     const refreshed = await client.refreshTokenGrant(config, onLaptop.refresh_token ?? "");
     expect(refreshed.access_token).toBeTruthy();
-    expect(logoutTokens.map((token) => decodeJwt(token).sid)).toEqual([decodeJwt(online.id_token ?? "").sid]);
+    expect(backchannel.logoutTokens.map((token) => decodeJwt(token).sid)).toEqual([
+      decodeJwt(online.id_token ?? "").sid,
+    ]);
   });
 });

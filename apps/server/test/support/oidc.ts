@@ -1,7 +1,9 @@
+import { createServer } from "node:http";
 import type { FastifyInstance } from "fastify";
 import * as client from "openid-client";
 import { createApplication } from "../../src/apps/service.ts";
 import { applyOidcSettings, type OidcSettings } from "../../src/oidc/settings.ts";
+import { freePort } from "./listening.ts";
 
 let clientCount = 0;
 
@@ -100,3 +102,21 @@ export async function startSignIn(config: client.Configuration, redirectUri: str
 }
 
 export { client };
+
+/** An application's back-channel logout endpoint on loopback: keeps every logout token it is sent. */
+export async function startBackchannelReceiver() {
+  const logoutTokens: string[] = [];
+  const server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => {
+      body += chunk;
+    });
+    request.on("end", () => {
+      logoutTokens.push(new URLSearchParams(body).get("logout_token") ?? "");
+      response.end();
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${port}/backchannel`, logoutTokens, close: () => server.close() };
+}

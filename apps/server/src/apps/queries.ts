@@ -37,13 +37,3 @@ export async function setApplicationSecretHash(db: Db, id: string, secretHash: s
     .where("id", "=", id)
     .execute();
 }
-
-export function applicationsOfUser(db: Db, userId: string): Promise<ApplicationRow[]> {
-  return db
-    .selectFrom("applications")
-    .innerJoin("user_applications", "user_applications.application_id", "applications.id")
-    .selectAll("applications")
-    .where("user_applications.user_id", "=", userId)
-    .orderBy("applications.title")
-    .execute();
-}

@@ -1,7 +1,7 @@
 /**
  * A small, bounded multipart reader for Diia's callback. Diia sends
- * `multipart/form-data` or `multipart/mixed` (which @fastify/multipart does not
- * accept), so parts are split here over a body Fastify has already limited.
+ * `multipart/form-data` or `multipart/mixed`, so parts are split here over a
+ * body Fastify has already limited (its content-type parser in routes.ts).
  */
 export interface MultipartPart {
   name?: string;

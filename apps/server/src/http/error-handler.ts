@@ -13,12 +13,6 @@ const fastifyCodeToErrorCode: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: "request.validation_failed",
   FST_ERR_VALIDATION: "request.validation_failed",
   FST_ERR_NOT_FOUND: "request.not_found",
-  FST_ERR_REQ_FILE_TOO_LARGE: "request.payload_too_large",
-  FST_PARTS_LIMIT: "request.payload_too_large",
-  FST_FILES_LIMIT: "request.payload_too_large",
-  FST_FIELDS_LIMIT: "request.payload_too_large",
-  FST_PROTO_VIOLATION: "request.validation_failed",
-  FST_INVALID_MULTIPART_CONTENT_TYPE: "request.unsupported_media_type",
 };
 
 function validationDetails(error: FastifyError): ErrorDetail[] | undefined {
@@ -40,7 +34,7 @@ export function toAppError(error: unknown): AppError {
   }
   const mapped = fastifyError?.code ? fastifyCodeToErrorCode[fastifyError.code] : undefined;
   if (mapped) return new AppError(mapped, { cause: error });
-  // Other client errors Fastify and its plugins raise (bad headers, bad multipart).
+  // Other client errors Fastify and its plugins raise (bad headers, a refused static path).
   const status = fastifyError?.statusCode;
   if (typeof status === "number" && status >= 400 && status < 500) {
     if (status === 413) return new AppError("request.payload_too_large", { cause: error });

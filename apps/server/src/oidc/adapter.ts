@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { type Adapter, type AdapterPayload, errors } from "oidc-provider";
 import type { Db } from "../db/schema.ts";
 import { findOidcClient } from "./clients.ts";
@@ -86,17 +87,12 @@ export function createAdapterClass(db: Db, clock: () => Date = () => new Date())
       return this.findWhere("user_code", userCode);
     }
 
+    /** One UPDATE: the first use counts (a use inside the grace period does not extend it). */
     async consume(id: string): Promise<void> {
-      // The library reads `consumed` from the payload to detect a second use; the first use
-      // counts (a use inside the grace period does not extend it).
-      const now = clock();
-      const row = await this.findRow("id", id);
-      if (!row) return;
-      const first = (row.payload as Payload).consumed;
-      const payload = { ...row.payload, consumed: first ?? Math.floor(now.getTime() / 1000) };
+      refuseNul(id);
       await db
         .updateTable("oidc_payloads")
-        .set({ consumed_at: now, payload: JSON.stringify(payload) })
+        .set({ consumed_at: sql<Date>`coalesce(consumed_at, ${clock()})` })
         .where("type", "=", this.name)
         .where("id", "=", id)
         .execute();
@@ -112,7 +108,10 @@ export function createAdapterClass(db: Db, clock: () => Date = () => new Date())
 
     private async findWhere(column: "id" | "uid" | "user_code", value: string) {
       const row = await this.findRow(column, value);
-      return row?.payload as AdapterPayload | undefined;
+      if (!row) return undefined;
+      // The library reads `consumed` (seconds) from the payload to detect a second use; consumed_at holds it.
+      const consumed = row.consumed_at ? Math.floor(row.consumed_at.getTime() / 1000) : undefined;
+      return (consumed === undefined ? row.payload : { ...row.payload, consumed }) as AdapterPayload;
     }
 
     /** Expired rows are invisible and removed when met. */
@@ -120,7 +119,7 @@ export function createAdapterClass(db: Db, clock: () => Date = () => new Date())
       refuseNul(value);
       const row = await db
         .selectFrom("oidc_payloads")
-        .select(["id", "payload", "expires_at"])
+        .select(["id", "payload", "expires_at", "consumed_at"])
         .where("type", "=", this.name)
         .where(column, "=", value)
         .executeTakeFirst();

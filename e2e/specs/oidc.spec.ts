@@ -31,7 +31,7 @@ test.describe("OpenID Connect", () => {
     await expect(scopes).toContainText("Прізвище та ім'я");
     await expect(scopes).toContainText("Адреса електронної пошти");
     await expect(scopes).not.toContainText("РНОКПП");
-    await page.screenshot({ path: "/tmp/kpi-oidc-consent.png", fullPage: true });
+    await page.screenshot({ path: test.info().outputPath("consent.png"), fullPage: true });
     await expectNoAxeViolations(page, "the consent screen");
     await page.getByRole("button", { name: "Дозволити" }).click();
 
@@ -49,7 +49,7 @@ test.describe("OpenID Connect", () => {
     // RP-initiated logout: KPI ID asks, then ends its own session and returns to the application.
     await page.getByRole("link", { name: "Sign out" }).click();
     await expect(page).toHaveURL(new RegExp(`^${baseURL}/oidc/session/end`));
-    await page.screenshot({ path: "/tmp/kpi-oidc-logout.png", fullPage: true });
+    await page.screenshot({ path: test.info().outputPath("logout.png"), fullPage: true });
     await expectNoAxeViolations(page, "the sign-out confirmation");
     await page.getByRole("button", { name: "Так, вийти" }).click();
     await page.waitForURL(`${rp.url}/oidc/signed-out`);
@@ -92,7 +92,7 @@ test.describe("OpenID Connect on the demo site", () => {
 
     await page.waitForURL(new RegExp(`^${demoSiteUrl}/oidc/callback\\?`));
     await expect(page.getByTestId("signed-in-name")).toHaveText(person.fullName);
-    await page.screenshot({ path: "/tmp/kpi-oidc-demo-site.png", fullPage: true });
+    await page.screenshot({ path: test.info().outputPath("demo-site.png"), fullPage: true });
 
     await page.getByRole("link", { name: "Sign out" }).click();
     await page.getByRole("button", { name: "Так, вийти" }).click();

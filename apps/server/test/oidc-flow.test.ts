@@ -157,7 +157,10 @@ describe.each(databaseKinds)("OpenID Connect sign-in (%s)", (kind) => {
       expectedState: state,
     });
     await client.tokenRevocation(config, tokens.access_token);
-    await expect(client.fetchUserInfo(config, tokens.access_token, userId)).rejects.toBeDefined();
+    await expect(client.fetchUserInfo(config, tokens.access_token, userId)).rejects.toMatchObject({
+      status: 401,
+      cause: [{ parameters: { error: "invalid_token" } }],
+    });
   });
 
   it("sends a browser without a KPI ID session to the sign-in screen and back", async () => {

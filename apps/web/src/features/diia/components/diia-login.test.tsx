@@ -1,10 +1,9 @@
-import { screen, waitFor } from "@testing-library/react";
-import userEvent from "@testing-library/user-event";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { browser } from "@/lib/browser.ts";
 import { json, mockFetch, unauthorized } from "../../../../test/fetch-mock.ts";
 import { renderApp, renderWithProviders, student } from "../../../../test/render.tsx";
-import { MAX_UNSCANNED_CODES } from "../api/use-diia-sign-in.ts";
+import { MAX_UNSCANNED_CODES, PROGRESS_TICK_MS } from "../api/use-diia-sign-in.ts";
 import { DiiaLogin } from "./diia-login.tsx";
 
 function appLinks() {
@@ -77,15 +76,19 @@ describe("the Diia screen", () => {
   });
 
   it("replaces the code when it is due, stops after a few unscanned codes and offers a new one", async () => {
+    // A fake clock: nothing depends on the machine's speed (short intervals keep the progress ticks few).
+    vi.useFakeTimers();
+    const timing = { refreshIntervalMs: 400, pollIntervalMs: 100 };
     const spy = mockFetch({
       "GET /api/diia/app-link": appLinks(),
       "GET /api/diia/check-request": () => json({ status: "Processing" }),
     });
     const linkCalls = () => spy.mock.calls.filter(([url]) => url === "/api/diia/app-link").length;
-    renderWithProviders(
-      <DiiaLogin onSignedIn={() => undefined} timing={{ refreshIntervalMs: 400, pollIntervalMs: 100 }} />,
-    );
-    const stopped = await screen.findByTestId("diia-stopped", {}, { timeout: 5000 });
+    renderWithProviders(<DiiaLogin onSignedIn={() => undefined} timing={timing} />);
+    for (let code = 0; code < MAX_UNSCANNED_CODES; code += 1) {
+      await vi.advanceTimersByTimeAsync(timing.refreshIntervalMs + PROGRESS_TICK_MS);
+    }
+    const stopped = screen.getByTestId("diia-stopped");
     expect(linkCalls()).toBe(MAX_UNSCANNED_CODES);
     const polledRequests = new Set(
       spy.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith("/api/diia/check-request")),
@@ -97,13 +100,14 @@ describe("the Diia screen", () => {
         "/api/diia/check-request?requestId=req-3",
       ]),
     );
-    // Polling has stopped: time passes without calls.
+    // Polling has stopped: ten polling intervals pass without a call.
     const callsBefore = spy.mock.calls.length;
-    await new Promise((done) => setTimeout(done, 500));
+    await vi.advanceTimersByTimeAsync(10 * timing.pollIntervalMs);
     expect(spy.mock.calls.length).toBe(callsBefore);
 
-    await userEvent.setup().click(screen.getByRole("button", { name: "Отримати новий код" }));
-    expect(await screen.findByRole("img", { name: "QR-код для входу через Дію" })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Отримати новий код" }));
+    await vi.advanceTimersByTimeAsync(PROGRESS_TICK_MS);
+    expect(screen.getByRole("img", { name: "QR-код для входу через Дію" })).toBeInTheDocument();
     expect(stopped).not.toBeInTheDocument();
     expect(linkCalls()).toBe(MAX_UNSCANNED_CODES + 1);
   });

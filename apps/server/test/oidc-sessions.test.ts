@@ -4,7 +4,15 @@ import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, shiftedClock, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { createListeningTestApp } from "./support/listening.ts";
-import { addOidcClient, client, discover, startBackchannelReceiver, startSignIn, TestBrowser } from "./support/oidc.ts";
+import {
+  addOidcClient,
+  client,
+  confirmLogout,
+  discover,
+  startBackchannelReceiver,
+  startSignIn,
+  TestBrowser,
+} from "./support/oidc.ts";
 
 const redirectUri = "https://rp.example.edu/callback";
 const postLogoutUri = "https://rp.example.edu/signed-out";
@@ -45,12 +53,21 @@ describe.each(databaseKinds)("OpenID Connect and KPI ID sessions (%s)", (kind) =
     await test?.close();
   });
 
+  /** Signs the browser in to KPI ID; answers when that session began (its sign-in), in seconds. */
+  async function signInTo(browser: TestBrowser) {
+    const sessions = () => test.app.db.selectFrom("sessions").select(["id", "created_at"]).execute();
+    const before = new Set((await sessions()).map((row) => row.id));
+    browser.setCookie(await signIn(test.app, "s.device", password, { origin }));
+    const created = (await sessions()).find((row) => !before.has(row.id));
+    if (!created) throw new Error("no new session");
+    return Math.floor(created.created_at.getTime() / 1000);
+  }
+
   /** A browser signed in to KPI ID `secondsAgo` ago (and never through OpenID Connect). */
   async function device(secondsAgo = 0) {
     const browser = new TestBrowser(origin);
     clock.advance(-secondsAgo);
-    const signedInAt = Math.floor(clock.now().getTime() / 1000);
-    browser.setCookie(await signIn(test.app, "s.device", password, { origin }));
+    const signedInAt = await signInTo(browser);
     clock.advance(secondsAgo);
     return { browser, signedInAt };
   }
@@ -107,8 +124,7 @@ describe.each(databaseKinds)("OpenID Connect and KPI ID sessions (%s)", (kind) =
     // The old session does not do: back to the sign-in screen.
     expect((await browser.follow(`/api/oidc/interaction/${uid}`)).response.url).toContain("reauth=1");
 
-    const signedInAgainAt = Math.floor(clock.now().getTime() / 1000);
-    browser.setCookie(await signIn(test.app, "s.device", password, { origin }));
+    const signedInAgainAt = await signInTo(browser);
     const back = await browser.follow(`/api/oidc/interaction/${uid}`);
     expect((await asked.tokens(back.leftTo)).claims()?.auth_time).toBe(signedInAgainAt);
   });
@@ -139,13 +155,7 @@ describe.each(databaseKinds)("OpenID Connect and KPI ID sessions (%s)", (kind) =
       id_token_hint: online.id_token ?? "",
       post_logout_redirect_uri: postLogoutUri,
     });
-    const html = await (await laptop.browser.request(endSession.href)).text();
-    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
-    const confirmed = await laptop.browser.request(`${issuer}/session/end/confirm`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ xsrf, logout: "yes" }),
-    });
+    const confirmed = await confirmLogout(laptop.browser, issuer, await laptop.browser.request(endSession.href));
     expect(confirmed.headers.get("location")).toBe(postLogoutUri);
 
     expect((await client.tokenIntrospection(config, online.access_token)).active).toBe(false);

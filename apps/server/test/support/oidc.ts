@@ -120,3 +120,13 @@ export async function startBackchannelReceiver() {
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${port}/backchannel`, logoutTokens, close: () => server.close() };
 }
+
+/** Answers the provider's sign-out question (or its self-submitting form) with "yes": the confirm response. */
+export async function confirmLogout(browser: TestBrowser, issuer: string, asked: Response): Promise<Response> {
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(await asked.text())?.[1] ?? "";
+  return browser.request(`${issuer}/session/end/confirm`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ xsrf, logout: "yes" }),
+  });
+}

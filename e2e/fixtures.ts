@@ -1,6 +1,10 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { AppsPage } from "./pages/apps-page.ts";
+import { ButtonWizardPage } from "./pages/button-wizard-page.ts";
+import { ConsentPage } from "./pages/consent-page.ts";
+import { DemoSitePage } from "./pages/demo-site-page.ts";
+import { DiiaQrPage } from "./pages/diia-qr-page.ts";
 import { LoginPage } from "./pages/login-page.ts";
 
 /** The demo people that `npm start` seeds (apps/server/src/seed/demo-data.ts). */
@@ -14,6 +18,11 @@ interface Fixtures {
   appsPage: AppsPage;
   enLoginPage: LoginPage;
   enAppsPage: AppsPage;
+  consentPage: ConsentPage;
+  diiaQrPage: DiiaQrPage;
+  demoSitePage: DemoSitePage;
+  buttonWizardPage: ButtonWizardPage;
+  enButtonWizardPage: ButtonWizardPage;
 }
 
 export const test = base.extend<Fixtures>({
@@ -21,6 +30,11 @@ export const test = base.extend<Fixtures>({
   appsPage: async ({ page }, use) => use(new AppsPage(page, "uk")),
   enLoginPage: async ({ page }, use) => use(new LoginPage(page, "en")),
   enAppsPage: async ({ page }, use) => use(new AppsPage(page, "en")),
+  consentPage: async ({ page }, use) => use(new ConsentPage(page, "uk")),
+  diiaQrPage: async ({ page }, use) => use(new DiiaQrPage(page, "uk")),
+  demoSitePage: async ({ page }, use) => use(new DemoSitePage(page)),
+  buttonWizardPage: async ({ page }, use) => use(new ButtonWizardPage(page, "uk")),
+  enButtonWizardPage: async ({ page }, use) => use(new ButtonWizardPage(page, "en")),
 });
 
 export { expect };

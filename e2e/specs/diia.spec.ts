@@ -4,23 +4,6 @@ import { DiiaPhonePage, type DiiaPhonePerson } from "../pages/diia-phone-page.ts
 
 // The product runs with DIIA_REQUEST_TTL_SECONDS from playwright.config.ts, so a request can expire here.
 const requestTtlMs = Number(process.env.E2E_DIIA_REQUEST_TTL_SECONDS ?? 25) * 1000;
-const errorToast = "Не вдалося увійти через Дію. Спробуйте ще раз.";
-
-/**
- * Login screen → the QR block → the Diia screen, returning the deep link the QR
- * code holds (read from the app-link answer the screen drew it from: what a
- * phone's camera would read).
- */
-async function openDiiaScreen(page: Page, query = ""): Promise<string> {
-  await page.goto(`/uk/${query}`);
-  const appLink = page.waitForResponse((response) => response.url().includes("/api/diia/app-link"));
-  await page.getByTestId("diia-login").click();
-  await expect(page).toHaveURL(new RegExp(`/uk/diia${query.replace("?", "\\?")}$`));
-  const { deepLink } = (await (await appLink).json()) as { deepLink: string };
-  await expect(page.getByTestId("diia-qr")).toBeVisible();
-  expect(deepLink.startsWith(`${DiiaPhonePage.origin()}/`)).toBe(true);
-  return deepLink;
-}
 
 async function scanWithPhone(page: Page, deepLink: string, person: DiiaPhonePerson): Promise<DiiaPhonePage> {
   const phone = new DiiaPhonePage(await page.context().newPage());
@@ -31,8 +14,8 @@ async function scanWithPhone(page: Page, deepLink: string, person: DiiaPhonePers
 }
 
 test.describe("sign-in with Diia (against the sandbox stand-in)", () => {
-  test("login screen → QR → phone confirms → the apps screen", async ({ page, appsPage }) => {
-    const deepLink = await openDiiaScreen(page);
+  test("login screen → QR → phone confirms → the apps screen", async ({ page, appsPage, diiaQrPage }) => {
+    const deepLink = await diiaQrPage.openFromLogin();
     const phone = await scanWithPhone(page, deepLink, "student");
     await expect(phone.result).toHaveAttribute("data-outcome", "sent");
     await expect(page).toHaveURL(/\/uk\/apps$/);
@@ -41,10 +24,10 @@ test.describe("sign-in with Diia (against the sandbox stand-in)", () => {
     await expect(appsPage.myData).toContainText("Спосіб входу:Дія");
   });
 
-  test("the appId survives the Diia screen", async ({ page, appsPage }) => {
+  test("the appId survives the Diia screen", async ({ page, appsPage, diiaQrPage }) => {
     // Not one of the person's applications: the apps screen receives it and says so.
     const appId = "00000000-0000-4000-8000-000000000000";
-    const deepLink = await openDiiaScreen(page, `?appId=${appId}`);
+    const deepLink = await diiaQrPage.openFromLogin(`?appId=${appId}`);
     await scanWithPhone(page, deepLink, "employee");
     await expect(appsPage.redirectError).toBeVisible();
     await expect(page).toHaveURL(/\/uk\/apps/);
@@ -54,21 +37,27 @@ test.describe("sign-in with Diia (against the sandbox stand-in)", () => {
     ["stranger", "a person the campus does not know"],
     ["untrusted", "a certificate from a CA the product does not trust"],
   ] as const) {
-    test(`${why}: the phone's signature is refused and the screen shows the error toast`, async ({ page }) => {
-      const deepLink = await openDiiaScreen(page);
+    test(`${why}: the phone's signature is refused and the screen shows the error toast`, async ({
+      page,
+      diiaQrPage,
+    }) => {
+      const deepLink = await diiaQrPage.openFromLogin();
       const phone = await scanWithPhone(page, deepLink, person);
       await expect(phone.result).toHaveAttribute("data-outcome", "refused");
-      await expect(page.getByText(errorToast)).toBeVisible();
+      await expect(diiaQrPage.errorToast).toBeVisible();
       await expect(page).toHaveURL(/\/uk\/diia$/);
     });
   }
 
-  test("an expired request: the screen shows the error toast and a late confirmation is refused", async ({ page }) => {
+  test("an expired request: the screen shows the error toast and a late confirmation is refused", async ({
+    page,
+    diiaQrPage,
+  }) => {
     test.setTimeout(requestTtlMs + 45_000);
-    const deepLink = await openDiiaScreen(page);
+    const deepLink = await diiaQrPage.openFromLogin();
     const phone = new DiiaPhonePage(await page.context().newPage());
     await phone.open(deepLink);
-    await expect(page.getByText(errorToast)).toBeVisible({ timeout: requestTtlMs + 10_000 });
+    await expect(diiaQrPage.errorToast).toBeVisible({ timeout: requestTtlMs + 10_000 });
     await phone.signAs("student");
     await expect(phone.result).toHaveAttribute("data-outcome", "refused");
     await expect(page).toHaveURL(/\/uk\/diia$/);

@@ -1,11 +1,11 @@
 import type { GoogleErrorReason } from "@kpi-id/contracts";
 import type { Page } from "@playwright/test";
 import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
+import { DemoSitePage } from "../pages/demo-site-page.ts";
 import { GoogleStandInPage } from "../pages/google-stand-in-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 
-// The demo third-party site that `node scripts/start.ts` runs beside the product (DEMO_SITE_PORT=4300).
-const demoSiteUrl = process.env.DEMO_SITE_URL ?? `http://localhost:${process.env.DEMO_SITE_PORT ?? 4300}`;
+const demoSiteUrl = DemoSitePage.origin();
 
 /** Every address the tab's main frame showed, in order: the redirects the person passes through. */
 function recordNavigations(page: Page): string[] {

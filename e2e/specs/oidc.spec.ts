@@ -1,7 +1,8 @@
 import type { Server } from "node:http";
 import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
+import { DemoSitePage } from "../pages/demo-site-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
-import { demoSiteUrl, startDemoRelyingParty } from "../tools/oidc-relying-party.ts";
+import { startDemoRelyingParty } from "../tools/oidc-relying-party.ts";
 
 test.describe("OpenID Connect", () => {
   let rp: { url: string; server: Server };
@@ -16,6 +17,7 @@ test.describe("OpenID Connect", () => {
   test("a relying party built with openid-client signs a person in through the KPI ID screens, refreshes, and signs out", async ({
     page,
     baseURL,
+    consentPage,
   }) => {
     await page.goto(`${rp.url}/oidc/rp-login`);
 
@@ -25,15 +27,14 @@ test.describe("OpenID Connect", () => {
     await loginPage.signIn(demoUsers.student.username, demoUsers.student.password);
 
     // The demo site is not first-party: the consent screen lists what it asks for, in Ukrainian.
-    await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/consent\\?uid=`));
-    await expect(page.getByRole("heading", { name: "Вхід до «Демо-сайт інтегратора»" })).toBeVisible();
-    const scopes = page.getByTestId("consent-scopes");
-    await expect(scopes).toContainText("Прізвище та ім'я");
-    await expect(scopes).toContainText("Адреса електронної пошти");
-    await expect(scopes).not.toContainText("РНОКПП");
+    await consentPage.waitFor(baseURL ?? "");
+    await expect(consentPage.heading("Демо-сайт інтегратора")).toBeVisible();
+    await expect(consentPage.scopes).toContainText("Прізвище та ім'я");
+    await expect(consentPage.scopes).toContainText("Адреса електронної пошти");
+    await expect(consentPage.scopes).not.toContainText("РНОКПП");
     await page.screenshot({ path: test.info().outputPath("consent.png"), fullPage: true });
     await expectNoAxeViolations(page, "the consent screen");
-    await page.getByRole("button", { name: "Дозволити" }).click();
+    await consentPage.allow.click();
 
     // Back at the relying party: tokens exchanged, ID token verified against the JWKS, userinfo read.
     await page.waitForURL(new RegExp(`^${rp.url}/oidc/callback\\?`));
@@ -62,6 +63,7 @@ test.describe("OpenID Connect", () => {
   test("with a KPI ID session the sign-in needs no password, and Deny returns access_denied to the application", async ({
     page,
     baseURL,
+    consentPage,
   }) => {
     const loginPage = new LoginPage(page, "uk");
     await loginPage.goto();
@@ -69,8 +71,8 @@ test.describe("OpenID Connect", () => {
     await page.waitForURL(/\/uk\/apps/);
 
     await page.goto(`${rp.url}/oidc/rp-login`);
-    await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/consent\\?uid=`));
-    await page.getByRole("button", { name: "Відмовити" }).click();
+    await consentPage.waitFor(baseURL ?? "");
+    await consentPage.deny.click();
     await page.waitForURL(new RegExp(`^${rp.url}/oidc/callback\\?`));
     await expect(page.getByTestId("rp-error")).toHaveText("access_denied");
   });
@@ -80,23 +82,25 @@ test.describe("OpenID Connect on the demo site", () => {
   test("the demo third-party site signs in with OpenID Connect as well as with the ticket, and signs out", async ({
     page,
     baseURL,
+    consentPage,
+    demoSitePage,
   }) => {
     // Another demo person than above: the student's earlier consent would be remembered.
     const person = { username: "both", password: "both-demo-2026", fullName: "Ірина Шевченко" };
-    await page.goto(demoSiteUrl);
-    await page.getByTestId("oidc-login").click();
+    await demoSitePage.goto();
+    await demoSitePage.oidcButton.click();
     await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/\\?oidc=`));
     await new LoginPage(page, "uk").signIn(person.username, person.password);
-    await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/consent\\?uid=`));
-    await page.getByRole("button", { name: "Дозволити" }).click();
+    await consentPage.waitFor(baseURL ?? "");
+    await consentPage.allow.click();
 
-    await page.waitForURL(new RegExp(`^${demoSiteUrl}/oidc/callback\\?`));
-    await expect(page.getByTestId("signed-in-name")).toHaveText(person.fullName);
+    await demoSitePage.waitForOidcCallback();
+    await expect(demoSitePage.signedInName).toHaveText(person.fullName);
     await page.screenshot({ path: test.info().outputPath("demo-site.png"), fullPage: true });
 
-    await page.getByRole("link", { name: "Sign out" }).click();
+    await demoSitePage.signOut.click();
     await page.getByRole("button", { name: "Так, вийти" }).click();
-    await page.waitForURL(`${demoSiteUrl}/oidc/signed-out`);
-    await expect(page.getByTestId("signed-out")).toBeVisible();
+    await page.waitForURL(`${DemoSitePage.origin()}/oidc/signed-out`);
+    await expect(demoSitePage.signedOut).toBeVisible();
   });
 });

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import * as client from "openid-client";
+import { DemoSitePage } from "../pages/demo-site-page.ts";
 
 /** The demo client the product seeds (apps/server/src/seed/demo-oidc-client.ts), with its secret from DATA_DIR. */
 export function demoOidcCredentials(): { id: string; secret: string } {
@@ -207,7 +208,7 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
 
 // The demo site's origin is where the demo OpenID Connect client's redirect URIs point
 // (apps/server/src/seed/demo-oidc-client.ts).
-export const demoSiteUrl = process.env.DEMO_SITE_URL ?? `http://localhost:${process.env.DEMO_SITE_PORT ?? 4300}`;
+const demoSiteUrl = DemoSitePage.origin();
 
 /**
  * A relying party with the demo client's credentials on a random loopback port. The browser's

@@ -1,0 +1,42 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+import { DiiaPhonePage } from "./diia-phone-page.ts";
+import type { Language } from "./login-page.ts";
+
+const labels = {
+  uk: { error: "Не вдалося увійти через Дію. Спробуйте ще раз.", newCode: "Отримати новий код" },
+  en: { error: "Could not sign in with Diia. Please try again.", newCode: "Get a new code" },
+} as const;
+
+/** The Diia screen at /{lang}/diia: the QR code, its refresh, and the error toast. */
+export class DiiaQrPage {
+  readonly page: Page;
+  readonly language: Language;
+  readonly qr: Locator;
+  readonly errorToast: Locator;
+  readonly stopped: Locator;
+  readonly newCode: Locator;
+
+  constructor(page: Page, language: Language = "uk") {
+    this.page = page;
+    this.language = language;
+    this.qr = page.getByTestId("diia-qr");
+    this.errorToast = page.getByText(labels[language].error);
+    this.stopped = page.getByTestId("diia-stopped");
+    this.newCode = page.getByRole("button", { name: labels[language].newCode });
+  }
+
+  /**
+   * Login screen → the QR block → this screen; returns the deep link the QR code holds (read from the
+   * app-link answer the screen drew it from: what a phone's camera would read).
+   */
+  async openFromLogin(query = ""): Promise<string> {
+    await this.page.goto(`/${this.language}/${query}`);
+    const appLink = this.page.waitForResponse((response) => response.url().includes("/api/diia/app-link"));
+    await this.page.getByTestId("diia-login").click();
+    await expect(this.page).toHaveURL(new RegExp(`/${this.language}/diia${query.replace("?", "\\?")}$`));
+    const { deepLink } = (await (await appLink).json()) as { deepLink: string };
+    await expect(this.qr).toBeVisible();
+    expect(deepLink.startsWith(`${DiiaPhonePage.origin()}/`)).toBe(true);
+    return deepLink;
+  }
+}

@@ -162,21 +162,4 @@ describe.each(databaseKinds)("OpenID Connect sign-in (%s)", (kind) => {
       cause: [{ parameters: { error: "invalid_token" } }],
     });
   });
-
-  it("sends a browser without a KPI ID session to the sign-in screen and back", async () => {
-    const config = await discover(issuer, confidential.id, confidential.secret);
-    const browser = new TestBrowser(origin);
-    const start = await startSignIn(config, redirectUri, "openid", { ui_locales: "en" });
-    const { leftTo, response } = await browser.follow(start.url.href);
-    expect(leftTo).toBeUndefined();
-    const landing = new URL(response.url);
-    expect(landing.pathname).toBe("/en/");
-    const uid = landing.searchParams.get("oidc");
-    expect(uid).toBeTruthy();
-
-    // The person signs in on the normal screen; the web app then returns to the interaction.
-    browser.setCookie(await signIn(test.app, "o.koval", "correct horse battery", { origin }));
-    const back = await browser.follow(`/api/oidc/interaction/${uid}`);
-    expect(back.leftTo?.searchParams.get("code")).toBeTruthy();
-  });
 });

@@ -1,4 +1,11 @@
-import { type ErrorBody, type ErrorCode, errorMessages, errorStatus, type PublicSettings } from "@kpi-id/contracts";
+import {
+  type ErrorBody,
+  type ErrorCode,
+  errorMessages,
+  errorStatus,
+  type InternalAuthResponse,
+  type PublicSettings,
+} from "@kpi-id/contracts";
 import { vi } from "vitest";
 
 export type Handler = (url: URL, init: RequestInit) => Response | Promise<Response>;
@@ -20,6 +27,12 @@ export function apiError(code: ErrorCode, headers: Record<string, string> = {}):
 }
 
 export const unauthorized = () => apiError("auth.not_authenticated");
+
+/** The server's answer to POST /api/auth/internal: the session is set, the browser goes to `next`. */
+export function signedIn(next = "/uk/apps"): Response {
+  const body: InternalAuthResponse = { ok: true, next };
+  return json(body);
+}
 
 export const publicSettings: PublicSettings = {
   publicUrl: "http://localhost:3000",

@@ -26,6 +26,10 @@ export type LoginResponse = z.infer<typeof loginResponseSchema>;
 export const internalAuthRequestSchema = z.object({ sessionId: z.string().min(1).max(512) });
 export type InternalAuthRequest = z.infer<typeof internalAuthRequestSchema>;
 
+/** `next`: where the browser goes now (the apps list, or where the sign-in was started from, kept by the server). */
+export const internalAuthResponseSchema = z.object({ ok: z.literal(true), next: z.string() });
+export type InternalAuthResponse = z.infer<typeof internalAuthResponseSchema>;
+
 export const authMethods = ["PASSWORD", "GOOGLE", "DIIA"] as const;
 export type AuthMethod = (typeof authMethods)[number];
 

@@ -1,4 +1,10 @@
-import { errorBodySchema, internalAuthRequestSchema, loginRequestSchema, loginResponseSchema } from "@kpi-id/contracts";
+import {
+  errorBodySchema,
+  internalAuthRequestSchema,
+  internalAuthResponseSchema,
+  loginRequestSchema,
+  loginResponseSchema,
+} from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { audit } from "../audit/record.ts";
@@ -39,9 +45,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Exchange a login grant for the session cookie",
         description:
           "Consumes the one-time grant from /api/auth (or the Diia sign-in) and sets the HttpOnly session " +
-          "cookie with a fresh token. A used, expired or unknown grant gives 401 `auth.grant_invalid`.",
+          "cookie with a fresh token. A used, expired or unknown grant gives 401 `auth.grant_invalid`. " +
+          "`next` says where the browser goes now: the apps list, or what the sign-in was started for " +
+          "(an application's OpenID Connect sign-in), kept by the server in a signed pending sign-in cookie.",
         body: internalAuthRequestSchema,
-        response: { 200: okSchema, 401: errorBodySchema },
+        response: { 200: internalAuthResponseSchema, 401: errorBodySchema },
       },
     },
     async (request, reply) => {
@@ -50,8 +58,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         await audit(request, { type: "session_start", result: "failure", reason: "auth.grant_invalid" });
         throw new AppError("auth.grant_invalid");
       }
-      await completeSignIn(request, reply, { userId: login.userId, method: login.authMethod });
-      return { ok: true as const };
+      const { next } = await completeSignIn(request, reply, { userId: login.userId, method: login.authMethod });
+      return { ok: true as const, next };
     },
   );
 

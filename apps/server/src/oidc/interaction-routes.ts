@@ -8,6 +8,7 @@ import { findApplicationById } from "../apps/queries.ts";
 import { audit } from "../audit/record.ts";
 import { AppError, hasCode } from "../errors.ts";
 import { requestLanguage } from "../http/language.ts";
+import { rememberContinueTo } from "../sessions/continue-to.ts";
 import { currentSession, requireSession } from "../sessions/current.ts";
 import type { LoadedSession } from "../sessions/store.ts";
 import { approvedResult, clientIdOf, deniedResult, requestedScopes } from "./interaction-result.ts";
@@ -88,7 +89,8 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
           tags: ["openid-connect"],
           summary: "Continue an application's OpenID Connect sign-in",
           description:
-            "Without a KPI ID session redirects to the sign-in screen (`/{lang}/?oidc={uid}`), which returns here. " +
+            "Without a KPI ID session redirects to the sign-in screen (`/{lang}/`), remembering this interaction " +
+            "in the signed pending sign-in cookie; whichever way the person signs in then returns here. " +
             "With one: a first-party application continues at once; others go to the consent screen.",
           params: uidParams,
         },
@@ -106,10 +108,11 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         }
         const language = requestLanguage(request, interaction.params.ui_locales);
         const session = await currentSession(request, reply);
-        const signInScreen = `/${language}/?oidc=${encodeURIComponent(interaction.uid)}`;
-        if (!session) return reply.redirect(signInScreen, 303);
-        // The sign-in screen then shows even to a signed-in person (reauth=1).
-        if (needsFreshSignIn(interaction, session)) return reply.redirect(`${signInScreen}&reauth=1`, 303);
+        if (!session || needsFreshSignIn(interaction, session)) {
+          rememberContinueTo(reply, { kind: "oidc", uid: interaction.uid });
+          // A signed-in person asked to prove who they are again sees the sign-in screen anyway (reauth=1).
+          return reply.redirect(session ? `/${language}/?reauth=1` : `/${language}/`, 303);
+        }
         const application = await applicationOf(app, interaction);
         const facts = { session, applicationId: application.id };
         if (!(await hasApplicationAccess(app.db, session.userId, application.id))) {

@@ -58,6 +58,23 @@ export class TestBrowser {
     return response;
   }
 
+  /**
+   * Signs in with a password the way the sign-in screen does, carrying this browser's cookies
+   * (its pending "continue to" among them); answers the server's `next`.
+   */
+  async signIn(username: string, password: string): Promise<string> {
+    const post = (path: string, body: unknown) =>
+      this.request(path, {
+        method: "POST",
+        body: JSON.stringify(body),
+        headers: { "content-type": "application/json", origin: this.origin },
+      });
+    const auth = await post("/api/auth", { username, password });
+    if (auth.status !== 200) throw new Error(`sign-in failed: ${auth.status}`);
+    const internal = await post("/api/auth/internal", { sessionId: (await auth.json()).sessionId });
+    return (await internal.json()).next;
+  }
+
   /** Follows redirects while they stay on our origin; returns the first location elsewhere, or the last response. */
   async follow(url: string): Promise<{ leftTo?: URL; response: Response }> {
     let next = new URL(url, this.origin);

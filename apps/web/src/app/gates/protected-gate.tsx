@@ -4,8 +4,6 @@ import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
 import { useUser } from "@/features/auth/api/get-user.ts";
-import { ResumeInteraction } from "@/features/consent/components/resume-interaction.tsx";
-import { readPendingInteraction } from "@/features/consent/pending-interaction.ts";
 
 const UserContext = createContext<CurrentUser | undefined>(undefined);
 
@@ -22,8 +20,5 @@ export function ProtectedGate({ children }: { children: ReactNode }) {
   const user = useUser();
   if (user.isPending) return <PageSpinner label={t("common:loading")} />;
   if (!user.data) return <Navigate to="/" replace />;
-  // Signed in after leaving the sign-in screen (Google, Diia) while an application's sign-in waits.
-  const pending = readPendingInteraction();
-  if (pending) return <ResumeInteraction uid={pending} />;
   return <UserContext.Provider value={user.data}>{children}</UserContext.Provider>;
 }

@@ -1,6 +1,12 @@
-import { apiFetch } from "@/lib/api-client.ts";
+import { internalAuthResponseSchema } from "@kpi-id/contracts";
+import { apiJson } from "@/lib/api-client.ts";
 
-/** Trades a one-time sessionId for the session cookie; nothing of the answer is read. */
-export async function exchangeSession(sessionId: string): Promise<void> {
-  await apiFetch("/api/auth/internal", { method: "POST", body: { sessionId }, failure: "Failed to authenticate" });
+/** Trades a one-time sessionId for the session cookie; answers where the browser goes next. */
+export async function exchangeSession(sessionId: string): Promise<string> {
+  const { next } = await apiJson(
+    "/api/auth/internal",
+    { method: "POST", body: { sessionId }, failure: "Failed to authenticate" },
+    internalAuthResponseSchema,
+  );
+  return next;
 }

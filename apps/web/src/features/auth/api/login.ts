@@ -11,16 +11,17 @@ export const loginFormSchema = z.object({
 });
 export type LoginForm = z.infer<typeof loginFormSchema>;
 
-export async function login(credentials: LoginRequest): Promise<void> {
+/** Signs in; answers where the browser goes next. */
+export async function login(credentials: LoginRequest): Promise<string> {
   const body = loginRequestSchema.parse(credentials);
   const { sessionId } = await apiJson(
     "/api/auth",
     { method: "POST", body, failure: "Failed to login" },
     loginResponseSchema,
   );
-  await exchangeSession(sessionId);
+  return exchangeSession(sessionId);
 }
 
-export function useLogin(onSignedIn: () => Promise<void> | void) {
-  return useMutation({ mutationFn: login, onSuccess: onSignedIn });
+export function useLogin(onSignedIn: (next: string) => Promise<void> | void) {
+  return useMutation({ mutationFn: login, onSuccess: (next) => onSignedIn(next) });
 }

@@ -1,17 +1,29 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { useNavigate } from "react-router";
-import { localizedHref } from "@/lib/paths.ts";
+import { browser } from "@/lib/browser.ts";
+import { localizedHref, localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { userQueryOptions } from "./get-user.ts";
 
-/** After any sign-in: load the person, then go to the apps list keeping appId. */
+/**
+ * After any sign-in, go where the server says (`next`). The apps list is a page of this app: load the
+ * person and go there keeping appId. Anything else (an application's OpenID Connect sign-in the server
+ * kept waiting) is a page load.
+ */
 export function useFinishSignIn(search: string) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const language = useLanguage();
-  return useCallback(async () => {
-    await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 });
-    navigate(localizedHref(language, "/apps", search, ["appId"]), { replace: true });
-  }, [queryClient, navigate, language, search]);
+  return useCallback(
+    async (next: string) => {
+      if (next !== localizePath(language, "/apps")) {
+        browser.assign(next);
+        return;
+      }
+      await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 });
+      navigate(localizedHref(language, "/apps", search, ["appId"]), { replace: true });
+    },
+    [queryClient, navigate, language, search],
+  );
 }

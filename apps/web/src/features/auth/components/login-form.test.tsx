@@ -1,7 +1,8 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
-import { apiError, json, mockFetch, unauthorized } from "../../../../test/fetch-mock.ts";
+import { describe, expect, it, vi } from "vitest";
+import { browser } from "@/lib/browser.ts";
+import { apiError, json, mockFetch, signedIn, unauthorized } from "../../../../test/fetch-mock.ts";
 import { renderApp, student } from "../../../../test/render.tsx";
 
 function deferred<T>() {
@@ -47,13 +48,13 @@ describe("the login form", () => {
 
   it("disables the fields and shows a spinner while signing in, then goes to apps keeping appId", async () => {
     const answer = deferred<Response>();
-    let signedIn = false;
+    let isSignedIn = false;
     const fetchSpy = mockFetch({
-      "GET /user": () => (signedIn ? json(student) : unauthorized()),
+      "GET /user": () => (isSignedIn ? json(student) : unauthorized()),
       "POST /api/auth": () => answer.promise,
       "POST /api/auth/internal": () => {
-        signedIn = true;
-        return new Response(null, { status: 204 });
+        isSignedIn = true;
+        return signedIn();
       },
     });
     const { router } = renderApp("/uk/?appId=zzz&google_auth_error=true");
@@ -76,6 +77,19 @@ describe("the login form", () => {
     expect(headers["Accept-Language"]).toBe("uk");
     expect(headers["Content-Type"]).toBe("application/json");
     expect(login?.[1]?.cache).toBe("no-store");
+  });
+
+  it("goes where the server says when a sign-in was waiting (an application's OpenID Connect sign-in)", async () => {
+    const assign = vi.spyOn(browser, "assign").mockImplementation(() => undefined);
+    mockFetch({
+      "GET /user": unauthorized,
+      "POST /api/auth": () => json({ sessionId: "grant-1" }),
+      "POST /api/auth/internal": () => signedIn("/api/oidc/interaction/uid-1"),
+    });
+    renderApp("/uk/");
+    const user = await fillForm("student", "student-demo-2026");
+    await user.click(screen.getByRole("button", { name: "Увійти" }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith("/api/oidc/interaction/uid-1"));
   });
 
   it("shows the invalid-credentials alert when the password is wrong, and the fields come back", async () => {

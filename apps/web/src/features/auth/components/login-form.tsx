@@ -32,7 +32,7 @@ function SignInFailure({ code, message }: { code: ErrorCode | undefined; message
 }
 
 interface LoginFormProps {
-  onSignedIn: () => Promise<void> | void;
+  onSignedIn: (next: string) => Promise<void> | void;
   /** Called when a new attempt starts, so an earlier Google error alert goes away. */
   onAttempt?: () => void;
 }

@@ -2,7 +2,7 @@ import type { ErrorCode, Language } from "@kpi-id/contracts";
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { apiError, json, mockFetch, unauthorized } from "../../../../test/fetch-mock.ts";
+import { apiError, json, mockFetch, signedIn, unauthorized } from "../../../../test/fetch-mock.ts";
 import { renderApp } from "../../../../test/render.tsx";
 
 /** One error answer the screens can receive, and what the person reads in each language. */
@@ -135,7 +135,7 @@ describe.each(languages)("the Diia screen in %s", (language) => {
       "GET /user": unauthorized,
       "GET /api/diia/app-link": links,
       "GET /api/diia/check-request": finished,
-      "POST /api/auth/internal": () => new Response(null, { status: 204 }),
+      "POST /api/auth/internal": () => signedIn(),
       [call]: answer,
     });
     renderApp(`/${language}/diia`);

@@ -20,7 +20,8 @@ export const diiaTiming: DiiaTiming = {
 };
 
 interface DiiaSignInOptions {
-  onSignedIn: () => Promise<void> | void;
+  /** `next`: where the server says the browser goes now. */
+  onSignedIn: (next: string) => Promise<void> | void;
   /** A failed call passes its error (its code picks the message); a failed or lost scan passes nothing. */
   onFailure: (error?: unknown) => void;
   /** The spec's intervals; tests shorten them instead of faking clocks. */
@@ -36,8 +37,7 @@ export function useDiiaSignIn({ onSignedIn, onFailure, timing = diiaTiming }: Di
   const codesShown = useRef(0);
   const exchange = useMutation({
     mutationFn: async (sessionId: string) => {
-      await exchangeSession(sessionId);
-      await onSignedIn();
+      await onSignedIn(await exchangeSession(sessionId));
     },
     onError: (error) => onFailure(error),
   });

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { browser } from "@/lib/browser.ts";
-import { json, mockFetch, unauthorized } from "../../../../test/fetch-mock.ts";
+import { json, mockFetch, signedIn, unauthorized } from "../../../../test/fetch-mock.ts";
 import { renderApp, renderWithProviders, student } from "../../../../test/render.tsx";
 import { MAX_UNSCANNED_CODES, PROGRESS_TICK_MS } from "../api/use-diia-sign-in.ts";
 import { DiiaLogin } from "./diia-login.tsx";
@@ -46,14 +46,14 @@ describe("the Diia screen", () => {
 
   it("exchanges the sessionId once Diia reports the scan, then opens the apps keeping appId", async () => {
     vi.spyOn(browser, "assign").mockImplementation(() => undefined);
-    let signedIn = false;
+    let isSignedIn = false;
     const spy = mockFetch({
-      "GET /user": () => (signedIn ? json(student) : unauthorized()),
+      "GET /user": () => (isSignedIn ? json(student) : unauthorized()),
       "GET /api/diia/app-link": appLinks(),
       "GET /api/diia/check-request": () => json({ status: "Finished", sessionId: "grant-9" }),
       "POST /api/auth/internal": () => {
-        signedIn = true;
-        return new Response(null, { status: 204 });
+        isSignedIn = true;
+        return signedIn();
       },
     });
     const { router } = renderApp(`/uk/diia?appId=${student.applications[0]?.id}&x=1`);

@@ -12,7 +12,7 @@ import { type DiiaTiming, diiaTiming, useDiiaSignIn } from "../api/use-diia-sign
 import { DiiaQr } from "./diia-qr.tsx";
 
 interface DiiaLoginProps {
-  onSignedIn: () => Promise<void> | void;
+  onSignedIn: (next: string) => Promise<void> | void;
   renderAs?: "svg" | "canvas";
   timing?: DiiaTiming;
 }

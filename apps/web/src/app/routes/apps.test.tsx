@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { browser } from "@/lib/browser.ts";
-import { json, mockFetch } from "../../../test/fetch-mock.ts";
+import { apiError, json, mockFetch } from "../../../test/fetch-mock.ts";
 import { renderApp, student } from "../../../test/render.tsx";
 
 describe("the apps screen", () => {
@@ -55,6 +55,13 @@ describe("the apps screen", () => {
     await userEvent.setup().click(await screen.findByRole("button", { name: "Вийти" }));
     await waitFor(() => expect(reload).toHaveBeenCalled());
     expect(spy.mock.calls.some(([url, init]) => url === "/api/auth/logout" && init?.method === "POST")).toBe(true);
+  });
+
+  it("says why a logout failed: opened at another address, the origin message", async () => {
+    mockFetch({ "GET /user": () => json(student), "POST /api/auth/logout": () => apiError("request.csrf_rejected") });
+    renderApp("/en/apps");
+    await userEvent.setup().click(await screen.findByRole("button", { name: "Sign out" }));
+    expect(await screen.findByText(/Open http:\/\/localhost:3000 and sign in there\./)).toBeInTheDocument();
   });
 });
 

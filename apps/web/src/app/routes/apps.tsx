@@ -27,7 +27,7 @@ export function AppsScreen() {
   const { t } = useTranslation("apps");
   const user = useCurrentUser();
   const outcome = useAppIdRedirect(user.applications);
-  const logout = useLogout(t("common:errors.logout"));
+  const logout = useLogout();
   if (outcome.kind === "redirecting") {
     return <PageSpinner label={t("apps:redirecting", { title: outcome.application.title })} />;
   }

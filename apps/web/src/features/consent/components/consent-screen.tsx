@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
-import { ApiError } from "@/lib/api-client.ts";
+import { useErrorMessage } from "@/lib/error-message.ts";
 import { useAnswerConsent } from "../api/answer-consent.ts";
 import { useInteraction } from "../api/get-interaction.ts";
 
@@ -30,14 +30,15 @@ export function ConsentScreen({ uid }: { uid: string }) {
   const { t } = useTranslation("consent");
   const interaction = useInteraction(uid);
   const answer = useAnswerConsent(uid);
+  const describeError = useErrorMessage();
 
   if (interaction.isPending) return <PageSpinner label={t("common:loading")} />;
   if (interaction.isError) {
-    const expired = interaction.error instanceof ApiError && interaction.error.status === 404;
+    const { code, message } = describeError(interaction.error, "consent:error.generic");
     return (
       <div className="mx-auto w-full max-w-[450px] px-4 py-8 sm:py-14">
         <Alert variant="destructive" title={t("error.title")} testId="consent-error">
-          {expired ? t("error.expired") : t("error.generic")}
+          {code === "oidc.interaction_not_found" ? t("error.expired") : message}
         </Alert>
       </div>
     );
@@ -56,8 +57,8 @@ export function ConsentScreen({ uid }: { uid: string }) {
         <p className="font-medium text-foreground">{t("requests", { application: application.title })}</p>
         <RequestedData scopes={scopes} />
         {answer.isError ? (
-          <Alert variant="destructive" title={t("error.title")}>
-            {t("error.generic")}
+          <Alert variant="destructive" title={t("error.title")} testId="consent-answer-error">
+            {describeError(answer.error, "consent:error.generic").message}
           </Alert>
         ) : null}
         <div className="flex flex-col gap-3 pt-2 sm:flex-row-reverse">

@@ -167,4 +167,29 @@ describe.each(databaseKinds)("OpenID Connect and KPI ID sessions (%s)", (kind) =
       decodeJwt(online.id_token ?? "").sid,
     ]);
   });
+
+  it("signing out on KPI ID's own screen ends that browser's tokens (its grants revoked), except offline_access ones", async () => {
+    const signOut = (browser: TestBrowser) =>
+      browser.request("/api/auth/logout", { method: "POST", headers: { "content-type": "application/json", origin } });
+    const config = await discover(issuer, firstParty.id, firstParty.secret);
+
+    const online = await device();
+    const tokens = await (await authorize(firstParty, online.browser, {})).tokens();
+    expect((await signOut(online.browser)).status).toBe(200);
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+    // The grant is revoked, not only the session gone: the token is deleted.
+    const left = await test.app.db
+      .selectFrom("oidc_payloads")
+      .select("id")
+      .where("type", "=", "AccessToken")
+      .where("id", "=", tokens.access_token)
+      .execute();
+    expect(left).toEqual([]);
+
+    const offline = await device();
+    const scope = { scope: "openid profile offline_access", prompt: "consent" };
+    const kept = await (await authorize(firstParty, offline.browser, scope)).tokens();
+    expect((await signOut(offline.browser)).status).toBe(200);
+    expect((await client.refreshTokenGrant(config, kept.refresh_token ?? "")).access_token).toBeTruthy();
+  });
 });

@@ -4,6 +4,8 @@ import type { Db } from "../db/schema.ts";
 export interface GrantFilter {
   userId?: string;
   clientId?: string;
+  /** These grants only (one browser's, when it signs out). */
+  grantIds?: string[];
 }
 
 /**
@@ -14,10 +16,13 @@ export interface GrantFilter {
  * way of ending access that does not call this still stops the tokens.
  */
 export async function revokeOidcGrants(db: Db, filter: GrantFilter): Promise<number> {
-  if (!filter.userId && !filter.clientId) throw new Error("revokeOidcGrants needs a person or an application");
+  if (!filter.userId && !filter.clientId && !filter.grantIds)
+    throw new Error("revokeOidcGrants needs a person, an application or grants");
+  if (filter.grantIds?.length === 0) return 0;
   let grants = db.selectFrom("oidc_payloads").select("id").where("type", "=", "Grant");
   if (filter.userId) grants = grants.where(sql<string>`payload->>'accountId'`, "=", filter.userId);
   if (filter.clientId) grants = grants.where(sql<string>`payload->>'clientId'`, "=", filter.clientId);
+  if (filter.grantIds) grants = grants.where("id", "in", filter.grantIds);
   // One statement, so it also runs inside a caller's transaction.
   const result = await db
     .deleteFrom("oidc_payloads")

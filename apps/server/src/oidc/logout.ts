@@ -1,10 +1,13 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { revokeOidcGrants } from "../access/oidc-grants.ts";
 
 /**
  * Signing out of KPI ID itself (not through an application) ends this
- * browser's provider session as well, and every application signed in during
- * it that registered a back-channel logout URI gets a logout token. Failures
- * to reach an application are logged, never block the sign-out.
+ * browser's provider session as well, as RP-initiated logout does: its grants
+ * are revoked except those with offline_access (Back-Channel Logout §2.7), and
+ * every application signed in during it that registered a back-channel logout
+ * URI gets a logout token. Failures to reach an application are logged, never
+ * block the sign-out.
  */
 export async function endOidcSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const runtime = request.server.oidc;
@@ -25,5 +28,9 @@ export async function endOidcSession(request: FastifyRequest, reply: FastifyRepl
       .catch((error: unknown) => request.log.warn({ err: error, clientId }, "oidc: back-channel logout failed"));
   });
   await Promise.all(notices);
+  const ending = Object.values(session.authorizations ?? {}).flatMap((authorization) =>
+    authorization.grantId && !authorization.persistsLogout ? [authorization.grantId] : [],
+  );
+  await revokeOidcGrants(request.server.db, { grantIds: ending });
   await session.destroy();
 }

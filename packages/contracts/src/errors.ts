@@ -18,6 +18,8 @@ export const errorStatus = {
   "app.not_found": 404,
   "app.access_denied": 403,
   "oidc.interaction_not_found": 404,
+  "saml.request_refused": 400,
+  "saml.request_not_found": 404,
   "ticket.invalid": 401,
   "google.failed": 401,
   "google.not_configured": 503,

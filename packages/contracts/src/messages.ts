@@ -29,6 +29,9 @@ export const ukErrorMessages = {
   "app.access_denied": "У вас немає доступу до цього застосунку.",
   "oidc.interaction_not_found":
     "Запит на вхід до застосунку не знайдено або він застарів. Почніть вхід у застосунку ще раз.",
+  "saml.request_refused":
+    "Запит сервісу на вхід відхилено: сервіс невідомий, підпис або адреса неправильні, або запит уже використано. Почніть вхід у сервісі ще раз.",
+  "saml.request_not_found": "Запит сервісу на вхід не знайдено або він застарів. Почніть вхід у сервісі ще раз.",
   "ticket.invalid": "Квиток недійсний, уже використаний або застарів, або дані застосунку неправильні.",
   "google.failed": "Не вдалося увійти через Google.",
   "google.not_configured": "Вхід через Google не налаштовано.",
@@ -56,6 +59,10 @@ export const enErrorMessages = {
   "app.access_denied": "You do not have access to this application.",
   "oidc.interaction_not_found":
     "The application's sign-in request was not found or has expired. Start signing in from the application again.",
+  "saml.request_refused":
+    "The service's sign-in request was refused: the service is unknown, its signature or address is wrong, or the request was already used. Start signing in from the service again.",
+  "saml.request_not_found":
+    "The service's sign-in request was not found or has expired. Start signing in from the service again.",
   "ticket.invalid": "The ticket is invalid, already used or expired, or the application credentials are wrong.",
   "google.failed": "Signing in with Google failed.",
   "google.not_configured": "Sign-in with Google is not configured.",

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { metadataRoutes } from "./metadata-routes.ts";
 import { SamlRuntime } from "./runtime.ts";
+import { ssoRoutes } from "./sso-routes.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -13,4 +14,5 @@ export async function registerSaml(app: FastifyInstance): Promise<void> {
   const runtime = new SamlRuntime(app);
   app.decorate("saml", runtime);
   await app.register(metadataRoutes);
+  await app.register(ssoRoutes);
 }

@@ -18,10 +18,15 @@ export function parseXml(xml: string) {
   const fail = (message: string) => {
     throw new XmlRefusedError(`not well-formed: ${message}`);
   };
-  return new DOMParser({ onError: (level, message) => level !== "warning" && fail(message) }).parseFromString(
-    xml,
-    "text/xml",
-  );
+  try {
+    return new DOMParser({ onError: (level, message) => level !== "warning" && fail(message) }).parseFromString(
+      xml,
+      "text/xml",
+    );
+  } catch (error) {
+    // xmldom wraps what onError throws in its own ParseError.
+    throw error instanceof XmlRefusedError ? error : new XmlRefusedError(`not well-formed: ${String(error)}`);
+  }
 }
 
 export function childrenNamed(parent: Element, namespace: string, localName: string): Element[] {

@@ -12,6 +12,8 @@ export const continueToSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("apps") }),
   z.object({ kind: z.literal("application"), appId: z.uuid() }),
   z.object({ kind: z.literal("oidc"), uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
+  // A SAML service provider's AuthnRequest waiting on the server (saml_pending_requests.id).
+  z.object({ kind: z.literal("saml"), requestId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
 ]);
 export type ContinueTo = z.infer<typeof continueToSchema>;
 
@@ -22,6 +24,9 @@ export const PENDING_CONTINUE_SECONDS = 600;
 
 const continueCookie = signedCookie("kpi_id_continue", pendingSchema, 1024);
 
+/** Where a SAML sign-in continues (saml/sso-routes.ts serves it); sessions sit below the protocols. */
+export const samlContinuePath = "/saml/continue";
+
 /** The page a sign-in continues to. */
 export function destinationOf(continueTo: ContinueTo, language: Language): string {
   switch (continueTo.kind) {
@@ -31,6 +36,8 @@ export function destinationOf(continueTo: ContinueTo, language: Language): strin
       return `/${language}/apps?appId=${encodeURIComponent(continueTo.appId)}`;
     case "oidc":
       return `${oidcInteractionPath}/${encodeURIComponent(continueTo.uid)}`;
+    case "saml":
+      return `${samlContinuePath}/${encodeURIComponent(continueTo.requestId)}`;
   }
 }
 

@@ -1,0 +1,78 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { LoadedSession } from "../sessions/store.ts";
+import { pairwiseIdOf, releaseAttributes, releasedAttributeNames } from "./attributes.ts";
+import type { EntityOptions } from "./entities.ts";
+import { type Addressee, signedLoginResponse, signedStatusResponse } from "./login-response.ts";
+import { samlPaths } from "./metadata.ts";
+import { authnContexts } from "./namespaces.ts";
+import { sendPostForm } from "./post-form.ts";
+import type { ServiceProviderRow } from "./sp-registry.ts";
+
+export interface Destination {
+  sp: ServiceProviderRow;
+  requestId: string;
+  acsUrl: string;
+  relayState: string | null;
+}
+
+async function entitiesFor(request: FastifyRequest, sp: ServiceProviderRow): Promise<EntityOptions> {
+  const { config, saml } = request.server;
+  const { signing } = await saml.currentKeys();
+  if (!signing) throw new Error("no SAML signing key");
+  return { idpEntityId: config.saml.entityId, ssoUrl: `${config.publicUrl}${samlPaths.sso}`, key: signing, sp };
+}
+
+function addresseeOf(request: FastifyRequest, to: Destination): Addressee {
+  const { config, clock } = request.server;
+  return {
+    idpEntityId: config.saml.entityId,
+    spEntityId: to.sp.entity_id,
+    acsUrl: to.acsUrl,
+    requestId: to.requestId,
+    now: clock(),
+  };
+}
+
+/** Answers the SP with a status and no assertion (NoPassive, NoAuthnContext, RequestDenied). */
+export async function answerStatus(request: FastifyRequest, reply: FastifyReply, to: Destination, status: string) {
+  const response = signedStatusResponse(await entitiesFor(request, to.sp), addresseeOf(request, to), status);
+  return sendPostForm(reply, to.acsUrl, { SAMLResponse: response, RelayState: to.relayState });
+}
+
+/** Answers the SP with the signed-in person: the assertion, the released attributes, a SAML session for logout. */
+export async function answerSignedIn(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  to: Destination,
+  session: LoadedSession,
+) {
+  const { config, db } = request.server;
+  const context = {
+    user: session.user,
+    spEntityId: to.sp.entity_id,
+    scope: config.saml.scope,
+    pairwiseSalt: config.saml.pairwiseSalt,
+  };
+  const nameId = pairwiseIdOf(context);
+  const sessionIndex = `_${session.id.replaceAll("-", "")}`;
+  const addressee = addresseeOf(request, to);
+  const response = await signedLoginResponse(await entitiesFor(request, to.sp), addressee, {
+    nameId,
+    sessionIndex,
+    authnInstant: session.createdAt,
+    authnContext: authnContexts.passwordProtectedTransport,
+    attributes: releaseAttributes(releasedAttributeNames(to.sp), context),
+  });
+  await db
+    .insertInto("saml_sessions")
+    .values({
+      session_id: session.id,
+      sp_entity_id: to.sp.entity_id,
+      name_id: nameId,
+      session_index: sessionIndex,
+      created_at: addressee.now,
+    })
+    .onConflict((conflict) => conflict.columns(["session_id", "sp_entity_id"]).doNothing())
+    .execute();
+  return sendPostForm(reply, to.acsUrl, { SAMLResponse: response, RelayState: to.relayState });
+}

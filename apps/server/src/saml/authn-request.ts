@@ -1,0 +1,163 @@
+import { inflateRawSync } from "node:zlib";
+import type { Element } from "@xmldom/xmldom";
+import type { Db } from "../db/schema.ts";
+import { samlEntities } from "./entities.ts";
+import type { SamlKey } from "./keys.ts";
+import { bindings, ns, refeds } from "./namespaces.ts";
+import { childrenNamed, parseXml } from "./sp-metadata.ts";
+import { findServiceProvider, type ServiceProviderRow } from "./sp-registry.ts";
+import { guardXml, XmlRefusedError } from "./xml-guard.ts";
+
+/** AuthnRequests are a few KiB; anything bigger is not one. */
+export const maxAuthnRequestBytes = 64 * 1024;
+/** How long a request id stays remembered: longer than any SP would wait for its answer. */
+const seenRequestSeconds = 24 * 60 * 60;
+
+export type Binding = "redirect" | "post";
+
+export interface IncomingRequest {
+  binding: Binding;
+  /** Query (redirect) or form fields (post), as received. */
+  fields: Record<string, string | undefined>;
+  /** The raw query string, for the redirect binding's signature. */
+  rawQuery: string;
+}
+
+export interface AcceptedAuthnRequest {
+  sp: ServiceProviderRow;
+  requestId: string;
+  acsUrl: string;
+  relayState: string | null;
+  forceAuthn: boolean;
+  isPassive: boolean;
+  mfaRequested: boolean;
+}
+
+/** A refusal the SP never hears about: an unknown SP or a broken request has nowhere safe to be answered. */
+export class SamlRequestRefused extends Error {
+  override name = "SamlRequestRefused";
+}
+
+function decodeXml({ binding, fields }: IncomingRequest): string {
+  const encoded = fields.SAMLRequest;
+  if (!encoded || encoded.length > maxAuthnRequestBytes * 2) throw new SamlRequestRefused("no SAMLRequest");
+  const bytes = Buffer.from(encoded, "base64");
+  // HTTP-POST carries the XML as is; some SPs (node-saml by default) deflate it anyway, which is tolerated.
+  if (binding === "post" && bytes.toString("utf8").trimStart().startsWith("<")) return bytes.toString("utf8");
+  try {
+    return inflateRawSync(bytes, { maxOutputLength: maxAuthnRequestBytes }).toString("utf8");
+  } catch {
+    throw new SamlRequestRefused("SAMLRequest does not inflate within the size limit");
+  }
+}
+
+const textOf = (element: Element | undefined) => (element?.textContent ?? "").trim();
+
+/** The parts of the request read before samlify runs: which SP sent it (to choose whose key verifies it). */
+function readRequest(xml: string) {
+  guardXml(xml, { maxBytes: maxAuthnRequestBytes, allowComments: false });
+  const root = parseXml(xml).documentElement as Element | null;
+  if (!root || root.namespaceURI !== ns.samlp || root.localName !== "AuthnRequest")
+    throw new XmlRefusedError("expected one samlp:AuthnRequest");
+  const contexts = childrenNamed(root, ns.samlp, "RequestedAuthnContext").flatMap((context) =>
+    childrenNamed(context, ns.saml, "AuthnContextClassRef").map((ref) => textOf(ref)),
+  );
+  return {
+    root,
+    issuer: textOf(childrenNamed(root, ns.saml, "Issuer")[0]),
+    signedInDocument: childrenNamed(root, ns.ds, "Signature").length > 0,
+    mfaRequested: contexts.includes(refeds.mfa),
+  };
+}
+
+/** The request's AssertionConsumerServiceURL (or index) must name an HTTP-POST endpoint of the SP's metadata. */
+function acsUrlOf(root: Element, spMetadata: string): string {
+  const descriptor = childrenNamed(parseXml(spMetadata).documentElement as Element, ns.md, "SPSSODescriptor")[0];
+  const endpoints = descriptor ? childrenNamed(descriptor, ns.md, "AssertionConsumerService") : [];
+  const posts = endpoints.filter((endpoint) => endpoint.getAttribute("Binding") === bindings.post);
+  const asked = root.getAttribute("AssertionConsumerServiceURL");
+  const index = root.getAttribute("AssertionConsumerServiceIndex");
+  const chosen = asked
+    ? posts.find((endpoint) => endpoint.getAttribute("Location") === asked)
+    : index
+      ? posts.find((endpoint) => endpoint.getAttribute("index") === index)
+      : (posts.find((endpoint) => endpoint.getAttribute("isDefault") === "true") ?? posts[0]);
+  if (!chosen) throw new SamlRequestRefused("the assertion consumer service is not in the SP's metadata");
+  return chosen.getAttribute("Location") ?? "";
+}
+
+/** The SP's metadata asks for signed requests. */
+function requiresSignedRequests(spMetadata: string): boolean {
+  const descriptor = childrenNamed(parseXml(spMetadata).documentElement as Element, ns.md, "SPSSODescriptor")[0];
+  return descriptor?.getAttribute("AuthnRequestsSigned") === "true";
+}
+
+/** Each request id is answered once: a second arrival is a replay. */
+async function rememberRequestId(db: Db, spEntityId: string, requestId: string, now: Date) {
+  await db.deleteFrom("saml_seen_requests").where("expires_at", "<", now).execute();
+  const inserted = await db
+    .insertInto("saml_seen_requests")
+    .values({
+      sp_entity_id: spEntityId,
+      request_id: requestId,
+      expires_at: new Date(now.getTime() + seenRequestSeconds * 1000),
+    })
+    .onConflict((conflict) => conflict.doNothing())
+    .returning("request_id")
+    .executeTakeFirst();
+  if (!inserted) throw new SamlRequestRefused("the request id was already used (replay)");
+}
+
+/**
+ * Checks an AuthnRequest: a known SP, its signature (always when the SP's
+ * metadata says AuthnRequestsSigned, and whenever one is present), an
+ * assertion consumer URL from its metadata, an id never seen before.
+ */
+export async function acceptAuthnRequest(
+  db: Db,
+  options: { idpEntityId: string; ssoUrl: string; key: SamlKey; now: Date },
+  incoming: IncomingRequest,
+): Promise<AcceptedAuthnRequest> {
+  const xml = decodeXml(incoming);
+  const { root, issuer, signedInDocument, mfaRequested } = readRequest(xml);
+  const sp = issuer ? await findServiceProvider(db, issuer, options.now) : undefined;
+  if (!sp) throw new SamlRequestRefused(`unknown service provider ${JSON.stringify(issuer.slice(0, 200))}`);
+  const signed = incoming.binding === "redirect" ? incoming.fields.Signature !== undefined : signedInDocument;
+  const verify = signed || requiresSignedRequests(sp.metadata_xml);
+  const { idp, sp: spEntity } = samlEntities({ ...options, sp, wantAuthnRequestsSigned: verify });
+  const request =
+    incoming.binding === "redirect"
+      ? { query: incoming.fields, octetString: signedOctets(incoming.rawQuery) }
+      : { body: { ...incoming.fields, SAMLRequest: Buffer.from(xml).toString("base64") } };
+  try {
+    await idp.parseLoginRequest(spEntity, incoming.binding, request);
+  } catch (error) {
+    throw new SamlRequestRefused(`the request failed verification: ${error instanceof Error ? error.message : error}`);
+  }
+  const requestId = root.getAttribute("ID") ?? "";
+  if (!/^[A-Za-z_][\w.-]{0,255}$/.test(requestId)) throw new SamlRequestRefused("the request has no valid ID");
+  const acsUrl = acsUrlOf(root, sp.metadata_xml);
+  await rememberRequestId(db, sp.entity_id, requestId, options.now);
+  return {
+    sp,
+    requestId,
+    acsUrl,
+    relayState: incoming.fields.RelayState ?? null,
+    forceAuthn: root.getAttribute("ForceAuthn") === "true",
+    isPassive: root.getAttribute("IsPassive") === "true",
+    mfaRequested,
+  };
+}
+
+/** saml-bindings §3.4.4.1: the signed octets are the raw (still encoded) parameters, in this order. */
+function signedOctets(rawQuery: string): string {
+  const raw = new Map<string, string>();
+  for (const pair of rawQuery.split("&")) {
+    const at = pair.indexOf("=");
+    if (at > 0) raw.set(pair.slice(0, at), pair.slice(at + 1));
+  }
+  return ["SAMLRequest", "RelayState", "SigAlg"]
+    .filter((name) => raw.has(name))
+    .map((name) => `${name}=${raw.get(name)}`)
+    .join("&");
+}

@@ -1,0 +1,43 @@
+import { DOMParser, type Element, XMLSerializer } from "@xmldom/xmldom";
+import samlify from "samlify";
+import { certificatePem, type SamlKey } from "./keys.ts";
+import { bindings, nameIdFormats, ns, rsaSha256 } from "./namespaces.ts";
+import type { ServiceProviderRow } from "./sp-registry.ts";
+
+export interface EntityOptions {
+  idpEntityId: string;
+  ssoUrl: string;
+  key: SamlKey;
+  sp: ServiceProviderRow;
+  wantAuthnRequestsSigned?: boolean;
+}
+
+/**
+ * KPI ID signs every assertion, whatever the SP's metadata says
+ * (WantAssertionsSigned): samlify reads that flag, so it is set on the copy samlify gets.
+ */
+function withSignedAssertions(metadataXml: string): string {
+  const document = new DOMParser().parseFromString(metadataXml, "text/xml");
+  const descriptor = document.getElementsByTagNameNS(ns.md, "SPSSODescriptor")[0] as Element | undefined;
+  descriptor?.setAttribute("WantAssertionsSigned", "true");
+  return new XMLSerializer().serializeToString(document);
+}
+
+/** samlify's view of this IdP and one SP, built per message (cheap, and always from the current key). */
+export function samlEntities({ idpEntityId, ssoUrl, key, sp, wantAuthnRequestsSigned = false }: EntityOptions) {
+  const idp = samlify.IdentityProvider({
+    entityID: idpEntityId,
+    signingCert: certificatePem(key.certificate),
+    privateKey: key.privateKeyPem,
+    requestSignatureAlgorithm: rsaSha256,
+    wantAuthnRequestsSigned,
+    isAssertionEncrypted: sp.encrypt_assertions,
+    nameIDFormat: [nameIdFormats.persistent],
+    singleSignOnService: [
+      { Binding: bindings.redirect, Location: ssoUrl },
+      { Binding: bindings.post, Location: ssoUrl },
+    ],
+  });
+  const spEntity = samlify.ServiceProvider({ metadata: withSignedAssertions(sp.metadata_xml) });
+  return { idp, sp: spEntity };
+}

@@ -1,0 +1,109 @@
+import formbody from "@fastify/formbody";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { hasApplicationAccess } from "../access/applications.ts";
+import { AppError } from "../errors.ts";
+import { requestLanguage } from "../http/language.ts";
+import { rememberContinueTo, samlContinuePath } from "../sessions/continue-to.ts";
+import { currentSession } from "../sessions/current.ts";
+import { answerSignedIn, answerStatus } from "./answer.ts";
+import { acceptAuthnRequest, type Binding, SamlRequestRefused } from "./authn-request.ts";
+import { statusCodes } from "./login-response.ts";
+import { samlPaths } from "./metadata.ts";
+import { findPendingRequest, savePendingRequest, takePendingRequest } from "./pending.ts";
+import { findServiceProvider } from "./sp-registry.ts";
+import { XmlRefusedError } from "./xml-guard.ts";
+
+const messageFields = z.object({
+  SAMLRequest: z.string().max(200_000).optional(),
+  RelayState: z.string().max(1024).optional(),
+  SigAlg: z.string().max(200).optional(),
+  Signature: z.string().max(2048).optional(),
+});
+
+const idParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+
+/** Where the sign-in screen sends the browser back once someone is signed in. */
+export const continuePathOf = (id: string) => `${samlContinuePath}/${encodeURIComponent(id)}`;
+
+export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(formbody, { bodyLimit: 256 * 1024 });
+
+  const receive = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    binding: Binding,
+    fields: z.infer<typeof messageFields>,
+  ) => {
+    const { db, config, clock, saml } = app;
+    const { signing } = await saml.currentKeys();
+    if (!signing) throw new Error("no SAML signing key");
+    const now = clock();
+    const rawQuery = binding === "redirect" ? ((request.raw.url ?? "").split("?")[1] ?? "") : "";
+    let accepted: Awaited<ReturnType<typeof acceptAuthnRequest>>;
+    try {
+      accepted = await acceptAuthnRequest(
+        db,
+        { idpEntityId: config.saml.entityId, ssoUrl: `${config.publicUrl}${samlPaths.sso}`, key: signing, now },
+        { binding, fields, rawQuery },
+      );
+    } catch (error) {
+      if (error instanceof SamlRequestRefused || error instanceof XmlRefusedError)
+        throw new AppError("saml.request_refused", { reason: error.message, cause: error });
+      throw error;
+    }
+    if (accepted.isPassive && !(await currentSession(request, reply)))
+      return answerStatus(request, reply, accepted, statusCodes.noPassive);
+    const id = await savePendingRequest(db, accepted, now);
+    return reply.redirect(continuePathOf(id), 303);
+  };
+
+  const schema = {
+    tags: ["saml"],
+    summary: "SAML 2.0 Single Sign-On (AuthnRequest by HTTP-Redirect or HTTP-POST)",
+    description:
+      "Checks the request (known SP, signature, ACS URL from metadata, unseen ID) and continues at /saml/continue/{id}.",
+  };
+  app.get(samlPaths.sso, { schema: { ...schema, querystring: messageFields } }, (request, reply) =>
+    receive(request, reply, "redirect", request.query),
+  );
+  app.post(samlPaths.sso, { schema: { ...schema, body: messageFields }, config: { csrf: false } }, (request, reply) =>
+    receive(request, reply, "post", request.body),
+  );
+
+  app.get(
+    `${samlContinuePath}/:id`,
+    {
+      schema: {
+        tags: ["saml"],
+        summary: "Continue a service provider's SAML sign-in",
+        description:
+          "Without a KPI ID session (or when ForceAuthn asks for a new sign-in) goes to the sign-in screen (the pending sign-in remembers this request), which returns here; with one, posts the answer to the SP.",
+        params: idParams,
+      },
+    },
+    async (request, reply) => {
+      const { db, clock } = app;
+      const pending = await findPendingRequest(db, request.params.id, clock());
+      const sp = pending && (await findServiceProvider(db, pending.sp_entity_id, clock()));
+      if (!pending || !sp) throw new AppError("saml.request_not_found");
+      const session = await currentSession(request, reply);
+      // ForceAuthn: only a sign-in made after the request arrived will do (as OIDC prompt=login).
+      const stale = session && pending.force_authn && session.createdAt.getTime() < pending.created_at.getTime();
+      if (!session || stale) {
+        rememberContinueTo(reply, { kind: "saml", requestId: pending.id });
+        // A signed-in person asked to prove who they are again sees the sign-in screen anyway (reauth=1).
+        const language = requestLanguage(request);
+        return reply.redirect(session ? `/${language}/?reauth=1` : `/${language}/`, 303);
+      }
+      if (!(await takePendingRequest(db, pending.id))) throw new AppError("saml.request_not_found");
+      const to = { sp, requestId: pending.request_id, acsUrl: pending.acs_url, relayState: pending.relay_state };
+      // KPI ID has no second factor yet: a request for REFEDS MFA is answered that it cannot be met.
+      if (pending.mfa_requested) return answerStatus(request, reply, to, statusCodes.noAuthnContext);
+      if (sp.application_id && !(await hasApplicationAccess(db, session.userId, sp.application_id)))
+        return answerStatus(request, reply, to, statusCodes.requestDenied);
+      return answerSignedIn(request, reply, to, session);
+    },
+  );
+};

@@ -1,4 +1,5 @@
 export * from "./api.ts";
+export * from "./consent.ts";
 export * from "./errors.ts";
 export * from "./google.ts";
 export * from "./language.ts";

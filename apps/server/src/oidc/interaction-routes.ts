@@ -1,3 +1,4 @@
+import { consentAnswerSchema, consentDetailsSchema, consentOutcomeSchema } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type Provider from "oidc-provider";
@@ -144,13 +145,7 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
           tags: ["openid-connect"],
           summary: "What an application asks for (the consent screen)",
           params: uidParams,
-          response: {
-            200: z.object({
-              application: z.object({ title: z.string(), description: z.string() }),
-              scopes: z.array(z.string()),
-              person: z.object({ name: z.string() }),
-            }),
-          },
+          response: { 200: consentDetailsSchema },
         },
       },
       async (request, reply) => {
@@ -174,8 +169,8 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
           description:
             "Answers where the browser goes next: back to the application, with a code or with access_denied.",
           params: uidParams,
-          body: z.object({ allow: z.boolean() }),
-          response: { 200: z.object({ redirectTo: z.string() }) },
+          body: consentAnswerSchema,
+          response: { 200: consentOutcomeSchema },
         },
       },
       async (request, reply) => {

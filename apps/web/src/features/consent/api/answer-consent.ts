@@ -1,15 +1,14 @@
+import { type ConsentAnswer, type ConsentOutcome, consentOutcomeSchema, oidcInteractionPath } from "@kpi-id/contracts";
 import { useMutation } from "@tanstack/react-query";
-import { z } from "zod";
 import { apiJson } from "@/lib/api-client.ts";
 
-const answerSchema = z.object({ redirectTo: z.string() });
-
 /** Allow or Deny; the answer says where the browser goes: back to the application. */
-export function answerConsent(uid: string, allow: boolean): Promise<{ redirectTo: string }> {
+export function answerConsent(uid: string, allow: boolean): Promise<ConsentOutcome> {
+  const body: ConsentAnswer = { allow };
   return apiJson(
-    `/api/oidc/interaction/${encodeURIComponent(uid)}/consent`,
-    { method: "POST", body: { allow }, failure: "Failed to answer the sign-in request" },
-    answerSchema,
+    `${oidcInteractionPath}/${encodeURIComponent(uid)}/consent`,
+    { method: "POST", body, failure: "Failed to answer the sign-in request" },
+    consentOutcomeSchema,
   );
 }
 

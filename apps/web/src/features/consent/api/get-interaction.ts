@@ -1,20 +1,13 @@
+import { type ConsentDetails, consentDetailsSchema, oidcInteractionPath } from "@kpi-id/contracts";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { z } from "zod";
 import { apiJson } from "@/lib/api-client.ts";
 
-export const interactionSchema = z.object({
-  application: z.object({ title: z.string(), description: z.string() }),
-  scopes: z.array(z.string()),
-  person: z.object({ name: z.string() }),
-});
-export type InteractionDetails = z.infer<typeof interactionSchema>;
-
 /** What the application asks for; needs the KPI ID session and the interaction cookie. */
-export function getInteraction(uid: string): Promise<InteractionDetails> {
+export function getInteraction(uid: string): Promise<ConsentDetails> {
   return apiJson(
-    `/api/oidc/interaction/${encodeURIComponent(uid)}/details`,
+    `${oidcInteractionPath}/${encodeURIComponent(uid)}/details`,
     { failure: "Failed to load the sign-in request" },
-    interactionSchema,
+    consentDetailsSchema,
   );
 }
 

@@ -1,11 +1,11 @@
+import type { ConsentDetails } from "@kpi-id/contracts";
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { apiError, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { renderApp, student } from "../../../../test/render.tsx";
-import type { InteractionDetails } from "../api/get-interaction.ts";
 
-const details: InteractionDetails = {
+const details: ConsentDetails = {
   application: { title: "Демо-сайт", description: "" },
   scopes: ["openid", "profile"],
   person: { name: student.fullName },

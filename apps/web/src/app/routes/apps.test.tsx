@@ -20,21 +20,21 @@ describe("the apps screen", () => {
   });
 
   it("goes straight to the app when appId names one of the person's apps", async () => {
-    const assign = vi.spyOn(browser, "assign").mockImplementation(() => undefined);
+    const replace = vi.spyOn(browser, "replace").mockImplementation(() => undefined);
     mockFetch({ "GET /user": () => json(student) });
     const target = student.applications[1]?.id ?? "";
     renderApp(`/uk/apps?appId=${target}`);
-    await waitFor(() => expect(assign).toHaveBeenCalledWith(`/api/app-redirect?appId=${target}`));
+    await waitFor(() => expect(replace).toHaveBeenCalledWith(`/api/app-redirect?appId=${target}`));
     expect(screen.getByRole("status", { name: "Переходимо до сервісу «Мій КПІ»…" })).toBeInTheDocument();
   });
 
   it("clears an unknown appId from the URL and shows the redirect error", async () => {
-    const assign = vi.spyOn(browser, "assign").mockImplementation(() => undefined);
+    const replace = vi.spyOn(browser, "replace").mockImplementation(() => undefined);
     mockFetch({ "GET /user": () => json(student) });
     const { router } = renderApp("/uk/apps?appId=not-mine&keep=1");
     expect(await screen.findByTestId("redirect-error")).toHaveTextContent("Сервіс недоступний");
     await waitFor(() => expect(router.state.location.search).toBe("?keep=1"));
-    expect(assign).not.toHaveBeenCalled();
+    expect(replace).not.toHaveBeenCalled();
     expect(screen.getAllByTestId("app-card")).toHaveLength(3);
   });
 

@@ -1,9 +1,11 @@
 import { GOOGLE_ERROR_PARAM } from "@kpi-id/contracts";
+import { useIsMutating } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useSearchParams } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { TextSeparator } from "@/components/ui/separator.tsx";
+import { signInMutationKey } from "@/features/auth/api/login.ts";
 import { useFinishSignIn } from "@/features/auth/api/use-finish-sign-in.ts";
 import { DiiaEntry } from "@/features/auth/components/diia-entry.tsx";
 import { GoogleButton } from "@/features/auth/components/google-button.tsx";
@@ -33,6 +35,21 @@ function useGoogleError(): [boolean, () => void] {
   return [shown, () => setShown(false)];
 }
 
+/**
+ * One sign-in at a time: a password sign-in in the page, or Google's full-page flow once its button
+ * is pressed (until the page comes back from the browser's cache, e.g. after Back).
+ */
+function useSignInRunning(): [boolean, () => void] {
+  const passwordRunning = useIsMutating({ mutationKey: signInMutationKey }) > 0;
+  const [googleStarted, setGoogleStarted] = useState(false);
+  useEffect(() => {
+    const reset = (event: PageTransitionEvent) => event.persisted && setGoogleStarted(false);
+    window.addEventListener("pageshow", reset);
+    return () => window.removeEventListener("pageshow", reset);
+  }, []);
+  return [passwordRunning || googleStarted, () => setGoogleStarted(true)];
+}
+
 export function LoginScreen() {
   const { t } = useTranslation("auth");
   const language = useLanguage();
@@ -40,6 +57,7 @@ export function LoginScreen() {
   const settings = useSettings();
   const [googleError, clearGoogleError] = useGoogleError();
   const finishSignIn = useFinishSignIn(search);
+  const [signInRunning, startGoogle] = useSignInRunning();
   const googleEnabled = settings.data?.googleEnabled ?? false;
   const diiaEnabled = settings.data?.diiaEnabled ?? false;
   return (
@@ -54,7 +72,7 @@ export function LoginScreen() {
         </Alert>
       ) : null}
       <div className="rounded-xl border border-border bg-white p-5 shadow-sm sm:p-6">
-        <LoginForm onSignedIn={finishSignIn} onAttempt={clearGoogleError} />
+        <LoginForm onSignedIn={finishSignIn} onAttempt={clearGoogleError} disabled={signInRunning} />
       </div>
       {diiaEnabled || googleEnabled ? <TextSeparator text={t("auth:login.or")} /> : null}
       {diiaEnabled ? (
@@ -62,9 +80,12 @@ export function LoginScreen() {
           href={localizedHref(language, "/diia", search, ["appId"])}
           title={t("auth:login.diia.title")}
           description={t("auth:login.diia.description")}
+          disabled={signInRunning}
         />
       ) : null}
-      {googleEnabled ? <GoogleButton label={t("auth:login.google")} search={search} /> : null}
+      {googleEnabled ? (
+        <GoogleButton label={t("auth:login.google")} search={search} disabled={signInRunning} onStart={startGoogle} />
+      ) : null}
     </div>
   );
 }

@@ -13,24 +13,24 @@ function outcomeFor(appId: string | null, applications: Application[]): AppIdOut
 }
 
 /**
- * appId in the query: one of the person's apps means go there at once;
- * anything else clears the parameter and reports the redirect error.
+ * appId in the query: one of the person's apps means go there at once, replacing this entry in the
+ * history (Back leaves instead of landing here and redirecting again); anything else clears the
+ * parameter and reports the redirect error.
  */
 export function useAppIdRedirect(applications: Application[]): AppIdOutcome {
   const [searchParams, setSearchParams] = useSearchParams();
   const [outcome] = useState(() => outcomeFor(searchParams.get("appId"), applications));
   useEffect(() => {
-    if (outcome.kind === "redirecting") browser.assign(appRedirectUrl(outcome.application.id));
-    if (outcome.kind === "unknown") {
-      setSearchParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          next.delete("appId");
-          return next;
-        },
-        { replace: true },
-      );
-    }
+    if (outcome.kind === "none") return;
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete("appId");
+        return next;
+      },
+      { replace: true },
+    );
+    if (outcome.kind === "redirecting") browser.replace(appRedirectUrl(outcome.application.id));
   }, [outcome, setSearchParams]);
   return outcome;
 }

@@ -22,6 +22,9 @@ export async function login(credentials: LoginRequest): Promise<string> {
   return exchangeSession(sessionId);
 }
 
+/** Every sign-in that runs inside the page carries this key, so the screen can hold the other entries. */
+export const signInMutationKey = ["sign-in"] as const;
+
 export function useLogin(onSignedIn: (next: string) => Promise<void> | void) {
-  return useMutation({ mutationFn: login, onSuccess: (next) => onSignedIn(next) });
+  return useMutation({ mutationKey: signInMutationKey, mutationFn: login, onSuccess: (next) => onSignedIn(next) });
 }

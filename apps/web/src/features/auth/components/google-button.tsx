@@ -1,5 +1,6 @@
 import { buttonVariants } from "@/components/ui/button.tsx";
 import { keepParams } from "@/lib/paths.ts";
+import { cn } from "@/lib/utils.ts";
 
 function GoogleMark() {
   return (
@@ -24,12 +25,26 @@ function GoogleMark() {
   );
 }
 
+interface GoogleButtonProps {
+  label: string;
+  search: string;
+  /** Another sign-in runs: the link stays in place but does nothing. */
+  disabled: boolean;
+  onStart: () => void;
+}
+
 /** A full-page navigation: the server starts Google's flow and must set its own cookie. */
-export function GoogleButton({ label, search }: { label: string; search: string }) {
+export function GoogleButton({ label, search, disabled, onStart }: GoogleButtonProps) {
   return (
     <a
       href={`/api/google/redirect${keepParams(search, ["appId"])}`}
-      className={buttonVariants({ variant: "outline", size: "lg", className: "w-full" })}
+      className={cn(
+        buttonVariants({ variant: "outline", size: "lg", className: "w-full" }),
+        disabled && "pointer-events-none opacity-50",
+      )}
+      aria-disabled={disabled || undefined}
+      tabIndex={disabled ? -1 : undefined}
+      onClick={(event) => (disabled ? event.preventDefault() : onStart())}
       data-testid="google-login"
     >
       <GoogleMark />

@@ -35,9 +35,11 @@ interface LoginFormProps {
   onSignedIn: (next: string) => Promise<void> | void;
   /** Called when a new attempt starts, so an earlier Google error alert goes away. */
   onAttempt?: () => void;
+  /** Another sign-in (Google) is under way: the form waits. */
+  disabled?: boolean;
 }
 
-export function LoginForm({ onSignedIn, onAttempt }: LoginFormProps) {
+export function LoginForm({ onSignedIn, onAttempt, disabled = false }: LoginFormProps) {
   const { t } = useTranslation("auth");
   const login = useLogin(onSignedIn);
   const describeError = useErrorMessage();
@@ -46,7 +48,7 @@ export function LoginForm({ onSignedIn, onAttempt }: LoginFormProps) {
     mode: "onChange",
     defaultValues: { username: "", password: "" },
   });
-  const busy = login.isPending;
+  const busy = login.isPending || disabled;
 
   const submit = handleSubmit((values) => {
     onAttempt?.();
@@ -75,8 +77,8 @@ export function LoginForm({ onSignedIn, onAttempt }: LoginFormProps) {
         type="submit"
         size="lg"
         className="w-full"
-        disabled={!formState.isValid}
-        loading={busy}
+        disabled={!formState.isValid || disabled}
+        loading={login.isPending}
         icon={<LogIn aria-hidden />}
       >
         {t("auth:login.submit")}

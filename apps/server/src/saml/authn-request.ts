@@ -53,6 +53,16 @@ function decodeXml({ binding, fields }: IncomingRequest): string {
 
 const textOf = (element: Element | undefined) => (element?.textContent ?? "").trim();
 
+/** Against signature wrapping: one signature, over the request itself (the element we read), nothing else. */
+function requireSignatureOfRoot(root: Element, signatures: Element[]) {
+  const references = signatures.flatMap((signature) =>
+    childrenNamed(signature, ns.ds, "SignedInfo").flatMap((info) => childrenNamed(info, ns.ds, "Reference")),
+  );
+  const id = root.getAttribute("ID");
+  if (signatures.length !== 1 || references.length !== 1 || !id || references[0]?.getAttribute("URI") !== `#${id}`)
+    throw new XmlRefusedError("the signature must cover the request element itself");
+}
+
 /** The parts of the request read before samlify runs: which SP sent it (to choose whose key verifies it). */
 function readRequest(xml: string) {
   guardXml(xml, { maxBytes: maxAuthnRequestBytes, allowComments: false });
@@ -62,10 +72,12 @@ function readRequest(xml: string) {
   const contexts = childrenNamed(root, ns.samlp, "RequestedAuthnContext").flatMap((context) =>
     childrenNamed(context, ns.saml, "AuthnContextClassRef").map((ref) => textOf(ref)),
   );
+  const signatures = childrenNamed(root, ns.ds, "Signature");
+  if (signatures.length > 0) requireSignatureOfRoot(root, signatures);
   return {
     root,
     issuer: textOf(childrenNamed(root, ns.saml, "Issuer")[0]),
-    signedInDocument: childrenNamed(root, ns.ds, "Signature").length > 0,
+    signedInDocument: signatures.length > 0,
     mfaRequested: contexts.includes(refeds.mfa),
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { revokeAccess } from "../src/access/applications.ts";
 import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
@@ -109,6 +110,25 @@ describe.each(databaseKinds)("OpenID Connect consent and public clients (%s)", (
     expect((await browser.follow(again.url.href)).leftTo?.searchParams.get("code")).toBeTruthy();
     // A scope not allowed before brings the consent screen back.
     await reachConsent(browser, config, "openid profile kpi", {});
+  });
+
+  it("forgets what the person allowed once their access ends: given access again, they are asked again", async () => {
+    const config = await discover(issuer, thirdParty.id, thirdParty.secret);
+    const person = await addPerson(
+      test.app,
+      { username: "rejoining", fullName: "Олег Мороз" },
+      "correct horse battery",
+    );
+    await grantAccess(test.app.db, person.id, thirdParty.id);
+    const browser = await browserOf("rejoining");
+    const first = await reachConsent(browser, config, "openid profile", {});
+    await browser.follow(
+      ((await (await consent(browser, first.uid, true)).json()) as { redirectTo: string }).redirectTo,
+    );
+
+    await revokeAccess(test.app.db, person.id, thirdParty.id);
+    await grantAccess(test.app.db, person.id, thirdParty.id);
+    await reachConsent(browser, config, "openid profile", {});
   });
 
   it("refuses a consent post without our Origin (CSRF rule)", async () => {

@@ -10,7 +10,7 @@ export interface GrantFilter {
 
 /**
  * Ends the person's (or the application's) OpenID Connect grants at once:
- * every grant, and every code, access and refresh token issued under it.
+ * every grant, and every code, access and refresh token issued under it, and the remembered consent.
  * Called wherever access ends (revoke, a disabled person, OpenID Connect
  * turned off); the provider also re-checks access at every token use, so a
  * way of ending access that does not call this still stops the tokens.
@@ -23,7 +23,10 @@ export async function revokeOidcGrants(db: Db, filter: GrantFilter): Promise<num
   if (filter.userId) grants = grants.where(sql<string>`payload->>'accountId'`, "=", filter.userId);
   if (filter.clientId) grants = grants.where(sql<string>`payload->>'clientId'`, "=", filter.clientId);
   if (filter.grantIds) grants = grants.where("id", "in", filter.grantIds);
-  // One statement, so it also runs inside a caller's transaction.
+  let consents = db.deleteFrom("oidc_consents");
+  if (filter.userId) consents = consents.where("user_id", "=", filter.userId);
+  if (filter.clientId) consents = consents.where("application_id", "=", filter.clientId);
+  await consents.execute();
   const result = await db
     .deleteFrom("oidc_payloads")
     .where((eb) => eb.or([eb("grant_id", "in", grants), eb.and([eb("type", "=", "Grant"), eb("id", "in", grants)])]))

@@ -209,6 +209,13 @@ export interface SamlFederationsTable {
   last_error: string | null;
 }
 
+export interface OidcConsentsTable {
+  user_id: string;
+  application_id: string;
+  scopes: TextList;
+  expires_at: RequiredTimestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
@@ -228,6 +235,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   schema_migrations: SchemaMigrationsTable;
   oidc_payloads: OidcPayloadsTable;
+  oidc_consents: OidcConsentsTable;
   oidc_signing_keys: OidcSigningKeysTable;
   saml_signing_keys: SamlSigningKeysTable;
   saml_service_providers: SamlServiceProvidersTable;

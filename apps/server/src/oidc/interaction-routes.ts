@@ -14,9 +14,9 @@ import { currentSession, requireSession } from "../sessions/current.ts";
 import type { LoadedSession } from "../sessions/store.ts";
 import { approvedResult, clientIdOf, deniedResult, requestedScopes } from "./interaction-result.ts";
 import { signInTime } from "./kpi-session.ts";
-import { interactionPath } from "./provider.ts";
+import { interactionPath, oidcTtl } from "./provider.ts";
 import type { OidcRuntime } from "./runtime.ts";
-import { rememberedConsent } from "./session-grant.ts";
+import { recordConsent, rememberedConsent } from "./session-grant.ts";
 
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
 
@@ -124,7 +124,7 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         }
         const remembered =
           application.first_party ||
-          (await rememberedConsent(app.db, provider, {
+          (await rememberedConsent(app.db, {
             accountId: session.userId,
             clientId: application.id,
             scopes: requestedScopes(interaction),
@@ -179,6 +179,14 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         const interaction = await loadInteraction(provider, request, reply, request.params.uid);
         const application = await applicationOf(app, interaction);
         const allowed = request.body.allow && (await hasApplicationAccess(app.db, session.userId, application.id));
+        if (allowed) {
+          const question = {
+            accountId: session.userId,
+            clientId: application.id,
+            scopes: requestedScopes(interaction),
+          };
+          await recordConsent(app.db, question, oidcTtl.Grant);
+        }
         const result = allowed
           ? await approvedResult(provider, interaction, session)
           : deniedResult(request.body.allow ? "no access to this application" : "the person declined");

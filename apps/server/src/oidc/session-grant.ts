@@ -15,37 +15,50 @@ export interface ConsentQuestion {
   prompt?: string;
 }
 
+const asksAgain = (prompt: string | undefined) =>
+  String(prompt ?? "")
+    .split(" ")
+    .includes("consent");
+
 /**
  * The scopes the person already consented to for this application, when they cover every
- * requested one: from any earlier grant of theirs (on any device). Only the answer is reused,
- * never the grant itself: each provider session gets a grant of its own (see loadSessionGrant).
+ * requested one (the consent screen's answer, on any device, until the grant lifetime passes).
+ * Only the answer is reused, never a grant: each provider session gets a grant of its own
+ * (see loadSessionGrant).
  */
-export async function rememberedConsent(
-  db: Db,
-  provider: Provider,
-  question: ConsentQuestion,
-): Promise<string[] | undefined> {
-  if (
-    String(question.prompt ?? "")
-      .split(" ")
-      .includes("consent")
-  )
-    return undefined;
-  const rows = await db
-    .selectFrom("oidc_payloads")
-    .select("id")
-    .where("type", "=", "Grant")
-    .where(sql<string>`payload->>'accountId'`, "=", question.accountId)
-    .where(sql<string>`payload->>'clientId'`, "=", question.clientId)
-    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", new Date())]))
-    .orderBy("expires_at", "desc")
-    .limit(5)
+export async function rememberedConsent(db: Db, question: ConsentQuestion): Promise<string[] | undefined> {
+  if (asksAgain(question.prompt)) return undefined;
+  const consent = await db
+    .selectFrom("oidc_consents")
+    .select("scopes")
+    .where("user_id", "=", question.accountId)
+    .where("application_id", "=", question.clientId)
+    .where("expires_at", ">", new Date())
+    .executeTakeFirst();
+  const granted = new Set(consent?.scopes);
+  return consent && question.scopes.every((scope) => granted.has(scope)) ? question.scopes : undefined;
+}
+
+/** Records the person's "allow": these scopes, with those allowed before, for the grant lifetime. */
+export async function recordConsent(db: Db, question: Omit<ConsentQuestion, "prompt">, ttlSeconds: number) {
+  const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
+  await db
+    .insertInto("oidc_consents")
+    .values({
+      user_id: question.accountId,
+      application_id: question.clientId,
+      scopes: question.scopes,
+      expires_at: expiresAt,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(["user_id", "application_id"]).doUpdateSet({
+        scopes: sql<
+          string[]
+        >`array(select distinct s from unnest(oidc_consents.scopes || excluded.scopes) as s order by s)`,
+        expires_at: expiresAt,
+      }),
+    )
     .execute();
-  for (const { id } of rows) {
-    const granted = new Set((await provider.Grant.find(id))?.getOIDCScope().split(" "));
-    if (question.scopes.every((scope) => granted.has(scope))) return question.scopes;
-  }
-  return undefined;
 }
 
 /**
@@ -53,11 +66,11 @@ export async function rememberedConsent(
  * application, or what an earlier consent covers; undefined when they must be asked (or have
  * no access, which the access prompt answers).
  */
-async function consentWithoutScreen(db: Db, provider: Provider, question: ConsentQuestion) {
+async function consentWithoutScreen(db: Db, question: ConsentQuestion) {
   if (!(await hasApplicationAccess(db, question.accountId, question.clientId))) return undefined;
   const application = await findApplicationById(db, question.clientId);
   if (application?.first_party) return question.scopes;
-  return rememberedConsent(db, provider, question);
+  return rememberedConsent(db, question);
 }
 
 /**
@@ -79,7 +92,7 @@ export function loadSessionGrant(db: Db) {
       .split(" ")
       .filter(Boolean);
     const prompt = typeof params?.prompt === "string" ? params.prompt : undefined;
-    const consented = await consentWithoutScreen(db, provider, { accountId, clientId, scopes, prompt });
+    const consented = await consentWithoutScreen(db, { accountId, clientId, scopes, prompt });
     if (!consented) return undefined;
     const grant = new provider.Grant({ accountId, clientId });
     grant.addOIDCScope(consented.join(" "));

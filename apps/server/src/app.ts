@@ -2,6 +2,7 @@ import cookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Kysely } from "kysely";
+import { accountSessionRoutes } from "./account/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import type { Config } from "./config/index.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/password.ts";
@@ -98,6 +99,7 @@ export async function buildApp({
   await app.register(authRoutes);
   await app.register(googleRoutes);
   await app.register(userRoutes);
+  await app.register(accountSessionRoutes);
   await app.register(appRedirectRoutes);
   await app.register(ticketExchangeRoutes);
   await registerDiia(app);

@@ -15,6 +15,8 @@ export const errorStatus = {
   "auth.too_many_attempts": 429,
   "auth.grant_invalid": 401,
   "auth.not_authenticated": 401,
+  "auth.reauth_required": 403,
+  "account.session_not_found": 404,
   "app.not_found": 404,
   "app.access_denied": 403,
   "oidc.interaction_not_found": 404,

@@ -25,6 +25,8 @@ export const ukErrorMessages = {
   "auth.too_many_attempts": "Забагато невдалих спроб входу. Спробуйте пізніше.",
   "auth.grant_invalid": "Сеанс входу недійсний або застарів. Увійдіть ще раз.",
   "auth.not_authenticated": "Потрібно увійти.",
+  "auth.reauth_required": "Для цієї зміни підтвердьте, що це ви: увійдіть ще раз.",
+  "account.session_not_found": "Такого сеансу немає: можливо, він уже завершився.",
   "app.not_found": "Застосунок не знайдено.",
   "app.access_denied": "У вас немає доступу до цього застосунку.",
   "oidc.interaction_not_found":
@@ -55,6 +57,8 @@ export const enErrorMessages = {
   "auth.too_many_attempts": "Too many failed sign-in attempts. Try again later.",
   "auth.grant_invalid": "The sign-in session is invalid or has expired. Sign in again.",
   "auth.not_authenticated": "You need to sign in.",
+  "auth.reauth_required": "To make this change, confirm it is you: sign in again.",
+  "account.session_not_found": "There is no such session: it may have ended already.",
   "app.not_found": "Application not found.",
   "app.access_denied": "You do not have access to this application.",
   "oidc.interaction_not_found":

@@ -8,6 +8,7 @@ export const auditEventTypes = [
   "sign_in",
   "session_start",
   "logout",
+  "session_end",
   "app_redirect",
   "ticket_exchange",
   "oidc_sign_in",

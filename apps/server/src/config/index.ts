@@ -22,6 +22,8 @@ export interface Config {
   webDistDir?: string;
   sessionSecret: string;
   sessions: { idleTimeoutSeconds: number; absoluteTimeoutSeconds: number };
+  /** A sensitive change needs a sign-in at most this long ago. */
+  reauthMaxAgeSeconds: number;
   loginGrantTtlSeconds: number;
   ticketTtlSeconds: number;
   bodyLimitBytes: number;
@@ -164,6 +166,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       idleTimeoutSeconds: environment.SESSION_IDLE_TIMEOUT_SECONDS,
       absoluteTimeoutSeconds: environment.SESSION_ABSOLUTE_TIMEOUT_SECONDS,
     },
+    reauthMaxAgeSeconds: environment.REAUTH_MAX_AGE_SECONDS,
     loginGrantTtlSeconds: environment.LOGIN_GRANT_TTL_SECONDS,
     ticketTtlSeconds: environment.TICKET_TTL_SECONDS,
     bodyLimitBytes: environment.BODY_LIMIT_BYTES,

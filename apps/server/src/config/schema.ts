@@ -33,6 +33,7 @@ export const environmentSchema = z.object({
   SESSION_SECRET: optionalText,
   SESSION_IDLE_TIMEOUT_SECONDS: seconds(60 * 60 * 2),
   SESSION_ABSOLUTE_TIMEOUT_SECONDS: seconds(60 * 60 * 12),
+  REAUTH_MAX_AGE_SECONDS: seconds(60 * 10),
   LOGIN_GRANT_TTL_SECONDS: seconds(60),
   TICKET_TTL_SECONDS: seconds(60),
   BODY_LIMIT_BYTES: z.coerce

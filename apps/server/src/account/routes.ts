@@ -1,0 +1,84 @@
+import {
+  accountSessionsSchema,
+  endedSessionsSchema,
+  endSessionRequestSchema,
+  errorBodySchema,
+} from "@kpi-id/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { audit } from "../audit/record.ts";
+import { AppError } from "../errors.ts";
+import { endOidcSessionsSignedInAt } from "../oidc/logout.ts";
+import { requireSession } from "../sessions/current.ts";
+import { requireRecentSignIn } from "./reauth.ts";
+import { endOtherSessionsOf, endSessionOf, liveSessionsOf } from "./sessions.ts";
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** The account page's view of the person's sessions: list them, end one, end all others. */
+export const accountSessionRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/api/account/sessions",
+    {
+      schema: {
+        tags: ["account"],
+        summary: "My live sessions",
+        description:
+          "Every live session of the signed-in person: browser and system (from the user agent), sign-in " +
+          "method, when it started, last activity, address; `current` marks the asking browser's.",
+        response: { 200: accountSessionsSchema, 401: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(request, reply);
+      return { sessions: await liveSessionsOf(app.db, session.userId, session.id, app.clock()) };
+    },
+  );
+
+  app.post(
+    "/api/account/sessions/end",
+    {
+      schema: {
+        tags: ["account"],
+        summary: "End one of my sessions",
+        description:
+          "Signs that browser out at once; the OpenID Connect sessions started in it end too and their " +
+          "applications get a back-channel logout. 404 `account.session_not_found` for a session that is " +
+          "not the person's or has ended.",
+        body: endSessionRequestSchema,
+        response: { 200: endedSessionsSchema, 401: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(request, reply);
+      const startedAt = await endSessionOf(app.db, session.userId, request.body.sessionId);
+      if (!startedAt) throw new AppError("account.session_not_found");
+      await endOidcSessionsSignedInAt(app, session.userId, [seconds(startedAt)]);
+      await audit(request, { type: "session_end", result: "success", userId: session.userId, reason: "one" });
+      return { ended: 1 };
+    },
+  );
+
+  app.post(
+    "/api/account/sessions/end-others",
+    {
+      schema: {
+        tags: ["account"],
+        summary: "End all my other sessions",
+        description:
+          "Signs every other browser of the person out, with their OpenID Connect sessions (back-channel " +
+          "logout). Needs a recent sign-in: otherwise 403 `auth.reauth_required`.",
+        body: z.object({}),
+        response: { 200: endedSessionsSchema, 401: errorBodySchema, 403: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(request, reply);
+      requireRecentSignIn(request, session);
+      const startTimes = await endOtherSessionsOf(app.db, session.userId, session.id);
+      await endOidcSessionsSignedInAt(app, session.userId, startTimes.map(seconds));
+      await audit(request, { type: "session_end", result: "success", userId: session.userId, reason: "others" });
+      return { ended: startTimes.length };
+    },
+  );
+};

@@ -1,0 +1,46 @@
+import type { AccountSession } from "@kpi-id/contracts";
+import type { Db } from "../db/schema.ts";
+import { describeDevice } from "./device.ts";
+
+/** The live sessions of a person, newest activity first; `currentId` marks the asking browser's. */
+export async function liveSessionsOf(db: Db, userId: string, currentId: string, now: Date): Promise<AccountSession[]> {
+  const rows = await db
+    .selectFrom("sessions")
+    .select(["id", "auth_method", "created_at", "last_seen_at", "ip", "user_agent"])
+    .where("user_id", "=", userId)
+    .where("idle_expires_at", ">", now)
+    .where("absolute_expires_at", ">", now)
+    .orderBy("last_seen_at", "desc")
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    ...describeDevice(row.user_agent),
+    method: row.auth_method,
+    startedAt: row.created_at.toISOString(),
+    lastActiveAt: row.last_seen_at.toISOString(),
+    address: row.ip ?? "",
+    current: row.id === currentId,
+  }));
+}
+
+/** Ends one session of this person (never another person's); its start time, or undefined when there was none. */
+export async function endSessionOf(db: Db, userId: string, sessionId: string): Promise<Date | undefined> {
+  const ended = await db
+    .deleteFrom("sessions")
+    .where("id", "=", sessionId)
+    .where("user_id", "=", userId)
+    .returning("created_at")
+    .executeTakeFirst();
+  return ended?.created_at;
+}
+
+/** Ends every session of this person but one; the start times of those ended. */
+export async function endOtherSessionsOf(db: Db, userId: string, keepId: string): Promise<Date[]> {
+  const ended = await db
+    .deleteFrom("sessions")
+    .where("user_id", "=", userId)
+    .where("id", "!=", keepId)
+    .returning("created_at")
+    .execute();
+  return ended.map((row) => row.created_at);
+}

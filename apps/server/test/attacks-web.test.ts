@@ -220,4 +220,28 @@ describe.each(databaseKinds)("web attacks on %s", (kind) => {
     expect(longUrl.statusCode).toBeLessThan(500);
     console.log("attacks: bodies of 70 KiB JSON and 300 KiB multipart → 413; JSON nested 1,000–20,000 deep → 4xx");
   });
+  it("refuses a U+0000 anywhere in a JSON body or a query with 400 request.unstorable_text, never a 500", async () => {
+    const nul = "x\u0000y";
+    const bodies: [string, unknown][] = [
+      ["/api/auth", { username: nul, password: "p" }],
+      ["/api/auth", { username: "visitor", password: nul }],
+      ["/api/auth/internal", { sessionId: nul }],
+    ];
+    for (const [url, body] of bodies) {
+      const response = await postJson(t.app, url, body, { headers: { cookie } });
+      expect(response.statusCode, `${url}: ${response.body.slice(0, 200)}`).toBe(400);
+      expect(response.json().code).toBe("request.unstorable_text");
+    }
+    const queries = [
+      `/api/app-redirect?appId=${encodeURIComponent(nul)}`,
+      `/api/google/redirect?appId=${encodeURIComponent(nul)}`,
+      `/api/ticket?ticketId=${encodeURIComponent(nul)}&appId=${appId}&appSecret=s`,
+      `/oidc/auth?client_id=${encodeURIComponent(nul)}&response_type=code&scope=openid`,
+      `/oidc/me?access_token=${encodeURIComponent(nul)}`,
+    ];
+    for (const url of queries) {
+      const response = await t.app.inject({ url, headers: { cookie } });
+      expect(response.statusCode, `${url}: ${response.body.slice(0, 200)}`).toBeLessThan(500);
+    }
+  });
 });

@@ -1,19 +1,20 @@
 import { z } from "zod";
 import { authMethods } from "./api.ts";
+import { text } from "./text.ts";
 
 /** One live session of the signed-in person, as the account page lists it. */
 export const accountSessionSchema = z.object({
-  id: z.string(),
+  id: text(),
   /** Browser name and major version from the user agent; empty when it cannot be told. */
-  browser: z.string(),
+  browser: text(),
   /** Operating system and version from the user agent; empty when it cannot be told. */
-  system: z.string(),
+  system: text(),
   method: z.enum(authMethods),
   /** ISO 8601 instants. */
-  startedAt: z.string(),
-  lastActiveAt: z.string(),
+  startedAt: text(),
+  lastActiveAt: text(),
   /** The address the session signed in from; empty when unknown. */
-  address: z.string(),
+  address: text(),
   /** True for the session of the browser asking. */
   current: z.boolean(),
 });

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { type ErrorCode, errorCodes } from "./errors.ts";
+import { text } from "./text.ts";
 
 /** The body of every error answer. */
 export const errorBodySchema = z.object({
   code: z.enum(errorCodes as [ErrorCode, ...ErrorCode[]]),
-  message: z.string(),
-  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  message: text(),
+  details: z.array(z.object({ path: text(), message: text() })).optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
@@ -15,19 +16,19 @@ export const PASSWORD_MAX_LENGTH = 1024;
 export const USERNAME_MAX_LENGTH = 256;
 
 export const loginRequestSchema = z.object({
-  username: z.string().min(1).max(USERNAME_MAX_LENGTH),
-  password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  username: text().min(1).max(USERNAME_MAX_LENGTH),
+  password: text().min(1).max(PASSWORD_MAX_LENGTH),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-export const loginResponseSchema = z.object({ sessionId: z.string() });
+export const loginResponseSchema = z.object({ sessionId: text() });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
-export const internalAuthRequestSchema = z.object({ sessionId: z.string().min(1).max(512) });
+export const internalAuthRequestSchema = z.object({ sessionId: text().min(1).max(512) });
 export type InternalAuthRequest = z.infer<typeof internalAuthRequestSchema>;
 
 /** `next`: where the browser goes now (the apps list, or where the sign-in was started from, kept by the server). */
-export const internalAuthResponseSchema = z.object({ ok: z.literal(true), next: z.string() });
+export const internalAuthResponseSchema = z.object({ ok: z.literal(true), next: text() });
 export type InternalAuthResponse = z.infer<typeof internalAuthResponseSchema>;
 
 export const authMethods = ["PASSWORD", "GOOGLE", "DIIA"] as const;
@@ -38,35 +39,35 @@ export const userDataKeys = ["NAME", "EMAIL", "TAX_ID", "STUDENT_ID", "EMPLOYEE_
 export type UserDataKey = (typeof userDataKeys)[number];
 
 export const applicationSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  title: z.string(),
-  description: z.string(),
+  id: text(),
+  name: text(),
+  title: text(),
+  description: text(),
 });
 export type Application = z.infer<typeof applicationSchema>;
 
 export const currentUserSchema = z.object({
-  fullName: z.string(),
-  data: z.record(z.string(), z.string()),
+  fullName: text(),
+  data: z.record(text(), text()),
   applications: z.array(applicationSchema),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
 export const ticketDataSchema = z.object({
-  NAME: z.string(),
-  TAX_ID: z.string(),
-  STUDENT_ID: z.string(),
-  EMPLOYEE_ID: z.string(),
+  NAME: text(),
+  TAX_ID: text(),
+  STUDENT_ID: text(),
+  EMPLOYEE_ID: text(),
   AUTH_METHOD: z.enum(authMethods),
-  TRACE_ID: z.string(),
-  TIME_STAMP: z.string(),
+  TRACE_ID: text(),
+  TIME_STAMP: text(),
 });
 
 export const ticketResponseSchema = z.object({
-  id: z.string(),
-  created: z.string(),
-  applicationId: z.string(),
-  traceId: z.string(),
+  id: text(),
+  created: text(),
+  applicationId: text(),
+  traceId: text(),
   data: ticketDataSchema,
 });
 export type TicketResponse = z.infer<typeof ticketResponseSchema>;
@@ -75,25 +76,25 @@ export const processingStatuses = ["Processing", "Finished", "Expired", "Failed"
 export type ProcessingStatus = (typeof processingStatuses)[number];
 
 export const diiaAppLinkSchema = z.object({
-  deepLink: z.string(),
-  requestId: z.string(),
-  createdAt: z.string(),
+  deepLink: text(),
+  requestId: text(),
+  createdAt: text(),
 });
 export type DiiaAppLink = z.infer<typeof diiaAppLinkSchema>;
 
 export const diiaCheckRequestSchema = z.object({
   status: z.enum(processingStatuses),
-  sessionId: z.string().optional(),
+  sessionId: text().optional(),
 });
 export type DiiaCheckRequest = z.infer<typeof diiaCheckRequestSchema>;
 
 /** Public settings the web app reads at start-up (support contacts, enabled methods). */
 export const publicSettingsSchema = z.object({
   /** The address people open (PUBLIC_URL); calls from any other origin are refused. */
-  publicUrl: z.string(),
-  supportEmail: z.string(),
-  supportBotEmployeesUrl: z.string(),
-  supportBotStudentsUrl: z.string(),
+  publicUrl: text(),
+  supportEmail: text(),
+  supportBotEmployeesUrl: text(),
+  supportBotStudentsUrl: text(),
   googleEnabled: z.boolean(),
   diiaEnabled: z.boolean(),
   sandbox: z.boolean(),

@@ -6,6 +6,7 @@
 export const errorStatus = {
   "request.invalid_json": 400,
   "request.validation_failed": 400,
+  "request.unstorable_text": 400,
   "request.payload_too_large": 413,
   "request.unsupported_media_type": 415,
   "request.csrf_rejected": 403,

@@ -6,3 +6,4 @@ export * from "./google.ts";
 export * from "./language.ts";
 export * from "./messages.ts";
 export * from "./pages.ts";
+export * from "./text.ts";

@@ -16,6 +16,7 @@ type ErrorMessages = Record<ErrorCode, string>;
 export const ukErrorMessages = {
   "request.invalid_json": "Тіло запиту не є коректним JSON.",
   "request.validation_failed": "Запит містить неприпустимі або відсутні поля.",
+  "request.unstorable_text": "Запит містить недопустимий символ (U+0000).",
   "request.payload_too_large": "Запит завеликий.",
   "request.unsupported_media_type": "Непідтримуваний тип вмісту: надсилайте application/json.",
   "request.csrf_rejected": "Запит відхилено: він надійшов не з сайту KPI ID.",
@@ -48,6 +49,7 @@ export const ukErrorMessages = {
 export const enErrorMessages = {
   "request.invalid_json": "The request body is not valid JSON.",
   "request.validation_failed": "The request has invalid or missing fields.",
+  "request.unstorable_text": "The request contains a character that is not allowed (U+0000).",
   "request.payload_too_large": "The request is too large.",
   "request.unsupported_media_type": "Unsupported content type: send application/json.",
   "request.csrf_rejected": "Request refused: it did not come from the KPI ID site.",

@@ -1,3 +1,4 @@
+import { text } from "@kpi-id/contracts";
 import { z } from "zod";
 import { hashTokenHex, newToken } from "../crypto/tokens.ts";
 import type { ApplicationRow, Db } from "../db/schema.ts";
@@ -26,8 +27,8 @@ export const newApplicationSchema = z.object({
     .min(1)
     .max(64)
     .regex(/^[a-z0-9][a-z0-9-_]*$/i, "letters, digits, '-' and '_' only"),
-  title: z.string().min(1).max(200),
-  description: z.string().max(1000).default(""),
+  title: text().min(1).max(200),
+  description: text().max(1000).default(""),
   callbackUrl: callbackUrlSchema,
 });
 export type NewApplicationInput = z.input<typeof newApplicationSchema>;

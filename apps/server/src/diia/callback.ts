@@ -1,3 +1,4 @@
+import { text, UNSTORABLE_TEXT_MESSAGE } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { audit } from "../audit/record.ts";
@@ -10,8 +11,8 @@ const base64 = /^[A-Za-z0-9+/=\s_-]+$/;
 
 /** `encodeData`: base64 of JSON `{requestId, signature}`; requestId is the hash Diia was given. */
 const encodeDataSchema = z.object({
-  requestId: z.string().min(1).max(200),
-  signature: z.string().min(1).max(200_000).regex(base64),
+  requestId: text().min(1).max(200),
+  signature: text().min(1).max(200_000).regex(base64),
 });
 
 export interface DiiaCallback {
@@ -31,6 +32,14 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+/** Text PostgreSQL cannot store gets the same answer as anywhere else; other bad parts are just malformed. */
+function refuseUnstorable(error: z.ZodError): undefined {
+  if (error.issues.some((issue) => issue.message === UNSTORABLE_TEXT_MESSAGE)) {
+    throw new AppError("request.unstorable_text");
+  }
+  return undefined;
+}
+
 /** Reads the `encodeData` part; undefined when anything about the body is off. */
 export function readCallback(request: FastifyRequest): DiiaCallback | undefined {
   try {
@@ -39,7 +48,7 @@ export function readCallback(request: FastifyRequest): DiiaCallback | undefined 
     if (!part) return undefined;
     const json: unknown = JSON.parse(Buffer.from(part.body.toString("ascii").trim(), "base64").toString("utf8"));
     const parsed = encodeDataSchema.safeParse(json);
-    if (!parsed.success) return undefined;
+    if (!parsed.success) return refuseUnstorable(parsed.error);
     // Diia also delivers document signings to partners; only the Diia ID sign-in belongs here.
     const action = header(request, "x-diia-id-action");
     if (action !== undefined && action !== "auth") return undefined;

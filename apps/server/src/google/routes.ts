@@ -1,4 +1,4 @@
-import { GOOGLE_ERROR_PARAM, type GoogleErrorReason } from "@kpi-id/contracts";
+import { GOOGLE_ERROR_PARAM, type GoogleErrorReason, text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -35,8 +35,8 @@ function backToLoginWithAlert(request: FastifyRequest, reply: FastifyReply, reas
 }
 
 const authQuerySchema = z.object({
-  code: z.string().min(1).max(2048),
-  state: z.string().min(1).max(1024),
+  code: text().min(1).max(2048),
+  state: text().min(1).max(1024),
 });
 
 /** Sign-in with Google: the redirect to the provider and the answer the /google-auth page forwards. */
@@ -60,7 +60,7 @@ export const googleRoutes: FastifyPluginAsyncZod = async (app) => {
           "cookie, not in `state`. A browser whose sign-in cannot start is sent to " +
           "`/{lang}/?google_auth_error={reason}`; other callers get 400 `request.validation_failed` " +
           "(appId not a uuid) or 503 `google.not_configured`.",
-        querystring: z.object({ appId: z.string().max(200).optional() }),
+        querystring: z.object({ appId: text().max(200).optional() }),
       },
     },
     async (request, reply) => {

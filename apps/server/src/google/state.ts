@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { signedCookie } from "../http/signed-cookie.ts";
@@ -21,9 +22,9 @@ export interface PendingSignIn {
 }
 
 const pendingSchema = z.object({
-  state: z.string().min(1).max(512),
-  codeVerifier: z.string().min(43).max(128),
-  nonce: z.string().min(1).max(256),
+  state: text().min(1).max(512),
+  codeVerifier: text().min(43).max(128),
+  nonce: text().min(1).max(256),
   expiresAt: z.number().int().positive(),
 });
 

@@ -1,3 +1,4 @@
+import { text } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
@@ -12,7 +13,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     "/ready",
-    { schema: { hide: true, response: { 200: z.object({ status: z.literal("ready"), database: z.string() }) } } },
+    { schema: { hide: true, response: { 200: z.object({ status: z.literal("ready"), database: text() }) } } },
     async () => {
       if (!(await app.database.ping())) throw new AppError("service.database_unavailable", { retryAfterSeconds: 5 });
       return { status: "ready" as const, database: app.database.kind };

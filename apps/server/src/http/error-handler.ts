@@ -1,4 +1,4 @@
-import { type ErrorCode, errorMessage } from "@kpi-id/contracts";
+import { type ErrorCode, errorMessage, UNSTORABLE_TEXT_MESSAGE } from "@kpi-id/contracts";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError, type ErrorDetail } from "../errors.ts";
@@ -30,7 +30,9 @@ export function toAppError(error: unknown): AppError {
     return new AppError("service.database_unavailable", { retryAfterSeconds: 5, cause: error });
   const fastifyError = error as FastifyError;
   if (hasZodFastifySchemaValidationErrors(fastifyError)) {
-    return new AppError("request.validation_failed", { details: validationDetails(fastifyError) });
+    const details = validationDetails(fastifyError);
+    const unstorable = details?.some((detail) => detail.message === UNSTORABLE_TEXT_MESSAGE);
+    return new AppError(unstorable ? "request.unstorable_text" : "request.validation_failed", { details });
   }
   const mapped = fastifyError?.code ? fastifyCodeToErrorCode[fastifyError.code] : undefined;
   if (mapped) return new AppError(mapped, { cause: error });

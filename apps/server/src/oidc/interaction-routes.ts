@@ -1,4 +1,4 @@
-import { consentAnswerSchema, consentDetailsSchema, consentOutcomeSchema } from "@kpi-id/contracts";
+import { consentAnswerSchema, consentDetailsSchema, consentOutcomeSchema, text } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type Provider from "oidc-provider";
@@ -20,7 +20,7 @@ import { recordConsent, rememberedConsent } from "./session-grant.ts";
 
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
 
-const uidParams = z.object({ uid: z.string().min(1).max(64) });
+const uidParams = z.object({ uid: text().min(1).max(64) });
 
 async function loadInteraction(provider: Provider, request: FastifyRequest, reply: FastifyReply, uid: string) {
   let interaction: Interaction;

@@ -1,4 +1,5 @@
 import formbody from "@fastify/formbody";
+import { text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -16,13 +17,13 @@ import { findServiceProvider } from "./sp-registry.ts";
 import { XmlRefusedError } from "./xml-guard.ts";
 
 const messageFields = z.object({
-  SAMLRequest: z.string().max(200_000).optional(),
-  RelayState: z.string().max(1024).optional(),
-  SigAlg: z.string().max(200).optional(),
-  Signature: z.string().max(2048).optional(),
+  SAMLRequest: text().max(200_000).optional(),
+  RelayState: text().max(1024).optional(),
+  SigAlg: text().max(200).optional(),
+  Signature: text().max(2048).optional(),
 });
 
-const idParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+const idParams = z.object({ id: text().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 
 /** Where the sign-in screen sends the browser back once someone is signed in. */
 export const continuePathOf = (id: string) => `${samlContinuePath}/${encodeURIComponent(id)}`;

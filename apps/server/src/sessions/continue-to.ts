@@ -1,4 +1,4 @@
-import { type Language, oidcInteractionPath } from "@kpi-id/contracts";
+import { type Language, oidcInteractionPath, text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { signedCookie } from "../http/signed-cookie.ts";
@@ -11,9 +11,9 @@ import { signedCookie } from "../http/signed-cookie.ts";
 export const continueToSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("apps") }),
   z.object({ kind: z.literal("application"), appId: z.uuid() }),
-  z.object({ kind: z.literal("oidc"), uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
+  z.object({ kind: z.literal("oidc"), uid: text().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
   // A SAML service provider's AuthnRequest waiting on the server (saml_pending_requests.id).
-  z.object({ kind: z.literal("saml"), requestId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
+  z.object({ kind: z.literal("saml"), requestId: text().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
 ]);
 export type ContinueTo = z.infer<typeof continueToSchema>;
 

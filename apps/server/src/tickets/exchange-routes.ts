@@ -1,5 +1,5 @@
 import formbody from "@fastify/formbody";
-import { errorBodySchema, type TicketResponse, ticketResponseSchema } from "@kpi-id/contracts";
+import { errorBodySchema, type TicketResponse, text, ticketResponseSchema } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -10,7 +10,7 @@ import { basicCredentials, secretMatches } from "./app-credentials.ts";
 import { consumeTicket } from "./store.ts";
 
 // Every field optional and any odd value treated as missing: all failures are the one 401.
-const field = z.string().max(1024).optional().catch(undefined);
+const field = text().max(1024).optional().catch(undefined);
 const exchangeFields = z.object({ ticketId: field, appId: field, appSecret: field });
 type ExchangeFields = z.infer<typeof exchangeFields>;
 

@@ -1,3 +1,4 @@
+import { text } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { hasApplicationAccess } from "../access/applications.ts";
@@ -13,7 +14,7 @@ const keptAppIdLength = 128;
 
 const appRedirectQuery = z.object({
   // A repeated or odd parameter is treated as missing: this is a browser navigation, it gets a page, not JSON.
-  appId: z.string().optional().catch(undefined),
+  appId: text().optional().catch(undefined),
 });
 
 /** A same-site page address carrying the appId, percent-encoded so no value can reach a header unescaped. */

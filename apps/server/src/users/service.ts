@@ -1,4 +1,4 @@
-import { PASSWORD_MAX_LENGTH } from "@kpi-id/contracts";
+import { PASSWORD_MAX_LENGTH, text } from "@kpi-id/contracts";
 import { z } from "zod";
 import type { PasswordHasher } from "../crypto/password.ts";
 import type { Db, User } from "../db/schema.ts";
@@ -12,10 +12,10 @@ const optionalField = (schema: z.ZodType<string, string>) =>
     .pipe(schema.nullable());
 
 /** RNOKPP: the Ukrainian taxpayer number, ten digits. */
-export const taxIdSchema = z.string().regex(/^\d{10}$/, "must be 10 digits (RNOKPP)");
+export const taxIdSchema = text().regex(/^\d{10}$/, "must be 10 digits (RNOKPP)");
 
 // NIST SP 800-63B: at least 8 characters, no composition rules, long passphrases welcome.
-export const passwordSchema = z.string().min(8, "must be at least 8 characters").max(PASSWORD_MAX_LENGTH);
+export const passwordSchema = text().min(8, "must be at least 8 characters").max(PASSWORD_MAX_LENGTH);
 
 export const personSchema = z.object({
   username: z
@@ -24,11 +24,11 @@ export const personSchema = z.object({
     .min(1)
     .max(128)
     .regex(/^[\p{L}\p{N}._@-]+$/u, "letters, digits, '.', '_', '-' and '@' only"),
-  fullName: z.string().trim().min(1).max(200),
+  fullName: text().trim().min(1).max(200),
   email: optionalField(z.email()),
   taxId: optionalField(taxIdSchema),
-  studentId: optionalField(z.string().max(64)),
-  employeeId: optionalField(z.string().max(64)),
+  studentId: optionalField(text().max(64)),
+  employeeId: optionalField(text().max(64)),
 });
 export type PersonInput = z.input<typeof personSchema>;
 export type Person = z.output<typeof personSchema>;

@@ -1,19 +1,20 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { text } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 
 // The web app's languages; a namespace is one file name of public/locales/{lng}/.
 // Both only ever become JSON keys inside one fixed file, never a path.
 const languageSchema = z.enum(["uk", "en"]);
-const namespaceSchema = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/);
+const namespaceSchema = text().regex(/^[a-z][a-z0-9-]{0,39}$/);
 const MAX_KEYS_PER_CALL = 50;
 /** Beyond this many recorded keys the file stops growing; translators have enough to do. */
 export const MAX_RECORDED_KEYS = 5000;
 
 const missingKeysSchema = z
-  .record(z.string().min(1).max(300), z.string().max(2000))
+  .record(text().min(1).max(300), text().max(2000))
   .refine((keys) => Object.keys(keys).length <= MAX_KEYS_PER_CALL, { message: `at most ${MAX_KEYS_PER_CALL} keys` });
 
 type Recorded = Record<string, Record<string, Record<string, string>>>;

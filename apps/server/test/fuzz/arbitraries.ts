@@ -29,7 +29,17 @@ const nasty = fc.constantFrom(
   "constructor",
 );
 
-const anyText = fc.oneof(fc.string({ maxLength: 80 }), fc.string({ unit: "grapheme", maxLength: 40 }), nasty);
+/** Text PostgreSQL cannot store: a U+0000 somewhere in an otherwise ordinary string. */
+const unstorable = fc
+  .tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 }))
+  .map(([before, after]) => `${before}\u0000${after}`);
+
+const anyText = fc.oneof(
+  fc.string({ maxLength: 80 }),
+  fc.string({ unit: "grapheme", maxLength: 40 }),
+  nasty,
+  unstorable,
+);
 
 /** Values near what the schema wants and far from it, so both validation and the logic behind it run. */
 export function valueFor(schema: JsonSchema | undefined, depth = 0): fc.Arbitrary<unknown> {
@@ -44,6 +54,7 @@ export function valueFor(schema: JsonSchema | undefined, depth = 0): fc.Arbitrar
   for (const type of types) {
     if (type === "string") {
       options.push(schema.format === "uuid" ? fc.uuid() : fc.string({ maxLength: (schema.maxLength ?? 40) + 5 }));
+      options.push(unstorable);
     }
     if (type === "integer" || type === "number") options.push(fc.integer(), fc.double());
     if (type === "boolean") options.push(fc.boolean());

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { text } from "@kpi-id/contracts";
 import { z } from "zod";
 import { findApplicationByIdOrName } from "../../apps/queries.ts";
 import { callbackUrlSchema } from "../../apps/service.ts";
@@ -144,8 +145,8 @@ export const updateApplication: CommandHandler = async ({ db, out, config }, arg
 
   const basics = z
     .object({
-      title: z.string().min(1).max(200).optional(),
-      description: z.string().max(1000).optional(),
+      title: text().min(1).max(200).optional(),
+      description: text().max(1000).optional(),
       callbackUrl: callbackUrlSchema.optional(),
     })
     .safeParse({ title: values.title, description: values.description, callbackUrl: values["callback-url"] });

@@ -81,24 +81,29 @@ test.describe("sign-in with Google (against the sandbox stand-in)", () => {
     title: string;
     language: "uk" | "en";
     reason: GoogleErrorReason;
+    /** What the alert says for this reason, in the page's language. */
+    message: string;
     act: (google: GoogleStandInPage) => Promise<void>;
   }[] = [
     {
       title: "a Google account no campus person has",
       language: "uk",
       reason: "no_account",
+      message: "Цей обліковий запис Google не пов’язаний з KPI ID.",
       act: (g) => g.choose("stranger"),
     },
     {
       title: "an address Google has not verified",
       language: "en",
       reason: "email_unverified",
+      message: "Google has not verified this account's e-mail address.",
       act: (g) => g.choose("unverified"),
     },
     {
       title: "cancelling at Google",
       language: "uk",
       reason: "cancelled",
+      message: "Вхід через Google скасовано.",
       act: async (g) => {
         await g.waitForIt();
         await g.cancel.click();
@@ -107,7 +112,7 @@ test.describe("sign-in with Google (against the sandbox stand-in)", () => {
   ];
 
   for (const refusal of refusals) {
-    test(`${refusal.title} ends on the login page with the Google alert, and the flag leaves the URL`, async ({
+    test(`${refusal.title} ends on the login page with that reason's Google alert, and the flag leaves the URL`, async ({
       page,
       baseURL,
     }) => {
@@ -117,7 +122,7 @@ test.describe("sign-in with Google (against the sandbox stand-in)", () => {
       await loginPage.googleButton.click();
       await refusal.act(new GoogleStandInPage(page));
 
-      await expect(loginPage.googleError).toBeVisible();
+      await expect(loginPage.googleError).toContainText(refusal.message);
       await expect(page).toHaveURL(`${baseURL}/${refusal.language}/`);
       expect(navigations).toContain(`${baseURL}/${refusal.language}/?google_auth_error=${refusal.reason}`);
       // No session came of it: the apps screen sends the person back to login.

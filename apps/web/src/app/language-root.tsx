@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { Navigate, Outlet, useLocation, useParams } from "react-router";
+import { useDocumentTitle } from "@/lib/document-title.ts";
 import { i18n } from "@/lib/i18n.ts";
 import { isLanguage, toLanguage } from "@/lib/languages.ts";
 import { withLanguage } from "@/lib/paths.ts";
@@ -12,6 +13,7 @@ export function LanguageRoot() {
   const { lang } = useParams();
   const { pathname, search } = useLocation();
   const valid = isLanguage(lang);
+  useDocumentTitle();
   useEffect(() => {
     if (!valid || i18n.language === lang) return;
     void i18n.changeLanguage(lang);

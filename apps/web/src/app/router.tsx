@@ -1,41 +1,70 @@
 import type { ComponentType } from "react";
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
+import type { TitleHandle } from "@/lib/document-title.ts";
 import { LanguageRedirect, LanguageRoot } from "./language-root.tsx";
 import { PrivateLayout, PublicLayout } from "./layouts/layouts.tsx";
 import { GoogleAuthRoute } from "./routes/google-auth.tsx";
 import { LoginRoute } from "./routes/login.tsx";
 import { RouteError } from "./routes/route-error.tsx";
 
+function title(key: string): TitleHandle {
+  return { title: `common:titles.${key}` };
+}
+
 // The login route is in the first bundle; every other page loads when first visited.
 
 /** Pages under /{lang}/ with the public layout (FAQ link in the footer). */
 export const publicPages: RouteObject[] = [
-  { index: true, Component: LoginRoute },
-  { path: "diia", lazy: async () => ({ Component: (await import("./routes/diia.tsx")).DiiaRoute }) },
-  { path: "faq", lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).FaqRoute }) },
-  { path: "consent", lazy: async () => ({ Component: (await import("./routes/consent.tsx")).ConsentRoute }) },
+  { index: true, Component: LoginRoute, handle: title("login") },
+  {
+    path: "diia",
+    handle: title("diia"),
+    lazy: async () => ({ Component: (await import("./routes/diia.tsx")).DiiaRoute }),
+  },
+  {
+    path: "faq",
+    handle: title("faq"),
+    lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).FaqRoute }),
+  },
+  {
+    path: "consent",
+    handle: title("consent"),
+    lazy: async () => ({ Component: (await import("./routes/consent.tsx")).ConsentRoute }),
+  },
   {
     path: "auth-success",
+    handle: title("authSuccess"),
     lazy: async () => ({ Component: (await import("./routes/auth-success.tsx")).AuthSuccessRoute }),
   },
   {
     path: "button-wizard",
+    handle: title("buttonWizard"),
     lazy: async () => ({ Component: (await import("./routes/button-wizard.tsx")).ButtonWizardRoute }),
   },
 ];
 
 /** Pages under /{lang}/ with the private layout (privacy policy and terms in the footer). */
 export const privatePages: RouteObject[] = [
-  { path: "apps", lazy: async () => ({ Component: (await import("./routes/apps.tsx")).AppsRoute }) },
+  {
+    path: "apps",
+    handle: title("apps"),
+    lazy: async () => ({ Component: (await import("./routes/apps.tsx")).AppsRoute }),
+  },
   {
     path: "privacy-policy",
+    handle: title("privacy"),
     lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).PrivacyPolicyRoute }),
   },
   {
     path: "terms-of-use",
+    handle: title("terms"),
     lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).TermsOfUseRoute }),
   },
-  { path: "*", lazy: async () => ({ Component: (await import("./routes/not-found.tsx")).NotFoundRoute }) },
+  {
+    path: "*",
+    handle: title("notFound"),
+    lazy: async () => ({ Component: (await import("./routes/not-found.tsx")).NotFoundRoute }),
+  },
 ];
 
 function BlankFallback() {
@@ -50,7 +79,12 @@ export function layoutGroup(Layout: ComponentType, pages: RouteObject[]): RouteO
 export function createRoutes(): RouteObject[] {
   return [
     { path: "/", Component: LanguageRedirect },
-    { path: "/google-auth", Component: GoogleAuthRoute },
+    {
+      // Google's answer lands outside a language segment, but in the same layout as every other page.
+      path: "/google-auth",
+      Component: PublicLayout,
+      children: [{ index: true, Component: GoogleAuthRoute, handle: title("google") }],
+    },
     { path: "/auth-success", Component: LanguageRedirect },
     {
       path: "/:lang",

@@ -1,9 +1,10 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
-import { PageSpinner } from "@/components/ui/spinner.tsx";
+import { Spinner } from "@/components/ui/spinner.tsx";
 import { googleCallbackUrl, googleErrorUrl } from "@/features/google/api/google-auth.ts";
 import { browser } from "@/lib/browser.ts";
+import { useDocumentTitle } from "@/lib/document-title.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 
 /**
@@ -25,9 +26,13 @@ export function GoogleAuthRoute() {
       browser.replace(googleErrorUrl(language, searchParams));
     }
   }, [searchParams, language]);
+  useDocumentTitle();
   return (
-    <main className="flex min-h-dvh items-center justify-center">
-      <PageSpinner label={t("auth:google.loading")} />
-    </main>
+    <div className="flex flex-1 flex-col items-center justify-center gap-4 px-4 py-16 text-center">
+      <Spinner className="size-8 text-primary" />
+      <p role="status" className="text-muted-foreground">
+        {t("auth:google.loading")}
+      </p>
+    </div>
   );
 }

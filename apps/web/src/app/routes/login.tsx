@@ -1,4 +1,4 @@
-import { GOOGLE_ERROR_PARAM } from "@kpi-id/contracts";
+import { GOOGLE_ERROR_PARAM, type GoogleErrorReason, isGoogleErrorReason } from "@kpi-id/contracts";
 import { useIsMutating } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -15,14 +15,21 @@ import { useSettings } from "@/lib/settings.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { EntryGate } from "../gates/entry-gate.tsx";
 
-/** Reads google_auth_error once, then removes it from the URL so a reload does not show it again. */
-function useGoogleError(): [boolean, () => void] {
+/**
+ * Reads google_auth_error once (the server's reason code; anything unknown counts as "failed"),
+ * then removes it from the URL so a reload does not show it again.
+ */
+function asReason(value: string | null): GoogleErrorReason | null {
+  return value === null || isGoogleErrorReason(value) ? value : "failed";
+}
+
+function useGoogleError(): [GoogleErrorReason | null, () => void] {
   const [searchParams, setSearchParams] = useSearchParams();
-  const [shown, setShown] = useState(() => searchParams.has(GOOGLE_ERROR_PARAM));
-  const present = searchParams.has(GOOGLE_ERROR_PARAM);
+  const present = searchParams.get(GOOGLE_ERROR_PARAM);
+  const [shown, setShown] = useState<GoogleErrorReason | null>(() => asReason(present));
   useEffect(() => {
-    if (!present) return;
-    setShown(true);
+    if (present === null) return;
+    setShown(asReason(present));
     setSearchParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -32,7 +39,7 @@ function useGoogleError(): [boolean, () => void] {
       { replace: true },
     );
   }, [present, setSearchParams]);
-  return [shown, () => setShown(false)];
+  return [shown, () => setShown(null)];
 }
 
 /**
@@ -68,7 +75,7 @@ export function LoginScreen() {
       </div>
       {googleError ? (
         <Alert variant="destructive" title={t("auth:login.googleError.title")} testId="google-error">
-          {t("auth:login.googleError.description")}
+          {t(`auth:login.googleError.reasons.${googleError}`)}
         </Alert>
       ) : null}
       <div className="rounded-xl border border-border bg-white p-5 shadow-sm sm:p-6">

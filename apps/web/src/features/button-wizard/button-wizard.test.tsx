@@ -69,6 +69,6 @@ describe("the button wizard", () => {
     await user.click(screen.getByRole("button", { name: "Копіювати: 2. Додайте кнопку" }));
     expect(writeText).toHaveBeenCalledWith(expect.stringContaining('data-app-id="app-7"'));
     expect(writeText.mock.calls[0]?.[0]).not.toContain("data-dev-mode");
-    expect(await screen.findByText("Script copied to clipboard")).toBeVisible();
+    expect(await screen.findByText("Скрипт скопійовано в буфер обміну")).toBeVisible();
   });
 });

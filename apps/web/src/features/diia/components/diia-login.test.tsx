@@ -44,8 +44,9 @@ describe("the Diia screen", () => {
     expect(screen.getByTestId("diia-last-updated")).toHaveTextContent("Оновлено щойно");
   });
 
-  it("exchanges the sessionId once Diia reports the scan, then opens the apps keeping appId", async () => {
+  it("exchanges the sessionId once Diia reports the scan, then goes on to the app the appId names", async () => {
     vi.spyOn(browser, "assign").mockImplementation(() => undefined);
+    const replace = vi.spyOn(browser, "replace").mockImplementation(() => undefined);
     let isSignedIn = false;
     const spy = mockFetch({
       "GET /user": () => (isSignedIn ? json(student) : unauthorized()),
@@ -58,7 +59,7 @@ describe("the Diia screen", () => {
     });
     const { router } = renderApp(`/uk/diia?appId=${student.applications[0]?.id}&x=1`);
     await waitFor(() => expect(router.state.location.pathname).toBe("/uk/apps"));
-    expect(router.state.location.search).toContain(`appId=${student.applications[0]?.id}`);
+    await waitFor(() => expect(replace).toHaveBeenCalledWith(`/api/app-redirect?appId=${student.applications[0]?.id}`));
     const check = spy.mock.calls.find(([url]) => String(url).startsWith("/api/diia/check-request"));
     expect(String(check?.[0])).toBe("/api/diia/check-request?requestId=req-1");
     const internal = spy.mock.calls.find(([url]) => url === "/api/auth/internal");

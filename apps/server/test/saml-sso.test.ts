@@ -173,4 +173,41 @@ describe("SAML Web Browser SSO with a @node-saml/node-saml service provider", ()
     expect(page.statusCode).toBe(400);
     expect(page.json().code).toBe("saml.request_refused");
   });
+
+  it("Single Logout: the SP's signed LogoutRequest ends the KPI ID session and gets a LogoutResponse", async () => {
+    const ownCookie = await signIn(test.app, "o.koval", password);
+    const page = await browse(test.app, await library.saml.getAuthorizeUrlAsync("", undefined, {}), ownCookie);
+    const { profile } = await library.saml.validatePostResponseAsync({ SAMLResponse: formOf(page.body).SAMLResponse });
+    if (!profile) throw new Error("no profile");
+    const logoutUrl = await library.saml.getLogoutUrlAsync(profile, "after-logout", {});
+    const answer = await test.app.inject({ method: "GET", url: logoutUrl.replace(TEST_PUBLIC_URL, "") });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const form = formOf(answer.body);
+    expect(form.action).toBe(library.sloUrl);
+    expect(form.RelayState).toBe("after-logout");
+    const logoutResponse = Buffer.from(form.SAMLResponse, "base64").toString();
+    expect(logoutResponse).toContain("urn:oasis:names:tc:SAML:2.0:status:Success");
+    expect(logoutResponse).toContain("SignatureValue");
+    const user = await test.app.inject({ method: "GET", url: "/api/user", headers: { cookie: ownCookie } });
+    expect(user.statusCode).toBe(401);
+    // The other browser's session is not the one the SP knew: it stays.
+    expect((await test.app.inject({ method: "GET", url: "/api/user", headers: { cookie } })).statusCode).toBe(200);
+  });
+
+  it("Single Logout refuses an unsigned LogoutRequest", async () => {
+    const unsigned = sp({ baseUrl: "https://library.example.org", entityId: library.entityId, signRequests: false });
+    const url = await unsigned.saml.getLogoutUrlAsync(
+      {
+        issuer: library.entityId,
+        nameID: "x",
+        nameIDFormat: "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent",
+        sessionIndex: "_x",
+      },
+      "",
+      {},
+    );
+    const answer = await test.app.inject({ method: "GET", url: url.replace(TEST_PUBLIC_URL, "") });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().code).toBe("saml.request_refused");
+  });
 });

@@ -38,7 +38,8 @@ export class SamlRequestRefused extends Error {
   override name = "SamlRequestRefused";
 }
 
-function decodeXml({ binding, fields }: IncomingRequest): string {
+/** The XML of a SAMLRequest by either binding: inflated (Redirect) within the size limit. */
+export function decodeXml({ binding, fields }: IncomingRequest): string {
   const encoded = fields.SAMLRequest;
   if (!encoded || encoded.length > maxAuthnRequestBytes * 2) throw new SamlRequestRefused("no SAMLRequest");
   const bytes = Buffer.from(encoded, "base64");
@@ -51,10 +52,10 @@ function decodeXml({ binding, fields }: IncomingRequest): string {
   }
 }
 
-const textOf = (element: Element | undefined) => (element?.textContent ?? "").trim();
+export const textOf = (element: Element | undefined) => (element?.textContent ?? "").trim();
 
 /** Against signature wrapping: one signature, over the request itself (the element we read), nothing else. */
-function requireSignatureOfRoot(root: Element, signatures: Element[]) {
+export function requireSignatureOfRoot(root: Element, signatures: Element[]) {
   const references = signatures.flatMap((signature) =>
     childrenNamed(signature, ns.ds, "SignedInfo").flatMap((info) => childrenNamed(info, ns.ds, "Reference")),
   );
@@ -162,7 +163,7 @@ export async function acceptAuthnRequest(
 }
 
 /** saml-bindings §3.4.4.1: the signed octets are the raw (still encoded) parameters, in this order. */
-function signedOctets(rawQuery: string): string {
+export function signedOctets(rawQuery: string): string {
   const raw = new Map<string, string>();
   for (const pair of rawQuery.split("&")) {
     const at = pair.indexOf("=");

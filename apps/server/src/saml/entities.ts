@@ -31,6 +31,8 @@ export function samlEntities({ idpEntityId, ssoUrl, key, sp, wantAuthnRequestsSi
     privateKey: key.privateKeyPem,
     requestSignatureAlgorithm: rsaSha256,
     wantAuthnRequestsSigned,
+    // saml-profiles §4.4.4.1: front-channel logout messages are signed.
+    wantLogoutRequestSigned: true,
     isAssertionEncrypted: sp.encrypt_assertions,
     nameIDFormat: [nameIdFormats.persistent],
     singleSignOnService: [
@@ -38,6 +40,10 @@ export function samlEntities({ idpEntityId, ssoUrl, key, sp, wantAuthnRequestsSi
       { Binding: bindings.post, Location: ssoUrl },
     ],
   });
-  const spEntity = samlify.ServiceProvider({ metadata: withSignedAssertions(sp.metadata_xml) });
+  const spEntity = samlify.ServiceProvider({
+    metadata: withSignedAssertions(sp.metadata_xml),
+    // Our LogoutResponses to it are signed too (samlify reads this from the SP's settings).
+    wantLogoutResponseSigned: true,
+  });
   return { idp, sp: spEntity };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { metadataRoutes } from "./metadata-routes.ts";
 import { SamlRuntime } from "./runtime.ts";
+import { sloRoutes } from "./slo-routes.ts";
 import { ssoRoutes } from "./sso-routes.ts";
 
 declare module "fastify" {
@@ -15,4 +16,5 @@ export async function registerSaml(app: FastifyInstance): Promise<void> {
   app.decorate("saml", runtime);
   await app.register(metadataRoutes);
   await app.register(ssoRoutes);
+  await app.register(sloRoutes);
 }

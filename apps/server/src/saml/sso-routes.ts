@@ -16,7 +16,8 @@ import { findPendingRequest, savePendingRequest, takePendingRequest } from "./pe
 import { findServiceProvider } from "./sp-registry.ts";
 import { XmlRefusedError } from "./xml-guard.ts";
 
-const messageFields = z.object({
+/** A SAML message by HTTP-Redirect (query) or HTTP-POST (form), as the bindings name its fields. */
+export const messageFields = z.object({
   SAMLRequest: text().max(200_000).optional(),
   RelayState: text().max(1024).optional(),
   SigAlg: text().max(200).optional(),

@@ -1,4 +1,4 @@
-import type { AccountSession, AccountSessions, ErrorBody } from "@kpi-id/contracts";
+import type { AccountActivityList, AccountSession, AccountSessions, ErrorBody } from "@kpi-id/contracts";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "./support/app.ts";
@@ -139,5 +139,41 @@ describe.each(databaseKinds)("my sessions on the account page (%s)", (kind) => {
     expect(await signedIn(stale)).toBe(false);
     expect(await signedIn(fresh)).toBe(true);
     expect((await sessionsSeenBy(fresh)).map((session) => session.current)).toEqual([true]);
+  });
+
+  it("recent activity lists the person's own sign-ins and changes of the last 30 days, newest first", async () => {
+    const owner = await test.app.db
+      .selectFrom("users")
+      .select("id")
+      .where("username", "=", "o.owner")
+      .executeTakeFirstOrThrow();
+    const longAgo = new Date(clock.now().getTime() - 31 * 24 * 60 * 60 * 1000);
+    await test.app.db
+      .insertInto("audit_events")
+      .values({ occurred_at: longAgo, event_type: "sign_in", result: "success", user_id: owner.id, reason: "long-ago" })
+      .execute();
+    await post(new TestBrowser(origin), "/api/auth", { username: "o.owner", password: "wrong password" });
+    const phone = await device(firefoxOnAndroid);
+    await device(chromeOnWindows, "s.stranger");
+    const { events } = (await (await phone.request("/api/account/activity")).json()) as AccountActivityList;
+    expect(events[0]).toMatchObject({
+      type: "session_start",
+      result: "success",
+      method: "PASSWORD",
+      browser: "Firefox 128",
+    });
+    expect(events.map((event) => `${event.type}:${event.result}`)).toContain("sign_in:failure");
+    expect(events.map((event) => event.type)).toContain("session_end");
+    expect(events.some((event) => event.reason === "long-ago")).toBe(false);
+    // Only the person's own rows: as many as the audit log holds for them since 30 days ago.
+    const own = await test.app.db
+      .selectFrom("audit_events")
+      .select("id")
+      .where("user_id", "=", owner.id)
+      .where("occurred_at", ">", longAgo)
+      .execute();
+    expect(events).toHaveLength(own.length);
+    expect(events.every((event) => !Number.isNaN(Date.parse(event.at)))).toBe(true);
+    expect((await new TestBrowser(origin).request("/api/account/activity")).status).toBe(401);
   });
 });

@@ -29,3 +29,25 @@ export type EndSessionRequest = z.infer<typeof endSessionRequestSchema>;
 /** How many sessions a request ended. */
 export const endedSessionsSchema = z.object({ ended: z.number().int().min(0) });
 export type EndedSessions = z.infer<typeof endedSessionsSchema>;
+
+/** One entry of the person's recent security activity (their own audit rows). */
+export const accountActivitySchema = z.object({
+  /** The audit event type: sign_in, session_start, logout, session_end, oidc_sign_in, ... */
+  type: z.string(),
+  result: z.enum(["success", "failure"]),
+  /** The sign-in method, when the event has one; empty otherwise. */
+  method: z.string(),
+  /** The application's name, when the event concerns one; empty otherwise. */
+  application: z.string(),
+  browser: z.string(),
+  system: z.string(),
+  address: z.string(),
+  /** An error code or short reason word; empty when none. */
+  reason: z.string(),
+  /** ISO 8601 instant. */
+  at: z.string(),
+});
+export type AccountActivity = z.infer<typeof accountActivitySchema>;
+
+export const accountActivityListSchema = z.object({ events: z.array(accountActivitySchema) });
+export type AccountActivityList = z.infer<typeof accountActivityListSchema>;

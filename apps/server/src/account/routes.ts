@@ -1,4 +1,5 @@
 import {
+  accountActivityListSchema,
   accountSessionsSchema,
   endedSessionsSchema,
   endSessionRequestSchema,
@@ -10,13 +11,32 @@ import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { endOidcSessionsSignedInAt } from "../oidc/logout.ts";
 import { requireSession } from "../sessions/current.ts";
+import { activityDays, recentActivityOf } from "./activity.ts";
 import { requireRecentSignIn } from "./reauth.ts";
 import { endOtherSessionsOf, endSessionOf, liveSessionsOf } from "./sessions.ts";
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-/** The account page's view of the person's sessions: list them, end one, end all others. */
+/** The account page's view of the person's sessions (list them, end one, end all others) and activity. */
 export const accountSessionRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/api/account/activity",
+    {
+      schema: {
+        tags: ["account"],
+        summary: "My recent security activity",
+        description:
+          `The signed-in person's own sign-ins (method, device, address, success or failure) and account ` +
+          `changes from the audit log, the last ${activityDays} days, newest first.`,
+        response: { 200: accountActivityListSchema, 401: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(request, reply);
+      return { events: await recentActivityOf(app.db, session.userId, app.clock()) };
+    },
+  );
+
   app.get(
     "/api/account/sessions",
     {

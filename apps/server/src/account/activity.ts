@@ -1,0 +1,24 @@
+import type { AccountActivity } from "@kpi-id/contracts";
+import { listAuditEvents } from "../audit/queries.ts";
+import type { Db } from "../db/schema.ts";
+import { describeDevice } from "./device.ts";
+
+/** How far back the account page shows activity, and at most how many entries. */
+export const activityDays = 30;
+const activityLimit = 200;
+
+/** The person's own audit rows of the last 30 days, newest first. */
+export async function recentActivityOf(db: Db, userId: string, now: Date): Promise<AccountActivity[]> {
+  const since = new Date(now.getTime() - activityDays * 24 * 60 * 60 * 1000);
+  const rows = await listAuditEvents(db, { userId, since, limit: activityLimit });
+  return rows.map((row) => ({
+    type: row.event_type,
+    result: row.result,
+    method: row.auth_method ?? "",
+    application: row.application_name ?? "",
+    ...describeDevice(row.user_agent),
+    address: row.ip ?? "",
+    reason: row.reason ?? "",
+    at: row.occurred_at.toISOString(),
+  }));
+}

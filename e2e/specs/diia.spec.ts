@@ -14,6 +14,12 @@ async function scanWithPhone(page: Page, deepLink: string, person: DiiaPhonePers
 }
 
 test.describe("sign-in with Diia (against the sandbox stand-in)", () => {
+  test("the QR code is shown at its spec size, 364 px", async ({ diiaQrPage }) => {
+    await diiaQrPage.openFromLogin();
+    const box = await diiaQrPage.qr.locator("svg").boundingBox();
+    expect(box?.width).toBe(364);
+  });
+
   test("login screen → QR → phone confirms → the apps screen", async ({ page, appsPage, diiaQrPage }) => {
     const deepLink = await diiaQrPage.openFromLogin();
     const phone = await scanWithPhone(page, deepLink, "student");

@@ -20,7 +20,7 @@ export function DiiaQr({ deepLink, label, renderAs = "svg", asLink = false, link
     ) : (
       <QRCodeSVG {...common} role="img" aria-label={label} className="h-auto w-full" />
     );
-  const frame = "block w-full max-w-[364px] rounded-lg bg-white p-3 shadow-sm ring-1 ring-border";
+  const frame = "block w-full max-w-[388px] rounded-lg bg-white p-3 shadow-sm ring-1 ring-border";
   if (!asLink)
     return (
       <div className={frame} data-testid="diia-qr">

@@ -33,19 +33,19 @@ export type EndedSessions = z.infer<typeof endedSessionsSchema>;
 /** One entry of the person's recent security activity (their own audit rows). */
 export const accountActivitySchema = z.object({
   /** The audit event type: sign_in, session_start, logout, session_end, oidc_sign_in, ... */
-  type: z.string(),
+  type: text(),
   result: z.enum(["success", "failure"]),
   /** The sign-in method, when the event has one; empty otherwise. */
-  method: z.string(),
+  method: text(),
   /** The application's name, when the event concerns one; empty otherwise. */
-  application: z.string(),
-  browser: z.string(),
-  system: z.string(),
-  address: z.string(),
+  application: text(),
+  browser: text(),
+  system: text(),
+  address: text(),
   /** An error code or short reason word; empty when none. */
-  reason: z.string(),
+  reason: text(),
   /** ISO 8601 instant. */
-  at: z.string(),
+  at: text(),
 });
 export type AccountActivity = z.infer<typeof accountActivitySchema>;
 

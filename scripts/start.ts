@@ -15,6 +15,8 @@ async function main(): Promise<void> {
   const sandboxWanted = process.env.NODE_ENV !== "production" && process.env.SANDBOX !== "false";
   let env: Record<string, string | undefined> = { ...process.env };
   if (sandboxWanted) {
+    // The sandbox on the embedded database is the one place demo people are seeded without being asked.
+    if (env.DATABASE_URL === undefined) env.SEED_DEMO_DATA ??= "true";
     const sandbox = await startSandbox({
       productUrl,
       dataDir: process.env.DATA_DIR ?? "./data",

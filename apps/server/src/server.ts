@@ -4,7 +4,7 @@ import { type Config, ConfigError, loadConfig } from "./config/index.ts";
 import { openDatabase } from "./db/index.ts";
 import { DatabaseLockedError } from "./db/lock-file.ts";
 import { migrate } from "./db/migrate.ts";
-import { seedDemoData } from "./seed/demo.ts";
+import { demoAccountsBanner, demoAccountsWithPublishedPasswords, seedDemoData } from "./seed/demo.ts";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -25,6 +25,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     app = await buildApp({ config, database });
     if (applied.length > 0) app.log.info({ applied }, "database migrated");
     if (config.seedDemoData) await seedDemoData(app);
+    await warnAboutDemoAccounts(app);
     const address = await app.listen({ host: config.host, port: config.port });
     app.log.info(`KPI ID is serving ${config.publicUrl} (listening on ${address})`);
     const running = app;
@@ -34,6 +35,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     else await database.close();
     throw error;
   }
+}
+
+async function warnAboutDemoAccounts(app: FastifyInstance): Promise<void> {
+  const demoAccounts = await demoAccountsWithPublishedPasswords(app);
+  if (demoAccounts.length === 0) return;
+  app.log.warn({ demoAccounts }, "demo accounts with published passwords exist");
+  console.warn(demoAccountsBanner(demoAccounts));
 }
 
 function installShutdown(server: RunningServer): void {

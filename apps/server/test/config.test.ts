@@ -20,7 +20,7 @@ describe("configuration", () => {
     expect(config.publicUrl).toBe("http://localhost:3000");
     expect(config.database.url).toBeUndefined();
     expect(config.sandbox).toBe(true);
-    expect(config.seedDemoData).toBe(true);
+    expect(config.seedDemoData).toBe(false);
     expect(config.secureCookies).toBe(false);
   });
 

@@ -146,7 +146,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (isProduction && environment.SEED_DEMO_DATA === true) {
     throw new ConfigError("SEED_DEMO_DATA: demo people are never seeded when NODE_ENV=production");
   }
-  const embedded = environment.DATABASE_URL === undefined;
   const sessionSecret = resolveSessionSecret(environment, dataDir);
 
   return {
@@ -176,7 +175,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       parallelism: environment.ARGON2_PARALLELISM,
     },
     sandbox: !isProduction && (environment.SANDBOX ?? true),
-    seedDemoData: !isProduction && (environment.SEED_DEMO_DATA ?? embedded),
+    // Demo people have published passwords: only an explicit choice seeds them (npm start's sandbox sets it).
+    seedDemoData: !isProduction && environment.SEED_DEMO_DATA === true,
     support: {
       email: environment.SUPPORT_EMAIL,
       botEmployeesUrl: environment.SUPPORT_BOT_EMPLOYEES_URL,

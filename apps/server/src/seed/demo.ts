@@ -5,6 +5,7 @@ import { grantAccess } from "../access/applications.ts";
 import { findApplicationByIdOrName } from "../apps/queries.ts";
 import { createApplication } from "../apps/service.ts";
 import { createPasswordHasher } from "../crypto/password.ts";
+import { findUserByUsername } from "../users/queries.ts";
 import { createUser } from "../users/service.ts";
 import { demoApplications, demoPeople } from "./demo-data.ts";
 import { enableDemoOidcClient } from "./demo-oidc-client.ts";
@@ -59,4 +60,27 @@ function printCredentials(publicUrl: string): void {
       "",
     ].join("\n"),
   );
+}
+
+/** The demo people still present and active with their published passwords. */
+export async function demoAccountsWithPublishedPasswords(app: FastifyInstance): Promise<string[]> {
+  const found: string[] = [];
+  for (const person of demoPeople) {
+    const user = await findUserByUsername(app.db, person.username);
+    if (user?.status !== "active") continue;
+    if (await app.passwordHasher.verify(user.password_hash, person.password)) found.push(person.username);
+  }
+  return found;
+}
+
+/** The start-up warning while demo accounts exist: anyone who read the README can sign in as them. */
+export function demoAccountsBanner(usernames: string[]): string {
+  const rule = "!".repeat(78);
+  return [
+    rule,
+    `!! DEMO ACCOUNTS EXIST with published passwords: ${usernames.join(", ")}`,
+    "!! Anyone can sign in as them. Never serve real people from this database;",
+    "!! disable them with `npx kpi-id user disable --username <name>`.",
+    rule,
+  ].join("\n");
 }

@@ -146,53 +146,6 @@ describe.each(databaseKinds)("operator CLI on %s", (kind) => {
     );
   });
 
-  it("imports a CSV: good rows in, bad rows reported by line, idempotent on username", async () => {
-    const csv = [
-      "username,full-name,email,tax-id,student-id,employee-id,password,apps",
-      'i.bondar,"Бондар, Іван",i.bondar@kpi.ua,1111111111,KV-1,,import-pass-1,timetable',
-      "no-name,,x@kpi.ua,,,,,",
-      "m.tkachenko,Марія Ткаченко,not-an-email,,,E-7,,",
-      "s.lysenko,Софія Лисенко,s.lysenko@kpi.ua,1111111111,,,,",
-      "k.moroz,Кирило Мороз,,,,E-9,,unknown-app",
-      'v.savchenko,"Вікторія ""Віка"" Савченко",v.savchenko@kpi.ua,,KV-2,,,',
-      "too,few,fields",
-    ].join("\r\n");
-    const first = await runImport(csv);
-    expect(first.code).toBe(0);
-    const report = first.json<{ created: number; updated: number; rejected: { line: number; reason: string }[] }>();
-    expect(report.created).toBe(2);
-    expect(report.updated).toBe(0);
-    expect(report.rejected.map((r) => r.line)).toEqual([3, 4, 5, 6, 8]);
-    expect(report.rejected.find((r) => r.line === 4)?.reason).toContain("email");
-    expect(report.rejected.find((r) => r.line === 5)?.reason).toContain("taxId");
-    expect(report.rejected.find((r) => r.line === 6)?.reason).toContain("unknown application 'unknown-app'");
-    expect(report.rejected.find((r) => r.line === 8)?.reason).toContain("expected 8 fields");
-
-    const names = await database.handle.db
-      .selectFrom("users")
-      .select(["username", "full_name"])
-      .orderBy("username")
-      .execute();
-    expect(names).toEqual(
-      expect.arrayContaining([
-        { username: "i.bondar", full_name: "Бондар, Іван" },
-        { username: "v.savchenko", full_name: 'Вікторія "Віка" Савченко' },
-      ]),
-    );
-    // A row rejected for an unknown app leaves nothing behind.
-    expect(names.map((n) => n.username)).not.toContain("k.moroz");
-
-    const second = await runImport(csv.replace("Бондар, Іван", "Бондар Іван Петрович"));
-    const again = second.json<{ created: number; updated: number }>();
-    expect(again).toMatchObject({ created: 0, updated: 2 });
-    const renamed = await database.handle.db
-      .selectFrom("users")
-      .select("full_name")
-      .where("username", "=", "i.bondar")
-      .executeTakeFirstOrThrow();
-    expect(renamed.full_name).toBe("Бондар Іван Петрович");
-  });
-
   it("exits with 2 and the usage for unknown flags and missing values", async () => {
     for (const args of [
       ["user", "create", "--username"],
@@ -204,15 +157,6 @@ describe.each(databaseKinds)("operator CLI on %s", (kind) => {
       expect(result.stderr).toContain("Usage: kpi-id <command>");
     }
   });
-
-  async function runImport(csv: string): Promise<CliRun> {
-    const { writeFileSync, mkdtempSync } = await import("node:fs");
-    const { join } = await import("node:path");
-    const { tmpdir } = await import("node:os");
-    const file = join(mkdtempSync(join(tmpdir(), "kpi-id-import-")), "people.csv");
-    writeFileSync(file, csv);
-    return cli(["user", "import", "--file", file, "--json"]);
-  }
 });
 
 describe("CLI usage errors", () => {

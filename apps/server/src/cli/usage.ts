@@ -57,7 +57,9 @@ People
   user unlink-google --username U           remove U's Google links
   user import --file people.csv             header row; columns as the create flags
                                             (username, full-name, email, tax-id, student-id,
-                                            employee-id, password, apps); idempotent on username
+                                            employee-id, password, apps); idempotent on username;
+                                            a blank cell leaves the field as it is, a cell
+                                            (clear) empties it; one person per line
 
 Audit
   audit list [--user U] [--since 2026-03-01|30m|12h|7d] [--type T] [--limit N]

@@ -3,8 +3,8 @@ import { grantAccess } from "../access/applications.ts";
 import { findApplicationByIdOrName } from "../apps/queries.ts";
 import type { PasswordHasher } from "../crypto/password.ts";
 import type { Db } from "../db/schema.ts";
-import { parseCsv } from "./csv.ts";
-import { upsertUser } from "./service.ts";
+import { parseCsvLines } from "./csv.ts";
+import { type PersonChanges, upsertUser } from "./service.ts";
 
 export interface ImportReport {
   created: number;
@@ -24,6 +24,13 @@ const columnNames = {
   apps: "apps",
 } as const;
 type Column = (typeof columnNames)[keyof typeof columnNames];
+
+/**
+ * The cell that clears a field on re-import. A blank cell leaves the field as it is, so a file
+ * that lacks a value (a tax id the office does not hold) never erases one the person has.
+ */
+export const CLEAR_MARKER = "(clear)";
+const clearableColumns = ["email", "taxId", "studentId", "employeeId"] as const satisfies Column[];
 
 function normaliseHeader(header: string): Column | undefined {
   const key = header
@@ -46,38 +53,39 @@ function describe(error: unknown): string {
 }
 
 /**
- * Imports people from CSV with a header row. Idempotent on username: a second
- * run updates instead of duplicating. One bad row is reported, never fatal.
+ * Imports people from CSV with a header row. Idempotent on username: a second run updates the
+ * fields it names instead of duplicating. One bad line is reported, never fatal.
  */
 export async function importUsersCsv(db: Db, hasher: PasswordHasher, text: string): Promise<ImportReport> {
   const report: ImportReport = { created: 0, updated: 0, rejected: [] };
-  const [header, ...rows] = parseCsv(text);
-  if (!header) return report;
+  const {
+    rows: [header, ...rows],
+    errors,
+  } = parseCsvLines(text);
+  report.rejected.push(...errors);
+  if (!header) return sortedByLine(report);
   const columns = header.fields.map(normaliseHeader);
   const missing = ["username", "fullName"].filter((name) => !columns.includes(name as Column));
   if (missing.length > 0) {
     report.rejected.push({ line: header.line, reason: `header: missing column(s) ${missing.join(", ")}` });
-    return report;
+    return sortedByLine(report);
   }
 
   for (const row of rows) {
     const record: Partial<Record<Column, string>> = {};
     columns.forEach((column, index) => {
-      if (column) record[column] = row.fields[index];
+      // A password is taken as written; other cells lose surrounding spaces.
+      if (column) record[column] = column === "password" ? row.fields[index] : row.fields[index]?.trim();
     });
     try {
       if (row.fields.length !== header.fields.length) {
         throw new Error(`expected ${header.fields.length} fields, found ${row.fields.length}`);
       }
+      const changes = personChanges(record);
       const applications = await resolveApplications(db, record.apps);
       const password = record.password?.trim() ? record.password : undefined;
       const outcome = await db.transaction().execute(async (tx) => {
-        const result = await upsertUser(
-          tx,
-          hasher,
-          { ...record, username: record.username ?? "", fullName: record.fullName ?? "" },
-          password,
-        );
+        const result = await upsertUser(tx, hasher, changes, password);
         for (const applicationId of applications) await grantAccess(tx, result.user.id, applicationId);
         return result.outcome;
       });
@@ -86,6 +94,25 @@ export async function importUsersCsv(db: Db, hasher: PasswordHasher, text: strin
       report.rejected.push({ line: row.line, username: record.username, reason: describe(error) });
     }
   }
+  return sortedByLine(report);
+}
+
+/** A row's cells as changes: blank leaves the field, the clear marker clears it where clearing is allowed. */
+function personChanges(record: Partial<Record<Column, string>>): PersonChanges {
+  const cell = (column: Column) => record[column] || undefined;
+  for (const column of ["username", "fullName", "password", "apps"] as const) {
+    if (cell(column) === CLEAR_MARKER) throw new Error(`${column}: cannot be cleared by import`);
+  }
+  const changes: PersonChanges = { username: cell("username") ?? "", fullName: cell("fullName") };
+  for (const column of clearableColumns) {
+    const value = cell(column);
+    changes[column] = value === CLEAR_MARKER ? null : value;
+  }
+  return changes;
+}
+
+function sortedByLine(report: ImportReport): ImportReport {
+  report.rejected.sort((a, b) => a.line - b.line);
   return report;
 }
 

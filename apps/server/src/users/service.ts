@@ -7,8 +7,8 @@ import { findUserByUsername, insertUser, updateUser } from "./queries.ts";
 const optionalField = (schema: z.ZodType<string, string>) =>
   z
     .string()
-    .optional()
-    .transform((value) => (value === undefined || value.trim() === "" ? null : value.trim()))
+    .nullish()
+    .transform((value) => (value == null || value.trim() === "" ? null : value.trim()))
     .pipe(schema.nullable());
 
 /** RNOKPP: the Ukrainian taxpayer number, ten digits. */
@@ -17,6 +17,15 @@ export const taxIdSchema = text().regex(/^\d{10}$/, "must be 10 digits (RNOKPP)"
 // NIST SP 800-63B: at least 8 characters, no composition rules, long passphrases welcome.
 export const passwordSchema = text().min(8, "must be at least 8 characters").max(PASSWORD_MAX_LENGTH);
 
+// Each field's rule, once: a new person (personSchema) and changes to one (personChangesSchema) share them.
+const fields = {
+  fullName: text().trim().min(1).max(200),
+  email: z.email(),
+  taxId: taxIdSchema,
+  studentId: text().max(64),
+  employeeId: text().max(64),
+};
+
 export const personSchema = z.object({
   username: z
     .string()
@@ -24,16 +33,30 @@ export const personSchema = z.object({
     .min(1)
     .max(128)
     .regex(/^[\p{L}\p{N}._@-]+$/u, "letters, digits, '.', '_', '-' and '@' only"),
-  fullName: text().trim().min(1).max(200),
-  email: optionalField(z.email()),
-  taxId: optionalField(taxIdSchema),
-  studentId: optionalField(text().max(64)),
-  employeeId: optionalField(text().max(64)),
+  fullName: fields.fullName,
+  email: optionalField(fields.email),
+  taxId: optionalField(fields.taxId),
+  studentId: optionalField(fields.studentId),
+  employeeId: optionalField(fields.employeeId),
 });
 export type PersonInput = z.input<typeof personSchema>;
 export type Person = z.output<typeof personSchema>;
 
-function personColumns(person: Person) {
+/** Changes to a person found by username: a field left out stays as it is, null clears it. */
+export const personChangesSchema = z.object({
+  username: personSchema.shape.username,
+  fullName: fields.fullName.optional(),
+  email: fields.email.nullable().optional(),
+  taxId: fields.taxId.nullable().optional(),
+  studentId: fields.studentId.nullable().optional(),
+  employeeId: fields.employeeId.nullable().optional(),
+});
+export type PersonChanges = z.input<typeof personChangesSchema>;
+
+type ClearableField = "email" | "taxId" | "studentId" | "employeeId";
+
+/** The people table's columns for a person's fields; an undefined value is left out of an update (Kysely). */
+function personColumns(person: { fullName?: string } & Partial<Record<ClearableField, string | null>>) {
   return {
     full_name: person.fullName,
     email: person.email,
@@ -46,24 +69,36 @@ function personColumns(person: Person) {
 export async function createUser(db: Db, hasher: PasswordHasher, input: PersonInput, password?: string): Promise<User> {
   const person = personSchema.parse(input);
   const passwordHash = password === undefined ? null : await hasher.hash(passwordSchema.parse(password));
-  return insertUser(db, { username: person.username, password_hash: passwordHash, ...personColumns(person) });
+  return insertUser(db, {
+    username: person.username,
+    password_hash: passwordHash,
+    ...personColumns(person),
+    full_name: person.fullName,
+  });
 }
 
 export type UpsertOutcome = { outcome: "created" | "updated"; user: User };
 
-/** Creates the person or updates their fields; the password is set only when given. */
+/**
+ * Creates the person (the full name is then required) or changes only the fields given, so a
+ * re-import with blank cells leaves what it does not name; the password is set only when given.
+ */
 export async function upsertUser(
   db: Db,
   hasher: PasswordHasher,
-  input: PersonInput,
+  input: PersonChanges,
   password?: string,
 ): Promise<UpsertOutcome> {
-  const person = personSchema.parse(input);
-  const existing = await findUserByUsername(db, person.username);
-  if (!existing) return { outcome: "created", user: await createUser(db, hasher, input, password) };
+  const changes = personChangesSchema.parse(input);
+  const existing = await findUserByUsername(db, changes.username);
+  if (!existing) {
+    if (changes.fullName === undefined) throw new Error("fullName: required for a new person");
+    const user = await createUser(db, hasher, { ...changes, fullName: changes.fullName }, password);
+    return { outcome: "created", user };
+  }
   const passwordHash = password === undefined ? undefined : await hasher.hash(passwordSchema.parse(password));
   const user = await updateUser(db, existing.id, {
-    ...personColumns(person),
+    ...personColumns(changes),
     ...(passwordHash ? { password_hash: passwordHash } : {}),
   });
   return { outcome: "updated", user: user ?? existing };

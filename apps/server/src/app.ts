@@ -88,7 +88,7 @@ export async function buildApp({
   await app.register(cookie, { secret: config.sessionSecret });
   await registerSecurity(app, config);
   await registerOpenApi(app, config);
-  await registerApiDocs(app);
+  if (config.apiDocsUi) await registerApiDocs(app);
   registerSessions(app);
   registerMetrics(app);
   scheduleCleanup(app);

@@ -36,6 +36,33 @@ describe.each(databaseKinds)("health and readiness on %s", (kind) => {
   });
 });
 
+describe("internal details in production", () => {
+  const production = { NODE_ENV: "production", PUBLIC_URL: "https://id.kpi.ua" };
+  let testApp: TestApp | undefined;
+  afterEach(async () => {
+    await testApp?.close();
+    testApp = undefined;
+  });
+
+  it("hides Swagger UI and the database kind by default, and keeps the OpenAPI document public", async () => {
+    testApp = await createTestApp("pglite", production);
+    const ready = await testApp.app.inject({ url: "/ready" });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: "ready" });
+    expect((await testApp.app.inject({ url: "/api/docs/" })).statusCode).toBe(404);
+    expect((await testApp.app.inject({ url: "/api/docs/static/swagger-initializer.js" })).statusCode).toBe(404);
+    const openApi = await testApp.app.inject({ url: "/api/openapi.json" });
+    expect(openApi.statusCode).toBe(200);
+    expect(openApi.json().paths["/api/auth"]).toBeDefined();
+  });
+
+  it("shows them when the operator turns API_DOCS_UI and READY_DETAILS on", async () => {
+    testApp = await createTestApp("pglite", { ...production, API_DOCS_UI: "true", READY_DETAILS: "true" });
+    expect((await testApp.app.inject({ url: "/ready" })).json()).toEqual({ status: "ready", database: "pglite" });
+    expect((await testApp.app.inject({ url: "/api/docs/" })).statusCode).toBe(200);
+  });
+});
+
 describe("health and readiness without a database", () => {
   it("stays alive but not ready, with a code, when the database goes away", async () => {
     // The app starts on a working database (OpenID Connect reads its keys at start), which then

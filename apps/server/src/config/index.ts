@@ -17,6 +17,10 @@ export interface Config {
   trustProxy: boolean | string;
   /** Bearer token GET /metrics requires; without one, /metrics answers loopback clients only. */
   metricsToken?: string;
+  /** Swagger UI at /api/docs (the OpenAPI document stays public either way). */
+  apiDocsUi: boolean;
+  /** /ready names the database kind; off in production unless asked for. */
+  readyDetails: boolean;
   logLevel: Environment["LOG_LEVEL"];
   database: { url?: string; poolMax: number; dataDir: string };
   webDistDir?: string;
@@ -157,6 +161,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     secureCookies: publicUrl.startsWith("https://"),
     trustProxy: parseTrustProxy(environment.TRUST_PROXY),
     metricsToken: environment.METRICS_TOKEN,
+    apiDocsUi: environment.API_DOCS_UI ?? !isProduction,
+    readyDetails: environment.READY_DETAILS ?? !isProduction,
     logLevel: environment.LOG_LEVEL,
     database: { url: environment.DATABASE_URL, poolMax: environment.DATABASE_POOL_MAX, dataDir },
     webDistDir: environment.WEB_DIST_DIR,

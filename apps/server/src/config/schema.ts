@@ -63,6 +63,8 @@ export const environmentSchema = z.object({
   GOOGLE_CLIENT_SECRET: optionalText,
 
   METRICS_TOKEN: optionalText,
+  API_DOCS_UI: booleanFlag.optional(),
+  READY_DETAILS: booleanFlag.optional(),
 
   SAML_SCOPE: z
     .string()

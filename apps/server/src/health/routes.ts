@@ -13,11 +13,15 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     "/ready",
-    { schema: { hide: true, response: { 200: z.object({ status: z.literal("ready"), database: text().optional() }) } } },
+    {
+      schema: { hide: true, response: { 200: z.object({ status: z.literal("ready"), database: text().optional() }) } },
+    },
     async () => {
       if (!(await app.database.ping())) throw new AppError("service.database_unavailable", { retryAfterSeconds: 5 });
       // The database kind helps a developer; in production it only tells an attacker what runs inside.
-      return app.config.readyDetails ? { status: "ready" as const, database: app.database.kind } : { status: "ready" as const };
+      return app.config.readyDetails
+        ? { status: "ready" as const, database: app.database.kind }
+        : { status: "ready" as const };
     },
   );
 };

@@ -2,6 +2,7 @@ import cookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Kysely } from "kysely";
+import { accountApplicationRoutes } from "./account/application-routes.ts";
 import { accountSessionRoutes } from "./account/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import type { Config } from "./config/index.ts";
@@ -100,6 +101,7 @@ export async function buildApp({
   await app.register(googleRoutes);
   await app.register(userRoutes);
   await app.register(accountSessionRoutes);
+  await app.register(accountApplicationRoutes);
   await app.register(appRedirectRoutes);
   await app.register(ticketExchangeRoutes);
   await registerDiia(app);

@@ -134,7 +134,15 @@ describe.each(databaseKinds)("web attacks on %s", (kind) => {
         !endpoint.path.startsWith("/saml"),
     );
     expect(posts.map((endpoint) => endpoint.path)).toEqual(
-      expect.arrayContaining(["/api/auth", "/api/auth/internal", "/api/auth/logout"]),
+      expect.arrayContaining([
+        "/api/auth",
+        "/api/auth/internal",
+        "/api/auth/logout",
+        "/api/account/sessions/end-others",
+        "/api/account/google/link",
+        "/api/account/google/unlink",
+        "/api/account/applications/revoke",
+      ]),
     );
     // Bodies that would succeed from the right origin, so only the origin check can stop them.
     const grant = (await postJson(t.app, "/api/auth", { username: "visitor", password: "visitor passphrase" })).json();
@@ -142,6 +150,10 @@ describe.each(databaseKinds)("web attacks on %s", (kind) => {
       "/api/auth": { username: "visitor", password: "visitor passphrase" },
       "/api/auth/internal": grant,
       "/api/auth/logout": {},
+      // The account page's changes (the session is fresh, so these would pass the recent sign-in check).
+      "/api/account/sessions/end-others": {},
+      "/api/account/google/link": {},
+      "/api/account/google/unlink": {},
     };
     let refused = 0;
     for (const endpoint of posts) {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type GoogleAccount, googleAccounts } from "../../../sandbox/src/google/accounts.ts";
+import { googleAccounts } from "../../../sandbox/src/google/accounts.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
 import { emailVerified } from "../src/oidc/claims.ts";
 import { findUserById, insertUser, updateUser } from "../src/users/queries.ts";
@@ -9,6 +9,7 @@ import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { databaseKinds } from "./support/databases.ts";
 import {
   answerAtGoogle,
+  demoGoogleAccount,
   finishGoogleSignIn,
   googleSettings,
   refusal,
@@ -17,11 +18,7 @@ import {
   startGoogleSignIn,
 } from "./support/google.ts";
 
-function account(index: number): GoogleAccount {
-  const found = googleAccounts[index];
-  if (!found) throw new Error(`no demo Google account ${index}`);
-  return found;
-}
+const account = demoGoogleAccount;
 const student = account(0);
 const employee = account(1);
 const disabledPerson = account(2);

@@ -1,11 +1,11 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "./support/app.ts";
-import { addPerson, grantAccess, signIn } from "./support/campus.ts";
+import { addPerson, signIn } from "./support/campus.ts";
 import { runCliOn } from "./support/cli.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { createListeningTestApp } from "./support/listening.ts";
-import { addOidcClient, client, discover, startSignIn, TestBrowser } from "./support/oidc.ts";
+import { client, signInToApplication, startSignIn } from "./support/oidc.ts";
 
 const redirectUri = "https://rp.example.edu/callback";
 const password = "correct horse battery";
@@ -30,24 +30,9 @@ describe.each(databaseKinds)("OpenID Connect when access ends (%s)", (kind) => {
     people += 1;
     const username = `person${people}`;
     const person = await addPerson(test.app, { username, fullName: "Олена Коваленко" }, password);
-    const rp = await addOidcClient(test.app, {
-      redirectUris: [redirectUri],
-      scopes: ["openid", "profile", "offline_access"],
-      firstParty: true,
-    });
-    await grantAccess(test.app.db, person.id, rp.application.id);
-    const config = await discover(issuer, rp.application.id, rp.secret);
-    const browser = new TestBrowser(origin);
-    browser.setCookie(await signIn(test.app, username, password, { origin }));
-    const start = await startSignIn(config, redirectUri, "openid profile offline_access", { prompt: "consent" });
-    const { leftTo } = await browser.follow(start.url.href);
-    if (!leftTo) throw new Error("the sign-in did not return to the application");
-    const tokens = await client.authorizationCodeGrant(config, leftTo, {
-      pkceCodeVerifier: start.verifier,
-      expectedState: start.state,
-    });
-    if (!tokens.refresh_token) throw new Error("no refresh token");
-    return { username, userId: person.id, application: rp.application, config, browser, tokens };
+    const cookie = await signIn(test.app, username, password, { origin });
+    const signed = await signInToApplication({ app: test.app, origin, issuer }, { id: person.id, cookie }, redirectUri);
+    return { username, ...signed };
   }
 
   type Signed = Awaited<ReturnType<typeof signedInWithTokens>>;

@@ -51,3 +51,40 @@ export type AccountActivity = z.infer<typeof accountActivitySchema>;
 
 export const accountActivityListSchema = z.object({ events: z.array(accountActivitySchema) });
 export type AccountActivityList = z.infer<typeof accountActivityListSchema>;
+
+/** The person's ways to sign in, as the account page shows them. */
+export const accountMethodsSchema = z.object({
+  /** A password is set (the account can sign in with username and password). */
+  password: z.boolean(),
+  google: z.object({
+    /** This person has a Google account linked. */
+    linked: z.boolean(),
+    /** Google sign-in is configured on this service (linking can start). */
+    available: z.boolean(),
+  }),
+  /** Diia can sign this person in: their tax id is known. */
+  diia: z.object({ usable: z.boolean() }),
+});
+export type AccountMethods = z.infer<typeof accountMethodsSchema>;
+
+/** Where the browser goes to link a Google account (the provider's authorization URL). */
+export const googleLinkStartSchema = z.object({ url: text() });
+export type GoogleLinkStart = z.infer<typeof googleLinkStartSchema>;
+
+/** An application the person signed in to through OpenID Connect, and what it may read. */
+export const connectedApplicationSchema = z.object({
+  id: z.uuid(),
+  title: text(),
+  /** The OpenID Connect scopes it holds: openid, profile, email, kpi, tax_id, offline_access. */
+  scopes: z.array(text()),
+});
+export type ConnectedApplication = z.infer<typeof connectedApplicationSchema>;
+
+export const connectedApplicationsSchema = z.object({ applications: z.array(connectedApplicationSchema) });
+export type ConnectedApplications = z.infer<typeof connectedApplicationsSchema>;
+
+export const revokeApplicationRequestSchema = z.object({ applicationId: z.uuid() });
+export type RevokeApplicationRequest = z.infer<typeof revokeApplicationRequestSchema>;
+
+/** Query parameter the account page reads after a Google link: `linked`, or a Google error reason. */
+export const GOOGLE_LINK_PARAM = "google_link";

@@ -18,6 +18,8 @@ export const errorStatus = {
   "auth.not_authenticated": 401,
   "auth.reauth_required": 403,
   "account.session_not_found": 404,
+  "account.application_not_found": 404,
+  "account.last_sign_in_method": 409,
   "app.not_found": 404,
   "app.access_denied": 403,
   "oidc.interaction_not_found": 404,

@@ -11,6 +11,7 @@ export const googleErrorReasons = [
   "ambiguous_account",
   "email_unverified",
   "account_disabled",
+  "linked_elsewhere",
   "expired",
   "too_many_attempts",
   "unavailable",

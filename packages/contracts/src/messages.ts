@@ -28,6 +28,9 @@ export const ukErrorMessages = {
   "auth.not_authenticated": "Потрібно увійти.",
   "auth.reauth_required": "Для цієї зміни підтвердьте, що це ви: увійдіть ще раз.",
   "account.session_not_found": "Такого сеансу немає: можливо, він уже завершився.",
+  "account.application_not_found": "Цей застосунок не має доступу до ваших даних: можливо, його вже відкликано.",
+  "account.last_sign_in_method":
+    "Це ваш єдиний спосіб входу: без нього ви не зможете увійти. Спершу потрібен пароль або Дія.",
   "app.not_found": "Застосунок не знайдено.",
   "app.access_denied": "У вас немає доступу до цього застосунку.",
   "oidc.interaction_not_found":
@@ -61,6 +64,9 @@ export const enErrorMessages = {
   "auth.not_authenticated": "You need to sign in.",
   "auth.reauth_required": "To make this change, confirm it is you: sign in again.",
   "account.session_not_found": "There is no such session: it may have ended already.",
+  "account.application_not_found": "This application has no access to your data: it may have been revoked already.",
+  "account.last_sign_in_method":
+    "This is your only way to sign in: without it you could not sign in. You need a password or Diia first.",
   "app.not_found": "Application not found.",
   "app.access_denied": "You do not have access to this application.",
   "oidc.interaction_not_found":

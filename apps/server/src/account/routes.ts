@@ -11,8 +11,8 @@ import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { endOidcSessionsSignedInAt } from "../oidc/logout.ts";
 import { requireSession } from "../sessions/current.ts";
+import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
 import { activityDays, recentActivityOf } from "./activity.ts";
-import { requireRecentSignIn } from "./reauth.ts";
 import { endOtherSessionsOf, endSessionOf, liveSessionsOf } from "./sessions.ts";
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);

@@ -13,6 +13,9 @@ export const auditEventTypes = [
   "ticket_exchange",
   "oidc_sign_in",
   "oidc_logout",
+  "method_linked",
+  "method_unlinked",
+  "application_revoked",
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 

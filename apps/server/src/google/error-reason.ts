@@ -8,6 +8,8 @@ const byAuditReason: Record<string, GoogleErrorReason> = {
   "google.no_email": "email_unverified",
   "google.email_unverified": "email_unverified",
   "user.disabled": "account_disabled",
+  "google.linked_elsewhere": "linked_elsewhere",
+  "google.link_session_ended": "expired",
   "user.unknown": "no_account",
   "google.no_pending_sign_in": "expired",
   "google.state_mismatch": "expired",

@@ -7,7 +7,9 @@ import { requestLanguage } from "../http/language.ts";
 import { rememberContinueTo } from "../sessions/continue-to.ts";
 import { GoogleOpenIdClient } from "./client.ts";
 import { googleErrorReason } from "./error-reason.ts";
-import { beginGoogleSignIn, completeGoogleSignIn } from "./service.ts";
+import { accountPageAfterLink } from "./link.ts";
+import { googleLinkRoutes } from "./link-routes.ts";
+import { beginGoogleSignIn, completeGoogleSignIn, isLinkPending } from "./service.ts";
 
 const appIdSchema = z.uuid();
 
@@ -88,7 +90,9 @@ export const googleRoutes: FastifyPluginAsyncZod = async (app) => {
           "The /google-auth page sends the browser here with the provider's `code` and `state`. Checks " +
           "them against this browser's pending sign-in cookie, exchanges the code, validates the ID token " +
           "and finds the campus person (linked Google subject, else the one active account with the " +
-          "verified e-mail). Success sets the session cookie. A browser navigation (Accept: text/html) is " +
+          "verified e-mail). Success sets the session cookie. When the account page started the flow (link " +
+          "mode, kept in the pending cookie) the Google account is linked to the signed-in person instead, " +
+          "and the browser returns to `/{lang}/account?google_link=linked` (or `=reason` on failure). A browser navigation (Accept: text/html) is " +
           "then redirected (302) where the sign-in continues (the apps list, the application, the OpenID " +
           "Connect interaction), and on failure to `/{lang}/?google_auth_error={reason}`. Other callers " +
           "get 200 `{ok: true}`, or 401 `google.failed` and no session. Answers are throttled per address: " +
@@ -103,10 +107,14 @@ export const googleRoutes: FastifyPluginAsyncZod = async (app) => {
         return isNavigation(request) ? reply.redirect(next, 302) : { ok: true as const };
       } catch (error) {
         if (error instanceof AppError && isNavigation(request)) {
+          if (isLinkPending(request))
+            return reply.redirect(accountPageAfterLink(request, googleErrorReason(error)), 302);
           return backToLoginWithAlert(request, reply, googleErrorReason(error));
         }
         throw error;
       }
     },
   );
+
+  await app.register(googleLinkRoutes(requireClient));
 };

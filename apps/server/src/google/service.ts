@@ -5,7 +5,8 @@ import { AppError, hasCode } from "../errors.ts";
 import { completeSignIn } from "../sessions/complete-sign-in.ts";
 import { throttlePolicy } from "../throttle/policy.ts";
 import { settleSuccess, type ThrottleKey, takeAttempt } from "../throttle/throttle.ts";
-import type { GoogleOpenIdClient } from "./client.ts";
+import type { GoogleIdentity, GoogleOpenIdClient } from "./client.ts";
+import { linkGoogleIdentity } from "./link.ts";
 import { findPersonForGoogle } from "./person.ts";
 import {
   clearPendingCookie,
@@ -16,12 +17,24 @@ import {
   setPendingCookie,
 } from "./state.ts";
 
-/** Starts a sign-in: remembers state, verifier and nonce in this browser's cookie; answers Google's URL. */
-export async function beginGoogleSignIn(client: GoogleOpenIdClient, reply: FastifyReply): Promise<URL> {
+/**
+ * Starts a sign-in: remembers state, verifier and nonce in this browser's cookie; answers Google's URL.
+ * With `linkUserId` the answer will link that (signed-in) person's Google account instead.
+ */
+export async function beginGoogleSignIn(
+  client: GoogleOpenIdClient,
+  reply: FastifyReply,
+  link: { linkUserId?: string } = {},
+): Promise<URL> {
   const { url, pending } = await client.authorizationRequest(newState());
   const expiresAt = Math.floor(reply.server.clock().getTime() / 1000) + PENDING_SIGN_IN_SECONDS;
-  setPendingCookie(reply, { ...pending, expiresAt });
+  setPendingCookie(reply, { ...pending, ...link, expiresAt });
   return url;
+}
+
+/** Whether this browser's pending Google answer links an account (its failures go back to the account page). */
+export function isLinkPending(request: FastifyRequest): boolean {
+  return readPendingCookie(request)?.linkUserId !== undefined;
 }
 
 /** The sign-in this browser started, answered by this very state; anything else is refused. */
@@ -45,8 +58,21 @@ export interface GoogleAnswer {
   state: string;
 }
 
+/** The person this answer signs in (a new session), or links (the account page's "link Google"). */
+async function actOnIdentity(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  pending: PendingSignIn,
+  identity: GoogleIdentity,
+) {
+  if (pending.linkUserId) return linkGoogleIdentity(request, pending.linkUserId, identity);
+  const person = await findPersonForGoogle(request.server.db, identity);
+  const { next } = await completeSignIn(request, reply, { userId: person.id, method: "GOOGLE" });
+  return { userId: person.id, next };
+}
+
 /**
- * Finishes a sign-in: the answer must match this browser's pending sign-in,
+ * Finishes a sign-in (or a link): the answer must match this browser's pending sign-in,
  * the code must yield a valid ID token, and the token must name exactly one
  * active campus person. Then a new session. Every outcome is audited.
  * Answers where the browser goes next.
@@ -57,6 +83,9 @@ export async function completeGoogleSignIn(
   reply: FastifyReply,
   answer: GoogleAnswer,
 ): Promise<string> {
+  // Signed by us, so the person who started a link is known even when the answer fails.
+  const linkUserId = readPendingCookie(request)?.linkUserId;
+  const eventType = linkUserId ? "method_linked" : "sign_in";
   // The pending sign-in is good for one answer, whatever that answer turns out to be.
   clearPendingCookie(reply);
   const { db, clock } = request.server;
@@ -76,16 +105,15 @@ export async function completeGoogleSignIn(
   try {
     const pending = pendingSignInFor(request, answer.state);
     const identity = await client.identityFor(answer.code, pending);
-    const person = await findPersonForGoogle(db, identity);
-    userId = person.id;
-    ({ next } = await completeSignIn(request, reply, { userId: person.id, method: "GOOGLE" }));
+    ({ userId, next } = await actOnIdentity(request, reply, pending, identity));
   } catch (error) {
     if (hasCode(error, "google.failed")) {
-      await audit(request, { type: "sign_in", result: "failure", authMethod: "GOOGLE", reason: error.reason });
+      const reason = error.reason;
+      await audit(request, { type: eventType, result: "failure", authMethod: "GOOGLE", userId: linkUserId, reason });
     }
     throw error;
   }
   await settleSuccess(db, throttle);
-  await audit(request, { type: "sign_in", result: "success", authMethod: "GOOGLE", userId });
+  await audit(request, { type: eventType, result: "success", authMethod: "GOOGLE", userId });
   return next;
 }

@@ -17,6 +17,11 @@ export interface PendingSignIn {
   state: string;
   codeVerifier: string;
   nonce: string;
+  /**
+   * Set when the signed-in person started linking a Google account from the account page: the answer
+   * then links this person instead of signing anyone in (the same provider flow and checks).
+   */
+  linkUserId?: string;
   /** Unix seconds after which the server refuses it, whatever the browser kept. */
   expiresAt: number;
 }
@@ -25,6 +30,7 @@ const pendingSchema = z.object({
   state: text().min(1).max(512),
   codeVerifier: text().min(43).max(128),
   nonce: text().min(1).max(256),
+  linkUserId: z.uuid().optional(),
   expiresAt: z.number().int().positive(),
 });
 

@@ -1,6 +1,14 @@
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { type GoogleAccount, googleAccounts } from "../../../../sandbox/src/google/accounts.ts";
 import { signInAtStandIn } from "../../../../sandbox/src/google/http-driver.ts";
 import type { RunningGoogleStandIn } from "../../../../sandbox/src/google/index.ts";
+
+/** The stand-in's demo Google account at this index. */
+export function demoGoogleAccount(index: number): GoogleAccount {
+  const found = googleAccounts[index];
+  if (!found) throw new Error(`no demo Google account ${index}`);
+  return found;
+}
 
 /** The product's settings for a running stand-in. */
 export function googleSettings(standIn: RunningGoogleStandIn): Record<string, string> {

@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { FastifyInstance } from "fastify";
 import * as client from "openid-client";
+import { grantAccess } from "../../src/access/applications.ts";
 import { createApplication } from "../../src/apps/service.ts";
 import { applyOidcSettings, type OidcSettings } from "../../src/oidc/settings.ts";
 import { freePort } from "./listening.ts";
@@ -146,4 +147,39 @@ export async function confirmLogout(browser: TestBrowser, issuer: string, asked:
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ xsrf, logout: "yes" }),
   });
+}
+
+export interface ListeningApp {
+  app: FastifyInstance;
+  origin: string;
+  issuer: string;
+}
+
+/**
+ * A person (signed in with `signIn`) with access to a fresh first-party application, signed in to it
+ * through OpenID Connect in a browser (consent asked for, offline_access), holding tokens with a refresh token.
+ */
+export async function signInToApplication(
+  { app, origin, issuer }: ListeningApp,
+  person: { id: string; cookie: string },
+  redirectUri: string,
+) {
+  const rp = await addOidcClient(app, {
+    redirectUris: [redirectUri],
+    scopes: ["openid", "profile", "offline_access"],
+    firstParty: true,
+  });
+  await grantAccess(app.db, person.id, rp.application.id);
+  const config = await discover(issuer, rp.application.id, rp.secret);
+  const browser = new TestBrowser(origin);
+  browser.setCookie(person.cookie);
+  const start = await startSignIn(config, redirectUri, "openid profile offline_access", { prompt: "consent" });
+  const { leftTo } = await browser.follow(start.url.href);
+  if (!leftTo) throw new Error("the sign-in did not return to the application");
+  const tokens = await client.authorizationCodeGrant(config, leftTo, {
+    pkceCodeVerifier: start.verifier,
+    expectedState: start.state,
+  });
+  if (!tokens.refresh_token) throw new Error("no refresh token");
+  return { userId: person.id, application: rp.application, config, browser, tokens };
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../errors.ts";
-import type { LoadedSession } from "../sessions/store.ts";
+import type { LoadedSession } from "./store.ts";
 
 /**
  * A sensitive change needs a sign-in at most `REAUTH_MAX_AGE_SECONDS` ago (every sign-in starts

@@ -1,0 +1,86 @@
+import {
+  accountMethodsSchema,
+  connectedApplicationsSchema,
+  errorBodySchema,
+  revokeApplicationRequestSchema,
+} from "@kpi-id/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { revokeOidcGrants } from "../access/oidc-grants.ts";
+import { audit } from "../audit/record.ts";
+import { AppError } from "../errors.ts";
+import { googleSubjectsOf } from "../google/identities.ts";
+import { requireSession } from "../sessions/current.ts";
+import { connectedApplicationsOf } from "./applications.ts";
+
+/** The account page's sign-in methods and connected applications. */
+export const accountApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/api/account/methods",
+    {
+      schema: {
+        tags: ["account"],
+        summary: "My sign-in methods",
+        description:
+          "Whether the signed-in person has a password, a linked Google account (and whether Google is " +
+          "configured here), and whether Diia can sign them in (their tax id is known).",
+        response: { 200: accountMethodsSchema, 401: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const { user } = await requireSession(request, reply);
+      const subjects = await googleSubjectsOf(app.db, user.id);
+      return {
+        password: user.password_hash !== null,
+        google: { linked: subjects.length > 0, available: app.config.google !== undefined },
+        diia: { usable: Boolean(user.tax_id) },
+      };
+    },
+  );
+
+  app.get(
+    "/api/account/applications",
+    {
+      schema: {
+        tags: ["account"],
+        summary: "My connected applications",
+        description:
+          "The applications the signed-in person used through OpenID Connect that hold a live grant or a " +
+          "remembered consent, with the scopes they may read.",
+        response: { 200: connectedApplicationsSchema, 401: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(request, reply);
+      return { applications: await connectedApplicationsOf(app.db, session.userId, app.clock()) };
+    },
+  );
+
+  app.post(
+    "/api/account/applications/revoke",
+    {
+      schema: {
+        tags: ["account"],
+        summary: "Revoke a connected application",
+        description:
+          "Ends the application's grants for this person with every code, access and refresh token under " +
+          "them, and forgets the consent: a refresh answers `invalid_grant`, the next sign-in asks again. " +
+          "Access to the application itself is the operator's to decide and stays. Audited " +
+          "`application_revoked`. 404 `account.application_not_found` when it holds nothing.",
+        body: revokeApplicationRequestSchema,
+        response: { 200: z.object({ revoked: z.literal(true) }), 401: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(request, reply);
+      const { applicationId } = request.body;
+      const held = await connectedApplicationsOf(app.db, session.userId, app.clock());
+      if (!held.some((application) => application.id === applicationId)) {
+        throw new AppError("account.application_not_found");
+      }
+      await revokeOidcGrants(app.db, { userId: session.userId, clientId: applicationId });
+      await audit(request, { type: "application_revoked", result: "success", userId: session.userId, applicationId });
+      return { revoked: true as const };
+    },
+  );
+};

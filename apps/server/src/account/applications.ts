@@ -1,0 +1,49 @@
+import type { ConnectedApplication } from "@kpi-id/contracts";
+import { sql } from "kysely";
+import type { Db } from "../db/schema.ts";
+
+/** Scopes as a space-separated OpenID Connect string, or nothing. */
+const scopesOf = (scope: string | null) => (scope ?? "").split(" ").filter(Boolean);
+
+/**
+ * The applications this person signed in to through OpenID Connect and may still read from:
+ * a live grant (tokens a session holds) or a remembered consent, with the scopes either holds.
+ */
+export async function connectedApplicationsOf(db: Db, userId: string, now: Date): Promise<ConnectedApplication[]> {
+  const grants = await db
+    .selectFrom("oidc_payloads")
+    .select([
+      sql<string>`payload->>'clientId'`.as("applicationId"),
+      sql<string | null>`payload #>> '{openid,scope}'`.as("scope"),
+    ])
+    .where("type", "=", "Grant")
+    .where(sql<string>`payload->>'accountId'`, "=", userId)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
+    .execute();
+  const consents = await db
+    .selectFrom("oidc_consents")
+    .select(["application_id as applicationId", "scopes"])
+    .where("user_id", "=", userId)
+    .where("expires_at", ">", now)
+    .execute();
+  const scopes = new Map<string, Set<string>>();
+  const add = (applicationId: string, names: string[]) => {
+    const held = scopes.get(applicationId) ?? new Set<string>();
+    for (const name of names) held.add(name);
+    scopes.set(applicationId, held);
+  };
+  for (const grant of grants) add(grant.applicationId, scopesOf(grant.scope));
+  for (const consent of consents) add(consent.applicationId, consent.scopes);
+  if (scopes.size === 0) return [];
+  const applications = await db
+    .selectFrom("applications")
+    .select(["id", "title"])
+    .where("id", "in", [...scopes.keys()])
+    .orderBy("title")
+    .execute();
+  return applications.map((application) => ({
+    id: application.id,
+    title: application.title,
+    scopes: [...(scopes.get(application.id) ?? [])].sort(),
+  }));
+}

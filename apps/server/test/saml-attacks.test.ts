@@ -58,7 +58,7 @@ describe("XML attacks on the SAML endpoints", () => {
         test.app.db,
         await parseSpMetadata(sp.metadata),
         "manual",
-        { releasedAttributes: ["mail"] },
+        { releasedAttributes: ["mail"], firstParty: true },
         new Date(),
       );
   });

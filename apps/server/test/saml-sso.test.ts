@@ -8,8 +8,10 @@ import { addPerson, sessionCookieFrom, signIn } from "./support/campus.ts";
 
 const password = "correct horse battery staple";
 
+/** First-party SPs (no consent screen; saml-consent.test.ts covers the others). */
 async function register(app: FastifyInstance, sp: NodeSamlSp, releasedAttributes: string[] = []) {
-  await upsertServiceProvider(app.db, await parseSpMetadata(sp.metadata), "manual", { releasedAttributes }, new Date());
+  const policy = { releasedAttributes, firstParty: true };
+  await upsertServiceProvider(app.db, await parseSpMetadata(sp.metadata), "manual", policy, new Date());
 }
 
 /** The SAMLResponse and RelayState of the IdP's auto-submitting form, and where it posts. */

@@ -17,3 +17,15 @@ export type ConsentAnswer = z.infer<typeof consentAnswerSchema>;
 /** Where the browser goes next: back to the application, with a code or with access_denied. */
 export const consentOutcomeSchema = z.object({ redirectTo: text() });
 export type ConsentOutcome = z.infer<typeof consentOutcomeSchema>;
+
+/** Where the consent screen reads and answers a SAML service provider's request: /{samlConsentPath}/{id}. */
+export const samlConsentPath = "/api/saml/consent";
+
+/** GET {samlConsentPath}/{id}: what a SAML service provider would receive (attribute friendly names). */
+export const samlConsentDetailsSchema = z.object({
+  application: z.object({ title: text(), description: text() }),
+  /** Friendly names (eduPersonPrincipalName, mail, …) of the attributes it would receive, besides its pseudonymous NameID. */
+  attributes: z.array(text()),
+  person: z.object({ name: text() }),
+});
+export type SamlConsentDetails = z.infer<typeof samlConsentDetailsSchema>;

@@ -187,8 +187,16 @@ export interface SamlPendingRequestsTable {
   relay_state: string | null;
   force_authn: Flag;
   mfa_requested: Flag;
+  declined: Flag;
   created_at: Timestamp;
   expires_at: RequiredTimestamp;
+}
+
+export interface SamlConsentsTable {
+  user_id: string;
+  sp_entity_id: string;
+  attributes: TextList;
+  created_at: Timestamp;
 }
 
 export interface SamlSessionsTable {
@@ -243,6 +251,7 @@ export interface Database {
   saml_pending_requests: SamlPendingRequestsTable;
   saml_sessions: SamlSessionsTable;
   saml_federations: SamlFederationsTable;
+  saml_consents: SamlConsentsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { consentRoutes } from "./consent-routes.ts";
 import { metadataRoutes } from "./metadata-routes.ts";
 import { SamlRuntime } from "./runtime.ts";
 import { sloRoutes } from "./slo-routes.ts";
@@ -17,4 +18,5 @@ export async function registerSaml(app: FastifyInstance): Promise<void> {
   await app.register(metadataRoutes);
   await app.register(ssoRoutes);
   await app.register(sloRoutes);
+  await app.register(consentRoutes);
 }

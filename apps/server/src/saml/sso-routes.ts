@@ -9,7 +9,9 @@ import { requestLanguage } from "../http/language.ts";
 import { rememberContinueTo, samlContinuePath } from "../sessions/continue-to.ts";
 import { currentSession } from "../sessions/current.ts";
 import { answerSignedIn, answerStatus } from "./answer.ts";
+import { releasedAttributeNames } from "./attributes.ts";
 import { acceptAuthnRequest, type Binding, SamlRequestRefused } from "./authn-request.ts";
+import { hasSamlConsent } from "./consent.ts";
 import { statusCodes } from "./login-response.ts";
 import { samlPaths } from "./metadata.ts";
 import { findPendingRequest, savePendingRequest, takePendingRequest } from "./pending.ts";
@@ -24,7 +26,8 @@ export const messageFields = z.object({
   Signature: text().max(2048).optional(),
 });
 
-const idParams = z.object({ id: text().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+/** The id of a request waiting on the server (saml_pending_requests.id). */
+export const pendingIdParams = z.object({ id: text().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 
 /** Where the sign-in screen sends the browser back once someone is signed in. */
 export const continuePathOf = (id: string) => `${samlContinuePath}/${encodeURIComponent(id)}`;
@@ -82,7 +85,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Continue a service provider's SAML sign-in",
         description:
           "Without a KPI ID session (or when ForceAuthn asks for a new sign-in) goes to the sign-in screen (the pending sign-in remembers this request), which returns here; with one, posts the answer to the SP.",
-        params: idParams,
+        params: pendingIdParams,
       },
     },
     async (request, reply) => {
@@ -99,13 +102,22 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
         const language = requestLanguage(request);
         return reply.redirect(session ? `/${language}/?reauth=1` : `/${language}/`, 303);
       }
-      if (!(await takePendingRequest(db, pending.id))) throw new AppError("saml.request_not_found");
       const to = { sp, requestId: pending.request_id, acsUrl: pending.acs_url, relayState: pending.relay_state };
+      const answerOnce = async (answer: () => Promise<unknown>) => {
+        if (!(await takePendingRequest(db, pending.id))) throw new AppError("saml.request_not_found");
+        return answer();
+      };
       // KPI ID has no second factor yet: a request for REFEDS MFA is answered that it cannot be met.
-      if (pending.mfa_requested) return answerStatus(request, reply, to, statusCodes.noAuthnContext);
-      if (sp.application_id && !(await hasApplicationAccess(db, session.userId, sp.application_id)))
-        return answerStatus(request, reply, to, statusCodes.requestDenied);
-      return answerSignedIn(request, reply, to, session);
+      if (pending.mfa_requested) return answerOnce(() => answerStatus(request, reply, to, statusCodes.noAuthnContext));
+      if (
+        pending.declined ||
+        (sp.application_id && !(await hasApplicationAccess(db, session.userId, sp.application_id)))
+      )
+        return answerOnce(() => answerStatus(request, reply, to, statusCodes.requestDenied));
+      // An SP that is not first-party gets nothing about the person before they allow it (as OpenID Connect clients).
+      if (!sp.first_party && !(await hasSamlConsent(db, session.userId, sp.entity_id, releasedAttributeNames(sp))))
+        return reply.redirect(`/${requestLanguage(request)}/consent?saml=${encodeURIComponent(pending.id)}`, 303);
+      return answerOnce(() => answerSignedIn(request, reply, to, session));
     },
   );
 };

@@ -20,6 +20,20 @@ export interface NodeSamlSpOptions {
   forceAuthn?: boolean;
   passive?: boolean;
   authnContext?: string[];
+  /** Entity categories (e.g. REFEDS R&S) the federation tagged the SP with, as mdattr:EntityAttributes. */
+  entityCategories?: string[];
+}
+
+/** The federation's tags, where metadata carries them: the first child of the EntityDescriptor. */
+function withEntityCategories(metadata: string, categories: string[]): string {
+  if (categories.length === 0) return metadata;
+  const values = categories.map((category) => `<saml:AttributeValue>${category}</saml:AttributeValue>`).join("");
+  const extensions =
+    '<Extensions><mdattr:EntityAttributes xmlns:mdattr="urn:oasis:names:tc:SAML:metadata:attribute">' +
+    '<saml:Attribute xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" Name="http://macedir.org/entity-category" ' +
+    `NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:uri">${values}</saml:Attribute>` +
+    "</mdattr:EntityAttributes></Extensions>";
+  return metadata.replace(/(<EntityDescriptor[^>]*>)/, `$1${extensions}`);
 }
 
 /** A service provider built with @node-saml/node-saml (the library behind passport-saml), as SP owners run it. */
@@ -54,6 +68,9 @@ export function nodeSamlSp(options: NodeSamlSpOptions): NodeSamlSp {
     validateInResponseTo: ValidateInResponseTo.never,
     acceptedClockSkewMs: 0,
   });
-  const metadata = saml.generateServiceProviderMetadata(encryption.certificatePem, signing.certificatePem);
+  const metadata = withEntityCategories(
+    saml.generateServiceProviderMetadata(encryption.certificatePem, signing.certificatePem),
+    options.entityCategories ?? [],
+  );
   return { saml, entityId, acsUrl, sloUrl, signing, encryption, metadata };
 }

@@ -11,13 +11,14 @@ export function getInteraction(uid: string): Promise<ConsentDetails> {
   );
 }
 
+/** A sign-in request is read once: a failure (expired, answered) is final and the answer never changes. */
+export const signInRequestQuery = { retry: false, refetchOnWindowFocus: false, staleTime: Number.POSITIVE_INFINITY };
+
 export function interactionQueryOptions(uid: string) {
   return queryOptions({
     queryKey: ["oidc-interaction", uid],
     queryFn: () => getInteraction(uid),
-    retry: false,
-    refetchOnWindowFocus: false,
-    staleTime: Number.POSITIVE_INFINITY,
+    ...signInRequestQuery,
   });
 }
 

@@ -1,4 +1,4 @@
-import type { ConsentDetails } from "@kpi-id/contracts";
+import type { ConsentDetails, SamlConsentDetails } from "@kpi-id/contracts";
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
@@ -32,5 +32,41 @@ describe("the consent screen", () => {
     expect(await screen.findByTestId("consent-answer-error")).toHaveTextContent(
       "Too many requests. Try again in 2 minutes.",
     );
+  });
+
+  it("lists what a SAML service provider would receive, in the person's language, and follows the answer", async () => {
+    const saml: SamlConsentDetails = {
+      application: { title: "Zenodo", description: "https://zenodo.org/shibboleth" },
+      attributes: ["eduPersonPrincipalName", "mail", "futureAttribute"],
+      person: { name: student.fullName },
+    };
+    let answered: unknown;
+    mockFetch({
+      "GET /user": () => json(student),
+      "GET /api/saml/consent/r1": () => json(saml),
+      "POST /api/saml/consent/r1": (_url, init) => {
+        answered = JSON.parse(String(init.body));
+        return apiError("saml.request_not_found");
+      },
+    });
+    renderApp("/en/consent?saml=r1");
+    const items = await screen.findByTestId("consent-scopes");
+    expect(items).toHaveTextContent("A pseudonymous identifier of yours for this service only");
+    expect(items).toHaveTextContent("Your permanent KPI ID identifier (eduPersonPrincipalName)");
+    expect(items).toHaveTextContent("Your email address");
+    expect(items).toHaveTextContent("futureAttribute");
+    expect(screen.getByRole("heading", { name: "Sign in to “Zenodo”" })).toBeVisible();
+    await userEvent.setup().click(screen.getByRole("button", { name: "Deny" }));
+    expect(await screen.findByTestId("consent-answer-error")).toBeVisible();
+    expect(answered).toEqual({ allow: false });
+  });
+
+  it("says a SAML request expired when the server no longer knows it", async () => {
+    mockFetch({
+      "GET /user": () => json(student),
+      "GET /api/saml/consent/gone": () => apiError("saml.request_not_found"),
+    });
+    renderApp("/uk/consent?saml=gone");
+    expect(await screen.findByTestId("consent-error")).toHaveTextContent("Запит на вхід застарів.");
   });
 });

@@ -1,3 +1,5 @@
+import type { ConsentOutcome } from "@kpi-id/contracts";
+import type { UseMutationResult, UseQueryResult } from "@tanstack/react-query";
 import { Check } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
@@ -6,56 +8,83 @@ import { PageSpinner } from "@/components/ui/spinner.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { useAnswerConsent } from "../api/answer-consent.ts";
 import { useInteraction } from "../api/get-interaction.ts";
+import { useAnswerSamlConsent, useSamlConsent } from "../api/saml-consent.ts";
 
-// The scopes an application may ask for; anything else is shown by its name.
-const knownScopes = new Set(["profile", "email", "kpi", "offline_access", "tax_id"]);
+/** Whose request the screen answers: an OpenID Connect interaction or a SAML service provider's request. */
+export type ConsentRequest = { kind: "oidc"; uid: string } | { kind: "saml"; id: string };
 
-function RequestedData({ scopes }: { scopes: string[] }) {
-  const { t } = useTranslation("consent");
-  const listed = scopes.length ? scopes : ["openid"];
+// The scopes an application may ask for and the SAML attributes KPI ID releases; anything else is shown by its name.
+const knownScopes = new Set(["openid", "profile", "email", "kpi", "offline_access", "tax_id"]);
+const knownAttributes = new Set([
+  "identifier",
+  "eduPersonPrincipalName",
+  "subject-id",
+  "pairwise-id",
+  "displayName",
+  "givenName",
+  "sn",
+  "mail",
+  "eduPersonAffiliation",
+  "eduPersonScopedAffiliation",
+  "schacHomeOrganization",
+  "eduPersonAssurance",
+]);
+// The codes that mean the request is gone (expired or already answered).
+const expiredCodes = new Set(["oidc.interaction_not_found", "saml.request_not_found"]);
+
+interface Asked {
+  application: { title: string; description: string };
+  person: { name: string };
+}
+
+function RequestedData({ items }: { items: string[] }) {
   return (
     <ul className="space-y-2" data-testid="consent-scopes">
-      {listed.map((scope) => (
-        <li key={scope} className="flex items-start gap-2 text-foreground">
+      {items.map((item) => (
+        <li key={item} className="flex items-start gap-2 text-foreground">
           <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
-          <span>{knownScopes.has(scope) || scope === "openid" ? t(`scopes.${scope}`) : scope}</span>
+          <span>{item}</span>
         </li>
       ))}
     </ul>
   );
 }
 
-/** An application that is not first-party asks the person before it learns who they are. */
-export function ConsentScreen({ uid }: { uid: string }) {
+function ConsentView<T extends Asked>(props: {
+  details: UseQueryResult<T>;
+  items: (details: T) => string[];
+  answer: UseMutationResult<ConsentOutcome, Error, boolean>;
+}) {
   const { t } = useTranslation("consent");
-  const interaction = useInteraction(uid);
-  const answer = useAnswerConsent(uid);
+  const { details, answer } = props;
   const describeError = useErrorMessage();
 
-  if (interaction.isPending) return <PageSpinner label={t("common:loading")} />;
-  if (interaction.isError) {
-    const { code, message } = describeError(interaction.error, "consent:error.generic");
+  if (details.isPending) return <PageSpinner label={t("common:loading")} />;
+  if (details.isError) {
+    const { code, message } = describeError(details.error, "consent:error.generic");
     return (
       <div className="mx-auto w-full max-w-[450px] px-4 py-8 sm:py-14">
         <Alert variant="destructive" title={t("error.title")} testId="consent-error">
-          {code === "oidc.interaction_not_found" ? t("error.expired") : message}
+          {code && expiredCodes.has(code) ? t("error.expired") : message}
         </Alert>
       </div>
     );
   }
-  const { application, scopes, person } = interaction.data;
+  const { application, person } = details.data;
   return (
     <div className="mx-auto flex w-full max-w-[450px] flex-col gap-6 px-4 py-8 sm:py-14">
       <div className="space-y-2">
         <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-3xl">
           {t("title", { application: application.title })}
         </h1>
-        {application.description ? <p className="text-muted-foreground">{application.description}</p> : null}
+        {application.description ? (
+          <p className="break-words text-muted-foreground">{application.description}</p>
+        ) : null}
       </div>
       <div className="space-y-4 rounded-xl border border-border bg-white p-5 shadow-sm sm:p-6">
         <p className="text-foreground">{t("signedInAs", { name: person.name })}</p>
         <p className="font-medium text-foreground">{t("requests", { application: application.title })}</p>
-        <RequestedData scopes={scopes} />
+        <RequestedData items={props.items(details.data)} />
         {answer.isError ? (
           <Alert variant="destructive" title={t("error.title")} testId="consent-answer-error">
             {describeError(answer.error, "consent:error.generic").message}
@@ -84,4 +113,36 @@ export function ConsentScreen({ uid }: { uid: string }) {
       <p className="text-sm text-muted-foreground">{t("note")}</p>
     </div>
   );
+}
+
+function OidcConsent({ uid }: { uid: string }) {
+  const { t } = useTranslation("consent");
+  return (
+    <ConsentView
+      details={useInteraction(uid)}
+      answer={useAnswerConsent(uid)}
+      items={({ scopes }) =>
+        (scopes.length ? scopes : ["openid"]).map((scope) => (knownScopes.has(scope) ? t(`scopes.${scope}`) : scope))
+      }
+    />
+  );
+}
+
+function SamlConsent({ id }: { id: string }) {
+  const { t } = useTranslation("consent");
+  return (
+    <ConsentView
+      details={useSamlConsent(id)}
+      answer={useAnswerSamlConsent(id)}
+      // The pseudonymous NameID always goes; the attributes are the SP's release policy.
+      items={({ attributes }) =>
+        ["identifier", ...attributes].map((name) => (knownAttributes.has(name) ? t(`attributes.${name}`) : name))
+      }
+    />
+  );
+}
+
+/** An application or service provider that is not first-party asks the person before it learns who they are. */
+export function ConsentScreen({ request }: { request: ConsentRequest }) {
+  return request.kind === "oidc" ? <OidcConsent uid={request.uid} /> : <SamlConsent id={request.id} />;
 }

@@ -1,0 +1,71 @@
+import {
+  consentAnswerSchema,
+  consentOutcomeSchema,
+  samlConsentDetailsSchema,
+  samlConsentPath,
+} from "@kpi-id/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { AppError } from "../errors.ts";
+import { requireSession } from "../sessions/current.ts";
+import { releasedAttributeNames } from "./attributes.ts";
+import { declinePendingRequest, recordSamlConsent } from "./consent.ts";
+import { findPendingRequest } from "./pending.ts";
+import { findServiceProvider } from "./sp-registry.ts";
+import { continuePathOf, pendingIdParams } from "./sso-routes.ts";
+
+/**
+ * The consent screen's side of a SAML sign-in (an SP that is not first-party):
+ * what the SP would receive, and the person's answer. The answer sends the browser
+ * back to /saml/continue/{id}, which posts the assertion (or RequestDenied) to the SP.
+ */
+export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const pendingOf = async (id: string) => {
+    const pending = await findPendingRequest(app.db, id, app.clock());
+    const sp = pending && (await findServiceProvider(app.db, pending.sp_entity_id, app.clock()));
+    if (!pending || !sp) throw new AppError("saml.request_not_found");
+    return { pending, sp };
+  };
+
+  app.get(
+    `${samlConsentPath}/:id`,
+    {
+      schema: {
+        tags: ["saml"],
+        summary: "What a SAML service provider would receive (the consent screen)",
+        params: pendingIdParams,
+        response: { 200: samlConsentDetailsSchema },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(request, reply);
+      const { sp } = await pendingOf(request.params.id);
+      return {
+        application: { title: sp.display_name, description: sp.entity_id },
+        attributes: releasedAttributeNames(sp),
+        person: { name: session.user.full_name },
+      };
+    },
+  );
+
+  app.post(
+    `${samlConsentPath}/:id`,
+    {
+      schema: {
+        tags: ["saml"],
+        summary: "Allow or deny a SAML service provider's request",
+        description: "Answers where the browser goes next: /saml/continue/{id}, which answers the SP.",
+        params: pendingIdParams,
+        body: consentAnswerSchema,
+        response: { 200: consentOutcomeSchema },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(request, reply);
+      const { pending, sp } = await pendingOf(request.params.id);
+      if (request.body.allow)
+        await recordSamlConsent(app.db, session.userId, sp.entity_id, releasedAttributeNames(sp), app.clock());
+      else await declinePendingRequest(app.db, pending.id);
+      return { redirectTo: continuePathOf(pending.id) };
+    },
+  );
+};

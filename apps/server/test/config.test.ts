@@ -53,4 +53,32 @@ describe("configuration", () => {
     expect(config.seedDemoData).toBe(false);
     expect(config.secureCookies).toBe(true);
   });
+
+  it("refuses in production a plain http address for the service and for every outside service it calls", () => {
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: strongSecret,
+      DATABASE_URL: "postgres://db/kpi",
+      PUBLIC_URL: "https://id.kpi.ua",
+    };
+    expect(errorOf({ ...production, PUBLIC_URL: "http://id.kpi.ua" })).toBe(
+      "PUBLIC_URL: must be an https:// address in production",
+    );
+    const diia = { DIIA_ACQUIRER_TOKEN: "acquirer-token" };
+    expect(errorOf({ ...production, ...diia, DIIA_BASE_URL: "http://api2.diia.gov.ua" })).toBe(
+      "DIIA_BASE_URL: must be an https:// address in production",
+    );
+    expect(loadConfig({ ...production, ...diia, DIIA_BASE_URL: "https://api2.diia.gov.ua" }).diia?.baseUrl).toBe(
+      "https://api2.diia.gov.ua",
+    );
+    // A loopback address never leaves the machine (a proxy or stand-in beside the service).
+    expect(loadConfig({ ...production, PUBLIC_URL: "http://127.0.0.1:8080" }).secureCookies).toBe(false);
+    expect(loadConfig({ ...production, ...diia, DIIA_BASE_URL: "http://localhost:3002" }).diia?.baseUrl).toBe(
+      "http://localhost:3002",
+    );
+    // Outside production http stays possible for development.
+    expect(loadConfig({ SESSION_SECRET: strongSecret, PUBLIC_URL: "http://campus.test" }).publicUrl).toBe(
+      "http://campus.test",
+    );
+  });
 });

@@ -43,7 +43,7 @@ describe("Google configuration", () => {
 
   it("refuses a plain http issuer in production and a non-URL anywhere", () => {
     const google = { GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s" };
-    expect(errorOf({ ...production, ...google, GOOGLE_ISSUER: "http://localhost:3001" })).toBe(
+    expect(errorOf({ ...production, ...google, GOOGLE_ISSUER: "http://accounts.example.org" })).toBe(
       "GOOGLE_ISSUER: must be an https:// address in production",
     );
     expect(errorOf({ ...base, ...google, GOOGLE_ISSUER: "accounts.google.com" })).toMatch(/^GOOGLE_ISSUER: /);

@@ -78,15 +78,12 @@ export interface GoogleConfig {
   clientSecret: string;
 }
 
-function readGoogleConfig(environment: Environment, isProduction: boolean): GoogleConfig | undefined {
+function readGoogleConfig(environment: Environment): GoogleConfig | undefined {
   const { GOOGLE_ISSUER: issuer, GOOGLE_CLIENT_ID: clientId, GOOGLE_CLIENT_SECRET: clientSecret } = environment;
   if (clientId === undefined && clientSecret === undefined) return undefined;
   if (clientId === undefined) throw new ConfigError("GOOGLE_CLIENT_ID: is required when GOOGLE_CLIENT_SECRET is set");
   if (clientSecret === undefined)
     throw new ConfigError("GOOGLE_CLIENT_SECRET: is required when GOOGLE_CLIENT_ID is set");
-  if (isProduction && !issuer.startsWith("https://")) {
-    throw new ConfigError("GOOGLE_ISSUER: must be an https:// address in production");
-  }
   return { issuer, clientId, clientSecret };
 }
 
@@ -105,6 +102,24 @@ function parseTrustProxy(value: string | undefined): boolean | string {
   if (value === undefined || value === "false") return false;
   if (value === "true") return true;
   return value;
+}
+
+/**
+ * The addresses the service is served at or calls with secrets (the acquirer token, the client
+ * secret, people's cookies). A loopback address never leaves the machine, so it may stay http.
+ */
+const addressesNeedingTls = ["PUBLIC_URL", "DIIA_BASE_URL", "GOOGLE_ISSUER"] as const satisfies (keyof Environment)[];
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+function requireTls(environment: Environment): void {
+  for (const variable of addressesNeedingTls) {
+    const value = environment[variable];
+    if (value === undefined) continue;
+    const url = new URL(value);
+    if (url.protocol === "https:" || loopbackHosts.has(url.hostname)) continue;
+    throw new ConfigError(`${variable}: must be an https:// address in production`);
+  }
 }
 
 function resolveSessionSecret(environment: Environment, dataDir: string): string {
@@ -144,6 +159,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (isProduction && environment.PUBLIC_URL === undefined) {
     throw new ConfigError("PUBLIC_URL: is required in production (the address people open)");
   }
+  if (isProduction) requireTls(environment);
   if (isProduction && environment.SANDBOX === true) {
     throw new ConfigError("SANDBOX: sandbox mode is refused when NODE_ENV=production");
   }
@@ -188,7 +204,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       botEmployeesUrl: environment.SUPPORT_BOT_EMPLOYEES_URL,
       botStudentsUrl: environment.SUPPORT_BOT_STUDENTS_URL,
     },
-    google: readGoogleConfig(environment, isProduction),
+    google: readGoogleConfig(environment),
     diia: readDiiaConfig(environment),
     saml: readSamlConfigOrFail(environment, publicUrl, sessionSecret),
   };

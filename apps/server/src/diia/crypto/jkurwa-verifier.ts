@@ -1,5 +1,6 @@
 /// <reference path="./dstu-modules.d.ts" />
 import jkurwa, { type Certificate, type Message } from "jkurwa";
+import { sameBytes } from "../../crypto/tokens.ts";
 import { readSigner } from "./certificate-identity.ts";
 import { gost34311 } from "./gost-hash.ts";
 import type { DiiaSignatureVerifier, SignatureCheck, SignatureCheckInput, SignatureFailure } from "./verifier.ts";
@@ -25,12 +26,13 @@ function parse(signature: Buffer): Parsed | undefined {
   }
 }
 
-function sameBytes(left: Uint8Array | null | undefined, right: Uint8Array | null | undefined): boolean {
-  return !!left && !!right && Buffer.compare(Buffer.from(left), Buffer.from(right)) === 0;
+/** Bytes a message or certificate may lack (a missing one never matches), compared by the one comparison. */
+function presentAndSame(left: Uint8Array | null | undefined, right: Uint8Array | null | undefined): boolean {
+  return !!left && !!right && sameBytes(Buffer.from(left), Buffer.from(right));
 }
 
 const digestIsOfOurRequest: Check = ({ message }, { requestId }) =>
-  sameBytes(message.pattrs.messageDigest, gost34311(requestId)) ? undefined : "digest_mismatch";
+  presentAndSame(message.pattrs.messageDigest, gost34311(requestId)) ? undefined : "digest_mismatch";
 
 const signatureMatchesSignerKey: Check = ({ message, signer }) => {
   if (signer.signatureAlgorithm !== "Dstu4145le") return "bad_signature";
@@ -65,7 +67,8 @@ function isValidAnchor(anchor: Certificate, now: Date): boolean {
 
 function issuedBy(certificate: Certificate, anchor: Certificate): boolean {
   if (certificate.issuerDN() !== anchor.subjectDN()) return false;
-  if (!sameBytes(certificate.extension.authorityKeyIdentifier, anchor.extension.subjectKeyIdentifier)) return false;
+  if (!presentAndSame(certificate.extension.authorityKeyIdentifier, anchor.extension.subjectKeyIdentifier))
+    return false;
   try {
     return certificate.verifySignature(anchor.pubkey_unpack(), hashes);
   } catch {

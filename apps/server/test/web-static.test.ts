@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from "node:zlib";
+import { type BootData, bootDataElementId, startNamespaces } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "./support/app.ts";
 
@@ -95,5 +96,61 @@ describe("serving the built web app", () => {
     const pdf = await get("/integration_manual.pdf");
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers["content-type"]).toBe("application/pdf");
+  });
+});
+
+describe("the page carries what the first screen needs", () => {
+  const dist = mkdtempSync(join(tmpdir(), "kpi-id-dist-"));
+  let testApp: TestApp;
+  const bootData = (html: string): BootData => {
+    const match = html.match(new RegExp(`<script type="application/json" id="${bootDataElementId}">(.*?)</script>`));
+    if (!match?.[1]) throw new Error("no boot data in the page");
+    return JSON.parse(match[1]) as BootData;
+  };
+
+  beforeAll(async () => {
+    writeFileSync(join(dist, "index.html"), '<!doctype html><html lang="uk"><head><title>KPI ID</title></head></html>');
+    for (const language of ["uk", "en"]) {
+      mkdirSync(join(dist, "locales", language), { recursive: true });
+      for (const ns of startNamespaces) {
+        writeFileSync(
+          join(dist, "locales", language, `${ns}.json`),
+          JSON.stringify({ who: `${language}-${ns}</script>` }),
+        );
+      }
+    }
+    testApp = await createTestApp("pglite", {
+      WEB_DIST_DIR: dist,
+      SUPPORT_EMAIL: "help@kpi.example",
+      SUPPORT_BOT_STUDENTS_URL: "https://t.me/students_bot",
+    });
+  });
+  afterAll(async () => {
+    await testApp.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it("writes the settings and the page language's translations into the page, in a JSON element no script can escape", async () => {
+    const page = await testApp.app.inject({ url: "/en/faq" });
+    expect(page.body).toContain('<html lang="en"');
+    expect(page.body).not.toContain("-common</script>");
+    const boot = bootData(page.body);
+    const settings = await testApp.app.inject({ url: "/api/settings" });
+    expect(boot.settings).toEqual(settings.json());
+    expect(boot.settings.supportEmail).toBe("help@kpi.example");
+    // English, and Ukrainian for keys English lacks (i18next's fallback language).
+    expect(boot.translations.en?.common).toEqual({ who: "en-common</script>" });
+    expect(boot.translations.uk?.errors).toEqual({ who: "uk-errors</script>" });
+  });
+
+  it("picks the language as the web app does: the path, then the remembered choice, then Ukrainian", async () => {
+    const root = await testApp.app.inject({ url: "/", headers: { cookie: "i18next=en" } });
+    expect(Object.keys(bootData(root.body).translations)).toEqual(["en", "uk"]);
+    const plain = await testApp.app.inject({ url: "/google-auth?code=x", headers: { "accept-language": "en" } });
+    expect(Object.keys(bootData(plain.body).translations)).toEqual(["uk"]);
+    const compressed = await testApp.app.inject({ url: "/uk/", headers: { "accept-encoding": "br" } });
+    expect(bootData(brotliDecompressSync(compressed.rawPayload).toString()).translations.uk?.auth).toEqual({
+      who: "uk-auth</script>",
+    });
   });
 });

@@ -1,15 +1,22 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app.tsx";
+import { userQueryOptions } from "./features/auth/api/get-user.ts";
 import { initI18n } from "./lib/i18n.ts";
+import { createQueryClient } from "./lib/query-client.ts";
 import "./index.css";
 
 void initI18n();
+
+// Who is signed in is asked before React renders (the language is known by now): the gates and the
+// header read the answer from the cache instead of starting the call themselves.
+const queryClient = createQueryClient();
+void queryClient.prefetchQuery(userQueryOptions);
 
 const root = document.getElementById("root");
 if (root)
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <App queryClient={queryClient} />
     </StrictMode>,
   );

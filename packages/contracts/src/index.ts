@@ -1,5 +1,6 @@
 export * from "./account.ts";
 export * from "./api.ts";
+export * from "./boot.ts";
 export * from "./consent.ts";
 export * from "./errors.ts";
 export * from "./google.ts";

@@ -6,6 +6,7 @@ import { isPagePath } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../errors.ts";
 import { sendError } from "../http/error-handler.ts";
+import { indexPageRenderer } from "./index-page.ts";
 
 const defaultDist = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
 
@@ -35,8 +36,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
     await app.register(fastifyStatic, {
       root: distDir,
       prefix: "/",
-      // "/" is the app's own page; other directories have no index and are not listed.
-      index: "index.html",
+      // "/" is the app's own page (rendered below, with its settings and translations); directories are not listed.
+      index: false,
       // Files are looked up per request, so a rebuild (or the manual PDF written
       // after the web build) is served without restarting; misses fall through
       // to the not-found handler below.
@@ -53,14 +54,13 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
     });
   }
 
+  const sendIndexPage = distDir ? indexPageRenderer(app, distDir) : undefined;
+  // The static plugin answers a directory itself (404 without an index file); "/" is the app's page.
+  if (sendIndexPage) app.get("/", { schema: { hide: true } }, (request, reply) => sendIndexPage(request, reply, 200));
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
-    if (distDir && wantsPage(request)) {
+    if (sendIndexPage && wantsPage(request)) {
       const known = isPagePath(request.url.split("?")[0] ?? "/");
-      return reply
-        .code(known ? 200 : 404)
-        .header("cache-control", "no-cache")
-        .type("text/html; charset=utf-8")
-        .sendFile("index.html");
+      return sendIndexPage(request, reply, known ? 200 : 404);
     }
     return sendError(request, reply, new AppError("request.not_found"));
   });

@@ -1,11 +1,10 @@
+import type { QueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { RouterProvider } from "react-router";
-import { createQueryClient } from "@/lib/query-client.ts";
 import { AppProvider } from "./provider.tsx";
 import { createAppRouter } from "./router.tsx";
 
-export function App() {
-  const [queryClient] = useState(createQueryClient);
+export function App({ queryClient }: { queryClient: QueryClient }) {
   const [router] = useState(createAppRouter);
   return (
     <AppProvider queryClient={queryClient}>

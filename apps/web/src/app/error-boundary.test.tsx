@@ -1,6 +1,6 @@
 import { render, screen } from "@testing-library/react";
-import { toast } from "sonner";
 import { describe, expect, it, vi } from "vitest";
+import { notify } from "@/lib/notify.ts";
 import { createQueryClient } from "@/lib/query-client.ts";
 import { AppProvider } from "./provider.tsx";
 import { toastSettings } from "./toaster.tsx";
@@ -29,7 +29,7 @@ describe("toasts", () => {
         <p>page</p>
       </AppProvider>,
     );
-    for (const text of ["one", "two", "three", "four"]) toast.error(text);
+    for (const text of ["one", "two", "three", "four"]) notify("error", text);
     await screen.findByText("four");
     const list = document.querySelector("[data-sonner-toaster]") as HTMLElement;
     expect(list.style.getPropertyValue("--width")).toBe(`${toastSettings.width}px`);

@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
-import { toast } from "sonner";
+import { notify } from "@/lib/notify.ts";
 
 interface ErrorBoundaryProps {
   children: ReactNode;
@@ -15,7 +15,7 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, { failed: boole
   }
 
   override componentDidCatch(error: Error, _info: ErrorInfo): void {
-    toast.error(error.message);
+    notify("error", error.message);
   }
 
   override render(): ReactNode {

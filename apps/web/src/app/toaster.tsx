@@ -1,4 +1,5 @@
-import { Toaster as Sonner } from "sonner";
+import { lazy, Suspense, useEffect } from "react";
+import { loadSonner, toasterListening } from "@/lib/notify.ts";
 
 /**
  * The spec's toast settings. The swipe threshold (45 px or 0.11 px/ms), the
@@ -6,16 +7,27 @@ import { Toaster as Sonner } from "sonner";
  */
 export const toastSettings = { duration: 4000, visibleToasts: 3, gap: 14, width: 356 } as const;
 
+const Sonner = lazy(async () => ({ default: (await loadSonner()).Toaster }));
+
+/** Rendered after sonner's toaster in the same boundary, so its effect runs once the toaster subscribed. */
+function Listening() {
+  useEffect(toasterListening, []);
+  return null;
+}
+
 export function Toaster() {
   return (
-    <Sonner
-      duration={toastSettings.duration}
-      visibleToasts={toastSettings.visibleToasts}
-      gap={toastSettings.gap}
-      position="bottom-right"
-      richColors
-      closeButton
-      toastOptions={{ style: { width: toastSettings.width } }}
-    />
+    <Suspense fallback={null}>
+      <Sonner
+        duration={toastSettings.duration}
+        visibleToasts={toastSettings.visibleToasts}
+        gap={toastSettings.gap}
+        position="bottom-right"
+        richColors
+        closeButton
+        toastOptions={{ style: { width: toastSettings.width } }}
+      />
+      <Listening />
+    </Suspense>
   );
 }

@@ -1,10 +1,11 @@
-import { chooseLanguage, defaultLanguage, languages } from "@kpi-id/contracts";
+import { chooseLanguage, defaultLanguage, languages, startNamespaces } from "@kpi-id/contracts";
 import i18next from "i18next";
 import LanguageDetector from "i18next-browser-languagedetector";
 import HttpBackend from "i18next-http-backend";
 import { initReactI18next } from "react-i18next";
+import { bootData } from "./boot-data.ts";
 
-export const namespaces = ["common", "auth", "apps", "pages", "errors"] as const;
+export const namespaces = startNamespaces;
 
 /** Where the person's choice is remembered (the server reads the same cookie). */
 const choiceCookie = "i18next";
@@ -65,6 +66,9 @@ export function initI18n({ development = import.meta.env.DEV }: InitOptions = {}
       nonExplicitSupportedLngs: false,
       load: "languageOnly",
       ns: [...namespaces],
+      // The page brings the first screen's translations; the HTTP backend loads whatever else is asked for.
+      resources: bootData().translations,
+      partialBundledLanguages: true,
       defaultNS: "common",
       detection: detectionOptions,
       backend: { loadPath: "/locales/{{lng}}/{{ns}}.json", addPath: "/locales/add/{{lng}}/{{ns}}" },

@@ -1,12 +1,19 @@
-import { type PublicSettings, publicSettingsSchema } from "@kpi-id/contracts";
+import type { PublicSettings } from "@kpi-id/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { apiJson } from "./api-client.ts";
+import { apiJson, ownAnswer } from "./api-client.ts";
+import { bootData } from "./boot-data.ts";
 
 export function getSettings(): Promise<PublicSettings> {
-  return apiJson("/api/settings", { failure: "Failed to load settings" }, publicSettingsSchema);
+  return apiJson("/api/settings", { failure: "Failed to load settings" }, ownAnswer<PublicSettings>());
 }
 
 /** Deployment settings change only with a restart; read them once per page load. */
 export function useSettings() {
-  return useQuery({ queryKey: ["settings"], queryFn: getSettings, staleTime: Number.POSITIVE_INFINITY });
+  return useQuery({
+    queryKey: ["settings"],
+    queryFn: getSettings,
+    // The page brings them; only a page without them (development) asks the server.
+    initialData: bootData().settings,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 }

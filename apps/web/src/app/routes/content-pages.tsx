@@ -2,11 +2,14 @@ import type { ReactElement, ReactNode } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { useSettings } from "@/lib/settings.ts";
 import { ContentPage } from "../layouts/page.tsx";
+import { SettingsUnavailable } from "./settings-unavailable.tsx";
 
 const linkClass = "font-medium text-primary underline underline-offset-4 hover:no-underline";
 
 /** An external link whose text comes from the translation (Trans passes it as children). */
-function ExternalLink({ href, children }: { href: string; children?: ReactNode }) {
+function ExternalLink({ href, children }: { href: string | undefined; children?: ReactNode }) {
+  // Without the settings there is no address: the words stay, as plain text, never a dead link.
+  if (!href) return <span>{children}</span>;
   return (
     <a href={href} target="_blank" rel="noopener noreferrer" className={linkClass}>
       {children}
@@ -54,11 +57,12 @@ export function FaqRoute() {
   const { t } = useTranslation("pages");
   const settings = useSettings();
   const bots = {
-    employeesBot: <ExternalLink href={settings.data?.supportBotEmployeesUrl ?? "#"} />,
-    studentsBot: <ExternalLink href={settings.data?.supportBotStudentsUrl ?? "#"} />,
+    employeesBot: <ExternalLink href={settings.data?.supportBotEmployeesUrl} />,
+    studentsBot: <ExternalLink href={settings.data?.supportBotStudentsUrl} />,
   };
   return (
     <ContentPage title={t("pages:faq.title")}>
+      {settings.isError ? <SettingsUnavailable what="contacts" /> : null}
       <Sections prefix="pages:faq" count={4} components={bots} />
     </ContentPage>
   );
@@ -66,18 +70,22 @@ export function FaqRoute() {
 
 export function PrivacyPolicyRoute() {
   const { t } = useTranslation("pages");
-  const email = useSettings().data?.supportEmail ?? "";
+  const settings = useSettings();
+  const email = settings.data?.supportEmail;
   return (
     <ContentPage title={t("pages:privacy.title")}>
       <Sections prefix="pages:privacy" count={5} />
-      <p className="text-foreground/85">
-        <Trans
-          t={t}
-          i18nKey="pages:privacy.contact"
-          values={{ email }}
-          components={{ mail: <MailLink email={email} /> }}
-        />
-      </p>
+      {email ? (
+        <p className="text-foreground/85">
+          <Trans
+            t={t}
+            i18nKey="pages:privacy.contact"
+            values={{ email }}
+            components={{ mail: <MailLink email={email} /> }}
+          />
+        </p>
+      ) : null}
+      {settings.isError ? <SettingsUnavailable what="contacts" /> : null}
     </ContentPage>
   );
 }

@@ -14,6 +14,7 @@ import { localizedHref } from "@/lib/paths.ts";
 import { useSettings } from "@/lib/settings.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { EntryGate } from "../gates/entry-gate.tsx";
+import { SettingsUnavailable } from "./settings-unavailable.tsx";
 
 /**
  * Reads google_auth_error once (the server's reason code; anything unknown counts as "failed"),
@@ -81,6 +82,7 @@ export function LoginScreen() {
       <div className="rounded-xl border border-border bg-white p-5 shadow-sm sm:p-6">
         <LoginForm onSignedIn={finishSignIn} onAttempt={clearGoogleError} disabled={signInRunning} />
       </div>
+      {settings.isError ? <SettingsUnavailable what="signIn" /> : null}
       {diiaEnabled || googleEnabled ? <TextSeparator text={t("auth:login.or")} /> : null}
       {diiaEnabled ? (
         <DiiaEntry

@@ -2,11 +2,11 @@ import { TriangleAlert } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
-import { toast } from "sonner";
 import { Button, buttonVariants } from "@/components/ui/button.tsx";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
 import { browser } from "@/lib/browser.ts";
 import { isChunkLoadError, reloadOnceForNewVersion } from "@/lib/chunk-load.ts";
+import { notify } from "@/lib/notify.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 
@@ -21,7 +21,7 @@ function NewVersionError() {
   const { t } = useTranslation();
   const [reloading] = useState(reloadOnceForNewVersion);
   useEffect(() => {
-    if (!reloading) toast.error(t("common:newVersion.title"), { id: "route-error" });
+    if (!reloading) notify("error", t("common:newVersion.title"), { id: "route-error" });
   }, [reloading, t]);
   if (reloading) return <PageSpinner label={t("common:loading")} />;
   return (
@@ -45,7 +45,7 @@ function GenericRouteError({ error }: { error: unknown }) {
   const language = useLanguage();
   const message = messageOf(error);
   useEffect(() => {
-    if (message) toast.error(message, { id: "route-error" });
+    if (message) notify("error", message, { id: "route-error" });
   }, [message]);
   return (
     <div className="mx-auto flex w-full max-w-[450px] flex-1 flex-col items-center justify-center gap-4 px-4 py-16 text-center">

@@ -1,12 +1,12 @@
-import { type CurrentUser, currentUserSchema } from "@kpi-id/contracts";
+import type { CurrentUser } from "@kpi-id/contracts";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiJson } from "@/lib/api-client.ts";
+import { apiJson, ownAnswer } from "@/lib/api-client.ts";
 
 export const userQueryKey = ["user"] as const;
 
 /** The signed-in person; a redirect or any non-ok answer means nobody is signed in. */
 export function getUser(): Promise<CurrentUser> {
-  return apiJson("/user", { failure: "Failed to authenticate", redirect: "error" }, currentUserSchema);
+  return apiJson("/user", { failure: "Failed to authenticate", redirect: "error" }, ownAnswer<CurrentUser>());
 }
 
 export const userQueryOptions = queryOptions({

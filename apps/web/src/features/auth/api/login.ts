@@ -1,23 +1,24 @@
-import { type LoginRequest, loginRequestSchema, loginResponseSchema } from "@kpi-id/contracts";
+import type { LoginRequest, LoginResponse } from "@kpi-id/contracts";
 import { useMutation } from "@tanstack/react-query";
-import { z } from "zod";
-import { apiJson } from "@/lib/api-client.ts";
+import { apiJson, ownAnswer } from "@/lib/api-client.ts";
 import { exchangeSession } from "./exchange-session.ts";
 
-/** The form checks only presence; the server bounds the lengths. */
-export const loginFormSchema = z.object({
-  username: z.string().trim().min(1),
-  password: z.string().min(1),
-});
-export type LoginForm = z.infer<typeof loginFormSchema>;
+/** What the form holds; it checks only presence (the server bounds the lengths). */
+export type LoginForm = LoginRequest;
+
+/** A username of spaces only counts as empty, as the server's trim does. */
+export const loginFieldRules = {
+  username: { validate: (value: string) => value.trim().length > 0 },
+  password: { required: true },
+} as const;
 
 /** Signs in; answers where the browser goes next. */
 export async function login(credentials: LoginRequest): Promise<string> {
-  const body = loginRequestSchema.parse(credentials);
+  const body = { username: credentials.username.trim(), password: credentials.password };
   const { sessionId } = await apiJson(
     "/api/auth",
     { method: "POST", body, failure: "Failed to login" },
-    loginResponseSchema,
+    ownAnswer<LoginResponse>(),
   );
   return exchangeSession(sessionId);
 }

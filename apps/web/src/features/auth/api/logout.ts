@@ -1,8 +1,8 @@
 import { useMutation } from "@tanstack/react-query";
-import { toast } from "sonner";
 import { apiFetch } from "@/lib/api-client.ts";
 import { browser } from "@/lib/browser.ts";
 import { useErrorMessage } from "@/lib/error-message.ts";
+import { notify } from "@/lib/notify.ts";
 
 export async function logout(): Promise<void> {
   await apiFetch("/api/auth/logout", { method: "POST", failure: "Failed to logout" });
@@ -14,6 +14,6 @@ export function useLogout() {
   return useMutation({
     mutationFn: logout,
     onSuccess: () => browser.reload(),
-    onError: (error) => toast.error(describeError(error, "common:errors.logout").message),
+    onError: (error) => notify("error", describeError(error, "common:errors.logout").message),
   });
 }

@@ -1,4 +1,3 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import type { ErrorCode } from "@kpi-id/contracts";
 import { LogIn } from "lucide-react";
 import { useForm } from "react-hook-form";
@@ -8,7 +7,7 @@ import { Button } from "@/components/ui/button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
-import { type LoginForm as LoginValues, loginFormSchema, useLogin } from "../api/login.ts";
+import { type LoginForm as LoginValues, loginFieldRules, useLogin } from "../api/login.ts";
 import { PasswordInput } from "./password-input.tsx";
 
 const INVALID_CREDENTIALS = "auth:login.invalidCredentials.description";
@@ -44,7 +43,6 @@ export function LoginForm({ onSignedIn, onAttempt, disabled = false }: LoginForm
   const login = useLogin(onSignedIn);
   const describeError = useErrorMessage();
   const { register, handleSubmit, formState } = useForm<LoginValues>({
-    resolver: zodResolver(loginFormSchema),
     mode: "onChange",
     defaultValues: { username: "", password: "" },
   });
@@ -60,7 +58,12 @@ export function LoginForm({ onSignedIn, onAttempt, disabled = false }: LoginForm
       {login.isError ? <SignInFailure {...describeError(login.error, INVALID_CREDENTIALS)} /> : null}
       <div className="space-y-2">
         <Label htmlFor="username">{t("auth:login.username")}</Label>
-        <Input id="username" autoComplete="username" disabled={busy} {...register("username")} />
+        <Input
+          id="username"
+          autoComplete="username"
+          disabled={busy}
+          {...register("username", loginFieldRules.username)}
+        />
       </div>
       <div className="space-y-2">
         <Label htmlFor="password">{t("auth:login.password")}</Label>
@@ -70,7 +73,7 @@ export function LoginForm({ onSignedIn, onAttempt, disabled = false }: LoginForm
           disabled={busy}
           showLabel={t("auth:login.showPassword")}
           hideLabel={t("auth:login.hidePassword")}
-          {...register("password")}
+          {...register("password", loginFieldRules.password)}
         />
       </div>
       <Button

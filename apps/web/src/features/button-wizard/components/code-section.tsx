@@ -1,8 +1,8 @@
 import { Check, Copy } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
 import { Button } from "@/components/ui/button.tsx";
+import { notify } from "@/lib/notify.ts";
 
 /** One snippet with its copy button; a successful copy is confirmed by a toast. */
 export function CodeSection({ title, code }: { title: string; code: string }) {
@@ -12,10 +12,10 @@ export function CodeSection({ title, code }: { title: string; code: string }) {
     try {
       await navigator.clipboard.writeText(code);
       setCopied(true);
-      toast.success(t("integration.copied"));
+      notify("success", t("integration.copied"));
       window.setTimeout(() => setCopied(false), 2000);
     } catch {
-      toast.error(t("integration.copy-failed"));
+      notify("error", t("integration.copy-failed"));
     }
   };
   return (

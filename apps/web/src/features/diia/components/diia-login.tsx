@@ -1,12 +1,12 @@
 import { RefreshCw } from "lucide-react";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
 import { Button } from "@/components/ui/button.tsx";
 import { Progress } from "@/components/ui/progress.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { FullScreenSpinner } from "@/components/ui/spinner.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
+import { notify } from "@/lib/notify.ts";
 import { useIsMobile } from "@/lib/use-media-query.ts";
 import { type DiiaTiming, diiaTiming, useDiiaSignIn } from "../api/use-diia-sign-in.ts";
 import { DiiaQr } from "./diia-qr.tsx";
@@ -22,7 +22,7 @@ export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming }: DiiaLog
   const isMobile = useIsMobile();
   const describeError = useErrorMessage();
   const onFailure = useCallback(
-    (error?: unknown) => toast.error(describeError(error, "auth:diia.error").message, { id: "diia-error" }),
+    (error?: unknown) => notify("error", describeError(error, "auth:diia.error").message, { id: "diia-error" }),
     [describeError],
   );
   const { link, elapsed, stopped, exchanging, restart } = useDiiaSignIn({ onSignedIn, onFailure, timing });

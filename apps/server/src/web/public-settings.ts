@@ -1,0 +1,15 @@
+import type { PublicSettings } from "@kpi-id/contracts";
+import type { FastifyInstance } from "fastify";
+
+/** What the web app needs to know about this deployment: answered by /api/settings and written into the page. */
+export function publicSettings(app: FastifyInstance): PublicSettings {
+  return {
+    publicUrl: app.config.publicUrl,
+    supportEmail: app.config.support.email,
+    supportBotEmployeesUrl: app.config.support.botEmployeesUrl,
+    supportBotStudentsUrl: app.config.support.botStudentsUrl,
+    googleEnabled: app.features.google,
+    diiaEnabled: app.features.diia,
+    sandbox: app.config.sandbox,
+  };
+}

@@ -1,0 +1,19 @@
+import type { PublicSettings } from "./api.ts";
+import type { Language } from "./messages.ts";
+
+/** The translation files (public/locales/{lng}/{ns}.json) the web app loads at start. */
+export const startNamespaces = ["common", "auth", "apps", "pages", "errors"] as const;
+export type StartNamespace = (typeof startNamespaces)[number];
+
+/**
+ * What the server writes into the page it answers with (a JSON script element of this id, never run):
+ * the settings and the first screen's translations arrive with the HTML instead of after the JavaScript.
+ */
+export const bootDataElementId = "kpi-id-boot";
+
+export type StartTranslations = Partial<Record<Language, Record<StartNamespace, Record<string, unknown>>>>;
+
+export interface BootData {
+  settings: PublicSettings;
+  translations: StartTranslations;
+}

@@ -80,3 +80,23 @@ describe("module boundaries (biome noRestrictedImports, part of npm run check)",
     expect(manifest.scripts.check).toContain("biome check .");
   });
 });
+
+describe("workspaces apart from imports", () => {
+  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { workspaces: string[] };
+  const workspaceOf = (file: string) => manifest.workspaces.find((workspace) => file.startsWith(`${workspace}/`));
+
+  // Biome sees imports only; a triple-slash path reaches another workspace's files just the same.
+  it("has no triple-slash reference path into another workspace (declarations go through package exports)", () => {
+    const listed = spawnSync("git", ["grep", "-l", "--", "/// <reference path="], { cwd: root, encoding: "utf8" });
+    const crossing = listed.stdout
+      .split("\n")
+      .filter(Boolean)
+      .flatMap((file) =>
+        [...readFileSync(join(root, file), "utf8").matchAll(/\/\/\/ <reference path="([^"]+)"/g)]
+          .map((match) => join(dirname(file), match[1] ?? ""))
+          .filter((target) => workspaceOf(target) !== workspaceOf(file))
+          .map((target) => `${file} -> ${target}`),
+      );
+    expect(crossing).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-/// <reference path="../../../apps/server/src/diia/crypto/dstu-modules.d.ts" />
+/// <reference types="@kpi-id/server/dstu-modules" />
 // The stand-in's test public-key infrastructure: a test qualified CA and
 // personal DSTU 4145 keys with certificates shaped like real Ukrainian
 // qualified certificates (RNOKPP in the subject serialNumber as TINUA-… and

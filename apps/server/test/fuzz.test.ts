@@ -3,13 +3,14 @@ import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
-import { requestFor } from "./fuzz/arbitraries.ts";
+import { type KnownValues, requestFor } from "./fuzz/arbitraries.ts";
 import { endpointsOf } from "./fuzz/endpoints.ts";
 import { createTestApp, TEST_ORIGIN, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { startTestDiia } from "./support/diia.ts";
 import { googleSettings } from "./support/google.ts";
+import { addOidcClient } from "./support/oidc.ts";
 
 const minimumRequests = 10_000;
 /** The fuzz run is the same every time unless FUZZ_SEED asks for another (the seed is printed either way). */
@@ -22,6 +23,7 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
   let diia: RunningDiiaStandIn;
   let google: RunningGoogleStandIn;
   let liveCookie = "";
+  let known: KnownValues = {};
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
@@ -34,6 +36,29 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
     const { application } = await addApplication(t.app);
     await grantAccess(t.app.db, person.id, application.id);
     liveCookie = await signIn(t.app, "fuzzed", "fuzzed passphrase");
+    // A real OpenID Connect client, so generated codes and tokens get past client authentication to the lookups.
+    const redirectUri = "https://rp.example.edu/callback";
+    const rp = await addOidcClient(t.app, {
+      redirectUris: [redirectUri],
+      scopes: ["openid", "profile"],
+      firstParty: true,
+    });
+    await grantAccess(t.app.db, person.id, rp.application.id);
+    const id = rp.application.id;
+    known = {
+      client_id: [id],
+      client_secret: [rp.secret],
+      authorization: [`Basic ${Buffer.from(`${id}:${rp.secret}`).toString("base64")}`],
+      redirect_uri: [redirectUri],
+      post_logout_redirect_uri: [redirectUri],
+      response_type: ["code"],
+      scope: ["openid", "openid profile"],
+      code_challenge_method: ["S256"],
+      code_challenge: ["E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"],
+      grant_type: ["authorization_code", "refresh_token"],
+      token_type_hint: ["access_token", "refresh_token"],
+      prompt: ["none", "login", "consent"],
+    };
   });
   afterAll(async () => {
     process.off("unhandledRejection", onUnhandled);
@@ -53,7 +78,7 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
     const statuses = new Map<number, number>();
     for (const endpoint of endpoints) {
       await fc.assert(
-        fc.asyncProperty(requestFor(endpoint, TEST_ORIGIN), fc.boolean(), async (request, withSession) => {
+        fc.asyncProperty(requestFor(endpoint, TEST_ORIGIN, known), fc.boolean(), async (request, withSession) => {
           const headers = withSession ? { ...request.headers, cookie: liveCookie } : request.headers;
           const options: InjectOptions = { ...request, method: request.method as InjectOptions["method"], headers };
           const response = await t.app.inject(options);

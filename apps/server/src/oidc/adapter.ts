@@ -1,3 +1,4 @@
+import { isStorableText } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import { type Adapter, type AdapterPayload, errors } from "oidc-provider";
 import type { Db } from "../db/schema.ts";
@@ -6,12 +7,26 @@ import { findOidcClient } from "./clients.ts";
 const secondsToDate = (seconds: number) => new Date(Date.now() + seconds * 1000);
 
 /**
- * PostgreSQL text and jsonb cannot hold a NUL character, so a code, token or
- * parameter carrying one could never be stored: it is the client's mistake
- * (400 invalid_request), not a server error.
+ * What PostgreSQL cannot store: U+0000 in text and jsonb (contracts' isStorableText), and in
+ * jsonb also a lone surrogate (JSON.stringify writes it as an escape jsonb refuses).
  */
-function refuseNul(value: string): void {
-  if (value.includes("\u0000")) throw new errors.InvalidRequest("parameters must not contain the NUL character");
+function storable(value: unknown): boolean {
+  if (typeof value === "string") return isStorableText(value) && value.isWellFormed();
+  if (Array.isArray(value)) return value.every(storable);
+  if (value && typeof value === "object") return Object.entries(value).every(([k, v]) => storable(k) && storable(v));
+  return true;
+}
+
+/**
+ * Every code, token, uid, grant id and parameter the provider looks up or keeps passes
+ * here, so one check covers every endpoint: a value PostgreSQL could never store (nor
+ * have stored) is the client's mistake, 400 invalid_request, not a server error.
+ */
+function refuseUnstorable(value: unknown): void {
+  if (!storable(value))
+    throw new errors.InvalidRequest(
+      "a parameter contains a character that cannot be stored (U+0000 or a lone surrogate)",
+    );
 }
 
 /**
@@ -44,14 +59,12 @@ export function createAdapterClass(db: Db, clock: () => Date = () => new Date())
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      const json = JSON.stringify(payload);
-      refuseNul(id);
-      // JSON writes NUL as the escape jsonb refuses.
-      if (json.includes("\\u0000")) refuseNul("\u0000");
+      refuseUnstorable(id);
+      refuseUnstorable(payload);
       const row = {
         type: this.name,
         id,
-        payload: json,
+        payload: JSON.stringify(payload),
         grant_id: payload.grantId ?? null,
         user_code: payload.userCode ?? null,
         uid: payload.uid ?? null,
@@ -73,7 +86,7 @@ export function createAdapterClass(db: Db, clock: () => Date = () => new Date())
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      refuseNul(id);
+      refuseUnstorable(id);
       if (this.name === "Client") return findOidcClient(db, id);
       const payload = await this.findWhere("id", id);
       return payload && withinReuseGrace(this.name, payload, clock());
@@ -89,7 +102,7 @@ export function createAdapterClass(db: Db, clock: () => Date = () => new Date())
 
     /** One UPDATE: the first use counts (a use inside the grace period does not extend it). */
     async consume(id: string): Promise<void> {
-      refuseNul(id);
+      refuseUnstorable(id);
       await db
         .updateTable("oidc_payloads")
         .set({ consumed_at: sql<Date>`coalesce(consumed_at, ${clock()})` })
@@ -99,10 +112,12 @@ export function createAdapterClass(db: Db, clock: () => Date = () => new Date())
     }
 
     async destroy(id: string): Promise<void> {
+      refuseUnstorable(id);
       await db.deleteFrom("oidc_payloads").where("type", "=", this.name).where("id", "=", id).execute();
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
+      refuseUnstorable(grantId);
       await db.deleteFrom("oidc_payloads").where("grant_id", "=", grantId).execute();
     }
 
@@ -116,7 +131,7 @@ export function createAdapterClass(db: Db, clock: () => Date = () => new Date())
 
     /** Expired rows are invisible and removed when met. */
     private async findRow(column: "id" | "uid" | "user_code", value: string) {
-      refuseNul(value);
+      refuseUnstorable(value);
       const row = await db
         .selectFrom("oidc_payloads")
         .select(["id", "payload", "expires_at", "consumed_at"])

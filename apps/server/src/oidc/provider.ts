@@ -1,6 +1,6 @@
 import { oidcInteractionPath } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
-import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
+import Provider, { type Configuration, errors, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
 import { hasApplicationAccess } from "../access/applications.ts";
 import type { Config } from "../config/index.ts";
 import { matchesTokenHash } from "../crypto/tokens.ts";
@@ -171,9 +171,28 @@ export function createProvider(options: ProviderOptions): Provider {
   (provider.Client.prototype as unknown as { compareClientSecret: typeof compareHashedSecret }).compareClientSecret =
     compareHashedSecret;
   mirrorKpiSession(provider, options);
+  provider.use(answerLateRefusals);
   provider.use(auditAuthorizations(provider, options.audit));
   provider.use(endKpiSessionOnLogout(options));
   return provider;
+}
+
+/**
+ * The library saves its session once more after a route's own error handler (ensureSessionSave);
+ * when that save is refused (a parameter kept in the session cannot be stored: adapter.ts), the
+ * refusal would reach Koa as bare text. It gets the same answer as any other: the error page,
+ * or JSON for a client that asks for it. (The route's handler has already logged it.)
+ */
+async function answerLateRefusals(ctx: KoaContextWithOIDC, next: () => Promise<unknown>) {
+  try {
+    await next();
+  } catch (error) {
+    if (!(error instanceof errors.OIDCProviderError) || error.statusCode >= 500) throw error;
+    const out = { error: error.error, error_description: error.error_description };
+    ctx.status = error.statusCode;
+    if (ctx.accepts("json", "html") === "html") await renderError(ctx, out);
+    else ctx.body = out;
+  }
 }
 
 /** RP-initiated logout with "yes, sign me out" ends the KPI ID session too. */

@@ -3,6 +3,7 @@ import type Provider from "oidc-provider";
 import { type AuditEvent, recordAuditEvent } from "../audit/record.ts";
 import { ensureSigningKey, loadPublishedKeys } from "./keys.ts";
 import { createProvider, signingKeyRetentionSeconds } from "./provider.ts";
+import { logRefusals } from "./refusal-log.ts";
 
 // How often an instance looks for keys rotated by `kpi-id keys rotate` (or by another instance).
 const keyCheckIntervalMs = 60_000;
@@ -47,6 +48,7 @@ export class OidcRuntime {
     const provider = createProvider({ config: app.config, db: app.db, keys, clock: app.clock, audit });
     // The provider answers its own 500s; they reach the log here.
     provider.on("server_error", (_ctx: unknown, error: unknown) => app.log.error({ err: error }, "oidc: server error"));
+    logRefusals(provider, app.log);
     return { provider, fingerprint };
   }
 

@@ -104,17 +104,55 @@ const multipartBody = fc
     ].join("\r\n"),
   );
 
-function bodyFor(endpoint: Endpoint): fc.Arbitrary<string | undefined> {
+/** Values a fuzzed request may carry that the service knows (a real client id, its secret): they get further. */
+export type KnownValues = Record<string, string[]>;
+
+function parameterValue(name: string, known: KnownValues, schema?: JsonSchema): fc.Arbitrary<unknown> {
+  const values = known[name];
+  const generated = valueFor(schema);
+  return values?.length ? fc.oneof(fc.constantFrom(...values), generated) : generated;
+}
+
+/** A form body of the parameters the endpoint reads, some known, some generated, some left out. */
+function formFor(names: string[], known: KnownValues): fc.Arbitrary<string> {
+  const pairs = names.map((name) =>
+    fc.option(
+      parameterValue(name, known, { type: "string" }).map((value) => [
+        name,
+        typeof value === "string" ? value : (JSON.stringify(value) ?? ""),
+      ]),
+      { nil: undefined },
+    ),
+  );
+  return fc
+    .tuple(...pairs)
+    .map((chosen) => new URLSearchParams(chosen.filter((pair) => pair !== undefined)).toString());
+}
+
+interface Body {
+  payload?: string;
+  /** Set when the body only makes sense with its own content type (a form). */
+  contentType?: string;
+}
+
+function bodyFor(endpoint: Endpoint, known: KnownValues): fc.Arbitrary<Body> {
   const json = valueFor(endpoint.body).map((value) => JSON.stringify(value) ?? "null");
   const deep = fc.integer({ min: 50, max: 5000 }).map((depth) => `${"[".repeat(depth)}${"]".repeat(depth)}`);
-  return fc.oneof(
-    { weight: 5, arbitrary: json },
-    { weight: 1, arbitrary: anyText },
-    { weight: 1, arbitrary: multipartBody },
-    { weight: 1, arbitrary: deep },
-    { weight: 1, arbitrary: fc.constant(undefined) },
-    { weight: 1, arbitrary: fc.string({ maxLength: 30 }).map((s) => `{"username": "${s}`) },
+  const any = fc
+    .oneof(
+      { weight: 5, arbitrary: json },
+      { weight: 1, arbitrary: anyText },
+      { weight: 1, arbitrary: multipartBody },
+      { weight: 1, arbitrary: deep },
+      { weight: 1, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 30 }).map((s) => `{"username": "${s}`) },
+    )
+    .map((payload): Body => ({ payload }));
+  if (!endpoint.form) return any;
+  const form = formFor(endpoint.form, known).map(
+    (payload): Body => ({ payload, contentType: "application/x-www-form-urlencoded" }),
   );
+  return fc.oneof({ weight: 3, arbitrary: form }, { weight: 1, arbitrary: any });
 }
 
 function pathFor(endpoint: Endpoint): fc.Arbitrary<string> {
@@ -130,10 +168,10 @@ function pathFor(endpoint: Endpoint): fc.Arbitrary<string> {
     );
 }
 
-function queryFor(endpoint: Endpoint): fc.Arbitrary<string> {
+function queryFor(endpoint: Endpoint, known: KnownValues): fc.Arbitrary<string> {
   const declared = Object.entries(endpoint.query).map(([name, schema]) =>
     fc.option(
-      valueFor(schema).map(
+      parameterValue(name, known, schema).map(
         (value) => [name, typeof value === "string" ? value : (JSON.stringify(value) ?? "")] as const,
       ),
       { nil: undefined },
@@ -156,7 +194,7 @@ const headerValue = fc.oneof(
   fc.constant(""),
 );
 
-function headersFor(origin: string): fc.Arbitrary<Record<string, string>> {
+function headersFor(origin: string, known: KnownValues): fc.Arbitrary<Record<string, string>> {
   return fc
     .record(
       {
@@ -171,6 +209,7 @@ function headersFor(origin: string): fc.Arbitrary<Record<string, string>> {
           headerValue,
         ),
         authorization: fc.oneof(
+          fc.constantFrom("", ...(known.authorization ?? [])),
           fc.string({ maxLength: 40 }).map((s) => `Basic ${Buffer.from(s).toString("base64")}`),
           headerValue.map((s) => `Bearer ${s}`),
           headerValue,
@@ -185,17 +224,17 @@ function headersFor(origin: string): fc.Arbitrary<Record<string, string>> {
 }
 
 /** A whole request against one endpoint: its method mostly, sometimes another. */
-export function requestFor(endpoint: Endpoint, origin: string): fc.Arbitrary<FuzzRequest> {
+export function requestFor(endpoint: Endpoint, origin: string, known: KnownValues = {}): fc.Arbitrary<FuzzRequest> {
   const method = fc.oneof(
     { weight: 8, arbitrary: fc.constant(endpoint.method) },
     { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD") },
   );
   return fc
-    .tuple(method, pathFor(endpoint), queryFor(endpoint), headersFor(origin), bodyFor(endpoint))
+    .tuple(method, pathFor(endpoint), queryFor(endpoint, known), headersFor(origin, known), bodyFor(endpoint, known))
     .map(([verb, path, query, headers, body]) => ({
       method: verb,
       url: `${path}${query}`,
-      headers,
-      payload: verb === "GET" || verb === "HEAD" ? undefined : body,
+      headers: body.contentType ? { ...headers, "content-type": body.contentType } : headers,
+      payload: verb === "GET" || verb === "HEAD" ? undefined : body.payload,
     }));
 }

@@ -7,6 +7,8 @@ export interface Endpoint {
   pathParams: string[];
   query: Record<string, JsonSchema>;
   body?: JsonSchema;
+  /** The form parameters a provider endpoint reads from an application/x-www-form-urlencoded body. */
+  form?: string[];
 }
 
 export interface JsonSchema {
@@ -26,6 +28,53 @@ interface Operation {
   parameters?: { in: string; name: string; schema?: JsonSchema }[];
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
 }
+
+// The parameters the OpenID Connect provider's endpoints read (oidc-provider's lib/actions), so
+// generated values (U+0000 among them) reach its lookups, not only its parameter checks.
+const authorizationParams = [
+  "client_id",
+  "response_type",
+  "redirect_uri",
+  "scope",
+  "state",
+  "nonce",
+  "code_challenge",
+  "code_challenge_method",
+  "prompt",
+  "max_age",
+  "id_token_hint",
+  "login_hint",
+  "ui_locales",
+  "response_mode",
+];
+const tokenParams = [
+  "grant_type",
+  "code",
+  "redirect_uri",
+  "code_verifier",
+  "refresh_token",
+  "scope",
+  "client_id",
+  "client_secret",
+];
+const tokenLookupParams = ["token", "token_type_hint", "client_id", "client_secret"];
+const endSessionParams = [
+  "id_token_hint",
+  "post_logout_redirect_uri",
+  "state",
+  "ui_locales",
+  "client_id",
+  "logout_hint",
+];
+const providerParams: Record<string, string[]> = {
+  "/oidc/auth": authorizationParams,
+  "/oidc/token": tokenParams,
+  "/oidc/me": ["access_token"],
+  "/oidc/session/end": endSessionParams,
+  "/oidc/session/end/confirm": ["xsrf", "logout"],
+  "/oidc/token/introspection": tokenLookupParams,
+  "/oidc/token/revocation": tokenLookupParams,
+};
 
 // Routes hidden from the API reference (probes, metrics, the spec itself) and the OpenID
 // Connect provider's own endpoints: fuzzed too, by name, since they are not in the document.
@@ -52,7 +101,14 @@ const undocumented: Endpoint[] = [
   "GET /kpi-id-signin.js",
 ].map((line) => {
   const [method = "GET", path = "/"] = line.split(" ");
-  return { method, path, pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ""), query: {} };
+  const params = providerParams[path] ?? [];
+  return {
+    method,
+    path,
+    pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ""),
+    query: method === "GET" ? Object.fromEntries(params.map((name) => [name, { type: "string" }])) : {},
+    form: method === "POST" && params.length > 0 ? params : undefined,
+  };
 });
 
 /** Every operation of the served OpenAPI document, so a new endpoint is fuzzed without editing this file. */

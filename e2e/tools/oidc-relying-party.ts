@@ -61,10 +61,13 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
   const pending = new Map<string, Pending>();
   let lastIdToken = "";
   let lastRefreshToken = "";
+  let lastAccessToken = "";
+  let lastSub = "";
 
   /**
    * /oidc/rp-login starts a sign-in; its query may set prompt (default consent, for a refresh
-   * token), max_age and response_mode (query or form_post).
+   * token; empty for none), max_age, response_mode (query or form_post) and scope (default with
+   * offline_access).
    */
   async function login(request: IncomingMessage, response: ServerResponse) {
     const asked = new URL(request.url ?? "/", "http://rp").searchParams;
@@ -78,10 +81,11 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
     const state = client.randomState();
     const nonce = client.randomNonce();
     pending.set(state, { verifier, nonce });
+    const prompt = asked.get("prompt") ?? "consent";
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: options.redirectUri,
-      scope: "openid profile email kpi offline_access",
-      prompt: asked.get("prompt") ?? "consent",
+      scope: asked.get("scope") ?? "openid profile email kpi offline_access",
+      ...(prompt ? { prompt } : {}),
       ...extra,
       state,
       nonce,
@@ -125,6 +129,8 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
     const claims = tokens.claims();
     if (!claims) throw new Error("no ID token");
     lastIdToken = tokens.id_token ?? "";
+    lastAccessToken = tokens.access_token;
+    lastSub = claims.sub;
     const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
     const { rotated, concurrent } = await refreshTwice(tokens.refresh_token);
     const fields: Record<string, string> = {
@@ -178,6 +184,17 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
     send(response, 200, `<p data-testid="rp-refresh">${escapeHtml(outcome)}</p>`);
   }
 
+  /** /oidc/rp-userinfo: the access token of the last sign-in, used now at userinfo. */
+  async function userinfoNow(response: ServerResponse) {
+    const outcome = await client.fetchUserInfo(config, lastAccessToken, lastSub).then(
+      () => "ok",
+      // A 401 carries its error in the WWW-Authenticate challenge.
+      (refusal: { cause?: { parameters?: { error?: string } }[]; status?: number }) =>
+        refusal.cause?.[0]?.parameters?.error ?? String(refusal.status ?? "refused"),
+    );
+    send(response, 200, `<p data-testid="rp-userinfo">${escapeHtml(outcome)}</p>`);
+  }
+
   function logout(response: ServerResponse) {
     const url = client.buildEndSessionUrl(config, {
       id_token_hint: lastIdToken,
@@ -192,6 +209,7 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
       if (path === "/oidc/rp-login") return login(request, response);
       if (path === "/oidc/rp-logout") return logout(response);
       if (path === "/oidc/rp-refresh") return refreshNow(response);
+      if (path === "/oidc/rp-userinfo") return userinfoNow(response);
       if (path === new URL(options.redirectUri).pathname) return callback(request, response);
       if (path === new URL(options.postLogoutRedirectUri).pathname)
         return send(response, 200, "<p data-testid='rp-signed-out'>signed out</p>");

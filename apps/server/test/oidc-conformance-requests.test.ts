@@ -67,6 +67,20 @@ describe.each(databaseKinds)("OpenID Connect requests the conformance suite send
     expect(tokens.claims()?.sub).toBeTruthy();
   });
 
+  it("oidcc-alternate-happy-flow: scope entries and query parameters in reverse order, a code all the same", async () => {
+    const start = await startSignIn(config, redirectUri, "email openid");
+    const reversed = new URL(start.url.href);
+    reversed.search = new URLSearchParams([...start.url.searchParams].reverse()).toString();
+    const { leftTo } = await (await signedInBrowser()).follow(reversed.href);
+    const tokens = await client.authorizationCodeGrant(config, leftTo ?? start.url, {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+    });
+    expect(await client.fetchUserInfo(config, tokens.access_token, tokens.claims()?.sub ?? "")).toMatchObject({
+      email: "suite@kpi.ua",
+    });
+  });
+
   it("oidcc-userinfo-get, -post-header, -post-body: userinfo answers all three ways", async () => {
     const { access_token: token } = await tokensWith("openid email");
     const get = await client.fetchUserInfo(config, token, client.skipSubjectCheck);
@@ -99,15 +113,20 @@ describe.each(databaseKinds)("OpenID Connect requests the conformance suite send
     return browser.request(`${issuer}/session/end?${query}`);
   }
 
-  it("oidcc-rp-initiated-logout-bad-post-logout-redirect-uri and -modified-id-token-hint: an error page, no redirect", async () => {
+  it("oidcc-rp-initiated-logout-bad-post-logout-redirect-uri, -query-added-to-post-logout-redirect-uri, -modified-id-token-hint and -bad-id-token-hint: an error page, no redirect", async () => {
     const browser = await signedInBrowser();
     const { id_token: idToken = "" } = await tokensWith("openid", {}, browser);
-    const badUri = await endSession(browser, {
-      id_token_hint: idToken,
-      post_logout_redirect_uri: "https://evil.example/",
+    for (const unregistered of ["https://evil.example/", `${postLogoutUri}?foo=bar`]) {
+      const badUri = await endSession(browser, { id_token_hint: idToken, post_logout_redirect_uri: unregistered });
+      expect(badUri.status).toBe(400);
+      expect(badUri.headers.get("location")).toBeNull();
+    }
+    const notAToken = await endSession(browser, {
+      id_token_hint: "not-an-id-token",
+      post_logout_redirect_uri: postLogoutUri,
     });
-    expect(badUri.status).toBe(400);
-    expect(badUri.headers.get("location")).toBeNull();
+    expect(notAToken.status).toBe(400);
+    expect(notAToken.headers.get("location")).toBeNull();
     const [header, payload, signature = ""] = idToken.split(".");
     const flipped = `${signature.slice(0, -2)}${signature.endsWith("AA") ? "BB" : "AA"}`;
     const modified = await endSession(browser, { id_token_hint: `${header}.${payload}.${flipped}` });

@@ -94,6 +94,18 @@ describe.each(databaseKinds)("OpenID Connect as the specs require (%s)", (kind) 
     expect(metadata.end_session_endpoint).toBe(`${issuer}/session/end`);
   });
 
+  it("oidcc-backchannel-logout-discovery-endpoint-verification: discovery advertises back-channel logout with sid, and the end-session endpoint", async () => {
+    const metadata = (await discover(issuer, rp.id, rp.secret)).serverMetadata();
+    expect(metadata).toMatchObject({
+      backchannel_logout_supported: true,
+      backchannel_logout_session_supported: true,
+      end_session_endpoint: `${issuer}/session/end`,
+    });
+    // Not offered, so not advertised (their plans do not apply).
+    expect(metadata).not.toHaveProperty("frontchannel_logout_supported");
+    expect(metadata).not.toHaveProperty("check_session_iframe");
+  });
+
   it("advertises exactly the client authentication methods an application can be registered with", async () => {
     const metadata = (await discover(issuer, rp.id, rp.secret)).serverMetadata();
     expect(metadata.token_endpoint_auth_methods_supported).toEqual([

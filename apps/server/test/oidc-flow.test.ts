@@ -105,8 +105,11 @@ describe.each(databaseKinds)("OpenID Connect sign-in (%s)", (kind) => {
       pkceCodeVerifier: verifier,
       expectedState: state,
     });
-    const refreshToken = tokens.refresh_token ?? "";
-    // The second request arrives just after the first has used the token (two tabs at once).
+    // Two tabs at once: both requests in flight together.
+    const together = await Promise.all([0, 1].map(() => client.refreshTokenGrant(config, tokens.refresh_token ?? "")));
+    const refreshToken = together[0]?.refresh_token ?? "";
+    expect(together.map((answer) => Boolean(answer.access_token && answer.refresh_token))).toEqual([true, true]);
+    // The second request arrives just after the first has used the token.
     const first = await client.refreshTokenGrant(config, refreshToken);
     const second = await client.refreshTokenGrant(config, refreshToken);
     // Both tabs carry on with what they got.

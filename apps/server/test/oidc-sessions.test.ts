@@ -1,7 +1,8 @@
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { refreshTokenReuseGraceSeconds } from "../src/oidc/adapter.ts";
 import type { TestApp } from "./support/app.ts";
-import { addPerson, grantAccess, shiftedClock, signIn } from "./support/campus.ts";
+import { addPerson, grantAccess, shiftedClock } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { createListeningTestApp } from "./support/listening.ts";
 import {
@@ -166,6 +167,31 @@ describe.each(databaseKinds)("OpenID Connect and KPI ID sessions (%s)", (kind) =
     expect(backchannel.logoutTokens.map((token) => decodeJwt(token).sid)).toEqual([
       decodeJwt(online.id_token ?? "").sid,
     ]);
+  });
+
+  it("a token revoked, or a refresh token replayed, on one device ends that device's tokens only", async () => {
+    const scope = { scope: "openid profile offline_access", prompt: "consent" };
+    const [laptop, tablet, phone] = [await device(), await device(), await device()];
+    const onLaptop = await (await authorize(firstParty, laptop.browser, scope)).tokens();
+    const onTablet = await (await authorize(firstParty, tablet.browser, scope)).tokens();
+    const onPhone = await (await authorize(firstParty, phone.browser, scope)).tokens();
+    const config = await discover(issuer, firstParty.id, firstParty.secret);
+
+    // Revoking an access token revokes what was issued with it (the library revokes by grant): the laptop's.
+    await client.tokenRevocation(config, onLaptop.access_token);
+    await expect(client.refreshTokenGrant(config, onLaptop.refresh_token ?? "")).rejects.toMatchObject({
+      error: "invalid_grant",
+    });
+    // A replay after the grace period revokes the tablet's grant.
+    const rotated = await client.refreshTokenGrant(config, onTablet.refresh_token ?? "");
+    clock.advance(refreshTokenReuseGraceSeconds + 1);
+    await expect(client.refreshTokenGrant(config, onTablet.refresh_token ?? "")).rejects.toMatchObject({
+      error: "invalid_grant",
+    });
+    expect((await client.tokenIntrospection(config, rotated.access_token)).active).toBe(false);
+
+    expect((await client.tokenIntrospection(config, onPhone.access_token)).active).toBe(true);
+    expect((await client.refreshTokenGrant(config, onPhone.refresh_token ?? "")).access_token).toBeTruthy();
   });
 
   it("signing out on KPI ID's own screen ends that browser's tokens (its grants revoked), except offline_access ones", async () => {

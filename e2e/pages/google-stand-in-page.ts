@@ -4,6 +4,7 @@ import type { Locator, Page } from "@playwright/test";
 export const googleDemoAccounts = {
   student: "Олена Коваленко",
   employee: "Андрій Мельник",
+  unknownWorkspace: "Василь Ткаченко",
   stranger: "Тарас Гриценко",
   unverified: "Олена К. (unverified)",
 } as const;

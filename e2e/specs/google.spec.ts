@@ -90,6 +90,13 @@ test.describe("sign-in with Google (against the sandbox stand-in)", () => {
       language: "uk",
       reason: "no_account",
       message: "Цей обліковий запис Google не пов’язаний з KPI ID.",
+      act: (g) => g.choose("unknownWorkspace"),
+    },
+    {
+      title: "a personal Google account outside the university's Workspace",
+      language: "en",
+      reason: "outside_domain",
+      message: "Only accounts of the university's Google Workspace sign in by themselves",
       act: (g) => g.choose("stranger"),
     },
     {

@@ -103,10 +103,23 @@ describe("Google stand-in", () => {
       nonce: "nonce-1",
       email: account.email,
       email_verified: true,
+      hd: account.hd,
       name: account.name,
       given_name: account.given_name,
       family_name: account.family_name,
     });
+    expect(account.hd).toMatch(/kpi\.ua$/);
+    expect(standIn.env.GOOGLE_HOSTED_DOMAINS?.split(",")).toContain(account.hd);
+  });
+
+  it("issues no hd for a personal account outside the university's Workspace", async () => {
+    const { verifier, challenge } = pkcePair();
+    const personal = googleAccounts.find((each) => each.email.endsWith("@gmail.com"));
+    if (!personal) throw new Error("no personal demo account");
+    const { redirectedTo } = await signInAtStandIn(authorizationUrl(challenge), personal.sub);
+    const claims = await idTokenClaims(redirectedTo.searchParams.get("code") ?? "", verifier);
+    expect(claims.email).toBe(personal.email);
+    expect(claims).not.toHaveProperty("hd");
   });
 
   it("shows the account page again to a browser it already knows, so another account can be picked", async () => {

@@ -15,6 +15,7 @@ import {
 const [student, disabled] = googleAccounts;
 const stranger = googleAccounts.find((a) => a.note.startsWith("no campus account"));
 const unverified = googleAccounts.find((a) => !a.email_verified);
+const personalAccount = googleAccounts.find((a) => a.hd === undefined && a.email_verified);
 const APP_ID = "7d1e0a52-93c4-4c1b-8f0e-2b7a4c9d6e10";
 
 /** The server owns Google's callback: the browser's page load of /google/auth ends in a redirect. */
@@ -85,6 +86,11 @@ describe.each(databaseKinds)("the Google callback as a page load (%s)", (kind) =
 
   const refusals = [
     { who: "a Google account no campus person has", account: stranger, reason: "no_account" },
+    {
+      who: "a personal Google account outside the university's Workspace",
+      account: personalAccount,
+      reason: "outside_domain",
+    },
     { who: "an address Google has not verified", account: unverified, reason: "email_unverified" },
     { who: "a disabled person", account: disabled, reason: "account_disabled" },
   ];

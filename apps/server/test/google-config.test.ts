@@ -29,7 +29,17 @@ describe("Google configuration", () => {
       issuer: "https://accounts.google.com",
       clientId: "id.apps.googleusercontent.com",
       clientSecret: "s",
+      hostedDomains: [],
     });
+  });
+
+  it("reads the university's Workspace domains as a lower-case list and refuses what is not a domain", () => {
+    const google = { GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s" };
+    const config = loadConfig({ ...base, ...google, GOOGLE_HOSTED_DOMAINS: " kpi.ua, LLL.kpi.ua ,," });
+    expect(config.google?.hostedDomains).toEqual(["kpi.ua", "lll.kpi.ua"]);
+    expect(errorOf({ ...base, ...google, GOOGLE_HOSTED_DOMAINS: "kpi.ua,@gmail.com" })).toMatch(
+      /^GOOGLE_HOSTED_DOMAINS\.1: must be a comma-separated list of domain names/,
+    );
   });
 
   it("names the missing half when only one of id and secret is set", () => {

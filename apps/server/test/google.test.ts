@@ -3,6 +3,8 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { googleAccounts } from "../../../sandbox/src/google/accounts.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
+import { linkGoogleSubject } from "../src/google/identities.ts";
+import { isUniversityWorkspaceAccount } from "../src/google/person.ts";
 import { emailVerified } from "../src/oidc/claims.ts";
 import { findUserById, insertUser, updateUser } from "../src/users/queries.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
@@ -25,8 +27,25 @@ const disabledPerson = account(2);
 const newcomer = account(3);
 const stranger = googleAccounts.find((a) => a.note.startsWith("no campus account")) ?? account(4);
 const unverified = googleAccounts.find((a) => !a.email_verified) ?? account(5);
+const personalAccount = googleAccounts.find((a) => a.hd === undefined && a.email_verified) ?? account(6);
 
 const APP_ID = "5b0c2f7e-3a51-4c1e-9d59-0b6f5f0f2a11";
+
+describe("which Google accounts link themselves by address", () => {
+  const domains = ["kpi.ua", "lll.kpi.ua"];
+  it("only an account of the university's Workspace whose address is on its domains", () => {
+    expect(isUniversityWorkspaceAccount({ hostedDomain: "lll.kpi.ua" }, "o.k@lll.kpi.ua", domains)).toBe(true);
+    expect(isUniversityWorkspaceAccount({ hostedDomain: "kpi.ua" }, "o.k@LLL.kpi.ua", domains)).toBe(true);
+    // A personal Google account registered with a campus address: Google sends no hd.
+    expect(isUniversityWorkspaceAccount({}, "o.k@kpi.ua", domains)).toBe(false);
+    // Another organisation's Workspace.
+    expect(isUniversityWorkspaceAccount({ hostedDomain: "evil.example" }, "o.k@kpi.ua", domains)).toBe(false);
+    expect(isUniversityWorkspaceAccount({ hostedDomain: "kpi.ua" }, "o.k@gmail.com", domains)).toBe(false);
+    expect(isUniversityWorkspaceAccount({ hostedDomain: "kpi.ua" }, "o.k@notkpi.ua", domains)).toBe(false);
+    // No domains configured: nothing links itself.
+    expect(isUniversityWorkspaceAccount({ hostedDomain: "kpi.ua" }, "o.k@kpi.ua", [])).toBe(false);
+  });
+});
 
 describe.each(databaseKinds)("sign-in with Google (%s)", (kind) => {
   let standIn: RunningGoogleStandIn;
@@ -43,6 +62,8 @@ describe.each(databaseKinds)("sign-in with Google (%s)", (kind) => {
       { username: "employee", account: employee, status: "active" as const },
       { username: "gone", account: disabledPerson, status: "disabled" as const },
       { username: "newcomer", account: newcomer, status: "active" as const },
+      // A campus person whose recorded address is a personal one: the mailbox may since belong to someone else.
+      { username: "recycled", account: personalAccount, status: "active" as const },
     ];
     for (const person of people) {
       const user = await insertUser(testApp.app.db, {
@@ -261,6 +282,22 @@ describe.each(databaseKinds)("sign-in with Google (%s)", (kind) => {
     const answer = await answerAtGoogle(started.location, stranger.sub);
     await expectRefused(await finishGoogleSignIn(testApp.app, answer, started.cookie), "google.no_match");
     expect(await googleLinks(stranger.sub)).toEqual([]);
+  });
+
+  it("does not link a personal Google account to the campus person holding its address; an explicit link signs it in", async () => {
+    const started = await startGoogleSignIn(testApp.app);
+    const answer = await answerAtGoogle(started.location, personalAccount.sub);
+    await expectRefused(await finishGoogleSignIn(testApp.app, answer, started.cookie), "google.outside_domain");
+    expect(await googleLinks(personalAccount.sub)).toEqual([]);
+    expect(await sessionsOf("recycled")).toBe(0);
+
+    // An operator checked who holds the account and linked it (npx kpi-id user link-google).
+    await linkGoogleSubject(testApp.app.db, userIds.recycled ?? "", personalAccount.sub);
+    const again = await startGoogleSignIn(testApp.app);
+    const linkedAnswer = await answerAtGoogle(again.location, personalAccount.sub);
+    const response = await finishGoogleSignIn(testApp.app, linkedAnswer, again.cookie);
+    expect(response.statusCode).toBe(200);
+    expect(await sessionsOf("recycled")).toBe(1);
   });
 
   it("refuses a disabled person, by e-mail and by an existing link", async () => {

@@ -8,6 +8,7 @@ export const GOOGLE_ERROR_PARAM = "google_auth_error";
 export const googleErrorReasons = [
   "cancelled",
   "no_account",
+  "outside_domain",
   "ambiguous_account",
   "email_unverified",
   "account_disabled",

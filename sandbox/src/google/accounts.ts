@@ -5,6 +5,8 @@ export interface GoogleAccount {
   sub: string;
   email: string;
   email_verified: boolean;
+  /** Google Workspace domain (Google's `hd` claim): only accounts of a Workspace carry it. */
+  hd?: string;
   name: string;
   given_name: string;
   family_name: string;
@@ -20,18 +22,38 @@ function splitName(fullName: string): { given_name: string; family_name: string 
 // Google subjects are opaque numeric strings of about 21 digits.
 const subject = (n: number) => `10${String(n).padStart(19, "0")}`;
 
+const domainOf = (email: string) => email.slice(email.lastIndexOf("@") + 1);
+
+// The demo people's addresses are on the university's Workspace domains, so Google says so in `hd`.
 const campusAccounts: GoogleAccount[] = demoPeople.map((person, index) => ({
   sub: subject(index + 1),
   email: person.email,
   email_verified: true,
+  hd: domainOf(person.email),
   name: person.fullName,
   ...splitName(person.fullName),
   note: `campus account “${person.username}”`,
 }));
 
-/** Google accounts of the sandbox: the demo campus people, a stranger and an unverified address. */
+/** The university's Google Workspace domains in the sandbox: the demo people's (GOOGLE_HOSTED_DOMAINS). */
+export const sandboxHostedDomains: string[] = [...new Set(campusAccounts.map((account) => account.hd ?? ""))];
+
+/**
+ * Google accounts of the sandbox: the demo campus people, a Workspace account no campus person has,
+ * a stranger's personal account and an unverified address.
+ */
 export const googleAccounts: GoogleAccount[] = [
   ...campusAccounts,
+  {
+    sub: subject(903),
+    email: "vasyl.tkachenko@lll.kpi.ua",
+    email_verified: true,
+    hd: "lll.kpi.ua",
+    name: "Василь Ткаченко",
+    given_name: "Василь",
+    family_name: "Ткаченко",
+    note: "no campus account: sign-in is refused",
+  },
   {
     sub: subject(901),
     email: "taras.hrytsenko.visitor@gmail.com",
@@ -39,7 +61,7 @@ export const googleAccounts: GoogleAccount[] = [
     name: "Тарас Гриценко",
     given_name: "Тарас",
     family_name: "Гриценко",
-    note: "no campus account: sign-in is refused",
+    note: "personal Google account, outside the university's Workspace and not linked: sign-in is refused",
   },
   {
     sub: subject(902),

@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { JWK } from "oidc-provider";
 import type { RunningStandIn, SandboxOptions } from "../index.ts";
+import { sandboxHostedDomains } from "./accounts.ts";
 import { handleInteraction } from "./interactions.ts";
 import { newSigningKey } from "./keys.ts";
 import { createGoogleProvider, type RegisteredClient } from "./provider.ts";
@@ -57,7 +58,12 @@ export async function startGoogleStandIn(options: GoogleStandInOptions): Promise
     port,
     client,
     signingKey,
-    env: { GOOGLE_ISSUER: issuer, GOOGLE_CLIENT_ID: client.clientId, GOOGLE_CLIENT_SECRET: client.clientSecret },
+    env: {
+      GOOGLE_ISSUER: issuer,
+      GOOGLE_CLIENT_ID: client.clientId,
+      GOOGLE_CLIENT_SECRET: client.clientSecret,
+      GOOGLE_HOSTED_DOMAINS: sandboxHostedDomains.join(","),
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -59,7 +59,8 @@ function configuration({ client, signingKey }: GoogleProviderOptions): Configura
     cookies: { keys: newCookieKeys() },
     findAccount,
     claims: {
-      openid: ["sub"],
+      // Google sends `hd` for Workspace accounts whatever the scopes.
+      openid: ["sub", "hd"],
       email: ["email", "email_verified"],
       profile: ["name", "given_name", "family_name", "picture"],
     },

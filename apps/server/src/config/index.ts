@@ -76,6 +76,12 @@ export interface GoogleConfig {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /**
+   * The university's Google Workspace domains. A Google account links itself to the person holding
+   * its e-mail address only when both its `hd` claim and its address are in one of these; any other
+   * account signs in only once linked explicitly (`user link-google`).
+   */
+  hostedDomains: string[];
 }
 
 function readGoogleConfig(environment: Environment): GoogleConfig | undefined {
@@ -84,7 +90,7 @@ function readGoogleConfig(environment: Environment): GoogleConfig | undefined {
   if (clientId === undefined) throw new ConfigError("GOOGLE_CLIENT_ID: is required when GOOGLE_CLIENT_SECRET is set");
   if (clientSecret === undefined)
     throw new ConfigError("GOOGLE_CLIENT_SECRET: is required when GOOGLE_CLIENT_ID is set");
-  return { issuer, clientId, clientSecret };
+  return { issuer, clientId, clientSecret, hostedDomains: environment.GOOGLE_HOSTED_DOMAINS };
 }
 
 /** A bad setting: the message is one line naming the variable and what is wrong. */

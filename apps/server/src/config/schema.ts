@@ -13,6 +13,20 @@ const optionalText = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === "" ? undefined : value));
 
+const domainName = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/** A comma-separated list of domain names, lower-cased; empty means none. */
+const domainList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((each) => each.trim().toLowerCase())
+      .filter((each) => each !== ""),
+  )
+  .pipe(z.array(z.string().regex(domainName, "must be a comma-separated list of domain names")));
+
 /**
  * Every setting of the service, read from the environment once at start-up.
  * `.env.example` documents each of them; keep the two in step.
@@ -61,6 +75,7 @@ export const environmentSchema = z.object({
   GOOGLE_ISSUER: httpUrl.default("https://accounts.google.com"),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
+  GOOGLE_HOSTED_DOMAINS: domainList,
 
   METRICS_TOKEN: optionalText,
   API_DOCS_UI: booleanFlag.optional(),

@@ -10,6 +10,8 @@ export interface GoogleIdentity {
   subject: string;
   email?: string;
   emailVerified: boolean;
+  /** The Google Workspace domain of the account (`hd`); absent for personal Google accounts. */
+  hostedDomain?: string;
   name?: string;
 }
 
@@ -37,6 +39,7 @@ function identityFrom(claims: oidc.IDToken): GoogleIdentity {
     email: typeof claims.email === "string" ? claims.email : undefined,
     // Google has sent both the boolean and the string form over the years.
     emailVerified: claims.email_verified === true || claims.email_verified === "true",
+    hostedDomain: typeof claims.hd === "string" ? claims.hd.toLowerCase() : undefined,
     name: typeof claims.name === "string" ? claims.name : undefined,
   };
 }
@@ -71,6 +74,11 @@ export class GoogleOpenIdClient {
     return this.#configuration.catch((error: unknown) => {
       throw new AppError("google.not_configured", { retryAfterSeconds: 30, cause: error });
     });
+  }
+
+  /** The university's Workspace domains, whose accounts link themselves by address (GOOGLE_HOSTED_DOMAINS). */
+  get hostedDomains(): readonly string[] {
+    return this.#settings.hostedDomains;
   }
 
   /** Authorization code with PKCE (S256), nonce and state. */

@@ -4,6 +4,7 @@ import { AppError } from "../errors.ts";
 /** The audit reasons (google/person.ts, google/service.ts, sessions/complete-sign-in.ts) a person can act on. */
 const byAuditReason: Record<string, GoogleErrorReason> = {
   "google.no_match": "no_account",
+  "google.outside_domain": "outside_domain",
   "google.email_ambiguous": "ambiguous_account",
   "google.no_email": "email_unverified",
   "google.email_unverified": "email_unverified",

@@ -64,9 +64,10 @@ async function actOnIdentity(
   reply: FastifyReply,
   pending: PendingSignIn,
   identity: GoogleIdentity,
+  hostedDomains: readonly string[],
 ) {
   if (pending.linkUserId) return linkGoogleIdentity(request, pending.linkUserId, identity);
-  const person = await findPersonForGoogle(request.server.db, identity);
+  const person = await findPersonForGoogle(request.server.db, identity, hostedDomains);
   const { next } = await completeSignIn(request, reply, { userId: person.id, method: "GOOGLE" });
   return { userId: person.id, next };
 }
@@ -105,7 +106,7 @@ export async function completeGoogleSignIn(
   try {
     const pending = pendingSignInFor(request, answer.state);
     const identity = await client.identityFor(answer.code, pending);
-    ({ userId, next } = await actOnIdentity(request, reply, pending, identity));
+    ({ userId, next } = await actOnIdentity(request, reply, pending, identity, client.hostedDomains));
   } catch (error) {
     if (hasCode(error, "google.failed")) {
       const reason = error.reason;

@@ -16,6 +16,7 @@ export function googleSettings(standIn: RunningGoogleStandIn): Record<string, st
     GOOGLE_ISSUER: standIn.issuer,
     GOOGLE_CLIENT_ID: standIn.client.clientId,
     GOOGLE_CLIENT_SECRET: standIn.client.clientSecret,
+    GOOGLE_HOSTED_DOMAINS: standIn.env.GOOGLE_HOSTED_DOMAINS ?? "",
   };
 }
 

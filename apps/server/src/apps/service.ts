@@ -29,6 +29,8 @@ export const newApplicationSchema = z.object({
     .regex(/^[a-z0-9][a-z0-9-_]*$/i, "letters, digits, '-' and '_' only"),
   title: text().min(1).max(200),
   description: text().max(1000).default(""),
+  titleEn: text().max(200).default(""),
+  descriptionEn: text().max(1000).default(""),
   callbackUrl: callbackUrlSchema,
 });
 export type NewApplicationInput = z.input<typeof newApplicationSchema>;
@@ -49,6 +51,8 @@ export async function createApplication(
     name: fields.name,
     title: fields.title,
     description: fields.description,
+    title_en: fields.titleEn,
+    description_en: fields.descriptionEn,
     callback_url: fields.callbackUrl,
     secret_hash: hashTokenHex(secret),
   });

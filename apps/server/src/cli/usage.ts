@@ -15,10 +15,14 @@ Database
 
 Applications
   app create --name NAME --title T --description D --callback-url URL
-                                            register an application; prints its id and secret (once)
+             [--title-en T] [--description-en D]
+                                            register an application; prints its id and secret (once);
+                                            the English title and description show to English readers
+                                            (the Ukrainian ones when they are not given)
   app list                                  list applications
   app rotate-secret --app ID|NAME           issue a new secret; the old one stops working
-  app update --app ID|NAME [--title T] [--description D] [--callback-url URL]
+  app update --app ID|NAME [--title T] [--description D] [--title-en T] [--description-en D]
+             [--callback-url URL]
              [OpenID Connect flags] [--disable-oidc]
     OpenID Connect flags (app create and app update):
       --oidc --redirect-uri URI [--redirect-uri URI ...] [--post-logout-redirect-uri URI ...]

@@ -35,6 +35,9 @@ export interface ApplicationsTable {
   name: string;
   title: string;
   description: ColumnType<string, string | undefined, string>;
+  // English title and description (migration 0120); empty when not translated
+  title_en: ColumnType<string, string | undefined, string>;
+  description_en: ColumnType<string, string | undefined, string>;
   callback_url: string;
   secret_hash: string;
   created_at: Timestamp;

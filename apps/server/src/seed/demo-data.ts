@@ -62,6 +62,8 @@ export interface DemoApplication {
   name: string;
   title: string;
   description: string;
+  titleEn: string;
+  descriptionEn: string;
   callbackUrl: string;
 }
 
@@ -70,18 +72,24 @@ export const demoApplications: DemoApplication[] = [
     name: "campus",
     title: "Електронний кампус",
     description: "Розклад, оцінки, навчальні матеріали та заяви.",
+    titleEn: "Electronic campus",
+    descriptionEn: "Timetable, marks, course materials and applications.",
     callbackUrl: `${DEMO_SITE_ORIGIN}/campus/callback`,
   },
   {
     name: "my-kpi",
     title: "Мій КПІ",
     description: "Особистий кабінет студента та працівника.",
+    titleEn: "My KPI",
+    descriptionEn: "The personal page of students and staff.",
     callbackUrl: `${DEMO_SITE_ORIGIN}/my-kpi/callback`,
   },
   {
     name: "demo-site",
     title: "Демо-сайт інтегратора",
     description: "Сторонній сайт із кнопкою «Увійти з KPI ID».",
+    titleEn: "Integrator's demo site",
+    descriptionEn: "A third-party site with the “Sign in with KPI ID” button.",
     callbackUrl: `${DEMO_SITE_ORIGIN}/callback`,
   },
 ];

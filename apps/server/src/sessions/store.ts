@@ -30,6 +30,9 @@ export interface SessionApplication {
   name: string;
   title: string;
   description: string;
+  /** Empty when the operator gave no English text. */
+  title_en: string;
+  description_en: string;
 }
 
 const secondsLater = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000);
@@ -92,7 +95,14 @@ export async function loadSession(
         eb
           .selectFrom("user_applications")
           .innerJoin("applications", "applications.id", "user_applications.application_id")
-          .select(["applications.id", "applications.name", "applications.title", "applications.description"])
+          .select([
+            "applications.id",
+            "applications.name",
+            "applications.title",
+            "applications.description",
+            "applications.title_en",
+            "applications.description_en",
+          ])
           .whereRef("user_applications.user_id", "=", "sessions.user_id")
           .orderBy("applications.title"),
       ).as("applications"),

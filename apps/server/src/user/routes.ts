@@ -1,6 +1,7 @@
-import { currentUserSchema, errorBodySchema } from "@kpi-id/contracts";
+import { currentUserSchema, defaultLanguage, errorBodySchema, languageFromAcceptHeader } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireSession } from "../sessions/current.ts";
+import { localizedApplications } from "./applications.ts";
 import { profileData } from "./profile.ts";
 
 /** The signed-in person, their fields and their applications; what the web app renders from. */
@@ -15,17 +16,20 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: "The signed-in person",
           description:
             "Full name, profile fields (keyed NAME, EMAIL, TAX_ID, STUDENT_ID, EMPLOYEE_ID, AUTH_METHOD; empty " +
-            "string when missing) and the applications the person may open. 401 `auth.not_authenticated` " +
-            "without a live session; never a redirect.",
+            "string when missing) and the applications the person may open, their title and description in " +
+            "the language of Accept-Language (Ukrainian when it names neither uk nor en, or when an " +
+            "application has no English text). 401 `auth.not_authenticated` without a live session; never a redirect.",
           response: { 200: currentUserSchema, 401: errorBodySchema },
         },
       },
       async (request, reply) => {
         const session = await requireSession(request, reply);
+        const language = languageFromAcceptHeader(request.headers["accept-language"]) ?? defaultLanguage;
+        reply.header("vary", "accept-language");
         return {
           fullName: session.user.full_name,
           data: profileData(session.user, session.authMethod),
-          applications: session.applications,
+          applications: localizedApplications(session.applications, language),
         };
       },
     );

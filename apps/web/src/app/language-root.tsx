@@ -1,5 +1,7 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { Navigate, Outlet, useLocation, useParams } from "react-router";
+import { userQueryKey } from "@/features/auth/api/get-user.ts";
 import { useDocumentTitle } from "@/lib/document-title.ts";
 import { i18n } from "@/lib/i18n.ts";
 import { isLanguage, toLanguage } from "@/lib/languages.ts";
@@ -13,11 +15,13 @@ export function LanguageRoot() {
   const { lang } = useParams();
   const { pathname, search } = useLocation();
   const valid = isLanguage(lang);
+  const queryClient = useQueryClient();
   useDocumentTitle();
   useEffect(() => {
     if (!valid || i18n.language === lang) return;
-    void i18n.changeLanguage(lang);
-  }, [valid, lang]);
+    // /user answers application titles in the request's language: ask again in the new one.
+    void i18n.changeLanguage(lang).then(() => queryClient.invalidateQueries({ queryKey: userQueryKey }));
+  }, [valid, lang, queryClient]);
   useEffect(() => {
     if (valid) document.documentElement.lang = lang;
   }, [valid, lang]);

@@ -130,7 +130,10 @@ export function oidcJson(application: ApplicationRow) {
   };
 }
 
-/** `app update --app ID|NAME [--title T] [--description D] [--callback-url URL] [OIDC flags] [--disable-oidc]` */
+/**
+ * `app update --app ID|NAME [--title T] [--description D] [--title-en T] [--description-en D]
+ * [--callback-url URL] [OIDC flags] [--disable-oidc]`
+ */
 export const updateApplication: CommandHandler = async ({ db, out, config }, args) => {
   let values: ReturnType<typeof parseUpdate>;
   try {
@@ -147,18 +150,29 @@ export const updateApplication: CommandHandler = async ({ db, out, config }, arg
     .object({
       title: text().min(1).max(200).optional(),
       description: text().max(1000).optional(),
+      titleEn: text().max(200).optional(),
+      descriptionEn: text().max(1000).optional(),
       callbackUrl: callbackUrlSchema.optional(),
     })
-    .safeParse({ title: values.title, description: values.description, callbackUrl: values["callback-url"] });
+    .safeParse({
+      title: values.title,
+      description: values.description,
+      titleEn: values["title-en"],
+      descriptionEn: values["description-en"],
+      callbackUrl: values["callback-url"],
+    });
   if (!basics.success)
     throw new UsageError(basics.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; "));
-  const { title, description, callbackUrl } = basics.data;
-  if (title !== undefined || description !== undefined || callbackUrl !== undefined) {
+  const { title, description, titleEn, descriptionEn, callbackUrl } = basics.data;
+  const changed = [title, description, titleEn, descriptionEn, callbackUrl].some((value) => value !== undefined);
+  if (changed) {
     application = await db
       .updateTable("applications")
       .set({
         ...(title !== undefined ? { title } : {}),
         ...(description !== undefined ? { description } : {}),
+        ...(titleEn !== undefined ? { title_en: titleEn } : {}),
+        ...(descriptionEn !== undefined ? { description_en: descriptionEn } : {}),
         ...(callbackUrl !== undefined ? { callback_url: callbackUrl } : {}),
         updated_at: new Date(),
       })
@@ -190,6 +204,8 @@ function parseUpdate(args: string[]) {
       app: { type: "string" },
       title: { type: "string" },
       description: { type: "string" },
+      "title-en": { type: "string" },
+      "description-en": { type: "string" },
       "callback-url": { type: "string" },
       "disable-oidc": { type: "boolean" },
       json: { type: "boolean" },

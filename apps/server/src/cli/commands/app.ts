@@ -21,6 +21,8 @@ const create: CommandHandler = async ({ db, out, config }, args) => {
     name: { type: "string" },
     title: { type: "string" },
     description: { type: "string" },
+    "title-en": { type: "string" },
+    "description-en": { type: "string" },
     "callback-url": { type: "string" },
     ...oidcOptionSpec,
   });
@@ -28,6 +30,8 @@ const create: CommandHandler = async ({ db, out, config }, args) => {
     name: required(values, "name"),
     title: required(values, "title"),
     description: values.description ?? "",
+    titleEn: values["title-en"] ?? "",
+    descriptionEn: values["description-en"] ?? "",
     callbackUrl: required(values, "callback-url"),
   };
   const oidc = hasOidcOptions(values) ? oidcSettingsFromOptions(values, values.oidc) : undefined;

@@ -1,0 +1,19 @@
+import { demoUsers, expect, signInWithPassword, test } from "../fixtures.ts";
+import { AppsPage } from "../pages/apps-page.ts";
+
+test("the apps list shows each application's title and description in the page's language", async ({
+  page,
+  loginPage,
+}) => {
+  await signInWithPassword(loginPage, demoUsers.student);
+  const ukrainian = new AppsPage(page, "uk");
+  await expect(ukrainian.cards.first()).toBeVisible();
+  await expect(ukrainian.cards.filter({ hasText: "Електронний кампус" })).toContainText("Розклад, оцінки");
+
+  // The language switch asks /user again, in English.
+  await page.getByTestId("language-switch").click();
+  await page.waitForURL(/\/en\/apps$/);
+  const english = new AppsPage(page, "en");
+  await expect(english.cards.filter({ hasText: "Electronic campus" })).toContainText("Timetable, marks");
+  await expect(english.cards.filter({ hasText: "Електронний кампус" })).toHaveCount(0);
+});

@@ -1,5 +1,6 @@
+import type { Server } from "node:http";
 import cookie from "@fastify/cookie";
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Kysely } from "kysely";
 import { accountApplicationRoutes } from "./account/application-routes.ts";
@@ -56,16 +57,36 @@ export interface BuildAppOptions {
   clock?: () => Date;
 }
 
+/**
+ * Fastify counts a bare number as "trust nothing"; a hop count means the socket's
+ * peer and the hops before it are proxies (proxy-addr's function form).
+ */
+function fastifyTrustProxy(trust: Config["trustProxy"]): FastifyServerOptions["trustProxy"] {
+  if (typeof trust !== "number") return trust;
+  return (_address, hop) => hop < trust;
+}
+
 export async function buildApp({
   config,
   database,
   logger = true,
   clock = () => new Date(),
 }: BuildAppOptions): Promise<FastifyInstance> {
-  const serverOptions: FastifyServerOptions = {
+  const serverOptions: FastifyHttpOptions<Server> = {
     logger: logger ? loggerOptions(config) : false,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    // A client slow to send its headers or its body is cut off (408) instead of holding a connection.
+    http: {
+      headersTimeout: config.httpTimeouts.headersSeconds * 1000,
+      requestTimeout: config.httpTimeouts.requestSeconds * 1000,
+      // How often Node looks for connections past those timeouts (its default is every 30 s).
+      connectionsCheckingInterval: Math.min(1000, config.httpTimeouts.headersSeconds * 1000),
+    },
+    requestTimeout: config.httpTimeouts.requestSeconds * 1000,
+    keepAliveTimeout: config.httpTimeouts.keepAliveSeconds * 1000,
+    // A connection with nothing sent either way for this long is closed.
+    connectionTimeout: (config.httpTimeouts.requestSeconds + config.httpTimeouts.keepAliveSeconds) * 1000,
     // Idle keep-alive sockets close at shutdown; in-flight requests finish first.
     forceCloseConnections: "idle",
     return503OnClosing: true,

@@ -16,6 +16,7 @@ export const auditEventTypes = [
   "method_linked",
   "method_unlinked",
   "application_revoked",
+  "account_unlocked",
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 

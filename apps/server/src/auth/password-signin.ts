@@ -3,6 +3,8 @@ import type { FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
 import type { User } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
+import { deviceNonceFor } from "../sessions/device-cookie.ts";
+import { requestThrottleAddress } from "../throttle/address.ts";
 import { confirmFailure, credentialThrottleKeys, settleSuccess, takeAttempt } from "../throttle/throttle.ts";
 import { findUserByUsername } from "../users/queries.ts";
 import { issueLoginGrant } from "./grants.ts";
@@ -22,9 +24,13 @@ function refusalReason(user: User | undefined, passwordMatches: boolean): string
  */
 export async function signInWithPassword(request: FastifyRequest, credentials: LoginRequest): Promise<string> {
   const { db, config, passwordHasher, clock } = request.server;
-  const keys = credentialThrottleKeys(config.sessionSecret, credentials.username, request.ip);
-  const attempt = await takeAttempt(db, keys, clock());
   const user = await findUserByUsername(db, credentials.username);
+  const keys = credentialThrottleKeys(config.sessionSecret, {
+    username: credentials.username,
+    address: requestThrottleAddress(request),
+    device: deviceNonceFor(request, user?.id),
+  });
+  const attempt = await takeAttempt(db, keys, clock());
   if (!attempt.allowed) {
     await audit(request, {
       type: "sign_in",

@@ -53,6 +53,8 @@ People
   user set-password --username U --password-stdin
   user disable --username U                 block sign-in and end every session
   user enable --username U
+  user unlock --username U                  forget strangers' failed password guesses on U
+                                            (lifts the lock for browsers new to U; audited)
   user list
   user grant --username U --app ID|NAME     give access to an application
   user revoke --username U --app ID|NAME

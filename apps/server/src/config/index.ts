@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import type { z } from "zod";
 import { readSamlConfig, type SamlConfig } from "./saml.ts";
@@ -14,7 +15,12 @@ export interface Config {
   publicUrl: string;
   /** Cookies get `Secure` and the `__Host-` prefix when the service is served over https. */
   secureCookies: boolean;
-  trustProxy: boolean | string;
+  /** Whose X-Forwarded-For is believed: the proxies' addresses/CIDRs, or a hop count (Fastify's trustProxy). */
+  trustProxy: false | true | number | string[];
+  /** IPv6 clients are counted by this prefix of their address when throttled. */
+  throttleIpv6PrefixLength: number;
+  /** Node's HTTP server limits: a client that is slow to send its headers or body is cut off. */
+  httpTimeouts: { headersSeconds: number; requestSeconds: number; keepAliveSeconds: number };
   /** Bearer token GET /metrics requires; without one, /metrics answers loopback clients only. */
   metricsToken?: string;
   /** Swagger UI at /api/docs (the OpenAPI document stays public either way). */
@@ -103,11 +109,39 @@ function formatIssue(issue: z.core.$ZodIssue): string {
   return `${variable}: ${issue.message}`;
 }
 
-/** "true" trusts every proxy; otherwise a comma-separated list of proxy addresses or CIDRs. */
-function parseTrustProxy(value: string | undefined): boolean | string {
+const proxyNames = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function isProxyAddress(entry: string): boolean {
+  if (proxyNames.has(entry)) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * A hop count ("1": the one proxy in front) or a comma-separated list of proxy addresses/CIDRs;
+ * the client is then the right-most address in X-Forwarded-For that is not a trusted proxy.
+ * A bare "true" would believe any client's own X-Forwarded-For, so production refuses it.
+ */
+function parseTrustProxy(value: string | undefined, isProduction: boolean): Config["trustProxy"] {
   if (value === undefined || value === "false") return false;
-  if (value === "true") return true;
-  return value;
+  if (value === "true") {
+    if (isProduction) {
+      throw new ConfigError(
+        "TRUST_PROXY: \"true\" believes any client's X-Forwarded-For; name the proxies' addresses/CIDRs or a hop count",
+      );
+    }
+    return true;
+  }
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(",").map((entry) => entry.trim());
+  const wrong = entries.find((entry) => !isProxyAddress(entry));
+  if (wrong !== undefined) {
+    throw new ConfigError(`TRUST_PROXY: "${wrong}" is not an address, a CIDR or a hop count`);
+  }
+  return entries;
 }
 
 /**
@@ -126,6 +160,15 @@ function requireTls(environment: Environment): void {
     if (url.protocol === "https:" || loopbackHosts.has(url.hostname)) continue;
     throw new ConfigError(`${variable}: must be an https:// address in production`);
   }
+}
+
+function readHttpTimeouts(environment: Environment): Config["httpTimeouts"] {
+  const { HEADERS_TIMEOUT_SECONDS: headersSeconds, REQUEST_TIMEOUT_SECONDS: requestSeconds } = environment;
+  // Node refuses a headers timeout longer than the whole request's.
+  if (headersSeconds > requestSeconds) {
+    throw new ConfigError("HEADERS_TIMEOUT_SECONDS: must not be longer than REQUEST_TIMEOUT_SECONDS");
+  }
+  return { headersSeconds, requestSeconds, keepAliveSeconds: environment.KEEP_ALIVE_TIMEOUT_SECONDS };
 }
 
 function resolveSessionSecret(environment: Environment, dataDir: string): string {
@@ -181,7 +224,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port: environment.PORT,
     publicUrl,
     secureCookies: publicUrl.startsWith("https://"),
-    trustProxy: parseTrustProxy(environment.TRUST_PROXY),
+    trustProxy: parseTrustProxy(environment.TRUST_PROXY, isProduction),
+    throttleIpv6PrefixLength: environment.THROTTLE_IPV6_PREFIX_LENGTH,
+    httpTimeouts: readHttpTimeouts(environment),
     metricsToken: environment.METRICS_TOKEN,
     apiDocsUi: environment.API_DOCS_UI ?? !isProduction,
     readyDetails: environment.READY_DETAILS ?? !isProduction,

@@ -37,6 +37,10 @@ export const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: httpUrl.optional(),
   TRUST_PROXY: optionalText,
+  THROTTLE_IPV6_PREFIX_LENGTH: z.coerce.number().int().min(32).max(128).default(64),
+  HEADERS_TIMEOUT_SECONDS: seconds(10),
+  REQUEST_TIMEOUT_SECONDS: seconds(30),
+  KEEP_ALIVE_TIMEOUT_SECONDS: seconds(72),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 
   DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),

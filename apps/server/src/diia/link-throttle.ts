@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../errors.ts";
+import { requestThrottleAddress } from "../throttle/address.ts";
 import type { ThrottleRule } from "../throttle/policy.ts";
 import { takeAttempt } from "../throttle/throttle.ts";
 
@@ -11,8 +12,8 @@ import { takeAttempt } from "../throttle/throttle.ts";
 const appLinkRule: ThrottleRule = {
   freeFailures: 120,
   firstDelaySeconds: 1,
-  lockAfterFailures: 600,
-  lockSeconds: 15 * 60,
+  maxDelaySeconds: 15 * 60,
+  lock: { afterFailures: 600, seconds: 15 * 60 },
   forgetAfterSeconds: 60 * 60,
   forgetFrom: "firstFailure",
 };
@@ -22,7 +23,7 @@ export async function takeAppLinkAttempt(request: FastifyRequest): Promise<void>
   const { server } = request;
   const decision = await takeAttempt(
     server.db,
-    [{ key: `diia-link:${request.ip}`, rule: appLinkRule }],
+    [{ key: `diia-link:${requestThrottleAddress(request)}`, rule: appLinkRule }],
     server.clock(),
   );
   if (!decision.allowed) throw new AppError("request.rate_limited", { retryAfterSeconds: decision.retryAfterSeconds });

@@ -3,6 +3,7 @@ import { audit } from "../audit/record.ts";
 import { sameText } from "../crypto/tokens.ts";
 import { AppError, hasCode } from "../errors.ts";
 import { completeSignIn } from "../sessions/complete-sign-in.ts";
+import { requestThrottleAddress } from "../throttle/address.ts";
 import { throttlePolicy } from "../throttle/policy.ts";
 import { settleSuccess, type ThrottleKey, takeAttempt } from "../throttle/throttle.ts";
 import type { GoogleIdentity, GoogleOpenIdClient } from "./client.ts";
@@ -49,8 +50,8 @@ function pendingSignInFor(request: FastifyRequest, state: string): PendingSignIn
  * Answers at /google/auth are counted per address like any credential check
  * (codes cannot be guessed, but each failed answer costs a call to Google).
  */
-function googleThrottleKeys(ip: string): ThrottleKey[] {
-  return [{ key: `google-ip:${ip}`, rule: throttlePolicy.ip }];
+function googleThrottleKeys(address: string): ThrottleKey[] {
+  return [{ key: `google-ip:${address}`, rule: throttlePolicy.ip }];
 }
 
 export interface GoogleAnswer {
@@ -90,7 +91,7 @@ export async function completeGoogleSignIn(
   // The pending sign-in is good for one answer, whatever that answer turns out to be.
   clearPendingCookie(reply);
   const { db, clock } = request.server;
-  const throttle = googleThrottleKeys(request.ip);
+  const throttle = googleThrottleKeys(requestThrottleAddress(request));
   const attempt = await takeAttempt(db, throttle, clock());
   if (!attempt.allowed) {
     await audit(request, {

@@ -12,12 +12,15 @@ declare module "fastify" {
 const loopbackAddresses = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
 /**
- * With METRICS_TOKEN set, a scrape must bring it as a bearer token; without one only a
- * loopback client (an agent on the same machine) may read. request.ip is the real client
- * behind a trusted proxy, so a proxied request from outside never passes as loopback.
+ * With METRICS_TOKEN set, a scrape must bring it as a bearer token; without one only an
+ * agent on the same machine may read: the socket's own peer is loopback and the request
+ * did not come through a proxy. X-Forwarded-For never decides (anyone can write it).
  */
 function mayScrape(request: FastifyRequest, token: string | undefined): boolean {
-  if (token === undefined) return loopbackAddresses.has(request.ip);
+  if (token === undefined) {
+    const proxied = request.headers["x-forwarded-for"] !== undefined || request.headers.forwarded !== undefined;
+    return !proxied && loopbackAddresses.has(request.socket.remoteAddress ?? "");
+  }
   const header = request.headers.authorization;
   return typeof header === "string" && header.startsWith("Bearer ") && sameText(token, header.slice(7));
 }

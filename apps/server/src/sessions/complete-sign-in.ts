@@ -6,6 +6,7 @@ import { requestLanguage } from "../http/language.ts";
 import { findUserById } from "../users/queries.ts";
 import { destinationOf, takeContinueTo } from "./continue-to.ts";
 import { readSessionCookie, sessionCookieName, sessionCookieOptions } from "./cookie.ts";
+import { rememberDevice } from "./device-cookie.ts";
 import { createSession, deleteSessionByToken } from "./store.ts";
 
 export interface SignIn {
@@ -39,8 +40,9 @@ async function requireActivePerson(request: FastifyRequest, { userId, method }: 
  * Every sign-in ends here, whatever the method: the person is checked, a fresh
  * session replaces whatever session cookie the browser had (a token planted
  * before sign-in is worthless), the cookie is set (this is the only place that
- * sets it), the start is audited, and the browser's pending "continue to" is
- * taken to say where it goes next.
+ * sets it), the browser is remembered for this account (its device cookie: a
+ * stranger's guesses never lock it out), the start is audited, and the browser's
+ * pending "continue to" is taken to say where it goes next.
  */
 export async function completeSignIn(
   request: FastifyRequest,
@@ -62,6 +64,7 @@ export async function completeSignIn(
     ...sessionCookieOptions(config),
     maxAge: config.sessions.absoluteTimeoutSeconds,
   });
+  rememberDevice(request, reply, signIn.userId);
   // Whatever the request had loaded before belongs to the old cookie.
   request.session = undefined;
   await audit(request, { type: "session_start", result: "success", authMethod: signIn.method, userId: signIn.userId });

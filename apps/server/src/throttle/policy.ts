@@ -1,45 +1,60 @@
 /**
  * How many failed credential checks a key may have before it waits, and for
- * how long. docs/operations.md describes the same numbers for operators.
+ * how long. docs/operations.md ("Throttling of sign-in attempts") describes the
+ * same numbers for operators.
  */
 export interface ThrottleRule {
   /** Failures allowed without any delay. */
   freeFailures: number;
   /** The delay after the first failure past the free ones; it doubles with each further failure. */
   firstDelaySeconds: number;
-  /** From this many failures on, every failure locks the key for lockSeconds. */
-  lockAfterFailures: number;
-  lockSeconds: number;
+  /** The longest a delay grows to. */
+  maxDelaySeconds: number;
+  /** From this many failures on every failure locks the key; without one the key only ever waits (no wall). */
+  lock?: { afterFailures: number; seconds: number };
   /** When the count starts again from zero: this long after the key's last failure, or after its first. */
   forgetAfterSeconds: number;
   forgetFrom: "lastFailure" | "firstFailure";
 }
 
 export const throttlePolicy = {
-  // One account: a person mistyping is never slowed; guessing is slowed to one try per 15 minutes.
+  // One account, tried from a browser that never signed in to it: a person mistyping is never slowed;
+  // guessing is slowed to one try per 15 minutes. A stranger's guesses hold only such browsers.
   account: {
     freeFailures: 3,
     firstDelaySeconds: 1,
-    lockAfterFailures: 10,
-    lockSeconds: 15 * 60,
+    maxDelaySeconds: 15 * 60,
+    lock: { afterFailures: 10, seconds: 15 * 60 },
     forgetAfterSeconds: 60 * 60,
     forgetFrom: "lastFailure",
   },
-  // One address: a campus NAT carries many people, so the allowance is larger, and it is counted per hour
-  // from the first failure, so a busy address's occasional typos never add up to a lock over a day.
-  ip: {
-    freeFailures: 30,
+  // One browser that signed in to the account before (its device cookie): held by its own failures only.
+  device: {
+    freeFailures: 5,
     firstDelaySeconds: 1,
-    lockAfterFailures: 100,
-    lockSeconds: 15 * 60,
+    maxDelaySeconds: 15 * 60,
+    lock: { afterFailures: 10, seconds: 15 * 60 },
+    forgetAfterSeconds: 60 * 60,
+    forgetFrom: "lastFailure",
+  },
+  // One address (an IPv6 /64): a campus NAT carries thousands of people, so 300 failures an hour (from
+  // the first) are free; past them each failure makes the address wait a little longer, up to a minute,
+  // and never locks it. Returning browsers (device cookies) do not count here at all.
+  ip: {
+    freeFailures: 300,
+    firstDelaySeconds: 1,
+    maxDelaySeconds: 60,
     forgetAfterSeconds: 60 * 60,
     forgetFrom: "firstFailure",
   },
 } as const satisfies Record<string, ThrottleRule>;
 
+/** How long a browser's device cookie lasts after its last sign-in, and how many accounts it remembers. */
+export const deviceCookiePolicy = { lifetimeDays: 180, accountsPerBrowser: 5 } as const;
+
 /** Seconds the key must wait after its `failures`-th failure in a row. */
 export function delayAfterFailures(rule: ThrottleRule, failures: number): number {
-  if (failures >= rule.lockAfterFailures) return rule.lockSeconds;
+  if (rule.lock && failures >= rule.lock.afterFailures) return rule.lock.seconds;
   if (failures <= rule.freeFailures) return 0;
-  return Math.min(rule.firstDelaySeconds * 2 ** (failures - rule.freeFailures - 1), rule.lockSeconds);
+  return Math.min(rule.firstDelaySeconds * 2 ** (failures - rule.freeFailures - 1), rule.maxDelaySeconds);
 }

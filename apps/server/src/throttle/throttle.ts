@@ -8,18 +8,44 @@ export interface ThrottleKey {
   rule: ThrottleRule;
 }
 
+/** Who is trying: the typed username, the client's address (as throttling counts it) and the browser's device nonce. */
+export interface CredentialAttempt {
+  username: string;
+  address: string;
+  /** The nonce of the browser's device cookie for this account, when it signed in to the account before. */
+  device?: string;
+}
+
+const keyOf = (secret: string, kind: string, value: string) =>
+  createHmac("sha256", secret).update(`${kind}\0${value}`, "utf8").digest("base64url");
+
 /**
  * Counter keys for one credential check. The account part is an HMAC of the
  * lower-cased username, so the table and any log of it never hold a typed
  * username (people type passwords into the username field), and unknown
- * usernames get counters exactly like real ones.
+ * usernames get counters exactly like real ones. A browser that signed in to
+ * the account before is counted by itself alone (OWASP "device cookies"): a
+ * stranger's guesses lock the account for unknown browsers, never for the owner's.
  */
-export function credentialThrottleKeys(secret: string, username: string, ip: string): ThrottleKey[] {
-  const account = createHmac("sha256", secret).update(username.trim().toLowerCase(), "utf8").digest("base64url");
+export function credentialThrottleKeys(secret: string, attempt: CredentialAttempt): ThrottleKey[] {
+  if (attempt.device !== undefined) {
+    return [{ key: `device:${keyOf(secret, "device", attempt.device)}`, rule: throttlePolicy.device }];
+  }
+  const account = createHmac("sha256", secret)
+    .update(attempt.username.trim().toLowerCase(), "utf8")
+    .digest("base64url");
   return [
     { key: `account:${account}`, rule: throttlePolicy.account },
-    { key: `ip:${ip}`, rule: throttlePolicy.ip },
+    { key: `ip:${attempt.address}`, rule: throttlePolicy.ip },
   ];
+}
+
+/** The account's counter: `user unlock` deletes it. */
+export async function unlockAccount(db: Db, secret: string, username: string): Promise<boolean> {
+  const [account] = credentialThrottleKeys(secret, { username, address: "" });
+  if (!account) return false;
+  const deleted = await db.deleteFrom("throttle_counters").where("key", "=", account.key).executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
 }
 
 export type AttemptDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -89,15 +115,18 @@ export async function confirmFailure(db: Db, keys: ThrottleKey[], now: Date): Pr
     .execute();
 }
 
+/** A counter of one account or one browser: a success proves the guesser is not at work there. */
+const isOwnKey = (key: string) => key.startsWith("account:") || key.startsWith("device:");
+
 /**
- * The check succeeded: the account starts again from zero, and the address
+ * The check succeeded: the account (or the browser) starts again from zero, and the address
  * gets back the attempt counted in advance (but no more, so one known password
  * does not reset the allowance for guessing others).
  */
 export async function settleSuccess(db: Db, keys: ThrottleKey[]): Promise<void> {
-  const accountKeys = keys.filter((k) => k.key.startsWith("account:")).map((k) => k.key);
-  const otherKeys = keys.filter((k) => !k.key.startsWith("account:")).map((k) => k.key);
-  if (accountKeys.length > 0) await db.deleteFrom("throttle_counters").where("key", "in", accountKeys).execute();
+  const ownKeys = keys.filter((k) => isOwnKey(k.key)).map((k) => k.key);
+  const otherKeys = keys.filter((k) => !isOwnKey(k.key)).map((k) => k.key);
+  if (ownKeys.length > 0) await db.deleteFrom("throttle_counters").where("key", "in", ownKeys).execute();
   if (otherKeys.length > 0) {
     await db
       .updateTable("throttle_counters")

@@ -6,6 +6,7 @@ import { keysCommands } from "./keys.ts";
 import { samlCommands } from "./saml.ts";
 import { userCommands } from "./user.ts";
 import { userGoogleCommands } from "./user-google.ts";
+import { userUnlockCommands } from "./user-unlock.ts";
 
 /** Command groups; each issue that adds operator commands adds its group here. */
 export const commandGroups: Record<string, Record<string, CommandHandler>> = {
@@ -14,5 +15,5 @@ export const commandGroups: Record<string, Record<string, CommandHandler>> = {
   diia: diiaCommands,
   keys: keysCommands,
   saml: samlCommands,
-  user: { ...userCommands, ...userGoogleCommands },
+  user: { ...userCommands, ...userGoogleCommands, ...userUnlockCommands },
 };

@@ -1,0 +1,29 @@
+import { recordAuditEvent } from "../../audit/record.ts";
+import { unlockAccount } from "../../throttle/throttle.ts";
+import { findUserByUsername } from "../../users/queries.ts";
+import { parseOptions, required } from "../args.ts";
+import type { CommandHandler } from "../context.ts";
+import { CommandFailedError } from "../usage.ts";
+
+/**
+ * Lifts the password lock strangers' guesses put on an account (for browsers that never
+ * signed in to it); the person's own browsers and Diia and Google were never held by it.
+ */
+const unlock: CommandHandler = async (context, args) => {
+  const username = required(parseOptions(args, { username: { type: "string" } }), "username");
+  const user = await findUserByUsername(context.db, username);
+  if (!user) throw new CommandFailedError(`no user '${username}'`);
+  const lifted = await unlockAccount(context.db, context.config.sessionSecret, user.username);
+  await recordAuditEvent(context.db, {
+    type: "account_unlocked",
+    result: "success",
+    userId: user.id,
+    reason: lifted ? "operator" : "operator.not_locked",
+  });
+  context.out.result(
+    { username: user.username, unlocked: lifted },
+    lifted ? `Unlocked ${user.username}: failed guesses forgotten` : `${user.username} had no failed guesses to forget`,
+  );
+};
+
+export const userUnlockCommands: Record<string, CommandHandler> = { unlock };

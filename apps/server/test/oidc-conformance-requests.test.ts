@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findPersonForGoogle } from "../src/google/person.ts";
+import { updateUser } from "../src/users/queries.ts";
 import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
@@ -93,6 +95,29 @@ describe.each(databaseKinds)("OpenID Connect requests the conformance suite send
       body: new URLSearchParams({ access_token: token }),
     });
     expect(await postBody.json()).toEqual(get);
+  });
+
+  it("oidcc-scope-email: email_verified is true only while the address is the one a Google sign-in proved", async () => {
+    const person = await addPerson(
+      test.app,
+      { username: "proven", fullName: "Олена Коваленко", email: "proven@kpi.ua" },
+      password,
+    );
+    await grantAccess(test.app.db, person.id, rp.id);
+    const browser = new TestBrowser(origin);
+    browser.setCookie(await signIn(test.app, "proven", password, { origin }));
+    const emailClaims = async () => {
+      const tokens = await tokensWith("openid email", {}, browser);
+      return client.fetchUserInfo(config, tokens.access_token, person.id);
+    };
+    expect(await emailClaims()).toMatchObject({ email: "proven@kpi.ua", email_verified: false });
+    // What a Google sign-in of the university's Workspace account with this verified address records.
+    const identity = { subject: "google-proven", email: "proven@kpi.ua", emailVerified: true, hostedDomain: "kpi.ua" };
+    await findPersonForGoogle(test.app.db, identity, ["kpi.ua"]);
+    expect(await emailClaims()).toMatchObject({ email: "proven@kpi.ua", email_verified: true });
+    // An operator changes the address: nobody proved the new one.
+    await updateUser(test.app.db, person.id, { email: "other@kpi.ua" });
+    expect(await emailClaims()).toMatchObject({ email: "other@kpi.ua", email_verified: false });
   });
 
   it("oidcc-id-token-hint: prompt=none with the ID token of the signed-in person gives a code", async () => {

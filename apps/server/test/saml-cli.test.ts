@@ -3,6 +3,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signedAggregate } from "./saml/aggregate.ts";
+import { makeKeyPair } from "./saml/keys.ts";
 import { nodeSamlSp } from "./saml/node-saml-sp.ts";
 import { runCliOn } from "./support/cli.ts";
 import { createTestDatabase, type TestDatabase } from "./support/databases.ts";
@@ -91,5 +93,44 @@ describe("saml operator commands", () => {
     const refused = await cli(["saml", "keys", "remove", "--kid", signing]);
     expect(refused.stderr).toContain("is the signing key");
     expect((await cli(["saml", "sp", "remove", "--entity-id", sp.entityId])).code).toBe(0);
+  });
+
+  it("adds a federation from its signed aggregate and certificate, lists it, refuses a bad one, removes it with its SPs", async () => {
+    const federation = makeKeyPair("cli-federation");
+    const member = nodeSamlSp({
+      baseUrl: "https://member.example.org",
+      idpUrl: "https://id.kpi.ua",
+      idpCertificate: "unused",
+    });
+    const inAWeek = new Date(Date.now() + 7 * 86_400_000);
+    const aggregate = file("aggregate.xml", signedAggregate([member.metadata], inAWeek, federation));
+    const added = await cli([
+      "saml",
+      "federation",
+      "add",
+      "--name",
+      "peano",
+      "--metadata",
+      aggregate,
+      "--certificate",
+      federation.certFile,
+    ]);
+    expect(added.stderr).toBe("");
+    expect(added.stdout).toContain("Federation peano: 1 service providers");
+    const sps = await cli(["saml", "sp", "list", "--json"]);
+    expect(sps.json()).toContainEqual(
+      expect.objectContaining({ entityId: member.entityId, source: "federation:peano" }),
+    );
+    file("aggregate.xml", signedAggregate([member.metadata], inAWeek, makeKeyPair("impostor")));
+    const refused = await cli(["saml", "federation", "refresh", "--name", "peano"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("bad signature");
+    const listed = await cli(["saml", "federation", "list", "--json"]);
+    expect(listed.json()).toEqual([
+      expect.objectContaining({ name: "peano", lastError: expect.stringContaining("bad signature") }),
+    ]);
+    expect((await cli(["saml", "federation", "remove", "--name", "peano"])).code).toBe(0);
+    const after = await cli(["saml", "sp", "list", "--json"]);
+    expect(after.json()).not.toContainEqual(expect.objectContaining({ entityId: member.entityId }));
   });
 });

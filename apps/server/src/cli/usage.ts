@@ -46,6 +46,11 @@ SAML 2.0 identity provider (docs/saml.md)
   saml keys rollover [--activate-in-hours 48]
                                             new key in the metadata now, signing later
   saml keys remove --kid KID                take an old key out of the metadata
+  saml federation add --name NAME --metadata FILE|URL --certificate FILE [--entity-category URI ...]
+                                            a federation's signed aggregate: its SPs, refreshed on a schedule
+  saml federation refresh --name NAME       read the aggregate again now
+  saml federation list                      federations, validUntil, last refresh and error
+  saml federation remove --name NAME        the federation and its SPs
 
 People
   user create --username U --full-name F [--email E] [--tax-id T] [--student-id S]

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { consentRoutes } from "./consent-routes.ts";
+import { scheduleFederationRefresh } from "./federation-schedule.ts";
 import { metadataRoutes } from "./metadata-routes.ts";
 import { SamlRuntime } from "./runtime.ts";
 import { sloRoutes } from "./slo-routes.ts";
@@ -19,4 +20,5 @@ export async function registerSaml(app: FastifyInstance): Promise<void> {
   await app.register(ssoRoutes);
   await app.register(sloRoutes);
   await app.register(consentRoutes);
+  scheduleFederationRefresh(app);
 }

@@ -1,4 +1,4 @@
-import { DOMParser, type Element } from "@xmldom/xmldom";
+import { DOMParser, type Element, type Node } from "@xmldom/xmldom";
 import { entityAttributeNames, ns } from "./namespaces.ts";
 import { guardXml, validateSamlSchema, XmlRefusedError } from "./xml-guard.ts";
 
@@ -26,6 +26,22 @@ export function parseXml(xml: string) {
   } catch (error) {
     // xmldom wraps what onError throws in its own ParseError.
     throw error instanceof XmlRefusedError ? error : new XmlRefusedError(`not well-formed: ${String(error)}`);
+  }
+}
+
+/**
+ * A comment between the text nodes of one value: canonicalization drops it, so the
+ * signature covers the joined text, while a reader taking the first text node sees
+ * another value. Comments between elements (federations annotate entities) are harmless.
+ */
+export function refuseCommentsInValues(node: Node) {
+  for (let child = node.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 8) {
+      const siblings = Array.from(node.childNodes);
+      if (siblings.some((sibling) => sibling.nodeType === 3 && (sibling.nodeValue ?? "").trim() !== ""))
+        throw new XmlRefusedError("a comment inside a value");
+    }
+    if (child.nodeType === 1) refuseCommentsInValues(child);
   }
 }
 
@@ -79,8 +95,10 @@ export function readServiceProvider(entity: Element, xml: string): ParsedService
 /** One SP's metadata document, checked: size, no DTD, the SAML metadata schema, an SP role. */
 export async function parseSpMetadata(xml: string): Promise<ParsedServiceProvider> {
   guardXml(xml, { maxBytes: maxSpMetadataBytes, allowComments: true });
+  const document = parseXml(xml);
+  refuseCommentsInValues(document);
   await validateSamlSchema(xml);
-  const root = parseXml(xml).documentElement as Element | null;
+  const root = document.documentElement as Element | null;
   if (!root || root.namespaceURI !== ns.md || root.localName !== "EntityDescriptor")
     throw new XmlRefusedError("expected one md:EntityDescriptor");
   const parsed = readServiceProvider(root, xml);

@@ -9,6 +9,7 @@ import { parseOptions, required } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { table } from "../output.ts";
 import { CommandFailedError } from "../usage.ts";
+import { samlFederationCommands } from "./saml-federation.ts";
 
 function checkAttributes(names: string[]) {
   const unknown = names.filter((name) => !attributeNames.includes(name));
@@ -135,4 +136,5 @@ export const samlCommands: Record<string, CommandHandler> = {
   "keys rollover": keysRollover,
   "keys list": keysList,
   "keys remove": keysRemove,
+  ...samlFederationCommands,
 };

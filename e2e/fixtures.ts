@@ -1,5 +1,6 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
+import { AccountPage } from "./pages/account-page.ts";
 import { AppsPage } from "./pages/apps-page.ts";
 import { ButtonWizardPage } from "./pages/button-wizard-page.ts";
 import { ConsentPage } from "./pages/consent-page.ts";
@@ -23,6 +24,8 @@ interface Fixtures {
   demoSitePage: DemoSitePage;
   buttonWizardPage: ButtonWizardPage;
   enButtonWizardPage: ButtonWizardPage;
+  accountPage: AccountPage;
+  enAccountPage: AccountPage;
 }
 
 export const test = base.extend<Fixtures>({
@@ -35,6 +38,8 @@ export const test = base.extend<Fixtures>({
   demoSitePage: async ({ page }, use) => use(new DemoSitePage(page)),
   buttonWizardPage: async ({ page }, use) => use(new ButtonWizardPage(page, "uk")),
   enButtonWizardPage: async ({ page }, use) => use(new ButtonWizardPage(page, "en")),
+  accountPage: async ({ page }, use) => use(new AccountPage(page, "uk")),
+  enAccountPage: async ({ page }, use) => use(new AccountPage(page, "en")),
 });
 
 export { expect };

@@ -12,6 +12,9 @@ const dataDir = process.env.E2E_DATA_DIR;
 // Diia sign-in requests live 25 s here instead of 180 s, so diia.spec.ts can watch one expire
 // (long enough for a sign-in on a loaded machine, short enough to wait for).
 process.env.E2E_DIIA_REQUEST_TTL_SECONDS ??= "25";
+// A sensitive change needs a sign-in within 45 s here instead of 10 minutes, so account.spec.ts can
+// watch a session go stale (every walk that makes such a change signs in just before it).
+process.env.E2E_REAUTH_MAX_AGE_SECONDS ??= "45";
 
 // One port range per run (E2E_PORT_BASE), so runs in parallel work trees never collide.
 // The specs and page objects read the stand-ins' ports from the same environment.
@@ -55,6 +58,7 @@ export default defineConfig({
       SANDBOX_GOOGLE_PORT: process.env.SANDBOX_GOOGLE_PORT,
       SANDBOX_DIIA_PORT: process.env.SANDBOX_DIIA_PORT,
       DIIA_REQUEST_TTL_SECONDS: process.env.E2E_DIIA_REQUEST_TTL_SECONDS,
+      REAUTH_MAX_AGE_SECONDS: process.env.E2E_REAUTH_MAX_AGE_SECONDS,
       DEMO_SITE_PORT: process.env.DEMO_SITE_PORT,
       DATA_DIR: dataDir,
       // Always the fresh embedded database with the demo campus, even where the

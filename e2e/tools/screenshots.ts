@@ -74,6 +74,22 @@ const shots: Shot[] = [
       await page.waitForTimeout(300);
     },
   },
+  { name: "account", signedIn: true, run: (page, lang) => open(page, `/${lang}/account`, 800) },
+  {
+    name: "account-reauth",
+    signedIn: true,
+    run: async (page, lang) => {
+      // The server's answer to a stale sign-in, so the dialog shows without waiting 10 minutes.
+      await page.route("**/api/account/sessions/end-others", (route) =>
+        route.fulfill({ status: 403, json: { code: "auth.reauth_required", message: "reauth" } }),
+      );
+      await open(page, `/${lang}/account`, 800);
+      await page.getByTestId("account-sessions").getByRole("button").first().click();
+      await page.getByRole("dialog").waitFor();
+      await page.waitForTimeout(300);
+      await page.unroute("**/api/account/sessions/end-others");
+    },
+  },
 ];
 
 async function open(page: Page, path: string, settle = 400): Promise<void> {

@@ -171,4 +171,26 @@ describe.each(databaseKinds)("linking Google from the account page (%s)", (kind)
     expect(await methodsOf(withDiia.cookie)).toMatchObject({ password: false, diia: { usable: true } });
     expect((await post(withDiia.cookie, "/api/account/google/unlink")).statusCode).toBe(200);
   });
+
+  it("a stale session proves it again with Google and comes back to the account page, where the change now goes through", async () => {
+    const person = await signedInPerson();
+    const google = account(4);
+    await linkGoogle(person.cookie, google);
+    clock.advance(11 * 60);
+    expect((await post(person.cookie, "/api/account/google/unlink")).json().code).toBe("auth.reauth_required");
+
+    const here = await post(person.cookie, "/api/account/reauth/continue");
+    expect(here.statusCode).toBe(200);
+    const continueCookie = here.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+    const started = await startGoogleSignIn(test.app);
+    const answer = await answerAtGoogle(started.location, google.sub);
+    const back = await finishGoogleSignInAsPage(
+      test.app,
+      answer,
+      `${person.cookie}; ${continueCookie}; ${started.cookie}`,
+    );
+    expect(back.headers.location).toBe("/uk/account");
+    const fresh = back.cookies.find((c) => c.name.endsWith("kpi_id_session"));
+    expect((await post(`${fresh?.name}=${fresh?.value}`, "/api/account/google/unlink")).statusCode).toBe(200);
+  });
 });

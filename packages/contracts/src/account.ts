@@ -54,6 +54,8 @@ export type AccountActivityList = z.infer<typeof accountActivityListSchema>;
 
 /** The person's ways to sign in, as the account page shows them. */
 export const accountMethodsSchema = z.object({
+  /** The name the person signs in with a password (asked again to confirm a sensitive change). */
+  username: text(),
   /** A password is set (the account can sign in with username and password). */
   password: z.boolean(),
   google: z.object({

@@ -10,6 +10,7 @@ import { revokeOidcGrants } from "../access/oidc-grants.ts";
 import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { googleSubjectsOf } from "../google/identities.ts";
+import { rememberContinueTo } from "../sessions/continue-to.ts";
 import { requireSession } from "../sessions/current.ts";
 import { connectedApplicationsOf } from "./applications.ts";
 
@@ -31,10 +32,32 @@ export const accountApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
       const { user } = await requireSession(request, reply);
       const subjects = await googleSubjectsOf(app.db, user.id);
       return {
+        username: user.username,
         password: user.password_hash !== null,
         google: { linked: subjects.length > 0, available: app.config.google !== undefined },
         diia: { usable: Boolean(user.tax_id) },
       };
+    },
+  );
+
+  app.post(
+    "/api/account/reauth/continue",
+    {
+      schema: {
+        tags: ["account"],
+        summary: "Come back to the account page after signing in again",
+        description:
+          "Before the person proves it is them again with Diia or Google for a sensitive change: the next " +
+          "completed sign-in in this browser continues to `/{lang}/account` (kept in the server's signed " +
+          "pending sign-in cookie).",
+        body: z.object({}),
+        response: { 200: z.object({ ok: z.literal(true) }), 401: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await requireSession(request, reply);
+      rememberContinueTo(reply, { kind: "account" });
+      return { ok: true as const };
     },
   );
 

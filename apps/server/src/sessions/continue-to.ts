@@ -10,6 +10,8 @@ import { signedCookie } from "../http/signed-cookie.ts";
  */
 export const continueToSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("apps") }),
+  // The account page, after the person proved it is them again for a sensitive change.
+  z.object({ kind: z.literal("account") }),
   z.object({ kind: z.literal("application"), appId: z.uuid() }),
   z.object({ kind: z.literal("oidc"), uid: text().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
   // A SAML service provider's AuthnRequest waiting on the server (saml_pending_requests.id).
@@ -32,6 +34,8 @@ export function destinationOf(continueTo: ContinueTo, language: Language): strin
   switch (continueTo.kind) {
     case "apps":
       return `/${language}/apps`;
+    case "account":
+      return `/${language}/account`;
     case "application":
       return `/${language}/apps?appId=${encodeURIComponent(continueTo.appId)}`;
     case "oidc":

@@ -51,6 +51,11 @@ export const privatePages: RouteObject[] = [
     lazy: async () => ({ Component: (await import("./routes/apps.tsx")).AppsRoute }),
   },
   {
+    path: "account",
+    handle: title("account"),
+    lazy: async () => ({ Component: (await import("./routes/account.tsx")).AccountRoute }),
+  },
+  {
     path: "privacy-policy",
     handle: title("privacy"),
     lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).PrivacyPolicyRoute }),

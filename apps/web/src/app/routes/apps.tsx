@@ -1,6 +1,7 @@
-import { LayoutGrid, LogOut } from "lucide-react";
+import { LayoutGrid, LogOut, UserRoundCog } from "lucide-react";
 import type { ReactNode } from "react";
 import { Trans, useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
@@ -8,6 +9,8 @@ import { AppsGrid } from "@/features/apps/components/apps-grid.tsx";
 import { MyDataDialog } from "@/features/apps/components/my-data-dialog.tsx";
 import { useAppIdRedirect } from "@/features/apps/components/use-app-id-redirect.ts";
 import { useLogout } from "@/features/auth/api/logout.ts";
+import { localizePath } from "@/lib/paths.ts";
+import { useLanguage } from "@/lib/use-language.ts";
 import { ProtectedGate, useCurrentUser } from "../gates/protected-gate.tsx";
 
 /** The link text comes from the translation; Trans hands it in as children. */
@@ -28,6 +31,7 @@ export function AppsScreen() {
   const user = useCurrentUser();
   const outcome = useAppIdRedirect(user.applications);
   const logout = useLogout();
+  const language = useLanguage();
   if (outcome.kind === "redirecting") {
     return <PageSpinner label={t("apps:redirecting", { title: outcome.application.title })} />;
   }
@@ -42,15 +46,22 @@ export function AppsScreen() {
             <Trans t={t} i18nKey="apps:description" components={{ dataLink: <MyDataLink data={user.data} /> }} />
           </p>
         </div>
-        <Button
-          variant="outline"
-          className="self-start"
-          onClick={() => logout.mutate()}
-          loading={logout.isPending}
-          icon={<LogOut aria-hidden />}
-        >
-          {t("apps:logout")}
-        </Button>
+        <div className="flex flex-wrap gap-2 self-start">
+          <Button variant="outline" asChild>
+            <Link to={localizePath(language, "/account")} data-testid="account-link">
+              <UserRoundCog aria-hidden />
+              {t("apps:account")}
+            </Link>
+          </Button>
+          <Button
+            variant="outline"
+            onClick={() => logout.mutate()}
+            loading={logout.isPending}
+            icon={<LogOut aria-hidden />}
+          >
+            {t("apps:logout")}
+          </Button>
+        </div>
       </div>
       {outcome.kind === "unknown" ? (
         <Alert variant="destructive" title={t("apps:redirectError.title")} testId="redirect-error">

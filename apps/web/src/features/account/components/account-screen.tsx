@@ -1,0 +1,28 @@
+import type { CurrentUser } from "@kpi-id/contracts";
+import { useTranslation } from "react-i18next";
+import { ActivitySection } from "./activity-section.tsx";
+import { ApplicationsSection } from "./applications-section.tsx";
+import { MethodsSection } from "./methods-section.tsx";
+import { ProfileSection } from "./profile-section.tsx";
+import { SessionsSection } from "./sessions-section.tsx";
+import { useReauth } from "./use-reauth.tsx";
+
+/** The account page: profile, sessions, connected applications, sign-in methods, recent activity. */
+export function AccountScreen({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation("account");
+  const { askAgain, dialog } = useReauth();
+  return (
+    <div className="mx-auto flex w-full max-w-3xl flex-col gap-4 sm:gap-6">
+      <div className="space-y-1">
+        <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-3xl">{t("account:title")}</h1>
+        <p className="text-muted-foreground">{t("account:subtitle", { name: user.fullName })}</p>
+      </div>
+      <ProfileSection data={user.data} />
+      <SessionsSection askAgain={askAgain} />
+      <ApplicationsSection askAgain={askAgain} />
+      <MethodsSection askAgain={askAgain} />
+      <ActivitySection />
+      {dialog}
+    </div>
+  );
+}

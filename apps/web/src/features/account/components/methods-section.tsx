@@ -1,0 +1,112 @@
+import { GOOGLE_LINK_PARAM, isGoogleErrorReason } from "@kpi-id/contracts";
+import { KeyRound, Link2, QrCode, ShieldCheck } from "lucide-react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
+import { Alert } from "@/components/ui/alert.tsx";
+import { Button } from "@/components/ui/button.tsx";
+import { Skeleton } from "@/components/ui/skeleton.tsx";
+import { linkGoogle, unlinkGoogle, useAccountChange } from "../api/account-changes.ts";
+import { useAccountMethods } from "../api/account-queries.ts";
+import { AccountList, AccountSection, Badge } from "./account-section.tsx";
+import type { AskAgain } from "./use-reauth.tsx";
+
+function MethodRow({
+  icon,
+  name,
+  state,
+  children,
+  testId,
+}: {
+  icon: ReactNode;
+  name: string;
+  state: ReactNode;
+  children?: ReactNode;
+  testId: string;
+}) {
+  return (
+    <li className="flex flex-col gap-3 p-3 sm:flex-row sm:items-center sm:justify-between" data-testid={testId}>
+      <div className="flex min-w-0 items-start gap-3 text-sm">
+        <span className="mt-0.5 text-primary [&_svg]:size-5">{icon}</span>
+        <div className="space-y-1">
+          <p className="font-medium text-foreground">{name}</p>
+          <p className="text-muted-foreground">{state}</p>
+        </div>
+      </div>
+      {children ? <div className="flex shrink-0 gap-2 self-start sm:self-center">{children}</div> : null}
+    </li>
+  );
+}
+
+/** What the Google link that just came back says: linked, or why not. */
+function GoogleLinkOutcome() {
+  const { t } = useTranslation(["account", "auth"]);
+  const [params] = useSearchParams();
+  const outcome = params.get(GOOGLE_LINK_PARAM);
+  if (outcome === "linked") return <Alert title={t("account:methods.google.linkedNow")} testId="google-link-outcome" />;
+  if (!isGoogleErrorReason(outcome)) return null;
+  return (
+    <Alert variant="destructive" title={t("account:methods.google.linkFailed")} testId="google-link-outcome">
+      {t(`auth:login.googleError.reasons.${outcome}`)}
+    </Alert>
+  );
+}
+
+/** Password (whether one is set), Google (link, unlink), Diia (usable when the tax id is known). */
+export function MethodsSection({ askAgain }: { askAgain: AskAgain }) {
+  const { t } = useTranslation("account");
+  const methods = useAccountMethods();
+  const link = useAccountChange(linkGoogle, askAgain);
+  const unlink = useAccountChange(unlinkGoogle, askAgain);
+  const known = methods.data;
+  return (
+    <AccountSection
+      id="methods"
+      icon={ShieldCheck}
+      title={t("account:methods.title")}
+      description={t("account:methods.description")}
+    >
+      <GoogleLinkOutcome />
+      {known ? (
+        <AccountList label={t("account:methods.title")}>
+          <MethodRow
+            testId="method-password"
+            icon={<KeyRound aria-hidden />}
+            name={t("account:methods.password.name")}
+            state={known.password ? t("account:methods.password.set") : t("account:methods.password.notSet")}
+          />
+          <MethodRow
+            testId="method-google"
+            icon={<Link2 aria-hidden />}
+            name={t("account:methods.google.name")}
+            state={
+              known.google.linked ? (
+                <Badge tone="good">{t("account:methods.google.linked")}</Badge>
+              ) : (
+                t("account:methods.google.notLinked")
+              )
+            }
+          >
+            {known.google.linked ? (
+              <Button variant="outline" size="sm" onClick={() => unlink.mutate(undefined)} loading={unlink.isPending}>
+                {t("account:methods.google.unlink")}
+              </Button>
+            ) : known.google.available ? (
+              <Button variant="outline" size="sm" onClick={() => link.mutate(undefined)} loading={link.isPending}>
+                {t("account:methods.google.link")}
+              </Button>
+            ) : null}
+          </MethodRow>
+          <MethodRow
+            testId="method-diia"
+            icon={<QrCode aria-hidden />}
+            name={t("account:methods.diia.name")}
+            state={known.diia.usable ? t("account:methods.diia.usable") : t("account:methods.diia.notUsable")}
+          />
+        </AccountList>
+      ) : (
+        <Skeleton className="h-24 w-full" />
+      )}
+    </AccountSection>
+  );
+}

@@ -1,0 +1,102 @@
+import type { Locator, Page } from "@playwright/test";
+import type { Language } from "./login-page.ts";
+
+const labels = {
+  uk: {
+    heading: "Мій обліковий запис",
+    thisDevice: "Цей пристрій",
+    endSession: "Вийти",
+    endOthers: "Вийти на всіх інших пристроях",
+    link: "Прив’язати Google",
+    unlink: "Відв’язати",
+    linked: "Прив’язано",
+    password: "Пароль",
+    confirm: "Підтвердити",
+  },
+  en: {
+    heading: "My account",
+    thisDevice: "This device",
+    endSession: "Sign out",
+    endOthers: "Sign out everywhere else",
+    link: "Link Google",
+    unlink: "Unlink",
+    linked: "Linked",
+    password: "Password",
+    confirm: "Confirm",
+  },
+} as const;
+
+/** The account page at /{lang}/account: profile, sessions, connected applications, sign-in methods, activity. */
+export class AccountPage {
+  readonly page: Page;
+  readonly language: Language;
+  readonly heading: Locator;
+  readonly profile: Locator;
+  readonly sessions: Locator;
+  readonly sessionRows: Locator;
+  readonly endOthers: Locator;
+  readonly applications: Locator;
+  readonly methods: Locator;
+  readonly google: Locator;
+  readonly linkGoogle: Locator;
+  readonly unlinkGoogle: Locator;
+  readonly googleLinkOutcome: Locator;
+  readonly activity: Locator;
+  readonly reauthDialog: Locator;
+  readonly reauthPassword: Locator;
+  readonly reauthConfirm: Locator;
+
+  constructor(page: Page, language: Language = "uk") {
+    this.page = page;
+    this.language = language;
+    const text = labels[language];
+    this.heading = page.getByRole("heading", { level: 1, name: text.heading });
+    this.profile = page.getByTestId("account-profile");
+    this.sessions = page.getByTestId("account-sessions");
+    this.sessionRows = this.sessions.getByTestId("session");
+    this.endOthers = this.sessions.getByRole("button", { name: text.endOthers });
+    this.applications = page.getByTestId("account-applications");
+    this.methods = page.getByTestId("account-methods");
+    this.google = page.getByTestId("method-google");
+    this.linkGoogle = this.google.getByRole("button", { name: text.link });
+    this.unlinkGoogle = this.google.getByRole("button", { name: text.unlink });
+    this.googleLinkOutcome = page.getByTestId("google-link-outcome");
+    this.activity = page.getByTestId("account-activity");
+    this.reauthDialog = page.getByRole("dialog");
+    this.reauthPassword = this.reauthDialog.getByLabel(text.password, { exact: true });
+    this.reauthConfirm = this.reauthDialog.getByRole("button", { name: text.confirm });
+  }
+
+  url(): RegExp {
+    return new RegExp(`/${this.language}/account(\\?.*)?$`);
+  }
+
+  async goto(): Promise<void> {
+    await this.page.goto(`/${this.language}/account`);
+    await this.heading.waitFor();
+  }
+
+  /** The row of this browser's own session. */
+  currentSession(): Locator {
+    return this.sessionRows.filter({ hasText: labels[this.language].thisDevice });
+  }
+
+  /** The session rows whose device line names this text ("Firefox 128"). */
+  sessionsOf(device: string): Locator {
+    return this.sessionRows.filter({ hasText: device });
+  }
+
+  endSession(row: Locator): Locator {
+    return row.getByRole("button", { name: new RegExp(`^${labels[this.language].endSession}`) });
+  }
+
+  googleLinked(): Locator {
+    return this.google.getByText(labels[this.language].linked, { exact: true });
+  }
+
+  /** Proves it is them again with the password in the re-authentication dialog. */
+  async confirmWithPassword(password: string): Promise<void> {
+    await this.reauthPassword.fill(password);
+    await this.reauthConfirm.click();
+  }
+}

@@ -1,0 +1,123 @@
+import type { Browser, Page } from "@playwright/test";
+import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
+import type { AccountPage } from "../pages/account-page.ts";
+import { GoogleStandInPage } from "../pages/google-stand-in-page.ts";
+import { type Language, LoginPage } from "../pages/login-page.ts";
+
+/** Other devices of the person: browsers of their own, with user agents the account page names. */
+const firefoxOnAndroid = "Mozilla/5.0 (Android 14; Mobile; rv:128.0) Gecko/128.0 Firefox/128.0";
+const firefoxOnLinux = "Mozilla/5.0 (X11; Linux x86_64; rv:115.0) Gecko/20100101 Firefox/115.0";
+const reauthMaxAgeSeconds = Number(process.env.E2E_REAUTH_MAX_AGE_SECONDS ?? 45);
+
+/** A second browser (its own cookies) signed in as `user`; answers its page. */
+async function otherDevice(
+  browser: Browser,
+  language: Language,
+  user: { username: string; password: string },
+  userAgent = firefoxOnAndroid,
+) {
+  const context = await browser.newContext({ userAgent });
+  const page = await context.newPage();
+  await signInWithPassword(new LoginPage(page, language), user);
+  return page;
+}
+
+/** Whether that browser is still signed in: the apps list stays, or it is sent to the login screen. */
+async function expectSignedOut(page: Page, language: Language) {
+  await page.goto(`/${language}/apps`);
+  await expect(page).toHaveURL(new RegExp(`/${language}/?$`));
+}
+
+for (const language of ["uk", "en"] as const) {
+  test.describe(`the account page (${language})`, () => {
+    const pick = (uk: AccountPage, en: AccountPage) => (language === "uk" ? uk : en);
+
+    test("linked from the apps screen; every section shows; axe clean", async ({
+      page,
+      accountPage,
+      enAccountPage,
+    }) => {
+      const account = pick(accountPage, enAccountPage);
+      await signInWithPassword(new LoginPage(page, language), demoUsers.student);
+      await page.getByTestId("account-link").click();
+      await expect(page).toHaveURL(account.url());
+      await expect(account.heading).toBeVisible();
+      await expect(account.profile).toContainText(demoUsers.student.fullName);
+      await expect(account.currentSession()).toHaveCount(1);
+      await expect(account.applications).toBeVisible();
+      await expect(account.methods.getByTestId("method-password")).toBeVisible();
+      await expect(account.activity.getByTestId("activity").first()).toBeVisible();
+      await expectNoAxeViolations(page, `account page (${language})`);
+    });
+
+    test("see and end another session: that browser is signed out at once; then all others", async ({
+      page,
+      browser,
+      accountPage,
+      enAccountPage,
+    }) => {
+      const account = pick(accountPage, enAccountPage);
+      const phone = await otherDevice(browser, language, demoUsers.newcomer);
+      const laptop = await otherDevice(browser, language, demoUsers.newcomer, firefoxOnLinux);
+      // Signed in last, so "all others" below falls within the recent sign-in it needs.
+      await signInWithPassword(new LoginPage(page, language), demoUsers.newcomer);
+      await account.goto();
+      await expect(account.sessionsOf("Firefox 115")).toHaveCount(1);
+      const phoneRow = account.sessionsOf("Firefox 128");
+      await expect(phoneRow).toContainText("Android 14");
+      await account.endSession(phoneRow).click();
+      await expect(account.sessionsOf("Firefox 128")).toHaveCount(0);
+      await expectSignedOut(phone, language);
+
+      await account.endOthers.click();
+      await expect(account.sessionRows).toHaveCount(1);
+      await expect(account.currentSession()).toHaveCount(1);
+      await expectSignedOut(laptop, language);
+      await phone.context().close();
+      await laptop.context().close();
+    });
+
+    test("a stale sign-in is asked to prove it again (password), and the change then goes through", async ({
+      page,
+      browser,
+      accountPage,
+      enAccountPage,
+    }) => {
+      test.setTimeout(60_000 + reauthMaxAgeSeconds * 1000);
+      const account = pick(accountPage, enAccountPage);
+      await signInWithPassword(new LoginPage(page, language), demoUsers.newcomer);
+      // The sign-in goes stale while the page is open (the server's limit, shortened for this run).
+      await page.waitForTimeout((reauthMaxAgeSeconds + 1) * 1000);
+      const laptop = await otherDevice(browser, language, demoUsers.newcomer);
+      await account.goto();
+      await account.endOthers.click();
+      await expect(account.reauthDialog).toBeVisible();
+      await expectNoAxeViolations(page, `re-authentication dialog (${language})`);
+      await account.confirmWithPassword("wrong password");
+      await expect(account.reauthDialog.getByRole("alert")).toBeVisible();
+      await account.confirmWithPassword(demoUsers.newcomer.password);
+      await expect(account.reauthDialog).toBeHidden();
+      await expect(account.sessionRows).toHaveCount(1);
+      await expect(page).toHaveURL(account.url());
+      await expectSignedOut(laptop, language);
+      await laptop.context().close();
+    });
+
+    test("link Google through Google's own screen, then unlink it", async ({ page, accountPage, enAccountPage }) => {
+      const account = pick(accountPage, enAccountPage);
+      await signInWithPassword(new LoginPage(page, language), demoUsers.newcomer);
+      await account.goto();
+      await account.linkGoogle.click();
+      // The stand-in's account without a campus account: only linking can tie it to this person.
+      await new GoogleStandInPage(page).choose("stranger");
+      await expect(page).toHaveURL(new RegExp(`/${language}/account\\?google_link=linked$`));
+      await expect(account.googleLinkOutcome).toBeVisible();
+      await expect(account.googleLinked()).toBeVisible();
+      await expectNoAxeViolations(page, `account page, Google linked (${language})`);
+
+      await account.unlinkGoogle.click();
+      await expect(account.linkGoogle).toBeVisible();
+      await expect(account.googleLinked()).toHaveCount(0);
+    });
+  });
+}

@@ -1,0 +1,106 @@
+// Lighthouse (mobile preset, its simulated slow 4G and 4x CPU) on the three pages the performance goals
+// name, and the slow-phone measurement of when the login form is visible. Run against a running product
+// with the demo campus (npm start, or the e2e server):
+//   BASE_URL=http://localhost:3000 node e2e/tools/lighthouse.ts
+// Prints the figures (docs/performance.md records them); asserts nothing.
+import { type CDPSession, chromium } from "@playwright/test";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { chromiumLaunchOptions } from "../chromium.ts";
+
+const baseUrl = process.env.BASE_URL ?? "http://localhost:3000";
+const student = { username: "student", password: "student-demo-2026" };
+const categories = ["performance", "accessibility", "best-practices"] as const;
+/** The slow phone of the issue: 1.6 Mbit/s down, 750 kbit/s up, 150 ms round trips, CPU 4x slower. */
+const slowPhone = { latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8, cpu: 4 };
+
+/** A session cookie of the demo student, signed in the way the web app does it. */
+async function signInCookie(): Promise<string> {
+  const post = (path: string, body: unknown) =>
+    fetch(`${baseUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: new URL(baseUrl).origin },
+      body: JSON.stringify(body),
+    });
+  const { sessionId } = (await (await post("/api/auth", student)).json()) as { sessionId: string };
+  const internal = await post("/api/auth/internal", { sessionId });
+  const cookie = internal.headers.getSetCookie().find((line) => line.includes("kpi_id_session="));
+  if (!cookie) throw new Error(`sign-in failed: ${internal.status}`);
+  return cookie.split(";")[0] ?? "";
+}
+
+async function lighthouseScores(port: number, path: string, cookie?: string) {
+  const result = await lighthouse(`${baseUrl}${path}`, {
+    port,
+    logLevel: "error",
+    output: "json",
+    onlyCategories: [...categories],
+    ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+  });
+  if (!result) throw new Error(`no Lighthouse result for ${path}`);
+  const { lhr } = result;
+  const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+  const metric = (id: string) => lhr.audits[id]?.displayValue ?? "?";
+  const failed = Object.values(lhr.audits)
+    .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === "binary")
+    .map((audit) => audit.id);
+  return {
+    path,
+    performance: score("performance"),
+    accessibility: score("accessibility"),
+    bestPractices: score("best-practices"),
+    fcp: metric("first-contentful-paint"),
+    lcp: metric("largest-contentful-paint"),
+    tbt: metric("total-blocking-time"),
+    cls: metric("cumulative-layout-shift"),
+    failed,
+  };
+}
+
+async function throttle(session: CDPSession): Promise<void> {
+  await session.send("Network.enable");
+  await session.send("Network.setCacheDisabled", { cacheDisabled: true });
+  await session.send("Network.emulateNetworkConditions", { offline: false, ...slowPhone });
+  await session.send("Emulation.setCPUThrottlingRate", { rate: slowPhone.cpu });
+}
+
+/** Milliseconds from the start of navigation until the login form's fields are visible, on the slow phone. */
+async function loginFormVisibleMs(): Promise<number[]> {
+  const browser = await chromium.launch(chromiumLaunchOptions);
+  const runs: number[] = [];
+  try {
+    for (let run = 0; run < 3; run += 1) {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+      const page = await context.newPage();
+      await throttle(await context.newCDPSession(page));
+      await page.goto(`${baseUrl}/uk/`, { waitUntil: "commit" });
+      await page.locator("#username").waitFor({ state: "visible", timeout: 60_000 });
+      await page.locator("#password").waitFor({ state: "visible" });
+      runs.push(Math.round(await page.evaluate(() => performance.now())));
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return runs;
+}
+
+const chrome = await chromeLauncher.launch({
+  chromePath: chromiumLaunchOptions.executablePath,
+  chromeFlags: ["--headless=new", ...chromiumLaunchOptions.args],
+});
+try {
+  const cookie = await signInCookie();
+  for (const [path, signedIn] of [
+    ["/uk/", false],
+    ["/uk/apps", true],
+    ["/uk/diia", false],
+  ] as const) {
+    const scores = await lighthouseScores(chrome.port, path, signedIn ? cookie : undefined);
+    console.log(JSON.stringify(scores));
+  }
+} finally {
+  chrome.kill();
+}
+const runs = await loginFormVisibleMs();
+console.log(JSON.stringify({ loginFormVisibleMs: runs, median: [...runs].sort((a, b) => a - b)[1] }));

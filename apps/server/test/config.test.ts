@@ -81,4 +81,29 @@ describe("configuration", () => {
       "http://campus.test",
     );
   });
+
+  it("TRUST_PROXY: refuses a bare true in production, and anything but addresses, CIDRs or a hop count", () => {
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: strongSecret,
+      DATABASE_URL: "postgres://db/kpi",
+      PUBLIC_URL: "https://id.kpi.ua",
+    };
+    expect(errorOf({ ...production, TRUST_PROXY: "true" })).toMatch(/^TRUST_PROXY: "true" believes any client's/);
+    expect(errorOf({ TRUST_PROXY: "10.0.0.1,proxy.example" })).toBe(
+      'TRUST_PROXY: "proxy.example" is not an address, a CIDR or a hop count',
+    );
+    expect(errorOf({ TRUST_PROXY: "10.0.0.0/33" })).toMatch(/^TRUST_PROXY: "10.0.0.0\/33"/);
+    expect(loadConfig({ ...production, TRUST_PROXY: "10.0.0.0/8, fd00::/8,loopback" }).trustProxy).toEqual([
+      "10.0.0.0/8",
+      "fd00::/8",
+      "loopback",
+    ]);
+    expect(loadConfig({ ...production, TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    // compose.yaml's and the cluster harness's values stay valid.
+    expect(loadConfig({ ...production, TRUST_PROXY: "172.16.0.0/12" }).trustProxy).toEqual(["172.16.0.0/12"]);
+    expect(
+      loadConfig({ ...production, PUBLIC_URL: "http://127.0.0.1:8080", TRUST_PROXY: "127.0.0.1" }).trustProxy,
+    ).toEqual(["127.0.0.1"]);
+  });
 });

@@ -15,6 +15,8 @@ const connections = 50;
 interface PollServer {
   url: string;
   requestIds: string[];
+  /** The binding cookie the waiting browsers present (check-request answers only them). */
+  cookie: string;
   databaseKind: string;
   stop(): Promise<void>;
 }
@@ -50,12 +52,13 @@ async function serverMemoryMb(url: string): Promise<{ rss: number; heapUsed: num
 }
 
 /** Open-loop load at the polling rate; `path` gives each request its own client's URL. */
-async function pollingLoad(url: string, path: () => string) {
+async function pollingLoad(url: string, path: () => string, cookie: string) {
   const result = await autocannon({
     url,
     connections,
     duration: loadSeconds,
     overallRate: targetRate,
+    headers: { cookie },
     requests: [{ setupRequest: (request) => ({ ...request, path: path() }) }],
   });
   return {
@@ -71,12 +74,16 @@ export async function run(): Promise<Comparison[]> {
   try {
     const idle = await serverMemoryMb(server.url);
     // Baseline: the cheapest database answer the same server gives (GET /ready pings the database).
-    const baseline = await pollingLoad(server.url, () => "/ready");
+    const baseline = await pollingLoad(server.url, () => "/ready", server.cookie);
     let next = 0;
-    const subject = await pollingLoad(server.url, () => {
-      const id = server.requestIds[next++ % server.requestIds.length];
-      return `/api/diia/check-request?requestId=${id}`;
-    });
+    const subject = await pollingLoad(
+      server.url,
+      () => {
+        const id = server.requestIds[next++ % server.requestIds.length];
+        return `/api/diia/check-request?requestId=${id}`;
+      },
+      server.cookie,
+    );
     const loaded = await serverMemoryMb(server.url);
     if (subject.failed > 0) console.log(`  warning: ${subject.failed} check-request calls failed`);
     const method =

@@ -21,6 +21,9 @@ export async function diiaAcrossInstances(context: ClusterContext): Promise<Scen
   expect(report, link.status === 200, `app-link on b answered ${link.status} ${link.body}`);
   if (link.status !== 200) return report;
   const { deepLink, requestId } = JSON.parse(link.body) as { deepLink: string; requestId: string };
+  // The request belongs to the caller that asked for it: polls carry the binding cookie app-link set.
+  const binding = link.setCookie.find((each) => /^(__Host-)?kpi_id_diia=/.test(each))?.split(";")[0];
+  expect(report, binding !== undefined, "app-link on b set no binding cookie");
 
   // The "phone": confirming signs the request and the stand-in posts the callback to instance a.
   const phone = await fetch(deepLink, {
@@ -36,7 +39,7 @@ export async function diiaAcrossInstances(context: ClusterContext): Promise<Scen
   let polls = 0;
   let lastStatus = "";
   for (; polls < maxPolls && !sessionId; polls++) {
-    const poll = await call(`${b.url}/api/diia/check-request?requestId=${requestId}`, options);
+    const poll = await call(`${b.url}/api/diia/check-request?requestId=${requestId}`, { ...options, cookie: binding });
     report.sent += 1;
     if (poll.status !== 200) {
       expect(report, false, `check-request on b answered ${poll.status} ${poll.body}`);

@@ -8,7 +8,7 @@ import { throttlePolicy } from "../src/throttle/policy.ts";
 import { createTestApp, postJson, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { addPerson, manualClock, sessionCookieFrom } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
-import { person, postSignedCallback, startTestDiia } from "./support/diia.ts";
+import { askForDeepLink, person, pollDiia, postSignedCallback, startTestDiia } from "./support/diia.ts";
 import {
   answerAtGoogle,
   finishGoogleSignIn,
@@ -63,9 +63,9 @@ describe.each(databaseKinds)("credential attacks on %s", (kind) => {
     const right = await attempt(owner.username, owner.password, freshAddress());
     expect(right.statusCode).toBe(429);
 
-    const link = (await t.app.inject({ url: "/api/diia/app-link" })).json() as { requestId: string };
+    const link = await askForDeepLink(t.app);
     expect((await postSignedCallback(t.app, link.requestId, person(diia, owner.username))).statusCode).toBe(200);
-    const polled = await t.app.inject({ url: `/api/diia/check-request?requestId=${link.requestId}` });
+    const polled = await pollDiia(t.app, link.requestId, link.cookie);
     const byDiia = await postJson(t.app, "/api/auth/internal", { sessionId: polled.json().sessionId });
     expect((await t.app.inject({ url: "/user", headers: { cookie: sessionCookieFrom(byDiia) } })).statusCode).toBe(200);
 

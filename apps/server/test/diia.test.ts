@@ -4,7 +4,16 @@ import { hashRequestId } from "../src/diia/crypto/gost-hash.ts";
 import { insertUser } from "../src/users/queries.ts";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { databaseKinds } from "./support/databases.ts";
-import { callbackBody, encodeData, person, postCallback, postSignedCallback, startTestDiia } from "./support/diia.ts";
+import {
+  askForDeepLink,
+  callbackBody,
+  encodeData,
+  person,
+  pollDiia,
+  postCallback,
+  postSignedCallback,
+  startTestDiia,
+} from "./support/diia.ts";
 
 const campusTaxId = "3012345678"; // the demo "student", whom the stand-in knows as person "student"
 
@@ -25,14 +34,16 @@ describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
     await diia?.close();
   });
 
+  // The one browser these tests sign in with: it keeps the binding cookie app-link sets.
+  let browserCookie = "";
+
   async function newRequest() {
-    const response = await test.app.inject({ method: "GET", url: "/api/diia/app-link" });
-    expect(response.statusCode).toBe(200);
-    return response.json() as { deepLink: string; requestId: string; createdAt: string };
+    const link = await askForDeepLink(test.app, browserCookie);
+    browserCookie = link.cookie;
+    return link;
   }
 
-  const check = (requestId: string) =>
-    test.app.inject({ method: "GET", url: `/api/diia/check-request?requestId=${encodeURIComponent(requestId)}` });
+  const check = (requestId: string) => pollDiia(test.app, requestId, browserCookie);
 
   async function auditReasons(): Promise<string[]> {
     const rows = await test.app.db
@@ -78,6 +89,51 @@ describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
     const grants = answers.map((answer) => answer.json().sessionId).filter(Boolean);
     expect(answers.every((answer) => answer.json().status === "Finished")).toBe(true);
     expect(grants).toHaveLength(1);
+  });
+
+  it("binds a request to the browser that asked: an HttpOnly SameSite=Strict cookie, one for all its requests", async () => {
+    const first = await test.app.inject({ method: "GET", url: "/api/diia/app-link" });
+    const cookie = first.cookies.find((each) => each.name === "kpi_id_diia");
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });
+    expect(cookie?.value).toMatch(/^[\w-]{43}$/);
+    // The same browser asking again (a renewed QR code, another tab) keeps its binding.
+    const again = await askForDeepLink(test.app, `kpi_id_diia=${cookie?.value}`);
+    expect(again.cookie).toBe(`kpi_id_diia=${cookie?.value}`);
+    expect((await pollDiia(test.app, first.json().requestId, again.cookie)).json()).toEqual({ status: "Processing" });
+    expect((await pollDiia(test.app, again.requestId, again.cookie)).json()).toEqual({ status: "Processing" });
+  });
+
+  it("gives a leaked request id nothing: without the asking browser's cookie it is unknown, and the grant stays for the browser", async () => {
+    const link = await newRequest();
+    expect((await postSignedCallback(test.app, link.requestId, person(diia, "student"))).statusCode).toBe(200);
+    const otherBrowser = (await askForDeepLink(test.app)).cookie;
+    for (const cookie of ["", otherBrowser, "kpi_id_diia=forged-forged-forged-forged-forged-forged-forg"]) {
+      const stolen = await pollDiia(test.app, link.requestId, cookie);
+      expect(stolen.statusCode, cookie).toBe(404);
+      expect(stolen.json()).toEqual(expect.objectContaining({ code: "diia.request_not_found" }));
+      expect(stolen.body).not.toContain("sessionId");
+    }
+    const mine = (await check(link.requestId)).json();
+    expect(mine).toEqual({ status: "Finished", sessionId: expect.any(String) });
+  });
+
+  it("refuses a delivery without X-Diia-Id-Action: auth (a document signing, or a post made up by hand)", async () => {
+    const link = await newRequest();
+    const hashed = hashRequestId(link.requestId);
+    const { signRequestHash } = await import("../../../sandbox/src/diia/pki.ts");
+    const body = callbackBody(encodeData(hashed, signRequestHash(person(diia, "student").party, hashed)));
+    const withoutAction = await test.app.inject({
+      method: "POST",
+      url: "/api/diia/callback",
+      payload: body,
+      headers: {
+        "content-type": "multipart/form-data; boundary=diia-boundary-7f3a",
+        "x-document-request-trace-id": hashed,
+      },
+    });
+    expect(withoutAction.statusCode).toBe(400);
+    expect(withoutAction.json().code).toBe("diia.failed");
+    expect((await check(link.requestId)).json()).toEqual({ status: "Processing" });
   });
 
   it("accepts multipart/mixed and refuses a replayed delivery", async () => {

@@ -121,6 +121,8 @@ export interface DiiaRequestsTable {
   user_id: string | null;
   failure_code: string | null;
   grant_hash: Uint8Array | null;
+  /** SHA-256 of the binding cookie of the browser that asked for the deep link. */
+  browser_hash: Uint8Array | null;
   created_at: Timestamp;
   expires_at: RequiredTimestamp;
   finished_at: NullableTimestamp;

@@ -49,9 +49,9 @@ export function readCallback(request: FastifyRequest): DiiaCallback | undefined 
     const json: unknown = JSON.parse(Buffer.from(part.body.toString("ascii").trim(), "base64").toString("utf8"));
     const parsed = encodeDataSchema.safeParse(json);
     if (!parsed.success) return refuseUnstorable(parsed.error);
-    // Diia also delivers document signings to partners; only the Diia ID sign-in belongs here.
-    const action = header(request, "x-diia-id-action");
-    if (action !== undefined && action !== "auth") return undefined;
+    // Diia also delivers document signings to partners; only a delivery that says it is a Diia ID
+    // sign-in belongs here (a missing header is refused too: Diia always sends it).
+    if (header(request, "x-diia-id-action") !== "auth") return undefined;
     const traceId = header(request, "x-document-request-trace-id");
     // The trace header carries the same hashed id; a mismatch is a forged or mixed-up delivery.
     if (traceId !== undefined && traceId !== parsed.data.requestId) return undefined;

@@ -5,6 +5,8 @@ export interface NewDiiaRequest {
   id: string;
   hashedRequestId: string;
   deepLink: string;
+  /** SHA-256 of the asking browser's binding cookie. */
+  browserHash: Buffer;
   createdAt: Date;
   expiresAt: Date;
 }
@@ -16,6 +18,7 @@ export async function insertDiiaRequest(db: Db, request: NewDiiaRequest): Promis
       id: request.id,
       hashed_request_id: request.hashedRequestId,
       deep_link: request.deepLink,
+      browser_hash: request.browserHash,
       created_at: request.createdAt,
       expires_at: request.expiresAt,
     })
@@ -26,7 +29,7 @@ export async function insertDiiaRequest(db: Db, request: NewDiiaRequest): Promis
 export function findDiiaRequestStatus(db: Db, id: string) {
   return db
     .selectFrom("diia_requests")
-    .select(["status", "expires_at", "finished_at", "user_id"])
+    .select(["status", "expires_at", "finished_at", "user_id", "browser_hash"])
     .select((eb) => eb("grant_hash", "is not", null).as("grant_issued"))
     .where("id", "=", id)
     .executeTakeFirst();

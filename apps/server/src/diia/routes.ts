@@ -2,6 +2,7 @@ import { diiaAppLinkSchema, diiaCheckRequestSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
+import { bindBrowser, presentedBinding } from "./browser-binding.ts";
 import { acceptCallback } from "./callback.ts";
 import type { DiiaClient } from "./client.ts";
 import type { DiiaSignatureVerifier } from "./crypto/verifier.ts";
@@ -42,15 +43,18 @@ export const diiaRoutes: FastifyPluginAsyncZod<DiiaRoutesOptions> = async (app, 
         summary: "Start a sign-in with Diia",
         description:
           "Asks Diia for a deep link (shown as a QR code) for a new sign-in request. `requestId` is then polled at " +
-          "/api/diia/check-request. The link lives DIIA_REQUEST_TTL_SECONDS (about 3 minutes). " +
+          "/api/diia/check-request by the same browser: the answer sets an HttpOnly cookie binding the request " +
+          "to it (a server-side caller keeps and sends that cookie). The link lives DIIA_REQUEST_TTL_SECONDS " +
+          "(about 3 minutes). " +
           "Counted per address: past 120 an hour the address slows down (429 with Retry-After).",
         response: { 200: diiaAppLinkSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { client, settings } = required();
       await takeAppLinkAttempt(request);
-      return createAppLink({ db: app.db, client, settings, now: app.clock() });
+      const browserHash = bindBrowser(request, reply);
+      return createAppLink({ db: app.db, client, settings, now: app.clock(), browserHash });
     },
   );
 
@@ -62,14 +66,16 @@ export const diiaRoutes: FastifyPluginAsyncZod<DiiaRoutesOptions> = async (app, 
         summary: "Poll a Diia sign-in request",
         description:
           "Processing until Diia delivers the signature; Finished carries `sessionId`, a one-time login grant " +
-          "for POST /api/auth/internal, handed out once; Failed and Expired end the request.",
+          "for POST /api/auth/internal, handed out once; Failed and Expired end the request. Only the caller " +
+          "holding the cookie GET /api/diia/app-link set gets an answer; anyone else gets 404 diia.request_not_found.",
         querystring: z.object({ requestId: z.uuid() }),
         response: { 200: diiaCheckRequestSchema },
       },
     },
     async (request) => {
       required();
-      return checkRequest(app.db, request.query.requestId, app.clock(), app.config.loginGrantTtlSeconds);
+      const asked = { id: request.query.requestId, browserHash: presentedBinding(request) };
+      return checkRequest(app.db, asked, app.clock(), app.config.loginGrantTtlSeconds);
     },
   );
 

@@ -1,3 +1,4 @@
+import type { DiiaAppLink } from "@kpi-id/contracts";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { type RunningDiiaStandIn, startDiiaStandIn } from "../../../../sandbox/src/diia/index.ts";
 import type { PhonePerson } from "../../../../sandbox/src/diia/people.ts";
@@ -62,5 +63,41 @@ export function postCallback(
     url: "/api/diia/callback",
     payload: body,
     headers: { "content-type": `${mediaType}; boundary=diia-boundary-7f3a`, "x-diia-id-action": "auth", ...headers },
+  });
+}
+
+/** The binding cookie GET /api/diia/app-link set, as a Cookie header ("" when none came). */
+export function diiaBindingCookie(response: LightMyRequestResponse): string {
+  const cookie = response.cookies.find((each) => each.name.endsWith("kpi_id_diia"));
+  return cookie ? `${cookie.name}=${cookie.value}` : "";
+}
+
+export interface DiiaBrowserRequest extends DiiaAppLink {
+  /** The Cookie header of the browser that asked: only it may poll the request. */
+  cookie: string;
+}
+
+/** What the login page does: asks for a deep link, carrying (and keeping) its cookie. */
+export async function askForDeepLink(
+  app: FastifyInstance,
+  cookie = "",
+  remoteAddress?: string,
+): Promise<DiiaBrowserRequest> {
+  const response = await app.inject({
+    method: "GET",
+    url: "/api/diia/app-link",
+    headers: cookie ? { cookie } : {},
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
+  if (response.statusCode !== 200) throw new Error(`app-link answered ${response.statusCode} ${response.body}`);
+  return { ...(response.json() as DiiaAppLink), cookie: diiaBindingCookie(response) || cookie };
+}
+
+/** A poll of check-request with the given Cookie header ("" for none). */
+export function pollDiia(app: FastifyInstance, requestId: string, cookie: string): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: "GET",
+    url: `/api/diia/check-request?requestId=${encodeURIComponent(requestId)}`,
+    headers: cookie ? { cookie } : {},
   });
 }

@@ -7,6 +7,7 @@ export { grantAccess } from "../../src/access/applications.ts";
 export { buildApp } from "../../src/app.ts";
 export { createApplication } from "../../src/apps/service.ts";
 export { createPasswordHasher, type PasswordHasher } from "../../src/crypto/password.ts";
+export { hashToken } from "../../src/crypto/tokens.ts";
 export { openDatabase } from "../../src/db/index.ts";
 export { migrate } from "../../src/db/migrate.ts";
 export { DiiaClient } from "../../src/diia/client.ts";

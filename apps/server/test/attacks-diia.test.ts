@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
+import { demoPeople } from "../src/seed/demo-data.ts";
+import { createTestApp, postJson, type TestApp } from "./support/app.ts";
+import { addPerson, sessionCookieFrom } from "./support/campus.ts";
+import { databaseKinds } from "./support/databases.ts";
+import { askForDeepLink, person, pollDiia, postSignedCallback, startTestDiia } from "./support/diia.ts";
+
+const victim = demoPeople[0] ?? { username: "student", fullName: "", taxId: "" };
+
+describe.each(databaseKinds)("Diia attacks on %s", (kind) => {
+  let t: TestApp;
+  let diia: RunningDiiaStandIn;
+
+  beforeAll(async () => {
+    diia = await startTestDiia();
+    t = await createTestApp(kind, diia.env);
+    await addPerson(
+      t.app,
+      { username: victim.username, fullName: victim.fullName, taxId: victim.taxId },
+      "a passphrase",
+    );
+  });
+  afterAll(async () => {
+    await t.close();
+    await diia.close();
+  });
+
+  it("a leaked request id (a log line, a screenshot of the page): the attacker polls it from their own browser and gets nothing", async () => {
+    const victimsBrowser = await askForDeepLink(t.app, "", "198.51.100.7");
+    // The attacker has a binding of their own (they asked for a deep link too) and none at all.
+    const attackersBrowser = (await askForDeepLink(t.app, "", "203.0.113.66")).cookie;
+    const attackerPolls = async () =>
+      Promise.all(["", attackersBrowser].map((cookie) => pollDiia(t.app, victimsBrowser.requestId, cookie)));
+
+    const before = await attackerPolls();
+    // The victim confirms on the phone; the attacker keeps polling, racing the victim's browser.
+    expect((await postSignedCallback(t.app, victimsBrowser.requestId, person(diia, victim.username))).statusCode).toBe(
+      200,
+    );
+    const after = await attackerPolls();
+    const attackerAnswers = [...before, ...after];
+    console.log(
+      `attacks: leaked Diia request id, ${attackerAnswers.length} polls without the asking browser's cookie → ` +
+        JSON.stringify(attackerAnswers.map((answer) => answer.statusCode)),
+    );
+    for (const answer of attackerAnswers) {
+      expect(answer.statusCode).toBe(404);
+      expect(answer.json().code).toBe("diia.request_not_found");
+      expect(answer.body).not.toContain("sessionId");
+    }
+    // The grant waited for the victim's browser, and signs the victim in there.
+    const polled = await pollDiia(t.app, victimsBrowser.requestId, victimsBrowser.cookie);
+    const grant = polled.json().sessionId as string;
+    expect(grant).toEqual(expect.any(String));
+    const session = sessionCookieFrom(await postJson(t.app, "/api/auth/internal", { sessionId: grant }));
+    const me = await t.app.inject({ url: "/user", headers: { cookie: session } });
+    expect(me.json().fullName).toBe(victim.fullName);
+  });
+});

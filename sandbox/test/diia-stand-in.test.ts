@@ -54,15 +54,17 @@ describe("Diia stand-in", () => {
       requestId: hashRequestId(ourRequestId),
     });
 
-  it("hands the product an environment with a parseable trust anchor", () => {
+  it("hands the product an environment with a parseable trust anchor and intermediate CA", () => {
     expect(Object.keys(diia.env).sort()).toEqual([
       "DIIA_ACQUIRER_TOKEN",
       "DIIA_BASE_URL",
       "DIIA_BRANCH_ID",
+      "DIIA_INTERMEDIATE_CAS",
       "DIIA_OFFER_ID",
       "DIIA_TRUST_ANCHORS",
     ]);
     expect(parseTrustAnchors(diia.env.DIIA_TRUST_ANCHORS ?? "")).toHaveLength(1);
+    expect(parseTrustAnchors(diia.env.DIIA_INTERMEDIATE_CAS ?? "")).toHaveLength(1);
   });
 
   it("refuses an unknown acquirer token and calls without a session token", async () => {

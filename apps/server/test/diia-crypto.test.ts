@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   createCertificateAuthority,
+  createIntermediateCa,
   issuePersonCertificate,
   type Party,
   signRequestHash,
@@ -34,6 +35,8 @@ describe("GOST 34.311-95 hash", () => {
   });
 });
 
+const olena = { taxId: "3034512345", surname: "Петренко", givenName: "Олена", patronymic: "Іванівна" };
+
 describe("Diia ID signature check (DSTU 4145, detached CMS)", () => {
   const requestId = "6f1c0b7e-3f2a-4d5b-9c8e-0a1b2c3d4e5f";
   const now = new Date();
@@ -43,12 +46,7 @@ describe("Diia ID signature check (DSTU 4145, detached CMS)", () => {
 
   beforeAll(() => {
     trustedCa = createCertificateAuthority("Test qualified CA");
-    person = issuePersonCertificate(trustedCa, {
-      taxId: "3034512345",
-      surname: "Петренко",
-      givenName: "Олена",
-      patronymic: "Іванівна",
-    });
+    person = issuePersonCertificate(trustedCa, olena);
     verifier = new JkurwaSignatureVerifier(parseTrustAnchors(trustedCa.certificate.as_pem()));
   });
 
@@ -76,14 +74,27 @@ describe("Diia ID signature check (DSTU 4145, detached CMS)", () => {
 
   it("refuses a certificate issued by a CA that is not a trust anchor", () => {
     const otherCa = createCertificateAuthority("Test qualified CA");
-    const impostor = issuePersonCertificate(otherCa, {
-      taxId: "3034512345",
-      surname: "Петренко",
-      givenName: "Олена",
-      patronymic: "Іванівна",
-    });
+    const impostor = issuePersonCertificate(otherCa, olena);
     const signature = signRequestHash(impostor, hashRequestId(requestId));
     expect(verifier.verify({ signature, requestId, now })).toEqual({ ok: false, reason: "untrusted_certificate" });
+  });
+
+  it("follows configured intermediate CAs to a trust anchor, and only to one", () => {
+    const intermediate = createIntermediateCa(trustedCa, "Test intermediate CA");
+    const underIntermediate = issuePersonCertificate(intermediate, olena);
+    const signature = signRequestHash(underIntermediate, hashRequestId(requestId));
+    const anchors = parseTrustAnchors(trustedCa.certificate.as_pem());
+    // Without the intermediate configured the signer's issuer is unknown.
+    expect(verifier.verify({ signature, requestId, now })).toEqual({ ok: false, reason: "untrusted_certificate" });
+    const chained = new JkurwaSignatureVerifier(anchors, parseTrustAnchors(intermediate.certificate.as_pem()));
+    expect(chained.verify({ signature, requestId, now })).toMatchObject({ ok: true, signer: { taxId: "3034512345" } });
+    // An "intermediate" that no anchor issued (here: self-signed) leads nowhere, even when configured.
+    const rogue = createCertificateAuthority("Test intermediate CA");
+    const underRogue = issuePersonCertificate(rogue, olena);
+    const withRogue = new JkurwaSignatureVerifier(anchors, parseTrustAnchors(rogue.certificate.as_pem()));
+    expect(
+      withRogue.verify({ signature: signRequestHash(underRogue, hashRequestId(requestId)), requestId, now }),
+    ).toEqual({ ok: false, reason: "untrusted_certificate" });
   });
 
   it("refuses a certificate outside its validity dates", () => {

@@ -27,6 +27,7 @@ describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
     test = await createTestApp(kind, diia.env, { clock: () => now });
     await insertUser(test.app.db, { username: "student", full_name: "Олена Коваленко", tax_id: campusTaxId });
     await insertUser(test.app.db, { username: "both", full_name: "Ірина Шевченко", tax_id: "2912345672" });
+    await insertUser(test.app.db, { username: "employee", full_name: "Андрій Мельник", tax_id: "2712345671" });
   });
 
   afterAll(async () => {
@@ -134,6 +135,13 @@ describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
     expect(withoutAction.statusCode).toBe(400);
     expect(withoutAction.json().code).toBe("diia.failed");
     expect((await check(link.requestId)).json()).toEqual({ status: "Processing" });
+  });
+
+  it("signs in a person whose certificate an intermediate CA issued (DIIA_INTERMEDIATE_CAS leads to the anchor)", async () => {
+    const link = await newRequest();
+    const callback = await postSignedCallback(test.app, link.requestId, person(diia, "intermediate"));
+    expect(callback.statusCode).toBe(200);
+    expect((await check(link.requestId)).json()).toEqual({ status: "Finished", sessionId: expect.any(String) });
   });
 
   it("accepts multipart/mixed and refuses a replayed delivery", async () => {

@@ -35,7 +35,7 @@ function seedAcquirer(state: StandInState) {
  * the environment this returns; its code path is the production one.
  */
 export async function startDiiaStandIn(options: DiiaStandInOptions): Promise<RunningDiiaStandIn> {
-  const { trustedCa, people } = createStandInPki();
+  const { trustedCa, intermediateCa, people } = createStandInPki();
   const state = new StandInState();
   const { branch, offer } = seedAcquirer(state);
   let url = "";
@@ -59,6 +59,7 @@ export async function startDiiaStandIn(options: DiiaStandInOptions): Promise<Run
       DIIA_OFFER_ID: offer._id,
       // One line, so it survives any environment file; the product reads the "\n" escapes.
       DIIA_TRUST_ANCHORS: trustAnchorPem.replace(/\n/g, "\\n"),
+      DIIA_INTERMEDIATE_CAS: intermediateCa.certificate.as_pem().replace(/\n/g, "\\n"),
     },
     close: () => app.close(),
   };

@@ -1,5 +1,11 @@
 import { demoPeople } from "@kpi-id/server/seed";
-import { createCertificateAuthority, issuePersonCertificate, type Party, type PersonIdentity } from "./pki.ts";
+import {
+  createCertificateAuthority,
+  createIntermediateCa,
+  issuePersonCertificate,
+  type Party,
+  type PersonIdentity,
+} from "./pki.ts";
 
 /** Someone the phone page can sign in as, with their own DSTU key and certificate. */
 export interface PhonePerson {
@@ -19,6 +25,8 @@ function identity(fullName: string, taxId: string): PersonIdentity {
 export interface StandInPki {
   /** The stand-in's qualified CA: the product's trust anchor. */
   trustedCa: Party;
+  /** Issued by the trusted CA; the product must be told of it (DIIA_INTERMEDIATE_CAS) to follow it. */
+  intermediateCa: Party;
   people: PhonePerson[];
 }
 
@@ -33,13 +41,14 @@ const strangerTaxId = "1234509876";
 export function createStandInPki(): StandInPki {
   const trustedCa = createCertificateAuthority("Кваліфікований надавач ЕДП «Дія» (пісочниця)");
   const untrustedCa = createCertificateAuthority("Невідомий надавач ЕДП (пісочниця)");
+  const intermediateCa = createIntermediateCa(trustedCa, "Проміжний ЦСК «Дія» (пісочниця)");
   const campus = demoPeople.map((person) => ({
     id: person.username,
     fullName: person.fullName,
     note: `campus person “${person.username}”`,
     party: issuePersonCertificate(trustedCa, identity(person.fullName, person.taxId)),
   }));
-  const [first] = demoPeople;
+  const [first, second] = demoPeople;
   const extra: PhonePerson[] = [
     {
       id: "stranger",
@@ -56,5 +65,13 @@ export function createStandInPki(): StandInPki {
       party: issuePersonCertificate(untrustedCa, identity(first.fullName, first.taxId)),
     });
   }
-  return { trustedCa, people: [...campus, ...extra] };
+  if (second) {
+    extra.push({
+      id: "intermediate",
+      fullName: second.fullName,
+      note: `“${second.username}” with a certificate from the trusted CA's intermediate CA: signs in`,
+      party: issuePersonCertificate(intermediateCa, identity(second.fullName, second.taxId)),
+    });
+  }
+  return { trustedCa, intermediateCa, people: [...campus, ...extra] };
 }

@@ -97,19 +97,29 @@ export function newKey(): Priv {
 
 let nextSerial = Math.floor(Date.now() / 1000) % 0x7fffff;
 
-/** A self-signed test CA, valid from a day ago for ten years. */
-export function createCertificateAuthority(commonName: string, now = Date.now()): Party {
+/** A test CA valid from a day ago for `years`: self-signed when no issuer is given. */
+function newCertificateAuthority(commonName: string, years: number, now: number, issuer?: Party): Party {
   const key = newKey();
   const name = { organizationName: "KPI ID sandbox", commonName, serialNumber: "UA-00000000", countryName: "UA" };
   const certificate = issueCertificate({
-    issuer: { key, name },
+    issuer: issuer ? { key: issuer.key, name: issuer.name } : { key, name },
     subjectKey: key,
     subjectName: name,
     serial: nextSerial++,
-    valid: { from: now - 24 * 3600 * 1000, to: now + 10 * yearMs },
+    valid: { from: now - 24 * 3600 * 1000, to: now + years * yearMs },
     ca: true,
   });
   return { key, certificate, name };
+}
+
+/** A self-signed test CA, valid from a day ago for ten years. */
+export function createCertificateAuthority(commonName: string, now = Date.now()): Party {
+  return newCertificateAuthority(commonName, 10, now);
+}
+
+/** A CA whose certificate another CA issued: signers under it chain to the root through it. */
+export function createIntermediateCa(root: Party, commonName: string, now = Date.now()): Party {
+  return newCertificateAuthority(commonName, 5, now, root);
 }
 
 export interface PersonIdentity {

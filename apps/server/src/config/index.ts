@@ -58,6 +58,8 @@ export interface DiiaConfig {
   offerId?: string;
   /** PEM certificates (inline or a file path) of the CAs that issue Diia signers' certificates. */
   trustAnchors?: string;
+  /** PEM certificates (inline or a file path) of intermediate CAs between the anchors and signers. */
+  intermediateCas?: string;
   requestTtlSeconds: number;
 }
 
@@ -73,6 +75,7 @@ function readDiiaConfig(environment: Environment): DiiaConfig | undefined {
     branchId: environment.DIIA_BRANCH_ID,
     offerId: environment.DIIA_OFFER_ID,
     trustAnchors: environment.DIIA_TRUST_ANCHORS,
+    intermediateCas: environment.DIIA_INTERMEDIATE_CAS,
     requestTtlSeconds: environment.DIIA_REQUEST_TTL_SECONDS,
   };
 }

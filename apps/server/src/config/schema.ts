@@ -74,6 +74,7 @@ export const environmentSchema = z.object({
   DIIA_BRANCH_ID: optionalText,
   DIIA_OFFER_ID: optionalText,
   DIIA_TRUST_ANCHORS: optionalText,
+  DIIA_INTERMEDIATE_CAS: optionalText,
   DIIA_REQUEST_TTL_SECONDS: seconds(180),
 
   GOOGLE_ISSUER: httpUrl.default("https://accounts.google.com"),

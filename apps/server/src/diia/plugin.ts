@@ -5,11 +5,12 @@ import { JkurwaSignatureVerifier } from "./crypto/jkurwa-verifier.ts";
 import { parseTrustAnchors, TrustAnchorError } from "./crypto/trust-anchors.ts";
 import { type DiiaRuntime, diiaRoutes } from "./routes.ts";
 
-function loadTrustAnchors(value: string) {
+function loadCertificates(variable: string, value: string | undefined) {
+  if (value === undefined) return [];
   try {
     return parseTrustAnchors(value);
   } catch (error) {
-    if (error instanceof TrustAnchorError) throw new ConfigError(`DIIA_TRUST_ANCHORS: ${error.message}`);
+    if (error instanceof TrustAnchorError) throw new ConfigError(`${variable}: ${error.message}`);
     throw error;
   }
 }
@@ -20,7 +21,10 @@ export function createDiiaRuntime(app: FastifyInstance): DiiaRuntime | undefined
   if (!diia?.branchId || !diia.offerId || !diia.trustAnchors) return undefined;
   return {
     client: new DiiaClient({ config: diia, clock: app.clock }),
-    verifier: new JkurwaSignatureVerifier(loadTrustAnchors(diia.trustAnchors)),
+    verifier: new JkurwaSignatureVerifier(
+      loadCertificates("DIIA_TRUST_ANCHORS", diia.trustAnchors),
+      loadCertificates("DIIA_INTERMEDIATE_CAS", diia.intermediateCas),
+    ),
     settings: {
       branchId: diia.branchId,
       offerId: diia.offerId,

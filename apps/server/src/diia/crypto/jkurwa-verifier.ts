@@ -57,6 +57,7 @@ const certificateValidNow: Check = ({ signer }, { now }) =>
 
 const signerHasTaxId: Check = ({ signer }) => (readSigner(signer) ? undefined : "no_tax_id");
 
+/** A CA certificate usable now: an anchor, or an intermediate on the way to one. */
 function isValidAnchor(anchor: Certificate, now: Date): boolean {
   try {
     return anchor.canUseFor("ca") && now.getTime() >= anchor.valid.from && now.getTime() < anchor.valid.to;
@@ -76,22 +77,39 @@ function issuedBy(certificate: Certificate, anchor: Certificate): boolean {
   }
 }
 
+/** Qualified signers sit under a root and at most a few intermediate CAs. */
+const maxChainLength = 4;
+
 /**
  * The Diia ID signature check on jkurwa + gost89: a detached CMS SignedData
  * (DSTU 4145 over GOST 34.311) whose message digest is the hash of our request
- * id, signed by a personal certificate that a configured CA issued.
+ * id, signed by a personal certificate that a configured CA issued, directly
+ * or through configured intermediate CAs each issued by the next.
  */
 export class JkurwaSignatureVerifier implements DiiaSignatureVerifier {
   readonly #anchors: Certificate[];
+  readonly #intermediates: Certificate[];
 
-  constructor(trustAnchors: Certificate[]) {
+  constructor(trustAnchors: Certificate[], intermediates: Certificate[] = []) {
     this.#anchors = trustAnchors;
+    this.#intermediates = intermediates;
+  }
+
+  /** Whether the certificate leads to a trust anchor through valid CAs (an intermediate alone proves nothing). */
+  #leadsToAnchor(certificate: Certificate, now: Date, hops: number): boolean {
+    if (this.#anchors.some((anchor) => isValidAnchor(anchor, now) && issuedBy(certificate, anchor))) return true;
+    if (hops >= maxChainLength) return false;
+    return this.#intermediates.some(
+      (intermediate) =>
+        intermediate !== certificate &&
+        isValidAnchor(intermediate, now) &&
+        issuedBy(certificate, intermediate) &&
+        this.#leadsToAnchor(intermediate, now, hops + 1),
+    );
   }
 
   #chainsToAnchor: Check = ({ signer }, { now }) =>
-    this.#anchors.some((anchor) => isValidAnchor(anchor, now) && issuedBy(signer, anchor))
-      ? undefined
-      : "untrusted_certificate";
+    this.#leadsToAnchor(signer, now, 0) ? undefined : "untrusted_certificate";
 
   // Order matters only for which reason is reported first; every check must pass.
   readonly #checks: Check[] = [

@@ -20,7 +20,7 @@ function readAnchorFile(path: string): string {
   return readFileSync(path, "utf8");
 }
 
-/** DIIA_TRUST_ANCHORS: PEM certificates inline, or the path of a PEM file. */
+/** DIIA_TRUST_ANCHORS and DIIA_INTERMEDIATE_CAS: PEM certificates inline, or the path of a PEM file. */
 export function parseTrustAnchors(value: string): Certificate[] {
   const blocks = [...pemText(value).matchAll(pemBlock)].map((match) => match[1] ?? "");
   if (blocks.length === 0) throw new TrustAnchorError("holds no PEM certificate");

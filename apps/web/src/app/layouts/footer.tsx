@@ -1,7 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { pageContainer } from "@/lib/layout.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
+import { cn } from "@/lib/utils.ts";
 
 const linkClass =
   "rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring";
@@ -11,7 +13,12 @@ export function PublicFooter() {
   const language = useLanguage();
   return (
     <footer className="border-t border-border">
-      <div className="mx-auto flex max-w-5xl flex-col gap-2 px-4 py-5 text-sm text-muted-foreground sm:flex-row sm:items-center sm:justify-between sm:px-6">
+      <div
+        className={cn(
+          pageContainer,
+          "flex flex-col gap-2 py-5 text-sm text-muted-foreground sm:flex-row sm:items-center sm:justify-between",
+        )}
+      >
         <p>{t("common:footer.public")}</p>
         <Link to={localizePath(language, "/faq")} className={linkClass}>
           {t("common:footer.faq")}
@@ -26,7 +33,12 @@ export function PrivateFooter() {
   const language = useLanguage();
   return (
     <footer className="border-t border-border">
-      <div className="mx-auto flex max-w-5xl flex-col gap-2 px-4 py-5 text-sm text-muted-foreground sm:flex-row sm:items-center sm:justify-between sm:px-6">
+      <div
+        className={cn(
+          pageContainer,
+          "flex flex-col gap-2 py-5 text-sm text-muted-foreground sm:flex-row sm:items-center sm:justify-between",
+        )}
+      >
         <p>{t("common:footer.rights", { year: new Date().getFullYear() })}</p>
         <nav aria-label={t("common:footer.legal")} className="flex flex-wrap gap-x-4 gap-y-1">
           <Link to={localizePath(language, "/privacy-policy")} className={linkClass}>

@@ -1,8 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Logo } from "@/components/ui/logo.tsx";
+import { pageContainer } from "@/lib/layout.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
+import { cn } from "@/lib/utils.ts";
 import { LanguageSwitch } from "./language-switch.tsx";
 
 export function Header() {
@@ -10,7 +12,7 @@ export function Header() {
   const language = useLanguage();
   return (
     <header className="border-b border-border bg-white/80">
-      <div className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-3 sm:px-6">
+      <div className={cn(pageContainer, "flex items-center justify-between gap-3 py-3")}>
         <Link
           to={localizePath(language, "/")}
           className="rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2"

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { Button } from "@/components/ui/button.tsx";
+import { pageContainer } from "@/lib/layout.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { cn } from "@/lib/utils.ts";
@@ -37,8 +38,9 @@ export function ContentPage({ title, children, width = "wide", back = true, cent
   return (
     <div
       className={cn(
-        "mx-auto flex w-full flex-col gap-4 px-4 py-8 sm:px-6 sm:py-12",
-        width === "narrow" ? "max-w-[450px]" : "max-w-3xl",
+        "flex flex-col gap-4 py-8 sm:py-12",
+        // Wide pages share the container's left edge; their text keeps a readable line length.
+        width === "narrow" ? "mx-auto w-full max-w-[450px] px-4" : cn(pageContainer, "[&>*]:max-w-3xl"),
       )}
     >
       {back ? <BackButton /> : null}

@@ -9,8 +9,10 @@ import { AppsGrid } from "@/features/apps/components/apps-grid.tsx";
 import { MyDataDialog } from "@/features/apps/components/my-data-dialog.tsx";
 import { useAppIdRedirect } from "@/features/apps/components/use-app-id-redirect.ts";
 import { useLogout } from "@/features/auth/api/logout.ts";
+import { pageContainer } from "@/lib/layout.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
+import { cn } from "@/lib/utils.ts";
 import { ProtectedGate, useCurrentUser } from "../gates/protected-gate.tsx";
 
 /** The link text comes from the translation; Trans hands it in as children. */
@@ -36,7 +38,7 @@ export function AppsScreen() {
     return <PageSpinner label={t("apps:redirecting", { title: outcome.application.title })} />;
   }
   return (
-    <div className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
+    <div className={cn(pageContainer, "flex flex-col gap-6 py-8 sm:py-12")}>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="space-y-2">
           <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-3xl">

@@ -12,7 +12,7 @@ export function AccountScreen({ user }: { user: CurrentUser }) {
   const { t } = useTranslation("account");
   const { askAgain, dialog } = useReauth();
   return (
-    <div className="mx-auto flex w-full max-w-3xl flex-col gap-4 sm:gap-6">
+    <div className="flex w-full max-w-3xl flex-col gap-4 sm:gap-6">
       <div className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-3xl">{t("account:title")}</h1>
         <p className="text-muted-foreground">{t("account:subtitle", { name: user.fullName })}</p>

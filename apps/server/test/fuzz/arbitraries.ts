@@ -71,10 +71,15 @@ function objectFor(schema: JsonSchema, depth: number): fc.Arbitrary<Record<strin
   return fc.record(shape, { requiredKeys: [] });
 }
 
+/** The proxy the fuzzed app trusts (TRUST_PROXY): some requests arrive through it. */
+export const fuzzProxyAddress = "10.0.0.1";
+
 export interface FuzzRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
+  /** The socket's peer: IPv4, IPv6 (its /64 is what throttling counts), or the trusted proxy. */
+  remoteAddress: string;
   payload?: string | Buffer;
 }
 
@@ -206,6 +211,7 @@ function headersFor(origin: string, known: KnownValues): fc.Arbitrary<Record<str
           fc.string({ maxLength: 60 }).map((s) => `kpi_id_session=${encodeURIComponent(s)}`),
           fc.constant("kpi_id_session=s%3Aforged.signature; i18next=en-US"),
           headerValue.map((s) => `kpi_id_google=${encodeURIComponent(s)}; kpi_id_session=`),
+          headerValue.map((s) => `kpi_id_device=${encodeURIComponent(s)}`),
           headerValue,
         ),
         authorization: fc.oneof(
@@ -214,7 +220,15 @@ function headersFor(origin: string, known: KnownValues): fc.Arbitrary<Record<str
           headerValue.map((s) => `Bearer ${s}`),
           headerValue,
         ),
-        "x-forwarded-for": fc.oneof(fc.ipV4(), fc.ipV6(), headerValue),
+        // Chains a client could forge, as the trusted proxy (fuzzProxyAddress) would pass them on.
+        "x-forwarded-for": fc.oneof(
+          fc.ipV4(),
+          fc.ipV6(),
+          fc
+            .array(fc.oneof(fc.ipV4(), fc.ipV6(), fc.constant("127.0.0.1")), { minLength: 1, maxLength: 4 })
+            .map((chain) => chain.join(", ")),
+          headerValue,
+        ),
         "x-document-request-trace-id": headerValue,
         "x-diia-id-action": fc.constantFrom("auth", "hashedFilesSigning", ""),
       },
@@ -223,6 +237,8 @@ function headersFor(origin: string, known: KnownValues): fc.Arbitrary<Record<str
     .map((headers) => Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== "")));
 }
 
+const remoteAddress = fc.oneof(fc.ipV4(), fc.ipV6(), fc.constant(fuzzProxyAddress), fc.constant("::ffff:127.0.0.1"));
+
 /** A whole request against one endpoint: its method mostly, sometimes another. */
 export function requestFor(endpoint: Endpoint, origin: string, known: KnownValues = {}): fc.Arbitrary<FuzzRequest> {
   const method = fc.oneof(
@@ -230,10 +246,18 @@ export function requestFor(endpoint: Endpoint, origin: string, known: KnownValue
     { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD") },
   );
   return fc
-    .tuple(method, pathFor(endpoint), queryFor(endpoint, known), headersFor(origin, known), bodyFor(endpoint, known))
-    .map(([verb, path, query, headers, body]) => ({
+    .tuple(
+      method,
+      pathFor(endpoint),
+      queryFor(endpoint, known),
+      headersFor(origin, known),
+      bodyFor(endpoint, known),
+      remoteAddress,
+    )
+    .map(([verb, path, query, headers, body, peer]) => ({
       method: verb,
       url: `${path}${query}`,
+      remoteAddress: peer,
       headers: body.contentType ? { ...headers, "content-type": body.contentType } : headers,
       payload: verb === "GET" || verb === "HEAD" ? undefined : body.payload,
     }));

@@ -21,6 +21,7 @@ process.env.E2E_REAUTH_MAX_AGE_SECONDS ??= "45";
 const portBase = Number(process.env.E2E_PORT_BASE ?? 3300);
 process.env.SANDBOX_GOOGLE_PORT ??= String(portBase + 1);
 process.env.SANDBOX_DIIA_PORT ??= String(portBase + 2);
+process.env.SANDBOX_MAIL_PORT ??= String(portBase + 4);
 process.env.DEMO_SITE_PORT ??= String(portBase === 3300 ? 4300 : portBase + 3);
 export const baseURL = `http://localhost:${portBase}`;
 
@@ -57,6 +58,7 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       SANDBOX_GOOGLE_PORT: process.env.SANDBOX_GOOGLE_PORT,
       SANDBOX_DIIA_PORT: process.env.SANDBOX_DIIA_PORT,
+      SANDBOX_MAIL_PORT: process.env.SANDBOX_MAIL_PORT,
       DIIA_REQUEST_TTL_SECONDS: process.env.E2E_DIIA_REQUEST_TTL_SECONDS,
       REAUTH_MAX_AGE_SECONDS: process.env.E2E_REAUTH_MAX_AGE_SECONDS,
       DEMO_SITE_PORT: process.env.DEMO_SITE_PORT,

@@ -1,9 +1,10 @@
 import { startDiiaSandbox } from "./diia/index.ts";
 import { startGoogleSandbox } from "./google/index.ts";
+import { startMailSandbox } from "./mail/index.ts";
 
 /**
  * The sandbox: local stand-ins for the outside services KPI ID talks to
- * (Google's OpenID provider, Diia's partner API and phone). Each stand-in is
+ * (Google's OpenID provider, Diia's partner API and phone, a mail relay with an inbox). Each stand-in is
  * a small server on its own loopback port; it hands back the environment
  * variables that point the product at it, so the product's code path is the
  * production one with other addresses.
@@ -15,6 +16,8 @@ export interface SandboxOptions {
   dataDir: string;
   googlePort?: number;
   diiaPort?: number;
+  /** The mail stand-in's inbox page (its SMTP port is picked free). */
+  mailPort?: number;
   /** The environment already set; a stand-in never overrides a configured real service. */
   env: Record<string, string | undefined>;
 }
@@ -36,7 +39,7 @@ export interface RunningSandbox {
 type StandInStarter = (options: SandboxOptions) => Promise<RunningStandIn | undefined>;
 
 // Each stand-in registers its starter here.
-const starters: StandInStarter[] = [startGoogleSandbox, startDiiaSandbox];
+const starters: StandInStarter[] = [startGoogleSandbox, startDiiaSandbox, startMailSandbox];
 
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const standIns: RunningStandIn[] = [];

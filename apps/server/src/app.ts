@@ -4,6 +4,7 @@ import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifySer
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Kysely } from "kysely";
 import { accountApplicationRoutes } from "./account/application-routes.ts";
+import { accountPasswordRoutes } from "./account/password-routes.ts";
 import { accountSessionRoutes } from "./account/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import type { Config } from "./config/index.ts";
@@ -18,9 +19,11 @@ import { registerErrorHandling } from "./http/error-handler.ts";
 import { loggerOptions } from "./http/logging.ts";
 import { registerOpenApi } from "./http/openapi.ts";
 import { registerSecurity } from "./http/security.ts";
+import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { scheduleCleanup } from "./maintenance/cleanup.ts";
 import { registerMetrics } from "./metrics/plugin.ts";
 import { registerOidc } from "./oidc/index.ts";
+import { recoveryRoutes } from "./recovery/routes.ts";
 import { registerSaml } from "./saml/index.ts";
 import { registerSessions } from "./sessions/current.ts";
 import { ticketExchangeRoutes } from "./tickets/exchange-routes.ts";
@@ -44,6 +47,7 @@ declare module "fastify" {
     features: Features;
     clock: () => Date;
     passwordHasher: PasswordHasher;
+    mailer: Mailer;
   }
 }
 
@@ -103,7 +107,11 @@ export async function buildApp({
   app.decorate("features", { google: config.google !== undefined, diia: false } satisfies Features);
   app.decorate("clock", clock);
   app.decorate("passwordHasher", createPasswordHasher(config.argon2));
-  app.addHook("onClose", async () => database.close());
+  app.decorate("mailer", createMailer(config.mail));
+  app.addHook("onClose", async () => {
+    app.mailer.close();
+    await database.close();
+  });
 
   registerErrorHandling(app);
   registerJsonParser(app);
@@ -123,6 +131,8 @@ export async function buildApp({
   await app.register(userRoutes);
   await app.register(accountSessionRoutes);
   await app.register(accountApplicationRoutes);
+  await app.register(accountPasswordRoutes);
+  await app.register(recoveryRoutes);
   await app.register(appRedirectRoutes);
   await app.register(ticketExchangeRoutes);
   await registerDiia(app);

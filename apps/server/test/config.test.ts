@@ -48,6 +48,11 @@ describe("configuration", () => {
     const withUrl = { ...production, PUBLIC_URL: "https://id.kpi.ua" };
     expect(errorOf({ ...withUrl, SANDBOX: "true" })).toMatch(/^SANDBOX: /);
     expect(errorOf({ ...withUrl, SEED_DEMO_DATA: "true" })).toMatch(/^SEED_DEMO_DATA: /);
+    expect(errorOf({ ...withUrl, SMTP_URL: "smtp://127.0.0.1:2525", MAIL_SANDBOX: "true" })).toMatch(/^MAIL_SANDBOX: /);
+    expect(loadConfig({ ...withUrl, SMTP_URL: "smtps://relay.kpi.ua:465" }).mail?.smtpUrl).toBe(
+      "smtps://relay.kpi.ua:465",
+    );
+    expect(errorOf({ ...withUrl, SMTP_URL: "https://relay.kpi.ua" })).toMatch(/^SMTP_URL: /);
     const config = loadConfig(withUrl);
     expect(config.sandbox).toBe(false);
     expect(config.seedDemoData).toBe(false);

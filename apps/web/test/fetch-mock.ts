@@ -41,6 +41,7 @@ export const publicSettings: PublicSettings = {
   supportBotStudentsUrl: "https://t.me/students_bot",
   googleEnabled: true,
   diiaEnabled: true,
+  emailRecoveryEnabled: true,
   sandbox: true,
 };
 

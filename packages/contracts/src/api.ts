@@ -97,6 +97,8 @@ export const publicSettingsSchema = z.object({
   supportBotStudentsUrl: text(),
   googleEnabled: z.boolean(),
   diiaEnabled: z.boolean(),
+  /** A mail relay is configured: "Forgot password?" offers a link by e-mail. */
+  emailRecoveryEnabled: z.boolean(),
   sandbox: z.boolean(),
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;

@@ -7,4 +7,5 @@ export * from "./google.ts";
 export * from "./language.ts";
 export * from "./messages.ts";
 export * from "./pages.ts";
+export * from "./password.ts";
 export * from "./text.ts";

@@ -31,6 +31,14 @@ export const ukErrorMessages = {
   "account.application_not_found": "Цей застосунок не має доступу до ваших даних: можливо, його вже відкликано.",
   "account.last_sign_in_method":
     "Це ваш єдиний спосіб входу: без нього ви не зможете увійти. Спершу потрібен пароль або Дія.",
+  "password.too_short": "Пароль закороткий: потрібно щонайменше 8 символів (радимо 15 і більше).",
+  "password.too_long": "Пароль задовгий: не більше 128 символів.",
+  "password.blocklisted":
+    "Цей пароль легко вгадати: він поширений або містить ваше ім'я, логін чи назву університету. Оберіть інший.",
+  "password.current_wrong": "Поточний пароль неправильний.",
+  "recovery.link_invalid":
+    "Посилання для відновлення недійсне: воно застаріло, уже використане або замінене новішим. Попросіть нове.",
+  "recovery.not_available": "Відновлення поштою зараз недоступне. Скористайтеся Дією або зверніться до підтримки.",
   "app.not_found": "Застосунок не знайдено.",
   "app.access_denied": "У вас немає доступу до цього застосунку.",
   "oidc.interaction_not_found":
@@ -67,6 +75,14 @@ export const enErrorMessages = {
   "account.application_not_found": "This application has no access to your data: it may have been revoked already.",
   "account.last_sign_in_method":
     "This is your only way to sign in: without it you could not sign in. You need a password or Diia first.",
+  "password.too_short": "The password is too short: at least 8 characters are needed (15 or more advised).",
+  "password.too_long": "The password is too long: 128 characters at most.",
+  "password.blocklisted":
+    "This password is easy to guess: it is common or contains your name, username or the university's name. Choose another.",
+  "password.current_wrong": "The current password is wrong.",
+  "recovery.link_invalid":
+    "The recovery link is not valid: it has expired, was already used or was replaced by a newer one. Ask for a new one.",
+  "recovery.not_available": "Recovery by e-mail is not available right now. Use Diia or contact support.",
   "app.not_found": "Application not found.",
   "app.access_denied": "You do not have access to this application.",
   "oidc.interaction_not_found":

@@ -17,6 +17,9 @@ export const auditEventTypes = [
   "method_unlinked",
   "application_revoked",
   "account_unlocked",
+  "password_change",
+  "password_reset_request",
+  "password_reset",
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 

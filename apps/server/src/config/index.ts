@@ -47,6 +47,25 @@ export interface Config {
   diia?: DiiaConfig;
   /** The SAML 2.0 identity provider's metadata contents and policies. */
   saml: SamlConfig;
+  /** Outgoing mail (password reset links, security notices); absent without SMTP_URL. */
+  mail?: MailConfig;
+  /** How long a password reset link (or a Diia recovery) stays good. */
+  passwordResetTtlSeconds: number;
+}
+
+export interface MailConfig {
+  /** smtp://user:pass@host:port (STARTTLS when offered) or smtps:// (TLS from the start). */
+  smtpUrl: string;
+  /** The From header: `KPI ID <no-reply@kpi.ua>`. */
+  from: string;
+}
+
+function readMailConfig(environment: Environment, isProduction: boolean): MailConfig | undefined {
+  if (isProduction && environment.MAIL_SANDBOX === true) {
+    throw new ConfigError("MAIL_SANDBOX: the sandbox mail stand-in is refused when NODE_ENV=production");
+  }
+  if (environment.SMTP_URL === undefined) return undefined;
+  return { smtpUrl: environment.SMTP_URL, from: environment.MAIL_FROM };
 }
 
 export interface DiiaConfig {
@@ -261,5 +280,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     google: readGoogleConfig(environment),
     diia: readDiiaConfig(environment),
     saml: readSamlConfigOrFail(environment, publicUrl, sessionSecret),
+    mail: readMailConfig(environment, isProduction),
+    passwordResetTtlSeconds: environment.PASSWORD_RESET_TTL_SECONDS,
   };
 }

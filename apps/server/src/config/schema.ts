@@ -86,6 +86,11 @@ export const environmentSchema = z.object({
   API_DOCS_UI: booleanFlag.optional(),
   READY_DETAILS: booleanFlag.optional(),
 
+  SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+  MAIL_FROM: z.string().min(3).default("KPI ID <no-reply@kpi.ua>"),
+  MAIL_SANDBOX: booleanFlag.optional(),
+  PASSWORD_RESET_TTL_SECONDS: seconds(30 * 60),
+
   SAML_SCOPE: z
     .string()
     .regex(/^[a-z0-9.-]+$/)

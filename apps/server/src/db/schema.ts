@@ -150,6 +150,16 @@ export interface AuditEventsTable {
   details: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
+/** One-time password reset tokens (migration 0165); see recovery/tokens.ts. */
+export interface PasswordResetTokensTable {
+  token_hash: Uint8Array;
+  user_id: string;
+  via: "email" | "diia";
+  created_at: Timestamp;
+  expires_at: RequiredTimestamp;
+  consumed_at: NullableTimestamp;
+}
+
 /** SAML 2.0 identity provider (migration 0110). */
 export interface SamlSigningKeysTable {
   kid: string;
@@ -257,6 +267,7 @@ export interface Database {
   saml_sessions: SamlSessionsTable;
   saml_federations: SamlFederationsTable;
   saml_consents: SamlConsentsTable;
+  password_reset_tokens: PasswordResetTokensTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -3,11 +3,13 @@ import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/schema.ts";
 import { deleteOldDiiaRequests } from "../diia/queries.ts";
 import { deleteExpiredOidcPayloads } from "../oidc/adapter.ts";
+import { deleteExpiredResetTokens } from "../recovery/tokens.ts";
 import { type PruneCounts, pruneExpired } from "../sessions/prune.ts";
 
 export interface CleanupCounts extends PruneCounts {
   diiaRequests: number;
   oidcPayloads: number;
+  resetTokens: number;
 }
 
 // One number all instances agree on ("KPID"); no other code takes advisory locks.
@@ -31,7 +33,8 @@ export async function cleanUpExpired(db: Kysely<Database>, now: Date): Promise<C
     const pruned = await pruneExpired(trx, now);
     const diiaRequests = await deleteOldDiiaRequests(trx, new Date(now.getTime() - diiaKeepMs));
     const oidcPayloads = await deleteExpiredOidcPayloads(trx, now);
-    return { ...pruned, diiaRequests, oidcPayloads };
+    const resetTokens = await deleteExpiredResetTokens(trx, now);
+    return { ...pruned, diiaRequests, oidcPayloads, resetTokens };
   });
 }
 

@@ -1,12 +1,15 @@
 import type { AuthMethod, ErrorCode } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { audit, requestOrigin } from "../audit/record.ts";
+import type { User } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { requestLanguage } from "../http/language.ts";
+import { notifyNewDevice } from "../mail/notify.ts";
 import { findUserById } from "../users/queries.ts";
 import { destinationOf, takeContinueTo } from "./continue-to.ts";
 import { readSessionCookie, sessionCookieName, sessionCookieOptions } from "./cookie.ts";
-import { rememberDevice } from "./device-cookie.ts";
+import { deviceNonceFor, rememberDevice } from "./device-cookie.ts";
+import { hasSignedInBefore } from "./known-devices.ts";
 import { createSession, deleteSessionByToken } from "./store.ts";
 
 export interface SignIn {
@@ -28,9 +31,9 @@ const refusalByMethod: Record<AuthMethod, ErrorCode> = {
 };
 
 /** The person may sign in only while their account exists and is active. */
-async function requireActivePerson(request: FastifyRequest, { userId, method }: SignIn): Promise<void> {
+async function requireActivePerson(request: FastifyRequest, { userId, method }: SignIn): Promise<User> {
   const person = await findUserById(request.server.db, userId);
-  if (person?.status === "active") return;
+  if (person?.status === "active") return person;
   const reason = person ? "user.disabled" : "user.unknown";
   await audit(request, { type: "session_start", result: "failure", authMethod: method, userId: person?.id, reason });
   throw new AppError(refusalByMethod[method], { reason });
@@ -50,7 +53,7 @@ export async function completeSignIn(
   signIn: SignIn,
 ): Promise<CompletedSignIn> {
   const { db, config, clock } = request.server;
-  await requireActivePerson(request, signIn);
+  const person = await requireActivePerson(request, signIn);
   const previous = readSessionCookie(request);
   if (previous) await deleteSessionByToken(db, previous);
   const { ip, userAgent } = requestOrigin(request);
@@ -64,9 +67,12 @@ export async function completeSignIn(
     ...sessionCookieOptions(config),
     maxAge: config.sessions.absoluteTimeoutSeconds,
   });
+  const knownBrowser = deviceNonceFor(request, signIn.userId) !== undefined;
   rememberDevice(request, reply, signIn.userId);
   // Whatever the request had loaded before belongs to the old cookie.
   request.session = undefined;
+  const signedInBefore = await hasSignedInBefore(request, person.id);
   await audit(request, { type: "session_start", result: "success", authMethod: signIn.method, userId: signIn.userId });
+  if (!knownBrowser && signedInBefore) notifyNewDevice(request, person);
   return { sessionId: id, next: destinationOf(takeContinueTo(request, reply), requestLanguage(request)) };
 }

@@ -47,6 +47,25 @@ export const throttlePolicy = {
     forgetAfterSeconds: 60 * 60,
     forgetFrom: "firstFailure",
   },
+  // Password reset mail, per typed address and per account: every request counts (it sends mail),
+  // three an hour go at once, then they wait, so nobody can bomb a mailbox through KPI ID.
+  recoveryMail: {
+    freeFailures: 3,
+    firstDelaySeconds: 5 * 60,
+    maxDelaySeconds: 60 * 60,
+    lock: { afterFailures: 6, seconds: 60 * 60 },
+    forgetAfterSeconds: 60 * 60,
+    forgetFrom: "firstFailure",
+  },
+  // Password reset requests from one address (a campus NAT carries many people).
+  recoveryIp: {
+    freeFailures: 20,
+    firstDelaySeconds: 60,
+    maxDelaySeconds: 60 * 60,
+    lock: { afterFailures: 50, seconds: 60 * 60 },
+    forgetAfterSeconds: 60 * 60,
+    forgetFrom: "firstFailure",
+  },
 } as const satisfies Record<string, ThrottleRule>;
 
 /** How long a browser's device cookie lasts after its last sign-in, and how many accounts it remembers. */

@@ -10,6 +10,7 @@ export function publicSettings(app: FastifyInstance): PublicSettings {
     supportBotStudentsUrl: app.config.support.botStudentsUrl,
     googleEnabled: app.features.google,
     diiaEnabled: app.features.diia,
+    emailRecoveryEnabled: app.mailer.enabled,
     sandbox: app.config.sandbox,
   };
 }

@@ -1,0 +1,103 @@
+import type { ChangePasswordRequest } from "@kpi-id/contracts";
+import type { FastifyRequest } from "fastify";
+import { audit } from "../audit/record.ts";
+import type { User } from "../db/schema.ts";
+import { AppError } from "../errors.ts";
+import { notifyPasswordChanged, notifySignInMethodChanged } from "../mail/notify.ts";
+import { deviceNonceFor } from "../sessions/device-cookie.ts";
+import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
+import type { LoadedSession } from "../sessions/store.ts";
+import { requestThrottleAddress } from "../throttle/address.ts";
+import { confirmFailure, credentialThrottleKeys, settleSuccess, takeAttempt } from "../throttle/throttle.ts";
+import { checkNewPassword } from "./password-policy.ts";
+import { endSessionsAfterPasswordChange } from "./password-sessions.ts";
+
+/** The current password, checked like a sign-in (throttled per account and address, audited when wrong). */
+async function requireCurrentPassword(request: FastifyRequest, person: User, presented: string | undefined) {
+  const { db, config, clock, passwordHasher } = request.server;
+  if (person.password_hash === null) return;
+  // Counted by this browser's device cookie, like a sign-in from it: a stranger's guesses never hold the owner.
+  const keys = credentialThrottleKeys(config.sessionSecret, {
+    username: person.username,
+    address: requestThrottleAddress(request),
+    device: deviceNonceFor(request, person.id),
+  });
+  const attempt = await takeAttempt(db, keys, clock());
+  if (!attempt.allowed) {
+    await audit(request, {
+      type: "password_change",
+      result: "failure",
+      userId: person.id,
+      reason: "auth.too_many_attempts",
+    });
+    throw new AppError("auth.too_many_attempts", { retryAfterSeconds: attempt.retryAfterSeconds });
+  }
+  if (!(await passwordHasher.verify(person.password_hash, presented ?? ""))) {
+    await confirmFailure(db, keys, clock());
+    await audit(request, {
+      type: "password_change",
+      result: "failure",
+      userId: person.id,
+      reason: "password.current_wrong",
+    });
+    throw new AppError("password.current_wrong");
+  }
+  await settleSuccess(db, keys);
+}
+
+/** The argon2id hash of a new password the policy accepts; refusals are audited with their code. */
+export async function acceptNewPassword(
+  request: FastifyRequest,
+  person: User,
+  password: string,
+  type: "password_change" | "password_reset",
+): Promise<string> {
+  try {
+    await checkNewPassword(password, { username: person.username, fullName: person.full_name, email: person.email });
+  } catch (error) {
+    if (error instanceof AppError)
+      await audit(request, { type, result: "failure", userId: person.id, reason: error.code });
+    throw error;
+  }
+  return request.server.passwordHasher.hash(password);
+}
+
+export async function savePasswordHash(request: FastifyRequest, person: User, passwordHash: string): Promise<void> {
+  const { db, clock } = request.server;
+  await db
+    .updateTable("users")
+    .set({ password_hash: passwordHash, updated_at: clock() })
+    .where("id", "=", person.id)
+    .execute();
+}
+
+/**
+ * Changes (or, for a person without one, sets) the signed-in person's password: a recent sign-in,
+ * the current password, a new one the policy accepts. Every other session ends, the change is
+ * audited and the person is told by mail.
+ */
+export async function changePassword(
+  request: FastifyRequest,
+  session: LoadedSession,
+  body: ChangePasswordRequest,
+): Promise<number> {
+  requireRecentSignIn(request, session);
+  const person = session.user;
+  await requireCurrentPassword(request, person, body.currentPassword);
+  await savePasswordHash(
+    request,
+    person,
+    await acceptNewPassword(request, person, body.newPassword, "password_change"),
+  );
+  const endedSessions = await endSessionsAfterPasswordChange(request.server, person.id, session.id);
+  const firstPassword = person.password_hash === null;
+  await audit(request, {
+    type: "password_change",
+    result: "success",
+    userId: person.id,
+    reason: firstPassword ? "set" : "changed",
+  });
+  if (firstPassword) notifySignInMethodChanged(request, person, "PASSWORD", "added");
+  else notifyPasswordChanged(request, person);
+  return endedSessions;
+}

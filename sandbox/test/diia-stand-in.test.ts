@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { verifyCrl } from "@kpi-id/server/diia-crl";
 import {
   DiiaClient,
   hashRequestId,
@@ -59,12 +60,31 @@ describe("Diia stand-in", () => {
       "DIIA_ACQUIRER_TOKEN",
       "DIIA_BASE_URL",
       "DIIA_BRANCH_ID",
+      "DIIA_CRLS",
       "DIIA_INTERMEDIATE_CAS",
       "DIIA_OFFER_ID",
       "DIIA_TRUST_ANCHORS",
     ]);
     expect(parseTrustAnchors(diia.env.DIIA_TRUST_ANCHORS ?? "")).toHaveLength(1);
     expect(parseTrustAnchors(diia.env.DIIA_INTERMEDIATE_CAS ?? "")).toHaveLength(1);
+  });
+
+  it("publishes each CA's signed CRL, the trusted CA's listing the revoked demo person", async () => {
+    const authorities = [
+      ...parseTrustAnchors(diia.env.DIIA_TRUST_ANCHORS ?? ""),
+      ...parseTrustAnchors(diia.env.DIIA_INTERMEDIATE_CAS ?? ""),
+    ];
+    const sources = (diia.env.DIIA_CRLS ?? "").split(",");
+    expect(sources).toHaveLength(2);
+    const [caCrl, intermediateCrl] = await Promise.all(
+      sources.map(async (source) => verifyCrl(Buffer.from(await (await fetch(source)).arrayBuffer()), authorities)),
+    );
+    const revoked = diia.people.find((person) => person.id === "revoked");
+    expect(revoked?.note).toMatch(/revoked/);
+    expect([...(caCrl?.revokedSerials ?? [])]).toEqual([revoked?.party.certificate.serial.toString(16)]);
+    expect(caCrl?.issuer).toBe(authorities[0]);
+    expect(intermediateCrl?.issuer).toBe(authorities[1]);
+    expect(intermediateCrl?.revokedSerials.size).toBe(0);
   });
 
   it("refuses an unknown acquirer token and calls without a session token", async () => {

@@ -59,6 +59,31 @@ describe("configuration", () => {
     expect(config.secureCookies).toBe(true);
   });
 
+  it("reads DIIA_CRLS as a list of files and URLs, and refuses a plain http CRL URL in production", () => {
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: strongSecret,
+      DATABASE_URL: "postgres://db/kpi",
+      PUBLIC_URL: "https://id.kpi.ua",
+      DIIA_BASE_URL: "https://api2.diia.gov.ua",
+      DIIA_ACQUIRER_TOKEN: "acquirer-token",
+    };
+    const config = loadConfig({
+      ...production,
+      DIIA_CRLS: " /etc/kpi-id/ca.crl , https://ca.example.ua/download/crls/CA.crl,http://localhost:3002/pki/ca.crl",
+    });
+    expect(config.diia?.crls).toEqual([
+      "/etc/kpi-id/ca.crl",
+      "https://ca.example.ua/download/crls/CA.crl",
+      "http://localhost:3002/pki/ca.crl",
+    ]);
+    expect(config.diia?.crlGraceSeconds).toBe(86400);
+    expect(loadConfig(production).diia?.crls).toEqual([]);
+    expect(errorOf({ ...production, DIIA_CRLS: "/etc/kpi-id/ca.crl,http://ca.example.ua/CA.crl" })).toBe(
+      "DIIA_CRLS: must be an https:// address in production",
+    );
+  });
+
   it("refuses in production a plain http address for the service and for every outside service it calls", () => {
     const production = {
       NODE_ENV: "production",

@@ -158,6 +158,8 @@ describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
   it.each([
     ["stranger", "diia.unknown_person"],
     ["untrusted", "diia.untrusted_certificate"],
+    // The stand-in's CA lists this person's certificate on the CRL it serves (DIIA_CRLS).
+    ["revoked", "diia.certificate_revoked"],
   ])("fails the request when %s signs", async (id, reason) => {
     const link = await newRequest();
     const callback = await postSignedCallback(test.app, link.requestId, person(diia, id));

@@ -3,6 +3,7 @@ import type { RunningStandIn, SandboxOptions } from "../index.ts";
 import { registerPartnerApi } from "./partner-api.ts";
 import { createStandInPki, type PhonePerson } from "./people.ts";
 import { registerPhone } from "./phone.ts";
+import { issueCrl } from "./pki.ts";
 import { StandInState } from "./state.ts";
 
 export interface DiiaStandInOptions {
@@ -17,6 +18,9 @@ export interface RunningDiiaStandIn extends RunningStandIn {
   people: PhonePerson[];
   trustAnchorPem: string;
 }
+
+/** How long a CRL the stand-in's CAs publish stays current. */
+const crlLifetimeMs = 60 * 60 * 1000;
 
 /** The branch and offer `kpi-id diia setup` would create, there from the start. */
 function seedAcquirer(state: StandInState) {
@@ -35,12 +39,25 @@ function seedAcquirer(state: StandInState) {
  * the environment this returns; its code path is the production one.
  */
 export async function startDiiaStandIn(options: DiiaStandInOptions): Promise<RunningDiiaStandIn> {
-  const { trustedCa, intermediateCa, people } = createStandInPki();
+  const { trustedCa, intermediateCa, people, revoked } = createStandInPki();
   const state = new StandInState();
   const { branch, offer } = seedAcquirer(state);
   let url = "";
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
   registerPartnerApi(app, { state, publicUrl: () => url });
+  // Each CA's CRL, issued afresh on each download and current for an hour, as a CA publishes one.
+  const crls = [
+    { path: "/pki/ca.crl", ca: trustedCa, revoked },
+    { path: "/pki/intermediate.crl", ca: intermediateCa, revoked: [] },
+  ];
+  for (const crl of crls) {
+    app.get(crl.path, async (_request, reply) => {
+      const now = Date.now();
+      const revokedCertificates = crl.revoked.map((party) => party.certificate);
+      const body = issueCrl(crl.ca, revokedCertificates, { thisUpdate: now, nextUpdate: now + crlLifetimeMs });
+      return reply.type("application/pkix-crl").send(body);
+    });
+  }
   registerPhone(app, { state, people, callbackUrl: `${options.productUrl.replace(/\/+$/, "")}/api/diia/callback` });
   await app.listen({ host: "127.0.0.1", port: options.port });
   const address = app.server.address();
@@ -60,6 +77,7 @@ export async function startDiiaStandIn(options: DiiaStandInOptions): Promise<Run
       // One line, so it survives any environment file; the product reads the "\n" escapes.
       DIIA_TRUST_ANCHORS: trustAnchorPem.replace(/\n/g, "\\n"),
       DIIA_INTERMEDIATE_CAS: intermediateCa.certificate.as_pem().replace(/\n/g, "\\n"),
+      DIIA_CRLS: crls.map((crl) => `${url}${crl.path}`).join(","),
     },
     close: () => app.close(),
   };

@@ -28,6 +28,8 @@ export interface StandInPki {
   /** Issued by the trusted CA; the product must be told of it (DIIA_INTERMEDIATE_CAS) to follow it. */
   intermediateCa: Party;
   people: PhonePerson[];
+  /** Certificates the trusted CA has revoked: its CRL lists them. */
+  revoked: Party[];
 }
 
 // A tax id no demo campus person has (RNOKPP are ten digits).
@@ -48,7 +50,7 @@ export function createStandInPki(): StandInPki {
     note: `campus person “${person.username}”`,
     party: issuePersonCertificate(trustedCa, identity(person.fullName, person.taxId)),
   }));
-  const [first, second] = demoPeople;
+  const [first, second, third] = demoPeople;
   const extra: PhonePerson[] = [
     {
       id: "stranger",
@@ -73,5 +75,16 @@ export function createStandInPki(): StandInPki {
       party: issuePersonCertificate(intermediateCa, identity(second.fullName, second.taxId)),
     });
   }
-  return { trustedCa, intermediateCa, people: [...campus, ...extra] };
+  const revoked: Party[] = [];
+  if (third) {
+    const party = issuePersonCertificate(trustedCa, identity(third.fullName, third.taxId));
+    revoked.push(party);
+    extra.push({
+      id: "revoked",
+      fullName: third.fullName,
+      note: `“${third.username}” with a certificate the trusted CA revoked (on its CRL): sign-in fails`,
+      party,
+    });
+  }
+  return { trustedCa, intermediateCa, people: [...campus, ...extra], revoked };
 }

@@ -3,6 +3,8 @@
 // personal DSTU 4145 keys with certificates shaped like real Ukrainian
 // qualified certificates (RNOKPP in the subject serialNumber as TINUA-… and
 // as DRFO code in SubjectDirectoryAttributes, OID 1.2.804.2.1.1.1.11.1.4.1.1).
+
+import { CertificateList, TBSCertList } from "@kpi-id/server/diia-crl";
 import gost89 from "gost89";
 import jkurwa, { type Certificate, type Priv, type TbsCertificate } from "jkurwa";
 
@@ -154,6 +156,30 @@ export function issuePersonCertificate(
     taxId: person.taxId,
   });
   return { key, certificate, name };
+}
+
+/** A CRL (RFC 5280 §5.1, DER) the CA signs, listing the given certificates as revoked. */
+export function issueCrl(ca: Party, revoked: Certificate[], times: { thisUpdate: number; nextUpdate: number }): Buffer {
+  const tbsCertList = {
+    version: 1, // v2
+    signature: { algorithm: ca.key.algorithm },
+    issuer: ca.certificate.ob.tbsCertificate.subject,
+    thisUpdate: { type: "utcTime", value: times.thisUpdate },
+    nextUpdate: { type: "utcTime", value: times.nextUpdate },
+    revokedCertificates: revoked.map((certificate) => ({
+      userCertificate: certificate.ob.tbsCertificate.serialNumber as { toString(base: number): string },
+      revocationDate: { type: "utcTime", value: times.thisUpdate },
+    })),
+  };
+  const signature = ca.key.sign(hash(TBSCertList.encode(tbsCertList, "der")), "le");
+  return CertificateList.encode(
+    {
+      tbsCertList,
+      signatureAlgorithm: { algorithm: ca.key.algorithm },
+      signatureValue: { unused: 0, data: der(0x04, signature) },
+    },
+    "der",
+  );
 }
 
 /**

@@ -79,7 +79,19 @@ export interface DiiaConfig {
   trustAnchors?: string;
   /** PEM certificates (inline or a file path) of intermediate CAs between the anchors and signers. */
   intermediateCas?: string;
+  /** CRL files or URLs (DER or PEM) of those CAs; empty when revocation is not checked. */
+  crls: string[];
+  /** How long a CRL past its nextUpdate still counts, while a fresh one cannot be had. */
+  crlGraceSeconds: number;
   requestTtlSeconds: number;
+}
+
+/** DIIA_CRLS: comma-separated file paths or URLs. */
+function listOfCrlSources(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((source) => source.trim())
+    .filter((source) => source !== "");
 }
 
 function readDiiaConfig(environment: Environment): DiiaConfig | undefined {
@@ -95,6 +107,8 @@ function readDiiaConfig(environment: Environment): DiiaConfig | undefined {
     offerId: environment.DIIA_OFFER_ID,
     trustAnchors: environment.DIIA_TRUST_ANCHORS,
     intermediateCas: environment.DIIA_INTERMEDIATE_CAS,
+    crls: listOfCrlSources(environment.DIIA_CRLS),
+    crlGraceSeconds: environment.DIIA_CRL_GRACE_SECONDS,
     requestTtlSeconds: environment.DIIA_REQUEST_TTL_SECONDS,
   };
 }
@@ -174,10 +188,21 @@ const addressesNeedingTls = ["PUBLIC_URL", "DIIA_BASE_URL", "GOOGLE_ISSUER"] as 
 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-function requireTls(environment: Environment): void {
-  for (const variable of addressesNeedingTls) {
+/** Every configured address that must use TLS, with the variable that names it. */
+function addressesToCheck(environment: Environment): [string, string][] {
+  const single = addressesNeedingTls.flatMap((variable): [string, string][] => {
     const value = environment[variable];
-    if (value === undefined) continue;
+    return value === undefined ? [] : [[variable, value]];
+  });
+  // DIIA_CRLS mixes file paths and URLs; only the URLs travel over the network.
+  const crlUrls = listOfCrlSources(environment.DIIA_CRLS)
+    .filter((source) => /^[a-z][a-z0-9+.-]*:\/\//i.test(source))
+    .map((source): [string, string] => ["DIIA_CRLS", source]);
+  return [...single, ...crlUrls];
+}
+
+function requireTls(environment: Environment): void {
+  for (const [variable, value] of addressesToCheck(environment)) {
     const url = new URL(value);
     if (url.protocol === "https:" || loopbackHosts.has(url.hostname)) continue;
     throw new ConfigError(`${variable}: must be an https:// address in production`);

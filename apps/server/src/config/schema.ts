@@ -75,6 +75,8 @@ export const environmentSchema = z.object({
   DIIA_OFFER_ID: optionalText,
   DIIA_TRUST_ANCHORS: optionalText,
   DIIA_INTERMEDIATE_CAS: optionalText,
+  DIIA_CRLS: optionalText,
+  DIIA_CRL_GRACE_SECONDS: seconds(86400),
   DIIA_REQUEST_TTL_SECONDS: seconds(180),
 
   GOOGLE_ISSUER: httpUrl.default("https://accounts.google.com"),

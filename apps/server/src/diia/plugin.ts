@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { ConfigError } from "../config/index.ts";
 import { DiiaClient } from "./client.ts";
+import { CrlStore } from "./crypto/crl-store.ts";
 import { JkurwaSignatureVerifier } from "./crypto/jkurwa-verifier.ts";
 import { parseTrustAnchors, TrustAnchorError } from "./crypto/trust-anchors.ts";
 import { type DiiaRuntime, diiaRoutes } from "./routes.ts";
@@ -19,12 +20,21 @@ function loadCertificates(variable: string, value: string | undefined) {
 export function createDiiaRuntime(app: FastifyInstance): DiiaRuntime | undefined {
   const diia = app.config.diia;
   if (!diia?.branchId || !diia.offerId || !diia.trustAnchors) return undefined;
+  const anchors = loadCertificates("DIIA_TRUST_ANCHORS", diia.trustAnchors);
+  const intermediates = loadCertificates("DIIA_INTERMEDIATE_CAS", diia.intermediateCas);
+  const crls =
+    diia.crls.length === 0
+      ? undefined
+      : new CrlStore({
+          sources: diia.crls,
+          authorities: [...anchors, ...intermediates],
+          graceSeconds: diia.crlGraceSeconds,
+          log: app.log,
+        });
   return {
     client: new DiiaClient({ config: diia, clock: app.clock }),
-    verifier: new JkurwaSignatureVerifier(
-      loadCertificates("DIIA_TRUST_ANCHORS", diia.trustAnchors),
-      loadCertificates("DIIA_INTERMEDIATE_CAS", diia.intermediateCas),
-    ),
+    verifier: new JkurwaSignatureVerifier(anchors, intermediates, crls),
+    crls,
     settings: {
       branchId: diia.branchId,
       offerId: diia.offerId,
@@ -36,5 +46,8 @@ export function createDiiaRuntime(app: FastifyInstance): DiiaRuntime | undefined
 /** Sign-in with Diia: its routes always exist and answer diia.not_configured until it is configured. */
 export async function registerDiia(app: FastifyInstance, runtime = createDiiaRuntime(app)): Promise<void> {
   app.features.diia = runtime !== undefined;
+  const crls = runtime?.crls;
+  // The CRLs load at start; a source that fails is logged and asked again at the next sign-in.
+  if (crls) app.addHook("onReady", () => crls.refresh(app.clock()));
   await app.register(diiaRoutes, { runtime });
 }

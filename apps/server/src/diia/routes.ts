@@ -5,6 +5,7 @@ import { AppError } from "../errors.ts";
 import { bindBrowser, presentedBinding } from "./browser-binding.ts";
 import { acceptCallback } from "./callback.ts";
 import type { DiiaClient } from "./client.ts";
+import type { CrlStore } from "./crypto/crl-store.ts";
 import type { DiiaSignatureVerifier } from "./crypto/verifier.ts";
 import { takeAppLinkAttempt } from "./link-throttle.ts";
 import { checkRequest, createAppLink, type DiiaLinkSettings } from "./service.ts";
@@ -13,6 +14,8 @@ import { checkRequest, createAppLink, type DiiaLinkSettings } from "./service.ts
 export interface DiiaRuntime {
   client: DiiaClient;
   verifier: DiiaSignatureVerifier;
+  /** The signers' CAs' CRLs when DIIA_CRLS is set. */
+  crls?: CrlStore | undefined;
   settings: DiiaLinkSettings;
 }
 
@@ -95,10 +98,12 @@ export const diiaRoutes: FastifyPluginAsyncZod<DiiaRoutesOptions> = async (app, 
       },
     },
     async (request) => {
-      const { verifier } = required();
+      const { verifier, crls } = required();
+      const now = app.clock();
+      await crls?.refreshIfDue(now);
       await acceptCallback(request, {
         verifier,
-        now: app.clock(),
+        now,
         findUserIdByTaxId: async (taxId) => {
           const user = await app.db
             .selectFrom("users")

@@ -131,3 +131,36 @@ declare module "jkurwa" {
   };
   export default jkurwa;
 }
+
+declare module "asn1.js" {
+  /** An asn1.js model: DER in, decoded object out, and back. */
+  export interface Asn1Entity<T = unknown> {
+    decode(data: Buffer, encoding: "der"): T;
+    encode(value: T, encoding: "der"): Buffer;
+  }
+  /** The builder asn1.js hands a model's body; only what KPI ID's CRL model calls. */
+  export interface Asn1Node {
+    seq(): Asn1Node;
+    seqof(entity: Asn1Entity): Asn1Node;
+    obj(...fields: Asn1Node[]): Asn1Node;
+    key(name: string): Asn1Node;
+    optional(): Asn1Node;
+    explicit(tag: number): Asn1Node;
+    use(entity: Asn1Entity): Asn1Node;
+    int(): Asn1Node;
+    any(): Asn1Node;
+    bitstr(): Asn1Node;
+  }
+  export function define<T = unknown>(name: string, body: (this: Asn1Node) => void): Asn1Entity<T>;
+  const asn1: { define: typeof define };
+  export default asn1;
+}
+
+declare module "jkurwa/lib/spec/rfc3280.js" {
+  import type { Asn1Entity } from "asn1.js";
+  export const AlgorithmIdentifier: Asn1Entity;
+  export const Name: Asn1Entity;
+  export const Time: Asn1Entity;
+  export const Extensions: Asn1Entity;
+  export const CertificateSerialNumber: Asn1Entity;
+}

@@ -2,6 +2,7 @@
 import jkurwa, { type Certificate, type Message } from "jkurwa";
 import { sameBytes } from "../../crypto/tokens.ts";
 import { readSigner } from "./certificate-identity.ts";
+import type { RevocationChecker } from "./crl-store.ts";
 import { gost34311 } from "./gost-hash.ts";
 import type { DiiaSignatureVerifier, SignatureCheck, SignatureCheckInput, SignatureFailure } from "./verifier.ts";
 
@@ -89,10 +90,13 @@ const maxChainLength = 4;
 export class JkurwaSignatureVerifier implements DiiaSignatureVerifier {
   readonly #anchors: Certificate[];
   readonly #intermediates: Certificate[];
+  readonly #revocation: RevocationChecker | undefined;
 
-  constructor(trustAnchors: Certificate[], intermediates: Certificate[] = []) {
+  /** Without a revocation checker (DIIA_CRLS unset) revocation is not checked. */
+  constructor(trustAnchors: Certificate[], intermediates: Certificate[] = [], revocation?: RevocationChecker) {
     this.#anchors = trustAnchors;
     this.#intermediates = intermediates;
+    this.#revocation = revocation;
   }
 
   /** Whether the certificate leads to a trust anchor through valid CAs (an intermediate alone proves nothing). */
@@ -111,11 +115,23 @@ export class JkurwaSignatureVerifier implements DiiaSignatureVerifier {
   #chainsToAnchor: Check = ({ signer }, { now }) =>
     this.#leadsToAnchor(signer, now, 0) ? undefined : "untrusted_certificate";
 
+  /** The signer's certificate is not on its issuer's CRL, and that CRL is current (else: fail closed). */
+  #notRevoked: Check = ({ signer }, { now }) => {
+    if (!this.#revocation) return undefined;
+    const issuer = [...this.#anchors, ...this.#intermediates].find(
+      (ca) => isValidAnchor(ca, now) && issuedBy(signer, ca),
+    );
+    const status = issuer ? this.#revocation.status(signer, issuer, now) : "unknown";
+    if (status === "revoked") return "certificate_revoked";
+    return status === "unknown" ? "revocation_unknown" : undefined;
+  };
+
   // Order matters only for which reason is reported first; every check must pass.
   readonly #checks: Check[] = [
     digestIsOfOurRequest,
     signatureMatchesSignerKey,
     this.#chainsToAnchor,
+    this.#notRevoked,
     certificateValidNow,
     signerMayUseKeyForSigning,
     signerHasTaxId,

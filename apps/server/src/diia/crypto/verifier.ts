@@ -10,6 +10,8 @@ export const signatureFailures = [
   "digest_mismatch",
   "bad_signature",
   "untrusted_certificate",
+  "certificate_revoked",
+  "revocation_unknown",
   "certificate_not_valid_now",
   "not_a_signing_certificate",
   "no_tax_id",

@@ -42,6 +42,7 @@ test.describe("sign-in with Diia (against the sandbox stand-in)", () => {
   for (const [person, why] of [
     ["stranger", "a person the campus does not know"],
     ["untrusted", "a certificate from a CA the product does not trust"],
+    ["revoked", "a certificate on its CA's revocation list"],
   ] as const) {
     test(`${why}: the phone's signature is refused and the screen shows the error toast`, async ({
       page,

@@ -140,7 +140,10 @@ describe("the session cookie over https", () => {
       { headers },
     );
     const internal = await postJson(t.app, "/api/auth/internal", { sessionId: auth.json().sessionId }, { headers });
-    const setCookie = String(internal.headers["set-cookie"]);
+    // The answer also sets the browser's device cookie (sessions/device-cookie.ts); this test is about the session's.
+    const setCookie = [internal.headers["set-cookie"] ?? []]
+      .flat()
+      .find((line) => line.startsWith("__Host-kpi_id_session="));
     expect(setCookie).toMatch(/^__Host-kpi_id_session=[^;]+; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
     const me = await t.app.inject({ url: "/user", headers: { cookie: sessionCookieFrom(internal) } });
     expect(me.statusCode).toBe(200);

@@ -25,7 +25,7 @@ export const errorStatus = {
   "password.blocklisted": 400,
   "password.current_wrong": 400,
   "recovery.link_invalid": 400,
-  "recovery.not_available": 503,
+  "recovery.not_available": 404,
   "app.not_found": 404,
   "app.access_denied": 403,
   "oidc.interaction_not_found": 404,

@@ -38,7 +38,7 @@ export const ukErrorMessages = {
   "password.current_wrong": "Поточний пароль неправильний.",
   "recovery.link_invalid":
     "Посилання для відновлення недійсне: воно застаріло, уже використане або замінене новішим. Попросіть нове.",
-  "recovery.not_available": "Відновлення поштою зараз недоступне. Скористайтеся Дією або зверніться до підтримки.",
+  "recovery.not_available": "Цей сервіс не відновлює доступ поштою. Скористайтеся Дією або зверніться до підтримки.",
   "app.not_found": "Застосунок не знайдено.",
   "app.access_denied": "У вас немає доступу до цього застосунку.",
   "oidc.interaction_not_found":
@@ -82,7 +82,7 @@ export const enErrorMessages = {
   "password.current_wrong": "The current password is wrong.",
   "recovery.link_invalid":
     "The recovery link is not valid: it has expired, was already used or was replaced by a newer one. Ask for a new one.",
-  "recovery.not_available": "Recovery by e-mail is not available right now. Use Diia or contact support.",
+  "recovery.not_available": "This service does not offer recovery by e-mail. Use Diia or contact support.",
   "app.not_found": "Application not found.",
   "app.access_denied": "You do not have access to this application.",
   "oidc.interaction_not_found":

@@ -26,7 +26,7 @@ export const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
           `The same answer whether or not the address is known. An active person whose verified address it is ` +
           `gets a one-time link, good for ${minutes}; a newer link replaces it. Throttled per address asking ` +
           "and per typed address (429 `request.rate_limited`), and per account (nothing more is sent). " +
-          "503 `recovery.not_available` when no mail relay is configured.",
+          "404 `recovery.not_available` when no mail relay is configured (this deployment offers no e-mail recovery).",
         body: emailRecoveryRequestSchema,
         response: { 200: recoveryAcceptedSchema, 429: errorBodySchema, 503: errorBodySchema },
       },

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { signedCookie } from "../http/signed-cookie.ts";
@@ -15,7 +16,7 @@ const deviceCookie = signedCookie(
   z.object({
     expiresAt: z.number(),
     accounts: z
-      .array(z.object({ user: z.uuid(), nonce: z.string().regex(/^[\w-]{22}$/) }))
+      .array(z.object({ user: z.uuid(), nonce: text().regex(/^[\w-]{22}$/) }))
       .max(deviceCookiePolicy.accountsPerBrowser),
   }),
   1024,

@@ -14,6 +14,7 @@ export const languagePages = [
   "auth-success",
   "button-wizard",
   "apps",
+  "account",
   "privacy-policy",
   "terms-of-use",
 ] as const;

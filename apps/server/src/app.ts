@@ -57,6 +57,8 @@ export interface BuildAppOptions {
   database: DatabaseHandle;
   /** false silences logs (tests); default follows the configuration. */
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests read what the service logs). */
+  logStream?: { write(line: string): void };
   /** The time every expiry and throttle is judged by; tests move it instead of sleeping. */
   clock?: () => Date;
 }
@@ -74,10 +76,11 @@ export async function buildApp({
   config,
   database,
   logger = true,
+  logStream,
   clock = () => new Date(),
 }: BuildAppOptions): Promise<FastifyInstance> {
   const serverOptions: FastifyHttpOptions<Server> = {
-    logger: logger ? loggerOptions(config) : false,
+    logger: logger ? loggerOptions(config, logStream) : false,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // A client slow to send its headers or its body is cut off (408) instead of holding a connection.

@@ -45,8 +45,8 @@ export function redactUrl(url: string): string {
     .join("&")}`;
 }
 
-export function loggerOptions(config: Config): FastifyServerOptions["logger"] {
-  const pretty = process.stdout.isTTY && !config.isProduction;
+export function loggerOptions(config: Config, stream?: { write(line: string): void }): FastifyServerOptions["logger"] {
+  const pretty = !stream && process.stdout.isTTY && !config.isProduction;
   return {
     level: config.logLevel,
     redact: {
@@ -73,6 +73,7 @@ export function loggerOptions(config: Config): FastifyServerOptions["logger"] {
         id: request.id,
       }),
     },
+    ...(stream ? { stream } : {}),
     ...(pretty
       ? { transport: { target: "pino-pretty", options: { translateTime: "HH:MM:ss", ignore: "pid,hostname" } } }
       : {}),

@@ -28,15 +28,22 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  clock?: () => Date;
+  /** Receives the app's log lines (at the configured LOG_LEVEL); without it the app logs nothing. */
+  logStream?: { write(line: string): void };
+}
+
 /** A fresh app on a fresh database of the given kind; close() drops both. */
 export async function createTestApp(
   kind: DatabaseKind,
   overrides: Record<string, string> = {},
-  options: { clock?: () => Date } = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(kind);
   const config = testConfig(overrides);
-  const app = await buildApp({ config, database: database.handle, logger: false, clock: options.clock });
+  const { clock, logStream } = options;
+  const app = await buildApp({ config, database: database.handle, logger: logStream !== undefined, logStream, clock });
   await app.ready();
   return {
     app,

@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import type { DatabaseKind } from "../../src/db/index.ts";
-import { createTestApp, type TestApp } from "./app.ts";
+import { createTestApp, type TestApp, type TestAppOptions } from "./app.ts";
 
 /** A free loopback port: an issuer URL must be known before the app that serves it is built. */
 export async function freePort(): Promise<number> {
@@ -29,11 +29,11 @@ export interface ListeningTestApp {
  */
 export async function createListeningTestApp(
   kind: DatabaseKind,
-  options: { clock?: () => Date } = {},
+  options: TestAppOptions & { env?: Record<string, string> } = {},
 ): Promise<ListeningTestApp> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const test = await createTestApp(kind, { PUBLIC_URL: origin, PORT: String(port) }, options);
+  const test = await createTestApp(kind, { ...options.env, PUBLIC_URL: origin, PORT: String(port) }, options);
   await test.app.listen({ host: "127.0.0.1", port });
   return { test, origin, issuer: `${origin}/oidc` };
 }

@@ -1,10 +1,12 @@
-import { isIP } from "node:net";
 import { resolve } from "node:path";
 import type { z } from "zod";
+import { ConfigError } from "./error.ts";
 import { readSamlConfig, type SamlConfig } from "./saml.ts";
 import { type Environment, environmentSchema } from "./schema.ts";
 import { describeSecretProblem, developmentSecret, secretProblem } from "./secrets.ts";
+import { parseTrustProxy } from "./trust-proxy.ts";
 
+export { ConfigError } from "./error.ts";
 export type { Environment } from "./schema.ts";
 
 export interface Config {
@@ -135,49 +137,9 @@ function readGoogleConfig(environment: Environment): GoogleConfig | undefined {
   return { issuer, clientId, clientSecret, hostedDomains: environment.GOOGLE_HOSTED_DOMAINS };
 }
 
-/** A bad setting: the message is one line naming the variable and what is wrong. */
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
-
 function formatIssue(issue: z.core.$ZodIssue): string {
   const variable = issue.path.join(".") || "environment";
   return `${variable}: ${issue.message}`;
-}
-
-const proxyNames = new Set(["loopback", "linklocal", "uniquelocal"]);
-
-function isProxyAddress(entry: string): boolean {
-  if (proxyNames.has(entry)) return true;
-  const [address = "", prefix, ...rest] = entry.split("/");
-  const version = isIP(address);
-  if (version === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
-}
-
-/**
- * A hop count ("1": the one proxy in front) or a comma-separated list of proxy addresses/CIDRs;
- * the client is then the right-most address in X-Forwarded-For that is not a trusted proxy.
- * A bare "true" would believe any client's own X-Forwarded-For, so production refuses it.
- */
-function parseTrustProxy(value: string | undefined, isProduction: boolean): Config["trustProxy"] {
-  if (value === undefined || value === "false") return false;
-  if (value === "true") {
-    if (isProduction) {
-      throw new ConfigError(
-        "TRUST_PROXY: \"true\" believes any client's X-Forwarded-For; name the proxies' addresses/CIDRs or a hop count",
-      );
-    }
-    return true;
-  }
-  if (/^\d+$/.test(value)) return Number(value);
-  const entries = value.split(",").map((entry) => entry.trim());
-  const wrong = entries.find((entry) => !isProxyAddress(entry));
-  if (wrong !== undefined) {
-    throw new ConfigError(`TRUST_PROXY: "${wrong}" is not an address, a CIDR or a hop count`);
-  }
-  return entries;
 }
 
 /**

@@ -1,14 +1,15 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sql } from "kysely";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../src/app.ts";
-import { saveFederation } from "../src/saml/federation.ts";
+import { listFederations, refreshFederations, saveFederation } from "../src/saml/federation.ts";
 import { listServiceProviders } from "../src/saml/sp-registry.ts";
 import { signedAggregate } from "./saml/aggregate.ts";
 import { makeKeyPair } from "./saml/keys.ts";
 import { nodeSamlSp } from "./saml/node-saml-sp.ts";
 import { testConfig } from "./support/app.ts";
-import { createTestDatabase } from "./support/databases.ts";
+import { createTestDatabase, databaseKinds } from "./support/databases.ts";
 
 describe("the server refreshes federation aggregates on its own", () => {
   const closers: (() => Promise<void>)[] = [];
@@ -49,5 +50,81 @@ describe("the server refreshes federation aggregates on its own", () => {
     expect(await registered()).toEqual([first.entityId]);
     vi.advanceTimersByTime(3600 * 1000);
     await vi.waitFor(async () => expect(await registered()).toEqual([second.entityId]), { timeout: 30_000 });
+  });
+
+  it("registers the SPs of the federation SAML_FEDERATION_* names before it answers its first request", async () => {
+    const federation = makeKeyPair("configured-federation");
+    const sp = nodeSamlSp({
+      baseUrl: "https://configured.example.org",
+      idpUrl: "https://id.kpi.ua",
+      idpCertificate: "x",
+    });
+    const file = join(federation.dir, "aggregate.xml");
+    writeFileSync(file, signedAggregate([sp.metadata], new Date(Date.now() + 86_400_000), federation));
+    const database = await createTestDatabase("pglite");
+    const config = testConfig({
+      SAML_FEDERATION_NAME: "peano",
+      SAML_FEDERATION_METADATA: file,
+      SAML_FEDERATION_CERTIFICATE_FILE: federation.certFile,
+    });
+    const app = await buildApp({ config, database: database.handle, logger: false });
+    closers.push(async () => {
+      await app.close();
+      await database.dispose();
+    });
+    await app.ready();
+    const [saved] = await listFederations(database.handle.db);
+    expect(saved).toMatchObject({ name: "peano", source: file, certificate: federation.certificate, last_error: null });
+    expect((await listServiceProviders(database.handle.db)).map((row) => row.entity_id)).toEqual([sp.entityId]);
+    expect(() => testConfig({ SAML_FEDERATION_METADATA: file })).toThrow(/SAML_FEDERATION_CERTIFICATE_FILE/);
+  });
+});
+
+describe.each(databaseKinds)("federation refresh on %s", (kind) => {
+  it("runs on one instance at a time: while another holds the lock it skips the round", async () => {
+    const database = await createTestDatabase(kind);
+    const { db } = database.handle;
+    try {
+      const federation = makeKeyPair("locked-federation");
+      const sp = nodeSamlSp({
+        baseUrl: "https://locked.example.org",
+        idpUrl: "https://id.kpi.ua",
+        idpCertificate: "x",
+      });
+      const file = join(federation.dir, "aggregate.xml");
+      writeFileSync(file, signedAggregate([sp.metadata], new Date(Date.now() + 86_400_000), federation));
+      await saveFederation(db, {
+        name: "peano",
+        source: file,
+        certificate: federation.certificate,
+        entityCategories: [],
+      });
+      const options = { now: new Date(), readFile: async () => readFileSync(file, "utf8") };
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked = () => {};
+      const isLocked = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const other = db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(${0x4b504946})`.execute(trx);
+        locked();
+        await held;
+      });
+      await isLocked;
+      // PGlite has one connection: the holder's transaction would queue ours, so only PostgreSQL shows the skip.
+      if (kind === "postgres") {
+        expect(await refreshFederations(db, options)).toBeUndefined();
+        expect(await listServiceProviders(db)).toEqual([]);
+      }
+      release();
+      await other;
+      expect(await refreshFederations(db, options)).toEqual([]);
+      expect((await listServiceProviders(db)).map((row) => row.entity_id)).toEqual([sp.entityId]);
+    } finally {
+      await database.dispose();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { hkdfSync } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { ConfigError } from "./error.ts";
 import type { Environment } from "./schema.ts";
 
 export interface LocalizedText {
@@ -26,6 +27,34 @@ export interface SamlConfig {
   /** Salt of pairwise-id and the persistent NameID; stable across SESSION_SECRET changes when set. */
   pairwiseSalt: string;
   federationRefreshSeconds: number;
+  /** A federation whose aggregate the server registers SPs from, configured by environment (docs/saml.md). */
+  federation?: ConfiguredFederation;
+}
+
+export interface ConfiguredFederation {
+  name: string;
+  /** A file path or an http(s) address of the signed aggregate. */
+  source: string;
+  /** The federation's signing certificate (base64 DER). */
+  certificate: string;
+  entityCategories: string[];
+}
+
+/** SAML_FEDERATION_*: the aggregate and its signer's certificate, both or neither. */
+function readFederation(environment: Environment): ConfiguredFederation | undefined {
+  const source = environment.SAML_FEDERATION_METADATA;
+  const certificateFile = environment.SAML_FEDERATION_CERTIFICATE_FILE;
+  if (source === undefined && certificateFile === undefined) return undefined;
+  if (source === undefined || certificateFile === undefined)
+    throw new ConfigError("SAML_FEDERATION_METADATA and SAML_FEDERATION_CERTIFICATE_FILE: set both or neither");
+  const certificate = readFileSync(certificateFile, "utf8").replace(/-----[A-Z ]+-----|\s/g, "");
+  if (!/^[A-Za-z0-9+/]+=*$/.test(certificate))
+    throw new ConfigError("SAML_FEDERATION_CERTIFICATE_FILE: a PEM certificate file");
+  const entityCategories = (environment.SAML_FEDERATION_ENTITY_CATEGORIES ?? "")
+    .split(",")
+    .map((category) => category.trim())
+    .filter((category) => category.length > 0);
+  return { name: environment.SAML_FEDERATION_NAME ?? "federation", source, certificate, entityCategories };
 }
 
 /** A configured address serves both languages; the defaults are the service's own pages in each. */
@@ -61,5 +90,6 @@ export function readSamlConfig(environment: Environment, publicUrl: string, sess
       environment.SAML_PAIRWISE_SALT ??
       Buffer.from(hkdfSync("sha256", sessionSecret, "kpi-id", "saml pairwise-id", 32)).toString("base64url"),
     federationRefreshSeconds: environment.SAML_FEDERATION_REFRESH_SECONDS,
+    federation: readFederation(environment),
   };
 }

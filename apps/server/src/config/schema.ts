@@ -112,6 +112,15 @@ export const environmentSchema = z.object({
   SAML_METADATA_VALID_DAYS: z.coerce.number().int().min(1).max(365).default(14),
   SAML_PAIRWISE_SALT: optionalText,
   SAML_FEDERATION_REFRESH_SECONDS: seconds(60 * 60 * 4),
+  SAML_FEDERATION_NAME: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9-]{1,40}$/)
+      .optional(),
+  ),
+  SAML_FEDERATION_METADATA: optionalText,
+  SAML_FEDERATION_CERTIFICATE_FILE: optionalText,
+  SAML_FEDERATION_ENTITY_CATEGORIES: optionalText,
 
   SUPPORT_EMAIL: z.email().default("support@kpi.ua"),
   SUPPORT_BOT_EMPLOYEES_URL: httpUrl.default("https://t.me/kpi_id_employees_bot"),

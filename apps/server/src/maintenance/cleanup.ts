@@ -12,7 +12,7 @@ export interface CleanupCounts extends PruneCounts {
   resetTokens: number;
 }
 
-// One number all instances agree on ("KPID"); no other code takes advisory locks.
+// One number all instances agree on ("KPID"); the federation refresh takes "KPIF" (saml/federation.ts).
 const cleanupLockKey = 0x4b504944;
 
 // A finished or expired Diia request is kept a day for support questions, then goes.

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db } from "../db/schema.ts";
 import { maxAggregateBytes, verifyAggregate } from "./aggregate.ts";
 import { fetchXml } from "./fetch-xml.ts";
@@ -62,7 +63,7 @@ export async function refreshFederation(db: Db, name: string, options: RefreshOp
       (sp) => wanted.length === 0 || sp.entityCategories.some((category) => wanted.includes(category)),
     );
     const source = federationSource(name);
-    await db.transaction().execute(async (tx) => {
+    await inTransaction(db, async (tx) => {
       // An SP registered by hand stays the operator's: the aggregate does not take it over.
       const manual = new Set(
         (await tx.selectFrom("saml_service_providers").select("entity_id").where("source", "!=", source).execute()).map(
@@ -93,15 +94,32 @@ export async function refreshFederation(db: Db, name: string, options: RefreshOp
   }
 }
 
-/** Refreshes every federation; one failing does not stop the others. Answers the failures. */
+const inTransaction = <T>(db: Db, work: (tx: Db) => Promise<T>) =>
+  db.isTransaction ? work(db) : db.transaction().execute(work);
+
+// "KPIF": the federation refresh's advisory lock (clean-up takes "KPID", migrations their own).
+const federationLockKey = 0x4b504946;
+
+/**
+ * Refreshes every federation, one instance at a time: the others skip the round (answer
+ * undefined) rather than fetch and verify the same aggregates again. The lock is tied to
+ * the transaction, so an instance that dies mid-way never blocks the others.
+ * One federation failing does not stop the others; answers the failures.
+ */
 export async function refreshFederations(db: Db, options: RefreshOptions) {
-  const failures: { name: string; error: unknown }[] = [];
-  for (const { name } of await listFederations(db)) {
-    try {
-      await refreshFederation(db, name, options);
-    } catch (error) {
-      failures.push({ name, error });
+  return db.transaction().execute(async (tx) => {
+    const { rows } = await sql<{
+      locked: boolean;
+    }>`select pg_try_advisory_xact_lock(${federationLockKey}) as locked`.execute(tx);
+    if (!rows[0]?.locked) return undefined;
+    const failures: { name: string; error: unknown }[] = [];
+    for (const { name } of await listFederations(tx)) {
+      try {
+        await refreshFederation(tx, name, options);
+      } catch (error) {
+        failures.push({ name, error });
+      }
     }
-  }
-  return failures;
+    return failures;
+  });
 }

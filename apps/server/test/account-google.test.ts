@@ -2,6 +2,7 @@ import type { AccountMethods } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GoogleAccount } from "../../../sandbox/src/google/accounts.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
+import type { RunningMailStandIn } from "../../../sandbox/src/mail/index.ts";
 import { createTestApp, postJson, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { addPerson, manualClock, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
@@ -13,6 +14,7 @@ import {
   googleSettings,
   startGoogleSignIn,
 } from "./support/google.ts";
+import { startTestMail } from "./support/mail.ts";
 
 const account = demoGoogleAccount;
 const password = "correct horse battery";
@@ -20,17 +22,20 @@ const password = "correct horse battery";
 /** Issue 16: the account page links a Google account through the same Google flow as sign-in, and unlinks it. */
 describe.each(databaseKinds)("linking Google from the account page (%s)", (kind) => {
   let standIn: RunningGoogleStandIn;
+  let mail: RunningMailStandIn;
   let test: TestApp;
   const clock = manualClock(new Date());
   let people = 0;
 
   beforeAll(async () => {
     standIn = await startGoogleStandIn({ productUrl: TEST_PUBLIC_URL, port: 0 });
-    test = await createTestApp(kind, googleSettings(standIn), { clock: clock.now });
+    mail = await startTestMail();
+    test = await createTestApp(kind, { ...googleSettings(standIn), SMTP_URL: mail.smtpUrl }, { clock: clock.now });
   });
   afterAll(async () => {
     await test?.close();
     await standIn?.close();
+    await mail?.close();
   });
 
   /** A person with a password (and an e-mail Google does not know), signed in just now. */
@@ -160,6 +165,28 @@ describe.each(databaseKinds)("linking Google from the account page (%s)", (kind)
       started.cookie,
     );
     expect(refused.statusCode).toBe(401);
+  });
+
+  it("the person is told by mail, in their language, when Google is linked and when it is unlinked", async () => {
+    const person = await signedInPerson();
+    const address = `linker${people}@example.org`;
+    await test.app.db.updateTable("users").set({ verified_email: address }).where("id", "=", person.id).execute();
+    const before = mail.inbox.messages.length;
+    await linkGoogle(person.cookie, account(5));
+    const added = await mail.inbox.waitFor((message) => message.to.includes(address), before);
+    expect(added.subject).toBe("Спосіб входу додано: Google");
+
+    const afterLink = mail.inbox.messages.length;
+    const unlinked = await postJson(
+      test.app,
+      "/api/account/google/unlink",
+      {},
+      { headers: { cookie: person.cookie, "accept-language": "en" } },
+    );
+    expect(unlinked.statusCode).toBe(200);
+    const removed = await mail.inbox.waitFor((message) => message.to.includes(address), afterLink);
+    expect(removed.subject).toBe("Sign-in method removed: Google");
+    expect(removed.text).toContain("A sign-in method was removed from your KPI ID account: Google.");
   });
 
   it("Google cannot be unlinked when it is the person's only way in (no password, no tax id for Diia)", async () => {

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
+import { notifySignInMethodChanged } from "../mail/notify.ts";
 import { requireSession } from "../sessions/current.ts";
 import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../sessions/store.ts";
@@ -72,6 +73,7 @@ export function googleLinkRoutes(requireClient: () => GoogleOpenIdClient): Fasti
           authMethod: "GOOGLE",
           userId: session.userId,
         });
+        if (unlinked > 0) notifySignInMethodChanged(request, session.user, "GOOGLE", "removed");
         return { unlinked };
       },
     );

@@ -70,6 +70,11 @@ describe.each(databaseKinds)("OpenID Connect sign-in (%s)", (kind) => {
     expect(idToken?.sub).toBe(userId);
     expect(idToken?.iss).toBe(issuer);
     expect(idToken?.amr).toEqual(["pwd"]);
+    expect(idToken?.acr).toBe("https://refeds.org/profile/sfa");
+    expect(config.serverMetadata().acr_values_supported).toEqual([
+      "https://refeds.org/profile/sfa",
+      "https://refeds.org/profile/mfa",
+    ]);
 
     const info = await client.fetchUserInfo(config, tokens.access_token, userId);
     expect(info).toMatchObject({

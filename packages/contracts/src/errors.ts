@@ -17,6 +17,7 @@ export const errorStatus = {
   "auth.grant_invalid": 401,
   "auth.not_authenticated": 401,
   "auth.reauth_required": 403,
+  "auth.step_up_required": 403,
   "account.session_not_found": 404,
   "account.application_not_found": 404,
   "account.last_sign_in_method": 409,

@@ -27,6 +27,7 @@ export const ukErrorMessages = {
   "auth.grant_invalid": "Сеанс входу недійсний або застарів. Увійдіть ще раз.",
   "auth.not_authenticated": "Потрібно увійти.",
   "auth.reauth_required": "Для цієї зміни підтвердьте, що це ви: увійдіть ще раз.",
+  "auth.step_up_required": "Потрібен надійніший вхід: підтвердьте його другим фактором або ключем доступу.",
   "account.session_not_found": "Такого сеансу немає: можливо, він уже завершився.",
   "account.application_not_found": "Цей застосунок не має доступу до ваших даних: можливо, його вже відкликано.",
   "account.last_sign_in_method":
@@ -71,6 +72,7 @@ export const enErrorMessages = {
   "auth.grant_invalid": "The sign-in session is invalid or has expired. Sign in again.",
   "auth.not_authenticated": "You need to sign in.",
   "auth.reauth_required": "To make this change, confirm it is you: sign in again.",
+  "auth.step_up_required": "This needs a stronger sign-in: confirm it with your second factor or a passkey.",
   "account.session_not_found": "There is no such session: it may have ended already.",
   "account.application_not_found": "This application has no access to your data: it may have been revoked already.",
   "account.last_sign_in_method":

@@ -90,6 +90,10 @@ export interface SessionsTable {
   absolute_expires_at: RequiredTimestamp;
   ip: string | null;
   user_agent: string | null;
+  /** RFC 8176 `amr` values the sign-in achieved (migration 0170). */
+  amr: TextList;
+  /** When a multi-factor proof last happened in this session, if ever. */
+  strong_at: NullableTimestamp;
 }
 
 export interface LoginGrantsTable {

@@ -1,9 +1,10 @@
-import type { AuthMethod } from "@kpi-id/contracts";
+import { type AuthMethod, authMethods } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import type { Account, ClaimsParameterMember, FindAccount } from "oidc-provider";
 import { hasApplicationAccess } from "../access/applications.ts";
 import { isUuid } from "../apps/queries.ts";
 import type { Database, User } from "../db/schema.ts";
+import { strengthOfMethod } from "../sessions/strength.ts";
 import { findUserById } from "../users/queries.ts";
 
 /** Which claims each scope releases. `kpi_tax_id` only under `tax_id`, which an application must be allowed. */
@@ -13,16 +14,18 @@ export const scopeClaims = {
   auth_time: null,
   iss: null,
   sid: null,
-  // amr (how the person signed in) goes into every ID token.
-  openid: ["sub", "amr"],
+  // amr (how the person signed in) and acr (how strongly: REFEDS SFA or MFA) go into every ID token.
+  openid: ["sub", "amr", "acr"],
   profile: ["name", "given_name", "family_name"],
   email: ["email", "email_verified"],
   kpi: ["kpi_student_id", "kpi_employee_id"],
   tax_id: ["kpi_tax_id"],
 };
 
-/** `amr` values (RFC 8176 where one fits) for our sign-in methods. */
-export const amrByAuthMethod: Record<AuthMethod, string> = { PASSWORD: "pwd", GOOGLE: "google", DIIA: "diia" };
+/** The first `amr` value of each method's sign-in (RFC 8176 where one fits); the audit reads the method back from it. */
+export const amrByAuthMethod = Object.fromEntries(
+  authMethods.map((method) => [method, strengthOfMethod[method][0]]),
+) as Record<AuthMethod, string>;
 
 export interface NameParts {
   given_name?: string;

@@ -1,8 +1,7 @@
 import type Provider from "oidc-provider";
 import type { InteractionResults } from "oidc-provider";
 import type { LoadedSession } from "../sessions/store.ts";
-import { amrByAuthMethod } from "./claims.ts";
-import { signInTime } from "./kpi-session.ts";
+import { providerLogin } from "./kpi-session.ts";
 
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
 
@@ -36,7 +35,7 @@ export async function approvedResult(
   grant.addOIDCScope(requestedScopes(interaction).join(" "));
   const grantId = await grant.save();
   return {
-    login: { accountId, ts: signInTime(session), amr: [amrByAuthMethod[session.authMethod]], remember: false },
+    login: { ...providerLogin(session), remember: false },
     consent: { grantId },
   };
 }

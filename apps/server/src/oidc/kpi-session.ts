@@ -5,7 +5,8 @@ import type { Config } from "../config/index.ts";
 import type { Db } from "../db/schema.ts";
 import { sessionCookieName } from "../sessions/cookie.ts";
 import { type LoadedSession, loadSession } from "../sessions/store.ts";
-import { amrByAuthMethod } from "./claims.ts";
+import { lastAuthenticatedAt, sessionAmr } from "../sessions/strength.ts";
+import { sessionAcr } from "./acr.ts";
 
 export interface KpiSessionOptions {
   config: Config;
@@ -35,9 +36,22 @@ export function kpiSessionOf(ctx: Koa, { config, db, clock }: KpiSessionOptions)
   return session;
 }
 
-/** When the person proved who they are for this KPI ID session: its start (every sign-in starts a new one). */
+/**
+ * When the person last proved who they are in this KPI ID session: its start (every sign-in starts
+ * a new one), or a later step-up to a second factor.
+ */
 export function signInTime(session: LoadedSession): number {
-  return Math.floor(session.createdAt.getTime() / 1000);
+  return Math.floor(lastAuthenticatedAt(session).getTime() / 1000);
+}
+
+/** What the provider's login records for a KPI ID session: `auth_time`, `amr` and `acr` of the ID token. */
+export function providerLogin(session: LoadedSession) {
+  return {
+    accountId: session.userId,
+    ts: signInTime(session),
+    amr: [...sessionAmr(session)],
+    acr: sessionAcr(session),
+  };
 }
 
 type ProviderSession = Awaited<ReturnType<Provider["Session"]["get"]>> & {
@@ -62,7 +76,8 @@ export function mirrorKpiSession(provider: Provider, options: KpiSessionOptions)
     const loginTs = signInTime(kpi);
     if (session.accountId === kpi.userId && session.loginTs === loginTs) return session;
     if (session.accountId && session.accountId !== kpi.userId) session.authorizations = {};
-    session.loginAccount({ accountId: kpi.userId, loginTs, amr: [amrByAuthMethod[kpi.authMethod]] });
+    const { accountId, amr, acr } = providerLogin(kpi);
+    session.loginAccount({ accountId, loginTs, amr, acr });
     session.touched = true;
     return session;
   };

@@ -8,6 +8,7 @@ import type { Database } from "../db/schema.ts";
 import { sessionCookieName } from "../sessions/cookie.ts";
 import { deleteSessionByToken } from "../sessions/store.ts";
 import { applicationAccessPrompt } from "./access.ts";
+import { refedsMfa, refedsSfa } from "./acr.ts";
 import { createAdapterClass } from "./adapter.ts";
 import { auditAuthorizations, type OidcAuditSink } from "./audit.ts";
 import { createFindAccount, scopeClaims } from "./claims.ts";
@@ -129,6 +130,8 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
       backchannelLogout: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
     },
+    // Discovery's acr_values_supported; the ID token's acr says which the session achieved.
+    acrValues: [refedsSfa, refedsMfa],
     interactions: {
       url: (_ctx, interaction) => `${interactionPath}/${interaction.uid}`,
       policy: loginPolicy(options),

@@ -11,10 +11,13 @@ import { readSessionCookie, sessionCookieName, sessionCookieOptions } from "./co
 import { deviceNonceFor, rememberDevice } from "./device-cookie.ts";
 import { hasSignedInBefore } from "./known-devices.ts";
 import { createSession, deleteSessionByToken } from "./store.ts";
+import { type SignInStrength, strengthOfMethod } from "./strength.ts";
 
 export interface SignIn {
   userId: string;
   method: AuthMethod;
+  /** The RFC 8176 `amr` values the sign-in achieved; the method's own strength when left out. */
+  strength?: SignInStrength;
 }
 
 export interface CompletedSignIn {
@@ -57,9 +60,10 @@ export async function completeSignIn(
   const previous = readSessionCookie(request);
   if (previous) await deleteSessionByToken(db, previous);
   const { ip, userAgent } = requestOrigin(request);
+  const amr = signIn.strength ?? strengthOfMethod[signIn.method];
   const { id, token } = await createSession(
     db,
-    { userId: signIn.userId, authMethod: signIn.method, ip, userAgent },
+    { userId: signIn.userId, authMethod: signIn.method, amr, ip, userAgent },
     config.sessions,
     clock(),
   );

@@ -2,6 +2,7 @@ import type { AuthMethod } from "@kpi-id/contracts";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { hashToken, newToken } from "../crypto/tokens.ts";
 import type { Db, User } from "../db/schema.ts";
+import { strengthOfMethod } from "./strength.ts";
 
 export interface SessionTimeouts {
   idleTimeoutSeconds: number;
@@ -11,6 +12,8 @@ export interface SessionTimeouts {
 export interface NewSession {
   userId: string;
   authMethod: AuthMethod;
+  /** RFC 8176 values the sign-in achieved (strength.ts); the method's own when left out. */
+  amr?: readonly string[];
   ip?: string;
   userAgent?: string;
 }
@@ -20,6 +23,10 @@ export interface LoadedSession {
   userId: string;
   authMethod: AuthMethod;
   createdAt: Date;
+  /** RFC 8176 values achieved (read them through strength.ts: `sessionAmr`, `isMultiFactor`). */
+  amr: readonly string[];
+  /** When a multi-factor proof last happened in this session, or null. */
+  strongAt: Date | null;
   user: User;
   /** The applications the person may open, by title: read in the same statement, so GET /user costs one query. */
   applications: SessionApplication[];
@@ -43,6 +50,7 @@ const touchIntervalMs = 60_000;
 /** Stores a new session and returns its token, which only the cookie holds. */
 export async function createSession(db: Db, session: NewSession, timeouts: SessionTimeouts, now: Date) {
   const token = newToken();
+  const amr = session.amr ?? strengthOfMethod[session.authMethod];
   const absoluteExpiresAt = secondsLater(now, timeouts.absoluteTimeoutSeconds);
   const idleExpiresAt = secondsLater(now, Math.min(timeouts.idleTimeoutSeconds, timeouts.absoluteTimeoutSeconds));
   const row = await db
@@ -51,6 +59,8 @@ export async function createSession(db: Db, session: NewSession, timeouts: Sessi
       token_hash: hashToken(token),
       user_id: session.userId,
       auth_method: session.authMethod,
+      amr: [...amr],
+      strong_at: amr.includes("mfa") ? now : null,
       created_at: now,
       last_seen_at: now,
       idle_expires_at: idleExpiresAt,
@@ -85,6 +95,8 @@ export async function loadSession(
     .select([
       "sessions.id as session_id",
       "sessions.auth_method",
+      "sessions.amr as session_amr",
+      "sessions.strong_at as session_strong_at",
       "sessions.created_at as session_created_at",
       "sessions.last_seen_at",
       "sessions.idle_expires_at",
@@ -113,6 +125,8 @@ export async function loadSession(
   const {
     session_id,
     auth_method,
+    session_amr,
+    session_strong_at,
     session_created_at,
     last_seen_at,
     idle_expires_at,
@@ -138,7 +152,18 @@ export async function loadSession(
     userId: user.id,
     authMethod: auth_method,
     createdAt: session_created_at,
+    amr: session_amr,
+    strongAt: session_strong_at,
     user,
     applications,
   };
+}
+
+/** A step-up inside the session: its `amr` becomes `amr` and its strong proof is dated now. */
+export async function raiseSessionStrength(db: Db, sessionId: string, amr: readonly string[], now: Date) {
+  await db
+    .updateTable("sessions")
+    .set({ amr: [...amr], strong_at: now })
+    .where("id", "=", sessionId)
+    .execute();
 }

@@ -1,0 +1,82 @@
+import type { FastifyRequest } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasCode } from "../src/errors.ts";
+import { createSession, loadSession, raiseSessionStrength } from "../src/sessions/store.ts";
+import {
+  isMultiFactor,
+  passkeyStrength,
+  passwordAndCode,
+  raisedAmr,
+  requireStrongSession,
+  sessionAmr,
+} from "../src/sessions/strength.ts";
+import { createTestApp, type TestApp } from "./support/app.ts";
+import { addPerson, manualClock } from "./support/campus.ts";
+import { databaseKinds } from "./support/databases.ts";
+
+const hour = 3600;
+
+describe.each(databaseKinds)("the strength of a session (%s)", (kind) => {
+  let t: TestApp;
+  const clock = manualClock();
+  let userId: string;
+  beforeAll(async () => {
+    t = await createTestApp(kind, {}, { clock: clock.now });
+    userId = (await addPerson(t.app, { username: "strong", fullName: "Сильна Людина" }, "a long passphrase")).id;
+  });
+  afterAll(() => t.close());
+
+  const request = () => ({ server: t.app }) as FastifyRequest;
+
+  async function startSession(authMethod: "PASSWORD" | "DIIA" | "GOOGLE", amr?: readonly string[]) {
+    const { token } = await createSession(t.app.db, { userId, authMethod, amr }, t.config.sessions, clock.now());
+    const session = await loadSession(t.app.db, token, t.config.sessions, clock.now());
+    if (!session) throw new Error("the new session did not load");
+    return { token, session };
+  }
+
+  const stepUpRefusal = (check: () => void) => {
+    try {
+      check();
+    } catch (error) {
+      return hasCode(error, "auth.step_up_required") ? error.status : error;
+    }
+    return "allowed";
+  };
+
+  it("a password alone is one factor: 403 auth.step_up_required where a strong session is needed", async () => {
+    const { session } = await startSession("PASSWORD");
+    expect(sessionAmr(session)).toEqual(["pwd"]);
+    expect(isMultiFactor(session)).toBe(false);
+    expect(stepUpRefusal(() => requireStrongSession(request(), session, hour))).toBe(403);
+  });
+
+  it("Google is one factor; Diia is strong on its own", async () => {
+    const google = (await startSession("GOOGLE")).session;
+    expect(isMultiFactor(google)).toBe(false);
+    const diia = (await startSession("DIIA")).session;
+    expect(sessionAmr(diia)).toContain("mfa");
+    expect(sessionAmr(diia)).toContain("diia");
+    expect(stepUpRefusal(() => requireStrongSession(request(), diia, hour))).toBe("allowed");
+  });
+
+  it("a password with a code, or a passkey, is multi-factor, and stays strong for the age asked only", async () => {
+    const { session } = await startSession("PASSWORD", passwordAndCode);
+    expect(sessionAmr(session)).toEqual(["pwd", "otp", "mfa"]);
+    expect(sessionAmr((await startSession("PASSWORD", passkeyStrength(true))).session)).toEqual(["hwk", "user", "mfa"]);
+    expect(stepUpRefusal(() => requireStrongSession(request(), session, hour))).toBe("allowed");
+    clock.advance(hour + 1);
+    expect(stepUpRefusal(() => requireStrongSession(request(), session, hour))).toBe(403);
+  });
+
+  it("a step-up inside the session raises it and dates the strong proof now", async () => {
+    const { token, session } = await startSession("PASSWORD");
+    clock.advance(600);
+    await raiseSessionStrength(t.app.db, session.id, raisedAmr(sessionAmr(session), ["otp"]), clock.now());
+    const raised = await loadSession(t.app.db, token, t.config.sessions, clock.now());
+    if (!raised) throw new Error("the raised session did not load");
+    expect(sessionAmr(raised)).toEqual(["pwd", "otp", "mfa"]);
+    expect(raised.strongAt?.getTime()).toBe(clock.now().getTime());
+    expect(stepUpRefusal(() => requireStrongSession(request(), raised, 60))).toBe("allowed");
+  });
+});

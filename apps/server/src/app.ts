@@ -6,6 +6,7 @@ import type { Kysely } from "kysely";
 import { accountApplicationRoutes } from "./account/application-routes.ts";
 import { accountPasswordRoutes } from "./account/password-routes.ts";
 import { accountSessionRoutes } from "./account/routes.ts";
+import { adminPeopleRoutes } from "./admin/people-routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import type { Config } from "./config/index.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/password.ts";
@@ -136,6 +137,7 @@ export async function buildApp({
   await app.register(accountApplicationRoutes);
   await app.register(accountPasswordRoutes);
   await app.register(recoveryRoutes);
+  await app.register(adminPeopleRoutes);
   await app.register(appRedirectRoutes);
   await app.register(ticketExchangeRoutes);
   await registerDiia(app);

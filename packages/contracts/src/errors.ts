@@ -39,6 +39,13 @@ export const errorStatus = {
   "diia.request_not_found": 404,
   "diia.not_configured": 503,
   "diia.unavailable": 502,
+  "admin.forbidden": 403,
+  "admin.person_not_found": 404,
+  "admin.username_taken": 409,
+  "admin.import_not_csv": 400,
+  "admin.import_wrong_encoding": 400,
+  "admin.import_unknown_columns": 400,
+  "admin.import_too_large": 413,
   "service.database_unavailable": 503,
   "service.internal_error": 500,
 } as const satisfies Record<string, number>;

@@ -1,4 +1,5 @@
 export * from "./account.ts";
+export * from "./admin.ts";
 export * from "./api.ts";
 export * from "./boot.ts";
 export * from "./consent.ts";

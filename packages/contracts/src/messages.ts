@@ -54,6 +54,15 @@ export const ukErrorMessages = {
   "diia.request_not_found": "Запит Дії не знайдено або він застарів.",
   "diia.not_configured": "Вхід через Дію не налаштовано.",
   "diia.unavailable": "Дія зараз недоступна. Спробуйте трохи пізніше.",
+  "admin.forbidden": "Ця дія консолі вам не дозволена: потрібна роль адміністратора або служби підтримки.",
+  "admin.person_not_found": "Такої особи немає.",
+  "admin.username_taken": "Це ім'я користувача або цей РНОКПП уже має інша особа.",
+  "admin.import_not_csv": "Це не CSV-файл: потрібен текстовий файл із рядком заголовків і значеннями через кому.",
+  "admin.import_wrong_encoding": "Файл не в кодуванні UTF-8. Збережіть його як «CSV UTF-8» і завантажте ще раз.",
+  "admin.import_unknown_columns":
+    "У файлі є невідомі стовпці. Дозволені: username, full-name, email, tax-id, student-id, employee-id, password, apps.",
+  "admin.import_too_large":
+    "Файл завеликий для імпорту через консоль: розділіть його або скористайтеся командою user import.",
   "service.database_unavailable": "Сервіс тимчасово недоступний. Спробуйте за хвилину.",
   "service.internal_error": "Сталася внутрішня помилка. Спробуйте пізніше.",
 } as const satisfies ErrorMessages;
@@ -100,6 +109,14 @@ export const enErrorMessages = {
   "diia.request_not_found": "The Diia request was not found or has expired.",
   "diia.not_configured": "Sign-in with Diia is not configured.",
   "diia.unavailable": "Diia is not reachable right now. Please try again a little later.",
+  "admin.forbidden": "You may not do this in the console: it needs the admin or helpdesk role.",
+  "admin.person_not_found": "There is no such person.",
+  "admin.username_taken": "Another person already has this username or tax id.",
+  "admin.import_not_csv": "This is not a CSV file: send a text file with a header row and comma-separated values.",
+  "admin.import_wrong_encoding": "The file is not UTF-8. Save it as “CSV UTF-8” and upload it again.",
+  "admin.import_unknown_columns":
+    "The file has unknown columns. Allowed: username, full-name, email, tax-id, student-id, employee-id, password, apps.",
+  "admin.import_too_large": "The file is too large for the console's import: split it or use the user import command.",
   "service.database_unavailable": "The service is temporarily unavailable. Try again in a minute.",
   "service.internal_error": "An internal error occurred. Try again later.",
 } as const satisfies ErrorMessages;

@@ -20,6 +20,19 @@ export const auditEventTypes = [
   "password_change",
   "password_reset_request",
   "password_reset",
+  "role_granted",
+  "role_revoked",
+  "person_updated",
+  "person_disabled",
+  "person_enabled",
+  "access_granted",
+  "access_revoked",
+  "application_created",
+  "application_updated",
+  "application_secret_rotated",
+  "people_imported",
+  "signing_keys_rotated",
+  "recovery_started",
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 
@@ -34,6 +47,8 @@ export interface AuditEvent {
   ip?: string;
   userAgent?: string;
   occurredAt?: Date;
+  /** The operator who acted on the person, for console actions. */
+  actorId?: string;
 }
 
 // A user agent is attacker-controlled text; keep the row bounded.
@@ -52,6 +67,7 @@ export async function recordAuditEvent(db: Kysely<Database>, event: AuditEvent):
       reason: event.reason ?? null,
       ip: event.ip ?? null,
       user_agent: event.userAgent?.slice(0, userAgentLimit) ?? null,
+      actor_id: event.actorId ?? null,
     })
     .execute();
 }

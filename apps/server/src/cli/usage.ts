@@ -72,6 +72,14 @@ People
                                             a blank cell leaves the field as it is, a cell
                                             (clear) empties it; one person per line
 
+Operators' console (/{lang}/admin; docs/console.md)
+  role grant --username U --role admin|helpdesk
+                                            admin: everything in the console; helpdesk: people
+                                            (view, unlock, end sessions, reset a second factor,
+                                            start a recovery); the first admin is made here
+  role revoke --username U --role admin|helpdesk
+  role list                                 who holds which role
+
 Audit
   audit list [--user U] [--since 2026-03-01|30m|12h|7d] [--type T] [--limit N]
                                             sign-ins, logouts, app redirects and ticket exchanges,

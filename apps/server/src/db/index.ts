@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { acquireLockFile } from "./lock-file.ts";
@@ -83,16 +84,19 @@ function openPostgres(url: string, poolMax: number): DatabaseHandle {
   };
 }
 
+// The PostgreSQL extensions migrations create; PGlite ships them as modules loaded here.
+const extensions = { pg_trgm };
+
 async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   let release = () => {};
   let pglite: PGlite;
   if (dataDir === "memory://") {
-    pglite = await PGlite.create();
+    pglite = await PGlite.create({ extensions });
   } else {
     mkdirSync(dataDir, { recursive: true });
     release = acquireLockFile(join(dataDir, "pglite.lock"));
     try {
-      pglite = await PGlite.create(join(dataDir, "pglite"));
+      pglite = await PGlite.create(join(dataDir, "pglite"), { extensions });
     } catch (error) {
       release();
       throw error;

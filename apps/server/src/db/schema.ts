@@ -152,6 +152,17 @@ export interface AuditEventsTable {
   ip: string | null;
   user_agent: string | null;
   details: ColumnType<Record<string, unknown>, string | undefined, string>;
+  /** The operator who acted (migration 0180); null for a person's own action or the CLI. */
+  actor_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type OperatorRole = "admin" | "helpdesk";
+
+/** Operators of the console (migration 0180); see admin/roles.ts. */
+export interface OperatorRolesTable {
+  user_id: string;
+  role: OperatorRole;
+  granted_at: Generated<Date>;
 }
 
 /** One-time password reset tokens (migration 0165); see recovery/tokens.ts. */
@@ -272,6 +283,7 @@ export interface Database {
   saml_federations: SamlFederationsTable;
   saml_consents: SamlConsentsTable;
   password_reset_tokens: PasswordResetTokensTable;
+  operator_roles: OperatorRolesTable;
 }
 
 export type User = Selectable<UsersTable>;

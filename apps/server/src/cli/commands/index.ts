@@ -3,6 +3,7 @@ import { appCommands } from "./app.ts";
 import { auditCommands } from "./audit.ts";
 import { diiaCommands } from "./diia.ts";
 import { keysCommands } from "./keys.ts";
+import { roleCommands } from "./role.ts";
 import { samlCommands } from "./saml.ts";
 import { userCommands } from "./user.ts";
 import { userGoogleCommands } from "./user-google.ts";
@@ -14,6 +15,7 @@ export const commandGroups: Record<string, Record<string, CommandHandler>> = {
   audit: auditCommands,
   diia: diiaCommands,
   keys: keysCommands,
+  role: roleCommands,
   saml: samlCommands,
   user: { ...userCommands, ...userGoogleCommands, ...userUnlockCommands },
 };

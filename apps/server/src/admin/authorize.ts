@@ -1,0 +1,76 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { OperatorRole } from "../db/schema.ts";
+import { AppError } from "../errors.ts";
+import { requireSession } from "../sessions/current.ts";
+import type { LoadedSession } from "../sessions/store.ts";
+import { rolesOf } from "./roles.ts";
+
+/**
+ * What each console endpoint needs, and which roles hold it: the one authorization table.
+ * helpdesk handles people (look, unlock, end sessions, reset second factors, start a
+ * recovery); everything else (profile and status changes, access, applications, import,
+ * audit, keys, service) is admin's.
+ */
+export const permissionRoles = {
+  "console.enter": ["admin", "helpdesk"],
+  "people.view": ["admin", "helpdesk"],
+  "people.unlock": ["admin", "helpdesk"],
+  "people.end_sessions": ["admin", "helpdesk"],
+  "people.recovery": ["admin", "helpdesk"],
+  "people.edit": ["admin"],
+  "people.status": ["admin"],
+  "people.access": ["admin"],
+  "apps.view": ["admin"],
+  "apps.manage": ["admin"],
+  "people.import": ["admin"],
+  "audit.view": ["admin"],
+  "keys.manage": ["admin"],
+  "service.view": ["admin"],
+} as const satisfies Record<string, readonly OperatorRole[]>;
+
+export type Permission = keyof typeof permissionRoles;
+
+/** A console operation's caller: their session, their roles. */
+export interface OperatorContext {
+  session: LoadedSession;
+  userId: string;
+  roles: OperatorRole[];
+}
+
+/** How long a strong sign-in lets an operator work before the console asks for it again. */
+export const consoleStrongMaxAgeSeconds = 3600;
+
+/**
+ * A strong proof within the last hour. Diia (a qualified signature unlocked on the person's
+ * phone) is the one strong method every deployment has.
+ */
+function requireStrongSession(request: FastifyRequest, session: LoadedSession): void {
+  const ageMs = request.server.clock().getTime() - session.createdAt.getTime();
+  const strong = session.authMethod === "DIIA";
+  if (!strong || ageMs > consoleStrongMaxAgeSeconds * 1000) throw new AppError("auth.step_up_required");
+}
+
+/**
+ * The caller as an operator allowed `permission`: 401 without a session, 403 `admin.forbidden`
+ * without a role that holds it, 403 `auth.step_up_required` when the sign-in is not strong or
+ * older than an hour.
+ */
+export async function requireOperator(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  permission: Permission,
+): Promise<OperatorContext> {
+  const session = await requireSession(request, reply);
+  const roles = await rolesOf(request.server.db, session.userId);
+  const allowed: readonly OperatorRole[] = permissionRoles[permission];
+  if (!roles.some((role) => allowed.includes(role))) throw new AppError("admin.forbidden");
+  requireStrongSession(request, session);
+  return { session, userId: session.userId, roles };
+}
+
+/** The permissions a set of roles holds, for the console to show only what the operator may do. */
+export function permissionsOf(roles: readonly OperatorRole[]): Permission[] {
+  return (Object.keys(permissionRoles) as Permission[]).filter((permission) =>
+    (permissionRoles[permission] as readonly OperatorRole[]).some((role) => roles.includes(role)),
+  );
+}

@@ -1,0 +1,232 @@
+import {
+  adminActionResultSchema,
+  adminMeSchema,
+  applicationIdRequestSchema,
+  errorBodySchema,
+  peoplePageSchema,
+  peopleQuerySchema,
+  personChangesRequestSchema,
+  personDetailSchema,
+  personIdParamsSchema,
+  personStatusRequestSchema,
+} from "@kpi-id/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { grantAccess, revokeAccess } from "../access/applications.ts";
+import { findApplicationById } from "../apps/queries.ts";
+import { AppError } from "../errors.ts";
+import { unlockAccount } from "../throttle/throttle.ts";
+import { disableUser, updateUser } from "../users/queries.ts";
+import { permissionsOf } from "./authorize.ts";
+import { endAllSessionsOf, personDetail, requirePerson, updateProfile } from "./people.ts";
+import { searchPeople } from "./people-search.ts";
+import { auditByOperator, guardConsoleRoutes, operatorOf } from "./plugin.ts";
+
+const refusals = { 401: errorBodySchema, 403: errorBodySchema };
+const tags = ["admin"];
+
+/** The console's people endpoints: search, one person, and what helpdesk and admins do to them. */
+export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
+  guardConsoleRoutes(app);
+
+  app.get(
+    "/api/admin/me",
+    {
+      config: { permission: "console.enter" },
+      schema: {
+        tags,
+        summary: "The operator's roles",
+        description: "Who is using the console and what they may do. 403 for a person without a console role.",
+        response: { 200: adminMeSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const operator = operatorOf(request);
+      const { user } = operator.session;
+      return {
+        username: user.username,
+        fullName: user.full_name,
+        roles: operator.roles,
+        permissions: permissionsOf(operator.roles),
+      };
+    },
+  );
+
+  app.get(
+    "/api/admin/people",
+    {
+      config: { permission: "people.view" },
+      schema: {
+        tags,
+        summary: "Search people",
+        description:
+          "Every word of `q` must appear in the name, username, e-mail, student or employee id; a whole " +
+          "ten-digit tax id finds its holder (never a part of one). 25 a page, by name.",
+        querystring: peopleQuerySchema,
+        response: { 200: peoplePageSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const { q, status, app: applicationId, page } = request.query;
+      const result = await searchPeople(app.db, { query: q, status, applicationId, page });
+      return { ...result, page };
+    },
+  );
+
+  app.get(
+    "/api/admin/people/:id",
+    {
+      config: { permission: "people.view" },
+      schema: {
+        tags,
+        summary: "One person",
+        description: "Profile, status, applications, live sessions, sign-in history, throttling, Google links.",
+        params: personIdParamsSchema,
+        response: { 200: personDetailSchema, 404: errorBodySchema, ...refusals },
+      },
+    },
+    async (request) => personDetail(app, await requirePerson(app.db, request.params.id)),
+  );
+
+  app.post(
+    "/api/admin/people/:id/profile",
+    {
+      config: { permission: "people.edit" },
+      schema: {
+        tags,
+        summary: "Change a person's profile",
+        description: "Fields left out stay; null clears. The rules of `user create` apply (400 with details).",
+        params: personIdParamsSchema,
+        body: personChangesRequestSchema,
+        response: {
+          200: personDetailSchema,
+          400: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          ...refusals,
+        },
+      },
+    },
+    async (request) => {
+      const person = await requirePerson(app.db, request.params.id);
+      const updated = await updateProfile(app.db, app.passwordHasher, person, request.body);
+      await auditByOperator(request, {
+        type: "person_updated",
+        result: "success",
+        userId: person.id,
+        reason: Object.keys(request.body).sort().join(","),
+      });
+      return personDetail(app, updated);
+    },
+  );
+
+  app.post(
+    "/api/admin/people/:id/status",
+    {
+      config: { permission: "people.status" },
+      schema: {
+        tags,
+        summary: "Disable or enable a person",
+        description: "Disabling ends every session and every application's tokens at once.",
+        params: personIdParamsSchema,
+        body: personStatusRequestSchema,
+        response: { 200: adminActionResultSchema, 404: errorBodySchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const person = await requirePerson(app.db, request.params.id);
+      const { status } = request.body;
+      let ended = 0;
+      if (status === "disabled") {
+        ended = await endAllSessionsOf(app, person.id);
+        await disableUser(app.db, person.id);
+      } else {
+        await updateUser(app.db, person.id, { status: "active" });
+      }
+      await auditByOperator(request, {
+        type: status === "disabled" ? "person_disabled" : "person_enabled",
+        result: "success",
+        userId: person.id,
+      });
+      return { done: true, count: ended };
+    },
+  );
+
+  app.post(
+    "/api/admin/people/:id/unlock",
+    {
+      config: { permission: "people.unlock" },
+      schema: {
+        tags,
+        summary: "Unlock a person",
+        description: "Forgets strangers' failed password guesses on the account (as `user unlock`).",
+        params: personIdParamsSchema,
+        body: z.object({}).optional(),
+        response: { 200: adminActionResultSchema, 404: errorBodySchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const person = await requirePerson(app.db, request.params.id);
+      const lifted = await unlockAccount(app.db, app.config.sessionSecret, person.username);
+      await auditByOperator(request, {
+        type: "account_unlocked",
+        result: "success",
+        userId: person.id,
+        reason: lifted ? "operator" : "operator.not_locked",
+      });
+      return { done: lifted };
+    },
+  );
+
+  app.post(
+    "/api/admin/people/:id/sessions/end",
+    {
+      config: { permission: "people.end_sessions" },
+      schema: {
+        tags,
+        summary: "End a person's sessions",
+        description: "Signs every browser of the person out, with their OpenID Connect sessions.",
+        params: personIdParamsSchema,
+        body: z.object({}).optional(),
+        response: { 200: adminActionResultSchema, 404: errorBodySchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const person = await requirePerson(app.db, request.params.id);
+      const ended = await endAllSessionsOf(app, person.id);
+      await auditByOperator(request, { type: "session_end", result: "success", userId: person.id, reason: "operator" });
+      return { done: true, count: ended };
+    },
+  );
+
+  for (const action of ["grant", "revoke"] as const) {
+    app.post(
+      `/api/admin/people/:id/access/${action}`,
+      {
+        config: { permission: "people.access" },
+        schema: {
+          tags,
+          summary: action === "grant" ? "Give a person access to an application" : "End a person's access",
+          description: "As `user grant` / `user revoke`; revoking also ends the application's tokens for them.",
+          params: personIdParamsSchema,
+          body: applicationIdRequestSchema,
+          response: { 200: adminActionResultSchema, 404: errorBodySchema, ...refusals },
+        },
+      },
+      async (request) => {
+        const person = await requirePerson(app.db, request.params.id);
+        const application = await findApplicationById(app.db, request.body.applicationId);
+        if (!application) throw new AppError("app.not_found");
+        if (action === "grant") await grantAccess(app.db, person.id, application.id);
+        else await revokeAccess(app.db, person.id, application.id);
+        await auditByOperator(request, {
+          type: action === "grant" ? "access_granted" : "access_revoked",
+          result: "success",
+          userId: person.id,
+          applicationId: application.id,
+        });
+        return { done: true };
+      },
+    );
+  }
+};

@@ -1,0 +1,128 @@
+import type { PersonChangesRequest, PersonDetail } from "@kpi-id/contracts";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { PasswordHasher } from "../crypto/password.ts";
+import type { Db, User } from "../db/schema.ts";
+import { AppError } from "../errors.ts";
+import { googleSubjectsOf } from "../google/identities.ts";
+import { endOidcSessionsSignedInAt } from "../oidc/logout.ts";
+import { credentialThrottleKeys } from "../throttle/throttle.ts";
+import { findUserById } from "../users/queries.ts";
+import { upsertUser } from "../users/service.ts";
+import { rolesOf } from "./roles.ts";
+
+const signInEventTypes = ["sign_in", "session_start", "oidc_sign_in", "logout", "session_end", "account_unlocked"];
+const historyLength = 20;
+
+export async function requirePerson(db: Db, id: string): Promise<User> {
+  const user = await findUserById(db, id);
+  if (!user) throw new AppError("admin.person_not_found");
+  return user;
+}
+
+/** Everything the person screen shows, in one answer; never the tax id itself. */
+export async function personDetail(app: FastifyInstance, user: User): Promise<PersonDetail> {
+  const { db, config } = app;
+  const now = app.clock();
+  const [applications, sessions, signIns, throttle, googleSubjects, roles] = await Promise.all([
+    db
+      .selectFrom("user_applications")
+      .innerJoin("applications", "applications.id", "user_applications.application_id")
+      .select(["applications.id", "applications.name", "applications.title"])
+      .where("user_applications.user_id", "=", user.id)
+      .orderBy("applications.title")
+      .execute(),
+    db
+      .selectFrom("sessions")
+      .select(["id", "auth_method", "created_at", "last_seen_at", "ip", "user_agent"])
+      .where("user_id", "=", user.id)
+      .where("idle_expires_at", ">", now)
+      .where("absolute_expires_at", ">", now)
+      .orderBy("last_seen_at", "desc")
+      .execute(),
+    db
+      .selectFrom("audit_events")
+      .select(["occurred_at", "event_type", "result", "auth_method", "reason", "ip"])
+      .where("user_id", "=", user.id)
+      .where("event_type", "in", signInEventTypes)
+      .orderBy("occurred_at", "desc")
+      .orderBy("id", "desc")
+      .limit(historyLength)
+      .execute(),
+    accountThrottle(db, config.sessionSecret, user.username),
+    googleSubjectsOf(db, user.id),
+    rolesOf(db, user.id),
+  ]);
+  return {
+    id: user.id,
+    username: user.username,
+    fullName: user.full_name,
+    email: user.email,
+    studentId: user.student_id,
+    employeeId: user.employee_id,
+    status: user.status,
+    hasTaxId: user.tax_id !== null,
+    createdAt: user.created_at.toISOString(),
+    roles,
+    applications,
+    sessions: sessions.map((row) => ({
+      id: row.id,
+      method: row.auth_method,
+      startedAt: row.created_at.toISOString(),
+      lastActiveAt: row.last_seen_at.toISOString(),
+      address: row.ip ?? "",
+      userAgent: row.user_agent ?? "",
+    })),
+    signIns: signIns.map((row) => ({
+      occurredAt: row.occurred_at.toISOString(),
+      type: row.event_type,
+      result: row.result,
+      method: row.auth_method,
+      reason: row.reason,
+      address: row.ip,
+    })),
+    throttle,
+    googleSubjects,
+  };
+}
+
+/** The account's counter of strangers' failed guesses (what `user unlock` deletes). */
+async function accountThrottle(db: Db, secret: string, username: string) {
+  const [account] = credentialThrottleKeys(secret, { username, address: "" });
+  const row = account
+    ? await db
+        .selectFrom("throttle_counters")
+        .select(["failures", "blocked_until"])
+        .where("key", "=", account.key)
+        .executeTakeFirst()
+    : undefined;
+  return { failures: row?.failures ?? 0, lockedUntil: row?.blocked_until?.toISOString() ?? null };
+}
+
+/** Profile changes through the same rules as `user create` and `user import`. */
+export async function updateProfile(
+  db: Db,
+  hasher: PasswordHasher,
+  user: User,
+  changes: PersonChangesRequest,
+): Promise<User> {
+  try {
+    const { user: updated } = await upsertUser(db, hasher, { username: user.username, ...changes });
+    return updated;
+  } catch (error) {
+    if (error instanceof z.ZodError) {
+      const details = error.issues.map((issue) => ({ path: `body.${issue.path.join(".")}`, message: issue.message }));
+      throw new AppError("request.validation_failed", { details });
+    }
+    if ((error as { code?: string }).code === "23505") throw new AppError("admin.username_taken");
+    throw error;
+  }
+}
+
+/** Ends every session of the person, with the OpenID Connect sessions started in them; how many ended. */
+export async function endAllSessionsOf(app: FastifyInstance, userId: string): Promise<number> {
+  const ended = await app.db.deleteFrom("sessions").where("user_id", "=", userId).returning("created_at").execute();
+  const seconds = ended.map((row) => Math.floor(row.created_at.getTime() / 1000));
+  await endOidcSessionsSignedInAt(app, userId, seconds);
+  return ended.length;
+}

@@ -1,0 +1,61 @@
+import type { Db, OperatorRole } from "../db/schema.ts";
+
+export const operatorRoles = ["admin", "helpdesk"] as const satisfies readonly OperatorRole[];
+
+export function isOperatorRole(value: unknown): value is OperatorRole {
+  return typeof value === "string" && (operatorRoles as readonly string[]).includes(value);
+}
+
+/** The console roles a person holds (none for almost everyone). */
+export async function rolesOf(db: Db, userId: string): Promise<OperatorRole[]> {
+  const rows = await db
+    .selectFrom("operator_roles")
+    .select("role")
+    .where("user_id", "=", userId)
+    .orderBy("role")
+    .execute();
+  return rows.map((row) => row.role);
+}
+
+/** Gives the role; true when the person did not hold it yet. */
+export async function grantRole(db: Db, userId: string, role: OperatorRole): Promise<boolean> {
+  const result = await db
+    .insertInto("operator_roles")
+    .values({ user_id: userId, role })
+    .onConflict((conflict) => conflict.columns(["user_id", "role"]).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Takes the role away; true when the person held it. */
+export async function revokeRole(db: Db, userId: string, role: OperatorRole): Promise<boolean> {
+  const result = await db
+    .deleteFrom("operator_roles")
+    .where("user_id", "=", userId)
+    .where("role", "=", role)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export interface Operator {
+  username: string;
+  fullName: string;
+  role: OperatorRole;
+  grantedAt: Date;
+}
+
+export async function listOperators(db: Db): Promise<Operator[]> {
+  const rows = await db
+    .selectFrom("operator_roles")
+    .innerJoin("users", "users.id", "operator_roles.user_id")
+    .select(["users.username", "users.full_name", "operator_roles.role", "operator_roles.granted_at"])
+    .orderBy("users.username")
+    .orderBy("operator_roles.role")
+    .execute();
+  return rows.map((row) => ({
+    username: row.username,
+    fullName: row.full_name,
+    role: row.role,
+    grantedAt: row.granted_at,
+  }));
+}

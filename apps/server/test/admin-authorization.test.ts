@@ -1,0 +1,130 @@
+import type { InjectOptions } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { endpointsOf } from "./fuzz/endpoints.ts";
+import { createTestApp, TEST_ORIGIN, type TestApp } from "./support/app.ts";
+import { addApplication, addPerson, manualClock } from "./support/campus.ts";
+import { addOperator, sessionCookieOf } from "./support/console.ts";
+import { databaseKinds } from "./support/databases.ts";
+
+type Role = "admin" | "helpdesk";
+
+interface ConsoleCall {
+  method: "GET" | "POST";
+  /** The path as the API reference names it. */
+  route: string;
+  /** Who may call it; everyone else gets 403 admin.forbidden. */
+  allowed: Role[];
+  body?: Record<string, unknown>;
+  query?: string;
+}
+
+const both: Role[] = ["admin", "helpdesk"];
+const adminOnly: Role[] = ["admin"];
+
+/** Every console endpoint and who may use it: this test's own copy of the authorization table. */
+const consoleCalls: ConsoleCall[] = [
+  { method: "GET", route: "/api/admin/me", allowed: both },
+  { method: "GET", route: "/api/admin/people", allowed: both, query: "?q=target" },
+  { method: "GET", route: "/api/admin/people/{id}", allowed: both },
+  { method: "POST", route: "/api/admin/people/{id}/unlock", allowed: both, body: {} },
+  { method: "POST", route: "/api/admin/people/{id}/sessions/end", allowed: both, body: {} },
+  { method: "POST", route: "/api/admin/people/{id}/profile", allowed: adminOnly, body: { fullName: "Ціль Змінена" } },
+  { method: "POST", route: "/api/admin/people/{id}/status", allowed: adminOnly, body: { status: "active" } },
+  {
+    method: "POST",
+    route: "/api/admin/people/{id}/access/grant",
+    allowed: adminOnly,
+    body: { applicationId: "{app}" },
+  },
+  {
+    method: "POST",
+    route: "/api/admin/people/{id}/access/revoke",
+    allowed: adminOnly,
+    body: { applicationId: "{app}" },
+  },
+];
+
+describe.each(databaseKinds)("console authorization on %s", (kind) => {
+  let t: TestApp;
+  const clock = manualClock();
+  let targetId = "";
+  let applicationId = "";
+  let cookies: Record<"ordinary" | Role | "adminByPassword", string>;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, {}, { clock: clock.now });
+    const target = await addPerson(t.app, { username: "target", fullName: "Ціль Пошуку" }, "target passphrase 1");
+    targetId = target.id;
+    applicationId = (await addApplication(t.app)).application.id;
+    const admin = await addOperator(t.app, ["admin"]);
+    cookies = {
+      ordinary: (await addOperator(t.app, [])).cookie,
+      helpdesk: (await addOperator(t.app, ["helpdesk"])).cookie,
+      admin: admin.cookie,
+      adminByPassword: await sessionCookieOf(t.app, admin.person.id, "PASSWORD"),
+    };
+  });
+  afterAll(() => t.close());
+
+  function send(call: ConsoleCall, cookie?: string) {
+    const url = `${call.route.replace("{id}", targetId)}${call.query ?? ""}`;
+    const body = call.body && JSON.parse(JSON.stringify(call.body).replace("{app}", applicationId));
+    const options: InjectOptions = {
+      method: call.method,
+      url,
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        ...(call.method === "POST" ? { origin: TEST_ORIGIN, "content-type": "application/json" } : {}),
+      },
+      ...(call.method === "POST" ? { payload: JSON.stringify(body ?? {}) } : {}),
+    };
+    return t.app.inject(options);
+  }
+
+  it("has a row in this test for every console endpoint of the API reference", () => {
+    const documented = endpointsOf(t.app)
+      .filter((endpoint) => endpoint.path.startsWith("/api/admin/"))
+      .map((endpoint) => `${endpoint.method} ${endpoint.path}`)
+      .sort();
+    expect(documented).toEqual(consoleCalls.map((call) => `${call.method} ${call.route}`).sort());
+  });
+
+  for (const call of consoleCalls) {
+    describe(`${call.method} ${call.route}`, () => {
+      it("asks an anonymous caller to sign in", async () => {
+        const response = await send(call);
+        expect(response.statusCode).toBe(401);
+        expect(response.json().code).toBe("auth.not_authenticated");
+      });
+
+      it("refuses a person without a console role", async () => {
+        const response = await send(call, cookies.ordinary);
+        expect(response.statusCode).toBe(403);
+        expect(response.json().code).toBe("admin.forbidden");
+      });
+
+      it(`lets ${call.allowed.join(" and ")} in, and no one else`, async () => {
+        for (const role of ["helpdesk", "admin"] as const) {
+          const response = await send(call, cookies[role]);
+          if (call.allowed.includes(role)) expect(response.statusCode, `${role}: ${response.body}`).toBe(200);
+          else expect(response.json().code, role).toBe("admin.forbidden");
+        }
+      });
+
+      it("asks an admin to step up after a weak sign-in", async () => {
+        const response = await send(call, cookies.adminByPassword);
+        expect(response.statusCode).toBe(403);
+        expect(response.json().code).toBe("auth.step_up_required");
+      });
+    });
+  }
+
+  it("asks for a step-up once the strong sign-in is more than an hour old", async () => {
+    const fresh = await sessionCookieOf(t.app, (await addOperator(t.app, ["admin"])).person.id, "DIIA");
+    expect((await send(consoleCalls[0] as ConsoleCall, fresh)).statusCode).toBe(200);
+    clock.advance(3601);
+    const stale = await send(consoleCalls[0] as ConsoleCall, fresh);
+    expect(stale.statusCode).toBe(403);
+    expect(stale.json().code).toBe("auth.step_up_required");
+  });
+});

@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { authMethods } from "./api.ts";
+import { text } from "./text.ts";
+
+/** The operators' console (`/{lang}/admin`, `/api/admin/*`). */
+export const operatorRoleNames = ["admin", "helpdesk"] as const;
+export type OperatorRoleName = (typeof operatorRoleNames)[number];
+
+export const personStatuses = ["active", "disabled"] as const;
+
+export const adminMeSchema = z.object({
+  username: text(),
+  fullName: text(),
+  roles: z.array(z.enum(operatorRoleNames)),
+  permissions: z.array(text()),
+});
+export type AdminMe = z.infer<typeof adminMeSchema>;
+
+export const personSummarySchema = z.object({
+  id: z.uuid(),
+  username: text(),
+  fullName: text(),
+  email: text().nullable(),
+  studentId: text().nullable(),
+  employeeId: text().nullable(),
+  status: z.enum(personStatuses),
+});
+export type PersonSummary = z.infer<typeof personSummarySchema>;
+
+export const peopleQuerySchema = z.object({
+  q: text().max(200).optional(),
+  status: z.enum(personStatuses).optional(),
+  app: z.uuid().optional(),
+  page: z.coerce.number().int().min(1).max(4000).default(1),
+});
+export type PeopleQuery = z.input<typeof peopleQuerySchema>;
+
+export const peoplePageSchema = z.object({
+  people: z.array(personSummarySchema),
+  page: z.number().int(),
+  hasMore: z.boolean(),
+});
+export type PeoplePage = z.infer<typeof peoplePageSchema>;
+
+export const personIdParamsSchema = z.object({ id: z.uuid() });
+
+export const adminSessionSchema = z.object({
+  id: z.uuid(),
+  method: z.enum(authMethods),
+  startedAt: text(),
+  lastActiveAt: text(),
+  address: text(),
+  userAgent: text(),
+});
+
+export const adminSignInSchema = z.object({
+  occurredAt: text(),
+  type: text(),
+  result: z.enum(["success", "failure"]),
+  method: text().nullable(),
+  reason: text().nullable(),
+  address: text().nullable(),
+});
+
+export const personDetailSchema = personSummarySchema.extend({
+  hasTaxId: z.boolean(),
+  createdAt: text(),
+  roles: z.array(z.enum(operatorRoleNames)),
+  applications: z.array(z.object({ id: z.uuid(), name: text(), title: text() })),
+  sessions: z.array(adminSessionSchema),
+  signIns: z.array(adminSignInSchema),
+  /** Strangers' failed password guesses on the account: what unlock forgets. */
+  throttle: z.object({ failures: z.number().int(), lockedUntil: text().nullable() }),
+  googleSubjects: z.array(text()),
+});
+export type PersonDetail = z.infer<typeof personDetailSchema>;
+
+/** A profile change: a field left out stays, null clears it. */
+export const personChangesRequestSchema = z.object({
+  fullName: text().max(200).optional(),
+  email: text().max(320).nullable().optional(),
+  taxId: text().max(10).nullable().optional(),
+  studentId: text().max(64).nullable().optional(),
+  employeeId: text().max(64).nullable().optional(),
+});
+export type PersonChangesRequest = z.infer<typeof personChangesRequestSchema>;
+
+export const personStatusRequestSchema = z.object({ status: z.enum(personStatuses) });
+export const applicationIdRequestSchema = z.object({ applicationId: z.uuid() });
+
+export const adminActionResultSchema = z.object({ done: z.boolean(), count: z.number().int().optional() });
+export type AdminActionResult = z.infer<typeof adminActionResultSchema>;

@@ -12,6 +12,8 @@ export const languagePages = [
   "faq",
   "consent",
   "auth-success",
+  "forgot-password",
+  "reset-password",
   "button-wizard",
   "apps",
   "account",

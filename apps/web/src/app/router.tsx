@@ -37,6 +37,16 @@ export const publicPages: RouteObject[] = [
     lazy: async () => ({ Component: (await import("./routes/auth-success.tsx")).AuthSuccessRoute }),
   },
   {
+    path: "forgot-password",
+    handle: title("forgotPassword"),
+    lazy: async () => ({ Component: (await import("./routes/forgot-password.tsx")).ForgotPasswordRoute }),
+  },
+  {
+    path: "reset-password",
+    handle: title("resetPassword"),
+    lazy: async () => ({ Component: (await import("./routes/reset-password.tsx")).ResetPasswordRoute }),
+  },
+  {
     path: "button-wizard",
     handle: title("buttonWizard"),
     lazy: async () => ({ Component: (await import("./routes/button-wizard.tsx")).ButtonWizardRoute }),

@@ -2,7 +2,7 @@ import { GOOGLE_ERROR_PARAM, type GoogleErrorReason, isGoogleErrorReason } from 
 import { useIsMutating } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useLocation, useSearchParams } from "react-router";
+import { Link, useLocation, useSearchParams } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { TextSeparator } from "@/components/ui/separator.tsx";
 import { signInMutationKey } from "@/features/auth/api/login.ts";
@@ -10,7 +10,7 @@ import { useFinishSignIn } from "@/features/auth/api/use-finish-sign-in.ts";
 import { DiiaEntry } from "@/features/auth/components/diia-entry.tsx";
 import { GoogleButton } from "@/features/auth/components/google-button.tsx";
 import { LoginForm } from "@/features/auth/components/login-form.tsx";
-import { localizedHref } from "@/lib/paths.ts";
+import { localizedHref, localizePath } from "@/lib/paths.ts";
 import { useSettings } from "@/lib/settings.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { EntryGate } from "../gates/entry-gate.tsx";
@@ -81,6 +81,14 @@ export function LoginScreen() {
       ) : null}
       <div className="rounded-xl border border-border bg-white p-5 shadow-sm sm:p-6">
         <LoginForm onSignedIn={finishSignIn} onAttempt={clearGoogleError} disabled={signInRunning} />
+        {diiaEnabled || settings.data?.emailRecoveryEnabled ? (
+          <Link
+            to={localizePath(language, "/forgot-password")}
+            className="mt-4 inline-block text-sm font-medium text-primary underline-offset-4 hover:underline"
+          >
+            {t("auth:login.forgotPassword")}
+          </Link>
+        ) : null}
       </div>
       {settings.isError ? <SettingsUnavailable what="signIn" /> : null}
       {diiaEnabled || googleEnabled ? <TextSeparator text={t("auth:login.or")} /> : null}

@@ -20,7 +20,7 @@ export function AccountScreen({ user }: { user: CurrentUser }) {
       <ProfileSection data={user.data} />
       <SessionsSection askAgain={askAgain} />
       <ApplicationsSection askAgain={askAgain} />
-      <MethodsSection askAgain={askAgain} />
+      <MethodsSection askAgain={askAgain} fullName={user.fullName} />
       <ActivitySection />
       {dialog}
     </div>

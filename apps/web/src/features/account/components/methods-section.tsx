@@ -1,14 +1,16 @@
 import { GOOGLE_LINK_PARAM, isGoogleErrorReason } from "@kpi-id/contracts";
 import { KeyRound, Link2, QrCode, ShieldCheck } from "lucide-react";
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
+import { contextWordsOf } from "@/features/password/strength/estimate.ts";
 import { linkGoogle, unlinkGoogle, useAccountChange } from "../api/account-changes.ts";
 import { useAccountMethods } from "../api/account-queries.ts";
 import { AccountList, AccountSection, Badge } from "./account-section.tsx";
+import { PasswordForm } from "./password-form.tsx";
 import type { AskAgain } from "./use-reauth.tsx";
 
 function MethodRow({
@@ -16,24 +18,30 @@ function MethodRow({
   name,
   state,
   children,
+  below,
   testId,
 }: {
   icon: ReactNode;
   name: string;
   state: ReactNode;
   children?: ReactNode;
+  /** Shown under the row (the password form). */
+  below?: ReactNode;
   testId: string;
 }) {
   return (
-    <li className="flex flex-col gap-3 p-3 sm:flex-row sm:items-center sm:justify-between" data-testid={testId}>
-      <div className="flex min-w-0 items-start gap-3 text-sm">
-        <span className="mt-0.5 text-primary [&_svg]:size-5">{icon}</span>
-        <div className="space-y-1">
-          <p className="font-medium text-foreground">{name}</p>
-          <p className="text-muted-foreground">{state}</p>
+    <li data-testid={testId}>
+      <div className="flex flex-col gap-3 p-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="flex min-w-0 items-start gap-3 text-sm">
+          <span className="mt-0.5 text-primary [&_svg]:size-5">{icon}</span>
+          <div className="space-y-1">
+            <p className="font-medium text-foreground">{name}</p>
+            <p className="text-muted-foreground">{state}</p>
+          </div>
         </div>
+        {children ? <div className="flex shrink-0 gap-2 self-start sm:self-center">{children}</div> : null}
       </div>
-      {children ? <div className="flex shrink-0 gap-2 self-start sm:self-center">{children}</div> : null}
+      {below}
     </li>
   );
 }
@@ -52,10 +60,14 @@ function GoogleLinkOutcome() {
   );
 }
 
-/** Password (whether one is set), Google (link, unlink), Diia (usable when the tax id is known). */
-export function MethodsSection({ askAgain }: { askAgain: AskAgain }) {
-  const { t } = useTranslation("account");
+/**
+ * Password (whether one is set; change it, or set a first one), Google (link, unlink), Diia (usable when
+ * the tax id is known).
+ */
+export function MethodsSection({ askAgain, fullName }: { askAgain: AskAgain; fullName: string }) {
+  const { t } = useTranslation(["account", "password"]);
   const methods = useAccountMethods();
+  const [editingPassword, setEditingPassword] = useState(false);
   const link = useAccountChange(linkGoogle, askAgain);
   const unlink = useAccountChange(unlinkGoogle, askAgain);
   const known = methods.data;
@@ -74,7 +86,24 @@ export function MethodsSection({ askAgain }: { askAgain: AskAgain }) {
             icon={<KeyRound aria-hidden />}
             name={t("account:methods.password.name")}
             state={known.password ? t("account:methods.password.set") : t("account:methods.password.notSet")}
-          />
+            below={
+              editingPassword ? (
+                <PasswordForm
+                  hasPassword={known.password}
+                  username={known.username}
+                  contextWords={contextWordsOf({ username: known.username, fullName })}
+                  askAgain={askAgain}
+                  onClose={() => setEditingPassword(false)}
+                />
+              ) : null
+            }
+          >
+            {editingPassword ? null : (
+              <Button variant="outline" size="sm" onClick={() => setEditingPassword(true)}>
+                {known.password ? t("password:change.open") : t("password:change.openSet")}
+              </Button>
+            )}
+          </MethodRow>
           <MethodRow
             testId="method-google"
             icon={<Link2 aria-hidden />}

@@ -26,18 +26,28 @@ interface DiiaSignInOptions {
   onFailure: (error?: unknown) => void;
   /** The spec's intervals; tests shorten them instead of faking clocks. */
   timing?: DiiaTiming;
+  /**
+   * What the grant of a finished scan becomes: a session (sign-in, the default) or, when the person
+   * forgot their password, a reset token. Its answer goes to `onSignedIn`.
+   */
+  exchange?: (sessionId: string) => Promise<string>;
 }
 
 /**
  * The Diia sign-in loop: fetch a deep link, poll its status every 3 s,
  * replace it every 120 s, exchange the sessionId once Diia reports the scan.
  */
-export function useDiiaSignIn({ onSignedIn, onFailure, timing = diiaTiming }: DiiaSignInOptions) {
+export function useDiiaSignIn({
+  onSignedIn,
+  onFailure,
+  timing = diiaTiming,
+  exchange: redeem = exchangeSession,
+}: DiiaSignInOptions) {
   const [stopped, setStopped] = useState(false);
   const codesShown = useRef(0);
   const exchange = useMutation({
     mutationFn: async (sessionId: string) => {
-      await onSignedIn(await exchangeSession(sessionId));
+      await onSignedIn(await redeem(sessionId));
     },
     onError: (error) => onFailure(error),
   });

@@ -15,9 +15,13 @@ interface DiiaLoginProps {
   onSignedIn: (next: string) => Promise<void> | void;
   renderAs?: "svg" | "canvas";
   timing?: DiiaTiming;
+  /** A grant becomes something else than a session (a password reset token); see useDiiaSignIn. */
+  exchange?: (sessionId: string) => Promise<string>;
+  /** What the spinner says while the grant is exchanged. */
+  exchangingLabel?: string;
 }
 
-export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming }: DiiaLoginProps) {
+export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming, exchange, exchangingLabel }: DiiaLoginProps) {
   const { t } = useTranslation("auth");
   const isMobile = useIsMobile();
   const describeError = useErrorMessage();
@@ -25,7 +29,7 @@ export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming }: DiiaLog
     (error?: unknown) => notify("error", describeError(error, "auth:diia.error").message, { id: "diia-error" }),
     [describeError],
   );
-  const { link, elapsed, stopped, exchanging, restart } = useDiiaSignIn({ onSignedIn, onFailure, timing });
+  const { link, elapsed, stopped, exchanging, restart } = useDiiaSignIn({ onSignedIn, onFailure, timing, exchange });
   const seconds = Math.floor(elapsed / 1000);
   return (
     <div className="flex flex-col items-center gap-4">
@@ -68,7 +72,7 @@ export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming }: DiiaLog
           role="status"
         />
       )}
-      {exchanging ? <FullScreenSpinner label={t("auth:diia.signingIn")} /> : null}
+      {exchanging ? <FullScreenSpinner label={exchangingLabel ?? t("auth:diia.signingIn")} /> : null}
     </div>
   );
 }

@@ -1,0 +1,21 @@
+import { useTranslation } from "react-i18next";
+import { DiiaLogin } from "@/features/diia/components/diia-login.tsx";
+import { resetTokenFromDiia } from "../api/password-api.ts";
+
+/**
+ * Forgot password with Diia: the usual QR (or deep link on a phone); the finished scan's grant becomes a
+ * reset token, handed to `onProved` instead of signing the browser in.
+ */
+export function DiiaRecovery({ onProved }: { onProved: (token: string) => void }) {
+  const { t } = useTranslation("password");
+  return (
+    <div className="flex flex-col gap-3">
+      <p className="text-center text-sm text-muted-foreground">{t("password:forgot.diiaDescription")}</p>
+      <DiiaLogin
+        onSignedIn={onProved}
+        exchange={resetTokenFromDiia}
+        exchangingLabel={t("password:forgot.diiaStarting")}
+      />
+    </div>
+  );
+}

@@ -46,6 +46,13 @@ describe("demo people only by an explicit choice", () => {
     const server = await start({ SEED_DEMO_DATA: "true" });
     const people = await server.app.db.selectFrom("users").select("username").execute();
     expect(people.map((person) => person.username)).toContain("student");
+    // One demo person has a confirmed address, so "Forgot password?" by e-mail can be tried in the sandbox.
+    const confirmed = await server.app.db
+      .selectFrom("users")
+      .select(["username", "verified_email"])
+      .where("verified_email", "is not", null)
+      .execute();
+    expect(confirmed).toEqual([{ username: "employee", verified_email: "andrii.melnyk@kpi.ua" }]);
     const banner = warn.mock.calls.map((call) => String(call[0])).join("\n");
     expect(banner).toContain("DEMO ACCOUNTS EXIST with published passwords: student, employee, both, newcomer");
   });

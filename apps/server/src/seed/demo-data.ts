@@ -7,6 +7,11 @@ export interface DemoPerson {
   password: string;
   fullName: string;
   email: string;
+  /**
+   * KPI ID has seen this address proven (as a sign-in with the university's Google Workspace does), so
+   * security mail and "Forgot password?" by e-mail reach it: in the sandbox, the mail stand-in's inbox.
+   */
+  emailVerified?: true;
   taxId: string;
   studentId?: string;
   employeeId?: string;
@@ -28,6 +33,7 @@ export const demoPeople: DemoPerson[] = [
     password: "employee-demo-2026",
     fullName: "Андрій Мельник",
     email: "andrii.melnyk@kpi.ua",
+    emailVerified: true,
     taxId: "2712345671",
     employeeId: "E-10042",
     apps: ["campus", "my-kpi"],

@@ -34,6 +34,9 @@ export async function seedDemoData(app: FastifyInstance): Promise<DemoSecrets | 
   await enableDemoOidcClient(app);
   for (const person of demoPeople) {
     const user = await createUser(app.db, hasher, person, person.password);
+    if (person.emailVerified) {
+      await app.db.updateTable("users").set({ verified_email: person.email }).where("id", "=", user.id).execute();
+    }
     for (const name of person.apps) {
       const application = await findApplicationByIdOrName(app.db, name);
       if (application) await grantAccess(app.db, user.id, application.id);
@@ -49,7 +52,8 @@ export async function seedDemoData(app: FastifyInstance): Promise<DemoSecrets | 
 function printCredentials(publicUrl: string): void {
   const lines = demoPeople.map(
     (person) =>
-      `  ${person.username.padEnd(10)} ${person.password.padEnd(20)} ${person.fullName} (${person.apps.length} apps)`,
+      `  ${person.username.padEnd(10)} ${person.password.padEnd(20)} ${person.fullName} (${person.apps.length} apps)` +
+      (person.emailVerified ? `, e-mail ${person.email} (confirmed)` : ""),
   );
   console.log(
     [

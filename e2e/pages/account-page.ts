@@ -12,6 +12,10 @@ const labels = {
     linked: "Прив’язано",
     password: "Пароль",
     confirm: "Підтвердити",
+    change: "Змінити",
+    currentPassword: "Поточний пароль",
+    newPassword: "Новий пароль",
+    changeSubmit: "Змінити пароль",
   },
   en: {
     heading: "My account",
@@ -23,6 +27,10 @@ const labels = {
     linked: "Linked",
     password: "Password",
     confirm: "Confirm",
+    change: "Change",
+    currentPassword: "Current password",
+    newPassword: "New password",
+    changeSubmit: "Change the password",
   },
 } as const;
 
@@ -45,6 +53,13 @@ export class AccountPage {
   readonly reauthDialog: Locator;
   readonly reauthPassword: Locator;
   readonly reauthConfirm: Locator;
+  readonly passwordMethod: Locator;
+  readonly changePassword: Locator;
+  readonly passwordForm: Locator;
+  readonly currentPassword: Locator;
+  readonly newPassword: Locator;
+  readonly passwordSubmit: Locator;
+  readonly passwordRefused: Locator;
 
   constructor(page: Page, language: Language = "uk") {
     this.page = page;
@@ -65,6 +80,13 @@ export class AccountPage {
     this.reauthDialog = page.getByRole("dialog");
     this.reauthPassword = this.reauthDialog.getByLabel(text.password, { exact: true });
     this.reauthConfirm = this.reauthDialog.getByRole("button", { name: text.confirm });
+    this.passwordMethod = page.getByTestId("method-password");
+    this.changePassword = this.passwordMethod.getByRole("button", { name: text.change, exact: true });
+    this.passwordForm = page.getByTestId("password-form");
+    this.currentPassword = this.passwordForm.getByLabel(text.currentPassword, { exact: true });
+    this.newPassword = this.passwordForm.getByLabel(text.newPassword, { exact: true });
+    this.passwordSubmit = this.passwordForm.getByRole("button", { name: text.changeSubmit });
+    this.passwordRefused = this.passwordForm.getByTestId("password-refused");
   }
 
   url(): RegExp {
@@ -92,6 +114,13 @@ export class AccountPage {
 
   googleLinked(): Locator {
     return this.google.getByText(labels[this.language].linked, { exact: true });
+  }
+
+  /** Fills the open password form and sends it. */
+  async submitPassword(current: string, next: string): Promise<void> {
+    await this.currentPassword.fill(current);
+    await this.newPassword.fill(next);
+    await this.passwordSubmit.click();
   }
 
   /** Proves it is them again with the password in the re-authentication dialog. */

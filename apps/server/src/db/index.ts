@@ -5,6 +5,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { acquireLockFile } from "./lock-file.ts";
+import { preparingPool } from "./prepared-statements.ts";
 import type { Database } from "./schema.ts";
 
 export type { Database } from "./schema.ts";
@@ -55,7 +56,7 @@ function openPostgres(url: string, poolMax: number): DatabaseHandle {
   pool.on("connect", (client) => {
     client.on("error", () => {});
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool, pg.Client) }) });
   return {
     db,
     kind: "postgres",

@@ -11,27 +11,13 @@ import {
 import Fastify from "fastify";
 import { httpLoad } from "./lib/http-load.ts";
 import { sequentialRate } from "./lib/measure.ts";
+import { type Client, challenge, redirectUri, type TokenSet, tokenRequest, verifier } from "./lib/oidc-client.ts";
 import type { Comparison } from "./lib/types.ts";
 
 export const title = "OpenID Connect token endpoint and userinfo";
 
-const redirectUri = "https://rp.example.edu/callback";
-const verifier = "bench-code-verifier-0123456789-abcdefghijklmnopqrstuvwxyz";
-// base64url(SHA-256(verifier))
-const challenge = "Pav_2bL23Q_zW68HAy3C3F5IYGguFkNZtqFj79uZWmU";
 const secondsPerRun = 3;
 const loadSeconds = 5;
-
-interface Client {
-  id: string;
-  secret: string;
-}
-
-interface TokenSet {
-  access_token: string;
-  refresh_token: string;
-  id_token: string;
-}
 
 /** One real authorization code flow (signed-in browser, PKCE) to get the first tokens. */
 async function firstTokens(test: TestApp, origin: string, client: Client): Promise<TokenSet> {
@@ -55,20 +41,6 @@ async function firstTokens(test: TestApp, origin: string, client: Client): Promi
     redirect_uri: redirectUri,
     code_verifier: verifier,
   });
-}
-
-async function tokenRequest(origin: string, client: Client, form: Record<string, string>): Promise<TokenSet> {
-  const response = await fetch(`${origin}/oidc/token`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString("base64")}`,
-    },
-    body: new URLSearchParams(form),
-  });
-  const body = (await response.json()) as TokenSet;
-  if (response.status !== 200) throw new Error(`token endpoint answered ${response.status} ${JSON.stringify(body)}`);
-  return body;
 }
 
 /** A bare Fastify server with the same two answers: what framework, form parsing and loopback cost alone. */

@@ -1,0 +1,191 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  createApplication,
+  createPasswordHasher,
+  createUser,
+  freePort,
+  grantAccess,
+  migrate,
+  openDatabase,
+} from "@kpi-id/server/testing";
+import pg from "pg";
+import { type ChildServer, startChildServer } from "./lib/child-server.ts";
+import { httpLoad } from "./lib/http-load.ts";
+import type { Comparison } from "./lib/types.ts";
+
+export const title = "Start-up and memory of the service process (production settings)";
+
+const publicUrl = "https://id.bench.invalid";
+const password = "bench passphrase for the memory run";
+const signInWorkers = 4;
+const loadSeconds = 6;
+const settleSeconds = 5;
+const serverScript = new URL("../apps/server/src/server.ts", import.meta.url).pathname;
+const bareScript = new URL("./lib/bare-server.ts", import.meta.url).pathname;
+
+interface Store {
+  kind: "postgres" | "pglite";
+  env: Record<string, string>;
+  dispose(): Promise<void>;
+}
+
+/** An existing, migrated database holding the people the load signs in: what a restart finds. */
+async function prepareStore(kind: Store["kind"]): Promise<Store> {
+  let env: Record<string, string>;
+  let dispose: () => Promise<void>;
+  if (kind === "postgres") {
+    const admin = String(process.env.DATABASE_URL);
+    const name = `kpi_id_bench_${randomBytes(6).toString("hex")}`;
+    const run = async (statement: string) => {
+      const client = new pg.Client({ connectionString: admin });
+      await client.connect();
+      await client.query(statement);
+      await client.end();
+    };
+    await run(`create database ${name}`);
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    env = { DATABASE_URL: url.toString() };
+    dispose = () => run(`drop database if exists ${name} with (force)`);
+  } else {
+    const dataDir = mkdtempSync(join(tmpdir(), "kpi-id-bench-"));
+    env = { DATA_DIR: dataDir };
+    dispose = async () => rmSync(dataDir, { recursive: true, force: true });
+  }
+  const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR ?? "unused", poolMax: 2 });
+  try {
+    await migrate(database);
+    const hasher = createPasswordHasher({ memoryCost: 19456, timeCost: 2, parallelism: 1 });
+    const { application } = await createApplication(database.db, {
+      name: "campus",
+      title: "Campus",
+      description: "A connected site",
+      callbackUrl: "https://campus.kpi.ua/callback",
+    });
+    for (let index = 0; index < signInWorkers; index++) {
+      const user = await createUser(
+        database.db,
+        hasher,
+        { username: `bench${index}`, fullName: "Bench Person" },
+        password,
+      );
+      await grantAccess(database.db, user.id, application.id);
+    }
+  } finally {
+    await database.close();
+  }
+  return { kind, env, dispose };
+}
+
+async function signIn(url: string, username: string): Promise<string> {
+  const headers = { "content-type": "application/json", origin: publicUrl };
+  const auth = await fetch(`${url}/api/auth`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ username, password }),
+  });
+  const internal = await fetch(`${url}/api/auth/internal`, { method: "POST", headers, body: await auth.text() });
+  await internal.arrayBuffer();
+  const pair = internal.headers
+    .getSetCookie()
+    .find((cookie) => cookie.includes("kpi_id_session="))
+    ?.split(";")[0];
+  if (internal.status !== 200 || !pair) throw new Error(`sign-in failed: ${auth.status} ${internal.status}`);
+  return pair;
+}
+
+const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+async function measureService(kind: Store["kind"]) {
+  const store = await prepareStore(kind);
+  const port = await freePort();
+  const env = {
+    ...store.env,
+    NODE_ENV: "production",
+    PUBLIC_URL: publicUrl,
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    SESSION_SECRET: randomBytes(32).toString("base64url"),
+    LOG_LEVEL: "warn",
+    WEB_DIST_DIR: "/nonexistent-web-dist",
+  };
+  let server: ChildServer | undefined;
+  try {
+    server = await startChildServer(serverScript, [], env, `http://127.0.0.1:${port}/ready`);
+    const { url } = server;
+    // Warm-up: every hot route once, then a short quiet spell.
+    const cookie = await signIn(url, "bench0");
+    await httpLoad(`${url}/user`, 1, { cookie });
+    await sleep(settleSeconds);
+    const idle = server.memory().rssMiB;
+    let signIns = 0;
+    const until = Date.now() + loadSeconds * 1000;
+    const signInLoad = Array.from({ length: signInWorkers }, async (_, index) => {
+      while (Date.now() < until) {
+        await signIn(url, `bench${index}`);
+        signIns++;
+      }
+    });
+    const reads = await httpLoad(`${url}/user`, loadSeconds, { cookie });
+    await Promise.all(signInLoad);
+    const peak = server.memory().peakMiB;
+    await sleep(settleSeconds);
+    const after = server.memory().rssMiB;
+    return { startSeconds: server.startSeconds, idle, peak, after, reads: reads.requestsPerSecond, signIns };
+  } finally {
+    await server?.stop();
+    await store.dispose();
+  }
+}
+
+async function measureBare() {
+  const port = await freePort();
+  const server = await startChildServer(bareScript, [], { PORT: String(port) }, `http://127.0.0.1:${port}/ready`);
+  try {
+    await httpLoad(`${server.url}/ready`, 1);
+    await sleep(1);
+    return { startSeconds: server.startSeconds, idle: server.memory().rssMiB };
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function run(): Promise<Comparison[]> {
+  const bare = await measureBare();
+  const kinds: Store["kind"][] = process.env.DATABASE_URL ? ["postgres", "pglite"] : ["pglite"];
+  const comparisons: Comparison[] = [];
+  for (const kind of kinds) {
+    const measured = await measureService(kind);
+    const load = `${loadSeconds} s of GET /user (10 connections, ${measured.reads.toFixed(0)} req/s) with ${signInWorkers} password sign-ins in flight (${measured.signIns} done)`;
+    comparisons.push(
+      {
+        subject: {
+          label: `start-up to ready on an existing database, ${kind}`,
+          value: measured.startSeconds,
+          unit: "s",
+        },
+        baseline: { label: "a bare Fastify process, spawn to first answer", value: bare.startSeconds, unit: "s" },
+        method: "node apps/server/src/server.ts, NODE_ENV=production, spawn until GET /ready answers 200",
+      },
+      {
+        subject: { label: `idle RSS after warm-up, ${kind}`, value: measured.idle, unit: "MiB" },
+        baseline: { label: "a bare Fastify process, idle", value: bare.idle, unit: "MiB" },
+        method: `VmRSS from /proc, ${settleSeconds} s after one sign-in and 1 s of GET /user`,
+      },
+      {
+        subject: { label: `peak RSS under load, ${kind}`, value: measured.peak, unit: "MiB" },
+        baseline: { label: "a bare Fastify process, idle", value: bare.idle, unit: "MiB" },
+        method: `VmHWM from /proc over the process' life; ${load}`,
+      },
+      {
+        subject: { label: `idle RSS ${settleSeconds} s after the load, ${kind}`, value: measured.after, unit: "MiB" },
+        baseline: { label: `idle RSS after warm-up, ${kind}`, value: measured.idle, unit: "MiB" },
+        method: "VmRSS from /proc; 1.00 means the process went back to its idle size",
+      },
+    );
+  }
+  return comparisons;
+}

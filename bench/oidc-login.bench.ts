@@ -1,0 +1,112 @@
+import { addOidcClient, addPerson, createTestApp, freePort, grantAccess, TestBrowser } from "@kpi-id/server/testing";
+import { hash, verify } from "@node-rs/argon2";
+import { type Client, challenge, redirectUri, tokenRequest, verifier } from "./lib/oidc-client.ts";
+import type { Comparison } from "./lib/types.ts";
+
+export const title = "A whole OpenID Connect password login, 8 in flight";
+
+const password = "bench passphrase for the login flow";
+const inFlight = 8;
+const seconds = 8;
+
+let pageStatus = 0;
+
+/**
+ * What a relying party and a browser without a session do: authorize → the sign-in page → the
+ * password (POST /api/auth, /api/auth/internal) → back to the interaction → the code → the token.
+ */
+async function login(origin: string, client: Client, username: string): Promise<void> {
+  const browser = new TestBrowser(origin);
+  const query = new URLSearchParams({
+    client_id: client.id,
+    response_type: "code",
+    redirect_uri: redirectUri,
+    scope: "openid profile",
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+  });
+  const page = await browser.follow(`/oidc/auth?${query}`);
+  // 404 when the web app is not built (npm run build): the rest of the flow is the same.
+  if (![200, 404].includes(page.response.status) || !browser.cookies.has("kpi_id_continue"))
+    throw new Error(`the sign-in page answered ${page.response.status}`);
+  pageStatus = page.response.status;
+  await page.response.text();
+  const next = await browser.signIn(username, password);
+  const { leftTo } = await browser.follow(next);
+  const code = leftTo?.searchParams.get("code");
+  if (!code) throw new Error(`no code: ${leftTo}`);
+  await tokenRequest(origin, client, {
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+  });
+}
+
+/**
+ * Runs `operation` with `inFlight` workers at a time for `seconds`; answers completions per second.
+ * Each worker signs in its own person: the throttle counts a check in progress as a failure until it
+ * succeeds, so eight at once for one account would be (rightly) refused.
+ */
+async function concurrentRate(operation: (worker: number) => Promise<void>): Promise<number> {
+  for (let i = 0; i < inFlight; i++) await operation(i);
+  let done = 0;
+  const until = performance.now() + seconds * 1000;
+  const start = performance.now();
+  const worker = async (index: number) => {
+    while (performance.now() < until) {
+      await operation(index);
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, (_, index) => worker(index)));
+  return done / ((performance.now() - start) / 1000);
+}
+
+export async function run(): Promise<Comparison[]> {
+  const kind = process.env.DATABASE_URL ? "postgres" : "pglite";
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const test = await createTestApp(kind, { PUBLIC_URL: origin, PORT: String(port) });
+  try {
+    await test.app.listen({ host: "127.0.0.1", port });
+    const people = await Promise.all(
+      Array.from({ length: inFlight }, (_, index) =>
+        addPerson(test.app, { username: `bench${index}`, fullName: "Олена Коваленко" }, password),
+      ),
+    );
+    const created = await addOidcClient(test.app, {
+      redirectUris: [redirectUri],
+      scopes: ["openid", "profile"],
+      firstParty: true,
+    });
+    for (const person of people) await grantAccess(test.app.db, person.id, created.application.id);
+    const client = { id: created.application.id, secret: created.secret };
+    const { memoryCost, timeCost, parallelism } = test.app.config.argon2;
+    const parameters = { algorithm: 2, memoryCost, timeCost, parallelism } as const;
+    const stored = await hash(password, parameters);
+    const raw = await concurrentRate(async () => {
+      if (!(await verify(stored, password))) throw new Error("argon2id verify failed");
+    });
+    const flows = await concurrentRate((worker) => login(origin, client, `bench${worker}`));
+    return [
+      {
+        subject: {
+          label: "OIDC password logins (authorize, page, password, code, token)",
+          value: flows,
+          unit: "/s",
+        },
+        baseline: {
+          label: `raw argon2id verifies (m=${memoryCost} t=${timeCost} p=${parallelism})`,
+          value: raw,
+          unit: "/s",
+        },
+        method:
+          `${inFlight} in flight for ${seconds} s on every core, fetch over loopback, ${kind}` +
+          (pageStatus === 200 ? "" : ", web app not built (the sign-in page answered 404)"),
+      },
+    ];
+  } finally {
+    await test.close();
+  }
+}

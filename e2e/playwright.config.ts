@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumLaunchOptions } from "./chromium.ts";
+import { prepareSamlHarness } from "./tools/saml/federation.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 // A fresh database per run: the demo people start with no sessions and no throttling history.
@@ -24,6 +25,10 @@ process.env.SANDBOX_DIIA_PORT ??= String(portBase + 2);
 process.env.SANDBOX_MAIL_PORT ??= String(portBase + 4);
 process.env.DEMO_SITE_PORT ??= String(portBase === 3300 ? 4300 : portBase + 3);
 export const baseURL = `http://localhost:${portBase}`;
+// The SAML service providers' keys and metadata, and the federation aggregate that registers
+// them, exist before the server starts (it reads the aggregate at start); workers reuse them.
+process.env.E2E_SAML_DIR ??= `${dataDir}-saml`;
+const saml = prepareSamlHarness(process.env.E2E_SAML_DIR, baseURL, portBase);
 
 export default defineConfig({
   testDir: "./specs",
@@ -68,6 +73,10 @@ export default defineConfig({
       DATABASE_URL: "",
       SEED_DEMO_DATA: "true",
       LOG_LEVEL: "warn",
+      SAML_FEDERATION_NAME: "e2e",
+      SAML_FEDERATION_METADATA: saml.aggregateFile,
+      SAML_FEDERATION_CERTIFICATE_FILE: saml.federationCertFile,
+      SAML_RESEARCH_AND_SCHOLARSHIP: "true",
     },
   },
 });

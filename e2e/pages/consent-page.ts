@@ -33,4 +33,9 @@ export class ConsentPage {
   async waitFor(baseURL: string): Promise<void> {
     await this.page.waitForURL(new RegExp(`^${baseURL}/${this.language}/consent\\?uid=`));
   }
+
+  /** Waits until the browser is on the consent screen for a SAML service provider. */
+  async waitForSaml(baseURL: string): Promise<void> {
+    await this.page.waitForURL(new RegExp(`^${baseURL}/${this.language}/consent\\?saml=`));
+  }
 }

@@ -17,7 +17,7 @@ import {
 } from "./authn-request.ts";
 import { samlEntities } from "./entities.ts";
 import { samlPaths } from "./metadata.ts";
-import { bindings, ns } from "./namespaces.ts";
+import { ns } from "./namespaces.ts";
 import { sendPostForm } from "./post-form.ts";
 import { childrenNamed, parseXml } from "./sp-metadata.ts";
 import { findServiceProvider } from "./sp-registry.ts";
@@ -88,7 +88,7 @@ export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
       const info = { extract: parsed.extract };
       const relayState = fields.RelayState ?? "";
       // The SP's HTTP-Redirect logout endpoint when it has one, else its HTTP-POST one.
-      if (typeof entities.sp.entityMeta.getSingleLogoutService(bindings.redirect) === "string")
+      if (typeof entities.sp.entityMeta.getSingleLogoutService("redirect") === "string")
         return reply.redirect(
           entities.idp.createLogoutResponse(entities.sp, info, "redirect", relayState).context,
           303,

@@ -1,0 +1,122 @@
+import type { ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import type { Server } from "node:http";
+import { demoUsers, expect, test } from "../fixtures.ts";
+import { ConsentPage } from "../pages/consent-page.ts";
+import { LoginPage } from "../pages/login-page.ts";
+import { MellonSpPage, NodeSamlSpPage, samlAttributes } from "../pages/saml-sp-page.ts";
+import { prepareSamlHarness } from "../tools/saml/federation.ts";
+import { mellonErrorLog, startMellon } from "../tools/saml/mellon.ts";
+import { startNodeSamlSp } from "../tools/saml/node-saml-sp.ts";
+
+const idpUrl = `http://localhost:${Number(process.env.E2E_PORT_BASE ?? 3300)}`;
+const passwordContext = "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport";
+
+// Two independent SPs, introduced to KPI ID by the federation aggregate the configuration wrote
+// (e2e/tools/saml/federation.ts): node-saml in this process, Apache + mod_auth_mellon beside it.
+const harness = prepareSamlHarness(process.env.E2E_SAML_DIR ?? "", idpUrl, Number(process.env.E2E_PORT_BASE ?? 3300));
+
+test.describe("SAML 2.0", () => {
+  // A Ukrainian browser: KPI ID's screens in Ukrainian.
+  test.use({ locale: "uk-UA" });
+  let nodeSaml: Server;
+  let apache: ChildProcess;
+
+  test.beforeAll(async () => {
+    nodeSaml = await startNodeSamlSp(harness, idpUrl);
+    apache = await startMellon(harness, idpUrl);
+  });
+  test.afterAll(async () => {
+    nodeSaml?.close();
+    apache?.kill("SIGTERM");
+  });
+
+  test("node-saml SP: sign-in through the KPI ID screens, consent, the R&S attributes, ForceAuthn, logout", async ({
+    page,
+    baseURL,
+  }) => {
+    const sp = new NodeSamlSpPage(page, harness.nodeSaml.url);
+    await sp.signIn();
+    await expect(page).toHaveURL(`${baseURL}/uk/`);
+    await new LoginPage(page, "uk").signIn(demoUsers.student.username, demoUsers.student.password);
+
+    // A federation SP is not first-party: the person sees what it would receive and allows it.
+    const consent = new ConsentPage(page, "uk");
+    await consent.waitForSaml(baseURL ?? "");
+    await expect(consent.scopes).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath("saml-consent.png"), fullPage: true });
+    await consent.allow.click();
+
+    await sp.waitForHome();
+    await expect(sp.nameId).toHaveText(/\S+/);
+    await expect(sp.attribute(samlAttributes.eduPersonPrincipalName)).toHaveText(/^[0-9a-f-]{36}@kpi\.ua$/);
+    await expect(sp.attribute(samlAttributes.displayName)).toHaveText(demoUsers.student.fullName);
+    await expect(sp.attribute(samlAttributes.eduPersonScopedAffiliation)).toContainText("student@kpi.ua");
+    // The R&S bundle, nothing beyond it.
+    await expect(sp.attribute(samlAttributes.eduPersonAffiliation)).toHaveCount(0);
+    await expect(sp.attribute(samlAttributes.subjectId)).toHaveCount(0);
+    await expect(sp.authnContext).toHaveText(passwordContext);
+    const firstNameId = await sp.nameId.textContent();
+
+    // ForceAuthn: the sign-in screen again, although KPI ID has a session.
+    await sp.signIn({ force: true });
+    await expect(page).toHaveURL(`${baseURL}/uk/?reauth=1`);
+    await new LoginPage(page, "uk").signIn(demoUsers.student.username, demoUsers.student.password);
+    await sp.waitForHome();
+    await expect(sp.nameId).toHaveText(firstNameId ?? "");
+
+    // SP-initiated logout ends the KPI ID session too.
+    await sp.signOut.click();
+    await expect(sp.signedOut).toBeVisible();
+    await page.goto(`${baseURL}/uk/apps`);
+    await expect(page).toHaveURL(`${baseURL}/uk/`);
+  });
+
+  test("node-saml SP: IsPassive without a KPI ID session is answered NoPassive, with no sign-in screen", async ({
+    page,
+  }) => {
+    const sp = new NodeSamlSpPage(page, harness.nodeSaml.url);
+    await sp.signIn({ passive: true });
+    // Straight back at the SP's ACS with status NoPassive (node-saml's "nobody signed in").
+    await page.waitForURL(`${harness.nodeSaml.url}/acs`);
+    await expect(sp.notSignedIn).toBeVisible();
+  });
+
+  test("Apache mod_auth_mellon SP: IsPassive, then sign-in with the R&S attributes, and logout", async ({
+    page,
+    baseURL,
+  }) => {
+    const sp = new MellonSpPage(page, harness.mellon.url);
+    // No KPI ID session: mellon asks passively, KPI ID answers NoPassive at once (no sign-in
+    // screen), and mellon refuses access saying why in its log.
+    await sp.signInPassively();
+    await page.waitForURL(`${harness.mellon.url}/mellon/postResponse`);
+    await expect(page.getByRole("heading", { name: "Unauthorized" })).toBeVisible();
+    expect(readFileSync(mellonErrorLog(harness), "utf8")).toContain(
+      'StatusCode2="urn:oasis:names:tc:SAML:2.0:status:NoPassive"',
+    );
+
+    const person = { username: "both", password: "both-demo-2026", fullName: "Ірина Шевченко" };
+    await sp.openSecure();
+    await expect(page).toHaveURL(`${baseURL}/uk/`);
+    await new LoginPage(page, "uk").signIn(person.username, person.password);
+    const consent = new ConsentPage(page, "uk");
+    await consent.waitForSaml(baseURL ?? "");
+    await consent.allow.click();
+
+    await page.waitForURL(`${harness.mellon.url}/secure/`);
+    await expect(sp.attribute("displayName")).toHaveText(person.fullName);
+    await expect(sp.attribute("eppn")).toHaveText(/^[0-9a-f-]{36}@kpi\.ua$/);
+    await expect(sp.attribute("scopedAffiliation")).toContainText("@kpi.ua");
+    await expect(sp.attribute("affiliation")).toHaveText("(none)");
+    await expect(sp.nameId).toHaveText(/\S+/);
+
+    await sp.signOut.click();
+    await expect(sp.signedOut).toBeVisible();
+    await page.goto(`${baseURL}/uk/apps`);
+    await expect(page).toHaveURL(`${baseURL}/uk/`);
+    // mellon's session is gone too: the protected page asks KPI ID again.
+    await sp.openSecure();
+    await expect(page).toHaveURL(`${baseURL}/uk/`);
+  });
+});

@@ -18,6 +18,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     url: config.database.url,
     dataDir: config.database.dataDir,
     poolMax: config.database.poolMax,
+    preparedStatements: config.database.preparedStatements,
   });
   let app: FastifyInstance | undefined;
   try {

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordAuditEvent } from "../src/audit/record.ts";
 import { cleanUpExpired } from "../src/maintenance/cleanup.ts";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addPerson, manualClock } from "./support/campus.ts";
@@ -40,5 +41,26 @@ describe.each(databaseKinds)("background clean-up on %s", (kind) => {
     const counts = await cleanUpExpired(t.app.db, clock.now());
     expect(counts).toMatchObject({ loginGrants: 1, diiaRequests: 0, oidcPayloads: 0 });
     expect(await cleanUpExpired(t.app.db, clock.now())).toMatchObject({ loginGrants: 0 });
+  });
+
+  it("deletes audit rows past AUDIT_RETENTION_DAYS, keeps younger ones, and keeps everything at 0", async () => {
+    const daysAgo = (days: number) => new Date(clock.now().getTime() - days * 24 * 60 * 60 * 1000);
+    for (const [days, reason] of [
+      [500, "retention-old"],
+      [401, "retention-old"],
+      [399, "retention-young"],
+      [1, "retention-young"],
+    ] as const) {
+      await recordAuditEvent(t.app.db, { type: "logout", result: "success", reason, occurredAt: daysAgo(days) });
+    }
+    const left = async (reason: string) =>
+      (await t.app.db.selectFrom("audit_events").select("id").where("reason", "=", reason).execute()).length;
+
+    expect(await cleanUpExpired(t.app.db, clock.now(), { auditRetentionDays: 0 })).toMatchObject({ auditEvents: 0 });
+    expect(await left("retention-old")).toBe(2);
+
+    expect(await cleanUpExpired(t.app.db, clock.now(), { auditRetentionDays: 400 })).toMatchObject({ auditEvents: 2 });
+    expect(await left("retention-old")).toBe(0);
+    expect(await left("retention-young")).toBe(2);
   });
 });

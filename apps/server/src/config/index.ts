@@ -30,7 +30,10 @@ export interface Config {
   /** /ready names the database kind; off in production unless asked for. */
   readyDetails: boolean;
   logLevel: Environment["LOG_LEVEL"];
-  database: { url?: string; poolMax: number; dataDir: string };
+  /** preparedStatements: off only behind a pooler that cannot keep them (PgBouncer before 1.21 in transaction mode). */
+  database: { url?: string; poolMax: number; dataDir: string; preparedStatements: boolean };
+  /** Audit rows older than this many days are deleted by the periodic clean-up; 0 keeps them for ever. */
+  auditRetentionDays: number;
   webDistDir?: string;
   sessionSecret: string;
   sessions: { idleTimeoutSeconds: number; absoluteTimeoutSeconds: number };
@@ -240,7 +243,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     apiDocsUi: environment.API_DOCS_UI ?? !isProduction,
     readyDetails: environment.READY_DETAILS ?? !isProduction,
     logLevel: environment.LOG_LEVEL,
-    database: { url: environment.DATABASE_URL, poolMax: environment.DATABASE_POOL_MAX, dataDir },
+    database: {
+      url: environment.DATABASE_URL,
+      poolMax: environment.DATABASE_POOL_MAX,
+      dataDir,
+      preparedStatements: environment.DATABASE_PREPARED_STATEMENTS,
+    },
+    auditRetentionDays: environment.AUDIT_RETENTION_DAYS,
     webDistDir: environment.WEB_DIST_DIR,
     sessionSecret,
     sessions: {

@@ -17,6 +17,8 @@ export interface DatabaseOptions {
   /** Where PGlite keeps its files; "memory://" keeps nothing on disk (tests). */
   dataDir: string;
   poolMax?: number;
+  /** PostgreSQL only: named prepared statements per connection (default on; see prepared-statements.ts). */
+  preparedStatements?: boolean;
 }
 
 export interface DatabaseHandle {
@@ -39,7 +41,7 @@ export interface ScriptTransaction {
   query<Row>(text: string, params?: unknown[]): Promise<Row[]>;
 }
 
-function openPostgres(url: string, poolMax: number): DatabaseHandle {
+function openPostgres(url: string, poolMax: number, preparedStatements: boolean): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolMax,
@@ -56,7 +58,9 @@ function openPostgres(url: string, poolMax: number): DatabaseHandle {
   pool.on("connect", (client) => {
     client.on("error", () => {});
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool, pg.Client) }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: preparedStatements ? preparingPool(pool, pg.Client) : pool }),
+  });
   return {
     db,
     kind: "postgres",
@@ -135,6 +139,6 @@ async function ping(db: Kysely<Database>): Promise<boolean> {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.url) return openPostgres(options.url, options.poolMax ?? 10);
+  if (options.url) return openPostgres(options.url, options.poolMax ?? 10, options.preparedStatements ?? true);
   return openPglite(options.dataDir);
 }

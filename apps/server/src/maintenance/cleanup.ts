@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/schema.ts";
+import { deleteAuditPastRetention } from "../audit/retention.ts";
 import { deleteOldDiiaRequests } from "../diia/queries.ts";
 import { deleteExpiredOidcPayloads } from "../oidc/adapter.ts";
 import { deleteExpiredResetTokens } from "../recovery/tokens.ts";
@@ -10,6 +11,12 @@ export interface CleanupCounts extends PruneCounts {
   diiaRequests: number;
   oidcPayloads: number;
   resetTokens: number;
+  auditEvents: number;
+}
+
+export interface CleanupOptions {
+  /** AUDIT_RETENTION_DAYS: audit rows older than this go; 0 (the default here) keeps them. */
+  auditRetentionDays?: number;
 }
 
 // One number all instances agree on ("KPID"); the federation refresh takes "KPIF" (saml/federation.ts).
@@ -24,7 +31,11 @@ const diiaKeepMs = 24 * 60 * 60 * 1000;
  * instance dies mid-way, so a crashed instance never blocks the others' clean-up.
  * Answers undefined when another instance holds the lock.
  */
-export async function cleanUpExpired(db: Kysely<Database>, now: Date): Promise<CleanupCounts | undefined> {
+export async function cleanUpExpired(
+  db: Kysely<Database>,
+  now: Date,
+  { auditRetentionDays = 0 }: CleanupOptions = {},
+): Promise<CleanupCounts | undefined> {
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<{
       locked: boolean;
@@ -34,7 +45,8 @@ export async function cleanUpExpired(db: Kysely<Database>, now: Date): Promise<C
     const diiaRequests = await deleteOldDiiaRequests(trx, new Date(now.getTime() - diiaKeepMs));
     const oidcPayloads = await deleteExpiredOidcPayloads(trx, now);
     const resetTokens = await deleteExpiredResetTokens(trx, now);
-    return { ...pruned, diiaRequests, oidcPayloads, resetTokens };
+    const auditEvents = await deleteAuditPastRetention(trx, now, auditRetentionDays);
+    return { ...pruned, diiaRequests, oidcPayloads, resetTokens, auditEvents };
   });
 }
 
@@ -45,7 +57,7 @@ export function scheduleCleanup(app: FastifyInstance): void {
   let timer: NodeJS.Timeout | undefined;
   const runOnce = async () => {
     try {
-      const counts = await cleanUpExpired(app.db, app.clock());
+      const counts = await cleanUpExpired(app.db, app.clock(), { auditRetentionDays: app.config.auditRetentionDays });
       if (counts) app.log.info({ removed: counts }, "expired rows cleaned up");
       else app.log.debug("clean-up skipped: another instance holds the lock");
     } catch (error) {

@@ -39,7 +39,9 @@ export async function createTestDatabase(
   await admin.end();
   const url = new URL(adminUrl());
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), dataDir: "unused", poolMax: 5 });
+  // The benchmarks measure with and without prepared statements by setting the same variable the service reads.
+  const preparedStatements = process.env.DATABASE_PREPARED_STATEMENTS !== "false";
+  const handle = await openDatabase({ url: url.toString(), dataDir: "unused", poolMax: 5, preparedStatements });
   if (migrated) await migrate(handle);
   let closed = false;
   return {

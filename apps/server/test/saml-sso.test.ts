@@ -2,6 +2,8 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSpMetadata } from "../src/saml/sp-metadata.ts";
 import { upsertServiceProvider } from "../src/saml/sp-registry.ts";
+import { createSession } from "../src/sessions/store.ts";
+import { passwordAndCode } from "../src/sessions/strength.ts";
 import { type NodeSamlSp, type NodeSamlSpOptions, nodeSamlSp } from "./saml/node-saml-sp.ts";
 import { createTestApp, postJson, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { addPerson, sessionCookieFrom, signIn } from "./support/campus.ts";
@@ -134,12 +136,50 @@ describe("SAML Web Browser SSO with a @node-saml/node-saml service provider", ()
     expect(page.headers.location).toBe("/uk/?reauth=1");
   });
 
-  it("REFEDS MFA is answered NoAuthnContext (KPI ID has no second factor yet)", async () => {
+  it("REFEDS MFA: a one-factor session steps up (sign-in again), and is answered NoAuthnContext if still one factor", async () => {
     const mfa = sp({ baseUrl: "https://mfa.example.org", authnContext: ["https://refeds.org/profile/mfa"] });
     await register(test.app, mfa);
-    const page = await browse(test.app, await mfa.saml.getAuthorizeUrlAsync("", undefined, {}), cookie);
+    const url = (await mfa.saml.getAuthorizeUrlAsync("", undefined, {})).replace(TEST_PUBLIC_URL, "");
+    const accepted = await test.app.inject({ method: "GET", url });
+    const continueUrl = String(accepted.headers.location);
+    const weak = await test.app.inject({ method: "GET", url: continueUrl, headers: { cookie } });
+    expect(weak.statusCode).toBe(303);
+    expect(weak.headers.location).toBe("/uk/?reauth=1");
+    // Signed in again, with a password only: the SP hears its context cannot be met.
+    const again = await signIn(test.app, "o.koval", password);
+    const page = await test.app.inject({ method: "GET", url: continueUrl, headers: { cookie: again } });
     expect(page.statusCode, page.body).toBe(200);
     expect(Buffer.from(formOf(page.body).SAMLResponse, "base64").toString("utf8")).toContain("status:NoAuthnContext");
+  });
+
+  it("REFEDS MFA: a session that proved two factors gets the assertion with AuthnContextClassRef REFEDS MFA", async () => {
+    const mfa = sp({ baseUrl: "https://mfa2.example.org", authnContext: ["https://refeds.org/profile/mfa"] });
+    await register(test.app, mfa);
+    const user = await test.app.db
+      .selectFrom("users")
+      .select("id")
+      .where("username", "=", "o.koval")
+      .executeTakeFirstOrThrow();
+    const { token } = await createSession(
+      test.app.db,
+      { userId: user.id, authMethod: "PASSWORD", amr: passwordAndCode },
+      test.config.sessions,
+      new Date(),
+    );
+    const page = await browse(
+      test.app,
+      await mfa.saml.getAuthorizeUrlAsync("", undefined, {}),
+      `kpi_id_session=${token}`,
+    );
+    expect(page.statusCode, page.body).toBe(200);
+    const { profile } = await mfa.saml.validatePostResponseAsync({ SAMLResponse: formOf(page.body).SAMLResponse });
+    expect(profile?.getAssertionXml?.()).toContain(
+      "<saml:AuthnContextClassRef>https://refeds.org/profile/mfa</saml:AuthnContextClassRef>",
+    );
+    // A one-factor session's assertion says password, not MFA.
+    const plain = await browse(test.app, await library.saml.getAuthorizeUrlAsync("", undefined, {}), cookie);
+    const answer = await library.saml.validatePostResponseAsync({ SAMLResponse: formOf(plain.body).SAMLResponse });
+    expect(answer.profile?.getAssertionXml?.()).toContain("ac:classes:PasswordProtectedTransport");
   });
 
   it("refuses an unsigned request when the SP's metadata requires signing", async () => {

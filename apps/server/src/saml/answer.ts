@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { LoadedSession } from "../sessions/store.ts";
+import { isMultiFactor, lastAuthenticatedAt } from "../sessions/strength.ts";
 import { pairwiseIdOf, releaseAttributes, releasedAttributeNames } from "./attributes.ts";
 import type { EntityOptions } from "./entities.ts";
 import { type Addressee, signedLoginResponse, signedStatusResponse } from "./login-response.ts";
@@ -59,8 +60,9 @@ export async function answerSignedIn(
   const response = await signedLoginResponse(await entitiesFor(request, to.sp), addressee, {
     nameId,
     sessionIndex,
-    authnInstant: session.createdAt,
-    authnContext: authnContexts.passwordProtectedTransport,
+    authnInstant: lastAuthenticatedAt(session),
+    // REFEDS MFA when the session proved more than one factor (a second factor, a passkey, Diia).
+    authnContext: isMultiFactor(session) ? authnContexts.mfa : authnContexts.passwordProtectedTransport,
     attributes: releaseAttributes(releasedAttributeNames(to.sp), context),
   });
   await db

@@ -8,6 +8,7 @@ import { AppError } from "../errors.ts";
 import { requestLanguage } from "../http/language.ts";
 import { rememberContinueTo, samlContinuePath } from "../sessions/continue-to.ts";
 import { currentSession } from "../sessions/current.ts";
+import { isMultiFactor, lastAuthenticatedAt } from "../sessions/strength.ts";
 import { answerSignedIn, answerStatus } from "./answer.ts";
 import { releasedAttributeNames } from "./attributes.ts";
 import { acceptAuthnRequest, type Binding, SamlRequestRefused } from "./authn-request.ts";
@@ -94,8 +95,11 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
       const sp = pending && (await findServiceProvider(db, pending.sp_entity_id, clock()));
       if (!pending || !sp) throw new AppError("saml.request_not_found");
       const session = await currentSession(request, reply);
+      const provenSinceRequest = session && lastAuthenticatedAt(session).getTime() >= pending.created_at.getTime();
       // ForceAuthn: only a sign-in made after the request arrived will do (as OIDC prompt=login).
-      const stale = session && pending.force_authn && session.createdAt.getTime() < pending.created_at.getTime();
+      // REFEDS MFA on a one-factor session: the person proves more (step-up), once.
+      const stale =
+        session && !provenSinceRequest && (pending.force_authn || (pending.mfa_requested && !isMultiFactor(session)));
       if (!session || stale) {
         rememberContinueTo(reply, { kind: "saml", requestId: pending.id });
         // A signed-in person asked to prove who they are again sees the sign-in screen anyway (reauth=1).
@@ -107,8 +111,9 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!(await takePendingRequest(db, pending.id))) throw new AppError("saml.request_not_found");
         return answer();
       };
-      // KPI ID has no second factor yet: a request for REFEDS MFA is answered that it cannot be met.
-      if (pending.mfa_requested) return answerOnce(() => answerStatus(request, reply, to, statusCodes.noAuthnContext));
+      // Asked for REFEDS MFA, signed in again, and still one factor: the SP hears it cannot be met.
+      if (pending.mfa_requested && !isMultiFactor(session))
+        return answerOnce(() => answerStatus(request, reply, to, statusCodes.noAuthnContext));
       if (
         pending.declined ||
         (sp.application_id && !(await hasApplicationAccess(db, session.userId, sp.application_id)))

@@ -1,23 +1,65 @@
+import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/schema.ts";
 import { revokeOidcGrants } from "./oidc-grants.ts";
 
 /**
  * Who may use which application, decided here for every protocol (ticket, OpenID Connect, SAML):
- * at sign-in, at app redirect, at token use. Ending access here ends it everywhere at once.
+ * at sign-in, at app redirect, at token use, and in the apps list. Access is the application's rules
+ * (affiliation, unit with or without sub-units, record status: every condition a rule gives must hold for
+ * one of the person's records), or an individual grant; an individual exclusion wins over both.
+ * Nothing is cached, so a rule change takes effect at once.
  */
 
-/** Whether the operator gave the person access to the application. */
-export async function hasApplicationAccess(db: Db, userId: string, applicationId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("user_applications")
-    .select("application_id")
-    .where("user_id", "=", userId)
-    .where("application_id", "=", applicationId)
-    .executeTakeFirst();
-  return row !== undefined;
+/**
+ * The ids of the applications a person may use, as one SQL fragment: the person's few affiliation rows are
+ * joined with the rules once, so the apps list costs one statement however many applications there are.
+ */
+export function accessibleApplicationIds(userId: RawBuilder<unknown> | string): RawBuilder<string> {
+  return sql<string>`(
+    select granted.application_id from user_applications granted where granted.user_id = ${userId}
+    union
+    select rule.application_id
+    from person_affiliations person
+    left join units person_unit on person_unit.id = person.unit_id
+    join access_rules rule on
+      (rule.affiliation is null or rule.affiliation = person.affiliation)
+      and (rule.status is null or rule.status = person.status)
+      and (rule.unit_id is null or rule.unit_id = person.unit_id
+        or (rule.include_subunits and rule.unit_id = any(person_unit.ancestry)))
+    where person.user_id = ${userId}
+    except
+    select excluded.application_id from access_exclusions excluded where excluded.user_id = ${userId}
+  )`;
 }
 
+/** Whether the person may use the application now. */
+export async function hasApplicationAccess(db: Db, userId: string, applicationId: string): Promise<boolean> {
+  const result = await sql<{ allowed: boolean }>`select
+      not exists (select 1 from access_exclusions where user_id = ${userId} and application_id = ${applicationId})
+      and (
+        exists (select 1 from user_applications where user_id = ${userId} and application_id = ${applicationId})
+        or exists (
+          select 1
+          from access_rules rule
+          join person_affiliations person on person.user_id = ${userId}
+          left join units person_unit on person_unit.id = person.unit_id
+          where rule.application_id = ${applicationId}
+            and (rule.affiliation is null or rule.affiliation = person.affiliation)
+            and (rule.status is null or rule.status = person.status)
+            and (rule.unit_id is null or rule.unit_id = person.unit_id
+              or (rule.include_subunits and rule.unit_id = any(person_unit.ancestry)))
+        )
+      ) as allowed`.execute(db);
+  return result.rows[0]?.allowed === true;
+}
+
+/** Gives the person access by name: an individual grant, lifting any exclusion. */
 export async function grantAccess(db: Db, userId: string, applicationId: string): Promise<void> {
+  await db
+    .deleteFrom("access_exclusions")
+    .where("user_id", "=", userId)
+    .where("application_id", "=", applicationId)
+    .execute();
   await db
     .insertInto("user_applications")
     .values({ user_id: userId, application_id: applicationId })
@@ -25,15 +67,34 @@ export async function grantAccess(db: Db, userId: string, applicationId: string)
     .execute();
 }
 
-/** Ends the person's access to the application, and with it the application's OpenID Connect tokens for them. */
-export async function revokeAccess(db: Db, userId: string, applicationId: string): Promise<boolean> {
+export type RevokeOutcome = "revoked" | "excluded" | "none";
+
+/**
+ * Ends the person's access to the application, and with it the application's OpenID Connect tokens for
+ * them: the individual grant goes, and when a rule would still let them in, an exclusion is recorded.
+ */
+export async function revokeAccess(db: Db, userId: string, applicationId: string): Promise<RevokeOutcome> {
   return db.transaction().execute(async (tx) => {
     const result = await tx
       .deleteFrom("user_applications")
       .where("user_id", "=", userId)
       .where("application_id", "=", applicationId)
       .executeTakeFirst();
+    let outcome: RevokeOutcome = Number(result.numDeletedRows) > 0 ? "revoked" : "none";
+    if (await hasApplicationAccess(tx, userId, applicationId)) {
+      await excludeFromApplication(tx, userId, applicationId);
+      outcome = "excluded";
+    }
     await revokeOidcGrants(tx, { userId, clientId: applicationId });
-    return Number(result.numDeletedRows) > 0;
+    return outcome;
   });
+}
+
+/** An individual exclusion: the person loses the application whatever the rules and grants say. */
+export async function excludeFromApplication(db: Db, userId: string, applicationId: string): Promise<void> {
+  await db
+    .insertInto("access_exclusions")
+    .values({ user_id: userId, application_id: applicationId })
+    .onConflict((conflict) => conflict.columns(["user_id", "application_id"]).doNothing())
+    .execute();
 }

@@ -33,6 +33,9 @@ export const auditEventTypes = [
   "people_imported",
   "signing_keys_rotated",
   "recovery_started",
+  "access_rule_added",
+  "access_rule_removed",
+  "scim_change",
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 
@@ -49,6 +52,8 @@ export interface AuditEvent {
   occurredAt?: Date;
   /** The operator who acted on the person, for console actions. */
   actorId?: string;
+  /** Facts a reader of the row needs (a changed rule's conditions); never a secret. */
+  details?: Record<string, unknown>;
 }
 
 // A user agent is attacker-controlled text; keep the row bounded.
@@ -68,6 +73,7 @@ export async function recordAuditEvent(db: Kysely<Database>, event: AuditEvent):
       ip: event.ip ?? null,
       user_agent: event.userAgent?.slice(0, userAgentLimit) ?? null,
       actor_id: event.actorId ?? null,
+      ...(event.details ? { details: JSON.stringify(event.details) } : {}),
     })
     .execute();
 }

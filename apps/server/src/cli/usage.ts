@@ -51,6 +51,22 @@ SAML 2.0 identity provider (docs/saml.md)
   saml federation refresh --name NAME       read the aggregate again now
   saml federation list                      federations, validUntil, last refresh and error
   saml federation remove --name NAME        the federation and its SPs
+  app rule add --app ID|NAME [--affiliation A] [--unit CODE [--without-subunits]] [--status S]
+                                            access by rule: A is student, employee, faculty, staff,
+                                            member or alum; S a record status (studying,
+                                            academic_leave, graduated, dismissed, active, on_leave,
+                                            terminated); every condition given must hold for one
+                                            of the person's records; takes effect at once, audited
+  app rule list --app ID|NAME
+  app rule remove --app ID|NAME --id RULE
+  app exclude --app ID|NAME --username U    U loses the application whatever the rules say
+
+Units
+  unit set --code C --kind K --name-uk N [--name-en N] [--parent CODE]
+                                            create or change a faculty, department, group... (K is
+                                            university, faculty, institute, department, group, office)
+  unit list
+  unit remove --code C                      only a unit no record, rule or sub-unit names
 
 People
   user create --username U --full-name F [--email E] [--tax-id T] [--student-id S]
@@ -61,14 +77,16 @@ People
   user unlock --username U                  forget strangers' failed password guesses on U
                                             (lifts the lock for browsers new to U; audited)
   user list
-  user grant --username U --app ID|NAME     give access to an application
-  user revoke --username U --app ID|NAME
+  user grant --username U --app ID|NAME     give access to an application (lifts an exclusion)
+  user revoke --username U --app ID|NAME    end access; excludes U when a rule would let them in
   user link-google --username U --subject SUB
                                             let a Google account (its ID token "sub") sign in as U
   user unlink-google --username U           remove U's Google links
   user import --file people.csv             header row; columns as the create flags
                                             (username, full-name, email, tax-id, student-id,
-                                            employee-id, password, apps); idempotent on username;
+                                            employee-id, password, apps; and student-unit,
+                                            student-status, employee-unit, employee-status for
+                                            the primary records); idempotent on username;
                                             a blank cell leaves the field as it is, a cell
                                             (clear) empties it; one person per line
 

@@ -1,5 +1,6 @@
 import type { AuthMethod, ProcessingStatus } from "@kpi-id/contracts";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from "kysely";
+import type { PeopleTables } from "./people-schema.ts";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type RequiredTimestamp = ColumnType<Date, Date | string, Date | string>;
@@ -260,7 +261,7 @@ export interface SchemaMigrationsTable {
   applied_at: Timestamp;
 }
 
-export interface Database {
+export interface Database extends PeopleTables {
   users: UsersTable;
   external_identities: ExternalIdentitiesTable;
   applications: ApplicationsTable;

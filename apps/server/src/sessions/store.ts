@@ -1,5 +1,7 @@
 import type { AuthMethod } from "@kpi-id/contracts";
+import { sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
+import { accessibleApplicationIds } from "../access/applications.ts";
 import { hashToken, newToken } from "../crypto/tokens.ts";
 import type { Db, User } from "../db/schema.ts";
 import { strengthOfMethod } from "./strength.ts";
@@ -105,8 +107,7 @@ export async function loadSession(
     .select((eb) =>
       jsonArrayFrom(
         eb
-          .selectFrom("user_applications")
-          .innerJoin("applications", "applications.id", "user_applications.application_id")
+          .selectFrom("applications")
           .select([
             "applications.id",
             "applications.name",
@@ -115,7 +116,8 @@ export async function loadSession(
             "applications.title_en",
             "applications.description_en",
           ])
-          .whereRef("user_applications.user_id", "=", "sessions.user_id")
+          // Rules, grants and exclusions joined in the same statement (access/applications.ts).
+          .where(sql<boolean>`applications.id in ${accessibleApplicationIds(sql.ref("sessions.user_id"))}`)
           .orderBy("applications.title"),
       ).as("applications"),
     )

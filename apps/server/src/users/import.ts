@@ -4,7 +4,7 @@ import { findApplicationByIdOrName } from "../apps/queries.ts";
 import type { PasswordHasher } from "../crypto/password.ts";
 import type { Db } from "../db/schema.ts";
 import { parseCsvLines } from "./csv.ts";
-import { type PersonChanges, upsertUser } from "./service.ts";
+import { type PersonChanges, type PrimaryRecordDetails, upsertUser } from "./service.ts";
 
 export interface ImportReport {
   created: number;
@@ -20,6 +20,10 @@ const columnNames = {
   taxid: "taxId",
   studentid: "studentId",
   employeeid: "employeeId",
+  studentunit: "studentUnit",
+  studentstatus: "studentStatus",
+  employeeunit: "employeeUnit",
+  employeestatus: "employeeStatus",
   password: "password",
   apps: "apps",
 } as const;
@@ -85,7 +89,7 @@ export async function importUsersCsv(db: Db, hasher: PasswordHasher, text: strin
       const applications = await resolveApplications(db, record.apps);
       const password = record.password?.trim() ? record.password : undefined;
       const outcome = await db.transaction().execute(async (tx) => {
-        const result = await upsertUser(tx, hasher, changes, password);
+        const result = await upsertUser(tx, hasher, changes, password, recordDetails(record), "csv");
         for (const applicationId of applications) await grantAccess(tx, result.user.id, applicationId);
         return result.outcome;
       });
@@ -109,6 +113,26 @@ function personChanges(record: Partial<Record<Column, string>>): PersonChanges {
     changes[column] = value === CLEAR_MARKER ? null : value;
   }
   return changes;
+}
+
+/** The primary records' unit (by code; the clear marker clears it) and status, where the file gives them. */
+function recordDetails(record: Partial<Record<Column, string>>): PrimaryRecordDetails {
+  const unit = (column: "studentUnit" | "employeeUnit") => {
+    const value = record[column] || undefined;
+    return value === CLEAR_MARKER ? null : value;
+  };
+  const status = (column: "studentStatus" | "employeeStatus") => {
+    const value = record[column] || undefined;
+    if (value === CLEAR_MARKER) throw new Error(`${column}: cannot be cleared by import`);
+    return value;
+  };
+  const details: PrimaryRecordDetails = {
+    studentUnit: unit("studentUnit"),
+    studentStatus: status("studentStatus"),
+    employeeUnit: unit("employeeUnit"),
+    employeeStatus: status("employeeStatus"),
+  };
+  return Object.fromEntries(Object.entries(details).filter(([, value]) => value !== undefined));
 }
 
 function sortedByLine(report: ImportReport): ImportReport {

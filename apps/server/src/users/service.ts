@@ -1,8 +1,11 @@
 import { PASSWORD_MAX_LENGTH, text } from "@kpi-id/contracts";
 import { z } from "zod";
 import type { PasswordHasher } from "../crypto/password.ts";
+import { positionStatuses, studentStatuses } from "../db/people-schema.ts";
 import type { Db, User } from "../db/schema.ts";
-import { findUserByUsername, insertUser, updateUser } from "./queries.ts";
+import { setPrimaryPosition, setPrimaryStudentRecord } from "../people/records.ts";
+import { findUnitByCode } from "../people/units.ts";
+import { findUserById, findUserByUsername, insertUser, updateUser } from "./queries.ts";
 
 const optionalField = (schema: z.ZodType<string, string>) =>
   z
@@ -53,6 +56,68 @@ export const personChangesSchema = z.object({
 });
 export type PersonChanges = z.input<typeof personChangesSchema>;
 
+/**
+ * What CSV and the CLI may say of the primary records beyond their ids: the unit's code and the status.
+ * Undefined leaves it as it is; null clears the unit.
+ */
+export interface PrimaryRecordDetails {
+  studentUnit?: string | null;
+  studentStatus?: string;
+  employeeUnit?: string | null;
+  employeeStatus?: string;
+}
+
+async function unitIdFor(db: Db, code: string | null | undefined, field: string): Promise<string | null | undefined> {
+  if (code === undefined || code === null) return code;
+  const unit = await findUnitByCode(db, code);
+  if (!unit) throw new Error(`${field}: unknown unit '${code}'`);
+  return unit.id;
+}
+
+/**
+ * Puts the ids and details named onto the person's primary student record and employee position
+ * (people/records.ts), the model every writer shares; users.student_id/employee_id follow from it.
+ */
+async function applyPrimaryRecords(
+  db: Db,
+  userId: string,
+  ids: { studentId?: string | null; employeeId?: string | null },
+  details: PrimaryRecordDetails,
+  source: string,
+): Promise<void> {
+  z.object({
+    studentStatus: z.enum(studentStatuses).optional(),
+    employeeStatus: z.enum(positionStatuses).optional(),
+  }).parse(details);
+  const studentUnit = await unitIdFor(db, details.studentUnit, "studentUnit");
+  const employeeUnit = await unitIdFor(db, details.employeeUnit, "employeeUnit");
+  const user = await findUserById(db, userId);
+  const studentId = ids.studentId === undefined ? user?.student_id : ids.studentId;
+  if (ids.studentId !== undefined || studentUnit !== undefined || details.studentStatus !== undefined) {
+    if (studentId === undefined || (studentId === null && ids.studentId === undefined)) {
+      throw new Error("studentId: required to describe a student record");
+    }
+    await setPrimaryStudentRecord(
+      db,
+      userId,
+      { id: studentId, unitId: studentUnit, status: details.studentStatus },
+      source,
+    );
+  }
+  const employeeId = ids.employeeId === undefined ? user?.employee_id : ids.employeeId;
+  if (ids.employeeId !== undefined || employeeUnit !== undefined || details.employeeStatus !== undefined) {
+    if (employeeId === undefined || (employeeId === null && ids.employeeId === undefined)) {
+      throw new Error("employeeId: required to describe an employee position");
+    }
+    await setPrimaryPosition(
+      db,
+      userId,
+      { id: employeeId, unitId: employeeUnit, status: details.employeeStatus },
+      source,
+    );
+  }
+}
+
 type ClearableField = "email" | "taxId" | "studentId" | "employeeId";
 
 /** The people table's columns for a person's fields; an undefined value is left out of an update (Kysely). */
@@ -66,15 +131,26 @@ function personColumns(person: { fullName?: string } & Partial<Record<ClearableF
   };
 }
 
-export async function createUser(db: Db, hasher: PasswordHasher, input: PersonInput, password?: string): Promise<User> {
+export async function createUser(
+  db: Db,
+  hasher: PasswordHasher,
+  input: PersonInput,
+  password?: string,
+  details: PrimaryRecordDetails = {},
+  source = "cli",
+): Promise<User> {
   const person = personSchema.parse(input);
   const passwordHash = password === undefined ? null : await hasher.hash(passwordSchema.parse(password));
-  return insertUser(db, {
+  const user = await insertUser(db, {
     username: person.username,
     password_hash: passwordHash,
     ...personColumns(person),
     full_name: person.fullName,
   });
+  const ids = { studentId: person.studentId ?? undefined, employeeId: person.employeeId ?? undefined };
+  if (ids.studentId === undefined && ids.employeeId === undefined && Object.keys(details).length === 0) return user;
+  await applyPrimaryRecords(db, user.id, ids, details, source);
+  return (await findUserById(db, user.id)) ?? user;
 }
 
 export type UpsertOutcome = { outcome: "created" | "updated"; user: User };
@@ -88,12 +164,14 @@ export async function upsertUser(
   hasher: PasswordHasher,
   input: PersonChanges,
   password?: string,
+  details: PrimaryRecordDetails = {},
+  source = "cli",
 ): Promise<UpsertOutcome> {
   const changes = personChangesSchema.parse(input);
   const existing = await findUserByUsername(db, changes.username);
   if (!existing) {
     if (changes.fullName === undefined) throw new Error("fullName: required for a new person");
-    const user = await createUser(db, hasher, { ...changes, fullName: changes.fullName }, password);
+    const user = await createUser(db, hasher, { ...changes, fullName: changes.fullName }, password, details, source);
     return { outcome: "created", user };
   }
   const passwordHash = password === undefined ? undefined : await hasher.hash(passwordSchema.parse(password));
@@ -101,7 +179,8 @@ export async function upsertUser(
     ...personColumns(changes),
     ...(passwordHash ? { password_hash: passwordHash } : {}),
   });
-  return { outcome: "updated", user: user ?? existing };
+  await applyPrimaryRecords(db, existing.id, changes, details, source);
+  return { outcome: "updated", user: (await findUserById(db, existing.id)) ?? user ?? existing };
 }
 
 export async function setPassword(

@@ -1,21 +1,24 @@
 import type { CommandHandler } from "../context.ts";
+import { accessRuleCommands } from "./access-rules.ts";
 import { appCommands } from "./app.ts";
 import { auditCommands } from "./audit.ts";
 import { diiaCommands } from "./diia.ts";
 import { keysCommands } from "./keys.ts";
 import { roleCommands } from "./role.ts";
 import { samlCommands } from "./saml.ts";
+import { unitCommands } from "./unit.ts";
 import { userCommands } from "./user.ts";
 import { userGoogleCommands } from "./user-google.ts";
 import { userUnlockCommands } from "./user-unlock.ts";
 
 /** Command groups; each issue that adds operator commands adds its group here. */
 export const commandGroups: Record<string, Record<string, CommandHandler>> = {
-  app: appCommands,
+  app: { ...appCommands, ...accessRuleCommands },
   audit: auditCommands,
   diia: diiaCommands,
   keys: keysCommands,
   role: roleCommands,
   saml: samlCommands,
+  unit: unitCommands,
   user: { ...userCommands, ...userGoogleCommands, ...userUnlockCommands },
 };

@@ -111,12 +111,20 @@ function accessCommand(action: "grant" | "revoke"): CommandHandler {
     const user = await requireUser(context, username);
     const application = await findApplicationByIdOrName(context.db, appName);
     if (!application) throw new CommandFailedError(`no application '${appName}'`);
-    if (action === "grant") await grantAccess(context.db, user.id, application.id);
-    else await revokeAccess(context.db, user.id, application.id);
-    const verb = action === "grant" ? "now has" : "no longer has";
+    if (action === "grant") {
+      await grantAccess(context.db, user.id, application.id);
+      context.out.result(
+        { username: user.username, application: application.name, access: true },
+        `${user.username} now has access to ${application.name}`,
+      );
+      return;
+    }
+    // A rule may still let the person in; then revoking records an exclusion, so access does end.
+    const outcome = await revokeAccess(context.db, user.id, application.id);
     context.out.result(
-      { username: user.username, application: application.name, access: action === "grant" },
-      `${user.username} ${verb} access to ${application.name}`,
+      { username: user.username, application: application.name, access: false, outcome },
+      `${user.username} no longer has access to ${application.name}` +
+        (outcome === "excluded" ? " (excluded: the application's rules would let them in)" : ""),
     );
   };
 }

@@ -1,0 +1,172 @@
+import { sql } from "kysely";
+import { z } from "zod";
+import { recordAuditEvent } from "../audit/record.ts";
+import { type AccessRule, affiliations, recordStatuses } from "../db/people-schema.ts";
+import type { Db } from "../db/schema.ts";
+import { excludeFromApplication } from "./applications.ts";
+import { revokeOidcGrants } from "./oidc-grants.ts";
+
+/**
+ * Editing an application's access rules: what the CLI calls today and the operators' console will call.
+ * Every change is audited and takes effect at once (access is decided from the rules at each check).
+ */
+
+export const accessRuleSchema = z
+  .object({
+    affiliation: z.enum(affiliations).nullish(),
+    unitId: z.uuid().nullish(),
+    includeSubunits: z.boolean().default(true),
+    status: z.enum(recordStatuses as [string, ...string[]]).nullish(),
+  })
+  .refine((rule) => rule.affiliation || rule.unitId || rule.status, {
+    message: "a rule needs an affiliation, a unit or a status",
+  });
+/** A rule as an operator writes it; checked against accessRuleSchema. */
+export interface AccessRuleInput {
+  affiliation?: string | null;
+  unitId?: string | null;
+  includeSubunits?: boolean;
+  status?: string | null;
+}
+
+/** Who made the change, for the audit row: an operator's name at the CLI, a console user's id. */
+export interface RuleChangeActor {
+  actor: string;
+  userId?: string | null;
+}
+
+export interface DescribedRule {
+  id: string;
+  affiliation: string | null;
+  unitId: string | null;
+  unitCode: string | null;
+  includeSubunits: boolean;
+  status: string | null;
+}
+
+export async function listAccessRules(db: Db, applicationId: string): Promise<DescribedRule[]> {
+  const rows = await db
+    .selectFrom("access_rules")
+    .leftJoin("units", "units.id", "access_rules.unit_id")
+    .select([
+      "access_rules.id",
+      "access_rules.affiliation",
+      "access_rules.unit_id",
+      "units.code",
+      "access_rules.include_subunits",
+      "access_rules.status",
+    ])
+    .where("access_rules.application_id", "=", applicationId)
+    .orderBy("access_rules.created_at")
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    affiliation: row.affiliation,
+    unitId: row.unit_id,
+    unitCode: row.code,
+    includeSubunits: row.include_subunits,
+    status: row.status,
+  }));
+}
+
+export class DuplicateRuleError extends Error {}
+
+export async function addAccessRule(
+  db: Db,
+  applicationId: string,
+  input: AccessRuleInput,
+  by: RuleChangeActor,
+): Promise<AccessRule> {
+  const rule = accessRuleSchema.parse(input);
+  const row = await db
+    .insertInto("access_rules")
+    .values({
+      application_id: applicationId,
+      affiliation: rule.affiliation ?? null,
+      unit_id: rule.unitId ?? null,
+      include_subunits: rule.includeSubunits,
+      status: (rule.status ?? null) as AccessRule["status"],
+    })
+    .onConflict((conflict) => conflict.doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new DuplicateRuleError("the application has this rule already");
+  await audit(db, "access_rule_added", applicationId, by, row);
+  return row;
+}
+
+/** Removes one rule by id; false when the application has no such rule. */
+export async function removeAccessRule(
+  db: Db,
+  applicationId: string,
+  ruleId: string,
+  by: RuleChangeActor,
+): Promise<boolean> {
+  if (!z.uuid().safeParse(ruleId).success) return false;
+  const row = await db
+    .deleteFrom("access_rules")
+    .where("id", "=", ruleId)
+    .where("application_id", "=", applicationId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) return false;
+  await audit(db, "access_rule_removed", applicationId, by, row);
+  return true;
+}
+
+/** How many people the application's rules, grants and exclusions let in now (for the operator's eye). */
+export async function countPeopleWithAccess(db: Db, applicationId: string): Promise<number> {
+  const result = await sql<{ people: string }>`select count(*) as people from (
+      select user_id from user_applications where application_id = ${applicationId}
+      union
+      select person.user_id
+      from access_rules rule
+      join person_affiliations person on
+        (rule.affiliation is null or rule.affiliation = person.affiliation)
+        and (rule.status is null or rule.status = person.status)
+      left join units person_unit on person_unit.id = person.unit_id
+      where rule.application_id = ${applicationId}
+        and (rule.unit_id is null or rule.unit_id = person.unit_id
+          or (rule.include_subunits and rule.unit_id = any(person_unit.ancestry)))
+      except
+      select user_id from access_exclusions where application_id = ${applicationId}
+    ) allowed join users on users.id = allowed.user_id and users.status = 'active'`.execute(db);
+  return Number(result.rows[0]?.people ?? 0);
+}
+
+/** An individual exclusion, audited: the person loses the application whatever rules and grants say. */
+export async function excludePerson(db: Db, userId: string, applicationId: string, by: RuleChangeActor) {
+  await excludeFromApplication(db, userId, applicationId);
+  await revokeOidcGrants(db, { userId, clientId: applicationId });
+  await recordAuditEvent(db, {
+    type: "access_revoked",
+    result: "success",
+    userId,
+    applicationId,
+    reason: by.actor,
+    details: { exclusion: true },
+  });
+}
+
+async function audit(
+  db: Db,
+  type: "access_rule_added" | "access_rule_removed",
+  applicationId: string,
+  by: RuleChangeActor,
+  rule: AccessRule,
+) {
+  await recordAuditEvent(db, {
+    type,
+    result: "success",
+    userId: by.userId ?? null,
+    applicationId,
+    reason: by.actor,
+    details: {
+      ruleId: rule.id,
+      affiliation: rule.affiliation,
+      unitId: rule.unit_id,
+      includeSubunits: rule.include_subunits,
+      status: rule.status,
+    },
+  });
+}

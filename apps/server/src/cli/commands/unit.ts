@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { unitKinds } from "../../db/people-schema.ts";
+import { listUnits, removeUnit, UnitError, upsertUnit } from "../../people/units.ts";
+import { parseOptions, required } from "../args.ts";
+import type { CommandHandler } from "../context.ts";
+import { table } from "../output.ts";
+import { CommandFailedError, UsageError } from "../usage.ts";
+
+/** `unit set|list|remove`: faculties, departments and groups, each once, by its stable code. */
+
+const set: CommandHandler = async ({ db, out }, args) => {
+  const values = parseOptions(args, {
+    code: { type: "string" },
+    kind: { type: "string" },
+    "name-uk": { type: "string" },
+    "name-en": { type: "string" },
+    parent: { type: "string" },
+  });
+  const kind = z.enum(unitKinds).safeParse(required(values, "kind"));
+  if (!kind.success) throw new UsageError(`--kind: one of ${unitKinds.join(", ")}`);
+  try {
+    const { unit, created } = await upsertUnit(db, {
+      code: required(values, "code").trim(),
+      kind: kind.data,
+      nameUk: required(values, "name-uk"),
+      nameEn: values["name-en"],
+      parentCode: values.parent,
+    });
+    out.result(
+      { id: unit.id, code: unit.code, created },
+      `${created ? "Created" : "Updated"} unit ${unit.code} (${unit.id})`,
+    );
+  } catch (error) {
+    if (error instanceof UnitError) throw new CommandFailedError(error.message);
+    throw error;
+  }
+};
+
+const list: CommandHandler = async ({ db, out }, args) => {
+  parseOptions(args, {});
+  const units = await listUnits(db);
+  const codes = new Map(units.map((unit) => [unit.id, unit.code]));
+  const rows = units.map((unit) => ({
+    id: unit.id,
+    code: unit.code,
+    kind: unit.kind,
+    nameUk: unit.name_uk,
+    nameEn: unit.name_en,
+    parent: unit.parent_id ? (codes.get(unit.parent_id) ?? "") : "",
+  }));
+  out.result(rows, table(rows.map(({ code, kind, nameUk, parent }) => ({ code, kind, nameUk, parent }))));
+};
+
+const remove: CommandHandler = async ({ db, out }, args) => {
+  const code = required(parseOptions(args, { code: { type: "string" } }), "code");
+  try {
+    await removeUnit(db, code);
+  } catch (error) {
+    if (error instanceof UnitError) throw new CommandFailedError(error.message);
+    throw error;
+  }
+  out.result({ code, removed: true }, `Removed unit ${code}`);
+};
+
+export const unitCommands: Record<string, CommandHandler> = { set, list, remove };

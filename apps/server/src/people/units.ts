@@ -1,0 +1,114 @@
+import { sql } from "kysely";
+import type { Unit, UnitKind } from "../db/people-schema.ts";
+import type { Db } from "../db/schema.ts";
+
+/** Units (faculties, departments, groups): one entity per thing, named by a stable code in both languages. */
+
+export interface UnitInput {
+  code: string;
+  kind: UnitKind;
+  nameUk: string;
+  nameEn?: string;
+  /** The parent unit's code; null makes the unit a root, undefined leaves the parent as it is. */
+  parentCode?: string | null;
+}
+
+export type UnitErrorReason = "unknown_parent" | "cycle" | "in_use" | "unknown_unit";
+
+export class UnitError extends Error {
+  readonly reason: UnitErrorReason;
+  constructor(reason: UnitErrorReason, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+export function findUnitByCode(db: Db, code: string): Promise<Unit | undefined> {
+  return db.selectFrom("units").selectAll().where(sql<string>`lower(code)`, "=", code.toLowerCase()).executeTakeFirst();
+}
+
+export function findUnitById(db: Db, id: string): Promise<Unit | undefined> {
+  return db.selectFrom("units").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export function listUnits(db: Db): Promise<Unit[]> {
+  return db.selectFrom("units").selectAll().orderBy(sql`lower(code)`).execute();
+}
+
+async function parentIdFor(
+  db: Db,
+  code: string | null | undefined,
+  selfId?: string,
+): Promise<string | null | undefined> {
+  if (code === undefined || code === null) return code;
+  const parent = await findUnitByCode(db, code);
+  if (!parent) throw new UnitError("unknown_parent", `no unit '${code}'`);
+  if (selfId && (parent.id === selfId || parent.ancestry.includes(selfId))) {
+    throw new UnitError("cycle", `unit '${code}' lies under the unit being changed`);
+  }
+  return parent.id;
+}
+
+/** Creates the unit named by its code, or changes the one that has it; ancestries follow at once. */
+export async function upsertUnit(db: Db, input: UnitInput): Promise<{ unit: Unit; created: boolean }> {
+  const existing = await findUnitByCode(db, input.code);
+  const parentId = await parentIdFor(db, input.parentCode, existing?.id);
+  let id: string;
+  if (existing) {
+    await db
+      .updateTable("units")
+      .set({
+        kind: input.kind,
+        name_uk: input.nameUk,
+        ...(input.nameEn === undefined ? {} : { name_en: input.nameEn }),
+        ...(parentId === undefined ? {} : { parent_id: parentId }),
+        updated_at: new Date(),
+      })
+      .where("id", "=", existing.id)
+      .execute();
+    id = existing.id;
+  } else {
+    const row = await db
+      .insertInto("units")
+      .values({
+        code: input.code,
+        kind: input.kind,
+        name_uk: input.nameUk,
+        name_en: input.nameEn ?? "",
+        parent_id: parentId ?? null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    id = row.id;
+  }
+  await refreshAncestries(db);
+  const unit = await findUnitById(db, id);
+  if (!unit) throw new UnitError("unknown_unit", `no unit '${input.code}'`);
+  return { unit, created: !existing };
+}
+
+/** Removes a unit no record, rule or sub-unit names. */
+export async function removeUnit(db: Db, code: string): Promise<void> {
+  const unit = await findUnitByCode(db, code);
+  if (!unit) throw new UnitError("unknown_unit", `no unit '${code}'`);
+  const used = await sql<{ used: boolean }>`select
+      exists (select 1 from units where parent_id = ${unit.id})
+      or exists (select 1 from student_records where unit_id = ${unit.id})
+      or exists (select 1 from employee_positions where unit_id = ${unit.id})
+      or exists (select 1 from access_rules where unit_id = ${unit.id}) as used`.execute(db);
+  if (used.rows[0]?.used) throw new UnitError("in_use", `unit '${code}' has sub-units, records or rules`);
+  await db.deleteFrom("units").where("id", "=", unit.id).execute();
+}
+
+// The tree is small (hundreds of units, a few levels): recomputing every ancestry in one statement on a
+// change is simpler and safer than patching a subtree.
+async function refreshAncestries(db: Db): Promise<void> {
+  await sql`with recursive tree (id, ancestry) as (
+      select id, array[id] from units where parent_id is null
+      union all
+      select u.id, tree.ancestry || u.id from units u join tree on u.parent_id = tree.id
+    )
+    update units set ancestry = tree.ancestry from tree where units.id = tree.id and units.ancestry <> tree.ancestry`.execute(
+    db,
+  );
+}

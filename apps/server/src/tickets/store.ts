@@ -27,21 +27,40 @@ export async function issueTicket(db: Db, ticket: NewTicket, ttlSeconds: number,
 
 /**
  * Marks the ticket used and returns it with its person, in one statement so
- * that of two concurrent redemptions only one wins. Unknown, used, expired,
- * another application's, or a since-disabled person's ticket: undefined.
+ * that of two concurrent redemptions only one wins, and in one round trip.
+ * Unknown, used, expired, another application's, or a since-disabled person's ticket: undefined.
  */
 export async function consumeTicket(db: Db, token: string, applicationId: string, now: Date) {
-  const ticket = await db
-    .updateTable("tickets")
-    .set({ consumed_at: now })
-    .where("ticket_hash", "=", hashToken(token))
-    .where("application_id", "=", applicationId)
-    .where("consumed_at", "is", null)
-    .where("expires_at", ">", now)
-    .where("user_id", "in", (eb) => eb.selectFrom("users").select("id").where("status", "=", "active"))
-    .returning(["id", "user_id", "auth_method", "trace_id", "created_at"])
+  const row = await db
+    .with("used", (cte) =>
+      cte
+        .updateTable("tickets")
+        .set({ consumed_at: now })
+        .where("ticket_hash", "=", hashToken(token))
+        .where("application_id", "=", applicationId)
+        .where("consumed_at", "is", null)
+        .where("expires_at", ">", now)
+        .where("user_id", "in", (eb) => eb.selectFrom("users").select("id").where("status", "=", "active"))
+        .returning(["id", "user_id", "auth_method", "trace_id", "created_at"]),
+    )
+    .selectFrom("used")
+    .innerJoin("users", "users.id", "used.user_id")
+    .selectAll("users")
+    .select([
+      "used.id as ticket_id",
+      "used.auth_method as ticket_auth_method",
+      "used.trace_id as ticket_trace_id",
+      "used.created_at as ticket_created_at",
+    ])
     .executeTakeFirst();
-  if (!ticket) return undefined;
-  const user = await db.selectFrom("users").selectAll().where("id", "=", ticket.user_id).executeTakeFirstOrThrow();
+  if (!row) return undefined;
+  const { ticket_id, ticket_auth_method, ticket_trace_id, ticket_created_at, ...user } = row;
+  const ticket = {
+    id: ticket_id,
+    user_id: user.id,
+    auth_method: ticket_auth_method,
+    trace_id: ticket_trace_id,
+    created_at: ticket_created_at,
+  };
   return { ticket, user };
 }

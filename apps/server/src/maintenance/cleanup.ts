@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { type Kysely, sql } from "kysely";
-import type { Database } from "../db/schema.ts";
 import { deleteAuditPastRetention } from "../audit/retention.ts";
+import type { Database } from "../db/schema.ts";
 import { deleteOldDiiaRequests } from "../diia/queries.ts";
 import { deleteExpiredOidcPayloads } from "../oidc/adapter.ts";
 import { deleteExpiredResetTokens } from "../recovery/tokens.ts";

@@ -1,15 +1,27 @@
 import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
-import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { firstLoadReport } from "./scripts/first-load-report.ts";
 import { localesCheck } from "./scripts/locales-check.ts";
+import { preactAliases } from "./scripts/preact-aliases.ts";
 import { precompress } from "./scripts/precompress.ts";
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), localesCheck(), firstLoadReport(), precompress()],
-  resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
+  plugins: [tailwindcss(), localesCheck(), firstLoadReport(), precompress()],
+  resolve: {
+    alias: [{ find: "@", replacement: fileURLToPath(new URL("./src", import.meta.url)) }, ...preactAliases],
+  },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    sourcemap: false,
+    rolldownOptions: {
+      // "use client" marks React server components' client side; this app has no server components.
+      onwarn(warning, warn) {
+        if (warning.code !== "MODULE_LEVEL_DIRECTIVE") warn(warning);
+      },
+    },
+  },
   server: {
     port: 5173,
     // In development the API is the real server; the browser sees one origin.

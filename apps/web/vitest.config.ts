@@ -1,14 +1,21 @@
 import { fileURLToPath } from "node:url";
-import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
+import { preactAliases } from "./scripts/preact-aliases.ts";
 
 export default defineConfig({
-  plugins: [react()],
-  resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
+  resolve: {
+    alias: [{ find: "@", replacement: fileURLToPath(new URL("./src", import.meta.url)) }, ...preactAliases],
+    // Libraries' ES module builds (Testing Library's "module" field, lucide-react's "module" condition), so
+    // their React imports meet the aliases: a CommonJS build would require React itself.
+    mainFields: ["module", "main"],
+    conditions: ["module"],
+  },
   test: {
     name: "web",
     environment: "jsdom",
     include: ["src/**/*.test.{ts,tsx}", "test/**/*.test.{ts,tsx}"],
     setupFiles: ["./test/setup.ts"],
+    // Libraries are bundled through the aliases too, so every component renders with the same Preact.
+    server: { deps: { inline: true } },
   },
 });

@@ -42,8 +42,14 @@ function firstLoadFiles(bundle: Map<string, ChunkInfo>): string[] {
   return [...seen];
 }
 
-/** Prints the login route's first-load JavaScript, gzipped, after every build. */
-export function firstLoadReport(): Plugin {
+/**
+ * The login route's first-load JavaScript budget, gzipped (design.md §6): a build over it fails, so a
+ * later change cannot make the first screen slower on a phone without anyone deciding so.
+ */
+export const firstLoadBudgetBytes = 110 * 1024;
+
+/** Prints the login route's first-load JavaScript, gzipped, after every build; fails the build over budget. */
+export function firstLoadReport(budgetBytes = firstLoadBudgetBytes): Plugin {
   return {
     name: "kpi-id:first-load-report",
     apply: "build",
@@ -61,7 +67,13 @@ export function firstLoadReport(): Plugin {
       console.log(
         `\nlogin route first-load JavaScript: ${kb(gzipped)} kB gzipped (${kb(raw)} kB raw, ${files.length} files)`,
       );
-      if (process.env.BUNDLE_REPORT) printComposition(files, chunks);
+      if (process.env.BUNDLE_REPORT || gzipped > budgetBytes) printComposition(files, chunks);
+      if (gzipped > budgetBytes) {
+        this.error(
+          `the login route's first-load JavaScript is ${kb(gzipped)} kB gzipped, over its ${kb(budgetBytes)} kB budget ` +
+            "(docs/performance.md): load the new code lazily (a route's lazy(), a dynamic import()) or make room",
+        );
+      }
     },
   };
 }

@@ -1,9 +1,10 @@
-import type { ErrorCode } from "@kpi-id/contracts";
+import type { ErrorCode, PublicSettings } from "@kpi-id/contracts";
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "./api-client.ts";
 import type { Language } from "./languages.ts";
-import { useSettings } from "./settings.ts";
+import { settingsQueryKey, useSettings } from "./settings.ts";
 import { useLanguage } from "./use-language.ts";
 
 /** The code an answer stands for when a proxy in front of KPI ID answered without one. */
@@ -54,11 +55,16 @@ export function useErrorMessage() {
   const { t } = useTranslation("errors");
   const language = useLanguage();
   const publicUrl = useSettings().data?.publicUrl;
+  const queryClient = useQueryClient();
   return useCallback(
     (error: unknown, fallbackKey: string) => {
-      const text = describeError(error, fallbackKey, { language, publicUrl, later: t("errors:later") });
+      // Read when the message is made: a callback kept from before the settings arrived (a mutation's
+      // onError, whose options the renderer refreshes after paint) still names the address.
+      const settings = queryClient.getQueryData<PublicSettings>(settingsQueryKey);
+      const context = { language, publicUrl: settings?.publicUrl ?? publicUrl, later: t("errors:later") };
+      const text = describeError(error, fallbackKey, context);
       return { code: text.code, message: t(text.key, text.values) };
     },
-    [t, language, publicUrl],
+    [t, language, publicUrl, queryClient],
   );
 }

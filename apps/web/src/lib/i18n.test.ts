@@ -1,7 +1,6 @@
 import i18next from "i18next";
-import LanguageDetector from "i18next-browser-languagedetector";
-import { afterEach, describe, expect, it } from "vitest";
-import { detectionOptions, kpiIdDetector } from "./i18n.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { languageDetector, localeBackend } from "./i18n-loading.ts";
 
 function clearCookie(): void {
   // biome-ignore lint/suspicious/noDocumentCookie: the detector itself reads document.cookie; the test sets it the same way
@@ -11,13 +10,10 @@ function clearCookie(): void {
 async function detect(path: string): Promise<string> {
   window.history.replaceState(null, "", path);
   const instance = i18next.createInstance();
-  const detector = new LanguageDetector();
-  detector.addDetector(kpiIdDetector);
-  await instance.use(detector).init({
+  await instance.use(languageDetector).init({
     supportedLngs: ["uk", "en"],
     fallbackLng: "uk",
     load: "languageOnly",
-    detection: detectionOptions,
     resources: {},
   });
   return instance.language;
@@ -57,5 +53,30 @@ describe("language detection", () => {
     await detect("/en/apps");
     expect(document.cookie).toContain("i18next=en");
     expect(localStorage.getItem("i18nextLng")).toBe("en");
+  });
+});
+
+describe("translations the page did not bring", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  async function load(status: number, body: unknown) {
+    const fetchSpy = vi.fn(async () => new Response(JSON.stringify(body), { status }));
+    vi.stubGlobal("fetch", fetchSpy);
+    const instance = i18next.createInstance();
+    await instance.use(localeBackend).init({ lng: "en", fallbackLng: false, ns: ["pages"], defaultNS: "pages" });
+    return { instance, fetchSpy };
+  }
+
+  it("load from /locales/{language}/{namespace}.json", async () => {
+    const { instance, fetchSpy } = await load(200, { faq: { title: "Questions" } });
+    expect(fetchSpy).toHaveBeenCalledWith("/locales/en/pages.json");
+    expect(instance.t("faq.title")).toBe("Questions");
+  });
+
+  it("leave the key showing when the file is missing", async () => {
+    const { instance } = await load(404, {});
+    expect(instance.t("faq.title")).toBe("faq.title");
   });
 });

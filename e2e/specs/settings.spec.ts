@@ -34,6 +34,28 @@ test.describe("settings and translations come with the page", () => {
     expect(late).toEqual([]);
   });
 
+  test("an anonymous visitor's login and Diia screens ask nothing of /user and log no error", async ({
+    page,
+    loginPage,
+    diiaQrPage,
+  }) => {
+    const userCalls: string[] = [];
+    const consoleErrors: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/user") userCalls.push(request.url());
+    });
+    page.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(message.text());
+    });
+    page.on("pageerror", (error) => consoleErrors.push(String(error)));
+    await loginPage.goto();
+    await expect(loginPage.username).toBeVisible();
+    await page.goto("/uk/diia");
+    await expect(diiaQrPage.qr).toBeVisible();
+    expect(userCalls).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+
   test("when the settings cannot be read, each page says so and no link leads nowhere", async ({ page, loginPage }) => {
     await withoutSettings(page);
     await loginPage.goto();

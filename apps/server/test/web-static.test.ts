@@ -153,4 +153,16 @@ describe("the page carries what the first screen needs", () => {
       who: "uk-auth</script>",
     });
   });
+
+  it("says nobody is signed in when the request carried no session cookie, so the page does not ask /user", async () => {
+    const anonymous = await testApp.app.inject({ url: "/uk/", headers: { cookie: "i18next=uk" } });
+    expect(bootData(anonymous.body).signedOut).toBe(true);
+    // Any session cookie, even one that no longer names a session: /user decides, as before.
+    const withCookie = await testApp.app.inject({ url: "/uk/apps", headers: { cookie: "kpi_id_session=stale-token" } });
+    expect(bootData(withCookie.body).signedOut).toBe(false);
+    expect(withCookie.headers.vary).toContain("cookie");
+    // The API answer integrators rely on is unchanged: an anonymous /user is still a 401.
+    const user = await testApp.app.inject({ url: "/user" });
+    expect(user.statusCode).toBe(401);
+  });
 });

@@ -2,6 +2,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app.tsx";
 import { userQueryOptions } from "./features/auth/api/get-user.ts";
+import { bootData } from "./lib/boot-data.ts";
 import { initI18n } from "./lib/i18n.ts";
 import { createQueryClient } from "./lib/query-client.ts";
 import "./index.css";
@@ -9,9 +10,11 @@ import "./index.css";
 void initI18n();
 
 // Who is signed in is asked before React renders (the language is known by now): the gates and the
-// header read the answer from the cache instead of starting the call themselves.
+// header read the answer from the cache instead of starting the call themselves. A page that came
+// without a session cookie says nobody is: no call, so an anonymous visitor meets no 401.
 const queryClient = createQueryClient();
-void queryClient.prefetchQuery(userQueryOptions);
+if (bootData().signedOut) queryClient.setQueryData(userQueryOptions.queryKey, null);
+else void queryClient.prefetchQuery(userQueryOptions);
 
 const root = document.getElementById("root");
 if (root)

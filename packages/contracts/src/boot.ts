@@ -16,4 +16,10 @@ export type StartTranslations = Partial<Record<Language, Record<StartNamespace, 
 export interface BootData {
   settings: PublicSettings;
   translations: StartTranslations;
+  /**
+   * True when the request for the page carried no session cookie: nobody is signed in, so the first
+   * screen does not ask GET /user (whose 401 an anonymous visitor would otherwise meet on every visit).
+   * False says only that a cookie came; /user decides whether it still names a session.
+   */
+  signedOut: boolean;
 }

@@ -12,6 +12,7 @@ import {
   startNamespaces,
 } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { readSessionCookie } from "../sessions/cookie.ts";
 import { publicSettings } from "./public-settings.ts";
 
 const brotli = promisify(brotliCompress);
@@ -62,14 +63,17 @@ function withBootData(html: string, language: Language, boot: BootData): string 
  * requests made after the JavaScript. One rendering per language, compressed once, redone after a rebuild.
  */
 export function indexPageRenderer(app: FastifyInstance, distDir: string) {
-  const rendered = new Map<Language, RenderedPage>();
+  // One rendering per language and per "came without a session cookie".
+  const rendered = new Map<string, RenderedPage>();
   const indexFile = join(distDir, "index.html");
 
-  async function render(language: Language): Promise<RenderedPage> {
+  async function render(language: Language, signedOut: boolean): Promise<RenderedPage> {
     const builtAt = (await stat(indexFile)).mtimeMs;
-    const known = rendered.get(language);
+    const key = `${language}:${signedOut}`;
+    const known = rendered.get(key);
     if (known && known.builtAt === builtAt) return known;
-    const boot: BootData = { settings: publicSettings(app), translations: await readTranslations(distDir, language) };
+    const translations = await readTranslations(distDir, language);
+    const boot: BootData = { settings: publicSettings(app), translations, signedOut };
     const plain = Buffer.from(withBootData(await readFile(indexFile, "utf8"), language, boot));
     const page: RenderedPage = {
       builtAt,
@@ -77,7 +81,7 @@ export function indexPageRenderer(app: FastifyInstance, distDir: string) {
       br: await brotli(plain, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
       gzip: await gzipAsync(plain, { level: 9 }),
     };
-    rendered.set(language, page);
+    rendered.set(key, page);
     return page;
   }
 
@@ -87,7 +91,7 @@ export function indexPageRenderer(app: FastifyInstance, distDir: string) {
       requested: (request.url.split("?")[0] ?? "/").split("/")[1],
       chosen: request.cookies?.i18next,
     });
-    const page = await render(language);
+    const page = await render(language, readSessionCookie(request) === undefined);
     const accepted = String(request.headers["accept-encoding"] ?? "");
     reply
       .code(status)

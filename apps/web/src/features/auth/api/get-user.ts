@@ -9,7 +9,8 @@ export function getUser(): Promise<CurrentUser> {
   return apiJson("/user", { failure: "Failed to authenticate", redirect: "error" }, ownAnswer<CurrentUser>());
 }
 
-export const userQueryOptions = queryOptions({
+/** The person, or null when the page said nobody is signed in (it came without a session cookie). */
+export const userQueryOptions = queryOptions<CurrentUser | null>({
   queryKey: userQueryKey,
   queryFn: getUser,
   refetchOnMount: false,

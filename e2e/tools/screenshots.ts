@@ -1,10 +1,12 @@
 // Screenshots of every screen in both languages at 390 px and 1280 px, for a
 // person to look at. Run against a running product:
 //   BASE_URL=http://localhost:3300 OUT_DIR=/tmp/kpi-shots node e2e/tools/screenshots.ts
-// The files are for review only and are never committed.
+// The files are for review only and are never committed. One shot after another, with long timeouts and
+// one retry each, so a busy machine slows the run down instead of ending it; the shots that still fail are
+// listed at the end and make the exit code 1.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "@playwright/test";
+import { type Browser, type BrowserContext, chromium, type Page } from "@playwright/test";
 import { chromiumLaunchOptions } from "../chromium.ts";
 
 const baseUrl = process.env.BASE_URL ?? "http://localhost:3300";
@@ -53,6 +55,7 @@ const shots: Shot[] = [
     },
   },
   { name: "faq", run: (page, lang) => open(page, `/${lang}/faq`) },
+  { name: "button-wizard", run: (page, lang) => open(page, `/${lang}/button-wizard`, 800) },
   { name: "privacy-policy", run: (page, lang) => open(page, `/${lang}/privacy-policy`) },
   { name: "terms-of-use", run: (page, lang) => open(page, `/${lang}/terms-of-use`) },
   { name: "not-found", run: (page, lang) => open(page, `/${lang}/no-such-page`) },
@@ -92,9 +95,13 @@ const shots: Shot[] = [
   },
 ];
 
+/** Generous: signed-in pages on a machine shared with other work have taken over 30 s to settle. */
+const actionTimeout = Number(process.env.SHOT_TIMEOUT_MS ?? 120_000);
+
 async function open(page: Page, path: string, settle = 400): Promise<void> {
   await page.goto(`${baseUrl}${path}`);
-  await page.waitForLoadState("networkidle").catch(() => undefined);
+  // Polling screens (Diia) never go idle; the wait is only a chance to settle.
+  await page.waitForLoadState("networkidle", { timeout: 15_000 }).catch(() => undefined);
   await page.waitForTimeout(settle);
 }
 
@@ -106,32 +113,58 @@ async function signIn(page: Page, language: string): Promise<void> {
   await page.waitForURL(/\/apps/);
 }
 
+async function newPage(browser: Browser, width: number): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height: width < 768 ? 844 : 900 } });
+  context.setDefaultTimeout(actionTimeout);
+  context.setDefaultNavigationTimeout(actionTimeout);
+  return { context, page: await context.newPage() };
+}
+
+/** One shot in a fresh browser context (signed in first when it needs it); throws what went wrong. */
+async function take(browser: Browser, shot: Shot, language: string, width: number): Promise<string> {
+  const { context, page } = await newPage(browser, width);
+  try {
+    if (shot.signedIn) await signIn(page, language);
+    await shot.run(page, language);
+    const file = join(outDir, `${shot.name}-${language}-${width}.png`);
+    await page.screenshot({ path: file, fullPage: true, timeout: actionTimeout });
+    return file;
+  } finally {
+    await context.close();
+  }
+}
+
 async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const browser: Browser = await chromium.launch(chromiumLaunchOptions);
+  const failed: string[] = [];
   try {
     for (const language of languages) {
       for (const width of widths) {
-        const context = await browser.newContext({ viewport: { width, height: width < 768 ? 844 : 900 } });
-        const page = await context.newPage();
-        let signedIn = false;
         for (const shot of shots) {
           if (only && !shot.name.includes(only)) continue;
-          if (shot.signedIn && !signedIn) {
-            await signIn(page, language);
-            signedIn = true;
+          const label = `${shot.name}-${language}-${width}`;
+          let lastError: unknown;
+          for (let attempt = 1; attempt <= 2; attempt++) {
+            try {
+              console.log(await take(browser, shot, language, width));
+              lastError = undefined;
+              break;
+            } catch (error) {
+              lastError = error;
+              console.error(`${label}: attempt ${attempt} failed: ${String(error).split("\n")[0]}`);
+            }
           }
-          if (!shot.signedIn && signedIn) continue;
-          await shot.run(page, language);
-          const file = join(outDir, `${shot.name}-${language}-${width}.png`);
-          await page.screenshot({ path: file, fullPage: true });
-          console.log(file);
+          if (lastError) failed.push(label);
         }
-        await context.close();
       }
     }
   } finally {
     await browser.close();
+  }
+  if (failed.length > 0) {
+    console.error(`not taken: ${failed.join(", ")}`);
+    process.exitCode = 1;
   }
 }
 

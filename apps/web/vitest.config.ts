@@ -17,5 +17,8 @@ export default defineConfig({
     setupFiles: ["./test/setup.ts"],
     // Libraries are bundled through the aliases too, so every component renders with the same Preact.
     server: { deps: { inline: true } },
+    // The first page a test opens has its lazy route and every library go through the transform: seconds on a
+    // machine shared with other work, so tests and Testing Library's findBy… waits (test/setup.ts) allow for it.
+    testTimeout: 20_000,
   },
 });

@@ -1,5 +1,5 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, beforeEach, vi } from "vitest";
 import { initTestI18n } from "./i18n.ts";
 
@@ -17,6 +17,10 @@ if (!window.matchMedia) {
       dispatchEvent: () => false,
     }) as MediaQueryList;
 }
+
+// findBy… and waitFor wait up to 5 s instead of 1 s: a route's module loads slowly on a busy machine
+// (vitest.config.ts). What the tests expect to see is the same.
+configure({ asyncUtilTimeout: 5000 });
 
 beforeEach(async () => {
   await initTestI18n("uk");

@@ -23,6 +23,7 @@ import { registerSecurity } from "./http/security.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { scheduleCleanup } from "./maintenance/cleanup.ts";
 import { registerMetrics } from "./metrics/plugin.ts";
+import { secondFactorRoutes } from "./mfa/routes.ts";
 import { registerOidc } from "./oidc/index.ts";
 import { recoveryRoutes } from "./recovery/routes.ts";
 import { registerSaml } from "./saml/index.ts";
@@ -136,6 +137,7 @@ export async function buildApp({
   await app.register(accountSessionRoutes);
   await app.register(accountApplicationRoutes);
   await app.register(accountPasswordRoutes);
+  await app.register(secondFactorRoutes);
   await app.register(recoveryRoutes);
   await app.register(adminPeopleRoutes);
   await app.register(appRedirectRoutes);

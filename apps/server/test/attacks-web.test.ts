@@ -142,6 +142,11 @@ describe.each(databaseKinds)("web attacks on %s", (kind) => {
         "/api/account/google/link",
         "/api/account/google/unlink",
         "/api/account/applications/revoke",
+        "/api/auth/second-factor",
+        "/api/account/totp",
+        "/api/account/totp/confirm",
+        "/api/account/totp/remove",
+        "/api/account/recovery-codes",
       ]),
     );
     // Bodies that would succeed from the right origin, so only the origin check can stop them.
@@ -154,6 +159,7 @@ describe.each(databaseKinds)("web attacks on %s", (kind) => {
       "/api/account/sessions/end-others": {},
       "/api/account/google/link": {},
       "/api/account/google/unlink": {},
+      "/api/account/totp": {},
     };
     let refused = 0;
     for (const endpoint of posts) {

@@ -21,7 +21,16 @@ export const loginRequestSchema = z.object({
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-export const loginResponseSchema = z.object({ sessionId: text() });
+/**
+ * `secondFactor`: the person has one and this browser is not remembered, so the grant must first go
+ * through /api/auth/second-factor with a code. `setUpSecondFactor`: the operator requires one the
+ * person has not set up yet; the web leads them to the account page after signing in.
+ */
+export const loginResponseSchema = z.object({
+  sessionId: text(),
+  secondFactor: z.literal("totp").optional(),
+  setUpSecondFactor: z.boolean().optional(),
+});
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const internalAuthRequestSchema = z.object({ sessionId: text().min(1).max(512) });

@@ -7,6 +7,7 @@ export * from "./errors.ts";
 export * from "./google.ts";
 export * from "./language.ts";
 export * from "./messages.ts";
+export * from "./mfa.ts";
 export * from "./pages.ts";
 export * from "./password.ts";
 export * from "./text.ts";

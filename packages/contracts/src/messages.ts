@@ -28,6 +28,9 @@ export const ukErrorMessages = {
   "auth.not_authenticated": "Потрібно увійти.",
   "auth.reauth_required": "Для цієї зміни підтвердьте, що це ви: увійдіть ще раз.",
   "auth.step_up_required": "Потрібен надійніший вхід: підтвердьте його другим фактором або ключем доступу.",
+  "auth.code_invalid": "Код неправильний або вже використаний. Спробуйте наступний код.",
+  "mfa.already_set_up": "Застосунок-автентифікатор уже налаштовано. Щоб замінити його, спершу вимкніть поточний.",
+  "mfa.not_set_up": "Другий фактор не налаштовано.",
   "account.session_not_found": "Такого сеансу немає: можливо, він уже завершився.",
   "account.application_not_found": "Цей застосунок не має доступу до ваших даних: можливо, його вже відкликано.",
   "account.last_sign_in_method":
@@ -82,6 +85,9 @@ export const enErrorMessages = {
   "auth.not_authenticated": "You need to sign in.",
   "auth.reauth_required": "To make this change, confirm it is you: sign in again.",
   "auth.step_up_required": "This needs a stronger sign-in: confirm it with your second factor or a passkey.",
+  "auth.code_invalid": "The code is wrong or was already used. Try the next code.",
+  "mfa.already_set_up": "An authenticator app is already set up. To replace it, turn the current one off first.",
+  "mfa.not_set_up": "No second factor is set up.",
   "account.session_not_found": "There is no such session: it may have ended already.",
   "account.application_not_found": "This application has no access to your data: it may have been revoked already.",
   "account.last_sign_in_method":

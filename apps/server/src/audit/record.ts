@@ -36,6 +36,8 @@ export const auditEventTypes = [
   "access_rule_added",
   "access_rule_removed",
   "scim_change",
+  "second_factor",
+  "second_factor_changed",
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 

@@ -6,6 +6,10 @@ import type { Database } from "../db/schema.ts";
 export interface GrantedLogin {
   userId: string;
   authMethod: AuthMethod;
+  /** RFC 8176 values proven; empty for the method's own strength. */
+  amr?: readonly string[];
+  /** The person still owes a second factor (/api/auth/second-factor) before the exchange. */
+  secondFactorDue?: boolean;
 }
 
 /**
@@ -25,6 +29,8 @@ export async function issueLoginGrant(
       grant_hash: hashToken(grant),
       user_id: login.userId,
       auth_method: login.authMethod,
+      amr: [...(login.amr ?? [])],
+      second_factor_due: login.secondFactorDue ?? false,
       created_at: now,
       expires_at: new Date(now.getTime() + ttlSeconds * 1000),
     })
@@ -34,7 +40,7 @@ export async function issueLoginGrant(
 
 /**
  * Consumes a grant atomically: of two concurrent attempts only one wins.
- * Unknown, used and expired grants all give undefined.
+ * Unknown, used and expired grants, and those still owing a second factor, all give undefined.
  */
 export async function consumeLoginGrant(
   db: Kysely<Database>,
@@ -47,7 +53,31 @@ export async function consumeLoginGrant(
     .where("grant_hash", "=", hashToken(grant))
     .where("consumed_at", "is", null)
     .where("expires_at", ">", now)
-    .returning(["user_id", "auth_method"])
+    .where("second_factor_due", "=", false)
+    .returning(["user_id", "auth_method", "amr"])
     .executeTakeFirst();
-  return row ? { userId: row.user_id, authMethod: row.auth_method } : undefined;
+  return row ? { userId: row.user_id, authMethod: row.auth_method, amr: row.amr } : undefined;
+}
+
+/** The person a live grant still waiting for its second factor belongs to. */
+export async function grantOwingSecondFactor(db: Kysely<Database>, grant: string, now: Date) {
+  const row = await db
+    .selectFrom("login_grants")
+    .select("user_id")
+    .where("grant_hash", "=", hashToken(grant))
+    .where("consumed_at", "is", null)
+    .where("expires_at", ">", now)
+    .where("second_factor_due", "=", true)
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+/** The second factor proven: the grant may now be exchanged, with the strength it reached. */
+export async function settleSecondFactor(db: Kysely<Database>, grant: string, amr: readonly string[]) {
+  await db
+    .updateTable("login_grants")
+    .set({ second_factor_due: false, amr: [...amr] })
+    .where("grant_hash", "=", hashToken(grant))
+    .where("second_factor_due", "=", true)
+    .execute();
 }

@@ -1,8 +1,9 @@
-import type { LoginRequest } from "@kpi-id/contracts";
+import type { LoginRequest, LoginResponse } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
 import type { User } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
+import { secondFactorDecision } from "../mfa/decision.ts";
 import { deviceNonceFor } from "../sessions/device-cookie.ts";
 import { requestThrottleAddress } from "../throttle/address.ts";
 import { confirmFailure, credentialThrottleKeys, settleSuccess, takeAttempt } from "../throttle/throttle.ts";
@@ -22,7 +23,7 @@ function refusalReason(user: User | undefined, passwordMatches: boolean): string
  * Unknown user, wrong password and disabled account give the same answer after
  * the same work (a hash is verified in every case); only the audit row differs.
  */
-export async function signInWithPassword(request: FastifyRequest, credentials: LoginRequest): Promise<string> {
+export async function signInWithPassword(request: FastifyRequest, credentials: LoginRequest): Promise<LoginResponse> {
   const { db, config, passwordHasher, clock } = request.server;
   const user = await findUserByUsername(db, credentials.username);
   const keys = credentialThrottleKeys(config.sessionSecret, {
@@ -57,12 +58,17 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
   }
 
   await settleSuccess(db, keys);
+  const { amr, secondFactor, setUpSecondFactor } = await secondFactorDecision(request, user);
   const grant = await issueLoginGrant(
     db,
-    { userId: user.id, authMethod: "PASSWORD" },
+    { userId: user.id, authMethod: "PASSWORD", amr, secondFactorDue: secondFactor !== undefined },
     config.loginGrantTtlSeconds,
     clock(),
   );
   await audit(request, { type: "sign_in", result: "success", authMethod: "PASSWORD", userId: user.id });
-  return grant;
+  return {
+    sessionId: grant,
+    ...(secondFactor ? { secondFactor } : {}),
+    ...(setUpSecondFactor ? { setUpSecondFactor } : {}),
+  };
 }

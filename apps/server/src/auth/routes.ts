@@ -13,6 +13,7 @@ import { endOidcSession } from "../oidc/logout.ts";
 import { completeSignIn } from "../sessions/complete-sign-in.ts";
 import { clearSessionCookie, readSessionCookie } from "../sessions/cookie.ts";
 import { deleteSessionByToken } from "../sessions/store.ts";
+import type { SignInStrength } from "../sessions/strength.ts";
 import { consumeLoginGrant } from "./grants.ts";
 import { signInWithPassword } from "./password-signin.ts";
 
@@ -34,7 +35,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: loginResponseSchema, 401: errorBodySchema, 429: errorBodySchema },
       },
     },
-    async (request) => ({ sessionId: await signInWithPassword(request, request.body) }),
+    async (request) => signInWithPassword(request, request.body),
   );
 
   app.post(
@@ -58,7 +59,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         await audit(request, { type: "session_start", result: "failure", reason: "auth.grant_invalid" });
         throw new AppError("auth.grant_invalid");
       }
-      const { next } = await completeSignIn(request, reply, { userId: login.userId, method: login.authMethod });
+      const strength = login.amr?.length ? (login.amr as SignInStrength) : undefined;
+      const { next } = await completeSignIn(request, reply, {
+        userId: login.userId,
+        method: login.authMethod,
+        strength,
+      });
       return { ok: true as const, next };
     },
   );

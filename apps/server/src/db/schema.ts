@@ -22,6 +22,8 @@ export interface UsersTable {
   status: ColumnType<UserStatus, UserStatus | undefined, UserStatus>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The operator requires a second factor of this person (migration 0171). */
+  require_mfa: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface ExternalIdentitiesTable {
@@ -51,6 +53,8 @@ export interface ApplicationsTable {
   first_party: ColumnType<boolean, boolean | undefined, boolean>;
   token_endpoint_auth_method: ColumnType<OidcClientAuthMethod, OidcClientAuthMethod | undefined, OidcClientAuthMethod>;
   backchannel_logout_uri: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Sign-ins to this application must be multi-factor (migration 0171). */
+  require_mfa: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export type OidcClientAuthMethod = "client_secret_basic" | "client_secret_post" | "none";
@@ -104,6 +108,27 @@ export interface LoginGrantsTable {
   created_at: Timestamp;
   expires_at: RequiredTimestamp;
   consumed_at: NullableTimestamp;
+  /** RFC 8176 values proven so far (migration 0171). */
+  amr: TextList;
+  /** True while the person still owes their second factor: the grant cannot be exchanged yet. */
+  second_factor_due: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+export interface TotpFactorsTable {
+  user_id: string;
+  /** The base32 secret, sealed (crypto/seal.ts). */
+  secret_sealed: string;
+  confirmed_at: NullableTimestamp;
+  /** The last RFC 6238 time step accepted: a code of that step or an earlier one is refused. */
+  last_time_step: ColumnType<string, number | undefined, number>;
+  created_at: RequiredTimestamp;
+}
+
+export interface RecoveryCodesTable {
+  code_hash: Uint8Array;
+  user_id: string;
+  created_at: RequiredTimestamp;
+  used_at: NullableTimestamp;
 }
 
 export interface TicketsTable {
@@ -285,6 +310,8 @@ export interface Database extends PeopleTables {
   saml_consents: SamlConsentsTable;
   password_reset_tokens: PasswordResetTokensTable;
   operator_roles: OperatorRolesTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,0 +1,27 @@
+import type { FastifyRequest } from "fastify";
+import type { User } from "../db/schema.ts";
+import type { SignInStrength } from "../sessions/strength.ts";
+import { isRememberedBrowser } from "./remembered-browser.ts";
+import { totpState } from "./totp.ts";
+
+export interface SecondFactorDecision {
+  /** What the password proved so far. */
+  amr: SignInStrength;
+  /** The person must give their code before the grant is exchanged. */
+  secondFactor?: "totp";
+  /** The operator requires a second factor the person has not set up. */
+  setUpSecondFactor?: boolean;
+}
+
+/**
+ * After a correct password: a person with a confirmed authenticator is asked for a code, unless
+ * this browser proved it within 30 days (then the sign-in counts as two factors: the password
+ * and the browser's signed proof, `swk`).
+ */
+export async function secondFactorDecision(request: FastifyRequest, user: User): Promise<SecondFactorDecision> {
+  const totp = await totpState(request.server.db, user.id);
+  const confirmedAt = totp?.confirmedAt;
+  if (!confirmedAt) return { amr: ["pwd"], setUpSecondFactor: user.require_mfa };
+  if (isRememberedBrowser(request, user.id, confirmedAt)) return { amr: ["pwd", "swk", "mfa"] };
+  return { amr: ["pwd"], secondFactor: "totp" };
+}

@@ -1,0 +1,65 @@
+import type { SecondFactorRequest } from "@kpi-id/contracts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { audit } from "../audit/record.ts";
+import { grantOwingSecondFactor, settleSecondFactor } from "../auth/grants.ts";
+import { AppError } from "../errors.ts";
+import { deviceNonceFor } from "../sessions/device-cookie.ts";
+import { passwordAndCode } from "../sessions/strength.ts";
+import { requestThrottleAddress } from "../throttle/address.ts";
+import { confirmFailure, credentialThrottleKeys, settleSuccess, takeAttempt } from "../throttle/throttle.ts";
+import { findUserById } from "../users/queries.ts";
+import { useRecoveryCode } from "./recovery-codes.ts";
+import { rememberBrowser } from "./remembered-browser.ts";
+import { checkTotpCode, totpState } from "./totp.ts";
+
+/** A six-digit code is the authenticator's; anything else is tried as a recovery code. */
+export async function checkSecondFactorCode(request: FastifyRequest, userId: string, code: string): Promise<boolean> {
+  const { db, config, clock } = request.server;
+  const typed = code.trim();
+  if (/^\d{6}$/.test(typed)) return checkTotpCode(db, config.sessionSecret, userId, typed, clock());
+  return useRecoveryCode(db, userId, typed, clock());
+}
+
+/**
+ * The second step of a password sign-in: the code for a grant that owes it. Wrong codes count
+ * against the same throttle as wrong passwords (the account's, the address's, or this browser's
+ * own when it signed in to the account before), so a code cannot be guessed faster than a password.
+ */
+export async function proveSecondFactor(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { sessionId, code, rememberBrowser: remember }: SecondFactorRequest,
+): Promise<void> {
+  const { db, config, clock } = request.server;
+  const userId = await grantOwingSecondFactor(db, sessionId, clock());
+  const person = userId ? await findUserById(db, userId) : undefined;
+  if (!person) {
+    await audit(request, { type: "second_factor", result: "failure", reason: "auth.grant_invalid" });
+    throw new AppError("auth.grant_invalid");
+  }
+  const keys = credentialThrottleKeys(config.sessionSecret, {
+    username: person.username,
+    address: requestThrottleAddress(request),
+    device: deviceNonceFor(request, person.id),
+  });
+  const attempt = await takeAttempt(db, keys, clock());
+  if (!attempt.allowed) {
+    await audit(request, {
+      type: "second_factor",
+      result: "failure",
+      userId: person.id,
+      reason: "auth.too_many_attempts",
+    });
+    throw new AppError("auth.too_many_attempts", { retryAfterSeconds: attempt.retryAfterSeconds });
+  }
+  if (!(await checkSecondFactorCode(request, person.id, code))) {
+    await confirmFailure(db, keys, clock());
+    await audit(request, { type: "second_factor", result: "failure", userId: person.id, reason: "auth.code_invalid" });
+    throw new AppError("auth.code_invalid");
+  }
+  await settleSuccess(db, keys);
+  await settleSecondFactor(db, sessionId, passwordAndCode);
+  const confirmedAt = (await totpState(db, person.id))?.confirmedAt;
+  if (remember && confirmedAt) rememberBrowser(request, reply, person.id, confirmedAt);
+  await audit(request, { type: "second_factor", result: "success", authMethod: "PASSWORD", userId: person.id });
+}

@@ -70,6 +70,10 @@ export const ticketDataSchema = z.object({
   AUTH_METHOD: z.enum(authMethods),
   TRACE_ID: text(),
   TIME_STAMP: text(),
+  /** How strongly the person signed in: RFC 8176 `amr` values, space-separated (`pwd otp mfa`). */
+  AUTH_AMR: text(),
+  /** `https://refeds.org/profile/mfa` for a multi-factor sign-in, else `https://refeds.org/profile/sfa`. */
+  AUTH_ACR: text(),
 });
 
 export const ticketResponseSchema = z.object({

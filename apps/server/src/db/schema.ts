@@ -141,6 +141,8 @@ export interface TicketsTable {
   created_at: Timestamp;
   expires_at: RequiredTimestamp;
   consumed_at: NullableTimestamp;
+  /** The session's RFC 8176 values when the ticket was issued (migration 0172). */
+  amr: TextList;
 }
 
 export interface DiiaRequestsTable {

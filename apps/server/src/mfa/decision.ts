@@ -25,3 +25,12 @@ export async function secondFactorDecision(request: FastifyRequest, user: User):
   if (isRememberedBrowser(request, user.id, confirmedAt)) return { amr: ["pwd", "swk", "mfa"] };
   return { amr: ["pwd"], secondFactor: "totp" };
 }
+
+/**
+ * Whether the person can make a multi-factor sign-in at all: with their authenticator app, or
+ * with Diia (strong on its own) when KPI ID knows their tax id. Otherwise asking again only loops.
+ */
+export async function canStepUp(request: FastifyRequest, user: User): Promise<boolean> {
+  if (user.tax_id) return true;
+  return Boolean((await totpState(request.server.db, user.id))?.confirmedAt);
+}

@@ -9,6 +9,7 @@ import { findApplicationById } from "../apps/queries.ts";
 import { audit } from "../audit/record.ts";
 import { AppError, hasCode } from "../errors.ts";
 import { requestLanguage } from "../http/language.ts";
+import { canStepUp } from "../mfa/decision.ts";
 import { rememberContinueTo } from "../sessions/continue-to.ts";
 import { currentSession, requireSession } from "../sessions/current.ts";
 import type { LoadedSession } from "../sessions/store.ts";
@@ -17,6 +18,7 @@ import { signInTime } from "./kpi-session.ts";
 import { interactionPath, oidcTtl } from "./provider.ts";
 import type { OidcRuntime } from "./runtime.ts";
 import { recordConsent, rememberedConsent } from "./session-grant.ts";
+import { interactionAcrValues, needsStepUp } from "./step-up.ts";
 
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
 
@@ -116,6 +118,17 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         }
         const application = await applicationOf(app, interaction);
         const facts = { session, applicationId: application.id };
+        if (needsStepUp(session, application, interactionAcrValues(interaction))) {
+          // A person with no second factor (and no Diia) cannot do better: refuse rather than ask in a loop.
+          if (!(await canStepUp(request, session.user))) {
+            return reply.redirect(
+              await finish(request, reply, deniedResult("a multi-factor sign-in is required"), facts),
+              303,
+            );
+          }
+          rememberContinueTo(reply, { kind: "oidc", uid: interaction.uid });
+          return reply.redirect(`/${language}/?reauth=1&mfa=1`, 303);
+        }
         if (!(await hasApplicationAccess(app.db, session.userId, application.id))) {
           return reply.redirect(
             await finish(request, reply, deniedResult("no access to this application"), facts),

@@ -2,6 +2,7 @@ import { oidcInteractionPath } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import Provider, { type Configuration, errors, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
 import { hasApplicationAccess } from "../access/applications.ts";
+import { findApplicationById, isUuid } from "../apps/queries.ts";
 import type { Config } from "../config/index.ts";
 import { matchesTokenHash } from "../crypto/tokens.ts";
 import type { Database } from "../db/schema.ts";
@@ -17,6 +18,7 @@ import { deriveKey, keyActivationDelaySeconds, type PrivateJwk } from "./keys.ts
 import { kpiSessionOf, kpiSessionToken, mirrorKpiSession } from "./kpi-session.ts";
 import { logoutSource, postLogoutSuccessSource, renderError } from "./pages.ts";
 import { loadSessionGrant } from "./session-grant.ts";
+import { needsStepUp } from "./step-up.ts";
 
 export const oidcPrefix = "/oidc";
 export const interactionPath = oidcInteractionPath;
@@ -60,6 +62,22 @@ function loginPolicy(options: ProviderOptions) {
         return session && session.userId === ctx.oidc.session?.accountId
           ? Check.NO_NEED_TO_PROMPT
           : Check.REQUEST_PROMPT;
+      },
+    ),
+  );
+  policy.get("login")?.checks.push(
+    new Check(
+      "kpi_id_mfa",
+      "the application needs a multi-factor sign-in and the KPI ID session has one factor",
+      "login_required",
+      async (ctx) => {
+        const session = await kpiSessionOf(ctx, options);
+        if (!session) return Check.NO_NEED_TO_PROMPT;
+        const clientId = ctx.oidc.client?.clientId;
+        const application = clientId && isUuid(clientId) ? await findApplicationById(options.db, clientId) : undefined;
+        return needsStepUp(session, application, ctx.oidc.params?.acr_values)
+          ? Check.REQUEST_PROMPT
+          : Check.NO_NEED_TO_PROMPT;
       },
     ),
   );

@@ -1,11 +1,13 @@
 import formbody from "@fastify/formbody";
-import { errorBodySchema, type TicketResponse, text, ticketResponseSchema } from "@kpi-id/contracts";
+import { type AuthMethod, errorBodySchema, type TicketResponse, text, ticketResponseSchema } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { findApplicationById } from "../apps/queries.ts";
 import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
+import { refedsMfa, refedsSfa } from "../oidc/acr.ts";
+import { strengthOfMethod } from "../sessions/strength.ts";
 import { basicCredentials, secretMatches } from "./app-credentials.ts";
 import { consumeTicket } from "./store.ts";
 
@@ -67,8 +69,15 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
       AUTH_METHOD: ticket.auth_method,
       TRACE_ID: ticket.trace_id,
       TIME_STAMP: now.toISOString(),
+      AUTH_AMR: ticketAmr(ticket).join(" "),
+      AUTH_ACR: ticketAmr(ticket).includes("mfa") ? refedsMfa : refedsSfa,
     },
   };
+}
+
+/** A ticket from before migration 0172 has no values: its method's own. */
+function ticketAmr(ticket: { amr: string[]; auth_method: AuthMethod }): readonly string[] {
+  return ticket.amr.length > 0 ? ticket.amr : strengthOfMethod[ticket.auth_method];
 }
 
 /** The KPI ID ticket protocol: an application learns who signed in. */

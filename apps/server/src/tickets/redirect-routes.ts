@@ -1,4 +1,5 @@
 import { text } from "@kpi-id/contracts";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { hasApplicationAccess } from "../access/applications.ts";
@@ -6,7 +7,10 @@ import { findApplicationById } from "../apps/queries.ts";
 import { audit } from "../audit/record.ts";
 import type { ApplicationRow } from "../db/schema.ts";
 import { requestLanguage } from "../http/language.ts";
+import { canStepUp } from "../mfa/decision.ts";
 import { currentSession } from "../sessions/current.ts";
+import type { LoadedSession } from "../sessions/store.ts";
+import { isMultiFactor, sessionAmr } from "../sessions/strength.ts";
 import { issueTicket } from "./store.ts";
 
 // Longer than any application id; a longer value is not kept in the page address.
@@ -27,6 +31,16 @@ export function pagePath(language: string, page: "" | "apps", appId: string | un
 export function callbackWithTicket(callbackUrl: string, ticket: string): string {
   const separator = !callbackUrl.includes("?") ? "?" : /[?&]$/.test(callbackUrl) ? "" : "&";
   return `${callbackUrl}${separator}ticketId=${encodeURIComponent(ticket)}`;
+}
+
+/**
+ * An application that requires MFA and a one-factor session: sign in again (with the second factor
+ * or Diia) and come back here. A person with neither is led to the account page to set a second
+ * factor up instead of going round.
+ */
+async function stepUpPath(request: FastifyRequest, session: LoadedSession, language: string, appId: string) {
+  if (!(await canStepUp(request, session.user))) return `/${language}/account#second-factor`;
+  return `${pagePath(language, "", appId)}&reauth=1&mfa=1`;
 }
 
 /** Opening a connected application: a one-time ticket and a redirect to its registered callback. */
@@ -64,9 +78,24 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         return reply.redirect(pagePath(language, "apps", appId), 302);
       }
+      if (application.require_mfa && !isMultiFactor(session)) {
+        await audit(request, {
+          type: "app_redirect",
+          result: "failure",
+          userId: session.userId,
+          applicationId: application.id,
+          reason: "auth.step_up_required",
+        });
+        return reply.redirect(await stepUpPath(request, session, language, application.id), 302);
+      }
       const ticket = await issueTicket(
         app.db,
-        { applicationId: application.id, userId: session.userId, authMethod: session.authMethod },
+        {
+          applicationId: application.id,
+          userId: session.userId,
+          authMethod: session.authMethod,
+          amr: sessionAmr(session),
+        },
         app.config.ticketTtlSeconds,
         app.clock(),
       );

@@ -1,11 +1,14 @@
 import type { AuthMethod } from "@kpi-id/contracts";
 import { hashToken, newToken } from "../crypto/tokens.ts";
 import type { Db } from "../db/schema.ts";
+import { strengthOfMethod } from "../sessions/strength.ts";
 
 export interface NewTicket {
   applicationId: string;
   userId: string;
   authMethod: AuthMethod;
+  /** The session's RFC 8176 values; the method's own when left out. */
+  amr?: readonly string[];
 }
 
 /** A one-time ticket for one application; only its hash is stored. */
@@ -18,6 +21,7 @@ export async function issueTicket(db: Db, ticket: NewTicket, ttlSeconds: number,
       application_id: ticket.applicationId,
       user_id: ticket.userId,
       auth_method: ticket.authMethod,
+      amr: [...(ticket.amr ?? strengthOfMethod[ticket.authMethod])],
       created_at: now,
       expires_at: new Date(now.getTime() + ttlSeconds * 1000),
     })
@@ -41,7 +45,7 @@ export async function consumeTicket(db: Db, token: string, applicationId: string
         .where("consumed_at", "is", null)
         .where("expires_at", ">", now)
         .where("user_id", "in", (eb) => eb.selectFrom("users").select("id").where("status", "=", "active"))
-        .returning(["id", "user_id", "auth_method", "trace_id", "created_at"]),
+        .returning(["id", "user_id", "auth_method", "trace_id", "created_at", "amr"]),
     )
     .selectFrom("used")
     .innerJoin("users", "users.id", "used.user_id")
@@ -51,16 +55,18 @@ export async function consumeTicket(db: Db, token: string, applicationId: string
       "used.auth_method as ticket_auth_method",
       "used.trace_id as ticket_trace_id",
       "used.created_at as ticket_created_at",
+      "used.amr as ticket_amr",
     ])
     .executeTakeFirst();
   if (!row) return undefined;
-  const { ticket_id, ticket_auth_method, ticket_trace_id, ticket_created_at, ...user } = row;
+  const { ticket_id, ticket_auth_method, ticket_trace_id, ticket_created_at, ticket_amr, ...user } = row;
   const ticket = {
     id: ticket_id,
     user_id: user.id,
     auth_method: ticket_auth_method,
     trace_id: ticket_trace_id,
     created_at: ticket_created_at,
+    amr: ticket_amr,
   };
   return { ticket, user };
 }

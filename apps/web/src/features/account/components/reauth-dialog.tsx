@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, QrCode } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, lazy, Suspense, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
@@ -14,6 +14,9 @@ import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { continueToAccount } from "../api/account-changes.ts";
 import { useAccountMethods } from "../api/account-queries.ts";
+
+// A person with a second factor gives its code too; loaded only then.
+const SecondFactorForm = lazy(() => import("@/features/auth/components/second-factor-form.tsx"));
 
 interface ReauthDialogProps {
   open: boolean;
@@ -40,12 +43,18 @@ export function ReauthDialog({ open, onClose, onConfirmed }: ReauthDialogProps) 
   const describeError = useErrorMessage();
   const passwordId = useId();
   const [password, setPassword] = useState("");
+  const [owingCode, setOwingCode] = useState<string>();
+  const signedInAgain = async () => {
+    setOwingCode(undefined);
+    await queryClient.invalidateQueries();
+    onConfirmed();
+  };
   const confirm = useMutation({
     mutationFn: () => login({ username: methods.data?.username ?? "", password }),
-    onSuccess: async () => {
+    onSuccess: async (step) => {
       setPassword("");
-      await queryClient.invalidateQueries();
-      onConfirmed();
+      if ("secondFactorFor" in step) setOwingCode(step.secondFactorFor);
+      else await signedInAgain();
     },
   });
   const elsewhere = useMutation({ mutationFn: signInElsewhere });
@@ -63,7 +72,11 @@ export function ReauthDialog({ open, onClose, onConfirmed }: ReauthDialogProps) 
         data-testid="reauth-dialog"
       >
         <div className="flex flex-col gap-4">
-          {known?.password ? (
+          {owingCode ? (
+            <Suspense fallback={null}>
+              <SecondFactorForm grant={owingCode} onSignedIn={signedInAgain} onCancel={() => setOwingCode(undefined)} />
+            </Suspense>
+          ) : known?.password ? (
             <form className="flex flex-col gap-3" onSubmit={submit}>
               <input type="text" name="username" autoComplete="username" value={known.username} readOnly hidden />
               <div className="space-y-1.5">

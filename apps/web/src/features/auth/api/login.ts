@@ -12,20 +12,39 @@ export const loginFieldRules = {
   password: { required: true },
 } as const;
 
-/** Signs in; answers where the browser goes next. */
-export async function login(credentials: LoginRequest): Promise<string> {
+/**
+ * Where a password sign-in stands: done (`next`: where the browser goes), or waiting for the
+ * person's second factor for this grant (`secondFactorFor`).
+ */
+export type SignInStep = { next: string } | { secondFactorFor: string };
+
+/** Signs in; answers where the browser goes next, or that a code is due first. */
+export async function login(credentials: LoginRequest): Promise<SignInStep> {
   const body = { username: credentials.username.trim(), password: credentials.password };
-  const { sessionId } = await apiJson(
+  const answer = await apiJson(
     "/api/auth",
     { method: "POST", body, failure: "Failed to login" },
     ownAnswer<LoginResponse>(),
   );
-  return exchangeSession(sessionId);
+  if (answer.secondFactor) return { secondFactorFor: answer.sessionId };
+  const next = await exchangeSession(answer.sessionId);
+  // The operator requires a second factor the person has not set up: the account page is where they do it.
+  return { next: answer.setUpSecondFactor ? secondFactorSetUpPath(next) : next };
+}
+
+/** The account page's second-factor card, in the language of `next`. */
+function secondFactorSetUpPath(next: string): string {
+  const language = /^\/(uk|en)\//.exec(next)?.[1] ?? "uk";
+  return `/${language}/account#second-factor`;
 }
 
 /** Every sign-in that runs inside the page carries this key, so the screen can hold the other entries. */
 export const signInMutationKey = ["sign-in"] as const;
 
-export function useLogin(onSignedIn: (next: string) => Promise<void> | void) {
-  return useMutation({ mutationKey: signInMutationKey, mutationFn: login, onSuccess: (next) => onSignedIn(next) });
+export function useLogin(onSignedIn: (next: string) => Promise<void> | void, onSecondFactor: (grant: string) => void) {
+  return useMutation({
+    mutationKey: signInMutationKey,
+    mutationFn: login,
+    onSuccess: (step) => ("next" in step ? onSignedIn(step.next) : onSecondFactor(step.secondFactorFor)),
+  });
 }

@@ -1,5 +1,6 @@
 import type { ErrorCode } from "@kpi-id/contracts";
 import { LogIn } from "lucide-react";
+import { lazy, Suspense, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
@@ -9,6 +10,9 @@ import { Label } from "@/components/ui/label.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { type LoginForm as LoginValues, loginFieldRules, useLogin } from "../api/login.ts";
 import { PasswordInput } from "./password-input.tsx";
+
+// Only people with a second factor see it: it stays out of the login screen's first load.
+const SecondFactorForm = lazy(() => import("./second-factor-form.tsx"));
 
 const INVALID_CREDENTIALS = "auth:login.invalidCredentials.description";
 
@@ -40,7 +44,8 @@ interface LoginFormProps {
 
 export function LoginForm({ onSignedIn, onAttempt, disabled = false }: LoginFormProps) {
   const { t } = useTranslation("auth");
-  const login = useLogin(onSignedIn);
+  const [owingCode, setOwingCode] = useState<string>();
+  const login = useLogin(onSignedIn, setOwingCode);
   const describeError = useErrorMessage();
   const { register, handleSubmit, formState } = useForm<LoginValues>({
     mode: "onChange",
@@ -52,6 +57,21 @@ export function LoginForm({ onSignedIn, onAttempt, disabled = false }: LoginForm
     onAttempt?.();
     login.mutate(values);
   });
+
+  if (owingCode) {
+    return (
+      <Suspense fallback={null}>
+        <SecondFactorForm
+          grant={owingCode}
+          onSignedIn={onSignedIn}
+          onCancel={() => {
+            setOwingCode(undefined);
+            login.reset();
+          }}
+        />
+      </Suspense>
+    );
+  }
 
   return (
     <form className="space-y-4" onSubmit={submit} noValidate aria-label={t("auth:login.formLabel")}>

@@ -7,6 +7,15 @@ import { initI18n } from "./lib/i18n.ts";
 import { createQueryClient } from "./lib/query-client.ts";
 import "./index.css";
 
+declare global {
+  var __zod_globalConfig: { jitless?: boolean } | undefined;
+}
+
+// zod (loaded later, with the screens that check answers) probes `new Function` once to decide whether to
+// compile its parsers; under the page's CSP the probe is a reported violation in the console. Its global
+// configuration, set before zod loads (what z.config({ jitless: true }) writes), skips the probe.
+globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
+
 void initI18n();
 
 // Who is signed in is asked before React renders (the language is known by now): the gates and the

@@ -23,7 +23,9 @@ Applications
   app rotate-secret --app ID|NAME           issue a new secret; the old one stops working
   app update --app ID|NAME [--title T] [--description D] [--title-en T] [--description-en D]
              [--callback-url URL]
-             [OpenID Connect flags] [--disable-oidc]
+             [OpenID Connect flags] [--disable-oidc] [--require-mfa|--no-require-mfa]
+                                            --require-mfa: tickets and OpenID Connect sign-ins only after
+                                            a second factor (a one-factor session is asked for it)
     OpenID Connect flags (app create and app update):
       --oidc --redirect-uri URI [--redirect-uri URI ...] [--post-logout-redirect-uri URI ...]
       [--scope "profile email kpi offline_access tax_id"] [--public|--confidential]
@@ -76,6 +78,10 @@ People
   user enable --username U
   user unlock --username U                  forget strangers' failed password guesses on U
                                             (lifts the lock for browsers new to U; audited)
+  user require-mfa --username U [--off]     U must give a second factor after the password
+                                            (led to set one up when U has none)
+  user reset-mfa --username U               remove U's authenticator app and recovery codes (lost
+                                            phone); audited, U told by mail
   user list
   user grant --username U --app ID|NAME     give access to an application (lifts an exclusion)
   user revoke --username U --app ID|NAME    end access; excludes U when a rule would let them in

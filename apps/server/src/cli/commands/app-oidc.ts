@@ -180,6 +180,15 @@ export const updateApplication: CommandHandler = async ({ db, out, config }, arg
       .returningAll()
       .executeTakeFirstOrThrow();
   }
+  const requireMfa = values["require-mfa"] ? true : values["no-require-mfa"] ? false : undefined;
+  if (requireMfa !== undefined) {
+    application = await db
+      .updateTable("applications")
+      .set({ require_mfa: requireMfa, updated_at: new Date() })
+      .where("id", "=", application.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
   const enabled = values.oidc ? true : values["disable-oidc"] ? false : undefined;
   if (enabled !== undefined || hasOidcOptions(values)) {
     application = await applyOidcOptions(db, application, oidcSettingsFromOptions(values, enabled));
@@ -190,6 +199,7 @@ export const updateApplication: CommandHandler = async ({ db, out, config }, arg
       name: application.name,
       title: application.title,
       callbackUrl: application.callback_url,
+      requireMfa: application.require_mfa,
       ...oidcJson(application),
     },
     `Updated application ${application.name}\n${describeOidc(application, config.publicUrl)}`,
@@ -208,6 +218,8 @@ function parseUpdate(args: string[]) {
       "description-en": { type: "string" },
       "callback-url": { type: "string" },
       "disable-oidc": { type: "boolean" },
+      "require-mfa": { type: "boolean" },
+      "no-require-mfa": { type: "boolean" },
       json: { type: "boolean" },
     },
     strict: true,

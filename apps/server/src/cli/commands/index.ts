@@ -9,6 +9,7 @@ import { samlCommands } from "./saml.ts";
 import { unitCommands } from "./unit.ts";
 import { userCommands } from "./user.ts";
 import { userGoogleCommands } from "./user-google.ts";
+import { userMfaCommands } from "./user-mfa.ts";
 import { userUnlockCommands } from "./user-unlock.ts";
 
 /** Command groups; each issue that adds operator commands adds its group here. */
@@ -20,5 +21,5 @@ export const commandGroups: Record<string, Record<string, CommandHandler>> = {
   role: roleCommands,
   saml: samlCommands,
   unit: unitCommands,
-  user: { ...userCommands, ...userGoogleCommands, ...userUnlockCommands },
+  user: { ...userCommands, ...userGoogleCommands, ...userUnlockCommands, ...userMfaCommands },
 };

@@ -1,0 +1,87 @@
+import { parseArgs } from "node:util";
+import { recordAuditEvent } from "../../audit/record.ts";
+import { createMailer } from "../../mail/mailer.ts";
+import { renderMessage } from "../../mail/messages.ts";
+import { verifiedAddressOf } from "../../mail/notify.ts";
+import { removeRecoveryCodes } from "../../mfa/recovery-codes.ts";
+import { secondFactorResetNotice } from "../../mfa/reset-notice.ts";
+import { removeTotp } from "../../mfa/totp.ts";
+import { findUserByUsername } from "../../users/queries.ts";
+import type { CliContext, CommandHandler } from "../context.ts";
+import { CommandFailedError, UsageError } from "../usage.ts";
+
+function parse(args: string[], extra: Record<string, { type: "boolean" }> = {}) {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args,
+      options: { username: { type: "string" }, json: { type: "boolean" }, ...extra },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (typeof values.username !== "string" || !values.username) throw new UsageError("--username is required");
+  return { username: values.username, off: values.off === true };
+}
+
+async function person(context: CliContext, username: string) {
+  const user = await findUserByUsername(context.db, username);
+  if (!user) throw new CommandFailedError(`no user '${username}'`);
+  return user;
+}
+
+/** `user require-mfa --username U [--off]`: the person must give a second factor after their password. */
+const requireMfa: CommandHandler = async (context, args) => {
+  const values = parse(args, { off: { type: "boolean" } });
+  const user = await person(context, values.username);
+  const required = !values.off;
+  await context.db.updateTable("users").set({ require_mfa: required }).where("id", "=", user.id).execute();
+  await recordAuditEvent(context.db, {
+    type: "second_factor_changed",
+    result: "success",
+    userId: user.id,
+    reason: required ? "operator.require_mfa" : "operator.require_mfa_off",
+  });
+  context.out.result(
+    { username: user.username, requireMfa: required },
+    required
+      ? `${user.username} must now use a second factor (led to set one up after their password)`
+      : `${user.username} no longer needs a second factor`,
+  );
+};
+
+/**
+ * `user reset-mfa --username U`: for a person who lost their phone and recovery codes. The
+ * authenticator app and recovery codes go (remembered browsers with them: they are bound to the
+ * factor); the person is told by mail at their verified address, and the reset is audited.
+ */
+const resetMfa: CommandHandler = async (context, args) => {
+  const values = parse(args);
+  const user = await person(context, values.username);
+  const hadAuthenticator = await removeTotp(context.db, user.id);
+  await removeRecoveryCodes(context.db, user.id);
+  await recordAuditEvent(context.db, {
+    type: "second_factor_changed",
+    result: "success",
+    userId: user.id,
+    reason: "operator.reset",
+  });
+  const to = verifiedAddressOf(user);
+  const mailer = createMailer(context.config.mail);
+  let notified = false;
+  if (to && mailer.enabled) {
+    const content = secondFactorResetNotice("uk", context.config.support.email);
+    await mailer.send({ to, ...renderMessage(content, "uk") });
+    notified = true;
+  }
+  mailer.close();
+  context.out.result(
+    { username: user.username, reset: hadAuthenticator, notified },
+    `${user.username}: second factor ${hadAuthenticator ? "reset" : "was not set up; recovery codes cleared"}` +
+      (notified ? ", told by mail" : ", no verified address or no mail: tell them yourself"),
+  );
+};
+
+export const userMfaCommands: Record<string, CommandHandler> = { "require-mfa": requireMfa, "reset-mfa": resetMfa };

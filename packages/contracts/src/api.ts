@@ -74,6 +74,15 @@ export const ticketDataSchema = z.object({
   AUTH_AMR: text(),
   /** `https://refeds.org/profile/mfa` for a multi-factor sign-in, else `https://refeds.org/profile/sfa`. */
   AUTH_ACR: text(),
+  // Campus roles (issue 21): eduPerson affiliations comma-separated; the primary records' status, unit
+  // code and faculty code; empty when the person has no such record.
+  AFFILIATIONS: text(),
+  STUDENT_STATUS: text(),
+  STUDENT_UNIT: text(),
+  STUDENT_FACULTY: text(),
+  EMPLOYEE_STATUS: text(),
+  EMPLOYEE_UNIT: text(),
+  EMPLOYEE_FACULTY: text(),
 });
 
 export const ticketResponseSchema = z.object({

@@ -4,6 +4,7 @@ import type { Account, ClaimsParameterMember, FindAccount } from "oidc-provider"
 import { hasApplicationAccess } from "../access/applications.ts";
 import { isUuid } from "../apps/queries.ts";
 import type { Database, User } from "../db/schema.ts";
+import { type PersonRoles, personRoles, rolesClaims } from "../people/profile.ts";
 import { strengthOfMethod } from "../sessions/strength.ts";
 import { findUserById } from "../users/queries.ts";
 
@@ -18,7 +19,7 @@ export const scopeClaims = {
   openid: ["sub", "amr", "acr"],
   profile: ["name", "given_name", "family_name"],
   email: ["email", "email_verified"],
-  kpi: ["kpi_student_id", "kpi_employee_id"],
+  kpi: ["kpi_student_id", "kpi_employee_id", "kpi_records", "eduperson_affiliation", "eduperson_scoped_affiliation"],
   tax_id: ["kpi_tax_id"],
 };
 
@@ -51,8 +52,8 @@ export function emailVerified(user: User): boolean {
   return Boolean(user.email && user.verified_email?.toLowerCase() === user.email.toLowerCase());
 }
 
-export function userClaims(user: User): Record<string, string | boolean> {
-  const claims: Record<string, string | boolean> = {
+export function userClaims(user: User, roles?: PersonRoles): Record<string, unknown> {
+  const claims: Record<string, unknown> = {
     sub: user.id,
     name: user.full_name,
     ...splitFullName(user.full_name),
@@ -64,6 +65,7 @@ export function userClaims(user: User): Record<string, string | boolean> {
   if (user.student_id) claims.kpi_student_id = user.student_id;
   if (user.employee_id) claims.kpi_employee_id = user.employee_id;
   if (user.tax_id) claims.kpi_tax_id = user.tax_id;
+  if (roles) Object.assign(claims, rolesClaims(roles));
   return claims;
 }
 
@@ -81,9 +83,11 @@ export function createFindAccount(db: Kysely<Database>): FindAccount {
     if (token?.clientId && !(await hasApplicationAccess(db, user.id, token.clientId))) return undefined;
     return {
       accountId: user.id,
-      // The provider filters these by the granted scopes and claims.
-      claims: (_use: string, _scope: string, _claims: { [key: string]: null | ClaimsParameterMember }) =>
-        userClaims(user) as { sub: string },
+      // The provider filters these by the granted scopes and claims; the records are read only when asked for.
+      claims: async (_use: string, scope: string, _claims: { [key: string]: null | ClaimsParameterMember }) =>
+        userClaims(user, scope.split(" ").includes("kpi") ? await personRoles(db, user.id) : undefined) as {
+          sub: string;
+        },
     };
   };
 }

@@ -8,6 +8,7 @@ import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { refedsMfa, refedsSfa } from "../oidc/acr.ts";
 import { strengthOfMethod } from "../sessions/strength.ts";
+import { personRoles, rolesTicketData } from "../people/profile.ts";
 import { basicCredentials, secretMatches } from "./app-credentials.ts";
 import { consumeTicket } from "./store.ts";
 
@@ -71,6 +72,7 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
       TIME_STAMP: now.toISOString(),
       AUTH_AMR: ticketAmr(ticket).join(" "),
       AUTH_ACR: ticketAmr(ticket).includes("mfa") ? refedsMfa : refedsSfa,
+      ...rolesTicketData(await personRoles(db, user.id)),
     },
   };
 }

@@ -1,0 +1,135 @@
+import { sql } from "kysely";
+import type { Affiliation } from "../db/people-schema.ts";
+import type { Db } from "../db/schema.ts";
+import { affiliationsOf } from "./records.ts";
+
+/**
+ * What applications learn of a person's campus roles: the ticket's keys (flat strings, as the protocol has
+ * always been) and OpenID Connect's `kpi` scope (the records themselves, and eduPerson affiliations).
+ */
+
+/** The scope of eduperson_scoped_affiliation values ("student@kpi.ua"): the university's domain. */
+export const affiliationScope = "kpi.ua";
+
+export interface UnitView {
+  code: string;
+  name_uk: string;
+  name_en: string;
+}
+
+export interface RecordView {
+  kind: "student" | "employee";
+  id: string;
+  status: string;
+  primary: boolean;
+  unit: UnitView | null;
+  /** The nearest faculty or institute at or above the unit: what public integrations ask for. */
+  faculty: UnitView | null;
+  speciality?: string;
+  study_form?: string;
+  study_year?: number | null;
+  position?: string;
+  category?: string;
+  employment_type?: string;
+  starts_on: string | null;
+  ends_on: string | null;
+}
+
+interface RecordRow {
+  kind: "student" | "employee";
+  id: string;
+  status: string;
+  primary: boolean;
+  speciality: string | null;
+  study_form: string | null;
+  study_year: number | null;
+  position: string | null;
+  category: string | null;
+  employment_type: string | null;
+  starts_on: string | null;
+  ends_on: string | null;
+  unit_code: string | null;
+  unit_name_uk: string | null;
+  unit_name_en: string | null;
+  faculty_code: string | null;
+  faculty_name_uk: string | null;
+  faculty_name_en: string | null;
+}
+
+export interface PersonRoles {
+  affiliations: Affiliation[];
+  records: RecordView[];
+}
+
+const unitView = (code: string | null, nameUk: string | null, nameEn: string | null): UnitView | null =>
+  code ? { code, name_uk: nameUk ?? "", name_en: nameEn ?? "" } : null;
+
+/** The person's records with their units and faculties, the primary ones first, and their affiliations. */
+export async function personRoles(db: Db, userId: string): Promise<PersonRoles> {
+  const { rows } = await sql<RecordRow>`
+    with records as (
+      select 'student' as kind, student_id as id, status, is_primary as primary, speciality, study_form, study_year,
+        null as position, null as category, null as employment_type, starts_on, ends_on, unit_id, created_at
+      from student_records where user_id = ${userId}
+      union all
+      select 'employee', employee_id, status, is_primary, null, null, null,
+        position, category, employment_type, starts_on, ends_on, unit_id, created_at
+      from employee_positions where user_id = ${userId}
+    )
+    select records.*, unit.code as unit_code, unit.name_uk as unit_name_uk, unit.name_en as unit_name_en,
+      faculty.code as faculty_code, faculty.name_uk as faculty_name_uk, faculty.name_en as faculty_name_en
+    from records
+    left join units unit on unit.id = records.unit_id
+    left join lateral (
+      select f.code, f.name_uk, f.name_en from units f
+      where f.id = any(unit.ancestry) and f.kind in ('faculty', 'institute')
+      order by array_position(unit.ancestry, f.id) desc limit 1
+    ) faculty on true
+    order by records.kind desc, records.primary desc, records.created_at`.execute(db);
+  const records = rows.map((row): RecordView => {
+    const common = {
+      kind: row.kind,
+      id: row.id,
+      status: row.status,
+      primary: row.primary,
+      unit: unitView(row.unit_code, row.unit_name_uk, row.unit_name_en),
+      faculty: unitView(row.faculty_code, row.faculty_name_uk, row.faculty_name_en),
+      starts_on: row.starts_on,
+      ends_on: row.ends_on,
+    };
+    return row.kind === "student"
+      ? { ...common, speciality: row.speciality ?? "", study_form: row.study_form ?? "", study_year: row.study_year }
+      : {
+          ...common,
+          position: row.position ?? "",
+          category: row.category ?? "",
+          employment_type: row.employment_type ?? "",
+        };
+  });
+  return { affiliations: await affiliationsOf(db, userId), records };
+}
+
+/** The ticket's keys for the roles: flat strings, empty when the person has no such record. */
+export function rolesTicketData(roles: PersonRoles) {
+  const primary = (kind: RecordView["kind"]) => roles.records.find((record) => record.kind === kind && record.primary);
+  const student = primary("student");
+  const employee = primary("employee");
+  return {
+    AFFILIATIONS: roles.affiliations.join(","),
+    STUDENT_STATUS: student?.status ?? "",
+    STUDENT_UNIT: student?.unit?.code ?? "",
+    STUDENT_FACULTY: student?.faculty?.code ?? "",
+    EMPLOYEE_STATUS: employee?.status ?? "",
+    EMPLOYEE_UNIT: employee?.unit?.code ?? "",
+    EMPLOYEE_FACULTY: employee?.faculty?.code ?? "",
+  };
+}
+
+/** OpenID Connect's `kpi` scope additions. */
+export function rolesClaims(roles: PersonRoles) {
+  return {
+    eduperson_affiliation: roles.affiliations,
+    eduperson_scoped_affiliation: roles.affiliations.map((affiliation) => `${affiliation}@${affiliationScope}`),
+    kpi_records: roles.records,
+  };
+}

@@ -103,6 +103,8 @@ describe.each(databaseKinds)("password sign-in and the connected-apps loop on %s
         AUTH_METHOD: "PASSWORD",
         TRACE_ID: body.traceId,
         TIME_STAMP: clock.now().toISOString(),
+        AUTH_AMR: "pwd",
+        AUTH_ACR: "https://refeds.org/profile/sfa",
         // The operator's student id became the person's primary student record (issue 21).
         AFFILIATIONS: "student,member",
         STUDENT_STATUS: "studying",

@@ -7,8 +7,8 @@ import { findApplicationById } from "../apps/queries.ts";
 import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { refedsMfa, refedsSfa } from "../oidc/acr.ts";
-import { strengthOfMethod } from "../sessions/strength.ts";
 import { personRoles, rolesTicketData } from "../people/profile.ts";
+import { strengthOfMethod } from "../sessions/strength.ts";
 import { basicCredentials, secretMatches } from "./app-credentials.ts";
 import { consumeTicket } from "./store.ts";
 

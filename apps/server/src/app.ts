@@ -28,6 +28,7 @@ import { registerOidc } from "./oidc/index.ts";
 import { recoveryRoutes } from "./recovery/routes.ts";
 import { registerSaml } from "./saml/index.ts";
 import { registerSessions } from "./sessions/current.ts";
+import { appLinkRoutes } from "./tickets/app-link-routes.ts";
 import { ticketExchangeRoutes } from "./tickets/exchange-routes.ts";
 import { appRedirectRoutes } from "./tickets/redirect-routes.ts";
 import { userRoutes } from "./user/routes.ts";
@@ -141,6 +142,7 @@ export async function buildApp({
   await app.register(recoveryRoutes);
   await app.register(adminPeopleRoutes);
   await app.register(appRedirectRoutes);
+  await app.register(appLinkRoutes);
   await app.register(ticketExchangeRoutes);
   await registerDiia(app);
   await registerOidc(app);

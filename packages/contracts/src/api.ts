@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { appRedirectUriMaxLength } from "./app-link.ts";
 import { type ErrorCode, errorCodes } from "./errors.ts";
 import { text } from "./text.ts";
 
@@ -63,7 +64,10 @@ export const currentUserSchema = z.object({
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
 export const ticketDataSchema = z.object({
+  /** The person's stable id, the same as OpenID Connect `sub`: what integrators key people by. */
+  USER_ID: text(),
   NAME: text(),
+  /** Empty unless the application is allowed the tax id (an application setting). */
   TAX_ID: text(),
   STUDENT_ID: text(),
   EMPLOYEE_ID: text(),
@@ -99,6 +103,8 @@ export type ProcessingStatus = (typeof processingStatuses)[number];
 
 export const diiaAppLinkSchema = z.object({
   deepLink: text(),
+  /** An https address to open in a browser (existing clients show it beside the QR code). */
+  pageLink: text(),
   requestId: text(),
   createdAt: text(),
 });
@@ -124,3 +130,17 @@ export const publicSettingsSchema = z.object({
   sandbox: z.boolean(),
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
+
+/** What the sign-in page learns about the application before sign-in (GET /api/app-link). */
+export const appLinkCheckSchema = z.object({
+  /** Whether appId names a registered application. */
+  known: z.boolean(),
+  /** Whether redirectUri (when given) is one of the application's registered callbacks exactly. */
+  redirectUriRegistered: z.boolean(),
+});
+export type AppLinkCheck = z.infer<typeof appLinkCheckSchema>;
+
+export const appLinkQuerySchema = z.object({
+  appId: text().max(128).optional().catch(undefined),
+  redirectUri: text().max(appRedirectUriMaxLength).optional().catch(undefined),
+});

@@ -32,6 +32,10 @@ export const newApplicationSchema = z.object({
   titleEn: text().max(200).default(""),
   descriptionEn: text().max(1000).default(""),
   callbackUrl: callbackUrlSchema,
+  // More ticket callbacks (say production beside development) a sign-in link may name with redirectUri.
+  extraCallbackUrls: z.array(callbackUrlSchema).max(10).default([]),
+  // Off for new applications: the tax id is released only where it is needed (issue 19).
+  releaseTaxId: z.boolean().default(false),
 });
 export type NewApplicationInput = z.input<typeof newApplicationSchema>;
 
@@ -54,6 +58,8 @@ export async function createApplication(
     title_en: fields.titleEn,
     description_en: fields.descriptionEn,
     callback_url: fields.callbackUrl,
+    extra_callback_urls: fields.extraCallbackUrls.filter((url) => url !== fields.callbackUrl),
+    release_tax_id: fields.releaseTaxId,
     secret_hash: hashTokenHex(secret),
   });
   return { application, secret };

@@ -5,6 +5,7 @@ import {
   loginRequestSchema,
   loginResponseSchema,
 } from "@kpi-id/contracts";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { audit } from "../audit/record.ts";
@@ -18,6 +19,23 @@ import { consumeLoginGrant } from "./grants.ts";
 import { signInWithPassword } from "./password-signin.ts";
 
 const okSchema = z.object({ ok: z.literal(true) });
+
+/** Ends this browser's (or server-side client's) session, OpenID Connect's with it, and clears the cookie. */
+async function logOut(request: FastifyRequest, reply: FastifyReply) {
+  const token = readSessionCookie(request);
+  await endOidcSession(request, reply);
+  const ended = token ? await deleteSessionByToken(request.server.db, token) : undefined;
+  clearSessionCookie(reply);
+  if (ended) await audit(request, { type: "logout", result: "success", userId: ended.user_id });
+  return { ok: true as const };
+}
+
+/**
+ * GET sign-out is for existing integrations' servers. A browser tells where the request came from
+ * (Sec-Fetch-Site): typed or from KPI ID's own pages it may sign out; from another site (a link or an
+ * image on any page) it may not, or any site could sign people out.
+ */
+const crossSiteFetches = new Set(["cross-site", "same-site"]);
 
 /** Password sign-in, the grant-for-cookie exchange and logout. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -41,6 +59,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/auth/internal",
     {
+      config: { csrf: "browsers" },
       schema: {
         tags: ["sign-in"],
         summary: "Exchange a login grant for the session cookie",
@@ -48,7 +67,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           "Consumes the one-time grant from /api/auth (or the Diia sign-in) and sets the HttpOnly session " +
           "cookie with a fresh token. A used, expired or unknown grant gives 401 `auth.grant_invalid`. " +
           "`next` says where the browser goes now: the apps list, or what the sign-in was started for " +
-          "(an application's OpenID Connect sign-in), kept by the server in a signed pending sign-in cookie.",
+          "(an application's OpenID Connect sign-in), kept by the server in a signed pending sign-in cookie. " +
+          "Browsers must send Origin and JSON; an existing integration's server (no Origin, no Sec-Fetch-Site) " +
+          "may call it too, for the server-side Diia flow, and keeps the cookie it gets.",
         body: internalAuthRequestSchema,
         response: { 200: internalAuthResponseSchema, 401: errorBodySchema },
       },
@@ -79,13 +100,30 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: okSchema },
       },
     },
+    async (request, reply) => logOut(request, reply),
+  );
+
+  app.get(
+    "/api/auth/logout",
+    {
+      schema: {
+        tags: ["sign-in"],
+        summary: "Sign out (existing integrations' servers)",
+        description:
+          "The same as POST, for servers that hold the KPI ID cookie (the server-side Diia flow). A browser " +
+          "request from another site (`Sec-Fetch-Site: cross-site` or `same-site`) is refused with 403 " +
+          "`request.csrf_rejected` and signs nobody out; requests without Sec-Fetch-Site (servers) and " +
+          "KPI ID's own pages are answered.",
+        response: { 200: okSchema, 403: errorBodySchema },
+      },
+    },
     async (request, reply) => {
-      const token = readSessionCookie(request);
-      await endOidcSession(request, reply);
-      const ended = token ? await deleteSessionByToken(app.db, token) : undefined;
-      clearSessionCookie(reply);
-      if (ended) await audit(request, { type: "logout", result: "success", userId: ended.user_id });
-      return { ok: true as const };
+      const site = request.headers["sec-fetch-site"];
+      if (typeof site === "string" && crossSiteFetches.has(site)) {
+        await audit(request, { type: "logout", result: "failure", reason: "request.csrf_rejected" });
+        throw new AppError("request.csrf_rejected");
+      }
+      return logOut(request, reply);
     },
   );
 };

@@ -14,15 +14,17 @@ Database
   migrate                                   apply pending migrations
 
 Applications
-  app create --name NAME --title T --description D --callback-url URL
-             [--title-en T] [--description-en D]
+  app create --name NAME --title T --description D --callback-url URL [--callback-url URL ...]
+             [--title-en T] [--description-en D] [--release-tax-id]
                                             register an application; prints its id and secret (once);
                                             the English title and description show to English readers
-                                            (the Ukrainian ones when they are not given)
+                                            (the Ukrainian ones when they are not given); the first
+                                            callback is the default, a sign-in link names another with
+                                            redirectUri; tickets carry TAX_ID only with --release-tax-id
   app list                                  list applications
   app rotate-secret --app ID|NAME           issue a new secret; the old one stops working
   app update --app ID|NAME [--title T] [--description D] [--title-en T] [--description-en D]
-             [--callback-url URL]
+             [--callback-url URL ...] [--release-tax-id|--withhold-tax-id]
              [OpenID Connect flags] [--disable-oidc] [--require-mfa|--no-require-mfa]
                                             --require-mfa: tickets and OpenID Connect sign-ins only after
                                             a second factor (a one-factor session is asked for it)

@@ -42,6 +42,10 @@ export interface ApplicationsTable {
   title_en: ColumnType<string, string | undefined, string>;
   description_en: ColumnType<string, string | undefined, string>;
   callback_url: string;
+  // More ticket callbacks a sign-in link may name with redirectUri (migration 0190)
+  extra_callback_urls: ColumnType<string[], string[] | undefined, string[]>;
+  // Whether ticket data carries TAX_ID (migration 0190; on for applications older than it)
+  release_tax_id: ColumnType<boolean, boolean | undefined, boolean>;
   secret_hash: string;
   created_at: Timestamp;
   updated_at: Timestamp;

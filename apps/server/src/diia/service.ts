@@ -42,7 +42,9 @@ export async function createAppLink({ db, client, settings, now, browserHash }: 
   }
   const expiresAt = new Date(now.getTime() + settings.requestTtlSeconds * 1000);
   await insertDiiaRequest(db, { id, hashedRequestId, deepLink, browserHash, createdAt: now, expiresAt });
-  return { deepLink, requestId: id, createdAt: now.toISOString() };
+  // Diia's deep links are https universal links: a phone opens Diia, any other browser Diia's page for
+  // the same request. Existing clients read the address as pageLink too.
+  return { deepLink, pageLink: deepLink, requestId: id, createdAt: now.toISOString() };
 }
 
 /** Whether the caller presents the binding of the browser that asked for this request. */

@@ -1,4 +1,10 @@
-import { GOOGLE_ERROR_PARAM, type GoogleErrorReason, text } from "@kpi-id/contracts";
+import {
+  appRedirectUriMaxLength,
+  appStateMaxLength,
+  GOOGLE_ERROR_PARAM,
+  type GoogleErrorReason,
+  text,
+} from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -59,17 +65,23 @@ export const googleRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           "Redirects to the provider (authorization code, PKCE S256, nonce). `state` is random and bound to a " +
           "short-lived signed HttpOnly cookie; the appId, if any, is kept in the server's pending sign-in " +
-          "cookie, not in `state`. A browser whose sign-in cannot start is sent to " +
+          "cookie with the application's own `state` and `redirectUri`, not in Google's `state`. A browser whose sign-in cannot start is sent to " +
           "`/{lang}/?google_auth_error={reason}`; other callers get 400 `request.validation_failed` " +
           "(appId not a uuid) or 503 `google.not_configured`.",
-        querystring: z.object({ appId: text().max(200).optional() }),
+        querystring: z.object({
+          appId: text().max(200).optional(),
+          // The application's sign-in link's own values, kept with appId (a longer or odd one is not carried).
+          state: text().max(appStateMaxLength).optional().catch(undefined),
+          redirectUri: text().max(appRedirectUriMaxLength).optional().catch(undefined),
+        }),
       },
     },
     async (request, reply) => {
       try {
         const appId = parseAppId(request.query.appId);
         const url = await beginGoogleSignIn(requireClient(), reply);
-        if (appId) rememberContinueTo(reply, { kind: "application", appId });
+        const { state, redirectUri } = request.query;
+        if (appId) rememberContinueTo(reply, { kind: "application", appId, state, redirectUri });
         return reply.redirect(url.href, 302);
       } catch (error) {
         if (error instanceof AppError && isNavigation(request)) {

@@ -5,8 +5,12 @@ import { AppError } from "../errors.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
-    /** Set false on server-to-server endpoints (ticket redemption, Diia callback) that browsers never call. */
-    csrf?: boolean;
+    /**
+     * Set false on server-to-server endpoints (ticket redemption, Diia callback) that browsers never call;
+     * "browsers" where existing integrations also call from their servers: checked only when the request
+     * shows it comes from a browser (browsers send Origin on every POST, and Sec-Fetch-Site).
+     */
+    csrf?: boolean | "browsers";
   }
 }
 
@@ -17,6 +21,11 @@ function isJson(request: FastifyRequest): boolean {
   return typeof type === "string" && /^application\/json\s*(;|$)/i.test(type);
 }
 
+/** A browser sends Origin on every POST and Sec-Fetch-Site on every request; a server-side client neither. */
+export function fromBrowser(request: FastifyRequest): boolean {
+  return request.headers.origin !== undefined || request.headers["sec-fetch-site"] !== undefined;
+}
+
 /**
  * Cross-site requests cannot send JSON without a preflight, and browsers send
  * Origin on every POST; requiring both stops CSRF without tokens.
@@ -24,7 +33,9 @@ function isJson(request: FastifyRequest): boolean {
 export function csrfCheck(publicOrigin: string) {
   return async function rejectCrossSiteWrites(request: FastifyRequest): Promise<void> {
     if (!stateChangingMethods.has(request.method)) return;
-    if (request.routeOptions.config?.csrf === false) return;
+    const csrf = request.routeOptions.config?.csrf;
+    if (csrf === false) return;
+    if (csrf === "browsers" && !fromBrowser(request)) return;
     if (request.headers.origin !== publicOrigin || !isJson(request)) throw new AppError("request.csrf_rejected");
   };
 }

@@ -1,4 +1,10 @@
-import { type Language, oidcInteractionPath, text } from "@kpi-id/contracts";
+import {
+  appRedirectUriMaxLength,
+  appStateMaxLength,
+  type Language,
+  oidcInteractionPath,
+  text,
+} from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { signedCookie } from "../http/signed-cookie.ts";
@@ -12,7 +18,13 @@ export const continueToSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("apps") }),
   // The account page, after the person proved it is them again for a sensitive change.
   z.object({ kind: z.literal("account") }),
-  z.object({ kind: z.literal("application"), appId: z.uuid() }),
+  // An application's sign-in link: its state and chosen callback go on to /api/app-redirect unchanged.
+  z.object({
+    kind: z.literal("application"),
+    appId: z.uuid(),
+    state: text().max(appStateMaxLength).optional(),
+    redirectUri: text().max(appRedirectUriMaxLength).optional(),
+  }),
   z.object({ kind: z.literal("oidc"), uid: text().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
   // A SAML service provider's AuthnRequest waiting on the server (saml_pending_requests.id).
   z.object({ kind: z.literal("saml"), requestId: text().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
@@ -24,7 +36,8 @@ const pendingSchema = z.object({ continueTo: continueToSchema, expiresAt: z.numb
 /** Long enough to sign in at Google or with Diia, short enough that a forgotten one does not surprise later. */
 export const PENDING_CONTINUE_SECONDS = 600;
 
-const continueCookie = signedCookie("kpi_id_continue", pendingSchema, 1024);
+// Room for an application's state and redirectUri, percent-encoded, within a browser's 4 KiB a cookie.
+const continueCookie = signedCookie("kpi_id_continue", pendingSchema, 3800);
 
 /** Where a SAML sign-in continues (saml/sso-routes.ts serves it); sessions sit below the protocols. */
 export const samlContinuePath = "/saml/continue";
@@ -36,8 +49,13 @@ export function destinationOf(continueTo: ContinueTo, language: Language): strin
       return `/${language}/apps`;
     case "account":
       return `/${language}/account`;
-    case "application":
-      return `/${language}/apps?appId=${encodeURIComponent(continueTo.appId)}`;
+    case "application": {
+      const { appId, state, redirectUri } = continueTo;
+      const link = new URLSearchParams({ appId });
+      if (state !== undefined) link.set("state", state);
+      if (redirectUri !== undefined) link.set("redirectUri", redirectUri);
+      return `/${language}/apps?${link}`;
+    }
     case "oidc":
       return `${oidcInteractionPath}/${encodeURIComponent(continueTo.uid)}`;
     case "saml":

@@ -21,7 +21,9 @@ const description =
   "Server-to-server: an application's backend redeems the `ticketId` its callback received. Application " +
   "credentials as `appId` and `appSecret` parameters (the form existing sites use), in " +
   "`Authorization: Basic base64(appId:appSecret)`, or in a JSON or form POST body. A ticket works once, " +
-  "only for its own application, for TICKET_TTL_SECONDS. Every failure is the same 401 `ticket.invalid`.";
+  "only for its own application, for TICKET_TTL_SECONDS. Every failure is the same 401 `ticket.invalid`. " +
+  "`data.USER_ID` is the person's stable id (the OpenID Connect `sub`); `data.TAX_ID` is empty unless the " +
+  "application is allowed the tax id.";
 
 async function redeem(request: FastifyRequest, presented: ExchangeFields): Promise<TicketResponse> {
   const { db, clock } = request.server;
@@ -63,8 +65,10 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
     applicationId: application.id,
     traceId: ticket.trace_id,
     data: {
+      USER_ID: user.id,
       NAME: user.full_name,
-      TAX_ID: user.tax_id ?? "",
+      // Only to applications allowed it (applications.release_tax_id); the key stays, empty, for the others.
+      TAX_ID: application.release_tax_id ? (user.tax_id ?? "") : "",
       STUDENT_ID: user.student_id ?? "",
       EMPLOYEE_ID: user.employee_id ?? "",
       AUTH_METHOD: ticket.auth_method,

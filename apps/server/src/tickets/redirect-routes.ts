@@ -1,4 +1,4 @@
-import { text } from "@kpi-id/contracts";
+import { appRedirectUriMaxLength, appStateMaxLength, text } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -11,6 +11,7 @@ import { canStepUp } from "../mfa/decision.ts";
 import { currentSession } from "../sessions/current.ts";
 import type { LoadedSession } from "../sessions/store.ts";
 import { isMultiFactor, sessionAmr } from "../sessions/strength.ts";
+import { callbackWithTicket, chosenCallback } from "./callbacks.ts";
 import { issueTicket } from "./store.ts";
 
 // Longer than any application id; a longer value is not kept in the page address.
@@ -19,18 +20,21 @@ const keptAppIdLength = 128;
 const appRedirectQuery = z.object({
   // A repeated or odd parameter is treated as missing: this is a browser navigation, it gets a page, not JSON.
   appId: text().optional().catch(undefined),
+  // The application's own value, returned unchanged to its callback; a longer one is not carried.
+  state: text().max(appStateMaxLength).optional().catch(undefined),
+  // One of the application's registered callbacks, matched exactly; without it the first is used.
+  redirectUri: text().max(appRedirectUriMaxLength).optional().catch(undefined),
 });
+type AppRedirectQuery = z.infer<typeof appRedirectQuery>;
 
-/** A same-site page address carrying the appId, percent-encoded so no value can reach a header unescaped. */
-export function pagePath(language: string, page: "" | "apps", appId: string | undefined): string {
+/** A same-site page address carrying the sign-in link's parameters, percent-encoded so none reaches a header raw. */
+export function pagePath(language: string, page: "" | "apps", { appId, state, redirectUri }: AppRedirectQuery): string {
   const base = `/${language}/${page}`;
-  return appId && appId.length <= keptAppIdLength ? `${base}?appId=${encodeURIComponent(appId)}` : base;
-}
-
-/** The registered callback with ticketId added, keeping whatever query the callback has. */
-export function callbackWithTicket(callbackUrl: string, ticket: string): string {
-  const separator = !callbackUrl.includes("?") ? "?" : /[?&]$/.test(callbackUrl) ? "" : "&";
-  return `${callbackUrl}${separator}ticketId=${encodeURIComponent(ticket)}`;
+  if (!appId || appId.length > keptAppIdLength) return base;
+  const kept = new URLSearchParams({ appId });
+  if (state !== undefined) kept.set("state", state);
+  if (redirectUri !== undefined) kept.set("redirectUri", redirectUri);
+  return `${base}?${kept}`;
 }
 
 /**
@@ -38,9 +42,9 @@ export function callbackWithTicket(callbackUrl: string, ticket: string): string 
  * or Diia) and come back here. A person with neither is led to the account page to set a second
  * factor up instead of going round.
  */
-async function stepUpPath(request: FastifyRequest, session: LoadedSession, language: string, appId: string) {
+async function stepUpPath(request: FastifyRequest, session: LoadedSession, language: string, link: AppRedirectQuery) {
   if (!(await canStepUp(request, session.user))) return `/${language}/account#second-factor`;
-  return `${pagePath(language, "", appId)}&reauth=1&mfa=1`;
+  return `${pagePath(language, "", link)}&reauth=1&mfa=1`;
 }
 
 /** Opening a connected application: a one-time ticket and a redirect to its registered callback. */
@@ -53,30 +57,36 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Open a connected application",
         description:
           "A browser navigation. Signed in with access: 302 to the application's registered callback with " +
-          "`ticketId`. Not signed in: 302 to the sign-in page keeping appId. Unknown application or no " +
-          "access: 302 to /{lang}/apps?appId=… where the page explains.",
+          "`ticketId` (and `state`, unchanged, when given). `redirectUri` names one of the application's " +
+          "registered callbacks exactly (the first is used without it); an unregistered one is refused. " +
+          "Not signed in: 302 to the sign-in page keeping appId, state and redirectUri. Unknown application, " +
+          "unregistered redirectUri or no access: 302 to /{lang}/apps?appId=… where the page explains.",
         querystring: appRedirectQuery,
       },
     },
     async (request, reply) => {
-      const { appId } = request.query;
+      const { appId, state, redirectUri } = request.query;
       const language = requestLanguage(request);
       const session = await currentSession(request, reply);
       if (!session) {
         await audit(request, { type: "app_redirect", result: "failure", reason: "auth.not_authenticated" });
-        return reply.redirect(pagePath(language, "", appId), 302);
+        return reply.redirect(pagePath(language, "", request.query), 302);
       }
       const application: ApplicationRow | undefined = appId ? await findApplicationById(app.db, appId) : undefined;
       const allowed = application ? await hasApplicationAccess(app.db, session.userId, application.id) : false;
-      if (!application || !allowed) {
+      const callback = application ? chosenCallback(application, redirectUri) : undefined;
+      if (!application || !allowed || !callback) {
         await audit(request, {
           type: "app_redirect",
           result: "failure",
           userId: session.userId,
           applicationId: application?.id,
-          reason: application ? "app.access_denied" : "app.not_found",
+          reason: !application ? "app.not_found" : !allowed ? "app.access_denied" : "app.redirect_uri_not_registered",
         });
-        return reply.redirect(pagePath(language, "apps", appId), 302);
+        // Only the appId, which the page explains; not after a refused redirectUri, which would send
+        // the browser (the application is on the person's list) straight back here.
+        const shownAppId = application && allowed ? undefined : appId;
+        return reply.redirect(pagePath(language, "apps", { appId: shownAppId }), 302);
       }
       if (application.require_mfa && !isMultiFactor(session)) {
         await audit(request, {
@@ -86,7 +96,8 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
           applicationId: application.id,
           reason: "auth.step_up_required",
         });
-        return reply.redirect(await stepUpPath(request, session, language, application.id), 302);
+        const link = { appId: application.id, state, redirectUri };
+        return reply.redirect(await stepUpPath(request, session, language, link), 302);
       }
       const ticket = await issueTicket(
         app.db,
@@ -106,7 +117,7 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
         userId: session.userId,
         applicationId: application.id,
       });
-      return reply.redirect(callbackWithTicket(application.callback_url, ticket), 302);
+      return reply.redirect(callbackWithTicket(callback, ticket, state), 302);
     },
   );
 };

@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { grantAccess } from "../../src/access/applications.ts";
-import { createApplication } from "../../src/apps/service.ts";
+import { createApplication, type NewApplicationInput } from "../../src/apps/service.ts";
 import { createUser, type PersonInput } from "../../src/users/service.ts";
 import { postJson } from "./app.ts";
 
@@ -32,13 +32,18 @@ export async function addPerson(app: FastifyInstance, person: PersonInput, passw
 
 let applicationCount = 0;
 
-export async function addApplication(app: FastifyInstance, callbackUrl = "https://app.example.edu/kpi-id/callback") {
+export async function addApplication(
+  app: FastifyInstance,
+  callbackUrl = "https://app.example.edu/kpi-id/callback",
+  settings: Pick<NewApplicationInput, "releaseTaxId" | "extraCallbackUrls"> = {},
+) {
   applicationCount += 1;
   return createApplication(app.db, {
     name: `app-${applicationCount}-${Date.now().toString(36)}`,
     title: `Application ${applicationCount}`,
     description: "A connected campus site",
     callbackUrl,
+    ...settings,
   });
 }
 

@@ -29,15 +29,21 @@ export interface StartedSignIn {
   cookieValue: string;
 }
 
-export async function startGoogleSignIn(app: FastifyInstance, appId?: string): Promise<StartedSignIn> {
-  const query = appId === undefined ? "" : `?appId=${encodeURIComponent(appId)}`;
+/** `link`: the rest of an application's sign-in link (state, redirectUri) the login page passes on with appId. */
+export async function startGoogleSignIn(
+  app: FastifyInstance,
+  appId?: string,
+  link: Record<string, string> = {},
+): Promise<StartedSignIn> {
+  const query = appId === undefined ? "" : `?${new URLSearchParams({ appId, ...link })}`;
   const response = await app.inject({ method: "GET", url: `/api/google/redirect${query}` });
   if (response.statusCode !== 302) throw new Error(`redirect answered ${response.statusCode} ${response.body}`);
   const cookie = response.cookies.find((c) => c.name.endsWith("kpi_id_google"));
   if (!cookie) throw new Error("no pending sign-in cookie");
   return {
     location: new URL(String(response.headers.location)),
-    cookie: response.cookies.map((c) => `${c.name}=${c.value}`).join("; "),
+    // As a browser sends them back: the value as Set-Cookie encoded it.
+    cookie: response.cookies.map((c) => `${c.name}=${encodeURIComponent(c.value)}`).join("; "),
     cookieValue: cookie.value,
   };
 }

@@ -118,6 +118,22 @@ export function describeOidc(application: ApplicationRow, publicUrl: string): st
   ].join("\n");
 }
 
+/** The ticket protocol's settings: where tickets go, and whether they carry the tax id. */
+export function describeTickets(application: ApplicationRow): string {
+  return [
+    `  callbacks:     ${[application.callback_url, ...application.extra_callback_urls].join(" ")}`,
+    `  TAX_ID:        ${application.release_tax_id ? "released" : "not released"}`,
+  ].join("\n");
+}
+
+export function ticketJson(application: ApplicationRow) {
+  return {
+    callbackUrl: application.callback_url,
+    extraCallbackUrls: application.extra_callback_urls,
+    releaseTaxId: application.release_tax_id,
+  };
+}
+
 export function oidcJson(application: ApplicationRow) {
   return {
     oidc: application.oidc_enabled,
@@ -132,7 +148,7 @@ export function oidcJson(application: ApplicationRow) {
 
 /**
  * `app update --app ID|NAME [--title T] [--description D] [--title-en T] [--description-en D]
- * [--callback-url URL] [OIDC flags] [--disable-oidc]`
+ * [--callback-url URL ...] [--release-tax-id|--withhold-tax-id] [OIDC flags] [--disable-oidc]`
  */
 export const updateApplication: CommandHandler = async ({ db, out, config }, args) => {
   let values: ReturnType<typeof parseUpdate>;
@@ -152,19 +168,26 @@ export const updateApplication: CommandHandler = async ({ db, out, config }, arg
       description: text().max(1000).optional(),
       titleEn: text().max(200).optional(),
       descriptionEn: text().max(1000).optional(),
-      callbackUrl: callbackUrlSchema.optional(),
+      callbackUrls: z.array(callbackUrlSchema).min(1).max(11).optional(),
+      releaseTaxId: z.boolean().optional(),
     })
     .safeParse({
       title: values.title,
       description: values.description,
       titleEn: values["title-en"],
       descriptionEn: values["description-en"],
-      callbackUrl: values["callback-url"],
+      callbackUrls: values["callback-url"],
+      releaseTaxId: values["release-tax-id"] ? true : values["withhold-tax-id"] ? false : undefined,
     });
   if (!basics.success)
     throw new UsageError(basics.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; "));
-  const { title, description, titleEn, descriptionEn, callbackUrl } = basics.data;
-  const changed = [title, description, titleEn, descriptionEn, callbackUrl].some((value) => value !== undefined);
+  if (values["release-tax-id"] && values["withhold-tax-id"])
+    throw new UsageError("--release-tax-id/--withhold-tax-id: give one of them");
+  const { title, description, titleEn, descriptionEn, callbackUrls, releaseTaxId } = basics.data;
+  const [callbackUrl, ...extraCallbackUrls] = callbackUrls ?? [];
+  const changed = [title, description, titleEn, descriptionEn, callbackUrl, releaseTaxId].some(
+    (value) => value !== undefined,
+  );
   if (changed) {
     application = await db
       .updateTable("applications")
@@ -173,7 +196,8 @@ export const updateApplication: CommandHandler = async ({ db, out, config }, arg
         ...(description !== undefined ? { description } : {}),
         ...(titleEn !== undefined ? { title_en: titleEn } : {}),
         ...(descriptionEn !== undefined ? { description_en: descriptionEn } : {}),
-        ...(callbackUrl !== undefined ? { callback_url: callbackUrl } : {}),
+        ...(callbackUrl !== undefined ? { callback_url: callbackUrl, extra_callback_urls: extraCallbackUrls } : {}),
+        ...(releaseTaxId !== undefined ? { release_tax_id: releaseTaxId } : {}),
         updated_at: new Date(),
       })
       .where("id", "=", application.id)
@@ -198,11 +222,11 @@ export const updateApplication: CommandHandler = async ({ db, out, config }, arg
       id: application.id,
       name: application.name,
       title: application.title,
-      callbackUrl: application.callback_url,
+      ...ticketJson(application),
       requireMfa: application.require_mfa,
       ...oidcJson(application),
     },
-    `Updated application ${application.name}\n${describeOidc(application, config.publicUrl)}`,
+    `Updated application ${application.name}\n${describeTickets(application)}\n${describeOidc(application, config.publicUrl)}`,
   );
 };
 
@@ -216,7 +240,9 @@ function parseUpdate(args: string[]) {
       description: { type: "string" },
       "title-en": { type: "string" },
       "description-en": { type: "string" },
-      "callback-url": { type: "string" },
+      "callback-url": { type: "string", multiple: true },
+      "release-tax-id": { type: "boolean" },
+      "withhold-tax-id": { type: "boolean" },
       "disable-oidc": { type: "boolean" },
       "require-mfa": { type: "boolean" },
       "no-require-mfa": { type: "boolean" },

@@ -8,10 +8,12 @@ import { CommandFailedError, UsageError } from "../usage.ts";
 import {
   applyOidcOptions,
   describeOidc,
+  describeTickets,
   hasOidcOptions,
   oidcJson,
   oidcOptionSpec,
   oidcSettingsFromOptions,
+  ticketJson,
   updateApplication,
   validateOidcSettings,
 } from "./app-oidc.ts";
@@ -23,16 +25,20 @@ const create: CommandHandler = async ({ db, out, config }, args) => {
     description: { type: "string" },
     "title-en": { type: "string" },
     "description-en": { type: "string" },
-    "callback-url": { type: "string" },
+    "callback-url": { type: "string", multiple: true },
+    "release-tax-id": { type: "boolean" },
     ...oidcOptionSpec,
   });
+  const [callbackUrl, ...extraCallbackUrls] = values["callback-url"] ?? [];
   const input = {
     name: required(values, "name"),
     title: required(values, "title"),
     description: values.description ?? "",
     titleEn: values["title-en"] ?? "",
     descriptionEn: values["description-en"] ?? "",
-    callbackUrl: required(values, "callback-url"),
+    callbackUrl: required({ "callback-url": callbackUrl }, "callback-url"),
+    extraCallbackUrls,
+    releaseTaxId: values["release-tax-id"] ?? false,
   };
   const oidc = hasOidcOptions(values) ? oidcSettingsFromOptions(values, values.oidc) : undefined;
   if (oidc) validateOidcSettings(oidc);
@@ -41,8 +47,9 @@ const create: CommandHandler = async ({ db, out, config }, args) => {
     const { secret } = created;
     const application = oidc ? await applyOidcOptions(db, created.application, oidc) : created.application;
     out.result(
-      { id: application.id, name: application.name, secret, ...oidcJson(application) },
+      { id: application.id, name: application.name, secret, ...ticketJson(application), ...oidcJson(application) },
       `Created application ${application.name}\n  id:     ${application.id}\n  secret: ${secret}\n` +
+        `${describeTickets(application)}\n` +
         `${describeOidc(application, config.publicUrl)}\n` +
         "Keep the secret on the application's server; it is not shown again.",
     );
@@ -62,6 +69,8 @@ const list: CommandHandler = async ({ db, out }, args) => {
     name: application.name,
     title: application.title,
     callbackUrl: application.callback_url,
+    extraCallbackUrls: application.extra_callback_urls,
+    releaseTaxId: application.release_tax_id,
   }));
   out.result(applications, table(applications));
 };

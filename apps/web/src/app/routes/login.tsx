@@ -1,10 +1,11 @@
-import { GOOGLE_ERROR_PARAM, type GoogleErrorReason, isGoogleErrorReason } from "@kpi-id/contracts";
+import { appLinkParams, GOOGLE_ERROR_PARAM, type GoogleErrorReason, isGoogleErrorReason } from "@kpi-id/contracts";
 import { useIsMutating } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { TextSeparator } from "@/components/ui/separator.tsx";
+import { useAppLinkProblem } from "@/features/auth/api/check-app-link.ts";
 import { signInMutationKey } from "@/features/auth/api/login.ts";
 import { useFinishSignIn } from "@/features/auth/api/use-finish-sign-in.ts";
 import { DiiaEntry } from "@/features/auth/components/diia-entry.tsx";
@@ -66,6 +67,7 @@ export function LoginScreen() {
   const [googleError, clearGoogleError] = useGoogleError();
   const finishSignIn = useFinishSignIn(search);
   const [signInRunning, startGoogle] = useSignInRunning();
+  const appLinkProblem = useAppLinkProblem(search);
   const googleEnabled = settings.data?.googleEnabled ?? false;
   const diiaEnabled = settings.data?.diiaEnabled ?? false;
   return (
@@ -74,6 +76,11 @@ export function LoginScreen() {
         <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-3xl">{t("auth:login.title")}</h1>
         <p className="text-muted-foreground">{t("auth:login.description")}</p>
       </div>
+      {appLinkProblem ? (
+        <Alert variant="destructive" title={t(`auth:login.appLink.${appLinkProblem}.title`)} testId="app-link-error">
+          {t(`auth:login.appLink.${appLinkProblem}.description`)}
+        </Alert>
+      ) : null}
       {googleError ? (
         <Alert variant="destructive" title={t("auth:login.googleError.title")} testId="google-error">
           {t(`auth:login.googleError.reasons.${googleError}`)}
@@ -94,7 +101,7 @@ export function LoginScreen() {
       {diiaEnabled || googleEnabled ? <TextSeparator text={t("auth:login.or")} /> : null}
       {diiaEnabled ? (
         <DiiaEntry
-          href={localizedHref(language, "/diia", search, ["appId"])}
+          href={localizedHref(language, "/diia", search, appLinkParams)}
           title={t("auth:login.diia.title")}
           description={t("auth:login.diia.description")}
           disabled={signInRunning}

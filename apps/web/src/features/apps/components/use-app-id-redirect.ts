@@ -1,15 +1,19 @@
-import type { Application } from "@kpi-id/contracts";
+import { type Application, appLinkParams } from "@kpi-id/contracts";
 import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
 import { browser } from "@/lib/browser.ts";
 import { appRedirectUrl } from "../api/app-redirect.ts";
 
-export type AppIdOutcome = { kind: "none" } | { kind: "redirecting"; application: Application } | { kind: "unknown" };
+export type AppIdOutcome =
+  | { kind: "none" }
+  | { kind: "redirecting"; application: Application; link: URLSearchParams }
+  | { kind: "unknown" };
 
-function outcomeFor(appId: string | null, applications: Application[]): AppIdOutcome {
+function outcomeFor(link: URLSearchParams, applications: Application[]): AppIdOutcome {
+  const appId = link.get("appId");
   if (!appId) return { kind: "none" };
   const application = applications.find((candidate) => candidate.id === appId);
-  return application ? { kind: "redirecting", application } : { kind: "unknown" };
+  return application ? { kind: "redirecting", application, link: new URLSearchParams(link) } : { kind: "unknown" };
 }
 
 /**
@@ -19,18 +23,18 @@ function outcomeFor(appId: string | null, applications: Application[]): AppIdOut
  */
 export function useAppIdRedirect(applications: Application[]): AppIdOutcome {
   const [searchParams, setSearchParams] = useSearchParams();
-  const [outcome] = useState(() => outcomeFor(searchParams.get("appId"), applications));
+  const [outcome] = useState(() => outcomeFor(searchParams, applications));
   useEffect(() => {
     if (outcome.kind === "none") return;
     setSearchParams(
       (current) => {
         const next = new URLSearchParams(current);
-        next.delete("appId");
+        for (const name of appLinkParams) next.delete(name);
         return next;
       },
       { replace: true },
     );
-    if (outcome.kind === "redirecting") browser.replace(appRedirectUrl(outcome.application.id));
+    if (outcome.kind === "redirecting") browser.replace(appRedirectUrl(outcome.application.id, outcome.link));
   }, [outcome, setSearchParams]);
   return outcome;
 }

@@ -1,3 +1,4 @@
+import { appLinkParams } from "@kpi-id/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { useNavigate } from "react-router";
@@ -8,7 +9,7 @@ import { userQueryOptions } from "./get-user.ts";
 
 /**
  * After any sign-in, go where the server says (`next`). The apps list is a page of this app: load the
- * person and go there keeping appId. Anything else (an application's OpenID Connect sign-in the server
+ * person and go there keeping the application's sign-in link (appId, state, redirectUri). Anything else (an application's OpenID Connect sign-in the server
  * kept waiting) is a page load.
  */
 export function useFinishSignIn(search: string) {
@@ -22,7 +23,7 @@ export function useFinishSignIn(search: string) {
         return;
       }
       await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 });
-      navigate(localizedHref(language, "/apps", search, ["appId"]), { replace: true });
+      navigate(localizedHref(language, "/apps", search, appLinkParams), { replace: true });
     },
     [queryClient, navigate, language, search],
   );

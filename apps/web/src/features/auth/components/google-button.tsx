@@ -1,3 +1,4 @@
+import { appLinkParams } from "@kpi-id/contracts";
 import { buttonVariants } from "@/components/ui/button.tsx";
 import { keepParams } from "@/lib/paths.ts";
 import { cn } from "@/lib/utils.ts";
@@ -37,7 +38,7 @@ interface GoogleButtonProps {
 export function GoogleButton({ label, search, disabled, onStart }: GoogleButtonProps) {
   return (
     <a
-      href={`/api/google/redirect${keepParams(search, ["appId"])}`}
+      href={`/api/google/redirect${keepParams(search, appLinkParams)}`}
       className={cn(
         buttonVariants({ variant: "outline", size: "lg", className: "w-full" }),
         disabled && "pointer-events-none opacity-50",

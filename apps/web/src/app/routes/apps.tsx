@@ -48,7 +48,7 @@ export function AppsScreen() {
             <Trans t={t} i18nKey="apps:description" components={{ dataLink: <MyDataLink data={user.data} /> }} />
           </p>
         </div>
-        <div className="flex flex-wrap gap-2 self-start">
+        <div className="flex flex-wrap gap-2 self-start sm:shrink-0">
           <Button variant="outline" asChild>
             <Link to={localizePath(language, "/account")} data-testid="account-link">
               <UserRoundCog aria-hidden />

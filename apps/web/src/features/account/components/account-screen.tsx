@@ -4,6 +4,7 @@ import { ActivitySection } from "./activity-section.tsx";
 import { ApplicationsSection } from "./applications-section.tsx";
 import { MethodsSection } from "./methods-section.tsx";
 import { ProfileSection } from "./profile-section.tsx";
+import { SecondFactorSection } from "./second-factor-section.tsx";
 import { SessionsSection } from "./sessions-section.tsx";
 import { useReauth } from "./use-reauth.tsx";
 
@@ -21,6 +22,7 @@ export function AccountScreen({ user }: { user: CurrentUser }) {
       <SessionsSection askAgain={askAgain} />
       <ApplicationsSection askAgain={askAgain} />
       <MethodsSection askAgain={askAgain} fullName={user.fullName} />
+      <SecondFactorSection askAgain={askAgain} />
       <ActivitySection />
       {dialog}
     </div>

@@ -6,6 +6,7 @@ import type { Kysely } from "kysely";
 import { accountApplicationRoutes } from "./account/application-routes.ts";
 import { accountPasswordRoutes } from "./account/password-routes.ts";
 import { accountSessionRoutes } from "./account/routes.ts";
+import { adminApplicationRoutes } from "./admin/application-routes.ts";
 import { adminPeopleRoutes } from "./admin/people-routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import type { Config } from "./config/index.ts";
@@ -141,6 +142,7 @@ export async function buildApp({
   await app.register(secondFactorRoutes);
   await app.register(recoveryRoutes);
   await app.register(adminPeopleRoutes);
+  await app.register(adminApplicationRoutes);
   await app.register(appRedirectRoutes);
   await app.register(appLinkRoutes);
   await app.register(ticketExchangeRoutes);

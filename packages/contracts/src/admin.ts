@@ -90,3 +90,28 @@ export const applicationIdRequestSchema = z.object({ applicationId: z.uuid() });
 
 export const adminActionResultSchema = z.object({ done: z.boolean(), count: z.number().int().optional() });
 export type AdminActionResult = z.infer<typeof adminActionResultSchema>;
+
+export const adminApplicationSchema = z.object({
+  id: z.uuid(),
+  name: text(),
+  title: text(),
+  callbackUrl: text(),
+  oidcEnabled: z.boolean(),
+  firstParty: z.boolean(),
+  people: z.number().int(),
+});
+export type AdminApplication = z.infer<typeof adminApplicationSchema>;
+
+export const adminApplicationsSchema = z.object({ applications: z.array(adminApplicationSchema) });
+
+export const newApplicationRequestSchema = z.object({
+  name: text().min(1).max(64),
+  title: text().min(1).max(200),
+  description: text().max(1000).optional(),
+  callbackUrl: text().min(1).max(2048),
+});
+export type NewApplicationRequest = z.infer<typeof newApplicationRequestSchema>;
+
+/** A new application or a rotated secret: the secret is in this answer only, never again. */
+export const applicationSecretSchema = z.object({ application: adminApplicationSchema, secret: text() });
+export type ApplicationSecret = z.infer<typeof applicationSecretSchema>;

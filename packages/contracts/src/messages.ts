@@ -66,6 +66,7 @@ export const ukErrorMessages = {
     "У файлі є невідомі стовпці. Дозволені: username, full-name, email, tax-id, student-id, employee-id, password, apps.",
   "admin.import_too_large":
     "Файл завеликий для імпорту через консоль: розділіть його або скористайтеся командою user import.",
+  "admin.application_name_taken": "Застосунок із такою назвою вже є.",
   "service.database_unavailable": "Сервіс тимчасово недоступний. Спробуйте за хвилину.",
   "service.internal_error": "Сталася внутрішня помилка. Спробуйте пізніше.",
 } as const satisfies ErrorMessages;
@@ -123,6 +124,7 @@ export const enErrorMessages = {
   "admin.import_unknown_columns":
     "The file has unknown columns. Allowed: username, full-name, email, tax-id, student-id, employee-id, password, apps.",
   "admin.import_too_large": "The file is too large for the console's import: split it or use the user import command.",
+  "admin.application_name_taken": "An application with this name exists already.",
   "service.database_unavailable": "The service is temporarily unavailable. Try again in a minute.",
   "service.internal_error": "An internal error occurred. Try again later.",
 } as const satisfies ErrorMessages;

@@ -16,6 +16,8 @@ export interface DemoPerson {
   studentId?: string;
   employeeId?: string;
   apps: string[];
+  /** Console roles (admin/roles.ts): the demo campus has an admin and a helpdesk person. */
+  roles?: ("admin" | "helpdesk")[];
 }
 
 export const demoPeople: DemoPerson[] = [
@@ -37,6 +39,7 @@ export const demoPeople: DemoPerson[] = [
     taxId: "2712345671",
     employeeId: "E-10042",
     apps: ["campus", "my-kpi"],
+    roles: ["admin"],
   },
   {
     username: "both",
@@ -47,6 +50,7 @@ export const demoPeople: DemoPerson[] = [
     studentId: "PhD-0117",
     employeeId: "E-20311",
     apps: ["campus", "my-kpi", "demo-site"],
+    roles: ["helpdesk"],
   },
   {
     username: "newcomer",

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { grantAccess } from "../access/applications.ts";
+import { grantRole } from "../admin/roles.ts";
 import { findApplicationByIdOrName } from "../apps/queries.ts";
 import { createApplication } from "../apps/service.ts";
 import { createPasswordHasher } from "../crypto/password.ts";
@@ -41,6 +42,7 @@ export async function seedDemoData(app: FastifyInstance): Promise<DemoSecrets | 
       const application = await findApplicationByIdOrName(app.db, name);
       if (application) await grantAccess(app.db, user.id, application.id);
     }
+    for (const role of person.roles ?? []) await grantRole(app.db, user.id, role);
   }
   writeFileSync(join(app.config.database.dataDir, "demo-apps.json"), `${JSON.stringify(secrets, null, 2)}\n`, {
     mode: 0o600,

@@ -19,6 +19,7 @@ export { issueTicket } from "../../src/tickets/store.ts";
 export { createUser } from "../../src/users/service.ts";
 export { createTestApp, type TestApp, testConfig } from "./app.ts";
 export { addPerson, signIn } from "./campus.ts";
+export { addOperator } from "./console.ts";
 export { createTestDatabase, databaseKinds } from "./databases.ts";
 export { freePort } from "./listening.ts";
 export { addOidcClient, TestBrowser } from "./oidc.ts";

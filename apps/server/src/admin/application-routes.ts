@@ -1,0 +1,124 @@
+import {
+  adminApplicationsSchema,
+  applicationSecretSchema,
+  errorBodySchema,
+  newApplicationRequestSchema,
+  personIdParamsSchema,
+} from "@kpi-id/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { sql } from "kysely";
+import { z } from "zod";
+import { findApplicationById } from "../apps/queries.ts";
+import { createApplication, rotateApplicationSecret } from "../apps/service.ts";
+import type { ApplicationRow, Db } from "../db/schema.ts";
+import { AppError } from "../errors.ts";
+import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
+
+const refusals = { 401: errorBodySchema, 403: errorBodySchema };
+const tags = ["admin"];
+
+async function peopleCounts(db: Db): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom("user_applications")
+    .select(["application_id", sql<string>`count(*)`.as("people")])
+    .groupBy("application_id")
+    .execute();
+  return new Map(rows.map((row) => [row.application_id, Number(row.people)]));
+}
+
+function applicationView(row: ApplicationRow, people: number) {
+  return {
+    id: row.id,
+    name: row.name,
+    title: row.title,
+    callbackUrl: row.callback_url,
+    oidcEnabled: row.oidc_enabled,
+    firstParty: row.first_party,
+    people,
+  };
+}
+
+/** The console's applications: list, register (the secret shown once), rotate the secret. */
+export const adminApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
+  guardConsoleRoutes(app);
+
+  app.get(
+    "/api/admin/applications",
+    {
+      config: { permission: "apps.view" },
+      schema: {
+        tags,
+        summary: "Applications",
+        description: "Every registered application with how many people may use it.",
+        response: { 200: adminApplicationsSchema, ...refusals },
+      },
+    },
+    async () => {
+      const [rows, counts] = await Promise.all([
+        app.db.selectFrom("applications").selectAll().orderBy(sql`lower(title)`).execute(),
+        peopleCounts(app.db),
+      ]);
+      return { applications: rows.map((row) => applicationView(row, counts.get(row.id) ?? 0)) };
+    },
+  );
+
+  app.post(
+    "/api/admin/applications",
+    {
+      config: { permission: "apps.manage" },
+      schema: {
+        tags,
+        summary: "Register an application",
+        description: "As `app create`; the answer holds the secret, which is never shown again.",
+        body: newApplicationRequestSchema,
+        response: { 200: applicationSecretSchema, 400: errorBodySchema, 409: errorBodySchema, ...refusals },
+      },
+    },
+    async (request) => {
+      let created: Awaited<ReturnType<typeof createApplication>>;
+      try {
+        created = await createApplication(app.db, request.body);
+      } catch (error) {
+        if (error instanceof z.ZodError) {
+          const details = error.issues.map((i) => ({ path: `body.${i.path.join(".")}`, message: i.message }));
+          throw new AppError("request.validation_failed", { details });
+        }
+        if ((error as { code?: string }).code === "23505") throw new AppError("admin.application_name_taken");
+        throw error;
+      }
+      await auditByOperator(request, {
+        type: "application_created",
+        result: "success",
+        applicationId: created.application.id,
+      });
+      return { application: applicationView(created.application, 0), secret: created.secret };
+    },
+  );
+
+  app.post(
+    "/api/admin/applications/:id/rotate-secret",
+    {
+      config: { permission: "apps.manage" },
+      schema: {
+        tags,
+        summary: "Rotate an application's secret",
+        description: "As `app rotate-secret`: the old secret stops working now; the new one is in this answer only.",
+        params: personIdParamsSchema,
+        body: z.object({}).optional(),
+        response: { 200: applicationSecretSchema, 404: errorBodySchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const rotated = await rotateApplicationSecret(app.db, request.params.id);
+      if (!rotated) throw new AppError("app.not_found");
+      const current = (await findApplicationById(app.db, rotated.application.id)) ?? rotated.application;
+      await auditByOperator(request, {
+        type: "application_secret_rotated",
+        result: "success",
+        applicationId: rotated.application.id,
+      });
+      const people = (await peopleCounts(app.db)).get(current.id) ?? 0;
+      return { application: applicationView(current, people), secret: rotated.secret };
+    },
+  );
+};

@@ -8,6 +8,10 @@ const publicScreens = [
   "/terms-of-use",
   "/auth-success",
   "/diia",
+  "/forgot-password",
+  "/forgot-password?via=email",
+  "/forgot-password?via=diia",
+  "/reset-password#token=unknown",
   "/no-such-page",
 ];
 

@@ -54,6 +54,33 @@ const shots: Shot[] = [
       await page.unroute("**/api/diia/check-request*");
     },
   },
+  { name: "forgot-password", run: (page, lang) => open(page, `/${lang}/forgot-password`) },
+  { name: "forgot-password-email", run: (page, lang) => open(page, `/${lang}/forgot-password?via=email`) },
+  {
+    name: "forgot-password-email-sent",
+    run: async (page, lang) => {
+      await open(page, `/${lang}/forgot-password?via=email`);
+      // A new address each run: three links an hour per address, then the page says to wait.
+      await page.locator("input[type=email]").fill(`nobody-${Date.now()}@example.org`);
+      await page.locator("button[type=submit]").click();
+      await page.getByTestId("recovery-sent").waitFor();
+    },
+  },
+  { name: "forgot-password-diia", run: (page, lang) => open(page, `/${lang}/forgot-password?via=diia`, 2500) },
+  { name: "reset-password-invalid", run: (page, lang) => open(page, `/${lang}/reset-password#token=used`) },
+  {
+    name: "reset-password",
+    run: async (page, lang) => {
+      // A link's page as its holder sees it, with a weak password typed: the meter says why.
+      await page.route("**/api/recovery/check", (route) =>
+        route.fulfill({ json: { username: "student", fullName: "Олена Коваленко" } }),
+      );
+      await open(page, `/${lang}/reset-password#token=screenshot`);
+      await page.locator("input[name=new-password]").fill("olena2026");
+      await page.getByTestId("strength-meter").locator("ul, p.text-destructive").first().waitFor();
+      await page.unroute("**/api/recovery/check");
+    },
+  },
   { name: "faq", run: (page, lang) => open(page, `/${lang}/faq`) },
   { name: "button-wizard", run: (page, lang) => open(page, `/${lang}/button-wizard`, 800) },
   { name: "privacy-policy", run: (page, lang) => open(page, `/${lang}/privacy-policy`) },
@@ -78,6 +105,17 @@ const shots: Shot[] = [
     },
   },
   { name: "account", signedIn: true, run: (page, lang) => open(page, `/${lang}/account`, 800) },
+  {
+    name: "account-password",
+    signedIn: true,
+    run: async (page, lang) => {
+      await open(page, `/${lang}/account`, 800);
+      await page.getByTestId("method-password").getByRole("button").click();
+      await page.locator("input[name=new-password]").fill("correct horse battery staple");
+      await page.getByTestId("strength-meter").waitFor();
+      await page.waitForTimeout(800);
+    },
+  },
   {
     name: "account-reauth",
     signedIn: true,

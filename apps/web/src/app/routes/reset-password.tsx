@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useLocation } from "react-router";
+import { useLocation, useNavigate } from "react-router";
 import { ResetPasswordForm } from "@/features/password/components/reset-password-form.tsx";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
@@ -15,15 +15,21 @@ function tokenOf(hash: string): string {
 export function ResetPasswordRoute() {
   const { t } = useTranslation("password");
   const language = useLanguage();
-  const { hash } = useLocation();
-  const [token] = useState(() => tokenOf(hash));
+  const { hash, pathname } = useLocation();
+  const navigate = useNavigate();
+  const [token, setToken] = useState(() => tokenOf(hash));
   useEffect(() => {
-    // Out of the address bar, history and any screenshot of it once read.
-    if (window.location.hash) window.history.replaceState(window.history.state, "", window.location.pathname);
-  }, []);
+    const fromLink = tokenOf(hash);
+    if (fromLink === "") return;
+    // A newer link opened in the same tab replaces the token; it then leaves the address bar, history
+    // and any screenshot of it.
+    setToken(fromLink);
+    navigate({ pathname, hash: "" }, { replace: true });
+  }, [hash, pathname, navigate]);
   return (
     <ContentPage title={t("password:reset.title")} width="narrow">
       <ResetPasswordForm
+        key={token}
         token={token}
         forgotHref={localizePath(language, "/forgot-password")}
         signInHref={localizePath(language, "/")}

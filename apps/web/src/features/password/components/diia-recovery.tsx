@@ -8,14 +8,12 @@ import { resetTokenFromDiia } from "../api/password-api.ts";
  */
 export function DiiaRecovery({ onProved }: { onProved: (token: string) => void }) {
   const { t } = useTranslation("password");
+  // The Diia screen's own words say how to scan; the choice that led here said what the scan is for.
   return (
-    <div className="flex flex-col gap-3">
-      <p className="text-center text-sm text-muted-foreground">{t("password:forgot.diiaDescription")}</p>
-      <DiiaLogin
-        onSignedIn={onProved}
-        exchange={resetTokenFromDiia}
-        exchangingLabel={t("password:forgot.diiaStarting")}
-      />
-    </div>
+    <DiiaLogin
+      onSignedIn={onProved}
+      exchange={resetTokenFromDiia}
+      exchangingLabel={t("password:forgot.diiaStarting")}
+    />
   );
 }

@@ -144,3 +144,7 @@ export const appLinkQuerySchema = z.object({
   appId: text().max(128).optional().catch(undefined),
   redirectUri: text().max(appRedirectUriMaxLength).optional().catch(undefined),
 });
+
+/** The button script's content-hashed address and its Subresource Integrity (GET /api/signin-script). */
+export const signinScriptSchema = z.object({ path: text(), integrity: text() });
+export type SigninScript = z.infer<typeof signinScriptSchema>;

@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 describe("the button wizard", () => {
-  it("starts with appId in its error state, clears it when filled and shows it again when emptied", async () => {
+  it("starts with appId in its error state, warns on a value that is not an id, clears for an id, errs again when emptied", async () => {
     mockFetch({ "GET /user": unauthorized });
     renderApp("/uk/button-wizard");
     const appId = await screen.findByLabelText("Ідентифікатор застосунку (appId)");
@@ -31,8 +31,14 @@ describe("the button wizard", () => {
     expect(screen.getByText(error)).toBeVisible();
     const user = userEvent.setup();
     await user.type(appId, "app-1");
-    expect(appId).toHaveAttribute("aria-invalid", "false");
+    // Not an application id (a UUID): warned, since its sign-in page would say the service is unknown.
+    expect(appId).toHaveAttribute("aria-invalid", "true");
     expect(screen.queryByText(error)).toBeNull();
+    expect(screen.getByTestId("app-id-problem")).toHaveTextContent("Це не ідентифікатор застосунку");
+    await user.clear(appId);
+    await user.type(appId, "6c6fcecd-eb70-443b-a762-0f0037a090be");
+    expect(appId).toHaveAttribute("aria-invalid", "false");
+    expect(screen.queryByTestId("app-id-problem")).toBeNull();
     await user.clear(appId);
     expect(appId).toHaveAttribute("aria-invalid", "true");
     expect(screen.getByText(error)).toBeVisible();

@@ -3,6 +3,17 @@ import { describe, expect, it } from "vitest";
 import { htmlButtonSnippet, htmlScriptSnippet, reactComponentSnippet, reactHookSnippet } from "./snippets.ts";
 
 describe("the wizard's snippets", () => {
+  it("pins the script by its content hash with integrity and crossorigin, when the server told them", () => {
+    const pinned = { path: "/kpi-id-signin.Ab12Cd34Ef56.js", integrity: "sha384-abc" };
+    expect(htmlScriptSnippet("https://id.kpi.ua", pinned)).toBe(
+      '<script src="https://id.kpi.ua/kpi-id-signin.Ab12Cd34Ef56.js" integrity="sha384-abc" crossorigin="anonymous" async></script>',
+    );
+    const hook = reactHookSnippet("https://id.kpi.ua", pinned);
+    expect(hook).toContain('script.src = "https://id.kpi.ua/kpi-id-signin.Ab12Cd34Ef56.js";');
+    expect(hook).toContain('script.integrity = "sha384-abc";');
+    expect(hook).toContain('script.crossOrigin = "anonymous";');
+  });
+
   it("include the script from the service's own origin", () => {
     expect(htmlScriptSnippet("https://id.kpi.ua")).toBe(
       '<script src="https://id.kpi.ua/kpi-id-signin.js" async></script>',

@@ -4,13 +4,23 @@ const htmlEntities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "
 const escapeAttribute = (value: string) =>
   value.replace(/[&<>"]/g, (character) => htmlEntities[character] ?? character);
 
-export function scriptUrl(serviceOrigin: string): string {
-  return `${serviceOrigin}/kpi-id-signin.js`;
+/** The content-hashed script and its Subresource Integrity, when the server told them (GET /api/signin-script). */
+export interface PinnedScript {
+  path: string;
+  integrity: string;
 }
 
-/** HTML section 1: the script include. */
-export function htmlScriptSnippet(serviceOrigin: string): string {
-  return `<script src="${scriptUrl(serviceOrigin)}" async></script>`;
+export function scriptUrl(serviceOrigin: string, pinned?: PinnedScript): string {
+  return `${serviceOrigin}${pinned?.path ?? "/kpi-id-signin.js"}`;
+}
+
+/**
+ * HTML section 1: the script include; pinned, the exact script by its content hash with `integrity`
+ * (the browser refuses any other bytes) and `crossorigin` (integrity needs a CORS fetch).
+ */
+export function htmlScriptSnippet(serviceOrigin: string, pinned?: PinnedScript): string {
+  const integrity = pinned ? ` integrity="${pinned.integrity}" crossorigin="anonymous"` : "";
+  return `<script src="${scriptUrl(serviceOrigin, pinned)}"${integrity} async></script>`;
 }
 
 /** HTML section 2: the button element; empty and false attributes are left out. */
@@ -20,7 +30,10 @@ export function htmlButtonSnippet(config: ButtonConfig): string {
 }
 
 /** React section 1: a hook that loads the script once and (re)initialises the buttons. */
-export function reactHookSnippet(serviceOrigin: string): string {
+export function reactHookSnippet(serviceOrigin: string, pinned?: PinnedScript): string {
+  const integrity = pinned
+    ? `\n      script.integrity = "${pinned.integrity}";\n      script.crossOrigin = "anonymous";`
+    : "";
   return `import { useEffect } from "react";
 
 declare global {
@@ -33,7 +46,7 @@ export function useKpiIdSignin(deps: unknown[] = []) {
     let script = document.querySelector<HTMLScriptElement>("script[data-kpi-id]");
     if (!script) {
       script = document.createElement("script");
-      script.src = "${scriptUrl(serviceOrigin)}";
+      script.src = "${scriptUrl(serviceOrigin, pinned)}";${integrity}
       script.async = true;
       script.dataset.kpiId = "";
       document.head.append(script);

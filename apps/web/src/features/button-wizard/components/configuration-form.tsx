@@ -23,12 +23,17 @@ function Field({ id, label, children }: { id: string; label: string; children: R
   );
 }
 
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The button configuration of the spec; position = logoAlignment, language = locale. */
 export function ConfigurationForm({ config, onChange }: ConfigurationFormProps) {
   const { t } = useTranslation("button-wizard");
   const id = useId();
   const set = <K extends keyof ButtonConfig>(key: K, value: ButtonConfig[K]) => onChange({ ...config, [key]: value });
   const appIdMissing = config.appId.trim() === "";
+  // Application ids are UUIDs; anything else gives a button whose sign-in page says the service is unknown.
+  const appIdInvalid = !appIdMissing && !uuidPattern.test(config.appId.trim());
+  const appIdProblem = appIdMissing ? "error" : appIdInvalid ? "invalid" : undefined;
   const field = (name: string) => `button-configuration.fields.${name}`;
 
   const choice = <K extends "size" | "color" | "logoAlignment" | "locale">(
@@ -74,14 +79,14 @@ export function ConfigurationForm({ config, onChange }: ConfigurationFormProps) 
               id={`${id}-app-id`}
               value={config.appId}
               required
-              aria-invalid={appIdMissing}
-              aria-describedby={appIdMissing ? `${id}-app-id-error` : undefined}
+              aria-invalid={appIdProblem !== undefined}
+              aria-describedby={appIdProblem ? `${id}-app-id-error` : undefined}
               placeholder="00000000-0000-0000-0000-000000000000"
               onChange={(event) => set("appId", event.target.value)}
             />
-            {appIdMissing ? (
-              <p id={`${id}-app-id-error`} className="text-sm text-destructive">
-                {t(`${field("app-id")}.error`)}
+            {appIdProblem ? (
+              <p id={`${id}-app-id-error`} className="text-sm text-destructive" data-testid="app-id-problem">
+                {t(`${field("app-id")}.${appIdProblem}`)}
               </p>
             ) : null}
           </Field>

@@ -2,6 +2,8 @@ import type { ButtonConfig } from "@kpi-id/signin-button";
 import * as Tabs from "@radix-ui/react-tabs";
 import { useTranslation } from "react-i18next";
 import { Card } from "@/components/ui/card.tsx";
+import { useSettings } from "@/lib/settings.ts";
+import { usePinnedScript } from "../api/use-pinned-script.ts";
 import { htmlButtonSnippet, htmlScriptSnippet, reactComponentSnippet, reactHookSnippet } from "../snippets.ts";
 import { CodeSection } from "./code-section.tsx";
 
@@ -11,7 +13,9 @@ const tabClass =
 /** HTML and React tabs, two snippets each, for the configuration on the left. */
 export function IntegrationCard({ config }: { config: ButtonConfig }) {
   const { t } = useTranslation("button-wizard");
-  const origin = window.location.origin;
+  // The service's public address (PUBLIC_URL), not whatever address this page was opened with.
+  const origin = useSettings().data?.publicUrl ?? window.location.origin;
+  const pinned = usePinnedScript();
   return (
     <Card className="p-5 sm:p-6">
       <h2 className="mb-4 text-lg font-semibold">{t("integration.title")}</h2>
@@ -25,11 +29,11 @@ export function IntegrationCard({ config }: { config: ButtonConfig }) {
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="html" className="flex flex-col gap-5">
-          <CodeSection title={t("integration.html.script")} code={htmlScriptSnippet(origin)} />
+          <CodeSection title={t("integration.html.script")} code={htmlScriptSnippet(origin, pinned)} />
           <CodeSection title={t("integration.html.button")} code={htmlButtonSnippet(config)} />
         </Tabs.Content>
         <Tabs.Content value="react" className="flex flex-col gap-5">
-          <CodeSection title={t("integration.react.hook")} code={reactHookSnippet(origin)} />
+          <CodeSection title={t("integration.react.hook")} code={reactHookSnippet(origin, pinned)} />
           <CodeSection title={t("integration.react.component")} code={reactComponentSnippet(config)} />
         </Tabs.Content>
       </Tabs.Root>

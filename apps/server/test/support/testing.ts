@@ -3,7 +3,8 @@
  * as `@kpi-id/server/testing`: a test app and database, people and applications to sign in with,
  * and the few production parts a stand-in is checked against. Nothing imports apps/server/src directly.
  */
-export { grantAccess } from "../../src/access/applications.ts";
+export { grantAccess, hasApplicationAccess } from "../../src/access/applications.ts";
+export { addAccessRule } from "../../src/access/rules.ts";
 export { buildApp } from "../../src/app.ts";
 export { createApplication } from "../../src/apps/service.ts";
 export { createPasswordHasher, type PasswordHasher } from "../../src/crypto/password.ts";

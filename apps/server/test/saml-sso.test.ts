@@ -4,6 +4,7 @@ import { parseSpMetadata } from "../src/saml/sp-metadata.ts";
 import { upsertServiceProvider } from "../src/saml/sp-registry.ts";
 import { createSession } from "../src/sessions/store.ts";
 import { passwordAndCode } from "../src/sessions/strength.ts";
+import { browse, formOf } from "./saml/browse.ts";
 import { type NodeSamlSp, type NodeSamlSpOptions, nodeSamlSp } from "./saml/node-saml-sp.ts";
 import { createTestApp, postJson, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { addPerson, sessionCookieFrom, signIn } from "./support/campus.ts";
@@ -14,24 +15,6 @@ const password = "correct horse battery staple";
 async function register(app: FastifyInstance, sp: NodeSamlSp, releasedAttributes: string[] = []) {
   const policy = { releasedAttributes, firstParty: true };
   await upsertServiceProvider(app.db, await parseSpMetadata(sp.metadata), "manual", policy, new Date());
-}
-
-/** The SAMLResponse and RelayState of the IdP's auto-submitting form, and where it posts. */
-function formOf(html: string) {
-  const field = (name: string) => html.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1]?.replace(/&#43;/g, "+");
-  return {
-    action: html.match(/action="([^"]*)"/)?.[1],
-    SAMLResponse: field("SAMLResponse") ?? "",
-    RelayState: field("RelayState"),
-  };
-}
-
-/** Follows the IdP from the SP's redirect to the form it posts back. */
-async function browse(app: FastifyInstance, url: string, cookie?: string) {
-  const headers = cookie ? { cookie } : {};
-  const first = await app.inject({ method: "GET", url: url.replace(TEST_PUBLIC_URL, ""), headers });
-  if (first.statusCode !== 303) return first;
-  return app.inject({ method: "GET", url: String(first.headers.location), headers });
 }
 
 describe("SAML Web Browser SSO with a @node-saml/node-saml service provider", () => {
@@ -222,7 +205,7 @@ describe("SAML Web Browser SSO with a @node-saml/node-saml service provider", ()
     const { profile } = await library.saml.validatePostResponseAsync({ SAMLResponse: formOf(page.body).SAMLResponse });
     if (!profile) throw new Error("no profile");
     const logoutUrl = await library.saml.getLogoutUrlAsync(profile, "after-logout", {});
-    const answer = await test.app.inject({ method: "GET", url: logoutUrl.replace(TEST_PUBLIC_URL, "") });
+    const answer = await browse(test.app, logoutUrl);
     expect(answer.statusCode, answer.body).toBe(200);
     const form = formOf(answer.body);
     expect(form.action).toBe(library.sloUrl);

@@ -4,6 +4,7 @@ import {
   internalAuthResponseSchema,
   loginRequestSchema,
   loginResponseSchema,
+  text,
 } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -13,21 +14,28 @@ import { AppError } from "../errors.ts";
 import { endOidcSession } from "../oidc/logout.ts";
 import { completeSignIn } from "../sessions/complete-sign-in.ts";
 import { clearSessionCookie, readSessionCookie } from "../sessions/cookie.ts";
+import { currentSession } from "../sessions/current.ts";
+import "../sessions/front-channel-sign-out.ts";
 import { deleteSessionByToken } from "../sessions/store.ts";
 import type { SignInStrength } from "../sessions/strength.ts";
 import { consumeLoginGrant } from "./grants.ts";
 import { signInWithPassword } from "./password-signin.ts";
 
 const okSchema = z.object({ ok: z.literal(true) });
+/** next: where the browser goes to sign out of the SAML SPs of the session (front-channel Single Logout). */
+const logoutSchema = okSchema.extend({ next: text().optional() });
 
 /** Ends this browser's (or server-side client's) session, OpenID Connect's with it, and clears the cookie. */
-async function logOut(request: FastifyRequest, reply: FastifyReply) {
+async function logOut(request: FastifyRequest, reply: FastifyReply, inBrowser = false) {
   const token = readSessionCookie(request);
   await endOidcSession(request, reply);
+  // In the browser, the SAML SPs this session signed in to are told through it (front-channel), so it goes there next.
+  const session = inBrowser && token ? await currentSession(request, reply) : undefined;
+  const next = session ? await request.server.frontChannelSignOut(request, session.id) : undefined;
   const ended = token ? await deleteSessionByToken(request.server.db, token) : undefined;
   clearSessionCookie(reply);
   if (ended) await audit(request, { type: "logout", result: "success", userId: ended.user_id });
-  return { ok: true as const };
+  return next ? { ok: true as const, next } : { ok: true as const };
 }
 
 /**
@@ -97,10 +105,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["sign-in"],
         summary: "Sign out",
         description: "Deletes the session and clears its cookie. Succeeds also without a session.",
-        response: { 200: okSchema },
+        response: { 200: logoutSchema },
       },
     },
-    async (request, reply) => logOut(request, reply),
+    async (request, reply) => logOut(request, reply, true),
   );
 
   app.get(

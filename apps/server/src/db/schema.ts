@@ -1,6 +1,17 @@
 import type { AuthMethod, ProcessingStatus } from "@kpi-id/contracts";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type { PeopleTables } from "./people-schema.ts";
+import type {
+  SamlConsentsTable,
+  SamlFederationsTable,
+  SamlLogoutParticipantsTable,
+  SamlLogoutRoundsTable,
+  SamlPendingRequestsTable,
+  SamlSeenRequestsTable,
+  SamlServiceProvidersTable,
+  SamlSessionsTable,
+  SamlSigningKeysTable,
+} from "./schema-saml.ts";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type RequiredTimestamp = ColumnType<Date, Date | string, Date | string>;
@@ -207,77 +218,8 @@ export interface PasswordResetTokensTable {
   consumed_at: NullableTimestamp;
 }
 
-/** SAML 2.0 identity provider (migration 0110). */
-export interface SamlSigningKeysTable {
-  kid: string;
-  encrypted_jwk: string;
-  certificate: string;
-  created_at: Timestamp;
-  activates_at: Timestamp;
-  retired_at: NullableTimestamp;
-}
-
 type TextList = ColumnType<string[], string[] | undefined, string[]>;
 type Flag = ColumnType<boolean, boolean | undefined, boolean>;
-
-export interface SamlServiceProvidersTable {
-  entity_id: string;
-  metadata_xml: string;
-  source: ColumnType<string, string | undefined, string>;
-  display_name: ColumnType<string, string | undefined, string>;
-  released_attributes: TextList;
-  entity_categories: TextList;
-  application_id: ColumnType<string | null, string | null | undefined, string | null>;
-  first_party: Flag;
-  encrypt_assertions: Flag;
-  valid_until: NullableTimestamp;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface SamlSeenRequestsTable {
-  sp_entity_id: string;
-  request_id: string;
-  expires_at: RequiredTimestamp;
-}
-
-export interface SamlPendingRequestsTable {
-  id: string;
-  sp_entity_id: string;
-  request_id: string;
-  acs_url: string;
-  relay_state: string | null;
-  force_authn: Flag;
-  mfa_requested: Flag;
-  declined: Flag;
-  created_at: Timestamp;
-  expires_at: RequiredTimestamp;
-}
-
-export interface SamlConsentsTable {
-  user_id: string;
-  sp_entity_id: string;
-  attributes: TextList;
-  created_at: Timestamp;
-}
-
-export interface SamlSessionsTable {
-  session_id: string;
-  sp_entity_id: string;
-  name_id: string;
-  session_index: string;
-  created_at: Timestamp;
-}
-
-export interface SamlFederationsTable {
-  name: string;
-  source: string;
-  certificate: string;
-  entity_categories: TextList;
-  valid_until: NullableTimestamp;
-  refreshed_at: NullableTimestamp;
-  last_error: string | null;
-}
 
 export interface OidcConsentsTable {
   user_id: string;
@@ -312,6 +254,8 @@ export interface Database extends PeopleTables {
   saml_seen_requests: SamlSeenRequestsTable;
   saml_pending_requests: SamlPendingRequestsTable;
   saml_sessions: SamlSessionsTable;
+  saml_logout_rounds: SamlLogoutRoundsTable;
+  saml_logout_participants: SamlLogoutParticipantsTable;
   saml_federations: SamlFederationsTable;
   saml_consents: SamlConsentsTable;
   password_reset_tokens: PasswordResetTokensTable;

@@ -106,7 +106,7 @@ function requiresSignedRequests(spMetadata: string): boolean {
 }
 
 /** Each request id is answered once: a second arrival is a replay. */
-async function rememberRequestId(db: Db, spEntityId: string, requestId: string, now: Date) {
+export async function rememberRequestId(db: Db, spEntityId: string, requestId: string, now: Date) {
   await db.deleteFrom("saml_seen_requests").where("expires_at", "<", now).execute();
   const inserted = await db
     .insertInto("saml_seen_requests")
@@ -163,13 +163,13 @@ export async function acceptAuthnRequest(
 }
 
 /** saml-bindings §3.4.4.1: the signed octets are the raw (still encoded) parameters, in this order. */
-export function signedOctets(rawQuery: string): string {
+export function signedOctets(rawQuery: string, type: "SAMLRequest" | "SAMLResponse" = "SAMLRequest"): string {
   const raw = new Map<string, string>();
   for (const pair of rawQuery.split("&")) {
     const at = pair.indexOf("=");
     if (at > 0) raw.set(pair.slice(0, at), pair.slice(at + 1));
   }
-  return ["SAMLRequest", "RelayState", "SigAlg"]
+  return [type, "RelayState", "SigAlg"]
     .filter((name) => raw.has(name))
     .map((name) => `${name}=${raw.get(name)}`)
     .join("&");

@@ -33,6 +33,7 @@ export function samlEntities({ idpEntityId, ssoUrl, key, sp, wantAuthnRequestsSi
     wantAuthnRequestsSigned,
     // saml-profiles §4.4.4.1: front-channel logout messages are signed.
     wantLogoutRequestSigned: true,
+    wantLogoutResponseSigned: true,
     isAssertionEncrypted: sp.encrypt_assertions,
     nameIDFormat: [nameIdFormats.persistent],
     singleSignOnService: [
@@ -42,7 +43,8 @@ export function samlEntities({ idpEntityId, ssoUrl, key, sp, wantAuthnRequestsSi
   });
   const spEntity = samlify.ServiceProvider({
     metadata: withSignedAssertions(sp.metadata_xml),
-    // Our LogoutResponses to it are signed too (samlify reads this from the SP's settings).
+    // Our LogoutRequests and LogoutResponses to it are signed too (samlify reads this from the SP's settings).
+    wantLogoutRequestSigned: true,
     wantLogoutResponseSigned: true,
   });
   return { idp, sp: spEntity };

@@ -1,6 +1,10 @@
 import type { FastifyInstance } from "fastify";
+import { requestLanguage } from "../http/language.ts";
+import type { FrontChannelSignOut } from "../sessions/front-channel-sign-out.ts";
 import { consentRoutes } from "./consent-routes.ts";
 import { scheduleFederationRefresh } from "./federation-schedule.ts";
+import { startLogoutRound } from "./logout-round.ts";
+import { logoutRoundPath } from "./logout-steps.ts";
 import { metadataRoutes } from "./metadata-routes.ts";
 import { SamlRuntime } from "./runtime.ts";
 import { sloRoutes } from "./slo-routes.ts";
@@ -16,6 +20,16 @@ declare module "fastify" {
 export async function registerSaml(app: FastifyInstance): Promise<void> {
   const runtime = new SamlRuntime(app);
   app.decorate("saml", runtime);
+  // Signing out of KPI ID walks the browser through the session's SAML SPs (front-channel Single Logout).
+  const signOut: FrontChannelSignOut = async (request, sessionId) => {
+    const round = await startLogoutRound(app.db, {
+      sessionIds: [sessionId],
+      returnTo: `/${requestLanguage(request)}/`,
+      now: app.clock(),
+    });
+    return round ? logoutRoundPath(round) : undefined;
+  };
+  app.decorate("frontChannelSignOut", signOut);
   await app.register(metadataRoutes);
   await app.register(ssoRoutes);
   await app.register(sloRoutes);

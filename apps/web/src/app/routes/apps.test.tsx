@@ -57,6 +57,17 @@ describe("the apps screen", () => {
     expect(spy.mock.calls.some(([url, init]) => url === "/api/auth/logout" && init?.method === "POST")).toBe(true);
   });
 
+  it("after logout goes where the server says to sign out of SAML services", async () => {
+    const assign = vi.spyOn(browser, "assign").mockImplementation(() => undefined);
+    mockFetch({
+      "GET /user": () => json(student),
+      "POST /api/auth/logout": () => json({ ok: true, next: "/saml/logout/round-1" }),
+    });
+    renderApp("/uk/apps");
+    await userEvent.setup().click(await screen.findByRole("button", { name: "Вийти" }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith("/saml/logout/round-1"));
+  });
+
   it("says why a logout failed: opened at another address, the origin message", async () => {
     mockFetch({ "GET /user": () => json(student), "POST /api/auth/logout": () => apiError("request.csrf_rejected") });
     renderApp("/en/apps");

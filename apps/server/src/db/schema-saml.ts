@@ -1,0 +1,94 @@
+import type { ColumnType } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type RequiredTimestamp = ColumnType<Date, Date | string, Date | string>;
+type TextList = ColumnType<string[], string[] | undefined, string[]>;
+type Flag = ColumnType<boolean, boolean | undefined, boolean>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+/** The SAML identity provider's tables (migrations 0110, 0111, 0220). */
+/** SAML 2.0 identity provider (migration 0110). */
+export interface SamlSigningKeysTable {
+  kid: string;
+  encrypted_jwk: string;
+  certificate: string;
+  created_at: Timestamp;
+  activates_at: Timestamp;
+  retired_at: NullableTimestamp;
+}
+
+export interface SamlServiceProvidersTable {
+  entity_id: string;
+  metadata_xml: string;
+  source: ColumnType<string, string | undefined, string>;
+  display_name: ColumnType<string, string | undefined, string>;
+  released_attributes: TextList;
+  entity_categories: TextList;
+  application_id: ColumnType<string | null, string | null | undefined, string | null>;
+  first_party: Flag;
+  encrypt_assertions: Flag;
+  valid_until: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SamlSeenRequestsTable {
+  sp_entity_id: string;
+  request_id: string;
+  expires_at: RequiredTimestamp;
+}
+
+export interface SamlPendingRequestsTable {
+  id: string;
+  sp_entity_id: string;
+  request_id: string;
+  acs_url: string;
+  relay_state: string | null;
+  force_authn: Flag;
+  mfa_requested: Flag;
+  declined: Flag;
+  created_at: Timestamp;
+  expires_at: RequiredTimestamp;
+}
+
+export interface SamlConsentsTable {
+  user_id: string;
+  sp_entity_id: string;
+  attributes: TextList;
+  created_at: Timestamp;
+}
+
+export interface SamlSessionsTable {
+  session_id: string;
+  sp_entity_id: string;
+  name_id: string;
+  session_index: string;
+  created_at: Timestamp;
+}
+
+export interface SamlLogoutRoundsTable {
+  id: string;
+  initiator_sp: string | null;
+  initiator_request_id: string | null;
+  initiator_relay_state: string | null;
+  return_to: string | null;
+  awaiting_request_id: string | null;
+  expires_at: RequiredTimestamp;
+}
+
+export interface SamlLogoutParticipantsTable {
+  round_id: string;
+  sp_entity_id: string;
+  name_id: string;
+  session_index: string;
+}
+
+export interface SamlFederationsTable {
+  name: string;
+  source: string;
+  certificate: string;
+  entity_categories: TextList;
+  valid_until: NullableTimestamp;
+  refreshed_at: NullableTimestamp;
+  last_error: string | null;
+}

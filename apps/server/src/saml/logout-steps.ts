@@ -1,0 +1,75 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { PostBindingContext } from "samlify/types/src/types.js";
+import { AppError } from "../errors.ts";
+import { requestLanguage } from "../http/language.ts";
+import { samlEntities } from "./entities.ts";
+import { awaitAnswer, endLogoutRound, findLogoutRound, type LogoutRound, takeNextParticipant } from "./logout-round.ts";
+import { samlPaths } from "./metadata.ts";
+import { sendPostForm } from "./post-form.ts";
+import { findServiceProvider, type ServiceProviderRow } from "./sp-registry.ts";
+
+export const logoutRoundPath = (id: string) => `/saml/logout/${id}`;
+
+async function entitiesFor(request: FastifyRequest, sp: ServiceProviderRow) {
+  const { config, saml } = request.server;
+  const { signing } = await saml.currentKeys();
+  if (!signing) throw new Error("no SAML signing key");
+  return samlEntities({
+    idpEntityId: config.saml.entityId,
+    ssoUrl: `${config.publicUrl}${samlPaths.sso}`,
+    key: signing,
+    sp,
+  });
+}
+
+/** The SP's logout endpoint for the binding we prefer: HTTP-Redirect when it has one, else HTTP-POST, else none. */
+function logoutBinding(entities: Awaited<ReturnType<typeof entitiesFor>>): "redirect" | "post" | undefined {
+  const meta = entities.sp.entityMeta;
+  if (typeof meta.getSingleLogoutService("redirect") === "string") return "redirect";
+  if (typeof meta.getSingleLogoutService("post") === "string") return "post";
+  return undefined;
+}
+
+/** The end of a round: the initiator's signed LogoutResponse, or KPI ID's sign-in screen. */
+async function finish(request: FastifyRequest, reply: FastifyReply, round: LogoutRound) {
+  const { db, clock } = request.server;
+  await endLogoutRound(db, round.id);
+  const initiator = round.initiator_sp ? await findServiceProvider(db, round.initiator_sp, clock()) : undefined;
+  if (!initiator) return reply.redirect(round.return_to ?? `/${requestLanguage(request)}/`, 303);
+  const entities = await entitiesFor(request, initiator);
+  const info = { extract: { request: { id: round.initiator_request_id ?? "" } } };
+  const relayState = round.initiator_relay_state ?? "";
+  if (logoutBinding(entities) === "redirect")
+    return reply.redirect(entities.idp.createLogoutResponse(entities.sp, info, "redirect", relayState).context, 303);
+  const posted = entities.idp.createLogoutResponse(entities.sp, info, "post", relayState) as PostBindingContext;
+  return sendPostForm(reply, posted.entityEndpoint, {
+    SAMLResponse: posted.context,
+    RelayState: round.initiator_relay_state,
+  });
+}
+
+/**
+ * One step of a front-channel logout round: a signed LogoutRequest (NameID and SessionIndex
+ * from our assertion) to the next SP that has a logout endpoint, whose LogoutResponse comes
+ * back to /saml/slo and here again; when none is left, the end.
+ */
+export async function continueLogout(request: FastifyRequest, reply: FastifyReply, roundId: string) {
+  const { db, clock } = request.server;
+  const round = await findLogoutRound(db, roundId, clock());
+  if (!round) throw new AppError("saml.request_not_found");
+  for (;;) {
+    const next = await takeNextParticipant(db, round.id);
+    if (!next) return finish(request, reply, round);
+    const sp = await findServiceProvider(db, next.sp_entity_id, clock());
+    if (!sp) continue;
+    const entities = await entitiesFor(request, sp);
+    const binding = logoutBinding(entities);
+    if (!binding) continue;
+    const user = { logoutNameID: next.name_id, sessionIndex: next.session_index };
+    const made = entities.idp.createLogoutRequest(entities.sp, binding, user, { relayState: round.id });
+    await awaitAnswer(db, round.id, made.id);
+    if (binding === "redirect") return reply.redirect(made.context, 303);
+    const posted = made as PostBindingContext;
+    return sendPostForm(reply, posted.entityEndpoint, { SAMLRequest: posted.context, RelayState: round.id });
+  }
+}

@@ -3,6 +3,7 @@ import type { OperatorRole } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { requireSession } from "../sessions/current.ts";
 import type { LoadedSession } from "../sessions/store.ts";
+import { requireStrongSession } from "../sessions/strength.ts";
 import { rolesOf } from "./roles.ts";
 
 /**
@@ -41,19 +42,9 @@ export interface OperatorContext {
 export const consoleStrongMaxAgeSeconds = 3600;
 
 /**
- * A strong proof within the last hour. Diia (a qualified signature unlocked on the person's
- * phone) is the one strong method every deployment has.
- */
-function requireStrongSession(request: FastifyRequest, session: LoadedSession): void {
-  const ageMs = request.server.clock().getTime() - session.createdAt.getTime();
-  const strong = session.authMethod === "DIIA";
-  if (!strong || ageMs > consoleStrongMaxAgeSeconds * 1000) throw new AppError("auth.step_up_required");
-}
-
-/**
  * The caller as an operator allowed `permission`: 401 without a session, 403 `admin.forbidden`
- * without a role that holds it, 403 `auth.step_up_required` when the sign-in is not strong or
- * older than an hour.
+ * without a role that holds it, 403 `auth.step_up_required` without a strong proof (a passkey, a
+ * second factor or Diia) in the last hour.
  */
 export async function requireOperator(
   request: FastifyRequest,
@@ -64,7 +55,7 @@ export async function requireOperator(
   const roles = await rolesOf(request.server.db, session.userId);
   const allowed: readonly OperatorRole[] = permissionRoles[permission];
   if (!roles.some((role) => allowed.includes(role))) throw new AppError("admin.forbidden");
-  requireStrongSession(request, session);
+  requireStrongSession(request, session, consoleStrongMaxAgeSeconds);
   return { session, userId: session.userId, roles };
 }
 

@@ -17,6 +17,7 @@ export const languagePages = [
   "button-wizard",
   "apps",
   "account",
+  "admin",
   "privacy-policy",
   "terms-of-use",
 ] as const;
@@ -24,12 +25,20 @@ export const languagePages = [
 /** Pages outside a language prefix: the language redirect and the spec's Google callback page. */
 export const rootPages = ["/", "/google-auth", "/auth-success"] as const;
 
+function adminScreen(rest: string[]): boolean {
+  if (rest.length === 0) return true;
+  if (rest.length === 1) return rest[0] === "applications";
+  return rest.length === 2 && rest[0] === "people" && /^[0-9a-f-]{36}$/i.test(rest[1] ?? "");
+}
+
 /** Whether a request path (without its query) is one of the web app's pages. */
 export function isPagePath(path: string): boolean {
   if ((rootPages as readonly string[]).includes(path)) return true;
   const segments = path.split("/").slice(1);
   if (segments.length > 1 && segments.at(-1) === "") segments.pop();
   const [first = "", page = "", ...rest] = segments;
+  // The console's own screens: /{lang}/admin/applications, /{lang}/admin/people/{id}.
+  if (isLanguage(first) && page === "admin") return adminScreen(rest);
   if (rest.length > 0) return false;
   // A page named without a language gets one from the app (`/faq` → `/uk/faq`).
   if (!isLanguage(first))

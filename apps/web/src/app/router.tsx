@@ -66,6 +66,21 @@ export const privatePages: RouteObject[] = [
     lazy: async () => ({ Component: (await import("./routes/account.tsx")).AccountRoute }),
   },
   {
+    path: "admin",
+    handle: title("admin"),
+    children: [
+      { index: true, lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminPeopleRoute }) },
+      {
+        path: "people/:id",
+        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminPersonRoute }),
+      },
+      {
+        path: "applications",
+        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminApplicationsRoute }),
+      },
+    ],
+  },
+  {
     path: "privacy-policy",
     handle: title("privacy"),
     lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).PrivacyPolicyRoute }),

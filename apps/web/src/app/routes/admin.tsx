@@ -1,0 +1,30 @@
+import { ApplicationsScreen } from "@/features/admin/components/applications-screen.tsx";
+import { ConsoleShell } from "@/features/admin/components/console-shell.tsx";
+import { PeopleScreen } from "@/features/admin/components/people-screen.tsx";
+import { PersonScreen } from "@/features/admin/components/person-screen.tsx";
+
+// The operators' console: loaded only when an operator opens /{lang}/admin, never with the login page.
+
+export function AdminPeopleRoute() {
+  return (
+    <ConsoleShell>
+      <PeopleScreen />
+    </ConsoleShell>
+  );
+}
+
+export function AdminPersonRoute() {
+  return (
+    <ConsoleShell>
+      <PersonScreen />
+    </ConsoleShell>
+  );
+}
+
+export function AdminApplicationsRoute() {
+  return (
+    <ConsoleShell>
+      <ApplicationsScreen />
+    </ConsoleShell>
+  );
+}

@@ -1,0 +1,100 @@
+import {
+  adminActionResultSchema,
+  adminApplicationsSchema,
+  adminMeSchema,
+  applicationSecretSchema,
+  type NewApplicationRequest,
+  peoplePageSchema,
+  personDetailSchema,
+} from "@kpi-id/contracts";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiJson } from "@/lib/api-client.ts";
+
+/** Every console answer sits under this key, so one change refreshes what shows it. */
+export const consoleKey = ["admin"] as const;
+
+export interface PeopleFilters {
+  q: string;
+  status: "" | "active" | "disabled";
+  app: string;
+  page: number;
+}
+
+export function useOperator() {
+  return useQuery({
+    queryKey: [...consoleKey, "me"],
+    queryFn: () => apiJson("/api/admin/me", { failure: "Failed to open the console" }, adminMeSchema),
+    retry: false,
+  });
+}
+
+export function usePeople(filters: PeopleFilters) {
+  const params = new URLSearchParams();
+  if (filters.q.trim()) params.set("q", filters.q.trim());
+  if (filters.status) params.set("status", filters.status);
+  if (filters.app) params.set("app", filters.app);
+  if (filters.page > 1) params.set("page", String(filters.page));
+  return useQuery({
+    queryKey: [...consoleKey, "people", params.toString()],
+    queryFn: () => apiJson(`/api/admin/people?${params}`, { failure: "Failed to search people" }, peoplePageSchema),
+    // The table keeps the last answer while the next keystroke's search runs, instead of flashing empty.
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function usePerson(id: string) {
+  return useQuery({
+    queryKey: [...consoleKey, "person", id],
+    queryFn: () => apiJson(`/api/admin/people/${id}`, { failure: "Failed to load the person" }, personDetailSchema),
+  });
+}
+
+export function useApplications(enabled = true) {
+  return useQuery({
+    queryKey: [...consoleKey, "applications"],
+    queryFn: () =>
+      apiJson("/api/admin/applications", { failure: "Failed to load applications" }, adminApplicationsSchema),
+    select: (answer) => answer.applications,
+    enabled,
+  });
+}
+
+/** A console action: POST, then every console answer is read again. */
+export function useConsoleAction<Input>(path: (input: Input) => string, body: (input: Input) => unknown = () => ({})) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: Input) =>
+      apiJson(
+        path(input),
+        { method: "POST", body: body(input), failure: "The action failed" },
+        adminActionResultSchema,
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: consoleKey }),
+  });
+}
+
+export function useCreateApplication() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NewApplicationRequest) =>
+      apiJson(
+        "/api/admin/applications",
+        { method: "POST", body: input, failure: "Failed to register the application" },
+        applicationSecretSchema,
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: consoleKey }),
+  });
+}
+
+export function useRotateSecret() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiJson(
+        `/api/admin/applications/${id}/rotate-secret`,
+        { method: "POST", body: {}, failure: "Failed to rotate the secret" },
+        applicationSecretSchema,
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: consoleKey }),
+  });
+}

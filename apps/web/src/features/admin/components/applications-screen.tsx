@@ -1,0 +1,139 @@
+import type { AdminApplication, ApplicationSecret } from "@kpi-id/contracts";
+import { Copy, Plus } from "lucide-react";
+import { type FormEvent, useId, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Alert } from "@/components/ui/alert.tsx";
+import { Button } from "@/components/ui/button.tsx";
+import { Card } from "@/components/ui/card.tsx";
+import { Input } from "@/components/ui/input.tsx";
+import { Label } from "@/components/ui/label.tsx";
+import { useErrorMessage } from "@/lib/error-message.ts";
+import { notify } from "@/lib/notify.ts";
+import { useApplications, useCreateApplication, useRotateSecret } from "../api/admin-api.ts";
+import { ConfirmButton } from "./confirm-button.tsx";
+import { type ConsoleColumn, DataTable } from "./data-table.tsx";
+
+/** The secret of a new application or a rotated one: shown here once, with a copy button. */
+function SecretOnce({ shown }: { shown: ApplicationSecret }) {
+  const { t } = useTranslation("admin");
+  const copy = async () => {
+    await navigator.clipboard.writeText(shown.secret);
+    notify("success", t("admin:applications.copied"));
+  };
+  return (
+    <Alert title={t("admin:applications.secretTitle", { app: shown.application.title })} testId="secret-once">
+      <p>{t("admin:applications.secretOnce")}</p>
+      <p className="mt-2 flex flex-wrap items-center gap-2">
+        <code className="rounded bg-muted px-2 py-1 break-all" data-testid="secret-value">
+          {shown.secret}
+        </code>
+        <Button variant="outline" size="sm" onClick={copy} icon={<Copy aria-hidden />}>
+          {t("admin:applications.copy")}
+        </Button>
+      </p>
+      <p className="mt-1 text-xs">{t("admin:applications.applicationId", { id: shown.application.id })}</p>
+    </Alert>
+  );
+}
+
+const fields = ["name", "title", "callbackUrl"] as const;
+
+function CreateForm({ onCreated }: { onCreated: (shown: ApplicationSecret) => void }) {
+  const { t } = useTranslation("admin");
+  const describeError = useErrorMessage();
+  const create = useCreateApplication();
+  const [values, setValues] = useState({ name: "", title: "", callbackUrl: "" });
+  const baseId = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(values, {
+      onSuccess: (answer) => {
+        setValues({ name: "", title: "", callbackUrl: "" });
+        onCreated(answer);
+      },
+    });
+  };
+  return (
+    <Card className="p-4 sm:p-5">
+      <form className="grid gap-3 sm:grid-cols-3" onSubmit={submit} aria-label={t("admin:applications.create")}>
+        {fields.map((field) => (
+          <div key={field} className="flex flex-col gap-1">
+            <Label htmlFor={`${baseId}-${field}`}>{t(`admin:applications.fields.${field}`)}</Label>
+            <Input
+              id={`${baseId}-${field}`}
+              value={values[field]}
+              onChange={(event) => setValues({ ...values, [field]: event.target.value })}
+              required
+            />
+          </div>
+        ))}
+        {create.isError ? (
+          <p role="alert" className="text-sm text-destructive-strong sm:col-span-3">
+            {describeError(create.error, "admin:failed").message}
+          </p>
+        ) : null}
+        <Button
+          type="submit"
+          className="sm:col-span-3 sm:justify-self-start"
+          loading={create.isPending}
+          icon={<Plus aria-hidden />}
+        >
+          {t("admin:applications.create")}
+        </Button>
+      </form>
+    </Card>
+  );
+}
+
+/** Applications: the list, registering one (its secret shown once), rotating a secret. */
+export function ApplicationsScreen() {
+  const { t } = useTranslation("admin");
+  const applications = useApplications();
+  const rotate = useRotateSecret();
+  const [shown, setShown] = useState<ApplicationSecret | undefined>();
+  const columns = useMemo<ConsoleColumn<AdminApplication>[]>(
+    () => [
+      { accessorKey: "title", header: t("admin:applications.fields.title") },
+      { accessorKey: "name", header: t("admin:applications.fields.name") },
+      { accessorKey: "callbackUrl", header: t("admin:applications.fields.callbackUrl") },
+      {
+        id: "oidc",
+        header: t("admin:applications.oidc"),
+        cell: ({ row }) => (row.original.oidcEnabled ? t("admin:yes") : t("admin:no")),
+      },
+      { accessorKey: "people", header: t("admin:applications.people") },
+      {
+        id: "actions",
+        header: t("admin:applications.actions"),
+        cell: ({ row }) => (
+          <ConfirmButton
+            question={t("admin:applications.rotateQuestion", { app: row.original.title })}
+            consequence={t("admin:applications.rotateConsequence")}
+            confirmLabel={t("admin:applications.rotate")}
+            onConfirm={() => rotate.mutate(row.original.id, { onSuccess: setShown })}
+          >
+            {t("admin:applications.rotate")}
+            <span className="sr-only">: {row.original.title}</span>
+          </ConfirmButton>
+        ),
+      },
+    ],
+    [t, rotate.mutate],
+  );
+  return (
+    <section aria-labelledby="applications-heading" className="flex flex-col gap-4">
+      <h2 id="applications-heading" className="text-lg font-semibold">
+        {t("admin:applications.title")}
+      </h2>
+      {shown ? <SecretOnce shown={shown} /> : null}
+      <CreateForm onCreated={setShown} />
+      <DataTable
+        columns={columns}
+        rows={applications.data ?? []}
+        label={t("admin:applications.title")}
+        empty={applications.isPending ? t("admin:loading") : t("admin:none")}
+        testId="applications-table"
+      />
+    </section>
+  );
+}

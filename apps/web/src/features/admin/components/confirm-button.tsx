@@ -1,0 +1,39 @@
+import { type ReactNode, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Button, type ButtonProps } from "@/components/ui/button.tsx";
+import { Dialog, DialogContent } from "@/components/ui/dialog.tsx";
+
+interface ConfirmButtonProps extends Omit<ButtonProps, "onClick"> {
+  /** What will happen, in words, shown before anything is done. */
+  question: string;
+  consequence: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+}
+
+/** A destructive console action: the button asks first, naming what will happen. */
+export function ConfirmButton({ question, consequence, confirmLabel, onConfirm, ...button }: ConfirmButtonProps) {
+  const { t } = useTranslation("admin");
+  const [open, setOpen] = useState(false);
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <Button variant="outline" size="sm" {...button} onClick={() => setOpen(true)} />
+      <DialogContent title={question} description={consequence} closeLabel={t("admin:confirm.cancel")}>
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button variant="ghost" onClick={() => setOpen(false)}>
+            {t("admin:confirm.cancel")}
+          </Button>
+          <Button
+            data-testid="confirm-action"
+            onClick={() => {
+              setOpen(false);
+              onConfirm();
+            }}
+          >
+            {confirmLabel}
+          </Button>
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,121 @@
+import type { AdminMe } from "@kpi-id/contracts";
+import { ShieldCheck } from "lucide-react";
+import { createContext, type ReactNode, useContext } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, Navigate, NavLink } from "react-router";
+import { Alert } from "@/components/ui/alert.tsx";
+import { PageSpinner } from "@/components/ui/spinner.tsx";
+import { ApiError } from "@/lib/api-client.ts";
+import { pageContainer } from "@/lib/layout.ts";
+import { localizePath } from "@/lib/paths.ts";
+import { useLanguage } from "@/lib/use-language.ts";
+import { cn } from "@/lib/utils.ts";
+import { useOperator } from "../api/admin-api.ts";
+
+const OperatorContext = createContext<AdminMe | undefined>(undefined);
+
+/** The operator of the console page (inside ConsoleShell). */
+export function useConsoleOperator(): AdminMe {
+  const operator = useContext(OperatorContext);
+  if (!operator) throw new Error("useConsoleOperator is used outside the console");
+  return operator;
+}
+
+export function useCan(permission: string): boolean {
+  return useConsoleOperator().permissions.includes(permission);
+}
+
+function Refusal({ error }: { error: unknown }) {
+  const { t } = useTranslation("admin");
+  const language = useLanguage();
+  const code = error instanceof ApiError ? error.code : undefined;
+  if (code === "auth.not_authenticated") return <Navigate to={localizePath(language, "/")} replace />;
+  if (code === "auth.step_up_required") {
+    return (
+      <Alert title={t("admin:stepUp.title")} testId="console-step-up">
+        <p>{t("admin:stepUp.description")}</p>
+        <p className="mt-2 flex flex-wrap gap-4">
+          <Link className="font-medium text-primary underline" to={localizePath(language, "/diia")}>
+            {t("admin:stepUp.diia")}
+          </Link>
+          <Link className="font-medium text-primary underline" to={localizePath(language, "/account")}>
+            {t("admin:stepUp.account")}
+          </Link>
+        </p>
+      </Alert>
+    );
+  }
+  return (
+    <Alert variant="destructive" title={t("admin:forbidden.title")} testId="console-forbidden">
+      {t("admin:forbidden.description")}
+    </Alert>
+  );
+}
+
+function ConsoleNav() {
+  const { t } = useTranslation("admin");
+  const language = useLanguage();
+  const operator = useConsoleOperator();
+  const links = [
+    { to: "/admin", label: t("admin:nav.people"), end: true, show: true },
+    {
+      to: "/admin/applications",
+      label: t("admin:nav.applications"),
+      end: false,
+      show: operator.roles.includes("admin"),
+    },
+  ];
+  return (
+    <nav aria-label={t("admin:nav.label")} className="flex flex-wrap gap-1 border-b border-border pb-2">
+      {links
+        .filter((link) => link.show)
+        .map((link) => (
+          <NavLink
+            key={link.to}
+            to={localizePath(language, link.to)}
+            end={link.end}
+            className={({ isActive }) =>
+              cn(
+                "rounded-md px-3 py-2 text-sm font-medium",
+                isActive ? "bg-primary/10 text-primary" : "text-foreground hover:bg-muted",
+              )
+            }
+          >
+            {link.label}
+          </NavLink>
+        ))}
+    </nav>
+  );
+}
+
+/** The console's frame: who may enter (a role and a strong sign-in), its heading and its sections. */
+export function ConsoleShell({ children }: { children: ReactNode }) {
+  const { t } = useTranslation("admin");
+  const operator = useOperator();
+  return (
+    <div className={cn(pageContainer, "flex flex-col gap-4 py-6 sm:py-10")}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="flex items-center gap-2 text-2xl font-semibold tracking-tight text-foreground">
+          <ShieldCheck className="size-6 text-primary" aria-hidden />
+          {t("admin:title")}
+        </h1>
+        {operator.data ? (
+          <p className="text-sm text-muted-foreground" data-testid="console-operator">
+            {t("admin:signedInAs", {
+              name: operator.data.fullName,
+              roles: operator.data.roles.map((role) => t(`admin:roles.${role}`)).join(", "),
+            })}
+          </p>
+        ) : null}
+      </div>
+      {operator.isPending ? <PageSpinner label={t("admin:loading")} /> : null}
+      {operator.isError ? <Refusal error={operator.error} /> : null}
+      {operator.data ? (
+        <OperatorContext.Provider value={operator.data}>
+          <ConsoleNav />
+          {children}
+        </OperatorContext.Provider>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,214 @@
+import type { PersonDetail } from "@kpi-id/contracts";
+import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useParams } from "react-router";
+import { Alert } from "@/components/ui/alert.tsx";
+import { Button } from "@/components/ui/button.tsx";
+import { Skeleton } from "@/components/ui/skeleton.tsx";
+import { useErrorMessage } from "@/lib/error-message.ts";
+import { notify } from "@/lib/notify.ts";
+import { useLanguage } from "@/lib/use-language.ts";
+import { useApplications, useConsoleAction, usePerson } from "../api/admin-api.ts";
+import { ConfirmButton } from "./confirm-button.tsx";
+import { useCan } from "./console-shell.tsx";
+import { Facts, ProfileForm, Section } from "./person-sections.tsx";
+import { StatusBadge } from "./status-badge.tsx";
+
+const when = (iso: string, language: string) =>
+  new Date(iso).toLocaleString(language === "uk" ? "uk-UA" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+
+/** One action of the person screen: the POST, a toast for the outcome, every answer read again. */
+function usePersonAction<Input = void>(person: PersonDetail, path: string, body?: (input: Input) => unknown) {
+  const { t } = useTranslation("admin");
+  const describeError = useErrorMessage();
+  const action = useConsoleAction<Input>(() => `/api/admin/people/${person.id}/${path}`, body);
+  return {
+    pending: action.isPending,
+    run: (input: Input) =>
+      action.mutate(input, {
+        onSuccess: () => notify("success", t("admin:person.done")),
+        onError: (error) => notify("error", describeError(error, "admin:failed").message),
+      }),
+  };
+}
+
+function AccessSection({ person }: { person: PersonDetail }) {
+  const { t } = useTranslation("admin");
+  const canChange = useCan("people.access");
+  const applications = useApplications(canChange);
+  const [chosen, setChosen] = useState("");
+  const selectId = useId();
+  const grant = usePersonAction<string>(person, "access/grant", (applicationId) => ({ applicationId }));
+  const revoke = usePersonAction<string>(person, "access/revoke", (applicationId) => ({ applicationId }));
+  const held = new Set(person.applications.map((application) => application.id));
+  return (
+    <Section title={t("admin:person.applications")} testId="person-applications">
+      {person.applications.length === 0 ? <p className="text-sm text-muted-foreground">{t("admin:none")}</p> : null}
+      <ul className="flex flex-col gap-2">
+        {person.applications.map((application) => (
+          <li key={application.id} className="flex flex-wrap items-center justify-between gap-2 text-sm">
+            <span>{application.title}</span>
+            {canChange ? (
+              <ConfirmButton
+                question={t("admin:person.revokeQuestion", { app: application.title })}
+                consequence={t("admin:person.revokeConsequence", { name: person.fullName, app: application.title })}
+                confirmLabel={t("admin:person.revoke")}
+                onConfirm={() => revoke.run(application.id)}
+              >
+                {t("admin:person.revoke")}
+              </ConfirmButton>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {canChange ? (
+        <div className="flex flex-wrap items-end gap-2">
+          <label htmlFor={selectId} className="sr-only">
+            {t("admin:person.chooseApplication")}
+          </label>
+          <select
+            id={selectId}
+            className="h-9 rounded-md border border-border bg-white px-2 text-sm"
+            value={chosen}
+            onChange={(event) => setChosen(event.target.value)}
+            data-testid="grant-application"
+          >
+            <option value="">{t("admin:person.chooseApplication")}</option>
+            {applications.data
+              ?.filter((application) => !held.has(application.id))
+              .map((application) => (
+                <option key={application.id} value={application.id}>
+                  {application.title}
+                </option>
+              ))}
+          </select>
+          <Button size="sm" disabled={!chosen} loading={grant.pending} onClick={() => grant.run(chosen)}>
+            {t("admin:person.grant")}
+          </Button>
+        </div>
+      ) : null}
+    </Section>
+  );
+}
+
+function PersonView({ person }: { person: PersonDetail }) {
+  const { t } = useTranslation("admin");
+  const language = useLanguage();
+  const [editing, setEditing] = useState(false);
+  const canEdit = useCan("people.edit");
+  const canChangeStatus = useCan("people.status");
+  const unlock = usePersonAction(person, "unlock");
+  const endSessions = usePersonAction(person, "sessions/end");
+  const setStatus = usePersonAction<"active" | "disabled">(person, "status", (status) => ({ status }));
+  const locked = person.throttle.failures > 0;
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 className="text-xl font-semibold" data-testid="person-name">
+          {person.fullName}
+        </h2>
+        <StatusBadge status={person.status} />
+      </div>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Section title={t("admin:person.profile")} testId="person-profile">
+          {editing ? (
+            <ProfileForm person={person} onDone={() => setEditing(false)} />
+          ) : (
+            <>
+              <Facts
+                rows={[
+                  [t("admin:person.fields.username"), person.username],
+                  [t("admin:person.fields.email"), person.email ?? "—"],
+                  [t("admin:person.fields.studentId"), person.studentId ?? "—"],
+                  [t("admin:person.fields.employeeId"), person.employeeId ?? "—"],
+                  [t("admin:person.fields.taxId"), person.hasTaxId ? t("admin:person.taxIdKept") : "—"],
+                  [t("admin:person.fields.google"), person.googleSubjects.length ? t("admin:person.linked") : "—"],
+                ]}
+              />
+              {canEdit ? (
+                <Button variant="outline" size="sm" className="self-start" onClick={() => setEditing(true)}>
+                  {t("admin:person.edit")}
+                </Button>
+              ) : null}
+            </>
+          )}
+        </Section>
+        <Section title={t("admin:person.signIn")} testId="person-sign-in">
+          <p className="text-sm" data-testid="throttle-state">
+            {locked ? t("admin:person.locked", { count: person.throttle.failures }) : t("admin:person.notLocked")}
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <ConfirmButton
+              question={t("admin:person.unlockQuestion", { name: person.fullName })}
+              consequence={t("admin:person.unlockConsequence")}
+              confirmLabel={t("admin:person.unlock")}
+              onConfirm={() => unlock.run()}
+              loading={unlock.pending}
+            >
+              {t("admin:person.unlock")}
+            </ConfirmButton>
+            {canChangeStatus ? (
+              <ConfirmButton
+                question={t(
+                  person.status === "active" ? "admin:person.disableQuestion" : "admin:person.enableQuestion",
+                  {
+                    name: person.fullName,
+                  },
+                )}
+                consequence={t(
+                  person.status === "active" ? "admin:person.disableConsequence" : "admin:person.enableConsequence",
+                )}
+                confirmLabel={t(person.status === "active" ? "admin:person.disable" : "admin:person.enable")}
+                onConfirm={() => setStatus.run(person.status === "active" ? "disabled" : "active")}
+                loading={setStatus.pending}
+              >
+                {t(person.status === "active" ? "admin:person.disable" : "admin:person.enable")}
+              </ConfirmButton>
+            ) : null}
+          </div>
+        </Section>
+        <Section title={t("admin:person.sessions", { count: person.sessions.length })} testId="person-sessions">
+          <ul className="flex flex-col gap-1 text-sm" data-testid="session-list">
+            {person.sessions.map((session) => (
+              <li key={session.id}>
+                {t(`admin:methods.${session.method}`)} · {when(session.startedAt, language)} · {session.address}
+              </li>
+            ))}
+          </ul>
+          <ConfirmButton
+            className="self-start"
+            disabled={person.sessions.length === 0}
+            question={t("admin:person.endQuestion", { name: person.fullName })}
+            consequence={t("admin:person.endConsequence", { count: person.sessions.length })}
+            confirmLabel={t("admin:person.endSessions")}
+            onConfirm={() => endSessions.run()}
+            loading={endSessions.pending}
+          >
+            {t("admin:person.endSessions")}
+          </ConfirmButton>
+        </Section>
+        <AccessSection person={person} />
+      </div>
+      <Section title={t("admin:person.history")} testId="person-history">
+        <ul className="flex flex-col gap-1 text-sm">
+          {person.signIns.map((event) => (
+            <li key={`${event.occurredAt}-${event.type}-${event.result}`}>
+              {when(event.occurredAt, language)} · {event.type} · {event.result}
+              {event.method ? ` · ${t(`admin:methods.${event.method}`, { defaultValue: event.method })}` : ""}
+              {event.address ? ` · ${event.address}` : ""}
+            </li>
+          ))}
+        </ul>
+      </Section>
+    </div>
+  );
+}
+
+export function PersonScreen() {
+  const { t } = useTranslation("admin");
+  const { id = "" } = useParams();
+  const person = usePerson(id);
+  if (person.isPending) return <Skeleton className="h-64 w-full" />;
+  if (!person.data) return <Alert variant="destructive" title={t("admin:person.notFound")} />;
+  return <PersonView person={person.data} />;
+}

@@ -1,0 +1,117 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+import { DiiaPhonePage, type DiiaPhonePerson } from "./diia-phone-page.ts";
+import { DiiaQrPage } from "./diia-qr-page.ts";
+import type { Language } from "./login-page.ts";
+
+const labels = {
+  uk: {
+    search: "Пошук",
+    unlock: "Розблокувати",
+    endSessions: "Завершити всі сеанси",
+    grant: "Надати доступ",
+    done: "Готово.",
+    create: "Зареєструвати застосунок",
+    rotate: "Замінити секрет",
+    name: "Назва (ідентифікатор)",
+    title: "Заголовок",
+    callback: "Адреса повернення",
+    applications: "Застосунки",
+  },
+  en: {
+    search: "Search",
+    unlock: "Unlock",
+    endSessions: "End all sessions",
+    grant: "Give access",
+    done: "Done.",
+    create: "Register an application",
+    rotate: "Rotate secret",
+    name: "Name (identifier)",
+    title: "Title",
+    callback: "Callback URL",
+    applications: "Applications",
+  },
+} as const;
+
+/** The operators' console at /{lang}/admin: people, a person, applications. */
+export class ConsolePage {
+  readonly page: Page;
+  readonly language: Language;
+  readonly search: Locator;
+  readonly peopleTable: Locator;
+  readonly personName: Locator;
+  readonly sessionList: Locator;
+  readonly personApplications: Locator;
+  readonly doneToast: Locator;
+  readonly secret: Locator;
+  readonly applicationsTable: Locator;
+
+  constructor(page: Page, language: Language) {
+    this.page = page;
+    this.language = language;
+    this.search = page.getByTestId("people-search");
+    this.peopleTable = page.getByTestId("people-table");
+    this.personName = page.getByTestId("person-name");
+    this.sessionList = page.getByTestId("session-list");
+    this.personApplications = page.getByTestId("person-applications");
+    this.doneToast = page.getByText(labels[language].done).first();
+    this.secret = page.getByTestId("secret-value");
+    this.applicationsTable = page.getByTestId("applications-table");
+  }
+
+  private get text() {
+    return labels[this.language];
+  }
+
+  /** Signs in with Diia (a strong sign-in) as a demo person on the sandbox phone. */
+  async signInWithDiia(person: DiiaPhonePerson): Promise<void> {
+    const deepLink = await new DiiaQrPage(this.page, this.language).openFromLogin();
+    const phone = new DiiaPhonePage(await this.page.context().newPage());
+    await phone.open(deepLink);
+    await phone.signAs(person);
+    await phone.page.close();
+    await expect(this.page).toHaveURL(new RegExp(`/${this.language}/apps`));
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto(`/${this.language}/admin`);
+    await expect(this.search).toBeVisible();
+  }
+
+  async findAndOpen(query: string, fullName: string): Promise<void> {
+    await this.search.fill(query);
+    await expect(this.page).toHaveURL(new RegExp(`q=${encodeURIComponent(query)}`));
+    await this.peopleTable.getByRole("link", { name: fullName }).click();
+    await expect(this.personName).toHaveText(fullName);
+  }
+
+  /** Clicks an action and confirms it in the dialog that names what will happen. */
+  async confirm(action: "unlock" | "endSessions" | "rotate", within: Locator = this.page.locator("body")) {
+    await within.getByRole("button", { name: this.text[action] }).first().click();
+    await this.page.getByTestId("confirm-action").click();
+  }
+
+  async grantFirstApplication(): Promise<string> {
+    const select = this.page.getByTestId("grant-application");
+    const option = select.locator("option:not([value=''])").first();
+    const title = (await option.textContent()) ?? "";
+    await select.selectOption({ label: title });
+    await this.page.getByRole("button", { name: this.text.grant }).click();
+    return title;
+  }
+
+  async openApplications(): Promise<void> {
+    await this.page.getByRole("link", { name: this.text.applications, exact: true }).click();
+    await expect(this.applicationsTable).toBeVisible();
+  }
+
+  async createApplication(name: string, title: string, callbackUrl: string): Promise<void> {
+    await this.page.getByLabel(this.text.name).fill(name);
+    await this.page.getByLabel(this.text.title, { exact: true }).fill(title);
+    await this.page.getByLabel(this.text.callback).fill(callbackUrl);
+    await this.page.getByRole("button", { name: this.text.create }).click();
+  }
+
+  rowOf(title: string): Locator {
+    return this.applicationsTable.getByRole("row").filter({ hasText: title });
+  }
+}

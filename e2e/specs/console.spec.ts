@@ -1,0 +1,44 @@
+import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
+import { ConsolePage } from "../pages/console-page.ts";
+import { LoginPage } from "../pages/login-page.ts";
+
+for (const language of ["uk", "en"] as const) {
+  test.describe(`the operators' console (${language})`, () => {
+    test("find a person, unlock them, end their sessions, give them an application", async ({ page, browser }) => {
+      // The newcomer is signed in elsewhere, so there is a session to end.
+      const elsewhere = await browser.newContext();
+      await signInWithPassword(new LoginPage(await elsewhere.newPage(), language), demoUsers.newcomer);
+
+      const console = new ConsolePage(page, language);
+      await console.signInWithDiia("employee");
+      await console.open();
+      await expectNoAxeViolations(page, "people");
+      await console.findAndOpen("Бондар", demoUsers.newcomer.fullName);
+      await expectNoAxeViolations(page, "a person");
+
+      await console.confirm("unlock");
+      await expect(console.doneToast).toBeVisible();
+      await expect(console.sessionList.locator("li")).not.toHaveCount(0);
+      await console.confirm("endSessions");
+      await expect(console.sessionList.locator("li")).toHaveCount(0);
+      const title = await console.grantFirstApplication();
+      await expect(console.personApplications).toContainText(title);
+      await elsewhere.close();
+    });
+
+    test("register an application and rotate its secret", async ({ page }) => {
+      const console = new ConsolePage(page, language);
+      await console.signInWithDiia("employee");
+      await console.open();
+      await console.openApplications();
+      const name = `walk-${language}-${Date.now().toString(36)}`;
+      await console.createApplication(name, `Walk ${language}`, "https://walk.kpi.ua/callback");
+      await expect(console.secret).toBeVisible();
+      const first = await console.secret.textContent();
+      await expect(console.rowOf(`Walk ${language}`)).toBeVisible();
+      await console.confirm("rotate", console.rowOf(`Walk ${language}`));
+      await expect(console.secret).not.toHaveText(first ?? "");
+      await expectNoAxeViolations(page, "applications");
+    });
+  });
+}

@@ -1,4 +1,4 @@
-import type { ErrorCode, Language } from "@kpi-id/contracts";
+import type { DiiaAppLink, ErrorCode, Language } from "@kpi-id/contracts";
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
@@ -89,8 +89,13 @@ describe.each(languages)("the login screen in %s", (language) => {
   });
 });
 
-const links = () =>
-  json({ deepLink: "https://diia.app/request/1", requestId: "req-1", createdAt: new Date().toISOString() });
+const diiaLink = (): DiiaAppLink => ({
+  deepLink: "https://diia.app/request/1",
+  pageLink: "https://diia.app/request/1",
+  requestId: "req-1",
+  createdAt: new Date().toISOString(),
+});
+const links = () => json(diiaLink());
 const finished = () => json({ status: "Finished", sessionId: "grant-9" });
 
 /** Each Diia case: which call fails and what the toast then says. */

@@ -1,3 +1,4 @@
+import type { DiiaAppLink } from "@kpi-id/contracts";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { browser } from "@/lib/browser.ts";
@@ -10,11 +11,13 @@ function appLinks() {
   let issued = 0;
   return () => {
     issued += 1;
-    return json({
+    const link: DiiaAppLink = {
       deepLink: `https://diia.app/request/${issued}`,
+      pageLink: `https://diia.app/request/${issued}`,
       requestId: `req-${issued}`,
       createdAt: new Date().toISOString(),
-    });
+    };
+    return json(link);
   };
 }
 

@@ -9,6 +9,7 @@ const labels = {
     unlock: "Розблокувати",
     endSessions: "Завершити всі сеанси",
     grant: "Надати доступ",
+    revoke: "Відкликати",
     done: "Готово.",
     create: "Зареєструвати застосунок",
     rotate: "Замінити секрет",
@@ -22,6 +23,7 @@ const labels = {
     unlock: "Unlock",
     endSessions: "End all sessions",
     grant: "Give access",
+    revoke: "Revoke",
     done: "Done.",
     create: "Register an application",
     rotate: "Rotate secret",
@@ -85,7 +87,7 @@ export class ConsolePage {
   }
 
   /** Clicks an action and confirms it in the dialog that names what will happen. */
-  async confirm(action: "unlock" | "endSessions" | "rotate", within: Locator = this.page.locator("body")) {
+  async confirm(action: "unlock" | "endSessions" | "rotate" | "revoke", within: Locator = this.page.locator("body")) {
     await within.getByRole("button", { name: this.text[action] }).first().click();
     await this.page.getByTestId("confirm-action").click();
   }

@@ -4,7 +4,7 @@ import { LoginPage } from "../pages/login-page.ts";
 
 for (const language of ["uk", "en"] as const) {
   test.describe(`the operators' console (${language})`, () => {
-    test("find a person, unlock them, end their sessions, give them an application", async ({ page, browser }) => {
+    test("find a person, unlock them, end their sessions, give them an application and take it back", async ({ page, browser }) => {
       // The newcomer is signed in elsewhere, so there is a session to end.
       const elsewhere = await browser.newContext();
       await signInWithPassword(new LoginPage(await elsewhere.newPage(), language), demoUsers.newcomer);
@@ -23,6 +23,10 @@ for (const language of ["uk", "en"] as const) {
       await expect(console.sessionList.locator("li")).toHaveCount(0);
       const title = await console.grantFirstApplication();
       await expect(console.personApplications).toContainText(title);
+      // Taking it back again leaves the newcomer without applications, as other walks expect.
+      const granted = console.personApplications.getByRole("listitem").filter({ hasText: title });
+      await console.confirm("revoke", granted);
+      await expect(granted).toHaveCount(0);
       await elsewhere.close();
     });
 

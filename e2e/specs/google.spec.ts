@@ -41,7 +41,8 @@ test.describe("sign-in with Google (against the sandbox stand-in)", () => {
     // The apps screen sees the appId and goes straight to the app; KPI ID hands the site a ticket.
     await page.waitForURL(new RegExp(`^${demoSiteUrl}/callback\\?ticketId=`));
     await expect(page.getByTestId("signed-in-name")).toHaveText("Олена Коваленко");
-    await expect(page.getByText("GOOGLE")).toBeVisible();
+    // Exact: the ticket's AUTH_AMR ("google") is listed too.
+    await expect(page.getByText("GOOGLE", { exact: true })).toBeVisible();
 
     const googleAuth = navigations.find((url) => url.startsWith(`${baseURL}/google-auth?`));
     expect(googleAuth, navigations.join("\n")).toBeDefined();

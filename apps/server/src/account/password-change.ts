@@ -1,37 +1,22 @@
 import type { ChangePasswordRequest } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
+import { takeCredentialAttempt } from "../auth/credential-attempt.ts";
 import type { User } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { notifyPasswordChanged, notifySignInMethodChanged } from "../mail/notify.ts";
-import { deviceNonceFor } from "../sessions/device-cookie.ts";
 import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../sessions/store.ts";
-import { requestThrottleAddress } from "../throttle/address.ts";
-import { confirmFailure, credentialThrottleKeys, settleSuccess, takeAttempt } from "../throttle/throttle.ts";
+import { confirmFailure, settleSuccess } from "../throttle/throttle.ts";
 import { checkNewPassword } from "./password-policy.ts";
 import { endSessionsAfterPasswordChange } from "./password-sessions.ts";
 
 /** The current password, checked like a sign-in (throttled per account and address, audited when wrong). */
 async function requireCurrentPassword(request: FastifyRequest, person: User, presented: string | undefined) {
-  const { db, config, clock, passwordHasher } = request.server;
+  const { db, clock, passwordHasher } = request.server;
   if (person.password_hash === null) return;
-  // Counted by this browser's device cookie, like a sign-in from it: a stranger's guesses never hold the owner.
-  const keys = credentialThrottleKeys(config.sessionSecret, {
-    username: person.username,
-    address: requestThrottleAddress(request),
-    device: deviceNonceFor(request, person.id),
-  });
-  const attempt = await takeAttempt(db, keys, clock());
-  if (!attempt.allowed) {
-    await audit(request, {
-      type: "password_change",
-      result: "failure",
-      userId: person.id,
-      reason: "auth.too_many_attempts",
-    });
-    throw new AppError("auth.too_many_attempts", { retryAfterSeconds: attempt.retryAfterSeconds });
-  }
+  // Counted like a sign-in from this browser: a stranger's guesses never hold the owner.
+  const keys = await takeCredentialAttempt(request, person.username, { type: "password_change", userId: person.id });
   if (!(await passwordHasher.verify(person.password_hash, presented ?? ""))) {
     await confirmFailure(db, keys, clock());
     await audit(request, {

@@ -4,10 +4,9 @@ import { audit } from "../audit/record.ts";
 import type { User } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { secondFactorDecision } from "../mfa/decision.ts";
-import { deviceNonceFor } from "../sessions/device-cookie.ts";
-import { requestThrottleAddress } from "../throttle/address.ts";
-import { confirmFailure, credentialThrottleKeys, settleSuccess, takeAttempt } from "../throttle/throttle.ts";
+import { confirmFailure, settleSuccess } from "../throttle/throttle.ts";
 import { findUserByUsername } from "../users/queries.ts";
+import { takeCredentialAttempt } from "./credential-attempt.ts";
 import { issueLoginGrant } from "./grants.ts";
 
 /** Why a sign-in is refused, for the audit row only: the person always sees invalid credentials. */
@@ -26,22 +25,11 @@ function refusalReason(user: User | undefined, passwordMatches: boolean): string
 export async function signInWithPassword(request: FastifyRequest, credentials: LoginRequest): Promise<LoginResponse> {
   const { db, config, passwordHasher, clock } = request.server;
   const user = await findUserByUsername(db, credentials.username);
-  const keys = credentialThrottleKeys(config.sessionSecret, {
-    username: credentials.username,
-    address: requestThrottleAddress(request),
-    device: deviceNonceFor(request, user?.id),
+  const keys = await takeCredentialAttempt(request, credentials.username, {
+    type: "sign_in",
+    authMethod: "PASSWORD",
+    userId: user?.id,
   });
-  const attempt = await takeAttempt(db, keys, clock());
-  if (!attempt.allowed) {
-    await audit(request, {
-      type: "sign_in",
-      result: "failure",
-      authMethod: "PASSWORD",
-      userId: user?.id,
-      reason: "auth.too_many_attempts",
-    });
-    throw new AppError("auth.too_many_attempts", { retryAfterSeconds: attempt.retryAfterSeconds });
-  }
 
   const passwordMatches = await passwordHasher.verify(user?.password_hash ?? null, credentials.password);
   const refusal = refusalReason(user, passwordMatches);

@@ -1,12 +1,11 @@
 import type { SecondFactorRequest } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
+import { takeCredentialAttempt } from "../auth/credential-attempt.ts";
 import { grantOwingSecondFactor, settleSecondFactor } from "../auth/grants.ts";
 import { AppError } from "../errors.ts";
-import { deviceNonceFor } from "../sessions/device-cookie.ts";
 import { passwordAndCode } from "../sessions/strength.ts";
-import { requestThrottleAddress } from "../throttle/address.ts";
-import { confirmFailure, credentialThrottleKeys, settleSuccess, takeAttempt } from "../throttle/throttle.ts";
+import { confirmFailure, settleSuccess } from "../throttle/throttle.ts";
 import { findUserById } from "../users/queries.ts";
 import { useRecoveryCode } from "./recovery-codes.ts";
 import { rememberBrowser } from "./remembered-browser.ts";
@@ -30,28 +29,14 @@ export async function proveSecondFactor(
   reply: FastifyReply,
   { sessionId, code, rememberBrowser: remember }: SecondFactorRequest,
 ): Promise<void> {
-  const { db, config, clock } = request.server;
+  const { db, clock } = request.server;
   const userId = await grantOwingSecondFactor(db, sessionId, clock());
   const person = userId ? await findUserById(db, userId) : undefined;
   if (!person) {
     await audit(request, { type: "second_factor", result: "failure", reason: "auth.grant_invalid" });
     throw new AppError("auth.grant_invalid");
   }
-  const keys = credentialThrottleKeys(config.sessionSecret, {
-    username: person.username,
-    address: requestThrottleAddress(request),
-    device: deviceNonceFor(request, person.id),
-  });
-  const attempt = await takeAttempt(db, keys, clock());
-  if (!attempt.allowed) {
-    await audit(request, {
-      type: "second_factor",
-      result: "failure",
-      userId: person.id,
-      reason: "auth.too_many_attempts",
-    });
-    throw new AppError("auth.too_many_attempts", { retryAfterSeconds: attempt.retryAfterSeconds });
-  }
+  const keys = await takeCredentialAttempt(request, person.username, { type: "second_factor", userId: person.id });
   if (!(await checkSecondFactorCode(request, person.id, code))) {
     await confirmFailure(db, keys, clock());
     await audit(request, { type: "second_factor", result: "failure", userId: person.id, reason: "auth.code_invalid" });

@@ -4,7 +4,10 @@ import { LoginPage } from "../pages/login-page.ts";
 
 for (const language of ["uk", "en"] as const) {
   test.describe(`the operators' console (${language})`, () => {
-    test("find a person, unlock them, end their sessions, give them an application and take it back", async ({ page, browser }) => {
+    test("find a person, unlock them, end their sessions, give them an application and take it back", async ({
+      page,
+      browser,
+    }) => {
       // The newcomer is signed in elsewhere, so there is a session to end.
       const elsewhere = await browser.newContext();
       await signInWithPassword(new LoginPage(await elsewhere.newPage(), language), demoUsers.newcomer);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { googleAccounts } from "../../../sandbox/src/google/accounts.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
+import { throttlePolicy } from "../src/throttle/policy.ts";
 import { insertUser } from "../src/users/queries.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { databaseKinds } from "./support/databases.ts";
@@ -109,5 +110,34 @@ describe.each(databaseKinds)("the Google callback as a page load (%s)", (kind) =
     const response = await finishGoogleSignInAsPage(t.app, answer, "");
     expect(response.headers.location).toBe("/uk/?google_auth_error=expired");
     expect(sessionCookieOf(response)).toBeUndefined();
+  });
+
+  it("slows down an address that keeps bringing bad answers, without touching other addresses", async () => {
+    const attempt = (remoteAddress: string) =>
+      t.app.inject({
+        method: "GET",
+        url: "/google/auth?code=guessed&state=guessed",
+        headers: { accept: "application/json" },
+        remoteAddress,
+      });
+    // The per-address rule is sized for a campus NAT: the free failures and the one after them are
+    // answered (401); that last one starts the first delay, so the next answer waits.
+    const answered = throttlePolicy.ip.freeFailures + 1;
+    const answers = [];
+    for (let i = 0; i < answered; i++) answers.push((await attempt("203.0.113.7")).statusCode);
+    expect(answers).toEqual(Array(answered).fill(401));
+    const blocked = await attempt("203.0.113.7");
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().code).toBe("auth.too_many_attempts");
+    expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(0);
+    expect((await attempt("203.0.113.8")).statusCode).toBe(401);
+  });
+
+  it("answers 400 for a call without code or state, and for oversized values", async () => {
+    for (const url of ["/google/auth", "/google/auth?code=abc", `/google/auth?code=${"x".repeat(3000)}&state=s`]) {
+      const response = await t.app.inject({ method: "GET", url });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json().code).toBe("request.validation_failed");
+    }
   });
 });

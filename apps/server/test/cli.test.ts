@@ -100,6 +100,17 @@ describe.each(databaseKinds)("operator CLI on %s", (kind) => {
     expect(await access()).toHaveLength(1);
     expect((await cli(["user", "revoke", "--username", "o.petrenko", "--app", "timetable"])).code).toBe(0);
     expect(await access()).toHaveLength(0);
+    const audited = await database.handle.db
+      .selectFrom("audit_events")
+      .select(["event_type", "reason"])
+      .where("user_id", "=", row.id)
+      .where("event_type", "in", ["access_granted", "access_revoked"])
+      .orderBy("id")
+      .execute();
+    expect(audited).toEqual([
+      { event_type: "access_granted", reason: "cli" },
+      { event_type: "access_revoked", reason: "cli" },
+    ]);
 
     const unknownApp = await cli(["user", "grant", "--username", "o.petrenko", "--app", "no-such-app"]);
     expect(unknownApp.code).toBe(1);

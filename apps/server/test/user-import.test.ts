@@ -74,6 +74,14 @@ describe.each(databaseKinds)("user import on %s", (kind) => {
     const again = await runImport(lines.map((line) => line.replace("Бондар, Іван", "Бондар Іван Петрович")));
     expect(again).toMatchObject({ created: 0, updated: 2 });
     expect((await person("i.bondar")).full_name).toBe("Бондар Іван Петрович");
+    // The apps column's grant is audited once: the re-import changed no access, so it adds no row.
+    const grants = await database.handle.db
+      .selectFrom("audit_events")
+      .innerJoin("users", "users.id", "audit_events.user_id")
+      .select(["users.username", "audit_events.reason"])
+      .where("event_type", "=", "access_granted")
+      .execute();
+    expect(grants).toEqual([{ username: "i.bondar", reason: "csv" }]);
   });
 
   it("leaves a field as it is when its cell is blank on a re-import", async () => {

@@ -53,18 +53,22 @@ export async function hasApplicationAccess(db: Db, userId: string, applicationId
   return result.rows[0]?.allowed === true;
 }
 
-/** Gives the person access by name: an individual grant, lifting any exclusion. */
-export async function grantAccess(db: Db, userId: string, applicationId: string): Promise<void> {
-  await db
+/**
+ * Gives the person access by name: an individual grant, lifting any exclusion. True when something
+ * changed, so callers audit a real grant and not every repeated import of the same line.
+ */
+export async function grantAccess(db: Db, userId: string, applicationId: string): Promise<boolean> {
+  const lifted = await db
     .deleteFrom("access_exclusions")
     .where("user_id", "=", userId)
     .where("application_id", "=", applicationId)
-    .execute();
-  await db
+    .executeTakeFirst();
+  const inserted = await db
     .insertInto("user_applications")
     .values({ user_id: userId, application_id: applicationId })
     .onConflict((conflict) => conflict.columns(["user_id", "application_id"]).doNothing())
-    .execute();
+    .executeTakeFirst();
+  return Number(lifted.numDeletedRows) > 0 || Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
 export type RevokeOutcome = "revoked" | "excluded" | "none";

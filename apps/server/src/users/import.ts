@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { grantAccess } from "../access/applications.ts";
 import { findApplicationByIdOrName } from "../apps/queries.ts";
+import { recordAuditEvent } from "../audit/record.ts";
 import type { PasswordHasher } from "../crypto/password.ts";
 import type { Db } from "../db/schema.ts";
 import { parseCsvLines } from "./csv.ts";
@@ -90,7 +91,17 @@ export async function importUsersCsv(db: Db, hasher: PasswordHasher, text: strin
       const password = record.password?.trim() ? record.password : undefined;
       const outcome = await db.transaction().execute(async (tx) => {
         const result = await upsertUser(tx, hasher, changes, password, recordDetails(record), "csv");
-        for (const applicationId of applications) await grantAccess(tx, result.user.id, applicationId);
+        for (const applicationId of applications) {
+          if (await grantAccess(tx, result.user.id, applicationId)) {
+            await recordAuditEvent(tx, {
+              type: "access_granted",
+              result: "success",
+              userId: result.user.id,
+              applicationId,
+              reason: "csv",
+            });
+          }
+        }
         return result.outcome;
       });
       report[outcome] += 1;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { grantAccess, revokeAccess } from "../../access/applications.ts";
 import { findApplicationByIdOrName } from "../../apps/queries.ts";
+import { recordAuditEvent } from "../../audit/record.ts";
 import type { User } from "../../db/schema.ts";
 import { importUsersCsv } from "../../users/import.ts";
 import { disableUser, findUserByUsername, listUsers, updateUser } from "../../users/queries.ts";
@@ -103,6 +104,16 @@ const list: CommandHandler = async (context, args) => {
   );
 };
 
+/** The operator at the command line is named "cli" in the row, as `role grant` does. */
+function auditAccess(
+  context: CliContext,
+  type: "access_granted" | "access_revoked",
+  userId: string,
+  applicationId: string,
+) {
+  return recordAuditEvent(context.db, { type, result: "success", userId, applicationId, reason: "cli" });
+}
+
 function accessCommand(action: "grant" | "revoke"): CommandHandler {
   return async (context, args) => {
     const values = parseOptions(args, { username: { type: "string" }, app: { type: "string" } });
@@ -112,7 +123,8 @@ function accessCommand(action: "grant" | "revoke"): CommandHandler {
     const application = await findApplicationByIdOrName(context.db, appName);
     if (!application) throw new CommandFailedError(`no application '${appName}'`);
     if (action === "grant") {
-      await grantAccess(context.db, user.id, application.id);
+      const changed = await grantAccess(context.db, user.id, application.id);
+      if (changed) await auditAccess(context, "access_granted", user.id, application.id);
       context.out.result(
         { username: user.username, application: application.name, access: true },
         `${user.username} now has access to ${application.name}`,
@@ -121,6 +133,7 @@ function accessCommand(action: "grant" | "revoke"): CommandHandler {
     }
     // A rule may still let the person in; then revoking records an exclusion, so access does end.
     const outcome = await revokeAccess(context.db, user.id, application.id);
+    if (outcome !== "none") await auditAccess(context, "access_revoked", user.id, application.id);
     context.out.result(
       { username: user.username, application: application.name, access: false, outcome },
       `${user.username} no longer has access to ${application.name}` +

@@ -26,6 +26,7 @@ import { scheduleCleanup } from "./maintenance/cleanup.ts";
 import { registerMetrics } from "./metrics/plugin.ts";
 import { secondFactorRoutes } from "./mfa/routes.ts";
 import { registerOidc } from "./oidc/index.ts";
+import { passkeyRoutes } from "./passkeys/routes.ts";
 import { recoveryRoutes } from "./recovery/routes.ts";
 import { registerSaml } from "./saml/index.ts";
 import { registerSessions } from "./sessions/current.ts";
@@ -140,6 +141,7 @@ export async function buildApp({
   await app.register(accountApplicationRoutes);
   await app.register(accountPasswordRoutes);
   await app.register(secondFactorRoutes);
+  await app.register(passkeyRoutes);
   await app.register(recoveryRoutes);
   await app.register(adminPeopleRoutes);
   await app.register(adminApplicationRoutes);

@@ -151,6 +151,12 @@ describe.each(databaseKinds)("web attacks on %s", (kind) => {
         "/api/account/totp/confirm",
         "/api/account/totp/remove",
         "/api/account/recovery-codes",
+        "/api/auth/passkey/options",
+        "/api/auth/passkey",
+        "/api/account/passkeys/options",
+        "/api/account/passkeys",
+        "/api/account/passkeys/rename",
+        "/api/account/passkeys/remove",
       ]),
     );
     // Bodies that would succeed from the right origin, so only the origin check can stop them.
@@ -164,6 +170,8 @@ describe.each(databaseKinds)("web attacks on %s", (kind) => {
       "/api/account/google/link": {},
       "/api/account/google/unlink": {},
       "/api/account/totp": {},
+      "/api/auth/passkey/options": {},
+      "/api/account/passkeys/options": {},
     };
     let refused = 0;
     for (const endpoint of posts) {

@@ -5,6 +5,7 @@ import { addApplication, addPerson, manualClock } from "./support/campus.ts";
 import { runCliOn } from "./support/cli.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { addAuthenticator } from "./support/mfa.ts";
+import { addPasskeyFrom, passkeySignIn, passwordBrowser } from "./support/passkeys.ts";
 
 const password = "an operator's passphrase";
 
@@ -41,16 +42,21 @@ describe.each(databaseKinds)("the operator's second-factor commands (%s)", (kind
     expect((await runCliOn(t.database.handle, ["user", "require-mfa", "--username", "nobody"])).code).not.toBe(0);
   });
 
-  it("user reset-mfa removes the authenticator: the password alone signs in again; audited", async () => {
+  it("user reset-mfa removes the authenticator and passkeys: the password alone signs in again; audited", async () => {
     const person = await addPerson(t.app, { username: "lost-phone", fullName: "Без Телефону" }, password);
+    const { authenticator } = await addPasskeyFrom(
+      await passwordBrowser(t.app, "lost-phone", password, "192.0.2.9"),
+      "K",
+    );
     await addAuthenticator(t.app, person, clock.now());
     const browser = testBrowser(t.app);
     expect((await browser.post("/api/auth", { username: "lost-phone", password })).json().secondFactor).toBe("totp");
     const reset = await runCliOn(t.database.handle, ["user", "reset-mfa", "--username", "lost-phone", "--json"]);
     expect(reset.code).toBe(0);
-    expect(JSON.parse(reset.stdout)).toMatchObject({ username: "lost-phone", reset: true });
+    expect(JSON.parse(reset.stdout)).toMatchObject({ username: "lost-phone", reset: true, passkeysRemoved: 1 });
+    expect((await passkeySignIn(testBrowser(t.app), authenticator)).answer.json().code).toBe("passkey.failed");
     expect((await browser.post("/api/auth", { username: "lost-phone", password })).json().secondFactor).toBeUndefined();
-    expect(await auditReasons(person.id)).toEqual(["operator.reset"]);
+    expect(await auditReasons(person.id)).toEqual(["passkey_added", "operator.reset"]);
   });
 
   it("app update --require-mfa and --no-require-mfa set the application's requirement", async () => {

@@ -41,8 +41,18 @@ export type InternalAuthRequest = z.infer<typeof internalAuthRequestSchema>;
 export const internalAuthResponseSchema = z.object({ ok: z.literal(true), next: text() });
 export type InternalAuthResponse = z.infer<typeof internalAuthResponseSchema>;
 
-export const authMethods = ["PASSWORD", "GOOGLE", "DIIA"] as const;
+export const authMethods = ["PASSWORD", "GOOGLE", "DIIA", "PASSKEY"] as const;
 export type AuthMethod = (typeof authMethods)[number];
+
+/**
+ * The ticket's AUTH_METHOD keeps the three values existing integrations match on. A passkey is the
+ * person's own KPI ID credential, as a password is, so it reads PASSWORD there; AUTH_AMR tells them apart.
+ */
+export const ticketAuthMethods = ["PASSWORD", "GOOGLE", "DIIA"] as const;
+export type TicketAuthMethod = (typeof ticketAuthMethods)[number];
+export function ticketAuthMethod(method: AuthMethod): TicketAuthMethod {
+  return method === "PASSKEY" ? "PASSWORD" : method;
+}
 
 /** The person's fields as the ticket protocol keys them; the "My data" dialog lists these. */
 export const userDataKeys = ["NAME", "EMAIL", "TAX_ID", "STUDENT_ID", "EMPLOYEE_ID", "AUTH_METHOD"] as const;
@@ -71,7 +81,7 @@ export const ticketDataSchema = z.object({
   TAX_ID: text(),
   STUDENT_ID: text(),
   EMPLOYEE_ID: text(),
-  AUTH_METHOD: z.enum(authMethods),
+  AUTH_METHOD: z.enum(ticketAuthMethods),
   TRACE_ID: text(),
   TIME_STAMP: text(),
   /** How strongly the person signed in: RFC 8176 `amr` values, space-separated (`pwd otp mfa`). */

@@ -10,5 +10,6 @@ export * from "./language.ts";
 export * from "./messages.ts";
 export * from "./mfa.ts";
 export * from "./pages.ts";
+export * from "./passkeys.ts";
 export * from "./password.ts";
 export * from "./text.ts";

@@ -31,6 +31,12 @@ export const ukErrorMessages = {
   "auth.code_invalid": "Код неправильний або вже використаний. Спробуйте наступний код.",
   "mfa.already_set_up": "Застосунок-автентифікатор уже налаштовано. Щоб замінити його, спершу вимкніть поточний.",
   "mfa.not_set_up": "Другий фактор не налаштовано.",
+  "passkey.failed": "Цей ключ доступу не підійшов. Спробуйте інший спосіб входу.",
+  "passkey.challenge_invalid": "Запит ключа доступу застарів або вже використаний. Спробуйте ще раз.",
+  "passkey.counter_regressed":
+    "Ключ доступу відхилено: схоже, його скопійовано з іншого пристрою. Увійдіть інакше й видаліть цей ключ.",
+  "passkey.already_registered": "Цей ключ доступу вже додано.",
+  "passkey.not_found": "Такого ключа доступу немає: можливо, його вже видалено.",
   "account.session_not_found": "Такого сеансу немає: можливо, він уже завершився.",
   "account.application_not_found": "Цей застосунок не має доступу до ваших даних: можливо, його вже відкликано.",
   "account.last_sign_in_method":
@@ -89,6 +95,12 @@ export const enErrorMessages = {
   "auth.code_invalid": "The code is wrong or was already used. Try the next code.",
   "mfa.already_set_up": "An authenticator app is already set up. To replace it, turn the current one off first.",
   "mfa.not_set_up": "No second factor is set up.",
+  "passkey.failed": "This passkey did not work. Try another way to sign in.",
+  "passkey.challenge_invalid": "The passkey request expired or was already used. Try again.",
+  "passkey.counter_regressed":
+    "Passkey refused: it looks copied from another device. Sign in another way and remove this passkey.",
+  "passkey.already_registered": "This passkey is already added.",
+  "passkey.not_found": "There is no such passkey: it may have been removed already.",
   "account.session_not_found": "There is no such session: it may have ended already.",
   "account.application_not_found": "This application has no access to your data: it may have been revoked already.",
   "account.last_sign_in_method":

@@ -82,8 +82,8 @@ People
                                             (lifts the lock for browsers new to U; audited)
   user require-mfa --username U [--off]     U must give a second factor after the password
                                             (led to set one up when U has none)
-  user reset-mfa --username U               remove U's authenticator app and recovery codes (lost
-                                            phone); audited, U told by mail
+  user reset-mfa --username U               remove U's authenticator app, recovery codes and passkeys
+                                            (lost phone); audited, U told by mail
   user list
   user grant --username U --app ID|NAME     give access to an application (lifts an exclusion)
   user revoke --username U --app ID|NAME    end access; excludes U when a rule would let them in

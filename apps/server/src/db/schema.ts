@@ -1,6 +1,7 @@
 import type { AuthMethod, ProcessingStatus } from "@kpi-id/contracts";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type { PeopleTables } from "./people-schema.ts";
+import type { PasskeyTables } from "./schema-passkeys.ts";
 import type {
   SamlConsentsTable,
   SamlFederationsTable,
@@ -234,7 +235,7 @@ export interface SchemaMigrationsTable {
   applied_at: Timestamp;
 }
 
-export interface Database extends PeopleTables {
+export interface Database extends PeopleTables, PasskeyTables {
   users: UsersTable;
   external_identities: ExternalIdentitiesTable;
   applications: ApplicationsTable;

@@ -31,6 +31,7 @@ const refusalByMethod: Record<AuthMethod, ErrorCode> = {
   PASSWORD: "auth.grant_invalid",
   DIIA: "auth.grant_invalid",
   GOOGLE: "google.failed",
+  PASSKEY: "passkey.failed",
 };
 
 /** The person may sign in only while their account exists and is active. */

@@ -21,6 +21,8 @@ export const strengthOfMethod: Record<AuthMethod, SignInStrength> = {
   PASSWORD: ["pwd"],
   GOOGLE: ["google"],
   DIIA: ["diia", "swk", "mfa"],
+  // A passkey sign-in records what its key was (passkeyStrength); a device-bound key is the default.
+  PASSKEY: ["hwk", "user", "mfa"],
 };
 
 /** A password followed by a one-time code (TOTP or a recovery code). */

@@ -1,5 +1,12 @@
 import formbody from "@fastify/formbody";
-import { type AuthMethod, errorBodySchema, type TicketResponse, text, ticketResponseSchema } from "@kpi-id/contracts";
+import {
+  type AuthMethod,
+  errorBodySchema,
+  type TicketResponse,
+  text,
+  ticketAuthMethod,
+  ticketResponseSchema,
+} from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -71,7 +78,7 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
       TAX_ID: application.release_tax_id ? (user.tax_id ?? "") : "",
       STUDENT_ID: user.student_id ?? "",
       EMPLOYEE_ID: user.employee_id ?? "",
-      AUTH_METHOD: ticket.auth_method,
+      AUTH_METHOD: ticketAuthMethod(ticket.auth_method),
       TRACE_ID: ticket.trace_id,
       TIME_STAMP: now.toISOString(),
       AUTH_AMR: ticketAmr(ticket).join(" "),

@@ -6,6 +6,7 @@ import { verifiedAddressOf } from "../../mail/notify.ts";
 import { removeRecoveryCodes } from "../../mfa/recovery-codes.ts";
 import { secondFactorResetNotice } from "../../mfa/reset-notice.ts";
 import { removeTotp } from "../../mfa/totp.ts";
+import { removeAllPasskeys } from "../../passkeys/credentials.ts";
 import { findUserByUsername } from "../../users/queries.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
@@ -54,7 +55,7 @@ const requireMfa: CommandHandler = async (context, args) => {
 
 /**
  * `user reset-mfa --username U`: for a person who lost their phone and recovery codes. The
- * authenticator app and recovery codes go (remembered browsers with them: they are bound to the
+ * authenticator app, recovery codes and passkeys go (remembered browsers with them: they are bound to the
  * factor); the person is told by mail at their verified address, and the reset is audited.
  */
 const resetMfa: CommandHandler = async (context, args) => {
@@ -62,11 +63,13 @@ const resetMfa: CommandHandler = async (context, args) => {
   const user = await person(context, values.username);
   const hadAuthenticator = await removeTotp(context.db, user.id);
   await removeRecoveryCodes(context.db, user.id);
+  const passkeysRemoved = await removeAllPasskeys(context.db, user.id);
   await recordAuditEvent(context.db, {
     type: "second_factor_changed",
     result: "success",
     userId: user.id,
     reason: "operator.reset",
+    details: { passkeysRemoved },
   });
   const to = verifiedAddressOf(user);
   const mailer = createMailer(context.config.mail);
@@ -78,8 +81,9 @@ const resetMfa: CommandHandler = async (context, args) => {
   }
   mailer.close();
   context.out.result(
-    { username: user.username, reset: hadAuthenticator, notified },
+    { username: user.username, reset: hadAuthenticator, passkeysRemoved, notified },
     `${user.username}: second factor ${hadAuthenticator ? "reset" : "was not set up; recovery codes cleared"}` +
+      `, ${passkeysRemoved} passkey(s) removed` +
       (notified ? ", told by mail" : ", no verified address or no mail: tell them yourself"),
   );
 };

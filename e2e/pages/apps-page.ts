@@ -17,6 +17,8 @@ export class AppsPage {
   readonly myData: Locator;
   readonly redirectError: Locator;
   readonly noAppsError: Locator;
+  /** KPI ID refused the return address (redirectUri) an application on the list named. */
+  readonly redirectUriError: Locator;
 
   constructor(page: Page, language: Language = "uk") {
     this.page = page;
@@ -28,6 +30,7 @@ export class AppsPage {
     this.myData = page.getByTestId("my-data");
     this.redirectError = page.getByTestId("redirect-error");
     this.noAppsError = page.getByTestId("no-apps-error");
+    this.redirectUriError = page.getByTestId("redirect-uri-error");
   }
 
   url(): RegExp {

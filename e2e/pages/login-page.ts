@@ -20,6 +20,8 @@ export class LoginPage {
   readonly googleError: Locator;
   readonly googleButton: Locator;
   readonly diiaLink: Locator;
+  /** What the application's sign-in link is wrong about (unknown appId, unregistered redirectUri), before sign-in. */
+  readonly appLinkError: Locator;
 
   constructor(page: Page, language: Language = "uk") {
     this.page = page;
@@ -33,6 +35,7 @@ export class LoginPage {
     this.googleError = page.getByTestId("google-error");
     this.googleButton = page.getByTestId("google-login");
     this.diiaLink = page.getByTestId("diia-login");
+    this.appLinkError = page.getByTestId("app-link-error");
   }
 
   /** Opens the login screen; `query` is appended as is (e.g. "?appId=…"); `origin` another address of the server. */

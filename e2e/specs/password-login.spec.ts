@@ -1,4 +1,5 @@
 import { demoUsers, expect, test } from "../fixtures.ts";
+import { demoOidcCredentials } from "../tools/oidc-relying-party.ts";
 
 test.describe("password sign-in against the real server", () => {
   test("the demo student signs in and reaches the apps screen", async ({ loginPage, appsPage, page }) => {
@@ -43,6 +44,27 @@ test.describe("password sign-in against the real server", () => {
     await loginPage.goto("?appId=00000000-0000-4000-8000-000000000000");
     await loginPage.signIn(demoUsers.student.username, demoUsers.student.password);
     await expect(appsPage.redirectError).toBeVisible();
+    await expect(page).toHaveURL(/\/uk\/apps$/);
+  });
+
+  test("an unregistered redirectUri is told before sign-in, and after it, signed in or not", async ({
+    enLoginPage,
+    enAppsPage,
+    appsPage,
+    page,
+  }) => {
+    // The demo site is on the student's list; it never registered this return address.
+    const link = `?${new URLSearchParams({ appId: demoOidcCredentials().id, redirectUri: "https://evil.example/cb" })}`;
+    await enLoginPage.goto(link);
+    await expect(enLoginPage.appLinkError).toContainText("Unregistered return address");
+    await enLoginPage.signIn(demoUsers.student.username, demoUsers.student.password);
+    await expect(enAppsPage.redirectUriError).toContainText("Unregistered return address");
+    await expect(page).toHaveURL(/\/en\/apps$/);
+    await expect(enAppsPage.cards).toHaveCount(3);
+
+    // Already signed in, the same link goes to the apps list with the notice, and nowhere else.
+    await page.goto(`/uk/${link}`);
+    await expect(appsPage.redirectUriError).toContainText("Незареєстрована адреса повернення");
     await expect(page).toHaveURL(/\/uk\/apps$/);
   });
 });

@@ -54,6 +54,24 @@ const shots: Shot[] = [
       await page.unroute("**/api/diia/check-request*");
     },
   },
+  // Issue 19: the application's sign-in link, checked before sign-in (an unknown appId is a real lookup).
+  {
+    name: "login-unknown-app",
+    run: (page, lang) => open(page, `/${lang}/?appId=00000000-0000-4000-8000-000000000000`),
+  },
+  {
+    name: "login-unregistered-redirect",
+    run: async (page, lang) => {
+      // What KPI ID answers for a registered app with a redirectUri it never registered.
+      await page.route("**/api/app-link*", (route) =>
+        route.fulfill({ json: { known: true, redirectUriRegistered: false } }),
+      );
+      await open(
+        page,
+        `/${lang}/?appId=00000000-0000-4000-8000-000000000000&redirectUri=https%3A%2F%2Fevil.example%2F`,
+      );
+    },
+  },
   { name: "forgot-password", run: (page, lang) => open(page, `/${lang}/forgot-password`) },
   { name: "forgot-password-email", run: (page, lang) => open(page, `/${lang}/forgot-password?via=email`) },
   {
@@ -93,6 +111,16 @@ const shots: Shot[] = [
     name: "apps-redirect-error",
     signedIn: true,
     run: (page, lang) => open(page, `/${lang}/apps?appId=unknown-app`),
+  },
+  {
+    name: "apps-redirect-uri-error",
+    signedIn: true,
+    run: async (page, lang) => {
+      // Where /api/app-redirect sends a person whose app named an unregistered redirectUri.
+      const href = (await page.getByTestId("app-card").first().getAttribute("href")) ?? "";
+      const appId = new URLSearchParams(href.split("?")[1]).get("appId") ?? "";
+      await open(page, `/${lang}/apps?appId=${appId}&refused=redirectUri`);
+    },
   },
   {
     name: "my-data",

@@ -113,7 +113,8 @@ describe.each(databaseKinds)("an application's sign-in link and ticket (%s)", (k
     ]) {
       const refused = await open(cookie, { appId: library.application.id, redirectUri });
       expect(refused.statusCode).toBe(302);
-      expect(refused.headers.location).toBe("/uk/apps");
+      // The apps page is told why, so the person sees a notice instead of their list alone.
+      expect(refused.headers.location).toBe(`/uk/apps?appId=${library.application.id}&refused=redirectUri`);
     }
     expect(await tickets()).toBe(before);
     const reasons = await t.app.db

@@ -10,3 +10,9 @@ export const appStateMaxLength = 512;
 
 /** A registered callback named by redirectUri is at most this long (it also rides in a cookie during Google sign-in). */
 export const appRedirectUriMaxLength = 1024;
+
+/**
+ * Added by KPI ID (never by the application) to `/{lang}/apps?appId=…` when the application is on the person's list
+ * but its redirectUri is not registered: the page tells the person instead of sending them on (which would loop).
+ */
+export const appLinkRefusal = { param: "refused", redirectUri: "redirectUri" } as const;

@@ -1,4 +1,4 @@
-import { appRedirectUriMaxLength, appStateMaxLength, text } from "@kpi-id/contracts";
+import { appLinkRefusal, appRedirectUriMaxLength, appStateMaxLength, text } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -60,7 +60,8 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
           "`ticketId` (and `state`, unchanged, when given). `redirectUri` names one of the application's " +
           "registered callbacks exactly (the first is used without it); an unregistered one is refused. " +
           "Not signed in: 302 to the sign-in page keeping appId, state and redirectUri. Unknown application, " +
-          "unregistered redirectUri or no access: 302 to /{lang}/apps?appId=… where the page explains.",
+          "no access: 302 to /{lang}/apps?appId=… where the page explains; an unregistered redirectUri adds " +
+          "`&refused=redirectUri`.",
         querystring: appRedirectQuery,
       },
     },
@@ -83,10 +84,13 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
           applicationId: application?.id,
           reason: !application ? "app.not_found" : !allowed ? "app.access_denied" : "app.redirect_uri_not_registered",
         });
-        // Only the appId, which the page explains; not after a refused redirectUri, which would send
-        // the browser (the application is on the person's list) straight back here.
-        const shownAppId = application && allowed ? undefined : appId;
-        return reply.redirect(pagePath(language, "apps", { appId: shownAppId }), 302);
+        // Only the appId, which the page explains. After a refused redirectUri the application is on the
+        // person's list, so the page is also told why (else it would send the browser straight back here).
+        if (application && allowed) {
+          const refused = new URLSearchParams({ [appLinkRefusal.param]: appLinkRefusal.redirectUri });
+          return reply.redirect(`${pagePath(language, "apps", { appId: application.id })}&${refused}`, 302);
+        }
+        return reply.redirect(pagePath(language, "apps", { appId }), 302);
       }
       if (application.require_mfa && !isMultiFactor(session)) {
         await audit(request, {

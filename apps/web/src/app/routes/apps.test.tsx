@@ -38,6 +38,20 @@ describe("the apps screen", () => {
     expect(screen.getAllByTestId("app-card")).toHaveLength(3);
   });
 
+  it("tells a person why KPI ID did not open an app whose return address is unregistered, and stays", async () => {
+    const replace = vi.spyOn(browser, "replace").mockImplementation(() => undefined);
+    mockFetch({ "GET /user": () => json(student) });
+    const target = student.applications[1]?.id ?? "";
+    const { router } = renderApp(`/en/apps?appId=${target}&refused=redirectUri&keep=1`);
+    const notice = await screen.findByTestId("redirect-uri-error");
+    expect(notice).toHaveTextContent("Unregistered return address");
+    expect(notice).toHaveTextContent(`The service “${student.applications[1]?.title}” asked to send you back`);
+    await waitFor(() => expect(router.state.location.search).toBe("?keep=1"));
+    expect(replace).not.toHaveBeenCalled();
+    expect(screen.queryByTestId("redirect-error")).not.toBeInTheDocument();
+    expect(screen.getAllByTestId("app-card")).toHaveLength(3);
+  });
+
   it("shows the no-apps notice to a person without apps", async () => {
     mockFetch({ "GET /user": () => json({ ...student, applications: [] }) });
     renderApp("/en/apps");

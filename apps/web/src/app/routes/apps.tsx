@@ -70,6 +70,11 @@ export function AppsScreen() {
           {t("apps:redirectError.description")}
         </Alert>
       ) : null}
+      {outcome.kind === "unregisteredRedirectUri" ? (
+        <Alert variant="destructive" title={t("apps:redirectUriError.title")} testId="redirect-uri-error">
+          {t("apps:redirectUriError.description", { title: outcome.application.title })}
+        </Alert>
+      ) : null}
       {user.applications.length === 0 ? (
         <Alert title={t("apps:noApps.title")} testId="no-apps-error">
           {t("apps:noApps.description")}

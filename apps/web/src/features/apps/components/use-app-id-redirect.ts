@@ -1,4 +1,4 @@
-import { type Application, appLinkParams } from "@kpi-id/contracts";
+import { type Application, appLinkParams, appLinkRefusal } from "@kpi-id/contracts";
 import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
 import { browser } from "@/lib/browser.ts";
@@ -7,19 +7,24 @@ import { appRedirectUrl } from "../api/app-redirect.ts";
 export type AppIdOutcome =
   | { kind: "none" }
   | { kind: "redirecting"; application: Application; link: URLSearchParams }
-  | { kind: "unknown" };
+  | { kind: "unknown" }
+  | { kind: "unregisteredRedirectUri"; application: Application };
 
 function outcomeFor(link: URLSearchParams, applications: Application[]): AppIdOutcome {
   const appId = link.get("appId");
   if (!appId) return { kind: "none" };
   const application = applications.find((candidate) => candidate.id === appId);
-  return application ? { kind: "redirecting", application, link: new URLSearchParams(link) } : { kind: "unknown" };
+  if (!application) return { kind: "unknown" };
+  // KPI ID refused the callback the application named: say so, and do not send the browser back round.
+  if (link.get(appLinkRefusal.param) === appLinkRefusal.redirectUri)
+    return { kind: "unregisteredRedirectUri", application };
+  return { kind: "redirecting", application, link: new URLSearchParams(link) };
 }
 
 /**
  * appId in the query: one of the person's apps means go there at once, replacing this entry in the
  * history (Back leaves instead of landing here and redirecting again); anything else clears the
- * parameter and reports the redirect error.
+ * parameters and reports the redirect error, or the unregistered return address KPI ID refused.
  */
 export function useAppIdRedirect(applications: Application[]): AppIdOutcome {
   const [searchParams, setSearchParams] = useSearchParams();
@@ -29,7 +34,7 @@ export function useAppIdRedirect(applications: Application[]): AppIdOutcome {
     setSearchParams(
       (current) => {
         const next = new URLSearchParams(current);
-        for (const name of appLinkParams) next.delete(name);
+        for (const name of [...appLinkParams, appLinkRefusal.param]) next.delete(name);
         return next;
       },
       { replace: true },

@@ -1,142 +1,203 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { type Browser, chromium, type Page } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumLaunchOptions } from "../../../e2e/chromium.ts";
+import { grantAccess } from "../src/access/applications.ts";
 import { createApplication } from "../src/apps/service.ts";
-import { addPerson, grantAccess } from "./support/campus.ts";
+import { applyOidcSettings } from "../src/oidc/settings.ts";
+import { addPerson } from "./support/campus.ts";
 import { createListeningTestApp, freePort, type ListeningTestApp } from "./support/listening.ts";
+import {
+  installedOpenidClientMajor,
+  type ManualSample,
+  manual,
+  manualBlock,
+  manualSamples,
+  type RunningSample,
+  sampleDirectory,
+  startSample,
+  webDist,
+} from "./support/manual-samples.ts";
 
-const manual = (lang: string) =>
-  readFileSync(new URL(`../../../docs/integration-manual/${lang}.md`, import.meta.url), "utf8");
-
-/** The fenced block of the given language whose first line names the file, exactly as the manual shows it. */
-function sample(lang: string, fence: string, firstLine: string): string {
-  const blocks = [...manual(lang).matchAll(new RegExp(`\`\`\`${fence}\\n([\\s\\S]*?)\\n\`\`\``, "g"))];
-  const found = blocks.map((block) => block[1] ?? "").find((code) => code.startsWith(firstLine));
-  if (!found) throw new Error(`no ${firstLine} sample in the ${lang} manual`);
-  return found;
-}
-
-const samples = [
-  { name: "Node.js", file: "callback.mjs", command: process.execPath, code: sample("en", "js", "// callback.mjs") },
-  { name: "Python", file: "callback.py", command: "python3", code: sample("en", "python", "# callback.py") },
-];
+const username = "o.kovalenko";
 const password = "a long passphrase, no rules";
 // A name that runs script wherever a sample forgets to escape it.
 const fullName = `Олена <img src=x onerror="alert(1)"> Коваленко`;
+const signInLink = "Sign in with KPI ID";
 
-/** One browser: its cookies per origin, and every navigation's answer. */
-function browser() {
-  const jars = new Map<string, Map<string, string>>();
-  return {
-    async open(url: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) {
-      const origin = new URL(url).origin;
-      const jar = jars.get(origin) ?? new Map<string, string>();
-      jars.set(origin, jar);
-      const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
-      const answer = await fetch(url, { ...init, redirect: "manual", headers: { ...init.headers, cookie } });
-      for (const line of answer.headers.getSetCookie()) {
-        const [pair = ""] = line.split(";");
-        const at = pair.indexOf("=");
-        const value = pair.slice(at + 1);
-        if (value === "" || /max-age=0/i.test(line)) jar.delete(pair.slice(0, at));
-        else jar.set(pair.slice(0, at), value);
-      }
-      return { status: answer.status, location: answer.headers.get("location"), body: await answer.text() };
-    },
-  };
+/** The page's text, and whether the page grew an element from the name (escaping failed). */
+async function shown(page: Page) {
+  return { text: (await page.locator("body").textContent()) ?? "", images: await page.locator("img").count() };
 }
 
-async function listening(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error(`${url} never answered`);
+/** The person at KPI ID's sign-in page (English, from the browser's language): password, then consent if asked. */
+async function signInAtKpiId(page: Page, kpiOrigin: string, site: string): Promise<void> {
+  await page.waitForURL((url) => url.origin === kpiOrigin);
+  await page.getByLabel("Username", { exact: true }).fill(username);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL((url) => url.origin === site || url.pathname.endsWith("/consent"));
+  if (new URL(page.url()).origin !== site) await page.getByRole("button", { name: "Allow" }).click();
+  await page.waitForURL((url) => url.origin === site);
 }
 
 /**
- * Issue 19: the manual's samples, run exactly as pasted against a live KPI ID, sign a person in: the
- * sign-in link with state, sign-in, the callback, the ticket redeemed, the name escaped.
+ * Holds every request of the page to URLs matching `pattern` until `whileHeld` is done, including those a
+ * redirect leads to (Playwright's page.route sees only a navigation's first request; the callback is the
+ * last of KPI ID's redirects). Through Chromium's own request interception.
  */
-describe("the integration manual's samples", () => {
+async function holdNavigations(page: Page, pattern: string, whileHeld: (url: string) => Promise<void>) {
+  const devtools = await page.context().newCDPSession(page);
+  devtools.on("Fetch.requestPaused", async ({ requestId, request }) => {
+    try {
+      await whileHeld(request.url);
+    } finally {
+      await devtools.send("Fetch.continueRequest", { requestId });
+    }
+  });
+  await devtools.send("Fetch.enable", { patterns: [{ urlPattern: pattern, requestStage: "Request" }] });
+}
+
+/**
+ * Issue 19: every sample in the integration manual, saved and run exactly as the manual shows it against a
+ * live KPI ID, signs a person in through Chromium: the sample's sign-in link (with state), KPI ID's sign-in
+ * page, back to the sample, which redeems once and shows the name escaped.
+ */
+describe("the integration manual's samples, in a browser", () => {
   let kpi: ListeningTestApp;
   let personId: string;
-  const running: ChildProcess[] = [];
-  const directory = mkdtempSync(join(tmpdir(), "kpi-id-manual-"));
+  let browser: Browser;
+  const running: RunningSample[] = [];
+  const directory = sampleDirectory();
 
   beforeAll(async () => {
-    kpi = await createListeningTestApp("pglite");
-    personId = (await addPerson(kpi.test.app, { username: "o.kovalenko", fullName }, password)).id;
+    kpi = await createListeningTestApp("pglite", { env: { WEB_DIST_DIR: webDist() } });
+    personId = (await addPerson(kpi.test.app, { username, fullName }, password)).id;
+    browser = await chromium.launch(chromiumLaunchOptions);
   });
   afterAll(async () => {
-    for (const child of running) child.kill();
+    for (const sample of running) sample.child.kill();
+    await browser?.close();
     await kpi?.test.close();
+    rmSync(directory, { recursive: true, force: true });
   });
 
   it("are the same code in the Ukrainian and the English manual", () => {
-    expect(sample("uk", "js", "// callback.mjs")).toBe(samples[0]?.code);
-    expect(sample("uk", "python", "# callback.py")).toBe(samples[1]?.code);
+    for (const { fence, opening } of manualSamples) {
+      expect(manualBlock("uk", fence, opening)).toBe(manualBlock("en", fence, opening));
+    }
   });
 
-  it.each(samples)("the $name sample signs a person in, escaping the name", async ({ file, command, code }) => {
-    const port = await freePort();
-    const site = `http://localhost:${port}`;
-    const { application, secret } = await createApplication(kpi.test.app.db, {
-      name: `manual-${file.replace(".", "-")}`,
+  it("run the OpenID Connect sample with the openid-client the manual says to install", () => {
+    for (const lang of ["uk", "en"] as const) {
+      expect(/npm install openid-client@(\d+)/.exec(manual(lang))?.[1]).toBe(installedOpenidClientMajor());
+    }
+  });
+
+  /** Registers the sample as the manual says (its callback on its port) and gives the person access. */
+  async function register(sample: ManualSample, site: string) {
+    const name = `manual-${sample.file.replace(".", "-")}`;
+    const created = await createApplication(kpi.test.app.db, {
+      name,
       title: "Розклад",
       callbackUrl: `${site}/kpi-id/callback`,
     });
-    await grantAccess(kpi.test.app.db, personId, application.id);
-    writeFileSync(join(directory, file), code);
-    const env = { ...process.env, KPI_ID_URL: kpi.origin, KPI_ID_APP_ID: application.id, KPI_ID_APP_SECRET: secret };
-    const child = spawn(command, [join(directory, file)], { env: { ...env, PORT: String(port) }, stdio: "ignore" });
-    running.push(child);
-    await listening(site);
-    const person = browser();
+    if (sample.protocol === "oidc") {
+      await applyOidcSettings(kpi.test.app.db, created.application, {
+        enabled: true,
+        redirectUris: [`${site}${sample.callbackPath}`],
+      });
+    }
+    await grantAccess(kpi.test.app.db, personId, created.application.id);
+    return created;
+  }
 
-    // A callback without a ticket, or with a state this browser never got, is shown the sign-in page.
-    expect((await person.open(`${site}/kpi-id/callback`)).body).toContain("Sign in with KPI ID");
+  it.each(manualSamples)(
+    "the $name sample signs a person in through Chromium, escaping the name",
+    async (sample) => {
+      const port = await freePort();
+      const site = `http://localhost:${port}`;
+      const { application, secret } = await register(sample, site);
+      const code = manualBlock("en", sample.fence, sample.opening);
+      const env = {
+        KPI_ID_URL: kpi.origin,
+        KPI_ID_ISSUER: kpi.issuer,
+        KPI_ID_APP_ID: application.id,
+        KPI_ID_APP_SECRET: secret,
+      };
+      const started = await startSample(directory, sample, code, env, port);
+      running.push(started);
+      const context = await browser.newContext({ locale: "en-US" });
+      const page = await context.newPage();
+      const dialogs: string[] = [];
+      page.on("dialog", (dialog) => {
+        dialogs.push(dialog.message());
+        void dialog.dismiss();
+      });
 
-    const start = await person.open(`${site}/`);
-    const link = new URL((/href="([^"]+)"/.exec(start.body)?.[1] ?? "").replaceAll("&amp;", "&"));
-    expect(link.origin).toBe(kpi.origin);
-    expect(link.searchParams.get("appId")).toBe(application.id);
-    const state = link.searchParams.get("state") ?? "";
-    expect(state).toMatch(/^[0-9a-f]{32}$/);
+      try {
+        // A callback without a ticket (or code) is shown the sign-in page; KPI ID is not called.
+        await page.goto(`${site}${sample.callbackPath}`);
+        expect((await shown(page)).text).toContain(signInLink);
 
-    // The sign-in page: the password, then (as the page does after sign-in) the application with its link.
-    const json = { "content-type": "application/json", origin: kpi.origin };
-    const grant = await person.open(`${kpi.origin}/api/auth`, {
-      method: "POST",
-      headers: json,
-      body: JSON.stringify({ username: "o.kovalenko", password }),
-    });
-    const { sessionId } = JSON.parse(grant.body) as { sessionId: string };
-    await person.open(`${kpi.origin}/api/auth/internal`, {
-      method: "POST",
-      headers: json,
-      body: JSON.stringify({ sessionId }),
-    });
-    const toApplication = await person.open(`${kpi.origin}/api/app-redirect${link.search}`);
-    const callback = new URL(toApplication.location ?? "");
-    expect(callback.searchParams.get("state")).toBe(state);
+        await page.goto(`${site}/`);
+        const link = page.getByRole("link", { name: signInLink });
+        const href = new URL((await link.getAttribute("href")) ?? "", site);
+        let state: string | null = null;
+        if (sample.protocol === "ticket") {
+          // The ticket samples link to KPI ID's sign-in page with their app id and a fresh state.
+          expect(href.origin).toBe(kpi.origin);
+          expect(href.searchParams.get("appId")).toBe(application.id);
+          state = href.searchParams.get("state");
+          expect(state).toMatch(/^[0-9a-f]{32}$/);
+        }
 
-    // Login CSRF: another browser handed this callback (a ticket it did not start) is not signed in,
-    // and the sample did not spend the ticket on it.
-    expect((await browser().open(callback.href)).body).toContain("Sign in with KPI ID");
+        // Login CSRF: the callback KPI ID sends this browser, handed to another browser (which did not start
+        // the sign-in), gets the sign-in page there, and the sample does not spend the ticket or code on it.
+        let handed = "";
+        let otherBrowserSaw = "";
+        let callbackAnswer = { status: 0, html: "" };
+        const answer = sample.protocol === "ticket" ? "ticketId" : "code";
+        const isCallback = (url: string) =>
+          new URL(url).pathname === sample.callbackPath && new URL(url).searchParams.has(answer);
+        await holdNavigations(page, `${site}${sample.callbackPath}?*`, async (url) => {
+          if (!isCallback(url)) return;
+          handed = url;
+          const other = await browser.newContext({ locale: "en-US" });
+          await (await other.newPage()).goto(handed);
+          otherBrowserSaw = (await shown(other.pages()[0] as Page)).text;
+          await other.close();
+        });
+        // The person's own browser then reaches the sample; its answer is kept as sent.
+        page.on("response", async (response) => {
+          if (!isCallback(response.url())) return;
+          callbackAnswer = { status: response.status(), html: await response.text() };
+        });
+        await link.click();
+        await signInAtKpiId(page, kpi.origin, site);
+        await page.getByText("Hello, ").waitFor();
 
-    const signedIn = await person.open(callback.href);
-    expect(signedIn.status).toBe(200);
-    expect(signedIn.body).toContain("<p>Hello, Олена &lt;img src=x onerror=");
-    expect(signedIn.body).not.toContain("<img");
-    // Redeemed once, by the sample: the ticket is spent.
-    const again = await person.open(callback.href);
-    expect(again.body).not.toContain("Hello");
-  });
+        expect(otherBrowserSaw).toContain(signInLink);
+        expect(otherBrowserSaw).not.toContain("Hello");
+        if (state) expect(new URL(handed).searchParams.get("state")).toBe(state);
+        // The name as text, and nothing it carries became markup or ran.
+        expect(callbackAnswer.status).toBe(200);
+        expect(callbackAnswer.html).not.toContain("<img");
+        const signedIn = await shown(page);
+        expect(signedIn.text).toContain(`Hello, ${fullName}`);
+        expect(signedIn.images).toBe(0);
+        expect(dialogs).toEqual([]);
+
+        // Redeemed once, by the sample: the same callback again signs no one in.
+        await page.goto(handed);
+        expect((await shown(page)).text).not.toContain("Hello");
+      } catch (error) {
+        const at = `${page.url()}\n${await page.content()}`;
+        throw new Error(`${String(error)}\nthe page at ${at}\nthe sample printed:\n${started.output()}`);
+      } finally {
+        await context.close();
+      }
+    },
+    180_000,
+  );
 });

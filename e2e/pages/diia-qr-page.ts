@@ -33,7 +33,9 @@ export class DiiaQrPage {
     await this.page.goto(`/${this.language}/${query}`);
     const appLink = this.page.waitForResponse((response) => response.url().includes("/api/diia/app-link"));
     await this.page.getByTestId("diia-login").click();
-    await expect(this.page).toHaveURL(new RegExp(`/${this.language}/diia${query.replace("?", "\\?")}$`));
+    // The query as given, every character literal (a state carries "+", "." and "?").
+    const literal = query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    await expect(this.page).toHaveURL(new RegExp(`/${this.language}/diia${literal}$`));
     const { deepLink } = (await (await appLink).json()) as { deepLink: string };
     await expect(this.qr).toBeVisible();
     expect(deepLink.startsWith(`${DiiaPhonePage.origin()}/`)).toBe(true);

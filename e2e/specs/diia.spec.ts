@@ -1,6 +1,8 @@
 import type { Page } from "@playwright/test";
 import { demoUsers, expect, test } from "../fixtures.ts";
+import { DemoSitePage } from "../pages/demo-site-page.ts";
 import { DiiaPhonePage, type DiiaPhonePerson } from "../pages/diia-phone-page.ts";
+import { demoOidcCredentials } from "../tools/oidc-relying-party.ts";
 
 // The product runs with DIIA_REQUEST_TTL_SECONDS from playwright.config.ts, so a request can expire here.
 const requestTtlMs = Number(process.env.E2E_DIIA_REQUEST_TTL_SECONDS ?? 25) * 1000;
@@ -37,6 +39,19 @@ test.describe("sign-in with Diia (against the sandbox stand-in)", () => {
     await scanWithPhone(page, deepLink, "employee");
     await expect(appsPage.redirectError).toBeVisible();
     await expect(page).toHaveURL(/\/uk\/apps/);
+  });
+
+  test("the application's state comes back to its callback unchanged after a Diia sign-in", async ({
+    page,
+    diiaQrPage,
+  }) => {
+    // Issue 19: the demo site is on the student's list; its state holds characters that need encoding.
+    const state = "Zx9_-.~ a+b/c=d&e?f%25é";
+    const link = new URLSearchParams({ appId: demoOidcCredentials().id, state });
+    const deepLink = await diiaQrPage.openFromLogin(`?${link}`);
+    await scanWithPhone(page, deepLink, "student");
+    await page.waitForURL(new RegExp(`^${DemoSitePage.origin()}/callback\\?ticketId=`));
+    expect(new URL(page.url()).searchParams.get("state")).toBe(state);
   });
 
   for (const [person, why] of [

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { ActivitySection } from "./activity-section.tsx";
 import { ApplicationsSection } from "./applications-section.tsx";
 import { MethodsSection } from "./methods-section.tsx";
+import { PasskeysSection } from "./passkeys-section.tsx";
 import { ProfileSection } from "./profile-section.tsx";
 import { SecondFactorSection } from "./second-factor-section.tsx";
 import { SessionsSection } from "./sessions-section.tsx";
@@ -22,6 +23,7 @@ export function AccountScreen({ user }: { user: CurrentUser }) {
       <SessionsSection askAgain={askAgain} />
       <ApplicationsSection askAgain={askAgain} />
       <MethodsSection askAgain={askAgain} fullName={user.fullName} />
+      <PasskeysSection askAgain={askAgain} />
       <SecondFactorSection askAgain={askAgain} />
       <ActivitySection />
       {dialog}

@@ -1,5 +1,5 @@
 import type { ErrorCode } from "@kpi-id/contracts";
-import { LogIn } from "lucide-react";
+import { KeyRound, LogIn } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -9,6 +9,7 @@ import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { type LoginForm as LoginValues, loginFieldRules, useLogin } from "../api/login.ts";
+import { passkeysSupported, usePasskeySignIn } from "../api/use-passkey-sign-in.ts";
 import { PasswordInput } from "./password-input.tsx";
 
 // Only people with a second factor see it: it stays out of the login screen's first load.
@@ -46,15 +47,17 @@ export function LoginForm({ onSignedIn, onAttempt, disabled = false }: LoginForm
   const { t } = useTranslation("auth");
   const [owingCode, setOwingCode] = useState<string>();
   const login = useLogin(onSignedIn, setOwingCode);
+  const passkey = usePasskeySignIn(onSignedIn);
   const describeError = useErrorMessage();
   const { register, handleSubmit, formState } = useForm<LoginValues>({
     mode: "onChange",
     defaultValues: { username: "", password: "" },
   });
-  const busy = login.isPending || disabled;
+  const busy = login.isPending || passkey.pending || disabled;
 
   const submit = handleSubmit((values) => {
     onAttempt?.();
+    passkey.reset();
     login.mutate(values);
   });
 
@@ -76,11 +79,17 @@ export function LoginForm({ onSignedIn, onAttempt, disabled = false }: LoginForm
   return (
     <form className="space-y-4" onSubmit={submit} noValidate aria-label={t("auth:login.formLabel")}>
       {login.isError ? <SignInFailure {...describeError(login.error, INVALID_CREDENTIALS)} /> : null}
+      {passkey.error ? (
+        <Alert variant="destructive" title={t("auth:login.passkey.failed")} testId="passkey-error">
+          {describeError(passkey.error, "auth:login.passkey.browserFailed").message}
+        </Alert>
+      ) : null}
       <div className="space-y-2">
         <Label htmlFor="username">{t("auth:login.username")}</Label>
         <Input
           id="username"
-          autoComplete="username"
+          // "webauthn": the browser offers the person's passkeys here too (conditional mediation).
+          autoComplete="username webauthn"
           disabled={busy}
           {...register("username", loginFieldRules.username)}
         />
@@ -106,6 +115,24 @@ export function LoginForm({ onSignedIn, onAttempt, disabled = false }: LoginForm
       >
         {t("auth:login.submit")}
       </Button>
+      {passkeysSupported() ? (
+        <Button
+          type="button"
+          variant="outline"
+          size="lg"
+          className="w-full"
+          disabled={busy}
+          loading={passkey.pending}
+          icon={<KeyRound aria-hidden />}
+          onClick={() => {
+            onAttempt?.();
+            login.reset();
+            passkey.start();
+          }}
+        >
+          {t("auth:login.passkey.button")}
+        </Button>
+      ) : null}
     </form>
   );
 }

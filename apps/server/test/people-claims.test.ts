@@ -60,16 +60,16 @@ describe.each(databaseKinds)("campus roles in the ticket and the kpi scope on %s
   });
 
   it("releases the records and eduperson_scoped_affiliation under the kpi scope only", async () => {
-    const account = await createFindAccount(t.app.db)({} as KoaContextWithOIDC, personId);
+    const account = await createFindAccount(t.app.db, "lll.kpi.ua")({} as KoaContextWithOIDC, personId);
     const withKpi = await account?.claims("userinfo", "openid kpi", {}, []);
     expect(withKpi).toMatchObject({
       kpi_student_id: "KV-21",
       eduperson_scoped_affiliation: [
-        "student@kpi.ua",
-        "staff@kpi.ua",
-        "employee@kpi.ua",
-        "member@kpi.ua",
-        "alum@kpi.ua",
+        "student@lll.kpi.ua",
+        "staff@lll.kpi.ua",
+        "employee@lll.kpi.ua",
+        "member@lll.kpi.ua",
+        "alum@lll.kpi.ua",
       ],
       kpi_records: [
         expect.objectContaining({

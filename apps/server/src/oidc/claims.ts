@@ -52,7 +52,11 @@ export function emailVerified(user: User): boolean {
   return Boolean(user.email && user.verified_email?.toLowerCase() === user.email.toLowerCase());
 }
 
-export function userClaims(user: User, roles?: PersonRoles): Record<string, unknown> {
+/** `roles` with the affiliation scope they are released under (`kpi` scope only). */
+export function userClaims(
+  user: User,
+  roles?: { roles: PersonRoles; affiliationScope: string },
+): Record<string, unknown> {
   const claims: Record<string, unknown> = {
     sub: user.id,
     name: user.full_name,
@@ -65,7 +69,7 @@ export function userClaims(user: User, roles?: PersonRoles): Record<string, unkn
   if (user.student_id) claims.kpi_student_id = user.student_id;
   if (user.employee_id) claims.kpi_employee_id = user.employee_id;
   if (user.tax_id) claims.kpi_tax_id = user.tax_id;
-  if (roles) Object.assign(claims, rolesClaims(roles));
+  if (roles) Object.assign(claims, rolesClaims(roles.roles, roles.affiliationScope));
   return claims;
 }
 
@@ -75,7 +79,7 @@ export function userClaims(user: User, roles?: PersonRoles): Record<string, unkn
  * (`token`): a disabled person, or one whose access to the token's application has ended,
  * is then "not found", so the token endpoint answers invalid_grant and userinfo invalid_token.
  */
-export function createFindAccount(db: Kysely<Database>): FindAccount {
+export function createFindAccount(db: Kysely<Database>, affiliationScope: string): FindAccount {
   return async (_ctx, sub, token): Promise<Account | undefined> => {
     if (!isUuid(sub)) return undefined;
     const user = await findUserById(db, sub);
@@ -85,9 +89,10 @@ export function createFindAccount(db: Kysely<Database>): FindAccount {
       accountId: user.id,
       // The provider filters these by the granted scopes and claims; the records are read only when asked for.
       claims: async (_use: string, scope: string, _claims: { [key: string]: null | ClaimsParameterMember }) =>
-        userClaims(user, scope.split(" ").includes("kpi") ? await personRoles(db, user.id) : undefined) as {
-          sub: string;
-        },
+        userClaims(
+          user,
+          scope.split(" ").includes("kpi") ? { roles: await personRoles(db, user.id), affiliationScope } : undefined,
+        ) as { sub: string },
     };
   };
 }

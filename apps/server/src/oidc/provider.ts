@@ -114,7 +114,7 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
   const { config, db, keys } = options;
   return {
     adapter: createAdapterClass(db, options.clock),
-    findAccount: createFindAccount(db),
+    findAccount: createFindAccount(db, config.saml.scope),
     loadExistingGrant: loadSessionGrant(db),
     claims: scopeClaims,
     scopes: [...oidcScopes],

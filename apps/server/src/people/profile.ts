@@ -8,9 +8,6 @@ import { affiliationsOf } from "./records.ts";
  * always been) and OpenID Connect's `kpi` scope (the records themselves, and eduPerson affiliations).
  */
 
-/** The scope of eduperson_scoped_affiliation values ("student@kpi.ua"): the university's domain. */
-export const affiliationScope = "kpi.ua";
-
 export interface UnitView {
   code: string;
   name_uk: string;
@@ -125,11 +122,14 @@ export function rolesTicketData(roles: PersonRoles) {
   };
 }
 
-/** OpenID Connect's `kpi` scope additions. */
-export function rolesClaims(roles: PersonRoles) {
+/**
+ * OpenID Connect's `kpi` scope additions. `scope` is the university's domain (SAML_SCOPE), the same one
+ * SAML releases scoped affiliations in, so a person is "student@<scope>" whichever protocol asks.
+ */
+export function rolesClaims(roles: PersonRoles, scope: string) {
   return {
     eduperson_affiliation: roles.affiliations,
-    eduperson_scoped_affiliation: roles.affiliations.map((affiliation) => `${affiliation}@${affiliationScope}`),
+    eduperson_scoped_affiliation: roles.affiliations.map((affiliation) => `${affiliation}@${scope}`),
     kpi_records: roles.records,
   };
 }

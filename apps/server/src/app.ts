@@ -7,6 +7,8 @@ import { accountApplicationRoutes } from "./account/application-routes.ts";
 import { accountPasswordRoutes } from "./account/password-routes.ts";
 import { accountSessionRoutes } from "./account/routes.ts";
 import { adminApplicationRoutes } from "./admin/application-routes.ts";
+import { adminAuditRoutes } from "./admin/audit-routes.ts";
+import { adminImportRoutes } from "./admin/import-routes.ts";
 import { adminPeopleRoutes } from "./admin/people-routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import type { Config } from "./config/index.ts";
@@ -145,6 +147,8 @@ export async function buildApp({
   await app.register(recoveryRoutes);
   await app.register(adminPeopleRoutes);
   await app.register(adminApplicationRoutes);
+  await app.register(adminImportRoutes);
+  await app.register(adminAuditRoutes);
   await app.register(appRedirectRoutes);
   await app.register(appLinkRoutes);
   await app.register(ticketExchangeRoutes);

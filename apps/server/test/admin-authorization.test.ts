@@ -19,6 +19,8 @@ interface ConsoleCall {
 }
 
 const both: Role[] = ["admin", "helpdesk"];
+// Import and the audit log are admin's alone (issue 18: helpdesk handles people one at a time).
+const importFile = Buffer.from("username,full-name\r\nimported.one,Імпортована Особа\r\n").toString("base64");
 const adminOnly: Role[] = ["admin"];
 
 /** Every console endpoint and who may use it: this test's own copy of the authorization table. */
@@ -50,6 +52,10 @@ const consoleCalls: ConsoleCall[] = [
     body: { name: "console-made-{n}", title: "Зроблений у консолі", callbackUrl: "https://made.kpi.ua/callback" },
   },
   { method: "POST", route: "/api/admin/applications/{app}/rotate-secret", allowed: adminOnly, body: {} },
+  { method: "POST", route: "/api/admin/import/dry-run", allowed: adminOnly, body: { file: importFile } },
+  { method: "POST", route: "/api/admin/import/apply", allowed: adminOnly, body: { file: importFile } },
+  { method: "GET", route: "/api/admin/audit", allowed: adminOnly, query: "?type=sign_in" },
+  { method: "GET", route: "/api/admin/audit/export", allowed: adminOnly, query: "?result=failure" },
 ];
 
 describe.each(databaseKinds)("console authorization on %s", (kind) => {

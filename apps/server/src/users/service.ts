@@ -6,6 +6,7 @@ import type { Db, User } from "../db/schema.ts";
 import { setPrimaryPosition, setPrimaryStudentRecord } from "../people/records.ts";
 import { findUnitByCode } from "../people/units.ts";
 import { findUserById, findUserByUsername, insertUser, updateUser } from "./queries.ts";
+import { PersonRuleError } from "./rule-error.ts";
 
 const optionalField = (schema: z.ZodType<string, string>) =>
   z
@@ -70,7 +71,7 @@ export interface PrimaryRecordDetails {
 async function unitIdFor(db: Db, code: string | null | undefined, field: string): Promise<string | null | undefined> {
   if (code === undefined || code === null) return code;
   const unit = await findUnitByCode(db, code);
-  if (!unit) throw new Error(`${field}: unknown unit '${code}'`);
+  if (!unit) throw new PersonRuleError("unknown_unit", field, `${field}: unknown unit '${code}'`);
   return unit.id;
 }
 
@@ -95,7 +96,7 @@ async function applyPrimaryRecords(
   const studentId = ids.studentId === undefined ? user?.student_id : ids.studentId;
   if (ids.studentId !== undefined || studentUnit !== undefined || details.studentStatus !== undefined) {
     if (studentId === undefined || (studentId === null && ids.studentId === undefined)) {
-      throw new Error("studentId: required to describe a student record");
+      throw new PersonRuleError("record_id_required", "studentId", "studentId: required to describe a student record");
     }
     await setPrimaryStudentRecord(
       db,
@@ -107,7 +108,11 @@ async function applyPrimaryRecords(
   const employeeId = ids.employeeId === undefined ? user?.employee_id : ids.employeeId;
   if (ids.employeeId !== undefined || employeeUnit !== undefined || details.employeeStatus !== undefined) {
     if (employeeId === undefined || (employeeId === null && ids.employeeId === undefined)) {
-      throw new Error("employeeId: required to describe an employee position");
+      throw new PersonRuleError(
+        "record_id_required",
+        "employeeId",
+        "employeeId: required to describe an employee position",
+      );
     }
     await setPrimaryPosition(
       db,
@@ -170,7 +175,9 @@ export async function upsertUser(
   const changes = personChangesSchema.parse(input);
   const existing = await findUserByUsername(db, changes.username);
   if (!existing) {
-    if (changes.fullName === undefined) throw new Error("fullName: required for a new person");
+    if (changes.fullName === undefined) {
+      throw new PersonRuleError("full_name_required", "fullName", "fullName: required for a new person");
+    }
     const user = await createUser(db, hasher, { ...changes, fullName: changes.fullName }, password, details, source);
     return { outcome: "created", user };
   }

@@ -159,6 +159,7 @@ const importCommand: CommandHandler = async (context, args) => {
     [
       `created: ${report.created}`,
       `updated: ${report.updated}`,
+      `unchanged: ${report.unchanged}`,
       `rejected: ${report.rejected.length}`,
       ...rejectedLines,
     ].join("\n"),

@@ -42,6 +42,8 @@ test.describe("password sign-in against the real server", () => {
 
   test("an unknown appId is cleared from the URL and reported", async ({ loginPage, appsPage, page }) => {
     await loginPage.goto("?appId=00000000-0000-4000-8000-000000000000");
+    // Issue 19: said before sign-in too.
+    await expect(loginPage.appLinkError).toContainText("Невідомий сервіс");
     await loginPage.signIn(demoUsers.student.username, demoUsers.student.password);
     await expect(appsPage.redirectError).toBeVisible();
     await expect(page).toHaveURL(/\/uk\/apps$/);

@@ -105,6 +105,8 @@ export function useDiiaSignIn({
     link,
     elapsed,
     stopped: stopped || link.isError,
+    /** Why it stopped: no code could be fetched (not "nobody scanned"), so the screen says that instead. */
+    codeUnavailable: link.isError,
     exchanging: busy,
     restart,
   };

@@ -2,7 +2,7 @@ import type { DiiaAppLink } from "@kpi-id/contracts";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { browser } from "@/lib/browser.ts";
-import { json, mockFetch, signedIn, unauthorized } from "../../../../test/fetch-mock.ts";
+import { apiError, json, mockFetch, signedIn, unauthorized } from "../../../../test/fetch-mock.ts";
 import { renderApp, renderWithProviders, student } from "../../../../test/render.tsx";
 import { MAX_UNSCANNED_CODES, PROGRESS_TICK_MS } from "../api/use-diia-sign-in.ts";
 import { DiiaLogin } from "./diia-login.tsx";
@@ -67,6 +67,23 @@ describe("the Diia screen", () => {
     expect(String(check?.[0])).toBe("/api/diia/check-request?requestId=req-1");
     const internal = spy.mock.calls.find(([url]) => url === "/api/auth/internal");
     expect(JSON.parse(String(internal?.[1]?.body))).toEqual({ sessionId: "grant-9" });
+  });
+
+  it("says no code could be fetched (not that nobody scanned one) when Diia is unavailable, and fetches one on request", async () => {
+    let available = false;
+    const links = appLinks();
+    mockFetch({
+      "GET /user": unauthorized,
+      "GET /api/diia/app-link": () => (available ? links() : apiError("diia.unavailable")),
+      "GET /api/diia/check-request": () => json({ status: "Processing" }),
+    });
+    renderApp("/uk/diia");
+    const stopped = await screen.findByTestId("diia-stopped");
+    expect(stopped).toHaveTextContent("Не вдалося отримати QR-код");
+    expect(stopped).not.toHaveTextContent("Код давно не сканували");
+    available = true;
+    fireEvent.click(screen.getByRole("button", { name: "Отримати новий код" }));
+    expect(await screen.findByRole("img", { name: "QR-код для входу через Дію" })).toBeInTheDocument();
   });
 
   it("shows an error toast when Diia reports the sign-in failed", async () => {

@@ -29,7 +29,12 @@ export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming, exchange,
     (error?: unknown) => notify("error", describeError(error, "auth:diia.error").message, { id: "diia-error" }),
     [describeError],
   );
-  const { link, elapsed, stopped, exchanging, restart } = useDiiaSignIn({ onSignedIn, onFailure, timing, exchange });
+  const { link, elapsed, stopped, codeUnavailable, exchanging, restart } = useDiiaSignIn({
+    onSignedIn,
+    onFailure,
+    timing,
+    exchange,
+  });
   const seconds = Math.floor(elapsed / 1000);
   return (
     <div className="flex flex-col items-center gap-4">
@@ -43,7 +48,9 @@ export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming, exchange,
           className="flex w-full max-w-[364px] flex-col items-center gap-4 rounded-lg border border-border bg-white p-6 text-center"
           data-testid="diia-stopped"
         >
-          <p className="font-medium text-foreground">{t("auth:diia.stopped")}</p>
+          <p className="font-medium text-foreground">
+            {codeUnavailable ? t("auth:diia.codeUnavailable") : t("auth:diia.stopped")}
+          </p>
           <Button onClick={restart} icon={<RefreshCw aria-hidden />}>
             {t("auth:diia.newCode")}
           </Button>

@@ -65,6 +65,11 @@ SAML 2.0 identity provider (docs/saml.md)
   app rule remove --app ID|NAME --id RULE
   app exclude --app ID|NAME --username U    U loses the application whatever the rules say
 
+Provisioning (SCIM 2.0, docs/scim.md)
+  scim token create --name SYSTEM           a bearer token for one source system, shown once
+  scim token list
+  scim token revoke --name SYSTEM           the system's requests are refused at once
+
 Units
   unit set --code C --kind K --name-uk N [--name-en N] [--parent CODE]
                                             create or change a faculty, department, group... (K is

@@ -92,9 +92,21 @@ export interface PeopleTables {
   person_affiliations: PersonAffiliationsView;
   access_rules: AccessRulesTable;
   access_exclusions: AccessExclusionsTable;
+  scim_tokens: ScimTokensTable;
 }
 
 export type Unit = Selectable<UnitsTable>;
 export type StudentRecord = Selectable<StudentRecordsTable>;
 export type EmployeePosition = Selectable<EmployeePositionsTable>;
 export type AccessRule = Selectable<AccessRulesTable>;
+
+/** SCIM provisioning clients' bearer tokens (migration 0211); only the SHA-256 of a token is kept. */
+export interface ScimTokensTable {
+  id: Generated<string>;
+  name: string;
+  token_hash: string;
+  created_at: Timestamp;
+  last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+export type ScimToken = Selectable<ScimTokensTable>;

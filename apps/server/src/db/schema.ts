@@ -36,6 +36,10 @@ export interface UsersTable {
   updated_at: Timestamp;
   /** The operator requires a second factor of this person (migration 0171). */
   require_mfa: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The SCIM client's id for the person (migration 0211). */
+  scim_external_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When a SCIM client deleted the person (migration 0211); the person stays, disabled. */
+  scim_deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface ExternalIdentitiesTable {

@@ -6,6 +6,7 @@ import { diiaCommands } from "./diia.ts";
 import { keysCommands } from "./keys.ts";
 import { roleCommands } from "./role.ts";
 import { samlCommands } from "./saml.ts";
+import { scimCommands } from "./scim.ts";
 import { unitCommands } from "./unit.ts";
 import { userCommands } from "./user.ts";
 import { userGoogleCommands } from "./user-google.ts";
@@ -20,6 +21,7 @@ export const commandGroups: Record<string, Record<string, CommandHandler>> = {
   keys: keysCommands,
   role: roleCommands,
   saml: samlCommands,
+  scim: scimCommands,
   unit: unitCommands,
   user: { ...userCommands, ...userGoogleCommands, ...userUnlockCommands, ...userMfaCommands },
 };

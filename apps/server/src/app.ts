@@ -31,6 +31,7 @@ import { registerOidc } from "./oidc/index.ts";
 import { passkeyRoutes } from "./passkeys/routes.ts";
 import { recoveryRoutes } from "./recovery/routes.ts";
 import { registerSaml } from "./saml/index.ts";
+import { scimRoutes } from "./scim/routes.ts";
 import { registerSessions } from "./sessions/current.ts";
 import { appLinkRoutes } from "./tickets/app-link-routes.ts";
 import { ticketExchangeRoutes } from "./tickets/exchange-routes.ts";
@@ -152,6 +153,7 @@ export async function buildApp({
   await app.register(appRedirectRoutes);
   await app.register(appLinkRoutes);
   await app.register(ticketExchangeRoutes);
+  await app.register(scimRoutes);
   await registerDiia(app);
   await registerOidc(app);
   await registerSaml(app);

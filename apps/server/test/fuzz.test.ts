@@ -3,6 +3,7 @@ import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
+import { createScimToken } from "../src/scim/tokens.ts";
 import { throttleAddress } from "../src/throttle/address.ts";
 import { fuzzProxyAddress, type KnownValues, requestFor } from "./fuzz/arbitraries.ts";
 import { endpointsOf } from "./fuzz/endpoints.ts";
@@ -46,10 +47,19 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
     });
     await grantAccess(t.app.db, person.id, rp.application.id);
     const id = rp.application.id;
+    // A live SCIM token, so generated SCIM requests get past the bearer check to scimmy and the database.
+    const scimBearer = `Bearer ${(await createScimToken(t.app.db, "fuzz")).token}`;
     known = {
       client_id: [id],
       client_secret: [rp.secret],
-      authorization: [`Basic ${Buffer.from(`${id}:${rp.secret}`).toString("base64")}`],
+      authorization: [`Basic ${Buffer.from(`${id}:${rp.secret}`).toString("base64")}`, scimBearer, scimBearer],
+      filter: [
+        'userName eq "fuzzed"',
+        'meta.lastModified gt "2020-01-01T00:00:00Z" or userName sw "f"',
+        "active eq true",
+      ],
+      sortBy: ["userName", "meta.lastModified", "displayName"],
+      attributes: ["userName,emails", "members"],
       redirect_uri: [redirectUri],
       post_logout_redirect_uri: [redirectUri],
       response_type: ["code"],

@@ -33,10 +33,13 @@ export function listUsers(db: Db): Promise<User[]> {
 
 /** A disabled person loses every session and every application's OpenID Connect tokens at once. */
 export async function disableUser(db: Db, id: string): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    await tx.updateTable("users").set({ status: "disabled", updated_at: new Date() }).where("id", "=", id).execute();
-    await tx.deleteFrom("sessions").where("user_id", "=", id).execute();
-    await tx.deleteFrom("login_grants").where("user_id", "=", id).execute();
-    await revokeOidcGrants(tx, { userId: id });
-  });
+  await db.transaction().execute((tx) => disableUserWithin(tx, id));
+}
+
+/** disableUser's statements, for a caller that already holds a transaction (SCIM's writes). */
+export async function disableUserWithin(tx: Db, id: string): Promise<void> {
+  await tx.updateTable("users").set({ status: "disabled", updated_at: new Date() }).where("id", "=", id).execute();
+  await tx.deleteFrom("sessions").where("user_id", "=", id).execute();
+  await tx.deleteFrom("login_grants").where("user_id", "=", id).execute();
+  await revokeOidcGrants(tx, { userId: id });
 }

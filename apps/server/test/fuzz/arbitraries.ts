@@ -85,6 +85,7 @@ export interface FuzzRequest {
 
 const contentTypes = fc.constantFrom(
   "application/json",
+  "application/scim+json",
   "application/json; charset=utf-8",
   "text/plain",
   "application/x-www-form-urlencoded",

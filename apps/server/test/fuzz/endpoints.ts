@@ -111,6 +111,83 @@ const undocumented: Endpoint[] = [
   };
 });
 
+// SCIM 2.0 (RFC 7644) describes itself at its discovery endpoints, not in the OpenAPI document.
+const scimList = ["filter", "attributes", "excludedAttributes", "sortBy", "sortOrder", "startIndex", "count"];
+const scimRecord = {
+  type: "object",
+  properties: {
+    studentId: { type: "string" },
+    employeeId: { type: "string" },
+    status: { type: "string" },
+    unit: { type: "string" },
+    studyYear: { type: "integer" },
+  },
+};
+const scimBody: JsonSchema = {
+  type: "object",
+  properties: {
+    schemas: { type: "array", items: { type: "string" } },
+    userName: { type: "string" },
+    displayName: { type: "string" },
+    externalId: { type: "string" },
+    active: { type: ["boolean", "string"] },
+    name: { type: "object", properties: { formatted: { type: "string" } } },
+    emails: {
+      type: "array",
+      items: { type: "object", properties: { value: { type: "string" }, primary: { type: "boolean" } } },
+    },
+    members: { type: "array", items: { type: "object", properties: { value: { type: "string" } } } },
+    Operations: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          op: { type: "string" },
+          path: { type: "string" },
+          value: { type: ["string", "boolean", "object"] },
+        },
+      },
+    },
+    "urn:ietf:params:scim:schemas:extension:kpi:2.0:User": {
+      type: "object",
+      properties: {
+        studentRecords: { type: "array", items: scimRecord },
+        employeePositions: { type: "array", items: scimRecord },
+      },
+    },
+    filter: { type: "string" },
+    startIndex: { type: ["integer", "string"] },
+    count: { type: ["integer", "string"] },
+  },
+};
+const scim: Endpoint[] = [
+  "GET /scim/v2/ServiceProviderConfig",
+  "GET /scim/v2/ResourceTypes",
+  "GET /scim/v2/ResourceTypes/{id}",
+  "GET /scim/v2/Schemas",
+  "GET /scim/v2/Schemas/{id}",
+  "POST /scim/v2/Bulk",
+  ...["Users", "Groups"].flatMap((type) => [
+    `GET /scim/v2/${type}`,
+    `POST /scim/v2/${type}`,
+    `POST /scim/v2/${type}/.search`,
+    `GET /scim/v2/${type}/{id}`,
+    `PUT /scim/v2/${type}/{id}`,
+    `PATCH /scim/v2/${type}/{id}`,
+    `DELETE /scim/v2/${type}/{id}`,
+  ]),
+].map((line) => {
+  const [method = "GET", path = "/"] = line.split(" ");
+  const list = method === "GET" && /(Users|Groups)$/.test(path);
+  return {
+    method,
+    path,
+    pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ""),
+    query: Object.fromEntries((list ? scimList : ["attributes"]).map((name) => [name, { type: "string" }])),
+    body: method === "GET" || method === "DELETE" ? undefined : scimBody,
+  };
+});
+
 /** Every operation of the served OpenAPI document, so a new endpoint is fuzzed without editing this file. */
 export function endpointsOf(app: FastifyInstance): Endpoint[] {
   const document = app.swagger() as { paths?: Record<string, Record<string, Operation>> };
@@ -128,5 +205,5 @@ export function endpointsOf(app: FastifyInstance): Endpoint[] {
     }
   }
   const known = new Set(documented.map((e) => `${e.method} ${e.path}`));
-  return [...documented, ...undocumented.filter((e) => !known.has(`${e.method} ${e.path}`))];
+  return [...documented, ...[...undocumented, ...scim].filter((e) => !known.has(`${e.method} ${e.path}`))];
 }

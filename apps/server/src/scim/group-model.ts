@@ -1,0 +1,147 @@
+import { text } from "@kpi-id/contracts";
+import type { FastifyRequest } from "fastify";
+import { sql } from "kysely";
+import { z } from "zod";
+import { audit } from "../audit/record.ts";
+import { type Unit, unitKinds } from "../db/people-schema.ts";
+import type { Db } from "../db/schema.ts";
+import { findUnitByCode, findUnitById, removeUnit, UnitError, upsertUnit } from "../people/units.ts";
+import { scimTokenOf } from "./auth.ts";
+import { ScimError } from "./errors.ts";
+import { kpiGroupSchemaId, scimBasePath } from "./schema.ts";
+
+/**
+ * Groups are the university's units. Members are the people whose current student record or employee
+ * position names the unit itself (not its sub-units); they follow from the records, so SCIM reads them
+ * and a client changes them through the Users' records, never through the Group.
+ */
+
+export interface ScimGroupView {
+  id: string;
+  displayName: string;
+  externalId: string;
+  members?: { value: string; display: string; $ref: string; type: "User" }[];
+  meta: { created: string; lastModified: string; version: string };
+  [kpiGroupSchemaId]: { kind: string; nameEn?: string; parent?: string };
+}
+
+export function groupVersion(unit: Pick<Unit, "updated_at">): string {
+  return `W/"${unit.updated_at.getTime().toString(36)}"`;
+}
+
+export async function groupViews(db: Db, units: Unit[]): Promise<ScimGroupView[]> {
+  if (units.length === 0) return [];
+  const ids = units.map((unit) => unit.id);
+  const [members, all] = await Promise.all([
+    sql<{ unit_id: string; user_id: string; username: string }>`select distinct r.unit_id, u.id as user_id, u.username
+        from (select unit_id, user_id from student_records where status in ('studying', 'academic_leave')
+              union all select unit_id, user_id from employee_positions where status in ('active', 'on_leave')) r
+        join users u on u.id = r.user_id
+        where r.unit_id = any(${ids}::uuid[]) and u.scim_deleted_at is null
+        order by u.username`.execute(db),
+    db.selectFrom("units").select(["id", "code"]).execute(),
+  ]);
+  const codes = new Map(all.map((unit) => [unit.id, unit.code]));
+  return units.map((unit) => {
+    const own = members.rows.filter((row) => row.unit_id === unit.id);
+    return {
+      id: unit.id,
+      displayName: unit.name_uk,
+      externalId: unit.code,
+      ...(own.length
+        ? {
+            members: own.map((row) => ({
+              value: row.user_id,
+              display: row.username,
+              $ref: `${scimBasePath}/Users/${row.user_id}`,
+              type: "User" as const,
+            })),
+          }
+        : {}),
+      meta: {
+        created: unit.created_at.toISOString(),
+        lastModified: unit.updated_at.toISOString(),
+        version: groupVersion(unit),
+      },
+      [kpiGroupSchemaId]: {
+        kind: unit.kind,
+        ...(unit.name_en ? { nameEn: unit.name_en } : {}),
+        ...(unit.parent_id ? { parent: codes.get(unit.parent_id) } : {}),
+      },
+    };
+  });
+}
+
+const inboundGroup = z.object({
+  displayName: text().trim().min(1).max(200),
+  externalId: text().trim().min(1).max(64),
+  members: z.array(z.object({ value: text() })).optional(),
+  [kpiGroupSchemaId]: z
+    .object({
+      kind: z.enum(unitKinds).optional(),
+      nameEn: text().max(200).optional(),
+      parent: text().max(64).optional(),
+    })
+    .optional(),
+});
+
+function sameMembers(wanted: { value: string }[] | undefined, current: ScimGroupView["members"]): boolean {
+  const a = new Set((wanted ?? []).map((member) => member.value));
+  const b = new Set((current ?? []).map((member) => member.value));
+  return a.size === b.size && [...a].every((value) => b.has(value));
+}
+
+function unitErrorToScim(error: unknown): never {
+  if (error instanceof UnitError) {
+    const code = error.reason === "in_use" ? "scim.conflict" : "scim.invalid_request";
+    throw new ScimError(code, error.reason === "in_use" ? undefined : "invalidValue", error.message);
+  }
+  throw error;
+}
+
+/** POST (no id) or PUT/PATCH of a unit; the code (externalId) names the unit and never changes. */
+export async function writeScimGroup(request: FastifyRequest, id: string | undefined, raw: unknown): Promise<Unit> {
+  const db = request.server.db;
+  const input = inboundGroup.parse(raw);
+  const current = id ? await findUnitById(db, id) : undefined;
+  if (id && !current) throw new ScimError("request.not_found", undefined, "no such Group");
+  const [currentView] = current ? await groupViews(db, [current]) : [];
+  if (!sameMembers(input.members, currentView?.members)) {
+    throw new ScimError("scim.invalid_request", "mutability", "members follow from the Users' records");
+  }
+  if (current && current.code.toLowerCase() !== input.externalId.toLowerCase()) {
+    throw new ScimError("scim.invalid_request", "mutability", "externalId (the unit's code) does not change");
+  }
+  if (!current && (await findUnitByCode(db, input.externalId))) {
+    throw new ScimError("scim.conflict", "uniqueness", "a unit with that externalId exists");
+  }
+  const extension = input[kpiGroupSchemaId];
+  const kind = extension?.kind ?? current?.kind;
+  if (!kind) throw new ScimError("scim.invalid_request", "invalidValue", `${kpiGroupSchemaId}:kind is required`);
+  const { unit, created } = await upsertUnit(db, {
+    code: input.externalId,
+    kind,
+    nameUk: input.displayName,
+    nameEn: extension?.nameEn ?? "",
+    parentCode: extension?.parent ?? null,
+  }).catch(unitErrorToScim);
+  await audit(request, {
+    type: "scim_change",
+    result: "success",
+    reason: created ? "scim.group_created" : "scim.group_replaced",
+    details: { actor: `scim:${scimTokenOf(request).name}`, unit: unit.code },
+  });
+  return unit;
+}
+
+export async function deleteScimGroup(request: FastifyRequest, id: string): Promise<void> {
+  const unit = await findUnitById(request.server.db, id);
+  if (!unit) throw new ScimError("request.not_found", undefined, "no such Group");
+  await removeUnit(request.server.db, unit.code).catch(unitErrorToScim);
+  await audit(request, {
+    type: "scim_change",
+    result: "success",
+    reason: "scim.group_deleted",
+    details: { actor: `scim:${scimTokenOf(request).name}`, unit: unit.code },
+  });
+}

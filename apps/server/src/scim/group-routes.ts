@@ -1,0 +1,110 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import SCIMMY from "scimmy";
+import type { Unit } from "../db/people-schema.ts";
+import { findUnitById, listUnits } from "../people/units.ts";
+import { ScimError } from "./errors.ts";
+import { deleteScimGroup, groupVersion, groupViews, writeScimGroup } from "./group-model.ts";
+import { checkIfMatch, type ListParams, listParams, refuseUnknownAttributes } from "./request-checks.ts";
+import { attributeParams, idOf, scimErrors, searchQuery, uuidPattern } from "./route-helpers.ts";
+import { sendScim } from "./routes.ts";
+import { scimBasePath } from "./schema.ts";
+
+/** Groups (the university's units) at /scim/v2/Groups: a few hundred, so lists are filtered in memory by scimmy. */
+
+interface GroupContext {
+  request: FastifyRequest;
+}
+
+async function visibleUnit(request: FastifyRequest, id: string): Promise<Unit> {
+  const unit = uuidPattern.test(id) ? await findUnitById(request.server.db, id) : undefined;
+  if (!unit) throw new ScimError("request.not_found", undefined, "no such Group");
+  return unit;
+}
+
+async function viewOf(request: FastifyRequest, unit: Unit) {
+  const [view] = await groupViews(request.server.db, [unit]);
+  if (!view) throw new ScimError("request.not_found", undefined, "no such Group");
+  return view;
+}
+
+function declareGroupHandlers(): void {
+  SCIMMY.Resources.Group.egress(async (resource, context: GroupContext) =>
+    scimErrors(async () => {
+      if (resource.id) return viewOf(context.request, await visibleUnit(context.request, resource.id));
+      const views = await groupViews(context.request.server.db, await listUnits(context.request.server.db));
+      // scimmy leaves filtering to the handler; it matches by its own parsed filter here.
+      return resource.filter ? resource.filter.match(views) : views;
+    }),
+  );
+  SCIMMY.Resources.Group.ingress((resource, instance, context: GroupContext) =>
+    scimErrors(async () => viewOf(context.request, await writeScimGroup(context.request, resource.id, instance))),
+  );
+  SCIMMY.Resources.Group.degress((resource, context: GroupContext) =>
+    scimErrors(async () => {
+      if (!resource.id) throw new ScimError("request.not_found", undefined, "no such Group");
+      await deleteScimGroup(context.request, resource.id);
+    }),
+  );
+}
+
+async function listGroups(request: FastifyRequest, params: ListParams) {
+  const { startIndex, count, sortBy, sortOrder, ...rest } = params;
+  const resource = new SCIMMY.Resources.Group(undefined, {
+    ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)),
+    ...(sortBy ? { sortBy, sortOrder: sortOrder ?? "ascending" } : {}),
+    startIndex,
+    count,
+  });
+  return resource.read({ request } satisfies GroupContext);
+}
+
+export async function scimGroupRoutes(scope: FastifyInstance): Promise<void> {
+  declareGroupHandlers();
+  const definition = SCIMMY.Schemas.Group.definition;
+  scope.get("/Groups", async (request, reply) =>
+    sendScim(reply, 200, await listGroups(request, listParams(request.query))),
+  );
+  scope.post("/Groups/.search", async (request, reply) =>
+    sendScim(reply, 200, await listGroups(request, listParams(searchQuery(request.body)))),
+  );
+  scope.get("/Groups/:id", async (request, reply) => {
+    const unit = await visibleUnit(request, idOf(request));
+    const resource = await new SCIMMY.Resources.Group(unit.id, attributeParams(request)).read({ request });
+    return sendScim(reply.header("etag", groupVersion(unit)), 200, resource);
+  });
+  scope.post("/Groups", async (request, reply) => {
+    refuseUnknownAttributes(definition, request.body);
+    const created = await new SCIMMY.Resources.Group(undefined, attributeParams(request)).write(request.body, {
+      request,
+    });
+    const unit = await visibleUnit(request, String(created.id));
+    reply.header("location", `${scimBasePath}/Groups/${unit.id}`).header("etag", groupVersion(unit));
+    return sendScim(reply, 201, created);
+  });
+  scope.put("/Groups/:id", async (request, reply) => {
+    const current = await visibleUnit(request, idOf(request));
+    checkIfMatch(request.headers["if-match"], groupVersion(current));
+    refuseUnknownAttributes(definition, request.body);
+    const written = await new SCIMMY.Resources.Group(current.id, attributeParams(request)).write(request.body, {
+      request,
+    });
+    return sendScim(reply.header("etag", groupVersion(await visibleUnit(request, current.id))), 200, written);
+  });
+  scope.patch("/Groups/:id", async (request, reply) => {
+    const current = await visibleUnit(request, idOf(request));
+    checkIfMatch(request.headers["if-match"], groupVersion(current));
+    const resource = new SCIMMY.Resources.Group(current.id, attributeParams(request));
+    // scimmy checks the PatchOp message at run time and answers 400 invalidSyntax/invalidPath for a bad one.
+    const patched =
+      (await resource.patch(request.body as PatchBody, { request })) ?? (await resource.read({ request }));
+    return sendScim(reply.header("etag", groupVersion(await visibleUnit(request, current.id))), 200, patched);
+  });
+  scope.delete("/Groups/:id", async (request, reply) => {
+    const current = await visibleUnit(request, idOf(request));
+    checkIfMatch(request.headers["if-match"], groupVersion(current));
+    await new SCIMMY.Resources.Group(current.id).dispose({ request } satisfies GroupContext);
+    return reply.code(204).header("cache-control", "no-store").send();
+  });
+}
+
+type PatchBody = Parameters<InstanceType<typeof SCIMMY.Resources.Group>["patch"]>[0];

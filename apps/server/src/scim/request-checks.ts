@@ -1,0 +1,105 @@
+import { text } from "@kpi-id/contracts";
+import SCIMMY from "scimmy";
+import { z } from "zod";
+import { ScimError } from "./errors.ts";
+import { scimMaxResults } from "./schema.ts";
+
+type Definition = InstanceType<typeof SCIMMY.Types.SchemaDefinition>;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The first attribute of a body the schema does not declare ("name.nickName"), looking one level into complex ones. */
+function firstUnknown(definition: Definition, body: Record<string, unknown>, extension?: string): string | undefined {
+  for (const [key, value] of Object.entries(body)) {
+    if (!extension && (key === "schemas" || key === "meta")) continue;
+    const path = extension ? `${extension}:${key}` : key;
+    let attribute: ReturnType<Definition["attribute"]>;
+    try {
+      attribute = definition.attribute(path);
+    } catch {
+      return path;
+    }
+    if (attribute instanceof SCIMMY.Types.SchemaDefinition) {
+      if (!isPlainObject(value)) return path;
+      const inner = firstUnknown(definition, value, path);
+      if (inner) return inner;
+      continue;
+    }
+    const items = Array.isArray(value) ? value : [value];
+    if (String(attribute.type) !== "complex") continue;
+    for (const item of items) {
+      if (!isPlainObject(item)) continue;
+      for (const sub of Object.keys(item)) {
+        try {
+          definition.attribute(`${path}.${sub}`);
+        } catch {
+          return `${path}.${sub}`;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * scimmy drops attributes its schema does not know; a provisioning client that misspells one would never
+ * learn its data went nowhere, so an unknown attribute is refused (400 invalidSyntax) instead.
+ */
+export function refuseUnknownAttributes(definition: Definition, body: unknown): void {
+  if (!isPlainObject(body)) {
+    throw new ScimError("scim.invalid_request", "invalidSyntax", "the body must be one JSON object");
+  }
+  const unknown = firstUnknown(definition, body);
+  if (unknown) throw new ScimError("scim.invalid_request", "invalidSyntax", `unknown attribute '${unknown}'`);
+}
+
+const positiveInt = text()
+  .regex(/^\d{1,9}$/, "must be a whole number")
+  .transform((value) => Number.parseInt(value, 10));
+
+/** RFC 7644 §3.4.2 query parameters, checked; scimmy parses the filter and attribute lists. */
+export const listQuerySchema = z.object({
+  filter: text().max(4096).optional(),
+  attributes: text().max(2048).optional(),
+  excludedAttributes: text().max(2048).optional(),
+  sortBy: text().max(256).optional(),
+  sortOrder: z.enum(["ascending", "descending"]).optional(),
+  startIndex: positiveInt.optional(),
+  count: positiveInt.optional(),
+});
+export type ListQuery = z.output<typeof listQuerySchema>;
+
+export interface ListParams {
+  filter?: string;
+  attributes?: string;
+  excludedAttributes?: string;
+  sortBy?: string;
+  sortOrder?: "ascending" | "descending";
+  startIndex: number;
+  count: number;
+}
+
+export function listParams(query: unknown): ListParams {
+  const parsed = listQuerySchema.safeParse(query ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ScimError("scim.invalid_request", "invalidValue", `${issue?.path.join(".")}: ${issue?.message}`);
+  }
+  const { startIndex, count, ...rest } = parsed.data;
+  return {
+    ...rest,
+    startIndex: Math.max(1, startIndex ?? 1),
+    count: Math.min(count ?? scimMaxResults, scimMaxResults),
+  };
+}
+
+/** The If-Match precondition (RFC 7644 §3.14): a mismatch is 412, "*" or no header always passes. */
+export function checkIfMatch(header: string | string[] | undefined, version: string): void {
+  if (header === undefined) return;
+  const values = (Array.isArray(header) ? header.join(",") : header).split(",").map((value) => value.trim());
+  const strip = (value: string) => value.replace(/^W\//, "");
+  if (values.includes("*") || values.some((value) => strip(value) === strip(version))) return;
+  throw new ScimError("scim.version_mismatch", undefined, "the resource has changed since that version");
+}

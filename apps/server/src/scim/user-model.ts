@@ -1,0 +1,105 @@
+import type { EmployeePosition, StudentRecord } from "../db/people-schema.ts";
+import type { Db, User } from "../db/schema.ts";
+import { kpiUserSchemaId } from "./schema.ts";
+
+/** A person as SCIM shows them (RFC 7643 §4.1 and the KPI extension), before scimmy coerces it. */
+export interface ScimUserView {
+  id: string;
+  userName: string;
+  externalId?: string;
+  name: { formatted: string };
+  displayName: string;
+  emails?: { value: string; type: string; primary: boolean }[];
+  active: boolean;
+  meta: { created: string; lastModified: string; version: string };
+  [kpiUserSchemaId]: {
+    studentRecords?: Record<string, string | number | boolean>[];
+    employeePositions?: Record<string, string | number | boolean>[];
+    affiliations?: string[];
+  };
+}
+
+/** The weak ETag of a person: their last change, to the microsecond PostgreSQL keeps (ms here). */
+export function userVersion(user: Pick<User, "updated_at">): string {
+  return `W/"${user.updated_at.getTime().toString(36)}"`;
+}
+
+function defined<T extends Record<string, unknown>>(value: T): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (item !== null && item !== undefined && item !== "") out[key] = item as string | number | boolean;
+  }
+  return out;
+}
+
+function studentView(record: StudentRecord, codes: Map<string, string>) {
+  return defined({
+    studentId: record.student_id,
+    unit: record.unit_id ? codes.get(record.unit_id) : undefined,
+    speciality: record.speciality,
+    studyForm: record.study_form,
+    studyYear: record.study_year,
+    status: record.status,
+    startsOn: record.starts_on,
+    endsOn: record.ends_on,
+    primary: record.is_primary,
+  });
+}
+
+function positionView(position: EmployeePosition, codes: Map<string, string>) {
+  return defined({
+    employeeId: position.employee_id,
+    position: position.position,
+    unit: position.unit_id ? codes.get(position.unit_id) : undefined,
+    employmentType: position.employment_type,
+    category: position.category,
+    status: position.status,
+    startsOn: position.starts_on,
+    endsOn: position.ends_on,
+    primary: position.is_primary,
+  });
+}
+
+/** The SCIM view of these people, their records read in three statements whatever their number. */
+export async function userViews(db: Db, users: User[]): Promise<ScimUserView[]> {
+  if (users.length === 0) return [];
+  const ids = users.map((user) => user.id);
+  const [students, positions, affiliations, units] = await Promise.all([
+    db.selectFrom("student_records").selectAll().where("user_id", "in", ids).orderBy("created_at").execute(),
+    db.selectFrom("employee_positions").selectAll().where("user_id", "in", ids).orderBy("created_at").execute(),
+    db
+      .selectFrom("person_affiliations")
+      .select(["user_id", "affiliation"])
+      .distinct()
+      .where("user_id", "in", ids)
+      .execute(),
+    db.selectFrom("units").select(["id", "code"]).execute(),
+  ]);
+  const codes = new Map(units.map((unit) => [unit.id, unit.code]));
+  return users.map((user) => {
+    const own = {
+      studentRecords: students.filter((row) => row.user_id === user.id).map((row) => studentView(row, codes)),
+      employeePositions: positions.filter((row) => row.user_id === user.id).map((row) => positionView(row, codes)),
+      affiliations: affiliations.filter((row) => row.user_id === user.id).map((row) => row.affiliation),
+    };
+    return {
+      id: user.id,
+      userName: user.username,
+      ...(user.scim_external_id ? { externalId: user.scim_external_id } : {}),
+      name: { formatted: user.full_name },
+      displayName: user.full_name,
+      ...(user.email ? { emails: [{ value: user.email, type: "work", primary: true }] } : {}),
+      active: user.status === "active",
+      meta: {
+        created: user.created_at.toISOString(),
+        lastModified: user.updated_at.toISOString(),
+        version: userVersion(user),
+      },
+      [kpiUserSchemaId]: {
+        ...(own.studentRecords.length ? { studentRecords: own.studentRecords } : {}),
+        ...(own.employeePositions.length ? { employeePositions: own.employeePositions } : {}),
+        ...(own.affiliations.length ? { affiliations: own.affiliations } : {}),
+      },
+    };
+  });
+}

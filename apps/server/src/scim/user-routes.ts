@@ -1,0 +1,104 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import SCIMMY from "scimmy";
+import type { User } from "../db/schema.ts";
+import { findUserById } from "../users/queries.ts";
+import { ScimError } from "./errors.ts";
+import { checkIfMatch, listParams, refuseUnknownAttributes } from "./request-checks.ts";
+import { attributeParams, idOf, scimErrors, searchQuery, uuidPattern } from "./route-helpers.ts";
+import { sendScim } from "./routes.ts";
+import { scimBasePath } from "./schema.ts";
+import { listScimUsers } from "./user-list.ts";
+import { userVersion, userViews } from "./user-model.ts";
+import { deleteScimUser, type WriteMode, writeScimUser } from "./user-write.ts";
+
+/** What scimmy hands back to the handlers below: the request they serve and how it writes. */
+interface ScimContext {
+  request: FastifyRequest;
+  mode: WriteMode;
+}
+
+type PatchBody = Parameters<InstanceType<typeof SCIMMY.Resources.User>["patch"]>[0];
+
+/** The SCIM-visible person with that id, or 404 (a malformed id is simply not there). */
+async function visibleUser(request: FastifyRequest, id: string): Promise<User> {
+  const user = uuidPattern.test(id) ? await findUserById(request.server.db, id) : undefined;
+  if (!user || user.scim_deleted_at) throw new ScimError("request.not_found", undefined, "no such User");
+  return user;
+}
+
+async function viewOf(request: FastifyRequest, user: User) {
+  const [view] = await userViews(request.server.db, [user]);
+  if (!view) throw new ScimError("request.not_found", undefined, "no such User");
+  return view;
+}
+
+function declareUserHandlers(): void {
+  // scimmy's store is process-wide; the handlers find the request (and its database) in the context.
+  SCIMMY.Resources.User.egress((resource, context: ScimContext) =>
+    scimErrors(async () => {
+      if (!resource.id) throw new ScimError("scim.invalid_request", undefined, "lists are served by GET /Users");
+      return viewOf(context.request, await visibleUser(context.request, resource.id));
+    }),
+  );
+  SCIMMY.Resources.User.ingress((resource, instance, context: ScimContext) =>
+    scimErrors(async () => {
+      const user = await writeScimUser(context.request, resource.id, instance, context.mode);
+      return viewOf(context.request, user);
+    }),
+  );
+  SCIMMY.Resources.User.degress((resource, context: ScimContext) =>
+    scimErrors(async () => {
+      if (!resource.id) throw new ScimError("request.not_found", undefined, "no such User");
+      await deleteScimUser(context.request, resource.id);
+    }),
+  );
+}
+
+export async function scimUserRoutes(scope: FastifyInstance): Promise<void> {
+  declareUserHandlers();
+  const definition = SCIMMY.Schemas.User.definition;
+
+  scope.get("/Users", async (request, reply) =>
+    sendScim(reply, 200, await listScimUsers(scope.db, listParams(request.query))),
+  );
+  scope.post("/Users/.search", async (request, reply) => {
+    return sendScim(reply, 200, await listScimUsers(scope.db, listParams(searchQuery(request.body))));
+  });
+  scope.get("/Users/:id", async (request, reply) => {
+    const user = await visibleUser(request, idOf(request));
+    const context: ScimContext = { request, mode: "replace" };
+    const resource = await new SCIMMY.Resources.User(user.id, attributeParams(request)).read(context);
+    return sendScim(reply.header("etag", userVersion(user)), 200, resource);
+  });
+  scope.post("/Users", async (request, reply) => {
+    refuseUnknownAttributes(definition, request.body);
+    const context: ScimContext = { request, mode: "create" };
+    const created = await new SCIMMY.Resources.User(undefined, attributeParams(request)).write(request.body, context);
+    const user = await visibleUser(request, String(created.id));
+    reply.header("location", `${scimBasePath}/Users/${user.id}`).header("etag", userVersion(user));
+    return sendScim(reply, 201, created);
+  });
+  scope.put("/Users/:id", async (request, reply) => {
+    const current = await visibleUser(request, idOf(request));
+    checkIfMatch(request.headers["if-match"], userVersion(current));
+    refuseUnknownAttributes(definition, request.body);
+    const context: ScimContext = { request, mode: "replace" };
+    const written = await new SCIMMY.Resources.User(current.id, attributeParams(request)).write(request.body, context);
+    return sendScim(reply.header("etag", userVersion(await visibleUser(request, current.id))), 200, written);
+  });
+  scope.patch("/Users/:id", async (request, reply) => {
+    const current = await visibleUser(request, idOf(request));
+    checkIfMatch(request.headers["if-match"], userVersion(current));
+    const context: ScimContext = { request, mode: "patch" };
+    const resource = new SCIMMY.Resources.User(current.id, attributeParams(request));
+    // scimmy checks the PatchOp message at run time and answers 400 invalidSyntax/invalidPath for a bad one.
+    const patched = (await resource.patch(request.body as PatchBody, context)) ?? (await resource.read(context));
+    return sendScim(reply.header("etag", userVersion(await visibleUser(request, current.id))), 200, patched);
+  });
+  scope.delete("/Users/:id", async (request, reply) => {
+    const current = await visibleUser(request, idOf(request));
+    checkIfMatch(request.headers["if-match"], userVersion(current));
+    await new SCIMMY.Resources.User(current.id).dispose({ request, mode: "replace" } satisfies ScimContext);
+    return reply.code(204).header("cache-control", "no-store").send();
+  });
+}

@@ -1,0 +1,195 @@
+import { text } from "@kpi-id/contracts";
+import type { FastifyRequest } from "fastify";
+import { sql } from "kysely";
+import { z } from "zod";
+import { audit } from "../audit/record.ts";
+import type { Db, User } from "../db/schema.ts";
+import { type PositionInput, replaceRecords, type StudentRecordInput } from "../people/records.ts";
+import { disableUserWithin, findUserById, findUserByUsername, insertUser, updateUser } from "../users/queries.ts";
+import { personSchema } from "../users/service.ts";
+import { scimTokenOf } from "./auth.ts";
+import { ScimError } from "./errors.ts";
+import { kpiUserSchemaId } from "./schema.ts";
+
+/** What a SCIM client sends of a person, after scimmy coerced it to the User schema. */
+const recordFields = {
+  unit: text().trim().max(64).optional(),
+  startsOn: text().optional(),
+  endsOn: text().optional(),
+  primary: z.boolean().optional(),
+};
+const inboundUser = z.object({
+  userName: personSchema.shape.username,
+  externalId: text().trim().min(1).max(256).optional(),
+  name: z
+    .object({ formatted: text().optional(), givenName: text().optional(), familyName: text().optional() })
+    .optional(),
+  displayName: text().optional(),
+  emails: z.array(z.object({ value: text(), primary: z.boolean().optional() })).optional(),
+  active: z.boolean().optional(),
+  [kpiUserSchemaId]: z
+    .object({
+      studentRecords: z
+        .array(
+          z.object({
+            ...recordFields,
+            studentId: text(),
+            speciality: text().optional(),
+            studyForm: text().optional(),
+            studyYear: z.number().int().optional(),
+            status: text(),
+          }),
+        )
+        .optional(),
+      employeePositions: z
+        .array(
+          z.object({
+            ...recordFields,
+            employeeId: text(),
+            position: text().optional(),
+            employmentType: text().optional(),
+            category: text().optional(),
+            status: text(),
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
+});
+type InboundUser = z.output<typeof inboundUser>;
+
+/** How the write came: PUT leaves a record list it does not name; PATCH sends the whole patched person. */
+export type WriteMode = "create" | "replace" | "patch";
+
+function fullNameOf(input: InboundUser): string {
+  const parts = [input.name?.familyName, input.name?.givenName].filter((part) => part?.trim());
+  const fullName = input.name?.formatted?.trim() || input.displayName?.trim() || parts.join(" ").trim();
+  return personSchema.shape.fullName.parse(fullName);
+}
+
+function emailOf(input: InboundUser): string | null {
+  const email = input.emails?.find((item) => item.primary) ?? input.emails?.[0];
+  return email ? z.email().parse(email.value.trim()) : null;
+}
+
+async function unitIds(db: Db, codes: (string | undefined)[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(codes.filter((code): code is string => !!code).map((code) => code.toLowerCase()))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("units")
+    .select(["id", "code"])
+    .where(sql<string>`lower(code)`, "in", wanted)
+    .execute();
+  const found = new Map(rows.map((row) => [row.code.toLowerCase(), row.id]));
+  const missing = wanted.find((code) => !found.has(code));
+  if (missing) throw new ScimError("scim.invalid_request", "invalidValue", `unknown unit '${missing}'`);
+  return found;
+}
+
+async function writeRecords(db: Db, userId: string, input: InboundUser, mode: WriteMode): Promise<void> {
+  const extension = input[kpiUserSchemaId];
+  // A PATCH that removed the last record sends no list: that is an empty list. PUT and POST without the
+  // list leave it to the system that owns it (docs/scim.md, "Several source systems").
+  const absentMeansEmpty = mode === "patch";
+  const students = extension?.studentRecords ?? (absentMeansEmpty ? [] : undefined);
+  const positions = extension?.employeePositions ?? (absentMeansEmpty ? [] : undefined);
+  const codes = await unitIds(
+    db,
+    [...(students ?? []), ...(positions ?? [])].map((record) => record.unit),
+  );
+  const unitId = (code: string | undefined) => (code ? codes.get(code.toLowerCase()) : undefined);
+  const studentInputs = students?.map(
+    ({ unit, ...record }) => ({ ...record, unitId: unitId(unit) }) as StudentRecordInput,
+  );
+  const positionInputs = positions?.map(
+    ({ unit, ...record }) => ({ ...record, unitId: unitId(unit) }) as PositionInput,
+  );
+  if (!studentInputs && !positionInputs) return;
+  await replaceRecords(db, userId, { students: studentInputs, positions: positionInputs }, "scim");
+}
+
+async function assertUnique(db: Db, input: InboundUser, selfId: string | undefined): Promise<User | undefined> {
+  const byName = await findUserByUsername(db, input.userName);
+  if (byName && byName.id !== selfId && !byName.scim_deleted_at) {
+    throw new ScimError("scim.conflict", "uniqueness", "userName is taken");
+  }
+  if (input.externalId) {
+    const byExternal = await db
+      .selectFrom("users")
+      .select("id")
+      .where("scim_external_id", "=", input.externalId)
+      .executeTakeFirst();
+    if (byExternal && byExternal.id !== selfId && byExternal.id !== byName?.id) {
+      throw new ScimError("scim.conflict", "uniqueness", "externalId is taken");
+    }
+  }
+  return byName && byName.id !== selfId ? byName : undefined;
+}
+
+/**
+ * Creates (POST), replaces (PUT) or patches a person from a SCIM User. A deleted person of the same
+ * userName comes back on POST. Deactivation is the console's disable: sessions and OpenID Connect
+ * grants end at once. Every change is audited with the client's token name.
+ */
+export async function writeScimUser(
+  request: FastifyRequest,
+  id: string | undefined,
+  raw: unknown,
+  mode: WriteMode,
+): Promise<User> {
+  const input = inboundUser.parse(raw);
+  const fields = {
+    username: input.userName,
+    full_name: fullNameOf(input),
+    email: emailOf(input),
+    scim_external_id: input.externalId ?? null,
+  };
+  // One transaction: a person whose records are refused (an unknown unit, a bad date) is not half made.
+  const outcome = await request.server.db.transaction().execute(async (db) => {
+    const current = id ? await findUserById(db, id) : undefined;
+    if (id && (!current || current.scim_deleted_at))
+      throw new ScimError("request.not_found", undefined, "no such User");
+    const revived = await assertUnique(db, input, current?.id);
+    const existing = current ?? revived;
+    const user = existing
+      ? await updateUser(db, existing.id, {
+          ...fields,
+          ...(revived ? { scim_deleted_at: null } : {}),
+          ...(input.active !== false && existing.status === "disabled" ? { status: "active" } : {}),
+        })
+      : await insertUser(db, { ...fields, password_hash: null });
+    if (!user) throw new ScimError("request.not_found", undefined, "no such User");
+    await writeRecords(db, user.id, input, mode);
+    const deactivated = input.active === false && (!existing || existing.status === "active" || !!revived);
+    if (deactivated) await disableUserWithin(db, user.id);
+    const kind = existing ? (revived ? "restored" : mode === "patch" ? "patched" : "replaced") : "created";
+    return { userId: user.id, deactivated, kind };
+  });
+  await audit(request, {
+    type: "scim_change",
+    result: "success",
+    userId: outcome.userId,
+    reason: `scim.user_${outcome.kind}`,
+    details: { actor: `scim:${scimTokenOf(request).name}`, ...(outcome.deactivated ? { deactivated: true } : {}) },
+  });
+  const user = await findUserById(request.server.db, outcome.userId);
+  if (!user) throw new ScimError("request.not_found", undefined, "no such User");
+  return user;
+}
+
+/** DELETE: the person is disabled (sessions end) and hidden from SCIM; audit rows keep naming them. */
+export async function deleteScimUser(request: FastifyRequest, id: string): Promise<void> {
+  const user = await findUserById(request.server.db, id);
+  if (!user || user.scim_deleted_at) throw new ScimError("request.not_found", undefined, "no such User");
+  await request.server.db.transaction().execute(async (db) => {
+    await disableUserWithin(db, user.id);
+    await updateUser(db, user.id, { scim_deleted_at: request.server.clock() });
+  });
+  await audit(request, {
+    type: "scim_change",
+    result: "success",
+    userId: user.id,
+    reason: "scim.user_deleted",
+    details: { actor: `scim:${scimTokenOf(request).name}` },
+  });
+}

@@ -27,10 +27,11 @@ function PasskeyRow({ passkey, onRemove, removing }: { passkey: Passkey; onRemov
           {passkey.authenticator ?? t("account:passkeys.unknownAuthenticator")}
         </p>
         <p className="text-muted-foreground">
-          {t("account:passkeys.dates", {
-            created: formatInstant(passkey.createdAt, language),
-            lastUsed: passkey.lastUsedAt ? formatInstant(passkey.lastUsedAt, language) : t("account:passkeys.never"),
-          })}
+          {t("account:passkeys.added", { when: formatInstant(passkey.createdAt, language) })}
+          {" · "}
+          {passkey.lastUsedAt
+            ? t("account:passkeys.lastUsed", { when: formatInstant(passkey.lastUsedAt, language) })
+            : t("account:passkeys.neverUsed")}
         </p>
       </div>
       <Button variant="outline" size="sm" className="self-start sm:self-center" onClick={onRemove} loading={removing}>

@@ -1,19 +1,8 @@
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
-import { DemoSitePage } from "../pages/demo-site-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
-import { demoOidcCredentials } from "../tools/oidc-relying-party.ts";
-
-/** The manual's HTML button block (section 2), exactly as its source shows it in the given language. */
-function manualButtonBlock(language: "uk" | "en"): string {
-  const source = readFileSync(new URL(`../../docs/integration-manual/${language}.md`, import.meta.url), "utf8");
-  const block = [...source.matchAll(/```\n([\s\S]*?)\n```/g)].find((match) => match[1]?.includes("kpi_id_signin"));
-  if (!block?.[1]) throw new Error(`no button block in the ${language} manual`);
-  return block[1];
-}
 
 /** A blank page on its own origin (another port), serving whatever HTML the test gives it. */
 async function blankSite(html: string, headers: Record<string, string> = {}): Promise<{ url: string; server: Server }> {
@@ -104,33 +93,4 @@ test.describe("for integrators", () => {
     await expect(page.getByRole("heading", { name: "2. Компонент" })).toBeVisible();
     await expect(page.getByText("export function useKpiIdSignin")).toBeVisible();
   });
-
-  for (const [language, placeholder, caption] of [
-    ["uk", "ВАШ-APP-ID", "Увійти з KPI ID"],
-    ["en", "YOUR-APP-ID", "Sign in with KPI ID"],
-  ] as const) {
-    test(`the manual's HTML button block (${language}), pasted with the app id, signs a person in to the app`, async ({
-      page,
-      baseURL,
-      demoSitePage,
-    }) => {
-      // Issue 19: the block as the manual shows it; only the service address and the app id are the reader's.
-      const appId = demoOidcCredentials().id;
-      const block = manualButtonBlock(language);
-      const pasted = block.replaceAll("https://id.kpi.ua", baseURL ?? "").replace(placeholder, appId);
-      expect(pasted).toContain(`data-app-id="${appId}"`);
-      const blank = await blankSite(`<!doctype html><html><body><h1>Timetable</h1>${pasted}</body></html>`);
-      try {
-        await page.goto(blank.url);
-        await page.getByRole("link", { name: caption }).click();
-        await expect(page).toHaveURL(`${baseURL}/${language}/?appId=${appId}`);
-        await new LoginPage(page, language).signIn(demoUsers.student.username, demoUsers.student.password);
-        // The demo site's registered callback redeems the ticket.
-        await page.waitForURL(new RegExp(`^${DemoSitePage.origin()}/callback\\?ticketId=`));
-        await expect(demoSitePage.signedInName).toHaveText(demoUsers.student.fullName);
-      } finally {
-        blank.server.close();
-      }
-    });
-  }
 });

@@ -1,0 +1,124 @@
+import { once } from "node:events";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Page } from "@playwright/test";
+import { build } from "vite";
+import { demoUsers, expect, test } from "../fixtures.ts";
+import { DemoSitePage } from "../pages/demo-site-page.ts";
+import { type Language, LoginPage } from "../pages/login-page.ts";
+import { demoOidcCredentials } from "../tools/oidc-relying-party.ts";
+
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+
+/** The manual's code block (a plain ``` fence) that contains `marker`, exactly as its source shows it. */
+function manualBlock(language: Language, marker: string): string {
+  const source = readFileSync(join(repoRoot, `docs/integration-manual/${language}.md`), "utf8");
+  const block = [...source.matchAll(/```\n([\s\S]*?)\n```/g)].find((match) => match[1]?.includes(marker));
+  if (!block?.[1]) throw new Error(`no block with ${marker} in the ${language} manual`);
+  return block[1];
+}
+
+/** A site on its own origin serving the files of `directory` (index.html at /). */
+async function staticSite(directory: string): Promise<{ url: string; server: Server }> {
+  const types: Record<string, string> = { ".html": "text/html", ".js": "text/javascript" };
+  const server = createServer((request, response) => {
+    const path = normalize(new URL(request.url ?? "/", "http://site").pathname).replace(/^\/+/, "") || "index.html";
+    try {
+      const body = readFileSync(join(directory, path));
+      response.writeHead(200, { "content-type": `${types[extname(path)] ?? "text/plain"}; charset=utf-8` });
+      response.end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return { url: `http://localhost:${(server.address() as AddressInfo).port}/`, server };
+}
+
+/** A fresh folder under the repository, so a build in it finds react in node_modules. */
+function workFolder(name: string): string {
+  const directory = join(repoRoot, ".tmp", `${name}-${process.pid}-${Date.now()}`);
+  mkdirSync(directory, { recursive: true });
+  return directory;
+}
+
+/** The person clicks the button, signs in at KPI ID, and lands on the app's callback, which shows them. */
+async function signInThroughButton(page: Page, language: Language, caption: string, appId: string, baseURL: string) {
+  await page.getByRole("link", { name: caption }).click();
+  await expect(page).toHaveURL(`${baseURL}/${language}/?appId=${appId}`);
+  await new LoginPage(page, language).signIn(demoUsers.student.username, demoUsers.student.password);
+  // The demo site's registered callback redeems the ticket.
+  await page.waitForURL(new RegExp(`^${DemoSitePage.origin()}/callback\\?ticketId=`));
+  await expect(page.getByTestId("signed-in-name")).toHaveText(demoUsers.student.fullName);
+}
+
+/**
+ * Issue 19: the manual's button blocks (HTML, section 2; React, section 3) in each language, with only the
+ * service address and the app id made the reader's, sign a person in to the app in Chromium.
+ */
+test.describe("the integration manual's button blocks", () => {
+  for (const [language, placeholder, caption] of [
+    ["uk", "ВАШ-APP-ID", "Увійти з KPI ID"],
+    ["en", "YOUR-APP-ID", "Sign in with KPI ID"],
+  ] as const) {
+    test(`the HTML block (${language}), pasted with the app id, signs a person in to the app`, async ({
+      page,
+      baseURL,
+    }) => {
+      const kpiId = baseURL ?? "";
+      const appId = demoOidcCredentials().id;
+      const pasted = manualBlock(language, "kpi_id_signin")
+        .replaceAll("https://id.kpi.ua", kpiId)
+        .replace(placeholder, appId);
+      expect(pasted).toContain(`data-app-id="${appId}"`);
+      const directory = workFolder("manual-html");
+      writeFileSync(join(directory, "index.html"), `<!doctype html><body><h1>Timetable</h1>${pasted}</body>`);
+      const site = await staticSite(directory);
+      try {
+        await page.goto(site.url);
+        await signInThroughButton(page, language, caption, appId, kpiId);
+      } finally {
+        site.server.close();
+        rmSync(directory, { recursive: true, force: true });
+      }
+    });
+
+    test(`the React block (${language}), built into a React app, signs a person in to the app`, async ({
+      page,
+      baseURL,
+    }) => {
+      const kpiId = baseURL ?? "";
+      const appId = demoOidcCredentials().id;
+      const directory = workFolder("manual-react");
+      // The hook and the component as printed, in a file of their own; the app renders the component.
+      writeFileSync(
+        join(directory, "kpi-id-button.tsx"),
+        manualBlock(language, "useKpiIdSignin").replaceAll("https://id.kpi.ua", kpiId),
+      );
+      writeFileSync(
+        join(directory, "main.tsx"),
+        `import { createRoot } from "react-dom/client";
+import { KpiIdButton } from "./kpi-id-button.tsx";
+createRoot(document.getElementById("root")).render(<KpiIdButton appId=${JSON.stringify(appId)} />);
+`,
+      );
+      writeFileSync(
+        join(directory, "index.html"),
+        '<!doctype html><body><h1>Timetable</h1><div id="root"></div><script type="module" src="./main.tsx"></script></body>',
+      );
+      await build({ root: directory, configFile: false, logLevel: "warn", build: { outDir: "dist" } });
+      const site = await staticSite(join(directory, "dist"));
+      try {
+        await page.goto(site.url);
+        await signInThroughButton(page, language, caption, appId, kpiId);
+      } finally {
+        site.server.close();
+        rmSync(directory, { recursive: true, force: true });
+      }
+    });
+  }
+});

@@ -4,7 +4,7 @@ import type { Database, Db, User } from "../db/schema.ts";
 import { ScimError } from "./errors.ts";
 import type { ListParams } from "./request-checks.ts";
 import { scimBasePath } from "./schema.ts";
-import { userViews } from "./user-model.ts";
+import { type ScimUserView, userViews } from "./user-model.ts";
 
 /**
  * GET /Users. scimmy parses the filter and is the judge of every match; the database only narrows the
@@ -130,6 +130,34 @@ async function unfilteredPage(db: Db, params: ListParams) {
   return { rows, total: Number(total.n) };
 }
 
+/** The value of a comparison in lower case ("eq", "X" → "eq", "x"); a presence test has none. */
+function foldExpression(expression: unknown): unknown {
+  if (!Array.isArray(expression)) return expression;
+  if (expression.every(Array.isArray)) return expression.map(foldExpression);
+  return expression.map((value, index) =>
+    index > 0 && index === expression.length - 1 && typeof value === "string" ? value.toLowerCase() : value,
+  );
+}
+
+/**
+ * userName is not case-exact (RFC 7643 §4.1.1): a client asking for "Alice" before creating her must find
+ * "alice". scimmy compares exactly, so the filter's userName values and the people's userNames are both
+ * folded to lower case for the match, and the people are answered as they are.
+ */
+function matchUserName(filter: Filter, views: ScimUserView[]): ScimUserView[] {
+  const folded = [...filter].map((branch) =>
+    Object.fromEntries(
+      Object.entries(branch).map(([key, value]) => [
+        key,
+        key.toLowerCase() === "username" ? foldExpression(value) : value,
+      ]),
+    ),
+  );
+  const byId = new Map(views.map((view) => [view.id, view]));
+  const lowered = views.map((view) => ({ ...view, userName: view.userName.toLowerCase() }));
+  return new SCIMMY.Types.Filter(folded).match(lowered).flatMap((view) => byId.get(view.id) ?? []);
+}
+
 export async function listScimUsers(db: Db, params: ListParams) {
   const resource = new SCIMMY.Resources.User(undefined, {
     ...(params.filter === undefined ? {} : { filter: params.filter }),
@@ -138,7 +166,7 @@ export async function listScimUsers(db: Db, params: ListParams) {
   });
   const out = (view: object) => new SCIMMY.Schemas.User(view, "out", `${scimBasePath}/Users`, resource.attributes);
   if (resource.filter) {
-    const matched = resource.filter.match(await userViews(db, await candidates(db, resource.filter)));
+    const matched = matchUserName(resource.filter, await userViews(db, await candidates(db, resource.filter)));
     return new SCIMMY.Messages.ListResponse(matched.map(out), {
       ...(params.sortBy ? { sortBy: params.sortBy, sortOrder: params.sortOrder ?? "ascending" } : {}),
       startIndex: params.startIndex,

@@ -76,6 +76,11 @@ describe.each(databaseKinds)("SCIM Users (RFC 7644 §3.3–3.7) on %s", (kind) =
     const names = async (url: string) =>
       (await scim(t.app, token, url)).json<ListBody>().Resources.map((r) => r.userName);
     expect(await names(q('userName eq "filter-b"'))).toEqual(["filter-b"]);
+    // userName is not case-exact (RFC 7643 §4.1.1).
+    expect(await names(q('userName eq "FILTER-B" or userName sw "Filter-C"', "&sortBy=userName"))).toEqual([
+      "filter-b",
+      "filter-c",
+    ]);
     expect(await names(q('userName eq "filter-a" or userName eq "filter-c"', "&sortBy=userName"))).toEqual([
       "filter-a",
       "filter-c",

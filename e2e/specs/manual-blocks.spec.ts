@@ -56,6 +56,43 @@ async function signInThroughButton(page: Page, language: Language, caption: stri
   await expect(page.getByTestId("signed-in-name")).toHaveText(demoUsers.student.fullName);
 }
 
+interface Reader {
+  kpiId: string;
+  appId: string;
+  placeholder: string;
+}
+
+/** The HTML block pasted into a page; returns the folder to serve. */
+async function pasteHtml(directory: string, language: Language, { kpiId, appId, placeholder }: Reader) {
+  const pasted = manualBlock(language, "kpi_id_signin")
+    .replaceAll("https://id.kpi.ua", kpiId)
+    .replace(placeholder, appId);
+  expect(pasted).toContain(`data-app-id="${appId}"`);
+  writeFileSync(join(directory, "index.html"), `<!doctype html><body><h1>Timetable</h1>${pasted}</body>`);
+  return directory;
+}
+
+/** The React block as printed, in a file of its own, built with Vite into an app that renders the component. */
+async function buildReact(directory: string, language: Language, { kpiId, appId }: Reader) {
+  writeFileSync(
+    join(directory, "kpi-id-button.tsx"),
+    manualBlock(language, "useKpiIdSignin").replaceAll("https://id.kpi.ua", kpiId),
+  );
+  writeFileSync(
+    join(directory, "main.tsx"),
+    `import { createRoot } from "react-dom/client";
+import { KpiIdButton } from "./kpi-id-button.tsx";
+createRoot(document.getElementById("root")).render(<KpiIdButton appId=${JSON.stringify(appId)} />);
+`,
+  );
+  writeFileSync(
+    join(directory, "index.html"),
+    '<!doctype html><body><h1>Timetable</h1><div id="root"></div><script type="module" src="./main.tsx"></script></body>',
+  );
+  await build({ root: directory, configFile: false, logLevel: "warn", build: { outDir: "dist" } });
+  return join(directory, "dist");
+}
+
 /**
  * Issue 19: the manual's button blocks (HTML, section 2; React, section 3) in each language, with only the
  * service address and the app id made the reader's, sign a person in to the app in Chromium.
@@ -65,60 +102,27 @@ test.describe("the integration manual's button blocks", () => {
     ["uk", "ВАШ-APP-ID", "Увійти з KPI ID"],
     ["en", "YOUR-APP-ID", "Sign in with KPI ID"],
   ] as const) {
-    test(`the HTML block (${language}), pasted with the app id, signs a person in to the app`, async ({
-      page,
-      baseURL,
-    }) => {
-      const kpiId = baseURL ?? "";
-      const appId = demoOidcCredentials().id;
-      const pasted = manualBlock(language, "kpi_id_signin")
-        .replaceAll("https://id.kpi.ua", kpiId)
-        .replace(placeholder, appId);
-      expect(pasted).toContain(`data-app-id="${appId}"`);
-      const directory = workFolder("manual-html");
-      writeFileSync(join(directory, "index.html"), `<!doctype html><body><h1>Timetable</h1>${pasted}</body>`);
-      const site = await staticSite(directory);
-      try {
-        await page.goto(site.url);
-        await signInThroughButton(page, language, caption, appId, kpiId);
-      } finally {
-        site.server.close();
-        rmSync(directory, { recursive: true, force: true });
-      }
-    });
-
-    test(`the React block (${language}), built into a React app, signs a person in to the app`, async ({
-      page,
-      baseURL,
-    }) => {
-      const kpiId = baseURL ?? "";
-      const appId = demoOidcCredentials().id;
-      const directory = workFolder("manual-react");
-      // The hook and the component as printed, in a file of their own; the app renders the component.
-      writeFileSync(
-        join(directory, "kpi-id-button.tsx"),
-        manualBlock(language, "useKpiIdSignin").replaceAll("https://id.kpi.ua", kpiId),
-      );
-      writeFileSync(
-        join(directory, "main.tsx"),
-        `import { createRoot } from "react-dom/client";
-import { KpiIdButton } from "./kpi-id-button.tsx";
-createRoot(document.getElementById("root")).render(<KpiIdButton appId=${JSON.stringify(appId)} />);
-`,
-      );
-      writeFileSync(
-        join(directory, "index.html"),
-        '<!doctype html><body><h1>Timetable</h1><div id="root"></div><script type="module" src="./main.tsx"></script></body>',
-      );
-      await build({ root: directory, configFile: false, logLevel: "warn", build: { outDir: "dist" } });
-      const site = await staticSite(join(directory, "dist"));
-      try {
-        await page.goto(site.url);
-        await signInThroughButton(page, language, caption, appId, kpiId);
-      } finally {
-        site.server.close();
-        rmSync(directory, { recursive: true, force: true });
-      }
-    });
+    for (const kind of ["HTML", "React"] as const) {
+      test(`the ${kind} block (${language}), with the app id, signs a person in to the app`, async ({
+        page,
+        baseURL,
+      }) => {
+        const kpiId = baseURL ?? "";
+        const appId = demoOidcCredentials().id;
+        const directory = workFolder(`manual-${kind}`);
+        try {
+          const served = kind === "HTML" ? pasteHtml : buildReact;
+          const site = await staticSite(await served(directory, language, { kpiId, appId, placeholder }));
+          try {
+            await page.goto(site.url);
+            await signInThroughButton(page, language, caption, appId, kpiId);
+          } finally {
+            site.server.close();
+          }
+        } finally {
+          rmSync(directory, { recursive: true, force: true });
+        }
+      });
+    }
   }
 });

@@ -101,6 +101,8 @@ export function sendScimError(request: FastifyRequest, reply: FastifyReply, erro
   if (status >= 500) request.log.error({ err: error, code: body.code }, "SCIM request failed");
   else request.log.info({ code: body.code, scimType: body.scimType }, "SCIM request refused");
   if (status === 401) reply.header("www-authenticate", 'Bearer realm="KPI ID SCIM"');
+  // SCIM's limits count a minute (scim/auth.ts); a client waiting that long finds a fresh one.
+  if (status === 429 && !body.headers?.["retry-after"]) reply.header("retry-after", "60");
   return reply
     .code(status)
     .headers({ ...body.headers, "cache-control": "no-store" })

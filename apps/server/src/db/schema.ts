@@ -28,6 +28,8 @@ export interface UsersTable {
   email: string | null;
   /** The address last proven to belong to the person (migration 0020); see emailVerified(). */
   verified_email: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The first successful sign-in (migration 0231): the new-device mail starts after it. */
+  first_signed_in_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   tax_id: string | null;
   student_id: string | null;
   employee_id: string | null;

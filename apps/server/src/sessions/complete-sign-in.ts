@@ -9,7 +9,7 @@ import { findUserById } from "../users/queries.ts";
 import { destinationOf, takeContinueTo } from "./continue-to.ts";
 import { readSessionCookie, sessionCookieName, sessionCookieOptions } from "./cookie.ts";
 import { deviceNonceFor, rememberDevice } from "./device-cookie.ts";
-import { hasSignedInBefore } from "./known-devices.ts";
+import { markFirstSignIn } from "./known-devices.ts";
 import { createSession, deleteSessionByToken } from "./store.ts";
 import { type SignInStrength, strengthOfMethod } from "./strength.ts";
 
@@ -76,7 +76,7 @@ export async function completeSignIn(
   rememberDevice(request, reply, signIn.userId);
   // Whatever the request had loaded before belongs to the old cookie.
   request.session = undefined;
-  const signedInBefore = await hasSignedInBefore(request, person.id);
+  const signedInBefore = !(await markFirstSignIn(db, person.id, clock()));
   await audit(request, { type: "session_start", result: "success", authMethod: signIn.method, userId: signIn.userId });
   if (!knownBrowser && signedInBefore) notifyNewDevice(request, person);
   return { sessionId: id, next: destinationOf(takeContinueTo(request, reply), requestLanguage(request)) };

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { signEnveloped } from "@kpi-id/server/saml-testing";
 import { SAML } from "@node-saml/node-saml";
-import { SignedXml } from "xml-crypto";
 
 /**
  * The two service providers of the SAML end-to-end tests and the federation that introduces
@@ -92,22 +92,6 @@ function mellonMetadata(url: string, certificate: string): string {
   );
 }
 
-function signAggregate(xml: string, keyFile: string, certFile: string): string {
-  const signer = new SignedXml({
-    privateKey: readFileSync(keyFile),
-    publicCert: readFileSync(certFile),
-    signatureAlgorithm: "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
-    canonicalizationAlgorithm: "http://www.w3.org/2001/10/xml-exc-c14n#",
-  });
-  signer.addReference({
-    xpath: "/*",
-    transforms: ["http://www.w3.org/2000/09/xmldsig#enveloped-signature", "http://www.w3.org/2001/10/xml-exc-c14n#"],
-    digestAlgorithm: "http://www.w3.org/2001/04/xmlenc#sha256",
-  });
-  signer.computeSignature(xml, { prefix: "ds", location: { reference: "/*", action: "prepend" } });
-  return signer.getSignedXml();
-}
-
 /** Keys, both SPs' metadata and the federation's signed aggregate (both SPs tagged R&S), in `dir`. */
 export function prepareSamlHarness(dir: string, idpUrl: string, portBase: number): SamlHarness {
   mkdirSync(dir, { recursive: true });
@@ -129,7 +113,17 @@ export function prepareSamlHarness(dir: string, idpUrl: string, portBase: number
   const aggregateFile = join(dir, "aggregate.xml");
   // The workers load the configuration again: the aggregate the server read stays as it is.
   if (!existsSync(aggregateFile))
-    writeFileSync(aggregateFile, signAggregate(aggregate, federation.keyFile, federation.certFile));
+    writeFileSync(
+      aggregateFile,
+      signEnveloped(
+        aggregate,
+        {
+          privateKeyPem: readFileSync(federation.keyFile, "utf8"),
+          certificatePem: readFileSync(federation.certFile, "utf8"),
+        },
+        "first",
+      ),
+    );
   return {
     dir,
     aggregateFile,

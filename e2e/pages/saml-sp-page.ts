@@ -18,6 +18,8 @@ export class NodeSamlSpPage {
   readonly authnContext: Locator;
   readonly error: Locator;
   readonly notSignedIn: Locator;
+  /** Its home page when it holds no session. */
+  readonly anonymous: Locator;
   readonly signOut: Locator;
   readonly signedOut: Locator;
 
@@ -25,6 +27,7 @@ export class NodeSamlSpPage {
     this.page = page;
     this.url = url;
     this.notSignedIn = page.getByTestId("sp-not-signed-in");
+    this.anonymous = page.getByTestId("sp-signed-out");
     this.nameId = page.getByTestId("sp-name-id");
     this.authnContext = page.getByTestId("sp-authn-context");
     this.error = page.getByTestId("sp-error");
@@ -46,6 +49,10 @@ export class NodeSamlSpPage {
 
   async waitForHome(): Promise<void> {
     await this.page.waitForURL(`${this.url}/`);
+  }
+
+  async openHome(): Promise<void> {
+    await this.page.goto(`${this.url}/`);
   }
 }
 

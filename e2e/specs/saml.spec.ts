@@ -1,16 +1,31 @@
 import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
+import type { Page } from "@playwright/test";
+import { generate } from "otplib";
 import { demoUsers, expect, test } from "../fixtures.ts";
 import { ConsentPage } from "../pages/consent-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { MellonSpPage, NodeSamlSpPage, samlAttributes } from "../pages/saml-sp-page.ts";
+import { SecondFactorPage } from "../pages/second-factor-page.ts";
 import { prepareSamlHarness } from "../tools/saml/federation.ts";
 import { mellonErrorLog, startMellon } from "../tools/saml/mellon.ts";
 import { startNodeSamlSp } from "../tools/saml/node-saml-sp.ts";
 
 const idpUrl = `http://localhost:${Number(process.env.E2E_PORT_BASE ?? 3300)}`;
 const passwordContext = "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport";
+// The demo person these walks change (an authenticator app, SAML sessions); no other walk uses them.
+const researcher = { username: "researcher", password: "researcher-demo-2026", fullName: "Богдан Гнатюк" };
+
+/**
+ * After a sign-in at KPI ID, the consent screen if this SP has not been allowed yet (an earlier
+ * walk of this run may have allowed it), until the browser is back at the SP.
+ */
+async function allowIfAsked(page: Page, baseURL: string, spUrl: string) {
+  await page.waitForURL((url) => url.href.startsWith(spUrl) || url.href.startsWith(`${baseURL}/uk/consent?saml=`));
+  if (page.url().startsWith(baseURL)) await new ConsentPage(page, "uk").allow.click();
+  await page.waitForURL((url) => url.href.startsWith(spUrl));
+}
 
 // Two independent SPs, introduced to KPI ID by the federation aggregate the configuration wrote
 // (e2e/tools/saml/federation.ts): node-saml in this process, Apache + mod_auth_mellon beside it.
@@ -118,5 +133,88 @@ test.describe("SAML 2.0", () => {
     // mellon's session is gone too: the protected page asks KPI ID again.
     await sp.openSecure();
     await expect(page).toHaveURL(`${baseURL}/uk/`);
+  });
+
+  test("Single Logout across both SPs: signing out of either ends the other's session too", async ({ page }) => {
+    const baseURL = idpUrl;
+    const nodeSp = new NodeSamlSpPage(page, harness.nodeSaml.url);
+    const mellonSp = new MellonSpPage(page, harness.mellon.url);
+    const signInToBoth = async (withPassword: boolean) => {
+      await nodeSp.signIn();
+      if (withPassword) await new LoginPage(page, "uk").signIn(researcher.username, researcher.password);
+      await allowIfAsked(page, baseURL, harness.nodeSaml.url);
+      await nodeSp.waitForHome();
+      await expect(nodeSp.nameId).toHaveText(/\S+/);
+      await mellonSp.openSecure();
+      await allowIfAsked(page, baseURL, harness.mellon.url);
+      await page.waitForURL(`${harness.mellon.url}/secure/`);
+      await expect(mellonSp.attribute("displayName")).toHaveText(researcher.fullName);
+    };
+
+    // node-saml starts: KPI ID ends its session, carries a LogoutRequest to mellon (which must
+    // find its session by the NameID and SessionIndex), and answers node-saml last.
+    await signInToBoth(true);
+    await nodeSp.openHome();
+    await nodeSp.signOut.click();
+    await expect(nodeSp.signedOut).toBeVisible();
+    expect(readFileSync(mellonErrorLog(harness), "utf8")).not.toContain("Error validating logout request");
+    await mellonSp.openSecure();
+    await expect(page).toHaveURL(`${baseURL}/uk/`);
+
+    // mellon starts: node-saml is told by KPI ID, mellon is answered.
+    await signInToBoth(true);
+    await page.goto(`${harness.mellon.url}/secure/`);
+    await mellonSp.signOut.click();
+    await expect(mellonSp.signedOut).toBeVisible();
+    await nodeSp.openHome();
+    await expect(nodeSp.anonymous).toBeVisible();
+    await page.goto(`${baseURL}/uk/apps`);
+    await expect(page).toHaveURL(`${baseURL}/uk/`);
+  });
+
+  test("REFEDS MFA: a password-only session proves a second factor, and the assertion says REFEDS MFA", async ({
+    page,
+  }) => {
+    const baseURL = idpUrl;
+    const sp = new NodeSamlSpPage(page, harness.nodeSaml.url);
+    const login = new LoginPage(page, "uk");
+    // Without a second factor, the SP asking for MFA hears that it cannot be met.
+    await sp.signIn({ mfa: true });
+    await login.signIn(researcher.username, researcher.password);
+    await page.waitForURL(`${harness.nodeSaml.url}/acs`);
+    await expect(sp.error).toContainText("NoAuthnContext");
+
+    // The person sets up an authenticator app; this session is still the password-only one.
+    await page.goto(`${baseURL}/uk/account#second-factor`);
+    const factor = new SecondFactorPage(page, "uk");
+    await factor.setUp.click();
+    const secret = (await factor.secret.textContent()) ?? "";
+    const firstCode = await generate({ secret });
+    await factor.firstCode.fill(firstCode);
+    await factor.turnOn.click();
+    await factor.saved.click();
+
+    // A plain request is answered from this session: password.
+    await sp.signIn();
+    await allowIfAsked(page, baseURL, harness.nodeSaml.url);
+    await sp.waitForHome();
+    await expect(sp.authnContext).toHaveText(passwordContext);
+
+    // Asked for MFA: the sign-in screen again, the password, then the code (a new one: each code
+    // is taken once), and the assertion carries REFEDS MFA.
+    await sp.signIn({ mfa: true });
+    await expect(page).toHaveURL(`${baseURL}/uk/?reauth=1`);
+    await login.signIn(researcher.username, researcher.password);
+    await expect(factor.prompt).toBeVisible();
+    await expect.poll(() => generate({ secret }), { timeout: 35_000, intervals: [1_000] }).not.toBe(firstCode);
+    await factor.promptCode.fill(await generate({ secret }));
+    await factor.promptSubmit.click();
+    await sp.waitForHome();
+    await expect(sp.authnContext).toHaveText("https://refeds.org/profile/mfa");
+
+    // The person goes back to one factor, as the other walk of this person expects.
+    await page.goto(`${baseURL}/uk/account#second-factor`);
+    await factor.turnOff.click();
+    await expect(factor.setUp).toBeVisible();
   });
 });

@@ -1,10 +1,11 @@
+import { DOMParser } from "@xmldom/xmldom";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SignedXml } from "xml-crypto";
 import { parseSpMetadata } from "../src/saml/sp-metadata.ts";
 import { upsertServiceProvider } from "../src/saml/sp-registry.ts";
 import { browse, formOf } from "./saml/browse.ts";
 import { type NodeSamlSp, nodeSamlSp } from "./saml/node-saml-sp.ts";
+import { signEnveloped } from "./saml/sign.ts";
 import { createTestApp, postJson, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { addPerson, signIn } from "./support/campus.ts";
 
@@ -15,18 +16,7 @@ const saml = "urn:oasis:names:tc:SAML:2.0:assertion";
 /** A LogoutRequest as an SP sends it by HTTP-POST, enveloped signature by the SP's key. */
 function signedLogoutRequest(sp: NodeSamlSp, nameId: string, id: string, inside = ""): string {
   const xml = `<samlp:LogoutRequest xmlns:samlp="${samlp}" xmlns:saml="${saml}" ID="${id}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${TEST_PUBLIC_URL}/saml/slo"><saml:Issuer>${sp.entityId}</saml:Issuer><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${nameId}</saml:NameID><samlp:SessionIndex>_x</samlp:SessionIndex>${inside}</samlp:LogoutRequest>`;
-  const signer = new SignedXml({
-    privateKey: sp.signing.privateKeyPem,
-    signatureAlgorithm: "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
-    canonicalizationAlgorithm: "http://www.w3.org/2001/10/xml-exc-c14n#",
-  });
-  signer.addReference({
-    xpath: "/*",
-    transforms: ["http://www.w3.org/2000/09/xmldsig#enveloped-signature", "http://www.w3.org/2001/10/xml-exc-c14n#"],
-    digestAlgorithm: "http://www.w3.org/2001/04/xmlenc#sha256",
-  });
-  signer.computeSignature(xml, { prefix: "ds", location: { reference: "/*/*[1]", action: "after" } });
-  return signer.getSignedXml();
+  return signEnveloped(xml, sp.signing, "after-issuer");
 }
 
 function postLogout(app: FastifyInstance, xml: string, field = "SAMLRequest") {
@@ -88,10 +78,20 @@ describe("SAML Single Logout, front-channel across SPs", () => {
     const atLibrary = await signInTo(library, cookie);
     const atJournal = await signInTo(journal, cookie);
     const start = await browse(test.app, await library.saml.getLogoutUrlAsync(atLibrary, "library-state", {}));
+    // The journal answers by redirecting back to KPI ID, which the form's CSP must allow.
+    expect(start.headers["content-security-policy"]).toContain("form-action https://journal.example.org 'self';");
     // The journal hears about it with its own NameID and SessionIndex, signed by KPI ID.
     const { profile, next } = await spAnswers(journal, start);
     expect(profile.nameID).toBe(atJournal.nameID);
     expect(profile.sessionIndex).toBe(atJournal.sessionIndex);
+    // The NameID exactly as the assertion had it, qualifiers too (lasso compares them all).
+    const nameIdElement = new DOMParser()
+      .parseFromString(Buffer.from(formOf(start.body).SAMLRequest, "base64").toString(), "text/xml")
+      .getElementsByTagNameNS(saml, "NameID")[0];
+    expect(atJournal.nameQualifier).toBe(`${TEST_PUBLIC_URL}/saml/metadata`);
+    expect(nameIdElement?.getAttribute("NameQualifier")).toBe(atJournal.nameQualifier);
+    expect(nameIdElement?.getAttribute("SPNameQualifier")).toBe(atJournal.spNameQualifier);
+    expect(nameIdElement?.getAttribute("Format")).toBe(atJournal.nameIDFormat);
     // Last, the library's LogoutResponse.
     const form = formOf(next.body);
     expect(form.action).toBe(library.sloUrl);

@@ -1,10 +1,13 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import samlify from "samlify";
 import type { PostBindingContext } from "samlify/types/src/types.js";
 import { AppError } from "../errors.ts";
 import { requestLanguage } from "../http/language.ts";
 import { samlEntities } from "./entities.ts";
+import { newSamlId } from "./login-response.ts";
 import { awaitAnswer, endLogoutRound, findLogoutRound, type LogoutRound, takeNextParticipant } from "./logout-round.ts";
 import { samlPaths } from "./metadata.ts";
+import { nameIdFormats, ns } from "./namespaces.ts";
 import { sendPostForm } from "./post-form.ts";
 import { findServiceProvider, type ServiceProviderRow } from "./sp-registry.ts";
 
@@ -28,6 +31,38 @@ function logoutBinding(entities: Awaited<ReturnType<typeof entitiesFor>>): "redi
   if (typeof meta.getSingleLogoutService("redirect") === "string") return "redirect";
   if (typeof meta.getSingleLogoutService("post") === "string") return "post";
   return undefined;
+}
+
+// samlify's own LogoutRequest names the subject by its value and Format only; ours repeats the
+// assertion's NameID exactly (saml-core §3.7.1 and §8.3.7: the same qualifiers), which SPs match
+// on (lasso, under mod_auth_mellon, compares every attribute and otherwise finds no session).
+const logoutRequestTemplate =
+  `<samlp:LogoutRequest xmlns:samlp="${ns.samlp}" xmlns:saml="${ns.saml}" ID="{ID}" Version="2.0" IssueInstant="{IssueInstant}" Destination="{Destination}">` +
+  '<saml:Issuer>{Issuer}</saml:Issuer><saml:NameID Format="{NameIDFormat}" NameQualifier="{NameQualifier}" SPNameQualifier="{SPNameQualifier}">{NameID}</saml:NameID>' +
+  "<samlp:SessionIndex>{SessionIndex}</samlp:SessionIndex></samlp:LogoutRequest>";
+
+interface LogoutSubject {
+  name_id: string;
+  session_index: string;
+  sp_entity_id: string;
+}
+
+/** The LogoutRequest's XML, for samlify to sign and encode (its customTagReplacement hook). */
+function logoutRequestXml(request: FastifyRequest, destination: string, subject: LogoutSubject) {
+  const id = newSamlId();
+  const idpEntityId = request.server.config.saml.entityId;
+  const context = samlify.SamlLib.replaceTagsByValue(logoutRequestTemplate, {
+    ID: id,
+    IssueInstant: request.server.clock().toISOString(),
+    Destination: destination,
+    Issuer: idpEntityId,
+    NameIDFormat: nameIdFormats.persistent,
+    NameQualifier: idpEntityId,
+    SPNameQualifier: subject.sp_entity_id,
+    NameID: subject.name_id,
+    SessionIndex: subject.session_index,
+  });
+  return { id, context };
 }
 
 /** The end of a round: the initiator's signed LogoutResponse, or KPI ID's sign-in screen. */
@@ -66,7 +101,11 @@ export async function continueLogout(request: FastifyRequest, reply: FastifyRepl
     const binding = logoutBinding(entities);
     if (!binding) continue;
     const user = { logoutNameID: next.name_id, sessionIndex: next.session_index };
-    const made = entities.idp.createLogoutRequest(entities.sp, binding, user, { relayState: round.id });
+    const destination = String(entities.sp.entityMeta.getSingleLogoutService(binding));
+    const made = entities.idp.createLogoutRequest(entities.sp, binding, user, {
+      relayState: round.id,
+      customTagReplacement: () => logoutRequestXml(request, destination, next),
+    });
     await awaitAnswer(db, round.id, made.id);
     if (binding === "redirect") return reply.redirect(made.context, 303);
     const posted = made as PostBindingContext;

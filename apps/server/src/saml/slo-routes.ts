@@ -20,6 +20,7 @@ import { roundAwaiting, startLogoutRound } from "./logout-round.ts";
 import { continueLogout, logoutRoundPath } from "./logout-steps.ts";
 import { samlPaths } from "./metadata.ts";
 import { ns } from "./namespaces.ts";
+import { sendOnwardPage } from "./post-form.ts";
 import { childrenNamed, parseXml } from "./sp-metadata.ts";
 import { findServiceProvider } from "./sp-registry.ts";
 import { messageFields, pendingIdParams } from "./sso-routes.ts";
@@ -91,7 +92,7 @@ export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
       await entities.idp.parseLogoutResponse(entities.sp, binding, signed).catch((error: unknown) => {
         throw new SamlRequestRefused(`the logout response failed verification: ${String(error)}`);
       });
-      return reply.redirect(logoutRoundPath(round.id), 303);
+      return sendOnwardPage(reply, logoutRoundPath(round.id));
     }
     const parsed = await entities.idp.parseLogoutRequest(entities.sp, binding, signed).catch((error: unknown) => {
       throw new SamlRequestRefused(`the logout request failed verification: ${String(error)}`);

@@ -61,6 +61,17 @@ export const demoPeople: DemoPerson[] = [
     studentId: "KV-3390",
     apps: [],
   },
+  {
+    // A researcher who signs in to the federation's services (SAML). The SAML browser walks give
+    // them an authenticator app and sign them out of SPs, so no other walk uses them.
+    username: "researcher",
+    password: "researcher-demo-2026",
+    fullName: "Богдан Гнатюк",
+    email: "bohdan.hnatiuk@kpi.ua",
+    taxId: "2812345674",
+    employeeId: "E-30518",
+    apps: ["campus"],
+  },
 ];
 
 /** The demo third-party site (examples/demo-app); DEMO_SITE_URL or DEMO_SITE_PORT move it (e2e runs it on 4300). */

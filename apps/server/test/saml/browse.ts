@@ -12,10 +12,17 @@ export function formOf(html: string) {
   };
 }
 
+/** Where a KPI ID answer sends the browser on: a 303, or a page's meta refresh (post-form.ts's sendOnwardPage). */
+const onwardOf = (answer: { statusCode: number; headers: Record<string, unknown>; body: string }) =>
+  answer.statusCode === 303
+    ? String(answer.headers.location)
+    : /<meta http-equiv="refresh" content="0;url=([^"]+)">/.exec(answer.body)?.[1];
+
 /** Follows the IdP from the SP's redirect to the form it posts back. */
 export async function browse(app: FastifyInstance, url: string, cookie?: string) {
   const headers = cookie ? { cookie } : {};
   const first = await app.inject({ method: "GET", url: url.replace(TEST_PUBLIC_URL, ""), headers });
-  if (first.statusCode !== 303) return first;
-  return app.inject({ method: "GET", url: String(first.headers.location), headers });
+  const onward = onwardOf(first);
+  if (onward === undefined) return first;
+  return app.inject({ method: "GET", url: onward, headers });
 }

@@ -7,6 +7,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { revokeOidcGrants } from "../access/oidc-grants.ts";
+import { forgetSamlConsents } from "../access/saml-consents.ts";
 import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { googleSubjectsOf } from "../google/identities.ts";
@@ -87,7 +88,7 @@ export const accountApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Revoke a connected application",
         description:
           "Ends the application's grants for this person with every code, access and refresh token under " +
-          "them, and forgets the consent: a refresh answers `invalid_grant`, the next sign-in asks again. " +
+          "them, and forgets the consent (the OpenID Connect one, and what the person allowed its SAML SPs): a refresh answers `invalid_grant`, the next sign-in asks again. " +
           "Access to the application itself is the operator's to decide and stays. Audited " +
           "`application_revoked`. 404 `account.application_not_found` when it holds nothing.",
         body: revokeApplicationRequestSchema,
@@ -102,6 +103,7 @@ export const accountApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new AppError("account.application_not_found");
       }
       await revokeOidcGrants(app.db, { userId: session.userId, clientId: applicationId });
+      await forgetSamlConsents(app.db, { userId: session.userId, applicationId });
       await audit(request, { type: "application_revoked", result: "success", userId: session.userId, applicationId });
       return { revoked: true as const };
     },

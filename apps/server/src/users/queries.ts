@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { revokeOidcGrants } from "../access/oidc-grants.ts";
+import { forgetSamlConsents } from "../access/saml-consents.ts";
 import type { Db, NewUser, User, UserUpdate } from "../db/schema.ts";
 
 export function findUserByUsername(db: Db, username: string): Promise<User | undefined> {
@@ -42,4 +43,5 @@ export async function disableUserWithin(tx: Db, id: string): Promise<void> {
   await tx.deleteFrom("sessions").where("user_id", "=", id).execute();
   await tx.deleteFrom("login_grants").where("user_id", "=", id).execute();
   await revokeOidcGrants(tx, { userId: id });
+  await forgetSamlConsents(tx, { userId: id });
 }

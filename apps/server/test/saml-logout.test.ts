@@ -80,6 +80,11 @@ describe("SAML Single Logout, front-channel across SPs", () => {
     const start = await browse(test.app, await library.saml.getLogoutUrlAsync(atLibrary, "library-state", {}));
     // The journal answers by redirecting back to KPI ID, which the form's CSP must allow.
     expect(start.headers["content-security-policy"]).toContain("form-action https://journal.example.org 'self';");
+    // The journal holds the round's id (RelayState), but cannot move the round on without answering.
+    const roundPath = `/saml/logout/${formOf(start.body).RelayState}`;
+    const skipped = await test.app.inject({ method: "GET", url: roundPath });
+    expect(skipped.statusCode).toBe(404);
+    expect(skipped.json().code).toBe("saml.request_not_found");
     // The journal hears about it with its own NameID and SessionIndex, signed by KPI ID.
     const { profile, next } = await spAnswers(journal, start);
     expect(profile.nameID).toBe(atJournal.nameID);

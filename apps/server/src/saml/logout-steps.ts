@@ -92,6 +92,10 @@ export async function continueLogout(request: FastifyRequest, reply: FastifyRepl
   const { db, clock } = request.server;
   const round = await findLogoutRound(db, roundId, clock());
   if (!round) throw new AppError("saml.request_not_found");
+  // The SP told last holds the round's id (RelayState): until its signed LogoutResponse came
+  // back, the round does not move, or that SP could fetch the next SP's LogoutRequest (with the
+  // person's NameID there) itself.
+  if (round.awaiting_request_id !== null) throw new AppError("saml.request_not_found");
   for (;;) {
     const next = await takeNextParticipant(db, round.id);
     if (!next) return finish(request, reply, round);

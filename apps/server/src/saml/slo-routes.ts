@@ -16,7 +16,7 @@ import {
   textOf,
 } from "./authn-request.ts";
 import { samlEntities } from "./entities.ts";
-import { roundAwaiting, startLogoutRound } from "./logout-round.ts";
+import { awaitAnswer, roundAwaiting, startLogoutRound } from "./logout-round.ts";
 import { continueLogout, logoutRoundPath } from "./logout-steps.ts";
 import { samlPaths } from "./metadata.ts";
 import { ns } from "./namespaces.ts";
@@ -92,6 +92,7 @@ export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
       await entities.idp.parseLogoutResponse(entities.sp, binding, signed).catch((error: unknown) => {
         throw new SamlRequestRefused(`the logout response failed verification: ${String(error)}`);
       });
+      await awaitAnswer(db, round.id, null);
       return sendOnwardPage(reply, logoutRoundPath(round.id));
     }
     const parsed = await entities.idp.parseLogoutRequest(entities.sp, binding, signed).catch((error: unknown) => {

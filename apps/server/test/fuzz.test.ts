@@ -81,6 +81,20 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
   it(`answers ${minimumRequests}+ generated requests without a 5xx, a crash or an unhandled rejection`, async () => {
     const endpoints = endpointsOf(t.app);
     expect(endpoints.length).toBeGreaterThan(20);
+    // Among them every SAML endpoint, the logout round's step too (from their OpenAPI entries).
+    expect(endpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`)).toEqual(
+      expect.arrayContaining([
+        "GET /saml/metadata",
+        "GET /saml/sso",
+        "POST /saml/sso",
+        "GET /saml/continue/{id}",
+        "GET /saml/slo",
+        "POST /saml/slo",
+        "GET /saml/logout/{id}",
+        "GET /api/saml/consent/{id}",
+        "POST /api/saml/consent/{id}",
+      ]),
+    );
     const runsPerEndpoint = Math.ceil(minimumRequests / endpoints.length) + 5;
     // One seed for the whole run, fixed unless FUZZ_SEED names another, and printed: a failure replays.
     const seed = Number(process.env.FUZZ_SEED ?? defaultSeed);

@@ -4,10 +4,12 @@ import { certificatePem } from "./keys.ts";
 import { ns } from "./namespaces.ts";
 import {
   childrenNamed,
+  type EndpointRule,
   type ParsedServiceProvider,
   parseXml,
   readServiceProvider,
   refuseCommentsInValues,
+  SpEndpointRefusedError,
 } from "./sp-metadata.ts";
 import { guardXml, validateSamlSchema, XmlRefusedError } from "./xml-guard.ts";
 
@@ -22,6 +24,8 @@ export interface AggregateService extends ParsedServiceProvider {
 export interface VerifiedAggregate {
   validUntil: Date;
   serviceProviders: AggregateService[];
+  /** SPs left out because an address of theirs is not https (saml.sp_endpoint_not_https), with why. */
+  refused: string[];
 }
 
 /**
@@ -80,7 +84,7 @@ function entitiesOf(root: Element): Element[] {
  */
 export async function verifyAggregate(
   xml: string,
-  options: { certificate: string; now: Date; maxBytes?: number },
+  options: { certificate: string; now: Date; maxBytes?: number; endpoints?: EndpointRule },
 ): Promise<VerifiedAggregate> {
   guardXml(xml, { maxBytes: options.maxBytes ?? maxAggregateBytes, allowComments: true });
   refuseCommentsInValues(parseXml(xml));
@@ -95,11 +99,19 @@ export async function verifyAggregate(
     throw new XmlRefusedError(`the aggregate expired at ${validUntil.toISOString()}`);
   const serializer = new XMLSerializer();
   const serviceProviders: AggregateService[] = [];
+  const refused: string[] = [];
   for (const entity of entitiesOf(root)) {
     const own = validUntilOf(entity);
     if (own && own.getTime() <= options.now.getTime()) continue;
-    const parsed = readServiceProvider(entity, serializer.serializeToString(entity));
-    if (parsed) serviceProviders.push({ ...parsed, validUntil: own && own < validUntil ? own : validUntil });
+    try {
+      const rule = options.endpoints ?? { allowLoopbackHttp: false };
+      const parsed = readServiceProvider(entity, serializer.serializeToString(entity), rule);
+      if (parsed) serviceProviders.push({ ...parsed, validUntil: own && own < validUntil ? own : validUntil });
+    } catch (error) {
+      // One SP with an http address does not cost the federation its other SPs.
+      if (!(error instanceof SpEndpointRefusedError)) throw error;
+      refused.push(error.detail);
+    }
   }
-  return { validUntil, serviceProviders };
+  return { validUntil, serviceProviders, refused };
 }

@@ -14,6 +14,7 @@ export function scheduleFederationRefresh(app: FastifyInstance): void {
       const failures = await refreshFederations(app.db, {
         now: app.clock(),
         readFile: (path) => readFile(path, "utf8"),
+        allowLoopbackHttp: !app.config.isProduction,
       });
       if (!failures) app.log.debug("federation refresh skipped: another instance is doing it");
       for (const { name, error } of failures ?? [])

@@ -18,6 +18,8 @@ export interface RefreshOptions {
   now: Date;
   readFile: (path: string) => Promise<string>;
   maxBytes?: number;
+  /** Outside production an SP on loopback may use http (the operator's own tests). */
+  allowLoopbackHttp?: boolean;
 }
 
 export const federationSource = (name: string) => `federation:${name}`;
@@ -57,6 +59,7 @@ export async function refreshFederation(db: Db, name: string, options: RefreshOp
       certificate: federation.certificate,
       now: options.now,
       maxBytes: options.maxBytes,
+      endpoints: { allowLoopbackHttp: options.allowLoopbackHttp ?? false },
     });
     const wanted = federation.entity_categories;
     const taken = aggregate.serviceProviders.filter(
@@ -86,7 +89,7 @@ export async function refreshFederation(db: Db, name: string, options: RefreshOp
         .where("name", "=", name)
         .execute();
     });
-    return { serviceProviders: taken.length, validUntil: aggregate.validUntil };
+    return { serviceProviders: taken.length, validUntil: aggregate.validUntil, refused: aggregate.refused };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await db.updateTable("saml_federations").set({ last_error: message }).where("name", "=", name).execute();

@@ -77,13 +77,59 @@ function displayNameOf(descriptor: Element, entityId: string): string {
   return (preferred?.textContent ?? "").trim() || entityId;
 }
 
-/** Reads one SP's `<md:EntityDescriptor>` element (from its own document or from an aggregate). */
-export function readServiceProvider(entity: Element, xml: string): ParsedServiceProvider | undefined {
+/** Where SP addresses may point: https only, unless loopback http is allowed (development). */
+export interface EndpointRule {
+  allowLoopbackHttp: boolean;
+}
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** An SP address KPI ID sends assertions and logout messages to: https, or http on loopback in development. */
+export function isAllowedSpEndpoint(location: string, rule: EndpointRule): boolean {
+  if (!URL.canParse(location)) return false;
+  const url = new URL(location);
+  if (url.protocol === "https:") return true;
+  return rule.allowLoopbackHttp && url.protocol === "http:" && loopbackHosts.has(url.hostname);
+}
+
+/** An SP whose assertion consumer or logout address is not https (error code saml.sp_endpoint_not_https). */
+export class SpEndpointRefusedError extends XmlRefusedError {
+  readonly code = "saml.sp_endpoint_not_https";
+  /** The code, the SP and its refused addresses (the message adds XmlRefusedError's prefix). */
+  readonly detail: string;
+
+  constructor(entityId: string, refused: string[], rule: EndpointRule) {
+    const detail = `saml.sp_endpoint_not_https: ${entityId}: ${refused.join(", ")} (every AssertionConsumerService and SingleLogoutService must be https${rule.allowLoopbackHttp ? "; http only on loopback outside production" : " in production"})`;
+    super(detail);
+    this.detail = detail;
+  }
+}
+
+/** Refuses an SP descriptor with an ACS or SLO address (Location or ResponseLocation) that is not allowed. */
+function checkEndpoints(entityId: string, descriptor: Element, rule: EndpointRule) {
+  const refused = ["AssertionConsumerService", "SingleLogoutService"]
+    .flatMap((name) => childrenNamed(descriptor, ns.md, name))
+    .flatMap((endpoint) => [endpoint.getAttribute("Location"), endpoint.getAttribute("ResponseLocation")])
+    .filter((location): location is string => location !== null && location !== "")
+    .filter((location) => !isAllowedSpEndpoint(location, rule));
+  if (refused.length > 0) throw new SpEndpointRefusedError(entityId, refused, rule);
+}
+
+/**
+ * Reads one SP's `<md:EntityDescriptor>` element (from its own document or from an aggregate);
+ * throws SpEndpointRefusedError for an SP that could not be answered over https.
+ */
+export function readServiceProvider(
+  entity: Element,
+  xml: string,
+  rule: EndpointRule,
+): ParsedServiceProvider | undefined {
   const entityId = entity.getAttribute("entityID") ?? "";
   const [descriptor] = childrenNamed(entity, ns.md, "SPSSODescriptor");
   if (!descriptor || entityId === "") return undefined;
   if (!(descriptor.getAttribute("protocolSupportEnumeration") ?? "").includes("urn:oasis:names:tc:SAML:2.0:protocol"))
     return undefined;
+  checkEndpoints(entityId, descriptor, rule);
   return {
     entityId,
     displayName: displayNameOf(descriptor, entityId),
@@ -92,8 +138,11 @@ export function readServiceProvider(entity: Element, xml: string): ParsedService
   };
 }
 
-/** One SP's metadata document, checked: size, no DTD, the SAML metadata schema, an SP role. */
-export async function parseSpMetadata(xml: string): Promise<ParsedServiceProvider> {
+/** One SP's metadata document, checked: size, no DTD, the SAML metadata schema, an SP role, https addresses. */
+export async function parseSpMetadata(
+  xml: string,
+  rule: EndpointRule = { allowLoopbackHttp: false },
+): Promise<ParsedServiceProvider> {
   guardXml(xml, { maxBytes: maxSpMetadataBytes, allowComments: true });
   const document = parseXml(xml);
   refuseCommentsInValues(document);
@@ -101,7 +150,7 @@ export async function parseSpMetadata(xml: string): Promise<ParsedServiceProvide
   const root = document.documentElement as Element | null;
   if (!root || root.namespaceURI !== ns.md || root.localName !== "EntityDescriptor")
     throw new XmlRefusedError("expected one md:EntityDescriptor");
-  const parsed = readServiceProvider(root, xml);
+  const parsed = readServiceProvider(root, xml, rule);
   if (!parsed) throw new XmlRefusedError("no SAML 2.0 SPSSODescriptor in the metadata");
   return parsed;
 }

@@ -6,18 +6,23 @@ import { table } from "../output.ts";
 import { CommandFailedError } from "../usage.ts";
 
 /** Reads the federation's aggregate now and says how many SPs it brought. */
-async function refresh({ db, readFile, out }: CliContext, name: string) {
+async function refresh({ db, readFile, out, config }: CliContext, name: string) {
   let loaded: Awaited<ReturnType<typeof refreshFederation>>;
   try {
-    loaded = await refreshFederation(db, name, { now: new Date(), readFile });
+    loaded = await refreshFederation(db, name, {
+      now: new Date(),
+      readFile,
+      allowLoopbackHttp: !config.isProduction,
+    });
   } catch (error) {
     if (error instanceof XmlRefusedError) throw new CommandFailedError(`federation ${name}: ${error.message}`);
     throw error;
   }
   const validUntil = loaded.validUntil.toISOString();
   out.result(
-    { name, serviceProviders: loaded.serviceProviders, validUntil },
-    `Federation ${name}: ${loaded.serviceProviders} service providers, valid until ${validUntil}.`,
+    { name, serviceProviders: loaded.serviceProviders, validUntil, refused: loaded.refused },
+    `Federation ${name}: ${loaded.serviceProviders} service providers, valid until ${validUntil}.` +
+      loaded.refused.map((why) => `\nLeft out: ${why}`).join(""),
   );
 }
 

@@ -34,12 +34,14 @@ const spOptions = {
 } as const;
 
 /** `saml sp add --metadata FILE|URL`: registers (or refreshes) an SP from its metadata, with its release policy. */
-const spAdd: CommandHandler = async ({ db, out, readFile }, args) => {
+const spAdd: CommandHandler = async ({ db, out, readFile, config }, args) => {
   const values = parseOptions(args, spOptions);
   const source = required(values, "metadata");
   let parsed: Awaited<ReturnType<typeof parseSpMetadata>>;
   try {
-    parsed = await parseSpMetadata(await fetchXml(source, maxSpMetadataBytes, readFile));
+    parsed = await parseSpMetadata(await fetchXml(source, maxSpMetadataBytes, readFile), {
+      allowLoopbackHttp: !config.isProduction,
+    });
   } catch (error) {
     if (error instanceof XmlRefusedError) throw new CommandFailedError(`${source}: ${error.message}`);
     throw error;

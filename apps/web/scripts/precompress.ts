@@ -48,7 +48,10 @@ export function precompress(): Plugin {
     configResolved(config) {
       outDir = config.build.outDir.startsWith("/") ? config.build.outDir : join(config.root, config.build.outDir);
     },
-    closeBundle() {
+    closeBundle(error) {
+      // A failed build (an incomplete translation, a budget overrun) writes no files: compressing nothing
+      // would throw ENOENT and hide the build's own error message.
+      if (error) return;
       const { files, rawBytes, brotliBytes } = precompressDirectory(outDir);
       const kb = (bytes: number) => (bytes / 1024).toFixed(1);
       console.log(`precompressed ${files} files: ${kb(rawBytes)} kB → ${kb(brotliBytes)} kB brotli (and gzip)`);

@@ -28,7 +28,7 @@ export function csvFileText(base64: string): string {
     throw new AppError("admin.import_wrong_encoding", { cause: error });
   }
   const [header] = parseCsvLines(text).rows;
-  if (!header || header.line !== 1 || header.fields.length < 2) throw new AppError("admin.import_not_csv");
+  if (header?.line !== 1 || header.fields.length < 2) throw new AppError("admin.import_not_csv");
   const { unknown } = resolveColumns(header);
   if (unknown.length > 0) {
     throw new AppError("admin.import_unknown_columns", {

@@ -226,7 +226,6 @@ export interface PasswordResetTokensTable {
 }
 
 type TextList = ColumnType<string[], string[] | undefined, string[]>;
-type Flag = ColumnType<boolean, boolean | undefined, boolean>;
 
 export interface OidcConsentsTable {
   user_id: string;

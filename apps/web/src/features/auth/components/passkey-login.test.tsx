@@ -31,10 +31,13 @@ vi.mock("@simplewebauthn/browser", () => ({
   WebAuthnAbortService: { cancelCeremony: webauthn.cancelCeremony },
 }));
 
+/** Its presence is what tells the login screen the browser has WebAuthn. */
+class FakePublicKeyCredential {}
+
 describe("signing in with a passkey", () => {
   beforeEach(() => {
     webauthn.calls.length = 0;
-    vi.stubGlobal("PublicKeyCredential", function PublicKeyCredential() {});
+    vi.stubGlobal("PublicKeyCredential", FakePublicKeyCredential);
   });
   afterEach(() => vi.unstubAllGlobals());
 

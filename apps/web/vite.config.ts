@@ -5,9 +5,10 @@ import { firstLoadReport } from "./scripts/first-load-report.ts";
 import { localesCheck } from "./scripts/locales-check.ts";
 import { preactAliases } from "./scripts/preact-aliases.ts";
 import { precompress } from "./scripts/precompress.ts";
+import { routePreloads } from "./scripts/route-preloads.ts";
 
 export default defineConfig({
-  plugins: [tailwindcss(), localesCheck(), firstLoadReport(), precompress()],
+  plugins: [tailwindcss(), localesCheck(), firstLoadReport(), routePreloads(), precompress()],
   resolve: {
     alias: [{ find: "@", replacement: fileURLToPath(new URL("./src", import.meta.url)) }, ...preactAliases],
   },

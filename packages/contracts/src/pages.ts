@@ -48,3 +48,15 @@ export function isPagePath(path: string): boolean {
 
 /** Where the provider's login and consent interaction lives: /{oidcInteractionPath}/{uid}. */
 export const oidcInteractionPath = "/api/oidc/interaction";
+
+/** The file the web build writes beside index.html: what each page loads lazily, for the server to preload. */
+export const routePreloadsFile = "route-preloads.json";
+
+/**
+ * Per page under `/{lang}/` ("" is the login page): the built files (paths under the web root, e.g.
+ * `assets/apps-1a2b.js`) its lazy module needs beyond the first load, and whether the page is only for
+ * a signed-in person (the server then preloads it only when the request carries a session cookie).
+ */
+export type RoutePreloads = Partial<
+  Record<(typeof languagePages)[number], { scripts: string[]; signedIn: boolean }>
+>;

@@ -18,7 +18,8 @@ describe("the page preloads the chunks of the page it is for", () => {
   const dist = mkdtempSync(join(tmpdir(), "kpi-id-dist-"));
   let testApp: TestApp;
   const signedIn = { cookie: "kpi_id_session=some-token" };
-  const preloaded = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+  const preloaded = (html: string) =>
+    [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
 
   beforeAll(async () => {
     writeFileSync(join(dist, "index.html"), '<!doctype html><html lang="uk"><head><title>KPI ID</title></head></html>');

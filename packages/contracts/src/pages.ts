@@ -57,6 +57,4 @@ export const routePreloadsFile = "route-preloads.json";
  * `assets/apps-1a2b.js`) its lazy module needs beyond the first load, and whether the page is only for
  * a signed-in person (the server then preloads it only when the request carries a session cookie).
  */
-export type RoutePreloads = Partial<
-  Record<(typeof languagePages)[number], { scripts: string[]; signedIn: boolean }>
->;
+export type RoutePreloads = Partial<Record<(typeof languagePages)[number], { scripts: string[]; signedIn: boolean }>>;

@@ -83,9 +83,7 @@ function preloadLinks(preloads: RoutePreloads, page: string | undefined, signedO
 
 function withBootData(html: string, language: Language, boot: BootData, links: string): string {
   const element = `<script type="application/json" id="${bootDataElementId}">${scriptSafeJson(boot)}</script>`;
-  return html
-    .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
-    .replace("</head>", `${links}${element}</head>`);
+  return html.replace(/<html lang="[^"]*"/, `<html lang="${language}"`).replace("</head>", `${links}${element}</head>`);
 }
 
 /**

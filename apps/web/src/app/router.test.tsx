@@ -1,6 +1,6 @@
 import { isPagePath, languagePages, rootPages } from "@kpi-id/contracts";
-import { describe, expect, it } from "vitest";
 import type { RouteObject } from "react-router";
+import { describe, expect, it } from "vitest";
 import { routeModules } from "./route-modules.ts";
 import { createRoutes, privatePages, publicPages } from "./router.tsx";
 

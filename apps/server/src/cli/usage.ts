@@ -88,7 +88,8 @@ People
   user require-mfa --username U [--off]     U must give a second factor after the password
                                             (led to set one up when U has none)
   user reset-mfa --username U               remove U's authenticator app, recovery codes and passkeys
-                                            (lost phone); audited, U told by mail
+                                            (lost phone) and end U's sessions; audited, U told by
+                                            mail in the language of their last sign-in
   user list
   user grant --username U --app ID|NAME     give access to an application (lifts an exclusion)
   user revoke --username U --app ID|NAME    end access; excludes U when a rule would let them in

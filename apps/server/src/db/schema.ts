@@ -1,4 +1,4 @@
-import type { AuthMethod, ProcessingStatus } from "@kpi-id/contracts";
+import type { AuthMethod, Language, ProcessingStatus } from "@kpi-id/contracts";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type { PeopleTables } from "./people-schema.ts";
 import type { PasskeyTables } from "./schema-passkeys.ts";
@@ -42,6 +42,8 @@ export interface UsersTable {
   scim_external_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** When a SCIM client deleted the person (migration 0211); the person stays, disabled. */
   scim_deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The language of the person's last sign-in (migration 0173), for mail sent outside their requests. */
+  language: ColumnType<Language | null, Language | null | undefined, Language | null>;
 }
 
 export interface ExternalIdentitiesTable {

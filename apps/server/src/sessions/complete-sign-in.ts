@@ -26,6 +26,11 @@ export interface CompletedSignIn {
   next: string;
 }
 
+/** The account page's second-factor card, where a person without a factor is led to set one up. */
+export function secondFactorSetUpPath(language: string): string {
+  return `/${language}/account#second-factor`;
+}
+
 /** What a refused finish answers, per method: the caller's own refusal, so the spec's messages stay. */
 const refusalByMethod: Record<AuthMethod, ErrorCode> = {
   PASSWORD: "auth.grant_invalid",
@@ -76,8 +81,19 @@ export async function completeSignIn(
   rememberDevice(request, reply, signIn.userId);
   // Whatever the request had loaded before belongs to the old cookie.
   request.session = undefined;
+  const language = requestLanguage(request);
+  // Mail sent later without a request of theirs (an operator's reset) goes out in this language.
+  if (person.language !== language) {
+    await db.updateTable("users").set({ language }).where("id", "=", person.id).execute();
+  }
   const signedInBefore = !(await markFirstSignIn(db, person.id, clock()));
   await audit(request, { type: "session_start", result: "success", authMethod: signIn.method, userId: signIn.userId });
   if (!knownBrowser && signedInBefore) notifyNewDevice(request, person);
-  return { sessionId: id, next: destinationOf(takeContinueTo(request, reply), requestLanguage(request)) };
+  // A password alone for a person the operator requires a second factor of: they set one up first. What
+  // the sign-in was for (an application, an OpenID Connect or SAML request) stays in its cookie; confirming
+  // the authenticator takes it (mfa/account.ts), so they go on there rather than to the apps list.
+  if (person.require_mfa && signIn.method === "PASSWORD" && !amr.includes("mfa")) {
+    return { sessionId: id, next: secondFactorSetUpPath(language) };
+  }
+  return { sessionId: id, next: destinationOf(takeContinueTo(request, reply), language) };
 }

@@ -40,8 +40,18 @@ export async function disableUser(db: Db, id: string): Promise<void> {
 /** disableUser's statements, for a caller that already holds a transaction (SCIM's writes). */
 export async function disableUserWithin(tx: Db, id: string): Promise<void> {
   await tx.updateTable("users").set({ status: "disabled", updated_at: new Date() }).where("id", "=", id).execute();
-  await tx.deleteFrom("sessions").where("user_id", "=", id).execute();
-  await tx.deleteFrom("login_grants").where("user_id", "=", id).execute();
-  await revokeOidcGrants(tx, { userId: id });
+  await signOutEverywhere(tx, id);
   await forgetSamlConsents(tx, { userId: id });
+}
+
+/**
+ * Ends every session of the person, the login grants not yet exchanged and every application's OpenID
+ * Connect tokens (the provider's sessions follow the KPI ID session they started in); how many sessions.
+ * For an operator's command, which has no provider at hand to send back-channel logout tokens.
+ */
+export async function signOutEverywhere(db: Db, id: string): Promise<number> {
+  const ended = await db.deleteFrom("sessions").where("user_id", "=", id).executeTakeFirst();
+  await db.deleteFrom("login_grants").where("user_id", "=", id).execute();
+  await revokeOidcGrants(db, { userId: id });
+  return Number(ended.numDeletedRows);
 }

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { defaultLanguage } from "@kpi-id/contracts";
 import { recordAuditEvent } from "../../audit/record.ts";
 import { createMailer } from "../../mail/mailer.ts";
 import { renderMessage } from "../../mail/messages.ts";
@@ -7,7 +8,7 @@ import { removeRecoveryCodes } from "../../mfa/recovery-codes.ts";
 import { secondFactorResetNotice } from "../../mfa/reset-notice.ts";
 import { removeTotp } from "../../mfa/totp.ts";
 import { removeAllPasskeys } from "../../passkeys/credentials.ts";
-import { findUserByUsername } from "../../users/queries.ts";
+import { findUserByUsername, signOutEverywhere } from "../../users/queries.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
 
@@ -55,8 +56,10 @@ const requireMfa: CommandHandler = async (context, args) => {
 
 /**
  * `user reset-mfa --username U`: for a person who lost their phone and recovery codes. The
- * authenticator app, recovery codes and passkeys go (remembered browsers with them: they are bound to the
- * factor); the person is told by mail at their verified address, and the reset is audited.
+ * authenticator app, recovery codes and passkeys go (remembered browsers with them: they are bound to
+ * the factor), and every session ends, with the applications' OpenID Connect tokens, as `user disable`
+ * ends them: a reset may follow a stolen phone, and a session the old factor made must not outlive it.
+ * The person is told by mail at their verified address, in the language of their last sign-in; all audited.
  */
 const resetMfa: CommandHandler = async (context, args) => {
   const values = parse(args);
@@ -71,19 +74,29 @@ const resetMfa: CommandHandler = async (context, args) => {
     reason: "operator.reset",
     details: { passkeysRemoved },
   });
+  const sessionsEnded = await signOutEverywhere(context.db, user.id);
+  await recordAuditEvent(context.db, {
+    type: "session_end",
+    result: "success",
+    userId: user.id,
+    reason: "operator.reset_mfa",
+  });
   const to = verifiedAddressOf(user);
   const mailer = createMailer(context.config.mail);
   let notified = false;
   if (to && mailer.enabled) {
-    const content = secondFactorResetNotice("uk", context.config.support.email);
-    await mailer.send({ to, ...renderMessage(content, "uk") });
+    const language = user.language ?? defaultLanguage;
+    await mailer.send({
+      to,
+      ...renderMessage(secondFactorResetNotice(language, context.config.support.email), language),
+    });
     notified = true;
   }
   mailer.close();
   context.out.result(
-    { username: user.username, reset: hadAuthenticator, passkeysRemoved, notified },
+    { username: user.username, reset: hadAuthenticator, passkeysRemoved, sessionsEnded, notified },
     `${user.username}: second factor ${hadAuthenticator ? "reset" : "was not set up; recovery codes cleared"}` +
-      `, ${passkeysRemoved} passkey(s) removed` +
+      `, ${passkeysRemoved} passkey(s) removed, ${sessionsEnded} session(s) ended` +
       (notified ? ", told by mail" : ", no verified address or no mail: tell them yourself"),
   );
 };

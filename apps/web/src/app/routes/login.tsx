@@ -70,12 +70,19 @@ export function LoginScreen() {
   const appLinkProblem = useAppLinkProblem(search);
   const googleEnabled = settings.data?.googleEnabled ?? false;
   const diiaEnabled = settings.data?.diiaEnabled ?? false;
+  // The server sends a one-factor session here (mfa=1) when an application or its acr_values ask for more.
+  const stepUp = new URLSearchParams(search).get("mfa") === "1";
   return (
     <div className="mx-auto flex w-full max-w-[450px] flex-col gap-6 px-4 py-8 sm:py-14">
       <div className="space-y-2">
         <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-3xl">{t("auth:login.title")}</h1>
         <p className="text-muted-foreground">{t("auth:login.description")}</p>
       </div>
+      {stepUp ? (
+        <Alert title={t("auth:login.mfaRequired.title")} testId="mfa-required">
+          {t(diiaEnabled ? "auth:login.mfaRequired.descriptionWithDiia" : "auth:login.mfaRequired.description")}
+        </Alert>
+      ) : null}
       {appLinkProblem ? (
         <Alert variant="destructive" title={t(`auth:login.appLink.${appLinkProblem}.title`)} testId="app-link-error">
           {t(`auth:login.appLink.${appLinkProblem}.description`)}

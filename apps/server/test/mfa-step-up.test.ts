@@ -1,3 +1,4 @@
+import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, shiftedClock, signIn } from "./support/campus.ts";
@@ -5,6 +6,8 @@ import { databaseKinds } from "./support/databases.ts";
 import { createListeningTestApp } from "./support/listening.ts";
 import { addAuthenticator } from "./support/mfa.ts";
 import { addOidcClient, client, discover, startSignIn, TestBrowser } from "./support/oidc.ts";
+
+type Started = Awaited<ReturnType<typeof startSignIn>>;
 
 const redirectUri = "https://rp.example.edu/callback";
 const password = "correct horse battery staple";
@@ -92,21 +95,69 @@ describe.each(databaseKinds)("OpenID Connect step-up to a second factor (%s)", (
     expect(leftTo?.searchParams.get("error")).toBe("login_required");
   });
 
-  it("a person with no second factor and no Diia gets access_denied, not a loop of sign-in screens", async () => {
-    await addPerson(test.app, { username: "one-factor", fullName: "Один Фактор" }, password);
+  /** The account page's set-up: a secret, then its first code; answers the confirmation's JSON. */
+  async function setUpAuthenticator(browser: TestBrowser) {
+    const post = (path: string, body: unknown) =>
+      browser.request(path, {
+        method: "POST",
+        body: JSON.stringify(body),
+        headers: { "content-type": "application/json", origin },
+      });
+    const setup = await post("/api/account/totp", {});
+    expect(setup.status).toBe(200);
+    const { secret } = (await setup.json()) as { secret: string };
+    const code = await generate({ secret, epoch: Math.floor(clock.now().getTime() / 1000) });
+    const confirmed = await post("/api/account/totp/confirm", { code });
+    expect(confirmed.status).toBe(200);
+    return (await confirmed.json()) as { recoveryCodes: string[]; next?: string };
+  }
+
+  /** After set-up the browser goes on where the server says, and the application gets a two-factor sign-in. */
+  async function goOn(browser: TestBrowser, next: string | undefined, config: client.Configuration, start: Started) {
+    expect(next).toMatch(/^\/api\/oidc\/interaction\//);
+    const { leftTo } = await browser.follow(next ?? "");
+    if (!leftTo) throw new Error("the set-up did not return to the application");
+    const tokens = await client.authorizationCodeGrant(config, leftTo, {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+    });
+    return tokens.claims();
+  }
+
+  it("a person with no second factor and no Diia is led to set one up, then goes on to the application", async () => {
+    const person = await addPerson(test.app, { username: "one-factor", fullName: "Один Фактор" }, password);
     const browser = new TestBrowser(origin);
     browser.setCookie(await signIn(test.app, "one-factor", password, { origin }));
     const rp = await addOidcClient(test.app, { redirectUris: [redirectUri], scopes: ["openid"], firstParty: true });
-    const person = await test.app.db
-      .selectFrom("users")
-      .select("id")
-      .where("username", "=", "one-factor")
-      .executeTakeFirstOrThrow();
     await grantAccess(test.app.db, person.id, rp.application.id);
     const config = await discover(issuer, rp.application.id, rp.secret);
     const start = await startSignIn(config, redirectUri, "openid", { acr_values: refedsMfa });
-    const { leftTo } = await browser.follow(start.url.href);
-    expect(leftTo?.searchParams.get("error")).toBe("access_denied");
-    expect(leftTo?.searchParams.get("error_description")).toBe("a multi-factor sign-in is required");
+    // Not a loop of sign-in screens, nor a refusal: the account page's second-factor card.
+    const asked = await browser.follow(start.url.href);
+    expect(asked.leftTo).toBeUndefined();
+    const screen = new URL(asked.response.url);
+    expect(screen.pathname + screen.hash).toBe("/uk/account");
+    const { next, recoveryCodes } = await setUpAuthenticator(browser);
+    expect(recoveryCodes).toHaveLength(10);
+    const claims = await goOn(browser, next, config, start);
+    expect(claims?.acr).toBe(refedsMfa);
+    expect(claims?.amr).toEqual(expect.arrayContaining(["pwd", "otp", "mfa"]));
+  });
+
+  it("a person the operator requires a factor of keeps the application's sign-in through the set-up", async () => {
+    const person = await addPerson(test.app, { username: "must-set-up", fullName: "Має Налаштувати" }, password);
+    await test.app.db.updateTable("users").set({ require_mfa: true }).where("id", "=", person.id).execute();
+    const rp = await addOidcClient(test.app, { redirectUris: [redirectUri], scopes: ["openid"], firstParty: true });
+    await grantAccess(test.app.db, person.id, rp.application.id);
+    const config = await discover(issuer, rp.application.id, rp.secret);
+    const start = await startSignIn(config, redirectUri, "openid");
+    const browser = new TestBrowser(origin);
+    const screen = new URL((await browser.follow(start.url.href)).response.url);
+    expect(screen.pathname).toBe("/uk/");
+    // The password signs in, but the next stop is the set-up, not the application (nor the apps list).
+    expect(await browser.signIn("must-set-up", password)).toBe("/uk/account#second-factor");
+    const { next } = await setUpAuthenticator(browser);
+    const claims = await goOn(browser, next, config, start);
+    expect(claims?.amr).toEqual(expect.arrayContaining(["otp", "mfa"]));
   });
 });

@@ -32,3 +32,11 @@ export type TotpConfirmRequest = z.infer<typeof totpConfirmRequestSchema>;
 /** Shown once: the ten recovery codes. */
 export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(text()) });
 export type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
+
+/**
+ * Confirming the authenticator: the recovery codes, and where a sign-in that led the person here to set
+ * it up goes on (`next`, a same-site path the server chose: the application, the OpenID Connect or SAML
+ * request), when one waits.
+ */
+export const totpConfirmResponseSchema = recoveryCodesSchema.extend({ next: text().max(4096).optional() });
+export type TotpConfirmResponse = z.infer<typeof totpConfirmResponseSchema>;

@@ -1,9 +1,12 @@
-import type { RecoveryCodes, SecondFactorStatus, TotpSetup } from "@kpi-id/contracts";
-import type { FastifyRequest } from "fastify";
+import type { RecoveryCodes, SecondFactorStatus, TotpConfirmResponse, TotpSetup } from "@kpi-id/contracts";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
+import { requestLanguage } from "../http/language.ts";
+import { destinationOf, hasPendingContinueTo, takeContinueTo } from "../sessions/continue-to.ts";
 import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
-import type { LoadedSession } from "../sessions/store.ts";
+import { type LoadedSession, raiseSessionStrength } from "../sessions/store.ts";
+import { raisedAmr, sessionAmr } from "../sessions/strength.ts";
 import { issueRecoveryCodes, recoveryCodesLeft, removeRecoveryCodes } from "./recovery-codes.ts";
 import { checkTotpCode, removeTotp, startTotpSetup, totpState } from "./totp.ts";
 
@@ -24,11 +27,18 @@ export async function setUpTotp(request: FastifyRequest, session: LoadedSession)
   return startTotpSetup(db, config.sessionSecret, { id: session.userId, username: session.user.username }, clock());
 }
 
+/**
+ * The first code confirms the authenticator. It is also a second factor proven now, on top of the recent
+ * sign-in that set it up: the session counts as multi-factor from here, so a person led here by an
+ * application that requires it goes on there (`next`, the sign-in's waiting continuation) without
+ * signing in a second time.
+ */
 export async function confirmTotp(
   request: FastifyRequest,
+  reply: FastifyReply,
   session: LoadedSession,
   code: string,
-): Promise<RecoveryCodes> {
+): Promise<TotpConfirmResponse> {
   const { db, config, clock } = request.server;
   const state = await totpState(db, session.userId);
   if (!state || state.confirmedAt) throw new AppError("mfa.not_set_up");
@@ -42,7 +52,9 @@ export async function confirmTotp(
     userId: session.userId,
     reason: "totp_added",
   });
-  return { recoveryCodes };
+  await raiseSessionStrength(db, session.id, raisedAmr(sessionAmr(session), ["otp"]), clock());
+  if (!hasPendingContinueTo(request)) return { recoveryCodes };
+  return { recoveryCodes, next: destinationOf(takeContinueTo(request, reply), requestLanguage(request)) };
 }
 
 export async function turnOffTotp(request: FastifyRequest, session: LoadedSession): Promise<void> {

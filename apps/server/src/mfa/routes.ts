@@ -4,6 +4,7 @@ import {
   secondFactorRequestSchema,
   secondFactorStatusSchema,
   totpConfirmRequestSchema,
+  totpConfirmResponseSchema,
   totpSetupSchema,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -73,13 +74,14 @@ export const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["account"],
         summary: "Confirm the authenticator app with its first code",
         description:
-          "Answers ten recovery codes, shown this once. 401 `auth.code_invalid` for a wrong code, 404 " +
-          "`mfa.not_set_up` without a set-up waiting.",
+          "Answers ten recovery codes, shown this once. The session counts as multi-factor from now on; when " +
+          "a sign-in led the person here to set a factor up, `next` says where it goes on (the application). " +
+          "401 `auth.code_invalid` for a wrong code, 404 `mfa.not_set_up` without a set-up waiting.",
         body: totpConfirmRequestSchema,
-        response: { 200: recoveryCodesSchema, 404: errorBodySchema, ...refusals },
+        response: { 200: totpConfirmResponseSchema, 404: errorBodySchema, ...refusals },
       },
     },
-    async (request, reply) => confirmTotp(request, await requireSession(request, reply), request.body.code),
+    async (request, reply) => confirmTotp(request, reply, await requireSession(request, reply), request.body.code),
   );
 
   app.post(

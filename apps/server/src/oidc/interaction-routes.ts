@@ -10,6 +10,7 @@ import { audit } from "../audit/record.ts";
 import { AppError, hasCode } from "../errors.ts";
 import { requestLanguage } from "../http/language.ts";
 import { canStepUp } from "../mfa/decision.ts";
+import { secondFactorSetUpPath } from "../sessions/complete-sign-in.ts";
 import { rememberContinueTo } from "../sessions/continue-to.ts";
 import { currentSession, requireSession } from "../sessions/current.ts";
 import type { LoadedSession } from "../sessions/store.ts";
@@ -119,14 +120,10 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         const application = await applicationOf(app, interaction);
         const facts = { session, applicationId: application.id };
         if (needsStepUp(session, application, interactionAcrValues(interaction))) {
-          // A person with no second factor (and no Diia) cannot do better: refuse rather than ask in a loop.
-          if (!(await canStepUp(request, session.user))) {
-            return reply.redirect(
-              await finish(request, reply, deniedResult("a multi-factor sign-in is required"), facts),
-              303,
-            );
-          }
           rememberContinueTo(reply, { kind: "oidc", uid: interaction.uid });
+          // A person with no second factor (and no Diia) cannot sign in more strongly: rather than a loop of
+          // sign-in screens, they set one up, and confirming it brings them back to this interaction.
+          if (!(await canStepUp(request, session.user))) return reply.redirect(secondFactorSetUpPath(language), 303);
           return reply.redirect(`/${language}/?reauth=1&mfa=1`, 303);
         }
         if (!(await hasApplicationAccess(app.db, session.userId, application.id))) {

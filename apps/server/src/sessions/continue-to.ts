@@ -75,3 +75,8 @@ export function takeContinueTo(request: FastifyRequest, reply: FastifyReply): Co
   if (pending) continueCookie.clear(reply);
   return pending?.continueTo ?? { kind: "apps" };
 }
+
+/** Whether a sign-in's continuation waits in this browser (left in place: a later step takes it). */
+export function hasPendingContinueTo(request: FastifyRequest): boolean {
+  return continueCookie.read(request) !== undefined;
+}

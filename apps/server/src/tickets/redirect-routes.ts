@@ -1,5 +1,5 @@
 import { appLinkRefusal, appRedirectUriMaxLength, appStateMaxLength, text } from "@kpi-id/contracts";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { hasApplicationAccess } from "../access/applications.ts";
@@ -8,6 +8,8 @@ import { audit } from "../audit/record.ts";
 import type { ApplicationRow } from "../db/schema.ts";
 import { requestLanguage } from "../http/language.ts";
 import { canStepUp } from "../mfa/decision.ts";
+import { secondFactorSetUpPath } from "../sessions/complete-sign-in.ts";
+import { rememberContinueTo } from "../sessions/continue-to.ts";
 import { currentSession } from "../sessions/current.ts";
 import type { LoadedSession } from "../sessions/store.ts";
 import { isMultiFactor, sessionAmr } from "../sessions/strength.ts";
@@ -40,10 +42,21 @@ export function pagePath(language: string, page: "" | "apps", { appId, state, re
 /**
  * An application that requires MFA and a one-factor session: sign in again (with the second factor
  * or Diia) and come back here. A person with neither is led to the account page to set a second
- * factor up instead of going round.
+ * factor up instead of going round; the link waits in the continue cookie, so confirming the
+ * authenticator goes on to the application (with its state and callback) rather than the apps list.
  */
-async function stepUpPath(request: FastifyRequest, session: LoadedSession, language: string, link: AppRedirectQuery) {
-  if (!(await canStepUp(request, session.user))) return `/${language}/account#second-factor`;
+async function stepUpPath(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: LoadedSession,
+  language: string,
+  link: AppRedirectQuery & { appId: string },
+) {
+  if (!(await canStepUp(request, session.user))) {
+    const { appId, state, redirectUri } = link;
+    rememberContinueTo(reply, { kind: "application", appId, state, redirectUri });
+    return secondFactorSetUpPath(language);
+  }
   return `${pagePath(language, "", link)}&reauth=1&mfa=1`;
 }
 
@@ -101,7 +114,7 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
           reason: "auth.step_up_required",
         });
         const link = { appId: application.id, state, redirectUri };
-        return reply.redirect(await stepUpPath(request, session, language, link), 302);
+        return reply.redirect(await stepUpPath(request, reply, session, language, link), 302);
       }
       const ticket = await issueTicket(
         app.db,

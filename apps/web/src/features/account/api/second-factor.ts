@@ -1,4 +1,9 @@
-import { recoveryCodesSchema, secondFactorStatusSchema, totpSetupSchema } from "@kpi-id/contracts";
+import {
+  recoveryCodesSchema,
+  secondFactorStatusSchema,
+  totpConfirmResponseSchema,
+  totpSetupSchema,
+} from "@kpi-id/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch, apiJson } from "@/lib/api-client.ts";
 import { accountQueryKey } from "./account-queries.ts";
@@ -15,7 +20,7 @@ const request = (path: string, body: object = {}) => ({ method: "POST" as const,
 
 export const startTotpSetup = () => apiJson("/api/account/totp", request("/api/account/totp"), totpSetupSchema);
 export const confirmTotp = (code: string) =>
-  apiJson("/api/account/totp/confirm", request("/api/account/totp/confirm", { code }), recoveryCodesSchema);
+  apiJson("/api/account/totp/confirm", request("/api/account/totp/confirm", { code }), totpConfirmResponseSchema);
 export const newRecoveryCodes = () =>
   apiJson("/api/account/recovery-codes", request("/api/account/recovery-codes"), recoveryCodesSchema);
 export const turnOffTotp = () =>

@@ -1,15 +1,19 @@
-import type { TotpSetup } from "@kpi-id/contracts";
+import { appLinkParams, type TotpSetup } from "@kpi-id/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Smartphone } from "lucide-react";
 import { QRCodeSVG } from "qrcode.react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useLocation } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
+import { browser } from "@/lib/browser.ts";
 import { useErrorMessage } from "@/lib/error-message.ts";
+import { localizedHref } from "@/lib/paths.ts";
+import { useLanguage } from "@/lib/use-language.ts";
 import { useAccountChange } from "../api/account-changes.ts";
 import { accountQueryKey } from "../api/account-queries.ts";
 import {
@@ -22,8 +26,17 @@ import {
 import { AccountSection } from "./account-section.tsx";
 import type { AskAgain } from "./use-reauth.tsx";
 
-/** The ten recovery codes, shown once: the person writes them down or prints the page. */
-function RecoveryCodesList({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+/** What set-up shows once: the ten recovery codes, and where a waiting sign-in goes on after them. */
+interface ShownCodes {
+  codes: string[];
+  next?: string;
+}
+
+/**
+ * The ten recovery codes, shown once: the person writes them down or prints the page. When a sign-in
+ * led them here to set the factor up, saving the codes goes on to it (the server chose `next`).
+ */
+function RecoveryCodesList({ codes, next, onDone }: ShownCodes & { onDone: () => void }) {
   const { t } = useTranslation("account");
   return (
     <Alert title={t("account:secondFactor.codesTitle")} testId="recovery-codes">
@@ -33,24 +46,31 @@ function RecoveryCodesList({ codes, onDone }: { codes: string[]; onDone: () => v
           <li key={code}>{code}</li>
         ))}
       </ul>
-      <Button size="sm" onClick={onDone}>
-        {t("account:secondFactor.codesDone")}
+      {next ? <p className="mb-3">{t("account:secondFactor.codesContinueHint")}</p> : null}
+      <Button size="sm" onClick={next ? () => browser.assign(next) : onDone}>
+        {t(next ? "account:secondFactor.codesContinue" : "account:secondFactor.codesDone")}
       </Button>
     </Alert>
   );
 }
 
 /** The QR code and the secret to type, and the first code that turns the app on. */
-function TotpSetUp({ setup, onConfirmed }: { setup: TotpSetup; onConfirmed: (codes: string[]) => void }) {
+function TotpSetUp({ setup, onConfirmed }: { setup: TotpSetup; onConfirmed: (shown: ShownCodes) => void }) {
   const { t } = useTranslation("account");
   const describeError = useErrorMessage();
   const queryClient = useQueryClient();
   const [code, setCode] = useState("");
+  const language = useLanguage();
+  const { search } = useLocation();
+  // An application's sign-in link the sign-in screen brought here (set-up came first): go on to it after.
+  const appLink = new URLSearchParams(search).has("appId")
+    ? localizedHref(language, "/apps", search, appLinkParams)
+    : undefined;
   const confirm = useMutation({
     mutationFn: () => confirmTotp(code.trim()),
     onSuccess: async (answer) => {
       await queryClient.invalidateQueries({ queryKey: accountQueryKey });
-      onConfirmed(answer.recoveryCodes);
+      onConfirmed({ codes: answer.recoveryCodes, next: answer.next ?? appLink });
     },
   });
   const submit = (event: FormEvent) => {
@@ -101,9 +121,12 @@ export function SecondFactorSection({ askAgain }: { askAgain: AskAgain }) {
   const { t } = useTranslation("account");
   const status = useSecondFactorStatus();
   const [setup, setSetup] = useState<TotpSetup>();
-  const [codes, setCodes] = useState<string[]>();
+  const [codes, setCodes] = useState<ShownCodes>();
   const start = useAccountChange(async () => setSetup(await startTotpSetup()), askAgain);
-  const regenerate = useAccountChange(async () => setCodes((await newRecoveryCodes()).recoveryCodes), askAgain);
+  const regenerate = useAccountChange(
+    async () => setCodes({ codes: (await newRecoveryCodes()).recoveryCodes }),
+    askAgain,
+  );
   const turnOff = useAccountChange(turnOffTotp, askAgain);
   const known = status.data;
   const on = known?.totp === true;
@@ -120,7 +143,7 @@ export function SecondFactorSection({ askAgain }: { askAgain: AskAgain }) {
             {t("account:secondFactor.required")}
           </Alert>
         ) : null}
-        {codes ? <RecoveryCodesList codes={codes} onDone={() => setCodes(undefined)} /> : null}
+        {codes ? <RecoveryCodesList {...codes} onDone={() => setCodes(undefined)} /> : null}
         {!known ? (
           <Skeleton className="h-10 w-full" />
         ) : on ? (
@@ -140,9 +163,9 @@ export function SecondFactorSection({ askAgain }: { askAgain: AskAgain }) {
         ) : setup ? (
           <TotpSetUp
             setup={setup}
-            onConfirmed={(recoveryCodes) => {
+            onConfirmed={(shown) => {
               setSetup(undefined);
-              setCodes(recoveryCodes);
+              setCodes(shown);
             }}
           />
         ) : (

@@ -27,15 +27,9 @@ export async function login(credentials: LoginRequest): Promise<SignInStep> {
     ownAnswer<LoginResponse>(),
   );
   if (answer.secondFactor) return { secondFactorFor: answer.sessionId };
-  const next = await exchangeSession(answer.sessionId);
-  // The operator requires a second factor the person has not set up: the account page is where they do it.
-  return { next: answer.setUpSecondFactor ? secondFactorSetUpPath(next) : next };
-}
-
-/** The account page's second-factor card, in the language of `next`. */
-function secondFactorSetUpPath(next: string): string {
-  const language = /^\/(uk|en)\//.exec(next)?.[1] ?? "uk";
-  return `/${language}/account#second-factor`;
+  // The operator requires a second factor the person has not set up: the server's `next` is the account
+  // page's second-factor card, and what the sign-in was for waits until the authenticator is confirmed.
+  return { next: await exchangeSession(answer.sessionId) };
 }
 
 /** Every sign-in that runs inside the page carries this key, so the screen can hold the other entries. */

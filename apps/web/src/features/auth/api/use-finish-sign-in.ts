@@ -18,6 +18,12 @@ export function useFinishSignIn(search: string) {
   const language = useLanguage();
   return useCallback(
     async (next: string) => {
+      // Led to set a second factor up first: the application's sign-in link comes along, to go on after it.
+      if (next === `${localizePath(language, "/account")}#second-factor`) {
+        await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 });
+        navigate(`${localizedHref(language, "/account", search, appLinkParams)}#second-factor`, { replace: true });
+        return;
+      }
       if (next !== localizePath(language, "/apps")) {
         browser.assign(next);
         return;

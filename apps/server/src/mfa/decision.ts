@@ -27,10 +27,18 @@ export async function secondFactorDecision(request: FastifyRequest, user: User):
 }
 
 /**
- * Whether the person can make a multi-factor sign-in at all: with their authenticator app, or
- * with Diia (strong on its own) when KPI ID knows their tax id. Otherwise asking again only loops.
+ * Whether the person can make a multi-factor sign-in at all: with their authenticator app, a passkey
+ * (the sign-in screen offers it), or Diia (strong on its own) when KPI ID knows their tax id.
+ * Otherwise asking again only loops.
  */
 export async function canStepUp(request: FastifyRequest, user: User): Promise<boolean> {
   if (user.tax_id) return true;
-  return Boolean((await totpState(request.server.db, user.id))?.confirmedAt);
+  const { db } = request.server;
+  if ((await totpState(db, user.id))?.confirmedAt) return true;
+  const passkey = await db
+    .selectFrom("webauthn_credentials")
+    .select("id")
+    .where("user_id", "=", user.id)
+    .executeTakeFirst();
+  return passkey !== undefined;
 }

@@ -41,12 +41,15 @@ async function estimatedMatches(db: Db, search: PeopleSearch, words: string[]): 
   return plan?.["QUERY PLAN"][0]?.Plan["Plan Rows"] ?? Number.POSITIVE_INFINITY;
 }
 
+/** The list's order: the Ukrainian alphabet, as the index users_name_order_idx keeps it (migration 0181). */
+const nameOrder = sql<string>`kpi_name_order(users.full_name) collate "C"`;
+
 /** The people the search and filters admit, each with the key the list is ordered by. */
 function matching(db: Db, search: PeopleSearch, words: string[]) {
   let query = db
     .selectFrom("users")
     .select(["id", "username", "full_name", "email", "student_id", "employee_id", "status"])
-    .select(sql<string>`lower(users.full_name)`.as("sort_name"));
+    .select(nameOrder.as("sort_name"));
   const typed = (search.query ?? "").trim();
   if (taxIdPattern.test(typed)) {
     query = query.where((eb) =>
@@ -103,7 +106,7 @@ export async function searchPeople(
           .offset(offset)
           .execute()
       : await matching(db, search, words)
-          .orderBy(sql`lower(users.full_name)`)
+          .orderBy(nameOrder)
           .orderBy("users.id")
           .limit(peoplePageSize + 1)
           .offset(offset)

@@ -78,6 +78,14 @@ export const privatePages: RouteObject[] = [
         path: "applications",
         lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminApplicationsRoute }),
       },
+      {
+        path: "import",
+        lazy: async () => ({ Component: (await import("./routes/admin-records.tsx")).AdminImportRoute }),
+      },
+      {
+        path: "audit",
+        lazy: async () => ({ Component: (await import("./routes/admin-records.tsx")).AdminAuditRoute }),
+      },
     ],
   },
   {

@@ -2,7 +2,7 @@ import type { AdminMe } from "@kpi-id/contracts";
 import { ShieldCheck } from "lucide-react";
 import { createContext, type ReactNode, useContext } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, Navigate, NavLink } from "react-router";
+import { Link, Navigate, NavLink, useLocation } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
 import { ApiError } from "@/lib/api-client.ts";
@@ -56,6 +56,12 @@ function ConsoleNav() {
   const { t } = useTranslation("admin");
   const language = useLanguage();
   const operator = useConsoleOperator();
+  const { t: tRecords } = useTranslation("admin-records");
+  const canImport = operator.permissions.includes("people.import");
+  const canAudit = operator.permissions.includes("audit.view");
+  const { pathname } = useLocation();
+  // A person's screen (/admin/people/{id}) belongs to People, though its path is not /admin itself.
+  const onPerson = /\/admin\/people\//.test(pathname);
   const links = [
     { to: "/admin", label: t("admin:nav.people"), end: true, show: true },
     {
@@ -64,6 +70,8 @@ function ConsoleNav() {
       end: false,
       show: operator.roles.includes("admin"),
     },
+    { to: "/admin/import", label: tRecords("admin-records:nav.import"), end: false, show: canImport },
+    { to: "/admin/audit", label: tRecords("admin-records:nav.audit"), end: false, show: canAudit },
   ];
   return (
     <nav aria-label={t("admin:nav.label")} className="flex flex-wrap gap-1 border-b border-border pb-2">
@@ -77,7 +85,9 @@ function ConsoleNav() {
             className={({ isActive }) =>
               cn(
                 "rounded-md px-3 py-2 text-sm font-medium",
-                isActive ? "bg-primary/10 text-primary" : "text-foreground hover:bg-muted",
+                isActive || (onPerson && link.to === "/admin")
+                  ? "bg-primary/10 text-primary"
+                  : "text-foreground hover:bg-muted",
               )
             }
           >

@@ -11,6 +11,7 @@ import { useLanguage } from "@/lib/use-language.ts";
 import { useApplications, useConsoleAction, usePerson } from "../api/admin-api.ts";
 import { ConfirmButton } from "./confirm-button.tsx";
 import { useCan } from "./console-shell.tsx";
+import { PersonHistory } from "./person-history.tsx";
 import { Facts, ProfileForm, Section } from "./person-sections.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 
@@ -189,17 +190,7 @@ function PersonView({ person }: { person: PersonDetail }) {
         </Section>
         <AccessSection person={person} />
       </div>
-      <Section title={t("admin:person.history")} testId="person-history">
-        <ul className="flex flex-col gap-1 text-sm">
-          {person.signIns.map((event) => (
-            <li key={`${event.occurredAt}-${event.type}-${event.result}`}>
-              {when(event.occurredAt, language)} · {event.type} · {event.result}
-              {event.method ? ` · ${t(`admin:methods.${event.method}`, { defaultValue: event.method })}` : ""}
-              {event.address ? ` · ${event.address}` : ""}
-            </li>
-          ))}
-        </ul>
-      </Section>
+      <PersonHistory person={person} />
     </div>
   );
 }

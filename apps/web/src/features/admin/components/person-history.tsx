@@ -1,0 +1,36 @@
+import type { PersonDetail } from "@kpi-id/contracts";
+import { useTranslation } from "react-i18next";
+import { useLanguage } from "@/lib/use-language.ts";
+import { when } from "./audit-screen.tsx";
+import { useEventLabel } from "./event-label.ts";
+import { Section } from "./person-sections.tsx";
+
+/** A person's recent sign-ins and events, in the audit log's words, or a sentence when there are none. */
+export function PersonHistory({ person }: { person: PersonDetail }) {
+  const { t } = useTranslation("admin");
+  const { t: tRecords } = useTranslation("admin-records");
+  const language = useLanguage();
+  const eventLabel = useEventLabel();
+  return (
+    <Section title={t("admin:person.history")} testId="person-history">
+      {person.signIns.length === 0 ? (
+        <p className="text-sm text-muted-foreground" data-testid="person-history-empty">
+          {tRecords("admin-records:history.none")}
+        </p>
+      ) : (
+        <ul className="flex flex-col gap-1 text-sm">
+          {person.signIns.map((event) => (
+            <li key={`${event.occurredAt}-${event.type}-${event.result}`}>
+              {when(event.occurredAt, language)} · {eventLabel(event.type)} ·{" "}
+              <span className={event.result === "failure" ? "text-destructive-strong" : undefined}>
+                {tRecords(`admin-records:results.${event.result}`)}
+              </span>
+              {event.method ? ` · ${t(`admin:methods.${event.method}`, { defaultValue: event.method })}` : ""}
+              {event.address ? ` · ${event.address}` : ""}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}

@@ -26,7 +26,10 @@ beforeEach(async () => {
   await initTestI18n("uk");
 });
 
-afterEach(() => {
+afterEach(async () => {
+  // Sonner keeps its toasts in module state: one test's toasts would otherwise fill the next test's
+  // toaster (it shows three at a time) and hide the message that test waits for.
+  (await import("sonner")).toast.dismiss();
   cleanup();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();

@@ -227,6 +227,11 @@ export async function affiliationsOf(db: Db, userId: string): Promise<Affiliatio
     .distinct()
     .where("user_id", "=", userId)
     .execute();
+  return byAffiliationOrder(rows.map((row) => row.affiliation));
+}
+
+/** One order for a person's affiliations wherever they are released (the view's rows come in any order). */
+export function byAffiliationOrder<T extends string>(affiliations: T[]): T[] {
   const order = ["student", "faculty", "staff", "employee", "member", "alum"];
-  return rows.map((row) => row.affiliation).sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  return [...affiliations].sort((a, b) => order.indexOf(a) - order.indexOf(b));
 }

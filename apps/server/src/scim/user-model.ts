@@ -1,5 +1,6 @@
 import type { EmployeePosition, StudentRecord } from "../db/people-schema.ts";
 import type { Db, User } from "../db/schema.ts";
+import { byAffiliationOrder } from "../people/records.ts";
 import { kpiUserSchemaId } from "./schema.ts";
 
 /** A person as SCIM shows them (RFC 7643 §4.1 and the KPI extension), before scimmy coerces it. */
@@ -80,7 +81,9 @@ export async function userViews(db: Db, users: User[]): Promise<ScimUserView[]> 
     const own = {
       studentRecords: students.filter((row) => row.user_id === user.id).map((row) => studentView(row, codes)),
       employeePositions: positions.filter((row) => row.user_id === user.id).map((row) => positionView(row, codes)),
-      affiliations: affiliations.filter((row) => row.user_id === user.id).map((row) => row.affiliation),
+      affiliations: byAffiliationOrder(
+        affiliations.filter((row) => row.user_id === user.id).map((row) => row.affiliation),
+      ),
     };
     return {
       id: user.id,

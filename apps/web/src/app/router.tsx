@@ -80,11 +80,11 @@ export const privatePages: RouteObject[] = [
       },
       {
         path: "import",
-        lazy: async () => ({ Component: (await import("./routes/admin-records.tsx")).AdminImportRoute }),
+        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminImportRoute }),
       },
       {
         path: "audit",
-        lazy: async () => ({ Component: (await import("./routes/admin-records.tsx")).AdminAuditRoute }),
+        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminAuditRoute }),
       },
     ],
   },

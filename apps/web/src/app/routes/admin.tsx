@@ -28,3 +28,7 @@ export function AdminApplicationsRoute() {
     </ConsoleShell>
   );
 }
+
+// The console's pages come through this one module, so the page the server writes for /admin preloads
+// one chunk set (route-modules.ts names one module per page).
+export { AdminAuditRoute, AdminImportRoute } from "./admin-records.tsx";

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { browser } from "@/lib/browser.ts";
+import { settingsQueryKey } from "@/lib/settings.ts";
 import { apiError, json, mockFetch } from "../../../test/fetch-mock.ts";
 import { renderApp, student } from "../../../test/render.tsx";
 
@@ -84,8 +85,11 @@ describe("the apps screen", () => {
 
   it("says why a logout failed: opened at another address, the origin message", async () => {
     mockFetch({ "GET /user": () => json(student), "POST /api/auth/logout": () => apiError("request.csrf_rejected") });
-    renderApp("/en/apps");
-    await userEvent.setup().click(await screen.findByRole("button", { name: "Sign out" }));
+    const { queryClient } = renderApp("/en/apps");
+    const signOut = await screen.findByRole("button", { name: "Sign out" });
+    // The address comes from the settings; on a busy machine they may still be on their way.
+    await waitFor(() => expect(queryClient.getQueryData(settingsQueryKey)).toBeDefined());
+    await userEvent.setup().click(signOut);
     expect(await screen.findByText(/Open http:\/\/localhost:3000 and sign in there\./)).toBeInTheDocument();
   });
 });

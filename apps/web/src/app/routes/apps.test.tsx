@@ -20,13 +20,16 @@ describe("the apps screen", () => {
     expect(screen.queryByTestId("no-apps-error")).not.toBeInTheDocument();
   });
 
-  it("goes straight to the app when appId names one of the person's apps", async () => {
+  it("goes straight to the app once when appId names one of the person's apps (one ticket, no aborted redirect)", async () => {
     const replace = vi.spyOn(browser, "replace").mockImplementation(() => undefined);
     mockFetch({ "GET /user": () => json(student) });
     const target = student.applications[1]?.id ?? "";
-    renderApp(`/uk/apps?appId=${target}`);
+    const { router } = renderApp(`/uk/apps?appId=${target}`);
     await waitFor(() => expect(replace).toHaveBeenCalledWith(`/api/app-redirect?appId=${target}`));
     expect(screen.getByRole("status", { name: "Переходимо до сервісу «Мій КПІ»…" })).toBeInTheDocument();
+    // Clearing the query re-renders the page; a second redirect would issue a second ticket.
+    await waitFor(() => expect(router.state.location.search).toBe(""));
+    expect(replace).toHaveBeenCalledTimes(1);
   });
 
   it("clears an unknown appId from the URL and shows the redirect error", async () => {

@@ -1,5 +1,5 @@
 import { type Application, appLinkParams, appLinkRefusal } from "@kpi-id/contracts";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { browser } from "@/lib/browser.ts";
 import { appRedirectUrl } from "../api/app-redirect.ts";
@@ -29,8 +29,12 @@ function outcomeFor(link: URLSearchParams, applications: Application[]): AppIdOu
 export function useAppIdRedirect(applications: Application[]): AppIdOutcome {
   const [searchParams, setSearchParams] = useSearchParams();
   const [outcome] = useState(() => outcomeFor(searchParams, applications));
+  // Clearing the parameters gives setSearchParams a new identity, which runs this effect again: act once,
+  // or the browser starts a second redirect (a second ticket) that aborts the first.
+  const acted = useRef(false);
   useEffect(() => {
-    if (outcome.kind === "none") return;
+    if (outcome.kind === "none" || acted.current) return;
+    acted.current = true;
     setSearchParams(
       (current) => {
         const next = new URLSearchParams(current);

@@ -7,8 +7,10 @@ import pg from "pg";
 import { acquireLockFile } from "./lock-file.ts";
 import { preparingPool } from "./prepared-statements.ts";
 import type { Database } from "./schema.ts";
+import { observedDialect, type StatementListener, statementListeners } from "./statement-listeners.ts";
 
 export type { Database } from "./schema.ts";
+export type { StatementListener } from "./statement-listeners.ts";
 export type DatabaseKind = "pglite" | "postgres";
 
 export interface DatabaseOptions {
@@ -34,6 +36,8 @@ export interface DatabaseHandle {
    * sends single statements only, so this reaches under it to each driver.
    */
   scriptTransaction<T>(run: (tx: ScriptTransaction) => Promise<T>): Promise<T>;
+  /** Tells `listener` the text of every statement sent through `db` until the answer is called (tests count them). */
+  onStatement(listener: StatementListener): () => void;
 }
 
 export interface ScriptTransaction {
@@ -58,12 +62,13 @@ function openPostgres(url: string, poolMax: number, preparedStatements: boolean)
   pool.on("connect", (client) => {
     client.on("error", () => {});
   });
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: preparedStatements ? preparingPool(pool, pg.Client) : pool }),
-  });
+  const listeners = statementListeners();
+  const dialect = new PostgresDialect({ pool: preparedStatements ? preparingPool(pool, pg.Client) : pool });
+  const db = new Kysely<Database>({ dialect: observedDialect(dialect, listeners) });
   return {
     db,
     kind: "postgres",
+    onStatement: listeners.add,
     ping: () => ping(db),
     close: () => db.destroy(),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
@@ -107,10 +112,12 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
       throw error;
     }
   }
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  const listeners = statementListeners();
+  const db = new Kysely<Database>({ dialect: observedDialect(new PGliteDialect({ pglite }), listeners) });
   return {
     db,
     kind: "pglite",
+    onStatement: listeners.add,
     ping: () => ping(db),
     close: async () => {
       await db.destroy();

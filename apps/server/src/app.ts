@@ -10,6 +10,7 @@ import { adminApplicationRoutes } from "./admin/application-routes.ts";
 import { adminAuditRoutes } from "./admin/audit-routes.ts";
 import { adminImportRoutes } from "./admin/import-routes.ts";
 import { adminPeopleRoutes } from "./admin/people-routes.ts";
+import { adminPersonRecoveryRoutes } from "./admin/person-recovery-routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import type { Config } from "./config/index.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/password.ts";
@@ -147,6 +148,7 @@ export async function buildApp({
   await app.register(passkeyRoutes);
   await app.register(recoveryRoutes);
   await app.register(adminPeopleRoutes);
+  await app.register(adminPersonRecoveryRoutes);
   await app.register(adminApplicationRoutes);
   await app.register(adminImportRoutes);
   await app.register(adminAuditRoutes);

@@ -28,15 +28,20 @@ describe(`fuzzing the console's import and audit endpoints as an admin on ${kind
   afterAll(() => t.close());
 
   it("answers generated filters, cursors and files without a 5xx", async () => {
-    const endpoints = endpointsOf(t.app).filter((endpoint) => /^\/api\/admin\/(import|audit)/.test(endpoint.path));
+    const endpoints = endpointsOf(t.app).filter((endpoint) =>
+      /^\/api\/admin\/(import|audit|people\/\{id\}\/(second-factor|recovery))/.test(endpoint.path),
+    );
     expect(endpoints.map((endpoint) => endpoint.path).sort()).toEqual([
       "/api/admin/audit",
       "/api/admin/audit/export",
       "/api/admin/import/apply",
       "/api/admin/import/dry-run",
+      "/api/admin/people/{id}/recovery-mail",
+      "/api/admin/people/{id}/second-factor/reset",
     ]);
     const known = {
       person: ["fuzz.target", personId],
+      id: [personId],
       actor: [personId],
       after: ["1", "999999999999999999"],
       from: ["2026-03-01", "1900-01-01"],

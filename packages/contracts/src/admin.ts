@@ -72,6 +72,10 @@ export const personDetailSchema = personSummarySchema.extend({
   /** Strangers' failed password guesses on the account: what unlock forgets. */
   throttle: z.object({ failures: z.number().int(), lockedUntil: text().nullable() }),
   googleSubjects: z.array(text()),
+  /** Whether security mail (a recovery link, notices) can reach them: an address KPI ID has seen proven. */
+  emailVerified: z.boolean(),
+  /** What a second-factor reset removes. */
+  secondFactor: z.object({ authenticator: z.boolean(), passkeys: z.number().int() }),
 });
 export type PersonDetail = z.infer<typeof personDetailSchema>;
 

@@ -54,6 +54,8 @@ export const errorStatus = {
   "diia.unavailable": 502,
   "admin.forbidden": 403,
   "admin.person_not_found": 404,
+  "admin.no_verified_address": 409,
+  "admin.person_disabled": 409,
   "admin.username_taken": 409,
   "admin.import_not_csv": 400,
   "admin.import_wrong_encoding": 400,

@@ -70,6 +70,9 @@ export const ukErrorMessages = {
   "diia.unavailable": "Дія зараз недоступна. Спробуйте трохи пізніше.",
   "admin.forbidden": "Ця дія консолі вам не дозволена: потрібна роль адміністратора або служби підтримки.",
   "admin.person_not_found": "Такої особи немає.",
+  "admin.no_verified_address":
+    "Ця особа не має підтвердженої адреси е-пошти: лист відновлення надіслати нікуди. Допоможіть їй через Дію або особисто.",
+  "admin.person_disabled": "Обліковий запис вимкнено: спершу увімкніть його.",
   "admin.username_taken": "Це ім'я користувача або цей РНОКПП уже має інша особа.",
   "admin.import_not_csv": "Це не CSV-файл: потрібен текстовий файл із рядком заголовків і значеннями через кому.",
   "admin.import_wrong_encoding": "Файл не в кодуванні UTF-8. Збережіть його як «CSV UTF-8» і завантажте ще раз.",
@@ -140,6 +143,9 @@ export const enErrorMessages = {
   "diia.unavailable": "Diia is not reachable right now. Please try again a little later.",
   "admin.forbidden": "You may not do this in the console: it needs the admin or helpdesk role.",
   "admin.person_not_found": "There is no such person.",
+  "admin.no_verified_address":
+    "This person has no confirmed e-mail address: there is nowhere to send a recovery mail. Help them through Diia or in person.",
+  "admin.person_disabled": "The account is disabled: enable it first.",
   "admin.username_taken": "Another person already has this username or tax id.",
   "admin.import_not_csv": "This is not a CSV file: send a text file with a header row and comma-separated values.",
   "admin.import_wrong_encoding": "The file is not UTF-8. Save it as “CSV UTF-8” and upload it again.",

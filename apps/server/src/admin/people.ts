@@ -5,6 +5,7 @@ import type { PasswordHasher } from "../crypto/password.ts";
 import type { Db, User } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { googleSubjectsOf } from "../google/identities.ts";
+import { verifiedAddressOf } from "../mail/notify.ts";
 import { endOidcSessionsSignedInAt } from "../oidc/logout.ts";
 import { credentialThrottleKeys } from "../throttle/throttle.ts";
 import { findUserById } from "../users/queries.ts";
@@ -24,7 +25,7 @@ export async function requirePerson(db: Db, id: string): Promise<User> {
 export async function personDetail(app: FastifyInstance, user: User): Promise<PersonDetail> {
   const { db, config } = app;
   const now = app.clock();
-  const [applications, sessions, signIns, throttle, googleSubjects, roles] = await Promise.all([
+  const [applications, sessions, signIns, throttle, googleSubjects, roles, secondFactor] = await Promise.all([
     db
       .selectFrom("user_applications")
       .innerJoin("applications", "applications.id", "user_applications.application_id")
@@ -52,6 +53,7 @@ export async function personDetail(app: FastifyInstance, user: User): Promise<Pe
     accountThrottle(db, config.sessionSecret, user.username),
     googleSubjectsOf(db, user.id),
     rolesOf(db, user.id),
+    secondFactorsOf(db, user.id),
   ]);
   return {
     id: user.id,
@@ -83,7 +85,22 @@ export async function personDetail(app: FastifyInstance, user: User): Promise<Pe
     })),
     throttle,
     googleSubjects,
+    emailVerified: verifiedAddressOf(user) !== undefined,
+    secondFactor,
   };
+}
+
+/** A confirmed authenticator app and the number of passkeys: what a second-factor reset removes. */
+async function secondFactorsOf(db: Db, userId: string) {
+  const [totp, passkeys] = await Promise.all([
+    db.selectFrom("totp_factors").select("confirmed_at").where("user_id", "=", userId).executeTakeFirst(),
+    db
+      .selectFrom("webauthn_credentials")
+      .select((eb) => eb.fn.countAll<string>().as("count"))
+      .where("user_id", "=", userId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { authenticator: Boolean(totp?.confirmed_at), passkeys: Number(passkeys.count) };
 }
 
 /** The account's counter of strangers' failed guesses (what `user unlock` deletes). */

@@ -79,7 +79,8 @@ export async function requestResetByEmail(request: FastifyRequest, { email, lang
   });
 }
 
-async function issueAndSendLink(app: FastifyInstance, userId: string, to: string, language: Language) {
+/** A reset link to `to`, as "Forgot password?" sends it (also the console's "start a recovery e-mail"). */
+export async function issueAndSendLink(app: FastifyInstance, userId: string, to: string, language: Language) {
   const { db, config, clock } = app;
   const token = await issueResetToken(db, userId, "email", config.passwordResetTtlSeconds, clock());
   const minutes = Math.round(config.passwordResetTtlSeconds / 60);

@@ -4,11 +4,9 @@ import { recordAuditEvent } from "../../audit/record.ts";
 import { createMailer } from "../../mail/mailer.ts";
 import { renderMessage } from "../../mail/messages.ts";
 import { verifiedAddressOf } from "../../mail/notify.ts";
-import { removeRecoveryCodes } from "../../mfa/recovery-codes.ts";
+import { resetSecondFactor } from "../../mfa/reset.ts";
 import { secondFactorResetNotice } from "../../mfa/reset-notice.ts";
-import { removeTotp } from "../../mfa/totp.ts";
-import { removeAllPasskeys } from "../../passkeys/credentials.ts";
-import { findUserByUsername, signOutEverywhere } from "../../users/queries.ts";
+import { findUserByUsername } from "../../users/queries.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
 
@@ -55,32 +53,16 @@ const requireMfa: CommandHandler = async (context, args) => {
 };
 
 /**
- * `user reset-mfa --username U`: for a person who lost their phone and recovery codes. The
- * authenticator app, recovery codes and passkeys go (remembered browsers with them: they are bound to
- * the factor), and every session ends, with the applications' OpenID Connect tokens, as `user disable`
- * ends them: a reset may follow a stolen phone, and a session the old factor made must not outlive it.
- * The person is told by mail at their verified address, in the language of their last sign-in; all audited.
+ * `user reset-mfa --username U`: for a person who lost their phone and recovery codes; what goes and
+ * why the sessions end too is in mfa/reset.ts (the console's person screen does the same). The person
+ * is told by mail at their verified address, in the language of their last sign-in; all audited.
  */
 const resetMfa: CommandHandler = async (context, args) => {
   const values = parse(args);
   const user = await person(context, values.username);
-  const hadAuthenticator = await removeTotp(context.db, user.id);
-  await removeRecoveryCodes(context.db, user.id);
-  const passkeysRemoved = await removeAllPasskeys(context.db, user.id);
-  await recordAuditEvent(context.db, {
-    type: "second_factor_changed",
-    result: "success",
-    userId: user.id,
-    reason: "operator.reset",
-    details: { passkeysRemoved },
-  });
-  const sessionsEnded = await signOutEverywhere(context.db, user.id);
-  await recordAuditEvent(context.db, {
-    type: "session_end",
-    result: "success",
-    userId: user.id,
-    reason: "operator.reset_mfa",
-  });
+  const { hadAuthenticator, passkeysRemoved, sessionsEnded } = await resetSecondFactor(context.db, user.id, (event) =>
+    recordAuditEvent(context.db, event),
+  );
   const to = verifiedAddressOf(user);
   const mailer = createMailer(context.config.mail);
   let notified = false;

@@ -1,0 +1,40 @@
+import type { AuditEvent } from "../audit/record.ts";
+import type { Db } from "../db/schema.ts";
+import { removeAllPasskeys } from "../passkeys/credentials.ts";
+import { signOutEverywhere } from "../users/queries.ts";
+import { removeRecoveryCodes } from "./recovery-codes.ts";
+import { removeTotp } from "./totp.ts";
+
+export interface SecondFactorReset {
+  /** Whether an authenticator app was set up (recovery codes go either way). */
+  hadAuthenticator: boolean;
+  passkeysRemoved: number;
+  sessionsEnded: number;
+}
+
+type RecordEvent = (event: Omit<AuditEvent, "ip" | "userAgent" | "occurredAt">) => Promise<unknown>;
+
+/**
+ * For a person who lost their phone and recovery codes (`user reset-mfa` and the console's person
+ * screen): the authenticator app, recovery codes and passkeys go (remembered browsers with them: they
+ * are bound to the factor), and every session ends, with the applications' OpenID Connect tokens, as
+ * disabling ends them. Mature IdPs (Okta's "reset factors", Entra's "require re-register MFA") end the
+ * sessions too: a reset often follows a stolen phone, and a session the old factor proved must not
+ * outlive it; the person signs in again and sets a factor up afresh. `record` writes the two audit rows
+ * (the console's names the operator).
+ */
+export async function resetSecondFactor(db: Db, userId: string, record: RecordEvent): Promise<SecondFactorReset> {
+  const hadAuthenticator = await removeTotp(db, userId);
+  await removeRecoveryCodes(db, userId);
+  const passkeysRemoved = await removeAllPasskeys(db, userId);
+  await record({
+    type: "second_factor_changed",
+    result: "success",
+    userId,
+    reason: "operator.reset",
+    details: { passkeysRemoved },
+  });
+  const sessionsEnded = await signOutEverywhere(db, userId);
+  await record({ type: "session_end", result: "success", userId, reason: "operator.reset_mfa" });
+  return { hadAuthenticator, passkeysRemoved, sessionsEnded };
+}

@@ -12,6 +12,7 @@ import { useApplications, useConsoleAction, usePerson } from "../api/admin-api.t
 import { ConfirmButton } from "./confirm-button.tsx";
 import { useCan } from "./console-shell.tsx";
 import { PersonHistory } from "./person-history.tsx";
+import { RecoverySection } from "./person-recovery.tsx";
 import { Facts, ProfileForm, Section } from "./person-sections.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 
@@ -189,6 +190,7 @@ function PersonView({ person }: { person: PersonDetail }) {
           </ConfirmButton>
         </Section>
         <AccessSection person={person} />
+        <RecoverySection person={person} />
       </div>
       <PersonHistory person={person} />
     </div>

@@ -13,11 +13,11 @@ import { addOidcClient, TestBrowser } from "./support/oidc.ts";
  * Counts, not times: they are the same on a loaded machine and on a quiet one.
  */
 const bounds = {
-  passwordSignIn: 12,
+  passwordSignIn: 11,
   user: 1,
   userinfo: 7,
   refresh: 10,
-  oidcPasswordLogin: 47,
+  oidcPasswordLogin: 46,
 };
 
 const password = "correct horse battery staple";

@@ -126,12 +126,18 @@ const isOwnKey = (key: string) => key.startsWith("account:") || key.startsWith("
 export async function settleSuccess(db: Db, keys: ThrottleKey[]): Promise<void> {
   const ownKeys = keys.filter((k) => isOwnKey(k.key)).map((k) => k.key);
   const otherKeys = keys.filter((k) => !isOwnKey(k.key)).map((k) => k.key);
-  if (ownKeys.length > 0) await db.deleteFrom("throttle_counters").where("key", "in", ownKeys).execute();
-  if (otherKeys.length > 0) {
+  const giveBack = sql<number>`greatest(failures - 1, 0)`;
+  if (ownKeys.length > 0 && otherKeys.length > 0) {
+    // One statement, one round trip: the delete runs as a data-modifying CTE beside the update (other rows).
     await db
+      .with("cleared", (query) => query.deleteFrom("throttle_counters").where("key", "in", ownKeys).returning("key"))
       .updateTable("throttle_counters")
-      .set({ failures: sql<number>`greatest(failures - 1, 0)` })
+      .set({ failures: giveBack })
       .where("key", "in", otherKeys)
       .execute();
+  } else if (ownKeys.length > 0) {
+    await db.deleteFrom("throttle_counters").where("key", "in", ownKeys).execute();
+  } else if (otherKeys.length > 0) {
+    await db.updateTable("throttle_counters").set({ failures: giveBack }).where("key", "in", otherKeys).execute();
   }
 }

@@ -115,4 +115,20 @@ describe.each(databaseKinds)("console audit log on %s", (kind) => {
     const all = await get(`/api/admin/audit/export?person=${personId}`);
     expect(all.body.trimEnd().split("\r\n")).toHaveLength(32);
   });
+
+  it("writes an audit row naming the operator and the filters of each export", async () => {
+    await get("/api/admin/audit/export?result=failure&from=2026-03-01");
+    const exports = await page("type=audit_exported");
+    expect(exports.events[0]).toMatchObject({ type: "audit_exported", result: "success" });
+    expect(exports.events[0]?.actor?.id).toBe(operatorId);
+    const [row] = await t.app.db
+      .selectFrom("audit_events")
+      .select(["details", "ip"])
+      .where("event_type", "=", "audit_exported")
+      .orderBy("id", "desc")
+      .limit(1)
+      .execute();
+    expect(row?.details).toEqual({ filters: { result: "failure", from: "2026-03-01" } });
+    expect(row?.ip).toBe("127.0.0.1");
+  });
 });

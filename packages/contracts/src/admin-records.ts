@@ -39,6 +39,7 @@ export const auditEventTypes = [
   "scim_change",
   "second_factor",
   "second_factor_changed",
+  "audit_exported",
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 

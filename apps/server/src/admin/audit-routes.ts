@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { auditEventView, auditRows } from "../audit/search.ts";
 import type { Db } from "../db/schema.ts";
 import { csvLine } from "./csv-cells.ts";
-import { guardConsoleRoutes } from "./plugin.ts";
+import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema };
 const tags = ["admin"];
@@ -106,6 +106,12 @@ export const adminAuditRoutes: FastifyPluginAsyncZod = async (app) => {
       // The typed reply only takes the JSON refusals declared above; the answer here is a CSV stream.
       const reply: FastifyReply = typedReply;
       const day = app.clock().toISOString().slice(0, 10);
+      // Who took a copy of the audit log out, and of what, is itself a row of it.
+      await auditByOperator(request, {
+        type: "audit_exported",
+        result: "success",
+        details: { filters: request.query },
+      });
       return reply
         .type("text/csv; charset=utf-8")
         .header("content-disposition", `attachment; filename="kpi-id-audit-${day}.csv"`)

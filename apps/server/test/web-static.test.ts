@@ -5,6 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gzipSync } from "node:zlib";
 import { type BootData, bootDataElementId, startNamespaces } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "./support/app.ts";
+import { addApplication, addPerson, grantAccess, signIn } from "./support/campus.ts";
 
 describe("serving the built web app", () => {
   const dist = mkdtempSync(join(tmpdir(), "kpi-id-dist-"));
@@ -157,12 +158,38 @@ describe("the page carries what the first screen needs", () => {
   it("says nobody is signed in when the request carried no session cookie, so the page does not ask /user", async () => {
     const anonymous = await testApp.app.inject({ url: "/uk/", headers: { cookie: "i18next=uk" } });
     expect(bootData(anonymous.body).signedOut).toBe(true);
-    // Any session cookie, even one that no longer names a session: /user decides, as before.
-    const withCookie = await testApp.app.inject({ url: "/uk/apps", headers: { cookie: "kpi_id_session=stale-token" } });
-    expect(bootData(withCookie.body).signedOut).toBe(false);
-    expect(withCookie.headers.vary).toContain("cookie");
+    expect(bootData(anonymous.body).user).toBeUndefined();
+    // A cookie that no longer names a session: signed out too, and the dead cookie is cleared.
+    const stale = await testApp.app.inject({ url: "/uk/apps", headers: { cookie: "kpi_id_session=stale-token" } });
+    expect(bootData(stale.body).signedOut).toBe(true);
+    expect(stale.cookies.find((cookie) => cookie.name.endsWith("kpi_id_session"))?.value).toBe("");
+    expect(stale.headers.vary).toContain("cookie");
     // The API answer integrators rely on is unchanged: an anonymous /user is still a 401.
     const user = await testApp.app.inject({ url: "/user" });
     expect(user.statusCode).toBe(401);
+  });
+
+  it("carries the signed-in person's /user answer in the page's language, in a page no cache keeps", async () => {
+    const person = await addPerson(
+      testApp.app,
+      { username: "boot.person", fullName: "Олена </script> Бут", email: "boot.person@kpi.ua" },
+      "boot-person-pass-2026",
+    );
+    const { application } = await addApplication(testApp.app);
+    await grantAccess(testApp.app.db, person.id, application.id);
+    const cookie = await signIn(testApp.app, "boot.person", "boot-person-pass-2026");
+    for (const language of ["uk", "en"] as const) {
+      const page = await testApp.app.inject({ url: `/${language}/apps`, headers: { cookie } });
+      const api = await testApp.app.inject({ url: "/user", headers: { cookie, "accept-language": language } });
+      const boot = bootData(page.body);
+      expect(boot.signedOut).toBe(false);
+      expect(boot.user).toEqual(api.json());
+      expect(boot.user?.applications.map((app) => app.id)).toEqual([application.id]);
+      expect(page.headers["cache-control"]).toBe("no-store");
+    }
+    // The same page without the cookie is the shared, anonymous one.
+    const anonymous = await testApp.app.inject({ url: "/uk/apps" });
+    expect(anonymous.body).not.toContain("boot.person");
+    expect(anonymous.headers["cache-control"]).toBe("no-cache");
   });
 });

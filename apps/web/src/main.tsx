@@ -18,11 +18,14 @@ globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: tru
 
 void initI18n();
 
-// Who is signed in is asked before React renders (the language is known by now): the gates and the
-// header read the answer from the cache instead of starting the call themselves. A page that came
-// without a session cookie says nobody is: no call, so an anonymous visitor meets no 401.
+// Who is signed in is known before React renders: the gates and the header read it from the cache
+// instead of starting the call themselves. The page names the person when its cookie named a live
+// session, and says nobody is when it came without one (no call, so an anonymous visitor meets no 401);
+// only when it could not tell is /user asked, at once.
 const queryClient = createQueryClient();
-if (bootData().signedOut) queryClient.setQueryData(userQueryOptions.queryKey, null);
+const { signedOut, user } = bootData();
+if (user) queryClient.setQueryData(userQueryOptions.queryKey, user);
+else if (signedOut) queryClient.setQueryData(userQueryOptions.queryKey, null);
 else void queryClient.prefetchQuery(userQueryOptions);
 
 const root = document.getElementById("root");

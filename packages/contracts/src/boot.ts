@@ -1,4 +1,4 @@
-import type { PublicSettings } from "./api.ts";
+import type { CurrentUser, PublicSettings } from "./api.ts";
 import type { Language } from "./messages.ts";
 
 /** The translation files (public/locales/{lng}/{ns}.json) the web app loads at start. */
@@ -22,4 +22,10 @@ export interface BootData {
    * False says only that a cookie came; /user decides whether it still names a session.
    */
   signedOut: boolean;
+  /**
+   * The signed-in person, as GET /user answers in the page's language, when the cookie named a live
+   * session: a signed-in screen renders without waiting for that call. Absent when the server could not
+   * tell (the app then asks /user itself); a cookie naming no live session makes the page signed out.
+   */
+  user?: CurrentUser;
 }

@@ -1,8 +1,7 @@
 import { currentUserSchema, defaultLanguage, errorBodySchema, languageFromAcceptHeader } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireSession } from "../sessions/current.ts";
-import { localizedApplications } from "./applications.ts";
-import { profileData } from "./profile.ts";
+import { currentUserAnswer } from "./answer.ts";
 
 /** The signed-in person, their fields and their applications; what the web app renders from. */
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -26,11 +25,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         const session = await requireSession(request, reply);
         const language = languageFromAcceptHeader(request.headers["accept-language"]) ?? defaultLanguage;
         reply.header("vary", "accept-language");
-        return {
-          fullName: session.user.full_name,
-          data: profileData(session.user, session.authMethod),
-          applications: localizedApplications(session.applications, language),
-        };
+        return currentUserAnswer(session, language);
       },
     );
   }

@@ -5,6 +5,7 @@ import { brotliCompress, constants, gzip } from "node:zlib";
 import {
   type BootData,
   bootDataElementId,
+  type CurrentUser,
   chooseLanguage,
   defaultLanguage,
   isLanguage,
@@ -16,6 +17,8 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { readSessionCookie } from "../sessions/cookie.ts";
+import { currentSession } from "../sessions/current.ts";
+import { currentUserAnswer } from "../user/answer.ts";
 import { publicSettings } from "./public-settings.ts";
 
 const brotli = promisify(brotliCompress);
@@ -86,34 +89,86 @@ function withBootData(html: string, language: Language, boot: BootData, links: s
   return html.replace(/<html lang="[^"]*"/, `<html lang="${language}"`).replace("</head>", `${links}${element}</head>`);
 }
 
+interface PageParts {
+  builtAt: number;
+  indexHtml: string;
+  translations: StartTranslations;
+  links: string;
+}
+
+/** Who the page is for: nobody, a person (their /user answer), or unknown (the app asks /user itself). */
+interface Visitor {
+  signedOut: boolean;
+  user?: CurrentUser;
+}
+
+async function compressed(plain: Buffer, builtAt: number, quality: number): Promise<RenderedPage> {
+  return {
+    builtAt,
+    plain,
+    br: await brotli(plain, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } }),
+    gzip: await gzipAsync(plain, { level: Math.min(9, quality) }),
+  };
+}
+
+/**
+ * The person the session cookie names, read as GET /user would: the page then carries the answer and a
+ * signed-in screen renders without waiting for that call. A cookie naming no live session is cleared and
+ * the page is signed out. When the session cannot be read (the database is away), the page is still sent,
+ * without the person, and the app asks /user as it did before.
+ */
+async function visitorOf(request: FastifyRequest, reply: FastifyReply, language: Language): Promise<Visitor> {
+  if (readSessionCookie(request) === undefined) return { signedOut: true };
+  try {
+    const session = await currentSession(request, reply);
+    return session ? { signedOut: false, user: currentUserAnswer(session, language) } : { signedOut: true };
+  } catch (error) {
+    request.log.warn({ err: error }, "page sent without the person: the session could not be read");
+    return { signedOut: false };
+  }
+}
+
 /**
  * The app's page with the deployment's settings and the first screen's translations written in (a JSON
  * script element, which CSP does not treat as a script), so nothing the first screen shows waits for
- * requests made after the JavaScript. One rendering per language, compressed once, redone after a rebuild.
+ * requests made after the JavaScript. Pages without a person are made once per language and page and
+ * compressed once (redone after a rebuild); a signed-in person's page carries their /user answer, so it is
+ * made for each request and never stored by a cache.
  */
 export function indexPageRenderer(app: FastifyInstance, distDir: string) {
-  // One rendering per language, per "came without a session cookie" and per page with something to preload.
+  const parts = new Map<string, PageParts>();
   const rendered = new Map<string, RenderedPage>();
   const indexFile = join(distDir, "index.html");
   let preloads: { builtAt: number; pages: RoutePreloads } | undefined;
 
-  async function render(language: Language, signedOut: boolean, page: string | undefined): Promise<RenderedPage> {
+  async function pageParts(language: Language, signedOut: boolean, page: string | undefined): Promise<PageParts> {
     const builtAt = (await stat(indexFile)).mtimeMs;
     // Read once per build, not per request (a rebuild rewrites index.html, so its time tells).
     if (preloads?.builtAt !== builtAt) preloads = { builtAt, pages: await readRoutePreloads(distDir) };
     const links = preloadLinks(preloads.pages, page, signedOut);
-    const key = `${language}:${signedOut}:${links === "" ? "" : page}`;
-    const known = rendered.get(key);
+    const key = `${language}:${links}`;
+    const known = parts.get(key);
     if (known && known.builtAt === builtAt) return known;
-    const translations = await readTranslations(distDir, language);
-    const boot: BootData = { settings: publicSettings(app), translations, signedOut };
-    const plain = Buffer.from(withBootData(await readFile(indexFile, "utf8"), language, boot, links));
-    const fresh: RenderedPage = {
+    const fresh: PageParts = {
       builtAt,
-      plain,
-      br: await brotli(plain, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-      gzip: await gzipAsync(plain, { level: 9 }),
+      indexHtml: await readFile(indexFile, "utf8"),
+      translations: await readTranslations(distDir, language),
+      links,
     };
+    parts.set(key, fresh);
+    return fresh;
+  }
+
+  async function render(language: Language, visitor: Visitor, page: string | undefined): Promise<RenderedPage> {
+    const made = await pageParts(language, visitor.signedOut, page);
+    const boot: BootData = { settings: publicSettings(app), translations: made.translations, ...visitor };
+    const plain = () => Buffer.from(withBootData(made.indexHtml, language, boot, made.links));
+    // A person's page is theirs alone: made now, compressed quickly.
+    if (visitor.user) return compressed(plain(), made.builtAt, 5);
+    const key = `${language}:${visitor.signedOut}:${made.links}`;
+    const known = rendered.get(key);
+    if (known && known.builtAt === made.builtAt) return known;
+    const fresh = await compressed(plain(), made.builtAt, 11);
     rendered.set(key, fresh);
     return fresh;
   }
@@ -126,11 +181,13 @@ export function indexPageRenderer(app: FastifyInstance, distDir: string) {
       requested: (request.url.split("?")[0] ?? "/").split("/")[1],
       chosen: request.cookies?.i18next,
     });
-    const rendering = await render(language, readSessionCookie(request) === undefined, page);
+    const visitor = await visitorOf(request, reply, language);
+    const rendering = await render(language, visitor, page);
     const accepted = String(request.headers["accept-encoding"] ?? "");
     reply
       .code(status)
-      .header("cache-control", "no-cache")
+      // A page with the person's data in it is kept by no cache, the browser's included.
+      .header("cache-control", visitor.user ? "no-store" : "no-cache")
       .header("vary", "accept-encoding, cookie")
       .type("text/html; charset=utf-8");
     if (/\bbr\b/.test(accepted)) return reply.header("content-encoding", "br").send(rendering.br);

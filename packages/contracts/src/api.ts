@@ -54,10 +54,6 @@ export function ticketAuthMethod(method: AuthMethod): TicketAuthMethod {
   return method === "PASSKEY" ? "PASSWORD" : method;
 }
 
-/** The person's fields as the ticket protocol keys them; the "My data" dialog lists these. */
-export const userDataKeys = ["NAME", "EMAIL", "TAX_ID", "STUDENT_ID", "EMPLOYEE_ID", "AUTH_METHOD"] as const;
-export type UserDataKey = (typeof userDataKeys)[number];
-
 export const applicationSchema = z.object({
   id: text(),
   name: text(),

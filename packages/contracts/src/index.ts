@@ -14,3 +14,4 @@ export * from "./pages.ts";
 export * from "./passkeys.ts";
 export * from "./password.ts";
 export * from "./text.ts";
+export * from "./user-data.ts";

@@ -82,8 +82,8 @@ export interface AnswerReader<T> {
 }
 
 /**
- * For the calls of the first screen (user, sign-in, settings): the answer's type is checked at build
- * time only. The server validates these answers against the contracts schemas before it sends them, and
+ * For the calls of the first screens (user, sign-in, settings, the Diia code and its polling): the
+ * answer's type is checked at build time only. The server validates these answers against the contracts schemas before it sends them, and
  * leaving zod out of the first-load JavaScript saves a quarter of it on a slow phone.
  */
 export function ownAnswer<T>(): AnswerReader<T> {

@@ -1,12 +1,16 @@
-import { type DiiaCheckRequest, diiaCheckRequestSchema } from "@kpi-id/contracts";
+import type { DiiaCheckRequest } from "@kpi-id/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { apiJson } from "@/lib/api-client.ts";
+import { apiJson, ownAnswer } from "@/lib/api-client.ts";
 
 export const CHECK_REQUEST_INTERVAL_MS = 3000;
 
 export function checkRequest(requestId: string): Promise<DiiaCheckRequest> {
   const query = new URLSearchParams({ requestId });
-  return apiJson(`/api/diia/check-request?${query}`, { failure: "Failed to authenticate" }, diiaCheckRequestSchema);
+  return apiJson(
+    `/api/diia/check-request?${query}`,
+    { failure: "Failed to authenticate" },
+    ownAnswer<DiiaCheckRequest>(),
+  );
 }
 
 /** Polled only while there is a request to ask about and nobody is signing in yet. */

@@ -1,12 +1,12 @@
-import { type DiiaAppLink, diiaAppLinkSchema } from "@kpi-id/contracts";
+import type { DiiaAppLink } from "@kpi-id/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { apiJson } from "@/lib/api-client.ts";
+import { apiJson, ownAnswer } from "@/lib/api-client.ts";
 
 /** A deep link lives about three minutes on Diia's side; a fresh one every two. */
 export const QR_REFRESH_INTERVAL_MS = 120_000;
 
 export function getAppLink(): Promise<DiiaAppLink> {
-  return apiJson("/api/diia/app-link", { failure: "Failed to authenticate" }, diiaAppLinkSchema);
+  return apiJson("/api/diia/app-link", { failure: "Failed to authenticate" }, ownAnswer<DiiaAppLink>());
 }
 
 /** Fetched once per code; the sign-in loop decides when the next code is due. */

@@ -2,7 +2,10 @@
 // name, and the slow-phone measurement of when the login form is visible. Run against a running product
 // with the demo campus (npm start, or the e2e server):
 //   BASE_URL=http://localhost:3000 node e2e/tools/lighthouse.ts
+// (LIGHTHOUSE_REPORT_DIR=/some/dir also writes each page's whole Lighthouse report there.)
 // Prints the figures (docs/performance.md records them); asserts nothing.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { type CDPSession, chromium } from "@playwright/test";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
@@ -29,16 +32,44 @@ async function signInCookie(): Promise<string> {
   return cookie.split(";")[0] ?? "";
 }
 
+/**
+ * The browser's cookie jar holds the session for a signed-in page, or nothing. An extra Cookie header is
+ * not enough: it reached the page request only, so the web app's own calls went without the session and
+ * "/uk/apps" was measured as the login page it was sent to. Lighthouse leaves the jar alone when told not
+ * to reset storage, so the cache is emptied here instead (every run starts cold).
+ */
+async function prepareBrowser(port: number, cookie: string | undefined): Promise<void> {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const [context] = browser.contexts();
+    if (!context) throw new Error("the Lighthouse browser has no context");
+    await context.clearCookies();
+    if (cookie) {
+      const [name = "", value = ""] = cookie.split("=");
+      await context.addCookies([{ name, value, url: baseUrl, httpOnly: true, sameSite: "Lax" }]);
+    }
+    const page = context.pages()[0] ?? (await context.newPage());
+    const session = await context.newCDPSession(page);
+    await session.send("Network.clearBrowserCache");
+    await session.detach();
+  } finally {
+    // Leaves the browser running: this only drops Playwright's connection.
+    await browser.close();
+  }
+}
+
 async function lighthouseScores(port: number, path: string, cookie?: string) {
-  const result = await lighthouse(`${baseUrl}${path}`, {
-    port,
-    logLevel: "error",
-    output: "json",
-    onlyCategories: [...categories],
-    ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
-  });
+  await prepareBrowser(port, cookie);
+  const result = await lighthouse(
+    `${baseUrl}${path}`,
+    { port, logLevel: "error", output: "json", onlyCategories: [...categories], disableStorageReset: true },
+    undefined,
+  );
   if (!result) throw new Error(`no Lighthouse result for ${path}`);
   const { lhr } = result;
+  // LIGHTHOUSE_REPORT_DIR keeps each page's whole report (its request chains and main-thread work explain a score).
+  const reportDir = process.env.LIGHTHOUSE_REPORT_DIR;
+  if (reportDir) await writeFile(join(reportDir, `${path.replace(/\W+/g, "-")}.json`), JSON.stringify(lhr));
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const metric = (id: string) => lhr.audits[id]?.displayValue ?? "?";
   const failed = Object.values(lhr.audits)
@@ -46,6 +77,9 @@ async function lighthouseScores(port: number, path: string, cookie?: string) {
     .map((audit) => audit.id);
   return {
     path,
+    // Where the page ended up and whether it was the signed-in screen: a figure of the wrong page is no figure.
+    finalUrl: lhr.finalDisplayedUrl,
+    signedIn: cookie !== undefined && new URL(lhr.finalDisplayedUrl).pathname === path,
     performance: score("performance"),
     accessibility: score("accessibility"),
     bestPractices: score("best-practices"),

@@ -1,6 +1,6 @@
 import { bootDataElementId } from "@kpi-id/contracts";
 import type { Page } from "@playwright/test";
-import { expect, test } from "../fixtures.ts";
+import { demoUsers, expect, signInWithPassword, test } from "../fixtures.ts";
 
 /** The page as the server sends it, minus what it carries (settings, translations), with /api/settings failing. */
 async function withoutSettings(page: Page): Promise<void> {
@@ -80,5 +80,22 @@ test.describe("settings and translations come with the page", () => {
     await page.goto("/uk/privacy-policy");
     await expect(unavailable).toContainText("Контакти підтримки зараз недоступні");
     await expect(page.locator('a[href^="mailto:"]')).toHaveCount(0);
+  });
+
+  test("a signed-in person's apps screen comes with who they are: no /user call, their apps at once", async ({
+    page,
+    loginPage,
+    appsPage,
+  }) => {
+    await signInWithPassword(loginPage, demoUsers.student);
+    const userCalls: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/user") userCalls.push(request.url());
+    });
+    await page.goto("/en/apps");
+    await expect(appsPage.heading).toBeVisible();
+    await expect(appsPage.cards.first()).toBeVisible();
+    await expect(page.getByText(demoUsers.student.fullName)).toBeVisible();
+    expect(userCalls).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { verifiedAddressOf } from "../mail/notify.ts";
 import { resetSecondFactor } from "../mfa/reset.ts";
 import { secondFactorResetNotice } from "../mfa/reset-notice.ts";
 import { issueAndSendLink } from "../recovery/email.ts";
-import { requirePerson } from "./people.ts";
+import { endAllSessionsOf, requirePerson } from "./people.ts";
 import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
@@ -35,7 +35,12 @@ export const adminPersonRecoveryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const person = await requirePerson(app.db, request.params.id);
-      const { sessionsEnded } = await resetSecondFactor(app.db, person.id, (event) => auditByOperator(request, event));
+      const { sessionsEnded } = await resetSecondFactor(
+        app.db,
+        person.id,
+        (event) => auditByOperator(request, event),
+        (userId) => endAllSessionsOf(app, userId),
+      );
       const to = verifiedAddressOf(person);
       const language = person.language ?? defaultLanguage;
       if (to) {

@@ -15,8 +15,8 @@ import { addOidcClient, TestBrowser } from "./support/oidc.ts";
 const bounds = {
   passwordSignIn: 11,
   user: 1,
-  userinfo: 7,
-  refresh: 10,
+  userinfo: 6,
+  refresh: 9,
   oidcPasswordLogin: 46,
 };
 

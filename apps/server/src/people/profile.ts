@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Affiliation } from "../db/people-schema.ts";
 import type { Db } from "../db/schema.ts";
-import { affiliationsOf } from "./records.ts";
+import { byAffiliationOrder } from "./records.ts";
 
 /**
  * What applications learn of a person's campus roles: the ticket's keys (flat strings, as the protocol has
@@ -61,9 +61,13 @@ export interface PersonRoles {
 const unitView = (code: string | null, nameUk: string | null, nameEn: string | null): UnitView | null =>
   code ? { code, name_uk: nameUk ?? "", name_en: nameEn ?? "" } : null;
 
-/** The person's records with their units and faculties, the primary ones first, and their affiliations. */
+/**
+ * The person's records with their units and faculties, the primary ones first, and their affiliations, in
+ * one statement (every token, userinfo and ticket with the roles reads them: one round trip, not two).
+ * Both come as JSON, so an empty list is a list and dates arrive as the strings RecordRow says.
+ */
 export async function personRoles(db: Db, userId: string): Promise<PersonRoles> {
-  const { rows } = await sql<RecordRow>`
+  const { rows } = await sql<{ affiliations: Affiliation[]; records: RecordRow[] }>`
     with records as (
       select 'student' as kind, student_id as id, status, is_primary as primary, speciality, study_form, study_year,
         null as position, null as category, null as employment_type, starts_on, ends_on, unit_id, created_at
@@ -72,18 +76,25 @@ export async function personRoles(db: Db, userId: string): Promise<PersonRoles> 
       select 'employee', employee_id, status, is_primary, null, null, null,
         position, category, employment_type, starts_on, ends_on, unit_id, created_at
       from employee_positions where user_id = ${userId}
+    ),
+    viewed as (
+      select records.*, unit.code as unit_code, unit.name_uk as unit_name_uk, unit.name_en as unit_name_en,
+        faculty.code as faculty_code, faculty.name_uk as faculty_name_uk, faculty.name_en as faculty_name_en
+      from records
+      left join units unit on unit.id = records.unit_id
+      left join lateral (
+        select f.code, f.name_uk, f.name_en from units f
+        where f.id = any(unit.ancestry) and f.kind in ('faculty', 'institute')
+        order by array_position(unit.ancestry, f.id) desc limit 1
+      ) faculty on true
     )
-    select records.*, unit.code as unit_code, unit.name_uk as unit_name_uk, unit.name_en as unit_name_en,
-      faculty.code as faculty_code, faculty.name_uk as faculty_name_uk, faculty.name_en as faculty_name_en
-    from records
-    left join units unit on unit.id = records.unit_id
-    left join lateral (
-      select f.code, f.name_uk, f.name_en from units f
-      where f.id = any(unit.ancestry) and f.kind in ('faculty', 'institute')
-      order by array_position(unit.ancestry, f.id) desc limit 1
-    ) faculty on true
-    order by records.kind desc, records.primary desc, records.created_at`.execute(db);
-  const records = rows.map((row): RecordView => {
+    select
+      (select coalesce(json_agg(distinct affiliation), '[]'::json) from person_affiliations where user_id = ${userId})
+        as affiliations,
+      (select coalesce(json_agg(row_to_json(viewed) order by kind desc, "primary" desc, created_at), '[]'::json)
+        from viewed) as records`.execute(db);
+  const [found] = rows;
+  const records = (found?.records ?? []).map((row): RecordView => {
     const common = {
       kind: row.kind,
       id: row.id,
@@ -103,7 +114,7 @@ export async function personRoles(db: Db, userId: string): Promise<PersonRoles> 
           employment_type: row.employment_type ?? "",
         };
   });
-  return { affiliations: await affiliationsOf(db, userId), records };
+  return { affiliations: byAffiliationOrder(found?.affiliations ?? []), records };
 }
 
 /** The ticket's keys for the roles: flat strings, empty when the person has no such record. */

@@ -13,11 +13,11 @@ import { addOidcClient, TestBrowser } from "./support/oidc.ts";
  * Counts, not times: they are the same on a loaded machine and on a quiet one.
  */
 const bounds = {
-  passwordSignIn: 11,
+  passwordSignIn: 6,
   user: 1,
   userinfo: 6,
   refresh: 9,
-  oidcPasswordLogin: 46,
+  oidcPasswordLogin: 41,
 };
 
 const password = "correct horse battery staple";

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { sql } from "kysely";
 import type { Db } from "../db/schema.ts";
-import { delayAfterFailures, type ThrottleRule, throttlePolicy } from "./policy.ts";
+import { type ThrottleRule, throttlePolicy } from "./policy.ts";
 
 export interface ThrottleKey {
   key: string;
@@ -50,56 +50,33 @@ export async function unlockAccount(db: Db, secret: string, username: string): P
 
 export type AttemptDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-function isForgotten(row: { first_failure_at: Date; last_failure_at: Date }, rule: ThrottleRule, now: Date) {
-  const since = rule.forgetFrom === "firstFailure" ? row.first_failure_at : row.last_failure_at;
-  return now.getTime() - since.getTime() > rule.forgetAfterSeconds * 1000;
-}
+/** A list of numbers as a PostgreSQL array parameter (drivers differ on JS arrays of mixed types). */
+const numbers = (values: (number | null)[]) => sql`${values}::double precision[]`;
 
 /**
  * Takes one credential check against every key. Refused while a key waits;
  * otherwise the attempt is counted as a failure before the password is even
  * checked, under a row lock, so concurrent guesses are counted one after the
  * other and cannot all slip through before the first failure is written.
- * A success gives the attempt back (`settleSuccess`).
+ * A success gives the attempt back (`settleSuccess`). One round trip: the
+ * `throttle_take` function (migration 0300) holds the locks and the arithmetic,
+ * with this file's rules passed in.
  */
 export async function takeAttempt(db: Db, keys: ThrottleKey[], now: Date): Promise<AttemptDecision> {
-  const names = keys.map((k) => k.key);
-  return db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto("throttle_counters")
-      .values(names.map((key) => ({ key, failures: 0, first_failure_at: now, last_failure_at: now })))
-      .onConflict((conflict) => conflict.column("key").doNothing())
-      .execute();
-    // Locked in key order: two checks sharing keys never wait on each other in a cycle.
-    const rows = await tx
-      .selectFrom("throttle_counters")
-      .selectAll()
-      .where("key", "in", names)
-      .orderBy("key")
-      .forUpdate()
-      .execute();
-    const latest = Math.max(0, ...rows.map((row) => row.blocked_until?.getTime() ?? 0));
-    if (latest > now.getTime()) return { allowed: false, retryAfterSeconds: (latest - now.getTime()) / 1000 };
-
-    for (const row of rows) {
-      const rule = keys.find((k) => k.key === row.key)?.rule;
-      if (!rule) continue;
-      const forgotten = isForgotten(row, rule, now);
-      const failures = forgotten ? 1 : row.failures + 1;
-      const delay = delayAfterFailures(rule, failures);
-      await tx
-        .updateTable("throttle_counters")
-        .set({
-          failures,
-          // The attempt is not yet known to fail: last_failure_at moves only when it does (confirmFailure).
-          ...(forgotten ? { first_failure_at: now, last_failure_at: now } : {}),
-          blocked_until: delay > 0 ? new Date(now.getTime() + delay * 1000) : row.blocked_until,
-        })
-        .where("key", "=", row.key)
-        .execute();
-    }
-    return { allowed: true };
-  });
+  const rules: ThrottleRule[] = keys.map((k) => k.rule);
+  const { rows } = await sql<{ wait: number }>`select throttle_take(
+      ${keys.map((k) => k.key)}::text[],
+      ${rules.map((rule) => rule.freeFailures)}::integer[],
+      ${numbers(rules.map((rule) => rule.firstDelaySeconds))},
+      ${numbers(rules.map((rule) => rule.maxDelaySeconds))},
+      ${rules.map((rule) => rule.lock?.afterFailures ?? null)}::integer[],
+      ${numbers(rules.map((rule) => rule.lock?.seconds ?? null))},
+      ${numbers(rules.map((rule) => rule.forgetAfterSeconds))},
+      ${rules.map((rule) => rule.forgetFrom === "firstFailure")}::boolean[],
+      ${now}
+    ) as wait`.execute(db);
+  const wait = Number(rows[0]?.wait ?? 0);
+  return wait > 0 ? { allowed: false, retryAfterSeconds: wait } : { allowed: true };
 }
 
 /** The check failed: the attempt counted in advance stays, and the failure's time is noted. */

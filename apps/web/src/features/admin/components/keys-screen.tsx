@@ -21,7 +21,9 @@ function KeyState({ signing, published }: { signing: boolean; published: boolean
   return <span className={`rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ${tone}`}>{label}</span>;
 }
 
-const kidCell = (kid: string) => <code className="rounded bg-muted px-1.5 py-0.5 text-xs">{kid}</code>;
+const kidCell = (kid: string) => (
+  <code className="rounded bg-muted px-1.5 py-0.5 text-xs whitespace-nowrap">{kid}</code>
+);
 
 function useOidcColumns(): ConsoleColumn<OidcSigningKey>[] {
   const { t } = useTranslation("admin-service");
@@ -135,13 +137,20 @@ export function KeysScreen() {
       </Section>
       <Section title={t("admin-service:keys.saml.title")} testId="saml-keys">
         <p className="text-sm text-muted-foreground">{t("admin-service:keys.saml.about")}</p>
-        <DataTable
-          columns={samlColumns}
-          rows={keys.data?.saml.keys ?? []}
-          label={t("admin-service:keys.saml.title")}
-          empty={keys.isPending ? t("admin:loading") : t("admin-service:keys.saml.none")}
-          testId="saml-keys-table"
-        />
+        {keys.data?.saml.keys.length === 0 ? (
+          // No table for no key: on a phone an empty table's note would scroll sideways with its columns.
+          <p className="text-sm" data-testid="saml-keys-none">
+            {t("admin-service:keys.saml.none")}
+          </p>
+        ) : (
+          <DataTable
+            columns={samlColumns}
+            rows={keys.data?.saml.keys ?? []}
+            label={t("admin-service:keys.saml.title")}
+            empty={t("admin:loading")}
+            testId="saml-keys-table"
+          />
+        )}
       </Section>
     </section>
   );

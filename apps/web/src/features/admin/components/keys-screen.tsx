@@ -73,7 +73,7 @@ function useSamlColumns(): ConsoleColumn<SamlSigningKey>[] {
       {
         id: "fingerprint",
         header: t("admin-service:keys.columns.fingerprint"),
-        cell: ({ row }) => <code className="text-xs break-all">{row.original.fingerprint}</code>,
+        cell: ({ row }) => <code className="block min-w-72 text-xs break-all">{row.original.fingerprint}</code>,
       },
       {
         id: "expires",

@@ -1,4 +1,5 @@
 import type { OidcSigningKey, SamlSigningKey } from "@kpi-id/contracts";
+import type { TFunction } from "i18next";
 import { RotateCw } from "lucide-react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
@@ -21,21 +22,32 @@ function KeyState({ signing, published }: { signing: boolean; published: boolean
   return <span className={`rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ${tone}`}>{label}</span>;
 }
 
-const kidCell = (kid: string) => (
-  <code className="rounded bg-muted px-1.5 py-0.5 text-xs whitespace-nowrap">{kid}</code>
-);
+/** The columns both lists open with: the key's id and whether it signs (a SAML key in the metadata is published). */
+function keyColumns<Row extends { kid: string; signing: boolean; published?: boolean }>(
+  t: TFunction,
+): ConsoleColumn<Row>[] {
+  return [
+    {
+      id: "kid",
+      header: t("admin-service:keys.columns.kid"),
+      cell: ({ row }) => (
+        <code className="rounded bg-muted px-1.5 py-0.5 text-xs whitespace-nowrap">{row.original.kid}</code>
+      ),
+    },
+    {
+      id: "state",
+      header: t("admin-service:keys.columns.state"),
+      cell: ({ row }) => <KeyState signing={row.original.signing} published={row.original.published ?? true} />,
+    },
+  ];
+}
 
 function useOidcColumns(): ConsoleColumn<OidcSigningKey>[] {
   const { t } = useTranslation("admin-service");
   const words = useServiceWords();
   return useMemo(
     () => [
-      { id: "kid", header: t("admin-service:keys.columns.kid"), cell: ({ row }) => kidCell(row.original.kid) },
-      {
-        id: "state",
-        header: t("admin-service:keys.columns.state"),
-        cell: ({ row }) => <KeyState signing={row.original.signing} published={row.original.published} />,
-      },
+      ...keyColumns<OidcSigningKey>(t),
       {
         id: "algorithm",
         header: t("admin-service:keys.columns.algorithm"),
@@ -63,12 +75,7 @@ function useSamlColumns(): ConsoleColumn<SamlSigningKey>[] {
   const words = useServiceWords();
   return useMemo(
     () => [
-      { id: "kid", header: t("admin-service:keys.columns.kid"), cell: ({ row }) => kidCell(row.original.kid) },
-      {
-        id: "state",
-        header: t("admin-service:keys.columns.state"),
-        cell: ({ row }) => <KeyState signing={row.original.signing} published />,
-      },
+      ...keyColumns<SamlSigningKey>(t),
       { accessorKey: "subject", header: t("admin-service:keys.columns.subject") },
       {
         id: "fingerprint",

@@ -11,6 +11,7 @@ import { adminAuditRoutes } from "./admin/audit-routes.ts";
 import { adminImportRoutes } from "./admin/import-routes.ts";
 import { adminPeopleRoutes } from "./admin/people-routes.ts";
 import { adminPersonRecoveryRoutes } from "./admin/person-recovery-routes.ts";
+import { adminServiceRoutes } from "./admin/service-routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import type { Config } from "./config/index.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/password.ts";
@@ -152,6 +153,7 @@ export async function buildApp({
   await app.register(adminApplicationRoutes);
   await app.register(adminImportRoutes);
   await app.register(adminAuditRoutes);
+  await app.register(adminServiceRoutes);
   await app.register(appRedirectRoutes);
   await app.register(appLinkRoutes);
   await app.register(ticketExchangeRoutes);

@@ -66,6 +66,9 @@ const consoleCalls: ConsoleCall[] = [
   { method: "POST", route: "/api/admin/import/apply", allowed: adminOnly, body: { file: importFile } },
   { method: "GET", route: "/api/admin/audit", allowed: adminOnly, query: "?type=sign_in" },
   { method: "GET", route: "/api/admin/audit/export", allowed: adminOnly, query: "?result=failure" },
+  { method: "GET", route: "/api/admin/keys", allowed: adminOnly },
+  { method: "POST", route: "/api/admin/keys/rotate", allowed: adminOnly, body: {} },
+  { method: "GET", route: "/api/admin/service", allowed: adminOnly },
 ];
 
 describe.each(databaseKinds)("console authorization on %s", (kind) => {

@@ -10,11 +10,11 @@ import { addOperator } from "./support/console.ts";
 import { databaseKinds } from "./support/databases.ts";
 
 // fuzz.test.ts sends every endpoint an ordinary person's cookie, which the console refuses before
-// reading anything; here an admin's cookie carries generated input into the import and audit handlers.
+// reading anything; here an admin's cookie carries generated input into the import, audit, keys and service handlers.
 const kind = databaseKinds.at(-1) ?? "pglite";
 const seed = Number(process.env.FUZZ_SEED ?? 20_261_123);
 
-describe(`fuzzing the console's import and audit endpoints as an admin on ${kind}`, () => {
+describe(`fuzzing the console's import, audit, keys and service endpoints as an admin on ${kind}`, () => {
   let t: TestApp;
   let cookie = "";
   let personId = "";
@@ -29,15 +29,18 @@ describe(`fuzzing the console's import and audit endpoints as an admin on ${kind
 
   it("answers generated filters, cursors and files without a 5xx", async () => {
     const endpoints = endpointsOf(t.app).filter((endpoint) =>
-      /^\/api\/admin\/(import|audit|people\/\{id\}\/(second-factor|recovery))/.test(endpoint.path),
+      /^\/api\/admin\/(import|audit|keys|service|people\/\{id\}\/(second-factor|recovery))/.test(endpoint.path),
     );
     expect(endpoints.map((endpoint) => endpoint.path).sort()).toEqual([
       "/api/admin/audit",
       "/api/admin/audit/export",
       "/api/admin/import/apply",
       "/api/admin/import/dry-run",
+      "/api/admin/keys",
+      "/api/admin/keys/rotate",
       "/api/admin/people/{id}/recovery-mail",
       "/api/admin/people/{id}/second-factor/reset",
+      "/api/admin/service",
     ]);
     const known = {
       person: ["fuzz.target", personId],

@@ -1,6 +1,7 @@
 export * from "./account.ts";
 export * from "./admin.ts";
 export * from "./admin-records.ts";
+export * from "./admin-service.ts";
 export * from "./api.ts";
 export * from "./app-link.ts";
 export * from "./boot.ts";

@@ -2,6 +2,7 @@ import { text } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
+import { checkReadiness } from "./readiness.ts";
 
 /** Probes for load balancers: /health says the process lives, /ready that it can serve. */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -17,7 +18,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { hide: true, response: { 200: z.object({ status: z.literal("ready"), database: text().optional() }) } },
     },
     async () => {
-      if (!(await app.database.ping())) throw new AppError("service.database_unavailable", { retryAfterSeconds: 5 });
+      if (!(await checkReadiness(app)).ready)
+        throw new AppError("service.database_unavailable", { retryAfterSeconds: 5 });
       // The database kind helps a developer; in production it only tells an attacker what runs inside.
       return app.config.readyDetails
         ? { status: "ready" as const, database: app.database.kind }

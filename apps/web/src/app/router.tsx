@@ -86,6 +86,14 @@ export const privatePages: RouteObject[] = [
         path: "audit",
         lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminAuditRoute }),
       },
+      {
+        path: "keys",
+        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminKeysRoute }),
+      },
+      {
+        path: "service",
+        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminServiceRoute }),
+      },
     ],
   },
   {

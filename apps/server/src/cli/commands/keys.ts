@@ -1,5 +1,9 @@
-import { keyActivationDelaySeconds, loadPublishedKeys, rotateSigningKeys } from "../../oidc/keys.ts";
-import { signingKeyRetentionSeconds } from "../../oidc/provider.ts";
+import {
+  keyActivationDelaySeconds,
+  listSigningKeys,
+  rotateOidcSigningKey,
+  signingKeyRetentionSeconds,
+} from "../../oidc/signing-keys.ts";
 import { parseOptions } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
 import { table } from "../output.ts";
@@ -7,7 +11,7 @@ import { table } from "../output.ts";
 /** `keys rotate`: a new OpenID Connect signing key signs from now on; the old one stays published until its ID tokens expire. */
 const rotate: CommandHandler = async ({ db, out, config }, args) => {
   parseOptions(args, {});
-  const { kid, retired } = await rotateSigningKeys(db, config.sessionSecret);
+  const { kid, retired } = await rotateOidcSigningKey(db, config.sessionSecret);
   out.result(
     { kid, retired, retiredPublishedForSeconds: signingKeyRetentionSeconds },
     `New signing key ${kid}.\n` +
@@ -16,23 +20,15 @@ const rotate: CommandHandler = async ({ db, out, config }, args) => {
   );
 };
 
-/** `keys list`: the published keys, the signing one first. */
+/** `keys list`: the stored keys, newest first: which are published and which one signs. */
 const list: CommandHandler = async ({ db, out, config }, args) => {
   parseOptions(args, {});
-  const published = new Set(
-    (await loadPublishedKeys(db, config.sessionSecret, signingKeyRetentionSeconds)).map((key) => key.kid),
-  );
-  const rows = (
-    await db
-      .selectFrom("oidc_signing_keys")
-      .select(["kid", "created_at", "retired_at"])
-      .orderBy("created_at", "desc")
-      .execute()
-  ).map((row) => ({
-    kid: row.kid,
-    created: row.created_at.toISOString(),
-    retired: row.retired_at?.toISOString() ?? "",
-    published: published.has(row.kid),
+  const rows = (await listSigningKeys(db, config.sessionSecret)).map((key) => ({
+    kid: key.kid,
+    created: key.createdAt.toISOString(),
+    retired: key.retiredAt?.toISOString() ?? "",
+    published: key.published,
+    signing: key.signing,
   }));
   out.result(rows, table(rows));
 };

@@ -57,8 +57,11 @@ function ConsoleNav() {
   const language = useLanguage();
   const operator = useConsoleOperator();
   const { t: tRecords } = useTranslation("admin-records");
+  const { t: tService } = useTranslation("admin-service");
   const canImport = operator.permissions.includes("people.import");
   const canAudit = operator.permissions.includes("audit.view");
+  const canKeys = operator.permissions.includes("keys.manage");
+  const canService = operator.permissions.includes("service.view");
   const { pathname } = useLocation();
   // A person's screen (/admin/people/{id}) belongs to People, though its path is not /admin itself.
   const onPerson = /\/admin\/people\//.test(pathname);
@@ -72,6 +75,8 @@ function ConsoleNav() {
     },
     { to: "/admin/import", label: tRecords("admin-records:nav.import"), end: false, show: canImport },
     { to: "/admin/audit", label: tRecords("admin-records:nav.audit"), end: false, show: canAudit },
+    { to: "/admin/keys", label: tService("admin-service:nav.keys"), end: false, show: canKeys },
+    { to: "/admin/service", label: tService("admin-service:nav.service"), end: false, show: canService },
   ];
   return (
     <nav aria-label={t("admin:nav.label")} className="flex flex-wrap gap-1 border-b border-border pb-2">

@@ -1,0 +1,136 @@
+import { readFileSync } from "node:fs";
+import { errorBodySchema, keyRotationSchema, serviceStatusSchema, signingKeysSchema } from "@kpi-id/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { sql } from "kysely";
+import { z } from "zod";
+import type { Db } from "../db/schema.ts";
+import { checkReadiness } from "../health/readiness.ts";
+import { readServiceFigures } from "../metrics/figures.ts";
+import {
+  keyActivationDelaySeconds,
+  listSigningKeys,
+  rotateOidcSigningKey,
+  signingKeyRetentionSeconds,
+} from "../oidc/signing-keys.ts";
+import { describeSamlKeys } from "../saml/key-status.ts";
+import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
+
+const refusals = { 401: errorBodySchema, 403: errorBodySchema };
+const tags = ["admin"];
+
+/** The server's own package version, read once. */
+const serverVersion = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
+
+/** The database server's version (`server_version`: PostgreSQL's, or the one PGlite embeds); null when it does not answer. */
+async function databaseVersion(db: Db): Promise<string | null> {
+  try {
+    const { rows } = await sql<{ server_version: string }>`show server_version`.execute(db);
+    return rows[0]?.server_version ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The console's signing keys (list, rotate the OpenID Connect key) and service screens: admin's alone. */
+export const adminServiceRoutes: FastifyPluginAsyncZod = async (app) => {
+  guardConsoleRoutes(app);
+
+  app.get(
+    "/api/admin/keys",
+    {
+      config: { permission: "keys.manage" },
+      schema: {
+        tags,
+        summary: "List the signing keys",
+        description:
+          "The OpenID Connect signing keys as `keys list` shows them (which are published, which one signs) " +
+          "and the SAML keys in the metadata with their certificates' subject, fingerprint and validity.",
+        response: { 200: signingKeysSchema, ...refusals },
+      },
+    },
+    async () => {
+      const now = app.clock();
+      const [oidc, saml] = await Promise.all([
+        listSigningKeys(app.db, app.config.sessionSecret, now),
+        describeSamlKeys(app.db, now),
+      ]);
+      return {
+        oidc: {
+          keys: oidc.map((key) => ({
+            ...key,
+            createdAt: key.createdAt.toISOString(),
+            retiredAt: key.retiredAt?.toISOString() ?? null,
+          })),
+          activationDelaySeconds: keyActivationDelaySeconds,
+          retentionSeconds: signingKeyRetentionSeconds,
+        },
+        saml: {
+          keys: saml.map((key) => ({
+            ...key,
+            notBefore: key.notBefore.toISOString(),
+            notAfter: key.notAfter.toISOString(),
+            activatesAt: key.activatesAt.toISOString(),
+          })),
+        },
+      };
+    },
+  );
+
+  app.post(
+    "/api/admin/keys/rotate",
+    {
+      config: { permission: "keys.manage" },
+      schema: {
+        tags,
+        summary: "Rotate the OpenID Connect signing key",
+        description:
+          "As `keys rotate`: a new key is published at once and signs after the activation delay; the old one " +
+          "stays published until the ID tokens it signed expire. Audited as `signing_keys_rotated`.",
+        body: z.object({}).optional(),
+        response: { 200: keyRotationSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const rotation = await rotateOidcSigningKey(app.db, app.config.sessionSecret, app.clock());
+      await auditByOperator(request, {
+        type: "signing_keys_rotated",
+        result: "success",
+        details: { kid: rotation.kid, retired: rotation.retired },
+      });
+      return { kid: rotation.kid, retired: rotation.retired, signsFrom: rotation.signsFrom.toISOString() };
+    },
+  );
+
+  app.get(
+    "/api/admin/service",
+    {
+      config: { permission: "service.view" },
+      schema: {
+        tags,
+        summary: "The service's state",
+        description:
+          "Version, database kind and server version, what /ready checks, uptime, and key figures read from " +
+          "the registry `/metrics` serves (since this process started).",
+        response: { 200: serviceStatusSchema, ...refusals },
+      },
+    },
+    async () => {
+      const [health, version, figures] = await Promise.all([
+        checkReadiness(app),
+        databaseVersion(app.db),
+        readServiceFigures(app.metrics.registry),
+      ]);
+      const uptimeSeconds = Math.floor(process.uptime());
+      return {
+        version: serverVersion,
+        database: { kind: app.database.kind, serverVersion: version },
+        health,
+        startedAt: new Date(Date.now() - uptimeSeconds * 1000).toISOString(),
+        uptimeSeconds,
+        figures,
+      };
+    },
+  );
+};

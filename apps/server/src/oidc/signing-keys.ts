@@ -1,0 +1,49 @@
+import type { Db } from "../db/schema.ts";
+import { keyActivationDelaySeconds, loadPublishedKeys, type RotationResult, rotateSigningKeys } from "./keys.ts";
+import { signingKeyRetentionSeconds } from "./provider.ts";
+
+/** An OpenID Connect signing key as `keys list` and the console's signing keys screen show it. */
+export interface SigningKeyStatus {
+  kid: string;
+  /** The JWS algorithm of a published key; null for one no longer published. */
+  algorithm: string | null;
+  createdAt: Date;
+  retiredAt: Date | null;
+  published: boolean;
+  /** The key that signs now (the first one published). */
+  signing: boolean;
+}
+
+/** The stored keys, newest first: which are published and which one signs (what the provider loads). */
+export async function listSigningKeys(db: Db, sessionSecret: string, now = new Date()): Promise<SigningKeyStatus[]> {
+  const published = await loadPublishedKeys(db, sessionSecret, signingKeyRetentionSeconds, now);
+  const rows = await db
+    .selectFrom("oidc_signing_keys")
+    .select(["kid", "created_at", "retired_at"])
+    .orderBy("created_at", "desc")
+    .execute();
+  return rows.map((row) => {
+    const jwk = published.find((key) => key.kid === row.kid);
+    return {
+      kid: row.kid,
+      algorithm: jwk?.alg ?? null,
+      createdAt: row.created_at,
+      retiredAt: row.retired_at,
+      published: jwk !== undefined,
+      signing: published[0]?.kid === row.kid,
+    };
+  });
+}
+
+export interface KeyRotation extends RotationResult {
+  /** When the new key starts signing: running servers publish it first. */
+  signsFrom: Date;
+}
+
+/** `keys rotate` and the console's rotation: a new key, signing after the activation delay; the old ones retire. */
+export async function rotateOidcSigningKey(db: Db, sessionSecret: string, now = new Date()): Promise<KeyRotation> {
+  const result = await rotateSigningKeys(db, sessionSecret, now);
+  return { ...result, signsFrom: new Date(now.getTime() + keyActivationDelaySeconds * 1000) };
+}
+
+export { keyActivationDelaySeconds, signingKeyRetentionSeconds };

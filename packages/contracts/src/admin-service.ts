@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { text } from "./text.ts";
+
+/** The console's signing keys and service screens (`/api/admin/keys`, `/api/admin/service`). */
+
+/** An OpenID Connect signing key as `keys list` shows it. */
+export const oidcSigningKeySchema = z.object({
+  kid: text(),
+  /** The JWS algorithm it signs with (RS256); null for a key that is no longer published. */
+  algorithm: text().nullable(),
+  createdAt: text(),
+  retiredAt: text().nullable(),
+  /** In the JWKS: applications can check tokens it signed. */
+  published: z.boolean(),
+  /** The key that signs ID tokens now. */
+  signing: z.boolean(),
+});
+export type OidcSigningKey = z.infer<typeof oidcSigningKeySchema>;
+
+/** A SAML signing key and its certificate, as the metadata carries it. */
+export const samlSigningKeySchema = z.object({
+  kid: text(),
+  subject: text(),
+  /** SHA-256 of the certificate's DER, colon-separated hex, as openssl prints it. */
+  fingerprint: text(),
+  notBefore: text(),
+  notAfter: text(),
+  activatesAt: text(),
+  signing: z.boolean(),
+});
+export type SamlSigningKey = z.infer<typeof samlSigningKeySchema>;
+
+export const signingKeysSchema = z.object({
+  oidc: z.object({
+    keys: z.array(oidcSigningKeySchema),
+    /** A new key signs only this long after a rotation (every instance publishes it first). */
+    activationDelaySeconds: z.number().int(),
+    /** A retired key stays published this long, while tokens it signed may still be presented. */
+    retentionSeconds: z.number().int(),
+  }),
+  saml: z.object({ keys: z.array(samlSigningKeySchema) }),
+});
+export type SigningKeys = z.infer<typeof signingKeysSchema>;
+
+export const keyRotationSchema = z.object({
+  kid: text(),
+  retired: z.array(text()),
+  /** When the new key starts signing. */
+  signsFrom: text(),
+});
+export type KeyRotation = z.infer<typeof keyRotationSchema>;
+
+export const databaseKindNames = ["postgres", "pglite"] as const;
+
+/** Figures read from the metrics registry (what `/metrics` serves) since this process started; null when absent. */
+export const serviceFiguresSchema = z.object({
+  signIns: z.object({ success: z.number(), failure: z.number() }),
+  signInsByMethod: z.array(z.object({ method: text(), success: z.number(), failure: z.number() })),
+  throttledAttempts: z.number(),
+  ticketExchanges: z.object({ success: z.number(), failure: z.number() }),
+  requests: z.object({
+    total: z.number(),
+    /** Answers with a 5xx status. */
+    serverErrors: z.number(),
+    averageSeconds: z.number().nullable(),
+    /** The upper bound of the latency bucket holding the 95th percentile. */
+    p95Seconds: z.number().nullable(),
+  }),
+  pool: z.object({ total: z.number(), idle: z.number(), waiting: z.number() }),
+  diiaPending: z.number().nullable(),
+  memoryBytes: z.number().nullable(),
+  eventLoopLagSeconds: z.number().nullable(),
+});
+export type ServiceFigures = z.infer<typeof serviceFiguresSchema>;
+
+export const serviceStatusSchema = z.object({
+  version: text(),
+  database: z.object({ kind: z.enum(databaseKindNames), serverVersion: text().nullable() }),
+  /** What /ready checks: the database answers. */
+  health: z.object({ ready: z.boolean(), database: z.boolean() }),
+  startedAt: text(),
+  uptimeSeconds: z.number().int(),
+  figures: serviceFiguresSchema,
+});
+export type ServiceStatus = z.infer<typeof serviceStatusSchema>;

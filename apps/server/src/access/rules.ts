@@ -33,6 +33,14 @@ export interface AccessRuleInput {
 export interface RuleChangeActor {
   actor: string;
   userId?: string | null;
+  /** The console's operator, with where the request came from. */
+  actorId?: string;
+  ip?: string;
+  userAgent?: string;
+}
+
+function actorFields(by: RuleChangeActor) {
+  return { reason: by.actor, actorId: by.actorId, ip: by.ip, userAgent: by.userAgent };
 }
 
 export interface DescribedRule {
@@ -40,6 +48,7 @@ export interface DescribedRule {
   affiliation: string | null;
   unitId: string | null;
   unitCode: string | null;
+  unitName: string | null;
   includeSubunits: boolean;
   status: string | null;
 }
@@ -53,6 +62,7 @@ export async function listAccessRules(db: Db, applicationId: string): Promise<De
       "access_rules.affiliation",
       "access_rules.unit_id",
       "units.code",
+      "units.name_uk",
       "access_rules.include_subunits",
       "access_rules.status",
     ])
@@ -64,6 +74,7 @@ export async function listAccessRules(db: Db, applicationId: string): Promise<De
     affiliation: row.affiliation,
     unitId: row.unit_id,
     unitCode: row.code,
+    unitName: row.name_uk,
     includeSubunits: row.include_subunits,
     status: row.status,
   }));
@@ -143,9 +154,40 @@ export async function excludePerson(db: Db, userId: string, applicationId: strin
     result: "success",
     userId,
     applicationId,
-    reason: by.actor,
+    ...actorFields(by),
     details: { exclusion: true },
   });
+}
+
+/** Lifts an individual exclusion, audited: the rules and grants decide again. False when there was none. */
+export async function liftExclusion(db: Db, userId: string, applicationId: string, by: RuleChangeActor) {
+  const lifted = await db
+    .deleteFrom("access_exclusions")
+    .where("user_id", "=", userId)
+    .where("application_id", "=", applicationId)
+    .executeTakeFirst();
+  if (Number(lifted.numDeletedRows) === 0) return false;
+  await recordAuditEvent(db, {
+    type: "access_granted",
+    result: "success",
+    userId,
+    applicationId,
+    ...actorFields(by),
+    details: { exclusionLifted: true },
+  });
+  return true;
+}
+
+/** The people excluded from the application by name. */
+export function listExclusions(db: Db, applicationId: string) {
+  return db
+    .selectFrom("access_exclusions")
+    .innerJoin("users", "users.id", "access_exclusions.user_id")
+    .select(["users.id", "users.username", "users.full_name as fullName"])
+    .where("access_exclusions.application_id", "=", applicationId)
+    .orderBy("users.username")
+    .limit(500)
+    .execute();
 }
 
 async function audit(
@@ -160,7 +202,7 @@ async function audit(
     result: "success",
     userId: by.userId ?? null,
     applicationId,
-    reason: by.actor,
+    ...actorFields(by),
     details: {
       ruleId: rule.id,
       affiliation: rule.affiliation,

@@ -184,7 +184,7 @@ export function BulkGrantSection({ application }: { application: AdminApplicatio
           type="file"
           accept=".csv,.txt,text/csv,text/plain"
           onChange={readFile}
-          className="text-sm"
+          className="text-sm file:mr-3 file:rounded-md file:border file:border-border file:bg-white file:px-3 file:py-2 file:text-sm"
         />
       </div>
       {grant.isError ? (

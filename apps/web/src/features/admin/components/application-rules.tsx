@@ -35,7 +35,7 @@ function useDescribeRule() {
         : t("admin-apps:rules.any"),
       unit: unit
         ? t(rule.includeSubunits ? "admin-apps:rules.withSubunits" : "admin-apps:rules.unitOnly", { unit })
-        : t("admin-apps:rules.any"),
+        : t("admin-apps:rules.anyUnit"),
       status: rule.status ? t(`admin-apps:rules.statuses.${rule.status}`) : t("admin-apps:rules.anyCurrent"),
     });
   };
@@ -74,7 +74,7 @@ function AddRuleForm({ applicationId }: { applicationId: string }) {
   };
   return (
     <form className="flex flex-col gap-3" onSubmit={submit} aria-label={t("admin-apps:rules.add")}>
-      <div className="grid gap-3 sm:grid-cols-3">
+      <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-1">
         <div className="flex flex-col gap-1">
           <Label htmlFor={ids.affiliation}>{t("admin-apps:rules.affiliation")}</Label>
           <select

@@ -14,6 +14,8 @@ const textFields = ["title", "titleEn", "description", "descriptionEn"] as const
 const listFields = ["callbackUrls", "redirectUris", "postLogoutRedirectUris"] as const;
 const flagFields = ["releaseTaxId", "requireMfa", "oidcEnabled", "publicClient", "firstParty"] as const;
 type ListField = (typeof listFields)[number];
+// The fields that show their own error; any other refusal is told under the form.
+const markedFields = new Set<string>([...textFields, ...listFields, "scopes", "backchannelLogoutUri"]);
 type FlagField = (typeof flagFields)[number];
 
 interface FormValues extends Record<(typeof textFields)[number] | ListField, string>, Record<FlagField, boolean> {
@@ -54,7 +56,8 @@ function requestOf(values: FormValues): ApplicationUpdateRequest {
     ...Object.fromEntries(textFields.map((field) => [field, values[field]])),
     ...Object.fromEntries(listFields.map((field) => [field, lines(values[field])])),
     ...Object.fromEntries(flagFields.map((field) => [field, values[field]])),
-    scopes: values.scopes,
+    // None ticked: left to the server, which gives a client being turned on its default scopes.
+    scopes: values.scopes.length ? values.scopes : undefined,
     backchannelLogoutUri: values.backchannelLogoutUri.trim() || null,
   };
 }
@@ -65,7 +68,7 @@ function Field({ id, label, error, children }: { id: string; label: string; erro
       <Label htmlFor={id}>{label}</Label>
       {children}
       {error ? (
-        <p id={`${id}-error`} className="text-sm text-destructive-strong">
+        <p id={`${id}-error`} role="alert" className="text-sm text-destructive-strong" data-testid="settings-error">
           {error}
         </p>
       ) : null}
@@ -166,7 +169,12 @@ export function SettingsSection({ application }: { application: AdminApplication
               ))}
             </div>
             {errorOf("scopes") ? (
-              <p id={`${id("scopes")}-error`} className="text-sm text-destructive-strong">
+              <p
+                id={`${id("scopes")}-error`}
+                role="alert"
+                className="text-sm text-destructive-strong"
+                data-testid="settings-error"
+              >
                 {errorOf("scopes")}
               </p>
             ) : null}
@@ -175,7 +183,7 @@ export function SettingsSection({ application }: { application: AdminApplication
           {flag("firstParty")}
           {text("backchannelLogoutUri")}
         </fieldset>
-        {failure ? (
+        {failure && !markedFields.has(failedField ?? "") ? (
           <p role="alert" className="text-sm text-destructive-strong" data-testid="settings-error">
             {failure}
           </p>

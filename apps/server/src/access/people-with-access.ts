@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../db/schema.ts";
+import { peopleGivenByRules } from "./rules.ts";
 
 /** Who may use an application, page by page, for the console: individual grants, what the rules give, less exclusions. */
 
@@ -44,15 +45,7 @@ export async function peopleWithAccess(
   }>`with allowed as (
       select user_id, true as granted, false as ruled from user_applications where application_id = ${applicationId}
       union all
-      select distinct person.user_id, false, true
-      from access_rules rule
-      join person_affiliations person on
-        (rule.affiliation is null or rule.affiliation = person.affiliation)
-        and (rule.status is null or rule.status = person.status)
-      left join units person_unit on person_unit.id = person.unit_id
-      where rule.application_id = ${applicationId}
-        and (rule.unit_id is null or rule.unit_id = person.unit_id
-          or (rule.include_subunits and rule.unit_id = any(person_unit.ancestry)))
+      select distinct ruled.user_id, false, true from (${peopleGivenByRules(applicationId)}) ruled
     ), merged as (
       select user_id, bool_or(granted) as granted, bool_or(ruled) as ruled from allowed
       where user_id not in (select user_id from access_exclusions where application_id = ${applicationId})

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import { z } from "zod";
 import { recordAuditEvent } from "../audit/record.ts";
 import { type AccessRule, affiliations, recordStatuses } from "../db/people-schema.ts";
@@ -125,12 +125,9 @@ export async function removeAccessRule(
   return true;
 }
 
-/** How many people the application's rules, grants and exclusions let in now (for the operator's eye). */
-export async function countPeopleWithAccess(db: Db, applicationId: string): Promise<number> {
-  const result = await sql<{ people: string }>`select count(*) as people from (
-      select user_id from user_applications where application_id = ${applicationId}
-      union
-      select person.user_id
+/** The ids of the people the application's rules let in (a select of `user_id`; grants and exclusions aside). */
+export function peopleGivenByRules(applicationId: string): RawBuilder<{ user_id: string }> {
+  return sql<{ user_id: string }>`select person.user_id
       from access_rules rule
       join person_affiliations person on
         (rule.affiliation is null or rule.affiliation = person.affiliation)
@@ -138,7 +135,15 @@ export async function countPeopleWithAccess(db: Db, applicationId: string): Prom
       left join units person_unit on person_unit.id = person.unit_id
       where rule.application_id = ${applicationId}
         and (rule.unit_id is null or rule.unit_id = person.unit_id
-          or (rule.include_subunits and rule.unit_id = any(person_unit.ancestry)))
+          or (rule.include_subunits and rule.unit_id = any(person_unit.ancestry)))`;
+}
+
+/** How many people the application's rules, grants and exclusions let in now (for the operator's eye). */
+export async function countPeopleWithAccess(db: Db, applicationId: string): Promise<number> {
+  const result = await sql<{ people: string }>`select count(*) as people from (
+      select user_id from user_applications where application_id = ${applicationId}
+      union
+      ${peopleGivenByRules(applicationId)}
       except
       select user_id from access_exclusions where application_id = ${applicationId}
     ) allowed join users on users.id = allowed.user_id and users.status = 'active'`.execute(db);

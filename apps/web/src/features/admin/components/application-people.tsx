@@ -2,19 +2,18 @@ import type { AdminApplicationDetail, ApplicationPeoplePage, BulkGrantReport } f
 import { Search } from "lucide-react";
 import { type ChangeEvent, useEffect, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import { Button } from "@/components/ui/button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
-import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useApplicationPeople, useBulkGrant } from "../api/applications-api.ts";
 import { areaClass } from "./application-settings.tsx";
 import { ConfirmButton } from "./confirm-button.tsx";
 import { type ConsoleColumn, DataTable } from "./data-table.tsx";
+import { personColumns } from "./person-columns.tsx";
 import { Section } from "./person-sections.tsx";
-import { StatusBadge } from "./status-badge.tsx";
 
 type Person = ApplicationPeoplePage["people"][number];
 const typingPauseMs = 250;
@@ -23,32 +22,14 @@ function usePeopleColumns(): ConsoleColumn<Person>[] {
   const { t } = useTranslation(["admin", "admin-apps"]);
   const language = useLanguage();
   return useMemo(
-    () => [
-      {
-        id: "name",
-        header: t("admin:people.columns.name"),
-        cell: ({ row }) => (
-          <Link
-            className="font-medium text-primary underline-offset-4 hover:underline"
-            to={localizePath(language, `/admin/people/${row.original.id}`)}
-          >
-            {row.original.fullName}
-          </Link>
-        ),
-      },
-      { accessorKey: "username", header: t("admin:people.columns.username") },
-      { id: "email", header: t("admin:people.columns.email"), cell: ({ row }) => row.original.email ?? "—" },
-      {
-        id: "via",
-        header: t("admin-apps:people.via"),
-        cell: ({ row }) => t(`admin-apps:people.vias.${row.original.via}`),
-      },
-      {
-        id: "status",
-        header: t("admin:people.columns.status"),
-        cell: ({ row }) => <StatusBadge status={row.original.status} />,
-      },
-    ],
+    () =>
+      personColumns<Person>(t, language, [
+        {
+          id: "via",
+          header: t("admin-apps:people.via"),
+          cell: ({ row }) => t(`admin-apps:people.vias.${row.original.via}`),
+        },
+      ]),
     [t, language],
   );
 }

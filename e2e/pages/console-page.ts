@@ -166,6 +166,11 @@ export class ApplicationScreen {
     await this.page.getByTestId("confirm-action").click();
   }
 
+  /** Waits until no toast is on screen: axe reads a toast fading in or out as low contrast. */
+  async toastsGone(): Promise<void> {
+    await expect(this.page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 20_000 });
+  }
+
   async searchAccess(query: string): Promise<void> {
     await this.page.getByTestId("access-search").fill(query);
     await expect(this.page).toHaveURL(new RegExp(`q=${encodeURIComponent(query)}`));

@@ -68,6 +68,7 @@ for (const language of ["uk", "en"] as const) {
       await expect(rows.filter({ hasText: "employee" })).toContainText(said.granted);
       await expect(rows.filter({ hasText: "nobody.here.at.all" })).toContainText(said.unknown);
       await expect(rows.filter({ hasText: "not a name" })).toContainText(said.bad);
+      await screen.toastsGone();
       await expectNoAxeViolations(page, "a bulk grant report");
     });
   });

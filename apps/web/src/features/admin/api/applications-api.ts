@@ -51,7 +51,11 @@ function useApplicationPost<Input, Answer>(path: string, reader: { parse(value: 
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: Input) => apiJson(path, { method: "POST", body: input, failure }, reader),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: consoleKey }),
+    // Not awaited: the answers are read again after the caller's onSuccess has run, since the settings form
+    // remounts on the new answer and a remounted form's mutate callbacks would never be called.
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: consoleKey });
+    },
   });
 }
 

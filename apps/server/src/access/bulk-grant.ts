@@ -20,6 +20,8 @@ export interface BulkGrantActor {
   reason: string;
   ip?: string;
   userAgent?: string;
+  /** When, by the app's clock. */
+  at?: Date;
 }
 
 type Key = { kind: "id" | "email" | "username"; value: string };
@@ -130,7 +132,7 @@ export async function bulkGrant(
         .insertInto("audit_events")
         .values(
           granted.map((userId) => ({
-            occurred_at: new Date(),
+            occurred_at: by.at ?? new Date(),
             event_type: "access_granted" as const,
             result: "success" as const,
             user_id: userId,

@@ -158,6 +158,7 @@ export const adminApplicationDetailRoutes: FastifyPluginAsyncZod = async (app) =
           reason: "console",
           ip: origin.ip,
           userAgent: origin.userAgent,
+          at: app.clock(),
         });
       } catch (error) {
         if (error instanceof BulkGrantTooLongError) throw new AppError("app.bulk_grant_too_long");

@@ -116,4 +116,63 @@ export class ConsolePage {
   rowOf(title: string): Locator {
     return this.applicationsTable.getByRole("row").filter({ hasText: title });
   }
+
+  /** From the applications list to one application's screen. */
+  async openApplication(title: string): Promise<ApplicationScreen> {
+    await this.rowOf(title).getByRole("link", { name: title }).click();
+    await expect(this.page.getByTestId("application-screen")).toBeVisible();
+    await expect(this.page).toHaveURL(new RegExp(`/${this.language}/admin/applications/[0-9a-f-]{36}`));
+    return new ApplicationScreen(this.page);
+  }
+}
+
+/** One application's console screen: settings, access rules, who has access, bulk grant. */
+export class ApplicationScreen {
+  readonly page: Page;
+  readonly settingsError: Locator;
+  readonly peopleCount: Locator;
+  readonly accessTable: Locator;
+  readonly report: Locator;
+
+  constructor(page: Page) {
+    this.page = page;
+    this.settingsError = page.getByTestId("settings-error");
+    this.peopleCount = page.getByTestId("rules-people");
+    this.accessTable = page.getByTestId("access-table");
+    this.report = page.getByTestId("bulk-report");
+  }
+
+  async setCallbacks(urls: string[]): Promise<void> {
+    await this.page.getByTestId("settings-callbackUrls").fill(urls.join("\n"));
+  }
+
+  async setOidc(on: boolean, redirectUris: string[]): Promise<void> {
+    await this.page.getByTestId("settings-oidcEnabled").setChecked(on);
+    await this.page.getByTestId("settings-redirectUris").fill(redirectUris.join("\n"));
+  }
+
+  async save(): Promise<void> {
+    await this.page.getByTestId("settings-save").click();
+  }
+
+  async addStudentRule(): Promise<void> {
+    await this.page.getByTestId("rule-affiliation").selectOption("student");
+    await this.page.getByTestId("rule-add").click();
+  }
+
+  async bulkGrant(list: string): Promise<void> {
+    await this.page.getByTestId("bulk-list").fill(list);
+    await this.page.getByTestId("bulk-grant").click();
+    await this.page.getByTestId("confirm-action").click();
+  }
+
+  /** Waits until no toast is on screen: axe reads a toast fading in or out as low contrast. */
+  async toastsGone(): Promise<void> {
+    await expect(this.page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 20_000 });
+  }
+
+  async searchAccess(query: string): Promise<void> {
+    await this.page.getByTestId("access-search").fill(query);
+    await expect(this.page).toHaveURL(new RegExp(`q=${encodeURIComponent(query)}`));
+  }
 }

@@ -6,6 +6,8 @@ import type { Kysely } from "kysely";
 import { accountApplicationRoutes } from "./account/application-routes.ts";
 import { accountPasswordRoutes } from "./account/password-routes.ts";
 import { accountSessionRoutes } from "./account/routes.ts";
+import { adminAccessRuleRoutes } from "./admin/access-rule-routes.ts";
+import { adminApplicationDetailRoutes } from "./admin/application-detail-routes.ts";
 import { adminApplicationRoutes } from "./admin/application-routes.ts";
 import { adminAuditRoutes } from "./admin/audit-routes.ts";
 import { adminImportRoutes } from "./admin/import-routes.ts";
@@ -151,6 +153,8 @@ export async function buildApp({
   await app.register(adminPeopleRoutes);
   await app.register(adminPersonRecoveryRoutes);
   await app.register(adminApplicationRoutes);
+  await app.register(adminApplicationDetailRoutes);
+  await app.register(adminAccessRuleRoutes);
   await app.register(adminImportRoutes);
   await app.register(adminAuditRoutes);
   await app.register(adminServiceRoutes);

@@ -1,5 +1,6 @@
 export * from "./account.ts";
 export * from "./admin.ts";
+export * from "./admin-applications.ts";
 export * from "./admin-records.ts";
 export * from "./admin-service.ts";
 export * from "./api.ts";

@@ -28,7 +28,9 @@ export const rootPages = ["/", "/google-auth", "/auth-success"] as const;
 function adminScreen(rest: string[]): boolean {
   if (rest.length === 0) return true;
   if (rest.length === 1) return ["applications", "import", "audit", "keys", "service"].includes(rest[0] ?? "");
-  return rest.length === 2 && rest[0] === "people" && /^[0-9a-f-]{36}$/i.test(rest[1] ?? "");
+  return (
+    rest.length === 2 && (rest[0] === "people" || rest[0] === "applications") && /^[0-9a-f-]{36}$/i.test(rest[1] ?? "")
+  );
 }
 
 /** Whether a request path (without its query) is one of the web app's pages. */
@@ -37,7 +39,8 @@ export function isPagePath(path: string): boolean {
   const segments = path.split("/").slice(1);
   if (segments.length > 1 && segments.at(-1) === "") segments.pop();
   const [first = "", page = "", ...rest] = segments;
-  // The console's own screens: /{lang}/admin/applications, …/import, …/audit, …/keys, …/service, /{lang}/admin/people/{id}.
+  // The console's own screens: /{lang}/admin/applications, …/import, …/audit, …/keys, …/service,
+  // /{lang}/admin/people/{id}, /{lang}/admin/applications/{id}.
   if (isLanguage(first) && page === "admin") return adminScreen(rest);
   if (rest.length > 0) return false;
   // A page named without a language gets one from the app (`/faq` → `/uk/faq`).

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import { z } from "zod";
 import { recordAuditEvent } from "../audit/record.ts";
 import { type AccessRule, affiliations, recordStatuses } from "../db/people-schema.ts";
@@ -33,6 +33,14 @@ export interface AccessRuleInput {
 export interface RuleChangeActor {
   actor: string;
   userId?: string | null;
+  /** The console's operator, with where the request came from. */
+  actorId?: string;
+  ip?: string;
+  userAgent?: string;
+}
+
+function actorFields(by: RuleChangeActor) {
+  return { reason: by.actor, actorId: by.actorId, ip: by.ip, userAgent: by.userAgent };
 }
 
 export interface DescribedRule {
@@ -40,6 +48,7 @@ export interface DescribedRule {
   affiliation: string | null;
   unitId: string | null;
   unitCode: string | null;
+  unitName: string | null;
   includeSubunits: boolean;
   status: string | null;
 }
@@ -53,6 +62,7 @@ export async function listAccessRules(db: Db, applicationId: string): Promise<De
       "access_rules.affiliation",
       "access_rules.unit_id",
       "units.code",
+      "units.name_uk",
       "access_rules.include_subunits",
       "access_rules.status",
     ])
@@ -64,6 +74,7 @@ export async function listAccessRules(db: Db, applicationId: string): Promise<De
     affiliation: row.affiliation,
     unitId: row.unit_id,
     unitCode: row.code,
+    unitName: row.name_uk,
     includeSubunits: row.include_subunits,
     status: row.status,
   }));
@@ -114,12 +125,9 @@ export async function removeAccessRule(
   return true;
 }
 
-/** How many people the application's rules, grants and exclusions let in now (for the operator's eye). */
-export async function countPeopleWithAccess(db: Db, applicationId: string): Promise<number> {
-  const result = await sql<{ people: string }>`select count(*) as people from (
-      select user_id from user_applications where application_id = ${applicationId}
-      union
-      select person.user_id
+/** The ids of the people the application's rules let in (a select of `user_id`; grants and exclusions aside). */
+export function peopleGivenByRules(applicationId: string): RawBuilder<{ user_id: string }> {
+  return sql<{ user_id: string }>`select person.user_id
       from access_rules rule
       join person_affiliations person on
         (rule.affiliation is null or rule.affiliation = person.affiliation)
@@ -127,7 +135,15 @@ export async function countPeopleWithAccess(db: Db, applicationId: string): Prom
       left join units person_unit on person_unit.id = person.unit_id
       where rule.application_id = ${applicationId}
         and (rule.unit_id is null or rule.unit_id = person.unit_id
-          or (rule.include_subunits and rule.unit_id = any(person_unit.ancestry)))
+          or (rule.include_subunits and rule.unit_id = any(person_unit.ancestry)))`;
+}
+
+/** How many people the application's rules, grants and exclusions let in now (for the operator's eye). */
+export async function countPeopleWithAccess(db: Db, applicationId: string): Promise<number> {
+  const result = await sql<{ people: string }>`select count(*) as people from (
+      select user_id from user_applications where application_id = ${applicationId}
+      union
+      ${peopleGivenByRules(applicationId)}
       except
       select user_id from access_exclusions where application_id = ${applicationId}
     ) allowed join users on users.id = allowed.user_id and users.status = 'active'`.execute(db);
@@ -143,9 +159,40 @@ export async function excludePerson(db: Db, userId: string, applicationId: strin
     result: "success",
     userId,
     applicationId,
-    reason: by.actor,
+    ...actorFields(by),
     details: { exclusion: true },
   });
+}
+
+/** Lifts an individual exclusion, audited: the rules and grants decide again. False when there was none. */
+export async function liftExclusion(db: Db, userId: string, applicationId: string, by: RuleChangeActor) {
+  const lifted = await db
+    .deleteFrom("access_exclusions")
+    .where("user_id", "=", userId)
+    .where("application_id", "=", applicationId)
+    .executeTakeFirst();
+  if (Number(lifted.numDeletedRows) === 0) return false;
+  await recordAuditEvent(db, {
+    type: "access_granted",
+    result: "success",
+    userId,
+    applicationId,
+    ...actorFields(by),
+    details: { exclusionLifted: true },
+  });
+  return true;
+}
+
+/** The people excluded from the application by name. */
+export function listExclusions(db: Db, applicationId: string) {
+  return db
+    .selectFrom("access_exclusions")
+    .innerJoin("users", "users.id", "access_exclusions.user_id")
+    .select(["users.id", "users.username", "users.full_name as fullName"])
+    .where("access_exclusions.application_id", "=", applicationId)
+    .orderBy("users.username")
+    .limit(500)
+    .execute();
 }
 
 async function audit(
@@ -160,7 +207,7 @@ async function audit(
     result: "success",
     userId: by.userId ?? null,
     applicationId,
-    reason: by.actor,
+    ...actorFields(by),
     details: {
       ruleId: rule.id,
       affiliation: rule.affiliation,

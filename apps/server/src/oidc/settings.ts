@@ -42,7 +42,7 @@ export async function applyOidcSettings(
   const redirectUris = changes.redirect_uris ?? application.redirect_uris;
   if (enabled && redirectUris.length === 0)
     throw new MissingRedirectUriError("OpenID Connect needs at least one --redirect-uri");
-  return db.transaction().execute(async (tx) => {
+  const write = async (tx: Kysely<Database>) => {
     // Turning OpenID Connect off ends every token the application holds.
     if (!enabled) await revokeOidcGrants(tx, { clientId: application.id });
     return tx
@@ -51,5 +51,7 @@ export async function applyOidcSettings(
       .where("id", "=", application.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-  });
+  };
+  // Inside a caller's transaction (the console's whole edit), part of it; otherwise a transaction of its own.
+  return db.isTransaction ? write(db) : db.transaction().execute(write);
 }

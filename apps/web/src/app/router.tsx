@@ -79,6 +79,10 @@ export const privatePages: RouteObject[] = [
         lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminApplicationsRoute }),
       },
       {
+        path: "applications/:id",
+        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminApplicationRoute }),
+      },
+      {
         path: "import",
         lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminImportRoute }),
       },

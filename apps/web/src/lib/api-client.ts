@@ -9,13 +9,16 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: ErrorCode | undefined;
   readonly retryAfterSeconds: number | undefined;
+  /** The request field the error is about (the first detail's path without `body.`), for a form to mark. */
+  readonly field: string | undefined;
 
-  constructor(message: string, status: number, code?: ErrorCode, retryAfterSeconds?: number) {
+  constructor(message: string, status: number, code?: ErrorCode, retryAfterSeconds?: number, field?: string) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.field = field;
   }
 }
 
@@ -28,13 +31,17 @@ export interface ApiRequest {
   redirect?: RequestRedirect;
 }
 
-async function readErrorCode(response: Response): Promise<ErrorCode | undefined> {
+async function readError(response: Response): Promise<{ code?: ErrorCode; field?: string }> {
   try {
     // A plain check instead of the contracts schema: zod stays out of the first-load JavaScript.
-    const code: unknown = ((await response.json()) as { code?: unknown } | null)?.code;
-    return isErrorCode(code) ? code : undefined;
+    const body = (await response.json()) as { code?: unknown; details?: { path?: unknown }[] } | null;
+    const path = body?.details?.[0]?.path;
+    return {
+      code: isErrorCode(body?.code) ? body.code : undefined,
+      field: typeof path === "string" ? path.replace(/^body\./, "") : undefined,
+    };
   } catch {
-    return undefined;
+    return {};
   }
 }
 
@@ -71,7 +78,8 @@ export async function apiFetch(path: string, request: ApiRequest): Promise<Respo
     throw new ApiError(request.failure, 0);
   }
   if (!response.ok) {
-    throw new ApiError(request.failure, response.status, await readErrorCode(response), readRetryAfter(response));
+    const { code, field } = await readError(response);
+    throw new ApiError(request.failure, response.status, code, readRetryAfter(response), field);
   }
   return response;
 }

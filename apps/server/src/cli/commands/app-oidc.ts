@@ -1,9 +1,8 @@
 import { parseArgs } from "node:util";
-import { text } from "@kpi-id/contracts";
 import { z } from "zod";
 import { findApplicationByIdOrName } from "../../apps/queries.ts";
-import { callbackUrlSchema } from "../../apps/service.ts";
 import type { ApplicationRow } from "../../db/schema.ts";
+import { ApplicationChangeError, updateApplicationSettings } from "../../oidc/application-update.ts";
 import { isOidcScope } from "../../oidc/clients.ts";
 import {
   applyOidcSettings,
@@ -78,6 +77,19 @@ export function validateOidcSettings(settings: OidcSettings): void {
     throw new UsageError("--oidc needs at least one --redirect-uri");
   }
 }
+
+/** `app update`'s flag for each field of the shared edit. */
+const flagOfUpdate: Record<string, string> = {
+  title: "--title",
+  description: "--description",
+  titleEn: "--title-en",
+  descriptionEn: "--description-en",
+  callbackUrls: "--callback-url",
+  redirectUris: "--redirect-uri",
+  postLogoutRedirectUris: "--post-logout-redirect-uri",
+  backchannelLogoutUri: "--backchannel-logout-uri",
+  scopes: "--scope",
+};
 
 const flagOfField: Record<string, string> = {
   redirectUris: "--redirect-uri",
@@ -159,63 +171,36 @@ export const updateApplication: CommandHandler = async ({ db, out, config }, arg
   }
   if (!values.app) throw new UsageError("--app is required");
   if (values.oidc && values["disable-oidc"]) throw new UsageError("--oidc/--disable-oidc: give one of them");
+  if (values["release-tax-id"] && values["withhold-tax-id"])
+    throw new UsageError("--release-tax-id/--withhold-tax-id: give one of them");
+  if (values["require-mfa"] && values["no-require-mfa"])
+    throw new UsageError("--require-mfa/--no-require-mfa: give one of them");
   let application = await findApplicationByIdOrName(db, values.app);
   if (!application) throw new CommandFailedError(`no application '${values.app}'`);
-
-  const basics = z
-    .object({
-      title: text().min(1).max(200).optional(),
-      description: text().max(1000).optional(),
-      titleEn: text().max(200).optional(),
-      descriptionEn: text().max(1000).optional(),
-      callbackUrls: z.array(callbackUrlSchema).min(1).max(11).optional(),
-      releaseTaxId: z.boolean().optional(),
-    })
-    .safeParse({
+  const oidc = oidcSettingsFromOptions(values);
+  try {
+    application = await updateApplicationSettings(db, application, {
       title: values.title,
       description: values.description,
       titleEn: values["title-en"],
       descriptionEn: values["description-en"],
       callbackUrls: values["callback-url"],
       releaseTaxId: values["release-tax-id"] ? true : values["withhold-tax-id"] ? false : undefined,
+      requireMfa: values["require-mfa"] ? true : values["no-require-mfa"] ? false : undefined,
+      oidcEnabled: values.oidc ? true : values["disable-oidc"] ? false : undefined,
+      redirectUris: oidc.redirectUris,
+      postLogoutRedirectUris: oidc.postLogoutRedirectUris,
+      scopes: oidc.scopes,
+      publicClient: oidc.public,
+      firstParty: oidc.firstParty,
+      backchannelLogoutUri: oidc.backchannelLogoutUri,
     });
-  if (!basics.success)
-    throw new UsageError(basics.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; "));
-  if (values["release-tax-id"] && values["withhold-tax-id"])
-    throw new UsageError("--release-tax-id/--withhold-tax-id: give one of them");
-  const { title, description, titleEn, descriptionEn, callbackUrls, releaseTaxId } = basics.data;
-  const [callbackUrl, ...extraCallbackUrls] = callbackUrls ?? [];
-  const changed = [title, description, titleEn, descriptionEn, callbackUrl, releaseTaxId].some(
-    (value) => value !== undefined,
-  );
-  if (changed) {
-    application = await db
-      .updateTable("applications")
-      .set({
-        ...(title !== undefined ? { title } : {}),
-        ...(description !== undefined ? { description } : {}),
-        ...(titleEn !== undefined ? { title_en: titleEn } : {}),
-        ...(descriptionEn !== undefined ? { description_en: descriptionEn } : {}),
-        ...(callbackUrl !== undefined ? { callback_url: callbackUrl, extra_callback_urls: extraCallbackUrls } : {}),
-        ...(releaseTaxId !== undefined ? { release_tax_id: releaseTaxId } : {}),
-        updated_at: new Date(),
-      })
-      .where("id", "=", application.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  }
-  const requireMfa = values["require-mfa"] ? true : values["no-require-mfa"] ? false : undefined;
-  if (requireMfa !== undefined) {
-    application = await db
-      .updateTable("applications")
-      .set({ require_mfa: requireMfa, updated_at: new Date() })
-      .where("id", "=", application.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  }
-  const enabled = values.oidc ? true : values["disable-oidc"] ? false : undefined;
-  if (enabled !== undefined || hasOidcOptions(values)) {
-    application = await applyOidcOptions(db, application, oidcSettingsFromOptions(values, enabled));
+  } catch (error) {
+    if (error instanceof ApplicationChangeError) {
+      const field = error.field.split(".")[0] ?? "";
+      throw new UsageError(`${flagOfUpdate[field] ?? `--${field}`}: ${error.message}`);
+    }
+    throw error;
   }
   out.result(
     {

@@ -1,3 +1,4 @@
+import { ApplicationScreen } from "@/features/admin/components/application-screen.tsx";
 import { ApplicationsScreen } from "@/features/admin/components/applications-screen.tsx";
 import { ConsoleShell } from "@/features/admin/components/console-shell.tsx";
 import { PeopleScreen } from "@/features/admin/components/people-screen.tsx";
@@ -25,6 +26,14 @@ export function AdminApplicationsRoute() {
   return (
     <ConsoleShell>
       <ApplicationsScreen />
+    </ConsoleShell>
+  );
+}
+
+export function AdminApplicationRoute() {
+  return (
+    <ConsoleShell>
+      <ApplicationScreen />
     </ConsoleShell>
   );
 }

@@ -2,6 +2,7 @@ import type { AdminApplication, ApplicationSecret } from "@kpi-id/contracts";
 import { Copy, Plus } from "lucide-react";
 import { type FormEvent, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Card } from "@/components/ui/card.tsx";
@@ -9,12 +10,14 @@ import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
+import { localizePath } from "@/lib/paths.ts";
+import { useLanguage } from "@/lib/use-language.ts";
 import { useApplications, useCreateApplication, useRotateSecret } from "../api/admin-api.ts";
 import { ConfirmButton } from "./confirm-button.tsx";
 import { type ConsoleColumn, DataTable } from "./data-table.tsx";
 
 /** The secret of a new application or a rotated one: shown here once, with a copy button. */
-function SecretOnce({ shown }: { shown: ApplicationSecret }) {
+export function SecretOnce({ shown }: { shown: ApplicationSecret }) {
   const { t } = useTranslation("admin");
   const copy = async () => {
     await navigator.clipboard.writeText(shown.secret);
@@ -90,10 +93,22 @@ export function ApplicationsScreen() {
   const { t } = useTranslation("admin");
   const applications = useApplications();
   const rotate = useRotateSecret();
+  const language = useLanguage();
   const [shown, setShown] = useState<ApplicationSecret | undefined>();
   const columns = useMemo<ConsoleColumn<AdminApplication>[]>(
     () => [
-      { accessorKey: "title", header: t("admin:applications.fields.title") },
+      {
+        id: "title",
+        header: t("admin:applications.fields.title"),
+        cell: ({ row }) => (
+          <Link
+            className="font-medium text-primary underline-offset-4 hover:underline"
+            to={localizePath(language, `/admin/applications/${row.original.id}`)}
+          >
+            {row.original.title}
+          </Link>
+        ),
+      },
       { accessorKey: "name", header: t("admin:applications.fields.name") },
       { accessorKey: "callbackUrl", header: t("admin:applications.fields.callbackUrl") },
       {
@@ -118,7 +133,7 @@ export function ApplicationsScreen() {
         ),
       },
     ],
-    [t, rotate.mutate],
+    [t, rotate.mutate, language],
   );
   return (
     <section aria-labelledby="applications-heading" className="flex flex-col gap-4">

@@ -12,11 +12,15 @@ interface DataTableProps<Row extends RowData> {
   testId?: string;
 }
 
-/** The console's lists: a TanStack table in the app's look, scrolling sideways on a phone. */
+/**
+ * The console's lists: a TanStack table in the app's look, scrolling sideways on a phone. The wrapper is
+ * positioned so that visually hidden text in a cell (sr-only, absolutely placed) scrolls with the table
+ * instead of widening the whole page at 390 px.
+ */
 export function DataTable<Row extends RowData>({ columns, rows, label, empty, testId }: DataTableProps<Row>) {
   const table = useTable({ features, columns, data: rows });
   return (
-    <div className="overflow-x-auto rounded-lg border border-border bg-white" data-testid={testId}>
+    <div className="relative overflow-x-auto rounded-lg border border-border bg-white" data-testid={testId}>
       <table className="w-full text-left text-sm" aria-label={label}>
         <thead className="bg-muted/60 text-xs tracking-wide text-muted-foreground uppercase">
           {table.getHeaderGroups().map((group) => (

@@ -2,16 +2,15 @@ import type { PersonSummary } from "@kpi-id/contracts";
 import { Search } from "lucide-react";
 import { useEffect, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import { Button } from "@/components/ui/button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
-import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { type PeopleFilters, useApplications, usePeople } from "../api/admin-api.ts";
 import { useCan } from "./console-shell.tsx";
 import { type ConsoleColumn, DataTable } from "./data-table.tsx";
-import { StatusBadge } from "./status-badge.tsx";
+import { personColumns } from "./person-columns.tsx";
 
 const selectClass =
   "h-10 rounded-md border border-border bg-white px-3 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring";
@@ -44,32 +43,14 @@ function usePeopleColumns(): ConsoleColumn<PersonSummary>[] {
   const { t } = useTranslation("admin");
   const language = useLanguage();
   return useMemo(
-    () => [
-      {
-        id: "name",
-        header: t("admin:people.columns.name"),
-        cell: ({ row }) => (
-          <Link
-            className="font-medium text-primary underline-offset-4 hover:underline"
-            to={localizePath(language, `/admin/people/${row.original.id}`)}
-          >
-            {row.original.fullName}
-          </Link>
-        ),
-      },
-      { accessorKey: "username", header: t("admin:people.columns.username") },
-      { id: "email", header: t("admin:people.columns.email"), cell: ({ row }) => row.original.email ?? "—" },
-      {
-        id: "ids",
-        header: t("admin:people.columns.ids"),
-        cell: ({ row }) => [row.original.studentId, row.original.employeeId].filter(Boolean).join(", ") || "—",
-      },
-      {
-        id: "status",
-        header: t("admin:people.columns.status"),
-        cell: ({ row }) => <StatusBadge status={row.original.status} />,
-      },
-    ],
+    () =>
+      personColumns<PersonSummary>(t, language, [
+        {
+          id: "ids",
+          header: t("admin:people.columns.ids"),
+          cell: ({ row }) => [row.original.studentId, row.original.employeeId].filter(Boolean).join(", ") || "—",
+        },
+      ]),
     [t, language],
   );
 }

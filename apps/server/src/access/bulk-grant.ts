@@ -1,0 +1,165 @@
+import { type BulkGrantOutcome, type BulkGrantReport, bulkGrantMaxLines } from "@kpi-id/contracts";
+import { sql } from "kysely";
+import { z } from "zod";
+import type { Db } from "../db/schema.ts";
+
+/**
+ * Granting an application to many people at once, from a pasted list or a CSV file: one username, e-mail or
+ * person id per line (a CSV's first cell; a header line is skipped). One transaction; each line gets an outcome.
+ * As `user grant`: the grant lifts an exclusion, and a disabled person is granted too (marked in the report:
+ * they cannot sign in until enabled).
+ */
+
+export class BulkGrantTooLongError extends Error {
+  override name = "BulkGrantTooLongError";
+}
+
+/** Who acts, for the audit rows (one per person granted). */
+export interface BulkGrantActor {
+  actorId?: string;
+  reason: string;
+  ip?: string;
+  userAgent?: string;
+  /** When, by the app's clock. */
+  at?: Date;
+}
+
+type Key = { kind: "id" | "email" | "username"; value: string };
+
+const headerWords = new Set(["username", "email", "e-mail", "login", "id", "user"]);
+const emailPattern = /^[^\s@,;"]+@[^\s@,;"]+$/;
+const usernamePattern = /^[^\s,;"'<>@]{1,128}$/;
+
+function firstCell(line: string): string {
+  const cell = line.split(/[,;\t]/)[0] ?? "";
+  return cell
+    .trim()
+    .replace(/^"(.*)"$/, "$1")
+    .trim();
+}
+
+function keyOf(cell: string): Key | undefined {
+  if (z.uuid().safeParse(cell).success) return { kind: "id", value: cell.toLowerCase() };
+  if (cell.includes("@"))
+    return emailPattern.test(cell) && cell.length <= 320 ? { kind: "email", value: cell.toLowerCase() } : undefined;
+  return usernamePattern.test(cell) ? { kind: "username", value: cell.toLowerCase() } : undefined;
+}
+
+interface Line {
+  line: number;
+  value: string;
+  key: Key | undefined;
+}
+
+/** The list's lines worth a report (blank ones and a header are not); too many is BulkGrantTooLongError. */
+export function parseBulkList(list: string): Line[] {
+  const lines: Line[] = [];
+  list
+    .replace(/^\uFEFF/, "")
+    .split(/\r\n|\n|\r/)
+    .forEach((raw, index) => {
+      if (!raw.trim()) return;
+      const value = firstCell(raw);
+      if (lines.length === 0 && headerWords.has(value.toLowerCase())) return;
+      lines.push({ line: index + 1, value: value.slice(0, 200), key: keyOf(value) });
+    });
+  if (lines.length > bulkGrantMaxLines) throw new BulkGrantTooLongError(`more than ${bulkGrantMaxLines} lines`);
+  return lines;
+}
+
+interface Found {
+  id: string;
+  status: "active" | "disabled";
+  username: string;
+  email: string | null;
+}
+
+async function findPeople(db: Db, keys: Key[]): Promise<Map<string, Found>> {
+  const of = (kind: Key["kind"]) => [...new Set(keys.filter((key) => key.kind === kind).map((key) => key.value))];
+  const [ids, emails, usernames] = [of("id"), of("email"), of("username")];
+  const conditions = [
+    ids.length ? sql`id in (${sql.join(ids)})` : undefined,
+    emails.length ? sql`lower(email) in (${sql.join(emails)})` : undefined,
+    usernames.length ? sql`lower(username) in (${sql.join(usernames)})` : undefined,
+  ].filter((condition) => condition !== undefined);
+  const found = new Map<string, Found>();
+  if (conditions.length === 0) return found;
+  const rows = await sql<Found>`select id, status, username, email from users
+    where ${sql.join(conditions, sql` or `)} order by created_at`.execute(db);
+  for (const row of rows.rows) {
+    found.set(`id:${row.id}`, row);
+    found.set(`username:${row.username.toLowerCase()}`, row);
+    // Two people with one address: the earlier account answers to it, as sign-in by e-mail does not exist.
+    if (row.email && !found.has(`email:${row.email.toLowerCase()}`)) found.set(`email:${row.email.toLowerCase()}`, row);
+  }
+  return found;
+}
+
+export async function bulkGrant(
+  db: Db,
+  applicationId: string,
+  list: string,
+  by: BulkGrantActor,
+): Promise<BulkGrantReport> {
+  const lines = parseBulkList(list);
+  return db.transaction().execute(async (tx) => {
+    const found = await findPeople(
+      tx,
+      lines.flatMap((line) => (line.key ? [line.key] : [])),
+    );
+    const personOf = (line: Line) => (line.key ? found.get(`${line.key.kind}:${line.key.value}`) : undefined);
+    const userIds = [...new Set(lines.flatMap((line) => personOf(line)?.id ?? []))];
+    const had = new Set<string>();
+    if (userIds.length) {
+      const rows = await sql<{ user_id: string }>`select user_id from user_applications
+        where application_id = ${applicationId} and user_id in (${sql.join(userIds)})
+        and user_id not in (select user_id from access_exclusions where application_id = ${applicationId})`.execute(tx);
+      for (const row of rows.rows) had.add(row.user_id);
+      await tx
+        .deleteFrom("access_exclusions")
+        .where("application_id", "=", applicationId)
+        .where("user_id", "in", userIds)
+        .execute();
+      await tx
+        .insertInto("user_applications")
+        .values(userIds.map((userId) => ({ user_id: userId, application_id: applicationId })))
+        .onConflict((conflict) => conflict.columns(["user_id", "application_id"]).doNothing())
+        .execute();
+    }
+    const granted = userIds.filter((id) => !had.has(id));
+    if (granted.length) {
+      await tx
+        .insertInto("audit_events")
+        .values(
+          granted.map((userId) => ({
+            occurred_at: by.at ?? new Date(),
+            event_type: "access_granted" as const,
+            result: "success" as const,
+            user_id: userId,
+            application_id: applicationId,
+            reason: by.reason,
+            actor_id: by.actorId ?? null,
+            ip: by.ip ?? null,
+            user_agent: by.userAgent?.slice(0, 512) ?? null,
+            details: JSON.stringify({ bulk: true }),
+          })),
+        )
+        .execute();
+    }
+    const reported = new Set<string>();
+    const report: BulkGrantReport = { granted: 0, alreadyHad: 0, refused: 0, lines: [] };
+    for (const line of lines) {
+      const person = personOf(line);
+      let outcome: BulkGrantOutcome;
+      if (!line.key) outcome = "bad_line";
+      else if (!person) outcome = "unknown_person";
+      else outcome = had.has(person.id) || reported.has(person.id) ? "already_had" : "granted";
+      if (person) reported.add(person.id);
+      if (outcome === "granted") report.granted += 1;
+      else if (outcome === "already_had") report.alreadyHad += 1;
+      else report.refused += 1;
+      report.lines.push({ line: line.line, value: line.value, outcome, disabled: person?.status === "disabled" });
+    }
+    return report;
+  });
+}

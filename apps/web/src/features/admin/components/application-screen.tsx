@@ -1,0 +1,92 @@
+import type { ApplicationSecret } from "@kpi-id/contracts";
+import { ArrowLeft } from "lucide-react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useParams } from "react-router";
+import { Alert } from "@/components/ui/alert.tsx";
+import { Skeleton } from "@/components/ui/skeleton.tsx";
+import { useErrorMessage } from "@/lib/error-message.ts";
+import { notify } from "@/lib/notify.ts";
+import { localizePath } from "@/lib/paths.ts";
+import { useLanguage } from "@/lib/use-language.ts";
+import { useRotateSecret } from "../api/admin-api.ts";
+import { useApplication } from "../api/applications-api.ts";
+import { BulkGrantSection, PeopleSection } from "./application-people.tsx";
+import { RulesSection } from "./application-rules.tsx";
+import { SettingsSection } from "./application-settings.tsx";
+import { SecretOnce } from "./applications-screen.tsx";
+import { ConfirmButton } from "./confirm-button.tsx";
+
+/** One application: its settings, access rules, who has access, bulk grant; rotating its secret. */
+export function ApplicationScreen() {
+  const { t } = useTranslation(["admin", "admin-apps"]);
+  const { id = "" } = useParams();
+  const language = useLanguage();
+  const describeError = useErrorMessage();
+  const application = useApplication(id);
+  const rotate = useRotateSecret();
+  const [shown, setShown] = useState<ApplicationSecret | undefined>();
+  const back = (
+    <Link
+      className="inline-flex items-center gap-1 text-sm font-medium text-primary underline-offset-4 hover:underline"
+      to={localizePath(language, "/admin/applications")}
+    >
+      <ArrowLeft className="size-4" aria-hidden />
+      {t("admin-apps:back")}
+    </Link>
+  );
+  if (application.isPending) {
+    return (
+      <div className="flex flex-col gap-3">
+        {back}
+        <Skeleton className="h-40 w-full" />
+      </div>
+    );
+  }
+  if (application.isError) {
+    return (
+      <div className="flex flex-col gap-3">
+        {back}
+        <Alert variant="destructive" title={describeError(application.error, "admin-apps:notFound").message} />
+      </div>
+    );
+  }
+  const app = application.data;
+  return (
+    <section aria-labelledby="application-heading" className="flex flex-col gap-4" data-testid="application-screen">
+      {back}
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h2 id="application-heading" className="text-lg font-semibold break-words">
+            {app.title}
+          </h2>
+          <p className="text-xs break-all text-muted-foreground">
+            {t("admin-apps:identity", { name: app.name, id: app.id })}
+          </p>
+        </div>
+        <ConfirmButton
+          question={t("admin:applications.rotateQuestion", { app: app.title })}
+          consequence={t("admin:applications.rotateConsequence")}
+          confirmLabel={t("admin:applications.rotate")}
+          onConfirm={() =>
+            rotate.mutate(app.id, {
+              onSuccess: setShown,
+              onError: (error) => notify("error", describeError(error, "admin:failed").message),
+            })
+          }
+        >
+          {t("admin:applications.rotate")}
+        </ConfirmButton>
+      </div>
+      {shown ? <SecretOnce shown={shown} /> : null}
+      <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
+        <SettingsSection key={app.updatedAt} application={app} />
+        <div className="flex flex-col gap-4">
+          <RulesSection application={app} />
+          <BulkGrantSection application={app} />
+        </div>
+      </div>
+      <PeopleSection application={app} />
+    </section>
+  );
+}

@@ -5,6 +5,7 @@ import { brotliDecompressSync } from "node:zlib";
 import { type RoutePreloads, routePreloadsFile } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "./support/app.ts";
+import { addPerson, signIn } from "./support/campus.ts";
 
 // What the web build writes (apps/web/scripts/route-preloads.ts): each lazy page's chunks beyond the first load.
 const preloads: RoutePreloads = {
@@ -17,7 +18,8 @@ const preloads: RoutePreloads = {
 describe("the page preloads the chunks of the page it is for", () => {
   const dist = mkdtempSync(join(tmpdir(), "kpi-id-dist-"));
   let testApp: TestApp;
-  const signedIn = { cookie: "kpi_id_session=some-token" };
+  // A live session: a cookie naming none makes the page signed out (and preloads nothing of a signed-in page).
+  const signedIn = { cookie: "" };
   const preloaded = (html: string) =>
     [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
 
@@ -25,6 +27,8 @@ describe("the page preloads the chunks of the page it is for", () => {
     writeFileSync(join(dist, "index.html"), '<!doctype html><html lang="uk"><head><title>KPI ID</title></head></html>');
     writeFileSync(join(dist, routePreloadsFile), JSON.stringify(preloads));
     testApp = await createTestApp("pglite", { WEB_DIST_DIR: dist });
+    await addPerson(testApp.app, { username: "preload.person", fullName: "Пре Лоад" }, "preload passphrase 1");
+    signedIn.cookie = await signIn(testApp.app, "preload.person", "preload passphrase 1");
   });
   afterAll(async () => {
     await testApp.close();
@@ -50,6 +54,8 @@ describe("the page preloads the chunks of the page it is for", () => {
     // Without a session the apps page sends the visitor to the login page: its code would be wasted.
     expect(preloaded((await get("/uk/apps")).body)).toEqual([]);
     expect(preloaded((await get("/uk/apps", signedIn)).body)).toHaveLength(2);
+    // A cookie that names no live session is no sign-in.
+    expect(preloaded((await get("/uk/apps", { cookie: "kpi_id_session=ended-token" })).body)).toEqual([]);
   });
 
   it("preloads nothing for a path that is no page, or one outside a language", async () => {

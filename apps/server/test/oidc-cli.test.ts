@@ -102,5 +102,16 @@ describe.each(databaseKinds)("OpenID Connect operator commands on %s", (kind) =>
       [second.json<Rotation>().kid, true, true],
       [first.json<Rotation>().kid, true, false],
     ]);
+    // Each rotation is audited, as the console's is.
+    const audited = await database.handle.db
+      .selectFrom("audit_events")
+      .select(["reason", "details"])
+      .where("event_type", "=", "signing_keys_rotated")
+      .orderBy("id")
+      .execute();
+    expect(audited).toEqual([
+      { reason: "cli", details: { kid: first.json<Rotation>().kid, retired: [] } },
+      { reason: "cli", details: { kid: second.json<Rotation>().kid, retired: [first.json<Rotation>().kid] } },
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { recordAuditEvent } from "../../audit/record.ts";
 import {
   keyActivationDelaySeconds,
   listSigningKeys,
@@ -12,6 +13,13 @@ import { table } from "../output.ts";
 const rotate: CommandHandler = async ({ db, out, config }, args) => {
   parseOptions(args, {});
   const { kid, retired } = await rotateOidcSigningKey(db, config.sessionSecret);
+  // Audited as the console's rotation is (there with the operator; here the command line is the actor).
+  await recordAuditEvent(db, {
+    type: "signing_keys_rotated",
+    result: "success",
+    reason: "cli",
+    details: { kid, retired },
+  });
   out.result(
     { kid, retired, retiredPublishedForSeconds: signingKeyRetentionSeconds },
     `New signing key ${kid}.\n` +

@@ -86,12 +86,25 @@ export function newDeviceNotice(language: Language, occurrence: Occurrence, supp
       };
 }
 
-export type SignInMethodName = "PASSWORD" | "GOOGLE" | "DIIA";
+/** Ways in, and the second factor (an authenticator app) whose change is as sensitive as theirs. */
+export type SignInMethodName = "PASSWORD" | "GOOGLE" | "DIIA" | "PASSKEY" | "AUTHENTICATOR";
 export type MethodChange = "added" | "removed";
 
 const methodNames: Record<Language, Record<SignInMethodName, string>> = {
-  uk: { PASSWORD: "пароль", GOOGLE: "Google", DIIA: "Дія" },
-  en: { PASSWORD: "password", GOOGLE: "Google", DIIA: "Diia" },
+  uk: {
+    PASSWORD: "пароль",
+    GOOGLE: "Google",
+    DIIA: "Дія",
+    PASSKEY: "ключ доступу",
+    AUTHENTICATOR: "застосунок-автентифікатор (другий фактор)",
+  },
+  en: {
+    PASSWORD: "password",
+    GOOGLE: "Google",
+    DIIA: "Diia",
+    PASSKEY: "passkey",
+    AUTHENTICATOR: "authenticator app (second factor)",
+  },
 };
 
 export function methodChangedNotice(

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { requestLanguage } from "../http/language.ts";
+import { notifySignInMethodChanged } from "../mail/notify.ts";
 import { destinationOf, hasPendingContinueTo, takeContinueTo } from "../sessions/continue-to.ts";
 import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
 import { type LoadedSession, raiseSessionStrength } from "../sessions/store.ts";
@@ -52,6 +53,7 @@ export async function confirmTotp(
     userId: session.userId,
     reason: "totp_added",
   });
+  notifySignInMethodChanged(request, session.user, "AUTHENTICATOR", "added");
   await raiseSessionStrength(db, session.id, raisedAmr(sessionAmr(session), ["otp"]), clock());
   if (!hasPendingContinueTo(request)) return { recoveryCodes };
   return { recoveryCodes, next: destinationOf(takeContinueTo(request, reply), requestLanguage(request)) };
@@ -68,6 +70,7 @@ export async function turnOffTotp(request: FastifyRequest, session: LoadedSessio
     userId: session.userId,
     reason: "totp_removed",
   });
+  notifySignInMethodChanged(request, session.user, "AUTHENTICATOR", "removed");
 }
 
 export async function regenerateRecoveryCodes(request: FastifyRequest, session: LoadedSession): Promise<RecoveryCodes> {

@@ -2,6 +2,7 @@ import type { Passkey, PasskeyList } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
+import { notifySignInMethodChanged } from "../mail/notify.ts";
 import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../sessions/store.ts";
 import { listPasskeys, removePasskey, renamePasskey } from "./credentials.ts";
@@ -35,4 +36,5 @@ export async function removeOwnPasskey(request: FastifyRequest, session: LoadedS
     reason: "passkey_removed",
     details: { passkey: id },
   });
+  notifySignInMethodChanged(request, session.user, "PASSKEY", "removed");
 }

@@ -3,6 +3,7 @@ import { generateRegistrationOptions, verifyRegistrationResponse } from "@simple
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
+import { notifySignInMethodChanged } from "../mail/notify.ts";
 import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../sessions/store.ts";
 import { authenticatorName } from "./authenticator-names.ts";
@@ -89,6 +90,7 @@ export async function registerPasskey(
     reason: "passkey_added",
     details: { passkey: id, aaguid },
   });
+  notifySignInMethodChanged(request, session.user, "PASSKEY", "added");
   return {
     id,
     name: body.name,

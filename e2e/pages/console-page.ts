@@ -160,6 +160,12 @@ export class ApplicationScreen {
     await this.page.getByTestId("rule-add").click();
   }
 
+  /** Removes the screen's first access rule, confirming the question it asks. */
+  async removeFirstRule(): Promise<void> {
+    await this.page.getByTestId("rules-list").getByRole("button").first().click();
+    await this.page.getByTestId("confirm-action").click();
+  }
+
   async bulkGrant(list: string): Promise<void> {
     await this.page.getByTestId("bulk-list").fill(list);
     await this.page.getByTestId("bulk-grant").click();

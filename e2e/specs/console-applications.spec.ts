@@ -70,6 +70,13 @@ for (const language of ["uk", "en"] as const) {
       await expect(rows.filter({ hasText: "not a name" })).toContainText(said.bad);
       await screen.toastsGone();
       await expectNoAxeViolations(page, "a bulk grant report");
+
+      // Removing the rule takes the students' access away again; it also leaves the demo students' apps
+      // lists as the other specs expect them.
+      await screen.removeFirstRule();
+      await expect(page.getByText(said.nobody)).toBeVisible();
+      await screen.searchAccess("Коваленко");
+      await expect(screen.accessTable).not.toContainText(demoUsers.student.fullName);
     });
   });
 }

@@ -26,14 +26,15 @@ describe("the person is told when a passkey or an authenticator app is added or 
 
   const told = (address: string, after: number) => mail.inbox.waitFor((message) => message.to.includes(address), after);
 
+  /** A person with a confirmed address, signed in with the password on the account page. */
+  async function signedInWithAddress(username: string, fullName: string, remoteAddress: string) {
+    const address = `${username}@example.org`;
+    await addPersonWithVerifiedEmail(t.app, { username, fullName, email: address }, password);
+    return { address, browser: await passwordBrowser(t.app, username, password, remoteAddress) };
+  }
+
   it("an authenticator app set up and turned off: two messages", async () => {
-    const address = "totp.told@example.org";
-    await addPersonWithVerifiedEmail(
-      t.app,
-      { username: "totp.told", fullName: "Олена Сповіщена", email: address },
-      password,
-    );
-    const browser = await passwordBrowser(t.app, "totp.told", password, "198.51.100.61");
+    const { address, browser } = await signedInWithAddress("totp.told", "Олена Сповіщена", "198.51.100.61");
     const setup = await browser.post("/api/account/totp", {});
     const before = mail.inbox.messages.length;
     const code = await generate({ secret: setup.json().secret, epoch: Math.floor(t.app.clock().getTime() / 1000) });
@@ -49,13 +50,7 @@ describe("the person is told when a passkey or an authenticator app is added or 
   });
 
   it("a passkey added and removed: two messages", async () => {
-    const address = "passkey.told@example.org";
-    await addPersonWithVerifiedEmail(
-      t.app,
-      { username: "passkey.told", fullName: "Петро Сповіщений", email: address },
-      password,
-    );
-    const browser = await passwordBrowser(t.app, "passkey.told", password, "198.51.100.62");
+    const { address, browser } = await signedInWithAddress("passkey.told", "Петро Сповіщений", "198.51.100.62");
     const before = mail.inbox.messages.length;
     const { passkey } = await addPasskeyFrom(browser, "Телефон");
     expect((await told(address, before)).subject).toBe("Спосіб входу додано: ключ доступу");

@@ -22,20 +22,18 @@ import {
   type RuleChangeActor,
   removeAccessRule,
 } from "../access/rules.ts";
-import { requestOrigin } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { findUnitByCode } from "../people/units.ts";
 import { findUserByUsername } from "../users/queries.ts";
 import { requireApplication } from "./application-detail-routes.ts";
-import { guardConsoleRoutes, operatorOf } from "./plugin.ts";
+import { guardConsoleRoutes, operatorAndOrigin } from "./plugin.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const tags = ["admin"];
 
 /** The console's operator as the rule functions' actor: the audit row names them and the request's origin. */
 function consoleActor(request: FastifyRequest): RuleChangeActor {
-  const origin = requestOrigin(request);
-  return { actor: "console", actorId: operatorOf(request).userId, ip: origin.ip, userAgent: origin.userAgent };
+  return { actor: "console", ...operatorAndOrigin(request) };
 }
 
 /** Access rules and individual exclusions in the console: the same functions as `app rule …` and `app exclude`. */

@@ -12,11 +12,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { BulkGrantTooLongError, bulkGrant } from "../access/bulk-grant.ts";
 import { peopleWithAccess } from "../access/people-with-access.ts";
 import { findApplicationById } from "../apps/queries.ts";
-import { requestOrigin } from "../audit/record.ts";
 import type { ApplicationRow, Db } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { ApplicationChangeError, changedFields, updateApplicationSettings } from "../oidc/application-update.ts";
-import { auditByOperator, guardConsoleRoutes, operatorOf } from "./plugin.ts";
+import { auditByOperator, guardConsoleRoutes, operatorAndOrigin } from "./plugin.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const tags = ["admin"];
@@ -151,13 +150,10 @@ export const adminApplicationDetailRoutes: FastifyPluginAsyncZod = async (app) =
     },
     async (request) => {
       const application = await requireApplication(app.db, request.params.id);
-      const origin = requestOrigin(request);
       try {
         return await bulkGrant(app.db, application.id, request.body.list, {
-          actorId: operatorOf(request).userId,
+          ...operatorAndOrigin(request),
           reason: "console",
-          ip: origin.ip,
-          userAgent: origin.userAgent,
           at: app.clock(),
         });
       } catch (error) {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { type AuditEvent, audit } from "../audit/record.ts";
+import { type AuditEvent, audit, requestOrigin } from "../audit/record.ts";
 import { type OperatorContext, type Permission, requireOperator } from "./authorize.ts";
 
 declare module "fastify" {
@@ -37,4 +37,10 @@ export function operatorOf(request: FastifyRequest): OperatorContext {
 /** An audit row naming the acting operator. */
 export function auditByOperator(request: FastifyRequest, event: Omit<AuditEvent, "ip" | "userAgent" | "occurredAt">) {
   return audit(request, { ...event, actorId: operatorOf(request).userId });
+}
+
+/** The acting operator and where the request came from, for services that write their own audit rows. */
+export function operatorAndOrigin(request: FastifyRequest) {
+  const { ip, userAgent } = requestOrigin(request);
+  return { actorId: operatorOf(request).userId, ip, userAgent };
 }

@@ -27,8 +27,11 @@ const gzipAsync = promisify(gzip);
 interface RenderedPage {
   builtAt: number;
   plain: Buffer;
-  br: Buffer;
-  gzip: Buffer;
+  /** Brotli's quality (gzip's level is at most 9): high for a page made once, lower for one made per request. */
+  quality: number;
+  /** Made on first use, for the encoding a browser asks for; a stored page keeps them. */
+  br?: Buffer;
+  gzip?: Buffer;
 }
 
 /** Inside a script element the JSON must not be able to close it ("</script>") or open a comment. */
@@ -102,13 +105,13 @@ interface Visitor {
   user?: CurrentUser;
 }
 
-async function compressed(plain: Buffer, builtAt: number, quality: number): Promise<RenderedPage> {
-  return {
-    builtAt,
-    plain,
-    br: await brotli(plain, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } }),
-    gzip: await gzipAsync(plain, { level: Math.min(9, quality) }),
-  };
+async function encoded(page: RenderedPage, encoding: "br" | "gzip"): Promise<Buffer> {
+  if (encoding === "br") {
+    page.br ??= await brotli(page.plain, { params: { [constants.BROTLI_PARAM_QUALITY]: page.quality } });
+    return page.br;
+  }
+  page.gzip ??= await gzipAsync(page.plain, { level: Math.min(9, page.quality) });
+  return page.gzip;
 }
 
 /**
@@ -164,11 +167,11 @@ export function indexPageRenderer(app: FastifyInstance, distDir: string) {
     const boot: BootData = { settings: publicSettings(app), translations: made.translations, ...visitor };
     const plain = () => Buffer.from(withBootData(made.indexHtml, language, boot, made.links));
     // A person's page is theirs alone: made now, compressed quickly.
-    if (visitor.user) return compressed(plain(), made.builtAt, 5);
+    if (visitor.user) return { builtAt: made.builtAt, plain: plain(), quality: 5 };
     const key = `${language}:${visitor.signedOut}:${made.links}`;
     const known = rendered.get(key);
     if (known && known.builtAt === made.builtAt) return known;
-    const fresh = await compressed(plain(), made.builtAt, 11);
+    const fresh: RenderedPage = { builtAt: made.builtAt, plain: plain(), quality: 11 };
     rendered.set(key, fresh);
     return fresh;
   }
@@ -190,8 +193,9 @@ export function indexPageRenderer(app: FastifyInstance, distDir: string) {
       .header("cache-control", visitor.user ? "no-store" : "no-cache")
       .header("vary", "accept-encoding, cookie")
       .type("text/html; charset=utf-8");
-    if (/\bbr\b/.test(accepted)) return reply.header("content-encoding", "br").send(rendering.br);
-    if (/\bgzip\b/.test(accepted)) return reply.header("content-encoding", "gzip").send(rendering.gzip);
+    if (/\bbr\b/.test(accepted)) return reply.header("content-encoding", "br").send(await encoded(rendering, "br"));
+    if (/\bgzip\b/.test(accepted))
+      return reply.header("content-encoding", "gzip").send(await encoded(rendering, "gzip"));
     return reply.send(rendering.plain);
   };
 }

@@ -13,6 +13,8 @@ interface SuiteResult {
   passed: number;
   failed: number;
   exitCode: number;
+  /** Why the suite failed when no single test did (a file that would not load, an unhandled error). */
+  note?: string;
 }
 
 function run(command: string, args: string[], env: Record<string, string> = {}): number {
@@ -20,21 +22,33 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
   return result.status ?? 1;
 }
 
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: { name: string; status: string; message: string; assertionResults: { status: string }[] }[];
+}
+
 function vitestSuite(): SuiteResult {
   const output = join(reportDir, "vitest.json");
   const exitCode = run("vitest", ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${output}`]);
   if (!existsSync(output)) return { name: "unit and integration (vitest)", passed: 0, failed: 1, exitCode };
-  const report = JSON.parse(readFileSync(output, "utf8")) as { numPassedTests: number; numFailedTests: number };
+  const report = JSON.parse(readFileSync(output, "utf8")) as VitestReport;
+  // A file that fails to load or errors outside a test has no failed test but fails the run: name it.
+  const brokenFiles = report.testResults
+    .filter((file) => file.status === "failed" && file.assertionResults.every((test) => test.status !== "failed"))
+    .map((file) => `${file.name}: ${file.message.split("\n")[0]}`);
   return {
     name: "unit and integration (vitest)",
     passed: report.numPassedTests,
     failed: report.numFailedTests,
     exitCode,
+    note: brokenFiles.length > 0 ? `files failed outside a test:\n    ${brokenFiles.join("\n    ")}` : undefined,
   };
 }
 
 interface PlaywrightStats {
   stats: { expected: number; unexpected: number; flaky: number };
+  errors?: { message?: string }[];
 }
 
 function playwrightSuite(): SuiteResult | undefined {
@@ -45,8 +59,16 @@ function playwrightSuite(): SuiteResult | undefined {
     PLAYWRIGHT_JSON_OUTPUT_NAME: resolve(output),
   });
   if (!existsSync(output)) return { name: "browser (playwright)", passed: 0, failed: 1, exitCode };
-  const { stats } = JSON.parse(readFileSync(output, "utf8")) as PlaywrightStats;
-  return { name: "browser (playwright)", passed: stats.expected + stats.flaky, failed: stats.unexpected, exitCode };
+  const { stats, errors } = JSON.parse(readFileSync(output, "utf8")) as PlaywrightStats;
+  // Errors outside a test (global set-up or teardown, the web server) fail the run with no failed test.
+  const outside = (errors ?? []).map((error) => error.message?.split("\n")[0] ?? "unknown error");
+  return {
+    name: "browser (playwright)",
+    passed: stats.expected + stats.flaky,
+    failed: stats.unexpected,
+    exitCode,
+    note: outside.length > 0 ? `errors outside a test:\n    ${outside.join("\n    ")}` : undefined,
+  };
 }
 
 // Two instances behind nginx on PostgreSQL (cluster/run.ts); it needs both, so without them it is left out.
@@ -73,7 +95,12 @@ const suites = [vitestSuite(), playwrightSuite(), clusterSuite()].filter(
 );
 
 console.log("\nSummary");
-for (const suite of suites) console.log(`  ${suite.name}: ${suite.passed} passed, ${suite.failed} failed`);
+for (const suite of suites) {
+  console.log(`  ${suite.name}: ${suite.passed} passed, ${suite.failed} failed`);
+  if (suite.exitCode !== 0 && suite.failed === 0) {
+    console.log(`    exited with code ${suite.exitCode} though no test failed${suite.note ? `; ${suite.note}` : ""}`);
+  }
+}
 const passed = suites.reduce((sum, suite) => sum + suite.passed, 0);
 // A suite that crashed before reporting counts as a failure even with no failed test.
 const failed = suites.reduce(

@@ -36,4 +36,5 @@ HEALTHCHECK --interval=15s --timeout=3s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:3000/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 # SIGTERM finishes in-flight requests, then exits (within 15 s).
 STOPSIGNAL SIGTERM
-CMD ["node", "apps/server/src/server.ts"]
+# The flags and entry of src/production-process.ts (operations-doc.test checks they agree).
+CMD ["node", "--max-semi-space-size=2", "apps/server/bin/kpi-id-server.js"]

@@ -35,15 +35,16 @@ async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: n
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-/** Starts `node <script>` with `env`, and times it until `readyUrl` answers 200. */
+/** Starts `node <nodeFlags> <script> <args>` with `env`, and times it until `readyUrl` answers 200. */
 export async function startChildServer(
   script: string,
   args: string[],
   env: Record<string, string>,
   readyUrl: string,
+  nodeFlags: readonly string[] = [],
 ): Promise<ChildServer> {
   const began = performance.now();
-  const child = spawn(process.execPath, [script, ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, script, ...args], {
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -1,10 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { productionEntry, productionNodeFlags } from "@kpi-id/server/production-process";
 import { waitFor } from "./wait.ts";
-
-const serverEntry = fileURLToPath(import.meta.resolve("@kpi-id/server/server"));
 
 export interface Instance {
   name: string;
@@ -17,7 +15,7 @@ export interface Instance {
   exited: Promise<void>;
 }
 
-/** `node apps/server/src/server.ts` on a loopback port, its log in the run's directory. */
+/** The production command (`productionCommand`) on a loopback port, its log in the run's directory. */
 export async function startInstance(
   name: string,
   port: number,
@@ -25,7 +23,7 @@ export async function startInstance(
   logDir: string,
 ): Promise<Instance> {
   const log = createWriteStream(join(logDir, `${name}.log`), { flags: "a" });
-  const child = spawn(process.execPath, [serverEntry], {
+  const child = spawn(process.execPath, [...productionNodeFlags, productionEntry], {
     env: { ...process.env, ...env, HOST: "127.0.0.1", PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -8,5 +8,8 @@ if (major < 22 || (major === 22 && minor < 18)) {
   );
   process.exit(1);
 }
+// Restarts take the stripped and compiled TypeScript from Node's compile cache (as bin/kpi-id-server.js).
+const { enableCompileCache } = await import("node:module");
+enableCompileCache?.();
 const { runCli } = await import("../src/cli/main.ts");
 process.exitCode = await runCli(process.argv.slice(2));

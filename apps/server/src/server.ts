@@ -75,7 +75,8 @@ export function reportStartupFailure(error: unknown): never {
   process.exit(1);
 }
 
-if (import.meta.main) {
+/** Starts the service from the environment, as `node apps/server/server.mjs` (or this file) does. */
+export async function main(): Promise<void> {
   try {
     const server = await startServer(loadConfig());
     installShutdown(server);
@@ -83,3 +84,5 @@ if (import.meta.main) {
     reportStartupFailure(error);
   }
 }
+
+if (import.meta.main) await main();

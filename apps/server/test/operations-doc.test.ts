@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { environmentSchema } from "../src/config/schema.ts";
+import { productionCommand, productionNodeFlags } from "../src/production-process.ts";
 
 const root = new URL("../../../", import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), "utf8");
@@ -25,5 +26,13 @@ describe("operator documentation", () => {
       expect(template).toContain(directive);
       expect(operations).toContain(directive);
     }
+  });
+
+  it("starts the service the same way in the guide, the Docker image and the package script", () => {
+    expect(read("docs/operations.md")).toContain(productionCommand);
+    const dockerCommand = JSON.stringify(["node", ...productionNodeFlags, "apps/server/bin/kpi-id-server.js"]);
+    expect(read("Dockerfile").replaceAll(", ", ",")).toContain(`CMD ${dockerCommand}`);
+    const { scripts } = JSON.parse(read("apps/server/package.json")) as { scripts: { start: string } };
+    expect(scripts.start).toBe(`node ${productionNodeFlags.join(" ")} bin/kpi-id-server.js`);
   });
 });

@@ -4,7 +4,7 @@
 //   BASE_URL=http://localhost:3000 node e2e/tools/lighthouse.ts
 // (LIGHTHOUSE_REPORT_DIR=/some/dir also writes each page's whole Lighthouse report there.)
 // Prints the figures (docs/performance.md records them); asserts nothing.
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type CDPSession, chromium } from "@playwright/test";
 import * as chromeLauncher from "chrome-launcher";
@@ -69,7 +69,10 @@ async function lighthouseScores(port: number, path: string, cookie?: string) {
   const { lhr } = result;
   // LIGHTHOUSE_REPORT_DIR keeps each page's whole report (its request chains and main-thread work explain a score).
   const reportDir = process.env.LIGHTHOUSE_REPORT_DIR;
-  if (reportDir) await writeFile(join(reportDir, `${path.replace(/\W+/g, "-")}.json`), JSON.stringify(lhr));
+  if (reportDir) {
+    await mkdir(reportDir, { recursive: true });
+    await writeFile(join(reportDir, `${path.replace(/\W+/g, "-")}.json`), JSON.stringify(lhr));
+  }
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const metric = (id: string) => lhr.audits[id]?.displayValue ?? "?";
   const failed = Object.values(lhr.audits)

@@ -116,5 +116,7 @@ describe("the My data dialog", () => {
     ]);
     await userEvent.setup().click(within(dialog).getByRole("button", { name: "Close" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    // The dialog is loaded on demand (no Radix trigger): focus still goes back to the link that opened it.
+    await waitFor(() => expect(screen.getByRole("button", { name: "My data" })).toHaveFocus());
   });
 });

@@ -1,12 +1,11 @@
 import { LayoutGrid, LogOut, UserRoundCog } from "lucide-react";
-import type { ReactNode } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
 import { AppsGrid } from "@/features/apps/components/apps-grid.tsx";
-import { MyDataDialog } from "@/features/apps/components/my-data-dialog.tsx";
+import { MyDataLink } from "@/features/apps/components/my-data-link.tsx";
 import { useAppIdRedirect } from "@/features/apps/components/use-app-id-redirect.ts";
 import { useLogout } from "@/features/auth/api/logout.ts";
 import { pageContainer } from "@/lib/layout.ts";
@@ -14,19 +13,6 @@ import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { cn } from "@/lib/utils.ts";
 import { ProtectedGate, useCurrentUser } from "../gates/protected-gate.tsx";
-
-/** The link text comes from the translation; Trans hands it in as children. */
-function MyDataLink({ data, children }: { data: Record<string, string>; children?: ReactNode }) {
-  const trigger = (
-    <button
-      type="button"
-      className="rounded-sm font-medium text-primary underline underline-offset-4 hover:no-underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-    >
-      {children}
-    </button>
-  );
-  return <MyDataDialog data={data} trigger={trigger} />;
-}
 
 export function AppsScreen() {
   const { t } = useTranslation("apps");

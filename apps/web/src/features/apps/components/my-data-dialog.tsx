@@ -1,8 +1,7 @@
 import { userDataKeys } from "@kpi-id/contracts";
-import type { ReactNode } from "react";
+import type { RefObject } from "react";
 import { useTranslation } from "react-i18next";
-import { useLocation, useNavigate } from "react-router";
-import { Dialog, DialogContent, DialogTrigger } from "@/components/ui/dialog.tsx";
+import { Dialog, DialogContent } from "@/components/ui/dialog.tsx";
 
 const EMPTY_VALUE = "--";
 
@@ -14,37 +13,27 @@ function orderedKeys(data: Record<string, string>): string[] {
 
 interface MyDataDialogProps {
   data: Record<string, string>;
-  trigger: ReactNode;
-}
-
-/**
- * Open is a history entry of its own (location state), so the browser's Back closes the dialog
- * instead of leaving the page; closing it any other way steps back over that entry.
- */
-function useDialogHistoryEntry(): [boolean, (open: boolean) => void] {
-  const location = useLocation();
-  const navigate = useNavigate();
-  const open = (location.state as { myData?: boolean } | null)?.myData === true;
-  const setOpen = (next: boolean) => {
-    if (next && !open) navigate({ pathname: location.pathname, search: location.search }, { state: { myData: true } });
-    if (!next && open) navigate(-1);
-  };
-  return [open, setOpen];
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The link that opened it: focus goes back there on close (there is no Radix trigger to return to). */
+  returnFocusTo: RefObject<HTMLButtonElement | null>;
 }
 
 /** Every field of the person's data as "name:" and value, "--" when empty. */
-export function MyDataDialog({ data, trigger }: MyDataDialogProps) {
+export default function MyDataDialog({ data, open, onOpenChange, returnFocusTo }: MyDataDialogProps) {
   const { t } = useTranslation("apps");
-  const [open, setOpen] = useDialogHistoryEntry();
   const displayValue = (key: string): string => {
     const value = data[key]?.trim();
     if (!value) return EMPTY_VALUE;
     return key === "AUTH_METHOD" ? t(`apps:myData.authMethods.${value}`, { defaultValue: value }) : value;
   };
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
+    <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          returnFocusTo.current?.focus();
+        }}
         title={t("apps:myData.title")}
         description={t("apps:myData.description")}
         closeLabel={t("common:actions.close")}

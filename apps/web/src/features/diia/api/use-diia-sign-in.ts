@@ -1,10 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { exchangeSession } from "@/features/auth/api/exchange-session.ts";
-import { useNow } from "@/lib/use-now.ts";
 import { CHECK_REQUEST_INTERVAL_MS, useCheckRequest } from "./check-request.ts";
 import { QR_REFRESH_INTERVAL_MS, useAppLink } from "./get-app-link.ts";
 
+/** The spec's progress bar step; only the bar re-renders this often (diia-refresh-progress.tsx). */
 export const PROGRESS_TICK_MS = 100;
 /** After this many codes nobody scanned, polling stops until the person asks for a new code. */
 export const MAX_UNSCANNED_CODES = 3;
@@ -56,8 +56,6 @@ export function useDiiaSignIn({
   const link = useAppLink(!stopped);
   const requestId = link.data?.requestId;
   const check = useCheckRequest(link.isFetching ? undefined : requestId, active, timing.pollIntervalMs);
-  const now = useNow(PROGRESS_TICK_MS, active && link.isSuccess);
-  const elapsed = link.dataUpdatedAt ? Math.max(0, now - link.dataUpdatedAt) : 0;
 
   useEffect(() => {
     if (link.dataUpdatedAt) codesShown.current += 1;
@@ -68,9 +66,12 @@ export function useDiiaSignIn({
     else void link.refetch();
   }, [link]);
 
+  // A timer for when the code is due, not a check on every tick: the screen need not re-render to find out.
   useEffect(() => {
-    if (active && link.isSuccess && !link.isFetching && elapsed >= timing.refreshIntervalMs) refresh();
-  }, [active, elapsed, link.isSuccess, link.isFetching, refresh, timing.refreshIntervalMs]);
+    if (!active || !link.isSuccess || link.isFetching || !link.dataUpdatedAt) return;
+    const timer = window.setTimeout(refresh, Math.max(0, link.dataUpdatedAt + timing.refreshIntervalMs - Date.now()));
+    return () => window.clearTimeout(timer);
+  }, [active, link.dataUpdatedAt, link.isSuccess, link.isFetching, refresh, timing.refreshIntervalMs]);
 
   const status = check.data?.status;
   const sessionId = check.data?.sessionId;
@@ -103,7 +104,8 @@ export function useDiiaSignIn({
 
   return {
     link,
-    elapsed,
+    /** When the code on screen was fetched (the progress bar and "updated" count from it). */
+    shownAt: link.dataUpdatedAt,
     stopped: stopped || link.isError,
     /** Why it stopped: no code could be fetched (not "nobody scanned"), so the screen says that instead. */
     codeUnavailable: link.isError,

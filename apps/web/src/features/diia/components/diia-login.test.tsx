@@ -47,6 +47,25 @@ describe("the Diia screen", () => {
     expect(screen.getByTestId("diia-last-updated")).toHaveTextContent("Оновлено щойно");
   });
 
+  it("moves the bar toward the next code every 100 ms and counts the seconds since the code was fetched", async () => {
+    vi.useFakeTimers();
+    mockFetch({
+      "GET /api/diia/app-link": appLinks(),
+      "GET /api/diia/check-request": () => json({ status: "Processing" }),
+    });
+    renderWithProviders(<DiiaLogin onSignedIn={() => undefined} />);
+    // Effects start after the first frame: let the screen settle, then watch whole steps.
+    await vi.advanceTimersByTimeAsync(1_000);
+    const bar = screen.getByRole("progressbar", { name: "Час до оновлення QR-коду" });
+    const at = () => Number(bar.getAttribute("aria-valuenow"));
+    const start = at();
+    await vi.advanceTimersByTimeAsync(PROGRESS_TICK_MS);
+    expect(at() - start).toBe(PROGRESS_TICK_MS);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(at() - start).toBe(PROGRESS_TICK_MS + 5_000);
+    expect(screen.getByTestId("diia-last-updated")).toHaveTextContent("Оновлено 6 секунд тому");
+  });
+
   it("exchanges the sessionId once Diia reports the scan, then goes on to the app the appId names", async () => {
     vi.spyOn(browser, "assign").mockImplementation(() => undefined);
     const replace = vi.spyOn(browser, "replace").mockImplementation(() => undefined);

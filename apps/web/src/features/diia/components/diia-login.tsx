@@ -2,7 +2,6 @@ import { RefreshCw } from "lucide-react";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button.tsx";
-import { Progress } from "@/components/ui/progress.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { FullScreenSpinner } from "@/components/ui/spinner.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
@@ -10,6 +9,7 @@ import { notify } from "@/lib/notify.ts";
 import { useIsMobile } from "@/lib/use-media-query.ts";
 import { type DiiaTiming, diiaTiming, useDiiaSignIn } from "../api/use-diia-sign-in.ts";
 import { DiiaQr } from "./diia-qr.tsx";
+import { DiiaRefreshProgress } from "./diia-refresh-progress.tsx";
 
 interface DiiaLoginProps {
   onSignedIn: (next: string) => Promise<void> | void;
@@ -29,13 +29,12 @@ export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming, exchange,
     (error?: unknown) => notify("error", describeError(error, "auth:diia.error").message, { id: "diia-error" }),
     [describeError],
   );
-  const { link, elapsed, stopped, codeUnavailable, exchanging, restart } = useDiiaSignIn({
+  const { link, shownAt, stopped, codeUnavailable, exchanging, restart } = useDiiaSignIn({
     onSignedIn,
     onFailure,
     timing,
     exchange,
   });
-  const seconds = Math.floor(elapsed / 1000);
   return (
     <div className="flex flex-col items-center gap-4">
       {stopped ? null : (
@@ -64,12 +63,7 @@ export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming, exchange,
             asLink={isMobile}
             renderAs={renderAs}
           />
-          <div className="w-full max-w-[364px] space-y-2">
-            <Progress value={elapsed} max={timing.refreshIntervalMs} label={t("auth:diia.refreshProgress")} />
-            <p className="text-center text-sm text-muted-foreground" data-testid="diia-last-updated">
-              {seconds < 5 ? t("auth:diia.updatedJustNow") : t("auth:diia.updatedAgo", { count: seconds })}
-            </p>
-          </div>
+          <DiiaRefreshProgress shownAt={shownAt} refreshIntervalMs={timing.refreshIntervalMs} />
         </>
       ) : (
         <Skeleton

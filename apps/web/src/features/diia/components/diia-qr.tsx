@@ -1,4 +1,5 @@
 import { QRCodeCanvas, QRCodeSVG } from "qrcode.react";
+import { memo } from "react";
 
 export const QR_SIZE = 364;
 
@@ -12,7 +13,17 @@ interface DiiaQrProps {
   linkLabel: string;
 }
 
-export function DiiaQr({ deepLink, label, renderAs = "svg", asLink = false, linkLabel }: DiiaQrProps) {
+/**
+ * Memoised: the screen around it re-renders ten times a second for the progress bar, and the code (a
+ * few thousand SVG path segments) only changes with the link.
+ */
+export const DiiaQr = memo(function DiiaQr({
+  deepLink,
+  label,
+  renderAs = "svg",
+  asLink = false,
+  linkLabel,
+}: DiiaQrProps) {
   const common = { value: deepLink, size: QR_SIZE, level: "L" as const, marginSize: 0, title: label };
   const code =
     renderAs === "canvas" ? (
@@ -39,4 +50,4 @@ export function DiiaQr({ deepLink, label, renderAs = "svg", asLink = false, link
       {code}
     </a>
   );
-}
+});

@@ -1,5 +1,5 @@
-import { lazy, Suspense, useEffect } from "react";
-import { loadSonner, toasterListening } from "@/lib/notify.ts";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { loadSonner, toasterListening, whenToastWanted } from "@/lib/notify.ts";
 
 /**
  * The spec's toast settings. The swipe threshold (45 px or 0.11 px/ms), the
@@ -15,7 +15,17 @@ function Listening() {
   return null;
 }
 
+/** Mounts sonner's toaster at the first toast (notify.ts), which waits for it to listen. */
 export function Toaster() {
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void whenToastWanted().then(() => live && setWanted(true));
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!wanted) return null;
   return (
     <Suspense fallback={null}>
       <Sonner

@@ -8,7 +8,20 @@ const mounted = new Promise<void>((resolve) => {
   markMounted = resolve;
 });
 
-/** Sonner loads after the first screen (it is not needed to show the form); asked once, shared. */
+let markWanted: () => void = () => undefined;
+const wanted = new Promise<void>((resolve) => {
+  markWanted = resolve;
+});
+
+/**
+ * Resolves at the first toast. The toaster mounts only then: evaluating sonner and injecting its styles at
+ * start-up was a long task in every page's first seconds on a slow phone, for a toast most visits never see.
+ */
+export function whenToastWanted(): Promise<void> {
+  return wanted;
+}
+
+/** Sonner loads at the first toast (it is not needed to show any screen); asked once, shared. */
 export function loadSonner(): Promise<Sonner> {
   sonner ??= import("sonner");
   return sonner;
@@ -21,5 +34,6 @@ export function toasterListening(): void {
 
 /** Shows a toast once sonner has loaded and the toaster listens. */
 export function notify(kind: "error" | "success", message: string, options?: ExternalToast): void {
+  markWanted();
   void Promise.all([loadSonner(), mounted]).then(([{ toast }]) => toast[kind](message, options));
 }

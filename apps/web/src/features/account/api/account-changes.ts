@@ -1,9 +1,9 @@
 import { googleLinkStartSchema } from "@kpi-id/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
 import { ApiError, apiFetch, apiJson } from "@/lib/api-client.ts";
 import { browser } from "@/lib/browser.ts";
 import { useErrorMessage } from "@/lib/error-message.ts";
+import { notify } from "@/lib/notify.ts";
 import { accountQueryKey } from "./account-queries.ts";
 
 const post = (path: string, body: object = {}) => apiFetch(path, { method: "POST", body, failure: `Failed: ${path}` });
@@ -40,7 +40,7 @@ export function useAccountChange<T>(change: (input: T) => Promise<unknown>, onRe
     onSettled: () => queryClient.invalidateQueries({ queryKey: accountQueryKey }),
     onError: (error, input) => {
       if (needsReauth(error)) onReauth(() => mutation.mutate(input));
-      else toast.error(describeError(error, "account:errors.generic").message);
+      else notify("error", describeError(error, "account:errors.generic").message);
     },
   });
   return mutation;

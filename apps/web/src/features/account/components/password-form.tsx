@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Label } from "@/components/ui/label.tsx";
@@ -9,6 +8,7 @@ import { PasswordInput } from "@/features/auth/components/password-input.tsx";
 import { changePassword } from "@/features/password/api/password-api.ts";
 import { NewPasswordField } from "@/features/password/components/new-password-field.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
+import { notify } from "@/lib/notify.ts";
 import { needsReauth } from "../api/account-changes.ts";
 import { accountQueryKey } from "../api/account-queries.ts";
 import type { AskAgain } from "./use-reauth.tsx";
@@ -36,7 +36,7 @@ export function PasswordForm({ hasPassword, username, contextWords, askAgain, on
   const change = useMutation({
     mutationFn: changePassword,
     onSuccess: async ({ endedSessions }) => {
-      toast.success(t("password:change.changed", { count: endedSessions }));
+      notify("success", t("password:change.changed", { count: endedSessions }));
       await queryClient.invalidateQueries({ queryKey: accountQueryKey });
       onClose();
     },

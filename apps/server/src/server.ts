@@ -75,7 +75,7 @@ export function reportStartupFailure(error: unknown): never {
   process.exit(1);
 }
 
-/** Starts the service from the environment, as `node apps/server/server.mjs` (or this file) does. */
+/** Starts the service from the environment, as `bin/kpi-id-server.js` (production) or running this file does. */
 export async function main(): Promise<void> {
   try {
     const server = await startServer(loadConfig());

@@ -14,8 +14,8 @@ interface DiiaQrProps {
 }
 
 /**
- * Memoised: the screen around it re-renders ten times a second for the progress bar, and the code (a
- * few thousand SVG path segments) only changes with the link.
+ * Memoised: the screen around it re-renders on every polling answer and state change, and the code (a
+ * few thousand SVG path segments, all eight masks scored to make it) only changes with the link.
  */
 export const DiiaQr = memo(function DiiaQr({
   deepLink,

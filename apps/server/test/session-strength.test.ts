@@ -1,7 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasCode } from "../src/errors.ts";
-import { createSession, loadSession, raiseSessionStrength } from "../src/sessions/store.ts";
+import { loadSession } from "../src/sessions/load.ts";
+import { createSession, raiseSessionStrength } from "../src/sessions/store.ts";
 import {
   isMultiFactor,
   passkeyStrength,

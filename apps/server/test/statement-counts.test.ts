@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { InternalAuthRequest, LoginResponse } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, signIn } from "./support/campus.ts";
@@ -13,11 +14,12 @@ import { addOidcClient, TestBrowser } from "./support/oidc.ts";
  * Counts, not times: they are the same on a loaded machine and on a quiet one.
  */
 const bounds = {
-  passwordSignIn: 6,
+  passwordSignIn: 5,
+  grantExchange: 2,
   user: 1,
   userinfo: 6,
   refresh: 9,
-  oidcPasswordLogin: 41,
+  oidcPasswordLogin: 36,
 };
 
 const password = "correct horse battery staple";
@@ -125,6 +127,28 @@ describe.each(databaseKinds)("statements per request on %s", (kind) => {
     });
     expect(status).toBe(200);
     expect(seen.length).toBeLessThanOrEqual(bounds.passwordSignIn);
+  });
+
+  it("exchanges the grant for the session cookie (POST /api/auth/internal) in two statements", async () => {
+    const username = await newPerson();
+    const headers = { "content-type": "application/json", origin };
+    const grant = await fetch(`${origin}/api/auth`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ username, password }),
+    });
+    const { sessionId } = (await grant.json()) as LoginResponse;
+    let cookie: string | null = null;
+    const seen = await statements(async () => {
+      const answer = await fetch(`${origin}/api/auth/internal`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ sessionId } satisfies InternalAuthRequest),
+      });
+      cookie = answer.headers.get("set-cookie");
+    });
+    expect(cookie).toContain("kpi_id_session=");
+    expect(seen.length).toBeLessThanOrEqual(bounds.grantExchange);
   });
 
   it("answers GET /user in one statement", async () => {

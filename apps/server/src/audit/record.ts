@@ -1,7 +1,7 @@
 import type { AuditEventType, AuthMethod } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.ts";
+import type { Insertable, Kysely, QueryCreator } from "kysely";
+import type { AuditEventsTable, Database } from "../db/schema.ts";
 
 // What happened: the list lives in contracts, so the console translates every type; `audit list` filters and prints these names.
 export { type AuditEventType, auditEventTypes } from "@kpi-id/contracts";
@@ -26,23 +26,24 @@ export interface AuditEvent {
 // A user agent is attacker-controlled text; keep the row bounded.
 const userAgentLimit = 512;
 
+function auditRow(event: AuditEvent): Insertable<AuditEventsTable> {
+  return {
+    occurred_at: event.occurredAt ?? new Date(),
+    event_type: event.type,
+    result: event.result,
+    auth_method: event.authMethod ?? null,
+    user_id: event.userId ?? null,
+    application_id: event.applicationId ?? null,
+    reason: event.reason ?? null,
+    ip: event.ip ?? null,
+    user_agent: event.userAgent?.slice(0, userAgentLimit) ?? null,
+    actor_id: event.actorId ?? null,
+    ...(event.details ? { details: JSON.stringify(event.details) } : {}),
+  };
+}
+
 export async function recordAuditEvent(db: Kysely<Database>, event: AuditEvent): Promise<void> {
-  await db
-    .insertInto("audit_events")
-    .values({
-      occurred_at: event.occurredAt ?? new Date(),
-      event_type: event.type,
-      result: event.result,
-      auth_method: event.authMethod ?? null,
-      user_id: event.userId ?? null,
-      application_id: event.applicationId ?? null,
-      reason: event.reason ?? null,
-      ip: event.ip ?? null,
-      user_agent: event.userAgent?.slice(0, userAgentLimit) ?? null,
-      actor_id: event.actorId ?? null,
-      ...(event.details ? { details: JSON.stringify(event.details) } : {}),
-    })
-    .execute();
+  await db.insertInto("audit_events").values(auditRow(event)).execute();
 }
 
 /** The request facts every event carries: where it came from and with what client. */
@@ -51,10 +52,25 @@ export function requestOrigin(request: FastifyRequest): { ip: string; userAgent?
   return { ip: request.ip, userAgent: typeof userAgent === "string" ? userAgent : undefined };
 }
 
-/** Records an event for this request with the app's clock. */
-export function audit(request: FastifyRequest, event: Omit<AuditEvent, "ip" | "userAgent" | "occurredAt">) {
+export type RequestAuditEvent = Omit<AuditEvent, "ip" | "userAgent" | "occurredAt">;
+
+function requestEvent(request: FastifyRequest, event: RequestAuditEvent): AuditEvent {
   const { server } = request;
   // Optional: apps assembled without buildApp (some tests) have no metrics.
   server.metrics?.observeAudit(event);
-  return recordAuditEvent(server.db, { ...event, ...requestOrigin(request), occurredAt: server.clock() });
+  return { ...event, ...requestOrigin(request), occurredAt: server.clock() };
+}
+
+/** Records an event for this request with the app's clock. */
+export function audit(request: FastifyRequest, event: RequestAuditEvent) {
+  return recordAuditEvent(request.server.db, requestEvent(request, event));
+}
+
+/**
+ * The event's row as a data-modifying CTE: the statement built on the answer writes the row with its own
+ * change, in one round trip and atomically (a sign-in's grant or session and its audit row).
+ */
+export function auditedStatement(request: FastifyRequest, event: RequestAuditEvent): QueryCreator<Database> {
+  const row = auditRow(requestEvent(request, event));
+  return request.server.db.with("audit_row", (query) => query.insertInto("audit_events").values(row));
 }

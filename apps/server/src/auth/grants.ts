@@ -1,7 +1,7 @@
 import type { AuthMethod } from "@kpi-id/contracts";
-import type { Kysely } from "kysely";
+import type { Kysely, QueryCreator } from "kysely";
 import { hashToken, newToken } from "../crypto/tokens.ts";
-import type { Database } from "../db/schema.ts";
+import type { Database, User } from "../db/schema.ts";
 
 export interface GrantedLogin {
   userId: string;
@@ -12,12 +12,18 @@ export interface GrantedLogin {
   secondFactorDue?: boolean;
 }
 
+export interface ConsumedLogin extends GrantedLogin {
+  /** The person, read in the same statement that consumed the grant. */
+  person: User;
+}
+
 /**
  * A one-time login grant: what a credential check (password, Diia) hands to the
- * browser as `sessionId`, to be exchanged once for a session cookie.
+ * browser as `sessionId`, to be exchanged once for a session cookie. `db` may carry a CTE
+ * (the sign-in's audit row, audit/record.ts `auditedStatement`) to write with it.
  */
 export async function issueLoginGrant(
-  db: Kysely<Database>,
+  db: QueryCreator<Database>,
   login: GrantedLogin,
   ttlSeconds: number,
   now: Date = new Date(),
@@ -39,24 +45,34 @@ export async function issueLoginGrant(
 }
 
 /**
- * Consumes a grant atomically: of two concurrent attempts only one wins.
+ * Consumes a grant atomically: of two concurrent attempts only one wins. The grant's person comes
+ * back with it, from the same statement (grants are deleted with their person).
  * Unknown, used and expired grants, and those still owing a second factor, all give undefined.
  */
 export async function consumeLoginGrant(
   db: Kysely<Database>,
   grant: string,
   now: Date = new Date(),
-): Promise<GrantedLogin | undefined> {
+): Promise<ConsumedLogin | undefined> {
   const row = await db
-    .updateTable("login_grants")
-    .set({ consumed_at: now })
-    .where("grant_hash", "=", hashToken(grant))
-    .where("consumed_at", "is", null)
-    .where("expires_at", ">", now)
-    .where("second_factor_due", "=", false)
-    .returning(["user_id", "auth_method", "amr"])
+    .with("consumed", (query) =>
+      query
+        .updateTable("login_grants")
+        .set({ consumed_at: now })
+        .where("grant_hash", "=", hashToken(grant))
+        .where("consumed_at", "is", null)
+        .where("expires_at", ">", now)
+        .where("second_factor_due", "=", false)
+        .returning(["user_id", "auth_method", "amr"]),
+    )
+    .selectFrom("consumed")
+    .innerJoin("users", "users.id", "consumed.user_id")
+    .selectAll("users")
+    .select(["consumed.auth_method as grant_auth_method", "consumed.amr as grant_amr"])
     .executeTakeFirst();
-  return row ? { userId: row.user_id, authMethod: row.auth_method, amr: row.amr } : undefined;
+  if (!row) return undefined;
+  const { grant_auth_method, grant_amr, ...person } = row;
+  return { userId: person.id, authMethod: grant_auth_method, amr: grant_amr, person };
 }
 
 /** The person a live grant still waiting for its second factor belongs to. */

@@ -1,6 +1,6 @@
 import type { LoginRequest, LoginResponse } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { audit } from "../audit/record.ts";
+import { audit, auditedStatement } from "../audit/record.ts";
 import type { User } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { secondFactorDecision } from "../mfa/decision.ts";
@@ -45,15 +45,17 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
     throw new AppError("auth.invalid_credentials");
   }
 
-  await settleSuccess(db, keys);
-  const { amr, secondFactor, setUpSecondFactor } = await secondFactorDecision(request, user);
+  // Independent of each other: the attempt given back while the second factor is looked up.
+  const [, { amr, secondFactor, setUpSecondFactor }] = await Promise.all([
+    settleSuccess(db, keys),
+    secondFactorDecision(request, user),
+  ]);
   const grant = await issueLoginGrant(
-    db,
+    auditedStatement(request, { type: "sign_in", result: "success", authMethod: "PASSWORD", userId: user.id }),
     { userId: user.id, authMethod: "PASSWORD", amr, secondFactorDue: secondFactor !== undefined },
     config.loginGrantTtlSeconds,
     clock(),
   );
-  await audit(request, { type: "sign_in", result: "success", authMethod: "PASSWORD", userId: user.id });
   return {
     sessionId: grant,
     ...(secondFactor ? { secondFactor } : {}),

@@ -93,6 +93,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         userId: login.userId,
         method: login.authMethod,
         strength,
+        person: login.person,
       });
       return { ok: true as const, next };
     },

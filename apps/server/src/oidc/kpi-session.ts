@@ -4,7 +4,8 @@ import type { KoaContextWithOIDC } from "oidc-provider";
 import type { Config } from "../config/index.ts";
 import type { Db } from "../db/schema.ts";
 import { sessionCookieName } from "../sessions/cookie.ts";
-import { type LoadedSession, loadSession } from "../sessions/store.ts";
+import { loadSession } from "../sessions/load.ts";
+import type { LoadedSession } from "../sessions/store.ts";
 import { lastAuthenticatedAt, sessionAmr } from "../sessions/strength.ts";
 import { sessionAcr } from "./acr.ts";
 

@@ -49,8 +49,8 @@ export async function resetTokenForDiia(request: FastifyRequest, grant: string):
     await audit(request, { type: "password_reset_request", result: "failure", reason: "auth.grant_invalid" });
     throw new AppError("auth.grant_invalid");
   }
-  const person = await findUserById(db, login.userId);
-  if (person?.status !== "active") {
+  const { person } = login;
+  if (person.status !== "active") {
     await audit(request, {
       type: "password_reset_request",
       result: "failure",

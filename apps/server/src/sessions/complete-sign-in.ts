@@ -9,8 +9,7 @@ import { findUserById } from "../users/queries.ts";
 import { destinationOf, takeContinueTo } from "./continue-to.ts";
 import { readSessionCookie, sessionCookieName, sessionCookieOptions } from "./cookie.ts";
 import { deviceNonceFor, rememberDevice } from "./device-cookie.ts";
-import { markFirstSignIn } from "./known-devices.ts";
-import { createSession, deleteSessionByToken } from "./store.ts";
+import { storeSignIn } from "./sign-in-statement.ts";
 import { type SignInStrength, strengthOfMethod } from "./strength.ts";
 
 export interface SignIn {
@@ -18,6 +17,8 @@ export interface SignIn {
   method: AuthMethod;
   /** The RFC 8176 `amr` values the sign-in achieved; the method's own strength when left out. */
   strength?: SignInStrength;
+  /** The person as the caller read them (the grant exchange reads them with the grant); read here when left out. */
+  person?: User;
 }
 
 export interface CompletedSignIn {
@@ -40,8 +41,8 @@ const refusalByMethod: Record<AuthMethod, ErrorCode> = {
 };
 
 /** The person may sign in only while their account exists and is active. */
-async function requireActivePerson(request: FastifyRequest, { userId, method }: SignIn): Promise<User> {
-  const person = await findUserById(request.server.db, userId);
+async function requireActivePerson(request: FastifyRequest, { userId, method, ...signIn }: SignIn): Promise<User> {
+  const person = signIn.person ?? (await findUserById(request.server.db, userId));
   if (person?.status === "active") return person;
   const reason = person ? "user.disabled" : "user.unknown";
   await audit(request, { type: "session_start", result: "failure", authMethod: method, userId: person?.id, reason });
@@ -61,18 +62,18 @@ export async function completeSignIn(
   reply: FastifyReply,
   signIn: SignIn,
 ): Promise<CompletedSignIn> {
-  const { db, config, clock } = request.server;
+  const { config } = request.server;
   const person = await requireActivePerson(request, signIn);
-  const previous = readSessionCookie(request);
-  if (previous) await deleteSessionByToken(db, previous);
   const { ip, userAgent } = requestOrigin(request);
   const amr = signIn.strength ?? strengthOfMethod[signIn.method];
-  const { id, token } = await createSession(
-    db,
-    { userId: signIn.userId, authMethod: signIn.method, amr, ip, userAgent },
-    config.sessions,
-    clock(),
-  );
+  const language = requestLanguage(request);
+  const { sessionId, token, firstSignIn } = await storeSignIn(request, {
+    person,
+    session: { userId: signIn.userId, authMethod: signIn.method, amr, ip, userAgent },
+    previousToken: readSessionCookie(request),
+    language,
+    audit: { type: "session_start", result: "success", authMethod: signIn.method, userId: signIn.userId },
+  });
   reply.setCookie(sessionCookieName(config), token, {
     ...sessionCookieOptions(config),
     maxAge: config.sessions.absoluteTimeoutSeconds,
@@ -81,19 +82,12 @@ export async function completeSignIn(
   rememberDevice(request, reply, signIn.userId);
   // Whatever the request had loaded before belongs to the old cookie.
   request.session = undefined;
-  const language = requestLanguage(request);
-  // Mail sent later without a request of theirs (an operator's reset) goes out in this language.
-  if (person.language !== language) {
-    await db.updateTable("users").set({ language }).where("id", "=", person.id).execute();
-  }
-  const signedInBefore = !(await markFirstSignIn(db, person.id, clock()));
-  await audit(request, { type: "session_start", result: "success", authMethod: signIn.method, userId: signIn.userId });
-  if (!knownBrowser && signedInBefore) notifyNewDevice(request, person);
+  if (!knownBrowser && !firstSignIn) notifyNewDevice(request, person);
   // A password alone for a person the operator requires a second factor of: they set one up first. What
   // the sign-in was for (an application, an OpenID Connect or SAML request) stays in its cookie; confirming
   // the authenticator takes it (mfa/account.ts), so they go on there rather than to the apps list.
   if (person.require_mfa && signIn.method === "PASSWORD" && !amr.includes("mfa")) {
-    return { sessionId: id, next: secondFactorSetUpPath(language) };
+    return { sessionId, next: secondFactorSetUpPath(language) };
   }
-  return { sessionId: id, next: destinationOf(takeContinueTo(request, reply), language) };
+  return { sessionId, next: destinationOf(takeContinueTo(request, reply), language) };
 }

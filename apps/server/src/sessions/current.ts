@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../errors.ts";
 import { clearSessionCookie, readSessionCookie } from "./cookie.ts";
-import { type LoadedSession, loadSession } from "./store.ts";
+import { loadSession, loadSessionWithApplications } from "./load.ts";
+import type { LoadedSession, SessionWithApplications } from "./store.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -25,6 +26,28 @@ export async function currentSession(request: FastifyRequest, reply?: FastifyRep
   if (token && !session && reply) clearSessionCookie(reply);
   request.session = session ?? null;
   return request.session;
+}
+
+const hasApplications = (session: LoadedSession): session is SessionWithApplications => "applications" in session;
+
+/**
+ * The same with the applications the person may open (GET /user, the page). Read in the one statement
+ * that finds the session; the slot then holds it for the rest of the request.
+ */
+export async function currentSessionWithApplications(
+  request: FastifyRequest,
+  reply?: FastifyReply,
+): Promise<SessionWithApplications | null> {
+  const loaded = request.session;
+  if (loaded === null || (loaded && hasApplications(loaded))) return loaded;
+  const token = readSessionCookie(request);
+  const { server } = request;
+  const session = token
+    ? await loadSessionWithApplications(server.db, token, server.config.sessions, server.clock())
+    : undefined;
+  if (token && !session && reply) clearSessionCookie(reply);
+  request.session = session ?? null;
+  return session ?? null;
 }
 
 /** The signed-in session, or a 401 `auth.not_authenticated`. */

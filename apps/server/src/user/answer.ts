@@ -1,10 +1,10 @@
 import type { CurrentUser, Language } from "@kpi-id/contracts";
-import type { LoadedSession } from "../sessions/store.ts";
+import type { SessionWithApplications } from "../sessions/store.ts";
 import { localizedApplications } from "./applications.ts";
 import { profileData } from "./profile.ts";
 
 /** What GET /user answers for a session: the page the server writes carries the same answer. */
-export function currentUserAnswer(session: LoadedSession, language: Language): CurrentUser {
+export function currentUserAnswer(session: SessionWithApplications, language: Language): CurrentUser {
   return {
     fullName: session.user.full_name,
     data: profileData(session.user, session.authMethod),

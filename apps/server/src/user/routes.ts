@@ -1,6 +1,7 @@
 import { currentUserSchema, defaultLanguage, errorBodySchema, languageFromAcceptHeader } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { requireSession } from "../sessions/current.ts";
+import { AppError } from "../errors.ts";
+import { currentSessionWithApplications } from "../sessions/current.ts";
 import { currentUserAnswer } from "./answer.ts";
 
 /** The signed-in person, their fields and their applications; what the web app renders from. */
@@ -22,7 +23,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) => {
-        const session = await requireSession(request, reply);
+        const session = await currentSessionWithApplications(request, reply);
+        if (!session) throw new AppError("auth.not_authenticated");
         const language = languageFromAcceptHeader(request.headers["accept-language"]) ?? defaultLanguage;
         reply.header("vary", "accept-language");
         return currentUserAnswer(session, language);

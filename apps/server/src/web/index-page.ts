@@ -17,7 +17,7 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { readSessionCookie } from "../sessions/cookie.ts";
-import { currentSession } from "../sessions/current.ts";
+import { currentSessionWithApplications } from "../sessions/current.ts";
 import { currentUserAnswer } from "../user/answer.ts";
 import { publicSettings } from "./public-settings.ts";
 
@@ -123,7 +123,7 @@ async function encoded(page: RenderedPage, encoding: "br" | "gzip"): Promise<Buf
 async function visitorOf(request: FastifyRequest, reply: FastifyReply, language: Language): Promise<Visitor> {
   if (readSessionCookie(request) === undefined) return { signedOut: true };
   try {
-    const session = await currentSession(request, reply);
+    const session = await currentSessionWithApplications(request, reply);
     return session ? { signedOut: false, user: currentUserAnswer(session, language) } : { signedOut: true };
   } catch (error) {
     request.log.warn({ err: error }, "page sent without the person: the session could not be read");

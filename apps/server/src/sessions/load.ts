@@ -1,0 +1,130 @@
+import { sql } from "kysely";
+import { jsonArrayFrom } from "kysely/helpers/postgres";
+import { accessibleApplicationIds } from "../access/applications.ts";
+import { hashToken } from "../crypto/tokens.ts";
+import type { Db, User } from "../db/schema.ts";
+import {
+  type LoadedSession,
+  type SessionApplication,
+  type SessionTimeouts,
+  type SessionWithApplications,
+  secondsLater,
+} from "./store.ts";
+
+// Sliding the idle expiry costs a write; once a minute keeps GET /user a read.
+const touchIntervalMs = 60_000;
+
+/** The session's own columns beside the person's, as one row of the lookup. */
+function sessionQuery(db: Db, token: string) {
+  return db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .selectAll("users")
+    .select([
+      "sessions.id as session_id",
+      "sessions.auth_method",
+      "sessions.amr as session_amr",
+      "sessions.strong_at as session_strong_at",
+      "sessions.created_at as session_created_at",
+      "sessions.last_seen_at",
+      "sessions.idle_expires_at",
+      "sessions.absolute_expires_at",
+    ])
+    .where("sessions.token_hash", "=", hashToken(token));
+}
+
+type SessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof sessionQuery>["executeTakeFirst"]>>>;
+
+/**
+ * The live session of a row; undefined when it is idle or past its absolute lifetime (the row is removed as
+ * it is found) or the person is disabled. Slides the idle expiry at most once a minute.
+ */
+async function liveSession(
+  db: Db,
+  row: SessionRow,
+  timeouts: SessionTimeouts,
+  now: Date,
+): Promise<LoadedSession | undefined> {
+  const {
+    session_id,
+    auth_method,
+    session_amr,
+    session_strong_at,
+    session_created_at,
+    last_seen_at,
+    idle_expires_at,
+    absolute_expires_at,
+    ...user
+  } = row;
+  if (idle_expires_at <= now || absolute_expires_at <= now) {
+    await db.deleteFrom("sessions").where("id", "=", session_id).execute();
+    return undefined;
+  }
+  if (user.status !== "active") return undefined;
+  if (now.getTime() - last_seen_at.getTime() >= touchIntervalMs) {
+    const idle = secondsLater(now, timeouts.idleTimeoutSeconds);
+    await db
+      .updateTable("sessions")
+      .set({ last_seen_at: now, idle_expires_at: new Date(Math.min(idle.getTime(), absolute_expires_at.getTime())) })
+      .where("id", "=", session_id)
+      .execute();
+  }
+  return {
+    id: session_id,
+    userId: user.id,
+    authMethod: auth_method,
+    createdAt: session_created_at,
+    amr: session_amr,
+    strongAt: session_strong_at,
+    user: user satisfies User,
+  };
+}
+
+/**
+ * The live session a token names, with its person; undefined when the token is unknown, idle or past its
+ * absolute lifetime, or the person is disabled. One indexed statement: what every signed-in request but
+ * GET /user and the page needs.
+ */
+export async function loadSession(
+  db: Db,
+  token: string,
+  timeouts: SessionTimeouts,
+  now: Date,
+): Promise<LoadedSession | undefined> {
+  const row = await sessionQuery(db, token).executeTakeFirst();
+  return row ? liveSession(db, row, timeouts, now) : undefined;
+}
+
+/**
+ * The same, with the applications the person may open, by title, read in the same statement (so GET /user
+ * costs one query); the access rules, grants and exclusions are joined in it (access/applications.ts).
+ */
+export async function loadSessionWithApplications(
+  db: Db,
+  token: string,
+  timeouts: SessionTimeouts,
+  now: Date,
+): Promise<SessionWithApplications | undefined> {
+  const row = await sessionQuery(db, token)
+    .select((eb) =>
+      jsonArrayFrom(
+        eb
+          .selectFrom("applications")
+          .select([
+            "applications.id",
+            "applications.name",
+            "applications.title",
+            "applications.description",
+            "applications.title_en",
+            "applications.description_en",
+          ])
+          .where(sql<boolean>`applications.id in ${accessibleApplicationIds(sql.ref("sessions.user_id"))}`)
+          .orderBy("applications.title"),
+      ).as("applications"),
+    )
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { applications, ...rest } = row;
+  const session = await liveSession(db, rest, timeouts, now);
+  return session ? { ...session, applications: applications satisfies SessionApplication[] } : undefined;
+}

@@ -277,6 +277,12 @@ describe.each(databaseKinds)("password sign-in and the connected-apps loop on %s
     ]) {
       expect(kinds).toContain(expected);
     }
+    // Written by the statements that consume the grant and the ticket: the row still names who, how and where.
+    const exchanged = events.find((e) => e.event_type === "ticket_exchange" && e.result === "success");
+    expect(exchanged).toMatchObject({ application_id: appA.application.id, auth_method: "PASSWORD" });
+    expect(exchanged?.ip).toBeTruthy();
+    const started = events.find((e) => e.event_type === "session_start" && e.result === "success");
+    expect(started).toMatchObject({ auth_method: "PASSWORD", application_id: null });
     const everything = JSON.stringify(await t.app.db.selectFrom("audit_events").selectAll().execute());
     expect(everything).not.toContain(password);
     expect(everything).not.toContain(appA.secret);

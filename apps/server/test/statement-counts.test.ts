@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import type { InternalAuthRequest, LoginResponse } from "@kpi-id/contracts";
+import type { InternalAuthRequest, LoginResponse, TicketResponse } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "./support/app.ts";
-import { addPerson, grantAccess, signIn } from "./support/campus.ts";
+import { addApplication, addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { createListeningTestApp } from "./support/listening.ts";
 import { addOidcClient, TestBrowser } from "./support/oidc.ts";
@@ -14,12 +14,13 @@ import { addOidcClient, TestBrowser } from "./support/oidc.ts";
  * Counts, not times: they are the same on a loaded machine and on a quiet one.
  */
 const bounds = {
-  passwordSignIn: 5,
+  passwordSignIn: 4,
   grantExchange: 2,
+  ticketExchange: 3,
   user: 1,
   userinfo: 6,
   refresh: 9,
-  oidcPasswordLogin: 36,
+  oidcPasswordLogin: 35,
 };
 
 const password = "correct horse battery staple";
@@ -149,6 +150,34 @@ describe.each(databaseKinds)("statements per request on %s", (kind) => {
     });
     expect(cookie).toContain("kpi_id_session=");
     expect(seen.length).toBeLessThanOrEqual(bounds.grantExchange);
+  });
+
+  it("redeems a ticket (POST /api/ticket) in three statements", async () => {
+    const username = await newPerson();
+    const site = await addApplication(test.app);
+    const person = await test.app.db
+      .selectFrom("users")
+      .select("id")
+      .where("username", "=", username)
+      .executeTakeFirstOrThrow();
+    await grantAccess(test.app.db, person.id, site.application.id);
+    const cookie = await signIn(test.app, username, password, { origin });
+    const redirect = await fetch(`${origin}/api/app-redirect?appId=${site.application.id}`, {
+      headers: { cookie },
+      redirect: "manual",
+    });
+    const ticketId = new URL(redirect.headers.get("location") ?? "").searchParams.get("ticketId");
+    let answer: Partial<TicketResponse> = {};
+    const seen = await statements(async () => {
+      const exchange = await fetch(`${origin}/api/ticket`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ticketId, appId: site.application.id, appSecret: site.secret }),
+      });
+      answer = (await exchange.json()) as TicketResponse;
+    });
+    expect(answer.data?.USER_ID).toBe(person.id);
+    expect(seen.length).toBeLessThanOrEqual(bounds.ticketExchange);
   });
 
   it("answers GET /user in one statement", async () => {

@@ -54,11 +54,20 @@ export function requestOrigin(request: FastifyRequest): { ip: string; userAgent?
 
 export type RequestAuditEvent = Omit<AuditEvent, "ip" | "userAgent" | "occurredAt">;
 
-function requestEvent(request: FastifyRequest, event: RequestAuditEvent): AuditEvent {
-  const { server } = request;
+/** Counts the event in the service's metrics. */
+export function countAuditEvent(request: FastifyRequest, event: RequestAuditEvent): void {
   // Optional: apps assembled without buildApp (some tests) have no metrics.
-  server.metrics?.observeAudit(event);
-  return { ...event, ...requestOrigin(request), occurredAt: server.clock() };
+  request.server.metrics?.observeAudit(event);
+}
+
+/** The row of an event of this request, with the app's clock, for a statement that writes it itself. */
+export function requestAuditRow(request: FastifyRequest, event: RequestAuditEvent): Insertable<AuditEventsTable> {
+  return auditRow({ ...event, ...requestOrigin(request), occurredAt: request.server.clock() });
+}
+
+function requestEvent(request: FastifyRequest, event: RequestAuditEvent): AuditEvent {
+  countAuditEvent(request, event);
+  return { ...event, ...requestOrigin(request), occurredAt: request.server.clock() };
 }
 
 /** Records an event for this request with the app's clock. */

@@ -4,7 +4,7 @@ import { audit, auditedStatement } from "../audit/record.ts";
 import type { User } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { secondFactorDecision } from "../mfa/decision.ts";
-import { confirmFailure, settleSuccess } from "../throttle/throttle.ts";
+import { confirmFailure, withSuccessSettled } from "../throttle/throttle.ts";
 import { findUserByUsername } from "../users/queries.ts";
 import { takeCredentialAttempt } from "./credential-attempt.ts";
 import { issueLoginGrant } from "./grants.ts";
@@ -31,9 +31,13 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
     userId: user?.id,
   });
 
+  // Read while the hash runs: it does not depend on the password. Handled at once, so a refused sign-in that
+  // never awaits it leaves no unhandled rejection behind.
+  const decision = user ? secondFactorDecision(request, user) : undefined;
+  decision?.catch(() => undefined);
   const passwordMatches = await passwordHasher.verify(user?.password_hash ?? null, credentials.password);
   const refusal = refusalReason(user, passwordMatches);
-  if (refusal !== undefined || !user) {
+  if (refusal !== undefined || !user || !decision) {
     await confirmFailure(db, keys, clock());
     await audit(request, {
       type: "sign_in",
@@ -45,13 +49,16 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
     throw new AppError("auth.invalid_credentials");
   }
 
-  // Independent of each other: the attempt given back while the second factor is looked up.
-  const [, { amr, secondFactor, setUpSecondFactor }] = await Promise.all([
-    settleSuccess(db, keys),
-    secondFactorDecision(request, user),
-  ]);
+  const { amr, secondFactor, setUpSecondFactor } = await decision;
+  // The grant, its audit row and the attempt given back: one statement, one commit.
+  const signedIn = auditedStatement(request, {
+    type: "sign_in",
+    result: "success",
+    authMethod: "PASSWORD",
+    userId: user.id,
+  });
   const grant = await issueLoginGrant(
-    auditedStatement(request, { type: "sign_in", result: "success", authMethod: "PASSWORD", userId: user.id }),
+    withSuccessSettled(signedIn, keys),
     { userId: user.id, authMethod: "PASSWORD", amr, secondFactorDue: secondFactor !== undefined },
     config.loginGrantTtlSeconds,
     clock(),

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
-import { sql } from "kysely";
-import type { Db } from "../db/schema.ts";
+import { type QueryCreator, sql } from "kysely";
+import type { Database, Db } from "../db/schema.ts";
 import { type ThrottleRule, throttlePolicy } from "./policy.ts";
 
 export interface ThrottleKey {
@@ -98,23 +98,27 @@ const isOwnKey = (key: string) => key.startsWith("account:") || key.startsWith("
 /**
  * The check succeeded: the account (or the browser) starts again from zero, and the address
  * gets back the attempt counted in advance (but no more, so one known password
- * does not reset the allowance for guessing others).
+ * does not reset the allowance for guessing others). As data-modifying CTEs on `query`, so the
+ * statement that records the success (a sign-in's grant and audit row) gives the attempt back in the
+ * same round trip and commit.
  */
-export async function settleSuccess(db: Db, keys: ThrottleKey[]): Promise<void> {
+export function withSuccessSettled(query: QueryCreator<Database>, keys: ThrottleKey[]): QueryCreator<Database> {
   const ownKeys = keys.filter((k) => isOwnKey(k.key)).map((k) => k.key);
   const otherKeys = keys.filter((k) => !isOwnKey(k.key)).map((k) => k.key);
-  const giveBack = sql<number>`greatest(failures - 1, 0)`;
-  if (ownKeys.length > 0 && otherKeys.length > 0) {
-    // One statement, one round trip: the delete runs as a data-modifying CTE beside the update (other rows).
-    await db
-      .with("cleared", (query) => query.deleteFrom("throttle_counters").where("key", "in", ownKeys).returning("key"))
-      .updateTable("throttle_counters")
-      .set({ failures: giveBack })
-      .where("key", "in", otherKeys)
-      .execute();
-  } else if (ownKeys.length > 0) {
-    await db.deleteFrom("throttle_counters").where("key", "in", ownKeys).execute();
-  } else if (otherKeys.length > 0) {
-    await db.updateTable("throttle_counters").set({ failures: giveBack }).where("key", "in", otherKeys).execute();
-  }
+  // Arrays rather than `in (…)` lists: one statement text whichever list is empty.
+  return query
+    .with("throttle_cleared", (cte) =>
+      cte.deleteFrom("throttle_counters").where(sql<boolean>`key = any(${ownKeys}::text[])`),
+    )
+    .with("throttle_given_back", (cte) =>
+      cte
+        .updateTable("throttle_counters")
+        .set({ failures: sql<number>`greatest(failures - 1, 0)` })
+        .where(sql<boolean>`key = any(${otherKeys}::text[])`),
+    );
+}
+
+/** `withSuccessSettled` on its own, where nothing else is written with it. */
+export async function settleSuccess(db: Db, keys: ThrottleKey[]): Promise<void> {
+  await withSuccessSettled(db, keys).selectNoFrom(sql<number>`1`.as("settled")).execute();
 }

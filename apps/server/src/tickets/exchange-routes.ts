@@ -11,7 +11,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { findApplicationById } from "../apps/queries.ts";
-import { audit } from "../audit/record.ts";
+import { audit, countAuditEvent, requestAuditRow } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { refedsMfa, refedsSfa } from "../oidc/acr.ts";
 import { personRoles, rolesTicketData } from "../people/profile.ts";
@@ -48,7 +48,8 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
     throw new AppError("ticket.invalid");
   }
   const now = clock();
-  const redeemed = await consumeTicket(db, presented.ticketId, application.id, now);
+  const success = { type: "ticket_exchange", result: "success", applicationId: application.id } as const;
+  const redeemed = await consumeTicket(db, presented.ticketId, application.id, now, requestAuditRow(request, success));
   if (!redeemed) {
     await audit(request, {
       type: "ticket_exchange",
@@ -59,13 +60,7 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
     throw new AppError("ticket.invalid");
   }
   const { ticket, user } = redeemed;
-  await audit(request, {
-    type: "ticket_exchange",
-    result: "success",
-    authMethod: ticket.auth_method,
-    userId: user.id,
-    applicationId: application.id,
-  });
+  countAuditEvent(request, { ...success, authMethod: ticket.auth_method, userId: user.id });
   return {
     id: ticket.id,
     created: ticket.created_at.toISOString(),

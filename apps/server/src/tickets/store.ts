@@ -1,6 +1,7 @@
 import type { AuthMethod } from "@kpi-id/contracts";
+import type { Insertable } from "kysely";
 import { hashToken, newToken } from "../crypto/tokens.ts";
-import type { Db } from "../db/schema.ts";
+import type { AuditEventsTable, Db } from "../db/schema.ts";
 import { strengthOfMethod } from "../sessions/strength.ts";
 
 export interface NewTicket {
@@ -31,10 +32,17 @@ export async function issueTicket(db: Db, ticket: NewTicket, ttlSeconds: number,
 
 /**
  * Marks the ticket used and returns it with its person, in one statement so
- * that of two concurrent redemptions only one wins, and in one round trip.
- * Unknown, used, expired, another application's, or a since-disabled person's ticket: undefined.
+ * that of two concurrent redemptions only one wins, and in one round trip. The success's audit row
+ * (`audit`, completed with the ticket's person and method) is written by the same statement, one commit.
+ * Unknown, used, expired, another application's, or a since-disabled person's ticket: undefined, nothing written.
  */
-export async function consumeTicket(db: Db, token: string, applicationId: string, now: Date) {
+export async function consumeTicket(
+  db: Db,
+  token: string,
+  applicationId: string,
+  now: Date,
+  audit: Insertable<AuditEventsTable>,
+) {
   const row = await db
     .with("used", (cte) =>
       cte
@@ -46,6 +54,34 @@ export async function consumeTicket(db: Db, token: string, applicationId: string
         .where("expires_at", ">", now)
         .where("user_id", "in", (eb) => eb.selectFrom("users").select("id").where("status", "=", "active"))
         .returning(["id", "user_id", "auth_method", "trace_id", "created_at", "amr"]),
+    )
+    .with("audit_row", (cte) =>
+      cte
+        .insertInto("audit_events")
+        .columns([
+          "occurred_at",
+          "event_type",
+          "result",
+          "application_id",
+          "ip",
+          "user_agent",
+          "user_id",
+          "auth_method",
+        ])
+        .expression((eb) =>
+          eb
+            .selectFrom("used")
+            .select([
+              eb.val(audit.occurred_at).as("occurred_at"),
+              eb.val(audit.event_type).as("event_type"),
+              eb.val(audit.result).as("result"),
+              eb.val(audit.application_id ?? null).as("application_id"),
+              eb.val(audit.ip ?? null).as("ip"),
+              eb.val(audit.user_agent ?? null).as("user_agent"),
+              "used.user_id",
+              "used.auth_method",
+            ]),
+        ),
     )
     .selectFrom("used")
     .innerJoin("users", "users.id", "used.user_id")

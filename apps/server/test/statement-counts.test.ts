@@ -18,9 +18,9 @@ const bounds = {
   grantExchange: 2,
   ticketExchange: 3,
   user: 1,
-  userinfo: 6,
-  refresh: 9,
-  oidcPasswordLogin: 35,
+  userinfo: 5,
+  refresh: 8,
+  oidcPasswordLogin: 34,
 };
 
 const password = "correct horse battery staple";

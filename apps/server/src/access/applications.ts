@@ -33,9 +33,9 @@ export function accessibleApplicationIds(userId: RawBuilder<unknown> | string): 
   )`;
 }
 
-/** Whether the person may use the application now. */
-export async function hasApplicationAccess(db: Db, userId: string, applicationId: string): Promise<boolean> {
-  const result = await sql<{ allowed: boolean }>`select
+/** Whether the person may use the application now, as one SQL expression (its parameters bound in it). */
+export function applicationAccess(userId: string, applicationId: string): RawBuilder<boolean> {
+  return sql<boolean>`(
       not exists (select 1 from access_exclusions where user_id = ${userId} and application_id = ${applicationId})
       and (
         exists (select 1 from user_applications where user_id = ${userId} and application_id = ${applicationId})
@@ -50,7 +50,14 @@ export async function hasApplicationAccess(db: Db, userId: string, applicationId
             and (rule.unit_id is null or rule.unit_id = person.unit_id
               or (rule.include_subunits and rule.unit_id = any(person_unit.ancestry)))
         )
-      ) as allowed`.execute(db);
+      ))`;
+}
+
+/** Whether the person may use the application now. */
+export async function hasApplicationAccess(db: Db, userId: string, applicationId: string): Promise<boolean> {
+  const result = await sql<{ allowed: boolean }>`select ${applicationAccess(userId, applicationId)} as allowed`.execute(
+    db,
+  );
   return result.rows[0]?.allowed === true;
 }
 

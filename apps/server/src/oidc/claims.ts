@@ -1,7 +1,7 @@
 import { type AuthMethod, authMethods } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import type { Account, ClaimsParameterMember, FindAccount } from "oidc-provider";
-import { hasApplicationAccess } from "../access/applications.ts";
+import { applicationAccess } from "../access/applications.ts";
 import { isUuid } from "../apps/queries.ts";
 import type { Database, User } from "../db/schema.ts";
 import { type PersonRoles, personRoles, rolesClaims } from "../people/profile.ts";
@@ -73,6 +73,16 @@ export function userClaims(
   return claims;
 }
 
+/** The person with whether they may use the application now, or undefined when there is no such person. */
+async function findUserWithAccess(db: Kysely<Database>, userId: string, applicationId: string) {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .select(applicationAccess(userId, applicationId).as("allowed"))
+    .where("id", "=", userId)
+    .executeTakeFirst();
+}
+
 /**
  * `sub` is the person's uuid: stable for life, never reused, the same for every application.
  * The provider asks for the account at every use of a code, refresh token or access token
@@ -82,9 +92,9 @@ export function userClaims(
 export function createFindAccount(db: Kysely<Database>, affiliationScope: string): FindAccount {
   return async (_ctx, sub, token): Promise<Account | undefined> => {
     if (!isUuid(sub)) return undefined;
-    const user = await findUserById(db, sub);
-    if (user?.status !== "active") return undefined;
-    if (token?.clientId && !(await hasApplicationAccess(db, user.id, token.clientId))) return undefined;
+    // With a token, the person and their access to its application are read in one statement.
+    const user = token?.clientId ? await findUserWithAccess(db, sub, token.clientId) : await findUserById(db, sub);
+    if (user?.status !== "active" || ("allowed" in user && !user.allowed)) return undefined;
     return {
       accountId: user.id,
       // The provider filters these by the granted scopes and claims; the records are read only when asked for.

@@ -1,8 +1,9 @@
 // `npm test`: every suite, one after another, then one closing line
 // "tests: N passed, N failed" that counts them all.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 
 const reportDir = ".tmp/test-reports";
 rmSync(reportDir, { recursive: true, force: true });
@@ -17,9 +18,45 @@ interface SuiteResult {
   note?: string;
 }
 
-function run(command: string, args: string[], env: Record<string, string> = {}): number {
-  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
-  return result.status ?? 1;
+interface Finished {
+  exitCode: number;
+  /** What the command printed to stdout, also passed through as it came. */
+  output: string;
+}
+
+function run(command: string, args: string[], env: Record<string, string> = {}): Promise<Finished> {
+  return new Promise((done) => {
+    const child = spawn(command, args, { stdio: ["inherit", "pipe", "inherit"], env: { ...process.env, ...env } });
+    const chunks: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      process.stdout.write(chunk);
+    });
+    child.on("close", (code) => done({ exitCode: code ?? 1, output: Buffer.concat(chunks).toString("utf8") }));
+  });
+}
+
+/**
+ * Vitest's unhandled errors (a timer firing after its file's environment was torn down, a rejection nobody
+ * awaited) fail the run but are not in its JSON report: the first line of each and the file it names, from
+ * the printed "Unhandled Errors" section.
+ */
+function unhandledErrors(output: string): string[] {
+  const lines = stripVTControlCharacters(output).split("\n");
+  const start = lines.findIndex((line) => line.includes("Unhandled Errors"));
+  if (start < 0) return [];
+  const found: string[] = [];
+  for (let index = start; index < lines.length; index++) {
+    const line = lines[index] ?? "";
+    if (/^\s*Test Files\s/.test(line)) break;
+    if (/(Uncaught Exception|Unhandled Rejection|Unhandled Error)\s*⎯/.test(line)) {
+      const message = lines.slice(index + 1).find((next) => next.trim() !== "") ?? "unknown error";
+      const origin = lines.slice(index + 1).find((next) => next.includes("This error originated in"));
+      const file = origin ? /originated in "([^"]+)"/.exec(origin)?.[1] : undefined;
+      found.push(file ? `${message.trim()} (in ${file})` : message.trim());
+    }
+  }
+  return found;
 }
 
 interface VitestReport {
@@ -28,21 +65,31 @@ interface VitestReport {
   testResults: { name: string; status: string; message: string; assertionResults: { status: string }[] }[];
 }
 
-function vitestSuite(): SuiteResult {
+async function vitestSuite(): Promise<SuiteResult> {
   const output = join(reportDir, "vitest.json");
-  const exitCode = run("vitest", ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${output}`]);
+  const { exitCode, output: printed } = await run("vitest", [
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${output}`,
+  ]);
   if (!existsSync(output)) return { name: "unit and integration (vitest)", passed: 0, failed: 1, exitCode };
   const report = JSON.parse(readFileSync(output, "utf8")) as VitestReport;
   // A file that fails to load or errors outside a test has no failed test but fails the run: name it.
   const brokenFiles = report.testResults
     .filter((file) => file.status === "failed" && file.assertionResults.every((test) => test.status !== "failed"))
     .map((file) => `${file.name}: ${file.message.split("\n")[0]}`);
+  const unhandled = unhandledErrors(printed);
+  const notes = [
+    ...(brokenFiles.length > 0 ? [`files failed outside a test:\n    ${brokenFiles.join("\n    ")}`] : []),
+    ...(unhandled.length > 0 ? [`unhandled errors:\n    ${unhandled.join("\n    ")}`] : []),
+  ];
   return {
     name: "unit and integration (vitest)",
     passed: report.numPassedTests,
     failed: report.numFailedTests,
     exitCode,
-    note: brokenFiles.length > 0 ? `files failed outside a test:\n    ${brokenFiles.join("\n    ")}` : undefined,
+    note: notes.length > 0 ? notes.join("\n    ") : undefined,
   };
 }
 
@@ -51,10 +98,10 @@ interface PlaywrightStats {
   errors?: { message?: string }[];
 }
 
-function playwrightSuite(): SuiteResult | undefined {
+async function playwrightSuite(): Promise<SuiteResult | undefined> {
   if (!existsSync("e2e/playwright.config.ts")) return undefined;
   const output = join(reportDir, "playwright.json");
-  const exitCode = run("playwright", ["test", "-c", "e2e/playwright.config.ts", "--reporter=list,json"], {
+  const { exitCode } = await run("playwright", ["test", "-c", "e2e/playwright.config.ts", "--reporter=list,json"], {
     // Absolute: Playwright resolves a relative name against the config's folder (e2e/).
     PLAYWRIGHT_JSON_OUTPUT_NAME: resolve(output),
   });
@@ -90,7 +137,8 @@ function clusterSuite(): SuiteResult | undefined {
   };
 }
 
-const suites = [vitestSuite(), playwrightSuite(), clusterSuite()].filter(
+// One after another: each suite has the machine to itself.
+const suites = [await vitestSuite(), await playwrightSuite(), clusterSuite()].filter(
   (suite): suite is SuiteResult => suite !== undefined,
 );
 

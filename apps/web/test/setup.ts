@@ -1,5 +1,6 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
+import { options } from "preact";
 import { afterEach, beforeEach, vi } from "vitest";
 import { initTestI18n } from "./i18n.ts";
 
@@ -17,6 +18,15 @@ if (!window.matchMedia) {
       dispatchEvent: () => false,
     }) as MediaQueryList;
 }
+
+// Effects of renders outside act() (a fetch answered, a timer) run on a plain timer. Preact's default pairs
+// requestAnimationFrame with a 35 ms timeout that calls cancelAnimationFrame; when a file's last such render
+// left that timeout pending, it fired after jsdom's teardown had removed cancelAnimationFrame, and the whole
+// run failed on an unhandled ReferenceError though every test passed (CI, route-error.test.tsx). Components
+// unmounted by cleanup() are skipped when the effects flush.
+options.requestAnimationFrame = (flush) => {
+  setTimeout(flush);
+};
 
 // findBy… and waitFor wait up to 5 s instead of 1 s: a route's module loads slowly on a busy machine
 // (vitest.config.ts). What the tests expect to see is the same.

@@ -1,16 +1,14 @@
 // `npm run test:cluster`: KPI ID as a campus runs it: two server processes behind nginx on
 // this machine's PostgreSQL, with the Diia stand-in. Prints what each fault sent, what failed
 // and what was lost, then "cluster: N passed, N failed"; exits non-zero on any failure.
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { demoPeople } from "@kpi-id/server/seed";
-import { createPasswordHasher } from "@kpi-id/server/testing";
+import { createPasswordHasher, freePort } from "@kpi-id/server/testing";
 import { startDiiaStandIn } from "../sandbox/src/diia/index.ts";
 import { createClusterDatabase, type SeedPerson, seedClusterDatabase } from "./lib/database.ts";
-import { type Instance, startInstance, stopInstance } from "./lib/instances.ts";
+import { type Instance, instanceEnv, startInstance, stopInstance } from "./lib/instances.ts";
 import { nginxBinary, startNginx } from "./lib/nginx.ts";
 import { passed, printReport, type ScenarioReport } from "./lib/report.ts";
 import type { ClusterContext } from "./scenarios/context.ts";
@@ -22,18 +20,6 @@ import { sharedSessions } from "./scenarios/shared-sessions.ts";
 
 const overallTimeoutMs = 8 * 60 * 1000;
 const loadPeopleCount = 200;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function people(): { diiaPerson: ClusterContext["diiaPerson"]; people: SeedPerson[]; loadPeople: SeedPerson[] } {
   const student = demoPeople[0];
@@ -76,16 +62,7 @@ async function main(): Promise<number> {
     // The stand-in delivers every signed callback to instance a directly; polls go to b.
     const diia = await startDiiaStandIn({ productUrl: `http://127.0.0.1:${portA}`, port: 0 });
     closers.unshift(diia.close);
-    const env: Record<string, string> = {
-      NODE_ENV: "production",
-      PUBLIC_URL: publicUrl,
-      SESSION_SECRET: randomBytes(32).toString("base64url"),
-      DATABASE_URL: database.url,
-      DATABASE_POOL_MAX: "10",
-      TRUST_PROXY: "127.0.0.1",
-      LOG_LEVEL: "warn",
-      ...diia.env,
-    };
+    const env = instanceEnv({ publicUrl, databaseUrl: database.url, diia: diia.env });
     const ports = [portA, portB];
     const instances: Instance[] = [];
     for (const [index, port] of ports.entries()) {

@@ -15,6 +15,8 @@ declare module "autocannon" {
     latency: { p50: number; p99: number };
     non2xx: number;
     errors: number;
+    /** Answers counted by HTTP status, e.g. { "200": { count: 123 } }. */
+    statusCodeStats: Record<string, { count: number }>;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

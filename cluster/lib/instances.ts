@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { productionEntry, productionNodeFlags } from "@kpi-id/server/production-process";
@@ -13,6 +14,25 @@ export interface Instance {
   process: ChildProcess;
   /** Resolves once the process has exited. */
   exited: Promise<void>;
+}
+
+/** What every instance of a run shares: production mode behind nginx on loopback, logging warnings only. */
+export function instanceEnv(options: {
+  publicUrl: string;
+  databaseUrl: string;
+  /** The Diia stand-in's settings (its `env`). */
+  diia: Record<string, string>;
+}): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    PUBLIC_URL: options.publicUrl,
+    SESSION_SECRET: randomBytes(32).toString("base64url"),
+    DATABASE_URL: options.databaseUrl,
+    DATABASE_POOL_MAX: "10",
+    TRUST_PROXY: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    ...options.diia,
+  };
 }
 
 /** The production command (`productionCommand`) on a loopback port, its log in the run's directory. */

@@ -20,19 +20,34 @@ interface SuiteResult {
 
 interface Finished {
   exitCode: number;
-  /** What the command printed to stdout, also passed through as it came. */
-  output: string;
+  /** What the command printed, also passed through as it came. */
+  stdout: string;
+  stderr: string;
 }
 
 function run(command: string, args: string[], env: Record<string, string> = {}): Promise<Finished> {
   return new Promise((done) => {
-    const child = spawn(command, args, { stdio: ["inherit", "pipe", "inherit"], env: { ...process.env, ...env } });
-    const chunks: Buffer[] = [];
+    const child = spawn(command, args, { stdio: ["inherit", "pipe", "pipe"], env: { ...process.env, ...env } });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => {
-      chunks.push(chunk);
+      out.push(chunk);
       process.stdout.write(chunk);
     });
-    child.on("close", (code) => done({ exitCode: code ?? 1, output: Buffer.concat(chunks).toString("utf8") }));
+    // Vitest prints its unhandled errors here.
+    child.stderr.on("data", (chunk: Buffer) => {
+      err.push(chunk);
+      process.stderr.write(chunk);
+    });
+    // A command that cannot start is a failed suite, as spawnSync's null status was.
+    child.on("error", (error) => done({ exitCode: 1, stdout: "", stderr: String(error) }));
+    child.on("close", (code) =>
+      done({
+        exitCode: code ?? 1,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+      }),
+    );
   });
 }
 
@@ -67,7 +82,7 @@ interface VitestReport {
 
 async function vitestSuite(): Promise<SuiteResult> {
   const output = join(reportDir, "vitest.json");
-  const { exitCode, output: printed } = await run("vitest", [
+  const { exitCode, stdout, stderr } = await run("vitest", [
     "run",
     "--reporter=default",
     "--reporter=json",
@@ -79,7 +94,7 @@ async function vitestSuite(): Promise<SuiteResult> {
   const brokenFiles = report.testResults
     .filter((file) => file.status === "failed" && file.assertionResults.every((test) => test.status !== "failed"))
     .map((file) => `${file.name}: ${file.message.split("\n")[0]}`);
-  const unhandled = unhandledErrors(printed);
+  const unhandled = [...unhandledErrors(stderr), ...unhandledErrors(stdout)];
   const notes = [
     ...(brokenFiles.length > 0 ? [`files failed outside a test:\n    ${brokenFiles.join("\n    ")}`] : []),
     ...(unhandled.length > 0 ? [`unhandled errors:\n    ${unhandled.join("\n    ")}`] : []),

@@ -26,7 +26,10 @@ export interface AuditEvent {
 // A user agent is attacker-controlled text; keep the row bounded.
 const userAgentLimit = 512;
 
-function auditRow(event: AuditEvent): Insertable<AuditEventsTable> {
+/** An audit row as inserted; it always carries its time. */
+export type AuditRow = Insertable<AuditEventsTable> & { occurred_at: Date };
+
+function auditRow(event: AuditEvent): AuditRow {
   return {
     occurred_at: event.occurredAt ?? new Date(),
     event_type: event.type,
@@ -61,7 +64,7 @@ export function countAuditEvent(request: FastifyRequest, event: RequestAuditEven
 }
 
 /** The row of an event of this request, with the app's clock, for a statement that writes it itself. */
-export function requestAuditRow(request: FastifyRequest, event: RequestAuditEvent): Insertable<AuditEventsTable> {
+export function requestAuditRow(request: FastifyRequest, event: RequestAuditEvent): AuditRow {
   return auditRow({ ...event, ...requestOrigin(request), occurredAt: request.server.clock() });
 }
 
@@ -77,9 +80,10 @@ export function audit(request: FastifyRequest, event: RequestAuditEvent) {
 
 /**
  * The event's row as a data-modifying CTE: the statement built on the answer writes the row with its own
- * change, in one round trip and atomically (a sign-in's grant or session and its audit row).
+ * change, in one round trip and atomically (a sign-in's grant or session and its audit row). The caller counts
+ * the event (`countAuditEvent`) once the statement has succeeded.
  */
 export function auditedStatement(request: FastifyRequest, event: RequestAuditEvent): QueryCreator<Database> {
-  const row = auditRow(requestEvent(request, event));
+  const row = requestAuditRow(request, event);
   return request.server.db.with("audit_row", (query) => query.insertInto("audit_events").values(row));
 }

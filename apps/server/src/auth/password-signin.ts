@@ -1,6 +1,6 @@
 import type { LoginRequest, LoginResponse } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { audit, auditedStatement } from "../audit/record.ts";
+import { audit, auditedStatement, countAuditEvent } from "../audit/record.ts";
 import type { User } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { secondFactorDecision } from "../mfa/decision.ts";
@@ -33,7 +33,7 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
 
   // Read while the hash runs: it does not depend on the password. Handled at once, so a refused sign-in that
   // never awaits it leaves no unhandled rejection behind.
-  const decision = user ? secondFactorDecision(request, user) : undefined;
+  const decision = user?.status === "active" ? secondFactorDecision(request, user) : undefined;
   decision?.catch(() => undefined);
   const passwordMatches = await passwordHasher.verify(user?.password_hash ?? null, credentials.password);
   const refusal = refusalReason(user, passwordMatches);
@@ -51,18 +51,14 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
 
   const { amr, secondFactor, setUpSecondFactor } = await decision;
   // The grant, its audit row and the attempt given back: one statement, one commit.
-  const signedIn = auditedStatement(request, {
-    type: "sign_in",
-    result: "success",
-    authMethod: "PASSWORD",
-    userId: user.id,
-  });
+  const success = { type: "sign_in", result: "success", authMethod: "PASSWORD", userId: user.id } as const;
   const grant = await issueLoginGrant(
-    withSuccessSettled(signedIn, keys),
+    withSuccessSettled(auditedStatement(request, success), keys),
     { userId: user.id, authMethod: "PASSWORD", amr, secondFactorDue: secondFactor !== undefined },
     config.loginGrantTtlSeconds,
     clock(),
   );
+  countAuditEvent(request, success);
   return {
     sessionId: grant,
     ...(secondFactor ? { secondFactor } : {}),

@@ -1,7 +1,7 @@
 import type { Language } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { sql } from "kysely";
-import { auditedStatement, type RequestAuditEvent } from "../audit/record.ts";
+import { auditedStatement, countAuditEvent, type RequestAuditEvent } from "../audit/record.ts";
 import { hashToken } from "../crypto/tokens.ts";
 import type { User } from "../db/schema.ts";
 import { type NewSession, newSessionRow } from "./store.ts";
@@ -50,5 +50,6 @@ export async function storeSignIn(request: FastifyRequest, writes: SignInWrites)
     .values(row)
     .returning("id")
     .executeTakeFirstOrThrow();
+  countAuditEvent(request, writes.audit);
   return { sessionId: stored.id, token, firstSignIn: person.first_signed_in_at === null };
 }

@@ -64,11 +64,13 @@ const numbers = (values: (number | null)[]) => sql`${values}::double precision[]
  */
 export async function takeAttempt(db: Db, keys: ThrottleKey[], now: Date): Promise<AttemptDecision> {
   const rules: ThrottleRule[] = keys.map((k) => k.rule);
-  // The counters are a speed bump, not a record: the statement's own commit does not wait for the disk
-  // (synchronous_commit off for this transaction alone). A PostgreSQL crash may forget the last fraction of a
-  // second of counts, never make the database inconsistent; the sign-in's grant, session and audit rows, in
-  // their own statements, still commit durably. Measured: a commit that waits for the disk about 0.65 ms, one
-  // that does not 0.19 ms (docs/performance.md).
+  // The counters (of sign-ins, second-factor codes, recovery mails, Diia links) are a speed bump, not a record:
+  // the statement's own commit does not wait for the disk (synchronous_commit off for its implicit transaction
+  // alone). A PostgreSQL crash may forget the last fraction of a second of counts, never make the database
+  // inconsistent; the grants, sessions and audit rows, in their own statements, still commit durably. Measured:
+  // a commit that waits for the disk about 0.65 ms, one that does not 0.19 ms (docs/performance.md). Inside a
+  // caller's transaction the setting would reach that transaction's other writes, so that is refused.
+  if (db.isTransaction) throw new Error("takeAttempt commits on its own; call it outside a transaction");
   const { rows } = await sql<{ wait: number }>`select set_config('synchronous_commit', 'off', true), throttle_take(
       ${keys.map((k) => k.key)}::text[],
       ${rules.map((rule) => rule.freeFailures)}::integer[],

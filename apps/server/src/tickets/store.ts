@@ -1,7 +1,7 @@
 import type { AuthMethod } from "@kpi-id/contracts";
-import type { Insertable } from "kysely";
+import type { AuditRow } from "../audit/record.ts";
 import { hashToken, newToken } from "../crypto/tokens.ts";
-import type { AuditEventsTable, Db } from "../db/schema.ts";
+import type { Db } from "../db/schema.ts";
 import { strengthOfMethod } from "../sessions/strength.ts";
 
 export interface NewTicket {
@@ -30,19 +30,16 @@ export async function issueTicket(db: Db, ticket: NewTicket, ttlSeconds: number,
   return token;
 }
 
+/** What the exchange's audit row says besides the ticket's person and method, which the statement adds. */
+type TicketAuditRow = Pick<AuditRow, "occurred_at" | "event_type" | "result" | "application_id" | "ip" | "user_agent">;
+
 /**
  * Marks the ticket used and returns it with its person, in one statement so
  * that of two concurrent redemptions only one wins, and in one round trip. The success's audit row
  * (`audit`, completed with the ticket's person and method) is written by the same statement, one commit.
  * Unknown, used, expired, another application's, or a since-disabled person's ticket: undefined, nothing written.
  */
-export async function consumeTicket(
-  db: Db,
-  token: string,
-  applicationId: string,
-  now: Date,
-  audit: Insertable<AuditEventsTable>,
-) {
+export async function consumeTicket(db: Db, token: string, applicationId: string, now: Date, audit: TicketAuditRow) {
   const row = await db
     .with("used", (cte) =>
       cte

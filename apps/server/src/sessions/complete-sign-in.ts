@@ -41,8 +41,8 @@ const refusalByMethod: Record<AuthMethod, ErrorCode> = {
 };
 
 /** The person may sign in only while their account exists and is active. */
-async function requireActivePerson(request: FastifyRequest, { userId, method, ...signIn }: SignIn): Promise<User> {
-  const person = signIn.person ?? (await findUserById(request.server.db, userId));
+async function requireActivePerson(request: FastifyRequest, { userId, method, person: read }: SignIn): Promise<User> {
+  const person = read ?? (await findUserById(request.server.db, userId));
   if (person?.status === "active") return person;
   const reason = person ? "user.disabled" : "user.unknown";
   await audit(request, { type: "session_start", result: "failure", authMethod: method, userId: person?.id, reason });

@@ -2,6 +2,7 @@ import { render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { notify } from "@/lib/notify.ts";
 import { createQueryClient } from "@/lib/query-client.ts";
+import { renderWithProviders } from "../../test/render.tsx";
 import { AppProvider } from "./provider.tsx";
 import { toastSettings } from "./toaster.tsx";
 
@@ -24,11 +25,7 @@ describe("an uncaught rendering error", () => {
 
 describe("toasts", () => {
   it("are 356 px wide, 14 px apart and at most three at a time", async () => {
-    render(
-      <AppProvider queryClient={createQueryClient()}>
-        <p>page</p>
-      </AppProvider>,
-    );
+    renderWithProviders(<p>page</p>);
     for (const text of ["one", "two", "three", "four"]) notify("error", text);
     await screen.findByText("four");
     const list = document.querySelector("[data-sonner-toaster]") as HTMLElement;

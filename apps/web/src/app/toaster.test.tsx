@@ -1,17 +1,12 @@
-import { render, screen } from "@testing-library/react";
+import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { notify } from "@/lib/notify.ts";
-import { createQueryClient } from "@/lib/query-client.ts";
-import { AppProvider } from "./provider.tsx";
+import { renderWithProviders } from "../../test/render.tsx";
 
 // Its own file: the toaster, once wanted, stays mounted for the rest of a module's life.
 describe("the toaster", () => {
   it("is not in the page until the first toast, which it still shows", async () => {
-    render(
-      <AppProvider queryClient={createQueryClient()}>
-        <p>page</p>
-      </AppProvider>,
-    );
+    renderWithProviders(<p>page</p>);
     await screen.findByText("page");
     // Time enough for sonner to load and mount, as it did at start-up before.
     await new Promise((resolve) => setTimeout(resolve, 1_000));

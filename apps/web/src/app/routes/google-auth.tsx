@@ -29,7 +29,7 @@ export function GoogleAuthRoute() {
   useDocumentTitle();
   return (
     <div className="flex flex-1 flex-col items-center justify-center gap-4 px-4 py-16 text-center">
-      <Spinner className="size-8 text-primary" />
+      <Spinner size="large" className="text-primary" />
       <p role="status" className="text-muted-foreground">
         {t("auth:google.loading")}
       </p>

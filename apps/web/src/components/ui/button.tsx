@@ -5,20 +5,19 @@ import { cn } from "@/lib/utils.ts";
 import { Spinner } from "./spinner.tsx";
 
 export const buttonVariants = cva(
-  "inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background disabled:pointer-events-none disabled:opacity-60 [&_svg]:size-4 [&_svg]:shrink-0",
+  "inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background disabled:pointer-events-none disabled:opacity-60 [&_svg]:size-4 [&_svg]:shrink-0",
   {
     variants: {
       variant: {
         default: "bg-primary text-primary-foreground shadow-sm hover:bg-primary/90",
         outline: "border border-border bg-white text-foreground shadow-sm hover:bg-muted",
         ghost: "text-foreground hover:bg-muted",
-        link: "h-auto px-0 text-primary underline-offset-4 hover:underline",
       },
       size: {
-        default: "h-10 px-4 py-2",
+        default: "h-10 px-4 py-2 text-sm",
         lg: "h-11 px-5 text-base",
-        sm: "h-9 px-3",
-        icon: "size-10",
+        sm: "h-9 px-3 text-sm",
+        icon: "size-10 text-sm",
       },
     },
     defaultVariants: { variant: "default", size: "default" },

@@ -21,6 +21,9 @@ export default defineConfig({
       onwarn(warning, warn) {
         if (warning.code !== "MODULE_LEVEL_DIRECTIVE") warn(warning);
       },
+      output: {
+        codeSplitting: { groups: [{ name: "index", tags: ["$initial"] }] },
+      },
     },
   },
   server: {

@@ -37,9 +37,13 @@ export interface LanguageSources {
  * the web app alike: what the request names, then the person's choice, then the browser's, then Ukrainian.
  */
 export function chooseLanguage({ requested, chosen, accepted }: LanguageSources): Language {
-  const named = requested
+  return requestedLanguage(requested) ?? baseLanguage(chosen) ?? languageFromAcceptHeader(accepted) ?? defaultLanguage;
+}
+
+/** The first of ours that the request itself names (see `LanguageSources.requested`), if it names one. */
+export function requestedLanguage(requested: string | null | undefined): Language | undefined {
+  return requested
     ?.split(/[\s,]+/)
     .map(baseLanguage)
     .find((language) => language !== undefined);
-  return named ?? baseLanguage(chosen) ?? languageFromAcceptHeader(accepted) ?? defaultLanguage;
 }

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { chooseLanguage, languageFromAcceptHeader } from "../src/language.ts";
+import { chooseLanguage, languageFromAcceptHeader, requestedLanguage } from "../src/language.ts";
 
 describe("the one language order", () => {
   it("takes what the request names first (a path segment, ui_locales), whatever the cookie and browser say", () => {
     expect(chooseLanguage({ requested: "en", chosen: "uk", accepted: "uk" })).toBe("en");
     expect(chooseLanguage({ requested: "de en-GB uk", chosen: "uk" })).toBe("en");
+    expect(requestedLanguage("de en-GB uk")).toBe("en");
+    expect(requestedLanguage("faq")).toBeUndefined();
   });
 
   it("then the person's choice in the web app (the i18next cookie, a regional tag too)", () => {

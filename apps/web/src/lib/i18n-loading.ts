@@ -1,4 +1,4 @@
-import { baseLanguage, chooseLanguage } from "@kpi-id/contracts";
+import { chooseLanguage, requestedLanguage } from "@kpi-id/contracts";
 import type { BackendModule, LanguageDetectorModule, ReadCallback } from "i18next";
 
 // What i18next-http-backend and i18next-browser-languagedetector did here, in the few lines this app
@@ -34,11 +34,11 @@ function writeStorage(key: string, value: string): void {
  * then the person's remembered choice (the i18next cookie, then local storage), then Ukrainian.
  */
 export function detectLanguage(): string {
-  // Every page but "/" names its language in the path. The remembered choice is read only when it does not:
-  // a cookie read and a first local-storage access are synchronous calls out of the renderer, on the start-up
-  // task that shows the first screen.
+  // Nearly every page names its language in the path. The remembered choice is read only when the path does
+  // not: a cookie read and a first local-storage access are synchronous calls out of the renderer, on the
+  // start-up task that shows the first screen.
   return (
-    baseLanguage(window.location.pathname.split("/")[1]) ??
+    requestedLanguage(window.location.pathname.split("/")[1]) ??
     chooseLanguage({ chosen: readCookie(choiceCookie) ?? readStorage(choiceStorageKey) })
   );
 }

@@ -31,6 +31,8 @@ describe("language detection", () => {
     document.cookie = "i18next=uk; path=/";
     localStorage.setItem("i18nextLng", "uk");
     expect(await detect("/en/faq")).toBe("en");
+    // Read as the server reads the segment (contracts' requestedLanguage), so the page and the app agree.
+    expect(await detect("/de,en-GB/faq")).toBe("en");
   });
 
   it("falls back to the cookie, then to local storage, then to Ukrainian", async () => {

@@ -1,4 +1,4 @@
-import type { KoaContextWithOIDC } from "oidc-provider";
+import type { FindAccount, KoaContextWithOIDC } from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addAccessRule } from "../src/access/rules.ts";
 import { createFindAccount } from "../src/oidc/claims.ts";
@@ -87,5 +87,23 @@ describe.each(databaseKinds)("campus roles in the ticket and the kpi scope on %s
     });
     const without = await account?.claims("userinfo", "openid profile", {}, []);
     expect(without).not.toHaveProperty("kpi_records");
+  });
+
+  it("gives a token's account the same roles, read with the person when the token's scope holds kpi", async () => {
+    const findAccount = createFindAccount(t.app.db, "lll.kpi.ua");
+    const withoutToken = await (await findAccount({} as KoaContextWithOIDC, personId))?.claims(
+      "userinfo",
+      "openid kpi",
+      {},
+      [],
+    );
+    // A stand-in for the provider's token: findAccount reads only its application and scope.
+    const token = (scope: string) => ({ clientId: site.application.id, scope }) as Parameters<FindAccount>[2];
+    const kpiToken = await findAccount({} as KoaContextWithOIDC, personId, token("openid kpi"));
+    expect(await kpiToken?.claims("userinfo", "openid kpi", {}, [])).toEqual(withoutToken);
+    // A token without kpi reads the roles only if a claims request asks for them.
+    const profileToken = await findAccount({} as KoaContextWithOIDC, personId, token("openid profile"));
+    expect(await profileToken?.claims("userinfo", "openid kpi", {}, [])).toEqual(withoutToken);
+    expect(await profileToken?.claims("userinfo", "openid profile", {}, [])).not.toHaveProperty("kpi_records");
   });
 });

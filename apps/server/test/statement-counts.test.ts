@@ -18,8 +18,8 @@ const bounds = {
   grantExchange: 2,
   ticketExchange: 3,
   user: 1,
-  userinfo: 5,
-  refresh: 8,
+  userinfo: 4,
+  refresh: 7,
   oidcPasswordLogin: 34,
 };
 

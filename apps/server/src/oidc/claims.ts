@@ -4,7 +4,7 @@ import type { Account, ClaimsParameterMember, FindAccount } from "oidc-provider"
 import { applicationAccess } from "../access/applications.ts";
 import { isUuid } from "../apps/queries.ts";
 import type { Database, User } from "../db/schema.ts";
-import { type PersonRoles, personRoles, rolesClaims } from "../people/profile.ts";
+import { type PersonRoles, personRoles, personRolesColumns, rolesClaims, rolesFromColumns } from "../people/profile.ts";
 import { strengthOfMethod } from "../sessions/strength.ts";
 import { findUserById } from "../users/queries.ts";
 
@@ -73,14 +73,45 @@ export function userClaims(
   return claims;
 }
 
-/** The person with whether they may use the application now, or undefined when there is no such person. */
-async function findUserWithAccess(db: Kysely<Database>, userId: string, applicationId: string) {
-  return db
+const includesKpiScope = (scope: string | undefined) => scope?.split(" ").includes("kpi") ?? false;
+
+interface AccountRow {
+  user: User;
+  /** Whether they may use the token's application now (true without a token). */
+  allowed: boolean;
+  /** Their campus roles, when the statement read them (under the `kpi` scope). */
+  roles?: PersonRoles;
+}
+
+/**
+ * The person and, with a token, whether they may use its application now and (under the `kpi` scope, whose
+ * claims need them) their campus roles, all in one statement; undefined when there is no such person.
+ */
+async function findAccountRow(
+  db: Kysely<Database>,
+  userId: string,
+  token: { clientId?: string; scope?: string } | undefined,
+): Promise<AccountRow | undefined> {
+  if (!token?.clientId) {
+    const user = await findUserById(db, userId);
+    return user && { user, allowed: true };
+  }
+  const withRoles = includesKpiScope(token.scope);
+  const columns = personRolesColumns(userId);
+  const row = await db
     .selectFrom("users")
     .selectAll()
-    .select(applicationAccess(userId, applicationId).as("allowed"))
+    .select(applicationAccess(userId, token.clientId).as("allowed"))
+    .$if(withRoles, (query) => query.select([columns.affiliations.as("affiliations"), columns.records.as("records")]))
     .where("id", "=", userId)
     .executeTakeFirst();
+  if (!row) return undefined;
+  const { allowed, affiliations, records, ...user } = row;
+  return {
+    user,
+    allowed: Boolean(allowed),
+    roles: withRoles ? rolesFromColumns({ affiliations, records }) : undefined,
+  };
 }
 
 /**
@@ -92,17 +123,18 @@ async function findUserWithAccess(db: Kysely<Database>, userId: string, applicat
 export function createFindAccount(db: Kysely<Database>, affiliationScope: string): FindAccount {
   return async (_ctx, sub, token): Promise<Account | undefined> => {
     if (!isUuid(sub)) return undefined;
-    // With a token, the person and their access to its application are read in one statement.
-    const user = token?.clientId ? await findUserWithAccess(db, sub, token.clientId) : await findUserById(db, sub);
-    if (user?.status !== "active" || ("allowed" in user && !user.allowed)) return undefined;
+    const account = await findAccountRow(db, sub, token);
+    if (account?.user.status !== "active" || !account.allowed) return undefined;
+    const { user } = account;
+    // The provider filters these by the granted scopes and claims. The roles were read with the person when the
+    // token's scope holds kpi; a claims request under another scope reads them here.
+    const roles = async (): Promise<PersonRoles> => account.roles ?? (await personRoles(db, user.id));
     return {
       accountId: user.id,
-      // The provider filters these by the granted scopes and claims; the records are read only when asked for.
       claims: async (_use: string, scope: string, _claims: { [key: string]: null | ClaimsParameterMember }) =>
-        userClaims(
-          user,
-          scope.split(" ").includes("kpi") ? { roles: await personRoles(db, user.id), affiliationScope } : undefined,
-        ) as { sub: string },
+        userClaims(user, includesKpiScope(scope) ? { roles: await roles(), affiliationScope } : undefined) as {
+          sub: string;
+        },
     };
   };
 }

@@ -61,40 +61,53 @@ export interface PersonRoles {
 const unitView = (code: string | null, nameUk: string | null, nameEn: string | null): UnitView | null =>
   code ? { code, name_uk: nameUk ?? "", name_en: nameEn ?? "" } : null;
 
+/** The two JSON columns the roles come in (see personRoles). */
+export interface RoleColumns {
+  affiliations?: Affiliation[] | null;
+  records?: RecordRow[] | null;
+}
+
 /**
- * The person's records with their units and faculties, the primary ones first, and their affiliations, in
- * one statement (every token, userinfo and ticket with the roles reads them: one round trip, not two).
- * Both come as JSON, so an empty list is a list and dates arrive as the strings RecordRow says.
+ * The person's records with their units and faculties, the primary ones first, and their affiliations, as two
+ * columns for one statement: personRoles reads them alone, and a statement that reads the person anyway (an
+ * OpenID Connect token's account) reads them beside. Both come as JSON, so an empty list is a list and dates
+ * arrive as the strings RecordRow says.
  */
-export async function personRoles(db: Db, userId: string): Promise<PersonRoles> {
-  const { rows } = await sql<{ affiliations: Affiliation[]; records: RecordRow[] }>`
-    with records as (
-      select 'student' as kind, student_id as id, status, is_primary as primary, speciality, study_form, study_year,
-        null as position, null as category, null as employment_type, starts_on, ends_on, unit_id, created_at
-      from student_records where user_id = ${userId}
-      union all
-      select 'employee', employee_id, status, is_primary, null, null, null,
-        position, category, employment_type, starts_on, ends_on, unit_id, created_at
-      from employee_positions where user_id = ${userId}
-    ),
-    viewed as (
-      select records.*, unit.code as unit_code, unit.name_uk as unit_name_uk, unit.name_en as unit_name_en,
-        faculty.code as faculty_code, faculty.name_uk as faculty_name_uk, faculty.name_en as faculty_name_en
-      from records
-      left join units unit on unit.id = records.unit_id
-      left join lateral (
-        select f.code, f.name_uk, f.name_en from units f
-        where f.id = any(unit.ancestry) and f.kind in ('faculty', 'institute')
-        order by array_position(unit.ancestry, f.id) desc limit 1
-      ) faculty on true
-    )
-    select
-      (select coalesce(json_agg(distinct affiliation), '[]'::json) from person_affiliations where user_id = ${userId})
-        as affiliations,
-      (select coalesce(json_agg(row_to_json(viewed) order by kind desc, "primary" desc, created_at), '[]'::json)
-        from viewed) as records`.execute(db);
-  const [found] = rows;
-  const records = (found?.records ?? []).map((row): RecordView => {
+export function personRolesColumns(userId: string) {
+  return {
+    affiliations: sql<Affiliation[]>`(
+      select coalesce(json_agg(distinct affiliation), '[]'::json) from person_affiliations where user_id = ${userId}
+    )`,
+    records: sql<RecordRow[]>`(
+      with records as (
+        select 'student' as kind, student_id as id, status, is_primary as primary, speciality, study_form, study_year,
+          null as position, null as category, null as employment_type, starts_on, ends_on, unit_id, created_at
+        from student_records where user_id = ${userId}
+        union all
+        select 'employee', employee_id, status, is_primary, null, null, null,
+          position, category, employment_type, starts_on, ends_on, unit_id, created_at
+        from employee_positions where user_id = ${userId}
+      ),
+      viewed as (
+        select records.*, unit.code as unit_code, unit.name_uk as unit_name_uk, unit.name_en as unit_name_en,
+          faculty.code as faculty_code, faculty.name_uk as faculty_name_uk, faculty.name_en as faculty_name_en
+        from records
+        left join units unit on unit.id = records.unit_id
+        left join lateral (
+          select f.code, f.name_uk, f.name_en from units f
+          where f.id = any(unit.ancestry) and f.kind in ('faculty', 'institute')
+          order by array_position(unit.ancestry, f.id) desc limit 1
+        ) faculty on true
+      )
+      select coalesce(json_agg(row_to_json(viewed) order by kind desc, "primary" desc, created_at), '[]'::json)
+      from viewed
+    )`,
+  };
+}
+
+/** The roles from the columns personRolesColumns reads. */
+export function rolesFromColumns(columns: RoleColumns | undefined): PersonRoles {
+  const records = (columns?.records ?? []).map((row): RecordView => {
     const common = {
       kind: row.kind,
       id: row.id,
@@ -114,7 +127,14 @@ export async function personRoles(db: Db, userId: string): Promise<PersonRoles> 
           employment_type: row.employment_type ?? "",
         };
   });
-  return { affiliations: byAffiliationOrder(found?.affiliations ?? []), records };
+  return { affiliations: byAffiliationOrder(columns?.affiliations ?? []), records };
+}
+
+/** The person's roles, in one statement (a ticket with the roles, a token whose account did not read them). */
+export async function personRoles(db: Db, userId: string): Promise<PersonRoles> {
+  const { affiliations, records } = personRolesColumns(userId);
+  const { rows } = await sql<RoleColumns>`select ${affiliations} as affiliations, ${records} as records`.execute(db);
+  return rolesFromColumns(rows[0]);
 }
 
 /** The ticket's keys for the roles: flat strings, empty when the person has no such record. */

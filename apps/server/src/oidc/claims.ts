@@ -126,8 +126,9 @@ export function createFindAccount(db: Kysely<Database>, affiliationScope: string
     const account = await findAccountRow(db, sub, token);
     if (account?.user.status !== "active" || !account.allowed) return undefined;
     const { user } = account;
-    // The provider filters these by the granted scopes and claims. The roles were read with the person when the
-    // token's scope holds kpi; a claims request under another scope reads them here.
+    // The provider filters these by the granted scopes and claims. With a token, the roles were read with the
+    // person when its scope holds kpi (the scopes claims are made for are never wider than the token's); without
+    // one (the authorization endpoint), they are read here when the claims ask for them.
     const roles = async (): Promise<PersonRoles> => account.roles ?? (await personRoles(db, user.id));
     return {
       accountId: user.id,

@@ -97,12 +97,14 @@ async function findAccountRow(
     return user && { user, allowed: true };
   }
   const withRoles = includesKpiScope(token.scope);
-  const columns = personRolesColumns(userId);
   const row = await db
     .selectFrom("users")
     .selectAll()
     .select(applicationAccess(userId, token.clientId).as("allowed"))
-    .$if(withRoles, (query) => query.select([columns.affiliations.as("affiliations"), columns.records.as("records")]))
+    .$if(withRoles, (query) => {
+      const columns = personRolesColumns(userId);
+      return query.select([columns.affiliations.as("affiliations"), columns.records.as("records")]);
+    })
     .where("id", "=", userId)
     .executeTakeFirst();
   if (!row) return undefined;

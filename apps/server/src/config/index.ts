@@ -42,6 +42,8 @@ export interface Config {
   loginGrantTtlSeconds: number;
   ticketTtlSeconds: number;
   bodyLimitBytes: number;
+  /** Requests one SCIM client (token) may make a minute on one instance. */
+  scimRequestsPerMinute: number;
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
   sandbox: boolean;
   seedDemoData: boolean;
@@ -260,6 +262,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     loginGrantTtlSeconds: environment.LOGIN_GRANT_TTL_SECONDS,
     ticketTtlSeconds: environment.TICKET_TTL_SECONDS,
     bodyLimitBytes: environment.BODY_LIMIT_BYTES,
+    scimRequestsPerMinute: environment.SCIM_REQUESTS_PER_MINUTE,
     argon2: {
       memoryCost: environment.ARGON2_MEMORY_KIB,
       timeCost: environment.ARGON2_TIME_COST,

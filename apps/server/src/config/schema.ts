@@ -47,6 +47,7 @@ export const environmentSchema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DATABASE_PREPARED_STATEMENTS: booleanFlag.default(true),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(400),
+  SCIM_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
   DATA_DIR: z.string().min(1).default("./data"),
   WEB_DIST_DIR: optionalText,
 

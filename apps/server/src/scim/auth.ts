@@ -12,11 +12,12 @@ declare module "fastify" {
 }
 
 /**
- * Requests one SCIM client may make a minute (a nightly full sync of 40,000 people at 20 a second fits),
- * and wrong tokens one address may present a minute before it waits. Counted per process: behind a
- * load balancer of n instances the limits are n times these.
+ * Wrong tokens one address may present a minute before it waits. The requests one SCIM client may make a
+ * minute are the operator's (SCIM_REQUESTS_PER_MINUTE, 1,200 by default: a nightly full sync of 40,000
+ * people at 20 a second fits). Counted per process: behind a load balancer of n instances the limits are
+ * n times these.
  */
-export const scimLimits = { requestsPerMinute: 1200, failuresPerMinute: 20 } as const;
+const failuresPerMinute = 20;
 
 class WindowCounter {
   private readonly counts = new Map<string, { windowStart: number; count: number }>();
@@ -57,8 +58,8 @@ function bearer(request: FastifyRequest): string | undefined {
 
 /** Every /scim/v2 request needs a live SCIM token; only SCIM tokens open SCIM, and they open nothing else. */
 export function registerScimAuth(scope: FastifyInstance): void {
-  const requests = new WindowCounter(scimLimits.requestsPerMinute);
-  const failures = new WindowCounter(scimLimits.failuresPerMinute);
+  const requests = new WindowCounter(scope.config.scimRequestsPerMinute);
+  const failures = new WindowCounter(failuresPerMinute);
   scope.decorateRequest("scimToken", undefined);
   scope.addHook("onRequest", async (request) => {
     const now = scope.clock().getTime();

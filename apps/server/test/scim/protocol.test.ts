@@ -162,6 +162,23 @@ describe.each(databaseKinds)("SCIM protocol, discovery and refusals on %s", (kin
     expect((await scim(t.app, token, "/Users")).statusCode).toBe(200);
   });
 
+  it("answers a client past SCIM_REQUESTS_PER_MINUTE 429 while another client is served", async () => {
+    const limited = await createTestApp(kind, { SCIM_REQUESTS_PER_MINUTE: "3" });
+    try {
+      const busy = await scimToken(limited.app, "busy-source");
+      const other = await scimToken(limited.app, "other-source");
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i += 1) statuses.push((await scim(limited.app, busy, "/Users")).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      const refused = await scim(limited.app, busy, "/Users");
+      expectScimError(refused, 429);
+      expect(refused.headers["retry-after"]).toBe("60");
+      expect((await scim(limited.app, other, "/Users")).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("makes, lists and revokes tokens with the CLI, showing the token once and keeping only its hash", async () => {
     const created = await runCliOn(t.database.handle, ["scim", "token", "create", "--name", "hr-cli", "--json"]);
     expect(created.code, created.stderr).toBe(0);

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { addOidcClient, addPerson, createTestApp, freePort, grantAccess, TestBrowser } from "@kpi-id/server/testing";
 import { hash, verify } from "@node-rs/argon2";
 import { type Client, challenge, redirectUri, tokenRequest, verifier } from "./lib/oidc-client.ts";
@@ -67,7 +68,9 @@ export async function run(): Promise<Comparison[]> {
   const kind = process.env.DATABASE_URL ? "postgres" : "pglite";
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const test = await createTestApp(kind, { PUBLIC_URL: origin, PORT: String(port) });
+  // The built web app when there is one (npm run build), so the flow pays for the sign-in page it serves.
+  const webDist = fileURLToPath(new URL("../apps/web/dist", import.meta.url));
+  const test = await createTestApp(kind, { PUBLIC_URL: origin, PORT: String(port), WEB_DIST_DIR: webDist });
   try {
     await test.app.listen({ host: "127.0.0.1", port });
     const people = await Promise.all(

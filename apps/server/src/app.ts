@@ -36,6 +36,8 @@ import { passkeyRoutes } from "./passkeys/routes.ts";
 import { recoveryRoutes } from "./recovery/routes.ts";
 import { registerSaml } from "./saml/index.ts";
 import { scimRoutes } from "./scim/routes.ts";
+import { SessionCache } from "./sessions/cache.ts";
+import { connectSessionCache, type SessionCacheFeed } from "./sessions/cache-feed.ts";
 import { registerSessions } from "./sessions/current.ts";
 import { appLinkRoutes } from "./tickets/app-link-routes.ts";
 import { ticketExchangeRoutes } from "./tickets/exchange-routes.ts";
@@ -60,6 +62,7 @@ declare module "fastify" {
     clock: () => Date;
     passwordHasher: PasswordHasher;
     mailer: Mailer;
+    sessionCache: SessionCache;
   }
 }
 
@@ -123,8 +126,16 @@ export async function buildApp({
   app.decorate("clock", clock);
   app.decorate("passwordHasher", createPasswordHasher(config.argon2));
   app.decorate("mailer", createMailer(config.mail));
+  app.decorate("sessionCache", new SessionCache(config.sessionCacheEntries));
+  let cacheFeed: SessionCacheFeed | undefined;
+  // Opened once the app is ready, so an app that fails to build leaves no listening connection behind.
+  app.addHook("onReady", async () => {
+    if (config.sessionCacheEntries > 0) cacheFeed = connectSessionCache(database, app.sessionCache);
+    await cacheFeed?.ready;
+  });
   app.addHook("onClose", async () => {
     app.mailer.close();
+    await cacheFeed?.close();
     await database.close();
   });
 

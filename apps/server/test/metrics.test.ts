@@ -32,6 +32,8 @@ describe.each(databaseKinds)("GET /metrics on %s", (kind) => {
     expect(text).toMatch(/kpi_id_db_pool_connections\{state="total"\} \d+/);
     expect(text).toMatch(/kpi_id_diia_pending_requests 0/);
     expect(text).toMatch(/kpi_id_database_up 1/);
+    expect(text).toMatch(/kpi_id_session_cache_hearing 1/);
+    expect(text).toMatch(/kpi_id_session_cache_entries \d+/);
     expect(text).toContain("kpi_id_throttled_attempts_total");
     expect(text).toContain("kpi_id_ticket_exchanges_total");
   });

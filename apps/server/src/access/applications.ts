@@ -8,7 +8,8 @@ import { forgetSamlConsents } from "./saml-consents.ts";
  * at sign-in, at app redirect, at token use, and in the apps list. Access is the application's rules
  * (affiliation, unit with or without sub-units, record status: every condition a rule gives must hold for
  * one of the person's records), or an individual grant; an individual exclusion wins over both.
- * Nothing is cached, so a rule change takes effect at once.
+ * Nothing here is cached, so a rule change takes effect at once; the apps list that GET /user keeps in memory
+ * (sessions/cache.ts) is dropped when a trigger announces the change.
  */
 
 /**

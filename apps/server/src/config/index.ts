@@ -42,6 +42,8 @@ export interface Config {
   loginGrantTtlSeconds: number;
   ticketTtlSeconds: number;
   bodyLimitBytes: number;
+  /** Sessions one instance keeps answered in memory (sessions/cache.ts); 0 reads every request. */
+  sessionCacheEntries: number;
   /** Requests one SCIM client (token) may make a minute on one instance. */
   scimRequestsPerMinute: number;
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
@@ -263,6 +265,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ticketTtlSeconds: environment.TICKET_TTL_SECONDS,
     bodyLimitBytes: environment.BODY_LIMIT_BYTES,
     scimRequestsPerMinute: environment.SCIM_REQUESTS_PER_MINUTE,
+    sessionCacheEntries: environment.SESSION_CACHE_ENTRIES,
     argon2: {
       memoryCost: environment.ARGON2_MEMORY_KIB,
       timeCost: environment.ARGON2_TIME_COST,

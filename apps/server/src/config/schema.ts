@@ -54,6 +54,7 @@ export const environmentSchema = z.object({
   SESSION_SECRET: optionalText,
   SESSION_IDLE_TIMEOUT_SECONDS: seconds(60 * 60 * 2),
   SESSION_ABSOLUTE_TIMEOUT_SECONDS: seconds(60 * 60 * 12),
+  SESSION_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(5000),
   REAUTH_MAX_AGE_SECONDS: seconds(60 * 10),
   LOGIN_GRANT_TTL_SECONDS: seconds(60),
   TICKET_TTL_SECONDS: seconds(60),

@@ -5,10 +5,12 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { acquireLockFile } from "./lock-file.ts";
+import { type ChannelHandlers, type ChannelSubscription, listenOnPglite, listenOnPostgres } from "./notifications.ts";
 import { preparingPool } from "./prepared-statements.ts";
 import type { Database } from "./schema.ts";
 import { observedDialect, type StatementListener, statementListeners } from "./statement-listeners.ts";
 
+export type { ChannelHandlers, ChannelSubscription } from "./notifications.ts";
 export type { Database } from "./schema.ts";
 export type { StatementListener } from "./statement-listeners.ts";
 export type DatabaseKind = "pglite" | "postgres";
@@ -38,6 +40,10 @@ export interface DatabaseHandle {
   scriptTransaction<T>(run: (tx: ScriptTransaction) => Promise<T>): Promise<T>;
   /** Tells `listener` the text of every statement sent through `db` until the answer is called (tests count them). */
   onStatement(listener: StatementListener): () => void;
+  /** Tells `listener` the text of every statement sent through `db` once it is committed. */
+  onCommitted(listener: StatementListener): () => void;
+  /** Listens on a notification channel (LISTEN/NOTIFY) until the subscription is closed. */
+  listen(channel: string, handlers: ChannelHandlers): ChannelSubscription;
 }
 
 export interface ScriptTransaction {
@@ -69,6 +75,8 @@ function openPostgres(url: string, poolMax: number, preparedStatements: boolean)
     db,
     kind: "postgres",
     onStatement: listeners.add,
+    onCommitted: listeners.addCommitted,
+    listen: (channel, handlers) => listenOnPostgres(url, pool, channel, handlers),
     ping: () => ping(db),
     close: () => db.destroy(),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
@@ -118,6 +126,8 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     db,
     kind: "pglite",
     onStatement: listeners.add,
+    onCommitted: listeners.addCommitted,
+    listen: (channel, handlers) => listenOnPglite(pglite, channel, handlers),
     ping: () => ping(db),
     close: async () => {
       await db.destroy();

@@ -1,4 +1,12 @@
-import type { DatabaseConnection, Dialect, Driver, QueryCompiler, TransactionSettings } from "kysely";
+import type {
+  AbortableOperationOptions,
+  CompiledQuery,
+  DatabaseConnection,
+  Dialect,
+  Driver,
+  QueryCompiler,
+  TransactionSettings,
+} from "kysely";
 
 /** Told the text of every statement sent to the database through Kysely (`begin` and `commit` included). */
 export type StatementListener = (text: string) => void;
@@ -6,19 +14,28 @@ export type StatementListener = (text: string) => void;
 export interface StatementListeners {
   add(listener: StatementListener): () => void;
   notify(text: string): void;
+  /** Told each statement once its change is committed: at once outside a transaction, at commit inside one. */
+  addCommitted(listener: StatementListener): () => void;
+  committed(text: string): void;
 }
 
-export function statementListeners(): StatementListeners {
+function listenerSet() {
   const listeners = new Set<StatementListener>();
   return {
-    add(listener) {
+    add(listener: StatementListener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    notify(text) {
+    tell(text: string) {
       for (const listener of listeners) listener(text);
     },
   };
+}
+
+export function statementListeners(): StatementListeners {
+  const sent = listenerSet();
+  const committed = listenerSet();
+  return { add: sent.add, notify: sent.tell, addCommitted: committed.add, committed: committed.tell };
 }
 
 /**
@@ -29,6 +46,8 @@ export function statementListeners(): StatementListeners {
 class ObservedDriver implements Driver {
   private readonly observed = new WeakSet<DatabaseConnection>();
   private readonly controlling = new WeakSet<DatabaseConnection>();
+  /** The statements of each connection's open transaction, told as committed when it commits. */
+  private readonly transactions = new WeakMap<DatabaseConnection, string[]>();
 
   private readonly inner: Driver;
   private readonly listeners: StatementListeners;
@@ -48,9 +67,17 @@ class ObservedDriver implements Driver {
     if (!this.observed.has(connection)) {
       this.observed.add(connection);
       const execute = connection.executeQuery.bind(connection);
-      connection.executeQuery = (query, executeOptions) => {
-        if (!this.controlling.has(connection)) this.listeners.notify(query.sql);
-        return execute(query, executeOptions);
+      connection.executeQuery = async <R>(query: CompiledQuery, executeOptions?: AbortableOperationOptions) => {
+        if (this.controlling.has(connection)) return execute<R>(query, executeOptions);
+        this.listeners.notify(query.sql);
+        try {
+          return await execute<R>(query, executeOptions);
+        } finally {
+          // Told even when it failed: its answer may be what was lost, after the change was made.
+          const transaction = this.transactions.get(connection);
+          if (transaction) transaction.push(query.sql);
+          else this.listeners.committed(query.sql);
+        }
       };
     }
     return connection;
@@ -66,14 +93,23 @@ class ObservedDriver implements Driver {
     }
   }
 
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.control(connection, "begin", () => this.inner.beginTransaction(connection, settings));
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await this.control(connection, "begin", () => this.inner.beginTransaction(connection, settings));
+    this.transactions.set(connection, []);
   }
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.control(connection, "commit", () => this.inner.commitTransaction(connection));
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await this.control(connection, "commit", () => this.inner.commitTransaction(connection));
+    } finally {
+      // Told even when the commit's answer was lost: a reader then drops what it holds for nothing.
+      const statements = this.transactions.get(connection) ?? [];
+      this.transactions.delete(connection);
+      for (const text of statements) this.listeners.committed(text);
+    }
   }
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.control(connection, "rollback", () => this.inner.rollbackTransaction(connection));
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    this.transactions.delete(connection);
+    await this.control(connection, "rollback", () => this.inner.rollbackTransaction(connection));
   }
   savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler["compileQuery"]): Promise<void> {
     return this.inner.savepoint?.(connection, name, compile) ?? Promise.resolve();

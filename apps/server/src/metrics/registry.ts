@@ -46,6 +46,22 @@ function databaseGauges(app: FastifyInstance, registry: Registry): void {
     },
   });
   new Gauge({
+    name: "kpi_id_session_cache_entries",
+    help: "Sessions this instance keeps answered in memory for GET /user and the page",
+    registers: [registry],
+    collect() {
+      this.set(app.sessionCache.size);
+    },
+  });
+  new Gauge({
+    name: "kpi_id_session_cache_hearing",
+    help: "1 while this instance hears its own heartbeat on the database's change channel (its cache may serve), 0 when off, lost or deaf",
+    registers: [registry],
+    collect() {
+      this.set(app.sessionCache.isHearing ? 1 : 0);
+    },
+  });
+  new Gauge({
     name: "kpi_id_database_up",
     help: "1 when the database answered a ping at this scrape, 0 when it did not",
     registers: [registry],

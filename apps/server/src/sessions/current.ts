@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Db } from "../db/schema.ts";
+import { hashToken } from "../crypto/tokens.ts";
 import { AppError } from "../errors.ts";
 import { clearSessionCookie, readSessionCookie } from "./cookie.ts";
 import { loadSession, loadSessionWithApplications } from "./load.ts";
-import type { LoadedSession, SessionTimeouts, SessionWithApplications } from "./store.ts";
+import type { LoadedSession, SessionWithApplications } from "./store.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -15,41 +15,26 @@ declare module "fastify" {
   }
 }
 
-type SessionLoader<S extends LoadedSession> = (
-  db: Db,
-  token: string,
-  timeouts: SessionTimeouts,
-  now: Date,
-) => Promise<S | undefined>;
-
-/** Reads the cookie's session with `load` into the request's slot; a cookie naming no live session is cleared. */
-async function loadIntoRequest<S extends LoadedSession>(
-  request: FastifyRequest,
-  reply: FastifyReply | undefined,
-  load: SessionLoader<S>,
-): Promise<S | null> {
-  const token = readSessionCookie(request);
-  const { server } = request;
-  const session = token ? await load(server.db, token, server.config.sessions, server.clock()) : undefined;
-  if (token && !session && reply) clearSessionCookie(reply);
-  request.session = session ?? null;
-  return session ?? null;
-}
-
 /**
  * The session the request's cookie names, or null. Loaded at most once per
  * request; a cookie that no longer names a live session is cleared.
  */
 export async function currentSession(request: FastifyRequest, reply?: FastifyReply): Promise<LoadedSession | null> {
   if (request.session !== undefined) return request.session;
-  return loadIntoRequest(request, reply, loadSession);
+  const token = readSessionCookie(request);
+  const { server } = request;
+  const session = token ? await loadSession(server.db, token, server.config.sessions, server.clock()) : undefined;
+  if (token && !session && reply) clearSessionCookie(reply);
+  request.session = session ?? null;
+  return session ?? null;
 }
 
 const hasApplications = (session: LoadedSession): session is SessionWithApplications => "applications" in session;
 
 /**
  * The same with the applications the person may open (GET /user, the page). Read in the one statement
- * that finds the session; the slot then holds it for the rest of the request.
+ * that finds the session, or from this instance's cache of such answers (cache.ts); the slot then holds it
+ * for the rest of the request.
  */
 export async function currentSessionWithApplications(
   request: FastifyRequest,
@@ -57,7 +42,30 @@ export async function currentSessionWithApplications(
 ): Promise<SessionWithApplications | null> {
   const loaded = request.session;
   if (loaded === null || (loaded && hasApplications(loaded))) return loaded;
-  return loadIntoRequest(request, reply, loadSessionWithApplications);
+  const token = readSessionCookie(request);
+  if (!token) {
+    request.session = null;
+    return null;
+  }
+  const { server } = request;
+  const { sessionCache } = server;
+  const key = hashToken(token).toString("base64");
+  const now = server.clock();
+  const cached = sessionCache.get(key, now.getTime());
+  if (cached) {
+    request.session = cached;
+    return cached;
+  }
+  const mark = sessionCache.mark();
+  const live = await loadSessionWithApplications(server.db, token, server.config.sessions, now);
+  if (!live) {
+    if (reply) clearSessionCookie(reply);
+    request.session = null;
+    return null;
+  }
+  sessionCache.store(key, live.session, live.validUntil.getTime(), mark, now.getTime());
+  request.session = live.session;
+  return live.session;
 }
 
 /** The signed-in session, or a 401 `auth.not_authenticated`. */

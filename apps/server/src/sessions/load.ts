@@ -14,6 +14,13 @@ import {
 // Sliding the idle expiry costs a write; once a minute keeps GET /user a read.
 const touchIntervalMs = 60_000;
 
+/** A live session and until when it may be answered without reading it again (sessions/cache.ts). */
+export interface LiveSession<S extends LoadedSession> {
+  session: S;
+  /** Its idle or absolute expiry, or when its use must next be noted, whichever comes first. */
+  validUntil: Date;
+}
+
 /** The session's own columns beside the person's, as one row of the lookup. */
 function sessionQuery(db: Db, token: string) {
   return db
@@ -44,7 +51,7 @@ async function liveSession(
   row: SessionRow,
   timeouts: SessionTimeouts,
   now: Date,
-): Promise<LoadedSession | undefined> {
+): Promise<LiveSession<LoadedSession> | undefined> {
   const {
     session_id,
     auth_method,
@@ -61,15 +68,26 @@ async function liveSession(
     return undefined;
   }
   if (user.status !== "active") return undefined;
+  let seenAt = last_seen_at;
+  let idleExpiresAt = idle_expires_at;
   if (now.getTime() - last_seen_at.getTime() >= touchIntervalMs) {
     const idle = secondsLater(now, timeouts.idleTimeoutSeconds);
+    seenAt = now;
+    idleExpiresAt = new Date(Math.min(idle.getTime(), absolute_expires_at.getTime()));
     await db
       .updateTable("sessions")
-      .set({ last_seen_at: now, idle_expires_at: new Date(Math.min(idle.getTime(), absolute_expires_at.getTime())) })
+      .set({ last_seen_at: now, idle_expires_at: idleExpiresAt })
       .where("id", "=", session_id)
       .execute();
   }
-  return {
+  // Also at most a minute from now: another instance's clock ahead of ours could date the last use later.
+  const validUntil = Math.min(
+    idleExpiresAt.getTime(),
+    absolute_expires_at.getTime(),
+    seenAt.getTime() + touchIntervalMs,
+    now.getTime() + touchIntervalMs,
+  );
+  const session: LoadedSession = {
     id: session_id,
     userId: user.id,
     authMethod: auth_method,
@@ -78,6 +96,7 @@ async function liveSession(
     strongAt: session_strong_at,
     user: user satisfies User,
   };
+  return { session, validUntil: new Date(validUntil) };
 }
 
 /**
@@ -92,7 +111,7 @@ export async function loadSession(
   now: Date,
 ): Promise<LoadedSession | undefined> {
   const row = await sessionQuery(db, token).executeTakeFirst();
-  return row ? liveSession(db, row, timeouts, now) : undefined;
+  return row ? (await liveSession(db, row, timeouts, now))?.session : undefined;
 }
 
 /**
@@ -104,7 +123,7 @@ export async function loadSessionWithApplications(
   token: string,
   timeouts: SessionTimeouts,
   now: Date,
-): Promise<SessionWithApplications | undefined> {
+): Promise<LiveSession<SessionWithApplications> | undefined> {
   const row = await sessionQuery(db, token)
     .select((eb) =>
       jsonArrayFrom(
@@ -125,6 +144,8 @@ export async function loadSessionWithApplications(
     .executeTakeFirst();
   if (!row) return undefined;
   const { applications, ...rest } = row;
-  const session = await liveSession(db, rest, timeouts, now);
-  return session ? { ...session, applications: applications satisfies SessionApplication[] } : undefined;
+  const live = await liveSession(db, rest, timeouts, now);
+  if (!live) return undefined;
+  const session = { ...live.session, applications: applications satisfies SessionApplication[] };
+  return { session, validUntil: live.validUntil };
 }

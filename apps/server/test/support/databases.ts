@@ -11,6 +11,8 @@ export const databaseKinds: DatabaseKind[] = process.env.DATABASE_URL ? ["pglite
 
 export interface TestDatabase {
   handle: DatabaseHandle;
+  /** PostgreSQL only: the database's URL, for a second instance or client on the same database. */
+  url?: string;
   /** Closes the handle and drops the per-test database on the server. */
   dispose(): Promise<void>;
 }
@@ -46,6 +48,7 @@ export async function createTestDatabase(
   let closed = false;
   return {
     handle,
+    url: url.toString(),
     async dispose() {
       if (!closed) await handle.close().catch(() => {});
       closed = true;

@@ -75,7 +75,9 @@ export function listenOnPostgres(
   return {
     ready: connect(),
     send: async (payload) => {
-      await pool.query("select pg_notify($1, $2)", [channel, payload]);
+      // A notification only: its commit need not wait for the disk, and a notifying commit holds PostgreSQL's
+      // one notification lock for every session of the cluster until it is done.
+      await pool.query("select set_config('synchronous_commit', 'off', true), pg_notify($1, $2)", [channel, payload]);
     },
     restart: () => {
       if (current) lost(current);

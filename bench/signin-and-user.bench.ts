@@ -83,7 +83,7 @@ async function bareRouteRate(body: string) {
   }
 }
 
-async function compareUserReads(bench: BenchApp): Promise<Comparison> {
+async function compareUserReads(bench: BenchApp, label: string): Promise<Comparison> {
   const cookie = await signIn(bench);
   const url = await bench.app.listen({ host: "127.0.0.1", port: 0 });
   const sample = await fetch(`${url}/user`, { headers: { cookie } });
@@ -94,7 +94,7 @@ async function compareUserReads(bench: BenchApp): Promise<Comparison> {
   if (measured.failed > 0) throw new Error(`${measured.failed} GET /user requests failed`);
   return {
     subject: {
-      label: "GET /user (session lookup, profile, applications)",
+      label,
       value: measured.requestsPerSecond,
       unit: "req/s",
       p50Ms: measured.p50Ms,
@@ -112,11 +112,22 @@ async function compareUserReads(bench: BenchApp): Promise<Comparison> {
 }
 
 export async function run(): Promise<Comparison[]> {
+  const comparisons: Comparison[] = [];
   const bench = await startBenchApp();
   try {
     await seedPerson(bench);
-    return [await compareSignIns(bench), await compareUserReads(bench)];
+    comparisons.push(await compareSignIns(bench));
+    comparisons.push(await compareUserReads(bench, "GET /user (from the session cache, the default)"));
   } finally {
     await bench.close();
   }
+  // The same with the cache off: the one statement that reads the session, the person and their applications.
+  const uncached = await startBenchApp({ SESSION_CACHE_ENTRIES: "0" });
+  try {
+    await seedPerson(uncached);
+    comparisons.push(await compareUserReads(uncached, "GET /user, SESSION_CACHE_ENTRIES=0 (one statement each)"));
+  } finally {
+    await uncached.close();
+  }
+  return comparisons;
 }

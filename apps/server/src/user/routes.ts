@@ -1,6 +1,7 @@
 import { currentUserSchema, defaultLanguage, errorBodySchema, languageFromAcceptHeader } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { AppError } from "../errors.ts";
+import { compiledSerializerCompiler } from "../http/compiled-serializer.ts";
 import { currentSessionWithApplications } from "../sessions/current.ts";
 import { currentUserAnswer } from "./answer.ts";
 
@@ -21,6 +22,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
             "application has no English text). 401 `auth.not_authenticated` without a live session; never a redirect.",
           response: { 200: currentUserSchema, 401: errorBodySchema },
         },
+        // The hottest read: its answer is written by a function compiled from the schema.
+        serializerCompiler: compiledSerializerCompiler,
       },
       async (request, reply) => {
         const session = await currentSessionWithApplications(request, reply);

@@ -14,7 +14,9 @@ import { adminImportRoutes } from "./admin/import-routes.ts";
 import { adminPeopleRoutes } from "./admin/people-routes.ts";
 import { adminPersonRecoveryRoutes } from "./admin/person-recovery-routes.ts";
 import { adminServiceRoutes } from "./admin/service-routes.ts";
+import { ApplicationCache } from "./apps/cache.ts";
 import { authRoutes } from "./auth/routes.ts";
+import { type CacheFeed, connectCacheFeed } from "./cache/feed.ts";
 import type { Config } from "./config/index.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/password.ts";
 import type { Database, DatabaseHandle } from "./db/index.ts";
@@ -31,13 +33,13 @@ import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { scheduleCleanup } from "./maintenance/cleanup.ts";
 import { registerMetrics } from "./metrics/plugin.ts";
 import { secondFactorRoutes } from "./mfa/routes.ts";
+import { AccountCache } from "./oidc/account-cache.ts";
 import { registerOidc } from "./oidc/index.ts";
 import { passkeyRoutes } from "./passkeys/routes.ts";
 import { recoveryRoutes } from "./recovery/routes.ts";
 import { registerSaml } from "./saml/index.ts";
 import { scimRoutes } from "./scim/routes.ts";
 import { SessionCache } from "./sessions/cache.ts";
-import { connectSessionCache, type SessionCacheFeed } from "./sessions/cache-feed.ts";
 import { registerSessions } from "./sessions/current.ts";
 import { appLinkRoutes } from "./tickets/app-link-routes.ts";
 import { ticketExchangeRoutes } from "./tickets/exchange-routes.ts";
@@ -63,6 +65,10 @@ declare module "fastify" {
     passwordHasher: PasswordHasher;
     mailer: Mailer;
     sessionCache: SessionCache;
+    /** Applications read by id (apps/cache.ts). */
+    applicationCache: ApplicationCache;
+    /** People as the OpenID Connect provider asks for them with a token (oidc/account-cache.ts). */
+    accountCache: AccountCache;
   }
 }
 
@@ -127,10 +133,14 @@ export async function buildApp({
   app.decorate("passwordHasher", createPasswordHasher(config.argon2));
   app.decorate("mailer", createMailer(config.mail));
   app.decorate("sessionCache", new SessionCache(config.sessionCacheEntries));
-  let cacheFeed: SessionCacheFeed | undefined;
+  app.decorate("accountCache", new AccountCache(config.sessionCacheEntries));
+  // Far more than a campus registers; 0 when the caches are off.
+  app.decorate("applicationCache", new ApplicationCache(Math.min(config.sessionCacheEntries, 1000)));
+  let cacheFeed: CacheFeed | undefined;
   // Opened once the app is ready, so an app that fails to build leaves no listening connection behind.
   app.addHook("onReady", async () => {
-    if (config.sessionCacheEntries > 0) cacheFeed = connectSessionCache(database, app.sessionCache);
+    const caches = [app.sessionCache, app.accountCache, app.applicationCache];
+    if (config.sessionCacheEntries > 0) cacheFeed = connectCacheFeed(database, caches);
     await cacheFeed?.ready;
   });
   app.addHook("onClose", async () => {

@@ -1,10 +1,9 @@
 import type { ConnectedApplications } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "./support/app.ts";
-import { addPerson, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { createListeningTestApp } from "./support/listening.ts";
-import { client, signInToApplication, TestBrowser } from "./support/oidc.ts";
+import { client, newPersonSignedInToApplication, TestBrowser } from "./support/oidc.ts";
 
 const redirectUri = "https://rp.example.edu/callback";
 const password = "correct horse battery";
@@ -24,10 +23,8 @@ describe.each(databaseKinds)("my connected applications (%s)", (kind) => {
   /** A person signed in to a fresh application through OpenID Connect (consent screen answered), holding tokens. */
   async function signedInWithTokens() {
     people += 1;
-    const username = `reader${people}`;
-    const person = await addPerson(test.app, { username, fullName: "Олена Читачка" }, password);
-    const cookie = await signIn(test.app, username, password, { origin });
-    return signInToApplication({ app: test.app, origin, issuer }, { id: person.id, cookie }, redirectUri);
+    const person = { username: `reader${people}`, fullName: "Олена Читачка", password };
+    return newPersonSignedInToApplication({ app: test.app, origin, issuer }, person, redirectUri);
   }
 
   const listed = async (browser: TestBrowser) =>

@@ -1,11 +1,10 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "./support/app.ts";
-import { addPerson, signIn } from "./support/campus.ts";
 import { runCliOn } from "./support/cli.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { createListeningTestApp } from "./support/listening.ts";
-import { client, signInToApplication, startSignIn } from "./support/oidc.ts";
+import { client, newPersonSignedInToApplication, startSignIn } from "./support/oidc.ts";
 
 const redirectUri = "https://rp.example.edu/callback";
 const password = "correct horse battery";
@@ -29,9 +28,8 @@ describe.each(databaseKinds)("OpenID Connect when access ends (%s)", (kind) => {
   async function signedInWithTokens() {
     people += 1;
     const username = `person${people}`;
-    const person = await addPerson(test.app, { username, fullName: "Олена Коваленко" }, password);
-    const cookie = await signIn(test.app, username, password, { origin });
-    const signed = await signInToApplication({ app: test.app, origin, issuer }, { id: person.id, cookie }, redirectUri);
+    const person = { username, fullName: "Олена Коваленко", password };
+    const signed = await newPersonSignedInToApplication({ app: test.app, origin, issuer }, person, redirectUri);
     return { username, ...signed };
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { tablesWritten } from "../src/cache/feed.ts";
 import type { User } from "../src/db/schema.ts";
 import { deafAfterMs, parseCacheChange, SessionCache } from "../src/sessions/cache.ts";
-import { writesCachedData } from "../src/sessions/cache-feed.ts";
 import type { SessionWithApplications } from "../src/sessions/store.ts";
 
 const now = Date.parse("2026-03-01T09:00:00Z");
@@ -113,6 +113,8 @@ describe("the session cache's entries", () => {
 });
 
 describe("which statements hold the cache back", () => {
+  const writesCachedData = (text: string) => new SessionCache(1).reads(tablesWritten(text));
+
   it("names writes to the tables an answer is read from, and not a session's use noted", () => {
     expect(
       [

@@ -1,8 +1,9 @@
 import { isStorableText } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import { type Adapter, type AdapterPayload, errors } from "oidc-provider";
+import { findApplicationById } from "../apps/queries.ts";
 import type { Db } from "../db/schema.ts";
-import { findOidcClient } from "./clients.ts";
+import { type FindApplication, findOidcClient } from "./clients.ts";
 
 const secondsToDate = (seconds: number) => new Date(Date.now() + seconds * 1000);
 
@@ -50,7 +51,11 @@ function withinReuseGrace(model: string, payload: Payload, now: Date): Payload {
  * runs the same on PGlite and PostgreSQL. Clients are not stored here: they
  * are read from the applications table.
  */
-export function createAdapterClass(db: Db, clock: () => Date = () => new Date()) {
+export function createAdapterClass(
+  db: Db,
+  clock: () => Date = () => new Date(),
+  findApplication: FindApplication = (id) => findApplicationById(db, id),
+) {
   return class KyselyOidcAdapter implements Adapter {
     readonly name: string;
 
@@ -87,7 +92,7 @@ export function createAdapterClass(db: Db, clock: () => Date = () => new Date())
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       refuseUnstorable(id);
-      if (this.name === "Client") return findOidcClient(db, id);
+      if (this.name === "Client") return findOidcClient(findApplication, id);
       const payload = await this.findWhere("id", id);
       return payload && withinReuseGrace(this.name, payload, clock());
     }

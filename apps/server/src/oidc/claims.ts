@@ -3,10 +3,12 @@ import type { Kysely } from "kysely";
 import type { Account, ClaimsParameterMember, FindAccount } from "oidc-provider";
 import { applicationAccess } from "../access/applications.ts";
 import { isUuid } from "../apps/queries.ts";
+import { readThrough } from "../cache/feed-cache.ts";
 import type { Database, User } from "../db/schema.ts";
 import { type PersonRoles, personRoles, personRolesColumns, rolesClaims, rolesFromColumns } from "../people/profile.ts";
 import { strengthOfMethod } from "../sessions/strength.ts";
 import { findUserById } from "../users/queries.ts";
+import type { AccountCache, AccountRow } from "./account-cache.ts";
 
 /** Which claims each scope releases. `kpi_tax_id` only under `tax_id`, which an application must be allowed. */
 export const scopeClaims = {
@@ -75,14 +77,6 @@ export function userClaims(
 
 const includesKpiScope = (scope: string | undefined) => scope?.split(" ").includes("kpi") ?? false;
 
-interface AccountRow {
-  user: User;
-  /** Whether they may use the token's application now (true without a token). */
-  allowed: boolean;
-  /** Their campus roles, when the statement read them (under the `kpi` scope). */
-  roles?: PersonRoles;
-}
-
 /**
  * The person and, with a token, whether they may use its application now and (under the `kpi` scope, whose
  * claims need them) their campus roles, all in one statement; undefined when there is no such person.
@@ -116,16 +110,38 @@ async function findAccountRow(
   };
 }
 
+// A safety net only: every change to what the row holds is announced (account-cache.ts).
+const accountTtlMs = 60_000;
+
+/** With a token, the row from the instance's memory when it is there (the provider asks at every use of one). */
+function cachedAccountRow(
+  db: Kysely<Database>,
+  cache: AccountCache | undefined,
+  userId: string,
+  token: { clientId?: string; scope?: string } | undefined,
+): Promise<AccountRow | undefined> {
+  if (!cache || !token?.clientId) return findAccountRow(db, userId, token);
+  const key = `${userId} ${token.clientId} ${includesKpiScope(token.scope) ? "roles" : ""}`;
+  const now = Date.now();
+  return readThrough(
+    cache,
+    key,
+    now,
+    () => findAccountRow(db, userId, token),
+    () => now + accountTtlMs,
+  );
+}
+
 /**
  * `sub` is the person's uuid: stable for life, never reused, the same for every application.
  * The provider asks for the account at every use of a code, refresh token or access token
  * (`token`): a disabled person, or one whose access to the token's application has ended,
  * is then "not found", so the token endpoint answers invalid_grant and userinfo invalid_token.
  */
-export function createFindAccount(db: Kysely<Database>, affiliationScope: string): FindAccount {
+export function createFindAccount(db: Kysely<Database>, affiliationScope: string, cache?: AccountCache): FindAccount {
   return async (_ctx, sub, token): Promise<Account | undefined> => {
     if (!isUuid(sub)) return undefined;
-    const account = await findAccountRow(db, sub, token);
+    const account = await cachedAccountRow(db, cache, sub, token);
     if (account?.user.status !== "active" || !account.allowed) return undefined;
     const { user } = account;
     // The provider filters these by the granted scopes and claims. With a token, the roles were read with the

@@ -1,7 +1,5 @@
-import type { Kysely } from "kysely";
 import type { AdapterPayload } from "oidc-provider";
-import { findApplicationById } from "../apps/queries.ts";
-import type { ApplicationRow, Database } from "../db/schema.ts";
+import type { ApplicationRow } from "../db/schema.ts";
 
 /** Scopes an operator may allow an application; `openid` is always allowed. */
 export const oidcScopes = ["openid", "profile", "email", "kpi", "offline_access", "tax_id"] as const;
@@ -28,8 +26,9 @@ export function clientMetadata(application: ApplicationRow): AdapterPayload {
     client_name: application.title,
     application_type: "web",
     token_endpoint_auth_method: application.token_endpoint_auth_method,
-    redirect_uris: application.redirect_uris,
-    post_logout_redirect_uris: application.post_logout_redirect_uris,
+    // Copies: the row may be the frozen one every request shares (apps/cache.ts).
+    redirect_uris: [...application.redirect_uris],
+    post_logout_redirect_uris: [...application.post_logout_redirect_uris],
     grant_types: ["authorization_code", "refresh_token"],
     response_types: ["code"],
     scope: [...scopes].join(" "),
@@ -42,8 +41,14 @@ export function clientMetadata(application: ApplicationRow): AdapterPayload {
   };
 }
 
-export async function findOidcClient(db: Kysely<Database>, clientId: string): Promise<AdapterPayload | undefined> {
-  const application = await findApplicationById(db, clientId);
+/** Finds an application by id; undefined for none (apps/cache.ts answers from memory). */
+export type FindApplication = (id: string) => Promise<ApplicationRow | undefined>;
+
+export async function findOidcClient(
+  findApplication: FindApplication,
+  clientId: string,
+): Promise<AdapterPayload | undefined> {
+  const application = await findApplication(clientId);
   if (!application?.oidc_enabled) return undefined;
   return clientMetadata(application);
 }

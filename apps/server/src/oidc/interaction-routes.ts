@@ -5,7 +5,7 @@ import type Provider from "oidc-provider";
 import type { InteractionResults } from "oidc-provider";
 import { z } from "zod";
 import { hasApplicationAccess } from "../access/applications.ts";
-import { findApplicationById } from "../apps/queries.ts";
+import { cachedApplicationById } from "../apps/cache.ts";
 import { audit } from "../audit/record.ts";
 import { AppError, hasCode } from "../errors.ts";
 import { requestLanguage } from "../http/language.ts";
@@ -47,7 +47,7 @@ function needsFreshSignIn(interaction: Interaction, session: LoadedSession): boo
 }
 
 async function applicationOf(app: FastifyInstance, interaction: Interaction) {
-  const application = await findApplicationById(app.db, clientIdOf(interaction));
+  const application = await cachedApplicationById(app.applicationCache, app.db, clientIdOf(interaction));
   if (!application) throw new AppError("app.not_found");
   return application;
 }

@@ -2,13 +2,15 @@ import { oidcInteractionPath } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import Provider, { type Configuration, errors, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
 import { hasApplicationAccess } from "../access/applications.ts";
-import { findApplicationById, isUuid } from "../apps/queries.ts";
+import { type ApplicationCache, cachedApplicationById } from "../apps/cache.ts";
+import { isUuid } from "../apps/queries.ts";
 import type { Config } from "../config/index.ts";
 import { matchesTokenHash } from "../crypto/tokens.ts";
 import type { Database } from "../db/schema.ts";
 import { sessionCookieName } from "../sessions/cookie.ts";
 import { deleteSessionByToken } from "../sessions/store.ts";
 import { applicationAccessPrompt } from "./access.ts";
+import type { AccountCache } from "./account-cache.ts";
 import { refedsMfa, refedsSfa } from "./acr.ts";
 import { createAdapterClass } from "./adapter.ts";
 import { auditAuthorizations, type OidcAuditSink } from "./audit.ts";
@@ -42,6 +44,8 @@ export interface ProviderOptions {
   keys: PrivateJwk[];
   clock: () => Date;
   audit: OidcAuditSink;
+  /** The instance's memory of applications and of the people the provider asks for (sessions/cache.ts's feed). */
+  caches: { applications: ApplicationCache; accounts: AccountCache };
 }
 
 /**
@@ -74,7 +78,10 @@ function loginPolicy(options: ProviderOptions) {
         const session = await kpiSessionOf(ctx, options);
         if (!session) return Check.NO_NEED_TO_PROMPT;
         const clientId = ctx.oidc.client?.clientId;
-        const application = clientId && isUuid(clientId) ? await findApplicationById(options.db, clientId) : undefined;
+        const application =
+          clientId && isUuid(clientId)
+            ? await cachedApplicationById(options.caches.applications, options.db, clientId)
+            : undefined;
         return needsStepUp(session, application, ctx.oidc.params?.acr_values)
           ? Check.REQUEST_PROMPT
           : Check.NO_NEED_TO_PROMPT;
@@ -112,10 +119,11 @@ export const clientAuthMethods = ["client_secret_basic", "client_secret_post", "
 
 export function providerConfiguration(options: ProviderOptions): Configuration {
   const { config, db, keys } = options;
+  const findApplication = (id: string) => cachedApplicationById(options.caches.applications, db, id);
   return {
-    adapter: createAdapterClass(db, options.clock),
-    findAccount: createFindAccount(db, config.saml.scope),
-    loadExistingGrant: loadSessionGrant(db),
+    adapter: createAdapterClass(db, options.clock, findApplication),
+    findAccount: createFindAccount(db, config.saml.scope, options.caches.accounts),
+    loadExistingGrant: loadSessionGrant(db, findApplication),
     claims: scopeClaims,
     scopes: [...oidcScopes],
     jwks: { keys: keys as unknown as NonNullable<Configuration["jwks"]>["keys"] },

@@ -45,7 +45,8 @@ export class OidcRuntime {
       app.metrics?.observeAudit(event);
       return recordAuditEvent(app.db, { ...event, occurredAt: app.clock() });
     };
-    const provider = createProvider({ config: app.config, db: app.db, keys, clock: app.clock, audit });
+    const caches = { applications: app.applicationCache, accounts: app.accountCache };
+    const provider = createProvider({ config: app.config, db: app.db, keys, clock: app.clock, audit, caches });
     // The provider answers its own 500s; they reach the log here.
     provider.on("server_error", (_ctx: unknown, error: unknown) => app.log.error({ err: error }, "oidc: server error"));
     logRefusals(provider, app.log);

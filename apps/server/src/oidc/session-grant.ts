@@ -2,8 +2,8 @@ import { sql } from "kysely";
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
 import { hasApplicationAccess } from "../access/applications.ts";
-import { findApplicationById } from "../apps/queries.ts";
 import type { Db } from "../db/schema.ts";
+import type { FindApplication } from "./clients.ts";
 
 type Grant = InstanceType<Provider["Grant"]>;
 
@@ -66,9 +66,9 @@ export async function recordConsent(db: Db, question: Omit<ConsentQuestion, "pro
  * application, or what an earlier consent covers; undefined when they must be asked (or have
  * no access, which the access prompt answers).
  */
-async function consentWithoutScreen(db: Db, question: ConsentQuestion) {
+async function consentWithoutScreen(db: Db, findApplication: FindApplication, question: ConsentQuestion) {
   if (!(await hasApplicationAccess(db, question.accountId, question.clientId))) return undefined;
-  const application = await findApplicationById(db, question.clientId);
+  const application = await findApplication(question.clientId);
   if (application?.first_party) return question.scopes;
   return rememberedConsent(db, question);
 }
@@ -79,7 +79,7 @@ async function consentWithoutScreen(db: Db, question: ConsentQuestion) {
  * person signed in to KPI ID gets a code with prompt=none, and signing out, a revoked token or a
  * detected replay on one device never ends another device's tokens (defect 4 of issue 13).
  */
-export function loadSessionGrant(db: Db) {
+export function loadSessionGrant(db: Db, findApplication: FindApplication) {
   return async (ctx: KoaContextWithOIDC): Promise<Grant | undefined> => {
     const { provider, client, session, params } = ctx.oidc;
     const accountId = session?.accountId;
@@ -92,7 +92,7 @@ export function loadSessionGrant(db: Db) {
       .split(" ")
       .filter(Boolean);
     const prompt = typeof params?.prompt === "string" ? params.prompt : undefined;
-    const consented = await consentWithoutScreen(db, { accountId, clientId, scopes, prompt });
+    const consented = await consentWithoutScreen(db, findApplication, { accountId, clientId, scopes, prompt });
     if (!consented) return undefined;
     const grant = new provider.Grant({ accountId, clientId });
     grant.addOIDCScope(consented.join(" "));

@@ -10,7 +10,7 @@ import {
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { findApplicationById } from "../apps/queries.ts";
+import { cachedApplicationById } from "../apps/cache.ts";
 import { audit, countAuditEvent, requestAuditRow } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { refedsMfa, refedsSfa } from "../oidc/acr.ts";
@@ -36,7 +36,7 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
   const { db, clock } = request.server;
   const basic = basicCredentials(request);
   const appId = presented.appId ?? basic.appId;
-  const application = appId ? await findApplicationById(db, appId) : undefined;
+  const application = appId ? await cachedApplicationById(request.server.applicationCache, db, appId) : undefined;
   const secretOk = secretMatches(application, presented.appSecret ?? basic.appSecret ?? "");
   if (!application || !secretOk || !presented.ticketId) {
     await audit(request, {

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { hasApplicationAccess } from "../access/applications.ts";
-import { findApplicationById } from "../apps/queries.ts";
+import { cachedApplicationById } from "../apps/cache.ts";
 import { audit } from "../audit/record.ts";
 import type { ApplicationRow } from "../db/schema.ts";
 import { requestLanguage } from "../http/language.ts";
@@ -86,7 +86,9 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
         await audit(request, { type: "app_redirect", result: "failure", reason: "auth.not_authenticated" });
         return reply.redirect(pagePath(language, "", request.query), 302);
       }
-      const application: ApplicationRow | undefined = appId ? await findApplicationById(app.db, appId) : undefined;
+      const application: ApplicationRow | undefined = appId
+        ? await cachedApplicationById(app.applicationCache, app.db, appId)
+        : undefined;
       const allowed = application ? await hasApplicationAccess(app.db, session.userId, application.id) : false;
       const callback = application ? chosenCallback(application, redirectUri) : undefined;
       if (!application || !allowed || !callback) {

@@ -4,6 +4,7 @@ import * as client from "openid-client";
 import { grantAccess } from "../../src/access/applications.ts";
 import { createApplication } from "../../src/apps/service.ts";
 import { applyOidcSettings, type OidcSettings } from "../../src/oidc/settings.ts";
+import { addPerson, signIn } from "./campus.ts";
 import { freePort } from "./listening.ts";
 
 let clientCount = 0;
@@ -182,4 +183,19 @@ export async function signInToApplication(
   });
   if (!tokens.refresh_token) throw new Error("no refresh token");
   return { userId: person.id, application: rp.application, config, browser, tokens };
+}
+
+/** A new person, signed in to KPI ID and, through OpenID Connect, to a fresh first-party application (see above). */
+export async function newPersonSignedInToApplication(
+  listening: ListeningApp,
+  person: { username: string; fullName: string; password: string },
+  redirectUri: string,
+) {
+  const { id } = await addPerson(
+    listening.app,
+    { username: person.username, fullName: person.fullName },
+    person.password,
+  );
+  const cookie = await signIn(listening.app, person.username, person.password, { origin: listening.origin });
+  return signInToApplication(listening, { id, cookie }, redirectUri);
 }

@@ -1,0 +1,191 @@
+/** What a notification on the cache channel says changed (migration 0310_cache_notifications). */
+export type CacheChange = { kind: "all" } | NamedChange;
+/** A change that names the sessions or people it touched. */
+export interface NamedChange {
+  kind: "session" | "person";
+  ids: ReadonlySet<string>;
+}
+
+/** Reads a payload of the cache channel; anything it does not know drops everything. */
+export function parseCacheChange(payload: string): CacheChange {
+  const match = /^(session|person):(.+)$/.exec(payload);
+  if (!match?.[1] || !match[2]) return { kind: "all" };
+  return { kind: match[1] === "session" ? "session" : "person", ids: new Set(match[2].split(",")) };
+}
+
+interface Entry<V> {
+  value: V;
+  /** Epoch ms after which the entry is not used. */
+  validUntil: number;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/** The cache stops serving when it has heard nothing of its own on the channel for this long (feed.ts). */
+export const deafAfterMs = 15_000;
+
+export interface FeedCacheOptions<V> {
+  /** Entries kept at most; 0 keeps none. */
+  capacity: number;
+  /** The tables a value is read from: this process writing one of them holds the cache back until heard. */
+  readsTables: readonly string[];
+  /** Whether a change that names sessions or people touches this value ("all" touches every value). */
+  touchedBy(value: V, change: NamedChange): boolean;
+  monotonicNow?: () => number;
+}
+
+/** What the change feed (feed.ts) drives in a cache, whatever it holds. */
+export interface FollowsChanges {
+  readonly awaitsMark: boolean;
+  readonly isDeaf: boolean;
+  reads(tables: Iterable<string>): boolean;
+  changed(change: CacheChange): void;
+  setListening(state: boolean): void;
+  heard(): void;
+  awaitMark(mark: number): void;
+  markHeard(mark: number): void;
+}
+
+/**
+ * Answers this instance read from PostgreSQL, kept so that asking again costs no round trip. PostgreSQL stays
+ * the truth: an entry is kept only while the change channel is listened to, is dropped when a notification
+ * touches it (or says everything changed), and lives at most until its `validUntil`. Entries are frozen:
+ * requests share them.
+ *
+ * A read races a change: `mark()` before reading and `store(…, mark)` after it keep the answer only if nothing
+ * changed in between. A change this process commits to a table the cache reads is heard on the channel a moment
+ * later; until a marker sent after it comes back (`awaitMark`, `markHeard`), nothing is served, so a person who
+ * signs out and asks again at once is never answered from memory. It also serves nothing once it has heard
+ * nothing of its own (a heartbeat, a marker) for `deafAfterMs`: a listening connection can go deaf without an
+ * error.
+ */
+export class FeedCache<V> implements FollowsChanges {
+  private readonly entries = new Map<string, Entry<V>>();
+  private readonly capacity: number;
+  private readonly readsTables: ReadonlySet<string>;
+  private readonly touchedBy: (value: V, change: NamedChange) => boolean;
+  private readonly monotonicNow: () => number;
+  private version = 0;
+  private listening = false;
+  private awaitedMark = 0;
+  private heardMark = 0;
+  private lastHeard = Number.NEGATIVE_INFINITY;
+
+  constructor(options: FeedCacheOptions<V>) {
+    this.capacity = options.capacity;
+    this.readsTables = new Set(options.readsTables);
+    this.touchedBy = options.touchedBy;
+    this.monotonicNow = options.monotonicNow ?? (() => performance.now());
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Whether changes are being heard: listening, and its own heartbeat came back lately (the metrics show it). */
+  get isHearing(): boolean {
+    return this.capacity > 0 && this.listening && this.monotonicNow() - this.lastHeard <= deafAfterMs;
+  }
+
+  /** Listening, yet nothing of its own heard for too long: the connection should be made anew. */
+  get isDeaf(): boolean {
+    return this.listening && !this.isHearing;
+  }
+
+  /** A marker of this process' change is sent and not yet heard back. */
+  get awaitsMark(): boolean {
+    return this.heardMark < this.awaitedMark;
+  }
+
+  private get serving(): boolean {
+    return this.isHearing && !this.awaitsMark;
+  }
+
+  /** Whether a statement writing these tables changes what this cache holds. */
+  reads(tables: Iterable<string>): boolean {
+    for (const table of tables) if (this.readsTables.has(table)) return true;
+    return false;
+  }
+
+  mark(): number {
+    return this.version;
+  }
+
+  get(key: string, now: number): V | undefined {
+    if (!this.serving) return undefined;
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.validUntil > now) return entry.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  store(key: string, value: V, validUntil: number, mark: number, now: number): void {
+    if (!this.serving || mark !== this.version || validUntil <= now) return;
+    this.entries.delete(key);
+    this.entries.set(key, { value: deepFreeze(value), validUntil });
+    // Oldest first: past entries at the front go, and the oldest while over capacity.
+    for (const [oldest, entry] of this.entries) {
+      if (this.entries.size <= this.capacity && entry.validUntil > now) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  changed(change: CacheChange): void {
+    this.version += 1;
+    if (change.kind === "all") {
+      this.entries.clear();
+      return;
+    }
+    for (const [key, entry] of this.entries) if (this.touchedBy(entry.value, change)) this.entries.delete(key);
+  }
+
+  /** The channel is listened to, or was lost: either way what was learned before may be stale. */
+  setListening(state: boolean): void {
+    this.version += 1;
+    this.entries.clear();
+    this.listening = state;
+    if (state) this.heard();
+  }
+
+  /** Something this process sent on the channel came back: the channel works. */
+  heard(): void {
+    this.lastHeard = this.monotonicNow();
+  }
+
+  /** This process committed a change: serve nothing until marker `mark` is heard back. */
+  awaitMark(mark: number): void {
+    this.version += 1;
+    this.awaitedMark = Math.max(this.awaitedMark, mark);
+  }
+
+  markHeard(mark: number): void {
+    this.heard();
+    this.heardMark = Math.max(this.heardMark, mark);
+  }
+}
+
+/**
+ * The answer for `key` from `cache`, or read by `read` and kept until `validUntil(answer)` when nothing changed
+ * meanwhile. Nothing is kept for an undefined answer (no such row: the next ask reads again).
+ */
+export async function readThrough<V>(
+  cache: FeedCache<V>,
+  key: string,
+  now: number,
+  read: () => Promise<V | undefined>,
+  validUntil: (value: V) => number,
+): Promise<V | undefined> {
+  const cached = cache.get(key, now);
+  if (cached !== undefined) return cached;
+  const mark = cache.mark();
+  const value = await read();
+  if (value !== undefined) cache.store(key, value, validUntil(value), mark, now);
+  return value;
+}

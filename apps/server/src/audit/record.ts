@@ -1,6 +1,7 @@
 import type { AuditEventType, AuthMethod } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import type { Insertable, Kysely, QueryCreator } from "kysely";
+import { commitWithoutWaitingForDisk } from "../db/commit.ts";
 import type { AuditEventsTable, Database } from "../db/schema.ts";
 
 // What happened: the list lives in contracts, so the console translates every type; `audit list` filters and prints these names.
@@ -81,9 +82,16 @@ export function audit(request: FastifyRequest, event: RequestAuditEvent) {
 /**
  * The event's row as a data-modifying CTE: the statement built on the answer writes the row with its own
  * change, in one round trip and atomically (a sign-in's grant or session and its audit row). The caller counts
- * the event (`countAuditEvent`) once the statement has succeeded.
+ * the event (`countAuditEvent`) once the statement has succeeded. `waitForDisk: false`: db/commit.ts.
  */
-export function auditedStatement(request: FastifyRequest, event: RequestAuditEvent): QueryCreator<Database> {
+export function auditedStatement(
+  request: FastifyRequest,
+  event: RequestAuditEvent,
+  { waitForDisk }: { waitForDisk: boolean },
+): QueryCreator<Database> {
   const row = requestAuditRow(request, event);
-  return request.server.db.with("audit_row", (query) => query.insertInto("audit_events").values(row));
+  return request.server.db.with("audit_row", (query) => {
+    const insert = query.insertInto("audit_events").values(row);
+    return waitForDisk ? insert : insert.returning(commitWithoutWaitingForDisk);
+  });
 }

@@ -1,6 +1,7 @@
 import type { AuthMethod } from "@kpi-id/contracts";
 import type { Kysely, QueryCreator } from "kysely";
 import { hashToken, newToken } from "../crypto/tokens.ts";
+import { commitWithoutWaitingForDisk } from "../db/commit.ts";
 import type { Database, User } from "../db/schema.ts";
 
 export interface GrantedLogin {
@@ -63,7 +64,8 @@ export async function consumeLoginGrant(
         .where("consumed_at", "is", null)
         .where("expires_at", ">", now)
         .where("second_factor_due", "=", false)
-        .returning(["user_id", "auth_method", "amr"]),
+        // A use a crash forgets lets only the browser holding the grant exchange it again (commitWithoutWaitingForDisk).
+        .returning(["user_id", "auth_method", "amr", commitWithoutWaitingForDisk]),
     )
     .selectFrom("consumed")
     .innerJoin("users", "users.id", "consumed.user_id")

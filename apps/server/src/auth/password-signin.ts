@@ -50,10 +50,11 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
   }
 
   const { amr, secondFactor, setUpSecondFactor } = await decision;
-  // The grant, its audit row and the attempt given back: one statement, one commit.
+  // The grant, its audit row and the attempt given back: one statement, one commit, which fails closed if a
+  // crash forgets it (audit/record.ts, commitWithoutWaitingForDisk).
   const success = { type: "sign_in", result: "success", authMethod: "PASSWORD", userId: user.id } as const;
   const grant = await issueLoginGrant(
-    withSuccessSettled(auditedStatement(request, success), keys),
+    withSuccessSettled(auditedStatement(request, success, { waitForDisk: false }), keys),
     { userId: user.id, authMethod: "PASSWORD", amr, secondFactorDue: secondFactor !== undefined },
     config.loginGrantTtlSeconds,
     clock(),

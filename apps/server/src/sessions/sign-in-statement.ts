@@ -37,7 +37,7 @@ export async function storeSignIn(request: FastifyRequest, writes: SignInWrites)
   const { token, row } = newSessionRow(writes.session, config.sessions, now);
   // An empty cookie is no token; its hash names no session, so the delete then removes nothing.
   const previousHash = hashToken(writes.previousToken ?? "");
-  const stored = await auditedStatement(request, writes.audit)
+  const stored = await auditedStatement(request, writes.audit, { waitForDisk: false })
     .with("previous_session", (query) => query.deleteFrom("sessions").where("token_hash", "=", previousHash))
     .with("person_noted", (query) =>
       query

@@ -54,6 +54,16 @@ function databaseGauges(app: FastifyInstance, registry: Registry): void {
     },
   });
   new Gauge({
+    name: "kpi_id_memory_cache_entries",
+    help: "Applications (by id) and OpenID Connect accounts this instance keeps in memory, on the same change feed",
+    labelNames: ["cache"],
+    registers: [registry],
+    collect() {
+      this.set({ cache: "applications" }, app.applicationCache.size);
+      this.set({ cache: "oidc_accounts" }, app.accountCache.size);
+    },
+  });
+  new Gauge({
     name: "kpi_id_session_cache_hearing",
     help: "1 while this instance hears its own heartbeat on the database's change channel (its cache may serve), 0 when off, lost or deaf",
     registers: [registry],

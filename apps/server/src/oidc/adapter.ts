@@ -2,6 +2,7 @@ import { isStorableText } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import { type Adapter, type AdapterPayload, errors } from "oidc-provider";
 import { findApplicationById } from "../apps/queries.ts";
+import { commitWithoutWaitingForDisk } from "../db/commit.ts";
 import type { Db } from "../db/schema.ts";
 import { type FindApplication, findOidcClient } from "./clients.ts";
 
@@ -38,6 +39,16 @@ function refuseUnstorable(value: unknown): void {
 export const refreshTokenReuseGraceSeconds = 5;
 
 type Payload = AdapterPayload & { consumed?: number };
+
+/**
+ * Tokens and codes are written once, when issued, and commit without waiting for the disk (db/commit.ts): a crash
+ * that forgets one leaves the client holding a token or code that works nowhere (it asks again, or the person
+ * signs in again). Their use (`consume`), their removal (`destroy`, `revokeByGrantId`) and every other model (the
+ * provider's sessions, grants, interactions, replay detection) stay durable: losing those could let something
+ * work again. A token a crash forgot was issued for a code or refresh token whose use was already on disk, so
+ * nothing can be used twice.
+ */
+const issuedTokenModels: ReadonlySet<string> = new Set(["AccessToken", "RefreshToken", "AuthorizationCode"]);
 
 /** Inside the grace period a used refresh token reads as unused (see above). */
 function withinReuseGrace(model: string, payload: Payload, now: Date): Payload {
@@ -87,6 +98,7 @@ export function createAdapterClass(
             expires_at: row.expires_at,
           }),
         )
+        .$if(issuedTokenModels.has(this.name), (insert) => insert.returning(commitWithoutWaitingForDisk))
         .execute();
     }
 

@@ -73,25 +73,66 @@ describe.each(databaseKinds)("OpenID Connect from the instance's memory on %s", 
     expect(cached.result.name).toBe("Олена Коваленко");
   });
 
-  it("follows at once what this instance changes: the person's name, their access, the application's OpenID Connect", async () => {
+  /** Userinfo's claimed name, or its HTTP status when refused, with how many statements it sent. */
+  const answer = async (signed: Signed) => {
+    const { result, statements } = await withStatements(test.app, () =>
+      client.fetchUserInfo(signed.config, signed.tokens.access_token, signed.userId).then(
+        (claims) => claims.name,
+        (error: { status?: number }) => error.status,
+      ),
+    );
+    return { result, statements };
+  };
+
+  /**
+   * The answer once it comes from memory again: `statements` of them, the token and its grant for a person
+   * answered, the token alone for one refused (the provider asks for the client, then the account, then the
+   * grant). A change this instance made is first read from the database, so only the answer from memory shows
+   * that the old entry was dropped.
+   */
+  async function fromMemoryAgain(signed: Signed, statements = 2) {
+    await expect.poll(async () => (await answer(signed)).statements).toBe(statements);
+    return (await answer(signed)).result;
+  }
+
+  it("follows what this instance changes: the person's name, their access, the application's OpenID Connect", async () => {
     const signed = await signedInWithTokens();
-    await userinfoFromMemory(signed);
+    expect(await fromMemoryAgain(signed)).toBe("Олена Коваленко");
     await test.app.db.updateTable("users").set({ full_name: "Олена Шевчук" }).where("id", "=", signed.userId).execute();
-    expect((await userinfo(signed)).result.name).toBe("Олена Шевчук");
+    expect((await answer(signed)).result).toBe("Олена Шевчук");
+    expect(await fromMemoryAgain(signed)).toBe("Олена Шевчук");
+
+    await test.app.db.deleteFrom("user_applications").where("user_id", "=", signed.userId).execute();
+    expect((await answer(signed)).result).toBe(401);
+    expect(await fromMemoryAgain(signed, 1)).toBe(401);
 
     const other = await signedInWithTokens();
-    await userinfoFromMemory(other);
-    await test.app.db.deleteFrom("user_applications").where("user_id", "=", other.userId).execute();
-    await expect(userinfo(other)).rejects.toMatchObject({ status: 401 });
-
-    const third = await signedInWithTokens();
-    await userinfoFromMemory(third);
+    expect(await fromMemoryAgain(other)).toBe("Олена Коваленко");
     await test.app.db
       .updateTable("applications")
       .set({ oidc_enabled: false })
-      .where("id", "=", third.application.id)
+      .where("id", "=", other.application.id)
       .execute();
-    await expect(userinfo(third)).rejects.toMatchObject({ status: 401 });
+    expect((await answer(other)).result).toBe(401);
+    expect(await fromMemoryAgain(other, 1)).toBe(401);
+  });
+
+  it("keeps a person's access per application: revoked for one, the other still answers", async () => {
+    people += 1;
+    const username = `cached${people}`;
+    const person = await addPerson(test.app, { username, fullName: "Тарас Гнатюк" }, password);
+    const cookie = await signIn(test.app, username, password, { origin });
+    const listening = { app: test.app, origin, issuer };
+    const first = await signInToApplication(listening, { id: person.id, cookie }, redirectUri);
+    const second = await signInToApplication(listening, { id: person.id, cookie }, redirectUri);
+    expect([await fromMemoryAgain(first), await fromMemoryAgain(second)]).toEqual(["Тарас Гнатюк", "Тарас Гнатюк"]);
+    await test.app.db
+      .deleteFrom("user_applications")
+      .where("user_id", "=", person.id)
+      .where("application_id", "=", second.application.id)
+      .execute();
+    expect(await fromMemoryAgain(second, 1)).toBe(401);
+    expect(await fromMemoryAgain(first)).toBe("Тарас Гнатюк");
   });
 
   it("refuses an application's old secret at the ticket exchange as soon as it is replaced", async () => {
@@ -100,17 +141,23 @@ describe.each(databaseKinds)("OpenID Connect from the instance's memory on %s", 
     const { application, secret } = await addApplication(test.app);
     await grantAccess(test.app.db, person.id, application.id);
     const cookie = await signIn(test.app, `cached${people}`, password, { origin });
+    /** The exchange's status and statements (a refusal with the application from memory: its audit row alone). */
     const exchange = async (appSecret: string) => {
       const redirect = await test.app.inject({ url: `/api/app-redirect?appId=${application.id}`, headers: { cookie } });
       const ticketId = new URL(String(redirect.headers.location)).searchParams.get("ticketId") ?? "";
       const query = new URLSearchParams({ ticketId, appId: application.id, appSecret });
-      return (await test.app.inject({ url: `/api/ticket?${query}` })).statusCode;
+      const { result, statements } = await withStatements(test.app, () =>
+        test.app.inject({ url: `/api/ticket?${query}` }),
+      );
+      return { status: result.statusCode, statements };
     };
-    expect(await exchange(secret)).toBe(200);
-    expect(await exchange(secret)).toBe(200);
+    expect((await exchange(secret)).status).toBe(200);
+    expect((await exchange(secret)).status).toBe(200);
     await setApplicationSecretHash(test.app.db, application.id, hashTokenHex("the replacement secret"));
-    expect(await exchange(secret)).toBe(401);
-    expect(await exchange("the replacement secret")).toBe(200);
+    expect((await exchange(secret)).status).toBe(401);
+    await expect.poll(async () => (await exchange("a wrong secret")).statements).toBe(1);
+    expect(await exchange(secret)).toEqual({ status: 401, statements: 1 });
+    expect((await exchange("the replacement secret")).status).toBe(200);
   });
 });
 
@@ -140,12 +187,29 @@ describe.runIf(databaseKinds.includes("postgres"))("OpenID Connect caches beside
         (claims) => claims.name,
         (error: { status?: number }) => error.status,
       );
-    await userinfo();
+    // Answered from memory first (two statements: the token and its grant), so the changes below must drop it.
+    await expect
+      .poll(async () => {
+        let statements = 0;
+        const stop = test.app.database.onStatement(() => {
+          statements += 1;
+        });
+        await userinfo().finally(stop);
+        return statements;
+      })
+      .toBe(2);
     await psql.query("update users set full_name = 'Марія Коваль' where id = $1", [person.id]);
     await expect.poll(status).toBe("Марія Коваль");
     await psql.query("update users set status = 'disabled' where id = $1", [person.id]);
     await expect.poll(status).toBe(401);
     await psql.query("update users set status = 'active' where id = $1", [person.id]);
+    await expect.poll(status).toBe("Марія Коваль");
+    await psql.query("delete from user_applications where user_id = $1", [person.id]);
+    await expect.poll(status).toBe(401);
+    await psql.query("insert into user_applications (user_id, application_id) values ($1, $2)", [
+      person.id,
+      signed.application.id,
+    ]);
     await expect.poll(status).toBe("Марія Коваль");
     await psql.query("update applications set oidc_enabled = false where id = $1", [signed.application.id]);
     await expect.poll(status).toBe(401);

@@ -49,11 +49,13 @@ export async function issueLoginGrant(
  * Consumes a grant atomically: of two concurrent attempts only one wins. The grant's person comes
  * back with it, from the same statement (grants are deleted with their person).
  * Unknown, used and expired grants, and those still owing a second factor, all give undefined.
+ * `waitForDisk: false` only for a browser's exchange (auth/routes.ts; db/commit.ts says why).
  */
 export async function consumeLoginGrant(
   db: Kysely<Database>,
   grant: string,
-  now: Date = new Date(),
+  now: Date,
+  { waitForDisk }: { waitForDisk: boolean },
 ): Promise<ConsumedLogin | undefined> {
   const row = await db
     .with("consumed", (query) =>
@@ -65,7 +67,8 @@ export async function consumeLoginGrant(
         .where("expires_at", ">", now)
         .where("second_factor_due", "=", false)
         // A use a crash forgets lets only the browser holding the grant exchange it again (commitWithoutWaitingForDisk).
-        .returning(["user_id", "auth_method", "amr", commitWithoutWaitingForDisk]),
+        .$if(!waitForDisk, (update) => update.returning(commitWithoutWaitingForDisk))
+        .returning(["user_id", "auth_method", "amr"]),
     )
     .selectFrom("consumed")
     .innerJoin("users", "users.id", "consumed.user_id")

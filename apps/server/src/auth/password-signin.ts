@@ -3,6 +3,7 @@ import type { FastifyRequest } from "fastify";
 import { audit, auditedStatement, countAuditEvent } from "../audit/record.ts";
 import type { User } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
+import { fromBrowser } from "../http/security.ts";
 import { secondFactorDecision } from "../mfa/decision.ts";
 import { confirmFailure, withSuccessSettled } from "../throttle/throttle.ts";
 import { findUserByUsername } from "../users/queries.ts";
@@ -54,7 +55,7 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
   // crash forgets it (audit/record.ts, commitWithoutWaitingForDisk).
   const success = { type: "sign_in", result: "success", authMethod: "PASSWORD", userId: user.id } as const;
   const grant = await issueLoginGrant(
-    withSuccessSettled(auditedStatement(request, success, { waitForDisk: false }), keys),
+    withSuccessSettled(auditedStatement(request, success, { waitForDisk: !fromBrowser(request) }), keys),
     { userId: user.id, authMethod: "PASSWORD", amr, secondFactorDue: secondFactor !== undefined },
     config.loginGrantTtlSeconds,
     clock(),

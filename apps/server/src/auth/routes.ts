@@ -6,11 +6,13 @@ import {
   loginResponseSchema,
   text,
 } from "@kpi-id/contracts";
+
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
+import { fromBrowser } from "../http/security.ts";
 import { endOidcSession } from "../oidc/logout.ts";
 import { completeSignIn } from "../sessions/complete-sign-in.ts";
 import { clearSessionCookie, readSessionCookie } from "../sessions/cookie.ts";
@@ -83,7 +85,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const login = await consumeLoginGrant(app.db, request.body.sessionId, app.clock());
+      const login = await consumeLoginGrant(app.db, request.body.sessionId, app.clock(), {
+        waitForDisk: !fromBrowser(request),
+      });
       if (!login) {
         await audit(request, { type: "session_start", result: "failure", reason: "auth.grant_invalid" });
         throw new AppError("auth.grant_invalid");

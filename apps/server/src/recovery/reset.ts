@@ -44,7 +44,7 @@ export async function resetPassword(request: FastifyRequest, token: string, newP
  */
 export async function resetTokenForDiia(request: FastifyRequest, grant: string): Promise<string> {
   const { db, clock, config } = request.server;
-  const login = await consumeLoginGrant(db, grant, clock());
+  const login = await consumeLoginGrant(db, grant, clock(), { waitForDisk: true });
   if (login?.authMethod !== "DIIA") {
     await audit(request, { type: "password_reset_request", result: "failure", reason: "auth.grant_invalid" });
     throw new AppError("auth.grant_invalid");

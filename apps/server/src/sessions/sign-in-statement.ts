@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import { auditedStatement, countAuditEvent, type RequestAuditEvent } from "../audit/record.ts";
 import { hashToken } from "../crypto/tokens.ts";
 import type { User } from "../db/schema.ts";
+import { fromBrowser } from "../http/security.ts";
 import { type NewSession, newSessionRow } from "./store.ts";
 
 export interface StoredSignIn {
@@ -37,7 +38,7 @@ export async function storeSignIn(request: FastifyRequest, writes: SignInWrites)
   const { token, row } = newSessionRow(writes.session, config.sessions, now);
   // An empty cookie is no token; its hash names no session, so the delete then removes nothing.
   const previousHash = hashToken(writes.previousToken ?? "");
-  const stored = await auditedStatement(request, writes.audit, { waitForDisk: false })
+  const stored = await auditedStatement(request, writes.audit, { waitForDisk: !fromBrowser(request) })
     .with("previous_session", (query) => query.deleteFrom("sessions").where("token_hash", "=", previousHash))
     .with("person_noted", (query) =>
       query

@@ -16,7 +16,7 @@ import { addOidcClient, TestBrowser } from "./support/oidc.ts";
 const bounds = {
   passwordSignIn: 4,
   grantExchange: 2,
-  ticketExchange: 3,
+  ticketExchange: 2,
   user: 1,
   userinfo: 4,
   refresh: 7,

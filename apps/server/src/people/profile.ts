@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type Expression, sql } from "kysely";
 import type { Affiliation } from "../db/people-schema.ts";
 import type { Db } from "../db/schema.ts";
 import { byAffiliationOrder } from "./records.ts";
@@ -70,10 +70,10 @@ export interface RoleColumns {
 /**
  * The person's records with their units and faculties, the primary ones first, and their affiliations, as two
  * columns for one statement: personRoles reads them alone, and a statement that reads the person anyway (an
- * OpenID Connect token's account) reads them beside. Both come as JSON, so an empty list is a list and dates
- * arrive as the strings RecordRow says.
+ * OpenID Connect token's account, a ticket's use) reads them beside. Both come as JSON, so an empty list is a list
+ * and dates arrive as the strings RecordRow says. `userId` is the id, or a column of that statement holding it.
  */
-export function personRolesColumns(userId: string) {
+export function personRolesColumns(userId: string | Expression<string>) {
   return {
     affiliations: sql<Affiliation[]>`(
       select coalesce(json_agg(distinct affiliation), '[]'::json) from person_affiliations where user_id = ${userId}

@@ -14,7 +14,7 @@ import { cachedApplicationById } from "../apps/cache.ts";
 import { audit, countAuditEvent, requestAuditRow } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { refedsMfa, refedsSfa } from "../oidc/acr.ts";
-import { personRoles, rolesTicketData } from "../people/profile.ts";
+import { rolesTicketData } from "../people/profile.ts";
 import { strengthOfMethod } from "../sessions/strength.ts";
 import { basicCredentials, secretMatches } from "./app-credentials.ts";
 import { consumeTicket } from "./store.ts";
@@ -59,7 +59,7 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
     });
     throw new AppError("ticket.invalid");
   }
-  const { ticket, user } = redeemed;
+  const { ticket, user, roles } = redeemed;
   countAuditEvent(request, { ...success, authMethod: ticket.auth_method, userId: user.id });
   return {
     id: ticket.id,
@@ -78,7 +78,7 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
       TIME_STAMP: now.toISOString(),
       AUTH_AMR: ticketAmr(ticket).join(" "),
       AUTH_ACR: ticketAmr(ticket).includes("mfa") ? refedsMfa : refedsSfa,
-      ...rolesTicketData(await personRoles(db, user.id)),
+      ...rolesTicketData(roles),
     },
   };
 }

@@ -1,7 +1,9 @@
 import type { AuthMethod } from "@kpi-id/contracts";
+import { sql } from "kysely";
 import type { AuditRow } from "../audit/record.ts";
 import { hashToken, newToken } from "../crypto/tokens.ts";
 import type { Db } from "../db/schema.ts";
+import { personRolesColumns, rolesFromColumns } from "../people/profile.ts";
 import { strengthOfMethod } from "../sessions/strength.ts";
 
 export interface NewTicket {
@@ -34,12 +36,13 @@ export async function issueTicket(db: Db, ticket: NewTicket, ttlSeconds: number,
 type TicketAuditRow = Pick<AuditRow, "occurred_at" | "event_type" | "result" | "application_id" | "ip" | "user_agent">;
 
 /**
- * Marks the ticket used and returns it with its person, in one statement so
+ * Marks the ticket used and returns it with its person and their campus roles, in one statement so
  * that of two concurrent redemptions only one wins, and in one round trip. The success's audit row
  * (`audit`, completed with the ticket's person and method) is written by the same statement, one commit.
  * Unknown, used, expired, another application's, or a since-disabled person's ticket: undefined, nothing written.
  */
 export async function consumeTicket(db: Db, token: string, applicationId: string, now: Date, audit: TicketAuditRow) {
+  const roles = personRolesColumns(sql.ref<string>("users.id"));
   const row = await db
     .with("used", (cte) =>
       cte
@@ -89,10 +92,13 @@ export async function consumeTicket(db: Db, token: string, applicationId: string
       "used.trace_id as ticket_trace_id",
       "used.created_at as ticket_created_at",
       "used.amr as ticket_amr",
+      roles.affiliations.as("roles_affiliations"),
+      roles.records.as("roles_records"),
     ])
     .executeTakeFirst();
   if (!row) return undefined;
-  const { ticket_id, ticket_auth_method, ticket_trace_id, ticket_created_at, ticket_amr, ...user } = row;
+  const { ticket_id, ticket_auth_method, ticket_trace_id, ticket_created_at, ticket_amr, ...rest } = row;
+  const { roles_affiliations, roles_records, ...user } = rest;
   const ticket = {
     id: ticket_id,
     user_id: user.id,
@@ -101,5 +107,5 @@ export async function consumeTicket(db: Db, token: string, applicationId: string
     created_at: ticket_created_at,
     amr: ticket_amr,
   };
-  return { ticket, user };
+  return { ticket, user, roles: rolesFromColumns({ affiliations: roles_affiliations, records: roles_records }) };
 }

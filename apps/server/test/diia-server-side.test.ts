@@ -101,6 +101,25 @@ describe.each(databaseKinds)("the server-side Diia flow of existing integrations
     expect(ownPage.statusCode).toBe(200);
   });
 
+  it("uses a grant its server exchanges, and writes the session, durably; a browser's exchange does not wait for the disk", async () => {
+    // A PostgreSQL crash can forget a browser's sign-in, which then fails closed; a server learns who signed in
+    // from the answer, so its sign-in is on disk first (docs/operations.md, "What a database crash can forget").
+    const exchangeStatements = async (headers: Record<string, string>) => {
+      const { server, grant } = await signedInServer();
+      const statements: string[] = [];
+      const stop = t.app.database.onStatement((text) => statements.push(text));
+      try {
+        expect((await server.postJson("/api/auth/internal", { sessionId: grant }, headers)).statusCode).toBe(200);
+      } finally {
+        stop();
+      }
+      const writes = statements.filter((text) => /login_grants|insert into "sessions"/.test(text));
+      return writes.map((text) => text.includes("set_config('synchronous_commit', 'off', true)"));
+    };
+    expect(await exchangeStatements({})).toEqual([false, false]);
+    expect(await exchangeStatements({ origin: TEST_ORIGIN })).toEqual([true, true]);
+  });
+
   it("signs nobody out on a GET from another site in a browser, and does from KPI ID's own page", async () => {
     const { server, grant } = await signedInServer();
     await server.postJson("/api/auth/internal", { sessionId: grant });

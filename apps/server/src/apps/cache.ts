@@ -2,9 +2,6 @@ import { FeedCache, readThrough } from "../cache/feed-cache.ts";
 import type { ApplicationRow, Db } from "../db/schema.ts";
 import { findApplicationById, isUuid } from "./queries.ts";
 
-// A safety net only: any change to the table is announced to every instance, which drops every entry.
-const applicationTtlMs = 60_000;
-
 /**
  * The applications this instance read by id: a sign-in, an OpenID Connect request or a ticket exchange names
  * one several times, and they change seldom. Any change to the table (its trigger announces "all") drops them.
@@ -23,11 +20,5 @@ export function cachedApplicationById(
   now = Date.now(),
 ): Promise<ApplicationRow | undefined> {
   if (!isUuid(id)) return Promise.resolve(undefined);
-  return readThrough(
-    cache,
-    id,
-    now,
-    () => findApplicationById(db, id),
-    () => now + applicationTtlMs,
-  );
+  return readThrough(cache, id, () => findApplicationById(db, id), now);
 }

@@ -52,7 +52,7 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
 
   const { amr, secondFactor, setUpSecondFactor } = await decision;
   // The grant, its audit row and the attempt given back: one statement, one commit, which fails closed if a
-  // crash forgets it (audit/record.ts, commitWithoutWaitingForDisk).
+  // crash forgets it (db/commit.ts).
   const success = { type: "sign_in", result: "success", authMethod: "PASSWORD", userId: user.id } as const;
   const grant = await issueLoginGrant(
     withSuccessSettled(auditedStatement(request, success, { waitForDisk: !fromBrowser(request) }), keys),

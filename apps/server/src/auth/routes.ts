@@ -6,7 +6,6 @@ import {
   loginResponseSchema,
   text,
 } from "@kpi-id/contracts";
-
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";

@@ -171,21 +171,23 @@ export class FeedCache<V> implements FollowsChanges {
   }
 }
 
+// For the caches whose every change is announced: an entry's lifetime is only a safety net.
+const readThroughTtlMs = 60_000;
+
 /**
- * The answer for `key` from `cache`, or read by `read` and kept until `validUntil(answer)` when nothing changed
+ * The answer for `key` from `cache`, or read by `read` and kept for a minute at most when nothing changed
  * meanwhile. Nothing is kept for an undefined answer (no such row: the next ask reads again).
  */
 export async function readThrough<V>(
   cache: FeedCache<V>,
   key: string,
-  now: number,
   read: () => Promise<V | undefined>,
-  validUntil: (value: V) => number,
+  now = Date.now(),
 ): Promise<V | undefined> {
   const cached = cache.get(key, now);
   if (cached !== undefined) return cached;
   const mark = cache.mark();
   const value = await read();
-  if (value !== undefined) cache.store(key, value, validUntil(value), mark, now);
+  if (value !== undefined) cache.store(key, value, now + readThroughTtlMs, mark, now);
   return value;
 }

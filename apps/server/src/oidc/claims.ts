@@ -110,9 +110,6 @@ async function findAccountRow(
   };
 }
 
-// A safety net only: every change to what the row holds is announced (account-cache.ts).
-const accountTtlMs = 60_000;
-
 /** With a token, the row from the instance's memory when it is there (the provider asks at every use of one). */
 function cachedAccountRow(
   db: Kysely<Database>,
@@ -122,14 +119,7 @@ function cachedAccountRow(
 ): Promise<AccountRow | undefined> {
   if (!cache || !token?.clientId) return findAccountRow(db, userId, token);
   const key = `${userId} ${token.clientId} ${includesKpiScope(token.scope) ? "roles" : ""}`;
-  const now = Date.now();
-  return readThrough(
-    cache,
-    key,
-    now,
-    () => findAccountRow(db, userId, token),
-    () => now + accountTtlMs,
-  );
+  return readThrough(cache, key, () => findAccountRow(db, userId, token));
 }
 
 /**

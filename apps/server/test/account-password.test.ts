@@ -75,14 +75,16 @@ describe.each(databaseKinds)("changing my password (%s)", (kind) => {
     expect((await change(cookie, { currentPassword: "ґанок 🌻!", newPassword: long })).statusCode).toBe(200);
   });
 
-  it("needs a sign-in within the last 10 minutes: 403 auth.reauth_required, nothing changes", async () => {
+  it("asks for the password once: after a sign-in long ago the current password is the re-check", async () => {
     await addPerson(test.app, { username: "s.stale", fullName: "Соломія Давня" }, oldPassword);
     const cookie = await signIn(test.app, "s.stale", oldPassword);
-    clock.advance(11 * 60);
-    const refused = await change(cookie, { currentPassword: oldPassword, newPassword });
-    expect(refused.statusCode).toBe(403);
-    expect(codeOf(refused)).toBe("auth.reauth_required");
+    clock.advance(test.app.config.reauthMaxAgeSeconds + 60);
+    const wrong = await change(cookie, { currentPassword: "not my password", newPassword });
+    expect(codeOf(wrong)).toBe("password.current_wrong");
     expect(await canSignIn("s.stale", oldPassword)).toBe(true);
+    const changed = await change(cookie, { currentPassword: oldPassword, newPassword });
+    expect(changed.statusCode).toBe(200);
+    expect(await canSignIn("s.stale", newPassword)).toBe(true);
   });
 
   it("needs the current password: 400 password.current_wrong, audited", async () => {
@@ -146,6 +148,17 @@ describe.each(databaseKinds)("changing my password (%s)", (kind) => {
     const notice = await mail.inbox.waitFor((message) => message.to.includes("galyna@kpi.ua"), before);
     expect(notice.subject).toBe("Sign-in method added: password");
     expect(notice.text).toContain("A sign-in method was added to your KPI ID account: password.");
+  });
+
+  it("setting a first password has no current one to check, so it needs a recent sign-in: 403 auth.reauth_required", async () => {
+    const person = await addPerson(test.app, { username: "d.diia", fullName: "Дарина Дія" }, oldPassword);
+    await test.app.db.updateTable("users").set({ password_hash: null }).where("id", "=", person.id).execute();
+    const cookie = await googleSessionCookie(test.app, person.id);
+    clock.advance(test.app.config.reauthMaxAgeSeconds + 60);
+    const refused = await change(cookie, { newPassword });
+    expect(refused.statusCode).toBe(403);
+    expect(codeOf(refused)).toBe("auth.reauth_required");
+    expect(await canSignIn("d.diia", newPassword)).toBe(false);
   });
 });
 

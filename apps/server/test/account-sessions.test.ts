@@ -124,6 +124,16 @@ describe.each(databaseKinds)("my sessions on the account page (%s)", (kind) => {
     expect(await signedIn(stranger)).toBe(true);
   });
 
+  it("ending one session needs a recent sign-in too, as ending all others does (issue 35)", async () => {
+    const stale = await device(firefoxOnAndroid, "o.owner", 11 * 60);
+    const laptop = await device(chromeOnWindows);
+    const laptopSession = other(await sessionsSeenBy(stale));
+    const refused = await post(stale, "/api/account/sessions/end", { sessionId: laptopSession?.id });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as ErrorBody).code).toBe("auth.reauth_required");
+    expect(await signedIn(laptop)).toBe(true);
+  });
+
   it("ending all others needs a recent sign-in (403 auth.reauth_required), then ends every other session only", async () => {
     const stale = await device(firefoxOnAndroid, "o.owner", 11 * 60);
     const laptop = await device(chromeOnWindows);

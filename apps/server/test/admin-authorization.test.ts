@@ -186,6 +186,44 @@ describe.each(databaseKinds)("console authorization on %s", (kind) => {
     });
   }
 
+  it("helpdesk acts only on people with no role above its own: an admin's account is refused with a stable code", async () => {
+    const helpdesk = await addOperator(t.app, ["helpdesk"]);
+    const otherHelpdesk = await addOperator(t.app, ["helpdesk"]);
+    const admin = await addOperator(t.app, ["admin"]);
+    const actions = [
+      "/api/admin/people/{id}/unlock",
+      "/api/admin/people/{id}/sessions/end",
+      "/api/admin/people/{id}/second-factor/reset",
+      "/api/admin/people/{id}/recovery-mail",
+    ];
+    const on = (route: string, targetId: string, cookie: string) =>
+      t.app.inject({
+        method: "POST",
+        url: route.replace("{id}", targetId),
+        headers: { cookie, origin: TEST_ORIGIN, "content-type": "application/json" },
+        payload: "{}",
+      });
+    for (const route of actions) {
+      const refused = await on(route, admin.person.id, helpdesk.cookie);
+      expect(refused.statusCode, route).toBe(403);
+      expect(refused.json().code, route).toBe("admin.person_outranks_operator");
+    }
+    // The admin's sessions are still there; looking at the admin is still allowed.
+    expect(
+      await t.app.db.selectFrom("sessions").select("id").where("user_id", "=", admin.person.id).execute(),
+    ).toHaveLength(1);
+    const looked = await t.app.inject({
+      url: `/api/admin/people/${admin.person.id}`,
+      headers: { cookie: helpdesk.cookie },
+    });
+    expect(looked.statusCode).toBe(200);
+    // An equal role is fine, and an admin acts on anyone.
+    expect((await on(actions[0] ?? "", otherHelpdesk.person.id, helpdesk.cookie)).statusCode).toBe(200);
+    expect((await on(actions[0] ?? "", helpdesk.person.id, admin.cookie)).statusCode).toBe(200);
+    const anotherAdmin = await addOperator(t.app, ["admin"]);
+    expect((await on(actions[1] ?? "", anotherAdmin.person.id, admin.cookie)).statusCode).toBe(200);
+  });
+
   it("asks for a step-up once the strong sign-in is more than an hour old", async () => {
     const fresh = await sessionCookieOf(t.app, (await addOperator(t.app, ["admin"])).person.id, "DIIA");
     expect((await send(consoleCalls[0] as ConsoleCall, fresh)).statusCode).toBe(200);

@@ -57,4 +57,32 @@ describe.each(databaseKinds)("Diia attacks on %s", (kind) => {
     const me = await t.app.inject({ url: "/user", headers: { cookie: session } });
     expect(me.json().fullName).toBe(victim.fullName);
   });
+
+  it("a leaked request id of an integration's cookie-less server-side sign-in: polled from elsewhere, it gives nothing", async () => {
+    // The integration's server: plain HTTP, no cookie jar, no Origin or Sec-Fetch-* headers.
+    const integration = "192.0.2.40";
+    const asked = await t.app.inject({ url: "/api/diia/app-link", remoteAddress: integration });
+    const { requestId } = asked.json() as { requestId: string };
+    await postSignedCallback(t.app, requestId, person(diia, victim.username));
+    const attackerCookie = (await askForDeepLink(t.app, "", "203.0.113.66")).cookie;
+    const attempts = [
+      { remoteAddress: "203.0.113.66", headers: {} },
+      { remoteAddress: "203.0.113.66", headers: { cookie: attackerCookie } },
+      // The integration's address with a cookie: a cookie must be the asking browser's, and this one is not.
+      { remoteAddress: integration, headers: { cookie: attackerCookie } },
+    ];
+    const answers = await Promise.all(
+      attempts.map((attempt) => t.app.inject({ url: `/api/diia/check-request?requestId=${requestId}`, ...attempt })),
+    );
+    console.log(`attacks: leaked server-side Diia request id → ${JSON.stringify(answers.map((a) => a.statusCode))}`);
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(404);
+      expect(answer.body).not.toContain("sessionId");
+    }
+    const own = await t.app.inject({
+      url: `/api/diia/check-request?requestId=${requestId}`,
+      remoteAddress: integration,
+    });
+    expect(own.json()).toEqual({ status: "Finished", sessionId: expect.any(String) });
+  });
 });

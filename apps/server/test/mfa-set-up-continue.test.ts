@@ -34,10 +34,10 @@ describe.each(databaseKinds)("setting a second factor up on the way to an applic
     const code = await generate({ secret, epoch: Math.floor(clock.now().getTime() / 1000) });
     const confirmed = await browser.post("/api/account/totp/confirm", { code });
     expect(confirmed.statusCode).toBe(200);
-    return confirmed.json<{ recoveryCodes: string[]; next?: string }>();
+    return { ...confirmed.json<{ recoveryCodes: string[]; next?: string }>(), secret };
   }
 
-  it("the ticket flow: set-up goes on to the application with its state and chosen callback, and a ticket follows", async () => {
+  it("the ticket flow: set-up goes on to the application, which asks for a sign-in with the new code, then a ticket follows", async () => {
     const { person, browser } = await signedIn("led-to-set-up");
     const { application, secret } = await addApplication(t.app, undefined, { extraCallbackUrls: [extraCallback] });
     await grantAccess(t.app.db, person.id, application.id);
@@ -46,12 +46,23 @@ describe.each(databaseKinds)("setting a second factor up on the way to an applic
 
     const led = await browser.get(`/api/app-redirect?${link}`);
     expect(led.headers.location).toBe("/uk/account#second-factor");
-    const { next, recoveryCodes } = await setUp(browser);
+    const { next, recoveryCodes, secret: totpSecret } = await setUp(browser);
     expect(recoveryCodes).toHaveLength(10);
-    expect(next).toBe(`/uk/apps?${link}`);
+    // Setting the factor up did not make the session two-factor (issue 35): next is a sign-in with the new code,
+    // and that sign-in goes on to the waiting application link.
+    expect(next).toBe("/uk/?reauth=1&mfa=1");
+    clock.advance(30);
+    const auth = await browser.post("/api/auth", { username: "led-to-set-up", password });
+    expect(auth.json().secondFactor).toBe("totp");
+    const code = await generate({ secret: totpSecret, epoch: Math.floor(clock.now().getTime() / 1000) });
+    expect((await browser.post("/api/auth/second-factor", { sessionId: auth.json().sessionId, code })).statusCode).toBe(
+      200,
+    );
+    const exchanged = await browser.post("/api/auth/internal", { sessionId: auth.json().sessionId });
+    expect(exchanged.json().next).toBe(`/uk/apps?${link}`);
 
-    // The apps page takes the link on to /api/app-redirect: the session now counts as two factors.
-    const onward = await browser.get(`/api/app-redirect?${new URL(next ?? "", "http://x").searchParams}`);
+    // The apps page takes the link on to /api/app-redirect: the session is two-factor now.
+    const onward = await browser.get(`/api/app-redirect?${link}`);
     const callback = new URL(String(onward.headers.location));
     expect(callback.origin + callback.pathname).toBe(extraCallback);
     expect(callback.searchParams.get("state")).toBe("s p&c=1");
@@ -64,14 +75,14 @@ describe.each(databaseKinds)("setting a second factor up on the way to an applic
     expect(ticket.json().data).toMatchObject({ AUTH_AMR: "pwd otp mfa", AUTH_ACR: "https://refeds.org/profile/mfa" });
   });
 
-  it("a set-up nobody is waiting on answers no next, and the session is stronger all the same", async () => {
+  it("a set-up nobody is waiting on answers no next, and the session stays as strong as its sign-in (one factor)", async () => {
     const { person, browser } = await signedIn("just-setting-up");
     clock.advance(30);
     const answer = await setUp(browser);
     expect(answer.next).toBeUndefined();
-    // Proven by the code just now: an action that wants a strong session accepts this one.
+    // A factor set up inside the session proves nothing about who signed in (issue 35).
     const session = await t.app.db.selectFrom("sessions").select("amr").where("user_id", "=", person.id).execute();
-    expect(session.map((row) => row.amr)).toEqual([["pwd", "otp", "mfa"]]);
+    expect(session.map((row) => row.amr)).toEqual([["pwd"]]);
   });
 
   it("a wrong first code neither confirms nor takes the waiting application", async () => {

@@ -112,10 +112,21 @@ describe.each(databaseKinds)("OpenID Connect step-up to a second factor (%s)", (
     return (await confirmed.json()) as { recoveryCodes: string[]; next?: string };
   }
 
-  /** After set-up the browser goes on where the server says, and the application gets a two-factor sign-in. */
-  async function goOn(browser: TestBrowser, next: string | undefined, config: client.Configuration, start: Started) {
-    expect(next).toMatch(/^\/api\/oidc\/interaction\//);
-    const { leftTo } = await browser.follow(next ?? "");
+  /**
+   * After set-up the browser goes on where the server says. Setting the factor up did not make the session
+   * two-factor (issue 35): the application's sign-in asks for a sign-in with it (here a recovery code), and then
+   * the application gets a two-factor sign-in.
+   */
+  async function goOn(
+    browser: TestBrowser,
+    { next, recoveryCodes }: { next?: string; recoveryCodes: string[] },
+    username: string,
+    config: client.Configuration,
+    start: Started,
+  ) {
+    expect(next).toBe("/uk/?reauth=1&mfa=1");
+    const onward = await signInWithCode(browser, username, recoveryCodes[0] ?? "");
+    const { leftTo } = await browser.follow(onward);
     if (!leftTo) throw new Error("the set-up did not return to the application");
     const tokens = await client.authorizationCodeGrant(config, leftTo, {
       pkceCodeVerifier: start.verifier,
@@ -137,9 +148,9 @@ describe.each(databaseKinds)("OpenID Connect step-up to a second factor (%s)", (
     expect(asked.leftTo).toBeUndefined();
     const screen = new URL(asked.response.url);
     expect(screen.pathname + screen.hash).toBe("/uk/account");
-    const { next, recoveryCodes } = await setUpAuthenticator(browser);
-    expect(recoveryCodes).toHaveLength(10);
-    const claims = await goOn(browser, next, config, start);
+    const setUp = await setUpAuthenticator(browser);
+    expect(setUp.recoveryCodes).toHaveLength(10);
+    const claims = await goOn(browser, setUp, "one-factor", config, start);
     expect(claims?.acr).toBe(refedsMfa);
     expect(claims?.amr).toEqual(expect.arrayContaining(["pwd", "otp", "mfa"]));
   });
@@ -156,8 +167,7 @@ describe.each(databaseKinds)("OpenID Connect step-up to a second factor (%s)", (
     expect(screen.pathname).toBe("/uk/");
     // The password signs in, but the next stop is the set-up, not the application (nor the apps list).
     expect(await browser.signIn("must-set-up", password)).toBe("/uk/account#second-factor");
-    const { next } = await setUpAuthenticator(browser);
-    const claims = await goOn(browser, next, config, start);
+    const claims = await goOn(browser, await setUpAuthenticator(browser), "must-set-up", config, start);
     expect(claims?.amr).toEqual(expect.arrayContaining(["otp", "mfa"]));
   });
 });

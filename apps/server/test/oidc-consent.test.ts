@@ -112,6 +112,37 @@ describe.each(databaseKinds)("OpenID Connect consent and public clients (%s)", (
     await reachConsent(browser, config, "openid profile kpi", {});
   });
 
+  it("one person's sign-out forgets only that browser's grants, never anyone's remembered consent (issue 35)", async () => {
+    const config = await discover(issuer, thirdParty.id, thirdParty.secret);
+    const keeper = await addPerson(
+      test.app,
+      { username: "keeps-consent", fullName: "Ліна Вовк" },
+      "correct horse battery",
+    );
+    const leaver = await addPerson(test.app, { username: "signs-out", fullName: "Тарас Лис" }, "correct horse battery");
+    await grantAccess(test.app.db, keeper.id, thirdParty.id);
+    await grantAccess(test.app.db, leaver.id, thirdParty.id);
+    for (const username of ["keeps-consent", "signs-out"]) {
+      const browser = await browserOf(username);
+      const asked = await reachConsent(browser, config, "openid profile", {});
+      const allowed = await consent(browser, asked.uid, true);
+      await browser.follow(((await allowed.json()) as { redirectTo: string }).redirectTo);
+      if (username === "signs-out") {
+        const out = await browser.request("/api/auth/logout", {
+          method: "POST",
+          headers: { "content-type": "application/json", origin },
+          body: "{}",
+        });
+        expect(out.status).toBe(200);
+      }
+    }
+    // The one who stayed is not asked again.
+    const again = await startSignIn(config, redirectUri, "openid profile");
+    expect(
+      (await (await browserOf("keeps-consent")).follow(again.url.href)).leftTo?.searchParams.get("code"),
+    ).toBeTruthy();
+  });
+
   it("forgets what the person allowed once their access ends: given access again, they are asked again", async () => {
     const config = await discover(issuer, thirdParty.id, thirdParty.secret);
     const person = await addPerson(
@@ -162,12 +193,50 @@ describe.each(databaseKinds)("OpenID Connect consent and public clients (%s)", (
     expect(events).toEqual([{ result: "failure", reason: "the person declined", application_id: thirdParty.id }]);
   });
 
-  it("returns access_denied for a person without access to the application", async () => {
+  it("shows a person without access KPI ID's own page, and returns access_denied only when they go back", async () => {
     const config = await discover(issuer, publicClientId);
     const browser = await browserOf("outsider");
-    const start = await startSignIn(config, redirectUri, "openid");
-    const { leftTo } = await browser.follow(start.url.href);
+    // No prompt=consent: the application would otherwise need none, so only the missing access stops it.
+    const { uid } = await reachConsent(browser, config, "openid", {});
+    const details = await browser.request(`/api/oidc/interaction/${uid}/details`);
+    expect(await details.json()).toMatchObject({ access: false });
+    const refused = await test.app.db
+      .selectFrom("audit_events")
+      .select(["result", "reason"])
+      .where("event_type", "=", "oidc_sign_in")
+      .where("reason", "=", "no access to this application")
+      .execute();
+    expect(refused).toEqual([{ result: "failure", reason: "no access to this application" }]);
+
+    // "Allow" cannot get past the missing access either.
+    const answer = await consent(browser, uid, true);
+    const { leftTo } = await browser.follow(((await answer.json()) as { redirectTo: string }).redirectTo);
     expect(leftTo?.searchParams.get("error")).toBe("access_denied");
+    expect(leftTo?.searchParams.get("error_description")).toBe("no access to this application");
+    expect(leftTo?.searchParams.get("code")).toBeNull();
+  });
+
+  it("tells the consent screen that a person with access has it", async () => {
+    const config = await discover(issuer, thirdParty.id, thirdParty.secret);
+    const browser = await browserOf("consenting");
+    const { uid } = await reachConsent(browser, config, "openid");
+    const details = await browser.request(`/api/oidc/interaction/${uid}/details`);
+    expect(await details.json()).toMatchObject({ access: true });
+  });
+
+  it("names the application in the page's language: its English title on an English screen", async () => {
+    const config = await discover(issuer, thirdParty.id, thirdParty.secret);
+    const browser = await browserOf("consenting");
+    const { uid } = await reachConsent(browser, config, "openid");
+    const read = async (language: string) =>
+      (await (
+        await browser.request(`/api/oidc/interaction/${uid}/details`, { headers: { "accept-language": language } })
+      ).json()) as { application: { title: string; description: string } };
+    expect((await read("en")).application).toEqual({
+      title: expect.stringMatching(/^OIDC client \d+$/),
+      description: "A site that signs in with OpenID Connect",
+    });
+    expect((await read("uk")).application.title).toMatch(/^Клієнт OIDC \d+$/);
   });
 
   it("lets a public client sign in with PKCE and no secret", async () => {

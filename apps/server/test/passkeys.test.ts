@@ -105,6 +105,11 @@ describe.each(databaseKinds)("passkeys (%s)", (kind) => {
     await person("stale-session");
     const browser = await passwordBrowser(t.app, "stale-session", password, address());
     const { authenticator } = await addPasskeyFrom(browser, "Ключ");
+    // The person holds a passkey now: the password-only session adds no other (issue 35); a passkey sign-in does.
+    const weak = await browser.post("/api/account/passkeys/options", {});
+    expect(weak.statusCode).toBe(403);
+    expect(weak.json().code).toBe("auth.reauth_second_factor_required");
+    expect((await passkeySignIn(browser, authenticator)).answer.statusCode).toBe(200);
     const options = (await browser.post("/api/account/passkeys/options", {})).json().options;
     expect(options.excludeCredentials.map((c: { id: string }) => c.id)).toEqual([authenticator.credentialId]);
     const twice = await browser.post("/api/account/passkeys", {
@@ -201,6 +206,10 @@ describe.each(databaseKinds)("passkeys (%s)", (kind) => {
 
     const renamed = await browser.post("/api/account/passkeys/rename", { id: passkey.id, name: "Новий" });
     expect(renamed.json()).toMatchObject({ id: passkey.id, name: "Новий" });
+    // Removing it wants a sign-in that proved a second factor: the password session is refused, the passkey's passes.
+    const weak = await browser.post("/api/account/passkeys/remove", { id: passkey.id });
+    expect(weak.json().code).toBe("auth.reauth_second_factor_required");
+    expect((await passkeySignIn(browser, authenticator)).answer.statusCode).toBe(200);
     expect((await browser.post("/api/account/passkeys/remove", { id: passkey.id })).json()).toEqual({ ok: true });
     expect((await browser.get("/api/account/passkeys")).json()).toEqual({ passkeys: [] });
     expect((await passkeySignIn(newBrowser(), authenticator)).answer.json().code).toBe("passkey.failed");

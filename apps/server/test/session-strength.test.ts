@@ -2,12 +2,11 @@ import type { FastifyRequest } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasCode } from "../src/errors.ts";
 import { loadSession } from "../src/sessions/load.ts";
-import { createSession, raiseSessionStrength } from "../src/sessions/store.ts";
+import { createSession } from "../src/sessions/store.ts";
 import {
   isMultiFactor,
   passkeyStrength,
   passwordAndCode,
-  raisedAmr,
   requireStrongSession,
   sessionAmr,
 } from "../src/sessions/strength.ts";
@@ -70,14 +69,12 @@ describe.each(databaseKinds)("the strength of a session (%s)", (kind) => {
     expect(stepUpRefusal(() => requireStrongSession(request(), session, hour))).toBe(403);
   });
 
-  it("a step-up inside the session raises it and dates the strong proof now", async () => {
-    const { token, session } = await startSession("PASSWORD");
-    clock.advance(600);
-    await raiseSessionStrength(t.app.db, session.id, raisedAmr(sessionAmr(session), ["otp"]), clock.now());
-    const raised = await loadSession(t.app.db, token, t.config.sessions, clock.now());
-    if (!raised) throw new Error("the raised session did not load");
-    expect(sessionAmr(raised)).toEqual(["pwd", "otp", "mfa"]);
-    expect(raised.strongAt?.getTime()).toBe(clock.now().getTime());
-    expect(stepUpRefusal(() => requireStrongSession(request(), raised, 60))).toBe("allowed");
+  it("a session's strong proof is its sign-in's, dated when it started", async () => {
+    const started = clock.now().getTime();
+    const { session: weak } = await startSession("PASSWORD");
+    expect(weak.strongAt).toBeNull();
+    const { session: strong } = await startSession("PASSWORD", passwordAndCode);
+    expect(strong.strongAt?.getTime()).toBe(started);
+    expect(strong.createdAt.getTime()).toBe(started);
   });
 });

@@ -134,6 +134,8 @@ export const publicSettingsSchema = z.object({
   /** A mail relay is configured: "Forgot password?" offers a link by e-mail. */
   emailRecoveryEnabled: z.boolean(),
   sandbox: z.boolean(),
+  /** How recent a sign-in a sensitive account change needs (REAUTH_MAX_AGE_SECONDS): the page says so. */
+  reauthMaxAgeSeconds: z.number().int().positive(),
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 

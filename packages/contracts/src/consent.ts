@@ -7,6 +7,11 @@ export const consentDetailsSchema = z.object({
   /** The requested scopes the person is asked about (`openid` itself is not shown). */
   scopes: z.array(text()),
   person: z.object({ name: text() }),
+  /**
+   * Whether the person may use the application. Without access the screen says so and who to ask,
+   * and its one button returns to the application with `access_denied`.
+   */
+  access: z.boolean(),
 });
 export type ConsentDetails = z.infer<typeof consentDetailsSchema>;
 

@@ -15,5 +15,6 @@ export * from "./mfa.ts";
 export * from "./pages.ts";
 export * from "./passkeys.ts";
 export * from "./password.ts";
+export * from "./password-blocklist.ts";
 export * from "./text.ts";
 export * from "./user-data.ts";

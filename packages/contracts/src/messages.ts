@@ -32,6 +32,8 @@ export const ukErrorMessages = {
   "auth.grant_invalid": "Сеанс входу недійсний або застарів. Увійдіть ще раз.",
   "auth.not_authenticated": "Потрібно увійти.",
   "auth.reauth_required": "Для цієї зміни підтвердьте, що це ви: увійдіть ще раз.",
+  "auth.reauth_second_factor_required":
+    "Для цієї зміни увійдіть ще раз із другим фактором: паролем і кодом із застосунку або ключем доступу.",
   "auth.step_up_required": "Потрібен надійніший вхід: підтвердьте його другим фактором або ключем доступу.",
   "auth.code_invalid": "Код неправильний або вже використаний. Спробуйте наступний код.",
   "mfa.already_set_up": "Застосунок-автентифікатор уже налаштовано. Щоб замінити його, спершу вимкніть поточний.",
@@ -69,6 +71,7 @@ export const ukErrorMessages = {
   "diia.not_configured": "Вхід через Дію не налаштовано.",
   "diia.unavailable": "Дія зараз недоступна. Спробуйте трохи пізніше.",
   "admin.forbidden": "Ця дія консолі вам не дозволена: потрібна роль адміністратора або служби підтримки.",
+  "admin.person_outranks_operator": "Ця людина має роль вищу за вашу: дію з нею може виконати лише адміністратор.",
   "admin.person_not_found": "Такої особи немає.",
   "admin.no_verified_address":
     "Ця особа не має підтвердженої адреси е-пошти: лист відновлення надіслати нікуди. Допоможіть їй через Дію або особисто.",
@@ -116,6 +119,8 @@ export const enErrorMessages = {
   "auth.grant_invalid": "The sign-in session is invalid or has expired. Sign in again.",
   "auth.not_authenticated": "You need to sign in.",
   "auth.reauth_required": "To make this change, confirm it is you: sign in again.",
+  "auth.reauth_second_factor_required":
+    "To make this change, sign in again with your second factor: your password and a code from your app, or a passkey.",
   "auth.step_up_required": "This needs a stronger sign-in: confirm it with your second factor or a passkey.",
   "auth.code_invalid": "The code is wrong or was already used. Try the next code.",
   "mfa.already_set_up": "An authenticator app is already set up. To replace it, turn the current one off first.",
@@ -154,6 +159,7 @@ export const enErrorMessages = {
   "diia.not_configured": "Sign-in with Diia is not configured.",
   "diia.unavailable": "Diia is not reachable right now. Please try again a little later.",
   "admin.forbidden": "You may not do this in the console: it needs the admin or helpdesk role.",
+  "admin.person_outranks_operator": "This person holds a role above yours: only an admin may do this to them.",
   "admin.person_not_found": "There is no such person.",
   "admin.no_verified_address":
     "This person has no confirmed e-mail address: there is nowhere to send a recovery mail. Help them through Diia or in person.",

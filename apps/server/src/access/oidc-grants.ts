@@ -6,6 +6,8 @@ export interface GrantFilter {
   clientId?: string;
   /** These grants only (one browser's, when it signs out). */
   grantIds?: string[];
+  /** The person's remembered consent stays (a changed password ends tokens, not what the person allowed). */
+  keepConsents?: boolean;
 }
 
 /**
@@ -23,10 +25,14 @@ export async function revokeOidcGrants(db: Db, filter: GrantFilter): Promise<num
   if (filter.userId) grants = grants.where(sql<string>`payload->>'accountId'`, "=", filter.userId);
   if (filter.clientId) grants = grants.where(sql<string>`payload->>'clientId'`, "=", filter.clientId);
   if (filter.grantIds) grants = grants.where("id", "in", filter.grantIds);
-  let consents = db.deleteFrom("oidc_consents");
-  if (filter.userId) consents = consents.where("user_id", "=", filter.userId);
-  if (filter.clientId) consents = consents.where("application_id", "=", filter.clientId);
-  await consents.execute();
+  // Consent belongs to a person or an application: grants named alone (one browser's sign-out) leave it, where an
+  // unfiltered delete would forget everyone's.
+  if (!filter.keepConsents && (filter.userId || filter.clientId)) {
+    let consents = db.deleteFrom("oidc_consents");
+    if (filter.userId) consents = consents.where("user_id", "=", filter.userId);
+    if (filter.clientId) consents = consents.where("application_id", "=", filter.clientId);
+    await consents.execute();
+  }
   const result = await db
     .deleteFrom("oidc_payloads")
     .where((eb) => eb.or([eb("grant_id", "in", grants), eb.and([eb("type", "=", "Grant"), eb("id", "in", grants)])]))

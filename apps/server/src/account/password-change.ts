@@ -57,8 +57,10 @@ export async function savePasswordHash(request: FastifyRequest, person: User, pa
 }
 
 /**
- * Changes (or, for a person without one, sets) the signed-in person's password: a recent sign-in,
- * the current password, a new one the policy accepts. Every other session ends, the change is
+ * Changes (or, for a person without one, sets) the signed-in person's password: the current password, and
+ * a new one the policy accepts. The current password is the re-check (proof that it is the person now, as
+ * a fresh password sign-in would be), so the person is not asked for it twice; setting a first password
+ * has nothing to check and needs a recent sign-in instead. Every other session ends, the change is
  * audited and the person is told by mail.
  */
 export async function changePassword(
@@ -66,8 +68,8 @@ export async function changePassword(
   session: LoadedSession,
   body: ChangePasswordRequest,
 ): Promise<number> {
-  requireRecentSignIn(request, session);
   const person = session.user;
+  if (person.password_hash === null) requireRecentSignIn(request, session);
   await requireCurrentPassword(request, person, body.currentPassword);
   await savePasswordHash(
     request,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { revokeOidcGrants } from "../access/oidc-grants.ts";
 import { endOidcSessionsSignedInAt } from "../oidc/logout.ts";
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -6,7 +7,9 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 /**
  * After a password change or reset: every session of the person but `keepId` (none when undefined)
  * ends, and with them the OpenID Connect sessions started in them (back-channel logout goes out).
- * Answers how many ended.
+ * Every OpenID Connect grant of the person ends too, with its access and refresh tokens, `offline_access`
+ * ones included (an ordinary sign-out keeps those): whoever knew the old password may hold one. What the person
+ * consented to is kept. Answers how many sessions ended.
  */
 export async function endSessionsAfterPasswordChange(
   app: FastifyInstance,
@@ -21,5 +24,6 @@ export async function endSessionsAfterPasswordChange(
     userId,
     ended.map((row) => seconds(row.created_at)),
   );
+  await revokeOidcGrants(app.db, { userId, keepConsents: true });
   return ended.length;
 }

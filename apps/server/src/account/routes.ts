@@ -63,14 +63,17 @@ export const accountSessionRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "End one of my sessions",
         description:
           "Signs that browser out at once; the OpenID Connect sessions started in it end too and their " +
-          "applications get a back-channel logout. 404 `account.session_not_found` for a session that is " +
-          "not the person's or has ended.",
+          "applications get a back-channel logout. Needs a recent sign-in, as ending all others does: otherwise " +
+          "403 `auth.reauth_required`. 404 `account.session_not_found` for a session that is not the person's " +
+          "or has ended.",
         body: endSessionRequestSchema,
-        response: { 200: endedSessionsSchema, 401: errorBodySchema, 404: errorBodySchema },
+        response: { 200: endedSessionsSchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
       },
     },
     async (request, reply) => {
       const session = await requireSession(request, reply);
+      // The same check as ending all the others: one stolen session must not sign the owner's others out one by one.
+      requireRecentSignIn(request, session);
       const startedAt = await endSessionOf(app.db, session.userId, request.body.sessionId);
       if (!startedAt) throw new AppError("account.session_not_found");
       await endOidcSessionsSignedInAt(app, session.userId, [seconds(startedAt)]);

@@ -20,7 +20,7 @@ import { disableUser, updateUser } from "../users/queries.ts";
 import { permissionsOf } from "./authorize.ts";
 import { endAllSessionsOf, personDetail, requirePerson, updateProfile } from "./people.ts";
 import { searchPeople } from "./people-search.ts";
-import { auditByOperator, guardConsoleRoutes, operatorOf } from "./plugin.ts";
+import { auditByOperator, guardConsoleRoutes, operatorOf, requirePersonToActOn } from "./plugin.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema };
 const tags = ["admin"];
@@ -108,7 +108,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const person = await requirePerson(app.db, request.params.id);
+      const person = await requirePersonToActOn(request, request.params.id);
       const updated = await updateProfile(app.db, app.passwordHasher, person, request.body);
       await auditByOperator(request, {
         type: "person_updated",
@@ -134,7 +134,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const person = await requirePerson(app.db, request.params.id);
+      const person = await requirePersonToActOn(request, request.params.id);
       const { status } = request.body;
       let ended = 0;
       if (status === "disabled") {
@@ -166,8 +166,8 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const person = await requirePerson(app.db, request.params.id);
-      const lifted = await unlockAccount(app.db, app.config.sessionSecret, person.username);
+      const person = await requirePersonToActOn(request, request.params.id);
+      const lifted = await unlockAccount(app.db, app.config.sessionSecret, person);
       await auditByOperator(request, {
         type: "account_unlocked",
         result: "success",
@@ -192,7 +192,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const person = await requirePerson(app.db, request.params.id);
+      const person = await requirePersonToActOn(request, request.params.id);
       const ended = await endAllSessionsOf(app, person.id);
       await auditByOperator(request, { type: "session_end", result: "success", userId: person.id, reason: "operator" });
       return { done: true, count: ended };
@@ -214,7 +214,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
-        const person = await requirePerson(app.db, request.params.id);
+        const person = await requirePersonToActOn(request, request.params.id);
         const application = await findApplicationById(app.db, request.body.applicationId);
         if (!application) throw new AppError("app.not_found");
         if (action === "grant") await grantAccess(app.db, person.id, application.id);

@@ -8,8 +8,8 @@ import { verifiedAddressOf } from "../mail/notify.ts";
 import { resetSecondFactor } from "../mfa/reset.ts";
 import { secondFactorResetNotice } from "../mfa/reset-notice.ts";
 import { issueAndSendLink } from "../recovery/email.ts";
-import { endAllSessionsOf, requirePerson } from "./people.ts";
-import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
+import { endAllSessionsOf } from "./people.ts";
+import { auditByOperator, guardConsoleRoutes, requirePersonToActOn } from "./plugin.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const tags = ["admin"];
@@ -34,7 +34,7 @@ export const adminPersonRecoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const person = await requirePerson(app.db, request.params.id);
+      const person = await requirePersonToActOn(request, request.params.id);
       const { sessionsEnded } = await resetSecondFactor(
         app.db,
         person.id,
@@ -67,7 +67,7 @@ export const adminPersonRecoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const person = await requirePerson(app.db, request.params.id);
+      const person = await requirePersonToActOn(request, request.params.id);
       if (!app.mailer.enabled) throw new AppError("recovery.not_available");
       if (person.status !== "active") throw new AppError("admin.person_disabled");
       const to = verifiedAddressOf(person);

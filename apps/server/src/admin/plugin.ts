@@ -1,6 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type AuditEvent, audit, requestOrigin } from "../audit/record.ts";
+import type { OperatorRole, User } from "../db/schema.ts";
+import { AppError } from "../errors.ts";
 import { type OperatorContext, type Permission, requireOperator } from "./authorize.ts";
+import { requirePerson } from "./people.ts";
+import { rolesOf } from "./roles.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -43,4 +47,23 @@ export function auditByOperator(request: FastifyRequest, event: Omit<AuditEvent,
 export function operatorAndOrigin(request: FastifyRequest) {
   const { ip, userAgent } = requestOrigin(request);
   return { actorId: operatorOf(request).userId, ip, userAgent };
+}
+
+/** How far each console role reaches: an operator acts only on people whose highest role is not above their own. */
+const roleRank: Record<OperatorRole, number> = { helpdesk: 1, admin: 2 };
+const highestRank = (roles: readonly OperatorRole[]) => Math.max(0, ...roles.map((role) => roleRank[role]));
+
+/**
+ * The person a console action (unlock, end sessions, reset the second factor, a recovery mail, a change) is about,
+ * when the acting operator may act on them: 404 `admin.person_not_found`, or 403 `admin.person_outranks_operator`
+ * for someone holding a role above the operator's (a helpdesk operator does not reset an admin's second factor).
+ */
+export async function requirePersonToActOn(request: FastifyRequest, id: string): Promise<User> {
+  const person = await requirePerson(request.server.db, id);
+  const operator = operatorOf(request);
+  if (highestRank(await rolesOf(request.server.db, person.id)) > highestRank(operator.roles)) {
+    request.log.warn({ operator: operator.userId, person: person.id }, "console action on a higher role refused");
+    throw new AppError("admin.person_outranks_operator");
+  }
+  return person;
 }

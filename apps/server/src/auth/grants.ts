@@ -80,17 +80,16 @@ export async function consumeLoginGrant(
   return { userId: person.id, authMethod: grant_auth_method, amr: grant_amr, person };
 }
 
-/** The person a live grant still waiting for its second factor belongs to. */
+/** The person a live grant still waiting for its second factor belongs to, and what its first factor proved. */
 export async function grantOwingSecondFactor(db: Kysely<Database>, grant: string, now: Date) {
-  const row = await db
+  return db
     .selectFrom("login_grants")
-    .select("user_id")
+    .select(["user_id", "amr"])
     .where("grant_hash", "=", hashToken(grant))
     .where("consumed_at", "is", null)
     .where("expires_at", ">", now)
     .where("second_factor_due", "=", true)
     .executeTakeFirst();
-  return row?.user_id;
 }
 
 /** The second factor proven: the grant may now be exchanged, with the strength it reached. */

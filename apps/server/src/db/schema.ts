@@ -179,6 +179,10 @@ export interface DiiaRequestsTable {
   grant_hash: Uint8Array | null;
   /** SHA-256 of the binding cookie of the browser that asked for the deep link. */
   browser_hash: Uint8Array | null;
+  /** SHA-256 of the address of the caller that asked for the deep link (diia/browser-binding.ts). */
+  caller_address_hash: Uint8Array | null;
+  /** Asked for by a server-side caller (no Origin, no Sec-Fetch-Site, no binding cookie). */
+  server_side: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   expires_at: RequiredTimestamp;
   finished_at: NullableTimestamp;

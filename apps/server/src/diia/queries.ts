@@ -1,12 +1,13 @@
 import type { ProcessingStatus } from "@kpi-id/contracts";
 import type { Db } from "../db/schema.ts";
+import type { DiiaCaller } from "./browser-binding.ts";
 
 export interface NewDiiaRequest {
   id: string;
   hashedRequestId: string;
   deepLink: string;
-  /** SHA-256 of the asking browser's binding cookie. */
-  browserHash: Buffer;
+  /** Who asked: their binding cookie's hash, their address's, and whether they are a server. */
+  caller: DiiaCaller;
   createdAt: Date;
   expiresAt: Date;
 }
@@ -18,7 +19,9 @@ export async function insertDiiaRequest(db: Db, request: NewDiiaRequest): Promis
       id: request.id,
       hashed_request_id: request.hashedRequestId,
       deep_link: request.deepLink,
-      browser_hash: request.browserHash,
+      browser_hash: request.caller.browserHash,
+      caller_address_hash: request.caller.addressHash,
+      server_side: request.caller.serverSide,
       created_at: request.createdAt,
       expires_at: request.expiresAt,
     })
@@ -29,7 +32,7 @@ export async function insertDiiaRequest(db: Db, request: NewDiiaRequest): Promis
 export function findDiiaRequestStatus(db: Db, id: string) {
   return db
     .selectFrom("diia_requests")
-    .select(["status", "expires_at", "finished_at", "user_id", "browser_hash"])
+    .select(["status", "expires_at", "finished_at", "user_id", "browser_hash", "caller_address_hash", "server_side"])
     .select((eb) => eb("grant_hash", "is not", null).as("grant_issued"))
     .where("id", "=", id)
     .executeTakeFirst();

@@ -2,7 +2,7 @@ import { diiaAppLinkSchema, diiaCheckRequestSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
-import { bindBrowser, presentedBinding } from "./browser-binding.ts";
+import { bindCaller, pollerOf } from "./browser-binding.ts";
 import { acceptCallback } from "./callback.ts";
 import type { DiiaClient } from "./client.ts";
 import type { CrlStore } from "./crypto/crl-store.ts";
@@ -46,8 +46,9 @@ export const diiaRoutes: FastifyPluginAsyncZod<DiiaRoutesOptions> = async (app, 
         summary: "Start a sign-in with Diia",
         description:
           "Asks Diia for a deep link (shown as a QR code) for a new sign-in request. `requestId` is then polled at " +
-          "/api/diia/check-request by the same browser: the answer sets an HttpOnly cookie binding the request " +
-          "to it (a server-side caller keeps and sends that cookie). The link lives DIIA_REQUEST_TTL_SECONDS " +
+          "/api/diia/check-request by the same caller: the answer sets an HttpOnly cookie binding the request " +
+          "to a browser; a server-side caller (no Origin, no Sec-Fetch-Site, no cookie) may poll without it from " +
+          "the same address. The deep link carries only Diia's hash of `requestId`. The link lives DIIA_REQUEST_TTL_SECONDS " +
           "(about 3 minutes). " +
           "Counted per address: past 120 an hour the address slows down (429 with Retry-After).",
         response: { 200: diiaAppLinkSchema },
@@ -56,8 +57,7 @@ export const diiaRoutes: FastifyPluginAsyncZod<DiiaRoutesOptions> = async (app, 
     async (request, reply) => {
       const { client, settings } = required();
       await takeAppLinkAttempt(request);
-      const browserHash = bindBrowser(request, reply);
-      return createAppLink({ db: app.db, client, settings, now: app.clock(), browserHash });
+      return createAppLink({ db: app.db, client, settings, now: app.clock(), caller: bindCaller(request, reply) });
     },
   );
 
@@ -70,14 +70,15 @@ export const diiaRoutes: FastifyPluginAsyncZod<DiiaRoutesOptions> = async (app, 
         description:
           "Processing until Diia delivers the signature; Finished carries `sessionId`, a one-time login grant " +
           "for POST /api/auth/internal, handed out once; Failed and Expired end the request. Only the caller " +
-          "holding the cookie GET /api/diia/app-link set gets an answer; anyone else gets 404 diia.request_not_found.",
+          "holding the cookie GET /api/diia/app-link set gets an answer (or, for a request a server-side caller " +
+          "made, that caller without a cookie from the same address); anyone else gets 404 diia.request_not_found.",
         querystring: z.object({ requestId: z.uuid() }),
         response: { 200: diiaCheckRequestSchema },
       },
     },
     async (request) => {
       required();
-      const asked = { id: request.query.requestId, browserHash: presentedBinding(request) };
+      const asked = { id: request.query.requestId, poller: pollerOf(request) };
       return checkRequest(app.db, asked, app.clock(), app.config.loginGrantTtlSeconds);
     },
   );

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { DiiaAppLink, DiiaCheckRequest } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import { issueLoginGrant } from "../auth/grants.ts";
-import { hashToken, sameBytes } from "../crypto/tokens.ts";
+import { hashToken } from "../crypto/tokens.ts";
 import type { Database } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
+import { askedByPoller, type DiiaCaller, type DiiaPoller } from "./browser-binding.ts";
 import type { DiiaClient } from "./client.ts";
 import { hashRequestId } from "./crypto/gost-hash.ts";
 import { findDiiaRequestStatus, insertDiiaRequest } from "./queries.ts";
@@ -20,15 +21,15 @@ export interface DiiaContext {
   client: DiiaClient;
   settings: DiiaLinkSettings;
   now: Date;
-  /** SHA-256 of the asking browser's binding cookie (browser-binding.ts). */
-  browserHash: Buffer;
+  /** Who asked (browser-binding.ts). */
+  caller: DiiaCaller;
 }
 
 /** A finished request's grant can be collected this long after Diia's callback. */
 const grantCollectionWindowMs = 5 * 60 * 1000;
 
 /** A new sign-in request: Diia is given only the hash of our id and returns the deep link. */
-export async function createAppLink({ db, client, settings, now, browserHash }: DiiaContext): Promise<DiiaAppLink> {
+export async function createAppLink({ db, client, settings, now, caller }: DiiaContext): Promise<DiiaAppLink> {
   const id = randomUUID();
   const hashedRequestId = hashRequestId(id);
   let deepLink: string;
@@ -41,32 +42,27 @@ export async function createAppLink({ db, client, settings, now, browserHash }: 
     throw new AppError("diia.unavailable", { cause: error });
   }
   const expiresAt = new Date(now.getTime() + settings.requestTtlSeconds * 1000);
-  await insertDiiaRequest(db, { id, hashedRequestId, deepLink, browserHash, createdAt: now, expiresAt });
+  await insertDiiaRequest(db, { id, hashedRequestId, deepLink, caller, createdAt: now, expiresAt });
   // Diia's deep links are https universal links: a phone opens Diia, any other browser Diia's page for
   // the same request. Existing clients read the address as pageLink too.
   return { deepLink, pageLink: deepLink, requestId: id, createdAt: now.toISOString() };
 }
 
-/** Whether the caller presents the binding of the browser that asked for this request. */
-function askedByThisBrowser(row: { browser_hash: Uint8Array | null }, presented: Buffer | undefined): boolean {
-  return !!row.browser_hash && !!presented && sameBytes(Buffer.from(row.browser_hash), presented);
-}
-
 /**
- * The polled status, for the browser that asked for the deep link only (anyone else is told the
- * request does not exist, so a leaked request id yields neither status nor grant).
+ * The polled status, for whoever asked for the deep link only (browser-binding.ts; anyone else is told
+ * the request does not exist, so a leaked request id yields neither status nor grant).
  * Processing, Failed and Expired are one indexed read; only the first poll after a successful
  * callback writes: it issues the login grant and marks it issued, so the grant is handed out once.
  */
 export async function checkRequest(
   db: Kysely<Database>,
-  request: { id: string; browserHash: Buffer | undefined },
+  request: { id: string; poller: DiiaPoller },
   now: Date,
   loginGrantTtlSeconds: number,
 ): Promise<DiiaCheckRequest> {
   const { id } = request;
   const row = await findDiiaRequestStatus(db, id);
-  if (!row || !askedByThisBrowser(row, request.browserHash)) throw new AppError("diia.request_not_found");
+  if (!row || !askedByPoller(row, request.poller)) throw new AppError("diia.request_not_found");
   if (row.status === "Processing") return { status: now < row.expires_at ? "Processing" : "Expired" };
   if (row.status !== "Finished") return { status: row.status };
   if (row.grant_issued || !row.finished_at || now.getTime() - row.finished_at.getTime() > grantCollectionWindowMs) {

@@ -1,8 +1,12 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
+import { issueLoginGrant } from "../auth/grants.ts";
 import { sameText } from "../crypto/tokens.ts";
 import { AppError, hasCode } from "../errors.ts";
+import { requestLanguage } from "../http/language.ts";
+import { secondFactorDecision } from "../mfa/decision.ts";
 import { completeSignIn } from "../sessions/complete-sign-in.ts";
+import type { SignInStrength } from "../sessions/strength.ts";
 import { requestThrottleAddress } from "../throttle/address.ts";
 import { throttlePolicy } from "../throttle/policy.ts";
 import { settleSuccess, type ThrottleKey, takeAttempt } from "../throttle/throttle.ts";
@@ -69,8 +73,27 @@ async function actOnIdentity(
 ) {
   if (pending.linkUserId) return linkGoogleIdentity(request, pending.linkUserId, identity);
   const person = await findPersonForGoogle(request.server.db, identity, hostedDomains);
-  const { next } = await completeSignIn(request, reply, { userId: person.id, method: "GOOGLE" });
+  // Google is one factor: a person with an authenticator gives its code too (unless this browser is remembered).
+  const { amr, secondFactor } = await secondFactorDecision(request, person, "google");
+  if (secondFactor) return { userId: person.id, next: await grantOwingCode(request, person.id, amr) };
+  const { next } = await completeSignIn(request, reply, { userId: person.id, method: "GOOGLE", strength: amr });
   return { userId: person.id, next };
+}
+
+/**
+ * A Google sign-in that still owes the second factor: a grant like a correct password's, handed to the sign-in
+ * page in the URL's fragment (never sent to a server, never in a Referer), where the code is asked for and the
+ * grant is exchanged at /api/auth/internal as usual.
+ */
+async function grantOwingCode(request: FastifyRequest, userId: string, amr: SignInStrength): Promise<string> {
+  const { db, config, clock } = request.server;
+  const grant = await issueLoginGrant(
+    db,
+    { userId, authMethod: "GOOGLE", amr, secondFactorDue: true },
+    config.loginGrantTtlSeconds,
+    clock(),
+  );
+  return `/${requestLanguage(request)}/#second-factor=${grant}`;
 }
 
 /**

@@ -1,13 +1,13 @@
 import type { RecoveryCodes, SecondFactorStatus, TotpConfirmResponse, TotpSetup } from "@kpi-id/contracts";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { requestLanguage } from "../http/language.ts";
 import { notifySignInMethodChanged } from "../mail/notify.ts";
-import { destinationOf, hasPendingContinueTo, takeContinueTo } from "../sessions/continue-to.ts";
-import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
-import { type LoadedSession, raiseSessionStrength } from "../sessions/store.ts";
-import { raisedAmr, sessionAmr } from "../sessions/strength.ts";
+import { stepUpSignInPath } from "../sessions/complete-sign-in.ts";
+import { hasPendingContinueTo } from "../sessions/continue-to.ts";
+import { requireRecentSignInWithSecondFactor } from "../sessions/recent-sign-in.ts";
+import type { LoadedSession } from "../sessions/store.ts";
 import { issueRecoveryCodes, recoveryCodesLeft, removeRecoveryCodes } from "./recovery-codes.ts";
 import { checkTotpCode, removeTotp, startTotpSetup, totpState } from "./totp.ts";
 
@@ -22,24 +22,24 @@ export async function secondFactorStatus(request: FastifyRequest, session: Loade
 }
 
 export async function setUpTotp(request: FastifyRequest, session: LoadedSession): Promise<TotpSetup> {
-  requireRecentSignIn(request, session);
+  await requireRecentSignInWithSecondFactor(request, session);
   const { db, config, clock } = request.server;
   if ((await totpState(db, session.userId))?.confirmedAt) throw new AppError("mfa.already_set_up");
   return startTotpSetup(db, config.sessionSecret, { id: session.userId, username: session.user.username }, clock());
 }
 
 /**
- * The first code confirms the authenticator. It is also a second factor proven now, on top of the recent
- * sign-in that set it up: the session counts as multi-factor from here, so a person led here by an
- * application that requires it goes on there (`next`, the sign-in's waiting continuation) without
- * signing in a second time.
+ * The first code confirms the authenticator. The session stays as strong as its sign-in was: a factor set
+ * up inside a session proves nothing about who signed in (sessions/strength.ts). A person led here by a sign-in
+ * that needs a second factor (an application's, or the operator's requirement) is sent (`next`) to sign in with
+ * the new code; that sign-in goes on to what was waiting.
  */
 export async function confirmTotp(
   request: FastifyRequest,
-  reply: FastifyReply,
   session: LoadedSession,
   code: string,
 ): Promise<TotpConfirmResponse> {
+  await requireRecentSignInWithSecondFactor(request, session);
   const { db, config, clock } = request.server;
   const state = await totpState(db, session.userId);
   if (!state || state.confirmedAt) throw new AppError("mfa.not_set_up");
@@ -54,13 +54,13 @@ export async function confirmTotp(
     reason: "totp_added",
   });
   notifySignInMethodChanged(request, session.user, "AUTHENTICATOR", "added");
-  await raiseSessionStrength(db, session.id, raisedAmr(sessionAmr(session), ["otp"]), clock());
+  // The waiting continuation stays in its cookie: the sign-in with the new factor takes it (complete-sign-in.ts).
   if (!hasPendingContinueTo(request)) return { recoveryCodes };
-  return { recoveryCodes, next: destinationOf(takeContinueTo(request, reply), requestLanguage(request)) };
+  return { recoveryCodes, next: stepUpSignInPath(requestLanguage(request)) };
 }
 
 export async function turnOffTotp(request: FastifyRequest, session: LoadedSession): Promise<void> {
-  requireRecentSignIn(request, session);
+  await requireRecentSignInWithSecondFactor(request, session);
   const { db } = request.server;
   if (!(await removeTotp(db, session.userId))) throw new AppError("mfa.not_set_up");
   await removeRecoveryCodes(db, session.userId);
@@ -74,7 +74,7 @@ export async function turnOffTotp(request: FastifyRequest, session: LoadedSessio
 }
 
 export async function regenerateRecoveryCodes(request: FastifyRequest, session: LoadedSession): Promise<RecoveryCodes> {
-  requireRecentSignIn(request, session);
+  await requireRecentSignInWithSecondFactor(request, session);
   const { db, clock } = request.server;
   if (!(await totpState(db, session.userId))?.confirmedAt) throw new AppError("mfa.not_set_up");
   const recoveryCodes = await issueRecoveryCodes(db, session.userId, clock());

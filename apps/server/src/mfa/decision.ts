@@ -14,16 +14,20 @@ export interface SecondFactorDecision {
 }
 
 /**
- * After a correct password: a person with a confirmed authenticator is asked for a code, unless
- * this browser proved it within 30 days (then the sign-in counts as two factors: the password
- * and the browser's signed proof, `swk`).
+ * After a correct password (or a Google sign-in, one factor too: `firstFactor` "google"): a person with a
+ * confirmed authenticator is asked for a code, unless this browser proved it within 30 days (then the sign-in
+ * counts as two factors: the first one and the browser's signed proof, `swk`).
  */
-export async function secondFactorDecision(request: FastifyRequest, user: User): Promise<SecondFactorDecision> {
+export async function secondFactorDecision(
+  request: FastifyRequest,
+  user: User,
+  firstFactor: "pwd" | "google" = "pwd",
+): Promise<SecondFactorDecision> {
   const totp = await totpState(request.server.db, user.id);
   const confirmedAt = totp?.confirmedAt;
-  if (!confirmedAt) return { amr: ["pwd"], setUpSecondFactor: user.require_mfa };
-  if (isRememberedBrowser(request, user.id, confirmedAt)) return { amr: ["pwd", "swk", "mfa"] };
-  return { amr: ["pwd"], secondFactor: "totp" };
+  if (!confirmedAt) return { amr: [firstFactor], setUpSecondFactor: user.require_mfa };
+  if (isRememberedBrowser(request, user.id, confirmedAt)) return { amr: [firstFactor, "swk", "mfa"] };
+  return { amr: [firstFactor], secondFactor: "totp" };
 }
 
 /**

@@ -59,7 +59,8 @@ export const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["account"],
         summary: "Start setting up an authenticator app",
         description:
-          "Needs a recent sign-in (403 `auth.reauth_required`). Answers the secret and its otpauth URI for the " +
+          "Needs a recent sign-in (403 `auth.reauth_required`), with the second factor when the person holds a " +
+          "passkey (403 `auth.reauth_second_factor_required`). Answers the secret and its otpauth URI for the " +
           "QR code; the app works only after its first code is confirmed. 409 `mfa.already_set_up` when one is.",
         response: { 200: totpSetupSchema, 409: errorBodySchema, ...refusals },
       },
@@ -74,14 +75,15 @@ export const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["account"],
         summary: "Confirm the authenticator app with its first code",
         description:
-          "Answers ten recovery codes, shown this once. The session counts as multi-factor from now on; when " +
-          "a sign-in led the person here to set a factor up, `next` says where it goes on (the application). " +
+          "Answers ten recovery codes, shown this once. The session stays as strong as its sign-in (setting a " +
+          "factor up proves nothing about who signed in); when a sign-in led the person here to set a factor " +
+          "up, `next` is the sign-in screen asking for the new code, which then goes on to the application. " +
           "401 `auth.code_invalid` for a wrong code, 404 `mfa.not_set_up` without a set-up waiting.",
         body: totpConfirmRequestSchema,
         response: { 200: totpConfirmResponseSchema, 404: errorBodySchema, ...refusals },
       },
     },
-    async (request, reply) => confirmTotp(request, reply, await requireSession(request, reply), request.body.code),
+    async (request, reply) => confirmTotp(request, await requireSession(request, reply), request.body.code),
   );
 
   app.post(
@@ -90,7 +92,9 @@ export const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["account"],
         summary: "Turn the authenticator app off",
-        description: "Needs a recent sign-in; the recovery codes go too. 404 `mfa.not_set_up` when there is none.",
+        description:
+          "Needs a recent sign-in with the second factor (403 `auth.reauth_second_factor_required`); the recovery " +
+          "codes go too. 404 `mfa.not_set_up` when there is none.",
         response: { 200: okSchema, 404: errorBodySchema, ...refusals },
       },
     },
@@ -107,7 +111,8 @@ export const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["account"],
         summary: "New recovery codes",
         description:
-          "Needs a recent sign-in and an authenticator app (404 `mfa.not_set_up`); the old codes stop working.",
+          "Needs a recent sign-in with the second factor (403 `auth.reauth_second_factor_required`) and an " +
+          "authenticator app (404 `mfa.not_set_up`); the old codes stop working.",
         response: { 200: recoveryCodesSchema, 404: errorBodySchema, ...refusals },
       },
     },

@@ -4,8 +4,8 @@ import { audit } from "../audit/record.ts";
 import { takeCredentialAttempt } from "../auth/credential-attempt.ts";
 import { grantOwingSecondFactor, settleSecondFactor } from "../auth/grants.ts";
 import { AppError } from "../errors.ts";
-import { passwordAndCode } from "../sessions/strength.ts";
-import { confirmFailure, settleSuccess } from "../throttle/throttle.ts";
+import { withOneTimeCode } from "../sessions/strength.ts";
+import { confirmFailure, secondFactorThrottleKey, settleSuccess } from "../throttle/throttle.ts";
 import { findUserById } from "../users/queries.ts";
 import { useRecoveryCode } from "./recovery-codes.ts";
 import { rememberBrowser } from "./remembered-browser.ts";
@@ -20,9 +20,10 @@ export async function checkSecondFactorCode(request: FastifyRequest, userId: str
 }
 
 /**
- * The second step of a password sign-in: the code for a grant that owes it. Wrong codes count
- * against the same throttle as wrong passwords (the account's, the address's, or this browser's
- * own when it signed in to the account before), so a code cannot be guessed faster than a password.
+ * The second step of a password (or Google) sign-in: the code for a grant that owes it. Wrong codes count
+ * against the same throttle as wrong passwords (the account's, the address's, or this browser's own when it
+ * signed in to the account before), so a code cannot be guessed faster than a password, and also against the
+ * person's own second-factor counter, which a correct password does not clear: only a correct code does.
  */
 export async function proveSecondFactor(
   request: FastifyRequest,
@@ -30,21 +31,25 @@ export async function proveSecondFactor(
   { sessionId, code, rememberBrowser: remember }: SecondFactorRequest,
 ): Promise<void> {
   const { db, clock } = request.server;
-  const userId = await grantOwingSecondFactor(db, sessionId, clock());
-  const person = userId ? await findUserById(db, userId) : undefined;
+  const owing = await grantOwingSecondFactor(db, sessionId, clock());
+  const person = owing ? await findUserById(db, owing.user_id) : undefined;
   if (!person) {
     await audit(request, { type: "second_factor", result: "failure", reason: "auth.grant_invalid" });
     throw new AppError("auth.grant_invalid");
   }
-  const keys = await takeCredentialAttempt(request, person.username, { type: "second_factor", userId: person.id });
+  const { config } = request.server;
+  const keys = await takeCredentialAttempt(request, person.username, { type: "second_factor", userId: person.id }, [
+    secondFactorThrottleKey(config.sessionSecret, person.id),
+  ]);
   if (!(await checkSecondFactorCode(request, person.id, code))) {
     await confirmFailure(db, keys, clock());
     await audit(request, { type: "second_factor", result: "failure", userId: person.id, reason: "auth.code_invalid" });
     throw new AppError("auth.code_invalid");
   }
   await settleSuccess(db, keys);
-  await settleSecondFactor(db, sessionId, passwordAndCode);
+  await settleSecondFactor(db, sessionId, withOneTimeCode(owing?.amr ?? []));
   const confirmedAt = (await totpState(db, person.id))?.confirmedAt;
   if (remember && confirmedAt) rememberBrowser(request, reply, person.id, confirmedAt);
-  await audit(request, { type: "second_factor", result: "success", authMethod: "PASSWORD", userId: person.id });
+  const authMethod = owing?.amr.includes("google") ? "GOOGLE" : "PASSWORD";
+  await audit(request, { type: "second_factor", result: "success", authMethod, userId: person.id });
 }

@@ -2,6 +2,7 @@ import { isStorableText } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import { type Adapter, type AdapterPayload, errors } from "oidc-provider";
 import { findApplicationById } from "../apps/queries.ts";
+import { hashToken } from "../crypto/tokens.ts";
 import { commitWithoutWaitingForDisk } from "../db/commit.ts";
 import type { Db } from "../db/schema.ts";
 import { type FindApplication, findOidcClient } from "./clients.ts";
@@ -50,6 +51,35 @@ type Payload = AdapterPayload & { consumed?: number };
  */
 const issuedTokenModels: ReadonlySet<string> = new Set(["AccessToken", "RefreshToken", "AuthorizationCode"]);
 
+/**
+ * The models whose id is a bearer secret: whoever holds the value is the client (a token, a code). The table keeps
+ * only the SHA-256 of the id, and the payload without its copy (`jti`), so a database copy, a backup or the WAL
+ * hands out no working token (design.md §7, as sessions, grants, tickets, reset and SCIM tokens). They are found
+ * by id only (not by uid or user code), so the id given to `find` restores `jti`.
+ */
+const hashedIdModels: ReadonlySet<string> = new Set([
+  "AccessToken",
+  "RefreshToken",
+  "AuthorizationCode",
+  "DeviceCode",
+  "ClientCredentials",
+  "InitialAccessToken",
+  "RegistrationAccessToken",
+  "BackchannelAuthenticationRequest",
+]);
+
+/** The id as the table keeps it: SHA-256, base64url, for the bearer models; as given for the others. */
+export function storedOidcId(model: string, id: string): string {
+  return hashedIdModels.has(model) ? hashToken(id).toString("base64url") : id;
+}
+
+/** The payload as kept: a bearer model's own id (`jti`) left out, since it is the secret itself. */
+function keptPayload(model: string, id: string, payload: AdapterPayload): AdapterPayload {
+  if (!hashedIdModels.has(model) || payload.jti !== id) return payload;
+  const { jti: _secret, ...kept } = payload;
+  return kept;
+}
+
 /** Inside the grace period a used refresh token reads as unused (see above). */
 function withinReuseGrace(model: string, payload: Payload, now: Date): Payload {
   const { consumed, ...unused } = payload;
@@ -79,8 +109,8 @@ export function createAdapterClass(
       refuseUnstorable(payload);
       const row = {
         type: this.name,
-        id,
-        payload: JSON.stringify(payload),
+        id: storedOidcId(this.name, id),
+        payload: JSON.stringify(keptPayload(this.name, id, payload)),
         grant_id: payload.grantId ?? null,
         user_code: payload.userCode ?? null,
         uid: payload.uid ?? null,
@@ -105,8 +135,10 @@ export function createAdapterClass(
     async find(id: string): Promise<AdapterPayload | undefined> {
       refuseUnstorable(id);
       if (this.name === "Client") return findOidcClient(findApplication, id);
-      const payload = await this.findWhere("id", id);
-      return payload && withinReuseGrace(this.name, payload, clock());
+      const payload = await this.findWhere("id", storedOidcId(this.name, id));
+      if (!payload) return undefined;
+      const whole = hashedIdModels.has(this.name) && payload.jti === undefined ? { ...payload, jti: id } : payload;
+      return withinReuseGrace(this.name, whole, clock());
     }
 
     findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -124,13 +156,17 @@ export function createAdapterClass(
         .updateTable("oidc_payloads")
         .set({ consumed_at: sql<Date>`coalesce(consumed_at, ${clock()})` })
         .where("type", "=", this.name)
-        .where("id", "=", id)
+        .where("id", "=", storedOidcId(this.name, id))
         .execute();
     }
 
     async destroy(id: string): Promise<void> {
       refuseUnstorable(id);
-      await db.deleteFrom("oidc_payloads").where("type", "=", this.name).where("id", "=", id).execute();
+      await this.destroyStored(storedOidcId(this.name, id));
+    }
+
+    private async destroyStored(storedId: string): Promise<void> {
+      await db.deleteFrom("oidc_payloads").where("type", "=", this.name).where("id", "=", storedId).execute();
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
@@ -157,7 +193,8 @@ export function createAdapterClass(
         .executeTakeFirst();
       if (!row) return undefined;
       if (row.expires_at && row.expires_at <= new Date()) {
-        await this.destroy(row.id);
+        // The row's id is already the stored one (hashed for bearer models).
+        await this.destroyStored(row.id);
         return undefined;
       }
       return row;

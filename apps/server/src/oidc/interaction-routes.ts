@@ -6,11 +6,12 @@ import type { InteractionResults } from "oidc-provider";
 import { z } from "zod";
 import { hasApplicationAccess } from "../access/applications.ts";
 import { cachedApplicationById } from "../apps/cache.ts";
+import { localizedTexts } from "../apps/localized.ts";
 import { audit } from "../audit/record.ts";
 import { AppError, hasCode } from "../errors.ts";
 import { requestLanguage } from "../http/language.ts";
 import { canStepUp } from "../mfa/decision.ts";
-import { secondFactorSetUpPath } from "../sessions/complete-sign-in.ts";
+import { secondFactorSetUpPath, stepUpSignInPath } from "../sessions/complete-sign-in.ts";
 import { rememberContinueTo } from "../sessions/continue-to.ts";
 import { currentSession, requireSession } from "../sessions/current.ts";
 import type { LoadedSession } from "../sessions/store.ts";
@@ -24,6 +25,9 @@ import { interactionAcrValues, needsStepUp } from "./step-up.ts";
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
 
 const uidParams = z.object({ uid: text().min(1).max(64) });
+
+/** The refusal's reason in the audit log and in `access_denied`'s description to the application. */
+const noAccess = "no access to this application";
 
 async function loadInteraction(provider: Provider, request: FastifyRequest, reply: FastifyReply, uid: string) {
   let interaction: Interaction;
@@ -52,6 +56,21 @@ async function applicationOf(app: FastifyInstance, interaction: Interaction) {
   return application;
 }
 
+function auditRefusal(
+  request: FastifyRequest,
+  facts: { session: LoadedSession; applicationId: string },
+  reason: string,
+): Promise<void> {
+  return audit(request, {
+    type: "oidc_sign_in",
+    result: "failure",
+    authMethod: facts.session.authMethod,
+    userId: facts.session.userId,
+    applicationId: facts.applicationId,
+    reason,
+  });
+}
+
 /**
  * The provider's login and consent interaction, answered by our own screens:
  * GET {uid} decides where the browser goes; the consent screen reads
@@ -73,16 +92,7 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
       const redirectTo = await runtime.provider.interactionResult(request.raw, reply.raw, result, {
         mergeWithLastSubmission: false,
       });
-      if (result.error) {
-        await audit(request, {
-          type: "oidc_sign_in",
-          result: "failure",
-          authMethod: facts.session.authMethod,
-          userId: facts.session.userId,
-          applicationId: facts.applicationId,
-          reason: String(result.error_description ?? result.error),
-        });
-      }
+      if (result.error) await auditRefusal(request, facts, String(result.error_description ?? result.error));
       return redirectTo;
     };
 
@@ -95,7 +105,8 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
           description:
             "Without a KPI ID session redirects to the sign-in screen (`/{lang}/`), remembering this interaction " +
             "in the signed pending sign-in cookie; whichever way the person signs in then returns here. " +
-            "With one: a first-party application continues at once; others go to the consent screen.",
+            "With one: a first-party application continues at once; others go to the consent screen, which " +
+            "also tells a person without access to the application that they have none.",
           params: uidParams,
         },
       },
@@ -124,13 +135,13 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
           // A person with no second factor (and no Diia) cannot sign in more strongly: rather than a loop of
           // sign-in screens, they set one up, and confirming it brings them back to this interaction.
           if (!(await canStepUp(request, session.user))) return reply.redirect(secondFactorSetUpPath(language), 303);
-          return reply.redirect(`/${language}/?reauth=1&mfa=1`, 303);
+          return reply.redirect(stepUpSignInPath(language), 303);
         }
+        // No access: KPI ID's own page says so and who to ask (the consent screen, told by the details),
+        // rather than a bounce to the application with an error it would report as "you declined".
         if (!(await hasApplicationAccess(app.db, session.userId, application.id))) {
-          return reply.redirect(
-            await finish(request, reply, deniedResult("no access to this application"), facts),
-            303,
-          );
+          await auditRefusal(request, facts, noAccess);
+          return reply.redirect(`/${language}/consent?uid=${encodeURIComponent(interaction.uid)}`, 303);
         }
         const remembered =
           application.first_party ||
@@ -163,9 +174,10 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         const session = await requireSession(request, reply);
         const application = await applicationOf(app, interaction);
         return {
-          application: { title: application.title, description: application.description },
+          application: localizedTexts(application, requestLanguage(request)),
           scopes: requestedScopes(interaction).filter((scope) => scope !== "openid"),
           person: { name: session.user.full_name },
+          access: await hasApplicationAccess(app.db, session.userId, application.id),
         };
       },
     );
@@ -188,7 +200,8 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         const { provider } = runtime;
         const interaction = await loadInteraction(provider, request, reply, request.params.uid);
         const application = await applicationOf(app, interaction);
-        const allowed = request.body.allow && (await hasApplicationAccess(app.db, session.userId, application.id));
+        const access = await hasApplicationAccess(app.db, session.userId, application.id);
+        const allowed = request.body.allow && access;
         if (allowed) {
           const question = {
             accountId: session.userId,
@@ -199,7 +212,7 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         }
         const result = allowed
           ? await approvedResult(provider, interaction, session)
-          : deniedResult(request.body.allow ? "no access to this application" : "the person declined");
+          : deniedResult(access ? "the person declined" : noAccess);
         return { redirectTo: await finish(request, reply, result, { session, applicationId: application.id }) };
       },
     );

@@ -3,7 +3,7 @@ import type { FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { notifySignInMethodChanged } from "../mail/notify.ts";
-import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
+import { requireRecentSignInWithSecondFactor } from "../sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../sessions/store.ts";
 import { listPasskeys, removePasskey, renamePasskey } from "./credentials.ts";
 
@@ -27,7 +27,7 @@ export async function renameOwnPasskey(
 
 /** Removing a passkey is a sensitive change: it needs a recent sign-in, and it is audited. */
 export async function removeOwnPasskey(request: FastifyRequest, session: LoadedSession, id: string): Promise<void> {
-  requireRecentSignIn(request, session);
+  await requireRecentSignInWithSecondFactor(request, session);
   if (!(await removePasskey(request.server.db, session.userId, id))) throw new AppError("passkey.not_found");
   await audit(request, {
     type: "second_factor_changed",

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { notifySignInMethodChanged } from "../mail/notify.ts";
-import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
+import { requireRecentSignInWithSecondFactor } from "../sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../sessions/store.ts";
 import { authenticatorName } from "./authenticator-names.ts";
 import { storeChallenge, takeChallenge } from "./challenges.ts";
@@ -22,7 +22,7 @@ export async function registrationOptions(
   reply: FastifyReply,
   session: LoadedSession,
 ): Promise<PasskeyOptions> {
-  requireRecentSignIn(request, session);
+  await requireRecentSignInWithSecondFactor(request, session);
   const rp = relyingParty(request.server.config);
   const options = await generateRegistrationOptions({
     rpName: rp.name,
@@ -45,7 +45,7 @@ export async function registerPasskey(
   session: LoadedSession,
   body: PasskeyRegistrationRequest,
 ): Promise<Passkey> {
-  requireRecentSignIn(request, session);
+  await requireRecentSignInWithSecondFactor(request, session);
   const { db, config, clock } = request.server;
   const rp = relyingParty(config);
   // undefined: the answer was refused before its challenge was looked at.

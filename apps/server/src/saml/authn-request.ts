@@ -7,6 +7,7 @@ import { bindings, ns, refeds } from "./namespaces.ts";
 import { childrenNamed, parseXml } from "./sp-metadata.ts";
 import { findServiceProvider, type ServiceProviderRow } from "./sp-registry.ts";
 import { guardXml, XmlRefusedError } from "./xml-guard.ts";
+import { xsBoolean } from "./xs-boolean.ts";
 
 /** AuthnRequests are a few KiB; anything bigger is not one. */
 export const maxAuthnRequestBytes = 64 * 1024;
@@ -64,6 +65,47 @@ export function requireSignatureOfRoot(root: Element, signatures: Element[]) {
     throw new XmlRefusedError("the signature must cover the request element itself");
 }
 
+// RSA-SHA256 and stronger (docs/saml.md): SHA-1 signatures can be forged for chosen content.
+const strongSignatureAlgorithms = new Set([
+  "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
+  "http://www.w3.org/2001/04/xmldsig-more#rsa-sha384",
+  "http://www.w3.org/2001/04/xmldsig-more#rsa-sha512",
+  "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256",
+  "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384",
+  "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha512",
+  "http://www.w3.org/2007/05/xmldsig-more#sha256-rsa-MGF1",
+]);
+const strongDigestAlgorithms = new Set([
+  "http://www.w3.org/2001/04/xmlenc#sha256",
+  "http://www.w3.org/2001/04/xmldsig-more#sha384",
+  "http://www.w3.org/2001/04/xmlenc#sha512",
+]);
+
+function requireStrong(algorithm: string | null | undefined, strong: Set<string>, what: string) {
+  if (!algorithm || !strong.has(algorithm.trim()))
+    throw new SamlRequestRefused(
+      `weak or unknown ${what} algorithm ${JSON.stringify((algorithm ?? "").slice(0, 120))}`,
+    );
+}
+
+/**
+ * A signed request (AuthnRequest or LogoutRequest) is refused unless it is signed with RSA-SHA256 or
+ * stronger: the redirect binding's SigAlg, or the XML signature's SignatureMethod and every DigestMethod.
+ */
+export function requireStrongSignature(incoming: IncomingRequest, signatures: Element[]): void {
+  if (incoming.binding === "redirect" && incoming.fields.Signature !== undefined)
+    requireStrong(incoming.fields.SigAlg, strongSignatureAlgorithms, "signature");
+  for (const signature of signatures) {
+    for (const info of childrenNamed(signature, ns.ds, "SignedInfo")) {
+      for (const method of childrenNamed(info, ns.ds, "SignatureMethod"))
+        requireStrong(method.getAttribute("Algorithm"), strongSignatureAlgorithms, "signature");
+      for (const reference of childrenNamed(info, ns.ds, "Reference"))
+        for (const digest of childrenNamed(reference, ns.ds, "DigestMethod"))
+          requireStrong(digest.getAttribute("Algorithm"), strongDigestAlgorithms, "digest");
+    }
+  }
+}
+
 /** The parts of the request read before samlify runs: which SP sent it (to choose whose key verifies it). */
 function readRequest(xml: string) {
   guardXml(xml, { maxBytes: maxAuthnRequestBytes, allowComments: false });
@@ -78,6 +120,7 @@ function readRequest(xml: string) {
   return {
     root,
     issuer: textOf(childrenNamed(root, ns.saml, "Issuer")[0]),
+    signatures,
     signedInDocument: signatures.length > 0,
     mfaRequested: contexts.includes(refeds.mfa),
   };
@@ -94,7 +137,7 @@ function acsUrlOf(root: Element, spMetadata: string): string {
     ? posts.find((endpoint) => endpoint.getAttribute("Location") === asked)
     : index
       ? posts.find((endpoint) => endpoint.getAttribute("index") === index)
-      : (posts.find((endpoint) => endpoint.getAttribute("isDefault") === "true") ?? posts[0]);
+      : (posts.find((endpoint) => xsBoolean(endpoint.getAttribute("isDefault"))) ?? posts[0]);
   if (!chosen) throw new SamlRequestRefused("the assertion consumer service is not in the SP's metadata");
   return chosen.getAttribute("Location") ?? "";
 }
@@ -102,7 +145,7 @@ function acsUrlOf(root: Element, spMetadata: string): string {
 /** The SP's metadata asks for signed requests. */
 function requiresSignedRequests(spMetadata: string): boolean {
   const descriptor = childrenNamed(parseXml(spMetadata).documentElement as Element, ns.md, "SPSSODescriptor")[0];
-  return descriptor?.getAttribute("AuthnRequestsSigned") === "true";
+  return xsBoolean(descriptor?.getAttribute("AuthnRequestsSigned"));
 }
 
 /** Each request id is answered once: a second arrival is a replay. */
@@ -132,9 +175,10 @@ export async function acceptAuthnRequest(
   incoming: IncomingRequest,
 ): Promise<AcceptedAuthnRequest> {
   const xml = decodeXml(incoming);
-  const { root, issuer, signedInDocument, mfaRequested } = readRequest(xml);
+  const { root, issuer, signatures, signedInDocument, mfaRequested } = readRequest(xml);
   const sp = issuer ? await findServiceProvider(db, issuer, options.now) : undefined;
   if (!sp) throw new SamlRequestRefused(`unknown service provider ${JSON.stringify(issuer.slice(0, 200))}`);
+  requireStrongSignature(incoming, signatures);
   const signed = incoming.binding === "redirect" ? incoming.fields.Signature !== undefined : signedInDocument;
   const verify = signed || requiresSignedRequests(sp.metadata_xml);
   const { idp, sp: spEntity } = samlEntities({ ...options, sp, wantAuthnRequestsSigned: verify });
@@ -156,8 +200,8 @@ export async function acceptAuthnRequest(
     requestId,
     acsUrl,
     relayState: incoming.fields.RelayState ?? null,
-    forceAuthn: root.getAttribute("ForceAuthn") === "true",
-    isPassive: root.getAttribute("IsPassive") === "true",
+    forceAuthn: xsBoolean(root.getAttribute("ForceAuthn")),
+    isPassive: xsBoolean(root.getAttribute("IsPassive")),
     mfaRequested,
   };
 }

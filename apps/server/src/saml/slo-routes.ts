@@ -4,13 +4,13 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { z } from "zod";
 import { audit } from "../audit/record.ts";
-import { AppError } from "../errors.ts";
 import {
   type Binding,
   decodeXml,
   maxAuthnRequestBytes,
   rememberRequestId,
   requireSignatureOfRoot,
+  requireStrongSignature,
   SamlRequestRefused,
   signedOctets,
   textOf,
@@ -23,7 +23,7 @@ import { ns } from "./namespaces.ts";
 import { sendOnwardPage } from "./post-form.ts";
 import { childrenNamed, parseXml } from "./sp-metadata.ts";
 import { findServiceProvider } from "./sp-registry.ts";
-import { messageFields, pendingIdParams } from "./sso-routes.ts";
+import { messageFields, pendingIdParams, refusal } from "./sso-routes.ts";
 import { guardXml, XmlRefusedError } from "./xml-guard.ts";
 
 /** A logout message by either binding: a LogoutRequest (SAMLRequest) or a LogoutResponse (SAMLResponse). */
@@ -39,6 +39,7 @@ function readLogoutMessage(xml: string, expected: "LogoutRequest" | "LogoutRespo
   const signatures = childrenNamed(root, ns.ds, "Signature");
   if (signatures.length > 0) requireSignatureOfRoot(root, signatures);
   return {
+    signatures,
     issuer: textOf(childrenNamed(root, ns.saml, "Issuer")[0]),
     nameId: textOf(childrenNamed(root, ns.saml, "NameID")[0]),
     sessionIndexes: childrenNamed(root, ns.samlp, "SessionIndex").map((element) => textOf(element)),
@@ -56,12 +57,6 @@ function readLogoutMessage(xml: string, expected: "LogoutRequest" | "LogoutRespo
 export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(formbody, { bodyLimit: 256 * 1024 });
 
-  const refused = (error: unknown): never => {
-    if (error instanceof SamlRequestRefused || error instanceof XmlRefusedError)
-      throw new AppError("saml.request_refused", { reason: error.message, cause: error });
-    throw error;
-  };
-
   const receive = async (request: FastifyRequest, reply: FastifyReply, binding: Binding, fields: Fields) => {
     const { db, config, clock, saml } = app;
     const { signing } = await saml.currentKeys();
@@ -77,6 +72,10 @@ export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
     if (isResponse && !round) throw new SamlRequestRefused("a LogoutResponse to no LogoutRequest of ours");
     const sp = message.issuer ? await findServiceProvider(db, message.issuer, now) : undefined;
     if (!sp) throw new SamlRequestRefused("unknown service provider");
+    requireStrongSignature(
+      { binding, fields: { Signature: fields.Signature, SigAlg: fields.SigAlg }, rawQuery },
+      message.signatures,
+    );
     const entities = samlEntities({
       idpEntityId: config.saml.entityId,
       ssoUrl: `${config.publicUrl}${samlPaths.sso}`,
@@ -137,7 +136,9 @@ export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
       "A signed LogoutRequest from a registered SP ends the KPI ID session and starts front-channel logout of the session's other SPs; a LogoutResponse from an SP KPI ID asked continues it.",
   };
   const handle = (request: FastifyRequest, reply: FastifyReply, binding: Binding, fields: Fields) =>
-    receive(request, reply, binding, fields).catch(refused);
+    receive(request, reply, binding, fields).catch((error: unknown) => {
+      throw refusal(request, error);
+    });
   app.get(samlPaths.slo, { schema: { ...schema, querystring: logoutFields } }, (request, reply) =>
     handle(request, reply, "redirect", request.query),
   );
@@ -156,6 +157,9 @@ export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
         params: pendingIdParams,
       },
     },
-    (request, reply) => continueLogout(request, reply, request.params.id).catch(refused),
+    (request, reply) =>
+      continueLogout(request, reply, request.params.id).catch((error: unknown) => {
+        throw refusal(request, error);
+      }),
   );
 };

@@ -11,7 +11,7 @@ import { currentSession } from "../sessions/current.ts";
 import { isMultiFactor, lastAuthenticatedAt } from "../sessions/strength.ts";
 import { answerSignedIn, answerStatus } from "./answer.ts";
 import { releasedAttributeNames } from "./attributes.ts";
-import { acceptAuthnRequest, type Binding, SamlRequestRefused } from "./authn-request.ts";
+import { acceptAuthnRequest, type Binding, decodeXml, SamlRequestRefused } from "./authn-request.ts";
 import { hasSamlConsent } from "./consent.ts";
 import { statusCodes } from "./login-response.ts";
 import { samlPaths } from "./metadata.ts";
@@ -26,6 +26,30 @@ export const messageFields = z.object({
   SigAlg: text().max(200).optional(),
   Signature: text().max(2048).optional(),
 });
+
+/**
+ * A refused SAML message, said to the operator at warn (which SP, why: unknown SP, bad signature, weak
+ * algorithm, wrong ACS, replay; never who signs in) and to the browser as `saml.request_refused`.
+ */
+export function refusal(request: FastifyRequest, error: unknown): unknown {
+  if (!(error instanceof SamlRequestRefused || error instanceof XmlRefusedError)) return error;
+  request.log.warn({ samlRefusal: error.message.slice(0, 500), sp: issuerHint(request) }, "SAML message refused");
+  return new AppError("saml.request_refused", { reason: error.message, cause: error });
+}
+
+/** The SP as the message names it, for the log line only (read again, bounded; nothing here is trusted). */
+function issuerHint(request: FastifyRequest): string | undefined {
+  const fields = { ...(request.query as object), ...(request.body as object) } as Record<string, unknown>;
+  const encoded = fields.SAMLRequest ?? fields.SAMLResponse;
+  if (typeof encoded !== "string") return undefined;
+  try {
+    // As HTTP-POST reads it: raw XML or deflated, either way within the size limit.
+    const xml = decodeXml({ binding: "post", fields: { SAMLRequest: encoded }, rawQuery: "" });
+    return /<(?:\w+:)?Issuer[^>]*>([^<]{1,300})</.exec(xml)?.[1]?.trim();
+  } catch {
+    return undefined;
+  }
+}
 
 /** The id of a request waiting on the server (saml_pending_requests.id). */
 export const pendingIdParams = z.object({ id: text().regex(/^[A-Za-z0-9_-]{1,64}$/) });
@@ -55,9 +79,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
         { binding, fields, rawQuery },
       );
     } catch (error) {
-      if (error instanceof SamlRequestRefused || error instanceof XmlRefusedError)
-        throw new AppError("saml.request_refused", { reason: error.message, cause: error });
-      throw error;
+      throw refusal(request, error);
     }
     if (accepted.isPassive && !(await currentSession(request, reply)))
       return answerStatus(request, reply, accepted, statusCodes.noPassive);

@@ -103,3 +103,42 @@ export function checkIfMatch(header: string | string[] | undefined, version: str
   if (values.includes("*") || values.some((value) => strip(value) === strip(version))) return;
   throw new ScimError("scim.version_mismatch", undefined, "the resource has changed since that version");
 }
+
+/**
+ * Attributes of the core User schema that KPI ID does not take from provisioning: scimmy knows them, so it
+ * would accept and drop them. Passwords are not set over SCIM (changePassword.supported: false); access and
+ * roles come from the operator's rules and the console, not from an HR feed. Refused, naming the attribute.
+ */
+const notProvisioned = ["password", "roles", "entitlements"] as const;
+
+function refusedAttribute(name: string): never {
+  throw new ScimError(
+    "scim.invalid_request",
+    "mutability",
+    `'${name}' cannot be set over SCIM: ${name === "password" ? "passwords are not provisioned" : "access comes from KPI ID's rules"}`,
+  );
+}
+
+/** The top-level attribute a PATCH path names ("roles[type eq \"x\"].value" → "roles"). */
+const pathAttribute = (path: string) =>
+  (/^(?:urn:[^:]+(?::[^:]+)*:)?([A-Za-z]+)/.exec(path.trim())?.[1] ?? "").toLowerCase();
+
+/** POST and PUT bodies, and every PATCH operation (by its path or, without one, its value's attributes). */
+export function refuseNotProvisioned(body: unknown): void {
+  if (!isPlainObject(body)) return;
+  const present = (object: Record<string, unknown>) =>
+    Object.keys(object).find((key) => (notProvisioned as readonly string[]).includes(key.toLowerCase()));
+  const direct = present(body);
+  if (direct) refusedAttribute(direct.toLowerCase());
+  const operations = Array.isArray(body.Operations) ? body.Operations : [];
+  for (const operation of operations) {
+    if (!isPlainObject(operation)) continue;
+    const { path, value } = operation;
+    if (typeof path === "string" && (notProvisioned as readonly string[]).includes(pathAttribute(path)))
+      refusedAttribute(pathAttribute(path));
+    if (typeof path !== "string" && isPlainObject(value)) {
+      const named = present(value);
+      if (named) refusedAttribute(named.toLowerCase());
+    }
+  }
+}

@@ -3,7 +3,7 @@ import SCIMMY from "scimmy";
 import type { User } from "../db/schema.ts";
 import { findUserById } from "../users/queries.ts";
 import { ScimError } from "./errors.ts";
-import { checkIfMatch, listParams, refuseUnknownAttributes } from "./request-checks.ts";
+import { checkIfMatch, listParams, refuseNotProvisioned, refuseUnknownAttributes } from "./request-checks.ts";
 import { attributeParams, idOf, scimErrors, searchQuery, uuidPattern } from "./route-helpers.ts";
 import { sendScim } from "./routes.ts";
 import { scimBasePath } from "./schema.ts";
@@ -72,6 +72,7 @@ export async function scimUserRoutes(scope: FastifyInstance): Promise<void> {
   });
   scope.post("/Users", async (request, reply) => {
     refuseUnknownAttributes(definition, request.body);
+    refuseNotProvisioned(request.body);
     const context: ScimContext = { request, mode: "create" };
     const created = await new SCIMMY.Resources.User(undefined, attributeParams(request)).write(request.body, context);
     const user = await visibleUser(request, String(created.id));
@@ -82,6 +83,7 @@ export async function scimUserRoutes(scope: FastifyInstance): Promise<void> {
     const current = await visibleUser(request, idOf(request));
     checkIfMatch(request.headers["if-match"], userVersion(current));
     refuseUnknownAttributes(definition, request.body);
+    refuseNotProvisioned(request.body);
     const context: ScimContext = { request, mode: "replace" };
     const written = await new SCIMMY.Resources.User(current.id, attributeParams(request)).write(request.body, context);
     return sendScim(reply.header("etag", userVersion(await visibleUser(request, current.id))), 200, written);
@@ -90,6 +92,7 @@ export async function scimUserRoutes(scope: FastifyInstance): Promise<void> {
     const current = await visibleUser(request, idOf(request));
     checkIfMatch(request.headers["if-match"], userVersion(current));
     const context: ScimContext = { request, mode: "patch" };
+    refuseNotProvisioned(request.body);
     const resource = new SCIMMY.Resources.User(current.id, attributeParams(request));
     // scimmy checks the PatchOp message at run time and answers 400 invalidSyntax/invalidPath for a bad one.
     const patched = (await resource.patch(request.body as PatchBody, context)) ?? (await resource.read(context));

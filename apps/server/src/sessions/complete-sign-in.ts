@@ -32,6 +32,14 @@ export function secondFactorSetUpPath(language: string): string {
   return `/${language}/account#second-factor`;
 }
 
+/**
+ * The sign-in screen asked to prove a second factor (a step-up sign-in, which starts a new session); what the
+ * sign-in was for waits in the continue cookie and is taken when it completes.
+ */
+export function stepUpSignInPath(language: string): string {
+  return `/${language}/?reauth=1&mfa=1`;
+}
+
 /** What a refused finish answers, per method: the caller's own refusal, so the spec's messages stay. */
 const refusalByMethod: Record<AuthMethod, ErrorCode> = {
   PASSWORD: "auth.grant_invalid",

@@ -1,6 +1,9 @@
 import type { FastifyRequest } from "fastify";
+import { sql } from "kysely";
+import type { Db } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import type { LoadedSession } from "./store.ts";
+import { isMultiFactor } from "./strength.ts";
 
 /**
  * A sensitive change needs a sign-in at most `REAUTH_MAX_AGE_SECONDS` ago (every sign-in starts
@@ -11,4 +14,42 @@ export function requireRecentSignIn(request: FastifyRequest, session: LoadedSess
   const { config, clock } = request.server;
   const ageMs = clock().getTime() - session.createdAt.getTime();
   if (ageMs > config.reauthMaxAgeSeconds * 1000) throw new AppError("auth.reauth_required");
+}
+
+/** Whether the person holds a second factor: a confirmed authenticator app or a passkey. */
+export async function holdsSecondFactor(db: Db, userId: string): Promise<boolean> {
+  const row = await db
+    .selectNoFrom((query) => [
+      query
+        .exists(
+          query
+            .selectFrom("totp_factors")
+            .select(sql<number>`1`.as("one"))
+            .where("user_id", "=", userId)
+            .where("confirmed_at", "is not", null),
+        )
+        .as("totp"),
+      query
+        .exists(query.selectFrom("webauthn_credentials").select(sql<number>`1`.as("one")).where("user_id", "=", userId))
+        .as("passkey"),
+    ])
+    .executeTakeFirstOrThrow();
+  return Boolean(row.totp) || Boolean(row.passkey);
+}
+
+/**
+ * Adding or removing a second factor or a passkey, and new recovery codes: a recent sign-in, and when the person
+ * already holds a second factor, one that proved it (a password with its code, a passkey, Diia). Otherwise whoever
+ * knows only the password (or holds only a Google session) could swap the owner's factor for their own: 403
+ * `auth.reauth_second_factor_required`, which the web answers by asking for the password and the code, or a passkey.
+ */
+export async function requireRecentSignInWithSecondFactor(
+  request: FastifyRequest,
+  session: LoadedSession,
+): Promise<void> {
+  requireRecentSignIn(request, session);
+  if (isMultiFactor(session)) return;
+  if (await holdsSecondFactor(request.server.db, session.userId)) {
+    throw new AppError("auth.reauth_second_factor_required");
+  }
 }

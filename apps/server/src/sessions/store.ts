@@ -2,7 +2,7 @@ import type { AuthMethod } from "@kpi-id/contracts";
 import type { Insertable } from "kysely";
 import { hashToken, newToken } from "../crypto/tokens.ts";
 import type { Db, SessionsTable, User } from "../db/schema.ts";
-import { strengthOfMethod } from "./strength.ts";
+import { strengthColumns, strengthOfMethod } from "./strength.ts";
 
 export interface SessionTimeouts {
   idleTimeoutSeconds: number;
@@ -57,8 +57,7 @@ export function newSessionRow(session: NewSession, timeouts: SessionTimeouts, no
     token_hash: hashToken(token),
     user_id: session.userId,
     auth_method: session.authMethod,
-    amr: [...amr],
-    strong_at: amr.includes("mfa") ? now : null,
+    ...strengthColumns(amr, now),
     created_at: now,
     last_seen_at: now,
     idle_expires_at: idleExpiresAt,
@@ -78,13 +77,4 @@ export async function createSession(db: Db, session: NewSession, timeouts: Sessi
 
 export async function deleteSessionByToken(db: Db, token: string) {
   return db.deleteFrom("sessions").where("token_hash", "=", hashToken(token)).returning("user_id").executeTakeFirst();
-}
-
-/** A step-up inside the session: its `amr` becomes `amr` and its strong proof is dated now. */
-export async function raiseSessionStrength(db: Db, sessionId: string, amr: readonly string[], now: Date) {
-  await db
-    .updateTable("sessions")
-    .set({ amr: [...amr], strong_at: now })
-    .where("id", "=", sessionId)
-    .execute();
 }

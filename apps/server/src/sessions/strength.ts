@@ -28,6 +28,12 @@ export const strengthOfMethod: Record<AuthMethod, SignInStrength> = {
 /** A password followed by a one-time code (TOTP or a recovery code). */
 export const passwordAndCode: SignInStrength = ["pwd", "otp", "mfa"];
 
+/** A first factor (a password, Google) followed by a one-time code: its values, then `otp` and `mfa`. */
+export function withOneTimeCode(firstFactor: readonly string[]): SignInStrength {
+  const first = (firstFactor.length > 0 ? firstFactor : ["pwd"]).filter((value) => value !== "mfa") as Amr[];
+  return [...new Set<Amr>([...first, "otp", "mfa"])];
+}
+
 /** A passkey with user verification: a key the person holds, unlocked by them. */
 export function passkeyStrength(deviceBound: boolean): SignInStrength {
   return [deviceBound ? "hwk" : "swk", "user", "mfa"];
@@ -68,7 +74,12 @@ export function requireStrongSession(request: FastifyRequest, session: SessionSt
   if (ageMs > maxAgeSeconds * 1000) throw new AppError("auth.step_up_required");
 }
 
-/** The two `amr` lists joined, each value once (a step-up adds the factor it proved). */
-export function raisedAmr(current: readonly string[], proven: SignInStrength): string[] {
-  return [...new Set([...current.filter((value) => value !== "mfa"), ...proven, "mfa"])];
+/**
+ * The strength columns of a new session row: the only place a session's strength is written. A session is
+ * as strong as the sign-in (or step-up sign-in, which starts a new session) that made it; nothing done inside
+ * the session later (enrolling an authenticator, adding a passkey, new recovery codes) raises it, because a
+ * factor set up by whoever holds the session proves nothing about who holds the password.
+ */
+export function strengthColumns(amr: SignInStrength | readonly string[], now: Date) {
+  return { amr: [...amr], strong_at: amr.includes("mfa") ? now : null };
 }

@@ -40,11 +40,24 @@ export function credentialThrottleKeys(secret: string, attempt: CredentialAttemp
   ];
 }
 
-/** The account's counter: `user unlock` deletes it. */
-export async function unlockAccount(db: Db, secret: string, username: string): Promise<boolean> {
-  const [account] = credentialThrottleKeys(secret, { username, address: "" });
-  if (!account) return false;
-  const deleted = await db.deleteFrom("throttle_counters").where("key", "=", account.key).executeTakeFirst();
+/**
+ * One person's wrong second-factor codes, counted apart from passwords with the account's rule (so the same lock):
+ * a correct password does not give them back, only a correct code (the sign-in completed) does. Otherwise a
+ * password and three wrong codes, repeated, would guess codes without end.
+ */
+export function secondFactorThrottleKey(secret: string, userId: string): ThrottleKey {
+  return { key: `second-factor:${keyOf(secret, "second-factor", userId)}`, rule: throttlePolicy.account };
+}
+
+/** The account's counters (passwords and second-factor codes): `user unlock` and the console's unlock delete them. */
+export async function unlockAccount(
+  db: Db,
+  secret: string,
+  person: { id: string; username: string },
+): Promise<boolean> {
+  const [account] = credentialThrottleKeys(secret, { username: person.username, address: "" });
+  const keys = [account?.key ?? "", secondFactorThrottleKey(secret, person.id).key];
+  const deleted = await db.deleteFrom("throttle_counters").where("key", "in", keys).executeTakeFirst();
   return Number(deleted.numDeletedRows) > 0;
 }
 
@@ -100,7 +113,8 @@ export async function confirmFailure(db: Db, keys: ThrottleKey[], now: Date): Pr
 }
 
 /** A counter of one account or one browser: a success proves the guesser is not at work there. */
-const isOwnKey = (key: string) => key.startsWith("account:") || key.startsWith("device:");
+const isOwnKey = (key: string) =>
+  key.startsWith("account:") || key.startsWith("device:") || key.startsWith("second-factor:");
 
 /**
  * The check succeeded: the account (or the browser) starts again from zero, and the address

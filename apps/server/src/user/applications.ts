@@ -1,15 +1,10 @@
 import type { Application, Language } from "@kpi-id/contracts";
+import { localizedTexts } from "../apps/localized.ts";
 import type { SessionApplication } from "../sessions/store.ts";
 
 /** An application as a reader of `language` sees it: English text where the operator gave it, else Ukrainian. */
 function localized(application: SessionApplication, language: Language): Application {
-  const english = language === "en";
-  return {
-    id: application.id,
-    name: application.name,
-    title: (english && application.title_en) || application.title,
-    description: (english && application.description_en) || application.description,
-  };
+  return { id: application.id, name: application.name, ...localizedTexts(application, language) };
 }
 
 /** The person's applications in `language`; English ones ordered by the English title shown. */

@@ -12,5 +12,6 @@ export function publicSettings(app: FastifyInstance): PublicSettings {
     diiaEnabled: app.features.diia,
     emailRecoveryEnabled: app.mailer.enabled,
     sandbox: app.config.sandbox,
+    reauthMaxAgeSeconds: app.config.reauthMaxAgeSeconds,
   };
 }

@@ -83,6 +83,43 @@ describe.each(databaseKinds)("SCIM protocol, discovery and refusals on %s", (kin
     }
   });
 
+  it("refuses password, roles and entitlements by POST, PUT and PATCH instead of dropping them, and nothing changes", async () => {
+    const created = await scim(t.app, token, "/Users", { method: "POST", body: scimUser("kept.as.is") });
+    expect(created.statusCode).toBe(201);
+    const id = created.json<{ id: string }>().id;
+    const attempts: { method: "POST" | "PUT" | "PATCH"; path: string; body: unknown }[] = [
+      { method: "POST", path: "/Users", body: scimUser("with.password", { password: "Summer2026!" }) },
+      { method: "POST", path: "/Users", body: scimUser("with.roles", { roles: [{ value: "admin" }] }) },
+      { method: "PUT", path: `/Users/${id}`, body: scimUser("kept.as.is", { entitlements: [{ value: "all" }] }) },
+      ...[
+        { op: "replace", path: "password", value: "Summer2026!" },
+        { op: "Add", path: 'roles[type eq "work"].value', value: "admin" },
+        { op: "replace", value: { entitlements: [{ value: "all" }] } },
+      ].map((operation) => ({
+        method: "PATCH" as const,
+        path: `/Users/${id}`,
+        body: JSON.stringify({ schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: [operation] }),
+      })),
+    ];
+    for (const attempt of attempts) {
+      const answer = await scim(t.app, token, attempt.path, { method: attempt.method, body: attempt.body });
+      expectScimError(answer, 400, "mutability");
+      expect(answer.json<ScimErrorBody>().detail).toMatch(/'(password|roles|entitlements)' cannot be set over SCIM/);
+    }
+    const people = await t.app.db
+      .selectFrom("users")
+      .select(["username", "password_hash"])
+      .where("username", "like", "with.%")
+      .execute();
+    expect(people).toEqual([]);
+    const kept = await t.app.db
+      .selectFrom("users")
+      .select("password_hash")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(kept.password_hash).toBeNull();
+  });
+
   it("answers malformed JSON, unknown attributes, bad filters, wrong types and wrong content types with 4xx, never 5xx", async () => {
     expectScimError(await scim(t.app, token, "/Users", { method: "POST", body: "{not json" }), 400, "invalidSyntax");
     expectScimError(await scim(t.app, token, "/Users", { method: "POST", body: "[1,2]" }), 400, "invalidSyntax");

@@ -86,7 +86,8 @@ export async function askForDeepLink(
   const response = await app.inject({
     method: "GET",
     url: "/api/diia/app-link",
-    headers: cookie ? { cookie } : {},
+    // A browser's fetch from KPI ID's own page says so (a server-side caller sends neither header).
+    headers: { "sec-fetch-site": "same-origin", ...(cookie ? { cookie } : {}) },
     ...(remoteAddress ? { remoteAddress } : {}),
   });
   if (response.statusCode !== 200) throw new Error(`app-link answered ${response.statusCode} ${response.body}`);

@@ -13,8 +13,10 @@ export async function addOidcClient(app: FastifyInstance, settings: OidcSettings
   clientCount += 1;
   const created = await createApplication(app.db, {
     name: `oidc-${clientCount}-${Date.now().toString(36)}`,
-    title: `OIDC client ${clientCount}`,
-    description: "A site that signs in with OpenID Connect",
+    title: `Клієнт OIDC ${clientCount}`,
+    description: "Сайт, що входить через OpenID Connect",
+    titleEn: `OIDC client ${clientCount}`,
+    descriptionEn: "A site that signs in with OpenID Connect",
     callbackUrl: "https://rp.example.edu/ticket",
   });
   const application = await applyOidcSettings(app.db, created.application, { enabled: true, ...settings });

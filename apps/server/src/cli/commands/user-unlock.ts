@@ -13,7 +13,7 @@ const unlock: CommandHandler = async (context, args) => {
   const username = required(parseOptions(args, { username: { type: "string" } }), "username");
   const user = await findUserByUsername(context.db, username);
   if (!user) throw new CommandFailedError(`no user '${username}'`);
-  const lifted = await unlockAccount(context.db, context.config.sessionSecret, user.username);
+  const lifted = await unlockAccount(context.db, context.config.sessionSecret, user);
   await recordAuditEvent(context.db, {
     type: "account_unlocked",
     result: "success",

@@ -1,0 +1,104 @@
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseSpMetadata } from "../src/saml/sp-metadata.ts";
+import { upsertServiceProvider } from "../src/saml/sp-registry.ts";
+import { xsBoolean } from "../src/saml/xs-boolean.ts";
+import { browse, formOf } from "./saml/browse.ts";
+import { type NodeSamlSp, type NodeSamlSpOptions, nodeSamlSp } from "./saml/node-saml-sp.ts";
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
+import { addPerson, signIn } from "./support/campus.ts";
+
+const password = "correct horse battery staple";
+
+async function register(app: FastifyInstance, metadata: string) {
+  await upsertServiceProvider(
+    app.db,
+    await parseSpMetadata(metadata),
+    "manual",
+    { releasedAttributes: [], firstParty: true },
+    new Date(),
+  );
+}
+
+/** The request as Shibboleth writes it: the same AuthnRequest with its booleans as "1" and no signature. */
+async function shibbolethShaped(sp: NodeSamlSp, flags: Record<string, string>): Promise<string> {
+  const url = new URL(await sp.saml.getAuthorizeUrlAsync("", undefined, {}));
+  let xml = inflateRawSync(Buffer.from(url.searchParams.get("SAMLRequest") ?? "", "base64")).toString("utf8");
+  for (const [name, value] of Object.entries(flags)) {
+    xml = xml
+      .replace(new RegExp(` ${name}="[^"]*"`), "")
+      .replace("<samlp:AuthnRequest ", `<samlp:AuthnRequest ${name}="${value}" `);
+  }
+  const query = new URLSearchParams({ SAMLRequest: deflateRawSync(Buffer.from(xml)).toString("base64") });
+  return `/saml/sso?${query}`;
+}
+
+/** Issue 35 point 5: SAML booleans are xs:boolean (Shibboleth writes "1"); SHA-1 signatures are refused. */
+describe("SAML requests as Shibboleth and older SPs write them", () => {
+  let test: TestApp;
+  let certificate: string;
+  let cookie: string;
+  const sp = (options: Partial<NodeSamlSpOptions>) =>
+    nodeSamlSp({ idpUrl: TEST_PUBLIC_URL, idpCertificate: certificate, signRequests: false, ...options });
+
+  beforeAll(async () => {
+    test = await createTestApp("pglite");
+    certificate = (await test.app.saml.currentKeys()).signing?.certificate ?? "";
+    await addPerson(test.app, { username: "o.koval", fullName: "Олена Коваленко", email: "o.koval@kpi.ua" }, password);
+    cookie = await signIn(test.app, "o.koval", password);
+  });
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  it("reads xs:boolean's four spellings, with whitespace, and nothing else as true", () => {
+    expect(["true", "1", " 1 ", "\ttrue\n"].map(xsBoolean)).toEqual([true, true, true, true]);
+    expect(["false", "0", "", "yes", "TRUE", "on", null, undefined].map(xsBoolean)).toEqual(new Array(8).fill(false));
+  });
+
+  it('ForceAuthn="1" sends a signed-in person back to the sign-in screen', async () => {
+    const shib = sp({ baseUrl: "https://force-one.example.org" });
+    await register(test.app, shib.metadata.replace(/AuthnRequestsSigned="true"/, 'AuthnRequestsSigned="0"'));
+    const page = await browse(test.app, await shibbolethShaped(shib, { ForceAuthn: "1" }), cookie);
+    expect(page.statusCode).toBe(303);
+    expect(page.headers.location).toBe("/uk/?reauth=1");
+  });
+
+  it('IsPassive="1" without a session answers NoPassive instead of showing the sign-in screen', async () => {
+    const shib = sp({ baseUrl: "https://passive-one.example.org" });
+    await register(test.app, shib.metadata.replace(/AuthnRequestsSigned="true"/, 'AuthnRequestsSigned="0"'));
+    const page = await browse(test.app, await shibbolethShaped(shib, { IsPassive: "1" }));
+    expect(page.statusCode, page.body).toBe(200);
+    const xml = Buffer.from(formOf(page.body).SAMLResponse, "base64").toString("utf8");
+    expect(xml).toContain("urn:oasis:names:tc:SAML:2.0:status:NoPassive");
+  });
+
+  it('an SP whose metadata says AuthnRequestsSigned="1" has its unsigned requests refused', async () => {
+    const shib = sp({ baseUrl: "https://signed-one.example.org" });
+    const metadata = shib.metadata
+      .replace(/ AuthnRequestsSigned="[^"]*"/, "")
+      .replace("<SPSSODescriptor ", '<SPSSODescriptor AuthnRequestsSigned="1" ');
+    expect(metadata).toContain('AuthnRequestsSigned="1"');
+    await register(test.app, metadata);
+    const refused = await test.app.inject({ url: await shibbolethShaped(shib, {}), headers: { cookie } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().code).toBe("saml.request_refused");
+  });
+
+  it("a request signed with RSA-SHA1 is refused; the same SP signing with RSA-SHA256 is answered", async () => {
+    const baseUrl = "https://sha1.example.org";
+    const weak = sp({ baseUrl, signRequests: true });
+    const weakSaml = weak.saml as unknown as { options: { signatureAlgorithm: string } };
+    weakSaml.options.signatureAlgorithm = "sha1";
+    await register(test.app, weak.metadata);
+    const url = new URL(await weak.saml.getAuthorizeUrlAsync("", undefined, {}));
+    expect(url.searchParams.get("SigAlg")).toBe("http://www.w3.org/2000/09/xmldsig#rsa-sha1");
+    const refused = await test.app.inject({ url: `${url.pathname}${url.search}`, headers: { cookie } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().code).toBe("saml.request_refused");
+    weakSaml.options.signatureAlgorithm = "sha256";
+    const page = await browse(test.app, await weak.saml.getAuthorizeUrlAsync("", undefined, {}), cookie);
+    expect(formOf(page.body).action).toBe(weak.acsUrl);
+  });
+});

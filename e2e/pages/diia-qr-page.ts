@@ -3,8 +3,12 @@ import { DiiaPhonePage } from "./diia-phone-page.ts";
 import type { Language } from "./login-page.ts";
 
 const labels = {
-  uk: { error: "Не вдалося увійти через Дію. Спробуйте ще раз.", newCode: "Отримати новий код" },
-  en: { error: "Could not sign in with Diia. Please try again.", newCode: "Get a new code" },
+  uk: {
+    error: "Не вдалося увійти через Дію. Спробуйте ще раз.",
+    newCode: "Отримати новий код",
+    openApp: "Відкрити Дію",
+  },
+  en: { error: "Could not sign in with Diia. Please try again.", newCode: "Get a new code", openApp: "Open Diia" },
 } as const;
 
 /** The Diia screen at /{lang}/diia: the QR code, its refresh, and the error toast. */
@@ -15,6 +19,8 @@ export class DiiaQrPage {
   readonly errorToast: Locator;
   readonly stopped: Locator;
   readonly newCode: Locator;
+  /** On a phone: the button beside the code that opens the Diia app. */
+  readonly openApp: Locator;
 
   constructor(page: Page, language: Language = "uk") {
     this.page = page;
@@ -23,6 +29,7 @@ export class DiiaQrPage {
     this.errorToast = page.getByText(labels[language].error);
     this.stopped = page.getByTestId("diia-stopped");
     this.newCode = page.getByRole("button", { name: labels[language].newCode });
+    this.openApp = page.getByRole("link", { name: labels[language].openApp, exact: true });
   }
 
   /**

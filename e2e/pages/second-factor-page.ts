@@ -30,6 +30,8 @@ export class SecondFactorPage {
   readonly recoveryCodes: Locator;
   readonly saved: Locator;
   readonly turnOff: Locator;
+  /** The confirmation dialog's button that carries out what the card's button asked about. */
+  readonly confirm: Locator;
   readonly prompt: Locator;
   readonly promptCode: Locator;
   readonly remember: Locator;
@@ -47,9 +49,16 @@ export class SecondFactorPage {
     this.recoveryCodes = this.section.getByTestId("recovery-codes").locator("li");
     this.saved = this.section.getByRole("button", { name: text.saved });
     this.turnOff = this.section.getByRole("button", { name: text.turnOff });
+    this.confirm = page.getByRole("dialog").getByTestId("confirm-action");
     this.prompt = page.getByTestId("second-factor-form");
     this.promptCode = this.prompt.locator("#second-factor-code");
     this.remember = this.prompt.getByRole("checkbox");
     this.promptSubmit = this.prompt.getByRole("button", { name: text.submit });
   }
+}
+
+/** Turns the second factor off through the card's button and its confirmation. */
+export async function turnOffSecondFactor(factor: SecondFactorPage): Promise<void> {
+  await factor.turnOff.click();
+  await factor.confirm.click();
 }

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { demoUsers, expect, test } from "../fixtures.ts";
 import { DemoSitePage } from "../pages/demo-site-page.ts";
 import { DiiaPhonePage, type DiiaPhonePerson } from "../pages/diia-phone-page.ts";
+import { DiiaQrPage } from "../pages/diia-qr-page.ts";
 import { demoOidcCredentials } from "../tools/oidc-relying-party.ts";
 
 // The product runs with DIIA_REQUEST_TTL_SECONDS from playwright.config.ts, so a request can expire here.
@@ -20,6 +21,24 @@ test.describe("sign-in with Diia (against the sandbox stand-in)", () => {
     await diiaQrPage.openFromLogin();
     const box = await diiaQrPage.qr.locator("svg").boundingBox();
     expect(box?.width).toBe(364);
+  });
+
+  for (const language of ["uk", "en"] as const) {
+    test(`on a phone an "Open Diia" button beside the code opens the same deep link (${language})`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      const qrPage = new DiiaQrPage(page, language);
+      const deepLink = await qrPage.openFromLogin();
+      await expect(qrPage.openApp).toBeInViewport();
+      await expect(qrPage.openApp).toHaveAttribute("href", deepLink);
+      await expect(qrPage.openApp).toHaveAttribute("target", "_blank");
+    });
+  }
+
+  test("the wide screen shows the code to scan and no button to open an app it cannot open", async ({ diiaQrPage }) => {
+    await diiaQrPage.openFromLogin();
+    await expect(diiaQrPage.openApp).toHaveCount(0);
   });
 
   test("login screen → QR → phone confirms → the apps screen", async ({ page, appsPage, diiaQrPage }) => {

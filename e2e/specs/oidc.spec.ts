@@ -76,6 +76,24 @@ test.describe("OpenID Connect", () => {
     await page.waitForURL(new RegExp(`^${rp.url}/oidc/callback\\?`));
     await expect(page.getByTestId("rp-error")).toHaveText("access_denied");
   });
+
+  test("a person without access to the application sees KPI ID's own page saying so and who to ask", async ({
+    page,
+    baseURL,
+  }) => {
+    // The newcomer has no applications, the demo site among them.
+    await page.goto(`${rp.url}/oidc/rp-login`);
+    await new LoginPage(page, "uk").signIn(demoUsers.newcomer.username, demoUsers.newcomer.password);
+    const noAccess = page.getByTestId("no-access");
+    await expect(noAccess).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`^${baseURL}/uk/consent\\?uid=`));
+    await expect(noAccess.getByRole("heading")).toContainText("У вас немає доступу");
+    await expect(noAccess.getByRole("link", { name: /@/ })).toHaveAttribute("href", /^mailto:/);
+    await expectNoAxeViolations(page, "no access to an application");
+    await noAccess.getByRole("button", { name: "Повернутися до застосунку" }).click();
+    await page.waitForURL(new RegExp(`^${rp.url}/oidc/callback\\?`));
+    await expect(page.getByTestId("rp-error")).toHaveText("access_denied");
+  });
 });
 
 test.describe("OpenID Connect on the demo site", () => {

@@ -122,6 +122,7 @@ test.describe("passkeys with Chromium's virtual authenticator", () => {
     // Remove it: the account page lists none, and the key signs in no more.
     await page.goto(`${origin}/uk/account#passkeys`);
     await passkeys.removeButton(passkeys.rows.first()).click();
+    await page.getByRole("dialog").getByTestId("confirm-action").click();
     await expect(passkeys.none).toBeVisible();
     await signOut(page);
     await passkeys.signInButton.click();

@@ -1,7 +1,7 @@
 import { generate } from "otplib";
 import { demoUsers, expect, signInWithPassword, test } from "../fixtures.ts";
 import { LoginPage } from "../pages/login-page.ts";
-import { SecondFactorPage } from "../pages/second-factor-page.ts";
+import { SecondFactorPage, turnOffSecondFactor } from "../pages/second-factor-page.ts";
 
 test.describe("an authenticator app as the second factor", () => {
   test("set up from the account page with a QR code, asked after the password, a recovery code signs in, turned off", async ({
@@ -37,7 +37,7 @@ test.describe("an authenticator app as the second factor", () => {
       // The demo person goes back to one factor for the other specs.
       await other.goto("/uk/account#second-factor");
       await expect(prompt.state).toContainText("9");
-      await prompt.turnOff.click();
+      await turnOffSecondFactor(prompt);
       await expect(prompt.setUp).toBeVisible();
     } finally {
       await context.close();

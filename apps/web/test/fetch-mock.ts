@@ -43,6 +43,7 @@ export const publicSettings: PublicSettings = {
   diiaEnabled: true,
   emailRecoveryEnabled: true,
   sandbox: true,
+  reauthMaxAgeSeconds: 600,
 };
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keepParams, localizedHref, localizePath, swapLanguage, withLanguage } from "./paths.ts";
+import { keepParams, localizedHref, localizePath, returnPathFrom, swapLanguage, withLanguage } from "./paths.ts";
 
 describe("the redirect helper", () => {
   it("adds the current language to a path that lacks it and keeps the query string", () => {
@@ -30,5 +30,31 @@ describe("the language switch target", () => {
     expect(swapLanguage("/uk/faq", "?x=1", "en")).toBe("/en/faq?x=1");
     expect(swapLanguage("/en/", "", "uk")).toBe("/uk/");
     expect(swapLanguage("/", "", "en")).toBe("/en/");
+  });
+});
+
+describe("the console page a sign-in returns to", () => {
+  it("is a console path of this app", () => {
+    expect(returnPathFrom("?returnTo=%2Fuk%2Fadmin")).toBe("/uk/admin");
+    expect(returnPathFrom("?returnTo=/en/admin/people/0b6f8a52-1c1e-4a9e-9c0e-3a1f5b7c9d21")).toBe(
+      "/en/admin/people/0b6f8a52-1c1e-4a9e-9c0e-3a1f5b7c9d21",
+    );
+  });
+
+  it("is nothing for another site, another page or a path trick", () => {
+    for (const value of [
+      "https://evil.example/uk/admin",
+      "//evil.example/uk/admin",
+      "/uk/admin/../../apps",
+      "/uk/admin\\@evil.example",
+      "/uk/apps",
+      "/de/admin",
+      "/uk/admin?x=1",
+      "javascript:alert(1)",
+      "",
+    ]) {
+      expect(returnPathFrom(`?${new URLSearchParams({ returnTo: value })}`)).toBeUndefined();
+    }
+    expect(returnPathFrom("?appId=1")).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { isPagePath } from "@kpi-id/contracts";
 import { isLanguage, type Language } from "./languages.ts";
 
 /** Prefixes an app path with the language: ("en", "/apps") → "/en/apps". */
@@ -40,4 +41,17 @@ export function swapLanguage(pathname: string, search: string, language: Languag
   else parts.splice(1, 0, language);
   const path = parts.join("/") || "/";
   return `${path}${search}`;
+}
+
+/** The query parameter that brings a person back to a console page after they sign in. */
+export const RETURN_TO_PARAM = "returnTo";
+
+// Only the console's own screens (the contracts' list of this app's pages, under /{lang}/admin): the
+// parameter comes from the URL, so anything wider would be an open redirect.
+const consolePrefix = /^\/(uk|en)\/admin(\/|$)/;
+
+/** The console page a sign-in should return to, or undefined when the URL names none (or a foreign one). */
+export function returnPathFrom(search: string): string | undefined {
+  const value = new URLSearchParams(search).get(RETURN_TO_PARAM);
+  return value !== null && consolePrefix.test(value) && isPagePath(value) ? value : undefined;
 }

@@ -98,7 +98,7 @@ describe("the apps screen", () => {
 });
 
 describe("the My data dialog", () => {
-  it("lists every field with its translated name and '--' when empty", async () => {
+  it("lists every field with its translated name, and says in words when one is empty", async () => {
     mockFetch({ "GET /user": () => json({ ...student, data: { ...student.data, TAX_ID: " " } }) });
     renderApp("/en/apps");
     await userEvent.setup().click(await screen.findByRole("button", { name: "My data" }));
@@ -109,9 +109,9 @@ describe("the My data dialog", () => {
     expect(rows).toEqual([
       "Full name: Олена Коваленко",
       "Email: olena@kpi.ua",
-      "Taxpayer number (RNOKPP): --",
+      "Taxpayer number (RNOKPP): not on file",
       "Student ID number: KV-2431",
-      "Employee number: --",
+      "Employee number: not on file",
       "Sign-in method: Username and password",
     ]);
     await userEvent.setup().click(within(dialog).getByRole("button", { name: "Close" }));

@@ -11,7 +11,7 @@ import { useFinishSignIn } from "@/features/auth/api/use-finish-sign-in.ts";
 import { DiiaEntry } from "@/features/auth/components/diia-entry.tsx";
 import { GoogleButton } from "@/features/auth/components/google-button.tsx";
 import { LoginForm } from "@/features/auth/components/login-form.tsx";
-import { localizedHref, localizePath } from "@/lib/paths.ts";
+import { localizedHref, localizePath, RETURN_TO_PARAM } from "@/lib/paths.ts";
 import { useSettings } from "@/lib/settings.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { EntryGate } from "../gates/entry-gate.tsx";
@@ -108,7 +108,7 @@ export function LoginScreen() {
       {diiaEnabled || googleEnabled ? <TextSeparator text={t("auth:login.or")} /> : null}
       {diiaEnabled ? (
         <DiiaEntry
-          href={localizedHref(language, "/diia", search, appLinkParams)}
+          href={localizedHref(language, "/diia", search, [...appLinkParams, RETURN_TO_PARAM])}
           title={t("auth:login.diia.title")}
           description={t("auth:login.diia.description")}
           disabled={signInRunning}

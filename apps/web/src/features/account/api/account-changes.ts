@@ -26,20 +26,26 @@ export async function linkGoogle(): Promise<void> {
 /** The next sign-in in this browser comes back to the account page (before Diia or Google re-authentication). */
 export const continueToAccount = () => post("/api/account/reauth/continue");
 
-export const needsReauth = (error: unknown) => error instanceof ApiError && error.code === "auth.reauth_required";
+/** Refusals the "confirm it is you" dialog answers: a sign-in too old, or one without the second factor the person holds. */
+const reauthCodes: readonly string[] = ["auth.reauth_required", "auth.reauth_second_factor_required"];
+
+export const needsReauth = (error: unknown) => error instanceof ApiError && reauthCodes.includes(error.code ?? "");
 
 /**
  * One change of the account page: the page's answers reload after it; a refusal for a stale sign-in goes to
  * `onReauth` (the page asks the person to prove it is them, then retries); any other refusal is said in a toast.
  */
-export function useAccountChange<T>(change: (input: T) => Promise<unknown>, onReauth: (retry: () => void) => void) {
+export function useAccountChange<T>(
+  change: (input: T) => Promise<unknown>,
+  onReauth: (retry: () => void, reason: unknown) => void,
+) {
   const queryClient = useQueryClient();
   const describeError = useErrorMessage();
   const mutation = useMutation({
     mutationFn: change,
     onSettled: () => queryClient.invalidateQueries({ queryKey: accountQueryKey }),
     onError: (error, input) => {
-      if (needsReauth(error)) onReauth(() => mutation.mutate(input));
+      if (needsReauth(error)) onReauth(() => mutation.mutate(input), error);
       else notify("error", describeError(error, "account:errors.generic").message);
     },
   });

@@ -12,6 +12,7 @@ import { useAccountMethods } from "../api/account-queries.ts";
 import { AccountList, AccountSection, Badge } from "./account-section.tsx";
 import { PasswordForm } from "./password-form.tsx";
 import type { AskAgain } from "./use-reauth.tsx";
+import { useReauthWindow } from "./use-reauth-window.ts";
 
 function MethodRow({
   icon,
@@ -66,6 +67,7 @@ function GoogleLinkOutcome() {
  */
 export function MethodsSection({ askAgain, fullName }: { askAgain: AskAgain; fullName: string }) {
   const { t } = useTranslation(["account", "password"]);
+  const reauthWindow = useReauthWindow();
   const methods = useAccountMethods();
   const [editingPassword, setEditingPassword] = useState(false);
   const link = useAccountChange(linkGoogle, askAgain);
@@ -76,7 +78,7 @@ export function MethodsSection({ askAgain, fullName }: { askAgain: AskAgain; ful
       id="methods"
       icon={ShieldCheck}
       title={t("account:methods.title")}
-      description={t("account:methods.description")}
+      description={t("account:methods.description", { window: reauthWindow })}
     >
       <GoogleLinkOutcome />
       {known ? (

@@ -3,6 +3,7 @@ import { KeyRound, Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button.tsx";
+import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
@@ -34,10 +35,17 @@ function PasskeyRow({ passkey, onRemove, removing }: { passkey: Passkey; onRemov
             : t("account:passkeys.neverUsed")}
         </p>
       </div>
-      <Button variant="outline" size="sm" className="self-start sm:self-center" onClick={onRemove} loading={removing}>
+      <ConfirmButton
+        className="self-start sm:self-center"
+        loading={removing}
+        question={t("account:passkeys.confirmRemove.question", { name: passkey.name })}
+        consequence={t("account:passkeys.confirmRemove.consequence")}
+        confirmLabel={t("account:passkeys.remove")}
+        onConfirm={onRemove}
+      >
         {t("account:passkeys.remove")}
         <span className="sr-only">: {passkey.name}</span>
-      </Button>
+      </ConfirmButton>
     </li>
   );
 }

@@ -41,7 +41,7 @@ export function PasswordForm({ hasPassword, username, contextWords, askAgain, on
       onClose();
     },
     onError: (error, input) => {
-      if (needsReauth(error)) askAgain(() => change.mutate(input));
+      if (needsReauth(error)) askAgain(() => change.mutate(input), error);
     },
   });
   const submit = (event: FormEvent) => {
@@ -69,7 +69,15 @@ export function PasswordForm({ hasPassword, username, contextWords, askAgain, on
       ) : (
         <p className="text-sm text-muted-foreground">{t("password:change.setDescription")}</p>
       )}
-      <NewPasswordField value={newPassword} onChange={setNewPassword} contextWords={contextWords} />
+      <NewPasswordField
+        value={newPassword}
+        onChange={(typed) => {
+          setNewPassword(typed);
+          // The refusal was about the password as it was: a changed one has not been judged yet.
+          if (refusal) change.reset();
+        }}
+        contextWords={contextWords}
+      />
       {refusal ? (
         <Alert variant="destructive" title={t("password:change.refused")} testId="password-refused">
           {describeError(refusal, "account:errors.generic").message}

@@ -20,7 +20,9 @@ export function ProfileSection({ data }: { data: Record<string, string> }) {
         {profileKeys.map((key) => (
           <div key={key} className="flex flex-col gap-0.5 py-2.5 sm:flex-row sm:gap-3">
             <dt className="text-muted-foreground sm:w-56 sm:shrink-0">{t(`apps:myData.fields.${key}`)}</dt>
-            <dd className="font-medium break-words text-foreground">{data[key]?.trim() || "--"}</dd>
+            <dd className="font-medium break-words text-foreground">
+              {data[key]?.trim() || t("apps:myData.notOnFile")}
+            </dd>
           </div>
         ))}
       </dl>

@@ -1,20 +1,24 @@
 import { useState } from "react";
 import { ReauthDialog } from "./reauth-dialog.tsx";
 
-/** Called when the server wants a recent sign-in: `retry` repeats the change once the person proved it again. */
-export type AskAgain = (retry: () => void) => void;
+/**
+ * Called when the server wants a recent sign-in: `retry` repeats the change once the person proved it again;
+ * `reason` is the refusal (the dialog says it: a sign-in with the second factor is asked for, not only a recent one).
+ */
+export type AskAgain = (retry: () => void, reason?: unknown) => void;
 
 /** The account page's "prove it is you" prompt: one dialog for every sensitive change. */
 export function useReauth() {
-  const [retry, setRetry] = useState<(() => void) | null>(null);
-  const askAgain: AskAgain = (next) => setRetry(() => next);
+  const [asked, setAsked] = useState<{ retry: () => void; reason?: unknown } | null>(null);
+  const askAgain: AskAgain = (retry, reason) => setAsked({ retry, reason });
   const dialog = (
     <ReauthDialog
-      open={retry !== null}
-      onClose={() => setRetry(null)}
+      open={asked !== null}
+      reason={asked?.reason}
+      onClose={() => setAsked(null)}
       onConfirmed={() => {
-        retry?.();
-        setRetry(null);
+        asked?.retry();
+        setAsked(null);
       }}
     />
   );

@@ -8,6 +8,7 @@ import {
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button.tsx";
+import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
@@ -19,7 +20,6 @@ import {
   useLiftExclusion,
   useRemoveRule,
 } from "../api/applications-api.ts";
-import { ConfirmButton } from "./confirm-button.tsx";
 import { Section } from "./person-sections.tsx";
 
 export const selectClass =

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
+import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
@@ -15,7 +16,6 @@ import { BulkGrantSection, PeopleSection } from "./application-people.tsx";
 import { RulesSection } from "./application-rules.tsx";
 import { SettingsSection } from "./application-settings.tsx";
 import { SecretOnce } from "./applications-screen.tsx";
-import { ConfirmButton } from "./confirm-button.tsx";
 
 /** One application: its settings, access rules, who has access, bulk grant; rotating its secret. */
 export function ApplicationScreen() {

@@ -1,28 +1,24 @@
 import type { AdminApplication, ApplicationSecret } from "@kpi-id/contracts";
-import { Copy, Plus } from "lucide-react";
+import { Plus } from "lucide-react";
 import { type FormEvent, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Card } from "@/components/ui/card.tsx";
+import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
+import { CopyButton } from "@/components/ui/copy-button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
-import { notify } from "@/lib/notify.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useApplications, useCreateApplication, useRotateSecret } from "../api/admin-api.ts";
-import { ConfirmButton } from "./confirm-button.tsx";
 import { type ConsoleColumn, DataTable } from "./data-table.tsx";
 
 /** The secret of a new application or a rotated one: shown here once, with a copy button. */
 export function SecretOnce({ shown }: { shown: ApplicationSecret }) {
   const { t } = useTranslation("admin");
-  const copy = async () => {
-    await navigator.clipboard.writeText(shown.secret);
-    notify("success", t("admin:applications.copied"));
-  };
   return (
     <Alert title={t("admin:applications.secretTitle", { app: shown.application.title })} testId="secret-once">
       <p>{t("admin:applications.secretOnce")}</p>
@@ -30,9 +26,9 @@ export function SecretOnce({ shown }: { shown: ApplicationSecret }) {
         <code className="rounded bg-muted px-2 py-1 break-all" data-testid="secret-value">
           {shown.secret}
         </code>
-        <Button variant="outline" size="sm" onClick={copy} icon={<Copy aria-hidden />}>
+        <CopyButton text={shown.secret} copiedMessage={t("admin:applications.copied")}>
           {t("admin:applications.copy")}
-        </Button>
+        </CopyButton>
       </p>
       <p className="mt-1 text-xs">{t("admin:applications.applicationId", { id: shown.application.id })}</p>
     </Alert>

@@ -7,7 +7,7 @@ import { Alert } from "@/components/ui/alert.tsx";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
 import { ApiError } from "@/lib/api-client.ts";
 import { pageContainer } from "@/lib/layout.ts";
-import { localizePath } from "@/lib/paths.ts";
+import { localizePath, RETURN_TO_PARAM } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { cn } from "@/lib/utils.ts";
 import { useOperator } from "../api/admin-api.ts";
@@ -28,8 +28,12 @@ export function useCan(permission: string): boolean {
 function Refusal({ error }: { error: unknown }) {
   const { t } = useTranslation("admin");
   const language = useLanguage();
+  const { pathname } = useLocation();
   const code = error instanceof ApiError ? error.code : undefined;
-  if (code === "auth.not_authenticated") return <Navigate to={localizePath(language, "/")} replace />;
+  if (code === "auth.not_authenticated") {
+    const back = new URLSearchParams({ [RETURN_TO_PARAM]: pathname });
+    return <Navigate to={`${localizePath(language, "/")}?${back}`} replace />;
+  }
   if (code === "auth.step_up_required") {
     return (
       <Alert title={t("admin:stepUp.title")} testId="console-step-up">

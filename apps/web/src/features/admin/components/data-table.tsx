@@ -1,4 +1,7 @@
 import { type ColumnDef, type RowData, tableFeatures, useTable } from "@tanstack/react-table";
+import { useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { useHiddenColumns } from "./use-hidden-columns.ts";
 
 const features = tableFeatures({});
 
@@ -15,44 +18,69 @@ interface DataTableProps<Row extends RowData> {
 /**
  * The console's lists: a TanStack table in the app's look, scrolling sideways on a phone. The wrapper is
  * positioned so that visually hidden text in a cell (sr-only, absolutely placed) scrolls with the table
- * instead of widening the whole page at 390 px.
+ * instead of widening the whole page at 390 px. When columns are off-screen the box says so, can be
+ * focused and scrolled with the arrow keys (WCAG 2.1.1; axe's scrollable-region-focusable), and fades
+ * at the edge where more columns wait.
  */
 export function DataTable<Row extends RowData>({ columns, rows, label, empty, testId }: DataTableProps<Row>) {
+  const { t } = useTranslation("admin");
   const table = useTable({ features, columns, data: rows });
+  const box = useRef<HTMLDivElement>(null);
+  const { overflows, moreToTheRight } = useHiddenColumns(box);
   return (
-    <div className="relative overflow-x-auto rounded-lg border border-border bg-white" data-testid={testId}>
-      <table className="w-full text-left text-sm" aria-label={label}>
-        <thead className="bg-muted/60 text-xs tracking-wide text-muted-foreground uppercase">
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => (
-                <th key={header.id} scope="col" className="px-3 py-2 font-semibold whitespace-nowrap">
-                  <table.FlexRender header={header} />
-                </th>
+    <div>
+      {moreToTheRight && (
+        <p className="mb-1 text-xs text-muted-foreground" data-testid="more-columns">
+          {t("table.moreColumns")}
+        </p>
+      )}
+      <div className="relative">
+        <div
+          ref={box}
+          className="relative overflow-x-auto rounded-lg border border-border bg-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          data-testid={testId}
+          {...(overflows ? { tabIndex: 0, role: "region", "aria-label": t("table.scrollable", { label }) } : {})}
+        >
+          <table className="w-full text-left text-sm" aria-label={label}>
+            <thead className="bg-muted/60 text-xs tracking-wide text-muted-foreground uppercase">
+              {table.getHeaderGroups().map((group) => (
+                <tr key={group.id}>
+                  {group.headers.map((header) => (
+                    <th key={header.id} scope="col" className="px-3 py-2 font-semibold whitespace-nowrap">
+                      <table.FlexRender header={header} />
+                    </th>
+                  ))}
+                </tr>
               ))}
-            </tr>
-          ))}
-        </thead>
-        <tbody className="divide-y divide-border">
-          {table.getRowModel().rows.length === 0 ? (
-            <tr>
-              <td colSpan={columns.length} className="px-3 py-6 text-center text-muted-foreground">
-                {empty}
-              </td>
-            </tr>
-          ) : (
-            table.getRowModel().rows.map((row) => (
-              <tr key={row.id} className="hover:bg-muted/40">
-                {row.getAllCells().map((cell) => (
-                  <td key={cell.id} className="px-3 py-2 align-top">
-                    <table.FlexRender cell={cell} />
+            </thead>
+            <tbody className="divide-y divide-border">
+              {table.getRowModel().rows.length === 0 ? (
+                <tr>
+                  <td colSpan={columns.length} className="px-3 py-6 text-center text-muted-foreground">
+                    {empty}
                   </td>
-                ))}
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+                </tr>
+              ) : (
+                table.getRowModel().rows.map((row) => (
+                  <tr key={row.id} className="hover:bg-muted/40">
+                    {row.getAllCells().map((cell) => (
+                      <td key={cell.id} className="px-3 py-2 align-top">
+                        <table.FlexRender cell={cell} />
+                      </td>
+                    ))}
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+        {moreToTheRight && (
+          <div
+            aria-hidden
+            className="pointer-events-none absolute inset-y-0 right-0 w-8 rounded-r-lg bg-gradient-to-l from-white"
+          />
+        )}
+      </div>
     </div>
   );
 }

@@ -3,12 +3,12 @@ import { useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
+import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { Spinner } from "@/components/ui/spinner.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { cn } from "@/lib/utils.ts";
 import { useImport } from "../api/records-api.ts";
-import { ConfirmButton } from "./confirm-button.tsx";
 import { type ConsoleColumn, DataTable } from "./data-table.tsx";
 
 const maxSize = `${importMaxBytes / 1024 / 1024} MiB`;

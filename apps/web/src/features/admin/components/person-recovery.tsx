@@ -1,9 +1,9 @@
 import type { PersonDetail } from "@kpi-id/contracts";
 import { useTranslation } from "react-i18next";
+import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import { useConsoleAction } from "../api/admin-api.ts";
-import { ConfirmButton } from "./confirm-button.tsx";
 import { useCan } from "./console-shell.tsx";
 import { Section } from "./person-sections.tsx";
 

@@ -3,8 +3,6 @@ import type { RefObject } from "react";
 import { useTranslation } from "react-i18next";
 import { Dialog, DialogContent } from "@/components/ui/dialog.tsx";
 
-const EMPTY_VALUE = "--";
-
 /** Known fields first in their fixed order, then anything else the server sent. */
 function orderedKeys(data: Record<string, string>): string[] {
   const extra = Object.keys(data).filter((key) => !(userDataKeys as readonly string[]).includes(key));
@@ -19,12 +17,15 @@ interface MyDataDialogProps {
   returnFocusTo: RefObject<HTMLButtonElement | null>;
 }
 
-/** Every field of the person's data as "name:" and value, "--" when empty. */
+/**
+ * Every field of the person's data as "name:" and value; an empty one says so in words (the spec's "--"
+ * read as a glitch to people, issue 37).
+ */
 export default function MyDataDialog({ data, open, onOpenChange, returnFocusTo }: MyDataDialogProps) {
   const { t } = useTranslation("apps");
   const displayValue = (key: string): string => {
     const value = data[key]?.trim();
-    if (!value) return EMPTY_VALUE;
+    if (!value) return t("apps:myData.notOnFile");
     return key === "AUTH_METHOD" ? t(`apps:myData.authMethods.${value}`, { defaultValue: value }) : value;
   };
   return (

@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { useNavigate } from "react-router";
 import { browser } from "@/lib/browser.ts";
-import { localizedHref, localizePath } from "@/lib/paths.ts";
+import { localizedHref, localizePath, returnPathFrom } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { userQueryOptions } from "./get-user.ts";
 
@@ -29,6 +29,12 @@ export function useFinishSignIn(search: string) {
         return;
       }
       await queryClient.fetchQuery({ ...userQueryOptions, staleTime: 0 });
+      // A console page opened while signed out sent the person here with its path: back to it.
+      const returnTo = returnPathFrom(search);
+      if (returnTo) {
+        navigate(returnTo, { replace: true });
+        return;
+      }
       navigate(localizedHref(language, "/apps", search, appLinkParams), { replace: true });
     },
     [queryClient, navigate, language, search],

@@ -104,6 +104,22 @@ describe("the login form", () => {
     expect(screen.getByLabelText("Логін")).toBeEnabled();
   });
 
+  it("puts the focus back on the username after a failed attempt submitted with the button", async () => {
+    mockFetch({
+      "GET /user": unauthorized,
+      "POST /api/auth": () => apiError("auth.invalid_credentials"),
+    });
+    renderApp("/uk/");
+    const user = await fillForm("student", "wrong");
+    await user.click(screen.getByRole("button", { name: "Увійти" }));
+    await screen.findByTestId("invalid-credentials");
+    // Disabled while the attempt ran, the fields had dropped the focus to <body>.
+    await waitFor(() => expect(screen.getByLabelText("Логін")).toHaveFocus());
+    // Typed over at once: the old username is selected.
+    await user.keyboard("employee");
+    expect(screen.getByLabelText("Логін")).toHaveValue("employee");
+  });
+
   it("asks to sign in again, not to check the password, when the session exchange finds the grant used", async () => {
     mockFetch({
       "GET /user": unauthorized,

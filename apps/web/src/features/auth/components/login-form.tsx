@@ -1,6 +1,6 @@
 import type { ErrorCode } from "@kpi-id/contracts";
 import { KeyRound, LogIn } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
@@ -10,12 +10,25 @@ import { Label } from "@/components/ui/label.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { type LoginForm as LoginValues, loginFieldRules, useLogin } from "../api/login.ts";
 import { passkeysSupported, usePasskeySignIn } from "../api/use-passkey-sign-in.ts";
+import { LockedOutHelp } from "./locked-out-help.tsx";
 import { PasswordInput } from "./password-input.tsx";
 
 // Only people with a second factor see it: it stays out of the login screen's first load.
 const SecondFactorForm = lazy(() => import("./second-factor-form.tsx"));
 
 const INVALID_CREDENTIALS = "auth:login.invalidCredentials.description";
+
+/**
+ * A Google sign-in of a person with a second factor comes back with its grant in the address's fragment
+ * (`#second-factor=…`): the code is asked for here. The fragment is taken off the address at once.
+ */
+function grantFromAddress(): string | undefined {
+  if (typeof window === "undefined") return undefined;
+  const grant = new URLSearchParams(window.location.hash.slice(1)).get("second-factor");
+  if (!grant) return undefined;
+  window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
+  return grant;
+}
 
 /**
  * Wrong credentials (or a failure without a code) keep the spec's invalid-credentials alert; every other
@@ -31,6 +44,7 @@ function SignInFailure({ code, message }: { code: ErrorCode | undefined; message
       testId={wrongCredentials ? "invalid-credentials" : "sign-in-error"}
     >
       {wrongCredentials ? t(INVALID_CREDENTIALS) : message}
+      {code === "auth.too_many_attempts" ? <LockedOutHelp /> : null}
     </Alert>
   );
 }
@@ -45,15 +59,21 @@ interface LoginFormProps {
 
 export function LoginForm({ onSignedIn, onAttempt, disabled = false }: LoginFormProps) {
   const { t } = useTranslation("auth");
-  const [owingCode, setOwingCode] = useState<string>();
+  const [owingCode, setOwingCode] = useState<string | undefined>(grantFromAddress);
   const login = useLogin(onSignedIn, setOwingCode);
   const passkey = usePasskeySignIn(onSignedIn);
   const describeError = useErrorMessage();
-  const { register, handleSubmit, formState } = useForm<LoginValues>({
+  const { register, handleSubmit, formState, setFocus } = useForm<LoginValues>({
     mode: "onChange",
     defaultValues: { username: "", password: "" },
   });
   const busy = login.isPending || passkey.pending || disabled;
+
+  // The fields and the button are disabled while the attempt runs, which drops the focus to <body>:
+  // after a failure it goes back to the first field, under the alert that says what went wrong.
+  useEffect(() => {
+    if (login.isError) setFocus("username", { shouldSelect: true });
+  }, [login.isError, setFocus]);
 
   const submit = handleSubmit((values) => {
     onAttempt?.();

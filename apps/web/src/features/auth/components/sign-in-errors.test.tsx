@@ -1,5 +1,5 @@
 import type { DiiaAppLink, ErrorCode, Language } from "@kpi-id/contracts";
-import { screen } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { apiError, json, mockFetch, signedIn, unauthorized } from "../../../../test/fetch-mock.ts";
@@ -74,6 +74,36 @@ describe.each(languages)("the login screen in %s", (language) => {
     const alert = await screen.findByTestId(testId);
     expect(alert).toHaveTextContent(text[language]);
     if (testId !== "invalid-credentials") expect(screen.queryByTestId("invalid-credentials")).not.toBeInTheDocument();
+  });
+
+  it("tells a locked-out person what still works: Diia, Google, a reset, a browser that signed in before", async () => {
+    mockFetch({
+      "GET /user": unauthorized,
+      "POST /api/auth": () => apiError("auth.too_many_attempts", { "Retry-After": "900" }),
+    });
+    renderApp(`/${language}/`);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(labels[language].username), "student");
+    await user.type(screen.getByLabelText(labels[language].password), "x");
+    await user.click(screen.getByRole("button", { name: labels[language].submit }));
+    const help = await screen.findByTestId("locked-out-help");
+    const words = {
+      uk: { when: "через 15 хвилин", diia: "Увійти через Дію", reset: "Відновити пароль", browser: "вже входили" },
+      en: {
+        when: "in 15 minutes",
+        diia: "Sign in with Diia",
+        reset: "Reset your password",
+        browser: "signed in with before",
+      },
+    }[language];
+    expect(screen.getByTestId("sign-in-error")).toHaveTextContent(words.when);
+    expect(within(help).getByRole("link", { name: words.diia })).toHaveAttribute("href", `/${language}/diia`);
+    expect(within(help).getByRole("link", { name: words.reset })).toHaveAttribute(
+      "href",
+      `/${language}/forgot-password`,
+    );
+    expect(help).toHaveTextContent("Google");
+    expect(help).toHaveTextContent(words.browser);
   });
 
   it("says when to try again without a Retry-After header", async () => {

@@ -8,6 +8,7 @@ import {
 } from "@kpi-id/contracts";
 import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
 import { apiJson } from "@/lib/api-client.ts";
+import { browser } from "@/lib/browser.ts";
 import { signInRequestQuery } from "./get-interaction.ts";
 
 const pathOf = (id: string) => `${samlConsentPath}/${encodeURIComponent(id)}`;
@@ -38,6 +39,6 @@ export function answerSamlConsent(id: string, allow: boolean): Promise<ConsentOu
 export function useAnswerSamlConsent(id: string) {
   return useMutation({
     mutationFn: (allow: boolean) => answerSamlConsent(id, allow),
-    onSuccess: ({ redirectTo }) => window.location.assign(redirectTo),
+    onSuccess: ({ redirectTo }) => browser.assign(redirectTo),
   });
 }

@@ -1,14 +1,16 @@
 import type { ConsentDetails, SamlConsentDetails } from "@kpi-id/contracts";
-import { screen } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
-import { apiError, json, mockFetch } from "../../../../test/fetch-mock.ts";
+import { describe, expect, it, vi } from "vitest";
+import { browser } from "@/lib/browser.ts";
+import { apiError, json, mockFetch, publicSettings } from "../../../../test/fetch-mock.ts";
 import { renderApp, student } from "../../../../test/render.tsx";
 
 const details: ConsentDetails = {
   application: { title: "Демо-сайт", description: "" },
   scopes: ["openid", "profile"],
   person: { name: student.fullName },
+  access: true,
 };
 
 describe("the consent screen", () => {
@@ -58,6 +60,30 @@ describe("the consent screen", () => {
     expect(screen.getByRole("heading", { name: "Sign in to “Zenodo”" })).toBeVisible();
     await userEvent.setup().click(screen.getByRole("button", { name: "Deny" }));
     expect(await screen.findByTestId("consent-answer-error")).toBeVisible();
+    expect(answered).toEqual({ allow: false });
+  });
+
+  it("tells a person without access who to ask, and goes back to the application only when asked", async () => {
+    let answered: unknown;
+    const assign = vi.spyOn(browser, "assign").mockImplementation(() => undefined);
+    mockFetch({
+      "GET /user": () => json(student),
+      "GET /api/oidc/interaction/u2/details": () => json({ ...details, access: false } satisfies ConsentDetails),
+      "POST /api/oidc/interaction/u2/consent": (_url, init) => {
+        answered = JSON.parse(String(init.body));
+        return json({ redirectTo: "/oidc/auth/u2" });
+      },
+    });
+    renderApp("/uk/consent?uid=u2");
+    expect(await screen.findByRole("heading", { name: "У вас немає доступу до «Демо-сайт»" })).toBeVisible();
+    expect(screen.getByRole("link", { name: publicSettings.supportEmail })).toHaveAttribute(
+      "href",
+      `mailto:${publicSettings.supportEmail}`,
+    );
+    expect(screen.queryByRole("button", { name: "Дозволити" })).not.toBeInTheDocument();
+    expect(answered).toBeUndefined();
+    await userEvent.setup().click(screen.getByRole("button", { name: "Повернутися до застосунку" }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith("/oidc/auth/u2"));
     expect(answered).toEqual({ allow: false });
   });
 

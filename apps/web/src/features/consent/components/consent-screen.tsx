@@ -9,6 +9,7 @@ import { useErrorMessage } from "@/lib/error-message.ts";
 import { useAnswerConsent } from "../api/answer-consent.ts";
 import { useInteraction } from "../api/get-interaction.ts";
 import { useAnswerSamlConsent, useSamlConsent } from "../api/saml-consent.ts";
+import { NoAccess } from "./no-access.tsx";
 
 /** Whose request the screen answers: an OpenID Connect interaction or a SAML service provider's request. */
 export type ConsentRequest = { kind: "oidc"; uid: string } | { kind: "saml"; id: string };
@@ -117,10 +118,13 @@ function ConsentView<T extends Asked>(props: {
 
 function OidcConsent({ uid }: { uid: string }) {
   const { t } = useTranslation("consent");
+  const details = useInteraction(uid);
+  const answer = useAnswerConsent(uid);
+  if (details.data && !details.data.access) return <NoAccess details={details.data} answer={answer} />;
   return (
     <ConsentView
-      details={useInteraction(uid)}
-      answer={useAnswerConsent(uid)}
+      details={details}
+      answer={answer}
       items={({ scopes }) =>
         (scopes.length ? scopes : ["openid"]).map((scope) => (knownScopes.has(scope) ? t(`scopes.${scope}`) : scope))
       }

@@ -1,4 +1,4 @@
-import { RefreshCw } from "lucide-react";
+import { ExternalLink, RefreshCw } from "lucide-react";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button.tsx";
@@ -63,6 +63,15 @@ export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming, exchange,
             asLink={isMobile}
             renderAs={renderAs}
           />
+          {isMobile ? (
+            // Tapping a QR code is not something people know to do: a button that says what it does.
+            <Button asChild size="lg" className="w-full max-w-[388px]">
+              <a href={link.data.deepLink} target="_blank" rel="noopener noreferrer" data-testid="diia-open-app">
+                <ExternalLink aria-hidden />
+                {t("auth:diia.openButton")}
+              </a>
+            </Button>
+          ) : null}
           <DiiaRefreshProgress shownAt={shownAt} refreshIntervalMs={timing.refreshIntervalMs} />
         </>
       ) : (

@@ -79,7 +79,11 @@ export function ResetPasswordForm({ token, forgotHref, signInHref }: ResetPasswo
       <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
       <NewPasswordField
         value={newPassword}
-        onChange={setNewPassword}
+        onChange={(typed) => {
+          setNewPassword(typed);
+          // The refusal was about the password as it was: a changed one has not been judged yet.
+          if (reset.isError) reset.reset();
+        }}
         contextWords={contextWordsOf({ username, fullName })}
       />
       {reset.isError ? (

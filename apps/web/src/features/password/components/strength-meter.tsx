@@ -61,6 +61,11 @@ export function StrengthMeter({ password, contextWords, id }: StrengthMeterProps
           {t(`password:length.${note}`, { count: length, min: PASSWORD_MIN_LENGTH, advised: PASSWORD_ADVISED_LENGTH })}
         </span>
       </p>
+      {strength?.refused ? (
+        <p className="text-destructive" data-testid="password-will-be-refused">
+          {t(`password:refused.${strength.refused}`)}
+        </p>
+      ) : null}
       {strength?.warning ? <p className="text-destructive">{t(`password:warnings.${strength.warning}`)}</p> : null}
       {strength && strength.suggestions.length > 0 ? (
         <ul className="list-disc space-y-0.5 pl-5 text-muted-foreground">

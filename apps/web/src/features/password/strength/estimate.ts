@@ -1,4 +1,4 @@
-import { serviceContextWords } from "@kpi-id/contracts";
+import { type BlocklistReason, blockedWords, blocklistReason, serviceContextWords } from "@kpi-id/contracts";
 
 export type StrengthScore = 0 | 1 | 2 | 3 | 4;
 
@@ -7,6 +7,8 @@ export interface Strength {
   score: StrengthScore;
   warning: string | null;
   suggestions: string[];
+  /** KPI ID's server will refuse it, and why (the same rule the server applies). */
+  refused?: BlocklistReason;
 }
 
 export type Estimate = (password: string, contextWords: readonly string[]) => Strength;
@@ -20,9 +22,11 @@ async function loadZxcvbn(): Promise<Estimate> {
     import("@zxcvbn-ts/language-common"),
   ]);
   const zxcvbn = new ZxcvbnFactory({ dictionary: common.dictionary, graphs: common.adjacencyGraphs });
+  const commonPasswords = new Set(common.dictionary["passwords-common"].map((word) => word.toLowerCase()));
   return (password, contextWords) => {
     const { score, feedback } = zxcvbn.check(password, [...serviceContextWords, ...contextWords]);
-    return { score, warning: feedback.warning, suggestions: feedback.suggestions };
+    const refused = blocklistReason(password, blockedWords(contextWords), commonPasswords);
+    return { score: refused ? 0 : score, warning: feedback.warning, suggestions: feedback.suggestions, refused };
   };
 }
 

@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Button, type ButtonProps } from "@/components/ui/button.tsx";
-import { Dialog, DialogContent } from "@/components/ui/dialog.tsx";
+import { Button, type ButtonProps } from "./button.tsx";
+import { Dialog, DialogContent } from "./dialog.tsx";
 
 interface ConfirmButtonProps extends Omit<ButtonProps, "onClick"> {
   /** What will happen, in words, shown before anything is done. */
@@ -11,17 +11,17 @@ interface ConfirmButtonProps extends Omit<ButtonProps, "onClick"> {
   onConfirm: () => void;
 }
 
-/** A destructive console action: the button asks first, naming what will happen. */
+/** A destructive action (the console's, the account page's): the button asks first, naming what will happen. */
 export function ConfirmButton({ question, consequence, confirmLabel, onConfirm, ...button }: ConfirmButtonProps) {
-  const { t } = useTranslation("admin");
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <Button variant="outline" size="sm" {...button} onClick={() => setOpen(true)} />
-      <DialogContent title={question} description={consequence} closeLabel={t("admin:confirm.cancel")}>
+      <DialogContent title={question} description={consequence} closeLabel={t("common:actions.close")}>
         <div className="flex flex-wrap justify-end gap-2">
           <Button variant="ghost" onClick={() => setOpen(false)}>
-            {t("admin:confirm.cancel")}
+            {t("common:actions.cancel")}
           </Button>
           <Button
             data-testid="confirm-action"

@@ -60,6 +60,21 @@ describe("saml operator commands", () => {
     }
   });
 
+  it("--sign-response and --encrypt are kept on a re-import and turned off by their --no- forms", async () => {
+    const metadata = file("sp-flags.xml", sp.metadata);
+    const add = async (...flags: string[]) => {
+      const result = await cli(["saml", "sp", "add", "--metadata", metadata, ...flags, "--json"]);
+      expect(result.stderr).toBe("");
+      return result.json();
+    };
+    expect(await add("--sign-response", "--encrypt")).toMatchObject({ signResponse: true, encryptAssertions: true });
+    expect(await add()).toMatchObject({ signResponse: true, encryptAssertions: true });
+    expect(await add("--no-sign-response", "--no-encrypt")).toMatchObject({
+      signResponse: false,
+      encryptAssertions: false,
+    });
+  });
+
   it("refuses metadata with a DTD (entity expansion, external entities), an IdP's metadata, and unknown attributes", async () => {
     const xxe = `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>${sp.metadata.replace(/^<\?xml[^>]*>/, "")}`;
     const refusedXxe = await cli(["saml", "sp", "add", "--metadata", file("xxe.xml", xxe)]);

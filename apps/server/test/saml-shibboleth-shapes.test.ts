@@ -2,7 +2,7 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSpMetadata } from "../src/saml/sp-metadata.ts";
-import { upsertServiceProvider } from "../src/saml/sp-registry.ts";
+import { type SpPolicy, upsertServiceProvider } from "../src/saml/sp-registry.ts";
 import { xsBoolean } from "../src/saml/xs-boolean.ts";
 import { browse, formOf } from "./saml/browse.ts";
 import { type NodeSamlSp, type NodeSamlSpOptions, nodeSamlSp } from "./saml/node-saml-sp.ts";
@@ -11,12 +11,12 @@ import { addPerson, signIn } from "./support/campus.ts";
 
 const password = "correct horse battery staple";
 
-async function register(app: FastifyInstance, metadata: string) {
+async function register(app: FastifyInstance, metadata: string, policy: SpPolicy = {}) {
   await upsertServiceProvider(
     app.db,
     await parseSpMetadata(metadata),
     "manual",
-    { releasedAttributes: [], firstParty: true },
+    { releasedAttributes: ["mail"], firstParty: true, ...policy },
     new Date(),
   );
 }
@@ -100,5 +100,27 @@ describe("SAML requests as Shibboleth and older SPs write them", () => {
     weakSaml.options.signatureAlgorithm = "sha256";
     const page = await browse(test.app, await weak.saml.getAuthorizeUrlAsync("", undefined, {}), cookie);
     expect(formOf(page.body).action).toBe(weak.acsUrl);
+  });
+
+  it("an SP that wants the Response signed as well (pysaml2, SATOSA) gets it when its policy says so, encrypted or not", async () => {
+    for (const encryptAssertions of [false, true]) {
+      const strict = sp({ baseUrl: `https://strict-${encryptAssertions}.example.org`, wantResponseSigned: true });
+      const metadata = strict.metadata.replace(/AuthnRequestsSigned="true"/, 'AuthnRequestsSigned="false"');
+      await register(test.app, metadata, { encryptAssertions });
+      const answer = async () => {
+        const page = await browse(test.app, await strict.saml.getAuthorizeUrlAsync("", undefined, {}), cookie);
+        return formOf(page.body).SAMLResponse;
+      };
+      // By default only the assertion is signed: this SP refuses the answer.
+      await expect(strict.saml.validatePostResponseAsync({ SAMLResponse: await answer() })).rejects.toThrow(
+        /signature/i,
+      );
+      await register(test.app, metadata, { encryptAssertions, signResponse: true });
+      const signed = await answer();
+      const xml = Buffer.from(signed, "base64").toString("utf8");
+      expect(xml.includes("EncryptedAssertion")).toBe(encryptAssertions);
+      const { profile } = await strict.saml.validatePostResponseAsync({ SAMLResponse: signed });
+      expect(profile?.["urn:oid:0.9.2342.19200300.100.1.3"]).toBe("o.koval@kpi.ua");
+    }
   });
 });

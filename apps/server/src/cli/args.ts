@@ -16,6 +16,8 @@ export function parseOptions<T extends OptionSpec>(args: string[], options: T) {
       options: { ...options, json: { type: "boolean" } },
       strict: true,
       allowPositionals: false,
+      // --no-encrypt, --no-sign-response: a re-import keeps an SP's policy, so a flag must be able to turn it off.
+      allowNegative: true,
     }).values as { [K in keyof T]?: OptionValue<T[K]> } & { json?: boolean };
   } catch (error) {
     throw new UsageError((error as Error).message);

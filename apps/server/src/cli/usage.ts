@@ -41,7 +41,7 @@ OpenID Connect signing keys
   keys list                                 keys, which are published, which signs
 
 SAML 2.0 identity provider (docs/saml.md)
-  saml sp add --metadata FILE|URL [--attribute NAME ...] [--app ID|NAME] [--first-party] [--encrypt]
+  saml sp add --metadata FILE|URL [--attribute NAME ...] [--app ID|NAME] [--first-party] [--encrypt] [--sign-response]
                                             register or refresh a service provider from its metadata;
                                             --attribute adds to what it is released (see docs/saml.md)
   saml sp list                              registered service providers

@@ -27,6 +27,7 @@ export interface SamlServiceProvidersTable {
   application_id: ColumnType<string | null, string | null | undefined, string | null>;
   first_party: Flag;
   encrypt_assertions: Flag;
+  sign_response: Flag;
   valid_until: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;

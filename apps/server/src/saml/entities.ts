@@ -43,6 +43,9 @@ export function samlEntities({ idpEntityId, ssoUrl, key, sp, wantAuthnRequestsSi
   });
   const spEntity = samlify.ServiceProvider({
     metadata: withSignedAssertions(sp.metadata_xml),
+    // The operator's per-SP choice: the Response signed as well as its assertion (login-response.ts signs
+    // after encrypting, so the outer signature covers what the SP receives).
+    wantMessageSigned: sp.sign_response,
     // Our LogoutRequests and LogoutResponses to it are signed too (samlify reads this from the SP's settings).
     wantLogoutRequestSigned: true,
     wantLogoutResponseSigned: true,

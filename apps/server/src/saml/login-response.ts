@@ -126,6 +126,8 @@ export async function signedLoginResponse(
     {},
     {
       customTagReplacement: () => ({ id: "", context: xml }),
+      // A Response signature made before encryption would cover an assertion the SP never sees.
+      encryptThenSign: true,
     },
   );
   return result.context;

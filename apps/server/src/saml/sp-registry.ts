@@ -6,6 +6,8 @@ export interface SpPolicy {
   applicationId?: string | null;
   firstParty?: boolean;
   encryptAssertions?: boolean;
+  /** Sign the whole Response as well as the assertion (pysaml2 and SATOSA want both). */
+  signResponse?: boolean;
 }
 
 /** Adds or replaces an SP (registration from metadata keeps the operator's release policy on re-import). */
@@ -22,6 +24,7 @@ export async function upsertServiceProvider(
     ...(policy.applicationId !== undefined && { application_id: policy.applicationId }),
     ...(policy.firstParty !== undefined && { first_party: policy.firstParty }),
     ...(policy.encryptAssertions !== undefined && { encrypt_assertions: policy.encryptAssertions }),
+    ...(policy.signResponse !== undefined && { sign_response: policy.signResponse }),
   };
   const metadataColumns = {
     metadata_xml: sp.metadataXml,

@@ -22,6 +22,8 @@ export interface NodeSamlSpOptions {
   authnContext?: string[];
   /** Entity categories (e.g. REFEDS R&S) the federation tagged the SP with, as mdattr:EntityAttributes. */
   entityCategories?: string[];
+  /** Refuse a Response whose outer element is unsigned (as stock pysaml2 and SATOSA do). */
+  wantResponseSigned?: boolean;
 }
 
 /** The federation's tags, where metadata carries them: the first child of the EntityDescriptor. */
@@ -54,7 +56,7 @@ export function nodeSamlSp(options: NodeSamlSpOptions): NodeSamlSp {
     idpCert: options.idpCertificate,
     audience: entityId,
     wantAssertionsSigned: true,
-    wantAuthnResponseSigned: false,
+    wantAuthnResponseSigned: options.wantResponseSigned ?? false,
     signatureAlgorithm: "sha256",
     digestAlgorithm: "sha256",
     ...(options.signRequests === false ? {} : { privateKey: signing.privateKeyPem }),

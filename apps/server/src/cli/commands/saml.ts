@@ -31,6 +31,7 @@ const spOptions = {
   app: { type: "string" },
   "first-party": { type: "boolean" },
   encrypt: { type: "boolean" },
+  "sign-response": { type: "boolean" },
 } as const;
 
 /** `saml sp add --metadata FILE|URL`: registers (or refreshes) an SP from its metadata, with its release policy. */
@@ -55,6 +56,7 @@ const spAdd: CommandHandler = async ({ db, out, readFile, config }, args) => {
       applicationId: await applicationIdOf(db, values.app),
       firstParty: values["first-party"],
       encryptAssertions: values.encrypt,
+      signResponse: values["sign-response"],
     },
     new Date(),
   );
@@ -75,6 +77,7 @@ function describe(row: Awaited<ReturnType<typeof listServiceProviders>>[number])
     applicationId: row.application_id,
     firstParty: row.first_party,
     encryptAssertions: row.encrypt_assertions,
+    signResponse: row.sign_response,
     validUntil: row.valid_until?.toISOString() ?? null,
   };
 }

@@ -97,9 +97,33 @@ describe("SAML requests as Shibboleth and older SPs write them", () => {
     const refused = await test.app.inject({ url: `${url.pathname}${url.search}`, headers: { cookie } });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().code).toBe("saml.request_refused");
+    // A person's browser is sent to a page in their language that says so, not shown the JSON.
+    for (const [acceptLanguage, language] of [
+      ["en-GB,en;q=0.9", "en"],
+      ["uk-UA,uk;q=0.9", "uk"],
+    ]) {
+      const navigation = await test.app.inject({
+        url: `${url.pathname}${url.search}`,
+        headers: { cookie, accept: "text/html,application/xhtml+xml", "accept-language": acceptLanguage },
+      });
+      expect(navigation.statusCode).toBe(303);
+      expect(navigation.headers.location).toBe(`/${language}/consent?samlError=saml.request_refused`);
+    }
     weakSaml.options.signatureAlgorithm = "sha256";
     const page = await browse(test.app, await weak.saml.getAuthorizeUrlAsync("", undefined, {}), cookie);
     expect(formOf(page.body).action).toBe(weak.acsUrl);
+  });
+
+  it("a browser whose SP's sign-in has expired, or that brought no request, sees a page instead of JSON", async () => {
+    const html = { accept: "text/html", "accept-language": "en" };
+    const expired = await test.app.inject({ url: "/saml/continue/no-such-request", headers: { ...html, cookie } });
+    expect(expired.statusCode).toBe(303);
+    expect(expired.headers.location).toBe("/en/consent?samlError=saml.request_not_found");
+    const empty = await test.app.inject({ url: "/saml/sso", headers: html });
+    expect(empty.statusCode).toBe(303);
+    expect(empty.headers.location).toMatch(
+      /^\/en\/consent\?samlError=(saml\.request_refused|request\.validation_failed)$/,
+    );
   });
 
   it("an SP that wants the Response signed as well (pysaml2, SATOSA) gets it when its policy says so, encrypted or not", async () => {

@@ -10,6 +10,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { requestLanguage } from "../http/language.ts";
+import { isNavigation } from "../http/navigation.ts";
 import { rememberContinueTo } from "../sessions/continue-to.ts";
 import { GoogleOpenIdClient } from "./client.ts";
 import { googleErrorReason } from "./error-reason.ts";
@@ -28,12 +29,6 @@ function parseAppId(value: string | undefined): string | undefined {
     });
   }
   return value;
-}
-
-/** A browser navigating here (rather than a script) is sent back to the login page with the Google alert. */
-function isNavigation(request: FastifyRequest): boolean {
-  const accept = request.headers.accept ?? "";
-  return accept.includes("text/html");
 }
 
 /** The login page with the Google alert; the reason lets it say what the person can do. */

@@ -15,6 +15,7 @@ import {
   signedOctets,
   textOf,
 } from "./authn-request.ts";
+import { showRefusalsAsPage } from "./browser-errors.ts";
 import { samlEntities } from "./entities.ts";
 import { awaitAnswer, roundAwaiting, startLogoutRound } from "./logout-round.ts";
 import { continueLogout, logoutRoundPath } from "./logout-steps.ts";
@@ -55,6 +56,7 @@ function readLogoutMessage(xml: string, expected: "LogoutRequest" | "LogoutRespo
  * LogoutResponse, and last the initiator gets its LogoutResponse.
  */
 export const sloRoutes: FastifyPluginAsyncZod = async (app) => {
+  showRefusalsAsPage(app);
   await app.register(formbody, { bodyLimit: 256 * 1024 });
 
   const receive = async (request: FastifyRequest, reply: FastifyReply, binding: Binding, fields: Fields) => {

@@ -12,6 +12,7 @@ import { isMultiFactor, lastAuthenticatedAt } from "../sessions/strength.ts";
 import { answerSignedIn, answerStatus } from "./answer.ts";
 import { releasedAttributeNames } from "./attributes.ts";
 import { acceptAuthnRequest, type Binding, decodeXml, SamlRequestRefused } from "./authn-request.ts";
+import { showRefusalsAsPage } from "./browser-errors.ts";
 import { hasSamlConsent } from "./consent.ts";
 import { statusCodes } from "./login-response.ts";
 import { samlPaths } from "./metadata.ts";
@@ -58,6 +59,7 @@ export const pendingIdParams = z.object({ id: text().regex(/^[A-Za-z0-9_-]{1,64}
 export const continuePathOf = (id: string) => `${samlContinuePath}/${encodeURIComponent(id)}`;
 
 export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
+  showRefusalsAsPage(app);
   await app.register(formbody, { bodyLimit: 256 * 1024 });
 
   const receive = async (

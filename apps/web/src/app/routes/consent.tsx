@@ -1,3 +1,4 @@
+import { isErrorCode } from "@kpi-id/contracts";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { Button } from "@/components/ui/button.tsx";
@@ -23,6 +24,27 @@ function NoRequest() {
 }
 
 /**
+ * A service provider's SAML message KPI ID refused (the server sends the browser here with the code):
+ * what happened, in the person's language, and what they can do. `role="alert"` so a screen reader says it.
+ */
+function SamlRefused({ code }: { code: string }) {
+  const { t } = useTranslation(["consent", "errors"]);
+  const language = useLanguage();
+  const reason = isErrorCode(code) ? t(`errors:${code}`) : t("consent:samlRefused.unknown");
+  return (
+    <ContentPage title={t("consent:samlRefused.title")} width="narrow">
+      <p role="alert" data-testid="saml-refused">
+        {reason}
+      </p>
+      <p className="text-muted-foreground">{t("consent:samlRefused.whoToAsk")}</p>
+      <Button asChild className="self-start">
+        <Link to={localizePath(language, "/")}>{t("consent:noRequest.home")}</Link>
+      </Button>
+    </ContentPage>
+  );
+}
+
+/**
  * /{lang}/consent?uid=… (an OpenID Connect sign-in) or ?saml=… (a SAML service provider's
  * request): where the server sends a sign-in that needs the person's consent.
  */
@@ -30,6 +52,8 @@ export function ConsentRoute() {
   const [searchParams] = useSearchParams();
   const saml = searchParams.get("saml");
   const uid = searchParams.get("uid");
+  const samlError = searchParams.get("samlError");
+  if (samlError) return <SamlRefused code={samlError} />;
   if (saml) return <ConsentScreen request={{ kind: "saml", id: saml }} />;
   if (uid) return <ConsentScreen request={{ kind: "oidc", uid }} />;
   return <NoRequest />;

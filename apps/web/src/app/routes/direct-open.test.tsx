@@ -29,4 +29,19 @@ describe("pages opened with nothing behind them", () => {
     const asked = fetchSpy.mock.calls.map(([input]) => String(input));
     expect(asked.filter((url) => url.includes("interaction") || url.includes("saml"))).toEqual([]);
   });
+
+  it("/consent?samlError=… says in the person's language why the service's sign-in stopped and who to tell", async () => {
+    mockFetch({ "GET /user": unauthorized });
+    renderApp("/uk/consent?samlError=saml.request_refused");
+    expect(await screen.findByRole("heading", { name: "Вхід до сервісу не вдалося продовжити" })).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent(/Запит сервісу на вхід відхилено/);
+    expect(screen.getByText(/повідомте тих, хто керує сервісом/)).toBeInTheDocument();
+  });
+
+  it("/consent?samlError= with a code it does not know still says something a person can act on", async () => {
+    mockFetch({ "GET /user": unauthorized });
+    renderApp("/en/consent?samlError=%3Cscript%3E");
+    expect(await screen.findByRole("alert")).toHaveTextContent("The service's sign-in request could not be accepted.");
+    expect(document.body.textContent).not.toContain("<script>");
+  });
 });

@@ -87,3 +87,35 @@ export class MellonSpPage {
     return this.page.locator(`[data-attribute="${name}"]`);
   }
 }
+
+/** Apache with mod_shib and shibd, Debian's Shibboleth SP 3 (e2e/tools/saml/shibboleth.ts). */
+export class ShibbolethSpPage {
+  readonly page: Page;
+  readonly url: string;
+  readonly authnContext: Locator;
+  readonly session: Locator;
+
+  constructor(page: Page, url: string) {
+    this.page = page;
+    this.url = url;
+    this.authnContext = page.getByTestId("shibboleth-authn-context");
+    this.session = page.getByTestId("shibboleth-session");
+  }
+
+  /** A page that needs a session: without one, Shibboleth starts a sign-in at KPI ID. */
+  async openSecure(): Promise<void> {
+    await this.page.goto(`${this.url}/secure/`);
+  }
+
+  /** Shibboleth's own session initiator, with its forceAuthn or isPassive flag, returning to `target`. */
+  async logIn(options: { forceAuthn?: boolean; isPassive?: boolean; target: "/secure/" | "/public/" }): Promise<void> {
+    const query = new URLSearchParams({ target: `${this.url}${options.target}` });
+    if (options.forceAuthn) query.set("forceAuthn", "1");
+    if (options.isPassive) query.set("isPassive", "1");
+    await this.page.goto(`${this.url}/Shibboleth.sso/Login?${query}`);
+  }
+
+  attribute(id: string): Locator {
+    return this.page.locator(`[data-attribute="${id}"]`);
+  }
+}

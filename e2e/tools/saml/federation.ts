@@ -16,6 +16,8 @@ export interface SamlHarness {
   federationCertFile: string;
   nodeSaml: { url: string; entityId: string; keyFile: string; certFile: string };
   mellon: { url: string; entityId: string; keyFile: string; certFile: string; metadataFile: string };
+  /** Apache with mod_shib and shibd (Debian's Shibboleth SP 3), the SP most research federations run. */
+  shibboleth: { url: string; entityId: string; keyFile: string; certFile: string; listenerPort: number };
 }
 
 const researchAndScholarship = "http://refeds.org/category/research-and-scholarship";
@@ -92,14 +94,34 @@ function mellonMetadata(url: string, certificate: string): string {
   );
 }
 
-/** Keys, both SPs' metadata and the federation's signed aggregate (both SPs tagged R&S), in `dir`. */
+/**
+ * The Shibboleth SP's metadata as its own generator writes it (shib-metagen, the MetadataGenerator handler):
+ * booleans as "1" (xs:boolean), one KeyDescriptor for signing and encryption, its handler's endpoints.
+ * It signs its AuthnRequests (signing="true" in shibboleth.ts), so the metadata says AuthnRequestsSigned="1".
+ */
+function shibbolethMetadata(url: string, certificate: string): string {
+  const handler = `${url}/Shibboleth.sso`;
+  return (
+    `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${url}/shibboleth">` +
+    '<md:SPSSODescriptor AuthnRequestsSigned="1" protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">' +
+    `<md:KeyDescriptor><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${certificate}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>` +
+    `<md:SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${handler}/SLO/Redirect"/>` +
+    `<md:SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${handler}/SLO/POST"/>` +
+    `<md:AssertionConsumerService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${handler}/SAML2/POST" index="1"/>` +
+    "</md:SPSSODescriptor></md:EntityDescriptor>"
+  );
+}
+
+/** Keys, the SPs' metadata and the federation's signed aggregate (both SPs tagged R&S), in `dir`. */
 export function prepareSamlHarness(dir: string, idpUrl: string, portBase: number): SamlHarness {
   mkdirSync(dir, { recursive: true });
   const nodeSamlUrl = `http://localhost:${portBase + 10}`;
   const mellonUrl = `http://localhost:${portBase + 11}`;
+  const shibbolethUrl = `http://localhost:${portBase + 14}`;
   const federation = keyPair(dir, "federation");
   const nodeSamlKey = keyPair(dir, "node-saml-sp");
   const mellonKey = keyPair(dir, "mellon-sp");
+  const shibbolethKey = keyPair(dir, "shibboleth-sp");
   const privateKeyPem = readFileSync(nodeSamlKey.keyFile, "utf8");
   const nodeSaml = new SAML(nodeSamlOptions(nodeSamlUrl, idpUrl, privateKeyPem, "not-yet-known"));
   const certificatePem = readFileSync(nodeSamlKey.certFile, "utf8");
@@ -108,7 +130,10 @@ export function prepareSamlHarness(dir: string, idpUrl: string, portBase: number
   const metadataFile = join(dir, "mellon-sp-metadata.xml");
   writeFileSync(metadataFile, mellonMetadataXml);
   const validUntil = new Date(Date.now() + 7 * 86_400_000).toISOString();
-  const entities = [nodeSamlMetadata, mellonMetadataXml].map((xml) => tagged(xml, researchAndScholarship)).join("");
+  const shibbolethMetadataXml = shibbolethMetadata(shibbolethUrl, shibbolethKey.certificate);
+  const entities = [nodeSamlMetadata, mellonMetadataXml, shibbolethMetadataXml]
+    .map((xml) => tagged(xml, researchAndScholarship))
+    .join("");
   const aggregate = `<md:EntitiesDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" ID="_e2e-federation" Name="https://federation.e2e.invalid" validUntil="${validUntil}">${entities}</md:EntitiesDescriptor>`;
   const aggregateFile = join(dir, "aggregate.xml");
   // The workers load the configuration again: the aggregate the server read stays as it is.
@@ -130,5 +155,11 @@ export function prepareSamlHarness(dir: string, idpUrl: string, portBase: number
     federationCertFile: federation.certFile,
     nodeSaml: { url: nodeSamlUrl, entityId: `${nodeSamlUrl}/metadata`, ...nodeSamlKey },
     mellon: { url: mellonUrl, entityId: `${mellonUrl}/mellon/metadata`, metadataFile, ...mellonKey },
+    shibboleth: {
+      url: shibbolethUrl,
+      entityId: `${shibbolethUrl}/shibboleth`,
+      listenerPort: portBase + 15,
+      ...shibbolethKey,
+    },
   };
 }

@@ -5,7 +5,9 @@ import { parseSpMetadata } from "../src/saml/sp-metadata.ts";
 import { type SpPolicy, upsertServiceProvider } from "../src/saml/sp-registry.ts";
 import { xsBoolean } from "../src/saml/xs-boolean.ts";
 import { browse, formOf } from "./saml/browse.ts";
+import { makeKeyPair } from "./saml/keys.ts";
 import { type NodeSamlSp, type NodeSamlSpOptions, nodeSamlSp } from "./saml/node-saml-sp.ts";
+import { pysaml2Accepts, pysaml2Metadata, pysaml2Request } from "./saml/pysaml2-sp.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { addPerson, signIn } from "./support/campus.ts";
 
@@ -146,5 +148,33 @@ describe("SAML requests as Shibboleth and older SPs write them", () => {
       const { profile } = await strict.saml.validatePostResponseAsync({ SAMLResponse: signed });
       expect(profile?.["urn:oid:0.9.2342.19200300.100.1.3"]).toBe("o.koval@kpi.ua");
     }
+  });
+
+  it("stock pysaml2 (SATOSA's library) refuses the default answer and accepts the one its SP's policy signs whole", async () => {
+    const keys = makeKeyPair("pysaml2-sp");
+    const idpMetadata = (await test.app.inject({ url: "/saml/metadata" })).body;
+    const settings = {
+      entityId: "https://satosa.example.org/sp.xml",
+      acsUrl: "https://satosa.example.org/acs/post",
+      keys,
+      idpMetadata,
+      wantResponseSigned: true,
+    };
+    const metadata = pysaml2Metadata({ ...settings, idpMetadata: "" });
+    const signIn = async () => {
+      const request = pysaml2Request(settings);
+      const page = await browse(test.app, request.url, cookie);
+      const form = formOf(page.body);
+      expect(form.action).toBe(settings.acsUrl);
+      return pysaml2Accepts(settings, form.SAMLResponse, request.id);
+    };
+    await register(test.app, metadata);
+    const refused = await signIn();
+    expect(refused.attributes).toBeUndefined();
+    expect(refused.error).toMatch(/sign/i);
+    await register(test.app, metadata, { signResponse: true });
+    const accepted = await signIn();
+    expect(accepted.error).toBeUndefined();
+    expect(accepted.attributes?.mail).toEqual(["o.koval@kpi.ua"]);
   });
 });

@@ -24,6 +24,7 @@ function person(id: string): User {
     require_mfa: false,
     scim_external_id: null,
     scim_deleted_at: null,
+    scim_attributes: null,
     language: null,
   };
 }

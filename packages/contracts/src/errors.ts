@@ -17,6 +17,7 @@ export const errorStatus = {
   "scim.forbidden": 403,
   "scim.conflict": 409,
   "scim.version_mismatch": 412,
+  "scim.not_implemented": 501,
   "auth.invalid_credentials": 401,
   "auth.too_many_attempts": 429,
   "auth.grant_invalid": 401,

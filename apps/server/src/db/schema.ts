@@ -42,6 +42,8 @@ export interface UsersTable {
   scim_external_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** When a SCIM client deleted the person (migration 0211); the person stays, disabled. */
   scim_deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** SCIM attributes kept as the client sent them (scim/user-fields.ts); written as JSON text. */
+  scim_attributes: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   /** The language of the person's last sign-in (migration 0173), for mail sent outside their requests. */
   language: ColumnType<Language | null, Language | null | undefined, Language | null>;
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { text } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { sql } from "kysely";
@@ -24,6 +25,9 @@ export interface ScimGroupView {
   meta: { created: string; lastModified: string; version: string };
   [kpiGroupSchemaId]: { kind: string; nameEn?: string; parent?: string };
 }
+
+/** The code of a unit pushed without an externalId (Okta's group push): stable, unique, and marked as pushed. */
+const pushedUnitCode = () => `scim-${randomBytes(6).toString("hex")}`;
 
 export function groupVersion(unit: Pick<Unit, "updated_at">): string {
   return `W/"${unit.updated_at.getTime().toString(36)}"`;
@@ -74,7 +78,8 @@ export async function groupViews(db: Db, units: Unit[]): Promise<ScimGroupView[]
 
 const inboundGroup = z.object({
   displayName: text().trim().min(1).max(200),
-  externalId: text().trim().min(1).max(64),
+  // Okta's group push sends only a displayName: such a unit gets a code of its own (pushedUnitCode).
+  externalId: text().trim().min(1).max(64).optional(),
   members: z.array(z.object({ value: text() })).optional(),
   [kpiGroupSchemaId]: z
     .object({
@@ -106,20 +111,23 @@ export async function writeScimGroup(request: FastifyRequest, id: string | undef
   const current = id ? await findUnitById(db, id) : undefined;
   if (id && !current) throw new ScimError("request.not_found", undefined, "no such Group");
   const [currentView] = current ? await groupViews(db, [current]) : [];
-  if (!sameMembers(input.members, currentView?.members)) {
+  // members are readOnly (/Schemas): scimmy drops them from a write, and a client that sends a different
+  // list by hand (a raw body) still hears why.
+  if (input.members !== undefined && !sameMembers(input.members, currentView?.members)) {
     throw new ScimError("scim.invalid_request", "mutability", "members follow from the Users' records");
   }
-  if (current && current.code.toLowerCase() !== input.externalId.toLowerCase()) {
+  const code = input.externalId ?? current?.code ?? pushedUnitCode();
+  if (current && current.code.toLowerCase() !== code.toLowerCase()) {
     throw new ScimError("scim.invalid_request", "mutability", "externalId (the unit's code) does not change");
   }
-  if (!current && (await findUnitByCode(db, input.externalId))) {
+  if (!current && (await findUnitByCode(db, code))) {
     throw new ScimError("scim.conflict", "uniqueness", "a unit with that externalId exists");
   }
   const extension = input[kpiGroupSchemaId];
-  const kind = extension?.kind ?? current?.kind;
-  if (!kind) throw new ScimError("scim.invalid_request", "invalidValue", `${kpiGroupSchemaId}:kind is required`);
+  // A pushed group without the KPI extension is a group of people: a unit of kind "group".
+  const kind = extension?.kind ?? current?.kind ?? "group";
   const { unit, created } = await upsertUnit(db, {
-    code: input.externalId,
+    code,
     kind,
     nameUk: input.displayName,
     nameEn: extension?.nameEn ?? "",

@@ -4,10 +4,14 @@ import type { Unit } from "../db/people-schema.ts";
 import { findUnitById, listUnits } from "../people/units.ts";
 import { ScimError } from "./errors.ts";
 import { deleteScimGroup, groupVersion, groupViews, writeScimGroup } from "./group-model.ts";
+import { pageOf } from "./list-response.ts";
 import { checkIfMatch, type ListParams, listParams, refuseUnknownAttributes } from "./request-checks.ts";
 import { attributeParams, idOf, scimErrors, searchQuery, uuidPattern } from "./route-helpers.ts";
-import { sendScim } from "./routes.ts";
+import { absoluteScimUri, sendScim } from "./routes.ts";
 import { scimBasePath } from "./schema.ts";
+
+/** More units than a university has: the whole list is filtered and sorted before it is paged. */
+const scimMaxUnits = 100_000;
 
 /** Groups (the university's units) at /scim/v2/Groups: a few hundred, so lists are filtered in memory by scimmy. */
 
@@ -52,10 +56,12 @@ async function listGroups(request: FastifyRequest, params: ListParams) {
   const resource = new SCIMMY.Resources.Group(undefined, {
     ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)),
     ...(sortBy ? { sortBy, sortOrder: sortOrder ?? "ascending" } : {}),
-    startIndex,
-    count,
+    startIndex: 1,
+    count: scimMaxUnits,
   });
-  return resource.read({ request } satisfies GroupContext);
+  // scimmy filters and sorts all the units; the page is cut here (list-response.ts).
+  const all = await resource.read({ request } satisfies GroupContext);
+  return pageOf((all as { Resources: unknown[] }).Resources, startIndex, count);
 }
 
 export async function scimGroupRoutes(scope: FastifyInstance): Promise<void> {
@@ -78,7 +84,9 @@ export async function scimGroupRoutes(scope: FastifyInstance): Promise<void> {
       request,
     });
     const unit = await visibleUnit(request, String(created.id));
-    reply.header("location", `${scimBasePath}/Groups/${unit.id}`).header("etag", groupVersion(unit));
+    reply
+      .header("location", absoluteScimUri(reply, `${scimBasePath}/Groups/${unit.id}`))
+      .header("etag", groupVersion(unit));
     return sendScim(reply, 201, created);
   });
   scope.put("/Groups/:id", async (request, reply) => {

@@ -104,6 +104,14 @@ export function checkIfMatch(header: string | string[] | undefined, version: str
   throw new ScimError("scim.version_mismatch", undefined, "the resource has changed since that version");
 }
 
+/** If-None-Match (RFC 7644 §3.14, RFC 9110 §13.1.2): the client's copy is current, so 304 with no body. */
+export function isNotModified(header: string | string[] | undefined, version: string): boolean {
+  if (header === undefined) return false;
+  const values = (Array.isArray(header) ? header.join(",") : header).split(",").map((value) => value.trim());
+  const strip = (value: string) => value.replace(/^W\//, "");
+  return values.includes("*") || values.some((value) => strip(value) === strip(version));
+}
+
 /**
  * Attributes of the core User schema that KPI ID does not take from provisioning: scimmy knows them, so it
  * would accept and drop them. Passwords are not set over SCIM (changePassword.supported: false); access and
@@ -126,8 +134,13 @@ const pathAttribute = (path: string) =>
 /** POST and PUT bodies, and every PATCH operation (by its path or, without one, its value's attributes). */
 export function refuseNotProvisioned(body: unknown): void {
   if (!isPlainObject(body)) return;
+  // An empty list asks for nothing: Entra ID sends "roles": [] with every new person.
   const present = (object: Record<string, unknown>) =>
-    Object.keys(object).find((key) => (notProvisioned as readonly string[]).includes(key.toLowerCase()));
+    Object.keys(object).find(
+      (key) =>
+        (notProvisioned as readonly string[]).includes(key.toLowerCase()) &&
+        !(Array.isArray(object[key]) && (object[key] as unknown[]).length === 0),
+    );
   const direct = present(body);
   if (direct) refusedAttribute(direct.toLowerCase());
   const operations = Array.isArray(body.Operations) ? body.Operations : [];

@@ -9,8 +9,17 @@ import { scimUserRoutes } from "./user-routes.ts";
 /** The largest SCIM request body: a person with a few dozen records is a few kB; 256 kB leaves room. */
 export const scimBodyLimit = 256 * 1024;
 
+/** RFC 7643 §3.1: meta.location and a reference ($ref) are URIs a client can follow from anywhere. */
+export const absoluteScimUri = (reply: FastifyReply, path: string) => `${reply.server.config.publicUrl}${path}`;
+
 export function sendScim(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply.code(status).header("cache-control", "no-store").type("application/scim+json; charset=utf-8").send(body);
+  // scimmy writes its locations from the base path; the client gets them under this deployment's address.
+  const json = JSON.stringify(body, (key, value: unknown) =>
+    (key === "location" || key === "$ref") && typeof value === "string" && value.startsWith(`${scimBasePath}/`)
+      ? absoluteScimUri(reply, value)
+      : value,
+  );
+  return reply.code(status).header("cache-control", "no-store").type("application/scim+json; charset=utf-8").send(json);
 }
 
 function parseJson(text: string): unknown {
@@ -77,6 +86,14 @@ export async function scimRoutes(app: FastifyInstance): Promise<void> {
       await scope.register(discoveryRoutes);
       await scope.register(scimUserRoutes);
       await scope.register(scimGroupRoutes);
+      // RFC 7644 §3.11: /Me is the authenticated subject's own User; a SCIM token belongs to a system, not a person.
+      scope.all("/Me", async () => {
+        throw new ScimError(
+          "scim.not_implemented",
+          undefined,
+          "/Me is not offered: a SCIM token belongs to a source system, not to a person",
+        );
+      });
       scope.all("/*", async () => {
         throw new ScimError("request.not_found", undefined, "no such SCIM endpoint");
       });

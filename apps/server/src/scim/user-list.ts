@@ -2,8 +2,10 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kyse
 import SCIMMY from "scimmy";
 import type { Database, Db, User } from "../db/schema.ts";
 import { ScimError } from "./errors.ts";
+import { listResponse, pageOf } from "./list-response.ts";
 import type { ListParams } from "./request-checks.ts";
 import { scimBasePath } from "./schema.ts";
+import { exactFilterCondition } from "./user-filter-sql.ts";
 import { type ScimUserView, userViews } from "./user-model.ts";
 
 /**
@@ -110,8 +112,10 @@ const sortColumns: Record<string, "updated_at" | "created_at" | "id" | "full_nam
   externalid: "scim_external_id",
 };
 
-async function unfilteredPage(db: Db, params: ListParams) {
-  const base = db.selectFrom("users").where("scim_deleted_at", "is", null);
+/** One page of the people a condition (or none) selects, counted and ordered by the database. */
+async function pageInDatabase(db: Db, params: ListParams, condition?: (eb: Eb) => Expression<SqlBool>) {
+  const visible = db.selectFrom("users").where("scim_deleted_at", "is", null);
+  const base = condition ? visible.where(condition) : visible;
   const total = await base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow();
   const key = params.sortBy?.toLowerCase();
   const direction = params.sortOrder === "descending" ? "desc" : "asc";
@@ -158,6 +162,19 @@ function matchUserName(filter: Filter, views: ScimUserView[]): ScimUserView[] {
   return new SCIMMY.Types.Filter(folded).match(lowered).flatMap((view) => byId.get(view.id) ?? []);
 }
 
+/**
+ * scimmy's matcher throws JavaScript errors on some filters over complex attributes (a person without the
+ * attribute, a presence test on a multi-valued one); the client hears a SCIM error that names the filter.
+ */
+function judged<T>(match: () => T): T {
+  try {
+    return match();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    throw new ScimError("scim.invalid_request", "invalidFilter", "this filter cannot be evaluated on Users");
+  }
+}
+
 export async function listScimUsers(db: Db, params: ListParams) {
   const resource = new SCIMMY.Resources.User(undefined, {
     ...(params.filter === undefined ? {} : { filter: params.filter }),
@@ -165,21 +182,19 @@ export async function listScimUsers(db: Db, params: ListParams) {
     ...(params.excludedAttributes === undefined ? {} : { excludedAttributes: params.excludedAttributes }),
   });
   const out = (view: object) => new SCIMMY.Schemas.User(view, "out", `${scimBasePath}/Users`, resource.attributes);
-  if (resource.filter) {
-    const matched = matchUserName(resource.filter, await userViews(db, await candidates(db, resource.filter)));
-    return new SCIMMY.Messages.ListResponse(matched.map(out), {
+  const exact = resource.filter && exactFilterCondition([...resource.filter] as Record<string, unknown>[]);
+  if (resource.filter && !exact) {
+    const filter = resource.filter;
+    const views = await userViews(db, await candidates(db, filter));
+    const matched = judged(() => matchUserName(filter, views));
+    // scimmy sorts (by any attribute); the page is cut here.
+    const sorted = new SCIMMY.Messages.ListResponse(matched.map(out), {
       ...(params.sortBy ? { sortBy: params.sortBy, sortOrder: params.sortOrder ?? "ascending" } : {}),
-      startIndex: params.startIndex,
-      count: params.count,
-    });
+      startIndex: 1,
+      count: Math.max(1, matched.length),
+    }).Resources;
+    return pageOf(sorted, params.startIndex, params.count);
   }
-  const { rows, total } = await unfilteredPage(db, params);
-  // The page is cut by the database; scimmy's list would cut it again from startIndex, so it is told 1.
-  const list = new SCIMMY.Messages.ListResponse((await userViews(db, rows)).map(out), {
-    startIndex: 1,
-    count: params.count,
-    totalResults: total,
-  });
-  list.startIndex = params.startIndex;
-  return list;
+  const { rows, total } = await pageInDatabase(db, params, exact || undefined);
+  return listResponse((await userViews(db, rows)).map(out), params.startIndex, total);
 }

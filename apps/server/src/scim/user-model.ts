@@ -8,7 +8,7 @@ export interface ScimUserView {
   id: string;
   userName: string;
   externalId?: string;
-  name: { formatted: string };
+  name: { formatted: string; givenName?: string; familyName?: string; middleName?: string };
   displayName: string;
   emails?: { value: string; type: string; primary: boolean }[];
   active: boolean;
@@ -18,6 +18,8 @@ export interface ScimUserView {
     employeePositions?: Record<string, string | number | boolean>[];
     affiliations?: string[];
   };
+  /** What user-fields.ts keeps as the client sent it (title, phoneNumbers, the enterprise extension, ...). */
+  [kept: string]: unknown;
 }
 
 /** The weak ETag of a person: their last change, to the microsecond PostgreSQL keeps (ms here). */
@@ -85,11 +87,13 @@ export async function userViews(db: Db, users: User[]): Promise<ScimUserView[]> 
         affiliations.filter((row) => row.user_id === user.id).map((row) => row.affiliation),
       ),
     };
+    const { name: keptName, ...kept } = user.scim_attributes ?? {};
     return {
+      ...kept,
       id: user.id,
       userName: user.username,
       ...(user.scim_external_id ? { externalId: user.scim_external_id } : {}),
-      name: { formatted: user.full_name },
+      name: { ...(typeof keptName === "object" ? keptName : {}), formatted: user.full_name },
       displayName: user.full_name,
       ...(user.email ? { emails: [{ value: user.email, type: "work", primary: true }] } : {}),
       active: user.status === "active",

@@ -3,9 +3,16 @@ import SCIMMY from "scimmy";
 import type { User } from "../db/schema.ts";
 import { findUserById } from "../users/queries.ts";
 import { ScimError } from "./errors.ts";
-import { checkIfMatch, listParams, refuseNotProvisioned, refuseUnknownAttributes } from "./request-checks.ts";
+import { normalizePatch } from "./patch-shapes.ts";
+import {
+  checkIfMatch,
+  isNotModified,
+  listParams,
+  refuseNotProvisioned,
+  refuseUnknownAttributes,
+} from "./request-checks.ts";
 import { attributeParams, idOf, scimErrors, searchQuery, uuidPattern } from "./route-helpers.ts";
-import { sendScim } from "./routes.ts";
+import { absoluteScimUri, sendScim } from "./routes.ts";
 import { scimBasePath } from "./schema.ts";
 import { listScimUsers } from "./user-list.ts";
 import { userVersion, userViews } from "./user-model.ts";
@@ -66,6 +73,8 @@ export async function scimUserRoutes(scope: FastifyInstance): Promise<void> {
   });
   scope.get("/Users/:id", async (request, reply) => {
     const user = await visibleUser(request, idOf(request));
+    if (isNotModified(request.headers["if-none-match"], userVersion(user)))
+      return reply.code(304).header("etag", userVersion(user)).header("cache-control", "no-store").send();
     const context: ScimContext = { request, mode: "replace" };
     const resource = await new SCIMMY.Resources.User(user.id, attributeParams(request)).read(context);
     return sendScim(reply.header("etag", userVersion(user)), 200, resource);
@@ -76,7 +85,9 @@ export async function scimUserRoutes(scope: FastifyInstance): Promise<void> {
     const context: ScimContext = { request, mode: "create" };
     const created = await new SCIMMY.Resources.User(undefined, attributeParams(request)).write(request.body, context);
     const user = await visibleUser(request, String(created.id));
-    reply.header("location", `${scimBasePath}/Users/${user.id}`).header("etag", userVersion(user));
+    reply
+      .header("location", absoluteScimUri(reply, `${scimBasePath}/Users/${user.id}`))
+      .header("etag", userVersion(user));
     return sendScim(reply, 201, created);
   });
   scope.put("/Users/:id", async (request, reply) => {
@@ -94,8 +105,9 @@ export async function scimUserRoutes(scope: FastifyInstance): Promise<void> {
     const context: ScimContext = { request, mode: "patch" };
     refuseNotProvisioned(request.body);
     const resource = new SCIMMY.Resources.User(current.id, attributeParams(request));
+    const body = normalizePatch(request.body, await viewOf(request, current));
     // scimmy checks the PatchOp message at run time and answers 400 invalidSyntax/invalidPath for a bad one.
-    const patched = (await resource.patch(request.body as PatchBody, context)) ?? (await resource.read(context));
+    const patched = (await resource.patch(body as PatchBody, context)) ?? (await resource.read(context));
     return sendScim(reply.header("etag", userVersion(await visibleUser(request, current.id))), 200, patched);
   });
   scope.delete("/Users/:id", async (request, reply) => {

@@ -10,6 +10,8 @@ import { personSchema } from "../users/service.ts";
 import { scimTokenOf } from "./auth.ts";
 import { ScimError } from "./errors.ts";
 import { kpiUserSchemaId } from "./schema.ts";
+import { chooseFullName, keptAttributesOf, type NameInput, stableJson } from "./user-fields.ts";
+import { type ScimUserView, userViews } from "./user-model.ts";
 
 /** What a SCIM client sends of a person, after scimmy coerced it to the User schema. */
 const recordFields = {
@@ -22,7 +24,12 @@ const inboundUser = z.object({
   userName: personSchema.shape.username,
   externalId: text().trim().min(1).max(256).optional(),
   name: z
-    .object({ formatted: text().optional(), givenName: text().optional(), familyName: text().optional() })
+    .object({
+      formatted: text().optional(),
+      givenName: text().optional(),
+      familyName: text().optional(),
+      middleName: text().optional(),
+    })
     .optional(),
   displayName: text().optional(),
   emails: z.array(z.object({ value: text(), primary: z.boolean().optional() })).optional(),
@@ -61,11 +68,12 @@ type InboundUser = z.output<typeof inboundUser>;
 /** How the write came: PUT leaves a record list it does not name; PATCH sends the whole patched person. */
 export type WriteMode = "create" | "replace" | "patch";
 
-function fullNameOf(input: InboundUser): string {
-  const parts = [input.name?.familyName, input.name?.givenName].filter((part) => part?.trim());
-  const fullName = input.name?.formatted?.trim() || input.displayName?.trim() || parts.join(" ").trim();
-  return personSchema.shape.fullName.parse(fullName);
+function nameOf(input: { name?: NameInput | undefined; displayName?: string | undefined }): NameInput {
+  return { ...input.name, displayName: input.displayName };
 }
+
+const recordLists = (extension: InboundUser[typeof kpiUserSchemaId] | ScimUserView[typeof kpiUserSchemaId]) =>
+  stableJson({ students: extension?.studentRecords ?? [], positions: extension?.employeePositions ?? [] });
 
 function emailOf(input: InboundUser): string | null {
   const email = input.emails?.find((item) => item.primary) ?? input.emails?.[0];
@@ -86,8 +94,16 @@ async function unitIds(db: Db, codes: (string | undefined)[]): Promise<Map<strin
   return found;
 }
 
-async function writeRecords(db: Db, userId: string, input: InboundUser, mode: WriteMode): Promise<void> {
+async function writeRecords(
+  db: Db,
+  userId: string,
+  input: InboundUser,
+  mode: WriteMode,
+  before: ScimUserView | undefined,
+): Promise<void> {
   const extension = input[kpiUserSchemaId];
+  // A PATCH of something else carries the records as they were: rewriting them would move the version.
+  if (mode === "patch" && before && recordLists(extension) === recordLists(before[kpiUserSchemaId])) return;
   // A PATCH that removed the last record sends no list: that is an empty list. PUT and POST without the
   // list leave it to the system that owns it (docs/scim.md, "Several source systems").
   const absentMeansEmpty = mode === "patch";
@@ -108,6 +124,16 @@ async function writeRecords(db: Db, userId: string, input: InboundUser, mode: Wr
   await replaceRecords(db, userId, { students: studentInputs, positions: positionInputs }, "scim");
 }
 
+/** Whether the write changes anything of the person's row (a PATCH that changes nothing keeps the version). */
+function changesRow(existing: User, fields: Partial<Record<keyof User, unknown>>): boolean {
+  return Object.entries(fields).some(([key, value]) => {
+    const current = existing[key as keyof User];
+    return key === "scim_attributes"
+      ? stableJson(current ?? null) !== (value ?? "null")
+      : (current ?? null) !== (value ?? null);
+  });
+}
+
 async function assertUnique(db: Db, input: InboundUser, selfId: string | undefined): Promise<User | undefined> {
   const byName = await findUserByUsername(db, input.userName);
   if (byName && byName.id !== selfId && !byName.scim_deleted_at) {
@@ -116,11 +142,13 @@ async function assertUnique(db: Db, input: InboundUser, selfId: string | undefin
   if (input.externalId) {
     const byExternal = await db
       .selectFrom("users")
-      .select("id")
+      .select(["id", "scim_deleted_at"])
       .where("scim_external_id", "=", input.externalId)
       .executeTakeFirst();
     if (byExternal && byExternal.id !== selfId && byExternal.id !== byName?.id) {
-      throw new ScimError("scim.conflict", "uniqueness", "externalId is taken");
+      // A person deleted over SCIM keeps no claim on the source system's id: the new person takes it.
+      if (byExternal.scim_deleted_at) await updateUser(db, byExternal.id, { scim_external_id: null });
+      else throw new ScimError("scim.conflict", "uniqueness", `externalId is taken by User ${byExternal.id}`);
     }
   }
   return byName && byName.id !== selfId ? byName : undefined;
@@ -138,28 +166,37 @@ export async function writeScimUser(
   mode: WriteMode,
 ): Promise<User> {
   const input = inboundUser.parse(raw);
-  const fields = {
-    username: input.userName,
-    full_name: fullNameOf(input),
-    email: emailOf(input),
-    scim_external_id: input.externalId ?? null,
-  };
+  const kept = keptAttributesOf(JSON.parse(JSON.stringify(raw ?? {})) as Record<string, unknown>);
   // One transaction: a person whose records are refused (an unknown unit, a bad date) is not half made.
   const outcome = await request.server.db.transaction().execute(async (db) => {
     const current = id ? await findUserById(db, id) : undefined;
     if (id && (!current || current.scim_deleted_at))
       throw new ScimError("request.not_found", undefined, "no such User");
+    const [before] = current ? await userViews(db, [current]) : [];
+    const fields = {
+      username: input.userName,
+      full_name: chooseFullName(
+        nameOf(input),
+        before && current ? { ...nameOf(before), fullName: current.full_name } : undefined,
+      ),
+      email: emailOf(input),
+      scim_external_id: input.externalId ?? null,
+      scim_attributes: kept ? stableJson(kept) : null,
+    };
     const revived = await assertUnique(db, input, current?.id);
     const existing = current ?? revived;
+    const changes = {
+      ...fields,
+      ...(revived ? { scim_deleted_at: null } : {}),
+      ...(input.active !== false && existing?.status === "disabled" ? { status: "active" as const } : {}),
+    };
     const user = existing
-      ? await updateUser(db, existing.id, {
-          ...fields,
-          ...(revived ? { scim_deleted_at: null } : {}),
-          ...(input.active !== false && existing.status === "disabled" ? { status: "active" } : {}),
-        })
+      ? changesRow(existing, changes)
+        ? await updateUser(db, existing.id, changes)
+        : existing
       : await insertUser(db, { ...fields, password_hash: null });
     if (!user) throw new ScimError("request.not_found", undefined, "no such User");
-    await writeRecords(db, user.id, input, mode);
+    await writeRecords(db, user.id, input, mode, before);
     const deactivated = input.active === false && (!existing || existing.status === "active" || !!revived);
     if (deactivated) await disableUserWithin(db, user.id);
     const kind = existing ? (revived ? "restored" : mode === "patch" ? "patched" : "replaced") : "created";

@@ -49,7 +49,7 @@ describe.each(databaseKinds)("SCIM protocol, discovery and refusals on %s", (kin
       Resources: { id: string; schemaExtensions: { schema: string }[] }[];
     }>();
     expect(types.Resources.map((type) => [type.id, type.schemaExtensions.map((e) => e.schema)])).toEqual([
-      ["User", [kpiUserSchema]],
+      ["User", [kpiUserSchema, "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"]],
       ["Group", ["urn:ietf:params:scim:schemas:extension:kpi:2.0:Group"]],
     ]);
     const schema = (await scim(t.app, token, `/Schemas/${kpiUserSchema}`)).json<{ attributes: { name: string }[] }>();

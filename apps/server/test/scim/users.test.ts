@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upsertUnit } from "../../src/people/units.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "../support/app.ts";
 import { addPerson, signIn } from "../support/campus.ts";
 import { databaseKinds } from "../support/databases.ts";
 import { kpiUserSchema, patchOpSchema, scim, scimToken, scimUser } from "../support/scim.ts";
@@ -52,7 +52,7 @@ describe.each(databaseKinds)("SCIM Users (RFC 7644 §3.3–3.7) on %s", (kind) =
     expect(response.statusCode).toBe(201);
     expect(response.headers["content-type"]).toContain("application/scim+json");
     const body = response.json<ScimUserBody>();
-    expect(response.headers.location).toBe(`/scim/v2/Users/${body.id}`);
+    expect(response.headers.location).toBe(`${TEST_PUBLIC_URL}/scim/v2/Users/${body.id}`);
     expect(response.headers.etag).toBe(body.meta.version);
     expect(body[kpiUserSchema]?.affiliations).toEqual(["student", "member"]);
     const records = await t.app.db.selectFrom("student_records").selectAll().where("user_id", "=", body.id).execute();

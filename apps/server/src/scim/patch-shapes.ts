@@ -1,0 +1,61 @@
+import { enterpriseUserSchemaId } from "./user-fields.ts";
+
+/**
+ * PATCH operations as real clients write them, brought to what RFC 7644 §3.5.2 and scimmy expect, before
+ * scimmy applies them. Each rewrite names the client that needs it; anything else passes unchanged.
+ */
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Entra ID before its compliance fix (and apps without the feature flag) sends active as "True"/"False". */
+function legacyBoolean(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const lowered = value.trim().toLowerCase();
+  return lowered === "true" ? true : lowered === "false" ? false : value;
+}
+
+/** `emails[type eq "work"].value`: an attribute, the type its filter names, and the sub-attribute. */
+const typedValuePath = /^([A-Za-z]+)\[\s*type\s+eq\s+"([^"]+)"\s*\]\.([A-Za-z]+)$/i;
+
+/**
+ * Entra ID adds a person's first work e-mail (or phone) by a filtered path; with no element of that type
+ * there is nothing for the filter to match (scimmy: noTarget), so it becomes an add of the whole element.
+ */
+function addTypedElement(operation: Record<string, unknown>, current: Record<string, unknown>) {
+  const match = typeof operation.path === "string" ? typedValuePath.exec(operation.path.trim()) : null;
+  const op = String(operation.op).toLowerCase();
+  if (!match || (op !== "add" && op !== "replace") || isPlainObject(operation.value)) return undefined;
+  const [, attribute = "", type = "", sub = ""] = match;
+  const list = current[attribute];
+  const elements = Array.isArray(list) ? list : [];
+  const hasType = elements.some(
+    (item) => isPlainObject(item) && String(item.type).toLowerCase() === type.toLowerCase(),
+  );
+  if (hasType) return undefined;
+  const element = { type, [sub]: operation.value, ...(elements.length === 0 ? { primary: true } : {}) };
+  return { op: "add", path: attribute, value: [element] };
+}
+
+function normalizeOperation(operation: unknown, current: Record<string, unknown>): unknown {
+  if (!isPlainObject(operation)) return operation;
+  const typed = addTypedElement(operation, current);
+  if (typed) return typed;
+  const path = typeof operation.path === "string" ? operation.path.trim() : undefined;
+  let value = operation.value;
+  if (path?.toLowerCase() === "active") value = legacyBoolean(value);
+  // Okta and Entra deactivate without a path: {"op": "replace", "value": {"active": false}}.
+  if (path === undefined && isPlainObject(value) && "active" in value)
+    value = { ...value, active: legacyBoolean(value.active) };
+  // Entra sets the manager by path with the manager's id alone; the schema's manager is complex.
+  if (path?.toLowerCase() === `${enterpriseUserSchemaId}:manager`.toLowerCase() && typeof value === "string")
+    value = { value };
+  return { ...operation, value };
+}
+
+/** The PatchOp body with each operation in a shape scimmy applies as the client meant it. */
+export function normalizePatch(body: unknown, current: Record<string, unknown>): unknown {
+  if (!isPlainObject(body) || !Array.isArray(body.Operations)) return body;
+  return { ...body, Operations: body.Operations.map((operation) => normalizeOperation(operation, current)) };
+}

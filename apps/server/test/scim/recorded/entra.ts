@@ -1,0 +1,63 @@
+/**
+ * Microsoft Entra ID's provisioning requests, in the shapes its documentation records ("Tutorial: Develop and
+ * plan provisioning for a SCIM endpoint", "Known issues and resolutions with SCIM 2.0 protocol compliance"):
+ * the default attribute mapping (userPrincipalName → userName, mail → emails[type eq "work"].value, the
+ * enterprise extension's employeeNumber, department and manager), capitalised op names, and the legacy
+ * "False" string for active. Ids in {braces} are filled in by the test.
+ */
+export const enterpriseUserSchema = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
+const patchOp = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+
+export const entra = {
+  findUser: (userName: string) => `/Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}`,
+  findByExternalId: (externalId: string) => `/Users?filter=${encodeURIComponent(`externalId eq "${externalId}"`)}`,
+  createUser: (userName: string, externalId: string) => ({
+    schemas: ["urn:ietf:params:scim:schemas:core:2.0:User", enterpriseUserSchema],
+    externalId,
+    userName,
+    active: true,
+    displayName: "Петренко Олена",
+    title: "Лаборант",
+    preferredLanguage: "uk-UA",
+    emails: [{ primary: true, type: "work", value: userName }],
+    phoneNumbers: [{ type: "work", value: "+380 44 204 0000" }],
+    addresses: [{ type: "work", formatted: "просп. Берестейський, 37", primary: true }],
+    meta: { resourceType: "User" },
+    name: { formatted: "Олена Петренко", familyName: "Петренко", givenName: "Олена" },
+    roles: [],
+    [enterpriseUserSchema]: { employeeNumber: "E-20931", department: "Кафедра ІПІ", organization: "КПІ" },
+  }),
+  replaceEmailAndFamilyName: (email: string, familyName: string) => ({
+    schemas: [patchOp],
+    Operations: [
+      { op: "Replace", path: 'emails[type eq "work"].value', value: email },
+      { op: "Replace", path: "name.familyName", value: familyName },
+    ],
+  }),
+  replaceDisplayName: (displayName: string) => ({
+    schemas: [patchOp],
+    Operations: [{ op: "Replace", path: "displayName", value: displayName }],
+  }),
+  replaceGivenName: (givenName: string) => ({
+    schemas: [patchOp],
+    Operations: [{ op: "Replace", path: "name.givenName", value: givenName }],
+  }),
+  addWorkEmail: (email: string) => ({
+    schemas: [patchOp],
+    Operations: [{ op: "Add", path: 'emails[type eq "work"].value', value: email }],
+  }),
+  addManager: (managerId: string) => ({
+    schemas: [patchOp],
+    Operations: [{ op: "Add", path: `${enterpriseUserSchema}:manager`, value: managerId }],
+  }),
+  replaceDepartment: (department: string) => ({
+    schemas: [patchOp],
+    Operations: [{ op: "Replace", path: `${enterpriseUserSchema}:department`, value: department }],
+  }),
+  /** What Entra sent before its 2020 compliance fix, and still sends to apps without the feature flag. */
+  disableLegacy: {
+    schemas: [patchOp],
+    Operations: [{ op: "Replace", path: "active", value: "False" }],
+  },
+  disable: { schemas: [patchOp], Operations: [{ op: "Replace", path: "active", value: false }] },
+} as const;

@@ -1,0 +1,50 @@
+/**
+ * Okta's SCIM 2.0 provisioning requests, in the shapes its documentation records ("SCIM 2.0 protocol
+ * reference", "Test your SCIM API"): lookups with startIndex and count, a full PUT for profile changes,
+ * deactivation by a PATCH without a path, group push with only a displayName and an empty members list.
+ * Okta sends a password only when "Sync password" is on, which KPI ID refuses (docs/scim.md).
+ */
+const userSchema = "urn:ietf:params:scim:schemas:core:2.0:User";
+const groupSchema = "urn:ietf:params:scim:schemas:core:2.0:Group";
+const patchOp = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+
+export const okta = {
+  findUser: (userName: string) =>
+    `/Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}&startIndex=1&count=100`,
+  createUser: (userName: string, externalId: string) => ({
+    schemas: [userSchema],
+    userName,
+    name: { givenName: "Тарас", familyName: "Шевчук" },
+    emails: [{ primary: true, value: userName, type: "work" }],
+    displayName: "Тарас Шевчук",
+    locale: "uk-UA",
+    externalId,
+    groups: [],
+    active: true,
+  }),
+  replaceUser: (id: string, userName: string, externalId: string, givenName: string) => ({
+    schemas: [userSchema],
+    id,
+    userName,
+    name: { givenName, familyName: "Шевчук" },
+    emails: [{ primary: true, value: userName, type: "work" }],
+    displayName: `${givenName} Шевчук`,
+    locale: "uk-UA",
+    externalId,
+    groups: [],
+    active: true,
+  }),
+  deactivate: { schemas: [patchOp], Operations: [{ op: "replace", value: { active: false } }] },
+  reactivate: { schemas: [patchOp], Operations: [{ op: "replace", value: { active: true } }] },
+  findGroup: (displayName: string) =>
+    `/Groups?filter=${encodeURIComponent(`displayName eq "${displayName}"`)}&startIndex=1&count=100`,
+  pushGroup: (displayName: string) => ({ schemas: [groupSchema], displayName, members: [] }),
+  renameGroup: (id: string, displayName: string) => ({
+    schemas: [patchOp],
+    Operations: [{ op: "replace", value: { id, displayName } }],
+  }),
+  addMember: (userId: string, display: string) => ({
+    schemas: [patchOp],
+    Operations: [{ op: "add", path: "members", value: [{ value: userId, display }] }],
+  }),
+} as const;

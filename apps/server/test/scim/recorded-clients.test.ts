@@ -92,6 +92,18 @@ describe.each(databaseKinds)("SCIM as Entra ID and Okta send it (%s)", (kind) =>
     expect(disabled.json<UserBody>().active).toBe(false);
   });
 
+  it("Entra: a person deleted and made again keeps the source's externalId free; a live holder is named", async () => {
+    const first = (await call("/Users", "POST", entra.createUser("leaver@kpi.ua", "entra-reused"))).json<UserBody>();
+    expect((await call(`/Users/${first.id}`, "DELETE")).statusCode).toBe(204);
+    const second = await call("/Users", "POST", entra.createUser("joiner@kpi.ua", "entra-reused"));
+    expect(second.statusCode, second.body).toBe(201);
+    const holder = second.json<UserBody>();
+    expect(holder.externalId).toBe("entra-reused");
+    const clash = await call("/Users", "POST", entra.createUser("third@kpi.ua", "entra-reused"));
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json<{ detail: string }>().detail).toContain(holder.id);
+  });
+
   it("Okta: lookup, create (groups: []), full PUT, deactivate and reactivate without a path", async () => {
     const userName = "t.shevchuk@kpi.ua";
     const none = (await call(okta.findUser(userName))).json<ListBody<UserBody>>();

@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { auditEventTypes } from "@kpi-id/contracts";
 import { describe, expect, it } from "vitest";
 import { findLocaleProblems, localesCheck } from "../scripts/locales-check.ts";
 
@@ -42,5 +43,18 @@ describe("translations", () => {
     };
     const buildStart = plugin.buildStart as (this: { error: typeof error }) => void;
     expect(() => buildStart.call({ error })).toThrow('en/pages.json lacks "title"');
+  });
+
+  it("name every kind of event in the person's words and the console's, in both languages (no raw type shown)", () => {
+    for (const language of ["uk", "en"]) {
+      const locale = (namespace: string) =>
+        JSON.parse(
+          readFileSync(join(import.meta.dirname, "..", "public", "locales", language, `${namespace}.json`), "utf8"),
+        );
+      const account = locale("account").activity.types as Record<string, string>;
+      const console_ = locale("admin-records").events as Record<string, string>;
+      const untranslated = auditEventTypes.filter((type) => !account[type] || !console_[type]);
+      expect(untranslated, language).toEqual([]);
+    }
   });
 });

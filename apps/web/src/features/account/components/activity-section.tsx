@@ -34,7 +34,7 @@ export function ActivitySection() {
                 data-testid="activity"
               >
                 <p className="flex flex-wrap items-center gap-2 font-medium text-foreground">
-                  {t(`account:activity.types.${event.type}`, { defaultValue: event.type })}
+                  {t(`account:activity.types.${event.type}`, { defaultValue: t("account:activity.types.other") })}
                   {event.method ? (
                     <span className="font-normal text-muted-foreground">
                       {t(`apps:myData.authMethods.${event.method}`, { defaultValue: event.method })}

@@ -4,6 +4,7 @@ import { addApplication, addPerson, grantAccess, signIn } from "./support/campus
 import { runCliOn } from "./support/cli.ts";
 import { addOperator } from "./support/console.ts";
 import { databaseKinds } from "./support/databases.ts";
+import { scim, scimToken, scimUser } from "./support/scim.ts";
 
 describe.each(databaseKinds)("the console's people endpoints on %s", (kind) => {
   let t: TestApp;
@@ -136,5 +137,23 @@ describe.each(databaseKinds)("the console's people endpoints on %s", (kind) => {
     );
     const revoked = await runCliOn(t.database.handle, ["role", "revoke", "--username", "mkoval", "--role", "helpdesk"]);
     expect(revoked.stdout).toContain("mkoval is no longer helpdesk");
+  });
+
+  it("says which people a source system provisions and which it removed (issue 36)", async () => {
+    const token = await scimToken(t.app, "hr");
+    const created = await scim(t.app, token, "/Users", {
+      method: "POST",
+      body: scimUser("hr.person", { externalId: "HR-1" }),
+    });
+    const scimId = created.json<{ id: string }>().id;
+    const detail = async (id: string) =>
+      (await t.app.inject({ url: `/api/admin/people/${id}`, headers: { cookie: admin.cookie } })).json<{
+        provisioning: { managed: boolean; externalId: string | null; removedAt: string | null };
+      }>().provisioning;
+    expect(await detail(scimId)).toEqual({ managed: true, externalId: "HR-1", removedAt: null });
+    expect(await detail(ids.opetrenko ?? "")).toEqual({ managed: false, externalId: null, removedAt: null });
+    await scim(t.app, token, `/Users/${scimId}`, { method: "DELETE" });
+    const removed = await detail(scimId);
+    expect([removed.managed, typeof removed.removedAt]).toEqual([true, "string"]);
   });
 });

@@ -76,6 +76,11 @@ export const personDetailSchema = personSummarySchema.extend({
   emailVerified: z.boolean(),
   /** What a second-factor reset removes. */
   secondFactor: z.object({ authenticator: z.boolean(), passkeys: z.number().int() }),
+  /**
+   * What the university's HR and student systems hold of the person (SCIM): managed when a source system
+   * provisioned them (its id, or records it wrote); removedAt when one deleted them.
+   */
+  provisioning: z.object({ managed: z.boolean(), externalId: text().nullable(), removedAt: text().nullable() }),
 });
 export type PersonDetail = z.infer<typeof personDetailSchema>;
 

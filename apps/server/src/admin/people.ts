@@ -1,5 +1,6 @@
 import type { PersonChangesRequest, PersonDetail } from "@kpi-id/contracts";
 import type { FastifyInstance } from "fastify";
+import { sql } from "kysely";
 import { z } from "zod";
 import type { PasswordHasher } from "../crypto/password.ts";
 import type { Db, User } from "../db/schema.ts";
@@ -25,36 +26,38 @@ export async function requirePerson(db: Db, id: string): Promise<User> {
 export async function personDetail(app: FastifyInstance, user: User): Promise<PersonDetail> {
   const { db, config } = app;
   const now = app.clock();
-  const [applications, sessions, signIns, throttle, googleSubjects, roles, secondFactor] = await Promise.all([
-    db
-      .selectFrom("user_applications")
-      .innerJoin("applications", "applications.id", "user_applications.application_id")
-      .select(["applications.id", "applications.name", "applications.title"])
-      .where("user_applications.user_id", "=", user.id)
-      .orderBy("applications.title")
-      .execute(),
-    db
-      .selectFrom("sessions")
-      .select(["id", "auth_method", "created_at", "last_seen_at", "ip", "user_agent"])
-      .where("user_id", "=", user.id)
-      .where("idle_expires_at", ">", now)
-      .where("absolute_expires_at", ">", now)
-      .orderBy("last_seen_at", "desc")
-      .execute(),
-    db
-      .selectFrom("audit_events")
-      .select(["occurred_at", "event_type", "result", "auth_method", "reason", "ip"])
-      .where("user_id", "=", user.id)
-      .where("event_type", "in", signInEventTypes)
-      .orderBy("occurred_at", "desc")
-      .orderBy("id", "desc")
-      .limit(historyLength)
-      .execute(),
-    accountThrottle(db, config.sessionSecret, user.username),
-    googleSubjectsOf(db, user.id),
-    rolesOf(db, user.id),
-    secondFactorsOf(db, user.id),
-  ]);
+  const [applications, sessions, signIns, throttle, googleSubjects, roles, secondFactor, scimRecords] =
+    await Promise.all([
+      db
+        .selectFrom("user_applications")
+        .innerJoin("applications", "applications.id", "user_applications.application_id")
+        .select(["applications.id", "applications.name", "applications.title"])
+        .where("user_applications.user_id", "=", user.id)
+        .orderBy("applications.title")
+        .execute(),
+      db
+        .selectFrom("sessions")
+        .select(["id", "auth_method", "created_at", "last_seen_at", "ip", "user_agent"])
+        .where("user_id", "=", user.id)
+        .where("idle_expires_at", ">", now)
+        .where("absolute_expires_at", ">", now)
+        .orderBy("last_seen_at", "desc")
+        .execute(),
+      db
+        .selectFrom("audit_events")
+        .select(["occurred_at", "event_type", "result", "auth_method", "reason", "ip"])
+        .where("user_id", "=", user.id)
+        .where("event_type", "in", signInEventTypes)
+        .orderBy("occurred_at", "desc")
+        .orderBy("id", "desc")
+        .limit(historyLength)
+        .execute(),
+      accountThrottle(db, config.sessionSecret, user.username),
+      googleSubjectsOf(db, user.id),
+      rolesOf(db, user.id),
+      secondFactorsOf(db, user.id),
+      hasProvisionedRecords(db, user.id),
+    ]);
   return {
     id: user.id,
     username: user.username,
@@ -87,7 +90,22 @@ export async function personDetail(app: FastifyInstance, user: User): Promise<Pe
     googleSubjects,
     emailVerified: verifiedAddressOf(user) !== undefined,
     secondFactor,
+    provisioning: {
+      managed: user.scim_external_id !== null || user.scim_deleted_at !== null || scimRecords,
+      externalId: user.scim_external_id,
+      removedAt: user.scim_deleted_at?.toISOString() ?? null,
+    },
   };
+}
+
+/** Whether a source system wrote any of the person's records over SCIM (the records' source). */
+async function hasProvisionedRecords(db: Db, userId: string): Promise<boolean> {
+  const { rows } = await sql<{ provisioned: boolean }>`select exists (
+      select 1 from student_records where user_id = ${userId} and source = 'scim'
+      union all select 1 from employee_positions where user_id = ${userId} and source = 'scim') as provisioned`.execute(
+    db,
+  );
+  return rows[0]?.provisioned === true;
 }
 
 /** A confirmed authenticator app and the number of passkeys: what a second-factor reset removes. */

@@ -103,8 +103,17 @@ function PersonView({ person }: { person: PersonDetail }) {
   const endSessions = usePersonAction(person, "sessions/end");
   const setStatus = usePersonAction<"active" | "disabled">(person, "status", (status) => ({ status }));
   const locked = person.throttle.failures > 0;
+  const notOnFile = t("admin:person.notOnFile");
+  const removedByProvisioning = person.provisioning.removedAt;
   return (
     <div className="flex flex-col gap-4">
+      {removedByProvisioning ? (
+        <Alert
+          variant="destructive"
+          testId="person-removed"
+          title={t("admin:person.removedByProvisioning", { date: when(removedByProvisioning, language) })}
+        />
+      ) : null}
       <div className="flex flex-wrap items-center gap-3">
         <h2 className="text-xl font-semibold" data-testid="person-name">
           {person.fullName}
@@ -120,14 +129,30 @@ function PersonView({ person }: { person: PersonDetail }) {
               <Facts
                 rows={[
                   [t("admin:person.fields.username"), person.username],
-                  [t("admin:person.fields.email"), person.email ?? "—"],
-                  [t("admin:person.fields.studentId"), person.studentId ?? "—"],
-                  [t("admin:person.fields.employeeId"), person.employeeId ?? "—"],
-                  [t("admin:person.fields.taxId"), person.hasTaxId ? t("admin:person.taxIdKept") : "—"],
-                  [t("admin:person.fields.google"), person.googleSubjects.length ? t("admin:person.linked") : "—"],
+                  [t("admin:person.fields.email"), person.email ?? notOnFile],
+                  [t("admin:person.fields.studentId"), person.studentId ?? notOnFile],
+                  [t("admin:person.fields.employeeId"), person.employeeId ?? notOnFile],
+                  [t("admin:person.fields.taxId"), person.hasTaxId ? t("admin:person.taxIdKept") : notOnFile],
+                  [
+                    t("admin:person.fields.google"),
+                    person.googleSubjects.length ? t("admin:person.linked") : t("admin:person.notLinked"),
+                  ],
+                  ...(person.provisioning.managed
+                    ? [
+                        [t("admin:person.fields.externalId"), person.provisioning.externalId ?? notOnFile] as [
+                          string,
+                          string,
+                        ],
+                      ]
+                    : []),
                 ]}
               />
-              {canEdit ? (
+              {person.provisioning.managed ? (
+                <p className="text-sm text-muted-foreground" data-testid="person-managed">
+                  {t("admin:person.managedByHr")}
+                </p>
+              ) : null}
+              {canEdit && !person.provisioning.managed ? (
                 <Button variant="outline" size="sm" className="self-start" onClick={() => setEditing(true)}>
                   {t("admin:person.edit")}
                 </Button>
@@ -141,6 +166,7 @@ function PersonView({ person }: { person: PersonDetail }) {
           </p>
           <div className="flex flex-wrap gap-2">
             <ConfirmButton
+              disabled={!locked}
               question={t("admin:person.unlockQuestion", { name: person.fullName })}
               consequence={t("admin:person.unlockConsequence")}
               confirmLabel={t("admin:person.unlock")}
@@ -149,7 +175,7 @@ function PersonView({ person }: { person: PersonDetail }) {
             >
               {t("admin:person.unlock")}
             </ConfirmButton>
-            {canChangeStatus ? (
+            {canChangeStatus && !removedByProvisioning ? (
               <ConfirmButton
                 question={t(
                   person.status === "active" ? "admin:person.disableQuestion" : "admin:person.enableQuestion",

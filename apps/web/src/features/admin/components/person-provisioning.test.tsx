@@ -1,0 +1,81 @@
+import type { AdminMe, PersonDetail } from "@kpi-id/contracts";
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { json, mockFetch } from "../../../../test/fetch-mock.ts";
+import { renderApp } from "../../../../test/render.tsx";
+
+const id = "0d5c7a7e-3f0b-4b7e-9f51-2f6e8d1c9a10";
+const admin: AdminMe = {
+  username: "admin",
+  fullName: "Адмін Консолі",
+  roles: ["admin"],
+  permissions: ["people.edit", "people.status", "people.unlock", "people.sessions", "access.change"],
+};
+
+function person(changes: Partial<PersonDetail>): PersonDetail {
+  return {
+    id,
+    username: "o.petrenko",
+    fullName: "Петренко Олена",
+    email: null,
+    studentId: null,
+    employeeId: "E-20931",
+    status: "active",
+    hasTaxId: false,
+    createdAt: "2026-09-01T08:00:00.000Z",
+    roles: [],
+    applications: [],
+    sessions: [],
+    signIns: [],
+    throttle: { failures: 0, lockedUntil: null },
+    googleSubjects: [],
+    emailVerified: false,
+    secondFactor: { authenticator: false, passkeys: 0 },
+    provisioning: { managed: false, externalId: null, removedAt: null },
+    ...changes,
+  };
+}
+
+function openPerson(detail: PersonDetail, language: "uk" | "en" = "en") {
+  mockFetch({
+    "GET /api/admin/me": () => json(admin),
+    [`GET /api/admin/people/${id}`]: () => json(detail),
+    "GET /api/admin/applications": () => json({ applications: [] }),
+  });
+  renderApp(`/${language}/admin/people/${id}`);
+}
+
+/** Issue 36 and 37: what the HR system owns is marked, a person it removed cannot be half-enabled, no "—". */
+describe("the console's person page for people the HR system provisions", () => {
+  it("marks a provisioned person as managed by HR, shows the source's id, and offers no profile edit", async () => {
+    openPerson(person({ provisioning: { managed: true, externalId: "9c1e0f7a-entra", removedAt: null } }));
+    const profile = await screen.findByTestId("person-profile");
+    expect(within(profile).getByText("9c1e0f7a-entra")).toBeInTheDocument();
+    expect(within(profile).getByTestId("person-managed")).toHaveTextContent(/overwritten by their next update/);
+    expect(within(profile).queryByRole("button", { name: "Edit profile" })).not.toBeInTheDocument();
+    expect(within(profile).getAllByText("not on file").length).toBeGreaterThan(0);
+    expect(profile).not.toHaveTextContent("—");
+  });
+
+  it("says a person the HR system removed was removed by it, and offers no Enable", async () => {
+    openPerson(
+      person({
+        status: "disabled",
+        provisioning: { managed: true, externalId: null, removedAt: "2026-11-20T10:00:00.000Z" },
+      }),
+      "uk",
+    );
+    expect(await screen.findByTestId("person-removed")).toHaveTextContent(
+      /Вилучено кадровою або студентською системою/,
+    );
+    expect(screen.queryByRole("button", { name: "Увімкнути" })).not.toBeInTheDocument();
+  });
+
+  it("keeps Edit and Enable for a person KPI ID manages itself; Unlock only when there is a lock", async () => {
+    openPerson(person({ status: "disabled" }));
+    const profile = await screen.findByTestId("person-profile");
+    expect(within(profile).getByRole("button", { name: "Edit profile" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Enable" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Unlock" })).toBeDisabled();
+  });
+});

@@ -9,15 +9,19 @@ type OptionValue<S> = S extends { type: "string"; multiple: true }
     ? string
     : boolean;
 
-export function parseOptions<T extends OptionSpec>(args: string[], options: T) {
+/**
+ * `allowNegative`: each boolean flag also reads as `--no-FLAG` (false). Only for commands whose flags are
+ * kept between runs (`saml sp add` re-imports keep an SP's policy, so a flag must be able to turn it off);
+ * elsewhere a `--no-…` option may be its own flag (`app oidc --no-require-mfa`).
+ */
+export function parseOptions<T extends OptionSpec>(args: string[], options: T, { allowNegative = false } = {}) {
   try {
     return parseArgs({
       args,
       options: { ...options, json: { type: "boolean" } },
       strict: true,
       allowPositionals: false,
-      // --no-encrypt, --no-sign-response: a re-import keeps an SP's policy, so a flag must be able to turn it off.
-      allowNegative: true,
+      allowNegative,
     }).values as { [K in keyof T]?: OptionValue<T[K]> } & { json?: boolean };
   } catch (error) {
     throw new UsageError((error as Error).message);

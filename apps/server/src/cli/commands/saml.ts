@@ -36,7 +36,7 @@ const spOptions = {
 
 /** `saml sp add --metadata FILE|URL`: registers (or refreshes) an SP from its metadata, with its release policy. */
 const spAdd: CommandHandler = async ({ db, out, readFile, config }, args) => {
-  const values = parseOptions(args, spOptions);
+  const values = parseOptions(args, spOptions, { allowNegative: true });
   const source = required(values, "metadata");
   let parsed: Awaited<ReturnType<typeof parseSpMetadata>>;
   try {

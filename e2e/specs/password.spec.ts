@@ -17,7 +17,7 @@ let currentPassword = "employee-demo-2026";
 test.describe.configure({ mode: "serial" });
 
 const subjects = {
-  uk: { changed: "Пароль КПІ ID змінено", reset: "Відновлення пароля КПІ ID" },
+  uk: { changed: "Пароль KPI ID змінено", reset: "Відновлення пароля KPI ID" },
   en: { changed: "Your KPI ID password was changed", reset: "Reset your KPI ID password" },
 } as const;
 

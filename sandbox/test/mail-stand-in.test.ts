@@ -16,17 +16,17 @@ describe("mail stand-in", () => {
     await transport.sendMail({
       from: "KPI ID <no-reply@kpi.ua>",
       to: "olena@kpi.ua",
-      subject: "Пароль КПІ ID змінено",
+      subject: "Пароль KPI ID змінено",
       text: "Пароль змінено.",
       html: '<html lang="uk"><p>Пароль <b>змінено</b>.</p><script>alert(1)</script></html>',
     });
     transport.close();
     const mail = await standIn.inbox.waitFor((message) => message.to.includes("olena@kpi.ua"));
-    expect(mail).toMatchObject({ subject: "Пароль КПІ ID змінено", text: "Пароль змінено.", language: "uk" });
+    expect(mail).toMatchObject({ subject: "Пароль KPI ID змінено", text: "Пароль змінено.", language: "uk" });
 
     const inbox = await (await fetch(standIn.url)).text();
     expect(inbox).toContain(`href="/messages/${mail.id}"`);
-    expect(inbox).toContain("Пароль КПІ ID змінено");
+    expect(inbox).toContain("Пароль KPI ID змінено");
     const page = await (await fetch(`${standIn.url}/messages/${mail.id}`)).text();
     expect(page).toContain("Пароль змінено.");
     // The HTML is shown in a sandboxed frame, escaped into srcdoc: its script cannot run in the inbox.

@@ -123,7 +123,7 @@ describe.each(databaseKinds)("changing my password (%s)", (kind) => {
       { result: "success", reason: "changed", user_id: person.id },
     ]);
     const notice = await mail.inbox.waitFor(
-      (message) => message.to.includes("olena.vlasna@kpi.ua") && message.subject === "Пароль КПІ ID змінено",
+      (message) => message.to.includes("olena.vlasna@kpi.ua") && message.subject === "Пароль KPI ID змінено",
       before,
     );
     expect(notice.text).toContain("Firefox 128, Android 14");

@@ -95,13 +95,13 @@ describe.each(databaseKinds)("an operator's second-factor reset (%s)", (kind) =>
     const later = mail.inbox.messages.length;
     expect((await reset("never-came")).code).toBe(0);
     const ukrainian = await resetMailTo("never@example.org", later);
-    expect(ukrainian.subject).toBe("Другий фактор КПІ ID скинуто");
+    expect(ukrainian.subject).toBe("Другий фактор KPI ID скинуто");
 
     // A later sign-in in Ukrainian (the i18next cookie the web app sets) changes the language again.
     await signIn(t.app, "english-reader", password, { cookie: "i18next=uk", "accept-language": "en" });
     const again = mail.inbox.messages.length;
     expect((await reset("english-reader")).code).toBe(0);
     const back = await resetMailTo("english@example.org", again);
-    expect(back.subject).toBe("Другий фактор КПІ ID скинуто");
+    expect(back.subject).toBe("Другий фактор KPI ID скинуто");
   });
 });

@@ -120,7 +120,7 @@ describe.each(databaseKinds)("getting back in (%s)", (kind) => {
       .execute();
     expect(audited).toEqual([{ result: "success", reason: "email" }]);
     const notice = await mail.inbox.waitFor((each) => each.to.includes("oksana@kpi.ua"), before);
-    expect(notice.subject).toBe("Пароль КПІ ID змінено");
+    expect(notice.subject).toBe("Пароль KPI ID змінено");
   });
 
   it("a refused new password (too short, blocklisted) keeps the link usable, with the code", async () => {

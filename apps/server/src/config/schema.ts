@@ -103,7 +103,7 @@ export const environmentSchema = z.object({
     .default("kpi.ua"),
   SAML_DISPLAY_NAME_UK: z.string().min(1).default("КПІ ім. Ігоря Сікорського"),
   SAML_DISPLAY_NAME_EN: z.string().min(1).default("Igor Sikorsky Kyiv Polytechnic Institute"),
-  SAML_DESCRIPTION_UK: z.string().min(1).default("Єдиний вхід КПІ ID"),
+  SAML_DESCRIPTION_UK: z.string().min(1).default("Єдиний вхід KPI ID"),
   SAML_DESCRIPTION_EN: z.string().min(1).default("KPI ID single sign-on"),
   SAML_INFORMATION_URL: httpUrl.optional(),
   SAML_PRIVACY_URL: httpUrl.optional(),

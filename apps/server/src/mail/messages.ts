@@ -16,7 +16,7 @@ export interface RenderedMessage {
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 const signature: Record<Language, string> = {
-  uk: "КПІ ID, єдиний вхід КПІ ім. Ігоря Сікорського",
+  uk: "KPI ID, єдиний вхід КПІ ім. Ігоря Сікорського",
   en: "KPI ID, single sign-on of Igor Sikorsky Kyiv Polytechnic Institute",
 };
 

@@ -27,9 +27,9 @@ const notYou: Record<Language, (support: string) => string> = {
 export function resetLinkNotice(language: Language, url: string, minutes: number): MessageContent {
   return language === "uk"
     ? {
-        subject: "Відновлення пароля КПІ ID",
+        subject: "Відновлення пароля KPI ID",
         paragraphs: [
-          "Хтось (сподіваємося, ви) попросив відновити пароль до вашого облікового запису КПІ ID.",
+          "Хтось (сподіваємося, ви) попросив відновити пароль до вашого облікового запису KPI ID.",
           `Посилання діє ${minutes} хвилин і спрацює один раз. Нове посилання скасовує це.`,
           "Якщо ви не просили відновлення, просто проігноруйте цей лист: пароль не зміниться.",
         ],
@@ -49,9 +49,9 @@ export function resetLinkNotice(language: Language, url: string, minutes: number
 export function passwordChangedNotice(language: Language, occurrence: Occurrence, support: string): MessageContent {
   return language === "uk"
     ? {
-        subject: "Пароль КПІ ID змінено",
+        subject: "Пароль KPI ID змінено",
         paragraphs: [
-          "Пароль вашого облікового запису КПІ ID щойно змінено. Усі інші сеанси завершено.",
+          "Пароль вашого облікового запису KPI ID щойно змінено. Усі інші сеанси завершено.",
           where(occurrence, language),
           notYou.uk(support),
         ],
@@ -69,9 +69,9 @@ export function passwordChangedNotice(language: Language, occurrence: Occurrence
 export function newDeviceNotice(language: Language, occurrence: Occurrence, support: string): MessageContent {
   return language === "uk"
     ? {
-        subject: "Новий вхід до КПІ ID",
+        subject: "Новий вхід до KPI ID",
         paragraphs: [
-          "До вашого облікового запису КПІ ID увійшли з пристрою, якого ми раніше не бачили.",
+          "До вашого облікового запису KPI ID увійшли з пристрою, якого ми раніше не бачили.",
           where(occurrence, language),
           notYou.uk(support),
         ],
@@ -120,7 +120,7 @@ export function methodChangedNotice(
     return {
       subject: `Спосіб входу ${done}: ${name}`,
       paragraphs: [
-        `До вашого облікового запису КПІ ID ${done} спосіб входу: ${name}.`,
+        `До вашого облікового запису KPI ID ${done} спосіб входу: ${name}.`,
         where(occurrence, language),
         notYou.uk(support),
       ],

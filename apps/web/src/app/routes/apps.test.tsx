@@ -60,6 +60,8 @@ describe("the apps screen", () => {
     mockFetch({ "GET /user": () => json({ ...student, applications: [] }) });
     renderApp("/en/apps");
     expect(await screen.findByTestId("no-apps-error")).toHaveTextContent("No services available");
+    // "Contact support" leads to the help page rather than leaving the person to find it (issue 37).
+    expect(screen.getByRole("link", { name: "contact support" })).toHaveAttribute("href", "/en/faq");
     expect(screen.queryAllByTestId("app-card")).toHaveLength(0);
   });
 

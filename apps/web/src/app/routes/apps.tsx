@@ -63,7 +63,11 @@ export function AppsScreen() {
       ) : null}
       {user.applications.length === 0 ? (
         <Alert title={t("apps:noApps.title")} testId="no-apps-error">
-          {t("apps:noApps.description")}
+          <Trans
+            t={t}
+            i18nKey="apps:noApps.description"
+            components={{ help: <Link className="underline" to={localizePath(language, "/faq")} /> }}
+          />
         </Alert>
       ) : (
         <section aria-labelledby="apps-heading" className="space-y-3">

@@ -155,17 +155,18 @@ describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
     expect(await auditReasons()).toContain("diia.replay");
   });
 
+  // The poll says why, in what the person can act on (issue 37): the screen keeps an alert with whom to ask.
   it.each([
-    ["stranger", "diia.unknown_person"],
-    ["untrusted", "diia.untrusted_certificate"],
+    ["stranger", "diia.unknown_person", "unknown_person"],
+    ["untrusted", "diia.untrusted_certificate", "certificate"],
     // The stand-in's CA lists this person's certificate on the CRL it serves (DIIA_CRLS).
-    ["revoked", "diia.certificate_revoked"],
-  ])("fails the request when %s signs", async (id, reason) => {
+    ["revoked", "diia.certificate_revoked", "certificate"],
+  ])("fails the request when %s signs", async (id, reason, failure) => {
     const link = await newRequest();
     const callback = await postSignedCallback(test.app, link.requestId, person(diia, id));
     expect(callback.statusCode).toBe(400);
     expect(callback.json().code).toBe("diia.failed");
-    expect((await check(link.requestId)).json()).toEqual({ status: "Failed" });
+    expect((await check(link.requestId)).json()).toEqual({ status: "Failed", failure });
     expect(await auditReasons()).toContain(reason);
   });
 

@@ -116,9 +116,18 @@ export const diiaAppLinkSchema = z.object({
 });
 export type DiiaAppLink = z.infer<typeof diiaAppLinkSchema>;
 
+/**
+ * Why a Diia sign-in failed, in what the person can act on: the university has no one with the signer's tax
+ * number, or Diia's certificate could not be trusted (untrusted, revoked, expired, unverifiable). Only on
+ * `Failed`; existing integrations that read `status` alone are unaffected.
+ */
+export const diiaFailureReasons = ["unknown_person", "certificate"] as const;
+export type DiiaFailureReason = (typeof diiaFailureReasons)[number];
+
 export const diiaCheckRequestSchema = z.object({
   status: z.enum(processingStatuses),
   sessionId: text().optional(),
+  failure: z.enum(diiaFailureReasons).optional(),
 });
 export type DiiaCheckRequest = z.infer<typeof diiaCheckRequestSchema>;
 

@@ -32,7 +32,16 @@ export async function insertDiiaRequest(db: Db, request: NewDiiaRequest): Promis
 export function findDiiaRequestStatus(db: Db, id: string) {
   return db
     .selectFrom("diia_requests")
-    .select(["status", "expires_at", "finished_at", "user_id", "browser_hash", "caller_address_hash", "server_side"])
+    .select([
+      "status",
+      "expires_at",
+      "finished_at",
+      "user_id",
+      "browser_hash",
+      "caller_address_hash",
+      "server_side",
+      "failure_code",
+    ])
     .select((eb) => eb("grant_hash", "is not", null).as("grant_issued"))
     .where("id", "=", id)
     .executeTakeFirst();

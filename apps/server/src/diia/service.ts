@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { DiiaAppLink, DiiaCheckRequest } from "@kpi-id/contracts";
+import type { DiiaAppLink, DiiaCheckRequest, DiiaFailureReason } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import { issueLoginGrant } from "../auth/grants.ts";
 import { hashToken } from "../crypto/tokens.ts";
@@ -54,6 +54,13 @@ export async function createAppLink({ db, client, settings, now, caller }: DiiaC
  * Processing, Failed and Expired are one indexed read; only the first poll after a successful
  * callback writes: it issues the login grant and marks it issued, so the grant is handed out once.
  */
+/** The stored failure as the person can act on it; a malformed or forged callback says nothing (it was not theirs). */
+function failureReasonOf(code: string | null): DiiaFailureReason | undefined {
+  if (code === "unknown_person") return "unknown_person";
+  const certificate = ["untrusted_certificate", "certificate_revoked", "revocation_unknown", "certificate_not_valid_now"];
+  return code && certificate.includes(code) ? "certificate" : undefined;
+}
+
 export async function checkRequest(
   db: Kysely<Database>,
   request: { id: string; poller: DiiaPoller },
@@ -64,6 +71,10 @@ export async function checkRequest(
   const row = await findDiiaRequestStatus(db, id);
   if (!row || !askedByPoller(row, request.poller)) throw new AppError("diia.request_not_found");
   if (row.status === "Processing") return { status: now < row.expires_at ? "Processing" : "Expired" };
+  if (row.status === "Failed") {
+    const failure = failureReasonOf(row.failure_code);
+    return failure ? { status: "Failed", failure } : { status: "Failed" };
+  }
   if (row.status !== "Finished") return { status: row.status };
   if (row.grant_issued || !row.finished_at || now.getTime() - row.finished_at.getTime() > grantCollectionWindowMs) {
     return { status: "Finished" };

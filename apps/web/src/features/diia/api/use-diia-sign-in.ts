@@ -1,3 +1,4 @@
+import type { DiiaFailureReason } from "@kpi-id/contracts";
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { exchangeSession } from "@/features/auth/api/exchange-session.ts";
@@ -22,8 +23,12 @@ export const diiaTiming: DiiaTiming = {
 interface DiiaSignInOptions {
   /** `next`: where the server says the browser goes now. */
   onSignedIn: (next: string) => Promise<void> | void;
-  /** A failed call passes its error (its code picks the message); a failed or lost scan passes nothing. */
-  onFailure: (error?: unknown) => void;
+  /**
+   * A failed call passes its error (its code picks the message); a failed or lost scan passes nothing but,
+   * when the server says why a scan was refused (a person the university does not know, a certificate it
+   * cannot trust), that reason.
+   */
+  onFailure: (error?: unknown, reason?: DiiaFailureReason) => void;
   /** The spec's intervals; tests shorten them instead of faking clocks. */
   timing?: DiiaTiming;
   /**
@@ -75,12 +80,13 @@ export function useDiiaSignIn({
 
   const status = check.data?.status;
   const sessionId = check.data?.sessionId;
+  const failure = check.data?.failure;
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the answer only; re-running on the identity of link or exchange would repeat the exchange
   useEffect(() => {
     if (!active) return;
     if (status === "Finished" && sessionId) exchange.mutate(sessionId);
     else if (status === "Finished" || status === "Failed") {
-      onFailure();
+      onFailure(undefined, failure);
       void link.refetch();
     } else if (status === "Expired") {
       // A code is replaced before its request expires; reaching Expired means the sign-in was lost

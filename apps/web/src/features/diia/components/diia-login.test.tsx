@@ -115,6 +115,31 @@ describe("the Diia screen", () => {
     expect(await screen.findByText("Не вдалося увійти через Дію. Спробуйте ще раз.")).toBeInTheDocument();
   });
 
+  it("keeps an alert that says why when the university does not know the person, with a link to help", async () => {
+    mockFetch({
+      "GET /user": unauthorized,
+      "GET /api/diia/app-link": appLinks(),
+      "GET /api/diia/check-request": () => json({ status: "Failed", failure: "unknown_person" }),
+    });
+    renderApp("/uk/diia");
+    const alert = await screen.findByTestId("diia-refusal");
+    expect(alert).toHaveTextContent("В університеті немає особи з податковим номером із вашої Дії");
+    expect(alert).toHaveTextContent(/деканат або відділ кадрів/);
+    expect(screen.getByRole("link", { name: "Довідка та контакти" })).toHaveAttribute("href", "/uk/faq");
+    // Not the passing "try again" toast: a new code would not help.
+    expect(screen.queryByText("Не вдалося увійти через Дію. Спробуйте ще раз.")).not.toBeInTheDocument();
+  });
+
+  it("says a certificate could not be trusted, in English on the English page", async () => {
+    mockFetch({
+      "GET /user": unauthorized,
+      "GET /api/diia/app-link": appLinks(),
+      "GET /api/diia/check-request": () => json({ status: "Failed", failure: "certificate" }),
+    });
+    renderApp("/en/diia");
+    expect(await screen.findByTestId("diia-refusal")).toHaveTextContent("Diia's signature could not be trusted");
+  });
+
   it("replaces the code when it is due, stops after a few unscanned codes and offers a new one", async () => {
     // A fake clock: nothing depends on the machine's speed (short intervals keep the progress ticks few).
     vi.useFakeTimers();

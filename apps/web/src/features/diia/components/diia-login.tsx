@@ -1,5 +1,6 @@
+import type { DiiaFailureReason } from "@kpi-id/contracts";
 import { ExternalLink, RefreshCw } from "lucide-react";
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
@@ -10,6 +11,7 @@ import { useIsMobile } from "@/lib/use-media-query.ts";
 import { type DiiaTiming, diiaTiming, useDiiaSignIn } from "../api/use-diia-sign-in.ts";
 import { DiiaQr } from "./diia-qr.tsx";
 import { DiiaRefreshProgress } from "./diia-refresh-progress.tsx";
+import { DiiaRefusal } from "./diia-refusal.tsx";
 
 interface DiiaLoginProps {
   onSignedIn: (next: string) => Promise<void> | void;
@@ -25,8 +27,13 @@ export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming, exchange,
   const { t } = useTranslation("auth");
   const isMobile = useIsMobile();
   const describeError = useErrorMessage();
+  // A refusal the person must act on stays on the screen with whom to ask; anything else is a passing toast.
+  const [refusal, setRefusal] = useState<DiiaFailureReason>();
   const onFailure = useCallback(
-    (error?: unknown) => notify("error", describeError(error, "auth:diia.error").message, { id: "diia-error" }),
+    (error?: unknown, reason?: DiiaFailureReason) => {
+      if (reason) setRefusal(reason);
+      else notify("error", describeError(error, "auth:diia.error").message, { id: "diia-error" });
+    },
     [describeError],
   );
   const { link, shownAt, stopped, codeUnavailable, exchanging, restart } = useDiiaSignIn({
@@ -37,6 +44,7 @@ export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming, exchange,
   });
   return (
     <div className="flex flex-col items-center gap-4">
+      {refusal ? <DiiaRefusal reason={refusal} /> : null}
       {stopped ? null : (
         <p className="text-center text-muted-foreground">
           {isMobile ? t("auth:diia.descriptionMobile") : t("auth:diia.description")}

@@ -57,7 +57,12 @@ export async function createAppLink({ db, client, settings, now, caller }: DiiaC
 /** The stored failure as the person can act on it; a malformed or forged callback says nothing (it was not theirs). */
 function failureReasonOf(code: string | null): DiiaFailureReason | undefined {
   if (code === "unknown_person") return "unknown_person";
-  const certificate = ["untrusted_certificate", "certificate_revoked", "revocation_unknown", "certificate_not_valid_now"];
+  const certificate = [
+    "untrusted_certificate",
+    "certificate_revoked",
+    "revocation_unknown",
+    "certificate_not_valid_now",
+  ];
   return code && certificate.includes(code) ? "certificate" : undefined;
 }
 

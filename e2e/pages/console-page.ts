@@ -60,6 +60,11 @@ export class ConsolePage {
     this.applicationsTable = page.getByTestId("applications-table");
   }
 
+  /** The person screen's Unlock: active only while failed guesses are held against the account. */
+  get unlockButton(): Locator {
+    return this.page.getByRole("button", { name: this.text.unlock });
+  }
+
   private get text() {
     return labels[this.language];
   }

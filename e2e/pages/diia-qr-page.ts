@@ -17,6 +17,8 @@ export class DiiaQrPage {
   readonly language: Language;
   readonly qr: Locator;
   readonly errorToast: Locator;
+  /** The alert that stays when Diia's answer is refused for a reason the person must act on. */
+  readonly refusal: Locator;
   readonly stopped: Locator;
   readonly newCode: Locator;
   /** On a phone: the button beside the code that opens the Diia app. */
@@ -27,6 +29,7 @@ export class DiiaQrPage {
     this.language = language;
     this.qr = page.getByTestId("diia-qr");
     this.errorToast = page.getByText(labels[language].error);
+    this.refusal = page.getByTestId("diia-refusal");
     this.stopped = page.getByTestId("diia-stopped");
     this.newCode = page.getByRole("button", { name: labels[language].newCode });
     this.openApp = page.getByRole("link", { name: labels[language].openApp, exact: true });

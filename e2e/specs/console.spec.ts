@@ -11,6 +11,13 @@ for (const language of ["uk", "en"] as const) {
       // The newcomer is signed in elsewhere, so there is a session to end.
       const elsewhere = await browser.newContext();
       await signInWithPassword(new LoginPage(await elsewhere.newPage(), language), demoUsers.newcomer);
+      // A stranger's wrong guess at the newcomer's password, so there is a lock to lift.
+      const stranger = await browser.newContext();
+      const guess = new LoginPage(await stranger.newPage(), language);
+      await guess.goto();
+      await guess.signIn(demoUsers.newcomer.username, "not the newcomer's password");
+      await expect(guess.invalidCredentials).toBeVisible();
+      await stranger.close();
 
       const console = new ConsolePage(page, language);
       await console.signInWithDiia("employee");
@@ -21,6 +28,8 @@ for (const language of ["uk", "en"] as const) {
 
       await console.confirm("unlock");
       await expect(console.doneToast).toBeVisible();
+      // With nothing held against the account, Unlock has nothing to do and says so by being inactive.
+      await expect(console.unlockButton).toBeDisabled();
       await expect(console.sessionList.locator("li")).not.toHaveCount(0);
       await console.confirm("endSessions");
       await expect(console.sessionList.locator("li")).toHaveCount(0);

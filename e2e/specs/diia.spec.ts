@@ -73,19 +73,21 @@ test.describe("sign-in with Diia (against the sandbox stand-in)", () => {
     expect(new URL(page.url()).searchParams.get("state")).toBe(state);
   });
 
-  for (const [person, why] of [
-    ["stranger", "a person the campus does not know"],
-    ["untrusted", "a certificate from a CA the product does not trust"],
-    ["revoked", "a certificate on its CA's revocation list"],
+  // Issue 37: a refusal a new code will not cure stays on the screen and says why, with a link to help.
+  for (const [person, why, says] of [
+    ["stranger", "a person the campus does not know", "В університеті немає особи з податковим номером"],
+    ["untrusted", "a certificate from a CA the product does not trust", "Підпису Дії не вдалося довіряти"],
+    ["revoked", "a certificate on its CA's revocation list", "Підпису Дії не вдалося довіряти"],
   ] as const) {
-    test(`${why}: the phone's signature is refused and the screen shows the error toast`, async ({
+    test(`${why}: the phone's signature is refused and the screen keeps an alert that says why`, async ({
       page,
       diiaQrPage,
     }) => {
       const deepLink = await diiaQrPage.openFromLogin();
       const phone = await scanWithPhone(page, deepLink, person);
       await expect(phone.result).toHaveAttribute("data-outcome", "refused");
-      await expect(diiaQrPage.errorToast).toBeVisible();
+      await expect(diiaQrPage.refusal).toContainText(says);
+      await expect(diiaQrPage.refusal.getByRole("link")).toHaveAttribute("href", "/uk/faq");
       await expect(page).toHaveURL(/\/uk\/diia$/);
     });
   }

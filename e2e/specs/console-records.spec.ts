@@ -40,7 +40,7 @@ for (const language of ["uk", "en"] as const) {
         .getByTestId("import-file")
         .setInputFiles({ name: "people.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
       await page.getByTestId("import-dry-run").click();
-      await expect(page.getByTestId("import-report-title")).toHaveText(words[language].dryRun);
+      await expect(page.getByTestId("import-report-title")).toContainText(words[language].dryRun);
       await expect(page.getByTestId("import-created")).toHaveText("2");
       await expect(page.getByTestId("import-rejected")).toHaveText("2");
       await expect(page.getByTestId("import-lines")).toContainText(words[language].bad);
@@ -48,7 +48,7 @@ for (const language of ["uk", "en"] as const) {
 
       await page.getByTestId("import-apply").click();
       await page.getByTestId("confirm-action").click();
-      await expect(page.getByTestId("import-report-title")).toHaveText(words[language].applied);
+      await expect(page.getByTestId("import-report-title")).toContainText(words[language].applied);
       await expect(page.getByTestId("import-created")).toHaveText("2");
       await expect(page.getByTestId("import-rejected")).toHaveText("2");
 

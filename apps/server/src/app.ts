@@ -45,6 +45,7 @@ import { appLinkRoutes } from "./tickets/app-link-routes.ts";
 import { ticketExchangeRoutes } from "./tickets/exchange-routes.ts";
 import { appRedirectRoutes } from "./tickets/redirect-routes.ts";
 import { userRoutes } from "./user/routes.ts";
+import { stopImportJobsForShutdown } from "./users/import-jobs.ts";
 import { missingTranslationRoutes } from "./web/missing-translations.ts";
 import { settingsRoutes } from "./web/settings-routes.ts";
 import { registerSigninScript } from "./web/signin-script.ts";
@@ -144,6 +145,7 @@ export async function buildApp({
     await cacheFeed?.ready;
   });
   app.addHook("onClose", async () => {
+    await stopImportJobsForShutdown(database.db);
     app.mailer.close();
     await cacheFeed?.close();
     await database.close();

@@ -1,4 +1,4 @@
-import { type ImportReportView, importMaxBytes } from "@kpi-id/contracts";
+import { type ImportJobView, type ImportMode, importMaxBytes } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson } from "./support/campus.ts";
@@ -21,8 +21,33 @@ describe.each(databaseKinds)("console import on %s", (kind) => {
   });
   afterAll(() => t.close());
 
-  const send = (mode: "dry-run" | "apply", file: string | Buffer) =>
-    postJson(t.app, `/api/admin/import/${mode}`, { file: base64(file) }, { headers: { cookie: admin.cookie } });
+  const send = (mode: ImportMode, file: string | Buffer) =>
+    postJson(
+      t.app,
+      "/api/admin/import/jobs",
+      { file: base64(file), fileName: "people.csv", mode },
+      { headers: { cookie: admin.cookie } },
+    );
+
+  /** The job as the console's poll finds it once it ended, with every line. */
+  const ended = async (id: string): Promise<ImportJobView> => {
+    for (;;) {
+      const response = await t.app.inject({
+        url: `/api/admin/import/jobs/${id}?lines=all`,
+        headers: { cookie: admin.cookie },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const job = response.json<ImportJobView>();
+      if (job.status !== "running") return job;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  const run = async (mode: ImportMode, file: string | Buffer) => {
+    const response = await send(mode, file);
+    expect(response.statusCode, response.body).toBe(202);
+    return ended(response.json<ImportJobView>().id);
+  };
 
   const people = () => t.app.db.selectFrom("users").select(["username", "full_name"]).orderBy("username").execute();
 
@@ -41,10 +66,18 @@ describe.each(databaseKinds)("console import on %s", (kind) => {
 
   it("dry-runs a file: every line's outcome or translated reason, and nothing kept", async () => {
     const before = await people();
-    const response = await send("dry-run", file());
-    expect(response.statusCode, response.body).toBe(200);
-    const report = response.json<ImportReportView>();
-    expect(report).toMatchObject({ applied: false, created: 2, updated: 0, unchanged: 1, rejected: 5 });
+    const report = await run("dry-run", file());
+    expect(report).toMatchObject({
+      mode: "dry-run",
+      status: "done",
+      fileName: "people.csv",
+      total: 8,
+      processed: 8,
+      created: 2,
+      updated: 0,
+      unchanged: 1,
+      rejected: 5,
+    });
     expect(report.lines.map((line) => [line.line, line.outcome, line.reason, line.field])).toEqual([
       [2, "created", null, null],
       [3, "unchanged", null, null],
@@ -65,10 +98,8 @@ describe.each(databaseKinds)("console import on %s", (kind) => {
   });
 
   it("applies the same file with the same report, and audits each change with the operator", async () => {
-    const response = await send("apply", file());
-    expect(response.statusCode, response.body).toBe(200);
-    const report = response.json<ImportReportView>();
-    expect(report).toMatchObject({ applied: true, created: 2, updated: 0, unchanged: 1, rejected: 5 });
+    const report = await run("apply", file());
+    expect(report).toMatchObject({ mode: "apply", status: "done", created: 2, updated: 0, unchanged: 1, rejected: 5 });
     expect((await people()).map((person) => person.username)).toEqual(
       expect.arrayContaining(["n.new", "s.other", "kept.same"]),
     );
@@ -83,7 +114,7 @@ describe.each(databaseKinds)("console import on %s", (kind) => {
       { username: "n.new", actor_id: admin.person.id, reason: "created" },
       { username: "s.other", actor_id: admin.person.id, reason: "created" },
     ]);
-    const again = (await send("dry-run", file())).json<ImportReportView>();
+    const again = await run("dry-run", file());
     expect(again).toMatchObject({ created: 0, updated: 0, unchanged: 3, rejected: 5 });
   });
 
@@ -115,7 +146,7 @@ describe.each(databaseKinds)("console import on %s", (kind) => {
   });
 
   it("reports a header without the required columns on its line", async () => {
-    const report = (await send("dry-run", "username,email\r\na.b,a@kpi.ua")).json<ImportReportView>();
+    const report = await run("dry-run", "username,email\r\na.b,a@kpi.ua");
     expect(report.lines).toEqual([
       {
         line: 1,

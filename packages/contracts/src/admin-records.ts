@@ -144,3 +144,47 @@ export const importReportSchema = z.object({
   lines: z.array(importLineSchema),
 });
 export type ImportReportView = z.infer<typeof importReportSchema>;
+
+/** A dry run tries every line inside a transaction that is rolled back; an apply keeps them. */
+export const importModes = ["dry-run", "apply"] as const;
+export type ImportMode = (typeof importModes)[number];
+
+/**
+ * Where an import job stands. `interrupted`: the instance running it stopped (a restart, a crash)
+ * before it ended; the lines it applied are kept whole, and running the file again completes it.
+ */
+export const importJobStatuses = ["running", "done", "cancelled", "failed", "interrupted"] as const;
+export type ImportJobStatus = (typeof importJobStatuses)[number];
+
+/** Starts an import in the background; the same file in the same mode while one runs joins that job. */
+export const importJobRequestSchema = importRequestSchema.extend({
+  mode: z.enum(importModes),
+  /** The file's name as the operator chose it, shown beside the job. */
+  fileName: text().max(255),
+});
+
+/** Which lines a job's report carries: those with a problem (the default), or all of them. */
+export const importLinesShown = ["problems", "all"] as const;
+
+export const importJobSchema = z.object({
+  id: z.string().uuid(),
+  mode: z.enum(importModes),
+  status: z.enum(importJobStatuses),
+  fileName: text(),
+  /** Data lines in the file; `processed` of them are done so far. */
+  total: z.number().int(),
+  processed: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  rejected: z.number().int(),
+  startedAt: text(),
+  finishedAt: text().nullable(),
+  /** Once the job has ended: its lines, as `lines` asked (problem lines by default); empty while it runs. */
+  lines: z.array(importLineSchema),
+});
+export type ImportJobView = z.infer<typeof importJobSchema>;
+
+/** The operator's newest job, so the import page shows it again after they come back; null when none. */
+export const latestImportJobSchema = z.object({ job: importJobSchema.nullable() });
+export type LatestImportJob = z.infer<typeof latestImportJobSchema>;

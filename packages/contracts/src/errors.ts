@@ -75,6 +75,7 @@ export const errorStatus = {
   "admin.import_wrong_encoding": 400,
   "admin.import_unknown_columns": 400,
   "admin.import_too_large": 413,
+  "admin.import_job_not_found": 404,
   "admin.application_name_taken": 409,
   "service.database_unavailable": 503,
   "service.internal_error": 500,

@@ -84,6 +84,7 @@ export const ukErrorMessages = {
     "У файлі є невідомі стовпці. Дозволені: username, full-name, email, tax-id, student-id, employee-id, password, apps.",
   "admin.import_too_large":
     "Файл завеликий для імпорту через консоль: розділіть його або скористайтеся командою user import.",
+  "admin.import_job_not_found": "Такого імпорту немає. Можливо, його видалено через 30 днів; запустіть його знову.",
   "app.oidc_needs_redirect_uri":
     "Щоб увімкнути OpenID Connect, додайте принаймні одну адресу повернення (redirect URI).",
   "app.invalid_url": "Адреса має бути повною адресою https без фрагмента (#); http дозволено лише для localhost.",
@@ -172,6 +173,7 @@ export const enErrorMessages = {
   "admin.import_unknown_columns":
     "The file has unknown columns. Allowed: username, full-name, email, tax-id, student-id, employee-id, password, apps.",
   "admin.import_too_large": "The file is too large for the console's import: split it or use the user import command.",
+  "admin.import_job_not_found": "There is no such import. It may have been removed after 30 days; start it again.",
   "app.oidc_needs_redirect_uri": "To turn OpenID Connect on, add at least one redirect URI.",
   "app.invalid_url":
     "The address must be an absolute https URL without a fragment (#); http is allowed on localhost only.",

@@ -1,10 +1,27 @@
-import { errorBodySchema, importMaxBytes, importReportSchema, importRequestSchema } from "@kpi-id/contracts";
+import {
+  errorBodySchema,
+  type ImportJobView,
+  importJobRequestSchema,
+  importJobSchema,
+  importLinesShown,
+  importMaxBytes,
+  latestImportJobSchema,
+} from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { parseCsvLines } from "../users/csv.ts";
-import { type ImportLineResult, runImport } from "../users/import.ts";
 import { resolveColumns } from "../users/import-columns.ts";
-import { auditByOperator, guardConsoleRoutes, operatorOf } from "./plugin.ts";
+import {
+  findImportJob,
+  type ImportJobRow,
+  jobLines,
+  latestImportJob,
+  requestCancel,
+  startImportJob,
+  statusOf,
+} from "../users/import-jobs.ts";
+import { guardConsoleRoutes, operatorAndOrigin, operatorOf } from "./plugin.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema };
 const tags = ["admin"];
@@ -38,61 +55,140 @@ export function csvFileText(base64: string): string {
   return text;
 }
 
-function report(lines: ImportLineResult[], applied: boolean) {
-  const count = (outcome: ImportLineResult["outcome"]) => lines.filter((line) => line.outcome === outcome).length;
+function jobView(job: ImportJobRow, lines: "problems" | "all", now: Date): ImportJobView {
+  const status = statusOf(job, now);
   return {
-    applied,
-    created: count("created"),
-    updated: count("updated"),
-    unchanged: count("unchanged"),
-    rejected: count("rejected"),
-    lines: lines.map(({ userId: _userId, ...line }) => line),
+    id: job.id,
+    mode: job.mode,
+    status,
+    fileName: job.file_name,
+    total: job.total,
+    processed: job.processed,
+    created: job.created,
+    updated: job.updated,
+    unchanged: job.unchanged,
+    rejected: job.rejected,
+    startedAt: new Date(job.started_at).toISOString(),
+    finishedAt: job.finished_at ? new Date(job.finished_at).toISOString() : null,
+    lines: status === "running" ? [] : jobLines(job, lines),
   };
 }
 
-/** The console's import: the same rules and service as `user import`, tried first (dry run), then applied. */
+const jobParams = z.object({ id: z.string().uuid() });
+const linesQuery = z.object({ lines: z.enum(importLinesShown).default("problems") });
+
+/**
+ * The console's import, as jobs that outlive the request: the same rules and service as `user
+ * import`, tried first (dry run), then applied. The page polls the job; leaving and coming back
+ * finds it again (`latest`).
+ */
 export const adminImportRoutes: FastifyPluginAsyncZod = async (app) => {
   guardConsoleRoutes(app);
+  const host = {
+    db: app.db,
+    databaseKind: app.database.kind,
+    passwordHasher: app.passwordHasher,
+    log: app.log,
+    clock: app.clock,
+  };
+  const permission = { permission: "people.import" } as const;
 
-  for (const mode of ["dry-run", "apply"] as const) {
-    app.post(
-      `/api/admin/import/${mode}`,
-      {
-        bodyLimit,
-        config: { permission: "people.import" },
-        schema: {
-          tags,
-          summary: mode === "dry-run" ? "Try an import of people" : "Import people",
-          description:
-            mode === "dry-run"
-              ? "Runs the CSV (base64, UTF-8, at most 1 MiB) as `user import` would, inside a transaction that is " +
-                "rolled back: each line's outcome (created, updated, unchanged) or its reason, and nothing kept."
-              : "Imports the CSV as `user import` does, each line in its own transaction (a re-run completes a run " +
-                "that stopped), and writes an audit row naming the operator for every person created or changed.",
-          body: importRequestSchema,
-          response: { 200: importReportSchema, 400: errorBodySchema, 413: errorBodySchema, ...refusals },
+  app.post(
+    "/api/admin/import/jobs",
+    {
+      bodyLimit,
+      config: permission,
+      schema: {
+        tags,
+        summary: "Start an import of people",
+        description:
+          "Starts a CSV import (base64, UTF-8, at most 1 MiB) in the background and answers the job at once (202). " +
+          "`dry-run` runs every line as `user import` would inside a transaction that is rolled back; `apply` keeps " +
+          "them, a batch of lines at a time, each line whole, with an audit row naming the operator for every person " +
+          "created or changed. The same file in the same mode while a job of it runs answers that job (200) instead " +
+          "of starting a second.",
+        body: importJobRequestSchema,
+        response: {
+          200: importJobSchema,
+          202: importJobSchema,
+          400: errorBodySchema,
+          413: errorBodySchema,
+          ...refusals,
         },
       },
-      async (request) => {
-        const text = csvFileText(request.body.file);
-        const lines = await runImport(app.db, app.passwordHasher, text, {
-          dryRun: mode === "dry-run",
-          actorId: operatorOf(request).userId,
-        });
-        if (mode === "apply") {
-          for (const line of lines) {
-            if (line.outcome !== "created" && line.outcome !== "updated") continue;
-            await auditByOperator(request, {
-              type: "people_imported",
-              result: "success",
-              userId: line.userId,
-              reason: line.outcome,
-              details: { line: line.line },
-            });
-          }
-        }
-        return report(lines, mode === "apply");
+    },
+    async (request, reply) => {
+      const text = csvFileText(request.body.file);
+      const { actorId, ip, userAgent } = operatorAndOrigin(request);
+      const { job, joined } = await startImportJob(host, {
+        text,
+        fileName: request.body.fileName,
+        mode: request.body.mode,
+        actor: { actorId, ip, ...(userAgent ? { userAgent } : {}) },
+      });
+      return reply.code(joined ? 200 : 202).send(jobView(job, "problems", app.clock()));
+    },
+  );
+
+  app.get(
+    "/api/admin/import/jobs/latest",
+    {
+      config: permission,
+      schema: {
+        tags,
+        summary: "The operator's newest import",
+        description: "The newest import job this operator started (its problem lines once it ended), or null.",
+        response: { 200: latestImportJobSchema, ...refusals },
       },
-    );
-  }
+    },
+    async (request) => {
+      const job = await latestImportJob(app.db, operatorOf(request).userId);
+      return { job: job ? jobView(job, "problems", app.clock()) : null };
+    },
+  );
+
+  app.get(
+    "/api/admin/import/jobs/:id",
+    {
+      config: permission,
+      schema: {
+        tags,
+        summary: "An import job's progress",
+        description:
+          "Counts so far while the job runs; once it ended, its lines: those with a problem, or all with `lines=all`. " +
+          "A job whose instance stopped answering for a minute is `interrupted`: its lines so far are kept.",
+        params: jobParams,
+        querystring: linesQuery,
+        response: { 200: importJobSchema, 404: errorBodySchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const job = await findImportJob(app.db, request.params.id);
+      if (!job) throw new AppError("admin.import_job_not_found");
+      return jobView(job, request.query.lines, app.clock());
+    },
+  );
+
+  app.post(
+    "/api/admin/import/jobs/:id/cancel",
+    {
+      config: permission,
+      schema: {
+        tags,
+        summary: "Cancel an import job",
+        description:
+          "Stops the job after the batch of lines it is in: an apply keeps the lines done so far (each whole), a dry " +
+          "run keeps nothing. A job that already ended is answered as it is.",
+        params: jobParams,
+        response: { 200: importJobSchema, 404: errorBodySchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const found = await findImportJob(app.db, request.params.id);
+      if (!found) throw new AppError("admin.import_job_not_found");
+      await requestCancel(app.db, found.id);
+      const job = (await findImportJob(app.db, found.id)) ?? found;
+      return jobView(job, "problems", app.clock());
+    },
+  );
 };

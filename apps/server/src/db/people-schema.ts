@@ -1,3 +1,4 @@
+import type { ImportJobStatus } from "@kpi-id/contracts";
 import type { ColumnType, Generated, Selectable } from "kysely";
 
 /** The people model's tables (migration 0210): units, student records, employee positions, access rules. */
@@ -93,6 +94,29 @@ export interface PeopleTables {
   access_rules: AccessRulesTable;
   access_exclusions: AccessExclusionsTable;
   scim_tokens: ScimTokensTable;
+  import_jobs: ImportJobsTable;
+}
+
+/** CSV imports running or run in the background (migration 0419); the file itself is not kept. */
+export interface ImportJobsTable {
+  id: Generated<string>;
+  mode: "dry-run" | "apply";
+  file_sha256: string;
+  file_name: string;
+  started_by: string | null;
+  status: ColumnType<ImportJobStatus, "running" | undefined, ImportJobStatus>;
+  cancel_requested: Generated<boolean>;
+  total: Generated<number>;
+  processed: Generated<number>;
+  created: Generated<number>;
+  updated: Generated<number>;
+  unchanged: Generated<number>;
+  rejected: Generated<number>;
+  /** JSON text of the lines' outcomes, once the job has ended. */
+  lines: ColumnType<unknown, string | null | undefined, string | null>;
+  started_at: Timestamp;
+  heartbeat_at: Timestamp;
+  finished_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export type Unit = Selectable<UnitsTable>;

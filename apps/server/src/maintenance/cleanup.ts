@@ -6,12 +6,14 @@ import { deleteOldDiiaRequests } from "../diia/queries.ts";
 import { deleteExpiredOidcPayloads } from "../oidc/adapter.ts";
 import { deleteExpiredResetTokens } from "../recovery/tokens.ts";
 import { type PruneCounts, pruneExpired } from "../sessions/prune.ts";
+import { deleteOldImportJobs } from "../users/import-jobs.ts";
 
 export interface CleanupCounts extends PruneCounts {
   diiaRequests: number;
   oidcPayloads: number;
   resetTokens: number;
   auditEvents: number;
+  importJobs: number;
 }
 
 export interface CleanupOptions {
@@ -24,6 +26,8 @@ const cleanupLockKey = 0x4b504944;
 
 // A finished or expired Diia request is kept a day for support questions, then goes.
 const diiaKeepMs = 24 * 60 * 60 * 1000;
+// An import's report names the people of its lines: kept a month for the operator's questions.
+const importJobKeepMs = 30 * 24 * 60 * 60 * 1000;
 
 /**
  * Deletes expired rows if no other instance is doing it right now. The transaction-scoped
@@ -46,7 +50,8 @@ export async function cleanUpExpired(
     const oidcPayloads = await deleteExpiredOidcPayloads(trx, now);
     const resetTokens = await deleteExpiredResetTokens(trx, now);
     const auditEvents = await deleteAuditPastRetention(trx, now, auditRetentionDays);
-    return { ...pruned, diiaRequests, oidcPayloads, resetTokens, auditEvents };
+    const importJobs = await deleteOldImportJobs(trx, new Date(now.getTime() - importJobKeepMs));
+    return { ...pruned, diiaRequests, oidcPayloads, resetTokens, auditEvents, importJobs };
   });
 }
 

@@ -1,18 +1,14 @@
 import type { ImportReasonCode } from "@kpi-id/contracts";
 import { sql } from "kysely";
-import { z } from "zod";
-import { grantAccess } from "../access/applications.ts";
-import { findApplicationByIdOrName } from "../apps/queries.ts";
-import { recordAuditEvent } from "../audit/record.ts";
 import type { PasswordHasher } from "../crypto/password.ts";
 import type { Db } from "../db/schema.ts";
-import { parseCsvLines } from "./csv.ts";
-import { type Column, personChanges, recordDetails, resolveColumns } from "./import-columns.ts";
+import { type CsvRow, parseCsvLines } from "./csv.ts";
+import { type Column, resolveColumns } from "./import-columns.ts";
+import { type ImportActor, type ImportRun, importRow, newImportRun, prefetchPeople, rejection } from "./import-row.ts";
 import { PersonRuleError } from "./rule-error.ts";
-import { upsertUser } from "./service.ts";
-import { personSnapshot } from "./snapshot.ts";
 
 export { CLEAR_MARKER } from "./import-columns.ts";
+export type { ImportActor } from "./import-row.ts";
 
 /** What `user import` prints (and `--json` answers). */
 export interface ImportReport {
@@ -31,98 +27,57 @@ export interface ImportLineResult {
   field: string | null;
   /** The rule's own words: what the CLI prints. */
   detail: string | null;
-  userId?: string;
+}
+
+/** The counts so far, after each batch of lines. */
+export interface ImportProgress {
+  total: number;
+  processed: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
 }
 
 export interface ImportOptions {
   /** Everything is done as for real inside one transaction, then rolled back: the report is the apply's. */
   dryRun?: boolean;
-  /** The console operator running the import, named on the audit rows it writes. */
-  actorId?: string;
+  /** The console operator running the import: each person created or changed gets an audit row naming them. */
+  actor?: ImportActor;
+  /** Told the counts after each batch; answering "stop" ends the run there (a cancel). */
+  onProgress?: (progress: ImportProgress) => Promise<"go on" | "stop">;
 }
+
+export interface ImportResult {
+  lines: ImportLineResult[];
+  /** Stopped by onProgress before the last line: an apply keeps the batches done, a dry run nothing. */
+  stopped: boolean;
+}
+
+// Lines a transaction (apply) takes: a commit per line waited for the disk 10,000 times a file.
+// Small enough that a batch's row locks are held for a fraction of a second.
+const batchSize = 200;
 
 class DryRunDone extends Error {}
 
-function rejection(error: unknown): Pick<ImportLineResult, "reason" | "field" | "detail"> {
-  if (error instanceof PersonRuleError) return { reason: error.reason, field: error.field, detail: error.message };
-  if (error instanceof z.ZodError) {
-    const detail = error.issues.map((issue) => `${issue.path.join(".") || "row"}: ${issue.message}`).join("; ");
-    const field = error.issues[0]?.path[0];
-    return { reason: "invalid_value", field: typeof field === "string" ? field : null, detail };
-  }
-  if ((error as { code?: string }).code === "23505") {
-    const constraint = (error as { constraint?: string }).constraint ?? (error as Error).message;
-    return constraint.includes("tax_id")
-      ? { reason: "tax_id_taken", field: "taxId", detail: "taxId: already held by another person" }
-      : { reason: "duplicate", field: null, detail: "duplicate value" };
-  }
-  return { reason: "failed", field: null, detail: error instanceof Error ? error.message : String(error) };
+// Between an apply's batches: the requests that queued for the embedded database's one connection
+// go first, or an import would hold the whole service until its last line.
+const letOthersIn = () => new Promise((resolve) => setImmediate(resolve));
+
+export function progressOf(lines: ImportLineResult[], total: number): ImportProgress {
+  const progress = { total, processed: lines.length, created: 0, updated: 0, unchanged: 0, rejected: 0 };
+  for (const line of lines) progress[line.outcome] += 1;
+  return progress;
 }
 
-async function resolveApplications(db: Db, list: string | undefined): Promise<string[]> {
-  const names = (list ?? "")
-    .split(/[;|]/)
-    .map((name) => name.trim())
-    .filter(Boolean);
-  const ids: string[] = [];
-  for (const name of names) {
-    const application = await findApplicationByIdOrName(db, name);
-    if (!application) {
-      throw new PersonRuleError("unknown_application", "apps", `apps: unknown application '${name}'`);
-    }
-    ids.push(application.id);
-  }
-  return ids;
+interface ParsedFile {
+  header: CsvRow;
+  columns: (Column | undefined)[];
+  rows: CsvRow[];
 }
 
-/** One row, inside its own transaction (apply) or savepoint (dry run): all of it or none of it. */
-async function importRow(
-  db: Db,
-  hasher: PasswordHasher,
-  record: Partial<Record<Column, string>>,
-  actorId: string | undefined,
-) {
-  const changes = personChanges(record);
-  const applications = await resolveApplications(db, record.apps);
-  const password = record.password?.trim() ? record.password : undefined;
-  const existing = await db
-    .selectFrom("users")
-    .select("id")
-    .where("username", "=", changes.username)
-    .executeTakeFirst();
-  const before = existing ? await personSnapshot(db, existing.id) : undefined;
-  const result = await upsertUser(db, hasher, changes, password, recordDetails(record), "csv");
-  for (const applicationId of applications) {
-    // Audited only when access changed, so a repeated import of the same line adds no row.
-    if (await grantAccess(db, result.user.id, applicationId)) {
-      await recordAuditEvent(db, {
-        type: "access_granted",
-        result: "success",
-        userId: result.user.id,
-        applicationId,
-        reason: "csv",
-        ...(actorId ? { actorId } : {}),
-      });
-    }
-  }
-  const same = before !== undefined && password === undefined && before === (await personSnapshot(db, result.user.id));
-  return { outcome: same ? ("unchanged" as const) : result.outcome, userId: result.user.id };
-}
-
-/**
- * Imports people from CSV with a header row, line by line. Idempotent on username: a second run
- * updates the fields it names instead of duplicating, and a line that changes nothing is
- * "unchanged". A bad line is reported with its reason and never stops the others. Each line is its
- * own transaction, so a run that stops half way leaves whole lines, and running the file again
- * completes it.
- */
-export async function runImport(
-  db: Db,
-  hasher: PasswordHasher,
-  text: string,
-  options: ImportOptions = {},
-): Promise<ImportLineResult[]> {
-  const results: ImportLineResult[] = [];
+/** The file's rows, or the lines that refuse it whole (a header without the needed columns). */
+function parse(text: string, results: ImportLineResult[]): ParsedFile | undefined {
   const {
     rows: [header, ...rows],
     errors,
@@ -137,63 +92,120 @@ export async function runImport(
       detail: error.reason,
     });
   }
-  if (!header) return sortedByLine(results);
+  if (!header) return undefined;
   const columns = resolveColumns(header);
   if (columns.problem) {
     results.push({ line: header.line, username: null, outcome: "rejected", field: null, ...columns.problem });
-    return sortedByLine(results);
+    return undefined;
   }
+  return { header, columns: columns.list, rows };
+}
 
-  const eachRow = async (inLine: <T>(work: (db: Db) => Promise<T>) => Promise<T>) => {
-    for (const row of rows) {
-      const record: Partial<Record<Column, string>> = {};
-      columns.list.forEach((column, index) => {
-        // A password is taken as written; other cells lose surrounding spaces.
-        if (column) record[column] = column === "password" ? row.fields[index] : row.fields[index]?.trim();
-      });
-      const username = record.username || null;
-      try {
-        if (row.fields.length !== header.fields.length) {
-          const detail = `expected ${header.fields.length} fields, found ${row.fields.length}`;
-          throw new PersonRuleError("field_count", null, detail);
-        }
-        const done = await inLine((lineDb) => importRow(lineDb, hasher, record, options.actorId));
-        results.push({ line: row.line, username, reason: null, field: null, detail: null, ...done });
-      } catch (error) {
-        results.push({ line: row.line, username, outcome: "rejected", ...rejection(error) });
+function recordOf(file: ParsedFile, row: CsvRow): Partial<Record<Column, string>> {
+  const record: Partial<Record<Column, string>> = {};
+  file.columns.forEach((column, index) => {
+    // A password is taken as written; other cells lose surrounding spaces.
+    if (column) record[column] = column === "password" ? row.fields[index] : row.fields[index]?.trim();
+  });
+  return record;
+}
+
+/** One batch of lines on `db` (a transaction), each in a savepoint so a bad line leaves the others. */
+async function importBatch(db: Db, run: ImportRun, file: ParsedFile, batch: CsvRow[]): Promise<ImportLineResult[]> {
+  const records = batch.map((row) => recordOf(file, row));
+  await prefetchPeople(
+    db,
+    run,
+    records.map((record) => record.username ?? ""),
+  );
+  const results: ImportLineResult[] = [];
+  for (const [index, row] of batch.entries()) {
+    const record = records[index] ?? {};
+    const username = record.username || null;
+    try {
+      if (row.fields.length !== file.header.fields.length) {
+        const detail = `expected ${file.header.fields.length} fields, found ${row.fields.length}`;
+        throw new PersonRuleError("field_count", null, detail);
       }
+      await sql`savepoint import_line`.execute(db);
+      let done: Awaited<ReturnType<typeof importRow>>;
+      try {
+        done = await importRow(db, run, record, row.line);
+        await sql`release savepoint import_line`.execute(db);
+      } catch (error) {
+        await sql`rollback to savepoint import_line`.execute(db);
+        throw error;
+      }
+      run.people.set(String(username).toLowerCase(), { id: done.userId, snapshot: done.after });
+      results.push({ line: row.line, username, outcome: done.outcome, reason: null, field: null, detail: null });
+    } catch (error) {
+      results.push({ line: row.line, username, outcome: "rejected", ...rejection(error) });
     }
-  };
+  }
+  return results;
+}
+
+/**
+ * Imports people from CSV with a header row, in batches. Idempotent on username: a second run
+ * updates the fields it names instead of duplicating, and a line that changes nothing is
+ * "unchanged". A bad line is reported with its reason and never stops the others. An apply commits
+ * a batch at a time, each line whole, so a run that stops half way leaves whole lines and running
+ * the file again completes it.
+ */
+export async function runImport(
+  db: Db,
+  hasher: PasswordHasher,
+  text: string,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  const results: ImportLineResult[] = [];
+  const file = parse(text, results);
+  if (!file) return { lines: sortedByLine(results), stopped: false };
+  const total = file.rows.length + results.length;
+  const run = newImportRun(hasher, options.actor);
+  const report = () => options.onProgress?.(progressOf(results, total)) ?? Promise.resolve("go on" as const);
+  const batches = Array.from({ length: Math.ceil(file.rows.length / batchSize) }, (_, index) =>
+    file.rows.slice(index * batchSize, (index + 1) * batchSize),
+  );
+  let stopped = false;
 
   if (!options.dryRun) {
-    await eachRow((work) => db.transaction().execute(work));
-    return sortedByLine(results);
+    for (const batch of batches) {
+      results.push(...(await db.transaction().execute((tx) => importBatch(tx, run, file, batch))));
+      await letOthersIn();
+      if ((await report()) === "stop" && batch !== batches.at(-1)) {
+        stopped = true;
+        break;
+      }
+    }
+    return { lines: sortedByLine(results), stopped };
   }
   await db
     .transaction()
     .execute(async (tx) => {
-      await eachRow(async (work) => {
-        await sql`savepoint import_line`.execute(tx);
-        try {
-          const done = await work(tx);
-          await sql`release savepoint import_line`.execute(tx);
-          return done;
-        } catch (error) {
-          await sql`rollback to savepoint import_line`.execute(tx);
-          throw error;
+      for (const batch of batches) {
+        results.push(...(await importBatch(tx, run, file, batch)));
+        if ((await report()) === "stop" && batch !== batches.at(-1)) {
+          stopped = true;
+          break;
         }
-      });
+      }
       throw new DryRunDone();
     })
     .catch((error: unknown) => {
       if (!(error instanceof DryRunDone)) throw error;
     });
-  return sortedByLine(results);
+  return { lines: sortedByLine(results), stopped };
 }
 
 /** The CLI's import: counts and the rejected lines in the rules' own words. */
-export async function importUsersCsv(db: Db, hasher: PasswordHasher, text: string): Promise<ImportReport> {
-  const lines = await runImport(db, hasher, text);
+export async function importUsersCsv(
+  db: Db,
+  hasher: PasswordHasher,
+  text: string,
+  options: Pick<ImportOptions, "onProgress"> = {},
+): Promise<ImportReport> {
+  const { lines } = await runImport(db, hasher, text, options);
   const count = (outcome: ImportLineResult["outcome"]) => lines.filter((line) => line.outcome === outcome).length;
   return {
     created: count("created"),

@@ -1,5 +1,5 @@
-import { type AuditFilters, auditPageSchema, importReportSchema } from "@kpi-id/contracts";
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { type AuditFilters, auditPageSchema } from "@kpi-id/contracts";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { apiJson } from "@/lib/api-client.ts";
 import { consoleKey } from "./admin-api.ts";
 
@@ -26,33 +26,5 @@ export function useAuditEvents(filters: AuditFilters) {
       return apiJson(`/api/admin/audit?${params}`, { failure: "Failed to load the audit log" }, auditPageSchema);
     },
     getNextPageParam: (page) => page.next ?? undefined,
-  });
-}
-
-/** Bytes as base64, in slices so a megabyte does not overflow the argument list of fromCharCode. */
-function base64Of(bytes: Uint8Array): string {
-  let binary = "";
-  for (let start = 0; start < bytes.length; start += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
-  }
-  return btoa(binary);
-}
-
-/** A dry run or an apply of a CSV file; the server reads the bytes (their encoding is its check). */
-export function useImport() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ file, mode }: { file: File; mode: "dry-run" | "apply" }) =>
-      apiJson(
-        `/api/admin/import/${mode}`,
-        {
-          method: "POST",
-          body: { file: base64Of(new Uint8Array(await file.arrayBuffer())) },
-          failure: "The import failed",
-        },
-        importReportSchema,
-      ),
-    onSettled: (_report, _error, { mode }) =>
-      mode === "apply" ? queryClient.invalidateQueries({ queryKey: consoleKey }) : undefined,
   });
 }

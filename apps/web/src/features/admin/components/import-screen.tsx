@@ -1,100 +1,55 @@
-import { type ImportLine, type ImportReportView, importMaxBytes } from "@kpi-id/contracts";
-import { useId, useMemo, useState } from "react";
+import { importMaxBytes } from "@kpi-id/contracts";
+import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { Label } from "@/components/ui/label.tsx";
-import { Spinner } from "@/components/ui/spinner.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
-import { cn } from "@/lib/utils.ts";
-import { useImport } from "../api/records-api.ts";
-import { type ConsoleColumn, DataTable } from "./data-table.tsx";
+import { useCancelImport, useImportJob, useLatestImportJob, useStartImport } from "../api/import-api.ts";
+import { ImportJobPanel } from "./import-job.tsx";
 
 const maxSize = `${importMaxBytes / 1024 / 1024} MiB`;
-const outcomeTone: Record<ImportLine["outcome"], string> = {
-  created: "text-emerald-800",
-  updated: "text-primary",
-  unchanged: "text-muted-foreground",
-  rejected: "text-destructive-strong",
-};
 
-function useLineColumns(): ConsoleColumn<ImportLine>[] {
-  const { t } = useTranslation("admin-records");
-  return useMemo(
-    () => [
-      { accessorKey: "line", header: t("admin-records:import.columns.line") },
-      {
-        id: "username",
-        header: t("admin-records:import.columns.username"),
-        cell: ({ row }) => row.original.username ?? "—",
-      },
-      {
-        id: "outcome",
-        header: t("admin-records:import.columns.outcome"),
-        cell: ({ row }) => (
-          <span className={cn("font-medium", outcomeTone[row.original.outcome])}>
-            {t(`admin-records:import.outcomes.${row.original.outcome}`)}
-          </span>
-        ),
-      },
-      {
-        id: "reason",
-        header: t("admin-records:import.columns.reason"),
-        cell: ({ row }) => {
-          const { reason, field, detail } = row.original;
-          if (!reason) return "";
-          return (
-            <span className="flex flex-col">
-              <span>
-                {t(`admin-records:reasons.${reason}`)}
-                {field ? ` (${t("admin-records:import.field", { field })})` : ""}
-              </span>
-              {detail ? <span className="text-xs text-muted-foreground">{detail}</span> : null}
-            </span>
-          );
-        },
-      },
-    ],
-    [t],
-  );
-}
-
-function Counts({ report }: { report: ImportReportView }) {
-  const { t } = useTranslation("admin-records");
-  const counts = ["created", "updated", "unchanged", "rejected"] as const;
-  return (
-    <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4" data-testid="import-counts">
-      {counts.map((name) => (
-        <div key={name} className="rounded-lg border border-border bg-white p-3">
-          <dt className="text-xs text-muted-foreground">{t(`admin-records:import.counts.${name}`)}</dt>
-          <dd className={cn("text-2xl font-semibold", outcomeTone[name])} data-testid={`import-${name}`}>
-            {report[name]}
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-/** Import: a CSV checked line by line first (nothing changes), then applied on confirmation. */
+/**
+ * Import: a CSV checked line by line first (nothing changes), then applied on confirmation. Both
+ * run as jobs on the server: the page polls their progress, and shows the operator's newest job
+ * again when they come back to it.
+ */
 export function ImportScreen() {
   const { t } = useTranslation("admin-records");
   const describeError = useErrorMessage();
   const fileId = useId();
   const [file, setFile] = useState<File | null>(null);
-  const [onlyProblems, setOnlyProblems] = useState(false);
-  const run = useImport();
-  const columns = useLineColumns();
+  // The job started from this page for the chosen file: only its dry run offers the apply.
+  const [started, setStarted] = useState<{ id: string; file: File } | null>(null);
+  const [showAll, setShowAll] = useState(false);
+  const latest = useLatestImportJob();
+  const start = useStartImport();
+  const cancel = useCancelImport();
+  const jobId = started?.id ?? latest.data?.job?.id;
+  const job =
+    useImportJob(jobId, showAll ? "all" : "problems").data ?? (started ? undefined : (latest.data?.job ?? undefined));
   const tooLarge = file !== null && file.size > importMaxBytes;
-  const report = run.data;
-  const lines = report?.lines.filter((line) => !onlyProblems || line.outcome === "rejected") ?? [];
+  const running = job?.status === "running";
+  const checkedHere = job?.mode === "dry-run" && job.status === "done" && started?.file === file && file !== null;
 
   const choose = (chosen: File | null) => {
     setFile(chosen);
-    run.reset();
+    start.reset();
   };
-  const start = (mode: "dry-run" | "apply") => (file && !tooLarge ? run.mutate({ file, mode }) : undefined);
+  const run = (mode: "dry-run" | "apply") => {
+    if (!file || tooLarge) return;
+    start.mutate(
+      { file, mode },
+      {
+        onSuccess: (answer) => {
+          setShowAll(false);
+          setStarted({ id: answer.id, file });
+        },
+      },
+    );
+  };
 
   return (
     <section aria-labelledby="import-heading" className="flex flex-col gap-4">
@@ -121,53 +76,50 @@ export function ImportScreen() {
       <div className="flex flex-wrap items-center gap-2">
         <Button
           variant="outline"
-          disabled={!file || tooLarge || run.isPending}
-          onClick={() => start("dry-run")}
+          disabled={!file || tooLarge || start.isPending || running}
+          onClick={() => run("dry-run")}
           data-testid="import-dry-run"
         >
           {t("admin-records:import.dryRun")}
         </Button>
-        {report && !report.applied && file ? (
+        {checkedHere && job && file ? (
           <ConfirmButton
             size="default"
             variant="default"
-            disabled={run.isPending || report.created + report.updated === 0}
+            disabled={start.isPending || job.created + job.updated === 0}
             question={t("admin-records:import.applyQuestion", { name: file.name })}
-            consequence={t("admin-records:import.applyConsequence", report)}
+            consequence={t("admin-records:import.applyConsequence", job)}
             confirmLabel={t("admin-records:import.apply")}
-            onConfirm={() => start("apply")}
+            onConfirm={() => run("apply")}
             data-testid="import-apply"
           >
             {t("admin-records:import.apply")}
           </ConfirmButton>
         ) : null}
       </div>
-      {run.isPending ? (
-        <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
-          <Spinner /> {t("admin-records:import.applying")}
+      {job?.mode === "dry-run" && job.status === "done" && !checkedHere ? (
+        <p className="text-sm text-muted-foreground" data-testid="import-choose-again">
+          {t("admin-records:import.chooseAgain", { name: job.fileName })}
         </p>
       ) : null}
-      {run.isError ? (
-        <Alert variant="destructive" title={describeError(run.error, "admin:failed").message} testId="import-error" />
+      {start.isError ? (
+        <Alert variant="destructive" title={describeError(start.error, "admin:failed").message} testId="import-error" />
       ) : null}
-      {report ? (
-        <div className="flex flex-col gap-3" data-testid="import-report">
-          <h3 className="text-base font-semibold" data-testid="import-report-title">
-            {report.applied ? t("admin-records:import.appliedTitle") : t("admin-records:import.dryRunTitle")}
-          </h3>
-          <Counts report={report} />
-          <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" checked={onlyProblems} onChange={(event) => setOnlyProblems(event.target.checked)} />
-            {t("admin-records:import.onlyProblems")}
-          </label>
-          <DataTable
-            columns={columns}
-            rows={lines}
-            label={t("admin-records:import.title")}
-            empty={t("admin-records:import.noLines")}
-            testId="import-lines"
-          />
-        </div>
+      {cancel.isError ? (
+        <Alert
+          variant="destructive"
+          title={describeError(cancel.error, "admin:failed").message}
+          testId="import-error"
+        />
+      ) : null}
+      {job ? (
+        <ImportJobPanel
+          job={job}
+          showAll={showAll}
+          onShowAll={setShowAll}
+          onCancel={() => cancel.mutate(job.id)}
+          cancelling={cancel.isPending}
+        />
       ) : null}
     </section>
   );

@@ -72,13 +72,15 @@ export async function run(): Promise<Comparison[]> {
     const file = officeFile();
     globalThis.gc?.();
     const rssBefore = process.memoryUsage().rss;
+    const heapBefore = process.memoryUsage().heapUsed;
     const dry = await runJob(app, cookie, "dry-run", file);
     const apply = await runJob(app, cookie, "apply", file);
     globalThis.gc?.();
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const rssAfter = process.memoryUsage().rss;
+    const heapAfter = process.memoryUsage().heapUsed;
     const baselineSeconds = await lookups(app);
-    const method = `${bench.databaseKind}, ${population.toLocaleString("en")} people, in-process; RSS ${mib(rssBefore).toFixed(0)} MiB before, peak ${mib(Math.max(dry.peakRss, apply.peakRss)).toFixed(0)}, ${mib(rssAfter).toFixed(0)} after`;
+    const method = `${bench.databaseKind}, ${population.toLocaleString("en")} people, in-process; RSS ${mib(rssBefore).toFixed(0)} MiB before, peak ${mib(Math.max(dry.peakRss, apply.peakRss)).toFixed(0)}, ${mib(rssAfter).toFixed(0)} after; JS heap ${mib(heapBefore).toFixed(0)} → ${mib(heapAfter).toFixed(0)} MiB (run with --expose-gc for a collected figure)`;
     const baseline = {
       label: `${rows.toLocaleString("en")} lookups by username, a statement each`,
       value: rows / baselineSeconds,

@@ -50,6 +50,12 @@ export async function recordAuditEvent(db: Kysely<Database>, event: AuditEvent):
   await db.insertInto("audit_events").values(auditRow(event)).execute();
 }
 
+/** Many events in one statement (an import's batch of lines). */
+export async function recordAuditEvents(db: Kysely<Database>, events: AuditEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await db.insertInto("audit_events").values(events.map(auditRow)).execute();
+}
+
 /** The request facts every event carries: where it came from and with what client. */
 export function requestOrigin(request: FastifyRequest): { ip: string; userAgent?: string } {
   const userAgent = request.headers["user-agent"];

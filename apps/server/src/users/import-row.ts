@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { grantAccess } from "../access/applications.ts";
 import { findApplicationByIdOrName } from "../apps/queries.ts";
-import { recordAuditEvent } from "../audit/record.ts";
+import type { AuditEvent } from "../audit/record.ts";
 import type { PasswordHasher } from "../crypto/password.ts";
 import type { Db } from "../db/schema.ts";
 import { type Column, personChanges, recordDetails } from "./import-columns.ts";
@@ -25,11 +25,12 @@ export interface ImportRun {
   /** Applications by the name or id the file gives, looked up once a run. */
   applications: Map<string, string | null>;
   /**
-   * The people the lines name, by lower-cased username: their id and snapshot as the next line
-   * would find them. Filled a batch at a time, then kept current by each line, so a file naming a
-   * person twice sees the first line's change.
+   * The people the batch's lines name, by lower-cased username: their id and snapshot as the next
+   * line would find them (a person a line of this batch created has none until a later line asks).
+   * Read a batch at a time from the database the lines write to, then kept current by each line,
+   * so a file naming a person twice sees the first line's change.
    */
-  people: Map<string, { id: string; snapshot: string }>;
+  people: Map<string, { id: string; snapshot?: string }>;
 }
 
 export function newImportRun(hasher: PasswordHasher, actor?: ImportActor): ImportRun {
@@ -41,9 +42,9 @@ export function newImportRun(hasher: PasswordHasher, actor?: ImportActor): Impor
  * one lookup per line was a scan of the whole table per line at 100,000 people.
  */
 export async function prefetchPeople(db: Db, run: ImportRun, usernames: string[]): Promise<void> {
-  const wanted = [...new Set(usernames.map((name) => name.toLowerCase()))].filter(
-    (name) => name && !run.people.has(name),
-  );
+  // Only this batch's people are held: an import of 10,000 lines keeps 200 snapshots, not 10,000.
+  run.people.clear();
+  const wanted = [...new Set(usernames.map((name) => name.toLowerCase()))].filter(Boolean);
   if (wanted.length === 0) return;
   const rows = await db
     .selectFrom("users")
@@ -91,18 +92,24 @@ async function resolveApplications(db: Db, run: ImportRun, list: string | undefi
   return ids;
 }
 
-/** One line, inside its own savepoint: all of it or none of it. */
+/**
+ * One line, inside its own savepoint: all of it or none of it. Its audit rows are answered, not
+ * written: the batch writes its lines' rows in one statement once they stood (a dry run writes none).
+ */
 export async function importRow(db: Db, run: ImportRun, record: Partial<Record<Column, string>>, line: number) {
+  const audit: AuditEvent[] = [];
   const changes = personChanges(record);
   const applications = await resolveApplications(db, run, record.apps);
   const password = record.password?.trim() ? record.password : undefined;
-  const before = run.people.get(changes.username.toLowerCase());
+  const known = run.people.get(changes.username.toLowerCase());
+  const before =
+    known && known.snapshot === undefined ? { ...known, snapshot: await personSnapshot(db, known.id) } : known;
   const result = await upsertUser(db, run.hasher, changes, password, recordDetails(record), "csv");
   const { actor } = run;
   for (const applicationId of applications) {
     // Audited only when access changed, so a repeated import of the same line adds no row.
     if (await grantAccess(db, result.user.id, applicationId)) {
-      await recordAuditEvent(db, {
+      audit.push({
         type: "access_granted",
         result: "success",
         userId: result.user.id,
@@ -112,11 +119,12 @@ export async function importRow(db: Db, run: ImportRun, record: Partial<Record<C
       });
     }
   }
-  const after = await personSnapshot(db, result.user.id);
-  const same = before !== undefined && password === undefined && before.snapshot === after;
+  // A person just created is "created" whatever follows; their snapshot is read only if a later line names them.
+  const after = result.outcome === "created" ? undefined : await personSnapshot(db, result.user.id);
+  const same = before?.snapshot !== undefined && password === undefined && before.snapshot === after;
   const outcome = same ? ("unchanged" as const) : result.outcome;
   if (actor && outcome !== "unchanged") {
-    await recordAuditEvent(db, {
+    audit.push({
       type: "people_imported",
       result: "success",
       userId: result.user.id,
@@ -125,5 +133,5 @@ export async function importRow(db: Db, run: ImportRun, record: Partial<Record<C
       ...actor,
     });
   }
-  return { outcome, userId: result.user.id, after };
+  return { outcome, userId: result.user.id, after, audit };
 }

@@ -1,5 +1,6 @@
 import type { ImportReasonCode } from "@kpi-id/contracts";
 import { sql } from "kysely";
+import { type AuditEvent, recordAuditEvents } from "../audit/record.ts";
 import type { PasswordHasher } from "../crypto/password.ts";
 import type { Db } from "../db/schema.ts";
 import { type CsvRow, parseCsvLines } from "./csv.ts";
@@ -111,7 +112,14 @@ function recordOf(file: ParsedFile, row: CsvRow): Partial<Record<Column, string>
 }
 
 /** One batch of lines on `db` (a transaction), each in a savepoint so a bad line leaves the others. */
-async function importBatch(db: Db, run: ImportRun, file: ParsedFile, batch: CsvRow[]): Promise<ImportLineResult[]> {
+async function importBatch(
+  db: Db,
+  run: ImportRun,
+  file: ParsedFile,
+  batch: CsvRow[],
+  writeAudit: boolean,
+): Promise<ImportLineResult[]> {
+  const audit: AuditEvent[] = [];
   const records = batch.map((row) => recordOf(file, row));
   await prefetchPeople(
     db,
@@ -137,11 +145,13 @@ async function importBatch(db: Db, run: ImportRun, file: ParsedFile, batch: CsvR
         throw error;
       }
       run.people.set(String(username).toLowerCase(), { id: done.userId, snapshot: done.after });
+      audit.push(...done.audit);
       results.push({ line: row.line, username, outcome: done.outcome, reason: null, field: null, detail: null });
     } catch (error) {
       results.push({ line: row.line, username, outcome: "rejected", ...rejection(error) });
     }
   }
+  if (writeAudit) await recordAuditEvents(db, audit);
   return results;
 }
 
@@ -171,7 +181,7 @@ export async function runImport(
 
   if (!options.dryRun) {
     for (const batch of batches) {
-      results.push(...(await db.transaction().execute((tx) => importBatch(tx, run, file, batch))));
+      results.push(...(await db.transaction().execute((tx) => importBatch(tx, run, file, batch, true))));
       await letOthersIn();
       if ((await report()) === "stop" && batch !== batches.at(-1)) {
         stopped = true;
@@ -184,7 +194,7 @@ export async function runImport(
     .transaction()
     .execute(async (tx) => {
       for (const batch of batches) {
-        results.push(...(await importBatch(tx, run, file, batch)));
+        results.push(...(await importBatch(tx, run, file, batch, false)));
         if ((await report()) === "stop" && batch !== batches.at(-1)) {
           stopped = true;
           break;

@@ -182,10 +182,17 @@ export async function upsertUser(
     return { outcome: "created", user };
   }
   const passwordHash = password === undefined ? undefined : await hasher.hash(passwordSchema.parse(password));
-  const user = await updateUser(db, existing.id, {
-    ...personColumns(changes),
-    ...(passwordHash ? { password_hash: passwordHash } : {}),
-  });
+  // Only what differs is written: a re-import of an unchanged line writes nothing (nor moves updated_at).
+  const columns = { ...personColumns(changes), ...(passwordHash ? { password_hash: passwordHash } : {}) };
+  const changed = Object.fromEntries(
+    Object.entries(columns).filter(
+      ([column, value]) => value !== undefined && value !== existing[column as keyof typeof existing],
+    ),
+  );
+  const user = Object.keys(changed).length > 0 ? await updateUser(db, existing.id, changed) : existing;
+  const touchesRecords =
+    changes.studentId !== undefined || changes.employeeId !== undefined || Object.keys(details).length > 0;
+  if (!touchesRecords) return { outcome: "updated", user: user ?? existing };
   await applyPrimaryRecords(db, existing.id, changes, details, source);
   return { outcome: "updated", user: (await findUserById(db, existing.id)) ?? user ?? existing };
 }

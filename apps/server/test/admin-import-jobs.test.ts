@@ -89,6 +89,22 @@ describe.each(databaseKinds)("console import jobs on %s", (kind) => {
     ]);
   });
 
+  it("lists every problem of a line, not only the first, so it is fixed once", async () => {
+    const file = [
+      "username,full-name,email,tax-id,apps,student-unit",
+      "m.many,Багато Помилок,not-an-email,12345,no-such-app,NO-SUCH-UNIT",
+    ].join("\n");
+    const job = await ended((await start("dry-run", file)).json<ImportJobView>().id);
+    const [line] = job.lines;
+    expect(line?.problems.map((problem) => [problem.reason, problem.field])).toEqual([
+      ["invalid_value", "email"],
+      ["invalid_value", "taxId"],
+      ["unknown_application", "apps"],
+      ["unknown_unit", "studentUnit"],
+    ]);
+    expect(line).toMatchObject({ outcome: "rejected", reason: "invalid_value", field: "email" });
+  });
+
   it("a dry run reports what the apply will do even when a person is named twice, far apart", async () => {
     const lines = peopleFile(450, 1, "d").split("\r\n");
     lines.push("job.d1,Особа Перейменована,job.d1@kpi.ua");

@@ -155,6 +155,7 @@ describe.each(databaseKinds)("console import on %s", (kind) => {
         reason: "missing_columns",
         field: null,
         detail: "header: missing column(s) fullName",
+        problems: [{ reason: "missing_columns", field: null, detail: "header: missing column(s) fullName" }],
       },
     ]);
   });

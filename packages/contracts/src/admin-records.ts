@@ -132,6 +132,10 @@ export const importLineSchema = z.object({
   field: text().nullable(),
   /** The rule's own words (English), for the operator who needs the detail. */
   detail: text().nullable(),
+  /** Every problem found on a refused line, so it is fixed once (the first is reason and field above). */
+  problems: z
+    .array(z.object({ reason: z.enum(importReasonCodes), field: text().nullable(), detail: text() }))
+    .default([]),
 });
 export type ImportLine = z.infer<typeof importLineSchema>;
 

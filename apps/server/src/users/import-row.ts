@@ -1,13 +1,10 @@
-import type { ImportReasonCode } from "@kpi-id/contracts";
 import { sql } from "kysely";
-import { z } from "zod";
 import { grantAccess } from "../access/applications.ts";
-import { findApplicationByIdOrName } from "../apps/queries.ts";
 import type { AuditEvent } from "../audit/record.ts";
 import type { PasswordHasher } from "../crypto/password.ts";
 import type { Db } from "../db/schema.ts";
+import { LineProblems, lineApplications, lineProblems, type NameLookups } from "./import-checks.ts";
 import { type Column, personChanges, recordDetails } from "./import-columns.ts";
-import { PersonRuleError } from "./rule-error.ts";
 import { upsertUser } from "./service.ts";
 import { personSnapshot, personSnapshots } from "./snapshot.ts";
 
@@ -22,8 +19,8 @@ export interface ImportActor {
 export interface ImportRun {
   hasher: PasswordHasher;
   actor?: ImportActor;
-  /** Applications by the name or id the file gives, looked up once a run. */
-  applications: Map<string, string | null>;
+  /** Applications and units by the name, id or code the file gives, looked up once a run. */
+  lookups: NameLookups;
   /**
    * The people the batch's lines name, by lower-cased username: their id and snapshot as the next
    * line would find them (a person a line of this batch created has none until a later line asks).
@@ -34,7 +31,12 @@ export interface ImportRun {
 }
 
 export function newImportRun(hasher: PasswordHasher, actor?: ImportActor): ImportRun {
-  return { hasher, applications: new Map(), people: new Map(), ...(actor ? { actor } : {}) };
+  return {
+    hasher,
+    lookups: { applications: new Map(), units: new Map() },
+    people: new Map(),
+    ...(actor ? { actor } : {}),
+  };
 }
 
 /**
@@ -58,48 +60,16 @@ export async function prefetchPeople(db: Db, run: ImportRun, usernames: string[]
   for (const row of rows) run.people.set(row.key, { id: row.id, snapshot: snapshots.get(row.id) ?? "" });
 }
 
-/** Why a line is refused, in a reason code the console translates and the rule's own words. */
-export function rejection(error: unknown): { reason: ImportReasonCode; field: string | null; detail: string } {
-  if (error instanceof PersonRuleError) return { reason: error.reason, field: error.field, detail: error.message };
-  if (error instanceof z.ZodError) {
-    const detail = error.issues.map((issue) => `${issue.path.join(".") || "row"}: ${issue.message}`).join("; ");
-    const field = error.issues[0]?.path[0];
-    return { reason: "invalid_value", field: typeof field === "string" ? field : null, detail };
-  }
-  if ((error as { code?: string }).code === "23505") {
-    const constraint = (error as { constraint?: string }).constraint ?? (error as Error).message;
-    return constraint.includes("tax_id")
-      ? { reason: "tax_id_taken", field: "taxId", detail: "taxId: already held by another person" }
-      : { reason: "duplicate", field: null, detail: "duplicate value" };
-  }
-  return { reason: "failed", field: null, detail: error instanceof Error ? error.message : String(error) };
-}
-
-async function resolveApplications(db: Db, run: ImportRun, list: string | undefined): Promise<string[]> {
-  const names = (list ?? "")
-    .split(/[;|]/)
-    .map((name) => name.trim())
-    .filter(Boolean);
-  const ids: string[] = [];
-  for (const name of names) {
-    if (!run.applications.has(name)) {
-      run.applications.set(name, (await findApplicationByIdOrName(db, name))?.id ?? null);
-    }
-    const id = run.applications.get(name);
-    if (!id) throw new PersonRuleError("unknown_application", "apps", `apps: unknown application '${name}'`);
-    ids.push(id);
-  }
-  return ids;
-}
-
 /**
  * One line, inside its own savepoint: all of it or none of it. Its audit rows are answered, not
  * written: the batch writes its lines' rows in one statement once they stood (a dry run writes none).
  */
 export async function importRow(db: Db, run: ImportRun, record: Partial<Record<Column, string>>, line: number) {
   const audit: AuditEvent[] = [];
+  const problems = await lineProblems(db, run.lookups, record);
+  if (problems.length > 0) throw new LineProblems(problems);
   const changes = personChanges(record);
-  const applications = await resolveApplications(db, run, record.apps);
+  const applications = (await lineApplications(db, run.lookups, record.apps)).ids;
   const password = record.password?.trim() ? record.password : undefined;
   const known = run.people.get(changes.username.toLowerCase());
   const before =

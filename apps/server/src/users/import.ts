@@ -4,8 +4,9 @@ import { type AuditEvent, recordAuditEvents } from "../audit/record.ts";
 import type { PasswordHasher } from "../crypto/password.ts";
 import type { Db } from "../db/schema.ts";
 import { type CsvRow, parseCsvLines } from "./csv.ts";
+import { type LineProblem, problemsOf } from "./import-checks.ts";
 import { type Column, resolveColumns } from "./import-columns.ts";
-import { type ImportActor, type ImportRun, importRow, newImportRun, prefetchPeople, rejection } from "./import-row.ts";
+import { type ImportActor, type ImportRun, importRow, newImportRun, prefetchPeople } from "./import-row.ts";
 import { PersonRuleError } from "./rule-error.ts";
 
 export { CLEAR_MARKER } from "./import-columns.ts";
@@ -28,6 +29,22 @@ export interface ImportLineResult {
   field: string | null;
   /** The rule's own words: what the CLI prints. */
   detail: string | null;
+  /** Every problem found on a refused line (the first is reason, field and detail); empty otherwise. */
+  problems: LineProblem[];
+}
+
+/** A refused line's result: its first problem up front, all of them listed. */
+function refused(line: number, username: string | null, problems: LineProblem[]): ImportLineResult {
+  const [first] = problems;
+  return {
+    line,
+    username,
+    outcome: "rejected",
+    reason: first?.reason ?? "failed",
+    field: first?.field ?? null,
+    detail: problems.map((problem) => problem.detail).join("; ") || null,
+    problems,
+  };
 }
 
 /** The counts so far, after each batch of lines. */
@@ -84,19 +101,12 @@ function parse(text: string, results: ImportLineResult[]): ParsedFile | undefine
     errors,
   } = parseCsvLines(text);
   for (const error of errors) {
-    results.push({
-      line: error.line,
-      username: null,
-      outcome: "rejected",
-      reason: "csv_syntax",
-      field: null,
-      detail: error.reason,
-    });
+    results.push(refused(error.line, null, [{ reason: "csv_syntax", field: null, detail: error.reason }]));
   }
   if (!header) return undefined;
   const columns = resolveColumns(header);
   if (columns.problem) {
-    results.push({ line: header.line, username: null, outcome: "rejected", field: null, ...columns.problem });
+    results.push(refused(header.line, null, [{ field: null, ...columns.problem }]));
     return undefined;
   }
   return { header, columns: columns.list, rows };
@@ -146,9 +156,17 @@ async function importBatch(
       }
       run.people.set(String(username).toLowerCase(), { id: done.userId, snapshot: done.after });
       audit.push(...done.audit);
-      results.push({ line: row.line, username, outcome: done.outcome, reason: null, field: null, detail: null });
+      results.push({
+        line: row.line,
+        username,
+        outcome: done.outcome,
+        reason: null,
+        field: null,
+        detail: null,
+        problems: [],
+      });
     } catch (error) {
-      results.push({ line: row.line, username, outcome: "rejected", ...rejection(error) });
+      results.push(refused(row.line, username, problemsOf(error)));
     }
   }
   if (writeAudit) await recordAuditEvents(db, audit);

@@ -38,16 +38,21 @@ function useLineColumns(): ConsoleColumn<ImportLine>[] {
         id: "reason",
         header: t("admin-records:import.columns.reason"),
         cell: ({ row }) => {
-          const { reason, field, detail } = row.original;
-          if (!reason) return "";
+          const { reason, field, detail, problems } = row.original;
+          const listed = problems.length > 0 ? problems : reason ? [{ reason, field, detail: detail ?? "" }] : [];
+          if (listed.length === 0) return "";
           return (
-            <span className="flex flex-col">
-              <span>
-                {t(`admin-records:reasons.${reason}`)}
-                {field ? ` (${t("admin-records:import.field", { field })})` : ""}
-              </span>
-              {detail ? <span className="text-xs text-muted-foreground">{detail}</span> : null}
-            </span>
+            <ul className="flex flex-col gap-1">
+              {listed.map((problem) => (
+                <li key={`${problem.reason}-${problem.field}-${problem.detail}`} className="flex flex-col">
+                  <span>
+                    {t(`admin-records:reasons.${problem.reason}`)}
+                    {problem.field ? ` (${t("admin-records:import.field", { field: problem.field })})` : ""}
+                  </span>
+                  {problem.detail ? <span className="text-xs text-muted-foreground">{problem.detail}</span> : null}
+                </li>
+              ))}
+            </ul>
           );
         },
       },

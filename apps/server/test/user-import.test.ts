@@ -28,10 +28,10 @@ describe.each(databaseKinds)("user import on %s", (kind) => {
 
   const cli = (args: string[]): Promise<CliRun> => runCliOn(database.handle, args);
 
-  async function runImport(lines: string[], newline = "\r\n"): Promise<ImportReport> {
+  async function runImport(lines: string[], newline = "\r\n", flags: string[] = []): Promise<ImportReport> {
     const file = join(mkdtempSync(join(tmpdir(), "kpi-id-import-")), "people.csv");
     writeFileSync(file, lines.join(newline));
-    const result = await cli(["user", "import", "--file", file, "--json"]);
+    const result = await cli(["user", "import", "--file", file, "--json", ...flags]);
     expect(result.code, result.stderr).toBe(0);
     return result.json<ImportReport>();
   }
@@ -143,5 +143,17 @@ describe.each(databaseKinds)("user import on %s", (kind) => {
     expect((await person("y.melnyk")).full_name).toBe("Мельник, Юлія");
     expect((await person("a.koval")).full_name).toBe("Андрій Коваль");
     await expect(person("r.hnatiuk")).rejects.toThrow("no result");
+  });
+
+  it("--dry-run reports what the import would do and keeps nothing", async () => {
+    const lines = [header, "d.dry,Сухий Прогін,d.dry@kpi.ua,,,,,timetable", "d.bad,Погана Адреса,nope,,,,,"];
+    const report = await runImport(lines, "\r\n", ["--dry-run"]);
+    expect(report).toMatchObject({ created: 1, updated: 0, unchanged: 0 });
+    expect(report.rejected).toEqual([{ line: 3, username: "d.bad", reason: expect.stringContaining("email") }]);
+    const named = () =>
+      database.handle.db.selectFrom("users").select("full_name").where("username", "=", "d.dry").execute();
+    expect(await named()).toEqual([]);
+    expect((await runImport(lines)).created).toBe(1);
+    expect(await named()).toEqual([{ full_name: "Сухий Прогін" }]);
   });
 });

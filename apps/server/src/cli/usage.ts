@@ -96,13 +96,15 @@ People
   user link-google --username U --subject SUB
                                             let a Google account (its ID token "sub") sign in as U
   user unlink-google --username U           remove U's Google links
-  user import --file people.csv             header row; columns as the create flags
+  user import --file people.csv [--dry-run] header row; columns as the create flags
                                             (username, full-name, email, tax-id, student-id,
                                             employee-id, password, apps; and student-unit,
                                             student-status, employee-unit, employee-status for
                                             the primary records); idempotent on username;
                                             a blank cell leaves the field as it is, a cell
-                                            (clear) empties it; one person per line
+                                            (clear) empties it; one person per line;
+                                            --dry-run reports and keeps nothing; lines are
+                                            committed 200 at a time, each whole
 
 Operators' console (/{lang}/admin; docs/console.md)
   role grant --username U --role admin|helpdesk

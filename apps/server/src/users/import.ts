@@ -231,7 +231,7 @@ export async function importUsersCsv(
   db: Db,
   hasher: PasswordHasher,
   text: string,
-  options: Pick<ImportOptions, "onProgress"> = {},
+  options: Pick<ImportOptions, "onProgress" | "dryRun"> = {},
 ): Promise<ImportReport> {
   const { lines } = await runImport(db, hasher, text, options);
   const count = (outcome: ImportLineResult["outcome"]) => lines.filter((line) => line.outcome === outcome).length;

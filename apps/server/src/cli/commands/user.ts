@@ -3,7 +3,7 @@ import { grantAccess, revokeAccess } from "../../access/applications.ts";
 import { findApplicationByIdOrName } from "../../apps/queries.ts";
 import { recordAuditEvent } from "../../audit/record.ts";
 import type { User } from "../../db/schema.ts";
-import { importUsersCsv } from "../../users/import.ts";
+import { type ImportProgress, importUsersCsv } from "../../users/import.ts";
 import { disableUser, findUserByUsername, listUsers, updateUser } from "../../users/queries.ts";
 import { createUser, setPassword } from "../../users/service.ts";
 import { parseOptions, required } from "../args.ts";
@@ -142,21 +142,37 @@ function accessCommand(action: "grant" | "revoke"): CommandHandler {
   };
 }
 
+/** A line on the terminal that rewrites itself with each batch; nothing when the output is a file or a pipe. */
+function terminalProgress(verb: string) {
+  const tty = process.stderr.isTTY === true;
+  return async (progress: ImportProgress) => {
+    if (tty) process.stderr.write(`\r${verb} ${progress.processed} of ${progress.total} lines`);
+    return "go on" as const;
+  };
+}
+
 const importCommand: CommandHandler = async (context, args) => {
-  const file = required(parseOptions(args, { file: { type: "string" } }), "file");
+  const options = parseOptions(args, { file: { type: "string" }, "dry-run": { type: "boolean" } });
+  const file = required(options, "file");
+  const dryRun = options["dry-run"] === true;
   let text: string;
   try {
     text = await context.readFile(file);
   } catch (error) {
     throw new CommandFailedError(`cannot read ${file}: ${(error as Error).message}`);
   }
-  const report = await importUsersCsv(context.db, context.hasher, text);
+  const report = await importUsersCsv(context.db, context.hasher, text, {
+    dryRun,
+    onProgress: terminalProgress(dryRun ? "checked" : "imported"),
+  });
+  if (process.stderr.isTTY) process.stderr.write("\n");
   const rejectedLines = report.rejected.map(
     (r) => `  line ${r.line}${r.username ? ` (${r.username})` : ""}: ${r.reason}`,
   );
   context.out.result(
     report,
     [
+      ...(dryRun ? ["dry run: nothing was changed"] : []),
       `created: ${report.created}`,
       `updated: ${report.updated}`,
       `unchanged: ${report.unchanged}`,

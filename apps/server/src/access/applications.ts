@@ -80,6 +80,16 @@ export async function grantAccess(db: Db, userId: string, applicationId: string)
   return Number(lifted.numDeletedRows) > 0 || Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
+/** grantAccess for a person created in the same transaction: they have no grant and no exclusion yet. */
+export async function grantAccessToNewPerson(db: Db, userId: string, applicationId: string): Promise<boolean> {
+  const inserted = await db
+    .insertInto("user_applications")
+    .values({ user_id: userId, application_id: applicationId })
+    .onConflict((conflict) => conflict.columns(["user_id", "application_id"]).doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
 export type RevokeOutcome = "revoked" | "excluded" | "none";
 
 /**

@@ -193,6 +193,44 @@ export async function setPrimaryPosition(db: Db, userId: string, change: Primary
 }
 
 /**
+ * A person made a moment ago gets their first student record and employee position, each primary:
+ * what setPrimaryStudentRecord and setPrimaryPosition do for a person with none, without reading
+ * first or syncing after (the person's row was inserted with these ids). An import makes thousands.
+ */
+export async function insertFirstRecords(
+  db: Db,
+  userId: string,
+  records: { student?: PrimaryChange; position?: PrimaryChange },
+  source: string,
+): Promise<void> {
+  const { student, position } = records;
+  if (student?.id) {
+    const status = student.status === undefined ? "studying" : z.enum(studentStatuses).parse(student.status);
+    const row = studentRecordSchema.parse({ studentId: student.id, status, primary: true });
+    await db
+      .insertInto("student_records")
+      .values({
+        ...studentColumns(row, source),
+        ...(student.unitId === undefined ? {} : { unit_id: student.unitId }),
+        user_id: userId,
+      })
+      .execute();
+  }
+  if (position?.id) {
+    const status = position.status === undefined ? "active" : z.enum(positionStatuses).parse(position.status);
+    const row = positionSchema.parse({ employeeId: position.id, status, primary: true });
+    await db
+      .insertInto("employee_positions")
+      .values({
+        ...positionColumns(row, source),
+        ...(position.unitId === undefined ? {} : { unit_id: position.unitId }),
+        user_id: userId,
+      })
+      .execute();
+  }
+}
+
+/**
  * Exactly one primary record of each kind while the person has any: the one marked, else the most current
  * (studying before on leave before graduated before dismissed; the latest start first). The person's
  * student_id and employee_id columns then name it, as the ticket protocol always meant them to.

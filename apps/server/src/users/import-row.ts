@@ -1,8 +1,8 @@
 import { sql } from "kysely";
-import { grantAccess } from "../access/applications.ts";
+import { grantAccess, grantAccessToNewPerson } from "../access/applications.ts";
 import type { AuditEvent } from "../audit/record.ts";
 import type { PasswordHasher } from "../crypto/password.ts";
-import type { Db } from "../db/schema.ts";
+import type { Db, User } from "../db/schema.ts";
 import { LineProblems, lineApplications, lineProblems, type NameLookups } from "./import-checks.ts";
 import { type Column, personChanges, recordDetails } from "./import-columns.ts";
 import { upsertUser } from "./service.ts";
@@ -27,7 +27,9 @@ export interface ImportRun {
    * Read a batch at a time from the database the lines write to, then kept current by each line,
    * so a file naming a person twice sees the first line's change.
    */
-  people: Map<string, { id: string; snapshot?: string }>;
+  people: Map<string, { id: string; snapshot?: string; user?: User }>;
+  /** The batch's usernames no one holds (until a line of the batch creates them). */
+  absent: Set<string>;
 }
 
 export function newImportRun(hasher: PasswordHasher, actor?: ImportActor): ImportRun {
@@ -35,6 +37,7 @@ export function newImportRun(hasher: PasswordHasher, actor?: ImportActor): Impor
     hasher,
     lookups: { applications: new Map(), units: new Map() },
     people: new Map(),
+    absent: new Set(),
     ...(actor ? { actor } : {}),
   };
 }
@@ -48,16 +51,22 @@ export async function prefetchPeople(db: Db, run: ImportRun, usernames: string[]
   run.people.clear();
   const wanted = [...new Set(usernames.map((name) => name.toLowerCase()))].filter(Boolean);
   if (wanted.length === 0) return;
-  const rows = await db
-    .selectFrom("users")
-    .select(["id", sql<string>`lower(username)`.as("key")])
-    .where(sql<string>`lower(username)`, "in", wanted)
-    .execute();
+  const users = await db.selectFrom("users").selectAll().where(sql<string>`lower(username)`, "in", wanted).execute();
   const snapshots = await personSnapshots(
     db,
-    rows.map((row) => row.id),
+    users.map((user) => user.id),
   );
-  for (const row of rows) run.people.set(row.key, { id: row.id, snapshot: snapshots.get(row.id) ?? "" });
+  for (const user of users) {
+    run.people.set(user.username.toLowerCase(), { id: user.id, snapshot: snapshots.get(user.id) ?? "", user });
+  }
+  // The rest are known to be new: their lines create them without looking them up again.
+  run.absent = new Set(wanted.filter((name) => !run.people.has(name)));
+}
+
+/** What the batch read of the line's person: their row, null when no one holds the name, undefined to look. */
+function knownPerson(run: ImportRun, key: string): User | null | undefined {
+  if (run.absent.has(key)) return null;
+  return run.people.get(key)?.user;
 }
 
 /**
@@ -71,14 +80,29 @@ export async function importRow(db: Db, run: ImportRun, record: Partial<Record<C
   const changes = personChanges(record);
   const applications = (await lineApplications(db, run.lookups, record.apps)).ids;
   const password = record.password?.trim() ? record.password : undefined;
-  const known = run.people.get(changes.username.toLowerCase());
-  const before =
-    known && known.snapshot === undefined ? { ...known, snapshot: await personSnapshot(db, known.id) } : known;
-  const result = await upsertUser(db, run.hasher, changes, password, recordDetails(record), "csv");
+  const key = changes.username.toLowerCase();
+  const held = run.people.get(key);
+  const before = held && held.snapshot === undefined ? { ...held, snapshot: await personSnapshot(db, held.id) } : held;
+  // The batch's read is used while it is current: a person no earlier line of the batch touched.
+  const result = await upsertUser(
+    db,
+    run.hasher,
+    changes,
+    password,
+    recordDetails(record),
+    "csv",
+    knownPerson(run, key),
+  );
+  run.absent.delete(key);
   const { actor } = run;
   for (const applicationId of applications) {
-    // Audited only when access changed, so a repeated import of the same line adds no row.
-    if (await grantAccess(db, result.user.id, applicationId)) {
+    // Audited only when access changed, so a repeated import of the same line adds no row. A person
+    // just created has no access and no exclusion to lift.
+    const granted =
+      result.outcome === "created"
+        ? await grantAccessToNewPerson(db, result.user.id, applicationId)
+        : await grantAccess(db, result.user.id, applicationId);
+    if (granted) {
       audit.push({
         type: "access_granted",
         result: "success",

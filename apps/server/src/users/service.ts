@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { PasswordHasher } from "../crypto/password.ts";
 import { positionStatuses, studentStatuses } from "../db/people-schema.ts";
 import type { Db, User } from "../db/schema.ts";
-import { setPrimaryPosition, setPrimaryStudentRecord } from "../people/records.ts";
+import { insertFirstRecords, setPrimaryPosition, setPrimaryStudentRecord } from "../people/records.ts";
 import { findUnitByCode } from "../people/units.ts";
 import { findUserById, findUserByUsername, insertUser, updateUser } from "./queries.ts";
 import { PersonRuleError } from "./rule-error.ts";
@@ -154,8 +154,30 @@ export async function createUser(
   });
   const ids = { studentId: person.studentId ?? undefined, employeeId: person.employeeId ?? undefined };
   if (ids.studentId === undefined && ids.employeeId === undefined && Object.keys(details).length === 0) return user;
-  await applyPrimaryRecords(db, user.id, ids, details, source);
-  return (await findUserById(db, user.id)) ?? user;
+  const studentDetails = details.studentUnit !== undefined || details.studentStatus !== undefined;
+  const employeeDetails = details.employeeUnit !== undefined || details.employeeStatus !== undefined;
+  if ((studentDetails && !ids.studentId) || (employeeDetails && !ids.employeeId)) {
+    // Details without the record's id: the general path refuses them with record_id_required.
+    await applyPrimaryRecords(db, user.id, ids, details, source);
+    return (await findUserById(db, user.id)) ?? user;
+  }
+  // A new person has no records yet: insert them, as the general path would, without reading first.
+  const student = ids.studentId
+    ? {
+        id: ids.studentId,
+        unitId: await unitIdFor(db, details.studentUnit, "studentUnit"),
+        status: details.studentStatus,
+      }
+    : undefined;
+  const position = ids.employeeId
+    ? {
+        id: ids.employeeId,
+        unitId: await unitIdFor(db, details.employeeUnit, "employeeUnit"),
+        status: details.employeeStatus,
+      }
+    : undefined;
+  await insertFirstRecords(db, user.id, { student, position }, source);
+  return user;
 }
 
 export type UpsertOutcome = { outcome: "created" | "updated"; user: User };
@@ -171,9 +193,11 @@ export async function upsertUser(
   password?: string,
   details: PrimaryRecordDetails = {},
   source = "cli",
+  /** The person as the caller just read them (an import's batch), or null when known to be new. */
+  known?: User | null,
 ): Promise<UpsertOutcome> {
   const changes = personChangesSchema.parse(input);
-  const existing = await findUserByUsername(db, changes.username);
+  const existing = known === undefined ? await findUserByUsername(db, changes.username) : (known ?? undefined);
   if (!existing) {
     if (changes.fullName === undefined) {
       throw new PersonRuleError("full_name_required", "fullName", "fullName: required for a new person");

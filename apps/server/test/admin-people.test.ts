@@ -1,10 +1,12 @@
+import type { PersonDetail } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { upsertUnit } from "../src/people/units.ts";
 import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { runCliOn } from "./support/cli.ts";
 import { addOperator } from "./support/console.ts";
 import { databaseKinds } from "./support/databases.ts";
-import { scim, scimToken, scimUser } from "./support/scim.ts";
+import { kpiUserSchema, scim, scimToken, scimUser } from "./support/scim.ts";
 
 describe.each(databaseKinds)("the console's people endpoints on %s", (kind) => {
   let t: TestApp;
@@ -155,5 +157,39 @@ describe.each(databaseKinds)("the console's people endpoints on %s", (kind) => {
     await scim(t.app, token, `/Users/${scimId}`, { method: "DELETE" });
     const removed = await detail(scimId);
     expect([removed.managed, typeof removed.removedAt]).toEqual([true, "string"]);
+  });
+
+  it("shows the records the HR system wrote, with units and source, and its changes in the history (issue 36)", async () => {
+    await upsertUnit(t.app.db, {
+      code: "FEL",
+      kind: "faculty",
+      nameUk: "ФЕЛ",
+      nameEn: "Faculty of Electronics",
+      parentCode: null,
+    });
+    const token = await scimToken(t.app, "records");
+    const created = await scim(t.app, token, "/Users", {
+      method: "POST",
+      body: scimUser("hr.records", {
+        [kpiUserSchema]: { studentRecords: [{ studentId: "FE-7", unit: "FEL", status: "studying" }] },
+      }),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json<{ id: string }>().id;
+    const detail = (
+      await t.app.inject({ url: `/api/admin/people/${id}`, headers: { cookie: admin.cookie } })
+    ).json<PersonDetail>();
+    expect(detail.records).toEqual([
+      {
+        kind: "student",
+        id: "FE-7",
+        status: "studying",
+        primary: true,
+        unit: { code: "FEL", nameUk: "ФЕЛ", nameEn: "Faculty of Electronics" },
+        title: "",
+        source: "scim",
+      },
+    ]);
+    expect(detail.signIns.map((event) => event.type)).toContain("scim_change");
   });
 });

@@ -62,6 +62,23 @@ export const adminSignInSchema = z.object({
   address: text().nullable(),
 });
 
+/** Who wrote a record: the HR or student system (SCIM), a CSV import, the CLI, the console. */
+export const recordSources = ["scim", "csv", "cli", "console"] as const;
+
+export const personRecordSchema = z.object({
+  kind: z.enum(["student", "employee"]),
+  /** The student id or the employee id. */
+  id: text(),
+  /** A student record's status (studying, academic_leave, graduated, dismissed) or a position's (active, on_leave, terminated). */
+  status: text(),
+  primary: z.boolean(),
+  unit: z.object({ code: text(), nameUk: text(), nameEn: text() }).nullable(),
+  /** The position's title or the speciality, "" when none is on file. */
+  title: text(),
+  source: text(),
+});
+export type PersonRecord = z.infer<typeof personRecordSchema>;
+
 export const personDetailSchema = personSummarySchema.extend({
   hasTaxId: z.boolean(),
   createdAt: text(),
@@ -81,6 +98,8 @@ export const personDetailSchema = personSummarySchema.extend({
    * provisioned them (its id, or records it wrote); removedAt when one deleted them.
    */
   provisioning: z.object({ managed: z.boolean(), externalId: text().nullable(), removedAt: text().nullable() }),
+  /** The person's student records and employee positions, primary first, with their units and who wrote them. */
+  records: z.array(personRecordSchema),
 });
 export type PersonDetail = z.infer<typeof personDetailSchema>;
 

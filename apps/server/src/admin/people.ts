@@ -1,6 +1,5 @@
-import type { PersonChangesRequest, PersonDetail } from "@kpi-id/contracts";
+import type { PersonChangesRequest, PersonDetail, PersonRecord } from "@kpi-id/contracts";
 import type { FastifyInstance } from "fastify";
-import { sql } from "kysely";
 import { z } from "zod";
 import type { PasswordHasher } from "../crypto/password.ts";
 import type { Db, User } from "../db/schema.ts";
@@ -13,7 +12,17 @@ import { findUserById } from "../users/queries.ts";
 import { upsertUser } from "../users/service.ts";
 import { rolesOf } from "./roles.ts";
 
-const signInEventTypes = ["sign_in", "session_start", "oidc_sign_in", "logout", "session_end", "account_unlocked"];
+// The person's history: sign-ins and sessions, and the changes the university's systems made to them.
+const historyEventTypes = [
+  "sign_in",
+  "session_start",
+  "oidc_sign_in",
+  "logout",
+  "session_end",
+  "account_unlocked",
+  "scim_change",
+  "people_imported",
+];
 const historyLength = 20;
 
 export async function requirePerson(db: Db, id: string): Promise<User> {
@@ -26,38 +35,37 @@ export async function requirePerson(db: Db, id: string): Promise<User> {
 export async function personDetail(app: FastifyInstance, user: User): Promise<PersonDetail> {
   const { db, config } = app;
   const now = app.clock();
-  const [applications, sessions, signIns, throttle, googleSubjects, roles, secondFactor, scimRecords] =
-    await Promise.all([
-      db
-        .selectFrom("user_applications")
-        .innerJoin("applications", "applications.id", "user_applications.application_id")
-        .select(["applications.id", "applications.name", "applications.title"])
-        .where("user_applications.user_id", "=", user.id)
-        .orderBy("applications.title")
-        .execute(),
-      db
-        .selectFrom("sessions")
-        .select(["id", "auth_method", "created_at", "last_seen_at", "ip", "user_agent"])
-        .where("user_id", "=", user.id)
-        .where("idle_expires_at", ">", now)
-        .where("absolute_expires_at", ">", now)
-        .orderBy("last_seen_at", "desc")
-        .execute(),
-      db
-        .selectFrom("audit_events")
-        .select(["occurred_at", "event_type", "result", "auth_method", "reason", "ip"])
-        .where("user_id", "=", user.id)
-        .where("event_type", "in", signInEventTypes)
-        .orderBy("occurred_at", "desc")
-        .orderBy("id", "desc")
-        .limit(historyLength)
-        .execute(),
-      accountThrottle(db, config.sessionSecret, user.username),
-      googleSubjectsOf(db, user.id),
-      rolesOf(db, user.id),
-      secondFactorsOf(db, user.id),
-      hasProvisionedRecords(db, user.id),
-    ]);
+  const [applications, sessions, signIns, throttle, googleSubjects, roles, secondFactor, records] = await Promise.all([
+    db
+      .selectFrom("user_applications")
+      .innerJoin("applications", "applications.id", "user_applications.application_id")
+      .select(["applications.id", "applications.name", "applications.title"])
+      .where("user_applications.user_id", "=", user.id)
+      .orderBy("applications.title")
+      .execute(),
+    db
+      .selectFrom("sessions")
+      .select(["id", "auth_method", "created_at", "last_seen_at", "ip", "user_agent"])
+      .where("user_id", "=", user.id)
+      .where("idle_expires_at", ">", now)
+      .where("absolute_expires_at", ">", now)
+      .orderBy("last_seen_at", "desc")
+      .execute(),
+    db
+      .selectFrom("audit_events")
+      .select(["occurred_at", "event_type", "result", "auth_method", "reason", "ip"])
+      .where("user_id", "=", user.id)
+      .where("event_type", "in", historyEventTypes)
+      .orderBy("occurred_at", "desc")
+      .orderBy("id", "desc")
+      .limit(historyLength)
+      .execute(),
+    accountThrottle(db, config.sessionSecret, user.username),
+    googleSubjectsOf(db, user.id),
+    rolesOf(db, user.id),
+    secondFactorsOf(db, user.id),
+    recordsOf(db, user.id),
+  ]);
   return {
     id: user.id,
     username: user.username,
@@ -91,21 +99,59 @@ export async function personDetail(app: FastifyInstance, user: User): Promise<Pe
     emailVerified: verifiedAddressOf(user) !== undefined,
     secondFactor,
     provisioning: {
-      managed: user.scim_external_id !== null || user.scim_deleted_at !== null || scimRecords,
+      managed:
+        user.scim_external_id !== null ||
+        user.scim_deleted_at !== null ||
+        records.some((record) => record.source === "scim"),
       externalId: user.scim_external_id,
       removedAt: user.scim_deleted_at?.toISOString() ?? null,
     },
+    records,
   };
 }
 
-/** Whether a source system wrote any of the person's records over SCIM (the records' source). */
-async function hasProvisionedRecords(db: Db, userId: string): Promise<boolean> {
-  const { rows } = await sql<{ provisioned: boolean }>`select exists (
-      select 1 from student_records where user_id = ${userId} and source = 'scim'
-      union all select 1 from employee_positions where user_id = ${userId} and source = 'scim') as provisioned`.execute(
-    db,
-  );
-  return rows[0]?.provisioned === true;
+/** The person's student records and employee positions with their units, primary first. */
+async function recordsOf(db: Db, userId: string): Promise<PersonRecord[]> {
+  const [students, positions] = await Promise.all([
+    db
+      .selectFrom("student_records as r")
+      .leftJoin("units as u", "u.id", "r.unit_id")
+      .select(["r.student_id as id", "r.status", "r.is_primary", "r.speciality as title", "r.source"])
+      .select(["u.code", "u.name_uk", "u.name_en"])
+      .where("r.user_id", "=", userId)
+      .orderBy("r.is_primary", "desc")
+      .orderBy("r.student_id")
+      .execute(),
+    db
+      .selectFrom("employee_positions as r")
+      .leftJoin("units as u", "u.id", "r.unit_id")
+      .select(["r.employee_id as id", "r.status", "r.is_primary", "r.position as title", "r.source"])
+      .select(["u.code", "u.name_uk", "u.name_en"])
+      .where("r.user_id", "=", userId)
+      .orderBy("r.is_primary", "desc")
+      .orderBy("r.employee_id")
+      .execute(),
+  ]);
+  interface RecordRow {
+    id: string;
+    status: string;
+    is_primary: boolean;
+    title: string;
+    source: string;
+    code: string | null;
+    name_uk: string | null;
+    name_en: string | null;
+  }
+  const view = (kind: PersonRecord["kind"]) => (row: RecordRow) => ({
+    kind,
+    id: row.id,
+    status: row.status,
+    primary: row.is_primary,
+    unit: row.code ? { code: row.code, nameUk: row.name_uk ?? row.code, nameEn: row.name_en ?? row.code } : null,
+    title: row.title,
+    source: row.source,
+  });
+  return [...students.map(view("student")), ...positions.map(view("employee"))];
 }
 
 /** A confirmed authenticator app and the number of passkeys: what a second-factor reset removes. */

@@ -32,6 +32,7 @@ function person(changes: Partial<PersonDetail>): PersonDetail {
     emailVerified: false,
     secondFactor: { authenticator: false, passkeys: 0 },
     provisioning: { managed: false, externalId: null, removedAt: null },
+    records: [],
     ...changes,
   };
 }
@@ -77,5 +78,32 @@ describe("the console's person page for people the HR system provisions", () => 
     expect(within(profile).getByRole("button", { name: "Edit profile" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Enable" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Unlock" })).toBeDisabled();
+  });
+
+  it("lists the student records and positions with their units, statuses and the system that wrote them", async () => {
+    openPerson(
+      person({
+        provisioning: { managed: true, externalId: "hr-20931", removedAt: null },
+        records: [
+          {
+            kind: "employee",
+            id: "E-20931",
+            status: "active",
+            primary: true,
+            unit: { code: "FICT", nameUk: "Факультет інформатики", nameEn: "Faculty of Informatics" },
+            title: "Доцент",
+            source: "scim",
+          },
+          { kind: "student", id: "КВ-0042", status: "graduated", primary: false, unit: null, title: "", source: "csv" },
+        ],
+      }),
+    );
+    const records = await screen.findAllByTestId("person-record");
+    expect(records[0]).toHaveTextContent("Position E-20931 · primary");
+    expect(records[0]).toHaveTextContent(
+      "Faculty of Informatics (FICT) · Доцент · active employee · from the HR or student system (SCIM)",
+    );
+    expect(records[1]).toHaveTextContent("Student record КВ-0042");
+    expect(records[1]).toHaveTextContent("unit not on file · graduated · from a CSV import");
   });
 });

@@ -12,6 +12,7 @@ import { useLanguage } from "@/lib/use-language.ts";
 import { useApplications, useConsoleAction, usePerson } from "../api/admin-api.ts";
 import { useCan } from "./console-shell.tsx";
 import { PersonHistory } from "./person-history.tsx";
+import { PersonRecords } from "./person-records.tsx";
 import { RecoverySection } from "./person-recovery.tsx";
 import { Facts, ProfileForm, Section } from "./person-sections.tsx";
 import { StatusBadge } from "./status-badge.tsx";
@@ -218,6 +219,7 @@ function PersonView({ person }: { person: PersonDetail }) {
         <AccessSection person={person} />
         <RecoverySection person={person} />
       </div>
+      <PersonRecords person={person} />
       <PersonHistory person={person} />
     </div>
   );

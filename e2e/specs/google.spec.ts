@@ -90,7 +90,7 @@ test.describe("sign-in with Google (against the sandbox stand-in)", () => {
       title: "a Google account no campus person has",
       language: "uk",
       reason: "no_account",
-      message: "Цей обліковий запис Google не пов’язаний з KPI ID.",
+      message: "попросіть службу підтримки пов’язати його",
       act: (g) => g.choose("unknownWorkspace"),
     },
     {
@@ -111,7 +111,7 @@ test.describe("sign-in with Google (against the sandbox stand-in)", () => {
       title: "cancelling at Google",
       language: "uk",
       reason: "cancelled",
-      message: "Вхід через Google скасовано.",
+      message: "Вхід через Google скасовано",
       act: async (g) => {
         await g.waitForIt();
         await g.cancel.click();
@@ -131,6 +131,8 @@ test.describe("sign-in with Google (against the sandbox stand-in)", () => {
       await refusal.act(new GoogleStandInPage(page));
 
       await expect(loginPage.googleError).toContainText(refusal.message);
+      // It stays and says whom to ask: the help page in the page's language (issue 37).
+      await expect(loginPage.googleError.getByRole("link")).toHaveAttribute("href", `/${refusal.language}/faq`);
       await expect(page).toHaveURL(`${baseURL}/${refusal.language}/`);
       expect(navigations).toContain(`${baseURL}/${refusal.language}/?google_auth_error=${refusal.reason}`);
       // No session came of it: the apps screen sends the person back to login.

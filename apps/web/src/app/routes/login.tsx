@@ -3,6 +3,7 @@ import { useIsMutating } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useSearchParams } from "react-router";
+import { RefusalAlert } from "@/components/refusal-alert.tsx";
 import { Alert } from "@/components/ui/alert.tsx";
 import { TextSeparator } from "@/components/ui/separator.tsx";
 import { useAppLinkProblem } from "@/features/auth/api/check-app-link.ts";
@@ -89,9 +90,7 @@ export function LoginScreen() {
         </Alert>
       ) : null}
       {googleError ? (
-        <Alert variant="destructive" title={t("auth:login.googleError.title")} testId="google-error">
-          {t(`auth:login.googleError.reasons.${googleError}`)}
-        </Alert>
+        <RefusalAlert prefix={`auth:login.googleError.refused.${googleError}`} testId="google-error" />
       ) : null}
       <div className="rounded-xl border border-border bg-white p-5 shadow-sm sm:p-6">
         <LoginForm onSignedIn={finishSignIn} onAttempt={clearGoogleError} disabled={signInRunning} />

@@ -2,6 +2,7 @@ import type { DiiaFailureReason } from "@kpi-id/contracts";
 import { ExternalLink, RefreshCw } from "lucide-react";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { RefusalAlert } from "@/components/refusal-alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { FullScreenSpinner } from "@/components/ui/spinner.tsx";
@@ -11,7 +12,6 @@ import { useIsMobile } from "@/lib/use-media-query.ts";
 import { type DiiaTiming, diiaTiming, useDiiaSignIn } from "../api/use-diia-sign-in.ts";
 import { DiiaQr } from "./diia-qr.tsx";
 import { DiiaRefreshProgress } from "./diia-refresh-progress.tsx";
-import { DiiaRefusal } from "./diia-refusal.tsx";
 
 interface DiiaLoginProps {
   onSignedIn: (next: string) => Promise<void> | void;
@@ -44,7 +44,9 @@ export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming, exchange,
   });
   return (
     <div className="flex flex-col items-center gap-4">
-      {refusal ? <DiiaRefusal reason={refusal} /> : null}
+      {refusal ? (
+        <RefusalAlert prefix={`auth:diia.refused.${refusal}`} testId="diia-refusal" className="max-w-[388px]" />
+      ) : null}
       {stopped ? null : (
         <p className="text-center text-muted-foreground">
           {isMobile ? t("auth:diia.descriptionMobile") : t("auth:diia.description")}

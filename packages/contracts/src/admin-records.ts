@@ -81,7 +81,7 @@ export const auditEventViewSchema = z.object({
   method: text().nullable(),
   person: namedPersonSchema.nullable(),
   actor: namedPersonSchema.nullable(),
-  application: z.object({ id: z.uuid(), name: text(), title: text() }).nullable(),
+  application: z.object({ id: z.uuid(), name: text(), title: text(), titleEn: text() }).nullable(),
   reason: text().nullable(),
   address: text().nullable(),
 });
@@ -171,7 +171,7 @@ export const importJobRequestSchema = importRequestSchema.extend({
 export const importLinesShown = ["problems", "all"] as const;
 
 export const importJobSchema = z.object({
-  id: z.string().uuid(),
+  id: z.uuid(),
   mode: z.enum(importModes),
   status: z.enum(importJobStatuses),
   fileName: text(),

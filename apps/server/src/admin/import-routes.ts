@@ -74,7 +74,7 @@ function jobView(job: ImportJobRow, lines: "problems" | "all", now: Date): Impor
   };
 }
 
-const jobParams = z.object({ id: z.string().uuid() });
+const jobParams = z.object({ id: z.uuid() });
 const linesQuery = z.object({ lines: z.enum(importLinesShown).default("problems") });
 
 /**

@@ -31,17 +31,21 @@ export function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
 }
 
-/** sequentialRate, also answering the median and 99th percentile of each operation's time. */
+/**
+ * sequentialRate, also answering the median and 99th percentile of each operation's time. `done`
+ * ends the run early (while something else runs alongside, say), after at least three operations.
+ */
 export async function sequentialTimings(
   operation: () => Promise<unknown>,
   durationMs: number,
   warmup = 2,
   maxOperations = Number.POSITIVE_INFINITY,
+  done: () => boolean = () => false,
 ): Promise<Timed> {
   for (let i = 0; i < warmup; i++) await operation();
   const times: number[] = [];
   const start = performance.now();
-  while ((performance.now() - start < durationMs || times.length < 3) && times.length < maxOperations) {
+  while ((times.length < 3 || (performance.now() - start < durationMs && !done())) && times.length < maxOperations) {
     const began = performance.now();
     await operation();
     times.push(performance.now() - began);

@@ -39,6 +39,9 @@ export const peoplePageSchema = z.object({
   people: z.array(personSummarySchema),
   page: z.number().int(),
   hasMore: z.boolean(),
+  /** How many match, counted up to a cap (1,000); when `totalCapped`, more than `total` match. */
+  total: z.number().int(),
+  totalCapped: z.boolean(),
 });
 export type PeoplePage = z.infer<typeof peoplePageSchema>;
 

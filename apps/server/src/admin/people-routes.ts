@@ -60,8 +60,11 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Search people",
         description:
-          "Every word of `q` must appear in the name, username, e-mail, student or employee id; a whole " +
-          "ten-digit tax id finds its holder (never a part of one). 25 a page, by name.",
+          "Every word of `q` must appear in the name, username, e-mail, student or employee id (when every " +
+          "word is one or two letters, at the start of a word); a whole ten-digit tax id finds its holder " +
+          "(never a part of one). 25 a page: exact usernames, e-mails and ids first, then names beginning " +
+          "with the words, then names beginning with them with the first two words swapped, then the rest; " +
+          "by name within each. `total` counts the matches up to 1,000 (`totalCapped` past it).",
         querystring: peopleQuerySchema,
         response: { 200: peoplePageSchema, ...refusals },
       },

@@ -1,7 +1,26 @@
-import { sql } from "kysely";
+import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { Db, UserStatus } from "../db/schema.ts";
+import {
+  exact,
+  matches,
+  nameBegins,
+  nameOrder,
+  notExact,
+  notNameBegins,
+  notSwappedBegins,
+  readTyped,
+  swappedBegins,
+  swappedOrder,
+  type Typed,
+} from "./people-search-terms.ts";
 
 export const peoplePageSize = 25;
+/**
+ * Matches are counted up to this many, then the console says "more than 1,000". An exact count of
+ * "ко" at 100,000 people reads some 76,000 rows (over 50 ms), and the planner's estimate of a
+ * pattern is a guess (10 rows for "петренко", which 4,200 people match), so neither is shown.
+ */
+export const peopleCountCap = 1_000;
 
 export interface PeopleSearch {
   /** Words typed; each must appear somewhere in the name, username, e-mail, student or employee id. */
@@ -22,42 +41,25 @@ export interface PersonSummary {
   status: UserStatus;
 }
 
-// The same expression as the trigram index of migration 0180, so the planner uses it.
-const searchable = sql<string>`lower(users.full_name || ' ' || users.username || ' ' || coalesce(users.email, '') || ' ' || coalesce(users.student_id, '') || ' ' || coalesce(users.employee_id, ''))`;
-
-const likeEscaped = (word: string) => word.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** A tax id (RNOKPP) is found only when typed whole: no one can list people by a part of it. */
-const taxIdPattern = /^\d{10}$/;
-
-// Matches sorted after collecting them cost more than walking the name index beyond this many.
-const collectAtMost = 15_000;
-
-/** The planner's estimate of the matches (EXPLAIN only plans: no row is read). */
-async function estimatedMatches(db: Db, search: PeopleSearch, words: string[]): Promise<number> {
-  const [plan] = await matching(db, search, words).explain<{ "QUERY PLAN": { Plan: { "Plan Rows": number } }[] }>(
-    "json",
-  );
-  return plan?.["QUERY PLAN"][0]?.Plan["Plan Rows"] ?? Number.POSITIVE_INFINITY;
+export interface PeopleResult {
+  people: PersonSummary[];
+  hasMore: boolean;
+  /** How many match, counted up to peopleCountCap; past it `totalCapped` and total = the cap. */
+  total: number;
+  totalCapped: boolean;
 }
 
-/** The list's order: the Ukrainian alphabet, as the index users_name_order_idx keeps it (migration 0181). */
-const nameOrder = sql<string>`kpi_name_order(users.full_name) collate "C"`;
+/** One rank of the list: the people it admits, and the order within it that an index keeps. */
+interface Rank {
+  where: RawBuilder<SqlBool>[];
+  order: RawBuilder<string>;
+  /** The rank's people are few: collect them and sort, rather than walk the order's index. */
+  collect?: boolean;
+}
 
-/** The people the search and filters admit, each with the key the list is ordered by. */
-function matching(db: Db, search: PeopleSearch, words: string[]) {
-  let query = db
-    .selectFrom("users")
-    .select(["id", "username", "full_name", "email", "student_id", "employee_id", "status"])
-    .select(nameOrder.as("sort_name"));
-  const typed = (search.query ?? "").trim();
-  if (taxIdPattern.test(typed)) {
-    query = query.where((eb) =>
-      eb.or([eb("users.tax_id", "=", typed), eb(searchable, "like", `%${likeEscaped(typed)}%`)]),
-    );
-  } else {
-    for (const word of words) query = query.where(searchable, "like", `%${likeEscaped(word)}%`);
-  }
+function filtered(db: Db, search: PeopleSearch, where: RawBuilder<SqlBool>[]) {
+  let query = db.selectFrom("users");
+  for (const condition of where) query = query.where(condition);
   if (search.status) query = query.where("users.status", "=", search.status);
   if (search.applicationId) {
     const applicationId = search.applicationId;
@@ -74,45 +76,100 @@ function matching(db: Db, search: PeopleSearch, words: string[]) {
   return query;
 }
 
+/** How many people the conditions admit, reading no more than `atMost` + 1 of them. */
+async function countUpTo(db: Db, search: PeopleSearch, where: RawBuilder<SqlBool>[], atMost: number) {
+  const row = await db
+    .selectFrom(
+      filtered(db, search, where)
+        .select(sql`1`.as("one"))
+        .limit(atMost + 1)
+        .as("admitted"),
+    )
+    .select((eb) => eb.fn.countAll<string>().as("count"))
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+const columns = ["id", "username", "full_name", "email", "student_id", "employee_id", "status"] as const;
+
 /**
- * One page of people, ordered by name. Reads one row more than a page to tell whether another
- * page follows, instead of counting every match (a count of "ко" at 100,000 people costs more
- * than the page itself).
- *
- * Two ways to a page, chosen by the planner's estimate of how many match: few (a surname, part of
- * an e-mail or id) are collected through the trigram index and then sorted, in a materialized CTE
- * that keeps the planner from walking the name index instead (which reads most of the table when
- * the word is a first name that sorts late); many ("енко"), or words too short to have a trigram
- * (a letter or two), are dense enough that walking the name index in order finds a page soon.
+ * A rank's rows from `offset`, in its order. Collected: in a materialized CTE, which keeps the
+ * planner from walking the name index instead (that reads most of the table when the few
+ * matches sort late). Walked: the order's index read until the page is full, fast when many match.
  */
-export async function searchPeople(
-  db: Db,
-  search: PeopleSearch,
-): Promise<{ people: PersonSummary[]; hasMore: boolean }> {
-  const words = (search.query ?? "").toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8);
-  const offset = (search.page - 1) * peoplePageSize;
-  const rows =
-    words.some((word) => word.length >= 3) && (await estimatedMatches(db, search, words)) <= collectAtMost
-      ? await db
-          .with(
-            (cte) => cte("matches").materialized(),
-            () => matching(db, search, words),
-          )
-          .selectFrom("matches")
-          .selectAll()
-          .orderBy("sort_name")
-          .orderBy("id")
-          .limit(peoplePageSize + 1)
-          .offset(offset)
-          .execute()
-      : await matching(db, search, words)
-          .orderBy(nameOrder)
-          .orderBy("users.id")
-          .limit(peoplePageSize + 1)
-          .offset(offset)
-          .execute();
+async function rankRows(db: Db, search: PeopleSearch, rank: Rank, offset: number, limit: number) {
+  if (rank.collect) {
+    return db
+      .with(
+        (cte) => cte("matches").materialized(),
+        () => filtered(db, search, rank.where).select(columns).select(rank.order.as("sort_key")),
+      )
+      .selectFrom("matches")
+      .select(columns)
+      .orderBy("sort_key")
+      .orderBy("id")
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  }
+  return filtered(db, search, rank.where)
+    .select(columns)
+    .orderBy(rank.order)
+    .orderBy("users.id")
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/**
+ * The ranks in the list's order, each given how many people the ranks before it held. Each
+ * excludes the ones before it, so a person is listed once. The rest (rank 4) is collected through
+ * the trigram index when it may be few (the count is within the cap, or the ranks before took half
+ * of it); else it is many, and walking the name index finds a page soon, with the test written so
+ * the trigram index cannot serve it (the planner would collect and sort tens of thousands).
+ */
+function ranksOf(typed: Typed | null, total: number): ((passed: number) => Rank)[] {
+  if (!typed) return [() => ({ where: [], order: nameOrder })];
+  return [
+    () => ({ where: [exact(typed)], order: nameOrder, collect: true }),
+    () => ({ where: [nameBegins(typed), notExact(typed)], order: nameOrder }),
+    () => ({ where: [swappedBegins(typed), notNameBegins(typed), notExact(typed)], order: swappedOrder }),
+    (passed) => {
+      const few = total <= peopleCountCap || passed >= peopleCountCap / 2;
+      const match = matches(typed, { indexed: few });
+      return {
+        where: [match, notExact(typed), notNameBegins(typed), notSwappedBegins(typed)],
+        order: nameOrder,
+        collect: few,
+      };
+    },
+  ];
+}
+
+/**
+ * One page of people, best matches first (the ranks of people-search-terms.ts), by name within a
+ * rank, and how many match in all (up to peopleCountCap). A page is read a rank at a time through
+ * the rank's own index and stops when full, so the first page of "ол" does not sort 14,000 names.
+ * A later page counts the ranks it passes (up to what it must skip) to know where it starts.
+ */
+export async function searchPeople(db: Db, search: PeopleSearch): Promise<PeopleResult> {
+  const typed = readTyped(search.query);
+  const { total, rows } = await db.transaction().execute(async (trx) => {
+    // Without statistics of a typed pattern the planner guesses its matches (10 rows for
+    // "петренко", 4,200 in fact) and may read the whole table, evaluating the search text of each
+    // of 100,000 rows (about 100 ms), where the trigram index or a name index reads a few hundred.
+    // Every statement below has an index that serves it, so a sequential scan is only ever that
+    // guess. Parallel workers cost more to start (10 ms) than these statements take.
+    await sql`select set_config('enable_seqscan', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`.execute(
+      trx,
+    );
+    const total = await countUpTo(trx, search, typed ? [matches(typed, { indexed: true })] : [], peopleCountCap);
+    return { total, rows: await pageRows(trx, search, ranksOf(typed, total)) };
+  });
   return {
     hasMore: rows.length > peoplePageSize,
+    total: Math.min(total, peopleCountCap),
+    totalCapped: total > peopleCountCap,
     people: rows.slice(0, peoplePageSize).map((row) => ({
       id: row.id,
       username: row.username,
@@ -123,4 +180,30 @@ export async function searchPeople(
       status: row.status,
     })),
   };
+}
+
+/** The page's rows and one more (to tell whether another page follows), a rank at a time. */
+async function pageRows(db: Db, search: PeopleSearch, ranks: ((passed: number) => Rank)[]) {
+  let skip = (search.page - 1) * peoplePageSize;
+  let wanted = peoplePageSize + 1;
+  let passed = 0;
+  const rows: Awaited<ReturnType<typeof rankRows>> = [];
+  for (const rankAfter of ranks) {
+    const rank = rankAfter(passed);
+    if (skip > 0) {
+      const inRank = await countUpTo(db, search, rank.where, skip);
+      if (inRank <= skip) {
+        skip -= inRank;
+        passed += inRank;
+        continue;
+      }
+    }
+    const found = await rankRows(db, search, rank, skip, wanted);
+    passed += skip + found.length;
+    skip = 0;
+    rows.push(...found);
+    wanted -= found.length;
+    if (wanted === 0) break;
+  }
+  return rows;
 }

@@ -10,6 +10,7 @@ import { useLanguage } from "@/lib/use-language.ts";
 import { type PeopleFilters, useApplications, usePeople } from "../api/admin-api.ts";
 import { useCan } from "./console-shell.tsx";
 import { type ConsoleColumn, DataTable } from "./data-table.tsx";
+import { PeopleCount } from "./people-count.tsx";
 import { personColumns } from "./person-columns.tsx";
 
 const selectClass =
@@ -125,6 +126,7 @@ export function PeopleScreen() {
           </div>
         ) : null}
       </div>
+      <PeopleCount page={people.data} />
       <DataTable
         columns={columns}
         rows={people.data?.people ?? []}

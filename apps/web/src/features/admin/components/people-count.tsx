@@ -1,0 +1,22 @@
+import type { PeoplePage } from "@kpi-id/contracts";
+import { useTranslation } from "react-i18next";
+import { useLanguage } from "@/lib/use-language.ts";
+
+/**
+ * How many match: the server counts up to 1,000 and then says only "more" (an exact count of a
+ * common letter pair at 100,000 people costs more than the page, and the planner's estimate of a
+ * pattern is a guess), so the line never shows a figure it does not know.
+ */
+export function PeopleCount({ page }: { page: PeoplePage | undefined }) {
+  const { t } = useTranslation("admin");
+  const language = useLanguage();
+  if (!page) return null;
+  const total = new Intl.NumberFormat(language === "uk" ? "uk-UA" : "en-GB").format(page.total);
+  return (
+    <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="people-count">
+      {page.totalCapped
+        ? t("admin:people.countMore", { total })
+        : t("admin:people.count", { count: page.total, total })}
+    </p>
+  );
+}

@@ -4,7 +4,15 @@ import { preactAliases } from "./scripts/preact-aliases.ts";
 
 export default defineConfig({
   resolve: {
-    alias: [{ find: "@", replacement: fileURLToPath(new URL("./src", import.meta.url)) }, ...preactAliases],
+    alias: [
+      { find: "@", replacement: fileURLToPath(new URL("./src", import.meta.url)) },
+      ...preactAliases,
+      // CommonJS that requires React itself: test/with-selector.ts says why.
+      {
+        find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/,
+        replacement: fileURLToPath(new URL("./test/with-selector.ts", import.meta.url)),
+      },
+    ],
     // Libraries' ES module builds (Testing Library's "module" field, lucide-react's "module" condition), so
     // their React imports meet the aliases: a CommonJS build would require React itself.
     mainFields: ["module", "main"],

@@ -1,4 +1,4 @@
-import type { AuditPage } from "@kpi-id/contracts";
+import type { AdminApplication, AuditPage } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordAuditEvent } from "../src/audit/record.ts";
 import { createTestApp, type TestApp } from "./support/app.ts";
@@ -89,6 +89,14 @@ describe.each(databaseKinds)("console audit log on %s", (kind) => {
     expect(oneDay.events.every((event) => event.occurredAt.startsWith("2026-03-02"))).toBe(true);
     expect((await page("ip=198.51.100.7&limit=200")).events).toHaveLength(15);
     expect((await page("person=nobody-has-this-name")).events).toEqual([]);
+  });
+
+  it("names an event's application with its English title too, as the console's list does (issue 37)", async () => {
+    await t.app.db.updateTable("applications").set({ title_en: "Timetable" }).where("id", "=", applicationId).execute();
+    const [event] = (await page(`app=${applicationId}&limit=1`)).events;
+    expect(event?.application).toMatchObject({ id: applicationId, titleEn: "Timetable" });
+    const list = (await get("/api/admin/applications")).json<{ applications: AdminApplication[] }>();
+    expect(list.applications.find((application) => application.id === applicationId)?.titleEn).toBe("Timetable");
   });
 
   it("refuses a filter it cannot read without a 5xx", async () => {

@@ -86,7 +86,8 @@ export const personDetailSchema = personSummarySchema.extend({
   hasTaxId: z.boolean(),
   createdAt: text(),
   roles: z.array(z.enum(operatorRoleNames)),
-  applications: z.array(z.object({ id: z.uuid(), name: text(), title: text() })),
+  /** `titleEn` is empty when the operator gave no English title. */
+  applications: z.array(z.object({ id: z.uuid(), name: text(), title: text(), titleEn: text() })),
   sessions: z.array(adminSessionSchema),
   signIns: z.array(adminSignInSchema),
   /** Strangers' failed password guesses on the account: what unlock forgets. */
@@ -126,6 +127,8 @@ export const adminApplicationSchema = z.object({
   id: z.uuid(),
   name: text(),
   title: text(),
+  /** Empty when the operator gave no English title: English screens show `title` then. */
+  titleEn: text(),
   callbackUrl: text(),
   oidcEnabled: z.boolean(),
   firstParty: z.boolean(),

@@ -31,6 +31,7 @@ function applicationView(row: ApplicationRow, people: number) {
     id: row.id,
     name: row.name,
     title: row.title,
+    titleEn: row.title_en,
     callbackUrl: row.callback_url,
     oidcEnabled: row.oidc_enabled,
     firstParty: row.first_party,

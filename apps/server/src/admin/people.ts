@@ -39,7 +39,7 @@ export async function personDetail(app: FastifyInstance, user: User): Promise<Pe
     db
       .selectFrom("user_applications")
       .innerJoin("applications", "applications.id", "user_applications.application_id")
-      .select(["applications.id", "applications.name", "applications.title"])
+      .select(["applications.id", "applications.name", "applications.title", "applications.title_en as titleEn"])
       .where("user_applications.user_id", "=", user.id)
       .orderBy("applications.title")
       .execute(),

@@ -45,6 +45,7 @@ export async function auditRows(db: Db, filters: AuditFilters, after: string | u
       "audit_events.application_id",
       "applications.name as application_name",
       "applications.title as application_title",
+      "applications.title_en as application_title_en",
     ])
     .orderBy("audit_events.occurred_at", "desc")
     .orderBy("audit_events.id", "desc")
@@ -86,7 +87,12 @@ export function auditEventView(row: AuditRow): AuditEventView {
         : null,
     application:
       row.application_id && row.application_name
-        ? { id: row.application_id, name: row.application_name, title: row.application_title ?? "" }
+        ? {
+            id: row.application_id,
+            name: row.application_name,
+            title: row.application_title ?? "",
+            titleEn: row.application_title_en ?? "",
+          }
         : null,
     reason: row.reason,
     address: row.ip,

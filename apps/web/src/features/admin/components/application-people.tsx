@@ -10,6 +10,7 @@ import { Label } from "@/components/ui/label.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useApplicationPeople, useBulkGrant } from "../api/applications-api.ts";
+import { useAppTitle } from "./app-title.ts";
 import { areaClass } from "./application-settings.tsx";
 import { type ConsoleColumn, DataTable } from "./data-table.tsx";
 import { personColumns } from "./person-columns.tsx";
@@ -131,6 +132,7 @@ function Report({ report }: { report: BulkGrantReport }) {
 /** Bulk grant: a pasted list or a CSV file, a confirmation naming how many lines, then each line's outcome. */
 export function BulkGrantSection({ application }: { application: AdminApplicationDetail }) {
   const { t } = useTranslation("admin-apps");
+  const appTitle = useAppTitle();
   const describeError = useErrorMessage();
   const grant = useBulkGrant(application.id);
   const [list, setList] = useState("");
@@ -176,7 +178,7 @@ export function BulkGrantSection({ application }: { application: AdminApplicatio
       <ConfirmButton
         className="self-start"
         disabled={count === 0 || grant.isPending}
-        question={t("admin-apps:bulk.question", { app: application.title, count })}
+        question={t("admin-apps:bulk.question", { app: appTitle(application), count })}
         consequence={t("admin-apps:bulk.consequence")}
         confirmLabel={t("admin-apps:bulk.grant")}
         onConfirm={() => grant.mutate({ list })}

@@ -20,6 +20,7 @@ import {
   useLiftExclusion,
   useRemoveRule,
 } from "../api/applications-api.ts";
+import { useAppTitle } from "./app-title.ts";
 import { Section } from "./person-sections.tsx";
 
 export const selectClass =
@@ -143,6 +144,7 @@ function AddRuleForm({ applicationId }: { applicationId: string }) {
 
 function Exclusions({ application }: { application: AdminApplicationDetail }) {
   const { t } = useTranslation("admin-apps");
+  const appTitle = useAppTitle();
   const access = useApplicationAccess(application.id);
   const exclude = useExclude(application.id);
   const lift = useLiftExclusion(application.id);
@@ -180,8 +182,11 @@ function Exclusions({ application }: { application: AdminApplicationDetail }) {
         </div>
         <ConfirmButton
           disabled={!username.trim()}
-          question={t("admin-apps:rules.excludeQuestion", { username: username.trim(), app: application.title })}
-          consequence={t("admin-apps:rules.excludeConsequence", { username: username.trim(), app: application.title })}
+          question={t("admin-apps:rules.excludeQuestion", { username: username.trim(), app: appTitle(application) })}
+          consequence={t("admin-apps:rules.excludeConsequence", {
+            username: username.trim(),
+            app: appTitle(application),
+          })}
           confirmLabel={t("admin-apps:rules.exclude")}
           onConfirm={() =>
             exclude.mutate(
@@ -203,6 +208,7 @@ function Exclusions({ application }: { application: AdminApplicationDetail }) {
 /** Access by rule (issue 21): the rules, how many people they give, adding and removing; exclusions. */
 export function RulesSection({ application }: { application: AdminApplicationDetail }) {
   const { t } = useTranslation("admin-apps");
+  const appTitle = useAppTitle();
   const access = useApplicationAccess(application.id);
   const remove = useRemoveRule(application.id);
   const outcome = useOutcome();
@@ -223,8 +229,11 @@ export function RulesSection({ application }: { application: AdminApplicationDet
           <li key={rule.id} className="flex flex-wrap items-center justify-between gap-2 text-sm">
             <span>{describe(rule)}</span>
             <ConfirmButton
-              question={t("admin-apps:rules.removeQuestion", { app: application.title })}
-              consequence={t("admin-apps:rules.removeConsequence", { app: application.title, rule: describe(rule) })}
+              question={t("admin-apps:rules.removeQuestion", { app: appTitle(application) })}
+              consequence={t("admin-apps:rules.removeConsequence", {
+                app: appTitle(application),
+                rule: describe(rule),
+              })}
               confirmLabel={t("admin-apps:rules.remove")}
               onConfirm={() => remove.mutate({ ruleId: rule.id }, outcome(t("admin-apps:rules.removed")))}
             >

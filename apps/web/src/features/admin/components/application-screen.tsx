@@ -12,6 +12,7 @@ import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useRotateSecret } from "../api/admin-api.ts";
 import { useApplication } from "../api/applications-api.ts";
+import { useAppTitle } from "./app-title.ts";
 import { BulkGrantSection, PeopleSection } from "./application-people.tsx";
 import { RulesSection } from "./application-rules.tsx";
 import { SettingsSection } from "./application-settings.tsx";
@@ -20,6 +21,7 @@ import { SecretOnce } from "./applications-screen.tsx";
 /** One application: its settings, access rules, who has access, bulk grant; rotating its secret. */
 export function ApplicationScreen() {
   const { t } = useTranslation(["admin", "admin-apps"]);
+  const appTitle = useAppTitle();
   const { id = "" } = useParams();
   const language = useLanguage();
   const describeError = useErrorMessage();
@@ -58,14 +60,14 @@ export function ApplicationScreen() {
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h2 id="application-heading" className="text-lg font-semibold break-words">
-            {app.title}
+            {appTitle(app)}
           </h2>
           <p className="text-xs break-all text-muted-foreground">
             {t("admin-apps:identity", { name: app.name, id: app.id })}
           </p>
         </div>
         <ConfirmButton
-          question={t("admin:applications.rotateQuestion", { app: app.title })}
+          question={t("admin:applications.rotateQuestion", { app: appTitle(app) })}
           consequence={t("admin:applications.rotateConsequence")}
           confirmLabel={t("admin:applications.rotate")}
           onConfirm={() =>

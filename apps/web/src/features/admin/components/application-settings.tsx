@@ -164,7 +164,9 @@ export function SettingsSection({ application }: { application: AdminApplication
                       })
                     }
                   />
-                  <code>{scope}</code>
+                  <span>
+                    {t(`admin-apps:settings.scopeNames.${scope}`)} <code className="text-xs">({scope})</code>
+                  </span>
                 </label>
               ))}
             </div>

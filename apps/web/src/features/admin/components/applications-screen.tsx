@@ -14,13 +14,15 @@ import { useErrorMessage } from "@/lib/error-message.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useApplications, useCreateApplication, useRotateSecret } from "../api/admin-api.ts";
+import { useAppTitle } from "./app-title.ts";
 import { type ConsoleColumn, DataTable } from "./data-table.tsx";
 
 /** The secret of a new application or a rotated one: shown here once, with a copy button. */
 export function SecretOnce({ shown }: { shown: ApplicationSecret }) {
   const { t } = useTranslation("admin");
+  const appTitle = useAppTitle();
   return (
-    <Alert title={t("admin:applications.secretTitle", { app: shown.application.title })} testId="secret-once">
+    <Alert title={t("admin:applications.secretTitle", { app: appTitle(shown.application) })} testId="secret-once">
       <p>{t("admin:applications.secretOnce")}</p>
       <p className="mt-2 flex flex-wrap items-center gap-2">
         <code className="rounded bg-muted px-2 py-1 break-all" data-testid="secret-value">
@@ -90,6 +92,7 @@ export function ApplicationsScreen() {
   const applications = useApplications();
   const rotate = useRotateSecret();
   const language = useLanguage();
+  const appTitle = useAppTitle();
   const [shown, setShown] = useState<ApplicationSecret | undefined>();
   const columns = useMemo<ConsoleColumn<AdminApplication>[]>(
     () => [
@@ -101,7 +104,7 @@ export function ApplicationsScreen() {
             className="font-medium text-primary underline-offset-4 hover:underline"
             to={localizePath(language, `/admin/applications/${row.original.id}`)}
           >
-            {row.original.title}
+            {appTitle(row.original)}
           </Link>
         ),
       },
@@ -118,18 +121,18 @@ export function ApplicationsScreen() {
         header: t("admin:applications.actions"),
         cell: ({ row }) => (
           <ConfirmButton
-            question={t("admin:applications.rotateQuestion", { app: row.original.title })}
+            question={t("admin:applications.rotateQuestion", { app: appTitle(row.original) })}
             consequence={t("admin:applications.rotateConsequence")}
             confirmLabel={t("admin:applications.rotate")}
             onConfirm={() => rotate.mutate(row.original.id, { onSuccess: setShown })}
           >
             {t("admin:applications.rotate")}
-            <span className="sr-only">: {row.original.title}</span>
+            <span className="sr-only">: {appTitle(row.original)}</span>
           </ConfirmButton>
         ),
       },
     ],
-    [t, rotate.mutate, language],
+    [t, rotate.mutate, language, appTitle],
   );
   return (
     <section aria-labelledby="applications-heading" className="flex flex-col gap-4">

@@ -7,6 +7,7 @@ import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { useApplications } from "../api/admin-api.ts";
 import { auditSearch } from "../api/records-api.ts";
+import { useAppTitle } from "./app-title.ts";
 import { useEventLabel } from "./event-label.ts";
 
 const selectClass =
@@ -28,6 +29,7 @@ export function useAuditFilters(): [AuditFilters, (next: Draft) => void] {
 
 export function AuditFilterForm({ filters, onApply }: { filters: AuditFilters; onApply: (next: Draft) => void }) {
   const { t } = useTranslation("admin-records");
+  const appTitle = useAppTitle();
   const eventLabel = useEventLabel();
   const applications = useApplications();
   const baseId = useId();
@@ -99,7 +101,7 @@ export function AuditFilterForm({ filters, onApply }: { filters: AuditFilters; o
           <option value="">{t("admin-records:audit.anyApplication")}</option>
           {applications.data?.map((application) => (
             <option key={application.id} value={application.id}>
-              {application.title}
+              {appTitle(application)}
             </option>
           ))}
         </select>

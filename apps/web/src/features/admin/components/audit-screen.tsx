@@ -7,7 +7,9 @@ import { Button } from "@/components/ui/button.tsx";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { auditSearch, useAuditEvents } from "../api/records-api.ts";
+import { useAppTitle } from "./app-title.ts";
 import { AuditFilterForm, useAuditFilters } from "./audit-filters.tsx";
+import { useAuditReason } from "./audit-reason.ts";
 import { type ConsoleColumn, DataTable } from "./data-table.tsx";
 import { useEventLabel } from "./event-label.ts";
 
@@ -19,6 +21,8 @@ function useAuditColumns(): ConsoleColumn<AuditEventView>[] {
   const { t: tAdmin } = useTranslation("admin");
   const language = useLanguage();
   const eventLabel = useEventLabel();
+  const reasonLabel = useAuditReason();
+  const appTitle = useAppTitle();
   return useMemo(
     () => [
       {
@@ -64,7 +68,7 @@ function useAuditColumns(): ConsoleColumn<AuditEventView>[] {
       {
         id: "application",
         header: t("admin-records:audit.columns.application"),
-        cell: ({ row }) => row.original.application?.title ?? "—",
+        cell: ({ row }) => (row.original.application ? appTitle(row.original.application) : "—"),
       },
       {
         id: "address",
@@ -74,10 +78,14 @@ function useAuditColumns(): ConsoleColumn<AuditEventView>[] {
       {
         id: "reason",
         header: t("admin-records:audit.columns.reason"),
-        cell: ({ row }) => <span className="break-all">{row.original.reason ?? ""}</span>,
+        cell: ({ row }) => (
+          <span className="break-words" title={row.original.reason ?? undefined}>
+            {reasonLabel(row.original.reason)}
+          </span>
+        ),
       },
     ],
-    [t, tAdmin, language, eventLabel],
+    [t, tAdmin, language, eventLabel, reasonLabel, appTitle],
   );
 }
 

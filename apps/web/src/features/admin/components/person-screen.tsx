@@ -10,6 +10,7 @@ import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useApplications, useConsoleAction, usePerson } from "../api/admin-api.ts";
+import { useAppTitle } from "./app-title.ts";
 import { useCan } from "./console-shell.tsx";
 import { PersonHistory } from "./person-history.tsx";
 import { PersonRecords } from "./person-records.tsx";
@@ -37,6 +38,7 @@ function usePersonAction<Input = void>(person: PersonDetail, path: string, body?
 
 function AccessSection({ person }: { person: PersonDetail }) {
   const { t } = useTranslation("admin");
+  const appTitle = useAppTitle();
   const canChange = useCan("people.access");
   const applications = useApplications(canChange);
   const [chosen, setChosen] = useState("");
@@ -50,11 +52,11 @@ function AccessSection({ person }: { person: PersonDetail }) {
       <ul className="flex flex-col gap-2">
         {person.applications.map((application) => (
           <li key={application.id} className="flex flex-wrap items-center justify-between gap-2 text-sm">
-            <span>{application.title}</span>
+            <span>{appTitle(application)}</span>
             {canChange ? (
               <ConfirmButton
-                question={t("admin:person.revokeQuestion", { app: application.title })}
-                consequence={t("admin:person.revokeConsequence", { name: person.fullName, app: application.title })}
+                question={t("admin:person.revokeQuestion", { app: appTitle(application) })}
+                consequence={t("admin:person.revokeConsequence", { name: person.fullName, app: appTitle(application) })}
                 confirmLabel={t("admin:person.revoke")}
                 onConfirm={() => revoke.run(application.id)}
               >
@@ -81,7 +83,7 @@ function AccessSection({ person }: { person: PersonDetail }) {
               ?.filter((application) => !held.has(application.id))
               .map((application) => (
                 <option key={application.id} value={application.id}>
-                  {application.title}
+                  {appTitle(application)}
                 </option>
               ))}
           </select>

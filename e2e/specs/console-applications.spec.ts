@@ -4,12 +4,13 @@ import { ConsolePage } from "../pages/console-page.ts";
 const words = {
   uk: {
     saved: "Налаштування збережено.",
-    needsRedirect: "Щоб увімкнути OpenID Connect, додайте принаймні одну адресу повернення (redirect URI).",
+    needsRedirect: "Щоб увімкнути OpenID Connect, додайте принаймні одну адресу повернення після входу.",
     nobody: "Правил немає",
     granted: "доступ надано",
     unknown: "такої людини немає",
     bad: "не логін, не e-mail і не id",
     rule: "Приналежність: студент",
+    badName: "може містити лише латинські літери",
   },
   en: {
     saved: "The settings are saved.",
@@ -19,6 +20,7 @@ const words = {
     unknown: "no such person",
     bad: "not a username, e-mail or id",
     rule: "Affiliation: student",
+    badName: "may hold only Latin letters",
   },
 } as const;
 
@@ -34,6 +36,10 @@ for (const language of ["uk", "en"] as const) {
       await console.openApplications();
       // An application of this walk alone, so its rules change no other spec's people.
       const title = `Rules ${language} ${Date.now().toString(36)}`;
+      // A name the server refuses is marked beside the field with why, in the page's language (issue 37).
+      await console.createApplication("правила", title, "https://rules.kpi.ua/cb");
+      await expect(page.getByTestId("create-name-error")).toContainText(said.badName);
+      await expectNoAxeViolations(page, "a refused new application");
       await console.createApplication(title.replaceAll(" ", "-").toLowerCase(), title, "https://rules.kpi.ua/cb");
       await expect(console.rowOf(title)).toBeVisible();
       const screen = await console.openApplication(title);

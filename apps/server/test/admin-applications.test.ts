@@ -139,6 +139,26 @@ describe.each(databaseKinds)("the console's application screen on %s", (kind) =>
     expect((await get("/api/admin/applications/00000000-0000-4000-8000-000000000000")).statusCode).toBe(404);
   });
 
+  it("refuses a new application's bad field naming the field and why, and registers nothing (issue 37)", async () => {
+    const good = { name: "timetable-new", title: "Розклад", callbackUrl: "https://timetable.kpi.ua/cb" };
+    const refusals = [
+      [{ ...good, name: "розклад" }, "app.invalid_name", "body.name"],
+      [{ ...good, title: "   " }, "app.title_required", "body.title"],
+      [{ ...good, callbackUrl: "http://timetable.kpi.ua/cb" }, "app.invalid_url", "body.callbackUrl"],
+    ] as const;
+    for (const [body, code, path] of refusals) {
+      const refused = await post("/api/admin/applications", body);
+      expect(refused.statusCode, code).toBe(400);
+      expect(refused.json()).toMatchObject({ code, details: [{ path }] });
+    }
+    expect((await post("/api/admin/applications", good)).statusCode).toBe(200);
+    const taken = await post("/api/admin/applications", good);
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toMatchObject({ code: "admin.application_name_taken", details: [{ path: "body.name" }] });
+    const names = await t.app.db.selectFrom("applications").select("name").where("name", "=", good.name).execute();
+    expect(names).toHaveLength(1);
+  });
+
   it("`app update` goes through the same edit", async () => {
     const cli = await runCliOn(t.database.handle, [
       "app",

@@ -48,6 +48,7 @@ export const errorStatus = {
   "app.invalid_url": 400,
   "app.callback_required": 400,
   "app.title_required": 400,
+  "app.invalid_name": 400,
   "app.unknown_scope": 400,
   "app.rule_empty": 400,
   "app.unknown_unit": 400,

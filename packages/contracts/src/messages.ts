@@ -85,12 +85,14 @@ export const ukErrorMessages = {
   "admin.import_too_large":
     "Файл завеликий для імпорту через консоль: розділіть його або скористайтеся командою user import.",
   "admin.import_job_not_found": "Такого імпорту немає. Можливо, його видалено через 30 днів; запустіть його знову.",
-  "app.oidc_needs_redirect_uri":
-    "Щоб увімкнути OpenID Connect, додайте принаймні одну адресу повернення (redirect URI).",
+  "app.oidc_needs_redirect_uri": "Щоб увімкнути OpenID Connect, додайте принаймні одну адресу повернення після входу.",
   "app.invalid_url": "Адреса має бути повною адресою https без фрагмента (#); http дозволено лише для localhost.",
   "app.callback_required": "Потрібна принаймні одна адреса повернення для квитків (callback URL).",
   "app.title_required": "Назва застосунку українською обов'язкова.",
-  "app.unknown_scope": "Невідомий scope. Дозволені: openid, profile, email, kpi, offline_access, tax_id.",
+  "app.invalid_name":
+    "Назва (ідентифікатор) може містити лише латинські літери, цифри, «-» і «_» та починатися з літери чи цифри.",
+  "app.unknown_scope":
+    "Застосунок не може запитувати такі дані. Дозволені: openid, profile, email, kpi, offline_access, tax_id.",
   "app.rule_empty": "Правилу потрібна приналежність, підрозділ або статус.",
   "app.unknown_unit": "Немає підрозділу з таким кодом.",
   "app.rule_exists": "Застосунок уже має таке правило.",
@@ -179,6 +181,8 @@ export const enErrorMessages = {
     "The address must be an absolute https URL without a fragment (#); http is allowed on localhost only.",
   "app.callback_required": "At least one ticket callback URL is needed.",
   "app.title_required": "The application's Ukrainian title is required.",
+  "app.invalid_name":
+    "The name (identifier) may hold only Latin letters, digits, '-' and '_', and starts with a letter or digit.",
   "app.unknown_scope": "Unknown scope. Allowed: openid, profile, email, kpi, offline_access, tax_id.",
   "app.rule_empty": "A rule needs an affiliation, a unit or a status.",
   "app.unknown_unit": "There is no unit with this code.",

@@ -1,6 +1,7 @@
 import {
   adminApplicationsSchema,
   applicationSecretSchema,
+  type ErrorCode,
   errorBodySchema,
   newApplicationRequestSchema,
   personIdParamsSchema,
@@ -39,6 +40,20 @@ function applicationView(row: ApplicationRow, people: number) {
   };
 }
 
+// The code of a refused field names the rule it broke, so the form can say why beside the field.
+const creationCodes: Record<string, ErrorCode> = {
+  name: "app.invalid_name",
+  title: "app.title_required",
+  callbackUrl: "app.invalid_url",
+};
+
+/** A refused new application: its first bad field's code, every bad field in the details. */
+function creationRefusal(error: z.ZodError): AppError {
+  const details = error.issues.map((issue) => ({ path: `body.${issue.path.join(".")}`, message: issue.message }));
+  const field = String(error.issues[0]?.path[0] ?? "");
+  return new AppError(creationCodes[field] ?? "request.validation_failed", { details });
+}
+
 /** The console's applications: list, register (the secret shown once), rotate the secret. */
 export const adminApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
   guardConsoleRoutes(app);
@@ -70,7 +85,10 @@ export const adminApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "Register an application",
-        description: "As `app create`; the answer holds the secret, which is never shown again.",
+        description:
+          "As `app create`; the answer holds the secret, which is never shown again. A refused field is named in " +
+          "`details` (its `path`), with a code for why: `app.invalid_name`, `app.title_required`, `app.invalid_url`, " +
+          "409 `admin.application_name_taken`.",
         body: newApplicationRequestSchema,
         response: { 200: applicationSecretSchema, 400: errorBodySchema, 409: errorBodySchema, ...refusals },
       },
@@ -80,11 +98,12 @@ export const adminApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         created = await createApplication(app.db, request.body);
       } catch (error) {
-        if (error instanceof z.ZodError) {
-          const details = error.issues.map((i) => ({ path: `body.${i.path.join(".")}`, message: i.message }));
-          throw new AppError("request.validation_failed", { details });
+        if (error instanceof z.ZodError) throw creationRefusal(error);
+        if ((error as { code?: string }).code === "23505") {
+          throw new AppError("admin.application_name_taken", {
+            details: [{ path: "body.name", message: "an application with this name exists" }],
+          });
         }
-        if ((error as { code?: string }).code === "23505") throw new AppError("admin.application_name_taken");
         throw error;
       }
       await auditByOperator(request, {

@@ -27,7 +27,7 @@ export const newApplicationSchema = z.object({
     .min(1)
     .max(64)
     .regex(/^[a-z0-9][a-z0-9-_]*$/i, "letters, digits, '-' and '_' only"),
-  title: text().min(1).max(200),
+  title: text().trim().min(1).max(200),
   description: text().max(1000).default(""),
   titleEn: text().max(200).default(""),
   descriptionEn: text().max(1000).default(""),

@@ -50,7 +50,12 @@ export function PasswordForm({ hasPassword, username, contextWords, askAgain, on
   };
   const refusal = change.isError && !needsReauth(change.error) ? change.error : null;
   return (
-    <form className="flex flex-col gap-4 border-t border-border p-3" onSubmit={submit} data-testid="password-form">
+    <form
+      className="flex flex-col gap-4 border-t border-border p-3"
+      onSubmit={submit}
+      noValidate
+      data-testid="password-form"
+    >
       <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
       {hasPassword ? (
         <div className="space-y-2">
@@ -84,7 +89,11 @@ export function PasswordForm({ hasPassword, username, contextWords, askAgain, on
         </Alert>
       ) : null}
       <div className="flex flex-col gap-2 sm:flex-row">
-        <Button type="submit" loading={change.isPending} disabled={newPassword === ""}>
+        <Button
+          type="submit"
+          loading={change.isPending}
+          disabled={newPassword === "" || (hasPassword && currentPassword === "")}
+        >
           {hasPassword ? t("password:change.submit") : t("password:change.setSubmit")}
         </Button>
         <Button type="button" variant="ghost" onClick={onClose}>

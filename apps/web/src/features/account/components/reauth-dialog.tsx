@@ -101,7 +101,7 @@ export function ReauthDialog({ open, reason, onClose, onConfirmed }: ReauthDialo
               <SecondFactorForm grant={owingCode} onSignedIn={signedInAgain} onCancel={() => setOwingCode(undefined)} />
             </Suspense>
           ) : known?.password && passwordProves ? (
-            <form className="flex flex-col gap-3" onSubmit={submit}>
+            <form className="flex flex-col gap-3" onSubmit={submit} noValidate>
               <input type="text" name="username" autoComplete="username" value={known.username} readOnly hidden />
               <div className="space-y-1.5">
                 <Label htmlFor={passwordId}>{t("auth:login.password")}</Label>
@@ -119,7 +119,12 @@ export function ReauthDialog({ open, reason, onClose, onConfirmed }: ReauthDialo
                   {describeError(confirm.error, "account:errors.generic").message}
                 </Alert>
               ) : null}
-              <Button type="submit" loading={confirm.isPending} icon={<KeyRound aria-hidden />}>
+              <Button
+                type="submit"
+                loading={confirm.isPending}
+                disabled={password === ""}
+                icon={<KeyRound aria-hidden />}
+              >
                 {t("account:reauth.confirm")}
               </Button>
             </form>

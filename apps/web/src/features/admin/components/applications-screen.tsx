@@ -1,20 +1,15 @@
 import type { AdminApplication, ApplicationSecret } from "@kpi-id/contracts";
-import { Plus } from "lucide-react";
-import { type FormEvent, useId, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
-import { Button } from "@/components/ui/button.tsx";
-import { Card } from "@/components/ui/card.tsx";
 import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { CopyButton } from "@/components/ui/copy-button.tsx";
-import { Input } from "@/components/ui/input.tsx";
-import { Label } from "@/components/ui/label.tsx";
-import { useErrorMessage } from "@/lib/error-message.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
-import { useApplications, useCreateApplication, useRotateSecret } from "../api/admin-api.ts";
+import { useApplications, useRotateSecret } from "../api/admin-api.ts";
 import { useAppTitle } from "./app-title.ts";
+import { CreateApplicationForm } from "./application-create.tsx";
 import { type ConsoleColumn, DataTable } from "./data-table.tsx";
 
 /** The secret of a new application or a rotated one: shown here once, with a copy button. */
@@ -34,55 +29,6 @@ export function SecretOnce({ shown }: { shown: ApplicationSecret }) {
       </p>
       <p className="mt-1 text-xs">{t("admin:applications.applicationId", { id: shown.application.id })}</p>
     </Alert>
-  );
-}
-
-const fields = ["name", "title", "callbackUrl"] as const;
-
-function CreateForm({ onCreated }: { onCreated: (shown: ApplicationSecret) => void }) {
-  const { t } = useTranslation("admin");
-  const describeError = useErrorMessage();
-  const create = useCreateApplication();
-  const [values, setValues] = useState({ name: "", title: "", callbackUrl: "" });
-  const baseId = useId();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(values, {
-      onSuccess: (answer) => {
-        setValues({ name: "", title: "", callbackUrl: "" });
-        onCreated(answer);
-      },
-    });
-  };
-  return (
-    <Card className="p-4 sm:p-5">
-      <form className="grid gap-3 sm:grid-cols-3" onSubmit={submit} aria-label={t("admin:applications.create")}>
-        {fields.map((field) => (
-          <div key={field} className="flex flex-col gap-1">
-            <Label htmlFor={`${baseId}-${field}`}>{t(`admin:applications.fields.${field}`)}</Label>
-            <Input
-              id={`${baseId}-${field}`}
-              value={values[field]}
-              onChange={(event) => setValues({ ...values, [field]: event.target.value })}
-              required
-            />
-          </div>
-        ))}
-        {create.isError ? (
-          <p role="alert" className="text-sm text-destructive-strong sm:col-span-3">
-            {describeError(create.error, "admin:failed").message}
-          </p>
-        ) : null}
-        <Button
-          type="submit"
-          className="sm:col-span-3 sm:justify-self-start"
-          loading={create.isPending}
-          icon={<Plus aria-hidden />}
-        >
-          {t("admin:applications.create")}
-        </Button>
-      </form>
-    </Card>
   );
 }
 
@@ -140,7 +86,7 @@ export function ApplicationsScreen() {
         {t("admin:applications.title")}
       </h2>
       {shown ? <SecretOnce shown={shown} /> : null}
-      <CreateForm onCreated={setShown} />
+      <CreateApplicationForm onCreated={setShown} />
       <DataTable
         columns={columns}
         rows={applications.data ?? []}

@@ -72,7 +72,11 @@ export function ResetPasswordForm({ token, forgotHref, signInHref }: ResetPasswo
   if (!holder.data) return <Skeleton className="h-40 w-full" aria-label={t("password:reset.checking")} role="status" />;
   const { username, fullName } = holder.data;
   return (
-    <form className="flex flex-col gap-4 rounded-xl border border-border bg-white p-5 shadow-sm" onSubmit={submit}>
+    <form
+      className="flex flex-col gap-4 rounded-xl border border-border bg-white p-5 shadow-sm"
+      onSubmit={submit}
+      noValidate
+    >
       <p className="text-sm text-muted-foreground" data-testid="reset-holder">
         {t("password:reset.for", { name: fullName, username })}
       </p>

@@ -14,6 +14,22 @@ for (const language of ["uk", "en"] as const) {
   });
 }
 
+test("an operator's apps screen links to the console; a student's does not (issue 37)", async ({ page, browser }) => {
+  const loginPage = new LoginPage(page, "en");
+  await loginPage.goto();
+  await loginPage.signIn("employee", "employee-demo-2026");
+  await page.getByTestId("console-link").click();
+  await expect(page).toHaveURL(/\/en\/admin$/);
+  const student = await (await browser.newContext()).newPage();
+  const studentLogin = new LoginPage(student, "uk");
+  await studentLogin.goto();
+  await studentLogin.signIn(demoUsers.student.username, demoUsers.student.password);
+  await expect(student).toHaveURL(/\/uk\/apps/);
+  await expect(student.getByTestId("app-card").first()).toBeVisible();
+  await expect(student.getByTestId("console-link")).toHaveCount(0);
+  await student.context().close();
+});
+
 test("a returnTo that names another site is ignored: the sign-in ends on the apps list", async ({ page }) => {
   await page.goto(`/uk/?returnTo=${encodeURIComponent("//evil.example/uk/admin")}`);
   await new LoginPage(page, "uk").signIn(demoUsers.student.username, demoUsers.student.password);

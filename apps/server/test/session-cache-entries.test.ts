@@ -39,6 +39,7 @@ function session(id: string, userId = `person-${id}`): SessionWithApplications {
     strongAt: null,
     user: person(userId),
     applications: [],
+    consoleRole: false,
   };
 }
 

@@ -66,6 +66,8 @@ export const currentUserSchema = z.object({
   fullName: text(),
   data: z.record(text(), text()),
   applications: z.array(applicationSchema),
+  /** True for a person with a console role (admin, helpdesk): the page links to the console. */
+  console: z.boolean().optional(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 

@@ -115,8 +115,9 @@ export async function loadSession(
 }
 
 /**
- * The same, with the applications the person may open, by title, read in the same statement (so GET /user
- * costs one query); the access rules, grants and exclusions are joined in it (access/applications.ts).
+ * The same, with the applications the person may open, by title, and whether they hold a console role, read in
+ * the same statement (so GET /user costs one query); the access rules, grants and exclusions are joined in it
+ * (access/applications.ts).
  */
 export async function loadSessionWithApplications(
   db: Db,
@@ -141,11 +142,25 @@ export async function loadSessionWithApplications(
           .orderBy("applications.title"),
       ).as("applications"),
     )
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom("operator_roles")
+            .select("operator_roles.role")
+            .whereRef("operator_roles.user_id", "=", "sessions.user_id"),
+        )
+        .as("console_role"),
+    )
     .executeTakeFirst();
   if (!row) return undefined;
-  const { applications, ...rest } = row;
+  const { applications, console_role, ...rest } = row;
   const live = await liveSession(db, rest, timeouts, now);
   if (!live) return undefined;
-  const session = { ...live.session, applications: applications satisfies SessionApplication[] };
+  const session = {
+    ...live.session,
+    applications: applications satisfies SessionApplication[],
+    consoleRole: Boolean(console_role),
+  };
   return { session, validUntil: live.validUntil };
 }

@@ -33,6 +33,8 @@ export interface LoadedSession {
 /** A session read for GET /user and the page: with the applications the person may open, by title. */
 export interface SessionWithApplications extends LoadedSession {
   applications: SessionApplication[];
+  /** Whether the person holds a console role (admin, helpdesk): the page then links to the console. */
+  consoleRole: boolean;
 }
 
 export interface SessionApplication {

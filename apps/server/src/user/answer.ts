@@ -9,5 +9,7 @@ export function currentUserAnswer(session: SessionWithApplications, language: La
     fullName: session.user.full_name,
     data: profileData(session.user, session.authMethod),
     applications: localizedApplications(session.applications, language),
+    // Said only when true: the answer of almost everyone stays as it was.
+    ...(session.consoleRole ? { console: true } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { LayoutGrid, LogOut, UserRoundCog } from "lucide-react";
+import { LayoutGrid, LogOut, ShieldCheck, UserRoundCog } from "lucide-react";
 import { Trans, useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
@@ -41,6 +41,14 @@ export function AppsScreen() {
               {t("apps:account")}
             </Link>
           </Button>
+          {user.console ? (
+            <Button variant="outline" asChild>
+              <Link to={localizePath(language, "/admin")} data-testid="console-link">
+                <ShieldCheck aria-hidden />
+                {t("apps:console")}
+              </Link>
+            </Button>
+          ) : null}
           <Button
             variant="outline"
             onClick={() => logout.mutate()}

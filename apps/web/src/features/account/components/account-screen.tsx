@@ -1,5 +1,8 @@
 import type { CurrentUser } from "@kpi-id/contracts";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { localizePath } from "@/lib/paths.ts";
+import { useLanguage } from "@/lib/use-language.ts";
 import { ActivitySection } from "./activity-section.tsx";
 import { ApplicationsSection } from "./applications-section.tsx";
 import { MethodsSection } from "./methods-section.tsx";
@@ -13,11 +16,23 @@ import { useReauth } from "./use-reauth.tsx";
 export function AccountScreen({ user }: { user: CurrentUser }) {
   const { t } = useTranslation("account");
   const { askAgain, dialog } = useReauth();
+  const language = useLanguage();
   return (
     <div className="flex w-full max-w-3xl flex-col gap-4 sm:gap-6">
       <div className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-3xl">{t("account:title")}</h1>
         <p className="text-muted-foreground">{t("account:subtitle", { name: user.fullName })}</p>
+        {user.console ? (
+          <p className="text-sm">
+            <Link
+              to={localizePath(language, "/admin")}
+              className="font-medium text-primary underline-offset-4 hover:underline"
+              data-testid="console-link"
+            >
+              {t("account:console")}
+            </Link>
+          </p>
+        ) : null}
       </div>
       <ProfileSection data={user.data} />
       <SessionsSection askAgain={askAgain} />

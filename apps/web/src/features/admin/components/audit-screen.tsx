@@ -57,23 +57,24 @@ function useAuditColumns(): ConsoleColumn<AuditEventView>[] {
               {row.original.person.fullName}
             </Link>
           ) : (
-            "—"
+            <span className="text-muted-foreground">{t("admin-records:audit.notRecorded")}</span>
           ),
       },
       {
         id: "actor",
         header: t("admin-records:audit.columns.actor"),
-        cell: ({ row }) => row.original.actor?.fullName ?? "—",
+        cell: ({ row }) => row.original.actor?.fullName ?? t("admin-records:audit.notRecorded"),
       },
       {
         id: "application",
         header: t("admin-records:audit.columns.application"),
-        cell: ({ row }) => (row.original.application ? appTitle(row.original.application) : "—"),
+        cell: ({ row }) =>
+          row.original.application ? appTitle(row.original.application) : t("admin-records:audit.notRecorded"),
       },
       {
         id: "address",
         header: t("admin-records:audit.columns.address"),
-        cell: ({ row }) => row.original.address ?? "—",
+        cell: ({ row }) => row.original.address ?? t("admin-records:audit.notRecorded"),
       },
       {
         id: "reason",

@@ -64,6 +64,9 @@ describe("the console's words", () => {
     expect(within(table).getByText(/Passkey/)).toBeInTheDocument();
     expect(within(table).getByText("Timetable")).toBeInTheDocument();
     expect(table).not.toHaveTextContent(/auth\.invalid_credentials|diia\.unknown_person|PASSKEY|Розклад/);
+    // No person, operator or application on a row reads as words, never a dash.
+    expect(within(table).getAllByText("not recorded").length).toBeGreaterThan(0);
+    expect(table).not.toHaveTextContent(/—|--/);
     // The filter lists applications the same way; one without an English title keeps its own.
     expect(screen.getByRole("option", { name: "Timetable" })).toBeInTheDocument();
     expect(screen.getByRole("option", { name: "Бібліотека" })).toBeInTheDocument();
@@ -76,7 +79,8 @@ describe("the console's words", () => {
     expect(within(table).getByText("В університеті немає особи з цим податковим номером")).toBeInTheDocument();
     expect(within(table).getByText(/Ключ доступу/)).toBeInTheDocument();
     expect(within(table).getByText("Розклад")).toBeInTheDocument();
-    expect(table).not.toHaveTextContent(/auth\.|diia\.|PASSKEY|Timetable/);
+    expect(table).not.toHaveTextContent(/auth\.|diia\.|PASSKEY|Timetable|—/);
+    expect(within(table).getAllByText("не записано").length).toBeGreaterThan(0);
   });
 
   it("labels an application's settings in Ukrainian, scopes included", async () => {

@@ -51,7 +51,7 @@ function useOidcColumns(): ConsoleColumn<OidcSigningKey>[] {
       {
         id: "algorithm",
         header: t("admin-service:keys.columns.algorithm"),
-        cell: ({ row }) => row.original.algorithm ?? "—",
+        cell: ({ row }) => row.original.algorithm ?? t("admin-service:keys.notPublished"),
       },
       {
         id: "created",
@@ -62,7 +62,9 @@ function useOidcColumns(): ConsoleColumn<OidcSigningKey>[] {
         id: "retired",
         header: t("admin-service:keys.columns.retired"),
         cell: ({ row }) => (
-          <span className="whitespace-nowrap">{row.original.retiredAt ? words.date(row.original.retiredAt) : "—"}</span>
+          <span className="whitespace-nowrap">
+            {row.original.retiredAt ? words.date(row.original.retiredAt) : t("admin-service:keys.notRetired")}
+          </span>
         ),
       },
     ],

@@ -33,7 +33,11 @@ export function personColumns<Row extends PersonRow>(
       ),
     },
     { id: "username", header: t("admin:people.columns.username"), cell: ({ row }) => row.original.username },
-    { id: "email", header: t("admin:people.columns.email"), cell: ({ row }) => row.original.email ?? "—" },
+    {
+      id: "email",
+      header: t("admin:people.columns.email"),
+      cell: ({ row }) => row.original.email ?? t("admin:person.notOnFile"),
+    },
     ...middle,
     {
       id: "status",

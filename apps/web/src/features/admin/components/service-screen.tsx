@@ -62,7 +62,8 @@ function FigureFacts({ figures }: { figures: ServiceStatus["figures"] }) {
       ? t("admin-service:figures.noRequests")
       : t("admin-service:figures.latencyValue", {
           average: words.latency(requests.averageSeconds),
-          p95: requests.p95Seconds === null ? "—" : words.latency(requests.p95Seconds),
+          p95:
+            requests.p95Seconds === null ? t("admin-service:figures.notMeasured") : words.latency(requests.p95Seconds),
         });
   const byMethod = figures.signInsByMethod
     .map((entry) =>
@@ -103,11 +104,19 @@ function FigureFacts({ figures }: { figures: ServiceStatus["figures"] }) {
         waiting: n(figures.pool.waiting),
       }),
     ],
-    [t("admin-service:figures.diiaPending"), figures.diiaPending === null ? "—" : n(figures.diiaPending)],
-    [t("admin-service:figures.memory"), figures.memoryBytes === null ? "—" : words.bytes(figures.memoryBytes)],
+    [
+      t("admin-service:figures.diiaPending"),
+      figures.diiaPending === null ? t("admin-service:figures.notMeasured") : n(figures.diiaPending),
+    ],
+    [
+      t("admin-service:figures.memory"),
+      figures.memoryBytes === null ? t("admin-service:figures.notMeasured") : words.bytes(figures.memoryBytes),
+    ],
     [
       t("admin-service:figures.eventLoop"),
-      figures.eventLoopLagSeconds === null ? "—" : words.latency(figures.eventLoopLagSeconds),
+      figures.eventLoopLagSeconds === null
+        ? t("admin-service:figures.notMeasured")
+        : words.latency(figures.eventLoopLagSeconds),
     ],
   ];
   return <Facts rows={rows} />;

@@ -20,6 +20,7 @@ import {
   requestCancel,
   startImportJob,
   statusOf,
+  stopHere,
 } from "../users/import-jobs.ts";
 import { guardConsoleRoutes, operatorAndOrigin, operatorOf } from "./plugin.ts";
 
@@ -184,6 +185,7 @@ export const adminImportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      stopHere(request.params.id);
       const found = await findImportJob(app.db, request.params.id);
       if (!found) throw new AppError("admin.import_job_not_found");
       await requestCancel(app.db, found.id);

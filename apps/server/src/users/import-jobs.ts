@@ -76,31 +76,53 @@ export async function startImportJob(
   const sha = sha256Of(start.text);
   const parsed = parseCsvLines(start.text);
   const total = Math.max(0, parsed.rows.length - 1) + parsed.errors.length;
-  let job = await insertRunning(host, start, sha, total);
-  if (!job) {
-    const running = await host.db
+  const runningOne = () =>
+    host.db
       .selectFrom("import_jobs")
       .selectAll()
       .where("file_sha256", "=", sha)
       .where("mode", "=", start.mode)
       .where("status", "=", "running")
       .executeTakeFirst();
+  let job = await insertRunning(host, start, sha, total);
+  if (!job) {
+    const running = await runningOne();
     if (running && statusOf(running, host.clock()) === "running") return { job: running, joined: true };
     if (running) {
-      await host.db.updateTable("import_jobs").set({ status: "interrupted" }).where("id", "=", running.id).execute();
+      // Only while it is still silent: a heartbeat written meanwhile means its instance is alive.
+      const cutoff = new Date(host.clock().getTime() - staleAfterMs);
+      await host.db
+        .updateTable("import_jobs")
+        .set({ status: "interrupted" })
+        .where("id", "=", running.id)
+        .where("heartbeat_at", "<", cutoff)
+        .execute();
     }
     job = await insertRunning(host, start, sha, total);
-    if (!job) throw new Error("an import of this file started at the same moment");
+    if (!job) {
+      // Another submit started or revived it at the same moment: join that one.
+      const other = await runningOne();
+      if (other) return { job: other, joined: true };
+      throw new Error("an import of this file could not be started or joined");
+    }
   }
   runningHere.set(job.id, { db: host.db, cancel: false, closing: false });
   void runJob(host, job.id, start);
   return { job, joined: false };
 }
 
-/** Asks a running job to stop after the batch it is in; the instance running it reads the flag. */
-export async function requestCancel(db: Db, jobId: string): Promise<void> {
+/**
+ * Stops a job this process runs at once, before any query: on the embedded database a dry run holds
+ * the only connection, and a cancel that first read the job would wait for the end it means to prevent.
+ */
+export function stopHere(jobId: string): void {
   const local = runningHere.get(jobId);
   if (local) local.cancel = true;
+}
+
+/** Asks a running job to stop after the batch it is in; the instance running it reads the flag. */
+export async function requestCancel(db: Db, jobId: string): Promise<void> {
+  stopHere(jobId);
   await db
     .updateTable("import_jobs")
     .set({ cancel_requested: true })

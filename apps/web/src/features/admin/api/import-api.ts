@@ -42,7 +42,9 @@ export function useImportJob(id: string | undefined, lines: "problems" | "all") 
         void queryClient.invalidateQueries({ queryKey: [...consoleKey, "people"] });
       return job;
     },
-    refetchInterval: (query) => (query.state.data?.status === "running" ? pollMs : false),
+    // Polled while it runs; an error (the session ended, the job gone) stops the polling.
+    refetchInterval: (query) =>
+      query.state.status !== "error" && query.state.data?.status === "running" ? pollMs : false,
     // Switching between the problem lines and all of them keeps the job on screen while the other loads.
     placeholderData: keepPreviousData,
   });

@@ -83,7 +83,9 @@ function headline(job: ImportJobView, t: TFunction<"admin-records">): string {
   if (job.status === "done") {
     return job.mode === "dry-run" ? t("admin-records:import.dryRunTitle") : t("admin-records:import.appliedTitle");
   }
-  return t(`admin-records:import.ended.${job.status}`, { processed: job.processed, total: job.total });
+  // A check keeps nothing, so its failure must not say "the lines done so far are kept".
+  const group = job.mode === "dry-run" ? "endedCheck" : "ended";
+  return t(`admin-records:import.${group}.${job.status}`, { processed: job.processed, total: job.total });
 }
 
 interface ImportJobPanelProps {

@@ -19,8 +19,9 @@ export function PersonHistory({ person }: { person: PersonDetail }) {
         </p>
       ) : (
         <ul className="flex flex-col gap-1 text-sm">
-          {person.signIns.map((event) => (
-            <li key={`${event.occurredAt}-${event.type}-${event.result}`}>
+          {person.signIns.map((event, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list; an import or SCIM can write two rows of one kind in the same millisecond, so the place keeps keys apart.
+            <li key={`${event.occurredAt}-${event.type}-${event.result}-${index}`}>
               {when(event.occurredAt, language)} · {eventLabel(event.type)} ·{" "}
               <span className={event.result === "failure" ? "text-destructive-strong" : undefined}>
                 {tRecords(`admin-records:results.${event.result}`)}

@@ -22,7 +22,12 @@ export function PersonRecords({ person }: { person: PersonDetail }) {
       ) : (
         <ul className="flex flex-col gap-2 text-sm">
           {person.records.map((record) => (
-            <li key={`${record.kind}-${record.id}`} className="flex flex-col gap-0.5" data-testid="person-record">
+            // One id can hold positions in two units: the unit and title keep the keys apart.
+            <li
+              key={`${record.kind}-${record.id}-${record.unit?.code ?? ""}-${record.title}`}
+              className="flex flex-col gap-0.5"
+              data-testid="person-record"
+            >
               <span className="font-medium">
                 {t(`admin:person.records.kind.${record.kind}`, { id: record.id })}
                 {record.primary ? ` · ${t("admin:person.records.primary")}` : ""}

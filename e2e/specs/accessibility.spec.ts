@@ -1,4 +1,6 @@
+import type { Page, TestInfo } from "@playwright/test";
 import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
+import { LoginPage } from "../pages/login-page.ts";
 
 const publicScreens = [
   "/",
@@ -15,12 +17,49 @@ const publicScreens = [
   "/no-such-page",
 ];
 
+// The screen walk (issue 37): every public screen at a phone's and a desktop's width in both languages,
+// checked by axe and photographed into the run's output for a person to look at.
+const widths = [390, 1280] as const;
+
+async function photograph(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const file = testInfo.outputPath(`${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+}
+
 for (const language of ["uk", "en"] as const) {
-  for (const path of publicScreens) {
-    test(`/${language}${path} passes axe`, async ({ page }) => {
-      await page.goto(`/${language}${path}`);
-      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-      await expectNoAxeViolations(page, `/${language}${path}`);
+  for (const width of widths) {
+    for (const path of publicScreens) {
+      test(`/${language}${path} at ${width} px passes axe`, async ({ page }, testInfo) => {
+        await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+        await page.goto(`/${language}${path}`);
+        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+        await expectNoAxeViolations(page, `/${language}${path} at ${width} px`);
+        await photograph(page, testInfo, `${language}-${width}-${path}`);
+      });
+    }
+  }
+}
+
+// A signed-in person's own screens: the applications, the account page and the button wizard.
+const signedInScreens = [
+  { path: "/apps", ready: "app-card" },
+  { path: "/account", ready: "account-activity" },
+  { path: "/button-wizard", ready: null },
+] as const;
+
+for (const language of ["uk", "en"] as const) {
+  for (const width of widths) {
+    test(`a student's own screens at ${width} px pass axe (${language})`, async ({ page }, testInfo) => {
+      await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+      await signInWithPassword(new LoginPage(page, language), demoUsers.student);
+      for (const screen of signedInScreens) {
+        await page.goto(`/${language}${screen.path}`);
+        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+        if (screen.ready) await expect(page.getByTestId(screen.ready).first()).toBeVisible();
+        await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 20_000 });
+        await expectNoAxeViolations(page, `${screen.path} at ${width} px (${language})`);
+        await photograph(page, testInfo, `${language}-${width}-${screen.path}`);
+      }
     });
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ImportJobView, ImportMode, LatestImportJob } from "@kpi-id/contracts";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addOperator } from "./support/console.ts";
@@ -134,6 +135,32 @@ describe.each(databaseKinds)("console import jobs on %s", (kind) => {
     const completed = await ended((await start("apply", file)).json<ImportJobView>().id);
     expect(completed).toMatchObject({ status: "done", created: 1000 - job.created, unchanged: job.created });
     expect(await countPeople("job.c")).toBe(1000);
+  });
+
+  it("a failed apply reports the lines its committed batches hold, so the operator knows what is in", async () => {
+    // The second batch's audit rows are refused by the database: that batch rolls back, the first stays.
+    await sql`
+      CREATE FUNCTION refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM users WHERE id = NEW.user_id AND username = 'job.f300') THEN
+          RAISE EXCEPTION 'refused for the test';
+        END IF;
+        RETURN NEW;
+      END $$`.execute(t.app.db);
+    await sql`CREATE TRIGGER refuse_boom BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION refuse_boom()`.execute(
+      t.app.db,
+    );
+    try {
+      const job = (await start("apply", peopleFile(450, 1, "f"))).json<ImportJobView>();
+      const failed = await ended(job.id, "all");
+      expect(failed).toMatchObject({ status: "failed", total: 450, processed: 200, created: 200 });
+      expect(failed.lines).toHaveLength(200);
+      expect(failed.lines.every((line) => line.outcome === "created")).toBe(true);
+      expect(await countPeople("job.f")).toBe(200);
+    } finally {
+      await sql`DROP TRIGGER refuse_boom ON audit_events`.execute(t.app.db);
+      await sql`DROP FUNCTION refuse_boom()`.execute(t.app.db);
+    }
   });
 
   it("shows a job whose instance went quiet as interrupted, and lets the file start again", async () => {

@@ -7,7 +7,14 @@ import type { DatabaseKind } from "../db/index.ts";
 import type { ImportJobsTable } from "../db/people-schema.ts";
 import type { Db } from "../db/schema.ts";
 import { parseCsvLines } from "./csv.ts";
-import { type ImportActor, type ImportLineResult, type ImportProgress, progressOf, runImport } from "./import.ts";
+import {
+  type ImportActor,
+  ImportFailedPartway,
+  type ImportLineResult,
+  type ImportProgress,
+  progressOf,
+  runImport,
+} from "./import.ts";
 
 export type ImportJobRow = Selectable<ImportJobsTable>;
 
@@ -175,7 +182,10 @@ async function runJob(host: ImportJobHost, jobId: string, start: ImportJobStart)
     });
   } catch (error) {
     host.log.error({ err: error, importJob: jobId }, "import job failed");
-    await finish(host, jobId, "failed", {}).catch((finishError: unknown) =>
+    // An apply's batches before the failure are committed: the report says which lines they were.
+    const kept = error instanceof ImportFailedPartway ? error.lines : undefined;
+    const outcome = kept ? { ...counts(progressOf(kept, kept.length)), total: undefined, lines: kept } : {};
+    await finish(host, jobId, "failed", outcome).catch((finishError: unknown) =>
       host.log.error({ err: finishError, importJob: jobId }, "import job's failure could not be recorded"),
     );
   } finally {
@@ -225,23 +235,32 @@ export function jobLines(job: ImportJobRow, which: "problems" | "all"): ImportLi
   return (stored ?? []).filter((line) => which === "all" || line.outcome === "rejected");
 }
 
-/** Waits for every job this process runs on `db` to end (tests, and closing). */
-export async function importJobsSettled(db: Db): Promise<void> {
+/** Waits for every job this process runs on `db` to end (tests, and closing), at most `timeoutMs`. */
+export async function importJobsSettled(db: Db, timeoutMs = Number.POSITIVE_INFINITY): Promise<boolean> {
   const running = () => [...runningHere.values()].some((local) => local.db === db);
-  while (running()) await new Promise((resolve) => setTimeout(resolve, 20));
+  const until = Date.now() + timeoutMs;
+  while (running()) {
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
 }
+
+// A batch is 200 lines; one that has not ended in this time is stuck, and closing must not hang on it.
+const shutdownWaitMs = 30_000;
 
 /**
  * Stops this process' jobs after their current batch, before the database closes: they end as
  * interrupted, their lines so far kept whole, and running the file again completes them.
  */
-export async function stopImportJobsForShutdown(db: Db): Promise<void> {
+export async function stopImportJobsForShutdown(db: Db): Promise<boolean> {
   for (const local of runningHere.values()) {
     if (local.db !== db) continue;
     local.cancel = true;
     local.closing = true;
   }
-  await importJobsSettled(db);
+  // A job still running when the wait ends stops writing its heartbeat, so it shows interrupted.
+  return importJobsSettled(db, shutdownWaitMs);
 }
 
 /** Jobs started before `before` (their reports name people), whatever became of them. */

@@ -78,6 +78,15 @@ const batchSize = 200;
 
 class DryRunDone extends Error {}
 
+/** An apply that failed part way: the batches before `lines` ended are committed, and the job reports them. */
+export class ImportFailedPartway extends Error {
+  readonly lines: ImportLineResult[];
+  constructor(lines: ImportLineResult[], cause: unknown) {
+    super("the import failed part way", { cause });
+    this.lines = lines;
+  }
+}
+
 // Between an apply's batches: the requests that queued for the embedded database's one connection
 // go first, or an import would hold the whole service until its last line.
 const letOthersIn = () => new Promise((resolve) => setImmediate(resolve));
@@ -198,13 +207,17 @@ export async function runImport(
   let stopped = false;
 
   if (!options.dryRun) {
-    for (const batch of batches) {
-      results.push(...(await db.transaction().execute((tx) => importBatch(tx, run, file, batch, true))));
-      await letOthersIn();
-      if ((await report()) === "stop" && batch !== batches.at(-1)) {
-        stopped = true;
-        break;
+    try {
+      for (const batch of batches) {
+        results.push(...(await db.transaction().execute((tx) => importBatch(tx, run, file, batch, true))));
+        await letOthersIn();
+        if ((await report()) === "stop" && batch !== batches.at(-1)) {
+          stopped = true;
+          break;
+        }
       }
+    } catch (error) {
+      throw new ImportFailedPartway(sortedByLine(results), error);
     }
     return { lines: sortedByLine(results), stopped };
   }

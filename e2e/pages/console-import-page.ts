@@ -12,6 +12,8 @@ export class ConsoleImportPage {
   readonly report: Locator;
   readonly title: Locator;
   readonly progress: Locator;
+  /** The live region: the counts while a job runs, then how it ended. */
+  readonly status: Locator;
   readonly lines: Locator;
 
   constructor(page: Page, language: Language) {
@@ -23,6 +25,7 @@ export class ConsoleImportPage {
     this.report = page.getByTestId("import-report");
     this.title = page.getByTestId("import-report-title");
     this.progress = page.getByTestId("import-progress");
+    this.status = page.getByTestId("import-status");
     this.lines = page.getByTestId("import-lines");
   }
 

@@ -29,7 +29,7 @@ test.describe("the console's import as a background job", () => {
 
     await importing.applyFile();
     await expect(importing.progress).toBeVisible();
-    await expect(importing.progress).toContainText(`of ${rows} lines`);
+    await expect(importing.status).toContainText(`of ${rows} lines`);
     await expect(importing.check).toBeDisabled();
     const started = await importing.latestJob();
     expect(started?.mode).toBe("apply");

@@ -109,12 +109,13 @@ export function ImportJobPanel({ job, showAll, onShowAll, onCancel, cancelling }
           ? t(`admin-records:import.running.${job.mode}`, { name: job.fileName })
           : `${headline(job, t)} (${job.fileName})`}
       </h3>
+      {/* One live region for the whole run, so a screen reader hears the counts and then how it ended. */}
+      <p className={running ? "text-sm text-muted-foreground" : "sr-only"} role="status" data-testid="import-status">
+        {running ? progressText : headline(job, t)}
+      </p>
       {running ? (
         <div className="flex flex-col gap-2" data-testid="import-progress">
           <Progress value={job.processed} max={Math.max(job.total, 1)} label={progressText} />
-          <p className="text-sm text-muted-foreground" role="status">
-            {progressText}
-          </p>
           <div>
             <ConfirmButton
               disabled={cancelling}

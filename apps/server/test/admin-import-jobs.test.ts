@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import type { ImportJobView, ImportMode, LatestImportJob } from "@kpi-id/contracts";
 import { sql } from "kysely";
@@ -5,6 +6,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addOperator } from "./support/console.ts";
 import { databaseKinds } from "./support/databases.ts";
+
+/** The import process this test's server forked (the server runs in this test process). */
+async function waitForChild(): Promise<number> {
+  for (;;) {
+    try {
+      const found = execFileSync("pgrep", ["-P", String(process.pid), "-f", "import-job-process"], {
+        encoding: "utf8",
+      });
+      return Number(found.trim().split("\n")[0]);
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
 
 const base64 = (text: string) => Buffer.from(text).toString("base64");
 
@@ -162,6 +177,30 @@ describe.each(databaseKinds)("console import jobs on %s", (kind) => {
       await sql`DROP FUNCTION refuse_boom()`.execute(t.app.db);
     }
   });
+
+  // The embedded database lives in the server's process, so only PostgreSQL's jobs run in their own.
+  const onPostgres = kind === "postgres" ? it : () => undefined;
+  onPostgres(
+    "on PostgreSQL runs a job in its own process: the server sends none of its writes, and a process that dies leaves the job failed",
+    async () => {
+      const statements: string[] = [];
+      const stop = t.app.database.onStatement((text) => statements.push(text));
+      try {
+        const done = await ended((await start("apply", peopleFile(300, 1, "o"))).json<ImportJobView>().id);
+        expect(done).toMatchObject({ status: "done", created: 300 });
+      } finally {
+        stop();
+      }
+      expect(await countPeople("job.o")).toBe(300);
+      expect(statements.filter((text) => /insert into "users"/i.test(text))).toEqual([]);
+
+      // The process is killed half way (out of memory, an operator's kill): the job says failed at once.
+      const job = (await start("apply", peopleFile(5000, 1, "k"))).json<ImportJobView>();
+      const child = await waitForChild();
+      process.kill(child, "SIGKILL");
+      expect((await ended(job.id)).status).toBe("failed");
+    },
+  );
 
   it("shows a job whose instance went quiet as interrupted, and lets the file start again", async () => {
     const file = peopleFile(2, 1, "i");

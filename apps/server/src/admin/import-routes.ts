@@ -91,6 +91,9 @@ export const adminImportRoutes: FastifyPluginAsyncZod = async (app) => {
     passwordHasher: app.passwordHasher,
     log: app.log,
     clock: app.clock,
+    argon2: app.config.argon2,
+    // On PostgreSQL a job runs in its own process (import-job-process.ts); the embedded database is in this one.
+    ...(app.database.postgres ? { processDatabase: app.database.postgres } : {}),
   };
   const permission = { permission: "people.import" } as const;
 

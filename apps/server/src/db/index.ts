@@ -28,6 +28,8 @@ export interface DatabaseOptions {
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseKind;
+  /** PostgreSQL's address and statement mode, for a helper process that opens its own connections. */
+  postgres?: { url: string; preparedStatements: boolean };
   /** Answers whether the database can be reached right now (for /ready). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -74,6 +76,7 @@ function openPostgres(url: string, poolMax: number, preparedStatements: boolean)
   return {
     db,
     kind: "postgres",
+    postgres: { url, preparedStatements },
     onStatement: listeners.add,
     onCommitted: listeners.addCommitted,
     listen: (channel, handlers) => listenOnPostgres(url, pool, channel, handlers),

@@ -1,46 +1,22 @@
 import { createHash } from "node:crypto";
-import type { ImportJobStatus, ImportLine, ImportMode } from "@kpi-id/contracts";
-import type { FastifyBaseLogger } from "fastify";
+import type { ImportJobStatus, ImportLine } from "@kpi-id/contracts";
 import { type Selectable, sql } from "kysely";
-import type { PasswordHasher } from "../crypto/password.ts";
-import type { DatabaseKind } from "../db/index.ts";
 import type { ImportJobsTable } from "../db/people-schema.ts";
 import type { Db } from "../db/schema.ts";
 import { parseCsvLines } from "./csv.ts";
-import {
-  type ImportActor,
-  ImportFailedPartway,
-  type ImportLineResult,
-  type ImportProgress,
-  progressOf,
-  runImport,
-} from "./import.ts";
+import { type ImportJobHost, type LaunchedJob, launchImportJob } from "./import-job-launch.ts";
+import type { ImportJobStart } from "./import-job-runner.ts";
+
+export type { ImportJobHost } from "./import-job-launch.ts";
+export type { ImportJobStart } from "./import-job-runner.ts";
 
 export type ImportJobRow = Selectable<ImportJobsTable>;
 
-/** What a job needs from the app that runs it. */
-export interface ImportJobHost {
-  db: Db;
-  databaseKind: DatabaseKind;
-  passwordHasher: PasswordHasher;
-  log: FastifyBaseLogger;
-  clock: () => Date;
-}
-
-export interface ImportJobStart {
-  text: string;
-  fileName: string;
-  mode: ImportMode;
-  /** The console operator; the CLI runs as nobody in particular. */
-  actor?: ImportActor;
-}
-
-// A running job writes its progress at least this often; one silent for longer has lost its instance.
-const heartbeatMs = 2_000;
+// A running job writes its progress every half second or so; one silent this long has lost its instance.
 export const staleAfterMs = 60_000;
 
-/** Jobs this process runs, and whether they are to stop: an operator's cancel, or this process closing. */
-const runningHere = new Map<string, { db: Db; cancel: boolean; closing: boolean }>();
+/** Jobs this process started (in itself or in their own process), until they end. */
+const runningHere = new Map<string, LaunchedJob>();
 
 export const sha256Of = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -113,8 +89,10 @@ export async function startImportJob(
       throw new Error("an import of this file could not be started or joined");
     }
   }
-  runningHere.set(job.id, { db: host.db, cancel: false, closing: false });
-  void runJob(host, job.id, start);
+  const launched = launchImportJob(host, job.id, start);
+  runningHere.set(job.id, launched);
+  const jobId = job.id;
+  void launched.ended.finally(() => runningHere.delete(jobId));
   return { job, joined: false };
 }
 
@@ -123,8 +101,7 @@ export async function startImportJob(
  * the only connection, and a cancel that first read the job would wait for the end it means to prevent.
  */
 export function stopHere(jobId: string): void {
-  const local = runningHere.get(jobId);
-  if (local) local.cancel = true;
+  runningHere.get(jobId)?.stop(false);
 }
 
 /** Asks a running job to stop after the batch it is in; the instance running it reads the flag. */
@@ -135,82 +112,6 @@ export async function requestCancel(db: Db, jobId: string): Promise<void> {
     .set({ cancel_requested: true })
     .where("id", "=", jobId)
     .where("status", "=", "running")
-    .execute();
-}
-
-const counts = (progress: ImportProgress) => ({
-  total: progress.total,
-  processed: progress.processed,
-  created: progress.created,
-  updated: progress.updated,
-  unchanged: progress.unchanged,
-  rejected: progress.rejected,
-});
-
-async function runJob(host: ImportJobHost, jobId: string, start: ImportJobStart): Promise<void> {
-  const local = runningHere.get(jobId) ?? { db: host.db, cancel: false, closing: false };
-  // A dry run is one transaction; on the embedded database it holds the only connection, so its
-  // progress can be written only when it ends.
-  const canWriteMidRun = start.mode === "apply" || host.databaseKind === "postgres";
-  let lastWrite = 0;
-  const onProgress = async (progress: ImportProgress) => {
-    if (canWriteMidRun && (Date.now() - lastWrite >= heartbeatMs / 4 || local.cancel)) {
-      lastWrite = Date.now();
-      const row = await host.db
-        .updateTable("import_jobs")
-        .set({ ...counts(progress), heartbeat_at: host.clock() })
-        .where("id", "=", jobId)
-        .returning("cancel_requested")
-        .executeTakeFirst();
-      if (row?.cancel_requested) local.cancel = true;
-    }
-    return local.cancel ? ("stop" as const) : ("go on" as const);
-  };
-  try {
-    const result = await runImport(host.db, host.passwordHasher, start.text, {
-      dryRun: start.mode === "dry-run",
-      ...(start.actor ? { actor: start.actor } : {}),
-      onProgress,
-    });
-    const progress = progressOf(result.lines, result.lines.length);
-    const status = !result.stopped ? "done" : local.closing ? "interrupted" : "cancelled";
-    await finish(host, jobId, status, {
-      ...counts(progress),
-      // A finished job's total is its lines as parsed; a stopped one keeps the file's.
-      total: result.stopped ? undefined : progress.total,
-      lines: result.lines,
-    });
-  } catch (error) {
-    host.log.error({ err: error, importJob: jobId }, "import job failed");
-    // An apply's batches before the failure are committed: the report says which lines they were.
-    const kept = error instanceof ImportFailedPartway ? error.lines : undefined;
-    const outcome = kept ? { ...counts(progressOf(kept, kept.length)), total: undefined, lines: kept } : {};
-    await finish(host, jobId, "failed", outcome).catch((finishError: unknown) =>
-      host.log.error({ err: finishError, importJob: jobId }, "import job's failure could not be recorded"),
-    );
-  } finally {
-    runningHere.delete(jobId);
-  }
-}
-
-async function finish(
-  host: ImportJobHost,
-  jobId: string,
-  status: Exclude<ImportJobStatus, "running">,
-  outcome: Partial<ReturnType<typeof counts>> & { lines?: ImportLineResult[] },
-): Promise<void> {
-  const { lines, ...numbers } = outcome;
-  const defined = Object.fromEntries(Object.entries(numbers).filter(([, value]) => value !== undefined));
-  await host.db
-    .updateTable("import_jobs")
-    .set({
-      ...defined,
-      status,
-      finished_at: host.clock(),
-      heartbeat_at: host.clock(),
-      ...(lines ? { lines: JSON.stringify(lines) } : {}),
-    })
-    .where("id", "=", jobId)
     .execute();
 }
 
@@ -237,7 +138,7 @@ export function jobLines(job: ImportJobRow, which: "problems" | "all"): ImportLi
 
 /** Waits for every job this process runs on `db` to end (tests, and closing), at most `timeoutMs`. */
 export async function importJobsSettled(db: Db, timeoutMs = Number.POSITIVE_INFINITY): Promise<boolean> {
-  const running = () => [...runningHere.values()].some((local) => local.db === db);
+  const running = () => [...runningHere.values()].some((launched) => launched.db === db);
   const until = Date.now() + timeoutMs;
   while (running()) {
     if (Date.now() >= until) return false;
@@ -254,10 +155,8 @@ const shutdownWaitMs = 30_000;
  * interrupted, their lines so far kept whole, and running the file again completes them.
  */
 export async function stopImportJobsForShutdown(db: Db): Promise<boolean> {
-  for (const local of runningHere.values()) {
-    if (local.db !== db) continue;
-    local.cancel = true;
-    local.closing = true;
+  for (const launched of runningHere.values()) {
+    if (launched.db === db) launched.stop(true);
   }
   // A job still running when the wait ends stops writing its heartbeat, so it shows interrupted.
   return importJobsSettled(db, shutdownWaitMs);

@@ -27,6 +27,8 @@ RUN npm prune --omit=dev --no-audit --no-fund \
 # --- runtime: Node 24 runs the server's TypeScript directly, as an unprivileged user ---
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/var/lib/kpi-id
+# glibc reads this at start: see apps/server/src/production-process.ts.
+ENV MALLOC_MMAP_THRESHOLD_=65536
 WORKDIR /app
 COPY --from=build --chown=root:root /src /app
 RUN mkdir -p /var/lib/kpi-id && chown node:node /var/lib/kpi-id

@@ -2,7 +2,12 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { productionCommand, productionEntry, productionNodeFlags } from "@kpi-id/server/production-process";
+import {
+  productionCommand,
+  productionEntry,
+  productionEnvironment,
+  productionNodeFlags,
+} from "@kpi-id/server/production-process";
 import {
   createApplication,
   createPasswordHasher,
@@ -111,6 +116,7 @@ async function measureService(kind: Store["kind"]) {
     SESSION_SECRET: randomBytes(32).toString("base64url"),
     LOG_LEVEL: "warn",
     WEB_DIST_DIR: "/nonexistent-web-dist",
+    ...productionEnvironment,
   };
   let server: ChildServer | undefined;
   try {

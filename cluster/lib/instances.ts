@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
-import { productionEntry, productionNodeFlags } from "@kpi-id/server/production-process";
+import { productionEntry, productionEnvironment, productionNodeFlags } from "@kpi-id/server/production-process";
 import { waitFor } from "./wait.ts";
 
 export interface Instance {
@@ -44,7 +44,7 @@ export async function startInstance(
 ): Promise<Instance> {
   const log = createWriteStream(join(logDir, `${name}.log`), { flags: "a" });
   const child = spawn(process.execPath, [...productionNodeFlags, productionEntry], {
-    env: { ...process.env, ...env, HOST: "127.0.0.1", PORT: String(port) },
+    env: { ...process.env, ...productionEnvironment, ...env, HOST: "127.0.0.1", PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.pipe(log);

@@ -1,7 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { environmentSchema } from "../src/config/schema.ts";
-import { productionCommand, productionNodeFlags } from "../src/production-process.ts";
+import {
+  productionCommand,
+  productionEnvironment,
+  productionNodeFlags,
+  productionStartScript,
+} from "../src/production-process.ts";
 
 const root = new URL("../../../", import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), "utf8");
@@ -31,8 +36,12 @@ describe("operator documentation", () => {
   it("starts the service the same way in the guide, the Docker image and the package script", () => {
     expect(read("docs/operations.md")).toContain(productionCommand);
     const dockerCommand = JSON.stringify(["node", ...productionNodeFlags, "apps/server/bin/kpi-id-server.js"]);
-    expect(read("Dockerfile").replaceAll(", ", ",")).toContain(`CMD ${dockerCommand}`);
+    const dockerfile = read("Dockerfile");
+    expect(dockerfile.replaceAll(", ", ",")).toContain(`CMD ${dockerCommand}`);
+    for (const [name, value] of Object.entries(productionEnvironment)) {
+      expect(dockerfile).toContain(`ENV ${name}=${value}`);
+    }
     const { scripts } = JSON.parse(read("apps/server/package.json")) as { scripts: { start: string } };
-    expect(scripts.start).toBe(`node ${productionNodeFlags.join(" ")} bin/kpi-id-server.js`);
+    expect(scripts.start).toBe(productionStartScript);
   });
 });

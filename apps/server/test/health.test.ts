@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
+import { serverVersion } from "../src/release/version.ts";
 import { createTestApp, type TestApp, testConfig } from "./support/app.ts";
 import { createTestDatabase, databaseKinds } from "./support/databases.ts";
 
@@ -14,7 +15,7 @@ describe.each(databaseKinds)("health and readiness on %s", (kind) => {
     testApp = await createTestApp(kind);
     const health = await testApp.app.inject({ url: "/health" });
     expect(health.statusCode).toBe(200);
-    expect(health.json()).toEqual({ status: "ok" });
+    expect(health.json()).toEqual({ status: "ok", version: serverVersion });
     const ready = await testApp.app.inject({ url: "/ready" });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toMatchObject({ status: "ready", database: kind });

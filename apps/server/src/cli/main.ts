@@ -4,6 +4,7 @@ import { createPasswordHasher } from "../crypto/password.ts";
 import { type DatabaseHandle, openDatabase } from "../db/index.ts";
 import { DatabaseLockedError } from "../db/lock-file.ts";
 import { migrate } from "../db/migrate.ts";
+import { serverVersion } from "../release/version.ts";
 import { readStdin } from "./args.ts";
 import { commandGroups } from "./commands/index.ts";
 import { createOutput } from "./output.ts";
@@ -40,6 +41,11 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   if (argv.length === 0 || argv[0] === "help" || argv.includes("--help") || argv.includes("-h")) {
     stdout(usage);
     return argv.length === 0 ? 2 : 0;
+  }
+  // The release answers without configuration or a database, so it works on a broken deployment too.
+  if (argv[0] === "--version" || argv[0] === "version") {
+    stdout(serverVersion);
+    return 0;
   }
   let database = io.database;
   try {

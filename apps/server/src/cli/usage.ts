@@ -10,6 +10,9 @@ export class CommandFailedError extends Error {
 
 export const usage = `Usage: kpi-id <command> [options]     (also: npm run admin -- <command>)
 
+Release
+  --version                                 print this release's version (also GET /health)
+
 Database
   migrate                                   apply pending migrations
 

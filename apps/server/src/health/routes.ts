@@ -2,14 +2,18 @@ import { text } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
+import { serverVersion } from "../release/version.ts";
 import { checkReadiness } from "./readiness.ts";
 
-/** Probes for load balancers: /health says the process lives, /ready that it can serve. */
+/**
+ * Probes for load balancers: /health says the process lives and which release it is (a rolling
+ * upgrade is watched by it), /ready that it can serve.
+ */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/health",
-    { schema: { hide: true, response: { 200: z.object({ status: z.literal("ok") }) } } },
-    async () => ({ status: "ok" as const }),
+    { schema: { hide: true, response: { 200: z.object({ status: z.literal("ok"), version: text() }) } } },
+    async () => ({ status: "ok" as const, version: serverVersion }),
   );
 
   app.get(

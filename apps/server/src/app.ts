@@ -153,7 +153,8 @@ export async function buildApp({
 
   registerErrorHandling(app);
   registerJsonParser(app);
-  await app.register(cookie, { secret: config.sessionSecret });
+  // The ring: the newest key signs, older ones still verify (@fastify/cookie's own rotation).
+  await app.register(cookie, { secret: [...config.sessionSecrets] });
   await registerSecurity(app, config);
   await registerOpenApi(app, config);
   if (config.apiDocsUi) await registerApiDocs(app);

@@ -53,7 +53,7 @@ export const adminServiceRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => {
       const now = app.clock();
       const [oidc, saml] = await Promise.all([
-        listSigningKeys(app.db, app.config.sessionSecret, now),
+        listSigningKeys(app.db, app.config.sessionSecrets, now),
         describeSamlKeys(app.db, now),
       ]);
       return {

@@ -16,6 +16,13 @@ Release
 Database
   migrate                                   apply pending migrations
 
+Secrets (docs/operations.md, "Rotating SESSION_SECRET")
+  secrets reseal                            after a new key was put first in SESSION_SECRET: seal the
+                                            authenticator-app secrets and signing keys again under it,
+                                            so the older keys can be removed
+  secrets pairwise-salt                     print SAML_PAIRWISE_SALT as it is now (set it before adding
+                                            a second key to SESSION_SECRET, so SAML pairwise ids stay)
+
 Applications
   app create --name NAME --title T --description D --callback-url URL [--callback-url URL ...]
              [--title-en T] [--description-en D] [--release-tax-id]

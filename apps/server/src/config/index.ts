@@ -3,7 +3,8 @@ import type { z } from "zod";
 import { ConfigError } from "./error.ts";
 import { readSamlConfig, type SamlConfig } from "./saml.ts";
 import { type Environment, environmentSchema } from "./schema.ts";
-import { describeSecretProblem, developmentSecret, secretProblem } from "./secrets.ts";
+import { withSecretFiles } from "./secret-files.ts";
+import { resolveSessionSecrets } from "./secrets.ts";
 import { parseTrustProxy } from "./trust-proxy.ts";
 
 export { ConfigError } from "./error.ts";
@@ -35,7 +36,10 @@ export interface Config {
   /** Audit rows older than this many days are deleted by the periodic clean-up; 0 keeps them for ever. */
   auditRetentionDays: number;
   webDistDir?: string;
+  /** The newest key of SESSION_SECRET: it signs cookies and encrypts from now on. */
   sessionSecret: string;
+  /** Every key of SESSION_SECRET, newest first: each still verifies and decrypts (crypto/key-ring.ts). */
+  sessionSecrets: readonly string[];
   sessions: { idleTimeoutSeconds: number; absoluteTimeoutSeconds: number };
   /** A sensitive change needs a sign-in at most this long ago. */
   reauthMaxAgeSeconds: number;
@@ -187,21 +191,15 @@ function readHttpTimeouts(environment: Environment): Config["httpTimeouts"] {
   return { headersSeconds, requestSeconds, keepAliveSeconds: environment.KEEP_ALIVE_TIMEOUT_SECONDS };
 }
 
-function resolveSessionSecret(environment: Environment, dataDir: string): string {
-  const secret = environment.SESSION_SECRET;
-  const isProduction = environment.NODE_ENV === "production";
-  if (secret === undefined) {
-    if (isProduction) throw new ConfigError("SESSION_SECRET: is required in production");
-    return developmentSecret(dataDir, "session");
+function readSamlConfigOrFail(environment: Environment, publicUrl: string, sessionSecrets: string[]): SamlConfig {
+  // Pairwise ids that SPs know derive from the salt; were it taken from a rotating key they would change.
+  if (sessionSecrets.length > 1 && environment.SAML_PAIRWISE_SALT === undefined) {
+    throw new ConfigError(
+      "SAML_PAIRWISE_SALT: must be set once SESSION_SECRET holds more than one key; with only the old key " +
+        "configured, `npx kpi-id secrets pairwise-salt` prints the value that keeps SAML pairwise ids unchanged",
+    );
   }
-  const problem = secretProblem(secret);
-  if (problem && (isProduction || problem === "too_short")) {
-    throw new ConfigError(`SESSION_SECRET: ${describeSecretProblem(problem)}`);
-  }
-  return secret;
-}
-
-function readSamlConfigOrFail(environment: Environment, publicUrl: string, sessionSecret: string): SamlConfig {
+  const [sessionSecret = ""] = sessionSecrets;
   try {
     return readSamlConfig(environment, publicUrl, sessionSecret);
   } catch (error) {
@@ -211,7 +209,7 @@ function readSamlConfigOrFail(environment: Environment, publicUrl: string, sessi
 
 /** Parses the environment once; throws ConfigError on the first bad value. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
-  const parsed = environmentSchema.safeParse(source);
+  const parsed = environmentSchema.safeParse(withSecretFiles(source));
   if (!parsed.success) {
     const [first] = parsed.error.issues;
     throw new ConfigError(first ? formatIssue(first) : "environment: invalid");
@@ -231,7 +229,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (isProduction && environment.SEED_DEMO_DATA === true) {
     throw new ConfigError("SEED_DEMO_DATA: demo people are never seeded when NODE_ENV=production");
   }
-  const sessionSecret = resolveSessionSecret(environment, dataDir);
+  const sessionSecrets = resolveSessionSecrets(environment, dataDir);
+  const [sessionSecret] = sessionSecrets;
 
   return {
     env: environment.NODE_ENV,
@@ -256,6 +255,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     auditRetentionDays: environment.AUDIT_RETENTION_DAYS,
     webDistDir: environment.WEB_DIST_DIR,
     sessionSecret,
+    sessionSecrets,
     sessions: {
       idleTimeoutSeconds: environment.SESSION_IDLE_TIMEOUT_SECONDS,
       absoluteTimeoutSeconds: environment.SESSION_ABSOLUTE_TIMEOUT_SECONDS,
@@ -281,7 +281,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     google: readGoogleConfig(environment),
     diia: readDiiaConfig(environment),
-    saml: readSamlConfigOrFail(environment, publicUrl, sessionSecret),
+    saml: readSamlConfigOrFail(environment, publicUrl, sessionSecrets),
     mail: readMailConfig(environment, isProduction),
     passwordResetTtlSeconds: environment.PASSWORD_RESET_TTL_SECONDS,
   };

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ConfigError } from "./error.ts";
+import type { Environment } from "./schema.ts";
 
 export const MIN_SECRET_LENGTH = 32;
 
@@ -40,4 +42,32 @@ export function developmentSecret(dataDir: string, name: string): string {
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return secret;
+}
+
+/**
+ * SESSION_SECRET's keys, newest first: separated by commas or line breaks (a SESSION_SECRET_FILE
+ * holds one a line). Each key must pass the checks; the newest signs, the others only verify.
+ */
+export function resolveSessionSecrets(environment: Environment, dataDir: string): [string, ...string[]] {
+  const value = environment.SESSION_SECRET;
+  const isProduction = environment.NODE_ENV === "production";
+  if (value === undefined) {
+    if (isProduction) throw new ConfigError("SESSION_SECRET: is required in production");
+    return [developmentSecret(dataDir, "session")];
+  }
+  const keys = value
+    .split(/[,\r\n]+/)
+    .map((key) => key.trim())
+    .filter((key) => key !== "");
+  const [newest, ...older] = keys;
+  if (newest === undefined) throw new ConfigError("SESSION_SECRET: holds no key");
+  for (const [index, key] of keys.entries()) {
+    const problem = secretProblem(key);
+    if (problem && (isProduction || problem === "too_short")) {
+      const which = keys.length > 1 ? ` (key ${index + 1} of ${keys.length})` : "";
+      throw new ConfigError(`SESSION_SECRET${which}: ${describeSecretProblem(problem)}`);
+    }
+  }
+  if (new Set(keys).size !== keys.length) throw new ConfigError("SESSION_SECRET: holds the same key twice");
+  return [newest, ...older];
 }

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { openWithRing, type SecretRing } from "./key-ring.ts";
 
 /**
  * Secrets the server must read back (a TOTP secret) are stored sealed: AES-256-GCM under a key
@@ -16,8 +17,17 @@ export function seal(sessionSecret: string, purpose: string, plain: string): str
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
 }
 
-/** The sealed text, or undefined when it was not sealed with this secret for this purpose. */
-export function unseal(sessionSecret: string, purpose: string, sealed: string): string | undefined {
+/** The sealed text, or undefined when it was sealed with none of the ring's keys for this purpose. */
+export function unseal(ring: SecretRing, purpose: string, sealed: string): string | undefined {
+  return unsealWithRing(ring, purpose, sealed)?.value;
+}
+
+/** unseal, also telling whether an older key of the ring opened it (`secrets reseal` seals it again). */
+export function unsealWithRing(ring: SecretRing, purpose: string, sealed: string) {
+  return openWithRing(ring, (key) => unsealWithKey(key, purpose, sealed));
+}
+
+function unsealWithKey(sessionSecret: string, purpose: string, sealed: string): string | undefined {
   const raw = Buffer.from(sealed, "base64url");
   if (raw.length < 28) return undefined;
   try {

@@ -43,7 +43,7 @@ export async function confirmTotp(
   const { db, config, clock } = request.server;
   const state = await totpState(db, session.userId);
   if (!state || state.confirmedAt) throw new AppError("mfa.not_set_up");
-  if (!(await checkTotpCode(db, config.sessionSecret, session.userId, code.trim(), clock(), true))) {
+  if (!(await checkTotpCode(db, config.sessionSecrets, session.userId, code.trim(), clock(), true))) {
     throw new AppError("auth.code_invalid");
   }
   const recoveryCodes = await issueRecoveryCodes(db, session.userId, clock());

@@ -15,7 +15,7 @@ import { checkTotpCode, totpState } from "./totp.ts";
 export async function checkSecondFactorCode(request: FastifyRequest, userId: string, code: string): Promise<boolean> {
   const { db, config, clock } = request.server;
   const typed = code.trim();
-  if (/^\d{6}$/.test(typed)) return checkTotpCode(db, config.sessionSecret, userId, typed, clock());
+  if (/^\d{6}$/.test(typed)) return checkTotpCode(db, config.sessionSecrets, userId, typed, clock());
   return useRecoveryCode(db, userId, typed, clock());
 }
 

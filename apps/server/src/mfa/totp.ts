@@ -1,8 +1,10 @@
 import { generateSecret, generateURI, type VerifyResult, verify } from "otplib";
+import type { SecretRing } from "../crypto/key-ring.ts";
 import { seal, unseal } from "../crypto/seal.ts";
 import type { Db } from "../db/schema.ts";
 
-const sealPurpose = "totp-secret";
+/** The purpose TOTP secrets are sealed for (crypto/seal.ts); `secrets reseal` seals them again under it. */
+export const totpSealPurpose = "totp-secret";
 /** RFC 6238 defaults every authenticator app reads: 30 s, 6 digits, SHA-1. */
 const periodSeconds = 30;
 /** One time step either side: a phone's clock a little off still works. */
@@ -37,7 +39,7 @@ export async function startTotpSetup(
   await db.deleteFrom("totp_factors").where("user_id", "=", person.id).where("confirmed_at", "is", null).execute();
   await db
     .insertInto("totp_factors")
-    .values({ user_id: person.id, secret_sealed: seal(sessionSecret, sealPurpose, secret), created_at: now })
+    .values({ user_id: person.id, secret_sealed: seal(sessionSecret, totpSealPurpose, secret), created_at: now })
     .onConflict((oc) => oc.column("user_id").doNothing())
     .execute();
   const uri = generateURI({ issuer: "KPI ID", label: person.username, secret });
@@ -51,7 +53,7 @@ export async function startTotpSetup(
  */
 export async function checkTotpCode(
   db: Db,
-  sessionSecret: string,
+  ring: SecretRing,
   userId: string,
   code: string,
   now: Date,
@@ -63,7 +65,7 @@ export async function checkTotpCode(
     .where("user_id", "=", userId)
     .executeTakeFirst();
   if (!row || (row.confirmed_at === null) !== confirming) return false;
-  const secret = unseal(sessionSecret, sealPurpose, row.secret_sealed);
+  const secret = unseal(ring, totpSealPurpose, row.secret_sealed);
   if (!secret || !/^\d{6}$/.test(code)) return false;
   const lastStep = Number(row.last_time_step);
   // The functional verify answers for TOTP or HOTP; with the TOTP strategy it is TOTP's result.

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, generateKeyPairSync, hkdfSync, randomBytes } from "node:crypto";
 import { sql } from "kysely";
+import { openWithRing, type SecretRing } from "../crypto/key-ring.ts";
 import { newToken } from "../crypto/tokens.ts";
 import type { Db } from "../db/schema.ts";
 
@@ -34,7 +35,28 @@ export function encryptJwk(jwk: PrivateJwk, sessionSecret: string): string {
     .join(".");
 }
 
-export function decryptJwk(kid: string, stored: string, sessionSecret: string): PrivateJwk {
+/** The stored key, opened with the first key of SESSION_SECRET's ring that can; olderKey when not the newest. */
+export function decryptJwkWithRing(kid: string, stored: string, ring: SecretRing) {
+  const opened = openWithRing(ring, (key) => {
+    try {
+      return decryptJwkWithKey(kid, stored, key);
+    } catch (error) {
+      if (error instanceof SigningKeyDecryptionError && error.cause !== undefined) return undefined;
+      throw error;
+    }
+  });
+  if (!opened)
+    throw new SigningKeyDecryptionError(
+      `signing key ${kid} cannot be decrypted: no key of SESSION_SECRET is the one it was stored with`,
+    );
+  return opened;
+}
+
+export function decryptJwk(kid: string, stored: string, ring: SecretRing): PrivateJwk {
+  return decryptJwkWithRing(kid, stored, ring).value;
+}
+
+function decryptJwkWithKey(kid: string, stored: string, sessionSecret: string): PrivateJwk {
   const [version, iv, tag, ciphertext] = stored.split(".");
   if (version !== "v1" || !iv || !tag || !ciphertext)
     throw new SigningKeyDecryptionError(`signing key ${kid}: unknown format`);
@@ -120,7 +142,7 @@ export const keyActivationDelaySeconds = 120;
  */
 export async function loadPublishedKeys(
   db: Db,
-  sessionSecret: string,
+  ring: SecretRing,
   retentionSeconds: number,
   now = new Date(),
 ): Promise<PrivateJwk[]> {
@@ -131,5 +153,5 @@ export async function loadPublishedKeys(
   // All keys younger than the delay (a rotation right after the first start): the oldest keeps signing.
   const signer = rows.find((row) => row.created_at.getTime() <= activeSince) ?? rows.at(-1);
   const ordered = signer ? [signer, ...rows.filter((row) => row !== signer)] : rows;
-  return ordered.map((row) => decryptJwk(row.kid, row.encrypted_jwk, sessionSecret));
+  return ordered.map((row) => decryptJwk(row.kid, row.encrypted_jwk, ring));
 }

@@ -128,7 +128,8 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
     scopes: [...oidcScopes],
     jwks: { keys: keys as unknown as NonNullable<Configuration["jwks"]>["keys"] },
     cookies: {
-      keys: [deriveKey(config.sessionSecret, "oidc cookies").toString("base64url")],
+      // oidc-provider signs with the first key and accepts every one: SESSION_SECRET's ring, newest first.
+      keys: config.sessionSecrets.map((key) => deriveKey(key, "oidc cookies").toString("base64url")),
       long: cookieOptions(config, "none"),
       short: cookieOptions(config, "lax"),
     },

@@ -38,7 +38,7 @@ export class OidcRuntime {
   }
 
   private static async build(app: FastifyInstance, unlessFingerprint?: string) {
-    const keys = await loadPublishedKeys(app.db, app.config.sessionSecret, signingKeyRetentionSeconds, app.clock());
+    const keys = await loadPublishedKeys(app.db, app.config.sessionSecrets, signingKeyRetentionSeconds, app.clock());
     const fingerprint = keys.map((key) => key.kid).join(",");
     if (fingerprint === unlessFingerprint) return { fingerprint };
     const audit = (event: AuditEvent) => {

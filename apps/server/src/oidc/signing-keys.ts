@@ -1,3 +1,4 @@
+import type { SecretRing } from "../crypto/key-ring.ts";
 import type { Db } from "../db/schema.ts";
 import { keyActivationDelaySeconds, loadPublishedKeys, type RotationResult, rotateSigningKeys } from "./keys.ts";
 import { signingKeyRetentionSeconds } from "./provider.ts";
@@ -15,8 +16,8 @@ export interface SigningKeyStatus {
 }
 
 /** The stored keys, newest first: which are published and which one signs (what the provider loads). */
-export async function listSigningKeys(db: Db, sessionSecret: string, now = new Date()): Promise<SigningKeyStatus[]> {
-  const published = await loadPublishedKeys(db, sessionSecret, signingKeyRetentionSeconds, now);
+export async function listSigningKeys(db: Db, ring: SecretRing, now = new Date()): Promise<SigningKeyStatus[]> {
+  const published = await loadPublishedKeys(db, ring, signingKeyRetentionSeconds, now);
   const rows = await db
     .selectFrom("oidc_signing_keys")
     .select(["kid", "created_at", "retired_at"])

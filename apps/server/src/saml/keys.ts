@@ -3,6 +3,7 @@ import "reflect-metadata";
 import { createPrivateKey, type JsonWebKey, webcrypto } from "node:crypto";
 import * as x509 from "@peculiar/x509";
 import { sql } from "kysely";
+import type { SecretRing } from "../crypto/key-ring.ts";
 import { newToken } from "../crypto/tokens.ts";
 import type { Db } from "../db/schema.ts";
 import { decryptJwk, encryptJwk, type PrivateJwk } from "../oidc/keys.ts";
@@ -110,8 +111,8 @@ export interface SamlKeys {
   published: SamlKey[];
 }
 
-/** Reads the keys; without a session secret, only their public parts (the CLI list). */
-export async function loadSamlKeys(db: Db, sessionSecret: string | undefined, now = new Date()): Promise<SamlKeys> {
+/** Reads the keys; without SESSION_SECRET's ring, only their public parts (the CLI list). */
+export async function loadSamlKeys(db: Db, ring: SecretRing | undefined, now = new Date()): Promise<SamlKeys> {
   const rows = await db
     .selectFrom("saml_signing_keys")
     .selectAll()
@@ -123,7 +124,7 @@ export async function loadSamlKeys(db: Db, sessionSecret: string | undefined, no
     kid: row.kid,
     certificate: row.certificate,
     activatesAt: row.activates_at,
-    privateKeyPem: sessionSecret ? pemOf(decryptJwk(row.kid, row.encrypted_jwk, sessionSecret)) : "",
+    privateKeyPem: ring ? pemOf(decryptJwk(row.kid, row.encrypted_jwk, ring)) : "",
   }));
   const signing = keys.find((key) => key.activatesAt.getTime() <= now.getTime()) ?? keys.at(-1);
   return { signing, published: signing ? [signing, ...keys.filter((key) => key !== signing)] : keys };

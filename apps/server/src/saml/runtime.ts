@@ -28,11 +28,11 @@ export class SamlRuntime {
   async currentKeys(): Promise<SamlKeys> {
     const now = this.app.clock();
     if (!this.keys || now.getTime() - this.loadedAt > keyReloadMs) {
-      let keys = await loadSamlKeys(this.app.db, this.app.config.sessionSecret, now);
+      let keys = await loadSamlKeys(this.app.db, this.app.config.sessionSecrets, now);
       if (!keys.signing) {
         const commonName = new URL(this.app.config.publicUrl).hostname;
         await ensureSamlKey(this.app.db, this.app.config.sessionSecret, commonName, now);
-        keys = await loadSamlKeys(this.app.db, this.app.config.sessionSecret, now);
+        keys = await loadSamlKeys(this.app.db, this.app.config.sessionSecrets, now);
       }
       this.keys = keys;
       this.loadedAt = now.getTime();

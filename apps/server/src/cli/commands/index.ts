@@ -7,6 +7,7 @@ import { keysCommands } from "./keys.ts";
 import { roleCommands } from "./role.ts";
 import { samlCommands } from "./saml.ts";
 import { scimCommands } from "./scim.ts";
+import { secretsCommands } from "./secrets.ts";
 import { unitCommands } from "./unit.ts";
 import { userCommands } from "./user.ts";
 import { userGoogleCommands } from "./user-google.ts";
@@ -22,6 +23,7 @@ export const commandGroups: Record<string, Record<string, CommandHandler>> = {
   role: roleCommands,
   saml: samlCommands,
   scim: scimCommands,
+  secrets: secretsCommands,
   unit: unitCommands,
   user: { ...userCommands, ...userGoogleCommands, ...userUnlockCommands, ...userMfaCommands },
 };

@@ -31,7 +31,7 @@ const rotate: CommandHandler = async ({ db, out, config }, args) => {
 /** `keys list`: the stored keys, newest first: which are published and which one signs. */
 const list: CommandHandler = async ({ db, out, config }, args) => {
   parseOptions(args, {});
-  const rows = (await listSigningKeys(db, config.sessionSecret)).map((key) => ({
+  const rows = (await listSigningKeys(db, config.sessionSecrets)).map((key) => ({
     kid: key.kid,
     created: key.createdAt.toISOString(),
     retired: key.retiredAt?.toISOString() ?? "",

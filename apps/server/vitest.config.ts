@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // One migrated database of each kind, copied by every test database (test/support/databases.ts).
+    globalSetup: ["test/support/global-setup.ts"],
   },
 });

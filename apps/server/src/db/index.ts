@@ -23,6 +23,8 @@ export interface DatabaseOptions {
   poolMax?: number;
   /** PostgreSQL only: named prepared statements per connection (default on; see prepared-statements.ts). */
   preparedStatements?: boolean;
+  /** PGlite only: start from these files (a dump of a migrated database) instead of an empty cluster (tests). */
+  loadDataDir?: Blob;
 }
 
 export interface DatabaseHandle {
@@ -46,6 +48,8 @@ export interface DatabaseHandle {
   onCommitted(listener: StatementListener): () => void;
   /** Listens on a notification channel (LISTEN/NOTIFY) until the subscription is closed. */
   listen(channel: string, handlers: ChannelHandlers): ChannelSubscription;
+  /** PGlite only: its files as one archive, which `loadDataDir` starts from (tests copy a migrated database). */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export interface ScriptTransaction {
@@ -81,7 +85,12 @@ function openPostgres(url: string, poolMax: number, preparedStatements: boolean)
     onCommitted: listeners.addCommitted,
     listen: (channel, handlers) => listenOnPostgres(url, pool, channel, handlers),
     ping: () => ping(db),
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      // Kysely ends the pool only if it used it; migrations alone (scriptTransaction) leave it open otherwise,
+      // and an open connection keeps a migrated database from being copied (CREATE DATABASE … TEMPLATE).
+      if (!pool.ended) await pool.end();
+    },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     scriptTransaction: async (run) => {
       const client = await pool.connect();
@@ -108,11 +117,11 @@ function openPostgres(url: string, poolMax: number, preparedStatements: boolean)
 // The PostgreSQL extensions migrations create; PGlite ships them as modules loaded here.
 const extensions = { pg_trgm };
 
-async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<DatabaseHandle> {
   let release = () => {};
   let pglite: PGlite;
   if (dataDir === "memory://") {
-    pglite = await PGlite.create({ extensions });
+    pglite = await PGlite.create({ extensions, ...(loadDataDir ? { loadDataDir } : {}) });
   } else {
     mkdirSync(dataDir, { recursive: true });
     release = acquireLockFile(join(dataDir, "pglite.lock"));
@@ -137,6 +146,7 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
       release();
     },
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    dumpDataDir: () => pglite.dumpDataDir("none"),
     scriptTransaction: (run) =>
       pglite.transaction((tx) =>
         run({
@@ -160,5 +170,5 @@ async function ping(db: Kysely<Database>): Promise<boolean> {
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) return openPostgres(options.url, options.poolMax ?? 10, options.preparedStatements ?? true);
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.loadDataDir);
 }

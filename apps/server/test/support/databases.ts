@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import pg from "pg";
 import { type DatabaseHandle, type DatabaseKind, openDatabase } from "../../src/db/index.ts";
 import { migrate } from "../../src/db/migrate.ts";
@@ -17,6 +18,22 @@ export interface TestDatabase {
   dispose(): Promise<void>;
 }
 
+/**
+ * Set by global-setup.ts for the test workers: a migrated PGlite database's files, and the name of a
+ * migrated PostgreSQL database to copy. Without them (a bench, a script) each database is migrated here.
+ */
+export const PGLITE_SNAPSHOT_VARIABLE = "KPI_ID_TEST_PGLITE_SNAPSHOT";
+export const TEMPLATE_DATABASE_VARIABLE = "KPI_ID_TEST_TEMPLATE_DATABASE";
+
+let pgliteSnapshot: Blob | undefined;
+
+function migratedPgliteFiles(): Blob | undefined {
+  const path = process.env[PGLITE_SNAPSHOT_VARIABLE];
+  if (!path) return undefined;
+  pgliteSnapshot ??= new Blob([readFileSync(path)]);
+  return pgliteSnapshot;
+}
+
 function adminUrl(): string {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set");
@@ -30,21 +47,23 @@ export async function createTestDatabase(
 ): Promise<TestDatabase> {
   const migrated = options.migrated ?? true;
   if (kind === "pglite") {
-    const handle = await openDatabase({ dataDir: "memory://" });
-    if (migrated) await migrate(handle);
+    const snapshot = migrated ? migratedPgliteFiles() : undefined;
+    const handle = await openDatabase({ dataDir: "memory://", loadDataDir: snapshot });
+    if (migrated && !snapshot) await migrate(handle);
     return { handle, dispose: () => handle.close() };
   }
   const name = `kpi_id_test_${randomBytes(6).toString("hex")}`;
+  const template = migrated ? process.env[TEMPLATE_DATABASE_VARIABLE] : undefined;
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const url = new URL(adminUrl());
   url.pathname = `/${name}`;
   // The benchmarks measure with and without prepared statements by setting the same variable the service reads.
   const preparedStatements = process.env.DATABASE_PREPARED_STATEMENTS !== "false";
   const handle = await openDatabase({ url: url.toString(), dataDir: "unused", poolMax: 5, preparedStatements });
-  if (migrated) await migrate(handle);
+  if (migrated && !template) await migrate(handle);
   let closed = false;
   return {
     handle,

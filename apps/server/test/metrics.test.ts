@@ -40,6 +40,15 @@ describe.each(databaseKinds)("GET /metrics on %s", (kind) => {
     expect(text).toContain("kpi_id_ticket_exchanges_total");
   });
 
+  it("says how long each certificate has left, by what it is for", async () => {
+    // The first SAML key is made on first use of the metadata.
+    expect((await t.app.inject({ url: "/saml/metadata" })).statusCode).toBe(200);
+    const text = (await t.app.inject({ url: "/metrics" })).body;
+    const left = text.match(/kpi_id_certificate_expiry_seconds\{certificate="SAML signing key [^"]+"\} (\d+)/);
+    // The SAML key's certificate is made for ten years.
+    expect(Number(left?.[1])).toBeGreaterThan(9 * 365 * 86_400);
+  });
+
   it("refuses a client that is not on the loopback address when no token is configured", async () => {
     const outside = await t.app.inject({ url: "/metrics", remoteAddress: "203.0.113.9" });
     expect(outside.statusCode).toBe(401);

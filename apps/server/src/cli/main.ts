@@ -4,6 +4,7 @@ import { createPasswordHasher } from "../crypto/password.ts";
 import { type DatabaseHandle, openDatabase } from "../db/index.ts";
 import { DatabaseLockedError } from "../db/lock-file.ts";
 import { migrate } from "../db/migrate.ts";
+import { doctorExitCode, formatChecks, runDoctor } from "../doctor/run.ts";
 import { serverVersion } from "../release/version.ts";
 import { readStdin } from "./args.ts";
 import { commandGroups } from "./commands/index.ts";
@@ -17,6 +18,8 @@ export interface CliIo {
   readStdin?: () => Promise<string>;
   /** Tests hand in an already open database; otherwise the configured one is opened. */
   database?: DatabaseHandle;
+  /** Tests move time (certificates' expiry in `doctor`). */
+  now?: Date;
 }
 
 function findHandler(argv: string[]) {
@@ -46,6 +49,14 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   if (argv[0] === "--version" || argv[0] === "version") {
     stdout(serverVersion);
     return 0;
+  }
+  // doctor loads the configuration and opens the database itself: it reports their failures, and never migrates.
+  if (argv[0] === "doctor") {
+    const checks = await runDoctor({ env: io.env ?? process.env, database: io.database, now: io.now });
+    stdout(
+      argv.includes("--json") ? JSON.stringify({ version: serverVersion, checks }, null, 2) : formatChecks(checks),
+    );
+    return doctorExitCode(checks);
   }
   let database = io.database;
   try {

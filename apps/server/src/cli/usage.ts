@@ -10,8 +10,13 @@ export class CommandFailedError extends Error {
 
 export const usage = `Usage: kpi-id <command> [options]     (also: npm run admin -- <command>)
 
-Release
+Release and health
   --version                                 print this release's version (also GET /health)
+  doctor                                    check the configuration, the database and its migrations,
+                                            the keys, certificates' expiry (30 days' warning), stand-ins
+                                            off in production and the clock; prints what to fix;
+                                            exit 0 all ok, 1 a problem, 3 warnings only; never changes
+                                            anything
 
 Database
   migrate                                   apply pending migrations

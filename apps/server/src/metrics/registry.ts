@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { AuditEvent } from "../audit/record.ts";
+import { watchedCertificates } from "../doctor/certificates.ts";
 
 /** The service's Prometheus metrics; one registry per app so tests and several apps in a process never mix. */
 export interface ServiceMetrics {
@@ -81,6 +82,24 @@ function databaseGauges(app: FastifyInstance, registry: Registry): void {
   });
 }
 
+/** Seconds until each watched certificate ends (doctor/certificates.ts), for an alert at 30 days. */
+function certificateGauge(app: FastifyInstance, registry: Registry): void {
+  new Gauge({
+    name: "kpi_id_certificate_expiry_seconds",
+    help: "Seconds until each certificate KPI ID depends on stops being valid (negative: expired); alert below 30 days",
+    labelNames: ["certificate"],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const { certificates } = await watchedCertificates({ db: app.db, config: app.config });
+      const now = app.clock().getTime();
+      for (const { source, notAfter } of certificates) {
+        this.set({ certificate: source }, Math.round((notAfter.getTime() - now) / 1000));
+      }
+    },
+  });
+}
+
 export function createServiceMetrics(app: FastifyInstance): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "kpi_id_" });
@@ -110,6 +129,7 @@ export function createServiceMetrics(app: FastifyInstance): ServiceMetrics {
     registers: [registry],
   });
   databaseGauges(app, registry);
+  certificateGauge(app, registry);
 
   return {
     registry,

@@ -19,7 +19,7 @@ export interface CliRun {
 export async function runCliOn(
   database: DatabaseHandle,
   args: string[],
-  options: { env?: Record<string, string | undefined>; stdin?: string } = {},
+  options: { env?: Record<string, string | undefined>; stdin?: string; now?: Date } = {},
 ): Promise<CliRun> {
   const out: string[] = [];
   const err: string[] = [];
@@ -29,6 +29,7 @@ export async function runCliOn(
     stdout: (line) => out.push(line),
     stderr: (line) => err.push(line),
     readStdin: async () => options.stdin ?? "",
+    now: options.now,
   });
   const stdout = out.join("\n");
   return { code, stdout, stderr: err.join("\n"), json: <T>() => JSON.parse(stdout) as T };

@@ -1,0 +1,177 @@
+import { sql } from "kysely";
+import type { Config } from "../config/index.ts";
+import { listMigrations } from "../db/migrate.ts";
+import type { Db } from "../db/schema.ts";
+import { checkSealedValues, type SealedCounts } from "../secrets/reseal.ts";
+import { certificateWarningDays, expiryState, watchedCertificates } from "./certificates.ts";
+
+export type CheckStatus = "ok" | "warn" | "fail";
+
+/** One line of `kpi-id doctor`: what was checked, how it stands, and what to do when it is not ok. */
+export interface CheckResult {
+  check: string;
+  status: CheckStatus;
+  message: string;
+  fix?: string;
+}
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Stand-ins are refused in production by the configuration; this says which mode runs and what still points home. */
+export function checkProductionMode(config: Config): CheckResult {
+  if (!config.isProduction) {
+    return {
+      check: "production",
+      status: "warn",
+      message: `NODE_ENV is ${config.env}: sandbox stand-ins${config.sandbox ? " (on)" : ""} and demo data are allowed`,
+      fix: "set NODE_ENV=production on a real deployment",
+    };
+  }
+  const addresses: [string, string | undefined][] = [
+    ["DIIA_BASE_URL", config.diia?.baseUrl],
+    ["GOOGLE_ISSUER", config.google?.issuer],
+    ["SMTP_URL", config.mail?.smtpUrl],
+  ];
+  const local = addresses.filter(([, value]) => value !== undefined && loopbackHosts.has(new URL(value).hostname));
+  if (local.length > 0) {
+    return {
+      check: "production",
+      status: "warn",
+      message: `${local.map(([name]) => name).join(", ")} point at this machine (a stand-in, or a local relay?)`,
+      fix: "point them at the real services, unless a local relay is meant",
+    };
+  }
+  return {
+    check: "production",
+    status: "ok",
+    message: "NODE_ENV=production; sandbox, demo data and mail stand-in off",
+  };
+}
+
+/** Applied migrations against the ones this release carries: pending ones are applied at start or by `migrate`. */
+export async function checkMigrations(db: Db): Promise<CheckResult> {
+  const known = listMigrations().map((migration) => migration.version);
+  const rows = await sql<{ version: number }>`select version from schema_migrations`.execute(db).catch(() => undefined);
+  if (!rows) {
+    return {
+      check: "migrations",
+      status: "fail",
+      message: "no migration was ever applied (no schema_migrations table)",
+      fix: "npx kpi-id migrate",
+    };
+  }
+  const applied = new Set(rows.rows.map((row) => Number(row.version)));
+  const pending = known.filter((version) => !applied.has(version));
+  const newer = [...applied].filter((version) => !known.includes(version));
+  if (pending.length > 0) {
+    return {
+      check: "migrations",
+      status: "fail",
+      message: `${pending.length} pending (${pending.map((version) => String(version).padStart(4, "0")).join(", ")})`,
+      fix: "npx kpi-id migrate (the server also applies them at start)",
+    };
+  }
+  if (newer.length > 0) {
+    return {
+      check: "migrations",
+      status: "warn",
+      message: `the database has ${newer.length} migration(s) this release does not know: a newer release migrated it`,
+      fix: "run the release that migrated it, or read its upgrade notes before rolling back",
+    };
+  }
+  return { check: "migrations", status: "ok", message: `all ${known.length} applied` };
+}
+
+const countsText = (counts: SealedCounts) =>
+  `${counts.totpFactors} authenticator-app secrets, ${counts.oidcSigningKeys} OpenID Connect and ${counts.samlSigningKeys} SAML keys`;
+
+/** Signing keys present, and every sealed value opened by SESSION_SECRET's newest key. */
+export async function checkKeys(db: Db, config: Config): Promise<CheckResult> {
+  const report = await checkSealedValues(db, config.sessionSecrets);
+  const unreadable = Object.values(report.unreadable).reduce((sum, count) => sum + count, 0);
+  if (unreadable > 0) {
+    return {
+      check: "keys",
+      status: "fail",
+      message: `no key of SESSION_SECRET opens ${countsText(report.unreadable)}`,
+      fix: "put back the SESSION_SECRET key they were sealed with (docs/operations.md, Rotating SESSION_SECRET)",
+    };
+  }
+  const older = Object.values(report.olderKey).reduce((sum, count) => sum + count, 0);
+  if (older > 0) {
+    return {
+      check: "keys",
+      status: "warn",
+      message: `${countsText(report.olderKey)} still sealed with an older key of SESSION_SECRET`,
+      fix: "npx kpi-id secrets reseal, before removing the older key",
+    };
+  }
+  const oidc = await db.selectFrom("oidc_signing_keys").select("kid").where("retired_at", "is", null).execute();
+  const saml = await db.selectFrom("saml_signing_keys").select("kid").where("retired_at", "is", null).execute();
+  if (oidc.length === 0) {
+    return {
+      check: "keys",
+      status: "warn",
+      message: "no OpenID Connect signing key yet",
+      fix: "start the server once: it makes the first key",
+    };
+  }
+  const ring = config.sessionSecrets.length;
+  return {
+    check: "keys",
+    status: "ok",
+    message: `${oidc.length} OpenID Connect and ${saml.length} SAML signing key(s), readable; SESSION_SECRET holds ${ring} key(s)`,
+  };
+}
+
+/** Expired certificates fail; those within the warning period warn, each named with its date. */
+export async function checkCertificates(db: Db, config: Config, now: Date): Promise<CheckResult[]> {
+  const { certificates, unreadable } = await watchedCertificates({ db, config });
+  const results: CheckResult[] = unreadable.map(({ source, problem }) => ({
+    check: "certificates",
+    status: "fail",
+    message: `${source}: cannot be read (${problem})`,
+    fix: "fix the setting or file that names it",
+  }));
+  for (const certificate of certificates) {
+    const state = expiryState(certificate.notAfter, now);
+    if (state === "valid") continue;
+    const date = certificate.notAfter.toISOString().slice(0, 10);
+    results.push({
+      check: "certificates",
+      status: state === "expired" ? "fail" : "warn",
+      message: `${certificate.source} (${certificate.subject}) ${state === "expired" ? "expired" : "expires"} on ${date}`,
+      fix: "renew or roll it over (docs/operations.md, Certificates)",
+    });
+  }
+  if (results.length === 0) {
+    const soonest = certificates.map((each) => each.notAfter).sort((a, b) => a.getTime() - b.getTime())[0];
+    results.push({
+      check: "certificates",
+      status: "ok",
+      message:
+        certificates.length === 0
+          ? "none configured yet"
+          : `${certificates.length} valid for more than ${certificateWarningDays} days (the first ends ${soonest?.toISOString().slice(0, 10)})`,
+    });
+  }
+  return results;
+}
+
+/** This machine's clock against the database's: tokens, TOTP codes and SAML assertions all carry times. */
+export async function checkClock(db: Db): Promise<CheckResult> {
+  const before = Date.now();
+  const { rows } = await sql<{ now: Date }>`select now() as now`.execute(db);
+  const after = Date.now();
+  const databaseTime = new Date(rows[0]?.now ?? after).getTime();
+  const skewSeconds = Math.round(Math.abs(databaseTime - (before + after) / 2) / 1000);
+  if (skewSeconds > 5) {
+    return {
+      check: "clock",
+      status: skewSeconds > 60 ? "fail" : "warn",
+      message: `this machine and the database disagree by ${skewSeconds} s`,
+      fix: "run NTP (chrony, systemd-timesyncd) on both machines",
+    };
+  }
+  return { check: "clock", status: "ok", message: "agrees with the database's within 5 s" };
+}

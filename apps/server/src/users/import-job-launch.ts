@@ -46,17 +46,16 @@ function runInOwnProcess(
 ): LaunchedJob {
   // The service's own young-generation flag; not the parent's other flags (a test runner's, an inspector's).
   const child: ChildProcess = fork(processEntry, [], { execArgv: ["--max-semi-space-size=2"], stdio: "inherit" });
+  // A process that is exiting closes its channel: a message it can no longer take is of no use to it.
   const send = (message: ImportProcessMessage) => {
-    if (child.connected) child.send(message);
+    if (child.connected) child.send(message, () => {});
   };
   child.on("message", (message: ImportProcessReport) => {
     if (message.type === "log") host.log.error({ importJob: jobId, err: message.error }, message.message);
   });
   const ended = new Promise<void>((resolve) => {
-    child.once("exit", (code, signal) => {
-      if (code === 0) return resolve();
-      host.log.error({ importJob: jobId, code, signal }, "import process ended without recording the job's end");
-      void host.db
+    const markFailed = () =>
+      host.db
         .updateTable("import_jobs")
         .set({ status: "failed", finished_at: host.clock(), heartbeat_at: host.clock() })
         .where("id", "=", jobId)
@@ -64,6 +63,15 @@ function runInOwnProcess(
         .execute()
         .catch((error: unknown) => host.log.error({ err: error, importJob: jobId }, "import job's failure lost"))
         .finally(resolve);
+    child.once("exit", (code, signal) => {
+      if (code === 0) return resolve();
+      host.log.error({ importJob: jobId, code, signal }, "import process ended without recording the job's end");
+      void markFailed();
+    });
+    // Node could not start the process (no exit follows) or lost its channel (the exit still follows).
+    child.on("error", (error) => {
+      host.log.error({ err: error, importJob: jobId }, "import process error");
+      if (child.pid === undefined) void markFailed();
     });
   });
   const message: ImportProcessStart = {

@@ -30,7 +30,8 @@ const control: JobControl = { cancel: false, closing: false };
 
 function report(message: string, error: unknown): void {
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.send?.({ type: "log", message, error: text } satisfies ImportProcessReport);
+  // The server may be gone (it closed, or died): then there is no log to tell.
+  if (process.connected) process.send?.({ type: "log", message, error: text } satisfies ImportProcessReport, () => {});
 }
 
 async function run(message: ImportProcessStart): Promise<void> {

@@ -12,4 +12,8 @@ if (major < 22 || (major === 22 && minor < 18)) {
 const { enableCompileCache } = await import("node:module");
 enableCompileCache?.();
 const { runCli } = await import("../src/cli/main.ts");
+const [command] = process.argv.slice(2);
 process.exitCode = await runCli(process.argv.slice(2));
+// After copying the embedded database's files PGlite sometimes keeps the event loop up for a minute with
+// nothing left to do; backup and restore print one short line, so ending at once loses no output.
+if (command === "backup" || command === "restore") process.exit();

@@ -7,6 +7,7 @@ import { migrate } from "../db/migrate.ts";
 import { doctorExitCode, formatChecks, runDoctor } from "../doctor/run.ts";
 import { serverVersion } from "../release/version.ts";
 import { readStdin } from "./args.ts";
+import { runBackupCommand } from "./backup-commands.ts";
 import { commandGroups } from "./commands/index.ts";
 import { createOutput } from "./output.ts";
 import { CommandFailedError, UsageError, usage } from "./usage.ts";
@@ -60,6 +61,10 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   }
   let database = io.database;
   try {
+    if (argv[0] === "backup" || argv[0] === "restore") {
+      await runBackupCommand(argv, io.env ?? process.env, stdout, io.database);
+      return 0;
+    }
     const { handler, rest, migrateOnly } = findHandler(argv);
     const config = loadConfig(io.env ?? process.env);
     database ??= await openDatabase({ url: config.database.url, dataDir: config.database.dataDir, poolMax: 2 });

@@ -20,6 +20,11 @@ Release and health
 
 Database
   migrate                                   apply pending migrations
+  backup --to FILE                          copy the embedded database (DATA_DIR) into FILE, consistent;
+                                            the server must be stopped meanwhile (one process at a time);
+                                            PostgreSQL: pg_dump or base backups (docs/operations.md)
+  restore --from FILE [--replace]           put a backup back into DATA_DIR, the server stopped;
+                                            --replace moves a database already there aside
 
 Secrets (docs/operations.md, "Rotating SESSION_SECRET")
   secrets reseal                            after a new key was put first in SESSION_SECRET: seal the

@@ -1,0 +1,157 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import * as client from "openid-client";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.ts";
+import { runCli } from "../src/cli/main.ts";
+import { openDatabase } from "../src/db/index.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { postJson, testConfig } from "./support/app.ts";
+import { addPerson, sessionCookieFrom } from "./support/campus.ts";
+import { freePort } from "./support/listening.ts";
+import { addAuthenticator } from "./support/mfa.ts";
+import { signInToApplication } from "./support/oidc.ts";
+import { scim, scimToken } from "./support/scim.ts";
+
+const directory = mkdtempSync(join(tmpdir(), "kpi-id-restore-drill-"));
+const dataDir = join(directory, "data");
+const backupFile = join(directory, "kpi-id.backup");
+const password = "a passphrase that outlives its database";
+const secret = "restore-drill-session-secret-0123456789-abcdef";
+
+describe("restore drill on the embedded database", () => {
+  const port = freePort();
+  let running: FastifyInstance | undefined;
+  afterAll(async () => {
+    await running?.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  /** The service on DATA_DIR, listening (OpenID Connect clients reach it over HTTP). */
+  async function start() {
+    const origin = `http://127.0.0.1:${await port}`;
+    const env = { PUBLIC_URL: origin, PORT: String(await port), SESSION_SECRET: secret, DATA_DIR: dataDir };
+    const database = await openDatabase({ dataDir });
+    await migrate(database);
+    const app = await buildApp({ config: testConfig(env), database, logger: false });
+    await app.listen({ host: "127.0.0.1", port: await port });
+    running = app;
+    return { app, origin, issuer: `${origin}/oidc`, env };
+  }
+  const stop = async () => {
+    await running?.close();
+    running = undefined;
+  };
+  const cli = async (args: string[], env: Record<string, string>) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(args, {
+      env: { NODE_ENV: "test", ...env },
+      stdout: (line) => out.push(line),
+      stderr: (line) => err.push(line),
+    });
+    return { code, stdout: out.join("\n"), stderr: err.join("\n") };
+  };
+  const certificatesOf = (metadata: string) => [...metadata.matchAll(/<ds:X509Certificate>([^<]+)</g)].map((m) => m[1]);
+
+  it("backs up, loses the data directory, restores, and everything still works", async () => {
+    // Populate: a person with password and authenticator app, an OpenID Connect application holding a
+    // refresh token (its client, grant and signing keys), a SAML key, a SCIM token, a session.
+    const before = await start();
+    const person = await addPerson(before.app, { username: "drilled", fullName: "Відновлена Людина" }, password);
+    const signInHeaders = { origin: before.origin };
+    const signedIn = await postJson(
+      before.app,
+      "/api/auth",
+      { username: "drilled", password },
+      { headers: signInHeaders },
+    );
+    const grant = await postJson(
+      before.app,
+      "/api/auth/internal",
+      { sessionId: signedIn.json().sessionId },
+      { headers: signInHeaders },
+    );
+    const sessionCookie = sessionCookieFrom(grant);
+    const oidc = await signInToApplication(
+      before,
+      { id: person.id, cookie: sessionCookie },
+      "https://rp.example.org/cb",
+    );
+    const codeAt = await addAuthenticator(before.app, person, new Date());
+    const hr = await scimToken(before.app);
+    const metadataBefore = (await before.app.inject({ url: "/saml/metadata" })).body;
+    expect(certificatesOf(metadataBefore).length).toBeGreaterThan(0);
+    await stop();
+
+    const backup = await cli(["backup", "--to", backupFile, "--json"], before.env);
+    expect(backup.stderr).toBe("");
+    expect(backup.code).toBe(0);
+    expect(JSON.parse(backup.stdout).bytes).toBeGreaterThan(0);
+
+    rmSync(join(dataDir, "pglite"), { recursive: true });
+    expect(existsSync(join(dataDir, "pglite"))).toBe(false);
+    const restore = await cli(["restore", "--from", backupFile], before.env);
+    expect(restore.stderr).toBe("");
+    expect(restore.code).toBe(0);
+
+    const after = await start();
+    // The session from before the loss still answers.
+    const user = await after.app.inject({ url: "/api/user", headers: { cookie: sessionCookie } });
+    expect(user.statusCode).toBe(200);
+    // Password, then the authenticator app's code (its secret sealed in the restored database).
+    const auth = await postJson(after.app, "/api/auth", { username: "drilled", password }, { headers: signInHeaders });
+    expect(auth.json().secondFactor).toBe("totp");
+    const code = await codeAt(new Date(Date.now() + 30_000));
+    const second = await postJson(
+      after.app,
+      "/api/auth/second-factor",
+      { sessionId: auth.json().sessionId, code },
+      { headers: signInHeaders },
+    );
+    expect(second.statusCode).toBe(200);
+    // The application's refresh token is good with the restored client and signing keys.
+    const refreshed = await client.refreshTokenGrant(oidc.config, oidc.tokens.refresh_token as string);
+    expect(refreshed.access_token).toBeTruthy();
+    expect(refreshed.claims()?.sub).toBe(oidc.tokens.claims()?.sub);
+    // SAML SPs keep trusting the same certificate.
+    const metadataAfter = (await after.app.inject({ url: "/saml/metadata" })).body;
+    expect(certificatesOf(metadataAfter)).toEqual(certificatesOf(metadataBefore));
+    // The HR system's SCIM token still works.
+    expect((await scim(after.app, hr, "/Users")).statusCode).toBe(200);
+  });
+
+  it("refuses to restore over a database that is there unless asked, and then keeps the old one aside", async () => {
+    await stop();
+    const env = { SESSION_SECRET: secret, DATA_DIR: dataDir };
+    const refused = await cli(["restore", "--from", backupFile], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("holds a database: add --replace");
+    const replaced = await cli(["restore", "--from", backupFile, "--replace", "--json"], env);
+    expect(replaced.code).toBe(0);
+    const { movedAside } = JSON.parse(replaced.stdout) as { movedAside: string };
+    expect(existsSync(join(movedAside, "PG_VERSION"))).toBe(true);
+  });
+
+  it("says why it cannot copy while the server holds the database", async () => {
+    const { env } = await start();
+    const locked = await cli(["backup", "--to", join(directory, "while-running.backup")], env);
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).toMatch(/the server \(process \d+\) has the embedded database open.*stop the server/);
+    await stop();
+  });
+});
+
+describe("backup and restore on PostgreSQL", () => {
+  it("point to pg_dump and base backups instead", async () => {
+    const env = { SESSION_SECRET: secret, DATABASE_URL: "postgres://kpi_id@127.0.0.1:5432/kpi_id" };
+    const err: string[] = [];
+    const io = { env, stdout: () => {}, stderr: (line: string) => err.push(line) };
+    expect(await runCli(["backup", "--to", join(directory, "pg.backup")], io)).toBe(1);
+    expect(err.join("\n")).toContain("pg_dump");
+    expect(await runCli(["restore", "--from", backupFile], io)).toBe(1);
+    expect(err.join("\n")).toContain("pg_restore");
+  });
+});

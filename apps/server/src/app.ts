@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import type { Kysely } from "kysely";
 import { accountApplicationRoutes } from "./account/application-routes.ts";
 import { accountPasswordRoutes } from "./account/password-routes.ts";
+import { accountPersonalDataRoutes } from "./account/personal-data-routes.ts";
 import { accountSessionRoutes } from "./account/routes.ts";
 import { adminAccessRuleRoutes } from "./admin/access-rule-routes.ts";
 import { adminApplicationDetailRoutes } from "./admin/application-detail-routes.ts";
@@ -169,6 +170,7 @@ export async function buildApp({
   await app.register(googleRoutes);
   await app.register(userRoutes);
   await app.register(accountSessionRoutes);
+  await app.register(accountPersonalDataRoutes);
   await app.register(accountApplicationRoutes);
   await app.register(accountPasswordRoutes);
   await app.register(secondFactorRoutes);

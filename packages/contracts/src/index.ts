@@ -16,5 +16,6 @@ export * from "./pages.ts";
 export * from "./passkeys.ts";
 export * from "./password.ts";
 export * from "./password-blocklist.ts";
+export * from "./personal-data.ts";
 export * from "./text.ts";
 export * from "./user-data.ts";

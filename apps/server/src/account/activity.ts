@@ -7,10 +7,15 @@ import { describeDevice } from "./device.ts";
 export const activityDays = 30;
 const activityLimit = 200;
 
-/** The person's own audit rows of the last 30 days, newest first. */
-export async function recentActivityOf(db: Db, userId: string, now: Date): Promise<AccountActivity[]> {
-  const since = new Date(now.getTime() - activityDays * 24 * 60 * 60 * 1000);
-  const rows = await listAuditEvents(db, { userId, since, limit: activityLimit });
+/** The person's own audit rows of the last 30 days (or `days`), newest first, at most `limit`. */
+export async function recentActivityOf(
+  db: Db,
+  userId: string,
+  now: Date,
+  { days = activityDays, limit = activityLimit } = {},
+): Promise<AccountActivity[]> {
+  const since = new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
+  const rows = await listAuditEvents(db, { userId, since, limit });
   return rows.map((row) => ({
     type: row.event_type,
     result: row.result,

@@ -1,0 +1,38 @@
+import { errorBodySchema, personalDataSchema } from "@kpi-id/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { AppError } from "../errors.ts";
+import { requireSession } from "../sessions/current.ts";
+import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
+import { personalDataOf } from "./personal-data.ts";
+
+/** The account page's "Download my data" (docs/privacy.md). */
+export const accountPersonalDataRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/api/account/personal-data",
+    {
+      schema: {
+        tags: ["account"],
+        summary: "Download my data",
+        description:
+          "Everything KPI ID keeps about the signed-in person as one JSON file: profile (with the tax id), " +
+          "student records and positions, sign-in methods without their secrets, sessions, connected " +
+          "applications, consents and the last year of security activity, each section labelled in Ukrainian " +
+          "and English. Needs a recent sign-in (it holds the tax id): otherwise 403 auth.reauth_required. " +
+          "Another site's request (`Sec-Fetch-Site: cross-site` or `same-site`) is refused with 403 request.csrf_rejected.",
+        response: { 200: personalDataSchema, 401: errorBodySchema, 403: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      // Only KPI ID's own page asks for this; another site's fetch, image or frame learns nothing, not even its size.
+      const site = request.headers["sec-fetch-site"];
+      if (site === "cross-site" || site === "same-site") throw new AppError("request.csrf_rejected");
+      const session = await requireSession(request, reply);
+      requireRecentSignIn(request, session);
+      const now = app.clock();
+      const data = await personalDataOf(app.db, session.userId, session.id, now);
+      const file = `kpi-id-${session.user.username}-${now.toISOString().slice(0, 10)}.json`.replace(/[^\w.-]/g, "_");
+      reply.header("content-disposition", `attachment; filename="${file}"`);
+      return data;
+    },
+  );
+};

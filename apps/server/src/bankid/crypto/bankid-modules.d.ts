@@ -1,0 +1,35 @@
+// The further parts of gost89 and jkurwa (plain CommonJS without types) that the
+// BankID envelope code uses, beside those the Diia code declares in
+// ../../diia/crypto/dstu-modules.d.ts. Shapes follow node_modules/*/lib.
+
+declare module "gost89/lib/gost89.js" {
+  /** One GOST 28147-89 context: a key and an S-box. */
+  export interface Gost28147 {
+    key(key: Uint8Array): void;
+    /** Encrypts one 8-byte block (simple substitution, ECB). */
+    crypt64(clear: Uint8Array, out: Uint8Array): void;
+  }
+  /** S-box: 128 entries, the last 16 for the lowest nibble (gost89's row order). */
+  export function init(sbox?: ArrayLike<number>): Gost28147;
+  const Gost: { init: typeof init };
+  export default Gost;
+}
+
+declare module "gost89/lib/compat.js" {
+  export function gost_kdf(data: Uint8Array): Buffer;
+  export function gost_unwrap(kek: Uint8Array, wrapped: Uint8Array): Buffer;
+  export function gost_keywrap(kek: Uint8Array, key: Uint8Array, iv: Uint8Array): Buffer;
+}
+
+declare module "jkurwa/lib/spec/dstszi2010.js" {
+  import type { Asn1Entity } from "asn1.js";
+  /** CMS ContentInfo; algoModel maps a content cipher's name to its parameters' model. */
+  export const ContentInfo: Asn1Entity<unknown> & {
+    algoModel: Record<string, Asn1Entity> & { IDS: Record<string, string> };
+  };
+}
+
+declare module "jkurwa/lib/spec/rfc3280.js" {
+  /** OID ("1 2 804 …") to algorithm name, read at decoding time. */
+  export const ALGORITHMS_IDS: Record<string, string>;
+}

@@ -5,6 +5,7 @@ import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { ActivitySection } from "./activity-section.tsx";
 import { ApplicationsSection } from "./applications-section.tsx";
+import { DataDownloadSection } from "./data-download-section.tsx";
 import { MethodsSection } from "./methods-section.tsx";
 import { PasskeysSection } from "./passkeys-section.tsx";
 import { ProfileSection } from "./profile-section.tsx";
@@ -41,6 +42,7 @@ export function AccountScreen({ user }: { user: CurrentUser }) {
       <PasskeysSection askAgain={askAgain} />
       <SecondFactorSection askAgain={askAgain} />
       <ActivitySection />
+      <DataDownloadSection askAgain={askAgain} />
       {dialog}
     </div>
   );

@@ -4,6 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { stripVTControlCharacters } from "node:util";
+import type { FileDuration } from "./file-durations-reporter.ts";
 
 const reportDir = ".tmp/test-reports";
 rmSync(reportDir, { recursive: true, force: true });
@@ -80,14 +81,21 @@ interface VitestReport {
   testResults: { name: string; status: string; message: string; assertionResults: { status: string }[] }[];
 }
 
+const vitestDurations = join(reportDir, "vitest-durations.json");
+
 async function vitestSuite(): Promise<SuiteResult> {
   const output = join(reportDir, "vitest.json");
-  const { exitCode, stdout, stderr } = await run("vitest", [
-    "run",
-    "--reporter=default",
-    "--reporter=json",
-    `--outputFile.json=${output}`,
-  ]);
+  const { exitCode, stdout, stderr } = await run(
+    "vitest",
+    [
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      "--reporter=./scripts/file-durations-reporter.ts",
+      `--outputFile.json=${output}`,
+    ],
+    { FILE_DURATIONS_OUTPUT: resolve(vitestDurations) },
+  );
   if (!existsSync(output)) return { name: "unit and integration (vitest)", passed: 0, failed: 1, exitCode };
   const report = JSON.parse(readFileSync(output, "utf8")) as VitestReport;
   // A file that fails to load or errors outside a test has no failed test but fails the run: name it.
@@ -108,14 +116,55 @@ async function vitestSuite(): Promise<SuiteResult> {
   };
 }
 
+interface PlaywrightSuiteReport {
+  file: string;
+  specs?: { tests: { results: { duration: number }[] }[] }[];
+  suites?: PlaywrightSuiteReport[];
+}
+
 interface PlaywrightStats {
   stats: { expected: number; unexpected: number; flaky: number };
   errors?: { message?: string }[];
+  suites?: PlaywrightSuiteReport[];
+}
+
+const playwrightReport = join(reportDir, "playwright.json");
+
+/** Each spec file's time: its tests' durations added up (a file runs whole in one worker). */
+function playwrightFileDurations(
+  suites: PlaywrightSuiteReport[],
+  into = new Map<string, number>(),
+): Map<string, number> {
+  for (const suite of suites) {
+    const file = join("e2e", "specs", suite.file);
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        for (const result of test.results) into.set(file, (into.get(file) ?? 0) + result.duration);
+      }
+    }
+    playwrightFileDurations(suite.suites ?? [], into);
+  }
+  return into;
+}
+
+/** The ten slowest test files of every suite that reported its files' times. */
+function printSlowestFiles(): void {
+  const files: FileDuration[] = [];
+  if (existsSync(vitestDurations)) files.push(...(JSON.parse(readFileSync(vitestDurations, "utf8")) as FileDuration[]));
+  if (existsSync(playwrightReport)) {
+    const { suites } = JSON.parse(readFileSync(playwrightReport, "utf8")) as PlaywrightStats;
+    for (const [file, milliseconds] of playwrightFileDurations(suites ?? [])) files.push({ file, milliseconds });
+  }
+  if (files.length === 0) return;
+  console.log("\nSlowest test files");
+  for (const { file, milliseconds } of files.sort((a, b) => b.milliseconds - a.milliseconds).slice(0, 10)) {
+    console.log(`  ${(milliseconds / 1000).toFixed(1).padStart(6)} s  ${file}`);
+  }
 }
 
 async function playwrightSuite(): Promise<SuiteResult | undefined> {
   if (!existsSync("e2e/playwright.config.ts")) return undefined;
-  const output = join(reportDir, "playwright.json");
+  const output = playwrightReport;
   const { exitCode } = await run("playwright", ["test", "-c", "e2e/playwright.config.ts", "--reporter=list,json"], {
     // Absolute: Playwright resolves a relative name against the config's folder (e2e/).
     PLAYWRIGHT_JSON_OUTPUT_NAME: resolve(output),
@@ -157,6 +206,7 @@ const suites = [await vitestSuite(), await playwrightSuite(), clusterSuite()].fi
   (suite): suite is SuiteResult => suite !== undefined,
 );
 
+printSlowestFiles();
 console.log("\nSummary");
 for (const suite of suites) {
   console.log(`  ${suite.name}: ${suite.passed} passed, ${suite.failed} failed`);

@@ -50,6 +50,37 @@ for (const language of ["uk", "en"] as const) {
       await expectNoAxeViolations(page, `account page (${language})`);
     });
 
+    test("download my data: one JSON file with the profile, labelled in both languages", async ({
+      page,
+      accountPage,
+      enAccountPage,
+    }, testInfo) => {
+      const account = pick(accountPage, enAccountPage);
+      await signInWithPassword(new LoginPage(page, language), demoUsers.student);
+      await page.getByTestId("account-link").click();
+      await expect(page).toHaveURL(account.url());
+      const section = page.getByTestId("account-data");
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await section.scrollIntoViewIfNeeded();
+        await section.screenshot({ path: testInfo.outputPath(`account-data-${language}-${width}.png`) });
+      }
+      const saving = page.waitForEvent("download");
+      await section
+        .getByRole("button", { name: language === "uk" ? "Завантажити мої дані" : "Download my data" })
+        .click();
+      const download = await saving;
+      expect(download.suggestedFilename()).toMatch(
+        new RegExp(`^kpi-id-${demoUsers.student.username}-\\d{4}-\\d{2}-\\d{2}\\.json$`),
+      );
+      const file = await download.path();
+      const { readFile } = await import("node:fs/promises");
+      const data = JSON.parse(await readFile(file, "utf8"));
+      expect(data.profile.username).toBe(demoUsers.student.username);
+      expect(data.labels.profile).toEqual({ uk: "Профіль", en: "Profile" });
+      await expectNoAxeViolations(page, `account page with the data section (${language})`);
+    });
+
     test("see and end another session: that browser is signed out at once; then all others", async ({
       page,
       browser,

@@ -23,6 +23,8 @@ declare module "gost89/lib/compat.js" {
 
 declare module "jkurwa/lib/spec/dstszi2010.js" {
   import type { Asn1Entity } from "asn1.js";
+  /** The GOST 34.311 KDF's SharedInfo (keyInfo, entityInfo = UKM, suppPubInfo = key length in bits). */
+  export const SharedInfo: Asn1Entity<unknown>;
   /** CMS ContentInfo; algoModel maps a content cipher's name to its parameters' model. */
   export const ContentInfo: Asn1Entity<unknown> & {
     algoModel: Record<string, Asn1Entity> & { IDS: Record<string, string> };
@@ -32,4 +34,32 @@ declare module "jkurwa/lib/spec/dstszi2010.js" {
 declare module "jkurwa/lib/spec/rfc3280.js" {
   /** OID ("1 2 804 …") to algorithm name, read at decoding time. */
   export const ALGORITHMS_IDS: Record<string, string>;
+}
+
+declare module "jkurwa" {
+  /** A GF(2^m) element; point multiplication reads it as an integer's bits. */
+  interface Field {
+    buf8(): ArrayLike<number>;
+  }
+  interface Point {
+    x: Field;
+    mul(scalar: Field): Point;
+    twice(): Point;
+  }
+  interface Priv {
+    d: Field;
+  }
+  interface Curve {
+    m: number;
+    kofactor: Field;
+    /** A public key from its compressed form (big-endian bytes with "buf8"). */
+    pubkey(data: Buffer, format: "buf8"): Pub;
+  }
+}
+
+declare module "jkurwa" {
+  interface Pub {
+    readonly curve: Curve;
+    point: Point;
+  }
 }

@@ -59,7 +59,7 @@ const certificateValidNow: Check = ({ signer }, { now }) =>
 const signerHasTaxId: Check = ({ signer }) => (readSigner(signer) ? undefined : "no_tax_id");
 
 /** A CA certificate usable now: an anchor, or an intermediate on the way to one. */
-function isValidAnchor(anchor: Certificate, now: Date): boolean {
+export function isValidAnchor(anchor: Certificate, now: Date): boolean {
   try {
     return anchor.canUseFor("ca") && now.getTime() >= anchor.valid.from && now.getTime() < anchor.valid.to;
   } catch {
@@ -67,7 +67,7 @@ function isValidAnchor(anchor: Certificate, now: Date): boolean {
   }
 }
 
-function issuedBy(certificate: Certificate, anchor: Certificate): boolean {
+export function issuedBy(certificate: Certificate, anchor: Certificate): boolean {
   if (certificate.issuerDN() !== anchor.subjectDN()) return false;
   if (!presentAndSame(certificate.extension.authorityKeyIdentifier, anchor.extension.subjectKeyIdentifier))
     return false;

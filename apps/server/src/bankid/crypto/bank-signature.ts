@@ -1,0 +1,103 @@
+/// <reference path="../../diia/crypto/dstu-modules.d.ts" />
+import jkurwa, { type Certificate, type Message } from "jkurwa";
+import { sameBytes } from "../../crypto/tokens.ts";
+import type { RevocationChecker } from "../../diia/crypto/crl-store.ts";
+import { gost34311 } from "../../diia/crypto/gost-hash.ts";
+import { issuedBy, isValidAnchor } from "../../diia/crypto/jkurwa-verifier.ts";
+
+// The bank's attached CMS SignedData inside a BankID envelope (DSTU 4145 over
+// GOST 34.311): the content is what was signed, the signer's certificate leads
+// to a configured qualified CA, is valid now, may sign, and is not revoked.
+
+export const bankSignatureFailures = [
+  "malformed",
+  "digest_mismatch",
+  "bad_signature",
+  "untrusted_certificate",
+  "certificate_revoked",
+  "revocation_unknown",
+  "certificate_not_valid_now",
+  "not_a_signing_certificate",
+] as const;
+export type BankSignatureFailure = (typeof bankSignatureFailures)[number];
+
+export type BankSignatureCheck =
+  | { ok: true; content: Buffer; signer: Certificate }
+  | { ok: false; reason: BankSignatureFailure };
+
+export interface BankTrust {
+  anchors: Certificate[];
+  intermediates: Certificate[];
+  /** Absent: revocation is not checked (no CRLs configured). */
+  revocation?: RevocationChecker;
+}
+
+const hashes = { Dstu4145le: (data: Uint8Array) => gost34311(data) };
+/** Qualified signers sit under a root and at most a few intermediate CAs. */
+const maxChainLength = 4;
+
+interface Parsed {
+  message: Message;
+  signer: Certificate;
+  content: Buffer;
+}
+
+function parse(signedData: Buffer): Parsed | undefined {
+  try {
+    const message = new jkurwa.models.Message(signedData);
+    const [certificate] = message.info.certificate ?? [];
+    const content = message.info.contentInfo.content;
+    if (message.type !== "signedData" || message.info.signerInfos.length !== 1 || !certificate || !content)
+      return undefined;
+    return { message, signer: new jkurwa.Certificate(certificate), content: Buffer.from(content) };
+  } catch {
+    return undefined;
+  }
+}
+
+function issuerOf(certificate: Certificate, trust: BankTrust, now: Date, hops = 0): Certificate | undefined {
+  const anchor = trust.anchors.find((ca) => isValidAnchor(ca, now) && issuedBy(certificate, ca));
+  if (anchor || hops >= maxChainLength) return anchor;
+  return trust.intermediates.find(
+    (ca) =>
+      ca !== certificate &&
+      isValidAnchor(ca, now) &&
+      issuedBy(certificate, ca) &&
+      issuerOf(ca, trust, now, hops + 1) !== undefined,
+  );
+}
+
+function signatureValid({ message, signer }: Parsed): boolean {
+  if (signer.signatureAlgorithm !== "Dstu4145le") return false;
+  try {
+    return signer.pubkey_unpack().verify(message.mhash(hashes.Dstu4145le), message.signature, "le");
+  } catch {
+    return false;
+  }
+}
+
+function maySign(signer: Certificate): boolean {
+  try {
+    return signer.canUseFor("sign");
+  } catch {
+    return false;
+  }
+}
+
+export function checkBankSignature(signedData: Buffer, trust: BankTrust, now: Date): BankSignatureCheck {
+  const parsed = parse(signedData);
+  if (!parsed) return { ok: false, reason: "malformed" };
+  const { message, signer, content } = parsed;
+  const digest = message.pattrs.messageDigest;
+  if (!digest || !sameBytes(Buffer.from(digest), gost34311(content))) return { ok: false, reason: "digest_mismatch" };
+  if (!signatureValid(parsed)) return { ok: false, reason: "bad_signature" };
+  const issuer = issuerOf(signer, trust, now);
+  if (!issuer) return { ok: false, reason: "untrusted_certificate" };
+  const status = trust.revocation?.status(signer, issuer, now) ?? "good";
+  if (status === "revoked") return { ok: false, reason: "certificate_revoked" };
+  if (status === "unknown") return { ok: false, reason: "revocation_unknown" };
+  if (now.getTime() < signer.valid.from || now.getTime() >= signer.valid.to)
+    return { ok: false, reason: "certificate_not_valid_now" };
+  if (!maySign(signer)) return { ok: false, reason: "not_a_signing_certificate" };
+  return { ok: true, content, signer };
+}

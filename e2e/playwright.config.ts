@@ -5,11 +5,6 @@ import { chromiumLaunchOptions } from "./chromium.ts";
 import { prepareSamlHarness } from "./tools/saml/federation.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
-// A fresh database per run: the demo people start with no sessions and no throttling history.
-// Kept in the environment so the workers, which load this file again, see the same directory
-// (the OpenID Connect spec reads the demo client's secret from DATA_DIR/demo-apps.json).
-process.env.E2E_DATA_DIR ??= join(repoRoot, ".tmp", `e2e-data-${Date.now()}`);
-const dataDir = process.env.E2E_DATA_DIR;
 // Diia sign-in requests live 25 s here instead of 180 s, so diia.spec.ts can watch one expire
 // (long enough for a sign-in on a loaded machine, short enough to wait for).
 process.env.E2E_DIIA_REQUEST_TTL_SECONDS ??= "25";
@@ -17,26 +12,102 @@ process.env.E2E_DIIA_REQUEST_TTL_SECONDS ??= "25";
 // watch a session go stale (every walk that makes such a change signs in just before it).
 process.env.E2E_REAUTH_MAX_AGE_SECONDS ??= "45";
 
-// One port range per run (E2E_PORT_BASE), so runs in parallel work trees never collide.
-// The specs and page objects read the stand-ins' ports from the same environment.
-const portBase = Number(process.env.E2E_PORT_BASE ?? 3300);
-process.env.SANDBOX_GOOGLE_PORT ??= String(portBase + 1);
-process.env.SANDBOX_DIIA_PORT ??= String(portBase + 2);
-process.env.SANDBOX_MAIL_PORT ??= String(portBase + 4);
-process.env.DEMO_SITE_PORT ??= String(portBase === 3300 ? 4300 : portBase + 3);
-export const baseURL = `http://localhost:${portBase}`;
+// Two workers, each with its own server, database and port range, so the specs that wait for time to
+// pass (a stale sign-in, an expired Diia request) overlap with the others' work. E2E_WORKERS=1 runs one.
+const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
+// One port range per run (E2E_PORT_BASE), so runs in parallel work trees never collide; worker n uses
+// the 20 ports from base + 20n (the specs use base + 0..15). Kept in the environment under a name of
+// its own, because the workers, which load this file again, get E2E_PORT_BASE set to their own range.
+process.env.E2E_RUN_PORT_BASE ??= process.env.E2E_PORT_BASE ?? "3300";
+const runPortBase = Number(process.env.E2E_RUN_PORT_BASE);
+// A fresh database per run and worker: the demo people start with no sessions and no throttling history.
+// Kept in the environment so the workers see the same directories.
+process.env.E2E_RUN_DIR ??= join(repoRoot, ".tmp", `e2e-data-${Date.now()}`);
+const runDir = process.env.E2E_RUN_DIR;
+
+interface WorkerServer {
+  portBase: number;
+  baseURL: string;
+  dataDir: string;
+  samlDir: string;
+  googlePort: number;
+  diiaPort: number;
+  mailPort: number;
+  demoSitePort: number;
+}
+
+function workerServer(index: number): WorkerServer {
+  const portBase = runPortBase + 20 * index;
+  return {
+    portBase,
+    baseURL: `http://localhost:${portBase}`,
+    dataDir: `${runDir}-w${index}`,
+    samlDir: `${runDir}-w${index}-saml`,
+    googlePort: portBase + 1,
+    diiaPort: portBase + 2,
+    mailPort: portBase + 4,
+    demoSitePort: portBase === 3300 ? 4300 : portBase + 3,
+  };
+}
+
+const servers = Array.from({ length: workers }, (_, index) => workerServer(index));
+// The specs and page objects read their server's ports and directories from the environment: in a
+// worker (Playwright sets TEST_PARALLEL_INDEX before it loads this file) its own server's; in the main
+// process, which loads the specs to list their tests, the first server's.
+const own = servers[Number(process.env.TEST_PARALLEL_INDEX ?? 0)] ?? servers[0];
+if (own) {
+  process.env.E2E_PORT_BASE = String(own.portBase);
+  process.env.E2E_DATA_DIR = own.dataDir;
+  process.env.E2E_SAML_DIR = own.samlDir;
+  process.env.SANDBOX_GOOGLE_PORT = String(own.googlePort);
+  process.env.SANDBOX_DIIA_PORT = String(own.diiaPort);
+  process.env.SANDBOX_MAIL_PORT = String(own.mailPort);
+  process.env.DEMO_SITE_PORT = String(own.demoSitePort);
+}
+export const baseURL = own?.baseURL ?? `http://localhost:${runPortBase}`;
+
 // The SAML service providers' keys and metadata, and the federation aggregate that registers
-// them, exist before the server starts (it reads the aggregate at start); workers reuse them.
-process.env.E2E_SAML_DIR ??= `${dataDir}-saml`;
-const saml = prepareSamlHarness(process.env.E2E_SAML_DIR, baseURL, portBase);
+// them, exist before each server starts (it reads the aggregate at start); the worker reuses them.
+function webServer(server: WorkerServer) {
+  const saml = prepareSamlHarness(server.samlDir, server.baseURL, server.portBase);
+  return {
+    command: "node scripts/start.ts",
+    cwd: repoRoot,
+    url: `${server.baseURL}/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
+    env: {
+      PORT: String(server.portBase),
+      PUBLIC_URL: server.baseURL,
+      SANDBOX_GOOGLE_PORT: String(server.googlePort),
+      SANDBOX_DIIA_PORT: String(server.diiaPort),
+      SANDBOX_MAIL_PORT: String(server.mailPort),
+      DIIA_REQUEST_TTL_SECONDS: process.env.E2E_DIIA_REQUEST_TTL_SECONDS ?? "25",
+      REAUTH_MAX_AGE_SECONDS: process.env.E2E_REAUTH_MAX_AGE_SECONDS ?? "45",
+      DEMO_SITE_PORT: String(server.demoSitePort),
+      DATA_DIR: server.dataDir,
+      // Always the fresh embedded database with the demo campus, even where the
+      // environment names a PostgreSQL server (as .ci/run does for the other suites).
+      DATABASE_URL: "",
+      SEED_DEMO_DATA: "true",
+      LOG_LEVEL: "warn",
+      SAML_FEDERATION_NAME: "e2e",
+      SAML_FEDERATION_METADATA: saml.aggregateFile,
+      SAML_FEDERATION_CERTIFICATE_FILE: saml.federationCertFile,
+      SAML_RESEARCH_AND_SCHOLARSHIP: "true",
+    },
+  };
+}
 
 export default defineConfig({
   testDir: "./specs",
   // Per run, so two runs on one machine never clean up each other's traces.
-  outputDir: `${dataDir}-results`,
+  outputDir: `${runDir}-results`,
+  // Each file runs whole in one worker (its tests share a server's state in order).
   fullyParallel: false,
-  // Two cores shared by everything on this machine.
-  workers: 1,
+  workers,
   retries: 0,
   forbidOnly: true,
   // Generous: the machine is shared, and axe on a full page takes seconds under load.
@@ -50,33 +121,6 @@ export default defineConfig({
     launchOptions: chromiumLaunchOptions,
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
-  webServer: {
-    command: "node scripts/start.ts",
-    cwd: repoRoot,
-    url: `${baseURL}/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      PORT: String(portBase),
-      PUBLIC_URL: baseURL,
-      SANDBOX_GOOGLE_PORT: process.env.SANDBOX_GOOGLE_PORT,
-      SANDBOX_DIIA_PORT: process.env.SANDBOX_DIIA_PORT,
-      SANDBOX_MAIL_PORT: process.env.SANDBOX_MAIL_PORT,
-      DIIA_REQUEST_TTL_SECONDS: process.env.E2E_DIIA_REQUEST_TTL_SECONDS,
-      REAUTH_MAX_AGE_SECONDS: process.env.E2E_REAUTH_MAX_AGE_SECONDS,
-      DEMO_SITE_PORT: process.env.DEMO_SITE_PORT,
-      DATA_DIR: dataDir,
-      // Always the fresh embedded database with the demo campus, even where the
-      // environment names a PostgreSQL server (as .ci/run does for the other suites).
-      DATABASE_URL: "",
-      SEED_DEMO_DATA: "true",
-      LOG_LEVEL: "warn",
-      SAML_FEDERATION_NAME: "e2e",
-      SAML_FEDERATION_METADATA: saml.aggregateFile,
-      SAML_FEDERATION_CERTIFICATE_FILE: saml.federationCertFile,
-      SAML_RESEARCH_AND_SCHOLARSHIP: "true",
-    },
-  },
+  // Only the main process starts servers; a worker that loads this file must not prepare them again.
+  webServer: process.env.TEST_PARALLEL_INDEX === undefined ? servers.map(webServer) : [],
 });

@@ -78,6 +78,14 @@ describe.each(databaseKinds)("a person downloads their data (%s)", (kind) => {
     expect(response.body).not.toContain(secret_sealed);
     expect(response.body).not.toContain("argon2");
     expect(response.body).not.toContain(cookie.split("=")[1] ?? "no-cookie");
+    // The copy leaving the service is itself in the person's activity (and the console's audit log).
+    const exported = await t.app.db
+      .selectFrom("audit_events")
+      .select(["result", "ip"])
+      .where("user_id", "=", person.id)
+      .where("event_type", "=", "personal_data_exported")
+      .execute();
+    expect(exported).toEqual([{ result: "success", ip: expect.any(String) }]);
   });
 
   it("keeps activity older than a year out, and asks for a fresh sign-in once the last one is old", async () => {

@@ -40,6 +40,7 @@ export const auditEventTypes = [
   "second_factor",
   "second_factor_changed",
   "audit_exported",
+  "personal_data_exported",
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 

@@ -1,5 +1,6 @@
 import { errorBodySchema, personalDataSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { requireSession } from "../sessions/current.ts";
 import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
@@ -30,6 +31,8 @@ export const accountPersonalDataRoutes: FastifyPluginAsyncZod = async (app) => {
       requireRecentSignIn(request, session);
       const now = app.clock();
       const data = await personalDataOf(app.db, session.userId, session.id, now);
+      // A copy of everything KPI ID holds (the tax id too) left the service: the person's activity shows it.
+      await audit(request, { type: "personal_data_exported", result: "success", userId: session.userId });
       const file = `kpi-id-${session.user.username}-${now.toISOString().slice(0, 10)}.json`.replace(/[^\w.-]/g, "_");
       reply.header("content-disposition", `attachment; filename="${file}"`);
       return data;

@@ -27,6 +27,7 @@ function keyAgreementParty(ca: Party, commonName: string): Party {
     serial: Math.floor(Math.random() * 0x7fffff),
     valid: { from: Date.now() - 3600_000, to: Date.now() + 86_400_000 },
     ca: false,
+    keyAgreement: true,
   });
   return { key, certificate, name };
 }
@@ -112,5 +113,22 @@ describe("BankID envelope parser under mutation", () => {
       const opened = openBankIdEnvelope(cut.toString("base64"), ours, trust, now);
       if (opened.ok) expect(opened.data).toEqual(person);
     }
+  });
+});
+
+describe("the organisation's encryption certificate", () => {
+  it("passes when it is for key agreement only, valid, and the configured key's", async () => {
+    const { checkOrganisationCertificate } = await import("../src/bankid/crypto/organisation-certificate.ts");
+    expect(checkOrganisationCertificate(ours.certificate, ours.key, now)).toEqual([]);
+  });
+
+  it("names each problem: a signing certificate, another key, expiry", async () => {
+    const { checkOrganisationCertificate } = await import("../src/bankid/crypto/organisation-certificate.ts");
+    expect(checkOrganisationCertificate(bank.certificate, bank.key, now)).toEqual(["not_key_agreement"]);
+    expect(checkOrganisationCertificate(ours.certificate, newKey(), now)).toEqual(["key_does_not_match"]);
+    const later = new Date(ours.certificate.valid.to);
+    expect(checkOrganisationCertificate(ours.certificate, ours.key, later)).toEqual(["expired"]);
+    const earlier = new Date(ours.certificate.valid.from - 1);
+    expect(checkOrganisationCertificate(ours.certificate, ours.key, earlier)).toEqual(["not_yet_valid"]);
   });
 });

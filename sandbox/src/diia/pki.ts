@@ -36,6 +36,7 @@ function subjectDirectoryAttributes(taxId: string): Buffer {
 const basicConstraintsCa = der(0x30, Buffer.from([0x01, 0x01, 0xff]));
 const keyUsageCa = "\x03\x02\x01\x06"; // keyCertSign, cRLSign
 const keyUsageSigner = "\x03\x02\x06\xc0"; // digitalSignature, nonRepudiation
+const keyUsageKeyAgreement = "\x03\x02\x03\x08"; // keyAgreement only, as BankID NBU requires of encryption certificates
 
 export interface Party {
   key: Priv;
@@ -51,6 +52,13 @@ interface IssueOptions {
   valid: { from: number; to: number };
   ca: boolean;
   taxId?: string;
+  /** An encryption (Diffie-Hellman) certificate rather than a signing one. */
+  keyAgreement?: boolean;
+}
+
+function keyUsageOf(options: IssueOptions): string {
+  if (options.ca) return keyUsageCa;
+  return options.keyAgreement ? keyUsageKeyAgreement : keyUsageSigner;
 }
 
 function extensions(options: IssueOptions): TbsCertificate["extensions"] {
@@ -61,7 +69,7 @@ function extensions(options: IssueOptions): TbsCertificate["extensions"] {
       extnID: "authorityKeyIdentifier",
       extnValue: der(0x30, der(0x80, issuer.key.pub().keyid({ hash }))),
     },
-    { extnID: "keyUsage", extnValue: Buffer.from(ca ? keyUsageCa : keyUsageSigner, "binary"), critical: true },
+    { extnID: "keyUsage", extnValue: Buffer.from(keyUsageOf(options), "binary"), critical: true },
   ];
   if (ca) list.push({ extnID: "basicConstraints", extnValue: basicConstraintsCa, critical: true });
   if (taxId) list.push({ extnID: "subjectDirectoryAttributes", extnValue: subjectDirectoryAttributes(taxId) });
@@ -79,7 +87,7 @@ export function issueCertificate(options: IssueOptions): Certificate {
     issuer: issuer.name,
     subject: options.subjectName,
     valid: options.valid,
-    usage: options.ca ? keyUsageCa : keyUsageSigner,
+    usage: keyUsageOf(options),
     hash,
   });
   tbs.extensions = extensions(options);

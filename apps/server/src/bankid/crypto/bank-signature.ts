@@ -4,22 +4,17 @@ import { sameBytes } from "../../crypto/tokens.ts";
 import type { RevocationChecker } from "../../diia/crypto/crl-store.ts";
 import { gost34311 } from "../../diia/crypto/gost-hash.ts";
 import { issuedBy, isValidAnchor } from "../../diia/crypto/jkurwa-verifier.ts";
+import { type SignatureFailure, signatureFailures } from "../../diia/crypto/verifier.ts";
 
 // The bank's attached CMS SignedData inside a BankID envelope (DSTU 4145 over
 // GOST 34.311): the content is what was signed, the signer's certificate leads
 // to a configured qualified CA, is valid now, may sign, and is not revoked.
 
-export const bankSignatureFailures = [
-  "malformed",
-  "digest_mismatch",
-  "bad_signature",
-  "untrusted_certificate",
-  "certificate_revoked",
-  "revocation_unknown",
-  "certificate_not_valid_now",
-  "not_a_signing_certificate",
-] as const;
-export type BankSignatureFailure = (typeof bankSignatureFailures)[number];
+/** Diia's signature failures but the tax id one: a bank's certificate is an organisation's. */
+export type BankSignatureFailure = Exclude<SignatureFailure, "no_tax_id">;
+export const bankSignatureFailures = signatureFailures.filter(
+  (failure): failure is BankSignatureFailure => failure !== "no_tax_id",
+);
 
 export type BankSignatureCheck =
   | { ok: true; content: Buffer; signer: Certificate }

@@ -97,6 +97,7 @@ describe.each(databaseKinds)("the console's application screen on %s", (kind) =>
       publicClient: true,
       firstParty: true,
       backchannelLogoutUri: "https://journal.kpi.ua/logout",
+      deviceFlow: true,
     };
     const saved = await post(`/api/admin/applications/${appId}`, edit);
     expect(saved.statusCode, saved.body).toBe(200);

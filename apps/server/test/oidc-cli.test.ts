@@ -50,6 +50,11 @@ describe.each(databaseKinds)("OpenID Connect operator commands on %s", (kind) =>
   it("updates an application into a public client and back, and can switch OpenID Connect off", async () => {
     const updated = await cli(["app", "update", "--app", "journal", "--public", "--third-party", "--json"]);
     expect(updated.json()).toMatchObject({ tokenEndpointAuthMethod: "none", firstParty: false, oidc: true });
+    const device = await cli(["app", "update", "--app", "journal", "--device-flow", "--json"]);
+    expect(device.json()).toMatchObject({ deviceFlow: true, oidc: true });
+    expect((await cli(["app", "update", "--app", "journal"])).stdout).toContain("device flow:   allowed (RFC 8628)");
+    const noDevice = await cli(["app", "update", "--app", "journal", "--no-device-flow", "--json"]);
+    expect(noDevice.json()).toMatchObject({ deviceFlow: false });
     const off = await cli(["app", "update", "--app", "journal", "--disable-oidc", "--json"]);
     expect(off.json()).toMatchObject({ oidc: false });
   });

@@ -35,6 +35,8 @@ export const applicationSettingsSchema = z.object({
   publicClient: z.boolean(),
   firstParty: z.boolean(),
   backchannelLogoutUri: text().nullable(),
+  /** May ask for device codes (RFC 8628: bots, terminals, lecture-hall screens). */
+  deviceFlow: z.boolean(),
 });
 export type ApplicationSettings = z.infer<typeof applicationSettingsSchema>;
 
@@ -62,6 +64,7 @@ export const applicationUpdateRequestSchema = z.object({
   publicClient: z.boolean().optional(),
   firstParty: z.boolean().optional(),
   backchannelLogoutUri: url.nullable().optional(),
+  deviceFlow: z.boolean().optional(),
 });
 export type ApplicationUpdateRequest = z.infer<typeof applicationUpdateRequestSchema>;
 

@@ -42,6 +42,7 @@ function detailView(row: ApplicationRow) {
     publicClient: row.token_endpoint_auth_method === "none",
     firstParty: row.first_party,
     backchannelLogoutUri: row.backchannel_logout_uri,
+    deviceFlow: row.oidc_device_flow,
     createdAt: isoOf(row.created_at),
     updatedAt: isoOf(row.updated_at),
   };

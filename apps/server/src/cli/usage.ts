@@ -51,7 +51,7 @@ Applications
     OpenID Connect flags (app create and app update):
       --oidc --redirect-uri URI [--redirect-uri URI ...] [--post-logout-redirect-uri URI ...]
       [--scope "profile email kpi offline_access tax_id"] [--public|--confidential]
-      [--first-party|--third-party] [--backchannel-logout-uri URI]
+      [--first-party|--third-party] [--backchannel-logout-uri URI] [--device-flow|--no-device-flow]
                                             default scopes: openid profile email kpi offline_access;
                                             tax_id only when given; first-party skips consent
 

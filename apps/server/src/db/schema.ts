@@ -73,6 +73,8 @@ export interface ApplicationsTable {
   updated_at: Timestamp;
   // OpenID Connect client settings (migration 0005)
   oidc_enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  /** RFC 8628's device grant allowed (migration 0430). */
+  oidc_device_flow: ColumnType<boolean, boolean | undefined, boolean>;
   redirect_uris: ColumnType<string[], string[] | undefined, string[]>;
   post_logout_redirect_uris: ColumnType<string[], string[] | undefined, string[]>;
   allowed_scopes: ColumnType<string[], string[] | undefined, string[]>;

@@ -27,6 +27,7 @@ export const applicationChangesSchema = z.object({
   publicClient: z.boolean().optional(),
   firstParty: z.boolean().optional(),
   backchannelLogoutUri: callbackUrlSchema.nullable().optional(),
+  deviceFlow: z.boolean().optional(),
 });
 /** An edit as callers give it; scopes are checked against the known ones here (400 `app.unknown_scope`). */
 export type ApplicationChanges = Omit<z.input<typeof applicationChangesSchema>, "scopes"> & { scopes?: string[] };
@@ -88,6 +89,7 @@ export async function updateApplicationSettings(
     public: changes.publicClient,
     firstParty: changes.firstParty,
     backchannelLogoutUri: changes.backchannelLogoutUri,
+    deviceFlow: changes.deviceFlow,
   };
   try {
     return await db.transaction().execute(async (tx) => {

@@ -5,6 +5,9 @@ import type { ApplicationRow } from "../db/schema.ts";
 export const oidcScopes = ["openid", "profile", "email", "kpi", "offline_access", "tax_id"] as const;
 export type OidcScope = (typeof oidcScopes)[number];
 
+/** RFC 8628 §3.4's grant type: only applications an operator allowed it may ask for device codes. */
+export const deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code";
+
 /** Allowed when the operator names none: everything but the tax id. */
 export const defaultOidcScopes: OidcScope[] = ["openid", "profile", "email", "kpi", "offline_access"];
 
@@ -29,7 +32,11 @@ export function clientMetadata(application: ApplicationRow): AdapterPayload {
     // Copies: the row may be the frozen one every request shares (apps/cache.ts).
     redirect_uris: [...application.redirect_uris],
     post_logout_redirect_uris: [...application.post_logout_redirect_uris],
-    grant_types: ["authorization_code", "refresh_token"],
+    grant_types: [
+      "authorization_code",
+      "refresh_token",
+      ...(application.oidc_device_flow ? [deviceCodeGrantType] : []),
+    ],
     response_types: ["code"],
     scope: [...scopes].join(" "),
     id_token_signed_response_alg: "RS256",

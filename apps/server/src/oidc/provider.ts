@@ -16,6 +16,7 @@ import { createAdapterClass } from "./adapter.ts";
 import { auditAuthorizations, type OidcAuditSink } from "./audit.ts";
 import { createFindAccount, scopeClaims } from "./claims.ts";
 import { oidcScopes } from "./clients.ts";
+import { deviceFlowFeature } from "./device-flow.ts";
 import { deriveKey, keyActivationDelaySeconds, type PrivateJwk } from "./keys.ts";
 import { kpiSessionOf, kpiSessionToken, mirrorKpiSession } from "./kpi-session.ts";
 import { logoutSource, postLogoutSuccessSource, renderError } from "./pages.ts";
@@ -156,6 +157,7 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
       userinfo: { enabled: true },
       backchannelLogout: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      deviceFlow: deviceFlowFeature(config),
     },
     // Discovery's acr_values_supported; the ID token's acr says which the session achieved.
     acrValues: [refedsSfa, refedsMfa],

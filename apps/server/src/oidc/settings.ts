@@ -14,6 +14,7 @@ export const oidcSettingsSchema = z.object({
   public: z.boolean().optional(),
   firstParty: z.boolean().optional(),
   backchannelLogoutUri: callbackUrlSchema.nullable().optional(),
+  deviceFlow: z.boolean().optional(),
 });
 export type OidcSettings = z.input<typeof oidcSettingsSchema>;
 
@@ -38,6 +39,7 @@ export async function applyOidcSettings(
     changes.token_endpoint_auth_method = settings.public ? "none" : "client_secret_basic";
   if (settings.firstParty !== undefined) changes.first_party = settings.firstParty;
   if (settings.backchannelLogoutUri !== undefined) changes.backchannel_logout_uri = settings.backchannelLogoutUri;
+  if (settings.deviceFlow !== undefined) changes.oidc_device_flow = settings.deviceFlow;
   const enabled = changes.oidc_enabled ?? application.oidc_enabled;
   const redirectUris = changes.redirect_uris ?? application.redirect_uris;
   if (enabled && redirectUris.length === 0)

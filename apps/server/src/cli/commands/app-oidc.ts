@@ -24,6 +24,8 @@ export const oidcOptionSpec = {
   "first-party": { type: "boolean" },
   "third-party": { type: "boolean" },
   "backchannel-logout-uri": { type: "string" },
+  "device-flow": { type: "boolean" },
+  "no-device-flow": { type: "boolean" },
 } as const;
 
 type OidcOptionValues = {
@@ -36,6 +38,8 @@ type OidcOptionValues = {
   "first-party"?: boolean;
   "third-party"?: boolean;
   "backchannel-logout-uri"?: string;
+  "device-flow"?: boolean;
+  "no-device-flow"?: boolean;
 };
 
 function either(yes: boolean | undefined, no: boolean | undefined, names: string): boolean | undefined {
@@ -62,6 +66,7 @@ export function oidcSettingsFromOptions(values: OidcOptionValues, enabled?: bool
     firstParty: either(values["first-party"], values["third-party"], "--first-party/--third-party"),
     backchannelLogoutUri:
       values["backchannel-logout-uri"] === undefined ? undefined : values["backchannel-logout-uri"] || null,
+    deviceFlow: either(values["device-flow"], values["no-device-flow"], "--device-flow/--no-device-flow"),
   };
 }
 
@@ -127,6 +132,7 @@ export function describeOidc(application: ApplicationRow, publicUrl: string): st
     `  redirect URIs: ${application.redirect_uris.join(" ")}`,
     `  scopes:        ${application.allowed_scopes.join(" ")}`,
     `  consent:       ${application.first_party ? "not asked (first-party)" : "asked"}`,
+    `  device flow:   ${application.oidc_device_flow ? "allowed (RFC 8628)" : "not allowed"}`,
   ].join("\n");
 }
 
@@ -155,6 +161,7 @@ export function oidcJson(application: ApplicationRow) {
     tokenEndpointAuthMethod: application.token_endpoint_auth_method,
     firstParty: application.first_party,
     backchannelLogoutUri: application.backchannel_logout_uri,
+    deviceFlow: application.oidc_device_flow,
   };
 }
 
@@ -194,6 +201,7 @@ export const updateApplication: CommandHandler = async ({ db, out, config }, arg
       publicClient: oidc.public,
       firstParty: oidc.firstParty,
       backchannelLogoutUri: oidc.backchannelLogoutUri,
+      deviceFlow: oidc.deviceFlow,
     });
   } catch (error) {
     if (error instanceof ApplicationChangeError) {

@@ -98,6 +98,7 @@ describe("the console's words", () => {
       publicClient: false,
       firstParty: false,
       backchannelLogoutUri: null,
+      deviceFlow: false,
       createdAt: "2026-09-01T08:00:00.000Z",
       updatedAt: "2026-09-01T08:00:00.000Z",
     };

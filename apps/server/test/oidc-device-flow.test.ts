@@ -79,4 +79,13 @@ describe.each(databaseKinds)("OpenID Connect device authorization grant, RFC 862
     expect(target.origin + target.pathname).toBe(`${new URL(issuer).origin}/uk/device`);
     expect(await response.text()).not.toContain("<form");
   });
+
+  it("sends a person who follows the device's full link to the web app's page, keeping the code", async () => {
+    const { body } = await askForCode(deviceClient);
+    const response = await fetch(String(body.verification_uri_complete), { redirect: "manual" });
+    expect(response.status).toBe(303);
+    const target = new URL(response.headers.get("location") ?? "");
+    expect(target.origin + target.pathname).toBe(`${new URL(issuer).origin}/uk/device`);
+    expect(target.searchParams.get("user_code")).toBe(body.user_code);
+  });
 });

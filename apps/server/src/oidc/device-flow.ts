@@ -1,3 +1,4 @@
+import type Provider from "oidc-provider";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 import type { Config } from "../config/index.ts";
 
@@ -6,6 +7,12 @@ type DeviceFlowFeature = NonNullable<NonNullable<Configuration["features"]>["dev
 /** Where a person types a device's code: the web app's page, never the provider's own HTML. */
 export function devicePagePath(lang: "uk" | "en" = "uk"): string {
   return `/${lang}/device`;
+}
+
+function devicePageUrl(config: Config, userCode?: unknown): string {
+  const target = new URL(devicePagePath(), config.publicUrl);
+  if (typeof userCode === "string" && userCode) target.searchParams.set("user_code", userCode);
+  return target.toString();
 }
 
 /**
@@ -21,7 +28,23 @@ export function deviceFlowFeature(config: Config): DeviceFlowFeature {
     mask: "****-****",
     userCodeInputSource: async (ctx: KoaContextWithOIDC) => {
       ctx.status = 303;
-      ctx.redirect(new URL(devicePagePath(), config.publicUrl).toString());
+      ctx.redirect(devicePageUrl(config));
     },
   };
+}
+
+/**
+ * The device's full link (`verification_uri_complete`, with `user_code`) makes the library answer
+ * with a self-submitting form that leads to its own confirm page; the person goes to the web
+ * app's page instead, the code kept in the address.
+ */
+export function sendDeviceLinksToDevicePage(provider: Provider, config: Config): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.method !== "GET" || ctx.oidc?.route !== "code_verification") return;
+    const userCode = ctx.oidc.params?.user_code;
+    if (!userCode) return;
+    ctx.status = 303;
+    ctx.redirect(devicePageUrl(config, userCode));
+  });
 }

@@ -16,7 +16,7 @@ import { createAdapterClass } from "./adapter.ts";
 import { auditAuthorizations, type OidcAuditSink } from "./audit.ts";
 import { createFindAccount, scopeClaims } from "./claims.ts";
 import { oidcScopes } from "./clients.ts";
-import { deviceFlowFeature } from "./device-flow.ts";
+import { deviceFlowFeature, sendDeviceLinksToDevicePage } from "./device-flow.ts";
 import { deriveKey, keyActivationDelaySeconds, type PrivateJwk } from "./keys.ts";
 import { kpiSessionOf, kpiSessionToken, mirrorKpiSession } from "./kpi-session.ts";
 import { logoutSource, postLogoutSuccessSource, renderError } from "./pages.ts";
@@ -204,6 +204,7 @@ export function createProvider(options: ProviderOptions): Provider {
     compareHashedSecret;
   mirrorKpiSession(provider, options);
   provider.use(answerLateRefusals);
+  sendDeviceLinksToDevicePage(provider, config);
   provider.use(auditAuthorizations(provider, options.audit));
   provider.use(endKpiSessionOnLogout(options));
   return provider;

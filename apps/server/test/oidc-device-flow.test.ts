@@ -71,21 +71,16 @@ describe.each(databaseKinds)("OpenID Connect device authorization grant, RFC 862
     expect(((await response.json()) as { error: string }).error).toBe("authorization_pending");
   });
 
-  it("sends a person who opens the verification address to the web app's device page, not the provider's form", async () => {
+  it.each([
+    ["the verification address", "verification_uri", null],
+    ["the device's full link, keeping the code", "verification_uri_complete", "user_code"],
+  ])("sends a person who opens %s to the web app's device page, not the provider's form", async (_, link, kept) => {
     const { body } = await askForCode(deviceClient);
-    const response = await fetch(String(body.verification_uri), { redirect: "manual" });
+    const response = await fetch(String(body[link]), { redirect: "manual" });
     expect(response.status).toBe(303);
-    const target = new URL(response.headers.get("location") ?? "");
-    expect(target.origin + target.pathname).toBe(`${new URL(issuer).origin}/uk/device`);
     expect(await response.text()).not.toContain("<form");
-  });
-
-  it("sends a person who follows the device's full link to the web app's page, keeping the code", async () => {
-    const { body } = await askForCode(deviceClient);
-    const response = await fetch(String(body.verification_uri_complete), { redirect: "manual" });
-    expect(response.status).toBe(303);
     const target = new URL(response.headers.get("location") ?? "");
     expect(target.origin + target.pathname).toBe(`${new URL(issuer).origin}/uk/device`);
-    expect(target.searchParams.get("user_code")).toBe(body.user_code);
+    expect(target.searchParams.get("user_code")).toBe(kept ? body[kept] : null);
   });
 });

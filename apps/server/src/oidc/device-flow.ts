@@ -1,5 +1,6 @@
 import type Provider from "oidc-provider";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
+import { errors } from "oidc-provider";
 import type { Config } from "../config/index.ts";
 
 type DeviceFlowFeature = NonNullable<NonNullable<Configuration["features"]>["deviceFlow"]>;
@@ -38,9 +39,19 @@ export function deviceFlowFeature(config: Config): DeviceFlowFeature {
  * with a self-submitting form that leads to its own confirm page; the person goes to the web
  * app's page instead, the code kept in the address.
  */
+const deviceRoutes: ReadonlySet<string> = new Set(["code_verification", "device_resume"]);
+
 export function sendDeviceLinksToDevicePage(provider: Provider, config: Config): void {
   provider.use(async (ctx, next) => {
-    await next();
+    try {
+      await next();
+    } catch (error) {
+      // `/device` or `/device/{uid}` without a browser session: the library tries to save a session
+      // it never stored and throws a TypeError (a 500); a stale or made-up request (fuzz.test.ts).
+      if (deviceRoutes.has(ctx.oidc?.route ?? "") && error instanceof TypeError)
+        throw new errors.SessionNotFound("no device sign-in is under way");
+      throw error;
+    }
     if (ctx.method !== "GET" || ctx.oidc?.route !== "code_verification") return;
     const userCode = ctx.oidc.params?.user_code;
     if (!userCode) return;

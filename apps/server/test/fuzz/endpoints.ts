@@ -74,6 +74,8 @@ const providerParams: Record<string, string[]> = {
   "/oidc/session/end/confirm": ["xsrf", "logout"],
   "/oidc/token/introspection": tokenLookupParams,
   "/oidc/token/revocation": tokenLookupParams,
+  "/oidc/device/auth": ["client_id", "client_secret", "scope"],
+  "/oidc/device": ["xsrf", "user_code", "confirm", "abort"],
 };
 
 // Routes hidden from the API reference (probes, metrics, the spec itself) and the OpenID
@@ -95,6 +97,9 @@ const undocumented: Endpoint[] = [
   "POST /oidc/session/end/confirm",
   "POST /oidc/token/introspection",
   "POST /oidc/token/revocation",
+  "POST /oidc/device/auth",
+  "GET /oidc/device",
+  "POST /oidc/device",
   "GET /oidc/interaction/{uid}",
   "POST /oidc/interaction/{uid}/confirm",
   "GET /{lang}/login",

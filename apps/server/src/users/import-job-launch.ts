@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Argon2Parameters } from "../crypto/password.ts";
 import type { Db } from "../db/schema.ts";
+import { productionNodeFlags } from "../production-process.ts";
 import type { ImportProcessMessage, ImportProcessReport, ImportProcessStart } from "./import-job-process.ts";
 import { type ImportJobStart, type JobControl, type JobRunHost, runJob } from "./import-job-runner.ts";
 
@@ -45,7 +46,7 @@ function runInOwnProcess(
   start: ImportJobStart,
 ): LaunchedJob {
   // The service's own young-generation flag; not the parent's other flags (a test runner's, an inspector's).
-  const child: ChildProcess = fork(processEntry, [], { execArgv: ["--max-semi-space-size=2"], stdio: "inherit" });
+  const child: ChildProcess = fork(processEntry, [], { execArgv: [...productionNodeFlags], stdio: "inherit" });
   // A process that is exiting closes its channel: a message it can no longer take is of no use to it.
   const send = (message: ImportProcessMessage) => {
     if (child.connected) child.send(message, () => {});

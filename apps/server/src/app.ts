@@ -55,6 +55,10 @@ import { registerWebApp, resolveWebDist } from "./web/static.ts";
 export interface Features {
   google: boolean;
   diia: boolean;
+  /** Sign-in with BankID NBU is configured. */
+  bankId: boolean;
+  /** The login page shows the university's own bank picker. */
+  bankIdBankPicker: boolean;
 }
 
 declare module "fastify" {
@@ -130,7 +134,12 @@ export async function buildApp({
   app.decorate("config", config);
   app.decorate("database", database);
   app.decorate("db", database.db);
-  app.decorate("features", { google: config.google !== undefined, diia: false } satisfies Features);
+  app.decorate("features", {
+    google: config.google !== undefined,
+    diia: false,
+    bankId: false,
+    bankIdBankPicker: false,
+  } satisfies Features);
   app.decorate("clock", clock);
   app.decorate("passwordHasher", createPasswordHasher(config.argon2));
   app.decorate("mailer", createMailer(config.mail));

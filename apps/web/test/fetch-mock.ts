@@ -41,6 +41,8 @@ export const publicSettings: PublicSettings = {
   supportBotStudentsUrl: "https://t.me/students_bot",
   googleEnabled: true,
   diiaEnabled: true,
+  bankIdEnabled: false,
+  bankIdBankPicker: false,
   emailRecoveryEnabled: true,
   sandbox: true,
   reauthMaxAgeSeconds: 600,

@@ -142,6 +142,10 @@ export const publicSettingsSchema = z.object({
   supportBotStudentsUrl: text(),
   googleEnabled: z.boolean(),
   diiaEnabled: z.boolean(),
+  /** Sign-in with BankID NBU is configured (BANKID_*): the login page shows its button. */
+  bankIdEnabled: z.boolean(),
+  /** The university shows its own bank picker (from GET /api/banks) instead of BankID's. */
+  bankIdBankPicker: z.boolean(),
   /** A mail relay is configured: "Forgot password?" offers a link by e-mail. */
   emailRecoveryEnabled: z.boolean(),
   sandbox: z.boolean(),

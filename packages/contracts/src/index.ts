@@ -5,6 +5,7 @@ export * from "./admin-records.ts";
 export * from "./admin-service.ts";
 export * from "./api.ts";
 export * from "./app-link.ts";
+export * from "./bankid.ts";
 export * from "./boot.ts";
 export * from "./consent.ts";
 export * from "./errors.ts";

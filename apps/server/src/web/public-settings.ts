@@ -10,6 +10,8 @@ export function publicSettings(app: FastifyInstance): PublicSettings {
     supportBotStudentsUrl: app.config.support.botStudentsUrl,
     googleEnabled: app.features.google,
     diiaEnabled: app.features.diia,
+    bankIdEnabled: app.features.bankId,
+    bankIdBankPicker: app.features.bankIdBankPicker,
     emailRecoveryEnabled: app.mailer.enabled,
     sandbox: app.config.sandbox,
     reauthMaxAgeSeconds: app.config.reauthMaxAgeSeconds,

@@ -5,7 +5,7 @@ import { readSamlConfig, type SamlConfig } from "./saml.ts";
 import { type Environment, environmentSchema } from "./schema.ts";
 import { withSecretFiles } from "./secret-files.ts";
 import { resolveSessionSecrets } from "./secrets.ts";
-import { parseTrustProxy } from "./trust-proxy.ts";
+import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
 export { ConfigError } from "./error.ts";
 export type { Environment } from "./schema.ts";
@@ -19,7 +19,7 @@ export interface Config {
   /** Cookies get `Secure` and the `__Host-` prefix when the service is served over https. */
   secureCookies: boolean;
   /** Whose X-Forwarded-For is believed: the proxies' addresses/CIDRs, or a hop count (Fastify's trustProxy). */
-  trustProxy: false | true | number | string[];
+  trustProxy: TrustProxy;
   /** IPv6 clients are counted by this prefix of their address when throttled. */
   throttleIpv6PrefixLength: number;
   /** Node's HTTP server limits: a client that is slow to send its headers or body is cut off. */

@@ -1,6 +1,8 @@
 import { isIP } from "node:net";
 import { ConfigError } from "./error.ts";
-import type { Config } from "./index.ts";
+
+/** Whose X-Forwarded-For is believed: the proxies' addresses/CIDRs, or a hop count (Fastify's trustProxy). */
+export type TrustProxy = false | true | number | string[];
 
 const proxyNames = new Set(["loopback", "linklocal", "uniquelocal"]);
 
@@ -18,7 +20,7 @@ function isProxyAddress(entry: string): boolean {
  * the client is then the right-most address in X-Forwarded-For that is not a trusted proxy.
  * A bare "true" would believe any client's own X-Forwarded-For, so production refuses it.
  */
-export function parseTrustProxy(value: string | undefined, isProduction: boolean): Config["trustProxy"] {
+export function parseTrustProxy(value: string | undefined, isProduction: boolean): TrustProxy {
   if (value === undefined || value === "false") return false;
   if (value === "true") {
     if (isProduction) {

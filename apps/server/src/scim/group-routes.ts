@@ -7,8 +7,8 @@ import { deleteScimGroup, groupVersion, groupViews, writeScimGroup } from "./gro
 import { pageOf } from "./list-response.ts";
 import { checkIfMatch, type ListParams, listParams, refuseUnknownAttributes } from "./request-checks.ts";
 import { attributeParams, idOf, scimErrors, searchQuery, uuidPattern } from "./route-helpers.ts";
-import { absoluteScimUri, sendScim } from "./routes.ts";
 import { scimBasePath } from "./schema.ts";
+import { absoluteScimUri, sendScim } from "./send.ts";
 
 /** More units than a university has: the whole list is filtered and sorted before it is paged. */
 const scimMaxUnits = 100_000;

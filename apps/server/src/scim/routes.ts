@@ -1,26 +1,14 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import SCIMMY from "scimmy";
 import { registerScimAuth } from "./auth.ts";
 import { ScimError, sendScimError } from "./errors.ts";
 import { scimGroupRoutes } from "./group-routes.ts";
 import { configureScimmy, scimBasePath } from "./schema.ts";
+import { sendScim } from "./send.ts";
 import { scimUserRoutes } from "./user-routes.ts";
 
 /** The largest SCIM request body: a person with a few dozen records is a few kB; 256 kB leaves room. */
 export const scimBodyLimit = 256 * 1024;
-
-/** RFC 7643 §3.1: meta.location and a reference ($ref) are URIs a client can follow from anywhere. */
-export const absoluteScimUri = (reply: FastifyReply, path: string) => `${reply.server.config.publicUrl}${path}`;
-
-export function sendScim(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  // scimmy writes its locations from the base path; the client gets them under this deployment's address.
-  const json = JSON.stringify(body, (key, value: unknown) =>
-    (key === "location" || key === "$ref") && typeof value === "string" && value.startsWith(`${scimBasePath}/`)
-      ? absoluteScimUri(reply, value)
-      : value,
-  );
-  return reply.code(status).header("cache-control", "no-store").type("application/scim+json; charset=utf-8").send(json);
-}
 
 function parseJson(text: string): unknown {
   if (text.trim() === "") return undefined;

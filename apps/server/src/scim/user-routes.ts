@@ -12,8 +12,8 @@ import {
   refuseUnknownAttributes,
 } from "./request-checks.ts";
 import { attributeParams, idOf, scimErrors, searchQuery, uuidPattern } from "./route-helpers.ts";
-import { absoluteScimUri, sendScim } from "./routes.ts";
 import { scimBasePath } from "./schema.ts";
+import { absoluteScimUri, sendScim } from "./send.ts";
 import { listScimUsers } from "./user-list.ts";
 import { userVersion, userViews } from "./user-model.ts";
 import { deleteScimUser, type WriteMode, writeScimUser } from "./user-write.ts";

@@ -1,5 +1,5 @@
 import Fastify from "fastify";
-import type { RunningStandIn, SandboxOptions } from "../index.ts";
+import type { RunningStandIn, SandboxOptions } from "../stand-in.ts";
 import { registerPartnerApi } from "./partner-api.ts";
 import { createStandInPki, type PhonePerson } from "./people.ts";
 import { registerPhone } from "./phone.ts";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { JWK } from "oidc-provider";
-import type { RunningStandIn, SandboxOptions } from "../index.ts";
+import type { RunningStandIn, SandboxOptions } from "../stand-in.ts";
 import { sandboxHostedDomains } from "./accounts.ts";
 import { handleInteraction } from "./interactions.ts";
 import { newSigningKey } from "./keys.ts";

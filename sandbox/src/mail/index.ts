@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import Fastify from "fastify";
 import { SMTPServer } from "smtp-server";
-import type { RunningStandIn, SandboxOptions } from "../index.ts";
+import type { RunningStandIn, SandboxOptions } from "../stand-in.ts";
 import { Inbox } from "./inbox.ts";
 import { registerInboxPages } from "./pages.ts";
 

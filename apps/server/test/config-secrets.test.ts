@@ -30,6 +30,9 @@ describe("secrets read from files (NAME_FILE)", () => {
       DIIA_ACQUIRER_TOKEN: "acquirer-token-from-a-file",
       DIIA_AUTH_ACQUIRER_TOKEN: "auth-acquirer-token-from-a-file",
       GOOGLE_CLIENT_SECRET: "google-client-secret-from-a-file",
+      BANKID_CLIENT_SECRET: "bankid-client-secret-from-a-file",
+      BANKID_KEY: "-----BEGIN PRIVATE KEY-----\nfrom-a-file\n-----END PRIVATE KEY-----",
+      BANKID_KEY_PASSWORD: "key-password-from-a-file",
       SAML_PAIRWISE_SALT: "pairwise-salt-from-a-file",
     };
     const files = Object.fromEntries(
@@ -40,6 +43,10 @@ describe("secrets read from files (NAME_FILE)", () => {
       ...files,
       DIIA_BASE_URL: "http://127.0.0.1:9999",
       GOOGLE_CLIENT_ID: "client-id",
+      BANKID_BASE_URL: "http://127.0.0.1:9998",
+      BANKID_CLIENT_ID: "bankid-client",
+      BANKID_CERTIFICATE: "/etc/kpi-id/bankid.cer",
+      BANKID_TRUST_ANCHORS: "/etc/kpi-id/bankid-cas.pem",
     });
     expect(config.sessionSecret).toBe(values.SESSION_SECRET);
     expect(config.database.url).toBe(values.DATABASE_URL);
@@ -48,6 +55,8 @@ describe("secrets read from files (NAME_FILE)", () => {
     expect(config.diia?.acquirerToken).toBe(values.DIIA_ACQUIRER_TOKEN);
     expect(config.diia?.authAcquirerToken).toBe(values.DIIA_AUTH_ACQUIRER_TOKEN);
     expect(config.google?.clientSecret).toBe(values.GOOGLE_CLIENT_SECRET);
+    expect(config.bankId?.clientSecret).toBe(values.BANKID_CLIENT_SECRET);
+    expect(config.bankId?.key).toEqual({ pem: values.BANKID_KEY });
     expect(config.saml.pairwiseSalt).toBe(values.SAML_PAIRWISE_SALT);
   });
 

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import type { z } from "zod";
+import { type BankIdConfig, bankIdAddresses, readBankIdConfig } from "./bankid.ts";
 import { ConfigError } from "./error.ts";
 import { readSamlConfig, type SamlConfig } from "./saml.ts";
 import { type Environment, environmentSchema } from "./schema.ts";
@@ -7,6 +8,7 @@ import { withSecretFiles } from "./secret-files.ts";
 import { resolveSessionSecrets } from "./secrets.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
+export type { BankIdConfig } from "./bankid.ts";
 export { ConfigError } from "./error.ts";
 export type { Environment } from "./schema.ts";
 
@@ -58,6 +60,8 @@ export interface Config {
   google?: GoogleConfig;
   /** Diia's partner API; present when DIIA_BASE_URL and DIIA_ACQUIRER_TOKEN are set. */
   diia?: DiiaConfig;
+  /** Sign-in with BankID NBU; present when BANKID_BASE_URL is set (then all it needs must be). */
+  bankId?: BankIdConfig;
   /** The SAML 2.0 identity provider's metadata contents and policies. */
   saml: SamlConfig;
   /** Outgoing mail (password reset links, security notices); absent without SMTP_URL. */
@@ -171,7 +175,7 @@ function addressesToCheck(environment: Environment): [string, string][] {
   const crlUrls = listOfCrlSources(environment.DIIA_CRLS)
     .filter((source) => /^[a-z][a-z0-9+.-]*:\/\//i.test(source))
     .map((source): [string, string] => ["DIIA_CRLS", source]);
-  return [...single, ...crlUrls];
+  return [...single, ...crlUrls, ...bankIdAddresses(environment)];
 }
 
 function requireTls(environment: Environment): void {
@@ -281,6 +285,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     google: readGoogleConfig(environment),
     diia: readDiiaConfig(environment),
+    bankId: readBankIdConfig(environment),
     saml: readSamlConfigOrFail(environment, publicUrl, sessionSecrets),
     mail: readMailConfig(environment, isProduction),
     passwordResetTtlSeconds: environment.PASSWORD_RESET_TTL_SECONDS,

@@ -83,6 +83,28 @@ export const environmentSchema = z.object({
   DIIA_CRL_GRACE_SECONDS: seconds(86400),
   DIIA_REQUEST_TTL_SECONDS: seconds(180),
 
+  BANKID_BASE_URL: httpUrl.optional(),
+  BANKID_CLIENT_ID: optionalText,
+  BANKID_CLIENT_SECRET: optionalText,
+  BANKID_KEY: optionalText,
+  BANKID_KEY_CONTAINER: optionalText,
+  BANKID_KEY_PASSWORD: optionalText,
+  BANKID_CERTIFICATE: optionalText,
+  BANKID_TRUST_ANCHORS: optionalText,
+  BANKID_INTERMEDIATE_CAS: optionalText,
+  BANKID_CRLS: optionalText,
+  BANKID_CRL_GRACE_SECONDS: seconds(86400),
+  BANKID_VERSION: z.enum(["v1", "v2"]).default("v1"),
+  BANKID_DATASET: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{1,4}$/, "must be the dataset number agreed with NBU")
+      .optional(),
+  ),
+  BANKID_BANK_PICKER: booleanFlag.optional(),
+  BANKID_SEND_REDIRECT_URI: booleanFlag.optional(),
+  BANKID_BANKS_CACHE_SECONDS: seconds(300),
+
   GOOGLE_ISSUER: httpUrl.default("https://accounts.google.com"),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,

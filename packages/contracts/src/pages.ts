@@ -9,8 +9,10 @@ import { isLanguage } from "./messages.ts";
 export const languagePages = [
   "",
   "diia",
+  "bankid-auth",
   "faq",
   "consent",
+  "device",
   "auth-success",
   "forgot-password",
   "reset-password",

@@ -11,8 +11,10 @@ type LanguagePage = (typeof languagePages)[number];
  */
 export const routeModules: Partial<Record<LanguagePage, { module: string; signedIn: boolean }>> = {
   diia: { module: "src/app/routes/diia.tsx", signedIn: false },
+  "bankid-auth": { module: "src/app/routes/bankid-auth.tsx", signedIn: false },
   faq: { module: "src/app/routes/content-pages.tsx", signedIn: false },
   consent: { module: "src/app/routes/consent.tsx", signedIn: false },
+  device: { module: "src/app/routes/device.tsx", signedIn: false },
   "auth-success": { module: "src/app/routes/auth-success.tsx", signedIn: false },
   "forgot-password": { module: "src/app/routes/forgot-password.tsx", signedIn: false },
   "reset-password": { module: "src/app/routes/reset-password.tsx", signedIn: false },

@@ -22,6 +22,11 @@ export const publicPages: RouteObject[] = [
     lazy: async () => ({ Component: (await import("./routes/diia.tsx")).DiiaRoute }),
   },
   {
+    path: "bankid-auth",
+    handle: title("bankid"),
+    lazy: async () => ({ Component: (await import("./routes/bankid-auth.tsx")).BankIdAuthRoute }),
+  },
+  {
     path: "faq",
     handle: title("faq"),
     lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).FaqRoute }),
@@ -30,6 +35,11 @@ export const publicPages: RouteObject[] = [
     path: "consent",
     handle: title("consent"),
     lazy: async () => ({ Component: (await import("./routes/consent.tsx")).ConsentRoute }),
+  },
+  {
+    path: "device",
+    handle: title("device"),
+    lazy: async () => ({ Component: (await import("./routes/device.tsx")).DeviceRoute }),
   },
   {
     path: "auth-success",

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
-import { Spinner } from "@/components/ui/spinner.tsx";
+import { ProviderReturn } from "@/components/provider-return.tsx";
 import { googleCallbackUrl, googleErrorUrl } from "@/features/google/api/google-auth.ts";
 import { browser } from "@/lib/browser.ts";
 import { useDocumentTitle } from "@/lib/document-title.ts";
@@ -27,12 +27,5 @@ export function GoogleAuthRoute() {
     }
   }, [searchParams, language]);
   useDocumentTitle();
-  return (
-    <div className="flex flex-1 flex-col items-center justify-center gap-4 px-4 py-16 text-center">
-      <Spinner size="large" className="text-primary" />
-      <p role="status" className="text-muted-foreground">
-        {t("auth:google.loading")}
-      </p>
-    </div>
-  );
+  return <ProviderReturn status={t("auth:google.loading")} />;
 }

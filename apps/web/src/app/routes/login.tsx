@@ -1,8 +1,14 @@
-import { appLinkParams, GOOGLE_ERROR_PARAM, type GoogleErrorReason, isGoogleErrorReason } from "@kpi-id/contracts";
+import {
+  appLinkParams,
+  BANKID_ERROR_PARAM,
+  GOOGLE_ERROR_PARAM,
+  isBankIdErrorReason,
+  isGoogleErrorReason,
+} from "@kpi-id/contracts";
 import { useIsMutating } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useLocation, useSearchParams } from "react-router";
+import { Link, useLocation } from "react-router";
 import { RefusalAlert } from "@/components/refusal-alert.tsx";
 import { Alert } from "@/components/ui/alert.tsx";
 import { TextSeparator } from "@/components/ui/separator.tsx";
@@ -12,52 +18,34 @@ import { useFinishSignIn } from "@/features/auth/api/use-finish-sign-in.ts";
 import { DiiaEntry } from "@/features/auth/components/diia-entry.tsx";
 import { GoogleButton } from "@/features/auth/components/google-button.tsx";
 import { LoginForm } from "@/features/auth/components/login-form.tsx";
+import { BankIdEntry } from "@/features/bankid/components/bankid-entry.tsx";
 import { localizedHref, localizePath, RETURN_TO_PARAM } from "@/lib/paths.ts";
 import { useSettings } from "@/lib/settings.ts";
 import { useLanguage } from "@/lib/use-language.ts";
+import { useReasonParam } from "@/lib/use-reason-param.ts";
 import { EntryGate } from "../gates/entry-gate.tsx";
 import { SettingsUnavailable } from "./settings-unavailable.tsx";
 
 /**
- * Reads google_auth_error once (the server's reason code; anything unknown counts as "failed"),
- * then removes it from the URL so a reload does not show it again.
- */
-function asReason(value: string | null): GoogleErrorReason | null {
-  return value === null || isGoogleErrorReason(value) ? value : "failed";
-}
-
-function useGoogleError(): [GoogleErrorReason | null, () => void] {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const present = searchParams.get(GOOGLE_ERROR_PARAM);
-  const [shown, setShown] = useState<GoogleErrorReason | null>(() => asReason(present));
-  useEffect(() => {
-    if (present === null) return;
-    setShown(asReason(present));
-    setSearchParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        next.delete(GOOGLE_ERROR_PARAM);
-        return next;
-      },
-      { replace: true },
-    );
-  }, [present, setSearchParams]);
-  return [shown, () => setShown(null)];
-}
-
-/**
- * One sign-in at a time: a password sign-in in the page, or Google's full-page flow once its button
- * is pressed (until the page comes back from the browser's cache, e.g. after Back).
+ * One sign-in at a time: a password sign-in in the page, or Google's or BankID's full-page flow once its
+ * button is pressed (until the page comes back from the browser's cache, e.g. after Back).
  */
 function useSignInRunning(): [boolean, () => void] {
   const passwordRunning = useIsMutating({ mutationKey: signInMutationKey }) > 0;
-  const [googleStarted, setGoogleStarted] = useState(false);
+  const [elsewhereStarted, setElsewhereStarted] = useState(false);
   useEffect(() => {
-    const reset = (event: PageTransitionEvent) => event.persisted && setGoogleStarted(false);
+    const reset = (event: PageTransitionEvent) => event.persisted && setElsewhereStarted(false);
     window.addEventListener("pageshow", reset);
     return () => window.removeEventListener("pageshow", reset);
   }, []);
-  return [passwordRunning || googleStarted, () => setGoogleStarted(true)];
+  return [passwordRunning || elsewhereStarted, () => setElsewhereStarted(true)];
+}
+
+/** The step-up notice names the strong ways this deployment offers besides a passkey and a second factor. */
+function stepUpKey(diiaEnabled: boolean, bankIdEnabled: boolean): string {
+  if (diiaEnabled && bankIdEnabled) return "auth:login.mfaRequired.descriptionWithDiiaAndBankId";
+  if (bankIdEnabled) return "auth:login.mfaRequired.descriptionWithBankId";
+  return diiaEnabled ? "auth:login.mfaRequired.descriptionWithDiia" : "auth:login.mfaRequired.description";
 }
 
 export function LoginScreen() {
@@ -65,12 +53,18 @@ export function LoginScreen() {
   const language = useLanguage();
   const { search } = useLocation();
   const settings = useSettings();
-  const [googleError, clearGoogleError] = useGoogleError();
+  const [googleError, clearGoogleError] = useReasonParam(GOOGLE_ERROR_PARAM, isGoogleErrorReason, "failed");
+  const [bankIdError, clearBankIdError] = useReasonParam(BANKID_ERROR_PARAM, isBankIdErrorReason, "failed");
   const finishSignIn = useFinishSignIn(search);
-  const [signInRunning, startGoogle] = useSignInRunning();
+  const [signInRunning, startElsewhere] = useSignInRunning();
   const appLinkProblem = useAppLinkProblem(search);
   const googleEnabled = settings.data?.googleEnabled ?? false;
   const diiaEnabled = settings.data?.diiaEnabled ?? false;
+  const bankIdEnabled = settings.data?.bankIdEnabled ?? false;
+  const clearRefusals = () => {
+    clearGoogleError();
+    clearBankIdError();
+  };
   // The server sends a one-factor session here (mfa=1) when an application or its acr_values ask for more.
   const stepUp = new URLSearchParams(search).get("mfa") === "1";
   return (
@@ -81,7 +75,7 @@ export function LoginScreen() {
       </div>
       {stepUp ? (
         <Alert title={t("auth:login.mfaRequired.title")} testId="mfa-required">
-          {t(diiaEnabled ? "auth:login.mfaRequired.descriptionWithDiia" : "auth:login.mfaRequired.description")}
+          {t(stepUpKey(diiaEnabled, bankIdEnabled))}
         </Alert>
       ) : null}
       {appLinkProblem ? (
@@ -92,9 +86,12 @@ export function LoginScreen() {
       {googleError ? (
         <RefusalAlert prefix={`auth:login.googleError.refused.${googleError}`} testId="google-error" />
       ) : null}
+      {bankIdError ? (
+        <RefusalAlert prefix={`auth:login.bankIdError.refused.${bankIdError}`} testId="bankid-error" />
+      ) : null}
       <div className="rounded-xl border border-border bg-white p-5 shadow-sm sm:p-6">
-        <LoginForm onSignedIn={finishSignIn} onAttempt={clearGoogleError} disabled={signInRunning} />
-        {diiaEnabled || settings.data?.emailRecoveryEnabled ? (
+        <LoginForm onSignedIn={finishSignIn} onAttempt={clearRefusals} disabled={signInRunning} />
+        {diiaEnabled || bankIdEnabled || settings.data?.emailRecoveryEnabled ? (
           <Link
             to={localizePath(language, "/forgot-password")}
             className="mt-4 inline-block text-sm font-medium text-primary underline-offset-4 hover:underline"
@@ -104,7 +101,7 @@ export function LoginScreen() {
         ) : null}
       </div>
       {settings.isError ? <SettingsUnavailable what="signIn" /> : null}
-      {diiaEnabled || googleEnabled ? <TextSeparator text={t("auth:login.or")} /> : null}
+      {diiaEnabled || googleEnabled || bankIdEnabled ? <TextSeparator text={t("auth:login.or")} /> : null}
       {diiaEnabled ? (
         <DiiaEntry
           href={localizedHref(language, "/diia", search, [...appLinkParams, RETURN_TO_PARAM])}
@@ -113,8 +110,22 @@ export function LoginScreen() {
           disabled={signInRunning}
         />
       ) : null}
+      {bankIdEnabled ? (
+        <BankIdEntry
+          label={t("auth:login.bankid")}
+          search={search}
+          bankPicker={settings.data?.bankIdBankPicker ?? false}
+          disabled={signInRunning}
+          onStart={startElsewhere}
+        />
+      ) : null}
       {googleEnabled ? (
-        <GoogleButton label={t("auth:login.google")} search={search} disabled={signInRunning} onStart={startGoogle} />
+        <GoogleButton
+          label={t("auth:login.google")}
+          search={search}
+          disabled={signInRunning}
+          onStart={startElsewhere}
+        />
       ) : null}
     </div>
   );

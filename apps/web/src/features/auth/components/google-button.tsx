@@ -1,7 +1,6 @@
 import { appLinkParams } from "@kpi-id/contracts";
-import { buttonVariants } from "@/components/ui/button.tsx";
+import { FullPageLink } from "@/components/full-page-link.tsx";
 import { keepParams } from "@/lib/paths.ts";
-import { cn } from "@/lib/utils.ts";
 
 function GoogleMark() {
   return (
@@ -37,19 +36,14 @@ interface GoogleButtonProps {
 /** A full-page navigation: the server starts Google's flow and must set its own cookie. */
 export function GoogleButton({ label, search, disabled, onStart }: GoogleButtonProps) {
   return (
-    <a
+    <FullPageLink
       href={`/api/google/redirect${keepParams(search, appLinkParams)}`}
-      className={cn(
-        buttonVariants({ variant: "outline", size: "lg", className: "w-full" }),
-        disabled && "pointer-events-none opacity-50",
-      )}
-      aria-disabled={disabled || undefined}
-      tabIndex={disabled ? -1 : undefined}
-      onClick={(event) => (disabled ? event.preventDefault() : onStart())}
-      data-testid="google-login"
+      disabled={disabled}
+      onStart={onStart}
+      testId="google-login"
     >
       <GoogleMark />
       {label}
-    </a>
+    </FullPageLink>
   );
 }

@@ -25,6 +25,7 @@ export function LockedOutHelp() {
             </Link>
           </li>
         ) : null}
+        {settings?.bankIdEnabled ? <li>{t("auth:login.lockedOut.bankid")}</li> : null}
         {settings?.googleEnabled ? <li>{t("auth:login.lockedOut.google")}</li> : null}
         <li>
           <Link className={linkClass} to={localizePath(language, "/forgot-password")}>

@@ -1,9 +1,9 @@
-import { ChevronRight, Mail, QrCode } from "lucide-react";
+import { ChevronRight, Landmark, Mail, QrCode } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
-export type RecoveryRoute = "diia" | "email";
+export type RecoveryRoute = "diia" | "bankid" | "email";
 
 function Choice({ to, icon, title, description }: { to: string; icon: ReactNode; title: string; description: string }) {
   return (
@@ -23,7 +23,21 @@ function Choice({ to, icon, title, description }: { to: string; icon: ReactNode;
   );
 }
 
-/** The ways back in this deployment offers: Diia (when configured) and e-mail (when mail is). */
+const choices: Record<RecoveryRoute, { icon: ReactNode; title: string; description: string }> = {
+  diia: { icon: <QrCode aria-hidden />, title: "password:forgot.diia", description: "password:forgot.diiaDescription" },
+  bankid: {
+    icon: <Landmark aria-hidden />,
+    title: "password:forgot.bankid",
+    description: "password:forgot.bankidDescription",
+  },
+  email: {
+    icon: <Mail aria-hidden />,
+    title: "password:forgot.email",
+    description: "password:forgot.emailDescription",
+  },
+};
+
+/** The ways back in this deployment offers, in the order given: Diia and BankID (when configured), e-mail (when mail is). */
 export function RecoveryChoice({
   routes,
   hrefOf,
@@ -35,22 +49,15 @@ export function RecoveryChoice({
   return (
     <nav aria-label={t("password:forgot.choose")}>
       <ul className="flex flex-col gap-3">
-        {routes.includes("diia") ? (
+        {routes.map((route) => (
           <Choice
-            to={hrefOf("diia")}
-            icon={<QrCode aria-hidden />}
-            title={t("password:forgot.diia")}
-            description={t("password:forgot.diiaDescription")}
+            key={route}
+            to={hrefOf(route)}
+            icon={choices[route].icon}
+            title={t(choices[route].title)}
+            description={t(choices[route].description)}
           />
-        ) : null}
-        {routes.includes("email") ? (
-          <Choice
-            to={hrefOf("email")}
-            icon={<Mail aria-hidden />}
-            title={t("password:forgot.email")}
-            description={t("password:forgot.emailDescription")}
-          />
-        ) : null}
+        ))}
       </ul>
     </nav>
   );

@@ -13,6 +13,7 @@ export const appRedirectUriMaxLength = 1024;
 
 /**
  * Added by KPI ID (never by the application) to `/{lang}/apps?appId=…` when the application is on the person's list
- * but its redirectUri is not registered: the page tells the person instead of sending them on (which would loop).
+ * but its redirectUri is not registered: the page tells the person instead of sending them on (which would loop);
+ * `testing` when the application is not live yet (developers' page) and the person is not one of its testers.
  */
-export const appLinkRefusal = { param: "refused", redirectUri: "redirectUri" } as const;
+export const appLinkRefusal = { param: "refused", redirectUri: "redirectUri", testing: "testing" } as const;

@@ -12,6 +12,13 @@ export const consentDetailsSchema = z.object({
    * and its one button returns to the application with `access_denied`.
    */
   access: z.boolean(),
+  /**
+   * False for an application registered on the developers' page that operators have not approved: the screen
+   * marks it "not reviewed by the university". Absent for the others (reviewed by being made by an operator).
+   */
+  reviewed: z.boolean().optional(),
+  /** Without access because the application is still in testing: the screen says so instead of "no access". */
+  inTesting: z.boolean().optional(),
 });
 export type ConsentDetails = z.infer<typeof consentDetailsSchema>;
 

@@ -7,7 +7,9 @@ import { forgetSamlConsents } from "./saml-consents.ts";
  * Who may use which application, decided here for every protocol (ticket, OpenID Connect, SAML):
  * at sign-in, at app redirect, at token use, and in the apps list. Access is the application's rules
  * (affiliation, unit with or without sub-units, record status: every condition a rule gives must hold for
- * one of the person's records), or an individual grant; an individual exclusion wins over both.
+ * one of the person's records), or an individual grant; an individual exclusion wins over both. That is for a live
+ * application; one in testing, in review or rejected (developers' page, issue 39) lets in only its owners and
+ * named testers, and a suspended one nobody.
  * Nothing here is cached, so a rule change takes effect at once; the apps list that GET /user keeps in memory
  * (sessions/cache.ts) is dropped when a trigger announces the change.
  */
@@ -18,24 +20,55 @@ import { forgetSamlConsents } from "./saml-consents.ts";
  */
 export function accessibleApplicationIds(userId: RawBuilder<unknown> | string): RawBuilder<string> {
   return sql<string>`(
-    select granted.application_id from user_applications granted where granted.user_id = ${userId}
+    select ruled.application_id
+    from (
+      select granted.application_id from user_applications granted where granted.user_id = ${userId}
+      union
+      select rule.application_id
+      from person_affiliations person
+      left join units person_unit on person_unit.id = person.unit_id
+      join access_rules rule on
+        (rule.affiliation is null or rule.affiliation = person.affiliation)
+        and (rule.status is null or rule.status = person.status)
+        and (rule.unit_id is null or rule.unit_id = person.unit_id
+          or (rule.include_subunits and rule.unit_id = any(person_unit.ancestry)))
+      where person.user_id = ${userId}
+      except
+      select excluded.application_id from access_exclusions excluded where excluded.user_id = ${userId}
+    ) ruled
+    join applications live on live.id = ruled.application_id and live.lifecycle = 'live' and live.suspended_at is null
     union
-    select rule.application_id
-    from person_affiliations person
-    left join units person_unit on person_unit.id = person.unit_id
-    join access_rules rule on
-      (rule.affiliation is null or rule.affiliation = person.affiliation)
-      and (rule.status is null or rule.status = person.status)
-      and (rule.unit_id is null or rule.unit_id = person.unit_id
-        or (rule.include_subunits and rule.unit_id = any(person_unit.ancestry)))
-    where person.user_id = ${userId}
-    except
-    select excluded.application_id from access_exclusions excluded where excluded.user_id = ${userId}
+    select named.application_id
+    from (
+      select owner.application_id from application_owners owner where owner.user_id = ${userId}
+      union
+      select tester.application_id from application_testers tester where tester.user_id = ${userId}
+    ) named
+    join applications testing on testing.id = named.application_id
+      and testing.lifecycle <> 'live' and testing.suspended_at is null
   )`;
+}
+
+/** Whether the person is one of the application's owners or named testers, as one SQL expression. */
+function namedTester(userId: string, applicationId: string): RawBuilder<boolean> {
+  return sql<boolean>`(
+    exists (select 1 from application_owners where user_id = ${userId} and application_id = ${applicationId})
+    or exists (select 1 from application_testers where user_id = ${userId} and application_id = ${applicationId}))`;
 }
 
 /** Whether the person may use the application now, as one SQL expression (its parameters bound in it). */
 export function applicationAccess(userId: string, applicationId: string): RawBuilder<boolean> {
+  return sql<boolean>`coalesce((
+    select case
+      when gate.suspended_at is not null then false
+      when gate.lifecycle <> 'live' then ${namedTester(userId, applicationId)}
+      else ${ruledAccess(userId, applicationId)}
+    end
+    from applications gate where gate.id = ${applicationId}), false)`;
+}
+
+/** The operator's rules, grants and exclusions: who may use a live application. */
+function ruledAccess(userId: string, applicationId: string): RawBuilder<boolean> {
   return sql<boolean>`(
       not exists (select 1 from access_exclusions where user_id = ${userId} and application_id = ${applicationId})
       and (

@@ -68,6 +68,8 @@ export interface Config {
   mail?: MailConfig;
   /** How long a password reset link (or a Diia recovery) stays good. */
   passwordResetTtlSeconds: number;
+  /** Who may register applications on /{lang}/developers, and how many each may own (DEVELOPER_*). */
+  developers: { affiliations: Environment["DEVELOPER_AFFILIATIONS"]; maxApplications: number };
 }
 
 export interface MailConfig {
@@ -289,5 +291,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     saml: readSamlConfigOrFail(environment, publicUrl, sessionSecrets),
     mail: readMailConfig(environment, isProduction),
     passwordResetTtlSeconds: environment.PASSWORD_RESET_TTL_SECONDS,
+    developers: {
+      affiliations: environment.DEVELOPER_AFFILIATIONS,
+      maxApplications: environment.DEVELOPER_MAX_APPLICATIONS,
+    },
   };
 }

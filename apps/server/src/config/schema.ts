@@ -119,6 +119,18 @@ export const environmentSchema = z.object({
   MAIL_SANDBOX: booleanFlag.optional(),
   PASSWORD_RESET_TTL_SECONDS: seconds(30 * 60),
 
+  DEVELOPER_AFFILIATIONS: z
+    .string()
+    .default("student,employee")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((each) => each.trim())
+        .filter((each) => each !== ""),
+    )
+    .pipe(z.array(z.enum(["student", "employee", "faculty", "staff", "member", "alum"]))),
+  DEVELOPER_MAX_APPLICATIONS: z.coerce.number().int().min(0).max(1000).default(5),
+
   SAML_SCOPE: z
     .string()
     .regex(/^[a-z0-9.-]+$/)

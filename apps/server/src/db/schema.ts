@@ -1,6 +1,7 @@
 import type { AuthMethod, Language, ProcessingStatus } from "@kpi-id/contracts";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type { PeopleTables } from "./people-schema.ts";
+import type { DeveloperApplicationColumns, DeveloperTables } from "./schema-developers.ts";
 import type { PasskeyTables } from "./schema-passkeys.ts";
 import type {
   SamlConsentsTable,
@@ -55,7 +56,7 @@ export interface ExternalIdentitiesTable {
   created_at: Timestamp;
 }
 
-export interface ApplicationsTable {
+export interface ApplicationsTable extends DeveloperApplicationColumns {
   id: Generated<string>;
   name: string;
   title: string;
@@ -250,7 +251,7 @@ export interface SchemaMigrationsTable {
   applied_at: Timestamp;
 }
 
-export interface Database extends PeopleTables, PasskeyTables {
+export interface Database extends PeopleTables, PasskeyTables, DeveloperTables {
   users: UsersTable;
   external_identities: ExternalIdentitiesTable;
   applications: ApplicationsTable;

@@ -56,6 +56,7 @@ export async function findOidcClient(
   clientId: string,
 ): Promise<AdapterPayload | undefined> {
   const application = await findApplication(clientId);
-  if (!application?.oidc_enabled) return undefined;
+  // A suspended application is no client at all: authorization, token and refresh all stop at once.
+  if (!application?.oidc_enabled || application.suspended_at) return undefined;
   return clientMetadata(application);
 }

@@ -8,6 +8,8 @@ import { hasApplicationAccess } from "../access/applications.ts";
 import { cachedApplicationById } from "../apps/cache.ts";
 import { localizedTexts } from "../apps/localized.ts";
 import { audit } from "../audit/record.ts";
+import { recordIntegrationFailure } from "../developers/health.ts";
+import { refusedForTesting } from "../developers/testing.ts";
 import { AppError, hasCode } from "../errors.ts";
 import { requestLanguage } from "../http/language.ts";
 import { canStepUp } from "../mfa/decision.ts";
@@ -141,6 +143,8 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         // rather than a bounce to the application with an error it would report as "you declined".
         if (!(await hasApplicationAccess(app.db, session.userId, application.id))) {
           await auditRefusal(request, facts, noAccess);
+          const failure = refusedForTesting(application) ? "in_testing" : "no_access";
+          await recordIntegrationFailure(app.db, application.id, "oidc", failure);
           return reply.redirect(`/${language}/consent?uid=${encodeURIComponent(interaction.uid)}`, 303);
         }
         const remembered =
@@ -173,11 +177,14 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         const interaction = await loadInteraction(runtime.provider, request, reply, request.params.uid);
         const session = await requireSession(request, reply);
         const application = await applicationOf(app, interaction);
+        const access = await hasApplicationAccess(app.db, session.userId, application.id);
         return {
           application: localizedTexts(application, requestLanguage(request)),
           scopes: requestedScopes(interaction).filter((scope) => scope !== "openid"),
           person: { name: session.user.full_name },
-          access: await hasApplicationAccess(app.db, session.userId, application.id),
+          access,
+          reviewed: application.lifecycle === "live",
+          inTesting: !access && refusedForTesting(application),
         };
       },
     );

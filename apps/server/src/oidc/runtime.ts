@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type Provider from "oidc-provider";
 import { type AuditEvent, recordAuditEvent } from "../audit/record.ts";
+import { recordOidcFailures } from "../developers/oidc-failures.ts";
 import { ensureSigningKey, loadPublishedKeys } from "./keys.ts";
 import { createProvider, signingKeyRetentionSeconds } from "./provider.ts";
 import { logRefusals } from "./refusal-log.ts";
@@ -50,6 +51,7 @@ export class OidcRuntime {
     // The provider answers its own 500s; they reach the log here.
     provider.on("server_error", (_ctx: unknown, error: unknown) => app.log.error({ err: error }, "oidc: server error"));
     logRefusals(provider, app.log);
+    recordOidcFailures(provider, app.db);
     return { provider, fingerprint };
   }
 

@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { cachedApplicationById } from "../apps/cache.ts";
 import { audit, countAuditEvent, requestAuditRow } from "../audit/record.ts";
+import { recordIntegrationFailure } from "../developers/health.ts";
 import { AppError } from "../errors.ts";
 import { refedsMfa, refedsSfa } from "../oidc/acr.ts";
 import { rolesTicketData } from "../people/profile.ts";
@@ -38,13 +39,19 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
   const appId = presented.appId ?? basic.appId;
   const application = appId ? await cachedApplicationById(request.server.applicationCache, db, appId) : undefined;
   const secretOk = secretMatches(application, presented.appSecret ?? basic.appSecret ?? "");
-  if (!application || !secretOk || !presented.ticketId) {
+  const suspended = application?.suspended_at != null;
+  if (!application || !secretOk || !presented.ticketId || suspended) {
     await audit(request, {
       type: "ticket_exchange",
       result: "failure",
       applicationId: application?.id,
       reason: application && !secretOk ? "app.wrong_secret" : "ticket.invalid",
     });
+    // The owners' health view says what went wrong; the caller learns only the one 401.
+    if (application) {
+      const reason = !secretOk ? "wrong_secret" : suspended ? "suspended" : "ticket_invalid";
+      await recordIntegrationFailure(db, application.id, "ticket", reason);
+    }
     throw new AppError("ticket.invalid");
   }
   const now = clock();
@@ -57,6 +64,8 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
       applicationId: application.id,
       reason: "ticket.invalid",
     });
+    // Expired, already used, or another application's: the same fix (redeem each ticket once, at once).
+    await recordIntegrationFailure(db, application.id, "ticket", "ticket_invalid");
     throw new AppError("ticket.invalid");
   }
   const { ticket, user, roles } = redeemed;

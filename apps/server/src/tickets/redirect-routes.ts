@@ -6,6 +6,8 @@ import { hasApplicationAccess } from "../access/applications.ts";
 import { cachedApplicationById } from "../apps/cache.ts";
 import { audit } from "../audit/record.ts";
 import type { ApplicationRow } from "../db/schema.ts";
+import { recordIntegrationFailure } from "../developers/health.ts";
+import { refusedForTesting } from "../developers/testing.ts";
 import { requestLanguage } from "../http/language.ts";
 import { canStepUp } from "../mfa/decision.ts";
 import { secondFactorSetUpPath } from "../sessions/complete-sign-in.ts";
@@ -92,6 +94,11 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
       const allowed = application ? await hasApplicationAccess(app.db, session.userId, application.id) : false;
       const callback = application ? chosenCallback(application, redirectUri) : undefined;
       if (!application || !allowed || !callback) {
+        const inTesting = application && !allowed ? refusedForTesting(application) : false;
+        if (application) {
+          const failure = !allowed ? (inTesting ? "in_testing" : "no_access") : "redirect_uri_not_registered";
+          await recordIntegrationFailure(app.db, application.id, "ticket", failure);
+        }
         await audit(request, {
           type: "app_redirect",
           result: "failure",
@@ -103,6 +110,11 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
         // person's list, so the page is also told why (else it would send the browser straight back here).
         if (application && allowed) {
           const refused = new URLSearchParams({ [appLinkRefusal.param]: appLinkRefusal.redirectUri });
+          return reply.redirect(`${pagePath(language, "apps", { appId: application.id })}&${refused}`, 302);
+        }
+        // An application in testing: the page says so (only its owners and testers may sign in yet).
+        if (application && inTesting) {
+          const refused = new URLSearchParams({ [appLinkRefusal.param]: appLinkRefusal.testing });
           return reply.redirect(`${pagePath(language, "apps", { appId: application.id })}&${refused}`, 302);
         }
         return reply.redirect(pagePath(language, "apps", { appId }), 302);

@@ -1,0 +1,51 @@
+import type { ApplicationLifecycle } from "@kpi-id/contracts";
+import type { ColumnType, Generated } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+/** The columns migration 0450 added to applications for the developers' page (issue 39). */
+export interface DeveloperApplicationColumns {
+  /** testing → in_review → live or rejected; operator-made applications are live. */
+  lifecycle: ColumnType<ApplicationLifecycle, ApplicationLifecycle | undefined, ApplicationLifecycle>;
+  /** An operator stopped its sign-ins; null when not suspended. */
+  suspended_at: NullableTimestamp;
+  suspension_reason: ColumnType<string, string | undefined, string>;
+  icon_url: ColumnType<string, string | undefined, string>;
+  home_page_url: ColumnType<string, string | undefined, string>;
+  privacy_policy_url: ColumnType<string, string | undefined, string>;
+}
+
+export interface ApplicationPeopleTable {
+  application_id: string;
+  user_id: string;
+  added_at: Timestamp;
+}
+
+export interface ApplicationReviewsTable {
+  id: Generated<string>;
+  application_id: string;
+  requested_by: string | null;
+  purpose: string;
+  data_needed: string;
+  requested_at: Timestamp;
+  decision: ColumnType<"approved" | "rejected" | null, "approved" | "rejected" | null | undefined>;
+  decision_reason: ColumnType<string, string | undefined, string>;
+  decided_by: ColumnType<string | null, string | null | undefined, string | null>;
+  decided_at: NullableTimestamp;
+}
+
+export interface IntegrationFailuresTable {
+  id: Generated<string>;
+  application_id: string;
+  occurred_at: Timestamp;
+  protocol: "ticket" | "oidc";
+  reason: string;
+}
+
+export interface DeveloperTables {
+  application_owners: ApplicationPeopleTable;
+  application_testers: ApplicationPeopleTable;
+  application_reviews: ApplicationReviewsTable;
+  integration_failures: IntegrationFailuresTable;
+}

@@ -1,0 +1,77 @@
+import { type IntegrationFailureReason, type IntegrationHealth, integrationFailureLimit } from "@kpi-id/contracts";
+import { sql } from "kysely";
+import type { Db } from "../db/schema.ts";
+
+const healthDays = 30;
+const dayMs = 86_400_000;
+
+/**
+ * Notes what an application's integration got wrong, for its owners' health view: the protocol and the
+ * reason, never the person, the address or any value sent. Only the newest integrationFailureLimit stay,
+ * so a flood of bad requests cannot grow the table. Never throws: a sign-in's answer does not wait on it.
+ */
+export async function recordIntegrationFailure(
+  db: Db,
+  applicationId: string,
+  protocol: "ticket" | "oidc",
+  reason: IntegrationFailureReason,
+): Promise<void> {
+  try {
+    await db.insertInto("integration_failures").values({ application_id: applicationId, protocol, reason }).execute();
+    await db
+      .deleteFrom("integration_failures")
+      .where("application_id", "=", applicationId)
+      .where(
+        "id",
+        "<=",
+        db
+          .selectFrom("integration_failures")
+          .select("id")
+          .where("application_id", "=", applicationId)
+          .orderBy("id", "desc")
+          .offset(integrationFailureLimit)
+          .limit(1),
+      )
+      .execute();
+  } catch {
+    // The health view is a help for developers; a refused sign-in is answered the same without its note.
+  }
+}
+
+/** Sign-ins per UTC day for the last 30 days (from the audit log) and the last failures, newest first. */
+export async function integrationHealth(db: Db, applicationId: string, now: Date): Promise<IntegrationHealth> {
+  const today = Math.floor(now.getTime() / dayMs) * dayMs;
+  const since = new Date(today - (healthDays - 1) * dayMs);
+  const counted = await db
+    .selectFrom("audit_events")
+    .select([
+      sql<string>`to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD')`.as("day"),
+      sql<string>`count(*)`.as("n"),
+    ])
+    .where("application_id", "=", applicationId)
+    .where("occurred_at", ">=", since)
+    .where("result", "=", "success")
+    .where("event_type", "in", ["app_redirect", "oidc_sign_in", "oidc_device_confirmed"])
+    .groupBy("day")
+    .execute();
+  const byDay = new Map(counted.map((row) => [row.day, Number(row.n)]));
+  const signInsPerDay = Array.from({ length: healthDays }, (_, index) => {
+    const day = new Date(since.getTime() + index * dayMs).toISOString().slice(0, 10);
+    return { day, signIns: byDay.get(day) ?? 0 };
+  });
+  const failures = await db
+    .selectFrom("integration_failures")
+    .select(["occurred_at", "protocol", "reason"])
+    .where("application_id", "=", applicationId)
+    .orderBy("id", "desc")
+    .limit(integrationFailureLimit)
+    .execute();
+  return {
+    signInsPerDay,
+    failures: failures.map((row) => ({
+      at: row.occurred_at.toISOString(),
+      protocol: row.protocol,
+      reason: row.reason as IntegrationFailureReason,
+    })),
+  };
+}

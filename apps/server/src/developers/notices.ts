@@ -1,0 +1,78 @@
+import type { Language } from "@kpi-id/contracts";
+import type { FastifyInstance } from "fastify";
+import type { ApplicationRow } from "../db/schema.ts";
+import { sendInBackground } from "../mail/mailer.ts";
+import { type MessageContent, renderMessage } from "../mail/messages.ts";
+import { verifiedAddressOf } from "../mail/notify.ts";
+
+/** What an operator decided about an application, told to its owners by e-mail. */
+export type OwnerNotice = "approved" | "rejected" | "suspended" | "unsuspended";
+
+const subjects: Record<OwnerNotice, Record<Language, string>> = {
+  approved: { uk: "Застосунок схвалено", en: "Your application is approved" },
+  rejected: { uk: "Застосунок не схвалено", en: "Your application was not approved" },
+  suspended: { uk: "Застосунок призупинено", en: "Your application is suspended" },
+  unsuspended: { uk: "Застосунок знову працює", en: "Your application works again" },
+};
+
+const bodies: Record<OwnerNotice, Record<Language, (title: string) => string>> = {
+  approved: {
+    uk: (title) =>
+      `Адміністратори KPI ID схвалили «${title}»: тепер у нього можуть увійти всі, кому дозволяють правила доступу.`,
+    en: (title) => `KPI ID's operators approved “${title}”: everyone the access rules allow can now sign in to it.`,
+  },
+  rejected: {
+    uk: (title) => `Адміністратори KPI ID не схвалили «${title}». Він і далі працює для власників і тестувальників.`,
+    en: (title) => `KPI ID's operators did not approve “${title}”. It still works for its owners and testers.`,
+  },
+  suspended: {
+    uk: (title) => `Адміністратори KPI ID призупинили «${title}»: увійти в нього зараз не може ніхто.`,
+    en: (title) => `KPI ID's operators suspended “${title}”: nobody can sign in to it now.`,
+  },
+  unsuspended: {
+    uk: (title) => `Адміністратори KPI ID відновили «${title}»: входи в нього знову працюють.`,
+    en: (title) => `KPI ID's operators resumed “${title}”: sign-ins to it work again.`,
+  },
+};
+
+/** The message in one language; the reason is the operator's own words, quoted. */
+export function ownerNotice(
+  notice: OwnerNotice,
+  language: Language,
+  application: Pick<ApplicationRow, "id" | "title" | "title_en">,
+  reason: string,
+  publicUrl: string,
+): MessageContent {
+  const title = language === "en" && application.title_en ? application.title_en : application.title;
+  const because = reason ? [language === "uk" ? `Причина: ${reason}` : `Reason: ${reason}`] : [];
+  return {
+    subject: `${subjects[notice][language]}: ${title}`,
+    paragraphs: [bodies[notice][language](title), ...because],
+    action: {
+      label: language === "uk" ? "Відкрити сторінку розробника" : "Open the developers' page",
+      url: `${publicUrl}/${language}/developers/${application.id}`,
+    },
+  };
+}
+
+/** Mails every owner with a confirmed address, each in the language of their last sign-in. */
+export async function notifyOwners(
+  app: FastifyInstance,
+  application: Pick<ApplicationRow, "id" | "title" | "title_en">,
+  notice: OwnerNotice,
+  reason = "",
+): Promise<void> {
+  const owners = await app.db
+    .selectFrom("application_owners")
+    .innerJoin("users", "users.id", "application_owners.user_id")
+    .select(["users.email", "users.verified_email", "users.language"])
+    .where("application_owners.application_id", "=", application.id)
+    .execute();
+  for (const owner of owners) {
+    const to = verifiedAddressOf(owner);
+    if (!to) continue;
+    const language = owner.language ?? "uk";
+    const content = ownerNotice(notice, language, application, reason, app.config.publicUrl);
+    sendInBackground(app, { to, ...renderMessage(content, language) });
+  }
+}

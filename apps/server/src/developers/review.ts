@@ -1,0 +1,116 @@
+import type { ApplicationReview, ReviewDecision, ReviewRequest } from "@kpi-id/contracts";
+import type { ApplicationRow, Db } from "../db/schema.ts";
+import { AppError } from "../errors.ts";
+import { checkDeveloperUris } from "./uris.ts";
+
+/** The newest review request of the application and its answer, or null before the first. */
+export async function latestReview(db: Db, applicationId: string): Promise<ApplicationReview | null> {
+  const row = await db
+    .selectFrom("application_reviews")
+    .selectAll()
+    .where("application_id", "=", applicationId)
+    .orderBy("requested_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    status: row.decision ?? "pending",
+    purpose: row.purpose,
+    dataNeeded: row.data_needed,
+    reason: row.decision_reason,
+    requestedAt: row.requested_at.toISOString(),
+    decidedAt: row.decided_at?.toISOString() ?? null,
+  };
+}
+
+/**
+ * An owner asks to go live: from testing or after a rejection, not while suspended. A live application may
+ * only have https addresses, so those are checked now rather than at approval.
+ */
+export async function requestReview(db: Db, application: ApplicationRow, userId: string, request: ReviewRequest) {
+  const open = application.lifecycle === "testing" || application.lifecycle === "rejected";
+  if (!open || application.suspended_at) throw new AppError("developer.review_not_possible");
+  const callbacks = [application.callback_url, ...application.extra_callback_urls].filter(Boolean);
+  checkDeveloperUris({ callbackUrls: callbacks, redirectUris: application.redirect_uris }, "live");
+  await db.transaction().execute(async (tx) => {
+    const moved = await tx
+      .updateTable("applications")
+      .set({ lifecycle: "in_review", updated_at: new Date() })
+      .where("id", "=", application.id)
+      .where("lifecycle", "in", ["testing", "rejected"])
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0) throw new AppError("developer.review_not_possible");
+    await tx
+      .insertInto("application_reviews")
+      .values({
+        application_id: application.id,
+        requested_by: userId,
+        purpose: request.purpose,
+        data_needed: request.dataNeeded,
+      })
+      .execute();
+  });
+}
+
+/**
+ * An operator's answer to the pending request. Approval makes the application live; with no access rule yet it
+ * gets the default one (every active employee and every studying student: `status` of a current record), so it
+ * works for the campus at once and the operator narrows it in the console as for any application.
+ */
+export async function decideReview(db: Db, applicationId: string, operatorId: string, decision: ReviewDecision) {
+  return db.transaction().execute(async (tx) => {
+    const pending = await tx
+      .selectFrom("application_reviews")
+      .select("id")
+      .where("application_id", "=", applicationId)
+      .where("decision", "is", null)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!pending) throw new AppError("admin.review_not_pending");
+    const now = new Date();
+    const reason = decision.decision === "rejected" ? decision.reason : "";
+    await tx
+      .updateTable("application_reviews")
+      .set({ decision: decision.decision, decision_reason: reason, decided_by: operatorId, decided_at: now })
+      .where("id", "=", pending.id)
+      .execute();
+    const lifecycle = decision.decision === "approved" ? "live" : "rejected";
+    const row = await tx
+      .updateTable("applications")
+      .set({ lifecycle, updated_at: now })
+      .where("id", "=", applicationId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (decision.decision === "approved") {
+      const rules = await tx
+        .selectFrom("access_rules")
+        .select("id")
+        .where("application_id", "=", applicationId)
+        .execute();
+      if (rules.length === 0) {
+        await tx
+          .insertInto("access_rules")
+          .values([
+            { application_id: applicationId, status: "active" },
+            { application_id: applicationId, status: "studying" },
+          ])
+          .execute();
+      }
+    }
+    return { application: row, reason };
+  });
+}
+
+/** An operator stops or resumes every sign-in to the application. */
+export async function setSuspension(db: Db, applicationId: string, suspended: boolean, reason: string) {
+  return db
+    .updateTable("applications")
+    .set({
+      suspended_at: suspended ? new Date() : null,
+      suspension_reason: suspended ? reason : "",
+      updated_at: new Date(),
+    })
+    .where("id", "=", applicationId)
+    .returningAll()
+    .executeTakeFirst();
+}

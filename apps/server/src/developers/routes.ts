@@ -1,0 +1,213 @@
+import {
+  developerApplicationInputSchema,
+  developerApplicationParamsSchema,
+  developerApplicationSchema,
+  developerApplicationsSchema,
+  developerApplicationUpdateSchema,
+  developerCredentialsSchema,
+  errorBodySchema,
+  integrationHealthSchema,
+  reviewRequestSchema,
+} from "@kpi-id/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { audit } from "../audit/record.ts";
+import { AppError } from "../errors.ts";
+import { requireSession } from "../sessions/current.ts";
+import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
+import { integrationHealth } from "./health.ts";
+import { requestReview } from "./review.ts";
+import {
+  applicationsOwnedBy,
+  createDeveloperApplication,
+  mayRegister,
+  ownedApplication,
+  rotateDeveloperSecret,
+  updateDeveloperApplication,
+} from "./store.ts";
+import { applicationDetail, applicationSummary } from "./view.ts";
+
+const tags = ["developers"];
+const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const params = developerApplicationParamsSchema;
+const notOwned = "404 `developer.application_not_found` for an application the person does not own (or none).";
+
+/** The developers' page (/{lang}/developers): a person's own applications (issue 39). */
+export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/api/developers/applications",
+    {
+      schema: {
+        tags,
+        summary: "My applications",
+        description:
+          "The applications the signed-in person owns, whether they may register more (DEVELOPER_AFFILIATIONS) " +
+          "and how many one person may own (DEVELOPER_MAX_APPLICATIONS).",
+        response: { 200: developerApplicationsSchema, 401: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = await requireSession(request, reply);
+      const { affiliations, maxApplications } = app.config.developers;
+      const [allowed, rows] = await Promise.all([
+        mayRegister(app.db, userId, affiliations),
+        applicationsOwnedBy(app.db, userId),
+      ]);
+      return { allowed, limit: maxApplications, applications: rows.map(applicationSummary) };
+    },
+  );
+
+  app.post(
+    "/api/developers/applications",
+    {
+      schema: {
+        tags,
+        summary: "Register an application",
+        description:
+          "A new application in testing (only its owners and named testers sign in), the person its owner; its " +
+          "secret is in this answer only. 403 `developer.not_allowed` for an affiliation the operator does not " +
+          "let register, 409 `developer.limit_reached` past DEVELOPER_MAX_APPLICATIONS, 400 " +
+          "`developer.invalid_uri` for an address with a wildcard, a user name, a fragment or a scheme but https " +
+          "(http only on localhost), 400 `developer.uri_required` with neither a callback nor a redirect URI.",
+        body: developerApplicationInputSchema,
+        response: { 200: developerCredentialsSchema, 400: errorBodySchema, 409: errorBodySchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = await requireSession(request, reply);
+      const { affiliations, maxApplications } = app.config.developers;
+      if (!(await mayRegister(app.db, userId, affiliations))) throw new AppError("developer.not_allowed");
+      const created = await createDeveloperApplication(app.db, userId, request.body, maxApplications);
+      await audit(request, {
+        type: "application_created",
+        result: "success",
+        userId,
+        applicationId: created.application.id,
+        details: { via: "developers" },
+      });
+      return { application: await applicationDetail(app.db, created.application, userId), secret: created.secret };
+    },
+  );
+
+  app.get(
+    "/api/developers/applications/:id",
+    {
+      schema: {
+        tags,
+        summary: "One of my applications",
+        description: `Its settings, owners, testers and review. ${notOwned}`,
+        params,
+        response: { 200: developerApplicationSchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = await requireSession(request, reply);
+      const row = await ownedApplication(app.db, userId, request.params.id);
+      return applicationDetail(app.db, row, userId);
+    },
+  );
+
+  app.post(
+    "/api/developers/applications/:id",
+    {
+      schema: {
+        tags,
+        summary: "Change one of my applications",
+        description:
+          "A field left out stays. Addresses are checked as at registration, and a live application may only " +
+          `have https ones (400 \`developer.insecure_uri\`). Audited with the changed fields' names. ${notOwned}`,
+        params,
+        body: developerApplicationUpdateSchema,
+        response: { 200: developerApplicationSchema, 400: errorBodySchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = await requireSession(request, reply);
+      const row = await ownedApplication(app.db, userId, request.params.id);
+      const updated = await updateDeveloperApplication(app.db, row, request.body);
+      const fields = Object.keys(request.body).filter((key) => key in request.body);
+      await audit(request, {
+        type: "application_updated",
+        result: "success",
+        userId,
+        applicationId: row.id,
+        details: { via: "developers", fields },
+      });
+      return applicationDetail(app.db, updated, userId);
+    },
+  );
+
+  app.post(
+    "/api/developers/applications/:id/secret",
+    {
+      schema: {
+        tags,
+        summary: "Replace my application's secret",
+        description:
+          "A new secret, in this answer only; the old one stops working at once. Needs a recent sign-in " +
+          `(403 \`auth.reauth_required\`). ${notOwned}`,
+        params,
+        body: z.object({}),
+        response: { 200: developerCredentialsSchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(request, reply);
+      const row = await ownedApplication(app.db, session.userId, request.params.id);
+      requireRecentSignIn(request, session);
+      const secret = await rotateDeveloperSecret(app.db, row);
+      await audit(request, {
+        type: "application_secret_rotated",
+        result: "success",
+        userId: session.userId,
+        applicationId: row.id,
+        details: { via: "developers" },
+      });
+      return { application: await applicationDetail(app.db, row, session.userId), secret };
+    },
+  );
+
+  app.post(
+    "/api/developers/applications/:id/review",
+    {
+      schema: {
+        tags,
+        summary: "Ask for my application to go live",
+        description:
+          "The purpose and the data it needs and why, for the operators' review queue; the application is in " +
+          "review until they decide. 409 `developer.review_not_possible` when in review, live or suspended; " +
+          `400 \`developer.insecure_uri\` while it has an http address. ${notOwned}`,
+        params,
+        body: reviewRequestSchema,
+        response: { 200: developerApplicationSchema, 400: errorBodySchema, 409: errorBodySchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = await requireSession(request, reply);
+      const row = await ownedApplication(app.db, userId, request.params.id);
+      await requestReview(app.db, row, userId, request.body);
+      await audit(request, { type: "application_review_requested", result: "success", userId, applicationId: row.id });
+      return applicationDetail(app.db, await ownedApplication(app.db, userId, row.id), userId);
+    },
+  );
+
+  app.get(
+    "/api/developers/applications/:id/health",
+    {
+      schema: {
+        tags,
+        summary: "How my integration is doing",
+        description:
+          "Sign-ins per day (30 days) and the last 50 requests the integration got wrong with the reason " +
+          `(wrong secret, reused or expired ticket, unregistered redirect URI, no access, PKCE missing…). ${notOwned}`,
+        params,
+        response: { 200: integrationHealthSchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = await requireSession(request, reply);
+      const row = await ownedApplication(app.db, userId, request.params.id);
+      return integrationHealth(app.db, row.id, app.clock());
+    },
+  );
+};

@@ -1,0 +1,176 @@
+import { randomBytes } from "node:crypto";
+import {
+  type DeveloperApplicationInput,
+  type DeveloperApplicationUpdate,
+  developerApplicationInputSchema,
+  developerApplicationUpdateSchema,
+} from "@kpi-id/contracts";
+import { sql, type Updateable } from "kysely";
+import { revokeOidcGrants } from "../access/oidc-grants.ts";
+import type { Config } from "../config/index.ts";
+import { hashTokenHex, newToken } from "../crypto/tokens.ts";
+import type { ApplicationRow, ApplicationsTable, Db } from "../db/schema.ts";
+import { AppError } from "../errors.ts";
+import { checkDeveloperUris } from "./uris.ts";
+
+/** The application, when this person is one of its owners; otherwise the same 404 as for one that does not exist. */
+export async function ownedApplication(db: Db, userId: string, id: string): Promise<ApplicationRow> {
+  const row = await db
+    .selectFrom("applications")
+    .selectAll("applications")
+    .where("applications.id", "=", id)
+    .where((where) =>
+      where.exists(
+        where
+          .selectFrom("application_owners")
+          .select("application_owners.user_id")
+          .whereRef("application_owners.application_id", "=", "applications.id")
+          .where("application_owners.user_id", "=", userId),
+      ),
+    )
+    .executeTakeFirst();
+  if (!row) throw new AppError("developer.application_not_found");
+  return row;
+}
+
+/** The applications this person owns, newest first. */
+export function applicationsOwnedBy(db: Db, userId: string): Promise<ApplicationRow[]> {
+  return db
+    .selectFrom("applications")
+    .innerJoin("application_owners", "application_owners.application_id", "applications.id")
+    .selectAll("applications")
+    .where("application_owners.user_id", "=", userId)
+    .orderBy("applications.created_at", "desc")
+    .execute();
+}
+
+/** Whether one of the person's current records has an affiliation the operator lets register applications. */
+export async function mayRegister(db: Db, userId: string, affiliations: Config["developers"]["affiliations"]) {
+  if (affiliations.length === 0) return false;
+  const row = await db
+    .selectFrom("person_affiliations")
+    .select("user_id")
+    .where("user_id", "=", userId)
+    .where("affiliation", "in", [...affiliations])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+type UriFields = Pick<DeveloperApplicationInput, "iconUrl" | "homePageUrl" | "privacyPolicyUrl">;
+
+function pageUris(fields: UriFields): string[] {
+  return [fields.iconUrl, fields.homePageUrl, fields.privacyPolicyUrl].filter((value): value is string => !!value);
+}
+
+/**
+ * Registers a new application in testing with this person as its owner and returns it with its secret
+ * (shown once). The person's row is locked for the count, so two requests at once cannot pass the limit.
+ */
+export async function createDeveloperApplication(
+  db: Db,
+  userId: string,
+  input: DeveloperApplicationInput,
+  limit: number,
+): Promise<{ application: ApplicationRow; secret: string }> {
+  const fields = developerApplicationInputSchema.parse(input);
+  checkDeveloperUris(
+    { callbackUrls: fields.callbackUrls, redirectUris: fields.redirectUris, pages: pageUris(fields) },
+    "testing",
+  );
+  if (fields.callbackUrls.length === 0 && fields.redirectUris.length === 0)
+    throw new AppError("developer.uri_required");
+  const secret = newToken();
+  const application = await db.transaction().execute(async (tx) => {
+    await tx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute();
+    const owned = await tx
+      .selectFrom("application_owners")
+      .select(sql<string>`count(*)`.as("owned"))
+      .where("user_id", "=", userId)
+      .executeTakeFirstOrThrow();
+    if (Number(owned.owned) >= limit) throw new AppError("developer.limit_reached");
+    const [callbackUrl = "", ...extraCallbackUrls] = [...new Set(fields.callbackUrls)];
+    const row = await tx
+      .insertInto("applications")
+      .values({
+        // The operators' handle for it (`kpi-id app show dev-…`); people see the titles.
+        name: `dev-${randomBytes(6).toString("hex")}`,
+        title: fields.title,
+        title_en: fields.titleEn,
+        description: fields.description,
+        description_en: fields.descriptionEn,
+        icon_url: fields.iconUrl,
+        home_page_url: fields.homePageUrl,
+        privacy_policy_url: fields.privacyPolicyUrl,
+        callback_url: callbackUrl,
+        extra_callback_urls: extraCallbackUrls,
+        release_tax_id: false,
+        secret_hash: hashTokenHex(secret),
+        oidc_enabled: fields.redirectUris.length > 0,
+        redirect_uris: [...new Set(fields.redirectUris)],
+        allowed_scopes: [...new Set(["openid", ...fields.scopes])],
+        lifecycle: "testing",
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await tx.insertInto("application_owners").values({ application_id: row.id, user_id: userId }).execute();
+    return row;
+  });
+  return { application, secret };
+}
+
+/** Applies an owner's edit; the addresses are checked for the application's current state. */
+export async function updateDeveloperApplication(
+  db: Db,
+  application: ApplicationRow,
+  input: DeveloperApplicationUpdate,
+): Promise<ApplicationRow> {
+  const fields = developerApplicationUpdateSchema.parse(input);
+  const callbackUrls = fields.callbackUrls ?? [application.callback_url, ...application.extra_callback_urls];
+  const redirectUris = fields.redirectUris ?? application.redirect_uris;
+  checkDeveloperUris(
+    { callbackUrls: fields.callbackUrls ?? [], redirectUris: fields.redirectUris ?? [], pages: pageUris(fields) },
+    application.lifecycle,
+  );
+  if (callbackUrls.filter(Boolean).length === 0 && redirectUris.length === 0) {
+    throw new AppError("developer.uri_required");
+  }
+  const changes: Updateable<ApplicationsTable> = { updated_at: new Date() };
+  if (fields.title !== undefined) changes.title = fields.title;
+  if (fields.titleEn !== undefined) changes.title_en = fields.titleEn;
+  if (fields.description !== undefined) changes.description = fields.description;
+  if (fields.descriptionEn !== undefined) changes.description_en = fields.descriptionEn;
+  if (fields.iconUrl !== undefined) changes.icon_url = fields.iconUrl;
+  if (fields.homePageUrl !== undefined) changes.home_page_url = fields.homePageUrl;
+  if (fields.privacyPolicyUrl !== undefined) changes.privacy_policy_url = fields.privacyPolicyUrl;
+  if (fields.callbackUrls !== undefined) {
+    const [first = "", ...rest] = [...new Set(fields.callbackUrls)];
+    changes.callback_url = first;
+    changes.extra_callback_urls = rest;
+  }
+  if (fields.redirectUris !== undefined) {
+    changes.redirect_uris = [...new Set(fields.redirectUris)];
+    changes.oidc_enabled = fields.redirectUris.length > 0;
+  }
+  if (fields.scopes !== undefined) changes.allowed_scopes = [...new Set(["openid", ...fields.scopes])];
+  return db.transaction().execute(async (tx) => {
+    // No redirect URI left: it is no OpenID Connect client any more, and its tokens end with that.
+    if (changes.oidc_enabled === false) await revokeOidcGrants(tx, { clientId: application.id });
+    return tx
+      .updateTable("applications")
+      .set(changes)
+      .where("id", "=", application.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+/** A new secret, returned once; the old one stops working at once. */
+export async function rotateDeveloperSecret(db: Db, application: ApplicationRow): Promise<string> {
+  const secret = newToken();
+  await db
+    .updateTable("applications")
+    .set({ secret_hash: hashTokenHex(secret), updated_at: new Date() })
+    .where("id", "=", application.id)
+    .execute();
+  return secret;
+}

@@ -1,0 +1,40 @@
+import type { ApplicationLifecycle } from "@kpi-id/contracts";
+import { AppError } from "../errors.ts";
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * An address a developer registers (ticket callback, redirect URI, icon, home page, privacy policy).
+ * Stricter than the operator's check (apps/service.ts): the owner is anyone on campus, so the address
+ * must read exactly as the browser will use it. Refused: wildcards, a name or password before the host
+ * (https://kpi.ua@evil.example), a fragment, any scheme but https (javascript:, data:, custom schemes),
+ * plain http except on this computer while the application is in testing, and anything the URL parser
+ * would rewrite (backslashes, spaces, an odd host) — what is stored is what is compared.
+ */
+export function developerUriProblem(value: string, lifecycle: ApplicationLifecycle): string | undefined {
+  if (value.includes("*")) return "wildcard";
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "not_absolute";
+  }
+  if (url.username || url.password) return "userinfo";
+  if (value.includes("#")) return "fragment";
+  if (url.href !== value && url.href !== `${value}/`) return "not_canonical";
+  if (url.protocol === "https:") return undefined;
+  if (url.protocol !== "http:" || !loopbackHosts.has(url.hostname)) return "scheme";
+  return lifecycle === "live" ? "http_on_live" : undefined;
+}
+
+/** Every address valid for an application in this state, or 400 developer.invalid_uri / developer.insecure_uri. */
+export function checkDeveloperUris(fields: Record<string, string[]>, lifecycle: ApplicationLifecycle): void {
+  for (const [field, values] of Object.entries(fields)) {
+    for (const [index, value] of values.entries()) {
+      const problem = developerUriProblem(value, lifecycle);
+      if (!problem) continue;
+      const code = problem === "http_on_live" ? "developer.insecure_uri" : "developer.invalid_uri";
+      throw new AppError(code, { details: [{ path: `body.${field}.${index}`, message: problem }] });
+    }
+  }
+}

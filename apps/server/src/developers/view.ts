@@ -1,0 +1,39 @@
+import type { DeveloperApplication, DeveloperApplicationSummary } from "@kpi-id/contracts";
+import type { ApplicationRow, Db } from "../db/schema.ts";
+import { peopleOf } from "./people.ts";
+import { latestReview } from "./review.ts";
+
+export function applicationSummary(row: ApplicationRow): DeveloperApplicationSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    titleEn: row.title_en,
+    iconUrl: row.icon_url,
+    lifecycle: row.lifecycle,
+    suspended: row.suspended_at !== null,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/** Everything the owner sees about the application; never the secret (only its hash is kept). */
+export async function applicationDetail(db: Db, row: ApplicationRow, viewerId: string): Promise<DeveloperApplication> {
+  const [owners, testers, review] = await Promise.all([
+    peopleOf(db, row.id, "owner", viewerId),
+    peopleOf(db, row.id, "tester", viewerId),
+    latestReview(db, row.id),
+  ]);
+  return {
+    ...applicationSummary(row),
+    name: row.name,
+    description: row.description,
+    descriptionEn: row.description_en,
+    homePageUrl: row.home_page_url,
+    privacyPolicyUrl: row.privacy_policy_url,
+    callbackUrls: [row.callback_url, ...row.extra_callback_urls].filter(Boolean),
+    redirectUris: row.redirect_uris,
+    scopes: row.allowed_scopes,
+    owners,
+    testers,
+    review,
+  };
+}

@@ -1,0 +1,44 @@
+import type { DeveloperApplicationInput, DeveloperCredentials } from "@kpi-id/contracts";
+import type { FastifyInstance } from "fastify";
+import { postJson } from "./app.ts";
+import { addPerson } from "./campus.ts";
+import { sessionCookieOf } from "./console.ts";
+
+let studentCount = 0;
+
+/** A person studying now (so DEVELOPER_AFFILIATIONS' default lets them register) and a fresh session of theirs. */
+export async function addStudent(app: FastifyInstance, name = "student") {
+  studentCount += 1;
+  const username = `${name}${studentCount}`;
+  const person = await addPerson(
+    app,
+    { username, fullName: `Студент ${studentCount}`, email: `${username}@kpi.ua` },
+    "developer passphrase 1",
+  );
+  await app.db
+    .insertInto("student_records")
+    .values({ user_id: person.id, student_id: `KV-${studentCount}`, status: "studying", source: "csv" })
+    .execute();
+  return { person, username, cookie: await sessionCookieOf(app, person.id, "PASSWORD") };
+}
+
+export const sampleApplication: DeveloperApplicationInput = {
+  title: "Розклад",
+  titleEn: "Timetable",
+  description: "Розклад занять групи",
+  descriptionEn: "A group's timetable",
+  callbackUrls: ["http://localhost:5173/callback"],
+  redirectUris: ["https://timetable.example.edu/oidc"],
+  scopes: ["openid", "profile"],
+};
+
+/** Registers an application as this person from the developers' page; throws unless it worked. */
+export async function registerApplication(
+  app: FastifyInstance,
+  cookie: string,
+  input: DeveloperApplicationInput = sampleApplication,
+): Promise<DeveloperCredentials> {
+  const response = await postJson(app, "/api/developers/applications", input, { headers: { cookie } });
+  if (response.statusCode !== 200) throw new Error(`registration failed: ${response.statusCode} ${response.body}`);
+  return response.json();
+}

@@ -1,0 +1,175 @@
+import { z } from "zod";
+import { text } from "./text.ts";
+
+/**
+ * The developers' page (`/{lang}/developers`, issue 39): people register their own applications,
+ * test them with named testers, and ask operators to let everyone in.
+ */
+
+/** testing → in_review → live, or rejected (and back to in_review on a new request). */
+export const applicationLifecycles = ["testing", "in_review", "live", "rejected"] as const;
+export type ApplicationLifecycle = (typeof applicationLifecycles)[number];
+
+/** Named testers an application in testing may have besides its owners. */
+export const developerTesterLimit = 25;
+/** Failures kept for an application's health view. */
+export const integrationFailureLimit = 50;
+/** Scopes a developer may ask for; the tax id is an operator's decision (issue 19), not on this page. */
+export const developerScopes = ["openid", "profile", "email", "kpi", "offline_access"] as const;
+
+/** Why an integration's request was refused, each with a fix on the page. */
+export const integrationFailureReasons = [
+  "wrong_secret",
+  "ticket_invalid",
+  "redirect_uri_not_registered",
+  "no_access",
+  "in_testing",
+  "pkce_missing",
+  "invalid_client",
+  "invalid_grant",
+  "suspended",
+] as const;
+export type IntegrationFailureReason = (typeof integrationFailureReasons)[number];
+
+const url = text().trim().max(2048);
+
+export const developerApplicationInputSchema = z.object({
+  title: text().trim().min(1).max(200),
+  titleEn: text().trim().min(1).max(200),
+  description: text().trim().max(1000).default(""),
+  descriptionEn: text().trim().max(1000).default(""),
+  /** An https address of a square image; empty for none. */
+  iconUrl: url.default(""),
+  homePageUrl: url.default(""),
+  privacyPolicyUrl: url.default(""),
+  /** Ticket callbacks (the first is the default); empty when the application uses OpenID Connect only. */
+  callbackUrls: z.array(url).max(11).default([]),
+  /** OpenID Connect redirect URIs; empty when the application uses tickets only. */
+  redirectUris: z.array(url).max(20).default([]),
+  scopes: z.array(z.enum(developerScopes)).max(developerScopes.length).default(["openid", "profile"]),
+});
+export type DeveloperApplicationInput = z.input<typeof developerApplicationInputSchema>;
+
+/** An edit: a field left out stays. */
+export const developerApplicationUpdateSchema = developerApplicationInputSchema.partial();
+export type DeveloperApplicationUpdate = z.input<typeof developerApplicationUpdateSchema>;
+
+export const developerPersonSchema = z.object({
+  /** The person's id, to remove them; only for people the owner already named. */
+  id: z.uuid(),
+  username: text(),
+  you: z.boolean(),
+});
+export type DeveloperPerson = z.infer<typeof developerPersonSchema>;
+
+export const applicationReviewSchema = z.object({
+  status: z.enum(["pending", "approved", "rejected"]),
+  purpose: text(),
+  dataNeeded: text(),
+  /** The operator's reason for a rejection (empty otherwise). */
+  reason: text(),
+  requestedAt: text(),
+  decidedAt: text().nullable(),
+});
+export type ApplicationReview = z.infer<typeof applicationReviewSchema>;
+
+export const developerApplicationSummarySchema = z.object({
+  id: z.uuid(),
+  title: text(),
+  titleEn: text(),
+  iconUrl: text(),
+  lifecycle: z.enum(applicationLifecycles),
+  suspended: z.boolean(),
+  createdAt: text(),
+});
+export type DeveloperApplicationSummary = z.infer<typeof developerApplicationSummarySchema>;
+
+export const developerApplicationSchema = developerApplicationSummarySchema.extend({
+  name: text(),
+  description: text(),
+  descriptionEn: text(),
+  homePageUrl: text(),
+  privacyPolicyUrl: text(),
+  callbackUrls: z.array(text()),
+  redirectUris: z.array(text()),
+  scopes: z.array(text()),
+  owners: z.array(developerPersonSchema),
+  testers: z.array(developerPersonSchema),
+  review: applicationReviewSchema.nullable(),
+});
+export type DeveloperApplication = z.infer<typeof developerApplicationSchema>;
+
+export const developerApplicationsSchema = z.object({
+  /** Whether this person may register applications (DEVELOPER_AFFILIATIONS). */
+  allowed: z.boolean(),
+  /** How many applications one person may own (DEVELOPER_MAX_APPLICATIONS). */
+  limit: z.number().int(),
+  applications: z.array(developerApplicationSummarySchema),
+});
+export type DeveloperApplications = z.infer<typeof developerApplicationsSchema>;
+
+/** A new application or a rotated secret: the secret is shown this once; only its hash is kept. */
+export const developerCredentialsSchema = z.object({
+  application: developerApplicationSchema,
+  secret: text(),
+});
+export type DeveloperCredentials = z.infer<typeof developerCredentialsSchema>;
+
+/** A co-owner or tester, named by username or e-mail address. */
+export const developerPersonRequestSchema = z.object({ person: text().trim().min(1).max(254) });
+export type DeveloperPersonRequest = z.infer<typeof developerPersonRequestSchema>;
+
+export const developerPersonRemovalSchema = z.object({ userId: z.uuid() });
+export type DeveloperPersonRemoval = z.infer<typeof developerPersonRemovalSchema>;
+
+export const reviewRequestSchema = z.object({
+  purpose: text().trim().min(10).max(2000),
+  dataNeeded: text().trim().min(10).max(2000),
+});
+export type ReviewRequest = z.infer<typeof reviewRequestSchema>;
+
+export const integrationHealthSchema = z.object({
+  /** Successful sign-ins per UTC day, the last 30 days, oldest first (days without any included as 0). */
+  signInsPerDay: z.array(z.object({ day: text(), signIns: z.number().int() })),
+  /** The last failures the integration caused, newest first: when, how, why; never who. */
+  failures: z.array(
+    z.object({ at: text(), protocol: z.enum(["ticket", "oidc"]), reason: z.enum(integrationFailureReasons) }),
+  ),
+});
+export type IntegrationHealth = z.infer<typeof integrationHealthSchema>;
+
+export const developerApplicationParamsSchema = z.object({ id: z.uuid() });
+
+/** The console's review queue and suspension (`/{lang}/admin/reviews`). */
+export const reviewQueueSchema = z.object({
+  reviews: z.array(
+    z.object({
+      applicationId: z.uuid(),
+      title: text(),
+      titleEn: text(),
+      description: text(),
+      homePageUrl: text(),
+      privacyPolicyUrl: text(),
+      callbackUrls: z.array(text()),
+      redirectUris: z.array(text()),
+      scopes: z.array(text()),
+      owners: z.array(text()),
+      purpose: text(),
+      dataNeeded: text(),
+      requestedAt: text(),
+    }),
+  ),
+});
+export type ReviewQueue = z.infer<typeof reviewQueueSchema>;
+
+export const reviewDecisionSchema = z.discriminatedUnion("decision", [
+  z.object({ decision: z.literal("approved") }),
+  z.object({ decision: z.literal("rejected"), reason: text().trim().min(3).max(2000) }),
+]);
+export type ReviewDecision = z.infer<typeof reviewDecisionSchema>;
+
+export const suspensionRequestSchema = z.object({
+  suspended: z.boolean(),
+  reason: text().trim().max(2000).default(""),
+});
+export type SuspensionRequest = z.input<typeof suspensionRequestSchema>;

@@ -1,5 +1,5 @@
 import { GOOGLE_LINK_PARAM, isGoogleErrorReason } from "@kpi-id/contracts";
-import { KeyRound, Link2, QrCode, ShieldCheck } from "lucide-react";
+import { KeyRound, Landmark, Link2, QrCode, ShieldCheck } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
@@ -7,6 +7,7 @@ import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { contextWordsOf } from "@/features/password/strength/estimate.ts";
+import { useSettings } from "@/lib/settings.ts";
 import { linkGoogle, unlinkGoogle, useAccountChange } from "../api/account-changes.ts";
 import { useAccountMethods } from "../api/account-queries.ts";
 import { AccountList, AccountSection, Badge } from "./account-section.tsx";
@@ -63,7 +64,7 @@ function GoogleLinkOutcome() {
 
 /**
  * Password (whether one is set; change it, or set a first one), Google (link, unlink), Diia (usable when
- * the tax id is known).
+ * the tax id is known), BankID where the deployment has it (by the tax id, or else by a document on record).
  */
 export function MethodsSection({ askAgain, fullName }: { askAgain: AskAgain; fullName: string }) {
   const { t } = useTranslation(["account", "password"]);
@@ -73,6 +74,7 @@ export function MethodsSection({ askAgain, fullName }: { askAgain: AskAgain; ful
   const link = useAccountChange(linkGoogle, askAgain);
   const unlink = useAccountChange(unlinkGoogle, askAgain);
   const known = methods.data;
+  const bankIdEnabled = useSettings().data?.bankIdEnabled ?? false;
   return (
     <AccountSection
       id="methods"
@@ -134,6 +136,15 @@ export function MethodsSection({ askAgain, fullName }: { askAgain: AskAgain; ful
             name={t("account:methods.diia.name")}
             state={known.diia.usable ? t("account:methods.diia.usable") : t("account:methods.diia.notUsable")}
           />
+          {bankIdEnabled ? (
+            <MethodRow
+              testId="method-bankid"
+              icon={<Landmark aria-hidden />}
+              name={t("account:methods.bankid.name")}
+              // The tax id is what the bank reports first; without one, a passport or ID card on record may still match.
+              state={known.diia.usable ? t("account:methods.bankid.usable") : t("account:methods.bankid.byDocument")}
+            />
+          ) : null}
         </AccountList>
       ) : (
         <Skeleton className="h-24 w-full" />

@@ -14,6 +14,8 @@ export const auditEventTypes = [
   "ticket_exchange",
   "oidc_sign_in",
   "oidc_logout",
+  "oidc_device_confirmed",
+  "oidc_device_denied",
   "method_linked",
   "method_unlinked",
   "application_revoked",

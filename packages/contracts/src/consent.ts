@@ -41,3 +41,37 @@ export const samlConsentDetailsSchema = z.object({
   person: z.object({ name: text() }),
 });
 export type SamlConsentDetails = z.infer<typeof samlConsentDetailsSchema>;
+
+/**
+ * The device sign-in page (/{lang}/device, RFC 8628) talks to the provider's own endpoint
+ * {oidcDevicePath}: GET answers the form token of this browser's provider session, POST
+ * (form-encoded `xsrf`, `user_code`) the request the code stands for. Allow and Deny are the
+ * provider's form posted by the browser itself (`confirm=yes` or `abort=yes`, with `xsrf` and
+ * `user_code`), which ends back on the page with `?result=allowed|denied` or `?error=CODE`.
+ */
+export const oidcDevicePath = "/oidc/device";
+
+/** GET {oidcDevicePath} with Accept: application/json. */
+export const deviceFormSchema = z.object({ xsrf: text() });
+export type DeviceForm = z.infer<typeof deviceFormSchema>;
+
+/** POST {oidcDevicePath}: what the device asks for, to confirm. */
+export const deviceRequestSchema = z.object({
+  xsrf: text(),
+  /** The code as the device shows it (`1234-5678`), for the person to compare. */
+  userCode: text(),
+  application: z.object({ title: text(), description: text() }),
+  /** The scopes the device asks for (`openid` itself is not shown), in words on the page as on the consent screen. */
+  scopes: z.array(text()),
+  person: z.object({ name: text() }),
+  /** Whether the person may use the application; without access the page offers only Deny. */
+  access: z.boolean(),
+});
+export type DeviceRequest = z.infer<typeof deviceRequestSchema>;
+
+/** A user code as a person may type it: digits, maybe with a dash or spaces (the provider ignores them). */
+export const deviceUserCodeSchema = text().regex(/^[0-9A-Za-z -]{1,24}$/);
+
+/** POST /api/device/continue: the device page of a person not yet signed in; the sign-in comes back to it. */
+export const deviceContinueSchema = z.object({ userCode: deviceUserCodeSchema.optional() });
+export type DeviceContinue = z.infer<typeof deviceContinueSchema>;

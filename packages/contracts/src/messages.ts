@@ -63,6 +63,11 @@ export const ukErrorMessages = {
     "Запит на вхід до застосунку не знайдено або він застарів. Почніть вхід у застосунку ще раз.",
   "saml.request_refused":
     "Запит сервісу на вхід відхилено: сервіс невідомий, підпис або адреса неправильні, або запит уже використано. Почніть вхід у сервісі ще раз.",
+  "device.code_not_found": "Такого коду немає. Перевірте цифри на екрані пристрою й введіть їх ще раз.",
+  "device.code_expired": "Час дії коду минув. Попросіть пристрій показати новий код.",
+  "device.code_used": "Цей код уже використано. Попросіть пристрій показати новий код.",
+  "device.too_many_attempts": "Забагато неправильних кодів. Спробуйте пізніше.",
+  "device.form_expired": "Сторінка застаріла. Введіть код ще раз.",
   "saml.request_not_found": "Запит сервісу на вхід не знайдено або він застарів. Почніть вхід у сервісі ще раз.",
   "ticket.invalid": "Квиток недійсний, уже використаний або застарів, або дані застосунку неправильні.",
   "google.failed": "Не вдалося увійти через Google.",
@@ -176,6 +181,11 @@ export const enErrorMessages = {
   "diia.unavailable": "Diia is not reachable right now. Please try again a little later.",
   "admin.forbidden": "You may not do this in the console: it needs the admin or helpdesk role.",
   "admin.person_outranks_operator": "This person holds a role above yours: only an admin may do this to them.",
+  "device.code_not_found": "There is no such code. Check the digits on the device's screen and enter them again.",
+  "device.code_expired": "The code has expired. Ask the device to show a new one.",
+  "device.code_used": "This code has already been used. Ask the device to show a new one.",
+  "device.too_many_attempts": "Too many wrong codes. Try again later.",
+  "device.form_expired": "The page has expired. Enter the code again.",
   "admin.person_not_found": "There is no such person.",
   "admin.no_verified_address":
     "This person has no confirmed e-mail address: there is nowhere to send a recovery mail. Help them through Diia or in person.",

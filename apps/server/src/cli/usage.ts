@@ -54,8 +54,8 @@ Applications
       [--first-party|--third-party] [--backchannel-logout-uri URI] [--device-flow|--no-device-flow]
                                             default scopes: openid profile email kpi offline_access;
                                             tax_id only when given; first-party skips consent
-                                            --device-flow: the device authorization grant (RFC 8628);
-                                            its confirmation page is not built yet: leave it off
+                                            --device-flow: the device authorization grant (RFC 8628):
+                                            bots and terminals show a code people confirm at /{lang}/device
 
 OpenID Connect signing keys
   keys rotate                               new signing key; the old one stays in the JWKS until

@@ -74,6 +74,8 @@ export interface Config {
 
 export interface MailConfig {
   /** smtp://user:pass@host:port (STARTTLS when offered) or smtps:// (TLS from the start). */
+  /** How long a device's code (OAuth device authorization grant) waits for the person to confirm it. */
+  deviceCodeTtlSeconds: number;
   smtpUrl: string;
   /** The From header: `KPI ID <no-reply@kpi.ua>`. */
   from: string;
@@ -297,3 +299,4 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
   };
 }
+    deviceCodeTtlSeconds: environment.OIDC_DEVICE_CODE_TTL_SECONDS,

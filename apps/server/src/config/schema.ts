@@ -120,6 +120,7 @@ export const environmentSchema = z.object({
   PASSWORD_RESET_TTL_SECONDS: seconds(30 * 60),
 
   DEVELOPER_AFFILIATIONS: z
+  OIDC_DEVICE_CODE_TTL_SECONDS: seconds(10 * 60),
     .string()
     .default("student,employee")
     .transform((value) =>

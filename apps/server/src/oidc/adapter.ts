@@ -2,6 +2,8 @@ import { isStorableText } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import { type Adapter, type AdapterPayload, errors } from "oidc-provider";
 import { findApplicationById } from "../apps/queries.ts";
+import { newestKey, type SecretRing } from "../crypto/key-ring.ts";
+import { seal, unseal } from "../crypto/seal.ts";
 import { hashToken } from "../crypto/tokens.ts";
 import { commitWithoutWaitingForDisk } from "../db/commit.ts";
 import type { Db } from "../db/schema.ts";
@@ -73,11 +75,36 @@ export function storedOidcId(model: string, id: string): string {
   return hashedIdModels.has(model) ? hashToken(id).toString("base64url") : id;
 }
 
-/** The payload as kept: a bearer model's own id (`jti`) left out, since it is the secret itself. */
-function keptPayload(model: string, id: string, payload: AdapterPayload): AdapterPayload {
+const deviceCodeSealPurpose = "oidc device code";
+
+/**
+ * The payload as kept: a bearer model's own id (`jti`) left out, since it is the secret itself. A device
+ * code is also found by its user code, when the person types it, and the library then saves the code
+ * again (the person's answer) under its id: so its id is kept sealed (AES-GCM under SESSION_SECRET's
+ * newest key), which a copy of the database alone does not open.
+ */
+function keptPayload(model: string, id: string, payload: AdapterPayload, secrets?: SecretRing): AdapterPayload {
   if (!hashedIdModels.has(model) || payload.jti !== id) return payload;
   const { jti: _secret, ...kept } = payload;
-  return kept;
+  if (model !== "DeviceCode" || !secrets) return kept;
+  return { ...kept, sealedJti: seal(newestKey(secrets), deviceCodeSealPurpose, id) };
+}
+
+/** A kept payload as the library reads it: a device code found by its user code gets its id back. */
+function readPayload(payload: AdapterPayload, secrets?: SecretRing): AdapterPayload {
+  const { sealedJti, ...rest } = payload as AdapterPayload & { sealedJti?: unknown };
+  if (typeof sealedJti !== "string") return payload;
+  const jti = secrets ? unseal(secrets, deviceCodeSealPurpose, sealedJti) : undefined;
+  return jti ? { ...rest, jti } : rest;
+}
+
+/**
+ * A device code's row outlives its lifetime by an hour: the library checks the code's own expiry, so a
+ * person who types an expired code is told it expired (RFC 8628 expired_token, the page's message) rather
+ * than that there is no such code. Every other row goes when it expires.
+ */
+function rowLifetimeSeconds(model: string, expiresIn: number): number {
+  return model === "DeviceCode" ? expiresIn + 3600 : expiresIn;
 }
 
 /** Inside the grace period a used refresh token reads as unused (see above). */
@@ -96,6 +123,7 @@ export function createAdapterClass(
   db: Db,
   clock: () => Date = () => new Date(),
   findApplication: FindApplication = (id) => findApplicationById(db, id),
+  secrets?: SecretRing,
 ) {
   return class KyselyOidcAdapter implements Adapter {
     readonly name: string;
@@ -110,11 +138,11 @@ export function createAdapterClass(
       const row = {
         type: this.name,
         id: storedOidcId(this.name, id),
-        payload: JSON.stringify(keptPayload(this.name, id, payload)),
+        payload: JSON.stringify(keptPayload(this.name, id, payload, secrets)),
         grant_id: payload.grantId ?? null,
         user_code: payload.userCode ?? null,
         uid: payload.uid ?? null,
-        expires_at: expiresIn ? secondsToDate(expiresIn) : null,
+        expires_at: expiresIn ? secondsToDate(rowLifetimeSeconds(this.name, expiresIn)) : null,
       };
       await db
         .insertInto("oidc_payloads")
@@ -179,7 +207,8 @@ export function createAdapterClass(
       if (!row) return undefined;
       // The library reads `consumed` (seconds) from the payload to detect a second use; consumed_at holds it.
       const consumed = row.consumed_at ? Math.floor(row.consumed_at.getTime() / 1000) : undefined;
-      return (consumed === undefined ? row.payload : { ...row.payload, consumed }) as AdapterPayload;
+      const payload = readPayload(row.payload as AdapterPayload, secrets);
+      return consumed === undefined ? payload : { ...payload, consumed };
     }
 
     /** Expired rows are invisible and removed when met. */
@@ -190,6 +219,8 @@ export function createAdapterClass(
         .select(["id", "payload", "expires_at", "consumed_at"])
         .where("type", "=", this.name)
         .where(column, "=", value)
+        // A user code may come again after an hour's old one was kept past its expiry: the newest is meant.
+        .orderBy("expires_at", "desc")
         .executeTakeFirst();
       if (!row) return undefined;
       if (row.expires_at && row.expires_at <= new Date()) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { deviceRoutes } from "./device-routes.ts";
 import { interactionRoutes } from "./interaction-routes.ts";
 import { mountProvider } from "./mount.ts";
 import { OidcRuntime } from "./runtime.ts";
@@ -16,4 +17,5 @@ export async function registerOidc(app: FastifyInstance): Promise<void> {
   app.addHook("onClose", async () => runtime.stop());
   await mountProvider(app, runtime);
   await app.register(interactionRoutes(runtime));
+  await app.register(deviceRoutes);
 }

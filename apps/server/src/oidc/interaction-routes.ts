@@ -147,6 +147,19 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
           await recordIntegrationFailure(app.db, application.id, "oidc", failure);
           return reply.redirect(`/${language}/consent?uid=${encodeURIComponent(interaction.uid)}`, 303);
         }
+        // A device's request (RFC 8628): the person has just allowed it on the device page, which showed the
+        // application and these scopes; that answer is the consent, remembered like the consent screen's.
+        // Someone else signed in to this browser since then is asked on the consent screen instead.
+        if (interaction.deviceCode && interaction.session?.accountId === session.userId) {
+          const question = {
+            accountId: session.userId,
+            clientId: application.id,
+            scopes: requestedScopes(interaction),
+          };
+          await recordConsent(app.db, question, oidcTtl.Grant);
+          const approved = await approvedResult(provider, interaction, session);
+          return reply.redirect(await finish(request, reply, approved, facts), 303);
+        }
         const remembered =
           application.first_party ||
           (await rememberedConsent(app.db, {

@@ -17,6 +17,7 @@ import { auditAuthorizations, type OidcAuditSink } from "./audit.ts";
 import { createFindAccount, scopeClaims } from "./claims.ts";
 import { oidcScopes } from "./clients.ts";
 import { deviceFlowFeature, sendDeviceLinksToDevicePage } from "./device-flow.ts";
+import { guardDeviceFlow } from "./device-guard.ts";
 import { deriveKey, keyActivationDelaySeconds, type PrivateJwk } from "./keys.ts";
 import { kpiSessionOf, kpiSessionToken, mirrorKpiSession } from "./kpi-session.ts";
 import { logoutSource, postLogoutSuccessSource, renderError } from "./pages.ts";
@@ -122,7 +123,7 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
   const { config, db, keys } = options;
   const findApplication = (id: string) => cachedApplicationById(options.caches.applications, db, id);
   return {
-    adapter: createAdapterClass(db, options.clock, findApplication),
+    adapter: createAdapterClass(db, options.clock, findApplication, config.sessionSecrets),
     findAccount: createFindAccount(db, config.saml.scope, options.caches.accounts),
     loadExistingGrant: loadSessionGrant(db, findApplication),
     claims: scopeClaims,
@@ -148,7 +149,7 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
     responseTypes: ["code"],
     pkce: { required: () => true },
     rotateRefreshToken: true,
-    ttl: oidcTtl,
+    ttl: { ...oidcTtl, DeviceCode: config.deviceCodeTtlSeconds },
     features: {
       devInteractions: { enabled: false },
       introspection: { enabled: true, allowedPolicy: introspectionAllowed(db) },
@@ -157,7 +158,7 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
       userinfo: { enabled: true },
       backchannelLogout: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
-      deviceFlow: deviceFlowFeature(config),
+      deviceFlow: deviceFlowFeature(options),
     },
     // Discovery's acr_values_supported; the ID token's acr says which the session achieved.
     acrValues: [refedsSfa, refedsMfa],
@@ -205,6 +206,7 @@ export function createProvider(options: ProviderOptions): Provider {
   mirrorKpiSession(provider, options);
   provider.use(answerLateRefusals);
   sendDeviceLinksToDevicePage(provider, config);
+  guardDeviceFlow(provider, options);
   provider.use(auditAuthorizations(provider, options.audit));
   provider.use(endKpiSessionOnLogout(options));
   return provider;

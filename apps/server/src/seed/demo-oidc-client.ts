@@ -9,7 +9,7 @@ export const demoOidcApplicationName = "demo-site";
 /**
  * In the demo campus the demo third-party site is also an OpenID Connect
  * client: code flow with PKCE on {DEMO_SITE_ORIGIN}/oidc/callback, not
- * first-party, so the consent screen shows. Its credentials are the ones in
+ * first-party, so the consent screen shows; it may also ask for device codes (RFC 8628). Its credentials are the ones in
  * DATA_DIR/demo-apps.json.
  */
 export async function enableDemoOidcClient(app: FastifyInstance): Promise<void> {
@@ -21,5 +21,7 @@ export async function enableDemoOidcClient(app: FastifyInstance): Promise<void> 
     postLogoutRedirectUris: [`${DEMO_SITE_ORIGIN}/oidc/signed-out`, `${DEMO_SITE_ORIGIN}/`],
     scopes: ["openid", "profile", "email", "kpi", "offline_access"],
     firstParty: false,
+    // The manual's device-flow sample (node device.mjs) runs against the sandbox with these credentials.
+    deviceFlow: true,
   });
 }

@@ -1,6 +1,7 @@
 import {
   appRedirectUriMaxLength,
   appStateMaxLength,
+  deviceUserCodeSchema,
   type Language,
   oidcInteractionPath,
   text,
@@ -26,6 +27,8 @@ export const continueToSchema = z.discriminatedUnion("kind", [
     redirectUri: text().max(appRedirectUriMaxLength).optional(),
   }),
   z.object({ kind: z.literal("oidc"), uid: text().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
+  // The device sign-in page (/{lang}/device), with the code the person came with (device-routes.ts).
+  z.object({ kind: z.literal("device"), userCode: deviceUserCodeSchema.optional() }),
   // A SAML service provider's AuthnRequest waiting on the server (saml_pending_requests.id).
   z.object({ kind: z.literal("saml"), requestId: text().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
 ]);
@@ -56,6 +59,8 @@ export function destinationOf(continueTo: ContinueTo, language: Language): strin
       if (redirectUri !== undefined) link.set("redirectUri", redirectUri);
       return `/${language}/apps?${link}`;
     }
+    case "device":
+      return `/${language}/device${continueTo.userCode ? `?user_code=${encodeURIComponent(continueTo.userCode)}` : ""}`;
     case "oidc":
       return `${oidcInteractionPath}/${encodeURIComponent(continueTo.uid)}`;
     case "saml":

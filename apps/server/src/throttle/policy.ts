@@ -66,6 +66,34 @@ export const throttlePolicy = {
     forgetAfterSeconds: 60 * 60,
     forgetFrom: "firstFailure",
   },
+  // Device codes (/{lang}/device) typed by one signed-in person: five wrong ones are free, then each waits
+  // twice as long up to a minute; forgotten 15 minutes after the last. Never a lock: a person who mistypes
+  // waits seconds, a guesser gets about one code a minute.
+  deviceCodePerson: {
+    freeFailures: 5,
+    firstDelaySeconds: 2,
+    maxDelaySeconds: 60,
+    forgetAfterSeconds: 15 * 60,
+    forgetFrom: "lastFailure",
+  },
+  // From one address (a lecture hall behind one NAT types many codes at once).
+  deviceCodeIp: {
+    freeFailures: 50,
+    firstDelaySeconds: 1,
+    maxDelaySeconds: 60,
+    forgetAfterSeconds: 60 * 60,
+    forgetFrom: "firstFailure",
+  },
+  // Everyone together, against guessing spread over many accounts and addresses: past 1,000 wrong codes
+  // an hour, each wrong code makes everyone wait at most 5 seconds, so nobody is kept out for long
+  // while a guesser gets at most about 700 codes an hour out of 10^8.
+  deviceCodeAll: {
+    freeFailures: 1000,
+    firstDelaySeconds: 1,
+    maxDelaySeconds: 5,
+    forgetAfterSeconds: 60 * 60,
+    forgetFrom: "firstFailure",
+  },
 } as const satisfies Record<string, ThrottleRule>;
 
 /** How long a browser's device cookie lasts after its last sign-in, and how many accounts it remembers. */

@@ -3,6 +3,7 @@ import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
+import { createDeveloperApplication } from "../src/developers/store.ts";
 import { createScimToken } from "../src/scim/tokens.ts";
 import { throttleAddress } from "../src/throttle/address.ts";
 import { fuzzProxyAddress, type KnownValues, requestFor } from "./fuzz/arbitraries.ts";
@@ -10,6 +11,7 @@ import { endpointsOf } from "./fuzz/endpoints.ts";
 import { createTestApp, TEST_ORIGIN, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
+import { sampleApplication } from "./support/developers.ts";
 import { startTestDiia } from "./support/diia.ts";
 import { googleSettings } from "./support/google.ts";
 import { addOidcClient } from "./support/oidc.ts";
@@ -47,9 +49,18 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
     });
     await grantAccess(t.app.db, person.id, rp.application.id);
     const id = rp.application.id;
+    // An application of the fuzzed person's own (developers' page), so generated requests reach past the owner check.
+    await t.app.db
+      .insertInto("student_records")
+      .values({ user_id: person.id, student_id: "FZ-1", status: "studying", source: "csv" })
+      .execute();
+    const owned = await createDeveloperApplication(t.app.db, person.id, sampleApplication, 5);
     // A live SCIM token, so generated SCIM requests get past the bearer check to scimmy and the database.
     const scimBearer = `Bearer ${(await createScimToken(t.app.db, "fuzz")).token}`;
     known = {
+      id: [owned.application.id],
+      userId: [person.id],
+      person: ["fuzzed"],
       client_id: [id],
       client_secret: [rp.secret],
       authorization: [`Basic ${Buffer.from(`${id}:${rp.secret}`).toString("base64")}`, scimBearer, scimBearer],
@@ -88,11 +99,32 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
         "GET /saml/sso",
         "POST /saml/sso",
         "GET /saml/continue/{id}",
+        // An operator's erasure of a person (issue 40); admin-fuzz.test.ts carries an admin's input into it.
+        "POST /api/admin/people/{id}/erase",
         "GET /saml/slo",
         "POST /saml/slo",
         "GET /saml/logout/{id}",
         "GET /api/saml/consent/{id}",
         "POST /api/saml/consent/{id}",
+        // The developers' page and the console's review queue (issue 39).
+        "GET /api/developers/applications",
+        "POST /api/developers/applications",
+        "GET /api/developers/applications/{id}",
+        "POST /api/developers/applications/{id}",
+        "POST /api/developers/applications/{id}/secret",
+        "POST /api/developers/applications/{id}/review",
+        "GET /api/developers/applications/{id}/health",
+        "POST /api/developers/applications/{id}/testers",
+        "POST /api/developers/applications/{id}/testers/remove",
+        "POST /api/developers/applications/{id}/owners",
+        "POST /api/developers/applications/{id}/owners/remove",
+        "GET /api/admin/reviews",
+        "POST /api/admin/reviews/{id}",
+        "POST /api/admin/applications/{id}/suspension",
+        // The device sign-in page's calls (issue 39): the provider's device endpoint and the sign-in return.
+        "GET /oidc/device",
+        "POST /oidc/device",
+        "POST /api/device/continue",
       ]),
     );
     const runsPerEndpoint = Math.ceil(minimumRequests / endpoints.length) + 5;

@@ -42,6 +42,18 @@ describe("the apps screen", () => {
     expect(screen.getAllByTestId("app-card")).toHaveLength(3);
   });
 
+  it("tells a person that an application still in testing is open only to its testers, in both languages", async () => {
+    const replace = vi.spyOn(browser, "replace").mockImplementation(() => undefined);
+    mockFetch({ "GET /user": () => json(student) });
+    const { router } = renderApp("/uk/apps?appId=00000000-0000-4000-8000-000000000001&refused=testing&keep=1");
+    expect(await screen.findByTestId("in-testing-error")).toHaveTextContent("Застосунок ще тестують");
+    await waitFor(() => expect(router.state.location.search).toBe("?keep=1"));
+    expect(replace).not.toHaveBeenCalled();
+    expect(screen.queryByTestId("redirect-error")).not.toBeInTheDocument();
+    renderApp("/en/apps?appId=00000000-0000-4000-8000-000000000001&refused=testing");
+    expect(await screen.findByText("This application is still being tested")).toBeInTheDocument();
+  });
+
   it("tells a person why KPI ID did not open an app whose return address is unregistered, and stays", async () => {
     const replace = vi.spyOn(browser, "replace").mockImplementation(() => undefined);
     mockFetch({ "GET /user": () => json(student) });

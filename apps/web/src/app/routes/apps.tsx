@@ -64,6 +64,11 @@ export function AppsScreen() {
           {t("apps:redirectError.description")}
         </Alert>
       ) : null}
+      {outcome.kind === "inTesting" ? (
+        <Alert variant="destructive" title={t("apps:inTesting.title")} testId="in-testing-error">
+          {t("apps:inTesting.description")}
+        </Alert>
+      ) : null}
       {outcome.kind === "unregisteredRedirectUri" ? (
         <Alert variant="destructive" title={t("apps:redirectUriError.title")} testId="redirect-uri-error">
           {t("apps:redirectUriError.description", { title: outcome.application.title })}

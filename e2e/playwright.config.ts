@@ -33,6 +33,7 @@ interface WorkerServer {
   googlePort: number;
   diiaPort: number;
   mailPort: number;
+  bankIdPort: number;
   demoSitePort: number;
 }
 
@@ -46,6 +47,7 @@ function workerServer(index: number): WorkerServer {
     googlePort: portBase + 1,
     diiaPort: portBase + 2,
     mailPort: portBase + 4,
+    bankIdPort: portBase + 5,
     demoSitePort: portBase === 3300 ? 4300 : portBase + 3,
   };
 }
@@ -62,6 +64,7 @@ if (own) {
   process.env.SANDBOX_GOOGLE_PORT = String(own.googlePort);
   process.env.SANDBOX_DIIA_PORT = String(own.diiaPort);
   process.env.SANDBOX_MAIL_PORT = String(own.mailPort);
+  process.env.SANDBOX_BANKID_PORT = String(own.bankIdPort);
   process.env.DEMO_SITE_PORT = String(own.demoSitePort);
 }
 export const baseURL = own?.baseURL ?? `http://localhost:${runPortBase}`;
@@ -84,6 +87,7 @@ function webServer(server: WorkerServer) {
       SANDBOX_GOOGLE_PORT: String(server.googlePort),
       SANDBOX_DIIA_PORT: String(server.diiaPort),
       SANDBOX_MAIL_PORT: String(server.mailPort),
+      SANDBOX_BANKID_PORT: String(server.bankIdPort),
       DIIA_REQUEST_TTL_SECONDS: process.env.E2E_DIIA_REQUEST_TTL_SECONDS ?? "25",
       REAUTH_MAX_AGE_SECONDS: process.env.E2E_REAUTH_MAX_AGE_SECONDS ?? "45",
       DEMO_SITE_PORT: String(server.demoSitePort),

@@ -1,5 +1,5 @@
 // `npm start`: the whole product on this machine. In sandbox mode the
-// stand-ins for Google, Diia and mail start first and the product is pointed at them;
+// stand-ins for Google, Diia, BankID and mail start first and the product is pointed at them;
 // then the service (embedded database or DATABASE_URL, with demo data); then
 // the demo third-party site.
 import { loadConfig } from "@kpi-id/server/config";
@@ -23,6 +23,7 @@ async function main(): Promise<void> {
       googlePort: Number(process.env.SANDBOX_GOOGLE_PORT ?? 3001),
       diiaPort: Number(process.env.SANDBOX_DIIA_PORT ?? 3002),
       mailPort: Number(process.env.SANDBOX_MAIL_PORT ?? 3003),
+      bankIdPort: Number(process.env.SANDBOX_BANKID_PORT ?? 3004),
       env,
     });
     closers.push(sandbox.close);

@@ -1,3 +1,4 @@
+import { startBankIdSandbox } from "./bankid/index.ts";
 import { startDiiaSandbox } from "./diia/index.ts";
 import { startGoogleSandbox } from "./google/index.ts";
 import { startMailSandbox } from "./mail/index.ts";
@@ -14,7 +15,7 @@ export interface RunningSandbox {
 type StandInStarter = (options: SandboxOptions) => Promise<RunningStandIn | undefined>;
 
 // Each stand-in registers its starter here.
-const starters: StandInStarter[] = [startGoogleSandbox, startDiiaSandbox, startMailSandbox];
+const starters: StandInStarter[] = [startGoogleSandbox, startDiiaSandbox, startBankIdSandbox, startMailSandbox];
 
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const standIns: RunningStandIn[] = [];

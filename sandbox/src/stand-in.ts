@@ -1,6 +1,6 @@
 /**
  * The sandbox: local stand-ins for the outside services KPI ID talks to
- * (Google's OpenID provider, Diia's partner API and phone, a mail relay with an inbox). Each stand-in is
+ * (Google's OpenID provider, Diia's partner API and phone, BankID NBU's node, a mail relay with an inbox). Each stand-in is
  * a small server on its own loopback port; it hands back the environment
  * variables that point the product at it, so the product's code path is the
  * production one with other addresses.
@@ -14,6 +14,8 @@ export interface SandboxOptions {
   diiaPort?: number;
   /** The mail stand-in's inbox page (its SMTP port is picked free). */
   mailPort?: number;
+  /** BankID NBU's node (bank list, authorize page, token and resource endpoints). */
+  bankIdPort?: number;
   /** The environment already set; a stand-in never overrides a configured real service. */
   env: Record<string, string | undefined>;
 }

@@ -150,7 +150,7 @@ describe("Diia stand-in", () => {
       requestId: ourRequestId,
       now: new Date(),
     });
-    expect(check).toEqual({ ok: true, signer: { taxId: "2712345671", fullName: "Мельник Андрій" } });
+    expect(check).toEqual({ ok: true, signer: { taxId: "2712345673", fullName: "Мельник Андрій" } });
 
     // A deep link works once.
     expect((await fetch(link)).status).toBe(410);

@@ -18,6 +18,7 @@ import { adminReviewRoutes } from "./admin/review-routes.ts";
 import { adminServiceRoutes } from "./admin/service-routes.ts";
 import { ApplicationCache } from "./apps/cache.ts";
 import { authRoutes } from "./auth/routes.ts";
+import { registerBankId } from "./bankid/plugin.ts";
 import { type CacheFeed, connectCacheFeed } from "./cache/feed.ts";
 import type { Config } from "./config/index.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/password.ts";
@@ -204,6 +205,7 @@ export async function buildApp({
   await app.register(ticketExchangeRoutes);
   await app.register(scimRoutes);
   await registerDiia(app);
+  await registerBankId(app);
   await registerOidc(app);
   await registerSaml(app);
   if (config.env === "development") await app.register(missingTranslationRoutes);

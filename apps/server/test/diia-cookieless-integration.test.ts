@@ -59,7 +59,7 @@ describe.each(databaseKinds)("an integration's cookie-less server-side Diia sign
     await insertUser(listening.test.app.db, {
       username: "student",
       full_name: "Олена Коваленко",
-      tax_id: "3012345678",
+      tax_id: "3012345670",
     });
   });
   afterAll(async () => {

@@ -17,7 +17,7 @@ describe.each(databaseKinds)("the server-side Diia flow of existing integrations
   beforeAll(async () => {
     diia = await startTestDiia();
     t = await createTestApp(kind, diia.env);
-    await insertUser(t.app.db, { username: "student", full_name: "Олена Коваленко", tax_id: "3012345678" });
+    await insertUser(t.app.db, { username: "student", full_name: "Олена Коваленко", tax_id: "3012345670" });
   });
   afterAll(async () => {
     await t?.close();

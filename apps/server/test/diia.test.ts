@@ -15,7 +15,7 @@ import {
   startTestDiia,
 } from "./support/diia.ts";
 
-const campusTaxId = "3012345678"; // the demo "student", whom the stand-in knows as person "student"
+const campusTaxId = "3012345670"; // the demo "student", whom the stand-in knows as person "student"
 
 describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
   let diia: RunningDiiaStandIn;
@@ -27,7 +27,7 @@ describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
     test = await createTestApp(kind, diia.env, { clock: () => now });
     await insertUser(test.app.db, { username: "student", full_name: "Олена Коваленко", tax_id: campusTaxId });
     await insertUser(test.app.db, { username: "both", full_name: "Ірина Шевченко", tax_id: "2912345672" });
-    await insertUser(test.app.db, { username: "employee", full_name: "Андрій Мельник", tax_id: "2712345671" });
+    await insertUser(test.app.db, { username: "employee", full_name: "Андрій Мельник", tax_id: "2712345673" });
   });
 
   afterAll(async () => {

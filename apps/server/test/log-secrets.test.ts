@@ -21,7 +21,7 @@ const password = "a long passphrase, no rules";
 const wrongPassword = "not the passphrase at all";
 const redirectUri = "https://rp.example.edu/callback";
 const googleAccount = demoGoogleAccount(0);
-const studentTaxId = "3012345678"; // the stand-in's person "student"
+const studentTaxId = "3012345670"; // the stand-in's person "student"
 const interactionIdCookies = new Set(["_interaction", "_interaction_resume"]);
 
 /** Every log line the apps write, as the production logger (level info) writes them. */

@@ -41,14 +41,15 @@ export type InternalAuthRequest = z.infer<typeof internalAuthRequestSchema>;
 export const internalAuthResponseSchema = z.object({ ok: z.literal(true), next: text() });
 export type InternalAuthResponse = z.infer<typeof internalAuthResponseSchema>;
 
-export const authMethods = ["PASSWORD", "GOOGLE", "DIIA", "PASSKEY"] as const;
+export const authMethods = ["PASSWORD", "GOOGLE", "DIIA", "PASSKEY", "BANK_ID"] as const;
 export type AuthMethod = (typeof authMethods)[number];
 
 /**
- * The ticket's AUTH_METHOD keeps the three values existing integrations match on. A passkey is the
- * person's own KPI ID credential, as a password is, so it reads PASSWORD there; AUTH_AMR tells them apart.
+ * The ticket's AUTH_METHOD keeps the values existing integrations match on (the real KPI ID's, BANK_ID
+ * included). A passkey is the person's own KPI ID credential, as a password is, so it reads PASSWORD
+ * there; AUTH_AMR tells them apart.
  */
-export const ticketAuthMethods = ["PASSWORD", "GOOGLE", "DIIA"] as const;
+export const ticketAuthMethods = ["PASSWORD", "GOOGLE", "DIIA", "BANK_ID"] as const;
 export type TicketAuthMethod = (typeof ticketAuthMethods)[number];
 export function ticketAuthMethod(method: AuthMethod): TicketAuthMethod {
   return method === "PASSKEY" ? "PASSWORD" : method;

@@ -149,5 +149,10 @@ Diia
   diia status                               reach Diia, check branch, offer and trust anchors;
                                             counts of sign-in requests in the last 24 h
 
+BankID NBU
+  bankid status                             check the configuration, the encryption certificate
+                                            (validity, keyAgreement only, matches the key), the
+                                            qualified CAs, and that NBU's node answers its bank list
+
 Every command takes --json for machine-readable output. Configuration comes from
 the environment (DATABASE_URL or DATA_DIR), as for the server.`;

@@ -1,6 +1,7 @@
 import type { AuthMethod, Language, ProcessingStatus } from "@kpi-id/contracts";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type { PeopleTables } from "./people-schema.ts";
+import type { BankIdTables } from "./schema-bankid.ts";
 import type { DeveloperApplicationColumns, DeveloperTables } from "./schema-developers.ts";
 import type { PasskeyTables } from "./schema-passkeys.ts";
 import type {
@@ -230,7 +231,7 @@ export interface OperatorRolesTable {
 export interface PasswordResetTokensTable {
   token_hash: Uint8Array;
   user_id: string;
-  via: "email" | "diia";
+  via: "email" | "diia" | "bankid";
   created_at: Timestamp;
   expires_at: RequiredTimestamp;
   consumed_at: NullableTimestamp;
@@ -251,7 +252,7 @@ export interface SchemaMigrationsTable {
   applied_at: Timestamp;
 }
 
-export interface Database extends PeopleTables, PasskeyTables, DeveloperTables {
+export interface Database extends PeopleTables, PasskeyTables, BankIdTables, DeveloperTables {
   users: UsersTable;
   external_identities: ExternalIdentitiesTable;
   applications: ApplicationsTable;

@@ -1,6 +1,7 @@
 import { X509Certificate } from "node:crypto";
 import type { Config } from "../config/index.ts";
 import type { Db } from "../db/schema.ts";
+import { readCertificate } from "../bankid/runtime.ts";
 import { parseTrustAnchors } from "../diia/crypto/trust-anchors.ts";
 
 /** A certificate the service depends on and when it stops being valid. */
@@ -14,6 +15,16 @@ export interface WatchedCertificate {
 interface SourceContext {
   config: Config;
   db: Db;
+}
+
+/** PEM certificates configured in one variable (inline or a file), one line each. */
+function listedCertificates(variable: string, value: string | undefined): WatchedCertificate[] {
+  if (value === undefined) return [];
+  return parseTrustAnchors(value).map((certificate, index) => ({
+    source: `${variable} certificate ${index + 1}`,
+    subject: certificate.subject.commonName ?? certificate.subjectDN(),
+    notAfter: new Date(certificate.valid.to),
+  }));
 }
 
 /**
@@ -40,17 +51,23 @@ export const certificateSources: Record<string, (context: SourceContext) => Prom
   },
   "Diia trust anchors and intermediate CAs": async ({ config }) => {
     const { diia } = config;
-    const listed = (variable: string, value: string | undefined) =>
-      value === undefined
-        ? []
-        : parseTrustAnchors(value).map((certificate, index) => ({
-            source: `${variable} certificate ${index + 1}`,
-            subject: certificate.subject.commonName ?? certificate.subjectDN(),
-            notAfter: new Date(certificate.valid.to),
-          }));
     return [
-      ...listed("DIIA_TRUST_ANCHORS", diia?.trustAnchors),
-      ...listed("DIIA_INTERMEDIATE_CAS", diia?.intermediateCas),
+      ...listedCertificates("DIIA_TRUST_ANCHORS", diia?.trustAnchors),
+      ...listedCertificates("DIIA_INTERMEDIATE_CAS", diia?.intermediateCas),
+    ];
+  },
+  "BankID encryption certificate and qualified CAs": async ({ config }) => {
+    const { bankId } = config;
+    if (!bankId) return [];
+    const ours = readCertificate("BANKID_CERTIFICATE", bankId.certificate);
+    return [
+      {
+        source: "BANKID_CERTIFICATE (registered with NBU)",
+        subject: ours.subject.commonName ?? ours.subjectDN(),
+        notAfter: new Date(ours.valid.to),
+      },
+      ...listedCertificates("BANKID_TRUST_ANCHORS", bankId.trustAnchors),
+      ...listedCertificates("BANKID_INTERMEDIATE_CAS", bankId.intermediateCas),
     ];
   },
 };

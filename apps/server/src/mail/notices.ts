@@ -87,7 +87,7 @@ export function newDeviceNotice(language: Language, occurrence: Occurrence, supp
 }
 
 /** Ways in, and the second factor (an authenticator app) whose change is as sensitive as theirs. */
-export type SignInMethodName = "PASSWORD" | "GOOGLE" | "DIIA" | "PASSKEY" | "AUTHENTICATOR";
+export type SignInMethodName = "PASSWORD" | "GOOGLE" | "DIIA" | "BANK_ID" | "PASSKEY" | "AUTHENTICATOR";
 export type MethodChange = "added" | "removed";
 
 const methodNames: Record<Language, Record<SignInMethodName, string>> = {
@@ -95,6 +95,7 @@ const methodNames: Record<Language, Record<SignInMethodName, string>> = {
     PASSWORD: "пароль",
     GOOGLE: "Google",
     DIIA: "Дія",
+    BANK_ID: "BankID НБУ",
     PASSKEY: "ключ доступу",
     AUTHENTICATOR: "застосунок-автентифікатор (другий фактор)",
   },
@@ -102,6 +103,7 @@ const methodNames: Record<Language, Record<SignInMethodName, string>> = {
     PASSWORD: "password",
     GOOGLE: "Google",
     DIIA: "Diia",
+    BANK_ID: "BankID NBU",
     PASSKEY: "passkey",
     AUTHENTICATOR: "authenticator app (second factor)",
   },

@@ -112,7 +112,7 @@ export function createServiceMetrics(app: FastifyInstance): ServiceMetrics {
   });
   const signIns = new Counter({
     name: "kpi_id_sign_ins_total",
-    help: "Credential checks by method (PASSWORD, GOOGLE, DIIA, PASSKEY) and result (success, failure)",
+    help: "Credential checks by method (PASSWORD, GOOGLE, DIIA, BANK_ID, PASSKEY) and result (success, failure)",
     labelNames: ["method", "result"],
     registers: [registry],
   });

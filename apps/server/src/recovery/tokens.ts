@@ -1,7 +1,7 @@
 import { hashToken, newToken } from "../crypto/tokens.ts";
 import type { Db } from "../db/schema.ts";
 
-export type ResetVia = "email" | "diia";
+export type ResetVia = "email" | "diia" | "bankid";
 
 export interface ResetHolder {
   userId: string;

@@ -12,12 +12,22 @@ export interface DemoPerson {
    * security mail and "Forgot password?" by e-mail reach it: in the sandbox, the mail stand-in's inbox.
    */
   emailVerified?: true;
+  /** РНОКПП with a valid check digit (bankid/tax-id.ts): BankID trusts no other for matching. */
   taxId: string;
+  /** Identity documents BankID matches by when a bank sends no tax id (identity_documents, migration 0440). */
+  documents?: DemoDocument[];
   studentId?: string;
   employeeId?: string;
   apps: string[];
   /** Console roles (admin/roles.ts): the demo campus has an admin and a helpdesk person. */
   roles?: ("admin" | "helpdesk")[];
+}
+
+/** A paper passport (series of two Cyrillic letters, six digits) or an ID card (nine digits, no series). */
+export interface DemoDocument {
+  kind: "passport" | "idpassport" | "zpassport";
+  series?: string;
+  number: string;
 }
 
 export const demoPeople: DemoPerson[] = [
@@ -26,7 +36,8 @@ export const demoPeople: DemoPerson[] = [
     password: "student-demo-2026",
     fullName: "Олена Коваленко",
     email: "olena.kovalenko@lll.kpi.ua",
-    taxId: "3012345678",
+    taxId: "3012345670",
+    documents: [{ kind: "idpassport", number: "001234567" }],
     studentId: "KV-2431",
     apps: ["campus", "my-kpi", "demo-site"],
   },
@@ -36,7 +47,8 @@ export const demoPeople: DemoPerson[] = [
     fullName: "Андрій Мельник",
     email: "andrii.melnyk@kpi.ua",
     emailVerified: true,
-    taxId: "2712345671",
+    taxId: "2712345673",
+    documents: [{ kind: "passport", series: "МЕ", number: "271234" }],
     employeeId: "E-10042",
     apps: ["campus", "my-kpi"],
     roles: ["admin"],
@@ -47,6 +59,7 @@ export const demoPeople: DemoPerson[] = [
     fullName: "Ірина Шевченко",
     email: "iryna.shevchenko@kpi.ua",
     taxId: "2912345672",
+    documents: [{ kind: "idpassport", number: "004567891" }],
     studentId: "PhD-0117",
     employeeId: "E-20311",
     apps: ["campus", "my-kpi", "demo-site"],
@@ -57,7 +70,8 @@ export const demoPeople: DemoPerson[] = [
     password: "newcomer-demo-2026",
     fullName: "Максим Бондар",
     email: "maksym.bondar@lll.kpi.ua",
-    taxId: "3312345673",
+    taxId: "3312345674",
+    documents: [{ kind: "passport", series: "КВ", number: "123456" }],
     studentId: "KV-3390",
     apps: [],
   },
@@ -68,7 +82,7 @@ export const demoPeople: DemoPerson[] = [
     password: "researcher-demo-2026",
     fullName: "Богдан Гнатюк",
     email: "bohdan.hnatiuk@kpi.ua",
-    taxId: "2812345674",
+    taxId: "2812345678",
     employeeId: "E-30518",
     apps: ["campus"],
   },

@@ -43,6 +43,9 @@ export async function seedDemoData(app: FastifyInstance): Promise<DemoSecrets | 
       if (application) await grantAccess(app.db, user.id, application.id);
     }
     for (const role of person.roles ?? []) await grantRole(app.db, user.id, role);
+    for (const { kind, series, number } of person.documents ?? []) {
+      await app.db.insertInto("identity_documents").values({ user_id: user.id, kind, series, number }).execute();
+    }
   }
   writeFileSync(join(app.config.database.dataDir, "demo-apps.json"), `${JSON.stringify(secrets, null, 2)}\n`, {
     mode: 0o600,

@@ -46,6 +46,7 @@ const refusalByMethod: Record<AuthMethod, ErrorCode> = {
   DIIA: "auth.grant_invalid",
   GOOGLE: "google.failed",
   PASSKEY: "passkey.failed",
+  BANK_ID: "bankid.failed",
 };
 
 /** The person may sign in only while their account exists and is active. */

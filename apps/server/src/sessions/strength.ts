@@ -7,7 +7,7 @@ import { AppError } from "../errors.ts";
  * method names integrators already match on (`google`, `diia`, in `amr` since before MFA).
  * `mfa` marks a sign-in that proved more than one factor; that is what "strong" means here.
  */
-export type Amr = "pwd" | "otp" | "hwk" | "swk" | "user" | "pin" | "mfa" | "google" | "diia";
+export type Amr = "pwd" | "otp" | "hwk" | "swk" | "user" | "pin" | "mfa" | "google" | "diia" | "bankid";
 
 /** The strength a sign-in achieved: its `amr` values, in the order proven. */
 export type SignInStrength = readonly Amr[];
@@ -15,12 +15,15 @@ export type SignInStrength = readonly Amr[];
 /**
  * The strength each method gives on its own. Diia is a qualified signature made on the
  * person's phone and unlocked there (something they have and something they know or are):
- * strong by itself. Google is one factor as far as KPI ID can tell.
+ * strong by itself. BankID NBU is the bank's own identification of a customer it verified in person,
+ * with the bank's multi-factor sign-in (substantial assurance): strong by itself too. Google is one
+ * factor as far as KPI ID can tell.
  */
 export const strengthOfMethod: Record<AuthMethod, SignInStrength> = {
   PASSWORD: ["pwd"],
   GOOGLE: ["google"],
   DIIA: ["diia", "swk", "mfa"],
+  BANK_ID: ["bankid", "mfa"],
   // A passkey sign-in records what its key was (passkeyStrength); a device-bound key is the default.
   PASSKEY: ["hwk", "user", "mfa"],
 };

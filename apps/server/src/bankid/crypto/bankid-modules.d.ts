@@ -63,3 +63,22 @@ declare module "jkurwa" {
     point: Point;
   }
 }
+
+declare module "jkurwa/lib/models/Priv.js" {
+  import type { Priv } from "jkurwa";
+  /** The key-storage algorithms gost89 gives for opening password-protected containers. */
+  export interface StoreAlgorithms {
+    storeload: unknown;
+  }
+  /** Keys (and certificates) from a PEM or DER key, or a Key-6.dat, PBES2, PFX or JKS container with its password. */
+  export function from_protected(
+    data: Buffer,
+    password?: string,
+    algo?: StoreAlgorithms,
+  ): { keys?: Priv[]; certs?: unknown[] };
+}
+
+declare module "gost89/lib/compat.js" {
+  import type { StoreAlgorithms } from "jkurwa/lib/models/Priv.js";
+  export function algos(): StoreAlgorithms;
+}

@@ -2,6 +2,7 @@ import type { CommandHandler } from "../context.ts";
 import { accessRuleCommands } from "./access-rules.ts";
 import { appCommands } from "./app.ts";
 import { auditCommands } from "./audit.ts";
+import { bankIdCommands } from "./bankid.ts";
 import { diiaCommands } from "./diia.ts";
 import { keysCommands } from "./keys.ts";
 import { roleCommands } from "./role.ts";
@@ -18,6 +19,7 @@ import { userUnlockCommands } from "./user-unlock.ts";
 export const commandGroups: Record<string, Record<string, CommandHandler>> = {
   app: { ...appCommands, ...accessRuleCommands },
   audit: auditCommands,
+  bankid: bankIdCommands,
   diia: diiaCommands,
   keys: keysCommands,
   role: roleCommands,

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from "fastify";
+import { BankIdClient } from "./client.ts";
+import { bankIdRoutes } from "./routes.ts";
+import { loadBankIdKeys } from "./runtime.ts";
+import type { BankIdRuntime } from "./service.ts";
+
+/** The BankID runtime when configured; a key, certificate or CA that cannot be read stops start-up. */
+export function createBankIdRuntime(app: FastifyInstance): BankIdRuntime | undefined {
+  const settings = app.config.bankId;
+  if (!settings) return undefined;
+  return {
+    client: new BankIdClient(settings, app.clock),
+    keys: loadBankIdKeys(settings, app.log),
+    publicUrl: app.config.publicUrl,
+  };
+}
+
+/** Sign-in with BankID NBU: its routes always exist and answer bankid.not_configured until it is configured. */
+export async function registerBankId(app: FastifyInstance, runtime = createBankIdRuntime(app)): Promise<void> {
+  app.features.bankId = runtime !== undefined;
+  app.features.bankIdBankPicker = runtime !== undefined && app.config.bankId?.bankPicker === true;
+  const crls = runtime?.keys.crls;
+  // The CRLs load at start; a source that fails is logged and asked again at the next sign-in.
+  if (crls) app.addHook("onReady", () => crls.refresh(app.clock()));
+  await app.register(bankIdRoutes(runtime));
+}

@@ -1,0 +1,168 @@
+import type { BankIdPurpose, Language } from "@kpi-id/contracts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { audit } from "../audit/record.ts";
+import { sameText } from "../crypto/tokens.ts";
+import { AppError, hasCode } from "../errors.ts";
+import { resetLinkUrl } from "../recovery/email.ts";
+import { issueResetToken } from "../recovery/tokens.ts";
+import { completeSignIn } from "../sessions/complete-sign-in.ts";
+import { requestThrottleAddress } from "../throttle/address.ts";
+import { throttlePolicy } from "../throttle/policy.ts";
+import { settleSuccess, type ThrottleKey, takeAttempt } from "../throttle/throttle.ts";
+import { failureForApiError } from "./api-errors.ts";
+import type { Bank, BankIdClient } from "./client.ts";
+import { openBankIdEnvelope } from "./crypto/envelope-reader.ts";
+import { findPersonForBankId } from "./person.ts";
+import { readBankPerson } from "./person-data.ts";
+import type { BankIdKeys } from "./runtime.ts";
+import {
+  clearPendingBankId,
+  newState,
+  type PendingBankIdSignIn,
+  readPendingBankId,
+  setPendingBankId,
+} from "./state.ts";
+
+export interface BankIdRuntime {
+  client: BankIdClient;
+  keys: BankIdKeys;
+  /** The site's public address: redirect_uri is {publicUrl}/{lang}/bankid-auth. */
+  publicUrl: string;
+}
+
+export function redirectUriFor(publicUrl: string, language: Language): string {
+  return `${publicUrl}/${language}/bankid-auth`;
+}
+
+/** A bank the person may pick: one NBU lists as workable. */
+export async function workableBanks(client: BankIdClient): Promise<Bank[]> {
+  return (await client.banks()).filter((bank) => bank.workable);
+}
+
+/** Remembers state (and the bank picked) in this browser's cookie; answers NBU's authorize URL. */
+export async function beginBankIdSignIn(
+  runtime: BankIdRuntime,
+  reply: FastifyReply,
+  request: { language: Language; purpose: BankIdPurpose; bankId?: string },
+): Promise<URL> {
+  let bank: Bank | undefined;
+  if (request.bankId) {
+    bank = (await workableBanks(runtime.client)).find((each) => each.id === request.bankId);
+    if (!bank) throw new AppError("bankid.failed", { reason: "bankid.bank_unavailable" });
+  }
+  const state = newState();
+  setPendingBankId(reply, {
+    state,
+    purpose: request.purpose,
+    language: request.language,
+    bankId: bank?.id,
+    memberId: bank?.memberId,
+  });
+  const redirectUri = redirectUriFor(runtime.publicUrl, request.language);
+  return runtime.client.authorizeUrl({ state, redirectUri, bankId: bank?.id });
+}
+
+/** Whether the browser's pending BankID sign-in is a password recovery (its failures go to that page). */
+export function pendingPurpose(request: FastifyRequest): BankIdPurpose {
+  return readPendingBankId(request)?.purpose ?? "signin";
+}
+
+/** The answer's bank must be the one picked; with NBU's own chooser, one NBU lists. */
+async function checkMember(runtime: BankIdRuntime, pending: PendingBankIdSignIn, memberId: string): Promise<void> {
+  const known = pending.memberId
+    ? pending.memberId === memberId
+    : (await runtime.client.banks()).some((bank) => bank.memberId === memberId);
+  if (!known) throw new AppError("bankid.failed", { reason: "bankid.wrong_member" });
+}
+
+export interface BankIdAnswer {
+  code?: string;
+  state?: string;
+  error?: string;
+}
+
+function pendingFor(request: FastifyRequest, state: string | undefined): PendingBankIdSignIn {
+  const pending = readPendingBankId(request);
+  if (!pending) throw new AppError("bankid.failed", { reason: "bankid.no_pending_sign_in" });
+  if (!state || !sameText(pending.state, state))
+    throw new AppError("bankid.failed", { reason: "bankid.state_mismatch" });
+  return pending;
+}
+
+/** The person the answer names: code → token → data → envelope (decrypted, bank's signature) → match. */
+async function personOf(runtime: BankIdRuntime, request: FastifyRequest, pending: PendingBankIdSignIn, code: string) {
+  const { client, keys } = runtime;
+  const token = await client.accessToken(code, redirectUriFor(runtime.publicUrl, pending.language));
+  const answer = await client.personData(token, keys.certificateBase64);
+  await checkMember(runtime, pending, answer.memberId);
+  const now = request.server.clock();
+  await keys.crls?.refreshIfDue(now);
+  const opened = openBankIdEnvelope(answer.customerCrypto, keys.ours, keys.trust, now);
+  if (!opened.ok) throw new AppError("bankid.failed", { reason: `bankid.envelope_${opened.reason}` });
+  return findPersonForBankId(request.server.db, readBankPerson(opened.data));
+}
+
+/** Forgot password with BankID: proof of who the person is becomes a reset token instead of a session. */
+async function resetPageFor(request: FastifyRequest, userId: string, language: Language): Promise<string> {
+  const { db, config, clock } = request.server;
+  const token = await issueResetToken(db, userId, "bankid", config.passwordResetTtlSeconds, clock());
+  await audit(request, {
+    type: "password_reset_request",
+    result: "success",
+    authMethod: "BANK_ID",
+    userId,
+    reason: "bankid",
+  });
+  // The reset page reads the token from the fragment, which reaches no server log and no Referer.
+  return resetLinkUrl("", language, token);
+}
+
+/**
+ * Finishes a BankID sign-in (or recovery): the answer must match this browser's pending sign-in, the
+ * bank's data must open and verify, and name exactly one active campus person. Every outcome is audited.
+ * Answers where the browser goes next.
+ */
+export async function completeBankIdSignIn(
+  runtime: BankIdRuntime,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: BankIdAnswer,
+): Promise<string> {
+  const purpose = pendingPurpose(request);
+  const eventType = purpose === "recovery" ? "password_reset_request" : "sign_in";
+  // The pending sign-in is good for one answer, whatever that answer turns out to be.
+  clearPendingBankId(reply);
+  const { db, clock } = request.server;
+  const throttle: ThrottleKey[] = [{ key: `bankid-ip:${requestThrottleAddress(request)}`, rule: throttlePolicy.ip }];
+  const attempt = await takeAttempt(db, throttle, clock());
+  if (!attempt.allowed) {
+    await audit(request, {
+      type: eventType,
+      result: "failure",
+      authMethod: "BANK_ID",
+      reason: "auth.too_many_attempts",
+    });
+    throw new AppError("auth.too_many_attempts", { retryAfterSeconds: attempt.retryAfterSeconds });
+  }
+  let userId: string | undefined;
+  let next: string;
+  try {
+    const pending = pendingFor(request, answer.state);
+    if (answer.error) throw failureForApiError(answer.error);
+    if (!answer.code) throw new AppError("bankid.failed", { reason: "bankid.no_code" });
+    const person = await personOf(runtime, request, pending, answer.code);
+    userId = person.id;
+    next =
+      pending.purpose === "recovery"
+        ? await resetPageFor(request, person.id, pending.language)
+        : (await completeSignIn(request, reply, { userId: person.id, method: "BANK_ID", person })).next;
+  } catch (error) {
+    if (hasCode(error, "bankid.failed") || hasCode(error, "bankid.unavailable")) {
+      await audit(request, { type: eventType, result: "failure", authMethod: "BANK_ID", userId, reason: error.reason });
+    }
+    throw error;
+  }
+  await settleSuccess(db, throttle);
+  if (purpose === "signin") await audit(request, { type: "sign_in", result: "success", authMethod: "BANK_ID", userId });
+  return next;
+}

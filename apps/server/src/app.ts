@@ -13,6 +13,7 @@ import { adminApplicationRoutes } from "./admin/application-routes.ts";
 import { adminAuditRoutes } from "./admin/audit-routes.ts";
 import { adminImportRoutes } from "./admin/import-routes.ts";
 import { adminPeopleRoutes } from "./admin/people-routes.ts";
+import { adminPersonErasureRoutes } from "./admin/person-erasure-routes.ts";
 import { adminPersonRecoveryRoutes } from "./admin/person-recovery-routes.ts";
 import { adminReviewRoutes } from "./admin/review-routes.ts";
 import { adminServiceRoutes } from "./admin/service-routes.ts";
@@ -191,6 +192,7 @@ export async function buildApp({
   await app.register(recoveryRoutes);
   await app.register(adminPeopleRoutes);
   await app.register(adminPersonRecoveryRoutes);
+  await app.register(adminPersonErasureRoutes);
   await app.register(adminApplicationRoutes);
   await app.register(adminReviewRoutes);
   await app.register(developerRoutes);

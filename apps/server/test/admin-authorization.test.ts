@@ -42,6 +42,14 @@ const consoleCalls: ConsoleCall[] = [
   },
   { method: "POST", route: "/api/admin/people/{id}/profile", allowed: adminOnly, body: { fullName: "Ціль Змінена" } },
   { method: "POST", route: "/api/admin/people/{id}/status", allowed: adminOnly, body: { status: "active" } },
+  // An admin's erasure; the wrong confirmation keeps the shared target for the rows after it.
+  {
+    method: "POST",
+    route: "/api/admin/people/{id}/erase",
+    allowed: adminOnly,
+    body: { username: "not-the-target" },
+    answer: { status: 400, code: "admin.erase_not_confirmed" },
+  },
   {
     method: "POST",
     route: "/api/admin/people/{id}/access/grant",

@@ -32,7 +32,7 @@ describe(`fuzzing the console's import, audit, keys and service endpoints as an 
 
   it("answers generated filters, cursors and files without a 5xx", async () => {
     const endpoints = endpointsOf(t.app).filter((endpoint) =>
-      /^\/api\/admin\/(import|audit|keys|service|people\/\{id\}\/(second-factor|recovery)|applications\/\{id\})/.test(
+      /^\/api\/admin\/(import|audit|keys|service|people\/\{id\}\/(second-factor|recovery|erase)|applications\/\{id\})/.test(
         endpoint.path,
       ),
     );
@@ -56,6 +56,7 @@ describe(`fuzzing the console's import, audit, keys and service endpoints as an 
       "POST /api/admin/import/jobs",
       "POST /api/admin/import/jobs/{id}/cancel",
       "POST /api/admin/keys/rotate",
+      "POST /api/admin/people/{id}/erase",
       "POST /api/admin/people/{id}/recovery-mail",
       "POST /api/admin/people/{id}/second-factor/reset",
     ]);

@@ -39,6 +39,14 @@ describe.each(databaseKinds)("rotating SESSION_SECRET as a key ring (%s)", (kind
   };
   const codeNow = () => generate({ secret: totpSecret, epoch: Math.floor(clock.now().getTime() / 1000) });
   const signedIn = async (browser: TestBrowserJar) => (await browser.get("/api/user")).statusCode === 200;
+  /** `secrets reseal` is audited: its rows, oldest first. */
+  const resealRows = () =>
+    (instances[0] as FastifyInstance).db
+      .selectFrom("audit_events")
+      .select(["result", "reason", "details"])
+      .where("event_type", "=", "secrets_resealed")
+      .orderBy("id")
+      .execute();
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
@@ -98,6 +106,13 @@ describe.each(databaseKinds)("rotating SESSION_SECRET as a key ring (%s)", (kind
     expect(run.json()).toMatchObject({ resealed: { totpFactors: 1 }, unreadable: { totpFactors: 0 } });
     const after = await checkSealedValues(rotated.db, rotated.config.sessionSecrets);
     expect(after.olderKey).toEqual({ totpFactors: 0, oidcSigningKeys: 0, samlSigningKeys: 0 });
+    expect(await resealRows()).toEqual([
+      {
+        result: "success",
+        reason: "cli",
+        details: expect.objectContaining({ resealed: expect.objectContaining({ totpFactors: 1 }), keys: 2 }),
+      },
+    ]);
   });
 
   it("with the old key removed: the session stays, the remembered browser is asked for its code again, cleanly", async () => {
@@ -123,5 +138,6 @@ describe.each(databaseKinds)("rotating SESSION_SECRET as a key ring (%s)", (kind
     expect(run.code).toBe(1);
     expect(run.json()).toMatchObject({ unreadable: { totpFactors: 1 } });
     expect(run.stderr).toContain("put back the key they were sealed with");
+    expect((await resealRows()).map((row) => row.result)).toEqual(["success", "failure"]);
   });
 });

@@ -26,6 +26,7 @@ function person(id: string): User {
     scim_deleted_at: null,
     scim_attributes: null,
     language: null,
+    anonymised_at: null,
   };
 }
 

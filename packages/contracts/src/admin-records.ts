@@ -48,6 +48,8 @@ export const auditEventTypes = [
   "second_factor_changed",
   "audit_exported",
   "personal_data_exported",
+  "person_erased",
+  "secrets_resealed",
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 
@@ -116,6 +118,7 @@ export const importReasonCodes = [
   "unknown_application",
   "tax_id_taken",
   "duplicate",
+  "username_retired",
   "failed",
 ] as const;
 export type ImportReasonCode = (typeof importReasonCodes)[number];

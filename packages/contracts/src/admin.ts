@@ -104,6 +104,8 @@ export const personDetailSchema = personSummarySchema.extend({
   provisioning: z.object({ managed: z.boolean(), externalId: text().nullable(), removedAt: text().nullable() }),
   /** The person's student records and employee positions, primary first, with their units and who wrote them. */
   records: z.array(personRecordSchema),
+  /** When the person's personal data was erased or anonymised (docs/privacy.md); null for everyone else. */
+  erasedAt: text().nullable(),
 });
 export type PersonDetail = z.infer<typeof personDetailSchema>;
 

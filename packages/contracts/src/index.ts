@@ -9,6 +9,7 @@ export * from "./bankid.ts";
 export * from "./boot.ts";
 export * from "./consent.ts";
 export * from "./developers.ts";
+export * from "./erasure.ts";
 export * from "./errors.ts";
 export * from "./google.ts";
 export * from "./language.ts";

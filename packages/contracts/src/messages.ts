@@ -85,6 +85,10 @@ export const ukErrorMessages = {
   "admin.no_verified_address":
     "Ця особа не має підтвердженої адреси е-пошти: лист відновлення надіслати нікуди. Допоможіть їй через Дію або особисто.",
   "admin.person_disabled": "Обліковий запис вимкнено: спершу увімкніть його.",
+  "admin.person_erased": "Дані цієї особи вже стерто.",
+  "admin.erase_self": "Власні дані стерти не можна: зверніться до іншого адміністратора.",
+  "admin.erase_last_admin": "Це єдиний адміністратор: спершу надайте роль admin іншій особі.",
+  "admin.erase_not_confirmed": "Для підтвердження введіть ім'я користувача цієї особи.",
   "admin.username_taken": "Це ім'я користувача або цей РНОКПП уже має інша особа.",
   "admin.import_not_csv": "Це не CSV-файл: потрібен текстовий файл із рядком заголовків і значеннями через кому.",
   "admin.import_wrong_encoding": "Файл не в кодуванні UTF-8. Збережіть його як «CSV UTF-8» і завантажте ще раз.",
@@ -200,6 +204,10 @@ export const enErrorMessages = {
   "admin.import_not_csv": "This is not a CSV file: send a text file with a header row and comma-separated values.",
   "admin.import_wrong_encoding": "The file is not UTF-8. Save it as “CSV UTF-8” and upload it again.",
   "admin.import_unknown_columns":
+  "admin.person_erased": "This person's data has already been erased.",
+  "admin.erase_self": "You cannot erase your own data: ask another admin.",
+  "admin.erase_last_admin": "This is the only admin: give the admin role to someone else first.",
+  "admin.erase_not_confirmed": "Type this person's username to confirm.",
     "The file has unknown columns. Allowed: username, full-name, email, tax-id, student-id, employee-id, password, apps.",
   "admin.import_too_large": "The file is too large for the console's import: split it or use the user import command.",
   "admin.import_job_not_found": "There is no such import. It may have been removed after 30 days; start it again.",

@@ -9,7 +9,7 @@ import { rolesOf } from "./roles.ts";
 /**
  * What each console endpoint needs, and which roles hold it: the one authorization table.
  * helpdesk handles people (look, unlock, end sessions, reset second factors, start a
- * recovery); everything else (profile and status changes, access, applications, import,
+ * recovery); everything else (profile and status changes, erasure, access, applications, import,
  * audit, keys, service) is admin's.
  */
 export const permissionRoles = {
@@ -20,6 +20,7 @@ export const permissionRoles = {
   "people.recovery": ["admin", "helpdesk"],
   "people.edit": ["admin"],
   "people.status": ["admin"],
+  "people.erase": ["admin"],
   "people.access": ["admin"],
   "apps.view": ["admin"],
   "apps.manage": ["admin"],

@@ -22,7 +22,8 @@ import { endAllSessionsOf, personDetail, requirePerson, updateProfile } from "./
 import { searchPeople } from "./people-search.ts";
 import { auditByOperator, guardConsoleRoutes, operatorOf, requirePersonToActOn } from "./plugin.ts";
 
-const refusals = { 401: errorBodySchema, 403: errorBodySchema };
+// 409 `admin.person_erased`: nothing is done to an erased person.
+const refusals = { 401: errorBodySchema, 403: errorBodySchema, 409: errorBodySchema };
 const tags = ["admin"];
 
 /** The console's people endpoints: search, one person, and what helpdesk and admins do to them. */
@@ -105,7 +106,6 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
           200: personDetailSchema,
           400: errorBodySchema,
           404: errorBodySchema,
-          409: errorBodySchema,
           ...refusals,
         },
       },

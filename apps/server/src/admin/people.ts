@@ -107,6 +107,7 @@ export async function personDetail(app: FastifyInstance, user: User): Promise<Pe
       removedAt: user.scim_deleted_at?.toISOString() ?? null,
     },
     records,
+    erasedAt: user.anonymised_at?.toISOString() ?? null,
   };
 }
 

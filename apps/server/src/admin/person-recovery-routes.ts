@@ -11,7 +11,8 @@ import { issueAndSendLink } from "../recovery/email.ts";
 import { endAllSessionsOf } from "./people.ts";
 import { auditByOperator, guardConsoleRoutes, requirePersonToActOn } from "./plugin.ts";
 
-const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+// 409 `admin.person_erased`: nothing is done to an erased person.
+const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 const tags = ["admin"];
 
 /** Helpdesk's recovery tools on the person screen: the same service functions as `user reset-mfa` and "Forgot password?". */
@@ -63,7 +64,7 @@ export const adminPersonRecoveryRoutes: FastifyPluginAsyncZod = async (app) => {
           "last sign-in. 409 `admin.no_verified_address` when they have none, `admin.person_disabled` when disabled.",
         params: personIdParamsSchema,
         body: z.object({}).optional(),
-        response: { 200: adminActionResultSchema, 409: errorBodySchema, ...refusals },
+        response: { 200: adminActionResultSchema, ...refusals },
       },
     },
     async (request) => {

@@ -60,6 +60,8 @@ const highestRank = (roles: readonly OperatorRole[]) => Math.max(0, ...roles.map
  */
 export async function requirePersonToActOn(request: FastifyRequest, id: string): Promise<User> {
   const person = await requirePerson(request.server.db, id);
+  // Nothing is done to an erased person's stub: no enabling, editing or granting brings anyone back.
+  if (person.anonymised_at) throw new AppError("admin.person_erased");
   const operator = operatorOf(request);
   if (highestRank(await rolesOf(request.server.db, person.id)) > highestRank(operator.roles)) {
     request.log.warn({ operator: operator.userId, person: person.id }, "console action on a higher role refused");

@@ -123,6 +123,9 @@ People
                                             employee-id, password, apps; and student-unit,
                                             student-status, employee-unit, employee-status for
                                             the primary records); idempotent on username;
+  user erase --username U --confirm U       erase U's personal data on request: sign-in methods,
+                                            sessions, records, consents go; the audit trail stays
+                                            without them; U's username is never given again; audited
                                             a blank cell leaves the field as it is, a cell
                                             (clear) empties it; one person per line;
                                             --dry-run reports and keeps nothing; lines are

@@ -37,6 +37,10 @@ export interface Config {
   database: { url?: string; poolMax: number; dataDir: string; preparedStatements: boolean };
   /** Audit rows older than this many days are deleted by the periodic clean-up; 0 keeps them for ever. */
   auditRetentionDays: number;
+  /** Sign-in history (audit/retention.ts, signInHistoryTypes) goes sooner than the rest; 0 leaves it to auditRetentionDays. */
+  signInHistoryRetentionDays: number;
+  /** People who left (privacy/leavers.ts) longer ago than this are anonymised by the clean-up; 0 never. */
+  anonymiseLeftAfterDays: number;
   webDistDir?: string;
   /** The newest key of SESSION_SECRET: it signs cookies and encrypts from now on. */
   sessionSecret: string;
@@ -261,6 +265,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       preparedStatements: environment.DATABASE_PREPARED_STATEMENTS,
     },
     auditRetentionDays: environment.AUDIT_RETENTION_DAYS,
+    signInHistoryRetentionDays: environment.SIGN_IN_HISTORY_RETENTION_DAYS,
+    anonymiseLeftAfterDays: environment.ANONYMISE_LEFT_AFTER_DAYS,
     webDistDir: environment.WEB_DIST_DIR,
     sessionSecret,
     sessionSecrets,

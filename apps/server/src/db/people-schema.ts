@@ -95,6 +95,13 @@ export interface PeopleTables {
   access_exclusions: AccessExclusionsTable;
   scim_tokens: ScimTokensTable;
   import_jobs: ImportJobsTable;
+  retired_usernames: RetiredUsernamesTable;
+}
+
+/** Usernames of anonymised people (migration 0460), as SHA-256 of the lower-cased name: never given again. */
+export interface RetiredUsernamesTable {
+  username_sha256: Uint8Array;
+  retired_at: Timestamp;
 }
 
 /** CSV imports running or run in the background (migration 0419); the file itself is not kept. */

@@ -44,6 +44,8 @@ export interface UsersTable {
   scim_external_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** When a SCIM client deleted the person (migration 0211); the person stays, disabled. */
   scim_deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** When the person's personal data was removed (migration 0460, privacy/erase.ts); the row stays nameless. */
+  anonymised_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** SCIM attributes kept as the client sent them (scim/user-fields.ts); written as JSON text. */
   scim_attributes: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   /** The language of the person's last sign-in (migration 0173), for mail sent outside their requests. */

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { type Kysely, sql } from "kysely";
-import { deleteAuditPastRetention } from "../audit/retention.ts";
+import { deleteAuditPastRetention, deleteSignInHistoryPastRetention } from "../audit/retention.ts";
 import type { Database } from "../db/schema.ts";
 import { deleteOldDiiaRequests } from "../diia/queries.ts";
 import { deleteExpiredOidcPayloads } from "../oidc/adapter.ts";
+import { anonymiseLeavers } from "../privacy/leavers.ts";
 import { deleteExpiredResetTokens } from "../recovery/tokens.ts";
 import { type PruneCounts, pruneExpired } from "../sessions/prune.ts";
 import { deleteOldImportJobs } from "../users/import-jobs.ts";
@@ -13,12 +14,19 @@ export interface CleanupCounts extends PruneCounts {
   oidcPayloads: number;
   resetTokens: number;
   auditEvents: number;
+  signInHistory: number;
   importJobs: number;
+  /** People who left long ago, anonymised this run (each also has its own `person_erased` audit row). */
+  anonymisedPeople: number;
 }
 
 export interface CleanupOptions {
   /** AUDIT_RETENTION_DAYS: audit rows older than this go; 0 (the default here) keeps them. */
   auditRetentionDays?: number;
+  /** SIGN_IN_HISTORY_RETENTION_DAYS; 0 (the default here) leaves sign-in rows to auditRetentionDays. */
+  signInHistoryRetentionDays?: number;
+  /** ANONYMISE_LEFT_AFTER_DAYS; 0 (the default here) anonymises no one. */
+  anonymiseLeftAfterDays?: number;
 }
 
 // One number all instances agree on ("KPID"); the federation refresh takes "KPIF" (saml/federation.ts).
@@ -38,7 +46,7 @@ const importJobKeepMs = 30 * 24 * 60 * 60 * 1000;
 export async function cleanUpExpired(
   db: Kysely<Database>,
   now: Date,
-  { auditRetentionDays = 0 }: CleanupOptions = {},
+  { auditRetentionDays = 0, signInHistoryRetentionDays = 0, anonymiseLeftAfterDays = 0 }: CleanupOptions = {},
 ): Promise<CleanupCounts | undefined> {
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<{
@@ -50,8 +58,19 @@ export async function cleanUpExpired(
     const oidcPayloads = await deleteExpiredOidcPayloads(trx, now);
     const resetTokens = await deleteExpiredResetTokens(trx, now);
     const auditEvents = await deleteAuditPastRetention(trx, now, auditRetentionDays);
+    const signInHistory = await deleteSignInHistoryPastRetention(trx, now, signInHistoryRetentionDays);
     const importJobs = await deleteOldImportJobs(trx, new Date(now.getTime() - importJobKeepMs));
-    return { ...pruned, diiaRequests, oidcPayloads, resetTokens, auditEvents, importJobs };
+    const leavers = await anonymiseLeavers(trx, now, anonymiseLeftAfterDays);
+    return {
+      ...pruned,
+      diiaRequests,
+      oidcPayloads,
+      resetTokens,
+      auditEvents,
+      signInHistory,
+      importJobs,
+      anonymisedPeople: leavers.people,
+    };
   });
 }
 
@@ -62,7 +81,12 @@ export function scheduleCleanup(app: FastifyInstance): void {
   let timer: NodeJS.Timeout | undefined;
   const runOnce = async () => {
     try {
-      const counts = await cleanUpExpired(app.db, app.clock(), { auditRetentionDays: app.config.auditRetentionDays });
+      const { auditRetentionDays, signInHistoryRetentionDays, anonymiseLeftAfterDays } = app.config;
+      const counts = await cleanUpExpired(app.db, app.clock(), {
+        auditRetentionDays,
+        signInHistoryRetentionDays,
+        anonymiseLeftAfterDays,
+      });
       if (counts) app.log.info({ removed: counts }, "expired rows cleaned up");
       else app.log.debug("clean-up skipped: another instance holds the lock");
     } catch (error) {

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { audit } from "../audit/record.ts";
 import type { Db, User } from "../db/schema.ts";
 import { type PositionInput, replaceRecords, type StudentRecordInput } from "../people/records.ts";
+import { isRetiredUsername } from "../privacy/erase.ts";
 import { disableUserWithin, findUserById, findUserByUsername, insertUser, updateUser } from "../users/queries.ts";
 import { personSchema } from "../users/service.ts";
 import { scimTokenOf } from "./auth.ts";
@@ -138,6 +139,11 @@ async function assertUnique(db: Db, input: InboundUser, selfId: string | undefin
   const byName = await findUserByUsername(db, input.userName);
   if (byName && byName.id !== selfId && !byName.scim_deleted_at) {
     throw new ScimError("scim.conflict", "uniqueness", "userName is taken");
+  }
+  // An anonymised person is never brought back, nor is their former name given to someone new (docs/scim.md).
+  const newName = !byName || byName.id !== selfId;
+  if (byName?.anonymised_at || (newName && (await isRetiredUsername(db, input.userName)))) {
+    throw new ScimError("scim.conflict", "uniqueness", "userName belonged to a person whose data was erased");
   }
   if (input.externalId) {
     const byExternal = await db

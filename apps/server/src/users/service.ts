@@ -5,6 +5,7 @@ import { positionStatuses, studentStatuses } from "../db/people-schema.ts";
 import type { Db, User } from "../db/schema.ts";
 import { insertFirstRecords, setPrimaryPosition, setPrimaryStudentRecord } from "../people/records.ts";
 import { findUnitByCode } from "../people/units.ts";
+import { isRetiredUsername } from "../privacy/erase.ts";
 import { findUserById, findUserByUsername, insertUser, updateUser } from "./queries.ts";
 import { PersonRuleError } from "./rule-error.ts";
 
@@ -136,6 +137,16 @@ function personColumns(person: { fullName?: string } & Partial<Record<ClearableF
   };
 }
 
+/**
+ * An anonymised person's username is never given again (docs/privacy.md): an application's account keyed by it
+ * would pass to a stranger, and a source system re-sending the person would bring back someone erased.
+ */
+async function refuseRetiredUsername(db: Db, username: string): Promise<void> {
+  if (await isRetiredUsername(db, username)) {
+    throw new PersonRuleError("username_retired", "username", "username: belonged to a person whose data was erased");
+  }
+}
+
 export async function createUser(
   db: Db,
   hasher: PasswordHasher,
@@ -145,6 +156,7 @@ export async function createUser(
   source = "cli",
 ): Promise<User> {
   const person = personSchema.parse(input);
+  await refuseRetiredUsername(db, person.username);
   const passwordHash = password === undefined ? null : await hasher.hash(passwordSchema.parse(password));
   const user = await insertUser(db, {
     username: person.username,
@@ -204,6 +216,9 @@ export async function upsertUser(
     }
     const user = await createUser(db, hasher, { ...changes, fullName: changes.fullName }, password, details, source);
     return { outcome: "created", user };
+  }
+  if (existing.anonymised_at) {
+    throw new PersonRuleError("username_retired", "username", "username: names a person whose data was erased");
   }
   const passwordHash = password === undefined ? undefined : await hasher.hash(passwordSchema.parse(password));
   // Only what differs is written: a re-import of an unchanged line writes nothing (nor moves updated_at).

@@ -11,6 +11,7 @@ import { scimCommands } from "./scim.ts";
 import { secretsCommands } from "./secrets.ts";
 import { unitCommands } from "./unit.ts";
 import { userCommands } from "./user.ts";
+import { userEraseCommands } from "./user-erase.ts";
 import { userGoogleCommands } from "./user-google.ts";
 import { userMfaCommands } from "./user-mfa.ts";
 import { userUnlockCommands } from "./user-unlock.ts";
@@ -27,5 +28,5 @@ export const commandGroups: Record<string, Record<string, CommandHandler>> = {
   scim: scimCommands,
   secrets: secretsCommands,
   unit: unitCommands,
-  user: { ...userCommands, ...userGoogleCommands, ...userUnlockCommands, ...userMfaCommands },
+  user: { ...userCommands, ...userGoogleCommands, ...userUnlockCommands, ...userMfaCommands, ...userEraseCommands },
 };

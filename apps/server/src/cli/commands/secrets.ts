@@ -1,3 +1,4 @@
+import { recordAuditEvent } from "../../audit/record.ts";
 import { checkSealedValues, type SealedCounts } from "../../secrets/reseal.ts";
 import { parseOptions } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
@@ -17,6 +18,13 @@ const reseal: CommandHandler = async ({ db, out, config }, args) => {
   parseOptions(args, {});
   const report = await checkSealedValues(db, config.sessionSecrets, true);
   const unreadable = total(report.unreadable);
+  // Audited: the row says a key rotation was finished (or found keys missing), with the counts and no value.
+  await recordAuditEvent(db, {
+    type: "secrets_resealed",
+    result: unreadable > 0 ? "failure" : "success",
+    reason: "cli",
+    details: { resealed: report.olderKey, unreadable: report.unreadable, keys: config.sessionSecrets.length },
+  });
   out.result(
     { resealed: report.olderKey, unreadable: report.unreadable },
     `Sealed again under the newest key: ${describeCounts(report.olderKey)}.` +

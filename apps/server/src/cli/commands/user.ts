@@ -5,6 +5,7 @@ import { recordAuditEvent } from "../../audit/record.ts";
 import type { User } from "../../db/schema.ts";
 import { type ImportProgress, importUsersCsv } from "../../users/import.ts";
 import { disableUser, findUserByUsername, listUsers, updateUser } from "../../users/queries.ts";
+import { PersonRuleError } from "../../users/rule-error.ts";
 import { createUser, setPassword } from "../../users/service.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
@@ -25,6 +26,8 @@ function publicUser(user: User) {
 }
 
 function asUsageError(error: unknown): never {
+  // A rule about the person (a retired username, an unknown unit) is the command failing, not a usage mistake.
+  if (error instanceof PersonRuleError) throw new CommandFailedError(error.message);
   if (error instanceof z.ZodError) {
     throw new UsageError(
       error.issues.map((issue) => `${issue.path.join(".") || "value"}: ${issue.message}`).join("; "),
@@ -91,6 +94,7 @@ const disable: CommandHandler = async (context, args) => {
 
 const enable: CommandHandler = async (context, args) => {
   const user = await requireUser(context, required(parseOptions(args, { username: { type: "string" } }), "username"));
+  if (user.anonymised_at) throw new CommandFailedError(`${user.username} was erased: no one signs in as them again`);
   await updateUser(context.db, user.id, { status: "active" });
   context.out.result({ username: user.username, status: "active" }, `Enabled ${user.username}`);
 };

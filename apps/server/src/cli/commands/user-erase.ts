@@ -1,0 +1,40 @@
+import { type ErasedCounts, enErrorMessages, erasedKinds } from "@kpi-id/contracts";
+import { AppError } from "../../errors.ts";
+import { erasePersonOnRequest } from "../../privacy/erase-request.ts";
+import { findUserByUsername } from "../../users/queries.ts";
+import { parseOptions, required } from "../args.ts";
+import type { CommandHandler } from "../context.ts";
+import { CommandFailedError, UsageError } from "../usage.ts";
+
+const describe = (erased: ErasedCounts) =>
+  erasedKinds
+    .filter((kind) => erased[kind] > 0)
+    .map((kind) => `  ${kind}: ${erased[kind]}`)
+    .join("\n");
+
+/**
+ * `user erase --username U --confirm U`: an operator's erasure of one person on request (docs/operations.md,
+ * "Erasing a person"). The username typed twice is the confirmation: nothing is erased by a slip of the
+ * command history. Prints what went, kind by kind; the `person_erased` audit row keeps the same counts.
+ */
+const erase: CommandHandler = async (context, args) => {
+  const values = parseOptions(args, { username: { type: "string" }, confirm: { type: "string" } });
+  const username = required(values, "username");
+  if (values.confirm?.toLowerCase() !== username.toLowerCase()) {
+    throw new UsageError("--confirm must repeat the username: erasure cannot be undone");
+  }
+  const person = await findUserByUsername(context.db, username);
+  if (!person) throw new CommandFailedError(`no user '${username}'`);
+  try {
+    const erased = await erasePersonOnRequest(context.db, person, { via: "cli", now: new Date() });
+    context.out.result(
+      { id: person.id, username: `erased-${person.id}`, erased },
+      `Erased ${username} (${person.id}); what was removed:\n${describe(erased)}`,
+    );
+  } catch (error) {
+    if (error instanceof AppError) throw new CommandFailedError(enErrorMessages[error.code]);
+    throw error;
+  }
+};
+
+export const userEraseCommands: Record<string, CommandHandler> = { erase };

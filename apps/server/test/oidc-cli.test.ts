@@ -102,10 +102,11 @@ describe.each(databaseKinds)("OpenID Connect operator commands on %s", (kind) =>
     const second = await cli(["keys", "rotate", "--json"]);
     expect(second.json<Rotation>().retired).toEqual([first.json<Rotation>().kid]);
     const keys = await cli(["keys", "list", "--json"]);
-    const rows = keys.json() as { kid: string; published: boolean; retired: string }[];
-    expect(rows.map((row) => [row.kid, row.published, row.retired === ""])).toEqual([
-      [second.json<Rotation>().kid, true, true],
-      [first.json<Rotation>().kid, true, false],
+    const rows = keys.json() as { kid: string; published: boolean; state: string }[];
+    // The second signs once its activation delay has passed; until then the first does.
+    expect(rows.map((row) => [row.kid, row.published, row.state])).toEqual([
+      [second.json<Rotation>().kid, true, "next"],
+      [first.json<Rotation>().kid, true, "current"],
     ]);
     // Each rotation is audited, as the console's is.
     const audited = await database.handle.db
@@ -118,5 +119,52 @@ describe.each(databaseKinds)("OpenID Connect operator commands on %s", (kind) =>
       { reason: "cli", details: { kid: first.json<Rotation>().kid, retired: [] } },
       { reason: "cli", details: { kid: second.json<Rotation>().kid, retired: [first.json<Rotation>().kid] } },
     ]);
+  });
+
+  it("rolls the key over in stages: prepare, promote once every server publishes it, retire after the overlap", async () => {
+    const db = database.handle.db;
+    const states = async () =>
+      ((await cli(["keys", "list", "--json"])).json() as { kid: string; state: string }[]).map((row) => row.state);
+    // Start from one signing key that has signed for a while.
+    await db.deleteFrom("oidc_signing_keys").execute();
+    await cli(["keys", "rotate"]);
+    const past = (seconds: number) => new Date(Date.now() - seconds * 1000);
+    await db
+      .updateTable("oidc_signing_keys")
+      .set({ created_at: past(7200), activates_at: past(7000) })
+      .execute();
+
+    const prepared = await cli(["keys", "prepare", "--json"]);
+    expect(prepared.code).toBe(0);
+    const next = prepared.json<{ kid: string }>().kid;
+    expect(await states()).toEqual(["next", "current"]);
+    const early = await cli(["keys", "promote"]);
+    expect(early.code).toBe(1);
+    expect(early.stderr).toContain("promote it from");
+    await db
+      .updateTable("oidc_signing_keys")
+      .set({ created_at: past(300) })
+      .where("kid", "=", next)
+      .execute();
+    const promoted = await cli(["keys", "promote", "--json"]);
+    expect(promoted.code).toBe(0);
+    expect(promoted.json()).toMatchObject({ outcome: "promoted", kid: next });
+    expect(await states()).toEqual(["current", "previous"]);
+
+    const inOverlap = await cli(["keys", "retire"]);
+    expect(inOverlap.code).toBe(1);
+    expect(inOverlap.stderr).toContain("--force");
+    expect((await cli(["keys", "retire", "--kid", next])).stderr).toContain("signs now");
+    const forced = await cli(["keys", "retire", "--force", "--json"]);
+    expect(forced.code).toBe(0);
+    expect(await states()).toEqual(["current"]);
+    const steps = await db
+      .selectFrom("audit_events")
+      .select("details")
+      .where("event_type", "=", "signing_keys_rotated")
+      .orderBy("id", "desc")
+      .limit(3)
+      .execute();
+    expect(steps.map((row) => (row.details as { step?: string }).step)).toEqual(["retire", "promote", "prepare"]);
   });
 });

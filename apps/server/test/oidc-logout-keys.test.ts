@@ -1,10 +1,10 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rotateSigningKeys } from "../src/oidc/key-rollover.ts";
 import {
   decryptJwk,
   keyActivationDelaySeconds,
   loadPublishedKeys,
-  rotateSigningKeys,
   SigningKeyDecryptionError,
 } from "../src/oidc/keys.ts";
 import { signingKeyRetentionSeconds } from "../src/oidc/provider.ts";

@@ -3,13 +3,22 @@ import { text } from "./text.ts";
 
 /** The console's signing keys and service screens (`/api/admin/keys`, `/api/admin/service`). */
 
+/** A signing key's place in its rollover: next (published, not signing yet), current (signs), previous (verifies only). */
+export const signingKeyStates = ["next", "current", "previous"] as const;
+export type SigningKeyState = (typeof signingKeyStates)[number];
+
 /** An OpenID Connect signing key as `keys list` shows it. */
 export const oidcSigningKeySchema = z.object({
   kid: text(),
   /** The JWS algorithm it signs with (RS256); null for a key that is no longer published. */
   algorithm: text().nullable(),
   createdAt: text(),
+  /** When it signs (signed) from; null for a next key waiting for `keys promote`. */
+  activatesAt: text().nullable(),
   retiredAt: text().nullable(),
+  /** For a previous key: when it leaves the JWKS (the end of the overlap). */
+  publishedUntil: text().nullable(),
+  state: z.enum(signingKeyStates),
   /** In the JWKS: applications can check tokens it signed. */
   published: z.boolean(),
   /** The key that signs ID tokens now. */
@@ -27,6 +36,7 @@ export const samlSigningKeySchema = z.object({
   notAfter: text(),
   activatesAt: text(),
   signing: z.boolean(),
+  state: z.enum(signingKeyStates),
 });
 export type SamlSigningKey = z.infer<typeof samlSigningKeySchema>;
 

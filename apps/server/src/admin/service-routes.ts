@@ -61,7 +61,9 @@ export const adminServiceRoutes: FastifyPluginAsyncZod = async (app) => {
           keys: oidc.map((key) => ({
             ...key,
             createdAt: key.createdAt.toISOString(),
+            activatesAt: key.activatesAt?.toISOString() ?? null,
             retiredAt: key.retiredAt?.toISOString() ?? null,
+            publishedUntil: key.publishedUntil?.toISOString() ?? null,
           })),
           activationDelaySeconds: keyActivationDelaySeconds,
           retentionSeconds: signingKeyRetentionSeconds,

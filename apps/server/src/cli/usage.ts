@@ -58,9 +58,13 @@ Applications
                                             bots and terminals show a code people confirm at /{lang}/device
 
 OpenID Connect signing keys
-  keys rotate                               new signing key; the old one stays in the JWKS until
-                                            the ID tokens it signed expire
-  keys list                                 keys, which are published, which signs
+  keys prepare                              a next key: in the JWKS now, not signing yet
+  keys promote                              the next key signs; the old one stays in the JWKS until
+                                            the ID tokens it signed expire (the overlap)
+  keys retire [--kid KID] [--force]         previous keys out of the JWKS (--force: inside the
+                                            overlap, for a leaked key)
+  keys rotate                               the three in one: new key signing in 2 minutes
+  keys list                                 keys and their state (next, current, previous)
 
 SAML 2.0 identity provider (docs/saml.md)
   saml sp add --metadata FILE|URL [--attribute NAME ...] [--app ID|NAME] [--first-party] [--encrypt] [--sign-response]
@@ -71,6 +75,7 @@ SAML 2.0 identity provider (docs/saml.md)
   saml keys list                            SAML signing keys in the metadata, which signs
   saml keys rollover [--activate-in-hours 48]
                                             new key in the metadata now, signing later
+  saml keys promote                         the next key signs now (SPs have its metadata)
   saml keys remove --kid KID                take an old key out of the metadata
   saml federation add --name NAME --metadata FILE|URL --certificate FILE [--entity-category URI ...]
                                             a federation's signed aggregate: its SPs, refreshed on a schedule
@@ -118,14 +123,14 @@ People
   user link-google --username U --subject SUB
                                             let a Google account (its ID token "sub") sign in as U
   user unlink-google --username U           remove U's Google links
+  user erase --username U --confirm U       erase U's personal data on request: sign-in methods,
+                                            sessions, records, consents go; the audit trail stays
+                                            without them; U's username is never given again; audited
   user import --file people.csv [--dry-run] header row; columns as the create flags
                                             (username, full-name, email, tax-id, student-id,
                                             employee-id, password, apps; and student-unit,
                                             student-status, employee-unit, employee-status for
                                             the primary records); idempotent on username;
-  user erase --username U --confirm U       erase U's personal data on request: sign-in methods,
-                                            sessions, records, consents go; the audit trail stays
-                                            without them; U's username is never given again; audited
                                             a blank cell leaves the field as it is, a cell
                                             (clear) empties it; one person per line;
                                             --dry-run reports and keeps nothing; lines are

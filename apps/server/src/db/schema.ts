@@ -107,6 +107,9 @@ export interface OidcSigningKeysTable {
   kid: string;
   encrypted_jwk: string;
   created_at: Timestamp;
+  /** When it signs from; null for a next key published before `keys promote`. */
+  activates_at: NullableTimestamp;
+  /** When it stopped signing; published for the overlap after. */
   retired_at: NullableTimestamp;
 }
 

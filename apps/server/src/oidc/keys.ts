@@ -83,17 +83,23 @@ function generateSigningJwk(): PrivateJwk {
   return { ...privateKey.export({ format: "jwk" }), kid: newToken(12), alg: "RS256", use: "sig" } as PrivateJwk;
 }
 
-async function insertKey(db: Db, sessionSecret: string, now: Date): Promise<string> {
+/** Stores a new key: signing from `activatesAt`, or a next key (published, not signing) when null. */
+export async function insertKey(db: Db, sessionSecret: string, now: Date, activatesAt: Date | null): Promise<string> {
   const jwk = generateSigningJwk();
   await db
     .insertInto("oidc_signing_keys")
-    .values({ kid: jwk.kid, encrypted_jwk: encryptJwk(jwk, sessionSecret), created_at: now })
+    .values({ kid: jwk.kid, encrypted_jwk: encryptJwk(jwk, sessionSecret), created_at: now, activates_at: activatesAt })
     .execute();
   return jwk.kid;
 }
 
 function activeKey(db: Db) {
-  return db.selectFrom("oidc_signing_keys").select("kid").where("retired_at", "is", null).executeTakeFirst();
+  return db
+    .selectFrom("oidc_signing_keys")
+    .select("kid")
+    .where("retired_at", "is", null)
+    .where("activates_at", "is not", null)
+    .executeTakeFirst();
 }
 
 /**
@@ -104,26 +110,7 @@ export async function ensureSigningKey(db: Db, sessionSecret: string, now = new 
   if (await activeKey(db)) return;
   await db.transaction().execute(async (tx) => {
     await sql`lock table oidc_signing_keys in share row exclusive mode`.execute(tx);
-    if (!(await activeKey(tx))) await insertKey(tx, sessionSecret, now);
-  });
-}
-
-export interface RotationResult {
-  kid: string;
-  retired: string[];
-}
-
-/** Adds a new signing key and retires the current ones; they stay published for `retention`. */
-export async function rotateSigningKeys(db: Db, sessionSecret: string, now = new Date()): Promise<RotationResult> {
-  return db.transaction().execute(async (tx) => {
-    const retired = await tx
-      .updateTable("oidc_signing_keys")
-      .set({ retired_at: now })
-      .where("retired_at", "is", null)
-      .returning("kid")
-      .execute();
-    const kid = await insertKey(tx, sessionSecret, now);
-    return { kid, retired: retired.map((row) => row.kid) };
+    if (!(await activeKey(tx))) await insertKey(tx, sessionSecret, now, now);
   });
 }
 
@@ -134,11 +121,39 @@ export async function rotateSigningKeys(db: Db, sessionSecret: string, now = new
  */
 export const keyActivationDelaySeconds = 120;
 
+/** Where a stored key is in its rollover: next (published, not signing yet), current (signs), previous (verifies). */
+export type KeyState = "next" | "current" | "previous";
+
+interface StoredKeyTimes {
+  kid: string;
+  created_at: Date;
+  activates_at: Date | null;
+}
+
+/**
+ * The signing key: the one activated last whose time has come; when none has
+ * (the very first key, or a rotation right after it), the one due first keeps
+ * signing; a key never promoted signs only when it is the only key there is.
+ */
+export function keyStates<Row extends StoredKeyTimes>(rows: Row[], now: Date): Map<Row, KeyState> {
+  const due = rows.filter((row) => row.activates_at !== null);
+  const active = due.filter((row) => (row.activates_at as Date).getTime() <= now.getTime());
+  const byActivation = (a: Row, b: Row) => (a.activates_at as Date).getTime() - (b.activates_at as Date).getTime();
+  const signer = active.sort(byActivation).at(-1) ?? due.sort(byActivation)[0] ?? rows[0];
+  return new Map(
+    rows.map((row) => {
+      if (row === signer) return [row, "current"];
+      const waiting = row.activates_at === null || row.activates_at.getTime() > now.getTime();
+      return [row, waiting ? "next" : "previous"];
+    }),
+  );
+}
+
 /**
  * The keys to publish, the signing key first (oidc-provider signs with the
- * first key of the algorithm): the newest key past its activation delay, or
- * the oldest key when none is (the very first, alone or just rotated). Retired keys stay while tokens
- * they signed may still be presented; older ones are deleted.
+ * first key of the algorithm), then the next key and the previous ones. A key
+ * that stopped signing stays while tokens it signed may still be presented
+ * (`retentionSeconds`, the overlap); older ones are deleted.
  */
 export async function loadPublishedKeys(
   db: Db,
@@ -149,9 +164,8 @@ export async function loadPublishedKeys(
   const cutoff = new Date(now.getTime() - retentionSeconds * 1000);
   await db.deleteFrom("oidc_signing_keys").where("retired_at", "<", cutoff).execute();
   const rows = await db.selectFrom("oidc_signing_keys").selectAll().orderBy("created_at", "desc").execute();
-  const activeSince = now.getTime() - keyActivationDelaySeconds * 1000;
-  // All keys younger than the delay (a rotation right after the first start): the oldest keeps signing.
-  const signer = rows.find((row) => row.created_at.getTime() <= activeSince) ?? rows.at(-1);
-  const ordered = signer ? [signer, ...rows.filter((row) => row !== signer)] : rows;
+  const states = keyStates(rows, now);
+  const order: KeyState[] = ["current", "next", "previous"];
+  const ordered = order.flatMap((state) => rows.filter((row) => states.get(row) === state));
   return ordered.map((row) => decryptJwk(row.kid, row.encrypted_jwk, ring));
 }

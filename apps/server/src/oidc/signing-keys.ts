@@ -1,6 +1,7 @@
 import type { SecretRing } from "../crypto/key-ring.ts";
 import type { Db } from "../db/schema.ts";
-import { keyActivationDelaySeconds, loadPublishedKeys, type RotationResult, rotateSigningKeys } from "./keys.ts";
+import { type RotationResult, rotateSigningKeys } from "./key-rollover.ts";
+import { type KeyState, keyActivationDelaySeconds, keyStates, loadPublishedKeys } from "./keys.ts";
 import { signingKeyRetentionSeconds } from "./provider.ts";
 
 /** An OpenID Connect signing key as `keys list` and the console's signing keys screen show it. */
@@ -9,10 +10,15 @@ export interface SigningKeyStatus {
   /** The JWS algorithm of a published key; null for one no longer published. */
   algorithm: string | null;
   createdAt: Date;
+  /** When it signs (signed) from; null for a next key waiting for `keys promote`. */
+  activatesAt: Date | null;
   retiredAt: Date | null;
+  /** For a previous key: when it leaves the JWKS (the overlap's end). */
+  publishedUntil: Date | null;
   published: boolean;
   /** The key that signs now (the first one published). */
   signing: boolean;
+  state: KeyState;
 }
 
 /** The stored keys, newest first: which are published and which one signs (what the provider loads). */
@@ -20,18 +26,26 @@ export async function listSigningKeys(db: Db, ring: SecretRing, now = new Date()
   const published = await loadPublishedKeys(db, ring, signingKeyRetentionSeconds, now);
   const rows = await db
     .selectFrom("oidc_signing_keys")
-    .select(["kid", "created_at", "retired_at"])
+    .select(["kid", "created_at", "activates_at", "retired_at"])
     .orderBy("created_at", "desc")
     .execute();
+  const states = keyStates(rows, now);
   return rows.map((row) => {
     const jwk = published.find((key) => key.kid === row.kid);
+    const state = states.get(row) ?? "previous";
     return {
       kid: row.kid,
       algorithm: jwk?.alg ?? null,
       createdAt: row.created_at,
+      activatesAt: row.activates_at,
       retiredAt: row.retired_at,
+      publishedUntil:
+        state === "previous" && row.retired_at
+          ? new Date(row.retired_at.getTime() + signingKeyRetentionSeconds * 1000)
+          : null,
       published: jwk !== undefined,
       signing: published[0]?.kid === row.kid,
+      state,
     };
   });
 }

@@ -15,6 +15,8 @@ export interface SamlKeyStatus {
   notAfter: Date;
   activatesAt: Date;
   signing: boolean;
+  /** next: in the metadata, signing from activatesAt; current: signs; previous: in the metadata until removed. */
+  state: "next" | "current" | "previous";
 }
 
 /** The keys in the SAML metadata, the signing one first; public parts only (no session secret needed). */
@@ -31,6 +33,7 @@ export async function describeSamlKeys(db: Db, now = new Date()): Promise<SamlKe
       notAfter: certificate.notAfter,
       activatesAt: key.activatesAt,
       signing: key.kid === signing?.kid,
+      state: key.kid === signing?.kid ? "current" : key.activatesAt.getTime() > now.getTime() ? "next" : "previous",
     };
   });
 }

@@ -1,4 +1,4 @@
-import type { OidcSigningKey, SamlSigningKey } from "@kpi-id/contracts";
+import type { OidcSigningKey, SamlSigningKey, SigningKeyState } from "@kpi-id/contracts";
 import type { TFunction } from "i18next";
 import { RotateCw } from "lucide-react";
 import { useMemo } from "react";
@@ -12,20 +12,23 @@ import { type ConsoleColumn, DataTable } from "./data-table.tsx";
 import { Section } from "./person-sections.tsx";
 import { useServiceWords } from "./service-words.ts";
 
-function KeyState({ signing, published }: { signing: boolean; published: boolean }) {
+const stateTones: Record<SigningKeyState, string> = {
+  current: "bg-primary/10 text-primary",
+  next: "bg-muted text-foreground",
+  previous: "bg-muted text-muted-foreground",
+};
+
+function KeyState({ state }: { state: SigningKeyState }) {
   const { t } = useTranslation("admin-service");
-  const [tone, label] = signing
-    ? ["bg-primary/10 text-primary", t("admin-service:keys.state.signing")]
-    : published
-      ? ["bg-muted text-foreground", t("admin-service:keys.state.published")]
-      : ["bg-muted text-muted-foreground", t("admin-service:keys.state.gone")];
-  return <span className={`rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ${tone}`}>{label}</span>;
+  return (
+    <span className={`rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ${stateTones[state]}`}>
+      {t(`admin-service:keys.state.${state}`)}
+    </span>
+  );
 }
 
-/** The columns both lists open with: the key's id and whether it signs (a SAML key in the metadata is published). */
-function keyColumns<Row extends { kid: string; signing: boolean; published?: boolean }>(
-  t: TFunction,
-): ConsoleColumn<Row>[] {
+/** The columns both lists open with: the key's id and its place in the rollover (next, current, previous). */
+function keyColumns<Row extends { kid: string; state: SigningKeyState }>(t: TFunction): ConsoleColumn<Row>[] {
   return [
     {
       id: "kid",
@@ -37,9 +40,18 @@ function keyColumns<Row extends { kid: string; signing: boolean; published?: boo
     {
       id: "state",
       header: t("admin-service:keys.columns.state"),
-      cell: ({ row }) => <KeyState signing={row.original.signing} published={row.original.published ?? true} />,
+      cell: ({ row }) => <KeyState state={row.original.state} />,
     },
   ];
+}
+
+/** When a key signs, signed or leaves the JWKS, by its state. */
+function keyWhen(t: TFunction, date: (iso: string) => string, key: OidcSigningKey): string {
+  if (key.state === "previous" && key.publishedUntil)
+    return t("admin-service:keys.when.publishedUntil", { time: date(key.publishedUntil) });
+  if (!key.activatesAt) return t("admin-service:keys.when.awaitingPromotion");
+  const which = key.state === "next" ? "signsFrom" : "signsSince";
+  return t(`admin-service:keys.when.${which}`, { time: date(key.activatesAt) });
 }
 
 function useOidcColumns(): ConsoleColumn<OidcSigningKey>[] {
@@ -59,13 +71,9 @@ function useOidcColumns(): ConsoleColumn<OidcSigningKey>[] {
         cell: ({ row }) => <span className="whitespace-nowrap">{words.date(row.original.createdAt)}</span>,
       },
       {
-        id: "retired",
-        header: t("admin-service:keys.columns.retired"),
-        cell: ({ row }) => (
-          <span className="whitespace-nowrap">
-            {row.original.retiredAt ? words.date(row.original.retiredAt) : t("admin-service:keys.notRetired")}
-          </span>
-        ),
+        id: "when",
+        header: t("admin-service:keys.columns.when"),
+        cell: ({ row }) => <span className="whitespace-nowrap">{keyWhen(t, words.date, row.original)}</span>,
       },
     ],
     [t, words.date],

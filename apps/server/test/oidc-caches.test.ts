@@ -53,10 +53,10 @@ describe.each(databaseKinds)("OpenID Connect from the instance's memory on %s", 
 
   /**
    * Asked until answered with the application and the person from memory (once this instance's own writes
-   * were heard back): two statements, the access token and its grant.
+   * were heard back): one statement, the access token read with its grant (oidc/request-memory.ts).
    */
   async function userinfoFromMemory(signed: Signed) {
-    await expect.poll(async () => (await userinfo(signed)).statements).toBe(2);
+    await expect.poll(async () => (await userinfo(signed)).statements).toBe(1);
   }
 
   it("answers userinfo asked again with the token and its grant only, and the same claims as from the database", async () => {
@@ -67,8 +67,8 @@ describe.each(databaseKinds)("OpenID Connect from the instance's memory on %s", 
     test.app.applicationCache.changed({ kind: "all" });
     test.app.accountCache.changed({ kind: "all" });
     const read = await userinfo(signed);
-    expect(read.statements).toBe(4);
-    expect(cached.statements).toBe(2);
+    expect(read.statements).toBe(3);
+    expect(cached.statements).toBe(1);
     expect(cached.result).toEqual(read.result);
     expect(cached.result.name).toBe("Олена Коваленко");
   });
@@ -85,12 +85,11 @@ describe.each(databaseKinds)("OpenID Connect from the instance's memory on %s", 
   };
 
   /**
-   * The answer once it comes from memory again: `statements` of them, the token and its grant for a person
-   * answered, the token alone for one refused (the provider asks for the client, then the account, then the
-   * grant). A change this instance made is first read from the database, so only the answer from memory shows
-   * that the old entry was dropped.
+   * The answer once it comes from memory again: `statements` of them, the token read with its grant, whether
+   * the person is answered or refused. A change this instance made is first read from the database, so only
+   * the answer from memory shows that the old entry was dropped.
    */
-  async function fromMemoryAgain(signed: Signed, statements = 2) {
+  async function fromMemoryAgain(signed: Signed, statements = 1) {
     await expect.poll(async () => (await answer(signed)).statements).toBe(statements);
     return (await answer(signed)).result;
   }
@@ -187,7 +186,7 @@ describe.runIf(databaseKinds.includes("postgres"))("OpenID Connect caches beside
         (claims) => claims.name,
         (error: { status?: number }) => error.status,
       );
-    // Answered from memory first (two statements: the token and its grant), so the changes below must drop it.
+    // Answered from memory first (one statement: the token with its grant), so the changes below must drop it.
     await expect
       .poll(async () => {
         let statements = 0;
@@ -197,7 +196,7 @@ describe.runIf(databaseKinds.includes("postgres"))("OpenID Connect caches beside
         await userinfo().finally(stop);
         return statements;
       })
-      .toBe(2);
+      .toBe(1);
     await psql.query("update users set full_name = 'Марія Коваль' where id = $1", [person.id]);
     await expect.poll(status).toBe("Марія Коваль");
     await psql.query("update users set status = 'disabled' where id = $1", [person.id]);

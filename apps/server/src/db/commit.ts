@@ -12,6 +12,5 @@ import { sql } from "kysely";
  * written durably: that server learns who signed in from the answer. Never inside a transaction: the setting
  * would hold for every statement of it. See docs/operations.md, "What a database crash can forget".
  */
-export const commitWithoutWaitingForDisk = sql<string>`set_config('synchronous_commit', 'off', true)`.as(
-  "commit_without_waiting_for_disk",
-);
+export const synchronousCommitOff = sql<string>`set_config('synchronous_commit', 'off', true)`;
+export const commitWithoutWaitingForDisk = synchronousCommitOff.as("commit_without_waiting_for_disk");

@@ -8,6 +8,7 @@ import { hashToken } from "../crypto/tokens.ts";
 import { commitWithoutWaitingForDisk } from "../db/commit.ts";
 import type { Db } from "../db/schema.ts";
 import { type FindApplication, findOidcClient } from "./clients.ts";
+import { currentOidcMemory, type OidcLookup, type OidcRow, selectWithRelated } from "./request-memory.ts";
 
 const secondsToDate = (seconds: number) => new Date(Date.now() + seconds * 1000);
 
@@ -75,6 +76,12 @@ export function storedOidcId(model: string, id: string): string {
   return hashedIdModels.has(model) ? hashToken(id).toString("base64url") : id;
 }
 
+/** The same, hashed once per request (request-memory.ts). */
+function requestStoredId(model: string, id: string): string {
+  if (!hashedIdModels.has(model)) return id;
+  return currentOidcMemory()?.storedId(model, id, () => storedOidcId(model, id)) ?? storedOidcId(model, id);
+}
+
 const deviceCodeSealPurpose = "oidc device code";
 
 /**
@@ -137,13 +144,16 @@ export function createAdapterClass(
       refuseUnstorable(payload);
       const row = {
         type: this.name,
-        id: storedOidcId(this.name, id),
+        id: requestStoredId(this.name, id),
         payload: JSON.stringify(keptPayload(this.name, id, payload, secrets)),
         grant_id: payload.grantId ?? null,
         user_code: payload.userCode ?? null,
         uid: payload.uid ?? null,
         expires_at: expiresIn ? secondsToDate(rowLifetimeSeconds(this.name, expiresIn)) : null,
       };
+      const issued = issuedTokenModels.has(this.name);
+      // Inside a provider request the write waits for the request's end (request-memory.ts).
+      if (currentOidcMemory()?.upsert({ ...row, consumed_at: null }, issued)) return;
       await db
         .insertInto("oidc_payloads")
         .values(row)
@@ -156,14 +166,14 @@ export function createAdapterClass(
             expires_at: row.expires_at,
           }),
         )
-        .$if(issuedTokenModels.has(this.name), (insert) => insert.returning(commitWithoutWaitingForDisk))
+        .$if(issued, (insert) => insert.returning(commitWithoutWaitingForDisk))
         .execute();
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       refuseUnstorable(id);
       if (this.name === "Client") return findOidcClient(findApplication, id);
-      const payload = await this.findWhere("id", storedOidcId(this.name, id));
+      const payload = await this.findWhere("id", requestStoredId(this.name, id));
       if (!payload) return undefined;
       const whole = hashedIdModels.has(this.name) && payload.jti === undefined ? { ...payload, jti: id } : payload;
       return withinReuseGrace(this.name, whole, clock());
@@ -180,55 +190,76 @@ export function createAdapterClass(
     /** One UPDATE: the first use counts (a use inside the grace period does not extend it). */
     async consume(id: string): Promise<void> {
       refuseUnstorable(id);
+      const storedId = requestStoredId(this.name, id);
+      const at = clock();
+      if (currentOidcMemory()?.consume(this.name, storedId, at)) return;
       await db
         .updateTable("oidc_payloads")
-        .set({ consumed_at: sql<Date>`coalesce(consumed_at, ${clock()})` })
+        .set({ consumed_at: sql<Date>`coalesce(consumed_at, ${at})` })
         .where("type", "=", this.name)
-        .where("id", "=", storedOidcId(this.name, id))
+        .where("id", "=", storedId)
         .execute();
     }
 
     async destroy(id: string): Promise<void> {
       refuseUnstorable(id);
-      await this.destroyStored(storedOidcId(this.name, id));
+      await this.destroyStored(requestStoredId(this.name, id));
     }
 
     private async destroyStored(storedId: string): Promise<void> {
+      if (currentOidcMemory()?.destroy(this.name, storedId)) return;
       await db.deleteFrom("oidc_payloads").where("type", "=", this.name).where("id", "=", storedId).execute();
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
       refuseUnstorable(grantId);
+      const memory = currentOidcMemory();
+      // The request's deferred writes first, so that none of the grant's rows comes back after the removal.
+      await memory?.flush(db);
       await db.deleteFrom("oidc_payloads").where("grant_id", "=", grantId).execute();
+      memory?.revokeGrant(grantId);
     }
 
-    private async findWhere(column: "id" | "uid" | "user_code", value: string) {
+    private async findWhere(column: OidcLookup, value: string) {
       const row = await this.findRow(column, value);
       if (!row) return undefined;
+      const stored = JSON.parse(row.payload) as AdapterPayload;
       // The library reads `consumed` (seconds) from the payload to detect a second use; consumed_at holds it.
       const consumed = row.consumed_at ? Math.floor(row.consumed_at.getTime() / 1000) : undefined;
-      const payload = readPayload(row.payload as AdapterPayload, secrets);
+      const payload = readPayload(stored, secrets);
       return consumed === undefined ? payload : { ...payload, consumed };
     }
 
-    /** Expired rows are invisible and removed when met. */
-    private async findRow(column: "id" | "uid" | "user_code", value: string) {
+    /** Expired rows are invisible and removed when met. Rows this request has met come from its memory. */
+    private async findRow(column: OidcLookup, value: string): Promise<OidcRow | undefined> {
       refuseUnstorable(value);
-      const row = await db
-        .selectFrom("oidc_payloads")
-        .select(["id", "payload", "expires_at", "consumed_at"])
-        .where("type", "=", this.name)
-        .where(column, "=", value)
-        // A user code may come again after an hour's old one was kept past its expiry: the newest is meant.
-        .orderBy("expires_at", "desc")
-        .executeTakeFirst();
-      if (!row) return undefined;
+      const memory = currentOidcMemory();
+      const known = memory?.find(this.name, column, value);
+      const row = known === undefined ? await this.selectRow(column, value) : (known ?? undefined);
+      if (!row) {
+        if (column === "id") memory?.absent(this.name, value);
+        return undefined;
+      }
       if (row.expires_at && row.expires_at <= new Date()) {
         // The row's id is already the stored one (hashed for bearer models).
         await this.destroyStored(row.id);
         return undefined;
       }
-      return row;
+      return memory ? memory.read(row) : row;
+    }
+
+    private async selectRow(column: OidcLookup, value: string): Promise<OidcRow | undefined> {
+      const memory = currentOidcMemory();
+      if (memory && column === "id") return selectWithRelated(db, memory, this.name, value);
+      const row = await db
+        .selectFrom("oidc_payloads")
+        .selectAll()
+        .where("type", "=", this.name)
+        .where(column, "=", value)
+        // A user code may come again after an hour's old one was kept past its expiry: the newest is meant.
+        .orderBy("expires_at", "desc")
+        .executeTakeFirst();
+      return row && { ...row, payload: JSON.stringify(row.payload) };
     }
   };
 }

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { oidcPrefix } from "./provider.ts";
+import type { Db } from "../db/schema.ts";
+import { interactionPath, oidcPrefix } from "./provider.ts";
+import { OidcRequestMemory, withOidcMemory } from "./request-memory.ts";
 import type { OidcRuntime } from "./runtime.ts";
 
 // The provider renders a sign-out form, error pages and one script: the auto-submit of
@@ -19,10 +21,26 @@ const providerCsp =
  */
 const callbacks = new WeakMap<object, ReturnType<OidcRuntime["provider"]["callback"]>>();
 
+/**
+ * Each provider request keeps what it reads and writes of the provider's storage in its own memory and
+ * sends its writes as one statement before the answer leaves (request-memory.ts).
+ */
+function rememberEachRequest(db: Db) {
+  return async (_ctx: unknown, next: () => Promise<unknown>) => {
+    const memory = new OidcRequestMemory(true);
+    try {
+      await withOidcMemory(memory, next);
+    } finally {
+      await memory.flush(db);
+    }
+  };
+}
+
 /** Koa composes its middleware on every callback() call; do it once per provider. */
-function callbackOf(runtime: OidcRuntime) {
+function callbackOf(runtime: OidcRuntime, db: Db) {
   let callback = callbacks.get(runtime.provider);
   if (!callback) {
+    runtime.provider.use(rememberEachRequest(db));
     callback = runtime.provider.callback();
     callbacks.set(runtime.provider, callback);
   }
@@ -57,6 +75,20 @@ function laxOverPlainHttp(response: ServerResponse): void {
 
 export async function mountProvider(app: FastifyInstance, runtime: OidcRuntime): Promise<void> {
   const publicUrl = new URL(app.config.publicUrl);
+  // Our interaction routes read the interaction through the provider twice (its details, then its result):
+  // the second read comes from the request's memory. A GET's writes (the grant, the interaction's result) go
+  // as one statement before the answer; a POST's at once (its body is read outside the request's context).
+  const memories = new WeakMap<FastifyRequest, OidcRequestMemory>();
+  app.addHook("onRequest", (request, _reply, done) => {
+    if (!request.url.startsWith(interactionPath)) return done();
+    const memory = new OidcRequestMemory(request.method === "GET");
+    memories.set(request, memory);
+    withOidcMemory(memory, done);
+  });
+  app.addHook("onSend", async (request, _reply, payload) => {
+    await memories.get(request)?.flush(app.db);
+    return payload;
+  });
   await app.register(
     async (scope) => {
       scope.removeAllContentTypeParsers();
@@ -70,7 +102,7 @@ export async function mountProvider(app: FastifyInstance, runtime: OidcRuntime):
         reply.raw.removeHeader("content-security-policy");
         reply.raw.setHeader("content-security-policy", providerCsp);
         reply.hijack();
-        callbackOf(runtime)(raw, reply.raw);
+        callbackOf(runtime, app.db)(raw, reply.raw);
       };
       const options = { config: { csrf: false } };
       scope.all("/", options, handler);

@@ -1,0 +1,199 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { sql } from "kysely";
+import { synchronousCommitOff } from "../db/commit.ts";
+import type { Db } from "../db/schema.ts";
+
+/** One oidc_payloads row as the adapter writes it (the payload as JSON text, the id as stored). */
+export interface OidcRow {
+  type: string;
+  id: string;
+  payload: string;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: Date | null;
+  consumed_at: Date | null;
+}
+
+export type OidcLookup = "id" | "uid" | "user_code";
+
+type Write =
+  | { kind: "upsert"; row: OidcRow; issued: boolean }
+  | { kind: "consume"; type: string; id: string; at: Date }
+  | { kind: "destroy"; type: string; id: string };
+
+const keyOf = (type: string, id: string) => `${type}\u0000${id}`;
+
+/**
+ * What one request to the provider (or one of our interaction routes) has read from and written to
+ * oidc_payloads: the provider reads back what it has just written or read (the interaction twice in a
+ * row, a grant it has just saved), and those reads are answered from here. Never shared between
+ * requests: a code, a refresh token, a session or a grant may change on another instance at any
+ * moment, so the next request reads the table again.
+ *
+ * With `deferWrites` (the provider's own requests) the writes are kept until the request's end and
+ * sent as one statement before its answer leaves (`flush`, mount.ts): a code's use and a refresh
+ * token's rotation are then committed, durably, before the client hears of them, as before. A write is
+ * deferred only when this memory knows the row well enough to answer later reads of it.
+ */
+export class OidcRequestMemory {
+  /** By type and stored id: the row, or null when it is known not to exist (never was, or destroyed). */
+  private readonly rows = new Map<string, OidcRow | null>();
+  private readonly writes = new Map<string, Write>();
+  private readonly storedIds = new Map<string, string>();
+
+  readonly deferWrites: boolean;
+
+  constructor(deferWrites: boolean) {
+    this.deferWrites = deferWrites;
+  }
+
+  /** Each token is hashed once per request (find, consume and destroy all need its stored id). */
+  storedId(model: string, id: string, compute: () => string): string {
+    const key = keyOf(model, id);
+    let stored = this.storedIds.get(key);
+    if (stored === undefined) {
+      stored = compute();
+      this.storedIds.set(key, stored);
+    }
+    return stored;
+  }
+
+  /** The row if known (null: known absent), undefined when the table must be asked. */
+  find(type: string, column: OidcLookup, value: string): OidcRow | null | undefined {
+    if (column === "id") return this.rows.get(keyOf(type, value));
+    for (const row of this.rows.values()) if (row && row.type === type && row[column] === value) return row;
+    return undefined;
+  }
+
+  /** A row read from the table: remembered, unless this request has destroyed it meanwhile. */
+  read(row: OidcRow): OidcRow | undefined {
+    const key = keyOf(row.type, row.id);
+    const known = this.rows.get(key);
+    if (known === null) return undefined;
+    if (known) return known;
+    this.rows.set(key, row);
+    return row;
+  }
+
+  absent(type: string, id: string): void {
+    this.rows.set(keyOf(type, id), null);
+  }
+
+  /**
+   * A row written. Its use, if any, is kept from what this request knew of it: the provider saves a
+   * code or token once, when issued, or after reading it. True when the write may wait for `flush`.
+   */
+  upsert(row: OidcRow, issued: boolean): boolean {
+    const key = keyOf(row.type, row.id);
+    const kept = { ...row, consumed_at: this.rows.get(key)?.consumed_at ?? null };
+    this.rows.set(key, kept);
+    if (!this.deferWrites) return false;
+    this.writes.set(key, { kind: "upsert", row: kept, issued });
+    return true;
+  }
+
+  /** A use; deferred only when the row is known (a later read here must see it used). */
+  consume(type: string, id: string, at: Date): boolean {
+    const key = keyOf(type, id);
+    const row = this.rows.get(key);
+    if (row) this.rows.set(key, { ...row, consumed_at: row.consumed_at ?? at });
+    if (!this.deferWrites || !row) return false;
+    const pending = this.writes.get(key);
+    if (pending?.kind === "upsert") pending.row.consumed_at ??= at;
+    else this.writes.set(key, { kind: "consume", type, id, at });
+    return true;
+  }
+
+  destroy(type: string, id: string): boolean {
+    const key = keyOf(type, id);
+    this.rows.set(key, null);
+    if (!this.deferWrites) return false;
+    this.writes.set(key, { kind: "destroy", type, id });
+    return true;
+  }
+
+  /** Every row of a grant is gone (revokeByGrantId, after a flush). */
+  revokeGrant(grantId: string): void {
+    for (const [key, row] of this.rows) if (row?.grant_id === grantId) this.rows.set(key, null);
+  }
+
+  /**
+   * The deferred writes as one statement (data-modifying CTEs; one write per row, the last of the
+   * request's). It commits without waiting for the disk only when it holds nothing but newly issued
+   * codes and tokens (adapter.ts, issuedTokenModels); a use or a removal makes it durable.
+   */
+  async flush(db: Db): Promise<void> {
+    if (this.writes.size === 0) return;
+    const writes = [...this.writes.values()];
+    this.writes.clear();
+    const pairs = (list: { type: string; id: string }[]) => sql.join(list.map(({ type, id }) => sql`(${type}, ${id})`));
+    const ctes = [];
+    const destroyed = writes.flatMap((write) => (write.kind === "destroy" ? [write] : []));
+    if (destroyed.length)
+      ctes.push(sql`destroyed as (delete from oidc_payloads where (type, id) in (${pairs(destroyed)}))`);
+    const consumed = writes.flatMap((write) => (write.kind === "consume" ? [write] : []));
+    if (consumed.length) {
+      const at = consumed[0]?.at;
+      ctes.push(
+        sql`consumed as (update oidc_payloads set consumed_at = coalesce(consumed_at, ${at}::timestamptz) where (type, id) in (${pairs(consumed)}))`,
+      );
+    }
+    const upserts = writes.flatMap((write) => (write.kind === "upsert" ? [write] : []));
+    const quick = destroyed.length === 0 && consumed.length === 0 && upserts.every((write) => write.issued);
+    const main = upserts.length
+      ? sql`insert into oidc_payloads (type, id, payload, grant_id, user_code, uid, expires_at, consumed_at)
+          values ${sql.join(upserts.map(({ row }) => sql`(${row.type}, ${row.id}, ${row.payload}::jsonb, ${row.grant_id}::text, ${row.user_code}::text, ${row.uid}::text, ${row.expires_at}::timestamptz, ${row.consumed_at}::timestamptz)`))}
+          on conflict (type, id) do update set payload = excluded.payload, grant_id = excluded.grant_id,
+            user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at,
+            consumed_at = coalesce(oidc_payloads.consumed_at, excluded.consumed_at)
+          ${quick ? sql`returning ${synchronousCommitOff}` : sql``}`
+      : sql`select 1`;
+    const statement = ctes.length ? sql`with ${sql.join(ctes)} ${main}` : main;
+    await statement.execute(db);
+  }
+}
+
+const requestMemory = new AsyncLocalStorage<OidcRequestMemory>();
+
+/** The memory of the request being served, if it runs inside `withOidcMemory`. */
+export function currentOidcMemory(): OidcRequestMemory | undefined {
+  return requestMemory.getStore();
+}
+
+export function withOidcMemory<T>(memory: OidcRequestMemory, run: () => T): T {
+  return requestMemory.run(memory, run);
+}
+
+type SelectedRow = Omit<OidcRow, "payload"> & { payload: Record<string, unknown>; found: boolean };
+
+const asRow = ({ found: _found, ...row }: SelectedRow): OidcRow => ({ ...row, payload: JSON.stringify(row.payload) });
+
+/**
+ * A row by id, with the grant and the provider session it names, in one statement: the provider reads
+ * those next in the same request (a code's or token's grant and session at the token and userinfo
+ * endpoints, an interaction's grant and session when it resumes). They are remembered for this request
+ * only, read in the same snapshot as the row that names them.
+ */
+export async function selectWithRelated(
+  db: Db,
+  memory: OidcRequestMemory,
+  type: string,
+  id: string,
+): Promise<OidcRow | undefined> {
+  const { rows } = await sql<SelectedRow>`
+    with found as (select * from oidc_payloads where type = ${type} and id = ${id})
+    select true as found, found.* from found
+    union all
+    select false, grant_row.* from found join oidc_payloads grant_row on grant_row.type = 'Grant'
+      and grant_row.id in (found.payload->>'grantId', found.payload#>>'{result,consent,grantId}')
+    union all
+    select false, session_row.* from found join oidc_payloads session_row on session_row.type = 'Session'
+      and session_row.uid in (found.payload->>'sessionUid', found.payload#>>'{session,uid}')`.execute(db);
+  const found = rows.find((row) => row.found);
+  if (!found) return undefined;
+  for (const related of rows) if (!related.found) memory.read(asRow(related));
+  const grantId = found.payload.grantId;
+  if (typeof grantId === "string" && memory.find("Grant", "id", grantId) === undefined) memory.absent("Grant", grantId);
+  return asRow(found);
+}

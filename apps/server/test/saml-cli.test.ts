@@ -107,6 +107,15 @@ describe("saml operator commands", () => {
     const signing = listed.find((key) => key.signing)?.kid ?? "";
     const refused = await cli(["saml", "keys", "remove", "--kid", signing]);
     expect(refused.stderr).toContain("is the signing key");
+    // Promoted: the new key signs now, the old one stays in the metadata as the previous key until removed.
+    expect((await cli(["saml", "keys", "promote", "--json"])).json()).toEqual({ promoted: kid });
+    const promoted = (await cli(["saml", "keys", "list", "--json"])).json<{ kid: string; state: string }[]>();
+    expect(promoted.map((key) => [key.kid, key.state])).toEqual([
+      [kid, "current"],
+      [signing, "previous"],
+    ]);
+    expect((await cli(["saml", "keys", "promote"])).stderr).toContain("no next key");
+    expect((await cli(["saml", "keys", "remove", "--kid", signing])).code).toBe(0);
     expect((await cli(["saml", "sp", "remove", "--entity-id", sp.entityId])).code).toBe(0);
   });
 

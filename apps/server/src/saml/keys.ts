@@ -91,6 +91,19 @@ export async function addRolloverKey(
   return insertKey(db, sessionSecret, commonName, now, activatesAt);
 }
 
+/**
+ * `saml keys promote`: the next key (in the metadata, not signing yet) signs
+ * from now instead of at its set time; the key that signed until now stays in
+ * the metadata (previous) until `saml keys remove`. Null when there is no next key.
+ */
+export async function promoteSamlKey(db: Db, now = new Date()): Promise<string | null> {
+  const { published } = await loadSamlKeys(db, undefined, now);
+  const next = published.filter((key) => key.activatesAt.getTime() > now.getTime()).at(-1);
+  if (!next) return null;
+  await db.updateTable("saml_signing_keys").set({ activates_at: now }).where("kid", "=", next.kid).execute();
+  return next.kid;
+}
+
 /** Takes a key out of the metadata; the signing key cannot be removed. */
 export async function retireSamlKey(db: Db, kid: string, now = new Date()): Promise<"retired" | "unknown" | "signing"> {
   const keys = await loadSamlKeys(db, undefined, now);

@@ -15,8 +15,11 @@ export interface NodeSamlSpOptions {
   entityId?: string;
   baseUrl?: string;
   idpUrl: string;
-  idpCertificate: string;
+  /** One certificate, or every signing certificate the IdP's metadata lists (during a rollover). */
+  idpCertificate: string | string[];
   signRequests?: boolean;
+  /** For tests that move the IdP's clock ahead of the real one (0: none). */
+  acceptedClockSkewMs?: number;
   forceAuthn?: boolean;
   passive?: boolean;
   authnContext?: string[];
@@ -68,7 +71,7 @@ export function nodeSamlSp(options: NodeSamlSpOptions): NodeSamlSp {
     racComparison: "minimum",
     disableRequestedAuthnContext: options.authnContext === undefined,
     validateInResponseTo: ValidateInResponseTo.never,
-    acceptedClockSkewMs: 0,
+    acceptedClockSkewMs: options.acceptedClockSkewMs ?? 0,
   });
   const metadata = withEntityCategories(
     saml.generateServiceProviderMetadata(encryption.certificatePem, signing.certificatePem),

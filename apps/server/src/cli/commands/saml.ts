@@ -1,7 +1,7 @@
 import { findApplicationByIdOrName } from "../../apps/queries.ts";
 import { attributeNames } from "../../saml/attributes.ts";
 import { fetchXml } from "../../saml/fetch-xml.ts";
-import { addRolloverKey, ensureSamlKey, loadSamlKeys, retireSamlKey } from "../../saml/keys.ts";
+import { addRolloverKey, ensureSamlKey, loadSamlKeys, promoteSamlKey, retireSamlKey } from "../../saml/keys.ts";
 import { maxSpMetadataBytes, parseSpMetadata } from "../../saml/sp-metadata.ts";
 import { listServiceProviders, removeServiceProvider, upsertServiceProvider } from "../../saml/sp-registry.ts";
 import { XmlRefusedError } from "../../saml/xml-guard.ts";
@@ -115,6 +115,18 @@ const keysRollover: CommandHandler = async ({ db, out, config }, args) => {
   );
 };
 
+/** `saml keys promote`: the next key signs now, not at its set time (SPs have the new metadata sooner). */
+const keysPromote: CommandHandler = async ({ db, out }, args) => {
+  parseOptions(args, {});
+  const kid = await promoteSamlKey(db);
+  if (!kid) throw new CommandFailedError("no next key: add one with saml keys rollover");
+  out.result(
+    { promoted: kid },
+    `${kid} signs now (running servers switch within a minute).\n` +
+      "The previous key stays in the metadata until saml keys remove.",
+  );
+};
+
 const keysList: CommandHandler = async ({ db, out }, args) => {
   parseOptions(args, {});
   const { signing, published } = await loadSamlKeys(db, undefined);
@@ -122,6 +134,7 @@ const keysList: CommandHandler = async ({ db, out }, args) => {
     kid: key.kid,
     activates: key.activatesAt.toISOString(),
     signing: key.kid === signing?.kid,
+    state: key.kid === signing?.kid ? "current" : key.activatesAt > new Date() ? "next" : "previous",
   }));
   out.result(rows, table(rows));
 };
@@ -139,6 +152,7 @@ export const samlCommands: Record<string, CommandHandler> = {
   "sp list": spList,
   "sp remove": spRemove,
   "keys rollover": keysRollover,
+  "keys promote": keysPromote,
   "keys list": keysList,
   "keys remove": keysRemove,
   ...samlFederationCommands,

@@ -8,7 +8,16 @@ import { isLanguage, toLanguage } from "@/lib/languages.ts";
 import { withLanguage } from "@/lib/paths.ts";
 
 /** Pages of the app that may be reached without a language segment and get one added. */
-export const languagePages = ["diia", "apps", "auth-success", "button-wizard", "faq", "privacy-policy", "terms-of-use"];
+export const languagePages = [
+  "diia",
+  "bankid-auth",
+  "apps",
+  "auth-success",
+  "button-wizard",
+  "faq",
+  "privacy-policy",
+  "terms-of-use",
+];
 
 /** The language segment decides the UI language; anything else in its place is redirected. */
 export function LanguageRoot() {

@@ -9,7 +9,8 @@ import { toLanguage } from "@/lib/languages.ts";
 /**
  * BankID returns here (/{lang}/bankid-auth). The page only hands the answer to the server (a page load of
  * /bankid/auth), which checks code and state, reads and checks the bank's envelope, sets the session (or
- * starts the password reset) and redirects onwards; an answer without a code goes back with its reason.
+ * starts the password reset) and redirects onwards; BankID's own errors (a cancelled consent) go to the
+ * server too, which knows from the state whether the login page or "Forgot password" shows them.
  */
 export function BankIdAuthRoute() {
   const { t } = useTranslation("auth");
@@ -21,7 +22,7 @@ export function BankIdAuthRoute() {
     // StrictMode runs effects twice in development; a code may be used only once.
     if (started.current) return;
     started.current = true;
-    browser.replace(bankIdCallbackUrl(searchParams) ?? bankIdErrorUrl(language, searchParams));
+    browser.replace(bankIdCallbackUrl(searchParams) ?? bankIdErrorUrl(language));
   }, [searchParams, language]);
   return <ProviderReturn status={t("auth:bankid.loading")} />;
 }

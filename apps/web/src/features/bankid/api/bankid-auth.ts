@@ -11,7 +11,7 @@ import { apiJson, ownAnswer } from "@/lib/api-client.ts";
 import { keepParams, localizePath } from "@/lib/paths.ts";
 
 /** Where the browser starts a BankID sign-in: the server answers 302 to BankID's authorize page. */
-export const BANKID_REDIRECT_PATH = "/api/bankid/redirect";
+const BANKID_REDIRECT_PATH = "/api/bankid/redirect";
 
 /**
  * The application's sign-in link (appId, state, redirectUri) goes along, as on the Google redirect;
@@ -25,47 +25,28 @@ export function bankIdRedirectHref(search: string, purpose: BankIdPurpose = "sig
   return text ? `${BANKID_REDIRECT_PATH}?${text}` : BANKID_REDIRECT_PATH;
 }
 
-// BankID's answer names no purpose (the server keeps it with the state), so the page that started a
-// recovery remembers it for the one case the server never sees: an answer without a code.
-const PURPOSE_KEY = "kpi-id.bankid-purpose";
-
-export function rememberBankIdPurpose(purpose: BankIdPurpose): void {
-  try {
-    sessionStorage.setItem(PURPOSE_KEY, purpose);
-  } catch {
-    // Storage off: a cancelled recovery then comes back to the login page, which says the same.
-  }
-}
-
-function takeBankIdPurpose(): BankIdPurpose {
-  try {
-    const purpose = sessionStorage.getItem(PURPOSE_KEY);
-    sessionStorage.removeItem(PURPOSE_KEY);
-    return purpose === "recovery" ? "recovery" : "signin";
-  } catch {
-    return "signin";
-  }
-}
+// What BankID's answer may carry that the server reads: the code, or why there is none, and the state.
+const answerParams = ["code", "state", "error", "error_description"] as const;
 
 /**
- * Where the browser hands BankID's answer to the server: GET /bankid/auth with code and state, as a page
- * load; undefined for an answer without a code. The server finishes the sign-in (or the recovery) and
- * redirects onwards itself.
+ * Where the browser hands BankID's answer to the server: GET /bankid/auth with the code (or BankID's error)
+ * and the state, as a page load. The server knows from the state what the sign-in was for, finishes it
+ * (a session, or the password reset) or words the failure, and redirects onwards itself. Undefined for
+ * an answer with neither code nor error.
  */
 export function bankIdCallbackUrl(search: URLSearchParams): string | undefined {
-  const code = search.get("code");
-  if (!code) return undefined;
-  takeBankIdPurpose();
-  return `/bankid/auth?${new URLSearchParams({ code, state: search.get("state") ?? "" })}`;
+  if (!search.get("code") && !search.get("error")) return undefined;
+  const query = new URLSearchParams();
+  for (const name of answerParams) {
+    const value = search.get(name);
+    if (value) query.set(name, value);
+  }
+  return `/bankid/auth?${query}`;
 }
 
-/** The page that shows why an answer without a code ended: the login page, or "Forgot password" for a recovery. */
-export function bankIdErrorUrl(language: Language, search: URLSearchParams): string {
-  const reason: BankIdErrorReason = search.get("error") === "access_denied" ? "cancelled" : "failed";
-  if (takeBankIdPurpose() === "recovery") {
-    const query = new URLSearchParams({ via: "bankid", [BANKID_ERROR_PARAM]: reason });
-    return `${localizePath(language, "/forgot-password")}?${query}`;
-  }
+/** The login page with the general BankID alert, for an answer that brought nothing to hand over. */
+export function bankIdErrorUrl(language: Language): string {
+  const reason: BankIdErrorReason = "failed";
   return `${localizePath(language, "/")}?${new URLSearchParams({ [BANKID_ERROR_PARAM]: reason })}`;
 }
 

@@ -1,11 +1,12 @@
-import { appLinkParams, type BankIdPurpose, type BankSummary } from "@kpi-id/contracts";
+import type { BankIdPurpose, BankSummary } from "@kpi-id/contracts";
 import { RotateCw } from "lucide-react";
-import { useId } from "react";
+import { type FormEvent, useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
-import { BANKID_REDIRECT_PATH, useBanks } from "../api/bankid-auth.ts";
+import { browser } from "@/lib/browser.ts";
+import { bankIdRedirectHref, useBanks } from "../api/bankid-auth.ts";
 import { BankLogo } from "./bank-logo.tsx";
 
 function BankOption({ bank, name, first }: { bank: BankSummary; name: string; first: boolean }) {
@@ -37,14 +38,21 @@ interface BankPickerProps {
 
 /**
  * The university's own bank picker: the banks BankID reports as workable, as radio buttons (arrow keys
- * move between them), then a plain GET form to the redirect with `bank=`, so the browser itself leaves
- * the page and the server can set its cookie.
+ * move between them, Enter continues), then a full-page navigation to the redirect with `bank=`, so the
+ * server can set its cookie. Not a form submission: the page's CSP (form-action 'self') would stop the
+ * server's redirect to BankID.
  */
 export function BankPicker({ id, search, purpose, onStart }: BankPickerProps) {
   const { t } = useTranslation("auth");
   const banks = useBanks(true);
   const legendId = useId();
-  const carried = new URLSearchParams(search);
+  const continueToBank = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const bank = new FormData(event.currentTarget).get("bank");
+    if (typeof bank !== "string") return;
+    onStart();
+    browser.assign(bankIdRedirectHref(search, purpose, bank));
+  };
   return (
     <section id={id} aria-labelledby={legendId} className="space-y-3" data-testid="bank-picker">
       <h2 id={legendId} className="text-base font-semibold text-foreground">
@@ -74,7 +82,7 @@ export function BankPicker({ id, search, purpose, onStart }: BankPickerProps) {
         </Alert>
       ) : null}
       {banks.data && banks.data.banks.length > 0 ? (
-        <form method="get" action={BANKID_REDIRECT_PATH} onSubmit={onStart} className="space-y-3">
+        <form onSubmit={continueToBank} className="space-y-3">
           <fieldset aria-labelledby={legendId}>
             <ul className="flex max-h-80 flex-col gap-2 overflow-y-auto p-0.5">
               {banks.data.banks.map((bank, index) => (
@@ -82,11 +90,6 @@ export function BankPicker({ id, search, purpose, onStart }: BankPickerProps) {
               ))}
             </ul>
           </fieldset>
-          {appLinkParams.map((param) => {
-            const value = carried.get(param);
-            return value ? <input key={param} type="hidden" name={param} value={value} /> : null;
-          })}
-          {purpose === "recovery" ? <input type="hidden" name="purpose" value="recovery" /> : null}
           <Button type="submit" size="lg" className="w-full" data-testid="bank-picker-continue">
             {t("auth:bankid.picker.continue")}
           </Button>

@@ -1,7 +1,8 @@
 import type { BanksResponse } from "@kpi-id/contracts";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { browser } from "@/lib/browser.ts";
 import { json, mockFetch, publicSettings, unauthorized } from "../../../../test/fetch-mock.ts";
 import { renderApp } from "../../../../test/render.tsx";
 
@@ -45,7 +46,7 @@ describe("the BankID button on the login screen", () => {
     expect(screen.queryByTestId("bankid-login")).toBeNull();
   });
 
-  it("opens the university's bank picker: logos, radio buttons, the keyboard, then a form to the redirect", async () => {
+  it("opens the university's bank picker: logos, radio buttons, the keyboard, then the redirect with the bank", async () => {
     const fetches = mockFetch({
       "GET /user": unauthorized,
       "GET /api/settings": withBankId(true),
@@ -69,17 +70,20 @@ describe("the BankID button on the login screen", () => {
     expect(options[0]).toHaveFocus();
     await user.keyboard("{ArrowDown}");
     expect(options[1]).toBeChecked();
-    const form = options[0]?.closest("form");
-    expect(form).toHaveAttribute("method", "get");
-    expect(form).toHaveAttribute("action", "/api/bankid/redirect");
-    const data = new FormData(form ?? undefined);
-    expect(Object.fromEntries(data)).toEqual({
+    // Enter continues: a full-page navigation to the server's redirect, the application's link and the bank along.
+    const assign = vi.spyOn(browser, "assign").mockImplementation(() => undefined);
+    await user.keyboard("{Enter}");
+    expect(assign).toHaveBeenCalledTimes(1);
+    const href = new URL(assign.mock.calls[0]?.[0] ?? "", "http://localhost");
+    expect(href.pathname).toBe("/api/bankid/redirect");
+    expect(Object.fromEntries(href.searchParams)).toEqual({
       bank: "mono",
       appId: "campus",
       state: "s 1",
       redirectUri: "https://campus.kpi.ua/cb",
     });
-    expect(screen.getByRole("button", { name: "Continue to the bank" })).toHaveAttribute("type", "submit");
+    // One sign-in at a time: the page's other ways wait while the browser leaves.
+    expect(screen.getByRole("button", { name: "Sign in with BankID" })).toBeDisabled();
   });
 
   it("says the list is loading, then that it failed, and asks again on Try again", async () => {

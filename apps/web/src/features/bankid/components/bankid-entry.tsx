@@ -4,7 +4,7 @@ import { useId, useState } from "react";
 import { FullPageLink } from "@/components/full-page-link.tsx";
 import { buttonVariants } from "@/components/ui/button.tsx";
 import { cn } from "@/lib/utils.ts";
-import { bankIdRedirectHref, rememberBankIdPurpose } from "../api/bankid-auth.ts";
+import { bankIdRedirectHref } from "../api/bankid-auth.ts";
 import { BankPicker } from "./bank-picker.tsx";
 import { BankIdMark } from "./bankid-mark.tsx";
 
@@ -34,10 +34,6 @@ export function BankIdEntry({
 }: BankIdEntryProps) {
   const [open, setOpen] = useState(false);
   const pickerId = useId();
-  const start = () => {
-    rememberBankIdPurpose(purpose);
-    onStart();
-  };
   if (bankPicker) {
     return (
       <div className="space-y-3">
@@ -54,12 +50,17 @@ export function BankIdEntry({
           {label}
           <ChevronDown aria-hidden className={cn("transition-transform", open && "rotate-180")} />
         </button>
-        {open ? <BankPicker id={pickerId} search={search} purpose={purpose} onStart={start} /> : null}
+        {open ? <BankPicker id={pickerId} search={search} purpose={purpose} onStart={onStart} /> : null}
       </div>
     );
   }
   return (
-    <FullPageLink href={bankIdRedirectHref(search, purpose)} disabled={disabled} onStart={start} testId="bankid-login">
+    <FullPageLink
+      href={bankIdRedirectHref(search, purpose)}
+      disabled={disabled}
+      onStart={onStart}
+      testId="bankid-login"
+    >
       <BankIdMark />
       {label}
     </FullPageLink>

@@ -9,8 +9,10 @@ import {
   TestBrowser,
 } from "@kpi-id/server/testing";
 import Fastify from "fastify";
+import { sql } from "kysely";
 import { httpLoad } from "./lib/http-load.ts";
 import { sequentialRate } from "./lib/measure.ts";
+import { startMemoryProvider } from "./lib/memory-provider.ts";
 import { type Client, challenge, redirectUri, type TokenSet, tokenRequest, verifier } from "./lib/oidc-client.ts";
 import type { Comparison } from "./lib/types.ts";
 
@@ -43,42 +45,68 @@ async function firstTokens(test: TestApp, origin: string, client: Client): Promi
   });
 }
 
-/** A bare Fastify server with the same two answers: what framework, form parsing and loopback cost alone. */
-async function startBareServer(tokenBody: string, userinfoBody: string) {
+/**
+ * A bare Fastify server with the same two answers: what framework, form parsing and loopback cost alone; and
+ * the same token answer after one insert committed durably in the service's database, the floor of any answer
+ * that must commit first (a refresh token's rotation).
+ */
+async function startBareServer(test: TestApp, tokenBody: string, userinfoBody: string) {
+  await sql`create table bench_commit_floor (id bigserial primary key, token text not null)`.execute(test.app.db);
   const bare = Fastify({ logger: false });
   bare.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(String(body)))),
   );
   bare.post("/token", async (_request, reply) => reply.type("application/json").send(tokenBody));
+  bare.post("/token-committed", async (_request, reply) => {
+    await sql`insert into bench_commit_floor (token) values (${"token"})`.execute(test.app.db);
+    return reply.type("application/json").send(tokenBody);
+  });
   bare.get("/me", async (_request, reply) => reply.type("application/json").send(userinfoBody));
   const url = await bare.listen({ host: "127.0.0.1", port: 0 });
   return { url, close: () => bare.close() };
 }
 
-async function compareRefreshes(origin: string, client: Client, first: TokenSet, bareUrl: string): Promise<Comparison> {
+async function compareRefreshes(
+  origin: string,
+  client: Client,
+  first: TokenSet,
+  bareUrl: string,
+): Promise<Comparison[]> {
   let current = first.refresh_token;
   // Each refresh rotates the refresh token, so they run as a chain, one in flight.
   const refreshes = await sequentialRate(async () => {
     current = (await tokenRequest(origin, client, { grant_type: "refresh_token", refresh_token: current }))
       .refresh_token;
   }, secondsPerRun * 1000);
-  const bare = await sequentialRate(async () => {
-    const response = await fetch(`${bareUrl}/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: current }),
-    });
-    await response.text();
-  }, secondsPerRun * 1000);
-  return {
-    subject: {
-      label: "POST /oidc/token refresh_token grant (rotation, new ID token RS256)",
-      value: refreshes,
-      unit: "/s/core",
-    },
-    baseline: { label: "bare Fastify POST route, same form in, same-size JSON out", value: bare, unit: "/s/core" },
-    method: "fetch over loopback, one request in flight",
+  const bareRate = (path: string) =>
+    sequentialRate(async () => {
+      const response = await fetch(`${bareUrl}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: current }),
+      });
+      await response.text();
+    }, secondsPerRun * 1000);
+  const bare = await bareRate("/token");
+  const floor = await bareRate("/token-committed");
+  const subject = {
+    label: "POST /oidc/token refresh_token grant (rotation, new ID token RS256)",
+    value: refreshes,
+    unit: "/s/core",
   };
+  const method = "fetch over loopback, one request in flight";
+  return [
+    {
+      subject,
+      baseline: { label: "bare Fastify POST route, same form in, same-size JSON out", value: bare, unit: "/s/core" },
+      method,
+    },
+    {
+      subject,
+      baseline: { label: "bare Fastify POST route committing one insert first", value: floor, unit: "/s/core" },
+      method: `${method}; issue 41's goal ≥ 0.8× this floor`,
+    },
+  ];
 }
 
 async function compareUserinfo(origin: string, accessToken: string, bareUrl: string): Promise<Comparison> {
@@ -95,6 +123,27 @@ async function compareUserinfo(origin: string, accessToken: string, bareUrl: str
     baseline: { label: "bare Fastify route with the same JSON", value: bare.requestsPerSecond, unit: "req/s" },
     method: `autocannon, 10 connections × ${loadSeconds} s each on loopback`,
   };
+}
+
+/** Userinfo against oidc-provider's own, with its in-memory adapter and no database (the floor of issue 41). */
+async function compareUserinfoWithLibrary(origin: string, accessToken: string, claims: string): Promise<Comparison> {
+  const library = await startMemoryProvider(JSON.parse(claims) as Record<string, unknown>);
+  try {
+    const floor = await httpLoad(library.userinfoUrl, loadSeconds, { authorization: `Bearer ${library.accessToken}` });
+    if (floor.failed > 0) throw new Error(`${floor.failed} userinfo requests to the bare library failed`);
+    const measured = await httpLoad(`${origin}/oidc/me`, loadSeconds, { authorization: `Bearer ${accessToken}` });
+    return {
+      subject: { label: "GET /oidc/me (userinfo), measured again", value: measured.requestsPerSecond, unit: "req/s" },
+      baseline: {
+        label: "oidc-provider's own userinfo, in-memory adapter, no database",
+        value: floor.requestsPerSecond,
+        unit: "req/s",
+      },
+      method: `autocannon, 10 connections × ${loadSeconds} s each on loopback; issue 41's goal ≥ 0.8× this floor`,
+    };
+  } finally {
+    await library.close();
+  }
 }
 
 export async function run(): Promise<Comparison[]> {
@@ -120,12 +169,14 @@ export async function run(): Promise<Comparison[]> {
     const userinfo = await (
       await fetch(`${origin}/oidc/me`, { headers: { authorization: `Bearer ${first.access_token}` } })
     ).text();
-    const bare = await startBareServer(JSON.stringify(first), userinfo);
+    const bare = await startBareServer(test, JSON.stringify(first), userinfo);
     try {
       const refreshes = await compareRefreshes(origin, client, first, bare.url);
       const reads = await compareUserinfo(origin, first.access_token, bare.url);
-      for (const comparison of [refreshes, reads]) comparison.method += `, ${kind}`;
-      return [refreshes, reads];
+      const library = await compareUserinfoWithLibrary(origin, first.access_token, userinfo);
+      const all = [...refreshes, reads, library];
+      for (const comparison of all) comparison.method += `, ${kind}`;
+      return all;
     } finally {
       await bare.close();
     }

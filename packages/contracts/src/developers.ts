@@ -133,7 +133,12 @@ export const integrationHealthSchema = z.object({
   signInsPerDay: z.array(z.object({ day: text(), signIns: z.number().int() })),
   /** The last failures the integration caused, newest first: when, how, why; never who. */
   failures: z.array(
-    z.object({ at: text(), protocol: z.enum(["ticket", "oidc"]), reason: z.enum(integrationFailureReasons) }),
+    z.object({
+      id: text(),
+      at: text(),
+      protocol: z.enum(["ticket", "oidc"]),
+      reason: z.enum(integrationFailureReasons),
+    }),
   ),
 });
 export type IntegrationHealth = z.infer<typeof integrationHealthSchema>;

@@ -19,6 +19,7 @@ export const languagePages = [
   "button-wizard",
   "apps",
   "account",
+  "developers",
   "admin",
   "privacy-policy",
   "terms-of-use",
@@ -44,6 +45,8 @@ export function isPagePath(path: string): boolean {
   // The console's own screens: /{lang}/admin/applications, …/import, …/audit, …/keys, …/service,
   // /{lang}/admin/people/{id}, /{lang}/admin/applications/{id}.
   if (isLanguage(first) && page === "admin") return adminScreen(rest);
+  // One of the person's applications on the developers' page: /{lang}/developers/{id}.
+  if (isLanguage(first) && page === "developers" && rest.length === 1) return /^[0-9a-f-]{36}$/i.test(rest[0] ?? "");
   if (rest.length > 0) return false;
   // A page named without a language gets one from the app (`/faq` → `/uk/faq`).
   if (!isLanguage(first))

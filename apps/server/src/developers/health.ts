@@ -61,7 +61,7 @@ export async function integrationHealth(db: Db, applicationId: string, now: Date
   });
   const failures = await db
     .selectFrom("integration_failures")
-    .select(["occurred_at", "protocol", "reason"])
+    .select(["id", "occurred_at", "protocol", "reason"])
     .where("application_id", "=", applicationId)
     .orderBy("id", "desc")
     .limit(integrationFailureLimit)
@@ -69,6 +69,7 @@ export async function integrationHealth(db: Db, applicationId: string, now: Date
   return {
     signInsPerDay,
     failures: failures.map((row) => ({
+      id: String(row.id),
       at: row.occurred_at.toISOString(),
       protocol: row.protocol,
       reason: row.reason as IntegrationFailureReason,

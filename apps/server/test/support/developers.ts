@@ -37,8 +37,11 @@ export async function registerApplication(
   app: FastifyInstance,
   cookie: string,
   input: DeveloperApplicationInput = sampleApplication,
+  // A listening test server has a public URL of its own, which the CSRF check wants as Origin.
+  origin?: string,
 ): Promise<DeveloperCredentials> {
-  const response = await postJson(app, "/api/developers/applications", input, { headers: { cookie } });
+  const headers = origin ? { cookie, origin } : { cookie };
+  const response = await postJson(app, "/api/developers/applications", input, { headers });
   if (response.statusCode !== 200) throw new Error(`registration failed: ${response.statusCode} ${response.body}`);
   return response.json();
 }

@@ -21,6 +21,7 @@ export const routeModules: Partial<Record<LanguagePage, { module: string; signed
   "button-wizard": { module: "src/app/routes/button-wizard.tsx", signedIn: false },
   apps: { module: "src/app/routes/apps.tsx", signedIn: true },
   account: { module: "src/app/routes/account.tsx", signedIn: true },
+  developers: { module: "src/app/routes/developers.tsx", signedIn: true },
   admin: { module: "src/app/routes/admin.tsx", signedIn: true },
   "privacy-policy": { module: "src/app/routes/content-pages.tsx", signedIn: false },
   "terms-of-use": { module: "src/app/routes/content-pages.tsx", signedIn: false },

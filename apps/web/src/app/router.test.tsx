@@ -60,6 +60,6 @@ describe("the table of lazily loaded page modules", () => {
 
   it("marks as signed-in only the pages behind the protected gate or the console", () => {
     const signedIn = Object.entries(routeModules).filter(([, entry]) => entry.signedIn);
-    expect(signedIn.map(([page]) => page).sort()).toEqual(["account", "admin", "apps"]);
+    expect(signedIn.map(([page]) => page).sort()).toEqual(["account", "admin", "apps", "developers"]);
   });
 });

@@ -76,6 +76,20 @@ export const privatePages: RouteObject[] = [
     lazy: async () => ({ Component: (await import("./routes/account.tsx")).AccountRoute }),
   },
   {
+    path: "developers",
+    handle: title("developers"),
+    children: [
+      {
+        index: true,
+        lazy: async () => ({ Component: (await import("./routes/developers.tsx")).DevelopersRoute }),
+      },
+      {
+        path: ":id",
+        lazy: async () => ({ Component: (await import("./routes/developers.tsx")).DeveloperApplicationRoute }),
+      },
+    ],
+  },
+  {
     path: "admin",
     handle: title("admin"),
     children: [

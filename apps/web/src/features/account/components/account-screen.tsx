@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
+import { DevelopersLink } from "../../developers/components/developers-link.tsx";
 import { ActivitySection } from "./activity-section.tsx";
 import { ApplicationsSection } from "./applications-section.tsx";
 import { DataDownloadSection } from "./data-download-section.tsx";
@@ -34,6 +35,7 @@ export function AccountScreen({ user }: { user: CurrentUser }) {
             </Link>
           </p>
         ) : null}
+        <DevelopersLink />
       </div>
       <ProfileSection data={user.data} />
       <SessionsSection askAgain={askAgain} />

@@ -1,0 +1,137 @@
+import { consentDetailsSchema } from "@kpi-id/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestApp } from "./support/app.ts";
+import { addOperator } from "./support/console.ts";
+import { databaseKinds } from "./support/databases.ts";
+import { addStudent, registerApplication } from "./support/developers.ts";
+import { createListeningTestApp } from "./support/listening.ts";
+import { client, discover, startSignIn, TestBrowser } from "./support/oidc.ts";
+
+const redirectUri = "https://vote.example.edu/oidc";
+
+/** A developer's application over OpenID Connect (issue 39): testing mode, the consent mark, suspension. */
+describe.each(databaseKinds)("a developer's OpenID Connect client (%s)", (kind) => {
+  let t: TestApp;
+  let origin: string;
+  let issuer: string;
+  beforeAll(async () => {
+    ({ test: t, origin } = await createListeningTestApp(kind));
+    issuer = `${origin}/oidc`;
+  });
+  afterAll(() => t.close());
+
+  const post = (browser: TestBrowser, path: string, body: unknown) =>
+    browser.request(path, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { "content-type": "application/json", origin },
+    });
+
+  /** Follows the sign-in to the consent screen; answers its uid (or the application's URL when none was asked). */
+  async function toConsent(browser: TestBrowser, url: string): Promise<{ uid?: string; leftTo?: URL }> {
+    let next = new URL(url);
+    for (let hop = 0; hop < 15; hop += 1) {
+      const response = await browser.request(next.href);
+      const location = response.headers.get("location");
+      if (!location) throw new Error(`stopped at ${next.pathname} ${response.status}`);
+      next = new URL(location, next);
+      if (next.origin !== origin) return { leftTo: next };
+      const uid = next.pathname.endsWith("/consent") ? next.searchParams.get("uid") : null;
+      if (uid) return { uid };
+    }
+    throw new Error("too many redirects");
+  }
+
+  async function signInAs(cookie: string, config: client.Configuration) {
+    const browser = new TestBrowser(origin);
+    browser.setCookie(cookie);
+    const start = await startSignIn(config, redirectUri, "openid profile offline_access", { prompt: "consent" });
+    const { uid } = await toConsent(browser, start.url.href);
+    if (!uid) throw new Error("no consent screen");
+    const details = consentDetailsSchema.parse(
+      await (await browser.request(`/api/oidc/interaction/${uid}/details`)).json(),
+    );
+    return { browser, start, uid, details };
+  }
+
+  async function allow(signIn: Awaited<ReturnType<typeof signInAs>>, config: client.Configuration) {
+    const answer = await post(signIn.browser, `/api/oidc/interaction/${signIn.uid}/consent`, { allow: true });
+    const { leftTo } = await signIn.browser.follow((await answer.json()).redirectTo);
+    if (!leftTo) throw new Error("did not return to the application");
+    return client.authorizationCodeGrant(config, leftTo, {
+      pkceCodeVerifier: signIn.start.verifier,
+      expectedState: signIn.start.state,
+    });
+  }
+
+  it("signs owners in with the 'not reviewed' mark, shows others the testing page, and stops on suspension", async () => {
+    const owner = await addStudent(t.app, "owner");
+    const classmate = await addStudent(t.app, "classmate");
+    const { application, secret } = await registerApplication(
+      t.app,
+      owner.cookie,
+      {
+        title: "Голосування",
+        titleEn: "Voting",
+        redirectUris: [redirectUri],
+        scopes: ["openid", "profile", "offline_access"],
+      },
+      origin,
+    );
+    const config = await discover(issuer, application.id, secret);
+
+    const ownerSignIn = await signInAs(owner.cookie, config);
+    expect(ownerSignIn.details).toMatchObject({ access: true, reviewed: false, inTesting: false });
+    const tokens = await allow(ownerSignIn, config);
+    expect(tokens.refresh_token).toBeTruthy();
+
+    const refused = await signInAs(classmate.cookie, config);
+    expect(refused.details).toMatchObject({ access: false, reviewed: false, inTesting: true });
+
+    const admin = await addOperator(t.app, ["admin"]);
+    const adminBrowser = new TestBrowser(origin);
+    adminBrowser.setCookie(admin.cookie);
+    const suspended = await post(adminBrowser, `/api/admin/applications/${application.id}/suspension`, {
+      suspended: true,
+      reason: "Перевірка",
+    });
+    expect(suspended.status).toBe(200);
+    // Refresh and a new authorization both end at once: the client is not found any more.
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token ?? "")).rejects.toThrow();
+    const authorize = await new TestBrowser(origin).request(
+      (await startSignIn(config, redirectUri, "openid")).url.href,
+    );
+    expect(authorize.status).toBe(400);
+    const failures = await t.app.db
+      .selectFrom("integration_failures")
+      .select("reason")
+      .where("application_id", "=", application.id)
+      .execute();
+    expect(failures.map((row) => row.reason)).toEqual(expect.arrayContaining(["in_testing", "suspended"]));
+  });
+
+  it("notes a wrong secret and an unregistered redirect URI for the owners", async () => {
+    const owner = await addStudent(t.app, "owner");
+    const { application } = await registerApplication(
+      t.app,
+      owner.cookie,
+      {
+        title: "Бот",
+        titleEn: "Bot",
+        redirectUris: [redirectUri],
+      },
+      origin,
+    );
+    const wrong = await discover(issuer, application.id, "not-the-secret");
+    await expect(client.refreshTokenGrant(wrong, "whatever")).rejects.toThrow();
+    const elsewhere = await startSignIn(wrong, "https://evil.example/cb", "openid");
+    expect((await new TestBrowser(origin).request(elsewhere.url.href)).status).toBe(400);
+    const failures = await t.app.db
+      .selectFrom("integration_failures")
+      .select("reason")
+      .where("application_id", "=", application.id)
+      .orderBy("id")
+      .execute();
+    expect(failures.map((row) => row.reason)).toEqual(["wrong_secret", "redirect_uri_not_registered"]);
+  });
+});

@@ -1,0 +1,92 @@
+import type { DeveloperApplication, DeveloperApplications } from "@kpi-id/contracts";
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { json, mockFetch } from "../../../test/fetch-mock.ts";
+import { renderApp, student } from "../../../test/render.tsx";
+
+const id = "0b6a2b0e-7c55-4d6f-9a39-0a1a3c1f2e11";
+const application: DeveloperApplication = {
+  id,
+  name: "dev-1a2b3c",
+  title: "Розклад",
+  titleEn: "Timetable",
+  description: "",
+  descriptionEn: "",
+  iconUrl: "",
+  homePageUrl: "",
+  privacyPolicyUrl: "",
+  callbackUrls: ["http://localhost:4000/callback"],
+  redirectUris: [],
+  scopes: ["openid", "profile"],
+  lifecycle: "testing",
+  suspended: false,
+  createdAt: "2026-03-01T09:00:00.000Z",
+  owners: [{ id: "5e0c2f7a-2d3b-4c1e-8f00-000000000001", username: "student", you: true }],
+  testers: [],
+  review: null,
+};
+const none: DeveloperApplications = { allowed: true, limit: 5, applications: [] };
+
+describe("the developers' page", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("registers an application and shows its secret once, with the id, in Ukrainian", async () => {
+    const sent: unknown[] = [];
+    mockFetch({
+      "GET /user": () => json(student),
+      "GET /api/developers/applications": () => json(none),
+      "POST /api/developers/applications": async (_url, init) => {
+        sent.push(JSON.parse(String(init.body)));
+        return json({ application, secret: "the-one-time-secret" });
+      },
+    });
+    renderApp("/uk/developers");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Зареєструвати застосунок" }));
+    await user.type(screen.getByLabelText("Назва українською"), "Розклад");
+    await user.type(screen.getByLabelText("Назва англійською"), "Timetable");
+    await user.type(screen.getByLabelText(/Адреси повернення квитка/), "http://localhost:4000/callback");
+    await user.click(screen.getByRole("button", { name: "Зареєструвати" }));
+    expect(await screen.findByTestId("created-secret")).toHaveTextContent("the-one-time-secret");
+    expect(screen.getByTestId("created-app-id")).toHaveTextContent(id);
+    expect(sent).toEqual([
+      expect.objectContaining({
+        title: "Розклад",
+        titleEn: "Timetable",
+        callbackUrls: ["http://localhost:4000/callback"],
+        redirectUris: [],
+        scopes: ["openid", "profile"],
+      }),
+    ]);
+  });
+
+  it("says who may register, in English, and offers no form", async () => {
+    mockFetch({
+      "GET /user": () => json(student),
+      "GET /api/developers/applications": () => json({ ...none, allowed: false }),
+    });
+    renderApp("/en/developers");
+    expect(await screen.findByTestId("developers-not-allowed")).toHaveTextContent(
+      "Registering applications is not open to you",
+    );
+    expect(screen.queryByRole("button", { name: "Register an application" })).not.toBeInTheDocument();
+  });
+
+  it("shows an application's state, testers and a failure with its fix", async () => {
+    mockFetch({
+      "GET /user": () => json(student),
+      [`GET /api/developers/applications/${id}`]: () => json(application),
+      [`GET /api/developers/applications/${id}/health`]: () =>
+        json({
+          signInsPerDay: [{ day: "2026-03-01", signIns: 3 }],
+          failures: [{ id: "1", at: "2026-03-01T09:00:00.000Z", protocol: "ticket", reason: "wrong_secret" }],
+        }),
+    });
+    renderApp(`/en/developers/${id}`);
+    expect(await screen.findByTestId("lifecycle")).toHaveTextContent("Testing");
+    expect(screen.getByText("Testers (0 of 25)")).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId("integration-failure")).toHaveTextContent("Wrong secret"));
+    expect(screen.getByText("3 sign-ins in the last 30 days")).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,68 @@
+import {
+  type DeveloperApplicationInput,
+  type DeveloperApplicationUpdate,
+  developerApplicationSchema,
+  developerApplicationsSchema,
+  developerCredentialsSchema,
+  integrationHealthSchema,
+  type ReviewRequest,
+} from "@kpi-id/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiJson } from "@/lib/api-client.ts";
+import { useErrorMessage } from "@/lib/error-message.ts";
+import { notify } from "@/lib/notify.ts";
+
+/** Every answer of the developers' page sits under this key, so one change refreshes them all. */
+export const developersQueryKey = ["developers"] as const;
+const base = "/api/developers/applications";
+
+export function useMyApplications(enabled = true) {
+  return useQuery({
+    queryKey: [...developersQueryKey, "list"],
+    queryFn: () => apiJson(base, { failure: "Failed to load your applications" }, developerApplicationsSchema),
+    enabled,
+  });
+}
+
+export function useMyApplication(id: string) {
+  return useQuery({
+    queryKey: [...developersQueryKey, "application", id],
+    queryFn: () => apiJson(`${base}/${id}`, { failure: "Failed to load the application" }, developerApplicationSchema),
+    retry: false,
+  });
+}
+
+export function useIntegrationHealth(id: string) {
+  return useQuery({
+    queryKey: [...developersQueryKey, "health", id],
+    queryFn: () =>
+      apiJson(`${base}/${id}/health`, { failure: "Failed to load the health view" }, integrationHealthSchema),
+  });
+}
+
+const postJson = <T>(path: string, body: object, schema: { parse: (value: unknown) => T }) =>
+  apiJson(path, { method: "POST", body, failure: `Failed: ${path}` }, schema);
+
+export const registerApplication = (input: DeveloperApplicationInput) =>
+  postJson(base, input, developerCredentialsSchema);
+export const updateApplication = (id: string, changes: DeveloperApplicationUpdate) =>
+  postJson(`${base}/${id}`, changes, developerApplicationSchema);
+export const rotateSecret = (id: string) => postJson(`${base}/${id}/secret`, {}, developerCredentialsSchema);
+export const requestReview = (id: string, request: ReviewRequest) =>
+  postJson(`${base}/${id}/review`, request, developerApplicationSchema);
+export const addPerson = (id: string, role: "owners" | "testers", person: string) =>
+  postJson(`${base}/${id}/${role}`, { person }, developerApplicationSchema);
+export const removePerson = (id: string, role: "owners" | "testers", userId: string) =>
+  postJson(`${base}/${id}/${role}/remove`, { userId }, developerApplicationSchema);
+
+/** One change on the page: the page's answers reload after it, a refusal is said in a toast. */
+export function useDeveloperChange<I, O>(change: (input: I) => Promise<O>, onDone?: (answer: O) => void) {
+  const queryClient = useQueryClient();
+  const describeError = useErrorMessage();
+  return useMutation({
+    mutationFn: change,
+    onSuccess: (answer) => onDone?.(answer),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: developersQueryKey }),
+    onError: (error) => notify("error", describeError(error, "developers:errors.generic").message),
+  });
+}

@@ -1,0 +1,99 @@
+import type { DeveloperApplication } from "@kpi-id/contracts";
+import { ArrowLeft } from "lucide-react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { Alert } from "@/components/ui/alert.tsx";
+import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
+import { Skeleton } from "@/components/ui/skeleton.tsx";
+import { localizePath } from "@/lib/paths.ts";
+import { useLanguage } from "@/lib/use-language.ts";
+import { rotateSecret, updateApplication, useDeveloperChange, useMyApplication } from "../api/developers.ts";
+import { ApplicationForm } from "./application-form.tsx";
+import { HealthSection } from "./health-section.tsx";
+import { LifecycleBadge } from "./lifecycle-badge.tsx";
+import { PeopleSection } from "./people-section.tsx";
+import { ReviewSection } from "./review-section.tsx";
+import { Credential, SecretOnce } from "./secret-once.tsx";
+import { DeveloperSection } from "./section.tsx";
+
+/** /{lang}/developers/{id}: one of the person's applications. */
+export function ApplicationDetailScreen({ id }: { id: string }) {
+  const { t } = useTranslation("developers");
+  const language = useLanguage();
+  const query = useMyApplication(id);
+  return (
+    <div className="flex w-full max-w-3xl flex-col gap-4 sm:gap-6" data-testid="developer-application">
+      <Link
+        to={localizePath(language, "/developers")}
+        className="inline-flex min-h-11 items-center gap-1 text-sm font-medium text-primary underline-offset-4 hover:underline"
+      >
+        <ArrowLeft className="size-4" aria-hidden />
+        {t("detail.back")}
+      </Link>
+      {query.isPending ? <Skeleton className="h-40 w-full" /> : null}
+      {query.isError ? (
+        <Alert variant="destructive" title={t("detail.notFoundTitle")}>
+          {t("detail.notFound")}
+        </Alert>
+      ) : null}
+      {query.data ? <ApplicationDetail application={query.data} /> : null}
+    </div>
+  );
+}
+
+function ApplicationDetail({ application }: { application: DeveloperApplication }) {
+  const { t } = useTranslation("developers");
+  const language = useLanguage();
+  const [secret, setSecret] = useState<string>();
+  const rotate = useDeveloperChange(
+    () => rotateSecret(application.id),
+    (answer) => setSecret(answer.secret),
+  );
+  const update = useDeveloperChange((changes: Parameters<typeof updateApplication>[1]) =>
+    updateApplication(application.id, changes),
+  );
+  const title = language === "en" ? application.titleEn || application.title : application.title;
+  return (
+    <>
+      <div className="flex flex-col gap-2">
+        <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-3xl">{title}</h1>
+        <div className="flex flex-wrap items-center gap-2">
+          <LifecycleBadge application={application} />
+          <span className="text-sm text-muted-foreground">
+            {t(`lifecycleHint.${application.suspended ? "suspended" : application.lifecycle}`)}
+          </span>
+        </div>
+      </div>
+      {secret ? <SecretOnce applicationId={application.id} secret={secret} /> : null}
+      <DeveloperSection id="credentials" title={t("credentials.title")}>
+        <Credential label={t("credentials.appId")} value={application.id} testId="application-id" />
+        <p className="text-sm text-muted-foreground">{t("credentials.secretHidden")}</p>
+        <div>
+          <ConfirmButton
+            question={t("credentials.rotateQuestion")}
+            consequence={t("credentials.rotateConsequence")}
+            confirmLabel={t("credentials.rotateConfirm")}
+            onConfirm={() => rotate.mutate(undefined)}
+            loading={rotate.isPending}
+            data-testid="rotate-secret"
+          >
+            {t("credentials.rotate")}
+          </ConfirmButton>
+        </div>
+      </DeveloperSection>
+      <ReviewSection application={application} />
+      <PeopleSection application={application} group="testers" />
+      <PeopleSection application={application} group="owners" />
+      <HealthSection applicationId={application.id} />
+      <DeveloperSection id="settings" title={t("settings.title")}>
+        <ApplicationForm
+          initial={application}
+          submitLabel={t("settings.save")}
+          pending={update.isPending}
+          onSubmit={(values) => update.mutate(values)}
+        />
+      </DeveloperSection>
+    </>
+  );
+}

@@ -4,6 +4,7 @@ import { type Config, ConfigError, loadConfig } from "./config/index.ts";
 import { openDatabase } from "./db/index.ts";
 import { DatabaseLockedError } from "./db/lock-file.ts";
 import { migrate } from "./db/migrate.ts";
+import { createTestClock, registerTestClockRoute, testClockWanted } from "./http/test-clock.ts";
 import { demoAccountsBanner, demoAccountsWithPublishedPasswords, seedDemoData } from "./seed/demo.ts";
 
 export interface RunningServer {
@@ -23,7 +24,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let app: FastifyInstance | undefined;
   try {
     const applied = await migrate(database);
-    app = await buildApp({ config, database });
+    // End-to-end runs (TEST_CLOCK=true, never in production) move the clock instead of waiting.
+    const testClock = testClockWanted(config) ? createTestClock() : undefined;
+    app = await buildApp({ config, database, ...(testClock ? { clock: testClock.now } : {}) });
+    if (testClock) registerTestClockRoute(app, testClock);
     if (applied.length > 0) app.log.info({ applied }, "database migrated");
     if (config.seedDemoData) await seedDemoData(app);
     await warnAboutDemoAccounts(app);

@@ -1,10 +1,12 @@
 import type { Page, TestInfo } from "@playwright/test";
 import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
+import { BankIdEntryPage } from "../pages/bankid-pages.ts";
 import { LoginPage } from "../pages/login-page.ts";
 
 const publicScreens = [
   "/",
   "/?google_auth_error=true",
+  "/?bankid_auth_error=no_account",
   "/faq",
   "/privacy-policy",
   "/terms-of-use",
@@ -13,6 +15,8 @@ const publicScreens = [
   "/forgot-password",
   "/forgot-password?via=email",
   "/forgot-password?via=diia",
+  "/forgot-password?via=bankid",
+  "/forgot-password?via=bankid&bankid_auth_error=cancelled",
   "/reset-password#token=unknown",
   "/no-such-page",
 ];
@@ -72,6 +76,27 @@ test("the apps screen and the My data dialog pass axe", async ({ loginPage, apps
   await expect(appsPage.myData).toBeVisible();
   await expectNoAxeViolations(appsPage.page, "my data dialog");
 });
+
+// The university's bank picker (issue 38): opened, its list loaded, one bank chosen; and the return page.
+for (const language of ["uk", "en"] as const) {
+  for (const width of widths) {
+    test(`the BankID bank picker and return page at ${width} px pass axe (${language})`, async ({ page }, testInfo) => {
+      await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+      const bankId = new BankIdEntryPage(page, language);
+      await page.goto(`/${language}/`);
+      await bankId.button.click();
+      await bankId.banks.first().check();
+      await expectNoAxeViolations(page, `bank picker at ${width} px (${language})`);
+      await photograph(page, testInfo, `${language}-${width}-bank-picker`);
+      // An empty answer (204) cancels the page load, so the return page stays on screen.
+      await page.route("**/bankid/auth?*", (route) => route.fulfill({ status: 204 }));
+      await page.goto(`/${language}/bankid-auth?code=abc&state=xyz`);
+      await expect(bankId.returning).toBeVisible();
+      await expectNoAxeViolations(page, `BankID return page at ${width} px (${language})`);
+      await photograph(page, testInfo, `${language}-${width}-bankid-auth`);
+    });
+  }
+}
 
 test("the login screen with the invalid-credentials alert passes axe", async ({ loginPage }) => {
   await loginPage.goto();

@@ -31,6 +31,17 @@ test.describe("routes and languages", () => {
     await expect(enLoginPage.submit).toBeVisible();
   });
 
+  test("BankID's return page is a page of the app: without a language it gets one, the answer goes along", async ({
+    page,
+  }) => {
+    // Held at the server's door, so the walk sees where the page hands the answer on.
+    await page.route("**/bankid/auth?*", (route) => route.fulfill({ status: 204 }));
+    const handed = page.waitForRequest((request) => request.url().includes("/bankid/auth?"));
+    expect((await page.goto("/bankid-auth?code=c1&state=s1"))?.status()).toBe(200);
+    await expect(page).toHaveURL(/\/uk\/bankid-auth\?code=c1&state=s1$/);
+    expect(new URL((await handed).url()).search).toBe("?code=c1&state=s1");
+  });
+
   test("the protected apps screen sends an anonymous visitor to the login", async ({ page, loginPage }) => {
     await page.goto("/uk/apps");
     await expect(page).toHaveURL(/\/uk\/$/);

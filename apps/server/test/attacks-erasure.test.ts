@@ -26,7 +26,7 @@ describe.each(databaseKinds)("attacks on erasing a person (%s)", (kind) => {
 
   it("another site cannot make an admin's browser erase someone: wrong origin, form bodies, no origin", async () => {
     const json = JSON.stringify({ username: "v.target" });
-    const attempts = [
+    const attempts: Record<string, string>[] = [
       { cookie: admin.cookie, origin: "https://evil.example", "content-type": "application/json" },
       { cookie: admin.cookie, origin: TEST_ORIGIN, "content-type": "application/x-www-form-urlencoded" },
       { cookie: admin.cookie, origin: TEST_ORIGIN, "content-type": "text/plain" },

@@ -112,15 +112,19 @@ export const ukErrorMessages = {
   "app.unknown_person": "Немає людини з таким логіном.",
   "app.bulk_grant_too_long": "Список задовгий: не більше 5 000 рядків за раз. Розділіть його.",
   "developer.not_allowed": "Реєструвати застосунки можуть студенти й працівники університету.",
-  "developer.limit_reached": "Ви вже маєте найбільшу дозволену кількість застосунків. Видаліть непотрібний або зверніться до адміністраторів.",
+  "developer.limit_reached":
+    "Ви вже маєте найбільшу дозволену кількість застосунків. Видаліть непотрібний або зверніться до адміністраторів.",
   "developer.application_not_found": "Застосунок не знайдено серед ваших.",
   "developer.tester_limit": "Застосунок у тестуванні може мати не більше 25 тестувальників.",
   "developer.person_not_found": "Особу з таким ім'ям користувача або адресою е-пошти не знайдено.",
   "developer.last_owner": "Застосунок повинен мати принаймні одного власника.",
-  "developer.review_not_possible": "Зараз подати застосунок на перевірку не можна: він уже на перевірці, уже працює для всіх або призупинений.",
-  "developer.invalid_uri": "Адреса неприпустима: потрібна повна адреса https (http лише для localhost під час тестування), без *, без імені й пароля перед хостом і без # у кінці.",
+  "developer.review_not_possible":
+    "Зараз подати застосунок на перевірку не можна: він уже на перевірці, уже працює для всіх або призупинений.",
+  "developer.invalid_uri":
+    "Адреса неприпустима: потрібна повна адреса https (http лише для localhost під час тестування), без *, без імені й пароля перед хостом і без # у кінці.",
   "developer.insecure_uri": "Застосунок, що працює для всіх, може мати лише адреси https. Приберіть адреси http.",
-  "developer.uri_required": "Вкажіть принаймні одну адресу повернення квитка або адресу перенаправлення OpenID Connect.",
+  "developer.uri_required":
+    "Вкажіть принаймні одну адресу повернення квитка або адресу перенаправлення OpenID Connect.",
   "admin.review_not_pending": "Цей запит на перевірку вже розглянуто.",
   "admin.application_name_taken": "Застосунок із такою назвою вже є.",
   "service.database_unavailable": "Сервіс тимчасово недоступний. Спробуйте за хвилину.",
@@ -177,6 +181,11 @@ export const enErrorMessages = {
     "The application's sign-in request was not found or has expired. Start signing in from the application again.",
   "saml.request_refused":
     "The service's sign-in request was refused: the service is unknown, its signature or address is wrong, or the request was already used. Start signing in from the service again.",
+  "device.code_not_found": "There is no such code. Check the digits on the device's screen and enter them again.",
+  "device.code_expired": "The code has expired. Ask the device to show a new one.",
+  "device.code_used": "This code has already been used. Ask the device to show a new one.",
+  "device.too_many_attempts": "Too many wrong codes. Try again later.",
+  "device.form_expired": "The page has expired. Enter the code again.",
   "saml.request_not_found":
     "The service's sign-in request was not found or has expired. Start signing in from the service again.",
   "ticket.invalid": "The ticket is invalid, already used or expired, or the application credentials are wrong.",
@@ -191,23 +200,18 @@ export const enErrorMessages = {
   "bankid.unavailable": "BankID NBU or your bank is not reachable right now. Please try again a little later.",
   "admin.forbidden": "You may not do this in the console: it needs the admin or helpdesk role.",
   "admin.person_outranks_operator": "This person holds a role above yours: only an admin may do this to them.",
-  "device.code_not_found": "There is no such code. Check the digits on the device's screen and enter them again.",
-  "device.code_expired": "The code has expired. Ask the device to show a new one.",
-  "device.code_used": "This code has already been used. Ask the device to show a new one.",
-  "device.too_many_attempts": "Too many wrong codes. Try again later.",
-  "device.form_expired": "The page has expired. Enter the code again.",
   "admin.person_not_found": "There is no such person.",
   "admin.no_verified_address":
     "This person has no confirmed e-mail address: there is nowhere to send a recovery mail. Help them through Diia or in person.",
   "admin.person_disabled": "The account is disabled: enable it first.",
-  "admin.username_taken": "Another person already has this username or tax id.",
-  "admin.import_not_csv": "This is not a CSV file: send a text file with a header row and comma-separated values.",
-  "admin.import_wrong_encoding": "The file is not UTF-8. Save it as “CSV UTF-8” and upload it again.",
-  "admin.import_unknown_columns":
   "admin.person_erased": "This person's data has already been erased.",
   "admin.erase_self": "You cannot erase your own data: ask another admin.",
   "admin.erase_last_admin": "This is the only admin: give the admin role to someone else first.",
   "admin.erase_not_confirmed": "Type this person's username to confirm.",
+  "admin.username_taken": "Another person already has this username or tax id.",
+  "admin.import_not_csv": "This is not a CSV file: send a text file with a header row and comma-separated values.",
+  "admin.import_wrong_encoding": "The file is not UTF-8. Save it as “CSV UTF-8” and upload it again.",
+  "admin.import_unknown_columns":
     "The file has unknown columns. Allowed: username, full-name, email, tax-id, student-id, employee-id, password, apps.",
   "admin.import_too_large": "The file is too large for the console's import: split it or use the user import command.",
   "admin.import_job_not_found": "There is no such import. It may have been removed after 30 days; start it again.",
@@ -226,13 +230,16 @@ export const enErrorMessages = {
   "app.unknown_person": "There is no person with this username.",
   "app.bulk_grant_too_long": "The list is too long: at most 5,000 lines at a time. Split it.",
   "developer.not_allowed": "Students and employees of the university may register applications.",
-  "developer.limit_reached": "You already have as many applications as one person may. Remove one you no longer need or ask the operators.",
+  "developer.limit_reached":
+    "You already have as many applications as one person may. Remove one you no longer need or ask the operators.",
   "developer.application_not_found": "This application is not among yours.",
   "developer.tester_limit": "An application in testing may have at most 25 testers.",
   "developer.person_not_found": "No person has this username or e-mail address.",
   "developer.last_owner": "An application needs at least one owner.",
-  "developer.review_not_possible": "The application cannot be sent for review now: it is already in review, already live, or suspended.",
-  "developer.invalid_uri": "This address is not allowed: give a full https address (http only for localhost while testing), with no *, no name or password before the host and no # part.",
+  "developer.review_not_possible":
+    "The application cannot be sent for review now: it is already in review, already live, or suspended.",
+  "developer.invalid_uri":
+    "This address is not allowed: give a full https address (http only for localhost while testing), with no *, no name or password before the host and no # part.",
   "developer.insecure_uri": "A live application may only have https addresses. Remove the http ones.",
   "developer.uri_required": "Give at least one ticket callback or OpenID Connect redirect URI.",
   "admin.review_not_pending": "This review request has already been decided.",

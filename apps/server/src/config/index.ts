@@ -74,12 +74,12 @@ export interface Config {
   passwordResetTtlSeconds: number;
   /** Who may register applications on /{lang}/developers, and how many each may own (DEVELOPER_*). */
   developers: { affiliations: Environment["DEVELOPER_AFFILIATIONS"]; maxApplications: number };
+  /** How long a device's code (OAuth device authorization grant) waits for the person to confirm it. */
+  deviceCodeTtlSeconds: number;
 }
 
 export interface MailConfig {
   /** smtp://user:pass@host:port (STARTTLS when offered) or smtps:// (TLS from the start). */
-  /** How long a device's code (OAuth device authorization grant) waits for the person to confirm it. */
-  deviceCodeTtlSeconds: number;
   smtpUrl: string;
   /** The From header: `KPI ID <no-reply@kpi.ua>`. */
   from: string;
@@ -303,6 +303,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       affiliations: environment.DEVELOPER_AFFILIATIONS,
       maxApplications: environment.DEVELOPER_MAX_APPLICATIONS,
     },
+    deviceCodeTtlSeconds: environment.OIDC_DEVICE_CODE_TTL_SECONDS,
   };
 }
-    deviceCodeTtlSeconds: environment.OIDC_DEVICE_CODE_TTL_SECONDS,

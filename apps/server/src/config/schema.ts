@@ -120,9 +120,9 @@ export const environmentSchema = z.object({
   MAIL_FROM: z.string().min(3).default("KPI ID <no-reply@kpi.ua>"),
   MAIL_SANDBOX: booleanFlag.optional(),
   PASSWORD_RESET_TTL_SECONDS: seconds(30 * 60),
+  OIDC_DEVICE_CODE_TTL_SECONDS: seconds(10 * 60),
 
   DEVELOPER_AFFILIATIONS: z
-  OIDC_DEVICE_CODE_TTL_SECONDS: seconds(10 * 60),
     .string()
     .default("student,employee")
     .transform((value) =>

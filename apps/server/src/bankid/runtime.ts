@@ -5,8 +5,8 @@ import jkurwa, { type Certificate, type Priv } from "jkurwa";
 import { from_protected } from "jkurwa/lib/models/Priv.js";
 import type { BankIdConfig } from "../config/index.ts";
 import { ConfigError } from "../config/index.ts";
-import { CrlStore, type CrlStoreOptions } from "../diia/crypto/crl-store.ts";
-import { parseTrustAnchors, TrustAnchorError } from "../diia/crypto/trust-anchors.ts";
+import { crlStoreFor, loadCertificates } from "../diia/crypto/configured-cas.ts";
+import type { CrlStore, CrlStoreOptions } from "../diia/crypto/crl-store.ts";
 import type { BankTrust } from "./crypto/bank-signature.ts";
 import type { OurKeyAgreement } from "./crypto/envelope-reader.ts";
 
@@ -65,31 +65,13 @@ export function keyOfCertificate(keys: Priv[], certificate: Certificate): Priv |
   });
 }
 
-function certificates(variable: string, value: string | undefined): Certificate[] {
-  if (value === undefined) return [];
-  try {
-    return parseTrustAnchors(value);
-  } catch (error) {
-    if (error instanceof TrustAnchorError) throw new ConfigError(`${variable}: ${error.message}`);
-    throw error;
-  }
-}
-
 export function loadBankIdKeys(config: BankIdConfig, log: CrlStoreOptions["log"]): BankIdKeys {
   const certificate = readCertificate("BANKID_CERTIFICATE", config.certificate);
   const key = keyOfCertificate(keysOf(config.key), certificate);
   if (!key) throw new ConfigError("BANKID_KEY: holds no key for the certificate in BANKID_CERTIFICATE");
-  const anchors = certificates("BANKID_TRUST_ANCHORS", config.trustAnchors);
-  const intermediates = certificates("BANKID_INTERMEDIATE_CAS", config.intermediateCas);
-  const crls =
-    config.crls.length === 0
-      ? undefined
-      : new CrlStore({
-          sources: config.crls,
-          authorities: [...anchors, ...intermediates],
-          graceSeconds: config.crlGraceSeconds,
-          log,
-        });
+  const anchors = loadCertificates("BANKID_TRUST_ANCHORS", config.trustAnchors);
+  const intermediates = loadCertificates("BANKID_INTERMEDIATE_CAS", config.intermediateCas);
+  const crls = crlStoreFor(config, [...anchors, ...intermediates], log);
   return {
     ours: { key, certificate },
     certificateBase64: certificate.as_asn1().toString("base64"),

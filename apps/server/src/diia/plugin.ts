@@ -1,20 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { ConfigError } from "../config/index.ts";
 import { DiiaClient } from "./client.ts";
-import { CrlStore } from "./crypto/crl-store.ts";
+import { crlStoreFor, loadCertificates } from "./crypto/configured-cas.ts";
 import { JkurwaSignatureVerifier } from "./crypto/jkurwa-verifier.ts";
-import { parseTrustAnchors, TrustAnchorError } from "./crypto/trust-anchors.ts";
 import { type DiiaRuntime, diiaRoutes } from "./routes.ts";
-
-function loadCertificates(variable: string, value: string | undefined) {
-  if (value === undefined) return [];
-  try {
-    return parseTrustAnchors(value);
-  } catch (error) {
-    if (error instanceof TrustAnchorError) throw new ConfigError(`${variable}: ${error.message}`);
-    throw error;
-  }
-}
 
 /** The Diia runtime when everything sign-in needs is configured; a bad trust anchor stops start-up. */
 export function createDiiaRuntime(app: FastifyInstance): DiiaRuntime | undefined {
@@ -22,15 +10,7 @@ export function createDiiaRuntime(app: FastifyInstance): DiiaRuntime | undefined
   if (!diia?.branchId || !diia.offerId || !diia.trustAnchors) return undefined;
   const anchors = loadCertificates("DIIA_TRUST_ANCHORS", diia.trustAnchors);
   const intermediates = loadCertificates("DIIA_INTERMEDIATE_CAS", diia.intermediateCas);
-  const crls =
-    diia.crls.length === 0
-      ? undefined
-      : new CrlStore({
-          sources: diia.crls,
-          authorities: [...anchors, ...intermediates],
-          graceSeconds: diia.crlGraceSeconds,
-          log: app.log,
-        });
+  const crls = crlStoreFor(diia, [...anchors, ...intermediates], app.log);
   return {
     client: new DiiaClient({ config: diia, clock: app.clock }),
     verifier: new JkurwaSignatureVerifier(anchors, intermediates, crls),

@@ -1,7 +1,9 @@
 import type { Page, TestInfo } from "@playwright/test";
 import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
 import { BankIdEntryPage } from "../pages/bankid-pages.ts";
+import { DevicePage } from "../pages/device-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
+import { askForDeviceCode } from "../tools/device-codes.ts";
 
 const publicScreens = [
   "/",
@@ -104,3 +106,35 @@ test("the login screen with the invalid-credentials alert passes axe", async ({ 
   await expect(loginPage.invalidCredentials).toBeVisible();
   await expectNoAxeViolations(loginPage.page, "login alert");
 });
+
+// The device sign-in page (issue 39): the code, a wrong code, the request to allow, allowed, denied.
+for (const language of ["uk", "en"] as const) {
+  for (const width of widths) {
+    test(`the device sign-in screens at ${width} px pass axe (${language})`, async ({ page, baseURL }, testInfo) => {
+      test.setTimeout(240_000);
+      await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+      await signInWithPassword(new LoginPage(page, language), demoUsers.student);
+      const device = new DevicePage(page, language);
+      const check = async (name: string) => {
+        await expectNoAxeViolations(page, `device ${name} at ${width} px (${language})`);
+        await photograph(page, testInfo, `${language}-${width}-device-${name}`);
+      };
+      await device.goto();
+      await expect(device.code).toBeVisible();
+      await check("enter");
+      await device.enter("0000-0002");
+      await expect(device.codeError).toBeVisible();
+      await check("wrong-code");
+      for (const answer of ["allow", "deny"] as const) {
+        const code = await askForDeviceCode(baseURL ?? "", language);
+        await page.goto(code.verification_uri_complete);
+        await device.continue.click();
+        await expect(device.confirm).toBeVisible();
+        if (answer === "allow") await check("confirm");
+        await device[answer].click();
+        await expect(answer === "allow" ? device.allowed : device.denied).toBeVisible();
+        await check(answer === "allow" ? "allowed" : "denied");
+      }
+    });
+  }
+}

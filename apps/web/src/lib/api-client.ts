@@ -25,6 +25,8 @@ export class ApiError extends Error {
 export interface ApiRequest {
   method?: "GET" | "POST";
   body?: unknown;
+  /** A form-encoded body instead of JSON: the OpenID provider's own forms (the device page) take only that. */
+  form?: URLSearchParams;
   /** Message of the error thrown when the answer is not ok (the spec names one per call). */
   failure: string;
   /** "error" makes a redirect answer a failure instead of following it (GET /user). */
@@ -65,10 +67,10 @@ export async function apiFetch(path: string, request: ApiRequest): Promise<Respo
       method: request.method ?? "GET",
       headers: {
         "Accept-Language": i18n.language || "uk",
-        "Content-Type": "application/json",
+        "Content-Type": request.form ? "application/x-www-form-urlencoded" : "application/json",
         Accept: "application/json",
       },
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      body: request.form ?? (request.body === undefined ? undefined : JSON.stringify(request.body)),
       cache: "no-store",
       credentials: "same-origin",
       redirect: request.redirect ?? "follow",

@@ -12,7 +12,7 @@ import { Section } from "./person-sections.tsx";
 
 const textFields = ["title", "titleEn", "description", "descriptionEn"] as const;
 const listFields = ["callbackUrls", "redirectUris", "postLogoutRedirectUris"] as const;
-const flagFields = ["releaseTaxId", "requireMfa", "oidcEnabled", "publicClient", "firstParty"] as const;
+const flagFields = ["releaseTaxId", "requireMfa", "oidcEnabled", "publicClient", "firstParty", "deviceFlow"] as const;
 type ListField = (typeof listFields)[number];
 // The fields that show their own error; any other refusal is told under the form.
 const markedFields = new Set<string>([...textFields, ...listFields, "scopes", "backchannelLogoutUri"]);
@@ -40,6 +40,7 @@ function valuesOf(application: AdminApplicationDetail): FormValues {
     oidcEnabled: application.oidcEnabled,
     publicClient: application.publicClient,
     firstParty: application.firstParty,
+    deviceFlow: application.deviceFlow,
     scopes: application.scopes,
     backchannelLogoutUri: application.backchannelLogoutUri ?? "",
   };
@@ -183,6 +184,7 @@ export function SettingsSection({ application }: { application: AdminApplication
           </fieldset>
           {flag("publicClient")}
           {flag("firstParty")}
+          {flag("deviceFlow")}
           {text("backchannelLogoutUri")}
         </fieldset>
         {failure && !markedFields.has(failedField ?? "") ? (

@@ -10,6 +10,7 @@ import { useAnswerConsent } from "../api/answer-consent.ts";
 import { useInteraction } from "../api/get-interaction.ts";
 import { useAnswerSamlConsent, useSamlConsent } from "../api/saml-consent.ts";
 import { NoAccess } from "./no-access.tsx";
+import { NotReviewed } from "./not-reviewed.tsx";
 
 /** Whose request the screen answers: an OpenID Connect interaction or a SAML service provider's request. */
 export type ConsentRequest = { kind: "oidc"; uid: string } | { kind: "saml"; id: string };
@@ -38,7 +39,14 @@ interface Asked {
   person: { name: string };
 }
 
-function RequestedData({ items }: { items: string[] }) {
+/** What an application's scopes let it read, in words (the consent screen's and the device page's). */
+export function useScopeWords(): (scopes: string[]) => string[] {
+  const { t } = useTranslation("consent");
+  return (scopes) =>
+    (scopes.length ? scopes : ["openid"]).map((scope) => (knownScopes.has(scope) ? t(`scopes.${scope}`) : scope));
+}
+
+export function RequestedData({ items }: { items: string[] }) {
   return (
     <ul className="space-y-2" data-testid="consent-scopes">
       {items.map((item) => (
@@ -81,6 +89,7 @@ function ConsentView<T extends Asked>(props: {
         {application.description ? (
           <p className="break-words text-muted-foreground">{application.description}</p>
         ) : null}
+        {"reviewed" in details.data && details.data.reviewed === false ? <NotReviewed /> : null}
       </div>
       <div className="space-y-4 rounded-xl border border-border bg-white p-5 shadow-sm sm:p-6">
         <p className="text-foreground">{t("signedInAs", { name: person.name })}</p>
@@ -117,19 +126,11 @@ function ConsentView<T extends Asked>(props: {
 }
 
 function OidcConsent({ uid }: { uid: string }) {
-  const { t } = useTranslation("consent");
+  const scopeWords = useScopeWords();
   const details = useInteraction(uid);
   const answer = useAnswerConsent(uid);
   if (details.data && !details.data.access) return <NoAccess details={details.data} answer={answer} />;
-  return (
-    <ConsentView
-      details={details}
-      answer={answer}
-      items={({ scopes }) =>
-        (scopes.length ? scopes : ["openid"]).map((scope) => (knownScopes.has(scope) ? t(`scopes.${scope}`) : scope))
-      }
-    />
-  );
+  return <ConsentView details={details} answer={answer} items={({ scopes }) => scopeWords(scopes)} />;
 }
 
 function SamlConsent({ id }: { id: string }) {

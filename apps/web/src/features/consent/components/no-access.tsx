@@ -12,7 +12,8 @@ import { useLanguage } from "@/lib/use-language.ts";
 
 /**
  * An application's sign-in reached a person KPI ID gives no access to it: say so, who can give it, and
- * let them go back (the application then learns `access_denied`, "no access", not "you declined").
+ * let them go back (the application then learns `access_denied`, "no access", not "you declined"). An application
+ * still in testing (developers' page) says so instead: only its owners and testers may sign in yet.
  */
 export function NoAccess({
   details,
@@ -30,12 +31,14 @@ export function NoAccess({
       <div className="space-y-2">
         <ShieldX className="size-10 text-destructive" aria-hidden />
         <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-3xl">
-          {t("noAccess.title", { application: details.application.title })}
+          {t(details.inTesting ? "inTesting.title" : "noAccess.title", { application: details.application.title })}
         </h1>
       </div>
       <div className="space-y-4 rounded-xl border border-border bg-white p-5 shadow-sm sm:p-6">
         <p className="text-foreground">{t("signedInAs", { name: details.person.name })}</p>
-        <p className="text-foreground">{t("noAccess.description")}</p>
+        <p className="text-foreground" data-testid={details.inTesting ? "consent-in-testing" : undefined}>
+          {t(details.inTesting ? "inTesting.description" : "noAccess.description")}
+        </p>
         <p className="text-foreground">
           {t("noAccess.whoToAsk")}{" "}
           {/* Without the settings there is no address: the help page still says where to turn. */}

@@ -99,10 +99,12 @@ export async function personDetail(app: FastifyInstance, user: User): Promise<Pe
     emailVerified: verifiedAddressOf(user) !== undefined,
     secondFactor,
     provisioning: {
+      // An erased person's stub is hidden from SCIM (scim_deleted_at) but managed by no one.
       managed:
-        user.scim_external_id !== null ||
-        user.scim_deleted_at !== null ||
-        records.some((record) => record.source === "scim"),
+        user.anonymised_at === null &&
+        (user.scim_external_id !== null ||
+          user.scim_deleted_at !== null ||
+          records.some((record) => record.source === "scim")),
       externalId: user.scim_external_id,
       removedAt: user.scim_deleted_at?.toISOString() ?? null,
     },

@@ -114,6 +114,8 @@ describe("the console's words", () => {
     expect(within(settings).getByLabelText("Адреси повернення після виходу")).toBeInTheDocument();
     expect(within(settings).getByText("Дані, які застосунок може запитувати")).toBeInTheDocument();
     expect(within(settings).getByLabelText(/податковий номер/)).toBeInTheDocument();
+    // The device authorization grant (issue 39), off as the application has it.
+    expect(within(settings).getByLabelText(/Вхід на пристроях/)).not.toBeChecked();
     expect(settings).not.toHaveTextContent(/Redirect|Scopes|back-channel|post-logout/i);
   });
 });

@@ -33,6 +33,7 @@ function person(changes: Partial<PersonDetail>): PersonDetail {
     secondFactor: { authenticator: false, passkeys: 0 },
     provisioning: { managed: false, externalId: null, removedAt: null },
     records: [],
+    erasedAt: null,
     ...changes,
   };
 }

@@ -12,6 +12,7 @@ import { useLanguage } from "@/lib/use-language.ts";
 import { useApplications, useConsoleAction, usePerson } from "../api/admin-api.ts";
 import { useAppTitle } from "./app-title.ts";
 import { useCan } from "./console-shell.tsx";
+import { ErasureSection } from "./person-erasure.tsx";
 import { PersonHistory } from "./person-history.tsx";
 import { PersonRecords } from "./person-records.tsx";
 import { RecoverySection } from "./person-recovery.tsx";
@@ -101,16 +102,18 @@ function PersonView({ person }: { person: PersonDetail }) {
   const language = useLanguage();
   const [editing, setEditing] = useState(false);
   const canEdit = useCan("people.edit");
-  const canChangeStatus = useCan("people.status");
-  const unlock = usePersonAction(person, "unlock");
-  const endSessions = usePersonAction(person, "sessions/end");
-  const setStatus = usePersonAction<"active" | "disabled">(person, "status", (status) => ({ status }));
-  const locked = person.throttle.failures > 0;
   const notOnFile = t("admin:person.notOnFile");
   const removedByProvisioning = person.provisioning.removedAt;
   return (
     <div className="flex flex-col gap-4">
-      {removedByProvisioning ? (
+      {person.erasedAt ? (
+        <Alert
+          variant="destructive"
+          testId="person-erased"
+          title={t("admin:erase.erasedOn", { date: when(person.erasedAt, language) })}
+        />
+      ) : null}
+      {removedByProvisioning && !person.erasedAt ? (
         <Alert
           variant="destructive"
           testId="person-removed"
@@ -155,7 +158,7 @@ function PersonView({ person }: { person: PersonDetail }) {
                   {t("admin:person.managedByHr")}
                 </p>
               ) : null}
-              {canEdit && !person.provisioning.managed ? (
+              {canEdit && !person.provisioning.managed && !person.erasedAt ? (
                 <Button variant="outline" size="sm" className="self-start" onClick={() => setEditing(true)}>
                   {t("admin:person.edit")}
                 </Button>
@@ -163,67 +166,82 @@ function PersonView({ person }: { person: PersonDetail }) {
             </>
           )}
         </Section>
-        <Section title={t("admin:person.signIn")} testId="person-sign-in">
-          <p className="text-sm" data-testid="throttle-state">
-            {locked ? t("admin:person.locked", { count: person.throttle.failures }) : t("admin:person.notLocked")}
-          </p>
-          <div className="flex flex-wrap gap-2">
-            <ConfirmButton
-              disabled={!locked}
-              question={t("admin:person.unlockQuestion", { name: person.fullName })}
-              consequence={t("admin:person.unlockConsequence")}
-              confirmLabel={t("admin:person.unlock")}
-              onConfirm={() => unlock.run()}
-              loading={unlock.pending}
-            >
-              {t("admin:person.unlock")}
-            </ConfirmButton>
-            {canChangeStatus && !removedByProvisioning ? (
-              <ConfirmButton
-                question={t(
-                  person.status === "active" ? "admin:person.disableQuestion" : "admin:person.enableQuestion",
-                  {
-                    name: person.fullName,
-                  },
-                )}
-                consequence={t(
-                  person.status === "active" ? "admin:person.disableConsequence" : "admin:person.enableConsequence",
-                )}
-                confirmLabel={t(person.status === "active" ? "admin:person.disable" : "admin:person.enable")}
-                onConfirm={() => setStatus.run(person.status === "active" ? "disabled" : "active")}
-                loading={setStatus.pending}
-              >
-                {t(person.status === "active" ? "admin:person.disable" : "admin:person.enable")}
-              </ConfirmButton>
-            ) : null}
-          </div>
-        </Section>
-        <Section title={t("admin:person.sessions", { count: person.sessions.length })} testId="person-sessions">
-          <ul className="flex flex-col gap-1 text-sm" data-testid="session-list">
-            {person.sessions.map((session) => (
-              <li key={session.id}>
-                {t(`admin:methods.${session.method}`)} · {when(session.startedAt, language)} · {session.address}
-              </li>
-            ))}
-          </ul>
-          <ConfirmButton
-            className="self-start"
-            disabled={person.sessions.length === 0}
-            question={t("admin:person.endQuestion", { name: person.fullName })}
-            consequence={t("admin:person.endConsequence", { count: person.sessions.length })}
-            confirmLabel={t("admin:person.endSessions")}
-            onConfirm={() => endSessions.run()}
-            loading={endSessions.pending}
-          >
-            {t("admin:person.endSessions")}
-          </ConfirmButton>
-        </Section>
-        <AccessSection person={person} />
-        <RecoverySection person={person} />
+        {person.erasedAt ? null : <PersonActions person={person} />}
       </div>
       <PersonRecords person={person} />
       <PersonHistory person={person} />
+      <ErasureSection person={person} />
     </div>
+  );
+}
+
+/** What helpdesk and admins do to a person: none of it is offered for an erased person's stub. */
+function PersonActions({ person }: { person: PersonDetail }) {
+  const { t } = useTranslation("admin");
+  const language = useLanguage();
+  const canChangeStatus = useCan("people.status");
+  const unlock = usePersonAction(person, "unlock");
+  const endSessions = usePersonAction(person, "sessions/end");
+  const setStatus = usePersonAction<"active" | "disabled">(person, "status", (status) => ({ status }));
+  const locked = person.throttle.failures > 0;
+  const removedByProvisioning = person.provisioning.removedAt;
+  return (
+    <>
+      <Section title={t("admin:person.signIn")} testId="person-sign-in">
+        <p className="text-sm" data-testid="throttle-state">
+          {locked ? t("admin:person.locked", { count: person.throttle.failures }) : t("admin:person.notLocked")}
+        </p>
+        <div className="flex flex-wrap gap-2">
+          <ConfirmButton
+            disabled={!locked}
+            question={t("admin:person.unlockQuestion", { name: person.fullName })}
+            consequence={t("admin:person.unlockConsequence")}
+            confirmLabel={t("admin:person.unlock")}
+            onConfirm={() => unlock.run()}
+            loading={unlock.pending}
+          >
+            {t("admin:person.unlock")}
+          </ConfirmButton>
+          {canChangeStatus && !removedByProvisioning ? (
+            <ConfirmButton
+              question={t(person.status === "active" ? "admin:person.disableQuestion" : "admin:person.enableQuestion", {
+                name: person.fullName,
+              })}
+              consequence={t(
+                person.status === "active" ? "admin:person.disableConsequence" : "admin:person.enableConsequence",
+              )}
+              confirmLabel={t(person.status === "active" ? "admin:person.disable" : "admin:person.enable")}
+              onConfirm={() => setStatus.run(person.status === "active" ? "disabled" : "active")}
+              loading={setStatus.pending}
+            >
+              {t(person.status === "active" ? "admin:person.disable" : "admin:person.enable")}
+            </ConfirmButton>
+          ) : null}
+        </div>
+      </Section>
+      <Section title={t("admin:person.sessions", { count: person.sessions.length })} testId="person-sessions">
+        <ul className="flex flex-col gap-1 text-sm" data-testid="session-list">
+          {person.sessions.map((session) => (
+            <li key={session.id}>
+              {t(`admin:methods.${session.method}`)} · {when(session.startedAt, language)} · {session.address}
+            </li>
+          ))}
+        </ul>
+        <ConfirmButton
+          className="self-start"
+          disabled={person.sessions.length === 0}
+          question={t("admin:person.endQuestion", { name: person.fullName })}
+          consequence={t("admin:person.endConsequence", { count: person.sessions.length })}
+          confirmLabel={t("admin:person.endSessions")}
+          onConfirm={() => endSessions.run()}
+          loading={endSessions.pending}
+        >
+          {t("admin:person.endSessions")}
+        </ConfirmButton>
+      </Section>
+      <AccessSection person={person} />
+      <RecoverySection person={person} />
+    </>
   );
 }
 

@@ -15,7 +15,7 @@ for (const language of ["uk", "en"] as const) {
   test.describe(`the console's signing keys, service and second factor reset (${language})`, () => {
     test("rotate the OpenID Connect signing key after the confirmation, then read the service's state", async ({
       page,
-    }) => {
+    }, testInfo) => {
       // A Diia sign-in, two screens and three axe runs: over a minute on a machine shared with other work.
       test.setTimeout(120_000);
       const console = new ConsolePage(page, language);
@@ -38,6 +38,12 @@ for (const language of ["uk", "en"] as const) {
       await expect(screens.oidcRows.first()).not.toContainText(signing);
       await expect(screens.oidcRows.first()).not.toContainText(screens.text.signing);
       await expect(screens.signingRow).toContainText(signing);
+      // The rollover's states as the operator reads them: the new key next, the old one signing.
+      await expect(screens.oidcRows.first()).toContainText(screens.text.next);
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.getByTestId("oidc-keys").screenshot({ path: testInfo.outputPath(`keys-${language}-${width}.png`) });
+      }
 
       await screens.openService();
       await expect(screens.database).toContainText(screens.text.pglite);

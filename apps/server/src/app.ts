@@ -27,6 +27,7 @@ import type { Database, DatabaseHandle } from "./db/index.ts";
 import { developerPeopleRoutes } from "./developers/people-routes.ts";
 import { developerRoutes } from "./developers/routes.ts";
 import { registerDiia } from "./diia/plugin.ts";
+import { watchedCertificates } from "./doctor/certificates.ts";
 import { googleRoutes } from "./google/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { registerJsonParser } from "./http/body-parsers.ts";
@@ -41,12 +42,14 @@ import { registerMetrics } from "./metrics/plugin.ts";
 import { secondFactorRoutes } from "./mfa/routes.ts";
 import { AccountCache } from "./oidc/account-cache.ts";
 import { registerOidc } from "./oidc/index.ts";
+import { endOidcSession, endOidcSessionsSignedInAt } from "./oidc/logout.ts";
 import { passkeyRoutes } from "./passkeys/routes.ts";
 import { recoveryRoutes } from "./recovery/routes.ts";
 import { registerSaml } from "./saml/index.ts";
 import { scimRoutes } from "./scim/routes.ts";
 import { SessionCache } from "./sessions/cache.ts";
 import { registerSessions } from "./sessions/current.ts";
+import type { ProtocolSignOut } from "./sessions/front-channel-sign-out.ts";
 import { appLinkRoutes } from "./tickets/app-link-routes.ts";
 import { ticketExchangeRoutes } from "./tickets/exchange-routes.ts";
 import { appRedirectRoutes } from "./tickets/redirect-routes.ts";
@@ -152,6 +155,12 @@ export async function buildApp({
   app.decorate("accountCache", new AccountCache(config.sessionCacheEntries));
   // Far more than a campus registers; 0 when the caches are off.
   app.decorate("applicationCache", new ApplicationCache(Math.min(config.sessionCacheEntries, 1000)));
+  // A KPI ID sign-out ends the OpenID Connect provider's sessions too; the sign-in methods and the model ask
+  // through this instead of importing the protocol above them.
+  app.decorate("protocolSignOut", {
+    inBrowser: endOidcSession,
+    sessionsStartedAt: (accountId, loginTimes) => endOidcSessionsSignedInAt(app, accountId, loginTimes),
+  } satisfies ProtocolSignOut);
   let cacheFeed: CacheFeed | undefined;
   // Opened once the app is ready, so an app that fails to build leaves no listening connection behind.
   app.addHook("onReady", async () => {
@@ -174,7 +183,7 @@ export async function buildApp({
   await registerOpenApi(app, config);
   if (config.apiDocsUi) await registerApiDocs(app);
   registerSessions(app);
-  registerMetrics(app);
+  registerMetrics(app, async () => (await watchedCertificates({ db: app.db, config: app.config })).certificates);
   scheduleCleanup(app);
 
   await app.register(healthRoutes);

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import { revokeOidcGrants } from "../access/oidc-grants.ts";
-import { endOidcSessionsSignedInAt } from "../oidc/logout.ts";
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
@@ -19,8 +18,7 @@ export async function endSessionsAfterPasswordChange(
   let query = app.db.deleteFrom("sessions").where("user_id", "=", userId);
   if (keepId) query = query.where("id", "!=", keepId);
   const ended = await query.returning("created_at").execute();
-  await endOidcSessionsSignedInAt(
-    app,
+  await app.protocolSignOut.sessionsStartedAt(
     userId,
     ended.map((row) => seconds(row.created_at)),
   );

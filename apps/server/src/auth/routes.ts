@@ -12,7 +12,6 @@ import { z } from "zod";
 import { audit } from "../audit/record.ts";
 import { AppError } from "../errors.ts";
 import { fromBrowser } from "../http/security.ts";
-import { endOidcSession } from "../oidc/logout.ts";
 import { completeSignIn } from "../sessions/complete-sign-in.ts";
 import { clearSessionCookie, readSessionCookie } from "../sessions/cookie.ts";
 import { currentSession } from "../sessions/current.ts";
@@ -29,7 +28,7 @@ const logoutSchema = okSchema.extend({ next: text().optional() });
 /** Ends this browser's (or server-side client's) session, OpenID Connect's with it, and clears the cookie. */
 async function logOut(request: FastifyRequest, reply: FastifyReply, inBrowser = false) {
   const token = readSessionCookie(request);
-  await endOidcSession(request, reply);
+  await request.server.protocolSignOut.inBrowser(request, reply);
   // In the browser, the SAML SPs this session signed in to are told through it (front-channel), so it goes there next.
   const session = inBrowser && token ? await currentSession(request, reply) : undefined;
   const next = session ? await request.server.frontChannelSignOut(request, session.id) : undefined;

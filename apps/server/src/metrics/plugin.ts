@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { sameText } from "../crypto/tokens.ts";
 import { AppError } from "../errors.ts";
-import { createServiceMetrics, type ServiceMetrics } from "./registry.ts";
+import { type CertificateSource, createServiceMetrics, type ServiceMetrics } from "./registry.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -25,9 +25,13 @@ function mayScrape(request: FastifyRequest, token: string | undefined): boolean 
   return typeof header === "string" && header.startsWith("Bearer ") && sameText(token, header.slice(7));
 }
 
-/** Request latency for every route and GET /metrics in Prometheus' text format. */
-export function registerMetrics(app: FastifyInstance): void {
-  const metrics = createServiceMetrics(app);
+/**
+ * Request latency for every route and GET /metrics in Prometheus' text format. `certificates` lists the
+ * certificates the deployment depends on (the doctor's list, handed in by app.ts: it reads sign-in methods'
+ * configuration, which sits above this platform module).
+ */
+export function registerMetrics(app: FastifyInstance, certificates: CertificateSource): void {
+  const metrics = createServiceMetrics(app, certificates);
   app.decorate("metrics", metrics);
 
   app.addHook("onResponse", async (request, reply) => {

@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { AuditEvent } from "../audit/record.ts";
-import { watchedCertificates } from "../doctor/certificates.ts";
 
 /** The service's Prometheus metrics; one registry per app so tests and several apps in a process never mix. */
 export interface ServiceMetrics {
@@ -82,8 +81,11 @@ function databaseGauges(app: FastifyInstance, registry: Registry): void {
   });
 }
 
-/** Seconds until each watched certificate ends (doctor/certificates.ts), for an alert at 30 days. */
-function certificateGauge(app: FastifyInstance, registry: Registry): void {
+/** The certificates a deployment depends on and when each stops being valid (doctor/certificates.ts). */
+export type CertificateSource = () => Promise<readonly { source: string; notAfter: Date }[]>;
+
+/** Seconds until each watched certificate ends, for an alert at 30 days. */
+function certificateGauge(app: FastifyInstance, registry: Registry, watched: CertificateSource): void {
   new Gauge({
     name: "kpi_id_certificate_expiry_seconds",
     help: "Seconds until each certificate KPI ID depends on stops being valid (negative: expired); alert below 30 days",
@@ -91,7 +93,7 @@ function certificateGauge(app: FastifyInstance, registry: Registry): void {
     registers: [registry],
     async collect() {
       this.reset();
-      const { certificates } = await watchedCertificates({ db: app.db, config: app.config });
+      const certificates = await watched();
       const now = app.clock().getTime();
       for (const { source, notAfter } of certificates) {
         this.set({ certificate: source }, Math.round((notAfter.getTime() - now) / 1000));
@@ -100,7 +102,7 @@ function certificateGauge(app: FastifyInstance, registry: Registry): void {
   });
 }
 
-export function createServiceMetrics(app: FastifyInstance): ServiceMetrics {
+export function createServiceMetrics(app: FastifyInstance, certificates: CertificateSource): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "kpi_id_" });
   const requestDuration = new Histogram({
@@ -129,7 +131,7 @@ export function createServiceMetrics(app: FastifyInstance): ServiceMetrics {
     registers: [registry],
   });
   databaseGauges(app, registry);
-  certificateGauge(app, registry);
+  certificateGauge(app, registry, certificates);
 
   return {
     registry,

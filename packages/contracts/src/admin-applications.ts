@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { personStatuses } from "./admin.ts";
+import { applicationLifecycles } from "./developers.ts";
 import { text } from "./text.ts";
 
 /** The console's application screen (`/{lang}/admin/applications/{id}`): settings, access rules, who has access. */
@@ -45,6 +46,10 @@ export const adminApplicationDetailSchema = applicationSettingsSchema.extend({
   name: text(),
   createdAt: text(),
   updatedAt: text(),
+  /** Where an application registered on the developers' page stands (an operator's own ones are live). */
+  lifecycle: z.enum(applicationLifecycles).optional(),
+  /** An operator stopped its sign-ins (POST /api/admin/applications/{id}/suspension). */
+  suspended: z.boolean().optional(),
 });
 export type AdminApplicationDetail = z.infer<typeof adminApplicationDetailSchema>;
 

@@ -178,3 +178,6 @@ export const suspensionRequestSchema = z.object({
   reason: text().trim().max(2000).default(""),
 });
 export type SuspensionRequest = z.input<typeof suspensionRequestSchema>;
+
+/** What a review decision and a suspension answer. */
+export const reviewActionResultSchema = z.object({ ok: z.literal(true) });

@@ -30,7 +30,8 @@ export const rootPages = ["/", "/google-auth", "/auth-success"] as const;
 
 function adminScreen(rest: string[]): boolean {
   if (rest.length === 0) return true;
-  if (rest.length === 1) return ["applications", "import", "audit", "keys", "service"].includes(rest[0] ?? "");
+  if (rest.length === 1)
+    return ["applications", "reviews", "import", "audit", "keys", "service"].includes(rest[0] ?? "");
   return (
     rest.length === 2 && (rest[0] === "people" || rest[0] === "applications") && /^[0-9a-f-]{36}$/i.test(rest[1] ?? "")
   );
@@ -42,7 +43,7 @@ export function isPagePath(path: string): boolean {
   const segments = path.split("/").slice(1);
   if (segments.length > 1 && segments.at(-1) === "") segments.pop();
   const [first = "", page = "", ...rest] = segments;
-  // The console's own screens: /{lang}/admin/applications, …/import, …/audit, …/keys, …/service,
+  // The console's own screens: /{lang}/admin/applications, …/reviews, …/import, …/audit, …/keys, …/service,
   // /{lang}/admin/people/{id}, /{lang}/admin/applications/{id}.
   if (isLanguage(first) && page === "admin") return adminScreen(rest);
   // One of the person's applications on the developers' page: /{lang}/developers/{id}.

@@ -31,6 +31,8 @@ describe("the router's pages", () => {
     expect(isPagePath("/uk/admin/people/0d5c7a7e-3f0b-4b7e-9f51-2f6e8d1c9a10")).toBe(true);
     expect(isPagePath("/uk/admin/people/nobody")).toBe(false);
     expect(isPagePath("/uk/admin/keys")).toBe(true);
+    expect(isPagePath("/en/admin/reviews")).toBe(true);
+    expect(isPagePath("/en/admin/reviews/more")).toBe(false);
     expect(isPagePath("/en/admin/service/")).toBe(true);
     expect(isPagePath("/en/admin/applications/0d5c7a7e-3f0b-4b7e-9f51-2f6e8d1c9a10")).toBe(true);
     expect(isPagePath("/en/admin/applications/journal")).toBe(false);

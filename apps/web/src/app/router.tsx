@@ -107,6 +107,10 @@ export const privatePages: RouteObject[] = [
         lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminApplicationRoute }),
       },
       {
+        path: "reviews",
+        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminReviewsRoute }),
+      },
+      {
         path: "import",
         lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminImportRoute }),
       },

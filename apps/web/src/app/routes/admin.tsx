@@ -41,4 +41,5 @@ export function AdminApplicationRoute() {
 // The console's pages come through this one module, so the page the server writes for /admin preloads
 // one chunk set (route-modules.ts names one module per page).
 export { AdminAuditRoute, AdminImportRoute } from "./admin-records.tsx";
+export { AdminReviewsRoute } from "./admin-reviews.tsx";
 export { AdminKeysRoute, AdminServiceRoute } from "./admin-service.tsx";

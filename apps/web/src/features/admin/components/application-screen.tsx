@@ -16,6 +16,7 @@ import { useAppTitle } from "./app-title.ts";
 import { BulkGrantSection, PeopleSection } from "./application-people.tsx";
 import { RulesSection } from "./application-rules.tsx";
 import { SettingsSection } from "./application-settings.tsx";
+import { SuspensionSection } from "./application-suspension.tsx";
 import { SecretOnce } from "./applications-screen.tsx";
 
 /** One application: its settings, access rules, who has access, bulk grant; rotating its secret. */
@@ -86,6 +87,7 @@ export function ApplicationScreen() {
         <div className="flex flex-col gap-4">
           <RulesSection application={app} />
           <BulkGrantSection application={app} />
+          <SuspensionSection application={app} />
         </div>
       </div>
       <PeopleSection application={app} />

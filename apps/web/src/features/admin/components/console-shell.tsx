@@ -62,6 +62,7 @@ function ConsoleNav() {
   const operator = useConsoleOperator();
   const { t: tRecords } = useTranslation("admin-records");
   const { t: tService } = useTranslation("admin-service");
+  const { t: tReviews } = useTranslation("admin-reviews");
   const canImport = operator.permissions.includes("people.import");
   const canAudit = operator.permissions.includes("audit.view");
   const canKeys = operator.permissions.includes("keys.manage");
@@ -76,6 +77,12 @@ function ConsoleNav() {
       label: t("admin:nav.applications"),
       end: false,
       show: operator.roles.includes("admin"),
+    },
+    {
+      to: "/admin/reviews",
+      label: tReviews("admin-reviews:nav.reviews"),
+      end: false,
+      show: operator.permissions.includes("apps.view"),
     },
     { to: "/admin/import", label: tRecords("admin-records:nav.import"), end: false, show: canImport },
     { to: "/admin/audit", label: tRecords("admin-records:nav.audit"), end: false, show: canAudit },

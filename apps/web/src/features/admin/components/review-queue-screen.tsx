@@ -1,0 +1,250 @@
+import type { ReviewQueue } from "@kpi-id/contracts";
+import { Check, X } from "lucide-react";
+import { type FormEvent, type ReactNode, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { Alert } from "@/components/ui/alert.tsx";
+import { Button } from "@/components/ui/button.tsx";
+import { Card } from "@/components/ui/card.tsx";
+import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
+import { Label } from "@/components/ui/label.tsx";
+import { Skeleton } from "@/components/ui/skeleton.tsx";
+import { Textarea } from "@/components/ui/textarea.tsx";
+import { useErrorMessage } from "@/lib/error-message.ts";
+import { notify } from "@/lib/notify.ts";
+import { localizePath } from "@/lib/paths.ts";
+import { useLanguage } from "@/lib/use-language.ts";
+import { useDecideReview, useReviewQueue } from "../api/reviews-api.ts";
+import { useAppTitle } from "./app-title.ts";
+import { useCan } from "./console-shell.tsx";
+
+type ReviewRequest = ReviewQueue["reviews"][number];
+
+/** A term and its value; lists of addresses one per line, long ones broken anywhere (phones). */
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-0.5">
+      <dt className="text-sm font-medium text-muted-foreground">{term}</dt>
+      <dd className="text-sm break-words whitespace-pre-line text-foreground">{children}</dd>
+    </div>
+  );
+}
+
+function Addresses({ urls }: { urls: string[] }) {
+  const { t } = useTranslation("admin-reviews");
+  if (urls.length === 0) return <span className="text-muted-foreground">{t("admin-reviews:none")}</span>;
+  return (
+    <ul className="flex flex-col gap-0.5">
+      {urls.map((url) => (
+        <li key={url}>
+          <code className="text-xs break-all">{url}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The reason form a rejection needs: the owners read it, so an empty one is refused here with why. */
+function RejectForm({
+  pending,
+  onReject,
+  onCancel,
+}: {
+  pending: boolean;
+  onReject: (reason: string) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation("admin-reviews");
+  const id = useId();
+  const [reason, setReason] = useState("");
+  const [missing, setMissing] = useState(false);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // The server takes at least 3 characters; fewer is no reason anyone could act on.
+    if (reason.trim().length < 3) {
+      setMissing(true);
+      document.getElementById(`${id}-reason`)?.focus();
+      return;
+    }
+    onReject(reason.trim());
+  };
+  return (
+    <form className="flex flex-col gap-2" onSubmit={submit} noValidate aria-label={t("admin-reviews:reject")}>
+      <Label htmlFor={`${id}-reason`}>{t("admin-reviews:reason")}</Label>
+      <p id={`${id}-hint`} className="text-sm text-muted-foreground">
+        {t("admin-reviews:reasonHint")}
+      </p>
+      <Textarea
+        id={`${id}-reason`}
+        value={reason}
+        maxLength={2000}
+        aria-invalid={missing}
+        aria-describedby={missing ? `${id}-hint ${id}-error` : `${id}-hint`}
+        data-testid="review-reason"
+        onChange={(event) => {
+          setReason(event.target.value);
+          if (missing && event.target.value.trim().length >= 3) setMissing(false);
+        }}
+      />
+      {missing ? (
+        <p id={`${id}-error`} className="text-sm font-medium text-destructive-strong" data-testid="review-reason-error">
+          {t("admin-reviews:reasonRequired")}
+        </p>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" loading={pending} data-testid="review-reject-submit">
+          {t("admin-reviews:rejectSubmit")}
+        </Button>
+        <Button type="button" variant="ghost" onClick={onCancel}>
+          {t("admin-reviews:cancel")}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** One request: what the application is, what it asks for and why, and the decision. */
+function ReviewCard({ review }: { review: ReviewRequest }) {
+  const { t } = useTranslation("admin-reviews");
+  const language = useLanguage();
+  const appTitle = useAppTitle();
+  const describeError = useErrorMessage();
+  const canDecide = useCan("apps.manage");
+  const decide = useDecideReview();
+  const [rejecting, setRejecting] = useState(false);
+  const title = appTitle(review);
+  const headingId = useId();
+  const requested = new Date(review.requestedAt).toLocaleString(language === "uk" ? "uk-UA" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
+  const onError = (error: unknown) => notify("error", describeError(error, "admin:failed").message);
+  const approve = () =>
+    decide.mutate(
+      { applicationId: review.applicationId, decision: { decision: "approved" } },
+      { onSuccess: () => notify("success", t("admin-reviews:approved", { app: title })), onError },
+    );
+  const reject = (reason: string) =>
+    decide.mutate(
+      { applicationId: review.applicationId, decision: { decision: "rejected", reason } },
+      { onSuccess: () => notify("success", t("admin-reviews:rejected", { app: title })), onError },
+    );
+  return (
+    <li>
+      <Card className="p-4 sm:p-5">
+        <article aria-labelledby={headingId} className="flex flex-col gap-3" data-testid="review-request">
+          <div className="flex flex-col gap-1">
+            <h3 id={headingId} className="text-base font-semibold break-words text-foreground">
+              {title}
+            </h3>
+            <p className="text-sm text-muted-foreground">
+              {t("admin-reviews:requested", { date: requested })}
+              {" · "}
+              <Link
+                className="font-medium text-primary underline-offset-4 hover:underline"
+                to={localizePath(language, `/admin/applications/${review.applicationId}`)}
+              >
+                {t("admin-reviews:openApplication")}
+              </Link>
+            </p>
+          </div>
+          {review.description ? <p className="text-sm break-words text-foreground">{review.description}</p> : null}
+          <dl className="grid gap-3 sm:grid-cols-2">
+            <Fact term={t("admin-reviews:purpose")}>{review.purpose}</Fact>
+            <Fact term={t("admin-reviews:dataNeeded")}>{review.dataNeeded}</Fact>
+            <Fact term={t("admin-reviews:scopes")}>
+              {review.scopes.length ? (
+                <span className="flex flex-wrap gap-1">
+                  {review.scopes.map((scope) => (
+                    <code key={scope} className="rounded bg-muted px-1.5 py-0.5 text-xs">
+                      {scope}
+                    </code>
+                  ))}
+                </span>
+              ) : (
+                t("admin-reviews:none")
+              )}
+            </Fact>
+            <Fact term={t("admin-reviews:owners")}>{review.owners.join(", ") || t("admin-reviews:none")}</Fact>
+            <Fact term={t("admin-reviews:callbackUrls")}>
+              <Addresses urls={review.callbackUrls} />
+            </Fact>
+            <Fact term={t("admin-reviews:redirectUris")}>
+              <Addresses urls={review.redirectUris} />
+            </Fact>
+            <Fact term={t("admin-reviews:homePage")}>
+              <Addresses urls={review.homePageUrl ? [review.homePageUrl] : []} />
+            </Fact>
+            <Fact term={t("admin-reviews:privacyPolicy")}>
+              <Addresses urls={review.privacyPolicyUrl ? [review.privacyPolicyUrl] : []} />
+            </Fact>
+          </dl>
+          {canDecide && !rejecting ? (
+            <div className="flex flex-wrap gap-2">
+              <ConfirmButton
+                variant="default"
+                size="default"
+                icon={<Check aria-hidden />}
+                question={t("admin-reviews:approveQuestion", { app: title })}
+                consequence={t("admin-reviews:approveConsequence")}
+                confirmLabel={t("admin-reviews:approve")}
+                onConfirm={approve}
+                loading={decide.isPending}
+                data-testid="review-approve"
+              >
+                {t("admin-reviews:approve")}
+              </ConfirmButton>
+              <Button
+                variant="outline"
+                icon={<X aria-hidden />}
+                onClick={() => setRejecting(true)}
+                disabled={decide.isPending}
+                data-testid="review-reject"
+              >
+                {t("admin-reviews:reject")}
+              </Button>
+            </div>
+          ) : null}
+          {canDecide && rejecting ? (
+            <RejectForm pending={decide.isPending} onReject={reject} onCancel={() => setRejecting(false)} />
+          ) : null}
+        </article>
+      </Card>
+    </li>
+  );
+}
+
+/** /{lang}/admin/reviews: applications registered on the developers' page that ask to go live. */
+export function ReviewQueueScreen() {
+  const { t } = useTranslation(["admin-reviews", "admin"]);
+  const describeError = useErrorMessage();
+  const queue = useReviewQueue();
+  return (
+    <section aria-labelledby="reviews-heading" className="flex flex-col gap-4" data-testid="review-queue">
+      <div className="flex flex-col gap-1">
+        <h2 id="reviews-heading" className="text-lg font-semibold">
+          {t("admin-reviews:title")}
+        </h2>
+        <p className="max-w-3xl text-sm text-muted-foreground">{t("admin-reviews:intro")}</p>
+      </div>
+      {queue.isPending ? <Skeleton className="h-40 w-full" /> : null}
+      {queue.isError ? (
+        <Alert variant="destructive" title={t("admin-reviews:loadFailed")}>
+          {describeError(queue.error, "admin:failed").message}
+        </Alert>
+      ) : null}
+      {queue.data ? (
+        <p className="text-sm font-medium text-foreground" data-testid="review-count" aria-live="polite">
+          {queue.data.length === 0 ? t("admin-reviews:empty") : t("admin-reviews:count", { count: queue.data.length })}
+        </p>
+      ) : null}
+      {queue.data?.length ? (
+        <ul className="flex flex-col gap-4" aria-labelledby="reviews-heading">
+          {queue.data.map((review) => (
+            <ReviewCard key={review.applicationId} review={review} />
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

@@ -27,7 +27,7 @@ RUN npm prune --omit=dev --no-audit --no-fund \
 # --- runtime: Node 24 runs the server's TypeScript directly, as an unprivileged user ---
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/var/lib/kpi-id
-# glibc reads this at start: see apps/server/src/production-process.ts.
+# glibc reads this at start: see apps/server/src/platform/production-process.ts.
 ENV MALLOC_MMAP_THRESHOLD_=65536
 WORKDIR /app
 COPY --from=build --chown=root:root /src /app
@@ -38,5 +38,5 @@ HEALTHCHECK --interval=15s --timeout=3s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:3000/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 # SIGTERM finishes in-flight requests, then exits (within 15 s).
 STOPSIGNAL SIGTERM
-# The flags and entry of src/production-process.ts (operations-doc.test checks they agree).
+# The flags and entry of src/platform/production-process.ts (operations-doc.test checks they agree).
 CMD ["node", "--max-semi-space-size=2", "apps/server/bin/kpi-id-server.js"]

@@ -8,7 +8,7 @@ import { DemoSitePage } from "./pages/demo-site-page.ts";
 import { DiiaQrPage } from "./pages/diia-qr-page.ts";
 import { LoginPage } from "./pages/login-page.ts";
 
-/** The demo people that `npm start` seeds (apps/server/src/seed/demo-data.ts). */
+/** The demo people that `npm start` seeds (apps/server/src/surfaces/seed/demo-data.ts). */
 export const demoUsers = {
   student: { username: "student", password: "student-demo-2026", fullName: "Олена Коваленко" },
   newcomer: { username: "newcomer", password: "newcomer-demo-2026", fullName: "Максим Бондар" },

@@ -8,7 +8,7 @@ import { MailInboxPage } from "../pages/mail-inbox-page.ts";
 import { ForgotPasswordPage, ResetPasswordPage } from "../pages/password-pages.ts";
 
 /**
- * The demo person with a confirmed e-mail address (apps/server/src/seed/demo-data.ts). These walks change
+ * The demo person with a confirmed e-mail address (apps/server/src/surfaces/seed/demo-data.ts). These walks change
  * their password one after another, so they run in order and each starts from the one the last set;
  * no other spec signs `employee` in with a password.
  */

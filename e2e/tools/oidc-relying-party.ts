@@ -6,7 +6,7 @@ import type { Page } from "@playwright/test";
 import * as client from "openid-client";
 import { DemoSitePage } from "../pages/demo-site-page.ts";
 
-/** The demo client the product seeds (apps/server/src/seed/demo-oidc-client.ts), with its secret from DATA_DIR. */
+/** The demo client the product seeds (apps/server/src/surfaces/seed/demo-oidc-client.ts), with its secret from DATA_DIR. */
 export function demoOidcCredentials(): { id: string; secret: string } {
   const dataDir = process.env.E2E_DATA_DIR;
   if (!dataDir) throw new Error("E2E_DATA_DIR is not set (e2e/playwright.config.ts sets it)");
@@ -225,7 +225,7 @@ export async function startRelyingParty(options: RelyingPartyOptions): Promise<{
 }
 
 // The demo site's origin is where the demo OpenID Connect client's redirect URIs point
-// (apps/server/src/seed/demo-oidc-client.ts).
+// (apps/server/src/surfaces/seed/demo-oidc-client.ts).
 const demoSiteUrl = DemoSitePage.origin();
 
 /**

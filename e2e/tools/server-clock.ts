@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 /**
  * The worker's server runs with TEST_CLOCK=true (playwright.config.ts): its clock can be moved forward, so a
  * spec watches a sign-in go stale or a Diia request expire without waiting for it in real time
- * (apps/server/src/http/test-clock.ts; refused when NODE_ENV=production).
+ * (apps/server/src/platform/http/test-clock.ts; refused when NODE_ENV=production).
  */
 const serverOrigin = () => `http://localhost:${process.env.E2E_PORT_BASE ?? "3300"}`;
 

@@ -11,7 +11,7 @@ if (major < 22 || (major === 22 && minor < 18)) {
 // Restarts take the stripped and compiled TypeScript from Node's compile cache (as bin/kpi-id-server.js).
 const { enableCompileCache } = await import("node:module");
 enableCompileCache?.();
-const { runCli } = await import("../src/cli/main.ts");
+const { runCli } = await import("../src/surfaces/cli/main.ts");
 const [command] = process.argv.slice(2);
 process.exitCode = await runCli(process.argv.slice(2));
 // After copying the embedded database's files PGlite sometimes keeps the event loop up for a minute with

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.ts";
-import { type Config, ConfigError, loadConfig } from "./config/index.ts";
-import { openDatabase } from "./db/index.ts";
-import { DatabaseLockedError } from "./db/lock-file.ts";
-import { migrate } from "./db/migrate.ts";
-import { createTestClock, registerTestClockRoute, testClockWanted } from "./http/test-clock.ts";
-import { demoAccountsBanner, demoAccountsWithPublishedPasswords, seedDemoData } from "./seed/demo.ts";
+import { type Config, ConfigError, loadConfig } from "./platform/config/index.ts";
+import { openDatabase } from "./platform/db/index.ts";
+import { DatabaseLockedError } from "./platform/db/lock-file.ts";
+import { migrate } from "./platform/db/migrate.ts";
+import { createTestClock, registerTestClockRoute, testClockWanted } from "./platform/http/test-clock.ts";
+import { demoAccountsBanner, demoAccountsWithPublishedPasswords, seedDemoData } from "./surfaces/seed/demo.ts";
 
 export interface RunningServer {
   app: FastifyInstance;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addAccessRule, removeAccessRule } from "../src/access/rules.ts";
-import { replaceRecords } from "../src/people/records.ts";
-import { upsertUnit } from "../src/people/units.ts";
+import { addAccessRule, removeAccessRule } from "../src/model/access/rules.ts";
+import { replaceRecords } from "../src/model/people/records.ts";
+import { upsertUnit } from "../src/model/people/units.ts";
 import { createTestApp, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { runCliOn } from "./support/cli.ts";

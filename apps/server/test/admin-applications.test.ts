@@ -5,9 +5,9 @@ import type {
   BulkGrantReport,
 } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { replaceRecords } from "../src/people/records.ts";
-import { upsertUnit } from "../src/people/units.ts";
-import { disableUser } from "../src/users/queries.ts";
+import { replaceRecords } from "../src/model/people/records.ts";
+import { upsertUnit } from "../src/model/people/units.ts";
+import { disableUser } from "../src/model/users/queries.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson, grantAccess } from "./support/campus.ts";
 import { runCliOn } from "./support/cli.ts";

@@ -1,6 +1,6 @@
 import type { AdminApplication, AuditPage } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordAuditEvent } from "../src/audit/record.ts";
+import { recordAuditEvent } from "../src/platform/audit/record.ts";
 import { createTestApp, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson } from "./support/campus.ts";
 import { addOperator } from "./support/console.ts";

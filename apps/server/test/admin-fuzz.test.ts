@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordAuditEvent } from "../src/audit/record.ts";
+import { recordAuditEvent } from "../src/platform/audit/record.ts";
 import { requestFor } from "./fuzz/arbitraries.ts";
 import { endpointsOf } from "./fuzz/endpoints.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "./support/app.ts";

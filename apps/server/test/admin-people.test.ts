@@ -1,6 +1,6 @@
 import type { PersonDetail } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { upsertUnit } from "../src/people/units.ts";
+import { upsertUnit } from "../src/model/people/units.ts";
 import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { runCliOn } from "./support/cli.ts";

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { googleAccounts } from "../../../sandbox/src/google/accounts.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
-import { createApplication } from "../src/apps/service.ts";
-import { userClaims } from "../src/oidc/claims.ts";
-import { findUserById } from "../src/users/queries.ts";
+import { createApplication } from "../src/model/apps/service.ts";
+import { findUserById } from "../src/model/users/queries.ts";
+import { userClaims } from "../src/protocols/oidc/claims.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

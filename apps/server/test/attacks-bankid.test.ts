@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunningBankIdStandIn, startBankIdStandIn } from "../../../sandbox/src/bankid/index.ts";
 import { bankIdPersonas } from "../../../sandbox/src/bankid/personas.ts";
 import { createCertificateAuthority, issueCertificate, newKey, type Party } from "../../../sandbox/src/diia/pki.ts";
-import { encryptForBankId, makeBankIdEnvelope, signForBankId } from "../src/bankid/crypto/envelope-maker.ts";
+import { encryptForBankId, makeBankIdEnvelope, signForBankId } from "../src/sign-in/bankid/crypto/envelope-maker.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import {
   answerAtBank,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { throttlePolicy } from "../src/throttle/policy.ts";
+import { throttlePolicy } from "../src/platform/throttle/policy.ts";
 import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

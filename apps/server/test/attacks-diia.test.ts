@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
-import { demoPeople } from "../src/seed/demo-data.ts";
+import { demoPeople } from "../src/surfaces/seed/demo-data.ts";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addPerson, sessionCookieFrom } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

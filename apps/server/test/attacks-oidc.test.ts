@@ -1,7 +1,7 @@
 import { oidcInteractionPath } from "@kpi-id/contracts";
 import { errors } from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createAdapterClass } from "../src/oidc/adapter.ts";
+import { createAdapterClass } from "../src/protocols/oidc/adapter.ts";
 import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { throttlePolicy } from "../src/throttle/policy.ts";
+import { throttlePolicy } from "../src/platform/throttle/policy.ts";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addPerson, manualClock } from "./support/campus.ts";
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningMailStandIn } from "../../../sandbox/src/mail/index.ts";
-import { throttlePolicy } from "../src/throttle/policy.ts";
+import { throttlePolicy } from "../src/platform/throttle/policy.ts";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { addPersonWithVerifiedEmail, startTestMail } from "./support/mail.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningBankIdStandIn, startBankIdStandIn } from "../../../sandbox/src/bankid/index.ts";
 import { createCertificateAuthority, issuePersonCertificate } from "../../../sandbox/src/diia/pki.ts";
-import { certificateSources } from "../src/doctor/certificates.ts";
+import { certificateSources } from "../src/surfaces/doctor/certificates.ts";
 import { testConfig } from "./support/app.ts";
 import { runCliOn } from "./support/cli.ts";
 import { createTestDatabase, type TestDatabase } from "./support/databases.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config/index.ts";
+import { ConfigError, loadConfig } from "../src/platform/config/index.ts";
 
 const base = { DATA_DIR: "/tmp/kpi-id-config-test", SESSION_SECRET: "Zq8v1Lr0-P4w9sTt7Ue2Kx5Yb3Nc6Md!a" };
 const production = { ...base, NODE_ENV: "production", PUBLIC_URL: "https://id.kpi.ua" };

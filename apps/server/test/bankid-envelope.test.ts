@@ -6,8 +6,8 @@ import {
   newKey,
   type Party,
 } from "../../../sandbox/src/diia/pki.ts";
-import { encryptForBankId, makeBankIdEnvelope, signForBankId } from "../src/bankid/crypto/envelope-maker.ts";
-import { openBankIdEnvelope } from "../src/bankid/crypto/envelope-reader.ts";
+import { encryptForBankId, makeBankIdEnvelope, signForBankId } from "../src/sign-in/bankid/crypto/envelope-maker.ts";
+import { openBankIdEnvelope } from "../src/sign-in/bankid/crypto/envelope-reader.ts";
 
 const bankCa = createCertificateAuthority("Test qualified CA");
 const bank = issuePersonCertificate(bankCa, {
@@ -89,7 +89,7 @@ describe("BankID NBU envelope", () => {
 
 describe("DSTU 4145 key agreement", () => {
   it("gives both sides the same key for every one of 30 random key pairs", async () => {
-    const { sharedKey } = await import("../src/bankid/crypto/key-agreement.ts");
+    const { sharedKey } = await import("../src/sign-in/bankid/crypto/key-agreement.ts");
     const ukm = Buffer.alloc(64, 7);
     for (let pair = 0; pair < 30; pair++) {
       const [alice, bob] = [newKey(), newKey()];
@@ -118,12 +118,12 @@ describe("BankID envelope parser under mutation", () => {
 
 describe("the organisation's encryption certificate", () => {
   it("passes when it is for key agreement only, valid, and the configured key's", async () => {
-    const { checkOrganisationCertificate } = await import("../src/bankid/crypto/organisation-certificate.ts");
+    const { checkOrganisationCertificate } = await import("../src/sign-in/bankid/crypto/organisation-certificate.ts");
     expect(checkOrganisationCertificate(ours.certificate, ours.key, now)).toEqual([]);
   });
 
   it("names each problem: a signing certificate, another key, expiry", async () => {
-    const { checkOrganisationCertificate } = await import("../src/bankid/crypto/organisation-certificate.ts");
+    const { checkOrganisationCertificate } = await import("../src/sign-in/bankid/crypto/organisation-certificate.ts");
     expect(checkOrganisationCertificate(bank.certificate, bank.key, now)).toEqual(["not_key_agreement"]);
     expect(checkOrganisationCertificate(ours.certificate, newKey(), now)).toEqual(["key_does_not_match"]);
     const later = new Date(ours.certificate.valid.to);

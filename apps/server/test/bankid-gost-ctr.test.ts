@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gost28147Counter } from "../src/bankid/crypto/gost-ctr.ts";
+import { gost28147Counter } from "../src/sign-in/bankid/crypto/gost-ctr.ts";
 
 // Independent vectors: Bouncy Castle's GOST28147Test (GOFBBlockCipher, vectors
 // 15-18), GOST 28147-89 gamma mode with the S-box below. Bouncy Castle lists

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkedTaxId } from "../src/bankid/tax-id.ts";
+import { checkedTaxId } from "../src/sign-in/bankid/tax-id.ts";
 
 // Check digits worked by hand: 3·−1 + 0·5 + 1·7 + 2·9 + 3·4 + 4·6 + 5·10 + 6·5 + 7·7 = 187 = 17·11, so 0;
 // 0·−1 + 1·5 + 2·7 + 3·9 + 4·4 + 5·6 + 6·10 + 8·5 + 7·7 = 241 = 21·11 + 10, a 10 counting as 0.

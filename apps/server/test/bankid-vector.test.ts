@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { openBankIdEnvelope } from "../src/bankid/crypto/envelope-reader.ts";
-import { readBankPerson } from "../src/bankid/person-data.ts";
-import { loadBankIdKeys, readCertificate } from "../src/bankid/runtime.ts";
+import { openBankIdEnvelope } from "../src/sign-in/bankid/crypto/envelope-reader.ts";
+import { readBankPerson } from "../src/sign-in/bankid/person-data.ts";
+import { loadBankIdKeys, readCertificate } from "../src/sign-in/bankid/runtime.ts";
 
 // An envelope Bouncy Castle made (test/vectors/bankid/BankIdEnvelope.java: its own DSTU 4145 key agreement,
 // GOST 34.311 KDF, GOST 28147 key wrap and gamma mode), not KPI ID's envelope maker: the reader's own

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashTokenHex } from "../src/crypto/tokens.ts";
+import { hashTokenHex } from "../src/platform/crypto/tokens.ts";
 import { type CliRun, cliTestEnv, runCliOn } from "./support/cli.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";
 

@@ -1,6 +1,6 @@
 import { type CurrentUser, currentUserSchema, type ErrorBody, errorBodySchema } from "@kpi-id/contracts";
 import { describe, expect, it } from "vitest";
-import { compiledSerializerCompiler } from "../src/http/compiled-serializer.ts";
+import { compiledSerializerCompiler } from "../src/platform/http/compiled-serializer.ts";
 
 const answer: CurrentUser = {
   fullName: "Олена Коваленко",

@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { updateUser } from "../src/users/queries.ts";
+import { updateUser } from "../src/model/users/queries.ts";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addPerson, sessionCookieFrom, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config/index.ts";
-import { secretVariables } from "../src/config/secret-files.ts";
+import { ConfigError, loadConfig } from "../src/platform/config/index.ts";
+import { secretVariables } from "../src/platform/config/secret-files.ts";
 
 const directory = mkdtempSync(join(tmpdir(), "kpi-id-secret-files-"));
 const secretFile = (name: string, contents: string) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config/index.ts";
+import { ConfigError, loadConfig } from "../src/platform/config/index.ts";
 
 const strongSecret = "Zq8v1Lr0-P4w9sTt7Ue2Kx5Yb3Nc6Md!a";
 

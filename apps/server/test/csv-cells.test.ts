@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvCell, csvLine } from "../src/admin/csv-cells.ts";
+import { csvCell, csvLine } from "../src/surfaces/admin/csv-cells.ts";
 
 describe("CSV cells of the audit export", () => {
   it("prefixes and quotes every cell a spreadsheet would run as a formula", () => {

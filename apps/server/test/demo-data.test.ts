@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { loadConfig } from "../src/config/index.ts";
+import { loadConfig } from "../src/platform/config/index.ts";
 import { type RunningServer, startServer } from "../src/server.ts";
 
 /** `node apps/server/src/server.ts` as an operator starts it: no NODE_ENV, an empty embedded database. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
-import { DiiaApiError, DiiaClient } from "../src/diia/client.ts";
-import { hashRequestId } from "../src/diia/crypto/gost-hash.ts";
+import { DiiaApiError, DiiaClient } from "../src/sign-in/diia/client.ts";
+import { hashRequestId } from "../src/sign-in/diia/crypto/gost-hash.ts";
 import { startTestDiia } from "./support/diia.ts";
 
 describe("Diia partner API client", () => {

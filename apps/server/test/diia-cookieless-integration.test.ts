@@ -1,7 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
-import { insertUser } from "../src/users/queries.ts";
+import { insertUser } from "../src/model/users/queries.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { person, postSignedCallback, startTestDiia } from "./support/diia.ts";
 import { createListeningTestApp, type ListeningTestApp } from "./support/listening.ts";

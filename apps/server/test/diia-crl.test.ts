@@ -8,11 +8,11 @@ import {
   type Party,
   signRequestHash,
 } from "../../../sandbox/src/diia/pki.ts";
-import { verifyCrl } from "../src/diia/crypto/crl.ts";
-import { CrlStore } from "../src/diia/crypto/crl-store.ts";
-import { hashRequestId } from "../src/diia/crypto/gost-hash.ts";
-import { JkurwaSignatureVerifier } from "../src/diia/crypto/jkurwa-verifier.ts";
-import { parseTrustAnchors } from "../src/diia/crypto/trust-anchors.ts";
+import { verifyCrl } from "../src/sign-in/diia/crypto/crl.ts";
+import { CrlStore } from "../src/sign-in/diia/crypto/crl-store.ts";
+import { hashRequestId } from "../src/sign-in/diia/crypto/gost-hash.ts";
+import { JkurwaSignatureVerifier } from "../src/sign-in/diia/crypto/jkurwa-verifier.ts";
+import { parseTrustAnchors } from "../src/sign-in/diia/crypto/trust-anchors.ts";
 
 const olena = { taxId: "3034512345", surname: "Петренко", givenName: "Олена", patronymic: "Іванівна" };
 const taras = { taxId: "2812345670", surname: "Бондар", givenName: "Тарас", patronymic: "" };

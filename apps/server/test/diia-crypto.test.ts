@@ -6,9 +6,9 @@ import {
   type Party,
   signRequestHash,
 } from "../../../sandbox/src/diia/pki.ts";
-import { gost34311, hashRequestId } from "../src/diia/crypto/gost-hash.ts";
-import { JkurwaSignatureVerifier } from "../src/diia/crypto/jkurwa-verifier.ts";
-import { parseTrustAnchors } from "../src/diia/crypto/trust-anchors.ts";
+import { gost34311, hashRequestId } from "../src/sign-in/diia/crypto/gost-hash.ts";
+import { JkurwaSignatureVerifier } from "../src/sign-in/diia/crypto/jkurwa-verifier.ts";
+import { parseTrustAnchors } from "../src/sign-in/diia/crypto/trust-anchors.ts";
 
 describe("GOST 34.311-95 hash", () => {
   // The published vectors of the gost89 reference implementation (test/test-hash.js there).

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
-import { insertUser } from "../src/users/queries.ts";
+import { insertUser } from "../src/model/users/queries.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "./support/app.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { diiaBindingCookie, person, postSignedCallback, startTestDiia } from "./support/diia.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
-import { hashRequestId } from "../src/diia/crypto/gost-hash.ts";
-import { insertUser } from "../src/users/queries.ts";
+import { insertUser } from "../src/model/users/queries.ts";
+import { hashRequestId } from "../src/sign-in/diia/crypto/gost-hash.ts";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { databaseKinds } from "./support/databases.ts";
 import {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../src/cli/main.ts";
-import { ensureSigningKey } from "../src/oidc/keys.ts";
-import { ensureSamlKey } from "../src/saml/keys.ts";
+import { ensureSigningKey } from "../src/protocols/oidc/keys.ts";
+import { ensureSamlKey } from "../src/protocols/saml/keys.ts";
+import { runCli } from "../src/surfaces/cli/main.ts";
 import { runCliOn } from "./support/cli.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { googleAccounts } from "../../../sandbox/src/google/accounts.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
-import { throttlePolicy } from "../src/throttle/policy.ts";
-import { insertUser } from "../src/users/queries.ts";
+import { insertUser } from "../src/model/users/queries.ts";
+import { throttlePolicy } from "../src/platform/throttle/policy.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { databaseKinds } from "./support/databases.ts";
 import {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertUser } from "../src/users/queries.ts";
+import { insertUser } from "../src/model/users/queries.ts";
 import { runCliOn } from "./support/cli.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";
 

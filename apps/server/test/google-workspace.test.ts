@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isUniversityWorkspaceAccount } from "../src/google/person.ts";
+import { isUniversityWorkspaceAccount } from "../src/sign-in/google/person.ts";
 
 describe("which Google accounts link themselves by address", () => {
   const domains = ["kpi.ua", "lll.kpi.ua"];

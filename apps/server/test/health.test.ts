@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
-import { serverVersion } from "../src/release/version.ts";
+import { serverVersion } from "../src/platform/release/version.ts";
 import { createTestApp, type TestApp, testConfig } from "./support/app.ts";
 import { createTestDatabase, databaseKinds } from "./support/databases.ts";
 

@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../src/db/index.ts";
-import { migrate } from "../src/db/migrate.ts";
-import { insertUser } from "../src/users/queries.ts";
+import { insertUser } from "../src/model/users/queries.ts";
+import { openDatabase } from "../src/platform/db/index.ts";
+import { migrate } from "../src/platform/db/migrate.ts";
 
-const cli = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
+const cli = fileURLToPath(new URL("../src/surfaces/cli/main.ts", import.meta.url));
 
 function runCliProcess(
   args: string[],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
-import { insertUser } from "../src/users/queries.ts";
+import { insertUser } from "../src/model/users/queries.ts";
 import { createTestApp, postJson, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson, grantAccess, sessionCookieFrom } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

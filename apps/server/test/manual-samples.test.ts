@@ -2,9 +2,9 @@ import { rmSync } from "node:fs";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumLaunchOptions } from "../../../e2e/chromium.ts";
-import { grantAccess } from "../src/access/applications.ts";
-import { createApplication } from "../src/apps/service.ts";
-import { applyOidcSettings } from "../src/oidc/settings.ts";
+import { grantAccess } from "../src/model/access/applications.ts";
+import { createApplication } from "../src/model/apps/service.ts";
+import { applyOidcSettings } from "../src/protocols/oidc/settings.ts";
 import { addPerson } from "./support/campus.ts";
 import { createListeningTestApp, freePort, type ListeningTestApp } from "./support/listening.ts";
 import {

@@ -1,6 +1,6 @@
 import { Counter, Histogram, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { readServiceFigures } from "../src/metrics/figures.ts";
+import { readServiceFigures } from "../src/platform/metrics/figures.ts";
 
 // The console's figures are read from the registry /metrics serves; here a registry filled by hand.
 describe("the service screen's figures", () => {

@@ -1,6 +1,6 @@
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { throttlePolicy } from "../src/throttle/policy.ts";
+import { throttlePolicy } from "../src/platform/throttle/policy.ts";
 import { createTestApp, type TestApp } from "./support/app.ts";
 import { type TestBrowserJar, testBrowser } from "./support/browser.ts";
 import { addPerson, manualClock } from "./support/campus.ts";
@@ -53,7 +53,7 @@ describe.each(databaseKinds)("an authenticator app as the second factor (%s)", (
   async function sessionAmr(browser: TestBrowserJar) {
     const token = [...browser.jar].find(([name]) => name.endsWith("kpi_id_session"))?.[1];
     const rows = await t.app.db.selectFrom("sessions").select(["amr", "token_hash"]).execute();
-    const { hashToken } = await import("../src/crypto/tokens.ts");
+    const { hashToken } = await import("../src/platform/crypto/tokens.ts");
     return rows.find((row) => Buffer.from(row.token_hash).equals(hashToken(token ?? "")))?.amr;
   }
 

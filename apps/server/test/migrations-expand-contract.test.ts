@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listMigrations } from "../src/db/migrate.ts";
+import { listMigrations } from "../src/platform/db/migrate.ts";
 
 /**
  * Rolling upgrades run the previous release and this one against one database

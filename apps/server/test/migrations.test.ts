@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../src/db/index.ts";
-import { listMigrations, migrate } from "../src/db/migrate.ts";
+import type { DatabaseHandle } from "../src/platform/db/index.ts";
+import { listMigrations, migrate } from "../src/platform/db/migrate.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";
 
 /** Tables, columns with types, nullability and defaults, and indexes: what a migration decides. */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { missingTranslationsFile } from "../src/web/missing-translations.ts";
+import { missingTranslationsFile } from "../src/surfaces/web/missing-translations.ts";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { databaseKinds } from "./support/databases.ts";
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setApplicationSecretHash } from "../src/apps/queries.ts";
-import { hashTokenHex } from "../src/crypto/tokens.ts";
+import { setApplicationSecretHash } from "../src/model/apps/queries.ts";
+import { hashTokenHex } from "../src/platform/crypto/tokens.ts";
 import type { TestApp } from "./support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

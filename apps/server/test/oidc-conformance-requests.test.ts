@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findPersonForGoogle } from "../src/google/person.ts";
-import { updateUser } from "../src/users/queries.ts";
+import { updateUser } from "../src/model/users/queries.ts";
+import { findPersonForGoogle } from "../src/sign-in/google/person.ts";
 import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { refreshTokenReuseGraceSeconds } from "../src/oidc/adapter.ts";
+import { refreshTokenReuseGraceSeconds } from "../src/protocols/oidc/adapter.ts";
 import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, shiftedClock, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

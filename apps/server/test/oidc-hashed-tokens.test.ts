@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate } from "../src/db/migrate.ts";
-import { storedOidcId } from "../src/oidc/adapter.ts";
+import { migrate } from "../src/platform/db/migrate.ts";
+import { storedOidcId } from "../src/protocols/oidc/adapter.ts";
 import type { TestApp } from "./support/app.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { createListeningTestApp } from "./support/listening.ts";

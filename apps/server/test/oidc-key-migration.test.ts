@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listMigrations, migrate } from "../src/db/migrate.ts";
-import { keyStates } from "../src/oidc/keys.ts";
+import { listMigrations, migrate } from "../src/platform/db/migrate.ts";
+import { keyStates } from "../src/protocols/oidc/keys.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";
 
 /**

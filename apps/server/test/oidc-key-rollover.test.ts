@@ -1,8 +1,8 @@
 import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prepareNextKey, promoteNextKey, retireKeys } from "../src/oidc/key-rollover.ts";
-import { keyActivationDelaySeconds } from "../src/oidc/keys.ts";
-import { listSigningKeys, signingKeyRetentionSeconds } from "../src/oidc/signing-keys.ts";
+import { prepareNextKey, promoteNextKey, retireKeys } from "../src/protocols/oidc/key-rollover.ts";
+import { keyActivationDelaySeconds } from "../src/protocols/oidc/keys.ts";
+import { listSigningKeys, signingKeyRetentionSeconds } from "../src/protocols/oidc/signing-keys.ts";
 import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

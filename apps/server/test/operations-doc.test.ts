@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { environmentSchema } from "../src/config/schema.ts";
+import { environmentSchema } from "../src/platform/config/schema.ts";
 import {
   productionCommand,
   productionEnvironment,
   productionNodeFlags,
   productionStartScript,
-} from "../src/production-process.ts";
+} from "../src/platform/production-process.ts";
 
 const root = new URL("../../../", import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), "utf8");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "../src/crypto/tokens.ts";
-import { disableUser } from "../src/users/queries.ts";
+import { disableUser } from "../src/model/users/queries.ts";
+import { hashToken } from "../src/platform/crypto/tokens.ts";
 import { createTestApp, type TestApp } from "./support/app.ts";
 import { type TestBrowserJar, testBrowser } from "./support/browser.ts";
 import { addPerson, manualClock } from "./support/campus.ts";

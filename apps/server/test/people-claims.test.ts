@@ -1,9 +1,9 @@
 import type { FindAccount, KoaContextWithOIDC } from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addAccessRule } from "../src/access/rules.ts";
-import { createFindAccount } from "../src/oidc/claims.ts";
-import { replaceRecords } from "../src/people/records.ts";
-import { upsertUnit } from "../src/people/units.ts";
+import { addAccessRule } from "../src/model/access/rules.ts";
+import { replaceRecords } from "../src/model/people/records.ts";
+import { upsertUnit } from "../src/model/people/units.ts";
+import { createFindAccount } from "../src/protocols/oidc/claims.ts";
 import { createTestApp, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { affiliationsOf, recordsOf, replaceRecords } from "../src/people/records.ts";
-import type { ImportReport } from "../src/users/import.ts";
-import { findUserByUsername } from "../src/users/queries.ts";
+import { affiliationsOf, recordsOf, replaceRecords } from "../src/model/people/records.ts";
+import type { ImportReport } from "../src/model/users/import.ts";
+import { findUserByUsername } from "../src/model/users/queries.ts";
 import { type CliRun, runCliOn } from "./support/cli.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { grantRole } from "../src/admin/roles.ts";
-import { recordAuditEvent } from "../src/audit/record.ts";
-import { cleanUpExpired } from "../src/maintenance/cleanup.ts";
-import { importUsersCsv } from "../src/users/import.ts";
+import { importUsersCsv } from "../src/model/users/import.ts";
+import { recordAuditEvent } from "../src/platform/audit/record.ts";
+import { grantRole } from "../src/surfaces/admin/roles.ts";
+import { cleanUpExpired } from "../src/surfaces/maintenance/cleanup.ts";
 import { createTestApp, type TestApp } from "./support/app.ts";
 import { addPerson, manualClock } from "./support/campus.ts";
 import { runCliOn } from "./support/cli.ts";

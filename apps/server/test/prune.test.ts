@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pruneExpired } from "../src/sessions/prune.ts";
+import { pruneExpired } from "../src/model/sessions/prune.ts";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson, grantAccess, manualClock, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../src/cli/main.ts";
-import { serverVersion } from "../src/release/version.ts";
+import { serverVersion } from "../src/platform/release/version.ts";
+import { runCli } from "../src/surfaces/cli/main.ts";
 import { cliTestEnv } from "./support/cli.ts";
 
 const repositoryFile = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), "utf8");

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyAggregate } from "../src/saml/aggregate.ts";
-import { parseSpMetadata, SpEndpointRefusedError } from "../src/saml/sp-metadata.ts";
+import { verifyAggregate } from "../src/protocols/saml/aggregate.ts";
+import { parseSpMetadata, SpEndpointRefusedError } from "../src/protocols/saml/sp-metadata.ts";
 import { signedAggregate } from "./saml/aggregate.ts";
 import { makeKeyPair } from "./saml/keys.ts";
 import { nodeSamlSp } from "./saml/node-saml-sp.ts";

@@ -2,8 +2,8 @@ import { writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { refreshFederation, saveFederation } from "../src/saml/federation.ts";
-import { findServiceProvider, listServiceProviders } from "../src/saml/sp-registry.ts";
+import { refreshFederation, saveFederation } from "../src/protocols/saml/federation.ts";
+import { findServiceProvider, listServiceProviders } from "../src/protocols/saml/sp-registry.ts";
 import { signAggregate, signedAggregate, unsignedAggregate } from "./saml/aggregate.ts";
 import { makeKeyPair } from "./saml/keys.ts";
 import { type NodeSamlSp, nodeSamlSp } from "./saml/node-saml-sp.ts";
@@ -146,7 +146,7 @@ describe("SPs from a federation's metadata aggregate", () => {
   });
 
   it("SP metadata by `saml sp add` is refused with comments inside values too", async () => {
-    const { parseSpMetadata } = await import("../src/saml/sp-metadata.ts");
+    const { parseSpMetadata } = await import("../src/protocols/saml/sp-metadata.ts");
     const commented = plain.metadata.replace(
       ">urn:oasis:names:tc:SAML:2.0:nameid-format:persistent<",
       ">urn:oasis:names:tc:SAML:2.0:nameid-format:<!---->persistent<",

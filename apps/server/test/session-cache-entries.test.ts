@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { tablesWritten } from "../src/cache/feed.ts";
-import type { User } from "../src/db/schema.ts";
-import { deafAfterMs, parseCacheChange, SessionCache } from "../src/sessions/cache.ts";
-import type { SessionWithApplications } from "../src/sessions/store.ts";
+import { deafAfterMs, parseCacheChange, SessionCache } from "../src/model/sessions/cache.ts";
+import type { SessionWithApplications } from "../src/model/sessions/store.ts";
+import { tablesWritten } from "../src/platform/cache/feed.ts";
+import type { User } from "../src/platform/db/schema.ts";
 
 const now = Date.parse("2026-03-01T09:00:00Z");
 

@@ -1,15 +1,15 @@
 import type { FastifyRequest } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasCode } from "../src/errors.ts";
-import { loadSession } from "../src/sessions/load.ts";
-import { createSession } from "../src/sessions/store.ts";
+import { loadSession } from "../src/model/sessions/load.ts";
+import { createSession } from "../src/model/sessions/store.ts";
 import {
   isMultiFactor,
   passkeyStrength,
   passwordAndCode,
   requireStrongSession,
   sessionAmr,
-} from "../src/sessions/strength.ts";
+} from "../src/model/sessions/strength.ts";
+import { hasCode } from "../src/platform/errors.ts";
 import { createTestApp, type TestApp } from "./support/app.ts";
 import { addPerson, manualClock } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

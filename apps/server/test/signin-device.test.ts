@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { throttlePolicy } from "../src/throttle/policy.ts";
-import { createUser } from "../src/users/service.ts";
+import { createUser } from "../src/model/users/service.ts";
+import { throttlePolicy } from "../src/platform/throttle/policy.ts";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addPerson, manualClock, sessionCookieFrom } from "./support/campus.ts";
 import { runCliOn } from "./support/cli.ts";

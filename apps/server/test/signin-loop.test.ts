@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { disableUser } from "../src/users/queries.ts";
+import { disableUser } from "../src/model/users/queries.ts";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson, grantAccess, manualClock, sessionCookieFrom, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultSigninScriptPath } from "../src/web/signin-script.ts";
+import { defaultSigninScriptPath } from "../src/surfaces/web/signin-script.ts";
 import { createTestApp, type TestApp } from "./support/app.ts";
 import { databaseKinds } from "./support/databases.ts";
 

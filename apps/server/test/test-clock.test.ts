@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
-import { ConfigError } from "../src/config/error.ts";
-import { createTestClock, registerTestClockRoute, testClockWanted } from "../src/http/test-clock.ts";
+import { ConfigError } from "../src/platform/config/error.ts";
+import { createTestClock, registerTestClockRoute, testClockWanted } from "../src/platform/http/test-clock.ts";
 import { postJson, testConfig } from "./support/app.ts";
 import { addPerson, signIn } from "./support/campus.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";

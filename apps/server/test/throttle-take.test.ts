@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { delayAfterFailures, type ThrottleRule, throttlePolicy } from "../src/throttle/policy.ts";
-import { takeAttempt } from "../src/throttle/throttle.ts";
+import { delayAfterFailures, type ThrottleRule, throttlePolicy } from "../src/platform/throttle/policy.ts";
+import { takeAttempt } from "../src/platform/throttle/throttle.ts";
 import { createTestApp, type TestApp } from "./support/app.ts";
 import { databaseKinds } from "./support/databases.ts";
 

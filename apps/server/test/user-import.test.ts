@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ImportReport } from "../src/users/import.ts";
+import type { ImportReport } from "../src/model/users/import.ts";
 import { type CliRun, runCliOn } from "./support/cli.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 
 /** The script production starts (bin/kpi-id-server.js): server.ts behind Node's compile cache. */
-export const productionEntry = fileURLToPath(new URL("../bin/kpi-id-server.js", import.meta.url));
+export const productionEntry = fileURLToPath(new URL("../../bin/kpi-id-server.js", import.meta.url));
 
 /**
  * Node's flags for the service process. A 2 MiB young generation (V8's default grows it to 16 MiB per

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { upsertUnit } from "../../src/people/units.ts";
+import { upsertUnit } from "../../src/model/people/units.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "../support/app.ts";
 import { addPerson, signIn } from "../support/campus.ts";
 import { databaseKinds } from "../support/databases.ts";

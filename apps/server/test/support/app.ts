@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { buildApp } from "../../src/app.ts";
-import { type Config, loadConfig } from "../../src/config/index.ts";
-import type { DatabaseKind } from "../../src/db/index.ts";
+import { type Config, loadConfig } from "../../src/platform/config/index.ts";
+import type { DatabaseKind } from "../../src/platform/db/index.ts";
 import { createTestDatabase, type TestDatabase } from "./databases.ts";
 
 export const TEST_PUBLIC_URL = "http://localhost:3000";

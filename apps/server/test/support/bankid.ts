@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import type { RunningBankIdStandIn } from "../../../../sandbox/src/bankid/index.ts";
-import { demoPeople } from "../../src/seed/demo-data.ts";
-import { insertUser } from "../../src/users/queries.ts";
+import { insertUser } from "../../src/model/users/queries.ts";
+import { demoPeople } from "../../src/surfaces/seed/demo-data.ts";
 
 /** The demo people with their tax ids and documents, as the seed writes them; answers username → id. */
 export async function insertDemoPeople(db: FastifyInstance["db"]): Promise<Record<string, string>> {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { grantAccess } from "../../src/access/applications.ts";
-import { createApplication, type NewApplicationInput } from "../../src/apps/service.ts";
-import { createUser, type PersonInput } from "../../src/users/service.ts";
+import { grantAccess } from "../../src/model/access/applications.ts";
+import { createApplication, type NewApplicationInput } from "../../src/model/apps/service.ts";
+import { createUser, type PersonInput } from "../../src/model/users/service.ts";
 import { postJson } from "./app.ts";
 
 /** A clock the test moves by hand, so expiries and throttles are tested without sleeping. */

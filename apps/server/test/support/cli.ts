@@ -1,5 +1,5 @@
-import { runCli } from "../../src/cli/main.ts";
-import type { DatabaseHandle } from "../../src/db/index.ts";
+import type { DatabaseHandle } from "../../src/platform/db/index.ts";
+import { runCli } from "../../src/surfaces/cli/main.ts";
 
 /** What the operator CLI sees in tests: no production settings, a secret that passes the checks. */
 export const cliTestEnv = {

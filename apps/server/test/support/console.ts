@@ -1,9 +1,9 @@
 import type { AuthMethod } from "@kpi-id/contracts";
 import type { FastifyInstance } from "fastify";
-import { grantRole } from "../../src/admin/roles.ts";
-import type { OperatorRole } from "../../src/db/schema.ts";
-import { sessionCookieName } from "../../src/sessions/cookie.ts";
-import { createSession } from "../../src/sessions/store.ts";
+import { sessionCookieName } from "../../src/model/sessions/cookie.ts";
+import { createSession } from "../../src/model/sessions/store.ts";
+import type { OperatorRole } from "../../src/platform/db/schema.ts";
+import { grantRole } from "../../src/surfaces/admin/roles.ts";
 import { addPerson } from "./campus.ts";
 
 /**

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import pg from "pg";
-import { type DatabaseHandle, type DatabaseKind, openDatabase } from "../../src/db/index.ts";
-import { migrate } from "../../src/db/migrate.ts";
+import { type DatabaseHandle, type DatabaseKind, openDatabase } from "../../src/platform/db/index.ts";
+import { migrate } from "../../src/platform/db/migrate.ts";
 
 /**
  * The databases every database test runs on: always PGlite; also the real

@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { type RunningDiiaStandIn, startDiiaStandIn } from "../../../../sandbox/src/diia/index.ts";
 import type { PhonePerson } from "../../../../sandbox/src/diia/people.ts";
 import { signRequestHash } from "../../../../sandbox/src/diia/pki.ts";
-import { hashRequestId } from "../../src/diia/crypto/gost-hash.ts";
+import { hashRequestId } from "../../src/sign-in/diia/crypto/gost-hash.ts";
 
 /** The Diia stand-in on a free port; the product is never called back over HTTP in these tests. */
 export function startTestDiia(): Promise<RunningDiiaStandIn> {

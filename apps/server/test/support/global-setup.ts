@@ -7,8 +7,8 @@ import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { openDatabase } from "../../src/db/index.ts";
-import { migrate } from "../../src/db/migrate.ts";
+import { openDatabase } from "../../src/platform/db/index.ts";
+import { migrate } from "../../src/platform/db/migrate.ts";
 import { PGLITE_SNAPSHOT_VARIABLE, TEMPLATE_DATABASE_VARIABLE } from "./databases.ts";
 
 async function writePgliteSnapshot(path: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { createServer } from "node:net";
-import type { DatabaseKind } from "../../src/db/index.ts";
+import type { DatabaseKind } from "../../src/platform/db/index.ts";
 import { createTestApp, type TestApp, type TestAppOptions } from "./app.ts";
 
 /** A free loopback port: an issuer URL must be known before the app that serves it is built. */

@@ -1,9 +1,9 @@
 import { createServer } from "node:http";
 import type { FastifyInstance } from "fastify";
 import * as client from "openid-client";
-import { grantAccess } from "../../src/access/applications.ts";
-import { createApplication } from "../../src/apps/service.ts";
-import { applyOidcSettings, type OidcSettings } from "../../src/oidc/settings.ts";
+import { grantAccess } from "../../src/model/access/applications.ts";
+import { createApplication } from "../../src/model/apps/service.ts";
+import { applyOidcSettings, type OidcSettings } from "../../src/protocols/oidc/settings.ts";
 import { addPerson, signIn } from "./campus.ts";
 import { freePort } from "./listening.ts";
 

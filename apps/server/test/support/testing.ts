@@ -3,21 +3,22 @@
  * as `@kpi-id/server/testing`: a test app and database, people and applications to sign in with,
  * and the few production parts a stand-in is checked against. Nothing imports apps/server/src directly.
  */
-export { grantAccess, hasApplicationAccess } from "../../src/access/applications.ts";
-export { addAccessRule } from "../../src/access/rules.ts";
+
 export { buildApp } from "../../src/app.ts";
-export { createApplication } from "../../src/apps/service.ts";
-export { createPasswordHasher, type PasswordHasher } from "../../src/crypto/password.ts";
-export { hashToken } from "../../src/crypto/tokens.ts";
-export { openDatabase } from "../../src/db/index.ts";
-export { migrate } from "../../src/db/migrate.ts";
-export { DiiaClient } from "../../src/diia/client.ts";
-export { hashRequestId } from "../../src/diia/crypto/gost-hash.ts";
-export { JkurwaSignatureVerifier } from "../../src/diia/crypto/jkurwa-verifier.ts";
-export { parseTrustAnchors } from "../../src/diia/crypto/trust-anchors.ts";
-export { parseMultipart } from "../../src/diia/multipart.ts";
-export { issueTicket } from "../../src/tickets/store.ts";
-export { createUser } from "../../src/users/service.ts";
+export { grantAccess, hasApplicationAccess } from "../../src/model/access/applications.ts";
+export { addAccessRule } from "../../src/model/access/rules.ts";
+export { createApplication } from "../../src/model/apps/service.ts";
+export { createUser } from "../../src/model/users/service.ts";
+export { createPasswordHasher, type PasswordHasher } from "../../src/platform/crypto/password.ts";
+export { hashToken } from "../../src/platform/crypto/tokens.ts";
+export { openDatabase } from "../../src/platform/db/index.ts";
+export { migrate } from "../../src/platform/db/migrate.ts";
+export { issueTicket } from "../../src/protocols/tickets/store.ts";
+export { DiiaClient } from "../../src/sign-in/diia/client.ts";
+export { hashRequestId } from "../../src/sign-in/diia/crypto/gost-hash.ts";
+export { JkurwaSignatureVerifier } from "../../src/sign-in/diia/crypto/jkurwa-verifier.ts";
+export { parseTrustAnchors } from "../../src/sign-in/diia/crypto/trust-anchors.ts";
+export { parseMultipart } from "../../src/sign-in/diia/multipart.ts";
 export { createTestApp, type TestApp, testConfig } from "./app.ts";
 export { addPerson, signIn } from "./campus.ts";
 export { addOperator } from "./console.ts";

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from "kysely";
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { revokeOidcGrants } from "./oidc-grants.ts";
 import { forgetSamlConsents } from "./saml-consents.ts";
 

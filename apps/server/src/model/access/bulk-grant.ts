@@ -1,7 +1,7 @@
 import { type BulkGrantOutcome, type BulkGrantReport, bulkGrantMaxLines } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import { z } from "zod";
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 /**
  * Granting an application to many people at once, from a pasted list or a CSV file: one username, e-mail or

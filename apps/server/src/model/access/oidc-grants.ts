@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 export interface GrantFilter {
   userId?: string;

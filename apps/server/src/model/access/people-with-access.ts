@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { peopleGivenByRules } from "./rules.ts";
 
 /** Who may use an application, page by page, for the console: individual grants, what the rules give, less exclusions. */

@@ -1,8 +1,8 @@
 import { type RawBuilder, sql } from "kysely";
 import { z } from "zod";
-import { recordAuditEvent } from "../audit/record.ts";
-import { type AccessRule, affiliations, recordStatuses } from "../db/people-schema.ts";
-import type { Db } from "../db/schema.ts";
+import { recordAuditEvent } from "../../platform/audit/record.ts";
+import { type AccessRule, affiliations, recordStatuses } from "../../platform/db/people-schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { excludeFromApplication } from "./applications.ts";
 import { revokeOidcGrants } from "./oidc-grants.ts";
 

@@ -1,4 +1,4 @@
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 /**
  * Forgets what the person allowed SAML service providers to receive (saml_consents), as

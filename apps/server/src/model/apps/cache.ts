@@ -1,5 +1,5 @@
-import { FeedCache, readThrough } from "../cache/feed-cache.ts";
-import type { ApplicationRow, Db } from "../db/schema.ts";
+import { FeedCache, readThrough } from "../../platform/cache/feed-cache.ts";
+import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { findApplicationById, isUuid } from "./queries.ts";
 
 /**

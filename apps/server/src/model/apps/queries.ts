@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { ApplicationRow, Db, NewApplication } from "../db/schema.ts";
+import type { ApplicationRow, Db, NewApplication } from "../../platform/db/schema.ts";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

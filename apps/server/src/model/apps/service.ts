@@ -1,7 +1,7 @@
 import { text } from "@kpi-id/contracts";
 import { z } from "zod";
-import { hashTokenHex, newToken } from "../crypto/tokens.ts";
-import type { ApplicationRow, Db } from "../db/schema.ts";
+import { hashTokenHex, newToken } from "../../platform/crypto/tokens.ts";
+import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { findApplicationByIdOrName, insertApplication, setApplicationSecretHash } from "./queries.ts";
 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);

@@ -1,6 +1,6 @@
 import { type IntegrationFailureReason, type IntegrationHealth, integrationFailureLimit } from "@kpi-id/contracts";
 import { sql } from "kysely";
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 const healthDays = 30;
 const dayMs = 86_400_000;

@@ -1,8 +1,8 @@
 import type { IntegrationFailureReason } from "@kpi-id/contracts";
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
+import type { Db } from "../../platform/db/schema.ts";
 import { findApplicationById } from "../apps/queries.ts";
-import type { Db } from "../db/schema.ts";
 import { recordIntegrationFailure } from "./health.ts";
 
 interface Refusal {

@@ -6,7 +6,7 @@ import {
   errorBodySchema,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { audit } from "../audit/record.ts";
+import { audit } from "../../platform/audit/record.ts";
 import { requireSession } from "../sessions/current.ts";
 import { type ApplicationRole, addPerson, removePerson } from "./people.ts";
 import { ownedApplication } from "./store.ts";

@@ -1,7 +1,7 @@
 import { type DeveloperPerson, developerTesterLimit } from "@kpi-id/contracts";
 import { sql } from "kysely";
-import type { Db } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
+import type { Db } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
 
 /** Owners decide everything about the application; testers may only sign in while it is not live. */
 export type ApplicationRole = "owner" | "tester";

@@ -1,6 +1,6 @@
 import type { ApplicationReview, ReviewDecision, ReviewRequest } from "@kpi-id/contracts";
-import type { ApplicationRow, Db } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
+import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
 import { checkDeveloperUris } from "./uris.ts";
 
 /** The newest review request of the application and its answer, or null before the first. */

@@ -11,8 +11,8 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { audit } from "../audit/record.ts";
-import { AppError } from "../errors.ts";
+import { audit } from "../../platform/audit/record.ts";
+import { AppError } from "../../platform/errors.ts";
 import { requireSession } from "../sessions/current.ts";
 import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
 import { integrationHealth } from "./health.ts";

@@ -6,11 +6,11 @@ import {
   developerApplicationUpdateSchema,
 } from "@kpi-id/contracts";
 import { sql, type Updateable } from "kysely";
+import type { Config } from "../../platform/config/index.ts";
+import { hashTokenHex, newToken } from "../../platform/crypto/tokens.ts";
+import type { ApplicationRow, ApplicationsTable, Db } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
 import { revokeOidcGrants } from "../access/oidc-grants.ts";
-import type { Config } from "../config/index.ts";
-import { hashTokenHex, newToken } from "../crypto/tokens.ts";
-import type { ApplicationRow, ApplicationsTable, Db } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
 import { checkDeveloperUris } from "./uris.ts";
 
 /** The application, when this person is one of its owners; otherwise the same 404 as for one that does not exist. */

@@ -1,4 +1,4 @@
-import type { ApplicationRow } from "../db/schema.ts";
+import type { ApplicationRow } from "../../platform/db/schema.ts";
 
 /**
  * Whether a refusal is because the application is still in testing, in review or rejected (and not suspended):

@@ -1,5 +1,5 @@
 import type { ApplicationLifecycle } from "@kpi-id/contracts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../../platform/errors.ts";
 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
 

@@ -1,5 +1,5 @@
 import type { DeveloperApplication, DeveloperApplicationSummary } from "@kpi-id/contracts";
-import type { ApplicationRow, Db } from "../db/schema.ts";
+import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { peopleOf } from "./people.ts";
 import { latestReview } from "./review.ts";
 

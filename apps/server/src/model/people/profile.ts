@@ -1,6 +1,6 @@
 import { type Expression, sql } from "kysely";
-import type { Affiliation } from "../db/people-schema.ts";
-import type { Db } from "../db/schema.ts";
+import type { Affiliation } from "../../platform/db/people-schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { byAffiliationOrder } from "./records.ts";
 
 /**

@@ -9,8 +9,8 @@ import {
   positionStatuses,
   type StudentRecord,
   studentStatuses,
-} from "../db/people-schema.ts";
-import type { Db } from "../db/schema.ts";
+} from "../../platform/db/people-schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 /**
  * A person's student records and employee positions. Every writer (CSV import, CLI, SCIM) comes through

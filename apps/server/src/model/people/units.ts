@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import type { Unit, UnitKind } from "../db/people-schema.ts";
-import type { Db } from "../db/schema.ts";
+import type { Unit, UnitKind } from "../../platform/db/people-schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 /** Units (faculties, departments, groups): one entity per thing, named by a stable code in both languages. */
 

@@ -1,7 +1,7 @@
 import type { ErasedCounts } from "@kpi-id/contracts";
-import { recordAuditEvent } from "../audit/record.ts";
-import type { Db, User } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
+import { recordAuditEvent } from "../../platform/audit/record.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
 import { anonymisePerson, assertErasable } from "./erase.ts";
 
 export interface ErasureRequest {

@@ -1,9 +1,9 @@
 import { type ErasedCounts, erasedKinds } from "@kpi-id/contracts";
 import { sql } from "kysely";
+import { hashToken } from "../../platform/crypto/tokens.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
 import { revokeOidcGrants } from "../access/oidc-grants.ts";
-import { hashToken } from "../crypto/tokens.ts";
-import type { Db, User } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
 
 /** The row's personal fields; each one not already empty counts once in `profileFields`. */
 const personalFields = [

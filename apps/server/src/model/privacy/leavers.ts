@@ -1,8 +1,8 @@
 import { type ErasedCounts, erasedKinds } from "@kpi-id/contracts";
 import { sql } from "kysely";
-import { type AuditEvent, recordAuditEvents } from "../audit/record.ts";
-import type { RecordStatus } from "../db/people-schema.ts";
-import type { Db } from "../db/schema.ts";
+import { type AuditEvent, recordAuditEvents } from "../../platform/audit/record.ts";
+import type { RecordStatus } from "../../platform/db/people-schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { anonymisePerson } from "./erase.ts";
 
 /** Most people one clean-up run anonymises: each is a few dozen statements; the next run takes the rest. */

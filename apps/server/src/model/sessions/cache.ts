@@ -1,7 +1,7 @@
-import { FeedCache } from "../cache/feed-cache.ts";
+import { FeedCache } from "../../platform/cache/feed-cache.ts";
 import type { SessionWithApplications } from "./store.ts";
 
-export { type CacheChange, deafAfterMs, parseCacheChange } from "../cache/feed-cache.ts";
+export { type CacheChange, deafAfterMs, parseCacheChange } from "../../platform/cache/feed-cache.ts";
 
 // The tables a cached GET /user answer is read from (load.ts; person_affiliations is a view over the records).
 export const sessionCacheTables = [

@@ -1,10 +1,10 @@
 import type { AuthMethod, ErrorCode } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { audit, requestOrigin } from "../audit/record.ts";
-import type { User } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
-import { requestLanguage } from "../http/language.ts";
-import { notifyNewDevice } from "../mail/notify.ts";
+import { audit, requestOrigin } from "../../platform/audit/record.ts";
+import type { User } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
+import { requestLanguage } from "../../platform/http/language.ts";
+import { notifyNewDevice } from "../../platform/mail/notify.ts";
 import { findUserById } from "../users/queries.ts";
 import { destinationOf, takeContinueTo } from "./continue-to.ts";
 import { readSessionCookie, sessionCookieName, sessionCookieOptions } from "./cookie.ts";

@@ -8,7 +8,7 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { signedCookie } from "../http/signed-cookie.ts";
+import { signedCookie } from "../../platform/http/signed-cookie.ts";
 
 /**
  * Where the browser goes once the person has signed in. Kept on the server's

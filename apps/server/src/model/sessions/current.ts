@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { hashToken } from "../crypto/tokens.ts";
-import { AppError } from "../errors.ts";
+import { hashToken } from "../../platform/crypto/tokens.ts";
+import { AppError } from "../../platform/errors.ts";
 import { clearSessionCookie, readSessionCookie } from "./cookie.ts";
 import { loadSession, loadSessionWithApplications } from "./load.ts";
 import type { LoadedSession, SessionWithApplications } from "./store.ts";

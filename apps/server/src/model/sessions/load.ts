@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
+import { hashToken } from "../../platform/crypto/tokens.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
 import { accessibleApplicationIds } from "../access/applications.ts";
-import { hashToken } from "../crypto/tokens.ts";
-import type { Db, User } from "../db/schema.ts";
 import {
   type LoadedSession,
   type SessionApplication,

@@ -1,5 +1,5 @@
-import type { Db } from "../db/schema.ts";
-import { throttlePolicy } from "../throttle/policy.ts";
+import type { Db } from "../../platform/db/schema.ts";
+import { throttlePolicy } from "../../platform/throttle/policy.ts";
 
 export interface PruneCounts {
   sessions: number;

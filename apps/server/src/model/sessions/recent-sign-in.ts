@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { sql } from "kysely";
-import type { Db } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
+import type { Db } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
 import type { LoadedSession } from "./store.ts";
 import { isMultiFactor } from "./strength.ts";
 

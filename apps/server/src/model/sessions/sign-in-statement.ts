@@ -1,10 +1,10 @@
 import type { Language } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { sql } from "kysely";
-import { auditedStatement, countAuditEvent, type RequestAuditEvent } from "../audit/record.ts";
-import { hashToken } from "../crypto/tokens.ts";
-import type { User } from "../db/schema.ts";
-import { fromBrowser } from "../http/security.ts";
+import { auditedStatement, countAuditEvent, type RequestAuditEvent } from "../../platform/audit/record.ts";
+import { hashToken } from "../../platform/crypto/tokens.ts";
+import type { User } from "../../platform/db/schema.ts";
+import { fromBrowser } from "../../platform/http/security.ts";
 import { type NewSession, newSessionRow } from "./store.ts";
 
 export interface StoredSignIn {

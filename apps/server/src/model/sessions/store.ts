@@ -1,7 +1,7 @@
 import type { AuthMethod } from "@kpi-id/contracts";
 import type { Insertable } from "kysely";
-import { hashToken, newToken } from "../crypto/tokens.ts";
-import type { Db, SessionsTable, User } from "../db/schema.ts";
+import { hashToken, newToken } from "../../platform/crypto/tokens.ts";
+import type { Db, SessionsTable, User } from "../../platform/db/schema.ts";
 import { strengthColumns, strengthOfMethod } from "./strength.ts";
 
 export interface SessionTimeouts {

@@ -1,6 +1,6 @@
 import type { AuthMethod } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { AppError } from "../errors.ts";
+import { AppError } from "../../platform/errors.ts";
 
 /**
  * RFC 8176 authentication method references a KPI ID sign-in can achieve, plus the two

@@ -1,8 +1,8 @@
 import type { ImportReasonCode } from "@kpi-id/contracts";
 import { z } from "zod";
+import { positionStatuses, studentStatuses } from "../../platform/db/people-schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { findApplicationByIdOrName } from "../apps/queries.ts";
-import { positionStatuses, studentStatuses } from "../db/people-schema.ts";
-import type { Db } from "../db/schema.ts";
 import { findUnitByCode } from "../people/units.ts";
 import { CLEAR_MARKER, type Column, personChanges } from "./import-columns.ts";
 import { PersonRuleError } from "./rule-error.ts";

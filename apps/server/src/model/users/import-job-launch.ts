@@ -1,8 +1,8 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type { Argon2Parameters } from "../crypto/password.ts";
-import type { Db } from "../db/schema.ts";
-import { productionNodeFlags } from "../production-process.ts";
+import type { Argon2Parameters } from "../../platform/crypto/password.ts";
+import type { Db } from "../../platform/db/schema.ts";
+import { productionNodeFlags } from "../../platform/production-process.ts";
 import type { ImportProcessMessage, ImportProcessReport, ImportProcessStart } from "./import-job-process.ts";
 import { type ImportJobStart, type JobControl, type JobRunHost, runJob } from "./import-job-runner.ts";
 

@@ -3,9 +3,9 @@
 // allocator's high-water mark) and the server's event loop keeps answering while the file is read.
 // The server forks this file per job and sends one `start`; `cancel` and `close` may follow. The process
 // opens its own two connections, runs the job, records how it ended and exits.
-import type { Argon2Parameters } from "../crypto/password.ts";
-import { createPasswordHasher } from "../crypto/password.ts";
-import { openDatabase } from "../db/index.ts";
+import type { Argon2Parameters } from "../../platform/crypto/password.ts";
+import { createPasswordHasher } from "../../platform/crypto/password.ts";
+import { openDatabase } from "../../platform/db/index.ts";
 import { type ImportJobStart, type JobControl, runJob } from "./import-job-runner.ts";
 
 export interface ImportProcessStart {

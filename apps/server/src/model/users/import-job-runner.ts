@@ -1,7 +1,7 @@
 import type { ImportJobStatus, ImportMode } from "@kpi-id/contracts";
-import type { PasswordHasher } from "../crypto/password.ts";
-import type { DatabaseKind } from "../db/index.ts";
-import type { Db } from "../db/schema.ts";
+import type { PasswordHasher } from "../../platform/crypto/password.ts";
+import type { DatabaseKind } from "../../platform/db/index.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import {
   type ImportActor,
   ImportFailedPartway,

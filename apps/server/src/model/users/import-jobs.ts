@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { ImportJobStatus, ImportLine } from "@kpi-id/contracts";
 import { type Selectable, sql } from "kysely";
-import type { ImportJobsTable } from "../db/people-schema.ts";
-import type { Db } from "../db/schema.ts";
+import type { ImportJobsTable } from "../../platform/db/people-schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { parseCsvLines } from "./csv.ts";
 import { type ImportJobHost, type LaunchedJob, launchImportJob } from "./import-job-launch.ts";
 import type { ImportJobStart } from "./import-job-runner.ts";

@@ -1,8 +1,8 @@
 import { sql } from "kysely";
+import type { AuditEvent } from "../../platform/audit/record.ts";
+import type { PasswordHasher } from "../../platform/crypto/password.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
 import { grantAccess, grantAccessToNewPerson } from "../access/applications.ts";
-import type { AuditEvent } from "../audit/record.ts";
-import type { PasswordHasher } from "../crypto/password.ts";
-import type { Db, User } from "../db/schema.ts";
 import { LineProblems, lineApplications, lineProblems, type NameLookups } from "./import-checks.ts";
 import { type Column, personChanges, recordDetails } from "./import-columns.ts";
 import { upsertUser } from "./service.ts";

@@ -1,8 +1,8 @@
 import type { ImportReasonCode } from "@kpi-id/contracts";
 import { sql } from "kysely";
-import { type AuditEvent, recordAuditEvents } from "../audit/record.ts";
-import type { PasswordHasher } from "../crypto/password.ts";
-import type { Db } from "../db/schema.ts";
+import { type AuditEvent, recordAuditEvents } from "../../platform/audit/record.ts";
+import type { PasswordHasher } from "../../platform/crypto/password.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { type CsvRow, parseCsvLines } from "./csv.ts";
 import { type LineProblem, problemsOf } from "./import-checks.ts";
 import { type Column, resolveColumns } from "./import-columns.ts";

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
+import type { Db, NewUser, User, UserUpdate } from "../../platform/db/schema.ts";
 import { revokeOidcGrants } from "../access/oidc-grants.ts";
 import { forgetSamlConsents } from "../access/saml-consents.ts";
-import type { Db, NewUser, User, UserUpdate } from "../db/schema.ts";
 
 export function findUserByUsername(db: Db, username: string): Promise<User | undefined> {
   return db

@@ -1,8 +1,8 @@
 import { PASSWORD_MAX_LENGTH, text } from "@kpi-id/contracts";
 import { z } from "zod";
-import type { PasswordHasher } from "../crypto/password.ts";
-import { positionStatuses, studentStatuses } from "../db/people-schema.ts";
-import type { Db, User } from "../db/schema.ts";
+import type { PasswordHasher } from "../../platform/crypto/password.ts";
+import { positionStatuses, studentStatuses } from "../../platform/db/people-schema.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
 import { insertFirstRecords, setPrimaryPosition, setPrimaryStudentRecord } from "../people/records.ts";
 import { findUnitByCode } from "../people/units.ts";
 import { isRetiredUsername } from "../privacy/erase.ts";

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 // One statement per person or per batch of people: an import compares a line's person before and
 // after, and four queries a person made that comparison most of an import's time.

@@ -1,8 +1,8 @@
 import type { Language } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { describeDevice } from "../account/device.ts";
 import { requestOrigin } from "../audit/record.ts";
 import type { User } from "../db/schema.ts";
+import { describeDevice } from "../http/device.ts";
 import { requestLanguage } from "../http/language.ts";
 import { sendInBackground } from "./mailer.ts";
 import { type MessageContent, renderMessage } from "./messages.ts";

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
  * carry the same number; a test keeps the three in step). Read once: /health answers it on every probe.
  */
 function readVersion(): string {
-  const manifest: unknown = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+  const manifest: unknown = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8"));
   const version = (manifest as { version?: unknown }).version;
   if (typeof version !== "string") throw new Error("apps/server/package.json has no version");
   return version;

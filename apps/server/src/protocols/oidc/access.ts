@@ -1,6 +1,6 @@
 import { interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
-import { hasApplicationAccess } from "../access/applications.ts";
-import type { Db } from "../db/schema.ts";
+import { hasApplicationAccess } from "../../model/access/applications.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 /**
  * The authorization endpoint's access check, as a prompt of its own after

@@ -1,7 +1,7 @@
-import { FeedCache } from "../cache/feed-cache.ts";
-import type { User } from "../db/schema.ts";
-import type { PersonRoles } from "../people/profile.ts";
-import { sessionCacheTables } from "../sessions/cache.ts";
+import type { PersonRoles } from "../../model/people/profile.ts";
+import { sessionCacheTables } from "../../model/sessions/cache.ts";
+import { FeedCache } from "../../platform/cache/feed-cache.ts";
+import type { User } from "../../platform/db/schema.ts";
 
 /** A person as the provider asks for them with a token: claims.ts reads it in one statement. */
 export interface AccountRow {

@@ -1,4 +1,4 @@
-import { isMultiFactor, type SessionStrength } from "../sessions/strength.ts";
+import { isMultiFactor, type SessionStrength } from "../../model/sessions/strength.ts";
 
 /**
  * Authentication context classes an application may ask for (`acr_values`) and that the

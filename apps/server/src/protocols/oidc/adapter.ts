@@ -1,12 +1,12 @@
 import { isStorableText } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import { type Adapter, type AdapterPayload, errors } from "oidc-provider";
-import { findApplicationById } from "../apps/queries.ts";
-import { newestKey, type SecretRing } from "../crypto/key-ring.ts";
-import { seal, unseal } from "../crypto/seal.ts";
-import { hashToken } from "../crypto/tokens.ts";
-import { commitWithoutWaitingForDisk } from "../db/commit.ts";
-import type { Db } from "../db/schema.ts";
+import { findApplicationById } from "../../model/apps/queries.ts";
+import { newestKey, type SecretRing } from "../../platform/crypto/key-ring.ts";
+import { seal, unseal } from "../../platform/crypto/seal.ts";
+import { hashToken } from "../../platform/crypto/tokens.ts";
+import { commitWithoutWaitingForDisk } from "../../platform/db/commit.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { type FindApplication, findOidcClient } from "./clients.ts";
 import { currentOidcMemory, type OidcLookup, type OidcRow, selectWithRelated } from "./request-memory.ts";
 

@@ -1,7 +1,7 @@
 import { type ErrorCode, text } from "@kpi-id/contracts";
 import { z } from "zod";
-import { callbackUrlSchema } from "../apps/service.ts";
-import type { ApplicationRow, Db } from "../db/schema.ts";
+import { callbackUrlSchema } from "../../model/apps/service.ts";
+import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { oidcScopes } from "./clients.ts";
 import { applyOidcSettings, MissingRedirectUriError, type OidcSettings } from "./settings.ts";
 

@@ -1,7 +1,7 @@
 import type { AuthMethod } from "@kpi-id/contracts";
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
-import type { AuditEvent } from "../audit/record.ts";
+import type { AuditEvent } from "../../platform/audit/record.ts";
 import { amrByAuthMethod } from "./claims.ts";
 
 /** Writes an audit row with the request's origin filled in by the caller's app (clock, metrics). */

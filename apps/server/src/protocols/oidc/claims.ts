@@ -1,13 +1,19 @@
 import { type AuthMethod, authMethods } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import type { Account, ClaimsParameterMember, FindAccount } from "oidc-provider";
-import { applicationAccess } from "../access/applications.ts";
-import { isUuid } from "../apps/queries.ts";
-import { readThrough } from "../cache/feed-cache.ts";
-import type { Database, User } from "../db/schema.ts";
-import { type PersonRoles, personRoles, personRolesColumns, rolesClaims, rolesFromColumns } from "../people/profile.ts";
-import { strengthOfMethod } from "../sessions/strength.ts";
-import { findUserById } from "../users/queries.ts";
+import { applicationAccess } from "../../model/access/applications.ts";
+import { isUuid } from "../../model/apps/queries.ts";
+import {
+  type PersonRoles,
+  personRoles,
+  personRolesColumns,
+  rolesClaims,
+  rolesFromColumns,
+} from "../../model/people/profile.ts";
+import { strengthOfMethod } from "../../model/sessions/strength.ts";
+import { findUserById } from "../../model/users/queries.ts";
+import { readThrough } from "../../platform/cache/feed-cache.ts";
+import type { Database, User } from "../../platform/db/schema.ts";
 import type { AccountCache, AccountRow } from "./account-cache.ts";
 
 /** Which claims each scope releases. `kpi_tax_id` only under `tax_id`, which an application must be allowed. */

@@ -1,5 +1,5 @@
 import type { AdapterPayload } from "oidc-provider";
-import type { ApplicationRow } from "../db/schema.ts";
+import type { ApplicationRow } from "../../platform/db/schema.ts";
 
 /** Scopes an operator may allow an application; `openid` is always allowed. */
 export const oidcScopes = ["openid", "profile", "email", "kpi", "offline_access", "tax_id"] as const;

@@ -10,12 +10,12 @@ import {
 import type Provider from "oidc-provider";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 import { errors } from "oidc-provider";
-import { hasApplicationAccess } from "../access/applications.ts";
-import { cachedApplicationById } from "../apps/cache.ts";
-import { localizedTexts } from "../apps/localized.ts";
-import type { Config } from "../config/index.ts";
+import { hasApplicationAccess } from "../../model/access/applications.ts";
+import { cachedApplicationById } from "../../model/apps/cache.ts";
+import { localizedTexts } from "../../model/apps/localized.ts";
+import type { Config } from "../../platform/config/index.ts";
 import { kpiSessionOf } from "./kpi-session.ts";
-import type { ProviderOptions } from "./provider.ts";
+import type { ProviderOptions } from "./provider-options.ts";
 
 type DeviceFlowFeature = NonNullable<NonNullable<Configuration["features"]>["deviceFlow"]>;
 

@@ -2,13 +2,13 @@ import { createHmac } from "node:crypto";
 import { requestedLanguage } from "@kpi-id/contracts";
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
-import { throttleAddress } from "../throttle/address.ts";
-import { throttlePolicy } from "../throttle/policy.ts";
-import { confirmFailure, settleSuccess, type ThrottleKey, takeAttempt } from "../throttle/throttle.ts";
+import { throttleAddress } from "../../platform/throttle/address.ts";
+import { throttlePolicy } from "../../platform/throttle/policy.ts";
+import { confirmFailure, settleSuccess, type ThrottleKey, takeAttempt } from "../../platform/throttle/throttle.ts";
 import type { OidcAuditSink } from "./audit.ts";
 import { answerDeviceError, deviceOutcomeOf, devicePageUrl } from "./device-flow.ts";
 import { kpiSessionOf } from "./kpi-session.ts";
-import type { ProviderOptions } from "./provider.ts";
+import type { ProviderOptions } from "./provider-options.ts";
 
 /**
  * Counters for typing device codes: the signed-in person (only a signed-in person may try one), the

@@ -1,6 +1,6 @@
 import type Provider from "oidc-provider";
 import type { InteractionResults } from "oidc-provider";
-import type { LoadedSession } from "../sessions/store.ts";
+import type { LoadedSession } from "../../model/sessions/store.ts";
 import { providerLogin } from "./kpi-session.ts";
 
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;

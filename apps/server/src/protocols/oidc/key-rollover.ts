@@ -1,4 +1,4 @@
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { insertKey, keyActivationDelaySeconds, keyStates } from "./keys.ts";
 
 /**

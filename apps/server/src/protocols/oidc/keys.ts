@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, generateKeyPairSync, hkdfSync, randomBytes } from "node:crypto";
 import { sql } from "kysely";
-import { openWithRing, type SecretRing } from "../crypto/key-ring.ts";
-import { newToken } from "../crypto/tokens.ts";
-import type { Db } from "../db/schema.ts";
+import { openWithRing, type SecretRing } from "../../platform/crypto/key-ring.ts";
+import { newToken } from "../../platform/crypto/tokens.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 export interface PrivateJwk {
   kty: string;

@@ -1,12 +1,12 @@
 import type { IncomingMessage } from "node:http";
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
-import type { Config } from "../config/index.ts";
-import type { Db } from "../db/schema.ts";
-import { sessionCookieName } from "../sessions/cookie.ts";
-import { loadSession } from "../sessions/load.ts";
-import type { LoadedSession } from "../sessions/store.ts";
-import { lastAuthenticatedAt, sessionAmr } from "../sessions/strength.ts";
+import { sessionCookieName } from "../../model/sessions/cookie.ts";
+import { loadSession } from "../../model/sessions/load.ts";
+import type { LoadedSession } from "../../model/sessions/store.ts";
+import { lastAuthenticatedAt, sessionAmr } from "../../model/sessions/strength.ts";
+import type { Config } from "../../platform/config/index.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { sessionAcr } from "./acr.ts";
 
 export interface KpiSessionOptions {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { sql } from "kysely";
-import { revokeOidcGrants } from "../access/oidc-grants.ts";
+import { revokeOidcGrants } from "../../model/access/oidc-grants.ts";
 
 type Authorizations = Record<string, { sid?: string; grantId?: string; persistsLogout?: boolean } | undefined>;
 

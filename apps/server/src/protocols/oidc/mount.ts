@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { interactionPath, oidcPrefix } from "./provider.ts";
 import { OidcRequestMemory, withOidcMemory } from "./request-memory.ts";
 import type { OidcRuntime } from "./runtime.ts";

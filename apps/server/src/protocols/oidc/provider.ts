@@ -1,28 +1,31 @@
 import { oidcInteractionPath } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import Provider, { type Configuration, errors, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
-import { hasApplicationAccess } from "../access/applications.ts";
-import { type ApplicationCache, cachedApplicationById } from "../apps/cache.ts";
-import { isUuid } from "../apps/queries.ts";
-import type { Config } from "../config/index.ts";
-import { matchesTokenHash } from "../crypto/tokens.ts";
-import type { Database } from "../db/schema.ts";
-import { sessionCookieName } from "../sessions/cookie.ts";
-import { deleteSessionByToken } from "../sessions/store.ts";
+import { hasApplicationAccess } from "../../model/access/applications.ts";
+import { cachedApplicationById } from "../../model/apps/cache.ts";
+import { isUuid } from "../../model/apps/queries.ts";
+import { sessionCookieName } from "../../model/sessions/cookie.ts";
+import { deleteSessionByToken } from "../../model/sessions/store.ts";
+import type { Config } from "../../platform/config/index.ts";
+import { matchesTokenHash } from "../../platform/crypto/tokens.ts";
+import type { Database } from "../../platform/db/schema.ts";
 import { applicationAccessPrompt } from "./access.ts";
-import type { AccountCache } from "./account-cache.ts";
 import { refedsMfa, refedsSfa } from "./acr.ts";
 import { createAdapterClass } from "./adapter.ts";
-import { auditAuthorizations, type OidcAuditSink } from "./audit.ts";
+import { auditAuthorizations } from "./audit.ts";
 import { createFindAccount, scopeClaims } from "./claims.ts";
 import { oidcScopes } from "./clients.ts";
 import { deviceFlowFeature, sendDeviceLinksToDevicePage } from "./device-flow.ts";
 import { guardDeviceFlow } from "./device-guard.ts";
-import { deriveKey, keyActivationDelaySeconds, type PrivateJwk } from "./keys.ts";
+import { deriveKey, keyActivationDelaySeconds } from "./keys.ts";
 import { kpiSessionOf, kpiSessionToken, mirrorKpiSession } from "./kpi-session.ts";
 import { logoutSource, postLogoutSuccessSource, renderError } from "./pages.ts";
+import type { ProviderOptions } from "./provider-options.ts";
 import { loadSessionGrant } from "./session-grant.ts";
 import { needsStepUp } from "./step-up.ts";
+
+// Where the provider's parts (device-flow.ts, device-guard.ts) take their options from, without importing this file.
+export type { ProviderOptions } from "./provider-options.ts";
 
 export const oidcPrefix = "/oidc";
 export const interactionPath = oidcInteractionPath;
@@ -39,16 +42,6 @@ export const oidcTtl = {
 };
 // A retired key may sign until its successor activates and every instance has reloaded (≤ 3 min).
 export const signingKeyRetentionSeconds = oidcTtl.IdToken + keyActivationDelaySeconds + 180;
-
-export interface ProviderOptions {
-  config: Config;
-  db: Kysely<Database>;
-  keys: PrivateJwk[];
-  clock: () => Date;
-  audit: OidcAuditSink;
-  /** The instance's memory of applications and of the people the provider asks for (sessions/cache.ts's feed). */
-  caches: { applications: ApplicationCache; accounts: AccountCache };
-}
 
 /**
  * The provider's own session only mirrors ours (kpi-session.ts): when there is no KPI ID

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "kysely";
-import { synchronousCommitOff } from "../db/commit.ts";
-import type { Db } from "../db/schema.ts";
+import { synchronousCommitOff } from "../../platform/db/commit.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 /** One oidc_payloads row as the adapter writes it (the payload as JSON text, the id as stored). */
 export interface OidcRow {

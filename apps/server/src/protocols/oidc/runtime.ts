@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type Provider from "oidc-provider";
-import { type AuditEvent, recordAuditEvent } from "../audit/record.ts";
-import { recordOidcFailures } from "../developers/oidc-failures.ts";
+import { recordOidcFailures } from "../../model/developers/oidc-failures.ts";
+import { type AuditEvent, recordAuditEvent } from "../../platform/audit/record.ts";
 import { ensureSigningKey, loadPublishedKeys } from "./keys.ts";
 import { createProvider, signingKeyRetentionSeconds } from "./provider.ts";
 import { logRefusals } from "./refusal-log.ts";

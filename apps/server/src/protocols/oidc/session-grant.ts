@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
-import { hasApplicationAccess } from "../access/applications.ts";
-import type { Db } from "../db/schema.ts";
+import { hasApplicationAccess } from "../../model/access/applications.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import type { FindApplication } from "./clients.ts";
 
 type Grant = InstanceType<Provider["Grant"]>;

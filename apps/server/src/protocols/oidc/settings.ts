@@ -1,8 +1,8 @@
 import type { Kysely, Updateable } from "kysely";
 import { z } from "zod";
-import { revokeOidcGrants } from "../access/oidc-grants.ts";
-import { callbackUrlSchema } from "../apps/service.ts";
-import type { ApplicationRow, ApplicationsTable, Database } from "../db/schema.ts";
+import { revokeOidcGrants } from "../../model/access/oidc-grants.ts";
+import { callbackUrlSchema } from "../../model/apps/service.ts";
+import type { ApplicationRow, ApplicationsTable, Database } from "../../platform/db/schema.ts";
 import { defaultOidcScopes, oidcScopes } from "./clients.ts";
 
 /** An application's OpenID Connect settings as operators give them; unset fields keep their value. */

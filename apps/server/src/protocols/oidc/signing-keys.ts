@@ -1,5 +1,5 @@
-import type { SecretRing } from "../crypto/key-ring.ts";
-import type { Db } from "../db/schema.ts";
+import type { SecretRing } from "../../platform/crypto/key-ring.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { type RotationResult, rotateSigningKeys } from "./key-rollover.ts";
 import { type KeyState, keyActivationDelaySeconds, keyStates, loadPublishedKeys } from "./keys.ts";
 import { signingKeyRetentionSeconds } from "./provider.ts";

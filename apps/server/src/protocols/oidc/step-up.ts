@@ -1,6 +1,6 @@
 import type Provider from "oidc-provider";
-import type { ApplicationRow } from "../db/schema.ts";
-import { isMultiFactor, type SessionStrength } from "../sessions/strength.ts";
+import { isMultiFactor, type SessionStrength } from "../../model/sessions/strength.ts";
+import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { refedsMfa } from "./acr.ts";
 
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;

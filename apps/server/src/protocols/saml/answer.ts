@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { LoadedSession } from "../sessions/store.ts";
-import { isMultiFactor, lastAuthenticatedAt } from "../sessions/strength.ts";
+import type { LoadedSession } from "../../model/sessions/store.ts";
+import { isMultiFactor, lastAuthenticatedAt } from "../../model/sessions/strength.ts";
 import { pairwiseIdOf, releaseAttributes, releasedAttributeNames } from "./attributes.ts";
 import type { EntityOptions } from "./entities.ts";
 import { type Addressee, signedLoginResponse, signedStatusResponse } from "./login-response.ts";

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { User } from "../db/schema.ts";
+import type { User } from "../../platform/db/schema.ts";
 import { splitFullName } from "../oidc/claims.ts";
 import { refeds } from "./namespaces.ts";
 

@@ -1,6 +1,6 @@
 import { inflateRawSync } from "node:zlib";
 import type { Element } from "@xmldom/xmldom";
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { samlEntities } from "./entities.ts";
 import type { SamlKey } from "./keys.ts";
 import { bindings, ns, refeds } from "./namespaces.ts";

@@ -5,8 +5,8 @@ import {
   samlConsentPath,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { AppError } from "../errors.ts";
-import { requireSession } from "../sessions/current.ts";
+import { requireSession } from "../../model/sessions/current.ts";
+import { AppError } from "../../platform/errors.ts";
 import { releasedAttributeNames } from "./attributes.ts";
 import { declinePendingRequest, recordSamlConsent } from "./consent.ts";
 import { findPendingRequest } from "./pending.ts";

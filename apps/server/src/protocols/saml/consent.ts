@@ -1,4 +1,4 @@
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 /** Whether the person already allowed this SP every attribute it would now receive. */
 export async function hasSamlConsent(db: Db, userId: string, spEntityId: string, attributes: string[]) {

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { maxAggregateBytes, verifyAggregate } from "./aggregate.ts";
 import { fetchXml } from "./fetch-xml.ts";
 import { upsertServiceProvider } from "./sp-registry.ts";

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { requestLanguage } from "../http/language.ts";
-import type { FrontChannelSignOut } from "../sessions/front-channel-sign-out.ts";
+import type { FrontChannelSignOut } from "../../model/sessions/front-channel-sign-out.ts";
+import { requestLanguage } from "../../platform/http/language.ts";
 import { consentRoutes } from "./consent-routes.ts";
 import { scheduleFederationRefresh } from "./federation-schedule.ts";
 import { startLogoutRound } from "./logout-round.ts";

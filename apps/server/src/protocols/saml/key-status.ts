@@ -2,7 +2,7 @@
 import "reflect-metadata";
 import { createHash } from "node:crypto";
 import * as x509 from "@peculiar/x509";
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { loadSamlKeys } from "./keys.ts";
 
 /** A published SAML signing key as the console shows it: its certificate's subject, fingerprint and dates. */

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 /** A round that a browser abandons (closed tab, an SP that never answers) is forgotten after this. */
 const roundSeconds = 10 * 60;

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import samlify from "samlify";
 import type { PostBindingContext } from "samlify/types/src/types.js";
-import { AppError } from "../errors.ts";
-import { requestLanguage } from "../http/language.ts";
+import { AppError } from "../../platform/errors.ts";
+import { requestLanguage } from "../../platform/http/language.ts";
 import { samlEntities } from "./entities.ts";
 import { newSamlId } from "./login-response.ts";
 import { awaitAnswer, endLogoutRound, findLogoutRound, type LogoutRound, takeNextParticipant } from "./logout-round.ts";

@@ -1,6 +1,6 @@
 import { DOMImplementation, type Document, type Element, XMLSerializer } from "@xmldom/xmldom";
 import samlify from "samlify";
-import type { SamlConfig } from "../config/saml.ts";
+import type { SamlConfig } from "../../platform/config/saml.ts";
 import type { SamlKey } from "./keys.ts";
 import { bindings, entityAttributeNames, nameIdFormats, ns, refeds, rsaSha256 } from "./namespaces.ts";
 

@@ -1,5 +1,5 @@
-import { newToken } from "../crypto/tokens.ts";
-import type { Db } from "../db/schema.ts";
+import { newToken } from "../../platform/crypto/tokens.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import type { AcceptedAuthnRequest } from "./authn-request.ts";
 
 /** An AuthnRequest waits this long for the person to sign in. */

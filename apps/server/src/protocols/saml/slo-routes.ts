@@ -3,7 +3,7 @@ import type { Element } from "@xmldom/xmldom";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { z } from "zod";
-import { audit } from "../audit/record.ts";
+import { audit } from "../../platform/audit/record.ts";
 import {
   type Binding,
   decodeXml,

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { ScimToken } from "../db/people-schema.ts";
-import { requestThrottleAddress } from "../throttle/address.ts";
+import type { ScimToken } from "../../platform/db/people-schema.ts";
+import { requestThrottleAddress } from "../../platform/throttle/address.ts";
 import { ScimError } from "./errors.ts";
 import { verifyScimToken } from "./tokens.ts";
 

@@ -2,7 +2,7 @@ import { type ErrorCode, errorMessage, errorStatus } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import SCIMMY from "scimmy";
 import { ZodError } from "zod";
-import { toAppError } from "../http/error-handler.ts";
+import { toAppError } from "../../platform/http/error-handler.ts";
 
 /**
  * RFC 7644 §3.12 error responses. Every refusal still has one of the service's stable codes (the status

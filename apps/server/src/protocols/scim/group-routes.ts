@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import SCIMMY from "scimmy";
-import type { Unit } from "../db/people-schema.ts";
-import { findUnitById, listUnits } from "../people/units.ts";
+import { findUnitById, listUnits } from "../../model/people/units.ts";
+import type { Unit } from "../../platform/db/people-schema.ts";
 import { ScimError } from "./errors.ts";
 import { deleteScimGroup, groupVersion, groupViews, writeScimGroup } from "./group-model.ts";
 import { pageOf } from "./list-response.ts";

@@ -5,7 +5,7 @@ import {
   positionStatuses,
   studentStatuses,
   unitKinds,
-} from "../db/people-schema.ts";
+} from "../../platform/db/people-schema.ts";
 
 /**
  * The SCIM schemas KPI ID speaks (RFC 7643): core User and Group, and KPI extensions carrying the people

@@ -1,8 +1,8 @@
 import { text } from "@kpi-id/contracts";
 import { sql } from "kysely";
-import { hashTokenHex, matchesTokenHash, newToken } from "../crypto/tokens.ts";
-import type { ScimToken } from "../db/people-schema.ts";
-import type { Db } from "../db/schema.ts";
+import { hashTokenHex, matchesTokenHash, newToken } from "../../platform/crypto/tokens.ts";
+import type { ScimToken } from "../../platform/db/people-schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 /**
  * SCIM bearer tokens: one per source system, made by an operator, shown once, kept as SHA-256.

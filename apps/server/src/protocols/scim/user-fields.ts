@@ -1,4 +1,4 @@
-import { personSchema } from "../users/service.ts";
+import { personSchema } from "../../model/users/service.ts";
 
 /** RFC 7643 §4.3: the enterprise extension Entra ID's default mapping sends (employeeNumber, department, manager). */
 export const enterpriseUserSchemaId = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";

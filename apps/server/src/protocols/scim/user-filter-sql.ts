@@ -1,5 +1,5 @@
 import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from "kysely";
-import type { Database } from "../db/schema.ts";
+import type { Database } from "../../platform/db/schema.ts";
 
 /**
  * A SCIM filter (scimmy's parsed form) as one SQL condition on users, when every part of it is about what

@@ -1,6 +1,6 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
 import SCIMMY from "scimmy";
-import type { Database, Db, User } from "../db/schema.ts";
+import type { Database, Db, User } from "../../platform/db/schema.ts";
 import { ScimError } from "./errors.ts";
 import { listResponse, pageOf } from "./list-response.ts";
 import type { ListParams } from "./request-checks.ts";

@@ -1,6 +1,6 @@
-import type { EmployeePosition, StudentRecord } from "../db/people-schema.ts";
-import type { Db, User } from "../db/schema.ts";
-import { byAffiliationOrder } from "../people/records.ts";
+import { byAffiliationOrder } from "../../model/people/records.ts";
+import type { EmployeePosition, StudentRecord } from "../../platform/db/people-schema.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
 import { kpiUserSchemaId } from "./schema.ts";
 
 /** A person as SCIM shows them (RFC 7643 §4.1 and the KPI extension), before scimmy coerces it. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import SCIMMY from "scimmy";
-import type { User } from "../db/schema.ts";
-import { findUserById } from "../users/queries.ts";
+import { findUserById } from "../../model/users/queries.ts";
+import type { User } from "../../platform/db/schema.ts";
 import { ScimError } from "./errors.ts";
 import { normalizePatch } from "./patch-shapes.ts";
 import {

@@ -2,12 +2,18 @@ import { text } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { sql } from "kysely";
 import { z } from "zod";
-import { audit } from "../audit/record.ts";
-import type { Db, User } from "../db/schema.ts";
-import { type PositionInput, replaceRecords, type StudentRecordInput } from "../people/records.ts";
-import { isRetiredUsername } from "../privacy/erase.ts";
-import { disableUserWithin, findUserById, findUserByUsername, insertUser, updateUser } from "../users/queries.ts";
-import { personSchema } from "../users/service.ts";
+import { type PositionInput, replaceRecords, type StudentRecordInput } from "../../model/people/records.ts";
+import { isRetiredUsername } from "../../model/privacy/erase.ts";
+import {
+  disableUserWithin,
+  findUserById,
+  findUserByUsername,
+  insertUser,
+  updateUser,
+} from "../../model/users/queries.ts";
+import { personSchema } from "../../model/users/service.ts";
+import { audit } from "../../platform/audit/record.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
 import { scimTokenOf } from "./auth.ts";
 import { ScimError } from "./errors.ts";
 import { kpiUserSchemaId } from "./schema.ts";

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
-import { hashTokenHex, matchesTokenHash } from "../crypto/tokens.ts";
-import type { ApplicationRow } from "../db/schema.ts";
+import { hashTokenHex, matchesTokenHash } from "../../platform/crypto/tokens.ts";
+import type { ApplicationRow } from "../../platform/db/schema.ts";
 
 export interface PresentedCredentials {
   appId?: string;

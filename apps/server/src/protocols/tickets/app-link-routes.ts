@@ -1,6 +1,6 @@
 import { appLinkCheckSchema, appLinkQuerySchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { findApplicationById } from "../apps/queries.ts";
+import { findApplicationById } from "../../model/apps/queries.ts";
 import { chosenCallback } from "./callbacks.ts";
 
 /**

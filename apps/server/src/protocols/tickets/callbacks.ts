@@ -1,4 +1,4 @@
-import type { ApplicationRow } from "../db/schema.ts";
+import type { ApplicationRow } from "../../platform/db/schema.ts";
 
 /** Every ticket callback the application registered; the first is used when a sign-in link names none. */
 export function registeredCallbacks(application: Pick<ApplicationRow, "callback_url" | "extra_callback_urls">) {

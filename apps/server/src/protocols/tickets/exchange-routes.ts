@@ -10,13 +10,13 @@ import {
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { cachedApplicationById } from "../apps/cache.ts";
-import { audit, countAuditEvent, requestAuditRow } from "../audit/record.ts";
-import { recordIntegrationFailure } from "../developers/health.ts";
-import { AppError } from "../errors.ts";
+import { cachedApplicationById } from "../../model/apps/cache.ts";
+import { recordIntegrationFailure } from "../../model/developers/health.ts";
+import { rolesTicketData } from "../../model/people/profile.ts";
+import { strengthOfMethod } from "../../model/sessions/strength.ts";
+import { audit, countAuditEvent, requestAuditRow } from "../../platform/audit/record.ts";
+import { AppError } from "../../platform/errors.ts";
 import { refedsMfa, refedsSfa } from "../oidc/acr.ts";
-import { rolesTicketData } from "../people/profile.ts";
-import { strengthOfMethod } from "../sessions/strength.ts";
 import { basicCredentials, secretMatches } from "./app-credentials.ts";
 import { consumeTicket } from "./store.ts";
 

@@ -1,10 +1,10 @@
 import type { AuthMethod } from "@kpi-id/contracts";
 import { sql } from "kysely";
-import type { AuditRow } from "../audit/record.ts";
-import { hashToken, newToken } from "../crypto/tokens.ts";
-import type { Db } from "../db/schema.ts";
-import { personRolesColumns, rolesFromColumns } from "../people/profile.ts";
-import { strengthOfMethod } from "../sessions/strength.ts";
+import { personRolesColumns, rolesFromColumns } from "../../model/people/profile.ts";
+import { strengthOfMethod } from "../../model/sessions/strength.ts";
+import type { AuditRow } from "../../platform/audit/record.ts";
+import { hashToken, newToken } from "../../platform/crypto/tokens.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 export interface NewTicket {
   applicationId: string;

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from "fastify";
-import { type AuditEvent, audit } from "../audit/record.ts";
-import { AppError } from "../errors.ts";
-import { deviceNonceFor } from "../sessions/device-cookie.ts";
-import { requestThrottleAddress } from "../throttle/address.ts";
-import { credentialThrottleKeys, type ThrottleKey, takeAttempt } from "../throttle/throttle.ts";
+import { deviceNonceFor } from "../../model/sessions/device-cookie.ts";
+import { type AuditEvent, audit } from "../../platform/audit/record.ts";
+import { AppError } from "../../platform/errors.ts";
+import { requestThrottleAddress } from "../../platform/throttle/address.ts";
+import { credentialThrottleKeys, type ThrottleKey, takeAttempt } from "../../platform/throttle/throttle.ts";
 
 /** What the audit row of a throttled guess says besides its result and reason. */
 export type ThrottledGuess = Omit<AuditEvent, "result" | "reason">;

@@ -1,8 +1,8 @@
 import type { AuthMethod } from "@kpi-id/contracts";
 import type { Kysely, QueryCreator } from "kysely";
-import { hashToken, newToken } from "../crypto/tokens.ts";
-import { commitWithoutWaitingForDisk } from "../db/commit.ts";
-import type { Database, User } from "../db/schema.ts";
+import { hashToken, newToken } from "../../platform/crypto/tokens.ts";
+import { commitWithoutWaitingForDisk } from "../../platform/db/commit.ts";
+import type { Database, User } from "../../platform/db/schema.ts";
 
 export interface GrantedLogin {
   userId: string;

@@ -1,15 +1,15 @@
 import type { ChangePasswordRequest } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { audit } from "../audit/record.ts";
-import { takeCredentialAttempt } from "../auth/credential-attempt.ts";
-import type { User } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
-import { notifyPasswordChanged, notifySignInMethodChanged } from "../mail/notify.ts";
-import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
-import type { LoadedSession } from "../sessions/store.ts";
-import { confirmFailure, settleSuccess } from "../throttle/throttle.ts";
+import { endSessionsAfterPasswordChange } from "../../model/sessions/password-sessions.ts";
+import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
+import type { LoadedSession } from "../../model/sessions/store.ts";
+import { audit } from "../../platform/audit/record.ts";
+import type { User } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
+import { notifyPasswordChanged, notifySignInMethodChanged } from "../../platform/mail/notify.ts";
+import { confirmFailure, settleSuccess } from "../../platform/throttle/throttle.ts";
+import { takeCredentialAttempt } from "./credential-attempt.ts";
 import { checkNewPassword } from "./password-policy.ts";
-import { endSessionsAfterPasswordChange } from "./password-sessions.ts";
 
 /** The current password, checked like a sign-in (throttled per account and address, audited when wrong). */
 async function requireCurrentPassword(request: FastifyRequest, person: User, presented: string | undefined) {

@@ -6,7 +6,7 @@ import {
   passwordContextWords,
   passwordLength,
 } from "@kpi-id/contracts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../../platform/errors.ts";
 
 let commonPasswords: Promise<Set<string>> | undefined;
 

@@ -1,12 +1,12 @@
 import type { LoginRequest, LoginResponse } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { audit, auditedStatement, countAuditEvent } from "../audit/record.ts";
-import type { User } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
-import { fromBrowser } from "../http/security.ts";
+import { findUserByUsername } from "../../model/users/queries.ts";
+import { audit, auditedStatement, countAuditEvent } from "../../platform/audit/record.ts";
+import type { User } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
+import { fromBrowser } from "../../platform/http/security.ts";
+import { confirmFailure, withSuccessSettled } from "../../platform/throttle/throttle.ts";
 import { secondFactorDecision } from "../mfa/decision.ts";
-import { confirmFailure, withSuccessSettled } from "../throttle/throttle.ts";
-import { findUserByUsername } from "../users/queries.ts";
 import { takeCredentialAttempt } from "./credential-attempt.ts";
 import { issueLoginGrant } from "./grants.ts";
 

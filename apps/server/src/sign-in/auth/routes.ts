@@ -9,15 +9,15 @@ import {
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { audit } from "../audit/record.ts";
-import { AppError } from "../errors.ts";
-import { fromBrowser } from "../http/security.ts";
-import { completeSignIn } from "../sessions/complete-sign-in.ts";
-import { clearSessionCookie, readSessionCookie } from "../sessions/cookie.ts";
-import { currentSession } from "../sessions/current.ts";
-import "../sessions/front-channel-sign-out.ts";
-import { deleteSessionByToken } from "../sessions/store.ts";
-import type { SignInStrength } from "../sessions/strength.ts";
+import { completeSignIn } from "../../model/sessions/complete-sign-in.ts";
+import { clearSessionCookie, readSessionCookie } from "../../model/sessions/cookie.ts";
+import { currentSession } from "../../model/sessions/current.ts";
+import { audit } from "../../platform/audit/record.ts";
+import { AppError } from "../../platform/errors.ts";
+import { fromBrowser } from "../../platform/http/security.ts";
+import "../../model/sessions/front-channel-sign-out.ts";
+import { deleteSessionByToken } from "../../model/sessions/store.ts";
+import type { SignInStrength } from "../../model/sessions/strength.ts";
 import { consumeLoginGrant } from "./grants.ts";
 import { signInWithPassword } from "./password-signin.ts";
 

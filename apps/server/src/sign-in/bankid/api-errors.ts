@@ -1,5 +1,5 @@
 import type { BankIdErrorReason } from "@kpi-id/contracts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../../platform/errors.ts";
 
 // The OAuth-style errors BankID NBU answers (research/bankid-nbu.md §4, the values Diia's
 // production code handles), on the callback, the token call or the resource call.

@@ -1,5 +1,5 @@
-import type { BankIdConfig } from "../config/index.ts";
-import { AppError } from "../errors.ts";
+import type { BankIdConfig } from "../../platform/config/index.ts";
+import { AppError } from "../../platform/errors.ts";
 import { failureForApiError } from "./api-errors.ts";
 
 // BankID NBU's OAuth 2.0 endpoints (research/bankid-nbu.md §2): authorize in the browser, then the

@@ -1,5 +1,5 @@
 import type { BankIdErrorReason } from "@kpi-id/contracts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../../platform/errors.ts";
 import { reasonOfAuditReason } from "./api-errors.ts";
 
 /** The audit reasons of KPI ID's own checks (service.ts, person.ts, complete-sign-in.ts) a person can act on. */

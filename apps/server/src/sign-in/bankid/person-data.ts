@@ -1,4 +1,4 @@
-import type { IdentityDocumentKind } from "../db/schema-bankid.ts";
+import type { IdentityDocumentKind } from "../../platform/db/schema-bankid.ts";
 import { checkedTaxId } from "./tax-id.ts";
 
 // The person a bank describes (research/bankid-nbu.md §5), reduced to what matching uses: the tax id

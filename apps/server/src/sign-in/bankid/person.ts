@@ -1,5 +1,5 @@
-import type { Db, User } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
 import type { BankPerson } from "./person-data.ts";
 
 // The campus person a bank's answer signs in: the one holding its tax id; else, when the bank sent

@@ -10,10 +10,10 @@ import {
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "../errors.ts";
-import { requestLanguage } from "../http/language.ts";
-import { isNavigation } from "../http/navigation.ts";
-import { rememberContinueTo } from "../sessions/continue-to.ts";
+import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
+import { AppError } from "../../platform/errors.ts";
+import { requestLanguage } from "../../platform/http/language.ts";
+import { isNavigation } from "../../platform/http/navigation.ts";
 import { bankIdErrorReason } from "./error-reason.ts";
 import { type BankIdRuntime, beginBankIdSignIn, completeBankIdSignIn, workableBanks } from "./service.ts";
 import { readPendingBankId } from "./state.ts";

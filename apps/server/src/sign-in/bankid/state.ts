@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { bankIdPurposes, languages, text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { signedCookie } from "../http/signed-cookie.ts";
+import { signedCookie } from "../../platform/http/signed-cookie.ts";
 
 /** What the browser must bring back to /bankid/auth: it ties NBU's answer to the browser that asked. */
 const pendingSchema = z.object({

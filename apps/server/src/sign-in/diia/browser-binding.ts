@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { hashToken, sameBytes } from "../crypto/tokens.ts";
-import { browserBinding } from "../http/browser-binding.ts";
-import { fromBrowser } from "../http/security.ts";
+import { hashToken, sameBytes } from "../../platform/crypto/tokens.ts";
+import { browserBinding } from "../../platform/http/browser-binding.ts";
+import { fromBrowser } from "../../platform/http/security.ts";
 
 /**
  * A Diia sign-in request belongs to whoever asked for its deep link, so a request id seen in a log or

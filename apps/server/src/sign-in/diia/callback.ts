@@ -1,8 +1,8 @@
 import { text, UNSTORABLE_TEXT_MESSAGE } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import { audit } from "../audit/record.ts";
-import { AppError } from "../errors.ts";
+import { audit } from "../../platform/audit/record.ts";
+import { AppError } from "../../platform/errors.ts";
 import type { DiiaSignatureVerifier, SignatureFailure } from "./crypto/verifier.ts";
 import { MalformedMultipartError, parseMultipart } from "./multipart.ts";
 import { findDiiaRequestByHash, settleDiiaRequest } from "./queries.ts";

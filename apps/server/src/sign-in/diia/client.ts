@@ -1,4 +1,4 @@
-import type { DiiaConfig } from "../config/index.ts";
+import type { DiiaConfig } from "../../platform/config/index.ts";
 
 /** Diia answered with something other than what the partner API promises. */
 export class DiiaApiError extends Error {

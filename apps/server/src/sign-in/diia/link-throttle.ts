@@ -1,8 +1,8 @@
 import type { FastifyRequest } from "fastify";
-import { AppError } from "../errors.ts";
-import { requestThrottleAddress } from "../throttle/address.ts";
-import type { ThrottleRule } from "../throttle/policy.ts";
-import { takeAttempt } from "../throttle/throttle.ts";
+import { AppError } from "../../platform/errors.ts";
+import { requestThrottleAddress } from "../../platform/throttle/address.ts";
+import type { ThrottleRule } from "../../platform/throttle/policy.ts";
+import { takeAttempt } from "../../platform/throttle/throttle.ts";
 
 /**
  * Every app-link costs a call to Diia and a row; a page asks for one every

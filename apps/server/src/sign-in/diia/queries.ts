@@ -1,5 +1,5 @@
 import type { ProcessingStatus } from "@kpi-id/contracts";
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import type { DiiaCaller } from "./browser-binding.ts";
 
 export interface NewDiiaRequest {

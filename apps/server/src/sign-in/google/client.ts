@@ -1,6 +1,6 @@
 import * as oidc from "openid-client";
-import type { GoogleConfig } from "../config/index.ts";
-import { AppError, hasCode } from "../errors.ts";
+import type { GoogleConfig } from "../../platform/config/index.ts";
+import { AppError, hasCode } from "../../platform/errors.ts";
 import type { PendingSignIn } from "./state.ts";
 
 // Discovery and the token call must not hold a request open for long.

@@ -1,5 +1,5 @@
 import type { GoogleErrorReason } from "@kpi-id/contracts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../../platform/errors.ts";
 
 /** The audit reasons (google/person.ts, google/service.ts, sessions/complete-sign-in.ts) a person can act on. */
 const byAuditReason: Record<string, GoogleErrorReason> = {

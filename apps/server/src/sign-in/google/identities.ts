@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Db, User } from "../db/schema.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
 
 /** The campus person a Google subject is linked to, whatever their status. */
 export function findUserByGoogleSubject(db: Db, subject: string): Promise<User | undefined> {

@@ -1,12 +1,12 @@
 import { errorBodySchema, googleLinkStartSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { audit } from "../audit/record.ts";
-import { AppError } from "../errors.ts";
-import { notifySignInMethodChanged } from "../mail/notify.ts";
-import { requireSession } from "../sessions/current.ts";
-import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
-import type { LoadedSession } from "../sessions/store.ts";
+import { requireSession } from "../../model/sessions/current.ts";
+import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
+import type { LoadedSession } from "../../model/sessions/store.ts";
+import { audit } from "../../platform/audit/record.ts";
+import { AppError } from "../../platform/errors.ts";
+import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import type { GoogleOpenIdClient } from "./client.ts";
 import { unlinkGoogle } from "./identities.ts";
 import { beginGoogleSignIn } from "./service.ts";

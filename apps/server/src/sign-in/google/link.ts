@@ -1,9 +1,9 @@
 import { GOOGLE_LINK_PARAM } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { AppError } from "../errors.ts";
-import { requestLanguage } from "../http/language.ts";
-import { notifySignInMethodChanged } from "../mail/notify.ts";
-import { currentSession } from "../sessions/current.ts";
+import { currentSession } from "../../model/sessions/current.ts";
+import { AppError } from "../../platform/errors.ts";
+import { requestLanguage } from "../../platform/http/language.ts";
+import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import type { GoogleIdentity } from "./client.ts";
 import { findUserByGoogleSubject, linkGoogleSubject } from "./identities.ts";
 

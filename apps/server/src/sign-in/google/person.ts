@@ -1,5 +1,5 @@
-import type { Db, User } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
 import type { GoogleIdentity } from "./client.ts";
 import { findActiveUsersByEmail, findUserByGoogleSubject, linkGoogleSubject } from "./identities.ts";
 

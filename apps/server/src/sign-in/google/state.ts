@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { signedCookie } from "../http/signed-cookie.ts";
+import { signedCookie } from "../../platform/http/signed-cookie.ts";
 
 /**
  * `state` is 128 random bits and nothing else: where the browser continues

@@ -1,13 +1,13 @@
 import type { RecoveryCodes, SecondFactorStatus, TotpConfirmResponse, TotpSetup } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { audit } from "../audit/record.ts";
-import { AppError } from "../errors.ts";
-import { requestLanguage } from "../http/language.ts";
-import { notifySignInMethodChanged } from "../mail/notify.ts";
-import { stepUpSignInPath } from "../sessions/complete-sign-in.ts";
-import { hasPendingContinueTo } from "../sessions/continue-to.ts";
-import { requireRecentSignInWithSecondFactor } from "../sessions/recent-sign-in.ts";
-import type { LoadedSession } from "../sessions/store.ts";
+import { stepUpSignInPath } from "../../model/sessions/complete-sign-in.ts";
+import { hasPendingContinueTo } from "../../model/sessions/continue-to.ts";
+import { requireRecentSignInWithSecondFactor } from "../../model/sessions/recent-sign-in.ts";
+import type { LoadedSession } from "../../model/sessions/store.ts";
+import { audit } from "../../platform/audit/record.ts";
+import { AppError } from "../../platform/errors.ts";
+import { requestLanguage } from "../../platform/http/language.ts";
+import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import { issueRecoveryCodes, recoveryCodesLeft, removeRecoveryCodes } from "./recovery-codes.ts";
 import { checkTotpCode, removeTotp, startTotpSetup, totpState } from "./totp.ts";
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
-import type { User } from "../db/schema.ts";
-import type { SignInStrength } from "../sessions/strength.ts";
+import type { SignInStrength } from "../../model/sessions/strength.ts";
+import type { User } from "../../platform/db/schema.ts";
 import { isRememberedBrowser } from "./remembered-browser.ts";
 import { totpState } from "./totp.ts";
 

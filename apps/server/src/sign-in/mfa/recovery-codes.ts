@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
-import { hashToken } from "../crypto/tokens.ts";
-import type { Db } from "../db/schema.ts";
+import { hashToken } from "../../platform/crypto/tokens.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 export const recoveryCodeCount = 10;
 // No 0/O, 1/I/L: a code copied from paper is read back right.

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { signedCookie } from "../http/signed-cookie.ts";
+import { signedCookie } from "../../platform/http/signed-cookie.ts";
 
 export const rememberBrowserDays = 30;
 const accountsPerBrowser = 5;

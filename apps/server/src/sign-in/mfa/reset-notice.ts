@@ -1,5 +1,5 @@
 import type { Language } from "@kpi-id/contracts";
-import type { MessageContent } from "../mail/messages.ts";
+import type { MessageContent } from "../../platform/mail/messages.ts";
 
 /** "Your second factor was reset by support": the person sets it up again, or asks why. */
 export function secondFactorResetNotice(language: Language, support: string): MessageContent {

@@ -1,7 +1,7 @@
-import type { AuditEvent } from "../audit/record.ts";
-import type { Db } from "../db/schema.ts";
+import { signOutEverywhere } from "../../model/users/queries.ts";
+import type { AuditEvent } from "../../platform/audit/record.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { removeAllPasskeys } from "../passkeys/credentials.ts";
-import { signOutEverywhere } from "../users/queries.ts";
 import { removeRecoveryCodes } from "./recovery-codes.ts";
 import { removeTotp } from "./totp.ts";
 

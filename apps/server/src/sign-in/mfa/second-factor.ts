@@ -1,12 +1,12 @@
 import type { SecondFactorRequest } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { audit } from "../audit/record.ts";
+import { withOneTimeCode } from "../../model/sessions/strength.ts";
+import { findUserById } from "../../model/users/queries.ts";
+import { audit } from "../../platform/audit/record.ts";
+import { AppError } from "../../platform/errors.ts";
+import { confirmFailure, secondFactorThrottleKey, settleSuccess } from "../../platform/throttle/throttle.ts";
 import { takeCredentialAttempt } from "../auth/credential-attempt.ts";
 import { grantOwingSecondFactor, settleSecondFactor } from "../auth/grants.ts";
-import { AppError } from "../errors.ts";
-import { withOneTimeCode } from "../sessions/strength.ts";
-import { confirmFailure, secondFactorThrottleKey, settleSuccess } from "../throttle/throttle.ts";
-import { findUserById } from "../users/queries.ts";
 import { useRecoveryCode } from "./recovery-codes.ts";
 import { rememberBrowser } from "./remembered-browser.ts";
 import { checkTotpCode, totpState } from "./totp.ts";

@@ -1,7 +1,7 @@
 import { generateSecret, generateURI, type VerifyResult, verify } from "otplib";
-import type { SecretRing } from "../crypto/key-ring.ts";
-import { seal, unseal } from "../crypto/seal.ts";
-import type { Db } from "../db/schema.ts";
+import type { SecretRing } from "../../platform/crypto/key-ring.ts";
+import { seal, unseal } from "../../platform/crypto/seal.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 /** The purpose TOTP secrets are sealed for (crypto/seal.ts); `secrets reseal` seals them again under it. */
 export const totpSealPurpose = "totp-secret";

@@ -1,10 +1,10 @@
 import type { Passkey, PasskeyList } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { audit } from "../audit/record.ts";
-import { AppError } from "../errors.ts";
-import { notifySignInMethodChanged } from "../mail/notify.ts";
-import { requireRecentSignInWithSecondFactor } from "../sessions/recent-sign-in.ts";
-import type { LoadedSession } from "../sessions/store.ts";
+import { requireRecentSignInWithSecondFactor } from "../../model/sessions/recent-sign-in.ts";
+import type { LoadedSession } from "../../model/sessions/store.ts";
+import { audit } from "../../platform/audit/record.ts";
+import { AppError } from "../../platform/errors.ts";
+import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import { listPasskeys, removePasskey, renamePasskey } from "./credentials.ts";
 
 export async function passkeysOf(request: FastifyRequest, session: LoadedSession): Promise<PasskeyList> {

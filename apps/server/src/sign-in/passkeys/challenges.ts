@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { sameBytes } from "../crypto/tokens.ts";
-import { browserBinding } from "../http/browser-binding.ts";
+import { sameBytes } from "../../platform/crypto/tokens.ts";
+import { browserBinding } from "../../platform/http/browser-binding.ts";
 
 export type ChallengePurpose = "register" | "authenticate";
 

@@ -1,7 +1,7 @@
 import type { Passkey } from "@kpi-id/contracts";
 import type { Selectable } from "kysely";
-import type { Db } from "../db/schema.ts";
-import type { WebauthnCredentialsTable } from "../db/schema-passkeys.ts";
+import type { Db } from "../../platform/db/schema.ts";
+import type { WebauthnCredentialsTable } from "../../platform/db/schema-passkeys.ts";
 import { authenticatorName } from "./authenticator-names.ts";
 
 export type StoredPasskey = Selectable<WebauthnCredentialsTable>;

@@ -1,11 +1,11 @@
 import type { Passkey, PasskeyOptions, PasskeyRegistrationRequest } from "@kpi-id/contracts";
 import { generateRegistrationOptions, verifyRegistrationResponse } from "@simplewebauthn/server";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { audit } from "../audit/record.ts";
-import { AppError } from "../errors.ts";
-import { notifySignInMethodChanged } from "../mail/notify.ts";
-import { requireRecentSignInWithSecondFactor } from "../sessions/recent-sign-in.ts";
-import type { LoadedSession } from "../sessions/store.ts";
+import { requireRecentSignInWithSecondFactor } from "../../model/sessions/recent-sign-in.ts";
+import type { LoadedSession } from "../../model/sessions/store.ts";
+import { audit } from "../../platform/audit/record.ts";
+import { AppError } from "../../platform/errors.ts";
+import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import { authenticatorName } from "./authenticator-names.ts";
 import { storeChallenge, takeChallenge } from "./challenges.ts";
 import { addPasskey, credentialIdsOf } from "./credentials.ts";

@@ -1,4 +1,4 @@
-import type { Config } from "../config/index.ts";
+import type { Config } from "../../platform/config/index.ts";
 
 /** The relying party is KPI ID at PUBLIC_URL: its host is the RP id, its origin the only one accepted. */
 export function relyingParty(config: Config): { id: string; origin: string; name: string } {

@@ -2,17 +2,17 @@ import { createHmac } from "node:crypto";
 import type { EmailRecoveryRequest, Language } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { sql } from "kysely";
-import { audit } from "../audit/record.ts";
-import type { Db, User } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
-import { requestLanguage } from "../http/language.ts";
-import { sendInBackground } from "../mail/mailer.ts";
-import { renderMessage } from "../mail/messages.ts";
-import { resetLinkNotice } from "../mail/notices.ts";
-import { verifiedAddressOf } from "../mail/notify.ts";
-import { requestThrottleAddress } from "../throttle/address.ts";
-import { throttlePolicy } from "../throttle/policy.ts";
-import { type ThrottleKey, takeAttempt } from "../throttle/throttle.ts";
+import { audit } from "../../platform/audit/record.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
+import { requestLanguage } from "../../platform/http/language.ts";
+import { sendInBackground } from "../../platform/mail/mailer.ts";
+import { renderMessage } from "../../platform/mail/messages.ts";
+import { resetLinkNotice } from "../../platform/mail/notices.ts";
+import { verifiedAddressOf } from "../../platform/mail/notify.ts";
+import { requestThrottleAddress } from "../../platform/throttle/address.ts";
+import { throttlePolicy } from "../../platform/throttle/policy.ts";
+import { type ThrottleKey, takeAttempt } from "../../platform/throttle/throttle.ts";
 import { issueResetToken } from "./tokens.ts";
 
 /** The one active person whose verified address this is; none when nobody or more than one holds it. */

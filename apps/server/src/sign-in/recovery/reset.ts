@@ -1,12 +1,12 @@
 import type { FastifyRequest } from "fastify";
-import { acceptNewPassword, savePasswordHash } from "../account/password-change.ts";
-import { endSessionsAfterPasswordChange } from "../account/password-sessions.ts";
-import { audit } from "../audit/record.ts";
+import { endSessionsAfterPasswordChange } from "../../model/sessions/password-sessions.ts";
+import { findUserById } from "../../model/users/queries.ts";
+import { audit } from "../../platform/audit/record.ts";
+import type { User } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
+import { notifyPasswordChanged } from "../../platform/mail/notify.ts";
 import { consumeLoginGrant } from "../auth/grants.ts";
-import type { User } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
-import { notifyPasswordChanged } from "../mail/notify.ts";
-import { findUserById } from "../users/queries.ts";
+import { acceptNewPassword, savePasswordHash } from "../auth/password-change.ts";
 import { consumeResetToken, findUsableResetToken, issueResetToken } from "./tokens.ts";
 
 /** The active person a usable token belongs to; 400 recovery.link_invalid for anything else. */

@@ -1,5 +1,5 @@
-import { hashToken, newToken } from "../crypto/tokens.ts";
-import type { Db } from "../db/schema.ts";
+import { hashToken, newToken } from "../../platform/crypto/tokens.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 export type ResetVia = "email" | "diia" | "bankid";
 

@@ -6,13 +6,13 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { revokeOidcGrants } from "../access/oidc-grants.ts";
-import { forgetSamlConsents } from "../access/saml-consents.ts";
-import { audit } from "../audit/record.ts";
-import { AppError } from "../errors.ts";
-import { googleSubjectsOf } from "../google/identities.ts";
-import { rememberContinueTo } from "../sessions/continue-to.ts";
-import { requireSession } from "../sessions/current.ts";
+import { revokeOidcGrants } from "../../model/access/oidc-grants.ts";
+import { forgetSamlConsents } from "../../model/access/saml-consents.ts";
+import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
+import { requireSession } from "../../model/sessions/current.ts";
+import { audit } from "../../platform/audit/record.ts";
+import { AppError } from "../../platform/errors.ts";
+import { googleSubjectsOf } from "../../sign-in/google/identities.ts";
 import { connectedApplicationsOf } from "./applications.ts";
 
 /** The account page's sign-in methods and connected applications. */

@@ -1,6 +1,6 @@
 import type { ConnectedApplication } from "@kpi-id/contracts";
 import { sql } from "kysely";
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 
 /** Scopes as a space-separated OpenID Connect string, or nothing. */
 const scopesOf = (scope: string | null) => (scope ?? "").split(" ").filter(Boolean);

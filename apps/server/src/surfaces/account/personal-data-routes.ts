@@ -1,9 +1,9 @@
 import { errorBodySchema, personalDataSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { audit } from "../audit/record.ts";
-import { AppError } from "../errors.ts";
-import { requireSession } from "../sessions/current.ts";
-import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
+import { requireSession } from "../../model/sessions/current.ts";
+import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
+import { audit } from "../../platform/audit/record.ts";
+import { AppError } from "../../platform/errors.ts";
 import { personalDataOf } from "./personal-data.ts";
 
 /** The account page's "Download my data" (docs/privacy.md). */

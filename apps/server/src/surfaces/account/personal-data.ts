@@ -1,6 +1,6 @@
 import type { PersonalData } from "@kpi-id/contracts";
 import { sql } from "kysely";
-import type { Db } from "../db/schema.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { recentActivityOf } from "./activity.ts";
 import { connectedApplicationsOf } from "./applications.ts";
 import { liveSessionsOf } from "./sessions.ts";

@@ -7,11 +7,11 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { audit } from "../audit/record.ts";
-import { AppError } from "../errors.ts";
-import { endOidcSessionsSignedInAt } from "../oidc/logout.ts";
-import { requireSession } from "../sessions/current.ts";
-import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
+import { requireSession } from "../../model/sessions/current.ts";
+import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
+import { audit } from "../../platform/audit/record.ts";
+import { AppError } from "../../platform/errors.ts";
+import { endOidcSessionsSignedInAt } from "../../protocols/oidc/logout.ts";
 import { activityDays, recentActivityOf } from "./activity.ts";
 import { endOtherSessionsOf, endSessionOf, liveSessionsOf } from "./sessions.ts";
 

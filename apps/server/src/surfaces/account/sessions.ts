@@ -1,6 +1,6 @@
 import type { AccountSession } from "@kpi-id/contracts";
-import type { Db } from "../db/schema.ts";
-import { describeDevice } from "./device.ts";
+import type { Db } from "../../platform/db/schema.ts";
+import { describeDevice } from "../../platform/http/device.ts";
 
 /** The live sessions of a person, newest activity first; `currentId` marks the asking browser's. */
 export async function liveSessionsOf(db: Db, userId: string, currentId: string, now: Date): Promise<AccountSession[]> {

@@ -21,10 +21,10 @@ import {
   listExclusions,
   type RuleChangeActor,
   removeAccessRule,
-} from "../access/rules.ts";
-import { AppError } from "../errors.ts";
-import { findUnitByCode } from "../people/units.ts";
-import { findUserByUsername } from "../users/queries.ts";
+} from "../../model/access/rules.ts";
+import { findUnitByCode } from "../../model/people/units.ts";
+import { findUserByUsername } from "../../model/users/queries.ts";
+import { AppError } from "../../platform/errors.ts";
 import { requireApplication } from "./application-detail-routes.ts";
 import { guardConsoleRoutes, operatorAndOrigin } from "./plugin.ts";
 

@@ -9,12 +9,16 @@ import {
   personIdParamsSchema,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { BulkGrantTooLongError, bulkGrant } from "../access/bulk-grant.ts";
-import { peopleWithAccess } from "../access/people-with-access.ts";
-import { findApplicationById } from "../apps/queries.ts";
-import type { ApplicationRow, Db } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
-import { ApplicationChangeError, changedFields, updateApplicationSettings } from "../oidc/application-update.ts";
+import { BulkGrantTooLongError, bulkGrant } from "../../model/access/bulk-grant.ts";
+import { peopleWithAccess } from "../../model/access/people-with-access.ts";
+import { findApplicationById } from "../../model/apps/queries.ts";
+import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
+import {
+  ApplicationChangeError,
+  changedFields,
+  updateApplicationSettings,
+} from "../../protocols/oidc/application-update.ts";
 import { auditByOperator, guardConsoleRoutes, operatorAndOrigin } from "./plugin.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };

@@ -9,10 +9,10 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { sql } from "kysely";
 import { z } from "zod";
-import { findApplicationById } from "../apps/queries.ts";
-import { createApplication, rotateApplicationSecret } from "../apps/service.ts";
-import type { ApplicationRow, Db } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
+import { findApplicationById } from "../../model/apps/queries.ts";
+import { createApplication, rotateApplicationSecret } from "../../model/apps/service.ts";
+import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
 import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema };

@@ -8,8 +8,8 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { auditEventView, auditRows } from "../audit/search.ts";
-import type { Db } from "../db/schema.ts";
+import { auditEventView, auditRows } from "../../platform/audit/search.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { csvLine } from "./csv-cells.ts";
 import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
 

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { OperatorRole } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
-import { requireSession } from "../sessions/current.ts";
-import type { LoadedSession } from "../sessions/store.ts";
-import { requireStrongSession } from "../sessions/strength.ts";
+import { requireSession } from "../../model/sessions/current.ts";
+import type { LoadedSession } from "../../model/sessions/store.ts";
+import { requireStrongSession } from "../../model/sessions/strength.ts";
+import type { OperatorRole } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
 import { rolesOf } from "./roles.ts";
 
 /**

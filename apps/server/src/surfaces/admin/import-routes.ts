@@ -9,9 +9,8 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "../errors.ts";
-import { parseCsvLines } from "../users/csv.ts";
-import { resolveColumns } from "../users/import-columns.ts";
+import { parseCsvLines } from "../../model/users/csv.ts";
+import { resolveColumns } from "../../model/users/import-columns.ts";
 import {
   findImportJob,
   type ImportJobRow,
@@ -21,7 +20,8 @@ import {
   startImportJob,
   statusOf,
   stopHere,
-} from "../users/import-jobs.ts";
+} from "../../model/users/import-jobs.ts";
+import { AppError } from "../../platform/errors.ts";
 import { guardConsoleRoutes, operatorAndOrigin, operatorOf } from "./plugin.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema };

@@ -12,11 +12,11 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { grantAccess, revokeAccess } from "../access/applications.ts";
-import { findApplicationById } from "../apps/queries.ts";
-import { AppError } from "../errors.ts";
-import { unlockAccount } from "../throttle/throttle.ts";
-import { disableUser, updateUser } from "../users/queries.ts";
+import { grantAccess, revokeAccess } from "../../model/access/applications.ts";
+import { findApplicationById } from "../../model/apps/queries.ts";
+import { disableUser, updateUser } from "../../model/users/queries.ts";
+import { AppError } from "../../platform/errors.ts";
+import { unlockAccount } from "../../platform/throttle/throttle.ts";
 import { permissionsOf } from "./authorize.ts";
 import { endAllSessionsOf, personDetail, requirePerson, updateProfile } from "./people.ts";
 import { searchPeople } from "./people-search.ts";

@@ -1,5 +1,5 @@
 import { type RawBuilder, type SqlBool, sql } from "kysely";
-import type { Db, UserStatus } from "../db/schema.ts";
+import type { Db, UserStatus } from "../../platform/db/schema.ts";
 import {
   exact,
   matches,

@@ -1,15 +1,15 @@
 import type { PersonChangesRequest, PersonDetail, PersonRecord } from "@kpi-id/contracts";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { PasswordHasher } from "../crypto/password.ts";
-import type { Db, User } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
-import { googleSubjectsOf } from "../google/identities.ts";
-import { verifiedAddressOf } from "../mail/notify.ts";
-import { endOidcSessionsSignedInAt } from "../oidc/logout.ts";
-import { credentialThrottleKeys } from "../throttle/throttle.ts";
-import { findUserById } from "../users/queries.ts";
-import { upsertUser } from "../users/service.ts";
+import { findUserById } from "../../model/users/queries.ts";
+import { upsertUser } from "../../model/users/service.ts";
+import type { PasswordHasher } from "../../platform/crypto/password.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
+import { verifiedAddressOf } from "../../platform/mail/notify.ts";
+import { credentialThrottleKeys } from "../../platform/throttle/throttle.ts";
+import { endOidcSessionsSignedInAt } from "../../protocols/oidc/logout.ts";
+import { googleSubjectsOf } from "../../sign-in/google/identities.ts";
 import { rolesOf } from "./roles.ts";
 
 // The person's history: sign-ins and sessions, and the changes the university's systems made to them.

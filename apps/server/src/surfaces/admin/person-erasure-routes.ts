@@ -5,9 +5,9 @@ import {
   personIdParamsSchema,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { AppError } from "../errors.ts";
-import { assertErasable } from "../privacy/erase.ts";
-import { erasePersonOnRequest } from "../privacy/erase-request.ts";
+import { assertErasable } from "../../model/privacy/erase.ts";
+import { erasePersonOnRequest } from "../../model/privacy/erase-request.ts";
+import { AppError } from "../../platform/errors.ts";
 import { endAllSessionsOf } from "./people.ts";
 import { guardConsoleRoutes, operatorAndOrigin, requirePersonToActOn } from "./plugin.ts";
 

@@ -1,13 +1,13 @@
 import { adminActionResultSchema, defaultLanguage, errorBodySchema, personIdParamsSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "../errors.ts";
-import { sendInBackground } from "../mail/mailer.ts";
-import { renderMessage } from "../mail/messages.ts";
-import { verifiedAddressOf } from "../mail/notify.ts";
-import { resetSecondFactor } from "../mfa/reset.ts";
-import { secondFactorResetNotice } from "../mfa/reset-notice.ts";
-import { issueAndSendLink } from "../recovery/email.ts";
+import { AppError } from "../../platform/errors.ts";
+import { sendInBackground } from "../../platform/mail/mailer.ts";
+import { renderMessage } from "../../platform/mail/messages.ts";
+import { verifiedAddressOf } from "../../platform/mail/notify.ts";
+import { resetSecondFactor } from "../../sign-in/mfa/reset.ts";
+import { secondFactorResetNotice } from "../../sign-in/mfa/reset-notice.ts";
+import { issueAndSendLink } from "../../sign-in/recovery/email.ts";
 import { endAllSessionsOf } from "./people.ts";
 import { auditByOperator, guardConsoleRoutes, requirePersonToActOn } from "./plugin.ts";
 

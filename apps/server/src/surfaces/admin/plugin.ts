@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { type AuditEvent, audit, requestOrigin } from "../audit/record.ts";
-import type { OperatorRole, User } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
+import { type AuditEvent, audit, requestOrigin } from "../../platform/audit/record.ts";
+import type { OperatorRole, User } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
 import { type OperatorContext, type Permission, requireOperator } from "./authorize.ts";
 import { requirePerson } from "./people.ts";
 import { rolesOf } from "./roles.ts";

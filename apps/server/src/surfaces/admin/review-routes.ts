@@ -8,10 +8,10 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { Db } from "../db/schema.ts";
-import { notifyOwners } from "../developers/notices.ts";
-import { decideReview, setSuspension } from "../developers/review.ts";
-import { AppError } from "../errors.ts";
+import { notifyOwners } from "../../model/developers/notices.ts";
+import { decideReview, setSuspension } from "../../model/developers/review.ts";
+import type { Db } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
 import { auditByOperator, guardConsoleRoutes, operatorOf } from "./plugin.ts";
 
 const tags = ["admin"];

@@ -1,4 +1,4 @@
-import type { Db, OperatorRole } from "../db/schema.ts";
+import type { Db, OperatorRole } from "../../platform/db/schema.ts";
 
 export const operatorRoles = ["admin", "helpdesk"] as const satisfies readonly OperatorRole[];
 

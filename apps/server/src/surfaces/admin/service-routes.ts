@@ -3,16 +3,16 @@ import { errorBodySchema, keyRotationSchema, serviceStatusSchema, signingKeysSch
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { sql } from "kysely";
 import { z } from "zod";
-import type { Db } from "../db/schema.ts";
-import { checkReadiness } from "../health/readiness.ts";
-import { readServiceFigures } from "../metrics/figures.ts";
+import type { Db } from "../../platform/db/schema.ts";
+import { readServiceFigures } from "../../platform/metrics/figures.ts";
 import {
   keyActivationDelaySeconds,
   listSigningKeys,
   rotateOidcSigningKey,
   signingKeyRetentionSeconds,
-} from "../oidc/signing-keys.ts";
-import { describeSamlKeys } from "../saml/key-status.ts";
+} from "../../protocols/oidc/signing-keys.ts";
+import { describeSamlKeys } from "../../protocols/saml/key-status.ts";
+import { checkReadiness } from "../health/readiness.ts";
 import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema };
@@ -20,7 +20,7 @@ const tags = ["admin"];
 
 /** The server's own package version, read once. */
 const serverVersion = (
-  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+  JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
 
 /** The database server's version (`server_version`: PostgreSQL's, or the one PGlite embeds); null when it does not answer. */

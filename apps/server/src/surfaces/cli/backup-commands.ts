@@ -1,7 +1,11 @@
-import { loadConfig } from "../config/index.ts";
-import { BackupRefusedError, backupEmbeddedDatabase, restoreEmbeddedDatabase } from "../db/embedded-backup.ts";
-import { type DatabaseHandle, openDatabase } from "../db/index.ts";
-import { DatabaseLockedError } from "../db/lock-file.ts";
+import { loadConfig } from "../../platform/config/index.ts";
+import {
+  BackupRefusedError,
+  backupEmbeddedDatabase,
+  restoreEmbeddedDatabase,
+} from "../../platform/db/embedded-backup.ts";
+import { type DatabaseHandle, openDatabase } from "../../platform/db/index.ts";
+import { DatabaseLockedError } from "../../platform/db/lock-file.ts";
 import { parseOptions, required } from "./args.ts";
 import { createOutput } from "./output.ts";
 import { CommandFailedError } from "./usage.ts";

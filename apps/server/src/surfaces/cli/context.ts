@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
-import type { Config } from "../config/index.ts";
-import type { PasswordHasher } from "../crypto/password.ts";
-import type { Database } from "../db/schema.ts";
+import type { Config } from "../../platform/config/index.ts";
+import type { PasswordHasher } from "../../platform/crypto/password.ts";
+import type { Database } from "../../platform/db/schema.ts";
 import type { Output } from "./output.ts";
 
 export interface CliContext {

@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
-import { ConfigError, loadConfig } from "../config/index.ts";
-import { createPasswordHasher } from "../crypto/password.ts";
-import { type DatabaseHandle, openDatabase } from "../db/index.ts";
-import { DatabaseLockedError } from "../db/lock-file.ts";
-import { migrate } from "../db/migrate.ts";
+import { ConfigError, loadConfig } from "../../platform/config/index.ts";
+import { createPasswordHasher } from "../../platform/crypto/password.ts";
+import { type DatabaseHandle, openDatabase } from "../../platform/db/index.ts";
+import { DatabaseLockedError } from "../../platform/db/lock-file.ts";
+import { migrate } from "../../platform/db/migrate.ts";
+import { serverVersion } from "../../platform/release/version.ts";
 import { doctorExitCode, formatChecks, runDoctor } from "../doctor/run.ts";
-import { serverVersion } from "../release/version.ts";
 import { readStdin } from "./args.ts";
 import { runBackupCommand } from "./backup-commands.ts";
 import { commandGroups } from "./commands/index.ts";

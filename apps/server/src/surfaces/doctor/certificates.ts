@@ -1,8 +1,8 @@
 import { X509Certificate } from "node:crypto";
-import { readCertificate } from "../bankid/runtime.ts";
-import type { Config } from "../config/index.ts";
-import type { Db } from "../db/schema.ts";
-import { parseTrustAnchors } from "../diia/crypto/trust-anchors.ts";
+import type { Config } from "../../platform/config/index.ts";
+import type { Db } from "../../platform/db/schema.ts";
+import { readCertificate } from "../../sign-in/bankid/runtime.ts";
+import { parseTrustAnchors } from "../../sign-in/diia/crypto/trust-anchors.ts";
 
 /** A certificate the service depends on and when it stops being valid. */
 export interface WatchedCertificate {

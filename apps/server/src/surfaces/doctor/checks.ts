@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import type { Config } from "../config/index.ts";
-import { listMigrations } from "../db/migrate.ts";
-import type { Db } from "../db/schema.ts";
+import type { Config } from "../../platform/config/index.ts";
+import { listMigrations } from "../../platform/db/migrate.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { checkSealedValues, type SealedCounts } from "../secrets/reseal.ts";
 import { certificateWarningDays, expiryState, watchedCertificates } from "./certificates.ts";
 

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type Config, ConfigError, loadConfig } from "../config/index.ts";
-import { type DatabaseHandle, openDatabase } from "../db/index.ts";
-import { DatabaseLockedError } from "../db/lock-file.ts";
+import { type Config, ConfigError, loadConfig } from "../../platform/config/index.ts";
+import { type DatabaseHandle, openDatabase } from "../../platform/db/index.ts";
+import { DatabaseLockedError } from "../../platform/db/lock-file.ts";
 import {
   type CheckResult,
   checkCertificates,

@@ -1,8 +1,8 @@
 import { text } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "../errors.ts";
-import { serverVersion } from "../release/version.ts";
+import { AppError } from "../../platform/errors.ts";
+import { serverVersion } from "../../platform/release/version.ts";
 import { checkReadiness } from "./readiness.ts";
 
 /**

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import { type Kysely, sql } from "kysely";
-import { deleteAuditPastRetention, deleteSignInHistoryPastRetention } from "../audit/retention.ts";
-import type { Database } from "../db/schema.ts";
-import { deleteOldDiiaRequests } from "../diia/queries.ts";
-import { deleteExpiredOidcPayloads } from "../oidc/adapter.ts";
-import { anonymiseLeavers } from "../privacy/leavers.ts";
-import { deleteExpiredResetTokens } from "../recovery/tokens.ts";
-import { type PruneCounts, pruneExpired } from "../sessions/prune.ts";
-import { deleteOldImportJobs } from "../users/import-jobs.ts";
+import { anonymiseLeavers } from "../../model/privacy/leavers.ts";
+import { type PruneCounts, pruneExpired } from "../../model/sessions/prune.ts";
+import { deleteOldImportJobs } from "../../model/users/import-jobs.ts";
+import { deleteAuditPastRetention, deleteSignInHistoryPastRetention } from "../../platform/audit/retention.ts";
+import type { Database } from "../../platform/db/schema.ts";
+import { deleteExpiredOidcPayloads } from "../../protocols/oidc/adapter.ts";
+import { deleteOldDiiaRequests } from "../../sign-in/diia/queries.ts";
+import { deleteExpiredResetTokens } from "../../sign-in/recovery/tokens.ts";
 
 export interface CleanupCounts extends PruneCounts {
   diiaRequests: number;

@@ -1,8 +1,13 @@
-import { newestKey, type SecretRing } from "../crypto/key-ring.ts";
-import { seal, unsealWithRing } from "../crypto/seal.ts";
-import type { Db } from "../db/schema.ts";
-import { totpSealPurpose } from "../mfa/totp.ts";
-import { decryptJwkWithRing, encryptJwk, type PrivateJwk, SigningKeyDecryptionError } from "../oidc/keys.ts";
+import { newestKey, type SecretRing } from "../../platform/crypto/key-ring.ts";
+import { seal, unsealWithRing } from "../../platform/crypto/seal.ts";
+import type { Db } from "../../platform/db/schema.ts";
+import {
+  decryptJwkWithRing,
+  encryptJwk,
+  type PrivateJwk,
+  SigningKeyDecryptionError,
+} from "../../protocols/oidc/keys.ts";
+import { totpSealPurpose } from "../../sign-in/mfa/totp.ts";
 
 /** What the database holds sealed with SESSION_SECRET's keys, by table. */
 export interface SealedCounts {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { findApplicationByIdOrName } from "../apps/queries.ts";
-import { applyOidcSettings } from "../oidc/settings.ts";
+import { findApplicationByIdOrName } from "../../model/apps/queries.ts";
+import { applyOidcSettings } from "../../protocols/oidc/settings.ts";
 import { DEMO_SITE_ORIGIN } from "./demo-data.ts";
 
 /** The demo application that also signs in with OpenID Connect (same id and secret as its ticket flow). */

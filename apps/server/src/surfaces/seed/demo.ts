@@ -1,13 +1,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { grantAccess } from "../access/applications.ts";
+import { grantAccess } from "../../model/access/applications.ts";
+import { findApplicationByIdOrName } from "../../model/apps/queries.ts";
+import { createApplication } from "../../model/apps/service.ts";
+import { findUserByUsername } from "../../model/users/queries.ts";
+import { createUser } from "../../model/users/service.ts";
+import { createPasswordHasher } from "../../platform/crypto/password.ts";
 import { grantRole } from "../admin/roles.ts";
-import { findApplicationByIdOrName } from "../apps/queries.ts";
-import { createApplication } from "../apps/service.ts";
-import { createPasswordHasher } from "../crypto/password.ts";
-import { findUserByUsername } from "../users/queries.ts";
-import { createUser } from "../users/service.ts";
 import { demoApplications, demoPeople } from "./demo-data.ts";
 import { enableDemoOidcClient } from "./demo-oidc-client.ts";
 

@@ -1,5 +1,5 @@
 import type { CurrentUser, Language } from "@kpi-id/contracts";
-import type { SessionWithApplications } from "../sessions/store.ts";
+import type { SessionWithApplications } from "../../model/sessions/store.ts";
 import { localizedApplications } from "./applications.ts";
 import { profileData } from "./profile.ts";
 

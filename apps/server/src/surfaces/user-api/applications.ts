@@ -1,6 +1,6 @@
 import type { Application, Language } from "@kpi-id/contracts";
-import { localizedTexts } from "../apps/localized.ts";
-import type { SessionApplication } from "../sessions/store.ts";
+import { localizedTexts } from "../../model/apps/localized.ts";
+import type { SessionApplication } from "../../model/sessions/store.ts";
 
 /** An application as a reader of `language` sees it: English text where the operator gave it, else Ukrainian. */
 function localized(application: SessionApplication, language: Language): Application {

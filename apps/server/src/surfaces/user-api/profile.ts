@@ -1,5 +1,5 @@
 import type { AuthMethod, UserDataKey } from "@kpi-id/contracts";
-import type { User } from "../db/schema.ts";
+import type { User } from "../../platform/db/schema.ts";
 
 /** The person's fields as the ticket protocol keys them; a missing one is an empty string. */
 export function profileData(user: User, authMethod: AuthMethod): Record<UserDataKey, string> {

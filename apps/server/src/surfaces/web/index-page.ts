@@ -16,9 +16,9 @@ import {
   startNamespaces,
 } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { readSessionCookie } from "../sessions/cookie.ts";
-import { currentSessionWithApplications } from "../sessions/current.ts";
-import { currentUserAnswer } from "../user/answer.ts";
+import { readSessionCookie } from "../../model/sessions/cookie.ts";
+import { currentSessionWithApplications } from "../../model/sessions/current.ts";
+import { currentUserAnswer } from "../user-api/answer.ts";
 import { publicSettings } from "./public-settings.ts";
 
 const brotli = promisify(brotliCompress);

@@ -5,10 +5,10 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { signinScriptSchema } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { AppError } from "../errors.ts";
+import { AppError } from "../../platform/errors.ts";
 
 export const defaultSigninScriptPath = fileURLToPath(
-  new URL("../../../../packages/signin-button/dist/kpi-id-signin.js", import.meta.url),
+  new URL("../../../../../packages/signin-button/dist/kpi-id-signin.js", import.meta.url),
 );
 
 interface LoadedScript {

@@ -4,11 +4,11 @@ import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import { isPagePath } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { AppError } from "../errors.ts";
-import { sendError } from "../http/error-handler.ts";
+import { AppError } from "../../platform/errors.ts";
+import { sendError } from "../../platform/http/error-handler.ts";
 import { indexPageRenderer } from "./index-page.ts";
 
-const defaultDist = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
+const defaultDist = fileURLToPath(new URL("../../../../web/dist/", import.meta.url));
 
 // Paths that belong to the service, never to the single-page app.
 const serviceOwnedPrefixes = ["/api/", "/oidc/", "/locales/", "/assets/", "/google/", "/metrics"];

@@ -9,7 +9,7 @@ import {
   newKey,
   type Party,
 } from "../../../../../sandbox/src/diia/pki.ts";
-import { signForBankId } from "../../../src/bankid/crypto/envelope-maker.ts";
+import { signForBankId } from "../../../src/sign-in/bankid/crypto/envelope-maker.ts";
 
 const here = import.meta.dirname;
 // Valid from the vector's making to the end of 2049 (UTCTime reads later years as 19xx); the test opens it in 2030.

@@ -1,6 +1,6 @@
 /// <reference path="../../diia/crypto/dstu-modules.d.ts" />
 import jkurwa, { type Certificate, type Message } from "jkurwa";
-import { sameBytes } from "../../crypto/tokens.ts";
+import { sameBytes } from "../../../platform/crypto/tokens.ts";
 import type { RevocationChecker } from "../../diia/crypto/crl-store.ts";
 import { gost34311 } from "../../diia/crypto/gost-hash.ts";
 import { issuedBy, isValidAnchor } from "../../diia/crypto/jkurwa-verifier.ts";

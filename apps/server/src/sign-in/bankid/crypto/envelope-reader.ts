@@ -1,7 +1,7 @@
 /// <reference path="./bankid-modules.d.ts" />
 import { gost_unwrap } from "gost89/lib/compat.js";
 import type { Certificate, Priv } from "jkurwa";
-import { sameBytes } from "../../crypto/tokens.ts";
+import { sameBytes } from "../../../platform/crypto/tokens.ts";
 import { type BankSignatureFailure, type BankTrust, checkBankSignature } from "./bank-signature.ts";
 import { counterModeName, decodeEnvelope, type KeyAgreeRecipientInfo } from "./envelope-format.ts";
 import { gost28147Counter } from "./gost-ctr.ts";

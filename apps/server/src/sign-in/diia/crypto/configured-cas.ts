@@ -1,6 +1,6 @@
 /// <reference path="./dstu-modules.d.ts" />
 import type { Certificate } from "jkurwa";
-import { ConfigError } from "../../config/error.ts";
+import { ConfigError } from "../../../platform/config/error.ts";
 import { CrlStore, type CrlStoreOptions } from "./crl-store.ts";
 import { parseTrustAnchors, TrustAnchorError } from "./trust-anchors.ts";
 

@@ -1,6 +1,6 @@
 /// <reference path="./dstu-modules.d.ts" />
 import jkurwa, { type Certificate, type Message } from "jkurwa";
-import { sameBytes } from "../../crypto/tokens.ts";
+import { sameBytes } from "../../../platform/crypto/tokens.ts";
 import { readSigner } from "./certificate-identity.ts";
 import type { RevocationChecker } from "./crl-store.ts";
 import { gost34311 } from "./gost-hash.ts";

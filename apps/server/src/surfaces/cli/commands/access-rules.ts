@@ -6,11 +6,11 @@ import {
   excludePerson,
   listAccessRules,
   removeAccessRule,
-} from "../../access/rules.ts";
-import { findApplicationByIdOrName } from "../../apps/queries.ts";
-import type { ApplicationRow } from "../../db/schema.ts";
-import { findUnitByCode } from "../../people/units.ts";
-import { findUserByUsername } from "../../users/queries.ts";
+} from "../../../model/access/rules.ts";
+import { findApplicationByIdOrName } from "../../../model/apps/queries.ts";
+import { findUnitByCode } from "../../../model/people/units.ts";
+import { findUserByUsername } from "../../../model/users/queries.ts";
+import type { ApplicationRow } from "../../../platform/db/schema.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { table } from "../output.ts";

@@ -1,15 +1,15 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { findApplicationByIdOrName } from "../../apps/queries.ts";
-import type { ApplicationRow } from "../../db/schema.ts";
-import { ApplicationChangeError, updateApplicationSettings } from "../../oidc/application-update.ts";
-import { isOidcScope } from "../../oidc/clients.ts";
+import { findApplicationByIdOrName } from "../../../model/apps/queries.ts";
+import type { ApplicationRow } from "../../../platform/db/schema.ts";
+import { ApplicationChangeError, updateApplicationSettings } from "../../../protocols/oidc/application-update.ts";
+import { isOidcScope } from "../../../protocols/oidc/clients.ts";
 import {
   applyOidcSettings,
   MissingRedirectUriError,
   type OidcSettings,
   oidcSettingsSchema,
-} from "../../oidc/settings.ts";
+} from "../../../protocols/oidc/settings.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
 

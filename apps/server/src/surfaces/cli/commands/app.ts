@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { listApplications } from "../../apps/queries.ts";
-import { createApplication, rotateApplicationSecret } from "../../apps/service.ts";
+import { listApplications } from "../../../model/apps/queries.ts";
+import { createApplication, rotateApplicationSecret } from "../../../model/apps/service.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
 import { table } from "../output.ts";

@@ -1,7 +1,7 @@
-import { isUuid } from "../../apps/queries.ts";
-import { listAuditEvents } from "../../audit/queries.ts";
-import { auditEventTypes } from "../../audit/record.ts";
-import { findUserById, findUserByUsername } from "../../users/queries.ts";
+import { isUuid } from "../../../model/apps/queries.ts";
+import { findUserById, findUserByUsername } from "../../../model/users/queries.ts";
+import { listAuditEvents } from "../../../platform/audit/queries.ts";
+import { auditEventTypes } from "../../../platform/audit/record.ts";
 import { parseOptions } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { table } from "../output.ts";

@@ -1,8 +1,8 @@
-import { BankIdClient } from "../../bankid/client.ts";
-import { checkOrganisationCertificate } from "../../bankid/crypto/organisation-certificate.ts";
-import { loadBankIdKeys } from "../../bankid/runtime.ts";
-import type { BankIdConfig } from "../../config/index.ts";
-import { ConfigError } from "../../config/index.ts";
+import type { BankIdConfig } from "../../../platform/config/index.ts";
+import { ConfigError } from "../../../platform/config/index.ts";
+import { BankIdClient } from "../../../sign-in/bankid/client.ts";
+import { checkOrganisationCertificate } from "../../../sign-in/bankid/crypto/organisation-certificate.ts";
+import { loadBankIdKeys } from "../../../sign-in/bankid/runtime.ts";
 import { parseOptions } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { table } from "../output.ts";

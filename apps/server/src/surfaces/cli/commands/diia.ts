@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import type { DiiaConfig } from "../../config/index.ts";
-import { DiiaApiError, DiiaClient } from "../../diia/client.ts";
-import { parseTrustAnchors, TrustAnchorError } from "../../diia/crypto/trust-anchors.ts";
+import type { DiiaConfig } from "../../../platform/config/index.ts";
+import { DiiaApiError, DiiaClient } from "../../../sign-in/diia/client.ts";
+import { parseTrustAnchors, TrustAnchorError } from "../../../sign-in/diia/crypto/trust-anchors.ts";
 import { parseOptions } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { table } from "../output.ts";

@@ -1,12 +1,12 @@
-import { recordAuditEvent } from "../../audit/record.ts";
-import type { Db } from "../../db/schema.ts";
-import { prepareNextKey, promoteNextKey, retireKeys } from "../../oidc/key-rollover.ts";
+import { recordAuditEvent } from "../../../platform/audit/record.ts";
+import type { Db } from "../../../platform/db/schema.ts";
+import { prepareNextKey, promoteNextKey, retireKeys } from "../../../protocols/oidc/key-rollover.ts";
 import {
   keyActivationDelaySeconds,
   listSigningKeys,
   rotateOidcSigningKey,
   signingKeyRetentionSeconds,
-} from "../../oidc/signing-keys.ts";
+} from "../../../protocols/oidc/signing-keys.ts";
 import { parseOptions } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
 import { table } from "../output.ts";

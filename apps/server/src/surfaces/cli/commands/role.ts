@@ -1,6 +1,6 @@
+import { findUserByUsername } from "../../../model/users/queries.ts";
+import { recordAuditEvent } from "../../../platform/audit/record.ts";
 import { grantRole, isOperatorRole, listOperators, operatorRoles, revokeRole } from "../../admin/roles.ts";
-import { recordAuditEvent } from "../../audit/record.ts";
-import { findUserByUsername } from "../../users/queries.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
 import { table } from "../output.ts";

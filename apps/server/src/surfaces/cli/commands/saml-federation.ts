@@ -1,5 +1,10 @@
-import { listFederations, refreshFederation, removeFederation, saveFederation } from "../../saml/federation.ts";
-import { XmlRefusedError } from "../../saml/xml-guard.ts";
+import {
+  listFederations,
+  refreshFederation,
+  removeFederation,
+  saveFederation,
+} from "../../../protocols/saml/federation.ts";
+import { XmlRefusedError } from "../../../protocols/saml/xml-guard.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { table } from "../output.ts";

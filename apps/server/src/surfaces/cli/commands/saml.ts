@@ -1,10 +1,20 @@
-import { findApplicationByIdOrName } from "../../apps/queries.ts";
-import { attributeNames } from "../../saml/attributes.ts";
-import { fetchXml } from "../../saml/fetch-xml.ts";
-import { addRolloverKey, ensureSamlKey, loadSamlKeys, promoteSamlKey, retireSamlKey } from "../../saml/keys.ts";
-import { maxSpMetadataBytes, parseSpMetadata } from "../../saml/sp-metadata.ts";
-import { listServiceProviders, removeServiceProvider, upsertServiceProvider } from "../../saml/sp-registry.ts";
-import { XmlRefusedError } from "../../saml/xml-guard.ts";
+import { findApplicationByIdOrName } from "../../../model/apps/queries.ts";
+import { attributeNames } from "../../../protocols/saml/attributes.ts";
+import { fetchXml } from "../../../protocols/saml/fetch-xml.ts";
+import {
+  addRolloverKey,
+  ensureSamlKey,
+  loadSamlKeys,
+  promoteSamlKey,
+  retireSamlKey,
+} from "../../../protocols/saml/keys.ts";
+import { maxSpMetadataBytes, parseSpMetadata } from "../../../protocols/saml/sp-metadata.ts";
+import {
+  listServiceProviders,
+  removeServiceProvider,
+  upsertServiceProvider,
+} from "../../../protocols/saml/sp-registry.ts";
+import { XmlRefusedError } from "../../../protocols/saml/xml-guard.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { table } from "../output.ts";

@@ -1,4 +1,4 @@
-import { recordAuditEvent } from "../../audit/record.ts";
+import { recordAuditEvent } from "../../../platform/audit/record.ts";
 import { checkSealedValues, type SealedCounts } from "../../secrets/reseal.ts";
 import { parseOptions } from "../args.ts";
 import type { CommandHandler } from "../context.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { unitKinds } from "../../db/people-schema.ts";
-import { listUnits, removeUnit, UnitError, upsertUnit } from "../../people/units.ts";
+import { listUnits, removeUnit, UnitError, upsertUnit } from "../../../model/people/units.ts";
+import { unitKinds } from "../../../platform/db/people-schema.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
 import { table } from "../output.ts";

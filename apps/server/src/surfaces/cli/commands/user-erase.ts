@@ -1,7 +1,7 @@
 import { type ErasedCounts, enErrorMessages, erasedKinds } from "@kpi-id/contracts";
-import { AppError } from "../../errors.ts";
-import { erasePersonOnRequest } from "../../privacy/erase-request.ts";
-import { findUserByUsername } from "../../users/queries.ts";
+import { erasePersonOnRequest } from "../../../model/privacy/erase-request.ts";
+import { findUserByUsername } from "../../../model/users/queries.ts";
+import { AppError } from "../../../platform/errors.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";

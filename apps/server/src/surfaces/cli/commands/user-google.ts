@@ -1,5 +1,10 @@
-import { findUserByGoogleSubject, googleSubjectsOf, linkGoogleSubject, unlinkGoogle } from "../../google/identities.ts";
-import { findUserByUsername } from "../../users/queries.ts";
+import { findUserByUsername } from "../../../model/users/queries.ts";
+import {
+  findUserByGoogleSubject,
+  googleSubjectsOf,
+  linkGoogleSubject,
+  unlinkGoogle,
+} from "../../../sign-in/google/identities.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";

@@ -1,12 +1,12 @@
 import { parseArgs } from "node:util";
 import { defaultLanguage } from "@kpi-id/contracts";
-import { recordAuditEvent } from "../../audit/record.ts";
-import { createMailer } from "../../mail/mailer.ts";
-import { renderMessage } from "../../mail/messages.ts";
-import { verifiedAddressOf } from "../../mail/notify.ts";
-import { resetSecondFactor } from "../../mfa/reset.ts";
-import { secondFactorResetNotice } from "../../mfa/reset-notice.ts";
-import { findUserByUsername } from "../../users/queries.ts";
+import { findUserByUsername } from "../../../model/users/queries.ts";
+import { recordAuditEvent } from "../../../platform/audit/record.ts";
+import { createMailer } from "../../../platform/mail/mailer.ts";
+import { renderMessage } from "../../../platform/mail/messages.ts";
+import { verifiedAddressOf } from "../../../platform/mail/notify.ts";
+import { resetSecondFactor } from "../../../sign-in/mfa/reset.ts";
+import { secondFactorResetNotice } from "../../../sign-in/mfa/reset-notice.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
 

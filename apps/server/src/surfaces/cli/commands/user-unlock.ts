@@ -1,6 +1,6 @@
-import { recordAuditEvent } from "../../audit/record.ts";
-import { unlockAccount } from "../../throttle/throttle.ts";
-import { findUserByUsername } from "../../users/queries.ts";
+import { findUserByUsername } from "../../../model/users/queries.ts";
+import { recordAuditEvent } from "../../../platform/audit/record.ts";
+import { unlockAccount } from "../../../platform/throttle/throttle.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
 import { CommandFailedError } from "../usage.ts";

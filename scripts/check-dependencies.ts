@@ -18,6 +18,17 @@ const parts = [
   },
 ];
 
+/** The server's layers, lowest first (docs/architecture.md): each imports only its own layer and those below. */
+export const serverLayers = ["platform", "model", "sign-in", "protocols", "surfaces"] as const;
+
+const upwardImports: IForbiddenRuleType[] = serverLayers.slice(0, -1).map((layer, index) => ({
+  name: `no-upward-import-from-${layer}`,
+  comment: `apps/server/src/${layer} imports only its own layer and those below it (issue 42).`,
+  severity: "error",
+  from: { path: `^apps/server/src/${layer}/` },
+  to: { path: `^apps/server/src/(${serverLayers.slice(index + 1).join("|")})/` },
+}));
+
 const rules: IForbiddenRuleType[] = [
   {
     name: "no-circular",
@@ -25,6 +36,14 @@ const rules: IForbiddenRuleType[] = [
     severity: "error",
     from: {},
     to: { circular: true },
+  },
+  ...upwardImports,
+  {
+    name: "no-import-of-composition",
+    comment: "Only app.ts and server.ts compose the layers; no layer imports them back (issue 42).",
+    severity: "error",
+    from: { path: `^apps/server/src/(${serverLayers.join("|")})/` },
+    to: { path: "^apps/server/src/(app|server)[.]ts$" },
   },
 ];
 
@@ -43,7 +62,7 @@ for (const part of parts) {
   if (typeof result.output !== "string") throw new Error("dependency-cruiser: expected text output");
   const count = result.exitCode;
   violations += count;
-  console.log(`imports of the ${part.name}: ${count === 0 ? "no cycle" : `${count} violation(s)`}`);
+  console.log(`imports of the ${part.name}: ${count === 0 ? "no cycle, no upward import" : `${count} violation(s)`}`);
   if (count > 0) console.log(result.output);
 }
 process.exit(violations === 0 ? 0 : 1);

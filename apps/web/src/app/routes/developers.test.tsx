@@ -2,7 +2,7 @@ import type { DeveloperApplication, DeveloperApplications } from "@kpi-id/contra
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { json, mockFetch } from "../../../test/fetch-mock.ts";
+import { apiError, json, mockFetch } from "../../../test/fetch-mock.ts";
 import { renderApp, student } from "../../../test/render.tsx";
 
 const id = "0b6a2b0e-7c55-4d6f-9a39-0a1a3c1f2e11";
@@ -88,5 +88,22 @@ describe("the developers' page", () => {
     expect(screen.getByText("Testers (0 of 25)")).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId("integration-failure")).toHaveTextContent("Wrong secret"));
     expect(screen.getByText("3 sign-ins in the last 30 days")).toBeInTheDocument();
+  });
+
+  it("keeps the reason a review request was refused beside the form, in English", async () => {
+    mockFetch({
+      "GET /user": () => json(student),
+      [`GET /api/developers/applications/${id}`]: () => json(application),
+      [`GET /api/developers/applications/${id}/health`]: () => json({ signInsPerDay: [], failures: [] }),
+      [`POST /api/developers/applications/${id}/review`]: () => apiError("developer.insecure_uri"),
+    });
+    renderApp(`/en/developers/${id}`);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText("What the application is for"), "Timetables for every group");
+    await user.type(screen.getByLabelText("The data it needs and why"), "The study group, to show its timetable");
+    await user.click(screen.getByRole("button", { name: "Request review" }));
+    const refused = await screen.findByTestId("review-refused");
+    expect(refused).toHaveTextContent("The request was not accepted");
+    expect(refused).toHaveTextContent("A live application may only have https addresses");
   });
 });

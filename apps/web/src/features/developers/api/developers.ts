@@ -55,14 +55,23 @@ export const addPerson = (id: string, role: "owners" | "testers", person: string
 export const removePerson = (id: string, role: "owners" | "testers", userId: string) =>
   postJson(`${base}/${id}/${role}/remove`, { userId }, developerApplicationSchema);
 
-/** One change on the page: the page's answers reload after it, a refusal is said in a toast. */
-export function useDeveloperChange<I, O>(change: (input: I) => Promise<O>, onDone?: (answer: O) => void) {
+/**
+ * One change on the page: the page's answers reload after it, a refusal is said in a toast, or, with
+ * `toast: false`, left to the caller to show beside its form (`error` of the answer).
+ */
+export function useDeveloperChange<I, O>(
+  change: (input: I) => Promise<O>,
+  onDone?: (answer: O) => void,
+  { toast = true }: { toast?: boolean } = {},
+) {
   const queryClient = useQueryClient();
   const describeError = useErrorMessage();
   return useMutation({
     mutationFn: change,
     onSuccess: (answer) => onDone?.(answer),
     onSettled: () => queryClient.invalidateQueries({ queryKey: developersQueryKey }),
-    onError: (error) => notify("error", describeError(error, "developers:errors.generic").message),
+    onError: (error) => {
+      if (toast) notify("error", describeError(error, "developers:errors.generic").message);
+    },
   });
 }

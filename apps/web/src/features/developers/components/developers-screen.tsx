@@ -68,20 +68,23 @@ export function DevelopersScreen() {
             </div>
             {full && data.allowed ? <p className="text-sm text-muted-foreground">{t("list.full")}</p> : null}
             {data.applications.length === 0 ? <p className="text-muted-foreground">{t("list.empty")}</p> : null}
-            <ul className="divide-y divide-border rounded-lg border border-border" aria-labelledby="my-applications">
-              {data.applications.map((application) => (
-                <li key={application.id} className="flex flex-wrap items-center justify-between gap-2 p-3">
-                  <Link
-                    className="min-h-11 content-center font-medium text-primary underline-offset-4 hover:underline"
-                    to={localizePath(language, `/developers/${application.id}`)}
-                    data-testid="developer-application-link"
-                  >
-                    {language === "en" ? application.titleEn || application.title : application.title}
-                  </Link>
-                  <LifecycleBadge application={application} />
-                </li>
-              ))}
-            </ul>
+            {/* No list for no application: an empty bordered list would draw a stray line under the note. */}
+            {data.applications.length > 0 ? (
+              <ul className="divide-y divide-border rounded-lg border border-border" aria-labelledby="my-applications">
+                {data.applications.map((application) => (
+                  <li key={application.id} className="flex flex-wrap items-center justify-between gap-2 p-3">
+                    <Link
+                      className="min-h-11 content-center font-medium text-primary underline-offset-4 hover:underline"
+                      to={localizePath(language, `/developers/${application.id}`)}
+                      data-testid="developer-application-link"
+                    >
+                      {language === "en" ? application.titleEn || application.title : application.title}
+                    </Link>
+                    <LifecycleBadge application={application} />
+                  </li>
+                ))}
+              </ul>
+            ) : null}
           </section>
         </Card>
       ) : null}

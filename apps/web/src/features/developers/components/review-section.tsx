@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Label } from "@/components/ui/label.tsx";
+import { useErrorMessage } from "@/lib/error-message.ts";
 import { requestReview, useDeveloperChange } from "../api/developers.ts";
 import { DeveloperSection } from "./section.tsx";
 
@@ -16,7 +17,11 @@ export function ReviewSection({ application }: { application: DeveloperApplicati
   const id = useId();
   const [purpose, setPurpose] = useState("");
   const [dataNeeded, setDataNeeded] = useState("");
-  const send = useDeveloperChange(() => requestReview(application.id, { purpose, dataNeeded }));
+  const describeError = useErrorMessage();
+  // A refusal (an http address left for a live application, a request too short) stays beside the form.
+  const send = useDeveloperChange(() => requestReview(application.id, { purpose, dataNeeded }), undefined, {
+    toast: false,
+  });
   const { review } = application;
   const open = (application.lifecycle === "testing" || application.lifecycle === "rejected") && !application.suspended;
   const submit = (event: FormEvent) => {
@@ -61,6 +66,11 @@ export function ReviewSection({ application }: { application: DeveloperApplicati
               onChange={(event) => setDataNeeded(event.target.value)}
             />
           </div>
+          {send.isError ? (
+            <Alert variant="destructive" title={t("review.refusedTitle")} testId="review-refused">
+              {describeError(send.error, "developers:errors.generic").message}
+            </Alert>
+          ) : null}
           <div>
             <Button type="submit" loading={send.isPending} data-testid="request-review">
               {t("review.submit")}

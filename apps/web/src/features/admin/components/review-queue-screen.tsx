@@ -113,6 +113,7 @@ function ReviewCard({ review }: { review: ReviewRequest }) {
   const decide = useDecideReview();
   const [rejecting, setRejecting] = useState(false);
   const title = appTitle(review);
+  const otherTitle = language === "en" ? review.title : review.titleEn;
   const headingId = useId();
   const requested = new Date(review.requestedAt).toLocaleString(language === "uk" ? "uk-UA" : "en-GB", {
     dateStyle: "medium",
@@ -137,6 +138,12 @@ function ReviewCard({ review }: { review: ReviewRequest }) {
             <h3 id={headingId} className="text-base font-semibold break-words text-foreground">
               {title}
             </h3>
+            {otherTitle && otherTitle !== title ? (
+              // Both names are checked: an application must not pass itself off as a university service in either.
+              <p className="text-sm break-words text-foreground" data-testid="review-other-title">
+                {t("admin-reviews:otherTitle")} <span lang={language === "en" ? "uk" : "en"}>{otherTitle}</span>
+              </p>
+            ) : null}
             <p className="text-sm text-muted-foreground">
               {t("admin-reviews:requested", { date: requested })}
               {" · "}
@@ -148,7 +155,12 @@ function ReviewCard({ review }: { review: ReviewRequest }) {
               </Link>
             </p>
           </div>
-          {review.description ? <p className="text-sm break-words text-foreground">{review.description}</p> : null}
+          {review.description ? (
+            // The Ukrainian description (the queue carries that one).
+            <p className="text-sm break-words text-foreground" lang="uk">
+              {review.description}
+            </p>
+          ) : null}
           <dl className="grid gap-3 sm:grid-cols-2">
             <Fact term={t("admin-reviews:purpose")}>{review.purpose}</Fact>
             <Fact term={t("admin-reviews:dataNeeded")}>{review.dataNeeded}</Fact>

@@ -58,6 +58,8 @@ describe("the console's review queue", () => {
     openQueue("en");
     const card = await screen.findByTestId("review-request");
     expect(within(card).getByRole("heading", { name: "Student council vote" })).toBeInTheDocument();
+    // The other language's name too: an application must pass itself off as nothing in either.
+    expect(within(card).getByTestId("review-other-title")).toHaveTextContent("In Ukrainian: Голосування студради");
     expect(within(card).getByText(request.purpose)).toBeInTheDocument();
     expect(within(card).getByText(request.dataNeeded)).toBeInTheDocument();
     expect(within(card).getByText("What the application is for")).toBeInTheDocument();

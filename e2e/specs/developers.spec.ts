@@ -1,0 +1,115 @@
+import type { Browser, Page, TestInfo } from "@playwright/test";
+import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
+import { ConsolePage } from "../pages/console-page.ts";
+import { DevelopersPage, type NewApplication, ReviewQueuePage } from "../pages/developers-page.ts";
+import { LoginPage } from "../pages/login-page.ts";
+
+const widths = [390, 1280] as const;
+
+/** The page as it is now at a phone's and a laptop's width, for a person to look at (never compared). */
+async function photograph(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** An operator (the demo employee, console admin) signed in with Diia in a browser of their own. */
+async function operatorConsole(browser: Browser, language: "uk" | "en") {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const console = new ConsolePage(page, language);
+  await console.signInWithDiia("employee");
+  await console.open();
+  return { context, page };
+}
+
+const applicationOf = (language: "uk" | "en", stamp: string): NewApplication => ({
+  title: `Голосування ${language} ${stamp}`,
+  titleEn: `Vote ${language} ${stamp}`,
+  description: "Вибори до студентської ради факультету",
+  descriptionEn: "Elections to the faculty's student council",
+  homePageUrl: "https://vote.example.org",
+  privacyPolicyUrl: "https://vote.example.org/privacy",
+  redirectUris: ["https://vote.example.org/callback", "http://localhost:5173/callback"],
+});
+
+for (const language of ["uk", "en"] as const) {
+  test.describe(`the developers' page (${language})`, () => {
+    test("a student registers an application, keeps the secret, adds a tester, asks for review; an operator approves; it is live", async ({
+      page,
+      context,
+      browser,
+      baseURL,
+    }, testInfo) => {
+      // Two sign-ins (one through the Diia phone), two pages of photographs and four axe runs.
+      test.setTimeout(240_000);
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
+      const developers = new DevelopersPage(page, language);
+      const application = applicationOf(language, Date.now().toString(36));
+      const title = language === "en" ? application.titleEn : application.title;
+
+      await signInWithPassword(new LoginPage(page, language), demoUsers.student);
+      await developers.goto();
+      await expectNoAxeViolations(page, "the developers' page");
+      await photograph(page, testInfo, `developers-${language}`);
+
+      await developers.startNew();
+      await developers.fill(application);
+      await expectNoAxeViolations(page, "the new application's form");
+      await photograph(page, testInfo, `developers-new-${language}`);
+
+      // The secret is shown once, with the application's id; the copy button puts exactly it on the clipboard.
+      const { appId, secret } = await developers.register();
+      expect(appId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(secret.length).toBeGreaterThanOrEqual(32);
+      expect(await developers.copySecret()).toBe(secret);
+      await expect(page.getByText(developers.text.copied)).toHaveCount(0, { timeout: 20_000 });
+      await expectNoAxeViolations(page, "the secret shown once");
+      await photograph(page, testInfo, `developers-secret-${language}`);
+
+      // In testing; the secret is never shown again.
+      await developers.open(title);
+      await expect(developers.lifecycle).toHaveText(developers.text.testing);
+      await expect(page.getByText(secret)).toHaveCount(0);
+      await developers.addTester(demoUsers.newcomer.username);
+      const purpose = "Online elections to the faculty's student council, run by the council itself.";
+      const dataNeeded =
+        "The name, to show who voted; the study group, to hand each voter the ballot of their faculty.";
+      // http://localhost is fine while testing, never live: the request is refused, and says so beside the form.
+      await developers.requestReview(purpose, dataNeeded, "refused");
+      await expect(developers.reviewRefused).toContainText(developers.text.httpsOnly);
+      await expect(developers.lifecycle).toHaveText(developers.text.testing);
+      await developers.saveRedirectUris(["https://vote.example.org/callback"]);
+      await developers.requestReview(purpose, dataNeeded);
+      await expect(developers.lifecycle).toHaveText(developers.text.inReview);
+      await expectNoAxeViolations(page, "an application waiting for review");
+
+      // The operator reads the request in the console's queue: a rejection without a reason is refused there.
+      const operator = await operatorConsole(browser, language);
+      try {
+        const queue = new ReviewQueuePage(operator.page, language);
+        await queue.open();
+        const request = queue.request(title);
+        await expect(request).toContainText("Online elections to the faculty's student council");
+        await expect(request).toContainText("https://vote.example.org/callback");
+        await expect(request).toContainText(demoUsers.student.username);
+        await expectNoAxeViolations(operator.page, "the review queue");
+        await photograph(operator.page, testInfo, `console-reviews-${language}`);
+        await queue.rejectWithoutReason(title);
+        await expectNoAxeViolations(operator.page, "a rejection without a reason");
+        await queue.cancelRejection(title);
+        await queue.approve(title);
+      } finally {
+        await operator.context.close();
+      }
+
+      // The owner sees it live.
+      await developers.gotoApplication(appId);
+      await expect(developers.lifecycle).toHaveText(developers.text.live);
+      await expect(page.getByText(developers.text.liveText)).toBeVisible();
+      await expect(developers.reviewPending).toHaveCount(0);
+    });
+  });
+}

@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningBankIdStandIn, startBankIdStandIn } from "../../../sandbox/src/bankid/index.ts";
 import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
 import { endpointsOf } from "./fuzz/endpoints.ts";
@@ -40,6 +41,7 @@ describe.each(databaseKinds)("web attacks on %s", (kind) => {
   let t: TestApp;
   let google: RunningGoogleStandIn;
   let diia: RunningDiiaStandIn;
+  let bankId: RunningBankIdStandIn;
   let cookie = "";
   let appId = "";
   let allowedOrigins: Set<string>;
@@ -47,18 +49,26 @@ describe.each(databaseKinds)("web attacks on %s", (kind) => {
   beforeAll(async () => {
     google = await startGoogleStandIn({ productUrl: TEST_PUBLIC_URL, port: 0 });
     diia = await startTestDiia();
-    t = await createTestApp(kind, { ...googleSettings(google), ...diia.env });
+    // BankID configured through its stand-in, so its routes run their real checks on the hostile values.
+    bankId = await startBankIdStandIn({ productUrl: TEST_PUBLIC_URL, port: 0 });
+    t = await createTestApp(kind, { ...googleSettings(google), ...diia.env, ...bankId.env });
     const person = await addPerson(t.app, { username: "visitor", fullName: "Відвідувач" }, "visitor passphrase");
     const { application } = await addApplication(t.app);
     appId = application.id;
     await grantAccess(t.app.db, person.id, application.id);
     cookie = await signIn(t.app, "visitor", "visitor passphrase");
-    allowedOrigins = new Set([TEST_ORIGIN, new URL(google.issuer).origin, "https://app.example.edu"]);
+    allowedOrigins = new Set([
+      TEST_ORIGIN,
+      new URL(google.issuer).origin,
+      new URL(bankId.env.BANKID_BASE_URL ?? TEST_ORIGIN).origin,
+      "https://app.example.edu",
+    ]);
   });
   afterAll(async () => {
     await t.close();
     await google.close();
     await diia.close();
+    await bankId.close();
   });
 
   function assertSafeRedirect(response: LightMyRequestResponse, what: string): void {

@@ -126,6 +126,21 @@ const consoleCalls: ConsoleCall[] = [
     body: {},
     answer: { status: 404, code: "admin.import_job_not_found" },
   },
+  // The developers' applications waiting for review, and suspending one (issue 39); {id} names no application here.
+  { method: "GET", route: "/api/admin/reviews", allowed: adminOnly },
+  {
+    method: "POST",
+    route: "/api/admin/reviews/{id}",
+    allowed: adminOnly,
+    body: { decision: "approved" },
+    answer: { status: 409, code: "admin.review_not_pending" },
+  },
+  {
+    method: "POST",
+    route: "/api/admin/applications/{app}/suspension",
+    allowed: adminOnly,
+    body: { suspended: false },
+  },
   { method: "GET", route: "/api/admin/audit", allowed: adminOnly, query: "?type=sign_in" },
   { method: "GET", route: "/api/admin/audit/export", allowed: adminOnly, query: "?result=failure" },
   { method: "GET", route: "/api/admin/keys", allowed: adminOnly },

@@ -140,7 +140,10 @@ describe.each(databaseKinds)("OpenID Connect from the instance's memory on %s", 
     const { application, secret } = await addApplication(test.app);
     await grantAccess(test.app.db, person.id, application.id);
     const cookie = await signIn(test.app, `cached${people}`, password, { origin });
-    /** The exchange's status and statements (a refusal with the application from memory: its audit row alone). */
+    /**
+     * The exchange's status and statements: a refusal with the application from memory writes its audit row and
+     * the owners' integration-health note (one statement each), and reads nothing.
+     */
     const exchange = async (appSecret: string) => {
       const redirect = await test.app.inject({ url: `/api/app-redirect?appId=${application.id}`, headers: { cookie } });
       const ticketId = new URL(String(redirect.headers.location)).searchParams.get("ticketId") ?? "";
@@ -154,8 +157,8 @@ describe.each(databaseKinds)("OpenID Connect from the instance's memory on %s", 
     expect((await exchange(secret)).status).toBe(200);
     await setApplicationSecretHash(test.app.db, application.id, hashTokenHex("the replacement secret"));
     expect((await exchange(secret)).status).toBe(401);
-    await expect.poll(async () => (await exchange("a wrong secret")).statements).toBe(1);
-    expect(await exchange(secret)).toEqual({ status: 401, statements: 1 });
+    await expect.poll(async () => (await exchange("a wrong secret")).statements).toBe(2);
+    expect(await exchange(secret)).toEqual({ status: 401, statements: 2 });
     expect((await exchange("the replacement secret")).status).toBe(200);
   });
 });

@@ -17,8 +17,16 @@ export async function recordIntegrationFailure(
   reason: IntegrationFailureReason,
 ): Promise<void> {
   try {
-    await db.insertInto("integration_failures").values({ application_id: applicationId, protocol, reason }).execute();
+    // One statement (a failing integration may send many): the note goes in, and the notes beyond the newest
+    // integrationFailureLimit go out. The delete sees the table as it was before the insert, so it keeps the
+    // newest limit − 1 older notes beside the new one.
     await db
+      .with("noted", (cte) =>
+        cte
+          .insertInto("integration_failures")
+          .values({ application_id: applicationId, protocol, reason })
+          .returning("id"),
+      )
       .deleteFrom("integration_failures")
       .where("application_id", "=", applicationId)
       .where(
@@ -29,7 +37,7 @@ export async function recordIntegrationFailure(
           .select("id")
           .where("application_id", "=", applicationId)
           .orderBy("id", "desc")
-          .offset(integrationFailureLimit)
+          .offset(integrationFailureLimit - 1)
           .limit(1),
       )
       .execute();

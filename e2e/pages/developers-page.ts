@@ -20,6 +20,7 @@ const labels = {
     inReview: "На перевірці",
     live: "Працює для всіх",
     liveText: "Застосунок працює для всіх.",
+    suspended: "Призупинено",
     refused: "Запит не прийнято",
     httpsOnly: "лише адреси https",
   },
@@ -41,6 +42,7 @@ const labels = {
     inReview: "In review",
     live: "Live",
     liveText: "The application is live.",
+    suspended: "Suspended",
     refused: "The request was not accepted",
     httpsOnly: "only have https addresses",
   },
@@ -181,6 +183,11 @@ const consoleLabels = {
     cancel: "Скасувати",
     reasonRequired: "Напишіть причину відмови",
     approved: "схвалено: він працює для всіх.",
+    suspend: "Призупинити застосунок",
+    resume: "Відновити застосунок",
+    reason: "Причина (її побачать власники в листі)",
+    suspendedDone: "призупинено.",
+    resumedDone: "відновлено.",
   },
   en: {
     nav: "Application reviews",
@@ -191,6 +198,11 @@ const consoleLabels = {
     cancel: "Cancel",
     reasonRequired: "Write why it is rejected",
     approved: "is approved: it works for everyone.",
+    suspend: "Suspend the application",
+    resume: "Resume the application",
+    reason: "Reason (the owners see it in their e-mail)",
+    suspendedDone: "is suspended.",
+    resumedDone: "is resumed.",
   },
 } as const;
 
@@ -235,5 +247,34 @@ export class ReviewQueuePage {
     await this.page.getByTestId("confirm-action").click();
     await expect(this.page.getByText(this.text.approved).first()).toBeVisible();
     await expect(this.request(title)).toHaveCount(0);
+  }
+}
+
+/** The Suspension section of the console's application screen /{lang}/admin/applications/{id}. */
+export class ApplicationSuspension {
+  readonly page: Page;
+  readonly language: Language;
+  readonly text: (typeof consoleLabels)[Language];
+  readonly section: Locator;
+
+  constructor(page: Page, language: Language) {
+    this.page = page;
+    this.language = language;
+    this.text = consoleLabels[language];
+    this.section = page.getByTestId("application-suspension");
+  }
+
+  async open(appId: string): Promise<void> {
+    await this.page.goto(`/${this.language}/admin/applications/${appId}`);
+    await expect(this.section).toBeVisible();
+  }
+
+  /** Suspend (with a reason for the owners) or resume, confirming the question the button asks. */
+  async change(action: "suspend" | "resume", reason = ""): Promise<void> {
+    if (reason) await this.section.getByLabel(this.text.reason).fill(reason);
+    await this.section.getByRole("button", { name: this.text[action] }).click();
+    await this.page.getByTestId("confirm-action").click();
+    const done = action === "suspend" ? this.text.suspendedDone : this.text.resumedDone;
+    await expect(this.page.getByText(done).first()).toBeVisible();
   }
 }

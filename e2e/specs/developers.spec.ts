@@ -2,7 +2,12 @@ import type { Browser, Page, TestInfo } from "@playwright/test";
 import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
 import { ConsentPage } from "../pages/consent-page.ts";
 import { ConsolePage } from "../pages/console-page.ts";
-import { DevelopersPage, type NewApplication, ReviewQueuePage } from "../pages/developers-page.ts";
+import {
+  ApplicationSuspension,
+  DevelopersPage,
+  type NewApplication,
+  ReviewQueuePage,
+} from "../pages/developers-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { signInThroughRedirect, startManualOidcSample } from "../tools/developer-client.ts";
 
@@ -128,7 +133,8 @@ for (const language of ["uk", "en"] as const) {
 
         // The operator reads the request in the console's queue: a rejection without a reason is refused there.
         const operator = await operatorConsole(browser, language);
-        try {
+        cleanups.push(() => operator.context.close());
+        {
           const queue = new ReviewQueuePage(operator.page, language);
           await queue.open();
           const request = queue.request(title);
@@ -141,8 +147,6 @@ for (const language of ["uk", "en"] as const) {
           await expectNoAxeViolations(operator.page, "a rejection without a reason");
           await queue.cancelRejection(title);
           await queue.approve(title);
-        } finally {
-          await operator.context.close();
         }
 
         // The owner sees it live.
@@ -167,6 +171,17 @@ for (const language of ["uk", "en"] as const) {
           },
         });
         expect(name).toBe(outsider.fullName);
+
+        // An operator suspends it from its console screen (after a confirmation) and resumes it; the owner sees both.
+        const suspension = new ApplicationSuspension(operator.page, language);
+        await suspension.open(appId);
+        await suspension.change("suspend", "Reports of phishing through its sign-in page");
+        await photograph(operator.page, testInfo, `console-suspension-${language}`);
+        await developers.gotoApplication(appId);
+        await expect(developers.lifecycle).toHaveText(developers.text.suspended);
+        await suspension.change("resume");
+        await developers.gotoApplication(appId);
+        await expect(developers.lifecycle).toHaveText(developers.text.live);
       } finally {
         for (const cleanup of cleanups.reverse()) await cleanup();
       }

@@ -14,7 +14,7 @@ import { Section } from "./person-sections.tsx";
 
 /**
  * Suspend or resume an application (its sign-ins stop at once; its owners are told by e-mail). Where the
- * detail does not say whether the application is suspended, both actions are offered.
+ * detail does not say whether the application is suspended, both actions are offered until one is done here.
  */
 export function SuspensionSection({ application }: { application: AdminApplicationDetail }) {
   const { t } = useTranslation(["admin-reviews", "admin"]);
@@ -24,14 +24,17 @@ export function SuspensionSection({ application }: { application: AdminApplicati
   const allowed = useCan("apps.manage");
   const change = useSuspension(application.id);
   const [reason, setReason] = useState("");
+  // What this operator last did here, for a detail that does not say (the server's answer wins when it does).
+  const [done, setDone] = useState<boolean>();
   const title = appTitle(application);
-  const state = application.suspended;
+  const state = application.suspended ?? done;
   const run = (suspended: boolean) =>
     change.mutate(
       { suspended, reason: reason.trim() },
       {
         onSuccess: () => {
           setReason("");
+          setDone(suspended);
           notify(
             "success",
             t(suspended ? "admin-reviews:suspension.suspended_done" : "admin-reviews:suspension.resumed_done", {

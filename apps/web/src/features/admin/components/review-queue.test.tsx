@@ -206,11 +206,17 @@ describe("suspending an application from the console", () => {
     );
   });
 
-  it("offers both actions when the server does not say whether the application is suspended", async () => {
-    openApplication("en", detail({}));
+  it("offers both actions when the server does not say whether the application is suspended, then says what was done", async () => {
+    const { user } = openApplication("en", detail({}));
     const section = await screen.findByTestId("application-suspension");
     expect(within(section).getByTestId("suspension-state")).toHaveAttribute("data-suspended", "unknown");
-    expect(within(section).getByRole("button", { name: "Suspend the application" })).toBeInTheDocument();
+    expect(within(section).getByRole("button", { name: "Resume the application" })).toBeInTheDocument();
+    await user.click(within(section).getByRole("button", { name: "Suspend the application" }));
+    await user.click(within(await screen.findByRole("dialog")).getByRole("button", { name: "Suspend" }));
+    await waitFor(() =>
+      expect(within(section).getByTestId("suspension-state")).toHaveAttribute("data-suspended", "true"),
+    );
+    expect(within(section).queryByRole("button", { name: "Suspend the application" })).not.toBeInTheDocument();
     expect(within(section).getByRole("button", { name: "Resume the application" })).toBeInTheDocument();
   });
 });

@@ -38,6 +38,13 @@ const screens: { name: string; open: (page: Page, language: string) => Promise<v
     },
   },
   {
+    name: "reviews",
+    open: async (page, language) => {
+      await page.goto(`/${language}/admin/reviews`);
+      await expect(page.getByTestId("review-count")).toBeVisible();
+    },
+  },
+  {
     name: "audit",
     open: async (page, language) => {
       await page.goto(`/${language}/admin/audit`);
@@ -71,7 +78,7 @@ const screens: { name: string; open: (page: Page, language: string) => Promise<v
 for (const language of ["uk", "en"] as const) {
   for (const width of [390, 1280]) {
     test(`every console screen passes axe at ${width} px (${language})`, async ({ page }) => {
-      // A Diia sign-in and eight full-page axe runs on a machine shared with other work.
+      // A Diia sign-in and nine full-page axe runs on a machine shared with other work.
       test.setTimeout(240_000);
       await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
       const console = new ConsolePage(page, language);

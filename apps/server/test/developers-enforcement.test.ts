@@ -67,7 +67,14 @@ describe.each(databaseKinds)("testing, review and suspension of a developer's ap
       headers: { cookie: owner.cookie },
     });
     expect(detail.json()).toMatchObject({ suspended: true });
+    // The console's application screen knows it too (its Suspend/Resume control).
+    const consoleDetail = async () =>
+      (
+        await t.app.inject({ url: `/api/admin/applications/${application.id}`, headers: { cookie: admin.cookie } })
+      ).json();
+    expect(await consoleDetail()).toMatchObject({ suspended: true });
     await post(suspension, { suspended: false }, admin.cookie);
+    expect(await consoleDetail()).toMatchObject({ suspended: false, lifecycle: "testing" });
     expect(String((await open(owner.cookie, application.id)).headers.location)).toContain("ticketId=");
     const audited = await t.app.db
       .selectFrom("audit_events")

@@ -47,6 +47,9 @@ function detailView(row: ApplicationRow) {
     firstParty: row.first_party,
     backchannelLogoutUri: row.backchannel_logout_uri,
     deviceFlow: row.oidc_device_flow,
+    // Self-registered applications go through testing and review; an operator's suspension stops every sign-in.
+    lifecycle: row.lifecycle,
+    suspended: row.suspended_at !== null,
     createdAt: isoOf(row.created_at),
     updatedAt: isoOf(row.updated_at),
   };

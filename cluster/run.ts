@@ -16,9 +16,11 @@ import { diiaAcrossInstances } from "./scenarios/diia-across.ts";
 import { killDuringSignIns } from "./scenarios/kill-instance.ts";
 import { metricsOnEveryInstance } from "./scenarios/metrics.ts";
 import { postgresRestartUnderLoad } from "./scenarios/postgres-restart.ts";
+import { rollingUpgrade } from "./scenarios/rolling-upgrade.ts";
 import { sharedSessions } from "./scenarios/shared-sessions.ts";
 
-const overallTimeoutMs = 8 * 60 * 1000;
+// The rolling upgrade (five instance starts, a checkout of the previous release) takes about 3-4 minutes of it.
+const overallTimeoutMs = 15 * 60 * 1000;
 const loadPeopleCount = 200;
 
 function people(): { diiaPerson: ClusterContext["diiaPerson"]; people: SeedPerson[]; loadPeople: SeedPerson[] } {
@@ -89,6 +91,8 @@ async function main(): Promise<number> {
       origin: publicUrl,
       diia,
       ...cast,
+      workDir,
+      databaseAdminUrl: adminUrl,
       restartInstance: async (index) => {
         const name = index === 0 ? "a" : "b";
         const port = ports[index] ?? 0;
@@ -109,8 +113,11 @@ async function main(): Promise<number> {
         return postgresRestartUnderLoad(c);
       },
       metricsOnEveryInstance,
+      rollingUpgrade,
     ];
-    for (const scenario of scenarios) {
+    // CLUSTER_ONLY=rollingUpgrade runs one scenario by its function's name (while working on it).
+    const only = process.env.CLUSTER_ONLY;
+    for (const scenario of scenarios.filter((each) => !only || each.name === only)) {
       try {
         const report = await scenario(context);
         reports.push(report);

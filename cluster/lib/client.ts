@@ -6,6 +6,12 @@ export interface ClientOptions {
   clientIp?: string;
   requestId?: string;
   timeoutMs?: number;
+  /**
+   * A new connection for each request (Connection: close). nginx's reload closes its idle keep-alive
+   * connections, and a request sent on one just then fails before reaching nginx; a browser sends it again,
+   * this client would count it as failed. The rolling upgrade reloads nginx, so its load sets this.
+   */
+  closeConnection?: boolean;
 }
 
 export interface Answer {
@@ -25,6 +31,7 @@ export async function call(
   if (options.clientIp) headers["x-forwarded-for"] = options.clientIp;
   if (options.requestId) headers["x-request-id"] = options.requestId;
   if (options.cookie) headers.cookie = options.cookie;
+  if (options.closeConnection) headers.connection = "close";
   if (options.json !== undefined) {
     headers["content-type"] = "application/json";
     headers.origin = options.origin;

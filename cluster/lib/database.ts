@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createUser, migrate, openDatabase, type PasswordHasher } from "@kpi-id/server/testing";
 import pg from "pg";
+import type { ReleaseDatabaseTools } from "./previous-release.ts";
 
 export interface ClusterDatabase {
   url: string;
@@ -45,10 +46,16 @@ export interface SeedPerson {
  * people. Load-test people share one real argon2id hash of the same password: the sign-ins still
  * verify it in full, only the set-up skips hashing it hundreds of times.
  */
-export async function seedClusterDatabase(url: string, hasher: PasswordHasher, people: SeedPerson[]): Promise<void> {
-  const handle = await openDatabase({ url, dataDir: "unused", poolMax: 4 });
+export async function seedClusterDatabase(
+  url: string,
+  hasher: PasswordHasher,
+  people: SeedPerson[],
+  /** Another release's migrations and createUser (the rolling upgrade seeds the previous release's schema). */
+  tools: ReleaseDatabaseTools = { openDatabase, migrate, createUser },
+): Promise<void> {
+  const handle = await tools.openDatabase({ url, dataDir: "unused", poolMax: 4 });
   try {
-    await migrate(handle);
+    await tools.migrate(handle);
     const hashes = new Map<string, string>();
     const sharedHasher: PasswordHasher = {
       hash: async (password) => {
@@ -59,7 +66,7 @@ export async function seedClusterDatabase(url: string, hasher: PasswordHasher, p
       verify: hasher.verify,
     };
     for (const person of people) {
-      await createUser(
+      await tools.createUser(
         handle.db,
         sharedHasher,
         { username: person.username, fullName: person.fullName, taxId: person.taxId },

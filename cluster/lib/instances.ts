@@ -41,9 +41,11 @@ export async function startInstance(
   port: number,
   env: Record<string, string>,
   logDir: string,
+  /** Another release's bin/kpi-id-server.js (the rolling upgrade starts the previous one). */
+  entry: string = productionEntry,
 ): Promise<Instance> {
   const log = createWriteStream(join(logDir, `${name}.log`), { flags: "a" });
-  const child = spawn(process.execPath, [...productionNodeFlags, productionEntry], {
+  const child = spawn(process.execPath, [...productionNodeFlags, entry], {
     env: { ...process.env, ...productionEnvironment, ...env, HOST: "127.0.0.1", PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });

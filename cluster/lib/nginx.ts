@@ -12,6 +12,11 @@ export interface RunningNginx {
   /** The access log lines: request id, status, upstream address(es), upstream status(es). */
   accessLog(): NginxLogLine[];
   stop(): Promise<void>;
+  /**
+   * Sends requests to these instances only: the configuration rewritten and nginx reloaded (SIGHUP). Old
+   * workers finish the requests they hold; new ones never pick an instance left out, which drains it.
+   */
+  setUpstreams(upstreams: string[]): Promise<void>;
 }
 
 export interface NginxLogLine {
@@ -60,6 +65,12 @@ export async function startNginx(prefix: string, port: number, upstreams: string
   return {
     url,
     accessLog: () => parseLog(join(prefix, "access.log")),
+    setUpstreams: async (chosen) => {
+      writeFileSync(configPath, renderNginxConfig(prefix, `127.0.0.1:${port}`, chosen));
+      child.kill("SIGHUP");
+      // The master starts new workers once it has read the file; a second is ample on a loaded machine.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    },
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));

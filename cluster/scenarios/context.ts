@@ -15,6 +15,10 @@ export interface ClusterContext {
   people: SeedPerson[];
   /** People for the load under faults, one sign-in each at a time (distinct accounts and addresses). */
   loadPeople: SeedPerson[];
+  /** The run's directory (logs, data directories); a scenario may put its own things there. */
+  workDir: string;
+  /** DATABASE_URL as given: a scenario that needs a database of its own creates it there. */
+  databaseAdminUrl: string;
   /** Starts instance `index` again on its port after it was killed. */
   restartInstance(index: number): Promise<void>;
 }

@@ -34,14 +34,15 @@ export interface PreviousRelease {
 
 const dependencyFiles = ["apps/server/package.json", "packages/contracts/package.json"];
 
-function dependenciesOf(file: string): string {
+/** Every dependency a package.json declares (runtime and dev), with its version range. */
+function dependenciesOf(file: string): Map<string, string> {
   const { dependencies, devDependencies } = JSON.parse(file) as Record<string, Record<string, string> | undefined>;
-  return JSON.stringify({ dependencies, devDependencies: devDependencies ?? {} });
+  return new Map(Object.entries({ ...devDependencies, ...dependencies }));
 }
 
 /**
  * `git worktree add` of the previous release, with a node_modules that links every installed package of
- * the current checkout (their versions must be the ones it declared, which is checked) and its own
+ * the current checkout (the ranges it declared must be today's, which is checked) and its own
  * workspace links (@kpi-id/*, relative), so its server imports its own contracts.
  */
 export async function checkOutPreviousRelease(workDir: string): Promise<PreviousRelease> {
@@ -54,12 +55,15 @@ export async function checkOutPreviousRelease(workDir: string): Promise<Previous
     await run("git", ["-C", repositoryRoot, "worktree", "remove", "--force", root]).catch(() => undefined);
   };
   try {
-    // The dependencies declared then must equal today's (other than dev tools): otherwise linking today's
-    // node_modules would run it on packages it never ran on.
+    // Every dependency it declared must be declared today with the same range: otherwise linking today's
+    // node_modules would run it on packages it never ran on. Dependencies added since do not matter to it.
     for (const file of dependencyFiles) {
-      const then = dependenciesOf(readFileSync(join(root, file), "utf8"));
       const now = dependenciesOf(readFileSync(join(repositoryRoot, file), "utf8"));
-      if (then !== now) throw new Error(`${file}: the previous release declares other dependencies than today's`);
+      for (const [name, range] of dependenciesOf(readFileSync(join(root, file), "utf8"))) {
+        if (now.get(name) !== range) {
+          throw new Error(`${file}: the previous release wants ${name}@${range}, today has ${now.get(name) ?? "none"}`);
+        }
+      }
     }
     const modules = join(root, "node_modules");
     mkdirSync(modules);

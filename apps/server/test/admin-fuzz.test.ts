@@ -32,7 +32,7 @@ describe(`fuzzing the console's import, audit, keys and service endpoints as an 
 
   it("answers generated filters, cursors and files without a 5xx", async () => {
     const endpoints = endpointsOf(t.app).filter((endpoint) =>
-      /^\/api\/admin\/(import|audit|keys|service|people\/\{id\}\/(second-factor|recovery|erase)|applications\/\{id\})/.test(
+      /^\/api\/admin\/(import|audit|keys|service|reviews|people\/\{id\}\/(second-factor|recovery|erase)|applications\/\{id\})/.test(
         endpoint.path,
       ),
     );
@@ -45,6 +45,7 @@ describe(`fuzzing the console's import, audit, keys and service endpoints as an 
       "GET /api/admin/import/jobs/latest",
       "GET /api/admin/import/jobs/{id}",
       "GET /api/admin/keys",
+      "GET /api/admin/reviews",
       "GET /api/admin/service",
       "POST /api/admin/applications/{id}",
       "POST /api/admin/applications/{id}/access/bulk-grant",
@@ -53,12 +54,14 @@ describe(`fuzzing the console's import, audit, keys and service endpoints as an 
       "POST /api/admin/applications/{id}/rotate-secret",
       "POST /api/admin/applications/{id}/rules",
       "POST /api/admin/applications/{id}/rules/remove",
+      "POST /api/admin/applications/{id}/suspension",
       "POST /api/admin/import/jobs",
       "POST /api/admin/import/jobs/{id}/cancel",
       "POST /api/admin/keys/rotate",
       "POST /api/admin/people/{id}/erase",
       "POST /api/admin/people/{id}/recovery-mail",
       "POST /api/admin/people/{id}/second-factor/reset",
+      "POST /api/admin/reviews/{id}",
     ]);
     const known = {
       person: ["fuzz.target", personId],

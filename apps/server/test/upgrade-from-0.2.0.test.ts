@@ -126,7 +126,18 @@ describe.each(databaseKinds)("upgrading a database 0.2.0 made (%s)", (kind) => {
   it("applies the third round's migrations and keeps every row of every table", () => {
     expect(applied[0]).toMatch(/^0415_/);
     expect([...before.values()].reduce((sum, rows) => sum + rows.length, 0)).toBeGreaterThan(100);
-    for (const table of ["users", "student_records", "employee_positions", "sessions", "totp_factors"]) {
+    for (const table of [
+      "users",
+      "student_records",
+      "employee_positions",
+      "sessions",
+      "totp_factors",
+      "webauthn_credentials",
+      "oidc_consents",
+      "saml_service_providers",
+      "scim_tokens",
+      "audit_events",
+    ]) {
       expect(before.get(table)?.length, table).toBeGreaterThan(0);
     }
     for (const [table, rows] of before) expect(after.get(table), table).toEqual(rows);

@@ -22,8 +22,17 @@ const bounds = {
   userinfo: 1,
   // The old token with its grant; then its use, the new refresh token and the access token as one durable write.
   refresh: 2,
-  // 21 with the application in memory (issue 41's goal is 12; docs/performance.md, eleventh pass, says what is left).
-  oidcPasswordLogin: 22,
+  // Issue 41's goal is 12; docs/performance.md, eleventh pass, lists them before and after:
+  //  1. the application, when this instance has not yet kept it in memory (12 when it has)
+  //  2. GET /oidc/auth: the interaction (our route then reads nothing: the browser has no session)
+  //  3.–8. the password sign-in: the person by username, the throttle, the second factor, the login grant with its
+  //     audit row, the grant's use with the person, the session with its audit row
+  //  9. the provider resuming (the sign-in's next): the KPI ID session with the person
+  // 10. the interaction, with its grant, provider session and the person's access to the application
+  // 11. one write: the interaction's removal, the provider session, the grant, the code and the audit row
+  // 12. POST /oidc/token: the code with its grant and session (the person from memory, kept at 10)
+  // 13. the code's use and the access token, one durable write
+  oidcPasswordLogin: 13,
 };
 
 const password = "correct horse battery staple";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./text.ts";
 
 /**
  * What an erasure (an operator's, on request) or an anonymisation (the schedule's, for people who left)
@@ -31,7 +32,7 @@ export type ErasedCounts = z.infer<typeof erasedCountsSchema>;
  * POST /api/admin/people/{id}/erase: the operator types the person's username to confirm, so an erasure
  * is never one stray click (or one replayed request about someone else).
  */
-export const personErasureRequestSchema = z.object({ username: z.string().max(200) });
+export const personErasureRequestSchema = z.object({ username: text().max(200) });
 export type PersonErasureRequest = z.infer<typeof personErasureRequestSchema>;
 
 export const personErasureResultSchema = z.object({ done: z.literal(true), erased: erasedCountsSchema });

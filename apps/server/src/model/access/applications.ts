@@ -49,15 +49,18 @@ export function accessibleApplicationIds(userId: RawBuilder<unknown> | string): 
   )`;
 }
 
+/** An application's id: a value, or an SQL expression of the statement the access check is part of. */
+type ApplicationId = RawBuilder<unknown> | string;
+
 /** Whether the person is one of the application's owners or named testers, as one SQL expression. */
-function namedTester(userId: string, applicationId: string): RawBuilder<boolean> {
+function namedTester(userId: string, applicationId: ApplicationId): RawBuilder<boolean> {
   return sql<boolean>`(
     exists (select 1 from application_owners where user_id = ${userId} and application_id = ${applicationId})
     or exists (select 1 from application_testers where user_id = ${userId} and application_id = ${applicationId}))`;
 }
 
 /** Whether the person may use the application now, as one SQL expression (its parameters bound in it). */
-export function applicationAccess(userId: string, applicationId: string): RawBuilder<boolean> {
+export function applicationAccess(userId: string, applicationId: ApplicationId): RawBuilder<boolean> {
   return sql<boolean>`coalesce((
     select case
       when gate.suspended_at is not null then false
@@ -68,7 +71,7 @@ export function applicationAccess(userId: string, applicationId: string): RawBui
 }
 
 /** The operator's rules, grants and exclusions: who may use a live application. */
-function ruledAccess(userId: string, applicationId: string): RawBuilder<boolean> {
+function ruledAccess(userId: string, applicationId: ApplicationId): RawBuilder<boolean> {
   return sql<boolean>`(
       not exists (select 1 from access_exclusions where user_id = ${userId} and application_id = ${applicationId})
       and (

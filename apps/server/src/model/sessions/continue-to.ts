@@ -26,7 +26,8 @@ export const continueToSchema = z.discriminatedUnion("kind", [
     state: text().max(appStateMaxLength).optional(),
     redirectUri: text().max(appRedirectUriMaxLength).optional(),
   }),
-  z.object({ kind: z.literal("oidc"), uid: text().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
+  // An application's OpenID Connect sign-in; `resume` when the provider decides it once someone is signed in.
+  z.object({ kind: z.literal("oidc"), uid: text().regex(/^[A-Za-z0-9_-]{1,64}$/), resume: z.literal(true).optional() }),
   // The device sign-in page (/{lang}/device), with the code the person came with (device-routes.ts).
   z.object({ kind: z.literal("device"), userCode: deviceUserCodeSchema.optional() }),
   // A SAML service provider's AuthnRequest waiting on the server (saml_pending_requests.id).
@@ -45,6 +46,13 @@ const continueCookie = signedCookie("kpi_id_continue", pendingSchema, 3800);
 /** Where a SAML sign-in continues (saml/sso-routes.ts serves it); sessions sit below the protocols. */
 export const samlContinuePath = "/saml/continue";
 
+/**
+ * Where the OpenID Connect provider resumes an interaction (its `/auth/{uid}`, under oidc/provider.ts's prefix):
+ * an interaction started only because nobody was signed in goes there straight after the sign-in
+ * (oidc/interaction-routes.ts), the provider deciding the rest as for a request that arrives signed in.
+ */
+export const oidcResumePath = "/oidc/auth";
+
 /** The page a sign-in continues to. */
 export function destinationOf(continueTo: ContinueTo, language: Language): string {
   switch (continueTo.kind) {
@@ -62,7 +70,7 @@ export function destinationOf(continueTo: ContinueTo, language: Language): strin
     case "device":
       return `/${language}/device${continueTo.userCode ? `?user_code=${encodeURIComponent(continueTo.userCode)}` : ""}`;
     case "oidc":
-      return `${oidcInteractionPath}/${encodeURIComponent(continueTo.uid)}`;
+      return `${continueTo.resume ? oidcResumePath : oidcInteractionPath}/${encodeURIComponent(continueTo.uid)}`;
     case "saml":
       return `${samlContinuePath}/${encodeURIComponent(continueTo.requestId)}`;
   }

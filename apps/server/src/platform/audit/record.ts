@@ -30,7 +30,7 @@ const userAgentLimit = 512;
 /** An audit row as inserted; it always carries its time. */
 export type AuditRow = Insertable<AuditEventsTable> & { occurred_at: Date };
 
-function auditRow(event: AuditEvent): AuditRow {
+export function auditRow(event: AuditEvent): AuditRow {
   return {
     occurred_at: event.occurredAt ?? new Date(),
     event_type: event.type,

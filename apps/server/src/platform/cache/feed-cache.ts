@@ -191,3 +191,24 @@ export async function readThrough<V>(
   if (value !== undefined) cache.store(key, value, now + readThroughTtlMs, mark, now);
   return value;
 }
+
+/**
+ * The same read, always from PostgreSQL (a gate that must see the table now), its answer kept in `cache` for
+ * the reads through it that follow (the token endpoint after an authorization) when nothing changed meanwhile.
+ */
+export async function readFresh<V>(
+  cache: FeedCache<V>,
+  key: string,
+  read: () => Promise<V | undefined>,
+  now = Date.now(),
+): Promise<V | undefined> {
+  const mark = cache.mark();
+  const value = await read();
+  if (value !== undefined) storeRead(cache, key, value, mark, now);
+  return value;
+}
+
+/** Keeps an answer read after `mark` was taken (as readThrough would), unless something changed since. */
+export function storeRead<V>(cache: FeedCache<V>, key: string, value: V, mark: number, now = Date.now()): void {
+  cache.store(key, value, now + readThroughTtlMs, mark, now);
+}

@@ -1,6 +1,6 @@
 import { interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
-import { hasApplicationAccess } from "../../model/access/applications.ts";
 import type { Db } from "../../platform/db/schema.ts";
+import { requestAccess } from "./request-access.ts";
 
 /**
  * The authorization endpoint's access check, as a prompt of its own after
@@ -19,7 +19,7 @@ export function applicationAccessPrompt(db: Db) {
         const accountId = ctx.oidc.session?.accountId;
         const clientId = ctx.oidc.client?.clientId;
         if (!accountId || !clientId) return Check.NO_NEED_TO_PROMPT;
-        return (await hasApplicationAccess(db, accountId, clientId)) ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT;
+        return (await requestAccess(db, accountId, clientId)) ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT;
       },
     ),
   );

@@ -12,9 +12,11 @@ import {
 } from "../../model/people/profile.ts";
 import { strengthOfMethod } from "../../model/sessions/strength.ts";
 import { findUserById } from "../../model/users/queries.ts";
-import { readThrough } from "../../platform/cache/feed-cache.ts";
+import { readFresh, readThrough, storeRead } from "../../platform/cache/feed-cache.ts";
 import type { Database, User } from "../../platform/db/schema.ts";
 import type { AccountCache, AccountRow } from "./account-cache.ts";
+import { rememberAccess, requestAccess } from "./request-access.ts";
+import { currentOidcMemory } from "./request-memory.ts";
 
 /** Which claims each scope releases. `kpi_tax_id` only under `tax_id`, which an application must be allowed. */
 export const scopeClaims = {
@@ -116,6 +118,9 @@ async function findAccountRow(
   };
 }
 
+const accountKey = (userId: string, token: { clientId: string; scope?: string }) =>
+  `${userId} ${token.clientId} ${includesKpiScope(token.scope) ? "roles" : ""}`;
+
 /** With a token, the row from the instance's memory when it is there (the provider asks at every use of one). */
 function cachedAccountRow(
   db: Kysely<Database>,
@@ -124,8 +129,42 @@ function cachedAccountRow(
   token: { clientId?: string; scope?: string } | undefined,
 ): Promise<AccountRow | undefined> {
   if (!cache || !token?.clientId) return findAccountRow(db, userId, token);
-  const key = `${userId} ${token.clientId} ${includesKpiScope(token.scope) ? "roles" : ""}`;
-  return readThrough(cache, key, () => findAccountRow(db, userId, token));
+  const { clientId, scope } = token;
+  return readThrough(cache, accountKey(userId, { clientId, scope }), () => findAccountRow(db, userId, token));
+}
+
+/**
+ * At the authorization endpoint (no token yet): the person and whether they may use the requesting application.
+ * The person of the request's KPI ID session is the one the provider's session follows (kpi-session.ts), read by
+ * this request already, and a resumed interaction's read brought their access (request-memory.ts); otherwise both
+ * are read from the table in one statement. The access prompt and the grant take the answer from the request
+ * (request-access.ts); the row is kept in the instance's memory for the code's use at the token endpoint that
+ * follows (the same key as the token's, whose scope is the one asked for here) unless something changed since
+ * the request began.
+ */
+async function authorizationAccountRow(
+  db: Kysely<Database>,
+  cache: AccountCache | undefined,
+  userId: string,
+  token: { clientId: string; scope: string },
+): Promise<AccountRow | undefined> {
+  const { clientId } = token;
+  const memory = currentOidcMemory();
+  const person = memory?.person;
+  if (person?.id === userId && !includesKpiScope(token.scope)) {
+    const row: AccountRow = { user: { ...person }, allowed: await requestAccess(db, userId, clientId) };
+    if (cache && memory?.accountsMark !== undefined)
+      storeRead(cache, accountKey(userId, token), row, memory.accountsMark);
+    return row;
+  }
+  const read = () => findAccountRow(db, userId, token);
+  const row = cache ? readFresh(cache, accountKey(userId, token), read) : read();
+  rememberAccess(
+    userId,
+    clientId,
+    row.then((found) => found?.allowed === true),
+  );
+  return row;
 }
 
 /**
@@ -135,10 +174,15 @@ function cachedAccountRow(
  * is then "not found", so the token endpoint answers invalid_grant and userinfo invalid_token.
  */
 export function createFindAccount(db: Kysely<Database>, affiliationScope: string, cache?: AccountCache): FindAccount {
-  return async (_ctx, sub, token): Promise<Account | undefined> => {
+  return async (ctx, sub, token): Promise<Account | undefined> => {
     if (!isUuid(sub)) return undefined;
-    const account = await cachedAccountRow(db, cache, sub, token);
-    if (account?.user.status !== "active" || !account.allowed) return undefined;
+    const clientId = token ? undefined : ctx?.oidc?.client?.clientId;
+    const account =
+      clientId && isUuid(clientId)
+        ? await authorizationAccountRow(db, cache, sub, { clientId, scope: String(ctx.oidc.params?.scope ?? "") })
+        : await cachedAccountRow(db, cache, sub, token);
+    // Without a token the person's access is the access prompt's question (access.ts), not a reason to forget them.
+    if (account?.user.status !== "active" || (token && !account.allowed)) return undefined;
     const { user } = account;
     // The provider filters these by the granted scopes and claims. With a token, the roles were read with the
     // person when its scope holds kpi (the scopes claims are made for are never wider than the token's); without

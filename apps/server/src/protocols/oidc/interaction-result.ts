@@ -10,6 +10,30 @@ export function requestedScopes(interaction: Interaction): string[] {
   return typeof scope === "string" ? scope.split(" ").filter(Boolean) : [];
 }
 
+/**
+ * An interaction the provider started only because nobody was signed in (its reasons: no provider session, no
+ * KPI ID session; no `prompt`, no `max_age`, no device):
+ * once a KPI ID session exists, the provider answers it by itself when it resumes, as it does a request that
+ * arrives signed in: its session follows the KPI ID session (kpi-session.ts), its access prompt asks about the
+ * application (access.ts), and its grant comes without a screen or not at all (session-grant.ts), in which case
+ * it starts a new interaction, for access or consent, that comes to our route. The route writes nothing for it.
+ */
+export function resumesByItself(interaction: {
+  prompt: { name: string; reasons: string[] };
+  params: Record<string, unknown>;
+  deviceCode?: string;
+}): boolean {
+  const { name, reasons } = interaction.prompt;
+  const { prompt, max_age: maxAge } = interaction.params;
+  return (
+    name === "login" &&
+    reasons.every((reason) => reason === "no_session" || reason === "kpi_id_session") &&
+    prompt === undefined &&
+    maxAge === undefined &&
+    !interaction.deviceCode
+  );
+}
+
 export function clientIdOf(interaction: Interaction): string {
   return String(interaction.params.client_id ?? "");
 }

@@ -11,13 +11,14 @@ import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { refusedForTesting } from "../../model/developers/testing.ts";
 import { secondFactorSetUpPath, stepUpSignInPath } from "../../model/sessions/complete-sign-in.ts";
 import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
+import { readSessionCookie } from "../../model/sessions/cookie.ts";
 import { currentSession, requireSession } from "../../model/sessions/current.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError, hasCode } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { canStepUp } from "../../sign-in/mfa/decision.ts";
-import { approvedResult, clientIdOf, deniedResult, requestedScopes } from "./interaction-result.ts";
+import { approvedResult, clientIdOf, deniedResult, requestedScopes, resumesByItself } from "./interaction-result.ts";
 import { signInTime } from "./kpi-session.ts";
 import { interactionPath, oidcTtl } from "./provider.ts";
 import type { OidcRuntime } from "./runtime.ts";
@@ -27,6 +28,14 @@ import { interactionAcrValues, needsStepUp } from "./step-up.ts";
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
 
 const uidParams = z.object({ uid: text().min(1).max(64) });
+/** The application's ui_locales and whether the provider decides the rest itself, as its interaction URL says (provider.ts). */
+const interactionQuery = z.object({ ui_locales: text().max(256).optional(), resume: z.literal("1").optional() });
+
+/** The uid the provider's interaction cookie names (the value only: it decides nothing but where to go next). */
+function providerInteractionCookie(provider: Provider, request: FastifyRequest): string | undefined {
+  const name = (provider as unknown as { cookieName(type: string): string }).cookieName("interaction");
+  return request.cookies[name];
+}
 
 /** The refusal's reason in the audit log and in `access_denied`'s description to the application. */
 const noAccess = "no access to this application";
@@ -110,23 +119,38 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
             "With one: a first-party application continues at once; others go to the consent screen, which " +
             "also tells a person without access to the application that they have none.",
           params: uidParams,
+          querystring: interactionQuery,
         },
       },
       async (request, reply) => {
         const { provider } = runtime;
+        const { uid } = request.params;
+        const sessionCookie = readSessionCookie(request) !== undefined;
+        // Sent here by the provider a moment ago (its interaction cookie names this uid) with no KPI ID session:
+        // the sign-in screen, in the application's ui_locales, without reading the interaction; after the
+        // sign-in, straight back to the provider when it decides the rest by itself (resume=1, provider.ts).
+        // The address decides nothing the provider does not check again: a wrong resume=1 costs a detour.
+        if (!sessionCookie && providerInteractionCookie(provider, request) === uid) {
+          const resume = request.query.resume === "1" ? true : undefined;
+          rememberContinueTo(reply, { kind: "oidc", uid, resume });
+          return reply.redirect(`/${requestLanguage(request, request.query.ui_locales)}/`, 303);
+        }
         let interaction: Interaction;
         try {
-          interaction = await loadInteraction(provider, request, reply, request.params.uid);
+          interaction = await loadInteraction(provider, request, reply, uid);
         } catch (error) {
           if (!hasCode(error, "oidc.interaction_not_found")) throw error;
           // A browser arrives here by navigation: the consent screen explains the expiry in the person's language.
           const language = requestLanguage(request);
           return reply.redirect(`/${language}/consent?uid=${encodeURIComponent(request.params.uid)}`, 303);
         }
+        // The provider checks the KPI ID session itself when it resumes (and clears a dead cookie: kpi-session.ts).
+        if (sessionCookie && resumesByItself(interaction)) return reply.redirect(interaction.returnTo, 303);
         const language = requestLanguage(request, interaction.params.ui_locales);
         const session = await currentSession(request, reply);
         if (!session || needsFreshSignIn(interaction, session)) {
-          rememberContinueTo(reply, { kind: "oidc", uid: interaction.uid });
+          const resume = resumesByItself(interaction) ? true : undefined;
+          rememberContinueTo(reply, { kind: "oidc", uid: interaction.uid, resume });
           // A signed-in person asked to prove who they are again sees the sign-in screen anyway (reauth=1).
           return reply.redirect(session ? `/${language}/?reauth=1` : `/${language}/`, 303);
         }

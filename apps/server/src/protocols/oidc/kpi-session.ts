@@ -8,6 +8,7 @@ import { lastAuthenticatedAt, sessionAmr } from "../../model/sessions/strength.t
 import type { Config } from "../../platform/config/index.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { sessionAcr } from "./acr.ts";
+import { currentOidcMemory } from "./request-memory.ts";
 
 export interface KpiSessionOptions {
   config: Config;
@@ -26,12 +27,35 @@ export function kpiSessionToken(ctx: Pick<Koa, "cookies">, config: Config): stri
 // Loaded once per request: the session mirror and the login check both ask.
 const loaded = new WeakMap<IncomingMessage, Promise<LoadedSession | undefined>>();
 
-/** The live KPI ID session of the request, if any. */
+/** Clears the KPI ID session cookie (the attributes it was set with: model/sessions/cookie.ts). */
+export function clearKpiSessionCookie(ctx: Pick<Koa, "cookies">, config: Config): void {
+  ctx.cookies.set(sessionCookieName(config), null, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config.secureCookies,
+    signed: false,
+  });
+}
+
+/**
+ * The live KPI ID session of the request, if any. A cookie that names no live session is cleared, as the
+ * server's own routes do (sessions/current.ts): the interaction route sends a browser with a session cookie
+ * straight back to the provider (interaction-routes.ts), so a dead one must not outlive this answer.
+ */
 export function kpiSessionOf(ctx: Koa, { config, db, clock }: KpiSessionOptions): Promise<LoadedSession | undefined> {
   let session = loaded.get(ctx.req);
   if (!session) {
     const token = kpiSessionToken(ctx, config);
-    session = token ? loadSession(db, token, config.sessions, clock()) : Promise.resolve(undefined);
+    session = token
+      ? loadSession(db, token, config.sessions, clock()).then((live) => {
+          if (!live) clearKpiSessionCookie(ctx, config);
+          // The request's later reads take the person from here (request-memory.ts, claims.ts).
+          const memory = currentOidcMemory();
+          if (live && memory) memory.person = live.user;
+          return live;
+        })
+      : Promise.resolve(undefined);
     loaded.set(ctx.req, session);
   }
   return session;

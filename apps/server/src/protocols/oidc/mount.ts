@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Db } from "../../platform/db/schema.ts";
 import { interactionPath, oidcPrefix } from "./provider.ts";
 import { OidcRequestMemory, withOidcMemory } from "./request-memory.ts";
 import type { OidcRuntime } from "./runtime.ts";
@@ -21,26 +20,10 @@ const providerCsp =
  */
 const callbacks = new WeakMap<object, ReturnType<OidcRuntime["provider"]["callback"]>>();
 
-/**
- * Each provider request keeps what it reads and writes of the provider's storage in its own memory and
- * sends its writes as one statement before the answer leaves (request-memory.ts).
- */
-function rememberEachRequest(db: Db) {
-  return async (_ctx: unknown, next: () => Promise<unknown>) => {
-    const memory = new OidcRequestMemory(true);
-    try {
-      await withOidcMemory(memory, next);
-    } finally {
-      await memory.flush(db);
-    }
-  };
-}
-
 /** Koa composes its middleware on every callback() call; do it once per provider. */
-function callbackOf(runtime: OidcRuntime, db: Db) {
+function callbackOf(runtime: OidcRuntime) {
   let callback = callbacks.get(runtime.provider);
   if (!callback) {
-    runtime.provider.use(rememberEachRequest(db));
     callback = runtime.provider.callback();
     callbacks.set(runtime.provider, callback);
   }
@@ -102,7 +85,7 @@ export async function mountProvider(app: FastifyInstance, runtime: OidcRuntime):
         reply.raw.removeHeader("content-security-policy");
         reply.raw.setHeader("content-security-policy", providerCsp);
         reply.hijack();
-        callbackOf(runtime, app.db)(raw, reply.raw);
+        callbackOf(runtime)(raw, reply.raw);
       };
       const options = { config: { csrf: false } };
       scope.all("/", options, handler);

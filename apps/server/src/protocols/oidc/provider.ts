@@ -4,7 +4,6 @@ import Provider, { type Configuration, errors, interactionPolicy, type KoaContex
 import { hasApplicationAccess } from "../../model/access/applications.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { isUuid } from "../../model/apps/queries.ts";
-import { sessionCookieName } from "../../model/sessions/cookie.ts";
 import { deleteSessionByToken } from "../../model/sessions/store.ts";
 import type { Config } from "../../platform/config/index.ts";
 import { matchesTokenHash } from "../../platform/crypto/tokens.ts";
@@ -17,10 +16,12 @@ import { createFindAccount, scopeClaims } from "./claims.ts";
 import { oidcScopes } from "./clients.ts";
 import { deviceFlowFeature, sendDeviceLinksToDevicePage } from "./device-flow.ts";
 import { guardDeviceFlow } from "./device-guard.ts";
+import { resumesByItself } from "./interaction-result.ts";
 import { deriveKey, keyActivationDelaySeconds } from "./keys.ts";
-import { kpiSessionOf, kpiSessionToken, mirrorKpiSession } from "./kpi-session.ts";
+import { clearKpiSessionCookie, kpiSessionOf, kpiSessionToken, mirrorKpiSession } from "./kpi-session.ts";
 import { logoutSource, postLogoutSuccessSource, renderError } from "./pages.ts";
 import type { ProviderOptions } from "./provider-options.ts";
+import { rememberEachRequest } from "./request-memory.ts";
 import { loadSessionGrant } from "./session-grant.ts";
 import { needsStepUp } from "./step-up.ts";
 
@@ -85,6 +86,21 @@ function loginPolicy(options: ProviderOptions) {
   );
   policy.add(applicationAccessPrompt(options.db), 1);
   return policy;
+}
+
+/**
+ * Where the provider sends the browser for an interaction: our route, with the application's `ui_locales` and
+ * whether the interaction is one the provider decides by itself once someone is signed in (`resume=1`,
+ * interaction-routes.ts), so that a browser with no KPI ID session goes on to the sign-in screen, and after it
+ * straight back to the provider, without the route reading the interaction.
+ */
+function interactionUrl(interaction: Parameters<typeof resumesByItself>[0] & { uid: string }): string {
+  const path = `${interactionPath}/${interaction.uid}`;
+  const query = new URLSearchParams();
+  const locales = interaction.params.ui_locales;
+  if (typeof locales === "string" && locales) query.set("ui_locales", locales);
+  if (resumesByItself(interaction)) query.set("resume", "1");
+  return query.size ? `${path}?${query}` : path;
 }
 
 /**
@@ -156,7 +172,7 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
     // Discovery's acr_values_supported; the ID token's acr says which the session achieved.
     acrValues: [refedsSfa, refedsMfa],
     interactions: {
-      url: (_ctx, interaction) => `${interactionPath}/${interaction.uid}`,
+      url: (_ctx, interaction) => interactionUrl(interaction),
       policy: loginPolicy(options),
     },
     renderError,
@@ -197,6 +213,8 @@ export function createProvider(options: ProviderOptions): Provider {
   (provider.Client.prototype as unknown as { compareClientSecret: typeof compareHashedSecret }).compareClientSecret =
     compareHashedSecret;
   mirrorKpiSession(provider, options);
+  // First, so that every middleware below (the audit's among them) writes into the request's one statement.
+  provider.use(rememberEachRequest(options.db, options.caches.accounts));
   provider.use(answerLateRefusals);
   sendDeviceLinksToDevicePage(provider, config);
   guardDeviceFlow(provider, options);
@@ -243,12 +261,6 @@ function endKpiSessionOnLogout({ config, db, audit }: ProviderOptions) {
         userAgent: userAgent || undefined,
       });
     }
-    ctx.cookies.set(sessionCookieName(config), null, {
-      path: "/",
-      httpOnly: true,
-      sameSite: "lax",
-      secure: config.secureCookies,
-      signed: false,
-    });
+    clearKpiSessionCookie(ctx, config);
   };
 }

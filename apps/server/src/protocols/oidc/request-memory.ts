@@ -1,7 +1,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "kysely";
+import { applicationAccess } from "../../model/access/applications.ts";
+import { type AuditEvent, auditRow } from "../../platform/audit/record.ts";
 import { synchronousCommitOff } from "../../platform/db/commit.ts";
-import type { Db } from "../../platform/db/schema.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
 
 /** One oidc_payloads row as the adapter writes it (the payload as JSON text, the id as stored). */
 export interface OidcRow {
@@ -41,11 +43,19 @@ export class OidcRequestMemory {
   private readonly rows = new Map<string, OidcRow | null>();
   private readonly writes = new Map<string, Write>();
   private readonly storedIds = new Map<string, string>();
+  private audits: AuditEvent[] = [];
 
   readonly deferWrites: boolean;
+  /** The instance's account cache's mark when the request began (claims.ts keeps what the request read). */
+  readonly accountsMark: number | undefined;
+  /** The person of the request's KPI ID session, once read (kpi-session.ts). */
+  person: User | undefined;
+  /** Whether a person may use an application, as this request found it (request-access.ts). */
+  readonly access = new Map<string, Promise<boolean>>();
 
-  constructor(deferWrites: boolean) {
+  constructor(deferWrites: boolean, accountsMark?: number) {
     this.deferWrites = deferWrites;
+    this.accountsMark = accountsMark;
   }
 
   /** Each token is hashed once per request (find, consume and destroy all need its stored id). */
@@ -113,6 +123,13 @@ export class OidcRequestMemory {
     return true;
   }
 
+  /** An audit row written with the request's other writes (the authorization's oidc_sign_in row). */
+  deferAudit(event: AuditEvent): boolean {
+    if (!this.deferWrites) return false;
+    this.audits.push(event);
+    return true;
+  }
+
   /** Every row of a grant is gone (revokeByGrantId, after a flush). */
   revokeGrant(grantId: string): void {
     for (const [key, row] of this.rows) if (row?.grant_id === grantId) this.rows.set(key, null);
@@ -120,15 +137,18 @@ export class OidcRequestMemory {
 
   /**
    * The deferred writes as one statement (data-modifying CTEs; one write per row, the last of the
-   * request's). It commits without waiting for the disk only when it holds nothing but newly issued
+   * request's; the audit rows). It commits without waiting for the disk only when it holds nothing but newly issued
    * codes and tokens (adapter.ts, issuedTokenModels); a use or a removal makes it durable.
    */
   async flush(db: Db): Promise<void> {
-    if (this.writes.size === 0) return;
+    if (this.writes.size === 0 && this.audits.length === 0) return;
     const writes = [...this.writes.values()];
     this.writes.clear();
+    const audits = this.audits;
+    this.audits = [];
     const pairs = (list: { type: string; id: string }[]) => sql.join(list.map(({ type, id }) => sql`(${type}, ${id})`));
     const ctes = [];
+    if (audits.length) ctes.push(sql`audited as (${db.insertInto("audit_events").values(audits.map(auditRow))})`);
     const destroyed = writes.flatMap((write) => (write.kind === "destroy" ? [write] : []));
     if (destroyed.length)
       ctes.push(sql`destroyed as (delete from oidc_payloads where (type, id) in (${pairs(destroyed)}))`);
@@ -165,15 +185,47 @@ export function withOidcMemory<T>(memory: OidcRequestMemory, run: () => T): T {
   return requestMemory.run(memory, run);
 }
 
-type SelectedRow = Omit<OidcRow, "payload"> & { payload: Record<string, unknown>; found: boolean };
+/**
+ * The provider's first middleware (provider.ts): each provider request keeps what it reads and writes of the
+ * provider's storage in its own memory, and sends its writes, with the audit rows its middleware wrote, as one
+ * statement before the answer leaves (Koa answers once the whole chain has returned).
+ */
+export function rememberEachRequest(db: Db, accounts?: { mark(): number }) {
+  return async (_ctx: unknown, next: () => Promise<unknown>) => {
+    const memory = new OidcRequestMemory(true, accounts?.mark());
+    try {
+      await withOidcMemory(memory, next);
+    } finally {
+      await memory.flush(db);
+    }
+  };
+}
 
-const asRow = ({ found: _found, ...row }: SelectedRow): OidcRow => ({ ...row, payload: JSON.stringify(row.payload) });
+type SelectedRow = Omit<OidcRow, "payload"> & {
+  payload: Record<string, unknown>;
+  found: boolean;
+  allowed: boolean | null;
+};
+
+const asRow = ({ found: _found, allowed: _allowed, ...row }: SelectedRow): OidcRow => ({
+  ...row,
+  payload: JSON.stringify(row.payload),
+});
+
+export const accessKey = (userId: string, clientId: string) => `${userId} ${clientId}`;
+
+/** The application an interaction is for, as a uuid (null when its client_id is none: then no access). */
+const interactionClient = sql`(case when found.payload#>>'{params,client_id}'
+  ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
+  then (found.payload#>>'{params,client_id}')::uuid end)`;
 
 /**
  * A row by id, with the grant and the provider session it names, in one statement: the provider reads
  * those next in the same request (a code's or token's grant and session at the token and userinfo
  * endpoints, an interaction's grant and session when it resumes). They are remembered for this request
- * only, read in the same snapshot as the row that names them.
+ * only, read in the same snapshot as the row that names them. An interaction read once the request's KPI ID
+ * session is known (the provider resuming it) brings whether that person may use its application, which the
+ * access prompt and the account lookup ask next (request-access.ts).
  */
 export async function selectWithRelated(
   db: Db,
@@ -181,17 +233,22 @@ export async function selectWithRelated(
   type: string,
   id: string,
 ): Promise<OidcRow | undefined> {
+  const person = type === "Interaction" ? memory.person?.id : undefined;
+  const allowed = person ? applicationAccess(person, interactionClient) : sql`null::boolean`;
   const { rows } = await sql<SelectedRow>`
     with found as (select * from oidc_payloads where type = ${type} and id = ${id})
-    select true as found, found.* from found
+    select true as found, found.*, ${allowed} as allowed from found
     union all
-    select false, grant_row.* from found join oidc_payloads grant_row on grant_row.type = 'Grant'
+    select false, grant_row.*, null from found join oidc_payloads grant_row on grant_row.type = 'Grant'
       and grant_row.id in (found.payload->>'grantId', found.payload#>>'{result,consent,grantId}')
     union all
-    select false, session_row.* from found join oidc_payloads session_row on session_row.type = 'Session'
+    select false, session_row.*, null from found join oidc_payloads session_row on session_row.type = 'Session'
       and session_row.uid in (found.payload->>'sessionUid', found.payload#>>'{session,uid}')`.execute(db);
   const found = rows.find((row) => row.found);
   if (!found) return undefined;
+  const clientId = (found.payload.params as { client_id?: unknown } | undefined)?.client_id;
+  if (person && typeof clientId === "string" && found.allowed !== null)
+    memory.access.set(accessKey(person, clientId), Promise.resolve(found.allowed === true));
   for (const related of rows) if (!related.found) memory.read(asRow(related));
   const grantId = found.payload.grantId;
   if (typeof grantId === "string" && memory.find("Grant", "id", grantId) === undefined) memory.absent("Grant", grantId);

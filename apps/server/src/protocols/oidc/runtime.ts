@@ -5,6 +5,7 @@ import { type AuditEvent, recordAuditEvent } from "../../platform/audit/record.t
 import { ensureSigningKey, loadPublishedKeys } from "./keys.ts";
 import { createProvider, signingKeyRetentionSeconds } from "./provider.ts";
 import { logRefusals } from "./refusal-log.ts";
+import { currentOidcMemory } from "./request-memory.ts";
 
 // How often an instance looks for keys rotated by `kpi-id keys rotate` (or by another instance).
 const keyCheckIntervalMs = 60_000;
@@ -42,9 +43,12 @@ export class OidcRuntime {
     const keys = await loadPublishedKeys(app.db, app.config.sessionSecrets, signingKeyRetentionSeconds, app.clock());
     const fingerprint = keys.map((key) => key.kid).join(",");
     if (fingerprint === unlessFingerprint) return { fingerprint };
-    const audit = (event: AuditEvent) => {
+    const audit = async (event: AuditEvent) => {
       app.metrics?.observeAudit(event);
-      return recordAuditEvent(app.db, { ...event, occurredAt: app.clock() });
+      const stamped = { ...event, occurredAt: app.clock() };
+      // Inside a provider request the row goes with the request's other writes (request-memory.ts).
+      if (currentOidcMemory()?.deferAudit(stamped)) return;
+      await recordAuditEvent(app.db, stamped);
     };
     const caches = { applications: app.applicationCache, accounts: app.accountCache };
     const provider = createProvider({ config: app.config, db: app.db, keys, clock: app.clock, audit, caches });

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
-import { hasApplicationAccess } from "../../model/access/applications.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import type { FindApplication } from "./clients.ts";
+import { requestAccess } from "./request-access.ts";
 
 type Grant = InstanceType<Provider["Grant"]>;
 
@@ -67,7 +67,7 @@ export async function recordConsent(db: Db, question: Omit<ConsentQuestion, "pro
  * no access, which the access prompt answers).
  */
 async function consentWithoutScreen(db: Db, findApplication: FindApplication, question: ConsentQuestion) {
-  if (!(await hasApplicationAccess(db, question.accountId, question.clientId))) return undefined;
+  if (!(await requestAccess(db, question.accountId, question.clientId))) return undefined;
   const application = await findApplication(question.clientId);
   if (application?.first_party) return question.scopes;
   return rememberedConsent(db, question);

@@ -1,5 +1,9 @@
+import "reflect-metadata";
+import { webcrypto } from "node:crypto";
 import type { ServiceStatus, SigningKeys } from "@kpi-id/contracts";
+import * as x509 from "@peculiar/x509";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { saveFederation } from "../src/protocols/saml/federation.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "./support/app.ts";
 import { addPerson, manualClock, signIn } from "./support/campus.ts";
 import { addOperator } from "./support/console.ts";
@@ -91,6 +95,44 @@ describe.each(databaseKinds)("the console's signing keys and service (%s)", (kin
     expect(service.figures.pool.total).toBeGreaterThanOrEqual(1);
   });
 
+  it("lists the watched certificates, soonest ending first, with the days each has left", async () => {
+    // Two federations' metadata signers, one ending in twelve days and one ended two days ago (by the
+    // app's clock), next to the SAML key made for ten years.
+    const day = 86_400_000;
+    const ends = { ending: clock.now().getTime() + 12 * day, ended: clock.now().getTime() - 2 * day };
+    for (const [name, notAfter] of Object.entries(ends)) {
+      await saveFederation(t.app.db, {
+        name,
+        source: `https://${name}.example.org/metadata.xml`,
+        certificate: await selfSigned(name, new Date(notAfter - 365 * day), new Date(notAfter)),
+        entityCategories: [],
+      });
+    }
+    const answer = await t.app.inject({ url: "/api/admin/service", headers: { cookie: admin.cookie } });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const service = answer.json() as ServiceStatus;
+    expect(service.certificates.warningDays).toBe(30);
+    expect(service.certificates.unreadable).toEqual([]);
+    const [ended, ending, ...others] = service.certificates.certificates;
+    expect(ended).toEqual({
+      source: "federation ended metadata signer",
+      subject: "CN=ended",
+      notAfter: new Date(ends.ended).toISOString(),
+      daysLeft: -2,
+      state: "expired",
+    });
+    expect(ending).toEqual({
+      source: "federation ending metadata signer",
+      subject: "CN=ending",
+      notAfter: new Date(ends.ending).toISOString(),
+      daysLeft: 12,
+      state: "expiring",
+    });
+    const saml = others.find((certificate) => certificate.source.startsWith("SAML signing key "));
+    expect(saml?.state).toBe("valid");
+    expect(saml?.daysLeft).toBeGreaterThan(9 * 365);
+  });
+
   it("reads the same sign-in count as /metrics serves", async () => {
     const scrape = (await t.app.inject({ url: "/metrics", remoteAddress: "127.0.0.1" })).body;
     const served = [...scrape.matchAll(/^kpi_id_sign_ins_total\{[^}]*result="success"[^}]*\} (\d+)$/gm)].reduce(
@@ -102,3 +144,19 @@ describe.each(databaseKinds)("the console's signing keys and service (%s)", (kin
     expect(service.figures.signIns.success).toBe(served);
   });
 });
+
+/** A self-signed certificate (base64 DER, as the SAML tables keep it) valid between the two dates. */
+async function selfSigned(commonName: string, notBefore: Date, notAfter: Date): Promise<string> {
+  x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+  const algorithm = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
+  const keys = (await webcrypto.subtle.generateKey(algorithm, true, ["sign", "verify"])) as CryptoKeyPair;
+  const certificate = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: "01",
+    name: `CN=${commonName}`,
+    notBefore,
+    notAfter,
+    keys,
+    signingAlgorithm: algorithm,
+  });
+  return Buffer.from(certificate.rawData).toString("base64");
+}

@@ -83,6 +83,31 @@ export const serviceFiguresSchema = z.object({
 });
 export type ServiceFigures = z.infer<typeof serviceFiguresSchema>;
 
+/** How close a certificate is to its end: "expiring" within `certificateWarningDays`, "expired" once past it. */
+export const certificateExpiryStates = ["valid", "expiring", "expired"] as const;
+export type CertificateExpiryState = (typeof certificateExpiryStates)[number];
+
+/** A certificate the service depends on (SAML, the federation's metadata signer, Diia, BankID), as `doctor` lists it. */
+export const watchedCertificateSchema = z.object({
+  /** What it is for, in the operator's words: "SAML signing key abc", "DIIA_TRUST_ANCHORS certificate 1". */
+  source: text(),
+  subject: text(),
+  notAfter: text(),
+  /** Whole days until notAfter (negative once it has ended). */
+  daysLeft: z.number().int(),
+  state: z.enum(certificateExpiryStates),
+});
+export type WatchedCertificate = z.infer<typeof watchedCertificateSchema>;
+
+export const serviceCertificatesSchema = z.object({
+  /** Certificates ending within this many days are warned of (the console, `doctor`, the metric's alert). */
+  warningDays: z.number().int(),
+  certificates: z.array(watchedCertificateSchema),
+  /** Sources that could not be read (a missing file, a malformed PEM), with why. */
+  unreadable: z.array(z.object({ source: text(), problem: text() })),
+});
+export type ServiceCertificates = z.infer<typeof serviceCertificatesSchema>;
+
 export const serviceStatusSchema = z.object({
   version: text(),
   database: z.object({ kind: z.enum(databaseKindNames), serverVersion: text().nullable() }),
@@ -91,5 +116,6 @@ export const serviceStatusSchema = z.object({
   startedAt: text(),
   uptimeSeconds: z.number().int(),
   figures: serviceFiguresSchema,
+  certificates: serviceCertificatesSchema,
 });
 export type ServiceStatus = z.infer<typeof serviceStatusSchema>;

@@ -3,6 +3,7 @@ import { errorBodySchema, keyRotationSchema, serviceStatusSchema, signingKeysSch
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { sql } from "kysely";
 import { z } from "zod";
+import type { Config } from "../../platform/config/index.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { readServiceFigures } from "../../platform/metrics/figures.ts";
 import {
@@ -12,6 +13,7 @@ import {
   signingKeyRetentionSeconds,
 } from "../../protocols/oidc/signing-keys.ts";
 import { describeSamlKeys } from "../../protocols/saml/key-status.ts";
+import { certificateWarningDays, expiryState, watchedCertificates } from "../doctor/certificates.ts";
 import { checkReadiness } from "../health/readiness.ts";
 import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
 
@@ -31,6 +33,26 @@ async function databaseVersion(db: Db): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+const dayMs = 86_400_000;
+
+/** The certificates `doctor` watches, with the whole days each has left at `now` (negative once ended). */
+async function describeCertificates(db: Db, config: Config, now: Date) {
+  const { certificates, unreadable } = await watchedCertificates({ db, config });
+  return {
+    warningDays: certificateWarningDays,
+    certificates: certificates
+      .map((certificate) => ({
+        source: certificate.source,
+        subject: certificate.subject,
+        notAfter: certificate.notAfter.toISOString(),
+        daysLeft: Math.floor((certificate.notAfter.getTime() - now.getTime()) / dayMs),
+        state: expiryState(certificate.notAfter, now),
+      }))
+      .sort((a, b) => a.notAfter.localeCompare(b.notAfter)),
+    unreadable,
+  };
 }
 
 /** The console's signing keys (list, rotate the OpenID Connect key) and service screens: admin's alone. */
@@ -114,15 +136,19 @@ export const adminServiceRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "The service's state",
         description:
           "Version, database kind and server version, what /ready checks, uptime, and key figures read from " +
-          "the registry `/metrics` serves (since this process started).",
+          "the registry `/metrics` serves (since this process started), and the certificates `doctor` watches " +
+          "(SAML signing and metadata signing, the federations' metadata signers, Diia's and BankID's), soonest " +
+          "ending first, each with its notAfter, whole days left and state: `expiring` within `warningDays` (30), " +
+          "`expired` once past; a source that cannot be read is listed in `unreadable` with why.",
         response: { 200: serviceStatusSchema, ...refusals },
       },
     },
     async () => {
-      const [health, version, figures] = await Promise.all([
+      const [health, version, figures, certificates] = await Promise.all([
         checkReadiness(app),
         databaseVersion(app.db),
         readServiceFigures(app.metrics.registry),
+        describeCertificates(app.db, app.config, app.clock()),
       ]);
       const uptimeSeconds = Math.floor(process.uptime());
       return {
@@ -132,6 +158,7 @@ export const adminServiceRoutes: FastifyPluginAsyncZod = async (app) => {
         startedAt: new Date(Date.now() - uptimeSeconds * 1000).toISOString(),
         uptimeSeconds,
         figures,
+        certificates,
       };
     },
   );

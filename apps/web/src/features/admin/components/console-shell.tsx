@@ -11,6 +11,7 @@ import { localizePath, RETURN_TO_PARAM } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { cn } from "@/lib/utils.ts";
 import { useOperator } from "../api/admin-api.ts";
+import { LoadedCertificateNotice } from "./certificate-notice.tsx";
 
 const OperatorContext = createContext<AdminMe | undefined>(undefined);
 
@@ -114,6 +115,14 @@ function ConsoleNav() {
   );
 }
 
+/** The console's first screen (/admin) also warns of certificates near their end, to those who may see the service. */
+function HomeCertificateNotice() {
+  const { pathname } = useLocation();
+  const canService = useCan("service.view");
+  const home = /^(\/[a-z]{2})?\/admin\/?$/.test(pathname);
+  return canService && home ? <LoadedCertificateNotice /> : null;
+}
+
 /** The console's frame: who may enter (a role and a strong sign-in), its heading and its sections. */
 export function ConsoleShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation("admin");
@@ -139,6 +148,7 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
       {operator.data ? (
         <OperatorContext.Provider value={operator.data}>
           <ConsoleNav />
+          <HomeCertificateNotice />
           {children}
         </OperatorContext.Provider>
       ) : null}

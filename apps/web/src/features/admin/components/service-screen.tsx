@@ -5,6 +5,7 @@ import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { useServiceStatus } from "../api/service-api.ts";
+import { CertificateNotice } from "./certificate-notice.tsx";
 import { Facts, Section } from "./person-sections.tsx";
 import { useServiceWords } from "./service-words.ts";
 
@@ -160,6 +161,7 @@ export function ServiceScreen() {
       {service.isPending ? <p className="text-sm text-muted-foreground">{t("admin:loading")}</p> : null}
       {service.data ? (
         <>
+          <CertificateNotice certificates={service.data.certificates} />
           <Section title={t("admin-service:service.state")} testId="service-state">
             <StateFacts service={service.data} />
           </Section>

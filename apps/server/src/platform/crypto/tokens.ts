@@ -10,6 +10,15 @@ export function newToken(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
 }
 
+/**
+ * A signing key's id (`kid`): random like a token, but never starting with "-", which an operator's
+ * `--kid <id>` would read as another option (one id in 64 did).
+ */
+export function newKeyId(): string {
+  const id = newToken(12);
+  return id.startsWith("-") ? `k${id.slice(1)}` : id;
+}
+
 /** Tokens are high-entropy, so a fast hash is enough to keep the stored form useless to a thief. */
 export function hashToken(token: string): Buffer {
   // The one-shot hash: a Hash object per call cost a GET /user more than its database lookup once cached.

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, generateKeyPairSync, hkdfSync, randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { openWithRing, type SecretRing } from "../../platform/crypto/key-ring.ts";
-import { newToken } from "../../platform/crypto/tokens.ts";
+import { newKeyId } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
 
 export interface PrivateJwk {
@@ -80,7 +80,7 @@ function decryptJwkWithKey(kid: string, stored: string, sessionSecret: string): 
 
 function generateSigningJwk(): PrivateJwk {
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  return { ...privateKey.export({ format: "jwk" }), kid: newToken(12), alg: "RS256", use: "sig" } as PrivateJwk;
+  return { ...privateKey.export({ format: "jwk" }), kid: newKeyId(), alg: "RS256", use: "sig" } as PrivateJwk;
 }
 
 /** Stores a new key: signing from `activatesAt`, or a next key (published, not signing) when null. */

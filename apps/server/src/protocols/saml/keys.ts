@@ -4,7 +4,7 @@ import { createPrivateKey, type JsonWebKey, webcrypto } from "node:crypto";
 import * as x509 from "@peculiar/x509";
 import { sql } from "kysely";
 import type { SecretRing } from "../../platform/crypto/key-ring.ts";
-import { newToken } from "../../platform/crypto/tokens.ts";
+import { newKeyId } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { decryptJwk, encryptJwk, type PrivateJwk } from "../oidc/keys.ts";
 
@@ -44,7 +44,7 @@ async function generateKey(commonName: string, now: Date): Promise<{ jwk: Privat
     signingAlgorithm: algorithm,
   });
   const exported = (await webcrypto.subtle.exportKey("jwk", keys.privateKey)) as Record<string, unknown>;
-  const jwk = { ...exported, kid: newToken(12), alg: "RS256", use: "sig", kty: "RSA" } as PrivateJwk;
+  const jwk = { ...exported, kid: newKeyId(), alg: "RS256", use: "sig", kty: "RSA" } as PrivateJwk;
   return { jwk, certificate: Buffer.from(certificate.rawData).toString("base64") };
 }
 

@@ -37,6 +37,8 @@ const authQuerySchema = z.object({
   /** BankID's refusal instead of a code (`access_denied` when the person cancels at the bank). */
   error: text().max(64).optional(),
   error_description: text().max(1024).optional(),
+  /** The return page's language (/{lang}/bankid-auth), for an answer no pending sign-in of this browser names. */
+  lang: text().max(8).optional(),
 });
 
 /** Sign-in with BankID NBU: the redirect to NBU, the answer the /{lang}/bankid-auth page forwards, the bank list. */
@@ -109,7 +111,7 @@ export const bankIdRoutes =
       },
       async (request, reply) => {
         const pending = readPendingBankId(request);
-        const language = pending?.language ?? requestLanguage(request);
+        const language = pending?.language ?? requestLanguage(request, request.query.lang);
         const purpose = pending?.purpose ?? "signin";
         try {
           const next = await completeBankIdSignIn(requireRuntime(), request, reply, request.query);

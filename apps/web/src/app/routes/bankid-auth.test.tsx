@@ -9,7 +9,7 @@ describe("the BankID return page", () => {
     const replace = vi.spyOn(browser, "replace").mockImplementation(() => undefined);
     const spy = mockFetch({});
     renderApp("/en/bankid-auth?code=abc&state=opaque-state&extra=x");
-    await waitFor(() => expect(replace).toHaveBeenCalledWith("/bankid/auth?code=abc&state=opaque-state"));
+    await waitFor(() => expect(replace).toHaveBeenCalledWith("/bankid/auth?code=abc&state=opaque-state&lang=en"));
     expect(replace).toHaveBeenCalledTimes(1);
     expect(spy.mock.calls.some(([url]) => String(url).includes("bankid/auth"))).toBe(false);
     expect(await screen.findByRole("status")).toHaveTextContent("Finishing BankID sign-in…");
@@ -27,7 +27,7 @@ describe("the BankID return page", () => {
     mockFetch({});
     renderApp("/en/bankid-auth?error=access_denied&error_description=User%20cancelled&state=x");
     await waitFor(() =>
-      expect(replace).toHaveBeenCalledWith("/bankid/auth?state=x&error=access_denied&error_description=User+cancelled"),
+      expect(replace).toHaveBeenCalledWith("/bankid/auth?state=x&error=access_denied&error_description=User+cancelled&lang=en"),
     );
   });
 

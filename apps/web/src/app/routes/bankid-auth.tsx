@@ -22,7 +22,7 @@ export function BankIdAuthRoute() {
     // StrictMode runs effects twice in development; a code may be used only once.
     if (started.current) return;
     started.current = true;
-    browser.replace(bankIdCallbackUrl(searchParams) ?? bankIdErrorUrl(language));
+    browser.replace(bankIdCallbackUrl(searchParams, language) ?? bankIdErrorUrl(language));
   }, [searchParams, language]);
   return <ProviderReturn status={t("auth:bankid.loading")} />;
 }

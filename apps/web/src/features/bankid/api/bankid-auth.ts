@@ -34,13 +34,15 @@ const answerParams = ["code", "state", "error", "error_description"] as const;
  * (a session, or the password reset) or words the failure, and redirects onwards itself. Undefined for
  * an answer with neither code nor error.
  */
-export function bankIdCallbackUrl(search: URLSearchParams): string | undefined {
+export function bankIdCallbackUrl(search: URLSearchParams, language: Language): string | undefined {
   if (!search.get("code") && !search.get("error")) return undefined;
   const query = new URLSearchParams();
   for (const name of answerParams) {
     const value = search.get(name);
     if (value) query.set(name, value);
   }
+  // The page's language, for an answer the server can no longer tie to a pending sign-in (a replayed code).
+  query.set("lang", language);
   return `/bankid/auth?${query}`;
 }
 

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import type { z } from "zod";
 import { type BankIdConfig, bankIdAddresses, readBankIdConfig } from "./bankid.ts";
+import { type DiiaConfig, listOfCrlSources, readDiiaConfig } from "./diia.ts";
 import { ConfigError } from "./error.ts";
 import { readSamlConfig, type SamlConfig } from "./saml.ts";
 import { type Environment, environmentSchema } from "./schema.ts";
@@ -9,6 +10,7 @@ import { resolveSessionSecrets } from "./secrets.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
 export type { BankIdConfig } from "./bankid.ts";
+export type { DiiaConfig } from "./diia.ts";
 export { ConfigError } from "./error.ts";
 export type { Environment } from "./schema.ts";
 
@@ -91,51 +93,6 @@ function readMailConfig(environment: Environment, isProduction: boolean): MailCo
   }
   if (environment.SMTP_URL === undefined) return undefined;
   return { smtpUrl: environment.SMTP_URL, from: environment.MAIL_FROM };
-}
-
-export interface DiiaConfig {
-  baseUrl: string;
-  acquirerToken: string;
-  /** Value of an `Authorization: Basic` header some Diia environments ask for. */
-  authAcquirerToken?: string;
-  branchId?: string;
-  offerId?: string;
-  /** PEM certificates (inline or a file path) of the CAs that issue Diia signers' certificates. */
-  trustAnchors?: string;
-  /** PEM certificates (inline or a file path) of intermediate CAs between the anchors and signers. */
-  intermediateCas?: string;
-  /** CRL files or URLs (DER or PEM) of those CAs; empty when revocation is not checked. */
-  crls: string[];
-  /** How long a CRL past its nextUpdate still counts, while a fresh one cannot be had. */
-  crlGraceSeconds: number;
-  requestTtlSeconds: number;
-}
-
-/** DIIA_CRLS: comma-separated file paths or URLs. */
-function listOfCrlSources(value: string | undefined): string[] {
-  return (value ?? "")
-    .split(",")
-    .map((source) => source.trim())
-    .filter((source) => source !== "");
-}
-
-function readDiiaConfig(environment: Environment): DiiaConfig | undefined {
-  const { DIIA_BASE_URL: baseUrl, DIIA_ACQUIRER_TOKEN: acquirerToken } = environment;
-  if (baseUrl === undefined && acquirerToken === undefined) return undefined;
-  if (baseUrl === undefined) throw new ConfigError("DIIA_BASE_URL: is required when DIIA_ACQUIRER_TOKEN is set");
-  if (acquirerToken === undefined) throw new ConfigError("DIIA_ACQUIRER_TOKEN: is required when DIIA_BASE_URL is set");
-  return {
-    baseUrl,
-    acquirerToken,
-    authAcquirerToken: environment.DIIA_AUTH_ACQUIRER_TOKEN,
-    branchId: environment.DIIA_BRANCH_ID,
-    offerId: environment.DIIA_OFFER_ID,
-    trustAnchors: environment.DIIA_TRUST_ANCHORS,
-    intermediateCas: environment.DIIA_INTERMEDIATE_CAS,
-    crls: listOfCrlSources(environment.DIIA_CRLS),
-    crlGraceSeconds: environment.DIIA_CRL_GRACE_SECONDS,
-    requestTtlSeconds: environment.DIIA_REQUEST_TTL_SECONDS,
-  };
 }
 
 export interface GoogleConfig {

@@ -1,0 +1,49 @@
+import { ConfigError } from "./error.ts";
+import type { Environment } from "./schema.ts";
+
+// Sign-in with Diia: its settings (DIIA_*), read apart from the rest of the configuration.
+
+export interface DiiaConfig {
+  baseUrl: string;
+  acquirerToken: string;
+  /** Value of an `Authorization: Basic` header some Diia environments ask for. */
+  authAcquirerToken?: string;
+  branchId?: string;
+  offerId?: string;
+  /** PEM certificates (inline or a file path) of the CAs that issue Diia signers' certificates. */
+  trustAnchors?: string;
+  /** PEM certificates (inline or a file path) of intermediate CAs between the anchors and signers. */
+  intermediateCas?: string;
+  /** CRL files or URLs (DER or PEM) of those CAs; empty when revocation is not checked. */
+  crls: string[];
+  /** How long a CRL past its nextUpdate still counts, while a fresh one cannot be had. */
+  crlGraceSeconds: number;
+  requestTtlSeconds: number;
+}
+
+/** DIIA_CRLS: comma-separated file paths or URLs. */
+export function listOfCrlSources(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((source) => source.trim())
+    .filter((source) => source !== "");
+}
+
+export function readDiiaConfig(environment: Environment): DiiaConfig | undefined {
+  const { DIIA_BASE_URL: baseUrl, DIIA_ACQUIRER_TOKEN: acquirerToken } = environment;
+  if (baseUrl === undefined && acquirerToken === undefined) return undefined;
+  if (baseUrl === undefined) throw new ConfigError("DIIA_BASE_URL: is required when DIIA_ACQUIRER_TOKEN is set");
+  if (acquirerToken === undefined) throw new ConfigError("DIIA_ACQUIRER_TOKEN: is required when DIIA_BASE_URL is set");
+  return {
+    baseUrl,
+    acquirerToken,
+    authAcquirerToken: environment.DIIA_AUTH_ACQUIRER_TOKEN,
+    branchId: environment.DIIA_BRANCH_ID,
+    offerId: environment.DIIA_OFFER_ID,
+    trustAnchors: environment.DIIA_TRUST_ANCHORS,
+    intermediateCas: environment.DIIA_INTERMEDIATE_CAS,
+    crls: listOfCrlSources(environment.DIIA_CRLS),
+    crlGraceSeconds: environment.DIIA_CRL_GRACE_SECONDS,
+    requestTtlSeconds: environment.DIIA_REQUEST_TTL_SECONDS,
+  };
+}

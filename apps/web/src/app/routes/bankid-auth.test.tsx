@@ -27,7 +27,9 @@ describe("the BankID return page", () => {
     mockFetch({});
     renderApp("/en/bankid-auth?error=access_denied&error_description=User%20cancelled&state=x");
     await waitFor(() =>
-      expect(replace).toHaveBeenCalledWith("/bankid/auth?state=x&error=access_denied&error_description=User+cancelled&lang=en"),
+      expect(replace).toHaveBeenCalledWith(
+        "/bankid/auth?state=x&error=access_denied&error_description=User+cancelled&lang=en",
+      ),
     );
   });
 

@@ -97,6 +97,16 @@ describe.each(databaseKinds)("OpenID Connect and KPI ID sessions (%s)", (kind) =
     expect(idToken?.amr).toEqual(["pwd"]);
   });
 
+  it("the provider's session cookie is a browser-session cookie when the provider signs the person in from KPI ID's session, as after the sign-in screen (KPI ID's session restores it)", async () => {
+    const { browser } = await device();
+    const signedIn = await authorize(firstParty, browser, {});
+    expect(signedIn.leftTo?.searchParams.get("code")).toBeTruthy();
+    const line = browser.setCookieLines.get("_session");
+    expect(line).toBeDefined();
+    // No Expires or Max-Age (it was 14 days): the KPI ID session alone decides how long the person stays signed in.
+    expect(line).not.toMatch(/expires=|max-age=/i);
+  });
+
   it("prompt=none for a third-party application: consent_required until the person consented once, then a code", async () => {
     const { browser } = await device();
     expect((await authorize(thirdParty, browser, { prompt: "none" })).leftTo?.searchParams.get("error")).toBe(

@@ -30,6 +30,8 @@ export async function addOidcClient(app: FastifyInstance, settings: OidcSettings
  */
 export class TestBrowser {
   readonly cookies = new Map<string, string>();
+  /** The last Set-Cookie line for each cookie, attributes and all (lifetime checks). */
+  readonly setCookieLines = new Map<string, string>();
   private readonly origin: string;
 
   constructor(origin: string) {
@@ -55,6 +57,7 @@ export class TestBrowser {
       const [pair = ""] = set.split(";");
       const [name, ...value] = pair.split("=");
       if (!name) continue;
+      this.setCookieLines.set(name.trim(), set);
       const text = value.join("=");
       if (text === "" || /expires=Thu, 01 Jan 1970/i.test(set)) this.cookies.delete(name.trim());
       else this.cookies.set(name.trim(), text);

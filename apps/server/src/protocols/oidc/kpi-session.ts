@@ -102,7 +102,9 @@ export function mirrorKpiSession(provider: Provider, options: KpiSessionOptions)
     if (session.accountId === kpi.userId && session.loginTs === loginTs) return session;
     if (session.accountId && session.accountId !== kpi.userId) session.authorizations = {};
     const { accountId, amr, acr } = providerLogin(kpi);
-    session.loginAccount({ accountId, loginTs, amr, acr });
+    // Transient, as the interaction's `remember: false`: the provider's cookie then has no lifetime of its own
+    // (oidc-provider's default is 14 days); the KPI ID session's cookie decides, and restores it here.
+    session.loginAccount({ accountId, loginTs, amr, acr, transient: true });
     session.touched = true;
     return session;
   };

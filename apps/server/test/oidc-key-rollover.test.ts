@@ -1,6 +1,6 @@
 import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prepareNextKey, promoteNextKey, retireKeys } from "../src/protocols/oidc/key-rollover.ts";
+import { prepareNextKey, promoteNextKey, retireKeys, rotateSigningKeys } from "../src/protocols/oidc/key-rollover.ts";
 import { keyActivationDelaySeconds } from "../src/protocols/oidc/keys.ts";
 import { listSigningKeys, signingKeyRetentionSeconds } from "../src/protocols/oidc/signing-keys.ts";
 import type { TestApp } from "./support/app.ts";
@@ -147,5 +147,19 @@ describe.each(databaseKinds)("OpenID Connect signing key rollover (%s)", (kind) 
     expect(forced).toEqual({ outcome: "retired", kids: [prepared.kid] });
     await test.app.oidc.refresh();
     expect((await fetchJwks()).keys.map((key) => key.kid)).toEqual([successor.kid]);
+  });
+
+  it("a second one-step rotation before the first one's key signs replaces that key: one next key, never two", async () => {
+    const signer = (await states()).find(([, state]) => state === "current")?.[0];
+    const first = await rotateSigningKeys(test.app.db, test.config.sessionSecret, now());
+    const second = await rotateSigningKeys(test.app.db, test.config.sessionSecret, now());
+    expect(second.retired).toEqual([signer]);
+    const listed = await states();
+    expect(listed.filter(([, state]) => state === "next")).toEqual([[second.kid, "next"]]);
+    expect(listed.map(([kid]) => kid)).not.toContain(first.kid);
+    // The one that waited signs once the activation delay has passed.
+    clockOffsetMs += (keyActivationDelaySeconds + 1) * 1000;
+    await test.app.oidc.refresh();
+    expect(kidOf((await signInThroughOidc()).idToken)).toBe(second.kid);
   });
 });

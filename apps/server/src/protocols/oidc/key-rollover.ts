@@ -37,8 +37,10 @@ export async function rotateSigningKeys(db: Db, sessionSecret: string, now = new
   return db.transaction().execute(async (tx) => {
     const { inState } = await loadStates(tx, now);
     const signsFrom = new Date(now.getTime() + keyActivationDelaySeconds * 1000);
-    // A next key waiting for promotion would sign after this one under the "activated last" rule: drop it.
-    const waiting = inState("next").filter((row) => row.activates_at === null);
+    // A next key that has not signed yet is dropped: one waiting for promotion would sign after this one under the
+    // "activated last" rule, and one an earlier rotation scheduled would leave two next keys (an operator's two
+    // quick rotations). Neither ever signed a token, so nothing verifies against it.
+    const waiting = inState("next");
     if (waiting.length > 0)
       await tx
         .deleteFrom("oidc_signing_keys")

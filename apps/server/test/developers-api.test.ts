@@ -139,6 +139,9 @@ describe.each(databaseKinds)("the developers' API (%s)", (kind) => {
     const requested = developerApplicationSchema.parse((await post(`${url}/review`, review, owner.cookie)).json());
     expect(requested).toMatchObject({ lifecycle: "in_review", review: { status: "pending" } });
     expect((await post(`${url}/review`, review, owner.cookie)).json().code).toBe("developer.review_not_possible");
+    // What the operator reviews is what goes live: no plain http slipped in while the request waits.
+    const duringReview = await post(url, { redirectUris: ["http://localhost:3000/cb"] }, owner.cookie);
+    expect(duringReview.json()).toMatchObject({ code: "developer.insecure_uri" });
     const admin = await addOperator(t.app, ["admin"]);
     const queue = await get("/api/admin/reviews", admin.cookie);
     expect(queue.json().reviews).toEqual(
@@ -167,6 +170,29 @@ describe.each(databaseKinds)("the developers' API (%s)", (kind) => {
       .where("application_id", "=", application.id)
       .execute();
     expect(rules.map((rule) => rule.status).sort()).toEqual(["active", "studying"]);
+  });
+
+  it("approval checks the addresses again: one stored before the rule keeps the request pending", async () => {
+    const owner = await addStudent(t.app);
+    const { application } = await registerApplication(t.app, owner.cookie);
+    const url = `/api/developers/applications/${application.id}`;
+    await post(url, { callbackUrls: ["https://timetable.example.edu/callback"] }, owner.cookie);
+    const review = { purpose: "Розклад занять групи", dataNeeded: "Ім'я, щоб привітатися" };
+    expect((await post(`${url}/review`, review, owner.cookie)).statusCode).toBe(200);
+    // An address from before in-review requests were held to https (or written by hand in the database).
+    await t.app.db
+      .updateTable("applications")
+      .set({ redirect_uris: ["http://localhost:3000/cb"] })
+      .where("id", "=", application.id)
+      .execute();
+    const admin = await addOperator(t.app, ["admin"]);
+    const approved = await post(`/api/admin/reviews/${application.id}`, { decision: "approved" }, admin.cookie);
+    expect(approved.statusCode).toBe(400);
+    expect(approved.json()).toMatchObject({ code: "developer.insecure_uri" });
+    expect((await get(url, owner.cookie)).json()).toMatchObject({
+      lifecycle: "in_review",
+      review: { status: "pending" },
+    });
   });
 
   it("keeps the review queue and suspension to admins", async () => {

@@ -122,7 +122,8 @@ export const ukErrorMessages = {
     "Зараз подати застосунок на перевірку не можна: він уже на перевірці, уже працює для всіх або призупинений.",
   "developer.invalid_uri":
     "Адреса неприпустима: потрібна повна адреса https (http лише для localhost під час тестування), без *, без імені й пароля перед хостом і без # у кінці.",
-  "developer.insecure_uri": "Застосунок, що працює для всіх, може мати лише адреси https. Приберіть адреси http.",
+  "developer.insecure_uri":
+    "Застосунок на перевірці чи такий, що працює для всіх, може мати лише адреси https. Приберіть адреси http.",
   "developer.uri_required":
     "Вкажіть принаймні одну адресу повернення квитка або адресу перенаправлення OpenID Connect.",
   "admin.review_not_pending": "Цей запит на перевірку вже розглянуто.",
@@ -240,7 +241,7 @@ export const enErrorMessages = {
     "The application cannot be sent for review now: it is already in review, already live, or suspended.",
   "developer.invalid_uri":
     "This address is not allowed: give a full https address (http only for localhost while testing), with no *, no name or password before the host and no # part.",
-  "developer.insecure_uri": "A live application may only have https addresses. Remove the http ones.",
+  "developer.insecure_uri": "An application under review or live may only have https addresses. Remove the http ones.",
   "developer.uri_required": "Give at least one ticket callback or OpenID Connect redirect URI.",
   "admin.review_not_pending": "This review request has already been decided.",
   "admin.application_name_taken": "An application with this name exists already.",

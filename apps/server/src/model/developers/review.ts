@@ -52,6 +52,17 @@ export async function requestReview(db: Db, application: ApplicationRow, userId:
   });
 }
 
+/** Approval checks the stored addresses again (the request did too): one written since must not go live on http. */
+async function checkLiveAddresses(db: Db, applicationId: string): Promise<void> {
+  const stored = await db
+    .selectFrom("applications")
+    .select(["callback_url", "extra_callback_urls", "redirect_uris"])
+    .where("id", "=", applicationId)
+    .executeTakeFirstOrThrow();
+  const callbacks = [stored.callback_url, ...stored.extra_callback_urls].filter(Boolean);
+  checkDeveloperUris({ callbackUrls: callbacks, redirectUris: stored.redirect_uris }, "live");
+}
+
 /**
  * An operator's answer to the pending request. Approval makes the application live; with no access rule yet it
  * gets the default one (every active employee and every studying student: `status` of a current record), so it
@@ -75,6 +86,7 @@ export async function decideReview(db: Db, applicationId: string, operatorId: st
       .where("id", "=", pending.id)
       .execute();
     const lifecycle = decision.decision === "approved" ? "live" : "rejected";
+    if (decision.decision === "approved") await checkLiveAddresses(tx, applicationId);
     const row = await tx
       .updateTable("applications")
       .set({ lifecycle, updated_at: now })

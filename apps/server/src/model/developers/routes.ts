@@ -114,8 +114,8 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Change one of my applications",
         description:
-          "A field left out stays. Addresses are checked as at registration, and a live application may only " +
-          `have https ones (400 \`developer.insecure_uri\`). Audited with the changed fields' names. ${notOwned}`,
+          "A field left out stays. Addresses are checked as at registration, and an application under review or live may " +
+          `only have https ones (400 \`developer.insecure_uri\`). Audited with the changed fields' names. ${notOwned}`,
         params,
         body: developerApplicationUpdateSchema,
         response: { 200: developerApplicationSchema, 400: errorBodySchema, ...refusals },

@@ -8,7 +8,7 @@ const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * Stricter than the operator's check (apps/service.ts): the owner is anyone on campus, so the address
  * must read exactly as the browser will use it. Refused: wildcards, a name or password before the host
  * (https://kpi.ua@evil.example), a fragment, any scheme but https (javascript:, data:, custom schemes),
- * plain http except on this computer while the application is in testing, and anything the URL parser
+ * plain http except on this computer while the application is in testing (not under review), and anything the URL parser
  * would rewrite (backslashes, spaces, an odd host) — what is stored is what is compared.
  */
 export function developerUriProblem(value: string, lifecycle: ApplicationLifecycle): string | undefined {
@@ -24,7 +24,8 @@ export function developerUriProblem(value: string, lifecycle: ApplicationLifecyc
   if (url.href !== value && url.href !== `${value}/`) return "not_canonical";
   if (url.protocol === "https:") return undefined;
   if (url.protocol !== "http:" || !loopbackHosts.has(url.hostname)) return "scheme";
-  return lifecycle === "live" ? "http_on_live" : undefined;
+  // Only while testing (or back to it after a rejection): a request under review is what goes live.
+  return lifecycle === "testing" || lifecycle === "rejected" ? undefined : "http_on_live";
 }
 
 /** Every address valid for an application in this state, or 400 developer.invalid_uri / developer.insecure_uri. */

@@ -83,7 +83,8 @@ export const adminReviewRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           "Approved: the application is live and follows the access rules (with none yet, every active employee " +
           "and studying student). Rejected: it stays in testing for its owners, with the reason on their page. " +
-          "Its owners are told by e-mail. 409 `admin.review_not_pending` when nothing waits.",
+          "Its owners are told by e-mail. 409 `admin.review_not_pending` when nothing waits; approval checks the " +
+          "addresses again, 400 `developer.insecure_uri` for an http one (the request stays pending).",
         params: developerApplicationParamsSchema,
         body: reviewDecisionSchema,
         response: { 200: z.object({ ok: z.literal(true) }), ...refusals },

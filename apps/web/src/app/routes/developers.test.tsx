@@ -104,6 +104,6 @@ describe("the developers' page", () => {
     await user.click(screen.getByRole("button", { name: "Request review" }));
     const refused = await screen.findByTestId("review-refused");
     expect(refused).toHaveTextContent("The request was not accepted");
-    expect(refused).toHaveTextContent("A live application may only have https addresses");
+    expect(refused).toHaveTextContent("An application under review or live may only have https addresses");
   });
 });

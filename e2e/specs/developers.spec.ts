@@ -45,6 +45,23 @@ async function operatorConsole(browser: Browser, language: "uk" | "en") {
   return { context, page };
 }
 
+/**
+ * Suspends the application through the console's own API as the operator: the other specs sign the demo people in
+ * on this server, and a live application with the default rules would be on everyone's apps screen
+ * (password-login.spec.ts counts the student's three).
+ */
+async function suspendForTheRestOfTheSuite(operatorPage: Page, appId: string): Promise<void> {
+  const status = await operatorPage.evaluate(async (id) => {
+    const response = await fetch(`/api/admin/applications/${id}/suspension`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ suspended: true, reason: "End of the developers' page walk" }),
+    });
+    return response.status;
+  }, appId);
+  expect(status).toBe(200);
+}
+
 const applicationOf = (language: "uk" | "en", stamp: string): NewApplication => ({
   title: `Голосування ${language} ${stamp}`,
   titleEn: `Vote ${language} ${stamp}`,
@@ -148,6 +165,7 @@ for (const language of ["uk", "en"] as const) {
           await queue.cancelRejection(title);
           await queue.approve(title);
         }
+        cleanups.push(() => suspendForTheRestOfTheSuite(operator.page, appId));
 
         // The owner sees it live.
         await developers.gotoApplication(appId);

@@ -39,7 +39,8 @@ test.describe("routes and languages", () => {
     const handed = page.waitForRequest((request) => request.url().includes("/bankid/auth?"));
     expect((await page.goto("/bankid-auth?code=c1&state=s1"))?.status()).toBe(200);
     await expect(page).toHaveURL(/\/uk\/bankid-auth\?code=c1&state=s1$/);
-    expect(new URL((await handed).url()).search).toBe("?code=c1&state=s1");
+    // With the page's language, so a refusal comes back in it (473534f).
+    expect(new URL((await handed).url()).search).toBe("?code=c1&state=s1&lang=uk");
   });
 
   test("the protected apps screen sends an anonymous visitor to the login", async ({ page, loginPage }) => {

@@ -145,7 +145,17 @@ describe.each(databaseKinds)("the developers' API (%s)", (kind) => {
     const admin = await addOperator(t.app, ["admin"]);
     const queue = await get("/api/admin/reviews", admin.cookie);
     expect(queue.json().reviews).toEqual(
-      expect.arrayContaining([expect.objectContaining({ applicationId: application.id, purpose: review.purpose })]),
+      expect.arrayContaining([
+        expect.objectContaining({
+          applicationId: application.id,
+          purpose: review.purpose,
+          // The edit above named only the callbacks: everything else the owner wrote stays.
+          description: "Розклад занять групи",
+          descriptionEn: "A group's timetable",
+          redirectUris: ["https://timetable.example.edu/oidc"],
+          scopes: ["openid", "profile"],
+        }),
+      ]),
     );
     const rejected = await post(
       `/api/admin/reviews/${application.id}`,

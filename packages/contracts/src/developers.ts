@@ -33,25 +33,41 @@ export type IntegrationFailureReason = (typeof integrationFailureReasons)[number
 
 const url = text().trim().max(2048);
 
-export const developerApplicationInputSchema = z.object({
+/** What an owner writes about an application, without defaults: an edit leaves out what stays. */
+const developerApplicationFields = {
   title: text().trim().min(1).max(200),
   titleEn: text().trim().min(1).max(200),
-  description: text().trim().max(1000).default(""),
-  descriptionEn: text().trim().max(1000).default(""),
+  description: text().trim().max(1000),
+  descriptionEn: text().trim().max(1000),
   /** An https address of a square image; empty for none. */
+  iconUrl: url,
+  homePageUrl: url,
+  privacyPolicyUrl: url,
+  /** Ticket callbacks (the first is the default); empty when the application uses OpenID Connect only. */
+  callbackUrls: z.array(url).max(11),
+  /** OpenID Connect redirect URIs; empty when the application uses tickets only. */
+  redirectUris: z.array(url).max(20),
+  scopes: z.array(z.enum(developerScopes)).max(developerScopes.length),
+};
+
+export const developerApplicationInputSchema = z.object({
+  ...developerApplicationFields,
+  description: developerApplicationFields.description.default(""),
+  descriptionEn: developerApplicationFields.descriptionEn.default(""),
   iconUrl: url.default(""),
   homePageUrl: url.default(""),
   privacyPolicyUrl: url.default(""),
-  /** Ticket callbacks (the first is the default); empty when the application uses OpenID Connect only. */
-  callbackUrls: z.array(url).max(11).default([]),
-  /** OpenID Connect redirect URIs; empty when the application uses tickets only. */
-  redirectUris: z.array(url).max(20).default([]),
-  scopes: z.array(z.enum(developerScopes)).max(developerScopes.length).default(["openid", "profile"]),
+  callbackUrls: developerApplicationFields.callbackUrls.default([]),
+  redirectUris: developerApplicationFields.redirectUris.default([]),
+  scopes: developerApplicationFields.scopes.default(["openid", "profile"]),
 });
 export type DeveloperApplicationInput = z.input<typeof developerApplicationInputSchema>;
 
-/** An edit: a field left out stays. */
-export const developerApplicationUpdateSchema = developerApplicationInputSchema.partial();
+/**
+ * An edit: a field left out stays. Built from the fields without their defaults: Zod 4 applies a default inside
+ * `.partial()`, which turned every left-out field into its empty default and wiped it.
+ */
+export const developerApplicationUpdateSchema = z.object(developerApplicationFields).partial();
 export type DeveloperApplicationUpdate = z.input<typeof developerApplicationUpdateSchema>;
 
 export const developerPersonSchema = z.object({
@@ -153,6 +169,7 @@ export const reviewQueueSchema = z.object({
       title: text(),
       titleEn: text(),
       description: text(),
+      descriptionEn: text(),
       homePageUrl: text(),
       privacyPolicyUrl: text(),
       callbackUrls: z.array(text()),

@@ -43,6 +43,7 @@ async function reviewQueue(db: Db): Promise<ReviewQueue> {
       title: row.title,
       titleEn: row.title_en,
       description: row.description,
+      descriptionEn: row.description_en,
       homePageUrl: row.home_page_url,
       privacyPolicyUrl: row.privacy_policy_url,
       callbackUrls: [row.callback_url, ...row.extra_callback_urls].filter(Boolean),

@@ -19,6 +19,19 @@ import { useAppTitle } from "./app-title.ts";
 import { useCan } from "./console-shell.tsx";
 
 type ReviewRequest = ReviewQueue["reviews"][number];
+type Described = { text: string; lang: "uk" | "en" };
+
+/**
+ * The description in the console's language first (the other one when that is empty), then the other one when the
+ * owner wrote a different text in it.
+ */
+function descriptionsFor(review: ReviewRequest, language: "uk" | "en"): [Described?, Described?] {
+  const uk: Described = { text: review.description, lang: "uk" };
+  const en: Described = { text: review.descriptionEn, lang: "en" };
+  const [own, other] = language === "en" ? [en, uk] : [uk, en];
+  if (!own.text) return other.text ? [other] : [];
+  return other.text && other.text !== own.text ? [own, other] : [own];
+}
 
 /** A term and its value; lists of addresses one per line, long ones broken anywhere (phones). */
 function Fact({ term, children }: { term: string; children: ReactNode }) {
@@ -114,6 +127,7 @@ function ReviewCard({ review }: { review: ReviewRequest }) {
   const [rejecting, setRejecting] = useState(false);
   const title = appTitle(review);
   const otherTitle = language === "en" ? review.title : review.titleEn;
+  const [description, otherDescription] = descriptionsFor(review, language);
   const headingId = useId();
   const requested = new Date(review.requestedAt).toLocaleString(language === "uk" ? "uk-UA" : "en-GB", {
     dateStyle: "medium",
@@ -155,10 +169,15 @@ function ReviewCard({ review }: { review: ReviewRequest }) {
               </Link>
             </p>
           </div>
-          {review.description ? (
-            // The Ukrainian description (the queue carries that one).
-            <p className="text-sm break-words text-foreground" lang="uk">
-              {review.description}
+          {description ? (
+            <p className="text-sm break-words text-foreground" lang={description.lang}>
+              {description.text}
+            </p>
+          ) : null}
+          {otherDescription ? (
+            // Like the names, both descriptions are read: people see the one in their language.
+            <p className="text-sm break-words text-foreground" data-testid="review-other-description">
+              {t("admin-reviews:otherDescription")} <span lang={otherDescription.lang}>{otherDescription.text}</span>
             </p>
           ) : null}
           <dl className="grid gap-3 sm:grid-cols-2">

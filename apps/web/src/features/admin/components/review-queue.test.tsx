@@ -18,6 +18,7 @@ const request: ReviewQueue["reviews"][number] = {
   title: "Голосування студради",
   titleEn: "Student council vote",
   description: "Вибори до студради факультету",
+  descriptionEn: "Elections to the faculty's student council",
   homePageUrl: "https://vote.example.org",
   privacyPolicyUrl: "https://vote.example.org/privacy",
   callbackUrls: [],
@@ -58,6 +59,11 @@ describe("the console's review queue", () => {
     openQueue("en");
     const card = await screen.findByTestId("review-request");
     expect(within(card).getByRole("heading", { name: "Student council vote" })).toBeInTheDocument();
+    // The description in the console's language, the owner's Ukrainian one beside it, each marked with its language.
+    expect(within(card).getByText("Elections to the faculty's student council")).toHaveAttribute("lang", "en");
+    const other = within(card).getByTestId("review-other-description");
+    expect(other).toHaveTextContent("Description in Ukrainian: Вибори до студради факультету");
+    expect(within(other).getByText("Вибори до студради факультету")).toHaveAttribute("lang", "uk");
     // The other language's name too: an application must pass itself off as nothing in either.
     expect(within(card).getByTestId("review-other-title")).toHaveTextContent("In Ukrainian: Голосування студради");
     expect(within(card).getByText(request.purpose)).toBeInTheDocument();

@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+import { procStatusMiB } from "./process-usage.ts";
 
 /** A server process the bench started; its memory is read from /proc, so it needs no bench route. */
 export interface ChildServer {
   url: string;
+  /** The process id, for figures read from /proc (CPU time, memory). */
+  pid: number;
   /** Spawn to the first 200 from `readyPath`, in seconds. */
   startSeconds: number;
   /** Resident memory now (VmRSS) and the most it ever held (VmHWM), in MiB. */
@@ -12,13 +14,8 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-function procStatusMiB(pid: number, field: "VmRSS" | "VmHWM"): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kib = Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
-  return kib / 1024;
-}
-
-async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/** Polls `url` until it answers 200; throws if `child` exits first or the time runs out. */
+export async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
@@ -58,6 +55,7 @@ export async function startChildServer(
   const pid = child.pid ?? 0;
   return {
     url: new URL(readyUrl).origin,
+    pid,
     startSeconds,
     memory: () => ({ rssMiB: procStatusMiB(pid, "VmRSS"), peakMiB: procStatusMiB(pid, "VmHWM") }),
     stop: () =>

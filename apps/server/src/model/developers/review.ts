@@ -30,8 +30,7 @@ export async function latestReview(db: Db, applicationId: string): Promise<Appli
 export async function requestReview(db: Db, application: ApplicationRow, userId: string, request: ReviewRequest) {
   const open = application.lifecycle === "testing" || application.lifecycle === "rejected";
   if (!open || application.suspended_at) throw new AppError("developer.review_not_possible");
-  const callbacks = [application.callback_url, ...application.extra_callback_urls].filter(Boolean);
-  checkDeveloperUris({ callbackUrls: callbacks, redirectUris: application.redirect_uris }, "live");
+  checkLiveAddresses(application);
   await db.transaction().execute(async (tx) => {
     const moved = await tx
       .updateTable("applications")
@@ -52,15 +51,10 @@ export async function requestReview(db: Db, application: ApplicationRow, userId:
   });
 }
 
-/** Approval checks the stored addresses again (the request did too): one written since must not go live on http. */
-async function checkLiveAddresses(db: Db, applicationId: string): Promise<void> {
-  const stored = await db
-    .selectFrom("applications")
-    .select(["callback_url", "extra_callback_urls", "redirect_uris"])
-    .where("id", "=", applicationId)
-    .executeTakeFirstOrThrow();
-  const callbacks = [stored.callback_url, ...stored.extra_callback_urls].filter(Boolean);
-  checkDeveloperUris({ callbackUrls: callbacks, redirectUris: stored.redirect_uris }, "live");
+/** A live application may only have https addresses: checked at the request and again at approval. */
+function checkLiveAddresses(application: ApplicationRow): void {
+  const callbacks = [application.callback_url, ...application.extra_callback_urls].filter(Boolean);
+  checkDeveloperUris({ callbackUrls: callbacks, redirectUris: application.redirect_uris }, "live");
 }
 
 /**
@@ -86,13 +80,14 @@ export async function decideReview(db: Db, applicationId: string, operatorId: st
       .where("id", "=", pending.id)
       .execute();
     const lifecycle = decision.decision === "approved" ? "live" : "rejected";
-    if (decision.decision === "approved") await checkLiveAddresses(tx, applicationId);
     const row = await tx
       .updateTable("applications")
       .set({ lifecycle, updated_at: now })
       .where("id", "=", applicationId)
       .returningAll()
       .executeTakeFirstOrThrow();
+    // An address written since the request must not go live on http: refused, the transaction undoes the answer.
+    if (decision.decision === "approved") checkLiveAddresses(row);
     if (decision.decision === "approved") {
       const rules = await tx
         .selectFrom("access_rules")

@@ -188,7 +188,7 @@ export async function readThrough<V>(
   if (cached !== undefined) return cached;
   const mark = cache.mark();
   const value = await read();
-  if (value !== undefined) cache.store(key, value, now + readThroughTtlMs, mark, now);
+  if (value !== undefined) storeRead(cache, key, value, mark, now);
   return value;
 }
 

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import nodemailer from "nodemailer";
 import type { MailConfig } from "../config/index.ts";
+import { loadOnce } from "../load-once.ts";
+
+const loadNodemailer = loadOnce(() => import("nodemailer"));
 
 /** One message to one person: plain text and HTML, in the person's language. */
 export interface OutgoingMail {
@@ -17,7 +19,10 @@ export interface Mailer {
   close(): void;
 }
 
-/** Mail over SMTP with nodemailer (one pooled transport per instance); a mailer that sends nothing without SMTP_URL. */
+/**
+ * Mail over SMTP with nodemailer (one pooled transport per instance, made on the first message: nodemailer
+ * is loaded then, not at start-up); a mailer that sends nothing without SMTP_URL.
+ */
 export function createMailer(config: MailConfig | undefined): Mailer {
   if (!config) {
     return {
@@ -26,13 +31,15 @@ export function createMailer(config: MailConfig | undefined): Mailer {
       close: () => {},
     };
   }
-  const transport = nodemailer.createTransport(config.smtpUrl);
+  const transport = loadOnce(async () => (await loadNodemailer()).default.createTransport(config.smtpUrl));
+  let made: Awaited<ReturnType<typeof transport>> | undefined;
   return {
     enabled: true,
     async send(mail) {
-      await transport.sendMail({ from: config.from, ...mail });
+      made = await transport();
+      await made.sendMail({ from: config.from, ...mail });
     },
-    close: () => transport.close(),
+    close: () => made?.close(),
   };
 }
 

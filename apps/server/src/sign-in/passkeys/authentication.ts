@@ -1,5 +1,4 @@
 import type { ErrorCode, PasskeyOptions, PasskeySignInRequest } from "@kpi-id/contracts";
-import { generateAuthenticationOptions, verifyAuthenticationResponse } from "@simplewebauthn/server";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type CompletedSignIn, completeSignIn } from "../../model/sessions/complete-sign-in.ts";
 import { passkeyStrength } from "../../model/sessions/strength.ts";
@@ -10,13 +9,14 @@ import { confirmFailure, settleSuccess } from "../../platform/throttle/throttle.
 import { takeCredentialAttempt } from "../auth/credential-attempt.ts";
 import { storeChallenge, takeChallenge } from "./challenges.ts";
 import { findPasskeyByCredentialId, recordPasskeyUse, type StoredPasskey } from "./credentials.ts";
-import { CEREMONY_TIMEOUT_MS, relyingParty, userHandleOf } from "./relying-party.ts";
+import { CEREMONY_TIMEOUT_MS, loadWebAuthn, relyingParty, userHandleOf } from "./relying-party.ts";
 
 /**
  * Options for `navigator.credentials.get()` with no allowed credentials: the browser offers the
  * person's discoverable passkeys for KPI ID (the button, or the username field's autofill).
  */
 export async function authenticationOptions(request: FastifyRequest, reply: FastifyReply): Promise<PasskeyOptions> {
+  const { generateAuthenticationOptions } = await loadWebAuthn();
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(request.server.config).id,
     userVerification: "required",
@@ -70,6 +70,7 @@ export async function signInWithPasskey(
   }
   const rp = relyingParty(config);
   let challengeTaken: boolean | undefined;
+  const { verifyAuthenticationResponse } = await loadWebAuthn();
   const verification = await verifyAuthenticationResponse({
     response: { ...response, clientExtensionResults: {} },
     expectedChallenge: async (challenge) => {

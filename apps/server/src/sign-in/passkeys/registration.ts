@@ -1,5 +1,4 @@
 import type { Passkey, PasskeyOptions, PasskeyRegistrationRequest } from "@kpi-id/contracts";
-import { generateRegistrationOptions, verifyRegistrationResponse } from "@simplewebauthn/server";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { requireRecentSignInWithSecondFactor } from "../../model/sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
@@ -9,7 +8,7 @@ import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import { authenticatorName } from "./authenticator-names.ts";
 import { storeChallenge, takeChallenge } from "./challenges.ts";
 import { addPasskey, credentialIdsOf } from "./credentials.ts";
-import { CEREMONY_TIMEOUT_MS, relyingParty, userHandleBytes } from "./relying-party.ts";
+import { CEREMONY_TIMEOUT_MS, loadWebAuthn, relyingParty, userHandleBytes } from "./relying-party.ts";
 
 /**
  * Options for `navigator.credentials.create()`: a discoverable credential (the sign-in button needs
@@ -24,6 +23,7 @@ export async function registrationOptions(
 ): Promise<PasskeyOptions> {
   await requireRecentSignInWithSecondFactor(request, session);
   const rp = relyingParty(request.server.config);
+  const { generateRegistrationOptions } = await loadWebAuthn();
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -50,6 +50,7 @@ export async function registerPasskey(
   const rp = relyingParty(config);
   // undefined: the answer was refused before its challenge was looked at.
   let challengeTaken: boolean | undefined;
+  const { verifyRegistrationResponse } = await loadWebAuthn();
   const verification = await verifyRegistrationResponse({
     response: { ...body.response, clientExtensionResults: {} },
     expectedChallenge: async (challenge) => {

@@ -1,4 +1,8 @@
 import type { Config } from "../../platform/config/index.ts";
+import { loadOnce } from "../../platform/load-once.ts";
+
+/** @simplewebauthn/server, loaded at the first passkey ceremony rather than at start-up (issue 41). */
+export const loadWebAuthn = loadOnce(() => import("@simplewebauthn/server"));
 
 /** The relying party is KPI ID at PUBLIC_URL: its host is the RP id, its origin the only one accepted. */
 export function relyingParty(config: Config): { id: string; origin: string; name: string } {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addRolloverKey, promoteSamlKey, retireSamlKey } from "../src/protocols/saml/keys.ts";
-import { samlPaths } from "../src/protocols/saml/metadata.ts";
+import { samlPaths } from "../src/protocols/saml/paths.ts";
 import { parseSpMetadata } from "../src/protocols/saml/sp-metadata.ts";
 import { upsertServiceProvider } from "../src/protocols/saml/sp-registry.ts";
 import { browse, formOf } from "./saml/browse.ts";

@@ -4,8 +4,8 @@ import { isMultiFactor, lastAuthenticatedAt } from "../../model/sessions/strengt
 import { pairwiseIdOf, releaseAttributes, releasedAttributeNames } from "./attributes.ts";
 import type { EntityOptions } from "./entities.ts";
 import { type Addressee, signedLoginResponse, signedStatusResponse } from "./login-response.ts";
-import { samlPaths } from "./metadata.ts";
 import { authnContexts } from "./namespaces.ts";
+import { samlPaths } from "./paths.ts";
 import { sendPostForm } from "./post-form.ts";
 import type { ServiceProviderRow } from "./sp-registry.ts";
 

@@ -1,7 +1,7 @@
-import { inflateRawSync } from "node:zlib";
 import type { Element } from "@xmldom/xmldom";
 import type { Db } from "../../platform/db/schema.ts";
 import { samlEntities } from "./entities.ts";
+import { decodeXml, type IncomingRequest, maxAuthnRequestBytes, SamlRequestRefused } from "./incoming.ts";
 import type { SamlKey } from "./keys.ts";
 import { bindings, ns, refeds } from "./namespaces.ts";
 import { childrenNamed, parseXml } from "./sp-metadata.ts";
@@ -9,20 +9,8 @@ import { findServiceProvider, type ServiceProviderRow } from "./sp-registry.ts";
 import { guardXml, XmlRefusedError } from "./xml-guard.ts";
 import { xsBoolean } from "./xs-boolean.ts";
 
-/** AuthnRequests are a few KiB; anything bigger is not one. */
-export const maxAuthnRequestBytes = 64 * 1024;
 /** How long a request id stays remembered: longer than any SP would wait for its answer. */
 const seenRequestSeconds = 24 * 60 * 60;
-
-export type Binding = "redirect" | "post";
-
-export interface IncomingRequest {
-  binding: Binding;
-  /** Query (redirect) or form fields (post), as received. */
-  fields: Record<string, string | undefined>;
-  /** The raw query string, for the redirect binding's signature. */
-  rawQuery: string;
-}
 
 export interface AcceptedAuthnRequest {
   sp: ServiceProviderRow;
@@ -32,25 +20,6 @@ export interface AcceptedAuthnRequest {
   forceAuthn: boolean;
   isPassive: boolean;
   mfaRequested: boolean;
-}
-
-/** A refusal the SP never hears about: an unknown SP or a broken request has nowhere safe to be answered. */
-export class SamlRequestRefused extends Error {
-  override name = "SamlRequestRefused";
-}
-
-/** The XML of a SAMLRequest by either binding: inflated (Redirect) within the size limit. */
-export function decodeXml({ binding, fields }: IncomingRequest): string {
-  const encoded = fields.SAMLRequest;
-  if (!encoded || encoded.length > maxAuthnRequestBytes * 2) throw new SamlRequestRefused("no SAMLRequest");
-  const bytes = Buffer.from(encoded, "base64");
-  // HTTP-POST carries the XML as is; some SPs (node-saml by default) deflate it anyway, which is tolerated.
-  if (binding === "post" && bytes.toString("utf8").trimStart().startsWith("<")) return bytes.toString("utf8");
-  try {
-    return inflateRawSync(bytes, { maxOutputLength: maxAuthnRequestBytes }).toString("utf8");
-  } catch {
-    throw new SamlRequestRefused("SAMLRequest does not inflate within the size limit");
-  }
 }
 
 export const textOf = (element: Element | undefined) => (element?.textContent ?? "").trim();

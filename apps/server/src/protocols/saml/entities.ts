@@ -1,7 +1,7 @@
 import { DOMParser, type Element, XMLSerializer } from "@xmldom/xmldom";
-import samlify from "samlify";
 import { certificatePem, type SamlKey } from "./keys.ts";
 import { bindings, nameIdFormats, ns, rsaSha256 } from "./namespaces.ts";
+import { samlify } from "./samlify.ts";
 import type { ServiceProviderRow } from "./sp-registry.ts";
 
 export interface EntityOptions {

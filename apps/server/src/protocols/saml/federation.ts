@@ -1,6 +1,5 @@
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
-import { maxAggregateBytes, verifyAggregate } from "./aggregate.ts";
 import { fetchXml } from "./fetch-xml.ts";
 import { upsertServiceProvider } from "./sp-registry.ts";
 
@@ -54,6 +53,8 @@ export async function refreshFederation(db: Db, name: string, options: RefreshOp
   const federation = await db.selectFrom("saml_federations").selectAll().where("name", "=", name).executeTakeFirst();
   if (!federation) throw new Error(`no federation ${name}`);
   try {
+    // aggregate.ts verifies with xml-crypto: loaded when there is an aggregate to read (issue 41).
+    const { maxAggregateBytes, verifyAggregate } = await import("./aggregate.ts");
     const xml = await fetchXml(federation.source, options.maxBytes ?? maxAggregateBytes, options.readFile);
     const aggregate = await verifyAggregate(xml, {
       certificate: federation.certificate,

@@ -1,21 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { DOMImplementation, type Element, XMLSerializer } from "@xmldom/xmldom";
-import samlify from "samlify";
 import type { ReleasedAttribute } from "./attributes.ts";
 import { type EntityOptions, samlEntities } from "./entities.ts";
-import { nameIdFormats, ns, rsaSha256 } from "./namespaces.ts";
+import { nameIdFormats, ns, rsaSha256, statusCodes } from "./namespaces.ts";
+import { samlify } from "./samlify.ts";
 
 /** How long an assertion may be presented: enough for a form post, no more. */
 export const assertionSeconds = 300;
-
-export const statusCodes = {
-  success: "urn:oasis:names:tc:SAML:2.0:status:Success",
-  responder: "urn:oasis:names:tc:SAML:2.0:status:Responder",
-  requester: "urn:oasis:names:tc:SAML:2.0:status:Requester",
-  noPassive: "urn:oasis:names:tc:SAML:2.0:status:NoPassive",
-  noAuthnContext: "urn:oasis:names:tc:SAML:2.0:status:NoAuthnContext",
-  requestDenied: "urn:oasis:names:tc:SAML:2.0:status:RequestDenied",
-} as const;
 
 export interface Addressee {
   idpEntityId: string;

@@ -1,17 +1,15 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import samlify from "samlify";
 import type { PostBindingContext } from "samlify/types/src/types.js";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { samlEntities } from "./entities.ts";
 import { newSamlId } from "./login-response.ts";
 import { awaitAnswer, endLogoutRound, findLogoutRound, type LogoutRound, takeNextParticipant } from "./logout-round.ts";
-import { samlPaths } from "./metadata.ts";
 import { nameIdFormats, ns } from "./namespaces.ts";
+import { samlPaths } from "./paths.ts";
 import { sendPostForm } from "./post-form.ts";
+import { samlify } from "./samlify.ts";
 import { findServiceProvider, type ServiceProviderRow } from "./sp-registry.ts";
-
-export const logoutRoundPath = (id: string) => `/saml/logout/${id}`;
 
 async function entitiesFor(request: FastifyRequest, sp: ServiceProviderRow) {
   const { config, saml } = request.server;

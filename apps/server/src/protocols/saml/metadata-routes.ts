@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { buildIdpMetadata, samlPaths } from "./metadata.ts";
+import { samlPaths } from "./paths.ts";
 
 /** The IdP's metadata: what federations and SPs load to trust KPI ID. */
 export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -16,6 +16,8 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (_request, reply) => {
       const { published } = await app.saml.currentKeys();
+      // metadata.ts signs with samlify: loaded on the first request for the metadata (issue 41).
+      const { buildIdpMetadata } = await import("./metadata.ts");
       const xml = buildIdpMetadata({
         config: app.config.saml,
         publicUrl: app.config.publicUrl,

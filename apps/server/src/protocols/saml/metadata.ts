@@ -1,10 +1,9 @@
 import { DOMImplementation, type Document, type Element, XMLSerializer } from "@xmldom/xmldom";
-import samlify from "samlify";
 import type { SamlConfig } from "../../platform/config/saml.ts";
 import type { SamlKey } from "./keys.ts";
 import { bindings, entityAttributeNames, nameIdFormats, ns, refeds, rsaSha256 } from "./namespaces.ts";
-
-export const samlPaths = { metadata: "/saml/metadata", sso: "/saml/sso", slo: "/saml/slo" } as const;
+import { samlPaths } from "./paths.ts";
+import { samlify } from "./samlify.ts";
 
 type Attributes = Record<string, string>;
 

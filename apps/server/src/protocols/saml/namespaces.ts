@@ -42,3 +42,13 @@ export const authnContexts = {
 } as const;
 
 export const rsaSha256 = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
+
+/** The status codes of SAML responses (saml-core §3.2.2.2) the IdP answers with. */
+export const statusCodes = {
+  success: "urn:oasis:names:tc:SAML:2.0:status:Success",
+  responder: "urn:oasis:names:tc:SAML:2.0:status:Responder",
+  requester: "urn:oasis:names:tc:SAML:2.0:status:Requester",
+  noPassive: "urn:oasis:names:tc:SAML:2.0:status:NoPassive",
+  noAuthnContext: "urn:oasis:names:tc:SAML:2.0:status:NoAuthnContext",
+  requestDenied: "urn:oasis:names:tc:SAML:2.0:status:RequestDenied",
+} as const;

@@ -1,15 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import samlify from "samlify";
-import { ensureSamlKey, loadSamlKeys, type SamlKeys } from "./keys.ts";
-import { validateSamlSchema } from "./xml-guard.ts";
-
-// samlify refuses to parse without a schema validator; ours is libxml2 (WebAssembly) over the OASIS schemas.
-samlify.setSchemaValidator({
-  validate: async (xml: string) => {
-    await validateSamlSchema(xml);
-    return "valid";
-  },
-});
+import type { SamlKeys } from "./keys.ts";
 
 // How long an instance keeps its keys before looking for a rollover (by the CLI or another instance).
 const keyReloadMs = 60_000;
@@ -28,6 +18,8 @@ export class SamlRuntime {
   async currentKeys(): Promise<SamlKeys> {
     const now = this.app.clock();
     if (!this.keys || now.getTime() - this.loadedAt > keyReloadMs) {
+      // keys.ts reads certificates with @peculiar/x509: loaded with the first key, not at start-up (issue 41).
+      const { ensureSamlKey, loadSamlKeys } = await import("./keys.ts");
       let keys = await loadSamlKeys(this.app.db, this.app.config.sessionSecrets, now);
       if (!keys.signing) {
         const commonName = new URL(this.app.config.publicUrl).hostname;

@@ -9,13 +9,13 @@ import { currentSession } from "../../model/sessions/current.ts";
 import { isMultiFactor, lastAuthenticatedAt } from "../../model/sessions/strength.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
-import { answerSignedIn, answerStatus } from "./answer.ts";
 import { releasedAttributeNames } from "./attributes.ts";
-import { acceptAuthnRequest, type Binding, decodeXml, SamlRequestRefused } from "./authn-request.ts";
+import type { AcceptedAuthnRequest } from "./authn-request.ts";
 import { showRefusalsAsPage } from "./browser-errors.ts";
 import { hasSamlConsent } from "./consent.ts";
-import { statusCodes } from "./login-response.ts";
-import { samlPaths } from "./metadata.ts";
+import { type Binding, decodeXml, SamlRequestRefused } from "./incoming.ts";
+import { statusCodes } from "./namespaces.ts";
+import { samlPaths } from "./paths.ts";
 import { findPendingRequest, savePendingRequest, takePendingRequest } from "./pending.ts";
 import { findServiceProvider } from "./sp-registry.ts";
 import { XmlRefusedError } from "./xml-guard.ts";
@@ -58,6 +58,13 @@ export const pendingIdParams = z.object({ id: text().regex(/^[A-Za-z0-9_-]{1,64}
 /** Where the sign-in screen sends the browser back once someone is signed in. */
 export const continuePathOf = (id: string) => `${samlContinuePath}/${encodeURIComponent(id)}`;
 
+/**
+ * What reads AuthnRequests and writes signed answers needs samlify and xmldom: loaded on the first SAML
+ * request, not at start-up (issue 41; Node keeps a module once loaded).
+ */
+const readers = () => import("./authn-request.ts");
+const answers = () => import("./answer.ts");
+
 export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
   showRefusalsAsPage(app);
   await app.register(formbody, { bodyLimit: 256 * 1024 });
@@ -73,9 +80,9 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!signing) throw new Error("no SAML signing key");
     const now = clock();
     const rawQuery = binding === "redirect" ? ((request.raw.url ?? "").split("?")[1] ?? "") : "";
-    let accepted: Awaited<ReturnType<typeof acceptAuthnRequest>>;
+    let accepted: AcceptedAuthnRequest;
     try {
-      accepted = await acceptAuthnRequest(
+      accepted = await (await readers()).acceptAuthnRequest(
         db,
         { idpEntityId: config.saml.entityId, ssoUrl: `${config.publicUrl}${samlPaths.sso}`, key: signing, now },
         { binding, fields, rawQuery },
@@ -84,7 +91,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
       throw refusal(request, error);
     }
     if (accepted.isPassive && !(await currentSession(request, reply)))
-      return answerStatus(request, reply, accepted, statusCodes.noPassive);
+      return (await answers()).answerStatus(request, reply, accepted, statusCodes.noPassive);
     const id = await savePendingRequest(db, accepted, now);
     return reply.redirect(continuePathOf(id), 303);
   };
@@ -137,16 +144,16 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
       };
       // Asked for REFEDS MFA, signed in again, and still one factor: the SP hears it cannot be met.
       if (pending.mfa_requested && !isMultiFactor(session))
-        return answerOnce(() => answerStatus(request, reply, to, statusCodes.noAuthnContext));
+        return answerOnce(async () => (await answers()).answerStatus(request, reply, to, statusCodes.noAuthnContext));
       if (
         pending.declined ||
         (sp.application_id && !(await hasApplicationAccess(db, session.userId, sp.application_id)))
       )
-        return answerOnce(() => answerStatus(request, reply, to, statusCodes.requestDenied));
+        return answerOnce(async () => (await answers()).answerStatus(request, reply, to, statusCodes.requestDenied));
       // An SP that is not first-party gets nothing about the person before they allow it (as OpenID Connect clients).
       if (!sp.first_party && !(await hasSamlConsent(db, session.userId, sp.entity_id, releasedAttributeNames(sp))))
         return reply.redirect(`/${requestLanguage(request)}/consent?saml=${encodeURIComponent(pending.id)}`, 303);
-      return answerOnce(() => answerSignedIn(request, reply, to, session));
+      return answerOnce(async () => (await answers()).answerSignedIn(request, reply, to, session));
     },
   );
 };

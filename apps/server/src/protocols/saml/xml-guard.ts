@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { validateXML } from "xmllint-wasm";
+import { loadOnce } from "../../platform/load-once.ts";
 
 /**
  * Every XML document the service reads (AuthnRequests, logout messages, SP
@@ -56,16 +56,25 @@ const schemaFiles = [
   "XMLSchema.dtd",
   "datatypes.dtd",
 ];
-const schemas = {
-  entry: readFileSync(new URL("saml-all.xsd", schemaDir), "utf8"),
-  preload: schemaFiles.map((fileName) => ({ fileName, contents: readFileSync(new URL(fileName, schemaDir), "utf8") })),
-};
+/** libxml2 and the schemas, read at the first validation rather than at start-up (issue 41). */
+const loadValidator = loadOnce(async () => {
+  const { validateXML } = await import("xmllint-wasm");
+  const schemas = {
+    entry: readFileSync(new URL("saml-all.xsd", schemaDir), "utf8"),
+    preload: schemaFiles.map((fileName) => ({
+      fileName,
+      contents: readFileSync(new URL(fileName, schemaDir), "utf8"),
+    })),
+  };
+  return { validateXML, schemas };
+});
 
 /** WebAssembly pages of 64 KiB: room for the largest aggregate we accept. */
 const maxMemoryPages = 16384;
 
 /** Validates against the SAML protocol and metadata schemas (libxml2 in WebAssembly, no network). */
 export async function validateSamlSchema(xml: string): Promise<void> {
+  const { validateXML, schemas } = await loadValidator();
   const result = await validateXML({
     xml: [{ fileName: "document.xml", contents: xml }],
     schema: [{ fileName: "saml-all.xsd", contents: schemas.entry }],

@@ -12,7 +12,6 @@ import {
   rotateOidcSigningKey,
   signingKeyRetentionSeconds,
 } from "../../protocols/oidc/signing-keys.ts";
-import { describeSamlKeys } from "../../protocols/saml/key-status.ts";
 import { certificateWarningDays, expiryState, watchedCertificates } from "../doctor/certificates.ts";
 import { checkReadiness } from "../health/readiness.ts";
 import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
@@ -76,7 +75,8 @@ export const adminServiceRoutes: FastifyPluginAsyncZod = async (app) => {
       const now = app.clock();
       const [oidc, saml] = await Promise.all([
         listSigningKeys(app.db, app.config.sessionSecrets, now),
-        describeSamlKeys(app.db, now),
+        // key-status.ts reads certificates with @peculiar/x509: loaded here, not at start-up (issue 41).
+        import("../../protocols/saml/key-status.ts").then(({ describeSamlKeys }) => describeSamlKeys(app.db, now)),
       ]);
       return {
         oidc: {

@@ -1,0 +1,118 @@
+import type { Element } from "@xmldom/xmldom";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { audit } from "../../platform/audit/record.ts";
+import {
+  rememberRequestId,
+  requireSignatureOfRoot,
+  requireStrongSignature,
+  signedOctets,
+  textOf,
+} from "./authn-request.ts";
+import { samlEntities } from "./entities.ts";
+import { type Binding, decodeXml, type LogoutFields, maxAuthnRequestBytes, SamlRequestRefused } from "./incoming.ts";
+import { awaitAnswer, roundAwaiting, startLogoutRound } from "./logout-round.ts";
+import { ns } from "./namespaces.ts";
+import { logoutRoundPath, samlPaths } from "./paths.ts";
+import { sendOnwardPage } from "./post-form.ts";
+import { childrenNamed, parseXml } from "./sp-metadata.ts";
+import { findServiceProvider } from "./sp-registry.ts";
+import { guardXml, XmlRefusedError } from "./xml-guard.ts";
+
+/** The parts read before samlify runs: which SP sent it (whose key verifies it), about whom, in answer to what. */
+function readLogoutMessage(xml: string, expected: "LogoutRequest" | "LogoutResponse") {
+  guardXml(xml, { maxBytes: maxAuthnRequestBytes, allowComments: false });
+  const root = parseXml(xml).documentElement as Element | null;
+  if (!root || root.namespaceURI !== ns.samlp || root.localName !== expected)
+    throw new XmlRefusedError(`expected one samlp:${expected}`);
+  const signatures = childrenNamed(root, ns.ds, "Signature");
+  if (signatures.length > 0) requireSignatureOfRoot(root, signatures);
+  return {
+    signatures,
+    issuer: textOf(childrenNamed(root, ns.saml, "Issuer")[0]),
+    nameId: textOf(childrenNamed(root, ns.saml, "NameID")[0]),
+    sessionIndexes: childrenNamed(root, ns.samlp, "SessionIndex").map((element) => textOf(element)),
+    inResponseTo: root.getAttribute("InResponseTo") ?? "",
+    id: root.getAttribute("ID") ?? "",
+  };
+}
+
+/**
+ * A LogoutRequest or LogoutResponse by either binding (slo-routes.ts): checked, verified with samlify, and
+ * acted on. Loaded on the first logout message, not at start-up (issue 41).
+ */
+export async function receiveLogout(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  binding: Binding,
+  fields: LogoutFields,
+) {
+  const { db, config, clock, saml } = request.server;
+  const { signing } = await saml.currentKeys();
+  if (!signing) throw new Error("no SAML signing key");
+  const rawQuery = binding === "redirect" ? ((request.raw.url ?? "").split("?")[1] ?? "") : "";
+  const isResponse = fields.SAMLResponse !== undefined && fields.SAMLRequest === undefined;
+  const type = isResponse ? "SAMLResponse" : "SAMLRequest";
+  const encoded = isResponse ? fields.SAMLResponse : fields.SAMLRequest;
+  const xml = decodeXml({ binding, fields: { SAMLRequest: encoded }, rawQuery });
+  const message = readLogoutMessage(xml, isResponse ? "LogoutResponse" : "LogoutRequest");
+  const now = clock();
+  const round = isResponse ? await roundAwaiting(db, message.inResponseTo, now) : undefined;
+  if (isResponse && !round) throw new SamlRequestRefused("a LogoutResponse to no LogoutRequest of ours");
+  const sp = message.issuer ? await findServiceProvider(db, message.issuer, now) : undefined;
+  if (!sp) throw new SamlRequestRefused("unknown service provider");
+  requireStrongSignature(
+    { binding, fields: { Signature: fields.Signature, SigAlg: fields.SigAlg }, rawQuery },
+    message.signatures,
+  );
+  const entities = samlEntities({
+    idpEntityId: config.saml.entityId,
+    ssoUrl: `${config.publicUrl}${samlPaths.sso}`,
+    key: signing,
+    sp,
+  });
+  const signed =
+    binding === "redirect"
+      ? { query: fields, octetString: signedOctets(rawQuery, type) }
+      : { body: { ...fields, [type]: Buffer.from(xml).toString("base64") } };
+  if (round) {
+    // An SP answered our LogoutRequest: signed by it, then on to the next SP.
+    await entities.idp.parseLogoutResponse(entities.sp, binding, signed).catch((error: unknown) => {
+      throw new SamlRequestRefused(`the logout response failed verification: ${String(error)}`);
+    });
+    await awaitAnswer(db, round.id, null);
+    return sendOnwardPage(reply, logoutRoundPath(round.id));
+  }
+  const parsed = await entities.idp.parseLogoutRequest(entities.sp, binding, signed).catch((error: unknown) => {
+    throw new SamlRequestRefused(`the logout request failed verification: ${String(error)}`);
+  });
+  const sessions = await db
+    .selectFrom("saml_sessions")
+    .select("session_id")
+    .where("sp_entity_id", "=", sp.entity_id)
+    .where("name_id", "=", message.nameId)
+    .where("session_index", "in", message.sessionIndexes.length > 0 ? message.sessionIndexes : [""])
+    .execute();
+  const requestId = message.id;
+  if (!requestId || requestId !== String(parsed.extract?.request?.id ?? requestId))
+    throw new SamlRequestRefused("the logout request has no ID");
+  // Each LogoutRequest is taken once, as AuthnRequests are: a replayed one is refused.
+  await rememberRequestId(db, sp.entity_id, requestId, now);
+  const roundId = await startLogoutRound(db, {
+    sessionIds: sessions.map((row) => row.session_id),
+    initiator: { spEntityId: sp.entity_id, requestId, relayState: fields.RelayState ?? null },
+    now,
+  });
+  if (sessions.length > 0) {
+    const ended = await db
+      .deleteFrom("sessions")
+      .where(
+        "id",
+        "in",
+        sessions.map((row) => row.session_id),
+      )
+      .returning("user_id")
+      .execute();
+    for (const { user_id } of ended) await audit(request, { type: "logout", result: "success", userId: user_id });
+  }
+  return reply.redirect(logoutRoundPath(roundId ?? ""), 303);
+}

@@ -1,13 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import { BankIdClient } from "./client.ts";
 import { bankIdRoutes } from "./routes.ts";
-import { loadBankIdKeys } from "./runtime.ts";
 import type { BankIdRuntime } from "./service.ts";
 
-/** The BankID runtime when configured; a key, certificate or CA that cannot be read stops start-up. */
-export function createBankIdRuntime(app: FastifyInstance): BankIdRuntime | undefined {
+/**
+ * The BankID runtime when configured; a key, certificate or CA that cannot be read stops start-up.
+ * Its DSTU crypto (jkurwa, gost89) is loaded here only when BankID is configured (issue 41).
+ */
+export async function createBankIdRuntime(app: FastifyInstance): Promise<BankIdRuntime | undefined> {
   const settings = app.config.bankId;
   if (!settings) return undefined;
+  const { loadBankIdKeys } = await import("./runtime.ts");
   return {
     client: new BankIdClient(settings, app.clock),
     keys: loadBankIdKeys(settings, app.log),
@@ -16,7 +19,8 @@ export function createBankIdRuntime(app: FastifyInstance): BankIdRuntime | undef
 }
 
 /** Sign-in with BankID NBU: its routes always exist and answer bankid.not_configured until it is configured. */
-export async function registerBankId(app: FastifyInstance, runtime = createBankIdRuntime(app)): Promise<void> {
+export async function registerBankId(app: FastifyInstance, given?: BankIdRuntime): Promise<void> {
+  const runtime = given ?? (await createBankIdRuntime(app));
   app.features.bankId = runtime !== undefined;
   app.features.bankIdBankPicker = runtime !== undefined && app.config.bankId?.bankPicker === true;
   const crls = runtime?.keys.crls;

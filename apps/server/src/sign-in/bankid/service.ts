@@ -11,7 +11,6 @@ import { resetLinkUrl } from "../recovery/email.ts";
 import { issueResetToken } from "../recovery/tokens.ts";
 import { failureForApiError } from "./api-errors.ts";
 import type { Bank, BankIdClient } from "./client.ts";
-import { openBankIdEnvelope } from "./crypto/envelope-reader.ts";
 import { findPersonForBankId } from "./person.ts";
 import { readBankPerson } from "./person-data.ts";
 import type { BankIdKeys } from "./runtime.ts";
@@ -97,6 +96,8 @@ async function personOf(runtime: BankIdRuntime, request: FastifyRequest, pending
   await checkMember(runtime, pending, answer.memberId);
   const now = request.server.clock();
   await keys.crls?.refreshIfDue(now);
+  // The envelope is DSTU crypto (jkurwa, gost89): loaded at the first BankID answer (issue 41).
+  const { openBankIdEnvelope } = await import("./crypto/envelope-reader.ts");
   const opened = openBankIdEnvelope(answer.customerCrypto, keys.ours, keys.trust, now);
   if (!opened.ok) throw new AppError("bankid.failed", { reason: `bankid.envelope_${opened.reason}` });
   return findPersonForBankId(request.server.db, readBankPerson(opened.data));

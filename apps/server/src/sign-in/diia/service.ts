@@ -7,7 +7,6 @@ import { AppError } from "../../platform/errors.ts";
 import { issueLoginGrant } from "../auth/grants.ts";
 import { askedByPoller, type DiiaCaller, type DiiaPoller } from "./browser-binding.ts";
 import type { DiiaClient } from "./client.ts";
-import { hashRequestId } from "./crypto/gost-hash.ts";
 import { findDiiaRequestStatus, insertDiiaRequest } from "./queries.ts";
 
 export interface DiiaLinkSettings {
@@ -31,6 +30,8 @@ const grantCollectionWindowMs = 5 * 60 * 1000;
 /** A new sign-in request: Diia is given only the hash of our id and returns the deep link. */
 export async function createAppLink({ db, client, settings, now, caller }: DiiaContext): Promise<DiiaAppLink> {
   const id = randomUUID();
+  // GOST 34.311 (gost89) is loaded at the first Diia sign-in, not at start-up (issue 41).
+  const { hashRequestId } = await import("./crypto/gost-hash.ts");
   const hashedRequestId = hashRequestId(id);
   let deepLink: string;
   try {

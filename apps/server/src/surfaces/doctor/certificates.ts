@@ -1,8 +1,6 @@
 import { X509Certificate } from "node:crypto";
 import type { Config } from "../../platform/config/index.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import { readCertificate } from "../../sign-in/bankid/runtime.ts";
-import { parseTrustAnchors } from "../../sign-in/diia/crypto/trust-anchors.ts";
 
 /** A certificate the service depends on and when it stops being valid. */
 export interface WatchedCertificate {
@@ -17,9 +15,13 @@ interface SourceContext {
   db: Db;
 }
 
-/** PEM certificates configured in one variable (inline or a file), one line each. */
-function listedCertificates(variable: string, value: string | undefined): WatchedCertificate[] {
+/**
+ * PEM certificates configured in one variable (inline or a file), one line each. DSTU certificates are read
+ * with jkurwa, loaded only when one is configured (issue 41: not at the service's start-up).
+ */
+async function listedCertificates(variable: string, value: string | undefined): Promise<WatchedCertificate[]> {
   if (value === undefined) return [];
+  const { parseTrustAnchors } = await import("../../sign-in/diia/crypto/trust-anchors.ts");
   return parseTrustAnchors(value).map((certificate, index) => ({
     source: `${variable} certificate ${index + 1}`,
     subject: certificate.subject.commonName ?? certificate.subjectDN(),
@@ -52,13 +54,14 @@ export const certificateSources: Record<string, (context: SourceContext) => Prom
   "Diia trust anchors and intermediate CAs": async ({ config }) => {
     const { diia } = config;
     return [
-      ...listedCertificates("DIIA_TRUST_ANCHORS", diia?.trustAnchors),
-      ...listedCertificates("DIIA_INTERMEDIATE_CAS", diia?.intermediateCas),
+      ...(await listedCertificates("DIIA_TRUST_ANCHORS", diia?.trustAnchors)),
+      ...(await listedCertificates("DIIA_INTERMEDIATE_CAS", diia?.intermediateCas)),
     ];
   },
   "BankID encryption certificate and qualified CAs": async ({ config }) => {
     const { bankId } = config;
     if (!bankId) return [];
+    const { readCertificate } = await import("../../sign-in/bankid/runtime.ts");
     const ours = readCertificate("BANKID_CERTIFICATE", bankId.certificate);
     return [
       {
@@ -66,8 +69,8 @@ export const certificateSources: Record<string, (context: SourceContext) => Prom
         subject: ours.subject.commonName ?? ours.subjectDN(),
         notAfter: new Date(ours.valid.to),
       },
-      ...listedCertificates("BANKID_TRUST_ANCHORS", bankId.trustAnchors),
-      ...listedCertificates("BANKID_INTERMEDIATE_CAS", bankId.intermediateCas),
+      ...(await listedCertificates("BANKID_TRUST_ANCHORS", bankId.trustAnchors)),
+      ...(await listedCertificates("BANKID_INTERMEDIATE_CAS", bankId.intermediateCas)),
     ];
   },
 };

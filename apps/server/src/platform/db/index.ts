@@ -1,7 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PGlite } from "@electric-sql/pglite";
 import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { acquireLockFile } from "./lock-file.ts";
@@ -114,10 +113,14 @@ function openPostgres(url: string, poolMax: number, preparedStatements: boolean)
   };
 }
 
-// The PostgreSQL extensions migrations create; PGlite ships them as modules loaded here.
-const extensions = { pg_trgm };
-
 async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<DatabaseHandle> {
+  // PGlite is loaded for the embedded database only: an instance on PostgreSQL never holds it (issue 41).
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite/contrib/pg_trgm"),
+  ]);
+  // The PostgreSQL extensions migrations create; PGlite ships them as modules loaded here.
+  const extensions = { pg_trgm };
   let release = () => {};
   let pglite: PGlite;
   if (dataDir === "memory://") {

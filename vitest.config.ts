@@ -13,6 +13,7 @@ export default defineConfig({
   test: {
     projects: [
       "apps/*/vitest.config.ts",
+      "apps/web/vitest.isolated.config.ts",
       "packages/*/vitest.config.ts",
       "sandbox/*/vitest.config.ts",
       "sandbox/vitest.config.ts*",

@@ -1,6 +1,9 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { preactAliases } from "./scripts/preact-aliases.ts";
+
+/** Files that need modules of their own (module state they test), run with isolation by vitest.isolated.config.ts. */
+export const needFreshModules = ["src/app/toaster.test.tsx"];
 
 export default defineConfig({
   resolve: {
@@ -22,6 +25,11 @@ export default defineConfig({
     name: "web",
     environment: "jsdom",
     include: ["src/**/*.test.{ts,tsx}", "test/**/*.test.{ts,tsx}"],
+    exclude: [...configDefaults.exclude, ...needFreshModules],
+    // The files share one module graph per worker instead of importing React, the router and the libraries
+    // again for each file (issue 41: the web project took 300 s with isolation and 38 s without, three workers
+    // on this 2-core machine). test/setup.ts clears what a test leaves (the DOM, toasts, mocks, timers).
+    isolate: false,
     setupFiles: ["./test/setup.ts"],
     // Libraries are bundled through the aliases too, so every component renders with the same Preact.
     server: { deps: { inline: true } },

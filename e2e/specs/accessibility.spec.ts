@@ -1,4 +1,4 @@
-import type { Page, TestInfo } from "@playwright/test";
+import { devices, type Page, type TestInfo } from "@playwright/test";
 import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
 import { BankIdEntryPage } from "../pages/bankid-pages.ts";
 import { DevicePage } from "../pages/device-page.ts";
@@ -32,10 +32,28 @@ async function photograph(page: Page, testInfo: TestInfo, name: string): Promise
   await page.screenshot({ path: file, fullPage: true });
 }
 
+// One page for the whole walk of the public screens, kept by the worker: each screen is still a page load of
+// its own (goto), and none of them signs in or changes anything. A new browser context and page for each of
+// the 60 screens started and tore down a renderer process each time, 1-2 s of CPU under the suite's load on
+// two cores, more than some screens' own checks (issue 41).
+const walk = test.extend<object, { walkPage: Page }>({
+  walkPage: [
+    async ({ browser }, use) => {
+      const context = await browser.newContext({
+        ...devices["Desktop Chrome"],
+        baseURL: `http://localhost:${Number(process.env.E2E_PORT_BASE ?? 3300)}`,
+      });
+      await use(await context.newPage());
+      await context.close();
+    },
+    { scope: "worker" },
+  ],
+});
+
 for (const language of ["uk", "en"] as const) {
   for (const width of widths) {
     for (const path of publicScreens) {
-      test(`/${language}${path} at ${width} px passes axe`, async ({ page }, testInfo) => {
+      walk(`/${language}${path} at ${width} px passes axe`, async ({ walkPage: page }, testInfo) => {
         await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
         await page.goto(`/${language}${path}`);
         await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

@@ -42,11 +42,19 @@ export class ConsoleImportPage {
     await this.file.setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(csv) });
   }
 
-  /** Checks the chosen file and waits for the check to end. */
+  /**
+   * Checks the chosen file and waits for this check to end. Until the check's answer arrives the screen may still
+   * show the last job an earlier walk left (done, a dry run too), so the wait is for this job's own report.
+   */
   async checkFile(): Promise<void> {
+    const answer = this.page.waitForResponse(
+      (response) => response.url().endsWith("/api/admin/import/jobs") && response.request().method() === "POST",
+    );
     await this.check.click();
-    await expect(this.report).toHaveAttribute("data-status", "done", { timeout: 60_000 });
-    await expect(this.report).toHaveAttribute("data-mode", "dry-run");
+    const job = (await (await answer).json()) as ImportJobView;
+    const report = this.page.locator(`[data-testid="import-report"][data-job="${job.id}"]`);
+    await expect(report).toHaveAttribute("data-status", "done", { timeout: 60_000 });
+    await expect(report).toHaveAttribute("data-mode", "dry-run");
   }
 
   /** Applies the checked file, confirming in the dialog; answers while it runs. */

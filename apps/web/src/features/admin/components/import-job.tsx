@@ -103,7 +103,13 @@ export function ImportJobPanel({ job, showAll, onShowAll, onCancel, cancelling }
   const running = job.status === "running";
   const progressText = t("admin-records:import.progress", { processed: job.processed, total: job.total });
   return (
-    <div className="flex flex-col gap-3" data-testid="import-report" data-status={job.status} data-mode={job.mode}>
+    <div
+      className="flex flex-col gap-3"
+      data-testid="import-report"
+      data-job={job.id}
+      data-status={job.status}
+      data-mode={job.mode}
+    >
       <h3 className="text-base font-semibold" data-testid="import-report-title">
         {running
           ? t(`admin-records:import.running.${job.mode}`, { name: job.fileName })

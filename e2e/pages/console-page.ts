@@ -87,8 +87,14 @@ export class ConsolePage {
   async findAndOpen(query: string, fullName: string): Promise<void> {
     await this.search.fill(query);
     await expect(this.page).toHaveURL(new RegExp(`q=${encodeURIComponent(query)}`));
-    await this.peopleTable.getByRole("link", { name: fullName }).click();
-    await expect(this.personName).toHaveText(fullName);
+    // The table keeps the previous answer's rows until the search's answer arrives, then swaps them: a click
+    // that lands as they swap hits the row that moved away and opens nothing (ci2: the person stayed unopened
+    // for 10 s). So the click is tried again until the person's screen shows, as a person would click again.
+    const link = this.peopleTable.getByRole("link", { name: fullName });
+    await expect(async () => {
+      if (!(await this.personName.isVisible())) await link.click({ timeout: 5_000 });
+      await expect(this.personName).toHaveText(fullName, { timeout: 5_000 });
+    }).toPass({ timeout: 30_000 });
   }
 
   /** Clicks an action and confirms it in the dialog that names what will happen. */

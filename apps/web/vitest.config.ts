@@ -3,7 +3,12 @@ import { configDefaults, defineConfig } from "vitest/config";
 import { preactAliases } from "./scripts/preact-aliases.ts";
 
 /** Files that need modules of their own (module state they test), run with isolation by vitest.isolated.config.ts. */
-export const needFreshModules = ["src/app/toaster.test.tsx"];
+export const needFreshModules = [
+  "src/app/toaster.test.tsx",
+  // vi.mock of @simplewebauthn/browser: without isolation a module that imported the real one earlier in the
+  // worker would keep it, and the mock would reach later files.
+  "src/features/auth/components/passkey-login.test.tsx",
+];
 
 export default defineConfig({
   resolve: {

@@ -32,14 +32,18 @@ export function createMailer(config: MailConfig | undefined): Mailer {
     };
   }
   const transport = loadOnce(async () => (await loadNodemailer()).default.createTransport(config.smtpUrl));
-  let made: Awaited<ReturnType<typeof transport>> | undefined;
+  // The transport being made by the first send, so a close while it is made still closes it.
+  let opened: ReturnType<typeof transport> | undefined;
   return {
     enabled: true,
     async send(mail) {
-      made = await transport();
-      await made.sendMail({ from: config.from, ...mail });
+      opened = transport();
+      await (await opened).sendMail({ from: config.from, ...mail });
     },
-    close: () => made?.close(),
+    close: () => {
+      // A transport that could not be made has nothing to close; its send already reported why.
+      opened?.then((made) => made.close()).catch(() => {});
+    },
   };
 }
 

@@ -56,25 +56,20 @@ const schemaFiles = [
   "XMLSchema.dtd",
   "datatypes.dtd",
 ];
-/** libxml2 and the schemas, read at the first validation rather than at start-up (issue 41). */
-const loadValidator = loadOnce(async () => {
-  const { validateXML } = await import("xmllint-wasm");
-  const schemas = {
-    entry: readFileSync(new URL("saml-all.xsd", schemaDir), "utf8"),
-    preload: schemaFiles.map((fileName) => ({
-      fileName,
-      contents: readFileSync(new URL(fileName, schemaDir), "utf8"),
-    })),
-  };
-  return { validateXML, schemas };
-});
+// The schemas are read at start-up, so an installation without them stops there and not at its first SAML
+// request; libxml2 (WebAssembly, the heavy part) is loaded at the first validation (issue 41).
+const schemas = {
+  entry: readFileSync(new URL("saml-all.xsd", schemaDir), "utf8"),
+  preload: schemaFiles.map((fileName) => ({ fileName, contents: readFileSync(new URL(fileName, schemaDir), "utf8") })),
+};
+const loadValidator = loadOnce(() => import("xmllint-wasm"));
 
 /** WebAssembly pages of 64 KiB: room for the largest aggregate we accept. */
 const maxMemoryPages = 16384;
 
 /** Validates against the SAML protocol and metadata schemas (libxml2 in WebAssembly, no network). */
 export async function validateSamlSchema(xml: string): Promise<void> {
-  const { validateXML, schemas } = await loadValidator();
+  const { validateXML } = await loadValidator();
   const result = await validateXML({
     xml: [{ fileName: "document.xml", contents: xml }],
     schema: [{ fileName: "saml-all.xsd", contents: schemas.entry }],

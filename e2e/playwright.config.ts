@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig, devices } from "@playwright/test";
-import { chromiumLaunchOptions } from "./chromium.ts";
+import { testChromiumLaunchOptions } from "./chromium.ts";
 import { prepareSamlHarness } from "./tools/saml/federation.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -130,7 +130,7 @@ export default defineConfig({
     // own screenshots (below) stay.
     trace: { mode: "retain-on-failure", screenshots: false },
     screenshot: "only-on-failure",
-    launchOptions: chromiumLaunchOptions,
+    launchOptions: testChromiumLaunchOptions,
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   // Only the main process starts servers; a worker that loads this file must not prepare them again.

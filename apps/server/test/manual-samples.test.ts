@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumLaunchOptions } from "../../../e2e/chromium.ts";
+import { testChromiumLaunchOptions } from "../../../e2e/chromium.ts";
 import { grantAccess } from "../src/model/access/applications.ts";
 import { createApplication } from "../src/model/apps/service.ts";
 import { applyOidcSettings } from "../src/protocols/oidc/settings.ts";
@@ -73,7 +73,7 @@ describe("the integration manual's samples, in a browser", () => {
   beforeAll(async () => {
     kpi = await createListeningTestApp("pglite", { env: { WEB_DIST_DIR: webDist() } });
     personId = (await addPerson(kpi.test.app, { username, fullName }, password)).id;
-    browser = await chromium.launch(chromiumLaunchOptions);
+    browser = await chromium.launch(testChromiumLaunchOptions);
   });
   afterAll(async () => {
     for (const sample of running) sample.child.kill();

@@ -20,9 +20,9 @@ export const chromiumLaunchOptions = {
 };
 
 /**
- * The browser tests' Chromium: Debian's `chromium-headless-shell` where it is installed (`.ci/run` and
- * `npm test` install it beside `chromium`; same Blink, V8 and DevTools protocol, virtual authenticator
- * included), else the whole browser. The shell has no browser UI process behind each page, and that is
+ * The browser tests' Chromium: Debian's `chromium-headless-shell` where it is installed (`.ci/run` installs
+ * it, and `npm test` as root where apt knows the package; same Blink, V8 and DevTools protocol, virtual
+ * authenticator included), else the whole browser. The shell has no browser UI process behind each page, and that is
  * most of what a test's fresh context costs on two cores (issue 41: 12 contexts, 0.31 s each with
  * `chromium`, 0.11 s with the shell; bankid.spec and account.spec, 36 tests on one worker, 113 s and 75 s).
  * CHROME_PATH still names one binary for both.

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import pg from "pg";
 import { type DatabaseHandle, type DatabaseKind, openDatabase } from "../../src/platform/db/index.ts";
 import { migrate } from "../../src/platform/db/migrate.ts";
+import { borrowMigratedPglite } from "./pglite-pool.ts";
 
 /**
  * The databases every database test runs on: always PGlite; also the real
@@ -48,7 +49,9 @@ export async function createTestDatabase(
   const migrated = options.migrated ?? true;
   if (kind === "pglite") {
     const snapshot = migrated ? migratedPgliteFiles() : undefined;
-    const handle = await openDatabase({ dataDir: "memory://", loadDataDir: snapshot });
+    // With the migrated files, an instance from the worker's pool, put back to them after the last test's use.
+    const pglite = snapshot ? await borrowMigratedPglite(snapshot) : undefined;
+    const handle = await openDatabase({ dataDir: "memory://", pglite });
     if (migrated && !snapshot) await migrate(handle);
     return { handle, dispose: () => handle.close() };
   }

@@ -24,6 +24,11 @@ export interface DatabaseOptions {
   preparedStatements?: boolean;
   /** PGlite only: start from these files (a dump of a migrated database) instead of an empty cluster (tests). */
   loadDataDir?: Blob;
+  /**
+   * PGlite only: an instance already open, used instead of making one (the tests' pool of migrated databases,
+   * test/support/pglite-pool.ts). Closing the handle closes it.
+   */
+  pglite?: PGlite;
 }
 
 export interface DatabaseHandle {
@@ -113,19 +118,31 @@ function openPostgres(url: string, poolMax: number, preparedStatements: boolean)
   };
 }
 
-async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<DatabaseHandle> {
+/** A PGlite instance in memory, from `loadDataDir`'s files when given, with the extensions the migrations create. */
+export async function createMemoryPglite(loadDataDir?: Blob): Promise<PGlite> {
+  const { PGlite, extensions } = await loadPglite();
+  return PGlite.create({ extensions, ...(loadDataDir ? { loadDataDir } : {}) });
+}
+
+async function loadPglite() {
   // PGlite is loaded for the embedded database only: an instance on PostgreSQL never holds it (issue 41).
   const [{ PGlite }, { pg_trgm }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite/contrib/pg_trgm"),
   ]);
   // The PostgreSQL extensions migrations create; PGlite ships them as modules loaded here.
-  const extensions = { pg_trgm };
+  return { PGlite, extensions: { pg_trgm } };
+}
+
+async function openPglite(dataDir: string, loadDataDir?: Blob, open?: PGlite): Promise<DatabaseHandle> {
   let release = () => {};
   let pglite: PGlite;
-  if (dataDir === "memory://") {
-    pglite = await PGlite.create({ extensions, ...(loadDataDir ? { loadDataDir } : {}) });
+  if (open) {
+    pglite = open;
+  } else if (dataDir === "memory://") {
+    pglite = await createMemoryPglite(loadDataDir);
   } else {
+    const { PGlite, extensions } = await loadPglite();
     mkdirSync(dataDir, { recursive: true });
     release = acquireLockFile(join(dataDir, "pglite.lock"));
     try {
@@ -146,6 +163,8 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
     ping: () => ping(db),
     close: async () => {
       await db.destroy();
+      // Kysely closes the instance only if it ever sent a statement through it.
+      if (!pglite.closed) await pglite.close();
       release();
     },
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
@@ -173,5 +192,5 @@ async function ping(db: Kysely<Database>): Promise<boolean> {
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) return openPostgres(options.url, options.poolMax ?? 10, options.preparedStatements ?? true);
-  return openPglite(options.dataDir, options.loadDataDir);
+  return openPglite(options.dataDir, options.loadDataDir, options.pglite);
 }

@@ -1,0 +1,72 @@
+// The test databases themselves: a PGlite database a test gets is as new as one migrated from nothing, even
+// when the worker lends it again after another test (test/support/pglite-pool.ts).
+import { sql } from "kysely";
+import { describe, expect, it } from "vitest";
+import { listMigrations } from "../src/platform/db/migrate.ts";
+import { createTestDatabase, type TestDatabase } from "./support/databases.ts";
+
+async function counts(database: TestDatabase) {
+  const { rows } = await sql<{ throttled: number; migrations: number; timeout: string }>`
+    select (select count(*)::int from throttle_counters) as throttled,
+      (select count(*)::int from schema_migrations) as migrations,
+      current_setting('statement_timeout') as timeout`.execute(database.handle.db);
+  return rows[0];
+}
+
+async function tableExists(database: TestDatabase, name: string): Promise<boolean> {
+  const { rows } = await sql<{ found: boolean }>`select to_regclass(${name}) is not null as found`.execute(
+    database.handle.db,
+  );
+  return rows[0]?.found ?? false;
+}
+
+describe("the tests' PGlite databases", () => {
+  it("one lent again after a test wrote rows and changed a setting starts empty, migrated and with defaults", async () => {
+    const used = await createTestDatabase("pglite");
+    const fresh = await counts(used);
+    await sql`insert into throttle_counters (key, failures, first_failure_at, last_failure_at)
+      values ('probe', 3, now(), now())`.execute(used.handle.db);
+    await sql`set statement_timeout = '5s'`.execute(used.handle.db);
+    expect(await counts(used)).toMatchObject({ throttled: 1, timeout: "5s" });
+    await used.dispose();
+
+    const next = await createTestDatabase("pglite");
+    try {
+      expect(fresh).toEqual({ throttled: 0, migrations: listMigrations().length, timeout: "0" });
+      expect(await counts(next)).toEqual(fresh);
+    } finally {
+      await next.dispose();
+    }
+  });
+
+  it("a table a test created is not in the next test's database", async () => {
+    const changed = await createTestDatabase("pglite");
+    await sql`create table leftover_probe (id integer primary key)`.execute(changed.handle.db);
+    expect(await tableExists(changed, "leftover_probe")).toBe(true);
+    await changed.dispose();
+
+    const next = await createTestDatabase("pglite");
+    try {
+      expect(await tableExists(next, "leftover_probe")).toBe(false);
+      expect((await counts(next))?.migrations).toBe(listMigrations().length);
+    } finally {
+      await next.dispose();
+    }
+  });
+
+  it("a closed database refuses queries, so a test's late timer cannot write into the next test's", async () => {
+    const closed = await createTestDatabase("pglite");
+    const db = closed.handle.db;
+    await closed.dispose();
+    const next = await createTestDatabase("pglite");
+    try {
+      await expect(
+        sql`insert into throttle_counters (key, failures, first_failure_at, last_failure_at)
+          values ('late', 1, now(), now())`.execute(db),
+      ).rejects.toThrow();
+      expect((await counts(next))?.throttled).toBe(0);
+    } finally {
+      await next.dispose();
+    }
+  });
+});

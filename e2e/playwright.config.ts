@@ -8,7 +8,8 @@ const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 // Diia sign-in requests live 25 s here instead of 180 s, so diia.spec.ts can watch one expire
 // (long enough for a sign-in on a loaded machine, short enough to wait for).
 process.env.E2E_DIIA_REQUEST_TTL_SECONDS ??= "25";
-process.env.E2E_DEVICE_CODE_TTL_SECONDS ??= "60";
+// Device codes live 30 s (device.spec.ts watches one expire; its sign-ins take 5-12 s after asking a code).
+process.env.E2E_DEVICE_CODE_TTL_SECONDS ??= "30";
 // A sensitive change needs a sign-in within 45 s here instead of 10 minutes, so account.spec.ts can
 // watch a session go stale (every walk that makes such a change signs in just before it).
 process.env.E2E_REAUTH_MAX_AGE_SECONDS ??= "45";
@@ -90,7 +91,7 @@ function webServer(server: WorkerServer) {
       SANDBOX_MAIL_PORT: String(server.mailPort),
       SANDBOX_BANKID_PORT: String(server.bankIdPort),
       DIIA_REQUEST_TTL_SECONDS: process.env.E2E_DIIA_REQUEST_TTL_SECONDS ?? "25",
-      OIDC_DEVICE_CODE_TTL_SECONDS: process.env.E2E_DEVICE_CODE_TTL_SECONDS ?? "60",
+      OIDC_DEVICE_CODE_TTL_SECONDS: process.env.E2E_DEVICE_CODE_TTL_SECONDS ?? "30",
       REAUTH_MAX_AGE_SECONDS: process.env.E2E_REAUTH_MAX_AGE_SECONDS ?? "45",
       // The specs move the server's clock past those limits instead of waiting (tools/server-clock.ts).
       TEST_CLOCK: "true",

@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { listMigrations } from "../src/platform/db/migrate.ts";
 import { createTestDatabase, type TestDatabase } from "./support/databases.ts";
+import { pglitePoolStats } from "./support/pglite-pool.ts";
 
 async function counts(database: TestDatabase) {
   const { rows } = await sql<{ throttled: number; migrations: number; timeout: string }>`
@@ -21,19 +22,24 @@ async function tableExists(database: TestDatabase, name: string): Promise<boolea
 }
 
 describe("the tests' PGlite databases", () => {
-  it("one lent again after a test wrote rows and changed a setting starts empty, migrated and with defaults", async () => {
+  it("one lent again after a test wrote rows, changed a setting and made a temporary table starts as new", async () => {
     const used = await createTestDatabase("pglite");
     const fresh = await counts(used);
     await sql`insert into throttle_counters (key, failures, first_failure_at, last_failure_at)
       values ('probe', 3, now(), now())`.execute(used.handle.db);
     await sql`set statement_timeout = '5s'`.execute(used.handle.db);
+    await sql`create temporary table scratch_probe (id integer)`.execute(used.handle.db);
     expect(await counts(used)).toMatchObject({ throttled: 1, timeout: "5s" });
     await used.dispose();
 
+    const before = pglitePoolStats();
     const next = await createTestDatabase("pglite");
     try {
+      // The same instance, put back: the pool's speed-up is not lost to a reset that quietly fails.
+      expect(pglitePoolStats()).toMatchObject({ lentAgain: before.lentAgain + 1, started: before.started });
       expect(fresh).toEqual({ throttled: 0, migrations: listMigrations().length, timeout: "0" });
       expect(await counts(next)).toEqual(fresh);
+      expect(await tableExists(next, "scratch_probe")).toBe(false);
     } finally {
       await next.dispose();
     }
@@ -43,7 +49,9 @@ describe("the tests' PGlite databases", () => {
     const changed = await createTestDatabase("pglite");
     await sql`create table leftover_probe (id integer primary key)`.execute(changed.handle.db);
     expect(await tableExists(changed, "leftover_probe")).toBe(true);
+    const before = pglitePoolStats();
     await changed.dispose();
+    expect(pglitePoolStats().closedOnReturn).toBe(before.closedOnReturn + 1);
 
     const next = await createTestDatabase("pglite");
     try {

@@ -154,6 +154,7 @@ async function openPglite(dataDir: string, loadDataDir?: Blob, open?: PGlite): P
   }
   const listeners = statementListeners();
   const db = new Kysely<Database>({ dialect: observedDialect(new PGliteDialect({ pglite }), listeners) });
+  let closing: Promise<void> | undefined;
   return {
     db,
     kind: "pglite",
@@ -161,11 +162,17 @@ async function openPglite(dataDir: string, loadDataDir?: Blob, open?: PGlite): P
     onCommitted: listeners.addCommitted,
     listen: (channel, handlers) => listenOnPglite(pglite, channel, handlers),
     ping: () => ping(db),
-    close: async () => {
-      await db.destroy();
-      // Kysely closes the instance only if it ever sent a statement through it.
-      if (!pglite.closed) await pglite.close();
-      release();
+    close: () => {
+      closing ??= (async () => {
+        try {
+          await db.destroy();
+          // Kysely closes the instance only if it ever sent a statement through it.
+          if (!pglite.closed) await pglite.close();
+        } finally {
+          release();
+        }
+      })();
+      return closing;
     },
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
     dumpDataDir: () => pglite.dumpDataDir("none"),

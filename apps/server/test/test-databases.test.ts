@@ -64,7 +64,7 @@ describe("the tests' PGlite databases", () => {
 
   it("a closed database refuses queries, so a test's late timer cannot write into the next test's", async () => {
     const closed = await createTestDatabase("pglite");
-    const db = closed.handle.db;
+    const { db } = closed.handle;
     await closed.dispose();
     const next = await createTestDatabase("pglite");
     try {
@@ -72,6 +72,12 @@ describe("the tests' PGlite databases", () => {
         sql`insert into throttle_counters (key, failures, first_failure_at, last_failure_at)
           values ('late', 1, now(), now())`.execute(db),
       ).rejects.toThrow();
+      // The same through the instance itself, as the handle's scripts and notifications reach it.
+      await expect(
+        closed.handle.scriptTransaction((tx) =>
+          tx.exec("insert into throttle_counters (key, failures) values ('late-script', 1)"),
+        ),
+      ).rejects.toThrow("PGlite is closed");
       expect((await counts(next))?.throttled).toBe(0);
     } finally {
       await next.dispose();

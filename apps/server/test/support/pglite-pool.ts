@@ -80,15 +80,19 @@ async function readMigratedState(pglite: PGlite): Promise<MigratedState> {
     const json = found[0]?.json;
     if (json) rows.push({ table, json });
   }
-  const sequences = (
-    await pglite.query<{ name: string }>(
-      "select format('%I.%I', schemaname, sequencename) as name from pg_sequences where last_value is null",
-    )
-  ).rows.map((row) => row.name);
-  const { rows: used } = await pglite.query("select 1 from pg_sequences where last_value is not null");
+  const { rows: sequences } = await pglite.query<{ name: string; used: boolean }>(
+    "select format('%I.%I', schemaname, sequencename) as name, last_value is not null as used from pg_sequences",
+  );
   // The migrations use no sequence today; one they did use would need its value kept, not a restart.
-  if (used.length > 0) throw new Error("a migration used a sequence: the PGlite pool cannot put it back");
-  return { fingerprint: await fingerprint(pglite), tables, rows, sequences };
+  if (sequences.some((sequence) => sequence.used)) {
+    throw new Error("a migration used a sequence: the PGlite pool cannot put it back");
+  }
+  return {
+    fingerprint: await fingerprint(pglite),
+    tables,
+    rows,
+    sequences: sequences.map((sequence) => sequence.name),
+  };
 }
 
 /** Puts a returned instance back to the migrated state; false when a test changed its schema. */

@@ -83,6 +83,10 @@ interface VitestReport {
 
 const vitestDurations = join(reportDir, "vitest-durations.json");
 
+function readVitestDurations(): FileDuration[] {
+  return existsSync(vitestDurations) ? (JSON.parse(readFileSync(vitestDurations, "utf8")) as FileDuration[]) : [];
+}
+
 async function vitestSuite(): Promise<SuiteResult> {
   const output = join(reportDir, "vitest.json");
   const { exitCode, stdout, stderr } = await run(
@@ -99,9 +103,13 @@ async function vitestSuite(): Promise<SuiteResult> {
   if (!existsSync(output)) return { name: "unit and integration (vitest)", passed: 0, failed: 1, exitCode };
   const report = JSON.parse(readFileSync(output, "utf8")) as VitestReport;
   // A file that fails to load or errors outside a test has no failed test but fails the run: name it.
+  const outsideTests = new Map(readVitestDurations().map((file) => [resolve(file.file), file.errorsOutsideTests]));
   const brokenFiles = report.testResults
     .filter((file) => file.status === "failed" && file.assertionResults.every((test) => test.status !== "failed"))
-    .map((file) => `${file.name}: ${file.message.split("\n")[0]}`);
+    .map((file) => {
+      const errors = outsideTests.get(resolve(file.name)) ?? [file.message.split("\n")[0] ?? ""];
+      return `${file.name}: ${errors.join("; ")}`;
+    });
   const unhandled = [...unhandledErrors(stderr), ...unhandledErrors(stdout)];
   const notes = [
     ...(brokenFiles.length > 0 ? [`files failed outside a test:\n    ${brokenFiles.join("\n    ")}`] : []),
@@ -149,8 +157,7 @@ function playwrightFileDurations(
 
 /** The ten slowest test files of every suite that reported its files' times. */
 function printSlowestFiles(): void {
-  const files: FileDuration[] = [];
-  if (existsSync(vitestDurations)) files.push(...(JSON.parse(readFileSync(vitestDurations, "utf8")) as FileDuration[]));
+  const files = readVitestDurations();
   if (existsSync(playwrightReport)) {
     const { suites } = JSON.parse(readFileSync(playwrightReport, "utf8")) as PlaywrightStats;
     for (const [file, milliseconds] of playwrightFileDurations(suites ?? [])) files.push({ file, milliseconds });

@@ -2,17 +2,29 @@ import { createServer } from "node:net";
 import type { DatabaseKind } from "../../src/platform/db/index.ts";
 import { createTestApp, type TestApp, type TestAppOptions } from "./app.ts";
 
+// Ports handed out for a server that listens later, drawn below Linux's ephemeral range (32768-60999). A
+// port from listen(0) is free only until it is closed: the outgoing connections of the test workers running
+// beside this one (fetches, PostgreSQL) take their local ports from that same range, and one of them taking
+// the port before the app listens on it failed a whole file with EADDRINUSE. Below the range only another
+// freePort can pick the same port, one chance in ten thousand for two calls in flight at once.
+const lowestPort = 20_000;
+const portCount = 12_000;
+
+function tryListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
 /** A free loopback port: an issuer URL must be known before the app that serves it is built. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = lowestPort + Math.floor(Math.random() * portCount);
+    if (await tryListen(port)) return port;
+  }
+  throw new Error(`no free loopback port between ${lowestPort} and ${lowestPort + portCount - 1}`);
 }
 
 export interface ListeningTestApp {

@@ -1,6 +1,5 @@
 import { type ErrorCode, errorMessage, errorStatus } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import SCIMMY from "scimmy";
 import { ZodError } from "zod";
 import { toAppError } from "../../platform/http/error-handler.ts";
 
@@ -21,18 +20,36 @@ export type ScimType =
   | "invalidVers"
   | "sensitive";
 
-/**
- * A refusal with its stable code. It is scimmy's own error class, so scimmy passes it through its
- * handlers untouched (scimmy turns any other error a handler throws into 404).
- */
-export class ScimError extends SCIMMY.Types.Error {
+/** A refusal with its stable code, from the routes or from inside scimmy's handlers (handlers.ts carries it through). */
+export class ScimError extends Error {
   override name = "ScimError";
   readonly code: ErrorCode;
+  readonly status: number;
+  readonly scimType: ScimType | undefined;
   constructor(code: ErrorCode, scimType: ScimType | undefined, detail: string) {
-    // scimmy's typings want a string; its code and RFC 7644 leave scimType out when there is none.
-    super(errorStatus[code], scimType ?? (null as unknown as string), detail);
+    super(detail);
     this.code = code;
+    this.status = errorStatus[code];
+    this.scimType = scimType;
   }
+}
+
+/** What scimmy throws: its status, its scimType and, when it carries one of ours, that ScimError. */
+interface ScimmyError {
+  status: number;
+  scimType?: string | null;
+  message: string;
+  carried?: ScimError;
+}
+
+/**
+ * scimmy's error class, known once scimmy is loaded (handlers.ts); until then no error can be one. Kept here
+ * rather than imported so that a SCIM refusal at the door (a token, a body) does not load scimmy.
+ */
+let scimmyErrorClass: (abstract new (...args: never[]) => ScimmyError) | undefined;
+
+export function recognizeScimmyErrors(errorClass: abstract new (...args: never[]) => ScimmyError): void {
+  scimmyErrorClass = errorClass;
 }
 
 const codeByStatus: Record<number, ErrorCode> = {
@@ -63,9 +80,9 @@ export function asScimError(error: unknown): ScimError {
 
 /** Any thrown value as a SCIM error; what scimmy raises keeps its status and scimType. */
 export function scimErrorOf(error: unknown): ScimErrorBody {
-  if (error instanceof ScimError)
-    return { code: error.code, scimType: error.scimType || undefined, detail: error.message };
-  if (error instanceof SCIMMY.Types.Error) {
+  if (error instanceof ScimError) return { code: error.code, scimType: error.scimType, detail: error.message };
+  if (scimmyErrorClass && error instanceof scimmyErrorClass) {
+    if (error.carried) return scimErrorOf(error.carried);
     // scimmy answers 501 for a handler that does not exist (none here) and 500 for a handler's bad return;
     // to the client either is a request this service does not serve.
     const code = codeByStatus[error.status] ?? "scim.invalid_request";

@@ -8,8 +8,8 @@ import { audit } from "../../platform/audit/record.ts";
 import { type Unit, unitKinds } from "../../platform/db/people-schema.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { scimTokenOf } from "./auth.ts";
+import { kpiGroupSchemaId, scimBasePath } from "./constants.ts";
 import { ScimError } from "./errors.ts";
-import { kpiGroupSchemaId, scimBasePath } from "./schema.ts";
 
 /**
  * Groups are the university's units. Members are the people whose current student record or employee

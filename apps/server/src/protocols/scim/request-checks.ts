@@ -1,8 +1,8 @@
 import { text } from "@kpi-id/contracts";
 import SCIMMY from "scimmy";
 import { z } from "zod";
+import { scimMaxResults } from "./constants.ts";
 import { ScimError } from "./errors.ts";
-import { scimMaxResults } from "./schema.ts";
 
 type Definition = InstanceType<typeof SCIMMY.Types.SchemaDefinition>;
 

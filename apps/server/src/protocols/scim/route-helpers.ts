@@ -1,14 +1,30 @@
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import SCIMMY from "scimmy";
-import { asScimError } from "./errors.ts";
+import { asScimError, type ScimError } from "./errors.ts";
 import { listParams } from "./request-checks.ts";
 
-/** Runs a scimmy handler's work; whatever it throws reaches scimmy as a ScimError (else scimmy would say 404). */
+/** One SCIM endpoint's work (routes.ts registers the routes; handlers.ts holds these). */
+export type ScimHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
+/**
+ * One of our refusals as scimmy's own error class, which scimmy passes through its handlers untouched (it turns
+ * any other error a handler throws into 404); the error handler (errors.ts) answers with the one it carries.
+ */
+class CarriedScimError extends SCIMMY.Types.Error {
+  readonly carried: ScimError;
+  constructor(carried: ScimError) {
+    // scimmy's typings want a string; its code and RFC 7644 leave scimType out when there is none.
+    super(carried.status, carried.scimType ?? (null as unknown as string), carried.message);
+    this.carried = carried;
+  }
+}
+
+/** Runs a scimmy handler's work; whatever it throws reaches scimmy as its own error, carrying our refusal. */
 export async function scimErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw asScimError(error);
+    throw new CarriedScimError(asScimError(error));
   }
 }
 

@@ -1,11 +1,35 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import SCIMMY from "scimmy";
+import type { FastifyInstance, HTTPMethods } from "fastify";
+import { loadOnce } from "../../platform/load-once.ts";
 import { registerScimAuth } from "./auth.ts";
+import { scimBasePath } from "./constants.ts";
 import { ScimError, sendScimError } from "./errors.ts";
-import { scimGroupRoutes } from "./group-routes.ts";
-import { configureScimmy, scimBasePath } from "./schema.ts";
-import { sendScim } from "./send.ts";
-import { scimUserRoutes } from "./user-routes.ts";
+
+// scimmy and the handlers built on it come with the first SCIM request (handlers.ts); the routes, the token
+// check, the body parser and the error shape are here from the start, so a refused request loads nothing.
+const loadHandlers = loadOnce(() => import("./handlers.ts"));
+type ScimHandlerName = keyof Awaited<ReturnType<typeof loadHandlers>>["scimHandlers"];
+
+const scimEndpoints: [HTTPMethods, string, ScimHandlerName][] = [
+  ["GET", "/ServiceProviderConfig", "serviceProviderConfig"],
+  ["GET", "/ResourceTypes", "resourceTypes"],
+  ["GET", "/ResourceTypes/:id", "resourceTypes"],
+  ["GET", "/Schemas", "schemas"],
+  ["GET", "/Schemas/:id", "schemas"],
+  ["GET", "/Users", "listUsers"],
+  ["POST", "/Users/.search", "searchUsers"],
+  ["GET", "/Users/:id", "getUser"],
+  ["POST", "/Users", "createUser"],
+  ["PUT", "/Users/:id", "replaceUser"],
+  ["PATCH", "/Users/:id", "patchUser"],
+  ["DELETE", "/Users/:id", "deleteUser"],
+  ["GET", "/Groups", "listGroups"],
+  ["POST", "/Groups/.search", "searchGroups"],
+  ["GET", "/Groups/:id", "getGroup"],
+  ["POST", "/Groups", "createGroup"],
+  ["PUT", "/Groups/:id", "replaceGroup"],
+  ["PATCH", "/Groups/:id", "patchGroup"],
+  ["DELETE", "/Groups/:id", "deleteGroup"],
+];
 
 /** The largest SCIM request body: a person with a few dozen records is a few kB; 256 kB leaves room. */
 export const scimBodyLimit = 256 * 1024;
@@ -19,36 +43,11 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The one id a discovery path names, or the whole list. */
-function discoveryId(request: FastifyRequest): string | undefined {
-  const params = request.params as { id?: string };
-  return params.id;
-}
-
-async function discoveryRoutes(scope: FastifyInstance): Promise<void> {
-  scope.get("/ServiceProviderConfig", async (_request, reply) =>
-    sendScim(reply, 200, await new SCIMMY.Resources.ServiceProviderConfig().read()),
-  );
-  for (const path of ["/ResourceTypes", "/ResourceTypes/:id"]) {
-    scope.get(path, async (request, reply) => {
-      const id = discoveryId(request);
-      return sendScim(reply, 200, await new SCIMMY.Resources.ResourceType(...(id ? [id] : [])).read());
-    });
-  }
-  for (const path of ["/Schemas", "/Schemas/:id"]) {
-    scope.get(path, async (request, reply) => {
-      const id = discoveryId(request);
-      return sendScim(reply, 200, await new SCIMMY.Resources.Schema(...(id ? [id] : [])).read());
-    });
-  }
-}
-
 /**
  * SCIM 2.0 (RFC 7643, 7644) at /scim/v2 for the university's HR and student systems: its own body
  * parser (application/scim+json and application/json), its own error shape, its own bearer tokens.
  */
 export async function scimRoutes(app: FastifyInstance): Promise<void> {
-  configureScimmy();
   await app.register(
     async (scope) => {
       // A bearer token, never a cookie, authorizes SCIM: a browser cannot be made to send one.
@@ -71,9 +70,13 @@ export async function scimRoutes(app: FastifyInstance): Promise<void> {
         },
       );
       registerScimAuth(scope);
-      await scope.register(discoveryRoutes);
-      await scope.register(scimUserRoutes);
-      await scope.register(scimGroupRoutes);
+      for (const [method, url, name] of scimEndpoints) {
+        scope.route({
+          method,
+          url,
+          handler: async (request, reply) => (await loadHandlers()).scimHandlers[name](request, reply),
+        });
+      }
       // RFC 7644 §3.11: /Me is the authenticated subject's own User; a SCIM token belongs to a system, not a person.
       scope.all("/Me", async () => {
         throw new ScimError(

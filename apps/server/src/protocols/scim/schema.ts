@@ -6,18 +6,14 @@ import {
   studentStatuses,
   unitKinds,
 } from "../../platform/db/people-schema.ts";
+import { kpiGroupSchemaId, kpiUserSchemaId, scimBasePath, scimMaxResults } from "./constants.ts";
 
 /**
  * The SCIM schemas KPI ID speaks (RFC 7643): core User and Group, and KPI extensions carrying the people
  * model (student records, employee positions, units). scimmy holds them (and parses filters and PATCH);
- * its store is process-wide, so this runs once however many apps a process builds (tests build many).
+ * its store is process-wide, so this runs once however many apps a process builds (tests build many). Loaded
+ * with the first SCIM request (handlers.ts), not at start-up.
  */
-
-export const kpiUserSchemaId = "urn:ietf:params:scim:schemas:extension:kpi:2.0:User";
-export const kpiGroupSchemaId = "urn:ietf:params:scim:schemas:extension:kpi:2.0:Group";
-export const scimBasePath = "/scim/v2";
-/** The most resources one list answer holds (RFC 7644 §3.4.2.4: the server may return fewer than asked). */
-export const scimMaxResults = 200;
 
 const { Attribute, SchemaDefinition } = SCIMMY.Types;
 const dateText = { description: "A date, YYYY-MM-DD" };

@@ -1,5 +1,5 @@
 import type { FastifyReply } from "fastify";
-import { scimBasePath } from "./schema.ts";
+import { scimBasePath } from "./constants.ts";
 
 /** RFC 7643 §3.1: meta.location and a reference ($ref) are URIs a client can follow from anywhere. */
 export const absoluteScimUri = (reply: FastifyReply, path: string) => `${reply.server.config.publicUrl}${path}`;

@@ -1,10 +1,10 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
 import SCIMMY from "scimmy";
 import type { Database, Db, User } from "../../platform/db/schema.ts";
+import { scimBasePath } from "./constants.ts";
 import { ScimError } from "./errors.ts";
 import { listResponse, pageOf } from "./list-response.ts";
 import type { ListParams } from "./request-checks.ts";
-import { scimBasePath } from "./schema.ts";
 import { exactFilterCondition } from "./user-filter-sql.ts";
 import { type ScimUserView, userViews } from "./user-model.ts";
 

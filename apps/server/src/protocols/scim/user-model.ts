@@ -1,7 +1,7 @@
 import { byAffiliationOrder } from "../../model/people/records.ts";
 import type { EmployeePosition, StudentRecord } from "../../platform/db/people-schema.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
-import { kpiUserSchemaId } from "./schema.ts";
+import { kpiUserSchemaId } from "./constants.ts";
 
 /** A person as SCIM shows them (RFC 7643 §4.1 and the KPI extension), before scimmy coerces it. */
 export interface ScimUserView {

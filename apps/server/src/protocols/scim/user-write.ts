@@ -15,8 +15,8 @@ import { personSchema } from "../../model/users/service.ts";
 import { audit } from "../../platform/audit/record.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { scimTokenOf } from "./auth.ts";
+import { kpiUserSchemaId } from "./constants.ts";
 import { ScimError } from "./errors.ts";
-import { kpiUserSchemaId } from "./schema.ts";
 import { chooseFullName, keptAttributesOf, type NameInput, stableJson } from "./user-fields.ts";
 import { type ScimUserView, userViews } from "./user-model.ts";
 

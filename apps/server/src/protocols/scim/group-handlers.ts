@@ -1,13 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import SCIMMY from "scimmy";
 import { findUnitById, listUnits } from "../../model/people/units.ts";
 import type { Unit } from "../../platform/db/people-schema.ts";
+import { scimBasePath } from "./constants.ts";
 import { ScimError } from "./errors.ts";
 import { deleteScimGroup, groupVersion, groupViews, writeScimGroup } from "./group-model.ts";
 import { pageOf } from "./list-response.ts";
 import { checkIfMatch, type ListParams, listParams, refuseUnknownAttributes } from "./request-checks.ts";
-import { attributeParams, idOf, scimErrors, searchQuery, uuidPattern } from "./route-helpers.ts";
-import { scimBasePath } from "./schema.ts";
+import { attributeParams, idOf, type ScimHandler, scimErrors, searchQuery, uuidPattern } from "./route-helpers.ts";
 import { absoluteScimUri, sendScim } from "./send.ts";
 
 /** More units than a university has: the whole list is filtered and sorted before it is paged. */
@@ -31,7 +31,8 @@ async function viewOf(request: FastifyRequest, unit: Unit) {
   return view;
 }
 
-function declareGroupHandlers(): void {
+/** Tells scimmy how Groups are read, written and removed; once per process (handlers.ts). */
+export function declareGroupHandlers(): void {
   SCIMMY.Resources.Group.egress(async (resource, context: GroupContext) =>
     scimErrors(async () => {
       if (resource.id) return viewOf(context.request, await visibleUnit(context.request, resource.id));
@@ -64,22 +65,18 @@ async function listGroups(request: FastifyRequest, params: ListParams) {
   return pageOf((all as { Resources: unknown[] }).Resources, startIndex, count);
 }
 
-export async function scimGroupRoutes(scope: FastifyInstance): Promise<void> {
-  declareGroupHandlers();
-  const definition = SCIMMY.Schemas.Group.definition;
-  scope.get("/Groups", async (request, reply) =>
-    sendScim(reply, 200, await listGroups(request, listParams(request.query))),
-  );
-  scope.post("/Groups/.search", async (request, reply) =>
+/** The Groups endpoints (routes.ts registers them at start-up and loads these with the first SCIM request). */
+export const groupHandlers = {
+  listGroups: async (request, reply) => sendScim(reply, 200, await listGroups(request, listParams(request.query))),
+  searchGroups: async (request, reply) =>
     sendScim(reply, 200, await listGroups(request, listParams(searchQuery(request.body)))),
-  );
-  scope.get("/Groups/:id", async (request, reply) => {
+  getGroup: async (request, reply) => {
     const unit = await visibleUnit(request, idOf(request));
     const resource = await new SCIMMY.Resources.Group(unit.id, attributeParams(request)).read({ request });
     return sendScim(reply.header("etag", groupVersion(unit)), 200, resource);
-  });
-  scope.post("/Groups", async (request, reply) => {
-    refuseUnknownAttributes(definition, request.body);
+  },
+  createGroup: async (request, reply) => {
+    refuseUnknownAttributes(SCIMMY.Schemas.Group.definition, request.body);
     const created = await new SCIMMY.Resources.Group(undefined, attributeParams(request)).write(request.body, {
       request,
     });
@@ -88,17 +85,17 @@ export async function scimGroupRoutes(scope: FastifyInstance): Promise<void> {
       .header("location", absoluteScimUri(reply, `${scimBasePath}/Groups/${unit.id}`))
       .header("etag", groupVersion(unit));
     return sendScim(reply, 201, created);
-  });
-  scope.put("/Groups/:id", async (request, reply) => {
+  },
+  replaceGroup: async (request, reply) => {
     const current = await visibleUnit(request, idOf(request));
     checkIfMatch(request.headers["if-match"], groupVersion(current));
-    refuseUnknownAttributes(definition, request.body);
+    refuseUnknownAttributes(SCIMMY.Schemas.Group.definition, request.body);
     const written = await new SCIMMY.Resources.Group(current.id, attributeParams(request)).write(request.body, {
       request,
     });
     return sendScim(reply.header("etag", groupVersion(await visibleUnit(request, current.id))), 200, written);
-  });
-  scope.patch("/Groups/:id", async (request, reply) => {
+  },
+  patchGroup: async (request, reply) => {
     const current = await visibleUnit(request, idOf(request));
     checkIfMatch(request.headers["if-match"], groupVersion(current));
     const resource = new SCIMMY.Resources.Group(current.id, attributeParams(request));
@@ -106,13 +103,13 @@ export async function scimGroupRoutes(scope: FastifyInstance): Promise<void> {
     const patched =
       (await resource.patch(request.body as PatchBody, { request })) ?? (await resource.read({ request }));
     return sendScim(reply.header("etag", groupVersion(await visibleUnit(request, current.id))), 200, patched);
-  });
-  scope.delete("/Groups/:id", async (request, reply) => {
+  },
+  deleteGroup: async (request, reply) => {
     const current = await visibleUnit(request, idOf(request));
     checkIfMatch(request.headers["if-match"], groupVersion(current));
     await new SCIMMY.Resources.Group(current.id).dispose({ request } satisfies GroupContext);
     return reply.code(204).header("cache-control", "no-store").send();
-  });
-}
+  },
+} satisfies Record<string, ScimHandler>;
 
 type PatchBody = Parameters<InstanceType<typeof SCIMMY.Resources.Group>["patch"]>[0];

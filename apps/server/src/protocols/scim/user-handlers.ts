@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import SCIMMY from "scimmy";
 import { findUserById } from "../../model/users/queries.ts";
 import type { User } from "../../platform/db/schema.ts";
+import { scimBasePath } from "./constants.ts";
 import { ScimError } from "./errors.ts";
 import { normalizePatch } from "./patch-shapes.ts";
 import {
@@ -11,8 +12,7 @@ import {
   refuseNotProvisioned,
   refuseUnknownAttributes,
 } from "./request-checks.ts";
-import { attributeParams, idOf, scimErrors, searchQuery, uuidPattern } from "./route-helpers.ts";
-import { scimBasePath } from "./schema.ts";
+import { attributeParams, idOf, type ScimHandler, scimErrors, searchQuery, uuidPattern } from "./route-helpers.ts";
 import { absoluteScimUri, sendScim } from "./send.ts";
 import { listScimUsers } from "./user-list.ts";
 import { userVersion, userViews } from "./user-model.ts";
@@ -39,7 +39,8 @@ async function viewOf(request: FastifyRequest, user: User) {
   return view;
 }
 
-function declareUserHandlers(): void {
+/** Tells scimmy how Users are read, written and removed; once per process (handlers.ts). */
+export function declareUserHandlers(): void {
   // scimmy's store is process-wide; the handlers find the request (and its database) in the context.
   SCIMMY.Resources.User.egress((resource, context: ScimContext) =>
     scimErrors(async () => {
@@ -61,26 +62,22 @@ function declareUserHandlers(): void {
   );
 }
 
-export async function scimUserRoutes(scope: FastifyInstance): Promise<void> {
-  declareUserHandlers();
-  const definition = SCIMMY.Schemas.User.definition;
-
-  scope.get("/Users", async (request, reply) =>
-    sendScim(reply, 200, await listScimUsers(scope.db, listParams(request.query))),
-  );
-  scope.post("/Users/.search", async (request, reply) => {
-    return sendScim(reply, 200, await listScimUsers(scope.db, listParams(searchQuery(request.body))));
-  });
-  scope.get("/Users/:id", async (request, reply) => {
+/** The Users endpoints (routes.ts registers them at start-up and loads these with the first SCIM request). */
+export const userHandlers = {
+  listUsers: async (request, reply) =>
+    sendScim(reply, 200, await listScimUsers(request.server.db, listParams(request.query))),
+  searchUsers: async (request, reply) =>
+    sendScim(reply, 200, await listScimUsers(request.server.db, listParams(searchQuery(request.body)))),
+  getUser: async (request, reply) => {
     const user = await visibleUser(request, idOf(request));
     if (isNotModified(request.headers["if-none-match"], userVersion(user)))
       return reply.code(304).header("etag", userVersion(user)).header("cache-control", "no-store").send();
     const context: ScimContext = { request, mode: "replace" };
     const resource = await new SCIMMY.Resources.User(user.id, attributeParams(request)).read(context);
     return sendScim(reply.header("etag", userVersion(user)), 200, resource);
-  });
-  scope.post("/Users", async (request, reply) => {
-    refuseUnknownAttributes(definition, request.body);
+  },
+  createUser: async (request, reply) => {
+    refuseUnknownAttributes(SCIMMY.Schemas.User.definition, request.body);
     refuseNotProvisioned(request.body);
     const context: ScimContext = { request, mode: "create" };
     const created = await new SCIMMY.Resources.User(undefined, attributeParams(request)).write(request.body, context);
@@ -89,17 +86,17 @@ export async function scimUserRoutes(scope: FastifyInstance): Promise<void> {
       .header("location", absoluteScimUri(reply, `${scimBasePath}/Users/${user.id}`))
       .header("etag", userVersion(user));
     return sendScim(reply, 201, created);
-  });
-  scope.put("/Users/:id", async (request, reply) => {
+  },
+  replaceUser: async (request, reply) => {
     const current = await visibleUser(request, idOf(request));
     checkIfMatch(request.headers["if-match"], userVersion(current));
-    refuseUnknownAttributes(definition, request.body);
+    refuseUnknownAttributes(SCIMMY.Schemas.User.definition, request.body);
     refuseNotProvisioned(request.body);
     const context: ScimContext = { request, mode: "replace" };
     const written = await new SCIMMY.Resources.User(current.id, attributeParams(request)).write(request.body, context);
     return sendScim(reply.header("etag", userVersion(await visibleUser(request, current.id))), 200, written);
-  });
-  scope.patch("/Users/:id", async (request, reply) => {
+  },
+  patchUser: async (request, reply) => {
     const current = await visibleUser(request, idOf(request));
     checkIfMatch(request.headers["if-match"], userVersion(current));
     const context: ScimContext = { request, mode: "patch" };
@@ -109,11 +106,11 @@ export async function scimUserRoutes(scope: FastifyInstance): Promise<void> {
     // scimmy checks the PatchOp message at run time and answers 400 invalidSyntax/invalidPath for a bad one.
     const patched = (await resource.patch(body as PatchBody, context)) ?? (await resource.read(context));
     return sendScim(reply.header("etag", userVersion(await visibleUser(request, current.id))), 200, patched);
-  });
-  scope.delete("/Users/:id", async (request, reply) => {
+  },
+  deleteUser: async (request, reply) => {
     const current = await visibleUser(request, idOf(request));
     checkIfMatch(request.headers["if-match"], userVersion(current));
     await new SCIMMY.Resources.User(current.id).dispose({ request, mode: "replace" } satisfies ScimContext);
     return reply.code(204).header("cache-control", "no-store").send();
-  });
-}
+  },
+} satisfies Record<string, ScimHandler>;

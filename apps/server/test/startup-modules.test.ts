@@ -1,0 +1,137 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { productionEnvironment, productionNodeFlags } from "../src/platform/production-process.ts";
+import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";
+import { freePort } from "./support/listening.ts";
+
+// Issue 41's idle memory: what serves only some requests (SCIM, SAML, passkeys, mail, the DSTU signatures of
+// Diia and BankID) is loaded by the first such request, not at start-up. An instance no HR system, SAML SP or
+// passkey ever talks to keeps tens of MiB less; a static import added back anywhere on the way from server.ts
+// brings the package into every process again, which this test sees.
+const loadedOnFirstUse = [
+  "scimmy",
+  "samlify",
+  "xml-crypto",
+  "@xmldom/xmldom",
+  "@authenio/samlify-xmllint-wasm",
+  "xmllint-wasm",
+  "@peculiar/x509",
+  "@simplewebauthn/server",
+  "nodemailer",
+  "jkurwa",
+  "gost89",
+];
+
+const childEntry = fileURLToPath(new URL("./support/startup-modules-child.ts", import.meta.url));
+
+interface ChildReport {
+  url?: string;
+  scimToken?: string;
+  loaded: string[];
+}
+
+/** The started service in a child process, and what it has loaded so far. */
+class StartedService {
+  private readonly child: ChildProcess;
+  readonly url: string;
+  readonly scimToken: string;
+
+  private constructor(child: ChildProcess, url: string, scimToken: string) {
+    this.child = child;
+    this.url = url;
+    this.scimToken = scimToken;
+  }
+
+  static async start(env: Record<string, string>): Promise<StartedService> {
+    const child = fork(childEntry, [], {
+      execArgv: [...productionNodeFlags],
+      env: { PATH: process.env.PATH ?? "", ...productionEnvironment, ...env },
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const first = await new Promise<ChildReport>((resolve, reject) => {
+      child.once("message", (message) => resolve(message as ChildReport));
+      child.once("exit", (code) => reject(new Error(`the service exited with ${code} before it was ready: ${stderr}`)));
+    });
+    if (!first.url || !first.scimToken) throw new Error("the service did not say where it listens");
+    return new StartedService(child, first.url, first.scimToken);
+  }
+
+  async loadedPackages(): Promise<string[]> {
+    const answer = new Promise<ChildReport>((resolve) => this.child.once("message", (m) => resolve(m as ChildReport)));
+    this.child.send("loaded");
+    return (await answer).loaded;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once("exit", resolve));
+    this.child.send("stop");
+    await exited;
+  }
+}
+
+// The memory goal is measured on PostgreSQL when the run has one; on PGlite otherwise, which adds PGlite itself.
+const kind = databaseKinds.includes("postgres") ? "postgres" : "pglite";
+
+describe(`what the service loads at start-up and on first use (${kind}, production)`, () => {
+  let service: StartedService | undefined;
+  let database: TestDatabase | undefined;
+  const dataDir = mkdtempSync(join(tmpdir(), "kpi-id-startup-modules-"));
+
+  beforeAll(async () => {
+    const port = await freePort();
+    if (kind === "postgres") database = await createTestDatabase("postgres");
+    service = await StartedService.start({
+      NODE_ENV: "production",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      SESSION_SECRET: "startup-modules-test-secret-0123456789-abcdefghijkl",
+      DATA_DIR: dataDir,
+      DATABASE_URL: database?.url ?? "",
+      LOG_LEVEL: "warn",
+      WEB_DIST_DIR: "/nonexistent-web-dist",
+    });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await database?.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("starts without SCIM, SAML, passkey, mail or DSTU libraries; a refused SCIM request loads none", async () => {
+    if (!service) throw new Error("not started");
+    const atStart = await service.loadedPackages();
+    // The recorder sees the packages every request needs, so an empty list below is not a blind one.
+    expect(atStart).toEqual(expect.arrayContaining(["fastify", "oidc-provider", "kysely", "@node-rs/argon2"]));
+    expect(atStart.filter((name) => loadedOnFirstUse.includes(name))).toEqual([]);
+    if (kind === "postgres") expect(atStart).not.toContain("@electric-sql/pglite");
+
+    const refused = await fetch(`${service.url}/scim/v2/Users`, { headers: { authorization: "Bearer not-a-token" } });
+    expect(refused.status).toBe(401);
+    expect(await service.loadedPackages()).not.toContain("scimmy");
+  });
+
+  it("loads scimmy with the first SCIM request and samlify with the first SAML one, and both answer", async () => {
+    if (!service) throw new Error("not started");
+    const users = await fetch(`${service.url}/scim/v2/Users`, {
+      headers: { authorization: `Bearer ${service.scimToken}`, accept: "application/scim+json" },
+    });
+    expect(users.status).toBe(200);
+    expect(((await users.json()) as { totalResults: number }).totalResults).toBe(0);
+    const afterScim = await service.loadedPackages();
+    expect(afterScim).toContain("scimmy");
+    expect(afterScim).not.toContain("samlify");
+
+    const metadata = await fetch(`${service.url}/saml/metadata`);
+    expect(metadata.status).toBe(200);
+    expect(await metadata.text()).toContain("IDPSSODescriptor");
+    expect(await service.loadedPackages()).toContain("samlify");
+  });
+});

@@ -9,9 +9,9 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/
 import { freePort } from "./support/listening.ts";
 
 // Issue 41's idle memory: what serves only some requests (SCIM, SAML, passkeys, mail, the DSTU signatures of
-// Diia and BankID) is loaded by the first such request, not at start-up. An instance no HR system, SAML SP or
-// passkey ever talks to keeps tens of MiB less; a static import added back anywhere on the way from server.ts
-// brings the package into every process again, which this test sees.
+// Diia and BankID, Google's OpenID client) is loaded by the first such request, not at start-up. An instance
+// that none of those requests reach keeps that memory; a static import added back anywhere on the way from
+// server.ts brings the package into every process again, which this test sees.
 const loadedOnFirstUse = [
   "scimmy",
   "samlify",
@@ -24,6 +24,8 @@ const loadedOnFirstUse = [
   "nodemailer",
   "jkurwa",
   "gost89",
+  // Google's OpenID client, here without Google configured.
+  "openid-client",
 ];
 
 const childEntry = fileURLToPath(new URL("./support/startup-modules-child.ts", import.meta.url));

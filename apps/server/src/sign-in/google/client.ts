@@ -1,7 +1,12 @@
-import * as oidc from "openid-client";
+import type * as OpenIdClient from "openid-client";
 import type { GoogleConfig } from "../../platform/config/index.ts";
 import { AppError, hasCode } from "../../platform/errors.ts";
+import { loadOnce } from "../../platform/load-once.ts";
 import type { PendingSignIn } from "./state.ts";
+
+// openid-client (with oauth4webapi, and Node's fetch under it) comes with the first Google sign-in: an
+// instance without Google, or before anyone signs in with it, does not hold it (issue 41's idle RSS).
+const loadOpenIdClient = loadOnce(() => import("openid-client"));
 
 // Discovery and the token call must not hold a request open for long.
 const REQUEST_TIMEOUT_SECONDS = 5;
@@ -27,13 +32,13 @@ export interface AuthorizationRequest {
  * issuer is only the sandbox stand-in on this machine (production refuses
  * http at config time).
  */
-function discoveryOptions(issuer: URL): oidc.DiscoveryRequestOptions {
+function discoveryOptions(oidc: typeof OpenIdClient, issuer: URL): OpenIdClient.DiscoveryRequestOptions {
   const execute = [oidc.enableNonRepudiationChecks];
   if (issuer.protocol === "http:") execute.push(oidc.allowInsecureRequests);
   return { timeout: REQUEST_TIMEOUT_SECONDS, execute };
 }
 
-function identityFrom(claims: oidc.IDToken): GoogleIdentity {
+function identityFrom(claims: OpenIdClient.IDToken): GoogleIdentity {
   return {
     subject: claims.sub,
     email: typeof claims.email === "string" ? claims.email : undefined,
@@ -51,18 +56,19 @@ function identityFrom(claims: oidc.IDToken): GoogleIdentity {
 export class GoogleOpenIdClient {
   readonly #settings: GoogleConfig;
   readonly #redirectUri: string;
-  #configuration: Promise<oidc.Configuration> | undefined;
+  #configuration: Promise<OpenIdClient.Configuration> | undefined;
 
   constructor(settings: GoogleConfig, redirectUri: string) {
     this.#settings = settings;
     this.#redirectUri = redirectUri;
   }
 
-  #discover(): Promise<oidc.Configuration> {
+  #discover(): Promise<OpenIdClient.Configuration> {
     if (!this.#configuration) {
       const issuer = new URL(this.#settings.issuer);
-      this.#configuration = oidc
-        .discovery(issuer, this.#settings.clientId, this.#settings.clientSecret, undefined, discoveryOptions(issuer))
+      const { clientId, clientSecret } = this.#settings;
+      this.#configuration = loadOpenIdClient()
+        .then((oidc) => oidc.discovery(issuer, clientId, clientSecret, undefined, discoveryOptions(oidc, issuer)))
         .then((configuration) => {
           configuration.timeout = REQUEST_TIMEOUT_SECONDS;
           return configuration;
@@ -84,6 +90,7 @@ export class GoogleOpenIdClient {
   /** Authorization code with PKCE (S256), nonce and state. */
   async authorizationRequest(state: string): Promise<AuthorizationRequest> {
     const configuration = await this.#discover();
+    const oidc = await loadOpenIdClient();
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const nonce = oidc.randomNonce();
     const url = oidc.buildAuthorizationUrl(configuration, {
@@ -104,6 +111,7 @@ export class GoogleOpenIdClient {
    */
   async identityFor(code: string, pending: PendingSignIn): Promise<GoogleIdentity> {
     const configuration = await this.#discover();
+    const oidc = await loadOpenIdClient();
     const callback = new URL(this.#redirectUri);
     callback.searchParams.set("code", code);
     callback.searchParams.set("state", pending.state);
@@ -119,7 +127,7 @@ export class GoogleOpenIdClient {
       return identityFrom(claims);
     } catch (error) {
       if (hasCode(error, "google.failed")) throw error;
-      throw new AppError("google.failed", { reason: failureReason(error), cause: error });
+      throw new AppError("google.failed", { reason: failureReason(oidc, error), cause: error });
     }
   }
 }
@@ -134,7 +142,7 @@ function failedClaim(cause: unknown): string | undefined {
 }
 
 /** A short, secret-free word for the audit row. */
-function failureReason(error: unknown): string {
+function failureReason(oidc: typeof OpenIdClient, error: unknown): string {
   if (error instanceof oidc.ResponseBodyError) return `google.token_${error.error}`.slice(0, 64);
   if (error instanceof oidc.ClientError) {
     // ID token checks name the claim that failed (nonce, aud, iss, exp…).

@@ -1,14 +1,25 @@
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import type { DatabaseKind } from "../../src/platform/db/index.ts";
 import { createTestApp, type TestApp, type TestAppOptions } from "./app.ts";
 
-// Ports handed out for a server that listens later, drawn below Linux's ephemeral range (32768-60999). A
-// port from listen(0) is free only until it is closed: the outgoing connections of the test workers running
-// beside this one (fetches, PostgreSQL) take their local ports from that same range, and one of them taking
-// the port before the app listens on it failed a whole file with EADDRINUSE. Below the range only another
-// freePort can pick the same port, one chance in ten thousand for two calls in flight at once.
-const lowestPort = 20_000;
-const portCount = 12_000;
+// Ports handed out for a server that listens later, drawn below Linux's ephemeral range (32768-60999 unless
+// the machine says otherwise). A port from listen(0) is free only until it is closed: the outgoing connections
+// of the test workers running beside this one (fetches, PostgreSQL) take their local ports from that same
+// range, and one of them taking the port before the app listens on it failed a whole file with EADDRINUSE.
+// Below the range only another freePort, or a server started on a fixed port meanwhile, can take it.
+function ephemeralRangeStart(): number {
+  try {
+    const start = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    return Number.isInteger(start) && start > 0 ? start : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+const belowEphemeral = Math.min(ephemeralRangeStart(), 32_768);
+const lowestPort = Math.max(10_000, belowEphemeral - 12_768);
+const portCount = belowEphemeral - lowestPort;
 
 function tryListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -20,11 +31,25 @@ function tryListen(port: number): Promise<boolean> {
 
 /** A free loopback port: an issuer URL must be known before the app that serves it is built. */
 export async function freePort(): Promise<number> {
+  // A machine whose ephemeral range starts below 10000 leaves no such ports: take what listen(0) gives.
+  if (portCount < 1_000) return ephemeralPort();
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = lowestPort + Math.floor(Math.random() * portCount);
     if (await tryListen(port)) return port;
   }
   throw new Error(`no free loopback port between ${lowestPort} and ${lowestPort + portCount - 1}`);
+}
+
+function ephemeralPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 export interface ListeningTestApp {

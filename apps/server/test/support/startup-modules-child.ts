@@ -22,7 +22,9 @@ const { createScimToken } = await import("../../src/protocols/scim/tokens.ts");
 const server = await startServer(loadConfig(process.env));
 const { token } = await createScimToken(server.app.db, "hr");
 process.on("message", (message) => {
-  if (message === "stop") void server.close().then(() => process.exit(0));
+  if (message === "stop") void server.close().finally(() => process.exit(0));
   else process.send?.({ loaded: [...loaded].sort() });
 });
+// The test's worker is gone (it crashed or was stopped): nothing would ever stop this process otherwise.
+process.on("disconnect", () => process.exit(1));
 process.send?.({ url: server.url, scimToken: token, loaded: [...loaded].sort() });

@@ -26,8 +26,8 @@ export class ScimError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly scimType: ScimType | undefined;
-  constructor(code: ErrorCode, scimType: ScimType | undefined, detail: string) {
-    super(detail);
+  constructor(code: ErrorCode, scimType: ScimType | undefined, detail: string, options?: ErrorOptions) {
+    super(detail, options);
     this.code = code;
     this.status = errorStatus[code];
     this.scimType = scimType;
@@ -75,7 +75,8 @@ interface ScimErrorBody {
 export function asScimError(error: unknown): ScimError {
   if (error instanceof ScimError) return error;
   const body = scimErrorOf(error);
-  return new ScimError(body.code, body.scimType as ScimType | undefined, body.detail);
+  // The cause keeps what went wrong (a database error's stack) for the log of a 500.
+  return new ScimError(body.code, body.scimType as ScimType | undefined, body.detail, { cause: error });
 }
 
 /** Any thrown value as a SCIM error; what scimmy raises keeps its status and scimType. */

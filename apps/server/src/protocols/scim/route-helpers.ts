@@ -16,6 +16,7 @@ class CarriedScimError extends SCIMMY.Types.Error {
     // scimmy's typings want a string; its code and RFC 7644 leave scimType out when there is none.
     super(carried.status, carried.scimType ?? (null as unknown as string), carried.message);
     this.carried = carried;
+    this.cause = carried;
   }
 }
 

@@ -21,35 +21,29 @@ const belowEphemeral = Math.min(ephemeralRangeStart(), 32_768);
 const lowestPort = Math.max(10_000, belowEphemeral - 12_768);
 const portCount = belowEphemeral - lowestPort;
 
-function tryListen(port: number): Promise<boolean> {
+/** Binds a loopback port (0: any the system gives) and lets it go; the port it had, or undefined if taken. */
+function bindAndRelease(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+    server.once("error", () => resolve(undefined));
+    server.listen(port, "127.0.0.1", () => {
+      const address = server.address();
+      const bound = typeof address === "object" && address ? address.port : undefined;
+      server.close(() => resolve(bound));
+    });
   });
 }
 
 /** A free loopback port: an issuer URL must be known before the app that serves it is built. */
 export async function freePort(): Promise<number> {
   // A machine whose ephemeral range starts below 10000 leaves no such ports: take what listen(0) gives.
-  if (portCount < 1_000) return ephemeralPort();
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = lowestPort + Math.floor(Math.random() * portCount);
-    if (await tryListen(port)) return port;
+  const attempts =
+    portCount < 1_000 ? [0] : Array.from({ length: 50 }, () => lowestPort + Math.floor(Math.random() * portCount));
+  for (const port of attempts) {
+    const bound = await bindAndRelease(port);
+    if (bound) return bound;
   }
   throw new Error(`no free loopback port between ${lowestPort} and ${lowestPort + portCount - 1}`);
-}
-
-function ephemeralPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface ListeningTestApp {

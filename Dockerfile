@@ -24,11 +24,11 @@ RUN npm run check && npm run build
 RUN npm prune --omit=dev --no-audit --no-fund \
  && rm -rf apps/web/src apps/server/test e2e bench cluster .ci
 
-# --- runtime: Node 24 runs the server's TypeScript directly, as an unprivileged user ---
+# --- runtime: Node 24 runs the server's bundle (npm run build, apps/server/dist) as an unprivileged user ---
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/var/lib/kpi-id
 # glibc reads this at start: see apps/server/src/platform/production-process.ts.
-ENV MALLOC_MMAP_THRESHOLD_=65536
+ENV MALLOC_MMAP_THRESHOLD_=32768
 WORKDIR /app
 COPY --from=build --chown=root:root /src /app
 RUN mkdir -p /var/lib/kpi-id && chown node:node /var/lib/kpi-id

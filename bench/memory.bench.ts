@@ -8,6 +8,7 @@ import {
   productionEnvironment,
   productionNodeFlags,
 } from "@kpi-id/server/production-process";
+import { staleBundleReason } from "@kpi-id/server/server-module";
 import {
   createApplication,
   createPasswordHasher,
@@ -123,7 +124,8 @@ async function measureService(kind: Store["kind"]) {
   let server: ChildServer | undefined;
   try {
     const readyUrl = `http://127.0.0.1:${port}/ready`;
-    // A restart is what is measured: the first start fills Node's compile cache, as a deployment's first does.
+    // A restart is what is measured: when the source runs (no current bundle), the first start fills Node's
+    // compile cache, as a deployment's first does.
     await (await startChildServer(productionEntry, [], env, readyUrl, productionNodeFlags)).stop();
     server = await startChildServer(productionEntry, [], env, readyUrl, productionNodeFlags);
     const { url } = server;
@@ -181,7 +183,7 @@ export async function run(): Promise<Comparison[]> {
           unit: "s",
         },
         baseline: { label: "a bare Fastify process, spawn to first answer", value: bare.startSeconds, unit: "s" },
-        method: `${productionCommand}, NODE_ENV=production, a restart (compile cache filled), spawn until GET /ready answers 200`,
+        method: `${productionCommand}, NODE_ENV=production, ${staleBundleReason() === undefined ? "the bundle (npm run build)" : "the TypeScript source (no current bundle), compile cache filled"}, a restart, spawn until GET /ready answers 200`,
       },
       {
         subject: { label: `idle RSS after warm-up, ${kind}`, value: measured.idle, unit: "MiB" },

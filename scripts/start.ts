@@ -2,11 +2,14 @@
 // stand-ins for Google, Diia, BankID and mail start first and the product is pointed at them;
 // then the service (embedded database or DATABASE_URL, with demo data); then
 // the demo third-party site.
-import { loadConfig } from "@kpi-id/server/config";
-import { reportStartupFailure, startServer } from "@kpi-id/server/server";
+import { loadServerModule, staleBundleReason } from "@kpi-id/server/server-module";
 import { startDemoSite } from "../examples/demo-app/src/server.ts";
 import { startSandbox } from "../sandbox/src/index.ts";
 
+// The server's build when it is current (npm start builds first), as production runs it; else its source.
+const stale = staleBundleReason();
+console.log(stale === undefined ? "server: its build (apps/server/dist)" : `server: its TypeScript source (${stale})`);
+const { loadConfig, reportStartupFailure, startServer } = await loadServerModule();
 const closers: (() => Promise<void>)[] = [];
 
 async function main(): Promise<void> {

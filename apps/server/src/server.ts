@@ -7,6 +7,10 @@ import { migrate } from "./platform/db/migrate.ts";
 import { createTestClock, registerTestClockRoute, testClockWanted } from "./platform/http/test-clock.ts";
 import { demoAccountsBanner, demoAccountsWithPublishedPasswords, seedDemoData } from "./surfaces/seed/demo.ts";
 
+// With the server, so that a caller that loads the bundle (scripts/start.ts) reads its configuration with the
+// same classes the bundle's reportStartupFailure recognises.
+export { loadConfig };
+
 export interface RunningServer {
   app: FastifyInstance;
   url: string;

@@ -1,0 +1,133 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { staleBundleReason } from "../bin/server-module.js";
+import { productionEnvironment, productionNodeFlags } from "../src/platform/production-process.ts";
+import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";
+import { freePort } from "./support/listening.ts";
+
+// Production runs the bundle `npm run build` makes (scripts/build.ts, issue 41's memory): these tests build
+// one of their own and start it as production does, and check the rule that keeps an old bundle from hiding
+// an edited source (bin/server-module.js).
+
+describe("the bundle's freshness rule", () => {
+  const root = mkdtempSync(join(tmpdir(), "kpi-id-bundle-rule-"));
+  const rootUrl = pathToFileURL(`${root}/`);
+  const builtAtMs = Date.UTC(2026, 10, 1);
+  const writeRecord = (builtFrom: string[]) => {
+    mkdirSync(join(root, "dist"), { recursive: true });
+    writeFileSync(join(root, "dist/build.json"), JSON.stringify({ builtAtMs, builtFrom }));
+  };
+  const writeSource = (name: string, modifiedMs: number) => {
+    mkdirSync(join(root, "src"), { recursive: true });
+    writeFileSync(join(root, name), "export {};\n");
+    utimesSync(join(root, name), modifiedMs / 1000, modifiedMs / 1000);
+  };
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("uses the bundle only when every file it was made from is as it was at the build", () => {
+    expect(staleBundleReason(rootUrl)).toBe("there is no build (npm run build makes it)");
+    writeSource("src/a.ts", builtAtMs - 60_000);
+    writeSource("src/b.ts", builtAtMs - 1);
+    writeRecord(["src/a.ts", "src/b.ts"]);
+    expect(staleBundleReason(rootUrl)).toBeUndefined();
+
+    writeSource("src/b.ts", builtAtMs + 1);
+    expect(staleBundleReason(rootUrl)).toBe("src/b.ts changed after it was built");
+
+    writeSource("src/b.ts", builtAtMs - 1);
+    writeRecord(["src/a.ts", "src/b.ts", "src/removed.ts"]);
+    expect(staleBundleReason(rootUrl)).toBe("src/removed.ts, which it was built from, is gone");
+  });
+});
+
+const kind = databaseKinds.includes("postgres") ? "postgres" : "pglite";
+
+describe(`a fresh bundle started as production starts it (${kind})`, () => {
+  // Inside the server's directory, so that the packages kept outside the bundle resolve from node_modules.
+  const outDir = fileURLToPath(new URL(`../.tmp/bundle-test-${process.pid}/`, import.meta.url));
+  const dataDir = mkdtempSync(join(tmpdir(), "kpi-id-bundle-"));
+  let database: TestDatabase | undefined;
+  let child: ChildProcess | undefined;
+  let stderr = "";
+  let url = "";
+
+  beforeAll(async () => {
+    const build = spawnSync(
+      process.execPath,
+      [fileURLToPath(new URL("../scripts/build.ts", import.meta.url)), "--out-dir", outDir],
+      { encoding: "utf8" },
+    );
+    if (build.status !== 0) throw new Error(`the build failed: ${build.stderr}`);
+    if (kind === "postgres") database = await createTestDatabase("postgres");
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    // The bundle's entry starts the service when run directly, as src/server.ts does.
+    child = spawn(process.execPath, [...productionNodeFlags, join(outDir, "server.mjs")], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        ...productionEnvironment,
+        NODE_ENV: "production",
+        PUBLIC_URL: url,
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        SESSION_SECRET: "server-bundle-test-secret-0123456789-abcdefghijklmn",
+        DATA_DIR: dataDir,
+        DATABASE_URL: database?.url ?? "",
+        LOG_LEVEL: "warn",
+        WEB_DIST_DIR: "/nonexistent-web-dist",
+      },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const started = child;
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      if (started.exitCode !== null) throw new Error(`the bundle exited (${started.exitCode}): ${stderr}`);
+      const status = await fetch(`${url}/ready`).then(
+        (response) => response.status,
+        () => 0,
+      );
+      if (status === 200) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`the bundle did not answer /ready in 60 s: ${stderr}`);
+  }, 90_000);
+
+  afterAll(async () => {
+    const running = child;
+    if (running && running.exitCode === null) {
+      const exited = new Promise((resolve) => running.once("exit", resolve));
+      running.kill("SIGTERM");
+      await exited;
+    }
+    await database?.dispose();
+    rmSync(outDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("migrates a new database, publishes OpenID Connect and SAML metadata, and refuses a wrong password in words", async () => {
+    const discovery = await fetch(`${url}/oidc/.well-known/openid-configuration`);
+    expect(discovery.status).toBe(200);
+    expect(((await discovery.json()) as { issuer: string }).issuer).toBe(`${url}/oidc`);
+
+    // Loaded on first use from node_modules, with the XML schemas the bundle finds in the source tree.
+    const metadata = await fetch(`${url}/saml/metadata`);
+    expect(metadata.status).toBe(200);
+    expect(await metadata.text()).toContain("IDPSSODescriptor");
+
+    const refused = await fetch(`${url}/api/auth`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: url, "accept-language": "uk" },
+      body: JSON.stringify({ username: "nobody-here", password: "not the password at all" }),
+    });
+    expect(refused.status).toBe(401);
+    const body = (await refused.json()) as { code: string; message: string };
+    expect(body.code).toBe("auth.invalid_credentials");
+    expect(body.message).not.toBe(body.code);
+    expect(stderr).toBe("");
+  });
+});

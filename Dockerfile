@@ -23,6 +23,8 @@ RUN npm run check && npm run build
 # Only what runs in production stays: no dev dependencies, tests or sources of the web app.
 RUN npm prune --omit=dev --no-audit --no-fund \
  && rm -rf apps/web/src apps/server/test e2e bench cluster .ci
+# The server's bundle must still be current (apps/server/bin/server-module.js), or the image would run its source.
+RUN node -e "import('./apps/server/bin/server-module.js').then((m) => { const why = m.staleBundleReason(); if (why) { console.error(why); process.exit(1); } })"
 
 # --- runtime: Node 24 runs the server's bundle (npm run build, apps/server/dist) as an unprivileged user ---
 FROM node:24-bookworm-slim AS runtime

@@ -7,8 +7,8 @@ import { startDemoSite } from "../examples/demo-app/src/server.ts";
 import { startSandbox } from "../sandbox/src/index.ts";
 
 // The server's build when it is current (npm start builds first), as production runs it; else its source.
-const stale = staleBundleReason();
-console.log(stale === undefined ? "server: its build (apps/server/dist)" : `server: its TypeScript source (${stale})`);
+// (When it runs the source, the loader says why on stderr.)
+if (staleBundleReason() === undefined) console.log("server: its build (apps/server/dist)");
 const { loadConfig, reportStartupFailure, startServer } = await loadServerModule();
 const closers: (() => Promise<void>)[] = [];
 

@@ -4,7 +4,16 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { stripVTControlCharacters } from "node:util";
+import { staleBundleReason } from "@kpi-id/server/server-module";
 import type { FileDuration } from "./file-durations-reporter.ts";
+
+// The browser tests and the cluster run the server as production does, from the build `npm test` has just made
+// (bin/server-module.js): a build that is not current would leave them testing the source instead, unseen.
+const staleBuild = staleBundleReason();
+if (staleBuild !== undefined) {
+  console.error(`npm test: the server's build is not current after npm run build: ${staleBuild}`);
+  process.exit(1);
+}
 
 const reportDir = ".tmp/test-reports";
 rmSync(reportDir, { recursive: true, force: true });

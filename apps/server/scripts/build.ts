@@ -10,13 +10,13 @@
 // packages that read their own files at run time (through __dirname or their own paths), pino (its transports
 // run in worker threads by file name), and what the service loads only on first use (SAML, the DSTU signatures,
 // passkeys, SCIM, mail, Google): bundling them would gain nothing at idle and would put their own loading at risk.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { rolldown } from "rolldown";
 
-const serverDir = fileURLToPath(new URL("..", import.meta.url));
 // --out-dir: elsewhere than dist (the test that starts a fresh bundle builds one of its own).
 const { values } = parseArgs({ options: { "out-dir": { type: "string" } } });
 const outDir = values["out-dir"]
@@ -40,6 +40,8 @@ const keptOutside: Record<string, string> = {
   "xml-crypto": "first use",
   "@xmldom/xmldom": "first use",
   jkurwa: "first use; CommonJS that evaluates require through eval",
+  "asn1.js": "jkurwa's schemas, which the Diia CRL reader extends, are built with the copy in node_modules",
+  "bn.js": "asn1.js's numbers",
   gost89: "first use",
   "@peculiar/x509": "first use",
   "reflect-metadata": "first use, with @peculiar/x509",
@@ -56,12 +58,18 @@ function isKeptOutside(id: string): boolean {
   return Object.keys(keptOutside).some((name) => id === name || id.startsWith(`${name}/`));
 }
 
+/** The directory of the package a module inside node_modules belongs to. */
+function packageDirectory(id: string): string | undefined {
+  const match = /^(.*\/node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(id);
+  return match?.[1];
+}
+
 const started = performance.now();
-// Before any file is read: a file changed while the build runs is newer than the build.
-const builtAtMs = Date.now();
-rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 
+// Every module the build read, kept by the graph or not: a module imported only for its side effects leaves no
+// code in any chunk, yet a change to it must make the bundle stale.
+const modulesRead = new Set<string>();
 const bundle = await rolldown({
   input: { server: fileURLToPath(new URL("../src/server.ts", import.meta.url)) },
   platform: "node",
@@ -70,9 +78,15 @@ const bundle = await rolldown({
     {
       // A module that finds files beside itself (migrations, schemas, package.json, the web app's build) keeps
       // finding them in the source tree: its import.meta.url becomes its own file's, relative to the bundle.
+      // Only files of ours: rolldown's own runtime (an id starting with \0) and dependencies keep theirs.
       name: "keep-own-location",
       transform(code, id) {
-        if (id.includes("/node_modules/") || !code.includes("import.meta.url")) return null;
+        if (!id.startsWith("/")) return null;
+        modulesRead.add(id);
+        if (id.includes("/node_modules/")) return null;
+        if (/import\.meta\.(dirname|filename)/.test(code))
+          throw new Error(`${id}: use new URL(…, import.meta.url), which the bundle keeps pointing at the source`);
+        if (!code.includes("import.meta.url")) return null;
         const own = JSON.stringify(relative(outDir, id));
         return code.replaceAll("import.meta.url", `new URL(${own}, import.meta.url).href`);
       },
@@ -98,17 +112,27 @@ const { output } = await bundle.write({
 });
 await bundle.close();
 
-// What the bundle was made from, for bin/server-module.js's freshness check: every source file, and the lock
-// file that pins the bundled packages.
-const inputs = new Set<string>([
-  relative(serverDir, fileURLToPath(new URL("../../../package-lock.json", import.meta.url))),
-]);
-for (const chunk of output) {
-  if (chunk.type !== "chunk") continue;
-  for (const id of chunk.moduleIds)
-    if (id.startsWith("/") && !id.includes("/node_modules/")) inputs.add(relative(serverDir, id));
+// What the bundle was made from, for bin/server-module.js's freshness check, with each file's SHA-256: every
+// file of ours it read, and the package.json of every package it holds (a package upgraded changes its version).
+const inputs = new Set<string>();
+for (const id of modulesRead) {
+  const packageDir = packageDirectory(id);
+  inputs.add(packageDir ? `${packageDir}/package.json` : id);
 }
-writeFileSync(`${outDir}build.json`, `${JSON.stringify({ builtAtMs, builtFrom: [...inputs].sort() }, null, 2)}\n`);
+const builtFrom: Record<string, string> = {};
+for (const input of [...inputs].sort())
+  builtFrom[relative(outDir, input)] = createHash("sha256").update(readFileSync(input)).digest("hex");
+writeFileSync(`${outDir}build.json`, `${JSON.stringify({ builtFrom }, null, 2)}\n`);
+
+// The chunks of earlier builds go once they are a week old: an instance started from an earlier build in the
+// same place may still import its chunks loaded on first use (their names carry their content's hash).
+const written = new Set(output.map((file) => file.fileName));
+const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
+for (const name of readdirSync(outDir)) {
+  if (!name.endsWith(".mjs") || written.has(name)) continue;
+  if (statSync(`${outDir}${name}`).mtimeMs < weekAgo) rmSync(`${outDir}${name}`);
+}
+
 const bytes = output.reduce((sum, file) => sum + (file.type === "chunk" ? file.code.length : 0), 0);
 console.log(
   `${relative(process.cwd(), outDir) || "."}: ${output.filter((file) => file.type === "chunk").length} modules, ${(bytes / 1024).toFixed(0)} KiB, from ${inputs.size} files, in ${((performance.now() - started) / 1000).toFixed(1)} s`,

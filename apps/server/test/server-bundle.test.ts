@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -14,33 +15,42 @@ import { freePort } from "./support/listening.ts";
 // an edited source (bin/server-module.js).
 
 describe("the bundle's freshness rule", () => {
-  const root = mkdtempSync(join(tmpdir(), "kpi-id-bundle-rule-"));
-  const rootUrl = pathToFileURL(`${root}/`);
-  const builtAtMs = Date.UTC(2026, 10, 1);
-  const writeRecord = (builtFrom: string[]) => {
-    mkdirSync(join(root, "dist"), { recursive: true });
-    writeFileSync(join(root, "dist/build.json"), JSON.stringify({ builtAtMs, builtFrom }));
-  };
-  const writeSource = (name: string, modifiedMs: number) => {
+  let root = "";
+  let distUrl = new URL("file:///nonexistent/");
+  const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+  const writeSource = (name: string, text: string) => {
     mkdirSync(join(root, "src"), { recursive: true });
-    writeFileSync(join(root, name), "export {};\n");
-    utimesSync(join(root, name), modifiedMs / 1000, modifiedMs / 1000);
+    writeFileSync(join(root, name), text);
   };
+  const writeRecord = (builtFrom: Record<string, string>) => {
+    mkdirSync(join(root, "dist"), { recursive: true });
+    writeFileSync(join(root, "dist/build.json"), JSON.stringify({ builtFrom }));
+  };
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), "kpi-id-bundle-rule-"));
+    distUrl = pathToFileURL(`${root}/dist/`);
+  });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it("uses the bundle only when every file it was made from is as it was at the build", () => {
-    expect(staleBundleReason(rootUrl)).toBe("there is no build (npm run build makes it)");
-    writeSource("src/a.ts", builtAtMs - 60_000);
-    writeSource("src/b.ts", builtAtMs - 1);
-    writeRecord(["src/a.ts", "src/b.ts"]);
-    expect(staleBundleReason(rootUrl)).toBeUndefined();
+  it("uses the bundle only while every file it was made from holds what it held at the build", () => {
+    expect(staleBundleReason(distUrl)).toBe("there is no build (npm run build makes it)");
+    writeSource("src/a.ts", "export const a = 1;\n");
+    writeSource("src/b.ts", "export const b = 2;\n");
+    writeRecord({ "../src/a.ts": sha256("export const a = 1;\n"), "../src/b.ts": sha256("export const b = 2;\n") });
+    expect(staleBundleReason(distUrl)).toBeUndefined();
 
-    writeSource("src/b.ts", builtAtMs + 1);
-    expect(staleBundleReason(rootUrl)).toBe("src/b.ts changed after it was built");
+    // An edit, even one that keeps the file's old modification time (a copy with `cp -p`, `rsync -a`).
+    writeSource("src/b.ts", "export const b = 3;\n");
+    utimesSync(join(root, "src/b.ts"), new Date(2020, 0, 1), new Date(2020, 0, 1));
+    expect(staleBundleReason(distUrl)).toBe("../src/b.ts changed since it was built");
 
-    writeSource("src/b.ts", builtAtMs - 1);
-    writeRecord(["src/a.ts", "src/b.ts", "src/removed.ts"]);
-    expect(staleBundleReason(rootUrl)).toBe("src/removed.ts, which it was built from, is gone");
+    writeSource("src/b.ts", "export const b = 2;\n");
+    writeRecord({
+      "../src/a.ts": sha256("export const a = 1;\n"),
+      "../src/b.ts": sha256("export const b = 2;\n"),
+      "../src/removed.ts": sha256(""),
+    });
+    expect(staleBundleReason(distUrl)).toBe("../src/removed.ts, which it was built from, is gone");
   });
 });
 
@@ -49,13 +59,14 @@ const kind = databaseKinds.includes("postgres") ? "postgres" : "pglite";
 describe(`a fresh bundle started as production starts it (${kind})`, () => {
   // Inside the server's directory, so that the packages kept outside the bundle resolve from node_modules.
   const outDir = fileURLToPath(new URL(`../.tmp/bundle-test-${process.pid}/`, import.meta.url));
-  const dataDir = mkdtempSync(join(tmpdir(), "kpi-id-bundle-"));
+  let dataDir = "";
   let database: TestDatabase | undefined;
   let child: ChildProcess | undefined;
   let stderr = "";
   let url = "";
 
   beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "kpi-id-bundle-"));
     const build = spawnSync(
       process.execPath,
       [fileURLToPath(new URL("../scripts/build.ts", import.meta.url)), "--out-dir", outDir],
@@ -102,11 +113,28 @@ describe(`a fresh bundle started as production starts it (${kind})`, () => {
     if (running && running.exitCode === null) {
       const exited = new Promise((resolve) => running.once("exit", resolve));
       running.kill("SIGTERM");
+      // The service finishes in 15 s at most; a child that hangs must not outlive the run.
+      const deadline = setTimeout(() => running.kill("SIGKILL"), 20_000);
       await exited;
+      clearTimeout(deadline);
     }
     await database?.dispose();
     rmSync(outDir, { recursive: true, force: true });
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }, 30_000);
+
+  it("records every file it was made from, and is current right after the build", () => {
+    const { builtFrom } = JSON.parse(readFileSync(join(outDir, "build.json"), "utf8")) as {
+      builtFrom: Record<string, string>;
+    };
+    // A module imported only for its side effects leaves no code of its own in a chunk, yet is an input.
+    const inputs = Object.keys(builtFrom).map((input) => new URL(input, pathToFileURL(outDir)).pathname);
+    const server = fileURLToPath(new URL("../src/", import.meta.url));
+    expect(inputs).toEqual(
+      expect.arrayContaining([`${server}model/sessions/front-channel-sign-out.ts`, `${server}server.ts`]),
+    );
+    expect(Object.keys(builtFrom).some((input) => input.endsWith("/node_modules/zod/package.json"))).toBe(true);
+    expect(staleBundleReason(pathToFileURL(outDir))).toBeUndefined();
   });
 
   it("migrates a new database, publishes OpenID Connect and SAML metadata, and refuses a wrong password in words", async () => {

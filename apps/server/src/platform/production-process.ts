@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 
-/** The script production starts (bin/kpi-id-server.js): server.ts behind Node's compile cache. */
+/** The script production starts (bin/kpi-id-server.js): the server's bundle, or its source when that is not current. */
 export const productionEntry = fileURLToPath(new URL("../../bin/kpi-id-server.js", import.meta.url));
 
 /**

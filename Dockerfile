@@ -41,4 +41,4 @@ HEALTHCHECK --interval=15s --timeout=3s --retries=3 \
 # SIGTERM finishes in-flight requests, then exits (within 15 s).
 STOPSIGNAL SIGTERM
 # The flags and entry of src/platform/production-process.ts (operations-doc.test checks they agree).
-CMD ["node", "--max-semi-space-size=2", "apps/server/bin/kpi-id-server.js"]
+CMD ["node", "--max-semi-space-size=2", "--expose-gc", "apps/server/bin/kpi-id-server.js"]

@@ -19,6 +19,7 @@ import { registerApiDocs } from "./platform/http/docs.ts";
 import { registerErrorHandling } from "./platform/http/error-handler.ts";
 import { loggerOptions } from "./platform/http/logging.ts";
 import { registerOpenApi } from "./platform/http/openapi.ts";
+import { registerQuietCollection } from "./platform/http/quiet-collection.ts";
 import { registerSecurity } from "./platform/http/security.ts";
 import { createMailer, type Mailer } from "./platform/mail/mailer.ts";
 import { registerMetrics } from "./platform/metrics/plugin.ts";
@@ -184,6 +185,7 @@ export async function buildApp({
   if (config.apiDocsUi) await registerApiDocs(app);
   registerSessions(app);
   registerMetrics(app, async () => (await watchedCertificates({ db: app.db, config: app.config })).certificates);
+  registerQuietCollection(app);
   scheduleCleanup(app);
 
   await app.register(healthRoutes);

@@ -58,7 +58,11 @@ export function registerQuietCollection(
 ): void {
   if (!collect) return;
   const collector = new QuietCollector(options);
-  app.addHook("onResponse", async () => collector.served());
+  // The callback form: no promise per request on the hot path.
+  app.addHook("onResponse", (_request, _reply, done) => {
+    collector.served();
+    done();
+  });
   const timer = setInterval(() => {
     if (!collector.windowEnded()) return;
     const before = process.memoryUsage.rss();

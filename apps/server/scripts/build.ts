@@ -1,10 +1,11 @@
-// `npm run build` (the server's part): the service as one minified ES module bundle in apps/server/dist, which
-// bin/kpi-id-server.js runs when it is at least as new as every file it was made from (bin/server-module.js).
+// `npm run build` (the server's part): the service as a minified ES module bundle in apps/server/dist (server.mjs
+// and a chunk for each part loaded on first use), which bin/kpi-id-server.js runs while every file it was made
+// from holds what it held at the build (bin/server-module.js, dist/build.json).
 //
 // Why (issue 41, docs/performance.md "Sixteenth pass"): run from its TypeScript, the idle service held the
 // source text of every module it loaded (V8 keeps it for lazy compilation) and Node's compile cache (the
 // stripped and compiled form of each file, kept in the C heap for the life of the process); the bundle is
-// minified, needs no type stripping and no compile cache: idle RSS 141 → about 110 MiB on PostgreSQL.
+// minified, needs no type stripping and no compile cache: idle RSS 141–165 → 115–121 MiB on PostgreSQL.
 //
 // What stays outside the bundle, loaded from node_modules as before: packages with native or WebAssembly parts,
 // packages that read their own files at run time (through __dirname or their own paths), pino (its transports

@@ -2,14 +2,15 @@
 // stand-ins for Google, Diia, BankID and mail start first and the product is pointed at them;
 // then the service (embedded database or DATABASE_URL, with demo data); then
 // the demo third-party site.
-import { loadServerModule, staleBundleReason } from "@kpi-id/server/server-module";
+import { loadServerModule } from "@kpi-id/server/server-module";
 import { startDemoSite } from "../examples/demo-app/src/server.ts";
 import { startSandbox } from "../sandbox/src/index.ts";
 
-// The server's build when it is current (npm start builds first), as production runs it; else its source.
-// (When it runs the source, the loader says why on stderr.)
-if (staleBundleReason() === undefined) console.log("server: its build (apps/server/dist)");
-const { loadConfig, reportStartupFailure, startServer } = await loadServerModule();
+// The server's build when it is current (npm start builds first), as production runs it; else its source
+// (the loader then says why on stderr).
+const { server, stale } = await loadServerModule();
+if (stale === undefined) console.log("server: its build (apps/server/dist)");
+const { loadConfig, reportStartupFailure, startServer } = server;
 const closers: (() => Promise<void>)[] = [];
 
 async function main(): Promise<void> {

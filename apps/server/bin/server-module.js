@@ -34,13 +34,16 @@ export function staleBundleReason(distDir = bundleDir) {
   return undefined;
 }
 
-/** The server module (src/server.ts's exports): the bundle when it is current, else the source. */
+/**
+ * The server module (src/server.ts's exports): the bundle when it is current, else the source; and why not the
+ * bundle (undefined when it is the bundle), so that a caller need not check the bundle a second time.
+ */
 export async function loadServerModule() {
   const stale = staleBundleReason();
-  if (stale === undefined) return import("../dist/server.mjs");
+  if (stale === undefined) return { server: await import("../dist/server.mjs"), stale };
   console.warn(`kpi-id: running the server's TypeScript source, not its build: ${stale}`);
   // Restarts take every file's stripped and compiled form from the cache and never load Node's type stripper
   // (its WebAssembly compiler alone held 13-17 MiB for the life of the process): issue 20's memory figures.
   module.enableCompileCache();
-  return import("../src/server.ts");
+  return { server: await import("../src/server.ts"), stale };
 }

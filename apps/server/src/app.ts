@@ -26,6 +26,7 @@ import { registerMetrics } from "./platform/metrics/plugin.ts";
 import { AccountCache } from "./protocols/oidc/account-cache.ts";
 import { registerOidc } from "./protocols/oidc/index.ts";
 import { endOidcSession, endOidcSessionsSignedInAt } from "./protocols/oidc/logout.ts";
+import { AccessTokenCache } from "./protocols/oidc/token-cache.ts";
 import { registerSaml } from "./protocols/saml/index.ts";
 import { scimRoutes } from "./protocols/scim/routes.ts";
 import { appLinkRoutes } from "./protocols/tickets/app-link-routes.ts";
@@ -84,6 +85,7 @@ declare module "fastify" {
     applicationCache: ApplicationCache;
     /** People as the OpenID Connect provider asks for them with a token (oidc/account-cache.ts). */
     accountCache: AccountCache;
+    accessTokenCache: AccessTokenCache;
   }
 }
 
@@ -154,6 +156,7 @@ export async function buildApp({
   app.decorate("mailer", createMailer(config.mail));
   app.decorate("sessionCache", new SessionCache(config.sessionCacheEntries));
   app.decorate("accountCache", new AccountCache(config.sessionCacheEntries));
+  app.decorate("accessTokenCache", new AccessTokenCache(config.sessionCacheEntries));
   // Far more than a campus registers; 0 when the caches are off.
   app.decorate("applicationCache", new ApplicationCache(Math.min(config.sessionCacheEntries, 1000)));
   // A KPI ID sign-out ends the OpenID Connect provider's sessions too; the sign-in methods and the model ask
@@ -165,7 +168,7 @@ export async function buildApp({
   let cacheFeed: CacheFeed | undefined;
   // Opened once the app is ready, so an app that fails to build leaves no listening connection behind.
   app.addHook("onReady", async () => {
-    const caches = [app.sessionCache, app.accountCache, app.applicationCache];
+    const caches = [app.sessionCache, app.accountCache, app.applicationCache, app.accessTokenCache];
     if (config.sessionCacheEntries > 0) cacheFeed = connectCacheFeed(database, caches);
     await cacheFeed?.ready;
   });

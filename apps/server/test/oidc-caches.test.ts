@@ -1,8 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { revokeOidcGrants } from "../src/model/access/oidc-grants.ts";
 import { setApplicationSecretHash } from "../src/model/apps/queries.ts";
+import type { CacheChange } from "../src/platform/cache/feed-cache.ts";
 import { hashTokenHex } from "../src/platform/crypto/tokens.ts";
+import { deleteExpiredOidcPayloads, storedOidcId } from "../src/protocols/oidc/adapter.ts";
 import type { TestApp } from "./support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
@@ -26,8 +29,9 @@ async function withStatements<T>(app: FastifyInstance, action: () => Promise<T>)
 }
 
 /**
- * Userinfo and the token endpoint ask for the application and the person at every use of a token: the
- * instance keeps both in memory (apps/cache.ts, oidc/account-cache.ts) and drops them on any change to them.
+ * Userinfo and the token endpoint ask for the application and the person at every use of a token, and userinfo
+ * for the access token and its grant: the instance keeps them in memory (apps/cache.ts, oidc/account-cache.ts,
+ * oidc/token-cache.ts) and drops them on any change to them.
  */
 describe.each(databaseKinds)("OpenID Connect from the instance's memory on %s", (kind) => {
   let test: TestApp;
@@ -52,23 +56,25 @@ describe.each(databaseKinds)("OpenID Connect from the instance's memory on %s", 
     withStatements(test.app, () => client.fetchUserInfo(config, tokens.access_token, userId));
 
   /**
-   * Asked until answered with the application and the person from memory (once this instance's own writes
-   * were heard back): one statement, the access token read with its grant (oidc/request-memory.ts).
+   * Asked until answered with the token, its grant, the application and the person from memory (once this
+   * instance's own writes were heard back): no statement.
    */
   async function userinfoFromMemory(signed: Signed) {
-    await expect.poll(async () => (await userinfo(signed)).statements).toBe(1);
+    await expect.poll(async () => (await userinfo(signed)).statements).toBe(0);
   }
 
-  it("answers userinfo asked again with the token and its grant only, and the same claims as from the database", async () => {
+  it("answers userinfo asked again without a statement, and the same claims as from the database", async () => {
     const signed = await signedInWithTokens();
     await userinfoFromMemory(signed);
     const cached = await userinfo(signed);
-    // As after a change that touches everything (an access rule, a unit): both are read again.
+    // As after a change that touches everything (an access rule, a unit): all are read again, the token with its
+    // grant in one statement (oidc/request-memory.ts).
     test.app.applicationCache.changed({ kind: "all" });
     test.app.accountCache.changed({ kind: "all" });
+    test.app.accessTokenCache.changed({ kind: "all" });
     const read = await userinfo(signed);
     expect(read.statements).toBe(3);
-    expect(cached.statements).toBe(1);
+    expect(cached.statements).toBe(0);
     expect(cached.result).toEqual(read.result);
     expect(cached.result.name).toBe("Олена Коваленко");
   });
@@ -85,12 +91,12 @@ describe.each(databaseKinds)("OpenID Connect from the instance's memory on %s", 
   };
 
   /**
-   * The answer once it comes from memory again: `statements` of them, the token read with its grant, whether
-   * the person is answered or refused. A change this instance made is first read from the database, so only
-   * the answer from memory shows that the old entry was dropped.
+   * The answer once it comes from memory again (no statement), whether the person is answered or refused. A
+   * change this instance made is first read from the database, so only the answer from memory shows that the old
+   * entry was dropped.
    */
-  async function fromMemoryAgain(signed: Signed, statements = 1) {
-    await expect.poll(async () => (await answer(signed)).statements).toBe(statements);
+  async function fromMemoryAgain(signed: Signed) {
+    await expect.poll(async () => (await answer(signed)).statements).toBe(0);
     return (await answer(signed)).result;
   }
 
@@ -103,7 +109,7 @@ describe.each(databaseKinds)("OpenID Connect from the instance's memory on %s", 
 
     await test.app.db.deleteFrom("user_applications").where("user_id", "=", signed.userId).execute();
     expect((await answer(signed)).result).toBe(401);
-    expect(await fromMemoryAgain(signed, 1)).toBe(401);
+    expect(await fromMemoryAgain(signed)).toBe(401);
 
     const other = await signedInWithTokens();
     expect(await fromMemoryAgain(other)).toBe("Олена Коваленко");
@@ -113,7 +119,55 @@ describe.each(databaseKinds)("OpenID Connect from the instance's memory on %s", 
       .where("id", "=", other.application.id)
       .execute();
     expect((await answer(other)).result).toBe(401);
-    expect(await fromMemoryAgain(other, 1)).toBe(401);
+    expect(await fromMemoryAgain(other)).toBe(401);
+  });
+
+  /**
+   * Runs `action` while what the change channel tells the token cache waits (as it does on its way from
+   * PostgreSQL, usually a millisecond), then delivers it in order: only the instance's own bookkeeping can
+   * refuse a token at once.
+   */
+  async function announcementsOnTheirWay<T>(action: () => Promise<T>): Promise<T> {
+    const cache = test.app.accessTokenCache;
+    const held: (() => void)[] = [];
+    const changed = cache.changed.bind(cache);
+    const markHeard = cache.markHeard.bind(cache);
+    cache.changed = (change: CacheChange) => void held.push(() => changed(change));
+    cache.markHeard = (mark: number) => void held.push(() => markHeard(mark));
+    try {
+      return await action();
+    } finally {
+      cache.changed = changed;
+      cache.markHeard = markHeard;
+      for (const deliver of held) deliver();
+    }
+  }
+
+  it("refuses an access token at once once this instance revoked it or ended its grant, and keeps nothing of it", async () => {
+    const revoked = await signedInWithTokens();
+    expect(await fromMemoryAgain(revoked)).toBe("Олена Коваленко");
+    // The application revokes its token (RFC 7009): the next call, asked straight after, is refused.
+    await announcementsOnTheirWay(async () => {
+      await client.tokenRevocation(revoked.config, revoked.tokens.access_token);
+      expect(await answer(revoked)).toEqual({ result: 401, statements: 1 });
+    });
+    expect(await answer(revoked)).toEqual({ result: 401, statements: 1 });
+
+    // The person's grant ends (the account page's disconnect, a sign-out): the person and their access stay.
+    const ended = await signedInWithTokens();
+    expect(await fromMemoryAgain(ended)).toBe("Олена Коваленко");
+    await announcementsOnTheirWay(async () => {
+      await revokeOidcGrants(test.app.db, { userId: ended.userId, clientId: ended.application.id, keepConsents: true });
+      expect(await answer(ended)).toEqual({ result: 401, statements: 1 });
+    });
+
+    // Another person's token is not touched by either.
+    const kept = await signedInWithTokens();
+    expect(await fromMemoryAgain(kept)).toBe("Олена Коваленко");
+    await revokeOidcGrants(test.app.db, { userId: revoked.userId });
+    // Once this instance's own write is heard back, the kept token is still answered from memory.
+    await expect.poll(() => test.app.accessTokenCache.awaitsMark).toBe(false);
+    expect(await answer(kept)).toEqual({ result: "Олена Коваленко", statements: 0 });
   });
 
   it("keeps a person's access per application: revoked for one, the other still answers", async () => {
@@ -130,7 +184,7 @@ describe.each(databaseKinds)("OpenID Connect from the instance's memory on %s", 
       .where("user_id", "=", person.id)
       .where("application_id", "=", second.application.id)
       .execute();
-    expect(await fromMemoryAgain(second, 1)).toBe(401);
+    expect(await fromMemoryAgain(second)).toBe(401);
     expect(await fromMemoryAgain(first)).toBe("Тарас Гнатюк");
   });
 
@@ -179,27 +233,37 @@ describe.runIf(databaseKinds.includes("postgres"))("OpenID Connect caches beside
     await test?.close();
   });
 
-  it("drops what psql or the CLI changed: a person's name, their status, an application's OpenID Connect", async () => {
-    const person = await addPerson(test.app, { username: "cached.psql", fullName: "Марія Гнатюк" }, password);
-    const cookie = await signIn(test.app, "cached.psql", password, { origin });
+  /** A person signed in to a new application, with userinfo answered from this instance's memory. */
+  async function cachedToken(username: string) {
+    const person = await addPerson(test.app, { username, fullName: "Марія Гнатюк" }, password);
+    const cookie = await signIn(test.app, username, password, { origin });
     const signed = await signInToApplication({ app: test.app, origin, issuer }, { id: person.id, cookie }, redirectUri);
-    const userinfo = () => client.fetchUserInfo(signed.config, signed.tokens.access_token, person.id);
     const status = () =>
-      userinfo().then(
+      client.fetchUserInfo(signed.config, signed.tokens.access_token, person.id).then(
         (claims) => claims.name,
         (error: { status?: number }) => error.status,
       );
-    // Answered from memory first (one statement: the token with its grant), so the changes below must drop it.
     await expect
       .poll(async () => {
         let statements = 0;
         const stop = test.app.database.onStatement(() => {
           statements += 1;
         });
-        await userinfo().finally(stop);
+        await status().finally(stop);
         return statements;
       })
-      .toBe(1);
+      .toBe(0);
+    const storedId = storedOidcId("AccessToken", signed.tokens.access_token);
+    const { rows } = await psql.query<{ grant_id: string }>(
+      "select grant_id from oidc_payloads where type = 'AccessToken' and id = $1",
+      [storedId],
+    );
+    return { status, person, signed, storedId, grantId: rows[0]?.grant_id ?? "" };
+  }
+
+  it("drops what psql or the CLI changed: a person's name, their status, an application's OpenID Connect", async () => {
+    // Answered from memory first (no statement), so the changes below must drop it.
+    const { status, person, signed } = await cachedToken("cached.psql");
     await psql.query("update users set full_name = 'Марія Коваль' where id = $1", [person.id]);
     await expect.poll(status).toBe("Марія Коваль");
     await psql.query("update users set status = 'disabled' where id = $1", [person.id]);
@@ -215,5 +279,41 @@ describe.runIf(databaseKinds.includes("postgres"))("OpenID Connect caches beside
     await expect.poll(status).toBe("Марія Коваль");
     await psql.query("update applications set oidc_enabled = false where id = $1", [signed.application.id]);
     await expect.poll(status).toBe(401);
+  });
+
+  it("refuses an access token another instance or psql removed, or whose grant it removed", async () => {
+    const token = await cachedToken("cached.token");
+    await psql.query("delete from oidc_payloads where type = 'AccessToken' and id = $1", [token.storedId]);
+    await expect.poll(token.status).toBe(401);
+
+    const grant = await cachedToken("cached.grant");
+    expect(grant.grantId).not.toBe("");
+    await psql.query("delete from oidc_payloads where type = 'Grant' and id = $1", [grant.grantId]);
+    await expect.poll(grant.status).toBe(401);
+  });
+
+  it("announces a live grant's change, not the sweeping of expired rows (which would drop every cache)", async () => {
+    const live = await cachedToken("cached.sweep");
+    const heard: string[] = [];
+    const listener = new pg.Client({ connectionString: test.database.url });
+    await listener.connect();
+    try {
+      listener.on("notification", ({ payload }) => {
+        if (payload?.startsWith("grant:") || payload === "all" || payload === "probe") heard.push(payload);
+      });
+      await listener.query("listen kpi_id_cache");
+      await psql.query(`insert into oidc_payloads (type, id, payload, grant_id, expires_at)
+        select 'AccessToken', 'expired-' || n, '{}', 'expired-grant-' || n, now() - interval '1 minute'
+        from generate_series(1, 150) n`);
+      expect(await deleteExpiredOidcPayloads(test.app.db)).toBeGreaterThanOrEqual(150);
+      // Notifications arrive in commit order: once the probe is heard, the sweep's would have been.
+      await psql.query("select pg_notify('kpi_id_cache', 'probe')");
+      await expect.poll(() => heard).toEqual(["probe"]);
+      await psql.query("delete from oidc_payloads where type = 'AccessToken' and id = $1", [live.storedId]);
+      await expect.poll(() => heard).toEqual(["probe", `grant:${live.grantId}`]);
+      await expect.poll(live.status).toBe(401);
+    } finally {
+      await listener.end();
+    }
   });
 });

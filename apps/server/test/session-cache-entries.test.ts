@@ -64,6 +64,8 @@ describe("the session cache's entries", () => {
     for (const id of ["a", "b", "c"]) cache.store(id, session(id), now + 60_000, cache.mark(), now);
     cache.changed(parseCacheChange("session:a"));
     cache.changed(parseCacheChange("person:person-b,person-x"));
+    // A grant's id is no session's or person's, even when it is spelled like one.
+    cache.changed(parseCacheChange("grant:c,person-c"));
     expect(["a", "b", "c"].map((key) => cache.get(key, now)?.id)).toEqual([undefined, undefined, "c"]);
     cache.changed(parseCacheChange("all"));
     expect(cache.size).toBe(0);
@@ -111,6 +113,8 @@ describe("the session cache's entries", () => {
 
   it("reads an unknown payload as 'everything changed'", () => {
     expect(parseCacheChange("person:")).toEqual({ kind: "all" });
+    expect(parseCacheChange("grant:")).toEqual({ kind: "all" });
+    expect(parseCacheChange("grant:g1,g2")).toEqual({ kind: "grant", ids: new Set(["g1", "g2"]) });
     expect(parseCacheChange("something new")).toEqual({ kind: "all" });
   });
 });

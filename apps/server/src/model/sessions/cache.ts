@@ -25,7 +25,9 @@ export class SessionCache extends FeedCache<SessionWithApplications> {
     super({
       capacity,
       readsTables: sessionCacheTables,
-      touchedBy: (session, change) => change.ids.has(change.kind === "session" ? session.id : session.userId),
+      touchedBy: (session, change) =>
+        (change.kind === "session" && change.ids.has(session.id)) ||
+        (change.kind === "person" && change.ids.has(session.userId)),
       monotonicNow,
     });
   }

@@ -1,16 +1,17 @@
 /** What a notification on the cache channel says changed (migration 0310_cache_notifications). */
 export type CacheChange = { kind: "all" } | NamedChange;
-/** A change that names the sessions or people it touched. */
+/** A change that names the sessions, people or OpenID Connect grants (0470_oidc_token_cache) it touched. */
 export interface NamedChange {
-  kind: "session" | "person";
+  kind: "session" | "person" | "grant";
   ids: ReadonlySet<string>;
 }
 
 /** Reads a payload of the cache channel; anything it does not know drops everything. */
 export function parseCacheChange(payload: string): CacheChange {
-  const match = /^(session|person):(.+)$/.exec(payload);
-  if (!match?.[1] || !match[2]) return { kind: "all" };
-  return { kind: match[1] === "session" ? "session" : "person", ids: new Set(match[2].split(",")) };
+  const match = /^(session|person|grant):(.+)$/.exec(payload);
+  const kind = match?.[1];
+  if ((kind !== "session" && kind !== "person" && kind !== "grant") || !match?.[2]) return { kind: "all" };
+  return { kind, ids: new Set(match[2].split(",")) };
 }
 
 interface Entry<V> {

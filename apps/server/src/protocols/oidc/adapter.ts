@@ -9,6 +9,7 @@ import { commitWithoutWaitingForDisk } from "../../platform/db/commit.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { type FindApplication, findOidcClient } from "./clients.ts";
 import { currentOidcMemory, type OidcLookup, type OidcRow, selectWithRelated } from "./request-memory.ts";
+import { type AccessTokenCache, readAccessToken } from "./token-cache.ts";
 
 const secondsToDate = (seconds: number) => new Date(Date.now() + seconds * 1000);
 
@@ -131,6 +132,7 @@ export function createAdapterClass(
   clock: () => Date = () => new Date(),
   findApplication: FindApplication = (id) => findApplicationById(db, id),
   secrets?: SecretRing,
+  accessTokens?: AccessTokenCache,
 ) {
   return class KyselyOidcAdapter implements Adapter {
     readonly name: string;
@@ -250,6 +252,8 @@ export function createAdapterClass(
 
     private async selectRow(column: OidcLookup, value: string): Promise<OidcRow | undefined> {
       const memory = currentOidcMemory();
+      if (memory && column === "id" && this.name === "AccessToken" && accessTokens)
+        return readAccessToken(accessTokens, db, memory, value);
       if (memory && column === "id") return selectWithRelated(db, memory, this.name, value);
       const row = await db
         .selectFrom("oidc_payloads")

@@ -5,6 +5,7 @@ import type { Database } from "../../platform/db/schema.ts";
 import type { AccountCache } from "./account-cache.ts";
 import type { OidcAuditSink } from "./audit.ts";
 import type { PrivateJwk } from "./keys.ts";
+import type { AccessTokenCache } from "./token-cache.ts";
 
 /** What the provider is built from (provider.ts); its parts read it from here, so none imports provider.ts back. */
 export interface ProviderOptions {
@@ -13,6 +14,6 @@ export interface ProviderOptions {
   keys: PrivateJwk[];
   clock: () => Date;
   audit: OidcAuditSink;
-  /** The instance's memory of applications and of the people the provider asks for (sessions/cache.ts's feed). */
-  caches: { applications: ApplicationCache; accounts: AccountCache };
+  /** The instance's memory of applications, the people and the access tokens the provider asks for (cache/feed.ts). */
+  caches: { applications: ApplicationCache; accounts: AccountCache; accessTokens: AccessTokenCache };
 }

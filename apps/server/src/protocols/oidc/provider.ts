@@ -132,7 +132,7 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
   const { config, db, keys } = options;
   const findApplication = (id: string) => cachedApplicationById(options.caches.applications, db, id);
   return {
-    adapter: createAdapterClass(db, options.clock, findApplication, config.sessionSecrets),
+    adapter: createAdapterClass(db, options.clock, findApplication, config.sessionSecrets, options.caches.accessTokens),
     findAccount: createFindAccount(db, config.saml.scope, options.caches.accounts),
     loadExistingGrant: loadSessionGrant(db, findApplication),
     claims: scopeClaims,

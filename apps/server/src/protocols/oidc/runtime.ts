@@ -50,7 +50,11 @@ export class OidcRuntime {
       if (currentOidcMemory()?.deferAudit(stamped)) return;
       await recordAuditEvent(app.db, stamped);
     };
-    const caches = { applications: app.applicationCache, accounts: app.accountCache };
+    const caches = {
+      applications: app.applicationCache,
+      accounts: app.accountCache,
+      accessTokens: app.accessTokenCache,
+    };
     const provider = createProvider({ config: app.config, db: app.db, keys, clock: app.clock, audit, caches });
     // The provider answers its own 500s; they reach the log here.
     provider.on("server_error", (_ctx: unknown, error: unknown) => app.log.error({ err: error }, "oidc: server error"));

@@ -1,0 +1,63 @@
+import { FeedCache } from "../../platform/cache/feed-cache.ts";
+import type { Db } from "../../platform/db/schema.ts";
+import { type OidcRequestMemory, type OidcRow, selectWithRelated } from "./request-memory.ts";
+
+/** An access token's row as read, with its grant's: what userinfo and introspection read of the provider's storage. */
+export interface CachedAccessToken {
+  token: OidcRow;
+  grant: OidcRow;
+}
+
+// For entries whose every change is announced, a lifetime is only a safety net (feed-cache.ts's read-through).
+const keptAtMostMs = 60_000;
+
+/**
+ * The access tokens this instance read, by stored id (their SHA-256: the memory holds no working token), each
+ * with its grant. Userinfo asks for both at every call, usually with the same token for the token's whole
+ * life. A change to the token's row or its grant's, whoever makes it, is announced as `grant:<id>` (migration
+ * 0470) and drops the entry; this instance's own writes to oidc_payloads hold the cache back until heard (feed.ts),
+ * so a token it has just revoked is never answered from memory. The person and the application come from their
+ * own caches (account-cache.ts, apps/cache.ts), which follow their own changes.
+ */
+export class AccessTokenCache extends FeedCache<CachedAccessToken> {
+  constructor(capacity: number) {
+    super({
+      capacity,
+      readsTables: ["oidc_payloads"],
+      touchedBy: (entry, change) => change.kind === "grant" && change.ids.has(entry.grant.id),
+    });
+  }
+}
+
+/** The earliest of the rows' ends and the safety net, in epoch ms. */
+function keptUntil(rows: readonly OidcRow[], now: number): number {
+  let until = now + keptAtMostMs;
+  for (const row of rows) if (row.expires_at) until = Math.min(until, row.expires_at.getTime());
+  return until;
+}
+
+/**
+ * An access token's row by stored id for a provider request, with its grant remembered in the request's memory
+ * as `selectWithRelated` does: from the instance's memory when it is there, else read (token, grant and session
+ * in one statement) and kept when the token names a grant that was found and nothing changed meanwhile.
+ */
+export async function readAccessToken(
+  cache: AccessTokenCache,
+  db: Db,
+  memory: OidcRequestMemory,
+  storedId: string,
+  now = Date.now(),
+): Promise<OidcRow | undefined> {
+  const cached = cache.get(storedId, now);
+  if (cached) {
+    // Copies: the request's memory is the request's own.
+    memory.read({ ...cached.grant });
+    return { ...cached.token };
+  }
+  const mark = cache.mark();
+  const token = await selectWithRelated(db, memory, "AccessToken", storedId);
+  const grant = token?.grant_id ? memory.find("Grant", "id", token.grant_id) : undefined;
+  if (token && grant)
+    cache.store(storedId, { token: { ...token }, grant: { ...grant } }, keptUntil([token, grant], now), mark, now);
+  return token;
+}

@@ -36,6 +36,7 @@ describe.each(databaseKinds)("GET /metrics on %s", (kind) => {
     expect(text).toMatch(/kpi_id_session_cache_entries \d+/);
     expect(text).toMatch(/kpi_id_memory_cache_entries\{cache="applications"\} \d+/);
     expect(text).toMatch(/kpi_id_memory_cache_entries\{cache="oidc_accounts"\} \d+/);
+    expect(text).toMatch(/kpi_id_memory_cache_entries\{cache="oidc_access_tokens"\} \d+/);
     expect(text).toContain("kpi_id_throttled_attempts_total");
     expect(text).toContain("kpi_id_ticket_exchanges_total");
   });

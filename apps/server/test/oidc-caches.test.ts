@@ -243,22 +243,22 @@ describe.runIf(databaseKinds.includes("postgres"))("OpenID Connect caches beside
         (claims) => claims.name,
         (error: { status?: number }) => error.status,
       );
-    await expect
-      .poll(async () => {
-        let statements = 0;
-        const stop = test.app.database.onStatement(() => {
-          statements += 1;
-        });
-        await status().finally(stop);
-        return statements;
-      })
-      .toBe(0);
+    /** How many statements userinfo sent: none while answered from memory. */
+    const statements = async () => {
+      let sent = 0;
+      const stop = test.app.database.onStatement(() => {
+        sent += 1;
+      });
+      await status().finally(stop);
+      return sent;
+    };
+    await expect.poll(statements).toBe(0);
     const storedId = storedOidcId("AccessToken", signed.tokens.access_token);
     const { rows } = await psql.query<{ grant_id: string }>(
       "select grant_id from oidc_payloads where type = 'AccessToken' and id = $1",
       [storedId],
     );
-    return { status, person, signed, storedId, grantId: rows[0]?.grant_id ?? "" };
+    return { status, statements, person, signed, storedId, grantId: rows[0]?.grant_id ?? "" };
   }
 
   it("drops what psql or the CLI changed: a person's name, their status, an application's OpenID Connect", async () => {
@@ -290,6 +290,22 @@ describe.runIf(databaseKinds.includes("postgres"))("OpenID Connect caches beside
     expect(grant.grantId).not.toBe("");
     await psql.query("delete from oidc_payloads where type = 'Grant' and id = $1", [grant.grantId]);
     await expect.poll(grant.status).toBe(401);
+
+    // A grant changed in place (its scopes narrowed, say): the token is read again with it.
+    const changed = await cachedToken("cached.changed");
+    await psql.query("update oidc_payloads set payload = payload where type = 'Grant' and id = $1", [changed.grantId]);
+    await expect.poll(changed.statements).toBeGreaterThan(0);
+    expect(await changed.status()).toBe("Марія Гнатюк");
+  });
+
+  it("drops every access token when psql removes over a hundred grants, or empties the table", async () => {
+    const many = await cachedToken("cached.many");
+    await psql.query(`insert into oidc_payloads (type, id, payload, expires_at)
+      select 'Grant', 'hand-made-' || n, '{}', now() + interval '1 hour' from generate_series(1, 101) n`);
+    await psql.query("delete from oidc_payloads where id like 'hand-made-%'");
+    await expect.poll(many.statements).toBeGreaterThan(0);
+    await psql.query("truncate oidc_payloads");
+    await expect.poll(many.status).toBe(401);
   });
 
   it("announces a live grant's change, not the sweeping of expired rows (which would drop every cache)", async () => {

@@ -55,12 +55,13 @@ function databaseGauges(app: FastifyInstance, registry: Registry): void {
   });
   new Gauge({
     name: "kpi_id_memory_cache_entries",
-    help: "Applications (by id) and OpenID Connect accounts this instance keeps in memory, on the same change feed",
+    help: "Applications (by id), OpenID Connect accounts and access tokens this instance keeps in memory, on the same change feed",
     labelNames: ["cache"],
     registers: [registry],
     collect() {
       this.set({ cache: "applications" }, app.applicationCache.size);
       this.set({ cache: "oidc_accounts" }, app.accountCache.size);
+      this.set({ cache: "oidc_access_tokens" }, app.accessTokenCache.size);
     },
   });
   new Gauge({

@@ -233,6 +233,25 @@ export async function selectWithRelated(
   type: string,
   id: string,
 ): Promise<OidcRow | undefined> {
+  const read = await selectRelated(db, memory, type, id);
+  return read && rememberRelated(memory, read);
+}
+
+/** A row as `selectRelated` read it, with the grants and the session it names that the table holds. */
+export interface RelatedRows {
+  found: OidcRow;
+  /** The grant its payload names (a token's), whether or not the table holds it. */
+  grantId: string | undefined;
+  related: OidcRow[];
+}
+
+/** The statement of `selectWithRelated`: what the table holds, nothing remembered yet but the interaction's access. */
+export async function selectRelated(
+  db: Db,
+  memory: OidcRequestMemory,
+  type: string,
+  id: string,
+): Promise<RelatedRows | undefined> {
   const person = type === "Interaction" ? memory.person?.id : undefined;
   const allowed = person ? applicationAccess(person, interactionClient) : sql`null::boolean`;
   const { rows } = await sql<SelectedRow>`
@@ -249,8 +268,14 @@ export async function selectWithRelated(
   const clientId = (found.payload.params as { client_id?: unknown } | undefined)?.client_id;
   if (person && typeof clientId === "string" && found.allowed !== null)
     memory.access.set(accessKey(person, clientId), Promise.resolve(found.allowed === true));
-  for (const related of rows) if (!related.found) memory.read(asRow(related));
-  const grantId = found.payload.grantId;
-  if (typeof grantId === "string" && memory.find("Grant", "id", grantId) === undefined) memory.absent("Grant", grantId);
-  return asRow(found);
+  const grantId = typeof found.payload.grantId === "string" ? found.payload.grantId : undefined;
+  return { found: asRow(found), grantId, related: rows.filter((row) => !row.found).map(asRow) };
+}
+
+/** The related rows remembered for the request (a grant the row names but the table lacks, as absent). */
+export function rememberRelated(memory: OidcRequestMemory, { found, grantId, related }: RelatedRows): OidcRow {
+  // Copies: what was read may also be kept in the instance's memory (token-cache.ts).
+  for (const row of related) memory.read({ ...row });
+  if (grantId && memory.find("Grant", "id", grantId) === undefined) memory.absent("Grant", grantId);
+  return { ...found };
 }

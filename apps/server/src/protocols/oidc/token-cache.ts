@@ -1,6 +1,6 @@
 import { FeedCache } from "../../platform/cache/feed-cache.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import { type OidcRequestMemory, type OidcRow, selectWithRelated } from "./request-memory.ts";
+import { type OidcRequestMemory, type OidcRow, rememberRelated, selectRelated } from "./request-memory.ts";
 
 /** An access token's row as read, with its grant's: what userinfo and introspection read of the provider's storage. */
 export interface CachedAccessToken {
@@ -10,6 +10,12 @@ export interface CachedAccessToken {
 
 // For entries whose every change is announced, a lifetime is only a safety net (feed-cache.ts's read-through).
 const keptAtMostMs = 60_000;
+/**
+ * The trigger announces no row already past its expiry by the database's clock (the sweeper's thousands), so an
+ * entry ends this long before its rows do: a revocation in a token's last moments is announced to an instance
+ * whose clock runs behind the database's by less than this.
+ */
+const expiryMarginMs = 60_000;
 
 /**
  * The access tokens this instance read, by stored id (their SHA-256: the memory holds no working token), each
@@ -29,17 +35,17 @@ export class AccessTokenCache extends FeedCache<CachedAccessToken> {
   }
 }
 
-/** The earliest of the rows' ends and the safety net, in epoch ms. */
+/** The earliest of the rows' ends (less the margin) and the safety net, in epoch ms. */
 function keptUntil(rows: readonly OidcRow[], now: number): number {
   let until = now + keptAtMostMs;
-  for (const row of rows) if (row.expires_at) until = Math.min(until, row.expires_at.getTime());
+  for (const row of rows) if (row.expires_at) until = Math.min(until, row.expires_at.getTime() - expiryMarginMs);
   return until;
 }
 
 /**
  * An access token's row by stored id for a provider request, with its grant remembered in the request's memory
  * as `selectWithRelated` does: from the instance's memory when it is there, else read (token, grant and session
- * in one statement) and kept when the token names a grant that was found and nothing changed meanwhile.
+ * in one statement) and kept, as the table answered, when the token's grant was found and nothing changed meanwhile.
  */
 export async function readAccessToken(
   cache: AccessTokenCache,
@@ -49,15 +55,19 @@ export async function readAccessToken(
   now = Date.now(),
 ): Promise<OidcRow | undefined> {
   const cached = cache.get(storedId, now);
-  if (cached) {
-    // Copies: the request's memory is the request's own.
-    memory.read({ ...cached.grant });
-    return { ...cached.token };
-  }
+  if (cached)
+    return rememberRelated(memory, { found: cached.token, grantId: cached.grant.id, related: [cached.grant] });
   const mark = cache.mark();
-  const token = await selectWithRelated(db, memory, "AccessToken", storedId);
-  const grant = token?.grant_id ? memory.find("Grant", "id", token.grant_id) : undefined;
-  if (token && grant)
-    cache.store(storedId, { token: { ...token }, grant: { ...grant } }, keptUntil([token, grant], now), mark, now);
-  return token;
+  const read = await selectRelated(db, memory, "AccessToken", storedId);
+  if (!read) return undefined;
+  const grant = read.related.find((row) => row.type === "Grant" && row.id === read.grantId);
+  if (grant)
+    cache.store(
+      storedId,
+      { token: { ...read.found }, grant: { ...grant } },
+      keptUntil([read.found, grant], now),
+      mark,
+      now,
+    );
+  return rememberRelated(memory, read);
 }

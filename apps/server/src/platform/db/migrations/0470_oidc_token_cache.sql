@@ -3,7 +3,7 @@
 -- person or an operator, psql), is announced on kpi_id_cache (0310) so every instance drops it at once:
 --   'grant:<grant id>,…'   those grants, or an access token of theirs, changed or went
 -- A row past its expiry names nothing (no instance serves it; the sweeper removes thousands at once). Over 100
--- grants in one statement: 'all', as 0310 does.
+-- grants in one statement, or ids too long for one notification: 'all', as 0310 does.
 -- Expand only. An instance of 0.2.0 reads 'grant:…' as 'all' and drops its caches: still correct, only slower, while
 -- both releases run.
 
@@ -24,7 +24,10 @@ begin
   ) some_grants;
   if picked = 0 then
     return null;
-  elsif picked > 100 then
+  -- A payload past NOTIFY's 8000 bytes would fail the statement (a revocation refused), and a comma would split
+  -- an id: ids written by hand may be longer than the provider's 21 characters, or hold one.
+  elsif picked > 100 or octet_length(array_to_string(ids, ',')) > 7900
+    or exists (select from unnest(ids) as listed(id) where position(',' in listed.id) > 0) then
     perform pg_notify('kpi_id_cache', 'all');
   else
     perform pg_notify('kpi_id_cache', 'grant:' || array_to_string(ids, ','));

@@ -4,6 +4,7 @@ import { personRolesColumns, rolesFromColumns } from "../../model/people/profile
 import { strengthOfMethod } from "../../model/sessions/strength.ts";
 import type { AuditRow } from "../../platform/audit/record.ts";
 import { hashToken, newToken } from "../../platform/crypto/tokens.ts";
+import { precompiled } from "../../platform/db/precompiled.ts";
 import type { Db } from "../../platform/db/schema.ts";
 
 export interface NewTicket {
@@ -35,23 +36,30 @@ export async function issueTicket(db: Db, ticket: NewTicket, ttlSeconds: number,
 /** What the exchange's audit row says besides the ticket's person and method, which the statement adds. */
 type TicketAuditRow = Pick<AuditRow, "occurred_at" | "event_type" | "result" | "application_id" | "ip" | "user_agent">;
 
-/**
- * Marks the ticket used and returns it with its person and their campus roles, in one statement so
- * that of two concurrent redemptions only one wins, and in one round trip. The success's audit row
- * (`audit`, completed with the ticket's person and method) is written by the same statement, one commit.
- * Unknown, used, expired, another application's, or a since-disabled person's ticket: undefined, nothing written.
- */
-export async function consumeTicket(db: Db, token: string, applicationId: string, now: Date, audit: TicketAuditRow) {
+interface ExchangeValues extends Record<string, unknown> {
+  ticketHash: Buffer;
+  applicationId: string;
+  now: Date;
+  occurredAt: Date;
+  eventType: TicketAuditRow["event_type"];
+  result: TicketAuditRow["result"];
+  auditApplicationId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** The exchange's one statement, built once (db/precompiled.ts): a ticket is exchanged at every sign-in. */
+const exchangeStatement = precompiled((db, values: ExchangeValues) => {
   const roles = personRolesColumns(sql.ref<string>("users.id"));
-  const row = await db
+  return db
     .with("used", (cte) =>
       cte
         .updateTable("tickets")
-        .set({ consumed_at: now })
-        .where("ticket_hash", "=", hashToken(token))
-        .where("application_id", "=", applicationId)
+        .set({ consumed_at: values.now })
+        .where("ticket_hash", "=", values.ticketHash)
+        .where("application_id", "=", values.applicationId)
         .where("consumed_at", "is", null)
-        .where("expires_at", ">", now)
+        .where("expires_at", ">", values.now)
         .where("user_id", "in", (eb) => eb.selectFrom("users").select("id").where("status", "=", "active"))
         .returning(["id", "user_id", "auth_method", "trace_id", "created_at", "amr"]),
     )
@@ -72,12 +80,12 @@ export async function consumeTicket(db: Db, token: string, applicationId: string
           eb
             .selectFrom("used")
             .select([
-              eb.val(audit.occurred_at).as("occurred_at"),
-              eb.val(audit.event_type).as("event_type"),
-              eb.val(audit.result).as("result"),
-              eb.val(audit.application_id ?? null).as("application_id"),
-              eb.val(audit.ip ?? null).as("ip"),
-              eb.val(audit.user_agent ?? null).as("user_agent"),
+              eb.val(values.occurredAt).as("occurred_at"),
+              eb.val(values.eventType).as("event_type"),
+              eb.val(values.result).as("result"),
+              eb.val(values.auditApplicationId).as("application_id"),
+              eb.val(values.ip).as("ip"),
+              eb.val(values.userAgent).as("user_agent"),
               "used.user_id",
               "used.auth_method",
             ]),
@@ -94,8 +102,27 @@ export async function consumeTicket(db: Db, token: string, applicationId: string
       "used.amr as ticket_amr",
       roles.affiliations.as("roles_affiliations"),
       roles.records.as("roles_records"),
-    ])
-    .executeTakeFirst();
+    ]);
+});
+
+/**
+ * Marks the ticket used and returns it with its person and their campus roles, in one statement so
+ * that of two concurrent redemptions only one wins, and in one round trip. The success's audit row
+ * (`audit`, completed with the ticket's person and method) is written by the same statement, one commit.
+ * Unknown, used, expired, another application's, or a since-disabled person's ticket: undefined, nothing written.
+ */
+export async function consumeTicket(db: Db, token: string, applicationId: string, now: Date, audit: TicketAuditRow) {
+  const [row] = await exchangeStatement(db, {
+    ticketHash: hashToken(token),
+    applicationId,
+    now,
+    occurredAt: audit.occurred_at,
+    eventType: audit.event_type,
+    result: audit.result,
+    auditApplicationId: audit.application_id ?? null,
+    ip: audit.ip ?? null,
+    userAgent: audit.user_agent ?? null,
+  });
   if (!row) return undefined;
   const { ticket_id, ticket_auth_method, ticket_trace_id, ticket_created_at, ticket_amr, ...rest } = row;
   const { roles_affiliations, roles_records, ...user } = rest;

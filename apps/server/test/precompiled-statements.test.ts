@@ -61,7 +61,7 @@ describe("a statement built once and run with new values", () => {
       db.selectFrom("applications").select("id").where("name", "like", `${values.prefix}%`),
     );
     await expect(worked(test.app.db, { prefix: application.name })).rejects.toThrow(
-      "prefix did not become a parameter",
+      "prefix was worked on while the statement was built",
     );
   });
 });

@@ -30,7 +30,11 @@ export class AccessTokenCache extends FeedCache<CachedAccessToken> {
     super({
       capacity,
       readsTables: ["oidc_payloads"],
-      touchedBy: (entry, change) => change.kind === "grant" && change.ids.has(entry.grant.id),
+      // The trigger names a token by its grant_id column, the entry its grant by the payload's grantId; the adapter
+      // writes them equal, a row written by hand need not.
+      touchedBy: (entry, change) =>
+        change.kind === "grant" &&
+        (change.ids.has(entry.grant.id) || (entry.token.grant_id !== null && change.ids.has(entry.token.grant_id))),
     });
   }
 }

@@ -66,12 +66,7 @@ export async function readAccessToken(
   if (!read) return undefined;
   const grant = read.related.find((row) => row.type === "Grant" && row.id === read.grantId);
   if (grant)
-    cache.store(
-      storedId,
-      { token: { ...read.found }, grant: { ...grant } },
-      keptUntil([read.found, grant], now),
-      mark,
-      now,
-    );
+    // Kept as read (the cache freezes them): the request's memory gets copies of them (rememberRelated).
+    cache.store(storedId, { token: read.found, grant }, keptUntil([read.found, grant], now), mark, now);
   return rememberRelated(memory, read);
 }

@@ -84,7 +84,19 @@ function issue(ca: Party, commonName: string, organizationName: string, keyAgree
   return { key, certificate, name };
 }
 
-export function createBankIdPki(now = Date.now()): BankIdPki {
+let madeInThisProcess: BankIdPki | undefined;
+
+/**
+ * The stand-in's CA, bank and organisation keys, made by the first stand-in this process starts and shared by the
+ * later ones, as the Diia stand-in's are (people.ts says why).
+ */
+export function bankIdPki(): BankIdPki {
+  madeInThisProcess ??= createBankIdPki();
+  const { ca, banks, organisation } = madeInThisProcess;
+  return { ca, banks: new Map(banks), organisation };
+}
+
+function createBankIdPki(now = Date.now()): BankIdPki {
   const ca = createCertificateAuthority("BankID sandbox qualified CA", now);
   const banks = new Map(standInBanks.map((bank) => [bank.id, issue(ca, bank.name, bank.name, false, now)]));
   const organisation = issue(ca, "KPI ID encryption (sandbox)", "КПІ ім. Ігоря Сікорського", true, now);

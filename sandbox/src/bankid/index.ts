@@ -3,7 +3,7 @@ import { makeBankIdEnvelope } from "@kpi-id/server/bankid-envelope";
 import Fastify, { type FastifyReply } from "fastify";
 import jkurwa from "jkurwa";
 import type { RunningStandIn, SandboxOptions } from "../stand-in.ts";
-import { type BankIdPki, createBankIdPki, logoSvg, type StandInBank, standInBanks } from "./banks.ts";
+import { type BankIdPki, bankIdPki, logoSvg, type StandInBank, standInBanks } from "./banks.ts";
 import { bankChooserPage, errorPage, personaPage } from "./pages.ts";
 import { type BankIdPersona, personaById } from "./personas.ts";
 
@@ -54,7 +54,7 @@ const oauthError = (reply: FastifyReply, status: number, error: string) =>
  * signed by the bank under the stand-in's CA). The product needs only the environment this returns.
  */
 export async function startBankIdStandIn(options: BankIdStandInOptions): Promise<RunningBankIdStandIn> {
-  const pki = createBankIdPki();
+  const pki = bankIdPki();
   const clientId = "kpi-id-sandbox";
   const clientSecret = randomBytes(24).toString("base64url");
   const registeredCertificate = pki.organisation.certificate.as_asn1().toString("base64");

@@ -1,7 +1,7 @@
 import Fastify from "fastify";
 import type { RunningStandIn, SandboxOptions } from "../stand-in.ts";
 import { registerPartnerApi } from "./partner-api.ts";
-import { createStandInPki, type PhonePerson } from "./people.ts";
+import { type PhonePerson, standInPki } from "./people.ts";
 import { registerPhone } from "./phone.ts";
 import { issueCrl } from "./pki.ts";
 import { StandInState } from "./state.ts";
@@ -35,11 +35,11 @@ function seedAcquirer(state: StandInState) {
 
 /**
  * Starts the Diia stand-in: Diia's partner API and the phone page on loopback,
- * with a test CA and demo people's DSTU keys made now. The product needs only
+ * with a test CA and demo people's DSTU keys (made by the process's first stand-in). The product needs only
  * the environment this returns; its code path is the production one.
  */
 export async function startDiiaStandIn(options: DiiaStandInOptions): Promise<RunningDiiaStandIn> {
-  const { trustedCa, intermediateCa, people, revoked } = createStandInPki();
+  const { trustedCa, intermediateCa, people, revoked } = standInPki();
   const state = new StandInState();
   const { branch, offer } = seedAcquirer(state);
   let url = "";

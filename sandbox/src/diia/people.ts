@@ -35,12 +35,25 @@ export interface StandInPki {
 // A tax id no demo campus person has (RNOKPP are ten digits).
 const strangerTaxId = "1234509876";
 
+let madeInThisProcess: StandInPki | undefined;
+
+/**
+ * The stand-in's keys and certificates, made by the first stand-in this process starts and shared by the later
+ * ones: DSTU keys and signatures in JavaScript cost about 0.3 s of CPU for the set, which every test that starts
+ * a stand-in paid again (issue 41: about 30 s of the server tests' CPU). Nothing in it changes once made.
+ */
+export function standInPki(): StandInPki {
+  madeInThisProcess ??= createStandInPki();
+  const { trustedCa, intermediateCa, people, revoked } = madeInThisProcess;
+  return { trustedCa, intermediateCa, people: [...people], revoked: [...revoked] };
+}
+
 /**
  * Keys and certificates made at start: one per campus demo person, a person
  * the campus does not know, and a campus person's certificate from a CA the
  * product does not trust (same name and tax id, so only the chain can tell).
  */
-export function createStandInPki(): StandInPki {
+function createStandInPki(): StandInPki {
   const trustedCa = createCertificateAuthority("Кваліфікований надавач ЕДП «Дія» (пісочниця)");
   const untrustedCa = createCertificateAuthority("Невідомий надавач ЕДП (пісочниця)");
   const intermediateCa = createIntermediateCa(trustedCa, "Проміжний ЦСК «Дія» (пісочниця)");

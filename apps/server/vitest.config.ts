@@ -14,5 +14,7 @@ export default defineConfig({
     isolate: false,
     // One migrated database of each kind, copied by every test database (test/support/databases.ts).
     globalSetup: ["test/support/global-setup.ts"],
+    // Signing keys made once per worker instead of once per app (test/support/rsa-keys.ts).
+    setupFiles: ["test/support/rsa-keys.ts"],
   },
 });

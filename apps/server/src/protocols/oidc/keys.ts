@@ -1,6 +1,7 @@
-import { createCipheriv, createDecipheriv, generateKeyPairSync, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { openWithRing, type SecretRing } from "../../platform/crypto/key-ring.ts";
+import { newRsaSigningKey } from "../../platform/crypto/rsa-keys.ts";
 import { newKeyId } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
 
@@ -79,7 +80,7 @@ function decryptJwkWithKey(kid: string, stored: string, sessionSecret: string): 
 }
 
 function generateSigningJwk(): PrivateJwk {
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const privateKey = newRsaSigningKey();
   return { ...privateKey.export({ format: "jwk" }), kid: newKeyId(), alg: "RS256", use: "sig" } as PrivateJwk;
 }
 

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig, devices } from "@playwright/test";
 import { testChromiumLaunchOptions } from "./chromium.ts";
 import { prepareSamlHarness } from "./tools/saml/federation.ts";
+import type { ServerToStart } from "./tools/start-servers.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 // Diia sign-in requests live 25 s here instead of 180 s, so diia.spec.ts can watch one expire
@@ -73,16 +74,10 @@ export const baseURL = own?.baseURL ?? `http://localhost:${runPortBase}`;
 
 // The SAML service providers' keys and metadata, and the federation aggregate that registers
 // them, exist before each server starts (it reads the aggregate at start); the worker reuses them.
-function webServer(server: WorkerServer) {
+function serverToStart(server: WorkerServer): ServerToStart {
   const saml = prepareSamlHarness(server.samlDir, server.baseURL, server.portBase);
   return {
-    command: "node scripts/start.ts",
-    cwd: repoRoot,
-    url: `${server.baseURL}/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "pipe" as const,
-    stderr: "pipe" as const,
+    healthUrl: `${server.baseURL}/health`,
     env: {
       PORT: String(server.portBase),
       PUBLIC_URL: server.baseURL,
@@ -110,6 +105,24 @@ function webServer(server: WorkerServer) {
   };
 }
 
+// One entry that starts every worker's server at once (tools/start-servers.ts) and answers on the 20th port of the
+// first range once all of them answer; Playwright would start a list of entries one after another.
+function webServers() {
+  return {
+    command: "node e2e/tools/start-servers.ts",
+    cwd: repoRoot,
+    url: `http://127.0.0.1:${runPortBase + 19}/`,
+    reuseExistingServer: false,
+    timeout: 150_000,
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
+    env: {
+      E2E_SERVERS_TO_START: JSON.stringify(servers.map(serverToStart)),
+      E2E_SERVERS_READY_PORT: String(runPortBase + 19),
+    },
+  };
+}
+
 export default defineConfig({
   testDir: "./specs",
   // Per run, so two runs on one machine never clean up each other's traces.
@@ -125,15 +138,17 @@ export default defineConfig({
   reporter: [["list"]],
   use: {
     baseURL,
-    // A failed test keeps its trace with the DOM snapshots of every step, without the screencast: recording
-    // frames for every test cost a fifth of the suite's CPU on two cores (issue 41: password-login and titles,
-    // 9 tests, one worker, A/B twice: 109 and 120 s with the screencast, 84 and 96 s without). The failure's
-    // own screenshots (below) stay.
-    trace: { mode: "retain-on-failure", screenshots: false },
+    // A failed test keeps its trace (every step with its locator, the console, the network and the error), without
+    // the screencast or DOM snapshots of each step: recording frames for every test cost a fifth of the suite's CPU
+    // on two cores (issue 41: password-login and titles, 9 tests, one worker, A/B twice: 109 and 120 s with the
+    // screencast, 84 and 96 s without), and the DOM snapshots a tenth more (console, account, password and
+    // console-applications, 22 tests, two workers: 85-89 s and 135-141 CPU-seconds with them, 76 s and 121 without).
+    // The failure's own screenshot (below) stays; E2E_TRACE_SNAPSHOTS=true records the snapshots again.
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: process.env.E2E_TRACE_SNAPSHOTS === "true" },
     screenshot: "only-on-failure",
     launchOptions: testChromiumLaunchOptions,
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   // Only the main process starts servers; a worker that loads this file must not prepare them again.
-  webServer: process.env.TEST_PARALLEL_INDEX === undefined ? servers.map(webServer) : [],
+  webServer: process.env.TEST_PARALLEL_INDEX === undefined ? [webServers()] : [],
 });

@@ -9,10 +9,10 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 // projects' own configurations. VITEST_MAX_WORKERS=1 runs one file at a time again.
 process.env.VITEST_MAX_WORKERS ??= String(availableParallelism() + 1);
 
-// The web app's files first, then the rest in Vitest's own order (largest first on a fresh clone). Vitest groups the
-// files by project, and the web files came last: each worker first transforms the React app and its libraries, and
-// for the suite's last half-minute the two cores were 60 % busy (issue 41). First, the server's files fill the
-// cores around them, and the run ends on the server's smallest files.
+// The web app's files first, then the rest in Vitest's own order (projects by name, each one's files largest first
+// on a fresh clone). The web files came last: each worker first transforms the React app and its libraries, and
+// for the suite's last half-minute the two cores were 60 % busy (issue 41). First, as each worker finishes its web
+// files it moves on to the server's, and the run ends on the small files of the server and the sign-in button.
 class WebFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);

@@ -11,45 +11,67 @@ export interface ServerToStart {
   healthUrl: string;
 }
 
-const servers = JSON.parse(process.env.E2E_SERVERS_TO_START ?? "[]") as ServerToStart[];
-const readyPort = Number(process.env.E2E_SERVERS_READY_PORT);
 const startTimeoutMs = 120_000;
 
-const children = servers.map((server) =>
-  spawn(process.execPath, ["scripts/start.ts"], { stdio: "inherit", env: { ...process.env, ...server.env } }),
-);
-for (const child of children) {
-  child.on("exit", (code, signal) => {
-    console.error(`a test server stopped (${signal ?? `exit code ${code}`}) before the run ended`);
-    stopAll(1);
-  });
-}
-
-function stopAll(exitCode: number): never {
+function stopAll(exitCode: number, why?: string): never {
+  if (why) console.error(`e2e servers: ${why}`);
   for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
   process.exit(exitCode);
 }
+
+const children: ReturnType<typeof spawn>[] = [];
 process.on("SIGTERM", () => stopAll(0));
 process.on("SIGINT", () => stopAll(0));
+// Whatever goes wrong here stops the servers already started: Playwright stops this process's group only while
+// this process is alive.
+process.on("uncaughtException", (error) => stopAll(1, String(error)));
+process.on("unhandledRejection", (error) => stopAll(1, String(error)));
+
+const servers = JSON.parse(process.env.E2E_SERVERS_TO_START ?? "[]") as ServerToStart[];
+const readyPort = Number(process.env.E2E_SERVERS_READY_PORT);
 
 async function answers(url: string): Promise<boolean> {
   try {
-    return (await fetch(url)).ok;
+    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    await response.arrayBuffer();
+    return response.ok;
   } catch {
     return false;
   }
 }
 
+// A server left running on one of these ports (an earlier run's) would answer for this run's: refuse, as
+// Playwright's own check of each server's address did.
+for (const server of servers) {
+  if (await answers(server.healthUrl)) stopAll(1, `${server.healthUrl} already answers: stop the server on it first`);
+}
+
+let ready = false;
+for (const server of servers) {
+  const child = spawn(process.execPath, ["scripts/start.ts"], {
+    stdio: "inherit",
+    env: { ...process.env, ...server.env },
+  });
+  children.push(child);
+  child.on("error", (error) => stopAll(1, `${server.healthUrl}: ${error.message}`));
+  child.on("exit", (code, signal) => {
+    const how = signal ?? `exit code ${code}`;
+    // Once the run has begun, the other workers' servers go on: only this server's worker fails its tests.
+    if (ready) console.error(`e2e servers: the server of ${server.healthUrl} stopped (${how}) during the run`);
+    else stopAll(1, `the server of ${server.healthUrl} stopped (${how}) before it answered`);
+  });
+}
+
 async function waitForHealth(url: string): Promise<void> {
   const deadline = Date.now() + startTimeoutMs;
   while (!(await answers(url))) {
-    if (Date.now() > deadline) {
-      console.error(`${url} did not answer within ${startTimeoutMs / 1000} s`);
-      stopAll(1);
-    }
+    if (Date.now() > deadline) stopAll(1, `${url} did not answer within ${startTimeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
 await Promise.all(servers.map((server) => waitForHealth(server.healthUrl)));
-createServer((_request, response) => response.end("ready")).listen(readyPort, "127.0.0.1");
+ready = true;
+createServer((_request, response) => response.end("ready"))
+  .on("error", (error) => stopAll(1, `the ready port ${readyPort}: ${error.message}`))
+  .listen(readyPort, "127.0.0.1");

@@ -23,7 +23,8 @@ describe.each(databaseKinds)("credential attacks on %s", (kind) => {
   let t: TestApp;
   let diia: RunningDiiaStandIn;
   let google: RunningGoogleStandIn;
-  // Now, not a fixed date: the Diia stand-in's certificates are issued at start and checked against this clock.
+  // Now, not a fixed date: the Diia stand-in's certificates (made by the worker's first stand-in, valid from an hour
+  // before) are checked against this clock.
   const clock = manualClock(new Date());
   let addressCount = 0;
   const freshAddress = () => `198.18.${Math.floor(++addressCount / 250)}.${(addressCount % 250) + 1}`;

@@ -39,8 +39,9 @@ let madeInThisProcess: StandInPki | undefined;
 
 /**
  * The stand-in's keys and certificates, made by the first stand-in this process starts and shared by the later
- * ones: DSTU keys and signatures in JavaScript cost about 0.3 s of CPU for the set, which every test that starts
- * a stand-in paid again (issue 41: about 30 s of the server tests' CPU). Nothing in it changes once made.
+ * ones: DSTU keys and signatures in JavaScript cost about 0.9 s of CPU for the set, which every test file that
+ * starts a stand-in paid again (issue 41: about 30 s of the server tests' CPU in a profile of the whole run).
+ * Nothing in it changes once made.
  */
 export function standInPki(): StandInPki {
   madeInThisProcess ??= createStandInPki();

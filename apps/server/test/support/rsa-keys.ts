@@ -1,7 +1,7 @@
 // Every server test file runs this first (vitest.config.ts setupFiles). The apps it builds sign with keys made
 // earlier in the same worker instead of a new 2048-bit RSA key each (platform/crypto/rsa-keys.ts says why).
-// Four keys taken in turn: consecutive keys differ, so two apps of one test, or a key and the one a rotation
-// makes, never share key material; each still gets its own kid.
+// Four keys taken in turn: keys taken fewer than four apart differ, so two apps of one test, or a key and the one a
+// rotation makes, do not share key material; each key still gets its own kid, by which tokens find their key.
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { useRsaKeySourceForTests } from "../../src/platform/crypto/rsa-keys.ts";
 

@@ -5,6 +5,7 @@
 // which Playwright waits for. Playwright stops this process's whole group at the end, the servers with it.
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
+import { waitFor } from "../../cluster/lib/wait.ts";
 
 export interface ServerToStart {
   env: Record<string, string>;
@@ -62,15 +63,8 @@ for (const server of servers) {
   });
 }
 
-async function waitForHealth(url: string): Promise<void> {
-  const deadline = Date.now() + startTimeoutMs;
-  while (!(await answers(url))) {
-    if (Date.now() > deadline) stopAll(1, `${url} did not answer within ${startTimeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-await Promise.all(servers.map((server) => waitForHealth(server.healthUrl)));
+// A server that does not answer in time rejects, and the rejection stops them all (above).
+await Promise.all(servers.map((server) => waitFor(server.healthUrl, startTimeoutMs, () => answers(server.healthUrl))));
 ready = true;
 createServer((_request, response) => response.end("ready"))
   .on("error", (error) => stopAll(1, `the ready port ${readyPort}: ${error.message}`))

@@ -1,10 +1,12 @@
-// The test databases themselves: a PGlite database a test gets is as new as one migrated from nothing, even
-// when the worker lends it again after another test (test/support/pglite-pool.ts).
+// The test databases themselves: a database a test gets is as new as one migrated from nothing, even when the
+// worker lends it again after another test (test/support/pglite-pool.ts and postgres-pool.ts).
 import { sql } from "kysely";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { listMigrations } from "../src/platform/db/migrate.ts";
 import { createTestDatabase, type TestDatabase } from "./support/databases.ts";
 import { pglitePoolStats } from "./support/pglite-pool.ts";
+import { postgresPoolStats } from "./support/postgres-pool.ts";
 
 async function counts(database: TestDatabase) {
   const { rows } = await sql<{ throttled: number; migrations: number; timeout: string }>`
@@ -84,3 +86,70 @@ describe("the tests' PGlite databases", () => {
     }
   });
 });
+
+// The same for the PostgreSQL server's databases (test/support/postgres-pool.ts), when a test run has one.
+describe.runIf(process.env.DATABASE_URL)("the tests' PostgreSQL databases", () => {
+  it("one lent again after a test wrote rows and changed a setting starts as new, under a name of its own", async () => {
+    const used = await createTestDatabase("postgres");
+    const fresh = await counts(used);
+    await sql`insert into throttle_counters (key, failures, first_failure_at, last_failure_at)
+      values ('probe', 3, now(), now())`.execute(used.handle.db);
+    await sql`set statement_timeout = '5s'`.execute(used.handle.db);
+    expect(await counts(used)).toMatchObject({ throttled: 1 });
+    const usedName = await databaseName(used);
+    await used.dispose();
+
+    const before = postgresPoolStats();
+    const next = await createTestDatabase("postgres");
+    try {
+      // The same database, put back: the pool's speed-up is not lost to a reset that quietly fails.
+      expect(postgresPoolStats()).toMatchObject({ lentAgain: before.lentAgain + 1, created: before.created });
+      expect(fresh).toMatchObject({ throttled: 0, migrations: listMigrations().length });
+      expect(await counts(next)).toEqual(fresh);
+      expect(await databaseName(next)).not.toBe(usedName);
+    } finally {
+      await next.dispose();
+    }
+  });
+
+  it("an earlier loan's connection string reaches nothing, so a process left behind cannot write into the next test's database", async () => {
+    const earlier = await createTestDatabase("postgres");
+    const { url } = earlier;
+    await earlier.dispose();
+    const next = await createTestDatabase("postgres");
+    const late = new pg.Client({ connectionString: url });
+    try {
+      await expect(late.connect()).rejects.toThrow(/does not exist/);
+      expect((await counts(next))?.throttled).toBe(0);
+    } finally {
+      await late.end().catch(() => {});
+      await next.dispose();
+    }
+  });
+
+  it("a connection a test left open is ended when the database goes back, and a changed schema is dropped", async () => {
+    const changed = await createTestDatabase("postgres");
+    await sql`create table leftover_probe (id integer primary key)`.execute(changed.handle.db);
+    const left = new pg.Client({ connectionString: changed.url });
+    await left.connect();
+    // The client reports the end twice (the server's message, then the closed socket): both are listened for.
+    const ended = new Promise<Error>((resolve) => left.on("error", resolve));
+    const before = postgresPoolStats();
+    await changed.dispose();
+    expect((await ended).message).toMatch(/terminat/);
+    expect(postgresPoolStats().droppedOnReturn).toBe(before.droppedOnReturn + 1);
+
+    const next = await createTestDatabase("postgres");
+    try {
+      expect(await tableExists(next, "leftover_probe")).toBe(false);
+      expect((await counts(next))?.migrations).toBe(listMigrations().length);
+    } finally {
+      await next.dispose();
+    }
+  });
+});
+
+async function databaseName(database: TestDatabase): Promise<string | undefined> {
+  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(database.handle.db);
+  return rows[0]?.name;
+}

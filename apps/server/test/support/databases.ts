@@ -1,9 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import pg from "pg";
 import { type DatabaseHandle, type DatabaseKind, openDatabase } from "../../src/platform/db/index.ts";
 import { migrate } from "../../src/platform/db/migrate.ts";
 import { borrowMigratedPglite } from "./pglite-pool.ts";
+import { borrowMigratedPostgres, createEmptyPostgres, databaseUrl } from "./postgres-pool.ts";
 
 /**
  * The databases every database test runs on: always PGlite; also the real
@@ -15,7 +14,7 @@ export interface TestDatabase {
   handle: DatabaseHandle;
   /** PostgreSQL only: the database's URL, for a second instance or client on the same database. */
   url?: string;
-  /** Closes the handle and drops the per-test database on the server. */
+  /** Closes the handle and gives the database back to the worker's pool, or drops it. */
   dispose(): Promise<void>;
 }
 
@@ -55,29 +54,22 @@ export async function createTestDatabase(
     if (migrated && !snapshot) await migrate(handle);
     return { handle, dispose: () => handle.close() };
   }
-  const name = `kpi_id_test_${randomBytes(6).toString("hex")}`;
   const template = migrated ? process.env[TEMPLATE_DATABASE_VARIABLE] : undefined;
-  const admin = new pg.Client({ connectionString: adminUrl() });
-  await admin.connect();
-  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl());
-  url.pathname = `/${name}`;
+  // With the migrated template, a database from the worker's pool, put back to it after the last test's use.
+  const loan = template ? await borrowMigratedPostgres(adminUrl(), template) : await createEmptyPostgres(adminUrl());
+  const url = databaseUrl(adminUrl(), loan.name);
   // The benchmarks measure with and without prepared statements by setting the same variable the service reads.
   const preparedStatements = process.env.DATABASE_PREPARED_STATEMENTS !== "false";
-  const handle = await openDatabase({ url: url.toString(), dataDir: "unused", poolMax: 5, preparedStatements });
+  const handle = await openDatabase({ url, dataDir: "unused", poolMax: 5, preparedStatements });
   if (migrated && !template) await migrate(handle);
   let closed = false;
   return {
     handle,
-    url: url.toString(),
+    url,
     async dispose() {
       if (!closed) await handle.close().catch(() => {});
       closed = true;
-      const cleanup = new pg.Client({ connectionString: adminUrl() });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await loan.giveBack();
     },
   };
 }

@@ -10,6 +10,7 @@ import pg from "pg";
 import { openDatabase } from "../../src/platform/db/index.ts";
 import { migrate } from "../../src/platform/db/migrate.ts";
 import { PGLITE_SNAPSHOT_VARIABLE, TEMPLATE_DATABASE_VARIABLE } from "./databases.ts";
+import { DATABASE_PREFIX_VARIABLE, dropRunDatabases } from "./postgres-pool.ts";
 
 async function writePgliteSnapshot(path: string): Promise<void> {
   const handle = await openDatabase({ dataDir: "memory://" });
@@ -53,12 +54,17 @@ export default async function setup(): Promise<() => Promise<void>> {
   process.env[PGLITE_SNAPSHOT_VARIABLE] = snapshot;
   const adminUrl = process.env.DATABASE_URL;
   const template = `kpi_id_test_template_${randomBytes(6).toString("hex")}`;
+  // Every test database of this run starts with this; the workers' pools keep some until the run ends.
+  const prefix = `kpi_id_test_${randomBytes(4).toString("hex")}`;
   if (adminUrl) {
     await createTemplateDatabase(adminUrl, template);
     process.env[TEMPLATE_DATABASE_VARIABLE] = template;
+    process.env[DATABASE_PREFIX_VARIABLE] = prefix;
   }
   return async () => {
     rmSync(snapshot, { force: true });
-    if (adminUrl) await adminQuery(adminUrl, `drop database if exists ${template} with (force)`);
+    if (!adminUrl) return;
+    await dropRunDatabases(adminUrl, prefix);
+    await adminQuery(adminUrl, `drop database if exists ${template} with (force)`);
   };
 }

@@ -2,6 +2,7 @@ import { expect, type Locator, type Page } from "@playwright/test";
 import { DiiaPhonePage, type DiiaPhonePerson } from "./diia-phone-page.ts";
 import { DiiaQrPage } from "./diia-qr-page.ts";
 import type { Language } from "./login-page.ts";
+import { closeToasts } from "./toasts.ts";
 
 const labels = {
   uk: {
@@ -183,9 +184,9 @@ export class ApplicationScreen {
     await this.page.getByTestId("confirm-action").click();
   }
 
-  /** Waits until no toast is on screen: axe reads a toast fading in or out as low contrast. */
+  /** Closes the toasts on screen and waits until they have gone: axe reads a toast fading in or out as low contrast. */
   async toastsGone(): Promise<void> {
-    await expect(this.page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 20_000 });
+    await closeToasts(this.page);
   }
 
   async searchAccess(query: string): Promise<void> {

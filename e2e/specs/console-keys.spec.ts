@@ -4,6 +4,7 @@ import { ConsolePage } from "../pages/console-page.ts";
 import { ConsoleServicePage } from "../pages/console-service-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { SecondFactorPage } from "../pages/second-factor-page.ts";
+import { closeToasts } from "../pages/toasts.ts";
 
 // What the rotation's confirmation names: the activation delay (120 s) and how long the old key stays published.
 const consequence = {
@@ -58,6 +59,7 @@ for (const language of ["uk", "en"] as const) {
       await screens.refresh.click();
       expect((await refreshed).status()).toBe(200);
       await expect(screens.refresh).toBeEnabled();
+      await closeToasts(page);
       await expect(rotated).toBeHidden();
       await expectNoAxeViolations(page, "service");
     });
@@ -92,7 +94,8 @@ for (const language of ["uk", "en"] as const) {
       const done = page.getByText(screens.text.resetDone).first();
       await expect(done).toBeVisible();
       await expect(screens.secondFactorState).toContainText(screens.text.authenticatorOff);
-      // axe reads a toast that is still fading in as faint text; the page is checked once it has gone.
+      // axe reads a toast that is still fading in as faint text; the page is checked once it has been closed.
+      await closeToasts(page);
       await expect(done).toBeHidden();
       await expectNoAxeViolations(page, "a person after the reset");
     });

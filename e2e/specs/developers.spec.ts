@@ -9,6 +9,7 @@ import {
   ReviewQueuePage,
 } from "../pages/developers-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
+import { closeToasts } from "../pages/toasts.ts";
 import { signInThroughRedirect, startManualOidcSample } from "../tools/developer-client.ts";
 
 const widths = [390, 1280] as const;
@@ -104,7 +105,8 @@ for (const language of ["uk", "en"] as const) {
         expect(appId).toMatch(/^[0-9a-f-]{36}$/);
         expect(secret.length).toBeGreaterThanOrEqual(32);
         expect(await developers.copySecret()).toBe(secret);
-        await expect(page.getByText(developers.text.copied)).toHaveCount(0, { timeout: 20_000 });
+        await closeToasts(page);
+        await expect(page.getByText(developers.text.copied)).toHaveCount(0);
         await expectNoAxeViolations(page, "the secret shown once");
         await photograph(page, testInfo, `developers-secret-${language}`);
 

@@ -16,4 +16,6 @@ export async function closeToasts(page: Page): Promise<void> {
       .catch(() => {});
   }
   await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 20_000 });
+  // The pointer leaves the toaster: sonner holds a toast on screen while the pointer is over its list.
+  await page.mouse.move(0, 0);
 }

@@ -65,7 +65,7 @@ for (const language of ["uk", "en"] as const) {
     });
 
     test("reset a person's second factor from the person screen after the confirmation", async ({ page, browser }) => {
-      // Two browsers (the person's set-up, then the admin's Diia sign-in) and a toast to outlast: more than a minute.
+      // Two browsers (the person's set-up, then the admin's Diia sign-in): more than a minute on a loaded machine.
       test.setTimeout(120_000);
       // The newcomer sets up an authenticator app in their own browser first.
       const own = await browser.newContext();

@@ -64,7 +64,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   return async () => {
     rmSync(snapshot, { force: true });
     if (!adminUrl) return;
-    await dropRunDatabases(adminUrl, prefix);
-    await adminQuery(adminUrl, `drop database if exists ${template} with (force)`);
+    try {
+      await dropRunDatabases(adminUrl, prefix);
+    } finally {
+      await adminQuery(adminUrl, `drop database if exists ${template} with (force)`);
+    }
   };
 }

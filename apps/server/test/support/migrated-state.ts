@@ -36,9 +36,9 @@ const schemaFingerprint = `select md5(coalesce(string_agg(part, '|' order by par
   where connamespace not in ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)
   union all select format('i:%s', pg_get_indexdef(i.indexrelid)) from pg_index i join pg_class c on c.oid = i.indrelid
   where c.relnamespace not in ('pg_catalog'::regnamespace, 'information_schema'::regnamespace, 'pg_toast'::regnamespace)
-  union all select format('t:%s', pg_get_triggerdef(oid)) from pg_trigger where not tgisinternal
+  union all select format('t:%s:%s', pg_get_triggerdef(oid), tgenabled) from pg_trigger where not tgisinternal
   union all select format('e:%s:%s:%s', evtname, evtevent, evtfoid::regproc) from pg_event_trigger
-  union all select format('w:%s', pg_get_ruledef(oid)) from pg_rewrite
+  union all select format('w:%s:%s', pg_get_ruledef(oid), ev_enabled) from pg_rewrite
   where ev_class in (select oid from pg_class
     where relnamespace not in ('pg_catalog'::regnamespace, 'information_schema'::regnamespace))
   union all select format('p:%s:%s:%s:%s:%s:%s', polrelid::regclass, polname, polcmd, polpermissive,
@@ -55,6 +55,8 @@ const schemaFingerprint = `select md5(coalesce(string_agg(part, '|' order by par
   union all select format('s:%s:%s', setrole, setconfig) from pg_db_role_setting
   where setdatabase in (0, (select oid from pg_database where datname = current_database()))
   union all select format('o:%s', count(*)) from pg_largeobject_metadata
+  union all select format('d:%s:%s:%s', datconnlimit, datallowconn, datacl) from pg_database
+  where datname = current_database()
 ) parts`;
 
 export async function fingerprint(database: Queryable): Promise<string> {

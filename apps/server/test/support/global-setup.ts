@@ -6,11 +6,10 @@ import { randomBytes } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { openDatabase } from "../../src/platform/db/index.ts";
 import { migrate } from "../../src/platform/db/migrate.ts";
 import { PGLITE_SNAPSHOT_VARIABLE, TEMPLATE_DATABASE_VARIABLE } from "./databases.ts";
-import { DATABASE_PREFIX_VARIABLE, dropRunDatabases } from "./postgres-pool.ts";
+import { DATABASE_PREFIX_VARIABLE, databaseUrl, dropRunDatabases, withClient } from "./postgres-pool.ts";
 
 async function writePgliteSnapshot(path: string): Promise<void> {
   const handle = await openDatabase({ dataDir: "memory://" });
@@ -24,22 +23,10 @@ async function writePgliteSnapshot(path: string): Promise<void> {
   }
 }
 
-async function adminQuery(adminUrl: string, text: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(text);
-  } finally {
-    await admin.end();
-  }
-}
-
 /** A migrated PostgreSQL database that no one connects to afterwards, so CREATE DATABASE can copy it. */
 async function createTemplateDatabase(adminUrl: string, name: string): Promise<void> {
-  await adminQuery(adminUrl, `create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), dataDir: "unused", poolMax: 1 });
+  await withClient(adminUrl, (admin) => admin.query(`create database ${name}`));
+  const handle = await openDatabase({ url: databaseUrl(adminUrl, name), dataDir: "unused", poolMax: 1 });
   try {
     await migrate(handle);
   } finally {
@@ -67,7 +54,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     try {
       await dropRunDatabases(adminUrl, prefix);
     } finally {
-      await adminQuery(adminUrl, `drop database if exists ${template} with (force)`);
+      await withClient(adminUrl, (admin) => admin.query(`drop database if exists ${template} with (force)`));
     }
   };
 }

@@ -62,7 +62,8 @@ export function databaseUrl(adminUrl: string, name: string): string {
   return url.toString();
 }
 
-async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+/** One connection for `use`, ended afterwards whatever `use` does. */
+export async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -1,39 +1,72 @@
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import Provider from "oidc-provider";
+import type { Client } from "./oidc-client.ts";
 
 /**
  * oidc-provider on its own: its built-in in-memory adapter, no database, one client and one account whose
- * claims are the service's own userinfo answer. Its userinfo endpoint is the floor for the service's: the
- * same library, the same Node, the same answer, with nothing of KPI ID around it.
+ * claims are the service's own userinfo answer, mounted under /oidc as the service mounts it. Its userinfo and
+ * its refresh with rotation are floors for the service's: the same library, the same Node, the same answers,
+ * with nothing of KPI ID around them (no database, no security headers, no caches, no Fastify).
  */
 export async function startMemoryProvider(claims: Record<string, unknown>) {
-  const issuer = "http://127.0.0.1";
-  const clientId = "bench-client";
+  const issuer = "http://127.0.0.1/oidc";
+  const client: Client = { id: "bench-client", secret: "bench-secret-for-the-library-alone" };
   const provider = new Provider(issuer, {
-    clients: [{ client_id: clientId, client_secret: "bench-secret", redirect_uris: ["https://rp.example.edu/cb"] }],
+    clients: [
+      {
+        client_id: client.id,
+        client_secret: client.secret,
+        redirect_uris: ["https://rp.example.edu/cb"],
+        grant_types: ["authorization_code", "refresh_token"],
+      },
+    ],
     claims: { openid: ["sub"], profile: Object.keys(claims).filter((claim) => claim !== "sub") },
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ ...claims, sub }) }),
     features: { devInteractions: { enabled: false } },
+    // As the service does (protocols/oidc/provider.ts): every refresh rotates the token.
+    rotateRefreshToken: true,
+    issueRefreshToken: () => true,
   });
   const accountId = String(claims.sub ?? "bench");
-  const grant = new provider.Grant({ accountId, clientId });
-  grant.addOIDCScope("openid profile");
+  const grant = new provider.Grant({ accountId, clientId: client.id });
+  grant.addOIDCScope("openid profile offline_access");
   const grantId = await grant.save();
-  const client = await provider.Client.find(clientId);
-  if (!client) throw new Error("the bench client is missing");
+  const registered = await provider.Client.find(client.id);
+  if (!registered) throw new Error("the bench client is missing");
   const accessToken = await new provider.AccessToken({
     accountId,
-    client,
+    client: registered,
     grantId,
     gty: "authorization_code",
     scope: "openid profile",
   }).save();
-  const server = provider.listen(0, "127.0.0.1");
+  const refreshToken = await new provider.RefreshToken({
+    accountId,
+    client: registered,
+    grantId,
+    gty: "authorization_code",
+    scope: "openid profile offline_access",
+    authTime: Math.floor(Date.now() / 1000),
+  }).save();
+  const callback = provider.callback();
+  // The path under /oidc, as mount.ts hands it to the provider.
+  const server = createServer((request, response) => {
+    Object.assign(request, { originalUrl: request.url });
+    request.url = (request.url ?? "/").slice("/oidc".length) || "/";
+    void callback(request, response);
+  });
+  server.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
   return {
-    userinfoUrl: `http://127.0.0.1:${port}/me`,
+    /** Where tokenRequest (oidc-client.ts) finds its token endpoint. */
+    origin,
+    client,
+    userinfoUrl: `${origin}/oidc/me`,
     accessToken,
+    refreshToken,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

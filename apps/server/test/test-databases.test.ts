@@ -1,12 +1,18 @@
 // The test databases themselves: a database a test gets is as new as one migrated from nothing, even when the
 // worker lends it again after another test (test/support/pglite-pool.ts and postgres-pool.ts).
+import { spawnSync } from "node:child_process";
 import { sql } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { listMigrations } from "../src/platform/db/migrate.ts";
 import { createTestDatabase, type TestDatabase } from "./support/databases.ts";
 import { pglitePoolStats } from "./support/pglite-pool.ts";
-import { postgresPoolStats } from "./support/postgres-pool.ts";
+import {
+  dropAbandonedRunDatabases,
+  postgresPoolStats,
+  runDatabasePrefix,
+  withClient,
+} from "./support/postgres-pool.ts";
 
 async function counts(database: TestDatabase) {
   const { rows } = await sql<{ throttled: number; migrations: number; timeout: string }>`
@@ -146,7 +152,37 @@ describe.runIf(process.env.DATABASE_URL)("the tests' PostgreSQL databases", () =
       await next.dispose();
     }
   });
+
+  it("an earlier run stopped before its teardown has its databases dropped by the next; a run still going keeps its own", async () => {
+    const adminUrl = String(process.env.DATABASE_URL);
+    // A process that has ended: its id stands for a run killed before it could drop its databases.
+    const ended = spawnSync(process.execPath, ["-e", ""]);
+    if (!ended.pid) throw new Error("no process was started");
+    const abandoned = `${runDatabasePrefix(ended.pid)}_template`;
+    const going = `${runDatabasePrefix(process.pid)}_idle_probe`;
+    await withClient(adminUrl, async (admin) => {
+      await admin.query(`create database ${abandoned}`);
+      await admin.query(`create database ${going}`);
+    });
+    try {
+      expect(await dropAbandonedRunDatabases(adminUrl)).toContain(abandoned);
+      expect(await serverDatabases(adminUrl)).not.toContain(abandoned);
+      expect(await serverDatabases(adminUrl)).toContain(going);
+    } finally {
+      await withClient(adminUrl, async (admin) => {
+        await admin.query(`drop database if exists ${abandoned}`);
+        await admin.query(`drop database if exists ${going}`);
+      });
+    }
+  });
 });
+
+async function serverDatabases(adminUrl: string): Promise<string[]> {
+  return withClient(adminUrl, async (admin) => {
+    const { rows } = await admin.query<{ name: string }>("select datname as name from pg_database");
+    return rows.map((row) => row.name);
+  });
+}
 
 async function databaseName(database: TestDatabase): Promise<string | undefined> {
   const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(database.handle.db);

@@ -9,7 +9,14 @@ import { join } from "node:path";
 import { openDatabase } from "../../src/platform/db/index.ts";
 import { migrate } from "../../src/platform/db/migrate.ts";
 import { PGLITE_SNAPSHOT_VARIABLE, TEMPLATE_DATABASE_VARIABLE } from "./databases.ts";
-import { DATABASE_PREFIX_VARIABLE, databaseUrl, dropRunDatabases, withClient } from "./postgres-pool.ts";
+import {
+  DATABASE_PREFIX_VARIABLE,
+  databaseUrl,
+  dropAbandonedRunDatabases,
+  dropRunDatabases,
+  runDatabasePrefix,
+  withClient,
+} from "./postgres-pool.ts";
 
 async function writePgliteSnapshot(path: string): Promise<void> {
   const handle = await openDatabase({ dataDir: "memory://" });
@@ -40,10 +47,11 @@ export default async function setup(): Promise<() => Promise<void>> {
   // Test workers are forked from this process after set-up and inherit its environment.
   process.env[PGLITE_SNAPSHOT_VARIABLE] = snapshot;
   const adminUrl = process.env.DATABASE_URL;
-  const template = `kpi_id_test_template_${randomBytes(6).toString("hex")}`;
-  // Every test database of this run starts with this; the workers' pools keep some until the run ends.
-  const prefix = `kpi_id_test_${randomBytes(4).toString("hex")}`;
+  // Every database of this run starts with this, the template too; the workers' pools keep some until the run ends.
+  const prefix = runDatabasePrefix();
+  const template = `${prefix}_template`;
   if (adminUrl) {
+    await dropAbandonedRunDatabases(adminUrl);
     await createTemplateDatabase(adminUrl, template);
     process.env[TEMPLATE_DATABASE_VARIABLE] = template;
     process.env[DATABASE_PREFIX_VARIABLE] = prefix;
@@ -51,10 +59,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   return async () => {
     rmSync(snapshot, { force: true });
     if (!adminUrl) return;
-    try {
-      await dropRunDatabases(adminUrl, prefix);
-    } finally {
-      await withClient(adminUrl, (admin) => admin.query(`drop database if exists ${template} with (force)`));
-    }
+    // The template is among them.
+    await dropRunDatabases(adminUrl, prefix);
   };
 }

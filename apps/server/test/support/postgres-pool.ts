@@ -11,6 +11,7 @@
 // exists, as it did after the drop: a process a test left behind cannot write into the next test's database.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { processIsAlive } from "../../src/platform/db/lock-file.ts";
 import { fingerprint, type MigratedState, type Queryable, readMigratedState } from "./migrated-state.ts";
 
 /**
@@ -217,5 +218,38 @@ export async function dropRunDatabases(adminUrl: string, prefix: string): Promis
         console.warn(`test database ${name} could not be dropped: ${String(error)}`);
       });
     }
+  });
+}
+
+/**
+ * The start of a run's database names: its main process' id, so a later run can tell a run that ended without its
+ * teardown (interrupted, killed) from one still going, and a random part.
+ */
+export function runDatabasePrefix(pid = process.pid): string {
+  return `kpi_id_run_${pid}_${randomBytes(4).toString("hex")}`;
+}
+
+const runDatabaseName = /^kpi_id_run_(\d+)_[0-9a-f]{8}_/;
+
+/**
+ * Drops the databases of earlier runs whose main process is gone: a run stopped before its teardown leaves its
+ * template and its workers' idle databases behind, and no later run of its own would drop them. A run whose process
+ * is alive (this machine's other runs, or an unrelated process that took the id) keeps its databases. The process
+ * ids are this machine's: the server is on loopback and shared by this machine's runs only.
+ */
+export async function dropAbandonedRunDatabases(adminUrl: string): Promise<string[]> {
+  return withClient(adminUrl, async (admin) => {
+    const { rows } = await admin.query<{ name: string }>(
+      "select datname as name from pg_database where starts_with(datname, 'kpi_id_run_')",
+    );
+    const abandoned = rows
+      .map(({ name }) => ({ name, pid: Number(runDatabaseName.exec(name)?.[1]) }))
+      .filter(({ pid }) => Number.isSafeInteger(pid) && pid > 0 && !processIsAlive(pid));
+    for (const { name } of abandoned) {
+      await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`).catch((error) => {
+        console.warn(`an earlier run's test database ${name} could not be dropped: ${String(error)}`);
+      });
+    }
+    return abandoned.map(({ name }) => name);
   });
 }

@@ -15,7 +15,8 @@ export class DatabaseLockedError extends Error {
   }
 }
 
-function processIsAlive(pid: number): boolean {
+/** Whether a process with this id runs on this machine (under any user). */
+export function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -17,7 +17,7 @@ import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { rolldown } from "rolldown";
-import { escapeLegalComments, isAscii } from "./ascii-chunks.ts";
+import { escapeComments, isAscii } from "./ascii-chunks.ts";
 
 // --out-dir: elsewhere than dist (the test that starts a fresh bundle builds one of its own).
 const { values } = parseArgs({ options: { "out-dir": { type: "string" } } });
@@ -119,11 +119,9 @@ await bundle.close();
 // One byte per character in V8's heap for each module's source (ascii-chunks.ts).
 for (const file of output) {
   if (file.type !== "chunk" || isAscii(file.code)) continue;
-  const escaped = escapeLegalComments(file.code);
+  const escaped = escapeComments(file.fileName, file.code);
   if (escaped === undefined)
-    console.warn(
-      `${file.fileName}: characters past ASCII outside its licence comments; Node holds it at two bytes each`,
-    );
+    console.warn(`${file.fileName}: characters past ASCII outside its comments; Node holds it at two bytes each`);
   else writeFileSync(`${outDir}${file.fileName}`, escaped);
 }
 

@@ -1,6 +1,5 @@
 // The test databases themselves: a database a test gets is as new as one migrated from nothing, even when the
 // worker lends it again after another test (test/support/pglite-pool.ts and postgres-pool.ts).
-import { spawnSync } from "node:child_process";
 import { sql } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
@@ -9,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from "./support/databases.ts";
 import { pglitePoolStats } from "./support/pglite-pool.ts";
 import {
   dropAbandonedRunDatabases,
+  holdRunLock,
   postgresPoolStats,
   runDatabasePrefix,
   withClient,
@@ -155,20 +155,21 @@ describe.runIf(process.env.DATABASE_URL)("the tests' PostgreSQL databases", () =
 
   it("an earlier run stopped before its teardown has its databases dropped by the next; a run still going keeps its own", async () => {
     const adminUrl = String(process.env.DATABASE_URL);
-    // A process that has ended: its id stands for a run killed before it could drop its databases.
-    const ended = spawnSync(process.execPath, ["-e", ""]);
-    if (!ended.pid) throw new Error("no process was started");
-    const abandoned = `${runDatabasePrefix(ended.pid)}_template`;
-    const going = `${runDatabasePrefix(process.pid)}_idle_probe`;
+    // A run killed before its teardown: its lock went with its connection. A run going on holds its own.
+    const abandoned = `${runDatabasePrefix()}_template`;
+    const goingPrefix = runDatabasePrefix();
+    const going = `${goingPrefix}_idle_probe`;
+    const releaseGoing = await holdRunLock(adminUrl, goingPrefix);
     await withClient(adminUrl, async (admin) => {
       await admin.query(`create database ${abandoned}`);
       await admin.query(`create database ${going}`);
     });
     try {
-      expect(await dropAbandonedRunDatabases(adminUrl)).toContain(abandoned);
+      await dropAbandonedRunDatabases(adminUrl);
       expect(await serverDatabases(adminUrl)).not.toContain(abandoned);
       expect(await serverDatabases(adminUrl)).toContain(going);
     } finally {
+      await releaseGoing();
       await withClient(adminUrl, async (admin) => {
         await admin.query(`drop database if exists ${abandoned}`);
         await admin.query(`drop database if exists ${going}`);

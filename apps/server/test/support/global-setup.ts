@@ -14,6 +14,7 @@ import {
   databaseUrl,
   dropAbandonedRunDatabases,
   dropRunDatabases,
+  holdRunLock,
   runDatabasePrefix,
   withClient,
 } from "./postgres-pool.ts";
@@ -50,6 +51,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   // Every database of this run starts with this, the template too; the workers' pools keep some until the run ends.
   const prefix = runDatabasePrefix();
   const template = `${prefix}_template`;
+  // Held until the run's end: another run starting meanwhile leaves this one's databases alone.
+  const releaseRunLock = adminUrl ? await holdRunLock(adminUrl, prefix) : undefined;
   if (adminUrl) {
     await dropAbandonedRunDatabases(adminUrl);
     await createTemplateDatabase(adminUrl, template);
@@ -59,7 +62,11 @@ export default async function setup(): Promise<() => Promise<void>> {
   return async () => {
     rmSync(snapshot, { force: true });
     if (!adminUrl) return;
-    // The template is among them.
-    await dropRunDatabases(adminUrl, prefix);
+    try {
+      // The template is among them.
+      await dropRunDatabases(adminUrl, prefix);
+    } finally {
+      await releaseRunLock?.();
+    }
   };
 }

@@ -11,7 +11,6 @@
 // exists, as it did after the drop: a process a test left behind cannot write into the next test's database.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { processIsAlive } from "../../src/platform/db/lock-file.ts";
 import { fingerprint, type MigratedState, type Queryable, readMigratedState } from "./migrated-state.ts";
 
 /**
@@ -221,35 +220,55 @@ export async function dropRunDatabases(adminUrl: string, prefix: string): Promis
   });
 }
 
-/**
- * The start of a run's database names: its main process' id, so a later run can tell a run that ended without its
- * teardown (interrupted, killed) from one still going, and a random part.
- */
+/** The start of a run's database names: its main process' id (for people reading the list) and a random part. */
 export function runDatabasePrefix(pid = process.pid): string {
   return `kpi_id_run_${pid}_${randomBytes(4).toString("hex")}`;
 }
 
-const runDatabaseName = /^kpi_id_run_(\d+)_[0-9a-f]{8}_/;
+const runPrefixOfName = /^(kpi_id_run_\d+_[0-9a-f]{8})_/;
+
+// Advisory locks belong to one database: every run takes and tries them in this one, whatever DATABASE_URL names.
+const lockDatabase = "postgres";
 
 /**
- * Drops the databases of earlier runs whose main process is gone: a run stopped before its teardown leaves its
- * template and its workers' idle databases behind, and no later run of its own would drop them. A run whose process
- * is alive (this machine's other runs, or an unrelated process that took the id) keeps its databases. The process
- * ids are this machine's: the server is on loopback and shared by this machine's runs only.
+ * Holds the run's advisory lock (keyed by its prefix) on a connection of its own until the returned function ends
+ * it: while the run's process lives, its connection does, and another run leaves its databases alone.
  */
-export async function dropAbandonedRunDatabases(adminUrl: string): Promise<string[]> {
-  return withClient(adminUrl, async (admin) => {
+export async function holdRunLock(adminUrl: string, prefix: string): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString: databaseUrl(adminUrl, lockDatabase) });
+  // A server restart ends the connection (and the lock); the run goes on without it.
+  client.on("error", () => {});
+  await client.connect();
+  await client.query("select pg_advisory_lock(hashtext($1))", [prefix]);
+  return () => client.end().catch(() => {});
+}
+
+/**
+ * Drops the databases of earlier runs stopped before their teardown (killed, interrupted): no later run of their own
+ * would. A run is over when its lock is free: its process, wherever it ran, no longer holds its connection. A
+ * failed drop is named and the others dropped all the same.
+ */
+export async function dropAbandonedRunDatabases(adminUrl: string): Promise<void> {
+  await withClient(databaseUrl(adminUrl, lockDatabase), async (admin) => {
     const { rows } = await admin.query<{ name: string }>(
       "select datname as name from pg_database where starts_with(datname, 'kpi_id_run_')",
     );
-    const abandoned = rows
-      .map(({ name }) => ({ name, pid: Number(runDatabaseName.exec(name)?.[1]) }))
-      .filter(({ pid }) => Number.isSafeInteger(pid) && pid > 0 && !processIsAlive(pid));
-    for (const { name } of abandoned) {
-      await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`).catch((error) => {
-        console.warn(`an earlier run's test database ${name} could not be dropped: ${String(error)}`);
-      });
+    const byRun = Map.groupBy(rows, ({ name }) => runPrefixOfName.exec(name)?.[1] ?? "");
+    byRun.delete("");
+    for (const [prefix, databases] of byRun) {
+      const { rows: tried } = await admin.query<{ free: boolean }>(
+        "select pg_try_advisory_lock(hashtext($1)) as free",
+        [prefix],
+      );
+      if (!tried[0]?.free) continue;
+      try {
+        for (const { name } of databases)
+          await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`).catch((error) => {
+            console.warn(`an earlier run's test database ${name} could not be dropped: ${String(error)}`);
+          });
+      } finally {
+        await admin.query("select pg_advisory_unlock(hashtext($1))", [prefix]);
+      }
     }
-    return abandoned.map(({ name }) => name);
   });
 }

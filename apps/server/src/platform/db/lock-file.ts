@@ -15,8 +15,7 @@ export class DatabaseLockedError extends Error {
   }
 }
 
-/** Whether a process with this id runs on this machine (under any user). */
-export function processIsAlive(pid: number): boolean {
+function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -123,7 +123,7 @@ async function compareRefreshes(
     {
       subject: { label: libraryRefreshLabel, value: libraryRefreshes, unit: "/s/core" },
       baseline: { label: "bare Fastify POST route committing one insert first", value: floor, unit: "/s/core" },
-      method: `${method}; the library alone against the goal's floor: no service on it can do better than this ratio`,
+      method: `${method}; the library alone against the goal's floor: no service on it, configured so, can do better than this ratio`,
     },
     {
       subject,

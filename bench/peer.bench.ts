@@ -3,16 +3,14 @@
 // noise falls on both. Needs DATABASE_URL (KPI ID runs on PostgreSQL) and `apt-get install glewlwyd`.
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
-import { productionEnvironment, productionNodeFlags } from "@kpi-id/server/production-process";
 import { staleBundleReason } from "@kpi-id/server/server-module";
-import { freePort, type TestBrowser, testConfig } from "@kpi-id/server/testing";
+import { type TestBrowser, testConfig } from "@kpi-id/server/testing";
 import { hash, verify } from "@node-rs/argon2";
-import { startChildServer } from "./lib/child-server.ts";
 import { type CodeFlowProvider, refreshTokens, signInThroughCodeFlow, type Tokens } from "./lib/code-flow.ts";
 import { glewlwydInstalled, glewlwydVersion, type RunningGlewlwyd, startGlewlwyd } from "./lib/glewlwyd.ts";
 import { interleavedRounds, type Side, type SideTotals } from "./lib/interleaved-rounds.ts";
 import { type RunningKpiId, startKpiIdProcess } from "./lib/kpi-id-process.ts";
+import { goalRoom, libraryAloneIdleMiB, libraryRequests } from "./lib/library-process.ts";
 import { percentile } from "./lib/measure.ts";
 import { redirectUri } from "./lib/oidc-client.ts";
 import { procStatusMiB } from "./lib/process-usage.ts";
@@ -146,31 +144,6 @@ function measurement(label: string, totals: SideTotals): Measurement {
   return { label, value: totals.rate, unit: "/s", p50Ms: totals.p50Ms, p99Ms: totals.p99Ms };
 }
 
-const libraryRequests = 20;
-
-/**
- * oidc-provider alone (bench/lib/library-server.mjs) in a process started as the service's is (its Node flags and
- * allocator setting): its idle RSS after a few requests is the least any service built on it can hold.
- */
-async function libraryAloneIdleMiB(): Promise<number> {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const script = fileURLToPath(new URL("./lib/library-server.mjs", import.meta.url));
-  const env = { NODE_ENV: "production", PORT: String(port), ...productionEnvironment };
-  const discovery = `${origin}/oidc/.well-known/openid-configuration`;
-  const library = await startChildServer(script, [], env, discovery, productionNodeFlags);
-  try {
-    for (let i = 0; i < libraryRequests / 2; i++) {
-      await (await fetch(discovery)).text();
-      await (await fetch(`${origin}/oidc/jwks`)).text();
-    }
-    await sleep(settleSeconds);
-    return library.memory().rssMiB;
-  } finally {
-    await library.stop();
-  }
-}
-
 export async function run(): Promise<Comparison[]> {
   if (!glewlwydInstalled()) {
     console.log("  skipped: Glewlwyd is not installed (apt-get install glewlwyd, Debian 12 or later)\n");
@@ -221,7 +194,7 @@ export async function run(): Promise<Comparison[]> {
     }
     await sleep(settleSeconds);
     const idle = { kpiId: kpiId.server.memory().rssMiB, glewlwyd: procStatusMiB(glewlwyd.pid, "VmRSS") };
-    const libraryIdleMiB = await libraryAloneIdleMiB();
+    const libraryIdleMiB = await libraryAloneIdleMiB(settleSeconds);
 
     const comparisons: Comparison[] = [];
     const scenarios: [Operation, number][] = [
@@ -278,10 +251,10 @@ export async function run(): Promise<Comparison[]> {
         subject: { label: "oidc-provider alone (in-memory adapter), idle RSS", value: libraryIdleMiB, unit: "MiB" },
         baseline: { label: "Glewlwyd process, idle RSS after start-up", value: idle.glewlwyd, unit: "MiB" },
         method:
-          `VmRSS ${settleSeconds} s after start-up and ${libraryRequests} discovery and JWKS requests, the production ` +
-          `flags; the library the service is built on, with nothing of the service: the 5× goal leaves ` +
-          `${(5 * idle.glewlwyd - libraryIdleMiB).toFixed(1)} MiB for all the service adds (it adds ` +
-          `${(idle.kpiId - libraryIdleMiB).toFixed(1)} MiB)`,
+          `VmRSS ${settleSeconds} s after start-up, ${libraryRequests} discovery and JWKS requests and a full ` +
+          "collection, the production flags; the library the service is built on, as it ships, with nothing of the " +
+          `service: ${goalRoom(5 * idle.glewlwyd - libraryIdleMiB)} (KPI ID adds ` +
+          `${(idle.kpiId - libraryIdleMiB).toFixed(1)} MiB to it)`,
       },
       memoryRow("peak RSS", peak, "VmHWM over the process' life, read as the load ended"),
       memoryRow("RSS after the load", after, `VmRSS ${settleSeconds} s after the last round`),

@@ -146,7 +146,7 @@ export async function run(): Promise<Comparison[]> {
         baseline: floorMeasurement,
         method:
           "one in flight; the exchange's statement with no HTTP and no service code around it against the whole " +
-          `floor: the most the exchange could reach, ${bench.databaseKind}`,
+          `floor: the most the exchange could reach with this statement, ${bench.databaseKind}`,
       },
     ];
   } finally {

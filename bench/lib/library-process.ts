@@ -1,0 +1,37 @@
+// oidc-provider alone in a process of its own (library-server.mjs), for the side-by-side memory rows (peer.bench.ts).
+import { fileURLToPath } from "node:url";
+import { productionEnvironment, productionNodeFlags } from "@kpi-id/server/production-process";
+import { freePort } from "@kpi-id/server/testing";
+import { startChildServer } from "./child-server.ts";
+
+export const libraryRequests = 20;
+
+export function goalRoom(mib: number): string {
+  return mib >= 0
+    ? `the 5× goal leaves ${mib.toFixed(1)} MiB for all the service adds`
+    : `the library alone is already ${(-mib).toFixed(1)} MiB over the 5× goal`;
+}
+
+/**
+ * oidc-provider alone (bench/lib/library-server.mjs) in a process started as the service's is (its Node flags and
+ * allocator setting): its idle RSS after a few requests and a full collection is about the least a service built on
+ * it as it ships can hold.
+ */
+export async function libraryAloneIdleMiB(settleSeconds: number): Promise<number> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const script = fileURLToPath(new URL("./library-server.mjs", import.meta.url));
+  const env = { NODE_ENV: "production", PORT: String(port), ...productionEnvironment };
+  const discovery = `${origin}/oidc/.well-known/openid-configuration`;
+  const library = await startChildServer(script, [], env, discovery, productionNodeFlags);
+  try {
+    for (let i = 0; i < libraryRequests / 2; i++) {
+      await (await fetch(discovery)).text();
+      await (await fetch(`${origin}/oidc/jwks`)).text();
+    }
+    await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
+    return library.memory().rssMiB;
+  } finally {
+    await library.stop();
+  }
+}

@@ -221,8 +221,8 @@ export async function dropRunDatabases(adminUrl: string, prefix: string): Promis
 }
 
 /** The start of a run's database names: its main process' id (for people reading the list) and a random part. */
-export function runDatabasePrefix(pid = process.pid): string {
-  return `kpi_id_run_${pid}_${randomBytes(4).toString("hex")}`;
+export function runDatabasePrefix(): string {
+  return `kpi_id_run_${process.pid}_${randomBytes(4).toString("hex")}`;
 }
 
 const runPrefixOfName = /^(kpi_id_run_\d+_[0-9a-f]{8})_/;

@@ -3,6 +3,7 @@
 // bundle's main module is 2.6 MB: 2.5 MiB more of heap at two bytes a character (docs/performance.md, twentieth
 // pass). rolldown's `charset: "ascii"` escapes strings, regular expressions and names; what it leaves past ASCII
 // are the licence comments it keeps (and would leave tagged templates' text, whose raw form a program can read).
+import type { Plugin } from "rolldown";
 import { parseSync } from "rolldown/experimental";
 
 const pastAscii = /\P{ASCII}/gu;
@@ -32,3 +33,17 @@ export function escapeComments(fileName: string, code: string): string | undefin
   }
   return escaped + code.slice(from);
 }
+
+/** The output plugin: each chunk's comments made ASCII before it is written (one write per chunk). */
+export const asciiComments: Plugin = {
+  name: "ascii-comments",
+  generateBundle(_options, bundle) {
+    for (const file of Object.values(bundle)) {
+      if (file.type !== "chunk" || isAscii(file.code)) continue;
+      const escaped = escapeComments(file.fileName, file.code);
+      if (escaped === undefined)
+        this.warn(`${file.fileName}: characters past ASCII outside its comments; Node holds it at two bytes each`);
+      else file.code = escaped;
+    }
+  },
+};

@@ -17,7 +17,7 @@ import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { rolldown } from "rolldown";
-import { escapeComments, isAscii } from "./ascii-chunks.ts";
+import { asciiComments } from "./ascii-chunks.ts";
 
 // --out-dir: elsewhere than dist (the test that starts a fresh bundle builds one of its own).
 const { values } = parseArgs({ options: { "out-dir": { type: "string" } } });
@@ -105,7 +105,7 @@ const { output } = await bundle.write({
   format: "esm",
   // Names stay (stack traces and error names read as in the source); whitespace and dead code go.
   minify: { mangle: false, compress: true, codegen: { removeWhitespace: true } },
-  // Strings, regular expressions and names past ASCII as escapes; the licence comments below (ascii-chunks.ts).
+  // Strings, regular expressions and names past ASCII as escapes; the licence comments by asciiComments.
   charset: "ascii",
   keepNames: true,
   // No source maps: Node would hold them in memory to use them (--enable-source-maps), and with the names kept
@@ -113,17 +113,9 @@ const { output } = await bundle.write({
   sourcemap: false,
   entryFileNames: "[name].mjs",
   chunkFileNames: "[name]-[hash].mjs",
+  plugins: [asciiComments],
 });
 await bundle.close();
-
-// One byte per character in V8's heap for each module's source (ascii-chunks.ts).
-for (const file of output) {
-  if (file.type !== "chunk" || isAscii(file.code)) continue;
-  const escaped = escapeComments(file.fileName, file.code);
-  if (escaped === undefined)
-    console.warn(`${file.fileName}: characters past ASCII outside its comments; Node holds it at two bytes each`);
-  else writeFileSync(`${outDir}${file.fileName}`, escaped);
-}
 
 // What the bundle was made from, for bin/server-module.js's freshness check, with each file's SHA-256: every
 // file of ours it read, and the package.json of every package it holds (a package upgraded changes its version).

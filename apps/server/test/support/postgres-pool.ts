@@ -203,8 +203,7 @@ export function postgresPoolStats(): PostgresPoolStats {
 }
 
 /**
- * Drops every database of this run still on the server: the pools' idle ones and any a test left behind. One that
- * cannot be dropped (a prepared transaction holds it) is named, and the others are dropped all the same.
+ * Drops every database of this run still on the server: the pools' idle ones and any a test left behind.
  */
 export async function dropRunDatabases(adminUrl: string, prefix: string): Promise<void> {
   await withClient(adminUrl, async (admin) => {
@@ -212,12 +211,17 @@ export async function dropRunDatabases(adminUrl: string, prefix: string): Promis
       "select datname as name from pg_database where starts_with(datname, $1)",
       [`${prefix}_`],
     );
-    for (const { name } of rows) {
-      await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`).catch((error) => {
-        console.warn(`test database ${name} could not be dropped: ${String(error)}`);
-      });
-    }
+    await dropEach(admin, rows);
   });
+}
+
+/** Drops each database; one that cannot be dropped (a prepared transaction holds it) is named, the others go. */
+async function dropEach(admin: pg.Client, databases: readonly { name: string }[]): Promise<void> {
+  for (const { name } of databases) {
+    await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`).catch((error) => {
+      console.warn(`test database ${name} could not be dropped: ${String(error)}`);
+    });
+  }
 }
 
 /** The start of a run's database names: its main process' id (for people reading the list) and a random part. */
@@ -245,8 +249,7 @@ export async function holdRunLock(adminUrl: string, prefix: string): Promise<() 
 
 /**
  * Drops the databases of earlier runs stopped before their teardown (killed, interrupted): no later run of their own
- * would. A run is over when its lock is free: its process, wherever it ran, no longer holds its connection. A
- * failed drop is named and the others dropped all the same.
+ * would. A run is over when its lock is free: its process, wherever it ran, no longer holds its connection.
  */
 export async function dropAbandonedRunDatabases(adminUrl: string): Promise<void> {
   await withClient(databaseUrl(adminUrl, lockDatabase), async (admin) => {
@@ -262,10 +265,7 @@ export async function dropAbandonedRunDatabases(adminUrl: string): Promise<void>
       );
       if (!tried[0]?.free) continue;
       try {
-        for (const { name } of databases)
-          await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`).catch((error) => {
-            console.warn(`an earlier run's test database ${name} could not be dropped: ${String(error)}`);
-          });
+        await dropEach(admin, databases);
       } finally {
         await admin.query("select pg_advisory_unlock(hashtext($1))", [prefix]);
       }

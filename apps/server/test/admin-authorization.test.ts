@@ -132,7 +132,7 @@ const consoleCalls: ConsoleCall[] = [
     method: "POST",
     route: "/api/admin/reviews/{id}",
     allowed: adminOnly,
-    body: { decision: "approved" },
+    body: { decision: "approved", requestId: "00000000-0000-4000-8000-000000000000" },
     answer: { status: 409, code: "admin.review_not_pending" },
   },
   {

@@ -4,7 +4,13 @@ import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addPerson } from "./support/campus.ts";
 import { addOperator, sessionCookieOf } from "./support/console.ts";
 import { databaseKinds } from "./support/databases.ts";
-import { addStudent, registerApplication, sampleApplication } from "./support/developers.ts";
+import {
+  addStudent,
+  decideQueued,
+  queuedRequestId,
+  registerApplication,
+  sampleApplication,
+} from "./support/developers.ts";
 
 describe.each(databaseKinds)("the developers' API (%s)", (kind) => {
   let t: TestApp;
@@ -139,9 +145,10 @@ describe.each(databaseKinds)("the developers' API (%s)", (kind) => {
     const requested = developerApplicationSchema.parse((await post(`${url}/review`, review, owner.cookie)).json());
     expect(requested).toMatchObject({ lifecycle: "in_review", review: { status: "pending" } });
     expect((await post(`${url}/review`, review, owner.cookie)).json().code).toBe("developer.review_not_possible");
-    // What the operator reviews is what goes live: no plain http slipped in while the request waits.
+    // What the operator reviews is what goes live: nothing changes while the request waits (issue 56).
     const duringReview = await post(url, { redirectUris: ["http://localhost:3000/cb"] }, owner.cookie);
-    expect(duringReview.json()).toMatchObject({ code: "developer.insecure_uri" });
+    expect(duringReview.statusCode).toBe(409);
+    expect(duringReview.json()).toMatchObject({ code: "developer.under_review" });
     const admin = await addOperator(t.app, ["admin"]);
     const queue = await get("/api/admin/reviews", admin.cookie);
     expect(queue.json().reviews).toEqual(
@@ -157,20 +164,20 @@ describe.each(databaseKinds)("the developers' API (%s)", (kind) => {
         }),
       ]),
     );
-    const rejected = await post(
-      `/api/admin/reviews/${application.id}`,
-      { decision: "rejected", reason: "Немає політики" },
-      admin.cookie,
-    );
+    const rejected = await decideQueued(t.app, admin.cookie, application.id, {
+      decision: "rejected",
+      reason: "Немає політики",
+    });
     expect(rejected.statusCode).toBe(200);
     expect((await get(url, owner.cookie)).json()).toMatchObject({
       lifecycle: "rejected",
       review: { status: "rejected", reason: "Немає політики" },
     });
     await post(`${url}/review`, review, owner.cookie);
-    await post(`/api/admin/reviews/${application.id}`, { decision: "approved" }, admin.cookie);
+    const requestId = await queuedRequestId(t.app, admin.cookie, application.id);
+    await post(`/api/admin/reviews/${application.id}`, { decision: "approved", requestId }, admin.cookie);
     expect((await get(url, owner.cookie)).json()).toMatchObject({ lifecycle: "live", review: { status: "approved" } });
-    const again = await post(`/api/admin/reviews/${application.id}`, { decision: "approved" }, admin.cookie);
+    const again = await post(`/api/admin/reviews/${application.id}`, { decision: "approved", requestId }, admin.cookie);
     expect(again.json()).toMatchObject({ code: "admin.review_not_pending" });
     const liveHttp = await post(url, { redirectUris: ["http://localhost:3000/cb"] }, owner.cookie);
     expect(liveHttp.json()).toMatchObject({ code: "developer.insecure_uri" });
@@ -196,7 +203,7 @@ describe.each(databaseKinds)("the developers' API (%s)", (kind) => {
       .where("id", "=", application.id)
       .execute();
     const admin = await addOperator(t.app, ["admin"]);
-    const approved = await post(`/api/admin/reviews/${application.id}`, { decision: "approved" }, admin.cookie);
+    const approved = await decideQueued(t.app, admin.cookie, application.id, { decision: "approved" });
     expect(approved.statusCode).toBe(400);
     expect(approved.json()).toMatchObject({ code: "developer.insecure_uri" });
     expect((await get(url, owner.cookie)).json()).toMatchObject({

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addOperator } from "./support/console.ts";
 import { databaseKinds } from "./support/databases.ts";
-import { addStudent, registerApplication } from "./support/developers.ts";
+import { addStudent, decideQueued, registerApplication } from "./support/developers.ts";
 
 /** Who may sign in to an application from the developers' page, by its state (issue 39), over tickets. */
 describe.each(databaseKinds)("testing, review and suspension of a developer's application (%s)", (kind) => {
@@ -43,7 +43,7 @@ describe.each(databaseKinds)("testing, review and suspension of a developer's ap
     await post(`${url}/review`, { purpose: "Голосування старост", dataNeeded: "Ім'я для бюлетеня" }, owner.cookie);
     expect((await open(classmate.cookie, application.id)).headers.location).toContain("refused=testing");
     const admin = await addOperator(t.app, ["admin"]);
-    await post(`/api/admin/reviews/${application.id}`, { decision: "approved" }, admin.cookie);
+    await decideQueued(t.app, admin.cookie, application.id, { decision: "approved" });
     const welcomed = await open(classmate.cookie, application.id);
     expect(String(welcomed.headers.location)).toMatch(/^https:\/\/vote\.example\.edu\/callback\?ticketId=/);
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fieldChangeSchema, pendingChangeSchema } from "./developer-changes.ts";
 import { text } from "./text.ts";
 
 /**
@@ -33,13 +34,35 @@ export type IntegrationFailureReason = (typeof integrationFailureReasons)[number
 
 const url = text().trim().max(2048);
 
+/** The message a `displayText()` check fails with: the error code, so the server answers with it (error-handler). */
+export const INVALID_CHARACTERS = "developer.invalid_characters";
+
+/**
+ * Control (Cc) and format (Cf) characters: CR, LF and the other C0/C1 controls, the bidirectional overrides and
+ * isolates (U+202A–U+202E, U+2066–U+2069), zero-width characters and marks (U+200B–U+200F), U+2060, U+FEFF.
+ * None belongs in a name or description people read beside the university's own (issue 56).
+ */
+const controlOrFormat = /[\p{Cc}\p{Cf}]/u;
+
+export function hasControlOrFormat(value: string): boolean {
+  return controlOrFormat.test(value);
+}
+
+/** A title or description people read: storable and free of control and format characters. */
+function displayText() {
+  return text().refine((value) => !hasControlOrFormat(value), { message: INVALID_CHARACTERS, abort: true });
+}
+
 /** What an owner writes about an application, without defaults: an edit leaves out what stays. */
 const developerApplicationFields = {
-  title: text().trim().min(1).max(200),
-  titleEn: text().trim().min(1).max(200),
-  description: text().trim().max(1000),
-  descriptionEn: text().trim().max(1000),
-  /** An https address of a square image; empty for none. */
+  title: displayText().trim().min(1).max(200),
+  titleEn: displayText().trim().min(1).max(200),
+  description: displayText().trim().max(1000),
+  descriptionEn: displayText().trim().max(1000),
+  /**
+   * The application's icon as KPI ID serves it (`/api/developers/icons/{sha256}.png|svg`, uploaded through
+   * `POST …/applications/{id}/icon`); empty for none. An address on another host is refused (issue 56).
+   */
   iconUrl: url,
   homePageUrl: url,
   privacyPolicyUrl: url,
@@ -112,6 +135,8 @@ export const developerApplicationSchema = developerApplicationSummarySchema.exte
   owners: z.array(developerPersonSchema),
   testers: z.array(developerPersonSchema),
   review: applicationReviewSchema.nullable(),
+  /** The newest change waiting for (or answered by) the operators, on an application that has gone live. */
+  pendingChange: pendingChangeSchema.nullable(),
 });
 export type DeveloperApplication = z.infer<typeof developerApplicationSchema>;
 
@@ -166,6 +191,12 @@ export const reviewQueueSchema = z.object({
   reviews: z.array(
     z.object({
       applicationId: z.uuid(),
+      /** `review`: a new application asks to go live; `change`: a live one asks to change (see `changes`). */
+      kind: z.enum(["review", "change"]),
+      /** The request's id: the decision names it, so an operator never approves one they have not seen. */
+      requestId: z.uuid(),
+      /** The live values below, each changed field old → new (empty for a review). */
+      changes: z.array(fieldChangeSchema),
       title: text(),
       titleEn: text(),
       description: text(),
@@ -185,8 +216,8 @@ export const reviewQueueSchema = z.object({
 export type ReviewQueue = z.infer<typeof reviewQueueSchema>;
 
 export const reviewDecisionSchema = z.discriminatedUnion("decision", [
-  z.object({ decision: z.literal("approved") }),
-  z.object({ decision: z.literal("rejected"), reason: text().trim().min(3).max(2000) }),
+  z.object({ decision: z.literal("approved"), requestId: z.uuid() }),
+  z.object({ decision: z.literal("rejected"), requestId: z.uuid(), reason: text().trim().min(3).max(2000) }),
 ]);
 export type ReviewDecision = z.infer<typeof reviewDecisionSchema>;
 

@@ -8,6 +8,7 @@ export * from "./app-link.ts";
 export * from "./bankid.ts";
 export * from "./boot.ts";
 export * from "./consent.ts";
+export * from "./developer-changes.ts";
 export * from "./developers.ts";
 export * from "./erasure.ts";
 export * from "./errors.ts";

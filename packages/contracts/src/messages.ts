@@ -126,6 +126,16 @@ export const ukErrorMessages = {
     "Застосунок на перевірці чи такий, що працює для всіх, може мати лише адреси https. Приберіть адреси http.",
   "developer.uri_required":
     "Вкажіть принаймні одну адресу повернення квитка або адресу перенаправлення OpenID Connect.",
+  "developer.reserved_name":
+    "Цю назву має офіційний застосунок університету (або вона схожа на неї до літери). Оберіть іншу.",
+  "developer.invalid_characters":
+    "Назва й опис не можуть містити керівних і невидимих символів (переведення рядка, зміни напрямку тексту, символів нульової ширини).",
+  "developer.under_review":
+    "Застосунок на перевірці: змінити його можна після рішення адміністраторів, щоб вони схвалили саме те, що бачили.",
+  "developer.change_not_pending": "Ця зміна вже не очікує рішення: оновіть сторінку.",
+  "developer.invalid_icon":
+    "Піктограма має бути файлом PNG або SVG до 64 КіБ; SVG без скриптів, обробників подій, foreignObject і зовнішніх посилань.",
+  "admin.review_outdated": "Запит змінився, поки ви його читали: перегляньте його ще раз.",
   "admin.review_not_pending": "Цей запит на перевірку вже розглянуто.",
   "admin.application_name_taken": "Застосунок із такою назвою вже є.",
   "service.database_unavailable": "Сервіс тимчасово недоступний. Спробуйте за хвилину.",
@@ -243,6 +253,16 @@ export const enErrorMessages = {
     "This address is not allowed: give a full https address (http only for localhost while testing), with no *, no name or password before the host and no # part.",
   "developer.insecure_uri": "An application under review or live may only have https addresses. Remove the http ones.",
   "developer.uri_required": "Give at least one ticket callback or OpenID Connect redirect URI.",
+  "developer.reserved_name":
+    "An official university application has this name (or one that looks the same). Choose another.",
+  "developer.invalid_characters":
+    "Names and descriptions cannot hold control or invisible characters (line breaks, text direction overrides, zero-width characters).",
+  "developer.under_review":
+    "The application is under review: change it after the operators decide, so that they approve what they saw.",
+  "developer.change_not_pending": "This change no longer waits for a decision: reload the page.",
+  "developer.invalid_icon":
+    "The icon must be a PNG or SVG file of at most 64 KiB; an SVG without scripts, event handlers, foreignObject or outside references.",
+  "admin.review_outdated": "The request changed while you were reading it: look at it again.",
   "admin.review_not_pending": "This review request has already been decided.",
   "admin.application_name_taken": "An application with this name exists already.",
   "service.database_unavailable": "The service is temporarily unavailable. Try again in a minute.",

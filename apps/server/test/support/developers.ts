@@ -1,4 +1,9 @@
-import type { DeveloperApplicationInput, DeveloperCredentials } from "@kpi-id/contracts";
+import {
+  type DeveloperApplicationInput,
+  type DeveloperCredentials,
+  type ReviewDecision,
+  reviewQueueSchema,
+} from "@kpi-id/contracts";
 import type { FastifyInstance } from "fastify";
 import { postJson } from "./app.ts";
 import { addPerson } from "./campus.ts";
@@ -44,4 +49,26 @@ export async function registerApplication(
   const response = await postJson(app, "/api/developers/applications", input, { headers });
   if (response.statusCode !== 200) throw new Error(`registration failed: ${response.statusCode} ${response.body}`);
   return response.json();
+}
+
+/** The request an operator reads in the review queue for this application (its review or its pending change). */
+export async function queuedRequestId(app: FastifyInstance, adminCookie: string, applicationId: string) {
+  const queue = reviewQueueSchema.parse(
+    (await app.inject({ url: "/api/admin/reviews", headers: { cookie: adminCookie } })).json(),
+  );
+  const request = queue.reviews.find((review) => review.applicationId === applicationId);
+  if (!request) throw new Error(`nothing in the review queue for ${applicationId}`);
+  return request.requestId;
+}
+
+/** An operator's decision on what the queue shows for the application, as the console sends it. */
+export async function decideQueued(
+  app: FastifyInstance,
+  adminCookie: string,
+  applicationId: string,
+  decision: { decision: "approved" } | { decision: "rejected"; reason: string },
+) {
+  const requestId = await queuedRequestId(app, adminCookie, applicationId);
+  const body: ReviewDecision = { ...decision, requestId };
+  return postJson(app, `/api/admin/reviews/${applicationId}`, body, { headers: { cookie: adminCookie } });
 }

@@ -6,13 +6,15 @@ import { type MessageContent, renderMessage } from "../../platform/mail/messages
 import { verifiedAddressOf } from "../../platform/mail/notify.ts";
 
 /** What an operator decided about an application, told to its owners by e-mail. */
-export type OwnerNotice = "approved" | "rejected" | "suspended" | "unsuspended";
+export type OwnerNotice = "approved" | "rejected" | "suspended" | "unsuspended" | "change_approved" | "change_rejected";
 
 const subjects: Record<OwnerNotice, Record<Language, string>> = {
   approved: { uk: "Застосунок схвалено", en: "Your application is approved" },
   rejected: { uk: "Застосунок не схвалено", en: "Your application was not approved" },
   suspended: { uk: "Застосунок призупинено", en: "Your application is suspended" },
   unsuspended: { uk: "Застосунок знову працює", en: "Your application works again" },
+  change_approved: { uk: "Зміну застосунку схвалено", en: "Your application's change is approved" },
+  change_rejected: { uk: "Зміну застосунку не схвалено", en: "Your application's change was not approved" },
 };
 
 const bodies: Record<OwnerNotice, Record<Language, (title: string) => string>> = {
@@ -32,6 +34,14 @@ const bodies: Record<OwnerNotice, Record<Language, (title: string) => string>> =
   unsuspended: {
     uk: (title) => `Адміністратори KPI ID відновили «${title}»: входи в нього знову працюють.`,
     en: (title) => `KPI ID's operators resumed “${title}”: sign-ins to it work again.`,
+  },
+  change_approved: {
+    uk: (title) => `Адміністратори KPI ID схвалили зміну «${title}»: тепер працює нова версія.`,
+    en: (title) => `KPI ID's operators approved the change to “${title}”: the new version is what runs now.`,
+  },
+  change_rejected: {
+    uk: (title) => `Адміністратори KPI ID не схвалили зміну «${title}». Застосунок і далі працює як раніше.`,
+    en: (title) => `KPI ID's operators did not approve the change to “${title}”. The application works as before.`,
   },
 };
 

@@ -72,6 +72,8 @@ export async function decideReview(db: Db, applicationId: string, operatorId: st
       .forUpdate()
       .executeTakeFirst();
     if (!pending) throw new AppError("admin.review_not_pending");
+    // The operator decides the request they read: one asked again since (after a rejection) is read first.
+    if (pending.id !== decision.requestId) throw new AppError("admin.review_outdated");
     const now = new Date();
     const reason = decision.decision === "rejected" ? decision.reason : "";
     await tx

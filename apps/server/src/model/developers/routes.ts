@@ -15,15 +15,17 @@ import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requireSession } from "../sessions/current.ts";
 import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
+import { editNeedsApproval, requestChange } from "./changes.ts";
 import { integrationHealth } from "./health.ts";
 import { requestReview } from "./review.ts";
 import {
   applicationsOwnedBy,
+  applyEdit,
+  checkEdit,
   createDeveloperApplication,
   mayRegister,
   ownedApplication,
   rotateDeveloperSecret,
-  updateDeveloperApplication,
 } from "./store.ts";
 import { applicationDetail, applicationSummary } from "./view.ts";
 
@@ -115,17 +117,38 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Change one of my applications",
         description:
           "A field left out stays. Addresses are checked as at registration, and an application under review or live may " +
-          `only have https ones (400 \`developer.insecure_uri\`). Audited with the changed fields' names. ${notOwned}`,
+          "only have https ones (400 `developer.insecure_uri`). A live application keeps running as approved: the edit " +
+          "becomes its pending change (`pendingChange`), merged with one asked before, until an operator approves it. " +
+          "409 `developer.under_review` while in review (what the operator reads does not move); 400 " +
+          "`developer.reserved_name` for an official application's title or a look-alike, " +
+          "`developer.invalid_characters` for control or format characters in a title or description, " +
+          `\`developer.invalid_icon\` for an icon KPI ID does not store. Audited with the fields' names. ${notOwned}`,
         params,
         body: developerApplicationUpdateSchema,
-        response: { 200: developerApplicationSchema, 400: errorBodySchema, ...refusals },
+        response: { 200: developerApplicationSchema, 400: errorBodySchema, 409: errorBodySchema, ...refusals },
       },
     },
     async (request, reply) => {
       const { userId } = await requireSession(request, reply);
       const row = await ownedApplication(app.db, userId, request.params.id);
-      const updated = await updateDeveloperApplication(app.db, row, request.body);
-      const fields = Object.keys(request.body).filter((key) => key in request.body);
+      // Refused rather than restarting the review: the owner withdraws nothing by accident, the operator's page stays true.
+      if (row.lifecycle === "in_review") throw new AppError("developer.under_review");
+      const fields = Object.keys(request.body);
+      if (editNeedsApproval(row)) {
+        const { changeId, withdrew } = await requestChange(app.db, row, userId, request.body);
+        if (changeId || withdrew) {
+          await audit(request, {
+            type: changeId ? "application_change_requested" : "application_change_withdrawn",
+            result: "success",
+            userId,
+            applicationId: row.id,
+            details: { via: "developers", fields, ...(changeId && { changeId }) },
+          });
+        }
+        return applicationDetail(app.db, row, userId);
+      }
+      await checkEdit(app.db, row, request.body);
+      const updated = await applyEdit(app.db, row, request.body);
       await audit(request, {
         type: "application_updated",
         result: "success",

@@ -11,6 +11,8 @@ import { hashTokenHex, newToken } from "../../platform/crypto/tokens.ts";
 import type { ApplicationRow, ApplicationsTable, Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { revokeOidcGrants } from "../access/oidc-grants.ts";
+import { checkStoredIcon } from "./icons.ts";
+import { checkNotReserved } from "./reserved-names.ts";
 import { checkDeveloperUris } from "./uris.ts";
 
 /** The application, when this person is one of its owners; otherwise the same 404 as for one that does not exist. */
@@ -74,11 +76,17 @@ export async function createDeveloperApplication(
 ): Promise<{ application: ApplicationRow; secret: string }> {
   const fields = developerApplicationInputSchema.parse(input);
   checkDeveloperUris(
-    { callbackUrls: fields.callbackUrls, redirectUris: fields.redirectUris, pages: pageUris(fields) },
+    {
+      callbackUrls: fields.callbackUrls,
+      redirectUris: fields.redirectUris,
+      pages: pageUris({ ...fields, iconUrl: undefined }),
+    },
     "testing",
   );
   if (fields.callbackUrls.length === 0 && fields.redirectUris.length === 0)
     throw new AppError("developer.uri_required");
+  await checkNotReserved(db, { title: fields.title, titleEn: fields.titleEn });
+  if (fields.iconUrl) await checkStoredIcon(db, fields.iconUrl);
   const secret = newToken();
   const application = await db.transaction().execute(async (tx) => {
     await tx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute();
@@ -118,22 +126,39 @@ export async function createDeveloperApplication(
   return { application, secret };
 }
 
-/** Applies an owner's edit; the addresses are checked for the application's current state. */
-export async function updateDeveloperApplication(
-  db: Db,
-  application: ApplicationRow,
-  input: DeveloperApplicationUpdate,
-): Promise<ApplicationRow> {
+/**
+ * Whether an owner's edit may stand for the application's current state: addresses as for its lifecycle (https only
+ * once under review or live), at least one address left, no reserved or look-alike title, an icon KPI ID stores.
+ * Checked when the edit is asked for and, for a live application's pending change, again at approval.
+ */
+export async function checkEdit(db: Db, application: ApplicationRow, input: DeveloperApplicationUpdate) {
   const fields = developerApplicationUpdateSchema.parse(input);
   const callbackUrls = fields.callbackUrls ?? [application.callback_url, ...application.extra_callback_urls];
   const redirectUris = fields.redirectUris ?? application.redirect_uris;
+  // An icon address stored before icons were uploaded (issue 56) may be sent back unchanged; a new one may not.
+  const iconUrl = fields.iconUrl === application.icon_url ? undefined : fields.iconUrl;
   checkDeveloperUris(
-    { callbackUrls: fields.callbackUrls ?? [], redirectUris: fields.redirectUris ?? [], pages: pageUris(fields) },
+    {
+      callbackUrls: fields.callbackUrls ?? [],
+      redirectUris: fields.redirectUris ?? [],
+      pages: pageUris({ ...fields, iconUrl: undefined }),
+    },
     application.lifecycle,
   );
   if (callbackUrls.filter(Boolean).length === 0 && redirectUris.length === 0) {
     throw new AppError("developer.uri_required");
   }
+  await checkNotReserved(db, { title: fields.title, titleEn: fields.titleEn });
+  if (iconUrl) await checkStoredIcon(db, iconUrl);
+}
+
+/** Writes an owner's edit (checked by checkEdit) to the application: at once while testing, at approval when live. */
+export async function applyEdit(
+  db: Db,
+  application: ApplicationRow,
+  input: DeveloperApplicationUpdate,
+): Promise<ApplicationRow> {
+  const fields = developerApplicationUpdateSchema.parse(input);
   const changes: Updateable<ApplicationsTable> = { updated_at: new Date() };
   if (fields.title !== undefined) changes.title = fields.title;
   if (fields.titleEn !== undefined) changes.title_en = fields.titleEn;
@@ -152,7 +177,7 @@ export async function updateDeveloperApplication(
     changes.oidc_enabled = fields.redirectUris.length > 0;
   }
   if (fields.scopes !== undefined) changes.allowed_scopes = [...new Set(["openid", ...fields.scopes])];
-  return db.transaction().execute(async (tx) => {
+  const write = async (tx: Db) => {
     // No redirect URI left: it is no OpenID Connect client any more, and its tokens end with that.
     if (changes.oidc_enabled === false) await revokeOidcGrants(tx, { clientId: application.id });
     return tx
@@ -161,7 +186,8 @@ export async function updateDeveloperApplication(
       .where("id", "=", application.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-  });
+  };
+  return db.isTransaction ? write(db) : db.transaction().execute(write);
 }
 
 /** A new secret, returned once; the old one stops working at once. */

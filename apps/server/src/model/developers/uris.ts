@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import type { ApplicationLifecycle } from "@kpi-id/contracts";
 import { AppError } from "../../platform/errors.ts";
 
@@ -22,10 +23,24 @@ export function developerUriProblem(value: string, lifecycle: ApplicationLifecyc
   if (url.username || url.password) return "userinfo";
   if (value.includes("#")) return "fragment";
   if (url.href !== value && url.href !== `${value}/`) return "not_canonical";
-  if (url.protocol === "https:") return undefined;
+  if (url.port === "0") return "port_zero";
+  if (url.protocol === "https:") return httpsHostProblem(url.hostname);
   if (url.protocol !== "http:" || !loopbackHosts.has(url.hostname)) return "scheme";
   // Only while testing (or back to it after a rejection): a request under review is what goes live.
   return lifecycle === "testing" || lifecycle === "rejected" ? undefined : "http_on_live";
+}
+
+/**
+ * An https address names a host on the internet (issue 56): not an IP literal (v4 or v6, which no certificate
+ * of the campus's names covers and which points around DNS), not localhost or a name under it. This computer's
+ * addresses stay for testing as plain http (`http://localhost:3000`, `http://127.0.0.1:3000`).
+ */
+function httpsHostProblem(hostname: string): string | undefined {
+  const host = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
+  if (isIP(host) !== 0) return "ip_literal";
+  const name = host.replace(/\.$/, "");
+  if (name === "localhost" || name.endsWith(".localhost")) return "localhost";
+  return undefined;
 }
 
 /** Every address valid for an application in this state, or 400 developer.invalid_uri / developer.insecure_uri. */

@@ -1,5 +1,7 @@
 import type { DeveloperApplication, DeveloperApplicationSummary } from "@kpi-id/contracts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
+import { latestChange } from "./changes.ts";
+import { shownIcon } from "./icons.ts";
 import { peopleOf } from "./people.ts";
 import { latestReview } from "./review.ts";
 
@@ -8,23 +10,18 @@ export function applicationSummary(row: ApplicationRow): DeveloperApplicationSum
     id: row.id,
     title: row.title,
     titleEn: row.title_en,
-    iconUrl: row.icon_url,
+    iconUrl: shownIcon(row.icon_url),
     lifecycle: row.lifecycle,
     suspended: row.suspended_at !== null,
     createdAt: row.created_at.toISOString(),
   };
 }
 
-/** Everything the owner sees about the application; never the secret (only its hash is kept). */
-export async function applicationDetail(db: Db, row: ApplicationRow, viewerId: string): Promise<DeveloperApplication> {
-  const [owners, testers, review] = await Promise.all([
-    peopleOf(db, row.id, "owner", viewerId),
-    peopleOf(db, row.id, "tester", viewerId),
-    latestReview(db, row.id),
-  ]);
+/** What an operator's review approved about the application, as the developers' page and the review queue show it. */
+export function reviewedValues(row: ApplicationRow) {
   return {
-    ...applicationSummary(row),
-    name: row.name,
+    title: row.title,
+    titleEn: row.title_en,
     description: row.description,
     descriptionEn: row.description_en,
     homePageUrl: row.home_page_url,
@@ -32,8 +29,24 @@ export async function applicationDetail(db: Db, row: ApplicationRow, viewerId: s
     callbackUrls: [row.callback_url, ...row.extra_callback_urls].filter(Boolean),
     redirectUris: row.redirect_uris,
     scopes: row.allowed_scopes,
+  };
+}
+
+/** Everything the owner sees about the application; never the secret (only its hash is kept). */
+export async function applicationDetail(db: Db, row: ApplicationRow, viewerId: string): Promise<DeveloperApplication> {
+  const [owners, testers, review, pendingChange] = await Promise.all([
+    peopleOf(db, row.id, "owner", viewerId),
+    peopleOf(db, row.id, "tester", viewerId),
+    latestReview(db, row.id),
+    latestChange(db, row),
+  ]);
+  return {
+    ...applicationSummary(row),
+    ...reviewedValues(row),
+    name: row.name,
     owners,
     testers,
     review,
+    pendingChange,
   };
 }

@@ -43,9 +43,38 @@ export interface IntegrationFailuresTable {
   reason: string;
 }
 
+/** A change to a live application waiting for an operator (migration 0480, issue 56). */
+export interface ApplicationChangesTable {
+  id: Generated<string>;
+  application_id: string;
+  requested_by: string | null;
+  requested_at: Timestamp;
+  /** The new values in the developers' API's names; only the changed fields. */
+  changes: ColumnType<Record<string, unknown>, string, string>;
+  status: ColumnType<
+    "pending" | "approved" | "rejected" | "withdrawn" | "replaced",
+    "pending" | undefined,
+    "approved" | "rejected" | "withdrawn" | "replaced"
+  >;
+  decision_reason: ColumnType<string, string | undefined, string>;
+  decided_by: ColumnType<string | null, string | null | undefined, string | null>;
+  decided_at: NullableTimestamp;
+}
+
+/** An uploaded application icon, served by KPI ID under its hash (migration 0480). */
+export interface ApplicationIconsTable {
+  sha256: string;
+  application_id: string;
+  content_type: "image/png" | "image/svg+xml";
+  bytes: Uint8Array;
+  created_at: Timestamp;
+}
+
 export interface DeveloperTables {
   application_owners: ApplicationPeopleTable;
   application_testers: ApplicationPeopleTable;
   application_reviews: ApplicationReviewsTable;
   integration_failures: IntegrationFailuresTable;
+  application_changes: ApplicationChangesTable;
+  application_icons: ApplicationIconsTable;
 }

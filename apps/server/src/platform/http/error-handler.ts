@@ -1,4 +1,4 @@
-import { type ErrorCode, errorMessage, UNSTORABLE_TEXT_MESSAGE } from "@kpi-id/contracts";
+import { type ErrorCode, errorMessage, isErrorCode, UNSTORABLE_TEXT_MESSAGE } from "@kpi-id/contracts";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError, type ErrorDetail } from "../errors.ts";
@@ -32,7 +32,11 @@ export function toAppError(error: unknown): AppError {
   if (hasZodFastifySchemaValidationErrors(fastifyError)) {
     const details = validationDetails(fastifyError);
     const unstorable = details?.some((detail) => detail.message === UNSTORABLE_TEXT_MESSAGE);
-    return new AppError(unstorable ? "request.unstorable_text" : "request.validation_failed", { details });
+    if (unstorable) return new AppError("request.unstorable_text", { details });
+    // A schema check whose message is an error code (developer.invalid_characters) answers with that code.
+    const coded = details?.find((detail) => isErrorCode(detail.message));
+    if (coded && isErrorCode(coded.message)) return new AppError(coded.message, { details });
+    return new AppError("request.validation_failed", { details });
   }
   const mapped = fastifyError?.code ? fastifyCodeToErrorCode[fastifyError.code] : undefined;
   if (mapped) return new AppError(mapped, { cause: error });

@@ -25,6 +25,7 @@ const application: DeveloperApplication = {
   owners: [{ id: "5e0c2f7a-2d3b-4c1e-8f00-000000000001", username: "student", you: true }],
   testers: [],
   review: null,
+  pendingChange: null,
 };
 const none: DeveloperApplications = { allowed: true, limit: 5, applications: [] };
 

@@ -136,12 +136,12 @@ function ReviewCard({ review }: { review: ReviewRequest }) {
   const onError = (error: unknown) => notify("error", describeError(error, "admin:failed").message);
   const approve = () =>
     decide.mutate(
-      { applicationId: review.applicationId, decision: { decision: "approved" } },
+      { applicationId: review.applicationId, decision: { decision: "approved", requestId: review.requestId } },
       { onSuccess: () => notify("success", t("admin-reviews:approved", { app: title })), onError },
     );
   const reject = (reason: string) =>
     decide.mutate(
-      { applicationId: review.applicationId, decision: { decision: "rejected", reason } },
+      { applicationId: review.applicationId, decision: { decision: "rejected", requestId: review.requestId, reason } },
       { onSuccess: () => notify("success", t("admin-reviews:rejected", { app: title })), onError },
     );
   return (

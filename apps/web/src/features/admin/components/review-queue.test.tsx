@@ -15,6 +15,9 @@ const appId = "7a1f3c1e-8a9d-4f5e-b6a7-1c2d3e4f5a6b";
 
 const request: ReviewQueue["reviews"][number] = {
   applicationId: appId,
+  kind: "review",
+  requestId: "5b0e6a8c-3d2f-4e1a-9c7b-2a4d6e8f0b1c",
+  changes: [],
   title: "Голосування студради",
   titleEn: "Student council vote",
   description: "Вибори до студради факультету",
@@ -99,7 +102,10 @@ describe("the console's review queue", () => {
     await user.click(screen.getByRole("button", { name: "Reject with this reason" }));
     await waitFor(() =>
       expect(posts(calls)).toEqual([
-        { path: `/api/admin/reviews/${appId}`, body: { decision: "rejected", reason: "No privacy policy" } },
+        {
+          path: `/api/admin/reviews/${appId}`,
+          body: { decision: "rejected", requestId: request.requestId, reason: "No privacy policy" },
+        },
       ]),
     );
     expect(await screen.findByText("No review requests are waiting.")).toBeInTheDocument();
@@ -113,7 +119,9 @@ describe("the console's review queue", () => {
     expect(posts(calls)).toEqual([]);
     await user.click(within(dialog).getByRole("button", { name: "Схвалити" }));
     await waitFor(() =>
-      expect(posts(calls)).toEqual([{ path: `/api/admin/reviews/${appId}`, body: { decision: "approved" } }]),
+      expect(posts(calls)).toEqual([
+        { path: `/api/admin/reviews/${appId}`, body: { decision: "approved", requestId: request.requestId } },
+      ]),
     );
     expect(await screen.findByText("Запитів на перевірку немає.")).toBeInTheDocument();
   });

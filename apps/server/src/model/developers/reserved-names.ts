@@ -1,0 +1,59 @@
+import { sql } from "kysely";
+import unhomoglyph from "unhomoglyph";
+import type { Db } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
+
+/**
+ * The sign-in service's own names: no application registered on the developers' page may pose as KPI ID itself,
+ * whatever the operators have named their applications.
+ */
+const serviceNames = ["KPI ID", "КПІ ID", "КПІ АйДі"];
+
+/** Spacing, punctuation, symbols, marks and invisible characters: none tells two names apart to a reader. */
+const ignoredCharacters = /[\p{P}\p{S}\p{Z}\p{M}\p{Cc}\p{Cf}\s]/gu;
+
+/**
+ * A name's skeleton after Unicode TR 39: two names with the same skeleton look alike. NFKC folds compatibility
+ * forms (ｋ, ℂ); unhomoglyph maps each confusable to its prototype with the data of Unicode's confusables.txt,
+ * once over the upper case (Cyrillic К, Р, І, М, Т, Н, В become K, P, I, M, T, H, B) and once over the lower case
+ * (Cyrillic а, е, о, р, с, х, у, і become a, e, o, p, c, x, y, i); then case, spacing, punctuation and accents go.
+ */
+export function nameSkeleton(name: string): string {
+  const upper = unhomoglyph(name.normalize("NFKC").toUpperCase());
+  return unhomoglyph(upper.toLowerCase()).normalize("NFD").replace(ignoredCharacters, "");
+}
+
+/**
+ * The titles (both languages) of every official application: one an operator made, i.e. not registered on the
+ * developers' page (those are named `dev-…` at registration and have owners), plus the service's own names.
+ */
+async function reservedSkeletons(db: Db): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom("applications")
+    .select(["title", "title_en"])
+    .where("name", "not like", "dev-%")
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("application_owners")
+            .select(sql`1`.as("one"))
+            .whereRef("application_owners.application_id", "=", "applications.id"),
+        ),
+      ),
+    )
+    .execute();
+  const names = [...serviceNames, ...rows.flatMap((row) => [row.title, row.title_en])];
+  return new Set(names.map(nameSkeleton).filter(Boolean));
+}
+
+/** 400 developer.reserved_name when a title reads as an official application's (or the service's) name. */
+export async function checkNotReserved(db: Db, titles: Record<string, string | undefined>): Promise<void> {
+  const given = Object.entries(titles).filter((entry): entry is [string, string] => !!entry[1]);
+  if (given.length === 0) return;
+  const reserved = await reservedSkeletons(db);
+  for (const [field, title] of given) {
+    if (reserved.has(nameSkeleton(title))) {
+      throw new AppError("developer.reserved_name", { details: [{ path: `body.${field}`, message: "reserved" }] });
+    }
+  }
+}

@@ -31,6 +31,7 @@ import { AccessTokenCache } from "./protocols/oidc/token-cache.ts";
 import { registerSaml } from "./protocols/saml/index.ts";
 import { scimRoutes } from "./protocols/scim/routes.ts";
 import { appLinkRoutes } from "./protocols/tickets/app-link-routes.ts";
+import { ticketConsentRoutes } from "./protocols/tickets/consent-routes.ts";
 import { ticketExchangeRoutes } from "./protocols/tickets/exchange-routes.ts";
 import { appRedirectRoutes } from "./protocols/tickets/redirect-routes.ts";
 import { authRoutes } from "./sign-in/auth/routes.ts";
@@ -219,6 +220,7 @@ export async function buildApp({
   await app.register(adminAuditRoutes);
   await app.register(adminServiceRoutes);
   await app.register(appRedirectRoutes);
+  await app.register(ticketConsentRoutes);
   await app.register(appLinkRoutes);
   await app.register(ticketExchangeRoutes);
   await app.register(scimRoutes);

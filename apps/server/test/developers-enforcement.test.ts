@@ -4,6 +4,7 @@ import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addOperator } from "./support/console.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { addStudent, decideQueued, registerApplication } from "./support/developers.ts";
+import { openAgreeing } from "./support/ticket-consent.ts";
 
 /** Who may sign in to an application from the developers' page, by its state (issue 39), over tickets. */
 describe.each(databaseKinds)("testing, review and suspension of a developer's application (%s)", (kind) => {
@@ -13,8 +14,11 @@ describe.each(databaseKinds)("testing, review and suspension of a developer's ap
   });
   afterAll(() => t.close());
 
-  const open = (cookie: string, appId: string) =>
-    t.app.inject({ url: `/api/app-redirect?${new URLSearchParams({ appId })}`, headers: { cookie } });
+  // A person who agrees on the consent screen a community application shows the first time (issue 56).
+  const open = async (cookie: string, appId: string) => {
+    const { location } = await openAgreeing(t.app, cookie, { appId });
+    return { headers: { location } };
+  };
   const redeem = (appId: string, appSecret: string, ticketId: string) =>
     t.app.inject({ url: `/api/ticket?${new URLSearchParams({ ticketId, appId, appSecret })}` });
   const post = (url: string, body: unknown, cookie: string) => postJson(t.app, url, body, { headers: { cookie } });

@@ -7,6 +7,7 @@ import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/
 import { createDeveloperApplication } from "../src/model/developers/store.ts";
 import { throttleAddress } from "../src/platform/throttle/address.ts";
 import { createScimToken } from "../src/protocols/scim/tokens.ts";
+import { saveConsentRequest } from "../src/protocols/tickets/consent-requests.ts";
 import { fuzzProxyAddress, type KnownValues, requestFor } from "./fuzz/arbitraries.ts";
 import { endpointsOf } from "./fuzz/endpoints.ts";
 import { createTestApp, TEST_ORIGIN, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
@@ -63,10 +64,22 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
       .values({ user_id: person.id, student_id: "FZ-1", status: "studying", source: "csv" })
       .execute();
     const owned = await createDeveloperApplication(t.app.db, person.id, sampleApplication, 5);
+    // A ticket link waiting on the consent screen for that (community) application, so generated answers find it.
+    const waiting = {
+      userId: person.id,
+      applicationId: owned.application.id,
+      state: undefined,
+      redirectUri: undefined,
+    };
+    const consentRequest = await saveConsentRequest(
+      t.app.db,
+      { ...waiting, callbackUrl: owned.application.callback_url },
+      t.app.clock(),
+    );
     // A live SCIM token, so generated SCIM requests get past the bearer check to scimmy and the database.
     const scimBearer = `Bearer ${(await createScimToken(t.app.db, "fuzz")).token}`;
     known = {
-      id: [owned.application.id],
+      id: [owned.application.id, consentRequest],
       userId: [person.id],
       person: ["fuzzed"],
       client_id: [id],
@@ -120,6 +133,9 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
         "GET /saml/logout/{id}",
         "GET /api/saml/consent/{id}",
         "POST /api/saml/consent/{id}",
+        // The ticket path's consent screen (issue 56).
+        "GET /api/app-consent/{id}",
+        "POST /api/app-consent/{id}",
         // The developers' page and the console's review queue (issue 39).
         "GET /api/developers/applications",
         "POST /api/developers/applications",

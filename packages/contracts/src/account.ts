@@ -79,6 +79,8 @@ export const connectedApplicationSchema = z.object({
   title: text(),
   /** The OpenID Connect scopes it holds: openid, profile, email, kpi, tax_id, offline_access. */
   scopes: z.array(text()),
+  /** What the person allowed it through the ticket exchange (ticketConsentData), when they did (issue 56). */
+  ticketData: z.array(text()).optional(),
 });
 export type ConnectedApplication = z.infer<typeof connectedApplicationSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { text } from "./text.ts";
+import { applicationPublisherSchema } from "./ticket-consent.ts";
 
 /** GET /api/oidc/interaction/{uid}/details: what an application asks for, for the consent screen. */
 export const consentDetailsSchema = z.object({
@@ -19,6 +20,8 @@ export const consentDetailsSchema = z.object({
   reviewed: z.boolean().optional(),
   /** Without access because the application is still in testing: the screen says so instead of "no access". */
   inTesting: z.boolean().optional(),
+  /** A community application's pages and owners (issue 56); absent for an operator's own. */
+  publisher: applicationPublisherSchema.optional(),
 });
 export type ConsentDetails = z.infer<typeof consentDetailsSchema>;
 
@@ -66,6 +69,8 @@ export const deviceRequestSchema = z.object({
   person: z.object({ name: text() }),
   /** Whether the person may use the application; without access the page offers only Deny. */
   access: z.boolean(),
+  /** As on the consent screen: false for an application operators have not approved yet (issue 56). */
+  reviewed: z.boolean().optional(),
 });
 export type DeviceRequest = z.infer<typeof deviceRequestSchema>;
 

@@ -29,6 +29,8 @@ export const integrationFailureReasons = [
   "invalid_client",
   "invalid_grant",
   "suspended",
+  // The person refused the consent screen on the ticket path (issue 56): not the integration's mistake, but worth knowing.
+  "consent_declined",
 ] as const;
 export type IntegrationFailureReason = (typeof integrationFailureReasons)[number];
 

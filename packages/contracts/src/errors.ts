@@ -81,6 +81,7 @@ export const errorStatus = {
   "device.form_expired": 400,
   "saml.request_refused": 400,
   "saml.request_not_found": 404,
+  "consent.request_not_found": 404,
   "ticket.invalid": 401,
   "google.failed": 401,
   "google.not_configured": 503,

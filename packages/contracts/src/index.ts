@@ -22,4 +22,5 @@ export * from "./password.ts";
 export * from "./password-blocklist.ts";
 export * from "./personal-data.ts";
 export * from "./text.ts";
+export * from "./ticket-consent.ts";
 export * from "./user-data.ts";

@@ -69,6 +69,8 @@ export const ukErrorMessages = {
   "device.too_many_attempts": "Забагато неправильних кодів. Спробуйте пізніше.",
   "device.form_expired": "Сторінка застаріла. Введіть код ще раз.",
   "saml.request_not_found": "Запит сервісу на вхід не знайдено або він застарів. Почніть вхід у сервісі ще раз.",
+  "consent.request_not_found":
+    "Запит застосунку на ваші дані не знайдено, він застарів або на нього вже відповіли. Відкрийте застосунок ще раз.",
   "ticket.invalid": "Квиток недійсний, уже використаний або застарів, або дані застосунку неправильні.",
   "google.failed": "Не вдалося увійти через Google.",
   "google.not_configured": "Вхід через Google не налаштовано.",
@@ -199,6 +201,8 @@ export const enErrorMessages = {
   "device.form_expired": "The page has expired. Enter the code again.",
   "saml.request_not_found":
     "The service's sign-in request was not found or has expired. Start signing in from the service again.",
+  "consent.request_not_found":
+    "The application's request for your data was not found, has expired or was already answered. Open the application again.",
   "ticket.invalid": "The ticket is invalid, already used or expired, or the application credentials are wrong.",
   "google.failed": "Signing in with Google failed.",
   "google.not_configured": "Sign-in with Google is not configured.",

@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
 import { revokeOidcGrants } from "./oidc-grants.ts";
 import { forgetSamlConsents } from "./saml-consents.ts";
+import { forgetTicketConsents } from "./ticket-consents.ts";
 
 /**
  * Who may use which application, decided here for every protocol (ticket, OpenID Connect, SAML):
@@ -130,7 +131,7 @@ export type RevokeOutcome = "revoked" | "excluded" | "none";
 
 /**
  * Ends the person's access to the application, and with it the application's OpenID Connect tokens for
- * them and what they allowed its SAML SPs: the individual grant goes, and when a rule would still let them in, an exclusion is recorded.
+ * them and what they allowed it over SAML and tickets: the individual grant goes, and when a rule would still let them in, an exclusion is recorded.
  */
 export async function revokeAccess(db: Db, userId: string, applicationId: string): Promise<RevokeOutcome> {
   return db.transaction().execute(async (tx) => {
@@ -146,6 +147,7 @@ export async function revokeAccess(db: Db, userId: string, applicationId: string
     }
     await revokeOidcGrants(tx, { userId, clientId: applicationId });
     await forgetSamlConsents(tx, { userId, applicationId });
+    await forgetTicketConsents(tx, { userId, applicationId });
     return outcome;
   });
 }

@@ -117,6 +117,8 @@ export async function createDeveloperApplication(
         redirect_uris: [...new Set(fields.redirectUris)],
         allowed_scopes: [...new Set(["openid", ...fields.scopes])],
         lifecycle: "testing",
+        // Registered here, so never first-party: every protocol asks the person first (issue 56).
+        community: true,
       })
       .returningAll()
       .executeTakeFirstOrThrow();

@@ -73,7 +73,13 @@ async function endSignIns(db: Db, userId: string) {
   // SAML sessions go with the sessions (on delete cascade).
   const sessions = deleted(await db.deleteFrom("sessions").where("user_id", "=", userId).executeTakeFirst());
   let pendingSignIns = 0;
-  for (const table of ["login_grants", "tickets", "password_reset_tokens", "webauthn_challenges"] as const) {
+  for (const table of [
+    "login_grants",
+    "tickets",
+    "ticket_consent_requests",
+    "password_reset_tokens",
+    "webauthn_challenges",
+  ] as const) {
     pendingSignIns += deleted(await db.deleteFrom(table).where("user_id", "=", userId).executeTakeFirst());
   }
   pendingSignIns += deleted(await db.deleteFrom("diia_requests").where("user_id", "=", userId).executeTakeFirst());
@@ -83,7 +89,8 @@ async function endSignIns(db: Db, userId: string) {
 async function removeRelations(db: Db, userId: string) {
   const consents =
     deleted(await db.deleteFrom("oidc_consents").where("user_id", "=", userId).executeTakeFirst()) +
-    deleted(await db.deleteFrom("saml_consents").where("user_id", "=", userId).executeTakeFirst());
+    deleted(await db.deleteFrom("saml_consents").where("user_id", "=", userId).executeTakeFirst()) +
+    deleted(await db.deleteFrom("ticket_consents").where("user_id", "=", userId).executeTakeFirst());
   const applicationAccess =
     deleted(await db.deleteFrom("user_applications").where("user_id", "=", userId).executeTakeFirst()) +
     deleted(await db.deleteFrom("access_exclusions").where("user_id", "=", userId).executeTakeFirst());

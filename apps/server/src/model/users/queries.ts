@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Db, NewUser, User, UserUpdate } from "../../platform/db/schema.ts";
 import { revokeOidcGrants } from "../access/oidc-grants.ts";
 import { forgetSamlConsents } from "../access/saml-consents.ts";
+import { forgetTicketConsents } from "../access/ticket-consents.ts";
 
 export function findUserByUsername(db: Db, username: string): Promise<User | undefined> {
   return db
@@ -42,6 +43,7 @@ export async function disableUserWithin(tx: Db, id: string): Promise<void> {
   await tx.updateTable("users").set({ status: "disabled", updated_at: new Date() }).where("id", "=", id).execute();
   await signOutEverywhere(tx, id);
   await forgetSamlConsents(tx, { userId: id });
+  await forgetTicketConsents(tx, { userId: id });
 }
 
 /**

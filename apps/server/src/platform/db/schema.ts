@@ -2,6 +2,7 @@ import type { AuthMethod, Language, ProcessingStatus } from "@kpi-id/contracts";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type { PeopleTables } from "./people-schema.ts";
 import type { BankIdTables } from "./schema-bankid.ts";
+import type { CommunityApplicationColumns, ConsentTables } from "./schema-consents.ts";
 import type { DeveloperApplicationColumns, DeveloperTables } from "./schema-developers.ts";
 import type { PasskeyTables } from "./schema-passkeys.ts";
 import type {
@@ -59,7 +60,7 @@ export interface ExternalIdentitiesTable {
   created_at: Timestamp;
 }
 
-export interface ApplicationsTable extends DeveloperApplicationColumns {
+export interface ApplicationsTable extends DeveloperApplicationColumns, CommunityApplicationColumns {
   id: Generated<string>;
   name: string;
   title: string;
@@ -257,7 +258,7 @@ export interface SchemaMigrationsTable {
   applied_at: Timestamp;
 }
 
-export interface Database extends PeopleTables, PasskeyTables, BankIdTables, DeveloperTables {
+export interface Database extends PeopleTables, PasskeyTables, BankIdTables, DeveloperTables, ConsentTables {
   users: UsersTable;
   external_identities: ExternalIdentitiesTable;
   applications: ApplicationsTable;

@@ -145,6 +145,8 @@ export function deviceFlowFeature(
         scopes: scopesOf(ctx.oidc.entities.DeviceCode?.params),
         person: { name: session?.user.full_name ?? "" },
         access: session ? await hasApplicationAccess(options.db, session.userId, client.clientId) : false,
+        // The consent screen's mark (issue 56): a device's application may be one operators have not reviewed.
+        ...(application && { reviewed: application.lifecycle === "live" }),
       };
       ctx.body = answer;
     },

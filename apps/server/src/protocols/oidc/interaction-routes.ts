@@ -5,6 +5,7 @@ import type Provider from "oidc-provider";
 import type { InteractionResults } from "oidc-provider";
 import { z } from "zod";
 import { hasApplicationAccess } from "../../model/access/applications.ts";
+import { isFirstParty, publisherOf } from "../../model/access/ticket-consents.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { localizedTexts } from "../../model/apps/localized.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
@@ -185,7 +186,7 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
           return reply.redirect(await finish(request, reply, approved, facts), 303);
         }
         const remembered =
-          application.first_party ||
+          isFirstParty(application) ||
           (await rememberedConsent(app.db, {
             accountId: session.userId,
             clientId: application.id,
@@ -222,6 +223,7 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
           access,
           reviewed: application.lifecycle === "live",
           inTesting: !access && refusedForTesting(application),
+          ...(application.community && { publisher: await publisherOf(app.db, application) }),
         };
       },
     );

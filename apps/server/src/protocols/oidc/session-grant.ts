@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
+import { isFirstParty } from "../../model/access/ticket-consents.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import type { FindApplication } from "./clients.ts";
 import { requestAccess } from "./request-access.ts";
@@ -69,7 +70,7 @@ export async function recordConsent(db: Db, question: Omit<ConsentQuestion, "pro
 async function consentWithoutScreen(db: Db, findApplication: FindApplication, question: ConsentQuestion) {
   if (!(await requestAccess(db, question.accountId, question.clientId))) return undefined;
   const application = await findApplication(question.clientId);
-  if (application?.first_party) return question.scopes;
+  if (application && isFirstParty(application)) return question.scopes;
   return rememberedConsent(db, question);
 }
 

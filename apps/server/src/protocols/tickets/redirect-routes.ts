@@ -1,8 +1,15 @@
-import { appLinkRefusal, appRedirectUriMaxLength, appStateMaxLength, text } from "@kpi-id/contracts";
+import {
+  appLinkRefusal,
+  appRedirectUriMaxLength,
+  appStateMaxLength,
+  text,
+  ticketConsentParam,
+} from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { hasApplicationAccess } from "../../model/access/applications.ts";
+import { hasTicketConsent, ticketAsksConsent } from "../../model/access/ticket-consents.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { refusedForTesting } from "../../model/developers/testing.ts";
@@ -10,13 +17,14 @@ import { secondFactorSetUpPath } from "../../model/sessions/complete-sign-in.ts"
 import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
 import { currentSession } from "../../model/sessions/current.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
-import { isMultiFactor, sessionAmr } from "../../model/sessions/strength.ts";
+import { isMultiFactor } from "../../model/sessions/strength.ts";
 import { audit } from "../../platform/audit/record.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { canStepUp } from "../../sign-in/mfa/decision.ts";
-import { callbackWithTicket, chosenCallback } from "./callbacks.ts";
-import { issueTicket } from "./store.ts";
+import { chosenCallback } from "./callbacks.ts";
+import { saveConsentRequest } from "./consent-requests.ts";
+import { ticketRedirect } from "./ticket-redirect.ts";
 
 // Longer than any application id; a longer value is not kept in the page address.
 const keptAppIdLength = 128;
@@ -76,7 +84,9 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
           "registered callbacks exactly (the first is used without it); an unregistered one is refused. " +
           "Not signed in: 302 to the sign-in page keeping appId, state and redirectUri. Unknown application, " +
           "no access: 302 to /{lang}/apps?appId=… where the page explains; an unregistered redirectUri adds " +
-          "`&refused=redirectUri`.",
+          "`&refused=redirectUri`. An application registered on the developers' page that the person has not " +
+          "allowed yet (or that now receives more than they allowed): 302 to `/{lang}/consent?ticket={id}`, the " +
+          "link kept on the server until they answer there (`/api/app-consent/{id}`); the ticket comes after.",
         querystring: appRedirectQuery,
       },
     },
@@ -130,25 +140,15 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
         const link = { appId: application.id, state, redirectUri };
         return reply.redirect(await stepUpPath(request, reply, session, language, link), 302);
       }
-      const ticket = await issueTicket(
-        app.db,
-        {
-          applicationId: application.id,
-          userId: session.userId,
-          authMethod: session.authMethod,
-          amr: sessionAmr(session),
-        },
-        app.config.ticketTtlSeconds,
-        app.clock(),
-      );
-      await audit(request, {
-        type: "app_redirect",
-        result: "success",
-        authMethod: session.authMethod,
-        userId: session.userId,
-        applicationId: application.id,
-      });
-      return reply.redirect(callbackWithTicket(callback, ticket, state), 302);
+      // A community application learns who the person is only after they agree (issue 56): the link waits on the
+      // server and the consent screen answers it; first-party applications go on at once, as they always did.
+      if (ticketAsksConsent(application) && !(await hasTicketConsent(app.db, session.userId, application))) {
+        const waiting = { userId: session.userId, applicationId: application.id, state, redirectUri };
+        const id = await saveConsentRequest(app.db, { ...waiting, callbackUrl: callback }, app.clock());
+        const screen = new URLSearchParams({ [ticketConsentParam]: id });
+        return reply.redirect(`/${language}/consent?${screen}`, 302);
+      }
+      return reply.redirect(await ticketRedirect(request, session, application, { callback, state }), 302);
     },
   );
 };

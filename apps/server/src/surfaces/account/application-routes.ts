@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { revokeOidcGrants } from "../../model/access/oidc-grants.ts";
 import { forgetSamlConsents } from "../../model/access/saml-consents.ts";
+import { forgetTicketConsents } from "../../model/access/ticket-consents.ts";
 import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
 import { requireSession } from "../../model/sessions/current.ts";
 import { audit } from "../../platform/audit/record.ts";
@@ -70,7 +71,8 @@ export const accountApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "My connected applications",
         description:
           "The applications the signed-in person used through OpenID Connect that hold a live grant or a " +
-          "remembered consent, with the scopes they may read.",
+          "remembered consent, with the scopes they may read, and those they allowed a ticket (`ticketData`: " +
+          "what the ticket exchange gives them).",
         response: { 200: connectedApplicationsSchema, 401: errorBodySchema },
       },
     },
@@ -88,7 +90,7 @@ export const accountApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Revoke a connected application",
         description:
           "Ends the application's grants for this person with every code, access and refresh token under " +
-          "them, and forgets the consent (the OpenID Connect one, and what the person allowed its SAML SPs): a refresh answers `invalid_grant`, the next sign-in asks again. " +
+          "them, and forgets the consent (the OpenID Connect one, what the person allowed its SAML SPs and its tickets): a refresh answers `invalid_grant`, the next sign-in asks again. " +
           "Access to the application itself is the operator's to decide and stays. Audited " +
           "`application_revoked`. 404 `account.application_not_found` when it holds nothing.",
         body: revokeApplicationRequestSchema,
@@ -104,6 +106,7 @@ export const accountApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       await revokeOidcGrants(app.db, { userId: session.userId, clientId: applicationId });
       await forgetSamlConsents(app.db, { userId: session.userId, applicationId });
+      await forgetTicketConsents(app.db, { userId: session.userId, applicationId });
       await audit(request, { type: "application_revoked", result: "success", userId: session.userId, applicationId });
       return { revoked: true as const };
     },

@@ -1,5 +1,6 @@
 import type { ConnectedApplication } from "@kpi-id/contracts";
 import { sql } from "kysely";
+import { ticketConsentsOf } from "../../model/access/ticket-consents.ts";
 import type { Db } from "../../platform/db/schema.ts";
 
 /** Scopes as a space-separated OpenID Connect string, or nothing. */
@@ -7,7 +8,8 @@ const scopesOf = (scope: string | null) => (scope ?? "").split(" ").filter(Boole
 
 /**
  * The applications this person signed in to through OpenID Connect and may still read from:
- * a live grant (tokens a session holds) or a remembered consent, with the scopes either holds.
+ * a live grant (tokens a session holds) or a remembered consent, with the scopes either holds;
+ * and those they allowed over the ticket exchange, with what each receives (issue 56).
  */
 export async function connectedApplicationsOf(db: Db, userId: string, now: Date): Promise<ConnectedApplication[]> {
   const grants = await db
@@ -34,6 +36,10 @@ export async function connectedApplicationsOf(db: Db, userId: string, now: Date)
   };
   for (const grant of grants) add(grant.applicationId, scopesOf(grant.scope));
   for (const consent of consents) add(consent.applicationId, consent.scopes);
+  const ticketData = new Map(
+    (await ticketConsentsOf(db, userId)).map((consent) => [consent.applicationId, consent.data]),
+  );
+  for (const applicationId of ticketData.keys()) add(applicationId, []);
   if (scopes.size === 0) return [];
   const applications = await db
     .selectFrom("applications")
@@ -45,5 +51,6 @@ export async function connectedApplicationsOf(db: Db, userId: string, now: Date)
     id: application.id,
     title: application.title,
     scopes: [...(scopes.get(application.id) ?? [])].sort(),
+    ...(ticketData.has(application.id) && { ticketData: ticketData.get(application.id) }),
   }));
 }

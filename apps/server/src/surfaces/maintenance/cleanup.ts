@@ -6,6 +6,7 @@ import { deleteOldImportJobs } from "../../model/users/import-jobs.ts";
 import { deleteAuditPastRetention, deleteSignInHistoryPastRetention } from "../../platform/audit/retention.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { deleteExpiredOidcPayloads } from "../../protocols/oidc/adapter.ts";
+import { pruneConsentRequests } from "../../protocols/tickets/consent-requests.ts";
 import { deleteOldDiiaRequests } from "../../sign-in/diia/queries.ts";
 import { deleteExpiredResetTokens } from "../../sign-in/recovery/tokens.ts";
 
@@ -16,6 +17,8 @@ export interface CleanupCounts extends PruneCounts {
   auditEvents: number;
   signInHistory: number;
   importJobs: number;
+  /** Ticket sign-in links that waited on the consent screen past their time. */
+  ticketConsentRequests: number;
   /** People who left long ago, anonymised this run (each also has its own `person_erased` audit row). */
   anonymisedPeople: number;
 }
@@ -61,6 +64,7 @@ export async function cleanUpExpired(
     const signInHistory = await deleteSignInHistoryPastRetention(trx, now, signInHistoryRetentionDays);
     const importJobs = await deleteOldImportJobs(trx, new Date(now.getTime() - importJobKeepMs));
     const leavers = await anonymiseLeavers(trx, now, anonymiseLeftAfterDays);
+    const ticketConsentRequests = await pruneConsentRequests(trx, now);
     return {
       ...pruned,
       diiaRequests,
@@ -69,6 +73,7 @@ export async function cleanUpExpired(
       auditEvents,
       signInHistory,
       importJobs,
+      ticketConsentRequests,
       anonymisedPeople: leavers.people,
     };
   });

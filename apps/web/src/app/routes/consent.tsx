@@ -1,4 +1,4 @@
-import { isErrorCode } from "@kpi-id/contracts";
+import { isErrorCode, ticketConsentParam } from "@kpi-id/contracts";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { Button } from "@/components/ui/button.tsx";
@@ -45,15 +45,18 @@ function SamlRefused({ code }: { code: string }) {
 }
 
 /**
- * /{lang}/consent?uid=… (an OpenID Connect sign-in) or ?saml=… (a SAML service provider's
- * request): where the server sends a sign-in that needs the person's consent.
+ * /{lang}/consent?uid=… (an OpenID Connect sign-in), ?saml=… (a SAML service provider's
+ * request) or ?ticket=… (a community application's ticket link, issue 56): where the server sends a sign-in
+ * that needs the person's consent.
  */
 export function ConsentRoute() {
   const [searchParams] = useSearchParams();
   const saml = searchParams.get("saml");
   const uid = searchParams.get("uid");
   const samlError = searchParams.get("samlError");
+  const ticket = searchParams.get(ticketConsentParam);
   if (samlError) return <SamlRefused code={samlError} />;
+  if (ticket) return <ConsentScreen request={{ kind: "ticket", id: ticket }} />;
   if (saml) return <ConsentScreen request={{ kind: "saml", id: saml }} />;
   if (uid) return <ConsentScreen request={{ kind: "oidc", uid }} />;
   return <NoRequest />;

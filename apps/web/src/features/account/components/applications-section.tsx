@@ -7,7 +7,10 @@ import { useConnectedApplications } from "../api/account-queries.ts";
 import { AccountList, AccountSection } from "./account-section.tsx";
 import type { AskAgain } from "./use-reauth.tsx";
 
-/** The applications that read the person's data through OpenID Connect, what each may read, and revoking one. */
+/**
+ * The applications that read the person's data through OpenID Connect or were allowed a ticket, what each may
+ * read, and revoking one.
+ */
 export function ApplicationsSection({ askAgain }: { askAgain: AskAgain }) {
   const { t } = useTranslation(["account", "consent"]);
   const applications = useConnectedApplications();
@@ -33,12 +36,26 @@ export function ApplicationsSection({ askAgain }: { askAgain: AskAgain }) {
             >
               <div className="min-w-0 space-y-1 text-sm">
                 <p className="font-medium text-foreground">{application.title}</p>
-                <p className="text-muted-foreground">{t("account:applications.mayRead")}</p>
-                <ul className="list-disc pl-5 text-muted-foreground">
-                  {application.scopes.map((scope) => (
-                    <li key={scope}>{t(`consent:scopes.${scope}`, { defaultValue: scope })}</li>
-                  ))}
-                </ul>
+                {application.scopes.length ? (
+                  <>
+                    <p className="text-muted-foreground">{t("account:applications.mayRead")}</p>
+                    <ul className="list-disc pl-5 text-muted-foreground">
+                      {application.scopes.map((scope) => (
+                        <li key={scope}>{t(`consent:scopes.${scope}`, { defaultValue: scope })}</li>
+                      ))}
+                    </ul>
+                  </>
+                ) : null}
+                {application.ticketData?.length ? (
+                  <>
+                    <p className="text-muted-foreground">{t("account:applications.ticketData")}</p>
+                    <ul className="list-disc pl-5 text-muted-foreground" data-testid="connected-ticket-data">
+                      {application.ticketData.map((datum) => (
+                        <li key={datum}>{t(`consent:ticketData.${datum}`, { defaultValue: datum })}</li>
+                      ))}
+                    </ul>
+                  </>
+                ) : null}
               </div>
               <Button
                 variant="outline"

@@ -1,4 +1,4 @@
-import type { ConsentOutcome } from "@kpi-id/contracts";
+import type { ApplicationPublisher, ConsentOutcome } from "@kpi-id/contracts";
 import type { UseMutationResult, UseQueryResult } from "@tanstack/react-query";
 import { Check } from "lucide-react";
 import { useTranslation } from "react-i18next";
@@ -9,11 +9,16 @@ import { useErrorMessage } from "@/lib/error-message.ts";
 import { useAnswerConsent } from "../api/answer-consent.ts";
 import { useInteraction } from "../api/get-interaction.ts";
 import { useAnswerSamlConsent, useSamlConsent } from "../api/saml-consent.ts";
+import { useAnswerTicketConsent, useTicketConsent } from "../api/ticket-consent.ts";
 import { NoAccess } from "./no-access.tsx";
-import { NotReviewed } from "./not-reviewed.tsx";
+import { Publisher } from "./publisher.tsx";
+import { ReviewMark } from "./review-mark.tsx";
 
-/** Whose request the screen answers: an OpenID Connect interaction or a SAML service provider's request. */
-export type ConsentRequest = { kind: "oidc"; uid: string } | { kind: "saml"; id: string };
+/** Whose request the screen answers: an OpenID Connect interaction, a SAML service provider's request or a ticket link. */
+export type ConsentRequest =
+  | { kind: "oidc"; uid: string }
+  | { kind: "saml"; id: string }
+  | { kind: "ticket"; id: string };
 
 // The scopes an application may ask for and the SAML attributes KPI ID releases; anything else is shown by its name.
 const knownScopes = new Set(["openid", "profile", "email", "kpi", "offline_access", "tax_id"]);
@@ -32,11 +37,15 @@ const knownAttributes = new Set([
   "eduPersonAssurance",
 ]);
 // The codes that mean the request is gone (expired or already answered).
-const expiredCodes = new Set(["oidc.interaction_not_found", "saml.request_not_found"]);
+const expiredCodes = new Set(["oidc.interaction_not_found", "saml.request_not_found", "consent.request_not_found"]);
 
 interface Asked {
   application: { title: string; description: string };
   person: { name: string };
+  /** Whether the university reviewed the application; no mark when the protocol does not say. */
+  reviewed?: boolean;
+  /** A community application's pages and owners. */
+  publisher?: ApplicationPublisher;
 }
 
 /** What an application's scopes let it read, in words (the consent screen's and the device page's). */
@@ -89,12 +98,13 @@ function ConsentView<T extends Asked>(props: {
         {application.description ? (
           <p className="break-words text-muted-foreground">{application.description}</p>
         ) : null}
-        {"reviewed" in details.data && details.data.reviewed === false ? <NotReviewed /> : null}
+        <ReviewMark reviewed={details.data.reviewed} />
       </div>
       <div className="space-y-4 rounded-xl border border-border bg-white p-5 shadow-sm sm:p-6">
         <p className="text-foreground">{t("signedInAs", { name: person.name })}</p>
         <p className="font-medium text-foreground">{t("requests", { application: application.title })}</p>
         <RequestedData items={props.items(details.data)} />
+        {details.data.publisher ? <Publisher publisher={details.data.publisher} /> : null}
         {answer.isError ? (
           <Alert variant="destructive" title={t("error.title")} testId="consent-answer-error">
             {describeError(answer.error, "consent:error.generic").message}
@@ -147,7 +157,19 @@ function SamlConsent({ id }: { id: string }) {
   );
 }
 
+function TicketConsent({ id }: { id: string }) {
+  const { t } = useTranslation("consent");
+  return (
+    <ConsentView
+      details={useTicketConsent(id)}
+      answer={useAnswerTicketConsent(id)}
+      items={({ data }) => data.map((datum) => t(`ticketData.${datum}`))}
+    />
+  );
+}
+
 /** An application or service provider that is not first-party asks the person before it learns who they are. */
 export function ConsentScreen({ request }: { request: ConsentRequest }) {
+  if (request.kind === "ticket") return <TicketConsent id={request.id} />;
   return request.kind === "oidc" ? <OidcConsent uid={request.uid} /> : <SamlConsent id={request.id} />;
 }

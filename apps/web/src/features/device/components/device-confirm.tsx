@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button.tsx";
 import { RequestedData, useScopeWords } from "@/features/consent/components/consent-screen.tsx";
+import { ReviewMark } from "@/features/consent/components/review-mark.tsx";
 import { rememberDeviceApplication } from "./device-result.tsx";
 
 /**
@@ -37,6 +38,7 @@ export function DeviceConfirm({ request, onBack }: { request: DeviceRequest; onB
           ) : null}
         </div>
       </div>
+      <ReviewMark reviewed={request.reviewed} />
       <div className="space-y-4 rounded-xl border border-border bg-white p-5 shadow-sm sm:p-6">
         <div className="space-y-1 text-center">
           <p className="text-sm text-muted-foreground">{t("device.confirm.compare")}</p>

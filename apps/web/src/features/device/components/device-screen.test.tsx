@@ -78,6 +78,24 @@ describe("the device sign-in page", () => {
   });
 
   it.each([
+    [false, "consent-not-reviewed", "Not reviewed by the university"],
+    [true, "consent-reviewed", "Reviewed by the university"],
+  ])(
+    "marks whether the university reviewed the device's application (reviewed: %s), as the consent screen does",
+    async (reviewed, testId, mark) => {
+      mockFetch({
+        "GET /user": () => json(student),
+        "GET /oidc/device": () => json({ xsrf: "form-token" }),
+        "POST /oidc/device": () => json({ ...request, reviewed }),
+      });
+      renderApp("/en/device?user_code=12345678");
+      await userEvent.setup().click(await screen.findByRole("button", { name: "Continue" }));
+      expect(await screen.findByTestId(testId)).toHaveTextContent(mark);
+      expect(screen.getByRole("button", { name: "Allow" })).toBeInTheDocument();
+    },
+  );
+
+  it.each([
     ["allowed", "device-allowed", "The device is signed in"],
     ["denied", "device-denied", "The device was not signed in"],
   ])("says where the provider left the browser: %s", async (result, testId, title) => {

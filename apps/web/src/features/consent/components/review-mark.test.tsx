@@ -32,7 +32,7 @@ describe("the consent screen for a developer's application", () => {
     expect(screen.getByTestId("consent-in-testing")).toHaveTextContent("only its owners and testers can sign in");
   });
 
-  it("shows no mark for a reviewed application", async () => {
+  it("shows the reviewed mark, not the warning, for a reviewed application", async () => {
     mockFetch({
       "GET /user": () => json(student),
       "GET /api/oidc/interaction/u1/details": () => json({ ...details, reviewed: true }),
@@ -40,5 +40,6 @@ describe("the consent screen for a developer's application", () => {
     renderApp("/uk/consent?uid=u1");
     expect(await screen.findByRole("button", { name: "Дозволити" })).toBeInTheDocument();
     expect(screen.queryByTestId("consent-not-reviewed")).not.toBeInTheDocument();
+    expect(screen.getByTestId("consent-reviewed")).toHaveTextContent("Перевірено університетом");
   });
 });

@@ -1,0 +1,98 @@
+import type { ApplicationPublisher, TicketConsentDatum } from "@kpi-id/contracts";
+import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
+import { verifiedAddressOf } from "../../platform/mail/notify.ts";
+
+type ConsentFacts = Pick<ApplicationRow, "first_party" | "community">;
+
+/**
+ * Whether an application is first-party: marked so by the operators (OpenID Connect, SAML) and not registered
+ * on the developers' page. A community application is never first-party, whatever its flag says, so no
+ * protocol hands it a person's identity without asking (issue 56).
+ */
+export function isFirstParty(application: ConsentFacts): boolean {
+  return application.first_party && !application.community;
+}
+
+/**
+ * Whether the ticket path asks the person before it issues a ticket: for every community application. The
+ * operators' own ticket applications are the university's, registered by operators before any consent existed,
+ * and keep their flow whatever their OpenID Connect flag (which decides only OpenID Connect's screen).
+ */
+export function ticketAsksConsent(application: ConsentFacts): boolean {
+  return application.community && !isFirstParty(application);
+}
+
+/** What the ticket exchange would hand this application now, in the kinds the consent screen names. */
+export function ticketDataOf(application: Pick<ApplicationRow, "release_tax_id">): TicketConsentDatum[] {
+  const always: TicketConsentDatum[] = ["identifier", "name", "recordIds", "roles", "signInMethod"];
+  return application.release_tax_id ? [...always, "taxId"] : always;
+}
+
+type ConsentApplication = Pick<ApplicationRow, "id" | "release_tax_id">;
+
+/** Whether the person's consent covers everything the application would receive now (else they are asked again). */
+export async function hasTicketConsent(db: Db, userId: string, application: ConsentApplication): Promise<boolean> {
+  const consent = await db
+    .selectFrom("ticket_consents")
+    .select("data")
+    .where("user_id", "=", userId)
+    .where("application_id", "=", application.id)
+    .executeTakeFirst();
+  const agreed = new Set(consent?.data);
+  return consent !== undefined && ticketDataOf(application).every((datum) => agreed.has(datum));
+}
+
+/** Records the person's "allow": what the application receives now, replacing an earlier answer. */
+export async function recordTicketConsent(db: Db, userId: string, application: ConsentApplication, now: Date) {
+  const data = ticketDataOf(application);
+  await db
+    .insertInto("ticket_consents")
+    .values({ user_id: userId, application_id: application.id, data, consented_at: now })
+    .onConflict((conflict) => conflict.columns(["user_id", "application_id"]).doUpdateSet({ data, consented_at: now }))
+    .execute();
+}
+
+/**
+ * Forgets what the person allowed over tickets: every application's when the person is disabled, one
+ * application's when they revoke it or lose access to it. The next app redirect asks again.
+ */
+export async function forgetTicketConsents(
+  db: Db,
+  filter: { userId: string; applicationId?: string },
+): Promise<number> {
+  let consents = db.deleteFrom("ticket_consents").where("user_id", "=", filter.userId);
+  if (filter.applicationId) consents = consents.where("application_id", "=", filter.applicationId);
+  const result = await consents.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The person's ticket consents: which application, and what it may receive. */
+export async function ticketConsentsOf(db: Db, userId: string): Promise<{ applicationId: string; data: string[] }[]> {
+  return db
+    .selectFrom("ticket_consents")
+    .select(["application_id as applicationId", "data"])
+    .where("user_id", "=", userId)
+    .execute();
+}
+
+/**
+ * Who stands behind a community application, for the person deciding: its pages and its owners' names with the
+ * address each confirmed (none unconfirmed: an address nobody proved is nobody's contact).
+ */
+export async function publisherOf(
+  db: Db,
+  application: Pick<ApplicationRow, "id" | "home_page_url" | "privacy_policy_url">,
+): Promise<ApplicationPublisher> {
+  const owners = await db
+    .selectFrom("application_owners")
+    .innerJoin("users", "users.id", "application_owners.user_id")
+    .select(["users.full_name", "users.email", "users.verified_email"])
+    .where("application_owners.application_id", "=", application.id)
+    .orderBy("application_owners.added_at")
+    .execute();
+  return {
+    homePageUrl: application.home_page_url,
+    privacyPolicyUrl: application.privacy_policy_url,
+    owners: owners.map((owner) => ({ name: owner.full_name, email: verifiedAddressOf(owner) ?? "" })),
+  };
+}

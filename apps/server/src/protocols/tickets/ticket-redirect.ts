@@ -1,0 +1,50 @@
+import type { FastifyRequest } from "fastify";
+import type { LoadedSession } from "../../model/sessions/store.ts";
+import { sessionAmr } from "../../model/sessions/strength.ts";
+import { audit } from "../../platform/audit/record.ts";
+import type { ApplicationRow } from "../../platform/db/schema.ts";
+import { callbackWithTicket } from "./callbacks.ts";
+import { issueTicket } from "./store.ts";
+
+/** A sign-in link's own values: the application, its state and the callback it named. */
+export interface AppLink {
+  appId: string;
+  state?: string;
+  redirectUri?: string;
+}
+
+/** The app redirect of a link, which decides again (access, step-up, consent) wherever the browser comes from. */
+export function appRedirectPath({ appId, state, redirectUri }: AppLink): string {
+  const link = new URLSearchParams({ appId });
+  if (state !== undefined) link.set("state", state);
+  if (redirectUri !== undefined) link.set("redirectUri", redirectUri);
+  return `/api/app-redirect?${link}`;
+}
+
+/**
+ * Issues the one-time ticket and answers where the browser goes: the registered callback with `ticketId` (and
+ * the application's state). Audited as the app redirect's success; `consent` notes a consent just given.
+ */
+export async function ticketRedirect(
+  request: FastifyRequest,
+  session: LoadedSession,
+  application: Pick<ApplicationRow, "id">,
+  target: { callback: string; state?: string; consent?: "given" },
+): Promise<string> {
+  const { db, config, clock } = request.server;
+  const ticket = await issueTicket(
+    db,
+    { applicationId: application.id, userId: session.userId, authMethod: session.authMethod, amr: sessionAmr(session) },
+    config.ticketTtlSeconds,
+    clock(),
+  );
+  await audit(request, {
+    type: "app_redirect",
+    result: "success",
+    authMethod: session.authMethod,
+    userId: session.userId,
+    applicationId: application.id,
+    ...(target.consent && { details: { consent: target.consent } }),
+  });
+  return callbackWithTicket(target.callback, ticket, target.state);
+}

@@ -1,0 +1,34 @@
+import { type ConsentOutcome, ticketConsentParam, ticketConsentPath } from "@kpi-id/contracts";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { postJson } from "./app.ts";
+
+/** The waiting request a redirect to the consent screen names, or undefined for any other redirect. */
+export function consentRequestOf(response: LightMyRequestResponse): string | undefined {
+  const location = String(response.headers.location ?? "");
+  if (!/^\/(uk|en)\/consent\?/.test(location)) return undefined;
+  return new URL(location, "http://localhost").searchParams.get(ticketConsentParam) ?? undefined;
+}
+
+/** Answers the consent screen as the person's browser does; where it sends the browser next. */
+export async function answerTicketConsent(
+  app: FastifyInstance,
+  cookie: string,
+  id: string,
+  allow: boolean,
+): Promise<LightMyRequestResponse & { outcome: () => ConsentOutcome }> {
+  const answer = await postJson(app, `${ticketConsentPath}/${id}`, { allow }, { headers: { cookie } });
+  return Object.assign(answer, { outcome: () => answer.json() as ConsentOutcome });
+}
+
+/**
+ * Opens an application the way a person does who agrees when asked: the app redirect, and for a community
+ * application not allowed yet, "Allow" on the consent screen. The answer carries the final location.
+ */
+export async function openAgreeing(app: FastifyInstance, cookie: string, query: Record<string, string>) {
+  const redirect = await app.inject({ url: `/api/app-redirect?${new URLSearchParams(query)}`, headers: { cookie } });
+  const id = consentRequestOf(redirect);
+  if (!id) return { location: String(redirect.headers.location ?? ""), asked: false };
+  const answer = await answerTicketConsent(app, cookie, id, true);
+  if (answer.statusCode !== 200) throw new Error(`consent failed: ${answer.statusCode} ${answer.body}`);
+  return { location: answer.outcome().redirectTo, asked: true };
+}

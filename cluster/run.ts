@@ -93,6 +93,7 @@ async function main(): Promise<number> {
       ...cast,
       workDir,
       databaseAdminUrl: adminUrl,
+      metricsToken: env.METRICS_TOKEN ?? "",
       restartInstance: async (index) => {
         const name = index === 0 ? "a" : "b";
         const port = ports[index] ?? 0;

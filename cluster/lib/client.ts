@@ -5,6 +5,8 @@ export interface ClientOptions {
   /** The client address nginx passes on (X-Forwarded-For), so each simulated person has their own. */
   clientIp?: string;
   requestId?: string;
+  /** Sent as `Authorization: Bearer …` (the /metrics scrape's METRICS_TOKEN). */
+  bearer?: string;
   timeoutMs?: number;
   /**
    * A new connection for each request (Connection: close). nginx's reload closes its idle keep-alive
@@ -31,6 +33,7 @@ export async function call(
   if (options.clientIp) headers["x-forwarded-for"] = options.clientIp;
   if (options.requestId) headers["x-request-id"] = options.requestId;
   if (options.cookie) headers.cookie = options.cookie;
+  if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
   if (options.closeConnection) headers.connection = "close";
   if (options.json !== undefined) {
     headers["content-type"] = "application/json";

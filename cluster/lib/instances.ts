@@ -27,6 +27,8 @@ export function instanceEnv(options: {
     NODE_ENV: "production",
     PUBLIC_URL: options.publicUrl,
     SESSION_SECRET: randomBytes(32).toString("base64url"),
+    // Production serves /metrics only to this bearer token (or on METRICS_PORT): a loopback peer is no proof.
+    METRICS_TOKEN: randomBytes(32).toString("base64url"),
     DATABASE_URL: options.databaseUrl,
     DATABASE_POOL_MAX: "10",
     TRUST_PROXY: "127.0.0.1",

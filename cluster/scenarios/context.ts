@@ -19,6 +19,8 @@ export interface ClusterContext {
   workDir: string;
   /** DATABASE_URL as given: a scenario that needs a database of its own creates it there. */
   databaseAdminUrl: string;
+  /** METRICS_TOKEN of every instance: a scrape brings it. */
+  metricsToken: string;
   /** Starts instance `index` again on its port after it was killed. */
   restartInstance(index: number): Promise<void>;
 }

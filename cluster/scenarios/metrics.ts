@@ -11,12 +11,22 @@ function counterSum(text: string, pattern: RegExp): number {
   return sum;
 }
 
-/** Each instance serves /metrics to a local scraper; through nginx, from outside, it is refused. */
+/**
+ * Each instance serves /metrics to a scraper bringing METRICS_TOKEN; a loopback request without it is refused
+ * (production: a proxy on the same host looks loopback too); through nginx, from outside, it is refused.
+ */
 export async function metricsOnEveryInstance(context: ClusterContext): Promise<ScenarioReport> {
-  const report = newReport("metrics: every instance answers a local scrape, nginx refuses an outside one");
+  const report = newReport("metrics: every instance answers a scrape with the token, refuses one without");
   let signIns = 0;
   for (const instance of context.instances) {
-    const scrape = await call(`${instance.url}/metrics`, { origin: context.origin });
+    const tokenless = await call(`${instance.url}/metrics`, { origin: context.origin });
+    report.sent += 1;
+    expect(
+      report,
+      tokenless.status === 401,
+      `/metrics on ${instance.name} without the token answered ${tokenless.status}`,
+    );
+    const scrape = await call(`${instance.url}/metrics`, { origin: context.origin, bearer: context.metricsToken });
     report.sent += 1;
     expect(report, scrape.status === 200, `/metrics on ${instance.name} answered ${scrape.status}`);
     for (const name of [

@@ -106,3 +106,48 @@ describe("TRUST_PROXY as a hop count", () => {
     }
   });
 });
+
+describe("/metrics in production behind a proxy on the same host that adds no header", () => {
+  const token = "metrics-bearer-token-for-the-attack-suite-7f3a9c";
+  const logLines: string[] = [];
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(
+      "pglite",
+      { NODE_ENV: "production", PUBLIC_URL: "https://id.kpi.ua", METRICS_TOKEN: token, LOG_LEVEL: "info" },
+      { logStream: { write: (line) => logLines.push(line) } },
+    );
+  });
+  afterAll(() => t.close());
+
+  it("refuses a loopback request without the token, and a near miss of it, and answers the token", async () => {
+    // What a same-host proxy forwarding without X-Forwarded-For looks like: a plain loopback request.
+    const loopback = await t.app.inject({ url: "/metrics", remoteAddress: "127.0.0.1" });
+    expect(loopback.statusCode).toBe(401);
+    expect(loopback.body).not.toContain("kpi_id_");
+    for (const guess of [token.slice(0, -1), `${token}x`, `${token.slice(0, -1)}0`, token.toUpperCase(), ""]) {
+      const refused = await t.app.inject({
+        url: "/metrics",
+        remoteAddress: "127.0.0.1",
+        headers: { authorization: `Bearer ${guess}` },
+      });
+      expect(refused.statusCode).toBe(401);
+    }
+    const basic = await t.app.inject({ url: "/metrics", headers: { authorization: `Basic ${token}` } });
+    expect(basic.statusCode).toBe(401);
+    const scrape = await t.app.inject({
+      url: "/metrics",
+      remoteAddress: "198.51.100.20",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(scrape.statusCode).toBe(200);
+    expect(scrape.body).toContain("kpi_id_http_request_duration_seconds");
+  });
+
+  it("never writes the token to the log", async () => {
+    await t.app.inject({ url: `/metrics?token=${token}`, headers: { authorization: `Bearer ${token}` } });
+    await t.app.inject({ url: "/metrics", headers: { authorization: `Bearer ${token}x` } });
+    expect(logLines.length).toBeGreaterThan(0);
+    expect(logLines.join("\n")).not.toContain(token);
+  });
+});

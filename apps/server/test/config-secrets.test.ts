@@ -25,7 +25,7 @@ describe("secrets read from files (NAME_FILE)", () => {
     const values: Record<(typeof secretVariables)[number], string> = {
       SESSION_SECRET: keyA,
       DATABASE_URL: "postgres://kpi_id:pa55@db.internal:5432/kpi_id",
-      METRICS_TOKEN: "metrics-token-from-a-file",
+      METRICS_TOKEN: "metrics-token-from-a-file-0123456789",
       SMTP_URL: "smtp://mailer:pa55@mail.internal:587",
       DIIA_ACQUIRER_TOKEN: "acquirer-token-from-a-file",
       DIIA_AUTH_ACQUIRER_TOKEN: "auth-acquirer-token-from-a-file",

@@ -34,6 +34,34 @@ describe("kpi-id doctor without a working configuration", () => {
   });
 });
 
+describe("kpi-id doctor on /metrics", () => {
+  const production = {
+    NODE_ENV: "production",
+    PUBLIC_URL: "https://id.kpi.ua",
+    SESSION_SECRET: "doctor-production-session-secret-7Hq2Lm9Xz4Rw8Kp",
+    DATA_DIR: "/tmp/kpi-id-doctor-no-such-dir",
+  };
+  const metricsLine = async (env: Record<string, string>) => {
+    const out: string[] = [];
+    await runCli(["doctor"], { env, stdout: (line) => out.push(line) });
+    return out
+      .join("\n")
+      .split("\n")
+      .find((line) => /^\S+\s+metrics\s/.test(line));
+  };
+
+  it("says /metrics is off in production without METRICS_TOKEN or METRICS_PORT, and how to turn it on", async () => {
+    expect(await metricsLine(production)).toMatch(/^WARN\s+metrics\s+\/metrics is off: production needs METRICS_TOKEN/);
+    const token = { METRICS_TOKEN: "doctor-metrics-token-4Fh8Jk2Lq9Wz7Xc" };
+    expect(await metricsLine({ ...production, ...token })).toMatch(
+      /^OK\s+metrics\s+\/metrics needs a bearer token \(METRICS_TOKEN\)$/,
+    );
+    expect(await metricsLine({ ...production, METRICS_PORT: "9464" })).toMatch(
+      /^OK\s+metrics\s+\/metrics needs port 9464 on 127.0.0.1 only \(METRICS_PORT\)$/,
+    );
+  });
+});
+
 describe.each(databaseKinds)("kpi-id doctor on %s", (kind) => {
   let database: TestDatabase;
   beforeAll(async () => {

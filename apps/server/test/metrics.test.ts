@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, postJson, type TestApp } from "./support/app.ts";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, postJson, type TestApp, testConfig } from "./support/app.ts";
 import { addPerson } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
+import { freePort } from "./support/listening.ts";
 
 const metricsToken = "scrape-token-for-tests-0123456789";
 
@@ -75,5 +76,64 @@ describe("GET /metrics with METRICS_TOKEN", () => {
     });
     expect(right.statusCode).toBe(200);
     expect(right.body).toContain("kpi_id_http_request_duration_seconds");
+  });
+});
+
+describe("GET /metrics in production", () => {
+  const production = { NODE_ENV: "production", PUBLIC_URL: "https://id.kpi.ua" };
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it("is off without METRICS_TOKEN or METRICS_PORT, even for a loopback client", async () => {
+    t = await createTestApp("pglite", production);
+    const local = await t.app.inject({ url: "/metrics", remoteAddress: "127.0.0.1" });
+    expect(local.statusCode).toBe(404);
+    expect(local.body).not.toContain("kpi_id_");
+  });
+
+  it("with METRICS_PORT serves /metrics on that port alone, and the service's port answers 404", async () => {
+    const metricsPort = await freePort();
+    t = await createTestApp("pglite", { ...production, METRICS_PORT: String(metricsPort) });
+    const address = await t.app.listen({ host: "127.0.0.1", port: 0 });
+    expect((await fetch(`${address}/metrics`)).status).toBe(404);
+    const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toContain("kpi_id_http_request_duration_seconds");
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/api/user`)).status).toBe(404);
+    await t.close();
+    t = undefined;
+    // Closed with the service.
+    await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`)).rejects.toThrow();
+  });
+
+  it("with METRICS_PORT and METRICS_TOKEN wants the token on that port too", async () => {
+    const metricsPort = await freePort();
+    t = await createTestApp("pglite", {
+      ...production,
+      METRICS_PORT: String(metricsPort),
+      METRICS_TOKEN: metricsToken,
+    });
+    await t.app.listen({ host: "127.0.0.1", port: 0 });
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(401);
+    const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, {
+      headers: { authorization: `Bearer ${metricsToken}` },
+    });
+    expect(scrape.status).toBe(200);
+  });
+
+  it("refuses to start with a weak token", () => {
+    expect(() => testConfig({ ...production, METRICS_TOKEN: "short" })).toThrow(
+      /METRICS_TOKEN: must be at least 32 characters/,
+    );
+    expect(() => testConfig({ ...production, METRICS_TOKEN: "replace-with-openssl-rand-base64-48-output" })).toThrow(
+      /METRICS_TOKEN: is still the example value/,
+    );
+    expect(() => testConfig({ METRICS_TOKEN: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" })).not.toThrow();
+    expect(() => testConfig({ ...production, METRICS_TOKEN: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" })).toThrow(
+      /METRICS_TOKEN: is too repetitive/,
+    );
   });
 });

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { type BankIdConfig, bankIdAddresses, readBankIdConfig } from "./bankid.ts";
 import { type DiiaConfig, listOfCrlSources, readDiiaConfig } from "./diia.ts";
 import { ConfigError } from "./error.ts";
+import { type MetricsAccess, readMetricsAccess } from "./metrics.ts";
 import { readSamlConfig, type SamlConfig } from "./saml.ts";
 import { type Environment, environmentSchema } from "./schema.ts";
 import { withSecretFiles } from "./secret-files.ts";
@@ -12,6 +13,7 @@ import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 export type { BankIdConfig } from "./bankid.ts";
 export type { DiiaConfig } from "./diia.ts";
 export { ConfigError } from "./error.ts";
+export type { MetricsAccess } from "./metrics.ts";
 export type { Environment } from "./schema.ts";
 
 export interface Config {
@@ -28,8 +30,10 @@ export interface Config {
   throttleIpv6PrefixLength: number;
   /** Node's HTTP server limits: a client that is slow to send its headers or body is cut off. */
   httpTimeouts: { headersSeconds: number; requestSeconds: number; keepAliveSeconds: number };
-  /** Bearer token GET /metrics requires; without one, /metrics answers loopback clients only. */
+  /** Bearer token GET /metrics requires (the same as metrics.token). */
   metricsToken?: string;
+  /** Who may read GET /metrics: a token, a separate port, loopback in development, or nobody (config/metrics.ts). */
+  metrics: MetricsAccess;
   /** Swagger UI at /api/docs (the OpenAPI document stays public either way). */
   apiDocsUi: boolean;
   /** /ready names the database kind; off in production unless asked for. */
@@ -212,6 +216,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throttleIpv6PrefixLength: environment.THROTTLE_IPV6_PREFIX_LENGTH,
     httpTimeouts: readHttpTimeouts(environment),
     metricsToken: environment.METRICS_TOKEN,
+    metrics: readMetricsAccess(environment, isProduction),
     apiDocsUi: environment.API_DOCS_UI ?? !isProduction,
     readyDetails: environment.READY_DETAILS ?? !isProduction,
     logLevel: environment.LOG_LEVEL,

@@ -113,6 +113,8 @@ export const environmentSchema = z.object({
   GOOGLE_HOSTED_DOMAINS: domainList,
 
   METRICS_TOKEN: optionalText,
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().default("127.0.0.1"),
   API_DOCS_UI: booleanFlag.optional(),
   READY_DETAILS: booleanFlag.optional(),
 

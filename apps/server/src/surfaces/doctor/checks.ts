@@ -48,6 +48,26 @@ export function checkProductionMode(config: Config): CheckResult {
   };
 }
 
+/** Who may read /metrics: in production a token or a separate port, else it is off (a same-host proxy looks loopback). */
+export function checkMetrics(config: Config): CheckResult {
+  const { metrics } = config;
+  if (metrics.off) {
+    return {
+      check: "metrics",
+      status: "warn",
+      message: "/metrics is off: production needs METRICS_TOKEN or METRICS_PORT to serve it",
+      fix: "set METRICS_TOKEN (openssl rand -base64 48) for Prometheus' bearer token, or METRICS_PORT",
+    };
+  }
+  const how = [
+    metrics.token !== undefined ? "a bearer token (METRICS_TOKEN)" : undefined,
+    metrics.port !== undefined ? `port ${metrics.port} on ${metrics.host} only (METRICS_PORT)` : undefined,
+  ].filter((part) => part !== undefined);
+  const message =
+    how.length > 0 ? `/metrics needs ${how.join(" and ")}` : "/metrics answers loopback clients (development)";
+  return { check: "metrics", status: "ok", message };
+}
+
 /** Applied migrations against the ones this release carries: pending ones are applied at start or by `migrate`. */
 export async function checkMigrations(db: Db): Promise<CheckResult> {
   const known = listMigrations().map((migration) => migration.version);

@@ -8,6 +8,7 @@ import {
   checkCertificates,
   checkClock,
   checkKeys,
+  checkMetrics,
   checkMigrations,
   checkProductionMode,
 } from "./checks.ts";
@@ -82,6 +83,7 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
   const kind = config.database.url ? "PostgreSQL" : `the embedded database in ${config.database.dataDir}`;
   checks.push({ check: "configuration", status: "ok", message: `loads; ${kind}; ${config.publicUrl}` });
   checks.push(checkProductionMode(config));
+  checks.push(checkMetrics(config));
   const opened = await withDatabase(config, options.database, checks);
   if (!opened) return checks;
   try {

@@ -66,9 +66,16 @@ export function IconField({
           disabled={busy}
           aria-describedby={problem ? `${id}-icon-hint ${id}-icon-error` : `${id}-icon-hint`}
           aria-invalid={problem ? true : undefined}
-          className="text-sm text-foreground file:mr-3 file:min-h-11 file:rounded-md file:border file:border-input file:bg-white file:px-3 file:text-sm file:font-medium"
+          // The browser's own button speaks the browser's language: a button of the page's own stands in for it.
+          className="peer sr-only"
           data-testid="icon-file"
         />
+        <label
+          htmlFor={`${id}-icon`}
+          className="inline-flex min-h-11 cursor-pointer items-center rounded-md border border-input bg-white px-3 text-sm font-medium text-foreground shadow-xs hover:bg-muted peer-focus-visible:ring-2 peer-focus-visible:ring-ring/40 peer-disabled:opacity-60"
+        >
+          {t("form.iconChoose")}
+        </label>
         {value ? (
           <Button type="button" variant="ghost" onClick={() => onChange("")}>
             {t("form.iconRemove")}

@@ -41,6 +41,11 @@ const pending: DeveloperApplication = {
   },
 };
 
+function changeOf(application: DeveloperApplication) {
+  if (!application.pendingChange) throw new Error("no pending change");
+  return application.pendingChange;
+}
+
 function openApplication(language: "uk" | "en", application: DeveloperApplication, answers = {}) {
   const sent: { path: string; body: unknown }[] = [];
   mockFetch({
@@ -129,7 +134,7 @@ describe("a live application's pending change on the developers' page", () => {
   it("tells the owner why a change was not approved, in English", async () => {
     openApplication("en", {
       ...pending,
-      pendingChange: { ...pending.pendingChange!, status: "rejected", reason: "The name misleads" },
+      pendingChange: { ...changeOf(pending), status: "rejected", reason: "The name misleads" },
     });
     expect(await screen.findByTestId("change-rejected")).toHaveTextContent("The operators' reason: The name misleads");
   });

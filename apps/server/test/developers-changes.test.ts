@@ -163,6 +163,23 @@ describe.each(databaseKinds)("pending changes of live applications (%s)", (kind)
     expect(await detail(url, owner.cookie)).toMatchObject({ titleEn: "Library", pendingChange: { status: "pending" } });
   });
 
+  it("keeps one pending change when two edits arrive at once", async () => {
+    const { owner, application, url } = await liveApplication();
+    const answers = await Promise.all([
+      post(url, { title: "Бібліотека А" }, owner.cookie),
+      post(url, { titleEn: "Library B" }, owner.cookie),
+    ]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    const pending = await t.app.db
+      .selectFrom("application_changes")
+      .select("changes")
+      .where("application_id", "=", application.id)
+      .where("status", "=", "pending")
+      .execute();
+    expect(pending).toHaveLength(1);
+    expect(Object.keys(pending[0]?.changes ?? {}).sort()).toEqual(["title", "titleEn"]);
+  });
+
   it("reads names as TR 39 skeletons", () => {
     expect(nameSkeleton("КРІ Саmрus")).toBe(nameSkeleton("kpi campus"));
     expect(nameSkeleton("Eлектронний кaмпус")).toBe(nameSkeleton("ЕЛЕКТРОННИЙ  КАМПУС"));

@@ -64,6 +64,13 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
       .values({ user_id: person.id, student_id: "FZ-1", status: "studying", source: "csv" })
       .execute();
     const owned = await createDeveloperApplication(t.app.db, person.id, sampleApplication, 5);
+    // And a live one, so generated edits reach the pending changes (issue 56) and generated decisions the queue.
+    const live = await createDeveloperApplication(t.app.db, person.id, { ...sampleApplication, callbackUrls: [] }, 5);
+    await t.app.db
+      .updateTable("applications")
+      .set({ lifecycle: "live" })
+      .where("id", "=", live.application.id)
+      .execute();
     // A ticket link waiting on the consent screen for that (community) application, so generated answers find it.
     const waiting = {
       userId: person.id,
@@ -79,7 +86,7 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
     // A live SCIM token, so generated SCIM requests get past the bearer check to scimmy and the database.
     const scimBearer = `Bearer ${(await createScimToken(t.app.db, "fuzz")).token}`;
     known = {
-      id: [owned.application.id, consentRequest],
+      id: [owned.application.id, live.application.id, consentRequest],
       userId: [person.id],
       person: ["fuzzed"],
       client_id: [id],

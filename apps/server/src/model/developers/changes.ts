@@ -88,6 +88,8 @@ export async function requestChange(
   update: DeveloperApplicationUpdate,
 ): Promise<{ changeId: string | null; withdrew: boolean }> {
   return db.transaction().execute(async (tx) => {
+    // One edit of an application at a time: two at once would both find no pending change and both add one.
+    await tx.selectFrom("applications").select("id").where("id", "=", application.id).forUpdate().execute();
     const previous = await tx
       .selectFrom("application_changes")
       .select(["id", "changes"])

@@ -182,12 +182,16 @@ export async function applyEdit(
   const write = async (tx: Db) => {
     // No redirect URI left: it is no OpenID Connect client any more, and its tokens end with that.
     if (changes.oidc_enabled === false) await revokeOidcGrants(tx, { clientId: application.id });
-    return tx
+    // Only in the state the edit was checked for: a review requested meanwhile freezes what the operator reads.
+    const updated = await tx
       .updateTable("applications")
       .set(changes)
       .where("id", "=", application.id)
+      .where("lifecycle", "=", application.lifecycle)
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    if (!updated) throw new AppError("developer.under_review");
+    return updated;
   };
   return db.isTransaction ? write(db) : db.transaction().execute(write);
 }

@@ -1,15 +1,14 @@
 import type { ReviewQueue } from "@kpi-id/contracts";
 import { Check, X } from "lucide-react";
-import { type FormEvent, type ReactNode, useId, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { FieldChanges } from "@/components/field-changes.tsx";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
-import { Label } from "@/components/ui/label.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
-import { Textarea } from "@/components/ui/textarea.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import { localizePath } from "@/lib/paths.ts";
@@ -17,6 +16,7 @@ import { useLanguage } from "@/lib/use-language.ts";
 import { useDecideReview, useReviewQueue } from "../api/reviews-api.ts";
 import { useAppTitle } from "./app-title.ts";
 import { useCan } from "./console-shell.tsx";
+import { RejectForm } from "./review-reject-form.tsx";
 
 type ReviewRequest = ReviewQueue["reviews"][number];
 type Described = { text: string; lang: "uk" | "en" };
@@ -57,65 +57,6 @@ function Addresses({ urls }: { urls: string[] }) {
   );
 }
 
-/** The reason form a rejection needs: the owners read it, so an empty one is refused here with why. */
-function RejectForm({
-  pending,
-  onReject,
-  onCancel,
-}: {
-  pending: boolean;
-  onReject: (reason: string) => void;
-  onCancel: () => void;
-}) {
-  const { t } = useTranslation("admin-reviews");
-  const id = useId();
-  const [reason, setReason] = useState("");
-  const [missing, setMissing] = useState(false);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    // The server takes at least 3 characters; fewer is no reason anyone could act on.
-    if (reason.trim().length < 3) {
-      setMissing(true);
-      document.getElementById(`${id}-reason`)?.focus();
-      return;
-    }
-    onReject(reason.trim());
-  };
-  return (
-    <form className="flex flex-col gap-2" onSubmit={submit} noValidate aria-label={t("admin-reviews:reject")}>
-      <Label htmlFor={`${id}-reason`}>{t("admin-reviews:reason")}</Label>
-      <p id={`${id}-hint`} className="text-sm text-muted-foreground">
-        {t("admin-reviews:reasonHint")}
-      </p>
-      <Textarea
-        id={`${id}-reason`}
-        value={reason}
-        maxLength={2000}
-        aria-invalid={missing}
-        aria-describedby={missing ? `${id}-hint ${id}-error` : `${id}-hint`}
-        data-testid="review-reason"
-        onChange={(event) => {
-          setReason(event.target.value);
-          if (missing && event.target.value.trim().length >= 3) setMissing(false);
-        }}
-      />
-      {missing ? (
-        <p id={`${id}-error`} className="text-sm font-medium text-destructive-strong" data-testid="review-reason-error">
-          {t("admin-reviews:reasonRequired")}
-        </p>
-      ) : null}
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" loading={pending} data-testid="review-reject-submit">
-          {t("admin-reviews:rejectSubmit")}
-        </Button>
-        <Button type="button" variant="ghost" onClick={onCancel}>
-          {t("admin-reviews:cancel")}
-        </Button>
-      </div>
-    </form>
-  );
-}
-
 /** One request: what the application is, what it asks for and why, and the decision. */
 function ReviewCard({ review }: { review: ReviewRequest }) {
   const { t } = useTranslation("admin-reviews");
@@ -134,15 +75,24 @@ function ReviewCard({ review }: { review: ReviewRequest }) {
     timeStyle: "short",
   });
   const onError = (error: unknown) => notify("error", describeError(error, "admin:failed").message);
+  const change = review.kind === "change";
   const approve = () =>
     decide.mutate(
       { applicationId: review.applicationId, decision: { decision: "approved", requestId: review.requestId } },
-      { onSuccess: () => notify("success", t("admin-reviews:approved", { app: title })), onError },
+      {
+        onSuccess: () =>
+          notify("success", t(`admin-reviews:${change ? "changeApproved" : "approved"}`, { app: title })),
+        onError,
+      },
     );
   const reject = (reason: string) =>
     decide.mutate(
       { applicationId: review.applicationId, decision: { decision: "rejected", requestId: review.requestId, reason } },
-      { onSuccess: () => notify("success", t("admin-reviews:rejected", { app: title })), onError },
+      {
+        onSuccess: () =>
+          notify("success", t(`admin-reviews:${change ? "changeRejected" : "rejected"}`, { app: title })),
+        onError,
+      },
     );
   return (
     <li>
@@ -169,47 +119,68 @@ function ReviewCard({ review }: { review: ReviewRequest }) {
               </Link>
             </p>
           </div>
-          {description ? (
+          {change ? (
+            <div className="flex flex-col gap-3" data-testid="review-change">
+              <p className="text-sm font-medium text-foreground">{t("admin-reviews:kindChange")}</p>
+              <p className="text-sm text-muted-foreground">{t("admin-reviews:changeIntro")}</p>
+              <FieldChanges
+                changes={review.changes}
+                label={(field) => t(`admin-reviews:fields.${field}`)}
+                words={{
+                  before: t("admin-reviews:changeBefore"),
+                  after: t("admin-reviews:changeAfter"),
+                  none: t("admin-reviews:none"),
+                }}
+              />
+            </div>
+          ) : null}
+          {description && !change ? (
             <p className="text-sm break-words text-foreground" lang={description.lang}>
               {description.text}
             </p>
           ) : null}
-          {otherDescription ? (
+          {otherDescription && !change ? (
             // Like the names, both descriptions are read: people see the one in their language.
             <p className="text-sm break-words text-foreground" data-testid="review-other-description">
               {t("admin-reviews:otherDescription")} <span lang={otherDescription.lang}>{otherDescription.text}</span>
             </p>
           ) : null}
-          <dl className="grid gap-3 sm:grid-cols-2">
-            <Fact term={t("admin-reviews:purpose")}>{review.purpose}</Fact>
-            <Fact term={t("admin-reviews:dataNeeded")}>{review.dataNeeded}</Fact>
-            <Fact term={t("admin-reviews:scopes")}>
-              {review.scopes.length ? (
-                <span className="flex flex-wrap gap-1">
-                  {review.scopes.map((scope) => (
-                    <code key={scope} className="rounded bg-muted px-1.5 py-0.5 text-xs">
-                      {scope}
-                    </code>
-                  ))}
-                </span>
-              ) : (
-                t("admin-reviews:none")
-              )}
-            </Fact>
-            <Fact term={t("admin-reviews:owners")}>{review.owners.join(", ") || t("admin-reviews:none")}</Fact>
-            <Fact term={t("admin-reviews:callbackUrls")}>
-              <Addresses urls={review.callbackUrls} />
-            </Fact>
-            <Fact term={t("admin-reviews:redirectUris")}>
-              <Addresses urls={review.redirectUris} />
-            </Fact>
-            <Fact term={t("admin-reviews:homePage")}>
-              <Addresses urls={review.homePageUrl ? [review.homePageUrl] : []} />
-            </Fact>
-            <Fact term={t("admin-reviews:privacyPolicy")}>
-              <Addresses urls={review.privacyPolicyUrl ? [review.privacyPolicyUrl] : []} />
-            </Fact>
-          </dl>
+          {change ? (
+            <dl>
+              <Fact term={t("admin-reviews:owners")}>{review.owners.join(", ") || t("admin-reviews:none")}</Fact>
+            </dl>
+          ) : (
+            <dl className="grid gap-3 sm:grid-cols-2">
+              <Fact term={t("admin-reviews:purpose")}>{review.purpose}</Fact>
+              <Fact term={t("admin-reviews:dataNeeded")}>{review.dataNeeded}</Fact>
+              <Fact term={t("admin-reviews:scopes")}>
+                {review.scopes.length ? (
+                  <span className="flex flex-wrap gap-1">
+                    {review.scopes.map((scope) => (
+                      <code key={scope} className="rounded bg-muted px-1.5 py-0.5 text-xs">
+                        {scope}
+                      </code>
+                    ))}
+                  </span>
+                ) : (
+                  t("admin-reviews:none")
+                )}
+              </Fact>
+              <Fact term={t("admin-reviews:owners")}>{review.owners.join(", ") || t("admin-reviews:none")}</Fact>
+              <Fact term={t("admin-reviews:callbackUrls")}>
+                <Addresses urls={review.callbackUrls} />
+              </Fact>
+              <Fact term={t("admin-reviews:redirectUris")}>
+                <Addresses urls={review.redirectUris} />
+              </Fact>
+              <Fact term={t("admin-reviews:homePage")}>
+                <Addresses urls={review.homePageUrl ? [review.homePageUrl] : []} />
+              </Fact>
+              <Fact term={t("admin-reviews:privacyPolicy")}>
+                <Addresses urls={review.privacyPolicyUrl ? [review.privacyPolicyUrl] : []} />
+              </Fact>
+            </dl>
+          )}
           {canDecide && !rejecting ? (
             <div className="flex flex-wrap gap-2">
               <ConfirmButton
@@ -217,7 +188,7 @@ function ReviewCard({ review }: { review: ReviewRequest }) {
                 size="default"
                 icon={<Check aria-hidden />}
                 question={t("admin-reviews:approveQuestion", { app: title })}
-                consequence={t("admin-reviews:approveConsequence")}
+                consequence={t(`admin-reviews:${change ? "approveChangeConsequence" : "approveConsequence"}`)}
                 confirmLabel={t("admin-reviews:approve")}
                 onConfirm={approve}
                 loading={decide.isPending}
@@ -272,7 +243,7 @@ export function ReviewQueueScreen() {
       {queue.data?.length ? (
         <ul className="flex flex-col gap-4" aria-labelledby="reviews-heading">
           {queue.data.map((review) => (
-            <ReviewCard key={review.applicationId} review={review} />
+            <ReviewCard key={review.requestId} review={review} />
           ))}
         </ul>
       ) : null}

@@ -233,4 +233,44 @@ describe("suspending an application from the console", () => {
     expect(within(section).queryByRole("button", { name: "Suspend the application" })).not.toBeInTheDocument();
     expect(within(section).getByRole("button", { name: "Resume the application" })).toBeInTheDocument();
   });
+
+  it("shows a live application's pending change old → new and approves exactly that change, in Ukrainian", async () => {
+    const change: ReviewQueue["reviews"][number] = {
+      ...request,
+      kind: "change",
+      requestId: "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
+      purpose: "",
+      dataNeeded: "",
+      changes: [
+        { field: "titleEn", before: ["Student council vote"], after: ["KPI Elections"] },
+        { field: "redirectUris", before: ["https://vote.example.org/callback"], after: ["https://other.example/cb"] },
+      ],
+    };
+    let waiting = [change];
+    const calls = mockFetch({
+      "GET /api/admin/me": () => json(admin),
+      "GET /api/admin/reviews": () => json({ reviews: waiting } satisfies ReviewQueue),
+      [`POST /api/admin/reviews/${appId}`]: () => {
+        waiting = [];
+        return json({ ok: true });
+      },
+    });
+    renderApp("/uk/admin/reviews");
+    const user = userEvent.setup();
+    const card = await screen.findByTestId("review-change");
+    expect(card).toHaveTextContent("Зміна застосунку, що вже працює");
+    const fields = within(card).getAllByTestId("field-change");
+    expect(fields[0]).toHaveTextContent("Назва англійською");
+    expect(fields[0]).toHaveTextContent("Було: Student council vote");
+    expect(fields[0]).toHaveTextContent("Стане: KPI Elections");
+    expect(fields[1]).toHaveTextContent("https://other.example/cb");
+    expect(screen.queryByText(request.purpose)).not.toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Схвалити" }));
+    await user.click(await screen.findByTestId("confirm-action"));
+    await waitFor(() =>
+      expect(posts(calls)).toEqual([
+        { path: `/api/admin/reviews/${appId}`, body: { decision: "approved", requestId: change.requestId } },
+      ]),
+    );
+  });
 });

@@ -4,6 +4,8 @@ import {
   developerApplicationSchema,
   developerApplicationsSchema,
   developerCredentialsSchema,
+  type IconUpload,
+  iconUploadResultSchema,
   integrationHealthSchema,
   type ReviewRequest,
 } from "@kpi-id/contracts";
@@ -50,6 +52,10 @@ export const updateApplication = (id: string, changes: DeveloperApplicationUpdat
 export const rotateSecret = (id: string) => postJson(`${base}/${id}/secret`, {}, developerCredentialsSchema);
 export const requestReview = (id: string, request: ReviewRequest) =>
   postJson(`${base}/${id}/review`, request, developerApplicationSchema);
+export const withdrawChange = (id: string, changeId: string) =>
+  postJson(`${base}/${id}/change/withdraw`, { changeId }, developerApplicationSchema);
+export const uploadIcon = (id: string, upload: IconUpload) =>
+  postJson(`${base}/${id}/icon`, upload, iconUploadResultSchema);
 export const addPerson = (id: string, role: "owners" | "testers", person: string) =>
   postJson(`${base}/${id}/${role}`, { person }, developerApplicationSchema);
 export const removePerson = (id: string, role: "owners" | "testers", userId: string) =>

@@ -6,12 +6,20 @@ import { Link } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
+import { notify } from "@/lib/notify.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
-import { rotateSecret, updateApplication, useDeveloperChange, useMyApplication } from "../api/developers.ts";
+import {
+  rotateSecret,
+  updateApplication,
+  uploadIcon,
+  useDeveloperChange,
+  useMyApplication,
+} from "../api/developers.ts";
 import { ApplicationForm } from "./application-form.tsx";
 import { HealthSection } from "./health-section.tsx";
 import { LifecycleBadge } from "./lifecycle-badge.tsx";
+import { PendingChangeSection } from "./pending-change-section.tsx";
 import { PeopleSection } from "./people-section.tsx";
 import { ReviewSection } from "./review-section.tsx";
 import { Credential, SecretOnce } from "./secret-once.tsx";
@@ -50,9 +58,18 @@ function ApplicationDetail({ application }: { application: DeveloperApplication 
     () => rotateSecret(application.id),
     (answer) => setSecret(answer.secret),
   );
-  const update = useDeveloperChange((changes: Parameters<typeof updateApplication>[1]) =>
-    updateApplication(application.id, changes),
+  // A refusal (a reserved name, a control character, an address) is shown beside its field, not in a toast.
+  const update = useDeveloperChange(
+    (changes: Parameters<typeof updateApplication>[1]) => updateApplication(application.id, changes),
+    (answer) => {
+      if (answer.pendingChange?.status === "pending" && application.lifecycle === "live") {
+        notify("success", t("change.sent"));
+      }
+    },
+    { toast: false },
   );
+  const live = application.lifecycle === "live";
+  const inReview = application.lifecycle === "in_review";
   const title = language === "en" ? application.titleEn || application.title : application.title;
   return (
     <>
@@ -66,6 +83,7 @@ function ApplicationDetail({ application }: { application: DeveloperApplication 
         </div>
       </div>
       {secret ? <SecretOnce applicationId={application.id} secret={secret} /> : null}
+      <PendingChangeSection application={application} />
       <DeveloperSection id="credentials" title={t("credentials.title")}>
         <Credential label={t("credentials.appId")} value={application.id} testId="application-id" />
         <p className="text-sm text-muted-foreground">{t("credentials.secretHidden")}</p>
@@ -87,12 +105,21 @@ function ApplicationDetail({ application }: { application: DeveloperApplication 
       <PeopleSection application={application} group="owners" />
       <HealthSection applicationId={application.id} />
       <DeveloperSection id="settings" title={t("settings.title")}>
-        <ApplicationForm
-          initial={application}
-          submitLabel={t("settings.save")}
-          pending={update.isPending}
-          onSubmit={(values) => update.mutate(values)}
-        />
+        {live ? <p className="text-sm text-muted-foreground">{t("settings.liveHint")}</p> : null}
+        {inReview ? (
+          <Alert title={t("settings.reviewLocked")} testId="settings-locked" />
+        ) : (
+          <ApplicationForm
+            // A new form after each answer, so "what changed" is measured against the values shown now.
+            key={`${application.title}|${application.pendingChange?.id ?? ""}`}
+            initial={application}
+            submitLabel={t("settings.save")}
+            pending={update.isPending}
+            error={update.error}
+            onUpdate={(changes) => update.mutate(changes)}
+            uploadIcon={(file) => uploadIcon(application.id, file)}
+          />
+        )}
       </DeveloperSection>
     </>
   );

@@ -1,14 +1,24 @@
-import { type DeveloperApplicationInput, developerScopes } from "@kpi-id/contracts";
+import {
+  type DeveloperApplicationInput,
+  type DeveloperApplicationUpdate,
+  developerApplicationUpdateSchema,
+  developerScopes,
+  type IconUpload,
+} from "@kpi-id/contracts";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
+import { ApiError } from "@/lib/api-client.ts";
+import { useErrorMessage } from "@/lib/error-message.ts";
+import { IconField } from "./icon-field.tsx";
 
 const textareaClass =
   "min-h-24 w-full rounded-md border border-input bg-white px-3 py-2 text-base text-foreground shadow-xs focus-visible:border-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring/40";
 
 type Values = Required<DeveloperApplicationInput>;
+type Field = keyof Values;
 
 const empty: Values = {
   title: "",
@@ -29,35 +39,99 @@ const lines = (value: string) =>
     .map((line) => line.trim())
     .filter(Boolean);
 
-/** Registering an application or changing one: names and descriptions in both languages, addresses, scopes. */
+const sameValue = (left: Values[Field], right: Values[Field]) =>
+  Array.isArray(left) && Array.isArray(right)
+    ? left.length === right.length && left.every((value, index) => value === right[index])
+    : left === right;
+
+/** Only what differs from the application as it is: on a live one every field sent becomes part of a pending change. */
+function changedFields(values: Values, initial: Values): DeveloperApplicationUpdate {
+  const changed = (Object.keys(values) as Field[]).filter((field) => !sameValue(values[field], initial[field]));
+  return Object.fromEntries(changed.map((field) => [field, values[field]]));
+}
+
+/**
+ * The field each refusal is about: the schema's own check here, or the server's answer (its first detail's path);
+ * a refusal about no field of the form (no address left, under review) is said above the button.
+ */
+function useFieldProblems(error: unknown, local: Partial<Record<Field, string>>) {
+  const describeError = useErrorMessage();
+  if (!error) return { fields: local, general: undefined };
+  const message = describeError(error, "developers:errors.generic").message;
+  const field = error instanceof ApiError ? (error.field?.split(".")[0] as Field | undefined) : undefined;
+  if (field && field in empty) return { fields: { [field]: message, ...local }, general: undefined };
+  return { fields: local, general: message };
+}
+
+/** Registering an application or changing one: names and descriptions in both languages, icon, addresses, scopes. */
 export function ApplicationForm({
   initial,
   submitLabel,
   pending,
   onSubmit,
+  onUpdate,
+  error,
+  uploadIcon,
 }: {
   initial?: Partial<Omit<Values, "scopes">> & { scopes?: readonly string[] };
   submitLabel: string;
   pending: boolean;
-  onSubmit: (values: Values) => void;
+  /** A new application: everything. */
+  onSubmit?: (values: Values) => void;
+  /** An existing one: only the fields that changed (on a live application they become its pending change). */
+  onUpdate?: (changes: DeveloperApplicationUpdate) => void;
+  error?: unknown;
+  /** Given for an existing application: its icon is uploaded to KPI ID (a new one has no id to store it under yet). */
+  uploadIcon?: (file: IconUpload) => Promise<{ iconUrl: string }>;
 }) {
-  const { t } = useTranslation("developers");
+  const { t } = useTranslation(["developers", "errors"]);
   const id = useId();
-  const [values, setValues] = useState<Values>(() => ({
+  const [start] = useState<Values>(() => ({
     ...empty,
     ...initial,
     // An operator may have allowed a scope this page does not offer (tax_id): it is left as it is.
     scopes: initial?.scopes ? developerScopes.filter((scope) => initial.scopes?.includes(scope)) : empty.scopes,
   }));
+  const [values, setValues] = useState<Values>(start);
   const [callbacks, setCallbacks] = useState(values.callbackUrls.join("\n"));
   const [redirects, setRedirects] = useState(values.redirectUris.join("\n"));
-  const set = (field: keyof Values) => (event: { target: { value: string } }) =>
+  const [invalid, setInvalid] = useState<Partial<Record<Field, string>>>({});
+  const { fields: problems, general } = useFieldProblems(error, invalid);
+  const set = (field: Field) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSubmit({ ...values, callbackUrls: lines(callbacks), redirectUris: lines(redirects) });
+    const all = { ...values, callbackUrls: lines(callbacks), redirectUris: lines(redirects) };
+    // Control and format characters are refused by the same schema the server reads, beside the field at once.
+    const checked = developerApplicationUpdateSchema.safeParse(all);
+    const found: Partial<Record<Field, string>> = {};
+    for (const issue of checked.error?.issues ?? []) {
+      const field = issue.path[0] as Field;
+      if (issue.message === "developer.invalid_characters") found[field] = t("errors:developer.invalid_characters");
+    }
+    setInvalid(found);
+    if (Object.keys(found).length > 0) {
+      document.getElementById(`${id}-${Object.keys(found)[0]}`)?.focus();
+      return;
+    }
+    if (onUpdate) onUpdate(changedFields(all, start));
+    else onSubmit?.(all);
   };
-  const field = (name: "title" | "titleEn" | "iconUrl" | "homePageUrl" | "privacyPolicyUrl", required = false) => (
+  const described = (name: Field, hint?: string) => {
+    const ids = [hint, problems[name] ? `${id}-${name}-error` : undefined].filter(Boolean).join(" ");
+    return { "aria-describedby": ids || undefined, "aria-invalid": problems[name] ? true : undefined };
+  };
+  const problem = (name: Field) =>
+    problems[name] ? (
+      <p
+        id={`${id}-${name}-error`}
+        className="text-sm font-medium text-destructive-strong"
+        data-testid={`${name}-error`}
+      >
+        {problems[name]}
+      </p>
+    ) : null;
+  const field = (name: "title" | "titleEn" | "homePageUrl" | "privacyPolicyUrl", required = false) => (
     <div className="space-y-1.5">
       <Label htmlFor={`${id}-${name}`}>{t(`form.${name}`)}</Label>
       <Input
@@ -67,13 +141,37 @@ export function ApplicationForm({
         onChange={set(name)}
         required={required}
         type={name.endsWith("Url") ? "url" : "text"}
+        {...described(name)}
       />
+      {problem(name)}
     </div>
   );
   const area = (name: "description" | "descriptionEn") => (
     <div className="space-y-1.5">
       <Label htmlFor={`${id}-${name}`}>{t(`form.${name}`)}</Label>
-      <textarea id={`${id}-${name}`} name={name} className={textareaClass} value={values[name]} onChange={set(name)} />
+      <textarea
+        id={`${id}-${name}`}
+        name={name}
+        className={textareaClass}
+        value={values[name]}
+        onChange={set(name)}
+        {...described(name)}
+      />
+      {problem(name)}
+    </div>
+  );
+  const addresses = (name: "callbackUrls" | "redirectUris", value: string, change: (value: string) => void) => (
+    <div className="space-y-1.5">
+      <Label htmlFor={`${id}-${name}`}>{t(`form.${name}`)}</Label>
+      <textarea
+        id={`${id}-${name}`}
+        name={name}
+        className={textareaClass}
+        value={value}
+        onChange={(event) => change(event.target.value)}
+        {...described(name, `${id}-addresses-hint`)}
+      />
+      {problem(name)}
     </div>
   );
   return (
@@ -84,36 +182,22 @@ export function ApplicationForm({
         {area("description")}
         {area("descriptionEn")}
       </div>
-      {field("iconUrl")}
+      {uploadIcon ? (
+        <IconField
+          value={values.iconUrl}
+          upload={uploadIcon}
+          onChange={(iconUrl) => setValues((current) => ({ ...current, iconUrl }))}
+        />
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
         {field("homePageUrl")}
         {field("privacyPolicyUrl")}
       </div>
-      <div className="space-y-1.5">
-        <Label htmlFor={`${id}-callbacks`}>{t("form.callbackUrls")}</Label>
-        <textarea
-          id={`${id}-callbacks`}
-          name="callbackUrls"
-          className={textareaClass}
-          value={callbacks}
-          onChange={(event) => setCallbacks(event.target.value)}
-          aria-describedby={`${id}-addresses-hint`}
-        />
-      </div>
-      <div className="space-y-1.5">
-        <Label htmlFor={`${id}-redirects`}>{t("form.redirectUris")}</Label>
-        <textarea
-          id={`${id}-redirects`}
-          name="redirectUris"
-          className={textareaClass}
-          value={redirects}
-          onChange={(event) => setRedirects(event.target.value)}
-          aria-describedby={`${id}-addresses-hint`}
-        />
-        <p id={`${id}-addresses-hint`} className="text-sm text-muted-foreground">
-          {t("form.addressesHint")}
-        </p>
-      </div>
+      {addresses("callbackUrls", callbacks, setCallbacks)}
+      {addresses("redirectUris", redirects, setRedirects)}
+      <p id={`${id}-addresses-hint`} className="-mt-2 text-sm text-muted-foreground">
+        {t("form.addressesHint")}
+      </p>
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium text-foreground">{t("form.scopes")}</legend>
         <div className="flex flex-wrap gap-x-5 gap-y-2">
@@ -140,6 +224,11 @@ export function ApplicationForm({
           ))}
         </div>
       </fieldset>
+      {general ? (
+        <p className="text-sm font-medium text-destructive-strong" role="alert" data-testid="application-form-error">
+          {general}
+        </p>
+      ) : null}
       <div>
         <Button type="submit" loading={pending} disabled={pending} data-testid="application-form-submit">
           {submitLabel}

@@ -95,7 +95,12 @@ export function DevelopersScreen() {
               {t("create.title")}
             </h2>
             <p className="text-sm text-muted-foreground">{t("create.description")}</p>
-            <ApplicationForm submitLabel={t("create.submit")} pending={register.isPending} onSubmit={register.mutate} />
+            <ApplicationForm
+              submitLabel={t("create.submit")}
+              pending={register.isPending}
+              onSubmit={register.mutate}
+              error={register.error}
+            />
           </section>
         </Card>
       ) : null}

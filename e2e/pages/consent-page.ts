@@ -14,6 +14,11 @@ export class ConsentPage {
   readonly allow: Locator;
   readonly deny: Locator;
   readonly error: Locator;
+  /** The marks saying whether the university reviewed the application. */
+  readonly reviewed: Locator;
+  readonly notReviewed: Locator;
+  /** A community application's home page, privacy policy and owners. */
+  readonly publisher: Locator;
 
   constructor(page: Page, language: Language = "uk") {
     this.page = page;
@@ -22,6 +27,9 @@ export class ConsentPage {
     this.allow = page.getByRole("button", { name: labels[language].allow });
     this.deny = page.getByRole("button", { name: labels[language].deny });
     this.error = page.getByTestId("consent-error");
+    this.reviewed = page.getByTestId("consent-reviewed");
+    this.notReviewed = page.getByTestId("consent-not-reviewed");
+    this.publisher = page.getByTestId("consent-publisher");
   }
 
   /** The heading naming the application that asks. */
@@ -32,6 +40,11 @@ export class ConsentPage {
   /** Waits until the browser is on the consent screen of `baseURL`. */
   async waitFor(baseURL: string): Promise<void> {
     await this.page.waitForURL(new RegExp(`^${baseURL}/${this.language}/consent\\?uid=`));
+  }
+
+  /** Waits until the browser is on the consent screen of a community application's ticket link (issue 56). */
+  async waitForTicket(baseURL: string): Promise<void> {
+    await this.page.waitForURL(new RegExp(`^${baseURL}/${this.language}/consent\\?ticket=`));
   }
 
   /** Waits until the browser is on the consent screen for a SAML service provider. */

@@ -10,9 +10,12 @@ import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addApplication, grantAccess, manualClock } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { addStudent, registerApplication } from "./support/developers.ts";
-import { answerTicketConsent, consentRequestOf, openAgreeing } from "./support/ticket-consent.ts";
-
-type Student = Awaited<ReturnType<typeof addStudent>>;
+import {
+  answerTicketConsent,
+  consentRequestOf,
+  liveCommunityApplication,
+  openAgreeing,
+} from "./support/ticket-consent.ts";
 
 /**
  * Issue 56, point 2: the ticket path handed a person's identity to any registered application at once. A
@@ -36,25 +39,10 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
     (await t.app.db.selectFrom("tickets").select("user_id").where("application_id", "=", applicationId).execute())
       .length;
 
-  /** A community application, live (operators approved it), that the person may use by the access rules. */
-  async function liveCommunityApplication(owner: Student, people: Student[], host: string) {
-    const registered = await registerApplication(t.app, owner.cookie, {
-      title: `Спільнота ${host}`,
-      titleEn: `Community ${host}`,
-      callbackUrls: [`https://${host}/callback`, `https://${host}/other`],
-      homePageUrl: `https://${host}/`,
-      privacyPolicyUrl: `https://${host}/privacy`,
-    });
-    const { id } = registered.application;
-    await t.app.db.updateTable("applications").set({ lifecycle: "live" }).where("id", "=", id).execute();
-    for (const person of people) await grantAccess(t.app.db, person.person.id, id);
-    return registered;
-  }
-
   it("gives no ticket without consent: the community application's server learns nothing until the person agrees", async () => {
     const owner = await addStudent(t.app, "owner");
     const student = await addStudent(t.app, "victim");
-    const { application, secret } = await liveCommunityApplication(owner, [student], "grab.example.edu");
+    const { application, secret } = await liveCommunityApplication(t.app, owner, [student], "grab.example.edu");
 
     const redirect = await open(student.cookie, { appId: application.id, state: "s-1" });
     expect(redirect.statusCode).toBe(302);
@@ -95,8 +83,8 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
     const owner = await addStudent(t.app, "owner");
     const student = await addStudent(t.app, "student");
     const other = await addStudent(t.app, "other");
-    const a = await liveCommunityApplication(owner, [student, other], "a.example.edu");
-    const b = await liveCommunityApplication(owner, [student, other], "b.example.edu");
+    const a = await liveCommunityApplication(t.app, owner, [student, other], "a.example.edu");
+    const b = await liveCommunityApplication(t.app, owner, [student, other], "b.example.edu");
 
     // Consent for A does not cover B.
     await openAgreeing(t.app, student.cookie, { appId: a.application.id });
@@ -132,7 +120,7 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
   it("refuses a forged or cross-site answer, and the waiting request stays for the person's own", async () => {
     const owner = await addStudent(t.app, "owner");
     const student = await addStudent(t.app, "student");
-    const { application } = await liveCommunityApplication(owner, [student], "forged.example.edu");
+    const { application } = await liveCommunityApplication(t.app, owner, [student], "forged.example.edu");
     const id = String(consentRequestOf(await open(student.cookie, { appId: application.id })));
     const url = `${ticketConsentPath}/${id}`;
     const cookie = student.cookie;
@@ -172,7 +160,7 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
   it("asks again after the person revokes it on the account page, and when the application comes to receive more", async () => {
     const owner = await addStudent(t.app, "owner");
     const student = await addStudent(t.app, "student");
-    const { application } = await liveCommunityApplication(owner, [student], "revoked.example.edu");
+    const { application } = await liveCommunityApplication(t.app, owner, [student], "revoked.example.edu");
     expect((await openAgreeing(t.app, student.cookie, { appId: application.id })).asked).toBe(true);
 
     const listed = await t.app.inject({ url: "/api/account/applications", headers: { cookie: student.cookie } });
@@ -205,7 +193,7 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
   it("returns a refusing person to the apps page, audited and noted in the integration's health", async () => {
     const owner = await addStudent(t.app, "owner");
     const student = await addStudent(t.app, "student");
-    const { application } = await liveCommunityApplication(owner, [student], "refused.example.edu");
+    const { application } = await liveCommunityApplication(t.app, owner, [student], "refused.example.edu");
     const id = String(consentRequestOf(await open(student.cookie, { appId: application.id, state: "s" })));
     const refused = await answerTicketConsent(t.app, student.cookie, id, false);
     expect(refused.outcome()).toEqual({ redirectTo: "/uk/apps" });
@@ -244,7 +232,7 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
     const own = await t.app.inject({ url: `${ticketConsentPath}/${ownId}`, headers: { cookie: owner.cookie } });
     expect(own.json()).toMatchObject({ reviewed: false });
 
-    const live = await liveCommunityApplication(owner, [owner], "norule.example.edu");
+    const live = await liveCommunityApplication(t.app, owner, [owner], "norule.example.edu");
     expect((await open(classmate.cookie, { appId: live.application.id })).headers.location).toBe(
       `/uk/apps?appId=${live.application.id}`,
     );
@@ -269,7 +257,7 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
   it("steps up before the ticket when the application requires MFA, whichever came first", async () => {
     const owner = await addStudent(t.app, "owner");
     const student = await addStudent(t.app, "student");
-    const { application } = await liveCommunityApplication(owner, [student], "strong.example.edu");
+    const { application } = await liveCommunityApplication(t.app, owner, [student], "strong.example.edu");
     // The screen was open when the application came to require MFA: the answer goes through the step-up.
     const id = String(consentRequestOf(await open(student.cookie, { appId: application.id, state: "k" })));
     await t.app.db.updateTable("applications").set({ require_mfa: true }).where("id", "=", application.id).execute();
@@ -284,7 +272,7 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
   it("expires a waiting request", async () => {
     const owner = await addStudent(t.app, "owner");
     const student = await addStudent(t.app, "student");
-    const { application } = await liveCommunityApplication(owner, [student], "slow.example.edu");
+    const { application } = await liveCommunityApplication(t.app, owner, [student], "slow.example.edu");
     const id = String(consentRequestOf(await open(student.cookie, { appId: application.id })));
     clock.advance(601);
     const late = await answerTicketConsent(t.app, student.cookie, id, true);

@@ -1,6 +1,8 @@
 import { type ConsentOutcome, ticketConsentParam, ticketConsentPath } from "@kpi-id/contracts";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { postJson } from "./app.ts";
+import { grantAccess } from "./campus.ts";
+import { type addStudent, registerApplication } from "./developers.ts";
 
 /** The waiting request a redirect to the consent screen names, or undefined for any other redirect. */
 export function consentRequestOf(response: LightMyRequestResponse): string | undefined {
@@ -31,4 +33,24 @@ export async function openAgreeing(app: FastifyInstance, cookie: string, query: 
   const answer = await answerTicketConsent(app, cookie, id, true);
   if (answer.statusCode !== 200) throw new Error(`consent failed: ${answer.statusCode} ${answer.body}`);
   return { location: answer.outcome().redirectTo, asked: true };
+}
+
+type Student = Awaited<ReturnType<typeof addStudent>>;
+
+/**
+ * A community application registered by `owner` on the developers' page, live (as if operators approved it), that
+ * each of `people` may use by an individual grant; callbacks `https://{host}/callback` and `/other`.
+ */
+export async function liveCommunityApplication(app: FastifyInstance, owner: Student, people: Student[], host: string) {
+  const registered = await registerApplication(app, owner.cookie, {
+    title: `Спільнота ${host}`,
+    titleEn: `Community ${host}`,
+    callbackUrls: [`https://${host}/callback`, `https://${host}/other`],
+    homePageUrl: `https://${host}/`,
+    privacyPolicyUrl: `https://${host}/privacy`,
+  });
+  const { id } = registered.application;
+  await app.db.updateTable("applications").set({ lifecycle: "live" }).where("id", "=", id).execute();
+  for (const person of people) await grantAccess(app.db, person.person.id, id);
+  return registered;
 }

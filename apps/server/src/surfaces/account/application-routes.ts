@@ -13,6 +13,7 @@ import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
 import { requireSession } from "../../model/sessions/current.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { requestLanguage } from "../../platform/http/language.ts";
 import { googleSubjectsOf } from "../../sign-in/google/identities.ts";
 import { connectedApplicationsOf } from "./applications.ts";
 
@@ -78,7 +79,8 @@ export const accountApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const session = await requireSession(request, reply);
-      return { applications: await connectedApplicationsOf(app.db, session.userId, app.clock()) };
+      const language = requestLanguage(request);
+      return { applications: await connectedApplicationsOf(app.db, session.userId, app.clock(), language) };
     },
   );
 

@@ -1,4 +1,4 @@
-import type { ConnectedApplication } from "@kpi-id/contracts";
+import type { ConnectedApplication, Language } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import { ticketConsentsOf } from "../../model/access/ticket-consents.ts";
 import type { Db } from "../../platform/db/schema.ts";
@@ -11,7 +11,12 @@ const scopesOf = (scope: string | null) => (scope ?? "").split(" ").filter(Boole
  * a live grant (tokens a session holds) or a remembered consent, with the scopes either holds;
  * and those they allowed over the ticket exchange, with what each receives (issue 56).
  */
-export async function connectedApplicationsOf(db: Db, userId: string, now: Date): Promise<ConnectedApplication[]> {
+export async function connectedApplicationsOf(
+  db: Db,
+  userId: string,
+  now: Date,
+  language: Language = "uk",
+): Promise<ConnectedApplication[]> {
   const grants = await db
     .selectFrom("oidc_payloads")
     .select([
@@ -43,13 +48,14 @@ export async function connectedApplicationsOf(db: Db, userId: string, now: Date)
   if (scopes.size === 0) return [];
   const applications = await db
     .selectFrom("applications")
-    .select(["id", "title"])
+    .select(["id", "title", "title_en"])
     .where("id", "in", [...scopes.keys()])
     .orderBy("title")
     .execute();
   return applications.map((application) => ({
     id: application.id,
-    title: application.title,
+    // In the reader's language where the application has it, as on the apps page and the consent screen.
+    title: (language === "en" && application.title_en) || application.title,
     scopes: [...(scopes.get(application.id) ?? [])].sort(),
     ...(ticketData.has(application.id) && { ticketData: ticketData.get(application.id) }),
   }));

@@ -1,4 +1,4 @@
-import { lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
@@ -72,13 +72,18 @@ describe("DATA_DIR readable by its own account only", () => {
     expect(modeWarnings()).toEqual([]);
   }, 120_000);
 
-  it("the CLI corrects them too, with the same one line on stderr", async () => {
+  it("the CLI corrects them too, with the same one line on stderr, and leaves what is not the service's", async () => {
     loosen(dataDir);
+    // An operator's own file in DATA_DIR (DATA_DIR=. by mistake, notes): not the service's to change.
+    const notes = join(dataDir, "notes.txt");
+    writeFileSync(notes, "the operator's notes\n", { mode: 0o644 });
+    chmodSync(notes, 0o644);
     const err: string[] = [];
     const code = await runCli(["migrate"], { env: environment, stdout: () => {}, stderr: (line) => err.push(line) });
     expect(code).toBe(0);
     expect(err).toHaveLength(1);
     expect(err[0]).toContain("was readable by other local accounts: made");
-    expect(exposedPaths(dataDir)).toEqual([]);
+    expect(exposedPaths(dataDir)).toEqual([`644 ${notes}`]);
+    rmSync(notes);
   }, 120_000);
 });

@@ -22,6 +22,15 @@ export function usePrivateUmask(): void {
   }
 }
 
+function changeMode(path: string, mode: number): boolean {
+  try {
+    chmodSync(path, mode);
+    return true;
+  } catch {
+    return false; // EPERM: not this account's file; the database refuses to open it and says so.
+  }
+}
+
 /** What restrictTree changed. */
 export interface ModeFixes {
   directories: number;
@@ -29,12 +38,21 @@ export interface ModeFixes {
 }
 
 /**
- * Every folder under (and including) `root` to 0700 and every file to 0600, symbolic links left alone (their
- * mode means nothing, and following one could reach outside). Answers how many had to change.
+ * What in DATA_DIR is the service's: the database folder, the lock file, restores' folders beside it
+ * (pglite.restoring-…, pglite.before-restore-…) and generated secrets. Anything else an operator keeps there
+ * (DATA_DIR=. by mistake) is not walked into: its modes are not ours to change.
  */
-export function restrictTree(root: string): ModeFixes {
+const isServiceEntry = (name: string) => name === "pglite" || name.startsWith("pglite.") || name.endsWith(".secret");
+
+/**
+ * `root` to 0700, and every folder of the service's entries under it (isServiceEntry) to 0700 and every file
+ * to 0600, symbolic links left alone (their mode means nothing, and following one could reach outside).
+ * `whole`: every entry under `root` (a folder that is the service's throughout, such as a restore's).
+ * Answers how many had to change. One that cannot be changed (another account's) is left to fail on use.
+ */
+export function restrictTree(root: string, { whole = false } = {}): ModeFixes {
   const fixes: ModeFixes = { directories: 0, files: 0 };
-  const visit = (path: string) => {
+  const visit = (path: string, top = false) => {
     let stat: ReturnType<typeof lstatSync>;
     try {
       stat = lstatSync(path);
@@ -43,14 +61,14 @@ export function restrictTree(root: string): ModeFixes {
     }
     if (stat.isSymbolicLink()) return;
     const wanted = stat.isDirectory() ? privateDirectoryMode : privateFileMode;
-    if ((stat.mode & 0o777) !== wanted) {
-      chmodSync(path, wanted);
+    if ((stat.mode & 0o777) !== wanted && changeMode(path, wanted)) {
       if (stat.isDirectory()) fixes.directories += 1;
       else fixes.files += 1;
     }
-    if (stat.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
+    if (!stat.isDirectory()) return;
+    for (const name of readdirSync(path)) if (whole || !top || isServiceEntry(name)) visit(join(path, name));
   };
-  visit(root);
+  visit(root, true);
   return fixes;
 }
 

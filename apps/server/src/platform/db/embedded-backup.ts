@@ -134,5 +134,5 @@ async function writeDatabase(folder: string, databaseTar: Buffer): Promise<void>
     await pglite?.close().catch(() => {});
   }
   chmodSync(folder, privateDirectoryMode);
-  restrictTree(folder);
+  restrictTree(folder, { whole: true });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./platform/config/index.ts";
+import { usePrivateUmask } from "./platform/db/data-dir-modes.ts";
 import { openDatabase } from "./platform/db/index.ts";
 import { DatabaseLockedError } from "./platform/db/lock-file.ts";
 import { migrate } from "./platform/db/migrate.ts";
@@ -19,6 +20,8 @@ export interface RunningServer {
 
 /** Opens the database, applies migrations, seeds demo data where allowed, and listens. */
 export async function startServer(config: Config): Promise<RunningServer> {
+  // Before anything is written: DATA_DIR's files 0600 and folders 0700 (data-dir-modes.ts).
+  usePrivateUmask();
   const database = await openDatabase({
     url: config.database.url,
     dataDir: config.database.dataDir,

@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -12,6 +13,7 @@ import { postJson, testConfig } from "./support/app.ts";
 import { addPerson, sessionCookieFrom } from "./support/campus.ts";
 import { freePort } from "./support/listening.ts";
 import { addAuthenticator } from "./support/mfa.ts";
+import { exposedPaths, loosen } from "./support/modes.ts";
 import { signInToApplication } from "./support/oidc.ts";
 import { scim, scimToken } from "./support/scim.ts";
 
@@ -86,16 +88,26 @@ describe("restore drill on the embedded database", () => {
     expect(certificatesOf(metadataBefore).length).toBeGreaterThan(0);
     await stop();
 
+    // An older file at the backup's place, readable by all, is replaced by one only its owner reads.
+    writeFileSync(backupFile, "an older backup", { mode: 0o644 });
     const backup = await cli(["backup", "--to", backupFile, "--json"], before.env);
     expect(backup.stderr).toBe("");
     expect(backup.code).toBe(0);
     expect(JSON.parse(backup.stdout).bytes).toBeGreaterThan(0);
+    expect(statSync(backupFile).mode & 0o777).toBe(0o600);
+    expect(readdirSync(directory).filter((name) => name.includes(".partial-"))).toEqual([]);
 
     rmSync(join(dataDir, "pglite"), { recursive: true });
     expect(existsSync(join(dataDir, "pglite"))).toBe(false);
+    // The loss left the rest of DATA_DIR readable by all, as a careless copy would: the restore corrects it.
+    loosen(dataDir);
     const restore = await cli(["restore", "--from", backupFile], before.env);
-    expect(restore.stderr).toBe("");
     expect(restore.code).toBe(0);
+    expect(restore.stderr).toMatch(/^kpi-id: warning: DATA_DIR .* was readable by other local accounts: made/);
+    expect(restore.stderr.split("\n")).toHaveLength(1);
+    expect(restore.stdout).toMatch(/^Restored .* \(kpi-id \d+\.\d+\.\d+, .*; every checksum matched\) into /);
+    // The restored database: folders 0700, files 0600, whatever modes its files had when they were saved.
+    expect(exposedPaths(dataDir)).toEqual([]);
 
     const after = await start();
     // The session from before the loss still answers.
@@ -136,6 +148,39 @@ describe("restore drill on the embedded database", () => {
     const { movedAside } = JSON.parse(replaced.stdout) as { movedAside: string };
     expect(existsSync(join(movedAside, "PG_VERSION"))).toBe(true);
   });
+
+  it("refuses a foreign archive in one line, writes nothing, and a retry with the real backup works", async () => {
+    await stop();
+    // A gzipped tar of someone else's files, named like a backup.
+    const foreignFiles = join(directory, "foreign");
+    mkdirSync(join(foreignFiles, "etc"), { recursive: true });
+    writeFileSync(join(foreignFiles, "etc", "hosts"), "127.0.0.1 localhost\n");
+    const foreign = join(directory, "foreign.backup");
+    execFileSync("tar", ["-czf", foreign, "-C", foreignFiles, "etc"]);
+    // Into a new DATA_DIR without SESSION_SECRET (a newcomer's restore): not even a session secret is made.
+    const freshDir = join(directory, "fresh");
+    const env = { DATA_DIR: freshDir };
+    const refused = await cli(["restore", "--from", foreign], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toBe(
+      "kpi-id: refused (backup.foreign_archive): not a kpi-id backup (etc/ is not inside a database folder)",
+    );
+    expect(existsSync(freshDir) ? readdirSync(freshDir) : []).toEqual([]);
+    // Over a database that is there, with --replace: the database stays where and as it was.
+    const replaceEnv = { SESSION_SECRET: secret, DATA_DIR: dataDir };
+    const before = readdirSync(dataDir).sort();
+    const over = await cli(["restore", "--from", foreign, "--replace"], replaceEnv);
+    expect(over.code).toBe(1);
+    expect(over.stderr).toMatch(/^kpi-id: refused \(backup\.foreign_archive\): [^\n]+$/);
+    expect(readdirSync(dataDir).sort()).toEqual(before);
+    // The retry with the real backup is not refused by anything the failed one left.
+    const retry = await cli(["restore", "--from", backupFile], env);
+    expect(retry.stderr).toBe("");
+    expect(retry.code).toBe(0);
+    expect(readdirSync(freshDir).sort()).toEqual(["pglite"]);
+    expect(exposedPaths(freshDir)).toEqual([]);
+  }, 120_000);
 
   it("says why it cannot copy while the server holds the database", async () => {
     const { env } = await start();

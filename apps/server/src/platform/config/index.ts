@@ -181,6 +181,22 @@ function readSamlConfigOrFail(environment: Environment, publicUrl: string, sessi
 }
 
 /** Parses the environment once; throws ConfigError on the first bad value. */
+/**
+ * Where the data is (DATA_DIR, DATABASE_URL) and nothing else: backup and restore read only this, so a restore
+ * into a new DATA_DIR does not generate a session secret there first (loadConfig does, outside production).
+ */
+export function loadStorageConfig(source: Record<string, string | undefined> = process.env): {
+  dataDir: string;
+  url?: string;
+} {
+  const parsed = environmentSchema.pick({ DATA_DIR: true, DATABASE_URL: true }).safeParse(withSecretFiles(source));
+  if (!parsed.success) {
+    const [first] = parsed.error.issues;
+    throw new ConfigError(first ? formatIssue(first) : "environment: invalid");
+  }
+  return { dataDir: resolve(parsed.data.DATA_DIR), url: parsed.data.DATABASE_URL };
+}
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const parsed = environmentSchema.safeParse(withSecretFiles(source));
   if (!parsed.success) {

@@ -37,7 +37,7 @@ export function describeSecretProblem(problem: SecretProblem): string {
 export function developmentSecret(dataDir: string, name: string): string {
   const file = join(dataDir, `${name}.secret`);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(48).toString("base64url");
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);

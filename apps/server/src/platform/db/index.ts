@@ -1,8 +1,8 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
 import pg from "pg";
+import { protectDataDir, restrictTree } from "./data-dir-modes.ts";
 import { acquireLockFile } from "./lock-file.ts";
 import { type ChannelHandlers, type ChannelSubscription, listenOnPglite, listenOnPostgres } from "./notifications.ts";
 import { preparingPool } from "./prepared-statements.ts";
@@ -29,7 +29,16 @@ export interface DatabaseOptions {
    * test/support/pglite-pool.ts). Closing the handle closes it.
    */
   pglite?: PGlite;
+  /**
+   * PGlite on disk only: told the one line saying DATA_DIR's modes had to be corrected (data-dir-modes.ts);
+   * by default it goes to stderr.
+   */
+  warn?: (line: string) => void;
 }
+
+const warnOnStderr = (line: string) => {
+  process.stderr.write(`kpi-id: warning: ${line}\n`);
+};
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -124,7 +133,8 @@ export async function createMemoryPglite(loadDataDir?: Blob): Promise<PGlite> {
   return PGlite.create({ extensions, ...(loadDataDir ? { loadDataDir } : {}) });
 }
 
-async function loadPglite() {
+/** PGlite and the extensions the migrations create, loaded on first use (an instance on PostgreSQL never does). */
+export async function loadPglite() {
   // PGlite is loaded for the embedded database only: an instance on PostgreSQL never holds it (issue 41).
   const [{ PGlite }, { pg_trgm }] = await Promise.all([
     import("@electric-sql/pglite"),
@@ -134,8 +144,15 @@ async function loadPglite() {
   return { PGlite, extensions: { pg_trgm } };
 }
 
-async function openPglite(dataDir: string, loadDataDir?: Blob, open?: PGlite): Promise<DatabaseHandle> {
+async function openPglite(
+  dataDir: string,
+  loadDataDir?: Blob,
+  open?: PGlite,
+  warn: (line: string) => void = warnOnStderr,
+): Promise<DatabaseHandle> {
   let release = () => {};
+  // On disk, the files PGlite wrote with its own modes are made private again after it opens and closes.
+  let restrictWritten = () => {};
   let pglite: PGlite;
   if (open) {
     pglite = open;
@@ -143,10 +160,14 @@ async function openPglite(dataDir: string, loadDataDir?: Blob, open?: PGlite): P
     pglite = await createMemoryPglite(loadDataDir);
   } else {
     const { PGlite, extensions } = await loadPglite();
-    mkdirSync(dataDir, { recursive: true });
+    protectDataDir(dataDir, warn);
     release = acquireLockFile(join(dataDir, "pglite.lock"));
+    restrictWritten = () => {
+      restrictTree(dataDir);
+    };
     try {
       pglite = await PGlite.create(join(dataDir, "pglite"), { extensions });
+      restrictWritten();
     } catch (error) {
       release();
       throw error;
@@ -168,6 +189,7 @@ async function openPglite(dataDir: string, loadDataDir?: Blob, open?: PGlite): P
           await db.destroy();
           // Kysely closes the instance only if it ever sent a statement through it.
           if (!pglite.closed) await pglite.close();
+          restrictWritten();
         } finally {
           release();
         }
@@ -199,5 +221,5 @@ async function ping(db: Kysely<Database>): Promise<boolean> {
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) return openPostgres(options.url, options.poolMax ?? 10, options.preparedStatements ?? true);
-  return openPglite(options.dataDir, options.loadDataDir, options.pglite);
+  return openPglite(options.dataDir, options.loadDataDir, options.pglite, options.warn);
 }

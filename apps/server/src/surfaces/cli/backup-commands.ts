@@ -1,4 +1,6 @@
-import { loadConfig } from "../../platform/config/index.ts";
+import { readFileSync } from "node:fs";
+import { loadStorageConfig } from "../../platform/config/index.ts";
+import type { BackupKey, BackupOpener } from "../../platform/db/backup-encryption.ts";
 import {
   BackupRefusedError,
   backupEmbeddedDatabase,
@@ -6,9 +8,10 @@ import {
 } from "../../platform/db/embedded-backup.ts";
 import { type DatabaseHandle, openDatabase } from "../../platform/db/index.ts";
 import { DatabaseLockedError } from "../../platform/db/lock-file.ts";
+import { serverVersion } from "../../platform/release/version.ts";
 import { parseOptions, required } from "./args.ts";
 import { createOutput } from "./output.ts";
-import { CommandFailedError } from "./usage.ts";
+import { CommandFailedError, UsageError } from "./usage.ts";
 
 const runningServer = (error: DatabaseLockedError) =>
   new CommandFailedError(
@@ -21,30 +24,107 @@ const postgresBackup =
 const postgresRestore =
   "DATABASE_URL is set: restore PostgreSQL with pg_restore or from a base backup (docs/operations.md, Backups)";
 
+export interface BackupCommandIo {
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+  readStdin: () => Promise<string>;
+}
+
+/** A passphrase from a file (its final line break dropped) or standard input; never from argv or the environment. */
+async function readPassphrase(
+  options: { "passphrase-file"?: string; "passphrase-stdin"?: boolean },
+  io: BackupCommandIo,
+): Promise<string | undefined> {
+  const file = options["passphrase-file"];
+  if (file !== undefined && options["passphrase-stdin"]) {
+    throw new UsageError("--passphrase-file and --passphrase-stdin: give one of them");
+  }
+  if (options["passphrase-stdin"]) return io.readStdin();
+  if (file === undefined) return undefined;
+  try {
+    return readFileSync(file, "utf8").replace(/\r?\n$/, "");
+  } catch (error) {
+    throw new CommandFailedError(`--passphrase-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code})`);
+  }
+}
+
+const passphraseOptions = {
+  "passphrase-file": { type: "string" },
+  "passphrase-stdin": { type: "boolean" },
+} as const;
+
+async function backupKey(
+  options: { recipient?: string[]; "passphrase-file"?: string; "passphrase-stdin"?: boolean },
+  io: BackupCommandIo,
+): Promise<BackupKey | undefined> {
+  const passphrase = await readPassphrase(options, io);
+  const recipients = options.recipient ?? [];
+  if (passphrase !== undefined && recipients.length > 0) {
+    throw new UsageError("--recipient and a passphrase: encrypt with one of them");
+  }
+  if (passphrase !== undefined) return { passphrase };
+  return recipients.length > 0 ? { recipients } : undefined;
+}
+
+async function backupOpener(
+  options: { "identity-file"?: string; "passphrase-file"?: string; "passphrase-stdin"?: boolean },
+  io: BackupCommandIo,
+): Promise<BackupOpener | undefined> {
+  const passphrase = await readPassphrase(options, io);
+  const identityFile = options["identity-file"];
+  if (identityFile === undefined) return passphrase === undefined ? undefined : { passphrase };
+  if (passphrase !== undefined) throw new UsageError("--identity-file and a passphrase: give one of them");
+  let contents: string;
+  try {
+    contents = readFileSync(identityFile, "utf8");
+  } catch (error) {
+    throw new CommandFailedError(
+      `--identity-file: cannot read ${identityFile} (${(error as NodeJS.ErrnoException).code})`,
+    );
+  }
+  // age's identity files: one AGE-SECRET-KEY-1... a line, `#` comments.
+  const identities = contents
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+  return { identities };
+}
+
 /**
- * `backup --to FILE` and `restore --from FILE [--replace]` for the embedded database. They run outside the
- * usual command path: that one opens and migrates the database first, and a restore must not open it.
+ * `backup --to FILE` and `restore --from FILE [--replace]` for the embedded database, each optionally with a
+ * key (encryption: docs/operations.md, Backups). They run outside the usual command path: that one opens and
+ * migrates the database first, and a restore must not open it. Every refusal is one line with a stable code.
  */
 export async function runBackupCommand(
   argv: string[],
   env: Record<string, string | undefined>,
-  write: (line: string) => void,
+  io: BackupCommandIo,
   given?: DatabaseHandle,
 ): Promise<void> {
   const [command, ...args] = argv;
-  const config = loadConfig(env);
-  const postgres = config.database.url !== undefined;
+  const storage = loadStorageConfig(env);
+  const warn = (line: string) => io.stderr(`kpi-id: warning: ${line}`);
   try {
     if (command === "backup") {
-      const options = parseOptions(args, { to: { type: "string" } });
+      const options = parseOptions(args, {
+        to: { type: "string" },
+        recipient: { type: "string", multiple: true },
+        ...passphraseOptions,
+      });
       const file = required(options, "to");
-      if (postgres && !given) throw new BackupRefusedError(postgresBackup);
-      const database = given ?? (await openDatabase({ dataDir: config.database.dataDir }));
+      if (storage.url !== undefined && !given) throw new BackupRefusedError("backup.postgres", postgresBackup);
+      const key = await backupKey(options, io);
+      const database = given ?? (await openDatabase({ dataDir: storage.dataDir, warn }));
       try {
-        const bytes = await backupEmbeddedDatabase(database, file);
-        createOutput(options.json === true, write).result(
-          { file, bytes },
-          `Backed up the embedded database in ${config.database.dataDir} to ${file} (${bytes} bytes). ` +
+        const bytes = await backupEmbeddedDatabase(database, file, { productVersion: serverVersion, key });
+        const sealed = key
+          ? "passphrase" in key
+            ? ", encrypted with the passphrase"
+            : ", encrypted for the recipients"
+          : "";
+        createOutput(options.json === true, io.stdout).result(
+          { file, bytes, encrypted: key !== undefined },
+          `Backed up the embedded database in ${storage.dataDir} to ${file} (${bytes} bytes${sealed}). ` +
             "SESSION_SECRET is not in it: keep it separately.",
         );
       } finally {
@@ -52,19 +132,32 @@ export async function runBackupCommand(
       }
       return;
     }
-    const options = parseOptions(args, { from: { type: "string" }, replace: { type: "boolean" } });
+    const options = parseOptions(args, {
+      from: { type: "string" },
+      replace: { type: "boolean" },
+      "identity-file": { type: "string" },
+      ...passphraseOptions,
+    });
     const file = required(options, "from");
-    if (postgres) throw new BackupRefusedError(postgresRestore);
-    const { movedAside } = await restoreEmbeddedDatabase(config.database.dataDir, file, { replace: options.replace });
-    createOutput(options.json === true, write).result(
-      { file, dataDir: config.database.dataDir, movedAside },
-      `Restored ${file} into ${config.database.dataDir}.` +
+    if (storage.url !== undefined) throw new BackupRefusedError("backup.postgres", postgresRestore);
+    const opener = await backupOpener(options, io);
+    const { movedAside, manifest } = await restoreEmbeddedDatabase(storage.dataDir, file, {
+      replace: options.replace,
+      opener,
+      warn,
+    });
+    if (!manifest) {
+      warn(`${file} has no manifest (made by kpi-id 0.3.0 or older): restored without checksums to check it against`);
+    }
+    createOutput(options.json === true, io.stdout).result(
+      { file, dataDir: storage.dataDir, movedAside, madeBy: manifest?.productVersion, checked: manifest !== undefined },
+      `Restored ${file}${manifest ? ` (kpi-id ${manifest.productVersion}, ${manifest.createdAt}; every checksum matched)` : ""} into ${storage.dataDir}.` +
         (movedAside ? ` The database that was there is in ${movedAside}.` : "") +
         " Start the server: it applies any newer migrations.",
     );
   } catch (error) {
     if (error instanceof DatabaseLockedError) throw runningServer(error);
-    if (error instanceof BackupRefusedError) throw new CommandFailedError(error.message);
+    if (error instanceof BackupRefusedError) throw new CommandFailedError(`refused (${error.code}): ${error.message}`);
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { ConfigError, loadConfig } from "../../platform/config/index.ts";
 import { createPasswordHasher } from "../../platform/crypto/password.ts";
+import { usePrivateUmask } from "../../platform/db/data-dir-modes.ts";
 import { type DatabaseHandle, openDatabase } from "../../platform/db/index.ts";
 import { DatabaseLockedError } from "../../platform/db/lock-file.ts";
 import { migrate } from "../../platform/db/migrate.ts";
@@ -42,6 +43,8 @@ function findHandler(argv: string[]) {
 export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   const stdout = io.stdout ?? ((line: string) => process.stdout.write(`${line}\n`));
   const stderr = io.stderr ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Before anything is written: what the CLI creates in DATA_DIR is 0600/0700 (data-dir-modes.ts).
+  usePrivateUmask();
   if (argv.length === 0 || argv[0] === "help" || argv.includes("--help") || argv.includes("-h")) {
     stdout(usage);
     return argv.length === 0 ? 2 : 0;
@@ -62,12 +65,18 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   let database = io.database;
   try {
     if (argv[0] === "backup" || argv[0] === "restore") {
-      await runBackupCommand(argv, io.env ?? process.env, stdout, io.database);
+      const backupIo = { stdout, stderr, readStdin: io.readStdin ?? readStdin };
+      await runBackupCommand(argv, io.env ?? process.env, backupIo, io.database);
       return 0;
     }
     const { handler, rest, migrateOnly } = findHandler(argv);
     const config = loadConfig(io.env ?? process.env);
-    database ??= await openDatabase({ url: config.database.url, dataDir: config.database.dataDir, poolMax: 2 });
+    database ??= await openDatabase({
+      url: config.database.url,
+      dataDir: config.database.dataDir,
+      poolMax: 2,
+      warn: (line) => stderr(`kpi-id: warning: ${line}`),
+    });
     const applied = await migrate(database);
     const out = createOutput(rest.includes("--json") || argv.includes("--json"), stdout);
     if (migrateOnly) {

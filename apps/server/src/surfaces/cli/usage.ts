@@ -20,11 +20,16 @@ Release and health
 
 Database
   migrate                                   apply pending migrations
-  backup --to FILE                          copy the embedded database (DATA_DIR) into FILE, consistent;
-                                            the server must be stopped meanwhile (one process at a time);
+  backup --to FILE                          copy the embedded database (DATA_DIR) into FILE (0600) with a
+    [--passphrase-stdin | --passphrase-file F | --recipient age1...]
+                                            manifest of SHA-256 checksums, consistent; encrypted with age
+                                            when a passphrase or recipients are given; the server must be
+                                            stopped meanwhile (one process at a time);
                                             PostgreSQL: pg_dump or base backups (docs/operations.md)
-  restore --from FILE [--replace]           put a backup back into DATA_DIR, the server stopped;
-                                            --replace moves a database already there aside
+  restore --from FILE [--replace]           check the whole backup against its manifest, then put it back
+    [--passphrase-stdin | --passphrase-file F | --identity-file F]
+                                            into DATA_DIR (0700/0600) through a folder beside it, the server
+                                            stopped; --replace moves a database already there aside
 
 Secrets (docs/operations.md, "Rotating SESSION_SECRET")
   secrets reseal                            after a new key was put first in SESSION_SECRET: seal the

@@ -5,7 +5,7 @@ import type { Certificate, Priv, Pub } from "jkurwa";
 import { type BankSignatureFailure, type BankTrust, checkBankSignature } from "./bank-signature.ts";
 import { type BankIdEnvelope, oids, readEnvelope } from "./envelope-format.ts";
 import { gost28147Cfb, gost28147Counter } from "./gost-ctr.ts";
-import { keyEncryptionKey, leadingZeroBytes, sharedX } from "./key-agreement.ts";
+import { keyEncryptionKey, type LeadingZeros, leadingZeroBytes, sharedX } from "./key-agreement.ts";
 import { type AnswerContext, keyOnOurCurve, names, type OriginatorFailure, staticOriginatorKey } from "./originator.ts";
 
 // Opens BankID NBU's `customerCrypto`: CMS EnvelopedData for our DSTU 4145 key-agreement certificate
@@ -60,18 +60,38 @@ function originatorKey(
   return keyOnOurCurve(ours.key, originator.publicKey) ?? "unsupported_algorithm";
 }
 
+/** One step of opening an envelope, as `kpi-id bankid check-answer` prints it. */
+export interface EnvelopeStep {
+  step: string;
+  ok: boolean;
+  detail: string;
+}
+
+const originatorText = (envelope: BankIdEnvelope) =>
+  envelope.originator.kind === "originatorKey"
+    ? "dynamic agreement (ephemeral key)"
+    : `static agreement (bank's certificate by ${envelope.originator.kind})`;
+
 /**
  * The content key. ZZ drops every leading zero byte of x, as the certified libraries do (key-agreement.ts);
  * when x starts with two or more, the one-byte rule of jkurwa-based senders is tried too. The key wrap's
  * MAC tells the right one, so the second try accepts nothing the first would not have had to.
  */
-function contentKey(x: Buffer, envelope: BankIdEnvelope): Buffer {
-  try {
-    return gost_unwrap(keyEncryptionKey(x, envelope.ukm, "strip_all"), envelope.encryptedKey);
-  } catch (error) {
-    if (leadingZeroBytes(x) < 2) throw error;
-    return gost_unwrap(keyEncryptionKey(x, envelope.ukm, "strip_one"), envelope.encryptedKey);
+function contentKey(x: Buffer, envelope: BankIdEnvelope, steps: EnvelopeStep[]): Buffer {
+  const zeros = `x starts with ${leadingZeroBytes(x)} zero byte(s)`;
+  const rules: [LeadingZeros, string][] = [["strip_all", "every leading zero dropped"]];
+  if (leadingZeroBytes(x) >= 2) rules.push(["strip_one", "one leading zero dropped (jkurwa's rule)"]);
+  for (const [rule, how] of rules) {
+    try {
+      const key = gost_unwrap(keyEncryptionKey(x, envelope.ukm, rule), envelope.encryptedKey);
+      steps.push({ step: "key unwrap", ok: true, detail: `${zeros}; ${how}` });
+      return key;
+    } catch {
+      // The next rule, if any.
+    }
   }
+  steps.push({ step: "key unwrap", ok: false, detail: `${zeros}; the key wrap's checksum fails` });
+  throw new Error("the content key does not unwrap");
 }
 
 function decrypt(
@@ -80,19 +100,67 @@ function decrypt(
   trust: BankTrust,
   now: Date,
   answer: AnswerContext,
+  steps: EnvelopeStep[],
 ): Buffer | EnvelopeFailure {
   const envelope = readEnvelope(der);
+  steps.push({
+    step: "envelope",
+    ok: !!envelope,
+    detail: envelope
+      ? `EnvelopedData, kari, ${originatorText(envelope)}, ukm ${envelope.ukm ? "present" : "absent"}, content ${envelope.contentCipher}`
+      : "not a CMS EnvelopedData with one key-agreement recipient",
+  });
   if (!envelope) return "malformed";
-  if (!names(envelope.recipient, ours.certificate)) return "wrong_recipient";
+  const toUs = names(envelope.recipient, ours.certificate);
+  steps.push({ step: "recipient", ok: toUs, detail: `named by ${envelope.recipient.kind}` });
+  if (!toUs) return "wrong_recipient";
+  const algorithms = `${envelope.keyEncryptionAlgorithm}, wrap ${envelope.keyWrapAlgorithm}, content ${envelope.contentCipher}${envelope.dke ? ", own S-box" : ""}`;
+  steps.push({ step: "algorithms", ok: supported(envelope), detail: algorithms });
   if (!supported(envelope)) return "unsupported_algorithm";
   try {
     const theirs = originatorKey(envelope, ours, trust, now, answer);
+    steps.push({
+      step: "originator key",
+      ok: typeof theirs !== "string",
+      detail: typeof theirs === "string" ? theirs : `on the ${ours.key.curve.m}-bit curve`,
+    });
     if (typeof theirs === "string") return theirs;
-    const key = contentKey(sharedX(ours.key, theirs), envelope);
+    const key = contentKey(sharedX(ours.key, theirs), envelope, steps);
     return contentCiphers[envelope.contentCipher]?.(key, envelope) ?? "unsupported_algorithm";
   } catch {
     // The key unwrap's checksum fails for a key made for someone else or altered on the way.
     return "undecryptable";
+  }
+}
+
+/** Opens the envelope and says how each step went (the reader sign-in uses, step by step). */
+export function traceBankIdEnvelope(
+  customerCrypto: string,
+  ours: OurKeyAgreement,
+  trust: BankTrust,
+  now: Date,
+  answer: AnswerContext = {},
+): { result: EnvelopeResult; steps: EnvelopeStep[] } {
+  const steps: EnvelopeStep[] = [];
+  const done = (result: EnvelopeResult) => ({ result, steps });
+  const decrypted = decrypt(Buffer.from(customerCrypto, "base64"), ours, trust, now, answer, steps);
+  if (typeof decrypted === "string") return done({ ok: false, reason: decrypted });
+  const signature = checkBankSignature(decrypted, trust, now);
+  steps.push({
+    step: "bank's signature",
+    ok: signature.ok,
+    detail: signature.ok
+      ? `${signature.signer.subject.commonName ?? signature.signer.subjectDN()}, chains to a configured CA`
+      : signature.reason,
+  });
+  if (!signature.ok) return done(signature);
+  try {
+    const data: unknown = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(signature.content));
+    steps.push({ step: "content", ok: true, detail: "UTF-8 JSON" });
+    return done({ ok: true, data, signer: signature.signer });
+  } catch {
+    steps.push({ step: "content", ok: false, detail: "not UTF-8 JSON" });
+    return done({ ok: false, reason: "not_json" });
   }
 }
 
@@ -103,17 +171,5 @@ export function openBankIdEnvelope(
   now: Date,
   answer: AnswerContext = {},
 ): EnvelopeResult {
-  const decrypted = decrypt(Buffer.from(customerCrypto, "base64"), ours, trust, now, answer);
-  if (typeof decrypted === "string") return { ok: false, reason: decrypted };
-  const signature = checkBankSignature(decrypted, trust, now);
-  if (!signature.ok) return signature;
-  try {
-    return {
-      ok: true,
-      data: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(signature.content)),
-      signer: signature.signer,
-    };
-  } catch {
-    return { ok: false, reason: "not_json" };
-  }
+  return traceBankIdEnvelope(customerCrypto, ours, trust, now, answer).result;
 }

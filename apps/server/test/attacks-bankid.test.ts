@@ -113,6 +113,45 @@ describe.each(databaseKinds)("attacks on sign-in with BankID NBU (%s)", (kind) =
     });
   });
 
+  it("static agreement: refuses another bank's encryption certificate, a rogue one, and none", async () => {
+    const encryptionOf = (bank: string) => {
+      const party = standIn.pki.bankEncryption.get(bank);
+      if (!party) throw new Error(`no ${bank}`);
+      return party;
+    };
+    const staticEnvelope = (encryption: Party) =>
+      makeBankIdEnvelope({
+        data: ordinary,
+        bank: privatbank(),
+        recipient: ourCertificate(),
+        shape: { originator: "issuerAndSerialNumber", ukm: false },
+        bankEncryption: encryption,
+      });
+    // monobank's genuine encryption certificate, in an answer from privatbank (memberId 14360570).
+    const monobank = encryptionOf("monobank");
+    expect(
+      await attempt((answer) => ({
+        ...answer,
+        customerCrypto: staticEnvelope(monobank),
+        cert: monobank.certificate.as_asn1().toString("base64"),
+      })),
+    ).toEqual({ reason: "invalid_answer", session: false, audited: "bankid.envelope_originator_not_the_bank" });
+    const rogue = certificateFrom(createCertificateAuthority("Rogue CA"), "ПриватБанк", true);
+    expect(
+      await attempt((answer) => ({
+        ...answer,
+        customerCrypto: staticEnvelope(rogue),
+        cert: rogue.certificate.as_asn1().toString("base64"),
+      })),
+    ).toEqual({ reason: "invalid_answer", session: false, audited: "bankid.envelope_originator_untrusted" });
+    expect(
+      await attempt(({ cert: _dropped, ...answer }) => ({
+        ...answer,
+        customerCrypto: staticEnvelope(encryptionOf("privatbank")),
+      })),
+    ).toEqual({ reason: "invalid_answer", session: false, audited: "bankid.envelope_originator_certificate_missing" });
+  });
+
   it("refuses garbage in customerCrypto and a missing envelope, never with a 500", async () => {
     expect(await attempt((answer) => ({ ...answer, customerCrypto: "AAAA" }))).toMatchObject({
       reason: "invalid_answer",

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningBankIdStandIn, startBankIdStandIn } from "../../../sandbox/src/bankid/index.ts";
 import { createCertificateAuthority, issuePersonCertificate } from "../../../sandbox/src/diia/pki.ts";
@@ -76,5 +79,79 @@ describe("kpi-id bankid status, and the BankID certificates the doctor watches",
       "BANKID_TRUST_ANCHORS certificate 1",
     ]);
     expect(watched?.[0]?.notAfter.getTime()).toBe(standIn.pki.organisation.certificate.valid.to);
+  });
+});
+
+describe("kpi-id bankid check-answer on the committed Bouncy Castle vectors", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+  }, 180_000);
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  const vector = (folder: string, name: string) =>
+    new URL(`./vectors/bankid/${folder}/${name}`, import.meta.url).pathname;
+  const files = (folder: string) => [
+    "--key",
+    vector(folder, "recipient-key.pem"),
+    "--certificate",
+    vector(folder, "recipient.pem"),
+    "--trust",
+    vector(folder, "ca.pem"),
+  ];
+  const cli = (args: string[]) => runCliOn(database.handle, args, { env: baseEnv });
+
+  it("opens a bare customerCrypto, printing each step and nothing of the person's data", async () => {
+    const run = await cli(["bankid", "check-answer", vector("curve-431", "envelope.b64"), ...files("curve-431")]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("dynamic agreement (ephemeral key), ukm absent");
+    expect(run.stdout).toContain("on the 431-bit curve");
+    expect(run.stdout).toContain("a tax id with a valid check digit, 1 identity document(s)");
+    expect(run.stdout).toContain("The answer opened.");
+    expect(run.stdout).not.toContain("3012345670");
+    expect(run.stdout).not.toContain("КОВАЛЕНКО");
+  });
+
+  it("opens a whole answer under static agreement, and says where one fails (exit status 1)", async () => {
+    const folder = "static-issuer-serial";
+    const certificate = readFileSync(vector(folder, "originator.pem"), "utf8")
+      .replace(/-----[^-]+-----/g, "")
+      .replace(/\s+/g, "");
+    const answer = {
+      state: "ok",
+      cert: certificate,
+      customerCrypto: readFileSync(vector(folder, "envelope.b64"), "utf8").replace(/\s+/g, ""),
+      memberId: "00032129",
+      sidBi: "captured",
+    };
+    const path = join(mkdtempSync(join(tmpdir(), "kpi-id-answer-")), "answer.json");
+    writeFileSync(path, JSON.stringify(answer));
+    const opened = await cli(["bankid", "check-answer", path, ...files(folder), "--json"]);
+    expect(opened.code).toBe(0);
+    expect(opened.json()).toMatchObject({ opened: true });
+    const otherBank = await cli(["bankid", "check-answer", path, ...files(folder), "--member-id", "14360570"]);
+    expect(otherBank.code).toBe(1);
+    expect(otherBank.stdout).toContain("originator_not_the_bank");
+    expect(otherBank.stdout).toContain("The answer did not open: originator_not_the_bank.");
+    const wrongKey = await cli([
+      "bankid",
+      "check-answer",
+      path,
+      ...files(folder).slice(0, 2),
+      "--certificate",
+      vector("curve-431", "recipient.pem"),
+      "--trust",
+      vector(folder, "ca.pem"),
+    ]);
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stderr + wrongKey.stdout).toContain("BANKID_KEY: holds no key");
+  });
+
+  it("refuses to run without keys when BankID is not configured", async () => {
+    const run = await cli(["bankid", "check-answer", vector(".", "envelope.b64")]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain("--key, --certificate and --trust");
   });
 });

@@ -17,7 +17,7 @@ const bank = issuePersonCertificate(bankCa, {
   patronymic: "",
 });
 
-function keyAgreementParty(ca: Party, commonName: string): Party {
+function keyAgreementParty(ca: Party, commonName: string, organisationCode?: string): Party {
   const key = newKey();
   const name = { commonName, organizationName: "KPI ID", countryName: "UA" };
   const certificate = issueCertificate({
@@ -28,6 +28,7 @@ function keyAgreementParty(ca: Party, commonName: string): Party {
     valid: { from: Date.now() - 3600_000, to: Date.now() + 86_400_000 },
     ca: false,
     keyAgreement: true,
+    organisationCode,
   });
   return { key, certificate, name };
 }
@@ -94,6 +95,31 @@ describe("DSTU 4145 key agreement", () => {
     for (let pair = 0; pair < 30; pair++) {
       const [alice, bob] = [newKey(), newKey()];
       expect(sharedKey(alice, bob.pub(), ukm).toString("hex")).toBe(sharedKey(bob, alice.pub(), ukm).toString("hex"));
+    }
+  });
+});
+
+describe("DSTU 4145 curves beyond jkurwa's two", () => {
+  it("every polynomial-basis curve: valid keys, and both sides of an agreement agree", async () => {
+    const { sharedKey } = await import("../src/sign-in/bankid/crypto/key-agreement.ts");
+    const { supportedCurveSizes } = await import("../src/sign-in/bankid/crypto/dstu-curves.ts");
+    for (const size of supportedCurveSizes) {
+      const [alice, bob] = [newKey(`DSTU_PB_${size}`), newKey(`DSTU_PB_${size}`)];
+      expect(alice.pub().validate(), `DSTU_PB_${size}`).toBe(true);
+      expect(sharedKey(alice, bob.pub(), undefined).equals(sharedKey(bob, alice.pub(), undefined))).toBe(true);
+    }
+  });
+
+  it("the stand-in's shapes round-trip: static agreement both ways, no ukm, CFB", () => {
+    const bankEncryption = keyAgreementParty(bankCa, "Bank encryption", "00032129");
+    for (const shape of [
+      { originator: "issuerAndSerialNumber", cipher: "cfb" },
+      { originator: "subjectKeyIdentifier", ukm: false },
+      { ukm: false, cipher: "cfb" },
+    ] as const) {
+      const envelope = makeBankIdEnvelope({ data: person, bank, recipient: ours.certificate, shape, bankEncryption });
+      const answer = { certificate: bankEncryption.certificate.as_asn1().toString("base64"), memberId: "00032129" };
+      expect(openBankIdEnvelope(envelope, ours, trust, now, answer)).toMatchObject({ ok: true, data: person });
     }
   });
 });

@@ -1,4 +1,5 @@
 /// <reference types="@kpi-id/server/dstu-modules" />
+import "@kpi-id/server/dstu-curves";
 import { createCertificateAuthority, issueCertificate, newKey, type Party } from "../diia/pki.ts";
 
 /** A bank of the stand-in's list, as NBU's `/api/banks` gives it, with its signing key. */
@@ -61,6 +62,8 @@ export interface BankIdPki {
   /** The stand-in's qualified CA: it issued the banks' signing certificates and KPI ID's encryption one. */
   ca: Party;
   banks: Map<string, Party>;
+  /** Each bank's encryption certificate (keyAgreement, its ЄДРПОУ = memberId): static agreement's originator. */
+  bankEncryption: Map<string, Party>;
   /** KPI ID's organisation key and key-agreement certificate, as a qualified provider would issue them. */
   organisation: Party;
 }
@@ -69,8 +72,17 @@ const hourMs = 3600 * 1000;
 const yearMs = 365 * 24 * hourMs;
 let serial = (Math.floor(Date.now() / 1000) % 0x3fffff) + 0x400000;
 
-function issue(ca: Party, commonName: string, organizationName: string, keyAgreement: boolean, now: number): Party {
-  const key = newKey();
+interface IssueFor {
+  keyAgreement: boolean;
+  now: number;
+  /** The organisation's ЄДРПОУ code: a bank's certificates carry it, and it is the bank's memberId. */
+  organisationCode?: string;
+  curve?: string;
+}
+
+function issue(ca: Party, commonName: string, organizationName: string, options: IssueFor): Party {
+  const { keyAgreement, now, organisationCode } = options;
+  const key = newKey(options.curve);
   const name = { commonName, organizationName, countryName: "UA" };
   const certificate = issueCertificate({
     issuer: { key: ca.key, name: ca.name },
@@ -80,25 +92,52 @@ function issue(ca: Party, commonName: string, organizationName: string, keyAgree
     valid: { from: now - hourMs, to: now + 2 * yearMs },
     ca: false,
     keyAgreement,
+    organisationCode,
   });
   return { key, certificate, name };
 }
 
-let madeInThisProcess: BankIdPki | undefined;
+const madeInThisProcess = new Map<string, BankIdPki>();
+
+/** DSTU 4145 curves the stand-in can give KPI ID's encryption key (SANDBOX_BANKID_CURVE). */
+export const standInCurves = ["DSTU_PB_257", "DSTU_PB_307", "DSTU_PB_431"] as const;
+export type StandInCurve = (typeof standInCurves)[number];
 
 /**
  * The stand-in's CA, bank and organisation keys, made by the first stand-in this process starts and shared by the
- * later ones (about 0.4 s of CPU), as the Diia stand-in's are (people.ts says why).
+ * later ones (about 0.4 s of CPU), as the Diia stand-in's are (people.ts says why). KPI ID's encryption key is
+ * on `curve`, and so are the banks' encryption keys (static agreement needs one curve).
  */
-export function bankIdPki(): BankIdPki {
-  madeInThisProcess ??= createBankIdPki();
-  const { ca, banks, organisation } = madeInThisProcess;
-  return { ca, banks: new Map(banks), organisation };
+export function bankIdPki(curve: StandInCurve = "DSTU_PB_257"): BankIdPki {
+  const made = madeInThisProcess.get(curve) ?? createBankIdPki(curve);
+  madeInThisProcess.set(curve, made);
+  const { ca, banks, bankEncryption, organisation } = made;
+  return { ca, banks: new Map(banks), bankEncryption: new Map(bankEncryption), organisation };
 }
 
-function createBankIdPki(now = Date.now()): BankIdPki {
+function createBankIdPki(curve: StandInCurve, now = Date.now()): BankIdPki {
   const ca = createCertificateAuthority("BankID sandbox qualified CA", now);
-  const banks = new Map(standInBanks.map((bank) => [bank.id, issue(ca, bank.name, bank.name, false, now)]));
-  const organisation = issue(ca, "KPI ID encryption (sandbox)", "КПІ ім. Ігоря Сікорського", true, now);
-  return { ca, banks, organisation };
+  const banks = new Map(
+    standInBanks.map((bank) => [
+      bank.id,
+      issue(ca, bank.name, bank.name, { keyAgreement: false, now, organisationCode: bank.memberId }),
+    ]),
+  );
+  const bankEncryption = new Map(
+    standInBanks.map((bank) => [
+      bank.id,
+      issue(ca, `${bank.name} (шифрування)`, bank.name, {
+        keyAgreement: true,
+        now,
+        organisationCode: bank.memberId,
+        curve,
+      }),
+    ]),
+  );
+  const organisation = issue(ca, "KPI ID encryption (sandbox)", "КПІ ім. Ігоря Сікорського", {
+    keyAgreement: true,
+    now,
+    curve,
+  });
+  return { ca, banks, bankEncryption, organisation };
 }

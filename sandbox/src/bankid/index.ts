@@ -3,7 +3,15 @@ import { makeBankIdEnvelope } from "@kpi-id/server/bankid-envelope";
 import Fastify, { type FastifyReply } from "fastify";
 import jkurwa from "jkurwa";
 import type { RunningStandIn, SandboxOptions } from "../stand-in.ts";
-import { type BankIdPki, bankIdPki, logoSvg, type StandInBank, standInBanks } from "./banks.ts";
+import {
+  type BankIdPki,
+  bankIdPki,
+  logoSvg,
+  type StandInBank,
+  type StandInCurve,
+  standInBanks,
+  standInCurves,
+} from "./banks.ts";
 import { bankChooserPage, errorPage, personaPage } from "./pages.ts";
 import { type BankIdPersona, personaById } from "./personas.ts";
 
@@ -12,6 +20,8 @@ export interface BankIdStandInOptions {
   productUrl: string;
   /** 0 picks a free port. */
   port: number;
+  /** The curve of KPI ID's encryption key (and the banks'): SANDBOX_BANKID_CURVE, 257 bits by default. */
+  curve?: StandInCurve;
 }
 
 /** The resource endpoint's answer: `{state, cert, customerCrypto, memberId, sidBi}`. */
@@ -54,7 +64,7 @@ const oauthError = (reply: FastifyReply, status: number, error: string) =>
  * signed by the bank under the stand-in's CA). The product needs only the environment this returns.
  */
 export async function startBankIdStandIn(options: BankIdStandInOptions): Promise<RunningBankIdStandIn> {
-  const pki = bankIdPki();
+  const pki = bankIdPki(options.curve);
   const clientId = "kpi-id-sandbox";
   const clientSecret = randomBytes(24).toString("base64url");
   const registeredCertificate = pki.organisation.certificate.as_asn1().toString("base64");
@@ -153,7 +163,8 @@ export async function startBankIdStandIn(options: BankIdStandInOptions): Promise
     if (grant.persona.behaviour === "temporarily_unavailable") return { error: "temporarily_unavailable" };
     if (request.body?.cert !== registeredCertificate) return oauthError(reply, 400, "invalid_cert");
     const signer = pki.banks.get(grant.bank.id);
-    if (!signer || !grant.persona.data) return oauthError(reply, 400, "invalid_data");
+    const encryption = pki.bankEncryption.get(grant.bank.id);
+    if (!signer || !encryption || !grant.persona.data) return oauthError(reply, 400, "invalid_data");
     const recipient = jkurwa.Certificate.from_asn1(Buffer.from(registeredCertificate, "base64"));
     const memberId =
       grant.persona.behaviour === "wrong_member"
@@ -161,8 +172,15 @@ export async function startBankIdStandIn(options: BankIdStandInOptions): Promise
         : grant.bank.memberId;
     const answer = {
       state: "ok",
-      cert: signer.certificate.as_asn1().toString("base64"),
-      customerCrypto: makeBankIdEnvelope({ data: grant.persona.data, bank: signer, recipient }),
+      // The bank's encryption certificate: under static agreement the envelope's originator.
+      cert: encryption.certificate.as_asn1().toString("base64"),
+      customerCrypto: makeBankIdEnvelope({
+        data: grant.persona.data,
+        bank: signer,
+        recipient,
+        shape: grant.persona.envelope,
+        bankEncryption: encryption,
+      }),
       memberId,
       sidBi: randomBytes(8).toString("hex"),
     };
@@ -196,5 +214,6 @@ export async function startBankIdStandIn(options: BankIdStandInOptions): Promise
 /** The sandbox starter: a real BankID configured in the environment wins, and then nothing starts. */
 export async function startBankIdSandbox(options: SandboxOptions): Promise<RunningStandIn | undefined> {
   if (options.env.BANKID_BASE_URL) return undefined;
-  return startBankIdStandIn({ productUrl: options.productUrl, port: options.bankIdPort ?? 3004 });
+  const curve = standInCurves.find((each) => each === options.env.SANDBOX_BANKID_CURVE);
+  return startBankIdStandIn({ productUrl: options.productUrl, port: options.bankIdPort ?? 3004, curve });
 }

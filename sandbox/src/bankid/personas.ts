@@ -1,3 +1,4 @@
+import type { EnvelopeShape } from "@kpi-id/server/bankid-envelope";
 import { type DemoPerson, demoPeople } from "@kpi-id/server/seed";
 
 /**
@@ -11,6 +12,8 @@ export interface BankIdPersona {
   label: { uk: string; en: string };
   /** The bank's JSON for this person (research/bankid-nbu.md §5); absent for personas that fail before it. */
   data?: Record<string, unknown>;
+  /** How the bank encrypts the answer (default: the real sample's dynamic agreement, ukm, gamma mode). */
+  envelope?: EnvelopeShape;
   /** What the stand-in does instead of answering normally. */
   behaviour?: "access_denied" | "invalid_grant" | "wrong_member" | "temporarily_unavailable";
   expect: { outcome: "signed_in"; username: string } | { outcome: "refused"; reason: string };
@@ -54,6 +57,34 @@ export const bankIdPersonas: BankIdPersona[] = [
     },
     expect: { outcome: "signed_in", username: student.username },
   },
+  // The envelope shapes NBU's specification allows beside the default one (docs/bankid.md lists which
+  // of them independent vectors prove): same person, another way of encrypting.
+  ...(
+    [
+      [
+        "static-issuer",
+        "статична домовленість, сертифікат банку за видавцем і номером",
+        "static agreement, the bank's certificate by issuer and serial",
+        { originator: "issuerAndSerialNumber" },
+      ],
+      [
+        "static-key-id",
+        "статична домовленість за ідентифікатором ключа, без ukm",
+        "static agreement by key id, no ukm",
+        { originator: "subjectKeyIdentifier", ukm: false },
+      ],
+      ["no-ukm", "динамічна домовленість без ukm", "dynamic agreement without ukm", { ukm: false }],
+      ["cfb", "вміст у режимі CFB (ГОСТ 28147)", "content in GOST 28147 CFB mode", { cipher: "cfb" }],
+    ] as const
+  ).map(
+    ([id, uk, en, envelope]): BankIdPersona => ({
+      id,
+      label: { uk: `Олена Коваленко: ${uk}`, en: `Olena Kovalenko: ${en}` },
+      data: { type: "physical", lastName: "Коваленко", firstName: "Олена", inn: student.taxId, ...stamp },
+      envelope,
+      expect: { outcome: "signed_in", username: student.username },
+    }),
+  ),
   {
     id: "capitals",
     label: { uk: "АНДРІЙ МЕЛЬНИК: великі літери, по батькові n/a", en: "ANDRII MELNYK: capitals, middle name n/a" },

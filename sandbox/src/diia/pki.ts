@@ -26,11 +26,13 @@ function der(tag: number, content: Buffer): Buffer {
 
 // 1.2.804.2.1.1.1.11.1.4.1.1: the DRFO (RNOKPP) code of a natural person.
 const drfoOid = Buffer.from("2a862402010101 0b01040101".replace(/ /g, ""), "hex");
+// 1.2.804.2.1.1.1.11.1.4.2.1: the EDRPOU code of an organisation (a bank's, for BankID).
+const edrpouOid = Buffer.from("2a862402010101 0b01040201".replace(/ /g, ""), "hex");
 
-/** SubjectDirectoryAttributes ::= SEQUENCE OF Attribute { drfo, SET { PrintableString } }. */
-function subjectDirectoryAttributes(taxId: string): Buffer {
-  const value = der(0x31, der(0x13, Buffer.from(taxId, "ascii")));
-  return der(0x30, der(0x30, Buffer.concat([der(0x06, drfoOid), value])));
+/** SubjectDirectoryAttributes ::= SEQUENCE OF Attribute { drfo or edrpou, SET { PrintableString } }. */
+function subjectDirectoryAttributes(code: string, oid: Buffer): Buffer {
+  const value = der(0x31, der(0x13, Buffer.from(code, "ascii")));
+  return der(0x30, der(0x30, Buffer.concat([der(0x06, oid), value])));
 }
 
 const basicConstraintsCa = der(0x30, Buffer.from([0x01, 0x01, 0xff]));
@@ -52,6 +54,8 @@ interface IssueOptions {
   valid: { from: number; to: number };
   ca: boolean;
   taxId?: string;
+  /** An organisation's EDRPOU code (a bank's certificates carry it). */
+  organisationCode?: string;
   /** An encryption (Diffie-Hellman) certificate rather than a signing one. */
   keyAgreement?: boolean;
 }
@@ -62,7 +66,7 @@ function keyUsageOf(options: IssueOptions): string {
 }
 
 function extensions(options: IssueOptions): TbsCertificate["extensions"] {
-  const { issuer, subjectKey, ca, taxId } = options;
+  const { issuer, subjectKey, ca, taxId, organisationCode } = options;
   const list: TbsCertificate["extensions"] = [
     { extnID: "subjectKeyIdentifier", extnValue: der(0x04, subjectKey.pub().keyid({ hash })) },
     {
@@ -72,7 +76,12 @@ function extensions(options: IssueOptions): TbsCertificate["extensions"] {
     { extnID: "keyUsage", extnValue: Buffer.from(keyUsageOf(options), "binary"), critical: true },
   ];
   if (ca) list.push({ extnID: "basicConstraints", extnValue: basicConstraintsCa, critical: true });
-  if (taxId) list.push({ extnID: "subjectDirectoryAttributes", extnValue: subjectDirectoryAttributes(taxId) });
+  if (taxId) list.push({ extnID: "subjectDirectoryAttributes", extnValue: subjectDirectoryAttributes(taxId, drfoOid) });
+  else if (organisationCode)
+    list.push({
+      extnID: "subjectDirectoryAttributes",
+      extnValue: subjectDirectoryAttributes(organisationCode, edrpouOid),
+    });
   return list;
 }
 
@@ -101,8 +110,9 @@ export function issueCertificate(options: IssueOptions): Certificate {
   return jkurwa.Certificate.from_asn1(built.as_asn1());
 }
 
-export function newKey(): Priv {
-  return jkurwa.std_curve(curveName).keygen();
+/** A DSTU 4145 key on the sandbox's curve, or on another (the BankID vectors use 307 and 431 bits). */
+export function newKey(curve = curveName): Priv {
+  return jkurwa.std_curve(curve).keygen();
 }
 
 let nextSerial = Math.floor(Date.now() / 1000) % 0x7fffff;

@@ -23,6 +23,8 @@ export interface Bank {
 export interface ResourceAnswer {
   customerCrypto: string;
   memberId: string;
+  /** The bank's encryption certificate (base64 DER): the originator's key under static key agreement. */
+  cert?: string;
   sidBi?: string;
 }
 
@@ -147,7 +149,7 @@ export class BankIdClient {
     const customerCrypto = text(body.customerCrypto);
     const memberId = text(body.memberId) ?? (typeof body.memberId === "number" ? String(body.memberId) : undefined);
     if (!customerCrypto || !memberId) throw new AppError("bankid.failed", { reason: "bankid.malformed_answer" });
-    return { customerCrypto, memberId, sidBi: text(body.sidBi) };
+    return { customerCrypto, memberId, cert: text(body.cert), sidBi: text(body.sidBi) };
   }
 
   /** Every bank NBU lists, in its order; kept for BANKID_BANKS_CACHE_SECONDS. */

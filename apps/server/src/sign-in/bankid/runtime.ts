@@ -1,4 +1,6 @@
 /// <reference path="./crypto/bankid-modules.d.ts" />
+// Keys and certificates on any DSTU 4145 polynomial-basis curve, not only jkurwa's two.
+import "./crypto/dstu-curves.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { algos } from "gost89/lib/compat.js";
 import jkurwa, { type Certificate, type Priv } from "jkurwa";

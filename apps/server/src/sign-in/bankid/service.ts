@@ -98,7 +98,10 @@ async function personOf(runtime: BankIdRuntime, request: FastifyRequest, pending
   await keys.crls?.refreshIfDue(now);
   // The envelope is DSTU crypto (jkurwa, gost89): loaded at the first BankID answer (issue 41).
   const { openBankIdEnvelope } = await import("./crypto/envelope-reader.ts");
-  const opened = openBankIdEnvelope(answer.customerCrypto, keys.ours, keys.trust, now);
+  const opened = openBankIdEnvelope(answer.customerCrypto, keys.ours, keys.trust, now, {
+    certificate: answer.cert,
+    memberId: answer.memberId,
+  });
   if (!opened.ok) throw new AppError("bankid.failed", { reason: `bankid.envelope_${opened.reason}` });
   return findPersonForBankId(request.server.db, readBankPerson(opened.data));
 }

@@ -166,6 +166,11 @@ BankID NBU
   bankid status                             check the configuration, the encryption certificate
                                             (validity, keyAgreement only, matches the key), the
                                             qualified CAs, and that NBU's node answers its bank list
+  bankid check-answer FILE [--key F] [--key-password-stdin] [--certificate F] [--trust F]...
+        [--originator F] [--member-id ID] [--at DATE]
+                                            open a captured resource answer (its JSON or the base64
+                                            customerCrypto) step by step with the configured key and
+                                            CAs, or these files; exit status 0 when it opened
 
 Every command takes --json for machine-readable output. Configuration comes from
 the environment (DATABASE_URL or DATA_DIR), as for the server.`;

@@ -1,8 +1,10 @@
 // Step 2 of regenerate.sh: encrypts the bank's SignedData to the recipient's DSTU 4145 key as BankID NBU does,
-// with Bouncy Castle's primitives only (independent of jkurwa/gost89 and of KPI ID's TypeScript):
-// ephemeral DSTU 4145 key on the recipient's curve, cofactor Diffie-Hellman (ECDHCBasicAgreement),
-// GOST 34.311 KDF over ZZ || 00000001 || SharedInfo, GOST 28147 key wrap (MAC, CFB, reverse, CFB with the
-// fixed IV), GOST 28147 gamma mode (GOFBBlockCipher) for the content, all with the DSTU default S-box (DKE 1).
+// with Bouncy Castle's primitives only (independent of jkurwa/gost89 and of KPI ID's TypeScript), in the shape
+// one vector folder asks for: an ephemeral DSTU 4145 key on the recipient's curve (dynamic agreement) or the
+// bank's static encryption key named by issuer and serial number or by subject key id; cofactor
+// Diffie-Hellman (ECDHCBasicAgreement); the GOST 34.311 KDF over ZZ || 00000001 || SharedInfo, with or without
+// ukm; the GOST 28147 key wrap (MAC, CFB, reverse, CFB with the fixed IV); GOST 28147 gamma mode
+// (GOFBBlockCipher) or CFB (CFBBlockCipher) for the content; all with the DSTU default S-box (DKE 1).
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
 import java.nio.file.Files;
@@ -80,36 +82,73 @@ public class BankIdEnvelope {
     return stream(new CFBBlockCipher(new GOST28147Engine(), 64), kek, WRAP_IV, reverse(ivAndFirst));
   }
 
+  /** Leading zero bytes of the field-sized x. */
+  static int leadingZeros(byte[] x) {
+    int count = 0;
+    while (count < x.length && x[count] == 0) count++;
+    return count;
+  }
+
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
+    // The shape (written by make-inputs.ts): curve OID, ukm yes|no, originator key|issuer|keyid,
+    // content cipher ctr|cfb, wanted leading zero bytes of x (any|0|1|2), ZZ rule all|one.
+    String[] shape = Files.readString(dir.resolve(".work-shape.txt")).trim().split(" ");
+    String curveOid = shape[0];
+    boolean withUkm = shape[1].equals("yes");
+    String originatorKind = shape[2];
+    String cipherMode = shape[3];
+    String wantedZeros = shape[4];
+    boolean stripAll = shape[5].equals("all");
+
     byte[] signed = Files.readAllBytes(dir.resolve(".work-signed.der"));
     byte[] recipientLe = HexFormat.of().parseHex(Files.readString(dir.resolve(".work-recipient-pub.hex")).trim());
     byte[] ski = HexFormat.of().parseHex(Files.readString(dir.resolve(".work-recipient-ski.hex")).trim());
 
-    // DSTU_PB_257: the curve of the sandbox's keys, 1.2.804.2.1.1.1.1.3.1.1.2.6.
-    ECDomainParameters curve = DSTU4145NamedCurves.getByOID(new ASN1ObjectIdentifier("1.2.804.2.1.1.1.1.3.1.1.2.6"));
+    ECDomainParameters curve = DSTU4145NamedCurves.getByOID(new ASN1ObjectIdentifier(curveOid));
     // jkurwa's serialize(): OCTET STRING (04, length) of the little-endian compressed point.
     byte[] compressedLe = new byte[recipientLe.length - 2];
     System.arraycopy(recipientLe, 2, compressedLe, 0, compressedLe.length);
     ECPoint recipientPoint = DSTU4145PointEncoder.decodePoint(curve.getCurve(), reverse(compressedLe));
     ECPublicKeyParameters recipient = new ECPublicKeyParameters(recipientPoint, curve);
+    int fieldBytes = (curve.getCurve().getFieldSize() + 7) / 8;
 
-    ECKeyPairGenerator generator = new ECKeyPairGenerator();
-    generator.init(new ECKeyGenerationParameters(curve, random));
-    AsymmetricCipherKeyPair ephemeral = generator.generateKeyPair();
-    ECDHCBasicAgreement agreement = new ECDHCBasicAgreement();
-    agreement.init(ephemeral.getPrivate());
-    BigInteger x = agreement.calculateAgreement(recipient);
-    byte[] zzFixed = BigIntegers.asUnsignedByteArray((curve.getCurve().getFieldSize() + 7) / 8, x);
-    // The DSTU CMS profile drops one leading zero byte of the shared x.
-    byte[] zz = zzFixed[0] == 0 ? java.util.Arrays.copyOfRange(zzFixed, 1, zzFixed.length) : zzFixed;
+    // Static agreement: the bank's encryption key (its certificate is originator.pem); dynamic: an
+    // ephemeral key, drawn again until x has the wanted number of leading zero bytes.
+    ECPrivateKeyParameters senderPrivate;
+    ECPoint senderPublic;
+    byte[] zzFixed;
+    while (true) {
+      if (originatorKind.equals("key")) {
+        ECKeyPairGenerator generator = new ECKeyPairGenerator();
+        generator.init(new ECKeyGenerationParameters(curve, random));
+        AsymmetricCipherKeyPair pair = generator.generateKeyPair();
+        senderPrivate = (ECPrivateKeyParameters) pair.getPrivate();
+        senderPublic = ((ECPublicKeyParameters) pair.getPublic()).getQ();
+      } else {
+        BigInteger d = new BigInteger(1, HexFormat.of().parseHex(Files.readString(dir.resolve(".work-bank-d.hex")).trim()));
+        senderPrivate = new ECPrivateKeyParameters(d, curve);
+        senderPublic = null;
+      }
+      ECDHCBasicAgreement agreement = new ECDHCBasicAgreement();
+      agreement.init(senderPrivate);
+      zzFixed = BigIntegers.asUnsignedByteArray(fieldBytes, agreement.calculateAgreement(recipient));
+      if (wantedZeros.equals("any") || leadingZeros(zzFixed) == Integer.parseInt(wantedZeros)) break;
+      if (!originatorKind.equals("key")) throw new IllegalStateException("a static key cannot be drawn again");
+    }
+    // ZZ: every leading zero byte dropped (cryptonite, UAPKI) or one (jkurwa).
+    int drop = stripAll ? Math.min(leadingZeros(zzFixed), zzFixed.length - 1) : (zzFixed[0] == 0 ? 1 : 0);
+    byte[] zz = java.util.Arrays.copyOfRange(zzFixed, drop, zzFixed.length);
 
-    byte[] ukm = new byte[64];
-    random.nextBytes(ukm);
+    byte[] ukm = null;
+    if (withUkm) {
+      ukm = new byte[64];
+      random.nextBytes(ukm);
+    }
     AlgorithmIdentifierLike wrapAlgorithm = new AlgorithmIdentifierLike("1.2.804.2.1.1.1.1.1.1.5");
     ASN1EncodableVector sharedInfo = new ASN1EncodableVector();
     sharedInfo.add(wrapAlgorithm.toAsn1());
-    sharedInfo.add(new DERTaggedObject(true, 0, new DEROctetString(ukm)));
+    if (ukm != null) sharedInfo.add(new DERTaggedObject(true, 0, new DEROctetString(ukm)));
     sharedInfo.add(new DERTaggedObject(true, 2, new DEROctetString(new byte[] {0, 0, 1, 0})));
     ByteArrayOutputStream kdfInput = new ByteArrayOutputStream();
     kdfInput.write(zz);
@@ -125,23 +164,41 @@ public class BankIdEnvelope {
     random.nextBytes(cek);
     byte[] contentIv = new byte[8];
     random.nextBytes(contentIv);
-    byte[] encrypted = stream(new GOFBBlockCipher(new GOST28147Engine()), cek, contentIv, signed);
+    boolean cfb = cipherMode.equals("cfb");
+    byte[] encrypted = cfb
+        ? stream(new CFBBlockCipher(new GOST28147Engine(), 64), cek, contentIv, signed)
+        : stream(new GOFBBlockCipher(new GOST28147Engine()), cek, contentIv, signed);
 
-    byte[] ephemeralLe = reverse(DSTU4145PointEncoder.encodePoint(((ECPublicKeyParameters) ephemeral.getPublic()).getQ()));
-    ASN1EncodableVector originatorKey = new ASN1EncodableVector();
-    originatorKey.add(new DERSequence(new ASN1Encodable[] {new ASN1ObjectIdentifier("1.2.804.2.1.1.1.1.3.1.1"), DERNull.INSTANCE}));
-    originatorKey.add(new DERBitString(new DEROctetString(ephemeralLe).getEncoded(ASN1Encoding.DER)));
+    ASN1Encodable originator;
+    if (originatorKind.equals("key")) {
+      byte[] senderLe = reverse(DSTU4145PointEncoder.encodePoint(senderPublic));
+      ASN1EncodableVector originatorKey = new ASN1EncodableVector();
+      originatorKey.add(new DERSequence(new ASN1Encodable[] {new ASN1ObjectIdentifier("1.2.804.2.1.1.1.1.3.1.1"), DERNull.INSTANCE}));
+      originatorKey.add(new DERBitString(new DEROctetString(senderLe).getEncoded(ASN1Encoding.DER)));
+      originator = new DERTaggedObject(false, 1, new DERSequence(originatorKey));
+    } else {
+      org.bouncycastle.asn1.x509.Certificate bank =
+          org.bouncycastle.asn1.x509.Certificate.getInstance(Files.readAllBytes(dir.resolve(".work-originator.der")));
+      if (originatorKind.equals("issuer")) {
+        originator = new DERSequence(new ASN1Encodable[] {bank.getIssuer(), bank.getSerialNumber()});
+      } else {
+        org.bouncycastle.asn1.x509.SubjectKeyIdentifier bankKeyId = org.bouncycastle.asn1.x509.SubjectKeyIdentifier.fromExtensions(
+            bank.getTBSCertificate().getExtensions());
+        originator = new DERTaggedObject(false, 0, new DEROctetString(bankKeyId.getKeyIdentifier()));
+      }
+    }
     ASN1EncodableVector kari = new ASN1EncodableVector();
     kari.add(new ASN1Integer(3));
-    kari.add(new DERTaggedObject(true, 0, new DERTaggedObject(false, 1, new DERSequence(originatorKey))));
-    kari.add(new DERTaggedObject(true, 1, new DEROctetString(ukm)));
+    kari.add(new DERTaggedObject(true, 0, originator));
+    if (ukm != null) kari.add(new DERTaggedObject(true, 1, new DEROctetString(ukm)));
     kari.add(new DERSequence(new ASN1Encodable[] {new ASN1ObjectIdentifier("1.2.804.2.1.1.1.1.3.4"), wrapAlgorithm.toAsn1()}));
     ASN1Encodable rid = new DERTaggedObject(false, 0, new DERSequence(new DEROctetString(ski)));
     kari.add(new DERSequence(new DERSequence(new ASN1Encodable[] {rid, new DEROctetString(wrap(kek, cek))})));
     ASN1EncodableVector encryptedContentInfo = new ASN1EncodableVector();
     encryptedContentInfo.add(new ASN1ObjectIdentifier("1.2.840.113549.1.7.1"));
     encryptedContentInfo.add(new DERSequence(new ASN1Encodable[] {
-      new ASN1ObjectIdentifier("1.2.804.2.1.1.1.1.1.1.2"), new DERSequence(new DEROctetString(contentIv))}));
+      new ASN1ObjectIdentifier(cfb ? "1.2.804.2.1.1.1.1.1.1.3" : "1.2.804.2.1.1.1.1.1.1.2"),
+      new DERSequence(new DEROctetString(contentIv))}));
     encryptedContentInfo.add(new DERTaggedObject(false, 0, new DEROctetString(encrypted)));
     ASN1EncodableVector enveloped = new ASN1EncodableVector();
     enveloped.add(new ASN1Integer(2));
@@ -151,6 +208,8 @@ public class BankIdEnvelope {
       new ASN1ObjectIdentifier("1.2.840.113549.1.7.3"), new DERTaggedObject(true, 0, new DERSequence(enveloped))});
     Files.writeString(dir.resolve("envelope.b64"),
       Base64.getMimeEncoder(76, "\n".getBytes()).encodeToString(contentInfo.getEncoded(ASN1Encoding.DER)) + "\n");
+    // What the test checks the shape by: x's leading zero bytes as Bouncy Castle computed them.
+    Files.writeString(dir.resolve("x-leading-zeros.txt"), leadingZeros(zzFixed) + "\n");
   }
 
   record AlgorithmIdentifierLike(String oid) {

@@ -1,8 +1,10 @@
 // Step 1 of regenerate.sh: the keys, certificates and the bank's SignedData (made with jkurwa, the library
-// the server verifies signatures with); Bouncy Castle then does everything the server's own code undoes
-// (key agreement, KDF, key wrap, counter mode: BankIdEnvelope.java).
-import { writeFileSync } from "node:fs";
+// the server verifies signatures with) for every vector folder; Bouncy Castle then does everything the
+// server's own code undoes (key agreement, KDF, key wrap, content cipher: BankIdEnvelope.java).
+import "../../../src/sign-in/bankid/crypto/dstu-curves.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Priv } from "jkurwa";
 import {
   createCertificateAuthority,
   issueCertificate,
@@ -10,30 +12,44 @@ import {
   type Party,
 } from "../../../../../sandbox/src/diia/pki.ts";
 import { signForBankId } from "../../../src/sign-in/bankid/crypto/envelope-maker.ts";
+import { type VectorShape, vectorShapes } from "./shapes.ts";
 
 const here = import.meta.dirname;
 // Valid from the vector's making to the end of 2049 (UTCTime reads later years as 19xx); the test opens it in 2030.
 const from = Date.UTC(2026, 10, 25);
 const to = Date.UTC(2049, 11, 31);
+let serial = 1001;
 
-function party(ca: Party, commonName: string, keyAgreement: boolean, serial: number): Party {
-  const key = newKey();
+function party(
+  ca: Party,
+  commonName: string,
+  options: { key?: Priv; keyAgreement: boolean; organisationCode?: string },
+): Party {
+  const key = options.key ?? newKey();
   const name = { commonName, organizationName: commonName, countryName: "UA" };
   const certificate = issueCertificate({
     issuer: { key: ca.key, name: ca.name },
     subjectKey: key,
     subjectName: name,
-    serial,
+    serial: serial++,
     valid: { from, to },
     ca: false,
-    keyAgreement,
+    keyAgreement: options.keyAgreement,
+    organisationCode: options.organisationCode,
   });
   return { key, certificate, name };
 }
 
 const ca = createCertificateAuthority("BankID vector CA", from);
-const recipient = party(ca, "KPI ID vector recipient", true, 1001);
-const bank = party(ca, "Vector bank", false, 1002);
+const recipients = new Map(
+  (["DSTU_PB_257", "DSTU_PB_307", "DSTU_PB_431"] as const).map((curve) => [
+    curve,
+    party(ca, `KPI ID vector recipient (${curve})`, { key: newKey(curve), keyAgreement: true }),
+  ]),
+);
+const bank = party(ca, "Vector bank", { keyAgreement: false, organisationCode: "00032129" });
+// The bank's encryption certificate for static agreement: the answer's `cert`.
+const bankEncryption = party(ca, "Vector bank encryption", { keyAgreement: true, organisationCode: "00032129" });
 const person = {
   type: "physical",
   lastName: "КОВАЛЕНКО",
@@ -48,15 +64,46 @@ const lines = (der: Buffer) =>
     .match(/.{1,64}/g)
     ?.join("\n") ?? "";
 
+const curveOids = {
+  DSTU_PB_257: "1.2.804.2.1.1.1.1.3.1.1.2.6",
+  DSTU_PB_307: "1.2.804.2.1.1.1.1.3.1.1.2.7",
+  DSTU_PB_431: "1.2.804.2.1.1.1.1.3.1.1.2.9",
+};
+
+function writeInputs(folder: string, shape: VectorShape): void {
+  const dir = join(here, folder);
+  mkdirSync(dir, { recursive: true });
+  const recipient = recipients.get(shape.curve);
+  if (!recipient) throw new Error(`no recipient on ${shape.curve}`);
+  writeFileSync(join(dir, "ca.pem"), `${ca.certificate.as_pem()}\n`);
+  writeFileSync(join(dir, "recipient.pem"), `${recipient.certificate.as_pem()}\n`);
+  writeFileSync(
+    join(dir, "recipient-key.pem"),
+    `-----BEGIN PRIVATE KEY-----\n${lines(recipient.key.as_asn1())}\n-----END PRIVATE KEY-----\n`,
+  );
+  writeFileSync(join(dir, ".work-signed.der"), signForBankId(person, bank));
+  writeFileSync(
+    join(dir, ".work-recipient-pub.hex"),
+    recipient.certificate.pubkey_unpack().serialize().toString("hex"),
+  );
+  const ski = recipient.certificate.extension.subjectKeyIdentifier;
+  if (!ski) throw new Error("no subjectKeyIdentifier");
+  writeFileSync(join(dir, ".work-recipient-ski.hex"), Buffer.from(ski).toString("hex"));
+  if (shape.originator !== "key") {
+    writeFileSync(join(dir, "originator.pem"), `${bankEncryption.certificate.as_pem()}\n`);
+    writeFileSync(join(dir, ".work-originator.der"), bankEncryption.certificate.as_asn1());
+    writeFileSync(join(dir, ".work-bank-d.hex"), Buffer.from(bankEncryption.key.d.buf8()).toString("hex"));
+  }
+  const args = [
+    curveOids[shape.curve],
+    shape.ukm ? "yes" : "no",
+    shape.originator,
+    shape.cipher,
+    shape.zeros,
+    shape.rule,
+  ];
+  writeFileSync(join(dir, ".work-shape.txt"), `${args.join(" ")}\n`);
+}
+
 writeFileSync(join(here, "person.json"), `${JSON.stringify(person, null, 2)}\n`);
-writeFileSync(join(here, "ca.pem"), `${ca.certificate.as_pem()}\n`);
-writeFileSync(join(here, "recipient.pem"), `${recipient.certificate.as_pem()}\n`);
-writeFileSync(
-  join(here, "recipient-key.pem"),
-  `-----BEGIN PRIVATE KEY-----\n${lines(recipient.key.as_asn1())}\n-----END PRIVATE KEY-----\n`,
-);
-writeFileSync(join(here, ".work-signed.der"), signForBankId(person, bank));
-writeFileSync(join(here, ".work-recipient-pub.hex"), recipient.certificate.pubkey_unpack().serialize().toString("hex"));
-const ski = recipient.certificate.extension.subjectKeyIdentifier;
-if (!ski) throw new Error("no subjectKeyIdentifier");
-writeFileSync(join(here, ".work-recipient-ski.hex"), Buffer.from(ski).toString("hex"));
+for (const [folder, shape] of Object.entries(vectorShapes)) writeInputs(folder, shape);

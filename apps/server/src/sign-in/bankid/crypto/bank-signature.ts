@@ -50,7 +50,8 @@ function parse(signedData: Buffer): Parsed | undefined {
   }
 }
 
-function issuerOf(certificate: Certificate, trust: BankTrust, now: Date, hops = 0): Certificate | undefined {
+/** The configured CA that issued `certificate`, when a chain of valid CAs leads from it to an anchor. */
+export function issuerOf(certificate: Certificate, trust: BankTrust, now: Date, hops = 0): Certificate | undefined {
   const anchor = trust.anchors.find((ca) => isValidAnchor(ca, now) && issuedBy(certificate, ca));
   if (anchor || hops >= maxChainLength) return anchor;
   return trust.intermediates.find(

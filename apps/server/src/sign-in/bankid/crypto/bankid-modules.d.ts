@@ -40,6 +40,7 @@ declare module "jkurwa" {
   /** A GF(2^m) element; point multiplication reads it as an integer's bits. */
   interface Field {
     buf8(): ArrayLike<number>;
+    equals(other: Field): boolean;
   }
   interface Point {
     x: Field;
@@ -51,6 +52,9 @@ declare module "jkurwa" {
   }
   interface Curve {
     m: number;
+    a: Field;
+    b: Field;
+    base: Point;
     kofactor: Field;
     /** A public key from its compressed form (big-endian bytes with "buf8"). */
     pubkey(data: Buffer, format: "buf8"): Pub;
@@ -81,4 +85,18 @@ declare module "jkurwa/lib/models/Priv.js" {
 declare module "gost89/lib/compat.js" {
   import type { StoreAlgorithms } from "jkurwa/lib/models/Priv.js";
   export function algos(): StoreAlgorithms;
+}
+
+declare module "jkurwa/lib/standard.js" {
+  /** jkurwa's named curves (name → parameters) and its cache of built curves. */
+  const standard: Record<string, unknown>;
+  export default standard;
+}
+
+declare module "gost89/lib/gost89.js" {
+  interface Gost28147 {
+    /** GOST 28147 CFB over whole blocks; the output is padded to a multiple of 8 bytes. */
+    crypt_cfb(iv: Uint8Array, clear: Uint8Array): Buffer;
+    decrypt_cfb(iv: Uint8Array, cipher: Uint8Array): Buffer;
+  }
 }

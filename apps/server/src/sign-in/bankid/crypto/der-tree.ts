@@ -1,35 +1,98 @@
-// A minimal DER tree: enough to swap one encoded element for another and
-// recompute every enclosing length. The stand-in's envelope maker needs it
-// because jkurwa's asn1.js model cannot encode a content cipher's parameters
-// (its parameters chooser is given no parent object when encoding).
+// A minimal DER reader and writer: enough for the CMS EnvelopedData shapes BankID NBU sends. jkurwa's
+// asn1.js model of it requires `ukm` and knows one content cipher, so the envelope is read and written
+// here, element by element (envelope-format.ts), and only what the reader uses is interpreted.
 
-interface Node {
+export interface DerNode {
   tag: number;
-  /** Constructed elements hold children; primitive ones hold their bytes. */
-  children?: Node[];
+  /** The element's content (without tag and length). */
   value: Buffer;
+  /** The whole element: tag, length and content. */
+  encoded: Buffer;
+  /** Constructed elements' children. */
+  children?: DerNode[];
+}
+
+export class DerError extends Error {
+  override name = "DerError";
 }
 
 function readLength(der: Buffer, at: number): { length: number; next: number } {
-  const first = der[at] ?? 0;
+  const first = der[at];
+  if (first === undefined) throw new DerError("truncated length");
   if (first < 0x80) return { length: first, next: at + 1 };
   const count = first & 0x7f;
+  // No indefinite lengths (DER) and nothing longer than 16 MB.
+  if (count === 0 || count > 3) throw new DerError("unsupported length");
   let length = 0;
-  for (let index = 0; index < count; index++) length = length * 256 + (der[at + 1 + index] ?? 0);
+  for (let index = 0; index < count; index++) {
+    const byte = der[at + 1 + index];
+    if (byte === undefined) throw new DerError("truncated length");
+    length = length * 256 + byte;
+  }
   return { length, next: at + 1 + count };
 }
 
-function parse(der: Buffer): Node[] {
-  const nodes: Node[] = [];
+/** Every element of `der`, in order; throws DerError on anything malformed. */
+export function parseDer(der: Buffer, depth = 0): DerNode[] {
+  if (depth > 32) throw new DerError("nested too deep");
+  const nodes: DerNode[] = [];
   let at = 0;
   while (at < der.length) {
     const tag = der[at] ?? 0;
+    // Multi-byte tags appear nowhere in these structures.
+    if ((tag & 0x1f) === 0x1f) throw new DerError("unsupported tag");
     const { length, next } = readLength(der, at + 1);
+    if (next + length > der.length) throw new DerError("truncated element");
     const value = der.subarray(next, next + length);
-    nodes.push((tag & 0x20) !== 0 ? { tag, value, children: parse(value) } : { tag, value });
+    const encoded = der.subarray(at, next + length);
+    nodes.push(
+      (tag & 0x20) !== 0 ? { tag, value, encoded, children: parseDer(value, depth + 1) } : { tag, value, encoded },
+    );
     at = next + length;
   }
   return nodes;
+}
+
+/** The single element `der` holds. */
+export function parseOne(der: Buffer): DerNode {
+  const nodes = parseDer(der);
+  const [node] = nodes;
+  if (!node || nodes.length !== 1) throw new DerError("expected one element");
+  return node;
+}
+
+/** The children of a constructed element with the given tag. */
+export function childrenOf(node: DerNode | undefined, tag: number): DerNode[] {
+  if (!node || node.tag !== tag || !node.children) throw new DerError(`expected tag ${tag.toString(16)}`);
+  return node.children;
+}
+
+/** A whole element (tag, length, content), checked for its tag. */
+export function elementOf(node: DerNode | undefined, tag: number): Buffer {
+  if (!node || node.tag !== tag) throw new DerError(`expected tag ${tag.toString(16)}`);
+  return node.encoded;
+}
+
+/** A primitive element's content, checked for its tag. */
+export function contentOf(node: DerNode | undefined, tag: number): Buffer {
+  if (!node || node.tag !== tag) throw new DerError(`expected tag ${tag.toString(16)}`);
+  return node.value;
+}
+
+/** An OBJECT IDENTIFIER's content as dotted text. */
+export function oidText(content: Buffer): string {
+  const parts: number[] = [];
+  let value = 0;
+  for (const byte of content) {
+    value = value * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) {
+      parts.push(value);
+      value = 0;
+    }
+  }
+  const [first = 0, ...rest] = parts;
+  const head = first < 80 ? [Math.floor(first / 40), first % 40] : [2, first - 80];
+  return [...head, ...rest].join(".");
 }
 
 function lengthBytes(length: number): Buffer {
@@ -39,24 +102,25 @@ function lengthBytes(length: number): Buffer {
   return Buffer.from([0x80 | bytes.length, ...bytes]);
 }
 
-function serialize(nodes: Node[], original: Buffer, replacement: Buffer): Buffer {
-  return Buffer.concat(
-    nodes.map((node) => {
-      const encoded = Buffer.concat([Buffer.from([node.tag]), lengthBytes(node.value.length), node.value]);
-      if (encoded.equals(original)) return replacement;
-      if (!node.children) return encoded;
-      const value = serialize(node.children, original, replacement);
-      return Buffer.concat([Buffer.from([node.tag]), lengthBytes(value.length), value]);
-    }),
-  );
-}
-
-/** The DER with each element equal to `original` replaced by `replacement`. */
-export function replaceDerElement(der: Buffer, original: Buffer, replacement: Buffer): Buffer {
-  return serialize(parse(der), original, replacement);
-}
-
 /** One DER element: tag, length, content. */
 export function derElement(tag: number, content: Buffer): Buffer {
   return Buffer.concat([Buffer.from([tag]), lengthBytes(content.length), content]);
 }
+
+/** An OBJECT IDENTIFIER element from dotted text. */
+export function derOid(dotted: string): Buffer {
+  const [first = 0, second = 0, ...rest] = dotted.split(".").map(Number);
+  const bytes: number[] = [];
+  for (const part of [first * 40 + second, ...rest]) {
+    const groups: number[] = [part & 0x7f];
+    for (let value = Math.floor(part / 128); value > 0; value = Math.floor(value / 128))
+      groups.unshift((value & 0x7f) | 0x80);
+    bytes.push(...groups);
+  }
+  return derElement(0x06, Buffer.from(bytes));
+}
+
+export const derSequence = (...elements: Buffer[]) => derElement(0x30, Buffer.concat(elements));
+export const derOctets = (content: Buffer) => derElement(0x04, content);
+export const derNull = Buffer.from([0x05, 0x00]);
+export const derInteger = (value: number) => derElement(0x02, Buffer.from([value]));

@@ -1,16 +1,16 @@
 /// <reference path="./bankid-modules.d.ts" />
+import "./dstu-curves.ts";
 import { gost_unwrap } from "gost89/lib/compat.js";
-import type { Certificate, Priv } from "jkurwa";
-import { sameBytes } from "../../../platform/crypto/tokens.ts";
+import type { Certificate, Priv, Pub } from "jkurwa";
 import { type BankSignatureFailure, type BankTrust, checkBankSignature } from "./bank-signature.ts";
-import { counterModeName, decodeEnvelope, type KeyAgreeRecipientInfo } from "./envelope-format.ts";
-import { gost28147Counter } from "./gost-ctr.ts";
-import { sharedKey } from "./key-agreement.ts";
+import { type BankIdEnvelope, oids, readEnvelope } from "./envelope-format.ts";
+import { gost28147Cfb, gost28147Counter } from "./gost-ctr.ts";
+import { keyEncryptionKey, type LeadingZeros, leadingZeroBytes, sharedX } from "./key-agreement.ts";
+import { type AnswerContext, keyOnOurCurve, names, type OriginatorFailure, staticOriginatorKey } from "./originator.ts";
 
-// Opens BankID NBU's `customerCrypto`: CMS EnvelopedData for our DSTU 4145
-// key-agreement certificate (kari), GOST 28147 gamma-mode content, inside it the
-// bank's SignedData over UTF-8 JSON. Only the layout real envelopes use is
-// accepted (an ephemeral originator key; see research/bankid-nbu.md §3.1).
+// Opens BankID NBU's `customerCrypto`: CMS EnvelopedData for our DSTU 4145 key-agreement certificate
+// (kari: dynamic agreement with an ephemeral key, or static with the bank's encryption certificate; ukm
+// optional), GOST 28147 gamma or CFB content; inside it the bank's SignedData over UTF-8 JSON.
 
 export type EnvelopeFailure =
   | "malformed"
@@ -18,6 +18,7 @@ export type EnvelopeFailure =
   | "unsupported_algorithm"
   | "undecryptable"
   | "not_json"
+  | OriginatorFailure
   | BankSignatureFailure;
 
 export type EnvelopeResult = { ok: true; data: unknown; signer: Certificate } | { ok: false; reason: EnvelopeFailure };
@@ -27,50 +28,139 @@ export interface OurKeyAgreement {
   certificate: Certificate;
 }
 
-function addressedToUs(info: KeyAgreeRecipientInfo, ours: Certificate): boolean {
-  const rid = info.recipientEncryptedKeys[0]?.rid;
-  if (info.recipientEncryptedKeys.length !== 1 || !rid) return false;
-  if (rid.type === "rKeyId") {
-    const ourId = ours.extension.subjectKeyIdentifier;
-    return !!ourId && !!rid.value.subjectKeyIdentifier && sameBytes(ourId, Buffer.from(rid.value.subjectKeyIdentifier));
+export type { AnswerContext };
+
+const contentCiphers: Record<string, (key: Buffer, envelope: BankIdEnvelope) => Buffer> = {
+  [oids.gost28147Counter]: (key, { iv, encryptedContent }) => gost28147Counter({ key, iv, data: encryptedContent }),
+  [oids.gost28147Cfb]: (key, { iv, encryptedContent }) => gost28147Cfb({ key, iv, data: encryptedContent }, "decrypt"),
+};
+
+function supported(envelope: BankIdEnvelope): boolean {
+  return (
+    envelope.keyEncryptionAlgorithm === oids.cofactorDhGost34311Kdf &&
+    envelope.keyWrapAlgorithm === oids.gost28147CfbWrap &&
+    contentCiphers[envelope.contentCipher] !== undefined &&
+    envelope.iv.length === 8 &&
+    // Only the default S-box (DKE №1), which every sample and client uses.
+    envelope.dke === undefined
+  );
+}
+
+function originatorKey(
+  envelope: BankIdEnvelope,
+  ours: OurKeyAgreement,
+  trust: BankTrust,
+  now: Date,
+  answer: AnswerContext,
+): Pub | EnvelopeFailure {
+  const { originator } = envelope;
+  if (originator.kind !== "originatorKey") return staticOriginatorKey(originator, answer, ours.key, trust, now);
+  if (originator.algorithm !== oids.dstu4145le) return "unsupported_algorithm";
+  // An ephemeral key has no curve of its own (parameters NULL): it is on the recipient's.
+  return keyOnOurCurve(ours.key, originator.publicKey) ?? "unsupported_algorithm";
+}
+
+/** One step of opening an envelope, as `kpi-id bankid check-answer` prints it. */
+export interface EnvelopeStep {
+  step: string;
+  ok: boolean;
+  detail: string;
+}
+
+const originatorText = (envelope: BankIdEnvelope) =>
+  envelope.originator.kind === "originatorKey"
+    ? "dynamic agreement (ephemeral key)"
+    : `static agreement (bank's certificate by ${envelope.originator.kind})`;
+
+/**
+ * The content key. ZZ drops every leading zero byte of x, as the certified libraries do (key-agreement.ts);
+ * when x starts with two or more, the one-byte rule of jkurwa-based senders is tried too. The key wrap's
+ * MAC tells the right one, so the second try accepts nothing the first would not have had to.
+ */
+function contentKey(x: Buffer, envelope: BankIdEnvelope, steps: EnvelopeStep[]): Buffer {
+  const zeros = `x starts with ${leadingZeroBytes(x)} zero byte(s)`;
+  const rules: [LeadingZeros, string][] = [["strip_all", "every leading zero dropped"]];
+  if (leadingZeroBytes(x) >= 2) rules.push(["strip_one", "one leading zero dropped (jkurwa's rule)"]);
+  for (const [rule, how] of rules) {
+    try {
+      const key = gost_unwrap(keyEncryptionKey(x, envelope.ukm, rule), envelope.encryptedKey);
+      steps.push({ step: "key unwrap", ok: true, detail: `${zeros}; ${how}` });
+      return key;
+    } catch {
+      // The next rule, if any.
+    }
   }
-  return rid.value.serialNumber?.toString(16) === ours.serial.toString(16);
+  steps.push({ step: "key unwrap", ok: false, detail: `${zeros}; the key wrap's checksum fails` });
+  throw new Error("the content key does not unwrap");
 }
 
-function originatorKey(info: KeyAgreeRecipientInfo, ours: OurKeyAgreement) {
-  const publicKey = info.originator.type === "originatorKey" ? info.originator.value.publicKey?.data : undefined;
-  // The bit string holds an OCTET STRING (04, length) of the little-endian compressed point.
-  if (!publicKey || publicKey.length < 3 || publicKey[0] !== 0x04) return undefined;
-  const bigEndian = Buffer.concat([Buffer.from([0]), Buffer.from(publicKey.subarray(2)).reverse()]);
-  return ours.key.curve.pubkey(bigEndian, "buf8");
-}
-
-function decrypt(der: Buffer, ours: OurKeyAgreement): Buffer | EnvelopeFailure {
-  const envelope = decodeEnvelope(der);
-  const recipient = envelope?.content.recipientInfos;
-  if (!envelope || recipient?.length !== 1 || recipient[0]?.type !== "kari") return "malformed";
-  const info = recipient[0].value;
-  if (!addressedToUs(info, ours.certificate)) return "wrong_recipient";
-  const content = envelope.content.encryptedContentInfo;
-  const cipher = content.contentEncryptionAlgorithm.parameters;
-  if (
-    cipher.type !== "params" ||
-    info.keyEncryptionAlgorithm.algorithm !== "dhSinglePass-cofactorDH-gost34311kdf" ||
-    info.keyEncryptionAlgorithm.parameters.algorithm !== "Gost28147-cfb-wrap" ||
-    content.contentEncryptionAlgorithm.algorithm !== counterModeName ||
-    cipher.value.dke
-  )
-    return "unsupported_algorithm";
+function decrypt(
+  der: Buffer,
+  ours: OurKeyAgreement,
+  trust: BankTrust,
+  now: Date,
+  answer: AnswerContext,
+  steps: EnvelopeStep[],
+): Buffer | EnvelopeFailure {
+  const envelope = readEnvelope(der);
+  steps.push({
+    step: "envelope",
+    ok: !!envelope,
+    detail: envelope
+      ? `EnvelopedData, kari, ${originatorText(envelope)}, ukm ${envelope.ukm ? "present" : "absent"}, content ${envelope.contentCipher}`
+      : "not a CMS EnvelopedData with one key-agreement recipient",
+  });
+  if (!envelope) return "malformed";
+  const toUs = names(envelope.recipient, ours.certificate);
+  steps.push({ step: "recipient", ok: toUs, detail: `named by ${envelope.recipient.kind}` });
+  if (!toUs) return "wrong_recipient";
+  const algorithms = `${envelope.keyEncryptionAlgorithm}, wrap ${envelope.keyWrapAlgorithm}, content ${envelope.contentCipher}${envelope.dke ? ", own S-box" : ""}`;
+  steps.push({ step: "algorithms", ok: supported(envelope), detail: algorithms });
+  if (!supported(envelope)) return "unsupported_algorithm";
   try {
-    const theirKey = originatorKey(info, ours);
-    const wrapped = info.recipientEncryptedKeys[0]?.encryptedKey;
-    if (!theirKey || !wrapped) return "unsupported_algorithm";
-    const keyEncryptionKey = sharedKey(ours.key, theirKey, info.ukm);
-    const contentKey = gost_unwrap(keyEncryptionKey, wrapped);
-    return gost28147Counter({ key: contentKey, iv: cipher.value.iv, data: content.encryptedContent });
+    const theirs = originatorKey(envelope, ours, trust, now, answer);
+    steps.push({
+      step: "originator key",
+      ok: typeof theirs !== "string",
+      detail: typeof theirs === "string" ? theirs : `on the ${ours.key.curve.m}-bit curve`,
+    });
+    if (typeof theirs === "string") return theirs;
+    const key = contentKey(sharedX(ours.key, theirs), envelope, steps);
+    return contentCiphers[envelope.contentCipher]?.(key, envelope) ?? "unsupported_algorithm";
   } catch {
     // The key unwrap's checksum fails for a key made for someone else or altered on the way.
     return "undecryptable";
+  }
+}
+
+/** Opens the envelope and says how each step went (the reader sign-in uses, step by step). */
+export function traceBankIdEnvelope(
+  customerCrypto: string,
+  ours: OurKeyAgreement,
+  trust: BankTrust,
+  now: Date,
+  answer: AnswerContext = {},
+): { result: EnvelopeResult; steps: EnvelopeStep[] } {
+  const steps: EnvelopeStep[] = [];
+  const done = (result: EnvelopeResult) => ({ result, steps });
+  const decrypted = decrypt(Buffer.from(customerCrypto, "base64"), ours, trust, now, answer, steps);
+  if (typeof decrypted === "string") return done({ ok: false, reason: decrypted });
+  const signature = checkBankSignature(decrypted, trust, now);
+  steps.push({
+    step: "bank's signature",
+    ok: signature.ok,
+    detail: signature.ok
+      ? `${signature.signer.subject.commonName ?? signature.signer.subjectDN()}, chains to a configured CA`
+      : signature.reason,
+  });
+  if (!signature.ok) return done(signature);
+  try {
+    const data: unknown = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(signature.content));
+    steps.push({ step: "content", ok: true, detail: "UTF-8 JSON" });
+    return done({ ok: true, data, signer: signature.signer });
+  } catch {
+    steps.push({ step: "content", ok: false, detail: "not UTF-8 JSON" });
+    return done({ ok: false, reason: "not_json" });
   }
 }
 
@@ -79,18 +169,7 @@ export function openBankIdEnvelope(
   ours: OurKeyAgreement,
   trust: BankTrust,
   now: Date,
+  answer: AnswerContext = {},
 ): EnvelopeResult {
-  const decrypted = decrypt(Buffer.from(customerCrypto, "base64"), ours);
-  if (typeof decrypted === "string") return { ok: false, reason: decrypted };
-  const signature = checkBankSignature(decrypted, trust, now);
-  if (!signature.ok) return signature;
-  try {
-    return {
-      ok: true,
-      data: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(signature.content)),
-      signer: signature.signer,
-    };
-  } catch {
-    return { ok: false, reason: "not_json" };
-  }
+  return traceBankIdEnvelope(customerCrypto, ours, trust, now, answer).result;
 }

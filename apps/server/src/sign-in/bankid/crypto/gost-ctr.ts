@@ -1,7 +1,7 @@
 /// <reference path="./bankid-modules.d.ts" />
 import Gost from "gost89/lib/gost89.js";
 
-// GOST 28147-89 gamma ("counter") mode, which gost89 lacks. BankID NBU encrypts
+// The two GOST 28147-89 content ciphers BankID envelopes may use. Gamma ("counter") mode, which gost89 lacks: BankID NBU encrypts
 // the person's data with it under OID 1.2.804.2.1.1.1.1.1.1.2 (named "ofb" in
 // DSTU naming, but the cipher is gamma mode: cryptonite's gost28147_init_ctr).
 // The IV is encrypted once; before each block the first 32-bit word gains C2
@@ -47,4 +47,14 @@ export function gost28147Counter({ key, iv, data, sbox }: CounterModeInput): Buf
     for (let index = offset; index < end; index++) out[index] = (data[index] ?? 0) ^ (gamma[index - offset] ?? 0);
   }
   return out;
+}
+
+/** GOST 28147-89 CFB ("гамування зі зворотним зв'язком", OID 1.2.804.2.1.1.1.1.1.1.3): gost89's own. */
+export function gost28147Cfb({ key, iv, data, sbox }: CounterModeInput, direction: "encrypt" | "decrypt"): Buffer {
+  if (key.length !== 32) throw new Error("GOST 28147 key must be 32 bytes");
+  if (iv.length !== blockBytes) throw new Error("GOST 28147 IV must be 8 bytes");
+  if (data.length === 0) return Buffer.alloc(0);
+  const cipher = Gost.init(sbox);
+  cipher.key(key);
+  return direction === "encrypt" ? cipher.crypt_cfb(iv, data) : cipher.decrypt_cfb(iv, data);
 }

@@ -23,6 +23,11 @@ function keyUsageByte(certificate: Certificate): number | undefined {
   return der && der[0] === 0x03 && der.length >= 4 ? der[3] : undefined;
 }
 
+/** Whether the certificate's keyUsage allows key agreement (a bank's encryption certificate must). */
+export function allowsKeyAgreement(certificate: Certificate): boolean {
+  return ((keyUsageByte(certificate) ?? 0) & keyAgreementBit) !== 0;
+}
+
 export function checkOrganisationCertificate(
   certificate: Certificate,
   key: Priv,

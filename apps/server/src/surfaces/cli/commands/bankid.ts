@@ -7,6 +7,7 @@ import { parseOptions } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { table } from "../output.ts";
 import { CommandFailedError } from "../usage.ts";
+import { checkAnswer } from "./bankid-check-answer.ts";
 
 function requireBankId(context: CliContext): BankIdConfig {
   const bankId = context.config.bankId;
@@ -63,4 +64,4 @@ const status: CommandHandler = async (context, args) => {
   if (problems.length > 0) throw new CommandFailedError(`BankID NBU is not ready: ${problems.join(", ")}`);
 };
 
-export const bankIdCommands: Record<string, CommandHandler> = { status };
+export const bankIdCommands: Record<string, CommandHandler> = { status, "check-answer": checkAnswer };

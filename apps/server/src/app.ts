@@ -4,6 +4,7 @@ import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifySer
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Kysely } from "kysely";
 import { ApplicationCache } from "./model/apps/cache.ts";
+import { developerMembershipRoutes } from "./model/developers/membership-routes.ts";
 import { developerPeopleRoutes } from "./model/developers/people-routes.ts";
 import { developerRoutes } from "./model/developers/routes.ts";
 import { SessionCache } from "./model/sessions/cache.ts";
@@ -211,6 +212,7 @@ export async function buildApp({
   await app.register(adminReviewRoutes);
   await app.register(developerRoutes);
   await app.register(developerPeopleRoutes);
+  await app.register(developerMembershipRoutes);
   await app.register(adminApplicationDetailRoutes);
   await app.register(adminAccessRuleRoutes);
   await app.register(adminImportRoutes);

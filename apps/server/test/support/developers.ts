@@ -1,4 +1,9 @@
-import type { DeveloperApplicationInput, DeveloperCredentials } from "@kpi-id/contracts";
+import {
+  type DeveloperApplicationInput,
+  type DeveloperCredentials,
+  type DeveloperRole,
+  developerMembershipsSchema,
+} from "@kpi-id/contracts";
 import type { FastifyInstance } from "fastify";
 import { postJson } from "./app.ts";
 import { addPerson } from "./campus.ts";
@@ -44,4 +49,26 @@ export async function registerApplication(
   const response = await postJson(app, "/api/developers/applications", input, { headers });
   if (response.statusCode !== 200) throw new Error(`registration failed: ${response.statusCode} ${response.body}`);
   return response.json();
+}
+
+/**
+ * Makes `person` a co-owner or tester the way people do it (issue 56): an owner invites them by username and
+ * they accept on their developers' page. Throws unless both steps worked.
+ */
+export async function addMember(
+  app: FastifyInstance,
+  applicationId: string,
+  role: DeveloperRole,
+  owner: { cookie: string },
+  person: { username: string; cookie: string },
+): Promise<void> {
+  const path = `/api/developers/applications/${applicationId}/${role}s`;
+  const invited = await postJson(app, path, { person: person.username }, { headers: { cookie: owner.cookie } });
+  if (invited.statusCode !== 200) throw new Error(`invitation failed: ${invited.statusCode} ${invited.body}`);
+  const mine = await app.inject({ url: "/api/developers/invitations", headers: { cookie: person.cookie } });
+  const invitation = developerMembershipsSchema.parse(mine.json()).invitations.find((each) => each.role === role);
+  if (!invitation) throw new Error(`no invitation reached ${person.username}`);
+  const accept = `/api/developers/invitations/${invitation.id}/accept`;
+  const accepted = await postJson(app, accept, {}, { headers: { cookie: person.cookie } });
+  if (accepted.statusCode !== 200) throw new Error(`acceptance failed: ${accepted.statusCode} ${accepted.body}`);
 }

@@ -1,5 +1,6 @@
 import type { DeveloperApplication, DeveloperApplicationSummary } from "@kpi-id/contracts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
+import { pendingInvitations } from "./invitations.ts";
 import { peopleOf } from "./people.ts";
 import { latestReview } from "./review.ts";
 
@@ -17,9 +18,10 @@ export function applicationSummary(row: ApplicationRow): DeveloperApplicationSum
 
 /** Everything the owner sees about the application; never the secret (only its hash is kept). */
 export async function applicationDetail(db: Db, row: ApplicationRow, viewerId: string): Promise<DeveloperApplication> {
-  const [owners, testers, review] = await Promise.all([
+  const [owners, testers, invitations, review] = await Promise.all([
     peopleOf(db, row.id, "owner", viewerId),
     peopleOf(db, row.id, "tester", viewerId),
+    pendingInvitations(db, row.id, new Date()),
     latestReview(db, row.id),
   ]);
   return {
@@ -34,6 +36,7 @@ export async function applicationDetail(db: Db, row: ApplicationRow, viewerId: s
     scopes: row.allowed_scopes,
     owners,
     testers,
+    invitations,
     review,
   };
 }

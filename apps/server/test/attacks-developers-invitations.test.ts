@@ -6,6 +6,7 @@ import {
 } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningMailStandIn } from "../../../sandbox/src/mail/index.ts";
+import { cleanUpExpired } from "../src/surfaces/maintenance/cleanup.ts";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
@@ -154,6 +155,15 @@ describe.each(databaseKinds)("attacks on developers' invitations (%s)", (kind) =
       .execute();
     const late = await post(`/api/developers/invitations/${expired?.id}/accept`, {}, tester.cookie);
     expect(late.json()).toMatchObject({ code: "developer.invitation_not_found" });
+    // The background clean-up takes expired invitations away.
+    expect((await cleanUpExpired(t.app.db, new Date()))?.expiredInvitations).toBeGreaterThanOrEqual(1);
+    expect(
+      await t.app.db
+        .selectFrom("application_invitations")
+        .select("id")
+        .where("id", "=", expired?.id ?? "")
+        .execute(),
+    ).toEqual([]);
 
     await addMember(t.app, application.id, "tester", owner, tester);
     const testing = developerMembershipsSchema.parse((await get("/api/developers/invitations", tester.cookie)).json());

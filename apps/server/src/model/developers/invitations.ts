@@ -133,3 +133,9 @@ export async function withdrawInvitation(db: Db, applicationId: string, invitati
   if (!row) throw new AppError("developer.invitation_not_found");
   return row;
 }
+
+/** The background clean-up: invitations past their expiry go (they were already shown to nobody). */
+export async function deleteExpiredInvitations(db: Db, now: Date): Promise<number> {
+  const deleted = await db.deleteFrom("application_invitations").where("expires_at", "<=", now).executeTakeFirst();
+  return Number(deleted.numDeletedRows);
+}

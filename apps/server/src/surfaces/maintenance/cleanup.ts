@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { type Kysely, sql } from "kysely";
+import { deleteExpiredInvitations } from "../../model/developers/invitations.ts";
 import { anonymiseLeavers } from "../../model/privacy/leavers.ts";
 import { type PruneCounts, pruneExpired } from "../../model/sessions/prune.ts";
 import { deleteOldImportJobs } from "../../model/users/import-jobs.ts";
@@ -16,6 +17,8 @@ export interface CleanupCounts extends PruneCounts {
   auditEvents: number;
   signInHistory: number;
   importJobs: number;
+  /** Invitations to applications of the developers' page past their 14 days. */
+  expiredInvitations: number;
   /** People who left long ago, anonymised this run (each also has its own `person_erased` audit row). */
   anonymisedPeople: number;
 }
@@ -60,6 +63,7 @@ export async function cleanUpExpired(
     const auditEvents = await deleteAuditPastRetention(trx, now, auditRetentionDays);
     const signInHistory = await deleteSignInHistoryPastRetention(trx, now, signInHistoryRetentionDays);
     const importJobs = await deleteOldImportJobs(trx, new Date(now.getTime() - importJobKeepMs));
+    const expiredInvitations = await deleteExpiredInvitations(trx, now);
     const leavers = await anonymiseLeavers(trx, now, anonymiseLeftAfterDays);
     return {
       ...pruned,
@@ -69,6 +73,7 @@ export async function cleanUpExpired(
       auditEvents,
       signInHistory,
       importJobs,
+      expiredInvitations,
       anonymisedPeople: leavers.people,
     };
   });

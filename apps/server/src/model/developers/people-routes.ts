@@ -7,7 +7,13 @@ import {
   errorBodySchema,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { audit, recordAuditEvent } from "../../platform/audit/record.ts";
+import {
+  audit,
+  countAuditEvent,
+  recordAuditEvent,
+  recordAuditEvents,
+  requestOrigin,
+} from "../../platform/audit/record.ts";
 import { requireSession } from "../sessions/current.ts";
 import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
 import { mailInvitation } from "./invitation-mail.ts";
@@ -60,27 +66,34 @@ export const developerPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
         await takeInvitationAttempt(request, userId, named);
         const sent = await invite(app.db, row.id, role, named, userId, app.clock());
         const details = { role, invitation: sent.id };
-        await audit(request, {
+        const sentEvent = {
           type: "application_invitation_sent",
           result: "success",
           userId,
           applicationId: row.id,
           details,
-        });
+        } as const;
+        // One statement either way, so whether the name reached anyone takes no longer to answer. The invitee's
+        // row (in their activity) carries neither the inviter's address nor browser: those are the inviter's.
+        const received = sent.invitee
+          ? [
+              {
+                ...sentEvent,
+                type: "application_invitation_received" as const,
+                userId: sent.invitee.id,
+                occurredAt: app.clock(),
+              },
+            ]
+          : [];
+        countAuditEvent(request, sentEvent);
+        await recordAuditEvents(app.db, [
+          { ...sentEvent, ...requestOrigin(request), occurredAt: app.clock() },
+          ...received,
+        ]);
         const mayMail = await mayMailInvitee(request, sent.invitee?.id, named);
-        if (sent.invitee) {
-          // In the invitee's activity, without the inviter's address and browser (those are the inviter's).
-          await recordAuditEvent(app.db, {
-            type: "application_invitation_received",
-            result: "success",
-            userId: sent.invitee.id,
-            applicationId: row.id,
-            occurredAt: app.clock(),
-            details,
-          });
-          const inviter = session.user.username;
-          if (mayMail)
-            mailInvitation(app, sent.invitee, { role, application: row, inviter, expiresAt: sent.expiresAt });
+        if (sent.invitee && mayMail) {
+          const facts = { role, application: row, inviter: session.user.username, expiresAt: sent.expiresAt };
+          mailInvitation(app, sent.invitee, facts);
         }
         return applicationDetail(app.db, row, userId);
       },

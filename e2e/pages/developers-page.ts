@@ -146,10 +146,11 @@ export class DevelopersPage {
     await expect(this.lifecycle).toBeVisible();
   }
 
+  /** Invites a tester (issue 56): listed as waiting until they accept on their own developers' page. */
   async addTester(person: string): Promise<void> {
     await this.page.getByTestId("testers-input").fill(person);
     await this.page.getByTestId("testers-add").click();
-    await expect(this.testersList).toContainText(person);
+    await expect(this.page.getByTestId("testers-pending")).toContainText(person);
   }
 
   /** Sends the review request; `expect: "refused"` when the server is to turn it down (the reason stays by the form). */

@@ -2,6 +2,7 @@ import type { Browser, Page, TestInfo } from "@playwright/test";
 import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
 import { ConsentPage } from "../pages/consent-page.ts";
 import { ConsolePage } from "../pages/console-page.ts";
+import { InvitationNotice } from "../pages/developers-invitations-page.ts";
 import {
   ApplicationSuspension,
   DevelopersPage,
@@ -123,6 +124,10 @@ for (const language of ["uk", "en"] as const) {
         cleanups.push(sample.stop);
         const tester = await personBrowser(browser, language, demoUsers.newcomer);
         cleanups.push(() => tester.context.close());
+        // A tester only once they accept the invitation (issue 56, developers-invitations.spec.ts).
+        const invitation = new InvitationNotice(tester.page, language);
+        await invitation.goto();
+        await invitation.answer("tester", title, "accept");
         await tester.page.goto(`${sample.site}/`);
         await tester.page.getByRole("link", { name: "Sign in with KPI ID" }).click();
         const testerConsent = new ConsentPage(tester.page, language);

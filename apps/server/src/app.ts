@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import type { Kysely } from "kysely";
 import { ApplicationCache } from "./model/apps/cache.ts";
 import { developerChangeRoutes } from "./model/developers/change-routes.ts";
+import { developerMembershipRoutes } from "./model/developers/membership-routes.ts";
 import { developerPeopleRoutes } from "./model/developers/people-routes.ts";
 import { developerRoutes } from "./model/developers/routes.ts";
 import { SessionCache } from "./model/sessions/cache.ts";
@@ -214,6 +215,7 @@ export async function buildApp({
   await app.register(developerRoutes);
   await app.register(developerPeopleRoutes);
   await app.register(developerChangeRoutes);
+  await app.register(developerMembershipRoutes);
   await app.register(adminApplicationDetailRoutes);
   await app.register(adminAccessRuleRoutes);
   await app.register(adminImportRoutes);

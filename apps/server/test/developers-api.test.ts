@@ -5,6 +5,7 @@ import { addPerson } from "./support/campus.ts";
 import { addOperator, sessionCookieOf } from "./support/console.ts";
 import { databaseKinds } from "./support/databases.ts";
 import {
+  addMember,
   addStudent,
   decideQueued,
   queuedRequestId,
@@ -35,7 +36,8 @@ describe.each(databaseKinds)("the developers' API (%s)", (kind) => {
     const created = await registerApplication(t.app, cookie);
     expect(created.secret).toMatch(/^\S{32,}$/);
     expect(created.application).toMatchObject({ lifecycle: "testing", suspended: false, title: "Розклад" });
-    expect(created.application.owners).toEqual([{ id: person.id, username: expect.any(String), you: true }]);
+    expect(created.application.owners).toEqual([{ username: expect.any(String), you: true }]);
+    expect(JSON.stringify(created.application)).not.toContain(person.id);
     const detail = await get(`/api/developers/applications/${created.application.id}`, cookie);
     expect(detail.body).not.toContain(created.secret);
     developerApplicationSchema.parse(detail.json());
@@ -100,25 +102,39 @@ describe.each(databaseKinds)("the developers' API (%s)", (kind) => {
     expect(missing.json()).toMatchObject({ code: "developer.application_not_found" });
   });
 
-  it("adds testers by username or e-mail up to 25, co-owners, and never the last owner away", async () => {
+  it("invites testers by username or e-mail up to 25, co-owners, and never the last owner away", async () => {
     const owner = await addStudent(t.app);
     const { application } = await registerApplication(t.app, owner.cookie);
     const url = `/api/developers/applications/${application.id}`;
-    for (let index = 0; index < 25; index += 1) {
+    // 23 testers from before invitations (rows that stay as they are) and two waiting invitations make 25.
+    for (let index = 0; index < 23; index += 1) {
       const tester = await addTesterRow(`tester-${application.id.slice(0, 6)}-${index}`);
-      const named = index % 2 ? tester : `${tester}@kpi.ua`;
-      expect((await post(`${url}/testers`, { person: named }, owner.cookie)).statusCode).toBe(200);
+      const { id } = await t.app.db
+        .selectFrom("users")
+        .select("id")
+        .where("username", "=", tester)
+        .executeTakeFirstOrThrow();
+      await t.app.db
+        .insertInto("application_testers")
+        .values({ application_id: application.id, user_id: id })
+        .execute();
     }
+    for (const named of [await addTesterRow(`invited-${application.id.slice(0, 6)}`), "someone@kpi.ua"]) {
+      const invited = await post(`${url}/testers`, { person: named }, owner.cookie);
+      expect(invited.statusCode).toBe(200);
+    }
+    const detail = developerApplicationSchema.parse((await get(url, owner.cookie)).json());
+    expect(detail.testers).toHaveLength(23);
+    expect(detail.invitations.map((each) => each.role)).toEqual(["tester", "tester"]);
     const extra = await addStudent(t.app, "tester");
     const over = await post(`${url}/testers`, { person: extra.username }, owner.cookie);
     expect(over.json()).toMatchObject({ code: "developer.tester_limit" });
-    const nobody = await post(`${url}/testers`, { person: "no-such-person" }, owner.cookie);
-    expect(nobody.json()).toMatchObject({ code: "developer.person_not_found" });
-    const coOwner = await post(`${url}/owners`, { person: extra.username }, owner.cookie);
-    expect(developerApplicationSchema.parse(coOwner.json()).owners).toHaveLength(2);
+    await addMember(t.app, application.id, "owner", owner, extra);
+    expect(developerApplicationSchema.parse((await get(url, owner.cookie)).json()).owners).toHaveLength(2);
     expect((await get(url, extra.cookie)).statusCode).toBe(200);
-    await post(`${url}/owners/remove`, { userId: extra.person.id }, owner.cookie);
-    const last = await post(`${url}/owners/remove`, { userId: owner.person.id }, owner.cookie);
+    await post(`${url}/owners/remove`, { username: extra.username }, owner.cookie);
+    expect((await get(url, extra.cookie)).statusCode).toBe(404);
+    const last = await post(`${url}/owners/remove`, { username: owner.username }, owner.cookie);
     expect(last.json()).toMatchObject({ code: "developer.last_owner" });
   });
 

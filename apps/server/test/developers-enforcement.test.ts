@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addOperator } from "./support/console.ts";
 import { databaseKinds } from "./support/databases.ts";
-import { addStudent, decideQueued, registerApplication } from "./support/developers.ts";
+import { addMember, addStudent, decideQueued, registerApplication } from "./support/developers.ts";
 import { openAgreeing } from "./support/ticket-consent.ts";
 
 /** Who may sign in to an application from the developers' page, by its state (issue 39), over tickets. */
@@ -34,7 +34,7 @@ describe.each(databaseKinds)("testing, review and suspension of a developer's ap
       callbackUrls: ["https://vote.example.edu/callback"],
     });
     const url = `/api/developers/applications/${application.id}`;
-    await post(`${url}/testers`, { person: tester.username }, owner.cookie);
+    await addMember(t.app, application.id, "tester", owner, tester);
 
     for (const person of [owner, tester]) {
       const redirect = await open(person.cookie, application.id);

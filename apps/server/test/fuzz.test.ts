@@ -155,6 +155,12 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
         "POST /api/developers/applications/{id}/testers/remove",
         "POST /api/developers/applications/{id}/owners",
         "POST /api/developers/applications/{id}/owners/remove",
+        // Invitations instead of adding people at once (issue 56).
+        "POST /api/developers/applications/{id}/invitations/withdraw",
+        "POST /api/developers/applications/{id}/leave",
+        "GET /api/developers/invitations",
+        "POST /api/developers/invitations/{invitation}/accept",
+        "POST /api/developers/invitations/{invitation}/decline",
         "GET /api/admin/reviews",
         "POST /api/admin/reviews/{id}",
         "POST /api/admin/applications/{id}/suspension",

@@ -95,13 +95,35 @@ export type DeveloperApplicationInput = z.input<typeof developerApplicationInput
 export const developerApplicationUpdateSchema = z.object(developerApplicationFields).partial();
 export type DeveloperApplicationUpdate = z.input<typeof developerApplicationUpdateSchema>;
 
+/**
+ * An owner or tester who accepted. Only the username: the developers' API gives out no id of another person
+ * (an id is their OpenID Connect `sub`), and owners remove a person by the username they see.
+ */
 export const developerPersonSchema = z.object({
-  /** The person's id, to remove them; only for people the owner already named. */
-  id: z.uuid(),
   username: text(),
   you: z.boolean(),
 });
 export type DeveloperPerson = z.infer<typeof developerPersonSchema>;
+
+/** Owners decide everything about an application; testers may only sign in while it is not live. */
+export const developerRoles = ["owner", "tester"] as const;
+export type DeveloperRole = (typeof developerRoles)[number];
+
+/** Days an invitation to become a co-owner or tester waits for its answer. */
+export const developerInvitationDays = 14;
+
+/**
+ * An invitation the owners sent, as they see it: what they typed, never whether anyone holds it (an unknown,
+ * disabled or shared address is listed just the same until it expires). Its id is the invitation's own.
+ */
+export const developerInvitationSchema = z.object({
+  id: z.uuid(),
+  role: z.enum(developerRoles),
+  named: text(),
+  invitedAt: text(),
+  expiresAt: text(),
+});
+export type DeveloperInvitation = z.infer<typeof developerInvitationSchema>;
 
 export const applicationReviewSchema = z.object({
   status: z.enum(["pending", "approved", "rejected"]),
@@ -136,6 +158,8 @@ export const developerApplicationSchema = developerApplicationSummarySchema.exte
   scopes: z.array(text()),
   owners: z.array(developerPersonSchema),
   testers: z.array(developerPersonSchema),
+  /** Invitations not yet answered nor expired, oldest first. */
+  invitations: z.array(developerInvitationSchema),
   review: applicationReviewSchema.nullable(),
   /** The newest change waiting for (or answered by) the operators, on an application that has gone live. */
   pendingChange: pendingChangeSchema.nullable(),
@@ -158,12 +182,41 @@ export const developerCredentialsSchema = z.object({
 });
 export type DeveloperCredentials = z.infer<typeof developerCredentialsSchema>;
 
-/** A co-owner or tester, named by username or e-mail address. */
+/** A co-owner or tester to invite, named by exact username or e-mail address. */
 export const developerPersonRequestSchema = z.object({ person: text().trim().min(1).max(254) });
 export type DeveloperPersonRequest = z.infer<typeof developerPersonRequestSchema>;
 
-export const developerPersonRemovalSchema = z.object({ userId: z.uuid() });
+/** A co-owner or tester to remove, by the username the list shows. */
+export const developerPersonRemovalSchema = z.object({ username: text().trim().min(1).max(254) });
 export type DeveloperPersonRemoval = z.infer<typeof developerPersonRemovalSchema>;
+
+export const developerInvitationWithdrawalSchema = z.object({ invitation: z.uuid() });
+export type DeveloperInvitationWithdrawal = z.infer<typeof developerInvitationWithdrawalSchema>;
+
+/** Leaving an application: as its owner (not the last) or as its tester. */
+export const developerLeaveSchema = z.object({ role: z.enum(developerRoles) });
+export type DeveloperLeave = z.infer<typeof developerLeaveSchema>;
+
+export const developerInvitationParamsSchema = z.object({ invitation: z.uuid() });
+
+/** An invitation the signed-in person received, for the notice on their developers' page. */
+export const receivedInvitationSchema = z.object({
+  id: z.uuid(),
+  role: z.enum(developerRoles),
+  title: text(),
+  titleEn: text(),
+  /** The username of the owner who invited them; empty when that owner is gone. */
+  invitedBy: text(),
+  expiresAt: text(),
+});
+export type ReceivedInvitation = z.infer<typeof receivedInvitationSchema>;
+
+/** What a person is asked to join and what they test (owned applications are in the list of their own). */
+export const developerMembershipsSchema = z.object({
+  invitations: z.array(receivedInvitationSchema),
+  testing: z.array(developerApplicationSummarySchema),
+});
+export type DeveloperMemberships = z.infer<typeof developerMembershipsSchema>;
 
 export const reviewRequestSchema = z.object({
   purpose: text().trim().min(10).max(2000),

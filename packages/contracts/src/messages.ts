@@ -118,7 +118,8 @@ export const ukErrorMessages = {
     "Ви вже маєте найбільшу дозволену кількість застосунків. Видаліть непотрібний або зверніться до адміністраторів.",
   "developer.application_not_found": "Застосунок не знайдено серед ваших.",
   "developer.tester_limit": "Застосунок у тестуванні може мати не більше 25 тестувальників.",
-  "developer.person_not_found": "Особу з таким ім'ям користувача або адресою е-пошти не знайдено.",
+  "developer.invitation_not_found": "Запрошення не знайдено: його відкликали, воно застаріло або вже має відповідь.",
+  "developer.too_many_invitations": "Забагато запрошень поспіль. Зачекайте трохи й спробуйте знову.",
   "developer.last_owner": "Застосунок повинен мати принаймні одного власника.",
   "developer.review_not_possible":
     "Зараз подати застосунок на перевірку не можна: він уже на перевірці, уже працює для всіх або призупинений.",
@@ -249,7 +250,8 @@ export const enErrorMessages = {
     "You already have as many applications as one person may. Remove one you no longer need or ask the operators.",
   "developer.application_not_found": "This application is not among yours.",
   "developer.tester_limit": "An application in testing may have at most 25 testers.",
-  "developer.person_not_found": "No person has this username or e-mail address.",
+  "developer.invitation_not_found": "No such invitation: it was withdrawn, it expired or it has been answered.",
+  "developer.too_many_invitations": "Too many invitations in a row. Wait a little and try again.",
   "developer.last_owner": "An application needs at least one owner.",
   "developer.review_not_possible":
     "The application cannot be sent for review now: it is already in review, already live, or suspended.",

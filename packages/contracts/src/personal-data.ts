@@ -53,5 +53,17 @@ export const personalDataSchema = z.object({
     saml: z.array(z.object({ serviceProvider: text(), attributes: z.array(text()), givenAt: text() })),
   }),
   securityActivity: z.array(accountActivitySchema),
+  /** Applications of the developers' page the person owns or tests, and invitations waiting for their answer. */
+  developerApplications: z.array(
+    z.object({
+      title: text(),
+      role: z.enum(["owner", "tester"]),
+      status: z.enum(["member", "invited"]),
+      /** When they became a member (null for an invitation). */
+      memberSince: nullableText,
+      /** When a waiting invitation expires (null for a member). */
+      invitationExpiresAt: nullableText,
+    }),
+  ),
 });
 export type PersonalData = z.infer<typeof personalDataSchema>;

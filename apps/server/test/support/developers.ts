@@ -1,6 +1,8 @@
 import {
   type DeveloperApplicationInput,
   type DeveloperCredentials,
+  type DeveloperRole,
+  developerMembershipsSchema,
   type ReviewDecision,
   reviewQueueSchema,
 } from "@kpi-id/contracts";
@@ -71,4 +73,26 @@ export async function decideQueued(
   const requestId = await queuedRequestId(app, adminCookie, applicationId);
   const body: ReviewDecision = { ...decision, requestId };
   return postJson(app, `/api/admin/reviews/${applicationId}`, body, { headers: { cookie: adminCookie } });
+}
+
+/**
+ * Makes `person` a co-owner or tester the way people do it (issue 56): an owner invites them by username and
+ * they accept on their developers' page. Throws unless both steps worked.
+ */
+export async function addMember(
+  app: FastifyInstance,
+  applicationId: string,
+  role: DeveloperRole,
+  owner: { cookie: string },
+  person: { username: string; cookie: string },
+): Promise<void> {
+  const path = `/api/developers/applications/${applicationId}/${role}s`;
+  const invited = await postJson(app, path, { person: person.username }, { headers: { cookie: owner.cookie } });
+  if (invited.statusCode !== 200) throw new Error(`invitation failed: ${invited.statusCode} ${invited.body}`);
+  const mine = await app.inject({ url: "/api/developers/invitations", headers: { cookie: person.cookie } });
+  const invitation = developerMembershipsSchema.parse(mine.json()).invitations.find((each) => each.role === role);
+  if (!invitation) throw new Error(`no invitation reached ${person.username}`);
+  const accept = `/api/developers/invitations/${invitation.id}/accept`;
+  const accepted = await postJson(app, accept, {}, { headers: { cookie: person.cookie } });
+  if (accepted.statusCode !== 200) throw new Error(`acceptance failed: ${accepted.statusCode} ${accepted.body}`);
 }

@@ -2,6 +2,7 @@ import type { DeveloperApplication, DeveloperApplicationSummary } from "@kpi-id/
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { latestChange } from "./changes.ts";
 import { shownIcon } from "./icons.ts";
+import { pendingInvitations } from "./invitations.ts";
 import { peopleOf } from "./people.ts";
 import { latestReview } from "./review.ts";
 
@@ -34,9 +35,10 @@ export function reviewedValues(row: ApplicationRow) {
 
 /** Everything the owner sees about the application; never the secret (only its hash is kept). */
 export async function applicationDetail(db: Db, row: ApplicationRow, viewerId: string): Promise<DeveloperApplication> {
-  const [owners, testers, review, pendingChange] = await Promise.all([
+  const [owners, testers, invitations, review, pendingChange] = await Promise.all([
     peopleOf(db, row.id, "owner", viewerId),
     peopleOf(db, row.id, "tester", viewerId),
+    pendingInvitations(db, row.id, new Date()),
     latestReview(db, row.id),
     latestChange(db, row),
   ]);
@@ -46,6 +48,7 @@ export async function applicationDetail(db: Db, row: ApplicationRow, viewerId: s
     name: row.name,
     owners,
     testers,
+    invitations,
     review,
     pendingChange,
   };

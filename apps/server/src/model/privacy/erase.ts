@@ -4,6 +4,7 @@ import { hashToken } from "../../platform/crypto/tokens.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { revokeOidcGrants } from "../access/oidc-grants.ts";
+import { removeMembershipsOf } from "../developers/erasure.ts";
 
 /** The row's personal fields; each one not already empty counts once in `profileFields`. */
 const personalFields = [
@@ -134,11 +135,17 @@ async function anonymiseAuditRows(db: Db, userId: string): Promise<number> {
 export async function anonymisePerson(db: Db, person: User, now: Date): Promise<ErasedCounts> {
   const userId = person.id;
   const profileFields = personalFields.filter((field) => person[field] !== null && person[field] !== "").length;
+  const signIns = await endSignIns(db, userId);
+  const methods = await removeSignInMethods(db, userId);
+  const relations = await removeRelations(db, userId);
+  // Owner and tester rows count as access to applications, with the invitations (model/developers/erasure.ts).
+  const memberships = await removeMembershipsOf(db, person, now);
   const counts = {
     profileFields,
-    ...(await endSignIns(db, userId)),
-    ...(await removeSignInMethods(db, userId)),
-    ...(await removeRelations(db, userId)),
+    ...signIns,
+    ...methods,
+    ...relations,
+    applicationAccess: relations.applicationAccess + memberships,
     auditRows: await anonymiseAuditRows(db, userId),
   };
   await db

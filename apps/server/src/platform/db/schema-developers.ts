@@ -1,4 +1,4 @@
-import type { ApplicationLifecycle } from "@kpi-id/contracts";
+import type { ApplicationLifecycle, DeveloperRole } from "@kpi-id/contracts";
 import type { ColumnType, Generated } from "kysely";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -20,6 +20,18 @@ export interface ApplicationPeopleTable {
   application_id: string;
   user_id: string;
   added_at: Timestamp;
+}
+
+/** An owner's invitation to become a co-owner or tester (migration 0500); `user_id` null when nobody matched. */
+export interface ApplicationInvitationsTable {
+  id: Generated<string>;
+  application_id: string;
+  role: DeveloperRole;
+  named: string;
+  user_id: string | null;
+  invited_by: string | null;
+  invited_at: Timestamp;
+  expires_at: Timestamp;
 }
 
 export interface ApplicationReviewsTable {
@@ -73,6 +85,7 @@ export interface ApplicationIconsTable {
 export interface DeveloperTables {
   application_owners: ApplicationPeopleTable;
   application_testers: ApplicationPeopleTable;
+  application_invitations: ApplicationInvitationsTable;
   application_reviews: ApplicationReviewsTable;
   integration_failures: IntegrationFailuresTable;
   application_changes: ApplicationChangesTable;

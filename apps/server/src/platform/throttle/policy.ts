@@ -94,6 +94,25 @@ export const throttlePolicy = {
     forgetAfterSeconds: 60 * 60,
     forgetFrom: "firstFailure",
   },
+  // Invitations to an application sent by one person (developers' page): every invitation counts, ten an hour
+  // go at once, then each waits twice as long up to an hour. Nobody can try addresses and names without end.
+  invitationPerson: {
+    // The attempt is counted before the check: nine counted free, so the tenth still goes and the eleventh waits.
+    freeFailures: 9,
+    firstDelaySeconds: 60,
+    maxDelaySeconds: 60 * 60,
+    forgetAfterSeconds: 60 * 60,
+    forgetFrom: "firstFailure",
+  },
+  // Invitations to one typed name or address, whoever sends them: three an hour, so nobody is bombed with
+  // invitation mail. It only holds back invitations: the person's own sign-in and answers never count here.
+  invitationTarget: {
+    freeFailures: 2,
+    firstDelaySeconds: 5 * 60,
+    maxDelaySeconds: 60 * 60,
+    forgetAfterSeconds: 60 * 60,
+    forgetFrom: "firstFailure",
+  },
 } as const satisfies Record<string, ThrottleRule>;
 
 /** How long a browser's device cookie lasts after its last sign-in, and how many accounts it remembers. */

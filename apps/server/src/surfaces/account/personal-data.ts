@@ -1,5 +1,6 @@
 import type { PersonalData } from "@kpi-id/contracts";
 import { sql } from "kysely";
+import { developerApplicationsOf } from "../../model/developers/memberships.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { recentActivityOf } from "./activity.ts";
 import { connectedApplicationsOf } from "./applications.ts";
@@ -28,6 +29,10 @@ const labels: PersonalData["labels"] = {
   applications: { uk: "Підключені застосунки", en: "Connected applications" },
   consents: { uk: "Надані згоди", en: "Consents given" },
   securityActivity: { uk: "Дії з безпеки за останній рік", en: "Security activity of the last year" },
+  developerApplications: {
+    uk: "Застосунки, якими ви володієте або які тестуєте (і запрошення до них)",
+    en: "Applications you own or test (and invitations to them)",
+  },
 };
 
 const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
@@ -154,5 +159,6 @@ export async function personalDataOf(db: Db, userId: string, sessionId: string, 
     applications: await connectedApplicationsOf(db, userId, now),
     consents: await consentsOf(db, userId),
     securityActivity: await recentActivityOf(db, userId, now, { days: activityDays, limit: activityLimit }),
+    developerApplications: await developerApplicationsOf(db, userId, now),
   };
 }

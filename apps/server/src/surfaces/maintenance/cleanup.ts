@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { type Kysely, sql } from "kysely";
+import { deleteExpiredInvitations } from "../../model/developers/invitations.ts";
 import { anonymiseLeavers } from "../../model/privacy/leavers.ts";
 import { type PruneCounts, pruneExpired } from "../../model/sessions/prune.ts";
 import { deleteOldImportJobs } from "../../model/users/import-jobs.ts";
@@ -19,6 +20,8 @@ export interface CleanupCounts extends PruneCounts {
   importJobs: number;
   /** Ticket sign-in links that waited on the consent screen past their time. */
   ticketConsentRequests: number;
+  /** Invitations to applications of the developers' page past their 14 days. */
+  expiredInvitations: number;
   /** People who left long ago, anonymised this run (each also has its own `person_erased` audit row). */
   anonymisedPeople: number;
 }
@@ -63,6 +66,7 @@ export async function cleanUpExpired(
     const auditEvents = await deleteAuditPastRetention(trx, now, auditRetentionDays);
     const signInHistory = await deleteSignInHistoryPastRetention(trx, now, signInHistoryRetentionDays);
     const importJobs = await deleteOldImportJobs(trx, new Date(now.getTime() - importJobKeepMs));
+    const expiredInvitations = await deleteExpiredInvitations(trx, now);
     const leavers = await anonymiseLeavers(trx, now, anonymiseLeftAfterDays);
     const ticketConsentRequests = await pruneConsentRequests(trx, now);
     return {
@@ -74,6 +78,7 @@ export async function cleanUpExpired(
       signInHistory,
       importJobs,
       ticketConsentRequests,
+      expiredInvitations,
       anonymisedPeople: leavers.people,
     };
   });

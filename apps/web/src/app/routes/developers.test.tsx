@@ -1,32 +1,11 @@
-import type { DeveloperApplication, DeveloperApplications } from "@kpi-id/contracts";
+import type { DeveloperApplications } from "@kpi-id/contracts";
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { sampleDeveloperApplication as application, id } from "../../../test/developers.ts";
 import { apiError, json, mockFetch } from "../../../test/fetch-mock.ts";
 import { renderApp, student } from "../../../test/render.tsx";
 
-const id = "0b6a2b0e-7c55-4d6f-9a39-0a1a3c1f2e11";
-const application: DeveloperApplication = {
-  id,
-  name: "dev-1a2b3c",
-  title: "Розклад",
-  titleEn: "Timetable",
-  description: "",
-  descriptionEn: "",
-  iconUrl: "",
-  homePageUrl: "",
-  privacyPolicyUrl: "",
-  callbackUrls: ["http://localhost:4000/callback"],
-  redirectUris: [],
-  scopes: ["openid", "profile"],
-  lifecycle: "testing",
-  suspended: false,
-  createdAt: "2026-03-01T09:00:00.000Z",
-  owners: [{ id: "5e0c2f7a-2d3b-4c1e-8f00-000000000001", username: "student", you: true }],
-  testers: [],
-  review: null,
-  pendingChange: null,
-};
 const none: DeveloperApplications = { allowed: true, limit: 5, applications: [] };
 
 describe("the developers' page", () => {
@@ -37,6 +16,7 @@ describe("the developers' page", () => {
     mockFetch({
       "GET /user": () => json(student),
       "GET /api/developers/applications": () => json(none),
+      "GET /api/developers/invitations": () => json({ invitations: [], testing: [] }),
       "POST /api/developers/applications": async (_url, init) => {
         sent.push(JSON.parse(String(init.body)));
         return json({ application, secret: "the-one-time-secret" });
@@ -66,6 +46,7 @@ describe("the developers' page", () => {
     mockFetch({
       "GET /user": () => json(student),
       "GET /api/developers/applications": () => json({ ...none, allowed: false }),
+      "GET /api/developers/invitations": () => json({ invitations: [], testing: [] }),
     });
     renderApp("/en/developers");
     expect(await screen.findByTestId("developers-not-allowed")).toHaveTextContent(

@@ -1,9 +1,11 @@
 import {
   type DeveloperApplicationInput,
   type DeveloperApplicationUpdate,
+  type DeveloperRole,
   developerApplicationSchema,
   developerApplicationsSchema,
   developerCredentialsSchema,
+  developerMembershipsSchema,
   type IconUpload,
   iconUploadResultSchema,
   integrationHealthSchema,
@@ -56,10 +58,28 @@ export const withdrawChange = (id: string, changeId: string) =>
   postJson(`${base}/${id}/change/withdraw`, { changeId }, developerApplicationSchema);
 export const uploadIcon = (id: string, upload: IconUpload) =>
   postJson(`${base}/${id}/icon`, upload, iconUploadResultSchema);
-export const addPerson = (id: string, role: "owners" | "testers", person: string) =>
+/** An invitation: the answer is the same whether or not anyone holds the name (issue 56). */
+export const invitePerson = (id: string, role: "owners" | "testers", person: string) =>
   postJson(`${base}/${id}/${role}`, { person }, developerApplicationSchema);
-export const removePerson = (id: string, role: "owners" | "testers", userId: string) =>
-  postJson(`${base}/${id}/${role}/remove`, { userId }, developerApplicationSchema);
+export const removePerson = (id: string, role: "owners" | "testers", username: string) =>
+  postJson(`${base}/${id}/${role}/remove`, { username }, developerApplicationSchema);
+export const withdrawInvitation = (id: string, invitation: string) =>
+  postJson(`${base}/${id}/invitations/withdraw`, { invitation }, developerApplicationSchema);
+
+const invitations = "/api/developers/invitations";
+
+/** Invitations to the signed-in person and the applications they test. */
+export function useMyMemberships() {
+  return useQuery({
+    queryKey: [...developersQueryKey, "memberships"],
+    queryFn: () => apiJson(invitations, { failure: "Failed to load your invitations" }, developerMembershipsSchema),
+  });
+}
+
+export const answerInvitation = (invitation: string, answer: "accept" | "decline") =>
+  postJson(`${invitations}/${invitation}/${answer}`, {}, developerMembershipsSchema);
+export const leaveApplication = (id: string, role: DeveloperRole) =>
+  postJson(`${base}/${id}/leave`, { role }, developerMembershipsSchema);
 
 /**
  * One change on the page: the page's answers reload after it, a refusal is said in a toast, or, with

@@ -2,14 +2,19 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
-import { useMyApplications } from "../api/developers.ts";
+import { useMyApplications, useMyMemberships } from "../api/developers.ts";
 
-/** The account page's way to the developers' page, for people who may register applications or already own one. */
+/**
+ * The account page's way to the developers' page, for people who may register applications, already own one,
+ * test one or are invited to one (where they accept or decline it).
+ */
 export function DevelopersLink() {
   const { t } = useTranslation("developers");
   const language = useLanguage();
   const { data } = useMyApplications();
-  if (!data || (!data.allowed && data.applications.length === 0)) return null;
+  const memberships = useMyMemberships().data;
+  const member = !!memberships && memberships.invitations.length + memberships.testing.length > 0;
+  if (!data || (!data.allowed && data.applications.length === 0 && !member)) return null;
   return (
     <p className="text-sm">
       <Link

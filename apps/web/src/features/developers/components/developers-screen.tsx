@@ -11,6 +11,7 @@ import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { registerApplication, useDeveloperChange, useMyApplications } from "../api/developers.ts";
 import { ApplicationForm } from "./application-form.tsx";
+import { InvitationsNotice } from "./invitations-notice.tsx";
 import { LifecycleBadge } from "./lifecycle-badge.tsx";
 import { SecretOnce } from "./secret-once.tsx";
 
@@ -47,6 +48,7 @@ export function DevelopersScreen() {
           {t("notAllowed.description")}
         </Alert>
       ) : null}
+      <InvitationsNotice />
       {created ? <SecretOnce applicationId={created.application.id} secret={created.secret} /> : null}
       {data ? (
         <Card className="p-4 sm:p-6">

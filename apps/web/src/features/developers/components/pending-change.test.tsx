@@ -24,8 +24,9 @@ const live: DeveloperApplication = {
   lifecycle: "live",
   suspended: false,
   createdAt: "2026-03-01T09:00:00.000Z",
-  owners: [{ id: "5e0c2f7a-2d3b-4c1e-8f00-000000000001", username: "student", you: true }],
+  owners: [{ username: "student", you: true }],
   testers: [],
+  invitations: [],
   review: null,
   pendingChange: null,
 };

@@ -4,10 +4,15 @@ import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
-import { addPerson, removePerson, useDeveloperChange } from "../api/developers.ts";
+import { useLanguage } from "@/lib/use-language.ts";
+import { invitePerson, removePerson, useDeveloperChange, withdrawInvitation } from "../api/developers.ts";
+import { formatDay } from "./format-day.ts";
 import { DeveloperSection } from "./section.tsx";
 
-/** Testers (up to 25) or co-owners, named by exact username or e-mail address. */
+/**
+ * Testers (up to 25) or co-owners: those who accepted, the invitations waiting (withdrawable), and a form
+ * to invite one more by exact username or e-mail address. The page never says whether a name has an account.
+ */
 export function PeopleSection({
   application,
   group: role,
@@ -16,17 +21,25 @@ export function PeopleSection({
   group: "testers" | "owners";
 }) {
   const { t } = useTranslation("developers");
+  const language = useLanguage();
   const id = useId();
   const [person, setPerson] = useState("");
-  const add = useDeveloperChange(
-    (named: string) => addPerson(application.id, role, named),
-    () => setPerson(""),
+  const [invited, setInvited] = useState("");
+  const invite = useDeveloperChange(
+    (named: string) => invitePerson(application.id, role, named),
+    () => {
+      setInvited(person.trim());
+      setPerson("");
+    },
   );
-  const remove = useDeveloperChange((userId: string) => removePerson(application.id, role, userId));
+  const remove = useDeveloperChange((username: string) => removePerson(application.id, role, username));
+  const withdraw = useDeveloperChange((invitation: string) => withdrawInvitation(application.id, invitation));
   const people = role === "testers" ? application.testers : application.owners;
+  const waiting = application.invitations.filter((each) => `${each.role}s` === role);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (person.trim()) add.mutate(person.trim());
+    setInvited("");
+    if (person.trim()) invite.mutate(person.trim());
   };
   return (
     <DeveloperSection id={role} title={t(`${role}.title`, { count: people.length, limit: developerTesterLimit })}>
@@ -34,13 +47,46 @@ export function PeopleSection({
       {people.length > 0 ? (
         <ul className="divide-y divide-border rounded-lg border border-border" aria-label={t(`${role}.listLabel`)}>
           {people.map((each) => (
-            <li key={each.id} className="flex flex-wrap items-center justify-between gap-2 p-3">
-              <span className="font-medium text-foreground">
+            <li key={each.username} className="flex flex-wrap items-center justify-between gap-2 p-3">
+              <span className="font-medium break-all text-foreground">
                 {each.username}
                 {each.you ? <span className="ml-2 text-sm text-muted-foreground">{t("people.you")}</span> : null}
               </span>
-              <Button variant="outline" size="sm" onClick={() => remove.mutate(each.id)} disabled={remove.isPending}>
-                {t("people.remove")}
+              <Button
+                variant="outline"
+                size="sm"
+                onClick={() => remove.mutate(each.username)}
+                disabled={remove.isPending}
+                data-testid={`${role}-remove`}
+              >
+                {each.you ? t("people.leave") : t("people.remove")}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {waiting.length > 0 ? (
+        <ul
+          className="divide-y divide-border rounded-lg border border-dashed border-border"
+          aria-label={t("people.pendingLabel")}
+          data-testid={`${role}-pending`}
+        >
+          {waiting.map((each) => (
+            <li key={each.id} className="flex flex-wrap items-center justify-between gap-2 p-3">
+              <span className="min-w-0 space-y-0.5">
+                <span className="block font-medium break-all text-foreground">{each.named}</span>
+                <span className="block text-sm text-muted-foreground">
+                  {t("people.pending", { date: formatDay(each.expiresAt, language) })}
+                </span>
+              </span>
+              <Button
+                variant="outline"
+                size="sm"
+                onClick={() => withdraw.mutate(each.id)}
+                disabled={withdraw.isPending}
+                data-testid={`${role}-withdraw`}
+              >
+                {t("people.withdraw")}
               </Button>
             </li>
           ))}
@@ -57,10 +103,15 @@ export function PeopleSection({
             data-testid={`${role}-input`}
           />
         </div>
-        <Button type="submit" variant="outline" loading={add.isPending} data-testid={`${role}-add`}>
+        <Button type="submit" variant="outline" loading={invite.isPending} data-testid={`${role}-add`}>
           {t(`${role}.add`)}
         </Button>
       </form>
+      {invited ? (
+        <p className="text-sm text-muted-foreground" role="status" data-testid={`${role}-invited`}>
+          {t("people.invited", { person: invited })}
+        </p>
+      ) : null}
     </DeveloperSection>
   );
 }

@@ -1,0 +1,66 @@
+import { sql } from "kysely";
+import { recordAuditEvents } from "../../platform/audit/record.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
+
+/** What an erased person's applications are suspended with, in the console's application page and audit log. */
+export const noOwnerLeftReason = "developer.no_owner_left";
+
+/**
+ * An erased person leaves every application (issue 56): their owner and tester rows and the invitations to them
+ * (by their id, or naming their username or address) go. An application left without an owner is suspended (no
+ * one is left to answer for it) and an `application_suspended` row tells the operators, who find it in the
+ * console's audit log and the application's page with the reason. Answers how many rows went.
+ */
+export async function removeMembershipsOf(
+  db: Db,
+  person: Pick<User, "id" | "username" | "email">,
+  now: Date,
+): Promise<number> {
+  const names = [person.username, person.email]
+    .filter((name): name is string => !!name)
+    .map((name) => name.toLowerCase());
+  const invitations = await db
+    .deleteFrom("application_invitations")
+    .where((eb) => eb.or([eb("user_id", "=", person.id), eb(sql<string>`lower(named)`, "in", names)]))
+    .executeTakeFirst();
+  const owned = await db
+    .deleteFrom("application_owners")
+    .where("user_id", "=", person.id)
+    .returning("application_id")
+    .execute();
+  const tested = await db.deleteFrom("application_testers").where("user_id", "=", person.id).executeTakeFirst();
+  const ownerless = owned.length
+    ? await db
+        .updateTable("applications")
+        .set({ suspended_at: now, suspension_reason: noOwnerLeftReason, updated_at: now })
+        .where(
+          "id",
+          "in",
+          owned.map((row) => row.application_id),
+        )
+        .where("suspended_at", "is", null)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom("application_owners")
+                .select("application_owners.user_id")
+                .whereRef("application_owners.application_id", "=", "applications.id"),
+            ),
+          ),
+        )
+        .returning("id")
+        .execute()
+    : [];
+  await recordAuditEvents(
+    db,
+    ownerless.map((row) => ({
+      type: "application_suspended",
+      result: "success",
+      applicationId: row.id,
+      reason: noOwnerLeftReason,
+      occurredAt: now,
+      details: { via: "erasure" },
+    })),
+  );
+  return Number(invitations.numDeletedRows) + owned.length + Number(tested.numDeletedRows);
+}

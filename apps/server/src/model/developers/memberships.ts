@@ -1,0 +1,166 @@
+import { type DeveloperMemberships, developerTesterLimit, type PersonalData } from "@kpi-id/contracts";
+import { sql } from "kysely";
+import type { Db } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
+import { type ApplicationRole, peopleTables } from "./people.ts";
+import { applicationSummary } from "./view.ts";
+
+/** The person's waiting invitations (newest first) and the applications they test, for their developers' page. */
+export async function membershipsOf(db: Db, userId: string, now: Date): Promise<DeveloperMemberships> {
+  const invitations = await db
+    .selectFrom("application_invitations")
+    .innerJoin("applications", "applications.id", "application_invitations.application_id")
+    .leftJoin("users as inviter", "inviter.id", "application_invitations.invited_by")
+    .select([
+      "application_invitations.id",
+      "application_invitations.role",
+      "application_invitations.expires_at",
+      "applications.title",
+      "applications.title_en",
+      "inviter.username as invited_by",
+    ])
+    .where("application_invitations.user_id", "=", userId)
+    .where("application_invitations.expires_at", ">", now)
+    .orderBy("application_invitations.invited_at", "desc")
+    .execute();
+  const testing = await db
+    .selectFrom("applications")
+    .innerJoin("application_testers", "application_testers.application_id", "applications.id")
+    .selectAll("applications")
+    .where("application_testers.user_id", "=", userId)
+    .orderBy("application_testers.added_at", "desc")
+    .execute();
+  return {
+    invitations: invitations.map((row) => ({
+      id: row.id,
+      role: row.role,
+      title: row.title,
+      titleEn: row.title_en,
+      invitedBy: row.invited_by ?? "",
+      expiresAt: row.expires_at.toISOString(),
+    })),
+    testing: testing.map(applicationSummary),
+  };
+}
+
+async function countRows(
+  db: Db,
+  table: (typeof peopleTables)[ApplicationRole],
+  column: "user_id" | "application_id",
+  value: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select(sql<string>`count(*)`.as("n"))
+    .where(column, "=", value)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface Answered {
+  applicationId: string;
+  role: ApplicationRole;
+}
+
+/** The person's own waiting invitation, locked; 404 developer.invitation_not_found otherwise (or expired). */
+async function ownInvitation(db: Db, userId: string, invitationId: string, now: Date) {
+  const row = await db
+    .selectFrom("application_invitations")
+    .select(["application_id", "role"])
+    .where("id", "=", invitationId)
+    .where("user_id", "=", userId)
+    .where("expires_at", ">", now)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw new AppError("developer.invitation_not_found");
+  return row;
+}
+
+/**
+ * Accepts an invitation. The limits are checked now, when the person agrees: an owner past
+ * DEVELOPER_MAX_APPLICATIONS is refused (409 developer.limit_reached; the invitation waits, so they may leave
+ * another application and accept), a tester past 25 likewise (developer.tester_limit). The person's and the
+ * application's rows are locked for the counts, as registering does.
+ */
+export async function acceptInvitation(
+  db: Db,
+  userId: string,
+  invitationId: string,
+  maxApplications: number,
+  now: Date,
+): Promise<Answered> {
+  return db.transaction().execute(async (tx) => {
+    const invitation = await ownInvitation(tx, userId, invitationId, now);
+    const applicationId = invitation.application_id;
+    await tx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute();
+    await tx.selectFrom("applications").select("id").where("id", "=", applicationId).forUpdate().execute();
+    const table = peopleTables[invitation.role];
+    if (invitation.role === "owner") {
+      const owned = await countRows(tx, "application_owners", "user_id", userId);
+      if (owned >= maxApplications) throw new AppError("developer.limit_reached");
+    } else {
+      const testers = await countRows(tx, "application_testers", "application_id", applicationId);
+      if (testers >= developerTesterLimit) throw new AppError("developer.tester_limit");
+    }
+    await tx
+      .insertInto(table)
+      .values({ application_id: applicationId, user_id: userId, added_at: now })
+      .onConflict((conflict) => conflict.columns(["application_id", "user_id"]).doNothing())
+      .execute();
+    await tx.deleteFrom("application_invitations").where("id", "=", invitationId).execute();
+    return { applicationId, role: invitation.role };
+  });
+}
+
+/** Declines an invitation: it is gone, and nothing changed. */
+export async function declineInvitation(db: Db, userId: string, invitationId: string, now: Date): Promise<Answered> {
+  return db.transaction().execute(async (tx) => {
+    const invitation = await ownInvitation(tx, userId, invitationId, now);
+    await tx.deleteFrom("application_invitations").where("id", "=", invitationId).execute();
+    return { applicationId: invitation.application_id, role: invitation.role };
+  });
+}
+
+/** "Download my data": the applications the person owns or tests, and invitations waiting for their answer. */
+export async function developerApplicationsOf(
+  db: Db,
+  userId: string,
+  now: Date,
+): Promise<PersonalData["developerApplications"]> {
+  const member = (role: ApplicationRole) =>
+    db
+      .selectFrom(peopleTables[role])
+      .innerJoin("applications", "applications.id", `${peopleTables[role]}.application_id`)
+      .select(["applications.title", `${peopleTables[role]}.added_at as at`])
+      .where(`${peopleTables[role]}.user_id`, "=", userId)
+      .execute();
+  const [owned, tested, invited] = await Promise.all([
+    member("owner"),
+    member("tester"),
+    db
+      .selectFrom("application_invitations")
+      .innerJoin("applications", "applications.id", "application_invitations.application_id")
+      .select(["applications.title", "application_invitations.role", "application_invitations.expires_at"])
+      .where("application_invitations.user_id", "=", userId)
+      .where("application_invitations.expires_at", ">", now)
+      .execute(),
+  ]);
+  const asMember = (role: ApplicationRole) => (row: { title: string; at: Date }) => ({
+    title: row.title,
+    role,
+    status: "member" as const,
+    memberSince: row.at.toISOString(),
+    invitationExpiresAt: null,
+  });
+  return [
+    ...owned.map(asMember("owner")),
+    ...tested.map(asMember("tester")),
+    ...invited.map((row) => ({
+      title: row.title,
+      role: row.role,
+      status: "invited" as const,
+      memberSince: null,
+      invitationExpiresAt: row.expires_at.toISOString(),
+    })),
+  ];
+}

@@ -1,0 +1,117 @@
+import type { Browser, Locator, Page, TestInfo } from "@playwright/test";
+import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
+import { ApplicationPeople, InvitationNotice } from "../pages/developers-invitations-page.ts";
+import { DevelopersPage } from "../pages/developers-page.ts";
+import { LoginPage } from "../pages/login-page.ts";
+import { MailInboxPage } from "../pages/mail-inbox-page.ts";
+
+const widths = [390, 1280] as const;
+/**
+ * The owner: a demo person whose apps list no other spec counts (an application in testing is on its owners' and
+ * testers' apps lists). The classmate invited as tester has a confirmed address, so the invitation is mailed.
+ */
+const owner = { username: "both", password: "both-demo-2026" } as const;
+const classmate = { username: "employee", password: "employee-demo-2026", email: "andrii.melnyk@kpi.ua" } as const;
+
+async function personBrowser(browser: Browser, language: "uk" | "en", person: { username: string; password: string }) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInWithPassword(new LoginPage(page, language), person);
+  return { context, page };
+}
+
+/** One part of the page at a phone's and a laptop's width, for a person to look at (never compared). */
+async function photograph(page: Page, part: Locator, testInfo: TestInfo, name: string): Promise<void> {
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+    await part.scrollIntoViewIfNeeded();
+    await part.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+for (const language of ["uk", "en"] as const) {
+  test.describe(`developers' invitations (${language})`, () => {
+    test("an owner invites a classmate as tester and another as co-owner; the mail and the notice reach them; one accepts and is listed, the other declines", async ({
+      page,
+      browser,
+    }, testInfo) => {
+      test.setTimeout(240_000);
+      const stamp = Date.now().toString(36);
+      const title = `Розклад ${language} ${stamp}`;
+      const titleEn = `Timetable ${language} ${stamp}`;
+      const shown = language === "en" ? titleEn : title;
+      const opened: { close: () => Promise<unknown> }[] = [];
+      try {
+        // The classmate signs in first in this language, so their mail is written in it.
+        const invitee = await personBrowser(browser, language, classmate);
+        opened.push(invitee.context);
+        const declining = await personBrowser(browser, language, demoUsers.newcomer);
+        opened.push(declining.context);
+
+        await signInWithPassword(new LoginPage(page, language), owner);
+        const developers = new DevelopersPage(page, language);
+        await developers.goto();
+        await developers.startNew();
+        await developers.fill({
+          title,
+          titleEn,
+          description: "Розклад занять групи",
+          descriptionEn: "A group's timetable",
+          homePageUrl: "https://timetable.example.org",
+          privacyPolicyUrl: "https://timetable.example.org/privacy",
+          redirectUris: ["https://timetable.example.org/oidc/callback"],
+        });
+        await developers.register();
+        await developers.open(shown);
+
+        // A co-owner needs a recent sign-in (the owner's is seconds old); both are invitations, nobody is added.
+        const people = new ApplicationPeople(page, language);
+        const mailbox = new MailInboxPage(invitee.page);
+        const before = await mailbox.count();
+        await people.invite("owner", demoUsers.newcomer.username);
+        await people.invite("tester", classmate.username);
+        await expect(people.members("owner")).toHaveText(new RegExp(owner.username));
+        await expect(people.members("owner")).not.toContainText(demoUsers.newcomer.username);
+        await expectNoAxeViolations(page, "the people sections with invitations waiting");
+        await photograph(page, people.section("tester"), testInfo, `people-pending-${language}`);
+
+        // The classmate reads the invitation in the sandbox's mail inbox, then answers it on their developers' page.
+        const notice = new InvitationNotice(invitee.page, language);
+        const message = await mailbox.open(classmate.email, notice.mailSubject(shown), before);
+        expect(message).toContain(owner.username);
+        expect(message).toContain(`/${language}/developers`);
+        await notice.goto();
+        await expect(notice.invitation("tester", shown)).toBeVisible();
+        await expectNoAxeViolations(invitee.page, "the invitation notice");
+        await photograph(invitee.page, notice.notice, testInfo, `invitation-notice-${language}`);
+        await notice.answer("tester", shown, "accept");
+        await expect(notice.testing).toContainText(shown);
+
+        // The other declines the co-ownership: nothing changes for them.
+        const declined = new InvitationNotice(declining.page, language);
+        await declined.goto();
+        await declined.answer("owner", shown, "decline");
+        await declining.page.goto(`/${language}/developers`);
+        await expect(declining.page.getByTestId("developer-application-link").filter({ hasText: shown })).toHaveCount(
+          0,
+        );
+
+        // The owner sees the classmate among the testers, and no invitation waiting any more.
+        await page.reload();
+        await expect(people.members("tester")).toContainText(classmate.username);
+        await expect(people.pending("tester")).toHaveCount(0);
+        await expect(people.pending("owner")).toHaveCount(0);
+        await expect(people.members("owner")).not.toContainText(demoUsers.newcomer.username);
+        await expectNoAxeViolations(page, "the people sections after the answers");
+        await photograph(page, people.section("tester"), testInfo, `people-accepted-${language}`);
+
+        // The tester may leave (and so the demo employee's apps list is as the other specs expect it).
+        await notice.goto();
+        await notice.leave(shown);
+      } finally {
+        for (const each of opened) await each.close();
+      }
+    });
+  });
+}

@@ -69,7 +69,7 @@ describe.each(databaseKinds)("developers' memberships in erasure and the data do
       .where("id", "=", alone.application.id)
       .executeTakeFirstOrThrow();
     expect(ownerless.suspended_at).not.toBeNull();
-    expect(ownerless.suspension_reason).toBe("developer.no_owner_left");
+    expect(ownerless.suspension_reason).toContain("Its only owner was erased");
     // The operators are told in the console's audit log, with the reason.
     const told = await get(`/api/admin/audit?app=${alone.application.id}&type=application_suspended`, admin.cookie);
     expect(told.statusCode).toBe(200);

@@ -2,8 +2,10 @@ import { sql } from "kysely";
 import { recordAuditEvents } from "../../platform/audit/record.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 
-/** What an erased person's applications are suspended with, in the console's application page and audit log. */
+/** The audit row's reason when an erased person's application is left without owners. */
 export const noOwnerLeftReason = "developer.no_owner_left";
+/** The suspension's reason as the console's application page shows it (operators write theirs in words too). */
+const noOwnerLeftText = "Власника стерто, інших власників немає / Its only owner was erased";
 
 /**
  * An erased person leaves every application (issue 56): their owner and tester rows and the invitations to them
@@ -32,7 +34,7 @@ export async function removeMembershipsOf(
   const ownerless = owned.length
     ? await db
         .updateTable("applications")
-        .set({ suspended_at: now, suspension_reason: noOwnerLeftReason, updated_at: now })
+        .set({ suspended_at: now, suspension_reason: noOwnerLeftText, updated_at: now })
         .where(
           "id",
           "in",

@@ -5,6 +5,7 @@ import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addOperator } from "./support/console.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { addStudent, decideQueued, queuedRequestId, registerApplication } from "./support/developers.ts";
+import { openAgreeing } from "./support/ticket-consent.ts";
 
 /**
  * Issue 56, point 1: an approved application must not become someone else. An owner of a live application tries
@@ -30,11 +31,11 @@ describe.each(databaseKinds)("attacks on what the review approved (%s)", (kind) 
 
   const get = (url: string, cookie: string) => t.app.inject({ url, headers: { cookie } });
   const post = (url: string, body: unknown, cookie: string) => postJson(t.app, url, body, { headers: { cookie } });
-  const open = (cookie: string, appId: string, redirectUri?: string) =>
-    t.app.inject({
-      url: `/api/app-redirect?${new URLSearchParams({ appId, ...(redirectUri && { redirectUri }) })}`,
-      headers: { cookie },
-    });
+  // A person opening it as people do: a community application asks for consent once (issue 56, point 2), and they agree.
+  const open = async (cookie: string, appId: string, redirectUri?: string) => {
+    const { location } = await openAgreeing(t.app, cookie, { appId, ...(redirectUri && { redirectUri }) });
+    return { headers: { location } };
+  };
   const titlesOnAppsPage = async (cookie: string) =>
     ((await get("/api/user", cookie)).json().applications as { title: string }[]).map((each) => each.title);
 

@@ -127,6 +127,8 @@ describe("kpi-id restore checks the whole backup before writing anything", () =>
       "backup.newer_format",
       /backup format 9; this release reads format 1/,
     );
+    const renamed = Buffer.from(archive.toString("latin1").replace('"kpi-id-backup"', '"kpi-id-bakcup"'), "latin1");
+    expectRefused(await restore(gzipSync(renamed)), "backup.bad_manifest", /is not a kpi-id backup manifest/);
     expectRefused(await restore(Buffer.from("PK\u0003\u0004 a zip file")), "backup.foreign_archive", /not gzip/);
   }, 180_000);
 

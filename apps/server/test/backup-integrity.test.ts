@@ -37,7 +37,7 @@ describe("kpi-id restore checks the whole backup before writing anything", () =>
     const made = await cli(["backup", "--to", backupFile]);
     expect(made.code).toBe(0);
     archive = gunzipSync(readFileSync(backupFile));
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await database.dispose();
     rmSync(directory, { recursive: true, force: true });
@@ -89,6 +89,7 @@ describe("kpi-id restore checks the whole backup before writing anything", () =>
     );
   });
 
+  // Each refusal reads, unzips and hashes the whole 40 MB archive: seconds apiece on a busy machine.
   it("refuses an entry appended with tar -r, and data appended after the archive", async () => {
     const plain = join(directory, "appended.tar");
     writeFileSync(plain, archive);
@@ -101,7 +102,7 @@ describe("kpi-id restore checks the whole backup before writing anything", () =>
     );
     const gzipMemberAppended = Buffer.concat([readFileSync(backupFile), gzipSync(readFileSync(plain))]);
     expectRefused(await restore(gzipMemberAppended), "backup.extra_entry", /data after its archive's end/);
-  });
+  }, 180_000);
 
   it("refuses a missing entry, a changed byte, a cut file and a newer format", async () => {
     const version = tarEntries(archive).find((entry) => entry.path === "/PG_VERSION");
@@ -126,8 +127,10 @@ describe("kpi-id restore checks the whole backup before writing anything", () =>
       "backup.newer_format",
       /backup format 9; this release reads format 1/,
     );
+    const renamed = Buffer.from(archive.toString("latin1").replace('"kpi-id-backup"', '"kpi-id-bakcup"'), "latin1");
+    expectRefused(await restore(gzipSync(renamed)), "backup.bad_manifest", /is not a kpi-id backup manifest/);
     expectRefused(await restore(Buffer.from("PK\u0003\u0004 a zip file")), "backup.foreign_archive", /not gzip/);
-  });
+  }, 180_000);
 
   it("encrypts with a passphrase from stdin, and restores only with it", async () => {
     const sealed = join(directory, "sealed.backup");
@@ -147,7 +150,8 @@ describe("kpi-id restore checks the whole backup before writing anything", () =>
     expect(opened.stderr).toBe("");
     expect(opened.code).toBe(0);
     expect(exposedPaths(opened.dataDir)).toEqual([]);
-  }, 120_000);
+    // scrypt at age's work factor (2^18) three times, in JavaScript: over a minute on a busy machine.
+  }, 300_000);
 
   it("encrypts for an age recipient (a public key), and restores with its identity", async () => {
     const identity = await generateIdentity();
@@ -161,7 +165,7 @@ describe("kpi-id restore checks the whole backup before writing anything", () =>
     const other = join(directory, "other-identity.txt");
     writeFileSync(other, `${await generateIdentity()}\n`);
     expectRefused(await restore(readFileSync(sealed), ["--identity-file", other]), "backup.cannot_decrypt", /identity/);
-  }, 60_000);
+  }, 180_000);
 
   it("restores a backup made before manifests, with one warning line", async () => {
     const first = tarEntries(archive)[1];
@@ -173,5 +177,5 @@ describe("kpi-id restore checks the whole backup before writing anything", () =>
     );
     expect(restored.stderr.split("\n")).toHaveLength(1);
     expect(readdirSync(restored.dataDir)).toEqual(["pglite"]);
-  }, 60_000);
+  }, 180_000);
 });

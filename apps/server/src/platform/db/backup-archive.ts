@@ -129,6 +129,18 @@ export function packBackup(databaseTar: Buffer, productVersion: string, now: Dat
   return Buffer.concat([fileHeader(manifestName, body.length, now), body, padding, databaseTar]);
 }
 
+const isEntry = (value: unknown): value is ManifestEntry => {
+  const entry = value as Partial<ManifestEntry> | null;
+  return (
+    typeof entry === "object" &&
+    entry !== null &&
+    typeof entry.path === "string" &&
+    (entry.type === "file" || entry.type === "directory") &&
+    typeof entry.size === "number" &&
+    (entry.sha256 === undefined || typeof entry.sha256 === "string")
+  );
+};
+
 function parseManifest(data: Buffer): BackupManifest {
   let manifest: Partial<BackupManifest>;
   try {
@@ -136,7 +148,7 @@ function parseManifest(data: Buffer): BackupManifest {
   } catch {
     return refuse("backup.bad_manifest", `${manifestName} is not JSON`);
   }
-  if (manifest.format !== manifestFormat || !Array.isArray(manifest.entries)) {
+  if (manifest.format !== manifestFormat || !Array.isArray(manifest.entries) || !manifest.entries.every(isEntry)) {
     refuse("backup.bad_manifest", `${manifestName} is not a kpi-id backup manifest`);
   }
   if (typeof manifest.formatVersion !== "number" || manifest.formatVersion > backupFormatVersion) {

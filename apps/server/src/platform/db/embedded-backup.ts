@@ -1,5 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { type BackupManifest, checkBackup, packBackup } from "./backup-archive.ts";
@@ -87,10 +96,11 @@ export async function restoreEmbeddedDatabase(
       `${target} holds a database: add --replace to move it aside and restore`,
     );
   }
-  protectDataDir(dataDir, warn ?? (() => {}));
+  mkdirSync(dataDir, { recursive: true, mode: privateDirectoryMode });
   const release = acquireLockFile(join(dataDir, "pglite.lock"));
   const staging = join(dataDir, `${restoringPrefix}${randomBytes(6).toString("hex")}`);
   try {
+    protectDataDir(dataDir, warn ?? (() => {}));
     // A restore that died half-way left its folder; nothing else is named so, and the lock says none runs.
     for (const name of readdirSync(dataDir)) {
       if (name.startsWith(restoringPrefix)) rmSync(join(dataDir, name), { recursive: true, force: true });

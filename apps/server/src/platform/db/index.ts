@@ -1,8 +1,9 @@
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { Kysely, PGliteDialect, PostgresDialect, sql } from "kysely";
 import pg from "pg";
-import { protectDataDir, restrictTree } from "./data-dir-modes.ts";
+import { privateDirectoryMode, protectDataDir, restrictTree } from "./data-dir-modes.ts";
 import { acquireLockFile } from "./lock-file.ts";
 import { type ChannelHandlers, type ChannelSubscription, listenOnPglite, listenOnPostgres } from "./notifications.ts";
 import { preparingPool } from "./prepared-statements.ts";
@@ -160,12 +161,14 @@ async function openPglite(
     pglite = await createMemoryPglite(loadDataDir);
   } else {
     const { PGlite, extensions } = await loadPglite();
-    protectDataDir(dataDir, warn);
+    mkdirSync(dataDir, { recursive: true, mode: privateDirectoryMode });
     release = acquireLockFile(join(dataDir, "pglite.lock"));
     restrictWritten = () => {
       restrictTree(dataDir);
     };
     try {
+      // Under the lock: a process refused by it changes nothing of the one that holds it.
+      protectDataDir(dataDir, warn);
       pglite = await PGlite.create(join(dataDir, "pglite"), { extensions });
       restrictWritten();
     } catch (error) {

@@ -180,6 +180,24 @@ describe.each(databaseKinds)("pending changes of live applications (%s)", (kind)
     expect(Object.keys(pending[0]?.changes ?? {}).sort()).toEqual(["title", "titleEn"]);
   });
 
+  it("makes a new icon of a live application part of its pending change", async () => {
+    const { owner, url } = await liveApplication();
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32)]);
+    const uploaded = await post(
+      `${url}/icon`,
+      { contentType: "image/png", data: png.toString("base64") },
+      owner.cookie,
+    );
+    const { iconUrl } = uploaded.json() as { iconUrl: string };
+    expect(iconUrl).toMatch(/\.png$/);
+    const asked = developerApplicationSchema.parse((await post(url, { iconUrl }, owner.cookie)).json());
+    expect(asked.iconUrl).toBe("");
+    expect(asked.pendingChange?.changes).toEqual([{ field: "iconUrl", before: [], after: [iconUrl] }]);
+    const served = await t.app.inject({ url: iconUrl });
+    expect(served.headers["content-type"]).toBe("image/png");
+    expect(served.rawPayload.equals(png)).toBe(true);
+  });
+
   it("reads names as TR 39 skeletons", () => {
     expect(nameSkeleton("КРІ Саmрus")).toBe(nameSkeleton("kpi campus"));
     expect(nameSkeleton("Eлектронний кaмпус")).toBe(nameSkeleton("ЕЛЕКТРОННИЙ  КАМПУС"));

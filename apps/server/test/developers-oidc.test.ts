@@ -134,4 +134,38 @@ describe.each(databaseKinds)("a developer's OpenID Connect client (%s)", (kind) 
       .execute();
     expect(failures.map((row) => row.reason)).toEqual(["wrong_secret", "redirect_uri_not_registered"]);
   });
+
+  it("accepts only the approved redirect URI while a new one waits for the operators (issue 56)", async () => {
+    const owner = await addStudent(t.app, "owner");
+    const { application, secret } = await registerApplication(
+      t.app,
+      owner.cookie,
+      { title: "Бот", titleEn: "Bot", redirectUris: [redirectUri] },
+      origin,
+    );
+    const send = (path: string, body: unknown, cookie: string) =>
+      t.app.inject({ method: "POST", url: path, payload: body as object, headers: { cookie, origin } });
+    const url = `/api/developers/applications/${application.id}`;
+    await send(`${url}/review`, { purpose: "Бот розкладу занять", dataNeeded: "Ім'я для привітання" }, owner.cookie);
+    const admin = await addOperator(t.app, ["admin"]);
+    const queue = (await t.app.inject({ url: "/api/admin/reviews", headers: { cookie: admin.cookie } })).json();
+    const { requestId } = queue.reviews.find(
+      (each: { applicationId: string }) => each.applicationId === application.id,
+    );
+    const approved = await send(
+      `/api/admin/reviews/${application.id}`,
+      { decision: "approved", requestId },
+      admin.cookie,
+    );
+    expect(approved.statusCode).toBe(200);
+    const asked = await send(url, { redirectUris: ["https://evil.example/cb"] }, owner.cookie);
+    expect(asked.json()).toMatchObject({ redirectUris: [redirectUri], pendingChange: { status: "pending" } });
+    const config = await discover(issuer, application.id, secret);
+    const elsewhere = await startSignIn(config, "https://evil.example/cb", "openid");
+    expect((await new TestBrowser(origin).request(elsewhere.url.href)).status).toBe(400);
+    const approvedOne = await startSignIn(config, redirectUri, "openid");
+    const toLogin = await new TestBrowser(origin).request(approvedOne.url.href);
+    expect(toLogin.status).toBeGreaterThanOrEqual(300);
+    expect(toLogin.status).toBeLessThan(400);
+  });
 });

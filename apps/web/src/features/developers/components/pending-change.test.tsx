@@ -132,6 +132,23 @@ describe("a live application's pending change on the developers' page", () => {
     );
   });
 
+  it("uploads an icon to KPI ID and sends its address as the only change, in English", async () => {
+    const iconUrl = `/api/developers/icons/${"a".repeat(64)}.svg`;
+    const { sent, user } = openApplication("en", live, {
+      [`POST /api/developers/applications/${id}/icon`]: () => json({ iconUrl }),
+      [`POST /api/developers/applications/${id}`]: () => json(pending),
+    });
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"/>';
+    await user.upload(await screen.findByLabelText(/Icon/), new File([svg], "icon.svg", { type: "image/svg+xml" }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toEqual({
+      path: `/api/developers/applications/${id}/icon`,
+      body: { contentType: "image/svg+xml", data: btoa(svg) },
+    });
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(sent[1]).toEqual({ path: `/api/developers/applications/${id}`, body: { iconUrl } }));
+  });
+
   it("tells the owner why a change was not approved, in English", async () => {
     openApplication("en", {
       ...pending,

@@ -204,6 +204,7 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
       .where("application_id", "=", application.id)
       .where("user_id", "=", student.person.id)
       .execute();
+    expect(audited).toContainEqual({ event_type: "app_redirect", result: "failure", reason: "consent.required" });
     expect(audited).toContainEqual({ event_type: "app_redirect", result: "failure", reason: "consent.declined" });
     const health = await t.app.inject({
       url: `/api/developers/applications/${application.id}/health`,

@@ -18,8 +18,8 @@ export function isFirstParty(application: ConsentFacts): boolean {
  * operators' own ticket applications are the university's, registered by operators before any consent existed,
  * and keep their flow whatever their OpenID Connect flag (which decides only OpenID Connect's screen).
  */
-export function ticketAsksConsent(application: ConsentFacts): boolean {
-  return application.community && !isFirstParty(application);
+export function ticketAsksConsent(application: Pick<ApplicationRow, "community">): boolean {
+  return application.community;
 }
 
 /** What the ticket exchange would hand this application now, in the kinds the consent screen names. */

@@ -145,6 +145,14 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
       if (ticketAsksConsent(application) && !(await hasTicketConsent(app.db, session.userId, application))) {
         const waiting = { userId: session.userId, applicationId: application.id, state, redirectUri };
         const id = await saveConsentRequest(app.db, { ...waiting, callbackUrl: callback }, app.clock());
+        // No ticket yet, as for a step-up: the answer on the consent screen writes the outcome.
+        await audit(request, {
+          type: "app_redirect",
+          result: "failure",
+          userId: session.userId,
+          applicationId: application.id,
+          reason: "consent.required",
+        });
         const screen = new URLSearchParams({ [ticketConsentParam]: id });
         return reply.redirect(`/${language}/consent?${screen}`, 302);
       }

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -5,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningBankIdStandIn, startBankIdStandIn } from "../../../sandbox/src/bankid/index.ts";
 import { createCertificateAuthority, issuePersonCertificate } from "../../../sandbox/src/diia/pki.ts";
 import { certificateSources } from "../src/surfaces/doctor/certificates.ts";
+import { makeKeyPair } from "./saml/keys.ts";
 import { testConfig } from "./support/app.ts";
 import { runCliOn } from "./support/cli.ts";
 import { createTestDatabase, type TestDatabase } from "./support/databases.ts";
@@ -62,6 +64,35 @@ describe("kpi-id bankid status, and the BankID certificates the doctor watches",
     const unreachable = await cli(["bankid", "status"], { ...standIn.env, BANKID_BASE_URL: "http://127.0.0.1:9" });
     expect(unreachable.code).toBe(1);
     expect(unreachable.stdout).toContain("Not ready: node.");
+  });
+
+  it("reads the trust list as published: CACertificates.p7b (OpenSSL-made, with a non-DSTU CA) and a PEM bundle", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kpi-id-cas-"));
+    const other = createCertificateAuthority("Another qualified CA");
+    const rsa = makeKeyPair("rsa-ca");
+    const bundle = join(dir, "bundle.pem");
+    writeFileSync(
+      bundle,
+      `${standIn.pki.ca.certificate.as_pem()}\n${other.certificate.as_pem()}\n${rsa.certificatePem}`,
+    );
+    const p7b = join(dir, "CACertificates.p7b");
+    execFileSync("openssl", ["crl2pkcs7", "-nocrl", "-certfile", bundle, "-outform", "DER", "-out", p7b]);
+    const fromP7b = await cli(["bankid", "status"], { ...standIn.env, BANKID_TRUST_ANCHORS: p7b });
+    expect(fromP7b.code).toBe(0);
+    expect(fromP7b.stdout).toContain("2 CA(s) from PKCS#7 (1 not DSTU 4145, left out): BankID sandbox qualified CA");
+    expect(fromP7b.stdout).toContain("Another qualified CA (until");
+    const fromPem = await cli(["bankid", "status", "--json"], { ...standIn.env, BANKID_TRUST_ANCHORS: bundle });
+    expect(fromPem.json()).toMatchObject({
+      ready: true,
+      trustAnchors: expect.stringMatching(/^2 CA\(s\) from PEM \(1 not/),
+    });
+    writeFileSync(join(dir, "garbage.p7b"), Buffer.from([0x30, 0x03, 0x02, 0x01]));
+    const garbage = await cli(["bankid", "status", "--json"], {
+      ...standIn.env,
+      BANKID_TRUST_ANCHORS: join(dir, "garbage.p7b"),
+    });
+    expect(garbage.code).toBe(1);
+    expect(garbage.json()).toMatchObject({ keys: expect.stringMatching(/^BANKID_TRUST_ANCHORS: /) });
   });
 
   it("fails clearly when BankID is not configured", async () => {

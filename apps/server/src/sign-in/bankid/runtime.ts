@@ -7,9 +7,10 @@ import jkurwa, { type Certificate, type Priv } from "jkurwa";
 import { from_protected } from "jkurwa/lib/models/Priv.js";
 import type { BankIdConfig } from "../../platform/config/index.ts";
 import { ConfigError } from "../../platform/config/index.ts";
-import { crlStoreFor, loadCertificates } from "../diia/crypto/configured-cas.ts";
+import { crlStoreFor } from "../diia/crypto/configured-cas.ts";
 import type { CrlStore, CrlStoreOptions } from "../diia/crypto/crl-store.ts";
 import type { BankTrust } from "./crypto/bank-signature.ts";
+import { readCaList } from "./crypto/ca-list.ts";
 import type { OurKeyAgreement } from "./crypto/envelope-reader.ts";
 
 // What BankID sign-in needs at hand, read from configuration once at start: our key and certificate
@@ -71,8 +72,8 @@ export function loadBankIdKeys(config: BankIdConfig, log: CrlStoreOptions["log"]
   const certificate = readCertificate("BANKID_CERTIFICATE", config.certificate);
   const key = keyOfCertificate(keysOf(config.key), certificate);
   if (!key) throw new ConfigError("BANKID_KEY: holds no key for the certificate in BANKID_CERTIFICATE");
-  const anchors = loadCertificates("BANKID_TRUST_ANCHORS", config.trustAnchors);
-  const intermediates = loadCertificates("BANKID_INTERMEDIATE_CAS", config.intermediateCas);
+  const anchors = readCaList("BANKID_TRUST_ANCHORS", config.trustAnchors).certificates;
+  const intermediates = readCaList("BANKID_INTERMEDIATE_CAS", config.intermediateCas).certificates;
   const crls = crlStoreFor(config, [...anchors, ...intermediates], log);
   return {
     ours: { key, certificate },

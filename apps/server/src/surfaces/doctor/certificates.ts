@@ -29,6 +29,16 @@ async function listedCertificates(variable: string, value: string | undefined): 
   }));
 }
 
+/** BankID's CA lists, which may also be a published CACertificates.p7b. */
+async function bankIdCas(variable: string, value: string | undefined): Promise<WatchedCertificate[]> {
+  const { readCaList } = await import("../../sign-in/bankid/crypto/ca-list.ts");
+  return readCaList(variable, value).certificates.map((certificate, index) => ({
+    source: `${variable} certificate ${index + 1}`,
+    subject: certificate.subject.commonName ?? certificate.subjectDN(),
+    notAfter: new Date(certificate.valid.to),
+  }));
+}
+
 /**
  * Where the certificates that expire come from. Each answers the certificates it watches (none when its
  * part is not configured) or throws with a message naming what cannot be read. A sign-in method with
@@ -69,8 +79,8 @@ export const certificateSources: Record<string, (context: SourceContext) => Prom
         subject: ours.subject.commonName ?? ours.subjectDN(),
         notAfter: new Date(ours.valid.to),
       },
-      ...(await listedCertificates("BANKID_TRUST_ANCHORS", bankId.trustAnchors)),
-      ...(await listedCertificates("BANKID_INTERMEDIATE_CAS", bankId.intermediateCas)),
+      ...(await bankIdCas("BANKID_TRUST_ANCHORS", bankId.trustAnchors)),
+      ...(await bankIdCas("BANKID_INTERMEDIATE_CAS", bankId.intermediateCas)),
     ];
   },
 };

@@ -87,6 +87,13 @@ declare module "gost89/lib/compat.js" {
   export function algos(): StoreAlgorithms;
 }
 
+declare module "jkurwa" {
+  interface Certificate {
+    /** The subject key's algorithm as jkurwa names it: "Dstu4145le", "ECDSA", "RSA"… */
+    pubkeyAlgorithm: string;
+  }
+}
+
 declare module "jkurwa/lib/standard.js" {
   /** jkurwa's named curves (name → parameters) and its cache of built curves. */
   const standard: Record<string, unknown>;

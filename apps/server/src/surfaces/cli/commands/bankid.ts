@@ -1,6 +1,7 @@
 import type { BankIdConfig } from "../../../platform/config/index.ts";
 import { ConfigError } from "../../../platform/config/index.ts";
 import { BankIdClient } from "../../../sign-in/bankid/client.ts";
+import { readCaList } from "../../../sign-in/bankid/crypto/ca-list.ts";
 import { checkOrganisationCertificate } from "../../../sign-in/bankid/crypto/organisation-certificate.ts";
 import { loadBankIdKeys } from "../../../sign-in/bankid/runtime.ts";
 import { parseOptions } from "../args.ts";
@@ -39,9 +40,12 @@ const status: CommandHandler = async (context, args) => {
       `${certificate.subject.commonName ?? certificate.subjectDN()}, valid ${day(certificate.valid.from)} to ${day(certificate.valid.to)}` +
       (certificateProblems.length === 0 ? ", keyAgreement only, key matches" : `: ${certificateProblems.join(", ")}`);
     if (certificateProblems.length > 0) problems.push("certificate");
-    report.trustAnchors = keys.trust.anchors
-      .map((anchor) => `${anchor.subject.commonName ?? anchor.subjectDN()} (until ${day(anchor.valid.to)})`)
-      .join("; ");
+    // The CAs loaded, as read (a published CACertificates.p7b lists dozens).
+    const list = readCaList("BANKID_TRUST_ANCHORS", settings.trustAnchors);
+    report.trustAnchors =
+      `${list.certificates.length} CA(s) from ${list.format}` +
+      (list.skipped > 0 ? ` (${list.skipped} not DSTU 4145, left out)` : "") +
+      `: ${keys.trust.anchors.map((anchor) => `${anchor.subject.commonName ?? anchor.subjectDN()} (until ${day(anchor.valid.to)})`).join("; ")}`;
     report.crls = settings.crls.length === 0 ? "not checked (BANKID_CRLS unset)" : settings.crls.join(", ");
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -92,9 +92,13 @@ for (const language of ["uk", "en"] as const) {
         cleanups.push(() => operatorContext.close());
         const operatorPage = await operatorContext.newPage();
         await new ConsolePage(operatorPage, language).signInWithDiia("employee");
-        expect((await postFrom(operatorPage, `/api/admin/reviews/${appId}`, { decision: "approved" })).status).toBe(
-          200,
-        );
+        // The operator approves the request the queue shows (a decision names what was read: issue 56, point 1).
+        const queue = await operatorPage.evaluate(async () => (await fetch("/api/admin/reviews")).json());
+        const { requestId } = (queue.reviews as { applicationId: string; requestId: string }[]).find(
+          (each) => each.applicationId === appId,
+        ) ?? { requestId: "" };
+        const decision = { decision: "approved", requestId };
+        expect((await postFrom(operatorPage, `/api/admin/reviews/${appId}`, decision)).status).toBe(200);
         // The other specs count the demo people's applications: suspended when this walk ends.
         cleanups.push(() =>
           postFrom(operatorPage, `/api/admin/applications/${appId}/suspension`, {

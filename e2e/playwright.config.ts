@@ -101,6 +101,9 @@ function serverToStart(server: WorkerServer): ServerToStart {
       SAML_FEDERATION_METADATA: saml.aggregateFile,
       SAML_FEDERATION_CERTIFICATE_FILE: saml.federationCertFile,
       SAML_RESEARCH_AND_SCHOLARSHIP: "true",
+      // Several specs register applications as the demo student on the worker's one server (the developers' page,
+      // the ticket consent, pending changes, device sign-in), more than one person's default five in all.
+      DEVELOPER_MAX_APPLICATIONS: "20",
     },
   };
 }

@@ -95,11 +95,11 @@ export async function startBankIdStandIn(options: BankIdStandInOptions): Promise
     return reply.type("image/svg+xml").header("cache-control", "max-age=3600").send(logoSvg(bank));
   });
 
-  /** A redirect_uri of the product's own /{lang}/bankid-auth, as NBU checks it against the registered one. */
+  /** A redirect_uri of the product's own /bankid-auth (or the older /{lang}/bankid-auth), as NBU checks it. */
   const allowedRedirect = (value: string | undefined) => {
-    if (!value) return `${productOrigin}/uk/bankid-auth`;
+    if (!value) return `${productOrigin}/bankid-auth`;
     const url = URL.canParse(value) ? new URL(value) : undefined;
-    return url?.origin === productOrigin && /^\/(uk|en)\/bankid-auth$/.test(url.pathname) ? value : undefined;
+    return url?.origin === productOrigin && /^(\/uk|\/en)?\/bankid-auth$/.test(url.pathname) ? value : undefined;
   };
 
   app.get<{ Querystring: Record<string, string> }>("/v1/bank/oauth2/authorize", async (request, reply) => {

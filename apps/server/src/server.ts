@@ -4,6 +4,7 @@ import { type Config, ConfigError, loadConfig } from "./platform/config/index.ts
 import { openDatabase } from "./platform/db/index.ts";
 import { DatabaseLockedError } from "./platform/db/lock-file.ts";
 import { migrate } from "./platform/db/migrate.ts";
+import { trustExtraCas } from "./platform/http/outbound-trust.ts";
 import { createTestClock, registerTestClockRoute, testClockWanted } from "./platform/http/test-clock.ts";
 import { demoAccountsBanner, demoAccountsWithPublishedPasswords, seedDemoData } from "./surfaces/seed/demo.ts";
 
@@ -19,6 +20,8 @@ export interface RunningServer {
 
 /** Opens the database, applies migrations, seeds demo data where allowed, and listens. */
 export async function startServer(config: Config): Promise<RunningServer> {
+  // Before anything calls an outside host (CRL fetches, NBU, Diia).
+  trustExtraCas(config.tlsExtraCaFile);
   const database = await openDatabase({
     url: config.database.url,
     dataDir: config.database.dataDir,

@@ -15,7 +15,7 @@ import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { isNavigation } from "../../platform/http/navigation.ts";
 import { bankIdErrorReason } from "./error-reason.ts";
-import { type BankIdRuntime, beginBankIdSignIn, completeBankIdSignIn, workableBanks } from "./service.ts";
+import { type BankIdRuntime, beginBankIdSignIn, completeBankIdSignIn } from "./service.ts";
 import { languageOfState, readPendingBankId } from "./state.ts";
 
 const appIdSchema = z.uuid();
@@ -132,13 +132,18 @@ export const bankIdRoutes =
           summary: "Banks a person may sign in with through BankID NBU",
           description:
             "The banks NBU lists as workable, in NBU's order, with absolute logo URLs; NBU's list is kept for " +
-            "BANKID_BANKS_CACHE_SECONDS. 503 `bankid.not_configured`, 502 `bankid.unavailable`.",
+            "BANKID_BANKS_CACHE_SECONDS and in the database: when NBU's list fails, the last good one answers with " +
+            "`stale: true` and `listedAt`. 503 `bankid.not_configured`, 502 `bankid.unavailable` (no list at all).",
           response: { 200: banksResponseSchema },
         },
       },
       async () => {
-        const banks = await workableBanks(requireRuntime().client);
-        return { banks: banks.map(({ id, name, logoUrl }) => ({ id, name, ...(logoUrl ? { logoUrl } : {}) })) };
+        const list = await requireRuntime().client.bankList();
+        const banks = list.banks.filter((bank) => bank.workable);
+        return {
+          banks: banks.map(({ id, name, logoUrl }) => ({ id, name, ...(logoUrl ? { logoUrl } : {}) })),
+          ...(list.stale ? { stale: true, listedAt: list.fetchedAt.toISOString() } : {}),
+        };
       },
     );
   };

@@ -58,6 +58,8 @@ export class BankIdEntryPage {
   readonly banks: Locator;
   readonly continue: Locator;
   readonly pickerError: Locator;
+  /** The picker's line saying from when the list is, when NBU's node does not give one. */
+  readonly staleNote: Locator;
   readonly error: Locator;
   readonly returning: Locator;
 
@@ -71,6 +73,7 @@ export class BankIdEntryPage {
     this.banks = this.picker.getByRole("radio");
     this.continue = page.getByRole("button", { name: text.continue });
     this.pickerError = page.getByTestId("bank-picker-error");
+    this.staleNote = page.getByTestId("bank-picker-stale");
     this.error = page.getByTestId("bankid-error");
     this.returning = page.getByRole("status").filter({ hasText: text.returning });
   }

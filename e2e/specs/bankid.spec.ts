@@ -2,7 +2,7 @@ import { isBankIdErrorReason } from "@kpi-id/contracts";
 import { demoPeople } from "@kpi-id/server/seed";
 import type { Page } from "@playwright/test";
 import { bankIdPersonas } from "../../sandbox/src/bankid/personas.ts";
-import { expect, test } from "../fixtures.ts";
+import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { AppsPage } from "../pages/apps-page.ts";
 import { BankIdEntryPage, BankIdStandInPage } from "../pages/bankid-pages.ts";
 import type { Language } from "../pages/login-page.ts";
@@ -66,6 +66,31 @@ for (const language of ["uk", "en"] as const) {
 }
 
 test.describe("BankID: the details", () => {
+  // NBU's bank list down: the server answers with its kept copy (apps/server/test/bankid-bank-list.test.ts
+  // proves that); here, what the person sees of it, in both languages and at a phone's and a desktop's width.
+  for (const language of ["uk", "en"] as const) {
+    test(`a kept bank list says from when it is (${language})`, async ({ page }, testInfo) => {
+      await page.route("**/api/banks", async (route) => {
+        const answer = await route.fetch();
+        const body = (await answer.json()) as Record<string, unknown>;
+        await route.fulfill({ response: answer, json: { ...body, stale: true, listedAt: "2026-11-27T08:30:00.000Z" } });
+      });
+      const entry = new BankIdEntryPage(page, language);
+      await page.goto(`/${language}/`);
+      await entry.button.click();
+      await expect(entry.staleNote).toContainText(language === "uk" ? "показано список від" : "this one is from");
+      await expect(entry.banks).toHaveCount(3);
+      await expectNoAxeViolations(page, `stale bank list (${language})`);
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.screenshot({
+          path: testInfo.outputPath(`${language}-${width}-bank-picker-stale.png`),
+          fullPage: true,
+        });
+      }
+    });
+  }
+
   test("the ordinary person's record names them and BankID", async ({ page }) => {
     await signInAs(page, "en", "ordinary");
     const apps = new AppsPage(page, "en");

@@ -5,6 +5,7 @@ import { usePrivateUmask } from "./platform/db/data-dir-modes.ts";
 import { openDatabase } from "./platform/db/index.ts";
 import { DatabaseLockedError } from "./platform/db/lock-file.ts";
 import { migrate } from "./platform/db/migrate.ts";
+import { trustExtraCas } from "./platform/http/outbound-trust.ts";
 import { createTestClock, registerTestClockRoute, testClockWanted } from "./platform/http/test-clock.ts";
 import { demoAccountsBanner, demoAccountsWithPublishedPasswords, seedDemoData } from "./surfaces/seed/demo.ts";
 
@@ -22,6 +23,8 @@ export interface RunningServer {
 export async function startServer(config: Config): Promise<RunningServer> {
   // Before anything is written: DATA_DIR's files 0600 and folders 0700 (data-dir-modes.ts).
   usePrivateUmask();
+  // Before anything calls an outside host (CRL fetches, NBU, Diia).
+  trustExtraCas(config.tlsExtraCaFile);
   const database = await openDatabase({
     url: config.database.url,
     dataDir: config.database.dataDir,

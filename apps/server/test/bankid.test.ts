@@ -47,12 +47,27 @@ describe.each(databaseKinds)("sign-in with BankID NBU through the stand-in (%s)"
     expect(Object.fromEntries(location.searchParams)).toMatchObject({
       response_type: "code",
       client_id: standIn.clientId,
-      redirect_uri: `${TEST_PUBLIC_URL}/uk/bankid-auth`,
+      redirect_uri: `${TEST_PUBLIC_URL}/bankid-auth`,
       bank_id: "monobank",
     });
-    expect(location.searchParams.get("state")).toMatch(/^[\w-]{22}$/);
+    expect(location.searchParams.get("state")).toMatch(/^uk\.[\w-]{22}$/);
     expect(location.searchParams.has("dataset")).toBe(false);
     expect(cookie).toContain("kpi_id_bankid=");
+  });
+
+  it("registers one callback address for both languages: the state carries the language", async () => {
+    const started = await testApp.app.inject({
+      method: "GET",
+      url: "/api/bankid/redirect?bank=monobank",
+      headers: { accept: "application/json", "accept-language": "en" },
+    });
+    const location = new URL(String(started.headers.location));
+    expect(location.searchParams.get("redirect_uri")).toBe(`${TEST_PUBLIC_URL}/bankid-auth`);
+    const state = location.searchParams.get("state") ?? "";
+    expect(state).toMatch(/^en\.[\w-]{22}$/);
+    // The answer reaches a browser without the pending cookie (gone, or another browser): still in English.
+    const response = await finishBankIdSignIn(testApp.app, { code: "whatever", state }, "");
+    expect(response.headers.location).toBe("/en/?bankid_auth_error=expired");
   });
 
   it("refuses a bank that is not workable and one NBU does not list", async () => {

@@ -37,5 +37,10 @@ export const bankSummarySchema = z.object({
 });
 export type BankSummary = z.infer<typeof bankSummarySchema>;
 
-export const banksResponseSchema = z.object({ banks: z.array(bankSummarySchema) });
+export const banksResponseSchema = z.object({
+  banks: z.array(bankSummarySchema),
+  /** The list is the last one NBU's node gave (it does not answer now), from `listedAt` (ISO time). */
+  stale: z.boolean().optional(),
+  listedAt: text().optional(),
+});
 export type BanksResponse = z.infer<typeof banksResponseSchema>;

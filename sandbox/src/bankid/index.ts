@@ -35,7 +35,7 @@ export interface RunningBankIdStandIn extends RunningStandIn {
    * Tests make the node misbehave (a forged envelope, another bank's memberId) by rewriting its answer
    * here; nothing sets it in the sandbox.
    */
-  misbehave: { resource?: (answer: ResourceAnswerBody) => ResourceAnswerBody };
+  misbehave: { resource?: (answer: ResourceAnswerBody) => ResourceAnswerBody; banksDown?: boolean };
 }
 
 interface Grant {
@@ -78,8 +78,10 @@ export async function startBankIdStandIn(options: BankIdStandInOptions): Promise
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
 
-  app.get("/api/banks", async () =>
-    standInBanks.map(({ id, name, memberId, workable, order }) => ({
+  app.get("/api/banks", async (_request, reply) => {
+    // An outage of the node's bank list (tests set it): sign-in must go on with the last good list.
+    if (misbehave.banksDown) return reply.code(503).send({ error: "temporarily_unavailable" });
+    return standInBanks.map(({ id, name, memberId, workable, order }) => ({
       id,
       name,
       memberId,
@@ -87,19 +89,19 @@ export async function startBankIdStandIn(options: BankIdStandInOptions): Promise
       order,
       logoUrl: `/logos/${id}.svg`,
       loginUrl: `/v1/bank/oauth2/authorize?bank_id=${id}`,
-    })),
-  );
+    }));
+  });
   app.get<{ Params: { id: string } }>("/logos/:id.svg", async (request, reply) => {
     const bank = standInBanks.find((each) => each.id === request.params.id);
     if (!bank) return reply.code(404).send();
     return reply.type("image/svg+xml").header("cache-control", "max-age=3600").send(logoSvg(bank));
   });
 
-  /** A redirect_uri of the product's own /{lang}/bankid-auth, as NBU checks it against the registered one. */
+  /** A redirect_uri of the product's own /bankid-auth (or the older /{lang}/bankid-auth), as NBU checks it. */
   const allowedRedirect = (value: string | undefined) => {
-    if (!value) return `${productOrigin}/uk/bankid-auth`;
+    if (!value) return `${productOrigin}/bankid-auth`;
     const url = URL.canParse(value) ? new URL(value) : undefined;
-    return url?.origin === productOrigin && /^\/(uk|en)\/bankid-auth$/.test(url.pathname) ? value : undefined;
+    return url?.origin === productOrigin && /^(\/uk|\/en)?\/bankid-auth$/.test(url.pathname) ? value : undefined;
   };
 
   app.get<{ Querystring: Record<string, string> }>("/v1/bank/oauth2/authorize", async (request, reply) => {

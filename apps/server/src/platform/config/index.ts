@@ -72,6 +72,8 @@ export interface Config {
   diia?: DiiaConfig;
   /** Sign-in with BankID NBU; present when BANKID_BASE_URL is set (then all it needs must be). */
   bankId?: BankIdConfig;
+  /** TLS_EXTRA_CA_FILE: CAs outbound TLS trusts beside Node's own (never a switch that turns checks off). */
+  tlsExtraCaFile?: string;
   /** The SAML 2.0 identity provider's metadata contents and policies. */
   saml: SamlConfig;
   /** Outgoing mail (password reset links, security notices); absent without SMTP_URL. */
@@ -274,6 +276,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     google: readGoogleConfig(environment),
     diia: readDiiaConfig(environment),
     bankId: readBankIdConfig(environment),
+    tlsExtraCaFile: environment.TLS_EXTRA_CA_FILE,
     saml: readSamlConfigOrFail(environment, publicUrl, sessionSecrets),
     mail: readMailConfig(environment, isProduction),
     passwordResetTtlSeconds: environment.PASSWORD_RESET_TTL_SECONDS,

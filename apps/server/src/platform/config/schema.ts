@@ -106,6 +106,8 @@ export const environmentSchema = z.object({
   BANKID_BANK_PICKER: booleanFlag.optional(),
   BANKID_SEND_REDIRECT_URI: booleanFlag.optional(),
   BANKID_BANKS_CACHE_SECONDS: seconds(300),
+  /** A PEM file of CAs outbound TLS trusts beside Node's own (platform/http/outbound-trust.ts). */
+  TLS_EXTRA_CA_FILE: optionalText,
 
   GOOGLE_ISSUER: httpUrl.default("https://accounts.google.com"),
   GOOGLE_CLIENT_ID: optionalText,

@@ -14,6 +14,15 @@ export interface IdentityDocumentsTable {
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** The last bank list NBU's node answered (migration 0520): one row, used when the node's list fails. */
+export interface BankIdBankListTable {
+  id: ColumnType<number, number | undefined, never>;
+  /** JSON text of client.ts's Bank[] (written with JSON.stringify; read back as parsed JSON). */
+  banks: ColumnType<unknown, string, string>;
+  fetched_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface BankIdTables {
   identity_documents: IdentityDocumentsTable;
+  bankid_bank_list: BankIdBankListTable;
 }

@@ -40,6 +40,19 @@ const v1Declaration = {
   ],
 };
 
+/** NBU's bank list and when it was read; `stale` when the node failed and the database's last copy answers. */
+export interface BankList {
+  banks: Bank[];
+  fetchedAt: Date;
+  stale: boolean;
+}
+
+/** Where the last good list is kept for every instance (bank-list-store.ts: the database). */
+export interface BankListStore {
+  save(list: { banks: Bank[]; fetchedAt: Date }): Promise<void>;
+  load(): Promise<{ banks: Bank[]; fetchedAt: Date } | undefined>;
+}
+
 type Json = Record<string, unknown>;
 
 function asRecord(value: unknown): Json | undefined {
@@ -68,11 +81,13 @@ function bankFrom(raw: unknown, host: string): Bank | undefined {
 export class BankIdClient {
   readonly #settings: BankIdConfig;
   readonly #clock: () => Date;
-  #banks: { list: Bank[]; until: number } | undefined;
+  readonly #store: BankListStore | undefined;
+  #banks: { list: BankList; until: number } | undefined;
 
-  constructor(settings: BankIdConfig, clock: () => Date) {
+  constructor(settings: BankIdConfig, clock: () => Date, store?: BankListStore) {
     this.#settings = settings;
     this.#clock = clock;
+    this.#store = store;
   }
 
   get version() {
@@ -154,8 +169,31 @@ export class BankIdClient {
 
   /** Every bank NBU lists, in its order; kept for BANKID_BANKS_CACHE_SECONDS. */
   async banks(): Promise<Bank[]> {
-    const now = this.#clock().getTime();
-    if (this.#banks && this.#banks.until > now) return this.#banks.list;
+    return (await this.bankList()).banks;
+  }
+
+  /**
+   * NBU's bank list, kept in memory for BANKID_BANKS_CACHE_SECONDS and in the database for every instance.
+   * When the node's list fails, the database's last good copy answers (stale), and is asked again after
+   * the same time; with no copy the failure stands.
+   */
+  async bankList(): Promise<BankList> {
+    const now = this.#clock();
+    if (this.#banks && this.#banks.until > now.getTime()) return this.#banks.list;
+    let list: BankList;
+    try {
+      list = { banks: await this.#fetchBanks(), fetchedAt: now, stale: false };
+      await this.#store?.save(list).catch(() => undefined);
+    } catch (error) {
+      const kept = await this.#store?.load().catch(() => undefined);
+      if (!kept) throw error;
+      list = { ...kept, stale: true };
+    }
+    this.#banks = { list, until: now.getTime() + this.#settings.banksCacheSeconds * 1000 };
+    return list;
+  }
+
+  async #fetchBanks(): Promise<Bank[]> {
     let raw: unknown;
     try {
       const response = await fetch(`${this.#settings.baseUrl}/api/banks`, {
@@ -168,11 +206,11 @@ export class BankIdClient {
     } catch (error) {
       throw new AppError("bankid.unavailable", { reason: "bankid.banks_unreachable", cause: error });
     }
-    const list = (Array.isArray(raw) ? raw : [])
+    // An answer that is not a list is a failure too (and must not replace the good copy).
+    if (!Array.isArray(raw)) throw new AppError("bankid.unavailable", { reason: "bankid.banks_unreachable" });
+    return raw
       .map((bank) => bankFrom(bank, this.#settings.baseUrl))
       .filter((bank): bank is Bank => bank !== undefined)
       .sort((a, b) => a.order - b.order);
-    this.#banks = { list, until: now + this.#settings.banksCacheSeconds * 1000 };
-    return list;
   }
 }

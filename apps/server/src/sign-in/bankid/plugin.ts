@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { bankListStore } from "./bank-list-store.ts";
 import { BankIdClient } from "./client.ts";
 import { bankIdRoutes } from "./routes.ts";
 import type { BankIdRuntime } from "./service.ts";
@@ -12,7 +13,7 @@ export async function createBankIdRuntime(app: FastifyInstance): Promise<BankIdR
   if (!settings) return undefined;
   const { loadBankIdKeys } = await import("./runtime.ts");
   return {
-    client: new BankIdClient(settings, app.clock),
+    client: new BankIdClient(settings, app.clock, bankListStore(app.db)),
     keys: loadBankIdKeys(settings, app.log),
     publicUrl: app.config.publicUrl,
   };

@@ -15,8 +15,8 @@ import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { isNavigation } from "../../platform/http/navigation.ts";
 import { bankIdErrorReason } from "./error-reason.ts";
-import { type BankIdRuntime, beginBankIdSignIn, completeBankIdSignIn, workableBanks } from "./service.ts";
-import { readPendingBankId } from "./state.ts";
+import { type BankIdRuntime, beginBankIdSignIn, completeBankIdSignIn } from "./service.ts";
+import { languageOfState, readPendingBankId } from "./state.ts";
 
 const appIdSchema = z.uuid();
 
@@ -57,7 +57,7 @@ export const bankIdRoutes =
           tags: ["sign-in"],
           summary: "Start signing in (or recovering a password) with BankID NBU",
           description:
-            "Redirects to NBU's authorize URL (`redirect_uri` {PUBLIC_URL}/{lang}/bankid-auth, `bank_id` when " +
+            "Redirects to NBU's authorize URL (`redirect_uri` {PUBLIC_URL}/bankid-auth, one for both languages, `bank_id` when " +
             "`bank` names a workable bank of `GET /api/banks`, `dataset` for V2). `state` is random and bound to a " +
             "short-lived signed HttpOnly cookie with the purpose and the bank's memberId; an appId (sign-in " +
             "only) is kept in the pending sign-in cookie with the application's own `state` and `redirectUri`. " +
@@ -111,7 +111,8 @@ export const bankIdRoutes =
       },
       async (request, reply) => {
         const pending = readPendingBankId(request);
-        const language = pending?.language ?? requestLanguage(request, request.query.lang);
+        const language =
+          pending?.language ?? languageOfState(request.query.state) ?? requestLanguage(request, request.query.lang);
         const purpose = pending?.purpose ?? "signin";
         try {
           const next = await completeBankIdSignIn(requireRuntime(), request, reply, request.query);
@@ -131,13 +132,18 @@ export const bankIdRoutes =
           summary: "Banks a person may sign in with through BankID NBU",
           description:
             "The banks NBU lists as workable, in NBU's order, with absolute logo URLs; NBU's list is kept for " +
-            "BANKID_BANKS_CACHE_SECONDS. 503 `bankid.not_configured`, 502 `bankid.unavailable`.",
+            "BANKID_BANKS_CACHE_SECONDS and in the database: when NBU's list fails, the last good one answers with " +
+            "`stale: true` and `listedAt`. 503 `bankid.not_configured`, 502 `bankid.unavailable` (no list at all).",
           response: { 200: banksResponseSchema },
         },
       },
       async () => {
-        const banks = await workableBanks(requireRuntime().client);
-        return { banks: banks.map(({ id, name, logoUrl }) => ({ id, name, ...(logoUrl ? { logoUrl } : {}) })) };
+        const list = await requireRuntime().client.bankList();
+        const banks = list.banks.filter((bank) => bank.workable);
+        return {
+          banks: banks.map(({ id, name, logoUrl }) => ({ id, name, ...(logoUrl ? { logoUrl } : {}) })),
+          ...(list.stale ? { stale: true, listedAt: list.fetchedAt.toISOString() } : {}),
+        };
       },
     );
   };

@@ -25,12 +25,13 @@ import {
 export interface BankIdRuntime {
   client: BankIdClient;
   keys: BankIdKeys;
-  /** The site's public address: redirect_uri is {publicUrl}/{lang}/bankid-auth. */
+  /** The site's public address: redirect_uri is {publicUrl}/bankid-auth. */
   publicUrl: string;
 }
 
-export function redirectUriFor(publicUrl: string, language: Language): string {
-  return `${publicUrl}/${language}/bankid-auth`;
+/** One callback address for both languages (NBU may register only one); the state carries the language. */
+export function redirectUriFor(publicUrl: string): string {
+  return `${publicUrl}/bankid-auth`;
 }
 
 /** A bank the person may pick: one NBU lists as workable. */
@@ -49,7 +50,7 @@ export async function beginBankIdSignIn(
     bank = (await workableBanks(runtime.client)).find((each) => each.id === request.bankId);
     if (!bank) throw new AppError("bankid.failed", { reason: "bankid.bank_unavailable" });
   }
-  const state = newState();
+  const state = newState(request.language);
   setPendingBankId(reply, {
     state,
     purpose: request.purpose,
@@ -57,7 +58,7 @@ export async function beginBankIdSignIn(
     bankId: bank?.id,
     memberId: bank?.memberId,
   });
-  const redirectUri = redirectUriFor(runtime.publicUrl, request.language);
+  const redirectUri = redirectUriFor(runtime.publicUrl);
   return runtime.client.authorizeUrl({ state, redirectUri, bankId: bank?.id });
 }
 
@@ -91,7 +92,7 @@ function pendingFor(request: FastifyRequest, state: string | undefined): Pending
 /** The person the answer names: code → token → data → envelope (decrypted, bank's signature) → match. */
 async function personOf(runtime: BankIdRuntime, request: FastifyRequest, pending: PendingBankIdSignIn, code: string) {
   const { client, keys } = runtime;
-  const token = await client.accessToken(code, redirectUriFor(runtime.publicUrl, pending.language));
+  const token = await client.accessToken(code, redirectUriFor(runtime.publicUrl));
   const answer = await client.personData(token, keys.certificateBase64);
   await checkMember(runtime, pending, answer.memberId);
   const now = request.server.clock();

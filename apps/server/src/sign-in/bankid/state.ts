@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { bankIdPurposes, languages, text } from "@kpi-id/contracts";
+import { bankIdPurposes, type Language, languages, text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { signedCookie } from "../../platform/http/signed-cookie.ts";
@@ -8,7 +8,7 @@ import { signedCookie } from "../../platform/http/signed-cookie.ts";
 const pendingSchema = z.object({
   state: text().min(1).max(64),
   purpose: z.enum(bankIdPurposes),
-  /** The language of the redirect_uri (/{lang}/bankid-auth), sent again with the code. */
+  /** The language the person started in; the state carries it too. */
   language: z.enum(languages),
   /** The bank the person picked on KPI ID's list, and its memberId the answer must carry. */
   bankId: text().max(64).optional(),
@@ -22,9 +22,19 @@ export const PENDING_BANKID_SECONDS = 600;
 
 const pendingCookie = signedCookie("kpi_id_bankid", pendingSchema);
 
-/** 128 random bits and nothing else: where the browser continues is kept on the server's side. */
-export function newState(): string {
-  return randomBytes(16).toString("base64url");
+/**
+ * The language and 128 random bits ("uk.…"): NBU registers one callback address for both languages, so
+ * the answer finds its language in the state even when this browser's cookie is gone. Where the browser
+ * continues (and for what) is kept on the server's side.
+ */
+export function newState(language: Language): string {
+  return `${language}.${randomBytes(16).toString("base64url")}`;
+}
+
+/** The language a state names, if it is one of ours. */
+export function languageOfState(state: string | undefined): Language | undefined {
+  const prefix = state?.split(".", 1)[0];
+  return languages.find((language) => language === prefix);
 }
 
 export function setPendingBankId(reply: FastifyReply, pending: Omit<PendingBankIdSignIn, "expiresAt">): void {

@@ -5,6 +5,7 @@ import { usePrivateUmask } from "../../platform/db/data-dir-modes.ts";
 import { type DatabaseHandle, openDatabase } from "../../platform/db/index.ts";
 import { DatabaseLockedError } from "../../platform/db/lock-file.ts";
 import { migrate } from "../../platform/db/migrate.ts";
+import { trustExtraCas } from "../../platform/http/outbound-trust.ts";
 import { serverVersion } from "../../platform/release/version.ts";
 import { doctorExitCode, formatChecks, runDoctor } from "../doctor/run.ts";
 import { readStdin } from "./args.ts";
@@ -71,6 +72,8 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
     }
     const { handler, rest, migrateOnly } = findHandler(argv);
     const config = loadConfig(io.env ?? process.env);
+    // The CLI calls outside hosts too (bankid status asks NBU's node).
+    trustExtraCas(config.tlsExtraCaFile);
     database ??= await openDatabase({
       url: config.database.url,
       dataDir: config.database.dataDir,

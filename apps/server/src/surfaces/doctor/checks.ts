@@ -195,3 +195,31 @@ export async function checkClock(db: Db): Promise<CheckResult> {
   }
   return { check: "clock", status: "ok", message: "agrees with the database's within 5 s" };
 }
+
+/** Older than this, the kept bank list is reported: NBU's node has not given one for that long. */
+const bankListWarnHours = 24;
+
+/** BankID's last good bank list (0520), which sign-in falls back on when NBU's /api/banks fails. */
+export async function checkBankList(db: Db, config: Config, now: Date): Promise<CheckResult | undefined> {
+  if (!config.bankId) return undefined;
+  const row = await db.selectFrom("bankid_bank_list").select("fetched_at").executeTakeFirst();
+  const fix = "check NBU's node with `npx kpi-id bankid status` (its /api/banks)";
+  if (!row) {
+    return {
+      check: "bankid banks",
+      status: "warn",
+      message: "no bank list kept yet: if NBU's /api/banks fails now, every BankID sign-in fails",
+      fix,
+    };
+  }
+  const hours = Math.floor((now.getTime() - new Date(row.fetched_at).getTime()) / 3_600_000);
+  if (hours >= bankListWarnHours) {
+    return {
+      check: "bankid banks",
+      status: "warn",
+      message: `the kept bank list is ${hours} h old: NBU's /api/banks has not answered (or no one signed in) since`,
+      fix,
+    };
+  }
+  return { check: "bankid banks", status: "ok", message: `kept from ${new Date(row.fetched_at).toISOString()}` };
+}

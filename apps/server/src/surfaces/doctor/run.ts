@@ -5,6 +5,7 @@ import { type DatabaseHandle, openDatabase } from "../../platform/db/index.ts";
 import { DatabaseLockedError } from "../../platform/db/lock-file.ts";
 import {
   type CheckResult,
+  checkBankList,
   checkCertificates,
   checkClock,
   checkKeys,
@@ -95,6 +96,8 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
     checks.push(await checkKeys(opened.database.db, config));
     checks.push(...(await checkCertificates(opened.database.db, config, options.now ?? new Date())));
     checks.push(await checkClock(opened.database.db));
+    const bankList = await checkBankList(opened.database.db, config, options.now ?? new Date());
+    if (bankList) checks.push(bankList);
     return checks;
   } finally {
     await opened.close();

@@ -42,6 +42,19 @@ interface BankPickerProps {
  * server can set its cookie. Not a form submission: the page's CSP (form-action 'self') would stop the
  * server's redirect to BankID.
  */
+/** When the list is the server's kept copy (NBU's node does not answer), from when it is, in the page's language. */
+function StaleNote({ listedAt }: { listedAt: string }) {
+  const { t, i18n } = useTranslation("auth");
+  const time = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(
+    new Date(listedAt),
+  );
+  return (
+    <p className="text-sm text-muted-foreground" data-testid="bank-picker-stale">
+      {t("auth:bankid.picker.stale", { time })}
+    </p>
+  );
+}
+
 export function BankPicker({ id, search, purpose, onStart }: BankPickerProps) {
   const { t } = useTranslation("auth");
   const banks = useBanks(true);
@@ -83,6 +96,7 @@ export function BankPicker({ id, search, purpose, onStart }: BankPickerProps) {
       ) : null}
       {banks.data && banks.data.banks.length > 0 ? (
         <form onSubmit={continueToBank} className="space-y-3">
+          {banks.data.stale && banks.data.listedAt ? <StaleNote listedAt={banks.data.listedAt} /> : null}
           <fieldset aria-labelledby={legendId}>
             <ul className="flex max-h-80 flex-col gap-2 overflow-y-auto p-0.5">
               {banks.data.banks.map((bank, index) => (

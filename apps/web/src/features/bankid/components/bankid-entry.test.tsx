@@ -115,6 +115,20 @@ describe("the BankID button on the login screen", () => {
     expect(within(picker).queryByTestId("bank-picker-error")).toBeNull();
   });
 
+  it("says from when the list is when BankID's node does not give one (the server's kept copy)", async () => {
+    mockFetch({
+      "GET /user": unauthorized,
+      "GET /api/settings": withBankId(true),
+      "GET /api/banks": () => json({ ...banks, stale: true, listedAt: "2026-11-27T08:30:00.000Z" }),
+    });
+    renderApp("/en/");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Sign in with BankID" }));
+    const note = await screen.findByTestId("bank-picker-stale");
+    expect(note).toHaveTextContent(/^BankID does not give its list of banks right now: this one is from .*2026/);
+    expect(screen.getAllByRole("radio")).toHaveLength(3);
+  });
+
   it("says so when BankID reports no workable bank", async () => {
     mockFetch({
       "GET /user": unauthorized,

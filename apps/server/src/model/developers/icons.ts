@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { type IconUpload, iconMaxBytes, iconPathPattern } from "@kpi-id/contracts";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { svgProblem } from "./svg-check.ts";
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Icons an application keeps besides the ones in use, so uploading again and again fills no disk. */
@@ -13,7 +12,7 @@ function refuse(problem: string): never {
 }
 
 /** The file's bytes when they are an icon KPI ID serves: a PNG, or an SVG that runs and fetches nothing. */
-function iconBytes(upload: IconUpload): Buffer {
+async function iconBytes(upload: IconUpload): Promise<Buffer> {
   const bytes = Buffer.from(upload.data, "base64");
   if (bytes.length === 0) refuse("empty");
   if (bytes.length > iconMaxBytes) refuse("too large");
@@ -21,6 +20,8 @@ function iconBytes(upload: IconUpload): Buffer {
     if (!bytes.subarray(0, 8).equals(pngSignature)) refuse("not a PNG");
     return bytes;
   }
+  // The XML parser is loaded with the first SVG upload, not at start-up (startup-modules.test.ts).
+  const { svgProblem } = await import("./svg-check.ts");
   const problem = svgProblem(bytes.toString("utf8"));
   if (problem) refuse(problem);
   return bytes;
@@ -36,7 +37,7 @@ export function iconPath(sha256: string, contentType: IconUpload["contentType"])
  * names it (at once while testing, after approval when live). Unused older uploads beyond a few are dropped.
  */
 export async function storeIcon(db: Db, applicationId: string, upload: IconUpload): Promise<string> {
-  const bytes = iconBytes(upload);
+  const bytes = await iconBytes(upload);
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   await db
     .insertInto("application_icons")

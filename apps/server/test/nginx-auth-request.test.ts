@@ -114,6 +114,26 @@ describe.each(databaseKinds)("a site behind nginx auth_request (%s)", (kind) => 
     expect(round.siteCookie).toBe("");
   });
 
+  it("keeps a person busy on the site signed in: each visit is a use of the KPI ID session", async () => {
+    const visitor = await addVisitor(kpiId.test.app, [wiki.id]);
+    const { siteCookie } = await visitSigningIn(sites, host, "/", visitor.kpiIdCookie);
+    const { db } = kpiId.test.app;
+    // The session last used two minutes ago and about to go idle.
+    const soon = new Date(Date.now() + 30_000);
+    await db
+      .updateTable("sessions")
+      .set({ last_seen_at: new Date(Date.now() - 120_000), idle_expires_at: soon })
+      .where("user_id", "=", visitor.person.id)
+      .execute();
+    expect((await sites.get(host, "/", { cookie: siteCookie })).status).toBe(200);
+    const session = await db
+      .selectFrom("sessions")
+      .select("idle_expires_at")
+      .where("user_id", "=", visitor.person.id)
+      .executeTakeFirstOrThrow();
+    expect(session.idle_expires_at.getTime()).toBeGreaterThan(soon.getTime() + 60_000);
+  });
+
   it("signs out of the host: the cookie is cleared and no longer works", async () => {
     const visitor = await addVisitor(kpiId.test.app, [wiki.id]);
     const { siteCookie } = await visitSigningIn(sites, host, "/", visitor.kpiIdCookie);

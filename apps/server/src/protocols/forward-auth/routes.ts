@@ -46,7 +46,9 @@ export const forwardAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       noStore(reply);
       const site = await protectedSite(request);
       const token = request.cookies[site.cookieName];
-      const visitor = token ? await siteVisitor(app.db, token, site.application.id, app.clock()) : undefined;
+      const visitor = token
+        ? await siteVisitor(app.db, token, site.application.id, app.config.sessions, app.clock())
+        : undefined;
       if (!visitor) throw new AppError("forward_auth.sign_in_required");
       if (!(await hasApplicationAccess(app.db, visitor.id, site.application.id))) {
         throw new AppError("forward_auth.no_access");

@@ -1,5 +1,7 @@
 import { sql } from "kysely";
 import { personRolesColumns, rolesFromColumns } from "../../model/people/profile.ts";
+import { noteSessionUse } from "../../model/sessions/load.ts";
+import type { SessionTimeouts } from "../../model/sessions/store.ts";
 import { hashToken, newToken } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import type { SiteVisitor } from "./headers.ts";
@@ -46,9 +48,10 @@ export async function startSiteSession(
 
 /**
  * Who holds this cookie at this application, read afresh at every request nginx asks about: a revoked or expired
- * KPI ID session (its row deleted or past its expiry) or a disabled person answers undefined at once.
+ * KPI ID session (its row deleted or past its expiry) or a disabled person answers undefined at once. A visit is
+ * a use of the KPI ID session, which slides its idle expiry as KPI ID's own pages do.
  */
-export async function siteVisitor(db: Db, token: string, applicationId: string, now: Date) {
+export async function siteVisitor(db: Db, token: string, applicationId: string, timeouts: SessionTimeouts, now: Date) {
   const roles = personRolesColumns(sql.ref<string>("users.id"));
   const row = await db
     .selectFrom("forward_auth_sessions as site")
@@ -60,8 +63,12 @@ export async function siteVisitor(db: Db, token: string, applicationId: string, 
     .where("sessions.idle_expires_at", ">", now)
     .where("users.status", "=", "active")
     .select(["users.id", "users.username", "users.full_name", "users.email", roles.affiliations.as("affiliations")])
+    .select(["sessions.id as session_id", "sessions.last_seen_at", "sessions.idle_expires_at"])
+    .select("sessions.absolute_expires_at")
     .executeTakeFirst();
   if (!row) return undefined;
+  const { session_id, last_seen_at, idle_expires_at, absolute_expires_at } = row;
+  await noteSessionUse(db, { id: session_id, last_seen_at, idle_expires_at, absolute_expires_at }, timeouts, now);
   const visitor: SiteVisitor = {
     id: row.id,
     username: row.username,

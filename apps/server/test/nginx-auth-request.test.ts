@@ -96,6 +96,29 @@ describe.each(databaseKinds)("a site behind nginx auth_request (%s)", (kind) => 
     expect(anonymous.status).toBe(302);
   });
 
+  it("guards a form posted to the site too: the site gets the POST and its body, with the person", async () => {
+    const visitor = await addVisitor(kpiId.test.app, [wiki.id]);
+    const { siteCookie } = await visitSigningIn(sites, host, "/", visitor.kpiIdCookie);
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    const posted = await sites.send(
+      host,
+      "/comments",
+      { ...form, cookie: siteCookie },
+      { method: "POST", body: "text=hi" },
+    );
+    expect(posted.status).toBe(200);
+    expect(sites.received(posted)).toMatchObject({
+      method: "POST",
+      path: "/comments",
+      body: "text=hi",
+      headers: { "x-kpi-id-user-id": visitor.person.id },
+    });
+    // Without the host's cookie the form never reaches the site: the person is sent to sign in.
+    const anonymous = await sites.send(host, "/comments", form, { method: "POST", body: "text=hi" });
+    expect(anonymous.status).toBe(302);
+    expect(pathOf(String(anonymous.headers.location)).startsWith("/api/app-redirect?")).toBe(true);
+  });
+
   it("shows nginx's 403 page to a person who loses access, at the very next request", async () => {
     const visitor = await addVisitor(kpiId.test.app, [wiki.id]);
     const { siteCookie } = await visitSigningIn(sites, host, "/", visitor.kpiIdCookie);

@@ -47,8 +47,10 @@ export interface RunningSites {
   origin(host: string): string;
   /** A browser's request to a protected host (TLS with SNI, Host with the port, as a browser sends them). */
   get(host: string, path: string, headers?: Record<string, string>): Promise<SiteAnswer>;
+  /** Another method, with a body (a form posted to the site). */
+  send(host: string, path: string, headers: Record<string, string>, sent: Sent): Promise<SiteAnswer>;
   /** What the site behind nginx received, when nginx let the request through. */
-  received(answer: SiteAnswer): { path: string; headers: IncomingHttpHeaders };
+  received(answer: SiteAnswer): { method: string; path: string; headers: IncomingHttpHeaders; body: string };
   stop(): Promise<void>;
 }
 
@@ -65,7 +67,14 @@ function renderSite(block: string, prefix: string, port: number, kpiId: string, 
 function startEchoSite(): Promise<{ server: Server; port: number }> {
   const server = createServer((request, response) => {
     response.setHeader("content-type", "application/json");
-    response.end(JSON.stringify({ path: request.url, headers: request.headers }));
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk: string) => {
+      body += chunk;
+    });
+    request.on("end", () =>
+      response.end(JSON.stringify({ method: request.method, path: request.url, headers: request.headers, body })),
+    );
   });
   return new Promise((resolve) => {
     server.listen(0, "127.0.0.1", () => {
@@ -75,13 +84,25 @@ function startEchoSite(): Promise<{ server: Server; port: number }> {
   });
 }
 
-function getOverTls(port: number, host: string, path: string, headers: Record<string, string>): Promise<SiteAnswer> {
+interface Sent {
+  method?: string;
+  body?: string;
+}
+
+function requestOverTls(
+  port: number,
+  host: string,
+  path: string,
+  headers: Record<string, string>,
+  sent: Sent = {},
+): Promise<SiteAnswer> {
   return new Promise((resolve, reject) => {
     const request = httpsRequest(
       {
         host: "127.0.0.1",
         port,
         path,
+        method: sent.method ?? "GET",
         servername: host,
         headers: { host: `${host}:${port}`, ...headers },
         // The test's own self-signed certificate.
@@ -97,7 +118,7 @@ function getOverTls(port: number, host: string, path: string, headers: Record<st
       },
     );
     request.on("error", reject);
-    request.end();
+    request.end(sent.body);
   });
 }
 
@@ -136,7 +157,7 @@ export async function startProtectedSites(kpiIdOrigin: string, port: number, sit
   const first = sites[0]?.host ?? "localhost";
   for (let attempt = 0; ; attempt += 1) {
     if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
-    const answer = await getOverTls(port, first, "/_kpi-id/none", {}).catch(() => undefined);
+    const answer = await requestOverTls(port, first, "/_kpi-id/none", {}).catch(() => undefined);
     if (answer) break;
     if (attempt > 100) throw new Error(`nginx did not answer: ${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -144,8 +165,9 @@ export async function startProtectedSites(kpiIdOrigin: string, port: number, sit
   const running: RunningSites = {
     port,
     origin: (host) => `https://${host}:${port}`,
-    get: (host, path, headers = {}) => getOverTls(port, host, path, headers),
-    received: (answer) => JSON.parse(answer.body) as { path: string; headers: IncomingHttpHeaders },
+    get: (host, path, headers = {}) => requestOverTls(port, host, path, headers),
+    send: (host, path, headers, sent) => requestOverTls(port, host, path, headers, sent),
+    received: (answer) => JSON.parse(answer.body),
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));

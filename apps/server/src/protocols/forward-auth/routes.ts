@@ -28,21 +28,21 @@ function noStore(reply: FastifyReply) {
 
 /** nginx auth_request: a site that speaks no protocol, protected by KPI ID (issue 59, point 2). */
 export const forwardAuthRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    forwardAuthPaths.check,
-    {
-      schema: {
-        tags,
-        summary: "nginx auth_request: may this request through?",
-        description:
-          `${headersNote} The protected host's own cookie decides, read afresh every time: 200 with ` +
-          "`X-KPI-ID-User-Id`, `-Username`, `-Name`, `-Email`, `-Affiliations` (those the application names; " +
-          "non-ASCII percent-encoded as UTF-8); 401 `forward_auth.sign_in_required` without a live cookie (no " +
-          "cookie, another host's, a revoked KPI ID session, a disabled person); 403 `forward_auth.no_access`.",
-        response: { 200: z.null(), 401: errorBodySchema, 403: errorBodySchema },
-      },
+  // nginx's auth_request subrequest is a GET whatever the method of the request it guards (a posted form too).
+  app.route({
+    method: "GET",
+    url: forwardAuthPaths.check,
+    schema: {
+      tags,
+      summary: "nginx auth_request: may this request through?",
+      description:
+        `${headersNote} The protected host's own cookie decides, read afresh every time: 200 with ` +
+        "`X-KPI-ID-User-Id`, `-Username`, `-Name`, `-Email`, `-Affiliations` (those the application names; " +
+        "non-ASCII percent-encoded as UTF-8); 401 `forward_auth.sign_in_required` without a live cookie (no " +
+        "cookie, another host's, a revoked KPI ID session, a disabled person); 403 `forward_auth.no_access`.",
+      response: { 200: z.null(), 401: errorBodySchema, 403: errorBodySchema },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       noStore(reply);
       const site = await protectedSite(request);
       const token = request.cookies[site.cookieName];
@@ -56,7 +56,7 @@ export const forwardAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.headers(visitorHeaders(visitor, site.application.forward_auth_headers ?? []));
       return reply.code(200).send(null);
     },
-  );
+  });
 
   app.get(
     forwardAuthPaths.start,

@@ -6,7 +6,7 @@ import { addApplication } from "./support/campus.ts";
 import { sessionCookieOf } from "./support/console.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { createListeningTestApp, type ListeningTestApp } from "./support/listening.ts";
-import { freePort, type RunningSites, startProtectedSites } from "./support/nginx-site.ts";
+import { freePort, type RunningSites, startCookieFrom, startProtectedSites } from "./support/nginx-site.ts";
 import { addProtectedSite, addVisitor, pathOf, visitSigningIn } from "./support/nginx-visit.ts";
 
 /**
@@ -107,8 +107,8 @@ describe.each(databaseKinds)("attacks on sites behind nginx (%s)", (kind) => {
     const visitor = await addVisitor(kpiId.test.app, [wiki.id, lab.id]);
     const round = await visitSigningIn(sites, wikiHost, "/", visitor.kpiIdCookie);
     expect(round.callback?.status).toBe(302);
-    // Replayed (say from the browser history): refused.
-    const replayed = await sites.get(wikiHost, pathOf(round.toCallback));
+    // Replayed, even with the start's cookie kept: refused.
+    const replayed = await sites.get(wikiHost, pathOf(round.toCallback), { cookie: round.startCookie });
     expect(replayed.status).toBe(401);
     expect(JSON.parse(replayed.body)).toMatchObject({ code: "ticket.invalid" });
 
@@ -119,9 +119,44 @@ describe.each(databaseKinds)("attacks on sites behind nginx (%s)", (kind) => {
       headers: { cookie: visitor.kpiIdCookie },
     });
     const wikiTicket = pathOf(kpiIdAnswer.headers.get("location") ?? "");
-    const atLab = await sites.get(labHost, wikiTicket);
+    // (An attacker can send the wiki's start cookie to the lab too, which a browser never would: still refused.)
+    const atLab = await sites.get(labHost, wikiTicket, { cookie: startCookieFrom(first) });
     expect(atLab.status).toBe(401);
-    expect(atLab.headers["set-cookie"]).toBeUndefined();
+    expect((atLab.headers["set-cookie"] ?? []).join()).not.toContain("__Host-kpi_id_site=");
+    // And a lab sign-in's own binding does not make the wiki's ticket the lab's either.
+    const labStart = startCookieFrom(await sites.get(labHost, "/"));
+    const labState = new URL(String(first.headers.location)).searchParams.get("state") ?? "";
+    const forcedState = `${labStart.split("=")[1]}${labState.slice(labState.indexOf("~"))}`;
+    const ticketOnly = new URL(wikiTicket, sites.origin(labHost)).searchParams.get("ticketId") ?? "";
+    const forced = await sites.get(
+      labHost,
+      `/_kpi-id/callback?${new URLSearchParams({ ticketId: ticketOnly, state: forcedState })}`,
+      {
+        cookie: labStart,
+      },
+    );
+    expect(forced.status).toBe(401);
+    expect((forced.headers["set-cookie"] ?? []).join()).not.toContain("__Host-kpi_id_site=");
+  });
+
+  it("login CSRF: an attacker's own ticket link does not sign someone else in to the site as the attacker", async () => {
+    const attacker = await addVisitor(kpiId.test.app, [wiki.id]);
+    // The attacker starts a sign-in and keeps the callback link instead of following it.
+    const started = await sites.get(wikiHost, "/");
+    const kpiIdAnswer = await fetch(String(started.headers.location), {
+      redirect: "manual",
+      headers: { cookie: attacker.kpiIdCookie },
+    });
+    const link = pathOf(kpiIdAnswer.headers.get("location") ?? "");
+    expect(link.startsWith("/_kpi-id/callback?ticketId=")).toBe(true);
+    // The victim's browser opens it, with no start of its own or with its own start's cookie: no site cookie.
+    const victimStart = startCookieFrom(await sites.get(wikiHost, "/"));
+    for (const cookies of [{}, { cookie: victimStart }] as Record<string, string>[]) {
+      const opened = await sites.get(wikiHost, link, cookies);
+      expect(opened.status).toBe(302);
+      expect(opened.headers.location).toBe(`${sites.origin(wikiHost)}/`);
+      expect((opened.headers["set-cookie"] ?? []).join()).not.toContain("__Host-kpi_id_site=");
+    }
   });
 
   it("never sends the person elsewhere: the way back stays on the protected host", async () => {
@@ -140,7 +175,8 @@ describe.each(databaseKinds)("attacks on sites behind nginx (%s)", (kind) => {
       headers: { "x-kpi-id-application": wiki.id, "x-original-url": "https://evil.example/phish" },
     });
     expect(start.statusCode).toBe(302);
-    expect(new URL(String(start.headers.location)).searchParams.get("state")).toBe(`${sites.origin(wikiHost)}/`);
+    const state = new URL(String(start.headers.location)).searchParams.get("state") ?? "";
+    expect(state.slice(state.indexOf("~") + 1)).toBe(`${sites.origin(wikiHost)}/`);
   });
 
   it("an application not set up for nginx, or a made-up one, answers 403 and no one is let in", async () => {

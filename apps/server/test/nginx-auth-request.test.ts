@@ -34,14 +34,16 @@ describe.each(databaseKinds)("a site behind nginx auth_request (%s)", (kind) => 
     expect(toKpiId.origin).toBe(kpiId.origin);
     expect(toKpiId.pathname).toBe("/api/app-redirect");
     expect(toKpiId.searchParams.get("appId")).toBe(wiki.id);
-    expect(toKpiId.searchParams.get("state")).toBe(`${sites.origin(host)}${asked}`);
+    // The state: a value bound to this browser by a cookie on the host, then the way back.
+    expect(toKpiId.searchParams.get("state")).toMatch(/^[\w-]{22}~/);
+    expect(toKpiId.searchParams.get("state")?.endsWith(`~${sites.origin(host)}${asked}`)).toBe(true);
 
     // Not signed in at KPI ID either: its sign-in page, keeping the way back.
     const signIn = await fetch(toKpiId, { redirect: "manual" });
     expect(signIn.status).toBe(302);
     const signInPage = new URL(signIn.headers.get("location") ?? "", kpiId.origin);
     expect(signInPage.pathname).toBe("/uk/");
-    expect(signInPage.searchParams.get("state")).toBe(`${sites.origin(host)}${asked}`);
+    expect(signInPage.searchParams.get("state")).toBe(toKpiId.searchParams.get("state"));
 
     // Signed in: the ticket comes back through the host, which gets its own cookie and the original address.
     const visitor = await addVisitor(kpiId.test.app, [wiki.id]);
@@ -50,7 +52,9 @@ describe.each(databaseKinds)("a site behind nginx auth_request (%s)", (kind) => 
     expect(round.callback?.status).toBe(302);
     expect(round.callback?.headers.location).toBe(`${sites.origin(host)}${asked}`);
     const setCookie = (round.callback?.headers["set-cookie"] ?? []).join("\n");
-    expect(setCookie).toMatch(/^__Host-kpi_id_site=[\w-]{43}; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+    expect(setCookie).toMatch(/^__Host-kpi_id_site=[\w-]{43}; Path=\/; HttpOnly; Secure; SameSite=Lax$/m);
+    // The start's binding cookie is spent.
+    expect(setCookie).toMatch(/^__Host-kpi_id_site_start=; Max-Age=0;/m);
     // KPI ID's own session cookie never goes to the protected host.
     expect(setCookie).not.toContain("kpi_id_session");
 

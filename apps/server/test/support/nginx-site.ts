@@ -190,3 +190,10 @@ export function siteCookieFrom(answer: SiteAnswer): string {
   if (!cookie) throw new Error(`no site cookie in ${answer.status}: ${JSON.stringify(answer.headers)}`);
   return cookie.split(";")[0] ?? "";
 }
+
+/** The `name=value` of the cookie binding a sign-in to the browser that started it, from nginx's redirect to KPI ID. */
+export function startCookieFrom(answer: SiteAnswer): string {
+  const cookie = (answer.headers["set-cookie"] ?? []).find((line) => line.startsWith("__Host-kpi_id_site_start="));
+  if (!cookie) throw new Error(`no start cookie in ${answer.status}: ${JSON.stringify(answer.headers)}`);
+  return cookie.split(";")[0] ?? "";
+}

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { setForwardAuthHeaders } from "../../src/model/apps/forward-auth.ts";
 import { addApplication, addPerson, grantAccess } from "./campus.ts";
 import { sessionCookieOf } from "./console.ts";
-import { type RunningSites, siteCookieFrom } from "./nginx-site.ts";
+import { type RunningSites, siteCookieFrom, startCookieFrom } from "./nginx-site.ts";
 
 /** A site behind nginx as an operator registers it: its callback on the host, every person header released. */
 export async function addProtectedSite(app: FastifyInstance, origin: string) {
@@ -42,7 +42,11 @@ export async function visitSigningIn(sites: RunningSites, host: string, path: st
   const kpiId = await fetch(toKpiId, { redirect: "manual", headers: { cookie: kpiIdCookie } });
   const toCallback = kpiId.headers.get("location") ?? "";
   // KPI ID may keep the person on its own pages instead (no access): then there is no callback.
-  const callback = toCallback.startsWith(sites.origin(host)) ? await sites.get(host, pathOf(toCallback)) : undefined;
+  // The start bound the sign-in to this browser with a cookie on the host, which goes back with the callback.
+  const startCookie = startCookieFrom(first);
+  const callback = toCallback.startsWith(sites.origin(host))
+    ? await sites.get(host, pathOf(toCallback), { cookie: startCookie })
+    : undefined;
   const siteCookie = callback?.status === 302 ? siteCookieFrom(callback) : "";
-  return { first, toKpiId, kpiId, toCallback, callback, siteCookie };
+  return { first, toKpiId, kpiId, toCallback, callback, siteCookie, startCookie };
 }

@@ -8,6 +8,7 @@ import { AppError } from "../../platform/errors.ts";
 import { appRedirectPath } from "../tickets/ticket-redirect.ts";
 import { visitorHeaders } from "./headers.ts";
 import { cameThroughSite, originalUrl, type ProtectedSite, protectedSite, returnAddress } from "./site.ts";
+import { bindSignIn, forgetSignInBinding, signInBoundHere } from "./start-binding.ts";
 import { endSiteSession, redeemSiteTicket, siteVisitor, startSiteSession } from "./store.ts";
 
 // Odd or repeated values are treated as missing: these are browser navigations and nginx subrequests.
@@ -67,7 +68,8 @@ export const forwardAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           `${headersNote} 302 to KPI ID's app redirect for this application, with the original address (when it ` +
           "is on the protected host) as the state the ticket carries back; the sign-in, access, step-up and " +
-          "ticket are the ticket path's own.",
+          "ticket are the ticket path's own. Sets a short-lived cookie on the host binding the sign-in to this browser " +
+          "(its value leads the state, `value~address`).",
         response: { 403: errorBodySchema },
       },
     },
@@ -75,7 +77,7 @@ export const forwardAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       const site = await protectedSite(request);
       const link = appRedirectPath({
         appId: site.application.id,
-        state: returnAddress(site, originalUrl(request)),
+        state: bindSignIn(reply, site, originalUrl(request)),
         redirectUri: site.callback,
       });
       return noStore(reply).redirect(`${app.config.publicUrl}${link}`, 302);
@@ -91,7 +93,9 @@ export const forwardAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           `${headersNote} Reached through the protected host. Redeems the one-time ticket (this application's, ` +
           "from a live KPI ID session) and sets the host's own cookie (`__Host-kpi_id_site` over https; HttpOnly, " +
-          "SameSite=Lax), bound to that session; 302 to `state` when it is on the host. 401 `ticket.invalid`.",
+          "SameSite=Lax), bound to that session; 302 to the state's address when it is on the host. A state that " +
+          "is not this browser's own sign-in (its start cookie): 302 to the address, the ticket not taken. 401 " +
+          "`ticket.invalid`.",
         querystring: z.object({ ticketId: field, state: field }),
         response: { 401: errorBodySchema, 403: errorBodySchema },
       },
@@ -101,6 +105,14 @@ export const forwardAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       const site = await protectedSite(request);
       const applicationId = site.application.id;
       const { ticketId, state } = request.query;
+      const { bound: startedHere, returnTo } = signInBoundHere(request, site, state);
+      // A ticket this browser did not ask for (an attacker's link, the apps list's): not taken. The person goes
+      // back to the site, which starts a sign-in of their own, straight through when they are signed in.
+      if (!startedHere) {
+        await audit(request, { type: "ticket_exchange", result: "failure", applicationId, reason: "state.mismatch" });
+        return reply.redirect(returnTo, 302);
+      }
+      forgetSignInBinding(reply, site);
       const redeemed =
         ticketId && cameThroughSite(request, site)
           ? await redeemSiteTicket(app.db, ticketId, applicationId, app.clock())
@@ -120,7 +132,7 @@ export const forwardAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         details: { via: "nginx" },
       });
       reply.setCookie(site.cookieName, token, siteCookieOptions(site));
-      return reply.redirect(returnAddress(site, state), 302);
+      return reply.redirect(returnTo, 302);
     },
   );
 

@@ -25,6 +25,7 @@ import { registerQuietCollection } from "./platform/http/quiet-collection.ts";
 import { registerSecurity } from "./platform/http/security.ts";
 import { createMailer, type Mailer } from "./platform/mail/mailer.ts";
 import { registerMetrics } from "./platform/metrics/plugin.ts";
+import { forwardAuthRoutes } from "./protocols/forward-auth/routes.ts";
 import { AccountCache } from "./protocols/oidc/account-cache.ts";
 import { registerOidc } from "./protocols/oidc/index.ts";
 import { endOidcSession, endOidcSessionsSignedInAt } from "./protocols/oidc/logout.ts";
@@ -225,6 +226,7 @@ export async function buildApp({
   await app.register(ticketConsentRoutes);
   await app.register(appLinkRoutes);
   await app.register(ticketExchangeRoutes);
+  await app.register(forwardAuthRoutes);
   await app.register(scimRoutes);
   await registerDiia(app);
   await registerBankId(app);

@@ -168,6 +168,11 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
         "GET /oidc/device",
         "POST /oidc/device",
         "POST /api/device/continue",
+        // nginx auth_request (issue 59); fuzz-forward-auth.test.ts adds the headers nginx sets.
+        "GET /api/forward-auth/check",
+        "GET /api/forward-auth/start",
+        "GET /api/forward-auth/callback",
+        "GET /api/forward-auth/sign-out",
       ]),
     );
     const runsPerEndpoint = Math.ceil(minimumRequests / endpoints.length) + 5;

@@ -12,6 +12,7 @@ export * from "./developer-changes.ts";
 export * from "./developers.ts";
 export * from "./erasure.ts";
 export * from "./errors.ts";
+export * from "./forward-auth.ts";
 export * from "./google.ts";
 export * from "./language.ts";
 export * from "./messages.ts";

@@ -72,6 +72,10 @@ export const ukErrorMessages = {
   "consent.request_not_found":
     "Запит застосунку на ваші дані не знайдено, він застарів або на нього вже відповіли. Відкрийте застосунок ще раз.",
   "ticket.invalid": "Квиток недійсний, уже використаний або застарів, або дані застосунку неправильні.",
+  "forward_auth.not_configured": "Цей сайт не налаштовано для входу через KPI ID. Зверніться до його адміністратора.",
+  "forward_auth.sign_in_required": "Щоб відкрити цей сайт, увійдіть через KPI ID.",
+  "forward_auth.no_access":
+    "У вас немає доступу до цього сайту. Якщо він вам потрібен, зверніться до його адміністратора.",
   "google.failed": "Не вдалося увійти через Google.",
   "google.not_configured": "Вхід через Google не налаштовано.",
   "diia.failed": "Не вдалося увійти через Дію.",
@@ -205,6 +209,9 @@ export const enErrorMessages = {
   "consent.request_not_found":
     "The application's request for your data was not found, has expired or was already answered. Open the application again.",
   "ticket.invalid": "The ticket is invalid, already used or expired, or the application credentials are wrong.",
+  "forward_auth.not_configured": "This site is not set up for sign-in with KPI ID. Contact its administrator.",
+  "forward_auth.sign_in_required": "Sign in with KPI ID to open this site.",
+  "forward_auth.no_access": "You do not have access to this site. If you need it, contact its administrator.",
   "google.failed": "Signing in with Google failed.",
   "google.not_configured": "Sign-in with Google is not configured.",
   "diia.failed": "Signing in with Diia failed.",

@@ -40,6 +40,29 @@ function sessionQuery(db: Db, token: string) {
     .where("sessions.token_hash", "=", hashToken(token));
 }
 
+/**
+ * Notes a use of a live session: slides its idle expiry, at most once a minute (a write), never past its absolute
+ * lifetime. A site behind nginx (forward-auth) notes its visits too, so a person busy there stays signed in.
+ */
+export async function noteSessionUse(
+  db: Db,
+  session: { id: string; last_seen_at: Date; idle_expires_at: Date; absolute_expires_at: Date },
+  timeouts: SessionTimeouts,
+  now: Date,
+): Promise<{ seenAt: Date; idleExpiresAt: Date }> {
+  if (now.getTime() - session.last_seen_at.getTime() < touchIntervalMs) {
+    return { seenAt: session.last_seen_at, idleExpiresAt: session.idle_expires_at };
+  }
+  const idle = secondsLater(now, timeouts.idleTimeoutSeconds);
+  const idleExpiresAt = new Date(Math.min(idle.getTime(), session.absolute_expires_at.getTime()));
+  await db
+    .updateTable("sessions")
+    .set({ last_seen_at: now, idle_expires_at: idleExpiresAt })
+    .where("id", "=", session.id)
+    .execute();
+  return { seenAt: now, idleExpiresAt };
+}
+
 type SessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof sessionQuery>["executeTakeFirst"]>>>;
 
 /**
@@ -68,18 +91,12 @@ async function liveSession(
     return undefined;
   }
   if (user.status !== "active") return undefined;
-  let seenAt = last_seen_at;
-  let idleExpiresAt = idle_expires_at;
-  if (now.getTime() - last_seen_at.getTime() >= touchIntervalMs) {
-    const idle = secondsLater(now, timeouts.idleTimeoutSeconds);
-    seenAt = now;
-    idleExpiresAt = new Date(Math.min(idle.getTime(), absolute_expires_at.getTime()));
-    await db
-      .updateTable("sessions")
-      .set({ last_seen_at: now, idle_expires_at: idleExpiresAt })
-      .where("id", "=", session_id)
-      .execute();
-  }
+  const { seenAt, idleExpiresAt } = await noteSessionUse(
+    db,
+    { id: session_id, last_seen_at, idle_expires_at, absolute_expires_at },
+    timeouts,
+    now,
+  );
   // Also at most a minute from now: another instance's clock ahead of ours could date the last use later.
   const validUntil = Math.min(
     idleExpiresAt.getTime(),

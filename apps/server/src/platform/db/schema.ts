@@ -4,6 +4,7 @@ import type { PeopleTables } from "./people-schema.ts";
 import type { BankIdTables } from "./schema-bankid.ts";
 import type { CommunityApplicationColumns, ConsentTables } from "./schema-consents.ts";
 import type { DeveloperApplicationColumns, DeveloperTables } from "./schema-developers.ts";
+import type { ForwardAuthApplicationColumns, ForwardAuthTables, TicketSessionColumns } from "./schema-forward-auth.ts";
 import type { PasskeyTables } from "./schema-passkeys.ts";
 import type {
   SamlConsentsTable,
@@ -60,7 +61,10 @@ export interface ExternalIdentitiesTable {
   created_at: Timestamp;
 }
 
-export interface ApplicationsTable extends DeveloperApplicationColumns, CommunityApplicationColumns {
+export interface ApplicationsTable
+  extends DeveloperApplicationColumns,
+    CommunityApplicationColumns,
+    ForwardAuthApplicationColumns {
   id: Generated<string>;
   name: string;
   title: string;
@@ -167,7 +171,7 @@ export interface RecoveryCodesTable {
   used_at: NullableTimestamp;
 }
 
-export interface TicketsTable {
+export interface TicketsTable extends TicketSessionColumns {
   id: Generated<string>;
   ticket_hash: Uint8Array;
   application_id: string;
@@ -258,7 +262,13 @@ export interface SchemaMigrationsTable {
   applied_at: Timestamp;
 }
 
-export interface Database extends PeopleTables, PasskeyTables, BankIdTables, DeveloperTables, ConsentTables {
+export interface Database
+  extends PeopleTables,
+    PasskeyTables,
+    BankIdTables,
+    DeveloperTables,
+    ConsentTables,
+    ForwardAuthTables {
   users: UsersTable;
   external_identities: ExternalIdentitiesTable;
   applications: ApplicationsTable;

@@ -13,6 +13,8 @@ export interface NewTicket {
   authMethod: AuthMethod;
   /** The session's RFC 8176 values; the method's own when left out. */
   amr?: readonly string[];
+  /** The KPI ID session it comes from: a site behind nginx binds its own cookie to it (forward-auth). */
+  sessionId?: string;
 }
 
 /** A one-time ticket for one application; only its hash is stored. */
@@ -26,6 +28,7 @@ export async function issueTicket(db: Db, ticket: NewTicket, ttlSeconds: number,
       user_id: ticket.userId,
       auth_method: ticket.authMethod,
       amr: [...(ticket.amr ?? strengthOfMethod[ticket.authMethod])],
+      session_id: ticket.sessionId ?? null,
       created_at: now,
       expires_at: new Date(now.getTime() + ttlSeconds * 1000),
     })

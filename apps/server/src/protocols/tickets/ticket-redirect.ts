@@ -34,7 +34,13 @@ export async function ticketRedirect(
   const { db, config, clock } = request.server;
   const ticket = await issueTicket(
     db,
-    { applicationId: application.id, userId: session.userId, authMethod: session.authMethod, amr: sessionAmr(session) },
+    {
+      applicationId: application.id,
+      userId: session.userId,
+      authMethod: session.authMethod,
+      amr: sessionAmr(session),
+      sessionId: session.id,
+    },
     config.ticketTtlSeconds,
     clock(),
   );

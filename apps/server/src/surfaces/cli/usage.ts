@@ -47,6 +47,10 @@ Applications
                                             callback is the default, a sign-in link names another with
                                             redirectUri; tickets carry TAX_ID only with --release-tax-id
   app list                                  list applications
+  app nginx --app ID|NAME [--headers user-id,username,name,email,affiliations] [--off]
+                                            a site behind nginx auth_request (docs/nginx-auth-request.md):
+                                            the person headers it receives (all when not given);
+                                            --off: an ordinary application again, its cookies end
   app rotate-secret --app ID|NAME           issue a new secret; the old one stops working
   app update --app ID|NAME [--title T] [--description D] [--title-en T] [--description-en D]
              [--callback-url URL ...] [--release-tax-id|--withhold-tax-id]

@@ -5,6 +5,7 @@ import { parseOptions, required } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
 import { table } from "../output.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
+import { appNginx } from "./app-nginx.ts";
 import {
   applyOidcOptions,
   describeOidc,
@@ -88,6 +89,7 @@ const rotateSecret: CommandHandler = async ({ db, out }, args) => {
 export const appCommands: Record<string, CommandHandler> = {
   create,
   list,
+  nginx: appNginx,
   "rotate-secret": rotateSecret,
   update: updateApplication,
 };

@@ -32,10 +32,41 @@ describe("kpi-id diia setup / status", () => {
     const run = await cli(["diia", "setup", "--json"], connection());
     expect(run.code).toBe(0);
     const { branchId, offerId } = JSON.parse(run.stdout) as { branchId: string; offerId: string };
-    expect(diia.state.branches.get(branchId)?.scopes).toEqual({ diiaId: ["auth"] });
+    expect(diia.state.branches.get(branchId)).toMatchObject({
+      scopes: { diiaId: ["auth"] },
+      region: "м. Київ",
+      district: "Солом'янський р-н",
+      location: "м. Київ",
+      street: "просп. Берестейський",
+      house: "37",
+    });
     expect(diia.state.offers.get(offerId)?.branchId).toBe(branchId);
     const text = await cli(["diia", "setup", "--branch", branchId], connection());
     expect(text.stdout).toMatch(new RegExp(`DIIA_BRANCH_ID=${branchId}\\nDIIA_OFFER_ID=\\w+`));
+  });
+
+  it("sends the configured branch address, and an option overrides one field", async () => {
+    const address = {
+      DIIA_BRANCH_REGION: "Київська обл.",
+      DIIA_BRANCH_DISTRICT: "Бучанський р-н",
+      DIIA_BRANCH_LOCATION: "м. Ірпінь",
+      DIIA_BRANCH_STREET: "вул. Університетська",
+      DIIA_BRANCH_HOUSE: "2г",
+    };
+    const run = await cli(["diia", "setup", "--json", "--house", "5"], { ...connection(), ...address });
+    expect(run.code).toBe(0);
+    const { branchId } = JSON.parse(run.stdout) as { branchId: string };
+    expect(diia.state.branches.get(branchId)).toMatchObject({
+      region: "Київська обл.",
+      district: "Бучанський р-н",
+      location: "м. Ірпінь",
+      street: "вул. Університетська",
+      house: "5",
+      customFullAddress: "м. Ірпінь, вул. Університетська, 5",
+    });
+    const tooShort = await cli(["diia", "status"], { ...connection(), DIIA_BRANCH_STREET: "в" });
+    expect(tooShort.code).not.toBe(0);
+    expect(tooShort.stderr).toContain("DIIA_BRANCH_STREET");
   });
 
   it("reports ready with the sandbox's configuration and names what is missing otherwise", async () => {

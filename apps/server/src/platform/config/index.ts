@@ -11,7 +11,7 @@ import { resolveSessionSecrets } from "./secrets.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
 export type { BankIdConfig } from "./bankid.ts";
-export type { DiiaConfig } from "./diia.ts";
+export type { DiiaBranchAddress, DiiaConfig } from "./diia.ts";
 export { ConfigError } from "./error.ts";
 export type { MetricsAccess } from "./metrics.ts";
 export type { Environment } from "./schema.ts";

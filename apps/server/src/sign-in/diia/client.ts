@@ -1,4 +1,4 @@
-import type { DiiaConfig } from "../../platform/config/index.ts";
+import type { DiiaBranchAddress, DiiaConfig } from "../../platform/config/index.ts";
 
 /** Diia answered with something other than what the partner API promises. */
 export class DiiaApiError extends Error {
@@ -17,7 +17,8 @@ export interface DeepLinkRequest {
   returnLink?: string;
 }
 
-export interface BranchInput {
+/** What Diia's branch API asks for: Diia's SDK samples send the postal address field by field. */
+export interface BranchInput extends DiiaBranchAddress {
   name: string;
   email: string;
   customFullName: string;

@@ -29,18 +29,33 @@ const setup: CommandHandler = async (context, args) => {
     name: { type: "string" },
     "full-name": { type: "string" },
     address: { type: "string" },
+    region: { type: "string" },
+    district: { type: "string" },
+    location: { type: "string" },
+    street: { type: "string" },
+    house: { type: "string" },
     email: { type: "string" },
     "offer-name": { type: "string" },
   });
-  const client = new DiiaClient({ config: requireDiia(context) });
+  const diia = requireDiia(context);
+  const client = new DiiaClient({ config: diia });
+  // Options override the DIIA_BRANCH_* settings for this one call.
+  const address = {
+    region: values.region ?? diia.branchAddress.region,
+    district: values.district ?? diia.branchAddress.district,
+    location: values.location ?? diia.branchAddress.location,
+    street: values.street ?? diia.branchAddress.street,
+    house: values.house ?? diia.branchAddress.house,
+  };
   const branchId =
     values.branch ??
     (await callDiia(() =>
       client.createBranch({
         name: values.name ?? "KPI ID",
         customFullName: values["full-name"] ?? "КПІ ім. Ігоря Сікорського — KPI ID",
-        customFullAddress: values.address ?? "м. Київ, просп. Берестейський, 37",
+        customFullAddress: values.address ?? `${address.location}, ${address.street}, ${address.house}`,
         email: values.email ?? context.config.support.email,
+        ...address,
       }),
     ));
   const offerId = await callDiia(() => client.createOffer(branchId, values["offer-name"] ?? "Вхід до KPI ID"));

@@ -90,6 +90,17 @@ async function recentRequests(context: CliContext) {
   return Object.fromEntries(rows.map((row) => [row.status, row.count]));
 }
 
+/**
+ * Diia sets the callback address and grants the `diiaId: auth` scope on the acquirer's account itself:
+ * no API call sets them or shows them, so status can only say what to ask Diia for.
+ */
+function setByDiiaNote(publicUrl: string): string {
+  return (
+    `callback address ${publicUrl}/api/diia/callback and scope diiaId: auth are set by Diia on the acquirer ` +
+    "account (ask Diia's partner support; the API can neither set nor show them)"
+  );
+}
+
 /** `diia status`: can we reach Diia, do the branch and offer exist, which CAs we trust, recent requests. */
 const status: CommandHandler = async (context, args) => {
   parseOptions(args, {});
@@ -119,7 +130,15 @@ const status: CommandHandler = async (context, args) => {
   const trustAnchors = describeAnchors(diia.trustAnchors);
   if (trustAnchors === "not set" || trustAnchors.startsWith("unreadable")) problems.push("trust anchors");
   const requests = await recentRequests(context);
-  const report = { baseUrl: diia.baseUrl, sessionToken, branch, offer, trustAnchors, requestsLast24h: requests };
+  const report = {
+    baseUrl: diia.baseUrl,
+    sessionToken,
+    branch,
+    offer,
+    trustAnchors,
+    setByDiia: setByDiiaNote(context.config.publicUrl),
+    requestsLast24h: requests,
+  };
   context.out.result(
     { ...report, ready: problems.length === 0 },
     `${table(Object.entries(report).map(([setting, value]) => ({ setting, value: typeof value === "string" ? value : JSON.stringify(value) })))}\n` +

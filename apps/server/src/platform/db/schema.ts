@@ -200,6 +200,15 @@ export interface DiiaRequestsTable {
   finished_at: NullableTimestamp;
 }
 
+/** The last good CRL of each DIIA_CRLS source (sign-in/diia/crypto/crl-persistence.ts). */
+export interface DiiaRevocationListsTable {
+  source: string;
+  der: Uint8Array;
+  this_update: RequiredTimestamp;
+  next_update: NullableTimestamp;
+  fetched_at: RequiredTimestamp;
+}
+
 export interface ThrottleCountersTable {
   key: string;
   failures: ColumnType<number, number | undefined, number>;
@@ -267,6 +276,7 @@ export interface Database extends PeopleTables, PasskeyTables, BankIdTables, Dev
   login_grants: LoginGrantsTable;
   tickets: TicketsTable;
   diia_requests: DiiaRequestsTable;
+  diia_revocation_lists: DiiaRevocationListsTable;
   throttle_counters: ThrottleCountersTable;
   audit_events: AuditEventsTable;
   schema_migrations: SchemaMigrationsTable;

@@ -101,9 +101,8 @@ export const diiaRoutes: FastifyPluginAsyncZod<DiiaRoutesOptions> = async (app, 
       },
     },
     async (request) => {
-      const { verifier, crls } = required();
+      const { verifier } = required();
       const now = app.clock();
-      await crls?.refreshIfDue(now);
       const outcome = await acceptCallback(request, {
         verifier,
         now,

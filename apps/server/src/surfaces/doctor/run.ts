@@ -12,6 +12,7 @@ import {
   checkMigrations,
   checkProductionMode,
 } from "./checks.ts";
+import { checkDiiaRevocation } from "./revocation.ts";
 
 export interface DoctorOptions {
   env: Record<string, string | undefined>;
@@ -95,6 +96,8 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
     checks.push(await checkKeys(opened.database.db, config));
     checks.push(...(await checkCertificates(opened.database.db, config, options.now ?? new Date())));
     checks.push(await checkClock(opened.database.db));
+    const revocation = await checkDiiaRevocation(opened.database.db, config, options.now ?? new Date());
+    if (revocation) checks.push(revocation);
     return checks;
   } finally {
     await opened.close();

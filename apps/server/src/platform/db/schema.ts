@@ -1,9 +1,9 @@
 import type { AuthMethod, Language, ProcessingStatus } from "@kpi-id/contracts";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type { PeopleTables } from "./people-schema.ts";
-import type { BankIdTables } from "./schema-bankid.ts";
 import type { CommunityApplicationColumns, ConsentTables } from "./schema-consents.ts";
 import type { DeveloperApplicationColumns, DeveloperTables } from "./schema-developers.ts";
+import type { SignInTables } from "./schema-diia.ts";
 import type { PasskeyTables } from "./schema-passkeys.ts";
 import type {
   SamlConsentsTable,
@@ -200,15 +200,6 @@ export interface DiiaRequestsTable {
   finished_at: NullableTimestamp;
 }
 
-/** The last good CRL of each DIIA_CRLS source (sign-in/diia/crypto/crl-persistence.ts). */
-export interface DiiaRevocationListsTable {
-  source: string;
-  der: Uint8Array;
-  this_update: RequiredTimestamp;
-  next_update: NullableTimestamp;
-  fetched_at: RequiredTimestamp;
-}
-
 export interface ThrottleCountersTable {
   key: string;
   failures: ColumnType<number, number | undefined, number>;
@@ -267,7 +258,7 @@ export interface SchemaMigrationsTable {
   applied_at: Timestamp;
 }
 
-export interface Database extends PeopleTables, PasskeyTables, BankIdTables, DeveloperTables, ConsentTables {
+export interface Database extends PeopleTables, PasskeyTables, SignInTables, DeveloperTables, ConsentTables {
   users: UsersTable;
   external_identities: ExternalIdentitiesTable;
   applications: ApplicationsTable;
@@ -276,7 +267,6 @@ export interface Database extends PeopleTables, PasskeyTables, BankIdTables, Dev
   login_grants: LoginGrantsTable;
   tickets: TicketsTable;
   diia_requests: DiiaRequestsTable;
-  diia_revocation_lists: DiiaRevocationListsTable;
   throttle_counters: ThrottleCountersTable;
   audit_events: AuditEventsTable;
   schema_migrations: SchemaMigrationsTable;

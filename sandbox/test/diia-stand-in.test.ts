@@ -100,10 +100,29 @@ describe("Diia stand-in", () => {
       email: "id@kpi.ua",
       customFullName: "Test branch",
       customFullAddress: "Kyiv",
+      region: "м. Київ",
+      district: "Солом'янський р-н",
+      location: "м. Київ",
+      street: "просп. Берестейський",
+      house: "37",
     });
     const offerId = await client.createOffer(branchId, "Sign in");
-    expect((await client.getBranch(branchId)).scopes).toEqual({ diiaId: ["auth"] });
+    expect(await client.getBranch(branchId)).toMatchObject({
+      scopes: { diiaId: ["auth"] },
+      street: "просп. Берестейський",
+    });
     expect(await client.listOffers(branchId)).toEqual([expect.objectContaining({ _id: offerId, name: "Sign in" })]);
+  });
+
+  it("refuses a branch without its address fields, as Diia's SDK samples always send them", async () => {
+    const token = await client.sessionToken();
+    const refused = await fetch(`${diia.url}/api/v2/acquirers/branch`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Test", customFullName: "Test branch", region: "м. Київ", house: "37" }),
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain("district");
   });
 
   it("refuses a deep-link request whose requestId is not a hash or whose algorithm is not DSTU", async () => {

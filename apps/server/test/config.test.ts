@@ -59,7 +59,7 @@ describe("configuration", () => {
     expect(config.secureCookies).toBe(true);
   });
 
-  it("reads DIIA_CRLS as a list of files and URLs, and refuses a plain http CRL URL in production", () => {
+  it("reads DIIA_CRLS as a list of files and URLs; plain http (where CAs publish signed CRLs) is allowed in production", () => {
     const production = {
       NODE_ENV: "production",
       SESSION_SECRET: strongSecret,
@@ -79,8 +79,10 @@ describe("configuration", () => {
     ]);
     expect(config.diia?.crlGraceSeconds).toBe(86400);
     expect(loadConfig(production).diia?.crls).toEqual([]);
-    expect(errorOf({ ...production, DIIA_CRLS: "/etc/kpi-id/ca.crl,http://ca.example.ua/CA.crl" })).toBe(
-      "DIIA_CRLS: must be an https:// address in production",
+    const plainHttp = loadConfig({ ...production, DIIA_CRLS: "/etc/kpi-id/ca.crl,http://ca.example.ua/CA.crl" });
+    expect(plainHttp.diia?.crls).toEqual(["/etc/kpi-id/ca.crl", "http://ca.example.ua/CA.crl"]);
+    expect(errorOf({ ...production, DIIA_CRLS: "ftp://ca.example.ua/CA.crl" })).toBe(
+      "DIIA_CRLS: a URL must be http:// or https://",
     );
   });
 

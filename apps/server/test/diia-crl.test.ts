@@ -1,4 +1,4 @@
-import type { Certificate } from "jkurwa";
+import jkurwa, { type Certificate } from "jkurwa";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   createCertificateAuthority,
@@ -97,6 +97,26 @@ describe("Diia CA certificate revocation lists", () => {
     expect(
       chained.verify({ signature: signed(issuePersonCertificate(intermediate, taras)), requestId, now: at }),
     ).toEqual({ ok: false, reason: "revocation_unknown" });
+  });
+
+  it("takes the signer's certificate the SignerInfo names, not the first one the CMS carries", () => {
+    const requestId = "5d1e2f30-4a5b-4c6d-8e7f-901a2b3c4d5e";
+    const message = new jkurwa.models.Message(signRequestHash(goodPerson, hashRequestId(requestId)));
+    // The CA's certificate ahead of the signer's, as a CMS carrying its chain may order them.
+    message.info.certificate?.unshift(ca.certificate.ob);
+    expect(message.info.certificate?.length).toBe(2);
+    const verifier = new JkurwaSignatureVerifier([anchor]);
+    const at = new Date(now + 60_000);
+    expect(verifier.verify({ signature: message.as_asn1(), requestId, now: at })).toMatchObject({
+      ok: true,
+      signer: { taxId: taras.taxId },
+    });
+    // Without the signer's certificate (and no other place to find it), the signature is malformed.
+    message.info.certificate?.splice(1, 1);
+    expect(verifier.verify({ signature: message.as_asn1(), requestId, now: at })).toEqual({
+      ok: false,
+      reason: "malformed",
+    });
   });
 
   it("keeps the last good CRL past nextUpdate only for the grace, then fails closed until a fresh one loads", async () => {

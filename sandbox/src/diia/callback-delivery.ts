@@ -2,6 +2,17 @@
 export interface DeliveryResult {
   status: number;
   body: string;
+  /** The partner took the signature: 200 with `{"success": true}`, as Diia's SDK samples answer. */
+  accepted: boolean;
+}
+
+function saysSuccess(body: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === "object" && parsed !== null && (parsed as { success?: unknown }).success === true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -24,5 +35,6 @@ export async function deliverCallback(
     body: form,
     signal: AbortSignal.timeout(15_000),
   });
-  return { status: response.status, body: await response.text() };
+  const body = await response.text();
+  return { status: response.status, body, accepted: response.status === 200 && saysSuccess(body) };
 }

@@ -28,6 +28,11 @@ function seedAcquirer(state: StandInState) {
     name: "KPI ID",
     customFullName: "КПІ ім. Ігоря Сікорського — KPI ID",
     customFullAddress: "м. Київ, просп. Берестейський, 37",
+    region: "м. Київ",
+    district: "Солом'янський р-н",
+    location: "м. Київ",
+    street: "просп. Берестейський",
+    house: "37",
     scopes: { diiaId: ["auth"] },
   });
   return { branch, offer: state.addOffer(branch._id, "Вхід до KPI ID") };

@@ -7,6 +7,8 @@ interface PartnerApiOptions {
   publicUrl: () => string;
 }
 
+const branchAddressFields = ["region", "district", "location", "street", "house"] as const;
+
 const hash32Base64 = /^[A-Za-z0-9+/]{43}=$/;
 
 function fail(reply: FastifyReply, status: number, message: string) {
@@ -39,10 +41,20 @@ export function registerPartnerApi(app: FastifyInstance, { state, publicUrl }: P
     const name = text(request.body, "name");
     const customFullName = text(request.body, "customFullName");
     if (!name || !customFullName) return fail(reply, 400, "name and customFullName are required");
+    // Diia's SDK samples always send the address field by field; a branch without it is refused.
+    const [region, district, location, street, house] = branchAddressFields.map((field) => text(request.body, field));
+    if (!region || !district || !location || !street || !house) {
+      return fail(reply, 400, `${branchAddressFields.join(", ")} are required`);
+    }
     const body = request.body as Record<string, unknown>;
     const branch = state.addBranch({
       name,
       customFullName,
+      region,
+      district,
+      location,
+      street,
+      house,
       customFullAddress: text(body, "customFullAddress"),
       email: text(body, "email"),
       scopes: body.scopes,

@@ -44,7 +44,8 @@ export function registerPhone(app: FastifyInstance, { state, people, callbackUrl
       const signature = signRequestHash(person.party, offerRequest.requestId);
       try {
         const delivery = await deliverCallback(callbackUrl, offerRequest.requestId, signature);
-        return delivery.status === 200 ? resultPage("sent") : resultPage("refused", `HTTP ${delivery.status}`);
+        if (delivery.accepted) return resultPage("sent");
+        return resultPage("refused", delivery.status === 200 ? "success: false" : `HTTP ${delivery.status}`);
       } catch (error) {
         request.log.warn({ err: error }, "callback delivery failed");
         return resultPage("refused", "The service did not answer");

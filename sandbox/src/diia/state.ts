@@ -6,6 +6,11 @@ export interface Branch {
   customFullName: string;
   customFullAddress?: string;
   email?: string;
+  region: string;
+  district: string;
+  location: string;
+  street: string;
+  house: string;
   scopes: unknown;
 }
 

@@ -1,5 +1,6 @@
 import type { DiiaAppLink } from "@kpi-id/contracts";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { expect } from "vitest";
 import { type RunningDiiaStandIn, startDiiaStandIn } from "../../../../sandbox/src/diia/index.ts";
 import type { PhonePerson } from "../../../../sandbox/src/diia/people.ts";
 import { signRequestHash } from "../../../../sandbox/src/diia/pki.ts";
@@ -64,6 +65,12 @@ export function postCallback(
     payload: body,
     headers: { "content-type": `${mediaType}; boundary=diia-boundary-7f3a`, "x-diia-id-action": "auth", ...headers },
   });
+}
+
+/** How a refused delivery is answered, as Diia's SDK samples answer one: 200 `{success: false}`, no reason. */
+export function expectRefused(response: LightMyRequestResponse): void {
+  expect(response.statusCode).toBe(200);
+  expect(response.json()).toEqual({ success: false });
 }
 
 /** The binding cookie GET /api/diia/app-link set, as a Cookie header ("" when none came). */

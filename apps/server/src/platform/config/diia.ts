@@ -3,6 +3,15 @@ import type { Environment } from "./schema.ts";
 
 // Sign-in with Diia: its settings (DIIA_*), read apart from the rest of the configuration.
 
+/** The branch's postal address as Diia's branch API takes it. */
+export interface DiiaBranchAddress {
+  region: string;
+  district: string;
+  location: string;
+  street: string;
+  house: string;
+}
+
 export interface DiiaConfig {
   baseUrl: string;
   acquirerToken: string;
@@ -10,6 +19,8 @@ export interface DiiaConfig {
   authAcquirerToken?: string;
   branchId?: string;
   offerId?: string;
+  /** Sent when `diia setup` creates the branch. */
+  branchAddress: DiiaBranchAddress;
   /** PEM certificates (inline or a file path) of the CAs that issue Diia signers' certificates. */
   trustAnchors?: string;
   /** PEM certificates (inline or a file path) of intermediate CAs between the anchors and signers. */
@@ -40,6 +51,13 @@ export function readDiiaConfig(environment: Environment): DiiaConfig | undefined
     authAcquirerToken: environment.DIIA_AUTH_ACQUIRER_TOKEN,
     branchId: environment.DIIA_BRANCH_ID,
     offerId: environment.DIIA_OFFER_ID,
+    branchAddress: {
+      region: environment.DIIA_BRANCH_REGION,
+      district: environment.DIIA_BRANCH_DISTRICT,
+      location: environment.DIIA_BRANCH_LOCATION,
+      street: environment.DIIA_BRANCH_STREET,
+      house: environment.DIIA_BRANCH_HOUSE,
+    },
     trustAnchors: environment.DIIA_TRUST_ANCHORS,
     intermediateCas: environment.DIIA_INTERMEDIATE_CAS,
     crls: listOfCrlSources(environment.DIIA_CRLS),

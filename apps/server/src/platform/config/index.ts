@@ -11,7 +11,7 @@ import { resolveSessionSecrets } from "./secrets.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
 export type { BankIdConfig } from "./bankid.ts";
-export type { DiiaConfig } from "./diia.ts";
+export type { DiiaBranchAddress, DiiaConfig } from "./diia.ts";
 export { ConfigError } from "./error.ts";
 export type { MetricsAccess } from "./metrics.ts";
 export type { Environment } from "./schema.ts";
@@ -142,11 +142,20 @@ function addressesToCheck(environment: Environment): [string, string][] {
     const value = environment[variable];
     return value === undefined ? [] : [[variable, value]];
   });
-  // DIIA_CRLS mixes file paths and URLs; only the URLs travel over the network.
-  const crlUrls = listOfCrlSources(environment.DIIA_CRLS)
-    .filter((source) => /^[a-z][a-z0-9+.-]*:\/\//i.test(source))
-    .map((source): [string, string] => ["DIIA_CRLS", source]);
-  return [...single, ...crlUrls, ...bankIdAddresses(environment)];
+  return [...single, ...bankIdAddresses(environment)];
+}
+
+/**
+ * DIIA_CRLS mixes file paths and URLs. The qualified CAs publish their CRLs over plain http, and a CRL
+ * carries no secret and is signed by its CA (checked before it counts), so http is allowed for them;
+ * any other scheme is a mistake.
+ */
+function requireCrlUrlsFetchable(environment: Environment): void {
+  for (const source of listOfCrlSources(environment.DIIA_CRLS)) {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) && !/^https?:\/\//i.test(source)) {
+      throw new ConfigError("DIIA_CRLS: a URL must be http:// or https://");
+    }
+  }
 }
 
 function requireTls(environment: Environment): void {
@@ -214,6 +223,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError("PUBLIC_URL: is required in production (the address people open)");
   }
   if (isProduction) requireTls(environment);
+  requireCrlUrlsFetchable(environment);
   if (isProduction && environment.SANDBOX === true) {
     throw new ConfigError("SANDBOX: sandbox mode is refused when NODE_ENV=production");
   }

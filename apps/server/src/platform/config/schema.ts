@@ -79,6 +79,12 @@ export const environmentSchema = z.object({
   DIIA_AUTH_ACQUIRER_TOKEN: optionalText,
   DIIA_BRANCH_ID: optionalText,
   DIIA_OFFER_ID: optionalText,
+  // The branch's postal address, sent by `diia setup` (Diia's SDK models bound each field's length).
+  DIIA_BRANCH_REGION: z.string().trim().min(4).max(100).default("м. Київ"),
+  DIIA_BRANCH_DISTRICT: z.string().trim().min(4).max(100).default("Солом'янський р-н"),
+  DIIA_BRANCH_LOCATION: z.string().trim().min(2).max(100).default("м. Київ"),
+  DIIA_BRANCH_STREET: z.string().trim().min(4).max(100).default("просп. Берестейський"),
+  DIIA_BRANCH_HOUSE: z.string().trim().min(1).max(20).default("37"),
   DIIA_TRUST_ANCHORS: optionalText,
   DIIA_INTERMEDIATE_CAS: optionalText,
   DIIA_CRLS: optionalText,

@@ -1,9 +1,9 @@
 import type { AuthMethod, Language, ProcessingStatus } from "@kpi-id/contracts";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type { PeopleTables } from "./people-schema.ts";
-import type { BankIdTables } from "./schema-bankid.ts";
 import type { CommunityApplicationColumns, ConsentTables } from "./schema-consents.ts";
 import type { DeveloperApplicationColumns, DeveloperTables } from "./schema-developers.ts";
+import type { SignInTables } from "./schema-diia.ts";
 import type { ForwardAuthApplicationColumns, ForwardAuthTables, TicketSessionColumns } from "./schema-forward-auth.ts";
 import type { PasskeyTables } from "./schema-passkeys.ts";
 import type {
@@ -265,7 +265,7 @@ export interface SchemaMigrationsTable {
 export interface Database
   extends PeopleTables,
     PasskeyTables,
-    BankIdTables,
+    SignInTables,
     DeveloperTables,
     ConsentTables,
     ForwardAuthTables {

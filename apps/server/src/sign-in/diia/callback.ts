@@ -2,7 +2,6 @@ import { text, UNSTORABLE_TEXT_MESSAGE } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { audit } from "../../platform/audit/record.ts";
-import { AppError } from "../../platform/errors.ts";
 import type { DiiaSignatureVerifier, SignatureFailure } from "./crypto/verifier.ts";
 import { MalformedMultipartError, parseMultipart } from "./multipart.ts";
 import { findDiiaRequestByHash, settleDiiaRequest } from "./queries.ts";
@@ -20,11 +19,29 @@ export interface DiiaCallback {
   signature: Buffer;
 }
 
-/** Why a callback was refused; recorded in the audit trail, never with the tax id. */
-type Refusal = "malformed" | "unknown_request" | "expired" | "replay" | "unknown_person" | SignatureFailure;
+/** Why a callback was refused; recorded in the log and the audit trail, never with the tax id. */
+export type CallbackRefusal =
+  | "malformed"
+  | "unstorable_text"
+  | "unknown_request"
+  | "expired"
+  | "replay"
+  | "unknown_person"
+  | SignatureFailure;
 
-function refuse(request: FastifyRequest, reason: Refusal, userId?: string) {
-  return audit(request, { type: "sign_in", result: "failure", authMethod: "DIIA", reason: `diia.${reason}`, userId });
+/** What Diia is told: Diia's SDK samples answer 200 `{success}` and keep the reason to themselves. */
+export type CallbackOutcome = { success: true } | { success: false; reason: CallbackRefusal };
+
+async function refuse(request: FastifyRequest, reason: CallbackRefusal, userId?: string): Promise<CallbackOutcome> {
+  await audit(request, {
+    type: "sign_in",
+    result: "failure",
+    authMethod: "DIIA",
+    // Text PostgreSQL cannot store is one more malformed delivery to the audit trail.
+    reason: `diia.${reason === "unstorable_text" ? "malformed" : reason}`,
+    userId,
+  });
+  return { success: false, reason };
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -32,32 +49,27 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** Text PostgreSQL cannot store gets the same answer as anywhere else; other bad parts are just malformed. */
-function refuseUnstorable(error: z.ZodError): undefined {
-  if (error.issues.some((issue) => issue.message === UNSTORABLE_TEXT_MESSAGE)) {
-    throw new AppError("request.unstorable_text");
-  }
-  return undefined;
-}
-
-/** Reads the `encodeData` part; undefined when anything about the body is off. */
-export function readCallback(request: FastifyRequest): DiiaCallback | undefined {
+/** Reads the `encodeData` part; a refusal when anything about the body is off. */
+export function readCallback(request: FastifyRequest): DiiaCallback | "malformed" | "unstorable_text" {
   try {
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     const part = parseMultipart(body, header(request, "content-type")).find((each) => each.name === "encodeData");
-    if (!part) return undefined;
+    if (!part) return "malformed";
     const json: unknown = JSON.parse(Buffer.from(part.body.toString("ascii").trim(), "base64").toString("utf8"));
     const parsed = encodeDataSchema.safeParse(json);
-    if (!parsed.success) return refuseUnstorable(parsed.error);
+    if (!parsed.success) {
+      const unstorable = parsed.error.issues.some((issue) => issue.message === UNSTORABLE_TEXT_MESSAGE);
+      return unstorable ? "unstorable_text" : "malformed";
+    }
     // Diia also delivers document signings to partners; only a delivery that says it is a Diia ID
     // sign-in belongs here (a missing header is refused too: Diia always sends it).
-    if (header(request, "x-diia-id-action") !== "auth") return undefined;
+    if (header(request, "x-diia-id-action") !== "auth") return "malformed";
     const traceId = header(request, "x-document-request-trace-id");
     // The trace header carries the same hashed id; a mismatch is a forged or mixed-up delivery.
-    if (traceId !== undefined && traceId !== parsed.data.requestId) return undefined;
+    if (traceId !== undefined && traceId !== parsed.data.requestId) return "malformed";
     return { hashedRequestId: parsed.data.requestId, signature: Buffer.from(parsed.data.signature, "base64") };
   } catch (error) {
-    if (error instanceof MalformedMultipartError || error instanceof SyntaxError) return undefined;
+    if (error instanceof MalformedMultipartError || error instanceof SyntaxError) return "malformed";
     throw error;
   }
 }
@@ -69,45 +81,34 @@ export interface CallbackDependencies {
 }
 
 /**
- * Diia's delivery of a signed Diia ID sign-in. Every refusal is audited and
- * answered with a stable error; the request it names (if any) is settled once.
+ * Diia's delivery of a signed Diia ID sign-in. Every refusal is audited and returned (the route logs it
+ * and tells Diia only `success: false`); the request it names (if any) is settled once, so its poll
+ * shows the person the reason.
  */
-export async function acceptCallback(request: FastifyRequest, deps: CallbackDependencies): Promise<void> {
+export async function acceptCallback(request: FastifyRequest, deps: CallbackDependencies): Promise<CallbackOutcome> {
   const { db } = request.server;
   const callback = readCallback(request);
-  if (!callback) {
-    await refuse(request, "malformed");
-    throw new AppError("diia.failed");
-  }
+  if (typeof callback === "string") return refuse(request, callback);
   const row = await findDiiaRequestByHash(db, callback.hashedRequestId);
-  if (!row) {
-    await refuse(request, "unknown_request");
-    throw new AppError("diia.request_not_found");
-  }
-  if (row.status !== "Processing") {
-    await refuse(request, "replay");
-    throw new AppError("diia.failed");
-  }
+  if (!row) return refuse(request, "unknown_request");
+  if (row.status !== "Processing") return refuse(request, "replay");
   if (deps.now >= row.expires_at) {
     await settleDiiaRequest(db, row.id, { status: "Expired", failureCode: "expired" }, deps.now);
-    await refuse(request, "expired");
-    throw new AppError("diia.request_not_found");
+    return refuse(request, "expired");
   }
   const check = deps.verifier.verify({ signature: callback.signature, requestId: row.id, now: deps.now });
   if (!check.ok) {
     await settleDiiaRequest(db, row.id, { status: "Failed", failureCode: check.reason }, deps.now);
-    await refuse(request, check.reason);
-    throw new AppError("diia.failed");
+    return refuse(request, check.reason);
   }
   const userId = await deps.findUserIdByTaxId(check.signer.taxId);
   if (!userId) {
     await settleDiiaRequest(db, row.id, { status: "Failed", failureCode: "unknown_person" }, deps.now);
-    await refuse(request, "unknown_person");
-    throw new AppError("diia.failed");
+    return refuse(request, "unknown_person");
   }
   if (!(await settleDiiaRequest(db, row.id, { status: "Finished", userId }, deps.now))) {
-    await refuse(request, "replay", userId);
-    throw new AppError("diia.failed");
+    return refuse(request, "replay", userId);
   }
   await audit(request, { type: "sign_in", result: "success", authMethod: "DIIA", userId });
+  return { success: true };
 }

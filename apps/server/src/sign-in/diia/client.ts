@@ -1,4 +1,4 @@
-import type { DiiaConfig } from "../../platform/config/index.ts";
+import type { DiiaBranchAddress, DiiaConfig } from "../../platform/config/index.ts";
 
 /** Diia answered with something other than what the partner API promises. */
 export class DiiaApiError extends Error {
@@ -17,7 +17,8 @@ export interface DeepLinkRequest {
   returnLink?: string;
 }
 
-export interface BranchInput {
+/** What Diia's branch API asks for: Diia's SDK samples send the postal address field by field. */
+export interface BranchInput extends DiiaBranchAddress {
   name: string;
   email: string;
   customFullName: string;
@@ -153,8 +154,11 @@ export class DiiaClient {
     }
     const text = await response.text();
     if (!response.ok) {
+      // Diia's body names what it refused (a missing field, a scope it has not granted); without it
+      // the operator sees only a status. It is cut short and stripped of anything token-like.
+      const said = this.#excerptWithoutSecrets(text);
       throw new DiiaApiError(
-        `Diia answered ${response.status} to ${method} ${pathWithoutSecrets(path)}`,
+        `Diia answered ${response.status} to ${method} ${pathWithoutSecrets(path)}${said ? `: ${said}` : ""}`,
         response.status,
       );
     }
@@ -167,7 +171,21 @@ export class DiiaClient {
       );
     }
   }
+
+  #excerptWithoutSecrets(text: string): string {
+    const secrets = [this.#config.acquirerToken, this.#config.authAcquirerToken, this.#session?.token];
+    let excerpt = text.replace(/\p{Cc}+/gu, " ").trim();
+    for (const secret of secrets) if (secret) excerpt = excerpt.split(secret).join("…");
+    excerpt = excerpt.replace(jwtLike, "…").replace(bearerLike, "$1 …");
+    return excerpt.length > errorExcerptLength ? `${excerpt.slice(0, errorExcerptLength)}…` : excerpt;
+  }
 }
+
+// How much of a refusal's body reaches the log and the operator's terminal.
+const errorExcerptLength = 300;
+// A session token is a JWT; Diia might echo one back in an error.
+const jwtLike = /eyJ[\w-]*\.[\w-]+\.[\w-]*/g;
+const bearerLike = /\b(Bearer|Basic)\s+\S+/gi;
 
 // The acquirer token is a secret and sits in a URL path; never let it reach a message.
 function pathWithoutSecrets(path: string): string {

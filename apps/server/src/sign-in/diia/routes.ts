@@ -94,15 +94,16 @@ export const diiaRoutes: FastifyPluginAsyncZod<DiiaRoutesOptions> = async (app, 
         summary: "Diia's delivery of a signed sign-in (server to server)",
         description:
           "multipart/form-data or multipart/mixed with headers X-Document-Request-Trace-Id and " +
-          "X-Diia-Id-Action: auth; part `encodeData` is base64 JSON {requestId, signature}.",
-        response: { 200: z.object({ success: z.literal(true) }) },
+          "X-Diia-Id-Action: auth; part `encodeData` is base64 JSON {requestId, signature}. Answered as " +
+          "Diia's SDK samples answer: 200 with `success` true, or false for any delivery refused (the " +
+          "reason stays in KPI ID's log, audit trail and the request's polled state).",
+        response: { 200: z.object({ success: z.boolean() }) },
       },
     },
     async (request) => {
-      const { verifier, crls } = required();
+      const { verifier } = required();
       const now = app.clock();
-      await crls?.refreshIfDue(now);
-      await acceptCallback(request, {
+      const outcome = await acceptCallback(request, {
         verifier,
         now,
         findUserIdByTaxId: async (taxId) => {
@@ -115,7 +116,9 @@ export const diiaRoutes: FastifyPluginAsyncZod<DiiaRoutesOptions> = async (app, 
           return user?.id;
         },
       });
-      return { success: true as const };
+      if (outcome.success) return { success: true };
+      request.log.warn({ reason: `diia.${outcome.reason}` }, "Diia callback refused");
+      return { success: false };
     },
   );
 };

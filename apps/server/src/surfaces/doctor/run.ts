@@ -13,6 +13,7 @@ import {
   checkMigrations,
   checkProductionMode,
 } from "./checks.ts";
+import { checkDiiaRevocation } from "./revocation.ts";
 
 export interface DoctorOptions {
   env: Record<string, string | undefined>;
@@ -98,6 +99,8 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
     checks.push(await checkClock(opened.database.db));
     const bankList = await checkBankList(opened.database.db, config, options.now ?? new Date());
     if (bankList) checks.push(bankList);
+    const revocation = await checkDiiaRevocation(opened.database.db, config, options.now ?? new Date());
+    if (revocation) checks.push(revocation);
     return checks;
   } finally {
     await opened.close();

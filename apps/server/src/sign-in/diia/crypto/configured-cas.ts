@@ -22,7 +22,14 @@ export function crlStoreFor(
   settings: { crls: string[]; crlGraceSeconds: number },
   authorities: Certificate[],
   log: CrlStoreOptions["log"],
+  persistence?: CrlStoreOptions["persistence"],
 ): CrlStore | undefined {
   if (settings.crls.length === 0) return undefined;
-  return new CrlStore({ sources: settings.crls, authorities, graceSeconds: settings.crlGraceSeconds, log });
+  return new CrlStore({
+    sources: settings.crls,
+    authorities,
+    graceSeconds: settings.crlGraceSeconds,
+    log,
+    persistence,
+  });
 }

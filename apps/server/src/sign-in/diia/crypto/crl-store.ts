@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Certificate } from "jkurwa";
 import { CrlError, type VerifiedCrl, verifyCrl } from "./crl.ts";
+import type { CrlPersistence } from "./crl-persistence.ts";
 
 /** What the CRLs say of one signer's certificate; "unknown" is refused (fail closed). */
 export type RevocationStatus = "good" | "revoked" | "unknown";
@@ -22,11 +23,15 @@ export interface CrlStoreOptions {
   graceSeconds: number;
   log: CrlLog;
   load?: (source: string) => Promise<Buffer>;
+  /** The last good copies shared by every instance; each is verified again before it counts. */
+  persistence?: CrlPersistence | undefined;
 }
 
 const fetchTimeoutMs = 10_000;
 /** A failing source is not asked again on every sign-in. */
 const retryAfterMs = 60_000;
+/** How often the background refresh looks for a list past its nextUpdate. */
+export const backgroundRefreshMs = 60_000;
 
 async function loadCrlSource(source: string): Promise<Buffer> {
   if (!/^https?:\/\//i.test(source)) return readFile(source);
@@ -50,30 +55,78 @@ export class CrlStore implements RevocationChecker {
     this.#options = options;
   }
 
-  async #loadOne(source: string): Promise<void> {
-    const { authorities, log, load = loadCrlSource } = this.#options;
+  /** Keeps `crl` unless what is held already is as new; true when it was taken. */
+  #adopt(source: string, crl: VerifiedCrl): boolean {
+    const held = this.#bySource.get(source);
+    if (held && held.thisUpdate > crl.thisUpdate) return false;
+    this.#bySource.set(source, crl);
+    return true;
+  }
+
+  async #loadOne(source: string, now: Date): Promise<void> {
+    const { authorities, log, load = loadCrlSource, persistence } = this.#options;
     try {
-      const crl = verifyCrl(await load(source), authorities);
-      this.#bySource.set(source, crl);
+      const der = await load(source);
+      const crl = verifyCrl(der, authorities);
+      this.#adopt(source, crl);
       log.info({ source, revoked: crl.revokedSerials.size }, "Diia CRL loaded");
+      await persistence?.save(source, der, crl, now);
     } catch (error) {
       const reason = error instanceof CrlError ? `refused: it ${error.message}` : `unavailable: ${String(error)}`;
       log.error({ source }, `Diia CRL ${reason}; the last good one (if any) is kept`);
     }
   }
 
-  /** Loads every source now. */
+  /** Takes the copies other instances stored, each checked against the CAs as if fetched. */
+  async #adoptStored(): Promise<void> {
+    const { authorities, log, persistence, sources } = this.#options;
+    if (!persistence) return;
+    try {
+      for (const { source, der } of await persistence.loadAll()) {
+        if (!sources.includes(source)) continue;
+        try {
+          this.#adopt(source, verifyCrl(der, authorities));
+        } catch (error) {
+          log.error({ source }, `Diia CRL stored copy refused: ${String(error)}`);
+        }
+      }
+    } catch (error) {
+      log.error({}, `Diia CRL stored copies unreadable: ${String(error)}`);
+    }
+  }
+
+  /** Takes the stored copies, then loads every source now. */
   async refresh(now: Date): Promise<void> {
     this.#lastAttempt = now.getTime();
-    await Promise.all(this.#options.sources.map((source) => this.#loadOne(source)));
+    await this.#adoptStored();
+    await Promise.all(this.#options.sources.map((source) => this.#loadOne(source, now)));
+  }
+
+  /**
+   * Refreshes in the background, never inside a sign-in: a slow or unreachable CA then delays no
+   * callback. Returns the function that stops it.
+   */
+  startBackgroundRefresh(clock: () => Date, everyMs = backgroundRefreshMs): () => void {
+    const timer = setInterval(() => {
+      this.refreshIfDue(clock()).catch((error: unknown) =>
+        this.#options.log.error({}, `Diia CRL refresh failed: ${String(error)}`),
+      );
+    }, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** The sources with no list, or whose list is past its nextUpdate (sign-ins still count it for the grace). */
+  staleSources(now: Date): string[] {
+    return this.#options.sources.filter((source) => {
+      const crl = this.#bySource.get(source);
+      return crl?.nextUpdate === undefined || now.getTime() >= crl.nextUpdate;
+    });
   }
 
   #isDue(now: Date): boolean {
     if (now.getTime() - this.#lastAttempt < retryAfterMs) return false;
-    return this.#options.sources.some((source) => {
-      const crl = this.#bySource.get(source);
-      return crl?.nextUpdate === undefined || now.getTime() >= crl.nextUpdate;
-    });
+    return this.staleSources(now).length > 0;
   }
 
   /** Loads again when a CRL is missing or past its nextUpdate (at most once a minute). */

@@ -16,12 +16,27 @@ interface Parsed {
 /** One named check; undefined means it passed. */
 type Check = (parsed: Parsed, input: SignatureCheckInput) => SignatureFailure | undefined;
 
+/** The serial number the SignerInfo names its certificate by (issuerAndSerialNumber), as lower-case hex. */
+function signerSerial(message: Message): string | undefined {
+  const serial = message.info.signerInfos[0]?.sid.value.serialNumber;
+  return typeof serial === "object" && serial !== null
+    ? (serial as { toString(radix: number): string }).toString(16)
+    : undefined;
+}
+
+/**
+ * The signer's certificate is the one the SignerInfo names, wherever it sits among the CMS's certificates
+ * (a CMS may carry its CAs too, in any order). Picking a wrong one could only fail the signature check.
+ */
 function parse(signature: Buffer): Parsed | undefined {
   try {
     const message = new jkurwa.models.Message(signature);
-    const [certificate] = message.info.certificate ?? [];
-    if (message.type !== "signedData" || message.info.signerInfos.length !== 1 || !certificate) return undefined;
-    return { message, signer: new jkurwa.Certificate(certificate) };
+    if (message.type !== "signedData" || message.info.signerInfos.length !== 1) return undefined;
+    const certificates = (message.info.certificate ?? []).map((each) => new jkurwa.Certificate(each));
+    const serial = signerSerial(message);
+    const signer =
+      serial === undefined ? certificates[0] : certificates.find((each) => each.serial.toString(16) === serial);
+    return signer ? { message, signer } : undefined;
   } catch {
     return undefined;
   }

@@ -29,18 +29,33 @@ const setup: CommandHandler = async (context, args) => {
     name: { type: "string" },
     "full-name": { type: "string" },
     address: { type: "string" },
+    region: { type: "string" },
+    district: { type: "string" },
+    location: { type: "string" },
+    street: { type: "string" },
+    house: { type: "string" },
     email: { type: "string" },
     "offer-name": { type: "string" },
   });
-  const client = new DiiaClient({ config: requireDiia(context) });
+  const diia = requireDiia(context);
+  const client = new DiiaClient({ config: diia });
+  // Options override the DIIA_BRANCH_* settings for this one call.
+  const address = {
+    region: values.region ?? diia.branchAddress.region,
+    district: values.district ?? diia.branchAddress.district,
+    location: values.location ?? diia.branchAddress.location,
+    street: values.street ?? diia.branchAddress.street,
+    house: values.house ?? diia.branchAddress.house,
+  };
   const branchId =
     values.branch ??
     (await callDiia(() =>
       client.createBranch({
         name: values.name ?? "KPI ID",
         customFullName: values["full-name"] ?? "КПІ ім. Ігоря Сікорського — KPI ID",
-        customFullAddress: values.address ?? "м. Київ, просп. Берестейський, 37",
+        customFullAddress: values.address ?? `${address.location}, ${address.street}, ${address.house}`,
         email: values.email ?? context.config.support.email,
+        ...address,
       }),
     ));
   const offerId = await callDiia(() => client.createOffer(branchId, values["offer-name"] ?? "Вхід до KPI ID"));
@@ -75,6 +90,17 @@ async function recentRequests(context: CliContext) {
   return Object.fromEntries(rows.map((row) => [row.status, row.count]));
 }
 
+/**
+ * Diia sets the callback address and grants the `diiaId: auth` scope on the acquirer's account itself:
+ * no API call sets them or shows them, so status can only say what to ask Diia for.
+ */
+function setByDiiaNote(publicUrl: string): string {
+  return (
+    `callback address ${publicUrl}/api/diia/callback and scope diiaId: auth are set by Diia on the acquirer ` +
+    "account (ask Diia's partner support; the API can neither set nor show them)"
+  );
+}
+
 /** `diia status`: can we reach Diia, do the branch and offer exist, which CAs we trust, recent requests. */
 const status: CommandHandler = async (context, args) => {
   parseOptions(args, {});
@@ -104,7 +130,15 @@ const status: CommandHandler = async (context, args) => {
   const trustAnchors = describeAnchors(diia.trustAnchors);
   if (trustAnchors === "not set" || trustAnchors.startsWith("unreadable")) problems.push("trust anchors");
   const requests = await recentRequests(context);
-  const report = { baseUrl: diia.baseUrl, sessionToken, branch, offer, trustAnchors, requestsLast24h: requests };
+  const report = {
+    baseUrl: diia.baseUrl,
+    sessionToken,
+    branch,
+    offer,
+    trustAnchors,
+    setByDiia: setByDiiaNote(context.config.publicUrl),
+    requestsLast24h: requests,
+  };
   context.out.result(
     { ...report, ready: problems.length === 0 },
     `${table(Object.entries(report).map(([setting, value]) => ({ setting, value: typeof value === "string" ? value : JSON.stringify(value) })))}\n` +

@@ -125,7 +125,7 @@ describe("kpi-id restore checks the whole backup before writing anything", () =>
     expectRefused(
       await restore(gzipSync(newer)),
       "backup.newer_format",
-      /backup format 9; this release reads format 1/,
+      /backup format 9; this release reads format 2/,
     );
     const renamed = Buffer.from(archive.toString("latin1").replace('"kpi-id-backup"', '"kpi-id-bakcup"'), "latin1");
     expectRefused(await restore(gzipSync(renamed)), "backup.bad_manifest", /is not a kpi-id backup manifest/);

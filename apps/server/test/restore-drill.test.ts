@@ -2,12 +2,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FastifyInstance } from "fastify";
 import * as client from "openid-client";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
-import { openDatabase } from "../src/platform/db/index.ts";
-import { migrate } from "../src/platform/db/migrate.ts";
 import { runCli } from "../src/surfaces/cli/main.ts";
 import { postJson, testConfig } from "./support/app.ts";
 import { addPerson, sessionCookieFrom } from "./support/campus.ts";
@@ -15,6 +11,7 @@ import { freePort } from "./support/listening.ts";
 import { addAuthenticator } from "./support/mfa.ts";
 import { exposedPaths, loosen } from "./support/modes.ts";
 import { signInToApplication } from "./support/oidc.ts";
+import { kpiIdCli, onDiskService } from "./support/on-disk-service.ts";
 import { scim, scimToken } from "./support/scim.ts";
 
 const directory = mkdtempSync(join(tmpdir(), "kpi-id-restore-drill-"));
@@ -24,38 +21,18 @@ const password = "a passphrase that outlives its database";
 const secret = "restore-drill-session-secret-0123456789-abcdef";
 
 describe("restore drill on the embedded database", () => {
-  const port = freePort();
-  let running: FastifyInstance | undefined;
+  const service = onDiskService(freePort());
   afterAll(async () => {
-    await running?.close();
+    await service.stop();
     rmSync(directory, { recursive: true, force: true });
   });
-
-  /** The service on DATA_DIR, listening (OpenID Connect clients reach it over HTTP). */
+  /** The service on DATA_DIR with the drill's SESSION_SECRET. */
   async function start() {
-    const origin = `http://127.0.0.1:${await port}`;
-    const env = { PUBLIC_URL: origin, PORT: String(await port), SESSION_SECRET: secret, DATA_DIR: dataDir };
-    const database = await openDatabase({ dataDir });
-    await migrate(database);
-    const app = await buildApp({ config: testConfig(env), database, logger: false });
-    await app.listen({ host: "127.0.0.1", port: await port });
-    running = app;
-    return { app, origin, issuer: `${origin}/oidc`, env };
+    const started = await service.start(dataDir, (env) => testConfig({ ...env, SESSION_SECRET: secret }));
+    return { ...started, env: { ...started.env, SESSION_SECRET: secret } };
   }
-  const stop = async () => {
-    await running?.close();
-    running = undefined;
-  };
-  const cli = async (args: string[], env: Record<string, string>) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(args, {
-      env: { NODE_ENV: "test", ...env },
-      stdout: (line) => out.push(line),
-      stderr: (line) => err.push(line),
-    });
-    return { code, stdout: out.join("\n"), stderr: err.join("\n") };
-  };
+  const stop = service.stop;
+  const cli = (args: string[], env: Record<string, string>) => kpiIdCli(args, { NODE_ENV: "test", ...env });
   const certificatesOf = (metadata: string) => [...metadata.matchAll(/<ds:X509Certificate>([^<]+)</g)].map((m) => m[1]);
 
   it("backs up, loses the data directory, restores, and everything still works", async () => {
@@ -174,8 +151,9 @@ describe("restore drill on the embedded database", () => {
     expect(over.code).toBe(1);
     expect(over.stderr).toMatch(/^kpi-id: refused \(backup\.foreign_archive\): [^\n]+$/);
     expect(readdirSync(dataDir).sort()).toEqual(before);
-    // The retry with the real backup is not refused by anything the failed one left.
-    const retry = await cli(["restore", "--from", backupFile], env);
+    // The retry with the real backup is not refused by anything the failed one left (with the SESSION_SECRET
+    // the backup was made with: it does not carry one, and nothing else opens its keys).
+    const retry = await cli(["restore", "--from", backupFile], { ...env, SESSION_SECRET: secret });
     expect(retry.stderr).toBe("");
     expect(retry.code).toBe(0);
     expect(readdirSync(freshDir).sort()).toEqual(["pglite"]);

@@ -7,7 +7,7 @@ import { type MetricsAccess, readMetricsAccess } from "./metrics.ts";
 import { readSamlConfig, type SamlConfig } from "./saml.ts";
 import { type Environment, environmentSchema } from "./schema.ts";
 import { withSecretFiles } from "./secret-files.ts";
-import { resolveSessionSecrets } from "./secrets.ts";
+import { givenSessionSecrets, resolveSessionSecrets } from "./secrets.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
 export type { BankIdConfig } from "./bankid.ts";
@@ -206,6 +206,18 @@ export function loadStorageConfig(source: Record<string, string | undefined> = p
     throw new ConfigError(first ? formatIssue(first) : "environment: invalid");
   }
   return { dataDir: resolve(parsed.data.DATA_DIR), url: parsed.data.DATABASE_URL };
+}
+
+/** SESSION_SECRET's (or SESSION_SECRET_FILE's) keys when set: a restore checks the backup against them. */
+export function loadGivenSessionSecrets(
+  source: Record<string, string | undefined> = process.env,
+): [string, ...string[]] | undefined {
+  const parsed = environmentSchema.pick({ SESSION_SECRET: true, NODE_ENV: true }).safeParse(withSecretFiles(source));
+  if (!parsed.success) {
+    const [first] = parsed.error.issues;
+    throw new ConfigError(first ? formatIssue(first) : "environment: invalid");
+  }
+  return givenSessionSecrets(parsed.data);
 }
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {

@@ -44,17 +44,27 @@ export function developmentSecret(dataDir: string, name: string): string {
   return secret;
 }
 
+/** Where the session secret generated outside production is kept (developmentSecret). */
+export const generatedSessionSecretFile = (dataDir: string) => join(dataDir, "session.secret");
+
 /**
  * SESSION_SECRET's keys, newest first: separated by commas or line breaks (a SESSION_SECRET_FILE
  * holds one a line). Each key must pass the checks; the newest signs, the others only verify.
  */
 export function resolveSessionSecrets(environment: Environment, dataDir: string): [string, ...string[]] {
+  const given = givenSessionSecrets(environment);
+  if (given) return given;
+  if (environment.NODE_ENV === "production") throw new ConfigError("SESSION_SECRET: is required in production");
+  return [developmentSecret(dataDir, "session")];
+}
+
+/** SESSION_SECRET's keys when it is set (checked as resolveSessionSecrets does), undefined when it is not. */
+export function givenSessionSecrets(
+  environment: Pick<Environment, "SESSION_SECRET" | "NODE_ENV">,
+): [string, ...string[]] | undefined {
   const value = environment.SESSION_SECRET;
   const isProduction = environment.NODE_ENV === "production";
-  if (value === undefined) {
-    if (isProduction) throw new ConfigError("SESSION_SECRET: is required in production");
-    return [developmentSecret(dataDir, "session")];
-  }
+  if (value === undefined) return undefined;
   const keys = value
     .split(/[,\r\n]+/)
     .map((key) => key.trim())

@@ -5,11 +5,16 @@ import { BackupRefusedError } from "./backup-refusal.ts";
 // kpi-id-backup.json, the manifest, followed byte for byte by PGlite's own dump of its files (also a tar, its
 // paths absolute: /PG_VERSION, /base/5/1259, ...). The manifest lists every entry after it with its size and
 // SHA-256, so a restore refuses anything added, missing or changed before it writes a byte. `tar -tzvf` lists it.
+// A backup of an install whose session secret was generated into DATA_DIR carries it as the second entry,
+// session.secret (format 2: an older release refuses it as newer instead of restoring it without its secret).
 
 export const manifestName = "kpi-id-backup.json";
 const manifestFormat = "kpi-id-backup";
 /** The archive layout this release writes; a restore refuses a newer one (it cannot know what it holds). */
-export const backupFormatVersion = 1;
+export const backupFormatVersion = 2;
+/** The format of a backup without the session secret: what kpi-id 0.3 (format 1) still restores. */
+const formatWithoutSecret = 1;
+export const sessionSecretEntry = "session.secret";
 
 const block = 512;
 
@@ -26,6 +31,8 @@ export interface BackupManifest {
   productVersion: string;
   createdAt: string;
   database: "pglite";
+  /** The session secret generated into DATA_DIR, carried as the entry `session.secret` (format 2). */
+  sessionSecret?: ManifestEntry;
   entries: ManifestEntry[];
 }
 
@@ -114,19 +121,29 @@ function fileHeader(name: string, size: number, mtime: Date): Buffer {
   return header;
 }
 
-/** The archive: the manifest of `databaseTar`'s entries, then `databaseTar` itself. */
-export function packBackup(databaseTar: Buffer, productVersion: string, now: Date): Buffer {
+/** One regular file's header, contents and padding to the next block. */
+function fileEntry(name: string, body: Buffer, now: Date): Buffer {
+  const padding = Buffer.alloc((block - (body.length % block)) % block);
+  return Buffer.concat([fileHeader(name, body.length, now), body, padding]);
+}
+
+/** The archive: the manifest, the session secret when carried, then `databaseTar` itself. */
+export function packBackup(databaseTar: Buffer, productVersion: string, now: Date, sessionSecret?: string): Buffer {
+  const secret = sessionSecret === undefined ? undefined : Buffer.from(sessionSecret, "utf8");
   const manifest: BackupManifest = {
     format: manifestFormat,
-    formatVersion: backupFormatVersion,
+    formatVersion: secret ? backupFormatVersion : formatWithoutSecret,
     productVersion,
     createdAt: now.toISOString(),
     database: "pglite",
+    ...(secret
+      ? { sessionSecret: { path: sessionSecretEntry, type: "file", size: secret.length, sha256: sha256(secret) } }
+      : {}),
     entries: readTar(databaseTar).entries.map(describe),
   };
   const body = Buffer.from(`${JSON.stringify(manifest, null, 1)}\n`, "utf8");
-  const padding = Buffer.alloc((block - (body.length % block)) % block);
-  return Buffer.concat([fileHeader(manifestName, body.length, now), body, padding, databaseTar]);
+  const secretPart = secret ? fileEntry(sessionSecretEntry, secret, now) : Buffer.alloc(0);
+  return Buffer.concat([fileEntry(manifestName, body, now), secretPart, databaseTar]);
 }
 
 const isEntry = (value: unknown): value is ManifestEntry => {
@@ -148,7 +165,12 @@ function parseManifest(data: Buffer): BackupManifest {
   } catch {
     return refuse("backup.bad_manifest", `${manifestName} is not JSON`);
   }
-  if (manifest.format !== manifestFormat || !Array.isArray(manifest.entries) || !manifest.entries.every(isEntry)) {
+  if (
+    manifest.format !== manifestFormat ||
+    !Array.isArray(manifest.entries) ||
+    !manifest.entries.every(isEntry) ||
+    (manifest.sessionSecret !== undefined && !isEntry(manifest.sessionSecret))
+  ) {
     refuse("backup.bad_manifest", `${manifestName} is not a kpi-id backup manifest`);
   }
   if (typeof manifest.formatVersion !== "number" || manifest.formatVersion > backupFormatVersion) {
@@ -196,6 +218,23 @@ export interface CheckedBackup {
   databaseTar: Buffer;
   /** Undefined for a backup made before manifests (kpi-id 0.3 and older). */
   manifest?: BackupManifest;
+  /** The session secret generated into DATA_DIR, when the backup carries it. */
+  sessionSecret?: string;
+}
+
+/** The carried session secret (the entry after the manifest), checked against the manifest; else undefined. */
+function carriedSecret(entries: TarEntry[], manifest: BackupManifest): string | undefined {
+  const expected = manifest.sessionSecret;
+  if (expected === undefined) return undefined;
+  const [entry] = entries;
+  if (entry?.path !== sessionSecretEntry) {
+    return refuse("backup.missing_entry", `${sessionSecretEntry} is in the manifest but not in the backup`);
+  }
+  const actual = describe(entry);
+  if (actual.type !== expected.type || actual.size !== expected.size || actual.sha256 !== expected.sha256) {
+    refuse("backup.checksum_mismatch", `${sessionSecretEntry} is not what the manifest says (size or SHA-256)`);
+  }
+  return entry.data.toString("utf8");
 }
 
 /**
@@ -215,8 +254,10 @@ export function checkBackup(archive: Buffer): CheckedBackup {
     return { databaseTar: archive };
   }
   const manifest = parseManifest(first.data);
-  checkAgainstManifest(rest, manifest);
-  checkDatabaseEntries(rest);
-  const [second] = rest;
-  return { databaseTar: archive.subarray(second ? second.offset : end), manifest };
+  const sessionSecret = carriedSecret(rest, manifest);
+  const database = sessionSecret === undefined ? rest : rest.slice(1);
+  checkAgainstManifest(database, manifest);
+  checkDatabaseEntries(database);
+  const [start] = database;
+  return { databaseTar: archive.subarray(start ? start.offset : end), manifest, sessionSecret };
 }

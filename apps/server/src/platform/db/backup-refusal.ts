@@ -17,7 +17,9 @@ export type BackupRefusal =
   | "backup.weak_passphrase"
   | "backup.bad_recipient"
   | "backup.not_loadable"
-  | "backup.target_holds_database";
+  | "backup.target_holds_database"
+  | "backup.session_secret_missing"
+  | "backup.session_secret_mismatch";
 
 export class BackupRefusedError extends Error {
   override name = "BackupRefusedError";

@@ -11,12 +11,14 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
+import { generatedSessionSecretFile } from "../config/secrets.ts";
 import { type BackupManifest, checkBackup, packBackup } from "./backup-archive.ts";
 import { type BackupKey, type BackupOpener, decryptBackup, encryptBackup, isEncrypted } from "./backup-encryption.ts";
 import { BackupRefusedError } from "./backup-refusal.ts";
 import { privateDirectoryMode, privateFileMode, protectDataDir, restrictTree } from "./data-dir-modes.ts";
-import { type DatabaseHandle, loadPglite } from "./index.ts";
+import { type DatabaseHandle, loadPglite, openDatabase } from "./index.ts";
 import { acquireLockFile } from "./lock-file.ts";
+import type { Db } from "./schema.ts";
 
 export { BackupRefusedError } from "./backup-refusal.ts";
 
@@ -29,7 +31,12 @@ export { BackupRefusedError } from "./backup-refusal.ts";
 export async function backupEmbeddedDatabase(
   database: DatabaseHandle,
   file: string,
-  { productVersion, key, now = new Date() }: { productVersion: string; key?: BackupKey; now?: Date },
+  {
+    productVersion,
+    key,
+    now = new Date(),
+    sessionSecret,
+  }: { productVersion: string; key?: BackupKey; now?: Date; sessionSecret?: string },
 ): Promise<number> {
   if (database.kind !== "pglite" || !database.dumpDataDir) {
     throw new BackupRefusedError(
@@ -38,7 +45,7 @@ export async function backupEmbeddedDatabase(
     );
   }
   const databaseTar = Buffer.from(await (await database.dumpDataDir()).arrayBuffer());
-  const compressed = gzipSync(packBackup(databaseTar, productVersion, now));
+  const compressed = gzipSync(packBackup(databaseTar, productVersion, now, sessionSecret));
   const contents = key ? await encryptBackup(compressed, key) : compressed;
   const partial = join(dirname(file), `.${basename(file)}.partial-${randomBytes(6).toString("hex")}`);
   try {
@@ -73,7 +80,18 @@ export interface RestoreResult {
   movedAside?: string;
   /** The backup's manifest; undefined for a backup made before manifests (restored with a warning). */
   manifest?: BackupManifest;
+  /** Where the session secret the backup carried was written (DATA_DIR/session.secret), when it was. */
+  wroteSessionSecret?: string;
+  /** Where a different session.secret that was in DATA_DIR was moved to. */
+  secretMovedAside?: string;
 }
+
+/**
+ * Told the restored database (open, before anything is put in place) and the session secret the backup carries:
+ * refuses (BackupRefusedError) when the secret the server will run with does not open its sealed values, and
+ * answers whether the carried secret is to be written into DATA_DIR (it is the one the server will use).
+ */
+export type RestoredSecretCheck = (db: Db, carriedSecret: string | undefined) => Promise<{ installCarried: boolean }>;
 
 /**
  * `kpi-id restore --from FILE` into DATA_DIR/pglite. The whole file is checked first (backup-archive.ts), then
@@ -85,10 +103,16 @@ export interface RestoreResult {
 export async function restoreEmbeddedDatabase(
   dataDir: string,
   file: string,
-  options: { replace?: boolean; now?: Date; opener?: BackupOpener; warn?: (line: string) => void } = {},
+  options: {
+    replace?: boolean;
+    now?: Date;
+    opener?: BackupOpener;
+    warn?: (line: string) => void;
+    checkSecret?: RestoredSecretCheck;
+  } = {},
 ): Promise<RestoreResult> {
-  const { replace = false, now = new Date(), opener, warn } = options;
-  const { databaseTar, manifest } = checkBackup(await openBackupFile(file, opener));
+  const { replace = false, now = new Date(), opener, warn, checkSecret } = options;
+  const { databaseTar, manifest, sessionSecret } = checkBackup(await openBackupFile(file, opener));
   const target = join(dataDir, "pglite");
   if (!replace && !isEmptyDirectory(target)) {
     throw new BackupRefusedError(
@@ -105,7 +129,9 @@ export async function restoreEmbeddedDatabase(
     for (const name of readdirSync(dataDir)) {
       if (name.startsWith(restoringPrefix)) rmSync(join(dataDir, name), { recursive: true, force: true });
     }
-    await writeDatabase(staging, databaseTar);
+    const { installCarried } = await writeDatabase(staging, databaseTar, (db) =>
+      checkSecret ? checkSecret(db, sessionSecret) : Promise.resolve({ installCarried: false }),
+    );
     let movedAside: string | undefined;
     if (!isEmptyDirectory(target)) {
       if (!replace) {
@@ -119,30 +145,62 @@ export async function restoreEmbeddedDatabase(
     } else {
       rmSync(target, { recursive: true, force: true });
     }
+    const stamp = now.toISOString().replace(/[:.]/g, "-");
+    const secret = installCarried && sessionSecret !== undefined ? installSecret(dataDir, sessionSecret, stamp) : {};
     renameSync(staging, target);
-    return { movedAside, manifest };
+    return { movedAside, manifest, ...secret };
   } finally {
     rmSync(staging, { recursive: true, force: true });
     release();
   }
 }
 
-/** PGlite's dump loaded into `folder` (a new one, 0700) and queried once: a dump PGlite cannot load is refused. */
-async function writeDatabase(folder: string, databaseTar: Buffer): Promise<void> {
+/**
+ * The carried session secret written as DATA_DIR/session.secret (0600, beside its place and renamed); a
+ * different one already there is moved aside, never overwritten (it may be the only key to something else).
+ */
+function installSecret(dataDir: string, secret: string, stamp: string) {
+  const file = generatedSessionSecretFile(dataDir);
+  let secretMovedAside: string | undefined;
+  if (existsSync(file) && readFileSync(file, "utf8").trim() !== secret.trim()) {
+    secretMovedAside = `${file}.before-restore-${stamp}`;
+    renameSync(file, secretMovedAside);
+  }
+  const partial = `${file}.partial-${randomBytes(6).toString("hex")}`;
+  writeFileSync(partial, secret, { mode: privateFileMode, flag: "wx" });
+  renameSync(partial, file);
+  return { wroteSessionSecret: file, secretMovedAside };
+}
+
+/**
+ * PGlite's dump loaded into `folder` (a new one, 0700) and queried once: a dump PGlite cannot load is refused.
+ * `check` is then told the open database (the session secret's check), before the caller puts anything in place.
+ */
+async function writeDatabase<T>(folder: string, databaseTar: Buffer, check: (db: Db) => Promise<T>): Promise<T> {
   const { PGlite, extensions } = await loadPglite();
   let pglite: Awaited<ReturnType<typeof PGlite.create>> | undefined;
+  let checked: T;
   try {
-    pglite = await PGlite.create(folder, { extensions, loadDataDir: new Blob([new Uint8Array(databaseTar)]) });
-    // The restored database must answer before the command says it is done.
-    await pglite.query("select count(*) from schema_migrations");
-  } catch {
-    throw new BackupRefusedError(
-      "backup.not_loadable",
-      "the backup passed its checks but the embedded database cannot open it (made by another PGlite version?)",
-    );
+    try {
+      pglite = await PGlite.create(folder, { extensions, loadDataDir: new Blob([new Uint8Array(databaseTar)]) });
+      // The restored database must answer before the command says it is done.
+      await pglite.query("select count(*) from schema_migrations");
+    } catch {
+      throw new BackupRefusedError(
+        "backup.not_loadable",
+        "the backup passed its checks but the embedded database cannot open it (made by another PGlite version?)",
+      );
+    }
+    const handle = await openDatabase({ dataDir: folder, pglite });
+    try {
+      checked = await check(handle.db);
+    } finally {
+      await handle.close();
+    }
   } finally {
     await pglite?.close().catch(() => {});
   }
   chmodSync(folder, privateDirectoryMode);
   restrictTree(folder, { whole: true });
+  return checked;
 }

@@ -11,6 +11,7 @@ import { DatabaseLockedError } from "../../platform/db/lock-file.ts";
 import { serverVersion } from "../../platform/release/version.ts";
 import { parseOptions, required } from "./args.ts";
 import { createOutput } from "./output.ts";
+import { restoredSecretCheck, secretToCarry } from "./restore-secret.ts";
 import { CommandFailedError, UsageError } from "./usage.ts";
 
 const runningServer = (error: DatabaseLockedError) =>
@@ -109,23 +110,34 @@ export async function runBackupCommand(
       const options = parseOptions(args, {
         to: { type: "string" },
         recipient: { type: "string", multiple: true },
+        "without-secret": { type: "boolean" },
         ...passphraseOptions,
       });
       const file = required(options, "to");
       if (storage.url !== undefined && !given) throw new BackupRefusedError("backup.postgres", postgresBackup);
       const key = await backupKey(options, io);
+      const generated = secretToCarry(env, storage.dataDir);
+      const sessionSecret = options["without-secret"] ? undefined : generated;
       const database = given ?? (await openDatabase({ dataDir: storage.dataDir, warn }));
       try {
-        const bytes = await backupEmbeddedDatabase(database, file, { productVersion: serverVersion, key });
+        const bytes = await backupEmbeddedDatabase(database, file, {
+          productVersion: serverVersion,
+          key,
+          sessionSecret,
+        });
         const sealed = key
           ? "passphrase" in key
             ? ", encrypted with the passphrase"
             : ", encrypted for the recipients"
           : "";
         createOutput(options.json === true, io.stdout).result(
-          { file, bytes, encrypted: key !== undefined },
+          { file, bytes, encrypted: key !== undefined, sessionSecret: sessionSecret !== undefined },
           `Backed up the embedded database in ${storage.dataDir} to ${file} (${bytes} bytes${sealed}). ` +
-            "SESSION_SECRET is not in it: keep it separately.",
+            (sessionSecret !== undefined
+              ? "The session secret generated into DATA_DIR (session.secret) is in it: guard the file as that secret."
+              : generated !== undefined
+                ? "DATA_DIR/session.secret is not in it (--without-secret): keep it separately."
+                : "SESSION_SECRET is not in it: keep it separately."),
         );
       } finally {
         if (!given) await database.close();
@@ -141,18 +153,27 @@ export async function runBackupCommand(
     const file = required(options, "from");
     if (storage.url !== undefined) throw new BackupRefusedError("backup.postgres", postgresRestore);
     const opener = await backupOpener(options, io);
-    const { movedAside, manifest } = await restoreEmbeddedDatabase(storage.dataDir, file, {
-      replace: options.replace,
-      opener,
-      warn,
-    });
+    const { movedAside, manifest, wroteSessionSecret, secretMovedAside } = await restoreEmbeddedDatabase(
+      storage.dataDir,
+      file,
+      { replace: options.replace, opener, warn, checkSecret: restoredSecretCheck(env, storage.dataDir) },
+    );
     if (!manifest) {
       warn(`${file} has no manifest (made by kpi-id 0.3.0 or older): restored without checksums to check it against`);
     }
     createOutput(options.json === true, io.stdout).result(
-      { file, dataDir: storage.dataDir, movedAside, madeBy: manifest?.productVersion, checked: manifest !== undefined },
+      {
+        file,
+        dataDir: storage.dataDir,
+        movedAside,
+        madeBy: manifest?.productVersion,
+        checked: manifest !== undefined,
+        sessionSecret: wroteSessionSecret,
+      },
       `Restored ${file}${manifest ? ` (kpi-id ${manifest.productVersion}, ${manifest.createdAt}; every checksum matched)` : ""} into ${storage.dataDir}.` +
         (movedAside ? ` The database that was there is in ${movedAside}.` : "") +
+        (wroteSessionSecret ? ` Its session secret is in ${wroteSessionSecret}.` : "") +
+        (secretMovedAside ? ` The session secret that was there is in ${secretMovedAside}.` : "") +
         " Start the server: it applies any newer migrations.",
     );
   } catch (error) {

@@ -24,12 +24,15 @@ Database
     [--passphrase-stdin | --passphrase-file F | --recipient age1...]
                                             manifest of SHA-256 checksums, consistent; encrypted with age
                                             when a passphrase or recipients are given; the server must be
-                                            stopped meanwhile (one process at a time);
+                                            stopped meanwhile (one process at a time); a session secret
+    [--without-secret]                      generated into DATA_DIR is carried unless --without-secret;
                                             PostgreSQL: pg_dump or base backups (docs/operations.md)
   restore --from FILE [--replace]           check the whole backup against its manifest, then put it back
     [--passphrase-stdin | --passphrase-file F | --identity-file F]
                                             into DATA_DIR (0700/0600) through a folder beside it, the server
-                                            stopped; --replace moves a database already there aside
+                                            stopped; --replace moves a database already there aside;
+                                            refused unless the session secret it will run with (SESSION_SECRET,
+                                            the carried one, DATA_DIR/session.secret) opens its sealed keys
 
 Secrets (docs/operations.md, "Rotating SESSION_SECRET")
   secrets reseal                            after a new key was put first in SESSION_SECRET: seal the

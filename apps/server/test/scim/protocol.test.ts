@@ -44,7 +44,8 @@ describe.each(databaseKinds)("SCIM protocol, discovery and refusals on %s", (kin
       config.etag?.supported,
       config.sort?.supported,
       config.bulk?.supported,
-    ]).toEqual([true, true, true, true, false]);
+      config.changePassword?.supported,
+    ]).toEqual([true, true, true, true, false, true]);
     const types = (await scim(t.app, token, "/ResourceTypes")).json<{
       Resources: { id: string; schemaExtensions: { schema: string }[] }[];
     }>();
@@ -83,16 +84,14 @@ describe.each(databaseKinds)("SCIM protocol, discovery and refusals on %s", (kin
     }
   });
 
-  it("refuses password, roles and entitlements by POST, PUT and PATCH instead of dropping them, and nothing changes", async () => {
+  it("refuses roles and entitlements by POST, PUT and PATCH instead of dropping them, and nothing changes", async () => {
     const created = await scim(t.app, token, "/Users", { method: "POST", body: scimUser("kept.as.is") });
     expect(created.statusCode).toBe(201);
     const id = created.json<{ id: string }>().id;
     const attempts: { method: "POST" | "PUT" | "PATCH"; path: string; body: unknown }[] = [
-      { method: "POST", path: "/Users", body: scimUser("with.password", { password: "Summer2026!" }) },
       { method: "POST", path: "/Users", body: scimUser("with.roles", { roles: [{ value: "admin" }] }) },
       { method: "PUT", path: `/Users/${id}`, body: scimUser("kept.as.is", { entitlements: [{ value: "all" }] }) },
       ...[
-        { op: "replace", path: "password", value: "Summer2026!" },
         { op: "Add", path: 'roles[type eq "work"].value', value: "admin" },
         { op: "replace", value: { entitlements: [{ value: "all" }] } },
       ].map((operation) => ({
@@ -104,7 +103,7 @@ describe.each(databaseKinds)("SCIM protocol, discovery and refusals on %s", (kin
     for (const attempt of attempts) {
       const answer = await scim(t.app, token, attempt.path, { method: attempt.method, body: attempt.body });
       expectScimError(answer, 400, "mutability");
-      expect(answer.json<ScimErrorBody>().detail).toMatch(/'(password|roles|entitlements)' cannot be set over SCIM/);
+      expect(answer.json<ScimErrorBody>().detail).toMatch(/'(roles|entitlements)' cannot be set over SCIM/);
     }
     const people = await t.app.db
       .selectFrom("users")

@@ -92,7 +92,7 @@ export function configureScimmy(): void {
     sort: { supported: true },
     etag: { supported: true },
     bulk: { supported: false },
-    changePassword: { supported: false },
+    changePassword: { supported: true },
     authenticationSchemes: [
       {
         type: "oauthbearertoken",

@@ -6,6 +6,7 @@ import { scimBasePath } from "./constants.ts";
 import { ScimError } from "./errors.ts";
 import { deleteScimGroup, groupVersion, groupViews, writeScimGroup } from "./group-model.ts";
 import { pageOf } from "./list-response.ts";
+import { normalizeGroupPatch } from "./patch-shapes.ts";
 import { checkIfMatch, type ListParams, listParams, refuseUnknownAttributes } from "./request-checks.ts";
 import { attributeParams, idOf, type ScimHandler, scimErrors, searchQuery, uuidPattern } from "./route-helpers.ts";
 import { absoluteScimUri, sendScim } from "./send.ts";
@@ -17,6 +18,8 @@ const scimMaxUnits = 100_000;
 
 interface GroupContext {
   request: FastifyRequest;
+  /** A PATCH hands the handler the whole patched group: no members there means none. */
+  mode?: "write" | "patch";
 }
 
 async function visibleUnit(request: FastifyRequest, id: string): Promise<Unit> {
@@ -42,7 +45,9 @@ export function declareGroupHandlers(): void {
     }),
   );
   SCIMMY.Resources.Group.ingress((resource, instance, context: GroupContext) =>
-    scimErrors(async () => viewOf(context.request, await writeScimGroup(context.request, resource.id, instance))),
+    scimErrors(async () =>
+      viewOf(context.request, await writeScimGroup(context.request, resource.id, instance, context.mode)),
+    ),
   );
   SCIMMY.Resources.Group.degress((resource, context: GroupContext) =>
     scimErrors(async () => {
@@ -101,7 +106,10 @@ export const groupHandlers = {
     const resource = new SCIMMY.Resources.Group(current.id, attributeParams(request));
     // scimmy checks the PatchOp message at run time and answers 400 invalidSyntax/invalidPath for a bad one.
     const patched =
-      (await resource.patch(request.body as PatchBody, { request })) ?? (await resource.read({ request }));
+      (await resource.patch(normalizeGroupPatch(request.body) as PatchBody, {
+        request,
+        mode: "patch",
+      } satisfies GroupContext)) ?? (await resource.read({ request }));
     return sendScim(reply.header("etag", groupVersion(await visibleUnit(request, current.id))), 200, patched);
   },
   deleteGroup: async (request, reply) => {

@@ -107,9 +107,8 @@ export function configureScimmy(): void {
   SCIMMY.Resources.User.extend(kpiUserExtension as unknown as Extension, false);
   // RFC 7643 §4.3, as Entra ID's default mapping sends it; kept as sent (user-fields.ts).
   SCIMMY.Resources.User.extend(SCIMMY.Schemas.EnterpriseUser, false);
-  // A Group's members follow from the Users' records (group-model.ts): /Schemas says so, and scimmy refuses writes.
-  const members = SCIMMY.Schemas.Group.definition.attribute("members") as unknown as { config: { mutable: boolean } };
-  members.config.mutable = false;
+  // A unit's members follow from the Users' records and a pushed group's are the client's (group-model.ts):
+  // members stay writable in /Schemas, and writeScimGroup refuses them for a unit, naming the rule.
   SCIMMY.Resources.Group.extend(kpiGroupExtension as unknown as Extension, false);
   SCIMMY.Resources.declare(SCIMMY.Resources.User, { basepath: scimBasePath });
   SCIMMY.Resources.declare(SCIMMY.Resources.Group, { basepath: scimBasePath });

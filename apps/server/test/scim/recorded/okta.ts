@@ -56,4 +56,15 @@ export const okta = {
     schemas: [patchOp],
     Operations: [{ op: "add", path: "members", value: [{ value: userId, display }] }],
   }),
+  removeMember: (userId: string) => ({
+    schemas: [patchOp],
+    Operations: [{ op: "remove", path: `members[value eq "${userId}"]` }],
+  }),
+  /** Okta's full group push: PUT with displayName and every member. */
+  replaceGroup: (id: string, displayName: string, members: { value: string; display: string }[]) => ({
+    schemas: [groupSchema],
+    id,
+    displayName,
+    members,
+  }),
 } as const;

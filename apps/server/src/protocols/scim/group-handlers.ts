@@ -4,6 +4,7 @@ import { findUnitById, listUnits } from "../../model/people/units.ts";
 import type { Unit } from "../../platform/db/people-schema.ts";
 import { scimBasePath } from "./constants.ts";
 import { ScimError } from "./errors.ts";
+import { parseScimFilter } from "./filter-parse.ts";
 import { deleteScimGroup, groupVersion, groupViews, writeScimGroup } from "./group-model.ts";
 import { pageOf } from "./list-response.ts";
 import { normalizeGroupPatch } from "./patch-shapes.ts";
@@ -20,6 +21,8 @@ interface GroupContext {
   request: FastifyRequest;
   /** A PATCH hands the handler the whole patched group: no members there means none. */
   mode?: "write" | "patch";
+  /** A list's filter, parsed by filter-parse.ts (scimmy's parser gets grouping and not() wrong). */
+  filter?: InstanceType<typeof SCIMMY.Types.Filter>;
 }
 
 async function visibleUnit(request: FastifyRequest, id: string): Promise<Unit> {
@@ -40,8 +43,8 @@ export function declareGroupHandlers(): void {
     scimErrors(async () => {
       if (resource.id) return viewOf(context.request, await visibleUnit(context.request, resource.id));
       const views = await groupViews(context.request.server.db, await listUnits(context.request.server.db));
-      // scimmy leaves filtering to the handler; it matches by its own parsed filter here.
-      return resource.filter ? resource.filter.match(views) : views;
+      // scimmy leaves filtering to the handler; it matches by the filter parsed in listGroups.
+      return context.filter ? context.filter.match(views) : views;
     }),
   );
   SCIMMY.Resources.Group.ingress((resource, instance, context: GroupContext) =>
@@ -58,7 +61,7 @@ export function declareGroupHandlers(): void {
 }
 
 async function listGroups(request: FastifyRequest, params: ListParams) {
-  const { startIndex, count, sortBy, sortOrder, ...rest } = params;
+  const { startIndex, count, sortBy, sortOrder, filter, ...rest } = params;
   const resource = new SCIMMY.Resources.Group(undefined, {
     ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)),
     ...(sortBy ? { sortBy, sortOrder: sortOrder ?? "ascending" } : {}),
@@ -66,7 +69,8 @@ async function listGroups(request: FastifyRequest, params: ListParams) {
     count: scimMaxUnits,
   });
   // scimmy filters and sorts all the units; the page is cut here (list-response.ts).
-  const all = await resource.read({ request } satisfies GroupContext);
+  const parsed = filter === undefined ? undefined : new SCIMMY.Types.Filter(parseScimFilter(filter));
+  const all = await resource.read({ request, ...(parsed ? { filter: parsed } : {}) } satisfies GroupContext);
   return pageOf((all as { Resources: unknown[] }).Resources, startIndex, count);
 }
 

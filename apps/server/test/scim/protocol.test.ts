@@ -47,8 +47,20 @@ describe.each(databaseKinds)("SCIM protocol, discovery and refusals on %s", (kin
       config.changePassword?.supported,
     ]).toEqual([true, true, true, true, false, true]);
     const types = (await scim(t.app, token, "/ResourceTypes")).json<{
+      totalResults: number;
+      itemsPerPage: number;
+      startIndex: number;
       Resources: { id: string; schemaExtensions: { schema: string }[] }[];
     }>();
+    // RFC 7644 §3.4.2.4: itemsPerPage is the number of resources in this page.
+    expect([types.totalResults, types.itemsPerPage, types.startIndex]).toEqual([2, 2, 1]);
+    const schemas = (await scim(t.app, token, "/Schemas")).json<{
+      totalResults: number;
+      itemsPerPage: number;
+      Resources: unknown[];
+    }>();
+    expect([schemas.itemsPerPage, schemas.totalResults]).toEqual([schemas.Resources.length, schemas.Resources.length]);
+    expect(schemas.Resources.length).toBeGreaterThanOrEqual(5);
     expect(types.Resources.map((type) => [type.id, type.schemaExtensions.map((e) => e.schema)])).toEqual([
       ["User", [kpiUserSchema, "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"]],
       ["Group", ["urn:ietf:params:scim:schemas:extension:kpi:2.0:Group"]],

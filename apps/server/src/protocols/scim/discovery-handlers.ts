@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import SCIMMY from "scimmy";
+import { listResponse } from "./list-response.ts";
 import type { ScimHandler } from "./route-helpers.ts";
 import { sendScim } from "./send.ts";
 
@@ -7,6 +8,15 @@ import { sendScim } from "./send.ts";
 function discoveryId(request: FastifyRequest): string | undefined {
   const params = request.params as { id?: string };
   return params.id;
+}
+
+/**
+ * scimmy's list of every resource type or schema says itemsPerPage is the count it was asked (20), not the
+ * resources it holds; RFC 7644 §3.4.2.4 wants the number in the page, so the list is written again.
+ */
+function wholeList(list: unknown) {
+  const { Resources } = JSON.parse(JSON.stringify(list)) as { Resources?: unknown[] };
+  return listResponse(Resources ?? [], 1, Resources?.length ?? 0);
 }
 
 /** RFC 7644 §4: what the service offers, written by scimmy from the schemas and the configuration (schema.ts). */
@@ -19,10 +29,12 @@ export const discoveryHandlers = {
   },
   resourceTypes: async (request, reply) => {
     const id = discoveryId(request);
-    return sendScim(reply, 200, await new SCIMMY.Resources.ResourceType(...(id ? [id] : [])).read());
+    if (id) return sendScim(reply, 200, await new SCIMMY.Resources.ResourceType(id).read());
+    return sendScim(reply, 200, wholeList(await new SCIMMY.Resources.ResourceType().read()));
   },
   schemas: async (request, reply) => {
     const id = discoveryId(request);
-    return sendScim(reply, 200, await new SCIMMY.Resources.Schema(...(id ? [id] : [])).read());
+    if (id) return sendScim(reply, 200, await new SCIMMY.Resources.Schema(id).read());
+    return sendScim(reply, 200, wholeList(await new SCIMMY.Resources.Schema().read()));
   },
 } satisfies Record<string, ScimHandler>;

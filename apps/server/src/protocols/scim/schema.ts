@@ -10,7 +10,7 @@ import { kpiGroupSchemaId, kpiUserSchemaId, scimBasePath, scimMaxResults } from 
 
 /**
  * The SCIM schemas KPI ID speaks (RFC 7643): core User and Group, and KPI extensions carrying the people
- * model (student records, employee positions, units). scimmy holds them (and parses filters and PATCH);
+ * model (student records, employee positions, units). scimmy holds them (and matches filters and applies PATCH);
  * its store is process-wide, so this runs once however many apps a process builds (tests build many). Loaded
  * with the first SCIM request (handlers.ts), not at start-up.
  */

@@ -48,6 +48,25 @@ describe("SAML IdP metadata at /saml/metadata", () => {
     expect(federationProblems(await fetchMetadata(plain), { requireHttps: false })).toEqual([]);
   });
 
+  it("advertises the signing and digest algorithms it accepts, SHA-256 and stronger only (algsupport profile)", async () => {
+    const algsupport = "urn:oasis:names:tc:SAML:metadata:algsupport";
+    for (const xml of [await fetchMetadata(plain), await fetchMetadata(federated)]) {
+      const root = rootOf(xml);
+      const descriptor = root.getElementsByTagNameNS("urn:oasis:names:tc:SAML:2.0:metadata", "IDPSSODescriptor")[0];
+      const algorithms = (name: string) =>
+        Array.from(descriptor?.getElementsByTagNameNS(algsupport, name) ?? []).map((e) => e.getAttribute("Algorithm"));
+      const signing = algorithms("SigningMethod");
+      const digests = algorithms("DigestMethod");
+      // First is preferred: a Shibboleth SP signs with the first it supports.
+      expect(signing[0]).toBe("http://www.w3.org/2001/04/xmldsig-more#rsa-sha256");
+      expect(digests[0]).toBe("http://www.w3.org/2001/04/xmlenc#sha256");
+      expect([...signing, ...digests].filter((algorithm) => /sha1$|md5$/i.test(algorithm ?? ""))).toEqual([]);
+      // Under the IdP role's md:Extensions, where a Shibboleth SP looks for them.
+      const extensions = descriptor?.getElementsByTagNameNS("urn:oasis:names:tc:SAML:2.0:metadata", "Extensions")[0];
+      expect(extensions?.getElementsByTagNameNS(algsupport, "SigningMethod").length).toBe(signing.length);
+    }
+  });
+
   it("names entityID, both SSO bindings, Single Logout, scope and languages", async () => {
     const xml = await fetchMetadata(federated);
     const root = rootOf(xml);

@@ -98,7 +98,8 @@ describe("SAML requests as Shibboleth and older SPs write them", () => {
     expect(url.searchParams.get("SigAlg")).toBe("http://www.w3.org/2000/09/xmldsig#rsa-sha1");
     const refused = await test.app.inject({ url: `${url.pathname}${url.search}`, headers: { cookie } });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().code).toBe("saml.request_refused");
+    // Its own code: the page tells the person what the SP's operator must change (issue 59).
+    expect(refused.json().code).toBe("saml.weak_signature");
     // A person's browser is sent to a page in their language that says so, not shown the JSON.
     for (const [acceptLanguage, language] of [
       ["en-GB,en;q=0.9", "en"],
@@ -109,7 +110,7 @@ describe("SAML requests as Shibboleth and older SPs write them", () => {
         headers: { cookie, accept: "text/html,application/xhtml+xml", "accept-language": acceptLanguage },
       });
       expect(navigation.statusCode).toBe(303);
-      expect(navigation.headers.location).toBe(`/${language}/consent?samlError=saml.request_refused`);
+      expect(navigation.headers.location).toBe(`/${language}/consent?samlError=saml.weak_signature`);
     }
     weakSaml.options.signatureAlgorithm = "sha256";
     const page = await browse(test.app, await weak.saml.getAuthorizeUrlAsync("", undefined, {}), cookie);

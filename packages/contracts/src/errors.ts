@@ -81,6 +81,7 @@ export const errorStatus = {
   "device.too_many_attempts": 429,
   "device.form_expired": 400,
   "saml.request_refused": 400,
+  "saml.weak_signature": 400,
   "saml.request_not_found": 404,
   "consent.request_not_found": 404,
   "ticket.invalid": 401,

@@ -63,6 +63,8 @@ export const ukErrorMessages = {
     "Запит на вхід до застосунку не знайдено або він застарів. Почніть вхід у застосунку ще раз.",
   "saml.request_refused":
     "Запит сервісу на вхід відхилено: сервіс невідомий, підпис або адреса неправильні, або запит уже використано. Почніть вхід у сервісі ще раз.",
+  "saml.weak_signature":
+    'Сервіс підписав запит на вхід застарілим алгоритмом SHA-1, і KPI ID такий запит не приймає. Перекажіть адміністраторові сервісу: завантажте метадані KPI ID ще раз (вони оголошують RSA-SHA256) або задайте signingAlg="rsa-sha256" у shibboleth2.xml.',
   "device.code_not_found": "Такого коду немає. Перевірте цифри на екрані пристрою й введіть їх ще раз.",
   "device.code_expired": "Час дії коду минув. Попросіть пристрій показати новий код.",
   "device.code_used": "Цей код уже використано. Попросіть пристрій показати новий код.",
@@ -199,6 +201,8 @@ export const enErrorMessages = {
     "The application's sign-in request was not found or has expired. Start signing in from the application again.",
   "saml.request_refused":
     "The service's sign-in request was refused: the service is unknown, its signature or address is wrong, or the request was already used. Start signing in from the service again.",
+  "saml.weak_signature":
+    "The service signed its sign-in request with SHA-1, which KPI ID does not accept. Tell the service's administrator: load KPI ID's metadata again (it advertises RSA-SHA256) or set signingAlg=\"rsa-sha256\" in shibboleth2.xml.",
   "device.code_not_found": "There is no such code. Check the digits on the device's screen and enter them again.",
   "device.code_expired": "The code has expired. Ask the device to show a new one.",
   "device.code_used": "This code has already been used. Ask the device to show a new one.",

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 // Debian's libxml2-utils, opensaml-schemas and xmltooling-schemas (installed by .ci/run): the
-// metadata schema with the mdui, mdattr and mdrpi extension schemas the federations use.
+// metadata schema with the mdui, mdattr, mdrpi and algsupport extension schemas the federations use.
 const opensaml = "/usr/share/xml/opensaml";
 const xmltooling = "/usr/share/xml/xmltooling";
 const wrapper = `<?xml version="1.0"?>
@@ -17,6 +17,7 @@ const wrapper = `<?xml version="1.0"?>
   <import namespace="urn:oasis:names:tc:SAML:metadata:ui" schemaLocation="${opensaml}/sstc-saml-metadata-ui-v1.0.xsd"/>
   <import namespace="urn:oasis:names:tc:SAML:metadata:attribute" schemaLocation="${opensaml}/sstc-metadata-attr.xsd"/>
   <import namespace="urn:oasis:names:tc:SAML:metadata:rpi" schemaLocation="${opensaml}/saml-metadata-rpi-v1.0.xsd"/>
+  <import namespace="urn:oasis:names:tc:SAML:metadata:algsupport" schemaLocation="${opensaml}/sstc-saml-metadata-algsupport-v1.0.xsd"/>
 </schema>`;
 
 /** Validates with Debian's xmllint; returns its verdict line and errors. */

@@ -44,10 +44,23 @@ describe.each(databaseKinds)("SCIM protocol, discovery and refusals on %s", (kin
       config.etag?.supported,
       config.sort?.supported,
       config.bulk?.supported,
-    ]).toEqual([true, true, true, true, false]);
+      config.changePassword?.supported,
+    ]).toEqual([true, true, true, true, false, true]);
     const types = (await scim(t.app, token, "/ResourceTypes")).json<{
+      totalResults: number;
+      itemsPerPage: number;
+      startIndex: number;
       Resources: { id: string; schemaExtensions: { schema: string }[] }[];
     }>();
+    // RFC 7644 §3.4.2.4: itemsPerPage is the number of resources in this page.
+    expect([types.totalResults, types.itemsPerPage, types.startIndex]).toEqual([2, 2, 1]);
+    const schemas = (await scim(t.app, token, "/Schemas")).json<{
+      totalResults: number;
+      itemsPerPage: number;
+      Resources: unknown[];
+    }>();
+    expect([schemas.itemsPerPage, schemas.totalResults]).toEqual([schemas.Resources.length, schemas.Resources.length]);
+    expect(schemas.Resources.length).toBeGreaterThanOrEqual(5);
     expect(types.Resources.map((type) => [type.id, type.schemaExtensions.map((e) => e.schema)])).toEqual([
       ["User", [kpiUserSchema, "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"]],
       ["Group", ["urn:ietf:params:scim:schemas:extension:kpi:2.0:Group"]],
@@ -83,16 +96,14 @@ describe.each(databaseKinds)("SCIM protocol, discovery and refusals on %s", (kin
     }
   });
 
-  it("refuses password, roles and entitlements by POST, PUT and PATCH instead of dropping them, and nothing changes", async () => {
+  it("refuses roles and entitlements by POST, PUT and PATCH instead of dropping them, and nothing changes", async () => {
     const created = await scim(t.app, token, "/Users", { method: "POST", body: scimUser("kept.as.is") });
     expect(created.statusCode).toBe(201);
     const id = created.json<{ id: string }>().id;
     const attempts: { method: "POST" | "PUT" | "PATCH"; path: string; body: unknown }[] = [
-      { method: "POST", path: "/Users", body: scimUser("with.password", { password: "Summer2026!" }) },
       { method: "POST", path: "/Users", body: scimUser("with.roles", { roles: [{ value: "admin" }] }) },
       { method: "PUT", path: `/Users/${id}`, body: scimUser("kept.as.is", { entitlements: [{ value: "all" }] }) },
       ...[
-        { op: "replace", path: "password", value: "Summer2026!" },
         { op: "Add", path: 'roles[type eq "work"].value', value: "admin" },
         { op: "replace", value: { entitlements: [{ value: "all" }] } },
       ].map((operation) => ({
@@ -104,7 +115,7 @@ describe.each(databaseKinds)("SCIM protocol, discovery and refusals on %s", (kin
     for (const attempt of attempts) {
       const answer = await scim(t.app, token, attempt.path, { method: attempt.method, body: attempt.body });
       expectScimError(answer, 400, "mutability");
-      expect(answer.json<ScimErrorBody>().detail).toMatch(/'(password|roles|entitlements)' cannot be set over SCIM/);
+      expect(answer.json<ScimErrorBody>().detail).toMatch(/'(roles|entitlements)' cannot be set over SCIM/);
     }
     const people = await t.app.db
       .selectFrom("users")

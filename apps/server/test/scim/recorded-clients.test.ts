@@ -17,6 +17,12 @@ interface UserBody {
   meta: { location: string; version: string };
   [enterpriseUserSchema]?: Record<string, unknown>;
 }
+interface GroupBody {
+  id: string;
+  displayName: string;
+  members?: { value: string }[];
+  meta: { location: string; version: string };
+}
 interface ListBody<T> {
   totalResults: number;
   itemsPerPage: number;
@@ -33,6 +39,9 @@ describe.each(databaseKinds)("SCIM as Entra ID and Okta send it (%s)", (kind) =>
   let token = "";
   const call = (url: string, method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", body?: unknown) =>
     scim(t.app, token, url, { ...(method ? { method } : {}), ...(body === undefined ? {} : { body }) });
+
+  const memberIds = async (groupId: string) =>
+    ((await call(`/Groups/${groupId}`)).json<GroupBody>().members ?? []).map((member) => member.value).sort();
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -125,23 +134,79 @@ describe.each(databaseKinds)("SCIM as Entra ID and Okta send it (%s)", (kind) =>
     expect((await call(`/Users/${user.id}`, "PATCH", okta.reactivate)).json<UserBody>().active).toBe(true);
   });
 
-  it("Okta: group push needs only a displayName; adding members is refused as /Schemas says", async () => {
+  it("Okta: group push needs only a displayName, then pushes members: add, remove by filter, and a full PUT", async () => {
     const pushed = await call("/Groups", "POST", okta.pushGroup("Наукова рада"));
     expect(pushed.statusCode, pushed.body).toBe(201);
-    const group = pushed.json<{ id: string; displayName: string; meta: { location: string } }>();
+    const group = pushed.json<GroupBody>();
     expect(group.meta.location).toBe(`${TEST_PUBLIC_URL}/scim/v2/Groups/${group.id}`);
     const found = (await call(okta.findGroup("Наукова рада"))).json<ListBody<{ id: string }>>();
     expect(found.Resources.map((item) => item.id)).toEqual([group.id]);
     const renamed = await call(`/Groups/${group.id}`, "PATCH", okta.renameGroup(group.id, "Вчена рада"));
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json<{ displayName: string }>().displayName).toBe("Вчена рада");
-    const schema = (await call("/Schemas/urn:ietf:params:scim:schemas:core:2.0:Group")).json<{
-      attributes: { name: string; mutability: string }[];
-    }>();
-    expect(schema.attributes.find((attribute) => attribute.name === "members")?.mutability).toBe("readOnly");
-    const user = (await call("/Users", "POST", okta.createUser("member@kpi.ua", "okta-member"))).json<UserBody>();
-    const refused = await call(`/Groups/${group.id}`, "PATCH", okta.addMember(user.id, "member@kpi.ua"));
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json<{ scimType: string }>().scimType).toBe("mutability");
+    const first = (await call("/Users", "POST", okta.createUser("member@kpi.ua", "okta-member"))).json<UserBody>();
+    const second = (await call("/Users", "POST", okta.createUser("second@kpi.ua", "okta-second"))).json<UserBody>();
+    const added = await call(`/Groups/${group.id}`, "PATCH", okta.addMember(first.id, "member@kpi.ua"));
+    expect(added.statusCode, added.body).toBe(200);
+    await call(`/Groups/${group.id}`, "PATCH", okta.addMember(second.id, "second@kpi.ua"));
+    expect(await memberIds(group.id)).toEqual([first.id, second.id].sort());
+    const removed = await call(`/Groups/${group.id}`, "PATCH", okta.removeMember(first.id));
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await memberIds(group.id)).toEqual([second.id]);
+    const put = await call(
+      `/Groups/${group.id}`,
+      "PUT",
+      okta.replaceGroup(group.id, "Вчена рада", [{ value: first.id, display: "member@kpi.ua" }]),
+    );
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await memberIds(group.id)).toEqual([first.id]);
+    const emptied = await call(`/Groups/${group.id}`, "PATCH", okta.removeMember(first.id));
+    expect(emptied.statusCode, emptied.body).toBe(200);
+    expect(await memberIds(group.id)).toEqual([]);
+  });
+
+  it("Entra: creates a group with its externalId, adds two members, removes one by value and one by filter", async () => {
+    const created = await call("/Groups", "POST", entra.createGroup("Група ІП-21 (Entra)", "entra-group-1"));
+    expect(created.statusCode, created.body).toBe(201);
+    const group = created.json<GroupBody>();
+    const found = (await call(entra.findGroup("Група ІП-21 (Entra)"))).json<ListBody<{ id: string }>>();
+    expect(found.Resources.map((item) => item.id)).toEqual([group.id]);
+    const a = (await call("/Users", "POST", entra.createUser("a.group@kpi.ua", "entra-ga"))).json<UserBody>();
+    const b = (await call("/Users", "POST", entra.createUser("b.group@kpi.ua", "entra-gb"))).json<UserBody>();
+    const added = await call(`/Groups/${group.id}`, "PATCH", entra.addMembers(a.id, b.id));
+    expect(added.statusCode, added.body).toBe(200);
+    expect(await memberIds(group.id)).toEqual([a.id, b.id].sort());
+    const byValue = await call(`/Groups/${group.id}`, "PATCH", entra.removeMembers(a.id));
+    expect(byValue.statusCode, byValue.body).toBe(200);
+    expect(await memberIds(group.id)).toEqual([b.id]);
+    const byFilter = await call(`/Groups/${group.id}`, "PATCH", entra.removeMemberByFilter(b.id));
+    expect(byFilter.statusCode, byFilter.body).toBe(200);
+    expect(await memberIds(group.id)).toEqual([]);
+    const stranger = await call(
+      `/Groups/${group.id}`,
+      "PATCH",
+      entra.addMembers("00000000-0000-4000-8000-000000000000"),
+    );
+    expect([stranger.statusCode, stranger.json<{ scimType: string }>().scimType]).toEqual([400, "invalidValue"]);
+  });
+
+  it("a unit KPI ID derives from records keeps its members read-only and says which rule", async () => {
+    const unit = (
+      await call("/Groups", "POST", {
+        schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"],
+        displayName: "Кафедра ІПІ",
+        externalId: "IPI-PUSH",
+        "urn:ietf:params:scim:schemas:extension:kpi:2.0:Group": { kind: "department" },
+      })
+    ).json<GroupBody>();
+    const user = (await call("/Users", "POST", okta.createUser("derived@kpi.ua", "okta-derived"))).json<UserBody>();
+    for (const body of [okta.addMember(user.id, "derived@kpi.ua"), entra.addMembers(user.id)]) {
+      const refused = await call(`/Groups/${unit.id}`, "PATCH", body);
+      expect(refused.statusCode).toBe(400);
+      const error = refused.json<{ scimType: string; detail: string }>();
+      expect(error.scimType).toBe("mutability");
+      expect(error.detail).toMatch(/follow from the Users' student records and employee positions/);
+    }
+    expect(await memberIds(unit.id)).toEqual([]);
   });
 });

@@ -62,6 +62,8 @@ export interface Config {
   sessionCacheEntries: number;
   /** Requests one SCIM client (token) may make a minute on one instance. */
   scimRequestsPerMinute: number;
+  /** A password a SCIM client pushes (Okta's "Sync password"): set, dropped (logged) or refused with 400. */
+  scimPasswords: "set" | "ignore" | "refuse";
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
   sandbox: boolean;
   seedDemoData: boolean;
@@ -281,6 +283,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ticketTtlSeconds: environment.TICKET_TTL_SECONDS,
     bodyLimitBytes: environment.BODY_LIMIT_BYTES,
     scimRequestsPerMinute: environment.SCIM_REQUESTS_PER_MINUTE,
+    scimPasswords: environment.SCIM_PASSWORDS,
     sessionCacheEntries: environment.SESSION_CACHE_ENTRIES,
     argon2: {
       memoryCost: environment.ARGON2_MEMORY_KIB,

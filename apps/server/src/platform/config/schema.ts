@@ -50,6 +50,7 @@ export const environmentSchema = z.object({
   SIGN_IN_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
   ANONYMISE_LEFT_AFTER_DAYS: z.coerce.number().int().min(0).max(36_500).default(730),
   SCIM_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
+  SCIM_PASSWORDS: z.enum(["set", "ignore", "refuse"]).default("set"),
   DATA_DIR: z.string().min(1).default("./data"),
   WEB_DIST_DIR: optionalText,
 

@@ -96,6 +96,21 @@ export interface PeopleTables {
   scim_tokens: ScimTokensTable;
   import_jobs: ImportJobsTable;
   retired_usernames: RetiredUsernamesTable;
+  scim_pushed_groups: ScimPushedGroupsTable;
+  scim_group_members: ScimGroupMembersTable;
+}
+
+/** Groups created over SCIM without the unit extension (migration 0530): their members are the ones pushed. */
+export interface ScimPushedGroupsTable {
+  unit_id: string;
+  pushed_by: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface ScimGroupMembersTable {
+  unit_id: string;
+  user_id: string;
+  added_at: ColumnType<Date, Date | undefined, never>;
 }
 
 /** Usernames of anonymised people (migration 0460), as SHA-256 of the lower-cased name: never given again. */

@@ -3,7 +3,7 @@ import type { Db } from "../../platform/db/schema.ts";
 import { samlEntities } from "./entities.ts";
 import { decodeXml, type IncomingRequest, maxAuthnRequestBytes, SamlRequestRefused } from "./incoming.ts";
 import type { SamlKey } from "./keys.ts";
-import { bindings, ns, refeds } from "./namespaces.ts";
+import { bindings, ns, refeds, strongDigests, strongSigningMethods } from "./namespaces.ts";
 import { childrenNamed, parseXml } from "./sp-metadata.ts";
 import { findServiceProvider, type ServiceProviderRow } from "./sp-registry.ts";
 import { guardXml, XmlRefusedError } from "./xml-guard.ts";
@@ -34,27 +34,19 @@ export function requireSignatureOfRoot(root: Element, signatures: Element[]) {
     throw new XmlRefusedError("the signature must cover the request element itself");
 }
 
-// RSA-SHA256 and stronger (docs/saml.md): SHA-1 signatures can be forged for chosen content.
-const strongSignatureAlgorithms = new Set([
-  "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
-  "http://www.w3.org/2001/04/xmldsig-more#rsa-sha384",
-  "http://www.w3.org/2001/04/xmldsig-more#rsa-sha512",
-  "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256",
-  "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384",
-  "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha512",
-  "http://www.w3.org/2007/05/xmldsig-more#sha256-rsa-MGF1",
-]);
-const strongDigestAlgorithms = new Set([
-  "http://www.w3.org/2001/04/xmlenc#sha256",
-  "http://www.w3.org/2001/04/xmldsig-more#sha384",
-  "http://www.w3.org/2001/04/xmlenc#sha512",
-]);
+const strongSignatureAlgorithms = new Set<string>(strongSigningMethods);
+const strongDigestAlgorithms = new Set<string>(strongDigests);
+
+/** What the SP's operator must change, when the SP signed with SHA-1 (a stock Shibboleth SP 3.4 by POST). */
+const sha1Advice =
+  "the SP signed with SHA-1 (RSA-SHA1 or a SHA-1 digest); load the IdP metadata again (it advertises " +
+  'RSA-SHA256) or set signingAlg="rsa-sha256" and digestAlg="sha256" in shibboleth2.xml (other SPs: ' +
+  "choose RSA-SHA256 for request signing)";
 
 function requireStrong(algorithm: string | null | undefined, strong: Set<string>, what: string) {
-  if (!algorithm || !strong.has(algorithm.trim()))
-    throw new SamlRequestRefused(
-      `weak or unknown ${what} algorithm ${JSON.stringify((algorithm ?? "").slice(0, 120))}`,
-    );
+  if (algorithm && strong.has(algorithm.trim())) return;
+  if (/sha1$/i.test((algorithm ?? "").trim())) throw new SamlRequestRefused(sha1Advice, "saml.weak_signature");
+  throw new SamlRequestRefused(`weak or unknown ${what} algorithm ${JSON.stringify((algorithm ?? "").slice(0, 120))}`);
 }
 
 /**

@@ -31,6 +31,12 @@ export type LogoutFields = {
 /** A refusal the SP never hears about: an unknown SP or a broken request has nowhere safe to be answered. */
 export class SamlRequestRefused extends Error {
   override name = "SamlRequestRefused";
+  /** The code the browser's page shows: what the SP's operator must change, when KPI ID can say. */
+  readonly code: "saml.request_refused" | "saml.weak_signature";
+  constructor(message: string, code: "saml.request_refused" | "saml.weak_signature" = "saml.request_refused") {
+    super(message);
+    this.code = code;
+  }
 }
 
 /** The XML of a SAMLRequest by either binding: inflated (Redirect) within the size limit. */

@@ -1,7 +1,16 @@
 import { DOMImplementation, type Document, type Element, XMLSerializer } from "@xmldom/xmldom";
 import type { SamlConfig } from "../../platform/config/saml.ts";
 import type { SamlKey } from "./keys.ts";
-import { bindings, entityAttributeNames, nameIdFormats, ns, refeds, rsaSha256 } from "./namespaces.ts";
+import {
+  bindings,
+  entityAttributeNames,
+  nameIdFormats,
+  ns,
+  refeds,
+  rsaSha256,
+  strongDigests,
+  strongSigningMethods,
+} from "./namespaces.ts";
 import { samlPaths } from "./paths.ts";
 import { samlify } from "./samlify.ts";
 
@@ -53,6 +62,10 @@ function addUiInfo(add: Add, descriptor: Element, config: SamlConfig) {
     add(ui, ns.mdui, "mdui:InformationURL", { "xml:lang": lang }, config.informationUrl[lang]);
   for (const lang of languages)
     add(ui, ns.mdui, "mdui:PrivacyStatementURL", { "xml:lang": lang }, config.privacyUrl[lang]);
+  // The algorithms KPI ID accepts on signed requests: a Shibboleth SP signs HTTP-POST requests with RSA-SHA1
+  // unless the IdP's metadata says otherwise, and KPI ID refuses SHA-1.
+  for (const algorithm of strongDigests) add(extensions, ns.alg, "alg:DigestMethod", { Algorithm: algorithm });
+  for (const algorithm of strongSigningMethods) add(extensions, ns.alg, "alg:SigningMethod", { Algorithm: algorithm });
 }
 
 function addKeys(add: Add, descriptor: Element, keys: SamlKey[]) {
@@ -103,7 +116,7 @@ export interface MetadataInput {
 export function buildIdpMetadata({ config, publicUrl, supportEmail, keys, now }: MetadataInput): string {
   const document = new DOMImplementation().createDocument(ns.md, "md:EntityDescriptor", null);
   const root = document.documentElement as Element;
-  for (const prefix of ["ds", "mdui", "mdattr", "saml", "shibmd", "remd"] as const)
+  for (const prefix of ["ds", "mdui", "mdattr", "saml", "shibmd", "remd", "alg"] as const)
     root.setAttributeNS(ns.xmlns, `xmlns:${prefix}`, ns[prefix]);
   root.setAttribute("entityID", config.entityId);
   root.setAttribute("ID", `_kpi-id-metadata-${now.getTime()}`);

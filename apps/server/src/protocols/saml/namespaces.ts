@@ -9,6 +9,7 @@ export const ns = {
   mdrpi: "urn:oasis:names:tc:SAML:metadata:rpi",
   shibmd: "urn:mace:shibboleth:metadata:1.0",
   remd: "http://refeds.org/metadata",
+  alg: "urn:oasis:names:tc:SAML:metadata:algsupport",
   xml: "http://www.w3.org/XML/1998/namespace",
   xmlns: "http://www.w3.org/2000/xmlns/",
 } as const;
@@ -52,3 +53,25 @@ export const statusCodes = {
   noAuthnContext: "urn:oasis:names:tc:SAML:2.0:status:NoAuthnContext",
   requestDenied: "urn:oasis:names:tc:SAML:2.0:status:RequestDenied",
 } as const;
+
+/**
+ * What KPI ID accepts on a signed request (RSA-SHA256 and stronger; SHA-1 signatures can be forged for chosen
+ * content): the metadata advertises them (SAML V2.0 Metadata Profile for Algorithm Support), and Shibboleth
+ * and other SPs read them to choose how to sign (docs/saml.md). Order is preference, and a Shibboleth SP takes
+ * the first it supports: RSA-SHA256 first, the algorithm every SP and library has (the e2e Shibboleth SP
+ * picked RSA-SHA512 when it came first).
+ */
+export const strongDigests = [
+  "http://www.w3.org/2001/04/xmlenc#sha256",
+  "http://www.w3.org/2001/04/xmldsig-more#sha384",
+  "http://www.w3.org/2001/04/xmlenc#sha512",
+] as const;
+export const strongSigningMethods = [
+  "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
+  "http://www.w3.org/2001/04/xmldsig-more#rsa-sha384",
+  "http://www.w3.org/2001/04/xmldsig-more#rsa-sha512",
+  "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256",
+  "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384",
+  "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha512",
+  "http://www.w3.org/2007/05/xmldsig-more#sha256-rsa-MGF1",
+] as const;

@@ -35,7 +35,8 @@ export const messageFields = z.object({
 export function refusal(request: FastifyRequest, error: unknown): unknown {
   if (!(error instanceof SamlRequestRefused || error instanceof XmlRefusedError)) return error;
   request.log.warn({ samlRefusal: error.message.slice(0, 500), sp: issuerHint(request) }, "SAML message refused");
-  return new AppError("saml.request_refused", { reason: error.message, cause: error });
+  const code = error instanceof SamlRequestRefused ? error.code : "saml.request_refused";
+  return new AppError(code, { reason: error.message, cause: error });
 }
 
 /** The SP as the message names it, for the log line only (read again, bounded; nothing here is trusted). */

@@ -4,8 +4,10 @@ import { findUnitById, listUnits } from "../../model/people/units.ts";
 import type { Unit } from "../../platform/db/people-schema.ts";
 import { scimBasePath } from "./constants.ts";
 import { ScimError } from "./errors.ts";
+import { parseScimFilter } from "./filter-parse.ts";
 import { deleteScimGroup, groupVersion, groupViews, writeScimGroup } from "./group-model.ts";
 import { pageOf } from "./list-response.ts";
+import { normalizeGroupPatch } from "./patch-shapes.ts";
 import { checkIfMatch, type ListParams, listParams, refuseUnknownAttributes } from "./request-checks.ts";
 import { attributeParams, idOf, type ScimHandler, scimErrors, searchQuery, uuidPattern } from "./route-helpers.ts";
 import { absoluteScimUri, sendScim } from "./send.ts";
@@ -17,6 +19,10 @@ const scimMaxUnits = 100_000;
 
 interface GroupContext {
   request: FastifyRequest;
+  /** A PATCH hands the handler the whole patched group: no members there means none. */
+  mode?: "write" | "patch";
+  /** A list's filter, parsed by filter-parse.ts (scimmy's parser gets grouping and not() wrong). */
+  filter?: InstanceType<typeof SCIMMY.Types.Filter>;
 }
 
 async function visibleUnit(request: FastifyRequest, id: string): Promise<Unit> {
@@ -37,12 +43,14 @@ export function declareGroupHandlers(): void {
     scimErrors(async () => {
       if (resource.id) return viewOf(context.request, await visibleUnit(context.request, resource.id));
       const views = await groupViews(context.request.server.db, await listUnits(context.request.server.db));
-      // scimmy leaves filtering to the handler; it matches by its own parsed filter here.
-      return resource.filter ? resource.filter.match(views) : views;
+      // scimmy leaves filtering to the handler; it matches by the filter parsed in listGroups.
+      return context.filter ? context.filter.match(views) : views;
     }),
   );
   SCIMMY.Resources.Group.ingress((resource, instance, context: GroupContext) =>
-    scimErrors(async () => viewOf(context.request, await writeScimGroup(context.request, resource.id, instance))),
+    scimErrors(async () =>
+      viewOf(context.request, await writeScimGroup(context.request, resource.id, instance, context.mode)),
+    ),
   );
   SCIMMY.Resources.Group.degress((resource, context: GroupContext) =>
     scimErrors(async () => {
@@ -53,7 +61,7 @@ export function declareGroupHandlers(): void {
 }
 
 async function listGroups(request: FastifyRequest, params: ListParams) {
-  const { startIndex, count, sortBy, sortOrder, ...rest } = params;
+  const { startIndex, count, sortBy, sortOrder, filter, ...rest } = params;
   const resource = new SCIMMY.Resources.Group(undefined, {
     ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)),
     ...(sortBy ? { sortBy, sortOrder: sortOrder ?? "ascending" } : {}),
@@ -61,7 +69,8 @@ async function listGroups(request: FastifyRequest, params: ListParams) {
     count: scimMaxUnits,
   });
   // scimmy filters and sorts all the units; the page is cut here (list-response.ts).
-  const all = await resource.read({ request } satisfies GroupContext);
+  const parsed = filter === undefined ? undefined : new SCIMMY.Types.Filter(parseScimFilter(filter));
+  const all = await resource.read({ request, ...(parsed ? { filter: parsed } : {}) } satisfies GroupContext);
   return pageOf((all as { Resources: unknown[] }).Resources, startIndex, count);
 }
 
@@ -101,7 +110,10 @@ export const groupHandlers = {
     const resource = new SCIMMY.Resources.Group(current.id, attributeParams(request));
     // scimmy checks the PatchOp message at run time and answers 400 invalidSyntax/invalidPath for a bad one.
     const patched =
-      (await resource.patch(request.body as PatchBody, { request })) ?? (await resource.read({ request }));
+      (await resource.patch(normalizeGroupPatch(request.body) as PatchBody, {
+        request,
+        mode: "patch",
+      } satisfies GroupContext)) ?? (await resource.read({ request }));
     return sendScim(reply.header("etag", groupVersion(await visibleUnit(request, current.id))), 200, patched);
   },
   deleteGroup: async (request, reply) => {

@@ -10,11 +10,14 @@ import type { Db } from "../../platform/db/schema.ts";
 import { scimTokenOf } from "./auth.ts";
 import { kpiGroupSchemaId, scimBasePath } from "./constants.ts";
 import { ScimError } from "./errors.ts";
+import { markPushed, pushedMembers, pushedUnitIds, replacePushedMembers } from "./group-members.ts";
 
 /**
  * Groups are the university's units. Members are the people whose current student record or employee
  * position names the unit itself (not its sub-units); they follow from the records, so SCIM reads them
- * and a client changes them through the Users' records, never through the Group.
+ * and a client changes them through the Users' records, never through the Group. The exception is a group
+ * a client created over SCIM without the unit extension (Entra ID's and Okta's group push): it keeps the
+ * members the client pushes (group-members.ts).
  */
 
 export interface ScimGroupView {
@@ -36,7 +39,8 @@ export function groupVersion(unit: Pick<Unit, "updated_at">): string {
 export async function groupViews(db: Db, units: Unit[]): Promise<ScimGroupView[]> {
   if (units.length === 0) return [];
   const ids = units.map((unit) => unit.id);
-  const [members, all] = await Promise.all([
+  const pushed = await pushedUnitIds(db, ids);
+  const [members, all, pushedRows] = await Promise.all([
     sql<{ unit_id: string; user_id: string; username: string }>`select distinct r.unit_id, u.id as user_id, u.username
         from (select unit_id, user_id from student_records where status in ('studying', 'academic_leave')
               union all select unit_id, user_id from employee_positions where status in ('active', 'on_leave')) r
@@ -44,10 +48,11 @@ export async function groupViews(db: Db, units: Unit[]): Promise<ScimGroupView[]
         where r.unit_id = any(${ids}::uuid[]) and u.scim_deleted_at is null
         order by u.username`.execute(db),
     db.selectFrom("units").select(["id", "code"]).execute(),
+    pushedMembers(db, [...pushed]),
   ]);
   const codes = new Map(all.map((unit) => [unit.id, unit.code]));
   return units.map((unit) => {
-    const own = members.rows.filter((row) => row.unit_id === unit.id);
+    const own = (pushed.has(unit.id) ? pushedRows : members.rows).filter((row) => row.unit_id === unit.id);
     return {
       id: unit.id,
       displayName: unit.name_uk,
@@ -104,18 +109,33 @@ function unitErrorToScim(error: unknown): never {
   throw error;
 }
 
-/** POST (no id) or PUT/PATCH of a unit; the code (externalId) names the unit and never changes. */
-export async function writeScimGroup(request: FastifyRequest, id: string | undefined, raw: unknown): Promise<Unit> {
+/** Why a unit's members cannot be pushed: the rule, named for the client's operator. */
+const derivedMembersRule =
+  "members of this Group follow from the Users' student records and employee positions (it is one of KPI ID's " +
+  "units); change those records instead. Only a Group created over SCIM without the KpiUnit extension keeps " +
+  "the members a client pushes";
+
+/**
+ * POST (no id) or PUT/PATCH of a unit; the code (externalId) names the unit and never changes. A PATCH sends
+ * the whole patched group, so there a missing members list is an empty one; a PUT without it keeps them.
+ */
+export async function writeScimGroup(
+  request: FastifyRequest,
+  id: string | undefined,
+  raw: unknown,
+  mode: "write" | "patch" = "write",
+): Promise<Unit> {
   const db = request.server.db;
   const input = inboundGroup.parse(raw);
   const current = id ? await findUnitById(db, id) : undefined;
   if (id && !current) throw new ScimError("request.not_found", undefined, "no such Group");
   const [currentView] = current ? await groupViews(db, [current]) : [];
-  // members are readOnly (/Schemas): scimmy drops them from a write, and a client that sends a different
-  // list by hand (a raw body) still hears why.
-  if (input.members !== undefined && !sameMembers(input.members, currentView?.members)) {
-    throw new ScimError("scim.invalid_request", "mutability", "members follow from the Users' records");
-  }
+  const isPushed = current
+    ? (await pushedUnitIds(db, [current.id])).has(current.id)
+    : input[kpiGroupSchemaId] === undefined;
+  const members = input.members ?? (mode === "patch" ? [] : undefined);
+  const membersChange = members !== undefined && !sameMembers(members, currentView?.members);
+  if (membersChange && !isPushed) throw new ScimError("scim.invalid_request", "mutability", derivedMembersRule);
   const code = input.externalId ?? current?.code ?? pushedUnitCode();
   if (current && current.code.toLowerCase() !== code.toLowerCase()) {
     throw new ScimError("scim.invalid_request", "mutability", "externalId (the unit's code) does not change");
@@ -126,18 +146,42 @@ export async function writeScimGroup(request: FastifyRequest, id: string | undef
   const extension = input[kpiGroupSchemaId];
   // A pushed group without the KPI extension is a group of people: a unit of kind "group".
   const kind = extension?.kind ?? current?.kind ?? "group";
-  const { unit, created } = await upsertUnit(db, {
-    code,
-    kind,
-    nameUk: input.displayName,
-    nameEn: extension?.nameEn ?? "",
-    parentCode: extension?.parent ?? null,
-  }).catch(unitErrorToScim);
+  const actor = `scim:${scimTokenOf(request).name}`;
+  // One transaction: a group whose members are refused (a User that is not there) is not half made.
+  const { unit, created, changed } = await db.transaction().execute(async (tx) => {
+    const written = await upsertUnit(tx, {
+      code,
+      kind,
+      nameUk: input.displayName,
+      nameEn: extension?.nameEn ?? "",
+      parentCode: extension?.parent ?? null,
+    }).catch(unitErrorToScim);
+    if (!isPushed) return { ...written, changed: undefined };
+    await markPushed(tx, written.unit.id, scimTokenOf(request).name);
+    if (!membersChange) return { ...written, changed: undefined };
+    const counts = await replacePushedMembers(
+      tx,
+      written.unit.id,
+      members.map((member) => member.value),
+    );
+    // The version (ETag) follows the unit's row: a change of members is a change of the group.
+    const unit = await tx
+      .updateTable("units")
+      .set({ updated_at: new Date() })
+      .where("id", "=", written.unit.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { unit, created: written.created, changed: counts };
+  });
   await audit(request, {
     type: "scim_change",
     result: "success",
     reason: created ? "scim.group_created" : "scim.group_replaced",
-    details: { actor: `scim:${scimTokenOf(request).name}`, unit: unit.code },
+    details: {
+      actor,
+      unit: unit.code,
+      ...(changed ? { membersAdded: changed.added, membersRemoved: changed.removed } : {}),
+    },
   });
   return unit;
 }

@@ -59,3 +59,24 @@ export function normalizePatch(body: unknown, current: Record<string, unknown>):
   if (!isPlainObject(body) || !Array.isArray(body.Operations)) return body;
   return { ...body, Operations: body.Operations.map((operation) => normalizeOperation(operation, current)) };
 }
+
+/** `"` and `\` inside a filter's quoted value. */
+const filterString = (value: string) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+
+/**
+ * Entra ID removes group members as `{"op": "Remove", "path": "members", "value": [{"$ref": null, "value": id}]}`;
+ * scimmy compares each whole element ($ref included) with the members, finds none and removes nothing, so
+ * each value becomes the filtered removal Okta sends, `members[value eq "id"]` (RFC 7644 §3.5.2.2).
+ */
+export function normalizeGroupPatch(body: unknown): unknown {
+  if (!isPlainObject(body) || !Array.isArray(body.Operations)) return body;
+  const operations = body.Operations.flatMap((operation: unknown) => {
+    if (!isPlainObject(operation) || String(operation.op).toLowerCase() !== "remove") return [operation];
+    if (typeof operation.path !== "string" || operation.path.trim().toLowerCase() !== "members") return [operation];
+    if (!Array.isArray(operation.value)) return [operation];
+    const values = operation.value.map((item) => (isPlainObject(item) ? item.value : undefined));
+    if (!values.every((value): value is string => typeof value === "string")) return [operation];
+    return values.map((value) => ({ op: "remove", path: `members[value eq ${filterString(value)}]` }));
+  });
+  return { ...body, Operations: operations };
+}

@@ -114,16 +114,16 @@ export function isNotModified(header: string | string[] | undefined, version: st
 
 /**
  * Attributes of the core User schema that KPI ID does not take from provisioning: scimmy knows them, so it
- * would accept and drop them. Passwords are not set over SCIM (changePassword.supported: false); access and
- * roles come from the operator's rules and the console, not from an HR feed. Refused, naming the attribute.
+ * would accept and drop them. Access and roles come from the operator's rules and the console, not from an
+ * HR feed. Refused, naming the attribute. (A password is the operator's choice: user-password.ts.)
  */
-const notProvisioned = ["password", "roles", "entitlements"] as const;
+const notProvisioned = ["roles", "entitlements"] as const;
 
 function refusedAttribute(name: string): never {
   throw new ScimError(
     "scim.invalid_request",
     "mutability",
-    `'${name}' cannot be set over SCIM: ${name === "password" ? "passwords are not provisioned" : "access comes from KPI ID's rules"}`,
+    `'${name}' cannot be set over SCIM: access comes from KPI ID's rules`,
   );
 }
 

@@ -10,7 +10,7 @@ import { kpiGroupSchemaId, kpiUserSchemaId, scimBasePath, scimMaxResults } from 
 
 /**
  * The SCIM schemas KPI ID speaks (RFC 7643): core User and Group, and KPI extensions carrying the people
- * model (student records, employee positions, units). scimmy holds them (and parses filters and PATCH);
+ * model (student records, employee positions, units). scimmy holds them (and matches filters and applies PATCH);
  * its store is process-wide, so this runs once however many apps a process builds (tests build many). Loaded
  * with the first SCIM request (handlers.ts), not at start-up.
  */
@@ -92,7 +92,7 @@ export function configureScimmy(): void {
     sort: { supported: true },
     etag: { supported: true },
     bulk: { supported: false },
-    changePassword: { supported: false },
+    changePassword: { supported: true },
     authenticationSchemes: [
       {
         type: "oauthbearertoken",
@@ -107,9 +107,8 @@ export function configureScimmy(): void {
   SCIMMY.Resources.User.extend(kpiUserExtension as unknown as Extension, false);
   // RFC 7643 §4.3, as Entra ID's default mapping sends it; kept as sent (user-fields.ts).
   SCIMMY.Resources.User.extend(SCIMMY.Schemas.EnterpriseUser, false);
-  // A Group's members follow from the Users' records (group-model.ts): /Schemas says so, and scimmy refuses writes.
-  const members = SCIMMY.Schemas.Group.definition.attribute("members") as unknown as { config: { mutable: boolean } };
-  members.config.mutable = false;
+  // A unit's members follow from the Users' records and a pushed group's are the client's (group-model.ts):
+  // members stay writable in /Schemas, and writeScimGroup refuses them for a unit, naming the rule.
   SCIMMY.Resources.Group.extend(kpiGroupExtension as unknown as Extension, false);
   SCIMMY.Resources.declare(SCIMMY.Resources.User, { basepath: scimBasePath });
   SCIMMY.Resources.declare(SCIMMY.Resources.Group, { basepath: scimBasePath });

@@ -16,12 +16,15 @@ import { attributeParams, idOf, type ScimHandler, scimErrors, searchQuery, uuidP
 import { absoluteScimUri, sendScim } from "./send.ts";
 import { listScimUsers } from "./user-list.ts";
 import { userVersion, userViews } from "./user-model.ts";
+import { hashPushedPassword, ownerOf, setPushedPassword, takePassword } from "./user-password.ts";
 import { deleteScimUser, type WriteMode, writeScimUser } from "./user-write.ts";
 
 /** What scimmy hands back to the handlers below: the request they serve and how it writes. */
 interface ScimContext {
   request: FastifyRequest;
   mode: WriteMode;
+  /** A password the client pushed, taken out of the body (user-password.ts). */
+  password?: string;
 }
 
 type PatchBody = Parameters<InstanceType<typeof SCIMMY.Resources.User>["patch"]>[0];
@@ -50,7 +53,7 @@ export function declareUserHandlers(): void {
   );
   SCIMMY.Resources.User.ingress((resource, instance, context: ScimContext) =>
     scimErrors(async () => {
-      const user = await writeScimUser(context.request, resource.id, instance, context.mode);
+      const user = await writeScimUser(context.request, resource.id, instance, context.mode, context.password);
       return viewOf(context.request, user);
     }),
   );
@@ -79,8 +82,9 @@ export const userHandlers = {
   createUser: async (request, reply) => {
     refuseUnknownAttributes(SCIMMY.Schemas.User.definition, request.body);
     refuseNotProvisioned(request.body);
-    const context: ScimContext = { request, mode: "create" };
-    const created = await new SCIMMY.Resources.User(undefined, attributeParams(request)).write(request.body, context);
+    const { body, password } = takePassword(request.body);
+    const context: ScimContext = { request, mode: "create", ...(password === undefined ? {} : { password }) };
+    const created = await new SCIMMY.Resources.User(undefined, attributeParams(request)).write(body, context);
     const user = await visibleUser(request, String(created.id));
     reply
       .header("location", absoluteScimUri(reply, `${scimBasePath}/Users/${user.id}`))
@@ -92,8 +96,9 @@ export const userHandlers = {
     checkIfMatch(request.headers["if-match"], userVersion(current));
     refuseUnknownAttributes(SCIMMY.Schemas.User.definition, request.body);
     refuseNotProvisioned(request.body);
-    const context: ScimContext = { request, mode: "replace" };
-    const written = await new SCIMMY.Resources.User(current.id, attributeParams(request)).write(request.body, context);
+    const { body, password } = takePassword(request.body);
+    const context: ScimContext = { request, mode: "replace", ...(password === undefined ? {} : { password }) };
+    const written = await new SCIMMY.Resources.User(current.id, attributeParams(request)).write(body, context);
     return sendScim(reply.header("etag", userVersion(await visibleUser(request, current.id))), 200, written);
   },
   patchUser: async (request, reply) => {
@@ -101,10 +106,15 @@ export const userHandlers = {
     checkIfMatch(request.headers["if-match"], userVersion(current));
     const context: ScimContext = { request, mode: "patch" };
     refuseNotProvisioned(request.body);
+    const pushed = takePassword(request.body);
+    // Checked and hashed first: a password the policy refuses leaves the rest of the PATCH unapplied too.
+    const passwordHash = await hashPushedPassword(request, pushed.password, ownerOf(current));
     const resource = new SCIMMY.Resources.User(current.id, attributeParams(request));
-    const body = normalizePatch(request.body, await viewOf(request, current));
+    const body = normalizePatch(pushed.body, await viewOf(request, current));
     // scimmy checks the PatchOp message at run time and answers 400 invalidSyntax/invalidPath for a bad one.
-    const patched = (await resource.patch(body as PatchBody, context)) ?? (await resource.read(context));
+    if (!pushed.onlyPassword) await resource.patch(body as PatchBody, context);
+    if (passwordHash) await setPushedPassword(request, current, passwordHash);
+    const patched = await resource.read(context);
     return sendScim(reply.header("etag", userVersion(await visibleUser(request, current.id))), 200, patched);
   },
   deleteUser: async (request, reply) => {

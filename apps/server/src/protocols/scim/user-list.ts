@@ -3,6 +3,7 @@ import SCIMMY from "scimmy";
 import type { Database, Db, User } from "../../platform/db/schema.ts";
 import { scimBasePath } from "./constants.ts";
 import { ScimError } from "./errors.ts";
+import { parseScimFilter } from "./filter-parse.ts";
 import { listResponse, pageOf } from "./list-response.ts";
 import type { ListParams } from "./request-checks.ts";
 import { exactFilterCondition } from "./user-filter-sql.ts";
@@ -176,15 +177,15 @@ function judged<T>(match: () => T): T {
 }
 
 export async function listScimUsers(db: Db, params: ListParams) {
+  // The filter is parsed here (filter-parse.ts: scimmy's parser gets grouping and not() wrong).
+  const filter = params.filter === undefined ? undefined : new SCIMMY.Types.Filter(parseScimFilter(params.filter));
   const resource = new SCIMMY.Resources.User(undefined, {
-    ...(params.filter === undefined ? {} : { filter: params.filter }),
     ...(params.attributes === undefined ? {} : { attributes: params.attributes }),
     ...(params.excludedAttributes === undefined ? {} : { excludedAttributes: params.excludedAttributes }),
   });
   const out = (view: object) => new SCIMMY.Schemas.User(view, "out", `${scimBasePath}/Users`, resource.attributes);
-  const exact = resource.filter && exactFilterCondition([...resource.filter] as Record<string, unknown>[]);
-  if (resource.filter && !exact) {
-    const filter = resource.filter;
+  const exact = filter && exactFilterCondition([...filter] as Record<string, unknown>[]);
+  if (filter && !exact) {
     const views = await userViews(db, await candidates(db, filter));
     const matched = judged(() => matchUserName(filter, views));
     // scimmy sorts (by any attribute); the page is cut here.

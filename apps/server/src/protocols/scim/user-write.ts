@@ -19,6 +19,7 @@ import { kpiUserSchemaId } from "./constants.ts";
 import { ScimError } from "./errors.ts";
 import { chooseFullName, keptAttributesOf, type NameInput, stableJson } from "./user-fields.ts";
 import { type ScimUserView, userViews } from "./user-model.ts";
+import { afterPushedPassword, hashPushedPassword } from "./user-password.ts";
 
 /** What a SCIM client sends of a person, after scimmy coerced it to the User schema. */
 const recordFields = {
@@ -176,8 +177,18 @@ export async function writeScimUser(
   id: string | undefined,
   raw: unknown,
   mode: WriteMode,
+  password?: string,
 ): Promise<User> {
   const input = inboundUser.parse(raw);
+  // Hashed before the transaction: argon2id takes its time, and a refused password leaves nothing half made.
+  const passwordHash =
+    password === undefined
+      ? undefined
+      : await hashPushedPassword(request, password, {
+          username: input.userName,
+          fullName: chooseFullName(nameOf(input), undefined),
+          email: input.emails?.[0]?.value ?? null,
+        });
   const kept = keptAttributesOf(JSON.parse(JSON.stringify(raw ?? {})) as Record<string, unknown>);
   // One transaction: a person whose records are refused (an unknown unit, a bad date) is not half made.
   const outcome = await request.server.db.transaction().execute(async (db) => {
@@ -199,6 +210,7 @@ export async function writeScimUser(
     const existing = current ?? revived;
     const changes = {
       ...fields,
+      ...(passwordHash ? { password_hash: passwordHash } : {}),
       ...(revived ? { scim_deleted_at: null } : {}),
       ...(input.active !== false && existing?.status === "disabled" ? { status: "active" as const } : {}),
     };
@@ -206,13 +218,13 @@ export async function writeScimUser(
       ? changesRow(existing, changes)
         ? await updateUser(db, existing.id, changes)
         : existing
-      : await insertUser(db, { ...fields, password_hash: null });
+      : await insertUser(db, { ...fields, password_hash: passwordHash ?? null });
     if (!user) throw new ScimError("request.not_found", undefined, "no such User");
     await writeRecords(db, user.id, input, mode, before);
     const deactivated = input.active === false && (!existing || existing.status === "active" || !!revived);
     if (deactivated) await disableUserWithin(db, user.id);
     const kind = existing ? (revived ? "restored" : mode === "patch" ? "patched" : "replaced") : "created";
-    return { userId: user.id, deactivated, kind };
+    return { userId: user.id, deactivated, kind, hadPassword: !!existing?.password_hash };
   });
   await audit(request, {
     type: "scim_change",
@@ -223,6 +235,7 @@ export async function writeScimUser(
   });
   const user = await findUserById(request.server.db, outcome.userId);
   if (!user) throw new ScimError("request.not_found", undefined, "no such User");
+  if (passwordHash) await afterPushedPassword(request, user, outcome.hadPassword, outcome.kind === "created");
   return user;
 }
 

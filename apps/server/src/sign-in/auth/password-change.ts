@@ -3,13 +3,13 @@ import type { FastifyRequest } from "fastify";
 import { endSessionsAfterPasswordChange } from "../../model/sessions/password-sessions.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
+import { checkNewPassword } from "../../model/users/password-policy.ts";
 import { audit } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { notifyPasswordChanged, notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import { confirmFailure, settleSuccess } from "../../platform/throttle/throttle.ts";
 import { takeCredentialAttempt } from "./credential-attempt.ts";
-import { checkNewPassword } from "./password-policy.ts";
 
 /** The current password, checked like a sign-in (throttled per account and address, audited when wrong). */
 async function requireCurrentPassword(request: FastifyRequest, person: User, presented: string | undefined) {

@@ -60,4 +60,30 @@ export const entra = {
     Operations: [{ op: "Replace", path: "active", value: "False" }],
   },
   disable: { schemas: [patchOp], Operations: [{ op: "Replace", path: "active", value: false }] },
+  /** Group provisioning ("Tutorial: Develop…", Groups: Create Group, Update Group [Add/Remove Members]). */
+  findGroup: (displayName: string) =>
+    `/Groups?excludedAttributes=members&filter=${encodeURIComponent(`displayName eq "${displayName}"`)}`,
+  createGroup: (displayName: string, externalId: string) => ({
+    schemas: [
+      "urn:ietf:params:scim:schemas:core:2.0:Group",
+      "http://schemas.microsoft.com/2006/11/ResourceManagement/ADSCIM/Group",
+    ],
+    externalId,
+    displayName,
+    members: [],
+    meta: { resourceType: "Group" },
+  }),
+  addMembers: (...userIds: string[]) => ({
+    schemas: [patchOp],
+    Operations: [{ op: "Add", path: "members", value: userIds.map((value) => ({ $ref: null, value })) }],
+  }),
+  removeMembers: (...userIds: string[]) => ({
+    schemas: [patchOp],
+    Operations: [{ op: "Remove", path: "members", value: userIds.map((value) => ({ $ref: null, value })) }],
+  }),
+  /** The filtered form Entra sends for a single removal in some tenants ("Known issues…"). */
+  removeMemberByFilter: (userId: string) => ({
+    schemas: [patchOp],
+    Operations: [{ op: "Remove", path: `members[value eq "${userId}"]` }],
+  }),
 } as const;

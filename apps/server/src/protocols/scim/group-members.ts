@@ -1,0 +1,88 @@
+import { sql } from "kysely";
+import type { Db } from "../../platform/db/schema.ts";
+import { ScimError } from "./errors.ts";
+
+/**
+ * Pushed groups (migration 0530): a group Entra ID or Okta created over SCIM without KPI ID's unit extension
+ * keeps the members the client pushes (PATCH members add/remove, PUT with members). Every other unit's members
+ * follow from the people's records (group-model.ts) and stay read-only.
+ */
+
+export interface MemberRow {
+  unit_id: string;
+  user_id: string;
+  username: string;
+}
+
+/** Which of these units are pushed groups. */
+export async function pushedUnitIds(db: Db, unitIds: string[]): Promise<Set<string>> {
+  if (unitIds.length === 0) return new Set();
+  const rows = await db.selectFrom("scim_pushed_groups").select("unit_id").where("unit_id", "in", unitIds).execute();
+  return new Set(rows.map((row) => row.unit_id));
+}
+
+/** The pushed members of these groups, people deleted over SCIM left out, by username. */
+export async function pushedMembers(db: Db, unitIds: string[]): Promise<MemberRow[]> {
+  if (unitIds.length === 0) return [];
+  return db
+    .selectFrom("scim_group_members as m")
+    .innerJoin("users as u", "u.id", "m.user_id")
+    .select(["m.unit_id", "m.user_id", "u.username"])
+    .where("m.unit_id", "in", unitIds)
+    .where("u.scim_deleted_at", "is", null)
+    .orderBy("u.username")
+    .execute();
+}
+
+export async function markPushed(db: Db, unitId: string, pushedBy: string): Promise<void> {
+  await db
+    .insertInto("scim_pushed_groups")
+    .values({ unit_id: unitId, pushed_by: pushedBy })
+    .onConflict((conflict) => conflict.column("unit_id").doNothing())
+    .execute();
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Makes the group's members exactly these Users (by id); a value that is no User SCIM shows is refused
+ * (400 invalidValue naming it) and nothing changes. Answers how many were added and removed.
+ */
+export async function replacePushedMembers(
+  db: Db,
+  unitId: string,
+  values: string[],
+): Promise<{ added: number; removed: number }> {
+  const wanted = [...new Set(values.map((value) => value.trim().toLowerCase()))];
+  const unknown = wanted.find((value) => !uuidPattern.test(value));
+  if (unknown !== undefined)
+    throw new ScimError("scim.invalid_request", "invalidValue", `members: no User '${unknown}'`);
+  const found =
+    wanted.length === 0
+      ? []
+      : await db
+          .selectFrom("users")
+          .select("id")
+          .where("id", "in", wanted)
+          .where("scim_deleted_at", "is", null)
+          .execute();
+  const known = new Set(found.map((row) => row.id.toLowerCase()));
+  const missing = wanted.find((value) => !known.has(value));
+  if (missing) throw new ScimError("scim.invalid_request", "invalidValue", `members: no User '${missing}'`);
+  const current = await db.selectFrom("scim_group_members").select("user_id").where("unit_id", "=", unitId).execute();
+  const had = new Set(current.map((row) => row.user_id.toLowerCase()));
+  const toRemove = [...had].filter((id) => !known.has(id));
+  const toAdd = [...known].filter((id) => !had.has(id));
+  if (toRemove.length > 0)
+    await db
+      .deleteFrom("scim_group_members")
+      .where("unit_id", "=", unitId)
+      .where(sql<string>`lower(user_id::text)`, "in", toRemove)
+      .execute();
+  if (toAdd.length > 0)
+    await db
+      .insertInto("scim_group_members")
+      .values(toAdd.map((userId) => ({ unit_id: unitId, user_id: userId })))
+      .execute();
+  return { added: toAdd.length, removed: toRemove.length };
+}

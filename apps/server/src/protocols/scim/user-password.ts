@@ -1,0 +1,144 @@
+import { errorMessage, type PasswordContext } from "@kpi-id/contracts";
+import type { FastifyRequest } from "fastify";
+import { endSessionsAfterPasswordChange } from "../../model/sessions/password-sessions.ts";
+import { checkNewPassword } from "../../model/users/password-policy.ts";
+import { updateUser } from "../../model/users/queries.ts";
+import { audit } from "../../platform/audit/record.ts";
+import type { User } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
+import { notifyPasswordChanged, notifySignInMethodChanged } from "../../platform/mail/notify.ts";
+import { scimTokenOf } from "./auth.ts";
+import { ScimError } from "./errors.ts";
+
+/**
+ * A password a SCIM client pushes (Okta with "Sync password" on sends it in the create, in a full PUT and
+ * as PATCH replace). What happens to it is the operator's choice, SCIM_PASSWORDS: `set` (the default) checks
+ * it by the policy every password meets and stores its argon2id hash; `ignore` drops it and logs one line
+ * (never the value); `refuse` answers 400 mutability as KPI ID did before. It is taken out of the body
+ * before scimmy sees it, so it is never kept among the attributes stored as sent.
+ */
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const isPasswordKey = (key: string) => key.toLowerCase() === "password";
+
+function withoutPassword(object: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(object).filter(([key]) => !isPasswordKey(key)));
+}
+
+export interface PushedPassword {
+  /** The body as scimmy should see it: no password anywhere. */
+  body: unknown;
+  /** The password the client sent, if any. */
+  password: string | undefined;
+  /** A PATCH whose only operations set the password: scimmy has nothing left to apply. */
+  onlyPassword: boolean;
+}
+
+/** The password in a POST or PUT body (`password`) or a PATCH (`path: "password"`, or a value holding it). */
+export function takePassword(body: unknown): PushedPassword {
+  if (!isPlainObject(body)) return { body, password: undefined, onlyPassword: false };
+  const direct = Object.entries(body).find(([key]) => isPasswordKey(key))?.[1];
+  if (!Array.isArray(body.Operations)) {
+    return { body: withoutPassword(body), password: passwordValue(direct), onlyPassword: false };
+  }
+  let password: string | undefined;
+  const operations: unknown[] = [];
+  for (const operation of body.Operations) {
+    if (!isPlainObject(operation)) {
+      operations.push(operation);
+      continue;
+    }
+    const { path, value } = operation;
+    if (typeof path === "string" && isPasswordKey(path.trim())) {
+      password = passwordValue(value);
+      continue;
+    }
+    if (path === undefined && isPlainObject(value) && Object.keys(value).some(isPasswordKey)) {
+      password = passwordValue(Object.entries(value).find(([key]) => isPasswordKey(key))?.[1]);
+      const rest = withoutPassword(value);
+      if (Object.keys(rest).length > 0) operations.push({ ...operation, value: rest });
+      continue;
+    }
+    operations.push(operation);
+  }
+  const taken = operations.length !== body.Operations.length || password !== undefined;
+  return {
+    body: { ...body, Operations: operations },
+    password,
+    onlyPassword: taken && operations.length === 0 && body.Operations.length > 0,
+  };
+}
+
+function passwordValue(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string")
+    throw new ScimError("scim.invalid_request", "invalidValue", "password: must be a string");
+  return value;
+}
+
+export type PasswordOwner = PasswordContext;
+
+/**
+ * What to store for a pushed password under SCIM_PASSWORDS: its hash (`set`, the policy's refusal a 400
+ * invalidValue naming the rule), nothing (`ignore`, logged) or a 400 mutability (`refuse`).
+ */
+export async function hashPushedPassword(
+  request: FastifyRequest,
+  password: string | undefined,
+  owner: PasswordOwner,
+): Promise<string | undefined> {
+  if (password === undefined) return undefined;
+  const mode = request.server.config.scimPasswords;
+  if (mode === "refuse") {
+    throw new ScimError(
+      "scim.invalid_request",
+      "mutability",
+      "'password' cannot be set over SCIM: passwords are not provisioned here (SCIM_PASSWORDS=refuse)",
+    );
+  }
+  if (mode === "ignore") {
+    request.log.info({ scimClient: scimTokenOf(request).name, userName: owner.username }, "SCIM password ignored");
+    return undefined;
+  }
+  try {
+    await checkNewPassword(password, owner);
+  } catch (error) {
+    if (error instanceof AppError)
+      throw new ScimError("scim.invalid_request", "invalidValue", `password: ${errorMessage(error.code, "en")}`);
+    throw error;
+  }
+  return request.server.passwordHasher.hash(password);
+}
+
+/**
+ * After a pushed password is stored: audited with the client's name; a person who already had sessions
+ * loses them (whoever knew the old password may hold one); the person is told by mail, as after any change.
+ */
+export async function afterPushedPassword(request: FastifyRequest, person: User, hadPassword: boolean, isNew: boolean) {
+  const endedSessions = isNew ? 0 : await endSessionsAfterPasswordChange(request.server, person.id);
+  await audit(request, {
+    type: "password_change",
+    result: "success",
+    userId: person.id,
+    reason: hadPassword ? "scim_changed" : "scim_set",
+    details: { actor: `scim:${scimTokenOf(request).name}`, endedSessions },
+  });
+  if (hadPassword) notifyPasswordChanged(request, person);
+  else notifySignInMethodChanged(request, person, "PASSWORD", "added");
+}
+
+/** Whose password it is, as the policy reads them (no password built on the person's own names). */
+export const ownerOf = (person: User): PasswordOwner => ({
+  username: person.username,
+  fullName: person.full_name,
+  email: person.email,
+});
+
+/** A PATCH's password, stored after the rest of the PATCH applied. */
+export async function setPushedPassword(request: FastifyRequest, person: User, passwordHash: string): Promise<void> {
+  await updateUser(request.server.db, person.id, { password_hash: passwordHash });
+  await afterPushedPassword(request, person, person.password_hash !== null, false);
+}

@@ -2,8 +2,10 @@
 -- An application with forward_auth_headers (not null) is such a site: the headers named are what nginx passes on.
 alter table applications add column forward_auth_headers text[];
 
--- A ticket remembers the KPI ID session it came from, so the protected host's own cookie can be bound to it.
-alter table tickets add column session_id uuid references sessions (id) on delete cascade;
+-- A ticket remembers the KPI ID session it came from, so the protected host's own cookie can be bound to it. A ticket
+-- outlives its session as before (set null): the ticket exchange's answers do not change, and the protected host's
+-- callback refuses a ticket whose session is gone (protocols/forward-auth/store.ts joins the live session).
+alter table tickets add column session_id uuid references sessions (id) on delete set null;
 
 -- The protected host's cookie: only its hash is kept. Ending the KPI ID session deletes it (cascade).
 create table forward_auth_sessions (

@@ -92,6 +92,24 @@ describe.each(databaseKinds)("SCIM passwords as Okta pushes them (%s)", (kind) =
     expect(await auditReasons(user.id)).toEqual(["scim_set", "scim_changed", "scim_changed"]);
   });
 
+  it("never sets the password of a person who holds a console role, by PATCH or by PUT", async () => {
+    const user = (
+      await call("/Users", "POST", okta.createUserWithPassword("o.okta@kpi.ua", "00u-p3", firstPassword))
+    ).json<UserBody>();
+    await t.app.db.insertInto("operator_roles").values({ user_id: user.id, role: "admin" }).execute();
+    const patched = await call(`/Users/${user.id}`, "PATCH", okta.changePassword(secondPassword));
+    expect(patched.statusCode).toBe(400);
+    expect(patched.json<ErrorBody>().scimType).toBe("mutability");
+    const put = await call(
+      `/Users/${user.id}`,
+      "PUT",
+      okta.replaceUserWithPassword(user.id, "o.okta@kpi.ua", "00u-p3", secondPassword),
+    );
+    expect(put.statusCode).toBe(400);
+    expect(await canSignIn("o.okta@kpi.ua", secondPassword)).toBe(false);
+    expect(await canSignIn("o.okta@kpi.ua", firstPassword)).toBe(true);
+  });
+
   it("a password the policy refuses is a 400 invalidValue naming the rule, and no one is created", async () => {
     for (const [password, rule] of [
       ["tiny1", /too short/],

@@ -57,3 +57,9 @@ export async function signOutEverywhere(db: Db, id: string): Promise<number> {
   await revokeOidcGrants(db, { userId: id });
   return Number(ended.numDeletedRows);
 }
+
+/** Whether the person holds a console role: SCIM clients set no such person's password (user-password.ts). */
+export async function holdsConsoleRole(db: Db, userId: string): Promise<boolean> {
+  const row = await db.selectFrom("operator_roles").select("role").where("user_id", "=", userId).executeTakeFirst();
+  return row !== undefined;
+}

@@ -108,7 +108,7 @@ export const userHandlers = {
     refuseNotProvisioned(request.body);
     const pushed = takePassword(request.body);
     // Checked and hashed first: a password the policy refuses leaves the rest of the PATCH unapplied too.
-    const passwordHash = await hashPushedPassword(request, pushed.password, ownerOf(current));
+    const passwordHash = await hashPushedPassword(request, pushed.password, ownerOf(current), current.id);
     const resource = new SCIMMY.Resources.User(current.id, attributeParams(request));
     const body = normalizePatch(pushed.body, await viewOf(request, current));
     // scimmy checks the PatchOp message at run time and answers 400 invalidSyntax/invalidPath for a bad one.

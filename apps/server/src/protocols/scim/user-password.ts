@@ -2,7 +2,7 @@ import { errorMessage, type PasswordContext } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { endSessionsAfterPasswordChange } from "../../model/sessions/password-sessions.ts";
 import { checkNewPassword } from "../../model/users/password-policy.ts";
-import { updateUser } from "../../model/users/queries.ts";
+import { holdsConsoleRole, updateUser } from "../../model/users/queries.ts";
 import { audit } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -89,8 +89,17 @@ export async function hashPushedPassword(
   request: FastifyRequest,
   password: string | undefined,
   owner: PasswordOwner,
+  personId?: string,
 ): Promise<string | undefined> {
   if (password === undefined) return undefined;
+  // A SCIM token must not be a way into the console: an operator's password is theirs to set, never the HR system's.
+  if (personId !== undefined && (await holdsConsoleRole(request.server.db, personId))) {
+    throw new ScimError(
+      "scim.invalid_request",
+      "mutability",
+      "'password' of a person who holds a console role is not set over SCIM; they change it on their account page",
+    );
+  }
   const mode = request.server.config.scimPasswords;
   if (mode === "refuse") {
     throw new ScimError(

@@ -184,11 +184,16 @@ export async function writeScimUser(
   const passwordHash =
     password === undefined
       ? undefined
-      : await hashPushedPassword(request, password, {
-          username: input.userName,
-          fullName: chooseFullName(nameOf(input), undefined),
-          email: input.emails?.[0]?.value ?? null,
-        });
+      : await hashPushedPassword(
+          request,
+          password,
+          {
+            username: input.userName,
+            fullName: chooseFullName(nameOf(input), undefined),
+            email: input.emails?.[0]?.value ?? null,
+          },
+          id,
+        );
   const kept = keptAttributesOf(JSON.parse(JSON.stringify(raw ?? {})) as Record<string, unknown>);
   // One transaction: a person whose records are refused (an unknown unit, a bad date) is not half made.
   const outcome = await request.server.db.transaction().execute(async (db) => {

@@ -9,17 +9,23 @@ import { AppError } from "../../platform/errors.ts";
  */
 const serviceNames = ["KPI ID", "КПІ ID", "КПІ АйДі"];
 
+/** Characters nobody sees: controls, formats, every default-ignorable code point and the Hangul fillers (letters). */
+const invisibleCharacters = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u115F\u1160\u3164\uFFA0]/gu;
 /** Spacing, punctuation, symbols, marks and invisible characters: none tells two names apart to a reader. */
-const ignoredCharacters = /[\p{P}\p{S}\p{Z}\p{M}\p{Cc}\p{Cf}\s]/gu;
+const ignoredCharacters = new RegExp(`${invisibleCharacters.source}|[\\p{P}\\p{S}\\p{Z}\\p{M}\\s]`, "gu");
+/** Turkish İ stays İ in upper case and lower-cases to i + dot, escaping the I → l prototype; it reads as I. */
+const dottedCapitalI = /\u0130/g;
 
 /**
  * A name's skeleton after Unicode TR 39: two names with the same skeleton look alike. NFKC folds compatibility
  * forms (ｋ, ℂ); unhomoglyph maps each confusable to its prototype with the data of Unicode's confusables.txt,
  * once over the upper case (Cyrillic К, Р, І, М, Т, Н, В become K, P, I, M, T, H, B) and once over the lower case
  * (Cyrillic а, е, о, р, с, х, у, і become a, e, o, p, c, x, y, i); then case, spacing, punctuation and accents go.
+ * Invisible characters go first, so that none sits between the letters a confusable spans; dotless ı upper-cases to I.
  */
 export function nameSkeleton(name: string): string {
-  const upper = unhomoglyph(name.normalize("NFKC").toUpperCase());
+  const visible = name.normalize("NFKC").replace(invisibleCharacters, "");
+  const upper = unhomoglyph(visible.toUpperCase().replace(dottedCapitalI, "I"));
   return unhomoglyph(upper.toLowerCase()).normalize("NFD").replace(ignoredCharacters, "");
 }
 

@@ -155,6 +155,7 @@ describe.each(databaseKinds)("attacks on what the review approved (%s)", (kind) 
     ["a zero-width-free look-alike of the service itself", { titleEn: "KPl lD" }],
     ["the service's Ukrainian name", { title: "КПІ ID" }],
     ["a dotted capital I", { titleEn: "KPIİD" }],
+    ["the service's name inside a longer one", { titleEn: "KPI ID Login" }],
   ])("refuses a homoglyph title: %s", async (_, title) => {
     const owner = await addStudent(t.app, "owner");
     const created = await post(
@@ -187,7 +188,6 @@ describe.each(databaseKinds)("attacks on what the review approved (%s)", (kind) 
     // Invisible letters (category Lo) and other default-ignorable code points: "KPI ID\u3164" reads as "KPI ID".
     ["a Hangul filler", "KPI ID\u3164"],
     ["a Hangul choseong filler", "\u115FРозклад"],
-    ["a Hangul jungseong filler", "Роз\u1160клад"],
     ["a halfwidth Hangul filler", "Розклад\uFFA0"],
     ["a combining grapheme joiner", "Кам\u034Fпус"],
     ["a variation selector", "Розклад\uFE00"],

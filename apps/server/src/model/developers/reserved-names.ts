@@ -30,6 +30,12 @@ export function nameSkeleton(name: string): string {
 }
 
 /**
+ * The service's own names read anywhere in a title ("KPI ID Login", "Вхід КПІ ID") pose as the sign-in page itself.
+ * Only these: an official application's title inside a longer one ("Електронний кампус — розклад") may be honest.
+ */
+const serviceSkeletons = serviceNames.map(nameSkeleton).filter((skeleton) => skeleton.length >= 5);
+
+/**
  * The titles (both languages) of every official application: one an operator made, i.e. not registered on the
  * developers' page (those are named `dev-…` at registration and have owners), plus the service's own names.
  */
@@ -52,13 +58,14 @@ async function reservedSkeletons(db: Db): Promise<Set<string>> {
   return new Set(names.map(nameSkeleton).filter(Boolean));
 }
 
-/** 400 developer.reserved_name when a title reads as an official application's (or the service's) name. */
+/** 400 developer.reserved_name when a title reads as an official application's name, or holds the service's. */
 export async function checkNotReserved(db: Db, titles: Record<string, string | undefined>): Promise<void> {
   const given = Object.entries(titles).filter((entry): entry is [string, string] => !!entry[1]);
   if (given.length === 0) return;
   const reserved = await reservedSkeletons(db);
   for (const [field, title] of given) {
-    if (reserved.has(nameSkeleton(title))) {
+    const skeleton = nameSkeleton(title);
+    if (reserved.has(skeleton) || serviceSkeletons.some((service) => skeleton.includes(service))) {
       throw new AppError("developer.reserved_name", { details: [{ path: `body.${field}`, message: "reserved" }] });
     }
   }

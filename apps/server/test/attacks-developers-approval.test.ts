@@ -154,6 +154,8 @@ describe.each(databaseKinds)("attacks on what the review approved (%s)", (kind) 
     ["full-width letters", { titleEn: "ＫＰＩ Ｃａｍｐｕｓ" }],
     ["a zero-width-free look-alike of the service itself", { titleEn: "KPl lD" }],
     ["the service's Ukrainian name", { title: "КПІ ID" }],
+    ["a dotted capital I", { titleEn: "KPIİD" }],
+    ["the service's name inside a longer one", { titleEn: "KPI ID Login" }],
   ])("refuses a homoglyph title: %s", async (_, title) => {
     const owner = await addStudent(t.app, "owner");
     const created = await post(
@@ -183,6 +185,12 @@ describe.each(databaseKinds)("attacks on what the review approved (%s)", (kind) 
     ["a bell (C0)", "Розклад\u0007"],
     ["a C1 control", "Розклад\u0085"],
     ["a word joiner", "Кам\u2060пус"],
+    // Invisible letters (category Lo) and other default-ignorable code points: "KPI ID\u3164" reads as "KPI ID".
+    ["a Hangul filler", "KPI ID\u3164"],
+    ["a Hangul choseong filler", "\u115FРозклад"],
+    ["a halfwidth Hangul filler", "Розклад\uFFA0"],
+    ["a combining grapheme joiner", "Кам\u034Fпус"],
+    ["a variation selector", "Розклад\uFE00"],
   ])("refuses control characters in titles and descriptions: %s", async (_, value) => {
     const owner = await addStudent(t.app, "owner");
     for (const field of ["title", "titleEn", "description", "descriptionEn"]) {

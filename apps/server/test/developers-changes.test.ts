@@ -202,5 +202,9 @@ describe.each(databaseKinds)("pending changes of live applications (%s)", (kind)
     expect(nameSkeleton("КРІ Саmрus")).toBe(nameSkeleton("kpi campus"));
     expect(nameSkeleton("Eлектронний кaмпус")).toBe(nameSkeleton("ЕЛЕКТРОННИЙ  КАМПУС"));
     expect(nameSkeleton("Timetable")).not.toBe(nameSkeleton("Campus"));
+    // Invisible fillers go (U+FFA0 folds to a filler under NFKC); a dotted or dotless I reads as I.
+    for (const name of ["KPI ID\u3164", "\u115FKPI\u1160ID", "KPI ID\uFFA0", "KPIİD", "kpı ıd"]) {
+      expect(nameSkeleton(name), name).toBe(nameSkeleton("KPI ID"));
+    }
   });
 });

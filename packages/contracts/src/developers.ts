@@ -41,16 +41,18 @@ export const INVALID_CHARACTERS = "developer.invalid_characters";
 
 /**
  * Control (Cc) and format (Cf) characters: CR, LF and the other C0/C1 controls, the bidirectional overrides and
- * isolates (U+202A–U+202E, U+2066–U+2069), zero-width characters and marks (U+200B–U+200F), U+2060, U+FEFF.
+ * isolates (U+202A–U+202E, U+2066–U+2069), zero-width characters and marks (U+200B–U+200F), U+2060, U+FEFF; and
+ * every other default-ignorable code point (U+034F, variation selectors, the Hangul fillers U+115F, U+1160, U+3164,
+ * U+FFA0, which are letters (Lo) a reader never sees: "KPI ID\u3164" looks exactly like "KPI ID").
  * None belongs in a name or description people read beside the university's own (issue 56).
  */
-const controlOrFormat = /[\p{Cc}\p{Cf}]/u;
+const controlOrFormat = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u115F\u1160\u3164\uFFA0]/u;
 
 export function hasControlOrFormat(value: string): boolean {
   return controlOrFormat.test(value);
 }
 
-/** A title or description people read: storable and free of control and format characters. */
+/** A title or description people read: storable and free of control, format and invisible characters. */
 function displayText() {
   return text().refine((value) => !hasControlOrFormat(value), { message: INVALID_CHARACTERS, abort: true });
 }

@@ -143,7 +143,7 @@ export const ukErrorMessages = {
     "Застосунок на перевірці: змінити його можна після рішення адміністраторів, щоб вони схвалили саме те, що бачили.",
   "developer.change_not_pending": "Ця зміна вже не очікує рішення: оновіть сторінку.",
   "developer.invalid_icon":
-    "Піктограма має бути файлом PNG або SVG до 64 КіБ; SVG без скриптів, обробників подій, foreignObject і зовнішніх посилань.",
+    "Піктограма має бути файлом PNG або простим SVG до 64 КіБ: лише фігури, градієнти й текст, без скриптів, стилів поза кольорами й зовнішніх посилань (експортуйте як «звичайний SVG»).",
   "admin.review_outdated": "Запит змінився, поки ви його читали: перегляньте його ще раз.",
   "admin.review_not_pending": "Цей запит на перевірку вже розглянуто.",
   "admin.application_name_taken": "Застосунок із такою назвою вже є.",
@@ -278,7 +278,7 @@ export const enErrorMessages = {
     "The application is under review: change it after the operators decide, so that they approve what they saw.",
   "developer.change_not_pending": "This change no longer waits for a decision: reload the page.",
   "developer.invalid_icon":
-    "The icon must be a PNG or SVG file of at most 64 KiB; an SVG without scripts, event handlers, foreignObject or outside references.",
+    "The icon must be a PNG or a plain SVG file of at most 64 KiB: shapes, gradients and text only, with no scripts, no styles beyond colours and no outside references (export as “plain SVG”).",
   "admin.review_outdated": "The request changed while you were reading it: look at it again.",
   "admin.review_not_pending": "This review request has already been decided.",
   "admin.application_name_taken": "An application with this name exists already.",

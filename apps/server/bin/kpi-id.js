@@ -11,9 +11,9 @@ if (major < 22 || (major === 22 && minor < 18)) {
 // Restarts take the stripped and compiled TypeScript from Node's compile cache (as bin/kpi-id-server.js).
 const { enableCompileCache } = await import("node:module");
 enableCompileCache?.();
-const { runCli } = await import("../src/surfaces/cli/main.ts");
+const { runCliAsProgram } = await import("../src/surfaces/cli/main.ts");
 const [command] = process.argv.slice(2);
-process.exitCode = await runCli(process.argv.slice(2));
+process.exitCode = await runCliAsProgram(process.argv.slice(2));
 // After copying the embedded database's files PGlite sometimes keeps the event loop up for a minute with
 // nothing left to do; backup and restore print one short line, so ending at once loses no output.
 if (command === "backup" || command === "restore") process.exit();

@@ -44,8 +44,6 @@ function findHandler(argv: string[]) {
 export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   const stdout = io.stdout ?? ((line: string) => process.stdout.write(`${line}\n`));
   const stderr = io.stderr ?? ((line: string) => process.stderr.write(`${line}\n`));
-  // Before anything is written: what the CLI creates in DATA_DIR is 0600/0700 (data-dir-modes.ts).
-  usePrivateUmask();
   if (argv.length === 0 || argv[0] === "help" || argv.includes("--help") || argv.includes("-h")) {
     stdout(usage);
     return argv.length === 0 ? 2 : 0;
@@ -114,6 +112,16 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   }
 }
 
+/**
+ * The CLI as a program (bin/kpi-id.js, `npm run admin`): first the private umask, so what it creates in DATA_DIR is
+ * 0600/0700 (data-dir-modes.ts). Only here, not in runCli: a process that calls runCli as a library (the browser
+ * tests' harness) keeps its own umask for the files it makes for other accounts (Apache's, shibd's).
+ */
+export function runCliAsProgram(argv: string[]): Promise<number> {
+  usePrivateUmask();
+  return runCli(argv);
+}
+
 if (import.meta.main) {
-  process.exitCode = await runCli(process.argv.slice(2));
+  process.exitCode = await runCliAsProgram(process.argv.slice(2));
 }

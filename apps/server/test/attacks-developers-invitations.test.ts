@@ -230,6 +230,43 @@ describe.each(databaseKinds)("attacks on developers' invitations (%s)", (kind) =
     expect(mine.body).not.toContain(owner.person.id);
   });
 
+  it("lookup enumeration: a declined invitation stays on the owners' list until it expires, as one to nobody does", async () => {
+    const owner = await addStudent(t.app, "asker");
+    const { application } = await registerApplication(t.app, owner.cookie);
+    const real = await addStudent(t.app, "decliner");
+    for (const named of [real.username, "nobody-at-all"]) {
+      expect((await post(`${appUrl(application.id)}/testers`, { person: named }, owner.cookie)).statusCode).toBe(200);
+    }
+    /** The owners' view of each invitation, the name typed left out: what tells one from the other. */
+    const ownersView = async () =>
+      developerApplicationSchema
+        .parse((await get(appUrl(application.id), owner.cookie)).json())
+        .invitations.map(({ role, invitedAt, expiresAt }) => ({
+          role,
+          lifetime: Date.parse(expiresAt) - Date.parse(invitedAt),
+        }));
+    const before = await ownersView();
+    expect(before).toHaveLength(2);
+    expect(before[0]).toEqual(before[1]);
+
+    const [received] = await invitationsOf(real.cookie);
+    const declined = await post(`/api/developers/invitations/${received?.id}/decline`, {}, real.cookie);
+    expect(declined.statusCode).toBe(200);
+    // The person no longer sees it; the owners see exactly what they saw, both still waiting.
+    expect(await invitationsOf(real.cookie)).toEqual([]);
+    expect(await ownersView()).toEqual(before);
+    const again = await post(`/api/developers/invitations/${received?.id}/accept`, {}, real.cookie);
+    expect(again.json()).toMatchObject({ code: "developer.invitation_not_found" });
+
+    // Both expire alike and leave the list together.
+    await t.app.db
+      .updateTable("application_invitations")
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where("application_id", "=", application.id)
+      .execute();
+    expect(await ownersView()).toEqual([]);
+  });
+
   it("lookup enumeration: throttled per inviter and per name with 429, never the target's sign-in or answer", async () => {
     const prober = await addStudent(t.app, "guesser");
     const { application } = await registerApplication(t.app, prober.cookie);

@@ -179,6 +179,20 @@ describe.each(databaseKinds)("attacks on sites behind nginx (%s)", (kind) => {
     expect(state.slice(state.indexOf("~") + 1)).toBe(`${sites.origin(wikiHost)}/`);
   });
 
+  it("sign-out CSRF: a link on another site, through nginx, leaves the person signed in to the host", async () => {
+    const visitor = await addVisitor(kpiId.test.app, [wiki.id]);
+    const { siteCookie } = await visitSigningIn(sites, wikiHost, "/", visitor.kpiIdCookie);
+    // What a browser sends for a top-level link on evil.example: the Lax cookie goes with it.
+    const forced = await sites.get(wikiHost, "/_kpi-id/sign-out?rd=/", {
+      cookie: siteCookie,
+      "sec-fetch-site": "cross-site",
+      referer: "https://evil.example/",
+    });
+    expect(forced.status).toBe(302);
+    expect(forced.headers["set-cookie"]).toBeUndefined();
+    expect((await sites.get(wikiHost, "/", { cookie: siteCookie })).status).toBe(200);
+  });
+
   it("an application not set up for nginx, or a made-up one, answers 403 and no one is let in", async () => {
     const { application: ordinary } = await addApplication(kpiId.test.app);
     for (const id of [ordinary.id, "not-an-id", "00000000-0000-4000-8000-000000000000"]) {

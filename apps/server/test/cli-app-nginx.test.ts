@@ -50,4 +50,26 @@ describe.each(databaseKinds)("kpi-id app nginx on %s", (kind) => {
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain("no application 'no-such-app'");
   });
+
+  it("refuses an application without a callback URL: there is no host to protect", async () => {
+    await cli([
+      "app",
+      "create",
+      "--name",
+      "blank",
+      "--title",
+      "Без адреси",
+      "--callback-url",
+      "https://blank.kpi.ua/cb",
+    ]);
+    await database.handle.db
+      .updateTable("applications")
+      .set({ callback_url: "" })
+      .where("name", "=", "blank")
+      .execute();
+    const refused = await cli(["app", "nginx", "--app", "blank"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("blank has no callback URL");
+    expect(await settingOf("blank")).toBeNull();
+  });
 });

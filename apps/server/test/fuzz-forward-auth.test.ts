@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { addApplication } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
-import { addProtectedSite, addVisitor, pathOf } from "./support/nginx-visit.ts";
+import { addProtectedSite, addVisitor, signInWithoutNginx } from "./support/nginx-visit.ts";
 
 const seed = Number(process.env.FUZZ_SEED ?? 20_261_127);
 const siteOrigin = "https://wiki.kpi.ua";
@@ -24,25 +24,7 @@ describe.each(databaseKinds)("fuzzing the nginx auth_request endpoints (%s)", (k
     site = await addProtectedSite(t.app, siteOrigin);
     ordinary = (await addApplication(t.app)).application;
     const visitor = await addVisitor(t.app, [site.id]);
-    const start = await t.app.inject({
-      url: forwardAuthPaths.start,
-      headers: { "x-kpi-id-application": site.id, "x-original-url": `${siteOrigin}/` },
-    });
-    const toCallback = await t.app.inject({
-      url: pathOf(String(start.headers.location)),
-      headers: { cookie: visitor.kpiIdCookie },
-    });
-    const startCookie = start.cookies.find((cookie) => cookie.name === "__Host-kpi_id_site_start");
-    const callback = await t.app.inject({
-      url: `${forwardAuthPaths.callback}?${new URL(String(toCallback.headers.location)).searchParams}`,
-      headers: {
-        "x-kpi-id-application": site.id,
-        "x-original-url": String(toCallback.headers.location),
-        cookie: `${startCookie?.name}=${startCookie?.value}`,
-      },
-    });
-    const siteCookie = callback.cookies.find((cookie) => cookie.name === "__Host-kpi_id_site");
-    liveCookie = `${siteCookie?.name}=${siteCookie?.value}`;
+    liveCookie = await signInWithoutNginx(t.app, site.id, siteOrigin, visitor.kpiIdCookie);
     expect(liveCookie).toMatch(/^__Host-kpi_id_site=/);
   });
   afterAll(() => t.close());

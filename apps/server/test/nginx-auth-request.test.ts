@@ -164,7 +164,11 @@ describe.each(databaseKinds)("a site behind nginx auth_request (%s)", (kind) => 
   it("signs out of the host: the cookie is cleared and no longer works", async () => {
     const visitor = await addVisitor(kpiId.test.app, [wiki.id]);
     const { siteCookie } = await visitSigningIn(sites, host, "/", visitor.kpiIdCookie);
-    const signOut = await sites.get(host, "/_kpi-id/sign-out?rd=/bye", { cookie: siteCookie });
+    // The host's own sign-out link, followed in a browser: Fetch Metadata says it came from the host itself.
+    const signOut = await sites.get(host, "/_kpi-id/sign-out?rd=/bye", {
+      cookie: siteCookie,
+      "sec-fetch-site": "same-origin",
+    });
     expect(signOut.status).toBe(302);
     expect(signOut.headers.location).toBe(`${sites.origin(host)}/bye`);
     expect((signOut.headers["set-cookie"] ?? []).join()).toMatch(/^__Host-kpi_id_site=;.*Expires=Thu, 01 Jan 1970/);

@@ -1,3 +1,4 @@
+import { forwardAuthPaths } from "@kpi-id/contracts";
 import type { FastifyInstance } from "fastify";
 import { setForwardAuthHeaders } from "../../src/model/apps/forward-auth.ts";
 import { addApplication, addPerson, grantAccess } from "./campus.ts";
@@ -49,4 +50,30 @@ export async function visitSigningIn(sites: RunningSites, host: string, path: st
     : undefined;
   const siteCookie = callback?.status === 302 ? siteCookieFrom(callback) : "";
   return { first, toKpiId, kpiId, toCallback, callback, siteCookie, startCookie };
+}
+
+/**
+ * The same round through `app.inject`, as nginx would pass it on (no nginx running): start, KPI ID's app redirect
+ * with the person's KPI ID cookie, the callback with the start's cookie. The host's cookie, as a Cookie header.
+ */
+export async function signInWithoutNginx(app: FastifyInstance, siteId: string, origin: string, kpiIdCookie: string) {
+  const start = await app.inject({
+    url: forwardAuthPaths.start,
+    headers: { "x-kpi-id-application": siteId, "x-original-url": `${origin}/` },
+  });
+  const toCallback = await app.inject({
+    url: pathOf(String(start.headers.location)),
+    headers: { cookie: kpiIdCookie },
+  });
+  const startCookie = start.cookies.find((cookie) => cookie.name === "__Host-kpi_id_site_start");
+  const callback = await app.inject({
+    url: `${forwardAuthPaths.callback}?${new URL(String(toCallback.headers.location)).searchParams}`,
+    headers: {
+      "x-kpi-id-application": siteId,
+      "x-original-url": String(toCallback.headers.location),
+      cookie: `${startCookie?.name}=${startCookie?.value}`,
+    },
+  });
+  const siteCookie = callback.cookies.find((cookie) => cookie.name === "__Host-kpi_id_site");
+  return `${siteCookie?.name}=${siteCookie?.value}`;
 }

@@ -112,11 +112,15 @@ export async function acceptInvitation(
   });
 }
 
-/** Declines an invitation: it is gone, and nothing changed. */
+/**
+ * Declines an invitation: the person no longer sees it and nothing changed. The row stays, reaching nobody, as an
+ * invitation to a name nobody holds does: deleting it would drop it from the owners' list before its expiry and so
+ * tell them a real, active person holds the name.
+ */
 export async function declineInvitation(db: Db, userId: string, invitationId: string, now: Date): Promise<Answered> {
   return db.transaction().execute(async (tx) => {
     const invitation = await ownInvitation(tx, userId, invitationId, now);
-    await tx.deleteFrom("application_invitations").where("id", "=", invitationId).execute();
+    await tx.updateTable("application_invitations").set({ user_id: null }).where("id", "=", invitationId).execute();
     return { applicationId: invitation.application_id, role: invitation.role };
   });
 }

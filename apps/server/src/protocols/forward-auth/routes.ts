@@ -1,5 +1,5 @@
 import { errorBodySchema, forwardAuthPaths, text } from "@kpi-id/contracts";
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { hasApplicationAccess } from "../../model/access/applications.ts";
@@ -21,6 +21,18 @@ const headersNote =
 
 function siteCookieOptions(site: ProtectedSite) {
   return { path: "/", httpOnly: true, secure: site.secure, sameSite: "lax" } as const;
+}
+
+/**
+ * A sign-out the host's own page asked for. The host's cookie is SameSite=Lax, which top-level GETs from any site
+ * carry, so a link elsewhere could sign people out: the browser's Fetch Metadata must say the navigation came from
+ * the host itself (or was typed); a browser too old to send it must name the host as the referrer.
+ */
+function signOutAskedByHost(request: FastifyRequest, site: ProtectedSite): boolean {
+  const fetchSite = request.headers["sec-fetch-site"];
+  if (fetchSite !== undefined) return fetchSite === "same-origin" || fetchSite === "none";
+  const referer = request.headers.referer;
+  return referer !== undefined && URL.canParse(referer) && new URL(referer).origin === site.origin;
 }
 
 function noStore(reply: FastifyReply) {
@@ -144,7 +156,9 @@ export const forwardAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "nginx: sign out of the protected host",
         description:
           `${headersNote} Forgets the host's cookie and clears it; 302 to \`rd\` when it is on the host, else its ` +
-          "front page. The KPI ID session goes on (sign out of it on KPI ID's own pages).",
+          "front page. Only a link on the host itself signs out (`Sec-Fetch-Site: same-origin` or `none`; without " +
+          "Fetch Metadata, a `Referer` on the host): from another site, 302 to the address and the person stays " +
+          "signed in. The KPI ID session goes on (sign out of it on KPI ID's own pages).",
         querystring: z.object({ rd: field }),
         response: { 403: errorBodySchema },
       },
@@ -152,6 +166,9 @@ export const forwardAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       noStore(reply);
       const site = await protectedSite(request);
+      const back = returnAddress(site, request.query.rd);
+      // A cross-site link does nothing but bring the person to the site, still signed in.
+      if (!signOutAskedByHost(request, site)) return reply.redirect(back, 302);
       const token = request.cookies[site.cookieName];
       const ended = token ? await endSiteSession(app.db, token, site.application.id) : undefined;
       if (ended) {
@@ -164,7 +181,7 @@ export const forwardAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         });
       }
       reply.clearCookie(site.cookieName, siteCookieOptions(site));
-      return reply.redirect(returnAddress(site, request.query.rd), 302);
+      return reply.redirect(back, 302);
     },
   );
 };

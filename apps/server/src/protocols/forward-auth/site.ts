@@ -35,7 +35,14 @@ export async function protectedSite(request: FastifyRequest): Promise<ProtectedS
   const { applicationCache, db } = request.server;
   const id = headerValue(request, forwardAuthRequestHeaders.application);
   const application = id ? await cachedApplicationById(applicationCache, db, id) : undefined;
-  if (!application || application.forward_auth_headers === null || application.community || application.suspended_at) {
+  // An application without an absolute callback (an empty one) has no host to protect: not set up, not a 500.
+  if (
+    !application ||
+    application.forward_auth_headers === null ||
+    application.community ||
+    application.suspended_at ||
+    !URL.canParse(application.callback_url)
+  ) {
     throw new AppError("forward_auth.not_configured");
   }
   const callback = new URL(application.callback_url);
@@ -53,11 +60,14 @@ export async function protectedSite(request: FastifyRequest): Promise<ProtectedS
  * Where the person goes back to: the address they asked for when it is on the protected host (and short enough to
  * travel as the ticket's state; a path is taken on the host), else the host's front page. Never another origin: no open redirect.
  */
-export function returnAddress(site: ProtectedSite, asked: string | undefined): string {
+export function returnAddress(site: ProtectedSite, asked: string | undefined, room = appStateMaxLength): string {
+  const front = `${site.origin}/`;
   // A path alone ("/bye") is on the host; "//elsewhere" or another scheme resolves elsewhere and is refused.
-  if (!asked || asked.length > appStateMaxLength || !URL.canParse(asked, site.origin)) return `${site.origin}/`;
+  if (!asked || asked.length > room || !URL.canParse(asked, site.origin)) return front;
   const url = new URL(asked, site.origin);
-  return url.origin === site.origin ? url.href : `${site.origin}/`;
+  // Measured after normalising: raw non-ASCII in nginx's $request_uri grows threefold when percent-encoded, and a
+  // state longer than the ticket carries would be dropped on the way (the person then lands nowhere in particular).
+  return url.origin === site.origin && url.href.length <= room ? url.href : front;
 }
 
 /** The host a request came through is the application's own (the ticket's cookie would land elsewhere otherwise). */

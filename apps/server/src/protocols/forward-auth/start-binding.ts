@@ -28,8 +28,8 @@ function bindingCookieOptions(site: ProtectedSite) {
 export function bindSignIn(reply: FastifyReply, site: ProtectedSite, asked: string | undefined): string {
   const value = newToken(bindingBytes);
   reply.setCookie(bindingCookieName(site), value, bindingCookieOptions(site));
-  const address = asked !== undefined && asked.length <= addressRoom ? asked : undefined;
-  return `${value}${separator}${returnAddress(site, address)}`;
+  // The room is checked on the normalised address (what the state carries); too long: the host's front page.
+  return `${value}${separator}${returnAddress(site, asked, addressRoom)}`;
 }
 
 /** Whether this browser started the sign-in the state belongs to; and the way back the state names. */

@@ -14,6 +14,12 @@ export const appNginx: CommandHandler = async ({ db, out }, args) => {
   if (application.community) {
     throw new CommandFailedError("an application registered on the developers' page cannot sit behind nginx");
   }
+  // The callback names the protected host (https://host/_kpi-id/callback): without one there is no site to guard.
+  if (!values.off && !URL.canParse(application.callback_url)) {
+    throw new CommandFailedError(
+      `${application.name} has no callback URL; set https://<host>/_kpi-id/callback first (app update --callback-url)`,
+    );
+  }
   const words = (values.headers ?? forwardAuthHeaderNames.join(","))
     .split(",")
     .map((word) => word.trim())

@@ -11,6 +11,7 @@ import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
 import { addMember, addStudent, registerApplication } from "./support/developers.ts";
+import { untilSomeoneWaitsForALock } from "./support/lock-waits.ts";
 import { startTestMail } from "./support/mail.ts";
 
 /**
@@ -300,5 +301,32 @@ describe.each(databaseKinds)("attacks on developers' invitations (%s)", (kind) =
     const cookie = await signIn(t.app, target.username, password);
     const [first] = await invitationsOf(cookie);
     expect((await post(`/api/developers/invitations/${first?.id}/accept`, {}, cookie)).statusCode).toBe(200);
+  });
+
+  it.runIf(kind === "postgres")("accepting while an owner invites the same name again is no deadlock", async () => {
+    const owner = await addStudent(t.app, "owner");
+    const tester = await addStudent(t.app, "tester");
+    const { application } = await registerApplication(t.app, owner.cookie);
+    await post(`${appUrl(application.id)}/testers`, { person: tester.username }, owner.cookie);
+    const [invitation] = await invitationsOf(tester.cookie);
+    // This transaction takes the locks as inviting again does: the application, then the invitation it renews.
+    // Accepting comes between; locking the invitation first, it deadlocked with it (PostgreSQL 40P01, a 500).
+    const { accepted } = await t.app.db.transaction().execute(async (invite) => {
+      await invite.selectFrom("applications").select("id").where("id", "=", application.id).forUpdate().execute();
+      // inject() starts when awaited: then() sends it now.
+      const accepted = post(`/api/developers/invitations/${invitation?.id}/accept`, {}, tester.cookie).then(
+        (answer) => answer,
+      );
+      await untilSomeoneWaitsForALock(t.app.db);
+      await invite
+        .updateTable("application_invitations")
+        .set({ expires_at: new Date(Date.now() + 86_400_000) })
+        .where("id", "=", invitation?.id ?? "")
+        .execute();
+      return { accepted };
+    });
+    expect((await accepted).statusCode).toBe(200);
+    const testers = developerApplicationSchema.parse((await get(appUrl(application.id), owner.cookie)).json()).testers;
+    expect(testers.map((person) => person.username)).toEqual([tester.username]);
   });
 });

@@ -190,6 +190,57 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
     expect(details.json().data).toContain("taxId");
   });
 
+  it("records only what the screen named: operators releasing the tax id before the answer means asking again", async () => {
+    const owner = await addStudent(t.app, "owner");
+    const student = await addStudent(t.app, "student");
+    const { application } = await liveCommunityApplication(t.app, owner, [student], "widened.example.edu");
+    const id = String(consentRequestOf(await open(student.cookie, { appId: application.id, state: "w-1" })));
+    const screen = await t.app.inject({ url: `${ticketConsentPath}/${id}`, headers: { cookie: student.cookie } });
+    expect(ticketConsentDetailsSchema.parse(screen.json()).data).not.toContain("taxId");
+
+    await t.app.db.updateTable("applications").set({ release_tax_id: true }).where("id", "=", application.id).execute();
+    const agreed = await answerTicketConsent(t.app, student.cookie, id, true);
+    // No ticket and no consent: the browser goes back through the app redirect, which asks with the tax id.
+    expect(agreed.outcome().redirectTo).toBe(`/api/app-redirect?appId=${application.id}&state=w-1`);
+    expect(await ticketsOf(application.id)).toBe(0);
+    const consents = await t.app.db
+      .selectFrom("ticket_consents")
+      .select("data")
+      .where("user_id", "=", student.person.id)
+      .where("application_id", "=", application.id)
+      .execute();
+    expect(consents).toEqual([]);
+    const again = await open(student.cookie, { appId: application.id, state: "w-1" });
+    const askedAgain = String(consentRequestOf(again));
+    const wider = await t.app.inject({
+      url: `${ticketConsentPath}/${askedAgain}`,
+      headers: { cookie: student.cookie },
+    });
+    expect(ticketConsentDetailsSchema.parse(wider.json()).data).toContain("taxId");
+    const answered = await answerTicketConsent(t.app, student.cookie, askedAgain, true);
+    expect(answered.outcome().redirectTo).toMatch(/^https:\/\/widened\.example\.edu\/callback\?ticketId=/);
+  });
+
+  it("keeps one waiting request per person and application however often its link is opened", async () => {
+    const owner = await addStudent(t.app, "owner");
+    const student = await addStudent(t.app, "student");
+    const { application } = await liveCommunityApplication(t.app, owner, [student], "reopened.example.edu");
+    const ids: string[] = [];
+    for (let opened = 0; opened < 50; opened++) {
+      ids.push(String(consentRequestOf(await open(student.cookie, { appId: application.id }))));
+    }
+    const waiting = await t.app.db
+      .selectFrom("ticket_consent_requests")
+      .select("id")
+      .where("user_id", "=", student.person.id)
+      .where("application_id", "=", application.id)
+      .execute();
+    expect(waiting.map((row) => row.id)).toEqual([ids.at(-1)]);
+    // An earlier screen is gone: its answer is as unknown as a made-up id; the newest one answers.
+    expect((await answerTicketConsent(t.app, student.cookie, String(ids[0]), true)).statusCode).toBe(404);
+    expect((await answerTicketConsent(t.app, student.cookie, String(ids.at(-1)), true)).statusCode).toBe(200);
+  });
+
   it("returns a refusing person to the apps page, audited and noted in the integration's health", async () => {
     const owner = await addStudent(t.app, "owner");
     const student = await addStudent(t.app, "student");

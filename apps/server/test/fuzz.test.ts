@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningBankIdStandIn, startBankIdStandIn } from "../../../sandbox/src/bankid/index.ts";
 import type { RunningDiiaStandIn } from "../../../sandbox/src/diia/index.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
+import { ticketDataOf } from "../src/model/access/ticket-consents.ts";
 import { createDeveloperApplication } from "../src/model/developers/store.ts";
 import { throttleAddress } from "../src/platform/throttle/address.ts";
 import { createScimToken } from "../src/protocols/scim/tokens.ts";
@@ -80,7 +81,7 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
     };
     const consentRequest = await saveConsentRequest(
       t.app.db,
-      { ...waiting, callbackUrl: owned.application.callback_url },
+      { ...waiting, callbackUrl: owned.application.callback_url, data: ticketDataOf(owned.application) },
       t.app.clock(),
     );
     // A live SCIM token, so generated SCIM requests get past the bearer check to scimmy and the database.

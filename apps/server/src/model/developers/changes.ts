@@ -188,6 +188,13 @@ export async function decideChange(
   decision: { decision: "approved" } | { decision: "rejected"; reason: string },
 ) {
   return db.transaction().execute(async (tx) => {
+    // The application row first, as requestChange takes them: the other order lets the two deadlock.
+    const application = await tx
+      .selectFrom("applications")
+      .selectAll()
+      .where("id", "=", applicationId)
+      .forUpdate()
+      .executeTakeFirst();
     const pending = await tx
       .selectFrom("application_changes")
       .select(["id", "changes"])
@@ -195,14 +202,8 @@ export async function decideChange(
       .where("status", "=", "pending")
       .forUpdate()
       .executeTakeFirst();
-    if (!pending) throw new AppError("admin.review_not_pending");
+    if (!application || !pending) throw new AppError("admin.review_not_pending");
     if (pending.id !== changeId) throw new AppError("admin.review_outdated");
-    const application = await tx
-      .selectFrom("applications")
-      .selectAll()
-      .where("id", "=", applicationId)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
     const reason = decision.decision === "rejected" ? decision.reason : "";
     await tx
       .updateTable("application_changes")

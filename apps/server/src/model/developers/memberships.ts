@@ -62,16 +62,18 @@ export interface Answered {
   role: ApplicationRole;
 }
 
-/** The person's own waiting invitation, locked; 404 developer.invitation_not_found otherwise (or expired). */
-async function ownInvitation(db: Db, userId: string, invitationId: string, now: Date) {
-  const row = await db
+/**
+ * The person's own waiting invitation, locked unless told otherwise; 404 developer.invitation_not_found otherwise
+ * (or expired).
+ */
+async function ownInvitation(db: Db, userId: string, invitationId: string, now: Date, lock = true) {
+  const query = db
     .selectFrom("application_invitations")
     .select(["application_id", "role"])
     .where("id", "=", invitationId)
     .where("user_id", "=", userId)
-    .where("expires_at", ">", now)
-    .forUpdate()
-    .executeTakeFirst();
+    .where("expires_at", ">", now);
+  const row = await (lock ? query.forUpdate() : query).executeTakeFirst();
   if (!row) throw new AppError("developer.invitation_not_found");
   return row;
 }
@@ -90,10 +92,12 @@ export async function acceptInvitation(
   now: Date,
 ): Promise<Answered> {
   return db.transaction().execute(async (tx) => {
-    const invitation = await ownInvitation(tx, userId, invitationId, now);
-    const applicationId = invitation.application_id;
+    // Rows are locked in the order invite() takes them, the application before its invitation, or the two
+    // deadlock: the invitation is read unlocked for its application, then locked and read again.
+    const { application_id: applicationId } = await ownInvitation(tx, userId, invitationId, now, false);
     await tx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute();
     await tx.selectFrom("applications").select("id").where("id", "=", applicationId).forUpdate().execute();
+    const invitation = await ownInvitation(tx, userId, invitationId, now);
     const table = peopleTables[invitation.role];
     if (invitation.role === "owner") {
       const owned = await countRows(tx, "application_owners", "user_id", userId);

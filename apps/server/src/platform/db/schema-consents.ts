@@ -26,6 +26,8 @@ export interface TicketConsentRequestsTable {
   state: string | null;
   redirect_uri: string | null;
   callback_url: string;
+  /** The kinds of ticket data its screen named (migration 0560; contracts' ticketConsentData). */
+  data: ColumnType<string[], string[] | undefined, string[]>;
   created_at: Timestamp;
   expires_at: RequiredTimestamp;
 }

@@ -1,3 +1,4 @@
+import { type TicketConsentDatum, ticketConsentData } from "@kpi-id/contracts";
 import type { Db } from "../../platform/db/schema.ts";
 
 /** Long enough to read the screen and follow the application's links, short enough that a stale one is gone. */
@@ -13,19 +14,22 @@ export interface TicketConsentRequest {
   redirectUri: string | undefined;
   /** The registered callback it resolved to when the screen was shown. */
   callbackUrl: string;
+  /** What the application's ticket carried when the request was made: what the screen names. */
+  data: TicketConsentDatum[];
 }
 
 type NewRequest = Omit<TicketConsentRequest, "id">;
 
 /**
  * Keeps a sign-in link that waits for the person's answer, on the server: the screen and its answer name only
- * this id, so neither can be pointed at another application, state or callback. The person's own stale ones go.
+ * this id, so neither can be pointed at another application, state or callback. The person's own stale ones go,
+ * and so do their unanswered ones for the same application: opening its link again and again keeps one.
  */
 export async function saveConsentRequest(db: Db, request: NewRequest, now: Date): Promise<string> {
   await db
     .deleteFrom("ticket_consent_requests")
     .where("user_id", "=", request.userId)
-    .where("expires_at", "<=", now)
+    .where((row) => row.or([row("expires_at", "<=", now), row("application_id", "=", request.applicationId)]))
     .execute();
   const row = await db
     .insertInto("ticket_consent_requests")
@@ -35,6 +39,7 @@ export async function saveConsentRequest(db: Db, request: NewRequest, now: Date)
       state: request.state ?? null,
       redirect_uri: request.redirectUri ?? null,
       callback_url: request.callbackUrl,
+      data: request.data,
       created_at: now,
       expires_at: new Date(now.getTime() + consentRequestSeconds * 1000),
     })
@@ -50,7 +55,11 @@ type RequestRow = {
   state: string | null;
   redirect_uri: string | null;
   callback_url: string;
+  data: string[];
 };
+
+const isTicketDatum = (value: string): value is TicketConsentDatum =>
+  (ticketConsentData as readonly string[]).includes(value);
 
 function requestOf(row: RequestRow): TicketConsentRequest {
   return {
@@ -60,10 +69,11 @@ function requestOf(row: RequestRow): TicketConsentRequest {
     state: row.state ?? undefined,
     redirectUri: row.redirect_uri ?? undefined,
     callbackUrl: row.callback_url,
+    data: row.data.filter(isTicketDatum),
   };
 }
 
-const columns = ["id", "user_id", "application_id", "state", "redirect_uri", "callback_url"] as const;
+const columns = ["id", "user_id", "application_id", "state", "redirect_uri", "callback_url", "data"] as const;
 
 /** The person's waiting request, unexpired; another person's is as unknown as a made-up id. */
 export async function findConsentRequest(db: Db, id: string, userId: string, now: Date) {

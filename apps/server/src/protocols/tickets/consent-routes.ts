@@ -47,6 +47,12 @@ async function afterAgreeing(
   const { db, clock } = request.server;
   const link = { appId: application.id, state: waiting.state, redirectUri: waiting.redirectUri };
   if (!(await hasApplicationAccess(db, session.userId, application.id))) return appRedirectPath(link);
+  // The person agreed to what the screen named; when the application now receives something else (operators
+  // changed it meanwhile), nothing is recorded and the app redirect asks again with what it receives now.
+  const received = ticketDataOf(application);
+  if (received.length !== waiting.data.length || received.some((datum) => !waiting.data.includes(datum))) {
+    return appRedirectPath(link);
+  }
   await recordTicketConsent(db, session.userId, application, clock());
   const callback = chosenCallback(application, waiting.redirectUri);
   if (callback !== waiting.callbackUrl) return appRedirectPath(link);
@@ -73,10 +79,11 @@ export const ticketConsentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const session = await requireSession(request, reply);
       const found = await findConsentRequest(app.db, request.params.id, session.userId, app.clock());
-      const { application } = await applicationOf(request, found);
+      const { waiting, application } = await applicationOf(request, found);
       return {
         application: localizedTexts(application, requestLanguage(request)),
-        data: ticketDataOf(application),
+        // What the request was made with: the answer is checked against it (afterAgreeing).
+        data: waiting.data,
         person: { name: session.user.full_name },
         reviewed: application.lifecycle === "live",
         publisher: await publisherOf(app.db, application),

@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { hasApplicationAccess } from "../../model/access/applications.ts";
-import { hasTicketConsent, ticketAsksConsent } from "../../model/access/ticket-consents.ts";
+import { hasTicketConsent, ticketAsksConsent, ticketDataOf } from "../../model/access/ticket-consents.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { refusedForTesting } from "../../model/developers/testing.ts";
@@ -144,7 +144,8 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
       // server and the consent screen answers it; first-party applications go on at once, as they always did.
       if (ticketAsksConsent(application) && !(await hasTicketConsent(app.db, session.userId, application))) {
         const waiting = { userId: session.userId, applicationId: application.id, state, redirectUri };
-        const id = await saveConsentRequest(app.db, { ...waiting, callbackUrl: callback }, app.clock());
+        const shown = { callbackUrl: callback, data: ticketDataOf(application) };
+        const id = await saveConsentRequest(app.db, { ...waiting, ...shown }, app.clock());
         // No ticket yet, as for a step-up: the answer on the consent screen writes the outcome.
         await audit(request, {
           type: "app_redirect",

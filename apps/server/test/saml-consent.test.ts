@@ -5,7 +5,7 @@ import { parseSpMetadata } from "../src/protocols/saml/sp-metadata.ts";
 import { type SpPolicy, upsertServiceProvider } from "../src/protocols/saml/sp-registry.ts";
 import { type NodeSamlSp, type NodeSamlSpOptions, nodeSamlSp } from "./saml/node-saml-sp.ts";
 import { createTestApp, postJson, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
-import { addPerson, signIn } from "./support/campus.ts";
+import { addApplication, addPerson, grantAccess, signIn } from "./support/campus.ts";
 
 const password = "correct horse battery staple";
 const researchAndScholarship = "http://refeds.org/category/research-and-scholarship";
@@ -31,6 +31,7 @@ describe("SAML attribute release and the consent screen for SPs that are not fir
   let certificate: string;
   let cookie: string;
   let otherCookie: string;
+  let bondar: { id: string };
   const sp = (options: Partial<NodeSamlSpOptions>) =>
     nodeSamlSp({ idpUrl: TEST_PUBLIC_URL, idpCertificate: certificate, ...options });
   const register = async (target: NodeSamlSp, policy: SpPolicy) =>
@@ -52,7 +53,7 @@ describe("SAML attribute release and the consent screen for SPs that are not fir
   beforeAll(async () => {
     test = await createTestApp("pglite");
     certificate = (await test.app.saml.currentKeys()).signing?.certificate ?? "";
-    await addPerson(
+    bondar = await addPerson(
       test.app,
       { username: "i.bondar", fullName: "Ірина Бондар", email: "i.bondar@kpi.ua", employeeId: "E-7" },
       password,
@@ -127,6 +128,28 @@ describe("SAML attribute release and the consent screen for SPs that are not fir
       { headers: { cookie, origin: "https://evil.example" } },
     );
     expect(crossSite.statusCode).toBe(403);
+  });
+
+  it("asks for an SP linked to a community application, whatever the SP's first-party flag says", async () => {
+    const linked = sp({ baseUrl: "https://community-linked.example.org" });
+    const { application } = await addApplication(test.app, "https://community-linked.example.org/callback");
+    await test.app.db.updateTable("applications").set({ community: true }).where("id", "=", application.id).execute();
+    await grantAccess(test.app.db, bondar.id, application.id);
+    await register(linked, { firstParty: true, applicationId: application.id });
+    const asked = await startAt(test.app, linked, cookie);
+    expect(asked.statusCode).toBe(303);
+    expect(String(asked.headers.location)).toMatch(/^\/uk\/consent\?saml=/);
+    expect(asked.body).not.toContain("SAMLResponse");
+
+    // The same SP linked to an operators' first-party application releases at once, as before.
+    await test.app.db
+      .updateTable("applications")
+      .set({ community: false, first_party: true })
+      .where("id", "=", application.id)
+      .execute();
+    const released = await startAt(test.app, linked, cookie);
+    expect(released.statusCode).toBe(200);
+    expect((await profileOf(linked, released.body)).nameID).toBeTruthy();
   });
 
   it("releases the R&S bundle to an SP tagged R&S without an allow-list, and every attribute by its definition", async () => {

@@ -12,7 +12,7 @@ import { requestLanguage } from "../../platform/http/language.ts";
 import { releasedAttributeNames } from "./attributes.ts";
 import type { AcceptedAuthnRequest } from "./authn-request.ts";
 import { showRefusalsAsPage } from "./browser-errors.ts";
-import { hasSamlConsent } from "./consent.ts";
+import { hasSamlConsent, isFirstPartySp } from "./consent.ts";
 import { type Binding, decodeXml, SamlRequestRefused } from "./incoming.ts";
 import { statusCodes } from "./namespaces.ts";
 import { samlPaths } from "./paths.ts";
@@ -152,7 +152,8 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
       )
         return answerOnce(async () => (await answers()).answerStatus(request, reply, to, statusCodes.requestDenied));
       // An SP that is not first-party gets nothing about the person before they allow it (as OpenID Connect clients).
-      if (!sp.first_party && !(await hasSamlConsent(db, session.userId, sp.entity_id, releasedAttributeNames(sp))))
+      const asks = !(await isFirstPartySp(request, sp));
+      if (asks && !(await hasSamlConsent(db, session.userId, sp.entity_id, releasedAttributeNames(sp))))
         return reply.redirect(`/${requestLanguage(request)}/consent?saml=${encodeURIComponent(pending.id)}`, 303);
       return answerOnce(async () => (await answers()).answerSignedIn(request, reply, to, session));
     },

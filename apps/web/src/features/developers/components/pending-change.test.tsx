@@ -3,32 +3,15 @@ import { errorMessages } from "@kpi-id/contracts";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { id, sampleDeveloperApplication } from "../../../../test/developers.ts";
 import { json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { renderApp, student } from "../../../../test/render.tsx";
 
-const id = "0b6a2b0e-7c55-4d6f-9a39-0a1a3c1f2e11";
 const changeId = "4c1d2e3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f";
 const live: DeveloperApplication = {
-  id,
-  name: "dev-1a2b3c",
-  title: "Розклад",
-  titleEn: "Timetable",
-  description: "",
-  descriptionEn: "",
-  iconUrl: "",
-  homePageUrl: "",
-  privacyPolicyUrl: "",
+  ...sampleDeveloperApplication,
   callbackUrls: ["https://timetable.example.edu/callback"],
-  redirectUris: [],
-  scopes: ["openid", "profile"],
   lifecycle: "live",
-  suspended: false,
-  createdAt: "2026-03-01T09:00:00.000Z",
-  owners: [{ username: "student", you: true }],
-  testers: [],
-  invitations: [],
-  review: null,
-  pendingChange: null,
 };
 const pending: DeveloperApplication = {
   ...live,

@@ -10,7 +10,9 @@ import { startSandbox } from "../sandbox/src/index.ts";
 // (the loader then says why on stderr).
 const { server, stale } = await loadServerModule();
 if (stale === undefined) console.log("server: its build (apps/server/dist)");
-const { loadConfig, reportStartupFailure, startServer } = server;
+const { loadConfig, reportStartupFailure, startServer, usePrivateUmask } = server;
+// `npm start` is the service's program as bin/kpi-id-server.js is: DATA_DIR's new files 0600, folders 0700.
+usePrivateUmask();
 const closers: (() => Promise<void>)[] = [];
 
 async function main(): Promise<void> {

@@ -19,10 +19,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export { usePrivateUmask };
+
 /** Opens the database, applies migrations, seeds demo data where allowed, and listens. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  // Before anything is written: DATA_DIR's files 0600 and folders 0700 (data-dir-modes.ts).
-  usePrivateUmask();
   // Before anything calls an outside host (CRL fetches, NBU, Diia).
   trustExtraCas(config.tlsExtraCaFile);
   const database = await openDatabase({
@@ -91,6 +91,10 @@ export function reportStartupFailure(error: unknown): never {
 
 /** Starts the service from the environment, as `bin/kpi-id-server.js` (production) or running this file does. */
 export async function main(): Promise<void> {
+  // Before anything is written: DATA_DIR's files 0600 and folders 0700 (data-dir-modes.ts). Here, in the program,
+  // not in startServer: a process that starts a server in-process (the passkey browser specs) keeps its own umask
+  // for the files it makes for other accounts (Apache's and shibd's in the SAML specs).
+  usePrivateUmask();
   try {
     const server = await startServer(loadConfig());
     installShutdown(server);

@@ -1,9 +1,10 @@
-import type { Browser, Locator, Page, TestInfo } from "@playwright/test";
+import type { Locator, Page, TestInfo } from "@playwright/test";
 import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
 import { ApplicationPeople, InvitationNotice } from "../pages/developers-invitations-page.ts";
 import { DevelopersPage } from "../pages/developers-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { MailInboxPage } from "../pages/mail-inbox-page.ts";
+import { personBrowser } from "../tools/walk.ts";
 
 const widths = [390, 1280] as const;
 /**
@@ -13,13 +14,6 @@ const widths = [390, 1280] as const;
 const owner = { username: "both", password: "both-demo-2026" } as const;
 const classmate = { username: "employee", password: "employee-demo-2026", email: "andrii.melnyk@kpi.ua" } as const;
 const newcomerEmail = "maksym.bondar@lll.kpi.ua";
-
-async function personBrowser(browser: Browser, language: "uk" | "en", person: { username: string; password: string }) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signInWithPassword(new LoginPage(page, language), person);
-  return { context, page };
-}
 
 /** One part of the page at a phone's and a laptop's width, for a person to look at (never compared). */
 async function photograph(page: Page, part: Locator, testInfo: TestInfo, name: string): Promise<void> {

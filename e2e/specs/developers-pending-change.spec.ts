@@ -1,20 +1,10 @@
-import type { Browser, Page, TestInfo } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
 import { AppsPage } from "../pages/apps-page.ts";
 import { ConsolePage } from "../pages/console-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { ChangeReviewPage, OwnerChangePage } from "../pages/pending-change-page.ts";
-
-const widths = [390, 1280] as const;
-
-/** The page at a phone's and a laptop's width, for a person to look at (never compared). */
-async function photograph(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+import { photograph } from "../tools/walk.ts";
 
 /** A JSON POST from the page, as the web app sends it (same origin, the session's cookie). */
 async function postFrom<T>(page: Page, path: string, body: unknown): Promise<T> {

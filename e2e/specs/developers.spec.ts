@@ -1,4 +1,4 @@
-import type { Browser, Page, TestInfo } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
 import { ConsentPage } from "../pages/consent-page.ts";
 import { ConsolePage } from "../pages/console-page.ts";
@@ -12,30 +12,13 @@ import {
 import { LoginPage } from "../pages/login-page.ts";
 import { closeToasts } from "../pages/toasts.ts";
 import { signInThroughRedirect, startManualOidcSample } from "../tools/developer-client.ts";
+import { personBrowser, photograph } from "../tools/walk.ts";
 
-const widths = [390, 1280] as const;
 // The manual's oidc.mjs listens here (the specs' own ports are base + 6..8 and 13; see playwright.config.ts).
 const samplePort = Number(process.env.E2E_PORT_BASE ?? 3300) + 13;
 /** A demo person who is neither owner nor tester (apps/server/src/surfaces/seed/demo-data.ts). */
 const outsider = { username: "both", password: "both-demo-2026", fullName: "Ірина Шевченко" } as const;
 const liveRedirectUri = "https://vote.example.org/oidc/callback";
-
-/** A person signed in with a password in a browser of their own. */
-async function personBrowser(browser: Browser, language: "uk" | "en", person: { username: string; password: string }) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signInWithPassword(new LoginPage(page, language), person);
-  return { context, page };
-}
-
-/** The page as it is now at a phone's and a laptop's width, for a person to look at (never compared). */
-async function photograph(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 /** An operator (the demo employee, console admin) signed in with Diia in a browser of their own. */
 async function operatorConsole(browser: Browser, language: "uk" | "en") {

@@ -1,31 +1,14 @@
-import type { Browser, Page, TestInfo } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
 import { AppsPage } from "../pages/apps-page.ts";
 import { ConnectedApplications } from "../pages/connected-applications.ts";
 import { ConsentPage } from "../pages/consent-page.ts";
 import { ConsolePage } from "../pages/console-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
+import { personBrowser, photograph } from "../tools/walk.ts";
 
-const widths = [390, 1280] as const;
 /** A demo person with records the approved application's default rules let in (surfaces/seed/demo-data.ts). */
 const outsider = { username: "both", password: "both-demo-2026", fullName: "Ірина Шевченко" } as const;
-
-/** A person signed in with a password in a browser of their own. */
-async function personBrowser(browser: Browser, language: "uk" | "en", person: { username: string; password: string }) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signInWithPassword(new LoginPage(page, language), person);
-  return { context, page };
-}
-
-/** The page as it is now at a phone's and a laptop's width, for a person to look at (never compared). */
-async function photograph(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 /** A JSON POST from a signed-in page of this site, as its own scripts send it; the status and answer. */
 async function postFrom(page: Page, path: string, body: unknown): Promise<{ status: number; json: unknown }> {

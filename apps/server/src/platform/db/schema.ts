@@ -1,4 +1,4 @@
-import type { AuthMethod, Language, ProcessingStatus } from "@kpi-id/contracts";
+import type { AuthMethod, Language } from "@kpi-id/contracts";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type { PeopleTables } from "./people-schema.ts";
 import type { CommunityApplicationColumns, ConsentTables } from "./schema-consents.ts";
@@ -185,25 +185,6 @@ export interface TicketsTable extends TicketSessionColumns {
   amr: TextList;
 }
 
-export interface DiiaRequestsTable {
-  id: Generated<string>;
-  hashed_request_id: string;
-  deep_link: string;
-  status: ColumnType<ProcessingStatus, ProcessingStatus | undefined, ProcessingStatus>;
-  user_id: string | null;
-  failure_code: string | null;
-  grant_hash: Uint8Array | null;
-  /** SHA-256 of the binding cookie of the browser that asked for the deep link. */
-  browser_hash: Uint8Array | null;
-  /** SHA-256 of the address of the caller that asked for the deep link (diia/browser-binding.ts). */
-  caller_address_hash: Uint8Array | null;
-  /** Asked for by a server-side caller (no Origin, no Sec-Fetch-Site, no binding cookie). */
-  server_side: ColumnType<boolean, boolean | undefined, boolean>;
-  created_at: Timestamp;
-  expires_at: RequiredTimestamp;
-  finished_at: NullableTimestamp;
-}
-
 export interface ThrottleCountersTable {
   key: string;
   failures: ColumnType<number, number | undefined, number>;
@@ -276,7 +257,6 @@ export interface Database
   sessions: SessionsTable;
   login_grants: LoginGrantsTable;
   tickets: TicketsTable;
-  diia_requests: DiiaRequestsTable;
   throttle_counters: ThrottleCountersTable;
   audit_events: AuditEventsTable;
   schema_migrations: SchemaMigrationsTable;

@@ -8,6 +8,7 @@ import { developerChangeRoutes } from "./model/developers/change-routes.ts";
 import { developerMembershipRoutes } from "./model/developers/membership-routes.ts";
 import { developerPeopleRoutes } from "./model/developers/people-routes.ts";
 import { developerRoutes } from "./model/developers/routes.ts";
+import { countPendingDiiaRequests } from "./model/diia/requests.ts";
 import { SessionCache } from "./model/sessions/cache.ts";
 import { registerSessions } from "./model/sessions/current.ts";
 import type { ProtocolSignOut } from "./model/sessions/front-channel-sign-out.ts";
@@ -20,11 +21,11 @@ import { registerJsonParser } from "./platform/http/body-parsers.ts";
 import { registerApiDocs } from "./platform/http/docs.ts";
 import { registerErrorHandling } from "./platform/http/error-handler.ts";
 import { loggerOptions } from "./platform/http/logging.ts";
+import { registerMetrics } from "./platform/http/metrics-endpoint.ts";
 import { registerOpenApi } from "./platform/http/openapi.ts";
 import { registerQuietCollection } from "./platform/http/quiet-collection.ts";
 import { registerSecurity } from "./platform/http/security.ts";
 import { createMailer, type Mailer } from "./platform/mail/mailer.ts";
-import { registerMetrics } from "./platform/metrics/plugin.ts";
 import { forwardAuthRoutes } from "./protocols/forward-auth/routes.ts";
 import { AccountCache } from "./protocols/oidc/account-cache.ts";
 import { registerOidc } from "./protocols/oidc/index.ts";
@@ -191,7 +192,10 @@ export async function buildApp({
   await registerOpenApi(app, config);
   if (config.apiDocsUi) await registerApiDocs(app);
   registerSessions(app);
-  registerMetrics(app, async () => (await watchedCertificates({ db: app.db, config: app.config })).certificates);
+  registerMetrics(app, {
+    certificates: async () => (await watchedCertificates({ db: app.db, config: app.config })).certificates,
+    pendingDiiaRequests: () => countPendingDiiaRequests(app.db, app.clock()),
+  });
   registerQuietCollection(app);
   scheduleCleanup(app);
 

@@ -6,8 +6,8 @@ import {
   issuePersonCertificate,
   type Party,
 } from "../../../sandbox/src/diia/pki.ts";
+import { databaseCrlPersistence } from "../src/model/diia/revocation-lists.ts";
 import { loadConfig } from "../src/platform/config/index.ts";
-import { databaseCrlPersistence } from "../src/sign-in/diia/crypto/crl-persistence.ts";
 import { CrlStore } from "../src/sign-in/diia/crypto/crl-store.ts";
 import { parseTrustAnchors } from "../src/sign-in/diia/crypto/trust-anchors.ts";
 import { checkDiiaRevocation } from "../src/surfaces/doctor/revocation.ts";

@@ -2,7 +2,7 @@ import { ConfigError } from "./error.ts";
 import type { Environment } from "./schema.ts";
 import { describeSecretProblem, secretProblem } from "./secrets.ts";
 
-/** Who may read GET /metrics (platform/metrics/plugin.ts decides by this). */
+/** Who may read GET /metrics (platform/http/metrics-endpoint.ts decides by this). */
 export interface MetricsAccess {
   /** A scrape brings it as a bearer token, from whatever address. */
   token?: string;

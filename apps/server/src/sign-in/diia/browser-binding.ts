@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { DiiaCaller } from "../../model/diia/requests.ts";
 import { hashToken, sameBytes } from "../../platform/crypto/tokens.ts";
 import { browserBinding } from "../../platform/http/browser-binding.ts";
 import { fromBrowser } from "../../platform/http/security.ts";
@@ -17,12 +18,7 @@ import { fromBrowser } from "../../platform/http/security.ts";
 // Lives as long as the longest sign-in: a request's life plus the time its grant may be collected.
 const diiaBinding = browserBinding("kpi_id_diia", 60 * 60);
 
-/** Who asked for a deep link, as the request row keeps it. */
-export interface DiiaCaller {
-  browserHash: Buffer;
-  addressHash: Buffer;
-  serverSide: boolean;
-}
+export type { DiiaCaller };
 
 /** Who polls a request: the binding cookie they present, if any, and their address. */
 export interface DiiaPoller {

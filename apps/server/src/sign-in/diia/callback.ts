@@ -1,10 +1,10 @@
 import { text, UNSTORABLE_TEXT_MESSAGE } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
+import { findDiiaRequestByHash, settleDiiaRequest } from "../../model/diia/requests.ts";
 import { audit } from "../../platform/audit/record.ts";
 import type { DiiaSignatureVerifier, SignatureFailure } from "./crypto/verifier.ts";
 import { MalformedMultipartError, parseMultipart } from "./multipart.ts";
-import { findDiiaRequestByHash, settleDiiaRequest } from "./queries.ts";
 
 const base64 = /^[A-Za-z0-9+/=\s_-]+$/;
 

@@ -15,7 +15,7 @@ export async function createDiiaRuntime(app: FastifyInstance): Promise<DiiaRunti
     await Promise.all([
       import("./crypto/configured-cas.ts"),
       import("./crypto/jkurwa-verifier.ts"),
-      import("./crypto/crl-persistence.ts"),
+      import("../../model/diia/revocation-lists.ts"),
     ]);
   const anchors = loadCertificates("DIIA_TRUST_ANCHORS", diia.trustAnchors);
   const intermediates = loadCertificates("DIIA_INTERMEDIATE_CAS", diia.intermediateCas);

@@ -1,6 +1,7 @@
 import { diiaAppLinkSchema, diiaCheckRequestSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { findActiveUserIdByTaxId } from "../../model/users/lookups.ts";
 import { AppError } from "../../platform/errors.ts";
 import { bindCaller, pollerOf } from "./browser-binding.ts";
 import { acceptCallback } from "./callback.ts";
@@ -106,15 +107,7 @@ export const diiaRoutes: FastifyPluginAsyncZod<DiiaRoutesOptions> = async (app, 
       const outcome = await acceptCallback(request, {
         verifier,
         now,
-        findUserIdByTaxId: async (taxId) => {
-          const user = await app.db
-            .selectFrom("users")
-            .select("id")
-            .where("tax_id", "=", taxId)
-            .where("status", "=", "active")
-            .executeTakeFirst();
-          return user?.id;
-        },
+        findUserIdByTaxId: (taxId) => findActiveUserIdByTaxId(app.db, taxId),
       });
       if (outcome.success) return { success: true };
       request.log.warn({ reason: `diia.${outcome.reason}` }, "Diia callback refused");

@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { DiiaAppLink, DiiaCheckRequest, DiiaFailureReason } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
-import { hashToken } from "../../platform/crypto/tokens.ts";
+import { findDiiaRequestStatus, handOutDiiaGrant, insertDiiaRequest } from "../../model/diia/requests.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { issueLoginGrant } from "../auth/grants.ts";
 import { askedByPoller, type DiiaCaller, type DiiaPoller } from "./browser-binding.ts";
 import type { DiiaClient } from "./client.ts";
-import { findDiiaRequestStatus, insertDiiaRequest } from "./queries.ts";
 
 export interface DiiaLinkSettings {
   branchId: string;
@@ -85,32 +84,8 @@ export async function checkRequest(
   if (row.grant_issued || !row.finished_at || now.getTime() - row.finished_at.getTime() > grantCollectionWindowMs) {
     return { status: "Finished" };
   }
-  const sessionId = await handOutGrant(db, id, now, loginGrantTtlSeconds);
+  const sessionId = await handOutDiiaGrant(db, id, (trx, userId) =>
+    issueLoginGrant(trx, { userId, authMethod: "DIIA" }, loginGrantTtlSeconds, now),
+  );
   return sessionId ? { status: "Finished", sessionId } : { status: "Finished" };
-}
-
-async function handOutGrant(
-  db: Kysely<Database>,
-  id: string,
-  now: Date,
-  ttlSeconds: number,
-): Promise<string | undefined> {
-  return db.transaction().execute(async (trx) => {
-    // The row lock makes two simultaneous polls agree on who gets the grant.
-    const row = await trx
-      .selectFrom("diia_requests")
-      .select(["user_id", "grant_hash"])
-      .where("id", "=", id)
-      .where("status", "=", "Finished")
-      .forUpdate()
-      .executeTakeFirst();
-    if (!row?.user_id || row.grant_hash) return undefined;
-    const grant = await issueLoginGrant(trx, { userId: row.user_id, authMethod: "DIIA" }, ttlSeconds, now);
-    await trx
-      .updateTable("diia_requests")
-      .set({ grant_hash: hashToken(grant) })
-      .where("id", "=", id)
-      .execute();
-    return grant;
-  });
 }

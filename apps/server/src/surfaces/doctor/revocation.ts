@@ -1,6 +1,6 @@
+import { staleRevocationLists } from "../../model/diia/revocation-lists.ts";
 import type { Config } from "../../platform/config/index.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import { staleRevocationLists } from "../../sign-in/diia/crypto/crl-persistence.ts";
 import type { CheckResult } from "./checks.ts";
 
 /**

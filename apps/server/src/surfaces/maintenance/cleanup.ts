@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { type Kysely, sql } from "kysely";
 import { deleteExpiredInvitations } from "../../model/developers/invitations.ts";
+import { deleteOldDiiaRequests } from "../../model/diia/requests.ts";
 import { anonymiseLeavers } from "../../model/privacy/leavers.ts";
 import { type PruneCounts, pruneExpired } from "../../model/sessions/prune.ts";
 import { deleteOldImportJobs } from "../../model/users/import-jobs.ts";
@@ -8,7 +9,6 @@ import { deleteAuditPastRetention, deleteSignInHistoryPastRetention } from "../.
 import type { Database } from "../../platform/db/schema.ts";
 import { deleteExpiredOidcPayloads } from "../../protocols/oidc/adapter.ts";
 import { pruneConsentRequests } from "../../protocols/tickets/consent-requests.ts";
-import { deleteOldDiiaRequests } from "../../sign-in/diia/queries.ts";
 import { deleteExpiredResetTokens } from "../../sign-in/recovery/tokens.ts";
 
 export interface CleanupCounts extends PruneCounts {

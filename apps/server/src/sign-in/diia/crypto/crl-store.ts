@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Certificate } from "jkurwa";
+import type { CrlPersistence } from "../../../model/diia/revocation-lists.ts";
 import { CrlError, type VerifiedCrl, verifyCrl } from "./crl.ts";
-import type { CrlPersistence } from "./crl-persistence.ts";
 
 /** What the CRLs say of one signer's certificate; "unknown" is refused (fail closed). */
 export type RevocationStatus = "good" | "revoked" | "unknown";

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { countRecentDiiaRequests } from "../../../model/diia/requests.ts";
 import type { DiiaConfig } from "../../../platform/config/index.ts";
 import { DiiaApiError, DiiaClient } from "../../../sign-in/diia/client.ts";
 import { parseTrustAnchors, TrustAnchorError } from "../../../sign-in/diia/crypto/trust-anchors.ts";
@@ -80,14 +80,8 @@ function describeAnchors(value: string | undefined): string {
   }
 }
 
-async function recentRequests(context: CliContext) {
-  const rows = await context.db
-    .selectFrom("diia_requests")
-    .select(["status", sql<number>`count(*)::int`.as("count")])
-    .where("created_at", ">", new Date(Date.now() - 24 * 3600 * 1000))
-    .groupBy("status")
-    .execute();
-  return Object.fromEntries(rows.map((row) => [row.status, row.count]));
+function recentRequests(context: CliContext) {
+  return countRecentDiiaRequests(context.db, new Date(Date.now() - 24 * 3600 * 1000));
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from "fastify";
-import { sql } from "kysely";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { AuditEvent } from "../audit/record.ts";
 
@@ -14,7 +13,7 @@ export interface ServiceMetrics {
 // Sign-in answers sit between 10 ms (a throttled refusal) and a second (argon2id under load).
 const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-function databaseGauges(app: FastifyInstance, registry: Registry): void {
+function databaseGauges(app: FastifyInstance, registry: Registry, sources: GaugeSources): void {
   new Gauge({
     name: "kpi_id_db_pool_connections",
     help: "Database pool connections by state (total, idle, waiting = requests queued for a connection)",
@@ -33,13 +32,7 @@ function databaseGauges(app: FastifyInstance, registry: Registry): void {
     registers: [registry],
     async collect() {
       try {
-        const row = await app.db
-          .selectFrom("diia_requests")
-          .select(sql<string>`count(*)`.as("n"))
-          .where("status", "=", "Processing")
-          .where("expires_at", ">", app.clock())
-          .executeTakeFirstOrThrow();
-        this.set(Number(row.n));
+        this.set(await sources.pendingDiiaRequests());
       } catch {
         // A scrape while the database is away still answers; kpi_id_database_up says why this is stale.
       }
@@ -85,6 +78,13 @@ function databaseGauges(app: FastifyInstance, registry: Registry): void {
 /** The certificates a deployment depends on and when each stops being valid (doctor/certificates.ts). */
 export type CertificateSource = () => Promise<readonly { source: string; notAfter: Date }[]>;
 
+/** What the gauges read from the layers above the platform, handed in by app.ts (issue 58: no SQL here). */
+export interface GaugeSources {
+  certificates: CertificateSource;
+  /** Diia requests waiting for the phone (model/diia). */
+  pendingDiiaRequests: () => Promise<number>;
+}
+
 /** Seconds until each watched certificate ends, for an alert at 30 days. */
 function certificateGauge(app: FastifyInstance, registry: Registry, watched: CertificateSource): void {
   new Gauge({
@@ -103,7 +103,7 @@ function certificateGauge(app: FastifyInstance, registry: Registry, watched: Cer
   });
 }
 
-export function createServiceMetrics(app: FastifyInstance, certificates: CertificateSource): ServiceMetrics {
+export function createServiceMetrics(app: FastifyInstance, sources: GaugeSources): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "kpi_id_" });
   const requestDuration = new Histogram({
@@ -131,8 +131,8 @@ export function createServiceMetrics(app: FastifyInstance, certificates: Certifi
     labelNames: ["result"],
     registers: [registry],
   });
-  databaseGauges(app, registry);
-  certificateGauge(app, registry, certificates);
+  databaseGauges(app, registry, sources);
+  certificateGauge(app, registry, sources.certificates);
 
   return {
     registry,

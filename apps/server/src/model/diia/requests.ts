@@ -1,6 +1,15 @@
+// The `diia_requests` table (owner: model/diia): a deep link's life from creation to the grant it hands out.
 import type { ProcessingStatus } from "@kpi-id/contracts";
+import { sql } from "kysely";
+import { hashToken } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import type { DiiaCaller } from "./browser-binding.ts";
+
+/** Who asked for a deep link, as the request row keeps it. */
+export interface DiiaCaller {
+  browserHash: Buffer;
+  addressHash: Buffer;
+  serverSide: boolean;
+}
 
 export interface NewDiiaRequest {
   id: string;
@@ -84,4 +93,54 @@ export async function settleDiiaRequest(
 export async function deleteOldDiiaRequests(db: Db, olderThan: Date): Promise<number> {
   const result = await db.deleteFrom("diia_requests").where("expires_at", "<", olderThan).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/**
+ * Hands out a finished request's grant exactly once: the row lock makes two simultaneous polls agree on who gets
+ * it. `issue` makes the grant inside the same transaction (the sign-in plumbing owns login grants).
+ */
+export function handOutDiiaGrant(
+  db: Db,
+  id: string,
+  issue: (trx: Db, userId: string) => Promise<string>,
+): Promise<string | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("diia_requests")
+      .select(["user_id", "grant_hash"])
+      .where("id", "=", id)
+      .where("status", "=", "Finished")
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row?.user_id || row.grant_hash) return undefined;
+    const grant = await issue(trx, row.user_id);
+    await trx
+      .updateTable("diia_requests")
+      .set({ grant_hash: hashToken(grant) })
+      .where("id", "=", id)
+      .execute();
+    return grant;
+  });
+}
+
+/** Requests waiting for the phone (Processing, not expired): the metrics gauge reads it on scrape. */
+export async function countPendingDiiaRequests(db: Db, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom("diia_requests")
+    .select(sql<string>`count(*)`.as("n"))
+    .where("status", "=", "Processing")
+    .where("expires_at", ">", now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The last day's requests by status, for `admin diia status`. */
+export async function countRecentDiiaRequests(db: Db, since: Date): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom("diia_requests")
+    .select(["status", sql<number>`count(*)::int`.as("count")])
+    .where("created_at", ">", since)
+    .groupBy("status")
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.status, row.count]));
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { MetricsAccess } from "../config/index.ts";
 import { sameText } from "../crypto/tokens.ts";
 import { AppError } from "../errors.ts";
-import { type CertificateSource, createServiceMetrics, type ServiceMetrics } from "./registry.ts";
+import { createServiceMetrics, type GaugeSources, type ServiceMetrics } from "./metrics-registry.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -72,12 +72,12 @@ function listenOnMetricsPort(app: FastifyInstance, metrics: ServiceMetrics, acce
 }
 
 /**
- * Request latency for every route and GET /metrics in Prometheus' text format. `certificates` lists the
+ * Request latency for every route and GET /metrics in Prometheus' text format. `sources.certificates` lists the
  * certificates the deployment depends on (the doctor's list, handed in by app.ts: it reads sign-in methods'
- * configuration, which sits above this platform module).
+ * configuration, which sits above this platform module); `sources.pendingDiiaRequests` counts model/diia's rows.
  */
-export function registerMetrics(app: FastifyInstance, certificates: CertificateSource): void {
-  const metrics = createServiceMetrics(app, certificates);
+export function registerMetrics(app: FastifyInstance, sources: GaugeSources): void {
+  const metrics = createServiceMetrics(app, sources);
   app.decorate("metrics", metrics);
   const access = app.config.metrics;
 

@@ -1,9 +1,14 @@
-import type { Db } from "../../../platform/db/schema.ts";
-import type { VerifiedCrl } from "./crl.ts";
+import type { Db } from "../../platform/db/schema.ts";
+
+/** What the table keeps of a verified CRL besides its bytes (sign-in/diia/crypto/crl.ts's VerifiedCrl has it). */
+interface CrlValidity {
+  thisUpdate: number;
+  nextUpdate: number | undefined;
+}
 
 /** Where the last good CRL of each source is kept, so every instance (and `doctor`) sees the same one. */
 export interface CrlPersistence {
-  save(source: string, der: Buffer, crl: VerifiedCrl, fetchedAt: Date): Promise<void>;
+  save(source: string, der: Buffer, crl: CrlValidity, fetchedAt: Date): Promise<void>;
   loadAll(): Promise<{ source: string; der: Buffer }[]>;
 }
 

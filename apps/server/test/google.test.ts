@@ -3,9 +3,9 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { googleAccounts } from "../../../sandbox/src/google/accounts.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../sandbox/src/google/index.ts";
+import { linkGoogleSubject } from "../src/model/google/identities.ts";
 import { findUserById, insertUser, updateUser } from "../src/model/users/queries.ts";
 import { emailVerified } from "../src/protocols/oidc/claims.ts";
-import { linkGoogleSubject } from "../src/sign-in/google/identities.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { databaseKinds } from "./support/databases.ts";
 import {

@@ -1,6 +1,6 @@
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkTotpCode, startTotpSetup } from "../src/sign-in/mfa/totp.ts";
+import { checkTotpCode, startTotpSetup } from "../src/model/mfa/totp.ts";
 import { createTestApp, type TestApp } from "./support/app.ts";
 import { addPerson } from "./support/campus.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueResetToken } from "../src/sign-in/recovery/tokens.ts";
+import { issueResetToken } from "../src/model/recovery/tokens.ts";
 import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

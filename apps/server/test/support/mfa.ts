@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { generate } from "otplib";
-import { checkTotpCode, startTotpSetup } from "../../src/sign-in/mfa/totp.ts";
+import { checkTotpCode, startTotpSetup } from "../../src/model/mfa/totp.ts";
 
 /**
  * The person sets up an authenticator app (as the account page does) at `now`; answers a

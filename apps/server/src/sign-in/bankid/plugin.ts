@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { bankListStore } from "./bank-list-store.ts";
+import { bankListStore } from "../../model/bankid/bank-list.ts";
 import { BankIdClient } from "./client.ts";
 import { bankIdRoutes } from "./routes.ts";
 import type { BankIdRuntime } from "./service.ts";

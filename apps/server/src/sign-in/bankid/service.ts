@@ -1,5 +1,7 @@
 import type { BankIdPurpose, Language } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { findPersonForBankId } from "../../model/bankid/person.ts";
+import { issueResetToken } from "../../model/recovery/tokens.ts";
 import { completeSignIn } from "../../model/sessions/complete-sign-in.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { sameText } from "../../platform/crypto/tokens.ts";
@@ -8,10 +10,8 @@ import { requestThrottleAddress } from "../../platform/throttle/address.ts";
 import { throttlePolicy } from "../../platform/throttle/policy.ts";
 import { settleSuccess, type ThrottleKey, takeAttempt } from "../../platform/throttle/throttle.ts";
 import { resetLinkUrl } from "../recovery/email.ts";
-import { issueResetToken } from "../recovery/tokens.ts";
 import { failureForApiError } from "./api-errors.ts";
 import type { Bank, BankIdClient } from "./client.ts";
-import { findPersonForBankId } from "./person.ts";
 import { readBankPerson } from "./person-data.ts";
 import type { BankIdKeys } from "./runtime.ts";
 import {

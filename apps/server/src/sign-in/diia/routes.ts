@@ -1,7 +1,7 @@
 import { diiaAppLinkSchema, diiaCheckRequestSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { findActiveUserIdByTaxId } from "../../model/users/lookups.ts";
+import { findActiveUserIdByTaxId } from "../../model/users/method-lookups.ts";
 import { AppError } from "../../platform/errors.ts";
 import { bindCaller, pollerOf } from "./browser-binding.ts";
 import { acceptCallback } from "./callback.ts";

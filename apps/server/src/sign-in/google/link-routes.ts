@@ -1,6 +1,7 @@
 import { errorBodySchema, googleLinkStartSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { unlinkGoogle } from "../../model/google/identities.ts";
 import { requireSession } from "../../model/sessions/current.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
@@ -8,7 +9,6 @@ import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import type { GoogleOpenIdClient } from "./client.ts";
-import { unlinkGoogle } from "./identities.ts";
 import { beginGoogleSignIn } from "./service.ts";
 
 /** Unlinking must leave the person a way in: a password, or Diia (their tax id is known). */

@@ -1,11 +1,11 @@
 import { GOOGLE_LINK_PARAM } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
+import { findUserByGoogleSubject, linkGoogleSubject } from "../../model/google/identities.ts";
 import { currentSession } from "../../model/sessions/current.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import type { GoogleIdentity } from "./client.ts";
-import { findUserByGoogleSubject, linkGoogleSubject } from "./identities.ts";
 
 /** The account page, told how a Google link ended (`linked` or a Google error reason). */
 export function accountPageAfterLink(request: FastifyRequest, outcome: string): string {

@@ -1,7 +1,8 @@
+import { findUserByGoogleSubject, linkGoogleSubject } from "../../model/google/identities.ts";
+import { findActiveUsersByEmail, markEmailVerified } from "../../model/users/method-lookups.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { GoogleIdentity } from "./client.ts";
-import { findActiveUsersByEmail, findUserByGoogleSubject, linkGoogleSubject } from "./identities.ts";
 
 function mustBeActive(user: User): User {
   if (user.status !== "active") throw new AppError("google.failed", { reason: "user.disabled" });
@@ -72,6 +73,6 @@ async function noteVerifiedEmail(db: Db, person: User, identity: GoogleIdentity)
   const proven = identity.emailVerified && identity.email && person.email;
   if (!proven || identity.email?.toLowerCase() !== person.email?.toLowerCase()) return person;
   if (person.verified_email === person.email) return person;
-  await db.updateTable("users").set({ verified_email: person.email }).where("id", "=", person.id).execute();
+  await markEmailVerified(db, person.id, person.email);
   return { ...person, verified_email: person.email };
 }

@@ -1,5 +1,7 @@
 import type { RecoveryCodes, SecondFactorStatus, TotpConfirmResponse, TotpSetup } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
+import { issueRecoveryCodes, recoveryCodesLeft, removeRecoveryCodes } from "../../model/mfa/recovery-codes.ts";
+import { checkTotpCode, removeTotp, startTotpSetup, totpState } from "../../model/mfa/totp.ts";
 import { stepUpSignInPath } from "../../model/sessions/complete-sign-in.ts";
 import { hasPendingContinueTo } from "../../model/sessions/continue-to.ts";
 import { requireRecentSignInWithSecondFactor } from "../../model/sessions/recent-sign-in.ts";
@@ -8,8 +10,6 @@ import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
-import { issueRecoveryCodes, recoveryCodesLeft, removeRecoveryCodes } from "./recovery-codes.ts";
-import { checkTotpCode, removeTotp, startTotpSetup, totpState } from "./totp.ts";
 
 export async function secondFactorStatus(request: FastifyRequest, session: LoadedSession): Promise<SecondFactorStatus> {
   const { db } = request.server;

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from "fastify";
+import { totpState } from "../../model/mfa/totp.ts";
 import type { SignInStrength } from "../../model/sessions/strength.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { isRememberedBrowser } from "./remembered-browser.ts";
-import { totpState } from "./totp.ts";
 
 export interface SecondFactorDecision {
   /** What the password proved so far. */

@@ -1,9 +1,9 @@
+import { removeRecoveryCodes } from "../../model/mfa/recovery-codes.ts";
+import { removeTotp } from "../../model/mfa/totp.ts";
+import { removeAllPasskeys } from "../../model/passkeys/credentials.ts";
 import { signOutEverywhere } from "../../model/users/queries.ts";
 import type { AuditEvent } from "../../platform/audit/record.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import { removeAllPasskeys } from "../passkeys/credentials.ts";
-import { removeRecoveryCodes } from "./recovery-codes.ts";
-import { removeTotp } from "./totp.ts";
 
 export interface SecondFactorReset {
   /** Whether an authenticator app was set up (recovery codes go either way). */

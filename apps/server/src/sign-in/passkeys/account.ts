@@ -1,11 +1,11 @@
 import type { Passkey, PasskeyList } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
+import { listPasskeys, removePasskey, renamePasskey } from "../../model/passkeys/credentials.ts";
 import { requireRecentSignInWithSecondFactor } from "../../model/sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
-import { listPasskeys, removePasskey, renamePasskey } from "./credentials.ts";
 
 export async function passkeysOf(request: FastifyRequest, session: LoadedSession): Promise<PasskeyList> {
   return { passkeys: await listPasskeys(request.server.db, session.userId) };

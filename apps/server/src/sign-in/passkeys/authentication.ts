@@ -1,5 +1,6 @@
 import type { ErrorCode, PasskeyOptions, PasskeySignInRequest } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { findPasskeyByCredentialId, recordPasskeyUse, type StoredPasskey } from "../../model/passkeys/credentials.ts";
 import { type CompletedSignIn, completeSignIn } from "../../model/sessions/complete-sign-in.ts";
 import { passkeyStrength } from "../../model/sessions/strength.ts";
 import { findUserById } from "../../model/users/queries.ts";
@@ -8,7 +9,6 @@ import { AppError } from "../../platform/errors.ts";
 import { confirmFailure, settleSuccess } from "../../platform/throttle/throttle.ts";
 import { takeCredentialAttempt } from "../auth/credential-attempt.ts";
 import { storeChallenge, takeChallenge } from "./challenges.ts";
-import { findPasskeyByCredentialId, recordPasskeyUse, type StoredPasskey } from "./credentials.ts";
 import { CEREMONY_TIMEOUT_MS, loadWebAuthn, relyingParty, userHandleOf } from "./relying-party.ts";
 
 /**

@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { type ChallengePurpose, saveChallenge, takeSavedChallenge } from "../../model/passkeys/challenges.ts";
 import { sameBytes } from "../../platform/crypto/tokens.ts";
 import { browserBinding } from "../../platform/http/browser-binding.ts";
 
-export type ChallengePurpose = "register" | "authenticate";
+export type { ChallengePurpose };
 
 /**
  * Long enough to pick a passkey from the browser's autofill after the page has sat open a while,
@@ -25,17 +26,17 @@ export async function storeChallenge(
 ): Promise<void> {
   const { db, clock } = request.server;
   const now = clock();
-  await db.deleteFrom("webauthn_challenges").where("expires_at", "<=", now).execute();
-  await db
-    .insertInto("webauthn_challenges")
-    .values({
+  await saveChallenge(
+    db,
+    {
       challenge,
       purpose,
-      binding_hash: binding.bind(request, reply),
-      user_id: userId,
-      expires_at: new Date(now.getTime() + CHALLENGE_TTL_SECONDS * 1000),
-    })
-    .execute();
+      bindingHash: binding.bind(request, reply),
+      userId,
+      expiresAt: new Date(now.getTime() + CHALLENGE_TTL_SECONDS * 1000),
+    },
+    now,
+  );
 }
 
 /**
@@ -51,12 +52,7 @@ export async function takeChallenge(
   const presented = binding.presented(request);
   if (!presented || challenge.length > 256) return false;
   const { db, clock } = request.server;
-  const row = await db
-    .deleteFrom("webauthn_challenges")
-    .where("challenge", "=", challenge)
-    .where("purpose", "=", purpose)
-    .returning(["binding_hash", "user_id", "expires_at"])
-    .executeTakeFirst();
+  const row = await takeSavedChallenge(db, challenge, purpose);
   if (!row || row.expires_at <= clock()) return false;
   return sameBytes(row.binding_hash, presented) && row.user_id === userId;
 }

@@ -1,13 +1,13 @@
 import type { Passkey, PasskeyOptions, PasskeyRegistrationRequest } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { authenticatorName } from "../../model/passkeys/authenticator-names.ts";
+import { addPasskey, credentialIdsOf } from "../../model/passkeys/credentials.ts";
 import { requireRecentSignInWithSecondFactor } from "../../model/sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
-import { authenticatorName } from "./authenticator-names.ts";
 import { storeChallenge, takeChallenge } from "./challenges.ts";
-import { addPasskey, credentialIdsOf } from "./credentials.ts";
 import { CEREMONY_TIMEOUT_MS, loadWebAuthn, relyingParty, userHandleBytes } from "./relying-party.ts";
 
 /**

@@ -1,7 +1,8 @@
 import { createHmac } from "node:crypto";
 import type { EmailRecoveryRequest, Language } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { sql } from "kysely";
+import { issueResetToken } from "../../model/recovery/tokens.ts";
+import { findActiveUsersByEmail } from "../../model/users/method-lookups.ts";
 import { audit } from "../../platform/audit/record.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -13,17 +14,10 @@ import { verifiedAddressOf } from "../../platform/mail/notify.ts";
 import { requestThrottleAddress } from "../../platform/throttle/address.ts";
 import { throttlePolicy } from "../../platform/throttle/policy.ts";
 import { type ThrottleKey, takeAttempt } from "../../platform/throttle/throttle.ts";
-import { issueResetToken } from "./tokens.ts";
 
 /** The one active person whose verified address this is; none when nobody or more than one holds it. */
 async function holderOfVerifiedAddress(db: Db, email: string): Promise<User | undefined> {
-  const holders = await db
-    .selectFrom("users")
-    .selectAll()
-    .where(sql<string>`lower(email)`, "=", email.trim().toLowerCase())
-    .where("status", "=", "active")
-    .limit(2)
-    .execute();
+  const holders = await findActiveUsersByEmail(db, email.trim());
   const [holder] = holders;
   return holders.length === 1 && holder && verifiedAddressOf(holder) ? holder : undefined;
 }

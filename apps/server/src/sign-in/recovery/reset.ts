@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import { consumeResetToken, findUsableResetToken, issueResetToken } from "../../model/recovery/tokens.ts";
 import { endSessionsAfterPasswordChange } from "../../model/sessions/password-sessions.ts";
 import { findUserById } from "../../model/users/queries.ts";
 import { audit } from "../../platform/audit/record.ts";
@@ -7,7 +8,6 @@ import { AppError } from "../../platform/errors.ts";
 import { notifyPasswordChanged } from "../../platform/mail/notify.ts";
 import { consumeLoginGrant } from "../auth/grants.ts";
 import { acceptNewPassword, savePasswordHash } from "../auth/password-change.ts";
-import { consumeResetToken, findUsableResetToken, issueResetToken } from "./tokens.ts";
 
 /** The active person a usable token belongs to; 400 recovery.link_invalid for anything else. */
 export async function personOfResetToken(request: FastifyRequest, token: string): Promise<User> {

@@ -9,12 +9,12 @@ import { z } from "zod";
 import { revokeOidcGrants } from "../../model/access/oidc-grants.ts";
 import { forgetSamlConsents } from "../../model/access/saml-consents.ts";
 import { forgetTicketConsents } from "../../model/access/ticket-consents.ts";
+import { googleSubjectsOf } from "../../model/google/identities.ts";
 import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
 import { requireSession } from "../../model/sessions/current.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
-import { googleSubjectsOf } from "../../sign-in/google/identities.ts";
 import { connectedApplicationsOf } from "./applications.ts";
 
 /** The account page's sign-in methods and connected applications. */

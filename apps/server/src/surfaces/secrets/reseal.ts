@@ -1,3 +1,4 @@
+import { totpSealPurpose } from "../../model/mfa/totp.ts";
 import { newestKey, type SecretRing } from "../../platform/crypto/key-ring.ts";
 import { seal, unsealWithRing } from "../../platform/crypto/seal.ts";
 import type { Db } from "../../platform/db/schema.ts";
@@ -7,7 +8,6 @@ import {
   type PrivateJwk,
   SigningKeyDecryptionError,
 } from "../../protocols/oidc/keys.ts";
-import { totpSealPurpose } from "../../sign-in/mfa/totp.ts";
 
 /** What the database holds sealed with SESSION_SECRET's keys, by table. */
 export interface SealedCounts {

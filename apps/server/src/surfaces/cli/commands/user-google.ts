@@ -1,10 +1,10 @@
-import { findUserByUsername } from "../../../model/users/queries.ts";
 import {
   findUserByGoogleSubject,
   googleSubjectsOf,
   linkGoogleSubject,
   unlinkGoogle,
-} from "../../../sign-in/google/identities.ts";
+} from "../../../model/google/identities.ts";
+import { findUserByUsername } from "../../../model/users/queries.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";

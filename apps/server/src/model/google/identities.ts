@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { Db, User } from "../../platform/db/schema.ts";
 
 /** The campus person a Google subject is linked to, whatever their status. */
@@ -10,17 +9,6 @@ export function findUserByGoogleSubject(db: Db, subject: string): Promise<User |
     .where("external_identities.provider", "=", "google")
     .where("external_identities.subject", "=", subject)
     .executeTakeFirst();
-}
-
-/** Active people holding this e-mail address (at most two: enough to tell one from many). */
-export function findActiveUsersByEmail(db: Db, email: string): Promise<User[]> {
-  return db
-    .selectFrom("users")
-    .selectAll()
-    .where(sql<string>`lower(email)`, "=", email.toLowerCase())
-    .where("status", "=", "active")
-    .limit(2)
-    .execute();
 }
 
 /** Links a Google subject to a person; a subject already linked (to anyone) is left as it is. */

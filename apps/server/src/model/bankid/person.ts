@@ -1,6 +1,12 @@
 import type { Db, User } from "../../platform/db/schema.ts";
+import type { IdentityDocumentKind } from "../../platform/db/schema-bankid.ts";
 import { AppError } from "../../platform/errors.ts";
-import type { BankPerson } from "./person-data.ts";
+
+/** What a bank's answer says that can find a person (sign-in/bankid/person-data.ts reads it from the answer). */
+export interface BankPerson {
+  taxId?: string;
+  documents: readonly { kind: IdentityDocumentKind; series: string; number: string }[];
+}
 
 // The campus person a bank's answer signs in: the one holding its tax id; else, when the bank sent
 // none (a person who refused one) or nobody holds it, the one person holding one of its documents and

@@ -1,12 +1,32 @@
-// The import structure check (`npm run check`): no file imports a file that imports it back, in any
-// workspace. dependency-cruiser draws the graph the way TypeScript resolves it, so each part is cruised
-// with its own tsconfig (the web app's `@/` paths resolve only with apps/web/tsconfig.json).
+// The dependency check (`npm run check`), all of the structure rules in one place (issue 58):
+// - imports (dependency-cruiser, each part with its own tsconfig so the web app's `@/` paths resolve): no circle,
+//   no upward import between the server's layers, nothing imports app.ts/server.ts, the model's inner order, and
+//   protocols do not reach into sign-in methods;
+// - sources (scripts/dependencies/source-rules.ts): SQL only in model/* and platform/db, each table written only
+//   by its owner (scripts/dependencies/table-owners.ts, also the table in docs/architecture.md), Fastify only in
+//   the route layers and platform/http, and (off until the move is applied) the server's tests mirroring src/.
+// Biome keeps the web app's import direction and the rule that other workspaces reach the server by its exports.
+//   node scripts/check-dependencies.ts [--root <dir>] [--enforce <rule>] [--write-owner-table]
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { cruise, type ICruiseOptions, type IForbiddenRuleType } from "dependency-cruiser";
 import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
+import { allowlist } from "./dependencies/allowlist.ts";
+import { ownerTableDoc, withOwnerTable } from "./dependencies/owner-table.ts";
+import { sourceRules } from "./dependencies/rules.ts";
+import { readSources } from "./dependencies/sources.ts";
 
-const repoRoot = fileURLToPath(new URL("..", import.meta.url));
-process.chdir(repoRoot);
+const { values: options } = parseArgs({
+  options: {
+    root: { type: "string" },
+    enforce: { type: "string", multiple: true, default: [] },
+    "write-owner-table": { type: "boolean", default: false },
+  },
+});
+const root = resolve(options.root ?? fileURLToPath(new URL("..", import.meta.url)));
+process.chdir(root);
 
 /** Each part of the repository with the tsconfig that resolves its imports. */
 const parts = [
@@ -29,7 +49,7 @@ const upwardImports: IForbiddenRuleType[] = serverLayers.slice(0, -1).map((layer
   to: { path: `^apps/server/src/(${serverLayers.slice(index + 1).join("|")})/` },
 }));
 
-const rules: IForbiddenRuleType[] = [
+const importRules: IForbiddenRuleType[] = [
   {
     name: "no-circular",
     comment: "A file never imports a file that imports it back (issue 42): move the shared piece below both.",
@@ -45,24 +65,92 @@ const rules: IForbiddenRuleType[] = [
     from: { path: `^apps/server/src/(${serverLayers.join("|")})/` },
     to: { path: "^apps/server/src/(app|server)[.]ts$" },
   },
+  {
+    name: "model-leaves-below-sessions",
+    comment: "People, applications and access rules sit below sessions and the developers' page in the model.",
+    severity: "error",
+    from: { path: "^apps/server/src/model/(users|apps|access|people)/" },
+    to: { path: "^apps/server/src/model/(sessions|developers)/" },
+  },
+  {
+    name: "model-access-and-people-are-leaves",
+    comment: "Access rules and people's records are the model's leaves: they import only the platform.",
+    severity: "error",
+    from: { path: "^apps/server/src/model/(access|people)/" },
+    to: { path: "^apps/server/src/model/(users|apps|sessions|privacy|developers)/" },
+  },
+  {
+    name: "protocols-do-not-reach-sign-in-methods",
+    comment:
+      "A protocol (ticket, OpenID Connect, SAML, SCIM) does not reach into a sign-in method; both meet in the " +
+      "model (the second factor's step-up in sign-in/mfa is the exception).",
+    severity: "error",
+    from: { path: "^apps/server/src/protocols/" },
+    to: { path: "^apps/server/src/sign-in/(auth|google|diia|bankid|recovery)/" },
+  },
 ];
 
-let violations = 0;
-for (const part of parts) {
-  const options: ICruiseOptions = {
-    ruleSet: { forbidden: rules },
-    validate: true,
-    tsPreCompilationDeps: true,
-    tsConfig: { fileName: part.tsConfig },
-    doNotFollow: { path: "node_modules" },
-    exclude: { path: "node_modules|/dist/|/\\.tmp/|/test-results/" },
-    outputType: "err",
-  };
-  const result = await cruise(part.paths, options, undefined, { tsConfig: extractTSConfig(part.tsConfig) });
-  if (typeof result.output !== "string") throw new Error("dependency-cruiser: expected text output");
-  const count = result.exitCode;
-  violations += count;
-  console.log(`imports of the ${part.name}: ${count === 0 ? "no cycle, no upward import" : `${count} violation(s)`}`);
-  if (count > 0) console.log(result.output);
+async function importViolations(): Promise<number> {
+  let violations = 0;
+  for (const part of parts) {
+    const paths = part.paths.filter((path) => existsSync(path));
+    if (paths.length === 0 || !existsSync(part.tsConfig)) continue;
+    const cruiseOptions: ICruiseOptions = {
+      ruleSet: { forbidden: importRules },
+      validate: true,
+      tsPreCompilationDeps: true,
+      tsConfig: { fileName: part.tsConfig },
+      doNotFollow: { path: "node_modules" },
+      exclude: { path: "node_modules|/dist/|/\\.tmp/|/test-results/" },
+      outputType: "err",
+    };
+    const result = await cruise(paths, cruiseOptions, undefined, { tsConfig: extractTSConfig(part.tsConfig) });
+    if (typeof result.output !== "string") throw new Error("dependency-cruiser: expected text output");
+    const count = result.exitCode;
+    violations += count;
+    console.log(
+      `imports of the ${part.name}: ${count === 0 ? "no circle, no upward import" : `${count} violation(s)`}`,
+    );
+    if (count > 0) console.log(result.output);
+  }
+  return violations;
 }
+
+function sourceViolations(): number {
+  const sources = readSources(root);
+  const present = new Set(sources.map((file) => file.path));
+  let violations = 0;
+  for (const rule of sourceRules) {
+    const enforced = rule.enforced || options.enforce.includes(rule.name);
+    const found = rule.check(sources);
+    const allowed = allowlist.filter((entry) => entry.rule === rule.name);
+    const matches = (entry: (typeof allowed)[number], violation: (typeof found)[number]) =>
+      entry.file === violation.file && (entry.table === undefined || entry.table === violation.table);
+    const left = found.filter((violation) => !allowed.some((entry) => matches(entry, violation)));
+    const stale = allowed.filter((entry) => present.has(entry.file) && !found.some((v) => matches(entry, v)));
+    if (!enforced) {
+      console.log(`${rule.name}: off (${left.length} file(s) would break it) — ${rule.summary}`);
+      continue;
+    }
+    const count = left.length + stale.length;
+    violations += count;
+    const excused = allowed.length - stale.length;
+    console.log(
+      `${rule.name}: ${count === 0 ? "kept" : `${count} violation(s)`}${excused ? ` (${excused} allowlisted)` : ""}`,
+    );
+    for (const violation of left) console.log(`  ✗ ${violation.file}: ${violation.message}`);
+    for (const entry of stale) {
+      console.log(
+        `  ✗ ${entry.file}: allowlisted for ${rule.name}${entry.table ? ` (${entry.table})` : ""} but keeps it now — remove the entry`,
+      );
+    }
+  }
+  return violations;
+}
+
+if (options["write-owner-table"]) {
+  writeFileSync(ownerTableDoc, withOwnerTable(readFileSync(ownerTableDoc, "utf8")));
+  console.log(`rewrote the table of owners in ${ownerTableDoc}`);
+}
+const violations = (await importViolations()) + sourceViolations();
 process.exit(violations === 0 ? 0 : 1);

@@ -14,6 +14,9 @@ const specifierForms = [
   /(\bimport\s+)(["'])(\.{1,2}\/[^"']+)\2/g,
   /(\bvi\.(?:mock|importActual|doMock)\s*\(\s*)(["'])(\.{1,2}\/[^"']+)\2/g,
   /(\bnew URL\s*\(\s*)(["'])(\.{1,2}\/[^"']*)\2(?=\s*,\s*import\.meta\.url)/g,
+  // A template's fixed start: new URL(`./vectors/${name}`, import.meta.url).
+  /(\bnew URL\s*\(\s*)(`)(\.{1,2}\/[^`$]*)(?=[^`]*`\s*,\s*import\.meta\.url)/g,
+  /(\b(?:join|resolve)\s*\(\s*import\.meta\.dirname\s*,\s*)(["'])(\.{1,2}(?:\/[^"']*)?)\2/g,
 ];
 
 /** A specifier from `fromFile` (repository-relative, posix) to `target`, in the `./` or `../` form imports use. */
@@ -36,7 +39,9 @@ export function rewriteSpecifiers(text: string, oldPath: string, newPath: string
       const target = posix.normalize(posix.join(posix.dirname(oldPath), specifier));
       const movedTarget = moves.get(target) ?? movedFolderOf(target, moves) ?? target;
       if (movedTarget === target && newPath === oldPath) return whole;
-      return `${lead}${quote}${specifierBetween(newPath, movedTarget, trailingSlash)}${quote}`;
+      // A template's match ends before its first `${…}`: its closing quote is still in the text.
+      const closing = quote === "`" ? "" : quote;
+      return `${lead}${quote}${specifierBetween(newPath, movedTarget, trailingSlash)}${closing}`;
     });
   }
   return changed;

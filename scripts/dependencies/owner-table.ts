@@ -1,0 +1,41 @@
+// The table of tables and their owners in docs/architecture.md, generated from table-owners.ts: the check fails
+// when the two differ, and `node scripts/check-dependencies.ts --write-owner-table` rewrites the doc's copy.
+import type { SourceFile, Violation } from "./source-rules.ts";
+import { ownerNotes, tableOwners } from "./table-owners.ts";
+
+export const ownerTableDoc = "docs/architecture.md";
+const begin = "<!-- table-owners:begin (generated from scripts/dependencies/table-owners.ts) -->";
+const end = "<!-- table-owners:end -->";
+
+/** The Markdown table: one row per owner, its tables and what they hold. */
+export function ownerTable(): string {
+  const byOwner = new Map<string, string[]>();
+  for (const [table, owner] of Object.entries(tableOwners)) byOwner.set(owner, [...(byOwner.get(owner) ?? []), table]);
+  const rows = [...byOwner].map(
+    ([owner, tables]) =>
+      `| \`${owner}\` | ${tables.map((table) => `\`${table}\``).join(", ")} | ${ownerNotes[owner] ?? ""} |`,
+  );
+  return [begin, "| Owner | Tables | What they hold |", "|---|---|---|", ...rows, end].join("\n");
+}
+
+/** The doc with its table replaced by the generated one (the markers must be there). */
+export function withOwnerTable(doc: string): string {
+  const from = doc.indexOf(begin);
+  const to = doc.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${ownerTableDoc} has no ${begin} … ${end} block`);
+  return doc.slice(0, from) + ownerTable() + doc.slice(to + end.length);
+}
+
+export function ownerTableMatches(files: readonly SourceFile[]): Violation[] {
+  const doc = files.find((file) => file.path === ownerTableDoc);
+  if (doc === undefined) return [];
+  if (doc.text.includes(ownerTable())) return [];
+  return [
+    {
+      rule: "owner-table-in-docs",
+      file: ownerTableDoc,
+      message:
+        "the table of tables and owners differs from scripts/dependencies/table-owners.ts: run node scripts/check-dependencies.ts --write-owner-table",
+    },
+  ];
+}

@@ -1,0 +1,57 @@
+// The source rules of the dependency check, each with its switch (issue 58: each was turned on in its own commit).
+import { ownerTableMatches } from "./owner-table.ts";
+import {
+  fastifyBelowRoutes,
+  type SourceFile,
+  sqlOutsideModel,
+  tableOwnership,
+  type Violation,
+} from "./source-rules.ts";
+import { planTestPlacement } from "./test-placement.ts";
+
+export interface SourceRule {
+  name: string;
+  /** Off: reported, not failed (turn one on for a run with --enforce <name>). */
+  enforced: boolean;
+  summary: string;
+  check(files: readonly SourceFile[]): Violation[];
+}
+
+export const sourceRules: readonly SourceRule[] = [
+  {
+    name: "sql-only-in-model",
+    enforced: false,
+    summary: "SQL (kysely values, sql, statement builders) only in model/* and platform/db",
+    check: sqlOutsideModel,
+  },
+  {
+    name: "table-owner",
+    enforced: false,
+    summary: "a table is written only by its owner (scripts/dependencies/table-owners.ts)",
+    check: tableOwnership,
+  },
+  {
+    name: "fastify-only-in-routes",
+    enforced: false,
+    summary: "Fastify only in surfaces, protocols, sign-in methods and platform/http",
+    check: fastifyBelowRoutes,
+  },
+  {
+    name: "owner-table-in-docs",
+    enforced: false,
+    summary: "docs/architecture.md's table of owners is table-owners.ts's",
+    check: ownerTableMatches,
+  },
+  {
+    // Off until the lead applies scripts/place-server-tests.ts (other branches still add flat tests).
+    name: "server-tests-mirror-src",
+    enforced: false,
+    summary: "server tests sit in apps/server/test/<layer>/<area>/ (or attacks/, fuzz/, app/)",
+    check: (files) =>
+      planTestPlacement(files.map((file) => file.path)).moves.map((move) => ({
+        rule: "server-tests-mirror-src",
+        file: move.from,
+        message: `belongs in ${move.to}: node scripts/place-server-tests.ts --apply`,
+      })),
+  },
+];

@@ -9,4 +9,429 @@ export interface AllowlistEntry {
   reason: string;
 }
 
-export const allowlist: readonly AllowlistEntry[] = [];
+export const allowlist: readonly AllowlistEntry[] = [
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/forward-auth/store.ts",
+    reason:
+      "SQL still in the protocol: to move into model/forward-auth (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/oidc/adapter.ts",
+    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/oidc/application-update.ts",
+    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/oidc/claims.ts",
+    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/oidc/key-rollover.ts",
+    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/oidc/keys.ts",
+    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/oidc/logout.ts",
+    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/oidc/request-memory.ts",
+    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/oidc/session-grant.ts",
+    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/oidc/settings.ts",
+    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/oidc/signing-keys.ts",
+    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/saml/answer.ts",
+    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/saml/authn-request.ts",
+    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/saml/consent.ts",
+    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/saml/federation.ts",
+    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/saml/keys.ts",
+    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/saml/logout-receive.ts",
+    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/saml/logout-round.ts",
+    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/saml/pending.ts",
+    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/saml/sp-registry.ts",
+    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/scim/group-members.ts",
+    reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/scim/group-model.ts",
+    reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/scim/tokens.ts",
+    reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/scim/user-filter-sql.ts",
+    reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/scim/user-list.ts",
+    reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/scim/user-model.ts",
+    reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/scim/user-write.ts",
+    reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/tickets/consent-requests.ts",
+    reason: "SQL still in the protocol: to move into model/tickets (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/protocols/tickets/store.ts",
+    reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/sign-in/auth/grants.ts",
+    reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/sign-in/auth/password-change.ts",
+    reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/sign-in/mfa/decision.ts",
+    reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/account/applications.ts",
+    reason:
+      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/account/personal-data.ts",
+    reason:
+      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/account/sessions.ts",
+    reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/admin/application-routes.ts",
+    reason:
+      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/admin/people-search-terms.ts",
+    reason:
+      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/admin/people-search.ts",
+    reason:
+      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/admin/people.ts",
+    reason:
+      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/admin/review-routes.ts",
+    reason:
+      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/admin/roles.ts",
+    reason:
+      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/admin/service-routes.ts",
+    reason:
+      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/cli/commands/user-mfa.ts",
+    reason:
+      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/doctor/certificates.ts",
+    reason:
+      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/doctor/checks.ts",
+    reason:
+      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/maintenance/cleanup.ts",
+    reason:
+      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/secrets/reseal.ts",
+    reason:
+      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "sql-only-in-model",
+    file: "apps/server/src/surfaces/seed/demo.ts",
+    reason:
+      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
+  },
+  {
+    rule: "table-owner",
+    file: "apps/server/src/model/access/bulk-grant.ts",
+    reason: "the audit row is written in the same statement as the change it records (statement counts)",
+    table: "audit_events",
+  },
+  {
+    rule: "table-owner",
+    file: "apps/server/src/model/access/oidc-grants.ts",
+    reason: "revoking access ends the application's OpenID Connect grants in the same transaction",
+  },
+  {
+    rule: "table-owner",
+    file: "apps/server/src/model/apps/forward-auth.ts",
+    reason: "turning forward-auth off for an application ends its sessions in the same transaction",
+    table: "forward_auth_sessions",
+  },
+  {
+    rule: "table-owner",
+    file: "apps/server/src/model/developers/erasure.ts",
+    reason:
+      "the developers' page writes applications and rules in its own transactions: to go through model/apps and model/access",
+    table: "applications",
+  },
+  {
+    rule: "table-owner",
+    file: "apps/server/src/model/developers/review.ts",
+    reason:
+      "the developers' page writes applications and rules in its own transactions: to go through model/apps and model/access",
+  },
+  {
+    rule: "table-owner",
+    file: "apps/server/src/model/developers/store.ts",
+    reason:
+      "the developers' page writes applications and rules in its own transactions: to go through model/apps and model/access",
+    table: "applications",
+  },
+  {
+    rule: "table-owner",
+    file: "apps/server/src/model/people/records.ts",
+    reason: "a person's university record updates their account in the same statement",
+    table: "users",
+  },
+  {
+    rule: "table-owner",
+    file: "apps/server/src/model/privacy/erase.ts",
+    reason: "erasure deletes a person's rows from every table in one transaction (design.md: privacy)",
+  },
+  {
+    rule: "table-owner",
+    file: "apps/server/src/model/sessions/prune.ts",
+    reason: "moved by issue 58 core helper (sessions' statements)",
+  },
+  {
+    rule: "table-owner",
+    file: "apps/server/src/model/sessions/sign-in-statement.ts",
+    reason: "moved by issue 58 core helper (sessions' statements)",
+  },
+  {
+    rule: "table-owner",
+    file: "apps/server/src/model/users/queries.ts",
+    reason: "moved by issue 58 core helper (sessions' statements)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/developers/change-routes.ts",
+    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/developers/invitation-mail.ts",
+    reason: "request-taking helpers of the developers' routes: to move with them to surfaces (core helper's move)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/developers/invitation-throttle.ts",
+    reason: "request-taking helpers of the developers' routes: to move with them to surfaces (core helper's move)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/developers/membership-routes.ts",
+    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/developers/notices.ts",
+    reason: "request-taking helpers of the developers' routes: to move with them to surfaces (core helper's move)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/developers/people-routes.ts",
+    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/developers/routes.ts",
+    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/sessions/complete-sign-in.ts",
+    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/sessions/continue-to.ts",
+    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/sessions/cookie.ts",
+    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/sessions/current.ts",
+    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/sessions/device-cookie.ts",
+    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/sessions/front-channel-sign-out.ts",
+    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/sessions/password-sessions.ts",
+    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/sessions/recent-sign-in.ts",
+    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/sessions/sign-in-statement.ts",
+    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/model/sessions/strength.ts",
+    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/platform/audit/record.ts",
+    reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/platform/mail/mailer.ts",
+    reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/platform/mail/notify.ts",
+    reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
+  },
+  {
+    rule: "fastify-only-in-routes",
+    file: "apps/server/src/platform/throttle/address.ts",
+    reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
+  },
+];

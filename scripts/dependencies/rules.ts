@@ -20,7 +20,7 @@ export interface SourceRule {
 export const sourceRules: readonly SourceRule[] = [
   {
     name: "sql-only-in-model",
-    enforced: false,
+    enforced: true,
     summary: "SQL (kysely values, sql, statement builders) only in model/* and platform/db",
     check: sqlOutsideModel,
   },

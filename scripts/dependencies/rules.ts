@@ -26,7 +26,7 @@ export const sourceRules: readonly SourceRule[] = [
   },
   {
     name: "table-owner",
-    enforced: false,
+    enforced: true,
     summary: "a table is written only by its owner (scripts/dependencies/table-owners.ts)",
     check: tableOwnership,
   },

@@ -32,7 +32,7 @@ export const sourceRules: readonly SourceRule[] = [
   },
   {
     name: "fastify-only-in-routes",
-    enforced: false,
+    enforced: true,
     summary: "Fastify only in surfaces, protocols, sign-in methods and platform/http",
     check: fastifyBelowRoutes,
   },

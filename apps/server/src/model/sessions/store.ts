@@ -2,7 +2,7 @@ import type { AuthMethod } from "@kpi-id/contracts";
 import type { Insertable } from "kysely";
 import { hashToken, newToken } from "../../platform/crypto/tokens.ts";
 import type { Db, SessionsTable, User } from "../../platform/db/schema.ts";
-import { strengthColumns, strengthOfMethod } from "./strength.ts";
+import { signInAmr, strengthColumns } from "./strength.ts";
 
 export interface SessionTimeouts {
   idleTimeoutSeconds: number;
@@ -52,7 +52,7 @@ export const secondsLater = (now: Date, seconds: number) => new Date(now.getTime
 /** A new session's row and its token, which only the cookie holds. */
 export function newSessionRow(session: NewSession, timeouts: SessionTimeouts, now: Date) {
   const token = newToken();
-  const amr = session.amr ?? strengthOfMethod[session.authMethod];
+  const amr = signInAmr(session.authMethod, session.amr);
   const absoluteExpiresAt = secondsLater(now, timeouts.absoluteTimeoutSeconds);
   const idleExpiresAt = secondsLater(now, Math.min(timeouts.idleTimeoutSeconds, timeouts.absoluteTimeoutSeconds));
   const row: Insertable<SessionsTable> = {

@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { SignedOut } from "./end-sessions.ts";
 
 /**
  * Protocols whose applications hear about a sign-out only through the browser (SAML
@@ -24,4 +25,9 @@ declare module "fastify" {
     frontChannelSignOut: FrontChannelSignOut;
     protocolSignOut: ProtocolSignOut;
   }
+}
+
+/** endSessions' way to the protocols in a running server (its SessionEnding.signOutOfProtocols). */
+export function protocolsOf(app: FastifyInstance): (signedOut: SignedOut) => Promise<void> {
+  return (signedOut) => app.protocolSignOut.sessionsStartedAt(signedOut.userId, signedOut.loginTimes);
 }

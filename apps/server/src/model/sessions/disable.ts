@@ -3,7 +3,8 @@ import { revokeOidcGrants } from "../access/oidc-grants.ts";
 import { forgetSamlConsents } from "../access/saml-consents.ts";
 import { forgetTicketConsents } from "../access/ticket-consents.ts";
 import { updateUser } from "../users/queries.ts";
-import { endSessionsWithin, type SessionEnding, type SignedOut, type Why } from "./end-sessions.ts";
+import { endSessionsWithin, type SessionEnding, type Why } from "./end-sessions.ts";
+import type { SignedOut } from "./sign-out-events.ts";
 
 /**
  * A disabled person loses every session and every application's OpenID Connect tokens at once (endSessions),
@@ -11,7 +12,7 @@ import { endSessionsWithin, type SessionEnding, type SignedOut, type Why } from 
  */
 export async function disableUser(ending: SessionEnding, id: string, actor: Omit<Why, "reason"> = {}): Promise<number> {
   const signedOut = await ending.db.transaction().execute((tx) => disableUserWithin(tx, id, ending.now, actor));
-  await ending.signOutOfProtocols?.(signedOut);
+  await ending.events?.publish(signedOut);
   return signedOut.loginTimes.length;
 }
 

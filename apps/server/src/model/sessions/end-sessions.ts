@@ -1,6 +1,7 @@
 import { recordAuditEvent } from "../../platform/audit/record.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { revokeOidcGrants } from "../access/oidc-grants.ts";
+import type { SignedOut, SignOutEvents, SignOutReason } from "./sign-out-events.ts";
 
 /** Whose sessions end: every one of the person's, all but the asking browser's (`except`), or one (`only`). */
 export interface Whose {
@@ -8,23 +9,6 @@ export interface Whose {
   except?: string;
   only?: string;
 }
-
-/**
- * Why they end; the audit row's reason. The person signing their own browsers out ("one", "others") and an
- * operator ending them ("operator") end the sessions and what was started in them. The others follow a
- * credential that may be in someone else's hands, or an account that is closing: every OpenID Connect grant
- * of the person ends with them (`offline_access` ones too) and so do the login grants not yet exchanged.
- */
-export type SignOutReason =
-  | "one"
-  | "others"
-  | "operator"
-  | "operator.reset_mfa"
-  | "password_change"
-  | "password_reset"
-  | "scim_password"
-  | "disabled"
-  | "erased";
 
 const endsEveryGrant: Record<SignOutReason, boolean> = {
   one: false,
@@ -47,19 +31,11 @@ export interface Why {
   userAgent?: string;
 }
 
-/** What the protocols hear when a person's sessions end (sign-out-events.ts). */
-export interface SignedOut {
-  userId: string;
-  /** When each ended session started (seconds): the OpenID Connect provider's sessions follow those sign-ins. */
-  loginTimes: number[];
-  reason: SignOutReason;
-}
-
 export interface SessionEnding {
   db: Db;
   now: Date;
-  /** Tells the protocols (back-channel and provider sessions); the CLI has none to tell. */
-  signOutOfProtocols?: (signedOut: SignedOut) => Promise<void>;
+  /** Where the protocols hear of it (sign-out-events.ts); the CLI has no protocol to tell. */
+  events?: Pick<SignOutEvents, "publish">;
 }
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -97,11 +73,11 @@ export async function endSessionsWithin(db: Db, who: Whose, why: Why, now: Date)
 /**
  * Ends a person's sessions, with one set of side effects for every caller (the account page, the console,
  * a password change or reset, a second factor reset, disabling, erasure): endSessionsWithin's statements,
- * then the protocols are told, so the OpenID Connect sessions started in them end and their applications get
+ * then the event is published (sign-out-events.ts), so the OpenID Connect sessions started in them end and their applications get
  * a back-channel logout. Answers how many sessions ended.
  */
 export async function endSessions(ending: SessionEnding, who: Whose, why: Why): Promise<number> {
   const signedOut = await endSessionsWithin(ending.db, who, why, ending.now);
-  await ending.signOutOfProtocols?.(signedOut);
+  await ending.events?.publish(signedOut);
   return signedOut.loginTimes.length;
 }

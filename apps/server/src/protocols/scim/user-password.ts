@@ -1,7 +1,6 @@
 import { errorMessage, type PasswordContext } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { endSessions } from "../../model/sessions/end-sessions.ts";
-import { protocolsOf } from "../../model/sessions/front-channel-sign-out.ts";
 import { checkNewPassword } from "../../model/users/password-policy.ts";
 import { holdsConsoleRole, updateUser } from "../../model/users/queries.ts";
 import { audit, requestOrigin } from "../../platform/audit/record.ts";
@@ -132,7 +131,7 @@ export async function afterPushedPassword(request: FastifyRequest, person: User,
   const endedSessions = isNew
     ? 0
     : await endSessions(
-        { db, now: clock(), signOutOfProtocols: protocolsOf(request.server) },
+        { db, now: clock(), events: request.server.signOutEvents },
         { userId: person.id },
         { reason: "scim_password", ...requestOrigin(request) },
       );

@@ -5,7 +5,6 @@ import { z } from "zod";
 import { type PositionInput, replaceRecords, type StudentRecordInput } from "../../model/people/records.ts";
 import { isRetiredUsername } from "../../model/privacy/erase.ts";
 import { disableUserWithin } from "../../model/sessions/disable.ts";
-import { protocolsOf } from "../../model/sessions/front-channel-sign-out.ts";
 import { findUserById, findUserByUsername, insertUser, updateUser } from "../../model/users/queries.ts";
 import { personSchema } from "../../model/users/service.ts";
 import { audit, requestOrigin } from "../../platform/audit/record.ts";
@@ -230,7 +229,7 @@ export async function writeScimUser(
     return { userId: user.id, deactivated, kind, hadPassword: !!existing?.password_hash, signedOut };
   });
   // The applications hear of the ended sessions once the change is committed.
-  if (outcome.signedOut) await protocolsOf(request.server)(outcome.signedOut);
+  if (outcome.signedOut) await request.server.signOutEvents.publish(outcome.signedOut);
   await audit(request, {
     type: "scim_change",
     result: "success",
@@ -254,7 +253,7 @@ export async function deleteScimUser(request: FastifyRequest, id: string): Promi
     await updateUser(db, user.id, { scim_deleted_at: now });
     return ended;
   });
-  await protocolsOf(request.server)(signedOut);
+  await request.server.signOutEvents.publish(signedOut);
   await audit(request, {
     type: "scim_change",
     result: "success",

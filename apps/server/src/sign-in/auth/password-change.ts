@@ -1,7 +1,6 @@
 import type { ChangePasswordRequest } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { endSessions } from "../../model/sessions/end-sessions.ts";
-import { protocolsOf } from "../../model/sessions/front-channel-sign-out.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { checkNewPassword } from "../../model/users/password-policy.ts";
@@ -79,7 +78,7 @@ export async function changePassword(
   );
   const { db, clock } = request.server;
   const endedSessions = await endSessions(
-    { db, now: clock(), signOutOfProtocols: protocolsOf(request.server) },
+    { db, now: clock(), events: request.server.signOutEvents },
     { userId: person.id, except: session.id },
     { reason: "password_change", ...requestOrigin(request) },
   );

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from "fastify";
 import { endSessions } from "../../model/sessions/end-sessions.ts";
-import { protocolsOf } from "../../model/sessions/front-channel-sign-out.ts";
 import { findUserById } from "../../model/users/queries.ts";
 import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
@@ -33,7 +32,7 @@ export async function resetPassword(request: FastifyRequest, token: string, newP
   if (!used) throw new AppError("recovery.link_invalid");
   await savePasswordHash(request, person, passwordHash);
   const endedSessions = await endSessions(
-    { db, now: clock(), signOutOfProtocols: protocolsOf(request.server) },
+    { db, now: clock(), events: request.server.signOutEvents },
     { userId: person.id },
     { reason: "password_reset", ...requestOrigin(request) },
   );

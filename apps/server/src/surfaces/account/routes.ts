@@ -9,7 +9,6 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireSession } from "../../model/sessions/current.ts";
 import { endSessions } from "../../model/sessions/end-sessions.ts";
-import { protocolsOf } from "../../model/sessions/front-channel-sign-out.ts";
 import { liveSessionsOf } from "../../model/sessions/live.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
 import { requestOrigin } from "../../platform/audit/record.ts";
@@ -74,7 +73,7 @@ export const accountSessionRoutes: FastifyPluginAsyncZod = async (app) => {
       // The same check as ending all the others: one stolen session must not sign the owner's others out one by one.
       requireRecentSignIn(request, session);
       const ended = await endSessions(
-        { db: app.db, now: app.clock(), signOutOfProtocols: protocolsOf(app) },
+        { db: app.db, now: app.clock(), events: app.signOutEvents },
         { userId: session.userId, only: request.body.sessionId },
         { reason: "one", ...requestOrigin(request) },
       );
@@ -100,7 +99,7 @@ export const accountSessionRoutes: FastifyPluginAsyncZod = async (app) => {
       const session = await requireSession(request, reply);
       requireRecentSignIn(request, session);
       const ended = await endSessions(
-        { db: app.db, now: app.clock(), signOutOfProtocols: protocolsOf(app) },
+        { db: app.db, now: app.clock(), events: app.signOutEvents },
         { userId: session.userId, except: session.id },
         { reason: "others", ...requestOrigin(request) },
       );

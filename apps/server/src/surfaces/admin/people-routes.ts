@@ -16,7 +16,6 @@ import { grantAccess, revokeAccess } from "../../model/access/applications.ts";
 import { findApplicationById } from "../../model/apps/queries.ts";
 import { disableUser } from "../../model/sessions/disable.ts";
 import { endSessions } from "../../model/sessions/end-sessions.ts";
-import { protocolsOf } from "../../model/sessions/front-channel-sign-out.ts";
 import { updateUser } from "../../model/users/queries.ts";
 import { AppError } from "../../platform/errors.ts";
 import { unlockAccount } from "../../platform/throttle/throttle.ts";
@@ -145,7 +144,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
       let ended = 0;
       if (status === "disabled") {
         ended = await disableUser(
-          { db: app.db, now: app.clock(), signOutOfProtocols: protocolsOf(app) },
+          { db: app.db, now: app.clock(), events: app.signOutEvents },
           person.id,
           operatorAndOrigin(request),
         );
@@ -203,7 +202,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const person = await requirePersonToActOn(request, request.params.id);
       const ended = await endSessions(
-        { db: app.db, now: app.clock(), signOutOfProtocols: protocolsOf(app) },
+        { db: app.db, now: app.clock(), events: app.signOutEvents },
         { userId: person.id },
         { reason: "operator", ...operatorAndOrigin(request) },
       );

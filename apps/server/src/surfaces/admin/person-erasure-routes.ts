@@ -8,7 +8,6 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { assertErasable } from "../../model/privacy/erase.ts";
 import { erasePersonOnRequest } from "../../model/privacy/erase-request.ts";
 import { endSessions } from "../../model/sessions/end-sessions.ts";
-import { protocolsOf } from "../../model/sessions/front-channel-sign-out.ts";
 import { AppError } from "../../platform/errors.ts";
 import { guardConsoleRoutes, operatorAndOrigin, requirePersonToActOn } from "./plugin.ts";
 
@@ -51,7 +50,7 @@ export const adminPersonErasureRoutes: FastifyPluginAsyncZod = async (app) => {
       await assertErasable(app.db, person, actorId);
       // Applications hear of the ended sessions (back-channel logout) before the person's row loses its name.
       const sessionsEnded = await endSessions(
-        { db: app.db, now: app.clock(), signOutOfProtocols: protocolsOf(app) },
+        { db: app.db, now: app.clock(), events: app.signOutEvents },
         { userId: person.id },
         { reason: "erased", actorId, ip, userAgent },
       );

@@ -2,7 +2,6 @@ import { adminActionResultSchema, defaultLanguage, errorBodySchema, personIdPara
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { endSessions } from "../../model/sessions/end-sessions.ts";
-import { protocolsOf } from "../../model/sessions/front-channel-sign-out.ts";
 import { AppError } from "../../platform/errors.ts";
 import { sendInBackground } from "../../platform/mail/mailer.ts";
 import { renderMessage } from "../../platform/mail/messages.ts";
@@ -43,7 +42,7 @@ export const adminPersonRecoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         (event) => auditByOperator(request, event),
         (userId) =>
           endSessions(
-            { db: app.db, now: app.clock(), signOutOfProtocols: protocolsOf(app) },
+            { db: app.db, now: app.clock(), events: app.signOutEvents },
             { userId },
             { reason: "operator.reset_mfa", ...operatorAndOrigin(request) },
           ),

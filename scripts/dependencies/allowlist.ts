@@ -325,11 +325,6 @@ export const allowlist: readonly AllowlistEntry[] = [
     reason: "moved by issue 58 core helper (sessions' statements)",
   },
   {
-    rule: "table-owner",
-    file: "apps/server/src/model/users/queries.ts",
-    reason: "moved by issue 58 core helper (sessions' statements)",
-  },
-  {
     rule: "fastify-only-in-routes",
     file: "apps/server/src/model/developers/change-routes.ts",
     reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
@@ -407,11 +402,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "fastify-only-in-routes",
     file: "apps/server/src/model/sessions/sign-in-statement.ts",
-    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/sessions/strength.ts",
     reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
   },
   {

@@ -11,7 +11,7 @@ import { developerRoutes } from "./model/developers/routes.ts";
 import { countPendingDiiaRequests } from "./model/diia/requests.ts";
 import { SessionCache } from "./model/sessions/cache.ts";
 import { registerSessions } from "./model/sessions/current.ts";
-import type { ProtocolSignOut } from "./model/sessions/front-channel-sign-out.ts";
+import { SignOutEvents } from "./model/sessions/sign-out-events.ts";
 import { stopImportJobsForShutdown } from "./model/users/import-jobs.ts";
 import { type CacheFeed, connectCacheFeed } from "./platform/cache/feed.ts";
 import type { Config } from "./platform/config/index.ts";
@@ -29,7 +29,7 @@ import { createMailer, type Mailer } from "./platform/mail/mailer.ts";
 import { forwardAuthRoutes } from "./protocols/forward-auth/routes.ts";
 import { AccountCache } from "./protocols/oidc/account-cache.ts";
 import { registerOidc } from "./protocols/oidc/index.ts";
-import { endOidcSession, endOidcSessionsSignedInAt } from "./protocols/oidc/logout.ts";
+import { endOidcSessionsSignedInAt } from "./protocols/oidc/logout.ts";
 import { AccessTokenCache } from "./protocols/oidc/token-cache.ts";
 import { registerSaml } from "./protocols/saml/index.ts";
 import { scimRoutes } from "./protocols/scim/routes.ts";
@@ -48,6 +48,7 @@ import { accountApplicationRoutes } from "./surfaces/account/application-routes.
 import { accountPasswordRoutes } from "./surfaces/account/password-routes.ts";
 import { accountPersonalDataRoutes } from "./surfaces/account/personal-data-routes.ts";
 import { accountSessionRoutes } from "./surfaces/account/routes.ts";
+import { signOutRoutes } from "./surfaces/account/sign-out-routes.ts";
 import { adminAccessRuleRoutes } from "./surfaces/admin/access-rule-routes.ts";
 import { adminApplicationDetailRoutes } from "./surfaces/admin/application-detail-routes.ts";
 import { adminApplicationRoutes } from "./surfaces/admin/application-routes.ts";
@@ -86,6 +87,8 @@ declare module "fastify" {
     passwordHasher: PasswordHasher;
     mailer: Mailer;
     sessionCache: SessionCache;
+    /** A person's sessions ended (model/sessions/sign-out-events.ts). */
+    signOutEvents: SignOutEvents;
     /** Applications read by id (apps/cache.ts). */
     applicationCache: ApplicationCache;
     /** People as the OpenID Connect provider asks for them with a token (oidc/account-cache.ts). */
@@ -164,12 +167,8 @@ export async function buildApp({
   app.decorate("accessTokenCache", new AccessTokenCache(config.sessionCacheEntries));
   // Far more than a campus registers; 0 when the caches are off.
   app.decorate("applicationCache", new ApplicationCache(Math.min(config.sessionCacheEntries, 1000)));
-  // A KPI ID sign-out ends the OpenID Connect provider's sessions too; the sign-in methods and the model ask
-  // through this instead of importing the protocol above them.
-  app.decorate("protocolSignOut", {
-    inBrowser: endOidcSession,
-    sessionsStartedAt: (accountId, loginTimes) => endOidcSessionsSignedInAt(app, accountId, loginTimes),
-  } satisfies ProtocolSignOut);
+  // Ending a person's sessions (endSessions) is published here; the protocols subscribe once registered (below).
+  app.decorate("signOutEvents", new SignOutEvents());
   let cacheFeed: CacheFeed | undefined;
   // Opened once the app is ready, so an app that fails to build leaves no listening connection behind.
   app.addHook("onReady", async () => {
@@ -203,6 +202,7 @@ export async function buildApp({
   await app.register(settingsRoutes);
   await registerSigninScript(app);
   await app.register(authRoutes);
+  await app.register(signOutRoutes);
   await app.register(googleRoutes);
   await app.register(userRoutes);
   await app.register(accountSessionRoutes);
@@ -235,6 +235,9 @@ export async function buildApp({
   await registerDiia(app);
   await registerBankId(app);
   await registerOidc(app);
+  // The OpenID Connect sessions that followed the ended sign-ins end too; their applications get back-channel logout.
+  // SAML's session records go with the sessions (a foreign key), and its Single Logout is through the browser only.
+  app.signOutEvents.subscribe((signedOut) => endOidcSessionsSignedInAt(app, signedOut.userId, signedOut.loginTimes));
   await registerSaml(app);
   if (config.env === "development") await app.register(missingTranslationRoutes);
   await registerWebApp(app, resolveWebDist(config.webDistDir));

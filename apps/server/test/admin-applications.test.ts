@@ -7,7 +7,7 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replaceRecords } from "../src/model/people/records.ts";
 import { upsertUnit } from "../src/model/people/units.ts";
-import { disableUser } from "../src/model/users/queries.ts";
+import { disableUser } from "../src/model/sessions/disable.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson, grantAccess } from "./support/campus.ts";
 import { runCliOn } from "./support/cli.ts";
@@ -52,7 +52,7 @@ describe.each(databaseKinds)("the console's application screen on %s", (kind) =>
       "p 1 long pass",
     );
     const sleeper = await addPerson(t.app, { username: "bulk.disabled", fullName: "Вимкнений" }, "p 1 long pass");
-    await disableUser(t.app.db, sleeper.id);
+    await disableUser({ db: t.app.db, now: t.app.clock() }, sleeper.id);
   });
   afterAll(() => t.close());
 

@@ -1,6 +1,6 @@
 import { type AccountSessions, accountSessionsSchema, forwardAuthPaths } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { disableUser } from "../src/model/users/queries.ts";
+import { disableUser } from "../src/model/sessions/disable.ts";
 import { postJson } from "./support/app.ts";
 import { addApplication } from "./support/campus.ts";
 import { sessionCookieOf } from "./support/console.ts";
@@ -87,7 +87,7 @@ describe.each(databaseKinds)("attacks on sites behind nginx (%s)", (kind) => {
     const visitor = await addVisitor(kpiId.test.app, [wiki.id]);
     const { siteCookie } = await visitSigningIn(sites, wikiHost, "/", visitor.kpiIdCookie);
     expect((await sites.get(wikiHost, "/", { cookie: siteCookie })).status).toBe(200);
-    await disableUser(kpiId.test.app.db, visitor.person.id);
+    await disableUser({ db: kpiId.test.app.db, now: kpiId.test.app.clock() }, visitor.person.id);
     expect((await sites.get(wikiHost, "/", { cookie: siteCookie })).status).toBe(302);
   });
 

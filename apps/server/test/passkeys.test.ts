@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { disableUser } from "../src/model/users/queries.ts";
+import { disableUser } from "../src/model/sessions/disable.ts";
 import { hashToken } from "../src/platform/crypto/tokens.ts";
 import { createTestApp, type TestApp } from "./support/app.ts";
 import { type TestBrowserJar, testBrowser } from "./support/browser.ts";
@@ -177,7 +177,7 @@ describe.each(databaseKinds)("passkeys (%s)", (kind) => {
       await passwordBrowser(t.app, "disabled-key", password, address()),
       "K",
     );
-    await disableUser(t.app.db, owner.id);
+    await disableUser({ db: t.app.db, now: t.app.clock() }, owner.id);
     const disabled = (await passkeySignIn(newBrowser(), authenticator)).answer;
     const unknown = (await passkeySignIn(newBrowser(), softAuthenticator(testRelyingParty))).answer;
     expect(disabled.statusCode).toBe(401);

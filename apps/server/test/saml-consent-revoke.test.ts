@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeAccess } from "../src/model/access/applications.ts";
-import { disableUser } from "../src/model/users/queries.ts";
+import { disableUser } from "../src/model/sessions/disable.ts";
 import { parseSpMetadata } from "../src/protocols/saml/sp-metadata.ts";
 import { type SpPolicy, upsertServiceProvider } from "../src/protocols/saml/sp-registry.ts";
 import { type NodeSamlSp, nodeSamlSp } from "./saml/node-saml-sp.ts";
@@ -68,7 +68,7 @@ describe("SAML consents end with access, as OpenID Connect consents do", () => {
     await allow(shop, await signIn(test.app, "o.tkach", password));
     await allow(shop, await signIn(test.app, "d.hrytsai", password));
 
-    await disableUser(test.app.db, person.id);
+    await disableUser({ db: test.app.db, now: test.app.clock() }, person.id);
     expect(await consentedSps(person.id)).toEqual([]);
     expect(await consentedSps(other.id)).toEqual([shop.entityId]);
   });

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSession } from "../src/model/sessions/load.ts";
 import { createSession } from "../src/model/sessions/store.ts";
@@ -26,8 +25,6 @@ describe.each(databaseKinds)("the strength of a session (%s)", (kind) => {
   });
   afterAll(() => t.close());
 
-  const request = () => ({ server: t.app }) as FastifyRequest;
-
   async function startSession(authMethod: "PASSWORD" | "DIIA" | "GOOGLE", amr?: readonly string[]) {
     const { token } = await createSession(t.app.db, { userId, authMethod, amr }, t.config.sessions, clock.now());
     const session = await loadSession(t.app.db, token, t.config.sessions, clock.now());
@@ -48,7 +45,7 @@ describe.each(databaseKinds)("the strength of a session (%s)", (kind) => {
     const { session } = await startSession("PASSWORD");
     expect(sessionAmr(session)).toEqual(["pwd"]);
     expect(isMultiFactor(session)).toBe(false);
-    expect(stepUpRefusal(() => requireStrongSession(request(), session, hour))).toBe(403);
+    expect(stepUpRefusal(() => requireStrongSession(session, hour, clock.now()))).toBe(403);
   });
 
   it("Google is one factor; Diia is strong on its own", async () => {
@@ -57,16 +54,16 @@ describe.each(databaseKinds)("the strength of a session (%s)", (kind) => {
     const diia = (await startSession("DIIA")).session;
     expect(sessionAmr(diia)).toContain("mfa");
     expect(sessionAmr(diia)).toContain("diia");
-    expect(stepUpRefusal(() => requireStrongSession(request(), diia, hour))).toBe("allowed");
+    expect(stepUpRefusal(() => requireStrongSession(diia, hour, clock.now()))).toBe("allowed");
   });
 
   it("a password with a code, or a passkey, is multi-factor, and stays strong for the age asked only", async () => {
     const { session } = await startSession("PASSWORD", passwordAndCode);
     expect(sessionAmr(session)).toEqual(["pwd", "otp", "mfa"]);
     expect(sessionAmr((await startSession("PASSWORD", passkeyStrength(true))).session)).toEqual(["hwk", "user", "mfa"]);
-    expect(stepUpRefusal(() => requireStrongSession(request(), session, hour))).toBe("allowed");
+    expect(stepUpRefusal(() => requireStrongSession(session, hour, clock.now()))).toBe("allowed");
     clock.advance(hour + 1);
-    expect(stepUpRefusal(() => requireStrongSession(request(), session, hour))).toBe(403);
+    expect(stepUpRefusal(() => requireStrongSession(session, hour, clock.now()))).toBe(403);
   });
 
   it("a session's strong proof is its sign-in's, dated when it started", async () => {

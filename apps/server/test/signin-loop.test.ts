@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { disableUser } from "../src/model/users/queries.ts";
+import { disableUser } from "../src/model/sessions/disable.ts";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson, grantAccess, manualClock, sessionCookieFrom, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";
@@ -254,7 +254,7 @@ describe.each(databaseKinds)("password sign-in and the connected-apps loop on %s
     await grantAccess(t.app.db, other.id, appA.application.id);
     const cookie = await signIn(t.app, "to-disable", password);
     const ticketId = ticketFrom((await openApp(cookie, appA.application.id)).headers.location);
-    await disableUser(t.app.db, other.id);
+    await disableUser({ db: t.app.db, now: t.app.clock() }, other.id);
     expect((await t.app.inject({ url: "/user", headers: { cookie } })).statusCode).toBe(401);
     const exchange = await t.app.inject({
       url: `/api/ticket?${new URLSearchParams({ ticketId, appId: appA.application.id, appSecret: appA.secret })}`,

@@ -5,6 +5,7 @@ import type { Db, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { revokeOidcGrants } from "../access/oidc-grants.ts";
 import { removeMembershipsOf } from "../developers/erasure.ts";
+import { deleteSessionsOf } from "../sessions/store.ts";
 
 /** The row's personal fields; each one not already empty counts once in `profileFields`. */
 const personalFields = [
@@ -72,7 +73,7 @@ async function endSignIns(db: Db, userId: string) {
     .where(sql<string>`payload->>'accountId'`, "=", userId)
     .executeTakeFirst();
   // SAML sessions go with the sessions (on delete cascade).
-  const sessions = deleted(await db.deleteFrom("sessions").where("user_id", "=", userId).executeTakeFirst());
+  const sessions = await deleteSessionsOf(db, userId);
   let pendingSignIns = 0;
   for (const table of [
     "login_grants",

@@ -10,7 +10,7 @@ import { destinationOf, takeContinueTo } from "./continue-to.ts";
 import { readSessionCookie, sessionCookieName, sessionCookieOptions } from "./cookie.ts";
 import { deviceNonceFor, rememberDevice } from "./device-cookie.ts";
 import { storeSignIn } from "./sign-in-statement.ts";
-import { type SignInStrength, strengthOfMethod } from "./strength.ts";
+import { provesMultiFactor, type SignInStrength, signInAmr } from "./strength.ts";
 
 export interface SignIn {
   userId: string;
@@ -74,7 +74,7 @@ export async function completeSignIn(
   const { config } = request.server;
   const person = await requireActivePerson(request, signIn);
   const { ip, userAgent } = requestOrigin(request);
-  const amr = signIn.strength ?? strengthOfMethod[signIn.method];
+  const amr = signInAmr(signIn.method, signIn.strength);
   const language = requestLanguage(request);
   const { sessionId, token, firstSignIn } = await storeSignIn(request, {
     person,
@@ -95,7 +95,7 @@ export async function completeSignIn(
   // A password alone for a person the operator requires a second factor of: they set one up first. What
   // the sign-in was for (an application, an OpenID Connect or SAML request) stays in its cookie; confirming
   // the authenticator takes it (mfa/account.ts), so they go on there rather than to the apps list.
-  if (person.require_mfa && signIn.method === "PASSWORD" && !amr.includes("mfa")) {
+  if (person.require_mfa && signIn.method === "PASSWORD" && !provesMultiFactor(amr)) {
     return { sessionId, next: secondFactorSetUpPath(language) };
   }
   return { sessionId, next: destinationOf(takeContinueTo(request, reply), language) };

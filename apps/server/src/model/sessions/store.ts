@@ -2,7 +2,7 @@ import type { AuthMethod } from "@kpi-id/contracts";
 import type { Insertable } from "kysely";
 import { hashToken, newToken } from "../../platform/crypto/tokens.ts";
 import type { Db, SessionsTable, User } from "../../platform/db/schema.ts";
-import { strengthColumns, strengthOfMethod } from "./strength.ts";
+import { signInAmr, strengthColumns } from "./strength.ts";
 
 export interface SessionTimeouts {
   idleTimeoutSeconds: number;
@@ -52,7 +52,7 @@ export const secondsLater = (now: Date, seconds: number) => new Date(now.getTime
 /** A new session's row and its token, which only the cookie holds. */
 export function newSessionRow(session: NewSession, timeouts: SessionTimeouts, now: Date) {
   const token = newToken();
-  const amr = session.amr ?? strengthOfMethod[session.authMethod];
+  const amr = signInAmr(session.authMethod, session.amr);
   const absoluteExpiresAt = secondsLater(now, timeouts.absoluteTimeoutSeconds);
   const idleExpiresAt = secondsLater(now, Math.min(timeouts.idleTimeoutSeconds, timeouts.absoluteTimeoutSeconds));
   const row: Insertable<SessionsTable> = {
@@ -79,4 +79,16 @@ export async function createSession(db: Db, session: NewSession, timeouts: Sessi
 
 export async function deleteSessionByToken(db: Db, token: string) {
   return db.deleteFrom("sessions").where("token_hash", "=", hashToken(token)).returning("user_id").executeTakeFirst();
+}
+
+/** Ends these sessions (a SAML LogoutRequest names them by its SP's session records); whose each was. */
+export async function deleteSessionsById(db: Db, ids: readonly string[]): Promise<{ user_id: string }[]> {
+  if (ids.length === 0) return [];
+  return db.deleteFrom("sessions").where("id", "in", ids).returning("user_id").execute();
+}
+
+/** Deletes every session of the person without telling anyone (erasure, which did); how many. */
+export async function deleteSessionsOf(db: Db, userId: string): Promise<number> {
+  const deleted = await db.deleteFrom("sessions").where("user_id", "=", userId).executeTakeFirst();
+  return Number(deleted.numDeletedRows);
 }

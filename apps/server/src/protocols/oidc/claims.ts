@@ -10,7 +10,7 @@ import {
   rolesClaims,
   rolesFromColumns,
 } from "../../model/people/profile.ts";
-import { strengthOfMethod } from "../../model/sessions/strength.ts";
+import { signInAmr } from "../../model/sessions/strength.ts";
 import { findUserById } from "../../model/users/queries.ts";
 import { readFresh, readThrough, storeRead } from "../../platform/cache/feed-cache.ts";
 import type { Database, User } from "../../platform/db/schema.ts";
@@ -35,7 +35,7 @@ export const scopeClaims = {
 
 /** The first `amr` value of each method's sign-in (RFC 8176 where one fits); the audit reads the method back from it. */
 export const amrByAuthMethod = Object.fromEntries(
-  authMethods.map((method) => [method, strengthOfMethod[method][0]]),
+  authMethods.map((method) => [method, signInAmr(method)[0]]),
 ) as Record<AuthMethod, string>;
 
 export interface NameParts {

@@ -4,10 +4,9 @@ import type { KoaContextWithOIDC } from "oidc-provider";
 import { sessionCookieName } from "../../model/sessions/cookie.ts";
 import { loadSession } from "../../model/sessions/load.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
-import { lastAuthenticatedAt, sessionAmr } from "../../model/sessions/strength.ts";
+import { lastAuthenticatedAt, sessionAcr, sessionAmr } from "../../model/sessions/strength.ts";
 import type { Config } from "../../platform/config/index.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import { sessionAcr } from "./acr.ts";
 import { currentOidcMemory } from "./request-memory.ts";
 
 export interface KpiSessionOptions {

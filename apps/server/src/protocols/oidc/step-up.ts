@@ -1,29 +1,25 @@
 import type Provider from "oidc-provider";
-import { isMultiFactor, type SessionStrength } from "../../model/sessions/strength.ts";
+import { asksForMultiFactor, meetsRequirement, type SessionStrength } from "../../model/sessions/strength.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
-import { refedsMfa } from "./acr.ts";
 
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
 
-/** The acr values an application may ask for that only a multi-factor sign-in satisfies. */
-const multiFactorAcrs = new Set([refedsMfa]);
-
-/** Whether `acr_values` (space-separated, OIDC Core §3.1.2.1) asks for a multi-factor sign-in. */
-export function asksForMultiFactor(acrValues: unknown): boolean {
-  if (typeof acrValues !== "string") return false;
-  return acrValues.split(" ").some((value) => multiFactorAcrs.has(value));
+/** The values of `acr_values` (space-separated, OIDC Core §3.1.2.1); none when absent. */
+function acrValuesOf(acrValues: unknown): string[] {
+  return typeof acrValues === "string" ? acrValues.split(" ") : [];
 }
 
 /**
  * The application requires MFA (its operator said so), or this request asks for it with
- * `acr_values`, and the session has not proven more than one factor.
+ * `acr_values`, and the session has not proven more than one factor (the judge: strength.ts).
  */
 export function needsStepUp(
   session: SessionStrength,
   application: Pick<ApplicationRow, "require_mfa"> | undefined,
   acrValues: unknown,
 ): boolean {
-  return (Boolean(application?.require_mfa) || asksForMultiFactor(acrValues)) && !isMultiFactor(session);
+  const multiFactor = Boolean(application?.require_mfa) || asksForMultiFactor(acrValuesOf(acrValues));
+  return !meetsRequirement(session, { multiFactor });
 }
 
 /** For the interaction routes: the request's own acr_values. */

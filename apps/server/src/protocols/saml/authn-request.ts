@@ -1,9 +1,10 @@
 import type { Element } from "@xmldom/xmldom";
+import { asksForMultiFactor } from "../../model/sessions/strength.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { samlEntities } from "./entities.ts";
 import { decodeXml, type IncomingRequest, maxAuthnRequestBytes, SamlRequestRefused } from "./incoming.ts";
 import type { SamlKey } from "./keys.ts";
-import { bindings, ns, refeds, strongDigests, strongSigningMethods } from "./namespaces.ts";
+import { bindings, ns, strongDigests, strongSigningMethods } from "./namespaces.ts";
 import { childrenNamed, parseXml } from "./sp-metadata.ts";
 import { findServiceProvider, type ServiceProviderRow } from "./sp-registry.ts";
 import { guardXml, XmlRefusedError } from "./xml-guard.ts";
@@ -83,7 +84,7 @@ function readRequest(xml: string) {
     issuer: textOf(childrenNamed(root, ns.saml, "Issuer")[0]),
     signatures,
     signedInDocument: signatures.length > 0,
-    mfaRequested: contexts.includes(refeds.mfa),
+    mfaRequested: asksForMultiFactor(contexts),
   };
 }
 

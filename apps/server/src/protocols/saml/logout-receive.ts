@@ -1,5 +1,6 @@
 import type { Element } from "@xmldom/xmldom";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { deleteSessionsById } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import {
   rememberRequestId,
@@ -102,17 +103,10 @@ export async function receiveLogout(
     initiator: { spEntityId: sp.entity_id, requestId, relayState: fields.RelayState ?? null },
     now,
   });
-  if (sessions.length > 0) {
-    const ended = await db
-      .deleteFrom("sessions")
-      .where(
-        "id",
-        "in",
-        sessions.map((row) => row.session_id),
-      )
-      .returning("user_id")
-      .execute();
-    for (const { user_id } of ended) await audit(request, { type: "logout", result: "success", userId: user_id });
-  }
+  const ended = await deleteSessionsById(
+    db,
+    sessions.map((row) => row.session_id),
+  );
+  for (const { user_id } of ended) await audit(request, { type: "logout", result: "success", userId: user_id });
   return reply.redirect(logoutRoundPath(roundId ?? ""), 303);
 }

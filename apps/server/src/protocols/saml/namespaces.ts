@@ -1,3 +1,5 @@
+import { refedsMfa } from "../../model/sessions/strength.ts";
+
 /** XML namespaces and URIs of SAML metadata, the federation profiles and the attribute profiles. */
 export const ns = {
   md: "urn:oasis:names:tc:SAML:2.0:metadata",
@@ -34,12 +36,11 @@ export const refeds = {
   sirtfi: "https://refeds.org/sirtfi",
   researchAndScholarship: "http://refeds.org/category/research-and-scholarship",
   securityContact: "http://refeds.org/metadata/contactType/security",
-  mfa: "https://refeds.org/profile/mfa",
 } as const;
 
 export const authnContexts = {
   passwordProtectedTransport: "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport",
-  mfa: refeds.mfa,
+  mfa: refedsMfa,
 } as const;
 
 export const rsaSha256 = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { hasApplicationAccess } from "../../model/access/applications.ts";
 import { rememberContinueTo, samlContinuePath } from "../../model/sessions/continue-to.ts";
 import { currentSession } from "../../model/sessions/current.ts";
-import { isMultiFactor, lastAuthenticatedAt } from "../../model/sessions/strength.ts";
+import { meetsRequirement } from "../../model/sessions/strength.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { releasedAttributeNames } from "./attributes.ts";
@@ -127,11 +127,13 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
       const sp = pending && (await findServiceProvider(db, pending.sp_entity_id, clock()));
       if (!pending || !sp) throw new AppError("saml.request_not_found");
       const session = await currentSession(request, reply);
-      const provenSinceRequest = session && lastAuthenticatedAt(session).getTime() >= pending.created_at.getTime();
+      const asked = { multiFactor: pending.mfa_requested };
       // ForceAuthn: only a sign-in made after the request arrived will do (as OIDC prompt=login).
       // REFEDS MFA on a one-factor session: the person proves more (step-up), once.
       const stale =
-        session && !provenSinceRequest && (pending.force_authn || (pending.mfa_requested && !isMultiFactor(session)));
+        session &&
+        (pending.force_authn || !meetsRequirement(session, asked)) &&
+        !meetsRequirement(session, { provenSince: pending.created_at });
       if (!session || stale) {
         rememberContinueTo(reply, { kind: "saml", requestId: pending.id });
         // A signed-in person asked to prove who they are again sees the sign-in screen anyway (reauth=1).
@@ -144,7 +146,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
         return answer();
       };
       // Asked for REFEDS MFA, signed in again, and still one factor: the SP hears it cannot be met.
-      if (pending.mfa_requested && !isMultiFactor(session))
+      if (!meetsRequirement(session, asked))
         return answerOnce(async () => (await answers()).answerStatus(request, reply, to, statusCodes.noAuthnContext));
       if (
         pending.declined ||

@@ -1,9 +1,9 @@
 import { errorMessage, type PasswordContext } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { endSessionsAfterPasswordChange } from "../../model/sessions/password-sessions.ts";
+import { endSessions } from "../../model/sessions/end-sessions.ts";
 import { checkNewPassword } from "../../model/users/password-policy.ts";
 import { holdsConsoleRole, updateUser } from "../../model/users/queries.ts";
-import { audit } from "../../platform/audit/record.ts";
+import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { notifyPasswordChanged, notifySignInMethodChanged } from "../../platform/mail/notify.ts";
@@ -127,7 +127,14 @@ export async function hashPushedPassword(
  * loses them (whoever knew the old password may hold one); the person is told by mail, as after any change.
  */
 export async function afterPushedPassword(request: FastifyRequest, person: User, hadPassword: boolean, isNew: boolean) {
-  const endedSessions = isNew ? 0 : await endSessionsAfterPasswordChange(request.server, person.id);
+  const { db, clock } = request.server;
+  const endedSessions = isNew
+    ? 0
+    : await endSessions(
+        { db, now: clock(), events: request.server.signOutEvents },
+        { userId: person.id },
+        { reason: "scim_password", ...requestOrigin(request) },
+      );
   await audit(request, {
     type: "password_change",
     result: "success",

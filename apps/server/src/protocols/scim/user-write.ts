@@ -4,15 +4,10 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { type PositionInput, replaceRecords, type StudentRecordInput } from "../../model/people/records.ts";
 import { isRetiredUsername } from "../../model/privacy/erase.ts";
-import {
-  disableUserWithin,
-  findUserById,
-  findUserByUsername,
-  insertUser,
-  updateUser,
-} from "../../model/users/queries.ts";
+import { disableUserWithin } from "../../model/sessions/disable.ts";
+import { findUserById, findUserByUsername, insertUser, updateUser } from "../../model/users/queries.ts";
 import { personSchema } from "../../model/users/service.ts";
-import { audit } from "../../platform/audit/record.ts";
+import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { scimTokenOf } from "./auth.ts";
 import { kpiUserSchemaId } from "./constants.ts";
@@ -196,6 +191,8 @@ export async function writeScimUser(
         );
   const kept = keptAttributesOf(JSON.parse(JSON.stringify(raw ?? {})) as Record<string, unknown>);
   // One transaction: a person whose records are refused (an unknown unit, a bad date) is not half made.
+  const now = request.server.clock();
+  const origin = requestOrigin(request);
   const outcome = await request.server.db.transaction().execute(async (db) => {
     const current = id ? await findUserById(db, id) : undefined;
     if (id && (!current || current.scim_deleted_at))
@@ -227,10 +224,12 @@ export async function writeScimUser(
     if (!user) throw new ScimError("request.not_found", undefined, "no such User");
     await writeRecords(db, user.id, input, mode, before);
     const deactivated = input.active === false && (!existing || existing.status === "active" || !!revived);
-    if (deactivated) await disableUserWithin(db, user.id);
+    const signedOut = deactivated ? await disableUserWithin(db, user.id, now, origin) : undefined;
     const kind = existing ? (revived ? "restored" : mode === "patch" ? "patched" : "replaced") : "created";
-    return { userId: user.id, deactivated, kind, hadPassword: !!existing?.password_hash };
+    return { userId: user.id, deactivated, kind, hadPassword: !!existing?.password_hash, signedOut };
   });
+  // The applications hear of the ended sessions once the change is committed.
+  if (outcome.signedOut) await request.server.signOutEvents.publish(outcome.signedOut);
   await audit(request, {
     type: "scim_change",
     result: "success",
@@ -248,10 +247,13 @@ export async function writeScimUser(
 export async function deleteScimUser(request: FastifyRequest, id: string): Promise<void> {
   const user = await findUserById(request.server.db, id);
   if (!user || user.scim_deleted_at) throw new ScimError("request.not_found", undefined, "no such User");
-  await request.server.db.transaction().execute(async (db) => {
-    await disableUserWithin(db, user.id);
-    await updateUser(db, user.id, { scim_deleted_at: request.server.clock() });
+  const now = request.server.clock();
+  const signedOut = await request.server.db.transaction().execute(async (db) => {
+    const ended = await disableUserWithin(db, user.id, now, requestOrigin(request));
+    await updateUser(db, user.id, { scim_deleted_at: now });
+    return ended;
   });
+  await request.server.signOutEvents.publish(signedOut);
   await audit(request, {
     type: "scim_change",
     result: "success",

@@ -15,7 +15,7 @@ import { localizedTexts } from "../../model/apps/localized.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { requireSession } from "../../model/sessions/current.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
-import { isMultiFactor } from "../../model/sessions/strength.ts";
+import { meetsRequirement } from "../../model/sessions/strength.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
@@ -56,7 +56,7 @@ async function afterAgreeing(
   await recordTicketConsent(db, session.userId, application, clock());
   const callback = chosenCallback(application, waiting.redirectUri);
   if (callback !== waiting.callbackUrl) return appRedirectPath(link);
-  if (application.require_mfa && !isMultiFactor(session)) return appRedirectPath(link);
+  if (!meetsRequirement(session, { multiFactor: application.require_mfa })) return appRedirectPath(link);
   return ticketRedirect(request, session, application, { callback, state: waiting.state, consent: "given" });
 }
 

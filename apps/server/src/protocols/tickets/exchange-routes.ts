@@ -1,22 +1,14 @@
 import formbody from "@fastify/formbody";
-import {
-  type AuthMethod,
-  errorBodySchema,
-  type TicketResponse,
-  text,
-  ticketAuthMethod,
-  ticketResponseSchema,
-} from "@kpi-id/contracts";
+import { errorBodySchema, type TicketResponse, text, ticketAuthMethod, ticketResponseSchema } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { rolesTicketData } from "../../model/people/profile.ts";
-import { strengthOfMethod } from "../../model/sessions/strength.ts";
+import { acrOf, signInAmr } from "../../model/sessions/strength.ts";
 import { audit, countAuditEvent, requestAuditRow } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
-import { refedsMfa, refedsSfa } from "../oidc/acr.ts";
 import { basicCredentials, secretMatches } from "./app-credentials.ts";
 import { consumeTicket } from "./store.ts";
 
@@ -70,6 +62,8 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
   }
   const { ticket, user, roles } = redeemed;
   countAuditEvent(request, { ...success, authMethod: ticket.auth_method, userId: user.id });
+  // A ticket from before migration 0172 has no values: its method's own.
+  const amr = signInAmr(ticket.auth_method, ticket.amr);
   return {
     id: ticket.id,
     created: ticket.created_at.toISOString(),
@@ -85,16 +79,11 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
       AUTH_METHOD: ticketAuthMethod(ticket.auth_method),
       TRACE_ID: ticket.trace_id,
       TIME_STAMP: now.toISOString(),
-      AUTH_AMR: ticketAmr(ticket).join(" "),
-      AUTH_ACR: ticketAmr(ticket).includes("mfa") ? refedsMfa : refedsSfa,
+      AUTH_AMR: amr.join(" "),
+      AUTH_ACR: acrOf(amr),
       ...rolesTicketData(roles),
     },
   };
-}
-
-/** A ticket from before migration 0172 has no values: its method's own. */
-function ticketAmr(ticket: { amr: string[]; auth_method: AuthMethod }): readonly string[] {
-  return ticket.amr.length > 0 ? ticket.amr : strengthOfMethod[ticket.auth_method];
 }
 
 /** The KPI ID ticket protocol: an application learns who signed in. */

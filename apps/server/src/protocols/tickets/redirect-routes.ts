@@ -17,7 +17,7 @@ import { secondFactorSetUpPath } from "../../model/sessions/complete-sign-in.ts"
 import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
 import { currentSession } from "../../model/sessions/current.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
-import { isMultiFactor } from "../../model/sessions/strength.ts";
+import { meetsRequirement } from "../../model/sessions/strength.ts";
 import { audit } from "../../platform/audit/record.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
@@ -129,7 +129,7 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         return reply.redirect(pagePath(language, "apps", { appId }), 302);
       }
-      if (application.require_mfa && !isMultiFactor(session)) {
+      if (!meetsRequirement(session, { multiFactor: application.require_mfa })) {
         await audit(request, {
           type: "app_redirect",
           result: "failure",

@@ -1,7 +1,7 @@
 import type { AuthMethod } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import { personRolesColumns, rolesFromColumns } from "../../model/people/profile.ts";
-import { strengthOfMethod } from "../../model/sessions/strength.ts";
+import { signInAmr } from "../../model/sessions/strength.ts";
 import type { AuditRow } from "../../platform/audit/record.ts";
 import { hashToken, newToken } from "../../platform/crypto/tokens.ts";
 import { precompiled } from "../../platform/db/precompiled.ts";
@@ -27,7 +27,7 @@ export async function issueTicket(db: Db, ticket: NewTicket, ttlSeconds: number,
       application_id: ticket.applicationId,
       user_id: ticket.userId,
       auth_method: ticket.authMethod,
-      amr: [...(ticket.amr ?? strengthOfMethod[ticket.authMethod])],
+      amr: [...signInAmr(ticket.authMethod, ticket.amr)],
       session_id: ticket.sessionId ?? null,
       created_at: now,
       expires_at: new Date(now.getTime() + ttlSeconds * 1000),

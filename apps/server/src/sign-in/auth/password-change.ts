@@ -1,10 +1,10 @@
 import type { ChangePasswordRequest } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { endSessionsAfterPasswordChange } from "../../model/sessions/password-sessions.ts";
+import { endSessions } from "../../model/sessions/end-sessions.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { checkNewPassword } from "../../model/users/password-policy.ts";
-import { audit } from "../../platform/audit/record.ts";
+import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { notifyPasswordChanged, notifySignInMethodChanged } from "../../platform/mail/notify.ts";
@@ -76,7 +76,12 @@ export async function changePassword(
     person,
     await acceptNewPassword(request, person, body.newPassword, "password_change"),
   );
-  const endedSessions = await endSessionsAfterPasswordChange(request.server, person.id, session.id);
+  const { db, clock } = request.server;
+  const endedSessions = await endSessions(
+    { db, now: clock(), events: request.server.signOutEvents },
+    { userId: person.id, except: session.id },
+    { reason: "password_change", ...requestOrigin(request) },
+  );
   const firstPassword = person.password_hash === null;
   await audit(request, {
     type: "password_change",

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { totpState } from "../../model/mfa/totp.ts";
-import type { SignInStrength } from "../../model/sessions/strength.ts";
+import { type SignInStrength, withRememberedBrowser } from "../../model/sessions/strength.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { isRememberedBrowser } from "./remembered-browser.ts";
 
@@ -26,7 +26,7 @@ export async function secondFactorDecision(
   const totp = await totpState(request.server.db, user.id);
   const confirmedAt = totp?.confirmedAt;
   if (!confirmedAt) return { amr: [firstFactor], setUpSecondFactor: user.require_mfa };
-  if (isRememberedBrowser(request, user.id, confirmedAt)) return { amr: [firstFactor, "swk", "mfa"] };
+  if (isRememberedBrowser(request, user.id, confirmedAt)) return { amr: withRememberedBrowser(firstFactor) };
   return { amr: [firstFactor], secondFactor: "totp" };
 }
 

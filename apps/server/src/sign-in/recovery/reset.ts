@@ -1,8 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import { consumeResetToken, findUsableResetToken, issueResetToken } from "../../model/recovery/tokens.ts";
-import { endSessionsAfterPasswordChange } from "../../model/sessions/password-sessions.ts";
+import { endSessions } from "../../model/sessions/end-sessions.ts";
 import { findUserById } from "../../model/users/queries.ts";
-import { audit } from "../../platform/audit/record.ts";
+import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { notifyPasswordChanged } from "../../platform/mail/notify.ts";
@@ -31,7 +31,11 @@ export async function resetPassword(request: FastifyRequest, token: string, newP
   const used = await consumeResetToken(db, token, clock());
   if (!used) throw new AppError("recovery.link_invalid");
   await savePasswordHash(request, person, passwordHash);
-  const endedSessions = await endSessionsAfterPasswordChange(request.server, person.id);
+  const endedSessions = await endSessions(
+    { db, now: clock(), events: request.server.signOutEvents },
+    { userId: person.id },
+    { reason: "password_reset", ...requestOrigin(request) },
+  );
   await audit(request, { type: "password_reset", result: "success", userId: person.id, reason: used.via });
   notifyPasswordChanged(request, person);
   request.log.info({ endedSessions }, "password reset");

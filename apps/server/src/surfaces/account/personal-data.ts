@@ -1,10 +1,10 @@
 import type { PersonalData } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import { developerApplicationsOf } from "../../model/developers/memberships.ts";
+import { liveSessionsOf } from "../../model/sessions/live.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { recentActivityOf } from "./activity.ts";
 import { connectedApplicationsOf } from "./applications.ts";
-import { liveSessionsOf } from "./sessions.ts";
 
 /** The export carries the last year of security activity (the audit log keeps about that long). */
 const activityDays = 365;

@@ -8,14 +8,12 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireSession } from "../../model/sessions/current.ts";
+import { endSessions } from "../../model/sessions/end-sessions.ts";
+import { liveSessionsOf } from "../../model/sessions/live.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
-import { audit } from "../../platform/audit/record.ts";
+import { requestOrigin } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
-import { endOidcSessionsSignedInAt } from "../../protocols/oidc/logout.ts";
 import { activityDays, recentActivityOf } from "./activity.ts";
-import { endOtherSessionsOf, endSessionOf, liveSessionsOf } from "./sessions.ts";
-
-const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** The account page's view of the person's sessions (list them, end one, end all others) and activity. */
 export const accountSessionRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -74,11 +72,13 @@ export const accountSessionRoutes: FastifyPluginAsyncZod = async (app) => {
       const session = await requireSession(request, reply);
       // The same check as ending all the others: one stolen session must not sign the owner's others out one by one.
       requireRecentSignIn(request, session);
-      const startedAt = await endSessionOf(app.db, session.userId, request.body.sessionId);
-      if (!startedAt) throw new AppError("account.session_not_found");
-      await endOidcSessionsSignedInAt(app, session.userId, [seconds(startedAt)]);
-      await audit(request, { type: "session_end", result: "success", userId: session.userId, reason: "one" });
-      return { ended: 1 };
+      const ended = await endSessions(
+        { db: app.db, now: app.clock(), events: app.signOutEvents },
+        { userId: session.userId, only: request.body.sessionId },
+        { reason: "one", ...requestOrigin(request) },
+      );
+      if (ended === 0) throw new AppError("account.session_not_found");
+      return { ended };
     },
   );
 
@@ -98,10 +98,12 @@ export const accountSessionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const session = await requireSession(request, reply);
       requireRecentSignIn(request, session);
-      const startTimes = await endOtherSessionsOf(app.db, session.userId, session.id);
-      await endOidcSessionsSignedInAt(app, session.userId, startTimes.map(seconds));
-      await audit(request, { type: "session_end", result: "success", userId: session.userId, reason: "others" });
-      return { ended: startTimes.length };
+      const ended = await endSessions(
+        { db: app.db, now: app.clock(), events: app.signOutEvents },
+        { userId: session.userId, except: session.id },
+        { reason: "others", ...requestOrigin(request) },
+      );
+      return { ended };
     },
   );
 };

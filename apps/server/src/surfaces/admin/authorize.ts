@@ -56,7 +56,7 @@ export async function requireOperator(
   const roles = await rolesOf(request.server.db, session.userId);
   const allowed: readonly OperatorRole[] = permissionRoles[permission];
   if (!roles.some((role) => allowed.includes(role))) throw new AppError("admin.forbidden");
-  requireStrongSession(request, session, consoleStrongMaxAgeSeconds);
+  requireStrongSession(session, consoleStrongMaxAgeSeconds, request.server.clock());
   return { session, userId: session.userId, roles };
 }
 

@@ -14,13 +14,15 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { grantAccess, revokeAccess } from "../../model/access/applications.ts";
 import { findApplicationById } from "../../model/apps/queries.ts";
-import { disableUser, updateUser } from "../../model/users/queries.ts";
+import { disableUser } from "../../model/sessions/disable.ts";
+import { endSessions } from "../../model/sessions/end-sessions.ts";
+import { updateUser } from "../../model/users/queries.ts";
 import { AppError } from "../../platform/errors.ts";
 import { unlockAccount } from "../../platform/throttle/throttle.ts";
 import { permissionsOf } from "./authorize.ts";
-import { endAllSessionsOf, personDetail, requirePerson, updateProfile } from "./people.ts";
+import { personDetail, requirePerson, updateProfile } from "./people.ts";
 import { searchPeople } from "./people-search.ts";
-import { auditByOperator, guardConsoleRoutes, operatorOf, requirePersonToActOn } from "./plugin.ts";
+import { auditByOperator, guardConsoleRoutes, operatorAndOrigin, operatorOf, requirePersonToActOn } from "./plugin.ts";
 
 // 409 `admin.person_erased`: nothing is done to an erased person.
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 409: errorBodySchema };
@@ -141,8 +143,11 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
       const { status } = request.body;
       let ended = 0;
       if (status === "disabled") {
-        ended = await endAllSessionsOf(app, person.id);
-        await disableUser(app.db, person.id);
+        ended = await disableUser(
+          { db: app.db, now: app.clock(), events: app.signOutEvents },
+          person.id,
+          operatorAndOrigin(request),
+        );
       } else {
         await updateUser(app.db, person.id, { status: "active" });
       }
@@ -196,8 +201,11 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const person = await requirePersonToActOn(request, request.params.id);
-      const ended = await endAllSessionsOf(app, person.id);
-      await auditByOperator(request, { type: "session_end", result: "success", userId: person.id, reason: "operator" });
+      const ended = await endSessions(
+        { db: app.db, now: app.clock(), events: app.signOutEvents },
+        { userId: person.id },
+        { reason: "operator", ...operatorAndOrigin(request) },
+      );
       return { done: true, count: ended };
     },
   );

@@ -9,7 +9,6 @@ import type { Db, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { verifiedAddressOf } from "../../platform/mail/notify.ts";
 import { credentialThrottleKeys } from "../../platform/throttle/throttle.ts";
-import { endOidcSessionsSignedInAt } from "../../protocols/oidc/logout.ts";
 import { rolesOf } from "./roles.ts";
 
 // The person's history: sign-ins and sessions, and the changes the university's systems made to them.
@@ -201,12 +200,4 @@ export async function updateProfile(
     if ((error as { code?: string }).code === "23505") throw new AppError("admin.username_taken");
     throw error;
   }
-}
-
-/** Ends every session of the person, with the OpenID Connect sessions started in them; how many ended. */
-export async function endAllSessionsOf(app: FastifyInstance, userId: string): Promise<number> {
-  const ended = await app.db.deleteFrom("sessions").where("user_id", "=", userId).returning("created_at").execute();
-  const seconds = ended.map((row) => Math.floor(row.created_at.getTime() / 1000));
-  await endOidcSessionsSignedInAt(app, userId, seconds);
-  return ended.length;
 }

@@ -7,8 +7,8 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { assertErasable } from "../../model/privacy/erase.ts";
 import { erasePersonOnRequest } from "../../model/privacy/erase-request.ts";
+import { endSessions } from "../../model/sessions/end-sessions.ts";
 import { AppError } from "../../platform/errors.ts";
-import { endAllSessionsOf } from "./people.ts";
 import { guardConsoleRoutes, operatorAndOrigin, requirePersonToActOn } from "./plugin.ts";
 
 /** An admin's erasure of one person on request (docs/privacy.md): the console's form of `user erase`. */
@@ -49,7 +49,11 @@ export const adminPersonErasureRoutes: FastifyPluginAsyncZod = async (app) => {
       // Refused before anything ends (the transaction checks again, under the row's lock).
       await assertErasable(app.db, person, actorId);
       // Applications hear of the ended sessions (back-channel logout) before the person's row loses its name.
-      const sessionsEnded = await endAllSessionsOf(app, person.id);
+      const sessionsEnded = await endSessions(
+        { db: app.db, now: app.clock(), events: app.signOutEvents },
+        { userId: person.id },
+        { reason: "erased", actorId, ip, userAgent },
+      );
       const erased = await erasePersonOnRequest(app.db, person, {
         actorId,
         via: "console",

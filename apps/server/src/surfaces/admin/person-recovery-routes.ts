@@ -1,6 +1,7 @@
 import { adminActionResultSchema, defaultLanguage, errorBodySchema, personIdParamsSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { endSessions } from "../../model/sessions/end-sessions.ts";
 import { AppError } from "../../platform/errors.ts";
 import { sendInBackground } from "../../platform/mail/mailer.ts";
 import { renderMessage } from "../../platform/mail/messages.ts";
@@ -8,8 +9,7 @@ import { verifiedAddressOf } from "../../platform/mail/notify.ts";
 import { resetSecondFactor } from "../../sign-in/mfa/reset.ts";
 import { secondFactorResetNotice } from "../../sign-in/mfa/reset-notice.ts";
 import { issueAndSendLink } from "../../sign-in/recovery/email.ts";
-import { endAllSessionsOf } from "./people.ts";
-import { auditByOperator, guardConsoleRoutes, requirePersonToActOn } from "./plugin.ts";
+import { auditByOperator, guardConsoleRoutes, operatorAndOrigin, requirePersonToActOn } from "./plugin.ts";
 
 // 409 `admin.person_erased`: nothing is done to an erased person.
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
@@ -40,7 +40,12 @@ export const adminPersonRecoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         app.db,
         person.id,
         (event) => auditByOperator(request, event),
-        (userId) => endAllSessionsOf(app, userId),
+        (userId) =>
+          endSessions(
+            { db: app.db, now: app.clock(), events: app.signOutEvents },
+            { userId },
+            { reason: "operator.reset_mfa", ...operatorAndOrigin(request) },
+          ),
       );
       const to = verifiedAddressOf(person);
       const language = person.language ?? defaultLanguage;

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { defaultLanguage } from "@kpi-id/contracts";
+import { endSessions } from "../../../model/sessions/end-sessions.ts";
 import { findUserByUsername } from "../../../model/users/queries.ts";
 import { recordAuditEvent } from "../../../platform/audit/record.ts";
 import { createMailer } from "../../../platform/mail/mailer.ts";
@@ -60,8 +61,11 @@ const requireMfa: CommandHandler = async (context, args) => {
 const resetMfa: CommandHandler = async (context, args) => {
   const values = parse(args);
   const user = await person(context, values.username);
-  const { hadAuthenticator, passkeysRemoved, sessionsEnded } = await resetSecondFactor(context.db, user.id, (event) =>
-    recordAuditEvent(context.db, event),
+  const { hadAuthenticator, passkeysRemoved, sessionsEnded } = await resetSecondFactor(
+    context.db,
+    user.id,
+    (event) => recordAuditEvent(context.db, event),
+    (userId) => endSessions({ db: context.db, now: new Date() }, { userId }, { reason: "operator.reset_mfa" }),
   );
   const to = verifiedAddressOf(user);
   const mailer = createMailer(context.config.mail);

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { grantAccess, revokeAccess } from "../../../model/access/applications.ts";
 import { findApplicationByIdOrName } from "../../../model/apps/queries.ts";
+import { disableUser } from "../../../model/sessions/disable.ts";
 import { type ImportProgress, importUsersCsv } from "../../../model/users/import.ts";
-import { disableUser, findUserByUsername, listUsers, updateUser } from "../../../model/users/queries.ts";
+import { findUserByUsername, listUsers, updateUser } from "../../../model/users/queries.ts";
 import { PersonRuleError } from "../../../model/users/rule-error.ts";
 import { createUser, setPassword } from "../../../model/users/service.ts";
 import { recordAuditEvent } from "../../../platform/audit/record.ts";
@@ -85,7 +86,7 @@ const setPasswordCommand: CommandHandler = async (context, args) => {
 
 const disable: CommandHandler = async (context, args) => {
   const user = await requireUser(context, required(parseOptions(args, { username: { type: "string" } }), "username"));
-  await disableUser(context.db, user.id);
+  await disableUser({ db: context.db, now: new Date() }, user.id);
   context.out.result(
     { username: user.username, status: "disabled" },
     `Disabled ${user.username}; their sessions have ended`,

@@ -22,25 +22,3 @@ export async function liveSessionsOf(db: Db, userId: string, currentId: string, 
     current: row.id === currentId,
   }));
 }
-
-/** Ends one session of this person (never another person's); its start time, or undefined when there was none. */
-export async function endSessionOf(db: Db, userId: string, sessionId: string): Promise<Date | undefined> {
-  const ended = await db
-    .deleteFrom("sessions")
-    .where("id", "=", sessionId)
-    .where("user_id", "=", userId)
-    .returning("created_at")
-    .executeTakeFirst();
-  return ended?.created_at;
-}
-
-/** Ends every session of this person but one; the start times of those ended. */
-export async function endOtherSessionsOf(db: Db, userId: string, keepId: string): Promise<Date[]> {
-  const ended = await db
-    .deleteFrom("sessions")
-    .where("user_id", "=", userId)
-    .where("id", "!=", keepId)
-    .returning("created_at")
-    .execute();
-  return ended.map((row) => row.created_at);
-}

@@ -27,6 +27,11 @@ const reader = {
   studentId: "KV-5901",
 };
 const logoutYes = { uk: "Так, вийти", en: "Yes, sign me out" } as const;
+// The site's titles as the doc registers it (--title, --title-en), each in its reader's language.
+const logoutQuestion = {
+  uk: "Бібліотека просить завершити ваш сеанс KPI ID.",
+  en: "Library asks to end your KPI ID session.",
+} as const;
 
 let site: ApacheSite;
 let kpiId: OwnKpiId;
@@ -106,6 +111,7 @@ for (const language of ["uk", "en"] as const) {
       // RP-initiated logout: the module's session ends, KPI ID asks, ends its own, and sends the browser back.
       await library.signOut();
       await expect(page).toHaveURL(new RegExp(`^${kpiId.origin}/oidc/session/end`));
+      await expect(page.getByText(logoutQuestion[language])).toBeVisible();
       await page.screenshot({ path: test.info().outputPath(`end-session-${language}.png`), fullPage: true });
       await page.getByRole("button", { name: logoutYes[language] }).click();
       await page.waitForURL(`${site.origin}/signed-out.html`);

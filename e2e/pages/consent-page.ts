@@ -14,6 +14,8 @@ export class ConsentPage {
   readonly allow: Locator;
   readonly deny: Locator;
   readonly error: Locator;
+  /** Why a service provider's SAML message was refused (/{lang}/consent?samlError=…). */
+  readonly samlRefused: Locator;
   /** The marks saying whether the university reviewed the application. */
   readonly reviewed: Locator;
   readonly notReviewed: Locator;
@@ -27,6 +29,7 @@ export class ConsentPage {
     this.allow = page.getByRole("button", { name: labels[language].allow });
     this.deny = page.getByRole("button", { name: labels[language].deny });
     this.error = page.getByTestId("consent-error");
+    this.samlRefused = page.getByTestId("saml-refused");
     this.reviewed = page.getByTestId("consent-reviewed");
     this.notReviewed = page.getByTestId("consent-not-reviewed");
     this.publisher = page.getByTestId("consent-publisher");

@@ -115,6 +115,13 @@ export class ShibbolethSpPage {
     await this.page.goto(`${this.url}/Shibboleth.sso/Login?${query}`);
   }
 
+  /** The same sign-in by the HTTP-POST binding (the LoginPost session initiator), returning to /secure/. */
+  async logInByPost(): Promise<void> {
+    await this.page.goto(
+      `${this.url}/Shibboleth.sso/LoginPost?${new URLSearchParams({ target: `${this.url}/secure/` })}`,
+    );
+  }
+
   attribute(id: string): Locator {
     return this.page.locator(`[data-attribute="${id}"]`);
   }

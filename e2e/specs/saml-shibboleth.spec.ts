@@ -5,7 +5,7 @@ import { ConsentPage } from "../pages/consent-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { ShibbolethSpPage } from "../pages/saml-sp-page.ts";
 import { prepareSamlHarness } from "../tools/saml/federation.ts";
-import { type RunningShibboleth, startShibboleth } from "../tools/saml/shibboleth.ts";
+import { type RunningShibboleth, startShibboleth, withoutAlgorithmSupport } from "../tools/saml/shibboleth.ts";
 
 const idpUrl = `http://localhost:${Number(process.env.E2E_PORT_BASE ?? 3300)}`;
 const passwordContext = "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport";
@@ -26,6 +26,20 @@ function recordAuthnRequests(page: Page) {
   return seen;
 }
 
+const signatureMethod = (xml: string) => /<(?:ds:)?SignatureMethod Algorithm="([^"]+)"/.exec(xml)?.[1];
+const digestMethods = (xml: string) => [...xml.matchAll(/<(?:ds:)?DigestMethod Algorithm="([^"]+)"/g)].map((m) => m[1]);
+
+/** The AuthnRequests the browser posts to KPI ID (HTTP-POST: base64 XML in a form, the signature inside). */
+function recordPostedRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("request", (request: Request) => {
+    if (request.method() !== "POST" || !request.url().startsWith(`${idpUrl}/saml/sso`)) return;
+    const encoded = new URLSearchParams(request.postData() ?? "").get("SAMLRequest");
+    if (encoded) seen.push(Buffer.from(encoded, "base64").toString("utf8"));
+  });
+  return seen;
+}
+
 /**
  * Issue 35 point 5 with the SP most research federations run: Debian's Shibboleth SP 3 (shibd and
  * Apache's mod_shib), configured as its documentation says, writing its booleans as "1" and signing its requests.
@@ -37,8 +51,8 @@ test.describe("SAML 2.0 with a Shibboleth SP", () => {
   test.beforeAll(async () => {
     shibboleth = await startShibboleth(harness, idpUrl);
   });
-  test.afterAll(() => {
-    shibboleth?.stop();
+  test.afterAll(async () => {
+    await shibboleth?.stop();
   });
 
   test('sign-in with consent and scoped attributes Shibboleth accepts; ForceAuthn="1" asks again; IsPassive="1" without a session comes back without one', async ({
@@ -95,6 +109,51 @@ test.describe("SAML 2.0 with a Shibboleth SP", () => {
       expect(loginScreens).toEqual([]);
     } finally {
       await fresh.close();
+    }
+  });
+
+  test("by HTTP-POST too it signs with RSA-SHA256, as KPI ID's metadata advertises, and signs a person in", async ({
+    page,
+  }) => {
+    const sp = new ShibbolethSpPage(page, harness.shibboleth.url);
+    const posted = recordPostedRequests(page);
+    await sp.logInByPost();
+    await expect(page).toHaveURL(`${idpUrl}/uk/`);
+    const xml = posted.at(-1) ?? "";
+    expect(signatureMethod(xml)).toBe("http://www.w3.org/2001/04/xmldsig-more#rsa-sha256");
+    expect(digestMethods(xml)).toEqual(["http://www.w3.org/2001/04/xmlenc#sha256"]);
+    await new LoginPage(page, "uk").signIn(demoUsers.newcomer.username, demoUsers.newcomer.password);
+    const consent = new ConsentPage(page, "uk");
+    await consent.waitForSaml(idpUrl);
+    await consent.allow.click();
+    await page.waitForURL(`${harness.shibboleth.url}/secure/`);
+    await expect(sp.attribute("displayName")).toHaveText(demoUsers.newcomer.fullName);
+  });
+
+  test("an SP holding KPI ID's metadata from before the algorithm list signs its POST with SHA-1: refused, and the page says what its operator must change", async ({
+    browser,
+  }) => {
+    // The same SP restarted with the metadata stripped of alg:SigningMethod and alg:DigestMethod.
+    await shibboleth?.stop();
+    shibboleth = undefined;
+    shibboleth = await startShibboleth(harness, idpUrl, { metadata: withoutAlgorithmSupport });
+    const advice = {
+      uk: 'Сервіс підписав запит на вхід застарілим алгоритмом SHA-1, і KPI ID такий запит не приймає. Перекажіть адміністраторові сервісу: завантажте метадані KPI ID ще раз (вони оголошують RSA-SHA256) або задайте signingAlg="rsa-sha256" у shibboleth2.xml.',
+      en: "The service signed its sign-in request with SHA-1, which KPI ID does not accept. Tell the service's administrator: load KPI ID's metadata again (it advertises RSA-SHA256) or set signingAlg=\"rsa-sha256\" in shibboleth2.xml.",
+    } as const;
+    for (const language of ["uk", "en"] as const) {
+      const context = await browser.newContext({ locale: language === "uk" ? "uk-UA" : "en-GB" });
+      try {
+        const page = await context.newPage();
+        const posted = recordPostedRequests(page);
+        await new ShibbolethSpPage(page, harness.shibboleth.url).logInByPost();
+        await page.waitForURL(`${idpUrl}/${language}/consent?samlError=saml.weak_signature`);
+        expect(signatureMethod(posted.at(-1) ?? "")).toBe("http://www.w3.org/2000/09/xmldsig#rsa-sha1");
+        await expect(new ConsentPage(page, language).samlRefused).toHaveText(advice[language]);
+        await page.screenshot({ path: test.info().outputPath(`sha1-refused-${language}.png`), fullPage: true });
+      } finally {
+        await context.close();
+      }
     }
   });
 });

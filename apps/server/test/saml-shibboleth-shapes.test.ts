@@ -41,11 +41,17 @@ describe("SAML requests as Shibboleth and older SPs write them", () => {
   let test: TestApp;
   let certificate: string;
   let cookie: string;
+  /** The operator's log at warn, where a refused message says which SP and why. */
+  const logLines: string[] = [];
   const sp = (options: Partial<NodeSamlSpOptions>) =>
     nodeSamlSp({ idpUrl: TEST_PUBLIC_URL, idpCertificate: certificate, signRequests: false, ...options });
 
   beforeAll(async () => {
-    test = await createTestApp("pglite");
+    test = await createTestApp(
+      "pglite",
+      { LOG_LEVEL: "warn" },
+      { logStream: { write: (line) => logLines.push(line) } },
+    );
     certificate = (await test.app.saml.currentKeys()).signing?.certificate ?? "";
     await addPerson(test.app, { username: "o.koval", fullName: "Олена Коваленко", email: "o.koval@kpi.ua" }, password);
     cookie = await signIn(test.app, "o.koval", password);
@@ -100,6 +106,13 @@ describe("SAML requests as Shibboleth and older SPs write them", () => {
     expect(refused.statusCode).toBe(400);
     // Its own code: the page tells the person what the SP's operator must change (issue 59).
     expect(refused.json().code).toBe("saml.weak_signature");
+    // The operator's log names the SP and says what its operator must change.
+    const logged = logLines
+      .map((line) => JSON.parse(line))
+      .find((entry) => entry.msg === "SAML message refused" && entry.sp === weak.entityId);
+    expect(logged?.samlRefusal).toContain(
+      'load the IdP metadata again (it advertises RSA-SHA256) or set signingAlg="rsa-sha256"',
+    );
     // A person's browser is sent to a page in their language that says so, not shown the JSON.
     for (const [acceptLanguage, language] of [
       ["en-GB,en;q=0.9", "en"],

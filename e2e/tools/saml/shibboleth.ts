@@ -21,6 +21,16 @@ function attributeMap(): string {
   return debian.replace("</Attributes>", `${extra}\n</Attributes>`);
 }
 
+const postBinding = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST";
+
+/**
+ * KPI ID's metadata as an SP fetched it before KPI ID published the Algorithm Support profile (alg:DigestMethod,
+ * alg:SigningMethod): with no say from the IdP, Shibboleth SP 3.4 signs its HTTP-POST requests with RSA-SHA1.
+ */
+export function withoutAlgorithmSupport(metadata: string): string {
+  return metadata.replace(/<alg:(?:DigestMethod|SigningMethod)\b[^>]*?(?:\/>|>[\s\S]*?<\/alg:\w+>)/g, "");
+}
+
 /** log4shib to standard error: shibd's goes to the test's output, mod_shib's to Apache's error log. */
 const consoleLogger = [
   "log4j.rootCategory=WARN, CONSOLE",
@@ -44,6 +54,8 @@ function shibbolethConfig(dir: string, harness: SamlHarness, idpEntityId: string
     <Sessions lifetime="28800" timeout="3600" relayState="ss:mem" checkAddress="false" handlerSSL="false" cookieProps="http" redirectLimit="exact">
       <SSO entityID="${idpEntityId}">SAML2</SSO>
       <Logout>SAML2 Local</Logout>
+      <!-- The same request by the other binding: /Shibboleth.sso/LoginPost sends a signed HTTP-POST AuthnRequest. -->
+      <SessionInitiator type="SAML2" Location="/LoginPost" entityID="${idpEntityId}" outgoingBindings="${postBinding}"/>
       <Handler type="MetadataGenerator" Location="/Metadata" signing="false"/>
       <Handler type="Session" Location="/Session" showAttributeValues="true"/>
     </Sessions>
@@ -75,7 +87,8 @@ function secureIndex(): string {
 }
 
 export interface RunningShibboleth {
-  stop(): void;
+  /** Ends Apache and shibd, and answers once both are gone (their ports free for another start). */
+  stop(): Promise<void>;
   /** Apache's error log, where mod_shib and shibd say why an answer did not sign anyone in. */
   errorLog: string;
 }
@@ -95,11 +108,16 @@ async function waitUntil(ready: () => Promise<boolean>, processes: ChildProcess[
  * /secure/ needs a session and shows the attributes; /public/ shows them if there is one;
  * /Shibboleth.sso/Login?target=…&forceAuthn=1|isPassive=1 is its own way to ask for a sign-in.
  */
-export async function startShibboleth(harness: SamlHarness, idpUrl: string): Promise<RunningShibboleth> {
+export async function startShibboleth(
+  harness: SamlHarness,
+  idpUrl: string,
+  options: { metadata?: (fetched: string) => string } = {},
+): Promise<RunningShibboleth> {
   const { shibboleth } = harness;
   const root = join(harness.dir, "shibboleth");
   for (const page of ["secure", "public"]) mkdirSync(join(root, "htdocs", page), { recursive: true });
-  const idpMetadata = await (await fetch(`${idpUrl}/saml/metadata`)).text();
+  const fetched = await (await fetch(`${idpUrl}/saml/metadata`)).text();
+  const idpMetadata = options.metadata ? options.metadata(fetched) : fetched;
   const idpEntityId = /entityID="([^"]+)"/.exec(idpMetadata)?.[1] ?? `${idpUrl}/saml/metadata`;
   const idpMetadataFile = join(root, "idp-metadata.xml");
   writeFileSync(idpMetadataFile, idpMetadata);
@@ -159,9 +177,11 @@ export async function startShibboleth(harness: SamlHarness, idpUrl: string): Pro
   ].join("\n");
   const apacheConfigFile = join(root, "httpd.conf");
   writeFileSync(apacheConfigFile, `${apacheConfig}\n`);
-  const stop = () => {
-    apache?.kill("SIGTERM");
-    shibd.kill("SIGTERM");
+  const stop = async () => {
+    const running = [apache, shibd].filter((child) => child !== undefined && child.exitCode === null);
+    const exited = running.map((child) => new Promise((resolve) => child?.once("exit", resolve)));
+    for (const child of running) child?.kill("SIGTERM");
+    await Promise.race([Promise.all(exited), new Promise((resolve) => setTimeout(resolve, 10_000))]);
   };
   let apache: ChildProcess | undefined;
   try {
@@ -178,7 +198,7 @@ export async function startShibboleth(harness: SamlHarness, idpUrl: string): Pro
       `Shibboleth SP on ${shibboleth.url} (see ${errorLog})`,
     );
   } catch (error) {
-    stop();
+    await stop();
     throw error;
   }
   return { stop, errorLog };

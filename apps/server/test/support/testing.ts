@@ -21,7 +21,9 @@ export { parseTrustAnchors } from "../../src/sign-in/diia/crypto/trust-anchors.t
 export { parseMultipart } from "../../src/sign-in/diia/multipart.ts";
 export { createTestApp, type TestApp, testConfig } from "./app.ts";
 export { addPerson, signIn } from "./campus.ts";
+export { runCliOn } from "./cli.ts";
 export { addOperator } from "./console.ts";
 export { createTestDatabase, databaseKinds } from "./databases.ts";
 export { freePort } from "./listening.ts";
+export { type RunningSites, startProtectedSites } from "./nginx-site.ts";
 export { addOidcClient, TestBrowser } from "./oidc.ts";

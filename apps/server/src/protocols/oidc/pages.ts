@@ -1,5 +1,7 @@
 import { chooseLanguage, type Language } from "@kpi-id/contracts";
 import type { KoaContextWithOIDC } from "oidc-provider";
+import { isUuid } from "../../model/apps/queries.ts";
+import type { FindApplication } from "./clients.ts";
 
 // The provider's own few pages (sign-out confirmation, errors), in the person's language.
 // They carry no script, so they work under a strict CSP.
@@ -56,18 +58,27 @@ function page(language: Language, title: string, body: string): string {
   return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · KPI ID</title><style>${styles}</style></head><body><header>KPI ID</header><main><h1>${escapeHtml(title)}</h1><div class="card">${body}</div></main></body></html>`;
 }
 
-export async function logoutSource(ctx: KoaContextWithOIDC, form: string): Promise<void> {
-  const language = languageOf(ctx);
-  const t = texts[language];
-  const client = ctx.oidc.client?.clientName ?? "KPI ID";
-  ctx.type = "html";
-  ctx.body = page(
-    language,
-    t.logoutTitle,
-    `<p>${escapeHtml(t.logoutQuestion(client))}</p>${form}` +
-      `<div class="actions"><button class="primary" autofocus type="submit" form="op.logoutForm" name="logout" value="yes">${escapeHtml(t.logoutYes)}</button>` +
-      `<button type="submit" form="op.logoutForm">${escapeHtml(t.logoutNo)}</button></div>`,
-  );
+/**
+ * The sign-out question, naming the application as the person reads it: its English title for English readers
+ * (the provider's client_name is the Ukrainian one).
+ */
+export function logoutSource(findApplication: FindApplication) {
+  return async (ctx: KoaContextWithOIDC, form: string): Promise<void> => {
+    const language = languageOf(ctx);
+    const t = texts[language];
+    const clientId = ctx.oidc.client?.clientId;
+    const application = clientId && isUuid(clientId) ? await findApplication(clientId) : undefined;
+    const englishTitle = language === "en" ? application?.title_en : undefined;
+    const client = englishTitle || ctx.oidc.client?.clientName || "KPI ID";
+    ctx.type = "html";
+    ctx.body = page(
+      language,
+      t.logoutTitle,
+      `<p>${escapeHtml(t.logoutQuestion(client))}</p>${form}` +
+        `<div class="actions"><button class="primary" autofocus type="submit" form="op.logoutForm" name="logout" value="yes">${escapeHtml(t.logoutYes)}</button>` +
+        `<button type="submit" form="op.logoutForm">${escapeHtml(t.logoutNo)}</button></div>`,
+    );
+  };
 }
 
 export async function postLogoutSuccessSource(ctx: KoaContextWithOIDC): Promise<void> {

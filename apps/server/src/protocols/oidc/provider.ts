@@ -166,7 +166,7 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       backchannelLogout: { enabled: true },
-      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      rpInitiatedLogout: { enabled: true, logoutSource: logoutSource(findApplication), postLogoutSuccessSource },
       deviceFlow: deviceFlowFeature(options),
     },
     // Discovery's acr_values_supported; the ID token's acr says which the session achieved.

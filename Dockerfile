@@ -6,6 +6,16 @@
 #   docker run -e NODE_ENV=production -e PUBLIC_URL=https://id.kpi.ua \
 #     -e SESSION_SECRET=... -e DATABASE_URL=postgres://... -p 3000:3000 kpi-id
 
+# The previous release's image (docker build --build-arg PREVIOUS_IMAGE=registry.example/kpi-id:0.4.0): its web
+# app's hashed assets stay servable beside the new ones, for pages loaded from it during a rolling upgrade
+# (docs/operations.md, "Pages open during the upgrade"). Without it, the empty stage below.
+ARG PREVIOUS_IMAGE=no-previous-release
+
+FROM node:24-bookworm-slim AS no-previous-release
+RUN mkdir -p /app/apps/web/dist
+
+FROM ${PREVIOUS_IMAGE} AS previous
+
 # --- build: the same npm commands CI runs (npm ci, npm run check, npm run build) ---
 FROM node:24-bookworm-slim AS build
 WORKDIR /src
@@ -19,6 +29,9 @@ COPY examples/demo-app/package.json examples/demo-app/
 COPY e2e/package.json e2e/
 RUN npm ci --no-audit --no-fund --loglevel=error
 COPY . .
+# The previous release's web build, which npm run build publishes beside (scripts/build-beside.ts keeps the
+# assets of the two builds before the new one).
+COPY --from=previous /app/apps/web/dist/ apps/web/dist/
 RUN npm run check && npm run build
 # Only what runs in production stays: no dev dependencies, tests or sources of the web app.
 RUN npm prune --omit=dev --no-audit --no-fund \

@@ -11,6 +11,7 @@ import { createClusterDatabase, type SeedPerson, seedClusterDatabase } from "./l
 import { type Instance, instanceEnv, startInstance, stopInstance } from "./lib/instances.ts";
 import { nginxBinary, startNginx } from "./lib/nginx.ts";
 import { passed, printReport, type ScenarioReport } from "./lib/report.ts";
+import { browserAcrossUpgrade } from "./scenarios/browser-upgrade.ts";
 import type { ClusterContext } from "./scenarios/context.ts";
 import { diiaAcrossInstances } from "./scenarios/diia-across.ts";
 import { killDuringSignIns } from "./scenarios/kill-instance.ts";
@@ -115,6 +116,7 @@ async function main(): Promise<number> {
       },
       metricsOnEveryInstance,
       rollingUpgrade,
+      browserAcrossUpgrade,
     ];
     // CLUSTER_ONLY=rollingUpgrade runs one scenario by its function's name (while working on it).
     const only = process.env.CLUSTER_ONLY;

@@ -51,6 +51,9 @@ const keptOutside: Record<string, string> = {
   scimmy: "first use",
   nodemailer: "first use",
   "openid-client": "first use",
+  "@opentelemetry/api": "loaded only with tracing on (platform/tracing/start.ts), one copy shared with the SDK",
+  "@opentelemetry/sdk-node": "loaded only with tracing on; its exporters load their own protobuf definitions",
+  "@opentelemetry/instrumentation-http": "loaded only with tracing on; it patches node:http when required",
 };
 
 function isKeptOutside(id: string): boolean {

@@ -26,6 +26,7 @@ import { registerOpenApi } from "./platform/http/openapi.ts";
 import { registerQuietCollection } from "./platform/http/quiet-collection.ts";
 import { registerSecurity } from "./platform/http/security.ts";
 import { createMailer, type Mailer } from "./platform/mail/mailer.ts";
+import { requestSpanNaming } from "./platform/tracing/hooks.ts";
 import { forwardAuthRoutes } from "./protocols/forward-auth/routes.ts";
 import { AccountCache } from "./protocols/oidc/account-cache.ts";
 import { registerOidc } from "./protocols/oidc/index.ts";
@@ -183,6 +184,13 @@ export async function buildApp({
     await database.close();
   });
 
+  // With tracing on, each request's span is named by its route; otherwise no hook at all.
+  const nameRequestSpan = requestSpanNaming();
+  if (nameRequestSpan) {
+    app.addHook("onRequest", async (request) => {
+      if (request.routeOptions.url) nameRequestSpan(request.method, request.routeOptions.url);
+    });
+  }
   registerErrorHandling(app);
   registerJsonParser(app);
   // The ring: the newest key signs, older ones still verify (@fastify/cookie's own rotation).

@@ -25,6 +25,8 @@ export { usePrivateUmask };
 export async function startServer(config: Config): Promise<RunningServer> {
   // Before anything calls an outside host (CRL fetches, NBU, Diia).
   trustExtraCas(config.tlsExtraCaFile);
+  // Off by default; the SDK is loaded only when asked for, so an instance without it keeps its memory and start-up.
+  const tracing = config.tracing ? (await import("./platform/tracing/start.ts")).startTracing() : undefined;
   const database = await openDatabase({
     url: config.database.url,
     dataDir: config.database.dataDir,
@@ -44,10 +46,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const address = await app.listen({ host: config.host, port: config.port });
     app.log.info(`KPI ID is serving ${config.publicUrl} (listening on ${address})`);
     const running = app;
-    return { app: running, url: address, close: () => running.close() };
+    const close = async () => {
+      await running.close();
+      // The spans of the last requests are sent before the process goes.
+      await tracing?.shutdown();
+    };
+    return { app: running, url: address, close };
   } catch (error) {
     if (app) await app.close();
     else await database.close();
+    await tracing?.shutdown();
     throw error;
   }
 }

@@ -28,6 +28,16 @@ const loadedOnFirstUse = [
   "openid-client",
 ];
 
+/**
+ * OpenTelemetry's SDK: loaded only when the environment asks for traces (platform/tracing/start.ts), never here.
+ * (Its small API package, @opentelemetry/api, is loaded anyway: prom-client reads the active span for exemplars.)
+ */
+const loadedOnlyWithTracing = [
+  "@opentelemetry/sdk-node",
+  "@opentelemetry/instrumentation-http",
+  "@opentelemetry/sdk-trace-base",
+];
+
 const childEntry = fileURLToPath(new URL("./support/startup-modules-child.ts", import.meta.url));
 
 interface ChildReport {
@@ -133,6 +143,7 @@ describe(`what the service loads at start-up and on first use (${kind}, producti
     // The recorder sees the packages every request needs, so an empty list below is not a blind one.
     expect(atStart).toEqual(expect.arrayContaining(["fastify", "oidc-provider", "kysely", "@node-rs/argon2"]));
     expect(atStart.filter((name) => loadedOnFirstUse.includes(name))).toEqual([]);
+    expect(atStart.filter((name) => loadedOnlyWithTracing.includes(name))).toEqual([]);
     if (kind === "postgres") expect(atStart).not.toContain("@electric-sql/pglite");
 
     const refused = await fetch(`${url}/scim/v2/Users`, { headers: { authorization: "Bearer not-a-token" } });

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assetsToRemove, type BuildRecord, buildsRecord, recordBuild } from "../../../scripts/kept-builds.ts";
 import { createTestApp, type TestApp } from "./support/app.ts";
 
 // `npm start` again in a checkout another server is serving from: the web app's build is written beside the
@@ -45,6 +46,9 @@ describe("a rebuild while two servers serve the same checkout's web app", () => 
     const earlier = entry.replace(/-[\w-]+\.js$/, "-earlierbuild.js");
     for (const suffix of ["", ".br", ".gz"]) renameSync(join(dist, entry + suffix), join(dist, earlier + suffix));
     writeFileSync(join(dist, "index.html"), page.replace(entry, earlier));
+    // The record of builds (scripts/kept-builds.ts) names the earlier build's files as they now are.
+    const record = join(dist, buildsRecord);
+    if (existsSync(record)) writeFileSync(record, readFileSync(record, "utf8").replaceAll(entry, earlier));
     for (const suffix of [".br", ".gz"]) rmSync(join(dist, `index.html${suffix}`), { force: true });
     for (let index = 0; index < 2; index++) servers.push(await createTestApp("pglite", { WEB_DIST_DIR: dist }));
   }, 240_000);
@@ -102,4 +106,31 @@ describe("a rebuild while two servers serve the same checkout's web app", () => 
     }
     expect(existsSync(`${dist}.next-${process.pid}`)).toBe(false);
   }, 300_000);
+});
+
+describe("which earlier builds' assets a rebuild keeps", () => {
+  const build = (name: string, ...assets: string[]): BuildRecord => ({
+    builtAt: name,
+    assets: assets.map((asset) => `assets/${asset}`),
+  });
+
+  it("keeps the two builds before the current one, and removes the assets of older ones", () => {
+    let builds: BuildRecord[] = [];
+    for (const name of ["one", "two", "three", "four"]) {
+      builds = recordBuild(builds, build(name, `index-${name}.js`, `my-data-${name}.js`, "shared-same.js"));
+    }
+    expect(builds.map((each) => each.builtAt)).toEqual(["four", "three", "two"]);
+    const inDist = ["one", "two", "three", "four"].flatMap((name) => [
+      `assets/index-${name}.js`,
+      `assets/my-data-${name}.js`,
+    ]);
+    const alsoThere = ["assets/shared-same.js", "index.html", "locales/uk/common.json"];
+    expect(assetsToRemove([...inDist, ...alsoThere], builds)).toEqual(["assets/index-one.js", "assets/my-data-one.js"]);
+  });
+
+  it("counts a rebuild that changed nothing once", () => {
+    const same = build("again", "index-a.js");
+    const builds = recordBuild([build("first", "index-a.js"), build("earlier", "index-0.js")], same);
+    expect(builds.map((each) => each.builtAt)).toEqual(["again", "earlier"]);
+  });
 });

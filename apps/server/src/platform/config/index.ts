@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import type { z } from "zod";
+import { tracingWanted } from "../tracing/hooks.ts";
 import { type BankIdConfig, bankIdAddresses, readBankIdConfig } from "./bankid.ts";
 import { type DiiaConfig, listOfCrlSources, readDiiaConfig } from "./diia.ts";
 import { ConfigError } from "./error.ts";
@@ -39,6 +40,8 @@ export interface Config {
   /** /ready names the database kind; off in production unless asked for. */
   readyDetails: boolean;
   logLevel: Environment["LOG_LEVEL"];
+  /** OpenTelemetry traces over OTLP: on when OpenTelemetry's own variables ask for them (tracing/hooks.ts). */
+  tracing: boolean;
   /** preparedStatements: off only behind a pooler that cannot keep them (PgBouncer before 1.21 in transaction mode). */
   database: { url?: string; poolMax: number; dataDir: string; preparedStatements: boolean };
   /** Audit rows older than this many days are deleted by the periodic clean-up; 0 keeps them for ever. */
@@ -262,6 +265,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     apiDocsUi: environment.API_DOCS_UI ?? !isProduction,
     readyDetails: environment.READY_DETAILS ?? !isProduction,
     logLevel: environment.LOG_LEVEL,
+    tracing: tracingWanted(source),
     database: {
       url: environment.DATABASE_URL,
       poolMax: environment.DATABASE_POOL_MAX,

@@ -7,6 +7,7 @@ import type {
   QueryCompiler,
   TransactionSettings,
 } from "kysely";
+import { traceStatement } from "../tracing/hooks.ts";
 
 /** Told the text of every statement sent to the database through Kysely (`begin` and `commit` included). */
 export type StatementListener = (text: string) => void;
@@ -75,7 +76,7 @@ class ObservedDriver implements Driver {
         if (this.controlling.has(connection)) return execute<R>(query, executeOptions);
         this.listeners.notify(query.sql);
         try {
-          return await execute<R>(query, executeOptions);
+          return await traceStatement(query.sql, () => execute<R>(query, executeOptions));
         } finally {
           // Told even when it failed: its answer may be what was lost, after the change was made.
           const transaction = this.transactions.get(connection);
@@ -91,7 +92,7 @@ class ObservedDriver implements Driver {
     this.listeners.notify(text);
     this.controlling.add(connection);
     try {
-      await run();
+      await traceStatement(text, run);
     } finally {
       this.controlling.delete(connection);
     }

@@ -1,5 +1,6 @@
 import type { FastifyServerOptions } from "fastify";
 import type { Config } from "../config/index.ts";
+import { traceLogFields } from "../tracing/hooks.ts";
 
 /**
  * Query parameters whose values are harmless to keep in a log; every other value
@@ -47,8 +48,11 @@ export function redactUrl(url: string): string {
 
 export function loggerOptions(config: Config, stream?: { write(line: string): void }): FastifyServerOptions["logger"] {
   const pretty = !stream && process.stdout.isTTY && !config.isProduction;
+  // With tracing on, every line written during a traced request names its trace (start.ts sets this up first).
+  const mixin = traceLogFields();
   return {
     level: config.logLevel,
+    ...(mixin ? { mixin } : {}),
     redact: {
       paths: [
         "req.headers.authorization",

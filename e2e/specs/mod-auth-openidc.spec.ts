@@ -151,3 +151,19 @@ for (const language of ["uk", "en"] as const) {
     });
   });
 }
+
+test.describe("Apache mod_auth_openidc when access ends", () => {
+  test.use({ locale: "uk-UA", ignoreHTTPSErrors: true });
+
+  test("a person who lost access to the site: KPI ID refuses the module's refresh", async ({ page }) => {
+    const library = await signInThroughApache(page, "uk");
+    const token = (await library.accessToken.textContent()) ?? "";
+    await kpiId.cli(["user", "revoke", "--username", reader.username, "--app", "library"]);
+    try {
+      await library.refresh(token);
+      await page.waitForURL(`${library.protectedUrl}?error_code=refresh_failed`);
+    } finally {
+      await kpiId.cli(["user", "grant", "--username", reader.username, "--app", "library"]);
+    }
+  });
+});

@@ -161,8 +161,12 @@ export async function startApache(
     stdio: "inherit",
     detached: true,
   });
+  // Outside the runner's group, Apache would outlive a worker that ends without its afterAll.
+  const orphanGuard = () => apache.kill("SIGTERM");
+  process.once("exit", orphanGuard);
   const errorLog = () => readFileSync(join(site.dir, "error.log"), "utf8");
   const stop = async () => {
+    process.off("exit", orphanGuard);
     if (apache.exitCode === null) {
       const exited = new Promise((resolve) => apache.once("exit", resolve));
       apache.kill("SIGTERM");

@@ -126,11 +126,15 @@ function requestOverTls(
 export async function startProtectedSites(kpiIdOrigin: string, port: number, sites: ProtectedHost[]) {
   const prefix = mkdtempSync(join(tmpdir(), "kpi-id-nginx-"));
   const names = sites.map((site) => `DNS:${site.host}`).join(",");
-  execFileSync("openssl", [
-    ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1"],
-    ...["-keyout", join(prefix, "site.key"), "-out", join(prefix, "site.crt")],
-    ...["-subj", "/CN=kpi-id-test", "-addext", `subjectAltName=${names}`],
-  ]);
+  execFileSync(
+    "openssl",
+    [
+      ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1"],
+      ...["-keyout", join(prefix, "site.key"), "-out", join(prefix, "site.crt")],
+      ...["-subj", "/CN=kpi-id-test", "-addext", `subjectAltName=${names}`],
+    ],
+    { stdio: "ignore" },
+  );
   const echo = await startEchoSite();
   const block = documentedServerBlock();
   const servers = sites.map((site) => renderSite(block, prefix, port, kpiIdOrigin, echo.port, site)).join("\n");

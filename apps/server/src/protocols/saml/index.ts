@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
+import { startLogoutRound } from "../../model/saml/logout-rounds.ts";
 import type { FrontChannelSignOut } from "../../model/sessions/front-channel-sign-out.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { consentRoutes } from "./consent-routes.ts";
 import { scheduleFederationRefresh } from "./federation-schedule.ts";
-import { startLogoutRound } from "./logout-round.ts";
 import { metadataRoutes } from "./metadata-routes.ts";
 import { logoutRoundPath } from "./paths.ts";
 import { SamlRuntime } from "./runtime.ts";

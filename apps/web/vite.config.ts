@@ -23,7 +23,7 @@ export default defineConfig({
       },
       output: {
         // The first load as one file: the page is served over HTTP/1.1 (no proxy in front on one machine), whose
-        // six connections took 18 small chunks in three rounds of round trips (docs/performance.md, sixth pass).
+        // six connections took 18 small chunks in three rounds of round trips (docs/performance-history.md, sixth pass).
         codeSplitting: { groups: [{ name: "index", tags: ["$initial"] }] },
       },
     },

@@ -33,16 +33,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/oidc/key-rollover.ts",
-    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/oidc/keys.ts",
-    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
     file: "apps/server/src/protocols/oidc/logout.ts",
     reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
   },
@@ -98,11 +88,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/saml/logout-round.ts",
-    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
     file: "apps/server/src/protocols/saml/pending.ts",
     reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
   },
@@ -119,11 +104,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "sql-only-in-model",
     file: "apps/server/src/protocols/scim/group-model.ts",
-    reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/scim/tokens.ts",
     reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
   },
   {
@@ -145,11 +125,6 @@ export const allowlist: readonly AllowlistEntry[] = [
     rule: "sql-only-in-model",
     file: "apps/server/src/protocols/scim/user-write.ts",
     reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/tickets/consent-requests.ts",
-    reason: "SQL still in the protocol: to move into model/tickets (issue 58 point 1, after the SQL helper's deadline)",
   },
   {
     rule: "sql-only-in-model",
@@ -182,11 +157,6 @@ export const allowlist: readonly AllowlistEntry[] = [
     file: "apps/server/src/surfaces/account/personal-data.ts",
     reason:
       "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/account/sessions.ts",
-    reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
   },
   {
     rule: "sql-only-in-model",
@@ -382,16 +352,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "fastify-only-in-routes",
     file: "apps/server/src/model/sessions/device-cookie.ts",
-    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/sessions/front-channel-sign-out.ts",
-    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/sessions/password-sessions.ts",
     reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
   },
   {

@@ -38,7 +38,7 @@ export const sourceRules: readonly SourceRule[] = [
   },
   {
     name: "owner-table-in-docs",
-    enforced: false,
+    enforced: true,
     summary: "docs/architecture.md's table of owners is table-owners.ts's",
     check: ownerTableMatches,
   },

@@ -2,7 +2,7 @@
 // and a chunk for each part loaded on first use), which bin/kpi-id-server.js runs while every file it was made
 // from holds what it held at the build (bin/server-module.js, dist/build.json).
 //
-// Why (issue 41, docs/performance.md "Sixteenth pass"): run from its TypeScript, the idle service held the
+// Why (issue 41, docs/performance-history.md "Sixteenth pass"): run from its TypeScript, the idle service held the
 // source text of every module it loaded (V8 keeps it for lazy compilation) and Node's compile cache (the
 // stripped and compiled form of each file, kept in the C heap for the life of the process); the bundle is
 // minified, needs no type stripping and no compile cache: idle RSS 141–165 → 115–121 MiB on PostgreSQL.

@@ -5,12 +5,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const checker = fileURLToPath(new URL("../../../scripts/check-dependencies.ts", import.meta.url));
 const trees: string[] = [];
 
-afterEach(() => {
+afterAll(() => {
   for (const tree of trees.splice(0)) rmSync(tree, { recursive: true, force: true });
 });
 
@@ -43,13 +43,72 @@ const cleanModel = {
     "export const renameUser = (db: Db, id: string) => db.updateTable('users').where('id', '=', id);",
     "",
   ].join("\n"),
-  "apps/server/src/surfaces/admin/people.ts": [
+  "apps/server/src/surfaces/admin/person-card.ts": [
     'import type { FastifyRequest } from "fastify";',
     'import { findUser } from "../../model/users/queries.ts";',
     "export const person = (request: FastifyRequest & { db: never }) => findUser(request.db, 'x');",
     "",
   ].join("\n"),
 };
+
+/** A file planted at a path with one import; `crosses` says whether that import breaks a layer rule. */
+interface Plant {
+  path: string;
+  from: string;
+  crosses: boolean;
+}
+
+// Moved from boundaries.test.ts with the layer rules (biome.json → check-dependencies.ts, issue 58).
+const plants: Plant[] = [
+  // Layers (issue 42): each imports only its own layer and those below it.
+  { path: "apps/server/src/platform/crypto/planted.ts", from: "../../model/sessions/store.ts", crosses: true },
+  { path: "apps/server/src/platform/mail/planted.ts", from: "../../surfaces/account/routes.ts", crosses: true },
+  { path: "apps/server/src/model/access/planted.ts", from: "../../protocols/oidc/provider.ts", crosses: true },
+  { path: "apps/server/src/platform/throttle/planted.ts", from: "../../sign-in/auth/routes.ts", crosses: true },
+  { path: "apps/server/src/sign-in/recovery/planted.ts", from: "../../surfaces/account/routes.ts", crosses: true },
+  { path: "apps/server/src/sign-in/auth/planted.ts", from: "../../protocols/oidc/logout.ts", crosses: true },
+  { path: "apps/server/src/protocols/saml/planted.ts", from: "../../surfaces/admin/routes.ts", crosses: true },
+  { path: "apps/server/src/surfaces/cli/planted.ts", from: "../../app.ts", crosses: true },
+  // The cycles the review found stay broken: sessions → auth, oidc → auth, apps → users, oidc → seed.
+  { path: "apps/server/src/model/sessions/planted.ts", from: "../../sign-in/auth/routes.ts", crosses: true },
+  { path: "apps/server/src/protocols/oidc/planted.ts", from: "../../sign-in/auth/grants.ts", crosses: true },
+  { path: "apps/server/src/model/apps/planted.ts", from: "../sessions/store.ts", crosses: true },
+  { path: "apps/server/src/model/users/planted.ts", from: "../../protocols/oidc/provider.ts", crosses: true },
+  { path: "apps/server/src/protocols/oidc/planted-seed.ts", from: "../../surfaces/seed/demo-data.ts", crosses: true },
+  { path: "apps/server/src/model/sessions/allowed.ts", from: "../../platform/crypto/tokens.ts", crosses: false },
+  { path: "apps/server/src/protocols/oidc/allowed.ts", from: "../../model/access/applications.ts", crosses: false },
+  { path: "apps/server/src/protocols/oidc/allowed-mfa.ts", from: "../../sign-in/mfa/decision.ts", crosses: false },
+  { path: "apps/server/src/sign-in/bankid/allowed.ts", from: "../recovery/reset.ts", crosses: false },
+  { path: "apps/server/src/surfaces/admin/allowed.ts", from: "../../protocols/saml/index.ts", crosses: false },
+  { path: "apps/server/src/surfaces/cli/commands/allowed.ts", from: "./app.ts", crosses: false },
+];
+
+/** The plants, and an empty module at each place they import. */
+function plantedTree(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const plant of plants) {
+    files[plant.path] = `import { planted } from "${plant.from}";\n\nexport const used = planted;\n`;
+    files[join(dirname(plant.path), plant.from)] = "export const planted = 1;\n";
+  }
+  return files;
+}
+
+describe("the server's layers (dependency-cruiser in scripts/check-dependencies.ts)", () => {
+  let output = "";
+  beforeAll(() => {
+    const run = check(tree(plantedTree()));
+    expect(run.status).toBe(1);
+    output = run.output;
+  });
+
+  it.each(plants.filter((plant) => plant.crosses))("refuses $path importing $from", ({ path }) => {
+    expect(output).toContain(`${path} → `);
+  });
+
+  it.each(plants.filter((plant) => !plant.crosses))("lets $path import $from", ({ path }) => {
+    expect(output).not.toContain(`${path} → `);
+  });
+});
 
 describe("scripts/check-dependencies.ts on small trees", () => {
   it("passes a tree that keeps every rule: SQL in the owning model module, Fastify in a surface", () => {
@@ -61,7 +120,7 @@ describe("scripts/check-dependencies.ts on small trees", () => {
   it("fails SQL written in a surface (sql-only-in-model)", () => {
     const root = tree({
       ...cleanModel,
-      "apps/server/src/surfaces/admin/roles.ts": [
+      "apps/server/src/surfaces/admin/role-list.ts": [
         'import { sql } from "kysely";',
         'import type { Db } from "../../platform/db/schema.ts";',
         "export const roles = (db: Db) => db.selectFrom('operator_roles').select(sql`count(*)`.as('n'));",
@@ -69,14 +128,14 @@ describe("scripts/check-dependencies.ts on small trees", () => {
       ].join("\n"),
     });
     const run = check(root, "sql-only-in-model");
-    expect(run.output).toMatch(/sql-only-in-model: 1 violation.*\n.*surfaces\/admin\/roles\.ts/);
+    expect(run.output).toMatch(/sql-only-in-model: 1 violation.*\n.*surfaces\/admin\/role-list\.ts/);
     expect(run.status).toBe(1);
   });
 
   it("fails a model module writing another's table, and a migration's table nobody owns (table-owner)", () => {
     const root = tree({
       ...cleanModel,
-      "apps/server/src/model/developers/review.ts": [
+      "apps/server/src/model/developers/approval.ts": [
         'import type { Db } from "../../platform/db/schema.ts";',
         "export const grant = (db: Db) => db.insertInto('access_rules').values({});",
         "export const read = (db: Db) => db.selectFrom('access_rules').selectAll();",
@@ -85,7 +144,7 @@ describe("scripts/check-dependencies.ts on small trees", () => {
       "apps/server/src/platform/db/migrations/0999_new.sql": "create table orphans (id text primary key);\n",
     });
     const run = check(root, "table-owner");
-    expect(run.output).toContain("model/developers/review.ts: writes access_rules, which model/access owns");
+    expect(run.output).toContain("model/developers/approval.ts: writes access_rules, which model/access owns");
     expect(run.output).toContain("0999_new.sql: creates orphans, which has no owner");
     expect(run.output).toContain("table-owner: 2 violation(s)");
     expect(run.status).toBe(1);
@@ -105,7 +164,7 @@ describe("scripts/check-dependencies.ts on small trees", () => {
   it("fails an upward import from the model to a surface", () => {
     const root = tree({
       ...cleanModel,
-      "apps/server/src/model/users/admin-link.ts": 'export { person } from "../../surfaces/admin/people.ts";\n',
+      "apps/server/src/model/users/admin-link.ts": 'export { person } from "../../surfaces/admin/person-card.ts";\n',
     });
     const run = check(root);
     expect(run.output).toContain("no-upward-import-from-model");

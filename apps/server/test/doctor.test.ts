@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureSigningKey } from "../src/protocols/oidc/keys.ts";
+import { ensureSigningKey } from "../src/model/oidc/keys.ts";
 import { ensureSamlKey } from "../src/protocols/saml/keys.ts";
 import { runCli } from "../src/surfaces/cli/main.ts";
 import { runCliOn } from "./support/cli.ts";

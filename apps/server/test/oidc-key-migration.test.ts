@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keyStates } from "../src/model/oidc/keys.ts";
 import { listMigrations, migrate } from "../src/platform/db/migrate.ts";
-import { keyStates } from "../src/protocols/oidc/keys.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";
 
 /**

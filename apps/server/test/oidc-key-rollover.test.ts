@@ -1,7 +1,7 @@
 import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prepareNextKey, promoteNextKey, retireKeys, rotateSigningKeys } from "../src/protocols/oidc/key-rollover.ts";
-import { keyActivationDelaySeconds } from "../src/protocols/oidc/keys.ts";
+import { prepareNextKey, promoteNextKey, retireKeys, rotateSigningKeys } from "../src/model/oidc/key-rollover.ts";
+import { keyActivationDelaySeconds } from "../src/model/oidc/keys.ts";
 import { listSigningKeys, signingKeyRetentionSeconds } from "../src/protocols/oidc/signing-keys.ts";
 import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, signIn } from "./support/campus.ts";

@@ -1,12 +1,12 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rotateSigningKeys } from "../src/protocols/oidc/key-rollover.ts";
+import { rotateSigningKeys } from "../src/model/oidc/key-rollover.ts";
 import {
   decryptJwk,
   keyActivationDelaySeconds,
   loadPublishedKeys,
   SigningKeyDecryptionError,
-} from "../src/protocols/oidc/keys.ts";
+} from "../src/model/oidc/keys.ts";
 import { signingKeyRetentionSeconds } from "../src/protocols/oidc/provider.ts";
 import type { TestApp } from "./support/app.ts";
 import { addPerson, grantAccess, signIn } from "./support/campus.ts";
@@ -170,7 +170,7 @@ describe.each(databaseKinds)("OpenID Connect logout and signing keys (%s)", (kin
   });
 
   it("makes exactly one first key when instances start together", async () => {
-    const { ensureSigningKey } = await import("../src/protocols/oidc/keys.ts");
+    const { ensureSigningKey } = await import("../src/model/oidc/keys.ts");
     await test.app.db.deleteFrom("oidc_signing_keys").execute();
     await Promise.all([1, 2, 3].map(() => ensureSigningKey(test.app.db, test.config.sessionSecret)));
     const active = await test.app.db

@@ -22,7 +22,7 @@ const bounds = {
   userinfo: 1,
   // The old token with its grant; then its use, the new refresh token and the access token as one durable write.
   refresh: 2,
-  // Issue 41's goal is 12; docs/performance.md, eleventh pass, lists them before and after:
+  // Issue 41's goal is 12; docs/performance-history.md, eleventh pass, lists them before and after:
   //  1. the application, when this instance has not yet kept it in memory (12 when it has)
   //  2. GET /oidc/auth: the interaction (our route then reads nothing: the browser has no session)
   //  3.–8. the password sign-in: the person by username, the throttle, the second factor, the login grant with its

@@ -1,7 +1,7 @@
 // The server's tests sign with RSA keys made once per worker (test/support/rsa-keys.ts): two apps of one test, or
 // an app's key and the one its rotation makes, must still not share key material.
 import { afterEach, describe, expect, it } from "vitest";
-import { rotateSigningKeys } from "../src/protocols/oidc/key-rollover.ts";
+import { rotateSigningKeys } from "../src/model/oidc/key-rollover.ts";
 import { createTestApp, type TestApp } from "./support/app.ts";
 
 interface PublishedKeys {

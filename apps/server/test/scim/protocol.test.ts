@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { revokeScimToken } from "../../src/model/scim/tokens.ts";
 import { scimBodyLimit } from "../../src/protocols/scim/routes.ts";
-import { revokeScimToken } from "../../src/protocols/scim/tokens.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { addPerson, signIn } from "../support/campus.ts";
 import { runCliOn } from "../support/cli.ts";

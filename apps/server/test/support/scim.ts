@@ -1,5 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { createScimToken } from "../../src/protocols/scim/tokens.ts";
+import { createScimToken } from "../../src/model/scim/tokens.ts";
 
 export const scimUserSchema = "urn:ietf:params:scim:schemas:core:2.0:User";
 export const kpiUserSchema = "urn:ietf:params:scim:schemas:extension:kpi:2.0:User";

@@ -17,7 +17,7 @@ registerHooks({
 
 const { loadConfig } = await import("../../src/platform/config/index.ts");
 const { startServer } = await import("../../src/server.ts");
-const { createScimToken } = await import("../../src/protocols/scim/tokens.ts");
+const { createScimToken } = await import("../../src/model/scim/tokens.ts");
 
 const server = await startServer(loadConfig(process.env));
 const { token } = await createScimToken(server.app.db, "hr");

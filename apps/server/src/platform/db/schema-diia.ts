@@ -26,7 +26,7 @@ export interface DiiaRequestsTable {
   finished_at: NullableTimestamp;
 }
 
-/** The last good CRL of each DIIA_CRLS source (migration 0550; sign-in/diia/crypto/crl-persistence.ts). */
+/** The last good CRL of each DIIA_CRLS source (migration 0550; model/diia/revocation-lists.ts). */
 export interface DiiaRevocationListsTable {
   source: string;
   der: Uint8Array;

@@ -218,7 +218,7 @@ export interface OperatorRolesTable {
   granted_at: Generated<Date>;
 }
 
-/** One-time password reset tokens (migration 0165); see recovery/tokens.ts. */
+/** One-time password reset tokens (migration 0165); see model/recovery/tokens.ts. */
 export interface PasswordResetTokensTable {
   token_hash: Uint8Array;
   user_id: string;

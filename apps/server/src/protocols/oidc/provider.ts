@@ -4,6 +4,7 @@ import Provider, { type Configuration, errors, interactionPolicy, type KoaContex
 import { hasApplicationAccess } from "../../model/access/applications.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { isUuid } from "../../model/apps/queries.ts";
+import { deriveKey, keyActivationDelaySeconds } from "../../model/oidc/keys.ts";
 import { deleteSessionByToken } from "../../model/sessions/store.ts";
 import { refedsMfa, refedsSfa } from "../../model/sessions/strength.ts";
 import type { Config } from "../../platform/config/index.ts";
@@ -17,7 +18,6 @@ import { oidcScopes } from "./clients.ts";
 import { deviceFlowFeature, sendDeviceLinksToDevicePage } from "./device-flow.ts";
 import { guardDeviceFlow } from "./device-guard.ts";
 import { resumesByItself } from "./interaction-result.ts";
-import { deriveKey, keyActivationDelaySeconds } from "./keys.ts";
 import { clearKpiSessionCookie, kpiSessionOf, kpiSessionToken, mirrorKpiSession } from "./kpi-session.ts";
 import { logoutSource, postLogoutSuccessSource, renderError } from "./pages.ts";
 import type { ProviderOptions } from "./provider-options.ts";

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type Provider from "oidc-provider";
 import { recordOidcFailures } from "../../model/developers/oidc-failures.ts";
+import { ensureSigningKey, loadPublishedKeys } from "../../model/oidc/keys.ts";
 import { type AuditEvent, recordAuditEvent } from "../../platform/audit/record.ts";
-import { ensureSigningKey, loadPublishedKeys } from "./keys.ts";
 import { createProvider, signingKeyRetentionSeconds } from "./provider.ts";
 import { logRefusals } from "./refusal-log.ts";
 import { currentOidcMemory } from "./request-memory.ts";

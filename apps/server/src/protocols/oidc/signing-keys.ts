@@ -1,7 +1,7 @@
+import { type RotationResult, rotateSigningKeys } from "../../model/oidc/key-rollover.ts";
+import { type KeyState, keyActivationDelaySeconds, keyStates, loadPublishedKeys } from "../../model/oidc/keys.ts";
 import type { SecretRing } from "../../platform/crypto/key-ring.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import { type RotationResult, rotateSigningKeys } from "./key-rollover.ts";
-import { type KeyState, keyActivationDelaySeconds, keyStates, loadPublishedKeys } from "./keys.ts";
 import { signingKeyRetentionSeconds } from "./provider.ts";
 
 /** An OpenID Connect signing key as `keys list` and the console's signing keys screen show it. */

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
+import { startLogoutRound } from "../../model/saml/logout-rounds.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
-import { startLogoutRound } from "./logout-round.ts";
 import { logoutRoundPath } from "./paths.ts";
 
 /**

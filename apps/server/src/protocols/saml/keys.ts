@@ -3,10 +3,10 @@ import "reflect-metadata";
 import { createPrivateKey, type JsonWebKey, webcrypto } from "node:crypto";
 import * as x509 from "@peculiar/x509";
 import { sql } from "kysely";
+import { decryptJwk, encryptJwk, type PrivateJwk } from "../../model/oidc/keys.ts";
 import type { SecretRing } from "../../platform/crypto/key-ring.ts";
 import { newKeyId } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import { decryptJwk, encryptJwk, type PrivateJwk } from "../oidc/keys.ts";
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 

@@ -1,5 +1,6 @@
 import type { Element } from "@xmldom/xmldom";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { awaitAnswer, roundAwaiting, startLogoutRound } from "../../model/saml/logout-rounds.ts";
 import { deleteSessionsById } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import {
@@ -11,7 +12,6 @@ import {
 } from "./authn-request.ts";
 import { samlEntities } from "./entities.ts";
 import { type Binding, decodeXml, type LogoutFields, maxAuthnRequestBytes, SamlRequestRefused } from "./incoming.ts";
-import { awaitAnswer, roundAwaiting, startLogoutRound } from "./logout-round.ts";
 import { ns } from "./namespaces.ts";
 import { logoutRoundPath, samlPaths } from "./paths.ts";
 import { sendOnwardPage } from "./post-form.ts";

@@ -1,10 +1,16 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { PostBindingContext } from "samlify/types/src/types.js";
+import {
+  awaitAnswer,
+  endLogoutRound,
+  findLogoutRound,
+  type LogoutRound,
+  takeNextParticipant,
+} from "../../model/saml/logout-rounds.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { samlEntities } from "./entities.ts";
 import { newSamlId } from "./login-response.ts";
-import { awaitAnswer, endLogoutRound, findLogoutRound, type LogoutRound, takeNextParticipant } from "./logout-round.ts";
 import { nameIdFormats, ns } from "./namespaces.ts";
 import { samlPaths } from "./paths.ts";
 import { sendPostForm } from "./post-form.ts";

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { verifyScimToken } from "../../model/scim/tokens.ts";
 import type { ScimToken } from "../../platform/db/people-schema.ts";
 import { requestThrottleAddress } from "../../platform/throttle/address.ts";
 import { ScimError } from "./errors.ts";
-import { verifyScimToken } from "./tokens.ts";
 
 declare module "fastify" {
   interface FastifyRequest {

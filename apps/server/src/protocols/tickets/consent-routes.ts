@@ -16,11 +16,15 @@ import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { requireSession } from "../../model/sessions/current.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { meetsRequirement } from "../../model/sessions/strength.ts";
+import {
+  findConsentRequest,
+  type TicketConsentRequest,
+  takeConsentRequest,
+} from "../../model/tickets/consent-requests.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { chosenCallback } from "./callbacks.ts";
-import { findConsentRequest, type TicketConsentRequest, takeConsentRequest } from "./consent-requests.ts";
 import { appRedirectPath, ticketRedirect } from "./ticket-redirect.ts";
 
 const tags = ["applications"];

@@ -18,12 +18,12 @@ import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
 import { currentSession } from "../../model/sessions/current.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { meetsRequirement } from "../../model/sessions/strength.ts";
+import { saveConsentRequest } from "../../model/tickets/consent-requests.ts";
 import { audit } from "../../platform/audit/record.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { canStepUp } from "../../sign-in/mfa/decision.ts";
 import { chosenCallback } from "./callbacks.ts";
-import { saveConsentRequest } from "./consent-requests.ts";
 import { ticketRedirect } from "./ticket-redirect.ts";
 
 // Longer than any application id; a longer value is not kept in the page address.

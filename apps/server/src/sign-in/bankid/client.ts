@@ -47,7 +47,7 @@ export interface BankList {
   stale: boolean;
 }
 
-/** Where the last good list is kept for every instance (bank-list-store.ts: the database). */
+/** Where the last good list is kept for every instance (model/bankid/bank-list.ts: the database). */
 export interface BankListStore {
   save(list: { banks: Bank[]; fetchedAt: Date }): Promise<void>;
   load(): Promise<{ banks: Bank[]; fetchedAt: Date } | undefined>;

@@ -5,11 +5,11 @@ import { deleteOldDiiaRequests } from "../../model/diia/requests.ts";
 import { anonymiseLeavers } from "../../model/privacy/leavers.ts";
 import { deleteExpiredResetTokens } from "../../model/recovery/tokens.ts";
 import { type PruneCounts, pruneExpired } from "../../model/sessions/prune.ts";
+import { pruneConsentRequests } from "../../model/tickets/consent-requests.ts";
 import { deleteOldImportJobs } from "../../model/users/import-jobs.ts";
 import { deleteAuditPastRetention, deleteSignInHistoryPastRetention } from "../../platform/audit/retention.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { deleteExpiredOidcPayloads } from "../../protocols/oidc/adapter.ts";
-import { pruneConsentRequests } from "../../protocols/tickets/consent-requests.ts";
 
 export interface CleanupCounts extends PruneCounts {
   diiaRequests: number;

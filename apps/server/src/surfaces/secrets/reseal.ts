@@ -1,13 +1,8 @@
 import { totpSealPurpose } from "../../model/mfa/totp.ts";
+import { decryptJwkWithRing, encryptJwk, type PrivateJwk, SigningKeyDecryptionError } from "../../model/oidc/keys.ts";
 import { newestKey, type SecretRing } from "../../platform/crypto/key-ring.ts";
 import { seal, unsealWithRing } from "../../platform/crypto/seal.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import {
-  decryptJwkWithRing,
-  encryptJwk,
-  type PrivateJwk,
-  SigningKeyDecryptionError,
-} from "../../protocols/oidc/keys.ts";
 
 /** What the database holds sealed with SESSION_SECRET's keys, by table. */
 export interface SealedCounts {

@@ -1,6 +1,6 @@
+import { prepareNextKey, promoteNextKey, retireKeys } from "../../../model/oidc/key-rollover.ts";
 import { recordAuditEvent } from "../../../platform/audit/record.ts";
 import type { Db } from "../../../platform/db/schema.ts";
-import { prepareNextKey, promoteNextKey, retireKeys } from "../../../protocols/oidc/key-rollover.ts";
 import {
   keyActivationDelaySeconds,
   listSigningKeys,

@@ -1,5 +1,5 @@
+import { createScimToken, listScimTokens, revokeScimToken, ScimTokenError } from "../../../model/scim/tokens.ts";
 import { recordAuditEvent } from "../../../platform/audit/record.ts";
-import { createScimToken, listScimTokens, revokeScimToken, ScimTokenError } from "../../../protocols/scim/tokens.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
 import { table } from "../output.ts";

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { DiiaAppLink, DiiaCheckRequest, DiiaFailureReason } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
+import { issueLoginGrant } from "../../model/sessions/grants.ts";
 import { hashToken } from "../../platform/crypto/tokens.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { issueLoginGrant } from "../auth/grants.ts";
 import { askedByPoller, type DiiaCaller, type DiiaPoller } from "./browser-binding.ts";
 import type { DiiaClient } from "./client.ts";
 import { findDiiaRequestStatus, insertDiiaRequest } from "./queries.ts";

@@ -1,12 +1,12 @@
 import type { FastifyRequest } from "fastify";
 import { endSessions } from "../../model/sessions/end-sessions.ts";
+import { consumeLoginGrant } from "../../model/sessions/grants.ts";
 import { findUserById } from "../../model/users/queries.ts";
 import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { notifyPasswordChanged } from "../../platform/mail/notify.ts";
-import { consumeLoginGrant } from "../auth/grants.ts";
-import { acceptNewPassword, savePasswordHash } from "../auth/password-change.ts";
+import { acceptNewPassword, savePasswordHash } from "../password/password-change.ts";
 import { consumeResetToken, findUsableResetToken, issueResetToken } from "./tokens.ts";
 
 /** The active person a usable token belongs to; 400 recovery.link_invalid for anything else. */

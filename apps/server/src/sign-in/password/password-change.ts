@@ -9,7 +9,7 @@ import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { notifyPasswordChanged, notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import { confirmFailure, settleSuccess } from "../../platform/throttle/throttle.ts";
-import { takeCredentialAttempt } from "./credential-attempt.ts";
+import { takeCredentialAttempt } from "../grants/credential-attempt.ts";
 
 /** The current password, checked like a sign-in (throttled per account and address, audited when wrong). */
 async function requireCurrentPassword(request: FastifyRequest, person: User, presented: string | undefined) {

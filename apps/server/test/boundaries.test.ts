@@ -35,8 +35,8 @@ const plants: Plant[] = [
   { path: "bench/planted.ts", from: "../apps/server/src/app.ts", crosses: true },
   { path: "sandbox/src/planted.ts", from: "../../apps/server/test/support/app.ts", crosses: true },
   // Web: app → features → shared.
-  { path: "apps/web/src/lib/planted.ts", from: "@/features/auth/api/login.ts", crosses: true },
-  { path: "apps/web/src/features/auth/planted.ts", from: "@/app/routes/login.tsx", crosses: true },
+  { path: "apps/web/src/lib/planted.ts", from: "@/features/auth/api/password-login.ts", crosses: true },
+  { path: "apps/web/src/features/auth/planted.ts", from: "@/app/routes/login-route.tsx", crosses: true },
   // The allowed directions pass: down the layers, and sideways inside one.
   { path: "apps/server/src/model/sessions/allowed.ts", from: "../../platform/crypto/tokens.ts", crosses: false },
   { path: "apps/server/src/protocols/oidc/allowed.ts", from: "../../model/access/applications.ts", crosses: false },

@@ -7,6 +7,7 @@ import { checkNewPassword } from "../../model/users/password-policy.ts";
 import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { reauthWindow } from "../../platform/http/reauth.ts";
 import { notifyPasswordChanged, notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import { confirmFailure, settleSuccess } from "../../platform/throttle/throttle.ts";
 import { takeCredentialAttempt } from "../grants/credential-attempt.ts";
@@ -69,7 +70,7 @@ export async function changePassword(
   body: ChangePasswordRequest,
 ): Promise<number> {
   const person = session.user;
-  if (person.password_hash === null) requireRecentSignIn(request, session);
+  if (person.password_hash === null) requireRecentSignIn(session, reauthWindow(request));
   await requireCurrentPassword(request, person, body.currentPassword);
   await savePasswordHash(
     request,

@@ -22,6 +22,7 @@ import {
   recordAuditEvents,
   requestOrigin,
 } from "../../platform/audit/record.ts";
+import { reauthWindow } from "../../platform/http/reauth.ts";
 import { sendInBackground } from "../../platform/mail/mailer.ts";
 
 const tags = ["developers"];
@@ -62,7 +63,7 @@ export const developerPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
         const session = await requireSession(request, reply);
         const { userId } = session;
         const row = await ownedApplication(app.db, userId, request.params.id);
-        if (role === "owner") requireRecentSignIn(request, session);
+        if (role === "owner") requireRecentSignIn(session, reauthWindow(request));
         const named = request.body.person;
         const throttle = { db: app.db, secret: app.config.sessionSecret, now: app.clock() };
         await takeInvitationAttempt(throttle, userId, named);

@@ -28,6 +28,7 @@ import { requireSession } from "../../model/sessions/current.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { reauthWindow } from "../../platform/http/reauth.ts";
 
 const tags = ["developers"];
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
@@ -177,7 +178,7 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const session = await requireSession(request, reply);
       const row = await ownedApplication(app.db, session.userId, request.params.id);
-      requireRecentSignIn(request, session);
+      requireRecentSignIn(session, reauthWindow(request));
       const secret = await rotateDeveloperSecret(app.db, row);
       await audit(request, {
         type: "application_secret_rotated",

@@ -133,16 +133,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "sql-only-in-model",
-    file: "apps/server/src/sign-in/auth/grants.ts",
-    reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/sign-in/auth/password-change.ts",
-    reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
-  },
-  {
-    rule: "sql-only-in-model",
     file: "apps/server/src/sign-in/mfa/decision.ts",
     reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
   },
@@ -296,38 +286,8 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/developers/change-routes.ts",
-    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/developers/invitation-mail.ts",
-    reason: "request-taking helpers of the developers' routes: to move with them to surfaces (core helper's move)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/developers/invitation-throttle.ts",
-    reason: "request-taking helpers of the developers' routes: to move with them to surfaces (core helper's move)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/developers/membership-routes.ts",
-    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
-  },
-  {
-    rule: "fastify-only-in-routes",
     file: "apps/server/src/model/developers/notices.ts",
     reason: "request-taking helpers of the developers' routes: to move with them to surfaces (core helper's move)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/developers/people-routes.ts",
-    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/developers/routes.ts",
-    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
   },
   {
     rule: "fastify-only-in-routes",
@@ -352,11 +312,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "fastify-only-in-routes",
     file: "apps/server/src/model/sessions/device-cookie.ts",
-    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/sessions/recent-sign-in.ts",
     reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
   },
   {

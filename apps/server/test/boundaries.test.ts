@@ -20,8 +20,8 @@ const plants: Plant[] = [
   { path: "bench/planted.ts", from: "../apps/server/src/app.ts", crosses: true },
   { path: "sandbox/src/planted.ts", from: "../../apps/server/test/support/app.ts", crosses: true },
   // Web: app → features → shared.
-  { path: "apps/web/src/lib/planted.ts", from: "@/features/auth/api/login.ts", crosses: true },
-  { path: "apps/web/src/features/auth/planted.ts", from: "@/app/routes/login.tsx", crosses: true },
+  { path: "apps/web/src/lib/planted.ts", from: "@/features/auth/api/password-login.ts", crosses: true },
+  { path: "apps/web/src/features/auth/planted.ts", from: "@/app/routes/login-route.tsx", crosses: true },
   // The allowed directions pass (the server's layers are scripts/check-dependencies.ts's: check-dependencies.test.ts).
   { path: "bench/allowed.ts", from: "@kpi-id/server/testing", crosses: false },
   { path: "apps/web/src/features/auth/allowed.ts", from: "@/lib/api-client.ts", crosses: false },

@@ -1,7 +1,7 @@
 import type { ErrorBody, ResetCheck, ResetToken } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningMailStandIn } from "../../../sandbox/src/mail/index.ts";
-import { issueLoginGrant } from "../src/sign-in/auth/grants.ts";
+import { issueLoginGrant } from "../src/model/sessions/grants.ts";
 import { createTestApp, postJson, type TestApp } from "./support/app.ts";
 import { addPerson, manualClock, signIn } from "./support/campus.ts";
 import { databaseKinds } from "./support/databases.ts";

@@ -4,7 +4,7 @@ import type { TitleHandle } from "@/lib/document-title.ts";
 import { LanguageRedirect, LanguageRoot } from "./language-root.tsx";
 import { PrivateLayout, PublicLayout } from "./layouts/layouts.tsx";
 import { GoogleAuthRoute } from "./routes/google-auth.tsx";
-import { LoginRoute } from "./routes/login.tsx";
+import { LoginRoute } from "./routes/login-route.tsx";
 import { RouteError } from "./routes/route-error.tsx";
 
 function title(key: string): TitleHandle {

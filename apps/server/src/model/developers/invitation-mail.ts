@@ -1,7 +1,6 @@
 import type { Language } from "@kpi-id/contracts";
-import type { FastifyInstance } from "fastify";
 import type { ApplicationRow, User } from "../../platform/db/schema.ts";
-import { sendInBackground } from "../../platform/mail/mailer.ts";
+import type { OutgoingMail } from "../../platform/mail/mailer.ts";
 import { type MessageContent, renderMessage } from "../../platform/mail/messages.ts";
 import { verifiedAddressOf } from "../../platform/mail/notify.ts";
 import type { ApplicationRole } from "./people.ts";
@@ -56,12 +55,13 @@ export function invitationNotice(language: Language, facts: InvitationFacts, pub
 
 /** Mails the invitee, only at a confirmed address, in the language of their last sign-in. */
 export function mailInvitation(
-  app: FastifyInstance,
+  send: (mail: OutgoingMail) => void,
+  publicUrl: string,
   invitee: Pick<User, "email" | "verified_email" | "language">,
   facts: InvitationFacts,
 ): void {
   const to = verifiedAddressOf(invitee);
   if (!to) return;
   const language = invitee.language ?? "uk";
-  sendInBackground(app, { to, ...renderMessage(invitationNotice(language, facts, app.config.publicUrl), language) });
+  send({ to, ...renderMessage(invitationNotice(language, facts, publicUrl), language) });
 }

@@ -1,19 +1,24 @@
-import type { FastifyRequest } from "fastify";
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { LoadedSession } from "./store.ts";
-import { isMultiFactor } from "./strength.ts";
+import { isMultiFactor, meetsRequirement } from "./strength.ts";
+
+/** How recent a sign-in a sensitive change needs: REAUTH_MAX_AGE_SECONDS at `now` (platform/http/reauth.ts). */
+export interface ReauthWindow {
+  db: Db;
+  now: Date;
+  maxAgeSeconds: number;
+}
 
 /**
  * A sensitive change needs a sign-in at most `REAUTH_MAX_AGE_SECONDS` ago (every sign-in starts
  * a new session, so the session's start is the sign-in time); otherwise 403 `auth.reauth_required`,
  * which the web answers by asking the person to sign in again.
  */
-export function requireRecentSignIn(request: FastifyRequest, session: LoadedSession): void {
-  const { config, clock } = request.server;
-  const ageMs = clock().getTime() - session.createdAt.getTime();
-  if (ageMs > config.reauthMaxAgeSeconds * 1000) throw new AppError("auth.reauth_required");
+export function requireRecentSignIn(session: LoadedSession, window: ReauthWindow): void {
+  const provenSince = new Date(window.now.getTime() - window.maxAgeSeconds * 1000);
+  if (!meetsRequirement(session, { provenSince })) throw new AppError("auth.reauth_required");
 }
 
 /** Whether the person holds a second factor: a confirmed authenticator app or a passkey. */
@@ -43,13 +48,10 @@ export async function holdsSecondFactor(db: Db, userId: string): Promise<boolean
  * knows only the password (or holds only a Google session) could swap the owner's factor for their own: 403
  * `auth.reauth_second_factor_required`, which the web answers by asking for the password and the code, or a passkey.
  */
-export async function requireRecentSignInWithSecondFactor(
-  request: FastifyRequest,
-  session: LoadedSession,
-): Promise<void> {
-  requireRecentSignIn(request, session);
+export async function requireRecentSignInWithSecondFactor(session: LoadedSession, window: ReauthWindow): Promise<void> {
+  requireRecentSignIn(session, window);
   if (isMultiFactor(session)) return;
-  if (await holdsSecondFactor(request.server.db, session.userId)) {
+  if (await holdsSecondFactor(window.db, session.userId)) {
     throw new AppError("auth.reauth_second_factor_required");
   }
 }

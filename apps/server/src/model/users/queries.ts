@@ -35,3 +35,12 @@ export async function holdsConsoleRole(db: Db, userId: string): Promise<boolean>
   const row = await db.selectFrom("operator_roles").select("role").where("user_id", "=", userId).executeTakeFirst();
   return row !== undefined;
 }
+
+/** Stores a new password hash (a change, a reset or a first password), stamped by the caller's clock. */
+export async function storePasswordHash(db: Db, userId: string, passwordHash: string, now: Date): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ password_hash: passwordHash, updated_at: now })
+    .where("id", "=", userId)
+    .execute();
+}

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { DiiaAppLink, DiiaCheckRequest, DiiaFailureReason } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import { findDiiaRequestStatus, handOutDiiaGrant, insertDiiaRequest } from "../../model/diia/requests.ts";
+import { issueLoginGrant } from "../../model/sessions/grants.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { issueLoginGrant } from "../auth/grants.ts";
 import { askedByPoller, type DiiaCaller, type DiiaPoller } from "./browser-binding.ts";
 import type { DiiaClient } from "./client.ts";
 

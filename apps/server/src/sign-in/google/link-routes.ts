@@ -7,6 +7,7 @@ import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { reauthWindow } from "../../platform/http/reauth.ts";
 import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import type { GoogleOpenIdClient } from "./client.ts";
 import { beginGoogleSignIn } from "./service.ts";
@@ -37,7 +38,7 @@ export function googleLinkRoutes(requireClient: () => GoogleOpenIdClient): Fasti
       },
       async (request, reply) => {
         const session = await requireSession(request, reply);
-        requireRecentSignIn(request, session);
+        requireRecentSignIn(session, reauthWindow(request));
         const url = await beginGoogleSignIn(requireClient(), reply, { linkUserId: session.userId });
         return { url: url.href };
       },
@@ -64,7 +65,7 @@ export function googleLinkRoutes(requireClient: () => GoogleOpenIdClient): Fasti
       },
       async (request, reply) => {
         const session = await requireSession(request, reply);
-        requireRecentSignIn(request, session);
+        requireRecentSignIn(session, reauthWindow(request));
         requireAnotherMethod(session);
         const unlinked = await unlinkGoogle(app.db, session.userId);
         await audit(request, {

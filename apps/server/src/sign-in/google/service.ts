@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { completeSignIn } from "../../model/sessions/complete-sign-in.ts";
+import { issueLoginGrant } from "../../model/sessions/grants.ts";
 import type { SignInStrength } from "../../model/sessions/strength.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { sameText } from "../../platform/crypto/tokens.ts";
@@ -8,7 +9,6 @@ import { requestLanguage } from "../../platform/http/language.ts";
 import { requestThrottleAddress } from "../../platform/throttle/address.ts";
 import { throttlePolicy } from "../../platform/throttle/policy.ts";
 import { settleSuccess, type ThrottleKey, takeAttempt } from "../../platform/throttle/throttle.ts";
-import { issueLoginGrant } from "../auth/grants.ts";
 import { secondFactorDecision } from "../mfa/decision.ts";
 import type { GoogleIdentity, GoogleOpenIdClient } from "./client.ts";
 import { linkGoogleIdentity } from "./link.ts";

@@ -9,6 +9,7 @@ import type { LoadedSession } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
+import { reauthWindow } from "../../platform/http/reauth.ts";
 import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 
 export async function secondFactorStatus(request: FastifyRequest, session: LoadedSession): Promise<SecondFactorStatus> {
@@ -22,7 +23,7 @@ export async function secondFactorStatus(request: FastifyRequest, session: Loade
 }
 
 export async function setUpTotp(request: FastifyRequest, session: LoadedSession): Promise<TotpSetup> {
-  await requireRecentSignInWithSecondFactor(request, session);
+  await requireRecentSignInWithSecondFactor(session, reauthWindow(request));
   const { db, config, clock } = request.server;
   if ((await totpState(db, session.userId))?.confirmedAt) throw new AppError("mfa.already_set_up");
   return startTotpSetup(db, config.sessionSecret, { id: session.userId, username: session.user.username }, clock());
@@ -39,7 +40,7 @@ export async function confirmTotp(
   session: LoadedSession,
   code: string,
 ): Promise<TotpConfirmResponse> {
-  await requireRecentSignInWithSecondFactor(request, session);
+  await requireRecentSignInWithSecondFactor(session, reauthWindow(request));
   const { db, config, clock } = request.server;
   const state = await totpState(db, session.userId);
   if (!state || state.confirmedAt) throw new AppError("mfa.not_set_up");
@@ -60,7 +61,7 @@ export async function confirmTotp(
 }
 
 export async function turnOffTotp(request: FastifyRequest, session: LoadedSession): Promise<void> {
-  await requireRecentSignInWithSecondFactor(request, session);
+  await requireRecentSignInWithSecondFactor(session, reauthWindow(request));
   const { db } = request.server;
   if (!(await removeTotp(db, session.userId))) throw new AppError("mfa.not_set_up");
   await removeRecoveryCodes(db, session.userId);
@@ -74,7 +75,7 @@ export async function turnOffTotp(request: FastifyRequest, session: LoadedSessio
 }
 
 export async function regenerateRecoveryCodes(request: FastifyRequest, session: LoadedSession): Promise<RecoveryCodes> {
-  await requireRecentSignInWithSecondFactor(request, session);
+  await requireRecentSignInWithSecondFactor(session, reauthWindow(request));
   const { db, clock } = request.server;
   if (!(await totpState(db, session.userId))?.confirmedAt) throw new AppError("mfa.not_set_up");
   const recoveryCodes = await issueRecoveryCodes(db, session.userId, clock());

@@ -2,13 +2,13 @@ import type { SecondFactorRequest } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { useRecoveryCode } from "../../model/mfa/recovery-codes.ts";
 import { checkTotpCode, totpState } from "../../model/mfa/totp.ts";
+import { grantOwingSecondFactor, settleSecondFactor } from "../../model/sessions/grants.ts";
 import { withOneTimeCode } from "../../model/sessions/strength.ts";
 import { findUserById } from "../../model/users/queries.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { confirmFailure, secondFactorThrottleKey, settleSuccess } from "../../platform/throttle/throttle.ts";
-import { takeCredentialAttempt } from "../auth/credential-attempt.ts";
-import { grantOwingSecondFactor, settleSecondFactor } from "../auth/grants.ts";
+import { takeCredentialAttempt } from "../grants/credential-attempt.ts";
 import { rememberBrowser } from "./remembered-browser.ts";
 
 /** A six-digit code is the authenticator's; anything else is tried as a recovery code. */

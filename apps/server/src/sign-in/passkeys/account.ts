@@ -5,6 +5,7 @@ import { requireRecentSignInWithSecondFactor } from "../../model/sessions/recent
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { reauthWindow } from "../../platform/http/reauth.ts";
 import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 
 export async function passkeysOf(request: FastifyRequest, session: LoadedSession): Promise<PasskeyList> {
@@ -27,7 +28,7 @@ export async function renameOwnPasskey(
 
 /** Removing a passkey is a sensitive change: it needs a recent sign-in, and it is audited. */
 export async function removeOwnPasskey(request: FastifyRequest, session: LoadedSession, id: string): Promise<void> {
-  await requireRecentSignInWithSecondFactor(request, session);
+  await requireRecentSignInWithSecondFactor(session, reauthWindow(request));
   if (!(await removePasskey(request.server.db, session.userId, id))) throw new AppError("passkey.not_found");
   await audit(request, {
     type: "second_factor_changed",

@@ -7,7 +7,7 @@ import { findUserById } from "../../model/users/queries.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { confirmFailure, settleSuccess } from "../../platform/throttle/throttle.ts";
-import { takeCredentialAttempt } from "../auth/credential-attempt.ts";
+import { takeCredentialAttempt } from "../grants/credential-attempt.ts";
 import { storeChallenge, takeChallenge } from "./challenges.ts";
 import { CEREMONY_TIMEOUT_MS, loadWebAuthn, relyingParty, userHandleOf } from "./relying-party.ts";
 

@@ -6,6 +6,7 @@ import { requireRecentSignInWithSecondFactor } from "../../model/sessions/recent
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { reauthWindow } from "../../platform/http/reauth.ts";
 import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import { storeChallenge, takeChallenge } from "./challenges.ts";
 import { CEREMONY_TIMEOUT_MS, loadWebAuthn, relyingParty, userHandleBytes } from "./relying-party.ts";
@@ -21,7 +22,7 @@ export async function registrationOptions(
   reply: FastifyReply,
   session: LoadedSession,
 ): Promise<PasskeyOptions> {
-  await requireRecentSignInWithSecondFactor(request, session);
+  await requireRecentSignInWithSecondFactor(session, reauthWindow(request));
   const rp = relyingParty(request.server.config);
   const { generateRegistrationOptions } = await loadWebAuthn();
   const options = await generateRegistrationOptions({
@@ -45,7 +46,7 @@ export async function registerPasskey(
   session: LoadedSession,
   body: PasskeyRegistrationRequest,
 ): Promise<Passkey> {
-  await requireRecentSignInWithSecondFactor(request, session);
+  await requireRecentSignInWithSecondFactor(session, reauthWindow(request));
   const { db, config, clock } = request.server;
   const rp = relyingParty(config);
   // undefined: the answer was refused before its challenge was looked at.

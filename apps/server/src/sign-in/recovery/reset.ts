@@ -1,13 +1,13 @@
 import type { FastifyRequest } from "fastify";
 import { consumeResetToken, findUsableResetToken, issueResetToken } from "../../model/recovery/tokens.ts";
 import { endSessions } from "../../model/sessions/end-sessions.ts";
+import { consumeLoginGrant } from "../../model/sessions/grants.ts";
 import { findUserById } from "../../model/users/queries.ts";
 import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { notifyPasswordChanged } from "../../platform/mail/notify.ts";
-import { consumeLoginGrant } from "../auth/grants.ts";
-import { acceptNewPassword, savePasswordHash } from "../auth/password-change.ts";
+import { acceptNewPassword, savePasswordHash } from "../password/password-change.ts";
 
 /** The active person a usable token belongs to; 400 recovery.link_invalid for anything else. */
 export async function personOfResetToken(request: FastifyRequest, token: string): Promise<User> {

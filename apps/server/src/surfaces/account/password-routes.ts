@@ -6,7 +6,7 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireSession } from "../../model/sessions/current.ts";
-import { changePassword } from "../../sign-in/auth/password-change.ts";
+import { changePassword } from "../../sign-in/password/password-change.ts";
 
 /** The account page's password: whether there is one, and changing (or setting) it. */
 export const accountPasswordRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -4,6 +4,7 @@ import { requireSession } from "../../model/sessions/current.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { reauthWindow } from "../../platform/http/reauth.ts";
 import { personalDataOf } from "./personal-data.ts";
 
 /** The account page's "Download my data" (docs/privacy.md). */
@@ -28,7 +29,7 @@ export const accountPersonalDataRoutes: FastifyPluginAsyncZod = async (app) => {
       const site = request.headers["sec-fetch-site"];
       if (site === "cross-site" || site === "same-site") throw new AppError("request.csrf_rejected");
       const session = await requireSession(request, reply);
-      requireRecentSignIn(request, session);
+      requireRecentSignIn(session, reauthWindow(request));
       const now = app.clock();
       const data = await personalDataOf(app.db, session.userId, session.id, now);
       // A copy of everything KPI ID holds (the tax id too) left the service: the person's activity shows it.

@@ -13,6 +13,7 @@ import { liveSessionsOf } from "../../model/sessions/live.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
 import { requestOrigin } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { reauthWindow } from "../../platform/http/reauth.ts";
 import { activityDays, recentActivityOf } from "./activity.ts";
 
 /** The account page's view of the person's sessions (list them, end one, end all others) and activity. */
@@ -71,7 +72,7 @@ export const accountSessionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const session = await requireSession(request, reply);
       // The same check as ending all the others: one stolen session must not sign the owner's others out one by one.
-      requireRecentSignIn(request, session);
+      requireRecentSignIn(session, reauthWindow(request));
       const ended = await endSessions(
         { db: app.db, now: app.clock(), events: app.signOutEvents },
         { userId: session.userId, only: request.body.sessionId },
@@ -97,7 +98,7 @@ export const accountSessionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const session = await requireSession(request, reply);
-      requireRecentSignIn(request, session);
+      requireRecentSignIn(session, reauthWindow(request));
       const ended = await endSessions(
         { db: app.db, now: app.clock(), events: app.signOutEvents },
         { userId: session.userId, except: session.id },

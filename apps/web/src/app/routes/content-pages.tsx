@@ -1,8 +1,8 @@
 import type { ReactElement, ReactNode } from "react";
 import { Trans, useTranslation } from "react-i18next";
+import { SettingsUnavailable } from "@/components/settings-unavailable.tsx";
 import { useSettings } from "@/lib/settings.ts";
 import { ContentPage } from "../layouts/page.tsx";
-import { SettingsUnavailable } from "./settings-unavailable.tsx";
 
 const linkClass = "font-medium text-primary underline underline-offset-4 hover:no-underline";
 

@@ -2,6 +2,7 @@ import { BANKID_ERROR_PARAM, isBankIdErrorReason } from "@kpi-id/contracts";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { RefusalAlert } from "@/components/refusal-alert.tsx";
+import { SettingsUnavailable } from "@/components/settings-unavailable.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { BankIdRecovery } from "@/features/password/components/bankid-recovery.tsx";
 import { DiiaRecovery } from "@/features/password/components/diia-recovery.tsx";
@@ -12,7 +13,6 @@ import { useSettings } from "@/lib/settings.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useReasonParam } from "@/lib/use-reason-param.ts";
 import { ContentPage } from "../layouts/page.tsx";
-import { SettingsUnavailable } from "./settings-unavailable.tsx";
 
 /** `?via=diia`, `?via=bankid` or `?via=email` picks the way back in; without it the page offers the ones available. */
 function useChosenRoute(offered: RecoveryRoute[]): RecoveryRoute | undefined {

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button.tsx";
 import { Dialog, DialogContent } from "@/components/ui/dialog.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
-import { login } from "@/features/auth/api/login.ts";
+import { login } from "@/features/auth/api/password-login.ts";
 import { passkeysSupported } from "@/features/auth/api/use-passkey-sign-in.ts";
 import { ApiError } from "@/lib/api-client.ts";
 import { browser } from "@/lib/browser.ts";

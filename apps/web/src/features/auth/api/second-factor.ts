@@ -2,7 +2,7 @@ import type { SecondFactorRequest } from "@kpi-id/contracts";
 import { useMutation } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/api-client.ts";
 import { exchangeSession } from "./exchange-session.ts";
-import { signInMutationKey } from "./login.ts";
+import { signInMutationKey } from "./password-login.ts";
 
 /** Gives the code for a grant that owes it, then trades the grant for the session; answers where to go next. */
 export async function proveSecondFactor(request: SecondFactorRequest): Promise<string> {

@@ -1,7 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { ApiError } from "@/lib/api-client.ts";
-import { signInMutationKey } from "./login.ts";
+import { signInMutationKey } from "./password-login.ts";
 
 const ceremony = () => import("./passkey-ceremony.ts");
 

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
-import { type LoginForm as LoginValues, loginFieldRules, useLogin } from "../api/login.ts";
+import { type LoginForm as LoginValues, loginFieldRules, useLogin } from "../api/password-login.ts";
 import { passkeysSupported, usePasskeySignIn } from "../api/use-passkey-sign-in.ts";
 import { LockedOutHelp } from "./locked-out-help.tsx";
 import { PasswordInput } from "./password-input.tsx";

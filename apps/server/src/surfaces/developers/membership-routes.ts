@@ -7,11 +7,11 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { acceptInvitation, declineInvitation, membershipsOf } from "../../model/developers/memberships.ts";
+import { removePerson } from "../../model/developers/people.ts";
+import { requireSession } from "../../model/sessions/current.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
-import { requireSession } from "../sessions/current.ts";
-import { acceptInvitation, declineInvitation, membershipsOf } from "./memberships.ts";
-import { removePerson } from "./people.ts";
 
 const tags = ["developers"];
 const refusals = { 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };

@@ -1,38 +1,17 @@
-import {
-  errorBodySchema,
-  internalAuthRequestSchema,
-  internalAuthResponseSchema,
-  loginRequestSchema,
-  loginResponseSchema,
-} from "@kpi-id/contracts";
+import { errorBodySchema, internalAuthRequestSchema, internalAuthResponseSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { completeSignIn } from "../../model/sessions/complete-sign-in.ts";
+import { consumeLoginGrant } from "../../model/sessions/grants.ts";
 import type { SignInStrength } from "../../model/sessions/strength.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { fromBrowser } from "../../platform/http/security.ts";
-import { consumeLoginGrant } from "./grants.ts";
-import { signInWithPassword } from "./password-signin.ts";
 
-/** Password sign-in and the grant-for-cookie exchange. */
-export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.post(
-    "/api/auth",
-    {
-      schema: {
-        tags: ["sign-in"],
-        summary: "Check a username and password",
-        description:
-          "Answers a one-time login grant (`sessionId`, valid for LOGIN_GRANT_TTL_SECONDS) to exchange at " +
-          "/api/auth/internal. Unknown user and wrong password give the same 401. Failures are throttled " +
-          "per account and per address: 429 `auth.too_many_attempts` with Retry-After.",
-        body: loginRequestSchema,
-        response: { 200: loginResponseSchema, 401: errorBodySchema, 429: errorBodySchema },
-      },
-    },
-    async (request) => signInWithPassword(request, request.body),
-  );
-
+/**
+ * The grant-for-cookie exchange every method that answers a login grant ends in (password, Diia, a second
+ * factor): the grant is taken once and the sign-in completes (model/sessions/complete-sign-in.ts).
+ */
+export const grantExchangeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/auth/internal",
     {

@@ -11,13 +11,9 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { audit } from "../../platform/audit/record.ts";
-import { AppError } from "../../platform/errors.ts";
-import { requireSession } from "../sessions/current.ts";
-import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
-import { editNeedsApproval, requestChange } from "./changes.ts";
-import { integrationHealth } from "./health.ts";
-import { requestReview } from "./review.ts";
+import { editNeedsApproval, requestChange } from "../../model/developers/changes.ts";
+import { integrationHealth } from "../../model/developers/health.ts";
+import { requestReview } from "../../model/developers/review.ts";
 import {
   applicationsOwnedBy,
   applyEdit,
@@ -26,8 +22,13 @@ import {
   mayRegister,
   ownedApplication,
   rotateDeveloperSecret,
-} from "./store.ts";
-import { applicationDetail, applicationSummary } from "./view.ts";
+} from "../../model/developers/store.ts";
+import { applicationDetail, applicationSummary } from "../../model/developers/view.ts";
+import { requireSession } from "../../model/sessions/current.ts";
+import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
+import { audit } from "../../platform/audit/record.ts";
+import { AppError } from "../../platform/errors.ts";
+import { reauthWindow } from "../../platform/http/reauth.ts";
 
 const tags = ["developers"];
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
@@ -177,7 +178,7 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const session = await requireSession(request, reply);
       const row = await ownedApplication(app.db, session.userId, request.params.id);
-      requireRecentSignIn(request, session);
+      requireRecentSignIn(session, reauthWindow(request));
       const secret = await rotateDeveloperSecret(app.db, row);
       await audit(request, {
         type: "application_secret_rotated",

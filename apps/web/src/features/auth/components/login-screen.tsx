@@ -10,10 +10,11 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { RefusalAlert } from "@/components/refusal-alert.tsx";
+import { SettingsUnavailable } from "@/components/settings-unavailable.tsx";
 import { Alert } from "@/components/ui/alert.tsx";
 import { TextSeparator } from "@/components/ui/separator.tsx";
 import { useAppLinkProblem } from "@/features/auth/api/check-app-link.ts";
-import { signInMutationKey } from "@/features/auth/api/login.ts";
+import { signInMutationKey } from "@/features/auth/api/password-login.ts";
 import { useFinishSignIn } from "@/features/auth/api/use-finish-sign-in.ts";
 import { DiiaEntry } from "@/features/auth/components/diia-entry.tsx";
 import { GoogleButton } from "@/features/auth/components/google-button.tsx";
@@ -23,8 +24,6 @@ import { localizedHref, localizePath, RETURN_TO_PARAM } from "@/lib/paths.ts";
 import { useSettings } from "@/lib/settings.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useReasonParam } from "@/lib/use-reason-param.ts";
-import { EntryGate } from "../gates/entry-gate.tsx";
-import { SettingsUnavailable } from "./settings-unavailable.tsx";
 
 /**
  * One sign-in at a time: a password sign-in in the page, or Google's or BankID's full-page flow once its
@@ -48,6 +47,7 @@ function stepUpKey(diiaEnabled: boolean, bankIdEnabled: boolean): string {
   return diiaEnabled ? "auth:login.mfaRequired.descriptionWithDiia" : "auth:login.mfaRequired.description";
 }
 
+/** The sign-in page: the password form, then the other ways in this deployment offers. */
 export function LoginScreen() {
   const { t } = useTranslation("auth");
   const language = useLanguage();
@@ -128,13 +128,5 @@ export function LoginScreen() {
         />
       ) : null}
     </div>
-  );
-}
-
-export function LoginRoute() {
-  return (
-    <EntryGate>
-      <LoginScreen />
-    </EntryGate>
   );
 }

@@ -7,6 +7,14 @@ import {
   errorBodySchema,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { mailInvitation } from "../../model/developers/invitation-mail.ts";
+import { mayMailInvitee, takeInvitationAttempt } from "../../model/developers/invitation-throttle.ts";
+import { invite, withdrawInvitation } from "../../model/developers/invitations.ts";
+import { type ApplicationRole, memberNamed, removePerson } from "../../model/developers/people.ts";
+import { ownedApplication } from "../../model/developers/store.ts";
+import { applicationDetail } from "../../model/developers/view.ts";
+import { requireSession } from "../../model/sessions/current.ts";
+import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
 import {
   audit,
   countAuditEvent,
@@ -14,14 +22,8 @@ import {
   recordAuditEvents,
   requestOrigin,
 } from "../../platform/audit/record.ts";
-import { requireSession } from "../sessions/current.ts";
-import { requireRecentSignIn } from "../sessions/recent-sign-in.ts";
-import { mailInvitation } from "./invitation-mail.ts";
-import { mayMailInvitee, takeInvitationAttempt } from "./invitation-throttle.ts";
-import { invite, withdrawInvitation } from "./invitations.ts";
-import { type ApplicationRole, memberNamed, removePerson } from "./people.ts";
-import { ownedApplication } from "./store.ts";
-import { applicationDetail } from "./view.ts";
+import { reauthWindow } from "../../platform/http/reauth.ts";
+import { sendInBackground } from "../../platform/mail/mailer.ts";
 
 const tags = ["developers"];
 const refusals = {
@@ -61,9 +63,10 @@ export const developerPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
         const session = await requireSession(request, reply);
         const { userId } = session;
         const row = await ownedApplication(app.db, userId, request.params.id);
-        if (role === "owner") requireRecentSignIn(request, session);
+        if (role === "owner") requireRecentSignIn(session, reauthWindow(request));
         const named = request.body.person;
-        await takeInvitationAttempt(request, userId, named);
+        const throttle = { db: app.db, secret: app.config.sessionSecret, now: app.clock() };
+        await takeInvitationAttempt(throttle, userId, named);
         const sent = await invite(app.db, row.id, role, named, userId, app.clock());
         const details = { role, invitation: sent.id };
         const sentEvent = {
@@ -90,10 +93,10 @@ export const developerPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
           { ...sentEvent, ...requestOrigin(request), occurredAt: app.clock() },
           ...received,
         ]);
-        const mayMail = await mayMailInvitee(request, sent.invitee?.id, named);
+        const mayMail = await mayMailInvitee(throttle, sent.invitee?.id, named);
         if (sent.invitee && mayMail) {
           const facts = { role, application: row, inviter: session.user.username, expiresAt: sent.expiresAt };
-          mailInvitation(app, sent.invitee, facts);
+          mailInvitation((mail) => sendInBackground(app, mail), app.config.publicUrl, sent.invitee, facts);
         }
         return applicationDetail(app.db, row, userId);
       },

@@ -4,12 +4,14 @@ import { endSessions } from "../../model/sessions/end-sessions.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { checkNewPassword } from "../../model/users/password-policy.ts";
+import { storePasswordHash } from "../../model/users/queries.ts";
 import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { reauthWindow } from "../../platform/http/reauth.ts";
 import { notifyPasswordChanged, notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import { confirmFailure, settleSuccess } from "../../platform/throttle/throttle.ts";
-import { takeCredentialAttempt } from "./credential-attempt.ts";
+import { takeCredentialAttempt } from "../grants/credential-attempt.ts";
 
 /** The current password, checked like a sign-in (throttled per account and address, audited when wrong). */
 async function requireCurrentPassword(request: FastifyRequest, person: User, presented: string | undefined) {
@@ -49,11 +51,7 @@ export async function acceptNewPassword(
 
 export async function savePasswordHash(request: FastifyRequest, person: User, passwordHash: string): Promise<void> {
   const { db, clock } = request.server;
-  await db
-    .updateTable("users")
-    .set({ password_hash: passwordHash, updated_at: clock() })
-    .where("id", "=", person.id)
-    .execute();
+  await storePasswordHash(db, person.id, passwordHash, clock());
 }
 
 /**
@@ -69,7 +67,7 @@ export async function changePassword(
   body: ChangePasswordRequest,
 ): Promise<number> {
   const person = session.user;
-  if (person.password_hash === null) requireRecentSignIn(request, session);
+  if (person.password_hash === null) requireRecentSignIn(session, reauthWindow(request));
   await requireCurrentPassword(request, person, body.currentPassword);
   await savePasswordHash(
     request,

@@ -1,14 +1,14 @@
 import type { LoginRequest, LoginResponse } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
+import { issueLoginGrant } from "../../model/sessions/grants.ts";
 import { findUserByUsername } from "../../model/users/queries.ts";
 import { audit, auditedStatement, countAuditEvent } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { fromBrowser } from "../../platform/http/security.ts";
 import { confirmFailure, withSuccessSettled } from "../../platform/throttle/throttle.ts";
+import { takeCredentialAttempt } from "../grants/credential-attempt.ts";
 import { secondFactorDecision } from "../mfa/decision.ts";
-import { takeCredentialAttempt } from "./credential-attempt.ts";
-import { issueLoginGrant } from "./grants.ts";
 
 /** Why a sign-in is refused, for the audit row only: the person always sees invalid credentials. */
 function refusalReason(user: User | undefined, passwordMatches: boolean): string | undefined {

@@ -8,13 +8,13 @@ import {
   iconUploadSchema,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { withdrawChange } from "../../model/developers/changes.ts";
+import { storedIcon, storeIcon } from "../../model/developers/icons.ts";
+import { ownedApplication } from "../../model/developers/store.ts";
+import { applicationDetail } from "../../model/developers/view.ts";
+import { requireSession } from "../../model/sessions/current.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
-import { requireSession } from "../sessions/current.ts";
-import { withdrawChange } from "./changes.ts";
-import { storedIcon, storeIcon } from "./icons.ts";
-import { ownedApplication } from "./store.ts";
-import { applicationDetail } from "./view.ts";
 
 const tags = ["developers"];
 const refusals = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };

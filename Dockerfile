@@ -8,12 +8,8 @@
 
 # The previous release's image (docker build --build-arg PREVIOUS_IMAGE=registry.example/kpi-id:0.4.0): its web
 # app's hashed assets stay servable beside the new ones, for pages loaded from it during a rolling upgrade
-# (docs/operations.md, "Pages open during the upgrade"). Without it, the empty stage below.
-ARG PREVIOUS_IMAGE=no-previous-release
-
-FROM node:24-bookworm-slim AS no-previous-release
-RUN mkdir -p /app/apps/web/dist
-
+# (docs/operations.md, "Pages open during the upgrade"). Without it, the base image, which has none.
+ARG PREVIOUS_IMAGE=node:24-bookworm-slim
 FROM ${PREVIOUS_IMAGE} AS previous
 
 # --- build: the same npm commands CI runs (npm ci, npm run check, npm run build) ---
@@ -30,8 +26,13 @@ COPY e2e/package.json e2e/
 RUN npm ci --no-audit --no-fund --loglevel=error
 COPY . .
 # The previous release's web build, which npm run build publishes beside (scripts/build-beside.ts keeps the
-# assets of the two builds before the new one).
-COPY --from=previous /app/apps/web/dist/ apps/web/dist/
+# assets of the two builds before the new one). The argument is named in the step so that a build cache never
+# reuses the files of another previous image.
+ARG PREVIOUS_IMAGE
+RUN --mount=type=bind,from=previous,source=/,target=/previous \
+    if [ -d /previous/app/apps/web/dist ]; then \
+      mkdir -p apps/web/dist && cp -a /previous/app/apps/web/dist/. apps/web/dist/ && echo "kept the web assets of ${PREVIOUS_IMAGE}"; \
+    fi
 RUN npm run check && npm run build
 # Only what runs in production stays: no dev dependencies, tests or sources of the web app.
 RUN npm prune --omit=dev --no-audit --no-fund \

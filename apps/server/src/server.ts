@@ -42,9 +42,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     if (testClock) registerTestClockRoute(app, testClock);
     if (applied.length > 0) app.log.info({ applied }, "database migrated");
     if (config.seedDemoData) await seedDemoData(app);
-    await warnAboutDemoAccounts(app);
     const address = await app.listen({ host: config.host, port: config.port });
     app.log.info(`KPI ID is serving ${config.publicUrl} (listening on ${address})`);
+    // After listening, before start-up ends: its check verifies each demo person's published password (argon2id,
+    // five of them), which need not hold back the first answer of a restart.
+    await warnAboutDemoAccounts(app);
     const running = app;
     const close = async () => {
       await running.close();

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tracingWanted } from "../src/platform/tracing/hooks.ts";
 import { demoPeople } from "../src/surfaces/seed/demo-data.ts";
 import { freePort } from "./support/listening.ts";
 import { type OtlpReceiver, startOtlpReceiver } from "./support/otlp-receiver.ts";
@@ -205,4 +206,20 @@ describe("traces over OTLP/protobuf, the SDK's default", () => {
       await receiver.close();
     }
   }, 90_000);
+});
+
+describe("when tracing is on", () => {
+  it("is off by default and on when OpenTelemetry's environment names an endpoint or an exporter", () => {
+    expect(tracingWanted({})).toBe(false);
+    expect(tracingWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: " " })).toBe(false);
+    expect(tracingWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" })).toBe(true);
+    expect(tracingWanted({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://collector:4318/v1/traces" })).toBe(true);
+    expect(tracingWanted({ OTEL_TRACES_EXPORTER: "console" })).toBe(true);
+  });
+
+  it("stays off when told so, whatever else is set", () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" };
+    expect(tracingWanted({ ...endpoint, OTEL_TRACES_EXPORTER: "none" })).toBe(false);
+    expect(tracingWanted({ ...endpoint, OTEL_SDK_DISABLED: "true" })).toBe(false);
+  });
 });

@@ -42,7 +42,10 @@ const traceStatementSpan: StatementTracer = (text, run) => {
       try {
         return await run();
       } catch (error) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        // The SQLSTATE or the error's class, not its message: PostgreSQL quotes the value it refused there.
+        const code = (error as { code?: unknown }).code;
+        const name = error instanceof Error ? error.name : "Error";
+        span.setStatus({ code: SpanStatusCode.ERROR, message: typeof code === "string" ? code : name });
         throw error;
       } finally {
         span.end();

@@ -25,6 +25,8 @@ import { registerQuietCollection } from "./platform/http/quiet-collection.ts";
 import { registerSecurity } from "./platform/http/security.ts";
 import { createMailer, type Mailer } from "./platform/mail/mailer.ts";
 import { registerMetrics } from "./platform/metrics/plugin.ts";
+import { registerCas } from "./protocols/cas/index.ts";
+import { endCasSessionInBrowser, endEndedCasSessions } from "./protocols/cas/single-logout.ts";
 import { forwardAuthRoutes } from "./protocols/forward-auth/routes.ts";
 import { AccountCache } from "./protocols/oidc/account-cache.ts";
 import { registerOidc } from "./protocols/oidc/index.ts";
@@ -163,11 +165,17 @@ export async function buildApp({
   app.decorate("accessTokenCache", new AccessTokenCache(config.sessionCacheEntries));
   // Far more than a campus registers; 0 when the caches are off.
   app.decorate("applicationCache", new ApplicationCache(Math.min(config.sessionCacheEntries, 1000)));
-  // A KPI ID sign-out ends the OpenID Connect provider's sessions too; the sign-in methods and the model ask
+  // A KPI ID sign-out ends the OpenID Connect provider's sessions and the CAS services' too; the sign-in methods and the model ask
   // through this instead of importing the protocol above them.
   app.decorate("protocolSignOut", {
-    inBrowser: endOidcSession,
-    sessionsStartedAt: (accountId, loginTimes) => endOidcSessionsSignedInAt(app, accountId, loginTimes),
+    inBrowser: async (request, reply) => {
+      await endCasSessionInBrowser(request, reply);
+      await endOidcSession(request, reply);
+    },
+    sessionsStartedAt: async (accountId, loginTimes) => {
+      await endOidcSessionsSignedInAt(app, accountId, loginTimes);
+      await endEndedCasSessions(app, accountId);
+    },
   } satisfies ProtocolSignOut);
   let cacheFeed: CacheFeed | undefined;
   // Opened once the app is ready, so an app that fails to build leaves no listening connection behind.
@@ -232,6 +240,7 @@ export async function buildApp({
   await registerBankId(app);
   await registerOidc(app);
   await registerSaml(app);
+  await registerCas(app);
   if (config.env === "development") await app.register(missingTranslationRoutes);
   await registerWebApp(app, resolveWebDist(config.webDistDir));
 

@@ -88,6 +88,8 @@ export const errorStatus = {
   "forward_auth.not_configured": 403,
   "forward_auth.sign_in_required": 401,
   "forward_auth.no_access": 403,
+  "cas.service_not_registered": 400,
+  "cas.request_not_found": 404,
   "google.failed": 401,
   "google.not_configured": 503,
   "diia.failed": 400,

@@ -78,6 +78,9 @@ export const ukErrorMessages = {
   "forward_auth.sign_in_required": "Щоб відкрити цей сайт, увійдіть через KPI ID.",
   "forward_auth.no_access":
     "У вас немає доступу до цього сайту. Якщо він вам потрібен, зверніться до його адміністратора.",
+  "cas.service_not_registered":
+    "Адресу сервісу не зареєстровано в KPI ID, тому вхід не може продовжитися. Перекажіть це адміністраторові сервісу.",
+  "cas.request_not_found": "Запит сервісу на вхід не знайдено або він застарів. Почніть вхід у сервісі ще раз.",
   "google.failed": "Не вдалося увійти через Google.",
   "google.not_configured": "Вхід через Google не налаштовано.",
   "diia.failed": "Не вдалося увійти через Дію.",
@@ -216,6 +219,10 @@ export const enErrorMessages = {
   "forward_auth.not_configured": "This site is not set up for sign-in with KPI ID. Contact its administrator.",
   "forward_auth.sign_in_required": "Sign in with KPI ID to open this site.",
   "forward_auth.no_access": "You do not have access to this site. If you need it, contact its administrator.",
+  "cas.service_not_registered":
+    "The service's address is not registered with KPI ID, so the sign-in cannot continue. Tell the service's administrator.",
+  "cas.request_not_found":
+    "The service's sign-in request was not found or has expired. Start signing in from the service again.",
   "google.failed": "Signing in with Google failed.",
   "google.not_configured": "Sign-in with Google is not configured.",
   "diia.failed": "Signing in with Diia failed.",

@@ -53,6 +53,7 @@ import { adminAccessRuleRoutes } from "./surfaces/admin/access-rule-routes.ts";
 import { adminApplicationDetailRoutes } from "./surfaces/admin/application-detail-routes.ts";
 import { adminApplicationRoutes } from "./surfaces/admin/application-routes.ts";
 import { adminAuditRoutes } from "./surfaces/admin/audit-routes.ts";
+import { adminCasServiceRoutes } from "./surfaces/admin/cas-service-routes.ts";
 import { adminImportRoutes } from "./surfaces/admin/import-routes.ts";
 import { adminPeopleRoutes } from "./surfaces/admin/people-routes.ts";
 import { adminPersonErasureRoutes } from "./surfaces/admin/person-erasure-routes.ts";
@@ -227,6 +228,7 @@ export async function buildApp({
   await app.register(developerMembershipRoutes);
   await app.register(adminApplicationDetailRoutes);
   await app.register(adminAccessRuleRoutes);
+  await app.register(adminCasServiceRoutes);
   await app.register(adminImportRoutes);
   await app.register(adminAuditRoutes);
   await app.register(adminServiceRoutes);

@@ -34,7 +34,7 @@ describe.each(databaseKinds)("kpi-id app cas on %s", (kind) => {
       "--json",
     ]);
     expect(prefix.code).toBe(0);
-    expect(prefix.json().casServices).toEqual([
+    expect(prefix.json<{ casServices: unknown[] }>().casServices).toEqual([
       expect.objectContaining({
         url: "https://moodle.kpi.ua/course/",
         match: "prefix",
@@ -45,7 +45,7 @@ describe.each(databaseKinds)("kpi-id app cas on %s", (kind) => {
       expect.objectContaining({ url: "https://moodle.kpi.ua/login/index.php", match: "exact", singleLogout: false }),
     ]);
     const removed = await cli(["app", "cas", "--app", "moodle", "--remove", "https://moodle.kpi.ua/course/", "--json"]);
-    expect(removed.json().casServices).toHaveLength(1);
+    expect(removed.json<{ casServices: unknown[] }>().casServices).toHaveLength(1);
     const listed = await cli(["app", "cas", "--app", "moodle"]);
     expect(listed.stdout).toContain("exact  https://moodle.kpi.ua/login/index.php");
   });

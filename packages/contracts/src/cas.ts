@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { text } from "./text.ts";
+
 /**
  * CAS Protocol 3.0 under /cas (docs/cas.md): the paths a CAS client is configured with, and what a service's
  * validation may release about the person, under the names CAS clients match on.
@@ -53,3 +56,31 @@ export const casFailureCodes = [
   "INTERNAL_ERROR",
 ] as const;
 export type CasFailureCode = (typeof casFailureCodes)[number];
+
+/** One of an application's CAS services as the console shows it. */
+export const casServiceViewSchema = z.object({
+  url: text(),
+  match: z.enum(["exact", "prefix"]),
+  attributes: z.array(z.enum(casAttributeNames)),
+  singleLogout: z.boolean(),
+  proxy: z.boolean(),
+});
+export type CasServiceView = z.infer<typeof casServiceViewSchema>;
+
+/** GET /api/admin/applications/{id}/cas-services: the server URL CAS clients are given, and the services. */
+export const casServicesSchema = z.object({ serverUrl: text(), services: z.array(casServiceViewSchema) });
+export type CasServices = z.infer<typeof casServicesSchema>;
+
+/** Registers or changes one service (POST /api/admin/applications/{id}/cas-services). */
+export const casServiceRequestSchema = z.object({
+  url: text().trim().min(1).max(2048),
+  prefix: z.boolean().default(false),
+  singleLogout: z.boolean().default(false),
+  proxy: z.boolean().default(false),
+  /** Empty or left out: every attribute but the tax id. */
+  attributes: z.array(z.enum(casAttributeNames)).max(casAttributeNames.length).default([]),
+});
+export type CasServiceRequest = z.input<typeof casServiceRequestSchema>;
+
+/** Forgets one service (POST /api/admin/applications/{id}/cas-services/remove). */
+export const casServiceRemoveSchema = z.object({ url: text().max(2048) });

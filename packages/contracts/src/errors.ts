@@ -90,6 +90,8 @@ export const errorStatus = {
   "forward_auth.no_access": 403,
   "cas.service_not_registered": 400,
   "cas.request_not_found": 404,
+  "cas.service_invalid": 400,
+  "cas.service_taken": 409,
   "google.failed": 401,
   "google.not_configured": 503,
   "diia.failed": 400,

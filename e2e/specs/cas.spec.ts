@@ -1,11 +1,13 @@
 import type { Page } from "@playwright/test";
-import { demoUsers, expect, test } from "../fixtures.ts";
+import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ModAuthCasPage, PhpCasPage } from "../pages/cas-clients-page.ts";
+import { ConsoleCasSection } from "../pages/console-cas-page.ts";
 import { ConsolePage } from "../pages/console-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { type RunningCasClients, startCasClients } from "../tools/cas/clients.ts";
 import { prepareCasHarness } from "../tools/cas/harness.ts";
 import { postFrom } from "../tools/post-from.ts";
+import { photograph } from "../tools/walk.ts";
 
 const portBase = Number(process.env.E2E_PORT_BASE ?? 3300);
 const idpUrl = `http://localhost:${portBase}`;
@@ -27,6 +29,7 @@ async function registerCasApplication(operator: Page, name: string, service: Rec
   expect([200, 409]).toContain(
     (await postFrom(operator, `/api/admin/applications/${id}/cas-services`, service)).status,
   );
+  return id;
 }
 
 /**
@@ -36,6 +39,7 @@ async function registerCasApplication(operator: Page, name: string, service: Rec
  */
 test.describe("CAS with phpCAS and mod_auth_cas", () => {
   let clients: RunningCasClients | undefined;
+  let apacheApplicationId = "";
 
   test.beforeAll(async ({ browser }) => {
     clients = await startCasClients(harness, idpUrl);
@@ -48,7 +52,7 @@ test.describe("CAS with phpCAS and mod_auth_cas", () => {
       singleLogout: true,
       proxy: true,
     });
-    await registerCasApplication(operator, "apache", {
+    apacheApplicationId = await registerCasApplication(operator, "apache", {
       url: `${harness.apacheUrl}/`,
       prefix: true,
       singleLogout: true,
@@ -66,6 +70,19 @@ test.describe("CAS with phpCAS and mod_auth_cas", () => {
     test.describe(`in ${language}`, () => {
       // phpCAS's site is https with a throw-away certificate (KPI ID trusts it through TLS_EXTRA_CA_FILE).
       test.use({ locale, ignoreHTTPSErrors: true });
+
+      test("the console shows the application's CAS services and registers one more", async ({ page }, testInfo) => {
+        await new ConsolePage(page, language).signInWithDiia("employee");
+        const cas = new ConsoleCasSection(page, language);
+        await cas.open(apacheApplicationId);
+        await expect(cas.serverUrl).toHaveText(`${idpUrl}/cas`);
+        await expect(cas.services.filter({ hasText: `${harness.apacheUrl}/` }).first()).toBeVisible();
+        const extra = `https://wiki-${language}.kpi.ua/`;
+        await cas.register(extra, { prefix: true, singleLogout: true });
+        await expect(cas.services.filter({ hasText: extra })).toBeVisible();
+        await expectNoAxeViolations(page, "the console's CAS services");
+        await photograph(page, testInfo, `console-cas-${language}`);
+      });
 
       test("phpCAS: CAS 3.0 sign-in with attributes, a proxy ticket to the back end, and single logout", async ({
         page,

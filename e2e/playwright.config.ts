@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig, devices } from "@playwright/test";
 import { testChromiumLaunchOptions } from "./chromium.ts";
+import { prepareCasHarness } from "./tools/cas/harness.ts";
 import { prepareSamlHarness } from "./tools/saml/federation.ts";
 import type { ServerToStart } from "./tools/start-servers.ts";
 
@@ -33,6 +34,7 @@ interface WorkerServer {
   baseURL: string;
   dataDir: string;
   samlDir: string;
+  casDir: string;
   googlePort: number;
   diiaPort: number;
   mailPort: number;
@@ -47,6 +49,7 @@ function workerServer(index: number): WorkerServer {
     baseURL: `http://localhost:${portBase}`,
     dataDir: `${runDir}-w${index}`,
     samlDir: `${runDir}-w${index}-saml`,
+    casDir: `${runDir}-w${index}-cas`,
     googlePort: portBase + 1,
     diiaPort: portBase + 2,
     mailPort: portBase + 4,
@@ -64,6 +67,7 @@ if (own) {
   process.env.E2E_PORT_BASE = String(own.portBase);
   process.env.E2E_DATA_DIR = own.dataDir;
   process.env.E2E_SAML_DIR = own.samlDir;
+  process.env.E2E_CAS_DIR = own.casDir;
   process.env.SANDBOX_GOOGLE_PORT = String(own.googlePort);
   process.env.SANDBOX_DIIA_PORT = String(own.diiaPort);
   process.env.SANDBOX_MAIL_PORT = String(own.mailPort);
@@ -76,6 +80,7 @@ export const baseURL = own?.baseURL ?? `http://localhost:${runPortBase}`;
 // them, exist before each server starts (it reads the aggregate at start); the worker reuses them.
 function serverToStart(server: WorkerServer): ServerToStart {
   const saml = prepareSamlHarness(server.samlDir, server.baseURL, server.portBase);
+  const cas = prepareCasHarness(server.casDir, server.portBase);
   return {
     healthUrl: `${server.baseURL}/health`,
     env: {
@@ -104,6 +109,8 @@ function serverToStart(server: WorkerServer): ServerToStart {
       // Several specs register applications as the demo student on the worker's one server (the developers' page,
       // the ticket consent, pending changes, device sign-in), more than one person's default five in all.
       DEVELOPER_MAX_APPLICATIONS: "20",
+      // phpCAS's proxy callback is https on loopback with a throw-away certificate the server trusts (cas.spec.ts).
+      TLS_EXTRA_CA_FILE: cas.certFile,
     },
   };
 }

@@ -5,25 +5,11 @@ import { ConnectedApplications } from "../pages/connected-applications.ts";
 import { ConsentPage } from "../pages/consent-page.ts";
 import { ConsolePage } from "../pages/console-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
+import { postFrom } from "../tools/post-from.ts";
 import { personBrowser, photograph } from "../tools/walk.ts";
 
 /** A demo person with records the approved application's default rules let in (surfaces/seed/demo-data.ts). */
 const outsider = { username: "both", password: "both-demo-2026", fullName: "Ірина Шевченко" } as const;
-
-/** A JSON POST from a signed-in page of this site, as its own scripts send it; the status and answer. */
-async function postFrom(page: Page, path: string, body: unknown): Promise<{ status: number; json: unknown }> {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const response = await fetch(path, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, json: await response.json().catch(() => null) };
-    },
-    { path, body },
-  );
-}
 
 /**
  * The application's own site: its callback is answered here (no server of it runs), so the browser shows a page,

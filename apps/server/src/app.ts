@@ -23,6 +23,8 @@ import { registerQuietCollection } from "./platform/http/quiet-collection.ts";
 import { registerSecurity } from "./platform/http/security.ts";
 import { createMailer, type Mailer } from "./platform/mail/mailer.ts";
 import { requestSpanNaming } from "./platform/tracing/hooks.ts";
+import { registerCas } from "./protocols/cas/index.ts";
+import { endEndedCasSessions } from "./protocols/cas/single-logout.ts";
 import { forwardAuthRoutes } from "./protocols/forward-auth/routes.ts";
 import { AccountCache } from "./protocols/oidc/account-cache.ts";
 import { registerOidc } from "./protocols/oidc/index.ts";
@@ -51,6 +53,7 @@ import { adminAccessRuleRoutes } from "./surfaces/admin/access-rule-routes.ts";
 import { adminApplicationDetailRoutes } from "./surfaces/admin/application-detail-routes.ts";
 import { adminApplicationRoutes } from "./surfaces/admin/application-routes.ts";
 import { adminAuditRoutes } from "./surfaces/admin/audit-routes.ts";
+import { adminCasServiceRoutes } from "./surfaces/admin/cas-service-routes.ts";
 import { adminImportRoutes } from "./surfaces/admin/import-routes.ts";
 import { adminPeopleRoutes } from "./surfaces/admin/people-routes.ts";
 import { adminPersonErasureRoutes } from "./surfaces/admin/person-erasure-routes.ts";
@@ -233,6 +236,7 @@ export async function buildApp({
   await app.register(developerMembershipRoutes);
   await app.register(adminApplicationDetailRoutes);
   await app.register(adminAccessRuleRoutes);
+  await app.register(adminCasServiceRoutes);
   await app.register(adminImportRoutes);
   await app.register(adminAuditRoutes);
   await app.register(adminServiceRoutes);
@@ -249,6 +253,9 @@ export async function buildApp({
   // SAML's session records go with the sessions (a foreign key), and its Single Logout is through the browser only.
   app.signOutEvents.subscribe((signedOut) => endOidcSessionsSignedInAt(app, signedOut.userId, signedOut.loginTimes));
   await registerSaml(app);
+  await registerCas(app);
+  // The CAS services those sessions signed in to get their back-channel LogoutRequest.
+  app.signOutEvents.subscribe((signedOut) => endEndedCasSessions(app, signedOut.userId));
   if (config.env === "development") await app.register(missingTranslationRoutes);
   await registerWebApp(app, resolveWebDist(config.webDistDir));
 

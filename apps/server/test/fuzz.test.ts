@@ -174,6 +174,19 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
         "GET /api/forward-auth/start",
         "GET /api/forward-auth/callback",
         "GET /api/forward-auth/sign-out",
+        // CAS Protocol 3.0 (issue 59); fuzz-cas.test.ts adds registered services, live tickets and callbacks.
+        "GET /cas/login",
+        "GET /cas/continue/{id}",
+        "GET /cas/logout",
+        "GET /cas/validate",
+        "GET /cas/serviceValidate",
+        "GET /cas/p3/serviceValidate",
+        "GET /cas/proxyValidate",
+        "GET /cas/p3/proxyValidate",
+        "GET /cas/proxy",
+        "GET /api/admin/applications/{id}/cas-services",
+        "POST /api/admin/applications/{id}/cas-services",
+        "POST /api/admin/applications/{id}/cas-services/remove",
       ]),
     );
     const runsPerEndpoint = Math.ceil(minimumRequests / endpoints.length) + 5;

@@ -234,7 +234,7 @@ export const integrationHealthSchema = z.object({
     z.object({
       id: text(),
       at: text(),
-      protocol: z.enum(["ticket", "oidc"]),
+      protocol: z.enum(["ticket", "oidc", "cas"]),
       reason: z.enum(integrationFailureReasons),
     }),
   ),

@@ -7,6 +7,7 @@ export * from "./api.ts";
 export * from "./app-link.ts";
 export * from "./bankid.ts";
 export * from "./boot.ts";
+export * from "./cas.ts";
 export * from "./consent.ts";
 export * from "./developer-changes.ts";
 export * from "./developers.ts";

@@ -78,6 +78,12 @@ export const ukErrorMessages = {
   "forward_auth.sign_in_required": "Щоб відкрити цей сайт, увійдіть через KPI ID.",
   "forward_auth.no_access":
     "У вас немає доступу до цього сайту. Якщо він вам потрібен, зверніться до його адміністратора.",
+  "cas.service_not_registered":
+    "Адресу сервісу не зареєстровано в KPI ID, тому вхід не може продовжитися. Перекажіть це адміністраторові сервісу.",
+  "cas.request_not_found": "Запит сервісу на вхід не знайдено або він застарів. Почніть вхід у сервісі ще раз.",
+  "cas.service_invalid":
+    "Адреса сервісу CAS має бути повною адресою https так, як її пише браузер, без імені, пароля, фрагмента чи зірочки; префікс закінчується на «/».",
+  "cas.service_taken": "Ця адреса вже належить сервісу CAS іншого застосунку або перетинається з ним.",
   "google.failed": "Не вдалося увійти через Google.",
   "google.not_configured": "Вхід через Google не налаштовано.",
   "diia.failed": "Не вдалося увійти через Дію.",
@@ -216,6 +222,13 @@ export const enErrorMessages = {
   "forward_auth.not_configured": "This site is not set up for sign-in with KPI ID. Contact its administrator.",
   "forward_auth.sign_in_required": "Sign in with KPI ID to open this site.",
   "forward_auth.no_access": "You do not have access to this site. If you need it, contact its administrator.",
+  "cas.service_not_registered":
+    "The service's address is not registered with KPI ID, so the sign-in cannot continue. Tell the service's administrator.",
+  "cas.request_not_found":
+    "The service's sign-in request was not found or has expired. Start signing in from the service again.",
+  "cas.service_invalid":
+    'A CAS service address must be a full https address as the browser writes it, with no name, password, fragment or asterisk; a prefix ends in "/".',
+  "cas.service_taken": "This address belongs to, or overlaps, another application's CAS service.",
   "google.failed": "Signing in with Google failed.",
   "google.not_configured": "Sign-in with Google is not configured.",
   "diia.failed": "Signing in with Diia failed.",

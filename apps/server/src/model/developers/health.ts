@@ -13,7 +13,7 @@ const dayMs = 86_400_000;
 export async function recordIntegrationFailure(
   db: Db,
   applicationId: string,
-  protocol: "ticket" | "oidc",
+  protocol: "ticket" | "oidc" | "cas",
   reason: IntegrationFailureReason,
 ): Promise<void> {
   try {

@@ -32,6 +32,8 @@ export const continueToSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("device"), userCode: deviceUserCodeSchema.optional() }),
   // A SAML service provider's AuthnRequest waiting on the server (saml_pending_requests.id).
   z.object({ kind: z.literal("saml"), requestId: text().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
+  // A CAS client's /cas/login waiting on the server (cas_pending_logins.id).
+  z.object({ kind: z.literal("cas"), requestId: text().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
 ]);
 export type ContinueTo = z.infer<typeof continueToSchema>;
 
@@ -45,6 +47,9 @@ const continueCookie = signedCookie("kpi_id_continue", pendingSchema, 3800);
 
 /** Where a SAML sign-in continues (saml/sso-routes.ts serves it); sessions sit below the protocols. */
 export const samlContinuePath = "/saml/continue";
+
+/** Where a CAS login continues (cas/login-routes.ts serves it). */
+export const casContinuePath = "/cas/continue";
 
 /**
  * Where the OpenID Connect provider resumes an interaction (its `/auth/{uid}`, under oidc/provider.ts's prefix):
@@ -73,6 +78,8 @@ export function destinationOf(continueTo: ContinueTo, language: Language): strin
       return `${continueTo.resume ? oidcResumePath : oidcInteractionPath}/${encodeURIComponent(continueTo.uid)}`;
     case "saml":
       return `${samlContinuePath}/${encodeURIComponent(continueTo.requestId)}`;
+    case "cas":
+      return `${casContinuePath}/${encodeURIComponent(continueTo.requestId)}`;
   }
 }
 

@@ -16,6 +16,8 @@ export interface TicketConsentRequest {
   callbackUrl: string;
   /** What the application's ticket carried when the request was made: what the screen names. */
   data: TicketConsentDatum[];
+  /** A protocol's own way on after "allow" (a CAS login's /cas/continue/{id}), instead of a ticket. */
+  continuePath?: string;
 }
 
 type NewRequest = Omit<TicketConsentRequest, "id">;
@@ -40,6 +42,7 @@ export async function saveConsentRequest(db: Db, request: NewRequest, now: Date)
       redirect_uri: request.redirectUri ?? null,
       callback_url: request.callbackUrl,
       data: request.data,
+      continue_path: request.continuePath ?? null,
       created_at: now,
       expires_at: new Date(now.getTime() + consentRequestSeconds * 1000),
     })
@@ -56,6 +59,7 @@ type RequestRow = {
   redirect_uri: string | null;
   callback_url: string;
   data: string[];
+  continue_path: string | null;
 };
 
 const isTicketDatum = (value: string): value is TicketConsentDatum =>
@@ -70,10 +74,20 @@ function requestOf(row: RequestRow): TicketConsentRequest {
     redirectUri: row.redirect_uri ?? undefined,
     callbackUrl: row.callback_url,
     data: row.data.filter(isTicketDatum),
+    ...(row.continue_path !== null && { continuePath: row.continue_path }),
   };
 }
 
-const columns = ["id", "user_id", "application_id", "state", "redirect_uri", "callback_url", "data"] as const;
+const columns = [
+  "id",
+  "user_id",
+  "application_id",
+  "state",
+  "redirect_uri",
+  "callback_url",
+  "data",
+  "continue_path",
+] as const;
 
 /** The person's waiting request, unexpired; another person's is as unknown as a made-up id. */
 export async function findConsentRequest(db: Db, id: string, userId: string, now: Date) {

@@ -60,6 +60,8 @@ export interface Config {
   reauthMaxAgeSeconds: number;
   loginGrantTtlSeconds: number;
   ticketTtlSeconds: number;
+  /** CAS service and proxy tickets live this long (CAS_TICKET_TTL_SECONDS; Apereo CAS's 10 s by default). */
+  casTicketTtlSeconds: number;
   bodyLimitBytes: number;
   /** Sessions one instance keeps answered in memory (sessions/cache.ts); 0 reads every request. */
   sessionCacheEntries: number;
@@ -285,6 +287,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     reauthMaxAgeSeconds: environment.REAUTH_MAX_AGE_SECONDS,
     loginGrantTtlSeconds: environment.LOGIN_GRANT_TTL_SECONDS,
     ticketTtlSeconds: environment.TICKET_TTL_SECONDS,
+    casTicketTtlSeconds: environment.CAS_TICKET_TTL_SECONDS,
     bodyLimitBytes: environment.BODY_LIMIT_BYTES,
     scimRequestsPerMinute: environment.SCIM_REQUESTS_PER_MINUTE,
     scimPasswords: environment.SCIM_PASSWORDS,

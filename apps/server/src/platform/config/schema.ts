@@ -61,6 +61,7 @@ export const environmentSchema = z.object({
   REAUTH_MAX_AGE_SECONDS: seconds(60 * 10),
   LOGIN_GRANT_TTL_SECONDS: seconds(60),
   TICKET_TTL_SECONDS: seconds(60),
+  CAS_TICKET_TTL_SECONDS: seconds(10),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()

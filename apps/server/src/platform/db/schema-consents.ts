@@ -28,6 +28,8 @@ export interface TicketConsentRequestsTable {
   callback_url: string;
   /** The kinds of ticket data its screen named (migration 0560; contracts' ticketConsentData). */
   data: ColumnType<string[], string[] | undefined, string[]>;
+  /** Where the browser continues after "allow" instead of a ticket (migration 0590: a CAS login). */
+  continue_path: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   expires_at: RequiredTimestamp;
 }

@@ -51,7 +51,7 @@ export interface IntegrationFailuresTable {
   id: Generated<string>;
   application_id: string;
   occurred_at: Timestamp;
-  protocol: "ticket" | "oidc";
+  protocol: "ticket" | "oidc" | "cas";
   reason: string;
 }
 

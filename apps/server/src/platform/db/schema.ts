@@ -1,6 +1,7 @@
 import type { AuthMethod, Language } from "@kpi-id/contracts";
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type { PeopleTables } from "./people-schema.ts";
+import type { CasTables } from "./schema-cas.ts";
 import type { CommunityApplicationColumns, ConsentTables } from "./schema-consents.ts";
 import type { DeveloperApplicationColumns, DeveloperTables } from "./schema-developers.ts";
 import type { SignInTables } from "./schema-diia.ts";
@@ -249,7 +250,8 @@ export interface Database
     SignInTables,
     DeveloperTables,
     ConsentTables,
-    ForwardAuthTables {
+    ForwardAuthTables,
+    CasTables {
   users: UsersTable;
   external_identities: ExternalIdentitiesTable;
   applications: ApplicationsTable;

@@ -50,14 +50,17 @@ async function afterAgreeing(
 ): Promise<string> {
   const { db, clock } = request.server;
   const link = { appId: application.id, state: waiting.state, redirectUri: waiting.redirectUri };
-  if (!(await hasApplicationAccess(db, session.userId, application.id))) return appRedirectPath(link);
+  if (!(await hasApplicationAccess(db, session.userId, application.id)))
+    return waiting.continuePath ?? appRedirectPath(link);
   // The person agreed to what the screen named; when the application now receives something else (operators
   // changed it meanwhile), nothing is recorded and the app redirect asks again with what it receives now.
   const received = ticketDataOf(application);
   if (received.length !== waiting.data.length || received.some((datum) => !waiting.data.includes(datum))) {
-    return appRedirectPath(link);
+    return waiting.continuePath ?? appRedirectPath(link);
   }
   await recordTicketConsent(db, session.userId, application, clock());
+  // A CAS login goes back to its own continuation, which decides again (access, step-up) and issues its ticket.
+  if (waiting.continuePath) return waiting.continuePath;
   const callback = chosenCallback(application, waiting.redirectUri);
   if (callback !== waiting.callbackUrl) return appRedirectPath(link);
   if (!meetsRequirement(session, { multiFactor: application.require_mfa })) return appRedirectPath(link);

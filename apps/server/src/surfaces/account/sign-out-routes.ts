@@ -7,6 +7,7 @@ import { currentSession } from "../../model/sessions/current.ts";
 import { deleteSessionByToken } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { endCasSessionInBrowser } from "../../protocols/cas/single-logout.ts";
 import { endOidcSession } from "../../protocols/oidc/logout.ts";
 import { frontChannelSignOutPath } from "../../protocols/saml/front-channel.ts";
 
@@ -17,6 +18,8 @@ const logoutSchema = okSchema.extend({ next: text().optional() });
 /** Ends this browser's (or server-side client's) session, OpenID Connect's with it, and clears the cookie. */
 async function logOut(request: FastifyRequest, reply: FastifyReply, inBrowser = false) {
   const token = readSessionCookie(request);
+  // The CAS services that asked for single logout are told first, while the session still names their sign-ins.
+  await endCasSessionInBrowser(request, reply);
   await endOidcSession(request, reply);
   // In the browser, the SAML SPs this session signed in to are told through it (front-channel), so it goes there next.
   const session = inBrowser && token ? await currentSession(request, reply) : undefined;

@@ -5,6 +5,7 @@ import { parseOptions, required } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
 import { table } from "../output.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
+import { appCas } from "./app-cas.ts";
 import { appNginx } from "./app-nginx.ts";
 import {
   applyOidcOptions,
@@ -87,6 +88,7 @@ const rotateSecret: CommandHandler = async ({ db, out }, args) => {
 };
 
 export const appCommands: Record<string, CommandHandler> = {
+  cas: appCas,
   create,
   list,
   nginx: appNginx,

@@ -6,6 +6,8 @@ import {
   applicationPeoplePageSchema,
   type BulkGrantReport,
   bulkGrantReportSchema,
+  type CasServiceRequest,
+  casServicesSchema,
   type NewAccessRuleRequest,
 } from "@kpi-id/contracts";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -104,5 +106,30 @@ export function useBulkGrant(id: string) {
     `${base(id)}/access/bulk-grant`,
     bulkGrantReportSchema,
     "The bulk grant failed",
+  );
+}
+
+/** The application's CAS services (docs/cas.md) and the server URL its CAS clients are given. */
+export function useCasServices(id: string) {
+  return useQuery({
+    queryKey: [...consoleKey, "application", id, "cas"],
+    queryFn: () =>
+      apiJson(`${base(id)}/cas-services`, { failure: "Failed to load the CAS services" }, casServicesSchema),
+  });
+}
+
+export function useSetCasService(id: string) {
+  return useApplicationPost<CasServiceRequest, unknown>(
+    `${base(id)}/cas-services`,
+    casServicesSchema,
+    "Failed to save the CAS service",
+  );
+}
+
+export function useRemoveCasService(id: string) {
+  return useApplicationPost<{ url: string }, unknown>(
+    `${base(id)}/cas-services/remove`,
+    casServicesSchema,
+    "Failed to remove the CAS service",
   );
 }

@@ -13,6 +13,7 @@ import { useLanguage } from "@/lib/use-language.ts";
 import { useRotateSecret } from "../api/admin-api.ts";
 import { useApplication } from "../api/applications-api.ts";
 import { useAppTitle } from "./app-title.ts";
+import { CasSection } from "./application-cas.tsx";
 import { BulkGrantSection, PeopleSection } from "./application-people.tsx";
 import { RulesSection } from "./application-rules.tsx";
 import { SettingsSection } from "./application-settings.tsx";
@@ -88,6 +89,7 @@ export function ApplicationScreen() {
           <RulesSection application={app} />
           <BulkGrantSection application={app} />
           <SuspensionSection application={app} />
+          <CasSection application={app} />
         </div>
       </div>
       <PeopleSection application={app} />

@@ -3,6 +3,9 @@ import { useLanguage } from "@/lib/use-language.ts";
 import { useIntegrationHealth } from "../api/developers.ts";
 import { DeveloperSection } from "./section.tsx";
 
+/** Protocol names are the same in every language; the ticket exchange is named in the page's own words. */
+const protocolNames: Partial<Record<string, string>> = { oidc: "OpenID Connect", cas: "CAS" };
+
 /** Sign-ins per day and the last failures the integration caused, each with what to fix. */
 export function HealthSection({ applicationId }: { applicationId: string }) {
   const { t } = useTranslation("developers");
@@ -36,8 +39,7 @@ export function HealthSection({ applicationId }: { applicationId: string }) {
             {data.failures.map((failure) => (
               <li key={failure.id} className="flex flex-col gap-1 p-3" data-testid="integration-failure">
                 <span className="text-sm text-muted-foreground">
-                  {time.format(new Date(failure.at))} ·{" "}
-                  {failure.protocol === "oidc" ? "OpenID Connect" : t("health.ticket")}
+                  {time.format(new Date(failure.at))} · {protocolNames[failure.protocol] ?? t("health.ticket")}
                 </span>
                 <span className="font-medium text-foreground">{t(`failures.${failure.reason}.what`)}</span>
                 <span className="text-sm text-foreground">{t(`failures.${failure.reason}.fix`)}</span>

@@ -1,0 +1,69 @@
+import { type CasAttributeName, ticketAuthMethod } from "@kpi-id/contracts";
+import type { CasService } from "../../model/cas/services.ts";
+import type { UsedCasTicket } from "../../model/cas/tickets.ts";
+import type { PersonRoles } from "../../model/people/profile.ts";
+import { rolesTicketData } from "../../model/people/profile.ts";
+import type { User } from "../../platform/db/schema.ts";
+
+/** An attribute's values: one or several (affiliation); an empty value is left out. */
+export type CasAttributes = Record<string, string[]>;
+
+/** Each attribute from the ticket exchange's field of the same data kind (contracts' casAttributeNames). */
+function valuesOf(name: CasAttributeName, user: User, roles: PersonRoles, ticket: UsedCasTicket): string[] {
+  const ticketData = rolesTicketData(roles);
+  const single = (value: string | null | undefined) => (value ? [value] : []);
+  switch (name) {
+    case "uid":
+      return [user.username];
+    case "userId":
+      return [user.id];
+    case "displayName":
+      return single(user.full_name);
+    case "studentId":
+      return single(user.student_id);
+    case "employeeId":
+      return single(user.employee_id);
+    case "affiliation":
+      return [...roles.affiliations];
+    case "studentStatus":
+      return single(ticketData.STUDENT_STATUS);
+    case "studentUnit":
+      return single(ticketData.STUDENT_UNIT);
+    case "studentFaculty":
+      return single(ticketData.STUDENT_FACULTY);
+    case "employeeStatus":
+      return single(ticketData.EMPLOYEE_STATUS);
+    case "employeeUnit":
+      return single(ticketData.EMPLOYEE_UNIT);
+    case "employeeFaculty":
+      return single(ticketData.EMPLOYEE_FACULTY);
+    case "authMethod":
+      return [ticketAuthMethod(ticket.authMethod)];
+    case "taxId":
+      return single(user.tax_id);
+  }
+}
+
+/**
+ * What the service's validation releases: the attributes its operator named (the tax id only to an application
+ * allowed it), then CAS 3.0's own about the authentication (authenticationDate, isFromNewLogin,
+ * longTermAuthenticationRequestTokenUsed, as Apereo CAS names them).
+ */
+export function releasedAttributes(
+  service: Pick<CasService, "attributes">,
+  application: { release_tax_id: boolean },
+  user: User,
+  roles: PersonRoles,
+  ticket: UsedCasTicket,
+): CasAttributes {
+  const released: CasAttributes = {};
+  for (const name of service.attributes) {
+    if (name === "taxId" && !application.release_tax_id) continue;
+    const values = valuesOf(name, user, roles, ticket);
+    if (values.length > 0) released[name] = values;
+  }
+  released.authenticationDate = [ticket.authenticatedAt.toISOString()];
+  released.isFromNewLogin = [String(ticket.fromNewLogin)];
+  released.longTermAuthenticationRequestTokenUsed = ["false"];
+  return released;
+}

@@ -1,0 +1,126 @@
+import {
+  type CasServices,
+  casServiceRemoveSchema,
+  casServiceRequestSchema,
+  casServicesSchema,
+  errorBodySchema,
+  personIdParamsSchema,
+} from "@kpi-id/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  CasServiceTakenError,
+  casServiceProblem,
+  casServicesOf,
+  removeCasService,
+  setCasService,
+} from "../../model/cas/services.ts";
+import type { Db } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
+import { requireApplication } from "./application-detail-routes.ts";
+import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
+
+const refusals = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const tags = ["admin"];
+
+async function servicesView(db: Db, publicUrl: string, applicationId: string): Promise<CasServices> {
+  const services = await casServicesOf(db, applicationId);
+  return {
+    serverUrl: `${publicUrl}/cas`,
+    services: services.map(({ url, match, attributes, singleLogout, proxy }) => ({
+      url,
+      match,
+      attributes,
+      singleLogout,
+      proxy,
+    })),
+  };
+}
+
+/** The console's view of an application's CAS services (docs/cas.md); the CLI's `app cas` does the same. */
+export const adminCasServiceRoutes: FastifyPluginAsyncZod = async (app) => {
+  guardConsoleRoutes(app);
+  const path = "/api/admin/applications/:id/cas-services";
+
+  app.get(
+    path,
+    {
+      config: { permission: "apps.view" },
+      schema: {
+        tags,
+        summary: "An application's CAS services",
+        description: "The CAS server URL its clients are given and each service: address, exact or prefix, settings.",
+        params: personIdParamsSchema,
+        response: { 200: casServicesSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const application = await requireApplication(app.db, request.params.id);
+      return servicesView(app.db, app.config.publicUrl, application.id);
+    },
+  );
+
+  app.post(
+    path,
+    {
+      config: { permission: "apps.manage" },
+      schema: {
+        tags,
+        summary: "Register or change a CAS service",
+        description:
+          'An exact https URL, or with `prefix` every address under a path ending in "/" (plain http only on ' +
+          "this computer). 400 `cas.service_invalid`; 409 `cas.service_taken` when another application's service " +
+          "reaches the same addresses. Audited.",
+        params: personIdParamsSchema,
+        body: casServiceRequestSchema,
+        response: { 200: casServicesSchema, 409: errorBodySchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const application = await requireApplication(app.db, request.params.id);
+      const { url, prefix, singleLogout, proxy, attributes } = request.body;
+      const match = prefix ? "prefix" : "exact";
+      const problem = casServiceProblem(url, match);
+      if (problem) throw new AppError("cas.service_invalid", { details: [{ path: "body.url", message: problem }] });
+      try {
+        await setCasService(app.db, { url, applicationId: application.id, match, attributes, singleLogout, proxy });
+      } catch (error) {
+        if (error instanceof CasServiceTakenError) throw new AppError("cas.service_taken");
+        throw error;
+      }
+      await auditByOperator(request, {
+        type: "application_updated",
+        result: "success",
+        applicationId: application.id,
+        details: { casService: url, match },
+      });
+      return servicesView(app.db, app.config.publicUrl, application.id);
+    },
+  );
+
+  app.post(
+    `${path}/remove`,
+    {
+      config: { permission: "apps.manage" },
+      schema: {
+        tags,
+        summary: "Forget a CAS service",
+        description: "Its address gets no more service tickets. Audited.",
+        params: personIdParamsSchema,
+        body: casServiceRemoveSchema,
+        response: { 200: casServicesSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const application = await requireApplication(app.db, request.params.id);
+      if (await removeCasService(app.db, application.id, request.body.url)) {
+        await auditByOperator(request, {
+          type: "application_updated",
+          result: "success",
+          applicationId: application.id,
+          details: { casServiceRemoved: request.body.url },
+        });
+      }
+      return servicesView(app.db, app.config.publicUrl, application.id);
+    },
+  );
+};

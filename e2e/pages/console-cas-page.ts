@@ -1,0 +1,40 @@
+import type { Locator, Page } from "@playwright/test";
+import type { Language } from "./login-page.ts";
+
+/** The console's CAS section of an application (apps/web/src/features/admin/components/application-cas.tsx). */
+export class ConsoleCasSection {
+  readonly page: Page;
+  readonly language: Language;
+  readonly section: Locator;
+  readonly serverUrl: Locator;
+  readonly services: Locator;
+  readonly url: Locator;
+  readonly prefix: Locator;
+  readonly singleLogout: Locator;
+  readonly add: Locator;
+
+  constructor(page: Page, language: Language) {
+    this.page = page;
+    this.language = language;
+    this.section = page.getByTestId("application-cas");
+    this.serverUrl = page.getByTestId("cas-server-url");
+    this.services = page.getByTestId("cas-service");
+    this.url = page.getByTestId("cas-url");
+    this.prefix = page.getByTestId("cas-prefix");
+    this.singleLogout = page.getByTestId("cas-singleLogout");
+    this.add = page.getByTestId("cas-add");
+  }
+
+  async open(applicationId: string): Promise<void> {
+    await this.page.goto(`/${this.language}/admin/applications/${applicationId}`);
+    await this.section.scrollIntoViewIfNeeded();
+  }
+
+  /** Registers a service from the form, as an operator does. */
+  async register(url: string, options: { prefix?: boolean; singleLogout?: boolean } = {}): Promise<void> {
+    await this.url.fill(url);
+    if (options.prefix) await this.prefix.check();
+    if (options.singleLogout) await this.singleLogout.check();
+    await this.add.click();
+  }
+}

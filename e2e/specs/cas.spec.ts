@@ -1,0 +1,172 @@
+import type { Page } from "@playwright/test";
+import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
+import { ModAuthCasPage, PhpCasPage } from "../pages/cas-clients-page.ts";
+import { ConsoleCasSection } from "../pages/console-cas-page.ts";
+import { ConsolePage } from "../pages/console-page.ts";
+import { LoginPage } from "../pages/login-page.ts";
+import { type RunningCasClients, startCasClients } from "../tools/cas/clients.ts";
+import { prepareCasHarness } from "../tools/cas/harness.ts";
+import { postFrom } from "../tools/post-from.ts";
+import { photograph } from "../tools/walk.ts";
+
+const portBase = Number(process.env.E2E_PORT_BASE ?? 3300);
+const idpUrl = `http://localhost:${portBase}`;
+const harness = prepareCasHarness(process.env.E2E_CAS_DIR ?? "", portBase);
+
+/** An operator registers an application for students with one CAS service (a prefix), as docs/cas.md shows. */
+async function registerCasApplication(operator: Page, name: string, service: Record<string, unknown>) {
+  const created = await postFrom(operator, "/api/admin/applications", {
+    name: `${name}-${Date.now().toString(36)}`,
+    title: name,
+    callbackUrl: `${String(service.url)}unused`,
+  });
+  expect(created.status).toBe(200);
+  const { id } = (created.json as { application: { id: string } }).application;
+  expect((await postFrom(operator, `/api/admin/applications/${id}/rules`, { affiliation: "student" })).status).toBe(
+    200,
+  );
+  // 409: an earlier start of this worker registered the address already (the file's tests run again after a failure).
+  expect([200, 409]).toContain(
+    (await postFrom(operator, `/api/admin/applications/${id}/cas-services`, service)).status,
+  );
+  return id;
+}
+
+/**
+ * Issue 59, point 1, with the CAS clients of Debian: phpCAS (php-cas) under PHP's built-in server, and Apache's
+ * mod_auth_cas (libapache2-mod-auth-cas). Each signs a person in (attributes, a proxy ticket to a back end, a
+ * protected location by attribute, renew, gateway) and out again (CAS single logout), in both languages.
+ */
+test.describe("CAS with phpCAS and mod_auth_cas", () => {
+  let clients: RunningCasClients | undefined;
+  let apacheApplicationId = "";
+
+  test.beforeAll(async ({ browser }) => {
+    clients = await startCasClients(harness, idpUrl);
+    const context = await browser.newContext({ locale: "uk-UA" });
+    const operator = await context.newPage();
+    await new ConsolePage(operator, "uk").signInWithDiia("employee");
+    await registerCasApplication(operator, "phpcas", {
+      url: `${harness.phpUrl}/`,
+      prefix: true,
+      singleLogout: true,
+      proxy: true,
+    });
+    apacheApplicationId = await registerCasApplication(operator, "apache", {
+      url: `${harness.apacheUrl}/`,
+      prefix: true,
+      singleLogout: true,
+    });
+    await context.close();
+  });
+  test.afterAll(() => {
+    clients?.stop();
+  });
+
+  for (const [language, locale] of [
+    ["uk", "uk-UA"],
+    ["en", "en-GB"],
+  ] as const) {
+    test.describe(`in ${language}`, () => {
+      // phpCAS's site is https with a throw-away certificate (KPI ID trusts it through TLS_EXTRA_CA_FILE).
+      test.use({ locale, ignoreHTTPSErrors: true });
+
+      test("the console shows the application's CAS services and registers one more", async ({ page }, testInfo) => {
+        await new ConsolePage(page, language).signInWithDiia("employee");
+        const cas = new ConsoleCasSection(page, language);
+        await cas.open(apacheApplicationId);
+        await expect(cas.serverUrl).toHaveText(`${idpUrl}/cas`);
+        await expect(cas.services.filter({ hasText: `${harness.apacheUrl}/` }).first()).toBeVisible();
+        const extra = `https://wiki-${language}.kpi.ua/`;
+        await cas.register(extra, { prefix: true, singleLogout: true });
+        await expect(cas.services.filter({ hasText: extra })).toBeVisible();
+        await expectNoAxeViolations(page, "the console's CAS services");
+        await photograph(page, testInfo, `console-cas-${language}`);
+      });
+
+      test("phpCAS: CAS 3.0 sign-in with attributes, a proxy ticket to the back end, and single logout", async ({
+        page,
+      }) => {
+        const php = new PhpCasPage(page, harness.phpUrl);
+        const login = new LoginPage(page, language);
+        await php.open();
+        await expect(page).toHaveURL(`${idpUrl}/${language}/`);
+        await login.signIn(demoUsers.student.username, demoUsers.student.password);
+        await page.waitForURL(`${harness.phpUrl}/index.php`);
+        await expect(php.user).toHaveText(demoUsers.student.username);
+        await expect(php.attribute("displayName")).toHaveText(demoUsers.student.fullName);
+        await expect(php.attribute("affiliation")).toContainText("student");
+        await expect(php.attribute("isFromNewLogin")).toHaveText("true");
+
+        // A proxy ticket: KPI ID gave phpCAS a proxy-granting ticket at its https callback; the back end validates
+        // the proxy ticket and KPI ID names the chain.
+        await php.proxyLink.click();
+        await expect(php.backEnd).toHaveText(`back end: ${demoUsers.student.username} via ${harness.phpUrl}/index.php`);
+
+        // Signing out of KPI ID (its CAS logout, no service): phpCAS hears it by single logout, so its own session
+        // is over too and the next visit asks KPI ID again, which shows the sign-in screen.
+        await page.goto(`${idpUrl}/cas/logout`);
+        await expect(page).toHaveURL(`${idpUrl}/${language}/`);
+        await php.open();
+        await expect(page).toHaveURL(`${idpUrl}/${language}/`);
+        await expect(login.username).toBeVisible();
+      });
+
+      test("mod_auth_cas: a protected location, Require cas-attribute, renew, gateway and signing out", async ({
+        page,
+        browser,
+      }) => {
+        const apache = new ModAuthCasPage(page, harness.apacheUrl);
+        const login = new LoginPage(page, language);
+        await apache.open("secure");
+        await expect(page).toHaveURL(`${idpUrl}/${language}/`);
+        await login.signIn(demoUsers.student.username, demoUsers.student.password);
+        await page.waitForURL(`${harness.apacheUrl}/secure/`);
+        await expect(apache.user).toHaveText(demoUsers.student.username);
+        await expect(apache.affiliation).toContainText("student");
+
+        expect(await apache.open("students")).toBe(200);
+        await expect(apache.user).toHaveText(demoUsers.student.username);
+        expect(await apache.open("staff")).toBe(401);
+        await apache.open("secure");
+
+        // CASRenew: the sign-in screen although KPI ID has a session; the ticket then says it came from it.
+        await apache.open("renew");
+        await expect(page).toHaveURL(`${idpUrl}/${language}/?reauth=1`);
+        await login.signIn(demoUsers.student.username, demoUsers.student.password);
+        await page.waitForURL(`${harness.apacheUrl}/renew/`);
+        await expect(apache.user).toHaveText(demoUsers.student.username);
+        await expect(apache.newLogin).toHaveText("true");
+
+        // CASGateway with a session: a ticket without a word to the person.
+        await apache.open("gateway");
+        await expect(apache.user).toHaveText(demoUsers.student.username);
+        // CASGateway in a browser without a KPI ID session: back to the site without a sign-in screen and without
+        // a ticket (what the site then does with an anonymous visitor is Apache's business).
+        const anonymous = await browser.newContext({ locale, ignoreHTTPSErrors: true });
+        try {
+          const gatewayPage = await anonymous.newPage();
+          const seen: string[] = [];
+          // Every navigation request, the redirects between too.
+          gatewayPage.on("request", (request) => {
+            if (request.isNavigationRequest()) seen.push(request.url());
+          });
+          await new ModAuthCasPage(gatewayPage, harness.apacheUrl).open("gateway");
+          expect(seen.some((url) => url.startsWith(`${idpUrl}/cas/login?`) && url.includes("gateway=true"))).toBe(true);
+          expect(seen.some((url) => url.startsWith(`${idpUrl}/${language}/`))).toBe(false);
+          expect(gatewayPage.url()).toBe(`${harness.apacheUrl}/gateway/`);
+        } finally {
+          await anonymous.close();
+        }
+
+        // Signing out at KPI ID's CAS logout: back to the registered site, and the KPI ID session is over, so a visit
+        // without mod_auth_cas's own cookie (a site's own sign-out clears it) needs the sign-in screen again.
+        await page.goto(`${idpUrl}/cas/logout?service=${encodeURIComponent(`${harness.apacheUrl}/`)}`);
+        await expect(page).toHaveURL(`${harness.apacheUrl}/`);
+        await page.context().clearCookies({ domain: "localhost", name: "MOD_AUTH_CAS" });
+        await apache.open("secure");
+        await expect(page).toHaveURL(`${idpUrl}/${language}/`);
+      });
+    });
+  }
+});

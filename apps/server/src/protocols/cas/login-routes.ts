@@ -13,13 +13,13 @@ import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
 import { currentSession } from "../../model/sessions/current.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { lastAuthenticatedAt } from "../../model/sessions/strength.ts";
+import { saveConsentRequest } from "../../model/tickets/consent-requests.ts";
 import { audit } from "../../platform/audit/record.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { canStepUp } from "../../sign-in/mfa/decision.ts";
 import { showRefusalsAsPage } from "../saml/browser-errors.ts";
-import { saveConsentRequest } from "../../model/tickets/consent-requests.ts";
 import { type LoginHurdle, loginHurdle, sendServiceTicket } from "./issue.ts";
 import { casSignOutPage } from "./logout.ts";
 

@@ -30,6 +30,7 @@ import { AccountCache } from "./protocols/oidc/account-cache.ts";
 import { registerOidc } from "./protocols/oidc/index.ts";
 import { endOidcSession, endOidcSessionsSignedInAt } from "./protocols/oidc/logout.ts";
 import { AccessTokenCache } from "./protocols/oidc/token-cache.ts";
+import { radiusRoutes } from "./protocols/radius/routes.ts";
 import { registerSaml } from "./protocols/saml/index.ts";
 import { scimRoutes } from "./protocols/scim/routes.ts";
 import { appLinkRoutes } from "./protocols/tickets/app-link-routes.ts";
@@ -47,6 +48,7 @@ import { accountApplicationRoutes } from "./surfaces/account/application-routes.
 import { accountPasswordRoutes } from "./surfaces/account/password-routes.ts";
 import { accountPersonalDataRoutes } from "./surfaces/account/personal-data-routes.ts";
 import { accountSessionRoutes } from "./surfaces/account/routes.ts";
+import { accountWifiRoutes } from "./surfaces/account/wifi-routes.ts";
 import { adminAccessRuleRoutes } from "./surfaces/admin/access-rule-routes.ts";
 import { adminApplicationDetailRoutes } from "./surfaces/admin/application-detail-routes.ts";
 import { adminApplicationRoutes } from "./surfaces/admin/application-routes.ts";
@@ -205,6 +207,7 @@ export async function buildApp({
   await app.register(accountPersonalDataRoutes);
   await app.register(accountApplicationRoutes);
   await app.register(accountPasswordRoutes);
+  await app.register(accountWifiRoutes);
   await app.register(secondFactorRoutes);
   await app.register(passkeyRoutes);
   await app.register(recoveryRoutes);
@@ -227,6 +230,7 @@ export async function buildApp({
   await app.register(appLinkRoutes);
   await app.register(ticketExchangeRoutes);
   await app.register(forwardAuthRoutes);
+  await app.register(radiusRoutes);
   await app.register(scimRoutes);
   await registerDiia(app);
   await registerBankId(app);

@@ -78,6 +78,11 @@ export const ukErrorMessages = {
   "forward_auth.sign_in_required": "Щоб відкрити цей сайт, увійдіть через KPI ID.",
   "forward_auth.no_access":
     "У вас немає доступу до цього сайту. Якщо він вам потрібен, зверніться до його адміністратора.",
+  "radius.unauthorized": "Лише сервер RADIUS університету може звертатися сюди.",
+  "wifi.limit_reached":
+    "У вас уже 10 паролів Wi-Fi. Відкличте пароль пристрою, яким не користуєтеся, і створіть новий.",
+  "wifi.password_not_found": "Такого пароля Wi-Fi немає: його вже відкликано.",
+  "wifi.not_configured": "Wi-Fi через KPI ID не налаштовано.",
   "google.failed": "Не вдалося увійти через Google.",
   "google.not_configured": "Вхід через Google не налаштовано.",
   "diia.failed": "Не вдалося увійти через Дію.",
@@ -216,6 +221,11 @@ export const enErrorMessages = {
   "forward_auth.not_configured": "This site is not set up for sign-in with KPI ID. Contact its administrator.",
   "forward_auth.sign_in_required": "Sign in with KPI ID to open this site.",
   "forward_auth.no_access": "You do not have access to this site. If you need it, contact its administrator.",
+  "radius.unauthorized": "Only the university's RADIUS server may call this.",
+  "wifi.limit_reached":
+    "You already have 10 Wi-Fi passwords. Revoke the one of a device you no longer use, then create a new one.",
+  "wifi.password_not_found": "There is no such Wi-Fi password: it has already been revoked.",
+  "wifi.not_configured": "Wi-Fi through KPI ID is not set up.",
   "google.failed": "Signing in with Google failed.",
   "google.not_configured": "Sign-in with Google is not configured.",
   "diia.failed": "Signing in with Diia failed.",

@@ -17,6 +17,7 @@ import type {
   SamlSessionsTable,
   SamlSigningKeysTable,
 } from "./schema-saml.ts";
+import type { WifiTables } from "./schema-wifi.ts";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type RequiredTimestamp = ColumnType<Date, Date | string, Date | string>;
@@ -249,7 +250,8 @@ export interface Database
     SignInTables,
     DeveloperTables,
     ConsentTables,
-    ForwardAuthTables {
+    ForwardAuthTables,
+    WifiTables {
   users: UsersTable;
   external_identities: ExternalIdentitiesTable;
   applications: ApplicationsTable;

@@ -59,6 +59,7 @@ import { adminPersonErasureRoutes } from "./surfaces/admin/person-erasure-routes
 import { adminPersonRecoveryRoutes } from "./surfaces/admin/person-recovery-routes.ts";
 import { adminReviewRoutes } from "./surfaces/admin/review-routes.ts";
 import { adminServiceRoutes } from "./surfaces/admin/service-routes.ts";
+import { adminWifiRoutes } from "./surfaces/admin/wifi-routes.ts";
 import { watchedCertificates } from "./surfaces/doctor/certificates.ts";
 import { healthRoutes } from "./surfaces/health/routes.ts";
 import { scheduleCleanup } from "./surfaces/maintenance/cleanup.ts";
@@ -225,6 +226,7 @@ export async function buildApp({
   await app.register(adminImportRoutes);
   await app.register(adminAuditRoutes);
   await app.register(adminServiceRoutes);
+  await app.register(adminWifiRoutes);
   await app.register(appRedirectRoutes);
   await app.register(ticketConsentRoutes);
   await app.register(appLinkRoutes);

@@ -58,7 +58,7 @@ const decidingRoute = (summary: string, description: string) => ({
     summary,
     description: `${secretNote}${description}`,
     body,
-    response: { 200: answer, 401: z.object({}).or(errorBodySchema), 404: errorBodySchema },
+    response: { 200: answer, 401: errorBodySchema.or(z.object({})), 404: errorBodySchema },
   },
 });
 

@@ -58,3 +58,25 @@ export class WifiPage {
     return this.page.getByRole("dialog").getByTestId("confirm-action");
   }
 }
+
+const consoleLabels = {
+  uk: { off: "Вимкнути Wi-Fi", on: "Увімкнути Wi-Fi" },
+  en: { off: "Turn Wi-Fi off", on: "Turn Wi-Fi on" },
+} as const;
+
+/** The console's Wi-Fi card on a person's screen. */
+export class ConsoleWifi {
+  readonly section: Locator;
+  readonly state: Locator;
+  readonly turnOff: Locator;
+  readonly turnOn: Locator;
+  readonly confirm: Locator;
+
+  constructor(page: Page, language: Language = "uk") {
+    this.section = page.getByTestId("person-wifi");
+    this.state = page.getByTestId("person-wifi-state");
+    this.turnOff = this.section.getByRole("button", { name: consoleLabels[language].off });
+    this.turnOn = this.section.getByRole("button", { name: consoleLabels[language].on });
+    this.confirm = page.getByRole("dialog").getByTestId("confirm-action");
+  }
+}

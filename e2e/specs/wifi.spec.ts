@@ -5,8 +5,9 @@ import { loadConfig } from "@kpi-id/server/config";
 import { type RunningServer, startServer } from "@kpi-id/server/server";
 import { addPerson } from "@kpi-id/server/testing";
 import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
+import { ConsolePage } from "../pages/console-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
-import { WifiPage } from "../pages/wifi-page.ts";
+import { ConsoleWifi, WifiPage } from "../pages/wifi-page.ts";
 import { widths } from "../tools/walk.ts";
 
 /**
@@ -81,5 +82,33 @@ for (const language of ["uk", "en"] as const) {
     await wifi.confirmRevoke().click();
     await expect(wifi.rows).toHaveCount(0);
     await expect(wifi.none).toBeVisible();
+  });
+}
+
+const consoleWords = {
+  uk: { off: "Wi-Fi вимкнено", on: "Wi-Fi увімкнено" },
+  en: { off: "Wi-Fi is turned off", on: "Wi-Fi is on" },
+};
+
+for (const language of ["uk", "en"] as const) {
+  test(`the console turns a person's Wi-Fi off and on (${language})`, async ({ page }, testInfo) => {
+    const console = new ConsolePage(page, language);
+    await console.signInWithDiia("employee");
+    await console.open();
+    await console.findAndOpen("newcomer", "Максим Бондар");
+    const wifi = new ConsoleWifi(page, language);
+    await expect(wifi.state).toContainText(consoleWords[language].on);
+    await wifi.turnOff.click();
+    await wifi.confirm.click();
+    await expect(wifi.state).toContainText(consoleWords[language].off);
+    await expectNoAxeViolations(page, `console Wi-Fi (${language})`);
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+      await wifi.section.screenshot({ path: testInfo.outputPath(`console-wifi-${language}-${width}.png`) });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await wifi.turnOn.click();
+    await wifi.confirm.click();
+    await expect(wifi.state).toContainText(consoleWords[language].on);
   });
 }

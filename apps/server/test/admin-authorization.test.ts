@@ -146,6 +146,18 @@ const consoleCalls: ConsoleCall[] = [
   { method: "GET", route: "/api/admin/keys", allowed: adminOnly },
   { method: "POST", route: "/api/admin/keys/rotate", allowed: adminOnly, body: {} },
   { method: "GET", route: "/api/admin/service", allowed: adminOnly },
+  // Wi-Fi (issue 61): the figures with the service's; a person's devices and switch with helpdesk's tools.
+  { method: "GET", route: "/api/admin/wifi/stats", allowed: adminOnly },
+  { method: "GET", route: "/api/admin/people/{id}/wifi", allowed: both },
+  { method: "POST", route: "/api/admin/people/{id}/wifi/off", allowed: both, body: {} },
+  { method: "POST", route: "/api/admin/people/{id}/wifi/on", allowed: both, body: {} },
+  {
+    method: "POST",
+    route: "/api/admin/people/{id}/wifi/passwords/{passwordId}/revoke",
+    allowed: both,
+    body: {},
+    answer: { status: 404, code: "wifi.password_not_found" },
+  },
 ];
 
 describe.each(databaseKinds)("console authorization on %s", (kind) => {
@@ -176,7 +188,8 @@ describe.each(databaseKinds)("console authorization on %s", (kind) => {
     const url = `${call.route
       .replace("{id}", targetId)
       .replace("{app}", applicationId)
-      .replace("{job}", "00000000-0000-4000-8000-000000000000")}${call.query ?? ""}`;
+      .replace("{job}", "00000000-0000-4000-8000-000000000000")
+      .replace("{passwordId}", "00000000-0000-4000-8000-000000000000")}${call.query ?? ""}`;
     const body =
       call.body && JSON.parse(JSON.stringify(call.body).replace("{app}", applicationId).replace("{n}", String(sent)));
     const options: InjectOptions = {

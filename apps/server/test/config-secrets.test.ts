@@ -34,6 +34,7 @@ describe("secrets read from files (NAME_FILE)", () => {
       BANKID_KEY: "-----BEGIN PRIVATE KEY-----\nfrom-a-file\n-----END PRIVATE KEY-----",
       BANKID_KEY_PASSWORD: "key-password-from-a-file",
       SAML_PAIRWISE_SALT: "pairwise-salt-from-a-file",
+      RADIUS_REST_SECRET: "radius-rest-secret-from-a-file-0123456789",
     };
     const files = Object.fromEntries(
       Object.entries(values).map(([name, value]) => [`${name}_FILE`, secretFile(name, `${value}\n`)]),
@@ -58,6 +59,7 @@ describe("secrets read from files (NAME_FILE)", () => {
     expect(config.bankId?.clientSecret).toBe(values.BANKID_CLIENT_SECRET);
     expect(config.bankId?.key).toEqual({ pem: values.BANKID_KEY });
     expect(config.saml.pairwiseSalt).toBe(values.SAML_PAIRWISE_SALT);
+    expect(config.wifi.restSecret).toBe(values.RADIUS_REST_SECRET);
   });
 
   it("refuses a variable set both ways, an unreadable file and an empty one, naming them", () => {

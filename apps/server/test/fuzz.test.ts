@@ -45,6 +45,9 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
       ...googleSettings(google),
       ...bankId.env,
       TRUST_PROXY: fuzzProxyAddress,
+      // Wi-Fi on (issue 61): the account's Wi-Fi passwords and FreeRADIUS's endpoint are served; fuzz-radius.test.ts
+      // carries the secret into the latter.
+      RADIUS_REST_SECRET: "fuzz-radius-rest-secret-0123456789-abcdef",
     });
     const person = await addPerson(t.app, { username: "fuzzed", fullName: "Фаззінг Особа" }, "fuzzed passphrase");
     const { application } = await addApplication(t.app);
@@ -187,6 +190,19 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
         "GET /api/admin/applications/{id}/cas-services",
         "POST /api/admin/applications/{id}/cas-services",
         "POST /api/admin/applications/{id}/cas-services/remove",
+        // Wi-Fi (issue 61): the account's network passwords, the console's, and FreeRADIUS's rest endpoint.
+        "GET /api/account/wifi",
+        "POST /api/account/wifi",
+        "POST /api/account/wifi/{id}/name",
+        "POST /api/account/wifi/{id}/revoke",
+        "GET /api/admin/wifi/stats",
+        "GET /api/admin/people/{id}/wifi",
+        "POST /api/admin/people/{id}/wifi/off",
+        "POST /api/admin/people/{id}/wifi/on",
+        "POST /api/admin/people/{id}/wifi/passwords/{passwordId}/revoke",
+        "POST /api/radius/authorize",
+        "POST /api/radius/authenticate",
+        "POST /api/radius/post-auth",
       ]),
     );
     const runsPerEndpoint = Math.ceil(minimumRequests / endpoints.length) + 5;

@@ -60,6 +60,11 @@ export const auditEventTypes = [
   "personal_data_exported",
   "person_erased",
   "secrets_resealed",
+  "wifi_sign_in",
+  "wifi_password_created",
+  "wifi_password_revoked",
+  "wifi_turned_off",
+  "wifi_turned_on",
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 

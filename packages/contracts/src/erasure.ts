@@ -18,6 +18,7 @@ export const erasedKinds = [
   "passkeys",
   "authenticatorApps",
   "recoveryCodes",
+  "networkPasswords",
   "consoleRoles",
   "auditRows",
 ] as const;

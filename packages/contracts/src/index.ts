@@ -26,3 +26,4 @@ export * from "./personal-data.ts";
 export * from "./text.ts";
 export * from "./ticket-consent.ts";
 export * from "./user-data.ts";
+export * from "./wifi.ts";

@@ -84,6 +84,11 @@ export const ukErrorMessages = {
   "cas.service_invalid":
     "Адреса сервісу CAS має бути повною адресою https так, як її пише браузер, без імені, пароля, фрагмента чи зірочки; префікс закінчується на «/».",
   "cas.service_taken": "Ця адреса вже належить сервісу CAS іншого застосунку або перетинається з ним.",
+  "radius.unauthorized": "Лише сервер RADIUS університету може звертатися сюди.",
+  "wifi.limit_reached":
+    "У вас уже 10 паролів Wi-Fi. Відкличте пароль пристрою, яким не користуєтеся, і створіть новий.",
+  "wifi.password_not_found": "Такого пароля Wi-Fi немає: його вже відкликано.",
+  "wifi.not_configured": "Wi-Fi через KPI ID не налаштовано.",
   "google.failed": "Не вдалося увійти через Google.",
   "google.not_configured": "Вхід через Google не налаштовано.",
   "diia.failed": "Не вдалося увійти через Дію.",
@@ -229,6 +234,11 @@ export const enErrorMessages = {
   "cas.service_invalid":
     'A CAS service address must be a full https address as the browser writes it, with no name, password, fragment or asterisk; a prefix ends in "/".',
   "cas.service_taken": "This address belongs to, or overlaps, another application's CAS service.",
+  "radius.unauthorized": "Only the university's RADIUS server may call this.",
+  "wifi.limit_reached":
+    "You already have 10 Wi-Fi passwords. Revoke the one of a device you no longer use, then create a new one.",
+  "wifi.password_not_found": "There is no such Wi-Fi password: it has already been revoked.",
+  "wifi.not_configured": "Wi-Fi through KPI ID is not set up.",
   "google.failed": "Signing in with Google failed.",
   "google.not_configured": "Sign-in with Google is not configured.",
   "diia.failed": "Signing in with Diia failed.",

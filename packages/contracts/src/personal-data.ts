@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { accountActivitySchema, accountSessionSchema, connectedApplicationSchema } from "./account.ts";
 import { text } from "./text.ts";
+import { wifiPasswordSchema } from "./wifi.ts";
 
 const nullableText = text().nullable();
 const labelSchema = z.object({ uk: text(), en: text() });
@@ -54,6 +55,8 @@ export const personalDataSchema = z.object({
   }),
   securityActivity: z.array(accountActivitySchema),
   /** Applications of the developers' page the person owns or tests, and invitations waiting for their answer. */
+  /** Wi-Fi (eduroam) network passwords: each device's name and uses, never the password or its hashes. */
+  wifiPasswords: z.array(wifiPasswordSchema),
   developerApplications: z.array(
     z.object({
       title: text(),

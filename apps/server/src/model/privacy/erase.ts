@@ -6,6 +6,7 @@ import { AppError } from "../../platform/errors.ts";
 import { revokeOidcGrants } from "../access/oidc-grants.ts";
 import { removeMembershipsOf } from "../developers/erasure.ts";
 import { deleteSessionsOf } from "../sessions/store.ts";
+import { revokeAllNetworkPasswords } from "../wifi/passwords.ts";
 
 /** The row's personal fields; each one not already empty counts once in `profileFields`. */
 const personalFields = [
@@ -62,6 +63,8 @@ async function removeSignInMethods(db: Db, userId: string) {
     passkeys: await id("webauthn_credentials"),
     authenticatorApps: await id("totp_factors"),
     recoveryCodes: await id("recovery_codes"),
+    // Wi-Fi passwords stop with the person (their uses go with them); an operator's Wi-Fi switch too.
+    networkPasswords: await revokeAllNetworkPasswords(db, userId),
   };
 }
 

@@ -5,6 +5,8 @@ export interface AuditFilter {
   userId?: string;
   since?: Date;
   type?: string;
+  /** Leaves out the accepted events of this type (the account page's activity: Wi-Fi uses are on its Wi-Fi card). */
+  exceptSuccessesOf?: string;
   limit: number;
 }
 
@@ -34,5 +36,11 @@ export function listAuditEvents(db: Kysely<Database>, filter: AuditFilter) {
   if (filter.userId) query = query.where("audit_events.user_id", "=", filter.userId);
   if (filter.since) query = query.where("audit_events.occurred_at", ">=", filter.since);
   if (filter.type) query = query.where("audit_events.event_type", "=", filter.type);
+  const except = filter.exceptSuccessesOf;
+  if (except) {
+    query = query.where((eb) =>
+      eb.or([eb("audit_events.event_type", "!=", except), eb("audit_events.result", "!=", "success")]),
+    );
+  }
   return query.execute();
 }

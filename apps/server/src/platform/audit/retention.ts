@@ -24,6 +24,8 @@ export const signInHistoryTypes = [
   "ticket_exchange",
   "oidc_sign_in",
   "oidc_logout",
+  // Each Wi-Fi authentication (docs/eduroam.md, "What is logged").
+  "wifi_sign_in",
 ] as const satisfies readonly AuditEventType[];
 
 async function deleteOldest(db: Db, cutoff: Date, types?: readonly string[]): Promise<number> {

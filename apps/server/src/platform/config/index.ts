@@ -10,12 +10,14 @@ import { type Environment, environmentSchema } from "./schema.ts";
 import { withSecretFiles } from "./secret-files.ts";
 import { givenSessionSecrets, resolveSessionSecrets } from "./secrets.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
+import { readWifiConfig, type WifiConfig } from "./wifi.ts";
 
 export type { BankIdConfig } from "./bankid.ts";
 export type { DiiaBranchAddress, DiiaConfig } from "./diia.ts";
 export { ConfigError } from "./error.ts";
 export type { MetricsAccess } from "./metrics.ts";
 export type { Environment } from "./schema.ts";
+export type { WifiConfig } from "./wifi.ts";
 
 export interface Config {
   env: Environment["NODE_ENV"];
@@ -91,6 +93,8 @@ export interface Config {
   developers: { affiliations: Environment["DEVELOPER_AFFILIATIONS"]; maxApplications: number };
   /** How long a device's code (OAuth device authorization grant) waits for the person to confirm it. */
   deviceCodeTtlSeconds: number;
+  /** Wi-Fi through FreeRADIUS: the rest endpoint's secret, the realm, VLANs (config/wifi.ts). */
+  wifi: WifiConfig;
 }
 
 export interface MailConfig {
@@ -317,5 +321,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxApplications: environment.DEVELOPER_MAX_APPLICATIONS,
     },
     deviceCodeTtlSeconds: environment.OIDC_DEVICE_CODE_TTL_SECONDS,
+    wifi: readWifiConfig(environment, isProduction),
   };
 }

@@ -15,6 +15,9 @@ const optionalText = z
 
 const domainName = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
+/** A VLAN as Tunnel-Private-Group-Id carries it: a number (1–4094) or a controller's VLAN name. */
+const vlanName = /^[A-Za-z0-9_.-]{1,32}$/;
+
 /** A comma-separated list of domain names, lower-cased; empty means none. */
 const domainList = z
   .string()
@@ -174,6 +177,15 @@ export const environmentSchema = z.object({
   SAML_FEDERATION_METADATA: optionalText,
   SAML_FEDERATION_CERTIFICATE_FILE: optionalText,
   SAML_FEDERATION_ENTITY_CATEGORIES: optionalText,
+
+  // Wi-Fi through FreeRADIUS (config/wifi.ts, docs/eduroam.md).
+  RADIUS_REST_SECRET: optionalText,
+  WIFI_REALM: z.string().regex(domainName, "must be a domain name").default("kpi.ua"),
+  WIFI_OPERATOR_NAME: optionalText,
+  WIFI_SSID: z.string().min(1).max(32).default("eduroam"),
+  WIFI_VLAN_STUDENTS: optionalText.pipe(z.string().regex(vlanName, "must be a VLAN id or name").optional()),
+  WIFI_VLAN_STAFF: optionalText.pipe(z.string().regex(vlanName, "must be a VLAN id or name").optional()),
+  WIFI_VLAN_GUESTS: optionalText.pipe(z.string().regex(vlanName, "must be a VLAN id or name").optional()),
 
   SUPPORT_EMAIL: z.email().default("support@kpi.ua"),
   SUPPORT_BOT_EMPLOYEES_URL: httpUrl.default("https://t.me/kpi_id_employees_bot"),

@@ -18,6 +18,7 @@ import type {
   SamlSessionsTable,
   SamlSigningKeysTable,
 } from "./schema-saml.ts";
+import type { WifiTables } from "./schema-wifi.ts";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type RequiredTimestamp = ColumnType<Date, Date | string, Date | string>;
@@ -251,7 +252,8 @@ export interface Database
     DeveloperTables,
     ConsentTables,
     ForwardAuthTables,
-    CasTables {
+    CasTables,
+    WifiTables {
   users: UsersTable;
   external_identities: ExternalIdentitiesTable;
   applications: ApplicationsTable;

@@ -131,6 +131,12 @@ export function createServiceMetrics(app: FastifyInstance, sources: GaugeSources
     labelNames: ["result"],
     registers: [registry],
   });
+  const wifiSignIns = new Counter({
+    name: "kpi_id_wifi_authentications_total",
+    help: "Wi-Fi (eduroam) decisions answered to FreeRADIUS, by result and refusal reason (wrong_password, throttled, …)",
+    labelNames: ["result", "reason"],
+    registers: [registry],
+  });
   databaseGauges(app, registry, sources);
   certificateGauge(app, registry, sources.certificates);
 
@@ -142,6 +148,7 @@ export function createServiceMetrics(app: FastifyInstance, sources: GaugeSources
       if (event.type === "sign_in") signIns.inc({ method, result: event.result });
       if (event.type === "sign_in" && event.reason === "auth.too_many_attempts") throttled.inc({ method });
       if (event.type === "ticket_exchange") ticketExchanges.inc({ result: event.result });
+      if (event.type === "wifi_sign_in") wifiSignIns.inc({ result: event.result, reason: event.reason ?? "" });
     },
   };
 }

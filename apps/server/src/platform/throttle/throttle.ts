@@ -143,3 +143,22 @@ export function withSuccessSettled(query: QueryCreator<Database>, keys: Throttle
 export async function settleSuccess(db: Db, keys: ThrottleKey[]): Promise<void> {
   await withSuccessSettled(db, keys).selectNoFrom(sql<number>`1`.as("settled")).execute();
 }
+
+/**
+ * Whether any key waits now, without counting an attempt: for a check that runs in several steps (RADIUS's
+ * EAP rounds) whose failure is counted once, at its end (`takeAttempt` then `confirmFailure`).
+ */
+export async function isWaiting(db: Db, keys: ThrottleKey[], now: Date): Promise<boolean> {
+  if (keys.length === 0) return false;
+  const row = await db
+    .selectFrom("throttle_counters")
+    .select("key")
+    .where(
+      "key",
+      "in",
+      keys.map((k) => k.key),
+    )
+    .where("blocked_until", ">", now)
+    .executeTakeFirst();
+  return row !== undefined;
+}

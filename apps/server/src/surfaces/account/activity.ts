@@ -15,7 +15,8 @@ export async function recentActivityOf(
   { days = activityDays, limit = activityLimit } = {},
 ): Promise<AccountActivity[]> {
   const since = new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
-  const rows = await listAuditEvents(db, { userId, since, limit });
+  // A phone joins Wi-Fi many times a day: those uses are listed on the Wi-Fi card; refused ones stay here.
+  const rows = await listAuditEvents(db, { userId, since, limit, exceptSuccessesOf: "wifi_sign_in" });
   return rows.map((row) => ({
     type: row.event_type,
     result: row.result,

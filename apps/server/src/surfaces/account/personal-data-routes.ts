@@ -31,7 +31,7 @@ export const accountPersonalDataRoutes: FastifyPluginAsyncZod = async (app) => {
       const session = await requireSession(request, reply);
       requireRecentSignIn(session, reauthWindow(request));
       const now = app.clock();
-      const data = await personalDataOf(app.db, session.userId, session.id, now);
+      const data = await personalDataOf(app.db, session.userId, session.id, now, app.config.wifi.realm);
       // A copy of everything KPI ID holds (the tax id too) left the service: the person's activity shows it.
       await audit(request, { type: "personal_data_exported", result: "success", userId: session.userId });
       const file = `kpi-id-${session.user.username}-${now.toISOString().slice(0, 10)}.json`.replace(/[^\w.-]/g, "_");

@@ -2,6 +2,8 @@ import type { PersonalData } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import { developerApplicationsOf } from "../../model/developers/memberships.ts";
 import { liveSessionsOf } from "../../model/sessions/live.ts";
+import { listNetworkPasswords } from "../../model/wifi/passwords.ts";
+import { wifiPasswordView } from "../../model/wifi/view.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { recentActivityOf } from "./activity.ts";
 import { connectedApplicationsOf } from "./applications.ts";
@@ -29,6 +31,10 @@ const labels: PersonalData["labels"] = {
   applications: { uk: "Підключені застосунки", en: "Connected applications" },
   consents: { uk: "Надані згоди", en: "Consents given" },
   securityActivity: { uk: "Дії з безпеки за останній рік", en: "Security activity of the last year" },
+  wifiPasswords: {
+    uk: "Паролі Wi-Fi (eduroam), без самих паролів",
+    en: "Wi-Fi (eduroam) passwords, without the passwords",
+  },
   developerApplications: {
     uk: "Застосунки, якими ви володієте або які тестуєте (і запрошення до них)",
     en: "Applications you own or test (and invitations to them)",
@@ -136,7 +142,13 @@ async function consentsOf(db: Db, userId: string): Promise<PersonalData["consent
 }
 
 /** The signed-in person's data (docs/privacy.md), read in one go for the account page's download. */
-export async function personalDataOf(db: Db, userId: string, sessionId: string, now: Date): Promise<PersonalData> {
+export async function personalDataOf(
+  db: Db,
+  userId: string,
+  sessionId: string,
+  now: Date,
+  wifiRealm: string,
+): Promise<PersonalData> {
   const user = await db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirstOrThrow();
   return {
     exportedAt: now.toISOString(),
@@ -159,6 +171,9 @@ export async function personalDataOf(db: Db, userId: string, sessionId: string, 
     applications: await connectedApplicationsOf(db, userId, now),
     consents: await consentsOf(db, userId),
     securityActivity: await recentActivityOf(db, userId, now, { days: activityDays, limit: activityLimit }),
+    wifiPasswords: (await listNetworkPasswords(db, userId)).map((password) =>
+      wifiPasswordView(password, user.username, wifiRealm),
+    ),
     developerApplications: await developerApplicationsOf(db, userId, now),
   };
 }

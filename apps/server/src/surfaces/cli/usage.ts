@@ -153,6 +153,14 @@ People
                                             --dry-run reports and keeps nothing; lines are
                                             committed 200 at a time, each whole
 
+Wi-Fi (eduroam through FreeRADIUS, docs/eduroam.md)
+  wifi list --username U                    U's Wi-Fi passwords (names, identities, last use; never
+                                            a password) and whether U's Wi-Fi is off
+  wifi revoke --username U --id ID|--all    revoke one (or every) Wi-Fi password of U; audited
+  wifi off --username U                     no Wi-Fi password of U works until "wifi on"; audited
+  wifi on --username U
+  wifi stats                                Wi-Fi sign-ins per day and refusals by reason (14 days)
+
 Operators' console (/{lang}/admin; docs/console.md)
   role grant --username U --role admin|helpdesk
                                             admin: everything in the console; helpdesk: people

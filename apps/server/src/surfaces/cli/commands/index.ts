@@ -15,6 +15,7 @@ import { userEraseCommands } from "./user-erase.ts";
 import { userGoogleCommands } from "./user-google.ts";
 import { userMfaCommands } from "./user-mfa.ts";
 import { userUnlockCommands } from "./user-unlock.ts";
+import { wifiCommands } from "./wifi.ts";
 
 /** Command groups; each issue that adds operator commands adds its group here. */
 export const commandGroups: Record<string, Record<string, CommandHandler>> = {
@@ -28,5 +29,6 @@ export const commandGroups: Record<string, Record<string, CommandHandler>> = {
   scim: scimCommands,
   secrets: secretsCommands,
   unit: unitCommands,
+  wifi: wifiCommands,
   user: { ...userCommands, ...userGoogleCommands, ...userUnlockCommands, ...userMfaCommands, ...userEraseCommands },
 };

@@ -13,6 +13,7 @@ import { ProfileSection } from "./profile-section.tsx";
 import { SecondFactorSection } from "./second-factor-section.tsx";
 import { SessionsSection } from "./sessions-section.tsx";
 import { useReauth } from "./use-reauth.tsx";
+import { WifiSection } from "./wifi-section.tsx";
 
 /** The account page: profile, sessions, connected applications, sign-in methods, recent activity. */
 export function AccountScreen({ user }: { user: CurrentUser }) {
@@ -43,6 +44,7 @@ export function AccountScreen({ user }: { user: CurrentUser }) {
       <MethodsSection askAgain={askAgain} fullName={user.fullName} />
       <PasskeysSection askAgain={askAgain} />
       <SecondFactorSection askAgain={askAgain} />
+      <WifiSection askAgain={askAgain} />
       <ActivitySection />
       <DataDownloadSection askAgain={askAgain} />
       {dialog}

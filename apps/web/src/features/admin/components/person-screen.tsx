@@ -17,6 +17,7 @@ import { PersonHistory } from "./person-history.tsx";
 import { PersonRecords } from "./person-records.tsx";
 import { RecoverySection } from "./person-recovery.tsx";
 import { Facts, ProfileForm, Section } from "./person-sections.tsx";
+import { PersonWifiSection } from "./person-wifi.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 
 const when = (iso: string, language: string) =>
@@ -241,6 +242,7 @@ function PersonActions({ person }: { person: PersonDetail }) {
       </Section>
       <AccessSection person={person} />
       <RecoverySection person={person} />
+      <PersonWifiSection person={person} />
     </>
   );
 }

@@ -7,6 +7,7 @@ import { useErrorMessage } from "@/lib/error-message.ts";
 import { useServiceStatus } from "../api/service-api.ts";
 import { CertificateNotice } from "./certificate-notice.tsx";
 import { Facts, Section } from "./person-sections.tsx";
+import { WifiFiguresSection } from "./person-wifi.tsx";
 import { useServiceWords } from "./service-words.ts";
 
 function Health({ health }: { health: ServiceStatus["health"] }) {
@@ -169,6 +170,7 @@ export function ServiceScreen() {
             <p className="text-sm text-muted-foreground">{t("admin-service:figures.about")}</p>
             <FigureFacts figures={service.data.figures} />
           </Section>
+          <WifiFiguresSection />
         </>
       ) : null}
     </section>

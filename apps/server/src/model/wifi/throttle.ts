@@ -1,0 +1,44 @@
+import { createHmac } from "node:crypto";
+import type { Db } from "../../platform/db/schema.ts";
+import { throttlePolicy } from "../../platform/throttle/policy.ts";
+import type { ThrottleKey } from "../../platform/throttle/throttle.ts";
+import { stationHash } from "./secrets.ts";
+
+const keyOf = (secret: string, kind: string, value: string) =>
+  createHmac("sha256", secret).update(`${kind}\0${value}`, "utf8").digest("base64url");
+
+/**
+ * The Wi-Fi throttle, with the sign-in throttle's rules (platform/throttle/policy.ts). A device (its
+ * Calling-Station-Id) that signed this person in before is counted by itself alone, like a browser's device
+ * cookie: a stranger's guesses lock the name for unknown devices, never for the owner's phone. Unknown devices
+ * are counted per name (the account rule) and per device (the account rule too: one device trying many names).
+ */
+export async function wifiThrottleKeys(
+  db: Db,
+  secret: string,
+  attempt: { username: string; userId?: string; station?: string },
+): Promise<ThrottleKey[]> {
+  const station = attempt.station ? stationHash(secret, attempt.station) : undefined;
+  if (attempt.userId !== undefined && station !== undefined) {
+    const known = await db
+      .selectFrom("wifi_uses")
+      .select("id")
+      .where("user_id", "=", attempt.userId)
+      .where("station_hash", "=", station)
+      .limit(1)
+      .executeTakeFirst();
+    if (known) {
+      return [
+        {
+          key: `wifi-device:${keyOf(secret, "wifi-device", `${attempt.userId}\0${station}`)}`,
+          rule: throttlePolicy.device,
+        },
+      ];
+    }
+  }
+  const keys: ThrottleKey[] = [
+    { key: `wifi-name:${keyOf(secret, "wifi-name", attempt.username.toLowerCase())}`, rule: throttlePolicy.account },
+  ];
+  if (station !== undefined) keys.push({ key: `wifi-station:${station}`, rule: throttlePolicy.account });
+  return keys;
+}

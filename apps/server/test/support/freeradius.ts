@@ -1,0 +1,179 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+/** The shipped FreeRADIUS configuration (deploy/freeradius). */
+export const shippedFreeradius = resolve(import.meta.dirname, "../../../../deploy/freeradius");
+
+const openssl = (args: string[], cwd: string) => execFileSync("openssl", args, { cwd, stdio: "pipe" });
+
+/**
+ * A test CA and what it issues: the EAP server certificate (radius.kpi.ua, what devices check) and RadSec
+ * certificates for the two radsecproxies (ours and the national proxy's stand-in), named for 127.0.0.1.
+ */
+export function makeCertificates(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  openssl(
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      "ca.key",
+      "-out",
+      "ca.pem",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=KPI ID test CA",
+    ],
+    dir,
+  );
+  for (const [name, subject, names] of [
+    // Devices check the EAP server's name (domain_match, Android's "Domain", iOS's trusted server names).
+    ["server", "/CN=radius.kpi.ua", "DNS:radius.kpi.ua"],
+    ["radsec-local", "/CN=radsec.kpi.ua", "IP:127.0.0.1"],
+    ["radsec-national", "/CN=national-proxy.test", "IP:127.0.0.1"],
+  ] as const) {
+    openssl(
+      ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", subject],
+      dir,
+    );
+    writeFileSync(join(dir, `${name}.ext`), `subjectAltName=${names}\nextendedKeyUsage=serverAuth,clientAuth\n`);
+    openssl(
+      [
+        "x509",
+        "-req",
+        "-in",
+        `${name}.csr`,
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        `${name}.pem`,
+        "-days",
+        "2",
+        "-extfile",
+        `${name}.ext`,
+      ],
+      dir,
+    );
+  }
+}
+
+export interface FreeradiusPorts {
+  auth: number;
+  radsecproxyUdp: number;
+}
+
+/**
+ * deploy/freeradius copied and rendered for a test: its own directories, ports on loopback, the certificates
+ * above, and the daemon left as the user who starts it (no `user = freerad`). Nothing else changes.
+ */
+export function renderFreeradius(dir: string, certs: string, ports: FreeradiusPorts): void {
+  cpSync(shippedFreeradius, dir, { recursive: true });
+  mkdirSync(join(dir, "log"));
+  mkdirSync(join(dir, "run"));
+  for (const file of ["ca.pem", "server.pem", "server.key"]) cpSync(join(certs, file), join(dir, "certs", file));
+  const edit = (file: string, changes: [RegExp, string][]) => {
+    let text = readFileSync(join(dir, file), "utf8");
+    for (const [pattern, replacement] of changes) {
+      if (!pattern.test(text)) throw new Error(`${file}: ${pattern} not found`);
+      text = text.replace(pattern, replacement);
+    }
+    writeFileSync(join(dir, file), text);
+  };
+  edit("radiusd.conf", [
+    [/^raddbdir = .*$/m, `raddbdir = ${dir}`],
+    [/^logdir = .*$/m, `logdir = ${dir}/log`],
+    [/^run_dir = .*$/m, `run_dir = ${dir}/run`],
+    [/^auth_port = .*$/m, `auth_port = ${ports.auth}`],
+    [/^\tuser = freerad$/m, ""],
+    [/^\tgroup = freerad$/m, ""],
+  ]);
+  edit("sites-available/kpi-id", [[/ipaddr = \*/, "ipaddr = 127.0.0.1"]]);
+  edit("proxy.conf", [[/port = 11812/, `port = ${ports.radsecproxyUdp}`]]);
+}
+
+export interface RunningProcess {
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts a program and resolves once its output says it is ready (or rejects with what it printed). */
+export function startProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs = 30_000,
+): Promise<RunningProcess> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let text = "";
+  const running: RunningProcess = {
+    child,
+    output: () => text,
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once("exit", () => done());
+        child.kill("SIGTERM");
+      }),
+  };
+  return new Promise((resolveStarted, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${command} did not start in ${timeoutMs} ms:\n${text}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+      if (ready.test(text)) {
+        clearTimeout(timer);
+        resolveStarted(running);
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} exited (${code}) before it was ready:\n${text}`));
+    });
+  });
+}
+
+export interface EapolResult {
+  accepted: boolean;
+  output: string;
+}
+
+/** eapol_test against the server: the supplicant a laptop runs (wpa_supplicant's EAP), one conversation. */
+export function runEapol(
+  dir: string,
+  name: string,
+  network: string,
+  server: { port: number; secret: string },
+  extra: string[] = [],
+): Promise<EapolResult> {
+  const conf = join(dir, `${name}.conf`);
+  writeFileSync(conf, `network={\n${network}\n}\n`);
+  return new Promise((done) => {
+    const child = spawn(
+      "eapol_test",
+      ["-c", conf, "-a", "127.0.0.1", "-p", String(server.port), "-s", server.secret, "-t", "15", ...extra],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+    });
+    child.once("exit", (code) => done({ accepted: code === 0 && /\nSUCCESS\s*$/.test(output), output }));
+  });
+}

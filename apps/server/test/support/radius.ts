@@ -1,0 +1,28 @@
+import { radiusPaths } from "@kpi-id/contracts";
+import type { FastifyInstance } from "fastify";
+import { radiusSecretHeader } from "../../src/protocols/radius/routes.ts";
+
+export const testRadiusSecret = "radius-rest-secret-for-tests-0123456789-abcdef";
+
+/** The attributes the way FreeRADIUS's rest module sends them (body = 'json'). */
+export function restAttributes(attributes: Record<string, string>): Record<string, { type: string; value: string[] }> {
+  return Object.fromEntries(
+    Object.entries(attributes).map(([name, value]) => [name, { type: "string", value: [value] }]),
+  );
+}
+
+/** One call of FreeRADIUS's rest module to KPI ID: the secret header, JSON attributes. */
+export function radiusCall(
+  app: FastifyInstance,
+  step: keyof typeof radiusPaths,
+  attributes: Record<string, string>,
+  options: { secret?: string | null; query?: string } = {},
+) {
+  const secret = options.secret === undefined ? testRadiusSecret : options.secret;
+  return app.inject({
+    method: "POST",
+    url: `${radiusPaths[step]}${options.query ?? ""}`,
+    headers: { "content-type": "application/json", ...(secret === null ? {} : { [radiusSecretHeader]: secret }) },
+    payload: JSON.stringify(restAttributes(attributes)),
+  });
+}

@@ -1,0 +1,192 @@
+import type { CreatedWifiPassword, WifiPassword, WifiPasswords } from "@kpi-id/contracts";
+import { Plus, Wifi } from "lucide-react";
+import { QRCodeSVG } from "qrcode.react";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Alert } from "@/components/ui/alert.tsx";
+import { Button } from "@/components/ui/button.tsx";
+import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
+import { CopyButton } from "@/components/ui/copy-button.tsx";
+import { Input } from "@/components/ui/input.tsx";
+import { Label } from "@/components/ui/label.tsx";
+import { Skeleton } from "@/components/ui/skeleton.tsx";
+import { useLanguage } from "@/lib/use-language.ts";
+import { useAccountChange } from "../api/account-changes.ts";
+import { createWifiPassword, revokeWifiPassword, useWifiPasswords, wifiQrText } from "../api/wifi.ts";
+import { AccountList, AccountSection } from "./account-section.tsx";
+import { formatInstant } from "./format.ts";
+import type { AskAgain } from "./use-reauth.tsx";
+
+function WifiPasswordRow({
+  password,
+  onRevoke,
+  revoking,
+}: {
+  password: WifiPassword;
+  onRevoke: () => void;
+  revoking: boolean;
+}) {
+  const { t } = useTranslation("account");
+  const language = useLanguage();
+  const lastUse = password.uses[0];
+  return (
+    <li className="flex flex-col gap-3 p-3 sm:flex-row sm:items-center sm:justify-between" data-testid="wifi-password">
+      <div className="min-w-0 space-y-1 text-sm">
+        <p className="font-medium break-words text-foreground">{password.name}</p>
+        <p className="break-all font-mono text-xs text-muted-foreground">{password.identity}</p>
+        <p className="text-muted-foreground">
+          {t("account:wifi.created", { when: formatInstant(password.createdAt, language) })}
+          {" · "}
+          {lastUse
+            ? t("account:wifi.lastUsed", {
+                when: formatInstant(lastUse.usedAt, language),
+                where: lastUse.nasIdentifier || lastUse.accessPoint || t("account:wifi.unknownAccessPoint"),
+              })
+            : t("account:wifi.neverUsed")}
+        </p>
+      </div>
+      <ConfirmButton
+        className="self-start sm:self-center"
+        loading={revoking}
+        question={t("account:wifi.confirmRevoke.question", { name: password.name })}
+        consequence={t("account:wifi.confirmRevoke.consequence")}
+        confirmLabel={t("account:wifi.revoke")}
+        onConfirm={onRevoke}
+      >
+        {t("account:wifi.revoke")}
+        <span className="sr-only">: {password.name}</span>
+      </ConfirmButton>
+    </li>
+  );
+}
+
+/** The new password, shown once: a QR code a phone joins with, the text to type or copy. */
+function NewWifiPassword({
+  created,
+  wifi,
+  onDone,
+}: {
+  created: CreatedWifiPassword;
+  wifi: WifiPasswords;
+  onDone: () => void;
+}) {
+  const { t } = useTranslation("account");
+  return (
+    <div
+      className="flex flex-col gap-4 rounded-lg border border-primary/40 p-3 sm:flex-row sm:items-start"
+      data-testid="wifi-new"
+    >
+      <div className="w-40 shrink-0 rounded-md bg-white p-2">
+        <QRCodeSVG
+          value={wifiQrText(wifi.ssid, wifi.anonymousIdentity, created.identity, created.password)}
+          role="img"
+          aria-label={t("account:wifi.qrLabel")}
+          className="h-auto w-full"
+        />
+      </div>
+      <div className="flex min-w-0 flex-1 flex-col gap-2 text-sm">
+        <p className="font-medium">{t("account:wifi.shownOnce", { name: created.name })}</p>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+          <dt className="text-muted-foreground">{t("account:wifi.network")}</dt>
+          <dd className="font-mono">{wifi.ssid}</dd>
+          <dt className="text-muted-foreground">{t("account:wifi.identity")}</dt>
+          <dd className="break-all font-mono">{created.identity}</dd>
+          <dt className="text-muted-foreground">{t("account:wifi.anonymousIdentity")}</dt>
+          <dd className="break-all font-mono">{wifi.anonymousIdentity}</dd>
+          <dt className="text-muted-foreground">{t("account:wifi.password")}</dt>
+          <dd className="break-all font-mono" data-testid="wifi-new-password">
+            {created.password}
+          </dd>
+        </dl>
+        <p className="text-muted-foreground">{t("account:wifi.howTo")}</p>
+        <div className="flex flex-wrap gap-2">
+          <CopyButton text={created.password} copiedMessage={t("account:wifi.copied")}>
+            {t("account:wifi.copy")}
+          </CopyButton>
+          <Button variant="outline" size="sm" onClick={onDone}>
+            {t("account:wifi.done")}
+          </Button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Wi-Fi (eduroam): one generated password per device, never the KPI ID password (docs/eduroam.md). */
+export function WifiSection({ askAgain }: { askAgain: AskAgain }) {
+  const { t } = useTranslation("account");
+  const wifi = useWifiPasswords();
+  const [name, setName] = useState("");
+  const [created, setCreated] = useState<CreatedWifiPassword | null>(null);
+  const create = useAccountChange(async (newName: string) => {
+    setCreated(await createWifiPassword(newName));
+    setName("");
+  }, askAgain);
+  const revoke = useAccountChange(revokeWifiPassword, askAgain);
+  if (wifi.data === null) return null;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(name);
+  };
+  const full = wifi.data ? wifi.data.passwords.length >= wifi.data.limit : false;
+  return (
+    <AccountSection
+      id="wifi"
+      icon={Wifi}
+      title={t("account:wifi.title")}
+      description={t("account:wifi.description", { ssid: wifi.data?.ssid ?? "eduroam" })}
+    >
+      {!wifi.data ? (
+        <Skeleton className="h-16 w-full" />
+      ) : (
+        <>
+          {wifi.data.wifiOff ? (
+            <Alert variant="destructive" title={t("account:wifi.offTitle")}>
+              {t("account:wifi.off")}
+            </Alert>
+          ) : null}
+          {created ? <NewWifiPassword created={created} wifi={wifi.data} onDone={() => setCreated(null)} /> : null}
+          {wifi.data.passwords.length > 0 ? (
+            <AccountList label={t("account:wifi.title")}>
+              {wifi.data.passwords.map((password) => (
+                <WifiPasswordRow
+                  key={password.id}
+                  password={password}
+                  onRevoke={() => revoke.mutate(password.id)}
+                  revoking={revoke.isPending && revoke.variables === password.id}
+                />
+              ))}
+            </AccountList>
+          ) : (
+            <p className="text-sm text-muted-foreground" data-testid="wifi-none">
+              {t("account:wifi.none", { identity: wifi.data.identity })}
+            </p>
+          )}
+          <form className="flex flex-col gap-2 sm:flex-row sm:items-end" onSubmit={submit} data-testid="wifi-add">
+            <div className="min-w-0 flex-1 space-y-1.5">
+              <Label htmlFor="wifi-name">{t("account:wifi.nameLabel")}</Label>
+              <Input
+                id="wifi-name"
+                maxLength={60}
+                placeholder={t("account:wifi.namePlaceholder")}
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+              />
+            </div>
+            <Button
+              type="submit"
+              disabled={name.trim().length === 0 || full}
+              loading={create.isPending}
+              icon={<Plus aria-hidden />}
+            >
+              {t("account:wifi.create")}
+            </Button>
+          </form>
+          {full ? (
+            <p className="text-sm text-muted-foreground">{t("account:wifi.full", { limit: wifi.data.limit })}</p>
+          ) : null}
+        </>
+      )}
+    </AccountSection>
+  );
+}

@@ -1,0 +1,20 @@
+import { adminWifiSchema, wifiStatsSchema } from "@kpi-id/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { apiJson } from "@/lib/api-client.ts";
+import { consoleKey } from "./admin-api.ts";
+
+/** A person's Wi-Fi devices and whether their Wi-Fi is off. */
+export function usePersonWifi(id: string) {
+  return useQuery({
+    queryKey: [...consoleKey, "person", id, "wifi"],
+    queryFn: () => apiJson(`/api/admin/people/${id}/wifi`, { failure: "Failed to load Wi-Fi" }, adminWifiSchema),
+  });
+}
+
+/** Wi-Fi sign-ins per day and refusals by reason (the last 14 days). */
+export function useWifiStats() {
+  return useQuery({
+    queryKey: [...consoleKey, "wifi-stats"],
+    queryFn: () => apiJson("/api/admin/wifi/stats", { failure: "Failed to load Wi-Fi figures" }, wifiStatsSchema),
+  });
+}

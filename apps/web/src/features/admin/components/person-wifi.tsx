@@ -1,0 +1,131 @@
+import type { PersonDetail } from "@kpi-id/contracts";
+import { useTranslation } from "react-i18next";
+import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
+import { useErrorMessage } from "@/lib/error-message.ts";
+import { notify } from "@/lib/notify.ts";
+import { useLanguage } from "@/lib/use-language.ts";
+import { useConsoleAction } from "../api/admin-api.ts";
+import { usePersonWifi, useWifiStats } from "../api/wifi-api.ts";
+import { useCan } from "./console-shell.tsx";
+import { Section } from "./person-sections.tsx";
+
+const when = (iso: string, language: string) =>
+  new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+
+/** A person's Wi-Fi devices (no secrets), revoking one, and turning their Wi-Fi off or on (helpdesk and admin). */
+export function PersonWifiSection({ person }: { person: PersonDetail }) {
+  const { t } = useTranslation("admin");
+  const language = useLanguage();
+  const describeError = useErrorMessage();
+  const allowed = useCan("people.recovery");
+  const wifi = usePersonWifi(person.id);
+  const revoke = useConsoleAction<string>(
+    (passwordId) => `/api/admin/people/${person.id}/wifi/passwords/${passwordId}/revoke`,
+  );
+  const toggle = useConsoleAction<"on" | "off">((state) => `/api/admin/people/${person.id}/wifi/${state}`);
+  const failed = (error: unknown) => notify("error", describeError(error, "admin:failed").message);
+  if (!wifi.data) return null;
+  const { passwords, wifiOff } = wifi.data;
+  return (
+    <Section title={t("admin:wifi.title")} testId="person-wifi">
+      <p className="text-sm" data-testid="person-wifi-state">
+        {wifiOff ? t("admin:wifi.off") : t("admin:wifi.on")} {t("admin:wifi.count", { count: passwords.length })}
+      </p>
+      {passwords.length > 0 ? (
+        <ul className="flex flex-col gap-2 text-sm">
+          {passwords.map((password) => (
+            <li
+              key={password.id}
+              className="flex flex-wrap items-center justify-between gap-2"
+              data-testid="person-wifi-password"
+            >
+              <span className="min-w-0">
+                <span className="font-medium">{password.name}</span> ·{" "}
+                <span className="break-all font-mono text-xs">{password.identity}</span> ·{" "}
+                {password.uses[0]
+                  ? t("admin:wifi.lastUsed", {
+                      when: when(password.uses[0].usedAt, language),
+                      where: password.uses[0].nasIdentifier || password.uses[0].accessPoint,
+                    })
+                  : t("admin:wifi.neverUsed")}
+              </span>
+              {allowed ? (
+                <ConfirmButton
+                  question={t("admin:wifi.revokeQuestion", { name: password.name })}
+                  consequence={t("admin:wifi.revokeConsequence")}
+                  confirmLabel={t("admin:wifi.revoke")}
+                  onConfirm={() =>
+                    revoke.mutate(password.id, {
+                      onSuccess: () => notify("success", t("admin:wifi.revoked")),
+                      onError: failed,
+                    })
+                  }
+                >
+                  {t("admin:wifi.revoke")}
+                </ConfirmButton>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {allowed ? (
+        <ConfirmButton
+          className="self-start"
+          question={
+            wifiOff
+              ? t("admin:wifi.onQuestion", { name: person.fullName })
+              : t("admin:wifi.offQuestion", { name: person.fullName })
+          }
+          consequence={wifiOff ? t("admin:wifi.onConsequence") : t("admin:wifi.offConsequence")}
+          confirmLabel={wifiOff ? t("admin:wifi.turnOn") : t("admin:wifi.turnOff")}
+          onConfirm={() => toggle.mutate(wifiOff ? "on" : "off", { onError: failed })}
+          loading={toggle.isPending}
+        >
+          {wifiOff ? t("admin:wifi.turnOn") : t("admin:wifi.turnOff")}
+        </ConfirmButton>
+      ) : null}
+    </Section>
+  );
+}
+
+/** Service screen: Wi-Fi sign-ins per day and refusals by reason, the last 14 days. */
+export function WifiFiguresSection() {
+  const { t } = useTranslation("admin");
+  const stats = useWifiStats();
+  if (!stats.data) return null;
+  return (
+    <Section title={t("admin:wifi.figuresTitle")} testId="service-wifi">
+      {stats.data.days.length === 0 ? (
+        <p className="text-sm text-muted-foreground">{t("admin:wifi.noSignIns")}</p>
+      ) : (
+        <table className="text-sm">
+          <thead>
+            <tr className="text-left text-muted-foreground">
+              <th className="pr-4 font-normal">{t("admin:wifi.day")}</th>
+              <th className="pr-4 font-normal">{t("admin:wifi.accepted")}</th>
+              <th className="font-normal">{t("admin:wifi.refused")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {stats.data.days.map((day) => (
+              <tr key={day.day}>
+                <td className="pr-4 font-mono">{day.day}</td>
+                <td className="pr-4">{day.accepted}</td>
+                <td>{day.refused}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {stats.data.failures.length > 0 ? (
+        <ul className="text-sm" data-testid="service-wifi-failures">
+          {stats.data.failures.map((failure) => (
+            <li key={failure.reason}>
+              {t(`admin:wifi.reasons.${failure.reason}`, { defaultValue: failure.reason })}: {failure.count}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Section>
+  );
+}

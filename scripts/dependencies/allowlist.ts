@@ -12,12 +12,6 @@ export interface AllowlistEntry {
 export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/forward-auth/store.ts",
-    reason:
-      "SQL still in the protocol: to move into model/forward-auth (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
     file: "apps/server/src/protocols/oidc/adapter.ts",
     reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
   },
@@ -84,16 +78,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "sql-only-in-model",
     file: "apps/server/src/protocols/saml/logout-receive.ts",
-    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/saml/pending.ts",
-    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/saml/sp-registry.ts",
     reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
   },
   {

@@ -1,26 +1,19 @@
 import type { Element } from "@xmldom/xmldom";
+import type { AcceptedAuthnRequest } from "../../model/saml/pending-requests.ts";
+import { findServiceProvider } from "../../model/saml/service-providers.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { samlEntities } from "./entities.ts";
 import { decodeXml, type IncomingRequest, maxAuthnRequestBytes, SamlRequestRefused } from "./incoming.ts";
 import type { SamlKey } from "./keys.ts";
 import { bindings, ns, refeds, strongDigests, strongSigningMethods } from "./namespaces.ts";
 import { childrenNamed, parseXml } from "./sp-metadata.ts";
-import { findServiceProvider, type ServiceProviderRow } from "./sp-registry.ts";
 import { guardXml, XmlRefusedError } from "./xml-guard.ts";
 import { xsBoolean } from "./xs-boolean.ts";
 
 /** How long a request id stays remembered: longer than any SP would wait for its answer. */
 const seenRequestSeconds = 24 * 60 * 60;
 
-export interface AcceptedAuthnRequest {
-  sp: ServiceProviderRow;
-  requestId: string;
-  acsUrl: string;
-  relayState: string | null;
-  forceAuthn: boolean;
-  isPassive: boolean;
-  mfaRequested: boolean;
-}
+export type { AcceptedAuthnRequest };
 
 export const textOf = (element: Element | undefined) => (element?.textContent ?? "").trim();
 

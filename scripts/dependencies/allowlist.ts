@@ -179,19 +179,7 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/admin/roles.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
     file: "apps/server/src/surfaces/admin/service-routes.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/cli/commands/user-mfa.ts",
     reason:
       "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
   },
@@ -216,12 +204,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "sql-only-in-model",
     file: "apps/server/src/surfaces/secrets/reseal.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/seed/demo.ts",
     reason:
       "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
   },

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { defaultLanguage } from "@kpi-id/contracts";
+import { requireSecondFactor } from "../../../model/users/method-lookups.ts";
 import { findUserByUsername } from "../../../model/users/queries.ts";
 import { recordAuditEvent } from "../../../platform/audit/record.ts";
 import { createMailer } from "../../../platform/mail/mailer.ts";
@@ -37,7 +38,7 @@ const requireMfa: CommandHandler = async (context, args) => {
   const values = parse(args, { off: { type: "boolean" } });
   const user = await person(context, values.username);
   const required = !values.off;
-  await context.db.updateTable("users").set({ require_mfa: required }).where("id", "=", user.id).execute();
+  await requireSecondFactor(context.db, user.id, required);
   await recordAuditEvent(context.db, {
     type: "second_factor_changed",
     result: "success",

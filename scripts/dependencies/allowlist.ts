@@ -365,14 +365,4 @@ export const allowlist: readonly AllowlistEntry[] = [
     file: "apps/server/src/platform/mail/mailer.ts",
     reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
   },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/platform/mail/notify.ts",
-    reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/platform/throttle/address.ts",
-    reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
-  },
 ];

@@ -1,9 +1,9 @@
 import type { Language } from "@kpi-id/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ApplicationRow, User } from "../../platform/db/schema.ts";
+import { verifiedAddressOf } from "../../platform/http/notify.ts";
 import { sendInBackground } from "../../platform/mail/mailer.ts";
 import { type MessageContent, renderMessage } from "../../platform/mail/messages.ts";
-import { verifiedAddressOf } from "../../platform/mail/notify.ts";
 import type { ApplicationRole } from "./people.ts";
 
 const roleWords: Record<Language, Record<ApplicationRole, string>> = {

@@ -7,7 +7,7 @@ import { checkNewPassword } from "../../model/users/password-policy.ts";
 import { audit } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { notifyPasswordChanged, notifySignInMethodChanged } from "../../platform/mail/notify.ts";
+import { notifyPasswordChanged, notifySignInMethodChanged } from "../../platform/http/notify.ts";
 import { confirmFailure, settleSuccess } from "../../platform/throttle/throttle.ts";
 import { takeCredentialAttempt } from "./credential-attempt.ts";
 

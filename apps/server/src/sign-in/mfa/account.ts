@@ -9,7 +9,7 @@ import type { LoadedSession } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
-import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
+import { notifySignInMethodChanged } from "../../platform/http/notify.ts";
 
 export async function secondFactorStatus(request: FastifyRequest, session: LoadedSession): Promise<SecondFactorStatus> {
   const { db } = request.server;

@@ -5,7 +5,7 @@ import { requireRecentSignInWithSecondFactor } from "../../model/sessions/recent
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
-import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
+import { notifySignInMethodChanged } from "../../platform/http/notify.ts";
 
 export async function passkeysOf(request: FastifyRequest, session: LoadedSession): Promise<PasskeyList> {
   return { passkeys: await listPasskeys(request.server.db, session.userId) };

@@ -5,7 +5,7 @@ import { findUserById } from "../../model/users/queries.ts";
 import { audit } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { notifyPasswordChanged } from "../../platform/mail/notify.ts";
+import { notifyPasswordChanged } from "../../platform/http/notify.ts";
 import { consumeLoginGrant } from "../auth/grants.ts";
 import { acceptNewPassword, savePasswordHash } from "../auth/password-change.ts";
 

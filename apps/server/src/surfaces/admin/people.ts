@@ -8,7 +8,7 @@ import { upsertUser } from "../../model/users/service.ts";
 import type { PasswordHasher } from "../../platform/crypto/password.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { verifiedAddressOf } from "../../platform/mail/notify.ts";
+import { verifiedAddressOf } from "../../platform/http/notify.ts";
 import { credentialThrottleKeys } from "../../platform/throttle/throttle.ts";
 import { endOidcSessionsSignedInAt } from "../../protocols/oidc/logout.ts";
 

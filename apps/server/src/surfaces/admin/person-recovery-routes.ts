@@ -2,9 +2,9 @@ import { adminActionResultSchema, defaultLanguage, errorBodySchema, personIdPara
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../platform/errors.ts";
+import { verifiedAddressOf } from "../../platform/http/notify.ts";
 import { sendInBackground } from "../../platform/mail/mailer.ts";
 import { renderMessage } from "../../platform/mail/messages.ts";
-import { verifiedAddressOf } from "../../platform/mail/notify.ts";
 import { resetSecondFactor } from "../../sign-in/mfa/reset.ts";
 import { secondFactorResetNotice } from "../../sign-in/mfa/reset-notice.ts";
 import { issueAndSendLink } from "../../sign-in/recovery/email.ts";

@@ -12,12 +12,6 @@ export interface AllowlistEntry {
 export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/forward-auth/store.ts",
-    reason:
-      "SQL still in the protocol: to move into model/forward-auth (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
     file: "apps/server/src/protocols/oidc/adapter.ts",
     reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
   },
@@ -84,16 +78,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "sql-only-in-model",
     file: "apps/server/src/protocols/saml/logout-receive.ts",
-    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/saml/pending.ts",
-    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/saml/sp-registry.ts",
     reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
   },
   {
@@ -180,19 +164,7 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/admin/roles.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
     file: "apps/server/src/surfaces/admin/service-routes.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/cli/commands/user-mfa.ts",
     reason:
       "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
   },
@@ -217,12 +189,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "sql-only-in-model",
     file: "apps/server/src/surfaces/secrets/reseal.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/seed/demo.ts",
     reason:
       "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
   },
@@ -327,16 +293,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "fastify-only-in-routes",
     file: "apps/server/src/platform/mail/mailer.ts",
-    reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/platform/mail/notify.ts",
-    reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/platform/throttle/address.ts",
     reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
   },
 ];

@@ -1,7 +1,7 @@
 import { type ErasedCounts, personErasureResultSchema } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grantRole } from "../src/model/users/operator-roles.ts";
 import { createUser } from "../src/model/users/service.ts";
-import { grantRole } from "../src/surfaces/admin/roles.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "./support/app.ts";
 import { addPerson, manualClock } from "./support/campus.ts";
 import { runCliOn } from "./support/cli.ts";

@@ -1,8 +1,8 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { upsertServiceProvider } from "../src/model/saml/service-providers.ts";
 import { parseSpMetadata } from "../src/protocols/saml/sp-metadata.ts";
-import { upsertServiceProvider } from "../src/protocols/saml/sp-registry.ts";
 import { type NodeSamlSp, nodeSamlSp } from "./saml/node-saml-sp.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { addPerson, signIn } from "./support/campus.ts";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeAccess } from "../src/model/access/applications.ts";
+import { type SpPolicy, upsertServiceProvider } from "../src/model/saml/service-providers.ts";
 import { disableUser } from "../src/model/sessions/disable.ts";
 import { parseSpMetadata } from "../src/protocols/saml/sp-metadata.ts";
-import { type SpPolicy, upsertServiceProvider } from "../src/protocols/saml/sp-registry.ts";
 import { type NodeSamlSp, nodeSamlSp } from "./saml/node-saml-sp.ts";
 import { createTestApp, postJson, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "./support/campus.ts";

@@ -1,8 +1,8 @@
 import type { Profile } from "@node-saml/node-saml";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SpPolicy, upsertServiceProvider } from "../src/model/saml/service-providers.ts";
 import { parseSpMetadata } from "../src/protocols/saml/sp-metadata.ts";
-import { type SpPolicy, upsertServiceProvider } from "../src/protocols/saml/sp-registry.ts";
 import { type NodeSamlSp, type NodeSamlSpOptions, nodeSamlSp } from "./saml/node-saml-sp.ts";
 import { createTestApp, postJson, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "./support/campus.ts";

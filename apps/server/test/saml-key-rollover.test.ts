@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { upsertServiceProvider } from "../src/model/saml/service-providers.ts";
 import { addRolloverKey, promoteSamlKey, retireSamlKey } from "../src/protocols/saml/keys.ts";
 import { samlPaths } from "../src/protocols/saml/paths.ts";
 import { parseSpMetadata } from "../src/protocols/saml/sp-metadata.ts";
-import { upsertServiceProvider } from "../src/protocols/saml/sp-registry.ts";
 import { browse, formOf } from "./saml/browse.ts";
 import { nodeSamlSp } from "./saml/node-saml-sp.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";

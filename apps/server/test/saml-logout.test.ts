@@ -1,8 +1,8 @@
 import { DOMParser } from "@xmldom/xmldom";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { upsertServiceProvider } from "../src/model/saml/service-providers.ts";
 import { parseSpMetadata } from "../src/protocols/saml/sp-metadata.ts";
-import { upsertServiceProvider } from "../src/protocols/saml/sp-registry.ts";
 import { browse, formOf } from "./saml/browse.ts";
 import { type NodeSamlSp, nodeSamlSp } from "./saml/node-saml-sp.ts";
 import { signEnveloped } from "./saml/sign.ts";

@@ -1,8 +1,8 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SpPolicy, upsertServiceProvider } from "../src/model/saml/service-providers.ts";
 import { parseSpMetadata } from "../src/protocols/saml/sp-metadata.ts";
-import { type SpPolicy, upsertServiceProvider } from "../src/protocols/saml/sp-registry.ts";
 import { xsBoolean } from "../src/protocols/saml/xs-boolean.ts";
 import { browse, formOf } from "./saml/browse.ts";
 import { makeKeyPair } from "./saml/keys.ts";

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { upsertServiceProvider } from "../src/model/saml/service-providers.ts";
 import { createSession } from "../src/model/sessions/store.ts";
 import { passwordAndCode } from "../src/model/sessions/strength.ts";
 import { parseSpMetadata } from "../src/protocols/saml/sp-metadata.ts";
-import { upsertServiceProvider } from "../src/protocols/saml/sp-registry.ts";
 import { browse, formOf } from "./saml/browse.ts";
 import { type NodeSamlSp, type NodeSamlSpOptions, nodeSamlSp } from "./saml/node-saml-sp.ts";
 import { createTestApp, postJson, TEST_PUBLIC_URL, type TestApp } from "./support/app.ts";

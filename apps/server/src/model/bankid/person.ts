@@ -54,3 +54,15 @@ export async function findPersonForBankId(db: Db, person: BankPerson): Promise<U
   if (person.taxId && holders.length === 0) throw new AppError("bankid.failed", { reason: "bankid.no_match" });
   throw new AppError("bankid.failed", { reason: "bankid.not_identified" });
 }
+
+/** Records one of a person's identity documents (the demo campus; BankID finds people by them). */
+export async function addIdentityDocument(
+  db: Db,
+  userId: string,
+  document: { kind: IdentityDocumentKind; series?: string | undefined; number: string },
+): Promise<void> {
+  await db
+    .insertInto("identity_documents")
+    .values({ user_id: userId, ...document })
+    .execute();
+}

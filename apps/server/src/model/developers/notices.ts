@@ -1,9 +1,9 @@
 import type { Language } from "@kpi-id/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
+import { verifiedAddressOf } from "../../platform/http/notify.ts";
 import { sendInBackground } from "../../platform/mail/mailer.ts";
 import { type MessageContent, renderMessage } from "../../platform/mail/messages.ts";
-import { verifiedAddressOf } from "../../platform/mail/notify.ts";
 
 /** What an operator decided about an application, told to its owners by e-mail. */
 export type OwnerNotice = "approved" | "rejected" | "suspended" | "unsuspended" | "change_approved" | "change_rejected";

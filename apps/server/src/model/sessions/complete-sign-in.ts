@@ -4,7 +4,7 @@ import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
-import { notifyNewDevice } from "../../platform/mail/notify.ts";
+import { notifyNewDevice } from "../../platform/http/notify.ts";
 import { findUserById } from "../users/queries.ts";
 import { destinationOf, takeContinueTo } from "./continue-to.ts";
 import { readSessionCookie, sessionCookieName, sessionCookieOptions } from "./cookie.ts";

@@ -1,4 +1,5 @@
-// What sign-in methods ask of and note about a person (issue 58: the users table is written only in model/users).
+// What sign-in methods, the seed and the CLI ask of and note about a person (issue 58: the users table is written
+// only in model/users).
 import { sql } from "kysely";
 import type { Db, User } from "../../platform/db/schema.ts";
 
@@ -27,4 +28,14 @@ export function findActiveUsersByEmail(db: Db, email: string): Promise<User[]> {
     .where("status", "=", "active")
     .limit(2)
     .execute();
+}
+
+/** Whether anybody has an account yet (the demo campus is seeded only into an empty database). */
+export async function anyoneRegistered(db: Db): Promise<boolean> {
+  return (await db.selectFrom("users").select("id").limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** The operator's requirement of a second factor for this person (`admin user mfa`). */
+export async function requireSecondFactor(db: Db, userId: string, required: boolean): Promise<void> {
+  await db.updateTable("users").set({ require_mfa: required }).where("id", "=", userId).execute();
 }

@@ -1,5 +1,4 @@
 import { isIPv4, isIPv6 } from "node:net";
-import type { FastifyRequest } from "fastify";
 
 /** The eight 16-bit groups of an IPv6 address (`::` expanded, an embedded IPv4 tail read as two groups). */
 function ipv6Groups(address: string): number[] {
@@ -35,9 +34,4 @@ export function throttleAddress(address: string, ipv6PrefixLength: number): stri
     return bitsKept === 0 ? 0 : group & (0xffff << (16 - bitsKept)) & 0xffff;
   });
   return `${masked.map((group) => group.toString(16)).join(":")}/${ipv6PrefixLength}`;
-}
-
-/** The request's client address as throttling counts it (THROTTLE_IPV6_PREFIX_LENGTH). */
-export function requestThrottleAddress(request: FastifyRequest): string {
-  return throttleAddress(request.ip, request.server.config.throttleIpv6PrefixLength);
 }

@@ -1,13 +1,8 @@
 import { type ForwardAuthHeader, forwardAuthHeaderNames } from "@kpi-id/contracts";
+import type { SiteVisitor } from "../../model/forward-auth/store.ts";
 
 /** The person a protected site's request comes from, as the headers nginx passes on tell it. */
-export interface SiteVisitor {
-  id: string;
-  username: string;
-  name: string;
-  email: string;
-  affiliations: readonly string[];
-}
+export type { SiteVisitor };
 
 /**
  * A header value any HTTP stack passes through unchanged: every byte outside printable ASCII (and "%" itself)

@@ -3,13 +3,14 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { hasApplicationAccess } from "../../model/access/applications.ts";
+import { endSiteSession, siteVisitor, startSiteSession } from "../../model/forward-auth/store.ts";
+import { redeemSiteTicket } from "../../model/tickets/site-tickets.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { appRedirectPath } from "../tickets/ticket-redirect.ts";
 import { visitorHeaders } from "./headers.ts";
 import { cameThroughSite, originalUrl, type ProtectedSite, protectedSite, returnAddress } from "./site.ts";
 import { bindSignIn, forgetSignInBinding, signInBoundHere } from "./start-binding.ts";
-import { endSiteSession, redeemSiteTicket, siteVisitor, startSiteSession } from "./store.ts";
 
 // Odd or repeated values are treated as missing: these are browser navigations and nginx subrequests.
 const field = text().max(1024).optional().catch(undefined);

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServiceProviderRow } from "../../model/saml/service-providers.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { isMultiFactor, lastAuthenticatedAt } from "../../model/sessions/strength.ts";
 import { pairwiseIdOf, releaseAttributes, releasedAttributeNames } from "./attributes.ts";
@@ -7,7 +8,6 @@ import { type Addressee, signedLoginResponse, signedStatusResponse } from "./log
 import { authnContexts } from "./namespaces.ts";
 import { samlPaths } from "./paths.ts";
 import { sendPostForm } from "./post-form.ts";
-import type { ServiceProviderRow } from "./sp-registry.ts";
 
 export interface Destination {
   sp: ServiceProviderRow;

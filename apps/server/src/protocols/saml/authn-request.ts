@@ -1,4 +1,6 @@
 import type { Element } from "@xmldom/xmldom";
+import type { AcceptedAuthnRequest } from "../../model/saml/pending-requests.ts";
+import { findServiceProvider } from "../../model/saml/service-providers.ts";
 import { asksForMultiFactor } from "../../model/sessions/strength.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { samlEntities } from "./entities.ts";
@@ -6,22 +8,13 @@ import { decodeXml, type IncomingRequest, maxAuthnRequestBytes, SamlRequestRefus
 import type { SamlKey } from "./keys.ts";
 import { bindings, ns, strongDigests, strongSigningMethods } from "./namespaces.ts";
 import { childrenNamed, parseXml } from "./sp-metadata.ts";
-import { findServiceProvider, type ServiceProviderRow } from "./sp-registry.ts";
 import { guardXml, XmlRefusedError } from "./xml-guard.ts";
 import { xsBoolean } from "./xs-boolean.ts";
 
 /** How long a request id stays remembered: longer than any SP would wait for its answer. */
 const seenRequestSeconds = 24 * 60 * 60;
 
-export interface AcceptedAuthnRequest {
-  sp: ServiceProviderRow;
-  requestId: string;
-  acsUrl: string;
-  relayState: string | null;
-  forceAuthn: boolean;
-  isPassive: boolean;
-  mfaRequested: boolean;
-}
+export type { AcceptedAuthnRequest };
 
 export const textOf = (element: Element | undefined) => (element?.textContent ?? "").trim();
 

@@ -1,8 +1,8 @@
 import { DOMParser, type Element, XMLSerializer } from "@xmldom/xmldom";
+import type { ServiceProviderRow } from "../../model/saml/service-providers.ts";
 import { certificatePem, type SamlKey } from "./keys.ts";
 import { bindings, nameIdFormats, ns, rsaSha256 } from "./namespaces.ts";
 import { samlify } from "./samlify.ts";
-import type { ServiceProviderRow } from "./sp-registry.ts";
 
 export interface EntityOptions {
   idpEntityId: string;

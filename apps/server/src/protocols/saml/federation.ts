@@ -1,7 +1,7 @@
 import { sql } from "kysely";
+import { upsertServiceProvider } from "../../model/saml/service-providers.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { fetchXml } from "./fetch-xml.ts";
-import { upsertServiceProvider } from "./sp-registry.ts";
 
 export interface FederationInput {
   name: string;

@@ -1,6 +1,7 @@
 import type { Element } from "@xmldom/xmldom";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { awaitAnswer, roundAwaiting, startLogoutRound } from "../../model/saml/logout-rounds.ts";
+import { findServiceProvider } from "../../model/saml/service-providers.ts";
 import { deleteSessionsById } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import {
@@ -16,7 +17,6 @@ import { ns } from "./namespaces.ts";
 import { logoutRoundPath, samlPaths } from "./paths.ts";
 import { sendOnwardPage } from "./post-form.ts";
 import { childrenNamed, parseXml } from "./sp-metadata.ts";
-import { findServiceProvider } from "./sp-registry.ts";
 import { guardXml, XmlRefusedError } from "./xml-guard.ts";
 
 /** The parts read before samlify runs: which SP sent it (whose key verifies it), about whom, in answer to what. */

@@ -7,6 +7,7 @@ import {
   type LogoutRound,
   takeNextParticipant,
 } from "../../model/saml/logout-rounds.ts";
+import { findServiceProvider, type ServiceProviderRow } from "../../model/saml/service-providers.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { samlEntities } from "./entities.ts";
@@ -15,7 +16,6 @@ import { nameIdFormats, ns } from "./namespaces.ts";
 import { samlPaths } from "./paths.ts";
 import { sendPostForm } from "./post-form.ts";
 import { samlify } from "./samlify.ts";
-import { findServiceProvider, type ServiceProviderRow } from "./sp-registry.ts";
 
 async function entitiesFor(request: FastifyRequest, sp: ServiceProviderRow) {
   const { config, saml } = request.server;

@@ -1,17 +1,12 @@
 import { DOMParser, type Element, type Node } from "@xmldom/xmldom";
+import type { ParsedServiceProvider } from "../../model/saml/service-providers.ts";
 import { entityAttributeNames, ns } from "./namespaces.ts";
 import { guardXml, validateSamlSchema, XmlRefusedError } from "./xml-guard.ts";
 
 /** SP metadata is small; 256 KiB leaves room for many certificates and endpoints. */
 export const maxSpMetadataBytes = 256 * 1024;
 
-export interface ParsedServiceProvider {
-  entityId: string;
-  displayName: string;
-  entityCategories: string[];
-  /** The `<md:EntityDescriptor>` alone, as samlify reads it. */
-  metadataXml: string;
-}
+export type { ParsedServiceProvider };
 
 /** Parses XML that passed guardXml (no DTD, so no entities); parser warnings and errors refuse it. */
 export function parseXml(xml: string) {

@@ -4,6 +4,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { hasApplicationAccess } from "../../model/access/applications.ts";
+import { findPendingRequest, savePendingRequest, takePendingRequest } from "../../model/saml/pending-requests.ts";
+import { findServiceProvider } from "../../model/saml/service-providers.ts";
 import { rememberContinueTo, samlContinuePath } from "../../model/sessions/continue-to.ts";
 import { currentSession } from "../../model/sessions/current.ts";
 import { meetsRequirement } from "../../model/sessions/strength.ts";
@@ -16,8 +18,6 @@ import { hasSamlConsent, isFirstPartySp } from "./consent.ts";
 import { type Binding, decodeXml, SamlRequestRefused } from "./incoming.ts";
 import { statusCodes } from "./namespaces.ts";
 import { samlPaths } from "./paths.ts";
-import { findPendingRequest, savePendingRequest, takePendingRequest } from "./pending.ts";
-import { findServiceProvider } from "./sp-registry.ts";
 import { XmlRefusedError } from "./xml-guard.ts";
 
 /** A SAML message by HTTP-Redirect (query) or HTTP-POST (form), as the bindings name its fields. */

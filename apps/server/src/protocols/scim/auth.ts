@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { verifyScimToken } from "../../model/scim/tokens.ts";
 import type { ScimToken } from "../../platform/db/people-schema.ts";
-import { requestThrottleAddress } from "../../platform/throttle/address.ts";
+import { requestThrottleAddress } from "../../platform/http/throttle-address.ts";
 import { ScimError } from "./errors.ts";
 
 declare module "fastify" {

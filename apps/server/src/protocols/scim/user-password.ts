@@ -6,7 +6,7 @@ import { holdsConsoleRole, updateUser } from "../../model/users/queries.ts";
 import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { notifyPasswordChanged, notifySignInMethodChanged } from "../../platform/mail/notify.ts";
+import { notifyPasswordChanged, notifySignInMethodChanged } from "../../platform/http/notify.ts";
 import { scimTokenOf } from "./auth.ts";
 import { ScimError } from "./errors.ts";
 

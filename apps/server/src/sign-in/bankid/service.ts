@@ -6,7 +6,7 @@ import { completeSignIn } from "../../model/sessions/complete-sign-in.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { sameText } from "../../platform/crypto/tokens.ts";
 import { AppError, hasCode } from "../../platform/errors.ts";
-import { requestThrottleAddress } from "../../platform/throttle/address.ts";
+import { requestThrottleAddress } from "../../platform/http/throttle-address.ts";
 import { throttlePolicy } from "../../platform/throttle/policy.ts";
 import { settleSuccess, type ThrottleKey, takeAttempt } from "../../platform/throttle/throttle.ts";
 import { resetLinkUrl } from "../recovery/email.ts";

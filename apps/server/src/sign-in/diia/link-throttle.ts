@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../../platform/errors.ts";
-import { requestThrottleAddress } from "../../platform/throttle/address.ts";
+import { requestThrottleAddress } from "../../platform/http/throttle-address.ts";
 import type { ThrottleRule } from "../../platform/throttle/policy.ts";
 import { takeAttempt } from "../../platform/throttle/throttle.ts";
 

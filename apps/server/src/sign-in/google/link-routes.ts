@@ -7,8 +7,8 @@ import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { notifySignInMethodChanged } from "../../platform/http/notify.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
-import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import type { GoogleOpenIdClient } from "./client.ts";
 import { beginGoogleSignIn } from "./service.ts";
 

@@ -4,7 +4,7 @@ import { findUserByGoogleSubject, linkGoogleSubject } from "../../model/google/i
 import { currentSession } from "../../model/sessions/current.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
-import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
+import { notifySignInMethodChanged } from "../../platform/http/notify.ts";
 import type { GoogleIdentity } from "./client.ts";
 
 /** The account page, told how a Google link ended (`linked` or a Google error reason). */

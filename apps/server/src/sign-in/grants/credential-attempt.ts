@@ -2,7 +2,7 @@ import type { FastifyRequest } from "fastify";
 import { deviceNonceFor } from "../../model/sessions/device-cookie.ts";
 import { type AuditEvent, audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
-import { requestThrottleAddress } from "../../platform/throttle/address.ts";
+import { requestThrottleAddress } from "../../platform/http/throttle-address.ts";
 import { credentialThrottleKeys, type ThrottleKey, takeAttempt } from "../../platform/throttle/throttle.ts";
 
 /** What the audit row of a throttled guess says besides its result and reason. */

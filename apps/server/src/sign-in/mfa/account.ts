@@ -9,8 +9,8 @@ import type { LoadedSession } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
+import { notifySignInMethodChanged } from "../../platform/http/notify.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
-import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 
 export async function secondFactorStatus(request: FastifyRequest, session: LoadedSession): Promise<SecondFactorStatus> {
   const { db } = request.server;

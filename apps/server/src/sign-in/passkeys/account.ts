@@ -5,8 +5,8 @@ import { requireRecentSignInWithSecondFactor } from "../../model/sessions/recent
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { notifySignInMethodChanged } from "../../platform/http/notify.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
-import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 
 export async function passkeysOf(request: FastifyRequest, session: LoadedSession): Promise<PasskeyList> {
   return { passkeys: await listPasskeys(request.server.db, session.userId) };

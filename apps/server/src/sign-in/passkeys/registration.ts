@@ -6,8 +6,8 @@ import { requireRecentSignInWithSecondFactor } from "../../model/sessions/recent
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { notifySignInMethodChanged } from "../../platform/http/notify.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
-import { notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import { storeChallenge, takeChallenge } from "./challenges.ts";
 import { CEREMONY_TIMEOUT_MS, loadWebAuthn, relyingParty, userHandleBytes } from "./relying-party.ts";
 

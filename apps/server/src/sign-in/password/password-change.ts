@@ -8,8 +8,8 @@ import { storePasswordHash } from "../../model/users/queries.ts";
 import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { notifyPasswordChanged, notifySignInMethodChanged } from "../../platform/http/notify.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
-import { notifyPasswordChanged, notifySignInMethodChanged } from "../../platform/mail/notify.ts";
 import { confirmFailure, settleSuccess } from "../../platform/throttle/throttle.ts";
 import { takeCredentialAttempt } from "../grants/credential-attempt.ts";
 

@@ -6,7 +6,7 @@ import { findUserById } from "../../model/users/queries.ts";
 import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { notifyPasswordChanged } from "../../platform/mail/notify.ts";
+import { notifyPasswordChanged } from "../../platform/http/notify.ts";
 import { acceptNewPassword, savePasswordHash } from "../password/password-change.ts";
 
 /** The active person a usable token belongs to; 400 recovery.link_invalid for anything else. */

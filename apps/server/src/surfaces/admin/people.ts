@@ -2,14 +2,14 @@ import type { PersonChangesRequest, PersonDetail, PersonRecord } from "@kpi-id/c
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { googleSubjectsOf } from "../../model/google/identities.ts";
+import { rolesOf } from "../../model/users/operator-roles.ts";
 import { findUserById } from "../../model/users/queries.ts";
 import { upsertUser } from "../../model/users/service.ts";
 import type { PasswordHasher } from "../../platform/crypto/password.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { verifiedAddressOf } from "../../platform/mail/notify.ts";
+import { verifiedAddressOf } from "../../platform/http/notify.ts";
 import { credentialThrottleKeys } from "../../platform/throttle/throttle.ts";
-import { rolesOf } from "./roles.ts";
 
 // The person's history: sign-ins and sessions, and the changes the university's systems made to them.
 const historyEventTypes = [

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { rolesOf } from "../../model/users/operator-roles.ts";
 import { type AuditEvent, audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { OperatorRole, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { type OperatorContext, type Permission, requireOperator } from "./authorize.ts";
 import { requirePerson } from "./people.ts";
-import { rolesOf } from "./roles.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {

@@ -4,10 +4,12 @@ import type { FastifyInstance } from "fastify";
 import { grantAccess } from "../../model/access/applications.ts";
 import { findApplicationByIdOrName } from "../../model/apps/queries.ts";
 import { createApplication } from "../../model/apps/service.ts";
+import { addIdentityDocument } from "../../model/bankid/person.ts";
+import { anyoneRegistered, markEmailVerified } from "../../model/users/method-lookups.ts";
+import { grantRole } from "../../model/users/operator-roles.ts";
 import { findUserByUsername } from "../../model/users/queries.ts";
 import { createUser } from "../../model/users/service.ts";
 import { createPasswordHasher } from "../../platform/crypto/password.ts";
-import { grantRole } from "../admin/roles.ts";
 import { demoApplications, demoPeople } from "./demo-data.ts";
 import { enableDemoOidcClient } from "./demo-oidc-client.ts";
 
@@ -21,8 +23,7 @@ export interface DemoSecrets {
  */
 export async function seedDemoData(app: FastifyInstance): Promise<DemoSecrets | undefined> {
   if (app.config.isProduction) throw new Error("demo data is never seeded in production");
-  const existing = await app.db.selectFrom("users").select("id").limit(1).executeTakeFirst();
-  if (existing) return undefined;
+  if (await anyoneRegistered(app.db)) return undefined;
 
   const hasher = createPasswordHasher(app.config.argon2);
   const secrets: DemoSecrets = {};
@@ -36,7 +37,7 @@ export async function seedDemoData(app: FastifyInstance): Promise<DemoSecrets | 
   for (const person of demoPeople) {
     const user = await createUser(app.db, hasher, person, person.password);
     if (person.emailVerified) {
-      await app.db.updateTable("users").set({ verified_email: person.email }).where("id", "=", user.id).execute();
+      await markEmailVerified(app.db, user.id, person.email);
     }
     for (const name of person.apps) {
       const application = await findApplicationByIdOrName(app.db, name);
@@ -44,7 +45,7 @@ export async function seedDemoData(app: FastifyInstance): Promise<DemoSecrets | 
     }
     for (const role of person.roles ?? []) await grantRole(app.db, user.id, role);
     for (const { kind, series, number } of person.documents ?? []) {
-      await app.db.insertInto("identity_documents").values({ user_id: user.id, kind, series, number }).execute();
+      await addIdentityDocument(app.db, user.id, { kind, series, number });
     }
   }
   writeFileSync(join(app.config.database.dataDir, "demo-apps.json"), `${JSON.stringify(secrets, null, 2)}\n`, {

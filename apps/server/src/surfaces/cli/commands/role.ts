@@ -1,6 +1,12 @@
+import {
+  grantRole,
+  isOperatorRole,
+  listOperators,
+  operatorRoles,
+  revokeRole,
+} from "../../../model/users/operator-roles.ts";
 import { findUserByUsername } from "../../../model/users/queries.ts";
 import { recordAuditEvent } from "../../../platform/audit/record.ts";
-import { grantRole, isOperatorRole, listOperators, operatorRoles, revokeRole } from "../../admin/roles.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
 import { table } from "../output.ts";

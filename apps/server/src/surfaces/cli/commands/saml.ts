@@ -1,4 +1,9 @@
 import { findApplicationByIdOrName } from "../../../model/apps/queries.ts";
+import {
+  listServiceProviders,
+  removeServiceProvider,
+  upsertServiceProvider,
+} from "../../../model/saml/service-providers.ts";
 import { attributeNames } from "../../../protocols/saml/attributes.ts";
 import { fetchXml } from "../../../protocols/saml/fetch-xml.ts";
 import {
@@ -9,11 +14,6 @@ import {
   retireSamlKey,
 } from "../../../protocols/saml/keys.ts";
 import { maxSpMetadataBytes, parseSpMetadata } from "../../../protocols/saml/sp-metadata.ts";
-import {
-  listServiceProviders,
-  removeServiceProvider,
-  upsertServiceProvider,
-} from "../../../protocols/saml/sp-registry.ts";
 import { XmlRefusedError } from "../../../protocols/saml/xml-guard.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";

@@ -1,11 +1,12 @@
 import { parseArgs } from "node:util";
 import { defaultLanguage } from "@kpi-id/contracts";
 import { endSessions } from "../../../model/sessions/end-sessions.ts";
+import { requireSecondFactor } from "../../../model/users/method-lookups.ts";
 import { findUserByUsername } from "../../../model/users/queries.ts";
 import { recordAuditEvent } from "../../../platform/audit/record.ts";
+import { verifiedAddressOf } from "../../../platform/http/notify.ts";
 import { createMailer } from "../../../platform/mail/mailer.ts";
 import { renderMessage } from "../../../platform/mail/messages.ts";
-import { verifiedAddressOf } from "../../../platform/mail/notify.ts";
 import { resetSecondFactor } from "../../../sign-in/mfa/reset.ts";
 import { secondFactorResetNotice } from "../../../sign-in/mfa/reset-notice.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
@@ -38,7 +39,7 @@ const requireMfa: CommandHandler = async (context, args) => {
   const values = parse(args, { off: { type: "boolean" } });
   const user = await person(context, values.username);
   const required = !values.off;
-  await context.db.updateTable("users").set({ require_mfa: required }).where("id", "=", user.id).execute();
+  await requireSecondFactor(context.db, user.id, required);
   await recordAuditEvent(context.db, {
     type: "second_factor_changed",
     result: "success",

@@ -2,10 +2,8 @@ import type { Language } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { requestOrigin } from "../audit/record.ts";
 import type { User } from "../db/schema.ts";
-import { describeDevice } from "../http/device.ts";
-import { requestLanguage } from "../http/language.ts";
-import { sendInBackground } from "./mailer.ts";
-import { type MessageContent, renderMessage } from "./messages.ts";
+import { sendInBackground } from "../mail/mailer.ts";
+import { type MessageContent, renderMessage } from "../mail/messages.ts";
 import {
   type MethodChange,
   methodChangedNotice,
@@ -13,7 +11,9 @@ import {
   type Occurrence,
   passwordChangedNotice,
   type SignInMethodName,
-} from "./notices.ts";
+} from "../mail/notices.ts";
+import { describeDevice } from "./device.ts";
+import { requestLanguage } from "./language.ts";
 
 type Recipient = Pick<User, "email" | "verified_email">;
 

@@ -1,30 +1,9 @@
 import { sql } from "kysely";
-import { personRolesColumns, rolesFromColumns } from "../../model/people/profile.ts";
-import { noteSessionUse } from "../../model/sessions/load.ts";
-import type { SessionTimeouts } from "../../model/sessions/store.ts";
 import { hashToken, newToken } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import type { SiteVisitor } from "./headers.ts";
-
-/**
- * Redeems a ticket issued to a site behind nginx: once, in time, for this application, from a KPI ID session that
- * still exists, of a person still active. Returns the session and person it came from, or undefined.
- */
-export async function redeemSiteTicket(db: Db, ticket: string, applicationId: string, now: Date) {
-  return db
-    .updateTable("tickets")
-    .set({ consumed_at: now })
-    .from("sessions")
-    .where("tickets.ticket_hash", "=", hashToken(ticket))
-    .where("tickets.application_id", "=", applicationId)
-    .where("tickets.consumed_at", "is", null)
-    .where("tickets.expires_at", ">", now)
-    .whereRef("sessions.id", "=", "tickets.session_id")
-    .where("sessions.absolute_expires_at", ">", now)
-    .where("tickets.user_id", "in", (eb) => eb.selectFrom("users").select("id").where("status", "=", "active"))
-    .returning(["tickets.user_id as userId", "tickets.session_id as sessionId", "tickets.auth_method as authMethod"])
-    .executeTakeFirst();
-}
+import { personRolesColumns, rolesFromColumns } from "../people/profile.ts";
+import { noteSessionUse } from "../sessions/load.ts";
+import type { SessionTimeouts } from "../sessions/store.ts";
 
 /** The protected host's own cookie value: random, only its hash kept, bound to the application and the session. */
 export async function startSiteSession(
@@ -87,4 +66,13 @@ export async function endSiteSession(db: Db, token: string, applicationId: strin
     .where("application_id", "=", applicationId)
     .returning(["user_id as userId", "session_id as sessionId"])
     .executeTakeFirst();
+}
+
+/** The person a protected site's request is answered for (protocols/forward-auth/headers.ts writes the headers). */
+export interface SiteVisitor {
+  id: string;
+  username: string;
+  name: string;
+  email: string;
+  affiliations: readonly string[];
 }

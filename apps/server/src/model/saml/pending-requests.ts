@@ -1,6 +1,6 @@
 import { newToken } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import type { AcceptedAuthnRequest } from "./authn-request.ts";
+import type { ServiceProviderRow } from "./service-providers.ts";
 
 /** An AuthnRequest waits this long for the person to sign in. */
 export const pendingSeconds = 600;
@@ -37,4 +37,15 @@ export type PendingRequest = NonNullable<Awaited<ReturnType<typeof findPendingRe
 export async function takePendingRequest(db: Db, id: string): Promise<boolean> {
   const result = await db.deleteFrom("saml_pending_requests").where("id", "=", id).executeTakeFirst();
   return result.numDeletedRows > 0n;
+}
+
+/** An AuthnRequest that passed every check (protocols/saml/authn-request.ts), kept while the person signs in. */
+export interface AcceptedAuthnRequest {
+  sp: ServiceProviderRow;
+  requestId: string;
+  acsUrl: string;
+  relayState: string | null;
+  forceAuthn: boolean;
+  isPassive: boolean;
+  mfaRequested: boolean;
 }

@@ -1,5 +1,4 @@
 import type { Db } from "../../platform/db/schema.ts";
-import type { ParsedServiceProvider } from "./sp-metadata.ts";
 
 export interface SpPolicy {
   releasedAttributes?: string[];
@@ -61,4 +60,13 @@ export function removeServiceProvider(db: Db, entityId: string) {
 
 export function listServiceProviders(db: Db) {
   return db.selectFrom("saml_service_providers").selectAll().orderBy("entity_id").execute();
+}
+
+/** A service provider's metadata as sp-metadata.ts parsed it. */
+export interface ParsedServiceProvider {
+  entityId: string;
+  displayName: string;
+  entityCategories: string[];
+  /** The `<md:EntityDescriptor>` alone, as samlify reads it. */
+  metadataXml: string;
 }

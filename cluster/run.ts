@@ -10,7 +10,7 @@ import { startDiiaStandIn } from "../sandbox/src/diia/index.ts";
 import { createClusterDatabase, type SeedPerson, seedClusterDatabase } from "./lib/database.ts";
 import { type Instance, instanceEnv, startInstance, stopInstance } from "./lib/instances.ts";
 import { nginxBinary, startNginx } from "./lib/nginx.ts";
-import { passed, printReport, type ScenarioReport } from "./lib/report.ts";
+import { crashedReport, passed, printReport, type ScenarioReport } from "./lib/report.ts";
 import { browserAcrossUpgrade } from "./scenarios/browser-upgrade.ts";
 import type { ClusterContext } from "./scenarios/context.ts";
 import { diiaAcrossInstances } from "./scenarios/diia-across.ts";
@@ -126,15 +126,7 @@ async function main(): Promise<number> {
         reports.push(report);
         printReport(report);
       } catch (error) {
-        const report: ScenarioReport = {
-          name: scenario.name || "scenario",
-          sent: 0,
-          failed: 0,
-          failures: {},
-          lost: 0,
-          notes: [],
-          problems: [`crashed: ${error instanceof Error ? error.stack : String(error)}`],
-        };
+        const report = crashedReport(scenario.name || "scenario", error);
         reports.push(report);
         printReport(report);
       }

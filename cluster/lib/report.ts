@@ -16,6 +16,11 @@ export function newReport(name: string): ScenarioReport {
   return { name, sent: 0, failed: 0, failures: {}, lost: 0, notes: [], problems: [] };
 }
 
+/** The report of a scenario that threw instead of finishing: its error is its one problem. */
+export function crashedReport(name: string, error: unknown): ScenarioReport {
+  return { ...newReport(name), problems: [`crashed: ${error instanceof Error ? error.stack : String(error)}`] };
+}
+
 export function countFailure(report: ScenarioReport, cause: string): void {
   report.failed += 1;
   report.failures[cause] = (report.failures[cause] ?? 0) + 1;

@@ -2,8 +2,14 @@ import { call, codeOf, type SignInResult, sessionWorks, signIn } from "../lib/cl
 import { expect, newReport, type ScenarioReport } from "../lib/report.ts";
 import type { ClusterContext } from "./context.ts";
 
+/** What the scenario uses of a cluster: the processes' (run.ts) or compose.yaml's containers (image/compose.ts). */
+export type SharedSessionsCluster = Pick<ClusterContext, "origin" | "people"> & {
+  instances: { url: string }[];
+  nginx: { url: string };
+};
+
 /** Credentials on instance a, the grant on instance b, the cookie on both and through nginx; logout on b ends it on a. */
-export async function sharedSessions(context: ClusterContext): Promise<ScenarioReport> {
+export async function sharedSessions(context: SharedSessionsCluster): Promise<ScenarioReport> {
   const report = newReport("a session made through one instance works on the other");
   const [a, b] = context.instances;
   const person = context.people[0];

@@ -38,6 +38,9 @@ const keptOutside: Record<string, string> = {
   "pino-pretty": "a pino transport",
   "thread-stream": "pino's worker thread",
   pg: "requires the optional pg-native inside a try",
+  // Installed only as a dev dependency of other packages: bundled, the build would depend on the dev tree, and the
+  // production image (npm ci --omit=dev) would find the bundle made from a package it does not have.
+  "supports-color": "debug requires it inside a try, and only the dev dependencies install it",
   samlify: "first use",
   "xml-crypto": "first use",
   "@xmldom/xmldom": "first use",

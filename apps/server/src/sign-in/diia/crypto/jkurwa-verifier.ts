@@ -26,8 +26,8 @@ function presentAndSame(left: Uint8Array | null | undefined, right: Uint8Array |
   return !!left && !!right && sameBytes(Buffer.from(left), Buffer.from(right));
 }
 
-const digestIsOfOurRequest: Check = ({ message }, { requestId }) =>
-  presentAndSame(message.pattrs.messageDigest, gost34311(requestId)) ? undefined : "digest_mismatch";
+const digestIsOfOurRequest: Check = ({ message }, { requestId, requestDigest }) =>
+  presentAndSame(message.pattrs.messageDigest, requestDigest ?? gost34311(requestId)) ? undefined : "digest_mismatch";
 
 const signatureMatchesSignerKey: Check = ({ message, signer }) => {
   if (signer.signatureAlgorithm !== "Dstu4145le") return "bad_signature";

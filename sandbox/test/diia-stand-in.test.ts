@@ -55,7 +55,7 @@ describe("Diia stand-in", () => {
       requestId: hashRequestId(ourRequestId),
     });
 
-  it("hands the product an environment with a parseable trust anchor and intermediate CA", () => {
+  it("hands the product an environment with a parseable trust anchor, intermediate CA and absent signer", () => {
     expect(Object.keys(diia.env).sort()).toEqual([
       "DIIA_ACQUIRER_TOKEN",
       "DIIA_BASE_URL",
@@ -63,10 +63,12 @@ describe("Diia stand-in", () => {
       "DIIA_CRLS",
       "DIIA_INTERMEDIATE_CAS",
       "DIIA_OFFER_ID",
+      "DIIA_SIGNER_CERTIFICATES",
       "DIIA_TRUST_ANCHORS",
     ]);
     expect(parseTrustAnchors(diia.env.DIIA_TRUST_ANCHORS ?? "")).toHaveLength(1);
     expect(parseTrustAnchors(diia.env.DIIA_INTERMEDIATE_CAS ?? "")).toHaveLength(1);
+    expect(parseTrustAnchors(diia.env.DIIA_SIGNER_CERTIFICATES ?? "")).toHaveLength(1);
   });
 
   it("publishes each CA's signed CRL, the trusted CA's listing the revoked demo person", async () => {

@@ -5,7 +5,7 @@
 // stand-in; the same shapes made by Bouncy Castle are the server's committed vectors (test/vectors/diia).
 import gost89 from "gost89";
 import jkurwa from "jkurwa";
-import { der, issueCrl, type Party } from "./pki.ts";
+import { der, issueCrl, type Party, signRequestHash } from "./pki.ts";
 
 export type SignatureShape = "signer-first" | "signer-not-first" | "signer-absent" | "cades-x-long";
 
@@ -49,13 +49,8 @@ function xLongAttributes(signer: Party, issuer: Party, signatureValue: Buffer): 
  * partner sent base64 of GOST 34.311 of its own request id), in the given shape.
  */
 export function signInShape(signer: Party, issuer: Party, hashedRequestId: string, shape: SignatureShape): Buffer {
-  const message = new jkurwa.models.Message({
-    type: "signedData",
-    cert: signer.certificate,
-    dataHash: Buffer.from(hashedRequestId, "base64"),
-    hash,
-    signer: signer.key,
-  });
+  // jkurwa's own shape (the signer's certificate alone), re-read to be reshaped.
+  const message = new jkurwa.models.Message(signRequestHash(signer, hashedRequestId));
   const info = message.info as { certificate?: unknown[]; signerInfos: { unauthenticatedAttributes?: unknown[] }[] };
   if (shape === "signer-not-first") info.certificate = [issuer.certificate.ob, signer.certificate.ob];
   if (shape === "signer-absent") info.certificate = undefined;

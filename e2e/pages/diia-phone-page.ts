@@ -1,7 +1,17 @@
 import type { Locator, Page } from "@playwright/test";
 
 /** The sandbox's demo people on the phone page (sandbox/src/diia/people.ts): the radio values. */
-export type DiiaPhonePerson = "student" | "employee" | "both" | "newcomer" | "stranger" | "untrusted" | "revoked";
+export type DiiaPhonePerson =
+  | "student"
+  | "employee"
+  | "both"
+  | "newcomer"
+  | "stranger"
+  | "untrusted"
+  | "revoked"
+  | "shape-signer-not-first"
+  | "shape-signer-absent"
+  | "shape-cades-x-long";
 
 /** The Diia stand-in's "phone" (SANDBOX_DIIA_PORT): the consent page a deep link opens. */
 export class DiiaPhonePage {

@@ -55,7 +55,7 @@ describe("Diia stand-in", () => {
       requestId: hashRequestId(ourRequestId),
     });
 
-  it("hands the product an environment with a parseable trust anchor and intermediate CA", () => {
+  it("hands the product an environment with a parseable trust anchor, intermediate CA and absent signer", () => {
     expect(Object.keys(diia.env).sort()).toEqual([
       "DIIA_ACQUIRER_TOKEN",
       "DIIA_BASE_URL",
@@ -63,10 +63,12 @@ describe("Diia stand-in", () => {
       "DIIA_CRLS",
       "DIIA_INTERMEDIATE_CAS",
       "DIIA_OFFER_ID",
+      "DIIA_SIGNER_CERTIFICATES",
       "DIIA_TRUST_ANCHORS",
     ]);
     expect(parseTrustAnchors(diia.env.DIIA_TRUST_ANCHORS ?? "")).toHaveLength(1);
     expect(parseTrustAnchors(diia.env.DIIA_INTERMEDIATE_CAS ?? "")).toHaveLength(1);
+    expect(parseTrustAnchors(diia.env.DIIA_SIGNER_CERTIFICATES ?? "")).toHaveLength(1);
   });
 
   it("publishes each CA's signed CRL, the trusted CA's listing the revoked demo person", async () => {
@@ -173,6 +175,37 @@ describe("Diia stand-in", () => {
 
     // A deep link works once.
     expect((await fetch(link)).status).toBe(410);
+  });
+
+  it.each([
+    ["shape-signer-not-first", "in the CMS, not first", "none"],
+    ["shape-signer-absent", "configured (absent from the CMS)", "none"],
+    ["shape-cades-x-long", "first in the CMS", "certificate-values, complete-certificate-references"],
+  ])("signs for the %s persona in its shape, which the server's reader opens", async (persona, source, attributes) => {
+    const ourRequestId = `2b0c6a4e-6a1f-4c1e-9b55-${persona.length.toString().padStart(12, "0")}`;
+    const confirm = await fetch(await deepLinkFor(ourRequestId), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `person=${persona}&action=confirm`,
+    });
+    expect(await confirm.text()).toContain('data-outcome="sent"');
+    const delivery = receiver.received.at(-1);
+    const [part] = parseMultipart(delivery?.body ?? Buffer.alloc(0), delivery?.headers["content-type"]);
+    const payload = JSON.parse(Buffer.from(part?.body.toString() ?? "", "base64").toString());
+    const verifier = new JkurwaSignatureVerifier(
+      parseTrustAnchors(diia.trustAnchorPem),
+      [],
+      undefined,
+      parseTrustAnchors(diia.env.DIIA_SIGNER_CERTIFICATES ?? ""),
+    );
+    const { result, steps } = verifier.trace({
+      signature: Buffer.from(payload.signature, "base64"),
+      requestId: ourRequestId,
+      now: new Date(),
+    });
+    expect(result.ok).toBe(true);
+    expect(steps.find((step) => step.step === "signer's certificate")?.detail).toBe(source);
+    expect(steps.find((step) => step.step === "parse")?.detail).toContain(attributes);
   });
 
   it("sends nothing when the person declines", async () => {

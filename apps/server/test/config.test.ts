@@ -86,6 +86,19 @@ describe("configuration", () => {
     );
   });
 
+  it("stops the start when Diia is to be asked for a signature algorithm KPI ID cannot verify", () => {
+    const diia = {
+      SESSION_SECRET: strongSecret,
+      DIIA_BASE_URL: "https://api2.diia.gov.ua",
+      DIIA_ACQUIRER_TOKEN: "acquirer-token",
+    };
+    expect(loadConfig({ DATA_DIR: "/tmp/kpi-id-config-test", ...diia, DIIA_SIGN_ALGO: "DSTU" }).diia).toBeDefined();
+    expect(errorOf({ ...diia, DIIA_SIGN_ALGO: "ECDSA" })).toMatch(
+      /^DIIA_SIGN_ALGO: "ECDSA" is not supported; only DSTU .* Ask Diia for signAlgo DSTU/,
+    );
+    expect(errorOf({ ...diia, DIIA_SIGN_ALGO: "DSTU7564" })).toMatch(/^DIIA_SIGN_ALGO: "DSTU7564" is not supported/);
+  });
+
   it("refuses in production a plain http address for the service and for every outside service it calls", () => {
     const production = {
       NODE_ENV: "production",

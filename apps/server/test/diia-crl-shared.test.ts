@@ -10,7 +10,7 @@ import { databaseCrlPersistence } from "../src/model/diia/revocation-lists.ts";
 import { loadConfig } from "../src/platform/config/index.ts";
 import { CrlStore } from "../src/sign-in/diia/crypto/crl-store.ts";
 import { parseTrustAnchors } from "../src/sign-in/diia/crypto/trust-anchors.ts";
-import { checkDiiaRevocation } from "../src/surfaces/doctor/revocation.ts";
+import { checkDiiaRevocation, describeDiiaRevocationLists } from "../src/surfaces/doctor/revocation.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "./support/databases.ts";
 
 const hourMs = 3600 * 1000;
@@ -96,6 +96,11 @@ describe.each(databaseKinds)("Diia CRLs shared through the database (%s)", (kind
       message: expect.stringContaining(`${source} (stale since`),
     });
     expect(cutOff.status(good.certificate, anchor, new Date(now + 2 * hourMs + 1000))).toBe("unknown");
+    // The console's notice (/api/admin/service's revocationLists) says the same.
+    const consoleSees = (at: number) => describeDiiaRevocationLists(database.handle.db, config, new Date(at));
+    expect(await consoleSees(now + 1000)).toEqual([{ source, nextUpdate: null, state: "current" }]);
+    expect(await consoleSees(now + hourMs + 1000)).toMatchObject([{ source, state: "stale" }]);
+    expect(await consoleSees(now + 2 * hourMs + 1000)).toMatchObject([{ source, state: "refusing" }]);
   });
 
   it("refreshes in the background once the list is past nextUpdate, and never stores an older list", async () => {

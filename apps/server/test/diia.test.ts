@@ -153,6 +153,16 @@ describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
     expect((await check(link.requestId)).json()).toEqual({ status: "Finished", sessionId: expect.any(String) });
   });
 
+  it.each(["shape-signer-not-first", "shape-signer-absent", "shape-cades-x-long"])(
+    "signs in the stand-in's %s persona (each signature shape Diia may send)",
+    async (persona) => {
+      const link = await newRequest();
+      const callback = await postSignedCallback(test.app, link.requestId, person(diia, persona));
+      expect(callback.json()).toEqual({ success: true });
+      expect((await check(link.requestId)).json()).toEqual({ status: "Finished", sessionId: expect.any(String) });
+    },
+  );
+
   it("accepts multipart/mixed and refuses a replayed delivery", async () => {
     const link = await newRequest();
     const signer = person(diia, "student");

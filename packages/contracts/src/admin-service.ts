@@ -108,6 +108,16 @@ export const serviceCertificatesSchema = z.object({
 });
 export type ServiceCertificates = z.infer<typeof serviceCertificatesSchema>;
 
+/** A DIIA_CRLS source as the instances last stored it: "stale" past nextUpdate (still counted for the grace), "refusing" after. */
+export const revocationListStates = ["current", "stale", "refusing"] as const;
+export const watchedRevocationListSchema = z.object({
+  source: text(),
+  /** A stale list's nextUpdate; null when the list is current or none was ever loaded. */
+  nextUpdate: text().nullable(),
+  state: z.enum(revocationListStates),
+});
+export type WatchedRevocationList = z.infer<typeof watchedRevocationListSchema>;
+
 export const serviceStatusSchema = z.object({
   version: text(),
   database: z.object({ kind: z.enum(databaseKindNames), serverVersion: text().nullable() }),
@@ -117,5 +127,7 @@ export const serviceStatusSchema = z.object({
   uptimeSeconds: z.number().int(),
   figures: serviceFiguresSchema,
   certificates: serviceCertificatesSchema,
+  /** Diia's CRL sources (DIIA_CRLS); absent when revocation is not checked. */
+  revocationLists: z.array(watchedRevocationListSchema).optional(),
 });
 export type ServiceStatus = z.infer<typeof serviceStatusSchema>;

@@ -44,7 +44,7 @@ function seedAcquirer(state: StandInState) {
  * the environment this returns; its code path is the production one.
  */
 export async function startDiiaStandIn(options: DiiaStandInOptions): Promise<RunningDiiaStandIn> {
-  const { trustedCa, intermediateCa, people, revoked } = standInPki();
+  const { trustedCa, intermediateCa, people, revoked, absentSigners } = standInPki();
   const state = new StandInState();
   const { branch, offer } = seedAcquirer(state);
   let url = "";
@@ -83,6 +83,11 @@ export async function startDiiaStandIn(options: DiiaStandInOptions): Promise<Run
       DIIA_TRUST_ANCHORS: trustAnchorPem.replace(/\n/g, "\\n"),
       DIIA_INTERMEDIATE_CAS: intermediateCa.certificate.as_pem().replace(/\n/g, "\\n"),
       DIIA_CRLS: crls.map((crl) => `${url}${crl.path}`).join(","),
+      // The "signer-absent" persona's signature omits its certificate; the product looks it up here.
+      DIIA_SIGNER_CERTIFICATES: absentSigners
+        .map((party) => party.certificate.as_pem())
+        .join("\n")
+        .replace(/\n/g, "\\n"),
     },
     close: () => app.close(),
   };

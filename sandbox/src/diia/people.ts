@@ -6,6 +6,7 @@ import {
   type Party,
   type PersonIdentity,
 } from "./pki.ts";
+import type { SignatureShape } from "./signature-shapes.ts";
 
 /** Someone the phone page can sign in as, with their own DSTU key and certificate. */
 export interface PhonePerson {
@@ -14,6 +15,8 @@ export interface PhonePerson {
   /** Shown on the phone page so a demo visitor knows what to expect. */
   note: string;
   party: Party;
+  /** A signature shape other than jkurwa's own (signer's certificate first), and the CA that issued the party. */
+  shape?: { kind: SignatureShape; issuer: Party };
 }
 
 function identity(fullName: string, taxId: string): PersonIdentity {
@@ -30,6 +33,8 @@ export interface StandInPki {
   people: PhonePerson[];
   /** Certificates the trusted CA has revoked: its CRL lists them. */
   revoked: Party[];
+  /** Signers whose signatures omit their certificate: the product must be given them (DIIA_SIGNER_CERTIFICATES). */
+  absentSigners: Party[];
 }
 
 // A tax id no demo campus person has (RNOKPP are ten digits).
@@ -45,8 +50,8 @@ let madeInThisProcess: StandInPki | undefined;
  */
 export function standInPki(): StandInPki {
   madeInThisProcess ??= createStandInPki();
-  const { trustedCa, intermediateCa, people, revoked } = madeInThisProcess;
-  return { trustedCa, intermediateCa, people: [...people], revoked: [...revoked] };
+  const { trustedCa, intermediateCa, people, revoked, absentSigners } = madeInThisProcess;
+  return { trustedCa, intermediateCa, people: [...people], revoked: [...revoked], absentSigners: [...absentSigners] };
 }
 
 /**
@@ -100,5 +105,24 @@ function createStandInPki(): StandInPki {
       party,
     });
   }
-  return { trustedCa, intermediateCa, people: [...campus, ...extra], revoked };
+  const shaped = first ? shapePersonas(trustedCa, first) : [];
+  const absentSigners = shaped.filter((each) => each.shape?.kind === "signer-absent").map((each) => each.party);
+  return { trustedCa, intermediateCa, people: [...campus, ...extra, ...shaped], revoked, absentSigners };
+}
+
+const shapeNotes: Record<Exclude<SignatureShape, "signer-first">, string> = {
+  "signer-not-first": "the CMS lists the CA's certificate before the signer's",
+  "signer-absent": "the CMS holds no certificate (the product finds it in DIIA_SIGNER_CERTIFICATES)",
+  "cades-x-long": "CAdES-X-Long unsigned attributes (certificate and revocation values and references, a time-stamp)",
+};
+
+/** One persona per signature shape, all the first campus person: each signs in. */
+function shapePersonas(ca: Party, person: (typeof demoPeople)[number]): PhonePerson[] {
+  return (Object.keys(shapeNotes) as (keyof typeof shapeNotes)[]).map((kind) => ({
+    id: `shape-${kind}`,
+    fullName: person.fullName,
+    note: `“${person.username}”, ${shapeNotes[kind]}: signs in`,
+    party: issuePersonCertificate(ca, identity(person.fullName, person.taxId)),
+    shape: { kind, issuer: ca },
+  }));
 }

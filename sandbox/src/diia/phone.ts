@@ -3,6 +3,7 @@ import { deliverCallback } from "./callback-delivery.ts";
 import type { PhonePerson } from "./people.ts";
 import { consentPage, resultPage } from "./phone-pages.ts";
 import { signRequestHash } from "./pki.ts";
+import { signInShape } from "./signature-shapes.ts";
 import type { OfferRequest, StandInState } from "./state.ts";
 
 interface PhoneOptions {
@@ -41,7 +42,9 @@ export function registerPhone(app: FastifyInstance, { state, people, callbackUrl
       if (request.body?.action !== "confirm") return resultPage("declined");
       const person = people.find((each) => each.id === request.body?.person);
       if (!person) return reply.code(400).send(resultPage("refused", "Unknown person"));
-      const signature = signRequestHash(person.party, offerRequest.requestId);
+      const signature = person.shape
+        ? signInShape(person.party, person.shape.issuer, offerRequest.requestId, person.shape.kind)
+        : signRequestHash(person.party, offerRequest.requestId);
       try {
         const delivery = await deliverCallback(callbackUrl, offerRequest.requestId, signature);
         if (delivery.accepted) return resultPage("sent");

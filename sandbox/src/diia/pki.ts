@@ -13,7 +13,7 @@ const hash = (data: Uint8Array): Buffer => gost89.gosthash(data);
 const yearMs = 365 * 24 * 60 * 60 * 1000;
 
 /** Minimal DER writer: tag, length, content. */
-function der(tag: number, content: Buffer): Buffer {
+export function der(tag: number, content: Buffer): Buffer {
   const length = content.length;
   const header =
     length < 0x80

@@ -4,6 +4,7 @@ import { expect } from "vitest";
 import { type RunningDiiaStandIn, startDiiaStandIn } from "../../../../sandbox/src/diia/index.ts";
 import type { PhonePerson } from "../../../../sandbox/src/diia/people.ts";
 import { signRequestHash } from "../../../../sandbox/src/diia/pki.ts";
+import { signInShape } from "../../../../sandbox/src/diia/signature-shapes.ts";
 import { hashRequestId } from "../../src/sign-in/diia/crypto/gost-hash.ts";
 
 /** The Diia stand-in on a free port; the product is never called back over HTTP in these tests. */
@@ -49,7 +50,10 @@ export function postSignedCallback(
   options: PostCallbackOptions = {},
 ): Promise<LightMyRequestResponse> {
   const hashed = hashRequestId(requestId);
-  const body = options.body ?? callbackBody(encodeData(hashed, signRequestHash(signer.party, hashed)));
+  const signature = signer.shape
+    ? signInShape(signer.party, signer.shape.issuer, hashed, signer.shape.kind)
+    : signRequestHash(signer.party, hashed);
+  const body = options.body ?? callbackBody(encodeData(hashed, signature));
   return postCallback(app, body, { "x-document-request-trace-id": hashed, ...options.headers }, options.mediaType);
 }
 

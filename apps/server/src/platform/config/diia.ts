@@ -25,6 +25,8 @@ export interface DiiaConfig {
   trustAnchors?: string;
   /** PEM certificates (inline or a file path) of intermediate CAs between the anchors and signers. */
   intermediateCas?: string;
+  /** Signers' certificates (same forms) for a callback whose CMS omits the signer's (found by issuer and serial). */
+  signerCertificates?: string;
   /** CRL files or URLs (DER or PEM) of those CAs; empty when revocation is not checked. */
   crls: string[];
   /** How long a CRL past its nextUpdate still counts, while a fresh one cannot be had. */
@@ -40,11 +42,24 @@ export function listOfCrlSources(value: string | undefined): string[] {
     .filter((source) => source !== "");
 }
 
+/**
+ * DIIA_SIGN_ALGO: only DSTU (DSTU 4145 over GOST 34.311) is verified. ECDSA and DSTU 7564 (Kupyna) hashes have
+ * no maintained JavaScript implementation and no independent vectors here, so asking Diia for them is refused
+ * at start, never as failed sign-ins.
+ */
+function checkSignAlgo(value: string): void {
+  if (value === "DSTU") return;
+  throw new ConfigError(
+    `DIIA_SIGN_ALGO: ${JSON.stringify(value.slice(0, 20))} is not supported; only DSTU (DSTU 4145 signatures over GOST 34.311) is verified. Ask Diia for signAlgo DSTU and unset DIIA_SIGN_ALGO or set it to DSTU`,
+  );
+}
+
 export function readDiiaConfig(environment: Environment): DiiaConfig | undefined {
   const { DIIA_BASE_URL: baseUrl, DIIA_ACQUIRER_TOKEN: acquirerToken } = environment;
   if (baseUrl === undefined && acquirerToken === undefined) return undefined;
   if (baseUrl === undefined) throw new ConfigError("DIIA_BASE_URL: is required when DIIA_ACQUIRER_TOKEN is set");
   if (acquirerToken === undefined) throw new ConfigError("DIIA_ACQUIRER_TOKEN: is required when DIIA_BASE_URL is set");
+  checkSignAlgo(environment.DIIA_SIGN_ALGO);
   return {
     baseUrl,
     acquirerToken,
@@ -60,6 +75,7 @@ export function readDiiaConfig(environment: Environment): DiiaConfig | undefined
     },
     trustAnchors: environment.DIIA_TRUST_ANCHORS,
     intermediateCas: environment.DIIA_INTERMEDIATE_CAS,
+    signerCertificates: environment.DIIA_SIGNER_CERTIFICATES,
     crls: listOfCrlSources(environment.DIIA_CRLS),
     crlGraceSeconds: environment.DIIA_CRL_GRACE_SECONDS,
     requestTtlSeconds: environment.DIIA_REQUEST_TTL_SECONDS,

@@ -92,6 +92,8 @@ export const environmentSchema = z.object({
   DIIA_BRANCH_HOUSE: z.string().trim().min(1).max(20).default("37"),
   DIIA_TRUST_ANCHORS: optionalText,
   DIIA_INTERMEDIATE_CAS: optionalText,
+  DIIA_SIGNER_CERTIFICATES: optionalText,
+  DIIA_SIGN_ALGO: z.string().trim().default("DSTU"),
   DIIA_CRLS: optionalText,
   DIIA_CRL_GRACE_SECONDS: seconds(86400),
   DIIA_REQUEST_TTL_SECONDS: seconds(180),

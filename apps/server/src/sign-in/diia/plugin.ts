@@ -19,10 +19,11 @@ export async function createDiiaRuntime(app: FastifyInstance): Promise<DiiaRunti
     ]);
   const anchors = loadCertificates("DIIA_TRUST_ANCHORS", diia.trustAnchors);
   const intermediates = loadCertificates("DIIA_INTERMEDIATE_CAS", diia.intermediateCas);
+  const signers = loadCertificates("DIIA_SIGNER_CERTIFICATES", diia.signerCertificates);
   const crls = crlStoreFor(diia, [...anchors, ...intermediates], app.log, databaseCrlPersistence(app.db));
   return {
     client: new DiiaClient({ config: diia, clock: app.clock }),
-    verifier: new JkurwaSignatureVerifier(anchors, intermediates, crls),
+    verifier: new JkurwaSignatureVerifier(anchors, intermediates, crls, signers),
     crls,
     settings: {
       branchId: diia.branchId,

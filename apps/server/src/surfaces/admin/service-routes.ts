@@ -13,6 +13,7 @@ import {
   signingKeyRetentionSeconds,
 } from "../../protocols/oidc/signing-keys.ts";
 import { certificateWarningDays, expiryState, watchedCertificates } from "../doctor/certificates.ts";
+import { describeDiiaRevocationLists } from "../doctor/revocation.ts";
 import { checkReadiness } from "../health/readiness.ts";
 import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
 
@@ -139,16 +140,18 @@ export const adminServiceRoutes: FastifyPluginAsyncZod = async (app) => {
           "the registry `/metrics` serves (since this process started), and the certificates `doctor` watches " +
           "(SAML signing and metadata signing, the federations' metadata signers, Diia's and BankID's), soonest " +
           "ending first, each with its notAfter, whole days left and state: `expiring` within `warningDays` (30), " +
-          "`expired` once past; a source that cannot be read is listed in `unreadable` with why.",
+          "`expired` once past; a source that cannot be read is listed in `unreadable` with why. `revocationLists`: each " +
+          "DIIA_CRLS source, `stale` past its nextUpdate (still counted for DIIA_CRL_GRACE_SECONDS) or `refusing` after.",
         response: { 200: serviceStatusSchema, ...refusals },
       },
     },
     async () => {
-      const [health, version, figures, certificates] = await Promise.all([
+      const [health, version, figures, certificates, revocationLists] = await Promise.all([
         checkReadiness(app),
         databaseVersion(app.db),
         readServiceFigures(app.metrics.registry),
         describeCertificates(app.db, app.config, app.clock()),
+        describeDiiaRevocationLists(app.db, app.config, app.clock()),
       ]);
       const uptimeSeconds = Math.floor(process.uptime());
       return {
@@ -159,6 +162,7 @@ export const adminServiceRoutes: FastifyPluginAsyncZod = async (app) => {
         uptimeSeconds,
         figures,
         certificates,
+        revocationLists,
       };
     },
   );

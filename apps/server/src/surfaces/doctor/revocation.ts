@@ -1,3 +1,4 @@
+import type { WatchedRevocationList } from "@kpi-id/contracts";
 import { staleRevocationLists } from "../../model/diia/revocation-lists.ts";
 import type { Config } from "../../platform/config/index.ts";
 import type { Db } from "../../platform/db/schema.ts";
@@ -27,4 +28,22 @@ export async function checkDiiaRevocation(db: Db, config: Config, now: Date): Pr
         : `CRL past its nextUpdate, still counted for the grace: ${stale.map(describe).join(", ")}`,
     fix: "check that the server reaches each DIIA_CRLS address (see the log lines 'Diia CRL …')",
   };
+}
+
+/** Every DIIA_CRLS source's state for the console (its notice names the stale ones); undefined when unset. */
+export async function describeDiiaRevocationLists(
+  db: Db,
+  config: Config,
+  now: Date,
+): Promise<WatchedRevocationList[] | undefined> {
+  const diia = config.diia;
+  if (!diia || diia.crls.length === 0) return undefined;
+  const stale = new Map((await staleRevocationLists(db, diia.crls, now)).map((each) => [each.source, each.nextUpdate]));
+  const graceMs = diia.crlGraceSeconds * 1000;
+  return diia.crls.map((source) => {
+    if (!stale.has(source)) return { source, nextUpdate: null, state: "current" };
+    const nextUpdate = stale.get(source);
+    const refusing = !nextUpdate || now.getTime() >= nextUpdate.getTime() + graceMs;
+    return { source, nextUpdate: nextUpdate?.toISOString() ?? null, state: refusing ? "refusing" : "stale" };
+  });
 }

@@ -93,8 +93,9 @@ declare module "jkurwa" {
   }
 
   export interface SignerInfoObject {
-    sid: { type: string; value: { serialNumber?: unknown } };
+    sid: { type: string; value: { serialNumber?: unknown; issuer?: unknown } };
     authenticatedAttributes?: unknown[];
+    unauthenticatedAttributes?: unknown[];
     encryptedDigest: Buffer;
   }
 

@@ -1,45 +1,24 @@
 /// <reference path="./dstu-modules.d.ts" />
-import jkurwa, { type Certificate, type Message } from "jkurwa";
+import type { Certificate } from "jkurwa";
 import { sameBytes } from "../../../platform/crypto/tokens.ts";
 import { readSigner } from "./certificate-identity.ts";
 import type { RevocationChecker } from "./crl-store.ts";
 import { gost34311 } from "./gost-hash.ts";
+import { type ParsedSignature, parseSignedMessage } from "./signed-message.ts";
 import type { DiiaSignatureVerifier, SignatureCheck, SignatureCheckInput, SignatureFailure } from "./verifier.ts";
 
 const hashes = { Dstu4145le: (data: Uint8Array) => gost34311(data) };
 
-interface Parsed {
-  message: Message;
-  signer: Certificate;
-}
+type Parsed = ParsedSignature;
 
 /** One named check; undefined means it passed. */
 type Check = (parsed: Parsed, input: SignatureCheckInput) => SignatureFailure | undefined;
 
-/** The serial number the SignerInfo names its certificate by (issuerAndSerialNumber), as lower-case hex. */
-function signerSerial(message: Message): string | undefined {
-  const serial = message.info.signerInfos[0]?.sid.value.serialNumber;
-  return typeof serial === "object" && serial !== null
-    ? (serial as { toString(radix: number): string }).toString(16)
-    : undefined;
-}
-
-/**
- * The signer's certificate is the one the SignerInfo names, wherever it sits among the CMS's certificates
- * (a CMS may carry its CAs too, in any order). Picking a wrong one could only fail the signature check.
- */
-function parse(signature: Buffer): Parsed | undefined {
-  try {
-    const message = new jkurwa.models.Message(signature);
-    if (message.type !== "signedData" || message.info.signerInfos.length !== 1) return undefined;
-    const certificates = (message.info.certificate ?? []).map((each) => new jkurwa.Certificate(each));
-    const serial = signerSerial(message);
-    const signer =
-      serial === undefined ? certificates[0] : certificates.find((each) => each.serial.toString(16) === serial);
-    return signer ? { message, signer } : undefined;
-  } catch {
-    return undefined;
-  }
+/** One step of a check as `diia check-callback` prints it. */
+export interface TraceStep {
+  step: string;
+  ok: boolean;
+  detail: string;
 }
 
 /** Bytes a message or certificate may lack (a missing one never matches), compared by the one comparison. */
@@ -47,8 +26,8 @@ function presentAndSame(left: Uint8Array | null | undefined, right: Uint8Array |
   return !!left && !!right && sameBytes(Buffer.from(left), Buffer.from(right));
 }
 
-const digestIsOfOurRequest: Check = ({ message }, { requestId }) =>
-  presentAndSame(message.pattrs.messageDigest, gost34311(requestId)) ? undefined : "digest_mismatch";
+const digestIsOfOurRequest: Check = ({ message }, { requestId, requestDigest }) =>
+  presentAndSame(message.pattrs.messageDigest, requestDigest ?? gost34311(requestId)) ? undefined : "digest_mismatch";
 
 const signatureMatchesSignerKey: Check = ({ message, signer }) => {
   if (signer.signatureAlgorithm !== "Dstu4145le") return "bad_signature";
@@ -106,12 +85,23 @@ export class JkurwaSignatureVerifier implements DiiaSignatureVerifier {
   readonly #anchors: Certificate[];
   readonly #intermediates: Certificate[];
   readonly #revocation: RevocationChecker | undefined;
+  /** Where a signer's certificate absent from the CMS is looked up (by issuer and serial number). */
+  readonly #configured: Certificate[];
 
-  /** Without a revocation checker (DIIA_CRLS unset) revocation is not checked. */
-  constructor(trustAnchors: Certificate[], intermediates: Certificate[] = [], revocation?: RevocationChecker) {
+  /**
+   * Without a revocation checker (DIIA_CRLS unset) revocation is not checked. `signerCertificates`
+   * (DIIA_SIGNER_CERTIFICATES) and the CAs are where a signer's certificate absent from the CMS is found.
+   */
+  constructor(
+    trustAnchors: Certificate[],
+    intermediates: Certificate[] = [],
+    revocation?: RevocationChecker,
+    signerCertificates: Certificate[] = [],
+  ) {
     this.#anchors = trustAnchors;
     this.#intermediates = intermediates;
     this.#revocation = revocation;
+    this.#configured = [...signerCertificates, ...intermediates, ...trustAnchors];
   }
 
   /** Whether the certificate leads to a trust anchor through valid CAs (an intermediate alone proves nothing). */
@@ -142,24 +132,45 @@ export class JkurwaSignatureVerifier implements DiiaSignatureVerifier {
   };
 
   // Order matters only for which reason is reported first; every check must pass.
-  readonly #checks: Check[] = [
-    digestIsOfOurRequest,
-    signatureMatchesSignerKey,
-    this.#chainsToAnchor,
-    this.#notRevoked,
-    certificateValidNow,
-    signerMayUseKeyForSigning,
-    signerHasTaxId,
+  readonly #checks: [string, Check][] = [
+    ["digest of our request", digestIsOfOurRequest],
+    ["signature by the signer's key", signatureMatchesSignerKey],
+    ["chain to a trusted CA", this.#chainsToAnchor],
+    ["revocation", this.#notRevoked],
+    ["certificate valid now", certificateValidNow],
+    ["key usage: signing", signerMayUseKeyForSigning],
+    ["RNOKPP and name", signerHasTaxId],
   ];
 
   verify(input: SignatureCheckInput): SignatureCheck {
-    const parsed = parse(input.signature);
-    if (!parsed) return { ok: false, reason: "malformed" };
-    for (const check of this.#checks) {
+    return this.trace(input).result;
+  }
+
+  /** Every step's result up to the first that fails (the same checks as verify, for check-callback). */
+  trace(input: SignatureCheckInput): { result: SignatureCheck; steps: TraceStep[] } {
+    const parsed = parseSignedMessage(input.signature, this.#configured);
+    if (typeof parsed === "string") {
+      const failedStep = parsed === "not_signed_data" ? "parse" : "signer's certificate";
+      return { result: { ok: false, reason: "malformed" }, steps: [{ step: failedStep, ok: false, detail: parsed }] };
+    }
+    const steps: TraceStep[] = [
+      {
+        step: "parse",
+        ok: true,
+        detail: `CMS SignedData; unsigned attributes: ${parsed.unsignedAttributes.join(", ") || "none"}`,
+      },
+      { step: "signer's certificate", ok: true, detail: parsed.signerSource },
+    ];
+    for (const [step, check] of this.#checks) {
       const failure = check(parsed, input);
-      if (failure) return { ok: false, reason: failure };
+      steps.push({
+        step,
+        ok: !failure,
+        detail: failure ?? (step === "revocation" && !this.#revocation ? "not checked (no CRLs configured)" : "ok"),
+      });
+      if (failure) return { result: { ok: false, reason: failure }, steps };
     }
     const signer = readSigner(parsed.signer);
-    return signer ? { ok: true, signer } : { ok: false, reason: "no_tax_id" };
+    return { result: signer ? { ok: true, signer } : { ok: false, reason: "no_tax_id" }, steps };
   }
 }

@@ -25,6 +25,11 @@ export interface SignatureCheckInput {
   signature: Buffer;
   /** Our own request id; the signature is detached over it. */
   requestId: string;
+  /**
+   * The digest to expect instead of GOST 34.311 of requestId: only `diia check-callback` without
+   * --request-id, which knows only the hash the callback names.
+   */
+  requestDigest?: Buffer;
   now: Date;
 }
 

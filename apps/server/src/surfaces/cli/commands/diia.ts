@@ -6,6 +6,7 @@ import { parseOptions } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { table } from "../output.ts";
 import { CommandFailedError } from "../usage.ts";
+import { checkCallback } from "./diia-check-callback.ts";
 
 function requireDiia(context: CliContext): DiiaConfig {
   const diia = context.config.diia;
@@ -141,4 +142,4 @@ const status: CommandHandler = async (context, args) => {
   if (problems.length > 0) throw new CommandFailedError(`Diia is not ready: ${problems.join(", ")}`);
 };
 
-export const diiaCommands: Record<string, CommandHandler> = { setup, status };
+export const diiaCommands: Record<string, CommandHandler> = { setup, status, "check-callback": checkCallback };

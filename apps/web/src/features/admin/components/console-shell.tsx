@@ -12,6 +12,7 @@ import { useLanguage } from "@/lib/use-language.ts";
 import { cn } from "@/lib/utils.ts";
 import { useOperator } from "../api/admin-api.ts";
 import { LoadedCertificateNotice } from "./certificate-notice.tsx";
+import { LoadedRevocationNotice } from "./revocation-notice.tsx";
 
 const OperatorContext = createContext<AdminMe | undefined>(undefined);
 
@@ -115,12 +116,17 @@ function ConsoleNav() {
   );
 }
 
-/** The console's first screen (/admin) also warns of certificates near their end, to those who may see the service. */
+/** The console's first screen (/admin) also warns of certificates near their end and stale CRLs, to those who may see the service. */
 function HomeCertificateNotice() {
   const { pathname } = useLocation();
   const canService = useCan("service.view");
   const home = /^(\/[a-z]{2})?\/admin\/?$/.test(pathname);
-  return canService && home ? <LoadedCertificateNotice /> : null;
+  return canService && home ? (
+    <>
+      <LoadedCertificateNotice />
+      <LoadedRevocationNotice />
+    </>
+  ) : null;
 }
 
 /** The console's frame: who may enter (a role and a strong sign-in), its heading and its sections. */

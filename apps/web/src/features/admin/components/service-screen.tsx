@@ -8,6 +8,7 @@ import { useServiceStatus } from "../api/service-api.ts";
 import { CertificateNotice } from "./certificate-notice.tsx";
 import { Facts, Section } from "./person-sections.tsx";
 import { WifiFiguresSection } from "./person-wifi.tsx";
+import { RevocationNotice } from "./revocation-notice.tsx";
 import { useServiceWords } from "./service-words.ts";
 
 function Health({ health }: { health: ServiceStatus["health"] }) {
@@ -163,6 +164,7 @@ export function ServiceScreen() {
       {service.data ? (
         <>
           <CertificateNotice certificates={service.data.certificates} />
+          <RevocationNotice lists={service.data.revocationLists} />
           <Section title={t("admin-service:service.state")} testId="service-state">
             <StateFacts service={service.data} />
           </Section>

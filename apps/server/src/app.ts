@@ -57,6 +57,7 @@ import { adminPersonErasureRoutes } from "./surfaces/admin/person-erasure-routes
 import { adminPersonRecoveryRoutes } from "./surfaces/admin/person-recovery-routes.ts";
 import { adminReviewRoutes } from "./surfaces/admin/review-routes.ts";
 import { adminServiceRoutes } from "./surfaces/admin/service-routes.ts";
+import { developerConsoleRoutes } from "./surfaces/developers/console-routes.ts";
 import { watchedCertificates } from "./surfaces/doctor/certificates.ts";
 import { healthRoutes } from "./surfaces/health/routes.ts";
 import { scheduleCleanup } from "./surfaces/maintenance/cleanup.ts";
@@ -217,6 +218,7 @@ export async function buildApp({
   await app.register(developerPeopleRoutes);
   await app.register(developerChangeRoutes);
   await app.register(developerMembershipRoutes);
+  await app.register(developerConsoleRoutes);
   await app.register(adminApplicationDetailRoutes);
   await app.register(adminAccessRuleRoutes);
   await app.register(adminImportRoutes);

@@ -5,6 +5,7 @@ import { shownIcon } from "./icons.ts";
 import { pendingInvitations } from "./invitations.ts";
 import { peopleOf } from "./people.ts";
 import { latestReview } from "./review.ts";
+import { secretsOf } from "./secrets.ts";
 
 export function applicationSummary(row: ApplicationRow): DeveloperApplicationSummary {
   return {
@@ -34,13 +35,19 @@ export function reviewedValues(row: ApplicationRow) {
 }
 
 /** Everything the owner sees about the application; never the secret (only its hash is kept). */
-export async function applicationDetail(db: Db, row: ApplicationRow, viewerId: string): Promise<DeveloperApplication> {
-  const [owners, testers, invitations, review, pendingChange] = await Promise.all([
+export async function applicationDetail(
+  db: Db,
+  row: ApplicationRow,
+  viewerId: string,
+  now = new Date(),
+): Promise<DeveloperApplication> {
+  const [owners, testers, invitations, review, pendingChange, secrets] = await Promise.all([
     peopleOf(db, row.id, "owner", viewerId),
     peopleOf(db, row.id, "tester", viewerId),
     pendingInvitations(db, row.id, new Date()),
     latestReview(db, row.id),
     latestChange(db, row),
+    secretsOf(db, row, now),
   ]);
   return {
     ...applicationSummary(row),
@@ -51,5 +58,8 @@ export async function applicationDetail(db: Db, row: ApplicationRow, viewerId: s
     invitations,
     review,
     pendingChange,
+    clientType: row.client_type,
+    deviceFlow: row.oidc_device_flow,
+    secrets,
   };
 }

@@ -4,9 +4,9 @@ import Provider, { type Configuration, errors, interactionPolicy, type KoaContex
 import { hasApplicationAccess } from "../../model/access/applications.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { isUuid } from "../../model/apps/queries.ts";
+import { matchingSecret, noteSecretUse } from "../../model/developers/secrets.ts";
 import { deleteSessionByToken } from "../../model/sessions/store.ts";
 import type { Config } from "../../platform/config/index.ts";
-import { matchesTokenHash } from "../../platform/crypto/tokens.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { applicationAccessPrompt } from "./access.ts";
 import { refedsMfa, refedsSfa } from "./acr.ts";
@@ -198,11 +198,20 @@ function outgoingFetch(config: Config): NonNullable<Configuration["fetch"]> {
   };
 }
 
-/** Our secrets are stored as SHA-256 hashes, so compare the hash of what the client presents. */
-function compareHashedSecret(this: { clientSecret?: string }, presented: string): boolean {
-  const stored = this.clientSecret;
-  if (!stored || typeof presented !== "string") return false;
-  return matchesTokenHash(stored, presented);
+/**
+ * Our secrets are stored as SHA-256 hashes, so compare the hash of what the client presents: against the current
+ * secret, or the one it replaced while their overlap lasts (issue 60), and note the use for the developers' page.
+ */
+function hashedSecretComparison(options: ProviderOptions) {
+  return async function compareHashedSecret(this: { clientId: string }, presented: unknown): Promise<boolean> {
+    if (typeof presented !== "string") return false;
+    const application = await cachedApplicationById(options.caches.applications, options.db, this.clientId);
+    const now = options.clock();
+    const matched = matchingSecret(application, presented, now);
+    if (!matched || !application) return false;
+    await noteSecretUse(options.db, application.id, matched, now);
+    return true;
+  };
 }
 
 export function createProvider(options: ProviderOptions): Provider {
@@ -210,8 +219,9 @@ export function createProvider(options: ProviderOptions): Provider {
   const provider = new Provider(`${config.publicUrl}${oidcPrefix}`, providerConfiguration(options));
   // The forwarded headers it reads are set from PUBLIC_URL by mount.ts, never the client's.
   provider.proxy = true;
-  (provider.Client.prototype as unknown as { compareClientSecret: typeof compareHashedSecret }).compareClientSecret =
-    compareHashedSecret;
+  const compareClientSecret = hashedSecretComparison(options);
+  (provider.Client.prototype as unknown as { compareClientSecret: typeof compareClientSecret }).compareClientSecret =
+    compareClientSecret;
   mirrorKpiSession(provider, options);
   // First, so that every middleware below (the audit's among them) writes into the request's one statement.
   provider.use(rememberEachRequest(options.db, options.caches.accounts));

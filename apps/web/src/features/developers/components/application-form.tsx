@@ -21,6 +21,7 @@ type Values = Required<DeveloperApplicationInput>;
 type Field = keyof Values;
 
 const empty: Values = {
+  clientType: "web",
   title: "",
   titleEn: "",
   description: "",

@@ -67,11 +67,7 @@ export function AppsScreen() {
           </Button>
         </div>
       </div>
-      {outcome.kind === "unknown" ? (
-        <Alert variant="destructive" title={t("apps:redirectError.title")} testId="redirect-error">
-          {t("apps:redirectError.description")}
-        </Alert>
-      ) : null}
+      {outcome.kind === "unknown" ? <NotOnTheList appId={outcome.appId} /> : null}
       {outcome.kind === "inTesting" ? <InTestingAlert appId={outcome.appId} /> : null}
       {outcome.kind === "unregisteredRedirectUri" ? (
         <Alert variant="destructive" title={t("apps:redirectUriError.title")} testId="redirect-uri-error">
@@ -123,6 +119,21 @@ function InTestingAlert({ appId }: { appId: string }) {
       testId="in-testing-error"
     >
       {t("apps:inTesting.description")}
+    </Alert>
+  );
+}
+
+/**
+ * A link to an application not on the person's list: one still being tested (the ticket path after sign-in, issue
+ * 60) gets the testing notice naming it, like OpenID Connect's page; any other the redirect error.
+ */
+function NotOnTheList({ appId }: { appId: string }) {
+  const { t } = useTranslation("apps");
+  const check = useAppLinkCheck(appId);
+  if (check?.known && check.stage === "testing") return <InTestingAlert appId={appId} />;
+  return (
+    <Alert variant="destructive" title={t("apps:redirectError.title")} testId="redirect-error">
+      {t("apps:redirectError.description")}
     </Alert>
   );
 }

@@ -145,6 +145,18 @@ describe.each(databaseKinds)("the developers' console actions (%s)", (kind) => {
     ]);
   });
 
+  it("says whether the operators' answer can be mailed to the owner (a confirmed address)", async () => {
+    const { owner, url } = await signedIn();
+    await t.app.db.updateTable("users").set({ verified_email: null }).where("id", "=", owner.person.id).execute();
+    expect(developerApplicationSchema.parse((await get(url, owner.cookie)).json()).mailReachable).toBe(false);
+    await t.app.db
+      .updateTable("users")
+      .set({ verified_email: `${owner.username}@kpi.ua` })
+      .where("id", "=", owner.person.id)
+      .execute();
+    expect(developerApplicationSchema.parse((await get(url, owner.cookie)).json()).mailReachable).toBe(true);
+  });
+
   it("needs a recent sign-in to replace a secret, sign everyone out or delete", async () => {
     const { owner, url } = await signedIn();
     // Signed in an hour ago: still signed in, no longer recently.

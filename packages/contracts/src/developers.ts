@@ -211,6 +211,11 @@ export const developerApplicationSchema = developerApplicationSummarySchema.exte
   deviceFlow: z.boolean(),
   /** Its secrets (none for a public client): the current one and, during an overlap, the one it replaced. */
   secrets: z.array(developerSecretSchema),
+  /**
+   * Whether the operators' answers can be mailed to the person viewing (a confirmed address): when not, the page says
+   * so beside the review and the pending change, and the answer is only on the page (issue 60).
+   */
+  mailReachable: z.boolean(),
 });
 export type DeveloperApplication = z.infer<typeof developerApplicationSchema>;
 

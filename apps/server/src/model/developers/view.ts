@@ -1,5 +1,6 @@
 import type { DeveloperApplication, DeveloperApplicationSummary } from "@kpi-id/contracts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
+import { verifiedAddressOf } from "../../platform/mail/notify.ts";
 import { latestChange } from "./changes.ts";
 import { shownIcon } from "./icons.ts";
 import { pendingInvitations } from "./invitations.ts";
@@ -34,6 +35,16 @@ export function reviewedValues(row: ApplicationRow) {
   };
 }
 
+/** Whether the operators' answers reach this person by mail: a confirmed address, as notifyOwners needs. */
+async function hasConfirmedAddress(db: Db, userId: string): Promise<boolean> {
+  const person = await db
+    .selectFrom("users")
+    .select(["email", "verified_email"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  return person !== undefined && verifiedAddressOf(person) !== undefined;
+}
+
 /** Everything the owner sees about the application; never the secret (only its hash is kept). */
 export async function applicationDetail(
   db: Db,
@@ -41,13 +52,14 @@ export async function applicationDetail(
   viewerId: string,
   now = new Date(),
 ): Promise<DeveloperApplication> {
-  const [owners, testers, invitations, review, pendingChange, secrets] = await Promise.all([
+  const [owners, testers, invitations, review, pendingChange, secrets, mailReachable] = await Promise.all([
     peopleOf(db, row.id, "owner", viewerId),
     peopleOf(db, row.id, "tester", viewerId),
     pendingInvitations(db, row.id, new Date()),
     latestReview(db, row.id),
     latestChange(db, row),
     secretsOf(db, row, now),
+    hasConfirmedAddress(db, viewerId),
   ]);
   return {
     ...applicationSummary(row),
@@ -61,5 +73,6 @@ export async function applicationDetail(
     clientType: row.client_type,
     deviceFlow: row.oidc_device_flow,
     secrets,
+    mailReachable,
   };
 }

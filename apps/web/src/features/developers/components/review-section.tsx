@@ -42,6 +42,11 @@ export function ReviewSection({ application }: { application: DeveloperApplicati
   return (
     <DeveloperSection id="review" title={t("review.title")}>
       {application.lifecycle === "live" ? <p className="text-foreground">{t("review.live")}</p> : null}
+      {!application.mailReachable && application.lifecycle !== "live" ? (
+        <Alert title={t("review.noMailTitle")} testId="review-no-mail">
+          {t("review.noMail")}
+        </Alert>
+      ) : null}
       {application.lifecycle === "in_review" ? (
         <Alert title={t("review.pendingTitle")} testId="review-pending">
           {t("review.pending")}

@@ -5,7 +5,7 @@ import { databaseKinds } from "./support/databases.ts";
 import { developerSignIns } from "./support/developer-oidc.ts";
 import { addStudent, registerApplication } from "./support/developers.ts";
 import { createListeningTestApp } from "./support/listening.ts";
-import { discover } from "./support/oidc.ts";
+import { discover, startSignIn, TestBrowser } from "./support/oidc.ts";
 
 const spaRedirect = "http://localhost:5173/callback";
 
@@ -124,5 +124,37 @@ describe.each(databaseKinds)("a developer's application by its kind (%s)", (kind
     expect(detail.secrets.every((secret) => secret.lastUsedAt !== null)).toBe(true);
     await send(`${url}/secret/end-previous`, {}, owner.cookie);
     expect(await (await refresh(first)).json()).toMatchObject({ error: "invalid_client" });
+  });
+
+  it("shows the sent and registered redirect URIs on the error page to the signed-in owner only, with a language switch", async () => {
+    const owner = await addStudent(t.app, "errors");
+    const stranger = await addStudent(t.app, "stranger");
+    const registered = "https://errors.example.edu/cb";
+    const { application, secret } = await registerApplication(
+      t.app,
+      owner.cookie,
+      { title: "Помилки", titleEn: "Errors", redirectUris: [registered] },
+      origin,
+    );
+    const config = await discover(issuer, application.id, secret);
+    const wrong = "https://errors.example.edu/other";
+    const pageFor = async (cookie: string) => {
+      const browser = new TestBrowser(origin);
+      browser.setCookie(cookie);
+      const start = await startSignIn(config, wrong, "openid", { ui_locales: "en" });
+      const answer = await browser.request(start.url.href, { headers: { accept: "text/html" } });
+      return { status: answer.status, html: await answer.text() };
+    };
+    const seen = await pageFor(owner.cookie);
+    expect(seen.status).toBe(400);
+    expect(seen.html).toContain('data-testid="oidc-owner-details"');
+    expect(seen.html).toContain(wrong);
+    expect(seen.html).toContain(registered);
+    // The switch repeats the request in Ukrainian.
+    expect(seen.html).toMatch(/href="[^"]*ui_locales=uk[^"]*"[^>]*data-testid="oidc-language-switch"/);
+    const other = await pageFor(stranger.cookie);
+    expect(other.status).toBe(400);
+    expect(other.html).not.toContain(registered);
+    expect(other.html).not.toContain('data-testid="oidc-owner-details"');
   });
 });

@@ -16,6 +16,7 @@ import { createFindAccount, scopeClaims } from "./claims.ts";
 import { oidcScopes } from "./clients.ts";
 import { deviceFlowFeature, sendDeviceLinksToDevicePage } from "./device-flow.ts";
 import { guardDeviceFlow } from "./device-guard.ts";
+import { ownerAwareRenderError } from "./error-page.ts";
 import { resumesByItself } from "./interaction-result.ts";
 import { deriveKey, keyActivationDelaySeconds } from "./keys.ts";
 import { clearKpiSessionCookie, kpiSessionOf, kpiSessionToken, mirrorKpiSession } from "./kpi-session.ts";
@@ -175,7 +176,7 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
       url: (_ctx, interaction) => interactionUrl(interaction),
       policy: loginPolicy(options),
     },
-    renderError,
+    renderError: ownerAwareRenderError(options),
     fetch: outgoingFetch(config),
     enabledJWA: { idTokenSigningAlgValues: ["RS256"] },
   };

@@ -53,6 +53,7 @@ describe("the page a sign-in returns to", () => {
       "/uk/admin/../../apps",
       "/uk/admin\\@evil.example",
       "/uk/",
+      "/uk/apps",
       "/uk/diia",
       "/uk/developers/not-an-id",
       "/de/admin",

@@ -46,9 +46,9 @@ export function swapLanguage(pathname: string, search: string, language: Languag
 /** The query parameter that brings a person back to the page they were opening after they sign in. */
 export const RETURN_TO_PARAM = "returnTo";
 
-// Only this app's pages a signed-in person opens (issue 60: any page, not only the console's), and never a sign-in
-// page itself: the parameter comes from the URL, so anything wider would be an open redirect or a loop.
-const returnablePath = /^\/(uk|en)\/(admin|developers|account|apps|button-wizard|faq)(\/|$)/;
+// Only this app's pages a signed-in person opens (issue 60: any page, not only the console's), never a sign-in
+// page itself, and not the apps list (where every sign-in ends anyway, so its address stays plain /{lang}/): the parameter comes from the URL, so anything wider would be an open redirect or a loop.
+const returnablePath = /^\/(uk|en)\/(admin|developers|account|button-wizard|faq)(\/|$)/;
 
 /** The page a sign-in should return to, or undefined when the URL names none (or a foreign one). */
 export function returnPathFrom(search: string): string | undefined {

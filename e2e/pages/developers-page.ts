@@ -10,7 +10,7 @@ const labels = {
     descriptionEn: "Опис англійською",
     homePage: "Домашня сторінка",
     privacyPolicy: "Політика конфіденційності",
-    redirectUris: "Адреси перенаправлення OpenID Connect, по одній у рядку",
+    redirectUris: "Адреси перенаправлення (OpenID Connect), по одній у рядку",
     copy: "Копіювати",
     copied: "Скопійовано",
     purpose: "Для чого застосунок",
@@ -22,7 +22,7 @@ const labels = {
     liveText: "Застосунок працює для всіх.",
     suspended: "Призупинено",
     refused: "Запит не прийнято",
-    httpsOnly: "лише адреси https",
+    development: "адреса для розробки",
   },
   en: {
     heading: "For developers",
@@ -32,7 +32,7 @@ const labels = {
     descriptionEn: "Description in English",
     homePage: "Home page",
     privacyPolicy: "Privacy policy",
-    redirectUris: "OpenID Connect redirect URIs, one a line",
+    redirectUris: "Redirect URIs (OpenID Connect), one a line",
     copy: "Copy",
     copied: "Copied",
     purpose: "What the application is for",
@@ -44,7 +44,7 @@ const labels = {
     liveText: "The application is live.",
     suspended: "Suspended",
     refused: "The request was not accepted",
-    httpsOnly: "only have https addresses",
+    development: "development address",
   },
 } as const;
 

@@ -1,4 +1,5 @@
 import { demoUsers, expect, test } from "../fixtures.ts";
+import { DiiaPhonePage } from "../pages/diia-phone-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 
 // A helpdesk link to a person's page, opened in a browser that is not signed in yet.
@@ -11,6 +12,17 @@ for (const language of ["uk", "en"] as const) {
     await expect(page).toHaveURL(new RegExp(`/${language}/admin/applications$`));
     // A password alone is not enough for the console: it asks for a strong sign-in, on the same page.
     await expect(page.getByTestId("console-step-up")).toBeVisible();
+    // Diia's step-up works for the person already signed in (issue 60): the Diia page stays, then comes back here.
+    const appLink = page.waitForResponse((response) => response.url().includes("/api/diia/app-link"));
+    await page.getByTestId("console-step-up-diia").click();
+    await expect(page).toHaveURL(new RegExp(`/${language}/diia\\?`));
+    const { deepLink } = (await (await appLink).json()) as { deepLink: string };
+    const phone = new DiiaPhonePage(await page.context().newPage());
+    await phone.open(deepLink);
+    await phone.signAs("employee");
+    await phone.page.close();
+    await expect(page).toHaveURL(new RegExp(`/${language}/admin/applications$`));
+    await expect(page.getByTestId("console-step-up")).toHaveCount(0);
   });
 }
 

@@ -59,7 +59,7 @@ const applicationOf = (language: "uk" | "en", stamp: string): NewApplication => 
 
 for (const language of ["uk", "en"] as const) {
   test.describe(`the developers' page (${language})`, () => {
-    test("a student registers an application and keeps the secret; a tester signs in to the manual's sample, another person is refused; reviewed, approved, live, that person signs in", async ({
+    test("a student registers an application and keeps the secret; a tester signs in to the manual's sample, another person is refused; reviewed, approved, live with its localhost address, that person signs in", async ({
       page,
       context,
       browser,
@@ -129,11 +129,7 @@ for (const language of ["uk", "en"] as const) {
         const purpose = "Online elections to the faculty's student council, run by the council itself.";
         const dataNeeded =
           "The name, to show who voted; the study group, to hand each voter the ballot of their faculty.";
-        // http://localhost is fine while testing, never live: the request is refused, and says so beside the form.
-        await developers.requestReview(purpose, dataNeeded, "refused");
-        await expect(developers.reviewRefused).toContainText(developers.text.httpsOnly);
-        await expect(developers.lifecycle).toHaveText(developers.text.testing);
-        await developers.saveRedirectUris([liveRedirectUri]);
+        // http://localhost is a development address (issue 60): it stays through review and after approval.
         await developers.requestReview(purpose, dataNeeded);
         await expect(developers.lifecycle).toHaveText(developers.text.inReview);
         await expectNoAxeViolations(page, "an application waiting for review");
@@ -162,6 +158,8 @@ for (const language of ["uk", "en"] as const) {
         await expect(developers.lifecycle).toHaveText(developers.text.live);
         await expect(page.getByText(developers.text.liveText)).toBeVisible();
         await expect(developers.reviewPending).toHaveCount(0);
+        await expect(page.getByTestId("development-address")).toHaveText(developers.text.development);
+        await photograph(page, testInfo, `developers-live-localhost-${language}`);
 
         // Live: the person refused while it was in testing signs in now, no longer warned it is not reviewed.
         const name = await signInThroughRedirect({

@@ -224,6 +224,19 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "table-owner",
+    file: "apps/server/src/model/developers/removal.ts",
+    reason:
+      "deleting an application or signing everyone out of it ends its tokens, consents and tickets in one transaction: to go through model/oidc, model/access, model/tickets and model/apps",
+  },
+  {
+    rule: "table-owner",
+    file: "apps/server/src/model/developers/secrets.ts",
+    reason:
+      "the developers' page writes applications and rules in its own transactions: to go through model/apps and model/access",
+    table: "applications",
+  },
+  {
+    rule: "table-owner",
     file: "apps/server/src/model/developers/store.ts",
     reason:
       "the developers' page writes applications and rules in its own transactions: to go through model/apps and model/access",

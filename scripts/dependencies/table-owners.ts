@@ -20,6 +20,7 @@ export const tableOwners: Readonly<Record<string, string>> = {
   application_changes: "model/developers",
   application_icons: "model/developers",
   integration_failures: "model/developers",
+  application_secret_uses: "model/developers",
   access_rules: "model/access",
   access_exclusions: "model/access",
   user_applications: "model/access",

@@ -64,6 +64,7 @@ import { adminReviewRoutes } from "./surfaces/admin/review-routes.ts";
 import { adminServiceRoutes } from "./surfaces/admin/service-routes.ts";
 import { adminWifiRoutes } from "./surfaces/admin/wifi-routes.ts";
 import { developerChangeRoutes } from "./surfaces/developers/change-routes.ts";
+import { developerConsoleRoutes } from "./surfaces/developers/console-routes.ts";
 import { developerMembershipRoutes } from "./surfaces/developers/membership-routes.ts";
 import { developerPeopleRoutes } from "./surfaces/developers/people-routes.ts";
 import { developerRoutes } from "./surfaces/developers/routes.ts";
@@ -238,6 +239,7 @@ export async function buildApp({
   await app.register(developerPeopleRoutes);
   await app.register(developerChangeRoutes);
   await app.register(developerMembershipRoutes);
+  await app.register(developerConsoleRoutes);
   await app.register(adminApplicationDetailRoutes);
   await app.register(adminAccessRuleRoutes);
   await app.register(adminCasServiceRoutes);

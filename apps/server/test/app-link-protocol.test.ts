@@ -113,8 +113,9 @@ describe.each(databaseKinds)("an application's sign-in link and ticket (%s)", (k
     ]) {
       const refused = await open(cookie, { appId: library.application.id, redirectUri });
       expect(refused.statusCode).toBe(302);
-      // The apps page is told why, so the person sees a notice instead of their list alone.
-      expect(refused.headers.location).toBe(`/uk/apps?appId=${library.application.id}&refused=redirectUri`);
+      // The apps page is told why and which address was tried, so the person sees a notice naming it (issue 60).
+      const tried = new URLSearchParams({ appId: library.application.id, redirectUri });
+      expect(refused.headers.location).toBe(`/uk/apps?${tried}&refused=redirectUri`);
     }
     expect(await tickets()).toBe(before);
     const reasons = await t.app.db
@@ -128,12 +129,18 @@ describe.each(databaseKinds)("an application's sign-in link and ticket (%s)", (k
   it("tells the sign-in page before sign-in whether the application and its redirectUri are known", async () => {
     const check = async (query: Record<string, string>) =>
       (await t.app.inject({ url: `/api/app-link?${new URLSearchParams(query)}` })).json();
-    expect(await check({ appId: library.application.id })).toEqual({ known: true, redirectUriRegistered: true });
-    expect(await check({ appId: library.application.id, redirectUri: production })).toEqual({
+    // The sign-in page names the application and whether the university reviewed it (issue 60).
+    const named = { title: library.application.title, stage: "reviewed" };
+    expect(await check({ appId: library.application.id })).toMatchObject({
+      known: true,
+      redirectUriRegistered: true,
+      ...named,
+    });
+    expect(await check({ appId: library.application.id, redirectUri: production })).toMatchObject({
       known: true,
       redirectUriRegistered: true,
     });
-    expect(await check({ appId: library.application.id, redirectUri: "https://evil.example/" })).toEqual({
+    expect(await check({ appId: library.application.id, redirectUri: "https://evil.example/" })).toMatchObject({
       known: true,
       redirectUriRegistered: false,
     });

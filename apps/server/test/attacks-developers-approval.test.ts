@@ -133,7 +133,10 @@ describe.each(databaseKinds)("attacks on what the review approved (%s)", (kind) 
     await post(url, { callbackUrls: ["https://vote.example.edu/callback", "https://evil.example/cb"] }, owner.cookie);
     const voter = await addStudent(t.app, "voter");
     const named = await open(voter.cookie, application.id, "https://evil.example/cb");
-    expect(String(named.headers.location ?? "")).not.toContain("evil.example");
+    // The browser stays on KPI ID's apps page, which names the refused address (issue 60); no ticket goes there.
+    const location = String(named.headers.location ?? "");
+    expect(location).toMatch(/^\/uk\/apps\?/);
+    expect(new URLSearchParams(location.split("?")[1]).get("refused")).toBe("redirectUri");
     const stale = await queuedRequestId(t.app, admin.cookie, application.id);
     // The owner swaps the change after the operator read it: approving what was read is refused, not applied blindly.
     await post(url, { callbackUrls: ["https://evil.example/other"] }, owner.cookie);

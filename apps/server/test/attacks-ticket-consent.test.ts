@@ -114,7 +114,9 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
     expect((await redeem(a.application.id, a.secret, ticket)).statusCode).toBe(401);
     // An unregistered callback is refused before any screen, as before.
     const evil = await open(student.cookie, { appId: b.application.id, redirectUri: "https://evil.example/cb" });
-    expect(evil.headers.location).toBe(`/uk/apps?appId=${b.application.id}&refused=redirectUri`);
+    // The apps page names the address tried (issue 60): the browser goes to KPI ID's own page, never to it.
+    const tried = new URLSearchParams({ appId: b.application.id, redirectUri: "https://evil.example/cb" });
+    expect(evil.headers.location).toBe(`/uk/apps?${tried}&refused=redirectUri`);
   });
 
   it("refuses a forged or cross-site answer, and the waiting request stays for the person's own", async () => {

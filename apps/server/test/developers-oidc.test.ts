@@ -1,8 +1,8 @@
-import { consentDetailsSchema } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "./support/app.ts";
 import { addOperator } from "./support/console.ts";
 import { databaseKinds } from "./support/databases.ts";
+import { developerSignIns } from "./support/developer-oidc.ts";
 import { addStudent, registerApplication } from "./support/developers.ts";
 import { createListeningTestApp } from "./support/listening.ts";
 import { client, discover, startSignIn, TestBrowser } from "./support/oidc.ts";
@@ -20,49 +20,7 @@ describe.each(databaseKinds)("a developer's OpenID Connect client (%s)", (kind) 
   });
   afterAll(() => t.close());
 
-  const post = (browser: TestBrowser, path: string, body: unknown) =>
-    browser.request(path, {
-      method: "POST",
-      body: JSON.stringify(body),
-      headers: { "content-type": "application/json", origin },
-    });
-
-  /** Follows the sign-in to the consent screen; answers its uid (or the application's URL when none was asked). */
-  async function toConsent(browser: TestBrowser, url: string): Promise<{ uid?: string; leftTo?: URL }> {
-    let next = new URL(url);
-    for (let hop = 0; hop < 15; hop += 1) {
-      const response = await browser.request(next.href);
-      const location = response.headers.get("location");
-      if (!location) throw new Error(`stopped at ${next.pathname} ${response.status}`);
-      next = new URL(location, next);
-      if (next.origin !== origin) return { leftTo: next };
-      const uid = next.pathname.endsWith("/consent") ? next.searchParams.get("uid") : null;
-      if (uid) return { uid };
-    }
-    throw new Error("too many redirects");
-  }
-
-  async function signInAs(cookie: string, config: client.Configuration) {
-    const browser = new TestBrowser(origin);
-    browser.setCookie(cookie);
-    const start = await startSignIn(config, redirectUri, "openid profile offline_access", { prompt: "consent" });
-    const { uid } = await toConsent(browser, start.url.href);
-    if (!uid) throw new Error("no consent screen");
-    const details = consentDetailsSchema.parse(
-      await (await browser.request(`/api/oidc/interaction/${uid}/details`)).json(),
-    );
-    return { browser, start, uid, details };
-  }
-
-  async function allow(signIn: Awaited<ReturnType<typeof signInAs>>, config: client.Configuration) {
-    const answer = await post(signIn.browser, `/api/oidc/interaction/${signIn.uid}/consent`, { allow: true });
-    const { leftTo } = await signIn.browser.follow((await answer.json()).redirectTo);
-    if (!leftTo) throw new Error("did not return to the application");
-    return client.authorizationCodeGrant(config, leftTo, {
-      pkceCodeVerifier: signIn.start.verifier,
-      expectedState: signIn.start.state,
-    });
-  }
+  const { post, signInAs, allow } = developerSignIns(() => origin, redirectUri);
 
   it("signs owners in with the 'not reviewed' mark, shows others the testing page, and stops on suspension", async () => {
     const owner = await addStudent(t.app, "owner");

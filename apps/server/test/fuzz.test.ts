@@ -165,6 +165,11 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
         "GET /api/developers/invitations",
         "POST /api/developers/invitations/{invitation}/accept",
         "POST /api/developers/invitations/{invitation}/decline",
+        // The developers' console actions (issue 60).
+        "POST /api/developers/applications/{id}/secret/end-previous",
+        "POST /api/developers/applications/{id}/device-flow",
+        "POST /api/developers/applications/{id}/sign-everyone-out",
+        "POST /api/developers/applications/{id}/delete",
         "GET /api/admin/reviews",
         "POST /api/admin/reviews/{id}",
         "POST /api/admin/applications/{id}/suspension",

@@ -24,4 +24,8 @@ export const sampleDeveloperApplication: DeveloperApplication = {
   invitations: [],
   review: null,
   pendingChange: null,
+  clientType: "web",
+  deviceFlow: false,
+  mailReachable: true,
+  secrets: [{ which: "current", createdAt: "2026-03-01T09:00:00.000Z", lastUsedAt: null, endsAt: null }],
 };

@@ -161,6 +161,14 @@ export const appLinkCheckSchema = z.object({
   known: z.boolean(),
   /** Whether redirectUri (when given) is one of the application's registered callbacks exactly. */
   redirectUriRegistered: z.boolean(),
+  /**
+   * The application the person is signing in to, named on the sign-in page (issue 60); empty when unknown. Its
+   * `stage`: `reviewed` (live after the university's review, or made by the operators), `testing` (registered on
+   * the developers' page and not live yet: only its owners and testers may sign in).
+   */
+  title: text().optional(),
+  titleEn: text().optional(),
+  stage: z.enum(["reviewed", "testing"]).optional(),
 });
 export type AppLinkCheck = z.infer<typeof appLinkCheckSchema>;
 

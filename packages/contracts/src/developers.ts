@@ -18,6 +18,19 @@ export const integrationFailureLimit = 50;
 /** Scopes a developer may ask for; the tax id is an operator's decision (issue 19), not on this page. */
 export const developerScopes = ["openid", "profile", "email", "kpi", "offline_access"] as const;
 
+/**
+ * What kind of application it is, chosen first at registration (issue 60) and fixed after: the page shows only what
+ * that kind needs. `web`: a site with a server that keeps a secret (ticket callbacks and/or OpenID Connect redirect
+ * URIs). `public`: a single-page or mobile application, an OpenID Connect public client with PKCE and no secret.
+ * `device`: a command-line tool or a device without a browser, signing in by the device authorization grant
+ * (RFC 8628), a public client with no address at all.
+ */
+export const developerClientTypes = ["web", "public", "device"] as const;
+export type DeveloperClientType = (typeof developerClientTypes)[number];
+
+/** The longest a replaced secret keeps working beside the new one (issue 60). */
+export const secretOverlapMaxHours = 7 * 24;
+
 /** Why an integration's request was refused, each with a fix on the page. */
 export const integrationFailureReasons = [
   "wrong_secret",
@@ -79,6 +92,7 @@ const developerApplicationFields = {
 
 export const developerApplicationInputSchema = z.object({
   ...developerApplicationFields,
+  clientType: z.enum(developerClientTypes).default("web"),
   description: developerApplicationFields.description.default(""),
   descriptionEn: developerApplicationFields.descriptionEn.default(""),
   iconUrl: url.default(""),
@@ -138,6 +152,33 @@ export const applicationReviewSchema = z.object({
 });
 export type ApplicationReview = z.infer<typeof applicationReviewSchema>;
 
+/** One of an application's secrets as its owners see it: never the secret, only when it came and was last used. */
+export const developerSecretSchema = z.object({
+  which: z.enum(["current", "previous"]),
+  createdAt: text().nullable(),
+  lastUsedAt: text().nullable(),
+  /** When a replaced secret stops working; null for the current one. */
+  endsAt: text().nullable(),
+});
+export type DeveloperSecret = z.infer<typeof developerSecretSchema>;
+
+/** Replacing the secret: the old one keeps working this many hours beside the new one (0: it ends at once). */
+export const secretReplacementSchema = z.object({
+  overlapHours: z.number().int().min(0).max(secretOverlapMaxHours).default(0),
+});
+export type SecretReplacement = z.input<typeof secretReplacementSchema>;
+
+/** Turning the device authorization grant on or off. */
+export const deviceFlowSettingSchema = z.object({ enabled: z.boolean() });
+export type DeviceFlowSetting = z.infer<typeof deviceFlowSettingSchema>;
+
+/** Deleting an application: its owner types its name (in either language), as GitHub asks for a repository's. */
+export const applicationDeletionSchema = z.object({ confirm: text().trim().min(1).max(64) });
+export type ApplicationDeletion = z.infer<typeof applicationDeletionSchema>;
+
+/** What "sign everyone out" or a deletion ended. */
+export const signOutEveryoneResultSchema = z.object({ ok: z.literal(true), ended: z.number().int() });
+
 export const developerApplicationSummarySchema = z.object({
   id: z.uuid(),
   title: text(),
@@ -165,6 +206,16 @@ export const developerApplicationSchema = developerApplicationSummarySchema.exte
   review: applicationReviewSchema.nullable(),
   /** The newest change waiting for (or answered by) the operators, on an application that has gone live. */
   pendingChange: pendingChangeSchema.nullable(),
+  clientType: z.enum(developerClientTypes),
+  /** Whether the device authorization grant is on (the owner turns it on and off on the page). */
+  deviceFlow: z.boolean(),
+  /** Its secrets (none for a public client): the current one and, during an overlap, the one it replaced. */
+  secrets: z.array(developerSecretSchema),
+  /**
+   * Whether the operators' answers can be mailed to the person viewing (a confirmed address): when not, the page says
+   * so beside the review and the pending change, and the answer is only on the page (issue 60).
+   */
+  mailReachable: z.boolean(),
 });
 export type DeveloperApplication = z.infer<typeof developerApplicationSchema>;
 
@@ -236,6 +287,8 @@ export const integrationHealthSchema = z.object({
       at: text(),
       protocol: z.enum(["ticket", "oidc", "cas"]),
       reason: z.enum(integrationFailureReasons),
+      /** For `redirect_uri_not_registered`: the address that was tried (empty otherwise). */
+      address: text(),
     }),
   ),
 });

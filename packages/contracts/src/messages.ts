@@ -141,9 +141,9 @@ export const ukErrorMessages = {
   "developer.review_not_possible":
     "Зараз подати застосунок на перевірку не можна: він уже на перевірці, уже працює для всіх або призупинений.",
   "developer.invalid_uri":
-    "Адреса неприпустима: потрібна повна адреса https (http лише для localhost під час тестування), без *, без імені й пароля перед хостом і без # у кінці.",
+    "Адреса неприпустима: потрібна повна адреса https (звичайний http лише для http://localhost чи http://127.0.0.1, вашого комп'ютера), без *, без імені й пароля перед хостом і без # у кінці.",
   "developer.insecure_uri":
-    "Застосунок на перевірці чи такий, що працює для всіх, може мати лише адреси https. Приберіть адреси http.",
+    "Дозволені лише адреси https, а для розробки — http://localhost і http://127.0.0.1. Змініть цю адресу.",
   "developer.uri_required":
     "Вкажіть принаймні одну адресу повернення квитка або адресу перенаправлення OpenID Connect.",
   "developer.reserved_name":
@@ -155,6 +155,11 @@ export const ukErrorMessages = {
   "developer.change_not_pending": "Ця зміна вже не очікує рішення: оновіть сторінку.",
   "developer.invalid_icon":
     "Піктограма має бути файлом PNG або простим SVG до 64 КіБ: лише фігури, градієнти й текст, без скриптів, стилів поза кольорами й зовнішніх посилань (експортуйте як «звичайний SVG»).",
+  "developer.callbacks_need_secret":
+    "Адреси повернення квитка потребують сервера, який зберігає секрет: односторінковий, мобільний чи консольний застосунок натомість використовує OpenID Connect із PKCE.",
+  "developer.confirmation_mismatch": "Щоб видалити застосунок, введіть його назву точно так, як її показано.",
+  "developer.no_secret":
+    "Односторінковий, мобільний чи консольний застосунок — публічний клієнт: секрету, який можна замінити, він не має.",
   "admin.review_outdated": "Запит змінився, поки ви його читали: перегляньте його ще раз.",
   "admin.review_not_pending": "Цей запит на перевірку вже розглянуто.",
   "admin.application_name_taken": "Застосунок із такою назвою вже є.",
@@ -290,8 +295,9 @@ export const enErrorMessages = {
   "developer.review_not_possible":
     "The application cannot be sent for review now: it is already in review, already live, or suspended.",
   "developer.invalid_uri":
-    "This address is not allowed: give a full https address (http only for localhost while testing), with no *, no name or password before the host and no # part.",
-  "developer.insecure_uri": "An application under review or live may only have https addresses. Remove the http ones.",
+    "This address is not allowed: give a full https address (plain http only for http://localhost or http://127.0.0.1, your own computer), with no *, no name or password before the host and no # part.",
+  "developer.insecure_uri":
+    "Only https addresses, or http://localhost and http://127.0.0.1 for development, are allowed. Change this one.",
   "developer.uri_required": "Give at least one ticket callback or OpenID Connect redirect URI.",
   "developer.reserved_name":
     "An official university application has this name (or one that looks the same). Choose another.",
@@ -302,6 +308,11 @@ export const enErrorMessages = {
   "developer.change_not_pending": "This change no longer waits for a decision: reload the page.",
   "developer.invalid_icon":
     "The icon must be a PNG or a plain SVG file of at most 64 KiB: shapes, gradients and text only, with no scripts, no styles beyond colours and no outside references (export as “plain SVG”).",
+  "developer.callbacks_need_secret":
+    "Ticket callbacks need a server that keeps the secret: a single-page, mobile or command-line application uses OpenID Connect with PKCE instead.",
+  "developer.confirmation_mismatch": "Type the application's name exactly as shown to delete it.",
+  "developer.no_secret":
+    "A single-page, mobile or command-line application is a public client: it has no secret to replace.",
   "admin.review_outdated": "The request changed while you were reading it: look at it again.",
   "admin.review_not_pending": "This review request has already been decided.",
   "admin.application_name_taken": "An application with this name exists already.",

@@ -33,8 +33,13 @@ describe("the language switch target", () => {
   });
 });
 
-describe("the console page a sign-in returns to", () => {
-  it("is a console path of this app", () => {
+describe("the page a sign-in returns to", () => {
+  it("is a page of this app a signed-in person opens", () => {
+    expect(returnPathFrom("?returnTo=%2Fuk%2Fdevelopers")).toBe("/uk/developers");
+    expect(returnPathFrom("?returnTo=/en/developers/0b6f8a52-1c1e-4a9e-9c0e-3a1f5b7c9d21")).toBe(
+      "/en/developers/0b6f8a52-1c1e-4a9e-9c0e-3a1f5b7c9d21",
+    );
+    expect(returnPathFrom("?returnTo=/uk/account")).toBe("/uk/account");
     expect(returnPathFrom("?returnTo=%2Fuk%2Fadmin")).toBe("/uk/admin");
     expect(returnPathFrom("?returnTo=/en/admin/people/0b6f8a52-1c1e-4a9e-9c0e-3a1f5b7c9d21")).toBe(
       "/en/admin/people/0b6f8a52-1c1e-4a9e-9c0e-3a1f5b7c9d21",
@@ -47,7 +52,10 @@ describe("the console page a sign-in returns to", () => {
       "//evil.example/uk/admin",
       "/uk/admin/../../apps",
       "/uk/admin\\@evil.example",
+      "/uk/",
       "/uk/apps",
+      "/uk/diia",
+      "/uk/developers/not-an-id",
       "/de/admin",
       "/uk/admin?x=1",
       "javascript:alert(1)",

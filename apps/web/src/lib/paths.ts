@@ -43,15 +43,21 @@ export function swapLanguage(pathname: string, search: string, language: Languag
   return `${path}${search}`;
 }
 
-/** The query parameter that brings a person back to a console page after they sign in. */
+/** The query parameter that brings a person back to the page they were opening after they sign in. */
 export const RETURN_TO_PARAM = "returnTo";
 
-// Only the console's own screens (the contracts' list of this app's pages, under /{lang}/admin): the
-// parameter comes from the URL, so anything wider would be an open redirect.
-const consolePrefix = /^\/(uk|en)\/admin(\/|$)/;
+// Only this app's pages a signed-in person opens (issue 60: any page, not only the console's), never a sign-in
+// page itself, and not the apps list (where every sign-in ends anyway, so its address stays plain /{lang}/): the parameter comes from the URL, so anything wider would be an open redirect or a loop.
+const returnablePath = /^\/(uk|en)\/(admin|developers|account|button-wizard|faq)(\/|$)/;
 
-/** The console page a sign-in should return to, or undefined when the URL names none (or a foreign one). */
+/** The page a sign-in should return to, or undefined when the URL names none (or a foreign one). */
 export function returnPathFrom(search: string): string | undefined {
   const value = new URLSearchParams(search).get(RETURN_TO_PARAM);
-  return value !== null && consolePrefix.test(value) && isPagePath(value) ? value : undefined;
+  return value !== null && returnablePath.test(value) && isPagePath(value) ? value : undefined;
+}
+
+/** The sign-in page that brings the person back to this path afterwards (the path alone when it is no page to return to). */
+export function signInReturningTo(language: Language, pathname: string): string {
+  const back = new URLSearchParams({ [RETURN_TO_PARAM]: pathname });
+  return returnPathFrom(`?${back}`) ? `${localizePath(language, "/")}?${back}` : localizePath(language, "/");
 }

@@ -7,7 +7,7 @@ const dayMs = 86_400_000;
 
 /**
  * Notes what an application's integration got wrong, for its owners' health view: the protocol and the
- * reason, never the person, the address or any value sent. Only the newest integrationFailureLimit stay,
+ * reason (and an unregistered return address as sent), never the person or any other value sent. Only the newest integrationFailureLimit stay,
  * so a flood of bad requests cannot grow the table. Never throws: a sign-in's answer does not wait on it.
  */
 export async function recordIntegrationFailure(
@@ -15,6 +15,8 @@ export async function recordIntegrationFailure(
   applicationId: string,
   protocol: "ticket" | "oidc" | "cas",
   reason: IntegrationFailureReason,
+  /** The unregistered return address that was tried (issue 60): what the integration sent, never the person's. */
+  address = "",
 ): Promise<void> {
   try {
     // One statement (a failing integration may send many): the note goes in, and the notes beyond the newest
@@ -24,7 +26,7 @@ export async function recordIntegrationFailure(
       .with("noted", (cte) =>
         cte
           .insertInto("integration_failures")
-          .values({ application_id: applicationId, protocol, reason })
+          .values({ application_id: applicationId, protocol, reason, address: address.slice(0, 2048) })
           .returning("id"),
       )
       .deleteFrom("integration_failures")
@@ -69,7 +71,7 @@ export async function integrationHealth(db: Db, applicationId: string, now: Date
   });
   const failures = await db
     .selectFrom("integration_failures")
-    .select(["id", "occurred_at", "protocol", "reason"])
+    .select(["id", "occurred_at", "protocol", "reason", "address"])
     .where("application_id", "=", applicationId)
     .orderBy("id", "desc")
     .limit(integrationFailureLimit)
@@ -81,6 +83,7 @@ export async function integrationHealth(db: Db, applicationId: string, now: Date
       at: row.occurred_at.toISOString(),
       protocol: row.protocol,
       reason: row.reason as IntegrationFailureReason,
+      address: row.address,
     })),
   };
 }

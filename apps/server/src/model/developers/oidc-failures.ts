@@ -12,13 +12,16 @@ interface Refusal {
 
 /** What the owner should fix, from the provider's answer; undefined for refusals that are not the integration's. */
 export function oidcFailureReason(
-  route: "authorization" | "token",
+  route: "authorization" | "token" | "device",
   refusal: Refusal,
+  secretSent = route === "token",
 ): IntegrationFailureReason | undefined {
   const description = refusal.error_description ?? "";
   if (refusal.error === "invalid_redirect_uri") return "redirect_uri_not_registered";
   if (refusal.error === "invalid_request" && /PKCE|code_challenge/i.test(description)) return "pkce_missing";
-  if (refusal.error === "invalid_client") return route === "token" ? "wrong_secret" : "invalid_client";
+  // At the token and device endpoints a refused client that sent a secret sent the wrong one (or an ended one).
+  if (refusal.error === "invalid_client")
+    return route !== "authorization" && secretSent ? "wrong_secret" : "invalid_client";
   if (refusal.error === "invalid_grant") return "invalid_grant";
   return undefined;
 }
@@ -35,6 +38,11 @@ function namedClientId(ctx: KoaContextWithOIDC): string | undefined {
   return decodeURIComponent(decoded.slice(0, Math.max(0, decoded.indexOf(":"))));
 }
 
+/** Whether the refused request carried a client secret (form or Basic credentials). */
+function sentSecret(ctx: KoaContextWithOIDC): boolean {
+  return typeof ctx.oidc?.params?.client_secret === "string" || /^Basic\s/i.test(ctx.get("authorization"));
+}
+
 /**
  * Notes the provider's refusals an application's integration caused (unregistered redirect URI, PKCE missing,
  * wrong secret, reused code) for its owners' health view. The note is written before the answer leaves, so a
@@ -42,21 +50,24 @@ function namedClientId(ctx: KoaContextWithOIDC): string | undefined {
  */
 export function recordOidcFailures(provider: Provider, db: Db): void {
   const pending = new WeakMap<object, Promise<void>>();
-  const note = (route: "authorization" | "token") => (ctx: KoaContextWithOIDC, refusal: Refusal) => {
-    const reason = oidcFailureReason(route, refusal);
+  const note = (route: "authorization" | "token" | "device") => (ctx: KoaContextWithOIDC, refusal: Refusal) => {
+    const reason = oidcFailureReason(route, refusal, sentSecret(ctx));
     const clientId = namedClientId(ctx);
     if (!reason || !clientId) return;
+    const tried = ctx.oidc?.params?.redirect_uri;
+    const address = reason === "redirect_uri_not_registered" && typeof tried === "string" ? tried : "";
     pending.set(
       ctx,
       findApplicationById(db, clientId).then(async (application) => {
         if (!application) return;
         const why = application.suspended_at ? "suspended" : reason;
-        await recordIntegrationFailure(db, application.id, "oidc", why);
+        await recordIntegrationFailure(db, application.id, "oidc", why, address);
       }),
     );
   };
   provider.on("authorization.error", note("authorization"));
   provider.on("grant.error", note("token"));
+  provider.on("device_authorization.error", note("device"));
   provider.use(async (ctx, next) => {
     await next();
     await pending.get(ctx);

@@ -25,7 +25,7 @@ export async function latestReview(db: Db, applicationId: string): Promise<Appli
 
 /**
  * An owner asks to go live: from testing or after a rejection, not while suspended. A live application may
- * only have https addresses, so those are checked now rather than at approval.
+ * only have https or development addresses, so those are checked now as well as at approval.
  */
 export async function requestReview(db: Db, application: ApplicationRow, userId: string, request: ReviewRequest) {
   const open = application.lifecycle === "testing" || application.lifecycle === "rejected";
@@ -51,10 +51,13 @@ export async function requestReview(db: Db, application: ApplicationRow, userId:
   });
 }
 
-/** A live application may only have https addresses: checked at the request and again at approval. */
+/**
+ * A live application's addresses are https ones or development ones on this computer: checked at the request and
+ * again at approval (an address stored under older rules is named, so the owner knows which to change).
+ */
 function checkLiveAddresses(application: ApplicationRow): void {
   const callbacks = [application.callback_url, ...application.extra_callback_urls].filter(Boolean);
-  checkDeveloperUris({ callbackUrls: callbacks, redirectUris: application.redirect_uris }, "live");
+  checkDeveloperUris({ callbackUrls: callbacks, redirectUris: application.redirect_uris });
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import {
   type DeveloperApplicationInput,
   type DeveloperApplicationUpdate,
+  type DeveloperClientType,
   developerApplicationInputSchema,
   developerApplicationUpdateSchema,
 } from "@kpi-id/contracts";
@@ -75,19 +76,17 @@ export async function createDeveloperApplication(
   limit: number,
 ): Promise<{ application: ApplicationRow; secret: string }> {
   const fields = developerApplicationInputSchema.parse(input);
-  checkDeveloperUris(
-    {
-      callbackUrls: fields.callbackUrls,
-      redirectUris: fields.redirectUris,
-      pages: pageUris({ ...fields, iconUrl: undefined }),
-    },
-    "testing",
-  );
-  if (fields.callbackUrls.length === 0 && fields.redirectUris.length === 0)
-    throw new AppError("developer.uri_required");
+  checkDeveloperUris({
+    callbackUrls: fields.callbackUrls,
+    redirectUris: fields.redirectUris,
+    pages: pageUris({ ...fields, iconUrl: undefined }),
+  });
+  checkAddressesForType(fields.clientType, fields.callbackUrls, fields.redirectUris);
+  const device = fields.clientType === "device";
   await checkNotReserved(db, { title: fields.title, titleEn: fields.titleEn });
   if (fields.iconUrl) await checkStoredIcon(db, fields.iconUrl);
   const secret = newToken();
+  const isPublic = fields.clientType !== "web";
   const application = await db.transaction().execute(async (tx) => {
     await tx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute();
     const owned = await tx
@@ -112,8 +111,12 @@ export async function createDeveloperApplication(
         callback_url: callbackUrl,
         extra_callback_urls: extraCallbackUrls,
         release_tax_id: false,
+        // A public client's secret is never shown: nobody holds it, so no ticket exchange or secret ever works.
         secret_hash: hashTokenHex(secret),
-        oidc_enabled: fields.redirectUris.length > 0,
+        client_type: fields.clientType,
+        token_endpoint_auth_method: isPublic ? "none" : "client_secret_basic",
+        oidc_device_flow: device,
+        oidc_enabled: fields.redirectUris.length > 0 || device,
         redirect_uris: [...new Set(fields.redirectUris)],
         allowed_scopes: [...new Set(["openid", ...fields.scopes])],
         lifecycle: "testing",
@@ -125,12 +128,21 @@ export async function createDeveloperApplication(
     await tx.insertInto("application_owners").values({ application_id: row.id, user_id: userId }).execute();
     return row;
   });
-  return { application, secret };
+  return { application, secret: isPublic ? "" : secret };
 }
 
 /**
- * Whether an owner's edit may stand for the application's current state: addresses as for its lifecycle (https only
- * once under review or live), at least one address left, no reserved or look-alike title, an icon KPI ID stores.
+ * What each kind of application needs (issue 60): ticket callbacks only where a server keeps the secret, a redirect
+ * URI for a web or public client that signs in in a browser, nothing for a device or command-line tool.
+ */
+function checkAddressesForType(type: DeveloperClientType, callbackUrls: string[], redirectUris: string[]) {
+  if (type !== "web" && callbackUrls.filter(Boolean).length > 0) throw new AppError("developer.callbacks_need_secret");
+  if (type !== "device" && callbackUrls.filter(Boolean).length === 0 && redirectUris.length === 0)
+    throw new AppError("developer.uri_required");
+}
+
+/**
+ * Whether an owner's edit may stand: https or development addresses, what its kind needs (issue 60), no reserved or look-alike title, an icon KPI ID stores.
  * Checked when the edit is asked for and, for a live application's pending change, again at approval.
  */
 export async function checkEdit(db: Db, application: ApplicationRow, input: DeveloperApplicationUpdate) {
@@ -139,17 +151,12 @@ export async function checkEdit(db: Db, application: ApplicationRow, input: Deve
   const redirectUris = fields.redirectUris ?? application.redirect_uris;
   // An icon address stored before icons were uploaded (issue 56) may be sent back unchanged; a new one may not.
   const iconUrl = fields.iconUrl === application.icon_url ? undefined : fields.iconUrl;
-  checkDeveloperUris(
-    {
-      callbackUrls: fields.callbackUrls ?? [],
-      redirectUris: fields.redirectUris ?? [],
-      pages: pageUris({ ...fields, iconUrl: undefined }),
-    },
-    application.lifecycle,
-  );
-  if (callbackUrls.filter(Boolean).length === 0 && redirectUris.length === 0) {
-    throw new AppError("developer.uri_required");
-  }
+  checkDeveloperUris({
+    callbackUrls: fields.callbackUrls ?? [],
+    redirectUris: fields.redirectUris ?? [],
+    pages: pageUris({ ...fields, iconUrl: undefined }),
+  });
+  checkAddressesForType(application.client_type, callbackUrls, redirectUris);
   await checkNotReserved(db, { title: fields.title, titleEn: fields.titleEn });
   if (iconUrl) await checkStoredIcon(db, iconUrl);
 }
@@ -176,7 +183,7 @@ export async function applyEdit(
   }
   if (fields.redirectUris !== undefined) {
     changes.redirect_uris = [...new Set(fields.redirectUris)];
-    changes.oidc_enabled = fields.redirectUris.length > 0;
+    changes.oidc_enabled = fields.redirectUris.length > 0 || application.oidc_device_flow;
   }
   if (fields.scopes !== undefined) changes.allowed_scopes = [...new Set(["openid", ...fields.scopes])];
   const write = async (tx: Db) => {
@@ -194,15 +201,4 @@ export async function applyEdit(
     return updated;
   };
   return db.isTransaction ? write(db) : db.transaction().execute(write);
-}
-
-/** A new secret, returned once; the old one stops working at once. */
-export async function rotateDeveloperSecret(db: Db, application: ApplicationRow): Promise<string> {
-  const secret = newToken();
-  await db
-    .updateTable("applications")
-    .set({ secret_hash: hashTokenHex(secret), updated_at: new Date() })
-    .where("id", "=", application.id)
-    .execute();
-  return secret;
 }

@@ -1,10 +1,12 @@
 import type { DeveloperApplication, DeveloperApplicationSummary } from "@kpi-id/contracts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
+import { verifiedAddressOf } from "../../platform/http/notify.ts";
 import { latestChange } from "./changes.ts";
 import { shownIcon } from "./icons.ts";
 import { pendingInvitations } from "./invitations.ts";
 import { peopleOf } from "./people.ts";
 import { latestReview } from "./review.ts";
+import { secretsOf } from "./secrets.ts";
 
 export function applicationSummary(row: ApplicationRow): DeveloperApplicationSummary {
   return {
@@ -33,14 +35,31 @@ export function reviewedValues(row: ApplicationRow) {
   };
 }
 
+/** Whether the operators' answers reach this person by mail: a confirmed address, as notifyOwners needs. */
+async function hasConfirmedAddress(db: Db, userId: string): Promise<boolean> {
+  const person = await db
+    .selectFrom("users")
+    .select(["email", "verified_email"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  return person !== undefined && verifiedAddressOf(person) !== undefined;
+}
+
 /** Everything the owner sees about the application; never the secret (only its hash is kept). */
-export async function applicationDetail(db: Db, row: ApplicationRow, viewerId: string): Promise<DeveloperApplication> {
-  const [owners, testers, invitations, review, pendingChange] = await Promise.all([
+export async function applicationDetail(
+  db: Db,
+  row: ApplicationRow,
+  viewerId: string,
+  now = new Date(),
+): Promise<DeveloperApplication> {
+  const [owners, testers, invitations, review, pendingChange, secrets, mailReachable] = await Promise.all([
     peopleOf(db, row.id, "owner", viewerId),
     peopleOf(db, row.id, "tester", viewerId),
     pendingInvitations(db, row.id, new Date()),
     latestReview(db, row.id),
     latestChange(db, row),
+    secretsOf(db, row, now),
+    hasConfirmedAddress(db, viewerId),
   ]);
   return {
     ...applicationSummary(row),
@@ -51,5 +70,9 @@ export async function applicationDetail(db: Db, row: ApplicationRow, viewerId: s
     invitations,
     review,
     pendingChange,
+    clientType: row.client_type,
+    deviceFlow: row.oidc_device_flow,
+    secrets,
+    mailReachable,
   };
 }

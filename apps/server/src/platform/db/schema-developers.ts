@@ -1,4 +1,4 @@
-import type { ApplicationLifecycle, DeveloperRole } from "@kpi-id/contracts";
+import type { ApplicationLifecycle, DeveloperClientType, DeveloperRole } from "@kpi-id/contracts";
 import type { ColumnType, Generated } from "kysely";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -14,6 +14,12 @@ export interface DeveloperApplicationColumns {
   icon_url: ColumnType<string, string | undefined, string>;
   home_page_url: ColumnType<string, string | undefined, string>;
   privacy_policy_url: ColumnType<string, string | undefined, string>;
+  /** What kind of application its owner registered (migration 0630, issue 60). */
+  client_type: ColumnType<DeveloperClientType, DeveloperClientType | undefined, DeveloperClientType>;
+  /** The secret replaced last, still accepted until `previous_secret_ends_at` (migration 0630, issue 60). */
+  previous_secret_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  previous_secret_ends_at: NullableTimestamp;
+  secret_created_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 export interface ApplicationPeopleTable {
@@ -53,6 +59,15 @@ export interface IntegrationFailuresTable {
   occurred_at: Timestamp;
   protocol: "ticket" | "oidc" | "cas";
   reason: string;
+  /** The unregistered return address that was tried (migration 0630); empty for other reasons. */
+  address: ColumnType<string, string | undefined, string>;
+}
+
+/** When each of an application's secrets was last accepted, by the secret's hash (migration 0630). */
+export interface ApplicationSecretUsesTable {
+  application_id: string;
+  secret_hash: string;
+  last_used_at: Date;
 }
 
 /** A change to a live application waiting for an operator (migration 0480, issue 56). */
@@ -90,4 +105,5 @@ export interface DeveloperTables {
   integration_failures: IntegrationFailuresTable;
   application_changes: ApplicationChangesTable;
   application_icons: ApplicationIconsTable;
+  application_secret_uses: ApplicationSecretUsesTable;
 }

@@ -22,6 +22,7 @@ export function isOidcScope(value: string): value is OidcScope {
  */
 export function clientMetadata(application: ApplicationRow): AdapterPayload {
   const isPublic = application.token_endpoint_auth_method === "none";
+  const browserSignIn = application.redirect_uris.length > 0;
   const scopes = new Set<string>(["openid", ...application.allowed_scopes]);
   return {
     client_id: application.id,
@@ -32,12 +33,13 @@ export function clientMetadata(application: ApplicationRow): AdapterPayload {
     // Copies: the row may be the frozen one every request shares (apps/cache.ts).
     redirect_uris: [...application.redirect_uris],
     post_logout_redirect_uris: [...application.post_logout_redirect_uris],
+    // A device or command-line tool registered without a redirect URI (issue 60) signs in only by device codes.
     grant_types: [
-      "authorization_code",
+      ...(browserSignIn ? ["authorization_code"] : []),
       "refresh_token",
       ...(application.oidc_device_flow ? [deviceCodeGrantType] : []),
     ],
-    response_types: ["code"],
+    response_types: browserSignIn ? ["code"] : [],
     scope: [...scopes].join(" "),
     id_token_signed_response_alg: "RS256",
     // Every ID token says when the person signed in (the KPI ID session's start), asked or not.

@@ -16,6 +16,10 @@ const texts = {
     loggedOut: "Сеанс KPI ID завершено.",
     errorTitle: "Помилка входу",
     error: "Застосунок надіслав запит на вхід, який KPI ID не може виконати.",
+    otherLanguage: "English",
+    sentAddress: "Надіслана адреса перенаправлення:",
+    registeredAddresses: "Зареєстровані адреси:",
+    ownerNote: "Це бачите лише ви як власник застосунку.",
   },
   en: {
     logoutTitle: "Sign out of KPI ID?",
@@ -26,6 +30,10 @@ const texts = {
     loggedOut: "Your KPI ID session has ended.",
     errorTitle: "Sign-in error",
     error: "The application sent a sign-in request that KPI ID cannot carry out.",
+    otherLanguage: "Українською",
+    sentAddress: "Redirect URI sent:",
+    registeredAddresses: "Registered ones:",
+    ownerNote: "Only you see this, as the application's owner.",
   },
 } satisfies Record<Language, unknown>;
 
@@ -52,10 +60,41 @@ const styles =
   ".actions{display:flex;gap:.75rem;margin-top:1.25rem;flex-wrap:wrap}" +
   "button{font:inherit;font-size:.9rem;font-weight:500;padding:.6rem 1rem;border-radius:.375rem;cursor:pointer;border:1px solid #e2e8f0;background:#fff;color:#0f172a}" +
   "button.primary{background:#1e3a8a;border-color:#1e3a8a;color:#fff}button:focus-visible{outline:2px solid #1e3a8a;outline-offset:2px}" +
-  "code{font-size:.85rem}";
+  "code{font-size:.85rem;word-break:break-all}header{display:flex;justify-content:space-between;gap:1rem}" +
+  "a.switch{font-weight:500;color:#1e3a8a}.owner{margin-top:1rem;padding-top:1rem;border-top:1px solid #e2e8f0}";
 
-function page(language: Language, title: string, body: string): string {
-  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · KPI ID</title><style>${styles}</style></head><body><header>KPI ID</header><main><h1>${escapeHtml(title)}</h1><div class="card">${body}</div></main></body></html>`;
+function page(language: Language, title: string, body: string, switchTo = ""): string {
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · KPI ID</title><style>${styles}</style></head><body><header>KPI ID${switchTo}</header><main><h1>${escapeHtml(title)}</h1><div class="card">${body}</div></main></body></html>`;
+}
+
+/**
+ * The same request in the other language (issue 60): a GET's address with `ui_locales` swapped, which the page
+ * reads first. None for a POST (its form cannot be repeated by a link).
+ */
+function languageSwitch(ctx: KoaContextWithOIDC, language: Language): string {
+  if (ctx.method !== "GET") return "";
+  const other: Language = language === "uk" ? "en" : "uk";
+  const url = new URL(ctx.href);
+  url.searchParams.set("ui_locales", other);
+  const href = `${url.pathname}${url.search}`;
+  return ` <a class="switch" href="${escapeHtml(href)}" lang="${other}" data-testid="oidc-language-switch">${escapeHtml(texts[language].otherLanguage)}</a>`;
+}
+
+/** What only the application's signed-in owner is shown of a refused redirect URI: the one sent, the registered ones. */
+export interface RedirectUriDetails {
+  sent: string;
+  registered: string[];
+}
+
+function ownerDetails(language: Language, details: RedirectUriDetails | undefined): string {
+  if (!details) return "";
+  const t = texts[language];
+  const registered = details.registered.map((uri) => `<li><code>${escapeHtml(uri)}</code></li>`).join("");
+  return (
+    `<div class="owner" data-testid="oidc-owner-details"><p>${escapeHtml(t.ownerNote)}</p>` +
+    `<p>${escapeHtml(t.sentAddress)} <code>${escapeHtml(details.sent)}</code></p>` +
+    `<p>${escapeHtml(t.registeredAddresses)}</p><ul>${registered}</ul></div>`
+  );
 }
 
 /**
@@ -91,6 +130,7 @@ export async function postLogoutSuccessSource(ctx: KoaContextWithOIDC): Promise<
 export async function renderError(
   ctx: KoaContextWithOIDC,
   out: { error: string; error_description?: string },
+  forOwner?: RedirectUriDetails,
 ): Promise<void> {
   const language = languageOf(ctx);
   const t = texts[language];
@@ -98,6 +138,8 @@ export async function renderError(
   ctx.body = page(
     language,
     t.errorTitle,
-    `<p>${escapeHtml(t.error)}</p><p><code>${escapeHtml(out.error)}</code>${out.error_description ? ` — ${escapeHtml(out.error_description)}` : ""}</p>`,
+    `<p>${escapeHtml(t.error)}</p><p><code>${escapeHtml(out.error)}</code>${out.error_description ? ` — ${escapeHtml(out.error_description)}` : ""}</p>` +
+      ownerDetails(language, forOwner),
+    languageSwitch(ctx, language),
   );
 }

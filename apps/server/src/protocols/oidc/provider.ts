@@ -4,11 +4,11 @@ import Provider, { type Configuration, errors, interactionPolicy, type KoaContex
 import { hasApplicationAccess } from "../../model/access/applications.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { isUuid } from "../../model/apps/queries.ts";
+import { matchingSecret, noteSecretUse } from "../../model/developers/secrets.ts";
 import { deriveKey, keyActivationDelaySeconds } from "../../model/oidc/keys.ts";
 import { deleteSessionByToken } from "../../model/sessions/store.ts";
 import { refedsMfa, refedsSfa } from "../../model/sessions/strength.ts";
 import type { Config } from "../../platform/config/index.ts";
-import { matchesTokenHash } from "../../platform/crypto/tokens.ts";
 import type { Database } from "../../platform/db/schema.ts";
 import { applicationAccessPrompt } from "./access.ts";
 import { createAdapterClass } from "./adapter.ts";
@@ -17,6 +17,7 @@ import { createFindAccount, scopeClaims } from "./claims.ts";
 import { oidcScopes } from "./clients.ts";
 import { deviceFlowFeature, sendDeviceLinksToDevicePage } from "./device-flow.ts";
 import { guardDeviceFlow } from "./device-guard.ts";
+import { ownerAwareRenderError } from "./error-page.ts";
 import { resumesByItself } from "./interaction-result.ts";
 import { clearKpiSessionCookie, kpiSessionOf, kpiSessionToken, mirrorKpiSession } from "./kpi-session.ts";
 import { logoutSource, postLogoutSuccessSource, renderError } from "./pages.ts";
@@ -175,7 +176,7 @@ export function providerConfiguration(options: ProviderOptions): Configuration {
       url: (_ctx, interaction) => interactionUrl(interaction),
       policy: loginPolicy(options),
     },
-    renderError,
+    renderError: ownerAwareRenderError(options),
     fetch: outgoingFetch(config),
     enabledJWA: { idTokenSigningAlgValues: ["RS256"] },
   };
@@ -198,11 +199,20 @@ function outgoingFetch(config: Config): NonNullable<Configuration["fetch"]> {
   };
 }
 
-/** Our secrets are stored as SHA-256 hashes, so compare the hash of what the client presents. */
-function compareHashedSecret(this: { clientSecret?: string }, presented: string): boolean {
-  const stored = this.clientSecret;
-  if (!stored || typeof presented !== "string") return false;
-  return matchesTokenHash(stored, presented);
+/**
+ * Our secrets are stored as SHA-256 hashes, so compare the hash of what the client presents: against the current
+ * secret, or the one it replaced while their overlap lasts (issue 60), and note the use for the developers' page.
+ */
+function hashedSecretComparison(options: ProviderOptions) {
+  return async function compareHashedSecret(this: { clientId: string }, presented: unknown): Promise<boolean> {
+    if (typeof presented !== "string") return false;
+    const application = await cachedApplicationById(options.caches.applications, options.db, this.clientId);
+    const now = options.clock();
+    const matched = matchingSecret(application, presented, now);
+    if (!matched || !application) return false;
+    await noteSecretUse(options.db, application.id, matched, now);
+    return true;
+  };
 }
 
 export function createProvider(options: ProviderOptions): Provider {
@@ -210,8 +220,9 @@ export function createProvider(options: ProviderOptions): Provider {
   const provider = new Provider(`${config.publicUrl}${oidcPrefix}`, providerConfiguration(options));
   // The forwarded headers it reads are set from PUBLIC_URL by mount.ts, never the client's.
   provider.proxy = true;
-  (provider.Client.prototype as unknown as { compareClientSecret: typeof compareHashedSecret }).compareClientSecret =
-    compareHashedSecret;
+  const compareClientSecret = hashedSecretComparison(options);
+  (provider.Client.prototype as unknown as { compareClientSecret: typeof compareClientSecret }).compareClientSecret =
+    compareClientSecret;
   mirrorKpiSession(provider, options);
   // First, so that every middleware below (the audit's among them) writes into the request's one statement.
   provider.use(rememberEachRequest(options.db, options.caches.accounts));

@@ -1,6 +1,4 @@
 import type { FastifyRequest } from "fastify";
-import { hashTokenHex, matchesTokenHash } from "../../platform/crypto/tokens.ts";
-import type { ApplicationRow } from "../../platform/db/schema.ts";
 
 export interface PresentedCredentials {
   appId?: string;
@@ -16,13 +14,4 @@ export function basicCredentials(request: FastifyRequest): PresentedCredentials 
   const colon = decoded.indexOf(":");
   if (colon < 0) return {};
   return { appId: decoded.slice(0, colon), appSecret: decoded.slice(colon + 1) };
-}
-
-// Compared against when the application is unknown, so that case costs the same as a wrong secret.
-const unknownApplicationHash = hashTokenHex("no such application");
-
-/** Whether the secret is the application's; constant-time over the SHA-256 of both. */
-export function secretMatches(application: ApplicationRow | undefined, secret: string): boolean {
-  const matches = matchesTokenHash(application?.secret_hash ?? unknownApplicationHash, secret);
-  return matches && application !== undefined;
 }

@@ -17,7 +17,9 @@ export const appLinkRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Check a sign-in link's application",
         description:
           "`known`: appId names a registered application. `redirectUriRegistered`: redirectUri, when given, is " +
-          "one of its registered callbacks exactly (true when none is given). Odd or repeated values count as missing.",
+          "one of its registered callbacks exactly (true when none is given). Odd or repeated values count as missing. " +
+          "For a known application its `title`, `titleEn` and `stage` (`reviewed` or `testing`), which the sign-in " +
+          "page shows (titles are public: every consent screen shows them).",
         querystring: appLinkQuerySchema,
         response: { 200: appLinkCheckSchema },
       },
@@ -25,9 +27,13 @@ export const appLinkRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { appId, redirectUri } = request.query;
       const application = appId ? await findApplicationById(app.db, appId) : undefined;
+      if (!application) return { known: false, redirectUriRegistered: false };
       return {
-        known: application !== undefined,
-        redirectUriRegistered: application !== undefined && chosenCallback(application, redirectUri) !== undefined,
+        known: true,
+        redirectUriRegistered: chosenCallback(application, redirectUri) !== undefined,
+        title: application.title,
+        titleEn: application.title_en,
+        stage: application.lifecycle === "live" ? ("reviewed" as const) : ("testing" as const),
       };
     },
   );

@@ -5,11 +5,12 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
+import { matchingSecret, noteSecretUse } from "../../model/developers/secrets.ts";
 import { rolesTicketData } from "../../model/people/profile.ts";
 import { acrOf, signInAmr } from "../../model/sessions/strength.ts";
 import { audit, countAuditEvent, requestAuditRow } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
-import { basicCredentials, secretMatches } from "./app-credentials.ts";
+import { basicCredentials } from "./app-credentials.ts";
 import { consumeTicket } from "./store.ts";
 
 // Every field optional and any odd value treated as missing: all failures are the one 401.
@@ -30,7 +31,9 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
   const basic = basicCredentials(request);
   const appId = presented.appId ?? basic.appId;
   const application = appId ? await cachedApplicationById(request.server.applicationCache, db, appId) : undefined;
-  const secretOk = secretMatches(application, presented.appSecret ?? basic.appSecret ?? "");
+  // The current secret, or the one it replaced while their overlap lasts (issue 60).
+  const matched = matchingSecret(application, presented.appSecret ?? basic.appSecret ?? "", clock());
+  const secretOk = matched !== undefined;
   const suspended = application?.suspended_at != null;
   if (!application || !secretOk || !presented.ticketId || suspended) {
     await audit(request, {
@@ -61,6 +64,7 @@ async function redeem(request: FastifyRequest, presented: ExchangeFields): Promi
     throw new AppError("ticket.invalid");
   }
   const { ticket, user, roles } = redeemed;
+  await noteSecretUse(db, application.id, matched, now);
   countAuditEvent(request, { ...success, authMethod: ticket.auth_method, userId: user.id });
   // A ticket from before migration 0172 has no values: its method's own.
   const amr = signInAmr(ticket.auth_method, ticket.amr);

@@ -107,7 +107,8 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
         const inTesting = application && !allowed ? refusedForTesting(application) : false;
         if (application) {
           const failure = !allowed ? (inTesting ? "in_testing" : "no_access") : "redirect_uri_not_registered";
-          await recordIntegrationFailure(app.db, application.id, "ticket", failure);
+          const tried = failure === "redirect_uri_not_registered" ? redirectUri : undefined;
+          await recordIntegrationFailure(app.db, application.id, "ticket", failure, tried);
         }
         await audit(request, {
           type: "app_redirect",
@@ -120,7 +121,9 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
         // person's list, so the page is also told why (else it would send the browser straight back here).
         if (application && allowed) {
           const refused = new URLSearchParams({ [appLinkRefusal.param]: appLinkRefusal.redirectUri });
-          return reply.redirect(`${pagePath(language, "apps", { appId: application.id })}&${refused}`, 302);
+          // The address tried rides along, so the page can say which one is unknown (issue 60).
+          const link = { appId: application.id, redirectUri };
+          return reply.redirect(`${pagePath(language, "apps", link)}&${refused}`, 302);
         }
         // An application in testing: the page says so (only its owners and testers may sign in yet).
         if (application && inTesting) {

@@ -10,7 +10,6 @@ import {
   reviewRequestSchema,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { editNeedsApproval, requestChange } from "../../model/developers/changes.ts";
 import { integrationHealth } from "../../model/developers/health.ts";
 import { requestReview } from "../../model/developers/review.ts";
@@ -21,14 +20,11 @@ import {
   createDeveloperApplication,
   mayRegister,
   ownedApplication,
-  rotateDeveloperSecret,
 } from "../../model/developers/store.ts";
 import { applicationDetail, applicationSummary } from "../../model/developers/view.ts";
 import { requireSession } from "../../model/sessions/current.ts";
-import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
-import { reauthWindow } from "../../platform/http/reauth.ts";
 
 const tags = ["developers"];
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
@@ -71,7 +67,9 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
           "secret is in this answer only. 403 `developer.not_allowed` for an affiliation the operator does not " +
           "let register, 409 `developer.limit_reached` past DEVELOPER_MAX_APPLICATIONS, 400 " +
           "`developer.invalid_uri` for an address with a wildcard, a user name, a fragment or a scheme but https " +
-          "(http only on localhost), 400 `developer.uri_required` with neither a callback nor a redirect URI.",
+          "(http only on localhost and 127.0.0.1, allowed after approval too), 400 `developer.uri_required` with neither a " +
+          "callback nor a redirect URI (a `device` client needs none), 400 `developer.callbacks_need_secret` for " +
+          "ticket callbacks on a `public` or `device` client (which has no secret: `secret` is empty).",
         body: developerApplicationInputSchema,
         response: { 200: developerCredentialsSchema, 400: errorBodySchema, 409: errorBodySchema, ...refusals },
       },
@@ -106,7 +104,7 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { userId } = await requireSession(request, reply);
       const row = await ownedApplication(app.db, userId, request.params.id);
-      return applicationDetail(app.db, row, userId);
+      return applicationDetail(app.db, row, userId, app.clock());
     },
   );
 
@@ -117,8 +115,8 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Change one of my applications",
         description:
-          "A field left out stays. Addresses are checked as at registration, and an application under review or live may " +
-          "only have https ones (400 `developer.insecure_uri`). A live application keeps running as approved: the edit " +
+          "A field left out stays. Addresses are checked as at registration (https, or http only on localhost and " +
+          "127.0.0.1: 400 `developer.insecure_uri` names the address in its detail). A live application keeps running as approved: the edit " +
           "becomes its pending change (`pendingChange`), merged with one asked before, until an operator approves it. " +
           "409 `developer.under_review` while in review (what the operator reads does not move); 400 " +
           "`developer.reserved_name` for an official application's title or a look-alike, " +
@@ -162,36 +160,6 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    "/api/developers/applications/:id/secret",
-    {
-      schema: {
-        tags,
-        summary: "Replace my application's secret",
-        description:
-          "A new secret, in this answer only; the old one stops working at once. Needs a recent sign-in " +
-          `(403 \`auth.reauth_required\`). ${notOwned}`,
-        params,
-        body: z.object({}),
-        response: { 200: developerCredentialsSchema, ...refusals },
-      },
-    },
-    async (request, reply) => {
-      const session = await requireSession(request, reply);
-      const row = await ownedApplication(app.db, session.userId, request.params.id);
-      requireRecentSignIn(session, reauthWindow(request));
-      const secret = await rotateDeveloperSecret(app.db, row);
-      await audit(request, {
-        type: "application_secret_rotated",
-        result: "success",
-        userId: session.userId,
-        applicationId: row.id,
-        details: { via: "developers" },
-      });
-      return { application: await applicationDetail(app.db, row, session.userId), secret };
-    },
-  );
-
-  app.post(
     "/api/developers/applications/:id/review",
     {
       schema: {
@@ -200,7 +168,7 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           "The purpose and the data it needs and why, for the operators' review queue; the application is in " +
           "review until they decide. 409 `developer.review_not_possible` when in review, live or suspended; " +
-          `400 \`developer.insecure_uri\` while it has an http address. ${notOwned}`,
+          `400 \`developer.insecure_uri\` naming an address stored under older rules. ${notOwned}`,
         params,
         body: reviewRequestSchema,
         response: { 200: developerApplicationSchema, 400: errorBodySchema, 409: errorBodySchema, ...refusals },

@@ -1,9 +1,11 @@
 import type { CurrentUser } from "@kpi-id/contracts";
 import { createContext, type ReactNode, useContext } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate } from "react-router";
+import { Navigate, useLocation } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
 import { useUser } from "@/features/auth/api/get-user.ts";
+import { signInReturningTo } from "@/lib/paths.ts";
+import { useLanguage } from "@/lib/use-language.ts";
 
 const UserContext = createContext<CurrentUser | undefined>(undefined);
 
@@ -14,11 +16,16 @@ export function useCurrentUser(): CurrentUser {
   return user;
 }
 
-/** Nobody signed in: back to '/'. Otherwise the person is handed to the page. */
+/**
+ * Nobody signed in: to the sign-in page, which comes back here afterwards (issue 60: `/{lang}/developers` opened
+ * signed out lands on the developers' page, not the apps list). Otherwise the person is handed to the page.
+ */
 export function ProtectedGate({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const user = useUser();
+  const language = useLanguage();
+  const { pathname } = useLocation();
   if (user.isPending) return <PageSpinner label={t("common:loading")} />;
-  if (!user.data) return <Navigate to="/" replace />;
+  if (!user.data) return <Navigate to={signInReturningTo(language, pathname)} replace />;
   return <UserContext.Provider value={user.data}>{children}</UserContext.Provider>;
 }

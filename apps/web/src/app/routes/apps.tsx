@@ -1,4 +1,4 @@
-import { LayoutGrid, LogOut, ShieldCheck, UserRoundCog } from "lucide-react";
+import { Code2, LayoutGrid, LogOut, ShieldCheck, UserRoundCog } from "lucide-react";
 import { Trans, useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
@@ -7,7 +7,9 @@ import { PageSpinner } from "@/components/ui/spinner.tsx";
 import { AppsGrid } from "@/features/apps/components/apps-grid.tsx";
 import { MyDataLink } from "@/features/apps/components/my-data-link.tsx";
 import { useAppIdRedirect } from "@/features/apps/components/use-app-id-redirect.ts";
+import { useAppLinkCheck } from "@/features/auth/api/check-app-link.ts";
 import { useLogout } from "@/features/auth/api/logout.ts";
+import { linkTitle } from "@/features/auth/components/signing-in-to.tsx";
 import { pageContainer } from "@/lib/layout.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
@@ -41,6 +43,12 @@ export function AppsScreen() {
               {t("apps:account")}
             </Link>
           </Button>
+          <Button variant="outline" asChild>
+            <Link to={localizePath(language, "/developers")} data-testid="apps-developers-link">
+              <Code2 aria-hidden />
+              {t("apps:developers")}
+            </Link>
+          </Button>
           {user.console ? (
             <Button variant="outline" asChild>
               <Link to={localizePath(language, "/admin")} data-testid="console-link">
@@ -59,19 +67,16 @@ export function AppsScreen() {
           </Button>
         </div>
       </div>
-      {outcome.kind === "unknown" ? (
-        <Alert variant="destructive" title={t("apps:redirectError.title")} testId="redirect-error">
-          {t("apps:redirectError.description")}
-        </Alert>
-      ) : null}
-      {outcome.kind === "inTesting" ? (
-        <Alert variant="destructive" title={t("apps:inTesting.title")} testId="in-testing-error">
-          {t("apps:inTesting.description")}
-        </Alert>
-      ) : null}
+      {outcome.kind === "unknown" ? <NotOnTheList appId={outcome.appId} /> : null}
+      {outcome.kind === "inTesting" ? <InTestingAlert appId={outcome.appId} /> : null}
       {outcome.kind === "unregisteredRedirectUri" ? (
         <Alert variant="destructive" title={t("apps:redirectUriError.title")} testId="redirect-uri-error">
           {t("apps:redirectUriError.description", { title: outcome.application.title })}
+          {outcome.tried ? (
+            <span className="mt-1 block" data-testid="redirect-uri-tried">
+              {t("apps:redirectUriError.tried")} <code className="break-all">{outcome.tried}</code>
+            </span>
+          ) : null}
         </Alert>
       ) : null}
       {user.applications.length === 0 ? (
@@ -95,6 +100,41 @@ export function AppsScreen() {
         </section>
       )}
     </div>
+  );
+}
+
+/**
+ * An application still being tested by its developers refused the person (issue 60): the page names it, as the
+ * OpenID Connect and device pages do, rather than a bare refusal.
+ */
+function InTestingAlert({ appId }: { appId: string }) {
+  const { t } = useTranslation("apps");
+  const language = useLanguage();
+  const check = useAppLinkCheck(appId);
+  const title = check?.known ? linkTitle(check, language) : "";
+  return (
+    <Alert
+      variant="destructive"
+      title={title ? t("apps:inTesting.titleNamed", { application: title }) : t("apps:inTesting.title")}
+      testId="in-testing-error"
+    >
+      {t("apps:inTesting.description")}
+    </Alert>
+  );
+}
+
+/**
+ * A link to an application not on the person's list: one still being tested (the ticket path after sign-in, issue
+ * 60) gets the testing notice naming it, like OpenID Connect's page; any other the redirect error.
+ */
+function NotOnTheList({ appId }: { appId: string }) {
+  const { t } = useTranslation("apps");
+  const check = useAppLinkCheck(appId);
+  if (check?.known && check.stage === "testing") return <InTestingAlert appId={appId} />;
+  return (
+    <Alert variant="destructive" title={t("apps:redirectError.title")} testId="redirect-error">
+      {t("apps:redirectError.description")}
+    </Alert>
   );
 }
 

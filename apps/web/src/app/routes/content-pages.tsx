@@ -1,7 +1,10 @@
 import type { ReactElement, ReactNode } from "react";
 import { Trans, useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { SettingsUnavailable } from "@/components/settings-unavailable.tsx";
+import { localizePath } from "@/lib/paths.ts";
 import { useSettings } from "@/lib/settings.ts";
+import { useLanguage } from "@/lib/use-language.ts";
 import { ContentPage } from "../layouts/page.tsx";
 
 const linkClass = "font-medium text-primary underline underline-offset-4 hover:no-underline";
@@ -12,6 +15,15 @@ function ExternalLink({ href, children }: { href: string | undefined; children?:
   if (!href) return <span>{children}</span>;
   return (
     <a href={href} target="_blank" rel="noopener noreferrer" className={linkClass}>
+      {children}
+    </a>
+  );
+}
+
+/** The integration manual, its words from the translation. */
+function ManualLink({ children }: { children?: ReactNode }) {
+  return (
+    <a href="/integration_manual.pdf" className={linkClass}>
       {children}
     </a>
   );
@@ -56,14 +68,17 @@ function Sections({
 export function FaqRoute() {
   const { t } = useTranslation("pages");
   const settings = useSettings();
+  const language = useLanguage();
   const bots = {
     employeesBot: <ExternalLink href={settings.data?.supportBotEmployeesUrl} />,
     studentsBot: <ExternalLink href={settings.data?.supportBotStudentsUrl} />,
+    developersPage: <Link className={linkClass} to={localizePath(language, "/developers")} />,
+    manual: <ManualLink />,
   };
   return (
     <ContentPage title={t("pages:faq.title")}>
       {settings.isError ? <SettingsUnavailable what="contacts" /> : null}
-      <Sections prefix="pages:faq" count={4} components={bots} />
+      <Sections prefix="pages:faq" count={5} components={bots} />
     </ContentPage>
   );
 }

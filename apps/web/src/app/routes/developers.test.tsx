@@ -62,7 +62,9 @@ describe("the developers' page", () => {
       [`GET /api/developers/applications/${id}/health`]: () =>
         json({
           signInsPerDay: [{ day: "2026-03-01", signIns: 3 }],
-          failures: [{ id: "1", at: "2026-03-01T09:00:00.000Z", protocol: "ticket", reason: "wrong_secret" }],
+          failures: [
+            { id: "1", at: "2026-03-01T09:00:00.000Z", protocol: "ticket", reason: "wrong_secret", address: "" },
+          ],
         }),
     });
     renderApp(`/en/developers/${id}`);
@@ -86,6 +88,6 @@ describe("the developers' page", () => {
     await user.click(screen.getByRole("button", { name: "Request review" }));
     const refused = await screen.findByTestId("review-refused");
     expect(refused).toHaveTextContent("The request was not accepted");
-    expect(refused).toHaveTextContent("An application under review or live may only have https addresses");
+    expect(refused).toHaveTextContent("Only https addresses, or http://localhost and http://127.0.0.1 for development");
   });
 });

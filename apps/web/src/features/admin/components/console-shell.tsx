@@ -41,7 +41,12 @@ function Refusal({ error }: { error: unknown }) {
       <Alert title={t("admin:stepUp.title")} testId="console-step-up">
         <p>{t("admin:stepUp.description")}</p>
         <p className="mt-2 flex flex-wrap gap-4">
-          <Link className="font-medium text-primary underline" to={localizePath(language, "/diia")}>
+          {/* reauth: the Diia page signs a person in again even when signed in; returnTo comes back here after. */}
+          <Link
+            className="font-medium text-primary underline"
+            to={`${localizePath(language, "/diia")}?${new URLSearchParams({ reauth: "1", [RETURN_TO_PARAM]: pathname })}`}
+            data-testid="console-step-up-diia"
+          >
             {t("admin:stepUp.diia")}
           </Link>
           <Link className="font-medium text-primary underline" to={localizePath(language, "/account")}>

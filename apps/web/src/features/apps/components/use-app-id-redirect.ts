@@ -7,20 +7,20 @@ import { appRedirectUrl } from "../api/app-redirect.ts";
 export type AppIdOutcome =
   | { kind: "none" }
   | { kind: "redirecting"; application: Application; link: URLSearchParams }
-  | { kind: "unknown" }
-  | { kind: "unregisteredRedirectUri"; application: Application }
-  | { kind: "inTesting" };
+  | { kind: "unknown"; appId: string }
+  | { kind: "unregisteredRedirectUri"; application: Application; tried: string | null }
+  | { kind: "inTesting"; appId: string };
 
 function outcomeFor(link: URLSearchParams, applications: Application[]): AppIdOutcome {
   const appId = link.get("appId");
   if (!appId) return { kind: "none" };
   // KPI ID refused the sign-in because the application is still being tested by its developers.
-  if (link.get(appLinkRefusal.param) === appLinkRefusal.testing) return { kind: "inTesting" };
+  if (link.get(appLinkRefusal.param) === appLinkRefusal.testing) return { kind: "inTesting", appId };
   const application = applications.find((candidate) => candidate.id === appId);
-  if (!application) return { kind: "unknown" };
+  if (!application) return { kind: "unknown", appId };
   // KPI ID refused the callback the application named: say so, and do not send the browser back round.
   if (link.get(appLinkRefusal.param) === appLinkRefusal.redirectUri)
-    return { kind: "unregisteredRedirectUri", application };
+    return { kind: "unregisteredRedirectUri", application, tried: link.get("redirectUri") };
   return { kind: "redirecting", application, link: new URLSearchParams(link) };
 }
 

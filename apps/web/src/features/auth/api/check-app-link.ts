@@ -10,13 +10,13 @@ function problemOf(check: AppLinkCheck): AppLinkProblem | undefined {
   return check.redirectUriRegistered ? undefined : "unregisteredRedirectUri";
 }
 
-/** Asked only when the page was opened with an appId; nothing is shown while it loads or if it fails. */
-export function useAppLinkProblem(search: string): AppLinkProblem | undefined {
-  const link = new URLSearchParams(search);
-  const appId = link.get("appId");
+/**
+ * What KPI ID says about a link's application: known or not, its callback registered or not, its names and whether
+ * the university reviewed it. Asked only for an appId; nothing while it loads or if it fails.
+ */
+export function useAppLinkCheck(appId: string | null, redirectUri: string | null = null): AppLinkCheck | undefined {
   const query = new URLSearchParams();
   if (appId) query.set("appId", appId);
-  const redirectUri = link.get("redirectUri");
   if (redirectUri) query.set("redirectUri", redirectUri);
   const check = useQuery({
     queryKey: ["app-link", query.toString()],
@@ -26,5 +26,12 @@ export function useAppLinkProblem(search: string): AppLinkProblem | undefined {
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
   });
-  return check.data ? problemOf(check.data) : undefined;
+  return check.data;
+}
+
+/** The sign-in page's link: what is wrong with it, and the application it names (issue 60 names it on the page). */
+export function useAppLink(search: string): { problem?: AppLinkProblem; check?: AppLinkCheck } {
+  const link = new URLSearchParams(search);
+  const check = useAppLinkCheck(link.get("appId"), link.get("redirectUri"));
+  return { problem: check ? problemOf(check) : undefined, check };
 }

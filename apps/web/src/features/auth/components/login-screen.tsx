@@ -13,12 +13,13 @@ import { RefusalAlert } from "@/components/refusal-alert.tsx";
 import { SettingsUnavailable } from "@/components/settings-unavailable.tsx";
 import { Alert } from "@/components/ui/alert.tsx";
 import { TextSeparator } from "@/components/ui/separator.tsx";
-import { useAppLinkProblem } from "@/features/auth/api/check-app-link.ts";
+import { useAppLink } from "@/features/auth/api/check-app-link.ts";
 import { signInMutationKey } from "@/features/auth/api/password-login.ts";
 import { useFinishSignIn } from "@/features/auth/api/use-finish-sign-in.ts";
 import { DiiaEntry } from "@/features/auth/components/diia-entry.tsx";
 import { GoogleButton } from "@/features/auth/components/google-button.tsx";
 import { LoginForm } from "@/features/auth/components/login-form.tsx";
+import { SigningInTo } from "@/features/auth/components/signing-in-to.tsx";
 import { BankIdEntry } from "@/features/bankid/components/bankid-entry.tsx";
 import { localizedHref, localizePath, RETURN_TO_PARAM } from "@/lib/paths.ts";
 import { useSettings } from "@/lib/settings.ts";
@@ -57,7 +58,7 @@ export function LoginScreen() {
   const [bankIdError, clearBankIdError] = useReasonParam(BANKID_ERROR_PARAM, isBankIdErrorReason, "failed");
   const finishSignIn = useFinishSignIn(search);
   const [signInRunning, startElsewhere] = useSignInRunning();
-  const appLinkProblem = useAppLinkProblem(search);
+  const { problem: appLinkProblem, check: appLink } = useAppLink(search);
   const googleEnabled = settings.data?.googleEnabled ?? false;
   const diiaEnabled = settings.data?.diiaEnabled ?? false;
   const bankIdEnabled = settings.data?.bankIdEnabled ?? false;
@@ -73,6 +74,7 @@ export function LoginScreen() {
         <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-3xl">{t("auth:login.title")}</h1>
         <p className="text-muted-foreground">{t("auth:login.description")}</p>
       </div>
+      <SigningInTo check={appLink} />
       {stepUp ? (
         <Alert title={t("auth:login.mfaRequired.title")} testId="mfa-required">
           {t(stepUpKey(diiaEnabled, bankIdEnabled))}

@@ -10,6 +10,7 @@ import {
   iconUploadResultSchema,
   integrationHealthSchema,
   type ReviewRequest,
+  signOutEveryoneResultSchema,
 } from "@kpi-id/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiJson } from "@/lib/api-client.ts";
@@ -51,7 +52,16 @@ export const registerApplication = (input: DeveloperApplicationInput) =>
   postJson(base, input, developerCredentialsSchema);
 export const updateApplication = (id: string, changes: DeveloperApplicationUpdate) =>
   postJson(`${base}/${id}`, changes, developerApplicationSchema);
-export const rotateSecret = (id: string) => postJson(`${base}/${id}/secret`, {}, developerCredentialsSchema);
+export const rotateSecret = (id: string, overlapHours: number) =>
+  postJson(`${base}/${id}/secret`, { overlapHours }, developerCredentialsSchema);
+export const endPreviousSecret = (id: string) =>
+  postJson(`${base}/${id}/secret/end-previous`, {}, developerApplicationSchema);
+export const setDeviceFlow = (id: string, enabled: boolean) =>
+  postJson(`${base}/${id}/device-flow`, { enabled }, developerApplicationSchema);
+export const signEveryoneOut = (id: string) =>
+  postJson(`${base}/${id}/sign-everyone-out`, {}, signOutEveryoneResultSchema);
+export const deleteApplication = (id: string, confirm: string) =>
+  postJson(`${base}/${id}/delete`, { confirm }, signOutEveryoneResultSchema);
 export const requestReview = (id: string, request: ReviewRequest) =>
   postJson(`${base}/${id}/review`, request, developerApplicationSchema);
 export const withdrawChange = (id: string, changeId: string) =>

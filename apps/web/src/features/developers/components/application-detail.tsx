@@ -4,25 +4,23 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
-import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { notify } from "@/lib/notify.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
-import {
-  rotateSecret,
-  updateApplication,
-  uploadIcon,
-  useDeveloperChange,
-  useMyApplication,
-} from "../api/developers.ts";
+import { updateApplication, uploadIcon, useDeveloperChange, useMyApplication } from "../api/developers.ts";
+import { AddressesList } from "./addresses-list.tsx";
 import { ApplicationForm } from "./application-form.tsx";
+import { ConsentPreview } from "./consent-preview.tsx";
+import { DangerSection } from "./danger-section.tsx";
+import { DeviceFlowSection } from "./device-flow-section.tsx";
 import { HealthSection } from "./health-section.tsx";
 import { LifecycleBadge } from "./lifecycle-badge.tsx";
 import { PendingChangeSection } from "./pending-change-section.tsx";
 import { PeopleSection } from "./people-section.tsx";
 import { ReviewSection } from "./review-section.tsx";
-import { Credential, SecretOnce } from "./secret-once.tsx";
+import { SecretOnce } from "./secret-once.tsx";
+import { SecretsSection } from "./secrets-section.tsx";
 import { DeveloperSection } from "./section.tsx";
 
 /** /{lang}/developers/{id}: one of the person's applications. */
@@ -54,10 +52,6 @@ function ApplicationDetail({ application }: { application: DeveloperApplication 
   const { t } = useTranslation("developers");
   const language = useLanguage();
   const [secret, setSecret] = useState<string>();
-  const rotate = useDeveloperChange(
-    () => rotateSecret(application.id),
-    (answer) => setSecret(answer.secret),
-  );
   // A refusal (a reserved name, a control character, an address) is shown beside its field, not in a toast.
   const update = useDeveloperChange(
     (changes: Parameters<typeof updateApplication>[1]) => updateApplication(application.id, changes),
@@ -84,28 +78,16 @@ function ApplicationDetail({ application }: { application: DeveloperApplication 
       </div>
       {secret ? <SecretOnce applicationId={application.id} secret={secret} /> : null}
       <PendingChangeSection application={application} />
-      <DeveloperSection id="credentials" title={t("credentials.title")}>
-        <Credential label={t("credentials.appId")} value={application.id} testId="application-id" />
-        <p className="text-sm text-muted-foreground">{t("credentials.secretHidden")}</p>
-        <div>
-          <ConfirmButton
-            question={t("credentials.rotateQuestion")}
-            consequence={t("credentials.rotateConsequence")}
-            confirmLabel={t("credentials.rotateConfirm")}
-            onConfirm={() => rotate.mutate(undefined)}
-            loading={rotate.isPending}
-            data-testid="rotate-secret"
-          >
-            {t("credentials.rotate")}
-          </ConfirmButton>
-        </div>
-      </DeveloperSection>
+      <SecretsSection application={application} onSecret={setSecret} />
       <ReviewSection application={application} />
       <PeopleSection application={application} group="testers" />
       <PeopleSection application={application} group="owners" />
+      <DeviceFlowSection application={application} />
+      <ConsentPreview application={application} />
       <HealthSection applicationId={application.id} />
       <DeveloperSection id="settings" title={t("settings.title")}>
         {live ? <p className="text-sm text-muted-foreground">{t("settings.liveHint")}</p> : null}
+        <AddressesList application={application} />
         {inReview ? (
           <Alert title={t("settings.reviewLocked")} testId="settings-locked" />
         ) : (
@@ -121,6 +103,7 @@ function ApplicationDetail({ application }: { application: DeveloperApplication 
           />
         )}
       </DeveloperSection>
+      <DangerSection application={application} />
     </>
   );
 }

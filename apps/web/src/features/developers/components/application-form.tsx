@@ -12,7 +12,9 @@ import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { ApiError } from "@/lib/api-client.ts";
 import { useErrorMessage } from "@/lib/error-message.ts";
+import { ClientTypeField } from "./client-type-field.tsx";
 import { IconField } from "./icon-field.tsx";
+import { ScopesField } from "./scopes-field.tsx";
 
 const textareaClass =
   "min-h-24 w-full rounded-md border border-input bg-white px-3 py-2 text-base text-foreground shadow-xs focus-visible:border-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring/40";
@@ -21,6 +23,7 @@ type Values = Required<DeveloperApplicationInput>;
 type Field = keyof Values;
 
 const empty: Values = {
+  clientType: "web",
   title: "",
   titleEn: "",
   description: "",
@@ -51,16 +54,20 @@ function changedFields(values: Values, initial: Values): DeveloperApplicationUpd
 }
 
 /**
- * The field each refusal is about: the schema's own check here, or the server's answer (its first detail's path);
- * a refusal about no field of the form (no address left, under review) is said above the button.
+ * The field each refusal is about: the schema's own check here, or the server's answer (its first detail's path,
+ * `redirectUris.2` naming the line, whose address the message then quotes); a refusal about no field of the form
+ * (no address left, under review) is said above the button.
  */
-function useFieldProblems(error: unknown, local: Partial<Record<Field, string>>) {
+function useFieldProblems(error: unknown, local: Partial<Record<Field, string>>, linesOf: (field: Field) => string[]) {
+  const { t } = useTranslation("developers");
   const describeError = useErrorMessage();
   if (!error) return { fields: local, general: undefined };
   const message = describeError(error, "developers:errors.generic").message;
-  const field = error instanceof ApiError ? (error.field?.split(".")[0] as Field | undefined) : undefined;
-  if (field && field in empty) return { fields: { [field]: message, ...local }, general: undefined };
-  return { fields: local, general: message };
+  const [field, line] = error instanceof ApiError ? (error.field?.split(".") ?? []) : [];
+  if (!field || !(field in empty)) return { fields: local, general: message };
+  const address = line === undefined ? undefined : linesOf(field as Field)[Number(line)];
+  const said = address ? `${message} ${t("form.refusedAddress", { address })}` : message;
+  return { fields: { [field]: said, ...local }, general: undefined };
 }
 
 /** Registering an application or changing one: names and descriptions in both languages, icon, addresses, scopes. */
@@ -96,12 +103,20 @@ export function ApplicationForm({
   const [callbacks, setCallbacks] = useState(values.callbackUrls.join("\n"));
   const [redirects, setRedirects] = useState(values.redirectUris.join("\n"));
   const [invalid, setInvalid] = useState<Partial<Record<Field, string>>>({});
-  const { fields: problems, general } = useFieldProblems(error, invalid);
+  const linesOf = (field: Field) =>
+    field === "callbackUrls" ? lines(callbacks) : field === "redirectUris" ? lines(redirects) : [];
+  const { fields: problems, general } = useFieldProblems(error, invalid, linesOf);
+  const type = values.clientType;
   const set = (field: Field) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const all = { ...values, callbackUrls: lines(callbacks), redirectUris: lines(redirects) };
+    // Only what the kind of application uses is sent: a public client has no ticket callbacks, a device tool no address.
+    const all = {
+      ...values,
+      callbackUrls: type === "web" ? lines(callbacks) : [],
+      redirectUris: type === "device" ? [] : lines(redirects),
+    };
     // Control and format characters are refused by the same schema the server reads, beside the field at once.
     const checked = developerApplicationUpdateSchema.safeParse(all);
     const found: Partial<Record<Field, string>> = {};
@@ -163,19 +178,25 @@ export function ApplicationForm({
   const addresses = (name: "callbackUrls" | "redirectUris", value: string, change: (value: string) => void) => (
     <div className="space-y-1.5">
       <Label htmlFor={`${id}-${name}`}>{t(`form.${name}`)}</Label>
+      <p id={`${id}-${name}-hint`} className="text-sm text-muted-foreground">
+        {t(`form.${name}Hint`)}
+      </p>
       <textarea
         id={`${id}-${name}`}
         name={name}
         className={textareaClass}
         value={value}
         onChange={(event) => change(event.target.value)}
-        {...described(name, `${id}-addresses-hint`)}
+        {...described(name, `${id}-${name}-hint ${id}-addresses-hint`)}
       />
       {problem(name)}
     </div>
   );
   return (
     <form className="flex flex-col gap-4" onSubmit={submit} data-testid="application-form">
+      {onSubmit ? (
+        <ClientTypeField value={type} onChange={(clientType) => setValues((current) => ({ ...current, clientType }))} />
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
         {field("title", true)}
         {field("titleEn", true)}
@@ -193,37 +214,22 @@ export function ApplicationForm({
         {field("homePageUrl")}
         {field("privacyPolicyUrl")}
       </div>
-      {addresses("callbackUrls", callbacks, setCallbacks)}
-      {addresses("redirectUris", redirects, setRedirects)}
-      <p id={`${id}-addresses-hint`} className="-mt-2 text-sm text-muted-foreground">
-        {t("form.addressesHint")}
-      </p>
-      <fieldset className="space-y-2">
-        <legend className="text-sm font-medium text-foreground">{t("form.scopes")}</legend>
-        <div className="flex flex-wrap gap-x-5 gap-y-2">
-          {developerScopes.map((scope) => (
-            <label key={scope} className="flex min-h-11 items-center gap-2 text-sm text-foreground">
-              <input
-                type="checkbox"
-                className="size-4 accent-primary"
-                checked={values.scopes.includes(scope)}
-                disabled={scope === "openid"}
-                onChange={(event) =>
-                  setValues((current) => ({
-                    ...current,
-                    scopes: event.target.checked
-                      ? [...current.scopes, scope]
-                      : current.scopes.filter((each) => each !== scope),
-                  }))
-                }
-              />
-              <span>
-                <code>{scope}</code> — {t(`scopes.${scope}`)}
-              </span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      {type === "web" ? addresses("callbackUrls", callbacks, setCallbacks) : null}
+      {type !== "device" ? addresses("redirectUris", redirects, setRedirects) : null}
+      {type === "device" ? (
+        <p className="text-sm text-muted-foreground" data-testid="device-needs-no-address">
+          {t("form.deviceNoAddress")}
+        </p>
+      ) : (
+        <p id={`${id}-addresses-hint`} className="-mt-2 text-sm text-muted-foreground">
+          {t("form.addressesHint")}
+        </p>
+      )}
+      <ScopesField
+        scopes={values.scopes}
+        clientType={type}
+        onChange={(scopes) => setValues((current) => ({ ...current, scopes }))}
+      />
       {general ? (
         <p className="text-sm font-medium text-destructive-strong" role="alert" data-testid="application-form-error">
           {general}

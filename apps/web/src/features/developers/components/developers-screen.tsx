@@ -11,6 +11,7 @@ import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { registerApplication, useDeveloperChange, useMyApplications } from "../api/developers.ts";
 import { ApplicationForm } from "./application-form.tsx";
+import { IntegrationLinks } from "./integration-links.tsx";
 import { InvitationsNotice } from "./invitations-notice.tsx";
 import { LifecycleBadge } from "./lifecycle-badge.tsx";
 import { SecretOnce } from "./secret-once.tsx";
@@ -37,6 +38,7 @@ export function DevelopersScreen() {
         </h1>
         <p className="text-muted-foreground">{t("subtitle")}</p>
       </div>
+      <IntegrationLinks />
       {list.isPending ? <Skeleton className="h-32 w-full" /> : null}
       {list.isError ? (
         <Alert variant="destructive" title={t("errors.loadTitle")}>

@@ -42,6 +42,11 @@ export function HealthSection({ applicationId }: { applicationId: string }) {
                   {time.format(new Date(failure.at))} · {protocolNames[failure.protocol] ?? t("health.ticket")}
                 </span>
                 <span className="font-medium text-foreground">{t(`failures.${failure.reason}.what`)}</span>
+                {failure.address ? (
+                  <span className="text-sm text-foreground" data-testid="failure-address">
+                    {t("health.addressTried")} <code className="break-all">{failure.address}</code>
+                  </span>
+                ) : null}
                 <span className="text-sm text-foreground">{t(`failures.${failure.reason}.fix`)}</span>
               </li>
             ))}

@@ -4,12 +4,23 @@ import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Label } from "@/components/ui/label.tsx";
+import { ApiError } from "@/lib/api-client.ts";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { requestReview, useDeveloperChange } from "../api/developers.ts";
 import { DeveloperSection } from "./section.tsx";
 
 const textareaClass =
   "min-h-24 w-full rounded-md border border-input bg-white px-3 py-2 text-base text-foreground shadow-xs focus-visible:border-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring/40";
+
+/** What the operators check before an application goes live (issue 60), shown before the owner asks. */
+const checklist = ["names", "addresses", "data", "policy", "testers"] as const;
+
+/** The registered address a refusal names (`redirectUris.0`), so the owner knows which one to change. */
+function refusedAddress(application: DeveloperApplication, error: unknown): string | undefined {
+  const [field, line] = error instanceof ApiError ? (error.field?.split(".") ?? []) : [];
+  if (field !== "callbackUrls" && field !== "redirectUris") return undefined;
+  return application[field][Number(line)];
+}
 
 /** Going live: the request (purpose, the data needed and why) and the operators' answer. */
 export function ReviewSection({ application }: { application: DeveloperApplication }) {
@@ -31,6 +42,11 @@ export function ReviewSection({ application }: { application: DeveloperApplicati
   return (
     <DeveloperSection id="review" title={t("review.title")}>
       {application.lifecycle === "live" ? <p className="text-foreground">{t("review.live")}</p> : null}
+      {!application.mailReachable && application.lifecycle !== "live" ? (
+        <Alert title={t("review.noMailTitle")} testId="review-no-mail">
+          {t("review.noMail")}
+        </Alert>
+      ) : null}
       {application.lifecycle === "in_review" ? (
         <Alert title={t("review.pendingTitle")} testId="review-pending">
           {t("review.pending")}
@@ -44,6 +60,14 @@ export function ReviewSection({ application }: { application: DeveloperApplicati
       {open ? (
         <form className="flex flex-col gap-4" onSubmit={submit}>
           <p className="text-sm text-muted-foreground">{t("review.description")}</p>
+          <div className="flex flex-col gap-1" data-testid="review-checklist">
+            <h3 className="text-sm font-medium text-foreground">{t("review.checklistTitle")}</h3>
+            <ul className="list-disc space-y-1 pl-5 text-sm text-foreground">
+              {checklist.map((item) => (
+                <li key={item}>{t(`review.checklist.${item}`)}</li>
+              ))}
+            </ul>
+          </div>
           <div className="space-y-1.5">
             <Label htmlFor={`${id}-purpose`}>{t("review.purpose")}</Label>
             <textarea
@@ -69,6 +93,11 @@ export function ReviewSection({ application }: { application: DeveloperApplicati
           {send.isError ? (
             <Alert variant="destructive" title={t("review.refusedTitle")} testId="review-refused">
               {describeError(send.error, "developers:errors.generic").message}
+              {refusedAddress(application, send.error) ? (
+                <span className="mt-1 block" data-testid="review-refused-address">
+                  {t("form.refusedAddress", { address: refusedAddress(application, send.error) })}
+                </span>
+              ) : null}
             </Alert>
           ) : null}
           <div>

@@ -3,15 +3,18 @@ import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
 import { CopyButton } from "@/components/ui/copy-button.tsx";
 
-/** The application's credentials right after registering or rotating: the secret is shown this once. */
+/**
+ * The application's credentials right after registering or rotating: the secret is shown this once. A public client
+ * (single-page, mobile, command-line) has none: only its id, which is no secret.
+ */
 export function SecretOnce({ applicationId, secret }: { applicationId: string; secret: string }) {
   const { t } = useTranslation("developers");
   return (
-    <Alert title={t("secret.title")} testId="secret-once">
+    <Alert title={t(secret ? "secret.title" : "secret.publicTitle")} testId="secret-once">
       <div className="flex flex-col gap-3">
-        <p>{t("secret.description")}</p>
+        <p>{t(secret ? "secret.description" : "secret.publicDescription")}</p>
         <Credential label={t("credentials.appId")} value={applicationId} testId="created-app-id" />
-        <Credential label={t("credentials.secret")} value={secret} testId="created-secret" />
+        {secret ? <Credential label={t("credentials.secret")} value={secret} testId="created-secret" /> : null}
       </div>
     </Alert>
   );

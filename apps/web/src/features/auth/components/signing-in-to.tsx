@@ -1,0 +1,42 @@
+import type { AppLinkCheck } from "@kpi-id/contracts";
+import { AppWindow, ShieldCheck, TriangleAlert } from "lucide-react";
+import { useTranslation } from "react-i18next";
+import { useLanguage } from "@/lib/use-language.ts";
+
+/** The application's name in the page's language (the Ukrainian one when there is no English one). */
+export function linkTitle(check: Pick<AppLinkCheck, "title" | "titleEn">, language: string): string {
+  return (language === "en" ? check.titleEn || check.title : check.title) ?? "";
+}
+
+/**
+ * Whom the person is signing in to (issue 60), on the sign-in page of a link that names an application: its name
+ * and whether the university reviewed it or it is still being tested by its developers.
+ */
+export function SigningInTo({ check }: { check: AppLinkCheck | undefined }) {
+  const { t } = useTranslation("auth");
+  const language = useLanguage();
+  if (!check?.known || !check.title) return null;
+  const reviewed = check.stage === "reviewed";
+  const Mark = reviewed ? ShieldCheck : TriangleAlert;
+  return (
+    <div className="flex items-start gap-3 rounded-xl border border-border bg-white p-4" data-testid="signing-in-to">
+      <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
+        <AppWindow className="size-5" aria-hidden />
+      </span>
+      <div className="min-w-0 space-y-1">
+        <p className="text-sm text-muted-foreground">{t("login.signingInTo")}</p>
+        <p className="break-words font-semibold text-foreground" data-testid="signing-in-to-title">
+          {linkTitle(check, language)}
+        </p>
+        <p
+          className={`flex items-center gap-1 text-sm ${reviewed ? "text-emerald-800" : "text-amber-900"}`}
+          data-testid="signing-in-to-stage"
+          data-stage={check.stage}
+        >
+          <Mark className="size-4 shrink-0" aria-hidden />
+          {t(reviewed ? "login.stage.reviewed" : "login.stage.testing")}
+        </p>
+      </div>
+    </div>
+  );
+}

@@ -85,6 +85,19 @@ const consoleCalls: ConsoleCall[] = [
     body: { list: "username\ntarget\nnobody-here\n" },
   },
   { method: "GET", route: "/api/admin/applications/{app}/access", allowed: adminOnly },
+  { method: "GET", route: "/api/admin/applications/{app}/cas-services", allowed: adminOnly },
+  {
+    method: "POST",
+    route: "/api/admin/applications/{app}/cas-services",
+    allowed: adminOnly,
+    body: { url: "https://cas-client.example/app/", prefix: true },
+  },
+  {
+    method: "POST",
+    route: "/api/admin/applications/{app}/cas-services/remove",
+    allowed: adminOnly,
+    body: { url: "https://cas-client.example/app/" },
+  },
   { method: "POST", route: "/api/admin/applications/{app}/rules", allowed: adminOnly, body: { affiliation: "alum" } },
   {
     method: "POST",

@@ -39,6 +39,7 @@ describe(`fuzzing the console's import, audit, keys and service endpoints as an 
     expect(endpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`).sort()).toEqual([
       "GET /api/admin/applications/{id}",
       "GET /api/admin/applications/{id}/access",
+      "GET /api/admin/applications/{id}/cas-services",
       "GET /api/admin/applications/{id}/people",
       "GET /api/admin/audit",
       "GET /api/admin/audit/export",
@@ -49,6 +50,8 @@ describe(`fuzzing the console's import, audit, keys and service endpoints as an 
       "GET /api/admin/service",
       "POST /api/admin/applications/{id}",
       "POST /api/admin/applications/{id}/access/bulk-grant",
+      "POST /api/admin/applications/{id}/cas-services",
+      "POST /api/admin/applications/{id}/cas-services/remove",
       "POST /api/admin/applications/{id}/exclusions",
       "POST /api/admin/applications/{id}/exclusions/remove",
       "POST /api/admin/applications/{id}/rotate-secret",

@@ -1,4 +1,4 @@
-import { errorBodySchema, radiusPaths } from "@kpi-id/contracts";
+import { errorBodySchema, radiusPaths, text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -18,8 +18,8 @@ import { AppError } from "../../platform/errors.ts";
 import { acceptAttributes, attributeText, methodOf, type RestAttributes, radiusFacts } from "./attributes.ts";
 
 const tags = ["radius"];
-const body = z.record(z.string().max(100), z.unknown());
-const answer = z.record(z.string(), z.string().or(z.object({ value: z.string(), do_xlat: z.boolean() })));
+const body = z.record(text().max(100), z.unknown());
+const answer = z.record(text(), text().or(z.object({ value: text(), do_xlat: z.boolean() })));
 /** The header FreeRADIUS sends RADIUS_REST_SECRET in (deploy/freeradius/radiusd.conf, policy kpi_id_rest_secret). */
 export const radiusSecretHeader = "x-kpi-id-radius-secret";
 
@@ -120,7 +120,7 @@ export const radiusRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "FreeRADIUS post-auth: record the use; the VLAN and Chargeable-User-Identity",
         description: `${secretNote}result=Reject: FreeRADIUS refused an MSCHAPv2 answer (counted, 204). Otherwise the use is recorded and 200 answers reply:Tunnel-Type, Tunnel-Medium-Type, Tunnel-Private-Group-Id (WIFI_VLAN_*) and Chargeable-User-Identity when asked for; 403 when the person may no longer use Wi-Fi.`,
         body,
-        querystring: z.object({ result: z.string().max(20).optional() }),
+        querystring: z.object({ result: text().max(20).optional() }),
         response: { 200: answer, 204: z.null(), 401: errorBodySchema, 403: z.object({}), 404: errorBodySchema },
       },
     },

@@ -122,18 +122,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/account/applications.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/account/personal-data.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
     file: "apps/server/src/surfaces/admin/application-routes.ts",
     reason:
       "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",

@@ -122,18 +122,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/doctor/certificates.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/doctor/checks.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
     file: "apps/server/src/surfaces/maintenance/cleanup.ts",
     reason:
       "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",

@@ -121,18 +121,6 @@ export const allowlist: readonly AllowlistEntry[] = [
     reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
   },
   {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/maintenance/cleanup.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/secrets/reseal.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
     rule: "table-owner",
     file: "apps/server/src/model/access/bulk-grant.ts",
     reason: "the audit row is written in the same statement as the change it records (statement counts)",

@@ -180,11 +180,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/developers/notices.ts",
-    reason: "request-taking helpers of the developers' routes: to move with them to surfaces (core helper's move)",
-  },
-  {
-    rule: "fastify-only-in-routes",
     file: "apps/server/src/model/sessions/complete-sign-in.ts",
     reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
   },
@@ -216,11 +211,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "fastify-only-in-routes",
     file: "apps/server/src/platform/audit/record.ts",
-    reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/platform/mail/mailer.ts",
     reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
   },
 ];

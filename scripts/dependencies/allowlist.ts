@@ -121,78 +121,6 @@ export const allowlist: readonly AllowlistEntry[] = [
     reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
   },
   {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/account/applications.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/account/personal-data.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/admin/application-routes.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/admin/people-search-terms.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/admin/people-search.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/admin/people.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/admin/review-routes.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/admin/service-routes.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/doctor/certificates.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/doctor/checks.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/maintenance/cleanup.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/surfaces/secrets/reseal.ts",
-    reason:
-      "SQL still in the surface: to move into its owning model module (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
     rule: "table-owner",
     file: "apps/server/src/model/access/bulk-grant.ts",
     reason: "the audit row is written in the same statement as the change it records (statement counts)",
@@ -265,11 +193,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/developers/notices.ts",
-    reason: "request-taking helpers of the developers' routes: to move with them to surfaces (core helper's move)",
-  },
-  {
-    rule: "fastify-only-in-routes",
     file: "apps/server/src/model/sessions/complete-sign-in.ts",
     reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
   },
@@ -301,11 +224,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "fastify-only-in-routes",
     file: "apps/server/src/platform/audit/record.ts",
-    reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/platform/mail/mailer.ts",
     reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
   },
 ];

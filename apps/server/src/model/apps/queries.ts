@@ -30,6 +30,11 @@ export function listApplications(db: Db): Promise<ApplicationRow[]> {
   return db.selectFrom("applications").selectAll().orderBy(sql`lower(name)`).execute();
 }
 
+/** Every application by its title, case aside: the console's list. */
+export function listApplicationsByTitle(db: Db): Promise<ApplicationRow[]> {
+  return db.selectFrom("applications").selectAll().orderBy(sql`lower(title)`).execute();
+}
+
 export async function setApplicationSecretHash(db: Db, id: string, secretHash: string): Promise<void> {
   await db
     .updateTable("applications")

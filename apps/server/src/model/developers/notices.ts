@@ -1,8 +1,7 @@
 import type { Language } from "@kpi-id/contracts";
-import type { FastifyInstance } from "fastify";
-import type { ApplicationRow } from "../../platform/db/schema.ts";
+import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { verifiedAddressOf } from "../../platform/http/notify.ts";
-import { sendInBackground } from "../../platform/mail/mailer.ts";
+import { type BackgroundMail, sendInBackground } from "../../platform/mail/mailer.ts";
 import { type MessageContent, renderMessage } from "../../platform/mail/messages.ts";
 
 /** What an operator decided about an application, told to its owners by e-mail. */
@@ -67,7 +66,7 @@ export function ownerNotice(
 
 /** Mails every owner with a confirmed address, each in the language of their last sign-in. */
 export async function notifyOwners(
-  app: FastifyInstance,
+  app: BackgroundMail & { db: Db; config: { publicUrl: string } },
   application: Pick<ApplicationRow, "id" | "title" | "title_en">,
   notice: OwnerNotice,
   reason = "",

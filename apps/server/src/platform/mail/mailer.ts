@@ -1,4 +1,3 @@
-import type { FastifyInstance } from "fastify";
 import type { MailConfig } from "../config/index.ts";
 import { loadOnce } from "../load-once.ts";
 
@@ -47,12 +46,18 @@ export function createMailer(config: MailConfig | undefined): Mailer {
   };
 }
 
+/** What sending in the background needs of the app: its mailer and a log for the failures. */
+export interface BackgroundMail {
+  mailer: Mailer;
+  log: { warn: (details: { err: unknown; subject: string }, message: string) => void };
+}
+
 /**
  * Sends without making the request wait: an answer must not take longer (or fail) because a mail
  * relay is slow or down, or a request's timing would tell whether a message went out. A failure is
  * logged without the address.
  */
-export function sendInBackground(app: FastifyInstance, mail: OutgoingMail | undefined): void {
+export function sendInBackground(app: BackgroundMail, mail: OutgoingMail | undefined): void {
   if (!mail || !app.mailer.enabled) return;
   app.mailer.send(mail).catch((error: unknown) => {
     app.log.warn({ err: error, subject: mail.subject }, "mail could not be sent");

@@ -6,6 +6,7 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { connectedApplicationsOf } from "../../model/access/connected-applications.ts";
 import { revokeOidcGrants } from "../../model/access/oidc-grants.ts";
 import { forgetSamlConsents } from "../../model/access/saml-consents.ts";
 import { forgetTicketConsents } from "../../model/access/ticket-consents.ts";
@@ -15,7 +16,6 @@ import { requireSession } from "../../model/sessions/current.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
-import { connectedApplicationsOf } from "./applications.ts";
 
 /** The account page's sign-in methods and connected applications. */
 export const accountApplicationRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -7,25 +7,16 @@ import {
   personIdParamsSchema,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { sql } from "kysely";
 import { z } from "zod";
-import { findApplicationById } from "../../model/apps/queries.ts";
+import { peopleCounts } from "../../model/access/people-counts.ts";
+import { findApplicationById, listApplicationsByTitle } from "../../model/apps/queries.ts";
 import { createApplication, rotateApplicationSecret } from "../../model/apps/service.ts";
-import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
+import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema };
 const tags = ["admin"];
-
-async function peopleCounts(db: Db): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom("user_applications")
-    .select(["application_id", sql<string>`count(*)`.as("people")])
-    .groupBy("application_id")
-    .execute();
-  return new Map(rows.map((row) => [row.application_id, Number(row.people)]));
-}
 
 function applicationView(row: ApplicationRow, people: number) {
   return {
@@ -70,10 +61,7 @@ export const adminApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => {
-      const [rows, counts] = await Promise.all([
-        app.db.selectFrom("applications").selectAll().orderBy(sql`lower(title)`).execute(),
-        peopleCounts(app.db),
-      ]);
+      const [rows, counts] = await Promise.all([listApplicationsByTitle(app.db), peopleCounts(app.db)]);
       return { applications: rows.map((row) => applicationView(row, counts.get(row.id) ?? 0)) };
     },
   );

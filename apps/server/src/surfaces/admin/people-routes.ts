@@ -16,12 +16,12 @@ import { grantAccess, revokeAccess } from "../../model/access/applications.ts";
 import { findApplicationById } from "../../model/apps/queries.ts";
 import { disableUser } from "../../model/sessions/disable.ts";
 import { endSessions } from "../../model/sessions/end-sessions.ts";
+import { searchPeople } from "../../model/users/people-search.ts";
 import { updateUser } from "../../model/users/queries.ts";
 import { AppError } from "../../platform/errors.ts";
 import { unlockAccount } from "../../platform/throttle/throttle.ts";
 import { permissionsOf } from "./authorize.ts";
 import { personDetail, requirePerson, updateProfile } from "./people.ts";
-import { searchPeople } from "./people-search.ts";
 import { auditByOperator, guardConsoleRoutes, operatorAndOrigin, operatorOf, requirePersonToActOn } from "./plugin.ts";
 
 // 409 `admin.person_erased`: nothing is done to an erased person.

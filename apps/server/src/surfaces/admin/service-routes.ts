@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { errorBodySchema, keyRotationSchema, serviceStatusSchema, signingKeysSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { sql } from "kysely";
 import { z } from "zod";
 import type { Config } from "../../platform/config/index.ts";
 import type { Db } from "../../platform/db/schema.ts";
+import { databaseVersion } from "../../platform/db/version.ts";
 import { readServiceFigures } from "../../platform/metrics/figures.ts";
 import {
   keyActivationDelaySeconds,
@@ -24,16 +24,6 @@ const tags = ["admin"];
 const serverVersion = (
   JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
-
-/** The database server's version (`server_version`: PostgreSQL's, or the one PGlite embeds); null when it does not answer. */
-async function databaseVersion(db: Db): Promise<string | null> {
-  try {
-    const { rows } = await sql<{ server_version: string }>`show server_version`.execute(db);
-    return rows[0]?.server_version ?? null;
-  } catch {
-    return null;
-  }
-}
 
 const dayMs = 86_400_000;
 

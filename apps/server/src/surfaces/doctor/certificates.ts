@@ -1,4 +1,5 @@
 import { X509Certificate } from "node:crypto";
+import { activeSamlCertificates, federationSigners } from "../../model/saml/certificates.ts";
 import type { Config } from "../../platform/config/index.ts";
 import type { Db } from "../../platform/db/schema.ts";
 
@@ -46,11 +47,7 @@ async function bankIdCas(variable: string, value: string | undefined): Promise<W
  */
 export const certificateSources: Record<string, (context: SourceContext) => Promise<WatchedCertificate[]>> = {
   "SAML signing keys": async ({ db }) => {
-    const rows = await db
-      .selectFrom("saml_signing_keys")
-      .select(["kid", "certificate"])
-      .where("retired_at", "is", null)
-      .execute();
+    const rows = await activeSamlCertificates(db);
     return rows.map((row) => describeX509(`SAML signing key ${row.kid}`, row.certificate));
   },
   "SAML metadata signing (SAML_METADATA_CERT_FILE)": async ({ config }) => {
@@ -58,7 +55,7 @@ export const certificateSources: Record<string, (context: SourceContext) => Prom
     return signing ? [describeX509("SAML metadata signing certificate", signing.certificatePem)] : [];
   },
   "SAML federations' metadata signers": async ({ db }) => {
-    const rows = await db.selectFrom("saml_federations").select(["name", "certificate"]).execute();
+    const rows = await federationSigners(db);
     return rows.map((row) => describeX509(`federation ${row.name} metadata signer`, row.certificate));
   },
   "Diia trust anchors and intermediate CAs": async ({ config }) => {

@@ -1,5 +1,8 @@
-import { sql } from "kysely";
+import { bankListFetchedAt } from "../../model/bankid/bank-list-age.ts";
+import { activeOidcKeyIds } from "../../model/oidc/active-keys.ts";
+import { activeSamlKeyIds } from "../../model/saml/certificates.ts";
 import type { Config } from "../../platform/config/index.ts";
+import { appliedMigrationVersions, databaseNow } from "../../platform/db/health.ts";
 import { listMigrations } from "../../platform/db/migrate.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { checkSealedValues, type SealedCounts } from "../secrets/reseal.ts";
@@ -71,7 +74,7 @@ export function checkMetrics(config: Config): CheckResult {
 /** Applied migrations against the ones this release carries: pending ones are applied at start or by `migrate`. */
 export async function checkMigrations(db: Db): Promise<CheckResult> {
   const known = listMigrations().map((migration) => migration.version);
-  const rows = await sql<{ version: number }>`select version from schema_migrations`.execute(db).catch(() => undefined);
+  const rows = await appliedMigrationVersions(db);
   if (!rows) {
     return {
       check: "migrations",
@@ -126,8 +129,8 @@ export async function checkKeys(db: Db, config: Config): Promise<CheckResult> {
       fix: "npx kpi-id secrets reseal, before removing the older key",
     };
   }
-  const oidc = await db.selectFrom("oidc_signing_keys").select("kid").where("retired_at", "is", null).execute();
-  const saml = await db.selectFrom("saml_signing_keys").select("kid").where("retired_at", "is", null).execute();
+  const oidc = await activeOidcKeyIds(db);
+  const saml = await activeSamlKeyIds(db);
   if (oidc.length === 0) {
     return {
       check: "keys",
@@ -181,9 +184,9 @@ export async function checkCertificates(db: Db, config: Config, now: Date): Prom
 /** This machine's clock against the database's: tokens, TOTP codes and SAML assertions all carry times. */
 export async function checkClock(db: Db): Promise<CheckResult> {
   const before = Date.now();
-  const { rows } = await sql<{ now: Date }>`select now() as now`.execute(db);
+  const databaseClock = await databaseNow(db);
   const after = Date.now();
-  const databaseTime = new Date(rows[0]?.now ?? after).getTime();
+  const databaseTime = new Date(databaseClock ?? after).getTime();
   const skewSeconds = Math.round(Math.abs(databaseTime - (before + after) / 2) / 1000);
   if (skewSeconds > 5) {
     return {
@@ -202,7 +205,7 @@ const bankListWarnHours = 24;
 /** BankID's last good bank list (0520), which sign-in falls back on when NBU's /api/banks fails. */
 export async function checkBankList(db: Db, config: Config, now: Date): Promise<CheckResult | undefined> {
   if (!config.bankId) return undefined;
-  const row = await db.selectFrom("bankid_bank_list").select("fetched_at").executeTakeFirst();
+  const row = await bankListFetchedAt(db);
   const fix = "check NBU's node with `npx kpi-id bankid status` (its /api/banks)";
   if (!row) {
     return {

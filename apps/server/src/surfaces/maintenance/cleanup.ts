@@ -1,5 +1,4 @@
 import type { FastifyInstance } from "fastify";
-import { type Kysely, sql } from "kysely";
 import { deleteExpiredInvitations } from "../../model/developers/invitations.ts";
 import { deleteOldDiiaRequests } from "../../model/diia/requests.ts";
 import { anonymiseLeavers } from "../../model/privacy/leavers.ts";
@@ -8,7 +7,8 @@ import { type PruneCounts, pruneExpired } from "../../model/sessions/prune.ts";
 import { pruneConsentRequests } from "../../model/tickets/consent-requests.ts";
 import { deleteOldImportJobs } from "../../model/users/import-jobs.ts";
 import { deleteAuditPastRetention, deleteSignInHistoryPastRetention } from "../../platform/audit/retention.ts";
-import type { Database } from "../../platform/db/schema.ts";
+import { inTransactionUnderLock } from "../../platform/db/advisory-lock.ts";
+import type { Db } from "../../platform/db/schema.ts";
 import { deleteExpiredOidcPayloads } from "../../protocols/oidc/adapter.ts";
 
 export interface CleanupCounts extends PruneCounts {
@@ -50,15 +50,11 @@ const importJobKeepMs = 30 * 24 * 60 * 60 * 1000;
  * Answers undefined when another instance holds the lock.
  */
 export async function cleanUpExpired(
-  db: Kysely<Database>,
+  db: Db,
   now: Date,
   { auditRetentionDays = 0, signInHistoryRetentionDays = 0, anonymiseLeftAfterDays = 0 }: CleanupOptions = {},
 ): Promise<CleanupCounts | undefined> {
-  return db.transaction().execute(async (trx) => {
-    const { rows } = await sql<{
-      locked: boolean;
-    }>`select pg_try_advisory_xact_lock(${cleanupLockKey}) as locked`.execute(trx);
-    if (!rows[0]?.locked) return undefined;
+  return inTransactionUnderLock(db, cleanupLockKey, async (trx) => {
     const pruned = await pruneExpired(trx, now);
     const diiaRequests = await deleteOldDiiaRequests(trx, new Date(now.getTime() - diiaKeepMs));
     const oidcPayloads = await deleteExpiredOidcPayloads(trx, now);

@@ -1,5 +1,8 @@
+import { resealTotpSecret, sealedTotpSecrets } from "../../model/mfa/sealed-secrets.ts";
 import { totpSealPurpose } from "../../model/mfa/totp.ts";
 import { decryptJwkWithRing, encryptJwk, type PrivateJwk, SigningKeyDecryptionError } from "../../model/oidc/keys.ts";
+import { resealOidcKey, sealedOidcKeys } from "../../model/oidc/sealed-keys.ts";
+import { resealSamlKey, sealedSamlKeys } from "../../model/saml/sealed-keys.ts";
 import { newestKey, type SecretRing } from "../../platform/crypto/key-ring.ts";
 import { seal, unsealWithRing } from "../../platform/crypto/seal.ts";
 import type { Db } from "../../platform/db/schema.ts";
@@ -20,7 +23,12 @@ export interface SealedValuesReport {
 
 const noneCounted = (): SealedCounts => ({ totpFactors: 0, oidcSigningKeys: 0, samlSigningKeys: 0 });
 
-type KeyTable = "oidc_signing_keys" | "saml_signing_keys";
+/** Where each kind of signing key is kept: read all, and write one back resealed. */
+const keyStores = {
+  oidc_signing_keys: { read: sealedOidcKeys, write: resealOidcKey },
+  saml_signing_keys: { read: sealedSamlKeys, write: resealSamlKey },
+};
+type KeyTable = keyof typeof keyStores;
 
 async function checkKeys(
   db: Db,
@@ -28,7 +36,7 @@ async function checkKeys(
   ring: SecretRing,
   reseal: boolean,
 ): Promise<{ olderKey: number; unreadable: number }> {
-  const rows = await db.selectFrom(table).select(["kid", "encrypted_jwk"]).execute();
+  const rows = await keyStores[table].read(db);
   let olderKey = 0;
   let unreadable = 0;
   for (const row of rows) {
@@ -44,7 +52,7 @@ async function checkKeys(
     olderKey++;
     if (reseal) {
       const encrypted = encryptJwk(opened.value, newestKey(ring));
-      await db.updateTable(table).set({ encrypted_jwk: encrypted }).where("kid", "=", row.kid).execute();
+      await keyStores[table].write(db, row.kid, encrypted);
     }
   }
   return { olderKey, unreadable };
@@ -58,7 +66,7 @@ async function checkKeys(
 export async function checkSealedValues(db: Db, ring: SecretRing, reseal = false): Promise<SealedValuesReport> {
   return db.transaction().execute(async (tx) => {
     const report: SealedValuesReport = { olderKey: noneCounted(), unreadable: noneCounted() };
-    const factors = await tx.selectFrom("totp_factors").select(["user_id", "secret_sealed"]).execute();
+    const factors = await sealedTotpSecrets(tx);
     for (const factor of factors) {
       const opened = unsealWithRing(ring, totpSealPurpose, factor.secret_sealed);
       if (!opened) {
@@ -69,11 +77,7 @@ export async function checkSealedValues(db: Db, ring: SecretRing, reseal = false
       report.olderKey.totpFactors++;
       if (reseal) {
         const sealed = seal(newestKey(ring), totpSealPurpose, opened.value);
-        await tx
-          .updateTable("totp_factors")
-          .set({ secret_sealed: sealed })
-          .where("user_id", "=", factor.user_id)
-          .execute();
+        await resealTotpSecret(tx, factor.user_id, sealed);
       }
     }
     for (const [table, counted] of [

@@ -1,7 +1,7 @@
 import type { ConnectedApplication, Language } from "@kpi-id/contracts";
 import { sql } from "kysely";
-import { ticketConsentsOf } from "../../model/access/ticket-consents.ts";
 import type { Db } from "../../platform/db/schema.ts";
+import { ticketConsentsOf } from "./ticket-consents.ts";
 
 /** Scopes as a space-separated OpenID Connect string, or nothing. */
 const scopesOf = (scope: string | null) => (scope ?? "").split(" ").filter(Boolean);

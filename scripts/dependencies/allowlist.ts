@@ -82,36 +82,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/scim/group-members.ts",
-    reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/scim/group-model.ts",
-    reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/scim/user-filter-sql.ts",
-    reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/scim/user-list.ts",
-    reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/scim/user-model.ts",
-    reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/scim/user-write.ts",
-    reason: "SQL still in the protocol: to move into model/scim (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
     file: "apps/server/src/protocols/tickets/store.ts",
     reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
   },

@@ -52,36 +52,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/saml/answer.ts",
-    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/saml/authn-request.ts",
-    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/saml/consent.ts",
-    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/saml/federation.ts",
-    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/saml/keys.ts",
-    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/saml/logout-receive.ts",
-    reason: "SQL still in the protocol: to move into model/saml (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
     file: "apps/server/src/protocols/tickets/store.ts",
     reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
   },

@@ -12,42 +12,7 @@ export interface AllowlistEntry {
 export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/oidc/adapter.ts",
-    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/oidc/application-update.ts",
-    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/oidc/claims.ts",
-    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/oidc/logout.ts",
-    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
     file: "apps/server/src/protocols/oidc/request-memory.ts",
-    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/oidc/session-grant.ts",
-    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/oidc/settings.ts",
-    reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/oidc/signing-keys.ts",
     reason: "SQL still in the protocol: to move into model/oidc (issue 58 point 1, after the SQL helper's deadline)",
   },
   {

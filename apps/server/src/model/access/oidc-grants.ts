@@ -39,3 +39,39 @@ export async function revokeOidcGrants(db: Db, filter: GrantFilter): Promise<num
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The scopes this person consented to for this application, while the consent lasts. */
+export function oidcConsentOf(db: Db, userId: string, applicationId: string, now: Date) {
+  return db
+    .selectFrom("oidc_consents")
+    .select("scopes")
+    .where("user_id", "=", userId)
+    .where("application_id", "=", applicationId)
+    .where("expires_at", ">", now)
+    .executeTakeFirst();
+}
+
+/** Records the person's "allow": these scopes, with those allowed before, until `expiresAt`. */
+export async function recordOidcConsent(
+  db: Db,
+  consent: { userId: string; applicationId: string; scopes: string[]; expiresAt: Date },
+): Promise<void> {
+  const { expiresAt } = consent;
+  await db
+    .insertInto("oidc_consents")
+    .values({
+      user_id: consent.userId,
+      application_id: consent.applicationId,
+      scopes: consent.scopes,
+      expires_at: expiresAt,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(["user_id", "application_id"]).doUpdateSet({
+        scopes: sql<
+          string[]
+        >`array(select distinct s from unnest(oidc_consents.scopes || excluded.scopes) as s order by s)`,
+        expires_at: expiresAt,
+      }),
+    )
+    .execute();
+}

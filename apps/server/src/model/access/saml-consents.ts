@@ -16,3 +16,25 @@ export async function forgetSamlConsents(db: Db, filter: { userId: string; appli
     );
   await consents.execute();
 }
+
+/** Whether the person already allowed this SP every attribute it would now receive. */
+export async function hasSamlConsent(db: Db, userId: string, spEntityId: string, attributes: string[]) {
+  const row = await db
+    .selectFrom("saml_consents")
+    .select("attributes")
+    .where("user_id", "=", userId)
+    .where("sp_entity_id", "=", spEntityId)
+    .executeTakeFirst();
+  return row !== undefined && attributes.every((name) => row.attributes.includes(name));
+}
+
+/** Remembers what the person allowed, so the next sign-in to the same SP asks only when it would receive more. */
+export async function recordSamlConsent(db: Db, userId: string, spEntityId: string, attributes: string[], now: Date) {
+  await db
+    .insertInto("saml_consents")
+    .values({ user_id: userId, sp_entity_id: spEntityId, attributes, created_at: now })
+    .onConflict((conflict) =>
+      conflict.columns(["user_id", "sp_entity_id"]).doUpdateSet({ attributes, created_at: now }),
+    )
+    .execute();
+}

@@ -1,5 +1,5 @@
-import { sql } from "kysely";
-import type { ApplicationRow, Db, NewApplication } from "../../platform/db/schema.ts";
+import { sql, type Updateable } from "kysely";
+import type { ApplicationRow, ApplicationsTable, Db, NewApplication } from "../../platform/db/schema.ts";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -33,6 +33,15 @@ export function listApplications(db: Db): Promise<ApplicationRow[]> {
 /** Every application by its title, case aside: the console's list. */
 export function listApplicationsByTitle(db: Db): Promise<ApplicationRow[]> {
   return db.selectFrom("applications").selectAll().orderBy(sql`lower(title)`).execute();
+}
+
+/** Writes these fields of an application and answers the row as it now is. */
+export function updateApplicationRow(
+  db: Db,
+  id: string,
+  changes: Updateable<ApplicationsTable>,
+): Promise<ApplicationRow> {
+  return db.updateTable("applications").set(changes).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function setApplicationSecretHash(db: Db, id: string, secretHash: string): Promise<void> {

@@ -170,3 +170,12 @@ export async function loadPublishedKeys(
   const ordered = order.flatMap((state) => rows.filter((row) => states.get(row) === state));
   return ordered.map((row) => decryptJwk(row.kid, row.encrypted_jwk, ring));
 }
+
+/** Every stored signing key's dates, newest first (the `keys list` and the console's screen). */
+export function signingKeyDates(db: Db) {
+  return db
+    .selectFrom("oidc_signing_keys")
+    .select(["kid", "created_at", "activates_at", "retired_at"])
+    .orderBy("created_at", "desc")
+    .execute();
+}

@@ -31,6 +31,11 @@ export function findUnitById(db: Db, id: string): Promise<Unit | undefined> {
   return db.selectFrom("units").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
+/** Marks a unit changed now (its version, the SCIM ETag, follows): a pushed group's members changed. */
+export function touchUnit(db: Db, id: string, now: Date): Promise<Unit> {
+  return db.updateTable("units").set({ updated_at: now }).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
+}
+
 export function listUnits(db: Db): Promise<Unit[]> {
   return db.selectFrom("units").selectAll().orderBy(sql`lower(code)`).execute();
 }

@@ -49,3 +49,8 @@ export interface AcceptedAuthnRequest {
   isPassive: boolean;
   mfaRequested: boolean;
 }
+
+/** The person said no: the request is answered RequestDenied when the browser comes back to it. */
+export async function declinePendingRequest(db: Db, id: string) {
+  await db.updateTable("saml_pending_requests").set({ declined: true }).where("id", "=", id).execute();
+}

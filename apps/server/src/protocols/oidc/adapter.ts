@@ -1,11 +1,17 @@
 import { isStorableText } from "@kpi-id/contracts";
-import { sql } from "kysely";
 import { type Adapter, type AdapterPayload, errors } from "oidc-provider";
 import { findApplicationById } from "../../model/apps/queries.ts";
+import {
+  consumeOidcPayload,
+  deleteExpiredOidcPayloads,
+  deleteOidcPayload,
+  deleteOidcPayloadsOfGrant,
+  findOidcPayloadRow,
+  upsertOidcPayload,
+} from "../../model/oidc/payloads.ts";
 import { newestKey, type SecretRing } from "../../platform/crypto/key-ring.ts";
 import { seal, unseal } from "../../platform/crypto/seal.ts";
 import { hashToken } from "../../platform/crypto/tokens.ts";
-import { commitWithoutWaitingForDisk } from "../../platform/db/commit.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { type FindApplication, findOidcClient } from "./clients.ts";
 import { currentOidcMemory, type OidcLookup, type OidcRow, selectWithRelated } from "./request-memory.ts";
@@ -156,20 +162,7 @@ export function createAdapterClass(
       const issued = issuedTokenModels.has(this.name);
       // Inside a provider request the write waits for the request's end (request-memory.ts).
       if (currentOidcMemory()?.upsert({ ...row, consumed_at: null }, issued)) return;
-      await db
-        .insertInto("oidc_payloads")
-        .values(row)
-        .onConflict((conflict) =>
-          conflict.columns(["type", "id"]).doUpdateSet({
-            payload: row.payload,
-            grant_id: row.grant_id,
-            user_code: row.user_code,
-            uid: row.uid,
-            expires_at: row.expires_at,
-          }),
-        )
-        .$if(issued, (insert) => insert.returning(commitWithoutWaitingForDisk))
-        .execute();
+      await upsertOidcPayload(db, row, issued);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
@@ -195,12 +188,7 @@ export function createAdapterClass(
       const storedId = requestStoredId(this.name, id);
       const at = clock();
       if (currentOidcMemory()?.consume(this.name, storedId, at)) return;
-      await db
-        .updateTable("oidc_payloads")
-        .set({ consumed_at: sql<Date>`coalesce(consumed_at, ${at})` })
-        .where("type", "=", this.name)
-        .where("id", "=", storedId)
-        .execute();
+      await consumeOidcPayload(db, this.name, storedId, at);
     }
 
     async destroy(id: string): Promise<void> {
@@ -210,7 +198,7 @@ export function createAdapterClass(
 
     private async destroyStored(storedId: string): Promise<void> {
       if (currentOidcMemory()?.destroy(this.name, storedId)) return;
-      await db.deleteFrom("oidc_payloads").where("type", "=", this.name).where("id", "=", storedId).execute();
+      await deleteOidcPayload(db, this.name, storedId);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
@@ -218,7 +206,7 @@ export function createAdapterClass(
       const memory = currentOidcMemory();
       // The request's deferred writes first, so that none of the grant's rows comes back after the removal.
       await memory?.flush(db);
-      await db.deleteFrom("oidc_payloads").where("grant_id", "=", grantId).execute();
+      await deleteOidcPayloadsOfGrant(db, grantId);
       memory?.revokeGrant(grantId);
     }
 
@@ -255,21 +243,12 @@ export function createAdapterClass(
       if (memory && column === "id" && this.name === "AccessToken" && accessTokens)
         return readAccessToken(accessTokens, db, memory, value);
       if (memory && column === "id") return selectWithRelated(db, memory, this.name, value);
-      const row = await db
-        .selectFrom("oidc_payloads")
-        .selectAll()
-        .where("type", "=", this.name)
-        .where(column, "=", value)
-        // A user code may come again after an hour's old one was kept past its expiry: the newest is meant.
-        .orderBy("expires_at", "desc")
-        .executeTakeFirst();
+      // A user code may come again after an hour's old one was kept past its expiry: the newest is meant.
+      const row = await findOidcPayloadRow(db, this.name, column, value);
       return row && { ...row, payload: JSON.stringify(row.payload) };
     }
   };
 }
 
-/** Removes expired rows; called now and then so the table does not grow without bound. */
-export async function deleteExpiredOidcPayloads(db: Db, now = new Date()): Promise<number> {
-  const result = await db.deleteFrom("oidc_payloads").where("expires_at", "<=", now).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
+// The clean-up (surfaces/maintenance) still imports it from here.
+export { deleteExpiredOidcPayloads };

@@ -1,5 +1,6 @@
 import { type ErrorCode, text } from "@kpi-id/contracts";
 import { z } from "zod";
+import { updateApplicationRow } from "../../model/apps/queries.ts";
 import { callbackUrlSchema } from "../../model/apps/service.ts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { oidcScopes } from "./clients.ts";
@@ -93,27 +94,22 @@ export async function updateApplicationSettings(
   };
   try {
     return await db.transaction().execute(async (tx) => {
-      const updated = await tx
-        .updateTable("applications")
-        .set({
-          ...(changes.title !== undefined ? { title: changes.title } : {}),
-          ...(changes.description !== undefined ? { description: changes.description } : {}),
-          ...(changes.titleEn !== undefined ? { title_en: changes.titleEn } : {}),
-          ...(changes.descriptionEn !== undefined ? { description_en: changes.descriptionEn } : {}),
-          ...(callbackUrl !== undefined
-            ? {
-                callback_url: callbackUrl,
-                extra_callback_urls: [...new Set(extraCallbackUrls)].filter((url) => url !== callbackUrl),
-              }
-            : {}),
-          ...(changes.releaseTaxId !== undefined ? { release_tax_id: changes.releaseTaxId } : {}),
-          ...(changes.requireMfa !== undefined ? { require_mfa: changes.requireMfa } : {}),
-          ...(changes.redirectUris?.length === 0 ? { redirect_uris: [] } : {}),
-          updated_at: new Date(),
-        })
-        .where("id", "=", application.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const updated = await updateApplicationRow(tx, application.id, {
+        ...(changes.title !== undefined ? { title: changes.title } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.titleEn !== undefined ? { title_en: changes.titleEn } : {}),
+        ...(changes.descriptionEn !== undefined ? { description_en: changes.descriptionEn } : {}),
+        ...(callbackUrl !== undefined
+          ? {
+              callback_url: callbackUrl,
+              extra_callback_urls: [...new Set(extraCallbackUrls)].filter((url) => url !== callbackUrl),
+            }
+          : {}),
+        ...(changes.releaseTaxId !== undefined ? { release_tax_id: changes.releaseTaxId } : {}),
+        ...(changes.requireMfa !== undefined ? { require_mfa: changes.requireMfa } : {}),
+        ...(changes.redirectUris?.length === 0 ? { redirect_uris: [] } : {}),
+        updated_at: new Date(),
+      });
       const touchesOidc =
         changes.redirectUris !== undefined || Object.values(oidc).some((value) => value !== undefined);
       // Written after the fields above on purpose: a refusal here rolls them back too.

@@ -1,15 +1,9 @@
 import { type AuthMethod, authMethods } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import type { Account, ClaimsParameterMember, FindAccount } from "oidc-provider";
-import { applicationAccess } from "../../model/access/applications.ts";
 import { isUuid } from "../../model/apps/queries.ts";
-import {
-  type PersonRoles,
-  personRoles,
-  personRolesColumns,
-  rolesClaims,
-  rolesFromColumns,
-} from "../../model/people/profile.ts";
+import { accountWithAccess } from "../../model/oidc/accounts.ts";
+import { type PersonRoles, personRoles, rolesClaims, rolesFromColumns } from "../../model/people/profile.ts";
 import { signInAmr } from "../../model/sessions/strength.ts";
 import { findUserById } from "../../model/users/queries.ts";
 import { readFresh, readThrough, storeRead } from "../../platform/cache/feed-cache.ts";
@@ -99,16 +93,7 @@ async function findAccountRow(
     return user && { user, allowed: true };
   }
   const withRoles = includesKpiScope(token.scope);
-  const row = await db
-    .selectFrom("users")
-    .selectAll()
-    .select(applicationAccess(userId, token.clientId).as("allowed"))
-    .$if(withRoles, (query) => {
-      const columns = personRolesColumns(userId);
-      return query.select([columns.affiliations.as("affiliations"), columns.records.as("records")]);
-    })
-    .where("id", "=", userId)
-    .executeTakeFirst();
+  const row = await accountWithAccess(db, userId, token.clientId, withRoles);
   if (!row) return undefined;
   const { allowed, affiliations, records, ...user } = row;
   return {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { sql } from "kysely";
 import { revokeOidcGrants } from "../../model/access/oidc-grants.ts";
+import { deleteOidcSession, oidcSessionsSignedInAt } from "../../model/oidc/sessions.ts";
 
 type Authorizations = Record<string, { sid?: string; grantId?: string; persistsLogout?: boolean } | undefined>;
 
@@ -51,15 +51,9 @@ export async function endOidcSession(request: FastifyRequest, reply: FastifyRepl
  */
 export async function endOidcSessionsSignedInAt(app: FastifyInstance, accountId: string, loginTimes: number[]) {
   if (!app.oidc || loginTimes.length === 0) return;
-  const rows = await app.db
-    .selectFrom("oidc_payloads")
-    .select(["id", "payload"])
-    .where("type", "=", "Session")
-    .where(sql<string>`payload->>'accountId'`, "=", accountId)
-    .where(sql<string>`payload->>'loginTs'`, "in", loginTimes.map(String))
-    .execute();
+  const rows = await oidcSessionsSignedInAt(app.db, accountId, loginTimes);
   for (const row of rows) {
     await signOutOfApplications(app, accountId, (row.payload.authorizations ?? {}) as Authorizations);
-    await app.db.deleteFrom("oidc_payloads").where("type", "=", "Session").where("id", "=", row.id).execute();
+    await deleteOidcSession(app.db, row.id);
   }
 }

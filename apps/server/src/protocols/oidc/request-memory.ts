@@ -1,19 +1,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "kysely";
 import { applicationAccess } from "../../model/access/applications.ts";
+import type { PayloadRowInput } from "../../model/oidc/payloads.ts";
 import { type AuditEvent, auditRow } from "../../platform/audit/record.ts";
 import { synchronousCommitOff } from "../../platform/db/commit.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 
 /** One oidc_payloads row as the adapter writes it (the payload as JSON text, the id as stored). */
-export interface OidcRow {
-  type: string;
-  id: string;
-  payload: string;
-  grant_id: string | null;
-  user_code: string | null;
-  uid: string | null;
-  expires_at: Date | null;
+export interface OidcRow extends PayloadRowInput {
   consumed_at: Date | null;
 }
 

@@ -1,6 +1,6 @@
-import { sql } from "kysely";
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
+import { oidcConsentOf, recordOidcConsent } from "../../model/access/oidc-grants.ts";
 import { isFirstParty } from "../../model/access/ticket-consents.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import type { FindApplication } from "./clients.ts";
@@ -29,13 +29,7 @@ const asksAgain = (prompt: string | undefined) =>
  */
 export async function rememberedConsent(db: Db, question: ConsentQuestion): Promise<string[] | undefined> {
   if (asksAgain(question.prompt)) return undefined;
-  const consent = await db
-    .selectFrom("oidc_consents")
-    .select("scopes")
-    .where("user_id", "=", question.accountId)
-    .where("application_id", "=", question.clientId)
-    .where("expires_at", ">", new Date())
-    .executeTakeFirst();
+  const consent = await oidcConsentOf(db, question.accountId, question.clientId, new Date());
   const granted = new Set(consent?.scopes);
   return consent && question.scopes.every((scope) => granted.has(scope)) ? question.scopes : undefined;
 }
@@ -43,23 +37,12 @@ export async function rememberedConsent(db: Db, question: ConsentQuestion): Prom
 /** Records the person's "allow": these scopes, with those allowed before, for the grant lifetime. */
 export async function recordConsent(db: Db, question: Omit<ConsentQuestion, "prompt">, ttlSeconds: number) {
   const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
-  await db
-    .insertInto("oidc_consents")
-    .values({
-      user_id: question.accountId,
-      application_id: question.clientId,
-      scopes: question.scopes,
-      expires_at: expiresAt,
-    })
-    .onConflict((conflict) =>
-      conflict.columns(["user_id", "application_id"]).doUpdateSet({
-        scopes: sql<
-          string[]
-        >`array(select distinct s from unnest(oidc_consents.scopes || excluded.scopes) as s order by s)`,
-        expires_at: expiresAt,
-      }),
-    )
-    .execute();
+  await recordOidcConsent(db, {
+    userId: question.accountId,
+    applicationId: question.clientId,
+    scopes: question.scopes,
+    expiresAt,
+  });
 }
 
 /**

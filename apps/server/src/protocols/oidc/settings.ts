@@ -1,6 +1,7 @@
 import type { Kysely, Updateable } from "kysely";
 import { z } from "zod";
 import { revokeOidcGrants } from "../../model/access/oidc-grants.ts";
+import { updateApplicationRow } from "../../model/apps/queries.ts";
 import { callbackUrlSchema } from "../../model/apps/service.ts";
 import type { ApplicationRow, ApplicationsTable, Database } from "../../platform/db/schema.ts";
 import { defaultOidcScopes, oidcScopes } from "./clients.ts";
@@ -47,12 +48,7 @@ export async function applyOidcSettings(
   const write = async (tx: Kysely<Database>) => {
     // Turning OpenID Connect off ends every token the application holds.
     if (!enabled) await revokeOidcGrants(tx, { clientId: application.id });
-    return tx
-      .updateTable("applications")
-      .set(changes)
-      .where("id", "=", application.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return updateApplicationRow(tx, application.id, changes);
   };
   // Inside a caller's transaction (the console's whole edit), part of it; otherwise a transaction of its own.
   return db.isTransaction ? write(db) : db.transaction().execute(write);

@@ -1,5 +1,11 @@
 import { type RotationResult, rotateSigningKeys } from "../../model/oidc/key-rollover.ts";
-import { type KeyState, keyActivationDelaySeconds, keyStates, loadPublishedKeys } from "../../model/oidc/keys.ts";
+import {
+  type KeyState,
+  keyActivationDelaySeconds,
+  keyStates,
+  loadPublishedKeys,
+  signingKeyDates,
+} from "../../model/oidc/keys.ts";
 import type { SecretRing } from "../../platform/crypto/key-ring.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { signingKeyRetentionSeconds } from "./provider.ts";
@@ -24,11 +30,7 @@ export interface SigningKeyStatus {
 /** The stored keys, newest first: which are published and which one signs (what the provider loads). */
 export async function listSigningKeys(db: Db, ring: SecretRing, now = new Date()): Promise<SigningKeyStatus[]> {
   const published = await loadPublishedKeys(db, ring, signingKeyRetentionSeconds, now);
-  const rows = await db
-    .selectFrom("oidc_signing_keys")
-    .select(["kid", "created_at", "activates_at", "retired_at"])
-    .orderBy("created_at", "desc")
-    .execute();
+  const rows = await signingKeyDates(db);
   const states = keyStates(rows, now);
   return rows.map((row) => {
     const jwk = published.find((key) => key.kid === row.kid);

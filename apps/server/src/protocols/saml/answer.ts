@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServiceProviderRow } from "../../model/saml/service-providers.ts";
+import { recordSamlSession } from "../../model/saml/sessions.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { isMultiFactor, lastAuthenticatedAt } from "../../model/sessions/strength.ts";
 import { pairwiseIdOf, releaseAttributes, releasedAttributeNames } from "./attributes.ts";
@@ -65,16 +66,12 @@ export async function answerSignedIn(
     authnContext: isMultiFactor(session) ? authnContexts.mfa : authnContexts.passwordProtectedTransport,
     attributes: releaseAttributes(releasedAttributeNames(to.sp), context),
   });
-  await db
-    .insertInto("saml_sessions")
-    .values({
-      session_id: session.id,
-      sp_entity_id: to.sp.entity_id,
-      name_id: nameId,
-      session_index: sessionIndex,
-      created_at: addressee.now,
-    })
-    .onConflict((conflict) => conflict.columns(["session_id", "sp_entity_id"]).doNothing())
-    .execute();
+  await recordSamlSession(db, {
+    sessionId: session.id,
+    spEntityId: to.sp.entity_id,
+    nameId,
+    sessionIndex,
+    now: addressee.now,
+  });
   return sendPostForm(reply, to.acsUrl, { SAMLResponse: response, RelayState: to.relayState });
 }

@@ -1,5 +1,6 @@
 import type { Element } from "@xmldom/xmldom";
 import type { AcceptedAuthnRequest } from "../../model/saml/pending-requests.ts";
+import { rememberSeenRequest } from "../../model/saml/seen-requests.ts";
 import { findServiceProvider } from "../../model/saml/service-providers.ts";
 import { asksForMultiFactor } from "../../model/sessions/strength.ts";
 import type { Db } from "../../platform/db/schema.ts";
@@ -105,17 +106,12 @@ function requiresSignedRequests(spMetadata: string): boolean {
 
 /** Each request id is answered once: a second arrival is a replay. */
 export async function rememberRequestId(db: Db, spEntityId: string, requestId: string, now: Date) {
-  await db.deleteFrom("saml_seen_requests").where("expires_at", "<", now).execute();
-  const inserted = await db
-    .insertInto("saml_seen_requests")
-    .values({
-      sp_entity_id: spEntityId,
-      request_id: requestId,
-      expires_at: new Date(now.getTime() + seenRequestSeconds * 1000),
-    })
-    .onConflict((conflict) => conflict.doNothing())
-    .returning("request_id")
-    .executeTakeFirst();
+  const inserted = await rememberSeenRequest(db, {
+    spEntityId,
+    requestId,
+    now,
+    expiresAt: new Date(now.getTime() + seenRequestSeconds * 1000),
+  });
   if (!inserted) throw new SamlRequestRefused("the request id was already used (replay)");
 }
 

@@ -5,12 +5,12 @@ import {
   samlConsentPath,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { findPendingRequest } from "../../model/saml/pending-requests.ts";
+import { recordSamlConsent } from "../../model/access/saml-consents.ts";
+import { declinePendingRequest, findPendingRequest } from "../../model/saml/pending-requests.ts";
 import { findServiceProvider } from "../../model/saml/service-providers.ts";
 import { requireSession } from "../../model/sessions/current.ts";
 import { AppError } from "../../platform/errors.ts";
 import { releasedAttributeNames } from "./attributes.ts";
-import { declinePendingRequest, recordSamlConsent } from "./consent.ts";
 import { continuePathOf, pendingIdParams } from "./sso-routes.ts";
 
 /**

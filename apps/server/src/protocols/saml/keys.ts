@@ -2,8 +2,15 @@
 import "reflect-metadata";
 import { createPrivateKey, type JsonWebKey, webcrypto } from "node:crypto";
 import * as x509 from "@peculiar/x509";
-import { sql } from "kysely";
 import { decryptJwk, encryptJwk, type PrivateJwk } from "../../model/oidc/keys.ts";
+import {
+  activateSamlKey,
+  anyPublishedSamlKey,
+  insertSamlKey,
+  lockSamlKeys,
+  publishedSamlKeys,
+  retireStoredSamlKey,
+} from "../../model/saml/signing-keys.ts";
 import type { SecretRing } from "../../platform/crypto/key-ring.ts";
 import { newKeyId } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
@@ -50,29 +57,22 @@ async function generateKey(commonName: string, now: Date): Promise<{ jwk: Privat
 
 async function insertKey(db: Db, sessionSecret: string, commonName: string, now: Date, activatesAt: Date) {
   const { jwk, certificate } = await generateKey(commonName, now);
-  await db
-    .insertInto("saml_signing_keys")
-    .values({
-      kid: jwk.kid,
-      encrypted_jwk: encryptJwk(jwk, sessionSecret),
-      certificate,
-      created_at: now,
-      activates_at: activatesAt,
-    })
-    .execute();
+  await insertSamlKey(db, {
+    kid: jwk.kid,
+    encryptedJwk: encryptJwk(jwk, sessionSecret),
+    certificate,
+    now,
+    activatesAt,
+  });
   return jwk.kid;
-}
-
-function anyPublishedKey(db: Db) {
-  return db.selectFrom("saml_signing_keys").select("kid").where("retired_at", "is", null).executeTakeFirst();
 }
 
 /** First start: make the key. Instances starting together take a table lock, so exactly one is made. */
 export async function ensureSamlKey(db: Db, sessionSecret: string, commonName: string, now = new Date()) {
-  if (await anyPublishedKey(db)) return;
+  if (await anyPublishedSamlKey(db)) return;
   await db.transaction().execute(async (tx) => {
-    await sql`lock table saml_signing_keys in share row exclusive mode`.execute(tx);
-    if (!(await anyPublishedKey(tx))) await insertKey(tx, sessionSecret, commonName, now, now);
+    await lockSamlKeys(tx);
+    if (!(await anyPublishedSamlKey(tx))) await insertKey(tx, sessionSecret, commonName, now, now);
   });
 }
 
@@ -100,7 +100,7 @@ export async function promoteSamlKey(db: Db, now = new Date()): Promise<string |
   const { published } = await loadSamlKeys(db, undefined, now);
   const next = published.filter((key) => key.activatesAt.getTime() > now.getTime()).at(-1);
   if (!next) return null;
-  await db.updateTable("saml_signing_keys").set({ activates_at: now }).where("kid", "=", next.kid).execute();
+  await activateSamlKey(db, next.kid, now);
   return next.kid;
 }
 
@@ -108,13 +108,7 @@ export async function promoteSamlKey(db: Db, now = new Date()): Promise<string |
 export async function retireSamlKey(db: Db, kid: string, now = new Date()): Promise<"retired" | "unknown" | "signing"> {
   const keys = await loadSamlKeys(db, undefined, now);
   if (keys.signing?.kid === kid) return "signing";
-  const result = await db
-    .updateTable("saml_signing_keys")
-    .set({ retired_at: now })
-    .where("kid", "=", kid)
-    .where("retired_at", "is", null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n ? "retired" : "unknown";
+  return (await retireStoredSamlKey(db, kid, now)) ? "retired" : "unknown";
 }
 
 export interface SamlKeys {
@@ -126,13 +120,7 @@ export interface SamlKeys {
 
 /** Reads the keys; without SESSION_SECRET's ring, only their public parts (the CLI list). */
 export async function loadSamlKeys(db: Db, ring: SecretRing | undefined, now = new Date()): Promise<SamlKeys> {
-  const rows = await db
-    .selectFrom("saml_signing_keys")
-    .selectAll()
-    .where("retired_at", "is", null)
-    .orderBy("activates_at", "desc")
-    .orderBy("created_at", "desc")
-    .execute();
+  const rows = await publishedSamlKeys(db);
   const keys = rows.map((row) => ({
     kid: row.kid,
     certificate: row.certificate,

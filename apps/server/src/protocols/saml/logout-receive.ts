@@ -2,6 +2,7 @@ import type { Element } from "@xmldom/xmldom";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { awaitAnswer, roundAwaiting, startLogoutRound } from "../../model/saml/logout-rounds.ts";
 import { findServiceProvider } from "../../model/saml/service-providers.ts";
+import { samlSessionsNamed } from "../../model/saml/sessions.ts";
 import { deleteSessionsById } from "../../model/sessions/store.ts";
 import { audit } from "../../platform/audit/record.ts";
 import {
@@ -86,13 +87,7 @@ export async function receiveLogout(
   const parsed = await entities.idp.parseLogoutRequest(entities.sp, binding, signed).catch((error: unknown) => {
     throw new SamlRequestRefused(`the logout request failed verification: ${String(error)}`);
   });
-  const sessions = await db
-    .selectFrom("saml_sessions")
-    .select("session_id")
-    .where("sp_entity_id", "=", sp.entity_id)
-    .where("name_id", "=", message.nameId)
-    .where("session_index", "in", message.sessionIndexes.length > 0 ? message.sessionIndexes : [""])
-    .execute();
+  const sessions = await samlSessionsNamed(db, sp.entity_id, message.nameId, message.sessionIndexes);
   const requestId = message.id;
   if (!requestId || requestId !== String(parsed.extract?.request?.id ?? requestId))
     throw new SamlRequestRefused("the logout request has no ID");

@@ -4,7 +4,7 @@ import { ScimError } from "./errors.ts";
  * RFC 7644 §3.4.2.2 filters, parsed here rather than by scimmy, whose parser (1.3.5) loses a conjunction
  * after a parenthesised group (`a and (b or c) and d` came out as `(a and b) or (a and c) or (d and b) or
  * (d and c)`), distributes `not` without De Morgan (`not (a or b)` became `not a or not b`) and refuses
- * nested groups. The result is the form scimmy's Filter takes and user-filter-sql.ts reads: a list of "or"
+ * nested groups. The result is the form scimmy's Filter takes and model/scim/user-filter.ts reads: a list of "or"
  * branches, each an object of attribute → comparison (`["eq", "x"]`, `["not", "pr"]`, several as a list),
  * sub-attributes nested (`{name: {givenName: [...]}}`). Precedence: not, then and, then or; parentheses group.
  */

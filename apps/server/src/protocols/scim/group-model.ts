@@ -1,23 +1,30 @@
 import { randomBytes } from "node:crypto";
 import { text } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { sql } from "kysely";
 import { z } from "zod";
-import { findUnitByCode, findUnitById, removeUnit, UnitError, upsertUnit } from "../../model/people/units.ts";
+import {
+  findUnitByCode,
+  findUnitById,
+  removeUnit,
+  touchUnit,
+  UnitError,
+  upsertUnit,
+} from "../../model/people/units.ts";
+import { markPushed, pushedUnitIds, replacePushedMembers } from "../../model/scim/group-members.ts";
+import { groupMemberRows } from "../../model/scim/group-views.ts";
 import { audit } from "../../platform/audit/record.ts";
 import { type Unit, unitKinds } from "../../platform/db/people-schema.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { scimTokenOf } from "./auth.ts";
 import { kpiGroupSchemaId, scimBasePath } from "./constants.ts";
 import { ScimError } from "./errors.ts";
-import { markPushed, pushedMembers, pushedUnitIds, replacePushedMembers } from "./group-members.ts";
 
 /**
  * Groups are the university's units. Members are the people whose current student record or employee
  * position names the unit itself (not its sub-units); they follow from the records, so SCIM reads them
  * and a client changes them through the Users' records, never through the Group. The exception is a group
  * a client created over SCIM without the unit extension (Entra ID's and Okta's group push): it keeps the
- * members the client pushes (group-members.ts).
+ * members the client pushes (model/scim/group-members.ts).
  */
 
 export interface ScimGroupView {
@@ -39,20 +46,10 @@ export function groupVersion(unit: Pick<Unit, "updated_at">): string {
 export async function groupViews(db: Db, units: Unit[]): Promise<ScimGroupView[]> {
   if (units.length === 0) return [];
   const ids = units.map((unit) => unit.id);
-  const pushed = await pushedUnitIds(db, ids);
-  const [members, all, pushedRows] = await Promise.all([
-    sql<{ unit_id: string; user_id: string; username: string }>`select distinct r.unit_id, u.id as user_id, u.username
-        from (select unit_id, user_id from student_records where status in ('studying', 'academic_leave')
-              union all select unit_id, user_id from employee_positions where status in ('active', 'on_leave')) r
-        join users u on u.id = r.user_id
-        where r.unit_id = any(${ids}::uuid[]) and u.scim_deleted_at is null
-        order by u.username`.execute(db),
-    db.selectFrom("units").select(["id", "code"]).execute(),
-    pushedMembers(db, [...pushed]),
-  ]);
+  const { pushed, members, all, pushedRows } = await groupMemberRows(db, ids);
   const codes = new Map(all.map((unit) => [unit.id, unit.code]));
   return units.map((unit) => {
-    const own = (pushed.has(unit.id) ? pushedRows : members.rows).filter((row) => row.unit_id === unit.id);
+    const own = (pushed.has(unit.id) ? pushedRows : members).filter((row) => row.unit_id === unit.id);
     return {
       id: unit.id,
       displayName: unit.name_uk,
@@ -164,13 +161,10 @@ export async function writeScimGroup(
       written.unit.id,
       members.map((member) => member.value),
     );
+    if ("missing" in counts)
+      throw new ScimError("scim.invalid_request", "invalidValue", `members: no User '${counts.missing}'`);
     // The version (ETag) follows the unit's row: a change of members is a change of the group.
-    const unit = await tx
-      .updateTable("units")
-      .set({ updated_at: new Date() })
-      .where("id", "=", written.unit.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const unit = await touchUnit(tx, written.unit.id, new Date());
     return { unit, created: written.created, changed: counts };
   });
   await audit(request, {

@@ -1,4 +1,5 @@
 import { byAffiliationOrder } from "../../model/people/records.ts";
+import { recordsOfPeople } from "../../model/scim/user-records.ts";
 import type { EmployeePosition, StudentRecord } from "../../platform/db/people-schema.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { kpiUserSchemaId } from "./constants.ts";
@@ -67,17 +68,7 @@ function positionView(position: EmployeePosition, codes: Map<string, string>) {
 export async function userViews(db: Db, users: User[]): Promise<ScimUserView[]> {
   if (users.length === 0) return [];
   const ids = users.map((user) => user.id);
-  const [students, positions, affiliations, units] = await Promise.all([
-    db.selectFrom("student_records").selectAll().where("user_id", "in", ids).orderBy("created_at").execute(),
-    db.selectFrom("employee_positions").selectAll().where("user_id", "in", ids).orderBy("created_at").execute(),
-    db
-      .selectFrom("person_affiliations")
-      .select(["user_id", "affiliation"])
-      .distinct()
-      .where("user_id", "in", ids)
-      .execute(),
-    db.selectFrom("units").select(["id", "code"]).execute(),
-  ]);
+  const { students, positions, affiliations, units } = await recordsOfPeople(db, ids);
   const codes = new Map(units.map((unit) => [unit.id, unit.code]));
   return users.map((user) => {
     const own = {

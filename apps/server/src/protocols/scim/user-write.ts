@@ -1,9 +1,9 @@
 import { text } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { sql } from "kysely";
 import { z } from "zod";
 import { type PositionInput, replaceRecords, type StudentRecordInput } from "../../model/people/records.ts";
 import { isRetiredUsername } from "../../model/privacy/erase.ts";
+import { personByExternalId, unitIdsByCode } from "../../model/scim/user-lookups.ts";
 import { disableUserWithin } from "../../model/sessions/disable.ts";
 import { findUserById, findUserByUsername, insertUser, updateUser } from "../../model/users/queries.ts";
 import { personSchema } from "../../model/users/service.ts";
@@ -86,12 +86,7 @@ function emailOf(input: InboundUser): string | null {
 async function unitIds(db: Db, codes: (string | undefined)[]): Promise<Map<string, string>> {
   const wanted = [...new Set(codes.filter((code): code is string => !!code).map((code) => code.toLowerCase()))];
   if (wanted.length === 0) return new Map();
-  const rows = await db
-    .selectFrom("units")
-    .select(["id", "code"])
-    .where(sql<string>`lower(code)`, "in", wanted)
-    .execute();
-  const found = new Map(rows.map((row) => [row.code.toLowerCase(), row.id]));
+  const found = await unitIdsByCode(db, wanted);
   const missing = wanted.find((code) => !found.has(code));
   if (missing) throw new ScimError("scim.invalid_request", "invalidValue", `unknown unit '${missing}'`);
   return found;
@@ -148,11 +143,7 @@ async function assertUnique(db: Db, input: InboundUser, selfId: string | undefin
     throw new ScimError("scim.conflict", "uniqueness", "userName belonged to a person whose data was erased");
   }
   if (input.externalId) {
-    const byExternal = await db
-      .selectFrom("users")
-      .select(["id", "scim_deleted_at"])
-      .where("scim_external_id", "=", input.externalId)
-      .executeTakeFirst();
+    const byExternal = await personByExternalId(db, input.externalId);
     if (byExternal && byExternal.id !== selfId && byExternal.id !== byName?.id) {
       // A person deleted over SCIM keeps no claim on the source system's id: the new person takes it.
       if (byExternal.scim_deleted_at) await updateUser(db, byExternal.id, { scim_external_id: null });

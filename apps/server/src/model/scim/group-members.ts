@@ -1,11 +1,10 @@
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
-import { ScimError } from "./errors.ts";
 
 /**
  * Pushed groups (migration 0530): a group Entra ID or Okta created over SCIM without KPI ID's unit extension
  * keeps the members the client pushes (PATCH members add/remove, PUT with members). Every other unit's members
- * follow from the people's records (group-model.ts) and stay read-only.
+ * follow from the people's records (protocols/scim/group-model.ts) and stay read-only.
  */
 
 export interface MemberRow {
@@ -45,18 +44,17 @@ export async function markPushed(db: Db, unitId: string, pushedBy: string): Prom
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Makes the group's members exactly these Users (by id); a value that is no User SCIM shows is refused
- * (400 invalidValue naming it) and nothing changes. Answers how many were added and removed.
+ * Makes the group's members exactly these Users (by id). A value that is no User SCIM shows is answered as
+ * `missing` (the protocol refuses it, naming it) and nothing changes; else how many were added and removed.
  */
 export async function replacePushedMembers(
   db: Db,
   unitId: string,
   values: string[],
-): Promise<{ added: number; removed: number }> {
+): Promise<{ missing: string } | { added: number; removed: number }> {
   const wanted = [...new Set(values.map((value) => value.trim().toLowerCase()))];
   const unknown = wanted.find((value) => !uuidPattern.test(value));
-  if (unknown !== undefined)
-    throw new ScimError("scim.invalid_request", "invalidValue", `members: no User '${unknown}'`);
+  if (unknown !== undefined) return { missing: unknown };
   const found =
     wanted.length === 0
       ? []
@@ -68,7 +66,7 @@ export async function replacePushedMembers(
           .execute();
   const known = new Set(found.map((row) => row.id.toLowerCase()));
   const missing = wanted.find((value) => !known.has(value));
-  if (missing) throw new ScimError("scim.invalid_request", "invalidValue", `members: no User '${missing}'`);
+  if (missing) return { missing };
   const current = await db.selectFrom("scim_group_members").select("user_id").where("unit_id", "=", unitId).execute();
   const had = new Set(current.map((row) => row.user_id.toLowerCase()));
   const toRemove = [...had].filter((id) => !known.has(id));

@@ -5,7 +5,7 @@ import type { Database } from "../../platform/db/schema.ts";
  * A SCIM filter (scimmy's parsed form) as one SQL condition on users, when every part of it is about what
  * the table holds: then the database filters, counts and pages it with its indexes, however many people
  * match (`emails pr` over 100,000 people, a "changed since" sync past 5,000 changes). Undefined when any
- * part is not (an extension's records, an attribute kept as sent): user-list.ts then narrows and lets
+ * part is not (an extension's records, an attribute kept as sent): protocols/scim/user-list.ts then narrows and lets
  * scimmy judge. SCIM semantics kept: userName, displayName and e-mails compare case-insensitively
  * (RFC 7643 §4.1, caseExact false), externalId exactly; a missing value is not equal to anything.
  */

@@ -1,27 +1,14 @@
-import type { Comparison } from "./types.ts";
-
-/**
- * One row of issue 63's table as a line a script can check: `GOAL <name> ratio=<n> floor=<floor> goal=<n> met=<yes|no>`.
- * A ratio goal compares subject ÷ baseline; a `MiB over floor` goal compares subject − baseline (then `unit=MiB`).
- */
-export interface Goal {
-  /** Short name, one word: refresh-1, userinfo, idle-rss… */
-  name: string;
-  /** The floor's short name (one word, no spaces), printed as `floor=`. */
-  floor: string;
-  /** The goal's bound: the least ratio for `atLeast`, the most ratio or MiB for `atMost`. */
-  target: number;
-  bound: "atLeast" | "atMost";
-  /** `ratio` (subject ÷ baseline, the default) or `difference` (subject − baseline, in the figures' unit). */
-  measure?: "ratio" | "difference";
-}
+import type { Comparison, Goal } from "./types.ts";
 
 /** The figure a goal judges: the ratio, or the difference when the goal is stated as room over the floor. */
 export function goalFigure(goal: Goal, subject: number, baseline: number): number {
   return goal.measure === "difference" ? subject - baseline : subject / baseline;
 }
 
-/** The machine-readable line of one comparison that carries a goal; undefined for one that carries none. */
+/**
+ * One row of issue 63's table as a line a script can check (docs/performance.md):
+ * `GOAL <name> ratio=<n> floor=<floor> goal=<n> [unit=MiB] met=<yes|no>`; undefined for a comparison with no goal.
+ */
 export function goalLine(comparison: Comparison): string | undefined {
   const goal = comparison.goal;
   if (!goal) return undefined;

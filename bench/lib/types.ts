@@ -8,7 +8,21 @@ export interface Measurement {
   p99Ms?: number;
 }
 
-import type { Goal } from "./goal-line.ts";
+/**
+ * One row of issue 63's table as a line a script can check: `GOAL <name> ratio=<n> floor=<floor> goal=<n> met=<yes|no>`.
+ * A ratio goal compares subject ÷ baseline; a `MiB over floor` goal compares subject − baseline (then `unit=MiB`).
+ */
+export interface Goal {
+  /** Short name, one word: refresh-1, userinfo, idle-rss… */
+  name: string;
+  /** The floor's short name (one word, no spaces), printed as `floor=`. */
+  floor: string;
+  /** The goal's bound: the least ratio for `atLeast`, the most ratio or MiB for `atMost`. */
+  target: number;
+  bound: "atLeast" | "atMost";
+  /** `ratio` (subject ÷ baseline, the default) or `difference` (subject − baseline, in the figures' unit). */
+  measure?: "ratio" | "difference";
+}
 
 /** A figure and the baseline it is judged against, both measured in the same run. */
 export interface Comparison {

@@ -2,6 +2,7 @@
 // and prints each figure beside the baseline measured in the same run.
 import { readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { goalLine } from "./lib/goal-line.ts";
 import type { BenchModule, Comparison, Measurement } from "./lib/types.ts";
 
 const directory = new URL("./", import.meta.url);
@@ -20,7 +21,10 @@ function print(comparison: Comparison): void {
   console.log(`  ${format(comparison.subject)}`);
   console.log(`  ${format(comparison.baseline)}`);
   const ratio = comparison.subject.value / comparison.baseline.value;
-  console.log(`  ${"ratio".padEnd(62)} ${ratio.toFixed(2).padStart(9)} ×   (${comparison.method})\n`);
+  console.log(`  ${"ratio".padEnd(62)} ${ratio.toFixed(2).padStart(9)} ×   (${comparison.method})`);
+  const goal = goalLine(comparison);
+  if (goal) console.log(goal);
+  console.log("");
 }
 
 const files = readdirSync(directory)

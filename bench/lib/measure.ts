@@ -20,6 +20,30 @@ export async function sequentialRate(
   return count / ((performance.now() - start) / 1000);
 }
 
+/**
+ * Runs `operation` with `inFlight` workers at a time for about `durationMs` (after one warm-up run of each worker)
+ * and answers completions per second. Each worker gets its index, so it can keep a chain of its own (a person, a
+ * rotating refresh token).
+ */
+export async function concurrentRate(
+  operation: (worker: number) => Promise<unknown>,
+  inFlight: number,
+  durationMs: number,
+): Promise<number> {
+  for (let i = 0; i < inFlight; i++) await operation(i);
+  let done = 0;
+  const until = performance.now() + durationMs;
+  const start = performance.now();
+  const worker = async (index: number) => {
+    while (performance.now() < until) {
+      await operation(index);
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, (_, index) => worker(index)));
+  return done / ((performance.now() - start) / 1000);
+}
+
 export interface Timed {
   /** Operations per second, one at a time. */
   rate: number;

@@ -41,14 +41,16 @@ export async function startMemoryProvider(claims: Record<string, unknown>) {
     gty: "authorization_code",
     scope: "openid profile",
   }).save();
-  const refreshToken = await new provider.RefreshToken({
-    accountId,
-    client: registered,
-    grantId,
-    gty: "authorization_code",
-    scope: "openid profile offline_access",
-    authTime: Math.floor(Date.now() / 1000),
-  }).save();
+  const newRefreshToken = () =>
+    new provider.RefreshToken({
+      accountId,
+      client: registered,
+      grantId,
+      gty: "authorization_code",
+      scope: "openid profile offline_access",
+      authTime: Math.floor(Date.now() / 1000),
+    }).save();
+  const refreshToken = await newRefreshToken();
   const callback = provider.callback();
   // The path under /oidc, as mount.ts hands it to the provider.
   const server = createServer((request, response) => {
@@ -67,6 +69,8 @@ export async function startMemoryProvider(claims: Record<string, unknown>) {
     userinfoUrl: `${origin}/oidc/me`,
     accessToken,
     refreshToken,
+    /** Another refresh token of the same grant: a chain of its own for refreshes in flight side by side. */
+    newRefreshToken,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -8,12 +8,30 @@ export interface Measurement {
   p99Ms?: number;
 }
 
+/**
+ * One row of issue 63's table as a line a script can check: `GOAL <name> ratio=<n> floor=<floor> goal=<n> met=<yes|no>`.
+ * A ratio goal compares subject ÷ baseline; a `MiB over floor` goal compares subject − baseline (then `unit=MiB`).
+ */
+export interface Goal {
+  /** Short name, one word: refresh-1, userinfo, idle-rss… */
+  name: string;
+  /** The floor's short name (one word, no spaces), printed as `floor=`. */
+  floor: string;
+  /** The goal's bound: the least ratio for `atLeast`, the most ratio or MiB for `atMost`. */
+  target: number;
+  bound: "atLeast" | "atMost";
+  /** `ratio` (subject ÷ baseline, the default) or `difference` (subject − baseline, in the figures' unit). */
+  measure?: "ratio" | "difference";
+}
+
 /** A figure and the baseline it is judged against, both measured in the same run. */
 export interface Comparison {
   subject: Measurement;
   baseline: Measurement;
   /** How it was measured (driver, concurrency, database). */
   method: string;
+  /** Set when this comparison is a row of issue 63's table: run.ts then prints its `GOAL` line too. */
+  goal?: Goal;
 }
 
 /** What every bench/*.bench.ts module exports. */

@@ -13,6 +13,7 @@ export { createPasswordHasher, type PasswordHasher } from "../../src/platform/cr
 export { hashToken } from "../../src/platform/crypto/tokens.ts";
 export { openDatabase } from "../../src/platform/db/index.ts";
 export { migrate } from "../../src/platform/db/migrate.ts";
+export { libraryClientFind } from "../../src/protocols/oidc/parsed-clients.ts";
 export { consumeTicket, issueTicket } from "../../src/protocols/tickets/store.ts";
 export { DiiaClient } from "../../src/sign-in/diia/client.ts";
 export { hashRequestId } from "../../src/sign-in/diia/crypto/gost-hash.ts";

@@ -21,6 +21,7 @@ import { ownerAwareRenderError } from "./error-page.ts";
 import { resumesByItself } from "./interaction-result.ts";
 import { clearKpiSessionCookie, kpiSessionOf, kpiSessionToken, mirrorKpiSession } from "./kpi-session.ts";
 import { logoutSource, postLogoutSuccessSource, renderError } from "./pages.ts";
+import { parsedClientsFor } from "./parsed-clients.ts";
 import type { ProviderOptions } from "./provider-options.ts";
 import { rememberEachRequest } from "./request-memory.ts";
 import { loadSessionGrant } from "./session-grant.ts";
@@ -132,8 +133,15 @@ export const clientAuthMethods = ["client_secret_basic", "client_secret_post", "
 export function providerConfiguration(options: ProviderOptions): Configuration {
   const { config, db, keys } = options;
   const findApplication = (id: string) => cachedApplicationById(options.caches.applications, db, id);
+  const clients = parsedClientsFor(options, findApplication);
   return {
-    adapter: createAdapterClass(db, options.clock, findApplication, config.sessionSecrets, options.caches.accessTokens),
+    adapter: createAdapterClass(
+      db,
+      options.clock,
+      clients.findApplication,
+      config.sessionSecrets,
+      options.caches.accessTokens,
+    ),
     findAccount: createFindAccount(db, config.saml.scope, options.caches.accounts),
     loadExistingGrant: loadSessionGrant(db, findApplication),
     claims: scopeClaims,
@@ -218,6 +226,9 @@ function hashedSecretComparison(options: ProviderOptions) {
 export function createProvider(options: ProviderOptions): Provider {
   const { config } = options;
   const provider = new Provider(`${config.publicUrl}${oidcPrefix}`, providerConfiguration(options));
+  parsedClientsFor(options, (id) => cachedApplicationById(options.caches.applications, options.db, id)).install(
+    provider,
+  );
   // The forwarded headers it reads are set from PUBLIC_URL by mount.ts, never the client's.
   provider.proxy = true;
   const compareClientSecret = hashedSecretComparison(options);

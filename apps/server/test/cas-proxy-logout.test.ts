@@ -4,8 +4,9 @@ import { casPaths } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trustExtraCas } from "../src/platform/http/outbound-trust.ts";
 import { makeKeyPair } from "./saml/keys.ts";
-import { createTestApp, postJson, type TestApp } from "./support/app.ts";
+import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "./support/app.ts";
 import { casApplication, casXml, serviceTicket, studentWithService, validateAt } from "./support/cas.ts";
+import { addOperator } from "./support/console.ts";
 import { databaseKinds } from "./support/databases.ts";
 
 /**
@@ -125,5 +126,24 @@ describe.each(databaseKinds)("CAS proxying and single logout (%s)", (kind) => {
     expect(afterwards.failureCode()).toBe("INVALID_TICKET");
     // Nothing is left to tell: a second sign-out (another session) posts nothing more.
     expect(await t.app.db.selectFrom("cas_sign_ins").select("id").execute()).toEqual([]);
+  });
+  it.each([
+    ["ending the person's sessions", "sessions/end", {}],
+    ["disabling the person", "status", { status: "disabled" }],
+  ])("an operator %s posts the LogoutRequest to the service the person signed in to", async (_, action, body) => {
+    const service = `${origin}/slo-operator-${action.replace("/", "-")}/`;
+    const { student } = await studentWithService(t.app, service, { singleLogout: true });
+    const ticket = await serviceTicket(t.app, student.cookie, service);
+    expect(casXml((await validateAt(t.app, casPaths.p3ServiceValidate, { service, ticket })).body).text("user")).toBe(
+      student.username,
+    );
+    logoutRequests.length = 0;
+
+    const operator = await addOperator(t.app, ["admin"]);
+    const as = { headers: { cookie: operator.cookie, origin: TEST_ORIGIN } };
+    const acted = await postJson(t.app, `/api/admin/people/${student.person.id}/${action}`, body, as);
+    expect(acted.statusCode).toBe(200);
+    expect(logoutRequests).toHaveLength(1);
+    expect(logoutRequests[0]).toContain(`<samlp:SessionIndex>${ticket}</samlp:SessionIndex>`);
   });
 });

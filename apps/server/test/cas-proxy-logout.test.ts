@@ -4,8 +4,10 @@ import { casPaths } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trustExtraCas } from "../src/platform/http/outbound-trust.ts";
 import { makeKeyPair } from "./saml/keys.ts";
-import { createTestApp, postJson, type TestApp } from "./support/app.ts";
+import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "./support/app.ts";
+import { signIn } from "./support/campus.ts";
 import { casApplication, casXml, serviceTicket, studentWithService, validateAt } from "./support/cas.ts";
+import { addOperator } from "./support/console.ts";
 import { databaseKinds } from "./support/databases.ts";
 
 /**
@@ -125,5 +127,40 @@ describe.each(databaseKinds)("CAS proxying and single logout (%s)", (kind) => {
     expect(afterwards.failureCode()).toBe("INVALID_TICKET");
     // Nothing is left to tell: a second sign-out (another session) posts nothing more.
     expect(await t.app.db.selectFrom("cas_sign_ins").select("id").execute()).toEqual([]);
+  });
+  it.each([
+    ["ending the person's sessions", "sessions/end", {}],
+    ["disabling the person", "status", { status: "disabled" }],
+  ])("an operator %s posts the LogoutRequest to the service the person signed in to", async (_, action, body) => {
+    const service = `${origin}/slo-operator-${action.replace("/", "-")}/`;
+    const { student } = await studentWithService(t.app, service, { singleLogout: true });
+    const ticket = await serviceTicket(t.app, student.cookie, service);
+    expect(casXml((await validateAt(t.app, casPaths.p3ServiceValidate, { service, ticket })).body).text("user")).toBe(
+      student.username,
+    );
+    logoutRequests.length = 0;
+
+    const operator = await addOperator(t.app, ["admin"]);
+    const as = { headers: { cookie: operator.cookie, origin: TEST_ORIGIN } };
+    const acted = await postJson(t.app, `/api/admin/people/${student.person.id}/${action}`, body, as);
+    expect(acted.statusCode).toBe(200);
+    expect(logoutRequests).toHaveLength(1);
+    expect(logoutRequests[0]).toContain(`<samlp:SessionIndex>${ticket}</samlp:SessionIndex>`);
+  });
+  it("a sign-in again in the same browser replaces the session; signing out still reaches the earlier ticket", async () => {
+    const service = `${origin}/slo-again/`;
+    const { student } = await studentWithService(t.app, service, { singleLogout: true });
+    const first = await serviceTicket(t.app, student.cookie, service);
+    await validateAt(t.app, casPaths.p3ServiceValidate, { service, ticket: first });
+    // As with `renew`: the sign-in screen again in this browser, whose cookie names the session being replaced.
+    const again = await signIn(t.app, student.username, "developer passphrase 1", { cookie: student.cookie });
+    expect((await t.app.inject({ url: "/api/user", headers: { cookie: student.cookie } })).statusCode).toBe(401);
+    const second = await serviceTicket(t.app, again, service);
+    await validateAt(t.app, casPaths.p3ServiceValidate, { service, ticket: second });
+    logoutRequests.length = 0;
+
+    expect((await postJson(t.app, "/api/auth/logout", {}, { headers: { cookie: again } })).statusCode).toBe(200);
+    const named = logoutRequests.map((request) => /<samlp:SessionIndex>([^<]+)</.exec(request)?.[1]);
+    expect(named.sort()).toEqual([first, second].sort());
   });
 });

@@ -18,7 +18,8 @@ const apachePage =
 /**
  * Apache as mod_auth_cas's documentation configures it (CAS 2.0 validation with attributes, single sign-out):
  * /secure/ any person, /students/ and /staff/ by `Require cas-attribute`, /renew/ with CASRenew, /gateway/ with
- * CASGateway. A second, https virtual host is phpCAS's front: its proxy callback and its /cas/ calls.
+ * CASGateway (an anonymous visitor gets /public/, as docs/cas.md shows). A second, https virtual host is
+ * phpCAS's front: its proxy callback and its /cas/ calls.
  */
 function apacheConfig(harness: CasHarness, root: string, idpUrl: string): string {
   const port = new URL(harness.apacheUrl).port;
@@ -52,6 +53,7 @@ function apacheConfig(harness: CasHarness, root: string, idpUrl: string): string
       "proxy",
       "proxy_http",
       "headers",
+      "rewrite",
     ].map((name) => `LoadModule ${name}_module ${modules}/mod_${name}.so`),
     `LoadModule auth_cas_module ${modules}/mod_auth_cas.so`,
     ...(process.getuid?.() === 0 ? ["User www-data", "Group www-data"] : []),
@@ -78,6 +80,13 @@ function apacheConfig(harness: CasHarness, root: string, idpUrl: string): string
     ...location("staff", ["Require cas-attribute affiliation:employee"]),
     ...location("renew", ["CASRenew /renew/", "Require valid-user"]),
     ...location("gateway", ["CASGateway /gateway/", "Require valid-user"]),
+    // mod_auth_cas 1.2 lets an anonymous visitor back from a gateway trip through without a user, which Apache 2.4
+    // answers with 500 (apereo/mod_auth_cas#204); docs/cas.md's workaround serves them the public page instead.
+    "RewriteEngine On",
+    "RewriteCond %{HTTP_COOKIE} (^|;\\s*)MOD_CAS_G=TRUE",
+    "RewriteCond %{HTTP_COOKIE} !(^|;\\s*)MOD_AUTH_CAS=",
+    "RewriteCond %{QUERY_STRING} !(^|&)ticket=",
+    "RewriteRule ^/gateway/$ /public/ [PT]",
     `<VirtualHost 127.0.0.1:${tlsPort}>`,
     "  SSLEngine on",
     `  SSLCertificateFile ${harness.certFile}`,
@@ -116,7 +125,7 @@ export async function startCasClients(harness: CasHarness, idpUrl: string): Prom
   const php = join(harness.dir, "php");
   const root = join(harness.dir, "apache");
   for (const dir of [php, join(root, "htdocs"), join(root, "cas-cookies")]) mkdirSync(dir, { recursive: true });
-  for (const page of ["secure", "students", "staff", "renew", "gateway"]) {
+  for (const page of ["secure", "students", "staff", "renew", "gateway", "public"]) {
     mkdirSync(join(root, "htdocs", page), { recursive: true });
     writeFileSync(join(root, "htdocs", page, "index.shtml"), apachePage);
   }

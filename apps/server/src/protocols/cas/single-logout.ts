@@ -58,10 +58,18 @@ export async function endCasSessions(db: Db, log: FastifyBaseLogger, sessionIds:
   await Promise.all(signIns.map((signIn) => tellService(log, signIn.service, signIn.spentTicket, now)));
 }
 
-/** This browser's KPI ID session is about to end (KPI ID's and CAS's sign-out routes call this first). */
+/**
+ * This browser's KPI ID session is about to end (KPI ID's and CAS's sign-out routes call this first). The
+ * person's CAS sign-ins whose KPI ID session is already gone end with it: a sign-in again in the same browser
+ * (`renew`, a step-up) replaces the session the earlier tickets were issued in, and the services those tickets
+ * opened are still open in this browser, so signing out must reach them too.
+ */
 export async function endCasSessionInBrowser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const session = await currentSession(request, reply);
-  if (session) await endCasSessions(request.server.db, request.log, [session.id], request.server.clock());
+  if (!session) return;
+  const { db } = request.server;
+  const replaced = await endedSessionIdsOf(db, session.userId);
+  await endCasSessions(db, request.log, [session.id, ...replaced], request.server.clock());
 }
 
 /** The person's sessions ended elsewhere (a password change, a reset): those sessions' CAS sign-ins end too. */

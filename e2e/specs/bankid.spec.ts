@@ -66,7 +66,7 @@ for (const language of ["uk", "en"] as const) {
 }
 
 test.describe("BankID: the details", () => {
-  // NBU's bank list down: the server answers with its kept copy (apps/server/test/bankid-bank-list.test.ts
+  // NBU's bank list down: the server answers with its kept copy (apps/server/test/sign-in/bankid/bankid-bank-list.test.ts
   // proves that); here, what the person sees of it, in both languages and at a phone's and a desktop's width.
   for (const language of ["uk", "en"] as const) {
     test(`a kept bank list says from when it is (${language})`, async ({ page }, testInfo) => {

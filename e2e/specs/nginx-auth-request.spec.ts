@@ -8,10 +8,10 @@ import { type OwnKpiId, startOwnKpiId } from "../tools/own-kpi-id.ts";
 
 /**
  * Issue 59 point 2 in a real browser: Debian's nginx runs exactly the server block of docs/nginx-auth-request.md
- * (rendered as apps/server/test/nginx-auth-request.test.ts renders it) in front of a small site on its own host
+ * (rendered as apps/server/test/protocols/forward-auth/nginx-auth-request.test.ts renders it) in front of a small site on its own host
  * name; the site is registered with the doc's own commands on a KPI ID of this file's own. The attacks that need
  * no browser (a forged header, a revoked session, another host's cookie, a replayed ticket) are in
- * apps/server/test/attacks-nginx.test.ts; here what only a browser decides: the Fetch Metadata it sends with a
+ * apps/server/test/attacks/attacks-nginx.test.ts; here what only a browser decides: the Fetch Metadata it sends with a
  * sign-out link from another site, and the host-only cookie it keeps.
  */
 const portBase = Number(process.env.E2E_PORT_BASE ?? 3300);

@@ -13,7 +13,7 @@ import { widths } from "../tools/walk.ts";
 /**
  * The account page's Wi-Fi passwords (issue 61). Wi-Fi shows only where FreeRADIUS asks KPI ID
  * (RADIUS_REST_SECRET), so the walk runs against a KPI ID of its own with it set; the eduroam test
- * (apps/server/test/eduroam.test.ts) signs devices in with such passwords through FreeRADIUS.
+ * (apps/server/test/protocols/radius/eduroam.test.ts) signs devices in with such passwords through FreeRADIUS.
  */
 const port = Number(process.env.E2E_PORT_BASE ?? 3300) + 14;
 const origin = `http://localhost:${port}`;

@@ -43,15 +43,25 @@ export const sourceRules: readonly SourceRule[] = [
     check: ownerTableMatches,
   },
   {
-    // Off until the lead applies scripts/place-server-tests.ts (other branches still add flat tests).
+    // On since the tests were placed (issue 58): a test added flat, named or not, fails the check.
     name: "server-tests-mirror-src",
-    enforced: false,
+    enforced: true,
     summary: "server tests sit in apps/server/test/<layer>/<area>/ (or attacks/, fuzz/, app/)",
-    check: (files) =>
-      planTestPlacement(files.map((file) => file.path)).moves.map((move) => ({
-        rule: "server-tests-mirror-src",
-        file: move.from,
-        message: `belongs in ${move.to}: node scripts/place-server-tests.ts --apply`,
-      })),
+    check: (files) => {
+      const plan = planTestPlacement(files.map((file) => file.path));
+      return [
+        ...plan.moves.map((move) => ({
+          rule: "server-tests-mirror-src",
+          file: move.from,
+          message: `belongs in ${move.to}: node scripts/place-server-tests.ts --apply`,
+        })),
+        ...plan.unplaced.map((path) => ({
+          rule: "server-tests-mirror-src",
+          file: path,
+          message:
+            "sits flat in apps/server/test: put it in the folder of the code it tests (or give its name a prefix in scripts/dependencies/test-placement.ts)",
+        })),
+      ];
+    },
   },
 ];

@@ -1,0 +1,208 @@
+// `npm run check` refuses each structure rule's breach (issue 58): scripts/check-dependencies.ts runs on a small
+// tree made for the rule, and fails it naming the rule; the same tree without the breach passes.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const checker = fileURLToPath(new URL("../../../../scripts/check-dependencies.ts", import.meta.url));
+const trees: string[] = [];
+
+afterAll(() => {
+  for (const tree of trees.splice(0)) rmSync(tree, { recursive: true, force: true });
+});
+
+/** A repository-shaped tree with these files (paths from its root) and a tsconfig that resolves them. */
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), "kpi-id-dependencies-"));
+  trees.push(root);
+  const base = {
+    compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", allowImportingTsExtensions: true },
+  };
+  const all = { "tsconfig.base.json": JSON.stringify(base), ...files };
+  for (const [path, text] of Object.entries(all)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+function check(root: string, ...enforce: string[]) {
+  const args = [checker, "--root", root, ...enforce.flatMap((rule) => ["--enforce", rule])];
+  const run = spawnSync(process.execPath, args, { encoding: "utf8" });
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+const cleanModel = {
+  "apps/server/src/platform/db/schema.ts": "export type Db = { name: string };\n",
+  "apps/server/src/model/users/queries.ts": [
+    'import type { Db } from "../../platform/db/schema.ts";',
+    "export const findUser = (db: Db, id: string) => db.selectFrom('users').where('id', '=', id);",
+    "export const renameUser = (db: Db, id: string) => db.updateTable('users').where('id', '=', id);",
+    "",
+  ].join("\n"),
+  "apps/server/src/surfaces/admin/person-card.ts": [
+    'import type { FastifyRequest } from "fastify";',
+    'import { findUser } from "../../model/users/queries.ts";',
+    "export const person = (request: FastifyRequest & { db: never }) => findUser(request.db, 'x');",
+    "",
+  ].join("\n"),
+};
+
+/** A file planted at a path with one import; `crosses` says whether that import breaks a layer rule. */
+interface Plant {
+  path: string;
+  from: string;
+  crosses: boolean;
+}
+
+// Moved from boundaries.test.ts with the layer rules (biome.json → check-dependencies.ts, issue 58).
+const plants: Plant[] = [
+  // Layers (issue 42): each imports only its own layer and those below it.
+  { path: "apps/server/src/platform/crypto/planted.ts", from: "../../model/sessions/store.ts", crosses: true },
+  { path: "apps/server/src/platform/mail/planted.ts", from: "../../surfaces/account/routes.ts", crosses: true },
+  { path: "apps/server/src/model/access/planted.ts", from: "../../protocols/oidc/provider.ts", crosses: true },
+  { path: "apps/server/src/platform/throttle/planted.ts", from: "../../sign-in/auth/routes.ts", crosses: true },
+  { path: "apps/server/src/sign-in/recovery/planted.ts", from: "../../surfaces/account/routes.ts", crosses: true },
+  { path: "apps/server/src/sign-in/auth/planted.ts", from: "../../protocols/oidc/logout.ts", crosses: true },
+  { path: "apps/server/src/protocols/saml/planted.ts", from: "../../surfaces/admin/routes.ts", crosses: true },
+  { path: "apps/server/src/surfaces/cli/planted.ts", from: "../../app.ts", crosses: true },
+  // The cycles the review found stay broken: sessions → auth, oidc → auth, apps → users, oidc → seed.
+  { path: "apps/server/src/model/sessions/planted.ts", from: "../../sign-in/auth/routes.ts", crosses: true },
+  { path: "apps/server/src/protocols/oidc/planted.ts", from: "../../sign-in/auth/grants.ts", crosses: true },
+  { path: "apps/server/src/model/apps/planted.ts", from: "../sessions/store.ts", crosses: true },
+  { path: "apps/server/src/model/users/planted.ts", from: "../../protocols/oidc/provider.ts", crosses: true },
+  { path: "apps/server/src/protocols/oidc/planted-seed.ts", from: "../../surfaces/seed/demo-data.ts", crosses: true },
+  { path: "apps/server/src/model/sessions/allowed.ts", from: "../../platform/crypto/tokens.ts", crosses: false },
+  { path: "apps/server/src/protocols/oidc/allowed.ts", from: "../../model/access/applications.ts", crosses: false },
+  { path: "apps/server/src/protocols/oidc/allowed-mfa.ts", from: "../../sign-in/mfa/decision.ts", crosses: false },
+  { path: "apps/server/src/sign-in/bankid/allowed.ts", from: "../recovery/reset.ts", crosses: false },
+  { path: "apps/server/src/surfaces/admin/allowed.ts", from: "../../protocols/saml/index.ts", crosses: false },
+  { path: "apps/server/src/surfaces/cli/commands/allowed.ts", from: "./app.ts", crosses: false },
+];
+
+/** The plants, and an empty module at each place they import. */
+function plantedTree(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const plant of plants) {
+    files[plant.path] = `import { planted } from "${plant.from}";\n\nexport const used = planted;\n`;
+    files[join(dirname(plant.path), plant.from)] = "export const planted = 1;\n";
+  }
+  return files;
+}
+
+describe("the server's layers (dependency-cruiser in scripts/check-dependencies.ts)", () => {
+  let output = "";
+  beforeAll(() => {
+    const run = check(tree(plantedTree()));
+    expect(run.status).toBe(1);
+    output = run.output;
+  });
+
+  it.each(plants.filter((plant) => plant.crosses))("refuses $path importing $from", ({ path }) => {
+    expect(output).toContain(`${path} → `);
+  });
+
+  it.each(plants.filter((plant) => !plant.crosses))("lets $path import $from", ({ path }) => {
+    expect(output).not.toContain(`${path} → `);
+  });
+});
+
+describe("scripts/check-dependencies.ts on small trees", () => {
+  it("passes a tree that keeps every rule: SQL in the owning model module, Fastify in a surface", () => {
+    const run = check(tree(cleanModel), "sql-only-in-model", "table-owner", "fastify-only-in-routes");
+    expect(run.output).toContain("sql-only-in-model: kept");
+    expect(run.status).toBe(0);
+  });
+
+  it("fails SQL written in a surface (sql-only-in-model)", () => {
+    const root = tree({
+      ...cleanModel,
+      "apps/server/src/surfaces/admin/role-list.ts": [
+        'import { sql } from "kysely";',
+        'import type { Db } from "../../platform/db/schema.ts";',
+        "export const roles = (db: Db) => db.selectFrom('operator_roles').select(sql`count(*)`.as('n'));",
+        "",
+      ].join("\n"),
+    });
+    const run = check(root, "sql-only-in-model");
+    expect(run.output).toMatch(/sql-only-in-model: 1 violation.*\n.*surfaces\/admin\/role-list\.ts/);
+    expect(run.status).toBe(1);
+  });
+
+  it("fails a model module writing another's table, and a migration's table nobody owns (table-owner)", () => {
+    const root = tree({
+      ...cleanModel,
+      "apps/server/src/model/developers/approval.ts": [
+        'import type { Db } from "../../platform/db/schema.ts";',
+        "export const grant = (db: Db) => db.insertInto('access_rules').values({});",
+        "export const read = (db: Db) => db.selectFrom('access_rules').selectAll();",
+        "",
+      ].join("\n"),
+      "apps/server/src/platform/db/migrations/0999_new.sql": "create table orphans (id text primary key);\n",
+    });
+    const run = check(root, "table-owner");
+    expect(run.output).toContain("model/developers/approval.ts: writes access_rules, which model/access owns");
+    expect(run.output).toContain("0999_new.sql: creates orphans, which has no owner");
+    expect(run.output).toContain("table-owner: 2 violation(s)");
+    expect(run.status).toBe(1);
+  });
+
+  it("fails Fastify's types in the model (fastify-only-in-routes)", () => {
+    const root = tree({
+      ...cleanModel,
+      "apps/server/src/model/users/notify.ts":
+        'import type { FastifyRequest } from "fastify";\nexport type R = FastifyRequest;\n',
+    });
+    const run = check(root, "fastify-only-in-routes");
+    expect(run.output).toMatch(/fastify-only-in-routes: 1 violation.*\n.*model\/users\/notify\.ts: imports fastify/);
+    expect(run.status).toBe(1);
+  });
+
+  it("fails an upward import from the model to a surface", () => {
+    const root = tree({
+      ...cleanModel,
+      "apps/server/src/model/users/admin-link.ts": 'export { person } from "../../surfaces/admin/person-card.ts";\n',
+    });
+    const run = check(root);
+    expect(run.output).toContain("no-upward-import-from-model");
+    expect(run.status).toBe(1);
+  });
+
+  it("fails a circle of two platform files", () => {
+    const root = tree({
+      ...cleanModel,
+      "apps/server/src/platform/a.ts": 'import { b } from "./b.ts";\nexport const a = () => b;\n',
+      "apps/server/src/platform/b.ts": 'import { a } from "./a.ts";\nexport const b = () => a;\n',
+    });
+    const run = check(root);
+    expect(run.output).toContain("no-circular");
+    expect(run.status).toBe(1);
+  });
+
+  it("fails a table of owners in docs/architecture.md that differs from the map (owner-table-in-docs)", () => {
+    const stale =
+      "<!-- table-owners:begin (generated from scripts/dependencies/table-owners.ts) -->\n| Owner |\n<!-- table-owners:end -->\n";
+    const run = check(tree({ ...cleanModel, "docs/architecture.md": stale }), "owner-table-in-docs");
+    expect(run.output).toContain("owner-table-in-docs: 1 violation");
+    expect(run.status).toBe(1);
+  });
+
+  it("fails a server test left flat, named after an area or not (server-tests-mirror-src)", () => {
+    const named = check(tree({ ...cleanModel, "apps/server/test/oidc-consent.test.ts": "export {};\n" }));
+    expect(named.output).toContain(
+      "oidc-consent.test.ts: belongs in apps/server/test/protocols/oidc/oidc-consent.test.ts",
+    );
+    expect(named.status).toBe(1);
+    const unnamed = check(tree({ ...cleanModel, "apps/server/test/something-new.test.ts": "export {};\n" }));
+    expect(unnamed.output).toMatch(/something-new\.test\.ts: sits flat in apps\/server\/test/);
+    expect(unnamed.status).toBe(1);
+    const placed = check(
+      tree({ ...cleanModel, "apps/server/test/protocols/oidc/oidc-consent.test.ts": "export {};\n" }),
+    );
+    expect(placed.output).toContain("server-tests-mirror-src: kept");
+    expect(placed.status).toBe(0);
+  });
+});

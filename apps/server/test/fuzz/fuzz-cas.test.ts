@@ -1,0 +1,106 @@
+import { casPaths } from "@kpi-id/contracts";
+import { DOMParser } from "@xmldom/xmldom";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { serviceTicket, studentWithService } from "../support/cas.ts";
+import { sessionCookieOf } from "../support/console.ts";
+import { databaseKinds } from "../support/databases.ts";
+
+const seed = Number(process.env.FUZZ_SEED ?? 20_261_127);
+const registered = "https://cas.example.edu/app/";
+
+/**
+ * The CAS endpoints with what a CAS client, a thief or a hostile page may send: any service (registered, near it
+ * or anything), any ticket (live, spent, made up), any callback, renew, gateway and format. None answers 5xx, every
+ * validation is well-formed XML (or JSON) in the CAS namespace, and /login and /logout send the browser only to a
+ * registered service or to KPI ID's own pages.
+ */
+describe.each(databaseKinds)("fuzzing the CAS endpoints (%s)", (kind) => {
+  let t: TestApp;
+  let cookie: string;
+  let live: () => Promise<string>;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    const { student } = await studentWithService(t.app, registered, {
+      match: "prefix",
+      proxy: true,
+      singleLogout: true,
+    });
+    cookie = student.cookie;
+    // A fresh session each time: a generated /cas/logout may have ended the one the requests carry.
+    live = async () =>
+      serviceTicket(t.app, await sessionCookieOf(t.app, student.person.id, "PASSWORD"), `${registered}page`);
+  });
+  afterAll(() => t.close());
+
+  const anyText = fc.string({ maxLength: 300 });
+  const service = fc.oneof(
+    anyText,
+    fc.webUrl({ withQueryParameters: true, withFragments: true }),
+    anyText.map((path) => `${registered}${path}`),
+    fc.constantFrom(
+      registered,
+      `${registered}page`,
+      "https://cas.example.edu/app",
+      "https://cas.example.edu.evil.example/app/",
+      "https://cas.example.edu@evil.example/app/",
+      "javascript:alert(1)",
+      "//evil.example/",
+    ),
+  );
+  const ticket = fc.oneof(anyText, fc.constantFrom("live", "ST-", "PT-", "PGT-", "ST-00", "PGTIOU-1"));
+  const flag = fc.option(fc.constantFrom("true", "false", "1", "", "TRUE", "yes"), { nil: undefined });
+  const request = fc.record({
+    path: fc.constantFrom(...Object.values(casPaths).filter((path) => path !== casPaths.continue)),
+    service: fc.option(service, { nil: undefined }),
+    ticket: fc.option(ticket, { nil: undefined }),
+    pgtUrl: fc.option(fc.oneof(service, fc.constantFrom("https://cas.example.edu/pgt", "http://cas.example.edu/pgt")), {
+      nil: undefined,
+    }),
+    renew: flag,
+    gateway: flag,
+    format: fc.option(fc.constantFrom("JSON", "json", "XML", "x"), { nil: undefined }),
+    method: fc.option(fc.constantFrom("POST", "GET", "post"), { nil: undefined }),
+    signedIn: fc.boolean(),
+  });
+
+  const isWellFormedCas = (body: string) => {
+    const errors: string[] = [];
+    const document = new DOMParser({ onError: (level, message) => errors.push(`${level} ${message}`) }).parseFromString(
+      body,
+      "application/xml",
+    );
+    return errors.length === 0 && document.documentElement?.namespaceURI === "http://www.yale.edu/tp/cas";
+  };
+
+  it("answers every generated request without a 5xx, in CAS's own form, redirecting only where it may", async () => {
+    await fc.assert(
+      fc.asyncProperty(request, async ({ path, signedIn, ...fields }) => {
+        const query: Record<string, string> = {};
+        for (const [name, value] of Object.entries(fields)) if (value !== undefined) query[name] = value;
+        if (query.ticket === "live") query.ticket = await live();
+        if (path === casPaths.proxy) {
+          if (query.ticket !== undefined) query.pgt = query.ticket;
+          if (query.service !== undefined) query.targetService = query.service;
+        }
+        const response = await t.app.inject({
+          url: `${path}?${new URLSearchParams(query)}`,
+          headers: signedIn ? { cookie, accept: "text/html" } : { accept: "text/html" },
+        });
+        expect(response.statusCode).toBeLessThan(500);
+        const type = String(response.headers["content-type"] ?? "");
+        if (type.startsWith("application/xml")) expect(isWellFormedCas(response.body)).toBe(true);
+        if (type.startsWith("application/json") && path !== casPaths.login && path !== casPaths.logout) {
+          expect(Object.keys(response.json())).toEqual(["serviceResponse"]);
+        }
+        if (response.statusCode === 302 || response.statusCode === 303) {
+          const location = String(response.headers.location);
+          const ours = location.startsWith("/") && !location.startsWith("//");
+          expect(ours || location.startsWith(registered), location).toBe(true);
+        }
+      }),
+      { numRuns: 500, seed },
+    );
+  }, 300_000);
+});

@@ -1,0 +1,50 @@
+import { spawnSync } from "node:child_process";
+import Fastify from "fastify";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { QuietCollector, registerQuietCollection } from "../../../src/platform/http/quiet-collection.ts";
+import { productionNodeFlags } from "../../../src/platform/production-process.ts";
+
+const options = { windowMs: 1_000, busyFromRequests: 10, quietBelowRequests: 3 };
+
+describe("collecting once a busy spell has given way to quiet", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("collects once after a busy spell, not while busy, not after a trickle, not again until the next spell", () => {
+    const collector = new QuietCollector(options);
+    for (let request = 0; request < 12; request++) collector.served();
+    expect(collector.windowEnded()).toBe(false); // the busy window itself
+    expect(collector.windowEnded()).toBe(true); // the quiet one after it
+    expect(collector.windowEnded()).toBe(false); // once per spell
+    // Health checks: two a window for a long time add up past a busy window's count, but no window is busy.
+    for (let window = 0; window < 8; window++) {
+      collector.served();
+      collector.served();
+      expect(collector.windowEnded()).toBe(false);
+    }
+  });
+
+  it("the service collects through its request hook and its timer, and stops with the server", async () => {
+    vi.useFakeTimers();
+    const collect = vi.fn();
+    const app = Fastify();
+    app.get("/ping", async () => ({ ok: true }));
+    registerQuietCollection(app, collect, options);
+    for (let request = 0; request < 10; request++) await app.inject("/ping");
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(collect).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(collect).toHaveBeenCalledTimes(1);
+    // A second spell, then the server closes: its timer goes with it.
+    for (let request = 0; request < 10; request++) await app.inject("/ping");
+    await app.close();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
+  it("the production flags give the service a collection to call", () => {
+    const probe = spawnSync(process.execPath, [...productionNodeFlags, "-p", "typeof globalThis.gc"], {
+      encoding: "utf8",
+    });
+    expect(probe.stdout.trim()).toBe("function");
+  });
+});

@@ -1,0 +1,309 @@
+import type { InjectOptions } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { endpointsOf } from "../../fuzz/endpoints.ts";
+import { createTestApp, TEST_ORIGIN, type TestApp } from "../../support/app.ts";
+import { addApplication, addPerson, manualClock } from "../../support/campus.ts";
+import { addOperator, sessionCookieOf } from "../../support/console.ts";
+import { databaseKinds } from "../../support/databases.ts";
+
+type Role = "admin" | "helpdesk";
+
+interface ConsoleCall {
+  method: "GET" | "POST";
+  /** The path as the API reference names it. */
+  route: string;
+  /** Who may call it; everyone else gets 403 admin.forbidden. */
+  allowed: Role[];
+  body?: Record<string, unknown>;
+  query?: string;
+  /** What an allowed caller gets when not 200 (the test app sends no mail: recovery is not available). */
+  answer?: { status: number; code?: string };
+}
+
+const both: Role[] = ["admin", "helpdesk"];
+// Import and the audit log are admin's alone (issue 18: helpdesk handles people one at a time).
+const importFile = Buffer.from("username,full-name\r\nimported.one,Імпортована Особа\r\n").toString("base64");
+const adminOnly: Role[] = ["admin"];
+
+/** Every console endpoint and who may use it: this test's own copy of the authorization table. */
+const consoleCalls: ConsoleCall[] = [
+  { method: "GET", route: "/api/admin/me", allowed: both },
+  { method: "GET", route: "/api/admin/people", allowed: both, query: "?q=target" },
+  { method: "GET", route: "/api/admin/people/{id}", allowed: both },
+  { method: "POST", route: "/api/admin/people/{id}/unlock", allowed: both, body: {} },
+  { method: "POST", route: "/api/admin/people/{id}/sessions/end", allowed: both, body: {} },
+  { method: "POST", route: "/api/admin/people/{id}/second-factor/reset", allowed: both, body: {} },
+  {
+    method: "POST",
+    route: "/api/admin/people/{id}/recovery-mail",
+    allowed: both,
+    body: {},
+    answer: { status: 404, code: "recovery.not_available" },
+  },
+  { method: "POST", route: "/api/admin/people/{id}/profile", allowed: adminOnly, body: { fullName: "Ціль Змінена" } },
+  { method: "POST", route: "/api/admin/people/{id}/status", allowed: adminOnly, body: { status: "active" } },
+  // An admin's erasure; the wrong confirmation keeps the shared target for the rows after it.
+  {
+    method: "POST",
+    route: "/api/admin/people/{id}/erase",
+    allowed: adminOnly,
+    body: { username: "not-the-target" },
+    answer: { status: 400, code: "admin.erase_not_confirmed" },
+  },
+  {
+    method: "POST",
+    route: "/api/admin/people/{id}/access/grant",
+    allowed: adminOnly,
+    body: { applicationId: "{app}" },
+  },
+  {
+    method: "POST",
+    route: "/api/admin/people/{id}/access/revoke",
+    allowed: adminOnly,
+    body: { applicationId: "{app}" },
+  },
+  { method: "GET", route: "/api/admin/applications", allowed: adminOnly },
+  {
+    method: "POST",
+    route: "/api/admin/applications",
+    allowed: adminOnly,
+    body: { name: "console-made-{n}", title: "Зроблений у консолі", callbackUrl: "https://made.kpi.ua/callback" },
+  },
+  { method: "POST", route: "/api/admin/applications/{app}/rotate-secret", allowed: adminOnly, body: {} },
+  { method: "GET", route: "/api/admin/applications/{app}", allowed: adminOnly },
+  {
+    method: "POST",
+    route: "/api/admin/applications/{app}",
+    allowed: adminOnly,
+    body: { titleEn: "Edited in the console", requireMfa: false },
+  },
+  { method: "GET", route: "/api/admin/applications/{app}/people", allowed: adminOnly, query: "?q=targ&page=1" },
+  {
+    method: "POST",
+    route: "/api/admin/applications/{app}/access/bulk-grant",
+    allowed: adminOnly,
+    body: { list: "username\ntarget\nnobody-here\n" },
+  },
+  { method: "GET", route: "/api/admin/applications/{app}/access", allowed: adminOnly },
+  { method: "GET", route: "/api/admin/applications/{app}/cas-services", allowed: adminOnly },
+  {
+    method: "POST",
+    route: "/api/admin/applications/{app}/cas-services",
+    allowed: adminOnly,
+    body: { url: "https://cas-client.example/app/", prefix: true },
+  },
+  {
+    method: "POST",
+    route: "/api/admin/applications/{app}/cas-services/remove",
+    allowed: adminOnly,
+    body: { url: "https://cas-client.example/app/" },
+  },
+  { method: "POST", route: "/api/admin/applications/{app}/rules", allowed: adminOnly, body: { affiliation: "alum" } },
+  {
+    method: "POST",
+    route: "/api/admin/applications/{app}/rules/remove",
+    allowed: adminOnly,
+    body: { ruleId: "00000000-0000-4000-8000-000000000000" },
+    answer: { status: 404, code: "app.rule_not_found" },
+  },
+  {
+    method: "POST",
+    route: "/api/admin/applications/{app}/exclusions",
+    allowed: adminOnly,
+    body: { username: "target" },
+  },
+  {
+    method: "POST",
+    route: "/api/admin/applications/{app}/exclusions/remove",
+    allowed: adminOnly,
+    body: { userId: "00000000-0000-4000-8000-000000000000" },
+  },
+  {
+    method: "POST",
+    route: "/api/admin/import/jobs",
+    allowed: adminOnly,
+    body: { file: importFile, fileName: "people.csv", mode: "dry-run" },
+    answer: { status: 202 },
+  },
+  { method: "GET", route: "/api/admin/import/jobs/latest", allowed: adminOnly },
+  {
+    method: "GET",
+    route: "/api/admin/import/jobs/{job}",
+    allowed: adminOnly,
+    answer: { status: 404, code: "admin.import_job_not_found" },
+  },
+  {
+    method: "POST",
+    route: "/api/admin/import/jobs/{job}/cancel",
+    allowed: adminOnly,
+    body: {},
+    answer: { status: 404, code: "admin.import_job_not_found" },
+  },
+  // The developers' applications waiting for review, and suspending one (issue 39); {id} names no application here.
+  { method: "GET", route: "/api/admin/reviews", allowed: adminOnly },
+  {
+    method: "POST",
+    route: "/api/admin/reviews/{id}",
+    allowed: adminOnly,
+    body: { decision: "approved", requestId: "00000000-0000-4000-8000-000000000000" },
+    answer: { status: 409, code: "admin.review_not_pending" },
+  },
+  {
+    method: "POST",
+    route: "/api/admin/applications/{app}/suspension",
+    allowed: adminOnly,
+    body: { suspended: false },
+  },
+  { method: "GET", route: "/api/admin/audit", allowed: adminOnly, query: "?type=sign_in" },
+  { method: "GET", route: "/api/admin/audit/export", allowed: adminOnly, query: "?result=failure" },
+  { method: "GET", route: "/api/admin/keys", allowed: adminOnly },
+  { method: "POST", route: "/api/admin/keys/rotate", allowed: adminOnly, body: {} },
+  { method: "GET", route: "/api/admin/service", allowed: adminOnly },
+  // Wi-Fi (issue 61): the figures with the service's; a person's devices and switch with helpdesk's tools.
+  { method: "GET", route: "/api/admin/wifi/stats", allowed: adminOnly },
+  { method: "GET", route: "/api/admin/people/{id}/wifi", allowed: both },
+  { method: "POST", route: "/api/admin/people/{id}/wifi/off", allowed: both, body: {} },
+  { method: "POST", route: "/api/admin/people/{id}/wifi/on", allowed: both, body: {} },
+  {
+    method: "POST",
+    route: "/api/admin/people/{id}/wifi/passwords/{passwordId}/revoke",
+    allowed: both,
+    body: {},
+    answer: { status: 404, code: "wifi.password_not_found" },
+  },
+];
+
+describe.each(databaseKinds)("console authorization on %s", (kind) => {
+  let t: TestApp;
+  const clock = manualClock();
+  let targetId = "";
+  let applicationId = "";
+  let cookies: Record<"ordinary" | Role | "adminByPassword", string>;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, {}, { clock: clock.now });
+    const target = await addPerson(t.app, { username: "target", fullName: "Ціль Пошуку" }, "target passphrase 1");
+    targetId = target.id;
+    applicationId = (await addApplication(t.app)).application.id;
+    const admin = await addOperator(t.app, ["admin"]);
+    cookies = {
+      ordinary: (await addOperator(t.app, [])).cookie,
+      helpdesk: (await addOperator(t.app, ["helpdesk"])).cookie,
+      admin: admin.cookie,
+      adminByPassword: await sessionCookieOf(t.app, admin.person.id, "PASSWORD"),
+    };
+  });
+  afterAll(() => t.close());
+
+  let sent = 0;
+  function send(call: ConsoleCall, cookie?: string) {
+    sent += 1;
+    const url = `${call.route
+      .replace("{id}", targetId)
+      .replace("{app}", applicationId)
+      .replace("{job}", "00000000-0000-4000-8000-000000000000")
+      .replace("{passwordId}", "00000000-0000-4000-8000-000000000000")}${call.query ?? ""}`;
+    const body =
+      call.body && JSON.parse(JSON.stringify(call.body).replace("{app}", applicationId).replace("{n}", String(sent)));
+    const options: InjectOptions = {
+      method: call.method,
+      url,
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        ...(call.method === "POST" ? { origin: TEST_ORIGIN, "content-type": "application/json" } : {}),
+      },
+      ...(call.method === "POST" ? { payload: JSON.stringify(body ?? {}) } : {}),
+    };
+    return t.app.inject(options);
+  }
+
+  it("has a row in this test for every console endpoint of the API reference", () => {
+    const documented = endpointsOf(t.app)
+      .filter((endpoint) => endpoint.path.startsWith("/api/admin/"))
+      .map(
+        (endpoint) =>
+          `${endpoint.method} ${endpoint.path.replace("/applications/{id}", "/applications/{app}").replace("/import/jobs/{id}", "/import/jobs/{job}")}`,
+      )
+      .sort();
+    expect(documented).toEqual(consoleCalls.map((call) => `${call.method} ${call.route}`).sort());
+  });
+
+  for (const call of consoleCalls) {
+    describe(`${call.method} ${call.route}`, () => {
+      it("asks an anonymous caller to sign in", async () => {
+        const response = await send(call);
+        expect(response.statusCode).toBe(401);
+        expect(response.json().code).toBe("auth.not_authenticated");
+      });
+
+      it("refuses a person without a console role", async () => {
+        const response = await send(call, cookies.ordinary);
+        expect(response.statusCode).toBe(403);
+        expect(response.json().code).toBe("admin.forbidden");
+      });
+
+      it(`lets ${call.allowed.join(" and ")} in, and no one else`, async () => {
+        for (const role of ["helpdesk", "admin"] as const) {
+          const response = await send(call, cookies[role]);
+          if (call.allowed.includes(role)) {
+            expect(response.statusCode, `${role}: ${response.body}`).toBe(call.answer?.status ?? 200);
+            if (call.answer?.code) expect(response.json().code).toBe(call.answer.code);
+          } else expect(response.json().code, role).toBe("admin.forbidden");
+        }
+      });
+
+      it("asks an admin to step up after a weak sign-in", async () => {
+        const response = await send(call, cookies.adminByPassword);
+        expect(response.statusCode).toBe(403);
+        expect(response.json().code).toBe("auth.step_up_required");
+      });
+    });
+  }
+
+  it("helpdesk acts only on people with no role above its own: an admin's account is refused with a stable code", async () => {
+    const helpdesk = await addOperator(t.app, ["helpdesk"]);
+    const otherHelpdesk = await addOperator(t.app, ["helpdesk"]);
+    const admin = await addOperator(t.app, ["admin"]);
+    const actions = [
+      "/api/admin/people/{id}/unlock",
+      "/api/admin/people/{id}/sessions/end",
+      "/api/admin/people/{id}/second-factor/reset",
+      "/api/admin/people/{id}/recovery-mail",
+    ];
+    const on = (route: string, targetId: string, cookie: string) =>
+      t.app.inject({
+        method: "POST",
+        url: route.replace("{id}", targetId),
+        headers: { cookie, origin: TEST_ORIGIN, "content-type": "application/json" },
+        payload: "{}",
+      });
+    for (const route of actions) {
+      const refused = await on(route, admin.person.id, helpdesk.cookie);
+      expect(refused.statusCode, route).toBe(403);
+      expect(refused.json().code, route).toBe("admin.person_outranks_operator");
+    }
+    // The admin's sessions are still there; looking at the admin is still allowed.
+    expect(
+      await t.app.db.selectFrom("sessions").select("id").where("user_id", "=", admin.person.id).execute(),
+    ).toHaveLength(1);
+    const looked = await t.app.inject({
+      url: `/api/admin/people/${admin.person.id}`,
+      headers: { cookie: helpdesk.cookie },
+    });
+    expect(looked.statusCode).toBe(200);
+    // An equal role is fine, and an admin acts on anyone.
+    expect((await on(actions[0] ?? "", otherHelpdesk.person.id, helpdesk.cookie)).statusCode).toBe(200);
+    expect((await on(actions[0] ?? "", helpdesk.person.id, admin.cookie)).statusCode).toBe(200);
+    const anotherAdmin = await addOperator(t.app, ["admin"]);
+    expect((await on(actions[1] ?? "", anotherAdmin.person.id, admin.cookie)).statusCode).toBe(200);
+  });
+
+  it("asks for a step-up once the strong sign-in is more than an hour old", async () => {
+    const fresh = await sessionCookieOf(t.app, (await addOperator(t.app, ["admin"])).person.id, "DIIA");
+    expect((await send(consoleCalls[0] as ConsoleCall, fresh)).statusCode).toBe(200);
+    clock.advance(3601);
+    const stale = await send(consoleCalls[0] as ConsoleCall, fresh);
+    expect(stale.statusCode).toBe(403);
+    expect(stale.json().code).toBe("auth.step_up_required");
+  });
+});

@@ -1,0 +1,105 @@
+import { type CasServices, casServicesSchema } from "@kpi-id/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
+import { addApplication } from "../../support/campus.ts";
+import { addOperator } from "../../support/console.ts";
+import { databaseKinds } from "../../support/databases.ts";
+
+/** The console's CAS services of an application (docs/cas.md): what an admin registers, a helpdesk cannot. */
+describe.each(databaseKinds)("the console's CAS services (%s)", (kind) => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    admin = (await addOperator(t.app, ["admin"])).cookie;
+  });
+  afterAll(() => t.close());
+
+  const path = (id: string) => `/api/admin/applications/${id}/cas-services`;
+  const services = async (id: string, cookie = admin): Promise<CasServices> =>
+    casServicesSchema.parse((await t.app.inject({ url: path(id), headers: { cookie } })).json());
+
+  it("registers, changes and removes services, audited, and gives the CAS server URL", async () => {
+    const { application } = await addApplication(t.app);
+    expect(await services(application.id)).toEqual({ serverUrl: "http://localhost:3000/cas", services: [] });
+    const added = await postJson(
+      t.app,
+      path(application.id),
+      { url: "https://moodle.kpi.ua/course/", prefix: true, singleLogout: true },
+      { headers: { cookie: admin } },
+    );
+    expect(added.statusCode).toBe(200);
+    expect(casServicesSchema.parse(added.json()).services).toEqual([
+      {
+        url: "https://moodle.kpi.ua/course/",
+        match: "prefix",
+        singleLogout: true,
+        proxy: false,
+        attributes: expect.not.arrayContaining(["taxId"]),
+      },
+    ]);
+    const changed = await postJson(
+      t.app,
+      path(application.id),
+      { url: "https://moodle.kpi.ua/course/", prefix: true, proxy: true, attributes: ["uid"] },
+      { headers: { cookie: admin } },
+    );
+    expect(casServicesSchema.parse(changed.json()).services[0]).toMatchObject({
+      proxy: true,
+      singleLogout: false,
+      attributes: ["uid"],
+    });
+    const removed = await postJson(
+      t.app,
+      `${path(application.id)}/remove`,
+      { url: "https://moodle.kpi.ua/course/" },
+      { headers: { cookie: admin } },
+    );
+    expect(casServicesSchema.parse(removed.json()).services).toEqual([]);
+    const audited = await t.app.db
+      .selectFrom("audit_events")
+      .select(["event_type", "details"])
+      .where("application_id", "=", application.id)
+      .execute();
+    expect(audited.map((row) => row.event_type)).toEqual([
+      "application_updated",
+      "application_updated",
+      "application_updated",
+    ]);
+  });
+
+  it("refuses an open pattern (400) and another application's addresses (409); a helpdesk operator may not change them", async () => {
+    const { application } = await addApplication(t.app);
+    const { application: other } = await addApplication(t.app);
+    const bad = await postJson(
+      t.app,
+      path(application.id),
+      { url: "https://*.kpi.ua/", prefix: true },
+      { headers: { cookie: admin } },
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe("cas.service_invalid");
+    await postJson(
+      t.app,
+      path(application.id),
+      { url: "https://wiki.kpi.ua/", prefix: true },
+      { headers: { cookie: admin } },
+    );
+    const taken = await postJson(
+      t.app,
+      path(other.id),
+      { url: "https://wiki.kpi.ua/page" },
+      { headers: { cookie: admin } },
+    );
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().code).toBe("cas.service_taken");
+    const helpdesk = (await addOperator(t.app, ["helpdesk"])).cookie;
+    const refused = await postJson(
+      t.app,
+      path(other.id),
+      { url: "https://blog.kpi.ua/" },
+      { headers: { cookie: helpdesk } },
+    );
+    expect(refused.statusCode).toBe(403);
+  });
+});

@@ -57,6 +57,12 @@ RUN --mount=type=cache,target=/root/.npm rm -rf node_modules */*/node_modules \
       -o -name example -o -name examples -o -name bench -o -name benchmark -o -name benchmarks -o -name docs \
       -o -name coverage -o -name .github \) -prune \
       -exec sh -c 'for dir; do if [ -f "$dir/../package.json" ]; then rm -rf "$dir"; fi; done' sh {} +
+# PGlite (the embedded database) is imported as an ES module, with the one extension the migrations create
+# (pg_trgm, platform/db/index.ts): its CommonJS copies, its node-postgres adapter and the other 36 extensions go.
+RUN cd node_modules/@electric-sql/pglite/dist \
+ && test -f pg_trgm.tar.gz && test -f index.js && test -f contrib/pg_trgm.js \
+ && find . -name '*.cjs' -delete && rm -rf node-postgres \
+ && find . -maxdepth 1 -name '*.tar.gz' ! -name pg_trgm.tar.gz -delete
 
 # --- the runtime's base: NODE_IMAGE without npm, npx, corepack and yarn, which nothing in the image runs (the server,
 # the CLI and the health check run `node`). Removed in a layer of its own they would still be shipped in the base's
@@ -65,6 +71,7 @@ FROM ${NODE_IMAGE} AS node-only
 RUN rm -rf /usr/local/lib/node_modules /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack \
       /usr/local/bin/yarn /usr/local/bin/yarnpkg /opt/yarn-* /usr/local/include/node /usr/local/share/doc/node \
       /usr/local/share/man /root/.npm /tmp/* /var/cache/apt/*.bin /var/lib/apt/lists/* \
+      /usr/share/bash-completion /usr/share/lintian /usr/share/zsh \
  && node --version
 
 # --- runtime: Node 24 runs the server's bundle (apps/server/dist) as an unprivileged user ---

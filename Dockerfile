@@ -44,7 +44,7 @@ RUN npm run build
 # afresh from the same lock file, so the image carries none of the build tools.
 # What no running program reads goes too: source maps (Node reads them only with --enable-source-maps), type
 # declarations, the packages' own TypeScript and their documents (32 MB of the 112), and the folders of tests,
-# examples, benchmarks and documents at a package's root (13 MB more; a folder so named inside a package's code
+# examples, benchmarks and documents at a package's root (14 MB more; a folder so named inside a package's code
 # stays). find does not follow the workspace links, so the contracts' TypeScript, which the server runs, stays.
 # The server's own node_modules holds the versions of its dependencies that differ from the ones the other
 # workspaces hoisted (OpenTelemetry's trace SDK among them): it goes into the image too, made empty when there is none.
@@ -54,7 +54,7 @@ RUN --mount=type=cache,target=/root/.npm rm -rf node_modules */*/node_modules \
  && find node_modules apps/server/node_modules -type f \( -name '*.map' -o -name '*.ts' -o -name '*.mts' -o -name '*.cts' -o -name '*.md' \
       -o -name '*.yml' -o -name '.npmignore' -o -name '.eslintrc*' -o -name '*.tsbuildinfo' -o -name 'CHANGELOG*' \) -delete \
  && find node_modules apps/server/node_modules -type d \( -name test -o -name tests -o -name __tests__ -o -name fixtures \
-      -o -name example -o -name examples -o -name bench -o -name benchmark -o -name benchmarks -o -name docs \
+      -o -name example -o -name examples -o -name bench -o -name benchmark -o -name benchmarks -o -name docs -o -name doc \
       -o -name coverage -o -name .github \) -prune \
       -exec sh -c 'for dir; do if [ -f "$dir/../package.json" ]; then rm -rf "$dir"; fi; done' sh {} +
 # PGlite (the embedded database) is imported as an ES module, with the one extension the migrations create

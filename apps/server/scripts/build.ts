@@ -55,7 +55,15 @@ const keptOutside: Record<string, string> = {
   nodemailer: "first use",
   "openid-client": "first use",
   "@opentelemetry/api": "loaded only with tracing on (platform/tracing/start.ts), one copy shared with the SDK",
-  "@opentelemetry/sdk-node": "loaded only with tracing on; its exporters load their own protobuf definitions",
+  // The trace SDK's packages (platform/tracing/start.ts, from-env.ts): one copy of each shared with the
+  // instrumentation, which node_modules holds anyway.
+  "@opentelemetry/sdk-trace": "loaded only with tracing on",
+  "@opentelemetry/exporter-trace-otlp-proto": "loaded only with tracing on",
+  "@opentelemetry/exporter-trace-otlp-http": "loaded only with tracing on",
+  "@opentelemetry/resources": "loaded only with tracing on",
+  "@opentelemetry/core": "loaded only with tracing on",
+  "@opentelemetry/context-async-hooks": "loaded only with tracing on",
+  "@opentelemetry/instrumentation": "loaded only with tracing on; it hooks require",
   "@opentelemetry/instrumentation-http": "loaded only with tracing on; it patches node:http when required",
 };
 

@@ -33,9 +33,9 @@ const loadedOnFirstUse = [
  * (Its small API package, @opentelemetry/api, is loaded anyway: prom-client reads the active span for exemplars.)
  */
 const loadedOnlyWithTracing = [
-  "@opentelemetry/sdk-node",
+  "@opentelemetry/sdk-trace",
   "@opentelemetry/instrumentation-http",
-  "@opentelemetry/sdk-trace-base",
+  "@opentelemetry/exporter-trace-otlp-proto",
 ];
 
 const childEntry = fileURLToPath(new URL("../support/startup-modules-child.ts", import.meta.url));

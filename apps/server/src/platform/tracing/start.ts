@@ -1,16 +1,21 @@
 // OpenTelemetry traces, loaded only when the environment asks for them (hooks.ts's tracingWanted; server.ts
-// imports this file then and only then). The SDK reads OpenTelemetry's own variables: OTEL_EXPORTER_OTLP_ENDPOINT,
+// imports this file then and only then). The trace SDK set up by hand, as OpenTelemetry's docs describe for a
+// manual setup, reading OpenTelemetry's own variables (from-env.ts): OTEL_EXPORTER_OTLP_ENDPOINT,
 // OTEL_EXPORTER_OTLP_PROTOCOL (http/protobuf unless told), OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER and the rest.
 // What is traced: each HTTP request the service answers (a span named by its route, its W3C traceparent
 // honoured, so a proxy's or a client's trace continues here) and each database statement sent inside one,
 // on PostgreSQL and on the embedded PGlite alike (a span around the database driver, statement-listeners.ts).
 // Log lines written while a traced request runs carry its trace_id and span_id.
 import { createRequire } from "node:module";
-import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
+import { registerInstrumentations } from "@opentelemetry/instrumentation";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
-import { NodeSDK } from "@opentelemetry/sdk-node";
+import { TracerProvider } from "@opentelemetry/sdk-trace";
 import { redactUrl } from "../http/logging.ts";
 import { serverVersion } from "../release/version.ts";
+import { resourceFromEnv, samplerFromEnv, spanProcessorsFromEnv } from "./from-env.ts";
 import { type StatementTracer, useRequestSpanNamer, useStatementTracer, useTraceLogFields } from "./hooks.ts";
 
 export interface Tracing {
@@ -69,16 +74,20 @@ function activeTraceFields(): Record<string, string> {
 }
 
 export function startTracing(): Tracing {
-  // The service exports its metrics on /metrics and its logs to stdout; the SDK would otherwise send both over
-  // OTLP too (its default), so only an operator's explicit choice turns them on.
-  process.env.OTEL_METRICS_EXPORTER ??= "none";
-  process.env.OTEL_LOGS_EXPORTER ??= "none";
-  // The release on every span's resource, after whatever the operator names there.
-  const resource = process.env.OTEL_RESOURCE_ATTRIBUTES;
-  process.env.OTEL_RESOURCE_ATTRIBUTES = `${resource ? `${resource},` : ""}service.version=${serverVersion}`;
-  const sdk = new NodeSDK({
-    serviceName: process.env.OTEL_SERVICE_NAME ?? "kpi-id",
-    autoDetectResources: true,
+  const provider = new TracerProvider({
+    resource: resourceFromEnv(process.env.OTEL_SERVICE_NAME ?? "kpi-id", serverVersion),
+    sampler: samplerFromEnv(),
+    spanProcessors: spanProcessorsFromEnv(),
+  });
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  // W3C traceparent and baggage, the specification's default propagators (OTEL_PROPAGATORS unset).
+  propagation.setGlobalPropagator(
+    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+  );
+  trace.setGlobalTracerProvider(provider);
+  const unregisterInstrumentations = registerInstrumentations({
+    tracerProvider: provider,
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => untracedPaths.has((request.url ?? "").split("?")[0] ?? ""),
@@ -93,7 +102,6 @@ export function startTracing(): Tracing {
       }),
     ],
   });
-  sdk.start();
   // The instrumentation patches node:http when it is next required; the service imports it as an ES module, which
   // shares the module object (and its Server's prototype) with require's, so one require here is enough.
   createRequire(import.meta.url)("node:http");
@@ -105,7 +113,11 @@ export function startTracing(): Tracing {
       useStatementTracer(undefined);
       useTraceLogFields(undefined);
       useRequestSpanNamer(undefined);
-      await sdk.shutdown();
+      unregisterInstrumentations();
+      await provider.shutdown();
+      trace.disable();
+      propagation.disable();
+      context.disable();
     },
   };
 }

@@ -64,10 +64,18 @@ function productionDependencies(): string[] {
     encoding: "utf8",
     maxBuffer: 16 * 1024 * 1024,
   });
-  return listed
-    .split("\n")
-    .map((path) => relative(root, path))
-    .filter((path) => path.startsWith("node_modules/") && !path.startsWith("node_modules/@kpi-id/"));
+  return (
+    listed
+      .split("\n")
+      .map((path) => relative(root, path))
+      // The server's own node_modules too: npm nests there the packages whose versions differ from the root's
+      // (the tracing SDK's), and the bundle finds them from apps/server/dist.
+      .filter(
+        (path) =>
+          (path.startsWith("node_modules/") && !path.startsWith("node_modules/@kpi-id/")) ||
+          path.startsWith("apps/server/node_modules/"),
+      )
+  );
 }
 
 const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");

@@ -104,6 +104,9 @@ describe("npm run release", () => {
         path,
       ).toBe(true);
     }
+    // The tracing SDK (loaded only with OTEL_EXPORTER_OTLP_ENDPOINT) is where npm put it: in the server's own
+    // node_modules when its versions differ from the root's, which a list of the root's alone left out.
+    expect(listed.some((each) => each.endsWith("/@opentelemetry/sdk-trace/package.json"))).toBe(true);
     for (const absent of ["apps/server/test/", "apps/web/src/", "e2e/", "node_modules/vitest/", "node_modules/vite/"]) {
       expect(
         listed.filter((each) => each.startsWith(`${name}/${absent}`)),

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -72,9 +72,9 @@ export const manualSamples: ManualSample[] = [
  * manual tells integrators to install (already in node_modules: nothing is downloaded).
  */
 export function sampleDirectory(): string {
-  const directory = join(repoRoot, ".tmp", `manual-samples-${process.pid}-${Date.now()}`);
-  mkdirSync(directory, { recursive: true });
-  return directory;
+  // Two callers in one millisecond (a describe.each's blocks) must not share a folder one of them removes.
+  mkdirSync(join(repoRoot, ".tmp"), { recursive: true });
+  return mkdtempSync(join(repoRoot, ".tmp", `manual-samples-${process.pid}-`));
 }
 
 /** The openid-client major version the repository has, which the OpenID Connect sample runs with. */

@@ -1,3 +1,4 @@
+import type { ApplicationAccess } from "@kpi-id/contracts";
 import type { Page } from "@playwright/test";
 import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { AppsPage } from "../pages/apps-page.ts";
@@ -13,6 +14,8 @@ import { photograph } from "../tools/walk.ts";
 const portBase = Number(process.env.E2E_PORT_BASE ?? 3300);
 const idpUrl = `http://localhost:${portBase}`;
 const harness = prepareCasHarness(process.env.E2E_CAS_DIR ?? "", portBase);
+/** The applications this file registered: their students' rule ends with the file (afterAll). */
+const registered: string[] = [];
 
 /** An operator registers an application for students with one CAS service (a prefix), as docs/cas.md shows. */
 async function registerCasApplication(operator: Page, name: string, service: Record<string, unknown>) {
@@ -23,6 +26,7 @@ async function registerCasApplication(operator: Page, name: string, service: Rec
   });
   expect(created.status).toBe(200);
   const { id } = (created.json as { application: { id: string } }).application;
+  registered.push(id);
   expect((await postFrom(operator, `/api/admin/applications/${id}/rules`, { affiliation: "student" })).status).toBe(
     200,
   );
@@ -60,8 +64,23 @@ test.describe("CAS with phpCAS and mod_auth_cas", () => {
     });
     await context.close();
   });
-  test.afterAll(() => {
+  test.afterAll(async ({ browser }) => {
     clients?.stop();
+    // The worker's server lives on: without this, every student (the demo one too) keeps these applications on the
+    // apps page of the specs that run after this file (password-login counts the demo student's three).
+    const context = await browser.newContext({ locale: "uk-UA" });
+    const operator = await context.newPage();
+    await new ConsolePage(operator, "uk").signInWithDiia("employee");
+    for (const id of registered.splice(0)) {
+      const access = (await (
+        await operator.request.get(`${idpUrl}/api/admin/applications/${id}/access`)
+      ).json()) as ApplicationAccess;
+      for (const rule of access.rules) {
+        const removed = await postFrom(operator, `/api/admin/applications/${id}/rules/remove`, { ruleId: rule.id });
+        expect(removed.status).toBe(200);
+      }
+    }
+    await context.close();
   });
 
   for (const [language, locale] of [

@@ -10,7 +10,9 @@ import { notify } from "@/lib/notify.ts";
 import { useConsoleAction } from "../api/admin-api.ts";
 
 export function Section({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
-  const id = useId();
+  // The test id joins the id: a section that mounts later (the Wi-Fi figures, after their own query) was once
+  // named by another section's heading in the CI rehearsal (axe landmark-unique), so the name cannot be borrowed.
+  const id = `${useId()}-${testId}`;
   return (
     <Card className="p-4 sm:p-5">
       <section aria-labelledby={id} className="flex flex-col gap-3" data-testid={testId}>

@@ -127,9 +127,4 @@ export const allowlist: readonly AllowlistEntry[] = [
     file: "apps/server/src/model/sessions/sign-in-statement.ts",
     reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
   },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/platform/audit/record.ts",
-    reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
-  },
 ];

@@ -1,8 +1,8 @@
 import type { AuthMethod, ErrorCode } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit, requestOrigin } from "../../platform/http/audit.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { notifyNewDevice } from "../../platform/http/notify.ts";
 import { findUserById } from "../users/queries.ts";

@@ -1,9 +1,10 @@
 import type { Language } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { sql } from "kysely";
-import { auditedStatement, countAuditEvent, type RequestAuditEvent } from "../../platform/audit/record.ts";
+import type { RequestAuditEvent } from "../../platform/audit/record.ts";
 import { hashToken } from "../../platform/crypto/tokens.ts";
 import type { User } from "../../platform/db/schema.ts";
+import { countAuditEvent, requestAuditedStatement } from "../../platform/http/audit.ts";
 import { fromBrowser } from "../../platform/http/security.ts";
 import { type NewSession, newSessionRow } from "./store.ts";
 
@@ -38,7 +39,7 @@ export async function storeSignIn(request: FastifyRequest, writes: SignInWrites)
   const { token, row } = newSessionRow(writes.session, config.sessions, now);
   // An empty cookie is no token; its hash names no session, so the delete then removes nothing.
   const previousHash = hashToken(writes.previousToken ?? "");
-  const stored = await auditedStatement(request, writes.audit, { waitForDisk: !fromBrowser(request) })
+  const stored = await requestAuditedStatement(request, writes.audit, { waitForDisk: !fromBrowser(request) })
     .with("previous_session", (query) => query.deleteFrom("sessions").where("token_hash", "=", previousHash))
     .with("person_noted", (query) =>
       query

@@ -21,8 +21,8 @@ import {
   type TicketConsentRequest,
   takeConsentRequest,
 } from "../../model/tickets/consent-requests.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { chosenCallback } from "./callbacks.ts";
 import { appRedirectPath, ticketRedirect } from "./ticket-redirect.ts";

@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { completeSignIn } from "../../model/sessions/complete-sign-in.ts";
 import { consumeLoginGrant } from "../../model/sessions/grants.ts";
 import type { SignInStrength } from "../../model/sessions/strength.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { fromBrowser } from "../../platform/http/security.ts";
 
 /**

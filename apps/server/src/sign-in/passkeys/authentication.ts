@@ -4,8 +4,8 @@ import { findPasskeyByCredentialId, recordPasskeyUse, type StoredPasskey } from 
 import { type CompletedSignIn, completeSignIn } from "../../model/sessions/complete-sign-in.ts";
 import { passkeyStrength } from "../../model/sessions/strength.ts";
 import { findUserById } from "../../model/users/queries.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { confirmFailure, settleSuccess } from "../../platform/throttle/throttle.ts";
 import { takeCredentialAttempt } from "../grants/credential-attempt.ts";
 import { storeChallenge, takeChallenge } from "./challenges.ts";

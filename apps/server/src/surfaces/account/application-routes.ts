@@ -13,8 +13,8 @@ import { forgetTicketConsents } from "../../model/access/ticket-consents.ts";
 import { googleSubjectsOf } from "../../model/google/identities.ts";
 import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
 import { requireSession } from "../../model/sessions/current.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 
 /** The account page's sign-in methods and connected applications. */

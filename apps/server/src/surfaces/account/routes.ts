@@ -11,8 +11,8 @@ import { requireSession } from "../../model/sessions/current.ts";
 import { endSessions } from "../../model/sessions/end-sessions.ts";
 import { liveSessionsOf } from "../../model/sessions/live.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
-import { requestOrigin } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { requestOrigin } from "../../platform/http/audit.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
 import { activityDays, recentActivityOf } from "./activity.ts";
 

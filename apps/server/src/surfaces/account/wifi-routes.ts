@@ -19,8 +19,8 @@ import {
 } from "../../model/wifi/passwords.ts";
 import { isWifiOff } from "../../model/wifi/people.ts";
 import { wifiIdentity, wifiPasswordView } from "../../model/wifi/view.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
 
 const tags = ["account"];

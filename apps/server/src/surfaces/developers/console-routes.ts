@@ -16,8 +16,8 @@ import { ownedApplication } from "../../model/developers/store.ts";
 import { applicationDetail } from "../../model/developers/view.ts";
 import { requireSession } from "../../model/sessions/current.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
 
 const tags = ["developers"];

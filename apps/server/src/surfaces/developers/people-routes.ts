@@ -15,13 +15,8 @@ import { ownedApplication } from "../../model/developers/store.ts";
 import { applicationDetail } from "../../model/developers/view.ts";
 import { requireSession } from "../../model/sessions/current.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
-import {
-  audit,
-  countAuditEvent,
-  recordAuditEvent,
-  recordAuditEvents,
-  requestOrigin,
-} from "../../platform/audit/record.ts";
+import { recordAuditEvent, recordAuditEvents } from "../../platform/audit/record.ts";
+import { audit, countAuditEvent, requestOrigin } from "../../platform/http/audit.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
 import { sendInBackground } from "../../platform/mail/mailer.ts";
 

@@ -23,8 +23,8 @@ import {
 } from "../../model/developers/store.ts";
 import { applicationDetail, applicationSummary } from "../../model/developers/view.ts";
 import { requireSession } from "../../model/sessions/current.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 
 const tags = ["developers"];
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };

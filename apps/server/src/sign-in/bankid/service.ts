@@ -2,7 +2,6 @@ import type { BankIdPurpose, Language } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { findPersonForBankId } from "../../model/bankid/person.ts";
 import { issueResetToken } from "../../model/recovery/tokens.ts";
-import { completeSignIn } from "../../model/sessions/complete-sign-in.ts";
 import { sameText } from "../../platform/crypto/tokens.ts";
 import { AppError, hasCode } from "../../platform/errors.ts";
 import { audit } from "../../platform/http/audit.ts";
@@ -10,6 +9,7 @@ import { requestThrottleAddress } from "../../platform/http/throttle-address.ts"
 import { throttlePolicy } from "../../platform/throttle/policy.ts";
 import { settleSuccess, type ThrottleKey, takeAttempt } from "../../platform/throttle/throttle.ts";
 import { resetLinkUrl } from "../recovery/email.ts";
+import { completeSignIn } from "../session/complete-sign-in.ts";
 import { failureForApiError } from "./api-errors.ts";
 import type { Bank, BankIdClient } from "./client.ts";
 import { readBankPerson } from "./person-data.ts";

@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { completeSignIn } from "../../model/sessions/complete-sign-in.ts";
 import { issueLoginGrant } from "../../model/sessions/grants.ts";
 import type { SignInStrength } from "../../model/sessions/strength.ts";
 import { sameText } from "../../platform/crypto/tokens.ts";
@@ -10,6 +9,7 @@ import { requestThrottleAddress } from "../../platform/http/throttle-address.ts"
 import { throttlePolicy } from "../../platform/throttle/policy.ts";
 import { settleSuccess, type ThrottleKey, takeAttempt } from "../../platform/throttle/throttle.ts";
 import { secondFactorDecision } from "../mfa/decision.ts";
+import { completeSignIn } from "../session/complete-sign-in.ts";
 import type { GoogleIdentity, GoogleOpenIdClient } from "./client.ts";
 import { linkGoogleIdentity } from "./link.ts";
 import { findPersonForGoogle } from "./person.ts";

@@ -92,44 +92,4 @@ export const allowlist: readonly AllowlistEntry[] = [
     file: "apps/server/src/model/sessions/prune.ts",
     reason: "moved by issue 58 core helper (sessions' statements)",
   },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/sessions/sign-in-statement.ts",
-    reason: "moved by issue 58 core helper (sessions' statements)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/sessions/complete-sign-in.ts",
-    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/sessions/continue-to.ts",
-    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/sessions/cookie.ts",
-    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/sessions/current.ts",
-    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/sessions/device-cookie.ts",
-    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/model/sessions/sign-in-statement.ts",
-    reason: "moved by issue 58 core helper (sessions; developers' routes to surfaces)",
-  },
-  {
-    rule: "fastify-only-in-routes",
-    file: "apps/server/src/platform/audit/record.ts",
-    reason: "request-taking helpers: to split into platform/http (issue 58 point 1)",
-  },
 ];

@@ -46,7 +46,7 @@ const folderByPrefix: readonly [prefix: string, folder: string][] = [
   ["privacy-", "model/privacy"],
   ["user-", "model/users"],
   ["csv-", "model/users"],
-  ["complete-sign-in", "model/sessions"],
+  ["complete-sign-in", "sign-in/session"],
   ["session-", "model/sessions"],
   ["prune", "model/sessions"],
   ["audit-", "platform/audit"],

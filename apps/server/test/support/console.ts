@@ -1,9 +1,9 @@
 import type { AuthMethod } from "@kpi-id/contracts";
 import type { FastifyInstance } from "fastify";
-import { sessionCookieName } from "../../src/model/sessions/cookie.ts";
 import { createSession } from "../../src/model/sessions/store.ts";
 import { grantRole } from "../../src/model/users/operator-roles.ts";
 import type { OperatorRole } from "../../src/platform/db/schema.ts";
+import { sessionCookieName } from "../../src/platform/http/session-cookie.ts";
 import { addPerson } from "./campus.ts";
 
 /**

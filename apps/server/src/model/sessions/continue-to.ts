@@ -6,13 +6,11 @@ import {
   oidcInteractionPath,
   text,
 } from "@kpi-id/contracts";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { signedCookie } from "../../platform/http/signed-cookie.ts";
 
 /**
  * Where the browser goes once the person has signed in. Kept on the server's
- * side (a signed, short-lived HttpOnly cookie), never in the page's address
+ * side (a signed, short-lived HttpOnly cookie: sign-in/session/continue-cookie.ts), never in the page's address
  * or storage: the browser carries it, but scripts cannot read it and nobody can change it unnoticed.
  */
 export const continueToSchema = z.discriminatedUnion("kind", [
@@ -36,14 +34,6 @@ export const continueToSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("cas"), requestId: text().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
 ]);
 export type ContinueTo = z.infer<typeof continueToSchema>;
-
-const pendingSchema = z.object({ continueTo: continueToSchema, expiresAt: z.number().int().positive() });
-
-/** Long enough to sign in at Google or with Diia, short enough that a forgotten one does not surprise later. */
-export const PENDING_CONTINUE_SECONDS = 600;
-
-// Room for an application's state and redirectUri, percent-encoded, within a browser's 4 KiB a cookie.
-const continueCookie = signedCookie("kpi_id_continue", pendingSchema, 3800);
 
 /** Where a SAML sign-in continues (saml/sso-routes.ts serves it); sessions sit below the protocols. */
 export const samlContinuePath = "/saml/continue";
@@ -83,20 +73,15 @@ export function destinationOf(continueTo: ContinueTo, language: Language): strin
   }
 }
 
-/** Remembers where to continue after the sign-in this browser is about to make. */
-export function rememberContinueTo(reply: FastifyReply, continueTo: ContinueTo): void {
-  const expiresAt = Math.floor(reply.server.clock().getTime() / 1000) + PENDING_CONTINUE_SECONDS;
-  continueCookie.set(reply, { continueTo, expiresAt }, PENDING_CONTINUE_SECONDS);
+/** The account page's second-factor card, where a person without a factor is led to set one up. */
+export function secondFactorSetUpPath(language: string): string {
+  return `/${language}/account#second-factor`;
 }
 
-/** Takes (reads and forgets) where this browser continues to after signing in; the apps list when nothing waits. */
-export function takeContinueTo(request: FastifyRequest, reply: FastifyReply): ContinueTo {
-  const pending = continueCookie.read(request);
-  if (pending) continueCookie.clear(reply);
-  return pending?.continueTo ?? { kind: "apps" };
-}
-
-/** Whether a sign-in's continuation waits in this browser (left in place: a later step takes it). */
-export function hasPendingContinueTo(request: FastifyRequest): boolean {
-  return continueCookie.read(request) !== undefined;
+/**
+ * The sign-in screen asked to prove a second factor (a step-up sign-in, which starts a new session); what the
+ * sign-in was for waits in the continue cookie and is taken when it completes.
+ */
+export function stepUpSignInPath(language: string): string {
+  return `/${language}/?reauth=1&mfa=1`;
 }

@@ -1,56 +1,51 @@
 import type { Language } from "@kpi-id/contracts";
-import type { FastifyRequest } from "fastify";
-import { sql } from "kysely";
-import { auditedStatement, countAuditEvent, type RequestAuditEvent } from "../../platform/audit/record.ts";
+import { type AuditRow, auditedStatement } from "../../platform/audit/record.ts";
 import { hashToken } from "../../platform/crypto/tokens.ts";
-import type { User } from "../../platform/db/schema.ts";
-import { fromBrowser } from "../../platform/http/security.ts";
-import { type NewSession, newSessionRow } from "./store.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
+import { notePersonSignedIn } from "../users/sign-in-note.ts";
+import { type NewSession, newSessionRow, type SessionTimeouts } from "./store.ts";
 
-export interface StoredSignIn {
+export interface StartedSession {
   sessionId: string;
   token: string;
   /** This was the person's first sign-in ever (nothing to compare a new browser with yet). */
   firstSignIn: boolean;
 }
 
-export interface SignInWrites {
+export interface SessionStart {
+  /** The person as read for this sign-in (active: the caller checked). */
   person: User;
   session: NewSession;
-  /** The session cookie the browser came with: that session ends, a token planted before sign-in is worthless. */
+  /** The session token the browser came with: that session ends, a token planted before sign-in is worthless. */
   previousToken: string | undefined;
-  /** The language of this request, kept on the person for mail sent without a request of theirs. */
+  /** The language of the sign-in, kept on the person for mail sent without a request of theirs. */
   language: Language;
-  audit: RequestAuditEvent;
+  /** The sign-in's audit row, written in the same statement. */
+  auditRow: AuditRow;
+  /** False when a browser waits for the answer (db/commit.ts). */
+  waitForDisk: boolean;
+  timeouts: SessionTimeouts;
+  now: Date;
 }
 
 /**
  * Every write of a finished sign-in in one statement, one round trip, all or nothing: the session the browser
- * came with ends, the new session starts, the person's language and first sign-in are noted (a no-op update
- * once both are current) and the audit row is written. The first sign-in is kept on the person, not read from
- * the audit log, which AUDIT_RETENTION_DAYS prunes; whether this is it is judged from the person read with the
- * grant: two first sign-ins racing both count as first, so neither mails "new device".
+ * came with ends, the new session starts, the person's language and first sign-in are noted (model/users lends
+ * that part) and the audit row is written. The first sign-in is kept on the person, not read from the audit
+ * log, which AUDIT_RETENTION_DAYS prunes; whether this is it is judged from the person read with the grant: two
+ * first sign-ins racing both count as first, so neither mails "new device".
  */
-export async function storeSignIn(request: FastifyRequest, writes: SignInWrites): Promise<StoredSignIn> {
-  const { config, clock } = request.server;
-  const now = clock();
-  const { person, language } = writes;
-  const { token, row } = newSessionRow(writes.session, config.sessions, now);
+export async function startSession(db: Db, start: SessionStart): Promise<StartedSession> {
+  const { person, language, now } = start;
+  const { token, row } = newSessionRow(start.session, start.timeouts, now);
   // An empty cookie is no token; its hash names no session, so the delete then removes nothing.
-  const previousHash = hashToken(writes.previousToken ?? "");
-  const stored = await auditedStatement(request, writes.audit, { waitForDisk: !fromBrowser(request) })
+  const previousHash = hashToken(start.previousToken ?? "");
+  const stored = await auditedStatement(db, start.auditRow, { waitForDisk: start.waitForDisk })
     .with("previous_session", (query) => query.deleteFrom("sessions").where("token_hash", "=", previousHash))
-    .with("person_noted", (query) =>
-      query
-        .updateTable("users")
-        .set({ language, first_signed_in_at: sql<Date>`coalesce(first_signed_in_at, ${now})` })
-        .where("id", "=", person.id)
-        .where((eb) => eb.or([eb("language", "is distinct from", language), eb("first_signed_in_at", "is", null)])),
-    )
+    .with("person_noted", (query) => notePersonSignedIn(query, { personId: person.id, language, now }))
     .insertInto("sessions")
     .values(row)
     .returning("id")
     .executeTakeFirstOrThrow();
-  countAuditEvent(request, writes.audit);
   return { sessionId: stored.id, token, firstSignIn: person.first_signed_in_at === null };
 }

@@ -1,5 +1,4 @@
 import type { AuditEventType, AuthMethod } from "@kpi-id/contracts";
-import type { FastifyRequest } from "fastify";
 import type { Insertable, Kysely, QueryCreator } from "kysely";
 import { commitWithoutWaitingForDisk } from "../db/commit.ts";
 import type { AuditEventsTable, Database } from "../db/schema.ts";
@@ -61,47 +60,20 @@ export async function recordAuditEvents(db: Kysely<Database>, events: AuditEvent
   }
 }
 
-/** The request facts every event carries: where it came from and with what client. */
-export function requestOrigin(request: FastifyRequest): { ip: string; userAgent?: string } {
-  const userAgent = request.headers["user-agent"];
-  return { ip: request.ip, userAgent: typeof userAgent === "string" ? userAgent : undefined };
-}
-
+/** An event of a request: where it came from, with what client and when are added from the request. */
 export type RequestAuditEvent = Omit<AuditEvent, "ip" | "userAgent" | "occurredAt">;
 
-/** Counts the event in the service's metrics. */
-export function countAuditEvent(request: FastifyRequest, event: RequestAuditEvent): void {
-  // Optional: apps assembled without buildApp (some tests) have no metrics.
-  request.server.metrics?.observeAudit(event);
-}
-
-/** The row of an event of this request, with the app's clock, for a statement that writes it itself. */
-export function requestAuditRow(request: FastifyRequest, event: RequestAuditEvent): AuditRow {
-  return auditRow({ ...event, ...requestOrigin(request), occurredAt: request.server.clock() });
-}
-
-function requestEvent(request: FastifyRequest, event: RequestAuditEvent): AuditEvent {
-  countAuditEvent(request, event);
-  return { ...event, ...requestOrigin(request), occurredAt: request.server.clock() };
-}
-
-/** Records an event for this request with the app's clock. */
-export function audit(request: FastifyRequest, event: RequestAuditEvent) {
-  return recordAuditEvent(request.server.db, requestEvent(request, event));
-}
-
 /**
- * The event's row as a data-modifying CTE: the statement built on the answer writes the row with its own
- * change, in one round trip and atomically (a sign-in's grant or session and its audit row). The caller counts
- * the event (`countAuditEvent`) once the statement has succeeded. `waitForDisk: false`: db/commit.ts.
+ * The row as a data-modifying CTE: the statement built on the answer writes the row with its own change, in
+ * one round trip and atomically (a sign-in's grant or session and its audit row). The caller counts the event
+ * in the metrics once the statement has succeeded. `waitForDisk: false`: db/commit.ts.
  */
 export function auditedStatement(
-  request: FastifyRequest,
-  event: RequestAuditEvent,
+  db: Kysely<Database>,
+  row: AuditRow,
   { waitForDisk }: { waitForDisk: boolean },
 ): QueryCreator<Database> {
-  const row = requestAuditRow(request, event);
-  return request.server.db.with("audit_row", (query) => {
+  return db.with("audit_row", (query) => {
     const insert = query.insertInto("audit_events").values(row);
     return waitForDisk ? insert : insert.returning(commitWithoutWaitingForDisk);
   });

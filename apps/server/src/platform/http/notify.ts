@@ -1,6 +1,5 @@
 import type { Language } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { requestOrigin } from "../audit/record.ts";
 import type { User } from "../db/schema.ts";
 import { sendInBackground } from "../mail/mailer.ts";
 import { type MessageContent, renderMessage } from "../mail/messages.ts";
@@ -12,6 +11,7 @@ import {
   passwordChangedNotice,
   type SignInMethodName,
 } from "../mail/notices.ts";
+import { requestOrigin } from "./audit.ts";
 import { describeDevice } from "./device.ts";
 import { requestLanguage } from "./language.ts";
 

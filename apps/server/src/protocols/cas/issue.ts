@@ -4,8 +4,8 @@ import { hasTicketConsent, ticketAsksConsent } from "../../model/access/ticket-c
 import { issueCasTicket } from "../../model/cas/tickets.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { isMultiFactor, lastAuthenticatedAt, sessionAmr } from "../../model/sessions/strength.ts";
-import { audit } from "../../platform/audit/record.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { sendPostForm } from "../saml/post-form.ts";
 
 /** What stands between a signed-in person and a service ticket, decided as for every protocol. */

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { findCasService } from "../../model/cas/services.ts";
-import { clearSessionCookie, readSessionCookie } from "../../model/sessions/cookie.ts";
 import { deleteSessionByToken } from "../../model/sessions/store.ts";
-import { audit } from "../../platform/audit/record.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
+import { clearSessionCookie, readSessionCookie } from "../../platform/http/session-cookie.ts";
 import { endOidcSession } from "../oidc/logout.ts";
 import { endCasSessionInBrowser } from "./single-logout.ts";
 

@@ -3,7 +3,7 @@ import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { findCasService } from "../../model/cas/services.ts";
 import { findProxyGrantingTicket, issueCasTicket } from "../../model/cas/tickets.ts";
 import { findUserById } from "../../model/users/queries.ts";
-import { audit } from "../../platform/audit/record.ts";
+import { audit } from "../../platform/http/audit.ts";
 import type { CasFailure, CasProxyAnswer } from "./answers.ts";
 import { casFailure } from "./answers.ts";
 import { loginHurdle } from "./issue.ts";

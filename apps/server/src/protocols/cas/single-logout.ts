@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { endedSessionIdsOf, takeCasSignIns } from "../../model/cas/sign-ins.ts";
 import { endProxyGrantingTickets } from "../../model/cas/tickets.ts";
-import { currentSession } from "../../model/sessions/current.ts";
 import type { Db } from "../../platform/db/schema.ts";
+import { currentSession } from "../../sign-in/session/current.ts";
 
 /** How long one service may take to hear its LogoutRequest: a sign-out does not wait on a slow service longer. */
 const noticeTimeoutMs = 3000;

@@ -7,7 +7,7 @@ import { issueCasTicket, newCasTicket, spendCasTicket, type UsedCasTicket } from
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { personRoles } from "../../model/people/profile.ts";
 import { findUserById } from "../../model/users/queries.ts";
-import { audit } from "../../platform/audit/record.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { type CasFailure, type CasValidation, casFailure } from "./answers.ts";
 import { releasedAttributes } from "./attributes.ts";
 import { deliverProxyGrantingTicket, proxyCallbackProblem } from "./proxy-callback.ts";

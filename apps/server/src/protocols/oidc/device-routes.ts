@@ -1,7 +1,7 @@
 import { deviceContinueSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
+import { rememberContinueTo } from "../../sign-in/session/continue-cookie.ts";
 
 /** The device sign-in page's one call of its own; the rest is the provider's device endpoint (device-flow.ts). */
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,12 +1,12 @@
 import type { IncomingMessage } from "node:http";
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
-import { sessionCookieName } from "../../model/sessions/cookie.ts";
 import { loadSession } from "../../model/sessions/load.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { lastAuthenticatedAt, sessionAcr, sessionAmr } from "../../model/sessions/strength.ts";
 import type { Config } from "../../platform/config/index.ts";
 import type { Db } from "../../platform/db/schema.ts";
+import { sessionCookieName } from "../../platform/http/session-cookie.ts";
 import { currentOidcMemory } from "./request-memory.ts";
 
 export interface KpiSessionOptions {
@@ -26,7 +26,7 @@ export function kpiSessionToken(ctx: Pick<Koa, "cookies">, config: Config): stri
 // Loaded once per request: the session mirror and the login check both ask.
 const loaded = new WeakMap<IncomingMessage, Promise<LoadedSession | undefined>>();
 
-/** Clears the KPI ID session cookie (the attributes it was set with: model/sessions/cookie.ts). */
+/** Clears the KPI ID session cookie (the attributes it was set with: platform/http/session-cookie.ts). */
 export function clearKpiSessionCookie(ctx: Pick<Koa, "cookies">, config: Config): void {
   ctx.cookies.set(sessionCookieName(config), null, {
     path: "/",
@@ -39,7 +39,7 @@ export function clearKpiSessionCookie(ctx: Pick<Koa, "cookies">, config: Config)
 
 /**
  * The live KPI ID session of the request, if any. A cookie that names no live session is cleared, as the
- * server's own routes do (sessions/current.ts): the interaction route sends a browser with a session cookie
+ * server's own routes do (sign-in/session/current.ts): the interaction route sends a browser with a session cookie
  * straight back to the provider (interaction-routes.ts), so a dead one must not outlive this answer.
  */
 export function kpiSessionOf(ctx: Koa, { config, db, clock }: KpiSessionOptions): Promise<LoadedSession | undefined> {

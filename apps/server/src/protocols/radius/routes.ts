@@ -12,9 +12,10 @@ import {
   type WifiDecision,
   wifiAuditEvent,
 } from "../../model/wifi/radius.ts";
-import { countAuditEvent, recordAuditEvent } from "../../platform/audit/record.ts";
+import { recordAuditEvent } from "../../platform/audit/record.ts";
 import { hashToken, sameBytes } from "../../platform/crypto/tokens.ts";
 import { AppError } from "../../platform/errors.ts";
+import { countAuditEvent } from "../../platform/http/audit.ts";
 import { acceptAttributes, attributeText, methodOf, type RestAttributes, radiusFacts } from "./attributes.ts";
 
 const tags = ["radius"];

@@ -8,8 +8,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { recordSamlConsent } from "../../model/access/saml-consents.ts";
 import { declinePendingRequest, findPendingRequest } from "../../model/saml/pending-requests.ts";
 import { findServiceProvider } from "../../model/saml/service-providers.ts";
-import { requireSession } from "../../model/sessions/current.ts";
 import { AppError } from "../../platform/errors.ts";
+import { requireSession } from "../../sign-in/session/current.ts";
 import { releasedAttributeNames } from "./attributes.ts";
 import { continuePathOf, pendingIdParams } from "./sso-routes.ts";
 

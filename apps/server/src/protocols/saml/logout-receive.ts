@@ -4,7 +4,7 @@ import { awaitAnswer, roundAwaiting, startLogoutRound } from "../../model/saml/l
 import { findServiceProvider } from "../../model/saml/service-providers.ts";
 import { samlSessionsNamed } from "../../model/saml/sessions.ts";
 import { deleteSessionsById } from "../../model/sessions/store.ts";
-import { audit } from "../../platform/audit/record.ts";
+import { audit } from "../../platform/http/audit.ts";
 import {
   rememberRequestId,
   requireSignatureOfRoot,

@@ -12,9 +12,9 @@ import {
 } from "../../model/people/units.ts";
 import { markPushed, pushedUnitIds, replacePushedMembers } from "../../model/scim/group-members.ts";
 import { groupMemberRows } from "../../model/scim/group-views.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { type Unit, unitKinds } from "../../platform/db/people-schema.ts";
 import type { Db } from "../../platform/db/schema.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { scimTokenOf } from "./auth.ts";
 import { kpiGroupSchemaId, scimBasePath } from "./constants.ts";
 import { ScimError } from "./errors.ts";

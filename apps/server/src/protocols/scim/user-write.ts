@@ -7,8 +7,8 @@ import { personByExternalId, unitIdsByCode } from "../../model/scim/user-lookups
 import { disableUserWithin } from "../../model/sessions/disable.ts";
 import { findUserById, findUserByUsername, insertUser, updateUser } from "../../model/users/queries.ts";
 import { personSchema } from "../../model/users/service.ts";
-import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
+import { audit, requestOrigin } from "../../platform/http/audit.ts";
 import { scimTokenOf } from "./auth.ts";
 import { kpiUserSchemaId } from "./constants.ts";
 import { ScimError } from "./errors.ts";

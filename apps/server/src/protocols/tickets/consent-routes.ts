@@ -13,7 +13,6 @@ import { publisherOf, recordTicketConsent, ticketDataOf } from "../../model/acce
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { localizedTexts } from "../../model/apps/localized.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
-import { requireSession } from "../../model/sessions/current.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { meetsRequirement } from "../../model/sessions/strength.ts";
 import {
@@ -21,9 +20,10 @@ import {
   type TicketConsentRequest,
   takeConsentRequest,
 } from "../../model/tickets/consent-requests.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
+import { requireSession } from "../../sign-in/session/current.ts";
 import { chosenCallback } from "./callbacks.ts";
 import { appRedirectPath, ticketRedirect } from "./ticket-redirect.ts";
 

@@ -8,8 +8,8 @@ import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { matchingSecret, noteSecretUse } from "../../model/developers/secrets.ts";
 import { rolesTicketData } from "../../model/people/profile.ts";
 import { acrOf, signInAmr } from "../../model/sessions/strength.ts";
-import { audit, countAuditEvent, requestAuditRow } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit, countAuditEvent, requestAuditRow } from "../../platform/http/audit.ts";
 import { basicCredentials } from "./app-credentials.ts";
 import { consumeTicket } from "./store.ts";
 

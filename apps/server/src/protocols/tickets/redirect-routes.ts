@@ -13,16 +13,16 @@ import { hasTicketConsent, ticketAsksConsent, ticketDataOf } from "../../model/a
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { refusedForTesting } from "../../model/developers/testing.ts";
-import { secondFactorSetUpPath } from "../../model/sessions/complete-sign-in.ts";
-import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
-import { currentSession } from "../../model/sessions/current.ts";
+import { secondFactorSetUpPath } from "../../model/sessions/continue-to.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { meetsRequirement } from "../../model/sessions/strength.ts";
 import { saveConsentRequest } from "../../model/tickets/consent-requests.ts";
-import { audit } from "../../platform/audit/record.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { canStepUp } from "../../sign-in/mfa/decision.ts";
+import { rememberContinueTo } from "../../sign-in/session/continue-cookie.ts";
+import { currentSession } from "../../sign-in/session/current.ts";
 import { chosenCallback } from "./callbacks.ts";
 import { ticketRedirect } from "./ticket-redirect.ts";
 

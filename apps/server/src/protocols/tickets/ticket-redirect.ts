@@ -1,8 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { sessionAmr } from "../../model/sessions/strength.ts";
-import { audit } from "../../platform/audit/record.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { callbackWithTicket } from "./callbacks.ts";
 import { issueTicket } from "./store.ts";
 

@@ -10,10 +10,10 @@ import {
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { isNavigation } from "../../platform/http/navigation.ts";
+import { rememberContinueTo } from "../session/continue-cookie.ts";
 import { bankIdErrorReason } from "./error-reason.ts";
 import { type BankIdRuntime, beginBankIdSignIn, completeBankIdSignIn } from "./service.ts";
 import { languageOfState, readPendingBankId } from "./state.ts";

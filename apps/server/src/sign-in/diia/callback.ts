@@ -2,7 +2,7 @@ import { text, UNSTORABLE_TEXT_MESSAGE } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { findDiiaRequestByHash, settleDiiaRequest } from "../../model/diia/requests.ts";
-import { audit } from "../../platform/audit/record.ts";
+import { audit } from "../../platform/http/audit.ts";
 import type { DiiaSignatureVerifier, SignatureFailure } from "./crypto/verifier.ts";
 import { MalformedMultipartError, parseMultipart } from "./multipart.ts";
 

@@ -1,7 +1,7 @@
 import type { GoogleErrorReason } from "@kpi-id/contracts";
 import { AppError } from "../../platform/errors.ts";
 
-/** The audit reasons (google/person.ts, google/service.ts, sessions/complete-sign-in.ts) a person can act on. */
+/** The audit reasons (google/person.ts, google/service.ts, session/complete-sign-in.ts) a person can act on. */
 const byAuditReason: Record<string, GoogleErrorReason> = {
   "google.no_match": "no_account",
   "google.outside_domain": "outside_domain",

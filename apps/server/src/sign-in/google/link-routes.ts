@@ -2,13 +2,13 @@ import { errorBodySchema, googleLinkStartSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { unlinkGoogle } from "../../model/google/identities.ts";
-import { requireSession } from "../../model/sessions/current.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { notifySignInMethodChanged } from "../../platform/http/notify.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
+import { requireSession } from "../session/current.ts";
 import type { GoogleOpenIdClient } from "./client.ts";
 import { beginGoogleSignIn } from "./service.ts";
 

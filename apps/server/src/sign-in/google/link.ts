@@ -1,10 +1,10 @@
 import { GOOGLE_LINK_PARAM } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { findUserByGoogleSubject, linkGoogleSubject } from "../../model/google/identities.ts";
-import { currentSession } from "../../model/sessions/current.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { notifySignInMethodChanged } from "../../platform/http/notify.ts";
+import { currentSession } from "../session/current.ts";
 import type { GoogleIdentity } from "./client.ts";
 
 /** The account page, told how a Google link ended (`linked` or a Google error reason). */

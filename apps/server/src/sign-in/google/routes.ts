@@ -8,10 +8,10 @@ import {
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { isNavigation } from "../../platform/http/navigation.ts";
+import { rememberContinueTo } from "../session/continue-cookie.ts";
 import { GoogleOpenIdClient } from "./client.ts";
 import { googleErrorReason } from "./error-reason.ts";
 import { accountPageAfterLink } from "./link.ts";

@@ -1,15 +1,15 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { completeSignIn } from "../../model/sessions/complete-sign-in.ts";
 import { issueLoginGrant } from "../../model/sessions/grants.ts";
 import type { SignInStrength } from "../../model/sessions/strength.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { sameText } from "../../platform/crypto/tokens.ts";
 import { AppError, hasCode } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { requestThrottleAddress } from "../../platform/http/throttle-address.ts";
 import { throttlePolicy } from "../../platform/throttle/policy.ts";
 import { settleSuccess, type ThrottleKey, takeAttempt } from "../../platform/throttle/throttle.ts";
 import { secondFactorDecision } from "../mfa/decision.ts";
+import { completeSignIn } from "../session/complete-sign-in.ts";
 import type { GoogleIdentity, GoogleOpenIdClient } from "./client.ts";
 import { linkGoogleIdentity } from "./link.ts";
 import { findPersonForGoogle } from "./person.ts";

@@ -6,7 +6,7 @@ import { signedCookie } from "../../platform/http/signed-cookie.ts";
 
 /**
  * `state` is 128 random bits and nothing else: where the browser continues
- * after the sign-in is kept on the server's side (sessions/continue-to.ts).
+ * after the sign-in is kept on the server's side (sign-in/session/continue-cookie.ts).
  */
 export function newState(): string {
   return randomBytes(16).toString("base64url");

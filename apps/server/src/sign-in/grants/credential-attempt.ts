@@ -1,7 +1,8 @@
 import type { FastifyRequest } from "fastify";
-import { deviceNonceFor } from "../../model/sessions/device-cookie.ts";
-import { type AuditEvent, audit } from "../../platform/audit/record.ts";
+import type { AuditEvent } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
+import { deviceNonceFor } from "../../platform/http/device-cookie.ts";
 import { requestThrottleAddress } from "../../platform/http/throttle-address.ts";
 import { credentialThrottleKeys, type ThrottleKey, takeAttempt } from "../../platform/throttle/throttle.ts";
 

@@ -1,15 +1,15 @@
 import { errorBodySchema, internalAuthRequestSchema, internalAuthResponseSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { completeSignIn } from "../../model/sessions/complete-sign-in.ts";
 import { consumeLoginGrant } from "../../model/sessions/grants.ts";
 import type { SignInStrength } from "../../model/sessions/strength.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { fromBrowser } from "../../platform/http/security.ts";
+import { completeSignIn } from "../session/complete-sign-in.ts";
 
 /**
  * The grant-for-cookie exchange every method that answers a login grant ends in (password, Diia, a second
- * factor): the grant is taken once and the sign-in completes (model/sessions/complete-sign-in.ts).
+ * factor): the grant is taken once and the sign-in completes (sign-in/session/complete-sign-in.ts).
  */
 export const grantExchangeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(

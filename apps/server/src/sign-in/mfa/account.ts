@@ -2,15 +2,15 @@ import type { RecoveryCodes, SecondFactorStatus, TotpConfirmResponse, TotpSetup 
 import type { FastifyRequest } from "fastify";
 import { issueRecoveryCodes, recoveryCodesLeft, removeRecoveryCodes } from "../../model/mfa/recovery-codes.ts";
 import { checkTotpCode, removeTotp, startTotpSetup, totpState } from "../../model/mfa/totp.ts";
-import { stepUpSignInPath } from "../../model/sessions/complete-sign-in.ts";
-import { hasPendingContinueTo } from "../../model/sessions/continue-to.ts";
+import { stepUpSignInPath } from "../../model/sessions/continue-to.ts";
 import { requireRecentSignInWithSecondFactor } from "../../model/sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { notifySignInMethodChanged } from "../../platform/http/notify.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
+import { hasPendingContinueTo } from "../session/continue-cookie.ts";
 
 export async function secondFactorStatus(request: FastifyRequest, session: LoadedSession): Promise<SecondFactorStatus> {
   const { db } = request.server;

@@ -9,7 +9,7 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { requireSession } from "../../model/sessions/current.ts";
+import { requireSession } from "../session/current.ts";
 import { confirmTotp, regenerateRecoveryCodes, secondFactorStatus, setUpTotp, turnOffTotp } from "./account.ts";
 import { proveSecondFactor } from "./second-factor.ts";
 

@@ -3,8 +3,8 @@ import type { FastifyRequest } from "fastify";
 import { listPasskeys, removePasskey, renamePasskey } from "../../model/passkeys/credentials.ts";
 import { requireRecentSignInWithSecondFactor } from "../../model/sessions/recent-sign-in.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { notifySignInMethodChanged } from "../../platform/http/notify.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
 

@@ -1,13 +1,13 @@
 import type { ErrorCode, PasskeyOptions, PasskeySignInRequest } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { findPasskeyByCredentialId, recordPasskeyUse, type StoredPasskey } from "../../model/passkeys/credentials.ts";
-import { type CompletedSignIn, completeSignIn } from "../../model/sessions/complete-sign-in.ts";
 import { passkeyStrength } from "../../model/sessions/strength.ts";
 import { findUserById } from "../../model/users/queries.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { confirmFailure, settleSuccess } from "../../platform/throttle/throttle.ts";
 import { takeCredentialAttempt } from "../grants/credential-attempt.ts";
+import { type CompletedSignIn, completeSignIn } from "../session/complete-sign-in.ts";
 import { storeChallenge, takeChallenge } from "./challenges.ts";
 import { CEREMONY_TIMEOUT_MS, loadWebAuthn, relyingParty, userHandleOf } from "./relying-party.ts";
 

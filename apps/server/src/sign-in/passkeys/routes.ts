@@ -11,7 +11,7 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { requireSession } from "../../model/sessions/current.ts";
+import { requireSession } from "../session/current.ts";
 import { passkeysOf, removeOwnPasskey, renameOwnPasskey } from "./account.ts";
 import { authenticationOptions, signInWithPasskey } from "./authentication.ts";
 import { registerPasskey, registrationOptions } from "./registration.ts";

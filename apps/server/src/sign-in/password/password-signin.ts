@@ -2,9 +2,9 @@ import type { LoginRequest, LoginResponse } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { issueLoginGrant } from "../../model/sessions/grants.ts";
 import { findUserByUsername } from "../../model/users/queries.ts";
-import { audit, auditedStatement, countAuditEvent } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit, countAuditEvent, requestAuditedStatement } from "../../platform/http/audit.ts";
 import { fromBrowser } from "../../platform/http/security.ts";
 import { confirmFailure, withSuccessSettled } from "../../platform/throttle/throttle.ts";
 import { takeCredentialAttempt } from "../grants/credential-attempt.ts";
@@ -55,7 +55,7 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
   // crash forgets it (db/commit.ts).
   const success = { type: "sign_in", result: "success", authMethod: "PASSWORD", userId: user.id } as const;
   const grant = await issueLoginGrant(
-    withSuccessSettled(auditedStatement(request, success, { waitForDisk: !fromBrowser(request) }), keys),
+    withSuccessSettled(requestAuditedStatement(request, success, { waitForDisk: !fromBrowser(request) }), keys),
     { userId: user.id, authMethod: "PASSWORD", amr, secondFactorDue: secondFactor !== undefined },
     config.loginGrantTtlSeconds,
     clock(),

@@ -3,9 +3,9 @@ import { consumeResetToken, findUsableResetToken, issueResetToken } from "../../
 import { endSessions } from "../../model/sessions/end-sessions.ts";
 import { consumeLoginGrant } from "../../model/sessions/grants.ts";
 import { findUserById } from "../../model/users/queries.ts";
-import { audit, requestOrigin } from "../../platform/audit/record.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit, requestOrigin } from "../../platform/http/audit.ts";
 import { notifyPasswordChanged } from "../../platform/http/notify.ts";
 import { acceptNewPassword, savePasswordHash } from "../password/password-change.ts";
 

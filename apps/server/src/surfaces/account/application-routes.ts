@@ -11,11 +11,11 @@ import { revokeOidcGrants } from "../../model/access/oidc-grants.ts";
 import { forgetSamlConsents } from "../../model/access/saml-consents.ts";
 import { forgetTicketConsents } from "../../model/access/ticket-consents.ts";
 import { googleSubjectsOf } from "../../model/google/identities.ts";
-import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
-import { requireSession } from "../../model/sessions/current.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
+import { rememberContinueTo } from "../../sign-in/session/continue-cookie.ts";
+import { requireSession } from "../../sign-in/session/current.ts";
 
 /** The account page's sign-in methods and connected applications. */
 export const accountApplicationRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -5,8 +5,8 @@ import {
   passwordStatusSchema,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { requireSession } from "../../model/sessions/current.ts";
 import { changePassword } from "../../sign-in/password/password-change.ts";
+import { requireSession } from "../../sign-in/session/current.ts";
 
 /** The account page's password: whether there is one, and changing (or setting) it. */
 export const accountPasswordRoutes: FastifyPluginAsyncZod = async (app) => {

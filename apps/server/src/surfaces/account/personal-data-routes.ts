@@ -1,10 +1,10 @@
 import { errorBodySchema, personalDataSchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { requireSession } from "../../model/sessions/current.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
+import { requireSession } from "../../sign-in/session/current.ts";
 import { personalDataOf } from "./personal-data.ts";
 
 /** The account page's "Download my data" (docs/privacy.md). */

@@ -7,13 +7,13 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { requireSession } from "../../model/sessions/current.ts";
 import { endSessions } from "../../model/sessions/end-sessions.ts";
 import { liveSessionsOf } from "../../model/sessions/live.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
-import { requestOrigin } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { requestOrigin } from "../../platform/http/audit.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
+import { requireSession } from "../../sign-in/session/current.ts";
 import { activityDays, recentActivityOf } from "./activity.ts";
 
 /** The account page's view of the person's sessions (list them, end one, end all others) and activity. */

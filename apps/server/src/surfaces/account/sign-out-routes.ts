@@ -2,14 +2,14 @@ import { errorBodySchema, text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { clearSessionCookie, readSessionCookie } from "../../model/sessions/cookie.ts";
-import { currentSession } from "../../model/sessions/current.ts";
 import { deleteSessionByToken } from "../../model/sessions/store.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
+import { clearSessionCookie, readSessionCookie } from "../../platform/http/session-cookie.ts";
 import { endCasSessionInBrowser } from "../../protocols/cas/single-logout.ts";
 import { endOidcSession } from "../../protocols/oidc/logout.ts";
 import { frontChannelSignOutPath } from "../../protocols/saml/front-channel.ts";
+import { currentSession } from "../../sign-in/session/current.ts";
 
 const okSchema = z.object({ ok: z.literal(true) });
 /** next: where the browser goes to sign out of the SAML SPs of the session (front-channel Single Logout). */

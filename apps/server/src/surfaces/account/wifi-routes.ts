@@ -9,7 +9,6 @@ import {
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { requireSession } from "../../model/sessions/current.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
 import {
   createNetworkPassword,
@@ -19,9 +18,10 @@ import {
 } from "../../model/wifi/passwords.ts";
 import { isWifiOff } from "../../model/wifi/people.ts";
 import { wifiIdentity, wifiPasswordView } from "../../model/wifi/view.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
+import { requireSession } from "../../sign-in/session/current.ts";
 
 const tags = ["account"];
 const idParams = z.object({ id: z.uuid() });

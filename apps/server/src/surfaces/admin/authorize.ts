@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { requireSession } from "../../model/sessions/current.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { requireStrongSession } from "../../model/sessions/strength.ts";
 import { rolesOf } from "../../model/users/operator-roles.ts";
 import type { OperatorRole } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { requireSession } from "../../sign-in/session/current.ts";
 
 /**
  * What each console endpoint needs, and which roles hold it: the one authorization table.

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { rolesOf } from "../../model/users/operator-roles.ts";
-import { type AuditEvent, audit, requestOrigin } from "../../platform/audit/record.ts";
+import type { AuditEvent } from "../../platform/audit/record.ts";
 import type { OperatorRole, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit, requestOrigin } from "../../platform/http/audit.ts";
 import { type OperatorContext, type Permission, requireOperator } from "./authorize.ts";
 import { requirePerson } from "./people.ts";
 

@@ -12,9 +12,9 @@ import { withdrawChange } from "../../model/developers/changes.ts";
 import { storedIcon, storeIcon } from "../../model/developers/icons.ts";
 import { ownedApplication } from "../../model/developers/store.ts";
 import { applicationDetail } from "../../model/developers/view.ts";
-import { requireSession } from "../../model/sessions/current.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
+import { requireSession } from "../../sign-in/session/current.ts";
 
 const tags = ["developers"];
 const refusals = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };

@@ -14,11 +14,11 @@ import { deleteDeveloperApplication, setDeviceFlow, signEveryoneOut } from "../.
 import { endPreviousSecret, replaceSecret } from "../../model/developers/secrets.ts";
 import { ownedApplication } from "../../model/developers/store.ts";
 import { applicationDetail } from "../../model/developers/view.ts";
-import { requireSession } from "../../model/sessions/current.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
+import { requireSession } from "../../sign-in/session/current.ts";
 
 const tags = ["developers"];
 const params = developerApplicationParamsSchema;

@@ -9,9 +9,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { acceptInvitation, declineInvitation, membershipsOf } from "../../model/developers/memberships.ts";
 import { removePerson } from "../../model/developers/people.ts";
-import { requireSession } from "../../model/sessions/current.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
+import { requireSession } from "../../sign-in/session/current.ts";
 
 const tags = ["developers"];
 const refusals = { 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };

@@ -13,17 +13,12 @@ import { invite, withdrawInvitation } from "../../model/developers/invitations.t
 import { type ApplicationRole, memberNamed, removePerson } from "../../model/developers/people.ts";
 import { ownedApplication } from "../../model/developers/store.ts";
 import { applicationDetail } from "../../model/developers/view.ts";
-import { requireSession } from "../../model/sessions/current.ts";
 import { requireRecentSignIn } from "../../model/sessions/recent-sign-in.ts";
-import {
-  audit,
-  countAuditEvent,
-  recordAuditEvent,
-  recordAuditEvents,
-  requestOrigin,
-} from "../../platform/audit/record.ts";
+import { recordAuditEvent, recordAuditEvents } from "../../platform/audit/record.ts";
+import { audit, countAuditEvent, requestOrigin } from "../../platform/http/audit.ts";
 import { reauthWindow } from "../../platform/http/reauth.ts";
 import { sendInBackground } from "../../platform/mail/mailer.ts";
+import { requireSession } from "../../sign-in/session/current.ts";
 
 const tags = ["developers"];
 const refusals = {

@@ -22,9 +22,9 @@ import {
   ownedApplication,
 } from "../../model/developers/store.ts";
 import { applicationDetail, applicationSummary } from "../../model/developers/view.ts";
-import { requireSession } from "../../model/sessions/current.ts";
-import { audit } from "../../platform/audit/record.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit } from "../../platform/http/audit.ts";
+import { requireSession } from "../../sign-in/session/current.ts";
 
 const tags = ["developers"];
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };

@@ -1,8 +1,8 @@
 import { currentUserSchema, defaultLanguage, errorBodySchema, languageFromAcceptHeader } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { currentSessionWithApplications } from "../../model/sessions/current.ts";
 import { AppError } from "../../platform/errors.ts";
 import { compiledSerializerCompiler } from "../../platform/http/compiled-serializer.ts";
+import { currentSessionWithApplications } from "../../sign-in/session/current.ts";
 import { currentUserAnswer } from "./answer.ts";
 
 /** The signed-in person, their fields and their applications; what the web app renders from. */

@@ -16,8 +16,8 @@ import {
   startNamespaces,
 } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { readSessionCookie } from "../../model/sessions/cookie.ts";
-import { currentSessionWithApplications } from "../../model/sessions/current.ts";
+import { readSessionCookie } from "../../platform/http/session-cookie.ts";
+import { currentSessionWithApplications } from "../../sign-in/session/current.ts";
 import { currentUserAnswer } from "../user-api/answer.ts";
 import { publicSettings } from "./public-settings.ts";
 

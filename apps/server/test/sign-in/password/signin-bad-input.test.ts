@@ -140,7 +140,7 @@ describe("the session cookie over https", () => {
       { headers },
     );
     const internal = await postJson(t.app, "/api/auth/internal", { sessionId: auth.json().sessionId }, { headers });
-    // The answer also sets the browser's device cookie (sessions/device-cookie.ts); this test is about the session's.
+    // The answer also sets the browser's device cookie (platform/http/device-cookie.ts); this test is about the session's.
     const setCookie = [internal.headers["set-cookie"] ?? []]
       .flat()
       .find((line) => line.startsWith("__Host-kpi_id_session="));

@@ -2,8 +2,8 @@ import type { ErrorBody, PasswordChanged, PasswordStatus } from "@kpi-id/contrac
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningMailStandIn } from "../../../../../sandbox/src/mail/index.ts";
-import { sessionCookieName } from "../../../src/model/sessions/cookie.ts";
 import { createSession } from "../../../src/model/sessions/store.ts";
+import { sessionCookieName } from "../../../src/platform/http/session-cookie.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock, signIn } from "../../support/campus.ts";
 import { databaseKinds } from "../../support/databases.ts";

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { loadSession, loadSessionWithApplications } from "../../model/sessions/load.ts";
+import type { LoadedSession, SessionWithApplications } from "../../model/sessions/store.ts";
 import { hashToken } from "../../platform/crypto/tokens.ts";
 import { AppError } from "../../platform/errors.ts";
-import { clearSessionCookie, readSessionCookie } from "./cookie.ts";
-import { loadSession, loadSessionWithApplications } from "./load.ts";
-import type { LoadedSession, SessionWithApplications } from "./store.ts";
+import { clearSessionCookie, readSessionCookie } from "../../platform/http/session-cookie.ts";
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { signedCookie } from "../../platform/http/signed-cookie.ts";
-import { deviceCookiePolicy } from "../../platform/throttle/policy.ts";
+import { deviceCookiePolicy } from "../throttle/policy.ts";
+import { signedCookie } from "./signed-cookie.ts";
 
 /**
  * The browser's device cookie (OWASP "Slow Down Online Guessing Attacks with

@@ -26,7 +26,7 @@ describe("the session cookie", () => {
         setters.push(file.slice(root.length + 1));
       }
     }
-    expect(setters).toEqual(["model/sessions/complete-sign-in.ts"]);
+    expect(setters).toEqual(["sign-in/session/complete-sign-in.ts"]);
   });
 });
 

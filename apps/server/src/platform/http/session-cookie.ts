@@ -1,6 +1,6 @@
 import type { CookieSerializeOptions } from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Config } from "../../platform/config/index.ts";
+import type { Config } from "../config/index.ts";
 
 /**
  * Over https the `__Host-` prefix makes browsers refuse the cookie unless it is

@@ -1,16 +1,18 @@
 import type { AuthMethod, ErrorCode } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { audit, requestOrigin } from "../../platform/audit/record.ts";
+import { destinationOf, secondFactorSetUpPath } from "../../model/sessions/continue-to.ts";
+import { startSession } from "../../model/sessions/sign-in-statement.ts";
+import { provesMultiFactor, type SignInStrength, signInAmr } from "../../model/sessions/strength.ts";
+import { findUserById } from "../../model/users/queries.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { audit, countAuditEvent, requestAuditRow, requestOrigin } from "../../platform/http/audit.ts";
+import { deviceNonceFor, rememberDevice } from "../../platform/http/device-cookie.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { notifyNewDevice } from "../../platform/http/notify.ts";
-import { findUserById } from "../users/queries.ts";
-import { destinationOf, takeContinueTo } from "./continue-to.ts";
-import { readSessionCookie, sessionCookieName, sessionCookieOptions } from "./cookie.ts";
-import { deviceNonceFor, rememberDevice } from "./device-cookie.ts";
-import { storeSignIn } from "./sign-in-statement.ts";
-import { provesMultiFactor, type SignInStrength, signInAmr } from "./strength.ts";
+import { fromBrowser } from "../../platform/http/security.ts";
+import { readSessionCookie, sessionCookieName, sessionCookieOptions } from "../../platform/http/session-cookie.ts";
+import { takeContinueTo } from "./continue-cookie.ts";
 
 export interface SignIn {
   userId: string;
@@ -25,19 +27,6 @@ export interface CompletedSignIn {
   sessionId: string;
   /** Where the browser goes next: what the pending sign-in asked for, else the apps list. */
   next: string;
-}
-
-/** The account page's second-factor card, where a person without a factor is led to set one up. */
-export function secondFactorSetUpPath(language: string): string {
-  return `/${language}/account#second-factor`;
-}
-
-/**
- * The sign-in screen asked to prove a second factor (a step-up sign-in, which starts a new session); what the
- * sign-in was for waits in the continue cookie and is taken when it completes.
- */
-export function stepUpSignInPath(language: string): string {
-  return `/${language}/?reauth=1&mfa=1`;
 }
 
 /** What a refused finish answers, per method: the caller's own refusal, so the spec's messages stay. */
@@ -71,18 +60,28 @@ export async function completeSignIn(
   reply: FastifyReply,
   signIn: SignIn,
 ): Promise<CompletedSignIn> {
-  const { config } = request.server;
+  const { config, db, clock } = request.server;
   const person = await requireActivePerson(request, signIn);
   const { ip, userAgent } = requestOrigin(request);
   const amr = signInAmr(signIn.method, signIn.strength);
   const language = requestLanguage(request);
-  const { sessionId, token, firstSignIn } = await storeSignIn(request, {
+  const started = {
+    type: "session_start",
+    result: "success",
+    authMethod: signIn.method,
+    userId: signIn.userId,
+  } as const;
+  const { sessionId, token, firstSignIn } = await startSession(db, {
     person,
     session: { userId: signIn.userId, authMethod: signIn.method, amr, ip, userAgent },
     previousToken: readSessionCookie(request),
     language,
-    audit: { type: "session_start", result: "success", authMethod: signIn.method, userId: signIn.userId },
+    auditRow: requestAuditRow(request, started),
+    waitForDisk: !fromBrowser(request),
+    timeouts: config.sessions,
+    now: clock(),
   });
+  countAuditEvent(request, started);
   reply.setCookie(sessionCookieName(config), token, {
     ...sessionCookieOptions(config),
     maxAge: config.sessions.absoluteTimeoutSeconds,

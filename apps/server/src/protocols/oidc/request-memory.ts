@@ -38,6 +38,8 @@ export class OidcRequestMemory {
   private readonly writes = new Map<string, Write>();
   private readonly storedIds = new Map<string, string>();
   private audits: AuditEvent[] = [];
+  /** Sent early (`startFlush`): the request's end awaits it before its answer leaves. */
+  private sending: Promise<void> | undefined;
 
   readonly deferWrites: boolean;
   /** The instance's account cache's mark when the request began (claims.ts keeps what the request read). */
@@ -130,11 +132,25 @@ export class OidcRequestMemory {
   }
 
   /**
+   * Sends the writes deferred so far without waiting, so the token endpoint's work after them (the ID token's
+   * signature) overlaps the commit; `flush` awaits it first: the answer still leaves only once it is committed.
+   */
+  startFlush(db: Db): void {
+    if (this.sending || (this.writes.size === 0 && this.audits.length === 0)) return;
+    this.sending = this.flush(db);
+    // Its failure is the request's: `flush` at the request's end throws it.
+    this.sending.catch(() => {});
+  }
+
+  /**
    * The deferred writes as one statement (data-modifying CTEs; one write per row, the last of the
    * request's; the audit rows). It commits without waiting for the disk only when it holds nothing but newly issued
    * codes and tokens (adapter.ts, issuedTokenModels); a use or a removal makes it durable.
    */
   async flush(db: Db): Promise<void> {
+    const sending = this.sending;
+    this.sending = undefined;
+    if (sending) await sending;
     if (this.writes.size === 0 && this.audits.length === 0) return;
     const writes = [...this.writes.values()];
     this.writes.clear();

@@ -14,8 +14,20 @@ import { seal, unseal } from "../../platform/crypto/seal.ts";
 import { hashToken } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { type FindApplication, findOidcClient } from "./clients.ts";
-import { currentOidcMemory, type OidcLookup, type OidcRow, selectWithRelated } from "./request-memory.ts";
-import { type AccessTokenCache, readAccessToken } from "./token-cache.ts";
+import {
+  currentOidcMemory,
+  type OidcLookup,
+  type OidcRequestMemory,
+  type OidcRow,
+  selectWithRelated,
+} from "./request-memory.ts";
+import {
+  type AccessTokenCache,
+  changesCachedRows,
+  forgetGrant,
+  forgetWritten,
+  readAccessToken,
+} from "./token-cache.ts";
 
 const secondsToDate = (seconds: number) => new Date(Date.now() + seconds * 1000);
 
@@ -161,8 +173,26 @@ export function createAdapterClass(
       };
       const issued = issuedTokenModels.has(this.name);
       // Inside a provider request the write waits for the request's end (request-memory.ts).
-      if (currentOidcMemory()?.upsert({ ...row, consumed_at: null }, issued)) return;
-      await upsertOidcPayload(db, row, issued);
+      const memory = currentOidcMemory();
+      if (memory?.upsert({ ...row, consumed_at: null }, issued)) return this.announceAfterFlush(memory, row.id);
+      await this.announcing(row.id, () => upsertOidcPayload(db, row, issued));
+    }
+
+    /**
+     * The statements below tell the instance's token cache what they changed themselves (token-cache.ts); a write
+     * is told even when it failed, since its answer may be what was lost after the change was made.
+     */
+    private async announcing(storedId: string, write: () => Promise<void>): Promise<void> {
+      try {
+        await write();
+      } finally {
+        forgetWritten(accessTokens, this.name, storedId);
+      }
+    }
+
+    private announceAfterFlush(memory: OidcRequestMemory, storedId: string): void {
+      if (accessTokens && changesCachedRows(this.name))
+        memory.afterFlush.push(() => forgetWritten(accessTokens, this.name, storedId));
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
@@ -187,8 +217,9 @@ export function createAdapterClass(
       refuseUnstorable(id);
       const storedId = requestStoredId(this.name, id);
       const at = clock();
-      if (currentOidcMemory()?.consume(this.name, storedId, at)) return;
-      await consumeOidcPayload(db, this.name, storedId, at);
+      const memory = currentOidcMemory();
+      if (memory?.consume(this.name, storedId, at)) return this.announceAfterFlush(memory, storedId);
+      await this.announcing(storedId, () => consumeOidcPayload(db, this.name, storedId, at));
     }
 
     async destroy(id: string): Promise<void> {
@@ -197,8 +228,9 @@ export function createAdapterClass(
     }
 
     private async destroyStored(storedId: string): Promise<void> {
-      if (currentOidcMemory()?.destroy(this.name, storedId)) return;
-      await deleteOidcPayload(db, this.name, storedId);
+      const memory = currentOidcMemory();
+      if (memory?.destroy(this.name, storedId)) return this.announceAfterFlush(memory, storedId);
+      await this.announcing(storedId, () => deleteOidcPayload(db, this.name, storedId));
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
@@ -206,7 +238,11 @@ export function createAdapterClass(
       const memory = currentOidcMemory();
       // The request's deferred writes first, so that none of the grant's rows comes back after the removal.
       await memory?.flush(db);
-      await deleteOidcPayloadsOfGrant(db, grantId);
+      try {
+        await deleteOidcPayloadsOfGrant(db, grantId);
+      } finally {
+        forgetGrant(accessTokens, grantId);
+      }
       memory?.revokeGrant(grantId);
     }
 

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { applicationAccess } from "../../model/access/applications.ts";
 import type { PayloadRowInput } from "../../model/oidc/payloads.ts";
 import { type AuditEvent, auditRow } from "../../platform/audit/record.ts";
+import { oidcPayloadsAnnouncedByWriter } from "../../platform/cache/feed.ts";
 import { synchronousCommitOff } from "../../platform/db/commit.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 
@@ -40,6 +41,8 @@ export class OidcRequestMemory {
   private audits: AuditEvent[] = [];
   /** Sent early (`startFlush`): the request's end awaits it before its answer leaves. */
   private sending: Promise<void> | undefined;
+  /** Run once the writes deferred so far are sent, even when that failed (the adapter's word to token-cache.ts). */
+  readonly afterFlush: (() => void)[] = [];
 
   readonly deferWrites: boolean;
   /** The instance's account cache's mark when the request began (claims.ts keeps what the request read). */
@@ -156,6 +159,7 @@ export class OidcRequestMemory {
     this.writes.clear();
     const audits = this.audits;
     this.audits = [];
+    const announcements = this.afterFlush.splice(0);
     const pairs = (list: { type: string; id: string }[]) => sql.join(list.map(({ type, id }) => sql`(${type}, ${id})`));
     const ctes = [];
     if (audits.length) ctes.push(sql`audited as (${db.insertInto("audit_events").values(audits.map(auditRow))})`);
@@ -180,7 +184,11 @@ export class OidcRequestMemory {
           ${quick ? sql`returning ${synchronousCommitOff}` : sql``}`
       : sql`select 1`;
     const statement = ctes.length ? sql`with ${sql.join(ctes)} ${main}` : main;
-    await statement.execute(db);
+    try {
+      await sql`${statement} ${sql.raw(oidcPayloadsAnnouncedByWriter)}`.execute(db);
+    } finally {
+      for (const announce of announcements) announce();
+    }
   }
 }
 

@@ -118,6 +118,8 @@ function keptPayload(model: string, id: string, payload: AdapterPayload, secrets
 
 /** A kept payload as the library reads it: a device code found by its user code gets its id back. */
 function readPayload(payload: AdapterPayload, secrets?: SecretRing): AdapterPayload {
+  // Every other payload as it is: no copy on userinfo's and the token endpoint's every read.
+  if (!Object.hasOwn(payload, "sealedJti")) return payload;
   const { sealedJti, ...rest } = payload as AdapterPayload & { sealedJti?: unknown };
   if (typeof sealedJti !== "string") return payload;
   const jti = secrets ? unseal(secrets, deviceCodeSealPurpose, sealedJti) : undefined;
@@ -200,8 +202,9 @@ export function createAdapterClass(
       if (this.name === "Client") return findOidcClient(findApplication, id);
       const payload = await this.findWhere("id", requestStoredId(this.name, id));
       if (!payload) return undefined;
-      const whole = hashedIdModels.has(this.name) && payload.jti === undefined ? { ...payload, jti: id } : payload;
-      return withinReuseGrace(this.name, whole, clock());
+      // The payload is this call's own (parsed from the row's text), so it takes its id in place.
+      if (hashedIdModels.has(this.name) && payload.jti === undefined) payload.jti = id;
+      return withinReuseGrace(this.name, payload, clock());
     }
 
     findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -252,8 +255,9 @@ export function createAdapterClass(
       const stored = JSON.parse(row.payload) as AdapterPayload;
       // The library reads `consumed` (seconds) from the payload to detect a second use; consumed_at holds it.
       const consumed = row.consumed_at ? Math.floor(row.consumed_at.getTime() / 1000) : undefined;
-      const payload = readPayload(stored, secrets);
-      return consumed === undefined ? payload : { ...payload, consumed };
+      const payload: Payload = readPayload(stored, secrets);
+      if (consumed !== undefined) payload.consumed = consumed;
+      return payload;
     }
 
     /** Expired rows are invisible and removed when met. Rows this request has met come from its memory. */

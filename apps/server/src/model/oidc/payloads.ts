@@ -1,11 +1,14 @@
 import { sql } from "kysely";
+import { oidcPayloadsAnnouncedByWriter } from "../../platform/cache/feed.ts";
 import { commitWithoutWaitingForDisk } from "../../platform/db/commit.ts";
 import type { Db } from "../../platform/db/schema.ts";
 
 /**
  * The statements behind the OpenID Connect adapter (protocols/oidc/adapter.ts): one per call, as the adapter
- * always made them. A row's payload is JSON text here; the adapter seals and reads it.
+ * always made them. A row's payload is JSON text here; the adapter seals and reads it. Each write ends with
+ * feed.ts's mark: the adapter drops what it changed from the instance's token cache itself (token-cache.ts).
  */
+const announced = sql.raw(oidcPayloadsAnnouncedByWriter);
 
 /** A payload row as the adapter writes it. */
 export interface PayloadRowInput {
@@ -33,6 +36,7 @@ export async function upsertOidcPayload(db: Db, row: PayloadRowInput, issued: bo
       }),
     )
     .$if(issued, (insert) => insert.returning(commitWithoutWaitingForDisk))
+    .modifyEnd(announced)
     .execute();
 }
 
@@ -43,15 +47,16 @@ export async function consumeOidcPayload(db: Db, type: string, id: string, at: D
     .set({ consumed_at: sql<Date>`coalesce(consumed_at, ${at})` })
     .where("type", "=", type)
     .where("id", "=", id)
+    .modifyEnd(announced)
     .execute();
 }
 
 export async function deleteOidcPayload(db: Db, type: string, id: string): Promise<void> {
-  await db.deleteFrom("oidc_payloads").where("type", "=", type).where("id", "=", id).execute();
+  await db.deleteFrom("oidc_payloads").where("type", "=", type).where("id", "=", id).modifyEnd(announced).execute();
 }
 
 export async function deleteOidcPayloadsOfGrant(db: Db, grantId: string): Promise<void> {
-  await db.deleteFrom("oidc_payloads").where("grant_id", "=", grantId).execute();
+  await db.deleteFrom("oidc_payloads").where("grant_id", "=", grantId).modifyEnd(announced).execute();
 }
 
 /** The newest row of this type with this id, uid or user code (a user code may come again after an hour). */

@@ -28,6 +28,12 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * The named changes a cache remembers, so that a read in flight across them is kept when none touches it; a read
+ * that began before the oldest remembered one is not kept.
+ */
+const recentChangesKept = 64;
+
 /** The cache stops serving when it has heard nothing of its own on the channel for this long (feed.ts). */
 export const deafAfterMs = 15_000;
 
@@ -59,8 +65,8 @@ export interface FollowsChanges {
  * touches it (or says everything changed), and lives at most until its `validUntil`. Entries are frozen:
  * requests share them.
  *
- * A read races a change: `mark()` before reading and `store(…, mark)` after it keep the answer only if nothing
- * changed in between. A change this process commits to a table the cache reads is heard on the channel a moment
+ * A read races a change: `mark()` before reading and `store(…, mark)` after it keep the answer only if no change
+ * in between touched it (per entry: a notification naming one grant or person spoils no other read in flight). A change this process commits to a table the cache reads is heard on the channel a moment
  * later; until a marker sent after it comes back (`awaitMark`, `markHeard`), nothing is served, so a person who
  * signs out and asks again at once is never answered from memory. It also serves nothing once it has heard
  * nothing of its own (a heartbeat, a marker) for `deafAfterMs`: a listening connection can go deaf without an
@@ -72,7 +78,12 @@ export class FeedCache<V> implements FollowsChanges {
   private readonly readsTables: ReadonlySet<string>;
   private readonly touchedBy: (value: V, change: NamedChange) => boolean;
   private readonly monotonicNow: () => number;
+  /** Counts every change heard or made; `mark()` is its value when a read begins. */
   private version = 0;
+  /** The version of the last change that touched everything (all, the channel lost or found, a write held back). */
+  private clearedAt = 0;
+  /** The latest named changes, each with its version: a read in flight is kept unless one of them touches it. */
+  private readonly recent: { version: number; touches: (key: string, value: V) => boolean }[] = [];
   private listening = false;
   private awaitedMark = 0;
   private heardMark = 0;
@@ -127,8 +138,22 @@ export class FeedCache<V> implements FollowsChanges {
     return undefined;
   }
 
+  /** Whether a change since `mark` may have made this answer stale: it touched it, or what it was is forgotten. */
+  private changedSince(mark: number, key: string, value: V): boolean {
+    if (mark < this.clearedAt) return true;
+    if (mark === this.version) return false;
+    const oldest = this.recent[0];
+    if (!oldest || oldest.version > mark + 1) return true;
+    for (let i = this.recent.length - 1; i >= 0; i--) {
+      const change = this.recent[i];
+      if (!change || change.version <= mark) break;
+      if (change.touches(key, value)) return true;
+    }
+    return false;
+  }
+
   store(key: string, value: V, validUntil: number, mark: number, now: number): void {
-    if (!this.serving || mark !== this.version || validUntil <= now) return;
+    if (!this.serving || validUntil <= now || this.changedSince(mark, key, value)) return;
     this.entries.delete(key);
     this.entries.set(key, { value: deepFreeze(value), validUntil });
     // Oldest first: past entries at the front go, and the oldest while over capacity.
@@ -138,18 +163,47 @@ export class FeedCache<V> implements FollowsChanges {
     }
   }
 
-  changed(change: CacheChange): void {
+  /** A change that touches every answer: entries go, and no read in flight is kept. */
+  private clearAll(): void {
     this.version += 1;
+    this.clearedAt = this.version;
+    this.recent.length = 0;
+  }
+
+  /** A change that touches some answers: theirs go, and a read in flight is kept only if untouched. */
+  private changedSome(touches: (key: string, value: V) => boolean): void {
+    this.version += 1;
+    this.recent.push({ version: this.version, touches });
+    if (this.recent.length > recentChangesKept) this.recent.shift();
+    for (const [key, entry] of this.entries) if (touches(key, entry.value)) this.entries.delete(key);
+  }
+
+  changed(change: CacheChange): void {
     if (change.kind === "all") {
+      this.clearAll();
       this.entries.clear();
       return;
     }
-    for (const [key, entry] of this.entries) if (this.touchedBy(entry.value, change)) this.entries.delete(key);
+    this.changedSome((_key, value) => this.touchedBy(value, change));
+  }
+
+  /**
+   * This process changed the answers kept under these keys, and says so itself (its statement holds nothing back,
+   * feed.ts): they go now, and a read of one in flight is not kept. Other instances hear the change on the channel.
+   */
+  forget(keys: Iterable<string>): void {
+    const forgotten = new Set(keys);
+    if (forgotten.size > 0) this.changedSome((key) => forgotten.has(key));
+  }
+
+  /** The same for what a change names (a grant this process revoked): as the channel will say, said at once. */
+  forgetNamed(change: NamedChange): void {
+    this.changedSome((_key, value) => this.touchedBy(value, change));
   }
 
   /** The channel is listened to, or was lost: either way what was learned before may be stale. */
   setListening(state: boolean): void {
-    this.version += 1;
+    this.clearAll();
     this.entries.clear();
     this.listening = state;
     if (state) this.heard();
@@ -162,7 +216,7 @@ export class FeedCache<V> implements FollowsChanges {
 
   /** This process committed a change: serve nothing until marker `mark` is heard back. */
   awaitMark(mark: number): void {
-    this.version += 1;
+    this.clearAll();
     this.awaitedMark = Math.max(this.awaitedMark, mark);
   }
 

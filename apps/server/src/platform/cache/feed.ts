@@ -12,10 +12,19 @@ const writtenTable = /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+tabl
 const notesSessionUse =
   /^update\s+"sessions"\s+set\s+"last_seen_at"\s*=\s*\$\d+,\s*"idle_expires_at"\s*=\s*\$\d+\s+where\b/i;
 
+/**
+ * Ends a statement whose writes to oidc_payloads its writer tells this process' caches of itself, entry by entry
+ * (the OpenID Connect adapter, oidc/token-cache.ts): that table's write then holds no cache back. Other
+ * instances hear it on the channel, as any change.
+ */
+export const oidcPayloadsAnnouncedByWriter = "/* oidc_payloads: announced by its writer */";
+
 /** The tables a statement's text writes, lower-cased; none for a session's use noted. */
 export function tablesWritten(text: string): Set<string> {
   if (notesSessionUse.test(text)) return new Set();
-  return new Set(Array.from(text.matchAll(writtenTable), (match) => (match[1] ?? "").toLowerCase()));
+  const tables = new Set(Array.from(text.matchAll(writtenTable), (match) => (match[1] ?? "").toLowerCase()));
+  if (text.endsWith(oidcPayloadsAnnouncedByWriter)) tables.delete("oidc_payloads");
+  return tables;
 }
 
 const markRetryMs = 1_000;

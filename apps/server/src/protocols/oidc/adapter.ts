@@ -14,8 +14,20 @@ import { seal, unseal } from "../../platform/crypto/seal.ts";
 import { hashToken } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { type FindApplication, findOidcClient } from "./clients.ts";
-import { currentOidcMemory, type OidcLookup, type OidcRow, selectWithRelated } from "./request-memory.ts";
-import { type AccessTokenCache, readAccessToken } from "./token-cache.ts";
+import {
+  currentOidcMemory,
+  type OidcLookup,
+  type OidcRequestMemory,
+  type OidcRow,
+  selectWithRelated,
+} from "./request-memory.ts";
+import {
+  type AccessTokenCache,
+  changesCachedRows,
+  forgetGrant,
+  forgetWritten,
+  readAccessToken,
+} from "./token-cache.ts";
 
 const secondsToDate = (seconds: number) => new Date(Date.now() + seconds * 1000);
 
@@ -106,6 +118,8 @@ function keptPayload(model: string, id: string, payload: AdapterPayload, secrets
 
 /** A kept payload as the library reads it: a device code found by its user code gets its id back. */
 function readPayload(payload: AdapterPayload, secrets?: SecretRing): AdapterPayload {
+  // Every other payload as it is: no copy on userinfo's and the token endpoint's every read.
+  if (!Object.hasOwn(payload, "sealedJti")) return payload;
   const { sealedJti, ...rest } = payload as AdapterPayload & { sealedJti?: unknown };
   if (typeof sealedJti !== "string") return payload;
   const jti = secrets ? unseal(secrets, deviceCodeSealPurpose, sealedJti) : undefined;
@@ -161,8 +175,26 @@ export function createAdapterClass(
       };
       const issued = issuedTokenModels.has(this.name);
       // Inside a provider request the write waits for the request's end (request-memory.ts).
-      if (currentOidcMemory()?.upsert({ ...row, consumed_at: null }, issued)) return;
-      await upsertOidcPayload(db, row, issued);
+      const memory = currentOidcMemory();
+      if (memory?.upsert({ ...row, consumed_at: null }, issued)) return this.announceAfterFlush(memory, row.id);
+      await this.announcing(row.id, () => upsertOidcPayload(db, row, issued));
+    }
+
+    /**
+     * The statements below tell the instance's token cache what they changed themselves (token-cache.ts); a write
+     * is told even when it failed, since its answer may be what was lost after the change was made.
+     */
+    private async announcing(storedId: string, write: () => Promise<void>): Promise<void> {
+      try {
+        await write();
+      } finally {
+        forgetWritten(accessTokens, this.name, storedId);
+      }
+    }
+
+    private announceAfterFlush(memory: OidcRequestMemory, storedId: string): void {
+      if (accessTokens && changesCachedRows(this.name))
+        memory.afterFlush.push(() => forgetWritten(accessTokens, this.name, storedId));
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
@@ -170,8 +202,9 @@ export function createAdapterClass(
       if (this.name === "Client") return findOidcClient(findApplication, id);
       const payload = await this.findWhere("id", requestStoredId(this.name, id));
       if (!payload) return undefined;
-      const whole = hashedIdModels.has(this.name) && payload.jti === undefined ? { ...payload, jti: id } : payload;
-      return withinReuseGrace(this.name, whole, clock());
+      // The payload is this call's own (parsed from the row's text), so it takes its id in place.
+      if (hashedIdModels.has(this.name) && payload.jti === undefined) payload.jti = id;
+      return withinReuseGrace(this.name, payload, clock());
     }
 
     findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -187,8 +220,9 @@ export function createAdapterClass(
       refuseUnstorable(id);
       const storedId = requestStoredId(this.name, id);
       const at = clock();
-      if (currentOidcMemory()?.consume(this.name, storedId, at)) return;
-      await consumeOidcPayload(db, this.name, storedId, at);
+      const memory = currentOidcMemory();
+      if (memory?.consume(this.name, storedId, at)) return this.announceAfterFlush(memory, storedId);
+      await this.announcing(storedId, () => consumeOidcPayload(db, this.name, storedId, at));
     }
 
     async destroy(id: string): Promise<void> {
@@ -197,8 +231,9 @@ export function createAdapterClass(
     }
 
     private async destroyStored(storedId: string): Promise<void> {
-      if (currentOidcMemory()?.destroy(this.name, storedId)) return;
-      await deleteOidcPayload(db, this.name, storedId);
+      const memory = currentOidcMemory();
+      if (memory?.destroy(this.name, storedId)) return this.announceAfterFlush(memory, storedId);
+      await this.announcing(storedId, () => deleteOidcPayload(db, this.name, storedId));
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
@@ -206,7 +241,11 @@ export function createAdapterClass(
       const memory = currentOidcMemory();
       // The request's deferred writes first, so that none of the grant's rows comes back after the removal.
       await memory?.flush(db);
-      await deleteOidcPayloadsOfGrant(db, grantId);
+      try {
+        await deleteOidcPayloadsOfGrant(db, grantId);
+      } finally {
+        forgetGrant(accessTokens, grantId);
+      }
       memory?.revokeGrant(grantId);
     }
 
@@ -216,8 +255,9 @@ export function createAdapterClass(
       const stored = JSON.parse(row.payload) as AdapterPayload;
       // The library reads `consumed` (seconds) from the payload to detect a second use; consumed_at holds it.
       const consumed = row.consumed_at ? Math.floor(row.consumed_at.getTime() / 1000) : undefined;
-      const payload = readPayload(stored, secrets);
-      return consumed === undefined ? payload : { ...payload, consumed };
+      const payload: Payload = readPayload(stored, secrets);
+      if (consumed !== undefined) payload.consumed = consumed;
+      return payload;
     }
 
     /** Expired rows are invisible and removed when met. Rows this request has met come from its memory. */

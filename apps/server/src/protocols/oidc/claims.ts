@@ -175,10 +175,15 @@ export function createFindAccount(db: Kysely<Database>, affiliationScope: string
     const roles = async (): Promise<PersonRoles> => account.roles ?? (await personRoles(db, user.id));
     return {
       accountId: user.id,
-      claims: async (_use: string, scope: string, _claims: { [key: string]: null | ClaimsParameterMember }) =>
-        userClaims(user, includesKpiScope(scope) ? { roles: await roles(), affiliationScope } : undefined) as {
+      claims: async (use: string, scope: string, _claims: { [key: string]: null | ClaimsParameterMember }) => {
+        // The token endpoint asks for the ID token's claims once it has saved every code and token it issues
+        // (oidc-provider's grants: the use, the access and refresh tokens, then the ID token): their one write
+        // commits while the ID token is signed.
+        if (use === "id_token") currentOidcMemory()?.startFlush(db);
+        return userClaims(user, includesKpiScope(scope) ? { roles: await roles(), affiliationScope } : undefined) as {
           sub: string;
-        },
+        };
+      },
     };
   };
 }

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { applicationAccess } from "../../model/access/applications.ts";
 import type { PayloadRowInput } from "../../model/oidc/payloads.ts";
 import { type AuditEvent, auditRow } from "../../platform/audit/record.ts";
+import { oidcPayloadsAnnouncedByWriter } from "../../platform/cache/feed.ts";
 import { synchronousCommitOff } from "../../platform/db/commit.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 
@@ -38,6 +39,10 @@ export class OidcRequestMemory {
   private readonly writes = new Map<string, Write>();
   private readonly storedIds = new Map<string, string>();
   private audits: AuditEvent[] = [];
+  /** Sent early (`startFlush`): the request's end awaits it before its answer leaves. */
+  private sending: Promise<void> | undefined;
+  /** Run once the writes deferred so far are sent, even when that failed (the adapter's word to token-cache.ts). */
+  readonly afterFlush: (() => void)[] = [];
 
   readonly deferWrites: boolean;
   /** The instance's account cache's mark when the request began (claims.ts keeps what the request read). */
@@ -130,16 +135,31 @@ export class OidcRequestMemory {
   }
 
   /**
+   * Sends the writes deferred so far without waiting, so the token endpoint's work after them (the ID token's
+   * signature) overlaps the commit; `flush` awaits it first: the answer still leaves only once it is committed.
+   */
+  startFlush(db: Db): void {
+    if (this.sending || (this.writes.size === 0 && this.audits.length === 0)) return;
+    this.sending = this.flush(db);
+    // Its failure is the request's: `flush` at the request's end throws it.
+    this.sending.catch(() => {});
+  }
+
+  /**
    * The deferred writes as one statement (data-modifying CTEs; one write per row, the last of the
    * request's; the audit rows). It commits without waiting for the disk only when it holds nothing but newly issued
    * codes and tokens (adapter.ts, issuedTokenModels); a use or a removal makes it durable.
    */
   async flush(db: Db): Promise<void> {
+    const sending = this.sending;
+    this.sending = undefined;
+    if (sending) await sending;
     if (this.writes.size === 0 && this.audits.length === 0) return;
     const writes = [...this.writes.values()];
     this.writes.clear();
     const audits = this.audits;
     this.audits = [];
+    const announcements = this.afterFlush.splice(0);
     const pairs = (list: { type: string; id: string }[]) => sql.join(list.map(({ type, id }) => sql`(${type}, ${id})`));
     const ctes = [];
     if (audits.length) ctes.push(sql`audited as (${db.insertInto("audit_events").values(audits.map(auditRow))})`);
@@ -164,7 +184,11 @@ export class OidcRequestMemory {
           ${quick ? sql`returning ${synchronousCommitOff}` : sql``}`
       : sql`select 1`;
     const statement = ctes.length ? sql`with ${sql.join(ctes)} ${main}` : main;
-    await statement.execute(db);
+    try {
+      await sql`${statement} ${sql.raw(oidcPayloadsAnnouncedByWriter)}`.execute(db);
+    } finally {
+      for (const announce of announcements) announce();
+    }
   }
 }
 

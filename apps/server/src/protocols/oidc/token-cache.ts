@@ -21,8 +21,9 @@ const expiryMarginMs = 60_000;
  * The access tokens this instance read, by stored id (their SHA-256: the memory holds no working token), each
  * with its grant. Userinfo asks for both at every call, usually with the same token for the token's whole
  * life. A change to the token's row or its grant's, whoever makes it, is announced as `grant:<id>` (migration
- * 0470) and drops the entry; this instance's own writes to oidc_payloads hold the cache back until heard (feed.ts),
- * so a token it has just revoked is never answered from memory. The person and the application come from their
+ * 0470) and drops the entry. This instance's adapter says what its own writes changed at once (`forgetWritten`:
+ * that token's entry, or that grant's), so a token it has just revoked is never answered from memory, and the rest
+ * of the cache serves on; other writers' changes to oidc_payloads hold it back until heard (feed.ts). The person and the application come from their
  * own caches (account-cache.ts, apps/cache.ts), which follow their own changes.
  */
 export class AccessTokenCache extends FeedCache<CachedAccessToken> {
@@ -69,4 +70,26 @@ export async function readAccessToken(
     // Kept as read (the cache freezes them): the request's memory gets copies of them (rememberRelated).
     cache.store(storedId, { token: read.found, grant }, keptUntil([read.found, grant], now), mark, now);
   return rememberRelated(memory, read);
+}
+
+/** The kinds of oidc_payloads rows the cache keeps (as a token or as its grant). */
+const cachedTypes: ReadonlySet<string> = new Set(["AccessToken", "Grant"]);
+
+/** Whether the adapter's write of a row of this type changes anything the cache may keep. */
+export function changesCachedRows(type: string): boolean {
+  return cachedTypes.has(type);
+}
+
+/**
+ * The adapter wrote (or removed) a row, by type and stored id, and its statement held nothing back (feed.ts):
+ * an access token's own entry goes, or a grant's tokens; a read of them in flight is not kept.
+ */
+export function forgetWritten(cache: AccessTokenCache | undefined, type: string, storedId: string): void {
+  if (type === "AccessToken") cache?.forget([storedId]);
+  else if (type === "Grant") forgetGrant(cache, storedId);
+}
+
+/** Every token of the grant, and the grant (revoked, or saved again). */
+export function forgetGrant(cache: AccessTokenCache | undefined, grantId: string): void {
+  cache?.forgetNamed({ kind: "grant", ids: new Set([grantId]) });
 }

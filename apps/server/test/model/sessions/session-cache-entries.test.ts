@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { deafAfterMs, parseCacheChange, SessionCache } from "../../../src/model/sessions/cache.ts";
 import type { SessionWithApplications } from "../../../src/model/sessions/store.ts";
-import { tablesWritten } from "../../../src/platform/cache/feed.ts";
+import { oidcPayloadsAnnouncedByWriter, tablesWritten } from "../../../src/platform/cache/feed.ts";
 import type { User } from "../../../src/platform/db/schema.ts";
+import { AccessTokenCache } from "../../../src/protocols/oidc/token-cache.ts";
 
 const now = Date.parse("2026-03-01T09:00:00Z");
 
@@ -51,12 +52,56 @@ function listeningCache(capacity = 10) {
 }
 
 describe("the session cache's entries", () => {
-  it("keeps nothing read across a change: the read may predate it", () => {
+  it("keeps nothing read across a change that touches it: the read may predate it", () => {
     const cache = listeningCache();
     const mark = cache.mark();
-    cache.changed({ kind: "person", ids: new Set(["someone-else"]) });
+    cache.changed({ kind: "person", ids: new Set(["person-a"]) });
     cache.store("a", session("a"), now + 60_000, mark, now);
-    expect(cache.get("a", now)).toBeUndefined();
+    cache.store("b", session("b"), now + 60_000, mark, now);
+    cache.changed({ kind: "session", ids: new Set(["c"]) });
+    cache.store("c", session("c"), now + 60_000, mark, now);
+    expect(["a", "b", "c"].map((key) => cache.get(key, now)?.id)).toEqual([undefined, "b", undefined]);
+  });
+
+  it("keeps a read across changes to others, per entry, but none across 'all', the channel's loss or its own write", () => {
+    const cache = listeningCache();
+    const beforeAll = cache.mark();
+    cache.changed(parseCacheChange("all"));
+    cache.store("a", session("a"), now + 60_000, beforeAll, now);
+    const beforeLoss = cache.mark();
+    cache.setListening(false);
+    cache.setListening(true);
+    cache.store("b", session("b"), now + 60_000, beforeLoss, now);
+    const beforeWrite = cache.mark();
+    cache.awaitMark(1);
+    cache.markHeard(1);
+    cache.store("c", session("c"), now + 60_000, beforeWrite, now);
+    const beforeOthers = cache.mark();
+    cache.changed(parseCacheChange("person:someone-else"));
+    cache.changed(parseCacheChange("session:another"));
+    cache.store("d", session("d"), now + 60_000, beforeOthers, now);
+    expect(["a", "b", "c", "d"].map((key) => cache.get(key, now)?.id)).toEqual([undefined, undefined, undefined, "d"]);
+  });
+
+  it("keeps no read that began before the oldest change it remembers", () => {
+    const cache = listeningCache();
+    const longAgo = cache.mark();
+    for (let i = 0; i < 100; i++) cache.changed(parseCacheChange(`person:someone-${i}`));
+    cache.store("a", session("a"), now + 60_000, longAgo, now);
+    const lately = cache.mark();
+    cache.changed(parseCacheChange("person:someone-else"));
+    cache.store("b", session("b"), now + 60_000, lately, now);
+    expect(["a", "b"].map((key) => cache.get(key, now)?.id)).toEqual([undefined, "b"]);
+  });
+
+  it("forgets the keys its own process changed, and keeps other reads in flight", () => {
+    const cache = listeningCache();
+    for (const id of ["a", "b"]) cache.store(id, session(id), now + 60_000, cache.mark(), now);
+    const mark = cache.mark();
+    cache.forget(["a", "c"]);
+    cache.store("c", session("c"), now + 60_000, mark, now);
+    cache.store("d", session("d"), now + 60_000, mark, now);
+    expect(["a", "b", "c", "d"].map((key) => cache.get(key, now)?.id)).toEqual([undefined, "b", undefined, "d"]);
   });
 
   it("drops the entries a notification names, by session or by person, and all of them for 'all'", () => {
@@ -140,5 +185,19 @@ describe("which statements hold the cache back", () => {
         'update "users_archive" set "x" = 1',
       ].map(writesCachedData),
     ).toEqual([false, false, false, false]);
+  });
+
+  it("leaves out oidc_payloads from a statement whose writer announces its own changes, and only that table", () => {
+    const tokens = new AccessTokenCache(1);
+    const announced = `delete from "oidc_payloads" where "grant_id" = $1 ${oidcPayloadsAnnouncedByWriter}`;
+    const withAudit = `with a as (insert into audit_events values ($1)) delete from oidc_payloads where id = $2 ${oidcPayloadsAnnouncedByWriter}`;
+    expect([...tablesWritten(announced)]).toEqual([]);
+    expect([...tablesWritten(withAudit)]).toEqual(["audit_events"]);
+    expect(tokens.reads(tablesWritten(announced))).toBe(false);
+    expect(tokens.reads(tablesWritten('delete from "oidc_payloads" where "grant_id" = $1'))).toBe(true);
+    // Only at its end: the mark quoted inside a statement's text is no mark.
+    expect(
+      tokens.reads(tablesWritten(`delete from oidc_payloads where x = '${oidcPayloadsAnnouncedByWriter}' and y = 1`)),
+    ).toBe(true);
   });
 });

@@ -168,6 +168,30 @@ describe.each(databaseKinds)("OpenID Connect from the instance's memory on %s", 
     expect(await answer(kept)).toEqual({ result: "Олена Коваленко", statements: 0 });
   });
 
+  it("keeps answering other tokens from memory while this instance's own token writes travel, and drops its own at once", async () => {
+    const rotated = await signedInWithTokens();
+    const kept = await signedInWithTokens();
+    for (const signed of [rotated, kept]) expect(await fromMemoryAgain(signed)).toBe("Олена Коваленко");
+    await announcementsOnTheirWay(async () => {
+      // A refresh with rotation here: the adapter says what its write changed itself, so nothing waits for the
+      // channel (before, every write of the adapter held the whole cache back until heard).
+      const refreshed = {
+        ...rotated,
+        tokens: await client.refreshTokenGrant(rotated.config, rotated.tokens.refresh_token ?? ""),
+      };
+      expect(test.app.accessTokenCache.awaitsMark).toBe(false);
+      expect(await answer(kept)).toEqual({ result: "Олена Коваленко", statements: 0 });
+      expect((await answer(refreshed)).result).toBe("Олена Коваленко");
+      expect(await answer(refreshed)).toEqual({ result: "Олена Коваленко", statements: 0 });
+      // A token revoked (RFC 7009) ends its grant: that token and the grant's other one are refused at once, from
+      // the adapter's own word; another person's token is still answered from memory.
+      await client.tokenRevocation(rotated.config, rotated.tokens.access_token);
+      expect(await answer(rotated)).toEqual({ result: 401, statements: 1 });
+      expect(await answer(refreshed)).toEqual({ result: 401, statements: 1 });
+      expect(await answer(kept)).toEqual({ result: "Олена Коваленко", statements: 0 });
+    });
+  });
+
   it("keeps a person's access per application: revoked for one, the other still answers", async () => {
     people += 1;
     const username = `cached${people}`;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { fieldChangeSchema } from "./developer-changes.ts";
+import { developerApplicationDetails } from "./developers.ts";
 import { text } from "./text.ts";
 
 /** Going live: an owner asks for the operators' review, and the operators decide it or suspend an application. */
@@ -23,13 +24,7 @@ export const reviewQueueSchema = z.object({
       changes: z.array(fieldChangeSchema),
       title: text(),
       titleEn: text(),
-      description: text(),
-      descriptionEn: text(),
-      homePageUrl: text(),
-      privacyPolicyUrl: text(),
-      callbackUrls: z.array(text()),
-      redirectUris: z.array(text()),
-      scopes: z.array(text()),
+      ...developerApplicationDetails,
       owners: z.array(text()),
       purpose: text(),
       dataNeeded: text(),

@@ -172,8 +172,8 @@ export const developerApplicationSummarySchema = z.object({
 });
 export type DeveloperApplicationSummary = z.infer<typeof developerApplicationSummarySchema>;
 
-export const developerApplicationSchema = developerApplicationSummarySchema.extend({
-  name: text(),
+/** An application's descriptions, addresses and scopes as stored: its owners' page and the review queue show them. */
+export const developerApplicationDetails = {
   description: text(),
   descriptionEn: text(),
   homePageUrl: text(),
@@ -181,6 +181,11 @@ export const developerApplicationSchema = developerApplicationSummarySchema.exte
   callbackUrls: z.array(text()),
   redirectUris: z.array(text()),
   scopes: z.array(text()),
+};
+
+export const developerApplicationSchema = developerApplicationSummarySchema.extend({
+  name: text(),
+  ...developerApplicationDetails,
   owners: z.array(developerPersonSchema),
   testers: z.array(developerPersonSchema),
   /** Invitations not yet answered nor expired, oldest first. */

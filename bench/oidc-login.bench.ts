@@ -1,8 +1,15 @@
 import { fileURLToPath } from "node:url";
-import { addOidcClient, addPerson, createTestApp, freePort, grantAccess, TestBrowser } from "@kpi-id/server/testing";
+import {
+  addOidcClient,
+  addPerson,
+  createTestApp,
+  freePort,
+  grantAccess,
+  passwordLoginCodeFlow,
+} from "@kpi-id/server/testing";
 import { hash, verify } from "@node-rs/argon2";
 import { concurrentRate } from "./lib/measure.ts";
-import { type Client, challenge, redirectUri, tokenRequest, verifier } from "./lib/oidc-client.ts";
+import { type Client, redirectUri } from "./lib/oidc-client.ts";
 import type { Comparison } from "./lib/types.ts";
 
 export const title = "A whole OpenID Connect password login, 8 in flight";
@@ -13,36 +20,9 @@ const seconds = 8;
 
 let pageStatus = 0;
 
-/**
- * What a relying party and a browser without a session do: authorize → the sign-in page → the
- * password (POST /api/auth, /api/auth/internal) → back to the interaction → the code → the token.
- */
+/** One whole password login without a session (passwordLoginCodeFlow), keeping the sign-in page's status. */
 async function login(origin: string, client: Client, username: string): Promise<void> {
-  const browser = new TestBrowser(origin);
-  const query = new URLSearchParams({
-    client_id: client.id,
-    response_type: "code",
-    redirect_uri: redirectUri,
-    scope: "openid profile",
-    code_challenge: challenge,
-    code_challenge_method: "S256",
-  });
-  const page = await browser.follow(`/oidc/auth?${query}`);
-  // 404 when the web app is not built (npm run build): the rest of the flow is the same.
-  if (![200, 404].includes(page.response.status) || !browser.cookies.has("kpi_id_continue"))
-    throw new Error(`the sign-in page answered ${page.response.status}`);
-  pageStatus = page.response.status;
-  await page.response.text();
-  const next = await browser.signIn(username, password);
-  const { leftTo } = await browser.follow(next);
-  const code = leftTo?.searchParams.get("code");
-  if (!code) throw new Error(`no code: ${leftTo}`);
-  await tokenRequest(origin, client, {
-    grant_type: "authorization_code",
-    code,
-    redirect_uri: redirectUri,
-    code_verifier: verifier,
-  });
+  pageStatus = (await passwordLoginCodeFlow(origin, client, { username, password }, redirectUri)).pageStatus;
 }
 
 export async function run(): Promise<Comparison[]> {

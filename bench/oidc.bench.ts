@@ -4,16 +4,15 @@ import {
   createTestApp,
   freePort,
   grantAccess,
-  signIn,
+  signedInCodeFlowTokens,
   type TestApp,
-  TestBrowser,
 } from "@kpi-id/server/testing";
 import Fastify from "fastify";
 import { sql } from "kysely";
 import { httpLoad } from "./lib/http-load.ts";
 import { concurrentRate, sequentialRate } from "./lib/measure.ts";
 import { startMemoryProvider } from "./lib/memory-provider.ts";
-import { type Client, challenge, redirectUri, type TokenSet, tokenRequest, verifier } from "./lib/oidc-client.ts";
+import { type Client, redirectUri, type TokenSet, tokenRequest } from "./lib/oidc-client.ts";
 import type { Comparison } from "./lib/types.ts";
 
 export const title = "OpenID Connect token endpoint and userinfo";
@@ -21,28 +20,10 @@ export const title = "OpenID Connect token endpoint and userinfo";
 const secondsPerRun = 3;
 const loadSeconds = 5;
 
-/** One real authorization code flow (signed-in browser, PKCE) to get the first tokens. */
-async function firstTokens(test: TestApp, origin: string, client: Client): Promise<TokenSet> {
-  const browser = new TestBrowser(origin);
-  browser.setCookie(await signIn(test.app, "bench", "bench passphrase for one person", { origin }));
-  const query = new URLSearchParams({
-    client_id: client.id,
-    response_type: "code",
-    redirect_uri: redirectUri,
-    scope: "openid profile email kpi offline_access",
-    prompt: "consent",
-    code_challenge: challenge,
-    code_challenge_method: "S256",
-  });
-  const { leftTo } = await browser.follow(`/oidc/auth?${query}`);
-  const code = leftTo?.searchParams.get("code");
-  if (!code) throw new Error(`no code: ${leftTo}`);
-  return tokenRequest(origin, client, {
-    grant_type: "authorization_code",
-    code,
-    redirect_uri: redirectUri,
-    code_verifier: verifier,
-  });
+/** The bench person's first tokens, through one real authorization code flow (signed-in browser, PKCE). */
+function firstTokens(test: TestApp, origin: string, client: Client): Promise<TokenSet> {
+  const person = { username: "bench", password: "bench passphrase for one person" };
+  return signedInCodeFlowTokens(test.app, origin, client, person, redirectUri);
 }
 
 /**

@@ -1,9 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { loadConfig } from "@kpi-id/server/config";
-import { type RunningServer, startServer } from "@kpi-id/server/server";
-import { addPerson } from "@kpi-id/server/testing";
 import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures.ts";
 import { LoginPage } from "../pages/login-page.ts";
@@ -13,6 +7,7 @@ import {
   recordCredentialRequests,
   VirtualAuthenticator,
 } from "../pages/passkeys-page.ts";
+import { useOwnKpiId } from "../tools/own-kpi-id.ts";
 
 /**
  * Issue 35 in Chromium. Point 7: the login page's background passkey autofill request fails silently (a browser
@@ -21,30 +16,9 @@ import {
  * account page says why and runs that sign-in. A KPI ID of its own (passkeys are added), like passkeys.spec.ts.
  */
 const port = Number(process.env.E2E_PORT_BASE ?? 3300) + 12;
-const origin = `http://localhost:${port}`;
 const person = { username: "strength-walker", fullName: "Сила Входу", password: "a strength walker's passphrase" };
 
-let server: RunningServer;
-let dataDir: string;
-
-test.beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "kpi-id-passkey-strength-"));
-  const config = loadConfig({
-    PORT: String(port),
-    PUBLIC_URL: origin,
-    DATA_DIR: dataDir,
-    DATABASE_URL: "",
-    SEED_DEMO_DATA: "false",
-    LOG_LEVEL: "warn",
-  });
-  server = await startServer(config);
-  await addPerson(server.app, { username: person.username, fullName: person.fullName }, person.password);
-});
-
-test.afterAll(async () => {
-  await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const origin = useOwnKpiId(port, { people: [person] });
 
 /** The login page at `at`, left alone until its background autofill request has settled (or is waiting). */
 async function idleOnLoginPage(page: Page, at = origin) {

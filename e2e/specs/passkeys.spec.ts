@@ -1,9 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { loadConfig } from "@kpi-id/server/config";
-import { type RunningServer, startServer } from "@kpi-id/server/server";
-import { addPerson } from "@kpi-id/server/testing";
 import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures.ts";
 import { AppsPage } from "../pages/apps-page.ts";
@@ -15,6 +9,7 @@ import {
   recordCredentialRequests,
   VirtualAuthenticator,
 } from "../pages/passkeys-page.ts";
+import { useOwnKpiId } from "../tools/own-kpi-id.ts";
 
 /**
  * Passkeys through Chromium's virtual authenticator. The walk adds and removes passkeys, so it runs
@@ -22,31 +17,9 @@ import {
  * people keep no passkeys.
  */
 const port = Number(process.env.E2E_PORT_BASE ?? 3300) + 9;
-const origin = `http://localhost:${port}`;
 const person = { username: "passkey-walker", fullName: "Ключ Тестовий", password: "a walker's long passphrase" };
 
-let server: RunningServer;
-let dataDir: string;
-
-test.beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "kpi-id-passkeys-"));
-  const config = loadConfig({
-    PORT: String(port),
-    PUBLIC_URL: origin,
-    DATA_DIR: dataDir,
-    DATABASE_URL: "",
-    SEED_DEMO_DATA: "false",
-    LOG_LEVEL: "warn",
-    REAUTH_MAX_AGE_SECONDS: "120",
-  });
-  server = await startServer(config);
-  await addPerson(server.app, { username: person.username, fullName: person.fullName }, person.password);
-});
-
-test.afterAll(async () => {
-  await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const origin = useOwnKpiId(port, { env: { REAUTH_MAX_AGE_SECONDS: "120" }, people: [person] });
 
 async function signInWithPassword(page: Page) {
   const login = new LoginPage(page, "uk");

@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { loadConfig } from "@kpi-id/server/config";
-import { type RunningServer, startServer } from "@kpi-id/server/server";
-import { addPerson } from "@kpi-id/server/testing";
 import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ConsolePage } from "../pages/console-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { ConsoleWifi, WifiPage } from "../pages/wifi-page.ts";
+import { useOwnKpiId } from "../tools/own-kpi-id.ts";
 import { widths } from "../tools/walk.ts";
 
 /**
@@ -16,31 +11,12 @@ import { widths } from "../tools/walk.ts";
  * (apps/server/test/protocols/radius/eduroam.test.ts) signs devices in with such passwords through FreeRADIUS.
  */
 const port = Number(process.env.E2E_PORT_BASE ?? 3300) + 14;
-const origin = `http://localhost:${port}`;
 const person = { username: "wifi-walker", fullName: "Оксана Вайфай", password: "a walker's long passphrase" };
 const devices = { uk: "Мій телефон", en: "My laptop" } as const;
 
-let server: RunningServer;
-let dataDir: string;
-
-test.beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "kpi-id-wifi-"));
-  const config = loadConfig({
-    PORT: String(port),
-    PUBLIC_URL: origin,
-    DATA_DIR: dataDir,
-    DATABASE_URL: "",
-    SEED_DEMO_DATA: "false",
-    LOG_LEVEL: "warn",
-    RADIUS_REST_SECRET: "radius-rest-secret-of-the-wifi-walk-0123456789",
-  });
-  server = await startServer(config);
-  await addPerson(server.app, { username: person.username, fullName: person.fullName }, person.password);
-});
-
-test.afterAll(async () => {
-  await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+const origin = useOwnKpiId(port, {
+  env: { RADIUS_REST_SECRET: "radius-rest-secret-of-the-wifi-walk-0123456789" },
+  people: [person],
 });
 
 for (const language of ["uk", "en"] as const) {

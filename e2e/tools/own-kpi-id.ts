@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import tls from "node:tls";
 import { loadConfig } from "@kpi-id/server/config";
-import { buildApp, migrate, openDatabase, runCliOn } from "@kpi-id/server/testing";
+import { addPerson, buildApp, migrate, openDatabase, runCliOn } from "@kpi-id/server/testing";
 import type { FastifyInstance } from "fastify";
+import { test } from "../fixtures.ts";
 
 export interface OwnKpiId {
   app: FastifyInstance;
@@ -14,15 +15,39 @@ export interface OwnKpiId {
   close(): Promise<void>;
 }
 
+/** A person the spec signs in as, made with a password when its KPI ID starts. */
+export interface OwnPerson {
+  username: string;
+  fullName: string;
+  password: string;
+}
+
+export interface OwnKpiIdOptions {
+  /**
+   * A site's self-signed certificate KPI ID's outgoing calls (back-channel logout) accept, as TLS_EXTRA_CA_FILE does
+   * in a deployment.
+   */
+  trustCertificate?: string;
+  /** More of the environment beside the defaults (RADIUS_REST_SECRET for Wi-Fi, a shorter REAUTH_MAX_AGE_SECONDS). */
+  env?: Record<string, string>;
+  /** People added once it listens. */
+  people?: OwnPerson[];
+}
+
+/** Where a KPI ID of a spec's own on `port` is served. */
+export function ownKpiIdOrigin(port: number): string {
+  return `http://localhost:${port}`;
+}
+
 /**
- * A KPI ID of the spec's own (an empty embedded database) on `port`, as the passkey specs run one, so the spec can
- * register its relying party with the operator CLI the docs print: the worker's shared server keeps its embedded
- * database locked. `trustCertificate`: a site's self-signed certificate KPI ID's outgoing calls (back-channel
- * logout) accept, as TLS_EXTRA_CA_FILE does in a deployment.
+ * A KPI ID of the spec's own (an empty embedded database, no demo people) on `port`: for a spec that registers its
+ * relying party with the operator CLI the docs print (the worker's shared server keeps its embedded database
+ * locked), or that changes what the shared demo people keep (passkeys, Wi-Fi passwords), or needs a setting the
+ * shared server lacks.
  */
-export async function startOwnKpiId(port: number, options: { trustCertificate?: string } = {}): Promise<OwnKpiId> {
+export async function startOwnKpiId(port: number, options: OwnKpiIdOptions = {}): Promise<OwnKpiId> {
   const dataDir = mkdtempSync(join(tmpdir(), "kpi-id-own-"));
-  const origin = `http://localhost:${port}`;
+  const origin = ownKpiIdOrigin(port);
   const env = {
     PORT: String(port),
     PUBLIC_URL: origin,
@@ -30,6 +55,7 @@ export async function startOwnKpiId(port: number, options: { trustCertificate?: 
     DATABASE_URL: "",
     SEED_DEMO_DATA: "false",
     LOG_LEVEL: "warn",
+    ...options.env,
   };
   if (options.trustCertificate) {
     const pem = readFileSync(options.trustCertificate, "utf8");
@@ -40,6 +66,9 @@ export async function startOwnKpiId(port: number, options: { trustCertificate?: 
   await migrate(database);
   const app = await buildApp({ config, database, logger: false });
   await app.listen({ host: "127.0.0.1", port });
+  for (const person of options.people ?? []) {
+    await addPerson(app, { username: person.username, fullName: person.fullName }, person.password);
+  }
   return {
     app,
     origin,
@@ -53,4 +82,19 @@ export async function startOwnKpiId(port: number, options: { trustCertificate?: 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * startOwnKpiId for a whole spec file: it starts before the file's first test and closes after its last. Returns
+ * its origin, known at once from the port.
+ */
+export function useOwnKpiId(port: number, options: OwnKpiIdOptions = {}): string {
+  let kpiId: OwnKpiId | undefined;
+  test.beforeAll(async () => {
+    kpiId = await startOwnKpiId(port, options);
+  });
+  test.afterAll(async () => {
+    await kpiId?.close();
+  });
+  return ownKpiIdOrigin(port);
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fieldChangeSchema, pendingChangeSchema } from "./developer-changes.ts";
+import { pendingChangeSchema } from "./developer-changes.ts";
 import { text } from "./text.ts";
 
 /**
@@ -13,8 +13,6 @@ export type ApplicationLifecycle = (typeof applicationLifecycles)[number];
 
 /** Named testers an application in testing may have besides its owners. */
 export const developerTesterLimit = 25;
-/** Failures kept for an application's health view. */
-export const integrationFailureLimit = 50;
 /** Scopes a developer may ask for; the tax id is an operator's decision (issue 19), not on this page. */
 export const developerScopes = ["openid", "profile", "email", "kpi", "offline_access"] as const;
 
@@ -30,22 +28,6 @@ export type DeveloperClientType = (typeof developerClientTypes)[number];
 
 /** The longest a replaced secret keeps working beside the new one (issue 60). */
 export const secretOverlapMaxHours = 7 * 24;
-
-/** Why an integration's request was refused, each with a fix on the page. */
-export const integrationFailureReasons = [
-  "wrong_secret",
-  "ticket_invalid",
-  "redirect_uri_not_registered",
-  "no_access",
-  "in_testing",
-  "pkce_missing",
-  "invalid_client",
-  "invalid_grant",
-  "suspended",
-  // The person refused the consent screen on the ticket path (issue 56): not the integration's mistake, but worth knowing.
-  "consent_declined",
-] as const;
-export type IntegrationFailureReason = (typeof integrationFailureReasons)[number];
 
 const url = text().trim().max(2048);
 
@@ -190,8 +172,8 @@ export const developerApplicationSummarySchema = z.object({
 });
 export type DeveloperApplicationSummary = z.infer<typeof developerApplicationSummarySchema>;
 
-export const developerApplicationSchema = developerApplicationSummarySchema.extend({
-  name: text(),
+/** An application's descriptions, addresses and scopes as stored: its owners' page and the review queue show them. */
+export const developerApplicationDetails = {
   description: text(),
   descriptionEn: text(),
   homePageUrl: text(),
@@ -199,6 +181,11 @@ export const developerApplicationSchema = developerApplicationSummarySchema.exte
   callbackUrls: z.array(text()),
   redirectUris: z.array(text()),
   scopes: z.array(text()),
+};
+
+export const developerApplicationSchema = developerApplicationSummarySchema.extend({
+  name: text(),
+  ...developerApplicationDetails,
   owners: z.array(developerPersonSchema),
   testers: z.array(developerPersonSchema),
   /** Invitations not yet answered nor expired, oldest first. */
@@ -271,71 +258,4 @@ export const developerMembershipsSchema = z.object({
 });
 export type DeveloperMemberships = z.infer<typeof developerMembershipsSchema>;
 
-export const reviewRequestSchema = z.object({
-  purpose: text().trim().min(10).max(2000),
-  dataNeeded: text().trim().min(10).max(2000),
-});
-export type ReviewRequest = z.infer<typeof reviewRequestSchema>;
-
-export const integrationHealthSchema = z.object({
-  /** Successful sign-ins per UTC day, the last 30 days, oldest first (days without any included as 0). */
-  signInsPerDay: z.array(z.object({ day: text(), signIns: z.number().int() })),
-  /** The last failures the integration caused, newest first: when, how, why; never who. */
-  failures: z.array(
-    z.object({
-      id: text(),
-      at: text(),
-      protocol: z.enum(["ticket", "oidc", "cas"]),
-      reason: z.enum(integrationFailureReasons),
-      /** For `redirect_uri_not_registered`: the address that was tried (empty otherwise). */
-      address: text(),
-    }),
-  ),
-});
-export type IntegrationHealth = z.infer<typeof integrationHealthSchema>;
-
 export const developerApplicationParamsSchema = z.object({ id: z.uuid() });
-
-/** The console's review queue and suspension (`/{lang}/admin/reviews`). */
-export const reviewQueueSchema = z.object({
-  reviews: z.array(
-    z.object({
-      applicationId: z.uuid(),
-      /** `review`: a new application asks to go live; `change`: a live one asks to change (see `changes`). */
-      kind: z.enum(["review", "change"]),
-      /** The request's id: the decision names it, so an operator never approves one they have not seen. */
-      requestId: z.uuid(),
-      /** The live values below, each changed field old → new (empty for a review). */
-      changes: z.array(fieldChangeSchema),
-      title: text(),
-      titleEn: text(),
-      description: text(),
-      descriptionEn: text(),
-      homePageUrl: text(),
-      privacyPolicyUrl: text(),
-      callbackUrls: z.array(text()),
-      redirectUris: z.array(text()),
-      scopes: z.array(text()),
-      owners: z.array(text()),
-      purpose: text(),
-      dataNeeded: text(),
-      requestedAt: text(),
-    }),
-  ),
-});
-export type ReviewQueue = z.infer<typeof reviewQueueSchema>;
-
-export const reviewDecisionSchema = z.discriminatedUnion("decision", [
-  z.object({ decision: z.literal("approved"), requestId: z.uuid() }),
-  z.object({ decision: z.literal("rejected"), requestId: z.uuid(), reason: text().trim().min(3).max(2000) }),
-]);
-export type ReviewDecision = z.infer<typeof reviewDecisionSchema>;
-
-export const suspensionRequestSchema = z.object({
-  suspended: z.boolean(),
-  reason: text().trim().max(2000).default(""),
-});
-export type SuspensionRequest = z.input<typeof suspensionRequestSchema>;
-
-/** What a review decision and a suspension answer. */
-export const reviewActionResultSchema = z.object({ ok: z.literal(true) });

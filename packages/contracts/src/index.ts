@@ -10,6 +10,8 @@ export * from "./boot.ts";
 export * from "./cas.ts";
 export * from "./consent.ts";
 export * from "./developer-changes.ts";
+export * from "./developer-health.ts";
+export * from "./developer-reviews.ts";
 export * from "./developers.ts";
 export * from "./erasure.ts";
 export * from "./errors.ts";

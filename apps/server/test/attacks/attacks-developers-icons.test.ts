@@ -4,11 +4,11 @@ import { databaseKinds } from "../support/databases.ts";
 import { addStudent, registerApplication } from "../support/developers.ts";
 
 /**
- * Attacks on an uploaded SVG icon (issue 56): the icon is served from KPI ID's own origin, so it must be a plain
- * drawing — only SVG elements and attributes a drawing needs, nothing that runs, fetches or navigates — and no
- * file, however broken, answers 500.
+ * Attacks on an application's icon (issue 56): an address on the owner's host is refused, so the icon is uploaded and
+ * served from KPI ID's own origin; an uploaded SVG must therefore be a plain drawing — only SVG elements and
+ * attributes a drawing needs, nothing that runs, fetches or navigates — and no file, however broken, answers 500.
  */
-describe.each(databaseKinds)("attacks on uploaded SVG icons (%s)", (kind) => {
+describe.each(databaseKinds)("attacks on application icons (%s)", (kind) => {
   let t: TestApp;
   let upload: (source: string) => ReturnType<typeof postJson>;
   beforeAll(async () => {
@@ -29,6 +29,68 @@ describe.each(databaseKinds)("attacks on uploaded SVG icons (%s)", (kind) => {
       );
   });
   afterAll(() => t.close());
+
+  const get = (url: string, cookie: string) => t.app.inject({ url, headers: { cookie } });
+  const post = (url: string, body: unknown, cookie: string) => postJson(t.app, url, body, { headers: { cookie } });
+
+  it("refuses an icon from the owner's host and serves uploaded ones from KPI ID only", async () => {
+    const owner = await addStudent(t.app, "owner");
+    const outside = await post(
+      "/api/developers/applications",
+      {
+        title: "Бот",
+        titleEn: "Bot",
+        callbackUrls: ["https://bot.example.edu/cb"],
+        iconUrl: "https://bot.example.edu/i.png",
+      },
+      owner.cookie,
+    );
+    expect(outside.json()).toMatchObject({ code: "developer.invalid_icon" });
+    const { application } = await registerApplication(t.app, owner.cookie, {
+      title: "Бот",
+      titleEn: "Bot",
+      callbackUrls: ["https://bot.example.edu/cb"],
+    });
+    const url = `/api/developers/applications/${application.id}`;
+    const upload = (contentType: string, source: string | Buffer) =>
+      post(`${url}/icon`, { contentType, data: Buffer.from(source).toString("base64") }, owner.cookie);
+    for (const svg of [
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>',
+      '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><div/></foreignObject></svg>',
+      '<svg xmlns="http://www.w3.org/2000/svg" xmlns:x="http://www.w3.org/1999/xlink"><image x:href="https://bot.example.edu/t.png"/></svg>',
+      '<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill:url(https://bot.example.edu/p)"/></svg>',
+      '<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>',
+    ]) {
+      expect((await upload("image/svg+xml", svg)).json(), svg).toMatchObject({ code: "developer.invalid_icon" });
+    }
+    expect((await upload("image/png", "<html>not a png</html>")).json()).toMatchObject({
+      code: "developer.invalid_icon",
+    });
+    const drawing =
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><rect width="2" height="2" fill="#0a5"/></svg>';
+    const stored = await upload("image/svg+xml", drawing);
+    expect(stored.statusCode).toBe(200);
+    const { iconUrl } = stored.json() as { iconUrl: string };
+    expect(iconUrl).toMatch(/^\/api\/developers\/icons\/[0-9a-f]{64}\.svg$/);
+    const served = await t.app.inject({ url: iconUrl });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers["content-type"]).toBe("image/svg+xml");
+    expect(served.headers["x-content-type-options"]).toBe("nosniff");
+    expect(served.headers["content-security-policy"]).toContain("default-src 'none'");
+    expect(served.body).toBe(drawing);
+    expect((await post(url, { iconUrl }, owner.cookie)).json()).toMatchObject({ iconUrl });
+    // An icon address on the owner's host written before uploads existed is kept but never shown.
+    await t.app.db
+      .updateTable("applications")
+      .set({ icon_url: "https://bot.example.edu/old.png" })
+      .where("id", "=", application.id)
+      .execute();
+    expect((await get(url, owner.cookie)).json()).toMatchObject({ iconUrl: "" });
+    expect((await post(url, { iconUrl: "https://bot.example.edu/new.png" }, owner.cookie)).json()).toMatchObject({
+      code: "developer.invalid_icon",
+    });
+  });
 
   const svg = (inside: string, attributes = "") =>
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"${attributes}>${inside}</svg>`;

@@ -28,3 +28,12 @@ export { createTestDatabase, databaseKinds } from "./databases.ts";
 export { freePort } from "./listening.ts";
 export { type RunningSites, startProtectedSites } from "./nginx-site.ts";
 export { addOidcClient, TestBrowser } from "./oidc.ts";
+export {
+  type ClientCredentials,
+  passwordLoginCodeFlow,
+  pkceChallenge,
+  pkceVerifier,
+  signedInCodeFlowTokens,
+  type TokenSet,
+  tokenRequest,
+} from "./oidc-code-flow.ts";

@@ -4,6 +4,31 @@ import { postJson } from "./app.ts";
 import { grantAccess } from "./campus.ts";
 import { type addStudent, registerApplication } from "./developers.ts";
 
+/** The app redirect (`/api/app-redirect`) as a signed-in person's browser opens it. */
+export function openAppRedirect(app: FastifyInstance, cookie: string, query: Record<string, string>) {
+  return app.inject({ url: `/api/app-redirect?${new URLSearchParams(query)}`, headers: { cookie } });
+}
+
+/** An application's server redeeming a ticket, as the ticket path's integrations do. */
+export function redeemTicket(app: FastifyInstance, appId: string, appSecret: string, ticketId: string) {
+  return app.inject({ url: `/api/ticket?${new URLSearchParams({ ticketId, appId, appSecret })}` });
+}
+
+/** The ticket id a callback address carries; empty when it carries none. */
+export function ticketIdOf(location: string): string {
+  return new URL(location).searchParams.get("ticketId") ?? "";
+}
+
+/** How many tickets were issued for an application, redeemed or not. */
+export async function ticketCountOf(app: FastifyInstance, applicationId: string): Promise<number> {
+  const tickets = await app.db
+    .selectFrom("tickets")
+    .select("user_id")
+    .where("application_id", "=", applicationId)
+    .execute();
+  return tickets.length;
+}
+
 /** The waiting request a redirect to the consent screen names, or undefined for any other redirect. */
 export function consentRequestOf(response: LightMyRequestResponse): string | undefined {
   const location = String(response.headers.location ?? "");
@@ -27,7 +52,7 @@ export async function answerTicketConsent(
  * application not allowed yet, "Allow" on the consent screen. The answer carries the final location.
  */
 export async function openAgreeing(app: FastifyInstance, cookie: string, query: Record<string, string>) {
-  const redirect = await app.inject({ url: `/api/app-redirect?${new URLSearchParams(query)}`, headers: { cookie } });
+  const redirect = await openAppRedirect(app, cookie, query);
   const id = consentRequestOf(redirect);
   if (!id) return { location: String(redirect.headers.location ?? ""), asked: false };
   const answer = await answerTicketConsent(app, cookie, id, true);

@@ -1,22 +1,27 @@
 import { resolve } from "node:path";
-import type { z } from "zod";
 import { tracingWanted } from "../tracing/hooks.ts";
-import { type BankIdConfig, bankIdAddresses, readBankIdConfig } from "./bankid.ts";
-import { type DiiaConfig, listOfCrlSources, readDiiaConfig } from "./diia.ts";
+import { type BankIdConfig, readBankIdConfig } from "./bankid.ts";
+import { type DiiaConfig, readDiiaConfig } from "./diia.ts";
 import { ConfigError } from "./error.ts";
+import { type GoogleConfig, readGoogleConfig } from "./google.ts";
+import { type MailConfig, readMailConfig } from "./mail.ts";
 import { type MetricsAccess, readMetricsAccess } from "./metrics.ts";
+import { parseEnvironment } from "./parse.ts";
 import { readSamlConfig, type SamlConfig } from "./saml.ts";
 import { type Environment, environmentSchema } from "./schema.ts";
-import { withSecretFiles } from "./secret-files.ts";
-import { givenSessionSecrets, resolveSessionSecrets } from "./secrets.ts";
+import { resolveSessionSecrets } from "./secrets.ts";
+import { requireCrlUrlsFetchable, requireTls } from "./tls.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 import { readWifiConfig, type WifiConfig } from "./wifi.ts";
 
 export type { BankIdConfig } from "./bankid.ts";
 export type { DiiaBranchAddress, DiiaConfig } from "./diia.ts";
 export { ConfigError } from "./error.ts";
+export type { GoogleConfig } from "./google.ts";
+export type { MailConfig } from "./mail.ts";
 export type { MetricsAccess } from "./metrics.ts";
 export type { Environment } from "./schema.ts";
+export { loadGivenSessionSecrets, loadStorageConfig } from "./storage.ts";
 export type { WifiConfig } from "./wifi.ts";
 
 export interface Config {
@@ -97,86 +102,6 @@ export interface Config {
   wifi: WifiConfig;
 }
 
-export interface MailConfig {
-  /** smtp://user:pass@host:port (STARTTLS when offered) or smtps:// (TLS from the start). */
-  smtpUrl: string;
-  /** The From header: `KPI ID <no-reply@kpi.ua>`. */
-  from: string;
-}
-
-function readMailConfig(environment: Environment, isProduction: boolean): MailConfig | undefined {
-  if (isProduction && environment.MAIL_SANDBOX === true) {
-    throw new ConfigError("MAIL_SANDBOX: the sandbox mail stand-in is refused when NODE_ENV=production");
-  }
-  if (environment.SMTP_URL === undefined) return undefined;
-  return { smtpUrl: environment.SMTP_URL, from: environment.MAIL_FROM };
-}
-
-export interface GoogleConfig {
-  /** The OpenID provider: Google's, or the sandbox stand-in's. */
-  issuer: string;
-  clientId: string;
-  clientSecret: string;
-  /**
-   * The university's Google Workspace domains. A Google account links itself to the person holding
-   * its e-mail address only when both its `hd` claim and its address are in one of these; any other
-   * account signs in only once linked explicitly (`user link-google`).
-   */
-  hostedDomains: string[];
-}
-
-function readGoogleConfig(environment: Environment): GoogleConfig | undefined {
-  const { GOOGLE_ISSUER: issuer, GOOGLE_CLIENT_ID: clientId, GOOGLE_CLIENT_SECRET: clientSecret } = environment;
-  if (clientId === undefined && clientSecret === undefined) return undefined;
-  if (clientId === undefined) throw new ConfigError("GOOGLE_CLIENT_ID: is required when GOOGLE_CLIENT_SECRET is set");
-  if (clientSecret === undefined)
-    throw new ConfigError("GOOGLE_CLIENT_SECRET: is required when GOOGLE_CLIENT_ID is set");
-  return { issuer, clientId, clientSecret, hostedDomains: environment.GOOGLE_HOSTED_DOMAINS };
-}
-
-function formatIssue(issue: z.core.$ZodIssue): string {
-  const variable = issue.path.join(".") || "environment";
-  return `${variable}: ${issue.message}`;
-}
-
-/**
- * The addresses the service is served at or calls with secrets (the acquirer token, the client
- * secret, people's cookies). A loopback address never leaves the machine, so it may stay http.
- */
-const addressesNeedingTls = ["PUBLIC_URL", "DIIA_BASE_URL", "GOOGLE_ISSUER"] as const satisfies (keyof Environment)[];
-
-const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-/** Every configured address that must use TLS, with the variable that names it. */
-function addressesToCheck(environment: Environment): [string, string][] {
-  const single = addressesNeedingTls.flatMap((variable): [string, string][] => {
-    const value = environment[variable];
-    return value === undefined ? [] : [[variable, value]];
-  });
-  return [...single, ...bankIdAddresses(environment)];
-}
-
-/**
- * DIIA_CRLS mixes file paths and URLs. The qualified CAs publish their CRLs over plain http, and a CRL
- * carries no secret and is signed by its CA (checked before it counts), so http is allowed for them;
- * any other scheme is a mistake.
- */
-function requireCrlUrlsFetchable(environment: Environment): void {
-  for (const source of listOfCrlSources(environment.DIIA_CRLS)) {
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) && !/^https?:\/\//i.test(source)) {
-      throw new ConfigError("DIIA_CRLS: a URL must be http:// or https://");
-    }
-  }
-}
-
-function requireTls(environment: Environment): void {
-  for (const [variable, value] of addressesToCheck(environment)) {
-    const url = new URL(value);
-    if (url.protocol === "https:" || loopbackHosts.has(url.hostname)) continue;
-    throw new ConfigError(`${variable}: must be an https:// address in production`);
-  }
-}
-
 function readHttpTimeouts(environment: Environment): Config["httpTimeouts"] {
   const { HEADERS_TIMEOUT_SECONDS: headersSeconds, REQUEST_TIMEOUT_SECONDS: requestSeconds } = environment;
   // Node refuses a headers timeout longer than the whole request's.
@@ -203,41 +128,8 @@ function readSamlConfigOrFail(environment: Environment, publicUrl: string, sessi
 }
 
 /** Parses the environment once; throws ConfigError on the first bad value. */
-/**
- * Where the data is (DATA_DIR, DATABASE_URL) and nothing else: backup and restore read only this, so a restore
- * into a new DATA_DIR does not generate a session secret there first (loadConfig does, outside production).
- */
-export function loadStorageConfig(source: Record<string, string | undefined> = process.env): {
-  dataDir: string;
-  url?: string;
-} {
-  const parsed = environmentSchema.pick({ DATA_DIR: true, DATABASE_URL: true }).safeParse(withSecretFiles(source));
-  if (!parsed.success) {
-    const [first] = parsed.error.issues;
-    throw new ConfigError(first ? formatIssue(first) : "environment: invalid");
-  }
-  return { dataDir: resolve(parsed.data.DATA_DIR), url: parsed.data.DATABASE_URL };
-}
-
-/** SESSION_SECRET's (or SESSION_SECRET_FILE's) keys when set: a restore checks the backup against them. */
-export function loadGivenSessionSecrets(
-  source: Record<string, string | undefined> = process.env,
-): [string, ...string[]] | undefined {
-  const parsed = environmentSchema.pick({ SESSION_SECRET: true, NODE_ENV: true }).safeParse(withSecretFiles(source));
-  if (!parsed.success) {
-    const [first] = parsed.error.issues;
-    throw new ConfigError(first ? formatIssue(first) : "environment: invalid");
-  }
-  return givenSessionSecrets(parsed.data);
-}
-
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
-  const parsed = environmentSchema.safeParse(withSecretFiles(source));
-  if (!parsed.success) {
-    const [first] = parsed.error.issues;
-    throw new ConfigError(first ? formatIssue(first) : "environment: invalid");
-  }
-  const environment = parsed.data;
+  const environment = parseEnvironment(environmentSchema, source);
   const isProduction = environment.NODE_ENV === "production";
   const publicUrl = environment.PUBLIC_URL ?? `http://localhost:${environment.PORT}`;
   const dataDir = resolve(environment.DATA_DIR);

@@ -1,11 +1,16 @@
-import { createHash } from "node:crypto";
 import type { InternalAuthRequest, LoginResponse, TicketResponse } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "../../support/campus.ts";
 import { databaseKinds } from "../../support/databases.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
-import { addOidcClient, TestBrowser } from "../../support/oidc.ts";
+import { addOidcClient } from "../../support/oidc.ts";
+import {
+  type ClientCredentials,
+  passwordLoginCodeFlow,
+  signedInCodeFlowTokens,
+  tokenRequest,
+} from "../../support/oidc-code-flow.ts";
 
 /**
  * Database statements per request on the hot paths (issue 20): every round trip to the database is paid
@@ -37,37 +42,10 @@ const bounds = {
 
 const password = "correct horse battery staple";
 const redirectUri = "https://rp.example.edu/callback";
-const verifier = "statement-count-verifier-0123456789-abcdefghijklmnopqrstuvwxyz";
-const challenge = createHash("sha256").update(verifier).digest("base64url");
-
-interface Client {
-  id: string;
-  secret: string;
-}
-
-interface TokenSet {
-  access_token: string;
-  refresh_token: string;
-  id_token: string;
-}
-
-async function tokenRequest(origin: string, client: Client, form: Record<string, string>): Promise<TokenSet> {
-  const response = await fetch(`${origin}/oidc/token`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString("base64")}`,
-    },
-    body: new URLSearchParams(form),
-  });
-  if (response.status !== 200) throw new Error(`the token endpoint answered ${response.status}`);
-  return (await response.json()) as TokenSet;
-}
-
 describe.each(databaseKinds)("statements per request on %s", (kind) => {
   let test: TestApp;
   let origin: string;
-  let client: Client;
+  let client: ClientCredentials;
   let people = 0;
 
   beforeAll(async () => {
@@ -104,28 +82,8 @@ describe.each(databaseKinds)("statements per request on %s", (kind) => {
     return seen;
   }
 
-  async function tokens(username: string) {
-    const browser = new TestBrowser(origin);
-    browser.setCookie(await signIn(test.app, username, password, { origin }));
-    const query = new URLSearchParams({
-      client_id: client.id,
-      response_type: "code",
-      redirect_uri: redirectUri,
-      scope: "openid profile email kpi offline_access",
-      prompt: "consent",
-      code_challenge: challenge,
-      code_challenge_method: "S256",
-    });
-    const { leftTo } = await browser.follow(`/oidc/auth?${query}`);
-    const code = leftTo?.searchParams.get("code");
-    if (!code) throw new Error(`no code: ${leftTo}`);
-    return tokenRequest(origin, client, {
-      grant_type: "authorization_code",
-      code,
-      redirect_uri: redirectUri,
-      code_verifier: verifier,
-    });
-  }
+  const tokens = (username: string) =>
+    signedInCodeFlowTokens(test.app, origin, client, { username, password }, redirectUri);
 
   it("signs in with a password (POST /api/auth) in a few statements", async () => {
     const username = await newPerson();
@@ -225,28 +183,8 @@ describe.each(databaseKinds)("statements per request on %s", (kind) => {
     const username = await newPerson();
     let idToken = "";
     const seen = await statements(async () => {
-      const browser = new TestBrowser(origin);
-      const query = new URLSearchParams({
-        client_id: client.id,
-        response_type: "code",
-        redirect_uri: redirectUri,
-        scope: "openid profile",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-      });
-      const page = await browser.follow(`/oidc/auth?${query}`);
-      await page.response.text();
-      const next = await browser.signIn(username, password);
-      const { leftTo } = await browser.follow(next);
-      const code = leftTo?.searchParams.get("code") ?? "";
-      idToken = (
-        await tokenRequest(origin, client, {
-          grant_type: "authorization_code",
-          code,
-          redirect_uri: redirectUri,
-          code_verifier: verifier,
-        })
-      ).id_token;
+      const { tokens } = await passwordLoginCodeFlow(origin, client, { username, password }, redirectUri);
+      idToken = tokens.id_token;
     });
     expect(idToken.split(".")).toHaveLength(3);
     expect(seen.length).toBeLessThanOrEqual(bounds.oidcPasswordLogin);

@@ -1,10 +1,9 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestApp } from "../../support/app.ts";
+import { describe, expect, it } from "vitest";
 import { runCliOn } from "../../support/cli.ts";
 import { databaseKinds } from "../../support/databases.ts";
-import { createListeningTestApp } from "../../support/listening.ts";
-import { client, newPersonSignedInToApplication, startSignIn } from "../../support/oidc.ts";
+import { client, startSignIn } from "../../support/oidc.ts";
+import { oidcPeopleWithTokens } from "../../support/oidc-people.ts";
 
 const redirectUri = "https://rp.example.edu/callback";
 const password = "correct horse battery";
@@ -14,26 +13,10 @@ const password = "correct horse battery";
  * for it at once: no code without a screen, no refresh, no userinfo with tokens already issued.
  */
 describe.each(databaseKinds)("OpenID Connect when access ends (%s)", (kind) => {
-  let test: TestApp;
-  let origin: string;
-  let issuer: string;
-  let people = 0;
+  const oidc = oidcPeopleWithTokens(kind, { usernamePrefix: "person", password, redirectUri });
+  const { signedInWithTokens } = oidc;
 
-  beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp(kind));
-  });
-  afterAll(() => test?.close());
-
-  /** A person with access to a fresh first-party application, signed in to it in a browser, holding tokens. */
-  async function signedInWithTokens() {
-    people += 1;
-    const username = `person${people}`;
-    const person = { username, fullName: "Олена Коваленко", password };
-    const signed = await newPersonSignedInToApplication({ app: test.app, origin, issuer }, person, redirectUri);
-    return { username, ...signed };
-  }
-
-  type Signed = Awaited<ReturnType<typeof signedInWithTokens>>;
+  type Signed = Awaited<ReturnType<typeof oidc.signedInWithTokens>>;
 
   async function silentSignIn({ config, browser }: Signed) {
     const start = await startSignIn(config, redirectUri, "openid profile", { prompt: "none" });
@@ -50,14 +33,14 @@ describe.each(databaseKinds)("OpenID Connect when access ends (%s)", (kind) => {
   }
 
   function cli(args: string[]) {
-    return runCliOn(test.database.handle, args, { env: { PUBLIC_URL: origin } });
+    return runCliOn(oidc.test.database.handle, args, { env: { PUBLIC_URL: oidc.origin } });
   }
 
   it("a silent sign-in (prompt=none) works while access lasts and writes the same audit row as a screen", async () => {
     const signed = await signedInWithTokens();
     const { leftTo } = await silentSignIn(signed);
     expect(leftTo?.searchParams.get("code")).toBeTruthy();
-    const rows = await test.app.db
+    const rows = await oidc.test.app.db
       .selectFrom("audit_events")
       .select(["result", "auth_method", "user_id", "application_id", "reason"])
       .where("event_type", "=", "oidc_sign_in")
@@ -82,7 +65,7 @@ describe.each(databaseKinds)("OpenID Connect when access ends (%s)", (kind) => {
     const { leftTo } = await silentSignIn(signed);
     expect(leftTo?.searchParams.get("error")).toBe("access_denied");
     expect(leftTo?.searchParams.get("code")).toBeNull();
-    const refusal = await test.app.db
+    const refusal = await oidc.test.app.db
       .selectFrom("audit_events")
       .select(["result", "user_id"])
       .where("event_type", "=", "oidc_sign_in")
@@ -94,7 +77,7 @@ describe.each(databaseKinds)("OpenID Connect when access ends (%s)", (kind) => {
     await expectTokensRefused(signed);
     expect((await client.tokenIntrospection(signed.config, signed.tokens.access_token)).active).toBe(false);
     // The grant and everything issued under it are gone, not only refused.
-    const left = await test.app.db
+    const left = await oidc.test.app.db
       .selectFrom("oidc_payloads")
       .select("type")
       .where("type", "in", ["Grant", "AccessToken", "RefreshToken"])
@@ -126,7 +109,7 @@ describe.each(databaseKinds)("OpenID Connect when access ends (%s)", (kind) => {
     await expect(client.fetchUserInfo(config, tokens.access_token, signed.userId)).rejects.toMatchObject({
       status: 401,
     });
-    const tokensLeft = await test.app.db
+    const tokensLeft = await oidc.test.app.db
       .selectFrom("oidc_payloads")
       .select("id")
       .where("type", "in", ["Grant", "AccessToken", "RefreshToken"])
@@ -138,7 +121,7 @@ describe.each(databaseKinds)("OpenID Connect when access ends (%s)", (kind) => {
   it("access ended without revoking the grants (a rule that no longer matches) still stops refresh and userinfo", async () => {
     const signed = await signedInWithTokens();
     // What a rule change does: no revoke command, the person simply no longer qualifies.
-    await test.app.db.deleteFrom("user_applications").where("user_id", "=", signed.userId).execute();
+    await oidc.test.app.db.deleteFrom("user_applications").where("user_id", "=", signed.userId).execute();
     await expectTokensRefused(signed);
     expect((await client.tokenIntrospection(signed.config, signed.tokens.access_token)).active).toBe(false);
     const { leftTo } = await silentSignIn(signed);

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { text } from "./text.ts";
+
+/** An application's integration health on the developers' page: its sign-ins and the failures it caused. */
+
+/** Failures kept for an application's health view. */
+export const integrationFailureLimit = 50;
+
+/** Why an integration's request was refused, each with a fix on the page. */
+export const integrationFailureReasons = [
+  "wrong_secret",
+  "ticket_invalid",
+  "redirect_uri_not_registered",
+  "no_access",
+  "in_testing",
+  "pkce_missing",
+  "invalid_client",
+  "invalid_grant",
+  "suspended",
+  // The person refused the consent screen on the ticket path (issue 56): not the integration's mistake, but worth knowing.
+  "consent_declined",
+] as const;
+export type IntegrationFailureReason = (typeof integrationFailureReasons)[number];
+
+export const integrationHealthSchema = z.object({
+  /** Successful sign-ins per UTC day, the last 30 days, oldest first (days without any included as 0). */
+  signInsPerDay: z.array(z.object({ day: text(), signIns: z.number().int() })),
+  /** The last failures the integration caused, newest first: when, how, why; never who. */
+  failures: z.array(
+    z.object({
+      id: text(),
+      at: text(),
+      protocol: z.enum(["ticket", "oidc", "cas"]),
+      reason: z.enum(integrationFailureReasons),
+      /** For `redirect_uri_not_registered`: the address that was tried (empty otherwise). */
+      address: text(),
+    }),
+  ),
+});
+export type IntegrationHealth = z.infer<typeof integrationHealthSchema>;

@@ -1,8 +1,28 @@
 import { type ConsentOutcome, ticketConsentParam, ticketConsentPath } from "@kpi-id/contracts";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { postJson } from "./app.ts";
-import { grantAccess } from "./campus.ts";
+import { afterAll, beforeAll } from "vitest";
+import type { DatabaseKind } from "../../src/platform/db/index.ts";
+import { createTestApp, postJson, type TestApp } from "./app.ts";
+import { grantAccess, manualClock } from "./campus.ts";
 import { type addStudent, registerApplication } from "./developers.ts";
+
+/**
+ * The service the ticket path's consent attacks run against, on a clock moved by hand (a waiting request expires).
+ * Registers its own beforeAll and afterAll; `app()` is there once they have run.
+ */
+export function ticketConsentTestApp(kind: DatabaseKind) {
+  const clock = manualClock();
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    t = await createTestApp(kind, {}, { clock: clock.now });
+  });
+  afterAll(() => t?.close());
+  const app = (): FastifyInstance => {
+    if (!t) throw new Error("the test app starts in beforeAll");
+    return t.app;
+  };
+  return { app, clock };
+}
 
 /** The app redirect (`/api/app-redirect`) as a signed-in person's browser opens it. */
 export function openAppRedirect(app: FastifyInstance, cookie: string, query: Record<string, string>) {

@@ -9,9 +9,11 @@ import {
   liveCommunityApplication,
   openAppRedirect,
   redeemTicket,
+  studentOfLiveApplication,
   ticketConsentTestApp,
   ticketCountOf,
   ticketIdOf,
+  waitingConsentRequest,
 } from "../support/ticket-consent.ts";
 
 /**
@@ -23,9 +25,7 @@ describe.each(databaseKinds)("attacks on the ticket path's consent: its limits (
   const { app, clock } = ticketConsentTestApp(kind);
 
   it("keeps one waiting request per person and application however often its link is opened", async () => {
-    const owner = await addStudent(app(), "owner");
-    const student = await addStudent(app(), "student");
-    const { application } = await liveCommunityApplication(app(), owner, [student], "reopened.example.edu");
+    const { student, application } = await studentOfLiveApplication(app(), "reopened.example.edu");
     const ids: string[] = [];
     for (let opened = 0; opened < 50; opened++) {
       ids.push(String(consentRequestOf(await openAppRedirect(app(), student.cookie, { appId: application.id }))));
@@ -43,12 +43,9 @@ describe.each(databaseKinds)("attacks on the ticket path's consent: its limits (
   });
 
   it("returns a refusing person to the apps page, audited and noted in the integration's health", async () => {
-    const owner = await addStudent(app(), "owner");
-    const student = await addStudent(app(), "student");
-    const { application } = await liveCommunityApplication(app(), owner, [student], "refused.example.edu");
-    const id = String(
-      consentRequestOf(await openAppRedirect(app(), student.cookie, { appId: application.id, state: "s" })),
-    );
+    const { owner, student, application, id } = await waitingConsentRequest(app(), "refused.example.edu", {
+      state: "s",
+    });
     const refused = await answerTicketConsent(app(), student.cookie, id, false);
     expect(refused.outcome()).toEqual({ redirectTo: "/uk/apps" });
     expect(await ticketCountOf(app(), application.id)).toBe(0);
@@ -114,13 +111,8 @@ describe.each(databaseKinds)("attacks on the ticket path's consent: its limits (
   });
 
   it("steps up before the ticket when the application requires MFA, whichever came first", async () => {
-    const owner = await addStudent(app(), "owner");
-    const student = await addStudent(app(), "student");
-    const { application } = await liveCommunityApplication(app(), owner, [student], "strong.example.edu");
     // The screen was open when the application came to require MFA: the answer goes through the step-up.
-    const id = String(
-      consentRequestOf(await openAppRedirect(app(), student.cookie, { appId: application.id, state: "k" })),
-    );
+    const { student, application, id } = await waitingConsentRequest(app(), "strong.example.edu", { state: "k" });
     await app().db.updateTable("applications").set({ require_mfa: true }).where("id", "=", application.id).execute();
     const agreed = await answerTicketConsent(app(), student.cookie, id, true);
     expect(agreed.outcome().redirectTo).toBe(`/api/app-redirect?appId=${application.id}&state=k`);
@@ -131,10 +123,7 @@ describe.each(databaseKinds)("attacks on the ticket path's consent: its limits (
   });
 
   it("expires a waiting request", async () => {
-    const owner = await addStudent(app(), "owner");
-    const student = await addStudent(app(), "student");
-    const { application } = await liveCommunityApplication(app(), owner, [student], "slow.example.edu");
-    const id = String(consentRequestOf(await openAppRedirect(app(), student.cookie, { appId: application.id })));
+    const { student, id } = await waitingConsentRequest(app(), "slow.example.edu");
     clock.advance(601);
     const late = await answerTicketConsent(app(), student.cookie, id, true);
     expect(late.statusCode).toBe(404);

@@ -15,9 +15,11 @@ import {
   openAgreeing,
   openAppRedirect,
   redeemTicket,
+  studentOfLiveApplication,
   ticketConsentTestApp,
   ticketCountOf,
   ticketIdOf,
+  waitingConsentRequest,
 } from "../support/ticket-consent.ts";
 
 /**
@@ -116,10 +118,7 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
   });
 
   it("refuses a forged or cross-site answer, and the waiting request stays for the person's own", async () => {
-    const owner = await addStudent(app(), "owner");
-    const student = await addStudent(app(), "student");
-    const { application } = await liveCommunityApplication(app(), owner, [student], "forged.example.edu");
-    const id = String(consentRequestOf(await openAppRedirect(app(), student.cookie, { appId: application.id })));
+    const { student, application, id } = await waitingConsentRequest(app(), "forged.example.edu");
     const url = `${ticketConsentPath}/${id}`;
     const cookie = student.cookie;
     const attempts = [
@@ -156,9 +155,7 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
   });
 
   it("asks again after the person revokes it on the account page, and when the application comes to receive more", async () => {
-    const owner = await addStudent(app(), "owner");
-    const student = await addStudent(app(), "student");
-    const { application } = await liveCommunityApplication(app(), owner, [student], "revoked.example.edu");
+    const { student, application } = await studentOfLiveApplication(app(), "revoked.example.edu");
     expect((await openAgreeing(app(), student.cookie, { appId: application.id })).asked).toBe(true);
 
     const listed = await app().inject({ url: "/api/account/applications", headers: { cookie: student.cookie } });
@@ -191,12 +188,7 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
   });
 
   it("records only what the screen named: operators releasing the tax id before the answer means asking again", async () => {
-    const owner = await addStudent(app(), "owner");
-    const student = await addStudent(app(), "student");
-    const { application } = await liveCommunityApplication(app(), owner, [student], "widened.example.edu");
-    const id = String(
-      consentRequestOf(await openAppRedirect(app(), student.cookie, { appId: application.id, state: "w-1" })),
-    );
+    const { student, application, id } = await waitingConsentRequest(app(), "widened.example.edu", { state: "w-1" });
     const screen = await app().inject({ url: `${ticketConsentPath}/${id}`, headers: { cookie: student.cookie } });
     expect(ticketConsentDetailsSchema.parse(screen.json()).data).not.toContain("taxId");
 

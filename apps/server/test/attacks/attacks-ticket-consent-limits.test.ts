@@ -1,7 +1,6 @@
 import { integrationHealthSchema, ticketConsentPath } from "@kpi-id/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../support/app.ts";
-import { addApplication, grantAccess, manualClock } from "../support/campus.ts";
+import { describe, expect, it } from "vitest";
+import { addApplication, grantAccess } from "../support/campus.ts";
 import { databaseKinds } from "../support/databases.ts";
 import { addStudent, registerApplication } from "../support/developers.ts";
 import {
@@ -10,8 +9,11 @@ import {
   liveCommunityApplication,
   openAppRedirect,
   redeemTicket,
+  studentOfLiveApplication,
+  ticketConsentTestApp,
   ticketCountOf,
   ticketIdOf,
+  waitingConsentRequest,
 } from "../support/ticket-consent.ts";
 
 /**
@@ -20,52 +22,42 @@ import {
  * the old flow byte for byte.
  */
 describe.each(databaseKinds)("attacks on the ticket path's consent: its limits (%s)", (kind) => {
-  let t: TestApp;
-  const clock = manualClock();
-  beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
-  });
-  afterAll(() => t.close());
+  const { app, clock } = ticketConsentTestApp(kind);
 
   it("keeps one waiting request per person and application however often its link is opened", async () => {
-    const owner = await addStudent(t.app, "owner");
-    const student = await addStudent(t.app, "student");
-    const { application } = await liveCommunityApplication(t.app, owner, [student], "reopened.example.edu");
+    const { student, application } = await studentOfLiveApplication(app(), "reopened.example.edu");
     const ids: string[] = [];
     for (let opened = 0; opened < 50; opened++) {
-      ids.push(String(consentRequestOf(await openAppRedirect(t.app, student.cookie, { appId: application.id }))));
+      ids.push(String(consentRequestOf(await openAppRedirect(app(), student.cookie, { appId: application.id }))));
     }
-    const waiting = await t.app.db
-      .selectFrom("ticket_consent_requests")
+    const waiting = await app()
+      .db.selectFrom("ticket_consent_requests")
       .select("id")
       .where("user_id", "=", student.person.id)
       .where("application_id", "=", application.id)
       .execute();
     expect(waiting.map((row) => row.id)).toEqual([ids.at(-1)]);
     // An earlier screen is gone: its answer is as unknown as a made-up id; the newest one answers.
-    expect((await answerTicketConsent(t.app, student.cookie, String(ids[0]), true)).statusCode).toBe(404);
-    expect((await answerTicketConsent(t.app, student.cookie, String(ids.at(-1)), true)).statusCode).toBe(200);
+    expect((await answerTicketConsent(app(), student.cookie, String(ids[0]), true)).statusCode).toBe(404);
+    expect((await answerTicketConsent(app(), student.cookie, String(ids.at(-1)), true)).statusCode).toBe(200);
   });
 
   it("returns a refusing person to the apps page, audited and noted in the integration's health", async () => {
-    const owner = await addStudent(t.app, "owner");
-    const student = await addStudent(t.app, "student");
-    const { application } = await liveCommunityApplication(t.app, owner, [student], "refused.example.edu");
-    const id = String(
-      consentRequestOf(await openAppRedirect(t.app, student.cookie, { appId: application.id, state: "s" })),
-    );
-    const refused = await answerTicketConsent(t.app, student.cookie, id, false);
+    const { owner, student, application, id } = await waitingConsentRequest(app(), "refused.example.edu", {
+      state: "s",
+    });
+    const refused = await answerTicketConsent(app(), student.cookie, id, false);
     expect(refused.outcome()).toEqual({ redirectTo: "/uk/apps" });
-    expect(await ticketCountOf(t.app, application.id)).toBe(0);
-    const audited = await t.app.db
-      .selectFrom("audit_events")
+    expect(await ticketCountOf(app(), application.id)).toBe(0);
+    const audited = await app()
+      .db.selectFrom("audit_events")
       .select(["event_type", "result", "reason"])
       .where("application_id", "=", application.id)
       .where("user_id", "=", student.person.id)
       .execute();
     expect(audited).toContainEqual({ event_type: "app_redirect", result: "failure", reason: "consent.required" });
     expect(audited).toContainEqual({ event_type: "app_redirect", result: "failure", reason: "consent.declined" });
-    const health = await t.app.inject({
+    const health = await app().inject({
       url: `/api/developers/applications/${application.id}/health`,
       headers: { cookie: owner.cookie },
     });
@@ -74,44 +66,44 @@ describe.each(databaseKinds)("attacks on the ticket path's consent: its limits (
       reason: "consent_declined",
     });
     // Not remembered as a refusal: the next visit asks again.
-    expect(consentRequestOf(await openAppRedirect(t.app, student.cookie, { appId: application.id }))).toBeDefined();
+    expect(consentRequestOf(await openAppRedirect(app(), student.cookie, { appId: application.id }))).toBeDefined();
   });
 
   it("refuses a non-tester, a suspended application and a person without access before any consent", async () => {
-    const owner = await addStudent(t.app, "owner");
-    const classmate = await addStudent(t.app, "classmate");
-    const testing = await registerApplication(t.app, owner.cookie, {
+    const owner = await addStudent(app(), "owner");
+    const classmate = await addStudent(app(), "classmate");
+    const testing = await registerApplication(app(), owner.cookie, {
       title: "Тест",
       titleEn: "Test",
       callbackUrls: ["https://testing.example.edu/callback"],
     });
-    const refused = await openAppRedirect(t.app, classmate.cookie, { appId: testing.application.id });
+    const refused = await openAppRedirect(app(), classmate.cookie, { appId: testing.application.id });
     expect(refused.headers.location).toBe(`/uk/apps?appId=${testing.application.id}&refused=testing`);
     // Its owner is asked, and the screen says the university has not reviewed it.
     const ownId = String(
-      consentRequestOf(await openAppRedirect(t.app, owner.cookie, { appId: testing.application.id })),
+      consentRequestOf(await openAppRedirect(app(), owner.cookie, { appId: testing.application.id })),
     );
-    const own = await t.app.inject({ url: `${ticketConsentPath}/${ownId}`, headers: { cookie: owner.cookie } });
+    const own = await app().inject({ url: `${ticketConsentPath}/${ownId}`, headers: { cookie: owner.cookie } });
     expect(own.json()).toMatchObject({ reviewed: false });
 
-    const live = await liveCommunityApplication(t.app, owner, [owner], "norule.example.edu");
-    expect((await openAppRedirect(t.app, classmate.cookie, { appId: live.application.id })).headers.location).toBe(
+    const live = await liveCommunityApplication(app(), owner, [owner], "norule.example.edu");
+    expect((await openAppRedirect(app(), classmate.cookie, { appId: live.application.id })).headers.location).toBe(
       `/uk/apps?appId=${live.application.id}`,
     );
     // Suspended while the screen was open: agreeing issues nothing and the app redirect explains.
     const waiting = String(
-      consentRequestOf(await openAppRedirect(t.app, owner.cookie, { appId: live.application.id })),
+      consentRequestOf(await openAppRedirect(app(), owner.cookie, { appId: live.application.id })),
     );
-    await t.app.db
-      .updateTable("applications")
+    await app()
+      .db.updateTable("applications")
       .set({ suspended_at: clock.now() })
       .where("id", "=", live.application.id)
       .execute();
-    const agreed = await answerTicketConsent(t.app, owner.cookie, waiting, true);
+    const agreed = await answerTicketConsent(app(), owner.cookie, waiting, true);
     expect(agreed.outcome().redirectTo).toBe(`/api/app-redirect?appId=${live.application.id}`);
-    expect(await ticketCountOf(t.app, live.application.id)).toBe(0);
-    const noRequests = await t.app.db
-      .selectFrom("ticket_consent_requests")
+    expect(await ticketCountOf(app(), live.application.id)).toBe(0);
+    const noRequests = await app()
+      .db.selectFrom("ticket_consent_requests")
       .select("id")
       .where("user_id", "=", classmate.person.id)
       .execute();
@@ -119,46 +111,38 @@ describe.each(databaseKinds)("attacks on the ticket path's consent: its limits (
   });
 
   it("steps up before the ticket when the application requires MFA, whichever came first", async () => {
-    const owner = await addStudent(t.app, "owner");
-    const student = await addStudent(t.app, "student");
-    const { application } = await liveCommunityApplication(t.app, owner, [student], "strong.example.edu");
     // The screen was open when the application came to require MFA: the answer goes through the step-up.
-    const id = String(
-      consentRequestOf(await openAppRedirect(t.app, student.cookie, { appId: application.id, state: "k" })),
-    );
-    await t.app.db.updateTable("applications").set({ require_mfa: true }).where("id", "=", application.id).execute();
-    const agreed = await answerTicketConsent(t.app, student.cookie, id, true);
+    const { student, application, id } = await waitingConsentRequest(app(), "strong.example.edu", { state: "k" });
+    await app().db.updateTable("applications").set({ require_mfa: true }).where("id", "=", application.id).execute();
+    const agreed = await answerTicketConsent(app(), student.cookie, id, true);
     expect(agreed.outcome().redirectTo).toBe(`/api/app-redirect?appId=${application.id}&state=k`);
-    expect(await ticketCountOf(t.app, application.id)).toBe(0);
+    expect(await ticketCountOf(app(), application.id)).toBe(0);
     // The consent is kept: the app redirect asks for the second factor (none set up here) and not consent again.
-    const next = await openAppRedirect(t.app, student.cookie, { appId: application.id, state: "k" });
+    const next = await openAppRedirect(app(), student.cookie, { appId: application.id, state: "k" });
     expect(next.headers.location).toBe("/uk/account#second-factor");
   });
 
   it("expires a waiting request", async () => {
-    const owner = await addStudent(t.app, "owner");
-    const student = await addStudent(t.app, "student");
-    const { application } = await liveCommunityApplication(t.app, owner, [student], "slow.example.edu");
-    const id = String(consentRequestOf(await openAppRedirect(t.app, student.cookie, { appId: application.id })));
+    const { student, id } = await waitingConsentRequest(app(), "slow.example.edu");
     clock.advance(601);
-    const late = await answerTicketConsent(t.app, student.cookie, id, true);
+    const late = await answerTicketConsent(app(), student.cookie, id, true);
     expect(late.statusCode).toBe(404);
     expect(late.json().code).toBe("consent.request_not_found");
   });
 
   it("leaves first-party applications unchanged: the ticket at once, in the same form", async () => {
-    const student = await addStudent(t.app, "student");
-    const { application, secret } = await addApplication(t.app, "https://campus.example.edu/cb?from=kpi");
-    await grantAccess(t.app.db, student.person.id, application.id);
-    const redirect = await openAppRedirect(t.app, student.cookie, { appId: application.id, state: "a b&c" });
+    const student = await addStudent(app(), "student");
+    const { application, secret } = await addApplication(app(), "https://campus.example.edu/cb?from=kpi");
+    await grantAccess(app().db, student.person.id, application.id);
+    const redirect = await openAppRedirect(app(), student.cookie, { appId: application.id, state: "a b&c" });
     const location = String(redirect.headers.location);
     expect(location).toMatch(/^https:\/\/campus\.example\.edu\/cb\?from=kpi&ticketId=[A-Za-z0-9_-]+&state=a\+b%26c$/);
-    const answer = await redeemTicket(t.app, application.id, secret, ticketIdOf(location));
+    const answer = await redeemTicket(app(), application.id, secret, ticketIdOf(location));
     expect(Object.keys(answer.json())).toEqual(["id", "created", "applicationId", "traceId", "data"]);
     // Even when an operator marked it third-party for OpenID Connect: that flag decides only OpenID Connect's screen.
-    await t.app.db.updateTable("applications").set({ first_party: false }).where("id", "=", application.id).execute();
+    await app().db.updateTable("applications").set({ first_party: false }).where("id", "=", application.id).execute();
     expect(
-      String((await openAppRedirect(t.app, student.cookie, { appId: application.id })).headers.location),
+      String((await openAppRedirect(app(), student.cookie, { appId: application.id })).headers.location),
     ).toContain("ticketId=");
   });
 });

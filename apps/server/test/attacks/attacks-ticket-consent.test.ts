@@ -4,9 +4,8 @@ import {
   ticketConsentDetailsSchema,
   ticketConsentPath,
 } from "@kpi-id/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, postJson, type TestApp } from "../support/app.ts";
-import { manualClock } from "../support/campus.ts";
+import { describe, expect, it } from "vitest";
+import { postJson } from "../support/app.ts";
 import { databaseKinds } from "../support/databases.ts";
 import { addStudent } from "../support/developers.ts";
 import {
@@ -16,8 +15,11 @@ import {
   openAgreeing,
   openAppRedirect,
   redeemTicket,
+  studentOfLiveApplication,
+  ticketConsentTestApp,
   ticketCountOf,
   ticketIdOf,
+  waitingConsentRequest,
 } from "../support/ticket-consent.ts";
 
 /**
@@ -27,30 +29,25 @@ import {
  * for how long is in attacks-ticket-consent-limits.test.ts.
  */
 describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind) => {
-  let t: TestApp;
-  const clock = manualClock();
-  beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
-  });
-  afterAll(() => t.close());
+  const { app } = ticketConsentTestApp(kind);
 
   it("gives no ticket without consent: the community application's server learns nothing until the person agrees", async () => {
-    const owner = await addStudent(t.app, "owner");
-    const student = await addStudent(t.app, "victim");
-    const { application, secret } = await liveCommunityApplication(t.app, owner, [student], "grab.example.edu");
+    const owner = await addStudent(app(), "owner");
+    const student = await addStudent(app(), "victim");
+    const { application, secret } = await liveCommunityApplication(app(), owner, [student], "grab.example.edu");
 
-    const redirect = await openAppRedirect(t.app, student.cookie, { appId: application.id, state: "s-1" });
+    const redirect = await openAppRedirect(app(), student.cookie, { appId: application.id, state: "s-1" });
     expect(redirect.statusCode).toBe(302);
     const id = consentRequestOf(redirect);
     expect(id).toBeDefined();
     expect(String(redirect.headers.location)).not.toContain("grab.example.edu");
     expect(String(redirect.headers.location)).not.toContain("ticketId");
-    expect(await ticketCountOf(t.app, application.id)).toBe(0);
+    expect(await ticketCountOf(app(), application.id)).toBe(0);
     // The application's server, guessing: the waiting request's id is no ticket.
-    expect((await redeemTicket(t.app, application.id, secret, String(id))).statusCode).toBe(401);
+    expect((await redeemTicket(app(), application.id, secret, String(id))).statusCode).toBe(401);
 
     // The screen tells what the ticket carries, that operators reviewed it, and who stands behind it.
-    const details = await t.app.inject({ url: `${ticketConsentPath}/${id}`, headers: { cookie: student.cookie } });
+    const details = await app().inject({ url: `${ticketConsentPath}/${id}`, headers: { cookie: student.cookie } });
     const shown: TicketConsentDetails = ticketConsentDetailsSchema.parse(details.json());
     expect(shown).toMatchObject({
       application: { title: "Спільнота grab.example.edu" },
@@ -60,30 +57,30 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
     });
     expect(shown.publisher.owners.map((person) => person.name)).toEqual([owner.person.full_name]);
 
-    const agreed = await answerTicketConsent(t.app, student.cookie, String(id), true);
+    const agreed = await answerTicketConsent(app(), student.cookie, String(id), true);
     const location = agreed.outcome().redirectTo;
     expect(location).toMatch(/^https:\/\/grab\.example\.edu\/callback\?ticketId=[^&]+&state=s-1$/);
-    const exchanged = await redeemTicket(t.app, application.id, secret, ticketIdOf(location));
+    const exchanged = await redeemTicket(app(), application.id, secret, ticketIdOf(location));
     expect(exchanged.statusCode).toBe(200);
     expect(exchanged.json().data).toMatchObject({ USER_ID: student.person.id, TAX_ID: "" });
 
     // Answered once: the same request cannot mint a second ticket.
-    expect((await answerTicketConsent(t.app, student.cookie, String(id), true)).statusCode).toBe(404);
+    expect((await answerTicketConsent(app(), student.cookie, String(id), true)).statusCode).toBe(404);
     // Remembered: the next visit goes straight through.
-    const again = await openAppRedirect(t.app, student.cookie, { appId: application.id });
+    const again = await openAppRedirect(app(), student.cookie, { appId: application.id });
     expect(String(again.headers.location)).toMatch(/^https:\/\/grab\.example\.edu\/callback\?ticketId=/);
   });
 
   it("keeps the application, state and callback on the server: nothing can be swapped between the screen and the answer", async () => {
-    const owner = await addStudent(t.app, "owner");
-    const student = await addStudent(t.app, "student");
-    const other = await addStudent(t.app, "other");
-    const a = await liveCommunityApplication(t.app, owner, [student, other], "a.example.edu");
-    const b = await liveCommunityApplication(t.app, owner, [student, other], "b.example.edu");
+    const owner = await addStudent(app(), "owner");
+    const student = await addStudent(app(), "student");
+    const other = await addStudent(app(), "other");
+    const a = await liveCommunityApplication(app(), owner, [student, other], "a.example.edu");
+    const b = await liveCommunityApplication(app(), owner, [student, other], "b.example.edu");
 
     // Consent for A does not cover B.
-    await openAgreeing(t.app, student.cookie, { appId: a.application.id });
-    const toB = await openAppRedirect(t.app, student.cookie, {
+    await openAgreeing(app(), student.cookie, { appId: a.application.id });
+    const toB = await openAppRedirect(app(), student.cookie, {
       appId: b.application.id,
       redirectUri: "https://b.example.edu/other",
     });
@@ -92,16 +89,16 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
 
     // Another person cannot read or answer it (as unknown as a made-up id).
     expect(
-      (await t.app.inject({ url: `${ticketConsentPath}/${idB}`, headers: { cookie: other.cookie } })).statusCode,
+      (await app().inject({ url: `${ticketConsentPath}/${idB}`, headers: { cookie: other.cookie } })).statusCode,
     ).toBe(404);
-    expect((await answerTicketConsent(t.app, other.cookie, idB, true)).statusCode).toBe(404);
+    expect((await answerTicketConsent(app(), other.cookie, idB, true)).statusCode).toBe(404);
     const made = "00000000-0000-4000-8000-000000000000";
-    expect((await answerTicketConsent(t.app, student.cookie, made, true)).statusCode).toBe(404);
-    expect((await answerTicketConsent(t.app, student.cookie, "not-a-uuid", true)).statusCode).toBe(400);
+    expect((await answerTicketConsent(app(), student.cookie, made, true)).statusCode).toBe(404);
+    expect((await answerTicketConsent(app(), student.cookie, "not-a-uuid", true)).statusCode).toBe(400);
 
     // The answer carries nothing but allow: an appId, state or redirectUri in its body is not used.
     const answer = await postJson(
-      t.app,
+      app(),
       `${ticketConsentPath}/${idB}`,
       { allow: true, appId: a.application.id, redirectUri: "https://evil.example/cb", state: "x" },
       { headers: { cookie: student.cookie } },
@@ -109,9 +106,9 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
     expect(answer.json().redirectTo).toMatch(/^https:\/\/b\.example\.edu\/other\?ticketId=[^&]+$/);
     // The ticket is B's: A's credentials cannot redeem it.
     const ticket = ticketIdOf(answer.json().redirectTo);
-    expect((await redeemTicket(t.app, a.application.id, a.secret, ticket)).statusCode).toBe(401);
+    expect((await redeemTicket(app(), a.application.id, a.secret, ticket)).statusCode).toBe(401);
     // An unregistered callback is refused before any screen, as before.
-    const evil = await openAppRedirect(t.app, student.cookie, {
+    const evil = await openAppRedirect(app(), student.cookie, {
       appId: b.application.id,
       redirectUri: "https://evil.example/cb",
     });
@@ -121,10 +118,7 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
   });
 
   it("refuses a forged or cross-site answer, and the waiting request stays for the person's own", async () => {
-    const owner = await addStudent(t.app, "owner");
-    const student = await addStudent(t.app, "student");
-    const { application } = await liveCommunityApplication(t.app, owner, [student], "forged.example.edu");
-    const id = String(consentRequestOf(await openAppRedirect(t.app, student.cookie, { appId: application.id })));
+    const { student, application, id } = await waitingConsentRequest(app(), "forged.example.edu");
     const url = `${ticketConsentPath}/${id}`;
     const cookie = student.cookie;
     const attempts = [
@@ -141,32 +135,30 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
       { headers: { cookie, "content-type": "text/plain", origin: "http://localhost:3000" }, payload: '{"allow":true}' },
     ];
     for (const attempt of attempts) {
-      const answer = await t.app.inject({ method: "POST", url, ...attempt });
+      const answer = await app().inject({ method: "POST", url, ...attempt });
       // Refused by the Origin check (JSON), or earlier for a body no page of this site sends.
       const json = attempt.headers["content-type"] === "application/json";
       expect(json ? [403] : [400, 403, 415]).toContain(answer.statusCode);
       expect(answer.json().code).toMatch(json ? /^request\.csrf_rejected$/ : /^request\./);
     }
     // A GET never answers.
-    expect((await t.app.inject({ url: `${url}?allow=true`, headers: { cookie } })).json()).not.toHaveProperty(
+    expect((await app().inject({ url: `${url}?allow=true`, headers: { cookie } })).json()).not.toHaveProperty(
       "redirectTo",
     );
-    expect(await ticketCountOf(t.app, application.id)).toBe(0);
-    expect(await t.app.db.selectFrom("ticket_consents").select("user_id").execute()).not.toContainEqual({
+    expect(await ticketCountOf(app(), application.id)).toBe(0);
+    expect(await app().db.selectFrom("ticket_consents").select("user_id").execute()).not.toContainEqual({
       user_id: student.person.id,
     });
     // Without a session there is nothing to answer either.
-    expect((await postJson(t.app, url, { allow: true })).statusCode).toBe(401);
-    expect((await answerTicketConsent(t.app, cookie, id, true)).outcome().redirectTo).toContain("ticketId=");
+    expect((await postJson(app(), url, { allow: true })).statusCode).toBe(401);
+    expect((await answerTicketConsent(app(), cookie, id, true)).outcome().redirectTo).toContain("ticketId=");
   });
 
   it("asks again after the person revokes it on the account page, and when the application comes to receive more", async () => {
-    const owner = await addStudent(t.app, "owner");
-    const student = await addStudent(t.app, "student");
-    const { application } = await liveCommunityApplication(t.app, owner, [student], "revoked.example.edu");
-    expect((await openAgreeing(t.app, student.cookie, { appId: application.id })).asked).toBe(true);
+    const { student, application } = await studentOfLiveApplication(app(), "revoked.example.edu");
+    expect((await openAgreeing(app(), student.cookie, { appId: application.id })).asked).toBe(true);
 
-    const listed = await t.app.inject({ url: "/api/account/applications", headers: { cookie: student.cookie } });
+    const listed = await app().inject({ url: "/api/account/applications", headers: { cookie: student.cookie } });
     expect(connectedApplicationsSchema.parse(listed.json()).applications).toContainEqual({
       id: application.id,
       title: "Спільнота revoked.example.edu",
@@ -174,57 +166,52 @@ describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind)
       ticketData: ["identifier", "name", "recordIds", "roles", "signInMethod"],
     });
     const revoke = await postJson(
-      t.app,
+      app(),
       "/api/account/applications/revoke",
       { applicationId: application.id },
       { headers: { cookie: student.cookie } },
     );
     expect(revoke.statusCode).toBe(200);
-    const afterRevoke = await openAppRedirect(t.app, student.cookie, { appId: application.id });
+    const afterRevoke = await openAppRedirect(app(), student.cookie, { appId: application.id });
     expect(consentRequestOf(afterRevoke)).toBeDefined();
 
     // Agreed again; then operators allow it the tax id: what was agreed no longer covers it.
-    await answerTicketConsent(t.app, student.cookie, String(consentRequestOf(afterRevoke)), true);
+    await answerTicketConsent(app(), student.cookie, String(consentRequestOf(afterRevoke)), true);
     expect(
-      String((await openAppRedirect(t.app, student.cookie, { appId: application.id })).headers.location),
+      String((await openAppRedirect(app(), student.cookie, { appId: application.id })).headers.location),
     ).toContain("ticketId=");
-    await t.app.db.updateTable("applications").set({ release_tax_id: true }).where("id", "=", application.id).execute();
-    const wider = await openAppRedirect(t.app, student.cookie, { appId: application.id });
+    await app().db.updateTable("applications").set({ release_tax_id: true }).where("id", "=", application.id).execute();
+    const wider = await openAppRedirect(app(), student.cookie, { appId: application.id });
     const id = String(consentRequestOf(wider));
-    const details = await t.app.inject({ url: `${ticketConsentPath}/${id}`, headers: { cookie: student.cookie } });
+    const details = await app().inject({ url: `${ticketConsentPath}/${id}`, headers: { cookie: student.cookie } });
     expect(details.json().data).toContain("taxId");
   });
 
   it("records only what the screen named: operators releasing the tax id before the answer means asking again", async () => {
-    const owner = await addStudent(t.app, "owner");
-    const student = await addStudent(t.app, "student");
-    const { application } = await liveCommunityApplication(t.app, owner, [student], "widened.example.edu");
-    const id = String(
-      consentRequestOf(await openAppRedirect(t.app, student.cookie, { appId: application.id, state: "w-1" })),
-    );
-    const screen = await t.app.inject({ url: `${ticketConsentPath}/${id}`, headers: { cookie: student.cookie } });
+    const { student, application, id } = await waitingConsentRequest(app(), "widened.example.edu", { state: "w-1" });
+    const screen = await app().inject({ url: `${ticketConsentPath}/${id}`, headers: { cookie: student.cookie } });
     expect(ticketConsentDetailsSchema.parse(screen.json()).data).not.toContain("taxId");
 
-    await t.app.db.updateTable("applications").set({ release_tax_id: true }).where("id", "=", application.id).execute();
-    const agreed = await answerTicketConsent(t.app, student.cookie, id, true);
+    await app().db.updateTable("applications").set({ release_tax_id: true }).where("id", "=", application.id).execute();
+    const agreed = await answerTicketConsent(app(), student.cookie, id, true);
     // No ticket and no consent: the browser goes back through the app redirect, which asks with the tax id.
     expect(agreed.outcome().redirectTo).toBe(`/api/app-redirect?appId=${application.id}&state=w-1`);
-    expect(await ticketCountOf(t.app, application.id)).toBe(0);
-    const consents = await t.app.db
-      .selectFrom("ticket_consents")
+    expect(await ticketCountOf(app(), application.id)).toBe(0);
+    const consents = await app()
+      .db.selectFrom("ticket_consents")
       .select("data")
       .where("user_id", "=", student.person.id)
       .where("application_id", "=", application.id)
       .execute();
     expect(consents).toEqual([]);
-    const again = await openAppRedirect(t.app, student.cookie, { appId: application.id, state: "w-1" });
+    const again = await openAppRedirect(app(), student.cookie, { appId: application.id, state: "w-1" });
     const askedAgain = String(consentRequestOf(again));
-    const wider = await t.app.inject({
+    const wider = await app().inject({
       url: `${ticketConsentPath}/${askedAgain}`,
       headers: { cookie: student.cookie },
     });
     expect(ticketConsentDetailsSchema.parse(wider.json()).data).toContain("taxId");
-    const answered = await answerTicketConsent(t.app, student.cookie, askedAgain, true);
+    const answered = await answerTicketConsent(app(), student.cookie, askedAgain, true);
     expect(answered.outcome().redirectTo).toMatch(/^https:\/\/widened\.example\.edu\/callback\?ticketId=/);
   });
 });

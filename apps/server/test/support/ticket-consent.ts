@@ -1,8 +1,28 @@
 import { type ConsentOutcome, ticketConsentParam, ticketConsentPath } from "@kpi-id/contracts";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { postJson } from "./app.ts";
-import { grantAccess } from "./campus.ts";
-import { type addStudent, registerApplication } from "./developers.ts";
+import { afterAll, beforeAll } from "vitest";
+import type { DatabaseKind } from "../../src/platform/db/index.ts";
+import { createTestApp, postJson, type TestApp } from "./app.ts";
+import { grantAccess, manualClock } from "./campus.ts";
+import { addStudent, registerApplication } from "./developers.ts";
+
+/**
+ * The service the ticket path's consent attacks run against, on a clock moved by hand (a waiting request expires).
+ * Registers its own beforeAll and afterAll; `app()` is there once they have run.
+ */
+export function ticketConsentTestApp(kind: DatabaseKind) {
+  const clock = manualClock();
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    t = await createTestApp(kind, {}, { clock: clock.now });
+  });
+  afterAll(() => t?.close());
+  const app = (): FastifyInstance => {
+    if (!t) throw new Error("the test app starts in beforeAll");
+    return t.app;
+  };
+  return { app, clock };
+}
 
 /** The app redirect (`/api/app-redirect`) as a signed-in person's browser opens it. */
 export function openAppRedirect(app: FastifyInstance, cookie: string, query: Record<string, string>) {
@@ -78,4 +98,18 @@ export async function liveCommunityApplication(app: FastifyInstance, owner: Stud
   await app.db.updateTable("applications").set({ lifecycle: "live" }).where("id", "=", id).execute();
   for (const person of people) await grantAccess(app.db, person.person.id, id);
   return registered;
+}
+
+/** An owner, a student who may use the owner's live community application at `host`, and the application. */
+export async function studentOfLiveApplication(app: FastifyInstance, host: string) {
+  const owner = await addStudent(app, "owner");
+  const student = await addStudent(app, "student");
+  return { owner, student, ...(await liveCommunityApplication(app, owner, [student], host)) };
+}
+
+/** The same, with the consent request waiting since the student first opened the application (with `query`). */
+export async function waitingConsentRequest(app: FastifyInstance, host: string, query: Record<string, string> = {}) {
+  const live = await studentOfLiveApplication(app, host);
+  const opened = await openAppRedirect(app, live.student.cookie, { appId: live.application.id, ...query });
+  return { ...live, id: String(consentRequestOf(opened)) };
 }

@@ -89,11 +89,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "table-owner",
-    file: "apps/server/src/model/sessions/prune.ts",
-    reason: "moved by issue 58 core helper (sessions' statements)",
-  },
-  {
-    rule: "table-owner",
     file: "apps/server/src/model/sessions/sign-in-statement.ts",
     reason: "moved by issue 58 core helper (sessions' statements)",
   },

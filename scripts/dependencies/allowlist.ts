@@ -39,12 +39,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "table-owner",
-    file: "apps/server/src/model/apps/forward-auth.ts",
-    reason: "turning forward-auth off for an application ends its sessions in the same transaction",
-    table: "forward_auth_sessions",
-  },
-  {
-    rule: "table-owner",
     file: "apps/server/src/model/developers/erasure.ts",
     reason:
       "the developers' page writes applications and rules in its own transactions: to go through model/apps and model/access",

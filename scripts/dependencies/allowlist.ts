@@ -34,44 +34,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   },
   {
     rule: "table-owner",
-    file: "apps/server/src/model/access/oidc-grants.ts",
-    reason: "revoking access ends the application's OpenID Connect grants in the same transaction",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/developers/erasure.ts",
-    reason:
-      "the developers' page writes applications and rules in its own transactions: to go through model/apps and model/access",
-    table: "applications",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/developers/review.ts",
-    reason:
-      "the developers' page writes applications and rules in its own transactions: to go through model/apps and model/access",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/developers/removal.ts",
-    reason:
-      "deleting an application or signing everyone out of it ends its tokens, consents and tickets in one transaction: to go through model/oidc, model/access, model/tickets and model/apps",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/developers/secrets.ts",
-    reason:
-      "the developers' page writes applications and rules in its own transactions: to go through model/apps and model/access",
-    table: "applications",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/developers/store.ts",
-    reason:
-      "the developers' page writes applications and rules in its own transactions: to go through model/apps and model/access",
-    table: "applications",
-  },
-  {
-    rule: "table-owner",
     file: "apps/server/src/model/people/records.ts",
     reason: "a person's university record updates their account in the same statement",
     table: "users",

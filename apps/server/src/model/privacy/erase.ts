@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { hashToken } from "../../platform/crypto/tokens.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { revokeOidcGrants } from "../access/oidc-grants.ts";
+import { revokeOidcGrants } from "../oidc/grants.ts";
 import { removeMembershipsOf } from "../developers/erasure.ts";
 import { deleteSessionsOf } from "../sessions/store.ts";
 import { revokeAllNetworkPasswords } from "../wifi/passwords.ts";

@@ -7,10 +7,10 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { connectedApplicationsOf } from "../../model/access/connected-applications.ts";
-import { revokeOidcGrants } from "../../model/access/oidc-grants.ts";
 import { forgetSamlConsents } from "../../model/access/saml-consents.ts";
 import { forgetTicketConsents } from "../../model/access/ticket-consents.ts";
 import { googleSubjectsOf } from "../../model/google/identities.ts";
+import { revokeOidcGrants } from "../../model/oidc/grants.ts";
 import { rememberContinueTo } from "../../model/sessions/continue-to.ts";
 import { requireSession } from "../../model/sessions/current.ts";
 import { audit } from "../../platform/audit/record.ts";

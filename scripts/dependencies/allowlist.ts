@@ -12,25 +12,8 @@ export interface AllowlistEntry {
 export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/oidc/request-memory.ts",
-    reason:
-      "the request's deferred writes are one statement (a CTE) over oidc_payloads and audit_events: in model/oidc it would break table-owner for audit rows; to split once platform/audit lends a CTE part (issue 58 point 1)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/tickets/store.ts",
-    reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
-  },
-  {
-    rule: "sql-only-in-model",
     file: "apps/server/src/sign-in/mfa/decision.ts",
     reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/access/bulk-grant.ts",
-    reason: "the audit row is written in the same statement as the change it records (statement counts)",
-    table: "audit_events",
   },
   {
     rule: "table-owner",

@@ -11,11 +11,6 @@ export interface AllowlistEntry {
 
 export const allowlist: readonly AllowlistEntry[] = [
   {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/sign-in/mfa/decision.ts",
-    reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
-  },
-  {
     rule: "table-owner",
     file: "apps/server/src/model/people/records.ts",
     reason: "a person's university record updates their account in the same statement",

@@ -12,12 +12,6 @@ export interface AllowlistEntry {
 export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "table-owner",
-    file: "apps/server/src/model/people/records.ts",
-    reason: "a person's university record updates their account in the same statement",
-    table: "users",
-  },
-  {
-    rule: "table-owner",
     file: "apps/server/src/model/privacy/erase.ts",
     reason: "erasure deletes a person's rows from every table in one transaction (design.md: privacy)",
   },

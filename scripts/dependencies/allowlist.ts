@@ -12,11 +12,6 @@ export interface AllowlistEntry {
 export const allowlist: readonly AllowlistEntry[] = [
   {
     rule: "table-owner",
-    file: "apps/server/src/model/privacy/erase.ts",
-    reason: "erasure deletes a person's rows from every table in one transaction (design.md: privacy)",
-  },
-  {
-    rule: "table-owner",
     file: "apps/server/src/model/sessions/sign-in-statement.ts",
     reason: "moved by issue 58 core helper (sessions' statements)",
   },

@@ -1,5 +1,6 @@
-// Known exceptions to the source rules, each with its reason (issue 58). An entry whose file no longer breaks
-// the rule fails the check, so the list only shrinks: the lead empties the "core helper" entries after merging.
+// Known exceptions to the source rules, each with its reason (issue 58). Empty since every area owns its tables and
+// takes plain values; an exception added later needs a reason here, and an entry whose file no longer breaks the
+// rule fails the check, so the list only shrinks.
 export interface AllowlistEntry {
   rule: string;
   /** Repository-relative path. */
@@ -9,87 +10,4 @@ export interface AllowlistEntry {
   reason: string;
 }
 
-export const allowlist: readonly AllowlistEntry[] = [
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/oidc/request-memory.ts",
-    reason:
-      "the request's deferred writes are one statement (a CTE) over oidc_payloads and audit_events: in model/oidc it would break table-owner for audit rows; to split once platform/audit lends a CTE part (issue 58 point 1)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/protocols/tickets/store.ts",
-    reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
-  },
-  {
-    rule: "sql-only-in-model",
-    file: "apps/server/src/sign-in/mfa/decision.ts",
-    reason: "moved by issue 58 core helper (sessions, grants and strength SQL)",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/access/bulk-grant.ts",
-    reason: "the audit row is written in the same statement as the change it records (statement counts)",
-    table: "audit_events",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/access/oidc-grants.ts",
-    reason: "revoking access ends the application's OpenID Connect grants in the same transaction",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/apps/forward-auth.ts",
-    reason: "turning forward-auth off for an application ends its sessions in the same transaction",
-    table: "forward_auth_sessions",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/developers/erasure.ts",
-    reason:
-      "the developers' page writes applications and rules in its own transactions: to go through model/apps and model/access",
-    table: "applications",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/developers/review.ts",
-    reason:
-      "the developers' page writes applications and rules in its own transactions: to go through model/apps and model/access",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/developers/removal.ts",
-    reason:
-      "deleting an application or signing everyone out of it ends its tokens, consents and tickets in one transaction: to go through model/oidc, model/access, model/tickets and model/apps",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/developers/secrets.ts",
-    reason:
-      "the developers' page writes applications and rules in its own transactions: to go through model/apps and model/access",
-    table: "applications",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/developers/store.ts",
-    reason:
-      "the developers' page writes applications and rules in its own transactions: to go through model/apps and model/access",
-    table: "applications",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/people/records.ts",
-    reason: "a person's university record updates their account in the same statement",
-    table: "users",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/privacy/erase.ts",
-    reason: "erasure deletes a person's rows from every table in one transaction (design.md: privacy)",
-  },
-  {
-    rule: "table-owner",
-    file: "apps/server/src/model/sessions/prune.ts",
-    reason: "moved by issue 58 core helper (sessions' statements)",
-  },
-];
+export const allowlist: readonly AllowlistEntry[] = [];

@@ -72,7 +72,7 @@ export const tableOwners: Readonly<Record<string, string>> = {
 /** Why each owner holds its tables, for the table in docs/architecture.md. */
 export const ownerNotes: Readonly<Record<string, string>> = {
   "model/users": "people's accounts, console roles, import jobs",
-  "model/privacy": "erasure (its one transaction deletes every table's rows of a person: see the allowlist)",
+  "model/privacy": "retired usernames (erasure asks every owner to delete a person's rows, in one transaction)",
   "model/people": "the university's records of students, staff and units",
   "model/apps": "applications as the protocols read them",
   "model/developers": "the developers' page: owners, testers, invitations, reviews, pending changes, icons",

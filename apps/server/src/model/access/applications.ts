@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
-import { revokeOidcGrants } from "./oidc-grants.ts";
+import { revokeOidcGrants } from "../oidc/grants.ts";
 import { forgetSamlConsents } from "./saml-consents.ts";
 import { forgetTicketConsents } from "./ticket-consents.ts";
 
@@ -159,4 +159,11 @@ export async function excludeFromApplication(db: Db, userId: string, application
     .values({ user_id: userId, application_id: applicationId })
     .onConflict((conflict) => conflict.columns(["user_id", "application_id"]).doNothing())
     .execute();
+}
+
+/** Every application the person was given and every exclusion naming them (erasure); how many rows went. */
+export async function removeAllAccessOf(db: Db, userId: string): Promise<number> {
+  const given = await db.deleteFrom("user_applications").where("user_id", "=", userId).executeTakeFirst();
+  const excluded = await db.deleteFrom("access_exclusions").where("user_id", "=", userId).executeTakeFirst();
+  return Number(given.numDeletedRows) + Number(excluded.numDeletedRows);
 }

@@ -1,6 +1,7 @@
 import { type BulkGrantOutcome, type BulkGrantReport, bulkGrantMaxLines } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import { z } from "zod";
+import { recordAuditEvents } from "../../platform/audit/record.ts";
 import type { Db } from "../../platform/db/schema.ts";
 
 /**
@@ -128,23 +129,22 @@ export async function bulkGrant(
     }
     const granted = userIds.filter((id) => !had.has(id));
     if (granted.length) {
-      await tx
-        .insertInto("audit_events")
-        .values(
-          granted.map((userId) => ({
-            occurred_at: by.at ?? new Date(),
-            event_type: "access_granted" as const,
-            result: "success" as const,
-            user_id: userId,
-            application_id: applicationId,
-            reason: by.reason,
-            actor_id: by.actorId ?? null,
-            ip: by.ip ?? null,
-            user_agent: by.userAgent?.slice(0, 512) ?? null,
-            details: JSON.stringify({ bulk: true }),
-          })),
-        )
-        .execute();
+      const at = by.at ?? new Date();
+      await recordAuditEvents(
+        tx,
+        granted.map((userId) => ({
+          type: "access_granted",
+          result: "success",
+          userId,
+          applicationId,
+          reason: by.reason,
+          actorId: by.actorId,
+          ip: by.ip,
+          userAgent: by.userAgent,
+          occurredAt: at,
+          details: { bulk: true },
+        })),
+      );
     }
     const reported = new Set<string>();
     const report: BulkGrantReport = { granted: 0, alreadyHad: 0, refused: 0, lines: [] };

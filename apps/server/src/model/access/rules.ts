@@ -3,8 +3,8 @@ import { z } from "zod";
 import { recordAuditEvent } from "../../platform/audit/record.ts";
 import { type AccessRule, affiliations, recordStatuses } from "../../platform/db/people-schema.ts";
 import type { Db } from "../../platform/db/schema.ts";
+import { revokeOidcGrants } from "../oidc/grants.ts";
 import { excludeFromApplication } from "./applications.ts";
-import { revokeOidcGrants } from "./oidc-grants.ts";
 
 /**
  * Editing an application's access rules: what the CLI calls today and the operators' console will call.
@@ -104,6 +104,22 @@ export async function addAccessRule(
   if (!row) throw new DuplicateRuleError("the application has this rule already");
   await audit(db, "access_rule_added", applicationId, by, row);
   return row;
+}
+
+/**
+ * An application approved without a rule gets the default one (every active employee and every studying student:
+ * `status` of a current record), so it works for the campus at once; one that has rules keeps them.
+ */
+export async function addDefaultRulesIfNone(db: Db, applicationId: string): Promise<void> {
+  const rules = await db.selectFrom("access_rules").select("id").where("application_id", "=", applicationId).execute();
+  if (rules.length > 0) return;
+  await db
+    .insertInto("access_rules")
+    .values([
+      { application_id: applicationId, status: "active" },
+      { application_id: applicationId, status: "studying" },
+    ])
+    .execute();
 }
 
 /** Removes one rule by id; false when the application has no such rule. */

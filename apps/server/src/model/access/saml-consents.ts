@@ -6,7 +6,7 @@ import type { Db } from "../../platform/db/schema.ts";
  * those of the SPs linked to one application when access to it ends. The next sign-in to such
  * an SP asks again. (An SP removed from the registry takes its consents with it: on delete cascade.)
  */
-export async function forgetSamlConsents(db: Db, filter: { userId: string; applicationId?: string }): Promise<void> {
+export async function forgetSamlConsents(db: Db, filter: { userId: string; applicationId?: string }): Promise<number> {
   let consents = db.deleteFrom("saml_consents").where("user_id", "=", filter.userId);
   if (filter.applicationId)
     consents = consents.where(
@@ -14,7 +14,7 @@ export async function forgetSamlConsents(db: Db, filter: { userId: string; appli
       "in",
       db.selectFrom("saml_service_providers").select("entity_id").where("application_id", "=", filter.applicationId),
     );
-  await consents.execute();
+  return Number((await consents.executeTakeFirst()).numDeletedRows);
 }
 
 /** Whether the person already allowed this SP every attribute it would now receive. */

@@ -66,6 +66,11 @@ export async function forgetTicketConsents(
   return Number(result.numDeletedRows);
 }
 
+/** Forgets what everyone allowed the application over tickets (everyone signed out of it): each is asked again. */
+export async function forgetTicketConsentsToApplication(db: Db, applicationId: string): Promise<void> {
+  await db.deleteFrom("ticket_consents").where("application_id", "=", applicationId).execute();
+}
+
 /** The person's ticket consents: which application, and what it may receive. */
 export async function ticketConsentsOf(db: Db, userId: string): Promise<{ applicationId: string; data: string[] }[]> {
   return db

@@ -1,5 +1,6 @@
 import { type ForwardAuthHeader, forwardAuthHeaderNames } from "@kpi-id/contracts";
 import type { Db } from "../../platform/db/schema.ts";
+import { endSiteSessionsOf } from "../forward-auth/end-all.ts";
 
 /** Whether a word is one of the person headers a site behind nginx may receive. */
 export function isForwardAuthHeader(word: string): word is ForwardAuthHeader {
@@ -21,7 +22,6 @@ export async function setForwardAuthHeaders(
       .set({ forward_auth_headers: headers === null ? null : [...headers], updated_at: new Date() })
       .where("id", "=", applicationId)
       .execute();
-    if (headers === null)
-      await tx.deleteFrom("forward_auth_sessions").where("application_id", "=", applicationId).execute();
+    if (headers === null) await endSiteSessionsOf(tx, applicationId);
   });
 }

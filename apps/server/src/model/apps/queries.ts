@@ -1,3 +1,4 @@
+import type { ApplicationLifecycle } from "@kpi-id/contracts";
 import { sql, type Updateable } from "kysely";
 import type { ApplicationRow, ApplicationsTable, Db, NewApplication } from "../../platform/db/schema.ts";
 
@@ -50,4 +51,61 @@ export async function setApplicationSecretHash(db: Db, id: string, secretHash: s
     .set({ secret_hash: secretHash, updated_at: new Date() })
     .where("id", "=", id)
     .execute();
+}
+
+/**
+ * Writes these fields of the application, only while its stage is one of `stages` when given (an owner's edit in
+ * the stage it was checked for; a review asked from testing or after a rejection). The row as it now is, or
+ * undefined when there is no such application in such a stage.
+ */
+export function updateApplicationIf(
+  db: Db,
+  id: string,
+  changes: Updateable<ApplicationsTable>,
+  stages?: readonly ApplicationLifecycle[],
+): Promise<ApplicationRow | undefined> {
+  let update = db.updateTable("applications").set(changes).where("id", "=", id);
+  if (stages) update = update.where("lifecycle", "in", [...stages]);
+  return update.returningAll().executeTakeFirst();
+}
+
+/** The owner ends the replaced secret before its overlap is over. */
+export async function endPreviousApplicationSecret(db: Db, id: string, now: Date): Promise<void> {
+  await db
+    .updateTable("applications")
+    .set({ previous_secret_hash: null, previous_secret_ends_at: null, updated_at: now })
+    .where("id", "=", id)
+    .where("previous_secret_hash", "is not", null)
+    .execute();
+}
+
+/**
+ * Suspends those of these applications that are not suspended yet and have no owner left (their only owner was
+ * erased), with the reason the console shows. Answers the ids suspended.
+ */
+export function suspendOwnerlessApplications(db: Db, ids: readonly string[], reason: string, now: Date) {
+  return db
+    .updateTable("applications")
+    .set({ suspended_at: now, suspension_reason: reason, updated_at: now })
+    .where("id", "in", [...ids])
+    .where("suspended_at", "is", null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("application_owners")
+            .select("application_owners.user_id")
+            .whereRef("application_owners.application_id", "=", "applications.id"),
+        ),
+      ),
+    )
+    .returning("id")
+    .execute();
+}
+
+/**
+ * Deletes the application; the database's cascades take its tickets, consents, owners, testers, invitations,
+ * reviews and changes. Audit rows stay, without it.
+ */
+export async function deleteApplication(db: Db, id: string): Promise<void> {
+  await db.deleteFrom("applications").where("id", "=", id).execute();
 }

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { recordAuditEvents } from "../../platform/audit/record.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
+import { suspendOwnerlessApplications } from "../apps/queries.ts";
 
 /** The audit row's reason when an erased person's application is left without owners. */
 export const noOwnerLeftReason = "developer.no_owner_left";
@@ -32,26 +33,12 @@ export async function removeMembershipsOf(
     .execute();
   const tested = await db.deleteFrom("application_testers").where("user_id", "=", person.id).executeTakeFirst();
   const ownerless = owned.length
-    ? await db
-        .updateTable("applications")
-        .set({ suspended_at: now, suspension_reason: noOwnerLeftText, updated_at: now })
-        .where(
-          "id",
-          "in",
-          owned.map((row) => row.application_id),
-        )
-        .where("suspended_at", "is", null)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom("application_owners")
-                .select("application_owners.user_id")
-                .whereRef("application_owners.application_id", "=", "applications.id"),
-            ),
-          ),
-        )
-        .returning("id")
-        .execute()
+    ? await suspendOwnerlessApplications(
+        db,
+        owned.map((row) => row.application_id),
+        noOwnerLeftText,
+        now,
+      )
     : [];
   await recordAuditEvents(
     db,

@@ -1,7 +1,9 @@
-import { sql } from "kysely";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { revokeOidcGrants } from "../access/oidc-grants.ts";
+import { forgetTicketConsentsToApplication } from "../access/ticket-consents.ts";
+import { deleteApplication, updateApplicationRow } from "../apps/queries.ts";
+import { deleteDeviceCodesOfClient, deletePayloadsOfClient, revokeOidcGrants } from "../oidc/grants.ts";
+import { deleteUnredeemedTicketsOf } from "../tickets/cleanup.ts";
 
 /**
  * The owner's two ways of ending what an application holds (issue 60): "sign everyone out" (it stays, every person
@@ -17,17 +19,10 @@ export async function signEveryoneOut(db: Db, applicationId: string): Promise<nu
   const run = async (tx: Db) => {
     const grants = await revokeOidcGrants(tx, { clientId: applicationId });
     // Codes and device codes waiting for their person belong to no grant yet.
-    const waiting = await tx
-      .deleteFrom("oidc_payloads")
-      .where(sql<string>`payload->>'clientId'`, "=", applicationId)
-      .executeTakeFirst();
-    await tx.deleteFrom("ticket_consents").where("application_id", "=", applicationId).execute();
-    const tickets = await tx
-      .deleteFrom("tickets")
-      .where("application_id", "=", applicationId)
-      .where("consumed_at", "is", null)
-      .executeTakeFirst();
-    return grants + Number(waiting.numDeletedRows) + Number(tickets.numDeletedRows);
+    const waiting = await deletePayloadsOfClient(tx, applicationId);
+    await forgetTicketConsentsToApplication(tx, applicationId);
+    const tickets = await deleteUnredeemedTicketsOf(tx, applicationId);
+    return grants + waiting + tickets;
   };
   return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
@@ -46,7 +41,7 @@ export async function deleteDeveloperApplication(db: Db, application: Applicatio
   if (!confirmsDeletion(application, typed)) throw new AppError("developer.confirmation_mismatch");
   return db.transaction().execute(async (tx) => {
     const ended = await signEveryoneOut(tx, application.id);
-    await tx.deleteFrom("applications").where("id", "=", application.id).execute();
+    await deleteApplication(tx, application.id);
     return ended;
   });
 }
@@ -57,18 +52,13 @@ export async function setDeviceFlow(db: Db, application: ApplicationRow, enabled
   return db.transaction().execute(async (tx) => {
     // Turned off: device codes waiting for their person end with it.
     if (!enabled) {
-      await tx
-        .deleteFrom("oidc_payloads")
-        .where("type", "=", "DeviceCode")
-        .where(sql<string>`payload->>'clientId'`, "=", application.id)
-        .execute();
+      await deleteDeviceCodesOfClient(tx, application.id);
     }
     if (!oidcEnabled) await revokeOidcGrants(tx, { clientId: application.id });
-    return tx
-      .updateTable("applications")
-      .set({ oidc_device_flow: enabled, oidc_enabled: oidcEnabled, updated_at: now })
-      .where("id", "=", application.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return updateApplicationRow(tx, application.id, {
+      oidc_device_flow: enabled,
+      oidc_enabled: oidcEnabled,
+      updated_at: now,
+    });
   });
 }

@@ -1,6 +1,8 @@
 import type { ApplicationReview, ReviewDecision, ReviewRequest } from "@kpi-id/contracts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { addDefaultRulesIfNone } from "../access/rules.ts";
+import { updateApplicationIf, updateApplicationRow } from "../apps/queries.ts";
 import { checkDeveloperUris } from "./uris.ts";
 
 /** The newest review request of the application and its answer, or null before the first. */
@@ -32,13 +34,11 @@ export async function requestReview(db: Db, application: ApplicationRow, userId:
   if (!open || application.suspended_at) throw new AppError("developer.review_not_possible");
   checkLiveAddresses(application);
   await db.transaction().execute(async (tx) => {
-    const moved = await tx
-      .updateTable("applications")
-      .set({ lifecycle: "in_review", updated_at: new Date() })
-      .where("id", "=", application.id)
-      .where("lifecycle", "in", ["testing", "rejected"])
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) === 0) throw new AppError("developer.review_not_possible");
+    const moved = await updateApplicationIf(tx, application.id, { lifecycle: "in_review", updated_at: new Date() }, [
+      "testing",
+      "rejected",
+    ]);
+    if (!moved) throw new AppError("developer.review_not_possible");
     await tx
       .insertInto("application_reviews")
       .values({
@@ -85,44 +85,19 @@ export async function decideReview(db: Db, applicationId: string, operatorId: st
       .where("id", "=", pending.id)
       .execute();
     const lifecycle = decision.decision === "approved" ? "live" : "rejected";
-    const row = await tx
-      .updateTable("applications")
-      .set({ lifecycle, updated_at: now })
-      .where("id", "=", applicationId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await updateApplicationRow(tx, applicationId, { lifecycle, updated_at: now });
     // An address written since the request must not go live on http: refused, the transaction undoes the answer.
     if (decision.decision === "approved") checkLiveAddresses(row);
-    if (decision.decision === "approved") {
-      const rules = await tx
-        .selectFrom("access_rules")
-        .select("id")
-        .where("application_id", "=", applicationId)
-        .execute();
-      if (rules.length === 0) {
-        await tx
-          .insertInto("access_rules")
-          .values([
-            { application_id: applicationId, status: "active" },
-            { application_id: applicationId, status: "studying" },
-          ])
-          .execute();
-      }
-    }
+    if (decision.decision === "approved") await addDefaultRulesIfNone(tx, applicationId);
     return { application: row, reason };
   });
 }
 
 /** An operator stops or resumes every sign-in to the application. */
 export async function setSuspension(db: Db, applicationId: string, suspended: boolean, reason: string) {
-  return db
-    .updateTable("applications")
-    .set({
-      suspended_at: suspended ? new Date() : null,
-      suspension_reason: suspended ? reason : "",
-      updated_at: new Date(),
-    })
-    .where("id", "=", applicationId)
-    .returningAll()
-    .executeTakeFirst();
+  return updateApplicationIf(db, applicationId, {
+    suspended_at: suspended ? new Date() : null,
+    suspension_reason: suspended ? reason : "",
+    updated_at: new Date(),
+  });
 }

@@ -1,6 +1,7 @@
 import { type DeveloperSecret, secretOverlapMaxHours } from "@kpi-id/contracts";
 import { hashTokenHex, matchesTokenHash, newToken } from "../../platform/crypto/tokens.ts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
+import { endPreviousApplicationSecret, updateApplicationIf } from "../apps/queries.ts";
 
 /**
  * An application's secrets (issue 60): the current one and, for an overlap its owner chose (at most 7 days), the one
@@ -59,28 +60,19 @@ export async function replaceSecret(db: Db, application: ApplicationRow, overlap
   const hours = Math.min(Math.max(0, Math.trunc(overlapHours)), secretOverlapMaxHours);
   const secret = newToken();
   const endsAt = hours > 0 ? new Date(now.getTime() + hours * 3_600_000) : null;
-  await db
-    .updateTable("applications")
-    .set({
-      secret_hash: hashTokenHex(secret),
-      secret_created_at: now,
-      previous_secret_hash: endsAt ? application.secret_hash : null,
-      previous_secret_ends_at: endsAt,
-      updated_at: now,
-    })
-    .where("id", "=", application.id)
-    .execute();
+  await updateApplicationIf(db, application.id, {
+    secret_hash: hashTokenHex(secret),
+    secret_created_at: now,
+    previous_secret_hash: endsAt ? application.secret_hash : null,
+    previous_secret_ends_at: endsAt,
+    updated_at: now,
+  });
   return secret;
 }
 
 /** The owner ends the replaced secret before its overlap is over (it leaked, or every server has the new one). */
 export async function endPreviousSecret(db: Db, applicationId: string, now: Date): Promise<void> {
-  await db
-    .updateTable("applications")
-    .set({ previous_secret_hash: null, previous_secret_ends_at: null, updated_at: now })
-    .where("id", "=", applicationId)
-    .where("previous_secret_hash", "is not", null)
-    .execute();
+  await endPreviousApplicationSecret(db, applicationId, now);
 }
 
 /** The secrets as the owners see them: when each came, was last used and (the replaced one) ends. None for a public client. */

@@ -11,7 +11,8 @@ import type { Config } from "../../platform/config/index.ts";
 import { hashTokenHex, newToken } from "../../platform/crypto/tokens.ts";
 import type { ApplicationRow, ApplicationsTable, Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { revokeOidcGrants } from "../access/oidc-grants.ts";
+import { insertApplication, updateApplicationIf } from "../apps/queries.ts";
+import { revokeOidcGrants } from "../oidc/grants.ts";
 import { checkStoredIcon } from "./icons.ts";
 import { checkNotReserved } from "./reserved-names.ts";
 import { checkDeveloperUris } from "./uris.ts";
@@ -96,35 +97,31 @@ export async function createDeveloperApplication(
       .executeTakeFirstOrThrow();
     if (Number(owned.owned) >= limit) throw new AppError("developer.limit_reached");
     const [callbackUrl = "", ...extraCallbackUrls] = [...new Set(fields.callbackUrls)];
-    const row = await tx
-      .insertInto("applications")
-      .values({
-        // The operators' handle for it (`kpi-id app show dev-…`); people see the titles.
-        name: `dev-${randomBytes(6).toString("hex")}`,
-        title: fields.title,
-        title_en: fields.titleEn,
-        description: fields.description,
-        description_en: fields.descriptionEn,
-        icon_url: fields.iconUrl,
-        home_page_url: fields.homePageUrl,
-        privacy_policy_url: fields.privacyPolicyUrl,
-        callback_url: callbackUrl,
-        extra_callback_urls: extraCallbackUrls,
-        release_tax_id: false,
-        // A public client's secret is never shown: nobody holds it, so no ticket exchange or secret ever works.
-        secret_hash: hashTokenHex(secret),
-        client_type: fields.clientType,
-        token_endpoint_auth_method: isPublic ? "none" : "client_secret_basic",
-        oidc_device_flow: device,
-        oidc_enabled: fields.redirectUris.length > 0 || device,
-        redirect_uris: [...new Set(fields.redirectUris)],
-        allowed_scopes: [...new Set(["openid", ...fields.scopes])],
-        lifecycle: "testing",
-        // Registered here, so never first-party: every protocol asks the person first (issue 56).
-        community: true,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertApplication(tx, {
+      // The operators' handle for it (`kpi-id app show dev-…`); people see the titles.
+      name: `dev-${randomBytes(6).toString("hex")}`,
+      title: fields.title,
+      title_en: fields.titleEn,
+      description: fields.description,
+      description_en: fields.descriptionEn,
+      icon_url: fields.iconUrl,
+      home_page_url: fields.homePageUrl,
+      privacy_policy_url: fields.privacyPolicyUrl,
+      callback_url: callbackUrl,
+      extra_callback_urls: extraCallbackUrls,
+      release_tax_id: false,
+      // A public client's secret is never shown: nobody holds it, so no ticket exchange or secret ever works.
+      secret_hash: hashTokenHex(secret),
+      client_type: fields.clientType,
+      token_endpoint_auth_method: isPublic ? "none" : "client_secret_basic",
+      oidc_device_flow: device,
+      oidc_enabled: fields.redirectUris.length > 0 || device,
+      redirect_uris: [...new Set(fields.redirectUris)],
+      allowed_scopes: [...new Set(["openid", ...fields.scopes])],
+      lifecycle: "testing",
+      // Registered here, so never first-party: every protocol asks the person first (issue 56).
+      community: true,
+    });
     await tx.insertInto("application_owners").values({ application_id: row.id, user_id: userId }).execute();
     return row;
   });
@@ -190,13 +187,7 @@ export async function applyEdit(
     // No redirect URI left: it is no OpenID Connect client any more, and its tokens end with that.
     if (changes.oidc_enabled === false) await revokeOidcGrants(tx, { clientId: application.id });
     // Only in the state the edit was checked for: a review requested meanwhile freezes what the operator reads.
-    const updated = await tx
-      .updateTable("applications")
-      .set(changes)
-      .where("id", "=", application.id)
-      .where("lifecycle", "=", application.lifecycle)
-      .returningAll()
-      .executeTakeFirst();
+    const updated = await updateApplicationIf(tx, application.id, changes, [application.lifecycle]);
     if (!updated) throw new AppError("developer.under_review");
     return updated;
   };

@@ -144,3 +144,9 @@ export async function countRecentDiiaRequests(db: Db, since: Date): Promise<Reco
     .execute();
   return Object.fromEntries(rows.map((row) => [row.status, row.count]));
 }
+
+/** The person's Diia requests (erasure); answers how many there were. */
+export async function deleteDiiaRequestsOf(db: Db, userId: string): Promise<number> {
+  const result = await db.deleteFrom("diia_requests").where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

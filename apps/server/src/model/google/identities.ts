@@ -40,3 +40,9 @@ export async function googleSubjectsOf(db: Db, userId: string): Promise<string[]
     .execute();
   return rows.map((row) => row.subject);
 }
+
+/** Every linked identity of the person, whichever provider (erasure); answers how many there were. */
+export async function removeIdentitiesOf(db: Db, userId: string): Promise<number> {
+  const result = await db.deleteFrom("external_identities").where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -58,6 +58,8 @@ export async function recoveryCodesLeft(db: Db, userId: string): Promise<number>
   return Number(row.left);
 }
 
-export async function removeRecoveryCodes(db: Db, userId: string): Promise<void> {
-  await db.deleteFrom("recovery_codes").where("user_id", "=", userId).execute();
+/** Every recovery code of the person; answers how many there were. */
+export async function removeRecoveryCodes(db: Db, userId: string): Promise<number> {
+  const result = await db.deleteFrom("recovery_codes").where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -36,3 +36,9 @@ export function takeSavedChallenge(db: Db, challenge: string, purpose: Challenge
     .returning(["binding_hash", "user_id", "expires_at"])
     .executeTakeFirst();
 }
+
+/** The person's challenges not yet answered (erasure); answers how many there were. */
+export async function deleteChallengesOf(db: Db, userId: string): Promise<number> {
+  const result = await db.deleteFrom("webauthn_challenges").where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

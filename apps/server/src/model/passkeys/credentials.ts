@@ -44,6 +44,12 @@ export async function findPasskeyByCredentialId(db: Db, credentialId: string): P
   return db.selectFrom("webauthn_credentials").selectAll().where("credential_id", "=", credentialId).executeTakeFirst();
 }
 
+/** Whether the person has a passkey at all (the sign-in screen then offers it for a step-up). */
+export async function hasPasskey(db: Db, userId: string): Promise<boolean> {
+  const row = await db.selectFrom("webauthn_credentials").select("id").where("user_id", "=", userId).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The person's credential ids (to keep the browser from registering the same authenticator twice). */
 export async function credentialIdsOf(db: Db, userId: string): Promise<{ id: string; transports: string[] }[]> {
   const rows = await db

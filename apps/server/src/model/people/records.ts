@@ -14,7 +14,8 @@ import type { Db } from "../../platform/db/schema.ts";
 
 /**
  * A person's student records and employee positions. Every writer (CSV import, CLI, SCIM) comes through
- * here, so users.student_id and users.employee_id always hold the primary record's ids.
+ * model/users/primary-records.ts, which then copies the primary records' ids to users.student_id and
+ * users.employee_id (model/users owns the account's row; this module is a leaf of the model).
  */
 
 const isoDate = text().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date, YYYY-MM-DD");
@@ -233,7 +234,8 @@ export async function insertFirstRecords(
 /**
  * Exactly one primary record of each kind while the person has any: the one marked, else the most current
  * (studying before on leave before graduated before dismissed; the latest start first). The person's
- * student_id and employee_id columns then name it, as the ticket protocol always meant them to.
+ * student_id and employee_id columns are then made to name it by model/users (copyPrimaryRecordIds), as the ticket
+ * protocol always meant them to.
  */
 export async function syncPrimaryRecords(db: Db, userId: string): Promise<void> {
   await sql`update student_records set is_primary = (id = (
@@ -250,11 +252,6 @@ export async function syncPrimaryRecords(db: Db, userId: string): Promise<void> 
         p.starts_on desc nulls last, p.created_at desc
       limit 1))
     where user_id = ${userId}`.execute(db);
-  await sql`update users set
-      student_id = (select student_id from student_records where user_id = ${userId} and is_primary),
-      employee_id = (select employee_id from employee_positions where user_id = ${userId} and is_primary),
-      updated_at = now()
-    where id = ${userId}`.execute(db);
 }
 
 /** The person's eduPerson affiliations, each once, in eduPerson's order. */
@@ -272,4 +269,11 @@ export async function affiliationsOf(db: Db, userId: string): Promise<Affiliatio
 export function byAffiliationOrder<T extends string>(affiliations: T[]): T[] {
   const order = ["student", "faculty", "staff", "employee", "member", "alum"];
   return [...affiliations].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+}
+
+/** Every student record and employee position of the person (erasure); how many went. */
+export async function deleteRecordsOf(db: Db, userId: string): Promise<number> {
+  const students = await db.deleteFrom("student_records").where("user_id", "=", userId).executeTakeFirst();
+  const positions = await db.deleteFrom("employee_positions").where("user_id", "=", userId).executeTakeFirst();
+  return Number(students.numDeletedRows) + Number(positions.numDeletedRows);
 }

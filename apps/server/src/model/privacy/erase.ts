@@ -1,30 +1,30 @@
 import { type ErasedCounts, erasedKinds } from "@kpi-id/contracts";
-import { sql } from "kysely";
+import { anonymiseAuditRowsOf } from "../../platform/audit/erasure.ts";
 import { hashToken } from "../../platform/crypto/tokens.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { revokeOidcGrants } from "../access/oidc-grants.ts";
+import { removeAllAccessOf } from "../access/applications.ts";
+import { forgetOidcConsents } from "../access/oidc-consents.ts";
+import { forgetSamlConsents } from "../access/saml-consents.ts";
+import { forgetTicketConsents } from "../access/ticket-consents.ts";
 import { removeMembershipsOf } from "../developers/erasure.ts";
+import { deleteDiiaRequestsOf } from "../diia/requests.ts";
+import { removeIdentitiesOf } from "../google/identities.ts";
+import { removeRecoveryCodes } from "../mfa/recovery-codes.ts";
+import { removeTotp } from "../mfa/totp.ts";
+import { deletePayloadsOfAccount, revokeOidcGrants } from "../oidc/grants.ts";
+import { deleteChallengesOf } from "../passkeys/challenges.ts";
+import { removeAllPasskeys } from "../passkeys/credentials.ts";
+import { deleteRecordsOf } from "../people/records.ts";
+import { deleteResetTokensOf } from "../recovery/tokens.ts";
+import { deleteLoginGrantsOf } from "../sessions/grants.ts";
 import { deleteSessionsOf } from "../sessions/store.ts";
+import { deleteTicketsOfPerson } from "../tickets/cleanup.ts";
+import { anonymiseAccount, personalFields } from "../users/anonymise.ts";
+import { revokeAllRoles } from "../users/operator-roles.ts";
 import { revokeAllNetworkPasswords } from "../wifi/passwords.ts";
 
-/** The row's personal fields; each one not already empty counts once in `profileFields`. */
-const personalFields = [
-  "full_name",
-  "email",
-  "verified_email",
-  "tax_id",
-  "student_id",
-  "employee_id",
-  "password_hash",
-  "scim_external_id",
-  "scim_attributes",
-  "language",
-  "first_signed_in_at",
-] as const satisfies readonly (keyof User)[];
-
-/** The name a nameless person carries: their id, so it is unique, stable and says nothing about them. */
-export const erasedUsername = (userId: string) => `erased-${userId}`;
+// Each table's rows go through its owner (scripts/dependencies/table-owners.ts), all in the caller's transaction.
 
 /** A username kept for ever as SHA-256 of its lower-cased form (retired_usernames, migration 0460). */
 export const usernameDigest = (username: string) => hashToken(`kpi-id username\n${username.toLowerCase()}`);
@@ -38,9 +38,6 @@ export async function isRetiredUsername(db: Db, username: string): Promise<boole
     .executeTakeFirst();
   return row !== undefined;
 }
-
-const deleted = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
-const updated = (result: { numUpdatedRows: bigint }) => Number(result.numUpdatedRows);
 
 /**
  * Refuses what must not be erased: someone already erased, the operator's own data (an operator never
@@ -56,13 +53,11 @@ export async function assertErasable(db: Db, person: User, actorId: string | und
 }
 
 async function removeSignInMethods(db: Db, userId: string) {
-  const id = (table: "external_identities" | "webauthn_credentials" | "totp_factors" | "recovery_codes") =>
-    db.deleteFrom(table).where("user_id", "=", userId).executeTakeFirst().then(deleted);
   return {
-    googleLinks: await id("external_identities"),
-    passkeys: await id("webauthn_credentials"),
-    authenticatorApps: await id("totp_factors"),
-    recoveryCodes: await id("recovery_codes"),
+    googleLinks: await removeIdentitiesOf(db, userId),
+    passkeys: await removeAllPasskeys(db, userId),
+    authenticatorApps: Number(await removeTotp(db, userId)),
+    recoveryCodes: await removeRecoveryCodes(db, userId),
     // Wi-Fi passwords stop with the person (their uses go with them); an operator's Wi-Fi switch too.
     networkPasswords: await revokeAllNetworkPasswords(db, userId),
   };
@@ -71,63 +66,27 @@ async function removeSignInMethods(db: Db, userId: string) {
 async function endSignIns(db: Db, userId: string) {
   // The provider's own rows (sessions, grants, tokens) name the person as accountId; grants take their tokens.
   const grants = await revokeOidcGrants(db, { userId, keepConsents: true });
-  const providerRows = await db
-    .deleteFrom("oidc_payloads")
-    .where(sql<string>`payload->>'accountId'`, "=", userId)
-    .executeTakeFirst();
+  const providerRows = await deletePayloadsOfAccount(db, userId);
   // SAML sessions go with the sessions (on delete cascade).
   const sessions = await deleteSessionsOf(db, userId);
-  let pendingSignIns = 0;
-  for (const table of [
-    "login_grants",
-    "tickets",
-    "ticket_consent_requests",
-    "password_reset_tokens",
-    "webauthn_challenges",
-  ] as const) {
-    pendingSignIns += deleted(await db.deleteFrom(table).where("user_id", "=", userId).executeTakeFirst());
-  }
-  pendingSignIns += deleted(await db.deleteFrom("diia_requests").where("user_id", "=", userId).executeTakeFirst());
-  return { sessions, pendingSignIns, applicationTokens: grants + deleted(providerRows) };
+  const pendingSignIns =
+    (await deleteLoginGrantsOf(db, userId)) +
+    (await deleteTicketsOfPerson(db, userId)) +
+    (await deleteResetTokensOf(db, userId)) +
+    (await deleteChallengesOf(db, userId)) +
+    (await deleteDiiaRequestsOf(db, userId));
+  return { sessions, pendingSignIns, applicationTokens: grants + providerRows };
 }
 
 async function removeRelations(db: Db, userId: string) {
   const consents =
-    deleted(await db.deleteFrom("oidc_consents").where("user_id", "=", userId).executeTakeFirst()) +
-    deleted(await db.deleteFrom("saml_consents").where("user_id", "=", userId).executeTakeFirst()) +
-    deleted(await db.deleteFrom("ticket_consents").where("user_id", "=", userId).executeTakeFirst());
-  const applicationAccess =
-    deleted(await db.deleteFrom("user_applications").where("user_id", "=", userId).executeTakeFirst()) +
-    deleted(await db.deleteFrom("access_exclusions").where("user_id", "=", userId).executeTakeFirst());
-  const records =
-    deleted(await db.deleteFrom("student_records").where("user_id", "=", userId).executeTakeFirst()) +
-    deleted(await db.deleteFrom("employee_positions").where("user_id", "=", userId).executeTakeFirst());
-  const consoleRoles = deleted(await db.deleteFrom("operator_roles").where("user_id", "=", userId).executeTakeFirst());
+    (await forgetOidcConsents(db, { userId })) +
+    (await forgetSamlConsents(db, { userId })) +
+    (await forgetTicketConsents(db, { userId }));
+  const applicationAccess = await removeAllAccessOf(db, userId);
+  const records = await deleteRecordsOf(db, userId);
+  const consoleRoles = await revokeAllRoles(db, userId);
   return { consents, applicationAccess, records, consoleRoles };
-}
-
-/**
- * The person's audit rows stay (who did what, when, with which result), keyed by the same id, without
- * what identifies a human: the address, the browser and the details (old and new e-mail, device names).
- * Rows where they acted as an operator keep their details (those are about the other person).
- */
-async function anonymiseAuditRows(db: Db, userId: string): Promise<number> {
-  const own = await db
-    .updateTable("audit_events")
-    .set({ ip: null, user_agent: null, details: "{}" })
-    .where("user_id", "=", userId)
-    .where((eb) =>
-      eb.or([eb("ip", "is not", null), eb("user_agent", "is not", null), eb(sql<string>`details::text`, "!=", "{}")]),
-    )
-    .executeTakeFirst();
-  const asOperator = await db
-    .updateTable("audit_events")
-    .set({ ip: null, user_agent: null })
-    .where("actor_id", "=", userId)
-    .where((eb) => eb.or([eb("user_id", "is", null), eb("user_id", "!=", userId)]))
-    .where((eb) => eb.or([eb("ip", "is not", null), eb("user_agent", "is not", null)]))
-    .executeTakeFirst();
-  return updated(own) + updated(asOperator);
 }
 
 /**
@@ -150,26 +109,13 @@ export async function anonymisePerson(db: Db, person: User, now: Date): Promise<
     ...methods,
     ...relations,
     applicationAccess: relations.applicationAccess + memberships,
-    auditRows: await anonymiseAuditRows(db, userId),
+    auditRows: await anonymiseAuditRowsOf(db, userId),
   };
   await db
     .insertInto("retired_usernames")
     .values({ username_sha256: usernameDigest(person.username), retired_at: now })
     .onConflict((conflict) => conflict.column("username_sha256").doNothing())
     .execute();
-  await db
-    .updateTable("users")
-    .set({
-      username: erasedUsername(userId),
-      full_name: erasedUsername(userId),
-      ...Object.fromEntries(personalFields.filter((field) => field !== "full_name").map((field) => [field, null])),
-      status: "disabled",
-      require_mfa: false,
-      scim_deleted_at: person.scim_deleted_at ?? now,
-      anonymised_at: now,
-      updated_at: now,
-    })
-    .where("id", "=", userId)
-    .execute();
+  await anonymiseAccount(db, person, now);
   return Object.fromEntries(erasedKinds.map((kind) => [kind, counts[kind]])) as ErasedCounts;
 }

@@ -65,3 +65,9 @@ export async function deleteExpiredResetTokens(db: Db, now: Date): Promise<numbe
   const result = await db.deleteFrom("password_reset_tokens").where("expires_at", "<", now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The person's reset links not yet used (erasure); answers how many there were. */
+export async function deleteResetTokensOf(db: Db, userId: string): Promise<number> {
+  const result = await db.deleteFrom("password_reset_tokens").where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

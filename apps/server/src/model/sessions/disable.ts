@@ -1,7 +1,7 @@
 import type { Db } from "../../platform/db/schema.ts";
-import { revokeOidcGrants } from "../access/oidc-grants.ts";
 import { forgetSamlConsents } from "../access/saml-consents.ts";
 import { forgetTicketConsents } from "../access/ticket-consents.ts";
+import { revokeOidcGrants } from "../oidc/grants.ts";
 import { updateUser } from "../users/queries.ts";
 import { endSessionsWithin, type SessionEnding, type Why } from "./end-sessions.ts";
 import type { SignedOut } from "./sign-out-events.ts";

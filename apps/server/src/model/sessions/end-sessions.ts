@@ -1,6 +1,6 @@
 import { recordAuditEvent } from "../../platform/audit/record.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import { revokeOidcGrants } from "../access/oidc-grants.ts";
+import { revokeOidcGrants } from "../oidc/grants.ts";
 import type { SignedOut, SignOutEvents, SignOutReason } from "./sign-out-events.ts";
 
 /** Whose sessions end: every one of the person's, all but the asking browser's (`except`), or one (`only`). */

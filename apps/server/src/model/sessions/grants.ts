@@ -101,3 +101,9 @@ export async function settleSecondFactor(db: Kysely<Database>, grant: string, am
     .where("second_factor_due", "=", true)
     .execute();
 }
+
+/** The person's login grants not yet exchanged (erasure); answers how many there were. */
+export async function deleteLoginGrantsOf(db: Kysely<Database>, userId: string): Promise<number> {
+  const result = await db.deleteFrom("login_grants").where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

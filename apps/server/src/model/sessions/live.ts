@@ -2,9 +2,9 @@ import type { AccountSession } from "@kpi-id/contracts";
 import type { Db } from "../../platform/db/schema.ts";
 import { describeDevice } from "../../platform/http/device.ts";
 
-/** The live sessions of a person, newest activity first; `currentId` marks the asking browser's. */
-export async function liveSessionsOf(db: Db, userId: string, currentId: string, now: Date): Promise<AccountSession[]> {
-  const rows = await db
+/** A person's sessions still open at `now`, the latest active first: the account page's and the console's list. */
+export function openSessionRowsOf(db: Db, userId: string, now: Date) {
+  return db
     .selectFrom("sessions")
     .select(["id", "auth_method", "created_at", "last_seen_at", "ip", "user_agent"])
     .where("user_id", "=", userId)
@@ -12,6 +12,11 @@ export async function liveSessionsOf(db: Db, userId: string, currentId: string, 
     .where("absolute_expires_at", ">", now)
     .orderBy("last_seen_at", "desc")
     .execute();
+}
+
+/** The live sessions of a person, newest activity first; `currentId` marks the asking browser's. */
+export async function liveSessionsOf(db: Db, userId: string, currentId: string, now: Date): Promise<AccountSession[]> {
+  const rows = await openSessionRowsOf(db, userId, now);
   return rows.map((row) => ({
     id: row.id,
     ...describeDevice(row.user_agent),

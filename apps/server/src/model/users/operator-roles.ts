@@ -59,3 +59,9 @@ export async function listOperators(db: Db): Promise<Operator[]> {
     grantedAt: row.granted_at,
   }));
 }
+
+/** Every console role of the person (erasure); how many there were. */
+export async function revokeAllRoles(db: Db, userId: string): Promise<number> {
+  const result = await db.deleteFrom("operator_roles").where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -3,6 +3,7 @@ import type { Db } from "../../platform/db/schema.ts";
 import { credentialThrottleKeys } from "../../platform/throttle/throttle.ts";
 
 // The reads behind the console's person screen (surfaces/admin/people.ts): each one statement, run side by side.
+// The person's open sessions are model/sessions' (live.ts), which the screen asks itself: users sit below sessions.
 
 // The person's history: sign-ins and sessions, and the changes the university's systems made to them.
 const historyEventTypes = [
@@ -25,18 +26,6 @@ export function applicationsOfPerson(db: Db, userId: string) {
     .select(["applications.id", "applications.name", "applications.title", "applications.title_en as titleEn"])
     .where("user_applications.user_id", "=", userId)
     .orderBy("applications.title")
-    .execute();
-}
-
-/** The person's sessions still open at `now`, the latest active first. */
-export function openSessionsOfPerson(db: Db, userId: string, now: Date) {
-  return db
-    .selectFrom("sessions")
-    .select(["id", "auth_method", "created_at", "last_seen_at", "ip", "user_agent"])
-    .where("user_id", "=", userId)
-    .where("idle_expires_at", ">", now)
-    .where("absolute_expires_at", ">", now)
-    .orderBy("last_seen_at", "desc")
     .execute();
 }
 

@@ -3,9 +3,10 @@ import { z } from "zod";
 import type { PasswordHasher } from "../../platform/crypto/password.ts";
 import { positionStatuses, studentStatuses } from "../../platform/db/people-schema.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
-import { insertFirstRecords, setPrimaryPosition, setPrimaryStudentRecord } from "../people/records.ts";
+import { insertFirstRecords } from "../people/records.ts";
 import { findUnitByCode } from "../people/units.ts";
 import { isRetiredUsername } from "../privacy/erase.ts";
+import { setPersonPrimaryPosition, setPersonPrimaryStudentRecord } from "./primary-records.ts";
 import { findUserById, findUserByUsername, insertUser, updateUser } from "./queries.ts";
 import { PersonRuleError } from "./rule-error.ts";
 
@@ -99,7 +100,7 @@ async function applyPrimaryRecords(
     if (studentId === undefined || (studentId === null && ids.studentId === undefined)) {
       throw new PersonRuleError("record_id_required", "studentId", "studentId: required to describe a student record");
     }
-    await setPrimaryStudentRecord(
+    await setPersonPrimaryStudentRecord(
       db,
       userId,
       { id: studentId, unitId: studentUnit, status: details.studentStatus },
@@ -115,7 +116,7 @@ async function applyPrimaryRecords(
         "employeeId: required to describe an employee position",
       );
     }
-    await setPrimaryPosition(
+    await setPersonPrimaryPosition(
       db,
       userId,
       { id: employeeId, unitId: employeeUnit, status: details.employeeStatus },

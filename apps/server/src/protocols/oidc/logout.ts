@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { revokeOidcGrants } from "../../model/access/oidc-grants.ts";
+import { revokeOidcGrants } from "../../model/oidc/grants.ts";
 import { deleteOidcSession, oidcSessionsSignedInAt } from "../../model/oidc/sessions.ts";
 
 type Authorizations = Record<string, { sid?: string; grantId?: string; persistsLogout?: boolean } | undefined>;

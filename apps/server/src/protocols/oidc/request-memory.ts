@@ -1,16 +1,15 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { sql } from "kysely";
-import { applicationAccess } from "../../model/access/applications.ts";
-import type { PayloadRowInput } from "../../model/oidc/payloads.ts";
+import {
+  type RelatedPayloadRow,
+  type StoredPayloadRow,
+  selectPayloadWithRelated,
+  writeDeferred,
+} from "../../model/oidc/request-statements.ts";
 import { type AuditEvent, auditRow } from "../../platform/audit/record.ts";
-import { oidcPayloadsAnnouncedByWriter } from "../../platform/cache/feed.ts";
-import { synchronousCommitOff } from "../../platform/db/commit.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 
 /** One oidc_payloads row as the adapter writes it (the payload as JSON text, the id as stored). */
-export interface OidcRow extends PayloadRowInput {
-  consumed_at: Date | null;
-}
+export type OidcRow = StoredPayloadRow;
 
 export type OidcLookup = "id" | "uid" | "user_code";
 
@@ -147,8 +146,7 @@ export class OidcRequestMemory {
 
   /**
    * The deferred writes as one statement (data-modifying CTEs; one write per row, the last of the
-   * request's; the audit rows). It commits without waiting for the disk only when it holds nothing but newly issued
-   * codes and tokens (adapter.ts, issuedTokenModels); a use or a removal makes it durable.
+   * request's; the audit rows): model/oidc's writeDeferred, which says when it waits for the disk.
    */
   async flush(db: Db): Promise<void> {
     const sending = this.sending;
@@ -160,32 +158,13 @@ export class OidcRequestMemory {
     const audits = this.audits;
     this.audits = [];
     const announcements = this.afterFlush.splice(0);
-    const pairs = (list: { type: string; id: string }[]) => sql.join(list.map(({ type, id }) => sql`(${type}, ${id})`));
-    const ctes = [];
-    if (audits.length) ctes.push(sql`audited as (${db.insertInto("audit_events").values(audits.map(auditRow))})`);
-    const destroyed = writes.flatMap((write) => (write.kind === "destroy" ? [write] : []));
-    if (destroyed.length)
-      ctes.push(sql`destroyed as (delete from oidc_payloads where (type, id) in (${pairs(destroyed)}))`);
-    const consumed = writes.flatMap((write) => (write.kind === "consume" ? [write] : []));
-    if (consumed.length) {
-      const at = consumed[0]?.at;
-      ctes.push(
-        sql`consumed as (update oidc_payloads set consumed_at = coalesce(consumed_at, ${at}::timestamptz) where (type, id) in (${pairs(consumed)}))`,
-      );
-    }
-    const upserts = writes.flatMap((write) => (write.kind === "upsert" ? [write] : []));
-    const quick = destroyed.length === 0 && consumed.length === 0 && upserts.every((write) => write.issued);
-    const main = upserts.length
-      ? sql`insert into oidc_payloads (type, id, payload, grant_id, user_code, uid, expires_at, consumed_at)
-          values ${sql.join(upserts.map(({ row }) => sql`(${row.type}, ${row.id}, ${row.payload}::jsonb, ${row.grant_id}::text, ${row.user_code}::text, ${row.uid}::text, ${row.expires_at}::timestamptz, ${row.consumed_at}::timestamptz)`))}
-          on conflict (type, id) do update set payload = excluded.payload, grant_id = excluded.grant_id,
-            user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at,
-            consumed_at = coalesce(oidc_payloads.consumed_at, excluded.consumed_at)
-          ${quick ? sql`returning ${synchronousCommitOff}` : sql``}`
-      : sql`select 1`;
-    const statement = ctes.length ? sql`with ${sql.join(ctes)} ${main}` : main;
     try {
-      await sql`${statement} ${sql.raw(oidcPayloadsAnnouncedByWriter)}`.execute(db);
+      await writeDeferred(db, {
+        destroyed: writes.flatMap((write) => (write.kind === "destroy" ? [write] : [])),
+        consumed: writes.flatMap((write) => (write.kind === "consume" ? [write] : [])),
+        upserts: writes.flatMap((write) => (write.kind === "upsert" ? [write] : [])),
+        audits: audits.map(auditRow),
+      });
     } finally {
       for (const announce of announcements) announce();
     }
@@ -219,23 +198,12 @@ export function rememberEachRequest(db: Db, accounts?: { mark(): number }) {
   };
 }
 
-type SelectedRow = Omit<OidcRow, "payload"> & {
-  payload: Record<string, unknown>;
-  found: boolean;
-  allowed: boolean | null;
-};
-
-const asRow = ({ found: _found, allowed: _allowed, ...row }: SelectedRow): OidcRow => ({
+const asRow = ({ found: _found, allowed: _allowed, ...row }: RelatedPayloadRow): OidcRow => ({
   ...row,
   payload: JSON.stringify(row.payload),
 });
 
 export const accessKey = (userId: string, clientId: string) => `${userId} ${clientId}`;
-
-/** The application an interaction is for, as a uuid (null when its client_id is none: then no access). */
-const interactionClient = sql`(case when found.payload#>>'{params,client_id}'
-  ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
-  then (found.payload#>>'{params,client_id}')::uuid end)`;
 
 /**
  * A row by id, with the grant and the provider session it names, in one statement: the provider reads
@@ -271,16 +239,7 @@ export async function selectRelated(
   id: string,
 ): Promise<RelatedRows | undefined> {
   const person = type === "Interaction" ? memory.person?.id : undefined;
-  const allowed = person ? applicationAccess(person, interactionClient) : sql`null::boolean`;
-  const { rows } = await sql<SelectedRow>`
-    with found as (select * from oidc_payloads where type = ${type} and id = ${id})
-    select true as found, found.*, ${allowed} as allowed from found
-    union all
-    select false, grant_row.*, null from found join oidc_payloads grant_row on grant_row.type = 'Grant'
-      and grant_row.id in (found.payload->>'grantId', found.payload#>>'{result,consent,grantId}')
-    union all
-    select false, session_row.*, null from found join oidc_payloads session_row on session_row.type = 'Session'
-      and session_row.uid in (found.payload->>'sessionUid', found.payload#>>'{session,uid}')`.execute(db);
+  const rows = await selectPayloadWithRelated(db, type, id, person);
   const found = rows.find((row) => row.found);
   if (!found) return undefined;
   const clientId = (found.payload.params as { client_id?: unknown } | undefined)?.client_id;

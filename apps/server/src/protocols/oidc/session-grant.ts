@@ -1,6 +1,6 @@
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
-import { oidcConsentOf, recordOidcConsent } from "../../model/access/oidc-grants.ts";
+import { oidcConsentOf, recordOidcConsent } from "../../model/access/oidc-consents.ts";
 import { isFirstParty } from "../../model/access/ticket-consents.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import type { FindApplication } from "./clients.ts";

@@ -1,8 +1,8 @@
 import type { Kysely, Updateable } from "kysely";
 import { z } from "zod";
-import { revokeOidcGrants } from "../../model/access/oidc-grants.ts";
 import { updateApplicationRow } from "../../model/apps/queries.ts";
 import { callbackUrlSchema } from "../../model/apps/service.ts";
+import { revokeOidcGrants } from "../../model/oidc/grants.ts";
 import type { ApplicationRow, ApplicationsTable, Database } from "../../platform/db/schema.ts";
 import { defaultOidcScopes, oidcScopes } from "./clients.ts";
 

@@ -1,10 +1,11 @@
 import { text } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import { type PositionInput, replaceRecords, type StudentRecordInput } from "../../model/people/records.ts";
+import type { PositionInput, StudentRecordInput } from "../../model/people/records.ts";
 import { isRetiredUsername } from "../../model/privacy/erase.ts";
 import { personByExternalId, unitIdsByCode } from "../../model/scim/user-lookups.ts";
 import { disableUserWithin } from "../../model/sessions/disable.ts";
+import { replacePersonRecords } from "../../model/users/primary-records.ts";
 import { findUserById, findUserByUsername, insertUser, updateUser } from "../../model/users/queries.ts";
 import { personSchema } from "../../model/users/service.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
@@ -119,7 +120,7 @@ async function writeRecords(
     ({ unit, ...record }) => ({ ...record, unitId: unitId(unit) }) as PositionInput,
   );
   if (!studentInputs && !positionInputs) return;
-  await replaceRecords(db, userId, { students: studentInputs, positions: positionInputs }, "scim");
+  await replacePersonRecords(db, userId, { students: studentInputs, positions: positionInputs }, "scim");
 }
 
 /** Whether the write changes anything of the person's row (a PATCH that changes nothing keeps the version). */

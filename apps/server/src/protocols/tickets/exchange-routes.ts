@@ -8,10 +8,10 @@ import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { matchingSecret, noteSecretUse } from "../../model/developers/secrets.ts";
 import { rolesTicketData } from "../../model/people/profile.ts";
 import { acrOf, signInAmr } from "../../model/sessions/strength.ts";
+import { consumeTicket } from "../../model/tickets/store.ts";
 import { AppError } from "../../platform/errors.ts";
 import { audit, countAuditEvent, requestAuditRow } from "../../platform/http/audit.ts";
 import { basicCredentials } from "./app-credentials.ts";
-import { consumeTicket } from "./store.ts";
 
 // Every field optional and any odd value treated as missing: all failures are the one 401.
 const field = text().max(1024).optional().catch(undefined);

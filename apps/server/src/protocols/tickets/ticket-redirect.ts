@@ -1,10 +1,10 @@
 import type { FastifyRequest } from "fastify";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { sessionAmr } from "../../model/sessions/strength.ts";
+import { issueTicket } from "../../model/tickets/store.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { audit } from "../../platform/http/audit.ts";
 import { callbackWithTicket } from "./callbacks.ts";
-import { issueTicket } from "./store.ts";
 
 /** A sign-in link's own values: the application, its state and the callback it named. */
 export interface AppLink {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { totpState } from "../../model/mfa/totp.ts";
+import { hasPasskey } from "../../model/passkeys/credentials.ts";
 import { type SignInStrength, withRememberedBrowser } from "../../model/sessions/strength.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { isRememberedBrowser } from "./remembered-browser.ts";
@@ -39,10 +40,5 @@ export async function canStepUp(request: FastifyRequest, user: User): Promise<bo
   if (user.tax_id) return true;
   const { db } = request.server;
   if ((await totpState(db, user.id))?.confirmedAt) return true;
-  const passkey = await db
-    .selectFrom("webauthn_credentials")
-    .select("id")
-    .where("user_id", "=", user.id)
-    .executeTakeFirst();
-  return passkey !== undefined;
+  return hasPasskey(db, user.id);
 }

@@ -7,10 +7,10 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { connectedApplicationsOf } from "../../model/access/connected-applications.ts";
-import { revokeOidcGrants } from "../../model/access/oidc-grants.ts";
 import { forgetSamlConsents } from "../../model/access/saml-consents.ts";
 import { forgetTicketConsents } from "../../model/access/ticket-consents.ts";
 import { googleSubjectsOf } from "../../model/google/identities.ts";
+import { revokeOidcGrants } from "../../model/oidc/grants.ts";
 import { AppError } from "../../platform/errors.ts";
 import { audit } from "../../platform/http/audit.ts";
 import { requestLanguage } from "../../platform/http/language.ts";

@@ -2,12 +2,12 @@ import type { PersonChangesRequest, PersonDetail } from "@kpi-id/contracts";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { googleSubjectsOf } from "../../model/google/identities.ts";
+import { openSessionRowsOf } from "../../model/sessions/live.ts";
 import { rolesOf } from "../../model/users/operator-roles.ts";
 import {
   accountThrottle,
   applicationsOfPerson,
   historyOfPerson,
-  openSessionsOfPerson,
   personRecordsOf,
   secondFactorsOf,
 } from "../../model/users/person-reads.ts";
@@ -30,7 +30,7 @@ export async function personDetail(app: FastifyInstance, user: User): Promise<Pe
   const now = app.clock();
   const [applications, sessions, signIns, throttle, googleSubjects, roles, secondFactor, records] = await Promise.all([
     applicationsOfPerson(db, user.id),
-    openSessionsOfPerson(db, user.id, now),
+    openSessionRowsOf(db, user.id, now),
     historyOfPerson(db, user.id),
     accountThrottle(db, config.sessionSecret, user.username),
     googleSubjectsOf(db, user.id),

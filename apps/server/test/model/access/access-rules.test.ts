@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addAccessRule, removeAccessRule } from "../../../src/model/access/rules.ts";
-import { replaceRecords } from "../../../src/model/people/records.ts";
 import { upsertUnit } from "../../../src/model/people/units.ts";
+import { replacePersonRecords } from "../../../src/model/users/primary-records.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
@@ -59,7 +59,7 @@ describe.each(databaseKinds)("access by rule on %s", (kind) => {
 
   async function student(username: string, unit: string, status = "studying") {
     const person = await addPerson(t.app, { username, fullName: username }, password);
-    await replaceRecords(
+    await replacePersonRecords(
       t.app.db,
       person.id,
       { students: [{ studentId: `${username}-card`, unitId: units[unit], status: status as "studying" }] },
@@ -86,7 +86,7 @@ describe.each(databaseKinds)("access by rule on %s", (kind) => {
   it("takes the application away on graduation, at once", async () => {
     const person = await student("graduate", "IP-21");
     expect(await redirectsTo("graduate", "fiot-portal")).toBe(true);
-    await replaceRecords(
+    await replacePersonRecords(
       t.app.db,
       person.id,
       { students: [{ studentId: "graduate-card", unitId: units["IP-21"], status: "graduated" }] },
@@ -128,7 +128,7 @@ describe.each(databaseKinds)("access by rule on %s", (kind) => {
 
   it("shows a person with both roles the union of what each gives", async () => {
     const person = await addPerson(t.app, { username: "both.roles", fullName: "Both Roles" }, password);
-    await replaceRecords(
+    await replacePersonRecords(
       t.app.db,
       person.id,
       {

@@ -1,8 +1,8 @@
 import type { FindAccount, KoaContextWithOIDC } from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addAccessRule } from "../../../src/model/access/rules.ts";
-import { replaceRecords } from "../../../src/model/people/records.ts";
 import { upsertUnit } from "../../../src/model/people/units.ts";
+import { replacePersonRecords } from "../../../src/model/users/primary-records.ts";
 import { createFindAccount } from "../../../src/protocols/oidc/claims.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addApplication, addPerson, signIn } from "../../support/campus.ts";
@@ -22,7 +22,7 @@ describe.each(databaseKinds)("campus roles in the ticket and the kpi scope on %s
     const hr = await upsertUnit(t.app.db, { code: "HR", kind: "office", nameUk: "Відділ кадрів" });
     const person = await addPerson(t.app, { username: "two.roles", fullName: "Олена Дві-Ролі" }, password);
     personId = person.id;
-    await replaceRecords(
+    await replacePersonRecords(
       t.app.db,
       person.id,
       {

@@ -2,8 +2,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { affiliationsOf, recordsOf, replaceRecords } from "../../../src/model/people/records.ts";
+import { affiliationsOf, recordsOf } from "../../../src/model/people/records.ts";
 import type { ImportReport } from "../../../src/model/users/import.ts";
+import { replacePersonRecords } from "../../../src/model/users/primary-records.ts";
 import { findUserByUsername } from "../../../src/model/users/queries.ts";
 import { type CliRun, runCliOn } from "../../support/cli.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
@@ -94,7 +95,7 @@ describe.each(databaseKinds)("the people model on %s", (kind) => {
   it("keeps users.student_id the current primary record when a person studies two programmes", async () => {
     const created = await cli(["user", "create", "--username", "two.programmes", "--full-name", "Два", "--json"]);
     const id = created.json<{ id: string }>().id;
-    await replaceRecords(
+    await replacePersonRecords(
       database.handle.db,
       id,
       {
@@ -107,7 +108,7 @@ describe.each(databaseKinds)("the people model on %s", (kind) => {
     );
     expect(await findUserByUsername(database.handle.db, "two.programmes")).toMatchObject({ student_id: "NEW-2" });
     expect(await affiliationsOf(database.handle.db, id)).toEqual(["student", "member", "alum"]);
-    await replaceRecords(database.handle.db, id, { students: [] }, "scim");
+    await replacePersonRecords(database.handle.db, id, { students: [] }, "scim");
     expect(await findUserByUsername(database.handle.db, "two.programmes")).toMatchObject({ student_id: null });
   });
 });

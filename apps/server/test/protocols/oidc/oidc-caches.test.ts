@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeOidcGrants } from "../../../src/model/access/oidc-grants.ts";
 import { setApplicationSecretHash } from "../../../src/model/apps/queries.ts";
+import { revokeOidcGrants } from "../../../src/model/oidc/grants.ts";
 import type { CacheChange } from "../../../src/platform/cache/feed-cache.ts";
 import { hashTokenHex } from "../../../src/platform/crypto/tokens.ts";
 import type { TestApp } from "../../support/app.ts";

@@ -5,9 +5,9 @@ import type {
   BulkGrantReport,
 } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { replaceRecords } from "../../../src/model/people/records.ts";
 import { upsertUnit } from "../../../src/model/people/units.ts";
 import { disableUser } from "../../../src/model/sessions/disable.ts";
+import { replacePersonRecords } from "../../../src/model/users/primary-records.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "../../support/app.ts";
 import { addApplication, addPerson, grantAccess } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
@@ -33,7 +33,7 @@ describe.each(databaseKinds)("the console's application screen on %s", (kind) =>
     await upsertUnit(t.app.db, { code: "IP-21", kind: "group", nameUk: "ІП-21", parentCode: "FIOT" });
     for (const username of ["st.one", "st.two"]) {
       const person = await addPerson(t.app, { username, fullName: `Студент ${username}` }, "student passphrase 1");
-      await replaceRecords(
+      await replacePersonRecords(
         t.app.db,
         person.id,
         { students: [{ studentId: `${username}-card`, unitId: (await unitId("IP-21")) ?? fiot, status: "studying" }] },

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
+import { forgetOidcConsents } from "../access/oidc-consents.ts";
 
 export interface GrantFilter {
   userId?: string;
@@ -10,10 +11,12 @@ export interface GrantFilter {
   keepConsents?: boolean;
 }
 
+const deleted = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
+
 /**
  * Ends the person's (or the application's) OpenID Connect grants at once:
- * every grant, and every code, access and refresh token issued under it, and the remembered consent.
- * Called wherever access ends (revoke, a disabled person, OpenID Connect
+ * every grant, and every code, access and refresh token issued under it, and the remembered consent
+ * (model/access's). Called wherever access ends (revoke, a disabled person, OpenID Connect
  * turned off); the provider also re-checks access at every token use, so a
  * way of ending access that does not call this still stops the tokens.
  */
@@ -28,50 +31,34 @@ export async function revokeOidcGrants(db: Db, filter: GrantFilter): Promise<num
   // Consent belongs to a person or an application: grants named alone (one browser's sign-out) leave it, where an
   // unfiltered delete would forget everyone's.
   if (!filter.keepConsents && (filter.userId || filter.clientId)) {
-    let consents = db.deleteFrom("oidc_consents");
-    if (filter.userId) consents = consents.where("user_id", "=", filter.userId);
-    if (filter.clientId) consents = consents.where("application_id", "=", filter.clientId);
-    await consents.execute();
+    await forgetOidcConsents(db, { userId: filter.userId, applicationId: filter.clientId });
   }
   const result = await db
     .deleteFrom("oidc_payloads")
     .where((eb) => eb.or([eb("grant_id", "in", grants), eb.and([eb("type", "=", "Grant"), eb("id", "in", grants)])]))
     .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleted(result);
 }
 
-/** The scopes this person consented to for this application, while the consent lasts. */
-export function oidcConsentOf(db: Db, userId: string, applicationId: string, now: Date) {
-  return db
-    .selectFrom("oidc_consents")
-    .select("scopes")
-    .where("user_id", "=", userId)
-    .where("application_id", "=", applicationId)
-    .where("expires_at", ">", now)
-    .executeTakeFirst();
+/** Deletes every stored payload naming the application, codes and device codes waiting for their person too. */
+export async function deletePayloadsOfClient(db: Db, clientId: string): Promise<number> {
+  return deleted(
+    await db.deleteFrom("oidc_payloads").where(sql<string>`payload->>'clientId'`, "=", clientId).executeTakeFirst(),
+  );
 }
 
-/** Records the person's "allow": these scopes, with those allowed before, until `expiresAt`. */
-export async function recordOidcConsent(
-  db: Db,
-  consent: { userId: string; applicationId: string; scopes: string[]; expiresAt: Date },
-): Promise<void> {
-  const { expiresAt } = consent;
+/** Deletes the application's device codes waiting for their person (the device grant turned off). */
+export async function deleteDeviceCodesOfClient(db: Db, clientId: string): Promise<void> {
   await db
-    .insertInto("oidc_consents")
-    .values({
-      user_id: consent.userId,
-      application_id: consent.applicationId,
-      scopes: consent.scopes,
-      expires_at: expiresAt,
-    })
-    .onConflict((conflict) =>
-      conflict.columns(["user_id", "application_id"]).doUpdateSet({
-        scopes: sql<
-          string[]
-        >`array(select distinct s from unnest(oidc_consents.scopes || excluded.scopes) as s order by s)`,
-        expires_at: expiresAt,
-      }),
-    )
+    .deleteFrom("oidc_payloads")
+    .where("type", "=", "DeviceCode")
+    .where(sql<string>`payload->>'clientId'`, "=", clientId)
     .execute();
+}
+
+/** Deletes the provider's own rows naming the person as their account (sessions, grants, tokens). */
+export async function deletePayloadsOfAccount(db: Db, userId: string): Promise<number> {
+  return deleted(
+    await db.deleteFrom("oidc_payloads").where(sql<string>`payload->>'accountId'`, "=", userId).executeTakeFirst(),
+  );
 }

@@ -1,11 +1,14 @@
+// One-time tickets (model/tickets owns the table): issued at an app redirect, exchanged once by the application's
+// server (protocols/tickets).
 import type { AuthMethod } from "@kpi-id/contracts";
 import { sql } from "kysely";
-import { personRolesColumns, rolesFromColumns } from "../../model/people/profile.ts";
-import { signInAmr } from "../../model/sessions/strength.ts";
+import { auditRowPerChange } from "../../platform/audit/in-statement.ts";
 import type { AuditRow } from "../../platform/audit/record.ts";
 import { hashToken, newToken } from "../../platform/crypto/tokens.ts";
 import { precompiled } from "../../platform/db/precompiled.ts";
 import type { Db } from "../../platform/db/schema.ts";
+import { personRolesColumns, rolesFromColumns } from "../people/profile.ts";
+import { signInAmr } from "../sessions/strength.ts";
 
 export interface NewTicket {
   applicationId: string;
@@ -54,58 +57,43 @@ interface ExchangeValues extends Record<string, unknown> {
 /** The exchange's one statement, built once (db/precompiled.ts): a ticket is exchanged at every sign-in. */
 const exchangeStatement = precompiled((db, values: ExchangeValues) => {
   const roles = personRolesColumns(sql.ref<string>("users.id"));
-  return db
-    .with("used", (cte) =>
-      cte
-        .updateTable("tickets")
-        .set({ consumed_at: values.now })
-        .where("ticket_hash", "=", values.ticketHash)
-        .where("application_id", "=", values.applicationId)
-        .where("consumed_at", "is", null)
-        .where("expires_at", ">", values.now)
-        .where("user_id", "in", (eb) => eb.selectFrom("users").select("id").where("status", "=", "active"))
-        .returning(["id", "user_id", "auth_method", "trace_id", "created_at", "amr"]),
-    )
-    .with("audit_row", (cte) =>
-      cte
-        .insertInto("audit_events")
-        .columns([
-          "occurred_at",
-          "event_type",
-          "result",
-          "application_id",
-          "ip",
-          "user_agent",
-          "user_id",
-          "auth_method",
-        ])
-        .expression((eb) =>
-          eb
-            .selectFrom("used")
-            .select([
-              eb.val(values.occurredAt).as("occurred_at"),
-              eb.val(values.eventType).as("event_type"),
-              eb.val(values.result).as("result"),
-              eb.val(values.auditApplicationId).as("application_id"),
-              eb.val(values.ip).as("ip"),
-              eb.val(values.userAgent).as("user_agent"),
-              "used.user_id",
-              "used.auth_method",
-            ]),
-        ),
-    )
-    .selectFrom("used")
-    .innerJoin("users", "users.id", "used.user_id")
-    .selectAll("users")
-    .select([
-      "used.id as ticket_id",
-      "used.auth_method as ticket_auth_method",
-      "used.trace_id as ticket_trace_id",
-      "used.created_at as ticket_created_at",
-      "used.amr as ticket_amr",
-      roles.affiliations.as("roles_affiliations"),
-      roles.records.as("roles_records"),
-    ]);
+  return (
+    db
+      .with("used", (cte) =>
+        cte
+          .updateTable("tickets")
+          .set({ consumed_at: values.now })
+          .where("ticket_hash", "=", values.ticketHash)
+          .where("application_id", "=", values.applicationId)
+          .where("consumed_at", "is", null)
+          .where("expires_at", ">", values.now)
+          .where("user_id", "in", (eb) => eb.selectFrom("users").select("id").where("status", "=", "active"))
+          .returning(["id", "user_id", "auth_method", "trace_id", "created_at", "amr"]),
+      )
+      // The success's audit row, with the ticket's person and method: the audit trail's owner lends the insert.
+      .with("audit_row", () =>
+        auditRowPerChange("used", {
+          occurredAt: values.occurredAt,
+          eventType: values.eventType,
+          result: values.result,
+          applicationId: values.auditApplicationId,
+          ip: values.ip,
+          userAgent: values.userAgent,
+        }),
+      )
+      .selectFrom("used")
+      .innerJoin("users", "users.id", "used.user_id")
+      .selectAll("users")
+      .select([
+        "used.id as ticket_id",
+        "used.auth_method as ticket_auth_method",
+        "used.trace_id as ticket_trace_id",
+        "used.created_at as ticket_created_at",
+        "used.amr as ticket_amr",
+        roles.affiliations.as("roles_affiliations"),
+        roles.records.as("roles_records"),
+      ])
+  );
 });
 
 /**

@@ -1,0 +1,8 @@
+// Ends every cookie session of a protected site at once (forward-auth turned off for the application). Imports only
+// the platform, so model/apps, below sessions, may call it inside its own transaction.
+import type { Db } from "../../platform/db/schema.ts";
+
+/** Deletes the application's site sessions: its hosts' cookies stop working at once. */
+export async function endSiteSessionsOf(db: Db, applicationId: string): Promise<void> {
+  await db.deleteFrom("forward_auth_sessions").where("application_id", "=", applicationId).execute();
+}

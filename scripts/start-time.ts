@@ -12,17 +12,6 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({
-  options: {
-    runs: { type: "string", default: "5" },
-    "port-base": { type: "string", default: "3000" },
-    checkout: { type: "string", default: fileURLToPath(new URL("../", import.meta.url)) },
-  },
-});
-const runs = Number(values.runs);
-const portBase = Number(values["port-base"]);
-const checkout = resolve(values.checkout);
-
 /** `npm start`'s ports, each moved by the base: the service, the four stand-ins, the demo site. */
 export function startPorts(base: number): Record<string, string> {
   return {
@@ -43,7 +32,7 @@ const phases: [RegExp, string][] = [
   [/KPI ID is running/, "all running"],
 ];
 
-interface Run {
+export interface StartRun {
   /** Milliseconds from the command to the first 200 of GET /health. */
   firstAnswer: number;
   /** CPU milliseconds its processes had used by then (Linux), a figure the machine's other load moves less. */
@@ -96,11 +85,28 @@ function stopped(child: ChildProcess): Promise<void> {
   });
 }
 
-async function measureOnce(): Promise<Run> {
+export interface StartOptions {
+  /** The program and its arguments: `npm start` by default. */
+  command?: [string, ...string[]];
+  /** The checkout it runs in. */
+  cwd: string;
+  /** Added to this process's environment (the ports, DATA_DIR); an undefined value removes the variable. */
+  env: Record<string, string | undefined>;
+  /** The service's port: GET /health there is polled. */
+  port: number;
+  /** The line that says everything started (then it is stopped); the first answer when undefined. */
+  allStarted?: RegExp;
+}
+
+/** Runs the command once to the first answer of /health (and to `allStarted`), then stops it and waits. */
+export async function measureStart(options: StartOptions): Promise<StartRun> {
+  const [program, ...args] = options.command ?? ["npm", "start"];
   const started = performance.now();
-  const child = spawn("npm", ["start"], {
-    cwd: checkout,
-    env: { ...process.env, ...startPorts(portBase) },
+  const env = { ...process.env, ...options.env };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+  const child = spawn(program, args, {
+    cwd: options.cwd,
+    env,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -116,11 +122,11 @@ async function measureOnce(): Promise<Run> {
   };
   child.stdout?.on("data", onText);
   child.stderr?.on("data", onText);
-  const health = `http://127.0.0.1:${portBase}/health`;
+  const health = `http://127.0.0.1:${options.port}/health`;
   let firstAnswer: number | undefined;
   let cpu: number | undefined;
   while (firstAnswer === undefined) {
-    if (child.exitCode !== null) throw new Error(`npm start ended (${child.exitCode}):\n${output.join("\n")}`);
+    if (child.exitCode !== null) throw new Error(`${program} ended (${child.exitCode}):\n${output.join("\n")}`);
     if (await answers(health)) {
       firstAnswer = performance.now() - started;
       cpu = child.pid === undefined ? undefined : groupCpuMs(child.pid);
@@ -128,24 +134,41 @@ async function measureOnce(): Promise<Run> {
   }
   // Until the whole product runs (the demo site after the service), so the next run finds its ports free.
   const deadline = Date.now() + 60_000;
-  while (!marks.has("all running") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  const allStarted = options.allStarted;
+  while (allStarted && !output.some((line) => allStarted.test(line)) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 25));
   if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
   await stopped(child);
   return { firstAnswer, cpu, marks, output };
 }
 
-const seconds = (ms: number | undefined) => (ms === undefined ? "—" : `${(ms / 1000).toFixed(2)} s`);
-const median = (list: number[]) => {
+export const seconds = (ms: number | undefined) => (ms === undefined ? "—" : `${(ms / 1000).toFixed(2)} s`);
+export const median = (list: number[]) => {
   const sorted = [...list].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 };
 
 if (import.meta.main) {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: "string", default: "5" },
+      "port-base": { type: "string", default: "3000" },
+      checkout: { type: "string", default: fileURLToPath(new URL("../", import.meta.url)) },
+    },
+  });
+  const runs = Number(values.runs);
+  const portBase = Number(values["port-base"]);
+  const checkout = resolve(values.checkout);
   console.log(`npm start in ${checkout}, ports from ${portBase}, ${runs} runs\n`);
-  const results: Run[] = [];
+  const results: StartRun[] = [];
   for (let index = 1; index <= runs; index++) {
-    const run = await measureOnce();
+    const run = await measureStart({
+      cwd: checkout,
+      env: startPorts(portBase),
+      port: portBase,
+      allStarted: /KPI ID is running/,
+    });
     results.push(run);
     const marks = phases.map(([, phase]) => `${phase} ${seconds(run.marks.get(phase))}`).join(", ");
     const cpu = run.cpu === undefined ? "" : `, CPU ${seconds(run.cpu)}`;

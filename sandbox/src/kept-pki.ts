@@ -9,11 +9,11 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import jkurwa from "jkurwa";
+import jkurwa, { type Certificate } from "jkurwa";
 import type { Party } from "./diia/pki.ts";
 
 /** Bumped when the stored form changes, so an older file is remade rather than misread. */
-const storedFormat = 1;
+const storedFormat = 2;
 const monthMs = 30 * 24 * 60 * 60 * 1000;
 
 interface StoredParty {
@@ -22,6 +22,8 @@ interface StoredParty {
   key: string;
   /** DER, base64. */
   certificate: string;
+  /** The certificate's notAfter (ms), so that a set is judged current without parsing every certificate. */
+  validTo: number;
   name: Record<string, string>;
 }
 
@@ -80,14 +82,25 @@ function storeParty(party: Party): StoredParty {
     curve: party.key.curve.name(),
     key: Buffer.from(party.key.d.buf8()).toString("hex"),
     certificate: party.certificate.as_asn1().toString("base64"),
+    validTo: party.certificate.valid.to,
     name: party.name,
   };
 }
 
+/**
+ * A kept party; its certificate is parsed when first used. jkurwa's parser unpacks the public key (a point
+ * decompression in JavaScript), 0.35 s for the Diia and BankID sets, while a start uses a few of them (the CAs',
+ * KPI ID's): the personas' wait for their first sign-in. The file is written whole (a rename), so a certificate
+ * that no longer parses is one edited by hand.
+ */
 function restoreParty(stored: StoredParty): Party {
+  let certificate: Certificate | undefined;
   return {
     key: jkurwa.std_curve(stored.curve).pkey(Buffer.from(stored.key, "hex"), "buf8"),
-    certificate: jkurwa.Certificate.from_asn1(Buffer.from(stored.certificate, "base64")),
+    get certificate() {
+      certificate ??= jkurwa.Certificate.from_asn1(Buffer.from(stored.certificate, "base64"));
+      return certificate;
+    },
     name: stored.name,
   };
 }
@@ -108,9 +121,8 @@ function readKept(file: string, fingerprint: string, now: number): unknown {
   }
   if (stored.format !== storedFormat || stored.madeFrom !== fingerprint) return undefined;
   try {
-    const parties = stored.parties.map(restoreParty);
-    if (parties.some((party) => party.certificate.valid.to < now + monthMs)) return undefined;
-    return decode(stored.value, parties);
+    if (stored.parties.some((party) => !(party.validTo >= now + monthMs))) return undefined;
+    return decode(stored.value, stored.parties.map(restoreParty));
   } catch {
     // A file damaged by hand or by a full disk: a new set is made over it.
     return undefined;

@@ -36,10 +36,11 @@ export function staleBundleReason(distDir = bundleDir) {
 
 /**
  * The server module (src/server.ts's exports): the bundle when it is current, else the source; and why not the
- * bundle (undefined when it is the bundle), so that a caller need not check the bundle a second time.
+ * bundle (undefined when it is the bundle), so that a caller need not check the bundle a second time. A caller
+ * that has just checked (scripts/start.ts, after its build) passes what staleBundleReason() said as `checked.stale`.
  */
-export async function loadServerModule() {
-  const stale = staleBundleReason();
+export async function loadServerModule(checked) {
+  const stale = checked === undefined ? staleBundleReason() : checked.stale;
   if (stale === undefined) return { server: await import("../dist/server.mjs"), stale };
   console.warn(`kpi-id: running the server's TypeScript source, not its build: ${stale}`);
   // Restarts take every file's stripped and compiled form from the cache and never load Node's type stripper

@@ -1,6 +1,7 @@
 /// <reference types="@kpi-id/server/dstu-modules" />
 import "@kpi-id/server/dstu-curves";
 import { createCertificateAuthority, issueCertificate, newKey, type Party } from "../diia/pki.ts";
+import { keptPki, madeFrom } from "../kept-pki.ts";
 
 /** A bank of the stand-in's list, as NBU's `/api/banks` gives it, with its signing key. */
 export interface StandInBank {
@@ -106,10 +107,21 @@ export type StandInCurve = (typeof standInCurves)[number];
 /**
  * The stand-in's CA, bank and organisation keys, made by the first stand-in this process starts and shared by the
  * later ones (about 0.4 s of CPU), as the Diia stand-in's are (people.ts says why). KPI ID's encryption key is
- * on `curve`, and so are the banks' encryption keys (static agreement needs one curve).
+ * on `curve`, and so are the banks' encryption keys (static agreement needs one curve). Given a DATA_DIR
+ * (`npm start`), the set is kept there for the next start (kept-pki.ts).
  */
-export function bankIdPki(curve: StandInCurve = "DSTU_PB_257"): BankIdPki {
-  const made = madeInThisProcess.get(curve) ?? createBankIdPki(curve);
+export function bankIdPki(curve: StandInCurve = "DSTU_PB_257", dataDir?: string): BankIdPki {
+  const made =
+    madeInThisProcess.get(curve) ??
+    keptPki({
+      dataDir,
+      name: `bankid-pki-${curve}`,
+      fingerprint: madeFrom([new URL(import.meta.url), new URL("../diia/pki.ts", import.meta.url)], {
+        curve,
+        standInBanks,
+      }),
+      make: () => createBankIdPki(curve),
+    });
   madeInThisProcess.set(curve, made);
   const { ca, banks, bankEncryption, organisation } = made;
   return { ca, banks: new Map(banks), bankEncryption: new Map(bankEncryption), organisation };

@@ -22,6 +22,8 @@ export interface BankIdStandInOptions {
   port: number;
   /** The curve of KPI ID's encryption key (and the banks'): SANDBOX_BANKID_CURVE, 257 bits by default. */
   curve?: StandInCurve;
+  /** Where its keys and certificates are kept for the next start (kept-pki.ts); undefined: made afresh. */
+  dataDir?: string;
 }
 
 /** The resource endpoint's answer: `{state, cert, customerCrypto, memberId, sidBi}`. */
@@ -64,7 +66,7 @@ const oauthError = (reply: FastifyReply, status: number, error: string) =>
  * signed by the bank under the stand-in's CA). The product needs only the environment this returns.
  */
 export async function startBankIdStandIn(options: BankIdStandInOptions): Promise<RunningBankIdStandIn> {
-  const pki = bankIdPki(options.curve);
+  const pki = bankIdPki(options.curve, options.dataDir);
   const clientId = "kpi-id-sandbox";
   const clientSecret = randomBytes(24).toString("base64url");
   const registeredCertificate = pki.organisation.certificate.as_asn1().toString("base64");
@@ -217,5 +219,10 @@ export async function startBankIdStandIn(options: BankIdStandInOptions): Promise
 export async function startBankIdSandbox(options: SandboxOptions): Promise<RunningStandIn | undefined> {
   if (options.env.BANKID_BASE_URL) return undefined;
   const curve = standInCurves.find((each) => each === options.env.SANDBOX_BANKID_CURVE);
-  return startBankIdStandIn({ productUrl: options.productUrl, port: options.bankIdPort ?? 3004, curve });
+  return startBankIdStandIn({
+    productUrl: options.productUrl,
+    port: options.bankIdPort ?? 3004,
+    curve,
+    dataDir: options.dataDir,
+  });
 }

@@ -11,6 +11,8 @@ export interface DiiaStandInOptions {
   productUrl: string;
   /** 0 picks a free port. */
   port: number;
+  /** Where its keys and certificates are kept for the next start (kept-pki.ts); undefined: made afresh. */
+  dataDir?: string;
 }
 
 export interface RunningDiiaStandIn extends RunningStandIn {
@@ -44,7 +46,7 @@ function seedAcquirer(state: StandInState) {
  * the environment this returns; its code path is the production one.
  */
 export async function startDiiaStandIn(options: DiiaStandInOptions): Promise<RunningDiiaStandIn> {
-  const { trustedCa, intermediateCa, people, revoked, absentSigners } = standInPki();
+  const { trustedCa, intermediateCa, people, revoked, absentSigners } = standInPki(options.dataDir);
   const state = new StandInState();
   const { branch, offer } = seedAcquirer(state);
   let url = "";
@@ -96,5 +98,5 @@ export async function startDiiaStandIn(options: DiiaStandInOptions): Promise<Run
 /** The sandbox starter: a real Diia configured in the environment wins, and then nothing starts. */
 export async function startDiiaSandbox(options: SandboxOptions): Promise<RunningStandIn | undefined> {
   if (options.env.DIIA_BASE_URL && options.env.DIIA_ACQUIRER_TOKEN) return undefined;
-  return startDiiaStandIn({ productUrl: options.productUrl, port: options.diiaPort ?? 3002 });
+  return startDiiaStandIn({ productUrl: options.productUrl, port: options.diiaPort ?? 3002, dataDir: options.dataDir });
 }

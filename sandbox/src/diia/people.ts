@@ -1,4 +1,5 @@
 import { demoPeople } from "@kpi-id/server/seed";
+import { keptPki, madeFrom } from "../kept-pki.ts";
 import {
   createCertificateAuthority,
   createIntermediateCa,
@@ -46,10 +47,16 @@ let madeInThisProcess: StandInPki | undefined;
  * The stand-in's keys and certificates, made by the first stand-in this process starts and shared by the later
  * ones: DSTU keys and signatures in JavaScript cost about 0.9 s of CPU for the set, which every test file that
  * starts a stand-in paid again (issue 41: about 30 s of the server tests' CPU in a profile of the whole run).
- * Nothing in it changes once made.
+ * Nothing in it changes once made. Given a DATA_DIR (`npm start`), the set is kept there for the next start
+ * (kept-pki.ts).
  */
-export function standInPki(): StandInPki {
-  madeInThisProcess ??= createStandInPki();
+export function standInPki(dataDir?: string): StandInPki {
+  madeInThisProcess ??= keptPki({
+    dataDir,
+    name: "diia-pki",
+    fingerprint: madeFrom([new URL(import.meta.url), new URL("./pki.ts", import.meta.url)], demoPeople),
+    make: createStandInPki,
+  });
   const { trustedCa, intermediateCa, people, revoked, absentSigners } = madeInThisProcess;
   return { trustedCa, intermediateCa, people: [...people], revoked: [...revoked], absentSigners: [...absentSigners] };
 }

@@ -5,7 +5,7 @@ import type { JWK } from "oidc-provider";
 import type { RunningStandIn, SandboxOptions } from "../stand-in.ts";
 import { sandboxHostedDomains } from "./accounts.ts";
 import { handleInteraction } from "./interactions.ts";
-import { newSigningKey } from "./keys.ts";
+import { signingKey as keptSigningKey } from "./keys.ts";
 import { createGoogleProvider, type RegisteredClient } from "./provider.ts";
 
 export interface GoogleStandInOptions {
@@ -15,6 +15,8 @@ export interface GoogleStandInOptions {
   port: number;
   /** Defaults to http://localhost:{port}; a test may put a proxy in front and name it here. */
   issuer?: string;
+  /** Where its signing key is kept for the next start (kept-pki.ts); undefined: made afresh. */
+  dataDir?: string;
 }
 
 export interface RunningGoogleStandIn extends RunningStandIn {
@@ -43,7 +45,7 @@ export async function startGoogleStandIn(options: GoogleStandInOptions): Promise
     clientSecret: randomBytes(32).toString("base64url"),
     redirectUris: [`${options.productUrl.replace(/\/+$/, "")}/google-auth`],
   };
-  const signingKey = newSigningKey();
+  const signingKey = keptSigningKey(options.dataDir);
   const provider = createGoogleProvider({ issuer, client, signingKey });
   const providerHandler = provider.callback();
   server.on("request", (request, response) => {
@@ -75,5 +77,9 @@ export async function startGoogleStandIn(options: GoogleStandInOptions): Promise
 /** The sandbox starter: a real Google configured in the environment wins, and then nothing starts. */
 export async function startGoogleSandbox(options: SandboxOptions): Promise<RunningStandIn | undefined> {
   if (options.env.GOOGLE_CLIENT_ID && options.env.GOOGLE_CLIENT_SECRET) return undefined;
-  return startGoogleStandIn({ productUrl: options.productUrl, port: options.googlePort ?? 3001 });
+  return startGoogleStandIn({
+    productUrl: options.productUrl,
+    port: options.googlePort ?? 3001,
+    dataDir: options.dataDir,
+  });
 }

@@ -21,12 +21,16 @@ declare module "jkurwa" {
   export interface Curve {
     keygen(): Priv;
     name(): string;
+    /** A private key from its scalar, as `Priv.d.buf8()` gives it. */
+    pkey(data: Uint8Array, format: "buf8"): Priv;
   }
 
   export interface Priv {
     algorithm: string;
     sbox?: Buffer;
     curve: Curve;
+    /** The private scalar. */
+    d: { buf8(): Uint8Array };
     pub(): Pub;
     sign(hash: Buffer, format: "le"): Buffer;
     as_asn1(): Buffer;

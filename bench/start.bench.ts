@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort } from "@kpi-id/server/testing";
+import { measureStart, median, type StartRun } from "../scripts/start-time.ts";
+import type { Comparison } from "./lib/types.ts";
+
+export const title = "A second `npm start`: to the first answer of /health (issue 62)";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const runs = Number(process.env.BENCH_START_RUNS ?? 3);
+
+/**
+ * `npm start` on a DATA_DIR of its own, started once unmeasured (a build if its inputs changed, the database made
+ * and seeded, the stand-ins' keys made), then `runs` times, each followed by the floor: the service alone
+ * (`node apps/server/bin/kpi-id-server.js`) on the same database, as production starts it, without the npm
+ * process, the build check, the stand-ins and the demo site. Both on the embedded database (DATABASE_URL unset).
+ */
+export async function run(): Promise<Comparison[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), "kpi-id-bench-start-"));
+  try {
+    const [port, google, diia, mail, bankId, demo] = await Promise.all(Array.from({ length: 6 }, () => freePort()));
+    const service = { DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: undefined };
+    const npmStart = {
+      cwd: root,
+      port: Number(port),
+      allStarted: /KPI ID is running/,
+      env: {
+        ...service,
+        SANDBOX_GOOGLE_PORT: String(google),
+        SANDBOX_DIIA_PORT: String(diia),
+        SANDBOX_MAIL_PORT: String(mail),
+        SANDBOX_BANKID_PORT: String(bankId),
+        DEMO_SITE_PORT: String(demo),
+      },
+    };
+    const alone = {
+      command: [process.execPath, "apps/server/bin/kpi-id-server.js"] as [string, ...string[]],
+      cwd: root,
+      port: Number(port),
+      env: service,
+    };
+    await measureStart(npmStart);
+    const starts: StartRun[] = [];
+    const floors: StartRun[] = [];
+    for (let index = 0; index < runs; index++) {
+      starts.push(await measureStart(npmStart));
+      floors.push(await measureStart(alone));
+    }
+    const figure = (list: StartRun[], pick: (run: StartRun) => number | undefined) =>
+      median(list.flatMap((each) => pick(each) ?? [])) / 1000;
+    const method = `median of ${runs} runs each, alternated; the embedded database seeded with the demo campus`;
+    return [
+      {
+        subject: {
+          label: "npm start, again: to the first answer",
+          value: figure(starts, (r) => r.firstAnswer),
+          unit: "s",
+        },
+        baseline: {
+          label: "the service alone: to the first answer",
+          value: figure(floors, (r) => r.firstAnswer),
+          unit: "s",
+        },
+        method,
+      },
+      {
+        subject: { label: "npm start, again: CPU used by then", value: figure(starts, (r) => r.cpu), unit: "s" },
+        baseline: { label: "the service alone: CPU used by then", value: figure(floors, (r) => r.cpu), unit: "s" },
+        method: `${method}; user and system time of every process of the start`,
+      },
+    ];
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,5 +1,10 @@
 import type { Db } from "../../platform/db/schema.ts";
 
+/** A certificate no callback named for this long is no longer refreshed (nor counted by doctor). */
+export const ocspWatchForMs = 30 * 24 * 3600 * 1000;
+/** How long an OCSP answer without nextUpdate counts after its thisUpdate (RFC 5019 lets a responder omit it). */
+export const ocspAnswerWithoutNextUpdateMs = 60 * 60 * 1000;
+
 /** What the table keeps of a verified OCSP answer besides its bytes (sign-in/diia/crypto/ocsp.ts has it). */
 interface OcspValidity {
   status: string;
@@ -78,15 +83,12 @@ export interface StaleOcspAnswer {
 }
 
 /**
- * The certificates seen since `since` whose stored answer is missing or past nextUpdate at `now` (an answer
- * without nextUpdate counts for `withoutNextUpdateMs` after its thisUpdate), and how many are watched.
+ * The watched certificates whose stored answer is missing or past nextUpdate at `now` (an answer without
+ * nextUpdate counts for ocspAnswerWithoutNextUpdateMs after its thisUpdate), and how many are watched.
  */
-export async function staleOcspAnswers(
-  db: Db,
-  since: Date,
-  now: Date,
-  withoutNextUpdateMs: number,
-): Promise<{ watched: number; stale: StaleOcspAnswer[] }> {
+export async function staleOcspAnswers(db: Db, now: Date): Promise<{ watched: number; stale: StaleOcspAnswer[] }> {
+  const since = new Date(now.getTime() - ocspWatchForMs);
+  const withoutNextUpdateMs = ocspAnswerWithoutNextUpdateMs;
   const rows = await db
     .selectFrom("diia_ocsp_answers")
     .select(["certificate_key", "responder", "this_update", "next_update"])

@@ -1,5 +1,5 @@
 import jkurwa, { type Certificate } from "jkurwa";
-import type { OcspPersistence } from "../../../model/diia/ocsp-answers.ts";
+import { type OcspPersistence, ocspWatchForMs } from "../../../model/diia/ocsp-answers.ts";
 import type { RevocationStatus } from "./crl-store.ts";
 import { issuedBy } from "./jkurwa-verifier.ts";
 import {
@@ -41,8 +41,6 @@ interface Watched {
 const fetchTimeoutMs = 10_000;
 /** A responder that failed for a certificate is not asked again about it sooner. */
 const retryAfterMs = 60_000;
-/** A certificate no callback named for this long is no longer refreshed. */
-export const watchForMs = 30 * 24 * 3600 * 1000;
 
 async function postOcsp(url: string, request: Buffer): Promise<Buffer> {
   const response = await fetch(url, {
@@ -139,7 +137,7 @@ export class OcspStore {
         await persistence.watch(key, certificate, seenAt);
         this.#unsaved.delete(key);
       }
-      for (const stored of await persistence.loadWatched(new Date(now.getTime() - watchForMs))) {
+      for (const stored of await persistence.loadWatched(new Date(now.getTime() - ocspWatchForMs))) {
         try {
           const signer = jkurwa.Certificate.from_asn1(stored.certificate);
           const issuer = this.#issuerOf(signer);

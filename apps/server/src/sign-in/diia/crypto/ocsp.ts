@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import asn1 from "asn1.js";
 import jkurwa, { type Certificate, type CertificateObject } from "jkurwa";
 import { BasicOCSPResponse, OCSPRequest, OCSPResponse } from "jkurwa/lib/spec/rfc2560-ocsp.js";
+import { ocspAnswerWithoutNextUpdateMs } from "../../../model/diia/ocsp-answers.ts";
 import { sameBytes } from "../../../platform/crypto/tokens.ts";
 import { signedBytes } from "./crl.ts";
 import { gost34311 } from "./gost-hash.ts";
@@ -22,14 +23,12 @@ export type OcspCertStatus = "good" | "revoked" | "unknown";
 export interface VerifiedOcspAnswer {
   status: OcspCertStatus;
   thisUpdate: number;
-  /** Absent when the responder promises none: then the answer counts for `answerWithoutNextUpdateMs`. */
+  /** Absent when the responder promises none: then the answer counts for ocspAnswerWithoutNextUpdateMs. */
   nextUpdate: number | undefined;
   /** "issuer": the CA's own key; "delegated": a certificate the CA issued for id-kp-OCSPSigning. */
   signedBy: "issuer" | "delegated";
 }
 
-/** How long an answer without nextUpdate counts (RFC 5019 lets a responder leave it out). */
-export const answerWithoutNextUpdateMs = 60 * 60 * 1000;
 /** A responder's clock may run this far ahead of ours. */
 const clockSkewMs = 5 * 60 * 1000;
 
@@ -198,7 +197,7 @@ export function verifyOcspResponse(
 
 /** Until when an answer counts as current (before any grace). */
 export function currentUntil(answer: { thisUpdate: number; nextUpdate: number | undefined }): number {
-  return answer.nextUpdate ?? answer.thisUpdate + answerWithoutNextUpdateMs;
+  return answer.nextUpdate ?? answer.thisUpdate + ocspAnswerWithoutNextUpdateMs;
 }
 
 /** The cache key of a certificate: its issuer's key id and its serial (what a CertID names). */

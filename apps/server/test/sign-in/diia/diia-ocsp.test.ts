@@ -1,8 +1,9 @@
-import type { Certificate } from "jkurwa";
+import jkurwa, { type Certificate } from "jkurwa";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { answerOcspRequest, type OcspAuthority } from "../../../../../sandbox/src/diia/ocsp-responder.ts";
 import {
   createCertificateAuthority,
+  der,
   issueCrl,
   issueOcspSigner,
   issuePersonCertificate,
@@ -12,6 +13,7 @@ import {
 import { CrlStore } from "../../../src/sign-in/diia/crypto/crl-store.ts";
 import { hashRequestId } from "../../../src/sign-in/diia/crypto/gost-hash.ts";
 import { JkurwaSignatureVerifier } from "../../../src/sign-in/diia/crypto/jkurwa-verifier.ts";
+import { ocspAddressesOf } from "../../../src/sign-in/diia/crypto/ocsp.ts";
 import { OcspStore } from "../../../src/sign-in/diia/crypto/ocsp-store.ts";
 import { revocationChecker } from "../../../src/sign-in/diia/crypto/revocation.ts";
 import { parseTrustAnchors } from "../../../src/sign-in/diia/crypto/trust-anchors.ts";
@@ -215,5 +217,39 @@ describe("Diia OCSP answers beside the CRLs", () => {
     } finally {
       stop();
     }
+  });
+
+  it("asks the responder the certificate's Authority Information Access names when DIIA_OCSP says aia", async () => {
+    // caIssuers first, as qualified certificates list it, then an ldap and an http OCSP address.
+    const access = (method: string, uri: string) =>
+      der(0x30, Buffer.concat([der(0x06, Buffer.from(method, "hex")), der(0x86, Buffer.from(uri, "latin1"))]));
+    const caIssuers = "2b06010505073002";
+    const ocspMethod = "2b06010505073001";
+    const withAia = jkurwa.Certificate.from_asn1(good.certificate.as_asn1());
+    withAia.ob.tbsCertificate.extensions.push({
+      extnID: "authorityInfoAccess",
+      extnValue: der(
+        0x30,
+        Buffer.concat([
+          access(caIssuers, "http://czo.gov.ua/download/certificates/CA.cer"),
+          access(ocspMethod, "ldap://czo.gov.ua/ocsp"),
+          access(ocspMethod, "http://czo.gov.ua/services/ocsp/"),
+        ]),
+      ),
+    });
+    expect(ocspAddressesOf(withAia)).toEqual(["http://czo.gov.ua/services/ocsp/"]);
+    expect(ocspAddressesOf(good.certificate)).toEqual([]);
+    const { asked, post } = responderAt(() => start);
+    const ocsp = new OcspStore({
+      responders: ["aia"],
+      authorities: [anchor],
+      graceSeconds: 0,
+      log: recordingLog().log,
+      post,
+    });
+    ocsp.watch(withAia, anchor, new Date(start));
+    await ocsp.refresh(new Date(start));
+    expect(asked).toEqual(["http://czo.gov.ua/services/ocsp/"]);
+    expect(ocsp.status(withAia, new Date(start))).toBe("good");
   });
 });

@@ -16,6 +16,7 @@ interface OcspValidity {
 export interface StoredOcspAnswer {
   certificateKey: string;
   certificate: Buffer;
+  lastSeenAt: Date;
   answer: Buffer | undefined;
 }
 
@@ -41,7 +42,12 @@ export function databaseOcspPersistence(db: Db): OcspPersistence {
       await db
         .insertInto("diia_ocsp_answers")
         .values({ certificate_key: certificateKey, certificate, last_seen_at: seenAt })
-        .onConflict((conflict) => conflict.column("certificate_key").doUpdateSet({ last_seen_at: seenAt }))
+        .onConflict((conflict) =>
+          conflict
+            .column("certificate_key")
+            .doUpdateSet({ last_seen_at: seenAt })
+            .whereRef("diia_ocsp_answers.last_seen_at", "<", "excluded.last_seen_at"),
+        )
         .execute();
     },
     async save(certificateKey, responder, answer, validity, fetchedAt) {
@@ -63,12 +69,13 @@ export function databaseOcspPersistence(db: Db): OcspPersistence {
     async loadWatched(since) {
       const rows = await db
         .selectFrom("diia_ocsp_answers")
-        .select(["certificate_key", "certificate", "answer"])
+        .select(["certificate_key", "certificate", "answer", "last_seen_at"])
         .where("last_seen_at", ">=", since)
         .execute();
       return rows.map((row) => ({
         certificateKey: row.certificate_key,
         certificate: Buffer.from(row.certificate),
+        lastSeenAt: row.last_seen_at,
         answer: row.answer ? Buffer.from(row.answer) : undefined,
       }));
     },

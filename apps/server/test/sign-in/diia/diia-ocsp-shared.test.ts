@@ -112,4 +112,22 @@ describe.each(databaseKinds)("Diia OCSP answers shared through the database (%s)
     expect(lines).toContainEqual(expect.stringMatching(/Diia OCSP stored answer refused/));
     expect(cutOff.status(person.certificate, new Date(now))).toBe("unknown");
   });
+
+  it("keeps watching a certificate callbacks name again, and forgets one none named for 30 days", async () => {
+    const dayMs = 24 * hourMs;
+    const lastSeen = async () =>
+      (await database.handle.db.selectFrom("diia_ocsp_answers").select("last_seen_at").executeTakeFirstOrThrow())
+        .last_seen_at;
+    const store = instance(reachable(now));
+    await store.refresh(new Date(now));
+    const before = await lastSeen();
+    store.watch(person.certificate, anchor, new Date(now + 2 * dayMs));
+    await store.refresh(new Date(now + 2 * dayMs));
+    expect((await lastSeen()).getTime()).toBe(now + 2 * dayMs);
+    expect((await lastSeen()).getTime()).toBeGreaterThan(before.getTime());
+    expect(store.size).toBe(1);
+    await store.refresh(new Date(now + 33 * dayMs));
+    expect(store.size).toBe(0);
+    expect(await doctor(now + 33 * dayMs)).toMatchObject({ status: "ok", message: "0 OCSP answer(s) current" });
+  });
 });

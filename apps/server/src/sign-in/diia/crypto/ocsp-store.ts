@@ -36,11 +36,18 @@ interface Watched {
   issuer: Certificate;
   answer?: VerifiedOcspAnswer;
   lastAttempt: number;
+  /** The last callback that named it (configured certificates: always now). */
+  seenAt: number;
+  /** The last such moment written to the database. */
+  savedSeenAt: number;
+  configured: boolean;
 }
 
 const fetchTimeoutMs = 10_000;
 /** A responder that failed for a certificate is not asked again about it sooner. */
 const retryAfterMs = 60_000;
+/** A certificate named again is noted in the database at most this often (it keeps it watched for 30 days). */
+const seenNoteEveryMs = 24 * 3600 * 1000;
 
 async function postOcsp(url: string, request: Buffer): Promise<Buffer> {
   const response = await fetch(url, {
@@ -64,14 +71,14 @@ export class OcspStore {
   readonly #options: OcspStoreOptions;
   readonly #watched = new Map<string, Watched>();
   /** Certificates named since the last refresh, not yet in the database. */
-  readonly #unsaved = new Map<string, { certificate: Buffer; seenAt: Date }>();
+  readonly #unsaved = new Set<string>();
   #kick: (() => void) | undefined;
 
   constructor(options: OcspStoreOptions) {
     this.#options = options;
     for (const signer of options.signers ?? []) {
       const issuer = this.#issuerOf(signer);
-      if (issuer) this.#remember(signer, issuer, new Date());
+      if (issuer) this.#remember(signer, issuer, Date.now(), true);
     }
   }
 
@@ -79,17 +86,24 @@ export class OcspStore {
     return this.#options.authorities.find((ca) => issuedBy(signer, ca));
   }
 
-  #remember(signer: Certificate, issuer: Certificate, seenAt: Date): boolean {
+  /** Watches a certificate (true when it is new here); a known one is only marked seen again. */
+  #remember(signer: Certificate, issuer: Certificate, seenAt: number, configured = false): boolean {
     const key = certificateKey(signer);
-    if (this.#watched.has(key)) return false;
-    this.#watched.set(key, { signer, issuer, lastAttempt: Number.NEGATIVE_INFINITY });
-    this.#unsaved.set(key, { certificate: signer.as_asn1(), seenAt });
+    const known = this.#watched.get(key);
+    if (known) {
+      known.seenAt = Math.max(known.seenAt, seenAt);
+      if (known.seenAt - known.savedSeenAt >= seenNoteEveryMs) this.#unsaved.add(key);
+      return false;
+    }
+    const lastAttempt = Number.NEGATIVE_INFINITY;
+    this.#watched.set(key, { signer, issuer, lastAttempt, seenAt, savedSeenAt: lastAttempt, configured });
+    this.#unsaved.add(key);
     return true;
   }
 
   /** A callback's signer: refreshed in the background from now on (a refresh is asked for, never awaited). */
   watch(signer: Certificate, issuer: Certificate, now: Date): void {
-    if (this.#remember(signer, issuer, now)) this.#kick?.();
+    if (this.#remember(signer, issuer, now.getTime())) this.#kick?.();
   }
 
   /** What the held answer says, if it is current (within the grace); "unknown" otherwise. */
@@ -133,8 +147,11 @@ export class OcspStore {
     const { log, persistence } = this.#options;
     if (!persistence) return;
     try {
-      for (const [key, { certificate, seenAt }] of this.#unsaved) {
-        await persistence.watch(key, certificate, seenAt);
+      for (const key of this.#unsaved) {
+        const watched = this.#watched.get(key);
+        const seenAt = watched?.configured ? now.getTime() : (watched?.seenAt ?? 0);
+        if (watched) await persistence.watch(key, watched.signer.as_asn1(), new Date(seenAt));
+        if (watched) watched.savedSeenAt = seenAt;
         this.#unsaved.delete(key);
       }
       for (const stored of await persistence.loadWatched(new Date(now.getTime() - ocspWatchForMs))) {
@@ -142,8 +159,9 @@ export class OcspStore {
           const signer = jkurwa.Certificate.from_asn1(stored.certificate);
           const issuer = this.#issuerOf(signer);
           if (!issuer) continue;
-          this.#remember(signer, issuer, now);
-          this.#unsaved.delete(stored.certificateKey);
+          if (this.#remember(signer, issuer, stored.lastSeenAt.getTime())) this.#unsaved.delete(stored.certificateKey);
+          const watched = this.#watched.get(stored.certificateKey);
+          if (watched) watched.savedSeenAt = Math.max(watched.savedSeenAt, stored.lastSeenAt.getTime());
           if (stored.answer) this.#adopt(stored.certificateKey, verifyOcspResponse(stored.answer, signer, issuer, now));
         } catch (error) {
           log.error({ certificate: stored.certificateKey }, `Diia OCSP stored answer refused: ${String(error)}`);
@@ -162,9 +180,11 @@ export class OcspStore {
     return now.getTime() >= answer.thisUpdate + (currentUntil(answer) - answer.thisUpdate) / 2;
   }
 
-  /** Shares with the database, then asks the responders about every certificate that is due. */
+  /** Shares with the database, forgets what no callback named for 30 days, then asks about what is due. */
   async refresh(now: Date): Promise<void> {
     await this.#syncStored(now);
+    for (const [key, watched] of this.#watched)
+      if (!watched.configured && watched.seenAt < now.getTime() - ocspWatchForMs) this.#watched.delete(key);
     const due = [...this.#watched].filter(([, watched]) => this.#isDue(watched, now));
     await Promise.all(due.map(([key, watched]) => this.#fetchOne(key, watched, now)));
   }

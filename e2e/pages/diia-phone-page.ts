@@ -9,6 +9,7 @@ export type DiiaPhonePerson =
   | "stranger"
   | "untrusted"
   | "revoked"
+  | "revoked-ocsp"
   | "shape-signer-not-first"
   | "shape-signer-absent"
   | "shape-cades-x-long";

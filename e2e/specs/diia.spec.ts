@@ -79,6 +79,7 @@ test.describe("sign-in with Diia (against the sandbox stand-in)", () => {
     ["stranger", "a person the campus does not know", "В університеті немає особи з податковим номером"],
     ["untrusted", "a certificate from a CA the product does not trust", "Підпису Дії не вдалося довіряти"],
     ["revoked", "a certificate on its CA's revocation list", "Підпису Дії не вдалося довіряти"],
+    ["revoked-ocsp", "a certificate its CA's OCSP responder says is revoked", "Підпису Дії не вдалося довіряти"],
   ] as const) {
     test(`${why}: the phone's signature is refused and the screen keeps an alert that says why`, async ({
       page,

@@ -62,13 +62,15 @@ describe("Diia stand-in", () => {
       "DIIA_BRANCH_ID",
       "DIIA_CRLS",
       "DIIA_INTERMEDIATE_CAS",
+      "DIIA_OCSP",
       "DIIA_OFFER_ID",
       "DIIA_SIGNER_CERTIFICATES",
       "DIIA_TRUST_ANCHORS",
     ]);
     expect(parseTrustAnchors(diia.env.DIIA_TRUST_ANCHORS ?? "")).toHaveLength(1);
     expect(parseTrustAnchors(diia.env.DIIA_INTERMEDIATE_CAS ?? "")).toHaveLength(1);
-    expect(parseTrustAnchors(diia.env.DIIA_SIGNER_CERTIFICATES ?? "")).toHaveLength(1);
+    // The signer-absent persona's certificate and the revoked-ocsp persona's (watched by OCSP from the start).
+    expect(parseTrustAnchors(diia.env.DIIA_SIGNER_CERTIFICATES ?? "")).toHaveLength(2);
   });
 
   it("publishes each CA's signed CRL, the trusted CA's listing the revoked demo person", async () => {

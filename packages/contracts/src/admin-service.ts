@@ -127,7 +127,7 @@ export const serviceStatusSchema = z.object({
   uptimeSeconds: z.number().int(),
   figures: serviceFiguresSchema,
   certificates: serviceCertificatesSchema,
-  /** Diia's CRL sources (DIIA_CRLS); absent when revocation is not checked. */
+  /** Diia's CRL sources (DIIA_CRLS) and one entry for its OCSP answers (DIIA_OCSP); absent when neither is set. */
   revocationLists: z.array(watchedRevocationListSchema).optional(),
 });
 export type ServiceStatus = z.infer<typeof serviceStatusSchema>;

@@ -1,9 +1,10 @@
 import Fastify from "fastify";
 import type { RunningStandIn, SandboxOptions } from "../stand-in.ts";
+import { registerOcspResponder } from "./ocsp-responder.ts";
 import { registerPartnerApi } from "./partner-api.ts";
 import { type PhonePerson, standInPki } from "./people.ts";
 import { registerPhone } from "./phone.ts";
-import { issueCrl } from "./pki.ts";
+import { issueCrl, issueOcspSigner } from "./pki.ts";
 import { StandInState } from "./state.ts";
 
 export interface DiiaStandInOptions {
@@ -46,7 +47,7 @@ function seedAcquirer(state: StandInState) {
  * the environment this returns; its code path is the production one.
  */
 export async function startDiiaStandIn(options: DiiaStandInOptions): Promise<RunningDiiaStandIn> {
-  const { trustedCa, intermediateCa, people, revoked, absentSigners } = standInPki(options.dataDir);
+  const { trustedCa, intermediateCa, people, revoked, revokedByOcspOnly, absentSigners } = standInPki(options.dataDir);
   const state = new StandInState();
   const { branch, offer } = seedAcquirer(state);
   let url = "";
@@ -65,6 +66,18 @@ export async function startDiiaStandIn(options: DiiaStandInOptions): Promise<Run
       return reply.type("application/pkix-crl").send(body);
     });
   }
+  // One OCSP responder for both CAs: the trusted CA signs its own answers, the intermediate delegates to an
+  // OCSP signer. It knows the revocations since the last CRL too.
+  const serials = (parties: typeof revoked) => new Set(parties.map((party) => party.certificate.serial.toString(16)));
+  const now = Date.now();
+  registerOcspResponder(app, [
+    { ca: trustedCa, revoked: () => serials([...revoked, ...revokedByOcspOnly]) },
+    {
+      ca: intermediateCa,
+      delegated: issueOcspSigner(intermediateCa, { from: now - 3600 * 1000, to: now + 365 * 24 * 3600 * 1000 }),
+      revoked: () => new Set(),
+    },
+  ]);
   registerPhone(app, { state, people, callbackUrl: `${options.productUrl.replace(/\/+$/, "")}/api/diia/callback` });
   await app.listen({ host: "127.0.0.1", port: options.port });
   const address = app.server.address();
@@ -85,8 +98,10 @@ export async function startDiiaStandIn(options: DiiaStandInOptions): Promise<Run
       DIIA_TRUST_ANCHORS: trustAnchorPem.replace(/\n/g, "\\n"),
       DIIA_INTERMEDIATE_CAS: intermediateCa.certificate.as_pem().replace(/\n/g, "\\n"),
       DIIA_CRLS: crls.map((crl) => `${url}${crl.path}`).join(","),
-      // The "signer-absent" persona's signature omits its certificate; the product looks it up here.
-      DIIA_SIGNER_CERTIFICATES: absentSigners
+      DIIA_OCSP: `${url}/pki/ocsp`,
+      // The "signer-absent" persona's signature omits its certificate; the product looks it up here. The
+      // "revoked-ocsp" persona's is here too, so the product has its OCSP answer before the first callback.
+      DIIA_SIGNER_CERTIFICATES: [...absentSigners, ...revokedByOcspOnly]
         .map((party) => party.certificate.as_pem())
         .join("\n")
         .replace(/\n/g, "\\n"),

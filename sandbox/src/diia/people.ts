@@ -34,6 +34,8 @@ export interface StandInPki {
   people: PhonePerson[];
   /** Certificates the trusted CA has revoked: its CRL lists them. */
   revoked: Party[];
+  /** Revoked since the CA's last CRL: only its OCSP responder says so (the product watches them from the start). */
+  revokedByOcspOnly: Party[];
   /** Signers whose signatures omit their certificate: the product must be given them (DIIA_SIGNER_CERTIFICATES). */
   absentSigners: Party[];
 }
@@ -57,8 +59,15 @@ export function standInPki(dataDir?: string): StandInPki {
     fingerprint: madeFrom([new URL(import.meta.url), new URL("./pki.ts", import.meta.url)], demoPeople),
     make: createStandInPki,
   });
-  const { trustedCa, intermediateCa, people, revoked, absentSigners } = madeInThisProcess;
-  return { trustedCa, intermediateCa, people: [...people], revoked: [...revoked], absentSigners: [...absentSigners] };
+  const { trustedCa, intermediateCa, people, revoked, revokedByOcspOnly, absentSigners } = madeInThisProcess;
+  return {
+    trustedCa,
+    intermediateCa,
+    people: [...people],
+    revoked: [...revoked],
+    revokedByOcspOnly: [...revokedByOcspOnly],
+    absentSigners: [...absentSigners],
+  };
 }
 
 /**
@@ -112,9 +121,21 @@ function createStandInPki(): StandInPki {
       party,
     });
   }
+  const revokedByOcspOnly: Party[] = [];
+  if (third) {
+    const party = issuePersonCertificate(trustedCa, identity(third.fullName, third.taxId));
+    revokedByOcspOnly.push(party);
+    extra.push({
+      id: "revoked-ocsp",
+      fullName: third.fullName,
+      note: `“${third.username}” revoked since the last CRL: only the CA's OCSP responder says so, sign-in fails`,
+      party,
+    });
+  }
   const shaped = first ? shapePersonas(trustedCa, first) : [];
   const absentSigners = shaped.filter((each) => each.shape?.kind === "signer-absent").map((each) => each.party);
-  return { trustedCa, intermediateCa, people: [...campus, ...extra, ...shaped], revoked, absentSigners };
+  const people = [...campus, ...extra, ...shaped];
+  return { trustedCa, intermediateCa, people, revoked, revokedByOcspOnly, absentSigners };
 }
 
 const shapeNotes: Record<Exclude<SignatureShape, "signer-first">, string> = {

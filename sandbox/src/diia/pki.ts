@@ -35,6 +35,7 @@ function subjectDirectoryAttributes(code: string, oid: Buffer): Buffer {
   return der(0x30, der(0x30, Buffer.concat([der(0x06, oid), value])));
 }
 
+const ocspSigningOid = Buffer.from("2b06010505070309", "hex");
 const basicConstraintsCa = der(0x30, Buffer.from([0x01, 0x01, 0xff]));
 const keyUsageCa = "\x03\x02\x01\x06"; // keyCertSign, cRLSign
 const keyUsageSigner = "\x03\x02\x06\xc0"; // digitalSignature, nonRepudiation
@@ -58,6 +59,8 @@ interface IssueOptions {
   organisationCode?: string;
   /** An encryption (Diffie-Hellman) certificate rather than a signing one. */
   keyAgreement?: boolean;
+  /** A CA's delegated OCSP signer: extendedKeyUsage id-kp-OCSPSigning. */
+  ocspSigning?: boolean;
 }
 
 function keyUsageOf(options: IssueOptions): string {
@@ -76,6 +79,8 @@ function extensions(options: IssueOptions): TbsCertificate["extensions"] {
     { extnID: "keyUsage", extnValue: Buffer.from(keyUsageOf(options), "binary"), critical: true },
   ];
   if (ca) list.push({ extnID: "basicConstraints", extnValue: basicConstraintsCa, critical: true });
+  // SEQUENCE { 1.3.6.1.5.5.7.3.9 id-kp-OCSPSigning }
+  if (options.ocspSigning) list.push({ extnID: "extendedKeyUsage", extnValue: der(0x30, der(0x06, ocspSigningOid)) });
   if (taxId) list.push({ extnID: "subjectDirectoryAttributes", extnValue: subjectDirectoryAttributes(taxId, drfoOid) });
   else if (organisationCode)
     list.push({
@@ -172,6 +177,26 @@ export function issuePersonCertificate(
     valid,
     ca: false,
     taxId: person.taxId,
+  });
+  return { key, certificate, name };
+}
+
+/** A certificate the CA issues to sign OCSP answers on its behalf (RFC 6960 §4.2.2.2, delegated responder). */
+export function issueOcspSigner(ca: Party, valid: { from: number; to: number }): Party {
+  const key = newKey();
+  const name = {
+    organizationName: "KPI ID sandbox",
+    commonName: `OCSP ${ca.name.commonName ?? ""}`,
+    countryName: "UA",
+  };
+  const certificate = issueCertificate({
+    issuer: { key: ca.key, name: ca.name },
+    subjectKey: key,
+    subjectName: name,
+    serial: nextSerial++,
+    valid,
+    ca: false,
+    ocspSigning: true,
   });
   return { key, certificate, name };
 }

@@ -29,12 +29,14 @@ export interface DiiaConfig {
   signerCertificates?: string;
   /** CRL files or URLs (DER or PEM) of those CAs; empty when revocation is not checked. */
   crls: string[];
-  /** How long a CRL past its nextUpdate still counts, while a fresh one cannot be had. */
+  /** How long a CRL (or an OCSP answer) past its nextUpdate still counts, while a fresh one cannot be had. */
   crlGraceSeconds: number;
+  /** OCSP responder URLs, tried in order; "aia" stands for the signer certificate's own; empty: no OCSP. */
+  ocsp: string[];
   requestTtlSeconds: number;
 }
 
-/** DIIA_CRLS: comma-separated file paths or URLs. */
+/** DIIA_CRLS (file paths or URLs), DIIA_OCSP (URLs or "aia"): comma-separated. */
 export function listOfCrlSources(value: string | undefined): string[] {
   return (value ?? "")
     .split(",")
@@ -78,6 +80,7 @@ export function readDiiaConfig(environment: Environment): DiiaConfig | undefined
     signerCertificates: environment.DIIA_SIGNER_CERTIFICATES,
     crls: listOfCrlSources(environment.DIIA_CRLS),
     crlGraceSeconds: environment.DIIA_CRL_GRACE_SECONDS,
+    ocsp: listOfCrlSources(environment.DIIA_OCSP),
     requestTtlSeconds: environment.DIIA_REQUEST_TTL_SECONDS,
   };
 }

@@ -96,6 +96,7 @@ export const environmentSchema = z.object({
   DIIA_SIGN_ALGO: z.string().trim().default("DSTU"),
   DIIA_CRLS: optionalText,
   DIIA_CRL_GRACE_SECONDS: seconds(86400),
+  DIIA_OCSP: optionalText,
   DIIA_REQUEST_TTL_SECONDS: seconds(180),
 
   BANKID_BASE_URL: httpUrl.optional(),

@@ -31,6 +31,12 @@ export function requireCrlUrlsFetchable(environment: Environment): void {
       throw new ConfigError("DIIA_CRLS: a URL must be http:// or https://");
     }
   }
+  // OCSP answers are signed by the CA (or its delegated OCSP signer) like CRLs, and published over http.
+  for (const responder of listOfCrlSources(environment.DIIA_OCSP)) {
+    if (responder !== "aia" && !/^https?:\/\/[^/\s]+/i.test(responder)) {
+      throw new ConfigError('DIIA_OCSP: each entry must be an http:// or https:// URL, or "aia"');
+    }
+  }
 }
 
 export function requireTls(environment: Environment): void {

@@ -35,8 +35,22 @@ export interface DiiaRevocationListsTable {
   fetched_at: ColumnType<Date, Date | string, Date | string>;
 }
 
+/** A watched Diia signer's certificate and the last good OCSP answer about it (migration 0650; model/diia/ocsp-answers.ts). */
+export interface DiiaOcspAnswersTable {
+  certificate_key: string;
+  certificate: Uint8Array;
+  last_seen_at: RequiredTimestamp;
+  responder: string | null;
+  answer: Uint8Array | null;
+  status: string | null;
+  this_update: NullableTimestamp;
+  next_update: NullableTimestamp;
+  fetched_at: NullableTimestamp;
+}
+
 /** The sign-in methods' own tables: BankID's and Diia's. */
 export interface SignInTables extends BankIdTables {
   diia_requests: DiiaRequestsTable;
   diia_revocation_lists: DiiaRevocationListsTable;
+  diia_ocsp_answers: DiiaOcspAnswersTable;
 }

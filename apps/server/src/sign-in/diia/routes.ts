@@ -7,6 +7,7 @@ import { bindCaller, pollerOf } from "./browser-binding.ts";
 import { acceptCallback } from "./callback.ts";
 import type { DiiaClient } from "./client.ts";
 import type { CrlStore } from "./crypto/crl-store.ts";
+import type { OcspStore } from "./crypto/ocsp-store.ts";
 import type { DiiaSignatureVerifier } from "./crypto/verifier.ts";
 import { takeAppLinkAttempt } from "./link-throttle.ts";
 import { checkRequest, createAppLink, type DiiaLinkSettings } from "./service.ts";
@@ -17,6 +18,8 @@ export interface DiiaRuntime {
   verifier: DiiaSignatureVerifier;
   /** The signers' CAs' CRLs when DIIA_CRLS is set. */
   crls?: CrlStore | undefined;
+  /** The signers' OCSP answers when DIIA_OCSP is set. */
+  ocsp?: OcspStore | undefined;
   settings: DiiaLinkSettings;
 }
 

@@ -131,7 +131,8 @@ export const adminServiceRoutes: FastifyPluginAsyncZod = async (app) => {
           "(SAML signing and metadata signing, the federations' metadata signers, Diia's and BankID's), soonest " +
           "ending first, each with its notAfter, whole days left and state: `expiring` within `warningDays` (30), " +
           "`expired` once past; a source that cannot be read is listed in `unreadable` with why. `revocationLists`: each " +
-          "DIIA_CRLS source, `stale` past its nextUpdate (still counted for DIIA_CRL_GRACE_SECONDS) or `refusing` after.",
+          "DIIA_CRLS source, `stale` past its nextUpdate (still counted for DIIA_CRL_GRACE_SECONDS) or `refusing` after, " +
+          "and with DIIA_OCSP one entry for the OCSP answers (`refusing` only when no CRLs are configured).",
         response: { 200: serviceStatusSchema, ...refusals },
       },
     },

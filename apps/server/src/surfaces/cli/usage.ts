@@ -182,10 +182,11 @@ Diia
   diia status                               reach Diia, check branch, offer and trust anchors;
                                             counts of sign-in requests in the last 24 h
   diia check-callback FILE [--trust F]... [--intermediate F]... [--certificate F]... [--crl F]...
-        [--request-id ID] [--at DATE]
+        [--ocsp URL]... [--request-id ID] [--at DATE]
                                             check a captured callback (multipart body, encodeData
                                             base64 or JSON) step by step with the configured CAs or
-                                            these files; exit status 0 when it opened
+                                            these files (asks the OCSP responders when given or
+                                            configured); exit status 0 when it opened
 
 BankID NBU
   bankid status                             check the configuration, the encryption certificate

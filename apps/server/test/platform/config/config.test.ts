@@ -84,6 +84,14 @@ describe("configuration", () => {
     expect(errorOf({ ...production, DIIA_CRLS: "ftp://ca.example.ua/CA.crl" })).toBe(
       "DIIA_CRLS: a URL must be http:// or https://",
     );
+    // OCSP responders: plain http as the CAs publish them (answers are signed), or "aia" (the certificate's own).
+    const ocsp = loadConfig({ ...production, DIIA_OCSP: "http://czo.gov.ua/services/ocsp/, aia" });
+    expect(ocsp.diia?.ocsp).toEqual(["http://czo.gov.ua/services/ocsp/", "aia"]);
+    expect(loadConfig(production).diia?.ocsp).toEqual([]);
+    for (const wrong of ["/etc/kpi-id/ocsp", "ldap://czo.gov.ua", "AIA"])
+      expect(errorOf({ ...production, DIIA_OCSP: wrong })).toBe(
+        'DIIA_OCSP: each entry must be an http:// or https:// URL, or "aia"',
+      );
   });
 
   it("stops the start when Diia is to be asked for a signature algorithm KPI ID cannot verify", () => {

@@ -179,6 +179,9 @@ describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
     ["untrusted", "diia.untrusted_certificate", "certificate"],
     // The stand-in's CA lists this person's certificate on the CRL it serves (DIIA_CRLS).
     ["revoked", "diia.certificate_revoked", "certificate"],
+    // Not on the CRL: only the CA's OCSP responder (DIIA_OCSP) says it is revoked; its certificate is in
+    // DIIA_SIGNER_CERTIFICATES, so the product had the answer before this first callback.
+    ["revoked-ocsp", "diia.certificate_revoked", "certificate"],
   ])("fails the request when %s signs", async (id, reason, failure) => {
     const link = await newRequest();
     const callback = await postSignedCallback(test.app, link.requestId, person(diia, id));
@@ -194,6 +197,8 @@ describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
   it("reports each DIIA_CRLS source's staleness on /metrics (0: the stand-in's CRLs loaded at start)", async () => {
     const text = (await test.app.inject({ url: "/metrics" })).body;
     expect(text).toContain(`kpi_id_diia_crl_stale{source="${test.config.diia?.crls[0]}"} 0`);
+    // Every watched certificate has a current OCSP answer from the stand-in's responder.
+    expect(text).toMatch(/^kpi_id_diia_ocsp_stale 0$/m);
   });
 
   it("fails the request on a signature over another request", async () => {

@@ -88,8 +88,11 @@ function derElement(der: Buffer, offset: number): { start: number; end: number }
   return { start, end: start + length };
 }
 
-/** The exact signed bytes (tbsCertList as sent), not a re-encoding that could differ. */
-function signedBytes(der: Buffer): Buffer {
+/**
+ * The exact signed bytes of a SEQUENCE { tbs, algorithm, signature } (a CRL's tbsCertList, an OCSP answer's
+ * tbsResponseData) as sent, not a re-encoding that could differ.
+ */
+export function signedBytes(der: Buffer): Buffer {
   const outer = derElement(der, 0);
   const tbs = derElement(der, outer.start);
   if (tbs.end > der.length) throw new CrlError("is truncated");

@@ -86,10 +86,15 @@ declare module "jkurwa" {
       authorityKeyIdentifier: Buffer | null;
       basicConstraints?: Buffer;
       keyUsage?: Buffer;
+      /** Raw DER of ExtKeyUsageSyntax when present. */
+      extendedKeyUsage?: Buffer;
     };
     pubkey_unpack(): Pub;
     verifySignature(issuerKey: Pub, hashes: Record<string, HashFunction>): boolean;
-    canUseFor(operation: "ca" | "sign"): boolean;
+    /** "ocspSigning" is true also without an extendedKeyUsage extension: check that it is present. */
+    canUseFor(operation: "ca" | "sign" | "ocspSigning"): boolean;
+    /** DER of the certificate's issuer Name (as an OCSP CertID hashes it). */
+    name_asn1(): Buffer;
     issuerDN(): string;
     subjectDN(): string;
     as_asn1(): Buffer;
@@ -155,6 +160,8 @@ declare module "asn1.js" {
     int(): Asn1Node;
     any(): Asn1Node;
     bitstr(): Asn1Node;
+    objid(values?: Record<string, string>): Asn1Node;
+    octstr(): Asn1Node;
   }
   export function define<T = unknown>(name: string, body: (this: Asn1Node) => void): Asn1Entity<T>;
   const asn1: { define: typeof define };
@@ -168,4 +175,14 @@ declare module "jkurwa/lib/spec/rfc3280.js" {
   export const Time: Asn1Entity;
   export const Extensions: Asn1Entity;
   export const CertificateSerialNumber: Asn1Entity;
+}
+
+declare module "jkurwa/lib/spec/rfc2560-ocsp.js" {
+  import type { Asn1Entity } from "asn1.js";
+  /** RFC 6960 (ex 2560) structures as jkurwa defines them with asn1.js. */
+  export const CertID: Asn1Entity;
+  export const ResponseData: Asn1Entity;
+  export const OCSPRequest: Asn1Entity;
+  export const OCSPResponse: Asn1Entity;
+  export const BasicOCSPResponse: Asn1Entity;
 }

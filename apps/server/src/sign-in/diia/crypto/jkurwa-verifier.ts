@@ -166,7 +166,8 @@ export class JkurwaSignatureVerifier implements DiiaSignatureVerifier {
       steps.push({
         step,
         ok: !failure,
-        detail: failure ?? (step === "revocation" && !this.#revocation ? "not checked (no CRLs configured)" : "ok"),
+        detail:
+          failure ?? (step === "revocation" && !this.#revocation ? "not checked (no CRLs nor OCSP configured)" : "ok"),
       });
       if (failure) return { result: { ok: false, reason: failure }, steps };
     }

@@ -15,6 +15,7 @@ const options = {
   intermediate: { type: "string", multiple: true },
   certificate: { type: "string", multiple: true },
   crl: { type: "string", multiple: true },
+  ocsp: { type: "string", multiple: true },
   "request-id": { type: "string" },
   at: { type: "string" },
 } as const;
@@ -70,7 +71,9 @@ async function joined(context: CliContext, paths: string[] | undefined): Promise
 async function trustFor(
   context: CliContext,
   values: ReturnType<typeof parseCheckOptions>,
-): Promise<Pick<DiiaConfig, "trustAnchors" | "intermediateCas" | "signerCertificates" | "crls" | "crlGraceSeconds">> {
+): Promise<
+  Pick<DiiaConfig, "trustAnchors" | "intermediateCas" | "signerCertificates" | "crls" | "crlGraceSeconds" | "ocsp">
+> {
   const configured = context.config.diia;
   const trustAnchors = (await joined(context, values.trust)) ?? configured?.trustAnchors;
   if (!trustAnchors) throw new UsageError("give --trust (the CAs' PEM), or configure DIIA_TRUST_ANCHORS");
@@ -80,6 +83,7 @@ async function trustFor(
       (await joined(context, values.intermediate)) ?? (values.trust ? undefined : configured?.intermediateCas),
     signerCertificates: (await joined(context, values.certificate)) ?? configured?.signerCertificates,
     crls: values.crl ?? (values.trust ? [] : (configured?.crls ?? [])),
+    ocsp: values.ocsp ?? (values.trust ? [] : (configured?.ocsp ?? [])),
     crlGraceSeconds: configured?.crlGraceSeconds ?? 86400,
   };
 }
@@ -92,29 +96,43 @@ export const checkCallback: CommandHandler = async (context, args) => {
   if (Number.isNaN(at.getTime())) throw new UsageError("--at: not a date");
   const callback = readCapturedCallback(await context.readFile(file));
   const trust = await trustFor(context, values);
-  const [{ crlStoreFor, loadCertificates }, { JkurwaSignatureVerifier }] = await Promise.all([
-    import("../../../sign-in/diia/crypto/configured-cas.ts"),
-    import("../../../sign-in/diia/crypto/jkurwa-verifier.ts"),
-  ]);
+  const [{ crlStoreFor, loadCertificates }, { JkurwaSignatureVerifier }, { OcspStore }, { revocationChecker }] =
+    await Promise.all([
+      import("../../../sign-in/diia/crypto/configured-cas.ts"),
+      import("../../../sign-in/diia/crypto/jkurwa-verifier.ts"),
+      import("../../../sign-in/diia/crypto/ocsp-store.ts"),
+      import("../../../sign-in/diia/crypto/revocation.ts"),
+    ]);
+  const silent = { info: () => {}, error: () => {} };
   let verifier: InstanceType<typeof JkurwaSignatureVerifier>;
+  let ocsp: InstanceType<typeof OcspStore> | undefined;
   try {
     const anchors = loadCertificates("DIIA_TRUST_ANCHORS", trust.trustAnchors);
     const intermediates = loadCertificates("DIIA_INTERMEDIATE_CAS", trust.intermediateCas);
     const signers = loadCertificates("DIIA_SIGNER_CERTIFICATES", trust.signerCertificates);
-    const crls = crlStoreFor(trust, [...anchors, ...intermediates], { info: () => {}, error: () => {} });
+    const authorities = [...anchors, ...intermediates];
+    const crls = crlStoreFor(trust, authorities, silent);
     await crls?.refresh(at);
-    verifier = new JkurwaSignatureVerifier(anchors, intermediates, crls, signers);
+    if (trust.ocsp.length > 0)
+      ocsp = new OcspStore({ responders: trust.ocsp, authorities, graceSeconds: trust.crlGraceSeconds, log: silent });
+    verifier = new JkurwaSignatureVerifier(anchors, intermediates, revocationChecker(crls, ocsp), signers);
   } catch (error) {
     if (error instanceof ConfigError) throw new CommandFailedError(error.message);
     throw error;
   }
   const requestId = values["request-id"];
-  const { result, steps } = verifier.trace({
+  const input = {
     signature: callback.signature,
     requestId: requestId ?? "",
     requestDigest: requestId ? undefined : Buffer.from(callback.hashedRequestId, "base64"),
     now: at,
-  });
+  };
+  if (ocsp) {
+    // A first pass names the signer to the OCSP store; its answer is fetched before the pass that is shown.
+    verifier.trace(input);
+    await ocsp.refresh(at);
+  }
+  const { result, steps } = verifier.trace(input);
   const rows = [
     {
       step: "callback",

@@ -22,15 +22,19 @@ async function show(lists: WatchedRevocationList[] | undefined, language: "uk" |
   renderWithProviders(<RevocationNotice lists={lists} />, `/${language}/admin/service`);
 }
 
-/** Issue 57: the console says when a Diia CRL is stale, and when sign-ins are refused for want of one. */
+/**
+ * Issue 57: the console says when a Diia CRL (or the OCSP answers, one entry) is stale, and when sign-ins are
+ * refused for want of current revocation information.
+ */
 describe("the console's stale CRL notice", () => {
   it("names a stale list and since when, in English, and not the current one", async () => {
     await show([current, stale], "en");
     const notice = await screen.findByTestId("revocation-notice");
     expect(notice).toHaveAttribute("role", "status");
-    expect(notice).toHaveTextContent("Diia's certificate revocation lists are stale");
+    expect(notice).toHaveTextContent("Diia's revocation information (CRLs, OCSP answers) is stale");
     expect(notice).toHaveTextContent("http://ca.example.ua/CA-delta.crl: past its next update since 26 November 2026");
     expect(notice).toHaveTextContent("DIIA_CRLS");
+    expect(notice).toHaveTextContent("DIIA_OCSP");
     expect(notice).not.toHaveTextContent("http://ca.example.ua/CA.crl:");
   });
 

@@ -66,8 +66,8 @@ export interface FollowsChanges {
  * requests share them.
  *
  * A read races a change: `mark()` before reading and `store(…, mark)` after it keep the answer only if no change
- * in between touched it (per entry: a notification naming one grant or person spoils no other read in flight). A change this process commits to a table the cache reads is heard on the channel a moment
- * later; until a marker sent after it comes back (`awaitMark`, `markHeard`), nothing is served, so a person who
+ * in between touched it (per entry: a notification naming one grant or person spoils no other read in flight). A
+ * change this process commits to a table the cache reads is heard on the channel a moment later; until a marker sent after it comes back (`awaitMark`, `markHeard`), nothing is served, so a person who
  * signs out and asks again at once is never answered from memory. It also serves nothing once it has heard
  * nothing of its own (a heartbeat, a marker) for `deafAfterMs`: a listening connection can go deaf without an
  * error.
@@ -170,11 +170,15 @@ export class FeedCache<V> implements FollowsChanges {
     this.recent.length = 0;
   }
 
-  /** A change that touches some answers: theirs go, and a read in flight is kept only if untouched. */
-  private changedSome(touches: (key: string, value: V) => boolean): void {
+  /** A change that touches some answers: a read in flight is kept only if untouched (the caller drops entries). */
+  private remember(touches: (key: string, value: V) => boolean): void {
     this.version += 1;
     this.recent.push({ version: this.version, touches });
     if (this.recent.length > recentChangesKept) this.recent.shift();
+  }
+
+  private changedSome(touches: (key: string, value: V) => boolean): void {
+    this.remember(touches);
     for (const [key, entry] of this.entries) if (touches(key, entry.value)) this.entries.delete(key);
   }
 
@@ -193,7 +197,10 @@ export class FeedCache<V> implements FollowsChanges {
    */
   forget(keys: Iterable<string>): void {
     const forgotten = new Set(keys);
-    if (forgotten.size > 0) this.changedSome((key) => forgotten.has(key));
+    if (forgotten.size === 0) return;
+    // By key: a token's every write (each refresh's, each login's) costs no walk over the whole cache.
+    this.remember((key) => forgotten.has(key));
+    for (const key of forgotten) this.entries.delete(key);
   }
 
   /** The same for what a change names (a grant this process revoked): as the channel will say, said at once. */

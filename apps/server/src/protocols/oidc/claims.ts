@@ -11,6 +11,7 @@ import type { Database, User } from "../../platform/db/schema.ts";
 import type { AccountCache, AccountRow } from "./account-cache.ts";
 import { rememberAccess, requestAccess } from "./request-access.ts";
 import { currentOidcMemory } from "./request-memory.ts";
+import { aloneInFlight } from "./requests-in-flight.ts";
 
 /** Which claims each scope releases. `kpi_tax_id` only under `tax_id`, which an application must be allowed. */
 export const scopeClaims = {
@@ -178,8 +179,8 @@ export function createFindAccount(db: Kysely<Database>, affiliationScope: string
       claims: async (use: string, scope: string, _claims: { [key: string]: null | ClaimsParameterMember }) => {
         // The token endpoint asks for the ID token's claims once it has saved every code and token it issues
         // (oidc-provider's grants: the use, the access and refresh tokens, then the ID token): their one write
-        // commits while the ID token is signed.
-        if (use === "id_token") currentOidcMemory()?.startFlush(db);
+        // commits while the ID token is signed, when nothing else would fill the wait (requests-in-flight.ts).
+        if (use === "id_token" && aloneInFlight()) currentOidcMemory()?.startFlush(db);
         return userClaims(user, includesKpiScope(scope) ? { roles: await roles(), affiliationScope } : undefined) as {
           sub: string;
         };

@@ -24,6 +24,7 @@ import { logoutSource, postLogoutSuccessSource, renderError } from "./pages.ts";
 import { parsedClientsFor } from "./parsed-clients.ts";
 import type { ProviderOptions } from "./provider-options.ts";
 import { rememberEachRequest } from "./request-memory.ts";
+import { countProviderRequests } from "./requests-in-flight.ts";
 import { loadSessionGrant } from "./session-grant.ts";
 import { needsStepUp } from "./step-up.ts";
 
@@ -235,6 +236,7 @@ export function createProvider(options: ProviderOptions): Provider {
   (provider.Client.prototype as unknown as { compareClientSecret: typeof compareClientSecret }).compareClientSecret =
     compareClientSecret;
   mirrorKpiSession(provider, options);
+  provider.use(countProviderRequests);
   // First, so that every middleware below (the audit's among them) writes into the request's one statement.
   provider.use(rememberEachRequest(options.db, options.caches.accounts));
   provider.use(answerLateRefusals);

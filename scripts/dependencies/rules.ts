@@ -38,8 +38,9 @@ export const sourceRules: readonly SourceRule[] = [
     check: fastifyBelowRoutes,
   },
   {
+    // On since the plain parts left platform/http (verified-address, describe-device, redact-url).
     name: "plain-values-below-routes",
-    enforced: false,
+    enforced: true,
     summary: "model/* and platform/* (but platform/http) never import platform/http nor reach Fastify through a chain",
     check: requestCodeBelowRoutes,
   },

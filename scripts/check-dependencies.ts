@@ -4,7 +4,8 @@
 //   protocols do not reach into sign-in methods;
 // - sources (scripts/dependencies/source-rules.ts): SQL only in model/* and platform/db, each table written only
 //   by its owner (scripts/dependencies/table-owners.ts, also the table in docs/architecture.md), Fastify only in
-//   the route layers and platform/http, and (off until the move is applied) the server's tests mirroring src/.
+//   the route layers and platform/http, no model or other platform module reaching platform/http or Fastify
+//   through a chain of imports, and the server's tests mirroring src/.
 // Biome keeps the web app's import direction and the rule that other workspaces reach the server by its exports.
 //   node scripts/check-dependencies.ts [--root <dir>] [--enforce <rule>] [--write-owner-table]
 import { existsSync, readFileSync, writeFileSync } from "node:fs";

@@ -2,6 +2,7 @@
 import { ownerTableMatches } from "./owner-table.ts";
 import {
   fastifyBelowRoutes,
+  requestCodeBelowRoutes,
   type SourceFile,
   sqlOutsideModel,
   tableOwnership,
@@ -35,6 +36,13 @@ export const sourceRules: readonly SourceRule[] = [
     enforced: true,
     summary: "Fastify only in surfaces, protocols, sign-in methods and platform/http",
     check: fastifyBelowRoutes,
+  },
+  {
+    // On since the plain parts left platform/http (verified-address, describe-device, redact-url).
+    name: "plain-values-below-routes",
+    enforced: true,
+    summary: "model/* and platform/* (but platform/http) never import platform/http nor reach Fastify through a chain",
+    check: requestCodeBelowRoutes,
   },
   {
     name: "owner-table-in-docs",

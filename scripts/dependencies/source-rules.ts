@@ -2,6 +2,7 @@
 // (issue 58): where SQL may be written, which module writes each table, where Fastify's types may appear, and
 // where the server's tests sit. Each takes the files' text and answers the violations; check-dependencies.ts runs
 // them with the allowlist.
+import { posix } from "node:path";
 import { tableOwners } from "./table-owners.ts";
 
 export interface SourceFile {
@@ -125,6 +126,68 @@ export function fastifyBelowRoutes(files: readonly SourceFile[]): Violation[] {
       rule: "fastify-only-in-routes",
       file: file.path,
       message: `imports ${found[1]} below the routes: take plain values (db, clock, ids, address, user agent) instead of the request`,
+    });
+  }
+  return violations;
+}
+
+/** Below the routes: the model and the platform but its request/reply code (platform/http). */
+function belowRoutes(srcPath: string): boolean {
+  return srcPath.startsWith("model/") || (srcPath.startsWith("platform/") && !srcPath.startsWith("platform/http/"));
+}
+
+const relativeImport = /(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g;
+
+/** The server source files a file imports (values, types and re-exports), as paths below apps/server/src. */
+function serverImportsOf(srcPath: string, text: string): string[] {
+  return [...text.matchAll(relativeImport)].map((match) =>
+    posix.normalize(posix.join(posix.dirname(srcPath), match[1] ?? "")),
+  );
+}
+
+/**
+ * Model and platform modules take plain values: none imports platform/http, nor reaches Fastify through a
+ * chain of imports (fastify-only-in-routes sees only a file's own imports). Each violation names its chain.
+ */
+export function requestCodeBelowRoutes(files: readonly SourceFile[]): Violation[] {
+  const texts = new Map<string, string>();
+  for (const file of files) {
+    const srcPath = serverPathOf(file);
+    if (srcPath?.endsWith(".ts")) texts.set(srcPath, file.text);
+  }
+  const imports = new Map([...texts].map(([path, text]) => [path, serverImportsOf(path, text)]));
+  /** What makes a file request code: its place in platform/http or its own import of Fastify. */
+  const requestCode = (path: string) =>
+    path.startsWith("platform/http/") ? "platform/http" : texts.get(path)?.match(fastifyImport)?.[1];
+  const violations: Violation[] = [];
+  for (const start of texts.keys()) {
+    if (!belowRoutes(start)) continue;
+    const cameFrom = new Map<string, string>();
+    const queue = [start];
+    let reached: { path: string; what: string } | undefined;
+    while (queue.length > 0 && !reached) {
+      const path = queue.shift() ?? "";
+      for (const next of imports.get(path) ?? []) {
+        if (next === start || cameFrom.has(next)) continue;
+        cameFrom.set(next, path);
+        const what = requestCode(next);
+        if (what) {
+          reached = { path: next, what };
+          break;
+        }
+        if (texts.has(next)) queue.push(next);
+      }
+    }
+    if (!reached) continue;
+    const chain = [reached.path];
+    for (let at = reached.path; cameFrom.get(at) !== start; ) {
+      at = cameFrom.get(at) ?? start;
+      chain.unshift(at);
+    }
+    violations.push({
+      rule: "plain-values-below-routes",
+      file: `${serverSource}${start}`,
+      message: `reaches ${reached.what} (${chain.join(" → ")}): move the plain part out of platform/http and import that`,
     });
   }
   return violations;

@@ -112,8 +112,9 @@ describe("the server's layers (dependency-cruiser in scripts/check-dependencies.
 
 describe("scripts/check-dependencies.ts on small trees", () => {
   it("passes a tree that keeps every rule: SQL in the owning model module, Fastify in a surface", () => {
-    const run = check(tree(cleanModel), "sql-only-in-model", "table-owner", "fastify-only-in-routes");
-    expect(run.output).toContain("sql-only-in-model: kept");
+    const rules = ["sql-only-in-model", "table-owner", "fastify-only-in-routes", "plain-values-below-routes"];
+    const run = check(tree(cleanModel), ...rules);
+    for (const rule of rules) expect(run.output).toContain(`${rule}: kept`);
     expect(run.status).toBe(0);
   });
 
@@ -158,6 +159,23 @@ describe("scripts/check-dependencies.ts on small trees", () => {
     });
     const run = check(root, "fastify-only-in-routes");
     expect(run.output).toMatch(/fastify-only-in-routes: 1 violation.*\n.*model\/users\/notify\.ts: imports fastify/);
+    expect(run.status).toBe(1);
+  });
+
+  it("fails the model reaching Fastify through platform/http, and a chain to it (plain-values-below-routes)", () => {
+    const root = tree({
+      ...cleanModel,
+      "apps/server/src/platform/http/notify.ts":
+        'import type { FastifyRequest } from "fastify";\nexport const notify = (request: FastifyRequest) => request.id;\n',
+      "apps/server/src/model/users/mail.ts": 'export { notify } from "../../platform/http/notify.ts";\n',
+      "apps/server/src/model/users/welcome.ts": 'import { notify } from "./mail.ts";\nexport const welcome = notify;\n',
+    });
+    const run = check(root, "plain-values-below-routes");
+    expect(run.output).toContain("model/users/mail.ts: reaches platform/http (platform/http/notify.ts)");
+    expect(run.output).toContain(
+      "model/users/welcome.ts: reaches platform/http (model/users/mail.ts → platform/http/notify.ts)",
+    );
+    expect(run.output).toContain("plain-values-below-routes: 2 violation(s)");
     expect(run.status).toBe(1);
   });
 

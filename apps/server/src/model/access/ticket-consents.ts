@@ -1,6 +1,6 @@
 import type { ApplicationPublisher, TicketConsentDatum } from "@kpi-id/contracts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
-import { verifiedAddressOf } from "../../platform/http/notify.ts";
+import { verifiedAddressOf } from "../../platform/mail/verified-address.ts";
 
 type ConsentFacts = Pick<ApplicationRow, "first_party" | "community">;
 

@@ -1,8 +1,8 @@
 import type { Language } from "@kpi-id/contracts";
 import type { ApplicationRow, User } from "../../platform/db/schema.ts";
-import { verifiedAddressOf } from "../../platform/http/notify.ts";
 import type { OutgoingMail } from "../../platform/mail/mailer.ts";
 import { type MessageContent, renderMessage } from "../../platform/mail/messages.ts";
+import { verifiedAddressOf } from "../../platform/mail/verified-address.ts";
 import type { ApplicationRole } from "./people.ts";
 
 const roleWords: Record<Language, Record<ApplicationRole, string>> = {

@@ -1,8 +1,8 @@
 import type { Language } from "@kpi-id/contracts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
-import { verifiedAddressOf } from "../../platform/http/notify.ts";
 import { type BackgroundMail, sendInBackground } from "../../platform/mail/mailer.ts";
 import { type MessageContent, renderMessage } from "../../platform/mail/messages.ts";
+import { verifiedAddressOf } from "../../platform/mail/verified-address.ts";
 
 /** What an operator decided about an application, told to its owners by e-mail. */
 export type OwnerNotice = "approved" | "rejected" | "suspended" | "unsuspended" | "change_approved" | "change_rejected";

@@ -1,6 +1,6 @@
 import type { DeveloperApplication, DeveloperApplicationSummary } from "@kpi-id/contracts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
-import { verifiedAddressOf } from "../../platform/http/notify.ts";
+import { verifiedAddressOf } from "../../platform/mail/verified-address.ts";
 import { latestChange } from "./changes.ts";
 import { shownIcon } from "./icons.ts";
 import { pendingInvitations } from "./invitations.ts";

@@ -1,6 +1,6 @@
 import type { AccountSession } from "@kpi-id/contracts";
 import type { Db } from "../../platform/db/schema.ts";
-import { describeDevice } from "../../platform/http/device.ts";
+import { describeDevice } from "../../platform/device/describe-device.ts";
 
 /** A person's sessions still open at `now`, the latest active first: the account page's and the console's list. */
 export function openSessionRowsOf(db: Db, userId: string, now: Date) {

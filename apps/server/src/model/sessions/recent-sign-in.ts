@@ -4,7 +4,10 @@ import { AppError } from "../../platform/errors.ts";
 import type { LoadedSession } from "./store.ts";
 import { isMultiFactor, meetsRequirement } from "./strength.ts";
 
-/** How recent a sign-in a sensitive change needs: REAUTH_MAX_AGE_SECONDS at `now` (platform/http/reauth.ts). */
+/**
+ * How recent a sign-in a sensitive change needs: REAUTH_MAX_AGE_SECONDS at `now`, as plain values (the routes
+ * read them off the request with platform/http/reauth.ts).
+ */
 export interface ReauthWindow {
   db: Db;
   now: Date;

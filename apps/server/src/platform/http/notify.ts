@@ -1,6 +1,6 @@
 import type { Language } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import type { User } from "../db/schema.ts";
+import { describeDevice } from "../device/describe-device.ts";
 import { sendInBackground } from "../mail/mailer.ts";
 import { type MessageContent, renderMessage } from "../mail/messages.ts";
 import {
@@ -11,20 +11,9 @@ import {
   passwordChangedNotice,
   type SignInMethodName,
 } from "../mail/notices.ts";
+import { type Recipient, verifiedAddressOf } from "../mail/verified-address.ts";
 import { requestOrigin } from "./audit.ts";
-import { describeDevice } from "./device.ts";
 import { requestLanguage } from "./language.ts";
-
-type Recipient = Pick<User, "email" | "verified_email">;
-
-/**
- * Where security mail goes: only an address KPI ID has seen proven (migration 0020), so a typo or
- * someone else's address in the directory never receives a person's reset link or notices.
- */
-export function verifiedAddressOf(person: Recipient): string | undefined {
-  const { email, verified_email: verified } = person;
-  return email && verified?.toLowerCase() === email.toLowerCase() ? email : undefined;
-}
 
 const dateFormat: Record<Language, string> = { uk: "uk-UA", en: "en-GB" };
 

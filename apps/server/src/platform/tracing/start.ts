@@ -13,7 +13,7 @@ import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } 
 import { registerInstrumentations } from "@opentelemetry/instrumentation";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { TracerProvider } from "@opentelemetry/sdk-trace";
-import { redactUrl } from "../http/logging.ts";
+import { redactUrl } from "../logging/redact-url.ts";
 import { serverVersion } from "../release/version.ts";
 import { resourceFromEnv, samplerFromEnv, spanProcessorsFromEnv } from "./from-env.ts";
 import { type StatementTracer, useRequestSpanNamer, useStatementTracer, useTraceLogFields } from "./hooks.ts";

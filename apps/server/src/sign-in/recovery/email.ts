@@ -7,11 +7,11 @@ import type { Db, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { audit } from "../../platform/http/audit.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
-import { verifiedAddressOf } from "../../platform/http/notify.ts";
 import { requestThrottleAddress } from "../../platform/http/throttle-address.ts";
 import { sendInBackground } from "../../platform/mail/mailer.ts";
 import { renderMessage } from "../../platform/mail/messages.ts";
 import { resetLinkNotice } from "../../platform/mail/notices.ts";
+import { verifiedAddressOf } from "../../platform/mail/verified-address.ts";
 import { throttlePolicy } from "../../platform/throttle/policy.ts";
 import { type ThrottleKey, takeAttempt } from "../../platform/throttle/throttle.ts";
 

@@ -1,7 +1,7 @@
 import type { AccountActivity } from "@kpi-id/contracts";
 import { listAuditEvents } from "../../platform/audit/queries.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import { describeDevice } from "../../platform/http/device.ts";
+import { describeDevice } from "../../platform/device/describe-device.ts";
 
 /** How far back the account page shows activity, and at most how many entries. */
 export const activityDays = 30;

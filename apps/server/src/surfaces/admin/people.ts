@@ -16,7 +16,7 @@ import { upsertUser } from "../../model/users/service.ts";
 import type { PasswordHasher } from "../../platform/crypto/password.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { verifiedAddressOf } from "../../platform/http/notify.ts";
+import { verifiedAddressOf } from "../../platform/mail/verified-address.ts";
 
 export async function requirePerson(db: Db, id: string): Promise<User> {
   const user = await findUserById(db, id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactUrl } from "../../../src/platform/http/logging.ts";
+import { redactUrl } from "../../../src/platform/logging/redact-url.ts";
 
 describe("request URLs in the log", () => {
   it("keep the path and harmless parameters and redact every other value (tokens, hints, request ids)", () => {

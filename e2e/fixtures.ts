@@ -73,8 +73,29 @@ async function injectAxe(page: Page): Promise<void> {
   }
 }
 
+/**
+ * Waits, at most 3 s, until no finite animation or transition runs: axe reads a colour mid-fade (a toast coming in)
+ * as faint text, and with axe injected once per page load a check can start within a toast's 0.4 s entrance (the CI
+ * rehearsal's one failure). A page that keeps moving longer is checked as it is.
+ */
+async function settleAnimations(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every(
+            (animation) => animation.playState !== "running" || animation.effect?.getTiming().iterations === Infinity,
+          ),
+      undefined,
+      { timeout: 3_000, polling: 100 },
+    )
+    .catch(() => undefined);
+}
+
 /** Runs axe-core (WCAG 2.x A and AA) on the page as it is now and fails with the violations listed. */
 export async function expectNoAxeViolations(page: Page, context?: string): Promise<void> {
+  await settleAnimations(page);
   await injectAxe(page);
   // Legacy mode runs axe inside the page; the default opens a helper page, which Debian's Chromium refuses here.
   // The builder's own source is a no-op: axe is in the page already (above). Only the violations are read, so axe

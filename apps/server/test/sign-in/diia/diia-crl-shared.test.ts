@@ -1,17 +1,12 @@
 import type { Certificate } from "jkurwa";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  createCertificateAuthority,
-  issueCrl,
-  issuePersonCertificate,
-  type Party,
-} from "../../../../../sandbox/src/diia/pki.ts";
+import { issueCrl, type Party } from "../../../../../sandbox/src/diia/pki.ts";
 import { databaseCrlPersistence } from "../../../src/model/diia/revocation-lists.ts";
 import { loadConfig } from "../../../src/platform/config/index.ts";
 import { CrlStore } from "../../../src/sign-in/diia/crypto/crl-store.ts";
-import { parseTrustAnchors } from "../../../src/sign-in/diia/crypto/trust-anchors.ts";
 import { checkDiiaRevocation, describeDiiaRevocationLists } from "../../../src/surfaces/doctor/revocation.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
+import { testQualifiedCa } from "../../support/diia-pki.ts";
 
 const hourMs = 3600 * 1000;
 const source = "http://ca.example.ua/download/crls/CA-Full.crl";
@@ -29,15 +24,7 @@ describe.each(databaseKinds)("Diia CRLs shared through the database (%s)", (kind
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    ca = createCertificateAuthority("Test qualified CA");
-    [anchor] = parseTrustAnchors(ca.certificate.as_pem()) as [Certificate];
-    revoked = issuePersonCertificate(ca, {
-      taxId: "3034512345",
-      surname: "Петренко",
-      givenName: "Олена",
-      patronymic: "",
-    });
-    good = issuePersonCertificate(ca, { taxId: "2812345670", surname: "Бондар", givenName: "Тарас", patronymic: "" });
+    ({ ca, anchor, revoked, good } = testQualifiedCa());
     crl = issueCrl(ca, [revoked.certificate], { thisUpdate: now, nextUpdate: now + hourMs });
   });
   afterAll(async () => database?.dispose());

@@ -13,9 +13,8 @@ import { CrlStore } from "../../../src/sign-in/diia/crypto/crl-store.ts";
 import { hashRequestId } from "../../../src/sign-in/diia/crypto/gost-hash.ts";
 import { JkurwaSignatureVerifier } from "../../../src/sign-in/diia/crypto/jkurwa-verifier.ts";
 import { parseTrustAnchors } from "../../../src/sign-in/diia/crypto/trust-anchors.ts";
+import { taras, testQualifiedCa } from "../../support/diia-pki.ts";
 
-const olena = { taxId: "3034512345", surname: "Петренко", givenName: "Олена", patronymic: "Іванівна" };
-const taras = { taxId: "2812345670", surname: "Бондар", givenName: "Тарас", patronymic: "" };
 const hourMs = 3600 * 1000;
 
 /** Log lines the store writes, so a test can see what an operator would read. */
@@ -35,10 +34,7 @@ describe("Diia CA certificate revocation lists", () => {
   let crl: Buffer;
 
   beforeAll(() => {
-    ca = createCertificateAuthority("Test qualified CA");
-    [anchor] = parseTrustAnchors(ca.certificate.as_pem()) as [Certificate];
-    revokedPerson = issuePersonCertificate(ca, olena);
-    goodPerson = issuePersonCertificate(ca, taras);
+    ({ ca, anchor, revoked: revokedPerson, good: goodPerson } = testQualifiedCa());
     crl = issueCrl(ca, [revokedPerson.certificate], times);
   });
 

@@ -1,13 +1,13 @@
 import type { Certificate } from "jkurwa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerOcspRequest } from "../../../../../sandbox/src/diia/ocsp-responder.ts";
-import { createCertificateAuthority, issuePersonCertificate, type Party } from "../../../../../sandbox/src/diia/pki.ts";
+import type { Party } from "../../../../../sandbox/src/diia/pki.ts";
 import { databaseOcspPersistence } from "../../../src/model/diia/ocsp-answers.ts";
 import { loadConfig } from "../../../src/platform/config/index.ts";
 import { OcspStore } from "../../../src/sign-in/diia/crypto/ocsp-store.ts";
-import { parseTrustAnchors } from "../../../src/sign-in/diia/crypto/trust-anchors.ts";
 import { checkDiiaRevocation, describeDiiaRevocationLists } from "../../../src/surfaces/doctor/revocation.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
+import { testQualifiedCa } from "../../support/diia-pki.ts";
 
 const hourMs = 3600 * 1000;
 const responder = "http://czo.gov.ua/services/ocsp/";
@@ -23,9 +23,7 @@ describe.each(databaseKinds)("Diia OCSP answers shared through the database (%s)
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    ca = createCertificateAuthority("Test qualified CA");
-    [anchor] = parseTrustAnchors(ca.certificate.as_pem()) as [Certificate];
-    person = issuePersonCertificate(ca, { taxId: "2812345670", surname: "Бондар", givenName: "Тарас", patronymic: "" });
+    ({ ca, anchor, good: person } = testQualifiedCa());
   });
   afterAll(async () => database?.dispose());
 

@@ -6,7 +6,6 @@ import {
   der,
   issueCrl,
   issueOcspSigner,
-  issuePersonCertificate,
   type Party,
   signRequestHash,
 } from "../../../../../sandbox/src/diia/pki.ts";
@@ -16,12 +15,10 @@ import { JkurwaSignatureVerifier } from "../../../src/sign-in/diia/crypto/jkurwa
 import { ocspAddressesOf } from "../../../src/sign-in/diia/crypto/ocsp.ts";
 import { OcspStore } from "../../../src/sign-in/diia/crypto/ocsp-store.ts";
 import { revocationChecker } from "../../../src/sign-in/diia/crypto/revocation.ts";
-import { parseTrustAnchors } from "../../../src/sign-in/diia/crypto/trust-anchors.ts";
+import { testQualifiedCa } from "../../support/diia-pki.ts";
 
 const hourMs = 3600 * 1000;
 const responder = "http://ocsp.example.ua/services/ocsp/";
-const olena = { taxId: "3034512345", surname: "Петренко", givenName: "Олена", patronymic: "Іванівна" };
-const taras = { taxId: "2812345670", surname: "Бондар", givenName: "Тарас", patronymic: "" };
 
 function recordingLog() {
   const lines: string[] = [];
@@ -40,10 +37,7 @@ describe("Diia OCSP answers beside the CRLs", () => {
   let authority: OcspAuthority;
 
   beforeAll(() => {
-    ca = createCertificateAuthority("Test qualified CA");
-    [anchor] = parseTrustAnchors(ca.certificate.as_pem()) as [Certificate];
-    revoked = issuePersonCertificate(ca, olena);
-    good = issuePersonCertificate(ca, taras);
+    ({ ca, anchor, revoked, good } = testQualifiedCa());
     revokedSerials = new Set([revoked.certificate.serial.toString(16)]);
     authority = { ca, revoked: () => revokedSerials };
   });

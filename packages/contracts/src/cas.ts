@@ -21,7 +21,8 @@ export const casPaths = {
  * The person's attributes a service may be released, each the ticket exchange's field of the same data kind
  * (the consent screen names those kinds): uid (the username, also `cas:user`), userId (the stable id),
  * displayName, studentId and employeeId, affiliation (several values) and the primary records' status, unit
- * and faculty, authMethod, and taxId only for an application allowed the tax id.
+ * and faculty, authMethod, amr and acr (how the person signed in: the ticket exchange's AUTH_AMR, one value per
+ * method, and AUTH_ACR, OpenID Connect's amr and acr), and taxId only for an application allowed the tax id.
  */
 export const casAttributeNames = [
   "uid",
@@ -37,6 +38,8 @@ export const casAttributeNames = [
   "employeeUnit",
   "employeeFaculty",
   "authMethod",
+  "amr",
+  "acr",
   "taxId",
 ] as const;
 export type CasAttributeName = (typeof casAttributeNames)[number];

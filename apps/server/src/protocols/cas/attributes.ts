@@ -3,6 +3,7 @@ import type { CasService } from "../../model/cas/services.ts";
 import type { UsedCasTicket } from "../../model/cas/tickets.ts";
 import type { PersonRoles } from "../../model/people/profile.ts";
 import { rolesTicketData } from "../../model/people/profile.ts";
+import { acrOf, signInAmr } from "../../model/sessions/strength.ts";
 import type { User } from "../../platform/db/schema.ts";
 
 /** An attribute's values: one or several (affiliation); an empty value is left out. */
@@ -39,6 +40,12 @@ function valuesOf(name: CasAttributeName, user: User, roles: PersonRoles, ticket
       return single(ticketData.EMPLOYEE_FACULTY);
     case "authMethod":
       return [ticketAuthMethod(ticket.authMethod)];
+    // The ticket exchange's AUTH_AMR (space-separated there, one value each here) and AUTH_ACR: a service that
+    // requires a second factor can check it (mod_auth_cas: Require cas-attribute acr:https://refeds.org/profile/mfa).
+    case "amr":
+      return [...signInAmr(ticket.authMethod, ticket.amr)];
+    case "acr":
+      return [acrOf(signInAmr(ticket.authMethod, ticket.amr))];
     case "taxId":
       return single(user.tax_id);
   }

@@ -31,6 +31,9 @@ describe.each(databaseKinds)("CAS Protocol 3.0 (%s)", (kind) => {
     expect(xml.text("displayName")).toBe(student.person.full_name);
     expect(xml.texts("affiliation")).toContain("student");
     expect(xml.text("authMethod")).toBe("PASSWORD");
+    // How the person signed in, as the ticket exchange's AUTH_AMR / AUTH_ACR say it: a password, one factor.
+    expect(xml.texts("amr")).toEqual(["pwd"]);
+    expect(xml.text("acr")).toBe("https://refeds.org/profile/sfa");
     expect(xml.text("isFromNewLogin")).toBe("false");
     expect(xml.text("taxId")).toBeUndefined();
 

@@ -92,6 +92,70 @@ describe.each(databaseKinds)("CAS proxying and single logout (%s)", (kind) => {
     expect(nowhere.failureCode()).toBe("UNAUTHORIZED_SERVICE");
   });
 
+  it("a chain of two proxies: the back end proxies on, and the third service hears both callbacks, the most recent first", async () => {
+    const service = `${origin}/chain-app/`;
+    const backEnd = `${origin}/chain-backend/`;
+    const third = `${origin}/chain-third/`;
+    const { student } = await studentWithService(t.app, service, { proxy: true });
+    await casApplication(t.app, backEnd, { people: [student.person.id], proxy: true });
+    await casApplication(t.app, third, { people: [student.person.id] });
+    const firstCallback = `${origin}/pgt?hop=1`;
+    const secondCallback = `${origin}/pgt?hop=2`;
+    const grantingTicketOf = (answer: ReturnType<typeof casXml>) =>
+      grantingTickets.get(answer.text("proxyGrantingTicket") ?? "") ?? "";
+    const proxyTicketFor = async (pgt: string, targetService: string) =>
+      casXml((await validateAt(t.app, casPaths.proxy, { pgt, targetService })).body).text("proxyTicket") ?? "";
+
+    const ticket = await serviceTicket(t.app, student.cookie, service);
+    const atApp = casXml(
+      (await validateAt(t.app, casPaths.p3ServiceValidate, { service, ticket, pgtUrl: firstCallback })).body,
+    );
+    const firstPgt = grantingTicketOf(atApp);
+    expect(firstPgt).toMatch(/^PGT-/);
+    // The back end validates its proxy ticket with a callback of its own, and so may proxy on.
+    const atBackEnd = casXml(
+      (
+        await validateAt(t.app, casPaths.p3ProxyValidate, {
+          service: backEnd,
+          ticket: await proxyTicketFor(firstPgt, backEnd),
+          pgtUrl: secondCallback,
+        })
+      ).body,
+    );
+    expect(atBackEnd.texts("proxy")).toEqual([firstCallback]);
+    const secondPgt = grantingTicketOf(atBackEnd);
+    expect(secondPgt).toMatch(/^PGT-/);
+    expect(secondPgt).not.toBe(firstPgt);
+
+    // CAS Protocol 3.0 §2.6.2: cas:proxies lists the proxies in reverse order of traversal, most recent first.
+    const xml = casXml(
+      (
+        await validateAt(t.app, casPaths.p3ProxyValidate, {
+          service: third,
+          ticket: await proxyTicketFor(secondPgt, third),
+        })
+      ).body,
+    );
+    expect(xml.text("user")).toBe(student.username);
+    expect(xml.texts("proxy")).toEqual([secondCallback, firstCallback]);
+    const json = await validateAt(t.app, casPaths.p3ProxyValidate, {
+      service: third,
+      ticket: await proxyTicketFor(secondPgt, third),
+      format: "JSON",
+    });
+    expect(json.json().serviceResponse.authenticationSuccess).toMatchObject({
+      user: student.username,
+      proxies: [secondCallback, firstCallback],
+    });
+    // The third service may not proxy: its own callback gets no proxy-granting ticket.
+    const further = await validateAt(t.app, casPaths.p3ProxyValidate, {
+      service: third,
+      ticket: await proxyTicketFor(secondPgt, third),
+      pgtUrl: `${origin}/pgt?hop=3`,
+    });
+    expect(casXml(further.body).failureCode()).toBe("UNAUTHORIZED_SERVICE_PROXY");
+  });
+
   it("a callback that does not answer 200 gets no proxy-granting ticket; the validation itself succeeds", async () => {
     const service = `${origin}/refusing/`;
     const { student } = await studentWithService(t.app, service, { proxy: true });

@@ -25,6 +25,7 @@ export * from "./passkeys.ts";
 export * from "./password.ts";
 export * from "./password-blocklist.ts";
 export * from "./personal-data.ts";
+export * from "./scope-claims.ts";
 export * from "./text.ts";
 export * from "./ticket-consent.ts";
 export * from "./user-data.ts";

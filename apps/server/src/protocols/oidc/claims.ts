@@ -1,4 +1,4 @@
-import { type AuthMethod, authMethods } from "@kpi-id/contracts";
+import { type AuthMethod, authMethods, claimsByScope } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import type { Account, ClaimsParameterMember, FindAccount } from "oidc-provider";
 import { isUuid } from "../../model/apps/queries.ts";
@@ -13,19 +13,21 @@ import { rememberAccess, requestAccess } from "./request-access.ts";
 import { currentOidcMemory } from "./request-memory.ts";
 import { aloneInFlight } from "./requests-in-flight.ts";
 
-/** Which claims each scope releases. `kpi_tax_id` only under `tax_id`, which an application must be allowed. */
-export const scopeClaims = {
+/**
+ * Which claims each scope releases: the table in contracts, which the developers' page lists too. A scope that
+ * releases none (offline_access) stays out, as the provider's `scopes` name it already.
+ */
+export const scopeClaims: Record<string, string[] | null> = {
   // The library's defaults for claims about the authentication itself; sid serves back-channel logout.
   acr: null,
   auth_time: null,
   iss: null,
   sid: null,
-  // amr (how the person signed in) and acr (how strongly: REFEDS SFA or MFA) go into every ID token.
-  openid: ["sub", "amr", "acr"],
-  profile: ["name", "given_name", "family_name"],
-  email: ["email", "email_verified"],
-  kpi: ["kpi_student_id", "kpi_employee_id", "kpi_records", "eduperson_affiliation", "eduperson_scoped_affiliation"],
-  tax_id: ["kpi_tax_id"],
+  ...Object.fromEntries(
+    Object.entries(claimsByScope)
+      .filter(([, claims]) => claims.length > 0)
+      .map(([scope, claims]) => [scope, [...claims]]),
+  ),
 };
 
 /** The first `amr` value of each method's sign-in (RFC 8176 where one fits); the audit reads the method back from it. */

@@ -1,3 +1,4 @@
+import { claimsByScope } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refreshTokenReuseGraceSeconds } from "../../../src/protocols/oidc/adapter.ts";
 import type { TestApp } from "../../support/app.ts";
@@ -88,6 +89,11 @@ describe.each(databaseKinds)("OpenID Connect sign-in (%s)", (kind) => {
       kpi_student_id: "KV-1",
     });
     expect(info).not.toHaveProperty("kpi_tax_id");
+    // Nothing beyond what the developers' page lists for these scopes: both read contracts' claimsByScope.
+    const listed = (["openid", "profile", "email", "kpi", "offline_access"] as const).flatMap(
+      (scope): readonly string[] => claimsByScope[scope],
+    );
+    expect(Object.keys(info).filter((claim) => !listed.includes(claim))).toEqual([]);
 
     const refreshToken = tokens.refresh_token;
     if (!refreshToken) throw new Error("no refresh token under offline_access");

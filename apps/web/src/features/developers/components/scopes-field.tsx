@@ -1,16 +1,7 @@
-import { type DeveloperClientType, developerScopes } from "@kpi-id/contracts";
+import { claimsByScope, type DeveloperClientType, developerScopes } from "@kpi-id/contracts";
 import { useTranslation } from "react-i18next";
 
 type Scope = (typeof developerScopes)[number];
-
-/** The claims each scope adds to the ID token and userinfo, as protocols/oidc/claims.ts gives them. */
-const claimsOf: Record<Scope, readonly string[]> = {
-  openid: ["sub", "amr", "acr"],
-  profile: ["name", "given_name", "family_name"],
-  email: ["email", "email_verified"],
-  kpi: ["kpi_student_id", "kpi_employee_id", "kpi_records", "eduperson_affiliation", "eduperson_scoped_affiliation"],
-  offline_access: [],
-};
 
 /** The ticket exchange's `data`, whatever the scopes say (TAX_ID only when the operators allow it). */
 const ticketFields =
@@ -56,9 +47,9 @@ export function ScopesField({
               <span>
                 <code>{scope}</code> — {t(`scopes.${scope}`)}
                 <span className="block text-muted-foreground">
-                  {claimsOf[scope].length > 0 ? (
+                  {claimsByScope[scope].length > 0 ? (
                     <>
-                      {t("form.claims")} <code className="break-words">{claimsOf[scope].join(", ")}</code>
+                      {t("form.claims")} <code className="break-words">{claimsByScope[scope].join(", ")}</code>
                     </>
                   ) : (
                     t("form.noClaims")

@@ -1,16 +1,8 @@
 import { sql } from "kysely";
 import type { SecretRing } from "../../platform/crypto/key-ring.ts";
-import { newestKey } from "../../platform/crypto/key-ring.ts";
-import { seal } from "../../platform/crypto/seal.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import {
-  generateDeviceTag,
-  generateNetworkPassword,
-  newNetworkPasswordHash,
-  ntHash,
-  ntHashSealPurpose,
-} from "./secrets.ts";
+import { generateDeviceTag, generateNetworkPassword, ntHash, storedNetworkPassword } from "./secrets.ts";
 
 /** Most network passwords one person holds at once: one per device. */
 export const networkPasswordLimit = 10;
@@ -103,8 +95,7 @@ export async function createNetworkPassword(
         user_id: userId,
         name,
         device,
-        secret_hash: newNetworkPasswordHash(ring, password),
-        nt_hash_sealed: seal(newestKey(ring), ntHashSealPurpose, ntHash(password)),
+        ...storedNetworkPassword(ring, ntHash(password)),
         created_at: now,
       })
       .returning(["id"])

@@ -1,7 +1,6 @@
 import { sql } from "kysely";
 import type { AuditEvent } from "../../platform/audit/record.ts";
 import type { SecretRing } from "../../platform/crypto/key-ring.ts";
-import { newestKey } from "../../platform/crypto/key-ring.ts";
 import { unseal } from "../../platform/crypto/seal.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import {
@@ -18,7 +17,7 @@ import {
   type WifiPersonCheck,
   type WifiRefusal,
 } from "./people.ts";
-import { networkPasswordHashes, ntHashSealPurpose, stationHash } from "./secrets.ts";
+import { networkPasswordHashes, ntHash, ntHashSealPurpose, stationHash, storedNetworkPassword } from "./secrets.ts";
 import { wifiThrottleKeys } from "./throttle.ts";
 
 /** What FreeRADIUS tells us about one authentication (the rest module's request list, already read). */
@@ -37,6 +36,8 @@ export interface RadiusFacts {
 export interface WifiContext {
   db: Db;
   ring: SecretRing;
+  /** wifiDeviceKey(SAML_PAIRWISE_SALT): devices' addresses and throttle counters, stable across rotations. */
+  deviceKey: string;
   realm: string;
   now: Date;
 }
@@ -65,7 +66,7 @@ async function personFor(context: WifiContext, facts: RadiusFacts): Promise<Pers
   const identity = parseWifiIdentity(facts.userName, context.realm);
   if (!identity) return { refusal: "other_realm" };
   const check = await checkWifiPerson(context.db, identity.username);
-  const keys = await wifiThrottleKeys(context.db, newestKey(context.ring), {
+  const keys = await wifiThrottleKeys(context.db, context.deviceKey, {
     username: identity.username,
     userId: check.person?.id,
     station: facts.callingStation,
@@ -98,14 +99,24 @@ async function papOutcome(
   if ("refusal" in check) return refused(check.refusal, check.person?.id);
   const { person } = check;
   if (!facts.password) return refused("wrong_password", person.id);
+  const hashes = networkPasswordHashes(context.ring, facts.password);
   let query = context.db
     .selectFrom("wifi_passwords")
-    .select("id")
+    .select(["id", "secret_hash"])
     .where("user_id", "=", person.id)
-    .where("secret_hash", "in", networkPasswordHashes(context.ring, facts.password));
+    .where("secret_hash", "in", hashes);
   if (device !== undefined) query = query.where("device", "=", device);
   const row = await query.executeTakeFirst();
-  return row ? { accepted: true, userId: person.id, passwordId: row.id } : refused("wrong_password", person.id);
+  if (!row) return refused("wrong_password", person.id);
+  // Matched under an older key (not resealed yet): made again under the newest now, while the password is here.
+  if (row.secret_hash !== hashes[0]) {
+    await context.db
+      .updateTable("wifi_passwords")
+      .set(storedNetworkPassword(context.ring, ntHash(facts.password)))
+      .where("id", "=", row.id)
+      .execute();
+  }
+  return { accepted: true, userId: person.id, passwordId: row.id };
 }
 
 /**
@@ -159,7 +170,7 @@ export async function recordAccepted(context: WifiContext, facts: RadiusFacts, m
     insert into wifi_uses (password_id, user_id, used_at, method, access_point, nas_identifier, station_hash)
     select id, ${check.person.id}, ${now}, ${method}, ${facts.calledStation?.slice(0, 200) ?? null},
       ${facts.nasIdentifier?.slice(0, 200) ?? null},
-      ${facts.callingStation ? stationHash(newestKey(context.ring), facts.callingStation) : null}
+      ${facts.callingStation ? stationHash(context.deviceKey, facts.callingStation) : null}
     from used returning password_id as id`.execute(db);
   const row = inserted.rows[0];
   if (!row) return refused("no_password", check.person.id);

@@ -2,6 +2,7 @@
 import { createHmac, hkdfSync, randomInt } from "node:crypto";
 import md4 from "js-md4";
 import { keysOf, newestKey, type SecretRing } from "../../platform/crypto/key-ring.ts";
+import { seal } from "../../platform/crypto/seal.ts";
 
 /** The purpose NT hashes are sealed for (crypto/seal.ts); `secrets reseal` seals them again under it. */
 export const ntHashSealPurpose = "wifi-nt-hash";
@@ -30,22 +31,30 @@ function hashKey(sessionSecret: string): Buffer {
 }
 
 /**
- * A network password as stored: HMAC-SHA256 under a key derived from SESSION_SECRET. The passwords are random
- * with about 99 bits, so there is no dictionary for argon2's cost to slow down; a keyed hash keeps a copy of
- * the database from being checked offline at all, and lets the check be one index lookup (docs/eduroam.md).
+ * A network password as stored for TTLS/PAP: HMAC-SHA256 of its NT hash under a key derived from SESSION_SECRET.
+ * The passwords are random with about 99 bits, so there is no dictionary for argon2's cost to slow down; a keyed
+ * hash keeps a copy of the database from being checked offline at all, and lets the check be one index lookup
+ * (docs/eduroam.md). Keyed over the NT hash rather than the password so that `secrets reseal` can make it again
+ * under a new key from the sealed NT hash, without the password, before an old key is removed.
  */
-export function networkPasswordHash(sessionSecret: string, password: string): string {
-  return createHmac("sha256", hashKey(sessionSecret)).update(password, "utf8").digest("base64url");
+export function networkPasswordHash(sessionSecret: string, ntHashHex: string): string {
+  return createHmac("sha256", hashKey(sessionSecret)).update(`nt\0${ntHashHex}`, "utf8").digest("base64url");
 }
 
-/** The hash under each key of the ring, newest first: a password made before a rotation still matches. */
+/** The password's hash under each key of the ring, newest first: a row not yet resealed still matches. */
 export function networkPasswordHashes(ring: SecretRing, password: string): string[] {
-  return keysOf(ring).map((key) => networkPasswordHash(key, password));
+  const nt = ntHash(password);
+  return keysOf(ring).map((key) => networkPasswordHash(key, nt));
 }
 
-/** The hash a new password is stored under (the ring's newest key). */
-export function newNetworkPasswordHash(ring: SecretRing, password: string): string {
-  return networkPasswordHash(newestKey(ring), password);
+/**
+ * What a network password is stored as, both under the ring's newest key: its PAP hash and its sealed NT hash.
+ * Written together (at creation, by `secrets reseal`, after a PAP sign-in matched an older key), so a row whose
+ * hash is the newest key's also has its NT hash sealed under that key.
+ */
+export function storedNetworkPassword(ring: SecretRing, ntHashHex: string) {
+  const key = newestKey(ring);
+  return { secret_hash: networkPasswordHash(key, ntHashHex), nt_hash_sealed: seal(key, ntHashSealPurpose, ntHashHex) };
 }
 
 /** MSCHAPv2's NT hash: MD4 of the password in UTF-16LE, as FreeRADIUS's mschap module takes it (hex). */
@@ -56,8 +65,17 @@ export function ntHash(password: string): string {
     .hex();
 }
 
+/**
+ * The key a device's address and the Wi-Fi throttle's counters are kept under: derived from SAML_PAIRWISE_SALT,
+ * which stays the same across SESSION_SECRET rotations (the configuration refuses two keys without it pinned),
+ * so a person's known devices stay known, and counts stay counted, when a key is added or removed.
+ */
+export function wifiDeviceKey(pairwiseSalt: string): string {
+  return Buffer.from(hkdfSync("sha256", pairwiseSalt, "kpi-id wifi", "device-key", 32)).toString("base64url");
+}
+
 /** A device's address as kept: keyed, so a returning device is known without storing its MAC address. */
-export function stationHash(sessionSecret: string, station: string): string {
+export function stationHash(deviceKey: string, station: string): string {
   const normalised = station.toLowerCase().replace(/[^0-9a-f]/g, "");
-  return createHmac("sha256", hashKey(sessionSecret)).update(`station\0${normalised}`, "utf8").digest("base64url");
+  return createHmac("sha256", deviceKey).update(`station\0${normalised}`, "utf8").digest("base64url");
 }

@@ -12,13 +12,15 @@ const keyOf = (secret: string, kind: string, value: string) =>
  * Calling-Station-Id) that signed this person in before is counted by itself alone, like a browser's device
  * cookie: a stranger's guesses lock the name for unknown devices, never for the owner's phone. Unknown devices
  * are counted per name (the account rule) and per device (the account rule too: one device trying many names).
+ * Everything is keyed with `deviceKey` (wifiDeviceKey), not SESSION_SECRET's newest key: a rotation neither
+ * forgets the owner's devices (which would leave the owner behind a stranger's lock) nor resets the counts.
  */
 export async function wifiThrottleKeys(
   db: Db,
-  secret: string,
+  deviceKey: string,
   attempt: { username: string; userId?: string; station?: string },
 ): Promise<ThrottleKey[]> {
-  const station = attempt.station ? stationHash(secret, attempt.station) : undefined;
+  const station = attempt.station ? stationHash(deviceKey, attempt.station) : undefined;
   if (attempt.userId !== undefined && station !== undefined) {
     const known = await db
       .selectFrom("wifi_uses")
@@ -30,14 +32,14 @@ export async function wifiThrottleKeys(
     if (known) {
       return [
         {
-          key: `wifi-device:${keyOf(secret, "wifi-device", `${attempt.userId}\0${station}`)}`,
+          key: `wifi-device:${keyOf(deviceKey, "wifi-device", `${attempt.userId}\0${station}`)}`,
           rule: throttlePolicy.device,
         },
       ];
     }
   }
   const keys: ThrottleKey[] = [
-    { key: `wifi-name:${keyOf(secret, "wifi-name", attempt.username.toLowerCase())}`, rule: throttlePolicy.account },
+    { key: `wifi-name:${keyOf(deviceKey, "wifi-name", attempt.username.toLowerCase())}`, rule: throttlePolicy.account },
   ];
   if (station !== undefined) keys.push({ key: `wifi-station:${station}`, rule: throttlePolicy.account });
   return keys;

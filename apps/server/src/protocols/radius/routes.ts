@@ -12,6 +12,7 @@ import {
   type WifiDecision,
   wifiAuditEvent,
 } from "../../model/wifi/radius.ts";
+import { wifiDeviceKey } from "../../model/wifi/secrets.ts";
 import { recordAuditEvent } from "../../platform/audit/record.ts";
 import { hashToken, sameBytes } from "../../platform/crypto/tokens.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -40,7 +41,13 @@ function requireRadiusServer(request: FastifyRequest): void {
 
 function wifiContext(request: FastifyRequest): WifiContext {
   const { db, config, clock } = request.server;
-  return { db, ring: config.sessionSecrets, realm: config.wifi.realm, now: clock() };
+  return {
+    db,
+    ring: config.sessionSecrets,
+    deviceKey: wifiDeviceKey(config.saml.pairwiseSalt),
+    realm: config.wifi.realm,
+    now: clock(),
+  };
 }
 
 async function audit(request: FastifyRequest, decision: WifiDecision, attributes: RestAttributes, method: string) {

@@ -21,6 +21,7 @@ const describeUnreadable = (counts: SealedCounts) =>
     [counts.oidcSigningKeys, "OpenID Connect signing key(s)"],
     [counts.samlSigningKeys, "SAML signing key(s)"],
     [counts.totpFactors, "authenticator-app secret(s)"],
+    [counts.wifiPasswords, "Wi-Fi network password(s)"],
   ]
     .filter(([count]) => Number(count) > 0)
     .map(([count, what]) => `${count} ${what}`)

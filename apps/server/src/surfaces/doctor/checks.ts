@@ -106,7 +106,7 @@ export async function checkMigrations(db: Db): Promise<CheckResult> {
 }
 
 const countsText = (counts: SealedCounts) =>
-  `${counts.totpFactors} authenticator-app secrets, ${counts.oidcSigningKeys} OpenID Connect and ${counts.samlSigningKeys} SAML keys`;
+  `${counts.totpFactors} authenticator-app secrets, ${counts.oidcSigningKeys} OpenID Connect and ${counts.samlSigningKeys} SAML keys, ${counts.wifiPasswords} Wi-Fi network passwords`;
 
 /** Signing keys present, and every sealed value opened by SESSION_SECRET's newest key. */
 export async function checkKeys(db: Db, config: Config): Promise<CheckResult> {
@@ -125,7 +125,7 @@ export async function checkKeys(db: Db, config: Config): Promise<CheckResult> {
     return {
       check: "keys",
       status: "warn",
-      message: `${countsText(report.olderKey)} still sealed with an older key of SESSION_SECRET`,
+      message: `${countsText(report.olderKey)} still sealed or keyed with an older key of SESSION_SECRET`,
       fix: "npx kpi-id secrets reseal, before removing the older key",
     };
   }

@@ -3,6 +3,7 @@ import { totpSealPurpose } from "../../model/mfa/totp.ts";
 import { decryptJwkWithRing, encryptJwk, type PrivateJwk, SigningKeyDecryptionError } from "../../model/oidc/keys.ts";
 import { resealOidcKey, sealedOidcKeys } from "../../model/oidc/sealed-keys.ts";
 import { resealSamlKey, sealedSamlKeys } from "../../model/saml/sealed-keys.ts";
+import { checkSealedNetworkPasswords } from "../../model/wifi/sealed.ts";
 import { newestKey, type SecretRing } from "../../platform/crypto/key-ring.ts";
 import { seal, unsealWithRing } from "../../platform/crypto/seal.ts";
 import type { Db } from "../../platform/db/schema.ts";
@@ -12,6 +13,8 @@ export interface SealedCounts {
   totpFactors: number;
   oidcSigningKeys: number;
   samlSigningKeys: number;
+  /** Wi-Fi network passwords: their sealed NT hash and their keyed PAP hash (model/wifi/sealed.ts). */
+  wifiPasswords: number;
 }
 
 export interface SealedValuesReport {
@@ -21,7 +24,7 @@ export interface SealedValuesReport {
   unreadable: SealedCounts;
 }
 
-const noneCounted = (): SealedCounts => ({ totpFactors: 0, oidcSigningKeys: 0, samlSigningKeys: 0 });
+const noneCounted = (): SealedCounts => ({ totpFactors: 0, oidcSigningKeys: 0, samlSigningKeys: 0, wifiPasswords: 0 });
 
 /** Where each kind of signing key is kept: read all, and write one back resealed. */
 const keyStores = {
@@ -59,9 +62,9 @@ async function checkKeys(
 }
 
 /**
- * Reads every value sealed with SESSION_SECRET (TOTP secrets, the OpenID Connect and SAML signing keys)
- * and counts those only an older key opens; with `reseal`, seals them again under the newest key in one
- * transaction, so the older key can then be removed without losing anything.
+ * Reads every value sealed or keyed with SESSION_SECRET (TOTP secrets, the OpenID Connect and SAML signing keys,
+ * Wi-Fi network passwords) and counts those only an older key opens; with `reseal`, seals them again under the
+ * newest key in one transaction, so the older key can then be removed without losing anything.
  */
 export async function checkSealedValues(db: Db, ring: SecretRing, reseal = false): Promise<SealedValuesReport> {
   return db.transaction().execute(async (tx) => {
@@ -88,6 +91,9 @@ export async function checkSealedValues(db: Db, ring: SecretRing, reseal = false
       report.olderKey[counted] = olderKey;
       report.unreadable[counted] = unreadable;
     }
+    const wifi = await checkSealedNetworkPasswords(tx, ring, reseal);
+    report.olderKey.wifiPasswords = wifi.olderKey;
+    report.unreadable.wifiPasswords = wifi.unreadable;
     return report;
   });
 }

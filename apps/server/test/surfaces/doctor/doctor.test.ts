@@ -94,7 +94,8 @@ describe.each(databaseKinds)("kpi-id doctor on %s", (kind) => {
     expect(foreign.code).toBe(1);
     expect(foreign.report.checks.find((each) => each.check === "keys")).toMatchObject({
       status: "fail",
-      message: "no key of SESSION_SECRET opens 0 authenticator-app secrets, 1 OpenID Connect and 1 SAML keys",
+      message:
+        "no key of SESSION_SECRET opens 0 authenticator-app secrets, 1 OpenID Connect and 1 SAML keys, 0 Wi-Fi network passwords",
     });
     const rotated = await doctor({ SESSION_SECRET: `${other},${secret}`, SAML_PAIRWISE_SALT: "pinned-salt" });
     expect(rotated.report.checks.find((each) => each.check === "keys")).toMatchObject({

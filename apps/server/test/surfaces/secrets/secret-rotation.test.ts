@@ -105,7 +105,7 @@ describe.each(databaseKinds)("rotating SESSION_SECRET as a key ring (%s)", (kind
     expect(run.code).toBe(0);
     expect(run.json()).toMatchObject({ resealed: { totpFactors: 1 }, unreadable: { totpFactors: 0 } });
     const after = await checkSealedValues(rotated.db, rotated.config.sessionSecrets);
-    expect(after.olderKey).toEqual({ totpFactors: 0, oidcSigningKeys: 0, samlSigningKeys: 0 });
+    expect(after.olderKey).toEqual({ totpFactors: 0, oidcSigningKeys: 0, samlSigningKeys: 0, wifiPasswords: 0 });
     expect(await resealRows()).toEqual([
       {
         result: "success",

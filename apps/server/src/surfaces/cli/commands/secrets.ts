@@ -6,9 +6,9 @@ import { CommandFailedError } from "../usage.ts";
 
 const describeCounts = (counts: SealedCounts) =>
   `${counts.totpFactors} authenticator-app secrets, ${counts.oidcSigningKeys} OpenID Connect keys, ` +
-  `${counts.samlSigningKeys} SAML keys`;
+  `${counts.samlSigningKeys} SAML keys, ${counts.wifiPasswords} Wi-Fi network passwords`;
 
-const total = (counts: SealedCounts) => counts.totpFactors + counts.oidcSigningKeys + counts.samlSigningKeys;
+const total = (counts: SealedCounts) => Object.values(counts).reduce((sum, count) => sum + count, 0);
 
 /**
  * `secrets reseal`: after a new key was put first in SESSION_SECRET, seals what older keys sealed again

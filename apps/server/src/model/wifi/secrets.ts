@@ -41,10 +41,23 @@ export function networkPasswordHash(sessionSecret: string, ntHashHex: string): s
   return createHmac("sha256", hashKey(sessionSecret)).update(`nt\0${ntHashHex}`, "utf8").digest("base64url");
 }
 
-/** The password's hash under each key of the ring, newest first: a row not yet resealed still matches. */
+/**
+ * The first form of the PAP hash (0.4.0's first Wi-Fi commit): HMAC of the password itself. Still matched, so a
+ * password made then keeps working; a match makes the row again in today's form (model/wifi/radius.ts), and
+ * `secrets reseal` makes it again from the sealed NT hash.
+ */
+function passwordKeyedHash(sessionSecret: string, password: string): string {
+  return createHmac("sha256", hashKey(sessionSecret)).update(password, "utf8").digest("base64url");
+}
+
+/**
+ * The password's hash under each key of the ring, newest first, then in the first form under each key: a row
+ * not yet resealed or made again still matches. The newest key's hash in today's form comes first.
+ */
 export function networkPasswordHashes(ring: SecretRing, password: string): string[] {
   const nt = ntHash(password);
-  return keysOf(ring).map((key) => networkPasswordHash(key, nt));
+  const keys = keysOf(ring);
+  return [...keys.map((key) => networkPasswordHash(key, nt)), ...keys.map((key) => passwordKeyedHash(key, password))];
 }
 
 /**

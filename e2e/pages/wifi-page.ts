@@ -1,4 +1,5 @@
-import type { Locator, Page } from "@playwright/test";
+import { radiusPaths } from "@kpi-id/contracts";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import type { Language } from "./login-page.ts";
 
 const labels = {
@@ -8,6 +9,9 @@ const labels = {
     revoke: "Відкликати",
     done: "Я його ввів(-ла)",
     copy: "Скопіювати пароль",
+    rename: "Перейменувати",
+    newName: (name: string) => `Нова назва для «${name}»`,
+    save: "Зберегти назву",
   },
   en: {
     name: "Device name",
@@ -15,6 +19,9 @@ const labels = {
     revoke: "Revoke",
     done: "I have entered it",
     copy: "Copy password",
+    rename: "Rename",
+    newName: (name: string) => `New name for “${name}”`,
+    save: "Save name",
   },
 } as const;
 
@@ -49,6 +56,24 @@ export class WifiPage {
     this.done = this.created.getByRole("button", { name: this.text.done });
   }
 
+  renameButton(row: Locator): Locator {
+    return row.getByRole("button", { name: new RegExp(`^${this.text.rename}`) });
+  }
+
+  /** The rename form's field, labelled with the name it replaces. */
+  renameField(row: Locator, name: string): Locator {
+    return row.getByLabel(this.text.newName(name));
+  }
+
+  saveName(row: Locator): Locator {
+    return row.getByRole("button", { name: this.text.save });
+  }
+
+  /** The row's recent uses, folded under a summary. */
+  uses(row: Locator): Locator {
+    return row.getByTestId("wifi-uses");
+  }
+
   revokeButton(row: Locator): Locator {
     return row.getByRole("button", { name: new RegExp(`^${this.text.revoke}`) });
   }
@@ -57,6 +82,37 @@ export class WifiPage {
   confirmRevoke(): Locator {
     return this.page.getByRole("dialog").getByTestId("confirm-action");
   }
+}
+
+/**
+ * One device joining Wi-Fi the way FreeRADIUS asks KPI ID (TTLS/PAP, then post-auth records the use with its
+ * access point): the e2e KPI ID has RADIUS_REST_SECRET, so the account page has uses to show.
+ */
+export async function joinWifi(
+  request: APIRequestContext,
+  origin: string,
+  secret: string,
+  device: { identity: string; password: string; accessPoint: string; station: string },
+): Promise<void> {
+  const attributes = (values: Record<string, string>) =>
+    Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { type: "string", value: [value] }]));
+  const facts = {
+    "User-Name": device.identity,
+    "Calling-Station-Id": device.station,
+    "Called-Station-Id": device.accessPoint,
+  };
+  const headers = { "x-kpi-id-radius-secret": secret };
+  const checked = await request.post(`${origin}${radiusPaths.authenticate}`, {
+    headers,
+    data: attributes({ ...facts, "User-Password": device.password }),
+  });
+  if (checked.status() !== 200) throw new Error(`authenticate answered ${checked.status()}`);
+  const { "request:KPI-ID-Network-Password": passwordId } = (await checked.json()) as Record<string, string>;
+  const used = await request.post(`${origin}${radiusPaths.postAuth}`, {
+    headers,
+    data: attributes({ ...facts, "KPI-ID-Network-Password": passwordId ?? "" }),
+  });
+  if (used.status() !== 200) throw new Error(`post-auth answered ${used.status()}`);
 }
 
 const consoleLabels = {

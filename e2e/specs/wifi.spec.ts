@@ -1,7 +1,8 @@
+import type { Locator, TestInfo } from "@playwright/test";
 import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ConsolePage } from "../pages/console-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
-import { ConsoleWifi, WifiPage } from "../pages/wifi-page.ts";
+import { ConsoleWifi, joinWifi, WifiPage } from "../pages/wifi-page.ts";
 import { useOwnKpiId } from "../tools/own-kpi-id.ts";
 import { widths } from "../tools/walk.ts";
 
@@ -13,14 +14,26 @@ import { widths } from "../tools/walk.ts";
 const port = Number(process.env.E2E_PORT_BASE ?? 3300) + 14;
 const person = { username: "wifi-walker", fullName: "Оксана Вайфай", password: "a walker's long passphrase" };
 const devices = { uk: "Мій телефон", en: "My laptop" } as const;
+const renamed = { uk: "Телефон Оксани, робочий", en: "Work laptop, 2nd floor" } as const;
+const radiusSecret = "radius-rest-secret-of-the-wifi-walk-0123456789";
 
 const origin = useOwnKpiId(port, {
-  env: { RADIUS_REST_SECRET: "radius-rest-secret-of-the-wifi-walk-0123456789" },
+  env: { RADIUS_REST_SECRET: radiusSecret },
   people: [person],
 });
 
+/** The section at a phone's and a laptop's width, then back at the laptop's. */
+async function photograph(section: Locator, testInfo: TestInfo, name: string) {
+  const page = section.page();
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+    await section.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 for (const language of ["uk", "en"] as const) {
-  test(`Wi-Fi passwords on the account page (${language}): create one, see it once with its QR code, revoke it`, async ({
+  test(`Wi-Fi passwords on the account page (${language}): create one, see it once with its QR code, see its uses, rename it, revoke it`, async ({
     page,
   }, testInfo) => {
     const wifi = new WifiPage(page, language);
@@ -41,18 +54,44 @@ for (const language of ["uk", "en"] as const) {
     await expect(wifi.rows.first()).toContainText(devices[language]);
     await expect(wifi.rows.first()).toContainText(new RegExp(`${person.username}\\+[a-z2-9]{6}@kpi\\.ua`));
     await expectNoAxeViolations(page, `Wi-Fi passwords (${language})`);
-    for (const width of widths) {
-      await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-      await wifi.section.screenshot({ path: testInfo.outputPath(`wifi-${language}-${width}.png`) });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await photograph(wifi.section, testInfo, `wifi-${language}`);
 
     // Shown once: after "done" (or a reload) only the name and identity stay.
+    const password = (await wifi.createdPassword.textContent()) ?? "";
+    const identityPattern = new RegExp(`${person.username}\\+[a-z2-9]{6}@kpi\\.ua`);
+    const identity = (await wifi.rows.first().textContent())?.match(identityPattern)?.[0] ?? "";
     await wifi.done.click();
     await expect(wifi.created).toHaveCount(0);
     await page.reload();
     await expect(wifi.rows).toHaveCount(1);
     await expect(wifi.createdPassword).toHaveCount(0);
+
+    // The device joins at two access points: the row names the last, the rest unfold under it.
+    const row = wifi.rows.first();
+    const station = "02-00-5E-10-00-61";
+    for (const accessPoint of ["AA-BB-CC-00-0A-01:eduroam", "AA-BB-CC-00-0B-02:eduroam"]) {
+      await joinWifi(page.request, origin, radiusSecret, { identity, password, accessPoint, station });
+    }
+    await page.reload();
+    await expect(row).toContainText("AA-BB-CC-00-0B-02:eduroam");
+    await wifi.uses(row).locator("summary").click();
+    await expect(wifi.uses(row).getByRole("listitem")).toHaveCount(2);
+    await expect(wifi.uses(row).getByRole("listitem").last()).toContainText("AA-BB-CC-00-0A-01:eduroam");
+
+    // Renamed in place: the field takes focus, the new name replaces the old, focus returns to the button.
+    await wifi.renameButton(row).click();
+    const field = wifi.renameField(row, devices[language]);
+    await expect(field).toBeFocused();
+    await field.fill(renamed[language]);
+    await expectNoAxeViolations(page, `Wi-Fi rename (${language})`);
+    await photograph(wifi.section, testInfo, `wifi-rename-${language}`);
+    await wifi.saveName(row).click();
+    await expect(field).toHaveCount(0);
+    await expect(row).toContainText(renamed[language]);
+    await expect(wifi.renameButton(row)).toBeFocused();
+    await page.reload();
+    await expect(row).toContainText(renamed[language]);
+    await expect(row).not.toContainText(devices[language]);
 
     await wifi.revokeButton(wifi.rows.first()).click();
     await wifi.confirmRevoke().click();
@@ -78,11 +117,7 @@ for (const language of ["uk", "en"] as const) {
     await wifi.confirm.click();
     await expect(wifi.state).toContainText(consoleWords[language].off);
     await expectNoAxeViolations(page, `console Wi-Fi (${language})`);
-    for (const width of widths) {
-      await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-      await wifi.section.screenshot({ path: testInfo.outputPath(`console-wifi-${language}-${width}.png`) });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await photograph(wifi.section, testInfo, `console-wifi-${language}`);
     await wifi.turnOn.click();
     await wifi.confirm.click();
     await expect(wifi.state).toContainText(consoleWords[language].on);

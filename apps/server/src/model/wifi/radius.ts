@@ -19,6 +19,7 @@ import {
 } from "./people.ts";
 import { networkPasswordHashes, ntHash, ntHashSealPurpose, stationHash, storedNetworkPassword } from "./secrets.ts";
 import { wifiThrottleKeys } from "./throttle.ts";
+import { keepLatestUses } from "./uses.ts";
 
 /** What FreeRADIUS tells us about one authentication (the rest module's request list, already read). */
 export interface RadiusFacts {
@@ -174,6 +175,7 @@ export async function recordAccepted(context: WifiContext, facts: RadiusFacts, m
     from used returning password_id as id`.execute(db);
   const row = inserted.rows[0];
   if (!row) return refused("no_password", check.person.id);
+  await keepLatestUses(db, row.id);
   await settleSuccess(db, keys);
   return { accepted: true, userId: check.person.id, passwordId: row.id };
 }

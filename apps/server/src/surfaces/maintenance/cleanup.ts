@@ -6,6 +6,7 @@ import { deleteExpiredResetTokens } from "../../model/recovery/tokens.ts";
 import { type PruneCounts, pruneExpired } from "../../model/sessions/prune.ts";
 import { pruneConsentRequests } from "../../model/tickets/consent-requests.ts";
 import { deleteOldImportJobs } from "../../model/users/import-jobs.ts";
+import { deleteWifiUsesPastRetention } from "../../model/wifi/uses.ts";
 import { deleteAuditPastRetention, deleteSignInHistoryPastRetention } from "../../platform/audit/retention.ts";
 import { inTransactionUnderLock } from "../../platform/db/advisory-lock.ts";
 import type { Db } from "../../platform/db/schema.ts";
@@ -17,6 +18,8 @@ export interface CleanupCounts extends PruneCounts {
   resetTokens: number;
   auditEvents: number;
   signInHistory: number;
+  /** Wi-Fi uses (access point, hashed device) past the sign-in history's retention. */
+  wifiUses: number;
   importJobs: number;
   /** Ticket sign-in links that waited on the consent screen past their time. */
   ticketConsentRequests: number;
@@ -61,6 +64,10 @@ export async function cleanUpExpired(
     const resetTokens = await deleteExpiredResetTokens(trx, now);
     const auditEvents = await deleteAuditPastRetention(trx, now, auditRetentionDays);
     const signInHistory = await deleteSignInHistoryPastRetention(trx, now, signInHistoryRetentionDays);
+    const wifiUses = await deleteWifiUsesPastRetention(trx, now, {
+      signInHistoryDays: signInHistoryRetentionDays,
+      auditDays: auditRetentionDays,
+    });
     const importJobs = await deleteOldImportJobs(trx, new Date(now.getTime() - importJobKeepMs));
     const expiredInvitations = await deleteExpiredInvitations(trx, now);
     const leavers = await anonymiseLeavers(trx, now, anonymiseLeftAfterDays);
@@ -72,6 +79,7 @@ export async function cleanUpExpired(
       resetTokens,
       auditEvents,
       signInHistory,
+      wifiUses,
       importJobs,
       ticketConsentRequests,
       expiredInvitations,

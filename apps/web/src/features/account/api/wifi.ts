@@ -32,6 +32,13 @@ export const revokeWifiPassword = (id: string) =>
     failure: "Failed to revoke a Wi-Fi password",
   });
 
+export const renameWifiPassword = (id: string, name: string) =>
+  apiFetch(`/api/account/wifi/${encodeURIComponent(id)}/name`, {
+    method: "POST",
+    body: { name: name.trim() },
+    failure: "Failed to rename a Wi-Fi password",
+  });
+
 /** What a phone's camera reads to join: the ZXing Wi-Fi format with its EAP fields (Android 10 and later). */
 export function wifiQrText(ssid: string, anonymousIdentity: string, identity: string, password: string): string {
   const quoted = (value: string) => value.replace(/([\\;,:"])/g, "\\$1");

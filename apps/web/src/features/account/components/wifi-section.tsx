@@ -1,64 +1,19 @@
-import type { CreatedWifiPassword, WifiPassword, WifiPasswords } from "@kpi-id/contracts";
+import type { CreatedWifiPassword, WifiPasswords } from "@kpi-id/contracts";
 import { Plus, Wifi } from "lucide-react";
 import { QRCodeSVG } from "qrcode.react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
-import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { CopyButton } from "@/components/ui/copy-button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
-import { useLanguage } from "@/lib/use-language.ts";
 import { useAccountChange } from "../api/account-changes.ts";
 import { createWifiPassword, revokeWifiPassword, useWifiPasswords, wifiQrText } from "../api/wifi.ts";
 import { AccountList, AccountSection } from "./account-section.tsx";
-import { formatInstant } from "./format.ts";
 import type { AskAgain } from "./use-reauth.tsx";
-
-function WifiPasswordRow({
-  password,
-  onRevoke,
-  revoking,
-}: {
-  password: WifiPassword;
-  onRevoke: () => void;
-  revoking: boolean;
-}) {
-  const { t } = useTranslation("account");
-  const language = useLanguage();
-  const lastUse = password.uses[0];
-  return (
-    <li className="flex flex-col gap-3 p-3 sm:flex-row sm:items-center sm:justify-between" data-testid="wifi-password">
-      <div className="min-w-0 space-y-1 text-sm">
-        <p className="font-medium break-words text-foreground">{password.name}</p>
-        <p className="break-all font-mono text-xs text-muted-foreground">{password.identity}</p>
-        <p className="text-muted-foreground">
-          {t("account:wifi.created", { when: formatInstant(password.createdAt, language) })}
-          {" · "}
-          {lastUse
-            ? t("account:wifi.lastUsed", {
-                when: formatInstant(lastUse.usedAt, language),
-                where: lastUse.nasIdentifier || lastUse.accessPoint || t("account:wifi.unknownAccessPoint"),
-              })
-            : t("account:wifi.neverUsed")}
-        </p>
-      </div>
-      <ConfirmButton
-        className="self-start sm:self-center"
-        loading={revoking}
-        question={t("account:wifi.confirmRevoke.question", { name: password.name })}
-        consequence={t("account:wifi.confirmRevoke.consequence")}
-        confirmLabel={t("account:wifi.revoke")}
-        onConfirm={onRevoke}
-      >
-        {t("account:wifi.revoke")}
-        <span className="sr-only">: {password.name}</span>
-      </ConfirmButton>
-    </li>
-  );
-}
+import { WifiPasswordRow } from "./wifi-password-row.tsx";
 
 /** The new password, shown once: a QR code a phone joins with, the text to type or copy. */
 function NewWifiPassword({

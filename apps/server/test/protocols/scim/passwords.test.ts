@@ -124,6 +124,24 @@ describe.each(databaseKinds)("SCIM passwords as Okta pushes them (%s)", (kind) =
     expect(mail.inbox.to("n.okta@kpi.ua")).toHaveLength(2);
   });
 
+  it("a PATCH that moves the address and sets the password tells the new address, not the old", async () => {
+    const user = (await call("/Users", "POST", okta.createUser("a.okta@kpi.ua", "00u-a"))).json<UserBody>();
+    const before = mail.inbox.messages.length;
+    const emails = [{ value: "a.new@kpi.ua", type: "work", primary: true }];
+    const patch = {
+      schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+      Operations: [
+        { op: "replace", path: "emails", value: emails },
+        { op: "replace", value: { password: secondPassword } },
+      ],
+    };
+    const patched = await call(`/Users/${user.id}`, "PATCH", patch);
+    expect(patched.statusCode, patched.body).toBe(200);
+    await mail.inbox.waitFor((message) => message.to.includes("a.new@kpi.ua"), before);
+    await settle();
+    expect(mail.inbox.messages.slice(before).map((message) => message.to)).toEqual([["a.new@kpi.ua"]]);
+  });
+
   it("a PATCH replace of the password (no path) and a full PUT change it, audited, the person told by mail", async () => {
     const user = (
       await call("/Users", "POST", okta.createUserWithPassword("m.okta@kpi.ua", "00u-p2", firstPassword))

@@ -6,9 +6,9 @@ import { holdsConsoleRole, updateUser } from "../../model/users/queries.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { audit, requestOrigin } from "../../platform/http/audit.ts";
-import { notifyPasswordChanged, notifySignInMethodChanged } from "../../platform/http/notify.ts";
 import { scimTokenOf } from "./auth.ts";
 import { ScimError } from "./errors.ts";
+import { notifyPushedPassword } from "./password-notice.ts";
 
 /**
  * A password a SCIM client pushes (Okta with "Sync password" on sends it in the create, in a full PUT and
@@ -124,7 +124,8 @@ export async function hashPushedPassword(
 
 /**
  * After a pushed password is stored: audited with the client's name; a person who already had sessions
- * loses them (whoever knew the old password may hold one); the person is told by mail, as after any change.
+ * loses them (whoever knew the old password may hold one); the person is told by mail (password-notice.ts), also
+ * when the only address is the one the organisation's records give.
  */
 export async function afterPushedPassword(request: FastifyRequest, person: User, hadPassword: boolean, isNew: boolean) {
   const { db, clock } = request.server;
@@ -142,8 +143,7 @@ export async function afterPushedPassword(request: FastifyRequest, person: User,
     reason: hadPassword ? "scim_changed" : "scim_set",
     details: { actor: `scim:${scimTokenOf(request).name}`, endedSessions },
   });
-  if (hadPassword) notifyPasswordChanged(request, person);
-  else notifySignInMethodChanged(request, person, "PASSWORD", "added");
+  notifyPushedPassword(request, person, hadPassword);
 }
 
 /** Whose password it is, as the policy reads them (no password built on the person's own names). */
@@ -153,8 +153,11 @@ export const ownerOf = (person: User): PasswordOwner => ({
   email: person.email,
 });
 
-/** A PATCH's password, stored after the rest of the PATCH applied. */
+/**
+ * A PATCH's password, stored after the rest of the PATCH applied. `person` is the row before the PATCH (whether
+ * they had a password); the notice reads the row after it, so an address the same PATCH changed is the one told.
+ */
 export async function setPushedPassword(request: FastifyRequest, person: User, passwordHash: string): Promise<void> {
-  await updateUser(request.server.db, person.id, { password_hash: passwordHash });
-  await afterPushedPassword(request, person, person.password_hash !== null, false);
+  const updated = await updateUser(request.server.db, person.id, { password_hash: passwordHash });
+  await afterPushedPassword(request, updated ?? person, person.password_hash !== null, false);
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeAccess } from "../../../src/model/access/applications.ts";
+import { runCliOn } from "../../support/cli.ts";
 import { databaseKinds } from "../../support/databases.ts";
 import { createListeningTestApp, type ListeningTestApp } from "../../support/listening.ts";
 import { freePort, type RunningSites, startProtectedSites } from "../../support/nginx-site.ts";
@@ -13,13 +14,19 @@ describe.each(databaseKinds)("a site behind nginx auth_request (%s)", (kind) => 
   let kpiId: ListeningTestApp;
   let sites: RunningSites;
   let wiki: { id: string };
+  let dashboard: { id: string; name: string };
   const host = "wiki.kpi.ua";
+  const dashboardHost = "dash.kpi.ua";
 
   beforeAll(async () => {
     kpiId = await createListeningTestApp(kind);
     const port = await freePort();
     wiki = await addProtectedSite(kpiId.test.app, `https://${host}:${port}`);
-    sites = await startProtectedSites(kpiId.origin, port, [{ host, applicationId: wiki.id }]);
+    dashboard = await addProtectedSite(kpiId.test.app, `https://${dashboardHost}:${port}`);
+    sites = await startProtectedSites(kpiId.origin, port, [
+      { host, applicationId: wiki.id },
+      { host: dashboardHost, applicationId: dashboard.id },
+    ]);
   }, 60_000);
   afterAll(async () => {
     await sites?.stop();
@@ -73,6 +80,62 @@ describe.each(databaseKinds)("a site behind nginx auth_request (%s)", (kind) => 
     const name = String(received.headers["x-kpi-id-name"]);
     expect(name).toMatch(/^[\x20-\x7e]+$/);
     expect(decodeURIComponent(name)).toBe(visitor.person.full_name);
+  });
+
+  it("passes the person's affiliations from their records: comma-separated, in eduPerson's order", async () => {
+    const visitor = await addVisitor(kpiId.test.app, [wiki.id]);
+    const { db } = kpiId.test.app;
+    const { siteCookie } = await visitSigningIn(sites, host, "/", visitor.kpiIdCookie);
+    // No record yet: nginx sends the site no affiliations header at all (an empty value is not passed on).
+    const before = sites.received(await sites.get(host, "/", { cookie: siteCookie }));
+    expect(before.headers["x-kpi-id-user-id"]).toBe(visitor.person.id);
+    expect(before.headers).not.toHaveProperty("x-kpi-id-affiliations");
+
+    // A student who also teaches: the records change, and the very next request carries them.
+    await db
+      .insertInto("student_records")
+      .values({ user_id: visitor.person.id, student_id: "KV-59", status: "studying", source: "csv" })
+      .execute();
+    await db
+      .insertInto("employee_positions")
+      .values({ user_id: visitor.person.id, employee_id: "E-59", category: "faculty", status: "active", source: "csv" })
+      .execute();
+    const after = sites.received(await sites.get(host, "/", { cookie: siteCookie }));
+    expect(after.headers["x-kpi-id-affiliations"]).toBe("student,faculty,employee,member");
+    // A client's own value never gets through.
+    const forged = await sites.get(host, "/", { cookie: siteCookie, "x-kpi-id-affiliations": "staff,admin" });
+    expect(sites.received(forged).headers["x-kpi-id-affiliations"]).toBe("student,faculty,employee,member");
+  });
+
+  it("sends only the headers `kpi-id app nginx --headers` names, from the next request on", async () => {
+    const visitor = await addVisitor(kpiId.test.app, [dashboard.id]);
+    const { siteCookie } = await visitSigningIn(sites, dashboardHost, "/", visitor.kpiIdCookie);
+    const asked = { cookie: siteCookie, "x-kpi-id-email": "rector@kpi.ua" };
+    const all = sites.received(await sites.get(dashboardHost, "/", asked));
+    expect(all.headers["x-kpi-id-email"]).toBe(`${visitor.username}@kpi.ua`);
+
+    // The operator narrows the dashboard's headers: no e-mail. The running server hears of it at once.
+    const narrowed = await runCliOn(kpiId.test.database.handle, [
+      ...["app", "nginx", "--app", dashboard.name, "--headers", "user-id,username,name,affiliations"],
+    ]);
+    expect(narrowed.code, narrowed.stderr).toBe(0);
+    const page = await sites.get(dashboardHost, "/", asked);
+    expect(page.status).toBe(200);
+    const { headers } = sites.received(page);
+    // Neither KPI ID's value nor the client's forged one reaches the site.
+    expect(headers).not.toHaveProperty("x-kpi-id-email");
+    expect(JSON.stringify(headers)).not.toContain("@kpi.ua");
+    expect(headers).toMatchObject({
+      "x-kpi-id-user-id": visitor.person.id,
+      "x-kpi-id-username": visitor.username,
+      "x-remote-user": visitor.username,
+    });
+    expect(decodeURIComponent(String(headers["x-kpi-id-name"]))).toBe(visitor.person.full_name);
+    // The other site keeps every header it was given.
+    const wikiVisitor = await addVisitor(kpiId.test.app, [wiki.id]);
+    const wikiRound = await visitSigningIn(sites, host, "/", wikiVisitor.kpiIdCookie);
+    const wikiPage = sites.received(await sites.get(host, "/", { cookie: wikiRound.siteCookie }));
+    expect(wikiPage.headers["x-kpi-id-email"]).toBe(`${wikiVisitor.username}@kpi.ua`);
   });
 
   it("passes the site only nginx's values: a client's X-Remote-User never arrives", async () => {

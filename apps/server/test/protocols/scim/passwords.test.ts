@@ -20,6 +20,8 @@ interface ErrorBody {
 
 const firstPassword = "a lantern over podil";
 const secondPassword = "chestnuts on khreshchatyk";
+/** Long enough for a second message, sent in the background like the first, to have arrived too. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 750));
 
 /** Issue 59: Okta with "Sync password" on pushes the person's password in the create, a PUT and a PATCH. */
 describe.each(databaseKinds)("SCIM passwords as Okta pushes them (%s)", (kind) => {
@@ -68,6 +70,76 @@ describe.each(databaseKinds)("SCIM passwords as Okta pushes them (%s)", (kind) =
     expect(JSON.stringify(row.scim_attributes ?? null)).not.toContain(firstPassword);
     expect(await canSignIn("p.okta@kpi.ua", firstPassword)).toBe(true);
     expect(await auditReasons(user.id)).toEqual(["scim_set"]);
+
+    // No verified address yet: the notice goes to the primary address Okta pushed, in the person's language
+    // (Okta's `locale: "uk-UA"`), naming the account and who set it, never the password.
+    const notice = await mail.inbox.waitFor((message) => message.to.includes("p.okta@kpi.ua"));
+    await settle();
+    expect(mail.inbox.to("p.okta@kpi.ua")).toHaveLength(1);
+    expect(notice.subject).toBe("Для облікового запису KPI ID задано пароль");
+    expect(notice.language).toBe("uk");
+    expect(notice.text).toContain("(okta)");
+    expect(notice.text).toContain("логін p.okta@kpi.ua");
+    expect(notice.text).toContain(t.config.support.email);
+    expect(`${notice.subject}${notice.text}${notice.html}`).not.toContain(firstPassword);
+  });
+
+  it("tells only the primary address of several pushed, in the language the account system gives", async () => {
+    const before = mail.inbox.messages.length;
+    const body = {
+      ...okta.createUserWithPassword("k.okta@kpi.ua", "00u-k", firstPassword),
+      emails: [
+        { value: "kateryna.home@example.com", type: "home" },
+        { value: "k.okta@kpi.ua", type: "work", primary: true },
+      ],
+      preferredLanguage: "en-GB",
+    };
+    expect((await call("/Users", "POST", body)).statusCode).toBe(201);
+    const notice = await mail.inbox.waitFor((message) => message.to.includes("k.okta@kpi.ua"), before);
+    await settle();
+    expect(mail.inbox.messages.slice(before).map((message) => message.to)).toEqual([["k.okta@kpi.ua"]]);
+    expect(mail.inbox.to("kateryna.home@example.com")).toEqual([]);
+    expect(notice.subject).toBe("A password was set for your KPI ID account");
+    expect(notice.text).toContain("If you did not expect this");
+    expect(`${notice.text}${notice.html}`).not.toContain(firstPassword);
+  });
+
+  it("a PATCH of the password of a person with no verified address tells the pushed address", async () => {
+    const user = (await call("/Users", "POST", okta.createUser("n.okta@kpi.ua", "00u-n"))).json<UserBody>();
+    await settle();
+    expect(mail.inbox.to("n.okta@kpi.ua")).toEqual([]);
+    const before = mail.inbox.messages.length;
+    const patched = await call(`/Users/${user.id}`, "PATCH", okta.changePassword(secondPassword));
+    expect(patched.statusCode, patched.body).toBe(200);
+    const notice = await mail.inbox.waitFor((message) => message.to.includes("n.okta@kpi.ua"), before);
+    expect(notice.subject).toBe("Для облікового запису KPI ID задано пароль");
+    expect(`${notice.text}${notice.html}`).not.toContain(secondPassword);
+
+    // Changed again: the notice says the previous password no longer works.
+    const again = mail.inbox.messages.length;
+    expect((await call(`/Users/${user.id}`, "PATCH", okta.changePassword(firstPassword))).statusCode).toBe(200);
+    const second = await mail.inbox.waitFor((message) => message.to.includes("n.okta@kpi.ua"), again);
+    expect(second.text).toContain("Попередній пароль більше не діє");
+    await settle();
+    expect(mail.inbox.to("n.okta@kpi.ua")).toHaveLength(2);
+  });
+
+  it("a PATCH that moves the address and sets the password tells the new address, not the old", async () => {
+    const user = (await call("/Users", "POST", okta.createUser("a.okta@kpi.ua", "00u-a"))).json<UserBody>();
+    const before = mail.inbox.messages.length;
+    const emails = [{ value: "a.new@kpi.ua", type: "work", primary: true }];
+    const patch = {
+      schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+      Operations: [
+        { op: "replace", path: "emails", value: emails },
+        { op: "replace", value: { password: secondPassword } },
+      ],
+    };
+    const patched = await call(`/Users/${user.id}`, "PATCH", patch);
+    expect(patched.statusCode, patched.body).toBe(200);
+    await mail.inbox.waitFor((message) => message.to.includes("a.new@kpi.ua"), before);
+    await settle();
+    expect(mail.inbox.messages.slice(before).map((message) => message.to)).toEqual([["a.new@kpi.ua"]]);
   });
 
   it("a PATCH replace of the password (no path) and a full PUT change it, audited, the person told by mail", async () => {
@@ -81,7 +153,8 @@ describe.each(databaseKinds)("SCIM passwords as Okta pushes them (%s)", (kind) =
     expect(await canSignIn("m.okta@kpi.ua", firstPassword)).toBe(false);
     expect(await canSignIn("m.okta@kpi.ua", secondPassword)).toBe(true);
     const notice = await mail.inbox.waitFor((message) => message.to.includes("m.okta@kpi.ua"), before);
-    expect(notice.subject).toMatch(/пароль|password/i);
+    expect(notice.subject).toBe("Для облікового запису KPI ID задано пароль");
+    expect(notice.text).not.toContain(secondPassword);
     const put = await call(
       `/Users/${user.id}`,
       "PUT",
@@ -129,11 +202,12 @@ describe.each(databaseKinds)("SCIM passwords as Okta pushes them (%s)", (kind) =
 });
 
 describe.each(databaseKinds)("SCIM_PASSWORDS=ignore and refuse (%s)", (kind) => {
-  it("ignore: the person is made without a password and the log line never holds the value", async () => {
+  it("ignore: the person is made without a password, told nothing, and the log line never holds the value", async () => {
     const lines: string[] = [];
+    const mail = await startTestMail();
     const t = await createTestApp(
       kind,
-      { SCIM_PASSWORDS: "ignore", LOG_LEVEL: "info" },
+      { SCIM_PASSWORDS: "ignore", LOG_LEVEL: "info", SMTP_URL: mail.smtpUrl },
       { logStream: { write: (line: string) => lines.push(line) } },
     );
     try {
@@ -151,8 +225,16 @@ describe.each(databaseKinds)("SCIM_PASSWORDS=ignore and refuse (%s)", (kind) => 
       expect(row.password_hash).toBeNull();
       expect(lines.filter((line) => line.includes("SCIM password ignored"))).toHaveLength(1);
       expect(lines.join("\n")).not.toContain(firstPassword);
+      const patched = await scim(t.app, token, `/Users/${created.json<UserBody>().id}`, {
+        method: "PATCH",
+        body: okta.changePassword(secondPassword),
+      });
+      expect(patched.statusCode).toBe(200);
+      await settle();
+      expect(mail.inbox.messages).toEqual([]);
     } finally {
       await t.close();
+      await mail.close();
     }
   });
 

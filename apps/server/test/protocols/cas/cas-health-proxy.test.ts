@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:https";
 import tls from "node:tls";
-import { casPaths } from "@kpi-id/contracts";
+import { casPaths, type IntegrationHealth } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trustExtraCas } from "../../../src/platform/http/outbound-trust.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
@@ -54,8 +54,7 @@ describe.each(databaseKinds)("CAS proxying in the integration health (%s)", (kin
     await t.close();
   });
 
-  const reasons = (health: Awaited<ReturnType<Awaited<ReturnType<typeof ownerHealth>>>>) =>
-    health.failures.map(({ protocol, reason }) => `${protocol}:${reason}`);
+  const reasons = (health: IntegrationHealth) => health.failures.map(({ protocol, reason }) => `${protocol}:${reason}`);
 
   it("an http pgtUrl and a callback answering 404 are proxy_callback_refused; the sign-ins still count once each", async () => {
     const service = `${origin}/refused/`;

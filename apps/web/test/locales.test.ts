@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { auditEventTypes } from "@kpi-id/contracts";
+import { auditEventTypes, integrationFailureReasons } from "@kpi-id/contracts";
 import { describe, expect, it } from "vitest";
 import { findLocaleProblems, localesCheck } from "../scripts/locales-check.ts";
 
@@ -54,6 +54,19 @@ describe("translations", () => {
       const account = locale("account").activity.types as Record<string, string>;
       const console_ = locale("admin-records").events as Record<string, string>;
       const untranslated = auditEventTypes.filter((type) => !account[type] || !console_[type]);
+      expect(untranslated, language).toEqual([]);
+    }
+  });
+
+  it("name every integration failure reason and its fix for the developers' health view, in both languages", () => {
+    for (const language of ["uk", "en"]) {
+      const developers = JSON.parse(
+        readFileSync(join(import.meta.dirname, "..", "public", "locales", language, "developers.json"), "utf8"),
+      );
+      const failures = developers.failures as Record<string, { what?: string; fix?: string } | undefined>;
+      const untranslated = integrationFailureReasons.filter(
+        (reason) => !failures[reason]?.what || !failures[reason]?.fix,
+      );
       expect(untranslated, language).toEqual([]);
     }
   });

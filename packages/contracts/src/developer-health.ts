@@ -19,6 +19,12 @@ export const integrationFailureReasons = [
   "suspended",
   // The person refused the consent screen on the ticket path (issue 56): not the integration's mistake, but worth knowing.
   "consent_declined",
+  // CAS validations (issue 59), apart from ticket_invalid because each has another fix: the ticket was validated
+  // with another service address than /cas/login was given; the pgtUrl could not take a proxy-granting ticket (not
+  // https, not on the service's host, or not answering 200); the service is not registered to proxy.
+  "service_mismatch",
+  "proxy_callback_refused",
+  "proxy_not_allowed",
 ] as const;
 export type IntegrationFailureReason = (typeof integrationFailureReasons)[number];
 

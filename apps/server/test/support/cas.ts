@@ -1,4 +1,4 @@
-import { type CasAttributeName, casPaths } from "@kpi-id/contracts";
+import { type CasAttributeName, casPaths, type IntegrationHealth, integrationHealthSchema } from "@kpi-id/contracts";
 import { DOMParser } from "@xmldom/xmldom";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { type CasServiceSettings, setCasService } from "../../src/model/cas/services.ts";
@@ -93,3 +93,26 @@ export function casXml(body: string) {
     root: document.documentElement?.localName,
   };
 }
+
+/**
+ * An owner for the application, and its integration health as that owner's developers' page loads it
+ * (GET /api/developers/applications/{id}/health), each time it is called.
+ */
+export async function ownerHealth(app: FastifyInstance, applicationId: string) {
+  const owner = await addStudent(app, "owner");
+  await app.db
+    .insertInto("application_owners")
+    .values({ application_id: applicationId, user_id: owner.person.id })
+    .execute();
+  return async (): Promise<IntegrationHealth> => {
+    const response = await app.inject({
+      url: `/api/developers/applications/${applicationId}/health`,
+      headers: { cookie: owner.cookie },
+    });
+    if (response.statusCode !== 200) throw new Error(`health: ${response.statusCode} ${response.body}`);
+    return integrationHealthSchema.parse(response.json());
+  };
+}
+
+/** Today's sign-ins (UTC) in a health answer. */
+export const signInsToday = (health: IntegrationHealth) => health.signInsPerDay.at(-1)?.signIns;

@@ -62,6 +62,9 @@ export async function integrationHealth(db: Db, applicationId: string, now: Date
     .where("occurred_at", ">=", since)
     .where("result", "=", "success")
     .where("event_type", "in", ["app_redirect", "oidc_sign_in", "oidc_device_confirmed"])
+    // A CAS proxy ticket (/cas/proxy, audited as an app_redirect with `proxy`) is a service reaching another on
+    // the person's behalf, not the person signing in: the sign-in was counted once, at /cas/login.
+    .where(sql<boolean>`(details->>'proxy') is distinct from 'true'`)
     .groupBy("day")
     .execute();
   const byDay = new Map(counted.map((row) => [row.day, Number(row.n)]));

@@ -1,3 +1,4 @@
+import type { IntegrationFailureReason } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { hasApplicationAccess } from "../../model/access/applications.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
@@ -28,7 +29,17 @@ export interface ValidationKind {
 
 const isTrue = (value: string | undefined) => value === "true" || value === "1";
 
-async function refuse(request: FastifyRequest, failure: CasFailure, applicationId?: string): Promise<CasFailure> {
+/**
+ * Audits a refused validation and notes it in the application's health, under the reason whose fix the developer
+ * needs: a ticket problem (ticket_invalid) reads "redeem each ticket once, at once", which would mislead one whose
+ * service address or proxy callback is wrong.
+ */
+async function refuse(
+  request: FastifyRequest,
+  failure: CasFailure,
+  applicationId?: string,
+  reason: IntegrationFailureReason = "ticket_invalid",
+): Promise<CasFailure> {
   await audit(request, {
     type: "ticket_exchange",
     result: "failure",
@@ -36,7 +47,7 @@ async function refuse(request: FastifyRequest, failure: CasFailure, applicationI
     reason: `cas.${failure.code.toLowerCase()}`,
     details: { via: "cas" },
   });
-  if (applicationId) await recordIntegrationFailure(request.server.db, applicationId, "cas", "ticket_invalid");
+  if (applicationId) await recordIntegrationFailure(request.server.db, applicationId, "cas", reason);
   return failure;
 }
 
@@ -45,7 +56,11 @@ async function grantProxying(request: FastifyRequest, spent: UsedCasTicket, serv
   const { db, clock, config, log } = request.server;
   const pgtId = newCasTicket("PGT");
   const pgtIou = newCasTicket("PGTIOU");
-  if (!(await deliverProxyGrantingTicket(log, pgtUrl, pgtId, pgtIou))) return undefined;
+  if (!(await deliverProxyGrantingTicket(log, pgtUrl, pgtId, pgtIou))) {
+    // The validation still succeeds (§2.5.4), so only the health view tells the developer their callback failed.
+    await recordIntegrationFailure(db, spent.applicationId, "cas", "proxy_callback_refused");
+    return undefined;
+  }
   // The chain a proxy ticket from this PGT will report: this callback first, then the ones before it (§2.6.2).
   const granting = { ...spent, kind: "PGT" as const, service, proxies: [pgtUrl, ...spent.proxies] };
   await issueCasTicket(db, granting, config.sessions.absoluteTimeoutSeconds, clock(), pgtId);
@@ -78,7 +93,7 @@ export async function validateTicket(
   }
   if (spent.service !== service || registered?.applicationId !== spent.applicationId) {
     const failure = casFailure("INVALID_SERVICE", "the ticket was issued for another service; it is spent now");
-    return refuse(request, failure, spent.applicationId);
+    return refuse(request, failure, spent.applicationId, "service_mismatch");
   }
   if (isTrue(fields.renew) && !spent.fromNewLogin) {
     const failure = casFailure("INVALID_TICKET_SPEC", "renew: the ticket did not come from a sign-in made for it");
@@ -88,16 +103,18 @@ export async function validateTicket(
   const user = await findUserById(db, spent.userId);
   if (!application || !user || !(await hasApplicationAccess(db, user.id, application.id))) {
     const failure = casFailure("INVALID_TICKET", "the person may no longer use this service");
-    return refuse(request, failure, spent.applicationId);
+    return refuse(request, failure, spent.applicationId, "no_access");
   }
   let pgtIou: string | undefined;
   if (pgtUrl !== undefined && kind.proxyCallback) {
     if (!registered.proxy) {
       const failure = casFailure("UNAUTHORIZED_SERVICE_PROXY", "this service may not receive proxy-granting tickets");
-      return refuse(request, failure, application.id);
+      return refuse(request, failure, application.id, "proxy_not_allowed");
     }
     const problem = proxyCallbackProblem(pgtUrl, service);
-    if (problem) return refuse(request, casFailure("INVALID_PROXY_CALLBACK", problem), application.id);
+    if (problem) {
+      return refuse(request, casFailure("INVALID_PROXY_CALLBACK", problem), application.id, "proxy_callback_refused");
+    }
     pgtIou = await grantProxying(request, spent, service, pgtUrl);
   }
   if (registered.singleLogout && spent.kind === "ST" && spent.sessionId) {

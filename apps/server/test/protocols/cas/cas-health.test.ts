@@ -1,14 +1,24 @@
-import { casPaths, type IntegrationHealth, integrationHealthSchema } from "@kpi-id/contracts";
+import { casPaths } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { revokeAccess } from "../../../src/model/access/applications.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
-import { casLogin, casXml, serviceTicket, studentWithService, validateAt } from "../../support/cas.ts";
+import {
+  casLogin,
+  casXml,
+  ownerHealth,
+  serviceTicket,
+  signInsToday,
+  studentWithService,
+  validateAt,
+} from "../../support/cas.ts";
 import { databaseKinds } from "../../support/databases.ts";
 import { addStudent } from "../../support/developers.ts";
 
 /**
  * Issue 59: a CAS application's sign-ins and the mistakes its CAS client makes show in its integration health,
- * read as the developers' page reads it (GET /api/developers/applications/{id}/health, as an owner). The real
- * clock: the sign-ins are counted from the audit log, whose times are the database's.
+ * read as the developers' page reads it (GET /api/developers/applications/{id}/health, as an owner), each under a
+ * reason whose fix text fits it. The real clock: the sign-ins are counted from the audit log, whose times are the
+ * database's. Proxy callbacks and proxy tickets: cas-health-proxy.test.ts.
  */
 describe.each(databaseKinds)("CAS in the integration health (%s)", (kind) => {
   let t: TestApp;
@@ -17,36 +27,21 @@ describe.each(databaseKinds)("CAS in the integration health (%s)", (kind) => {
   });
   afterAll(() => t.close());
 
-  /** The application's health as its owner's developers' page loads it. */
-  async function healthOf(applicationId: string, ownerCookie: string): Promise<IntegrationHealth> {
-    const response = await t.app.inject({
-      url: `/api/developers/applications/${applicationId}/health`,
-      headers: { cookie: ownerCookie },
-    });
-    expect(response.statusCode).toBe(200);
-    return integrationHealthSchema.parse(response.json());
-  }
-  const today = (health: IntegrationHealth) => health.signInsPerDay.at(-1);
-
-  it("counts a CAS sign-in on today's bar, and lists a bad validation as a CAS failure with its reason", async () => {
+  it("counts a CAS sign-in on today's bar; a reused ticket is ticket_invalid, another service address service_mismatch", async () => {
     const service = "https://health.example.edu/cas";
     const { student, application } = await studentWithService(t.app, service);
-    const owner = await addStudent(t.app, "owner");
-    await t.app.db
-      .insertInto("application_owners")
-      .values({ application_id: application.id, user_id: owner.person.id })
-      .execute();
-    const before = await healthOf(application.id, owner.cookie);
-    expect(today(before)).toEqual({ day: new Date().toISOString().slice(0, 10), signIns: 0 });
+    const health = await ownerHealth(t.app, application.id);
+    const before = await health();
+    expect(before.signInsPerDay.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), signIns: 0 });
     expect(before.failures).toEqual([]);
 
     const ticket = await serviceTicket(t.app, student.cookie, service);
     expect(casXml((await validateAt(t.app, casPaths.p3ServiceValidate, { service, ticket })).body).text("user")).toBe(
       student.username,
     );
-    const signedIn = await healthOf(application.id, owner.cookie);
+    const signedIn = await health();
     // The login is one sign-in; its validation is the same sign-in, not a second one.
-    expect(today(signedIn)?.signIns).toBe(1);
+    expect(signInsToday(signedIn)).toBe(1);
     expect(signedIn.failures).toEqual([]);
 
     // The CAS client validates the same ticket again (a reload of its callback), then one for another address.
@@ -59,28 +54,36 @@ describe.each(databaseKinds)("CAS in the integration health (%s)", (kind) => {
     });
     expect(casXml(elsewhere.body).failureCode()).toBe("INVALID_SERVICE");
 
-    const failed = await healthOf(application.id, owner.cookie);
+    const failed = await health();
+    // Newest first: the address mismatch has its own fix (validate with the address sent to /cas/login).
     expect(failed.failures.map(({ protocol, reason, address }) => ({ protocol, reason, address }))).toEqual([
-      { protocol: "cas", reason: "ticket_invalid", address: "" },
+      { protocol: "cas", reason: "service_mismatch", address: "" },
       { protocol: "cas", reason: "ticket_invalid", address: "" },
     ]);
-    expect(today(failed)?.signIns).toBe(2);
+    expect(signInsToday(failed)).toBe(2);
   });
 
   it("a person without access is a CAS no_access failure, and no sign-in", async () => {
     const service = "https://closed-health.example.edu/";
     const { application } = await studentWithService(t.app, service);
-    const owner = await addStudent(t.app, "owner");
-    await t.app.db
-      .insertInto("application_owners")
-      .values({ application_id: application.id, user_id: owner.person.id })
-      .execute();
+    const health = await ownerHealth(t.app, application.id);
     const outsider = await addStudent(t.app, "outsider");
     expect((await casLogin(t.app, outsider.cookie, { service })).location).toBe(`/uk/apps?appId=${application.id}`);
-    const health = await healthOf(application.id, owner.cookie);
-    expect(health.failures.map(({ protocol, reason }) => ({ protocol, reason }))).toEqual([
+    const answer = await health();
+    expect(answer.failures.map(({ protocol, reason }) => ({ protocol, reason }))).toEqual([
       { protocol: "cas", reason: "no_access" },
     ]);
-    expect(today(health)?.signIns).toBe(0);
+    expect(signInsToday(answer)).toBe(0);
+  });
+
+  it("a person whose access ended between the login and the validation is no_access, not a ticket problem", async () => {
+    const service = "https://revoked-health.example.edu/";
+    const { student, application } = await studentWithService(t.app, service);
+    const health = await ownerHealth(t.app, application.id);
+    const ticket = await serviceTicket(t.app, student.cookie, service);
+    expect(await revokeAccess(t.app.db, student.person.id, application.id)).toBe("revoked");
+    const refused = await validateAt(t.app, casPaths.p3ServiceValidate, { service, ticket });
+    expect(casXml(refused.body).failureCode()).toBe("INVALID_TICKET");
+    expect((await health()).failures.map(({ reason }) => reason)).toEqual(["no_access"]);
   });
 });

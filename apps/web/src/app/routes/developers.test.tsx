@@ -74,6 +74,29 @@ describe("the developers' page", () => {
     expect(screen.getByText("3 sign-ins in the last 30 days")).toBeInTheDocument();
   });
 
+  it("tells a CAS developer whose proxy callback was refused to fix the callback, not the ticket, in Ukrainian", async () => {
+    mockFetch({
+      "GET /user": () => json(student),
+      [`GET /api/developers/applications/${id}`]: () => json(application),
+      [`GET /api/developers/applications/${id}/health`]: () =>
+        json({
+          signInsPerDay: [{ day: "2026-03-01", signIns: 1 }],
+          failures: [
+            { id: "2", at: "2026-03-01T09:01:00.000Z", protocol: "cas", reason: "proxy_callback_refused", address: "" },
+            { id: "1", at: "2026-03-01T09:00:00.000Z", protocol: "cas", reason: "service_mismatch", address: "" },
+          ],
+        }),
+    });
+    renderApp(`/uk/developers/${id}`);
+    await waitFor(() => expect(screen.getAllByTestId("integration-failure")).toHaveLength(2));
+    const [callback, mismatch] = screen.getAllByTestId("integration-failure");
+    expect(callback).toHaveTextContent("CAS");
+    expect(callback).toHaveTextContent("Адресу зворотного виклику проксі відхилено");
+    expect(callback).toHaveTextContent("pgtUrl має бути https");
+    expect(callback).not.toHaveTextContent("60 секунд");
+    expect(mismatch).toHaveTextContent("Квиток перевірено для іншої адреси сервісу");
+  });
+
   it("keeps the reason a review request was refused beside the form, in English", async () => {
     mockFetch({
       "GET /user": () => json(student),

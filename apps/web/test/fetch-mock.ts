@@ -48,6 +48,12 @@ export const publicSettings: PublicSettings = {
   reauthMaxAgeSeconds: 600,
 };
 
+/** Calls every sign-in page makes, answered as for a deployment like the sandbox with no sign-in waiting. */
+const defaults: Record<string, Handler> = {
+  "GET /api/settings": () => json(publicSettings),
+  "GET /api/sign-in/continuing": () => new Response(null, { status: 204 }),
+};
+
 /**
  * Replaces fetch with a table of "METHOD /path" handlers; an unlisted call
  * fails the test loudly. Returns the spy to inspect calls.
@@ -56,7 +62,7 @@ export function mockFetch(routes: Record<string, Handler>) {
   const spy = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input), "http://localhost");
     const key = `${init.method ?? "GET"} ${url.pathname}`;
-    const handler = routes[key] ?? (key === "GET /api/settings" ? () => json(publicSettings) : undefined);
+    const handler = routes[key] ?? defaults[key];
     if (!handler) throw new Error(`unexpected call ${key}`);
     return handler(url, init);
   });

@@ -18,8 +18,13 @@ export function json(body: unknown, status = 200): Response {
  * The server's error answer for a code: its status from the one table in contracts, the body typed
  * against the contract (a code the server cannot send does not compile), headers such as Retry-After.
  */
-export function apiError(code: ErrorCode, headers: Record<string, string> = {}): Response {
-  const body: ErrorBody = { code, message: errorMessages.en[code] };
+export function apiError(
+  code: ErrorCode,
+  headers: Record<string, string> = {},
+  /** What the refusal is about, as the server names it (`body.redirectUris.1` and the value). */
+  details?: ErrorBody["details"],
+): Response {
+  const body: ErrorBody = { code, message: errorMessages.en[code], ...(details ? { details } : {}) };
   return new Response(JSON.stringify(body), {
     status: errorStatus[code],
     headers: { "content-type": "application/json", ...headers },

@@ -106,5 +106,59 @@ for (const language of ["uk", "en"] as const) {
         await developers.deleteApplication(name.trim());
       }
     });
+
+    test("an OpenID Connect sign-in of an application in testing: the bare sign-in page names it with its mark", async ({
+      page,
+      browser,
+      baseURL,
+    }, testInfo) => {
+      const stamp = `${language} ${Date.now().toString(36)}`;
+      const title = `Голосування ${stamp}`;
+      const titleEn = `Voting ${stamp}`;
+      const redirectUri = "http://localhost:5173/callback";
+      await new LoginPage(page, language).goto();
+      await new LoginPage(page, language).signIn(demoUsers.student.username, demoUsers.student.password);
+      await expect(page).toHaveURL(new RegExp(`/${language}/apps$`));
+      // Registered as on the developers' page (the form is the other test's): in testing, not reviewed.
+      const origin = { origin: baseURL ?? "" };
+      const created = await page.request.post("/api/developers/applications", {
+        data: { title, titleEn, redirectUris: [redirectUri], scopes: ["openid", "profile"] },
+        headers: origin,
+      });
+      expect(created.status()).toBe(200);
+      const appId: string = (await created.json()).application.id;
+      const classmate = await browser.newContext();
+      try {
+        const other = await classmate.newPage();
+        const authorize = new URLSearchParams({
+          client_id: appId,
+          response_type: "code",
+          redirect_uri: redirectUri,
+          scope: "openid",
+          state: "second-round",
+          code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+          code_challenge_method: "S256",
+          ui_locales: language,
+        });
+        // No KPI ID session: the provider sends the browser to the bare sign-in page, the application on the server.
+        await other.goto(`/oidc/auth?${authorize}`);
+        await expect(other).toHaveURL(new RegExp(`/${language}/$`));
+        await expect(other.getByTestId("signing-in-to-title")).toHaveText(language === "en" ? titleEn : title);
+        await expect(other.getByTestId("signing-in-to-stage")).toHaveAttribute("data-stage", "testing");
+        await expect(other.getByTestId("signing-in-to-stage")).toContainText(
+          new DeveloperConsolePage(other, language).text.testingStage,
+        );
+        await expectNoAxeViolations(other, "the sign-in page naming an OpenID Connect application in testing");
+        await photograph(other, testInfo, `signing-in-to-oidc-${language}`);
+      } finally {
+        await classmate.close();
+      }
+      // The student's list stays as the other specs expect it.
+      const deleted = await page.request.post(`/api/developers/applications/${appId}/delete`, {
+        data: { confirm: title },
+        headers: origin,
+      });
+      expect(deleted.status()).toBe(200);
+    });
   });
 }

@@ -3,6 +3,7 @@ import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { DemoSitePage } from "../pages/demo-site-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { startDemoRelyingParty } from "../tools/oidc-relying-party.ts";
+import { photograph } from "../tools/walk.ts";
 
 test.describe("OpenID Connect", () => {
   let rp: { url: string; server: Server };
@@ -23,6 +24,10 @@ test.describe("OpenID Connect", () => {
 
     // No KPI ID session yet: our own sign-in screen, remembering the application's request.
     await expect(page).toHaveURL(`${baseURL}/uk/`);
+    // The page names the application the sign-in continues to, reviewed (issue 60).
+    await expect(page.getByTestId("signing-in-to-title")).toHaveText("Демо-сайт інтегратора");
+    await expect(page.getByTestId("signing-in-to-stage")).toHaveAttribute("data-stage", "reviewed");
+    await photograph(page, test.info(), "signing-in-to-oidc-reviewed-uk");
     const loginPage = new LoginPage(page, "uk");
     await loginPage.signIn(demoUsers.student.username, demoUsers.student.password);
 

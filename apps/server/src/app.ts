@@ -72,6 +72,7 @@ import { watchedCertificates } from "./surfaces/doctor/certificates.ts";
 import { healthRoutes } from "./surfaces/health/routes.ts";
 import { scheduleCleanup } from "./surfaces/maintenance/cleanup.ts";
 import { userRoutes } from "./surfaces/user-api/routes.ts";
+import { continuingRoutes } from "./surfaces/web/continuing-routes.ts";
 import { missingTranslationRoutes } from "./surfaces/web/missing-translations.ts";
 import { settingsRoutes } from "./surfaces/web/settings-routes.ts";
 import { registerSigninScript } from "./surfaces/web/signin-script.ts";
@@ -250,6 +251,7 @@ export async function buildApp({
   await app.register(appRedirectRoutes);
   await app.register(ticketConsentRoutes);
   await app.register(appLinkRoutes);
+  await app.register(continuingRoutes);
   await app.register(ticketExchangeRoutes);
   await app.register(forwardAuthRoutes);
   await app.register(radiusRoutes);

@@ -18,8 +18,13 @@ export function json(body: unknown, status = 200): Response {
  * The server's error answer for a code: its status from the one table in contracts, the body typed
  * against the contract (a code the server cannot send does not compile), headers such as Retry-After.
  */
-export function apiError(code: ErrorCode, headers: Record<string, string> = {}): Response {
-  const body: ErrorBody = { code, message: errorMessages.en[code] };
+export function apiError(
+  code: ErrorCode,
+  headers: Record<string, string> = {},
+  /** What the refusal is about, as the server names it (`body.redirectUris.1` and the value). */
+  details?: ErrorBody["details"],
+): Response {
+  const body: ErrorBody = { code, message: errorMessages.en[code], ...(details ? { details } : {}) };
   return new Response(JSON.stringify(body), {
     status: errorStatus[code],
     headers: { "content-type": "application/json", ...headers },
@@ -48,6 +53,12 @@ export const publicSettings: PublicSettings = {
   reauthMaxAgeSeconds: 600,
 };
 
+/** Calls every sign-in page makes, answered as for a deployment like the sandbox with no sign-in waiting. */
+const defaults: Record<string, Handler> = {
+  "GET /api/settings": () => json(publicSettings),
+  "GET /api/sign-in/continuing": () => new Response(null, { status: 204 }),
+};
+
 /**
  * Replaces fetch with a table of "METHOD /path" handlers; an unlisted call
  * fails the test loudly. Returns the spy to inspect calls.
@@ -56,7 +67,7 @@ export function mockFetch(routes: Record<string, Handler>) {
   const spy = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input), "http://localhost");
     const key = `${init.method ?? "GET"} ${url.pathname}`;
-    const handler = routes[key] ?? (key === "GET /api/settings" ? () => json(publicSettings) : undefined);
+    const handler = routes[key] ?? defaults[key];
     if (!handler) throw new Error(`unexpected call ${key}`);
     return handler(url, init);
   });

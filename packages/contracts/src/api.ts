@@ -155,6 +155,26 @@ export const publicSettingsSchema = z.object({
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 
+/**
+ * Whether the application the person signs in to was reviewed (live after the university's review, or made by the
+ * operators) or is still being tested (registered on the developers' page and not live yet: only its owners and
+ * testers may sign in).
+ */
+export const applicationStageSchema = z.enum(["reviewed", "testing"]);
+export type ApplicationStage = z.infer<typeof applicationStageSchema>;
+
+/**
+ * The application a sign-in continues to, named on the sign-in page (issue 60) when the page's address names none:
+ * an OpenID Connect, SAML or CAS sign-in keeps it in the browser's signed pending sign-in cookie
+ * (GET /api/sign-in/continuing; 204 when nothing waits).
+ */
+export const signInContinuingSchema = z.object({
+  title: text(),
+  titleEn: text().optional(),
+  stage: applicationStageSchema,
+});
+export type SignInContinuing = z.infer<typeof signInContinuingSchema>;
+
 /** What the sign-in page learns about the application before sign-in (GET /api/app-link). */
 export const appLinkCheckSchema = z.object({
   /** Whether appId names a registered application. */
@@ -168,7 +188,7 @@ export const appLinkCheckSchema = z.object({
    */
   title: text().optional(),
   titleEn: text().optional(),
-  stage: z.enum(["reviewed", "testing"]).optional(),
+  stage: applicationStageSchema.optional(),
 });
 export type AppLinkCheck = z.infer<typeof appLinkCheckSchema>;
 

@@ -213,6 +213,12 @@ function headersFor(origin: string, known: KnownValues): fc.Arbitrary<Record<str
           fc.constant("kpi_id_session=s%3Aforged.signature; i18next=en-US"),
           headerValue.map((s) => `kpi_id_google=${encodeURIComponent(s)}; kpi_id_session=`),
           headerValue.map((s) => `kpi_id_device=${encodeURIComponent(s)}`),
+          // The pending sign-in cookie GET /api/sign-in/continuing reads: garbage, and well-formed but unsigned.
+          headerValue.map((s) => `kpi_id_continue=${encodeURIComponent(s)}`),
+          anyText.map(
+            (uid) =>
+              `kpi_id_continue=${encodeURIComponent(`s:${JSON.stringify({ continueTo: { kind: "oidc", uid }, expiresAt: 4e9 })}.forged`)}`,
+          ),
           headerValue,
         ),
         authorization: fc.oneof(

@@ -144,6 +144,8 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
         "GET /saml/logout/{id}",
         "GET /api/saml/consent/{id}",
         "POST /api/saml/consent/{id}",
+        // The application the sign-in page names from the pending sign-in cookie (issue 60).
+        "GET /api/sign-in/continuing",
         // The ticket path's consent screen (issue 56).
         "GET /api/app-consent/{id}",
         "POST /api/app-consent/{id}",

@@ -1,3 +1,4 @@
+import type { ApplicationStage } from "@kpi-id/contracts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
 
 /**
@@ -7,4 +8,9 @@ import type { ApplicationRow } from "../../platform/db/schema.ts";
  */
 export function refusedForTesting(application: Pick<ApplicationRow, "lifecycle" | "suspended_at">): boolean {
   return application.lifecycle !== "live" && application.suspended_at === null;
+}
+
+/** The mark the sign-in page shows beside the application's name (issue 60): reviewed once live, else testing. */
+export function applicationStage(application: Pick<ApplicationRow, "lifecycle">): ApplicationStage {
+  return application.lifecycle === "live" ? "reviewed" : "testing";
 }

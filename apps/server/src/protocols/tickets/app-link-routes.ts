@@ -1,6 +1,7 @@
 import { appLinkCheckSchema, appLinkQuerySchema } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { findApplicationById } from "../../model/apps/queries.ts";
+import { applicationStage } from "../../model/developers/testing.ts";
 import { chosenCallback } from "./callbacks.ts";
 
 /**
@@ -33,7 +34,7 @@ export const appLinkRoutes: FastifyPluginAsyncZod = async (app) => {
         redirectUriRegistered: chosenCallback(application, redirectUri) !== undefined,
         title: application.title,
         titleEn: application.title_en,
-        stage: application.lifecycle === "live" ? ("reviewed" as const) : ("testing" as const),
+        stage: applicationStage(application),
       };
     },
   );

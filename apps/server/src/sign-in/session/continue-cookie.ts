@@ -24,6 +24,11 @@ export function takeContinueTo(request: FastifyRequest, reply: FastifyReply): Co
   return pending?.continueTo ?? { kind: "apps" };
 }
 
+/** Where this browser's waiting sign-in continues to, read and left in place (the sign-in page names it). */
+export function peekContinueTo(request: FastifyRequest): ContinueTo | undefined {
+  return continueCookie.read(request)?.continueTo;
+}
+
 /** Whether a sign-in's continuation waits in this browser (left in place: a later step takes it). */
 export function hasPendingContinueTo(request: FastifyRequest): boolean {
   return continueCookie.read(request) !== undefined;

@@ -1,3 +1,4 @@
+import { integrationHealthSchema } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../support/app.ts";
 import { addOperator } from "../../support/console.ts";
@@ -84,13 +85,45 @@ describe.each(databaseKinds)("a developer's OpenID Connect client (%s)", (kind) 
     await expect(client.refreshTokenGrant(wrong, "whatever")).rejects.toThrow();
     const elsewhere = await startSignIn(wrong, "https://evil.example/cb", "openid");
     expect((await new TestBrowser(origin).request(elsewhere.url.href)).status).toBe(400);
+    // A confidential client at the token endpoint with no secret at all (issue 60): refused, and noted too.
+    const noSecret = await fetch(`${issuer}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: "whatever",
+        redirect_uri: redirectUri,
+        client_id: application.id,
+      }),
+    });
+    expect(noSecret.status).toBe(401);
+    expect((await noSecret.json()).error).toBe("invalid_client");
     const failures = await t.app.db
       .selectFrom("integration_failures")
-      .select("reason")
+      .select(["reason", "address"])
       .where("application_id", "=", application.id)
       .orderBy("id")
       .execute();
-    expect(failures.map((row) => row.reason)).toEqual(["wrong_secret", "redirect_uri_not_registered"]);
+    expect(failures).toEqual([
+      { reason: "wrong_secret", address: "" },
+      // The address the integration tried is kept (issue 60), so the owner sees which one to register.
+      { reason: "redirect_uri_not_registered", address: "https://evil.example/cb" },
+      { reason: "invalid_client", address: "" },
+    ]);
+    // And the owners' integration health shows it, newest first.
+    const health = integrationHealthSchema.parse(
+      (
+        await t.app.inject({
+          url: `/api/developers/applications/${application.id}/health`,
+          headers: { cookie: owner.cookie },
+        })
+      ).json(),
+    );
+    expect(health.failures.map(({ protocol, reason, address }) => ({ protocol, reason, address }))).toEqual([
+      { protocol: "oidc", reason: "invalid_client", address: "" },
+      { protocol: "oidc", reason: "redirect_uri_not_registered", address: "https://evil.example/cb" },
+      { protocol: "oidc", reason: "wrong_secret", address: "" },
+    ]);
   });
 
   it("accepts only the approved redirect URI while a new one waits for the operators (issue 56)", async () => {

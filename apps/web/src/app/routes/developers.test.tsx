@@ -63,6 +63,13 @@ describe("the developers' page", () => {
         json({
           signInsPerDay: [{ day: "2026-03-01", signIns: 3 }],
           failures: [
+            {
+              id: "2",
+              at: "2026-03-01T09:05:00.000Z",
+              protocol: "oidc",
+              reason: "redirect_uri_not_registered",
+              address: "https://vote.example.edu/wrong",
+            },
             { id: "1", at: "2026-03-01T09:00:00.000Z", protocol: "ticket", reason: "wrong_secret", address: "" },
           ],
         }),
@@ -70,7 +77,10 @@ describe("the developers' page", () => {
     renderApp(`/en/developers/${id}`);
     expect(await screen.findByTestId("lifecycle")).toHaveTextContent("Testing");
     expect(screen.getByText("Testers (0 of 25)")).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByTestId("integration-failure")).toHaveTextContent("Wrong secret"));
+    await waitFor(() => expect(screen.getAllByTestId("integration-failure")[1]).toHaveTextContent("Wrong secret"));
+    // The address an unregistered redirect was tried with (issue 60), on its own failure only.
+    expect(screen.getAllByTestId("failure-address")).toHaveLength(1);
+    expect(screen.getByTestId("failure-address")).toHaveTextContent("https://vote.example.edu/wrong");
     expect(screen.getByText("3 sign-ins in the last 30 days")).toBeInTheDocument();
   });
 
@@ -113,4 +123,32 @@ describe("the developers' page", () => {
     expect(refused).toHaveTextContent("The request was not accepted");
     expect(refused).toHaveTextContent("Only https addresses, or http://localhost and http://127.0.0.1 for development");
   });
+
+  it.each([
+    ["en", "Request review", "What the application is for", "The data it needs and why", "The address refused:"],
+    ["uk", "Подати на перевірку", "Для чого застосунок", "Які дані потрібні й навіщо", "Відхилена адреса:"],
+  ])(
+    "names the address at fault when a review request is refused (%s)",
+    async (language, submit, purpose, data, label) => {
+      // Stored under older rules: the second redirect URI is plain http, and the server names its field and line.
+      const older = { ...application, redirectUris: ["https://vote.example.edu/oidc", "http://vote.example.edu/old"] };
+      mockFetch({
+        "GET /user": () => json(student),
+        [`GET /api/developers/applications/${id}`]: () => json(older),
+        [`GET /api/developers/applications/${id}/health`]: () => json({ signInsPerDay: [], failures: [] }),
+        [`POST /api/developers/applications/${id}/review`]: () =>
+          apiError("developer.insecure_uri", {}, [
+            { path: "body.redirectUris.1", message: "http_not_loopback: http://vote.example.edu/old" },
+          ]),
+      });
+      renderApp(`/${language}/developers/${id}`);
+      const user = userEvent.setup();
+      await user.type(await screen.findByLabelText(purpose), "Timetables for every group");
+      await user.type(screen.getByLabelText(data), "The study group, to show its timetable");
+      await user.click(screen.getByRole("button", { name: submit }));
+      const address = await screen.findByTestId("review-refused-address");
+      expect(address).toHaveTextContent(`${label} http://vote.example.edu/old`);
+      expect(address).not.toHaveTextContent("https://vote.example.edu/oidc");
+    },
+  );
 });

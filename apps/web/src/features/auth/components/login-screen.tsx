@@ -15,6 +15,7 @@ import { Alert } from "@/components/ui/alert.tsx";
 import { TextSeparator } from "@/components/ui/separator.tsx";
 import { useAppLink } from "@/features/auth/api/check-app-link.ts";
 import { signInMutationKey } from "@/features/auth/api/password-login.ts";
+import { useSignInContinuing } from "@/features/auth/api/sign-in-continuing.ts";
 import { useFinishSignIn } from "@/features/auth/api/use-finish-sign-in.ts";
 import { DiiaEntry } from "@/features/auth/components/diia-entry.tsx";
 import { GoogleButton } from "@/features/auth/components/google-button.tsx";
@@ -59,6 +60,9 @@ export function LoginScreen() {
   const finishSignIn = useFinishSignIn(search);
   const [signInRunning, startElsewhere] = useSignInRunning();
   const { problem: appLinkProblem, check: appLink } = useAppLink(search);
+  // A ticket link names its application in the address; OpenID Connect, SAML and CAS keep it on the server.
+  const linkNamesApplication = new URLSearchParams(search).has("appId");
+  const continuing = useSignInContinuing(!linkNamesApplication);
   const googleEnabled = settings.data?.googleEnabled ?? false;
   const diiaEnabled = settings.data?.diiaEnabled ?? false;
   const bankIdEnabled = settings.data?.bankIdEnabled ?? false;
@@ -74,7 +78,7 @@ export function LoginScreen() {
         <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-3xl">{t("auth:login.title")}</h1>
         <p className="text-muted-foreground">{t("auth:login.description")}</p>
       </div>
-      <SigningInTo check={appLink} />
+      <SigningInTo application={linkNamesApplication ? (appLink?.known ? appLink : undefined) : continuing} />
       {stepUp ? (
         <Alert title={t("auth:login.mfaRequired.title")} testId="mfa-required">
           {t(stepUpKey(diiaEnabled, bankIdEnabled))}

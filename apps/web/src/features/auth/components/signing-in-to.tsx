@@ -8,15 +8,19 @@ export function linkTitle(check: Pick<AppLinkCheck, "title" | "titleEn">, langua
   return (language === "en" ? check.titleEn || check.title : check.title) ?? "";
 }
 
+/** The application as the sign-in page names it: from a ticket link's check, or from the sign-in waiting. */
+export type NamedApplication = Pick<AppLinkCheck, "title" | "titleEn" | "stage">;
+
 /**
- * Whom the person is signing in to (issue 60), on the sign-in page of a link that names an application: its name
- * and whether the university reviewed it or it is still being tested by its developers.
+ * Whom the person is signing in to (issue 60), on the sign-in page of a ticket link that names an application, or
+ * of an OpenID Connect, SAML or CAS sign-in waiting in the browser: its name and whether the university reviewed
+ * it or it is still being tested by its developers.
  */
-export function SigningInTo({ check }: { check: AppLinkCheck | undefined }) {
+export function SigningInTo({ application }: { application: NamedApplication | undefined }) {
   const { t } = useTranslation("auth");
   const language = useLanguage();
-  if (!check?.known || !check.title) return null;
-  const reviewed = check.stage === "reviewed";
+  if (!application?.title) return null;
+  const reviewed = application.stage === "reviewed";
   const Mark = reviewed ? ShieldCheck : TriangleAlert;
   return (
     <div className="flex items-start gap-3 rounded-xl border border-border bg-white p-4" data-testid="signing-in-to">
@@ -26,12 +30,12 @@ export function SigningInTo({ check }: { check: AppLinkCheck | undefined }) {
       <div className="min-w-0 space-y-1">
         <p className="text-sm text-muted-foreground">{t("login.signingInTo")}</p>
         <p className="break-words font-semibold text-foreground" data-testid="signing-in-to-title">
-          {linkTitle(check, language)}
+          {linkTitle(application, language)}
         </p>
         <p
           className={`flex items-center gap-1 text-sm ${reviewed ? "text-emerald-800" : "text-amber-900"}`}
           data-testid="signing-in-to-stage"
-          data-stage={check.stage}
+          data-stage={application.stage}
         >
           <Mark className="size-4 shrink-0" aria-hidden />
           {t(reviewed ? "login.stage.reviewed" : "login.stage.testing")}

@@ -80,6 +80,32 @@ function packageDirectory(id: string): string | undefined {
   return match?.[1];
 }
 
+/**
+ * Data tables that are JSON in their packages (mime-db's types, three copies of it in two versions, loaded by the
+ * mime-types of koa and Fastify at start-up; unhomoglyph's confusables) are read from node_modules and parsed as
+ * JSON when the bundle runs. Bundled as they come, each became an object literal in the bundle's text, and V8 kept
+ * that text and its compiled form (the module's top-level code is never flushed) for the life of the process.
+ */
+const jsonTables = /\/node_modules\/(?:mime-db\/db|unhomoglyph\/data)\.json$/;
+// Two packages that install the same version each hold their own copy (koa's and type-is's mime-db): the first
+// copy read stands for every file with the same contents, so the service parses and holds it once.
+const firstCopyOf = new Map<string, string>();
+const jsonTablesRead = {
+  name: "json-tables-read-at-run-time",
+  load(id: string) {
+    if (!jsonTables.test(id)) return null;
+    const digest = createHash("sha256").update(readFileSync(id)).digest("hex");
+    const first = firstCopyOf.get(digest) ?? id;
+    firstCopyOf.set(digest, first);
+    // Exported as "module.exports" too: what a CommonJS require of the file gets is the table itself, as from Node.
+    const code =
+      first === id
+        ? `import { readFileSync } from "node:fs";\nconst table = JSON.parse(readFileSync(new URL(${JSON.stringify(relative(outDir, id))}, import.meta.url), "utf8"));\nexport { table as default, table as "module.exports" };\n`
+        : `export { default, "module.exports" } from ${JSON.stringify(first)};\n`;
+    return { code, moduleType: "js" as const };
+  },
+};
+
 const started = performance.now();
 mkdirSync(outDir, { recursive: true });
 
@@ -91,6 +117,7 @@ const bundle = await rolldown({
   platform: "node",
   external: (id) => isKeptOutside(id),
   plugins: [
+    jsonTablesRead,
     {
       // A module that finds files beside itself (migrations, schemas, package.json, the web app's build) keeps
       // finding them in the source tree: its import.meta.url becomes its own file's, relative to the bundle.

@@ -15,7 +15,7 @@ describe("operator documentation", () => {
   it("names every configuration variable in docs/operations.md and .env.example", () => {
     const operations = read("docs/operations.md");
     const example = read(".env.example");
-    const variables = Object.keys(environmentSchema.shape);
+    const variables = Object.keys(environmentSchema().shape);
     expect(variables.filter((name) => !operations.includes(`\`${name}\``))).toEqual([]);
     expect(variables.filter((name) => !example.includes(name))).toEqual([]);
   });

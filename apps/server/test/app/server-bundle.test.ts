@@ -149,6 +149,19 @@ describe(`a fresh bundle started as production starts it (${kind})`, () => {
     expect(main).toMatch(/\\u04[0-5][0-9a-f]/);
   });
 
+  it("reads its packages' JSON tables as the tables themselves (the build has them parsed at run time)", async () => {
+    // unhomoglyph requires its data.json; a table read as a module namespace would map no confusable at all.
+    const chunk = readdirSync(outDir).find((name) => name.startsWith("unhomoglyph-"));
+    const { default: unhomoglyph } = (await import(pathToFileURL(join(outDir, String(chunk))).href)) as {
+      default: (text: string) => string;
+    };
+    expect(unhomoglyph("\u041a\u0420\u0406 \u0421\u0430mp\u0443s")).toBe("KPl Carnpys");
+    // mime-db, through koa's mime-types: the type and charset of the provider's JSON answers.
+    const discovery = await fetch(`${url}/oidc/.well-known/openid-configuration`);
+    await discovery.arrayBuffer();
+    expect(discovery.headers.get("content-type")).toBe("application/json; charset=utf-8");
+  });
+
   it("migrates a new database, publishes OpenID Connect and SAML metadata, and refuses a wrong password in words", async () => {
     const discovery = await fetch(`${url}/oidc/.well-known/openid-configuration`);
     expect(discovery.status).toBe(200);

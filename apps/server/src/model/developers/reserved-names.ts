@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import unhomoglyph from "unhomoglyph";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { loadOnce } from "../../platform/load-once.ts";
 
 /**
  * The sign-in service's own names: no application registered on the developers' page may pose as KPI ID itself,
@@ -22,24 +22,33 @@ const dottedCapitalI = /\u0130/g;
  * once over the upper case (Cyrillic К, Р, І, М, Т, Н, В become K, P, I, M, T, H, B) and once over the lower case
  * (Cyrillic а, е, о, р, с, х, у, і become a, e, o, p, c, x, y, i); then case, spacing, punctuation and accents go.
  * Invisible characters go first, so that none sits between the letters a confusable spans; dotless ı upper-cases to I.
+ *
+ * Loaded with the first title checked: unhomoglyph's table of confusables (6,000 entries: 1.1 MiB of heap once loaded)
+ * is needed only when a developer names an application, so an instance holds it only from then (issue 63).
  */
-export function nameSkeleton(name: string): string {
-  const visible = name.normalize("NFKC").replace(invisibleCharacters, "");
-  const upper = unhomoglyph(visible.toUpperCase().replace(dottedCapitalI, "I"));
-  return unhomoglyph(upper.toLowerCase()).normalize("NFD").replace(ignoredCharacters, "");
-}
+export const loadNameSkeleton = loadOnce(async () => {
+  const { default: unhomoglyph } = await import("unhomoglyph");
+  return (name: string): string => {
+    const visible = name.normalize("NFKC").replace(invisibleCharacters, "");
+    const upper = unhomoglyph(visible.toUpperCase().replace(dottedCapitalI, "I"));
+    return unhomoglyph(upper.toLowerCase()).normalize("NFD").replace(ignoredCharacters, "");
+  };
+});
 
 /**
  * The service's own names read anywhere in a title ("KPI ID Login", "Вхід КПІ ID") pose as the sign-in page itself.
  * Only these: an official application's title inside a longer one ("Електронний кампус — розклад") may be honest.
  */
-const serviceSkeletons = serviceNames.map(nameSkeleton).filter((skeleton) => skeleton.length >= 5);
+const loadServiceSkeletons = loadOnce(async () => {
+  const nameSkeleton = await loadNameSkeleton();
+  return serviceNames.map(nameSkeleton).filter((skeleton) => skeleton.length >= 5);
+});
 
 /**
  * The titles (both languages) of every official application: one an operator made, i.e. not registered on the
  * developers' page (those are named `dev-…` at registration and have owners), plus the service's own names.
  */
-async function reservedSkeletons(db: Db): Promise<Set<string>> {
+async function reservedSkeletons(db: Db, nameSkeleton: (name: string) => string): Promise<Set<string>> {
   const rows = await db
     .selectFrom("applications")
     .select(["title", "title_en"])
@@ -62,7 +71,9 @@ async function reservedSkeletons(db: Db): Promise<Set<string>> {
 export async function checkNotReserved(db: Db, titles: Record<string, string | undefined>): Promise<void> {
   const given = Object.entries(titles).filter((entry): entry is [string, string] => !!entry[1]);
   if (given.length === 0) return;
-  const reserved = await reservedSkeletons(db);
+  const nameSkeleton = await loadNameSkeleton();
+  const serviceSkeletons = await loadServiceSkeletons();
+  const reserved = await reservedSkeletons(db, nameSkeleton);
   for (const [field, title] of given) {
     const skeleton = nameSkeleton(title);
     if (reserved.has(skeleton) || serviceSkeletons.some((service) => skeleton.includes(service))) {

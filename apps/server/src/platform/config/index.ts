@@ -129,7 +129,7 @@ function readSamlConfigOrFail(environment: Environment, publicUrl: string, sessi
 
 /** Parses the environment once; throws ConfigError on the first bad value. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
-  const environment = parseEnvironment(environmentSchema, source);
+  const environment = parseEnvironment(environmentSchema(), source);
   const isProduction = environment.NODE_ENV === "production";
   const publicUrl = environment.PUBLIC_URL ?? `http://localhost:${environment.PORT}`;
   const dataDir = resolve(environment.DATA_DIR);

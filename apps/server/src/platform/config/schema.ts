@@ -33,166 +33,169 @@ const domainList = z
 /**
  * Every setting of the service, read from the environment once at start-up.
  * `.env.example` documents each of them; keep the two in step.
+ * Made on each call, not kept: the schema of a hundred settings held 0.5 MiB of zod objects for the life of the
+ * process, which reads the environment only while it starts (issue 63's idle memory).
  */
-export const environmentSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  HOST: z.string().default("127.0.0.1"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  PUBLIC_URL: httpUrl.optional(),
-  TRUST_PROXY: optionalText,
-  THROTTLE_IPV6_PREFIX_LENGTH: z.coerce.number().int().min(32).max(128).default(64),
-  HEADERS_TIMEOUT_SECONDS: seconds(10),
-  REQUEST_TIMEOUT_SECONDS: seconds(30),
-  KEEP_ALIVE_TIMEOUT_SECONDS: seconds(72),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+export const environmentSchema = () =>
+  z.object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    HOST: z.string().default("127.0.0.1"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PUBLIC_URL: httpUrl.optional(),
+    TRUST_PROXY: optionalText,
+    THROTTLE_IPV6_PREFIX_LENGTH: z.coerce.number().int().min(32).max(128).default(64),
+    HEADERS_TIMEOUT_SECONDS: seconds(10),
+    REQUEST_TIMEOUT_SECONDS: seconds(30),
+    KEEP_ALIVE_TIMEOUT_SECONDS: seconds(72),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 
-  DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-  DATABASE_PREPARED_STATEMENTS: booleanFlag.default(true),
-  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(1095),
-  SIGN_IN_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
-  ANONYMISE_LEFT_AFTER_DAYS: z.coerce.number().int().min(0).max(36_500).default(730),
-  SCIM_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
-  SCIM_PASSWORDS: z.enum(["set", "ignore", "refuse"]).default("set"),
-  DATA_DIR: z.string().min(1).default("./data"),
-  WEB_DIST_DIR: optionalText,
+    DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    DATABASE_PREPARED_STATEMENTS: booleanFlag.default(true),
+    AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(1095),
+    SIGN_IN_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
+    ANONYMISE_LEFT_AFTER_DAYS: z.coerce.number().int().min(0).max(36_500).default(730),
+    SCIM_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
+    SCIM_PASSWORDS: z.enum(["set", "ignore", "refuse"]).default("set"),
+    DATA_DIR: z.string().min(1).default("./data"),
+    WEB_DIST_DIR: optionalText,
 
-  SESSION_SECRET: optionalText,
-  SESSION_IDLE_TIMEOUT_SECONDS: seconds(60 * 60 * 2),
-  SESSION_ABSOLUTE_TIMEOUT_SECONDS: seconds(60 * 60 * 12),
-  SESSION_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(5000),
-  REAUTH_MAX_AGE_SECONDS: seconds(60 * 10),
-  LOGIN_GRANT_TTL_SECONDS: seconds(60),
-  TICKET_TTL_SECONDS: seconds(60),
-  CAS_TICKET_TTL_SECONDS: seconds(10),
-  BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(10 * 1024 * 1024)
-    .default(64 * 1024),
+    SESSION_SECRET: optionalText,
+    SESSION_IDLE_TIMEOUT_SECONDS: seconds(60 * 60 * 2),
+    SESSION_ABSOLUTE_TIMEOUT_SECONDS: seconds(60 * 60 * 12),
+    SESSION_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(5000),
+    REAUTH_MAX_AGE_SECONDS: seconds(60 * 10),
+    LOGIN_GRANT_TTL_SECONDS: seconds(60),
+    TICKET_TTL_SECONDS: seconds(60),
+    CAS_TICKET_TTL_SECONDS: seconds(10),
+    BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(10 * 1024 * 1024)
+      .default(64 * 1024),
 
-  ARGON2_MEMORY_KIB: z.coerce.number().int().min(19456).default(19456),
-  ARGON2_TIME_COST: z.coerce.number().int().min(2).default(2),
-  ARGON2_PARALLELISM: z.coerce.number().int().min(1).default(1),
+    ARGON2_MEMORY_KIB: z.coerce.number().int().min(19456).default(19456),
+    ARGON2_TIME_COST: z.coerce.number().int().min(2).default(2),
+    ARGON2_PARALLELISM: z.coerce.number().int().min(1).default(1),
 
-  SANDBOX: booleanFlag.optional(),
-  SEED_DEMO_DATA: booleanFlag.optional(),
+    SANDBOX: booleanFlag.optional(),
+    SEED_DEMO_DATA: booleanFlag.optional(),
 
-  DIIA_BASE_URL: httpUrl.optional(),
-  DIIA_ACQUIRER_TOKEN: optionalText,
-  DIIA_AUTH_ACQUIRER_TOKEN: optionalText,
-  DIIA_BRANCH_ID: optionalText,
-  DIIA_OFFER_ID: optionalText,
-  // The branch's postal address, sent by `diia setup` (Diia's SDK models bound each field's length).
-  DIIA_BRANCH_REGION: z.string().trim().min(4).max(100).default("м. Київ"),
-  DIIA_BRANCH_DISTRICT: z.string().trim().min(4).max(100).default("Солом'янський р-н"),
-  DIIA_BRANCH_LOCATION: z.string().trim().min(2).max(100).default("м. Київ"),
-  DIIA_BRANCH_STREET: z.string().trim().min(4).max(100).default("просп. Берестейський"),
-  DIIA_BRANCH_HOUSE: z.string().trim().min(1).max(20).default("37"),
-  DIIA_TRUST_ANCHORS: optionalText,
-  DIIA_INTERMEDIATE_CAS: optionalText,
-  DIIA_SIGNER_CERTIFICATES: optionalText,
-  DIIA_SIGN_ALGO: z.string().trim().default("DSTU"),
-  DIIA_CRLS: optionalText,
-  DIIA_CRL_GRACE_SECONDS: seconds(86400),
-  DIIA_OCSP: optionalText,
-  DIIA_REQUEST_TTL_SECONDS: seconds(180),
+    DIIA_BASE_URL: httpUrl.optional(),
+    DIIA_ACQUIRER_TOKEN: optionalText,
+    DIIA_AUTH_ACQUIRER_TOKEN: optionalText,
+    DIIA_BRANCH_ID: optionalText,
+    DIIA_OFFER_ID: optionalText,
+    // The branch's postal address, sent by `diia setup` (Diia's SDK models bound each field's length).
+    DIIA_BRANCH_REGION: z.string().trim().min(4).max(100).default("м. Київ"),
+    DIIA_BRANCH_DISTRICT: z.string().trim().min(4).max(100).default("Солом'янський р-н"),
+    DIIA_BRANCH_LOCATION: z.string().trim().min(2).max(100).default("м. Київ"),
+    DIIA_BRANCH_STREET: z.string().trim().min(4).max(100).default("просп. Берестейський"),
+    DIIA_BRANCH_HOUSE: z.string().trim().min(1).max(20).default("37"),
+    DIIA_TRUST_ANCHORS: optionalText,
+    DIIA_INTERMEDIATE_CAS: optionalText,
+    DIIA_SIGNER_CERTIFICATES: optionalText,
+    DIIA_SIGN_ALGO: z.string().trim().default("DSTU"),
+    DIIA_CRLS: optionalText,
+    DIIA_CRL_GRACE_SECONDS: seconds(86400),
+    DIIA_OCSP: optionalText,
+    DIIA_REQUEST_TTL_SECONDS: seconds(180),
 
-  BANKID_BASE_URL: httpUrl.optional(),
-  BANKID_CLIENT_ID: optionalText,
-  BANKID_CLIENT_SECRET: optionalText,
-  BANKID_KEY: optionalText,
-  BANKID_KEY_CONTAINER: optionalText,
-  BANKID_KEY_PASSWORD: optionalText,
-  BANKID_CERTIFICATE: optionalText,
-  BANKID_TRUST_ANCHORS: optionalText,
-  BANKID_INTERMEDIATE_CAS: optionalText,
-  BANKID_CRLS: optionalText,
-  BANKID_CRL_GRACE_SECONDS: seconds(86400),
-  BANKID_VERSION: z.enum(["v1", "v2"]).default("v1"),
-  BANKID_DATASET: optionalText.pipe(
-    z
+    BANKID_BASE_URL: httpUrl.optional(),
+    BANKID_CLIENT_ID: optionalText,
+    BANKID_CLIENT_SECRET: optionalText,
+    BANKID_KEY: optionalText,
+    BANKID_KEY_CONTAINER: optionalText,
+    BANKID_KEY_PASSWORD: optionalText,
+    BANKID_CERTIFICATE: optionalText,
+    BANKID_TRUST_ANCHORS: optionalText,
+    BANKID_INTERMEDIATE_CAS: optionalText,
+    BANKID_CRLS: optionalText,
+    BANKID_CRL_GRACE_SECONDS: seconds(86400),
+    BANKID_VERSION: z.enum(["v1", "v2"]).default("v1"),
+    BANKID_DATASET: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\d{1,4}$/, "must be the dataset number agreed with NBU")
+        .optional(),
+    ),
+    BANKID_BANK_PICKER: booleanFlag.optional(),
+    BANKID_SEND_REDIRECT_URI: booleanFlag.optional(),
+    BANKID_BANKS_CACHE_SECONDS: seconds(300),
+    /** A PEM file of CAs outbound TLS trusts beside Node's own (platform/http/outbound-trust.ts). */
+    TLS_EXTRA_CA_FILE: optionalText,
+
+    GOOGLE_ISSUER: httpUrl.default("https://accounts.google.com"),
+    GOOGLE_CLIENT_ID: optionalText,
+    GOOGLE_CLIENT_SECRET: optionalText,
+    GOOGLE_HOSTED_DOMAINS: domainList,
+
+    METRICS_TOKEN: optionalText,
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    METRICS_HOST: z.string().default("127.0.0.1"),
+    API_DOCS_UI: booleanFlag.optional(),
+    READY_DETAILS: booleanFlag.optional(),
+
+    SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+    MAIL_FROM: z.string().min(3).default("KPI ID <no-reply@kpi.ua>"),
+    MAIL_SANDBOX: booleanFlag.optional(),
+    PASSWORD_RESET_TTL_SECONDS: seconds(30 * 60),
+    OIDC_DEVICE_CODE_TTL_SECONDS: seconds(10 * 60),
+
+    DEVELOPER_AFFILIATIONS: z
       .string()
-      .regex(/^\d{1,4}$/, "must be the dataset number agreed with NBU")
-      .optional(),
-  ),
-  BANKID_BANK_PICKER: booleanFlag.optional(),
-  BANKID_SEND_REDIRECT_URI: booleanFlag.optional(),
-  BANKID_BANKS_CACHE_SECONDS: seconds(300),
-  /** A PEM file of CAs outbound TLS trusts beside Node's own (platform/http/outbound-trust.ts). */
-  TLS_EXTRA_CA_FILE: optionalText,
+      .default("student,employee")
+      .transform((value) =>
+        value
+          .split(",")
+          .map((each) => each.trim())
+          .filter((each) => each !== ""),
+      )
+      .pipe(z.array(z.enum(["student", "employee", "faculty", "staff", "member", "alum"]))),
+    DEVELOPER_MAX_APPLICATIONS: z.coerce.number().int().min(0).max(1000).default(5),
 
-  GOOGLE_ISSUER: httpUrl.default("https://accounts.google.com"),
-  GOOGLE_CLIENT_ID: optionalText,
-  GOOGLE_CLIENT_SECRET: optionalText,
-  GOOGLE_HOSTED_DOMAINS: domainList,
-
-  METRICS_TOKEN: optionalText,
-  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  METRICS_HOST: z.string().default("127.0.0.1"),
-  API_DOCS_UI: booleanFlag.optional(),
-  READY_DETAILS: booleanFlag.optional(),
-
-  SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
-  MAIL_FROM: z.string().min(3).default("KPI ID <no-reply@kpi.ua>"),
-  MAIL_SANDBOX: booleanFlag.optional(),
-  PASSWORD_RESET_TTL_SECONDS: seconds(30 * 60),
-  OIDC_DEVICE_CODE_TTL_SECONDS: seconds(10 * 60),
-
-  DEVELOPER_AFFILIATIONS: z
-    .string()
-    .default("student,employee")
-    .transform((value) =>
-      value
-        .split(",")
-        .map((each) => each.trim())
-        .filter((each) => each !== ""),
-    )
-    .pipe(z.array(z.enum(["student", "employee", "faculty", "staff", "member", "alum"]))),
-  DEVELOPER_MAX_APPLICATIONS: z.coerce.number().int().min(0).max(1000).default(5),
-
-  SAML_SCOPE: z
-    .string()
-    .regex(/^[a-z0-9.-]+$/)
-    .default("kpi.ua"),
-  SAML_DISPLAY_NAME_UK: z.string().min(1).default("КПІ ім. Ігоря Сікорського"),
-  SAML_DISPLAY_NAME_EN: z.string().min(1).default("Igor Sikorsky Kyiv Polytechnic Institute"),
-  SAML_DESCRIPTION_UK: z.string().min(1).default("Єдиний вхід KPI ID"),
-  SAML_DESCRIPTION_EN: z.string().min(1).default("KPI ID single sign-on"),
-  SAML_INFORMATION_URL: httpUrl.optional(),
-  SAML_PRIVACY_URL: httpUrl.optional(),
-  SAML_LOGO_URL: httpUrl.optional(),
-  SAML_SECURITY_CONTACT_EMAIL: z.email().optional(),
-  SAML_SIRTFI: booleanFlag.optional(),
-  SAML_RESEARCH_AND_SCHOLARSHIP: booleanFlag.optional(),
-  SAML_METADATA_KEY_FILE: optionalText,
-  SAML_METADATA_CERT_FILE: optionalText,
-  SAML_METADATA_VALID_DAYS: z.coerce.number().int().min(1).max(365).default(14),
-  SAML_PAIRWISE_SALT: optionalText,
-  SAML_FEDERATION_REFRESH_SECONDS: seconds(60 * 60 * 4),
-  SAML_FEDERATION_NAME: optionalText.pipe(
-    z
+    SAML_SCOPE: z
       .string()
-      .regex(/^[a-z0-9-]{1,40}$/)
-      .optional(),
-  ),
-  SAML_FEDERATION_METADATA: optionalText,
-  SAML_FEDERATION_CERTIFICATE_FILE: optionalText,
-  SAML_FEDERATION_ENTITY_CATEGORIES: optionalText,
+      .regex(/^[a-z0-9.-]+$/)
+      .default("kpi.ua"),
+    SAML_DISPLAY_NAME_UK: z.string().min(1).default("КПІ ім. Ігоря Сікорського"),
+    SAML_DISPLAY_NAME_EN: z.string().min(1).default("Igor Sikorsky Kyiv Polytechnic Institute"),
+    SAML_DESCRIPTION_UK: z.string().min(1).default("Єдиний вхід KPI ID"),
+    SAML_DESCRIPTION_EN: z.string().min(1).default("KPI ID single sign-on"),
+    SAML_INFORMATION_URL: httpUrl.optional(),
+    SAML_PRIVACY_URL: httpUrl.optional(),
+    SAML_LOGO_URL: httpUrl.optional(),
+    SAML_SECURITY_CONTACT_EMAIL: z.email().optional(),
+    SAML_SIRTFI: booleanFlag.optional(),
+    SAML_RESEARCH_AND_SCHOLARSHIP: booleanFlag.optional(),
+    SAML_METADATA_KEY_FILE: optionalText,
+    SAML_METADATA_CERT_FILE: optionalText,
+    SAML_METADATA_VALID_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+    SAML_PAIRWISE_SALT: optionalText,
+    SAML_FEDERATION_REFRESH_SECONDS: seconds(60 * 60 * 4),
+    SAML_FEDERATION_NAME: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9-]{1,40}$/)
+        .optional(),
+    ),
+    SAML_FEDERATION_METADATA: optionalText,
+    SAML_FEDERATION_CERTIFICATE_FILE: optionalText,
+    SAML_FEDERATION_ENTITY_CATEGORIES: optionalText,
 
-  // Wi-Fi through FreeRADIUS (config/wifi.ts, docs/eduroam.md).
-  RADIUS_REST_SECRET: optionalText,
-  WIFI_REALM: z.string().regex(domainName, "must be a domain name").default("kpi.ua"),
-  WIFI_OPERATOR_NAME: optionalText,
-  WIFI_SSID: z.string().min(1).max(32).default("eduroam"),
-  WIFI_VLAN_STUDENTS: optionalText.pipe(z.string().regex(vlanName, "must be a VLAN id or name").optional()),
-  WIFI_VLAN_STAFF: optionalText.pipe(z.string().regex(vlanName, "must be a VLAN id or name").optional()),
-  WIFI_VLAN_GUESTS: optionalText.pipe(z.string().regex(vlanName, "must be a VLAN id or name").optional()),
+    // Wi-Fi through FreeRADIUS (config/wifi.ts, docs/eduroam.md).
+    RADIUS_REST_SECRET: optionalText,
+    WIFI_REALM: z.string().regex(domainName, "must be a domain name").default("kpi.ua"),
+    WIFI_OPERATOR_NAME: optionalText,
+    WIFI_SSID: z.string().min(1).max(32).default("eduroam"),
+    WIFI_VLAN_STUDENTS: optionalText.pipe(z.string().regex(vlanName, "must be a VLAN id or name").optional()),
+    WIFI_VLAN_STAFF: optionalText.pipe(z.string().regex(vlanName, "must be a VLAN id or name").optional()),
+    WIFI_VLAN_GUESTS: optionalText.pipe(z.string().regex(vlanName, "must be a VLAN id or name").optional()),
 
-  SUPPORT_EMAIL: z.email().default("support@kpi.ua"),
-  SUPPORT_BOT_EMPLOYEES_URL: httpUrl.default("https://t.me/kpi_id_employees_bot"),
-  SUPPORT_BOT_STUDENTS_URL: httpUrl.default("https://t.me/kpi_id_students_bot"),
-});
+    SUPPORT_EMAIL: z.email().default("support@kpi.ua"),
+    SUPPORT_BOT_EMPLOYEES_URL: httpUrl.default("https://t.me/kpi_id_employees_bot"),
+    SUPPORT_BOT_STUDENTS_URL: httpUrl.default("https://t.me/kpi_id_students_bot"),
+  });
 
-export type Environment = z.infer<typeof environmentSchema>;
+export type Environment = z.infer<ReturnType<typeof environmentSchema>>;

@@ -11,7 +11,7 @@ export function loadStorageConfig(source: Record<string, string | undefined> = p
   dataDir: string;
   url?: string;
 } {
-  const environment = parseEnvironment(environmentSchema.pick({ DATA_DIR: true, DATABASE_URL: true }), source);
+  const environment = parseEnvironment(environmentSchema().pick({ DATA_DIR: true, DATABASE_URL: true }), source);
   return { dataDir: resolve(environment.DATA_DIR), url: environment.DATABASE_URL };
 }
 
@@ -20,6 +20,6 @@ export function loadGivenSessionSecrets(
   source: Record<string, string | undefined> = process.env,
 ): [string, ...string[]] | undefined {
   return givenSessionSecrets(
-    parseEnvironment(environmentSchema.pick({ SESSION_SECRET: true, NODE_ENV: true }), source),
+    parseEnvironment(environmentSchema().pick({ SESSION_SECRET: true, NODE_ENV: true }), source),
   );
 }

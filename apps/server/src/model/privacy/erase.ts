@@ -23,6 +23,7 @@ import { deleteTicketsOfPerson } from "../tickets/cleanup.ts";
 import { anonymiseAccount, personalFields } from "../users/anonymise.ts";
 import { revokeAllRoles } from "../users/operator-roles.ts";
 import { revokeAllNetworkPasswords } from "../wifi/passwords.ts";
+import { forgetWifiSwitch } from "../wifi/people.ts";
 
 // Each table's rows go through its owner (scripts/dependencies/table-owners.ts), all in the caller's transaction.
 
@@ -53,6 +54,8 @@ export async function assertErasable(db: Db, person: User, actorId: string | und
 }
 
 async function removeSignInMethods(db: Db, userId: string) {
+  // The switch is no sign-in method and has no count of its own in the answer: the passwords' count covers Wi-Fi.
+  await forgetWifiSwitch(db, userId);
   return {
     googleLinks: await removeIdentitiesOf(db, userId),
     passkeys: await removeAllPasskeys(db, userId),

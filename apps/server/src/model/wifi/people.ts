@@ -46,6 +46,14 @@ export async function turnWifiOn(db: Db, userId: string): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
+/**
+ * Erasure (model/privacy/erase.ts): the switch's row, when and by whom Wi-Fi was turned off, is about the person
+ * and goes with them. Nothing opens up: the erased stub is refused at every authentication anyway.
+ */
+export async function forgetWifiSwitch(db: Db, userId: string): Promise<boolean> {
+  return turnWifiOn(db, userId);
+}
+
 export async function isWifiOff(db: Db, userId: string): Promise<boolean> {
   const row = await db.selectFrom("wifi_blocks").select("user_id").where("user_id", "=", userId).executeTakeFirst();
   return row !== undefined;

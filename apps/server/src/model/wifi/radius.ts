@@ -77,7 +77,7 @@ async function personFor(context: WifiContext, facts: RadiusFacts): Promise<Pers
 
 /**
  * TTLS/PAP: the password against the person's network passwords (any of them; the one the device part names
- * when given). The attempt is counted before the check and given back on success, as for sign-ins.
+ * when given). The attempt is counted before the check; post-auth settles it on success, as for sign-ins.
  */
 export async function authenticatePap(context: WifiContext, facts: RadiusFacts): Promise<WifiDecision> {
   const { db, now } = context;

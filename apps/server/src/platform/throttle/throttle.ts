@@ -112,9 +112,13 @@ export async function confirmFailure(db: Db, keys: ThrottleKey[], now: Date): Pr
     .execute();
 }
 
-/** A counter of one account or one browser: a success proves the guesser is not at work there. */
-const isOwnKey = (key: string) =>
-  key.startsWith("account:") || key.startsWith("device:") || key.startsWith("second-factor:");
+/**
+ * Counters of one account or one browser: a success proves the guesser is not at work there. Wi-Fi's name and
+ * known-device counters (model/wifi/throttle.ts) are the same kinds under their own prefixes; its per-station
+ * counter of unknown devices (`wifi-station:`, one device trying many names) is like an address and is not here.
+ */
+const ownKeyPrefixes = ["account:", "device:", "second-factor:", "wifi-name:", "wifi-device:"] as const;
+const isOwnKey = (key: string) => ownKeyPrefixes.some((prefix) => key.startsWith(prefix));
 
 /**
  * The check succeeded: the account (or the browser) starts again from zero, and the address

@@ -2,7 +2,7 @@ import type { WifiPassword } from "@kpi-id/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Pencil } from "lucide-react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button.tsx";
 import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { Input } from "@/components/ui/input.tsx";
@@ -12,40 +12,7 @@ import { useLanguage } from "@/lib/use-language.ts";
 import { accountQueryKey } from "../api/account-queries.ts";
 import { renameWifiPassword } from "../api/wifi.ts";
 import { formatInstant } from "./format.ts";
-
-type Use = WifiPassword["uses"][number];
-
-/** The access point as the network names it: the controller's NAS-Identifier, else the station id. */
-function useWhere() {
-  const { t } = useTranslation("account");
-  return (use: Use) => use.nasIdentifier || use.accessPoint || t("account:wifi.unknownAccessPoint");
-}
-
-/**
- * The password's recent uses (when, which access point), folded under the last one so a row stays one line
- * on a phone; a native disclosure, so keyboards and screen readers open it without help.
- */
-function RecentUses({ uses }: { uses: Use[] }) {
-  const { t } = useTranslation("account");
-  const language = useLanguage();
-  const where = useWhere();
-  return (
-    <details className="group text-muted-foreground" data-testid="wifi-uses">
-      <summary className="cursor-pointer rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
-        {t("account:wifi.uses.show", { count: uses.length })}
-      </summary>
-      <ol className="mt-1 space-y-0.5 border-l border-border pl-3" aria-label={t("account:wifi.uses.label")}>
-        {uses.map((use) => (
-          <li key={`${use.usedAt}-${use.accessPoint}`} className="break-words">
-            <time dateTime={use.usedAt}>{formatInstant(use.usedAt, language)}</time>
-            {" · "}
-            {where(use)}
-          </li>
-        ))}
-      </ol>
-    </details>
-  );
-}
+import { AccessPoint, WifiRecentUses, type WifiUsesWords } from "./wifi-uses.tsx";
 
 /**
  * Renaming in place: the name's field replaces the name, the refusal is said under the field (not in a toast
@@ -118,10 +85,14 @@ export function WifiPasswordRow({
 }) {
   const { t } = useTranslation("account");
   const language = useLanguage();
-  const where = useWhere();
   const [renaming, setRenaming] = useState(false);
   const renameButton = useRef<HTMLButtonElement>(null);
   const lastUse = password.uses[0];
+  const words: WifiUsesWords = {
+    show: t("account:wifi.uses.show", { count: password.uses.length }),
+    label: t("account:wifi.uses.label"),
+    unnamed: t("account:wifi.unknownAccessPoint"),
+  };
   const doneRenaming = () => {
     setRenaming(false);
     // After the form is gone: the button it replaced is back in the page.
@@ -141,11 +112,18 @@ export function WifiPasswordRow({
         <p className="text-muted-foreground">
           {t("account:wifi.created", { when: formatInstant(password.createdAt, language) })}
           {" · "}
-          {lastUse
-            ? t("account:wifi.lastUsed", { when: formatInstant(lastUse.usedAt, language), where: where(lastUse) })
-            : t("account:wifi.neverUsed")}
+          {lastUse ? (
+            <Trans
+              t={t}
+              i18nKey="account:wifi.lastUsed"
+              values={{ when: formatInstant(lastUse.usedAt, language) }}
+              components={{ where: <AccessPoint use={lastUse} unnamed={words.unnamed} /> }}
+            />
+          ) : (
+            t("account:wifi.neverUsed")
+          )}
         </p>
-        {password.uses.length > 1 ? <RecentUses uses={password.uses} /> : null}
+        {password.uses.length > 1 ? <WifiRecentUses uses={password.uses} words={words} /> : null}
       </div>
       <div className="flex shrink-0 flex-wrap gap-2 self-start">
         {renaming ? null : (

@@ -1,6 +1,8 @@
 import type { PersonDetail } from "@kpi-id/contracts";
-import { useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "react-i18next";
 import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
+import { formatInstant } from "@/features/account/components/format.ts";
+import { AccessPoint, WifiRecentUses } from "@/features/account/components/wifi-uses.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import { useLanguage } from "@/lib/use-language.ts";
@@ -9,10 +11,7 @@ import { usePersonWifi, useWifiStats } from "../api/wifi-api.ts";
 import { useCan } from "./console-shell.tsx";
 import { Section } from "./person-sections.tsx";
 
-const when = (iso: string, language: string) =>
-  new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
-
-/** A person's Wi-Fi devices (no secrets), revoking one, and turning their Wi-Fi off or on (helpdesk and admin). */
+/** A person's Wi-Fi devices (no secrets) with their recent uses (the account page's pieces), revoking one, and turning their Wi-Fi off or on (helpdesk and admin). */
 export function PersonWifiSection({ person }: { person: PersonDetail }) {
   const { t } = useTranslation("admin");
   const language = useLanguage();
@@ -26,6 +25,7 @@ export function PersonWifiSection({ person }: { person: PersonDetail }) {
   const failed = (error: unknown) => notify("error", describeError(error, "admin:failed").message);
   if (!wifi.data) return null;
   const { passwords, wifiOff } = wifi.data;
+  const unnamed = t("admin:wifi.unknownAccessPoint");
   return (
     <Section title={t("admin:wifi.title")} testId="person-wifi">
       <p className="text-sm" data-testid="person-wifi-state">
@@ -36,19 +36,35 @@ export function PersonWifiSection({ person }: { person: PersonDetail }) {
           {passwords.map((password) => (
             <li
               key={password.id}
-              className="flex flex-wrap items-center justify-between gap-2"
+              className="flex flex-wrap items-start justify-between gap-2"
               data-testid="person-wifi-password"
             >
-              <span className="min-w-0">
-                <span className="font-medium">{password.name}</span> ·{" "}
-                <span className="break-all font-mono text-xs">{password.identity}</span> ·{" "}
-                {password.uses[0]
-                  ? t("admin:wifi.lastUsed", {
-                      when: when(password.uses[0].usedAt, language),
-                      where: password.uses[0].nasIdentifier || password.uses[0].accessPoint,
-                    })
-                  : t("admin:wifi.neverUsed")}
-              </span>
+              <div className="min-w-0 flex-1 space-y-1">
+                <p>
+                  <span className="font-medium">{password.name}</span> ·{" "}
+                  <span className="break-all font-mono text-xs">{password.identity}</span> ·{" "}
+                  {password.uses[0] ? (
+                    <Trans
+                      t={t}
+                      i18nKey="admin:wifi.lastUsed"
+                      values={{ when: formatInstant(password.uses[0].usedAt, language) }}
+                      components={{ where: <AccessPoint use={password.uses[0]} unnamed={unnamed} /> }}
+                    />
+                  ) : (
+                    t("admin:wifi.neverUsed")
+                  )}
+                </p>
+                {password.uses.length > 1 ? (
+                  <WifiRecentUses
+                    uses={password.uses}
+                    words={{
+                      show: t("admin:wifi.uses.show", { count: password.uses.length }),
+                      label: t("admin:wifi.uses.label"),
+                      unnamed,
+                    }}
+                  />
+                ) : null}
+              </div>
               {allowed ? (
                 <ConfirmButton
                   question={t("admin:wifi.revokeQuestion", { name: password.name })}

@@ -124,6 +124,7 @@ describe.each(databaseKinds)("SCIM PATCH without a path (%s)", (kind) => {
       [{ groups: [{ value: user.id }] }, "mutability"],
       [{ "meta.created": "2020-01-01T00:00:00Z" }, "mutability"],
       [{ [`${kpiUserSchema}:affiliations`]: ["staff"] }, "mutability"],
+      [{ "roles[primary eq true].value": "admin" }, "mutability"],
     ];
     for (const [attribute, scimType] of cases) {
       const [path, item] = Object.entries(attribute)[0] ?? [];
@@ -138,7 +139,7 @@ describe.each(databaseKinds)("SCIM PATCH without a path (%s)", (kind) => {
         const refused = await patch(user.id, operations);
         expect(refused.statusCode, `${path}: ${refused.body}`).toBe(400);
         expect(refused.json<ErrorBody>().scimType).toBe(scimType);
-        expect(refused.json<ErrorBody>().detail).toContain(String(path));
+        expect(refused.json<ErrorBody>().detail).toContain(String(path).replace(/\[.*$/, ""));
       }
     }
     const after = await read(user.id);

@@ -1,4 +1,8 @@
+import type SCIMMY from "scimmy";
+import { expandPathless, refuseReadOnly } from "./patch-paths.ts";
 import { enterpriseUserSchemaId } from "./user-fields.ts";
+
+type Definition = InstanceType<typeof SCIMMY.Types.SchemaDefinition>;
 
 /**
  * PATCH operations as real clients write them, brought to what RFC 7644 §3.5.2 and scimmy expect, before
@@ -45,19 +49,23 @@ function normalizeOperation(operation: unknown, current: Record<string, unknown>
   const path = typeof operation.path === "string" ? operation.path.trim() : undefined;
   let value = operation.value;
   if (path?.toLowerCase() === "active") value = legacyBoolean(value);
-  // Okta and Entra deactivate without a path: {"op": "replace", "value": {"active": false}}.
-  if (path === undefined && isPlainObject(value) && "active" in value)
-    value = { ...value, active: legacyBoolean(value.active) };
   // Entra sets the manager by path with the manager's id alone; the schema's manager is complex.
   if (path?.toLowerCase() === `${enterpriseUserSchemaId}:manager`.toLowerCase() && typeof value === "string")
     value = { value };
   return { ...operation, value };
 }
 
-/** The PatchOp body with each operation in a shape scimmy applies as the client meant it. */
-export function normalizePatch(body: unknown, current: Record<string, unknown>): unknown {
+/**
+ * The PatchOp body with each operation in a shape scimmy applies as the client meant it: a pathless
+ * operation becomes one per attribute (patch-paths.ts; Okta's and Entra ID's `{"active": false}` is then
+ * the `active` path), read-only attributes are refused, and each rewrite above applies to both forms.
+ */
+export function normalizePatch(body: unknown, current: Record<string, unknown>, definition: Definition): unknown {
   if (!isPlainObject(body) || !Array.isArray(body.Operations)) return body;
-  return { ...body, Operations: body.Operations.map((operation) => normalizeOperation(operation, current)) };
+  const operations = body.Operations.flatMap((operation: unknown) => expandPathless(operation, definition))
+    .flatMap((operation) => refuseReadOnly(operation, definition))
+    .map((operation) => normalizeOperation(operation, current));
+  return { ...body, Operations: operations };
 }
 
 /** `"` and `\` inside a filter's quoted value. */

@@ -110,7 +110,9 @@ export const userHandlers = {
     // Checked and hashed first: a password the policy refuses leaves the rest of the PATCH unapplied too.
     const passwordHash = await hashPushedPassword(request, pushed.password, ownerOf(current), current.id);
     const resource = new SCIMMY.Resources.User(current.id, attributeParams(request));
-    const body = normalizePatch(pushed.body, await viewOf(request, current));
+    const body = normalizePatch(pushed.body, await viewOf(request, current), SCIMMY.Schemas.User.definition);
+    // Again once pathless operations are one per attribute: `{"roles[primary eq true].value": …}` names roles too.
+    refuseNotProvisioned(body);
     // scimmy checks the PatchOp message at run time and answers 400 invalidSyntax/invalidPath for a bad one.
     if (!pushed.onlyPassword) await resource.patch(body as PatchBody, context);
     if (passwordHash) await setPushedPassword(request, current, passwordHash);

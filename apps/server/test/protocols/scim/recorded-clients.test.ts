@@ -101,6 +101,27 @@ describe.each(databaseKinds)("SCIM as Entra ID and Okta send it (%s)", (kind) =>
     expect(disabled.json<UserBody>().active).toBe(false);
   });
 
+  it("Entra and Okta: several attributes in one PATCH without a path all change, as by path", async () => {
+    const user = (await call("/Users", "POST", entra.createUser("k.lys@kpi.ua", "entra-lys"))).json<UserBody>();
+    const patched = await call(
+      `/Users/${user.id}`,
+      "PATCH",
+      entra.replaceWithoutPath("k.lys2@kpi.ua", "Ксенія", "E-7"),
+    );
+    expect(patched.statusCode, patched.body).toBe(200);
+    const read = (await call(`/Users/${user.id}`)).json<UserBody>();
+    expect(read.emails?.map((email) => email.value)).toEqual(["k.lys2@kpi.ua"]);
+    expect([read.name.givenName, read.name.familyName]).toEqual(["Ксенія", "Петренко"]);
+    expect(read[enterpriseUserSchema]).toMatchObject({ employeeNumber: "E-7", department: "Кафедра ІПІ" });
+    const okta1 = (await call("/Users", "POST", okta.createUser("o.moroz@kpi.ua", "okta-moroz"))).json<UserBody>();
+    expect(
+      (await call(`/Users/${okta1.id}`, "PATCH", okta.replaceProfile("o.moroz2@kpi.ua", "Ольга"))).statusCode,
+    ).toBe(200);
+    const after = (await call(`/Users/${okta1.id}`)).json<UserBody>();
+    expect(after.emails?.map((email) => email.value)).toEqual(["o.moroz2@kpi.ua"]);
+    expect([after.name.givenName, after.name.familyName]).toEqual(["Ольга", "Шевчук"]);
+  });
+
   it("Entra: a person deleted and made again keeps the source's externalId free; a live holder is named", async () => {
     const first = (await call("/Users", "POST", entra.createUser("leaver@kpi.ua", "entra-reused"))).json<UserBody>();
     expect((await call(`/Users/${first.id}`, "DELETE")).statusCode).toBe(204);

@@ -54,6 +54,23 @@ export const entra = {
     schemas: [patchOp],
     Operations: [{ op: "Replace", path: `${enterpriseUserSchema}:department`, value: department }],
   }),
+  /**
+   * Several attributes in one operation without a path ("Known issues…": Entra sends this shape to apps
+   * without the compliance flag): dotted keys, the filtered e-mail, the enterprise attribute by its URN.
+   */
+  replaceWithoutPath: (email: string, givenName: string, employeeNumber: string) => ({
+    schemas: [patchOp],
+    Operations: [
+      {
+        op: "Replace",
+        value: {
+          "name.givenName": givenName,
+          'emails[type eq "work"].value': email,
+          [`${enterpriseUserSchema}:employeeNumber`]: employeeNumber,
+        },
+      },
+    ],
+  }),
   /** What Entra sent before its 2020 compliance fix, and still sends to apps without the feature flag. */
   disableLegacy: {
     schemas: [patchOp],

@@ -43,6 +43,16 @@ export const okta = {
     schemas: [patchOp],
     Operations: [{ op: "replace", value: { password } }],
   }),
+  /** A profile change as a PATCH without a path (Okta's "SCIM 2.0 protocol reference", Update a specific User). */
+  replaceProfile: (email: string, givenName: string) => ({
+    schemas: [patchOp],
+    Operations: [
+      {
+        op: "replace",
+        value: { name: { givenName }, emails: [{ primary: true, value: email, type: "work" }] },
+      },
+    ],
+  }),
   deactivate: { schemas: [patchOp], Operations: [{ op: "replace", value: { active: false } }] },
   reactivate: { schemas: [patchOp], Operations: [{ op: "replace", value: { active: true } }] },
   findGroup: (displayName: string) =>

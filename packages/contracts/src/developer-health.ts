@@ -25,6 +25,10 @@ export const integrationFailureReasons = [
   "service_mismatch",
   "proxy_callback_refused",
   "proxy_not_allowed",
+  // A renew=true validation of a ticket not from a sign-in made for it (INVALID_TICKET_SPEC), and a proxy ticket at
+  // /serviceValidate or /validate (CAS 3.0 §2.5: only /proxyValidate takes them): the ticket is fine, the call is not.
+  "renew_not_met",
+  "proxy_ticket_at_service_validate",
 ] as const;
 export type IntegrationFailureReason = (typeof integrationFailureReasons)[number];
 

@@ -84,12 +84,16 @@ export async function validateTicket(
   const registered = await findCasService(db, service);
   if (ticket.startsWith("PT-") && !kind.proxyTickets) {
     const failure = casFailure("INVALID_TICKET", "a proxy ticket is validated at /proxyValidate, not here");
-    return refuse(request, failure, registered?.applicationId);
+    return refuse(request, failure, registered?.applicationId, "proxy_ticket_at_service_validate");
   }
   const spent = await spendCasTicket(db, ticket, clock());
-  if (!spent || (spent.kind === "PT" && !kind.proxyTickets)) {
+  if (!spent) {
     const failure = casFailure("INVALID_TICKET", "the ticket is not recognized, was used already or has expired");
     return refuse(request, failure, registered?.applicationId);
+  }
+  if (spent.kind === "PT" && !kind.proxyTickets) {
+    const failure = casFailure("INVALID_TICKET", "a proxy ticket is validated at /proxyValidate, not here");
+    return refuse(request, failure, spent.applicationId, "proxy_ticket_at_service_validate");
   }
   if (spent.service !== service || registered?.applicationId !== spent.applicationId) {
     const failure = casFailure("INVALID_SERVICE", "the ticket was issued for another service; it is spent now");
@@ -97,7 +101,7 @@ export async function validateTicket(
   }
   if (isTrue(fields.renew) && !spent.fromNewLogin) {
     const failure = casFailure("INVALID_TICKET_SPEC", "renew: the ticket did not come from a sign-in made for it");
-    return refuse(request, failure, spent.applicationId);
+    return refuse(request, failure, spent.applicationId, "renew_not_met");
   }
   const application = await cachedApplicationById(applicationCache, db, spent.applicationId);
   const user = await findUserById(db, spent.userId);

@@ -131,4 +131,29 @@ describe.each(databaseKinds)("CAS proxying in the integration health (%s)", (kin
     expect(signInsToday(backEndHealth)).toBe(0);
     expect([...front.failures, ...backEndHealth.failures]).toEqual([]);
   });
+
+  it("a proxy ticket sent to /serviceValidate (CAS 2.0 or 3.0) is proxy_ticket_at_service_validate at the back end", async () => {
+    const service = `${origin}/front-pt/`;
+    const backEnd = `${origin}/back-pt/`;
+    const { student } = await studentWithService(t.app, service, { proxy: true });
+    const back = await casApplication(t.app, backEnd, { people: [student.person.id] });
+    const backHealth = await ownerHealth(t.app, back.application.id);
+    const ticket = await serviceTicket(t.app, student.cookie, service);
+    const validated = casXml(
+      (await validateAt(t.app, casPaths.p3ServiceValidate, { service, ticket, pgtUrl: `${origin}/pgt` })).body,
+    );
+    const pgt = grantingTickets.get(validated.text("proxyGrantingTicket") ?? "") ?? "";
+    const proxyTicket = async () =>
+      casXml((await validateAt(t.app, casPaths.proxy, { pgt, targetService: backEnd })).body).text("proxyTicket") ?? "";
+
+    // The back end's CAS client is pointed at the service-ticket endpoints, which CAS 3.0 keeps for ST- only.
+    for (const path of [casPaths.p3ServiceValidate, casPaths.serviceValidate]) {
+      const refused = await validateAt(t.app, path, { service: backEnd, ticket: await proxyTicket() });
+      expect(casXml(refused.body).failureCode(), path).toBe("INVALID_TICKET");
+    }
+    expect(reasons(await backHealth())).toEqual([
+      "cas:proxy_ticket_at_service_validate",
+      "cas:proxy_ticket_at_service_validate",
+    ]);
+  });
 });

@@ -63,6 +63,19 @@ describe.each(databaseKinds)("CAS in the integration health (%s)", (kind) => {
     expect(signInsToday(failed)).toBe(2);
   });
 
+  it("a renew=true validation of a ticket from an ordinary sign-in is renew_not_met, not a ticket problem", async () => {
+    const service = "https://renew-health.example.edu/";
+    const { student, application } = await studentWithService(t.app, service);
+    const health = await ownerHealth(t.app, application.id);
+    // The person was already signed in: /cas/login without renew hands a ticket from that sign-in.
+    const ticket = await serviceTicket(t.app, student.cookie, service);
+    const refused = await validateAt(t.app, casPaths.p3ServiceValidate, { service, ticket, renew: "true" });
+    expect(casXml(refused.body).failureCode()).toBe("INVALID_TICKET_SPEC");
+    expect((await health()).failures.map(({ protocol, reason }) => ({ protocol, reason }))).toEqual([
+      { protocol: "cas", reason: "renew_not_met" },
+    ]);
+  });
+
   it("a person without access is a CAS no_access failure, and no sign-in", async () => {
     const service = "https://closed-health.example.edu/";
     const { application } = await studentWithService(t.app, service);

@@ -1,7 +1,10 @@
 import { casPaths, type SignInContinuing, signInContinuingSchema } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { upsertServiceProvider } from "../../../src/model/saml/service-providers.ts";
+import { parseSpMetadata } from "../../../src/protocols/saml/sp-metadata.ts";
+import { nodeSamlSp } from "../../protocols/saml/node-saml-sp.ts";
 import type { TestApp } from "../../support/app.ts";
-import { addPerson, grantAccess } from "../../support/campus.ts";
+import { addApplication, addPerson, grantAccess } from "../../support/campus.ts";
 import { casApplication } from "../../support/cas.ts";
 import { databaseKinds } from "../../support/databases.ts";
 import { addStudent, registerApplication } from "../../support/developers.ts";
@@ -13,7 +16,7 @@ const password = "correct horse battery";
 const continuing = "/api/sign-in/continuing";
 
 /**
- * Issue 60: an OpenID Connect (or CAS) sign-in sends the browser to the bare sign-in page, the application kept only
+ * Issue 60: an OpenID Connect (or SAML, or CAS) sign-in sends the browser to the bare sign-in page, the application kept only
  * in the signed pending sign-in cookie; GET /api/sign-in/continuing lets the page name it, with its mark.
  */
 describe.each(databaseKinds)("the application a sign-in continues to (%s)", (kind) => {
@@ -87,6 +90,40 @@ describe.each(databaseKinds)("the application a sign-in continues to (%s)", (kin
     );
     expect(new URL(response.url).pathname).toBe("/uk/");
     expect((await askContinuing(browser)).answer).toMatchObject({ title: application.title, stage: "reviewed" });
+  });
+
+  it("names a SAML SP's application, or else the SP's display name, as reviewed", async () => {
+    const certificate = (await t.app.saml.currentKeys()).signing?.certificate ?? "";
+    /** A browser sent to the sign-in page by this SP's AuthnRequest (HTTP-Redirect binding), nobody signed in. */
+    async function browserSentBy(baseUrl: string, policy: { applicationId?: string }, displayName: string) {
+      const sp = nodeSamlSp({ idpUrl: origin, idpCertificate: certificate, baseUrl });
+      const parsed = { ...(await parseSpMetadata(sp.metadata)), displayName };
+      await upsertServiceProvider(t.app.db, parsed, "manual", policy, new Date());
+      const browser = new TestBrowser(origin);
+      const { response } = await browser.follow(await sp.saml.getAuthorizeUrlAsync("relay", undefined, {}));
+      expect(new URL(response.url).pathname).toBe("/uk/");
+      return browser;
+    }
+
+    const { application } = await addApplication(t.app, "https://library.example.edu/kpi-id/callback");
+    const withApplication = await browserSentBy(
+      "https://library.example.edu",
+      { applicationId: application.id },
+      "Бібліотека SP",
+    );
+    // The application's names win over the SP's display name: operators review the application, not the metadata.
+    expect((await askContinuing(withApplication)).answer).toEqual({
+      title: application.title,
+      titleEn: application.title_en,
+      stage: "reviewed",
+    });
+
+    const alone = await browserSentBy("https://journal.example.org", {}, "Journal of Applied Physics");
+    expect(await askContinuing(alone)).toMatchObject({
+      status: 200,
+      cacheControl: "no-store",
+      answer: { title: "Journal of Applied Physics", stage: "reviewed" },
+    });
   });
 
   it("answers nothing without the cookie, and nothing (never an error) for an altered one", async () => {

@@ -1,4 +1,4 @@
-import type { ApplicationPublisher, ConsentOutcome } from "@kpi-id/contracts";
+import { type ApplicationPublisher, applicationScopes, type ConsentOutcome } from "@kpi-id/contracts";
 import type { UseMutationResult, UseQueryResult } from "@tanstack/react-query";
 import { Check } from "lucide-react";
 import { useTranslation } from "react-i18next";
@@ -20,8 +20,9 @@ export type ConsentRequest =
   | { kind: "saml"; id: string }
   | { kind: "ticket"; id: string };
 
-// The scopes an application may ask for and the SAML attributes KPI ID releases; anything else is shown by its name.
-const knownScopes = new Set(["openid", "profile", "email", "kpi", "offline_access", "tax_id"]);
+// The scopes an application may ask for (the contracts' list, so a new scope needs its consent text) and the SAML
+// attributes KPI ID releases; anything else is shown by its name.
+const knownScopes: ReadonlySet<string> = new Set(applicationScopes);
 const knownAttributes = new Set([
   "identifier",
   "eduPersonPrincipalName",

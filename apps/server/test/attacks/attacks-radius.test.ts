@@ -3,7 +3,7 @@ import { createNetworkPassword } from "../../src/model/wifi/passwords.ts";
 import { createTestApp, postJson, type TestApp } from "../support/app.ts";
 import { addPerson, manualClock, signIn } from "../support/campus.ts";
 import { databaseKinds } from "../support/databases.ts";
-import { radiusCall, testRadiusSecret } from "../support/radius.ts";
+import { papAuthenticate, radiusCall, testRadiusSecret } from "../support/radius.ts";
 
 /**
  * Attacks on Wi-Fi (issue 61): FreeRADIUS's endpoint without its secret, guessing network passwords from a
@@ -28,11 +28,7 @@ describe.each(databaseKinds)("attacks on Wi-Fi passwords (%s)", (kind) => {
   afterAll(() => t.close());
 
   const pap = (userName: string, password: string, station: string) =>
-    radiusCall(t.app, "authenticate", {
-      "User-Name": userName,
-      "User-Password": password,
-      "Calling-Station-Id": station,
-    });
+    papAuthenticate(t.app, userName, password, station);
   const postAuth = (userName: string, passwordId: string, station: string) =>
     radiusCall(t.app, "postAuth", {
       "User-Name": userName,

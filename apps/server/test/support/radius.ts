@@ -26,3 +26,12 @@ export function radiusCall(
     payload: JSON.stringify(restAttributes(attributes)),
   });
 }
+
+/** A TTLS/PAP check as FreeRADIUS's rest module asks it: the name, the password and the device's address. */
+export function papAuthenticate(app: FastifyInstance, userName: string, password: string, station: string) {
+  return radiusCall(app, "authenticate", {
+    "User-Name": userName,
+    "User-Password": password,
+    "Calling-Station-Id": station,
+  });
+}

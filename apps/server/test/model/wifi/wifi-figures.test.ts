@@ -6,7 +6,7 @@ import { recordAuditEvent } from "../../../src/platform/audit/record.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock } from "../../support/campus.ts";
 import { databaseKinds } from "../../support/databases.ts";
-import { radiusCall, testRadiusSecret } from "../../support/radius.ts";
+import { papAuthenticate, radiusCall, testRadiusSecret } from "../../support/radius.ts";
 
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -31,11 +31,7 @@ describe.each(databaseKinds)("operators' Wi-Fi figures (%s)", (kind) => {
   afterAll(() => t.close());
 
   const pap = (userName: string, password: string, station: string) =>
-    radiusCall(t.app, "authenticate", {
-      "User-Name": userName,
-      "User-Password": password,
-      "Calling-Station-Id": station,
-    });
+    papAuthenticate(t.app, userName, password, station);
   const accepted = () =>
     radiusCall(t.app, "postAuth", {
       "User-Name": "counted@kpi.ua",

@@ -7,7 +7,7 @@ import { networkPasswordHash, ntHash } from "../../../src/model/wifi/secrets.ts"
 import { testConfig } from "../../support/app.ts";
 import { addPerson } from "../../support/campus.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
-import { radiusCall, testRadiusSecret } from "../../support/radius.ts";
+import { papAuthenticate, testRadiusSecret } from "../../support/radius.ts";
 
 const sessionSecret = "first-form-session-key-0123456789-abcdefghijklmn";
 
@@ -41,12 +41,7 @@ describe.each(databaseKinds)("Wi-Fi passwords stored in the first form (%s)", (k
       .set({ secret_hash: firstFormHash(made.password) })
       .where("id", "=", made.id)
       .execute();
-    const pap = (password: string) =>
-      radiusCall(app, "authenticate", {
-        "User-Name": "early@kpi.ua",
-        "User-Password": password,
-        "Calling-Station-Id": "AA-BB-CC-00-00-71",
-      });
+    const pap = (password: string) => papAuthenticate(app, "early@kpi.ua", password, "AA-BB-CC-00-00-71");
     expect((await pap("k3m9x-pq7ra-wrong-guess1")).statusCode).toBe(401);
     expect((await pap(made.password)).statusCode).toBe(200);
     const stored = await app.db

@@ -5,7 +5,7 @@ import { addPerson, manualClock } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
 import { addOperator } from "../../support/console.ts";
 import { databaseKinds } from "../../support/databases.ts";
-import { radiusCall, testRadiusSecret } from "../../support/radius.ts";
+import { papAuthenticate, radiusCall, testRadiusSecret } from "../../support/radius.ts";
 
 /**
  * Who may use Wi-Fi (issue 61): an operator's "Wi-Fi off" and a disabled person are refused at the next
@@ -33,11 +33,7 @@ describe.each(databaseKinds)("whose Wi-Fi works (%s)", (kind) => {
     return { person, wifi };
   }
   const pap = (username: string, password: string, station = phoneOf(username)) =>
-    radiusCall(t.app, "authenticate", {
-      "User-Name": `${username}@kpi.ua`,
-      "User-Password": password,
-      "Calling-Station-Id": station,
-    });
+    papAuthenticate(t.app, `${username}@kpi.ua`, password, station);
   const lastRefusal = async (userId: string) =>
     (
       await t.app.db

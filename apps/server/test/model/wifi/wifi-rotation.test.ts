@@ -8,7 +8,7 @@ import { testConfig } from "../../support/app.ts";
 import { addPerson, manualClock } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
-import { radiusCall, testRadiusSecret } from "../../support/radius.ts";
+import { papAuthenticate, radiusCall, testRadiusSecret } from "../../support/radius.ts";
 
 const oldKey = "old-session-key-0123456789-abcdefghijklmnopqrstuv";
 const newKey = "new-session-key-9876543210-zyxwvutsrqponmlkjihgfe";
@@ -38,11 +38,7 @@ describe.each(databaseKinds)("Wi-Fi passwords across a SESSION_SECRET rotation (
   }
   const env = (sessionSecret: string) => ({ SESSION_SECRET: sessionSecret, SAML_PAIRWISE_SALT: pinnedSalt });
   const pap = (app: FastifyInstance, password: string, station: string) =>
-    radiusCall(app, "authenticate", {
-      "User-Name": "roamer@kpi.ua",
-      "User-Password": password,
-      "Calling-Station-Id": station,
-    });
+    papAuthenticate(app, "roamer@kpi.ua", password, station);
   const keysCheck = async (sessionSecret: string) => {
     const run = await runCliOn(database.handle, ["doctor", "--json"], { env: env(sessionSecret) });
     const { checks } = run.json<{ checks: { check: string; status: string; message: string }[] }>();

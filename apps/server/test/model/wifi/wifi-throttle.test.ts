@@ -4,7 +4,7 @@ import { throttlePolicy } from "../../../src/platform/throttle/policy.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock } from "../../support/campus.ts";
 import { databaseKinds } from "../../support/databases.ts";
-import { radiusCall, testRadiusSecret } from "../../support/radius.ts";
+import { papAuthenticate, radiusCall, testRadiusSecret } from "../../support/radius.ts";
 
 /**
  * Wi-Fi's throttle settles a success the way a sign-in does (issue 61): an accepted sign-in (post-auth) starts the
@@ -27,13 +27,7 @@ describe.each(databaseKinds)("Wi-Fi throttle after a success (%s)", (kind) => {
   afterAll(() => t.close());
 
   const pap = async (password: string, station: string) =>
-    (
-      await radiusCall(t.app, "authenticate", {
-        "User-Name": "typist@kpi.ua",
-        "User-Password": password,
-        "Calling-Station-Id": station,
-      })
-    ).statusCode;
+    (await papAuthenticate(t.app, "typist@kpi.ua", password, station)).statusCode;
   const signIn = async (station: string) => {
     expect(await pap(wifi.password, station)).toBe(200);
     const accepted = await radiusCall(t.app, "postAuth", {

@@ -2,6 +2,7 @@ import type { AdminMe, PersonDetail } from "@kpi-id/contracts";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { json, mockFetch } from "../../../../test/fetch-mock.ts";
+import { personDetail } from "../../../../test/person-detail.ts";
 import { renderApp } from "../../../../test/render.tsx";
 
 const id = "0d5c7a7e-3f0b-4b7e-9f51-2f6e8d1c9a10";
@@ -12,31 +13,7 @@ const admin: AdminMe = {
   permissions: ["people.edit", "people.status", "people.unlock", "people.sessions", "access.change"],
 };
 
-function person(changes: Partial<PersonDetail>): PersonDetail {
-  return {
-    id,
-    username: "o.petrenko",
-    fullName: "Петренко Олена",
-    email: null,
-    studentId: null,
-    employeeId: "E-20931",
-    status: "active",
-    hasTaxId: false,
-    createdAt: "2026-09-01T08:00:00.000Z",
-    roles: [],
-    applications: [],
-    sessions: [],
-    signIns: [],
-    throttle: { failures: 0, lockedUntil: null },
-    googleSubjects: [],
-    emailVerified: false,
-    secondFactor: { authenticator: false, passkeys: 0 },
-    provisioning: { managed: false, externalId: null, removedAt: null },
-    records: [],
-    erasedAt: null,
-    ...changes,
-  };
-}
+const person = (changes: Partial<PersonDetail>) => personDetail(id, { employeeId: "E-20931", ...changes });
 
 function openPerson(detail: PersonDetail, language: "uk" | "en" = "en") {
   mockFetch({

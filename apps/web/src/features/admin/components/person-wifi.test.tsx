@@ -1,8 +1,9 @@
-import type { AdminMe, AdminWifi, PersonDetail, WifiPassword } from "@kpi-id/contracts";
+import type { AdminMe, AdminWifi, WifiPassword } from "@kpi-id/contracts";
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { json, mockFetch } from "../../../../test/fetch-mock.ts";
+import { personDetail } from "../../../../test/person-detail.ts";
 import { renderApp } from "../../../../test/render.tsx";
 
 const id = "0d5c7a7e-3f0b-4b7e-9f51-2f6e8d1c9a61";
@@ -13,28 +14,7 @@ const helpdesk: AdminMe = {
   permissions: ["people.view", "people.recovery"],
 };
 
-const person: PersonDetail = {
-  id,
-  username: "oksana",
-  fullName: "Коваль Оксана",
-  email: null,
-  studentId: null,
-  employeeId: null,
-  status: "active",
-  hasTaxId: false,
-  createdAt: "2026-09-01T08:00:00.000Z",
-  roles: [],
-  applications: [],
-  sessions: [],
-  signIns: [],
-  throttle: { failures: 0, lockedUntil: null },
-  googleSubjects: [],
-  emailVerified: false,
-  secondFactor: { authenticator: false, passkeys: 0 },
-  provisioning: { managed: false, externalId: null, removedAt: null },
-  records: [],
-  erasedAt: null,
-};
+const person = personDetail(id, { username: "oksana", fullName: "Коваль Оксана" });
 
 const phone: WifiPassword = {
   id: "3f2504e0-4f89-41d3-9a0c-0305e82c6161",

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig, devices } from "@playwright/test";
 import { testChromiumLaunchOptions } from "./chromium.ts";
 import { prepareCasHarness } from "./tools/cas/harness.ts";
+import { e2eDatabaseName, e2eDatabaseUrl, e2ePostgresAdminUrl } from "./tools/e2e-databases.ts";
 import { prepareSamlHarness } from "./tools/saml/federation.ts";
 import type { ServerToStart } from "./tools/start-servers.ts";
 
@@ -76,9 +77,13 @@ if (own) {
 }
 export const baseURL = own?.baseURL ?? `http://localhost:${runPortBase}`;
 
+// Each worker's server on a database of its own: on the PostgreSQL server DATABASE_URL names (made and dropped by
+// tools/start-servers.ts), else the embedded one in its DATA_DIR (tools/e2e-databases.ts says why).
+const postgresAdminUrl = e2ePostgresAdminUrl();
+
 // The SAML service providers' keys and metadata, and the federation aggregate that registers
 // them, exist before each server starts (it reads the aggregate at start); the worker reuses them.
-function serverToStart(server: WorkerServer): ServerToStart {
+function serverToStart(server: WorkerServer, index: number): ServerToStart {
   const saml = prepareSamlHarness(server.samlDir, server.baseURL, server.portBase);
   const cas = prepareCasHarness(server.casDir, server.portBase);
   return {
@@ -97,9 +102,8 @@ function serverToStart(server: WorkerServer): ServerToStart {
       TEST_CLOCK: "true",
       DEMO_SITE_PORT: String(server.demoSitePort),
       DATA_DIR: server.dataDir,
-      // Always the fresh embedded database with the demo campus, even where the
-      // environment names a PostgreSQL server (as .ci/run does for the other suites).
-      DATABASE_URL: "",
+      // A fresh database with the demo campus.
+      DATABASE_URL: postgresAdminUrl ? e2eDatabaseUrl(postgresAdminUrl, e2eDatabaseName(`w${index}`)) : "",
       SEED_DEMO_DATA: "true",
       LOG_LEVEL: "warn",
       SAML_FEDERATION_NAME: "e2e",
@@ -124,10 +128,13 @@ function webServers() {
     url: `http://127.0.0.1:${runPortBase + 19}/`,
     reuseExistingServer: false,
     timeout: 150_000,
+    // SIGTERM to the group, so that start-servers.ts drops the servers' databases once they have stopped.
+    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 20_000 },
     stdout: "pipe" as const,
     stderr: "pipe" as const,
     env: {
       E2E_SERVERS_TO_START: JSON.stringify(servers.map(serverToStart)),
+      E2E_POSTGRES_ADMIN_URL: postgresAdminUrl ?? "",
       E2E_SERVERS_READY_PORT: String(runPortBase + 19),
     },
   };

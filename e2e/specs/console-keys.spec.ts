@@ -5,6 +5,7 @@ import { ConsoleServicePage } from "../pages/console-service-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { SecondFactorPage } from "../pages/second-factor-page.ts";
 import { closeToasts } from "../pages/toasts.ts";
+import { e2eDatabaseKind } from "../tools/e2e-databases.ts";
 
 // What the rotation's confirmation names: the activation delay (120 s) and how long the old key stays published.
 const consequence = {
@@ -51,7 +52,7 @@ for (const language of ["uk", "en"] as const) {
       }
 
       await screens.openService();
-      await expect(screens.database).toContainText(screens.text.pglite);
+      await expect(screens.database).toContainText(screens.text[e2eDatabaseKind()]);
       await expect(screens.health).toContainText(screens.text.ready);
       await expect(screens.version).toHaveText(/^\d+\.\d+\.\d+/);
       await expect(screens.updated).toBeVisible();

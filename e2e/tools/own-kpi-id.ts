@@ -6,6 +6,13 @@ import { loadConfig } from "@kpi-id/server/config";
 import { addPerson, buildApp, migrate, openDatabase, runCliOn } from "@kpi-id/server/testing";
 import type { FastifyInstance } from "fastify";
 import { test } from "../fixtures.ts";
+import {
+  createE2eDatabase,
+  dropE2eDatabase,
+  e2eDatabaseName,
+  e2eDatabaseUrl,
+  e2ePostgresAdminUrl,
+} from "./e2e-databases.ts";
 
 export interface OwnKpiId {
   app: FastifyInstance;
@@ -48,11 +55,15 @@ export function ownKpiIdOrigin(port: number): string {
 export async function startOwnKpiId(port: number, options: OwnKpiIdOptions = {}): Promise<OwnKpiId> {
   const dataDir = mkdtempSync(join(tmpdir(), "kpi-id-own-"));
   const origin = ownKpiIdOrigin(port);
+  // An empty database of its own: on the run's PostgreSQL server when it has one (e2e-databases.ts), else embedded.
+  const postgresAdminUrl = e2ePostgresAdminUrl();
+  const databaseUrl = postgresAdminUrl ? e2eDatabaseUrl(postgresAdminUrl, e2eDatabaseName(`own_${port}`)) : "";
+  if (postgresAdminUrl) await createE2eDatabase(postgresAdminUrl, databaseUrl);
   const env = {
     PORT: String(port),
     PUBLIC_URL: origin,
     DATA_DIR: dataDir,
-    DATABASE_URL: "",
+    DATABASE_URL: databaseUrl,
     SEED_DEMO_DATA: "false",
     LOG_LEVEL: "warn",
     ...options.env,
@@ -78,7 +89,9 @@ export async function startOwnKpiId(port: number, options: OwnKpiIdOptions = {})
       return run.stdout;
     },
     close: async () => {
+      // Closing the app closes its database too.
       await app.close();
+      if (postgresAdminUrl) await dropE2eDatabase(postgresAdminUrl, databaseUrl);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -37,3 +37,4 @@ export {
   type TokenSet,
   tokenRequest,
 } from "./oidc-code-flow.ts";
+export { databaseUrl, withClient } from "./postgres-pool.ts";

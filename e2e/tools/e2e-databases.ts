@@ -1,0 +1,48 @@
+// Where the browser suite's KPI IDs keep their data. Where DATABASE_URL names a PostgreSQL server (as .ci/run sets
+// it for every suite), each worker's server and each spec's own KPI ID get a fresh database of their own on it,
+// made for the run and dropped after it; elsewhere, or with E2E_EMBEDDED_DATABASE=true, the embedded PGlite that
+// `npm start` uses. PGlite runs PostgreSQL compiled to WebAssembly on the server's own thread: on PostgreSQL the
+// servers spent less of the two cores the browsers need (issue 63, docs/performance.md).
+import { randomBytes } from "node:crypto";
+import { databaseUrl, withClient } from "@kpi-id/server/testing";
+
+export type E2eDatabaseKind = "postgres" | "pglite";
+
+/** The PostgreSQL server the browser suite's databases are made on, or undefined for the embedded database. */
+export function e2ePostgresAdminUrl(): string | undefined {
+  if (process.env.E2E_EMBEDDED_DATABASE === "true") return undefined;
+  const url = process.env.DATABASE_URL;
+  return url?.startsWith("postgres") ? url : undefined;
+}
+
+export function e2eDatabaseKind(): E2eDatabaseKind {
+  return e2ePostgresAdminUrl() === undefined ? "pglite" : "postgres";
+}
+
+/** A database name only this run uses: `kpi_id_e2e_<what>_<random>`, letters, digits and underscores. */
+export function e2eDatabaseName(what: string): string {
+  return `kpi_id_e2e_${what.replace(/[^a-z0-9]/gi, "_").toLowerCase()}_${randomBytes(4).toString("hex")}`;
+}
+
+/** The URL of database `name` on the admin URL's server. */
+export function e2eDatabaseUrl(adminUrl: string, name: string): string {
+  return databaseUrl(adminUrl, name);
+}
+
+function databaseName(url: string): string {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  // The name goes into a statement: only the shape e2eDatabaseName makes.
+  if (!/^kpi_id_e2e_[a-z0-9_]+$/.test(name)) throw new Error(`not a browser-suite database: ${name}`);
+  return name;
+}
+
+export async function createE2eDatabase(adminUrl: string, url: string): Promise<void> {
+  const name = databaseName(url);
+  await withClient(adminUrl, (admin) => admin.query(`create database ${name}`));
+}
+
+/** Drops it even while a server still holds connections to it (the run is over). */
+export async function dropE2eDatabase(adminUrl: string, url: string): Promise<void> {
+  const name = databaseName(url);
+  await withClient(adminUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`));
+}

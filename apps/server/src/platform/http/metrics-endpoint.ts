@@ -81,14 +81,16 @@ export function registerMetrics(app: FastifyInstance, sources: GaugeSources): vo
   app.decorate("metrics", metrics);
   const access = app.config.metrics;
 
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onResponse", (request, reply, done) => {
     // The route pattern, never the raw URL: ids and query strings would make a series per request.
     const route = request.routeOptions.url ?? "unmatched";
-    if (route === "/metrics") return;
-    metrics.requestDuration.observe(
-      { method: request.method, route, status_code: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    if (route !== "/metrics") {
+      metrics.requestDuration.observe(
+        { method: request.method, route, status_code: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+    }
+    done();
   });
 
   if (access.port !== undefined) {

@@ -91,14 +91,12 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
       referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     }),
   );
+  // One hook with a callback, not a promise: every request runs it (issue 63).
   app.addHook("onRequest", (_request, reply, done) => {
     for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
-    done();
-  });
-
-  // Answers are personal; nothing may be kept by a shared cache. Static files override this.
-  app.addHook("onRequest", async (_request, reply) => {
+    // Answers are personal; nothing may be kept by a shared cache. Static files override this.
     reply.header("cache-control", "no-store");
+    done();
   });
 
   app.addHook("preHandler", csrfCheck(new URL(config.publicUrl).origin));

@@ -68,9 +68,11 @@ export async function mountProvider(app: FastifyInstance, runtime: OidcRuntime):
     memories.set(request, memory);
     withOidcMemory(memory, done);
   });
-  app.addHook("onSend", async (request, _reply, payload) => {
-    await memories.get(request)?.flush(app.db);
-    return payload;
+  // With a callback: every request passes here, and only the interaction routes' have something to write.
+  app.addHook("onSend", (request, _reply, payload, done) => {
+    const memory = memories.get(request);
+    if (!memory) return done(null, payload);
+    memory.flush(app.db).then(() => done(null, payload), done);
   });
   await app.register(
     async (scope) => {

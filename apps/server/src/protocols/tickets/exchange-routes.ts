@@ -11,6 +11,7 @@ import { acrOf, signInAmr } from "../../model/sessions/strength.ts";
 import { consumeTicket } from "../../model/tickets/store.ts";
 import { AppError } from "../../platform/errors.ts";
 import { audit, countAuditEvent, requestAuditRow } from "../../platform/http/audit.ts";
+import { compiledSerializerCompiler } from "../../platform/http/compiled-serializer.ts";
 import { basicCredentials } from "./app-credentials.ts";
 
 // Every field optional and any odd value treated as missing: all failures are the one 401.
@@ -106,6 +107,7 @@ export const ticketExchangeRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: exchangeFields,
         response,
       },
+      serializerCompiler: compiledSerializerCompiler,
     },
     async (request) => redeem(request, request.query),
   );
@@ -121,6 +123,9 @@ export const ticketExchangeRoutes: FastifyPluginAsyncZod = async (app) => {
         body: exchangeFields.optional(),
         response,
       },
+      // Every connected site's server calls it at each sign-in: its answer is written by a function compiled from
+      // the schema, not checked against it again (the answer's type fixes its shape).
+      serializerCompiler: compiledSerializerCompiler,
     },
     async (request) => {
       const { query, body } = request;

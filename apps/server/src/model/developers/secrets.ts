@@ -1,5 +1,5 @@
 import { type DeveloperSecret, secretOverlapMaxHours } from "@kpi-id/contracts";
-import { hashTokenHex, matchesTokenHash, newToken } from "../../platform/crypto/tokens.ts";
+import { hashToken, hashTokenHex, newToken, sameBytes } from "../../platform/crypto/tokens.ts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { endPreviousApplicationSecret, updateApplicationIf } from "../apps/queries.ts";
 
@@ -21,8 +21,10 @@ const unknownApplicationHash = hashTokenHex("no such application");
 export function matchingSecret(application: SecretColumns | undefined, presented: string, now: Date) {
   const current = application?.secret_hash ?? unknownApplicationHash;
   const previous = application?.previous_secret_hash ?? unknownApplicationHash;
-  const currentMatches = matchesTokenHash(current, presented);
-  const previousMatches = matchesTokenHash(previous, presented);
+  // The presented secret hashed once, compared with both (every exchange and client authentication runs this).
+  const presentedHash = hashToken(presented);
+  const currentMatches = sameBytes(Buffer.from(current, "hex"), presentedHash);
+  const previousMatches = sameBytes(Buffer.from(previous, "hex"), presentedHash);
   if (!application) return undefined;
   if (currentMatches) return current;
   const overlapping = application.previous_secret_ends_at !== null && application.previous_secret_ends_at > now;

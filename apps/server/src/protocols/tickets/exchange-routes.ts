@@ -1,8 +1,7 @@
 import formbody from "@fastify/formbody";
-import { errorBodySchema, type TicketResponse, text, ticketAuthMethod, ticketResponseSchema } from "@kpi-id/contracts";
+import { errorBodySchema, type TicketResponse, ticketAuthMethod, ticketResponseSchema } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { matchingSecret, noteSecretUse } from "../../model/developers/secrets.ts";
@@ -13,11 +12,7 @@ import { AppError } from "../../platform/errors.ts";
 import { audit, countAuditEvent, requestAuditRow } from "../../platform/http/audit.ts";
 import { compiledSerializerCompiler } from "../../platform/http/compiled-serializer.ts";
 import { basicCredentials } from "./app-credentials.ts";
-
-// Every field optional and any odd value treated as missing: all failures are the one 401.
-const field = text().max(1024).optional().catch(undefined);
-const exchangeFields = z.object({ ticketId: field, appId: field, appSecret: field });
-type ExchangeFields = z.infer<typeof exchangeFields>;
+import { type ExchangeFields, exchangeFields, exchangeValidatorCompiler } from "./exchange-fields.ts";
 
 const description =
   "Server-to-server: an application's backend redeems the `ticketId` its callback received. Application " +
@@ -107,6 +102,7 @@ export const ticketExchangeRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: exchangeFields,
         response,
       },
+      validatorCompiler: exchangeValidatorCompiler,
       serializerCompiler: compiledSerializerCompiler,
     },
     async (request) => redeem(request, request.query),
@@ -124,7 +120,8 @@ export const ticketExchangeRoutes: FastifyPluginAsyncZod = async (app) => {
         response,
       },
       // Every connected site's server calls it at each sign-in: its answer is written by a function compiled from
-      // the schema, not checked against it again (the answer's type fixes its shape).
+      // the schema, not checked against it again (the answer's type fixes its shape); its fields are read the same way.
+      validatorCompiler: exchangeValidatorCompiler,
       serializerCompiler: compiledSerializerCompiler,
     },
     async (request) => {

@@ -273,7 +273,14 @@ describe.each(databaseKinds)("password sign-in and the connected-apps loop on %s
   });
 
   it("writes the loop to the audit table without passwords, secrets or tax ids", async () => {
-    const events = await t.app.db.selectFrom("audit_events").selectAll().where("user_id", "=", personId).execute();
+    // In the order written: the first exchange is application A's (the loop above), later ones B's. Without the
+    // order PostgreSQL may hand back any of them first.
+    const events = await t.app.db
+      .selectFrom("audit_events")
+      .selectAll()
+      .where("user_id", "=", personId)
+      .orderBy("id")
+      .execute();
     const kinds = new Set(events.map((e) => `${e.event_type}:${e.result}`));
     for (const expected of [
       "sign_in:success",

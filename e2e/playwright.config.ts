@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig, devices } from "@playwright/test";
 import { testChromiumLaunchOptions } from "./chromium.ts";
 import { prepareCasHarness } from "./tools/cas/harness.ts";
-import { e2eDatabaseName, e2eDatabaseUrl, e2ePostgresAdminUrl } from "./tools/e2e-databases.ts";
+import { e2ePostgresAdminUrl, newE2eDatabaseUrl } from "./tools/e2e-databases.ts";
 import { prepareSamlHarness } from "./tools/saml/federation.ts";
 import type { ServerToStart } from "./tools/start-servers.ts";
 
@@ -103,7 +103,7 @@ function serverToStart(server: WorkerServer, index: number): ServerToStart {
       DEMO_SITE_PORT: String(server.demoSitePort),
       DATA_DIR: server.dataDir,
       // A fresh database with the demo campus.
-      DATABASE_URL: postgresAdminUrl ? e2eDatabaseUrl(postgresAdminUrl, e2eDatabaseName(`w${index}`)) : "",
+      DATABASE_URL: postgresAdminUrl ? newE2eDatabaseUrl(postgresAdminUrl, `w${index}`) : "",
       SEED_DEMO_DATA: "true",
       LOG_LEVEL: "warn",
       SAML_FEDERATION_NAME: "e2e",

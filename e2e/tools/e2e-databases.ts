@@ -19,19 +19,15 @@ export function e2eDatabaseKind(): E2eDatabaseKind {
   return e2ePostgresAdminUrl() === undefined ? "pglite" : "postgres";
 }
 
-/** A database name only this run uses: `kpi_id_e2e_<what>_<random>`, letters, digits and underscores. */
-export function e2eDatabaseName(what: string): string {
-  return `kpi_id_e2e_${what.replace(/[^a-z0-9]/gi, "_").toLowerCase()}_${randomBytes(4).toString("hex")}`;
-}
-
-/** The URL of database `name` on the admin URL's server. */
-export function e2eDatabaseUrl(adminUrl: string, name: string): string {
+/** The URL of a new database on the admin URL's server, named `kpi_id_e2e_<what>_<random>` (only this run uses it). */
+export function newE2eDatabaseUrl(adminUrl: string, what: string): string {
+  const name = `kpi_id_e2e_${what.replace(/[^a-z0-9]/gi, "_").toLowerCase()}_${randomBytes(4).toString("hex")}`;
   return databaseUrl(adminUrl, name);
 }
 
 function databaseName(url: string): string {
   const name = decodeURIComponent(new URL(url).pathname.slice(1));
-  // The name goes into a statement: only the shape e2eDatabaseName makes.
+  // The name goes into a statement: only the shape newE2eDatabaseUrl makes.
   if (!/^kpi_id_e2e_[a-z0-9_]+$/.test(name)) throw new Error(`not a browser-suite database: ${name}`);
   return name;
 }

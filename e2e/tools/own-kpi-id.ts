@@ -6,13 +6,7 @@ import { loadConfig } from "@kpi-id/server/config";
 import { addPerson, buildApp, migrate, openDatabase, runCliOn } from "@kpi-id/server/testing";
 import type { FastifyInstance } from "fastify";
 import { test } from "../fixtures.ts";
-import {
-  createE2eDatabase,
-  dropE2eDatabase,
-  e2eDatabaseName,
-  e2eDatabaseUrl,
-  e2ePostgresAdminUrl,
-} from "./e2e-databases.ts";
+import { createE2eDatabase, dropE2eDatabase, e2ePostgresAdminUrl, newE2eDatabaseUrl } from "./e2e-databases.ts";
 
 export interface OwnKpiId {
   app: FastifyInstance;
@@ -57,7 +51,7 @@ export async function startOwnKpiId(port: number, options: OwnKpiIdOptions = {})
   const origin = ownKpiIdOrigin(port);
   // An empty database of its own: on the run's PostgreSQL server when it has one (e2e-databases.ts), else embedded.
   const postgresAdminUrl = e2ePostgresAdminUrl();
-  const databaseUrl = postgresAdminUrl ? e2eDatabaseUrl(postgresAdminUrl, e2eDatabaseName(`own_${port}`)) : "";
+  const databaseUrl = postgresAdminUrl ? newE2eDatabaseUrl(postgresAdminUrl, `own_${port}`) : "";
   if (postgresAdminUrl) await createE2eDatabase(postgresAdminUrl, databaseUrl);
   const env = {
     PORT: String(port),
@@ -89,10 +83,13 @@ export async function startOwnKpiId(port: number, options: OwnKpiIdOptions = {})
       return run.stdout;
     },
     close: async () => {
-      // Closing the app closes its database too.
-      await app.close();
-      if (postgresAdminUrl) await dropE2eDatabase(postgresAdminUrl, databaseUrl);
-      rmSync(dataDir, { recursive: true, force: true });
+      try {
+        // Closing the app closes its database too.
+        await app.close();
+      } finally {
+        if (postgresAdminUrl) await dropE2eDatabase(postgresAdminUrl, databaseUrl);
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

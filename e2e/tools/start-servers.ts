@@ -24,20 +24,23 @@ async function exited(child: ChildProcess): Promise<void> {
   await Promise.race([once(child, "exit"), new Promise((resolve) => setTimeout(resolve, closeTimeoutMs))]);
 }
 
-let stopping = false;
+async function stopServersAndDropDatabases(): Promise<void> {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  await Promise.all(children.map(exited));
+  for (const url of databases) {
+    await dropE2eDatabase(postgresAdminUrl, url).catch((error: unknown) => {
+      console.error(`e2e servers: could not drop ${url}: ${String(error)}`);
+    });
+  }
+}
+
+/** Set once stopping began: a second reason to stop (SIGINT after SIGTERM, a server's exit) waits for the same end. */
+let stopping: Promise<void> | undefined;
 
 async function stopAll(exitCode: number, why?: string): Promise<never> {
   if (why) console.error(`e2e servers: ${why}`);
-  if (!stopping) {
-    stopping = true;
-    for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
-    await Promise.all(children.map(exited));
-    for (const url of databases) {
-      await dropE2eDatabase(postgresAdminUrl, url).catch((error: unknown) => {
-        console.error(`e2e servers: could not drop ${url}: ${String(error)}`);
-      });
-    }
-  }
+  stopping ??= stopServersAndDropDatabases();
+  await stopping;
   process.exit(exitCode);
 }
 

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
-import { isPagePath } from "@kpi-id/contracts";
+import { isPagePath, languages } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../../platform/errors.ts";
 import { sendError } from "../../platform/http/error-handler.ts";
@@ -57,11 +57,20 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
   const sendIndexPage = distDir ? indexPageRenderer(app, distDir) : undefined;
   // The static plugin answers a directory itself (404 without an index file); "/" is the app's page.
   if (sendIndexPage) app.get("/", { schema: { hide: true } }, (request, reply) => sendIndexPage(request, reply, 200));
-  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+  const answerUnmatched = async (request: FastifyRequest, reply: FastifyReply) => {
     if (sendIndexPage && wantsPage(request)) {
       const known = isPagePath(request.url.split("?")[0] ?? "/");
       return sendIndexPage(request, reply, known ? 200 : 404);
     }
     return sendError(request, reply, new AppError("request.not_found"));
-  });
+  };
+  // The build has no file under a language's path, so its pages skip the static plugin's look-up: for every page a
+  // browser opened, it read the build's directory and tried each compressed name on disk before falling through.
+  if (sendIndexPage) {
+    for (const language of languages) {
+      for (const url of [`/${language}`, `/${language}/*`])
+        app.route({ method: ["GET", "HEAD"], url, schema: { hide: true }, handler: answerUnmatched });
+    }
+  }
+  app.setNotFoundHandler(answerUnmatched);
 }

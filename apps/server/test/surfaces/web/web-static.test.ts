@@ -41,6 +41,15 @@ describe("serving the built web app", () => {
     }
   });
 
+  it("answers HEAD for a page as GET does, without the body", async () => {
+    for (const url of ["/uk/apps", "/en", "/uk/nothing-here"]) {
+      const head = await testApp.app.inject({ method: "HEAD", url });
+      expect(head.statusCode, url).toBe(url === "/uk/nothing-here" ? 404 : 200);
+      expect(head.headers["content-type"], url).toContain("text/html");
+      expect(head.body, url).toBe("");
+    }
+  });
+
   it("answers paths that are no page of the app with 404, still with the page (it shows the not-found screen)", async () => {
     for (const url of ["/uk/nothing-here", "/en/apps/extra", "/fr/apps", "/nothing", "/uk/apps/x/y"]) {
       const page = await get(url);
@@ -84,6 +93,9 @@ describe("serving the built web app", () => {
       "/locales/en/common.json",
       "/api/nothing",
       "/logo.png",
+      // Under a language's path there are only pages: a file name there is a missing file too.
+      "/uk/logo.png",
+      "/en/apps/app-abc123.js",
     ]) {
       const answer = await get(url);
       expect(answer.statusCode, url).toBe(404);

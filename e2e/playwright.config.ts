@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig, devices } from "@playwright/test";
 import { testChromiumLaunchOptions } from "./chromium.ts";
 import { prepareCasHarness } from "./tools/cas/harness.ts";
-import { e2ePostgresAdminUrl, newE2eDatabaseUrl } from "./tools/e2e-databases.ts";
+import { e2ePostgresAdminUrl, e2eRunDatabasePrefix, newE2eDatabaseUrl } from "./tools/e2e-databases.ts";
 import { prepareSamlHarness } from "./tools/saml/federation.ts";
 import type { ServerToStart } from "./tools/start-servers.ts";
 
@@ -135,6 +135,8 @@ function webServers() {
     env: {
       E2E_SERVERS_TO_START: JSON.stringify(servers.map(serverToStart)),
       E2E_POSTGRES_ADMIN_URL: postgresAdminUrl ?? "",
+      // The run's database prefix, whose lock start-servers.ts holds while the run lives.
+      E2E_RUN_DATABASE_PREFIX: e2eRunDatabasePrefix(),
       E2E_SERVERS_READY_PORT: String(runPortBase + 19),
     },
   };

@@ -3,8 +3,13 @@
 // made for the run and dropped after it; elsewhere, or with E2E_EMBEDDED_DATABASE=true, the embedded PGlite that
 // `npm start` uses. PGlite runs PostgreSQL compiled to WebAssembly on the server's own thread: on PostgreSQL the
 // servers spent less of the two cores the browsers need (issue 63, docs/performance.md).
+//
+// A run's databases are named after it (`kpi_id_e2e_<pid>_<random>_…`, the prefix made once by playwright.config.ts
+// and passed to the workers), and start-servers.ts holds the run's advisory lock while the run lives: a run killed
+// before it could drop its databases leaves them to the next run, which drops every run's whose lock is free, as
+// vitest's runs do (apps/server/test/support/postgres-pool.ts).
 import { randomBytes } from "node:crypto";
-import { databaseUrl, withClient } from "@kpi-id/server/testing";
+import { databaseUrl, runDatabasePrefix, withClient } from "@kpi-id/server/testing";
 
 export type E2eDatabaseKind = "postgres" | "pglite";
 
@@ -19,10 +24,19 @@ export function e2eDatabaseKind(): E2eDatabaseKind {
   return e2ePostgresAdminUrl() === undefined ? "pglite" : "postgres";
 }
 
-/** The URL of a new database on the admin URL's server, named `kpi_id_e2e_<what>_<random>` (only this run uses it). */
+/** The family of the browser suite's database names, for dropAbandonedRunDatabases. */
+export const e2eDatabaseFamily = "kpi_id_e2e_";
+
+/** This run's prefix of database names: made once in Playwright's main process, read by its workers and servers. */
+export function e2eRunDatabasePrefix(): string {
+  process.env.E2E_RUN_DATABASE_PREFIX ??= runDatabasePrefix(e2eDatabaseFamily);
+  return process.env.E2E_RUN_DATABASE_PREFIX;
+}
+
+/** The URL of a new database on the admin URL's server, named `<the run's prefix>_<what>_<random>`. */
 export function newE2eDatabaseUrl(adminUrl: string, what: string): string {
-  const name = `kpi_id_e2e_${what.replace(/[^a-z0-9]/gi, "_").toLowerCase()}_${randomBytes(4).toString("hex")}`;
-  return databaseUrl(adminUrl, name);
+  const tag = `${what.replace(/[^a-z0-9]/gi, "_").toLowerCase()}_${randomBytes(4).toString("hex")}`;
+  return databaseUrl(adminUrl, `${e2eRunDatabasePrefix()}_${tag}`);
 }
 
 function databaseName(url: string): string {

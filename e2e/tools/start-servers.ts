@@ -7,8 +7,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:http";
+import { dropAbandonedRunDatabases, holdRunLock } from "@kpi-id/server/testing";
 import { waitFor } from "../../cluster/lib/wait.ts";
-import { createE2eDatabase, dropE2eDatabase } from "./e2e-databases.ts";
+import { createE2eDatabase, dropE2eDatabase, e2eDatabaseFamily, e2eRunDatabasePrefix } from "./e2e-databases.ts";
 
 export interface ServerToStart {
   env: Record<string, string>;
@@ -76,6 +77,12 @@ for (const server of servers) {
     await stopAll(1, `${server.healthUrl} already answers: stop the server on it first`);
 }
 
+if (postgresAdminUrl) {
+  // Held until this process ends (its connection with it): the run's databases are its own while it lives. Then the
+  // databases of earlier runs stopped before they could drop theirs (killed, timed out) go.
+  await holdRunLock(postgresAdminUrl, e2eRunDatabasePrefix());
+  await dropAbandonedRunDatabases(postgresAdminUrl, e2eDatabaseFamily);
+}
 for (const server of servers) {
   const url = server.env.DATABASE_URL;
   if (!url) continue;

@@ -224,12 +224,19 @@ async function dropEach(admin: pg.Client, databases: readonly { name: string }[]
   }
 }
 
-/** The start of a run's database names: its main process' id (for people reading the list) and a random part. */
-export function runDatabasePrefix(): string {
-  return `kpi_id_run_${process.pid}_${randomBytes(4).toString("hex")}`;
+/**
+ * Whose run a database belongs to: vitest's (`kpi_id_run_`) or the browser suite's (`kpi_id_e2e_`,
+ * e2e/tools/e2e-databases.ts). Each run's databases start with the family, its main process' id (for people reading
+ * the list) and a random part.
+ */
+export type RunDatabaseFamily = "kpi_id_run_" | "kpi_id_e2e_";
+
+/** The start of a run's database names. */
+export function runDatabasePrefix(family: RunDatabaseFamily = "kpi_id_run_"): string {
+  return `${family}${process.pid}_${randomBytes(4).toString("hex")}`;
 }
 
-const runPrefixOfName = /^(kpi_id_run_\d+_[0-9a-f]{8})_/;
+const runPrefixOfName = (family: RunDatabaseFamily) => new RegExp(`^(${family}\\d+_[0-9a-f]{8})_`);
 
 // Advisory locks belong to one database: every run takes and tries them in this one, whatever DATABASE_URL names.
 const lockDatabase = "postgres";
@@ -251,12 +258,17 @@ export async function holdRunLock(adminUrl: string, prefix: string): Promise<() 
  * Drops the databases of earlier runs stopped before their teardown (killed, interrupted): no later run of their own
  * would. A run is over when its lock is free: its process, wherever it ran, no longer holds its connection.
  */
-export async function dropAbandonedRunDatabases(adminUrl: string): Promise<void> {
+export async function dropAbandonedRunDatabases(
+  adminUrl: string,
+  family: RunDatabaseFamily = "kpi_id_run_",
+): Promise<void> {
   await withClient(databaseUrl(adminUrl, lockDatabase), async (admin) => {
     const { rows } = await admin.query<{ name: string }>(
-      "select datname as name from pg_database where starts_with(datname, 'kpi_id_run_')",
+      "select datname as name from pg_database where starts_with(datname, $1)",
+      [family],
     );
-    const byRun = Map.groupBy(rows, ({ name }) => runPrefixOfName.exec(name)?.[1] ?? "");
+    const ofRun = runPrefixOfName(family);
+    const byRun = Map.groupBy(rows, ({ name }) => ofRun.exec(name)?.[1] ?? "");
     byRun.delete("");
     for (const [prefix, databases] of byRun) {
       const { rows: tried } = await admin.query<{ free: boolean }>(

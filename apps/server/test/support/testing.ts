@@ -37,4 +37,10 @@ export {
   type TokenSet,
   tokenRequest,
 } from "./oidc-code-flow.ts";
-export { databaseUrl, withClient } from "./postgres-pool.ts";
+export {
+  databaseUrl,
+  dropAbandonedRunDatabases,
+  holdRunLock,
+  runDatabasePrefix,
+  withClient,
+} from "./postgres-pool.ts";

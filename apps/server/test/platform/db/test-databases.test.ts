@@ -176,6 +176,32 @@ describe.runIf(process.env.DATABASE_URL)("the tests' PostgreSQL databases", () =
       });
     }
   });
+
+  it("the browser suite's runs clean up the same way, each family only its own", async () => {
+    const adminUrl = String(process.env.DATABASE_URL);
+    // A browser-suite run killed before it dropped its databases, one going on, and a vitest run's killed one.
+    const abandoned = `${runDatabasePrefix("kpi_id_e2e_")}_w0_0a1b2c3d`;
+    const goingPrefix = runDatabasePrefix("kpi_id_e2e_");
+    const going = `${goingPrefix}_own_3312_0a1b2c3d`;
+    const vitestAbandoned = `${runDatabasePrefix()}_template`;
+    const releaseGoing = await holdRunLock(adminUrl, goingPrefix);
+    const names = [abandoned, going, vitestAbandoned];
+    await withClient(adminUrl, async (admin) => {
+      for (const name of names) await admin.query(`create database ${name}`);
+    });
+    try {
+      await dropAbandonedRunDatabases(adminUrl, "kpi_id_e2e_");
+      const left = await serverDatabases(adminUrl);
+      expect(left).not.toContain(abandoned);
+      expect(left).toContain(going);
+      expect(left).toContain(vitestAbandoned);
+    } finally {
+      await releaseGoing();
+      await withClient(adminUrl, async (admin) => {
+        for (const name of names) await admin.query(`drop database if exists ${name}`);
+      });
+    }
+  });
 });
 
 async function serverDatabases(adminUrl: string): Promise<string[]> {

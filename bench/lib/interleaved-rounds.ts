@@ -36,15 +36,29 @@ interface Round {
   failures: string[];
 }
 
-/** `inFlight` workers for `seconds`, each running the operation again as soon as its last one ends. */
-async function runRound(side: Side, inFlight: number, seconds: number): Promise<Round> {
+export interface RoundOptions {
+  inFlight: number;
+  rounds: number;
+  roundSeconds: number;
+  /**
+   * A round also ends after this many operations: for operations that each use up something made beforehand (a
+   * one-time ticket), so that a fast machine cannot run out of them.
+   */
+  operationsPerRound?: number;
+}
+
+/** `inFlight` workers for a round, each running the operation again as soon as its last one ends. */
+async function runRound(side: Side, options: RoundOptions): Promise<Round> {
+  const { inFlight, roundSeconds, operationsPerRound = Number.POSITIVE_INFINITY } = options;
   const latencies: number[] = [];
   const failures: string[] = [];
   const cpuBefore = procCpuSeconds(side.pid);
   const start = performance.now();
-  const until = start + seconds * 1000;
+  const until = start + roundSeconds * 1000;
+  let started = 0;
   const worker = async (index: number) => {
-    while (performance.now() < until) {
+    while (performance.now() < until && started < operationsPerRound) {
+      started++;
       const began = performance.now();
       try {
         await side.operation(index);
@@ -69,21 +83,26 @@ async function runRound(side: Side, inFlight: number, seconds: number): Promise<
   };
 }
 
+/** The order of the sides in round `round`: each round starts with the next side, so each takes every place. */
+function roundOrder(sideCount: number, round: number): number[] {
+  return Array.from({ length: sideCount }, (_, index) => (index + round) % sideCount);
+}
+
 /**
- * Runs both sides in alternating rounds (A B, B A, A B, …) so the machine's noise and any warming falls on both,
- * and answers each side's totals in the order given. Any failed operation fails the comparison: every failure
- * is printed, then an error names how many there were.
+ * Runs the sides in alternating rounds (A B, B A, A B, … for two; A B C, B C A, C A B, … for three) so the machine's
+ * noise and any drift over the run (PostgreSQL's commits get cheaper or dearer) falls on all of them, and answers each
+ * side's totals in the order given. Any failed operation fails the comparison: every failure is printed, then an error
+ * names how many there were.
  */
-export async function interleavedRounds(
-  sides: readonly [Side, Side],
-  options: { inFlight: number; rounds: number; roundSeconds: number },
-): Promise<[SideTotals, SideTotals]> {
+export async function interleavedRounds<Sides extends readonly Side[]>(
+  sides: Sides,
+  options: RoundOptions,
+): Promise<{ [Index in keyof Sides]: SideTotals }> {
   const rounds = sides.map(() => [] as Round[]);
   for (let round = 0; round < options.rounds; round++) {
-    const order = round % 2 === 0 ? [0, 1] : [1, 0];
-    for (const index of order) {
+    for (const index of roundOrder(sides.length, round)) {
       const side = sides[index] as Side;
-      const result = await runRound(side, options.inFlight, options.roundSeconds);
+      const result = await runRound(side, options);
       rounds[index]?.push(result);
       for (const failure of result.failures) console.error(`  failed: ${failure}`);
       if (result.failures.length > 0 && !side.tolerateFailures) {
@@ -108,5 +127,5 @@ export async function interleavedRounds(
       failures: sideRounds.reduce((sum, round) => sum + round.failures.length, 0),
     };
   });
-  return [totals[0] as SideTotals, totals[1] as SideTotals];
+  return totals as { [Index in keyof Sides]: SideTotals };
 }

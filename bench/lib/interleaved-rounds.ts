@@ -45,6 +45,8 @@ export interface RoundOptions {
    * one-time ticket), so that a fast machine cannot run out of them.
    */
   operationsPerRound?: number;
+  /** Operations each worker of each side runs before the rounds, not counted: both sides' code warmed alike. */
+  warmupOperations?: number;
 }
 
 /** `inFlight` workers for a round, each running the operation again as soon as its last one ends. */
@@ -99,6 +101,11 @@ export async function interleavedRounds<Sides extends readonly Side[]>(
   options: RoundOptions,
 ): Promise<{ [Index in keyof Sides]: SideTotals }> {
   const rounds = sides.map(() => [] as Round[]);
+  for (const side of sides) {
+    for (let worker = 0; worker < options.inFlight; worker++) {
+      for (let done = 0; done < (options.warmupOperations ?? 0); done++) await side.operation(worker);
+    }
+  }
   for (let round = 0; round < options.rounds; round++) {
     for (const index of roundOrder(sides.length, round)) {
       const side = sides[index] as Side;

@@ -27,10 +27,18 @@ export function e2eDatabaseKind(): E2eDatabaseKind {
 /** The family of the browser suite's database names, for dropAbandonedRunDatabases. */
 export const e2eDatabaseFamily = "kpi_id_e2e_";
 
-/** This run's prefix of database names: made once in Playwright's main process, read by its workers and servers. */
+const runPrefixShape = /^kpi_id_e2e_\d+_[0-9a-f]{8}$/;
+
+/**
+ * This run's prefix of database names: made once in Playwright's main process, read by its workers and servers. A
+ * worker or server without it would name databases no lock protects, so it refuses instead of making one up.
+ */
 export function e2eRunDatabasePrefix(): string {
-  process.env.E2E_RUN_DATABASE_PREFIX ??= runDatabasePrefix(e2eDatabaseFamily);
-  return process.env.E2E_RUN_DATABASE_PREFIX;
+  const inMainProcess = process.env.TEST_PARALLEL_INDEX === undefined && process.env.E2E_SERVERS_TO_START === undefined;
+  if (inMainProcess) process.env.E2E_RUN_DATABASE_PREFIX ??= runDatabasePrefix(e2eDatabaseFamily);
+  const prefix = process.env.E2E_RUN_DATABASE_PREFIX ?? "";
+  if (!runPrefixShape.test(prefix)) throw new Error(`E2E_RUN_DATABASE_PREFIX is not a run's prefix: '${prefix}'`);
+  return prefix;
 }
 
 /** The URL of a new database on the admin URL's server, named `<the run's prefix>_<what>_<random>`. */
@@ -49,6 +57,18 @@ function databaseName(url: string): string {
 export async function createE2eDatabase(adminUrl: string, url: string): Promise<void> {
   const name = databaseName(url);
   await withClient(adminUrl, (admin) => admin.query(`create database ${name}`));
+}
+
+/** Every database of the run `prefix` names (a spec's own left by a worker that crashed, too). */
+export async function dropE2eRunDatabases(adminUrl: string, prefix: string): Promise<void> {
+  await withClient(adminUrl, async (admin) => {
+    const { rows } = await admin.query<{ name: string }>(
+      "select datname as name from pg_database where starts_with(datname, $1)",
+      [`${prefix}_`],
+    );
+    for (const { name } of rows)
+      await admin.query(`drop database if exists ${databaseName(databaseUrl(adminUrl, name))} with (force)`);
+  });
 }
 
 /** Drops it even while a server still holds connections to it (the run is over). */

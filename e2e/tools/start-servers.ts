@@ -9,7 +9,13 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import { dropAbandonedRunDatabases, holdRunLock } from "@kpi-id/server/testing";
 import { waitFor } from "../../cluster/lib/wait.ts";
-import { createE2eDatabase, dropE2eDatabase, e2eDatabaseFamily, e2eRunDatabasePrefix } from "./e2e-databases.ts";
+import {
+  createE2eDatabase,
+  dropE2eDatabase,
+  dropE2eRunDatabases,
+  e2eDatabaseFamily,
+  e2eRunDatabasePrefix,
+} from "./e2e-databases.ts";
 
 export interface ServerToStart {
   env: Record<string, string>;
@@ -31,6 +37,12 @@ async function stopServersAndDropDatabases(): Promise<void> {
   for (const url of databases) {
     await dropE2eDatabase(postgresAdminUrl, url).catch((error: unknown) => {
       console.error(`e2e servers: could not drop ${url}: ${String(error)}`);
+    });
+  }
+  // And whatever else the run made (a spec's own KPI ID whose worker crashed before dropping it).
+  if (postgresAdminUrl) {
+    await dropE2eRunDatabases(postgresAdminUrl, e2eRunDatabasePrefix()).catch((error: unknown) => {
+      console.error(`e2e servers: could not drop the run's databases: ${String(error)}`);
     });
   }
 }

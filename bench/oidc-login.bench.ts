@@ -8,7 +8,7 @@ import {
   passwordLoginCodeFlow,
 } from "@kpi-id/server/testing";
 import { hash, verify } from "@node-rs/argon2";
-import { interleavedRounds } from "./lib/interleaved-rounds.ts";
+import { inThisProcess, interleavedRounds } from "./lib/interleaved-rounds.ts";
 import { type Client, redirectUri } from "./lib/oidc-client.ts";
 import type { Comparison } from "./lib/types.ts";
 
@@ -56,18 +56,10 @@ export async function run(): Promise<Comparison[]> {
     // succeeds, so eight at once for one account would be (rightly) refused.
     const [logins, verifies] = await interleavedRounds(
       [
-        {
-          name: "OIDC password logins",
-          pid: process.pid,
-          operation: (worker) => login(origin, client, `bench${worker}`),
-        },
-        {
-          name: "raw argon2id verifies",
-          pid: process.pid,
-          operation: async () => {
-            if (!(await verify(stored, password))) throw new Error("argon2id verify failed");
-          },
-        },
+        inThisProcess("OIDC password logins", (worker) => login(origin, client, `bench${worker}`)),
+        inThisProcess("raw argon2id verifies", async () => {
+          if (!(await verify(stored, password))) throw new Error("argon2id verify failed");
+        }),
       ] as const,
       { inFlight, rounds, roundSeconds: seconds / rounds, warmupOperations: 1 },
     );

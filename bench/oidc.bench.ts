@@ -10,7 +10,7 @@ import {
 import Fastify from "fastify";
 import { sql } from "kysely";
 import { httpLoad } from "./lib/http-load.ts";
-import { interleavedRounds, type Side } from "./lib/interleaved-rounds.ts";
+import { inThisProcess, interleavedRounds } from "./lib/interleaved-rounds.ts";
 import { sequentialRate } from "./lib/measure.ts";
 import { startMemoryProvider } from "./lib/memory-provider.ts";
 import { type Client, redirectUri, type TokenSet, tokenRequest } from "./lib/oidc-client.ts";
@@ -28,11 +28,6 @@ const roundSeconds = 0.5;
 const warmupOperations = 40;
 const userinfoRounds = 6;
 const userinfoRoundSeconds = 1;
-
-/** One side of an alternating comparison run in this process (the service and the library alone both are). */
-function inProcess(name: string, operation: (worker: number) => Promise<void>): Side {
-  return { name, pid: process.pid, operation };
-}
 
 /** The bench person's first tokens, through one real authorization code flow (signed-in browser, PKCE). */
 function firstTokens(test: TestApp, origin: string, client: Client): Promise<TokenSet> {
@@ -78,11 +73,11 @@ async function compareRefreshes(
   // in alternating rounds, so that the machine's drift falls on both.
   const [refreshed, libraryRefreshed] = await interleavedRounds(
     [
-      inProcess("KPI ID's refresh", async () => {
+      inThisProcess("KPI ID's refresh", async () => {
         current = (await tokenRequest(origin, client, { grant_type: "refresh_token", refresh_token: current }))
           .refresh_token;
       }),
-      inProcess("the library's refresh", async () => {
+      inThisProcess("the library's refresh", async () => {
         libraryToken = (
           await tokenRequest(library.origin, library.client, {
             grant_type: "refresh_token",
@@ -181,8 +176,8 @@ async function compareRefreshesInFlight(
     for (let i = 0; i < refreshesInFlight; i++) libraryChains.push(await library.newRefreshToken());
     return interleavedRounds(
       [
-        inProcess("KPI ID's refreshes", (worker) => refresh(origin, client, worker, chains)),
-        inProcess("the library's refreshes", (worker) =>
+        inThisProcess("KPI ID's refreshes", (worker) => refresh(origin, client, worker, chains)),
+        inThisProcess("the library's refreshes", (worker) =>
           refresh(library.origin, library.client, worker, libraryChains),
         ),
       ] as const,

@@ -1,7 +1,7 @@
 import { consumeTicket, createApplication, createUser, grantAccess, issueTicket } from "@kpi-id/server/testing";
 import Fastify from "fastify";
 import { sql } from "kysely";
-import { interleavedRounds, type Side, type SideTotals } from "./lib/interleaved-rounds.ts";
+import { inThisProcess, interleavedRounds, type SideTotals } from "./lib/interleaved-rounds.ts";
 import { sequentialTimings, type Timed } from "./lib/measure.ts";
 import { startBenchApp } from "./lib/server-app.ts";
 import type { Comparison, Measurement } from "./lib/types.ts";
@@ -142,12 +142,11 @@ export async function run(): Promise<Comparison[]> {
       if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode} ${response.body}`);
     };
 
-    const side = (name: string, operation: () => Promise<void>): Side => ({ name, pid: process.pid, operation });
     const [measured, alone, behindRoute] = await interleavedRounds(
       [
-        side("the exchange", exchange),
-        side("its statement alone", statementAlone),
-        side("its statement behind a bare route", () => post("/api/ticket-statement")),
+        inThisProcess("the exchange", exchange),
+        inThisProcess("its statement alone", statementAlone),
+        inThisProcess("its statement behind a bare route", () => post("/api/ticket-statement")),
       ] as const,
       { inFlight: 1, rounds, roundSeconds, operationsPerRound, warmupOperations },
     );

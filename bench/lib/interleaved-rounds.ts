@@ -28,6 +28,11 @@ export interface Side {
   tolerateFailures?: { recover(worker: number): Promise<void> };
 }
 
+/** A side run in this process (its CPU counted with the bench's own). */
+export function inThisProcess(name: string, operation: Side["operation"]): Side {
+  return { name, pid: process.pid, operation };
+}
+
 interface Round {
   operations: number;
   seconds: number;

@@ -59,18 +59,6 @@ export async function createE2eDatabase(adminUrl: string, url: string): Promise<
   await withClient(adminUrl, (admin) => admin.query(`create database ${name}`));
 }
 
-/** Every database of the run `prefix` names (a spec's own left by a worker that crashed, too). */
-export async function dropE2eRunDatabases(adminUrl: string, prefix: string): Promise<void> {
-  await withClient(adminUrl, async (admin) => {
-    const { rows } = await admin.query<{ name: string }>(
-      "select datname as name from pg_database where starts_with(datname, $1)",
-      [`${prefix}_`],
-    );
-    for (const { name } of rows)
-      await admin.query(`drop database if exists ${databaseName(databaseUrl(adminUrl, name))} with (force)`);
-  });
-}
-
 /** Drops it even while a server still holds connections to it (the run is over). */
 export async function dropE2eDatabase(adminUrl: string, url: string): Promise<void> {
   const name = databaseName(url);

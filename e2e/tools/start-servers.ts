@@ -7,15 +7,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:http";
-import { dropAbandonedRunDatabases, holdRunLock } from "@kpi-id/server/testing";
+import { dropAbandonedRunDatabases, dropRunDatabases, holdRunLock } from "@kpi-id/server/testing";
 import { waitFor } from "../../cluster/lib/wait.ts";
-import {
-  createE2eDatabase,
-  dropE2eDatabase,
-  dropE2eRunDatabases,
-  e2eDatabaseFamily,
-  e2eRunDatabasePrefix,
-} from "./e2e-databases.ts";
+import { createE2eDatabase, e2eDatabaseFamily, e2eRunDatabasePrefix } from "./e2e-databases.ts";
 
 export interface ServerToStart {
   env: Record<string, string>;
@@ -34,14 +28,9 @@ async function exited(child: ChildProcess): Promise<void> {
 async function stopServersAndDropDatabases(): Promise<void> {
   for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
   await Promise.all(children.map(exited));
-  for (const url of databases) {
-    await dropE2eDatabase(postgresAdminUrl, url).catch((error: unknown) => {
-      console.error(`e2e servers: could not drop ${url}: ${String(error)}`);
-    });
-  }
-  // And whatever else the run made (a spec's own KPI ID whose worker crashed before dropping it).
+  // Every database of the run: the servers' and any a spec's own KPI ID left (its worker crashed before dropping it).
   if (postgresAdminUrl) {
-    await dropE2eRunDatabases(postgresAdminUrl, e2eRunDatabasePrefix()).catch((error: unknown) => {
+    await dropRunDatabases(postgresAdminUrl, e2eRunDatabasePrefix()).catch((error: unknown) => {
       console.error(`e2e servers: could not drop the run's databases: ${String(error)}`);
     });
   }
@@ -58,8 +47,6 @@ async function stopAll(exitCode: number, why?: string): Promise<never> {
 }
 
 const children: ChildProcess[] = [];
-/** The PostgreSQL databases made for this run's servers, dropped when it stops. */
-const databases: string[] = [];
 process.on("SIGTERM", () => void stopAll(0));
 process.on("SIGINT", () => void stopAll(0));
 // Whatever goes wrong here stops the servers already started: Playwright stops this process's group only while
@@ -99,7 +86,6 @@ for (const server of servers) {
   const url = server.env.DATABASE_URL;
   if (!url) continue;
   await createE2eDatabase(postgresAdminUrl, url);
-  databases.push(url);
 }
 
 let ready = false;

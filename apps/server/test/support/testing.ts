@@ -40,6 +40,7 @@ export {
 export {
   databaseUrl,
   dropAbandonedRunDatabases,
+  dropRunDatabases,
   holdRunLock,
   runDatabasePrefix,
   withClient,

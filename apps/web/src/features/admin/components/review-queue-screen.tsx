@@ -1,4 +1,4 @@
-import type { ReviewQueue } from "@kpi-id/contracts";
+import type { ReviewDecision, ReviewQueue } from "@kpi-id/contracts";
 import { Check, X } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -76,24 +76,20 @@ function ReviewCard({ review }: { review: ReviewRequest }) {
   });
   const onError = (error: unknown) => notify("error", describeError(error, "admin:failed").message);
   const change = review.kind === "change";
+  // The card leaves the queue with the reload a decision starts, and TanStack Query calls a mutate callback only while
+  // its caller is mounted: the toast once went missing when the queue came back before the rest of the console. The
+  // promise outlives the card.
+  const decideAndSay = (
+    decision: ReviewDecision,
+    done: "approved" | "rejected" | "changeApproved" | "changeRejected",
+  ) =>
+    decide
+      .mutateAsync({ applicationId: review.applicationId, decision })
+      .then(() => notify("success", t(`admin-reviews:${done}`, { app: title })), onError);
   const approve = () =>
-    decide.mutate(
-      { applicationId: review.applicationId, decision: { decision: "approved", requestId: review.requestId } },
-      {
-        onSuccess: () =>
-          notify("success", t(`admin-reviews:${change ? "changeApproved" : "approved"}`, { app: title })),
-        onError,
-      },
-    );
+    decideAndSay({ decision: "approved", requestId: review.requestId }, change ? "changeApproved" : "approved");
   const reject = (reason: string) =>
-    decide.mutate(
-      { applicationId: review.applicationId, decision: { decision: "rejected", requestId: review.requestId, reason } },
-      {
-        onSuccess: () =>
-          notify("success", t(`admin-reviews:${change ? "changeRejected" : "rejected"}`, { app: title })),
-        onError,
-      },
-    );
+    decideAndSay({ decision: "rejected", requestId: review.requestId, reason }, change ? "changeRejected" : "rejected");
   return (
     <li>
       <Card className="p-4 sm:p-5">

@@ -45,7 +45,12 @@ function posts(calls: ReturnType<typeof mockFetch>) {
 function openQueue(language: "uk" | "en", operator: AdminMe = admin) {
   let pending = [request];
   const calls = mockFetch({
-    "GET /api/admin/me": () => json(operator),
+    // After a decision the console reloads everything it shows; the operator's own answer comes last here, after the
+    // queue without the card, as it can in a browser. The toast must not depend on the card outliving the reload.
+    "GET /api/admin/me": async () => {
+      if (pending.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      return json(operator);
+    },
     "GET /api/admin/reviews": () => json({ reviews: pending } satisfies ReviewQueue),
     [`POST /api/admin/reviews/${appId}`]: () => {
       pending = [];
@@ -109,6 +114,9 @@ describe("the console's review queue", () => {
       ]),
     );
     expect(await screen.findByText("No review requests are waiting.")).toBeInTheDocument();
+    // The card is gone with the queue's reload; the toast still says what happened (it once did not: the card's
+    // own callback died with it).
+    expect(await screen.findByText("“Student council vote” is rejected; its owners get the reason.")).toBeVisible();
   });
 
   it("approves after the confirmation and the request leaves the queue", async () => {
@@ -124,6 +132,7 @@ describe("the console's review queue", () => {
       ]),
     );
     expect(await screen.findByText("Запитів на перевірку немає.")).toBeInTheDocument();
+    expect(await screen.findByText("«Голосування студради» схвалено: він працює для всіх.")).toBeVisible();
   });
 
   it("says in the page's language when the request was already decided", async () => {

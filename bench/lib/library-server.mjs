@@ -16,12 +16,14 @@ const provider = new Provider("http://127.0.0.1/oidc", {
   features: { devInteractions: { enabled: false } },
 });
 const callback = provider.callback();
-// A full collection a second after the last request (the production flags expose gc): the figure read after it is
-// the library's live memory, not garbage its requests left.
+// A second after the last request, the collection the service makes after a busy spell (its memoryReducingCollection,
+// apps/server/src/platform/http/quiet-collection.ts; the production flags expose gc): the figure read after it is
+// the library's live memory, not garbage its requests left, collected as the service's is.
 let collection;
+const collect = () => globalThis.gc?.({ type: "major", execution: "sync", flavor: "last-resort" });
 createServer((request, response) => {
   clearTimeout(collection);
-  collection = setTimeout(() => globalThis.gc?.(), 1000);
+  collection = setTimeout(collect, 1000);
   Object.assign(request, { originalUrl: request.url });
   request.url = (request.url ?? "/").slice("/oidc".length) || "/";
   void callback(request, response);

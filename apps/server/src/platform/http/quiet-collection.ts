@@ -48,12 +48,25 @@ export class QuietCollector {
 }
 
 /**
+ * The collection the service asks for: V8's own for memory pressure (`flavor: "last-resort"`), which gives the
+ * memory it frees back to the system, where a plain full collection keeps the heap the spell grew (the test: a
+ * heap grown by 120 MiB and dropped, 170 MiB RSS after `gc()`, 55 after this). Issue 63, the service on
+ * PostgreSQL, two runs each: idle RSS 117.7 and 118.0 MiB with `gc()`, 107.7 and 108.0 with this; the code it drops
+ * is compiled again on use, so the first sign-ins after a quiet spell take some 15–20 ms longer. Undefined where
+ * the process has no `gc` (run without `--expose-gc`).
+ */
+export function memoryReducingCollection(gc: typeof globalThis.gc = globalThis.gc): (() => void) | undefined {
+  if (typeof gc !== "function") return undefined;
+  return () => gc({ type: "major", execution: "sync", flavor: "last-resort" });
+}
+
+/**
  * Collects after a busy spell when `collect` is given, or when the process runs with `--expose-gc` (the
  * production flags, production-process.ts); otherwise (tests, the source run bare) it does nothing.
  */
 export function registerQuietCollection(
   app: FastifyInstance,
-  collect: (() => void) | undefined = typeof globalThis.gc === "function" ? globalThis.gc : undefined,
+  collect: (() => void) | undefined = memoryReducingCollection(),
   options: QuietCollectionOptions = quietCollectionDefaults,
 ): void {
   if (!collect) return;

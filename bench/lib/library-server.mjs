@@ -18,7 +18,8 @@ const provider = new Provider("http://127.0.0.1/oidc", {
 const callback = provider.callback();
 // A second after the last request, the collection the service makes after a busy spell (its memoryReducingCollection,
 // apps/server/src/platform/http/quiet-collection.ts; the production flags expose gc): the figure read after it is
-// the library's live memory, not garbage its requests left, collected as the service's is.
+// the library's live memory, not garbage its requests left, collected as the service's is (the same options: keep
+// them in step with memoryReducingCollection).
 let collection;
 const collect = () => globalThis.gc?.({ type: "major", execution: "sync", flavor: "last-resort" });
 createServer((request, response) => {

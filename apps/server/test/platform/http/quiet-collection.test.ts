@@ -53,13 +53,17 @@ describe("collecting once a busy spell has given way to quiet", () => {
     expect(probe.stdout.trim()).toBe("function");
   });
 
-  it("asks V8 for its memory-pressure collection, which gives a grown heap back to the system", () => {
+  it("asks V8 for its collection of all available garbage, which gives a grown heap back to the system", () => {
     const gc = vi.fn();
     memoryReducingCollection(gc as unknown as typeof globalThis.gc)?.();
     expect(gc).toHaveBeenCalledWith({ type: "major", execution: "sync", flavor: "last-resort" });
-    expect(memoryReducingCollection(undefined)).toBeUndefined();
+    // Without --expose-gc (tests, the source run bare) there is nothing to call.
+    vi.stubGlobal("gc", undefined);
+    expect(memoryReducingCollection()).toBeUndefined();
+    vi.unstubAllGlobals();
     // A process under the production flags grows its heap by about 120 MiB of short-lived rows, drops them and
-    // collects: with a plain gc() it stays that large, with the service's collection it gives the memory back.
+    // collects: with a plain gc() it stays that large, with the service's collection it gives the memory back. (What
+    // V8 does: should a Node upgrade make a plain gc() give memory back too, this says so.)
     const rssAfter = (collection: "plain" | "service") => {
       const script = `
         import { memoryReducingCollection } from ${JSON.stringify(quietCollectionModule)};
@@ -76,7 +80,7 @@ describe("collecting once a busy spell has given way to quiet", () => {
       const probe = spawnSync(process.execPath, [...productionNodeFlags, "--input-type=module", "-e", script], {
         encoding: "utf8",
       });
-      expect(probe.stderr).toBe("");
+      expect(probe.status, probe.stderr).toBe(0);
       return Number(probe.stdout.trim()) / 1048576;
     };
     const plain = rssAfter("plain");

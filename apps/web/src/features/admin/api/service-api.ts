@@ -24,9 +24,10 @@ export function useRotateSigningKey() {
   });
 }
 
-export function useServiceStatus() {
+export function useServiceStatus(enabled = true) {
   return useQuery({
     queryKey: [...consoleKey, "service"],
+    enabled,
     queryFn: () =>
       apiJson("/api/admin/service", { failure: "Failed to load the service's state" }, serviceStatusSchema),
   });

@@ -1,7 +1,6 @@
 import type { ServiceCertificates } from "@kpi-id/contracts";
 import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
-import { useServiceStatus } from "../api/service-api.ts";
 import { useServiceWords } from "./service-words.ts";
 
 /**
@@ -51,10 +50,4 @@ export function CertificateNotice({ certificates }: { certificates: ServiceCerti
       <p className="mt-2">{t("admin-service:certificates.whatToDo")}</p>
     </Alert>
   );
-}
-
-/** The notice with the service's state read from /api/admin/service (for operators with service.view). */
-export function LoadedCertificateNotice() {
-  const service = useServiceStatus();
-  return service.data ? <CertificateNotice certificates={service.data.certificates} /> : null;
 }

@@ -11,8 +11,9 @@ import { localizePath, RETURN_TO_PARAM } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { cn } from "@/lib/utils.ts";
 import { useOperator } from "../api/admin-api.ts";
-import { LoadedCertificateNotice } from "./certificate-notice.tsx";
-import { LoadedRevocationNotice } from "./revocation-notice.tsx";
+import { useServiceStatus } from "../api/service-api.ts";
+import { CertificateNotice } from "./certificate-notice.tsx";
+import { RevocationNotice } from "./revocation-notice.tsx";
 
 const OperatorContext = createContext<AdminMe | undefined>(undefined);
 
@@ -121,17 +122,34 @@ function ConsoleNav() {
   );
 }
 
-/** The console's first screen (/admin) also warns of certificates near their end and stale CRLs, to those who may see the service. */
-function HomeCertificateNotice() {
+/**
+ * The console's first screen (/admin) also warns of certificates near their end and stale CRLs, to those who may see
+ * the service. The screen waits for that answer (or its failure): a notice arriving after the list pushed it down
+ * under a tap, and the tap meant for a person landed on the notice (at 390 px it is some 300 px tall).
+ */
+function HomeNotices({ children }: { children: ReactNode }) {
+  const { t } = useTranslation("admin");
   const { pathname } = useLocation();
   const canService = useCan("service.view");
   const home = /^(\/[a-z]{2})?\/admin\/?$/.test(pathname);
-  return canService && home ? (
+  const service = useServiceStatus(canService && home);
+  if (!(canService && home)) return children;
+  const waiting = service.isPending;
+  return (
     <>
-      <LoadedCertificateNotice />
-      <LoadedRevocationNotice />
+      {waiting ? <PageSpinner label={t("admin:loading")} /> : null}
+      {service.data ? (
+        <>
+          <CertificateNotice certificates={service.data.certificates} />
+          <RevocationNotice lists={service.data.revocationLists} />
+        </>
+      ) : null}
+      {/* Mounted meanwhile, so the screen's own requests go out beside the service's, but not shown. */}
+      <div hidden={waiting} className={waiting ? undefined : "contents"}>
+        {children}
+      </div>
     </>
-  ) : null;
+  );
 }
 
 /** The console's frame: who may enter (a role and a strong sign-in), its heading and its sections. */
@@ -159,8 +177,7 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
       {operator.data ? (
         <OperatorContext.Provider value={operator.data}>
           <ConsoleNav />
-          <HomeCertificateNotice />
-          {children}
+          <HomeNotices>{children}</HomeNotices>
         </OperatorContext.Provider>
       ) : null}
     </div>

@@ -1,7 +1,6 @@
 import type { WatchedRevocationList } from "@kpi-id/contracts";
 import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
-import { useServiceStatus } from "../api/service-api.ts";
 import { useServiceWords } from "./service-words.ts";
 
 /**
@@ -41,10 +40,4 @@ export function RevocationNotice({ lists }: { lists: WatchedRevocationList[] | u
       <p className="mt-2">{t("admin-service:revocationLists.whatToDo")}</p>
     </Alert>
   );
-}
-
-/** The notice with the service's state read from /api/admin/service (for operators with service.view). */
-export function LoadedRevocationNotice() {
-  const service = useServiceStatus();
-  return service.data ? <RevocationNotice lists={service.data.revocationLists} /> : null;
 }

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { apiError, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { renderApp } from "../../../../test/render.tsx";
-import { noticeWait } from "./console-shell.tsx";
+import { answerWait } from "./answers-first.tsx";
 
 const admin: AdminMe = {
   username: "admin",
@@ -85,14 +85,14 @@ function openHome(serviceAnswer: () => Response) {
  * tall), and the tap meant for a person landed on the notice. The first screen shows the list with the notices.
  */
 describe("the console's first screen and its notices", () => {
-  const defaultWait = noticeWait.ms;
+  const defaultWait = answerWait.ms;
   afterEach(() => {
-    noticeWait.ms = defaultWait;
+    answerWait.ms = defaultWait;
   });
 
   it("shows the people list only with the certificate notice above it, never before it", async () => {
     // Long enough for a first render that compiles the console's modules on a loaded machine.
-    noticeWait.ms = 60_000;
+    answerWait.ms = 60_000;
     const { answer } = openHome(() => json(status));
     // The list's own answer is in (asked beside the service's); the screen still waits for the service's.
     const table = await screen.findByTestId("people-table");
@@ -107,7 +107,7 @@ describe("the console's first screen and its notices", () => {
   });
 
   it("shows the list without a notice when the service's state cannot be read", async () => {
-    noticeWait.ms = 60_000;
+    answerWait.ms = 60_000;
     const { answer } = openHome(() => apiError("service.database_unavailable"));
     const table = await screen.findByTestId("people-table");
     await within(table).findByText("Олена Коваленко");
@@ -119,7 +119,7 @@ describe("the console's first screen and its notices", () => {
   });
 
   it("shows the list after a while without the service's answer, and a late notice below it, not above", async () => {
-    noticeWait.ms = 50;
+    answerWait.ms = 50;
     const { answer } = openHome(() => json(status));
     const table = await screen.findByTestId("people-table");
     await waitFor(() => expect(table).toBeVisible());

@@ -1,6 +1,6 @@
 import type { AdminMe } from "@kpi-id/contracts";
 import { ShieldCheck } from "lucide-react";
-import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
+import { createContext, type ReactNode, useContext } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, NavLink, useLocation } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
@@ -12,6 +12,7 @@ import { useLanguage } from "@/lib/use-language.ts";
 import { cn } from "@/lib/utils.ts";
 import { useOperator } from "../api/admin-api.ts";
 import { useServiceStatus } from "../api/service-api.ts";
+import { Held, useAnswersFirst } from "./answers-first.tsx";
 import { CertificateNotice } from "./certificate-notice.tsx";
 import { RevocationNotice } from "./revocation-notice.tsx";
 
@@ -122,30 +123,9 @@ function ConsoleNav() {
   );
 }
 
-/** How long the first screen waits for the service's answer before it shows the list anyway (tests change it). */
-export const noticeWait = { ms: 2_000 };
-
-/**
- * Whether the first screen still holds its content back for the notices, and whether the list was shown before them
- * (it waited `noticeWait` in vain): once shown, the list is never hidden again, not by a refetch either.
- */
-function useNoticesFirst(watching: boolean, pending: boolean) {
-  const [shown, setShown] = useState(false);
-  const [late, setLate] = useState(false);
-  useEffect(() => {
-    if (watching && !pending) setShown(true);
-  }, [watching, pending]);
-  useEffect(() => {
-    if (!watching || !pending || shown) return;
-    const timer = setTimeout(() => setLate(true), noticeWait.ms);
-    return () => clearTimeout(timer);
-  }, [watching, pending, shown]);
-  return { waiting: pending && !shown && !late, below: late };
-}
-
 /**
  * The console's first screen (/admin) also warns of certificates near their end and stale CRLs, to those who may see
- * the service. The screen waits for that answer (or its failure), up to `noticeWait`: a notice arriving after the
+ * the service. The screen waits for that answer (or its failure), up to `answerWait`: a notice arriving after the
  * list pushed it down under a tap, and the tap meant for a person landed on the notice (at 390 px it is some 300 px
  * tall). Notices that come after the list has been shown go below it.
  */
@@ -155,7 +135,7 @@ function HomeNotices({ children }: { children: ReactNode }) {
   const canService = useCan("service.view");
   const watching = canService && /^(\/[a-z]{2})?\/admin\/?$/.test(pathname);
   const service = useServiceStatus(watching);
-  const { waiting, below } = useNoticesFirst(watching, service.isPending);
+  const { waiting, late: below } = useAnswersFirst("home", watching, service.isPending);
   if (!watching) return children;
   const notices = service.data ? (
     <>
@@ -167,10 +147,7 @@ function HomeNotices({ children }: { children: ReactNode }) {
     <>
       {waiting ? <PageSpinner label={t("admin:loading")} /> : null}
       {below ? null : notices}
-      {/* Mounted meanwhile, so the screen's own requests go out beside the service's, but not shown. */}
-      <div hidden={waiting} className={waiting ? undefined : "contents"}>
-        {children}
-      </div>
+      <Held waiting={waiting}>{children}</Held>
       {below ? notices : null}
     </>
   );

@@ -11,6 +11,8 @@ export const buttonVariants = cva(
       variant: {
         default: "bg-primary text-primary-foreground shadow-sm hover:bg-primary/90",
         outline: "border border-border bg-white text-foreground shadow-sm hover:bg-muted",
+        // An action that cannot be undone looks it: the destructive colour on the outline's shape, never the primary one.
+        danger: "border border-destructive/60 bg-white text-destructive-strong shadow-sm hover:bg-destructive/5",
         ghost: "text-foreground hover:bg-muted",
       },
       size: {

@@ -19,9 +19,6 @@ import { consoleKey } from "../api/admin-api.ts";
 import { useCan, useConsoleOperator } from "./console-shell.tsx";
 import { Section } from "./person-sections.tsx";
 
-// The one console action that cannot be undone looks it: the destructive colour, never the primary one.
-const dangerous = "border-destructive/60 text-destructive-strong hover:bg-destructive/5";
-
 function useErasure(person: PersonDetail) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -86,9 +83,9 @@ export function ErasureSection({ person }: { person: PersonDetail }) {
         }}
       >
         <Button
-          variant="outline"
+          variant="danger"
           size="sm"
-          className={`self-start ${dangerous}`}
+          className="self-start"
           onClick={() => setOpen(true)}
           data-testid="erase-open"
         >
@@ -128,8 +125,7 @@ export function ErasureSection({ person }: { person: PersonDetail }) {
                 </Button>
                 <Button
                   type="submit"
-                  variant="outline"
-                  className={dangerous}
+                  variant="danger"
                   disabled={!matches}
                   loading={erasure.isPending}
                   data-testid="erase-submit"

@@ -59,6 +59,19 @@ const defaults: Record<string, Handler> = {
   "GET /api/sign-in/continuing": () => new Response(null, { status: 204 }),
 };
 
+/** A handler whose answer waits until `answer` is called: what a screen shows while that one request is out. */
+export function heldAnswer(make: Handler): { handler: Handler; answer: () => void } {
+  let answer: () => void = () => {};
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  const handler: Handler = async (url, init) => {
+    await answered;
+    return make(url, init);
+  };
+  return { handler, answer };
+}
+
 /**
  * Replaces fetch with a table of "METHOD /path" handlers; an unlisted call
  * fails the test loudly. Returns the spy to inspect calls.

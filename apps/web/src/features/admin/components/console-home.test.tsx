@@ -1,7 +1,7 @@
 import type { AdminMe, PeoplePage, ServiceStatus } from "@kpi-id/contracts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { apiError, json, mockFetch } from "../../../../test/fetch-mock.ts";
+import { apiError, heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { renderApp } from "../../../../test/render.tsx";
 import { answerWait } from "./answers-first.tsx";
 
@@ -64,17 +64,11 @@ const status: ServiceStatus = {
 
 /** The console's first screen, its service answer held back until `answer` is called. */
 function openHome(serviceAnswer: () => Response) {
-  let answer: () => void = () => {};
-  const answered = new Promise<void>((resolve) => {
-    answer = resolve;
-  });
+  const { handler, answer } = heldAnswer(serviceAnswer);
   mockFetch({
     "GET /api/admin/me": () => json(admin),
     "GET /api/admin/people": () => json(people),
-    "GET /api/admin/service": async () => {
-      await answered;
-      return serviceAnswer();
-    },
+    "GET /api/admin/service": handler,
   });
   renderApp("/en/admin");
   return { answer };

@@ -10,6 +10,8 @@ import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useApplications, useConsoleAction, usePerson } from "../api/admin-api.ts";
+import { usePersonWifi } from "../api/wifi-api.ts";
+import { Held, useAnswersFirst } from "./answers-first.tsx";
 import { useAppTitle } from "./app-title.ts";
 import { useCan } from "./console-shell.tsx";
 import { ErasureSection } from "./person-erasure.tsx";
@@ -247,11 +249,26 @@ function PersonActions({ person }: { person: PersonDetail }) {
   );
 }
 
+/**
+ * The person screen shows itself with the person's Wi-Fi devices, asked beside the person rather than after them: the
+ * Wi-Fi section arriving later pushed the records, history and erasure below it down by its height (hundreds of
+ * pixels at 390 px with a few devices), under a tap meant for them. A Wi-Fi answer later than `answerWait` finds
+ * its section framed with a placeholder instead. An erased person's stub has no Wi-Fi section and waits for nothing.
+ */
 export function PersonScreen() {
   const { t } = useTranslation("admin");
   const { id = "" } = useParams();
   const person = usePerson(id);
+  const wifi = usePersonWifi(id);
+  const { waiting } = useAnswersFirst(id, Boolean(person.data && !person.data.erasedAt), wifi.isPending);
   if (person.isPending) return <Skeleton className="h-64 w-full" />;
   if (!person.data) return <Alert variant="destructive" title={t("admin:person.notFound")} />;
-  return <PersonView person={person.data} />;
+  return (
+    <>
+      {waiting ? <Skeleton className="h-64 w-full" data-testid="person-waiting" /> : null}
+      <Held waiting={waiting}>
+        <PersonView person={person.data} />
+      </Held>
+    </>
+  );
 }

@@ -9,13 +9,24 @@ import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import { useConsoleAction } from "../api/admin-api.ts";
 
-export function Section({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
+export function Section({
+  title,
+  children,
+  testId,
+  busy,
+}: {
+  title: string;
+  children: ReactNode;
+  testId: string;
+  /** Its own answer is still on the way: the frame stands with a placeholder, so the layout below keeps still. */
+  busy?: boolean;
+}) {
   // The test id joins the id: a section that mounts later (the Wi-Fi figures, after their own query) was once
   // named by another section's heading in the CI rehearsal (axe landmark-unique), so the name cannot be borrowed.
   const id = `${useId()}-${testId}`;
   return (
     <Card className="p-4 sm:p-5">
-      <section aria-labelledby={id} className="flex flex-col gap-3" data-testid={testId}>
+      <section aria-labelledby={id} aria-busy={busy || undefined} className="flex flex-col gap-3" data-testid={testId}>
         <h3 id={id} className="text-base font-semibold text-foreground">
           {title}
         </h3>

@@ -1,6 +1,7 @@
 import type { PersonDetail } from "@kpi-id/contracts";
 import { Trans, useTranslation } from "react-i18next";
 import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
+import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { formatInstant } from "@/features/account/components/format.ts";
 import { AccessPoint, WifiRecentUses } from "@/features/account/components/wifi-uses.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
@@ -23,7 +24,22 @@ export function PersonWifiSection({ person }: { person: PersonDetail }) {
   );
   const toggle = useConsoleAction<"on" | "off">((state) => `/api/admin/people/${person.id}/wifi/${state}`);
   const failed = (error: unknown) => notify("error", describeError(error, "admin:failed").message);
-  if (!wifi.data) return null;
+  // The person screen waits for this answer (answers-first.tsx); one later than that wait gets the frame with a
+  // placeholder of the usual state line and button, and a failed one a sentence, so what is below stays put.
+  if (!wifi.data) {
+    return (
+      <Section title={t("admin:wifi.title")} testId="person-wifi" busy={wifi.isPending}>
+        {wifi.isPending ? (
+          <div className="flex flex-col gap-3" data-testid="person-wifi-loading">
+            <Skeleton className="h-5 w-3/4" />
+            {allowed ? <Skeleton className="h-9 w-32" /> : null}
+          </div>
+        ) : (
+          <p className="text-sm text-muted-foreground">{t("admin:wifi.loadFailed")}</p>
+        )}
+      </Section>
+    );
+  }
   const { passwords, wifiOff } = wifi.data;
   const unnamed = t("admin:wifi.unknownAccessPoint");
   return (

@@ -1,7 +1,45 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { serveThroughServiceStack, testConfig } from "@kpi-id/server/testing";
 import Provider from "oidc-provider";
 import type { Client } from "./oidc-client.ts";
+
+/**
+ * How the provider is served: "alone" on a bare Node server, as the library's own callback; "service-stack" through
+ * the service's HTTP stack (Fastify, security headers, metrics, mount.ts: serveThroughServiceStack), the floor of
+ * what any answer of the service pays before the provider and its storage.
+ */
+type Serving = "alone" | "service-stack";
+
+interface MemoryProviderOptions {
+  serving?: Serving;
+  /**
+   * One durable write before each token answer (the library's own middleware hook, after its token endpoint has
+   * answered in memory): the floor of a refresh whose rotation must be committed before the answer (design.md §7).
+   */
+  commitEachToken?: () => Promise<void>;
+}
+
+/** The path under /oidc, as mount.ts hands it to the provider. */
+async function serveAlone(provider: Provider) {
+  const callback = provider.callback();
+  const server = createServer((request, response) => {
+    Object.assign(request, { originalUrl: request.url });
+    request.url = (request.url ?? "/").slice("/oidc".length) || "/";
+    void callback(request, response);
+  });
+  server.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+async function serveThroughStack(provider: Provider) {
+  const app = await serveThroughServiceStack(provider, testConfig({ PUBLIC_URL: "http://127.0.0.1" }));
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  return { port, close: () => app.close() };
+}
 
 /**
  * oidc-provider on its own: its built-in in-memory adapter, no database, one client and one account whose
@@ -9,7 +47,10 @@ import type { Client } from "./oidc-client.ts";
  * its refresh with rotation are floors for the service's: the same library, the same Node, the same answers,
  * with nothing of KPI ID around them (no database, no security headers, no caches, no Fastify).
  */
-export async function startMemoryProvider(claims: Record<string, unknown>) {
+export async function startMemoryProvider(
+  claims: Record<string, unknown>,
+  { serving = "alone", commitEachToken }: MemoryProviderOptions = {},
+) {
   const issuer = "http://127.0.0.1/oidc";
   const client: Client = { id: "bench-client", secret: "bench-secret-for-the-library-alone" };
   const provider = new Provider(issuer, {
@@ -28,6 +69,11 @@ export async function startMemoryProvider(claims: Record<string, unknown>) {
     rotateRefreshToken: true,
     issueRefreshToken: () => true,
   });
+  if (commitEachToken)
+    provider.use(async (ctx, next) => {
+      await next();
+      if (ctx.method === "POST" && ctx.path === "/token" && ctx.status === 200) await commitEachToken();
+    });
   const accountId = String(claims.sub ?? "bench");
   const grant = new provider.Grant({ accountId, clientId: client.id });
   grant.addOIDCScope("openid profile offline_access");
@@ -51,16 +97,7 @@ export async function startMemoryProvider(claims: Record<string, unknown>) {
       authTime: Math.floor(Date.now() / 1000),
     }).save();
   const refreshToken = await newRefreshToken();
-  const callback = provider.callback();
-  // The path under /oidc, as mount.ts hands it to the provider.
-  const server = createServer((request, response) => {
-    Object.assign(request, { originalUrl: request.url });
-    request.url = (request.url ?? "/").slice("/oidc".length) || "/";
-    void callback(request, response);
-  });
-  server.listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = serving === "alone" ? await serveAlone(provider) : await serveThroughStack(provider);
   const origin = `http://127.0.0.1:${port}`;
   return {
     /** Where tokenRequest (oidc-client.ts) finds its token endpoint. */
@@ -71,6 +108,6 @@ export async function startMemoryProvider(claims: Record<string, unknown>) {
     refreshToken,
     /** Another refresh token of the same grant: a chain of its own for refreshes in flight side by side. */
     newRefreshToken,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close,
   };
 }

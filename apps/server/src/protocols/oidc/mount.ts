@@ -21,7 +21,7 @@ const providerCsp =
 const callbacks = new WeakMap<object, ReturnType<OidcRuntime["provider"]["callback"]>>();
 
 /** Koa composes its middleware on every callback() call; do it once per provider. */
-function callbackOf(runtime: OidcRuntime) {
+function callbackOf(runtime: Pick<OidcRuntime, "provider">) {
   let callback = callbacks.get(runtime.provider);
   if (!callback) {
     callback = runtime.provider.callback();
@@ -56,7 +56,8 @@ function laxOverPlainHttp(response: ServerResponse): void {
   };
 }
 
-export async function mountProvider(app: FastifyInstance, runtime: OidcRuntime): Promise<void> {
+/** `runtime` is the service's OidcRuntime; the bench's floor mounts a bare provider the same way. */
+export async function mountProvider(app: FastifyInstance, runtime: Pick<OidcRuntime, "provider">): Promise<void> {
   const publicUrl = new URL(app.config.publicUrl);
   // Our interaction routes read the interaction through the provider twice (its details, then its result):
   // the second read comes from the request's memory. A GET's writes (the grant, the interaction's result) go

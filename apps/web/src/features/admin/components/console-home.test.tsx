@@ -1,6 +1,7 @@
 import type { AdminMe, PeoplePage, ServiceStatus } from "@kpi-id/contracts";
 import { screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { restoreAnswerWait } from "../../../../test/answer-wait.ts";
 import { apiError, heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { renderApp } from "../../../../test/render.tsx";
 import { answerWait } from "./answers-first.tsx";
@@ -79,10 +80,7 @@ function openHome(serviceAnswer: () => Response) {
  * tall), and the tap meant for a person landed on the notice. The first screen shows the list with the notices.
  */
 describe("the console's first screen and its notices", () => {
-  const defaultWait = answerWait.ms;
-  afterEach(() => {
-    answerWait.ms = defaultWait;
-  });
+  restoreAnswerWait();
 
   it("shows the people list only with the certificate notice above it, never before it", async () => {
     // Long enough for a first render that compiles the console's modules on a loaded machine.

@@ -1,6 +1,7 @@
-import type { AdminApplicationDetail, AdminMe, AuditEventView } from "@kpi-id/contracts";
+import type { AdminMe, AuditEventView } from "@kpi-id/contracts";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { applicationDetail } from "../../../../test/application-detail.ts";
 import { json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { renderApp } from "../../../../test/render.tsx";
 
@@ -84,24 +85,7 @@ describe("the console's words", () => {
   });
 
   it("labels an application's settings in Ukrainian, scopes included", async () => {
-    const detail: AdminApplicationDetail = {
-      ...timetable,
-      description: "",
-      descriptionEn: "",
-      callbackUrls: ["https://t.kpi.ua/cb"],
-      releaseTaxId: false,
-      requireMfa: false,
-      oidcEnabled: true,
-      redirectUris: [],
-      postLogoutRedirectUris: [],
-      scopes: ["openid"],
-      publicClient: false,
-      firstParty: false,
-      backchannelLogoutUri: null,
-      deviceFlow: false,
-      createdAt: "2026-09-01T08:00:00.000Z",
-      updatedAt: "2026-09-01T08:00:00.000Z",
-    };
+    const detail = applicationDetail({ ...timetable, oidcEnabled: true, scopes: ["openid"] });
     mockFetch({
       "GET /api/admin/me": () => json(admin),
       [`GET /api/admin/applications/${appId}`]: () => json(detail),

@@ -1,6 +1,7 @@
 import type { AdminMe, AdminWifi } from "@kpi-id/contracts";
 import { screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { follows, restoreAnswerWait } from "../../../../test/answer-wait.ts";
 import { apiError, heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { personDetail } from "../../../../test/person-detail.ts";
 import { renderApp } from "../../../../test/render.tsx";
@@ -40,19 +41,13 @@ function openPerson(wifiAnswer: () => Response) {
   return { answer };
 }
 
-const follows = (first: Element, second: Element) =>
-  Boolean(first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING);
-
 /**
  * The Wi-Fi section came after the rest of the person screen and pushed the records, history and erasure down by
  * its height (hundreds of pixels at 390 px), so a tap on "Erase" as it appeared could land elsewhere. The screen
  * shows itself with the section; an answer later than the wait finds the section framed with a placeholder.
  */
 describe("the person screen and its Wi-Fi section's own answer", () => {
-  const defaultWait = answerWait.ms;
-  afterEach(() => {
-    answerWait.ms = defaultWait;
-  });
+  restoreAnswerWait();
 
   it("shows the person only with their Wi-Fi devices, never the erasure button before them", async () => {
     // Long enough for a first render that compiles the console's modules on a loaded machine.

@@ -1,0 +1,14 @@
+import { afterEach } from "vitest";
+import { answerWait } from "@/features/admin/components/answers-first.tsx";
+
+/** Puts the console screens' answer wait back after each test of the block, for tests that shorten or lengthen it. */
+export function restoreAnswerWait() {
+  const defaultWait = answerWait.ms;
+  afterEach(() => {
+    answerWait.ms = defaultWait;
+  });
+}
+
+/** Whether `second` stands after `first` in the page: below it in the console's one-column layout at 390 px. */
+export const follows = (first: Element, second: Element) =>
+  Boolean(first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING);

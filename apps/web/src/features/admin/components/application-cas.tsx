@@ -6,6 +6,7 @@ import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { CopyButton } from "@/components/ui/copy-button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
+import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import { useCasServices, useRemoveCasService, useSetCasService } from "../api/applications-api.ts";
@@ -118,8 +119,15 @@ export function CasSection({ application }: { application: AdminApplicationDetai
   const services = useCasServices(application.id);
   const allowed = useCan("apps.manage");
   return (
-    <Section title={t("admin-apps:cas.title")} testId="application-cas">
+    <Section title={t("admin-apps:cas.title")} testId="application-cas" busy={services.isPending}>
       <p className="text-sm text-muted-foreground">{t("admin-apps:cas.explain")}</p>
+      {/* An answer later than the screen's wait (answers-first.tsx): the server URL and "none" lines held in place. */}
+      {services.isPending ? (
+        <div className="flex flex-col gap-3" data-testid="cas-loading">
+          <Skeleton className="h-8 w-full" />
+          <Skeleton className="h-5 w-1/2" />
+        </div>
+      ) : null}
       {services.data ? (
         <>
           <p className="flex flex-wrap items-center gap-2 text-sm">

@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button.tsx";
 import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
+import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import {
@@ -155,7 +156,9 @@ function Exclusions({ application }: { application: AdminApplicationDetail }) {
   return (
     <div className="flex flex-col gap-2 border-t border-border pt-3">
       <h4 className="text-sm font-semibold">{t("admin-apps:rules.exclusions")}</h4>
-      {exclusions.length === 0 ? (
+      {/* Not "no exclusions" before the answer says so: a placeholder of that line until it does. */}
+      {access.isPending ? <Skeleton className="h-5 w-1/2" /> : null}
+      {!access.isPending && exclusions.length === 0 ? (
         <p className="text-sm text-muted-foreground">{t("admin-apps:rules.noExclusions")}</p>
       ) : null}
       <ul className="flex flex-col gap-2">
@@ -215,7 +218,17 @@ export function RulesSection({ application }: { application: AdminApplicationDet
   const describe = useDescribeRule();
   const rules = access.data?.rules ?? [];
   return (
-    <Section title={t("admin-apps:rules.title")} testId="application-rules">
+    <Section title={t("admin-apps:rules.title")} testId="application-rules" busy={access.isPending}>
+      {/*
+       * The screen waits for this answer (answers-first.tsx); one later than that wait finds a placeholder of the
+       * count and "no rules" lines here, so the form below moves by the rules alone, not by the whole answer.
+       */}
+      {access.isPending ? (
+        <div className="flex flex-col gap-3" data-testid="rules-loading">
+          <Skeleton className="h-5 w-2/3" />
+          <Skeleton className="h-5 w-1/2" />
+        </div>
+      ) : null}
       {access.data ? (
         <p className="text-sm font-medium" data-testid="rules-people" aria-live="polite">
           {t("admin-apps:rules.people", { count: access.data.people })}

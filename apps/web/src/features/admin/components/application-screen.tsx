@@ -11,7 +11,8 @@ import { notify } from "@/lib/notify.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useRotateSecret } from "../api/admin-api.ts";
-import { useApplication } from "../api/applications-api.ts";
+import { useApplication, useApplicationAccess, useCasServices } from "../api/applications-api.ts";
+import { Held, useAnswersFirst } from "./answers-first.tsx";
 import { useAppTitle } from "./app-title.ts";
 import { CasSection } from "./application-cas.tsx";
 import { BulkGrantSection, PeopleSection } from "./application-people.tsx";
@@ -20,7 +21,13 @@ import { SettingsSection } from "./application-settings.tsx";
 import { SuspensionSection } from "./application-suspension.tsx";
 import { SecretOnce } from "./applications-screen.tsx";
 
-/** One application: its settings, access rules, who has access, bulk grant; rotating its secret. */
+/**
+ * One application: its settings, access rules, who has access, bulk grant; rotating its secret. The screen shows
+ * itself with its access rules and CAS services, asked beside the application rather than after it: the rules and
+ * services arriving later pushed the rule form, bulk grant, suspension and the people search down (at 390 px one
+ * column, a few rules and services some hundreds of pixels), under a tap meant for them. Answers later than
+ * `answerWait` find their sections framed with placeholders instead.
+ */
 export function ApplicationScreen() {
   const { t } = useTranslation(["admin", "admin-apps"]);
   const appTitle = useAppTitle();
@@ -28,6 +35,9 @@ export function ApplicationScreen() {
   const language = useLanguage();
   const describeError = useErrorMessage();
   const application = useApplication(id);
+  const access = useApplicationAccess(id);
+  const cas = useCasServices(id);
+  const { waiting } = useAnswersFirst(id, application.isSuccess, access.isPending || cas.isPending);
   const rotate = useRotateSecret();
   const [shown, setShown] = useState<ApplicationSecret | undefined>();
   const back = (
@@ -83,16 +93,19 @@ export function ApplicationScreen() {
         </ConfirmButton>
       </div>
       {shown ? <SecretOnce shown={shown} /> : null}
-      <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
-        <SettingsSection key={app.updatedAt} application={app} />
-        <div className="flex flex-col gap-4">
-          <RulesSection application={app} />
-          <BulkGrantSection application={app} />
-          <SuspensionSection application={app} />
-          <CasSection application={app} />
+      {waiting ? <Skeleton className="h-40 w-full" data-testid="application-waiting" /> : null}
+      <Held waiting={waiting}>
+        <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
+          <SettingsSection key={app.updatedAt} application={app} />
+          <div className="flex flex-col gap-4">
+            <RulesSection application={app} />
+            <BulkGrantSection application={app} />
+            <SuspensionSection application={app} />
+            <CasSection application={app} />
+          </div>
         </div>
-      </div>
-      <PeopleSection application={app} />
+        <PeopleSection application={app} />
+      </Held>
     </section>
   );
 }

@@ -1,0 +1,106 @@
+import type { AdminMe, ApplicationAccess, CasServices } from "@kpi-id/contracts";
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { follows, restoreAnswerWait } from "../../../../test/answer-wait.ts";
+import { applicationDetail } from "../../../../test/application-detail.ts";
+import { heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
+import { renderApp } from "../../../../test/render.tsx";
+import { answerWait } from "./answers-first.tsx";
+
+const appId = "7c2f3c1e-8a9d-4f5e-b6a7-1c2d3e4f5a6b";
+const admin: AdminMe = {
+  username: "admin",
+  fullName: "Адмін Консолі",
+  roles: ["admin"],
+  permissions: ["apps.view", "apps.manage", "people.view"],
+};
+const detail = applicationDetail({ id: appId, name: "moodle", title: "Мудл", titleEn: "Moodle" });
+const access: ApplicationAccess = {
+  rules: [
+    {
+      id: "9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+      affiliation: "student",
+      unitCode: "FIOT",
+      unitName: null,
+      includeSubunits: true,
+      status: null,
+    },
+  ],
+  exclusions: [],
+  people: 412,
+};
+const cas: CasServices = {
+  serverUrl: "http://localhost:3000/cas",
+  services: [
+    { url: "https://moodle.kpi.ua/login/index.php", match: "exact", attributes: [], singleLogout: false, proxy: false },
+  ],
+};
+
+/** The application screen, its rules' and CAS services' answers held back until each `answer` is called. */
+function openApplication() {
+  const rules = heldAnswer(() => json(access));
+  const services = heldAnswer(() => json(cas));
+  mockFetch({
+    "GET /api/admin/me": () => json(admin),
+    [`GET /api/admin/applications/${appId}`]: () => json(detail),
+    [`GET /api/admin/applications/${appId}/access`]: rules.handler,
+    [`GET /api/admin/applications/${appId}/cas-services`]: services.handler,
+    [`GET /api/admin/applications/${appId}/people`]: () => json({ people: [], page: 1, hasMore: false }),
+  });
+  renderApp(`/en/admin/applications/${appId}`);
+  return { answerRules: rules.answer, answerServices: services.answer };
+}
+
+/**
+ * The access rules and CAS services came after the rest of the application screen and pushed the rule form, bulk
+ * grant, suspension and people search down (at 390 px by hundreds of pixels), under a tap meant for them. The screen
+ * shows itself with both; answers later than the wait find their sections framed with placeholders.
+ */
+describe("the application screen and its rules' and CAS services' own answers", () => {
+  restoreAnswerWait();
+
+  it("shows the sections only with the rules and the CAS services, never the forms below before them", async () => {
+    // Long enough for a first render that compiles the console's modules on a loaded machine.
+    answerWait.ms = 60_000;
+    const { answerRules, answerServices } = openApplication();
+    const addRule = await screen.findByTestId("rule-add");
+    expect(addRule).not.toBeVisible();
+    expect(screen.getByTestId("access-search")).not.toBeVisible();
+    expect(screen.getByTestId("application-waiting")).toBeInTheDocument();
+    // The application's name and the way back stand meanwhile; they do not move.
+    expect(screen.getByRole("heading", { name: "Moodle" })).toBeVisible();
+    answerRules();
+    expect(await screen.findByTestId("rules-people")).not.toBeVisible();
+    answerServices();
+    await waitFor(() => expect(addRule).toBeVisible());
+    expect(screen.getByTestId("rules-people")).toHaveTextContent("412 people may use it now");
+    expect(within(screen.getByTestId("rules-list")).getByText(/FIOT and its sub-units/)).toBeVisible();
+    expect(screen.getByTestId("cas-service")).toHaveTextContent("https://moodle.kpi.ua/login/index.php");
+    expect(screen.getByTestId("access-search")).toBeVisible();
+    expect(screen.queryByTestId("application-waiting")).not.toBeInTheDocument();
+  });
+
+  it("after the wait, frames the late sections with placeholders where their answers go", async () => {
+    answerWait.ms = 50;
+    const { answerRules, answerServices } = openApplication();
+    const addRule = await screen.findByTestId("rule-add");
+    await waitFor(() => expect(addRule).toBeVisible());
+    const rules = screen.getByTestId("application-rules");
+    const services = screen.getByTestId("application-cas");
+    expect(rules).toHaveAttribute("aria-busy", "true");
+    expect(follows(within(rules).getByTestId("rules-loading"), addRule)).toBe(true);
+    // Nor does it say "no exclusions" before the answer says so.
+    expect(rules).not.toHaveTextContent("No exclusions");
+    expect(services).toHaveAttribute("aria-busy", "true");
+    expect(follows(within(services).getByTestId("cas-loading"), screen.getByTestId("cas-add"))).toBe(true);
+
+    answerRules();
+    expect(await within(rules).findByTestId("rules-people")).toHaveTextContent("412 people");
+    expect(rules).not.toHaveAttribute("aria-busy");
+    expect(within(rules).queryByTestId("rules-loading")).not.toBeInTheDocument();
+    answerServices();
+    expect(await within(services).findByTestId("cas-server-url")).toHaveTextContent("http://localhost:3000/cas");
+    expect(services).not.toHaveAttribute("aria-busy");
+    expect(within(services).queryByTestId("cas-loading")).not.toBeInTheDocument();
+  });
+});

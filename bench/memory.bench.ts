@@ -21,7 +21,7 @@ import {
 import pg from "pg";
 import { type ChildServer, startChildServer } from "./lib/child-server.ts";
 import { httpLoad } from "./lib/http-load.ts";
-import { libraryAloneIdleMiB, libraryRequests } from "./lib/library-process.ts";
+import { libraryAloneIdleMiB, libraryRequests, stackIdleMiB } from "./lib/library-process.ts";
 import type { Comparison } from "./lib/types.ts";
 
 export const title = "Start-up and memory of the service process (production settings)";
@@ -43,6 +43,17 @@ interface Store {
   dispose(): Promise<void>;
 }
 
+/** One statement on DATABASE_URL's server, in a connection of its own (a database created or dropped). */
+async function adminStatement(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: String(process.env.DATABASE_URL) });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
 /** An existing, migrated database holding the people the load signs in: what a restart finds. */
 async function prepareStore(kind: Store["kind"]): Promise<Store> {
   let env: Record<string, string>;
@@ -50,17 +61,11 @@ async function prepareStore(kind: Store["kind"]): Promise<Store> {
   if (kind === "postgres") {
     const admin = String(process.env.DATABASE_URL);
     const name = `kpi_id_bench_${randomBytes(6).toString("hex")}`;
-    const run = async (statement: string) => {
-      const client = new pg.Client({ connectionString: admin });
-      await client.connect();
-      await client.query(statement);
-      await client.end();
-    };
-    await run(`create database ${name}`);
+    await adminStatement(`create database ${name}`);
     const url = new URL(admin);
     url.pathname = `/${name}`;
     env = { DATABASE_URL: url.toString() };
-    dispose = () => run(`drop database if exists ${name} with (force)`);
+    dispose = () => adminStatement(`drop database if exists ${name} with (force)`);
   } else {
     const dataDir = mkdtempSync(join(tmpdir(), "kpi-id-bench-"));
     env = { DATA_DIR: dataDir };
@@ -157,6 +162,28 @@ async function measureService(kind: Store["kind"]) {
   }
 }
 
+/** The stack floor (stackIdleMiB) on a database or data directory of its own, removed afterwards. */
+async function measureStack(kind: Store["kind"]): Promise<number> {
+  if (kind === "postgres") {
+    const admin = String(process.env.DATABASE_URL);
+    const name = `kpi_id_bench_stack_${randomBytes(6).toString("hex")}`;
+    await adminStatement(`create database ${name}`);
+    try {
+      const url = new URL(admin);
+      url.pathname = `/${name}`;
+      return await stackIdleMiB({ DATABASE_URL: url.toString() }, settleSeconds);
+    } finally {
+      await adminStatement(`drop database if exists ${name} with (force)`);
+    }
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), "kpi-id-bench-stack-"));
+  try {
+    return await stackIdleMiB({ DATA_DIR: dataDir }, settleSeconds);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function measureBare() {
   const port = await freePort();
   // The same Node flags and allocator setting as the service, and its log level.
@@ -179,6 +206,7 @@ export async function run(): Promise<Comparison[]> {
   const comparisons: Comparison[] = [];
   for (const kind of kinds) {
     const measured = await measureService(kind);
+    const stackIdle = await measureStack(kind);
     const load = `${loadSeconds} s of GET /user (10 connections, ${measured.reads.toFixed(0)} req/s) with ${signInWorkers} password sign-ins in flight (${measured.signIns} done)`;
     comparisons.push(
       {
@@ -210,6 +238,20 @@ export async function run(): Promise<Comparison[]> {
           bound: "atMost",
           measure: "difference",
         },
+      },
+      {
+        subject: { label: `the service's libraries and store alone, idle RSS, ${kind}`, value: stackIdle, unit: "MiB" },
+        baseline: { label: "oidc-provider alone (in-memory adapter), idle RSS", value: libraryIdle, unit: "MiB" },
+        method: `VmRSS from /proc, each ${settleSeconds} s after ${libraryRequests} discovery and JWKS requests, the same flags (bench/lib/stack-server.mjs: Fastify, pino, cookies, helmet, prom-client, zod, the library mounted under /oidc, ${kind === "postgres" ? "a pg pool under Kysely" : "PGlite with pg_trgm"}); the stack alone is +${(stackIdle - libraryIdle).toFixed(1)} MiB over the library: the idle goal's +15 MiB lies below this floor when that is past 15`,
+      },
+      {
+        subject: { label: `idle RSS after warm-up, ${kind}`, value: measured.idle, unit: "MiB" },
+        baseline: {
+          label: `the service's libraries and store alone, idle RSS, ${kind}`,
+          value: stackIdle,
+          unit: "MiB",
+        },
+        method: `VmRSS from /proc; what the service's own code and data add to its libraries: +${(measured.idle - stackIdle).toFixed(1)} MiB`,
       },
       {
         subject: { label: `peak RSS under load, ${kind}`, value: measured.peak, unit: "MiB" },

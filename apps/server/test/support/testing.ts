@@ -26,7 +26,7 @@ export { runCliOn } from "./cli.ts";
 export { addOperator } from "./console.ts";
 export { createTestDatabase, databaseKinds } from "./databases.ts";
 export { freePort } from "./listening.ts";
-export { serveThroughServiceStack } from "./mounted-provider.ts";
+export { serveThroughServiceStack, serviceStack } from "./mounted-provider.ts";
 export { type RunningSites, startProtectedSites } from "./nginx-site.ts";
 export { addOidcClient, TestBrowser } from "./oidc.ts";
 export {

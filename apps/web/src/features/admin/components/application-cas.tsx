@@ -121,11 +121,14 @@ export function CasSection({ application }: { application: AdminApplicationDetai
   return (
     <Section title={t("admin-apps:cas.title")} testId="application-cas" busy={services.isPending}>
       <p className="text-sm text-muted-foreground">{t("admin-apps:cas.explain")}</p>
-      {/* An answer later than the screen's wait (answers-first.tsx): the server URL and "none" lines held in place. */}
+      {/*
+       * An answer later than the screen's wait (answers-first.tsx) finds the server URL and "none" lines' places held:
+       * sized as they stand on a phone, the address under its label beside the copy button, the sentence on two lines.
+       */}
       {services.isPending ? (
         <div className="flex flex-col gap-3" data-testid="cas-loading">
-          <Skeleton className="h-8 w-full" />
-          <Skeleton className="h-5 w-1/2" />
+          <Skeleton className="h-16 w-full" />
+          <Skeleton className="h-10 w-2/3" />
         </div>
       ) : null}
       {services.data ? (

@@ -221,12 +221,13 @@ export function RulesSection({ application }: { application: AdminApplicationDet
     <Section title={t("admin-apps:rules.title")} testId="application-rules" busy={access.isPending}>
       {/*
        * The screen waits for this answer (answers-first.tsx); one later than that wait finds a placeholder of the
-       * count and "no rules" lines here, so the form below moves by the rules alone, not by the whole answer.
+       * count and "no rules" lines here, so the form below moves by the rules alone, not by the whole answer. Each
+       * line takes two on a phone (and in Ukrainian beside the settings on a wide screen), and so does its place.
        */}
       {access.isPending ? (
         <div className="flex flex-col gap-3" data-testid="rules-loading">
-          <Skeleton className="h-5 w-2/3" />
-          <Skeleton className="h-5 w-1/2" />
+          <Skeleton className="h-10 w-5/6" />
+          <Skeleton className="h-10 w-2/3" />
         </div>
       ) : null}
       {access.data ? (

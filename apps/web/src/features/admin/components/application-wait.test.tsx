@@ -1,10 +1,10 @@
 import type { AdminMe, ApplicationAccess, CasServices } from "@kpi-id/contracts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { follows, restoreAnswerWait } from "../../../../test/answer-wait.ts";
 import { applicationDetail } from "../../../../test/application-detail.ts";
 import { heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { renderApp } from "../../../../test/render.tsx";
+import { follows, restoreAnswerWait } from "./answer-wait.testing.ts";
 import { answerWait } from "./answers-first.tsx";
 
 const appId = "7c2f3c1e-8a9d-4f5e-b6a7-1c2d3e4f5a6b";

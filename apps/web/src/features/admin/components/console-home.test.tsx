@@ -1,9 +1,9 @@
 import type { AdminMe, PeoplePage, ServiceStatus } from "@kpi-id/contracts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { restoreAnswerWait } from "../../../../test/answer-wait.ts";
 import { apiError, heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { renderApp } from "../../../../test/render.tsx";
+import { restoreAnswerWait } from "./answer-wait.testing.ts";
 import { answerWait } from "./answers-first.tsx";
 
 const admin: AdminMe = {

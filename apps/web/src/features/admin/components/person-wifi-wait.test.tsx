@@ -1,10 +1,10 @@
 import type { AdminMe, AdminWifi } from "@kpi-id/contracts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { follows, restoreAnswerWait } from "../../../../test/answer-wait.ts";
 import { apiError, heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { personDetail } from "../../../../test/person-detail.ts";
 import { renderApp } from "../../../../test/render.tsx";
+import { follows, restoreAnswerWait } from "./answer-wait.testing.ts";
 import { answerWait } from "./answers-first.tsx";
 
 const id = "0d5c7a7e-3f0b-4b7e-9f51-2f6e8d1c9a62";

@@ -1,5 +1,7 @@
+// Test code for the console's wait tests, kept beside them in the feature: it reaches into answers-first.tsx, and
+// the shared test/ directory imports no feature (app → features → shared). Not a *.test.ts file, so not run itself.
 import { afterEach } from "vitest";
-import { answerWait } from "@/features/admin/components/answers-first.tsx";
+import { answerWait } from "./answers-first.tsx";
 
 /** Puts the console screens' answer wait back after each test of the block, for tests that shorten or lengthen it. */
 export function restoreAnswerWait() {

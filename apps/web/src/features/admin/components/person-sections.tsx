@@ -36,6 +36,20 @@ export function Section({
   );
 }
 
+/**
+ * A section's own answer that failed, said in its frame: what could not be read, then why in the words of the
+ * server's code (the database away, no connection) through the app's error messages. A bare "open the page again"
+ * helped with none of them, and with a refusal not at all: it comes again on every open.
+ */
+export function ReadFailed({ what, error, testId }: { what: string; error: unknown; testId: string }) {
+  const describeError = useErrorMessage();
+  return (
+    <p className="text-sm text-muted-foreground" data-testid={testId}>
+      {what} {describeError(error, "admin:readLater").message}
+    </p>
+  );
+}
+
 export function Facts({ rows }: { rows: [string, ReactNode][] }) {
   return (
     <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">

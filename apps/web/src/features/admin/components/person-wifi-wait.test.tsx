@@ -14,6 +14,12 @@ const admin: AdminMe = {
   roles: ["admin"],
   permissions: ["people.view", "people.recovery", "people.erase"],
 };
+const helpdesk: AdminMe = {
+  username: "helpdesk",
+  fullName: "Служба Підтримки",
+  roles: ["helpdesk"],
+  permissions: ["people.view", "people.recovery"],
+};
 const person = personDetail(id, { username: "oksana", fullName: "Коваль Оксана" });
 const wifi: AdminWifi = {
   wifiOff: false,
@@ -89,6 +95,30 @@ describe("the person screen and its Wi-Fi section's own answer", () => {
     expect(name).not.toBeVisible();
     answer();
     await waitFor(() => expect(name).toBeVisible());
-    expect(screen.getByTestId("person-wifi")).toHaveTextContent("The person's Wi-Fi devices could not be read.");
+    // What failed, then why in the words of the server's code, not "open the page again".
+    expect(screen.getByTestId("person-wifi-failed")).toHaveTextContent(
+      "The person's Wi-Fi devices could not be read. KPI ID is briefly unavailable.",
+    );
+    expect(screen.getByTestId("person-wifi")).not.toHaveAttribute("aria-busy");
+  });
+
+  it("tells a helpdesk operator on an admin's page that only an admin sees their Wi-Fi devices", async () => {
+    answerWait.ms = 60_000;
+    mockFetch({
+      "GET /api/admin/me": () => json(helpdesk),
+      [`GET /api/admin/people/${id}`]: () => json(person),
+      [`GET /api/admin/people/${id}/wifi`]: () => apiError("admin.person_outranks_operator"),
+      "GET /api/admin/applications": () => json({ applications: [] }),
+    });
+    renderApp(`/en/admin/people/${id}`);
+    const name = await screen.findByTestId("person-name");
+    await waitFor(() => expect(name).toBeVisible());
+    const section = screen.getByTestId("person-wifi");
+    expect(within(section).getByTestId("person-wifi-failed")).toHaveTextContent(
+      "Only an admin sees this person's Wi-Fi devices: the person holds a role above yours.",
+    );
+    // Opening the page again gives the same refusal: the section does not ask for it.
+    expect(section).not.toHaveTextContent(/could not be read|again/);
+    expect(within(section).queryByRole("button")).not.toBeInTheDocument();
   });
 });

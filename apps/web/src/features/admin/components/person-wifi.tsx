@@ -4,13 +4,16 @@ import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { formatInstant } from "@/features/account/components/format.ts";
 import { AccessPoint, WifiRecentUses } from "@/features/account/components/wifi-uses.tsx";
+import { ApiError } from "@/lib/api-client.ts";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useConsoleAction } from "../api/admin-api.ts";
 import { usePersonWifi, useWifiStats } from "../api/wifi-api.ts";
 import { useCan } from "./console-shell.tsx";
-import { Section } from "./person-sections.tsx";
+import { ReadFailed, Section } from "./person-sections.tsx";
+
+const outranked = (error: unknown) => error instanceof ApiError && error.code === "admin.person_outranks_operator";
 
 /** A person's Wi-Fi devices (no secrets) with their recent uses (the account page's pieces), revoking one, and turning their Wi-Fi off or on (helpdesk and admin). */
 export function PersonWifiSection({ person }: { person: PersonDetail }) {
@@ -34,8 +37,14 @@ export function PersonWifiSection({ person }: { person: PersonDetail }) {
             <Skeleton className="h-5 w-3/4" />
             {allowed ? <Skeleton className="h-9 w-32" /> : null}
           </div>
+        ) : outranked(wifi.error) ? (
+          // A helpdesk operator on an admin's page: the server shows an admin's devices to admins only, and says
+          // so on every read, so the section says why it is empty rather than ask for another try.
+          <p className="text-sm text-muted-foreground" data-testid="person-wifi-failed">
+            {t("admin:wifi.outranked")}
+          </p>
         ) : (
-          <p className="text-sm text-muted-foreground">{t("admin:wifi.loadFailed")}</p>
+          <ReadFailed what={t("admin:wifi.loadFailed")} error={wifi.error} testId="person-wifi-failed" />
         )}
       </Section>
     );

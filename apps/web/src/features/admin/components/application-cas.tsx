@@ -11,7 +11,7 @@ import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import { useCasServices, useRemoveCasService, useSetCasService } from "../api/applications-api.ts";
 import { useCan } from "./console-shell.tsx";
-import { Section } from "./person-sections.tsx";
+import { ReadFailed, Section } from "./person-sections.tsx";
 
 function AddCasServiceForm({ applicationId }: { applicationId: string }) {
   const { t } = useTranslation("admin-apps");
@@ -130,6 +130,9 @@ export function CasSection({ application }: { application: AdminApplicationDetai
           <Skeleton className="h-16 w-full" />
           <Skeleton className="h-10 w-2/3" />
         </div>
+      ) : null}
+      {services.isError && !services.data ? (
+        <ReadFailed what={t("admin-apps:cas.loadFailed")} error={services.error} testId="cas-failed" />
       ) : null}
       {services.data ? (
         <>

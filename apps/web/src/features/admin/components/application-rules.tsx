@@ -22,7 +22,7 @@ import {
   useRemoveRule,
 } from "../api/applications-api.ts";
 import { useAppTitle } from "./app-title.ts";
-import { Section } from "./person-sections.tsx";
+import { ReadFailed, Section } from "./person-sections.tsx";
 
 export const selectClass =
   "h-10 rounded-md border border-border bg-white px-3 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring";
@@ -156,9 +156,13 @@ function Exclusions({ application }: { application: AdminApplicationDetail }) {
   return (
     <div className="flex flex-col gap-2 border-t border-border pt-3">
       <h4 className="text-sm font-semibold">{t("admin-apps:rules.exclusions")}</h4>
-      {/* Not "no exclusions" before the answer says so: a placeholder of that line until it does. */}
+      {/*
+       * Not "no exclusions" unless an answer says so: a placeholder of that line until it is in, and nothing after a
+       * failed one (the section says that it failed). Keyed by the answer the rest of the section shows, not by
+       * isSuccess, which a failed refetch turns off while the last answer's rules and count still stand.
+       */}
       {access.isPending ? <Skeleton className="h-5 w-1/2" /> : null}
-      {!access.isPending && exclusions.length === 0 ? (
+      {access.data && exclusions.length === 0 ? (
         <p className="text-sm text-muted-foreground">{t("admin-apps:rules.noExclusions")}</p>
       ) : null}
       <ul className="flex flex-col gap-2">
@@ -229,6 +233,9 @@ export function RulesSection({ application }: { application: AdminApplicationDet
           <Skeleton className="h-10 w-5/6" />
           <Skeleton className="h-10 w-2/3" />
         </div>
+      ) : null}
+      {access.isError && !access.data ? (
+        <ReadFailed what={t("admin-apps:rules.loadFailed")} error={access.error} testId="rules-failed" />
       ) : null}
       {access.data ? (
         <p className="text-sm font-medium" data-testid="rules-people" aria-live="polite">

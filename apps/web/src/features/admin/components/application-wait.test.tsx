@@ -2,7 +2,7 @@ import type { AdminMe, ApplicationAccess, CasServices } from "@kpi-id/contracts"
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { applicationDetail } from "../../../../test/application-detail.ts";
-import { heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
+import { apiError, heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { renderApp } from "../../../../test/render.tsx";
 import { follows, restoreAnswerWait } from "./answer-wait.testing.ts";
 import { answerWait } from "./answers-first.tsx";
@@ -37,9 +37,9 @@ const cas: CasServices = {
 };
 
 /** The application screen, its rules' and CAS services' answers held back until each `answer` is called. */
-function openApplication() {
-  const rules = heldAnswer(() => json(access));
-  const services = heldAnswer(() => json(cas));
+function openApplication(rulesAnswer = () => json(access), servicesAnswer = () => json(cas)) {
+  const rules = heldAnswer(rulesAnswer);
+  const services = heldAnswer(servicesAnswer);
   mockFetch({
     "GET /api/admin/me": () => json(admin),
     [`GET /api/admin/applications/${appId}`]: () => json(detail),
@@ -102,5 +102,29 @@ describe("the application screen and its rules' and CAS services' own answers", 
     expect(await within(services).findByTestId("cas-server-url")).toHaveTextContent("http://localhost:3000/cas");
     expect(services).not.toHaveAttribute("aria-busy");
     expect(within(services).queryByTestId("cas-loading")).not.toBeInTheDocument();
+  });
+
+  it("says in its sections that the rules and CAS services could not be read, and why; no 'no exclusions'", async () => {
+    answerWait.ms = 60_000;
+    const { answerRules, answerServices } = openApplication(
+      () => apiError("service.database_unavailable"),
+      () => apiError("service.internal_error"),
+    );
+    const addRule = await screen.findByTestId("rule-add");
+    answerRules();
+    answerServices();
+    await waitFor(() => expect(addRule).toBeVisible());
+    const rules = screen.getByTestId("application-rules");
+    expect(within(rules).getByTestId("rules-failed")).toHaveTextContent(
+      "The application's access rules could not be read. KPI ID is briefly unavailable.",
+    );
+    expect(rules).not.toHaveTextContent(/No exclusions|No rules/);
+    expect(rules).not.toHaveAttribute("aria-busy");
+    expect(within(rules).queryByTestId("rules-loading")).not.toBeInTheDocument();
+    const services = screen.getByTestId("application-cas");
+    expect(within(services).getByTestId("cas-failed")).toHaveTextContent(
+      "The application's CAS services could not be read. Something went wrong on our side.",
+    );
+    expect(services).not.toHaveAttribute("aria-busy");
   });
 });

@@ -3,11 +3,12 @@ import { useQuery } from "@tanstack/react-query";
 import { apiJson } from "@/lib/api-client.ts";
 import { consoleKey } from "./admin-api.ts";
 
-/** A person's Wi-Fi devices and whether their Wi-Fi is off. */
-export function usePersonWifi(id: string) {
+/** A person's Wi-Fi devices and whether their Wi-Fi is off; not asked while `enabled` is false. */
+export function usePersonWifi(id: string, enabled = true) {
   return useQuery({
     queryKey: [...consoleKey, "person", id, "wifi"],
     queryFn: () => apiJson(`/api/admin/people/${id}/wifi`, { failure: "Failed to load Wi-Fi" }, adminWifiSchema),
+    enabled,
   });
 }
 

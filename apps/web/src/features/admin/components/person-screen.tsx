@@ -259,8 +259,14 @@ export function PersonScreen() {
   const { t } = useTranslation("admin");
   const { id = "" } = useParams();
   const person = usePerson(id);
-  const wifi = usePersonWifi(id);
-  const { waiting } = useAnswersFirst(id, Boolean(person.data && !person.data.erasedAt), wifi.isPending);
+  // The Wi-Fi is asked beside the person, not after them: asking after would add a round trip before every person
+  // screen shows. So a first open of an erased person's stub (409) or of an unknown id (404) asks once in vain,
+  // before the person's answer says so; that answer shows nowhere (the stub has no Wi-Fi section, the unknown id no
+  // screen). Once the person's answer says so, it is not asked again: each console action reads every answer again.
+  const wifiAsked = !person.data?.erasedAt && !(person.isError && !person.data);
+  const wifi = usePersonWifi(id, wifiAsked);
+  // A question not asked stays pending for ever: the wait counts only one that is out.
+  const { waiting } = useAnswersFirst(id, Boolean(person.data && !person.data.erasedAt), wifiAsked && wifi.isPending);
   if (person.isPending) return <Skeleton className="h-64 w-full" />;
   if (!person.data) return <Alert variant="destructive" title={t("admin:person.notFound")} />;
   return (

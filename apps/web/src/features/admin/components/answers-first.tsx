@@ -1,4 +1,6 @@
 import { type ReactNode, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Skeleton } from "@/components/ui/skeleton.tsx";
 
 /** How long a console screen waits for the answers it holds its content for before it shows it anyway (tests change it). */
 export const answerWait = { ms: 2_000 };
@@ -32,6 +34,21 @@ export function Held({ waiting, children }: { waiting: boolean; children: ReactN
   return (
     <div hidden={waiting} className={waiting ? undefined : "contents"}>
       {children}
+    </div>
+  );
+}
+
+/**
+ * A console screen's placeholder while its content is read or held: a skeleton of about its height for the eye, and
+ * a status saying "Loading…" for a screen reader, which heard nothing at all of a bare skeleton (the held content is
+ * `hidden`, so nothing else on the screen said why it was empty).
+ */
+export function ScreenLoading({ className, testId }: { className: string; testId?: string }) {
+  const { t } = useTranslation("admin");
+  return (
+    <div role="status" data-testid={testId}>
+      <span className="sr-only">{t("admin:loading")}</span>
+      <Skeleton className={className} />
     </div>
   );
 }

@@ -5,14 +5,13 @@ import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
-import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useRotateSecret } from "../api/admin-api.ts";
 import { useApplication, useApplicationAccess, useCasServices } from "../api/applications-api.ts";
-import { Held, useAnswersFirst } from "./answers-first.tsx";
+import { Held, ScreenLoading, useAnswersFirst } from "./answers-first.tsx";
 import { useAppTitle } from "./app-title.ts";
 import { CasSection } from "./application-cas.tsx";
 import { BulkGrantSection, PeopleSection } from "./application-people.tsx";
@@ -53,7 +52,7 @@ export function ApplicationScreen() {
     return (
       <div className="flex flex-col gap-3">
         {back}
-        <Skeleton className="h-40 w-full" />
+        <ScreenLoading className="h-40 w-full" />
       </div>
     );
   }
@@ -93,7 +92,7 @@ export function ApplicationScreen() {
         </ConfirmButton>
       </div>
       {shown ? <SecretOnce shown={shown} /> : null}
-      {waiting ? <Skeleton className="h-40 w-full" data-testid="application-waiting" /> : null}
+      {waiting ? <ScreenLoading className="h-40 w-full" testId="application-waiting" /> : null}
       <Held waiting={waiting}>
         <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
           <SettingsSection key={app.updatedAt} application={app} />

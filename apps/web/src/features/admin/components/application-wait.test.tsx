@@ -66,7 +66,9 @@ describe("the application screen and its rules' and CAS services' own answers", 
     const addRule = await screen.findByTestId("rule-add");
     expect(addRule).not.toBeVisible();
     expect(screen.getByTestId("access-search")).not.toBeVisible();
-    expect(screen.getByTestId("application-waiting")).toBeInTheDocument();
+    // Held, the screen says so to a screen reader, not only with a grey block.
+    expect(screen.getByTestId("application-waiting")).toHaveAttribute("role", "status");
+    expect(screen.getByTestId("application-waiting")).toHaveTextContent("Loading…");
     // The application's name and the way back stand meanwhile; they do not move.
     expect(screen.getByRole("heading", { name: "Moodle" })).toBeVisible();
     answerRules();

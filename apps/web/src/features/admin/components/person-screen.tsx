@@ -5,13 +5,12 @@ import { useParams } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
-import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useApplications, useConsoleAction, usePerson } from "../api/admin-api.ts";
 import { usePersonWifi } from "../api/wifi-api.ts";
-import { Held, useAnswersFirst } from "./answers-first.tsx";
+import { Held, ScreenLoading, useAnswersFirst } from "./answers-first.tsx";
 import { useAppTitle } from "./app-title.ts";
 import { useCan } from "./console-shell.tsx";
 import { ErasureSection } from "./person-erasure.tsx";
@@ -267,11 +266,11 @@ export function PersonScreen() {
   const wifi = usePersonWifi(id, wifiAsked);
   // A question not asked stays pending for ever: the wait counts only one that is out.
   const { waiting } = useAnswersFirst(id, Boolean(person.data && !person.data.erasedAt), wifiAsked && wifi.isPending);
-  if (person.isPending) return <Skeleton className="h-64 w-full" />;
+  if (person.isPending) return <ScreenLoading className="h-64 w-full" />;
   if (!person.data) return <Alert variant="destructive" title={t("admin:person.notFound")} />;
   return (
     <>
-      {waiting ? <Skeleton className="h-64 w-full" data-testid="person-waiting" /> : null}
+      {waiting ? <ScreenLoading className="h-64 w-full" testId="person-waiting" /> : null}
       <Held waiting={waiting}>
         <PersonView person={person.data} />
       </Held>

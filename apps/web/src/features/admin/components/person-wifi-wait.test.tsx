@@ -63,7 +63,9 @@ describe("the person screen and its Wi-Fi section's own answer", () => {
     expect(name).toHaveTextContent("Коваль Оксана");
     expect(name).not.toBeVisible();
     expect(screen.getByTestId("erase-open")).not.toBeVisible();
-    expect(screen.getByTestId("person-waiting")).toBeInTheDocument();
+    // Held, the screen says so to a screen reader, not only with a grey block.
+    expect(screen.getByTestId("person-waiting")).toHaveAttribute("role", "status");
+    expect(screen.getByTestId("person-waiting")).toHaveTextContent("Loading…");
     answer();
     const device = await screen.findByTestId("person-wifi-password");
     await waitFor(() => expect(device).toBeVisible());

@@ -1,5 +1,5 @@
-import type { AdminMe, AuditEventView } from "@kpi-id/contracts";
-import { screen, within } from "@testing-library/react";
+import type { AdminMe, AuditEventView, CasServices } from "@kpi-id/contracts";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { applicationDetail } from "../../../../test/application-detail.ts";
 import { json, mockFetch } from "../../../../test/fetch-mock.ts";
@@ -13,6 +13,7 @@ const admin: AdminMe = {
 };
 const appId = "5b0f3c1e-8a9d-4f5e-b6a7-1c2d3e4f5a6b";
 const timetable = { id: appId, name: "timetable", title: "Розклад", titleEn: "Timetable" };
+const noCasServices: CasServices = { serverUrl: "http://localhost:3000/cas", services: [] };
 const noEnglish = { id: "6c1f3c1e-8a9d-4f5e-b6a7-1c2d3e4f5a6b", name: "library", title: "Бібліотека", titleEn: "" };
 
 function event(changes: Partial<AuditEventView>): AuditEventView {
@@ -90,10 +91,13 @@ describe("the console's words", () => {
       "GET /api/admin/me": () => json(admin),
       [`GET /api/admin/applications/${appId}`]: () => json(detail),
       [`GET /api/admin/applications/${appId}/access`]: () => json({ rules: [], exclusions: [], people: 0 }),
+      [`GET /api/admin/applications/${appId}/cas-services`]: () => json(noCasServices),
       [`GET /api/admin/applications/${appId}/people`]: () => json({ people: [], page: 1, hasMore: false }),
     });
     renderApp(`/uk/admin/applications/${appId}`);
     const settings = await screen.findByTestId("application-settings");
+    // Mounted hidden until the rules and CAS services answer (answers-first.tsx): the checks below read it shown.
+    await waitFor(() => expect(settings).toBeVisible());
     expect(within(settings).getByLabelText("Адреси повернення після входу через OpenID Connect")).toBeInTheDocument();
     expect(within(settings).getByLabelText("Адреси повернення після виходу")).toBeInTheDocument();
     expect(within(settings).getByText("Дані, які застосунок може запитувати")).toBeInTheDocument();

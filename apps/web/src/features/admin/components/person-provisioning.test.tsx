@@ -1,5 +1,5 @@
-import type { AdminMe, PersonDetail } from "@kpi-id/contracts";
-import { screen, within } from "@testing-library/react";
+import type { AdminMe, AdminWifi, PersonDetail } from "@kpi-id/contracts";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { personDetail } from "../../../../test/person-detail.ts";
@@ -15,19 +15,27 @@ const admin: AdminMe = {
 
 const person = (changes: Partial<PersonDetail>) => personDetail(id, { employeeId: "E-20931", ...changes });
 
-function openPerson(detail: PersonDetail, language: "uk" | "en" = "en") {
+/**
+ * The person screen, shown: it is mounted hidden until the person's Wi-Fi answers (answers-first.tsx), and a check
+ * that something is absent passes on a hidden screen (queries by role skip hidden elements), so each test starts
+ * from the person's name in sight.
+ */
+async function openPerson(detail: PersonDetail, language: "uk" | "en" = "en") {
   mockFetch({
     "GET /api/admin/me": () => json(admin),
     [`GET /api/admin/people/${id}`]: () => json(detail),
+    [`GET /api/admin/people/${id}/wifi`]: () => json({ passwords: [], wifiOff: false } satisfies AdminWifi),
     "GET /api/admin/applications": () => json({ applications: [] }),
   });
   renderApp(`/${language}/admin/people/${id}`);
+  const name = await screen.findByTestId("person-name");
+  await waitFor(() => expect(name).toBeVisible());
 }
 
 /** Issue 36 and 37: what the HR system owns is marked, a person it removed cannot be half-enabled, no "—". */
 describe("the console's person page for people the HR system provisions", () => {
   it("marks a provisioned person as managed by HR, shows the source's id, and offers no profile edit", async () => {
-    openPerson(person({ provisioning: { managed: true, externalId: "9c1e0f7a-entra", removedAt: null } }));
+    await openPerson(person({ provisioning: { managed: true, externalId: "9c1e0f7a-entra", removedAt: null } }));
     const profile = await screen.findByTestId("person-profile");
     expect(within(profile).getByText("9c1e0f7a-entra")).toBeInTheDocument();
     expect(within(profile).getByTestId("person-managed")).toHaveTextContent(/overwritten by their next update/);
@@ -37,7 +45,7 @@ describe("the console's person page for people the HR system provisions", () => 
   });
 
   it("says a person the HR system removed was removed by it, and offers no Enable", async () => {
-    openPerson(
+    await openPerson(
       person({
         status: "disabled",
         provisioning: { managed: true, externalId: null, removedAt: "2026-11-20T10:00:00.000Z" },
@@ -51,7 +59,7 @@ describe("the console's person page for people the HR system provisions", () => 
   });
 
   it("keeps Edit and Enable for a person KPI ID manages itself; Unlock only when there is a lock", async () => {
-    openPerson(person({ status: "disabled" }));
+    await openPerson(person({ status: "disabled" }));
     const profile = await screen.findByTestId("person-profile");
     expect(within(profile).getByRole("button", { name: "Edit profile" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Enable" })).toBeInTheDocument();
@@ -59,7 +67,7 @@ describe("the console's person page for people the HR system provisions", () => 
   });
 
   it("lists the student records and positions with their units, statuses and the system that wrote them", async () => {
-    openPerson(
+    await openPerson(
       person({
         provisioning: { managed: true, externalId: "hr-20931", removedAt: null },
         records: [

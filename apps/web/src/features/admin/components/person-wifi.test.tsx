@@ -1,5 +1,5 @@
 import type { AdminMe, AdminWifi, WifiPassword } from "@kpi-id/contracts";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { json, mockFetch } from "../../../../test/fetch-mock.ts";
@@ -48,11 +48,18 @@ function openPerson(language: "uk" | "en") {
   renderApp(`/${language}/admin/people/${id}`);
 }
 
+/** The devices' rows once the screen shows them: it is mounted hidden until its answers are in (answers-first.tsx). */
+async function shownRows() {
+  const rows = await screen.findAllByTestId("person-wifi-password");
+  await waitFor(() => expect(screen.getByTestId("person-name")).toBeVisible());
+  return rows;
+}
+
 /** Issue 61: the helpdesk sees where a person's device joined Wi-Fi lately, as the person does on the account page. */
 describe("the console's Wi-Fi devices of a person", () => {
   it("names each device's last access point whole and unfolds its recent uses, newest first", async () => {
     openPerson("en");
-    const rows = await screen.findAllByTestId("person-wifi-password");
+    const rows = await shownRows();
     const [phoneRow, laptopRow] = rows as [HTMLElement, HTMLElement];
     const last = within(phoneRow).getAllByTestId("wifi-access-point")[0];
     expect(last).toHaveTextContent("AA-BB-CC-DD-EE-01:eduroam");
@@ -77,7 +84,7 @@ describe("the console's Wi-Fi devices of a person", () => {
 
   it("says the same in Ukrainian", async () => {
     openPerson("uk");
-    const [phoneRow] = (await screen.findAllByTestId("person-wifi-password")) as [HTMLElement];
+    const [phoneRow] = (await shownRows()) as [HTMLElement];
     expect(phoneRow).toHaveTextContent(/востаннє .+, точка доступу AA-BB-CC-DD-EE-01:eduroam/);
     await userEvent.setup().click(within(phoneRow).getByText("Останні використання (3)"));
     const uses = within(phoneRow).getByRole("list", { name: "Останні використання: коли та на якій точці доступу" });

@@ -178,6 +178,9 @@ async function measureStack(kind: Store["kind"]): Promise<number> {
   }
   const dataDir = mkdtempSync(join(tmpdir(), "kpi-id-bench-stack-"));
   try {
+    // A first start, not measured, creates the cluster (PGlite runs initdb in the process); the second opens it, as
+    // the service is measured on a restart of an existing data directory.
+    await stackIdleMiB({ DATA_DIR: dataDir }, 0);
     return await stackIdleMiB({ DATA_DIR: dataDir }, settleSeconds);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -242,7 +245,7 @@ export async function run(): Promise<Comparison[]> {
       {
         subject: { label: `the service's libraries and store alone, idle RSS, ${kind}`, value: stackIdle, unit: "MiB" },
         baseline: { label: "oidc-provider alone (in-memory adapter), idle RSS", value: libraryIdle, unit: "MiB" },
-        method: `VmRSS from /proc, each ${settleSeconds} s after ${libraryRequests} discovery and JWKS requests, the same flags (bench/lib/stack-server.mjs: Fastify, pino, cookies, helmet, prom-client, zod, the library mounted under /oidc, ${kind === "postgres" ? "a pg pool under Kysely" : "PGlite with pg_trgm"}); the stack alone is +${(stackIdle - libraryIdle).toFixed(1)} MiB over the library: the idle goal's +15 MiB lies below this floor when that is past 15`,
+        method: `VmRSS from /proc, each ${settleSeconds} s after ${libraryRequests} discovery and JWKS requests, the same flags (bench/lib/stack-server.mjs: Fastify, pino, cookies, helmet, prom-client, zod, the library mounted under /oidc, ${kind === "postgres" ? "a pg pool under Kysely" : "PGlite with pg_trgm"}, on a restart; its packages unbundled, as the library alone); the stack alone is +${(stackIdle - libraryIdle).toFixed(1)} MiB over the library: the idle goal's +15 MiB lies below this floor when that is past 15`,
       },
       {
         subject: { label: `idle RSS after warm-up, ${kind}`, value: measured.idle, unit: "MiB" },

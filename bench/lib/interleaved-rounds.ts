@@ -91,7 +91,7 @@ async function runRound(side: Side, options: RoundOptions): Promise<Round> {
 }
 
 /** The order of the sides in round `round`: each round starts with the next side, so each takes every place. */
-function roundOrder(sideCount: number, round: number): number[] {
+export function roundOrder(sideCount: number, round: number): number[] {
   return Array.from({ length: sideCount }, (_, index) => (index + round) % sideCount);
 }
 

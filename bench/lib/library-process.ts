@@ -39,15 +39,15 @@ async function idleMiBOf(scriptPath: string, extraEnv: Record<string, string | u
   const given = Object.entries(extraEnv).filter((entry): entry is [string, string] => entry[1] !== undefined);
   const env = { NODE_ENV: "production", PORT: String(port), ...productionEnvironment, ...Object.fromEntries(given) };
   const discovery = `${origin}/oidc/.well-known/openid-configuration`;
-  const library = await startChildServer(script, [], env, discovery, productionNodeFlags);
+  const server = await startChildServer(script, [], env, discovery, productionNodeFlags);
   try {
     for (let i = 0; i < libraryRequests / 2; i++) {
       await (await fetch(discovery)).text();
       await (await fetch(`${origin}/oidc/jwks`)).text();
     }
     await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
-    return library.memory().rssMiB;
+    return server.memory().rssMiB;
   } finally {
-    await library.stop();
+    await server.stop();
   }
 }

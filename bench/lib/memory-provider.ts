@@ -14,16 +14,18 @@ type Serving = "alone" | "service-stack";
 interface MemoryProviderOptions {
   serving?: Serving;
   /**
-   * One durable write before each token answer (the library's own middleware hook, after its token endpoint has
-   * answered in memory): the floor of a refresh whose rotation must be committed before the answer (design.md §7).
+   * Database work before each token answer is sent (the library's own middleware hook, after its token endpoint has
+   * answered in memory; Koa sends the answer once the whole chain has resolved): the floor of a refresh whose
+   * rotation must be committed before the answer (design.md §7).
    */
-  commitEachToken?: () => Promise<void>;
+  beforeEachToken?: () => Promise<void>;
 }
 
-/** The path under /oidc, as mount.ts hands it to the provider. */
+/** The library's own callback on a bare Node server. */
 async function serveAlone(provider: Provider) {
   const callback = provider.callback();
   const server = createServer((request, response) => {
+    // The path under /oidc, as mount.ts hands it to the provider.
     Object.assign(request, { originalUrl: request.url });
     request.url = (request.url ?? "/").slice("/oidc".length) || "/";
     void callback(request, response);
@@ -45,11 +47,12 @@ async function serveThroughStack(provider: Provider) {
  * oidc-provider on its own: its built-in in-memory adapter, no database, one client and one account whose
  * claims are the service's own userinfo answer, mounted under /oidc as the service mounts it. Its userinfo and
  * its refresh with rotation are floors for the service's: the same library, the same Node, the same answers,
- * with nothing of KPI ID around them (no database, no security headers, no caches, no Fastify).
+ * with nothing of KPI ID around them ("alone": no database, no security headers, no caches, no Fastify), or with
+ * only the service's HTTP stack and the round trips `beforeEachToken` makes ("service-stack").
  */
 export async function startMemoryProvider(
   claims: Record<string, unknown>,
-  { serving = "alone", commitEachToken }: MemoryProviderOptions = {},
+  { serving = "alone", beforeEachToken }: MemoryProviderOptions = {},
 ) {
   const issuer = "http://127.0.0.1/oidc";
   const client: Client = { id: "bench-client", secret: "bench-secret-for-the-library-alone" };
@@ -69,10 +72,10 @@ export async function startMemoryProvider(
     rotateRefreshToken: true,
     issueRefreshToken: () => true,
   });
-  if (commitEachToken)
+  if (beforeEachToken)
     provider.use(async (ctx, next) => {
       await next();
-      if (ctx.method === "POST" && ctx.path === "/token" && ctx.status === 200) await commitEachToken();
+      if (ctx.method === "POST" && ctx.path === "/token" && ctx.status === 200) await beforeEachToken();
     });
   const accountId = String(claims.sub ?? "bench");
   const grant = new provider.Grant({ accountId, clientId: client.id });

@@ -3,7 +3,8 @@
 // logger, @fastify/cookie, helmet's headers worked out once, prom-client's default and request metrics, oidc-provider
 // (in-memory adapter) mounted under /oidc as mount.ts mounts it, zod validating an answer, and the database the
 // service would hold: a pg pool under Kysely (DATABASE_URL), or PGlite with pg_trgm in DATA_DIR.
-// Plain JavaScript, so that Node loads no TypeScript stripper into the process being measured.
+// Plain JavaScript, so that Node loads no TypeScript stripper into the process being measured; the packages load
+// unbundled from node_modules, as in library-server.mjs (the service runs most of them bundled: bin/kpi-id-server.js).
 import cookie from "@fastify/cookie";
 import Fastify from "fastify";
 import helmet from "helmet";
@@ -56,8 +57,11 @@ async function openStore() {
   return () => pglite.query("select 1 as one");
 }
 const query = await openStore();
-
+// Connected and used once before the first request, as the service's start-up reads its database: the pool holds a
+// connection and zod has parsed, whether or not /ready is asked.
+await query();
 const readyAnswer = z.object({ status: z.literal("ready") });
+readyAnswer.parse({ status: "ready" });
 app.get("/ready", async () => {
   await query();
   return readyAnswer.parse({ status: "ready" });

@@ -1,4 +1,5 @@
 import { httpLoad } from "./http-load.ts";
+import { roundOrder } from "./interleaved-rounds.ts";
 import { startMemoryProvider } from "./memory-provider.ts";
 import type { Comparison } from "./types.ts";
 
@@ -33,8 +34,10 @@ export async function compareUserinfoWithLibrary(
   accessToken: string,
   claims: Record<string, unknown>,
 ): Promise<Comparison[]> {
-  const library = await startMemoryProvider(claims);
-  const stack = await startMemoryProvider(claims, { serving: "service-stack" });
+  const [library, stack] = await Promise.all([
+    startMemoryProvider(claims),
+    startMemoryProvider(claims, { serving: "service-stack" }),
+  ]);
   // Alternating rounds of autocannon, each side's rate the mean of its rounds' (the rounds are of equal length).
   const rates = { ours: [] as number[], library: [] as number[], stack: [] as number[] };
   const targets = {
@@ -48,20 +51,16 @@ export async function compareUserinfoWithLibrary(
     if (measured.failed > 0) throw new Error(`${measured.failed} userinfo requests failed (${side})`);
     rates[side].push(measured.requestsPerSecond);
   };
-  const orders = [
-    ["ours", "library", "stack"],
-    ["stack", "library", "ours"],
-    ["library", "ours", "stack"],
-  ] as const;
+  // Each round starts with the next side (interleaved-rounds.ts's order), so each side takes every place.
+  const sides = ["ours", "library", "stack"] as const;
   try {
     // The library's instances are new (the service's code ran the first userinfo row): warmed before they are timed.
     for (const side of ["library", "stack"] as const)
       await httpLoad(targets[side][0], 1, { authorization: `Bearer ${targets[side][1]}` });
     for (let round = 0; round < userinfoRounds; round++)
-      for (const side of orders[round % orders.length] ?? orders[0]) await load(side);
+      for (const index of roundOrder(sides.length, round)) await load(sides[index] ?? "ours");
   } finally {
-    await library.close();
-    await stack.close();
+    await Promise.all([library.close(), stack.close()]);
   }
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const method = `autocannon, 10 connections on loopback, ${userinfoRounds} rounds of ${userinfoRoundSeconds} s each, the three sides alternating`;

@@ -1,4 +1,4 @@
-import type { Locator, Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import type { Language } from "./login-page.ts";
 
 /** The console's CAS section of an application (apps/web/src/features/admin/components/application-cas.tsx). */
@@ -27,6 +27,9 @@ export class ConsoleCasSection {
 
   async open(applicationId: string): Promise<void> {
     await this.page.goto(`/${this.language}/admin/applications/${applicationId}`);
+    // Visible, not only in the page: the screen holds its sections hidden until the rules and services answer
+    // (answers-first.tsx), and a text assertion on the hidden server URL would pass before the screen shows.
+    await expect(this.section).toBeVisible();
     await this.section.scrollIntoViewIfNeeded();
   }
 

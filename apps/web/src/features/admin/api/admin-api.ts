@@ -13,6 +13,14 @@ import { apiJson } from "@/lib/api-client.ts";
 /** Every console answer sits under this key, so one change refreshes what shows it. */
 export const consoleKey = ["admin"] as const;
 
+/**
+ * For a section's query that its screen has asked already (answers-first.tsx: the screen asks beside its own answer
+ * and waits for it): no second request when the section mounts. An answer counts as stale at once, so a section
+ * mounted after it came in (its screen's own answer was the later one) asked again on mount; the screen's query,
+ * mounted with it, still reads a stale answer again when the screen opens.
+ */
+export const askedByScreen = (asked: boolean) => (asked ? { refetchOnMount: false } : {});
+
 export interface PeopleFilters {
   q: string;
   status: "" | "active" | "disabled";

@@ -12,7 +12,7 @@ import {
 } from "@kpi-id/contracts";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiJson } from "@/lib/api-client.ts";
-import { consoleKey } from "./admin-api.ts";
+import { askedByScreen, consoleKey } from "./admin-api.ts";
 
 /** The console's application screen: one application's settings, rules, who has access, bulk grant. */
 
@@ -25,10 +25,12 @@ export function useApplication(id: string) {
   });
 }
 
-export function useApplicationAccess(id: string) {
+/** The access rules, exclusions and count; `asked`: the application screen asks, its sections read (askedByScreen). */
+export function useApplicationAccess(id: string, asked = false) {
   return useQuery({
     queryKey: [...consoleKey, "application", id, "access"],
     queryFn: () => apiJson(`${base(id)}/access`, { failure: "Failed to load the rules" }, applicationAccessSchema),
+    ...askedByScreen(asked),
   });
 }
 
@@ -110,11 +112,13 @@ export function useBulkGrant(id: string) {
 }
 
 /** The application's CAS services (docs/cas.md) and the server URL its CAS clients are given. */
-export function useCasServices(id: string) {
+/** The CAS services and server URL; `asked`: the application screen asks, its section reads (askedByScreen). */
+export function useCasServices(id: string, asked = false) {
   return useQuery({
     queryKey: [...consoleKey, "application", id, "cas"],
     queryFn: () =>
       apiJson(`${base(id)}/cas-services`, { failure: "Failed to load the CAS services" }, casServicesSchema),
+    ...askedByScreen(asked),
   });
 }
 

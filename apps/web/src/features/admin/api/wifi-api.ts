@@ -1,14 +1,18 @@
 import { adminWifiSchema, wifiStatsSchema } from "@kpi-id/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { apiJson } from "@/lib/api-client.ts";
-import { consoleKey } from "./admin-api.ts";
+import { askedByScreen, consoleKey } from "./admin-api.ts";
 
-/** A person's Wi-Fi devices and whether their Wi-Fi is off; not asked while `enabled` is false. */
-export function usePersonWifi(id: string, enabled = true) {
+/**
+ * A person's Wi-Fi devices and whether their Wi-Fi is off; not asked while `enabled` is false. The person screen
+ * asks, and its section reads that answer (`asked`, see `askedByScreen`).
+ */
+export function usePersonWifi(id: string, { enabled = true, asked = false } = {}) {
   return useQuery({
     queryKey: [...consoleKey, "person", id, "wifi"],
     queryFn: () => apiJson(`/api/admin/people/${id}/wifi`, { failure: "Failed to load Wi-Fi" }, adminWifiSchema),
     enabled,
+    ...askedByScreen(asked),
   });
 }
 

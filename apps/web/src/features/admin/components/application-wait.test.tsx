@@ -129,4 +129,27 @@ describe("the application screen and its rules' and CAS services' own answers", 
     );
     expect(services).not.toHaveAttribute("aria-busy");
   });
+
+  it("asks for the rules and CAS services once when they answer before the application", async () => {
+    answerWait.ms = 60_000;
+    const later = heldAnswer(() => json(detail));
+    const calls = mockFetch({
+      "GET /api/admin/me": () => json(admin),
+      [`GET /api/admin/applications/${appId}`]: later.handler,
+      [`GET /api/admin/applications/${appId}/access`]: () => json(access),
+      [`GET /api/admin/applications/${appId}/cas-services`]: () => json(cas),
+      [`GET /api/admin/applications/${appId}/people`]: () => json({ people: [], page: 1, hasMore: false }),
+    });
+    renderApp(`/en/admin/applications/${appId}`);
+    const asked = (path: string) => calls.mock.calls.filter(([input]) => String(input).endsWith(path)).length;
+    await waitFor(() => expect(asked("/cas-services")).toBe(1));
+    await waitFor(() => expect(asked("/access")).toBe(1));
+    // Both answers are in before the application's, so the sections mount onto answers already there.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    later.answer();
+    const addRule = await screen.findByTestId("rule-add");
+    await waitFor(() => expect(addRule).toBeVisible());
+    expect(screen.getByTestId("cas-server-url")).toBeVisible();
+    expect([asked("/access"), asked("/cas-services")]).toEqual([1, 1]);
+  });
 });

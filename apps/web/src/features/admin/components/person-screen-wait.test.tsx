@@ -105,4 +105,17 @@ describe("the person screen's wait for the Wi-Fi answer, where there is none", (
     await refetch;
     expect(name).toBeVisible();
   });
+
+  it("asks for the Wi-Fi once when it answers before the person: its section reads the screen's answer", async () => {
+    answerWait.ms = 60_000;
+    const personLater = heldAnswer(() => json(personDetail(id, { fullName: "Коваль Оксана" })));
+    const { asked } = openPerson(personLater.handler, () => json(wifi));
+    await waitFor(() => expect(asked("/wifi")).toBe(1));
+    // The Wi-Fi's answer is in before the person's, so the section mounts onto an answer already there.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    personLater.answer();
+    const state = await screen.findByTestId("person-wifi-state");
+    await waitFor(() => expect(state).toBeVisible());
+    expect(asked("/wifi")).toBe(1);
+  });
 });

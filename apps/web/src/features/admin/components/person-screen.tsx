@@ -263,7 +263,7 @@ export function PersonScreen() {
   // before the person's answer says so; that answer shows nowhere (the stub has no Wi-Fi section, the unknown id no
   // screen). Once the person's answer says so, it is not asked again: each console action reads every answer again.
   const wifiAsked = !person.data?.erasedAt && !(person.isError && !person.data);
-  const wifi = usePersonWifi(id, wifiAsked);
+  const wifi = usePersonWifi(id, { enabled: wifiAsked });
   // A question not asked stays pending for ever: the wait counts only one that is out.
   const { waiting } = useAnswersFirst(id, Boolean(person.data && !person.data.erasedAt), wifiAsked && wifi.isPending);
   if (person.isPending) return <ScreenLoading className="h-64 w-full" />;

@@ -21,7 +21,7 @@ export function PersonWifiSection({ person }: { person: PersonDetail }) {
   const language = useLanguage();
   const describeError = useErrorMessage();
   const allowed = useCan("people.recovery");
-  const wifi = usePersonWifi(person.id);
+  const wifi = usePersonWifi(person.id, { asked: true });
   const revoke = useConsoleAction<string>(
     (passwordId) => `/api/admin/people/${person.id}/wifi/passwords/${passwordId}/revoke`,
   );

@@ -16,10 +16,12 @@ export const consoleKey = ["admin"] as const;
 /**
  * For a section's query that its screen has asked already (answers-first.tsx: the screen asks beside its own answer
  * and waits for it): no second request when the section mounts. An answer counts as stale at once, so a section
- * mounted after it came in (its screen's own answer was the later one) asked again on mount; the screen's query,
- * mounted with it, still reads a stale answer again when the screen opens.
+ * mounted after it came in (its screen's own answer was the later one) asked again on mount; a failed answer was
+ * asked again too (TanStack's retryOnMount), and a refusal that answers the same every time (a helpdesk operator on
+ * an admin's Wi-Fi: 403) was sent twice. The screen's query, mounted with it, still reads a stale answer again when
+ * the screen opens.
  */
-export const askedByScreen = (asked: boolean) => (asked ? { refetchOnMount: false } : {});
+export const askedByScreen = (asked: boolean) => (asked ? { refetchOnMount: false, retryOnMount: false } : {});
 
 export interface PeopleFilters {
   q: string;

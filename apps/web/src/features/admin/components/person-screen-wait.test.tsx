@@ -118,4 +118,17 @@ describe("the person screen's wait for the Wi-Fi answer, where there is none", (
     await waitFor(() => expect(state).toBeVisible());
     expect(asked("/wifi")).toBe(1);
   });
+
+  it("asks for the Wi-Fi once when it is refused before the person answers: the refusal is the section's answer", async () => {
+    answerWait.ms = 60_000;
+    const personLater = heldAnswer(() => json(personDetail(id, { fullName: "Коваль Оксана" })));
+    const { asked } = openPerson(personLater.handler, () => apiError("admin.person_outranks_operator"));
+    await waitFor(() => expect(asked("/wifi")).toBe(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    personLater.answer();
+    const failed = await screen.findByTestId("person-wifi-failed");
+    await waitFor(() => expect(failed).toBeVisible());
+    expect(failed).toHaveTextContent("Only an admin sees this person's Wi-Fi devices");
+    expect(asked("/wifi")).toBe(1);
+  });
 });

@@ -54,23 +54,26 @@ async function adminStatement(statement: string): Promise<void> {
   }
 }
 
+/**
+ * An empty store of its own, removed by `dispose`: a database on DATABASE_URL's server named `prefix` and a random
+ * suffix, or a new PGlite data directory; `env` is what a process is given to open it.
+ */
+async function scratchStore(kind: Store["kind"], prefix: string): Promise<Store> {
+  if (kind === "postgres") {
+    const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+    await adminStatement(`create database ${name}`);
+    const url = new URL(String(process.env.DATABASE_URL));
+    url.pathname = `/${name}`;
+    const dispose = () => adminStatement(`drop database if exists ${name} with (force)`);
+    return { kind, env: { DATABASE_URL: url.toString() }, dispose };
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), `${prefix.replaceAll("_", "-")}-`));
+  return { kind, env: { DATA_DIR: dataDir }, dispose: async () => rmSync(dataDir, { recursive: true, force: true }) };
+}
+
 /** An existing, migrated database holding the people the load signs in: what a restart finds. */
 async function prepareStore(kind: Store["kind"]): Promise<Store> {
-  let env: Record<string, string>;
-  let dispose: () => Promise<void>;
-  if (kind === "postgres") {
-    const admin = String(process.env.DATABASE_URL);
-    const name = `kpi_id_bench_${randomBytes(6).toString("hex")}`;
-    await adminStatement(`create database ${name}`);
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    env = { DATABASE_URL: url.toString() };
-    dispose = () => adminStatement(`drop database if exists ${name} with (force)`);
-  } else {
-    const dataDir = mkdtempSync(join(tmpdir(), "kpi-id-bench-"));
-    env = { DATA_DIR: dataDir };
-    dispose = async () => rmSync(dataDir, { recursive: true, force: true });
-  }
+  const { env, dispose } = await scratchStore(kind, "kpi_id_bench");
   const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR ?? "unused", poolMax: 2 });
   try {
     await migrate(database);
@@ -164,26 +167,14 @@ async function measureService(kind: Store["kind"]) {
 
 /** The stack floor (stackIdleMiB) on a database or data directory of its own, removed afterwards. */
 async function measureStack(kind: Store["kind"]): Promise<number> {
-  if (kind === "postgres") {
-    const admin = String(process.env.DATABASE_URL);
-    const name = `kpi_id_bench_stack_${randomBytes(6).toString("hex")}`;
-    await adminStatement(`create database ${name}`);
-    try {
-      const url = new URL(admin);
-      url.pathname = `/${name}`;
-      return await stackIdleMiB({ DATABASE_URL: url.toString() }, settleSeconds);
-    } finally {
-      await adminStatement(`drop database if exists ${name} with (force)`);
-    }
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), "kpi-id-bench-stack-"));
+  const store = await scratchStore(kind, "kpi_id_bench_stack");
   try {
-    // A first start, not measured, creates the cluster (PGlite runs initdb in the process); the second opens it, as
-    // the service is measured on a restart of an existing data directory.
-    await stackIdleMiB({ DATA_DIR: dataDir }, 0);
-    return await stackIdleMiB({ DATA_DIR: dataDir }, settleSeconds);
+    // On PGlite a first start, not measured, creates the cluster (PGlite runs initdb in the process); the second
+    // opens it, as the service is measured on a restart of an existing data directory.
+    if (kind === "pglite") await stackIdleMiB(store.env, 0);
+    return await stackIdleMiB(store.env, settleSeconds);
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    await store.dispose();
   }
 }
 

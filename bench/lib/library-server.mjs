@@ -3,6 +3,7 @@
 // Plain JavaScript, so that Node loads no TypeScript stripper into the process being measured.
 import { createServer } from "node:http";
 import Provider from "oidc-provider";
+import { collectWhenQuiet } from "./quiet-collect.mjs";
 
 const port = Number(process.env.PORT);
 const provider = new Provider("http://127.0.0.1/oidc", {
@@ -16,15 +17,8 @@ const provider = new Provider("http://127.0.0.1/oidc", {
   features: { devInteractions: { enabled: false } },
 });
 const callback = provider.callback();
-// A second after the last request, the collection the service makes after a busy spell (its memoryReducingCollection,
-// apps/server/src/platform/http/quiet-collection.ts; the production flags expose gc): the figure read after it is
-// the library's live memory, not garbage its requests left, collected as the service's is (the same options: keep
-// them in step with memoryReducingCollection).
-let collection;
-const collect = () => globalThis.gc?.({ type: "major", execution: "sync", flavor: "last-resort" });
 createServer((request, response) => {
-  clearTimeout(collection);
-  collection = setTimeout(collect, 1000);
+  collectWhenQuiet();
   Object.assign(request, { originalUrl: request.url });
   request.url = (request.url ?? "/").slice("/oidc".length) || "/";
   void callback(request, response);

@@ -13,6 +13,7 @@ import Provider from "oidc-provider";
 import pg from "pg";
 import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { z } from "zod";
+import { collectWhenQuiet } from "./quiet-collect.mjs";
 
 const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? "warn" } });
 await app.register(cookie, { secret: "the stack floor's cookie secret, not a real one" });
@@ -95,13 +96,9 @@ await app.register(
   { prefix: "/oidc" },
 );
 
-// A second after the last request, the collection the service makes after a busy spell (memoryReducingCollection,
-// apps/server/src/platform/http/quiet-collection.ts; keep the options in step), as library-server.mjs does.
-let collection;
-const collect = () => globalThis.gc?.({ type: "major", execution: "sync", flavor: "last-resort" });
+// A second after the last request, the service's own collection (quiet-collect.mjs), as library-server.mjs does.
 app.addHook("onResponse", (_request, _reply, done) => {
-  clearTimeout(collection);
-  collection = setTimeout(collect, 1000);
+  collectWhenQuiet();
   done();
 });
 

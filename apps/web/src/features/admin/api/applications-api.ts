@@ -111,8 +111,10 @@ export function useBulkGrant(id: string) {
   );
 }
 
-/** The application's CAS services (docs/cas.md) and the server URL its CAS clients are given. */
-/** The CAS services and server URL; `asked`: the application screen asks, its section reads (askedByScreen). */
+/**
+ * The application's CAS services (docs/cas.md) and the server URL its CAS clients are given; `asked`: the
+ * application screen asks, its section reads (askedByScreen).
+ */
 export function useCasServices(id: string, asked = false) {
   return useQuery({
     queryKey: [...consoleKey, "application", id, "cas"],

@@ -28,6 +28,19 @@ function baseKeys(keys: Map<string, string>): Set<string> {
   return new Set([...keys.keys()].map((key) => key.replace(pluralSuffix, "")));
 }
 
+/**
+ * What the source may name in a namespace: a key, or a group of keys it builds full keys under
+ * (`${prefix}.sections.${index}`, where the prefix is written out as "pages:faq").
+ */
+function nameableKeys(keys: Map<string, string>): Set<string> {
+  const names = baseKeys(keys);
+  for (const key of [...names]) {
+    const parts = key.split(".");
+    for (let end = 1; end < parts.length; end++) names.add(parts.slice(0, end).join("."));
+  }
+  return names;
+}
+
 function readLocales(localesDir: string): Map<string, Map<string, Map<string, string>>> {
   const byLanguage = new Map<string, Map<string, Map<string, string>>>();
   for (const language of readdirSync(localesDir)) {
@@ -51,14 +64,18 @@ function sourceFiles(dir: string): string[] {
 }
 
 /**
- * Keys written out in full in the source: t("ns:key") and i18nKey="ns:key"; and every error code
- * the server can send, since the app shows each by its code (`errors:` + code).
+ * Keys written out in full in the source: every string "ns:key", wherever it stands. Not only t("ns:key")
+ * and i18nKey="ns:key": a key also reaches t() as describeError's fallback, a constant, a ternary's branch,
+ * a helper's return value or an object's field, and a check that knew only some call shapes missed those.
+ * Strings that merely look like keys ("sm:flex-1", "kpi-id:…") are skipped by their unknown namespace.
+ * And every error code the server can send, since the app shows each by its code (`errors:` + code).
  */
 function usedKeys(sourceDir: string): Set<string> {
   const used = new Set<string>(errorCodes.map((code) => `errors:${code}`));
-  const pattern = /(?:\bt\(\s*|i18nKey=\{?)["'`]([a-z][\w-]*:[\w.-]+)["'`]/g;
+  // A key ends in a letter or digit: "ns:group." is the start of one the code completes, not a key.
+  const pattern = /(["'`])([a-z][\w-]*:[\w.-]*\w)\1/g;
   for (const file of sourceFiles(sourceDir)) {
-    for (const match of readFileSync(file, "utf8").matchAll(pattern)) if (match[1]) used.add(match[1]);
+    for (const match of readFileSync(file, "utf8").matchAll(pattern)) if (match[2]) used.add(match[2]);
   }
   return used;
 }
@@ -90,7 +107,7 @@ export function findLocaleProblems(localesDir = defaultLocalesDir, sourceDir = d
       if (!namespaces.has(namespace)) continue;
       for (const language of languages) {
         const keys = locales.get(language)?.get(namespace);
-        if (keys && !baseKeys(keys).has(key))
+        if (keys && !nameableKeys(keys).has(key))
           problems.push(`${language}/${namespace}.json lacks "${key}" used in the source`);
       }
     }

@@ -5,11 +5,12 @@ import { auditEventTypes, integrationFailureReasons } from "@kpi-id/contracts";
 import { describe, expect, it } from "vitest";
 import { findLocaleProblems, localesCheck } from "../scripts/locales-check.ts";
 
+/** Locale files (objects, written as JSON) and source files (strings, written as they are) in a fresh directory. */
 function writeLocales(files: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), "kpi-locales-"));
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(join(dir, path, ".."), { recursive: true });
-    writeFileSync(join(dir, path), JSON.stringify(content));
+    writeFileSync(join(dir, path), typeof content === "string" ? content : JSON.stringify(content));
   }
   return dir;
 }
@@ -33,6 +34,32 @@ describe("translations", () => {
       "en/common.json": { n_one: "1", n_other: "x" },
     });
     expect(findLocaleProblems(dir, join(dir, "no-source"))).toEqual([]);
+  });
+
+  it("a key the source names outside t(), such as describeError's fallback, is reported when a language lacks it", () => {
+    // "gone" was deleted from both languages, so only the source's use of it can tell; "half" from English alone.
+    const dir = writeLocales({
+      "locales/uk/common.json": { kept: "є", half: "половина", faq: { title: "Питання" } },
+      "locales/en/common.json": { kept: "here", faq: { title: "Questions" } },
+      "src/form.tsx": [
+        "const describeError = useErrorMessage();",
+        'notify("error", describeError(save.error, "common:gone").message);',
+        'const failure = describeError(error.cause, "common:half");',
+        '<p>{t("common:kept")}</p>',
+        // Groups the code builds keys under, and strings that only look like keys, are not reported.
+        '<Sections prefix="common:faq" />',
+        '<div className="sm:flex-1" />',
+        'const STORAGE_KEY = "kpi-id:chunk-reload-at";',
+        'const group = "common:missing.";',
+      ].join("\n"),
+    });
+    // Sorted: the languages come in the directory's order.
+    expect(findLocaleProblems(join(dir, "locales"), join(dir, "src")).sort()).toEqual([
+      'en/common.json lacks "gone" used in the source',
+      'en/common.json lacks "half"',
+      'en/common.json lacks "half" used in the source',
+      'uk/common.json lacks "gone" used in the source',
+    ]);
   });
 
   it("stop the build when one is missing", () => {

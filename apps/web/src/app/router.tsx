@@ -1,64 +1,66 @@
 import type { ComponentType } from "react";
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import type { TitleHandle } from "@/lib/document-title.ts";
+import type { NamespacedKey } from "@/lib/i18n.ts";
 import { LanguageRedirect, LanguageRoot } from "./language-root.tsx";
 import { PrivateLayout, PublicLayout } from "./layouts/layouts.tsx";
 import { GoogleAuthRoute } from "./routes/google-auth.tsx";
 import { LoginRoute } from "./routes/login-route.tsx";
 import { RouteError } from "./routes/route-error.tsx";
 
-function title(key: string): TitleHandle {
-  return { title: `common:titles.${key}` };
+// Takes the whole key, not its last part: the build's locale check sees only keys written out in full.
+function title(key: NamespacedKey): TitleHandle {
+  return { title: key };
 }
 
 // The login route is in the first bundle; every other page loads when first visited.
 
 /** Pages under /{lang}/ with the public layout (FAQ link in the footer). */
 export const publicPages: RouteObject[] = [
-  { index: true, Component: LoginRoute, handle: title("login") },
+  { index: true, Component: LoginRoute, handle: title("common:titles.login") },
   {
     path: "diia",
-    handle: title("diia"),
+    handle: title("common:titles.diia"),
     lazy: async () => ({ Component: (await import("./routes/diia.tsx")).DiiaRoute }),
   },
   {
     path: "bankid-auth",
-    handle: title("bankid"),
+    handle: title("common:titles.bankid"),
     lazy: async () => ({ Component: (await import("./routes/bankid-auth.tsx")).BankIdAuthRoute }),
   },
   {
     path: "faq",
-    handle: title("faq"),
+    handle: title("common:titles.faq"),
     lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).FaqRoute }),
   },
   {
     path: "consent",
-    handle: title("consent"),
+    handle: title("common:titles.consent"),
     lazy: async () => ({ Component: (await import("./routes/consent.tsx")).ConsentRoute }),
   },
   {
     path: "device",
-    handle: title("device"),
+    handle: title("common:titles.device"),
     lazy: async () => ({ Component: (await import("./routes/device.tsx")).DeviceRoute }),
   },
   {
     path: "auth-success",
-    handle: title("authSuccess"),
+    handle: title("common:titles.authSuccess"),
     lazy: async () => ({ Component: (await import("./routes/auth-success.tsx")).AuthSuccessRoute }),
   },
   {
     path: "forgot-password",
-    handle: title("forgotPassword"),
+    handle: title("common:titles.forgotPassword"),
     lazy: async () => ({ Component: (await import("./routes/forgot-password.tsx")).ForgotPasswordRoute }),
   },
   {
     path: "reset-password",
-    handle: title("resetPassword"),
+    handle: title("common:titles.resetPassword"),
     lazy: async () => ({ Component: (await import("./routes/reset-password.tsx")).ResetPasswordRoute }),
   },
   {
     path: "button-wizard",
-    handle: title("buttonWizard"),
+    handle: title("common:titles.buttonWizard"),
     lazy: async () => ({ Component: (await import("./routes/button-wizard.tsx")).ButtonWizardRoute }),
   },
 ];
@@ -67,17 +69,17 @@ export const publicPages: RouteObject[] = [
 export const privatePages: RouteObject[] = [
   {
     path: "apps",
-    handle: title("apps"),
+    handle: title("common:titles.apps"),
     lazy: async () => ({ Component: (await import("./routes/apps.tsx")).AppsRoute }),
   },
   {
     path: "account",
-    handle: title("account"),
+    handle: title("common:titles.account"),
     lazy: async () => ({ Component: (await import("./routes/account.tsx")).AccountRoute }),
   },
   {
     path: "developers",
-    handle: title("developers"),
+    handle: title("common:titles.developers"),
     children: [
       {
         index: true,
@@ -91,7 +93,7 @@ export const privatePages: RouteObject[] = [
   },
   {
     path: "admin",
-    handle: title("admin"),
+    handle: title("common:titles.admin"),
     children: [
       { index: true, lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminPeopleRoute }) },
       {
@@ -130,17 +132,17 @@ export const privatePages: RouteObject[] = [
   },
   {
     path: "privacy-policy",
-    handle: title("privacy"),
+    handle: title("common:titles.privacy"),
     lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).PrivacyPolicyRoute }),
   },
   {
     path: "terms-of-use",
-    handle: title("terms"),
+    handle: title("common:titles.terms"),
     lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).TermsOfUseRoute }),
   },
   {
     path: "*",
-    handle: title("notFound"),
+    handle: title("common:titles.notFound"),
     lazy: async () => ({ Component: (await import("./routes/not-found.tsx")).NotFoundRoute }),
   },
 ];
@@ -161,7 +163,7 @@ export function createRoutes(): RouteObject[] {
       // Google's answer lands outside a language segment, but in the same layout as every other page.
       path: "/google-auth",
       Component: PublicLayout,
-      children: [{ index: true, Component: GoogleAuthRoute, handle: title("google") }],
+      children: [{ index: true, Component: GoogleAuthRoute, handle: title("common:titles.google") }],
     },
     { path: "/auth-success", Component: LanguageRedirect },
     {

@@ -3,6 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "./api-client.ts";
+import type { NamespacedKey } from "./i18n.ts";
 import type { Language } from "./languages.ts";
 import { settingsQueryKey, useSettings } from "./settings.ts";
 import { useLanguage } from "./use-language.ts";
@@ -36,7 +37,7 @@ export interface ErrorText {
  */
 export function describeError(
   error: unknown,
-  fallbackKey: string,
+  fallbackKey: NamespacedKey,
   context: { language: Language; publicUrl?: string; later: string },
 ): ErrorText {
   if (!(error instanceof ApiError)) return { key: fallbackKey, code: undefined, values: {} };
@@ -57,7 +58,7 @@ export function useErrorMessage() {
   const publicUrl = useSettings().data?.publicUrl;
   const queryClient = useQueryClient();
   return useCallback(
-    (error: unknown, fallbackKey: string) => {
+    (error: unknown, fallbackKey: NamespacedKey) => {
       // Read when the message is made: a callback kept from before the settings arrived (a mutation's
       // onError, whose options the renderer refreshes after paint) still names the address.
       const settings = queryClient.getQueryData<PublicSettings>(settingsQueryKey);

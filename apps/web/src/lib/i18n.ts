@@ -6,6 +6,13 @@ import { languageDetector, localeBackend } from "./i18n-loading.ts";
 
 export const namespaces = startNamespaces;
 
+/**
+ * A key with its namespace, "account:errors.generic", for helpers that take a key to translate later: the build's
+ * locale check (scripts/locales-check.ts) finds the keys the source names by that form, so one written without its
+ * namespace, or only in part, would go unchecked.
+ */
+export type NamespacedKey = `${string}:${string}`;
+
 export const i18n = i18next.createInstance();
 
 interface InitOptions {

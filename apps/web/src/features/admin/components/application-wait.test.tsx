@@ -51,6 +51,19 @@ function openApplication(rulesAnswer = () => json(access), servicesAnswer = () =
   return { answerRules: rules.answer, answerServices: services.answer };
 }
 
+/** The application screen, shown (held until then) with its rules' and CAS services' answers both failed. */
+async function showFailedSections() {
+  answerWait.ms = 60_000;
+  const { answerRules, answerServices } = openApplication(
+    () => apiError("service.database_unavailable"),
+    () => apiError("service.internal_error"),
+  );
+  const addRule = await screen.findByTestId("rule-add");
+  answerRules();
+  answerServices();
+  await waitFor(() => expect(addRule).toBeVisible());
+}
+
 /**
  * The access rules and CAS services came after the rest of the application screen and pushed the rule form, bulk
  * grant, suspension and people search down (at 390 px by hundreds of pixels), under a tap meant for them. The screen
@@ -107,15 +120,7 @@ describe("the application screen and its rules' and CAS services' own answers", 
   });
 
   it("says in its sections that the rules and CAS services could not be read, and why; no 'no exclusions'", async () => {
-    answerWait.ms = 60_000;
-    const { answerRules, answerServices } = openApplication(
-      () => apiError("service.database_unavailable"),
-      () => apiError("service.internal_error"),
-    );
-    const addRule = await screen.findByTestId("rule-add");
-    answerRules();
-    answerServices();
-    await waitFor(() => expect(addRule).toBeVisible());
+    await showFailedSections();
     const rules = screen.getByTestId("application-rules");
     expect(within(rules).getByTestId("rules-failed")).toHaveTextContent(
       "The application's access rules could not be read. KPI ID is briefly unavailable.",
@@ -128,6 +133,18 @@ describe("the application screen and its rules' and CAS services' own answers", 
       "The application's CAS services could not be read. Something went wrong on our side.",
     );
     expect(services).not.toHaveAttribute("aria-busy");
+  });
+
+  it("says the rules' and CAS services' failures as alerts, there as the held screen shows", async () => {
+    await showFailedSections();
+    expect(within(screen.getByTestId("application-rules")).getByRole("alert")).toHaveTextContent(
+      "The application's access rules could not be read.",
+    );
+    expect(within(screen.getByTestId("application-cas")).getByRole("alert")).toHaveTextContent(
+      "The application's CAS services could not be read.",
+    );
+    // Each failure once: the two lines are the screen's only alerts.
+    expect(screen.getAllByRole("alert")).toHaveLength(2);
   });
 
   it("asks for the rules and CAS services once when they answer before the application", async () => {

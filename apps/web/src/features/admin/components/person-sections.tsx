@@ -37,6 +37,20 @@ export function Section({
 }
 
 /**
+ * Why a section shows no answer, in the place of its placeholder. An alert, as the app's other failures are (the
+ * destructive Alert, the forms' errors): the line enters the page with its words (or is shown with its held screen),
+ * and a screen reader says an alert as it appears, where a polite region mounted with its words is often not read.
+ * The line alone is the live region, so nothing around it says the same words again.
+ */
+export function SectionFailure({ testId, children }: { testId: string; children: ReactNode }) {
+  return (
+    <p role="alert" className="text-sm text-muted-foreground" data-testid={testId}>
+      {children}
+    </p>
+  );
+}
+
+/**
  * A section's own answer that failed, said in its frame: what could not be read, then why in the words of the
  * server's code (the database away, no connection) through the app's error messages. A bare "open the page again"
  * helped with none of them, and with a refusal not at all: it comes again on every open.
@@ -44,9 +58,9 @@ export function Section({
 export function ReadFailed({ what, error, testId }: { what: string; error: unknown; testId: string }) {
   const describeError = useErrorMessage();
   return (
-    <p className="text-sm text-muted-foreground" data-testid={testId}>
+    <SectionFailure testId={testId}>
       {what} {describeError(error, "admin:readLater").message}
-    </p>
+    </SectionFailure>
   );
 }
 

@@ -47,6 +47,17 @@ function openPerson(wifiAnswer: () => Response) {
   return { answer };
 }
 
+/** An admin's person screen opened by a helpdesk operator: the server refuses them the admin's Wi-Fi devices. */
+function openAsHelpdesk() {
+  mockFetch({
+    "GET /api/admin/me": () => json(helpdesk),
+    [`GET /api/admin/people/${id}`]: () => json(person),
+    [`GET /api/admin/people/${id}/wifi`]: () => apiError("admin.person_outranks_operator"),
+    "GET /api/admin/applications": () => json({ applications: [] }),
+  });
+  renderApp(`/en/admin/people/${id}`);
+}
+
 /**
  * The Wi-Fi section came after the rest of the person screen and pushed the records, history and erasure down by
  * its height (hundreds of pixels at 390 px), so a tap on "Erase" as it appeared could land elsewhere. The screen
@@ -106,13 +117,7 @@ describe("the person screen and its Wi-Fi section's own answer", () => {
 
   it("tells a helpdesk operator on an admin's page that only an admin sees their Wi-Fi devices", async () => {
     answerWait.ms = 60_000;
-    mockFetch({
-      "GET /api/admin/me": () => json(helpdesk),
-      [`GET /api/admin/people/${id}`]: () => json(person),
-      [`GET /api/admin/people/${id}/wifi`]: () => apiError("admin.person_outranks_operator"),
-      "GET /api/admin/applications": () => json({ applications: [] }),
-    });
-    renderApp(`/en/admin/people/${id}`);
+    openAsHelpdesk();
     const name = await screen.findByTestId("person-name");
     await waitFor(() => expect(name).toBeVisible());
     const section = screen.getByTestId("person-wifi");
@@ -122,5 +127,28 @@ describe("the person screen and its Wi-Fi section's own answer", () => {
     // Opening the page again gives the same refusal: the section does not ask for it.
     expect(section).not.toHaveTextContent(/could not be read|again/);
     expect(within(section).queryByRole("button")).not.toBeInTheDocument();
+  });
+
+  it("says the Wi-Fi section's failure as an alert: a screen reader heard nothing of the line appearing", async () => {
+    answerWait.ms = 50;
+    const { answer } = openPerson(() => apiError("service.database_unavailable"));
+    const section = await screen.findByTestId("person-wifi");
+    await waitFor(() => expect(section).toBeVisible());
+    // The answer comes after the screen showed: the line takes the placeholder's place in the shown section.
+    expect(within(section).queryByRole("alert")).not.toBeInTheDocument();
+    answer();
+    expect(await within(section).findByRole("alert")).toHaveTextContent(
+      "The person's Wi-Fi devices could not be read. KPI ID is briefly unavailable.",
+    );
+  });
+
+  it("says the refusal to a helpdesk operator as an alert, once, as the held screen shows", async () => {
+    answerWait.ms = 60_000;
+    openAsHelpdesk();
+    const section = await screen.findByTestId("person-wifi");
+    await waitFor(() => expect(section).toBeVisible());
+    // One alert, the line itself: nothing around it says the same words again.
+    expect(within(section).getByRole("alert")).toHaveTextContent("Only an admin sees this person's Wi-Fi devices");
+    expect(screen.getAllByRole("alert")).toHaveLength(1);
   });
 });

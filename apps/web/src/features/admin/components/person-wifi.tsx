@@ -11,7 +11,7 @@ import { useLanguage } from "@/lib/use-language.ts";
 import { useConsoleAction } from "../api/admin-api.ts";
 import { usePersonWifi, useWifiStats } from "../api/wifi-api.ts";
 import { useCan } from "./console-shell.tsx";
-import { ReadFailed, Section } from "./person-sections.tsx";
+import { ReadFailed, Section, SectionFailure } from "./person-sections.tsx";
 
 const outranked = (error: unknown) => error instanceof ApiError && error.code === "admin.person_outranks_operator";
 
@@ -40,9 +40,7 @@ export function PersonWifiSection({ person }: { person: PersonDetail }) {
         ) : outranked(wifi.error) ? (
           // A helpdesk operator on an admin's page: the server shows an admin's devices to admins only, and says
           // so on every read, so the section says why it is empty rather than ask for another try.
-          <p className="text-sm text-muted-foreground" data-testid="person-wifi-failed">
-            {t("admin:wifi.outranked")}
-          </p>
+          <SectionFailure testId="person-wifi-failed">{t("admin:wifi.outranked")}</SectionFailure>
         ) : (
           <ReadFailed what={t("admin:wifi.loadFailed")} error={wifi.error} testId="person-wifi-failed" />
         )}

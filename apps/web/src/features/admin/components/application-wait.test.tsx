@@ -81,7 +81,8 @@ describe("the application screen and its rules' and CAS services' own answers", 
     expect(screen.getByTestId("access-search")).not.toBeVisible();
     // Held, the screen says so to a screen reader, not only with a grey block.
     expect(screen.getByTestId("application-waiting")).toHaveAttribute("role", "status");
-    expect(screen.getByTestId("application-waiting")).toHaveTextContent("Loading…");
+    // Its words go in just after the status (answers-first.tsx), so that a screen reader reads them.
+    await waitFor(() => expect(screen.getByTestId("application-waiting")).toHaveTextContent("Loading…"));
     // The application's name and the way back stand meanwhile; they do not move.
     expect(screen.getByRole("heading", { name: "Moodle" })).toBeVisible();
     answerRules();

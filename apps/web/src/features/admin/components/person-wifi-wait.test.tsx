@@ -76,7 +76,8 @@ describe("the person screen and its Wi-Fi section's own answer", () => {
     expect(screen.getByTestId("erase-open")).not.toBeVisible();
     // Held, the screen says so to a screen reader, not only with a grey block.
     expect(screen.getByTestId("person-waiting")).toHaveAttribute("role", "status");
-    expect(screen.getByTestId("person-waiting")).toHaveTextContent("Loading…");
+    // Its words go in just after the status (answers-first.tsx), so that a screen reader reads them.
+    await waitFor(() => expect(screen.getByTestId("person-waiting")).toHaveTextContent("Loading…"));
     answer();
     const device = await screen.findByTestId("person-wifi-password");
     await waitFor(() => expect(device).toBeVisible());

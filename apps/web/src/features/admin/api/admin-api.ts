@@ -3,12 +3,13 @@ import {
   adminApplicationsSchema,
   adminMeSchema,
   applicationSecretSchema,
+  type ErrorCode,
   type NewApplicationRequest,
   peoplePageSchema,
   personDetailSchema,
 } from "@kpi-id/contracts";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiJson } from "@/lib/api-client.ts";
+import { ApiError, apiJson } from "@/lib/api-client.ts";
 
 /** Every console answer sits under this key, so one change refreshes what shows it. */
 export const consoleKey = ["admin"] as const;
@@ -22,6 +23,29 @@ export const consoleKey = ["admin"] as const;
  * the screen opens.
  */
 export const askedByScreen = (asked: boolean) => (asked ? { refetchOnMount: false, retryOnMount: false } : {});
+
+/** Refusals a console read gets again every time it asks: no such person or application, erased, not for you. */
+const refusedForGoodCodes: ReadonlySet<ErrorCode> = new Set([
+  "app.not_found",
+  "admin.person_not_found",
+  "admin.person_erased",
+  "admin.person_outranks_operator",
+  "admin.forbidden",
+]);
+
+export const refusedForGood = (error: unknown) =>
+  error instanceof ApiError && error.code !== undefined && refusedForGoodCodes.has(error.code);
+
+/**
+ * A console read's `enabled`: asked while `asked`, and never again once its answer is a refusal for good, while
+ * that answer is kept (TanStack's cache, 5 minutes after the screen closed). Each console action reads every answer
+ * again, and a screen opening again reads its stale ones: a refused read was sent again each time and refused the
+ * same. A function of the query, so that its own refusal stops it (a refetch would wipe the error it looked at).
+ */
+export const askedUnlessRefused =
+  (asked = true) =>
+  (query: { state: { error: unknown } }) =>
+    asked && !refusedForGood(query.state.error);
 
 export interface PeopleFilters {
   q: string;

@@ -12,24 +12,38 @@ import {
 } from "@kpi-id/contracts";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiJson } from "@/lib/api-client.ts";
-import { askedByScreen, consoleKey } from "./admin-api.ts";
+import { askedByScreen, askedUnlessRefused, consoleKey } from "./admin-api.ts";
 
 /** The console's application screen: one application's settings, rules, who has access, bulk grant. */
 
 const base = (id: string) => `/api/admin/applications/${id}`;
 
+/**
+ * One application; an unknown id's 404 is kept rather than asked again (askedUnlessRefused), so that the screen
+ * goes on knowing the application is not there while the answer would otherwise be read again.
+ */
 export function useApplication(id: string) {
   return useQuery({
     queryKey: [...consoleKey, "application", id],
     queryFn: () => apiJson(base(id), { failure: "Failed to load the application" }, adminApplicationDetailSchema),
+    enabled: askedUnlessRefused(),
   });
 }
 
-/** The access rules, exclusions and count; `asked`: the application screen asks, its sections read (askedByScreen). */
-export function useApplicationAccess(id: string, asked = false) {
+/** How the application screen asks a section's answer beside the application, and how the section reads it. */
+export interface SectionRead {
+  /** False once the application is known not to be there: what is asked about it is refused the same. */
+  enabled?: boolean;
+  /** The screen asked already; the section reads its answer (askedByScreen). */
+  asked?: boolean;
+}
+
+/** The access rules, exclusions and count; not asked again once refused for good (askedUnlessRefused). */
+export function useApplicationAccess(id: string, { enabled = true, asked = false }: SectionRead = {}) {
   return useQuery({
     queryKey: [...consoleKey, "application", id, "access"],
     queryFn: () => apiJson(`${base(id)}/access`, { failure: "Failed to load the rules" }, applicationAccessSchema),
+    enabled: askedUnlessRefused(enabled),
     ...askedByScreen(asked),
   });
 }
@@ -112,14 +126,15 @@ export function useBulkGrant(id: string) {
 }
 
 /**
- * The application's CAS services (docs/cas.md) and the server URL its CAS clients are given; `asked`: the
- * application screen asks, its section reads (askedByScreen).
+ * The application's CAS services (docs/cas.md) and the server URL its CAS clients are given; not asked again once
+ * refused for good (askedUnlessRefused).
  */
-export function useCasServices(id: string, asked = false) {
+export function useCasServices(id: string, { enabled = true, asked = false }: SectionRead = {}) {
   return useQuery({
     queryKey: [...consoleKey, "application", id, "cas"],
     queryFn: () =>
       apiJson(`${base(id)}/cas-services`, { failure: "Failed to load the CAS services" }, casServicesSchema),
+    enabled: askedUnlessRefused(enabled),
     ...askedByScreen(asked),
   });
 }

@@ -116,7 +116,7 @@ function ServiceItem({ applicationId, service }: { applicationId: string; servic
 /** The application's CAS services: the addresses its CAS clients send as `service`, and the CAS server URL. */
 export function CasSection({ application }: { application: AdminApplicationDetail }) {
   const { t } = useTranslation("admin-apps");
-  const services = useCasServices(application.id, true);
+  const services = useCasServices(application.id, { asked: true });
   const allowed = useCan("apps.manage");
   return (
     <Section title={t("admin-apps:cas.title")} testId="application-cas" busy={services.isPending}>

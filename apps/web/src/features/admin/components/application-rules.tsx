@@ -146,7 +146,7 @@ function AddRuleForm({ applicationId }: { applicationId: string }) {
 function Exclusions({ application }: { application: AdminApplicationDetail }) {
   const { t } = useTranslation("admin-apps");
   const appTitle = useAppTitle();
-  const access = useApplicationAccess(application.id, true);
+  const access = useApplicationAccess(application.id, { asked: true });
   const exclude = useExclude(application.id);
   const lift = useLiftExclusion(application.id);
   const outcome = useOutcome();
@@ -216,7 +216,7 @@ function Exclusions({ application }: { application: AdminApplicationDetail }) {
 export function RulesSection({ application }: { application: AdminApplicationDetail }) {
   const { t } = useTranslation("admin-apps");
   const appTitle = useAppTitle();
-  const access = useApplicationAccess(application.id, true);
+  const access = useApplicationAccess(application.id, { asked: true });
   const remove = useRemoveRule(application.id);
   const outcome = useOutcome();
   const describe = useDescribeRule();

@@ -9,7 +9,7 @@ import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
-import { useRotateSecret } from "../api/admin-api.ts";
+import { refusedForGood, useRotateSecret } from "../api/admin-api.ts";
 import { useApplication, useApplicationAccess, useCasServices } from "../api/applications-api.ts";
 import { Held, ScreenLoading, useAnswersFirst } from "./answers-first.tsx";
 import { useAppTitle } from "./app-title.ts";
@@ -34,8 +34,11 @@ export function ApplicationScreen() {
   const language = useLanguage();
   const describeError = useErrorMessage();
   const application = useApplication(id);
-  const access = useApplicationAccess(id);
-  const cas = useCasServices(id);
+  // Asked beside the application, not after it (a round trip more before every screen); so an unknown id's first
+  // questions go out in vain, but once its 404 is in (kept, useApplication) they are not asked again.
+  const known = { enabled: !refusedForGood(application.error) };
+  const access = useApplicationAccess(id, known);
+  const cas = useCasServices(id, known);
   const { waiting } = useAnswersFirst(id, application.isSuccess, access.isPending || cas.isPending);
   const rotate = useRotateSecret();
   const [shown, setShown] = useState<ApplicationSecret | undefined>();

@@ -5,7 +5,7 @@ import {
   type PersonErasureResult,
   personErasureResultSchema,
 } from "@kpi-id/contracts";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { hashKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
@@ -16,6 +16,7 @@ import { Label } from "@/components/ui/label.tsx";
 import { apiJson } from "@/lib/api-client.ts";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { consoleKey } from "../api/admin-api.ts";
+import { personWifiKey } from "../api/wifi-api.ts";
 import { useCan, useConsoleOperator } from "./console-shell.tsx";
 import { Section } from "./person-sections.tsx";
 
@@ -28,7 +29,13 @@ function useErasure(person: PersonDetail) {
         { method: "POST", body: { username }, failure: "The erasure failed" },
         personErasureResultSchema,
       ),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: consoleKey }),
+    // Every answer is read again but, once the person is erased, their Wi-Fi: its section is still on screen until
+    // the person's answer says they are erased, and asked beside it the Wi-Fi was refused (409) every time.
+    onSettled: (erased) =>
+      queryClient.invalidateQueries({
+        queryKey: consoleKey,
+        predicate: (query) => !erased || query.queryHash !== hashKey(personWifiKey(person.id)),
+      }),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { AdminMe, AdminWifi } from "@kpi-id/contracts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { helpdeskOperator } from "../../../../test/console-operators.ts";
 import { apiError, heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { personDetail } from "../../../../test/person-detail.ts";
 import { renderApp } from "../../../../test/render.tsx";
@@ -13,12 +14,6 @@ const admin: AdminMe = {
   fullName: "Андрій Мельник",
   roles: ["admin"],
   permissions: ["people.view", "people.recovery", "people.erase"],
-};
-const helpdesk: AdminMe = {
-  username: "helpdesk",
-  fullName: "Служба Підтримки",
-  roles: ["helpdesk"],
-  permissions: ["people.view", "people.recovery"],
 };
 const person = personDetail(id, { username: "oksana", fullName: "Коваль Оксана" });
 const wifi: AdminWifi = {
@@ -50,7 +45,7 @@ function openPerson(wifiAnswer: () => Response) {
 /** An admin's person screen opened by a helpdesk operator: the server refuses them the admin's Wi-Fi devices. */
 function openAsHelpdesk() {
   mockFetch({
-    "GET /api/admin/me": () => json(helpdesk),
+    "GET /api/admin/me": () => json(helpdeskOperator),
     [`GET /api/admin/people/${id}`]: () => json(person),
     [`GET /api/admin/people/${id}/wifi`]: () => apiError("admin.person_outranks_operator"),
     "GET /api/admin/applications": () => json({ applications: [] }),

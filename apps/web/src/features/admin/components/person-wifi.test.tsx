@@ -1,18 +1,13 @@
-import type { AdminMe, AdminWifi, WifiPassword } from "@kpi-id/contracts";
+import type { AdminWifi, WifiPassword } from "@kpi-id/contracts";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
+import { helpdeskOperator } from "../../../../test/console-operators.ts";
 import { json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { personDetail } from "../../../../test/person-detail.ts";
 import { renderApp } from "../../../../test/render.tsx";
 
 const id = "0d5c7a7e-3f0b-4b7e-9f51-2f6e8d1c9a61";
-const helpdesk: AdminMe = {
-  username: "helpdesk",
-  fullName: "Служба Підтримки",
-  roles: ["helpdesk"],
-  permissions: ["people.view", "people.recovery"],
-};
 
 const person = personDetail(id, { username: "oksana", fullName: "Коваль Оксана" });
 
@@ -39,7 +34,7 @@ const laptop: WifiPassword = {
 
 function openPerson(language: "uk" | "en") {
   mockFetch({
-    "GET /api/admin/me": () => json(helpdesk),
+    "GET /api/admin/me": () => json(helpdeskOperator),
     [`GET /api/admin/people/${id}`]: () => json(person),
     [`GET /api/admin/people/${id}/wifi`]: () =>
       json({ passwords: [phone, laptop], wifiOff: false } satisfies AdminWifi),

@@ -9,7 +9,7 @@ import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { useLanguage } from "@/lib/use-language.ts";
-import { useApplicationPeople, useBulkGrant } from "../api/applications-api.ts";
+import { useApplicationAccess, useApplicationPeople, useBulkGrant } from "../api/applications-api.ts";
 import { useAppTitle } from "./app-title.ts";
 import { areaClass } from "./application-settings.tsx";
 import { type ConsoleColumn, DataTable } from "./data-table.tsx";
@@ -18,6 +18,19 @@ import { Section } from "./person-sections.tsx";
 
 type Person = ApplicationPeoplePage["people"][number];
 const typingPauseMs = 250;
+// The server's page of people with access (accessPageSize in people-with-access.ts).
+const accessPageRows = 50;
+
+/**
+ * About how many rows a page of who has access will bring, for its placeholder: the rules' count of people with
+ * access (the screen has it before it shows, answers-first.tsx) less the pages before, at most a page. The list also
+ * names disabled people with a grant, whom the count leaves out, so a page may hold a few more. A search, or a count
+ * not in, gives no guess: one row, as the list's "none" takes.
+ */
+export function expectedAccessRows(people: number | undefined, q: string, page: number): number {
+  if (people === undefined || q) return 1;
+  return Math.min(accessPageRows, Math.max(1, people - (page - 1) * accessPageRows));
+}
 
 function usePeopleColumns(): ConsoleColumn<Person>[] {
   const { t } = useTranslation(["admin", "admin-apps"]);
@@ -43,6 +56,7 @@ export function PeopleSection({ application }: { application: AdminApplicationDe
   const page = Math.max(1, Number(params.get("page")) || 1);
   const [typed, setTyped] = useState(q);
   const people = useApplicationPeople(application.id, q, page);
+  const access = useApplicationAccess(application.id, { asked: true });
   const columns = usePeopleColumns();
   const searchId = useId();
   const go = (next: { q: string; page: number }) => {
@@ -77,8 +91,9 @@ export function PeopleSection({ application }: { application: AdminApplicationDe
         columns={columns}
         rows={people.data?.people ?? []}
         label={t("admin-apps:people.title")}
-        empty={people.isPending ? t("admin:loading") : t("admin-apps:people.none")}
+        empty={t("admin-apps:people.none")}
         testId="access-table"
+        loadingRows={people.isPending ? expectedAccessRows(access.data?.people, q, page) : 0}
       />
       <div className="flex items-center justify-between gap-2">
         <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => go({ q: typed, page: page - 1 })}>

@@ -1,7 +1,8 @@
-import type { AdminMe, PeoplePage, ServiceStatus } from "@kpi-id/contracts";
+import type { AdminMe, ServiceStatus } from "@kpi-id/contracts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { apiError, heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
+import { onePersonPage } from "../../../../test/people-page.ts";
 import { renderApp } from "../../../../test/render.tsx";
 import { restoreAnswerWait } from "./answer-wait.testing.ts";
 import { answerWait } from "./answers-first.tsx";
@@ -11,24 +12,6 @@ const admin: AdminMe = {
   fullName: "Андрій Мельник",
   roles: ["admin"],
   permissions: ["people.view", "service.view"],
-};
-
-const people: PeoplePage = {
-  people: [
-    {
-      id: "15c9639d-e04d-4c45-a026-978f4b5097e5",
-      username: "student",
-      fullName: "Олена Коваленко",
-      email: "olena.kovalenko@lll.kpi.ua",
-      studentId: "KV-2431",
-      employeeId: null,
-      status: "active",
-    },
-  ],
-  page: 1,
-  hasMore: false,
-  total: 1,
-  totalCapped: false,
 };
 
 const status: ServiceStatus = {
@@ -68,7 +51,7 @@ function openHome(serviceAnswer: () => Response) {
   const { handler, answer } = heldAnswer(serviceAnswer);
   mockFetch({
     "GET /api/admin/me": () => json(admin),
-    "GET /api/admin/people": () => json(people),
+    "GET /api/admin/people": () => json(onePersonPage),
     "GET /api/admin/service": handler,
   });
   renderApp("/en/admin");

@@ -1,6 +1,7 @@
 import { type ColumnDef, type RowData, tableFeatures, useTable } from "@tanstack/react-table";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
+import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { useHiddenColumns } from "./use-hidden-columns.ts";
 
 const features = tableFeatures({});
@@ -13,6 +14,28 @@ interface DataTableProps<Row extends RowData> {
   label: string;
   empty: string;
   testId?: string;
+  /** While the table's first answer is read: about as many rows as it will bring, as placeholders (PlaceholderRows). */
+  loadingRows?: number;
+}
+
+/**
+ * A table's rows while its first answer is read: skeletons of a loaded row's height, as many as the caller expects,
+ * so that what stands below (the paging buttons) is where it will be once the rows are in. A single "Loading…" row
+ * grew into a page of rows and pushed the buttons down under a tap. The first row says "Loading…" to a screen
+ * reader; the others are hidden from it (blank rows to read through).
+ */
+function PlaceholderRows({ count, span }: { count: number; span: number }) {
+  const { t } = useTranslation("admin");
+  return Array.from({ length: count }, (_, index) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: placeholders of a fixed count, never reordered
+    <tr key={index} aria-hidden={index > 0 || undefined} data-testid="row-placeholder">
+      <td colSpan={span} className="px-3 py-2">
+        {index === 0 ? <span className="sr-only">{t("admin:loading")}</span> : null}
+        {/* A loaded row's height: one line from 640 px, two below, where the names wrap in their narrow column. */}
+        <Skeleton className="h-10 w-full sm:h-5" />
+      </td>
+    </tr>
+  ));
 }
 
 /**
@@ -22,7 +45,14 @@ interface DataTableProps<Row extends RowData> {
  * focused and scrolled with the arrow keys (WCAG 2.1.1; axe's scrollable-region-focusable), and fades
  * at the edge where more columns wait.
  */
-export function DataTable<Row extends RowData>({ columns, rows, label, empty, testId }: DataTableProps<Row>) {
+export function DataTable<Row extends RowData>({
+  columns,
+  rows,
+  label,
+  empty,
+  testId,
+  loadingRows = 0,
+}: DataTableProps<Row>) {
   const { t } = useTranslation("admin");
   const table = useTable({ features, columns, data: rows });
   const box = useRef<HTMLDivElement>(null);
@@ -41,7 +71,7 @@ export function DataTable<Row extends RowData>({ columns, rows, label, empty, te
           data-testid={testId}
           {...(overflows ? { tabIndex: 0, role: "region", "aria-label": t("table.scrollable", { label }) } : {})}
         >
-          <table className="w-full text-left text-sm" aria-label={label}>
+          <table className="w-full text-left text-sm" aria-label={label} aria-busy={loadingRows > 0 || undefined}>
             <thead className="bg-muted/60 text-xs tracking-wide text-muted-foreground uppercase">
               {table.getHeaderGroups().map((group) => (
                 <tr key={group.id}>
@@ -54,7 +84,9 @@ export function DataTable<Row extends RowData>({ columns, rows, label, empty, te
               ))}
             </thead>
             <tbody className="divide-y divide-border">
-              {table.getRowModel().rows.length === 0 ? (
+              {loadingRows > 0 ? (
+                <PlaceholderRows count={loadingRows} span={columns.length} />
+              ) : table.getRowModel().rows.length === 0 ? (
                 <tr>
                   <td colSpan={columns.length} className="px-3 py-6 text-center text-muted-foreground">
                     {empty}

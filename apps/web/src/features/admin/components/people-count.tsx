@@ -1,5 +1,6 @@
 import type { PeoplePage } from "@kpi-id/contracts";
 import { useTranslation } from "react-i18next";
+import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { useLanguage } from "@/lib/use-language.ts";
 
 /**
@@ -10,7 +11,8 @@ import { useLanguage } from "@/lib/use-language.ts";
 export function PeopleCount({ page }: { page: PeoplePage | undefined }) {
   const { t } = useTranslation("admin");
   const language = useLanguage();
-  if (!page) return null;
+  // Until the first answer, the line's place: its coming pushed the table and the paging buttons down a line.
+  if (!page) return <Skeleton className="h-5 w-48" data-testid="people-count-loading" />;
   const total = new Intl.NumberFormat(language === "uk" ? "uk-UA" : "en-GB").format(page.total);
   return (
     <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="people-count">

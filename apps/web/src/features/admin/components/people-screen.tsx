@@ -17,6 +17,10 @@ const selectClass =
   "h-10 rounded-md border border-border bg-white px-3 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring";
 // A search per pause in typing, not per keystroke.
 const typingPauseMs = 250;
+// The server's page of people (peoplePageSize in people-search.ts). The list's first answer, unfiltered, fills it on
+// any campus, so its placeholder takes as many rows; a filtered link that finds fewer moves the buttons up, from
+// below the fold, not down under a finger.
+const peoplePageRows = 25;
 
 /** The filters live in the URL (?q=&status=&app=&page=), so a view can be shared or bookmarked. */
 function useFilters(): [PeopleFilters, (changes: Partial<PeopleFilters>) => void] {
@@ -131,8 +135,9 @@ export function PeopleScreen() {
         columns={columns}
         rows={people.data?.people ?? []}
         label={t("admin:people.title")}
-        empty={people.isPending ? t("admin:loading") : t("admin:people.none")}
+        empty={t("admin:people.none")}
         testId="people-table"
+        loadingRows={people.isPending ? peoplePageRows : 0}
       />
       <div className="flex items-center justify-between gap-2">
         <Button

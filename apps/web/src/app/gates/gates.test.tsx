@@ -8,7 +8,8 @@ describe("the entry gate", () => {
     let answer: (response: Response) => void = () => undefined;
     mockFetch({ "GET /user": () => new Promise<Response>((done) => (answer = done)) });
     renderApp("/uk/");
-    expect(await screen.findByRole("status", { name: "Завантаження…" })).toBeInTheDocument();
+    // The spinner's words go in just after its status (live-status.tsx), so that a screen reader reads them.
+    await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Завантаження…"));
     expect(screen.queryByLabelText("Логін")).not.toBeInTheDocument();
     answer(unauthorized());
     expect(await screen.findByLabelText("Логін")).toBeInTheDocument();

@@ -26,7 +26,8 @@ describe("the apps screen", () => {
     const target = student.applications[1]?.id ?? "";
     const { router } = renderApp(`/uk/apps?appId=${target}`);
     await waitFor(() => expect(replace).toHaveBeenCalledWith(`/api/app-redirect?appId=${target}`));
-    expect(screen.getByRole("status", { name: "Переходимо до сервісу «Мій КПІ»…" })).toBeInTheDocument();
+    // The spinner's words go in just after its status (live-status.tsx), so that a screen reader reads them.
+    await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Переходимо до сервісу «Мій КПІ»…"));
     // Clearing the query re-renders the page; a second redirect would issue a second ticket.
     await waitFor(() => expect(router.state.location.search).toBe(""));
     expect(replace).toHaveBeenCalledTimes(1);

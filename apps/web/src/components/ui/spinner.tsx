@@ -1,23 +1,26 @@
 import { LoaderCircle } from "lucide-react";
 import { cn } from "@/lib/utils.ts";
+import { LiveStatus } from "./live-status.tsx";
 
 const spinnerSizes = { small: "size-4", large: "size-8", xlarge: "size-10" } as const;
 
 interface SpinnerProps {
   size?: keyof typeof spinnerSizes;
   className?: string;
-  /** Read by screen readers; omit when the spinner sits inside a labelled control. */
+  /** Said by screen readers, through a status around the icon; omit when the spinner sits inside a labelled control. */
   label?: string;
 }
 
 export function Spinner({ size = "small", className, label }: SpinnerProps) {
+  const icon = <LoaderCircle className={cn(spinnerSizes[size], "animate-spin", className)} aria-hidden />;
+  if (!label) return icon;
+  // The label is said by a status around the icon (LiveStatus says why it enters empty); an aria-label on the
+  // status itself would be there from the start. `flex` makes the box exactly the icon's size, with no line box
+  // around it, so the spinner stands where and as large as it did as a bare icon.
   return (
-    <LoaderCircle
-      className={cn(spinnerSizes[size], "animate-spin", className)}
-      role={label ? "status" : undefined}
-      aria-label={label}
-      aria-hidden={label ? undefined : true}
-    />
+    <LiveStatus words={label} className="flex">
+      {icon}
+    </LiveStatus>
   );
 }
 

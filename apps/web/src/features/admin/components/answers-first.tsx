@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { LiveStatus } from "@/components/ui/live-status.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 
 /** How long a console screen waits for the answers it holds its content for before it shows it anyway (tests change it). */
@@ -38,28 +39,17 @@ export function Held({ waiting, children }: { waiting: boolean; children: ReactN
   );
 }
 
-/** How long a placeholder's status stands empty before its words go in. */
-const statusWordsDelayMs = 100;
-
 /**
  * A console screen's placeholder while its content is read or held: a skeleton of about its height for the eye, and
  * a status saying "Loading…" for a screen reader, which heard nothing at all of a bare skeleton (the held content is
- * `hidden`, so nothing else on the screen said why it was empty). The status is mounted empty and its words put in
- * `statusWordsDelayMs` later: a live region that enters the page with its words in is often not read (the screen
- * reader hears of a region, not of a change in it), and one that is there first is read when its words change.
- * The words sit in a visually hidden span, so the placeholder's height is the skeleton's either way.
+ * `hidden`, so nothing else on the screen said why it was empty). LiveStatus puts its words in just after it enters
+ * the page, so that they are read.
  */
 export function ScreenLoading({ className, testId }: { className: string; testId?: string }) {
   const { t } = useTranslation("admin");
-  const [said, setSaid] = useState(false);
-  useEffect(() => {
-    const timer = setTimeout(() => setSaid(true), statusWordsDelayMs);
-    return () => clearTimeout(timer);
-  }, []);
   return (
-    <div role="status" data-testid={testId}>
-      <span className="sr-only">{said ? t("admin:loading") : null}</span>
+    <LiveStatus words={t("admin:loading")} testId={testId}>
       <Skeleton className={className} />
-    </div>
+    </LiveStatus>
   );
 }

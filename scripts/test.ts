@@ -2,7 +2,7 @@
 // "tests: N passed, N failed" that counts them all.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { staleBundleReason } from "@kpi-id/server/server-module";
 import type { FileDuration } from "./file-durations-reporter.ts";
@@ -26,6 +26,8 @@ interface SuiteResult {
   exitCode: number;
   /** Why the suite failed when no single test did (a file that would not load, an unhandled error). */
   note?: string;
+  /** Each failed test's file, name and first line of its error: CI shows only the output's tail, where these are. */
+  failures?: string[];
 }
 
 interface Finished {
@@ -89,7 +91,30 @@ function unhandledErrors(output: string): string[] {
 interface VitestReport {
   numPassedTests: number;
   numFailedTests: number;
-  testResults: { name: string; status: string; message: string; assertionResults: { status: string }[] }[];
+  testResults: {
+    name: string;
+    status: string;
+    message: string;
+    assertionResults: { status: string; fullName: string; failureMessages?: string[] }[];
+  }[];
+}
+
+/** The first line of an error's text that says something, without terminal colours. */
+function firstLine(message: string | undefined): string {
+  const line = stripVTControlCharacters(message ?? "")
+    .split("\n")
+    .find((text) => text.trim() !== "");
+  return line?.trim().slice(0, 300) ?? "no message";
+}
+
+function vitestFailures(report: VitestReport): string[] {
+  return report.testResults.flatMap((file) =>
+    file.assertionResults
+      .filter((test) => test.status === "failed")
+      .map(
+        (test) => `${relative(process.cwd(), file.name)} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`,
+      ),
+  );
 }
 
 const vitestDurations = join(reportDir, "vitest-durations.json");
@@ -132,13 +157,29 @@ async function vitestSuite(): Promise<SuiteResult> {
     failed: report.numFailedTests,
     exitCode,
     note: notes.length > 0 ? notes.join("\n    ") : undefined,
+    failures: vitestFailures(report),
   };
 }
 
 interface PlaywrightSuiteReport {
   file: string;
-  specs?: { tests: { results: { duration: number }[] }[] }[];
+  specs?: {
+    title: string;
+    tests: { status: string; projectName?: string; results: { duration: number; error?: { message?: string } }[] }[];
+  }[];
   suites?: PlaywrightSuiteReport[];
+}
+
+/** The browser tests that failed on every try ("unexpected"), with the last try's error. */
+function playwrightFailures(suites: PlaywrightSuiteReport[]): string[] {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? []).flatMap((spec) =>
+      spec.tests
+        .filter((test) => test.status === "unexpected")
+        .map((test) => `e2e/specs/${suite.file} › ${spec.title}: ${firstLine(test.results.at(-1)?.error?.message)}`),
+    ),
+    ...playwrightFailures(suite.suites ?? []),
+  ]);
 }
 
 interface PlaywrightStats {
@@ -188,7 +229,7 @@ async function playwrightSuite(): Promise<SuiteResult | undefined> {
     PLAYWRIGHT_JSON_OUTPUT_NAME: resolve(output),
   });
   if (!existsSync(output)) return { name: "browser (playwright)", passed: 0, failed: 1, exitCode };
-  const { stats, errors } = JSON.parse(readFileSync(output, "utf8")) as PlaywrightStats;
+  const { stats, errors, suites } = JSON.parse(readFileSync(output, "utf8")) as PlaywrightStats;
   // Errors outside a test (global set-up or teardown, the web server) fail the run with no failed test.
   const outside = (errors ?? []).map((error) => error.message?.split("\n")[0] ?? "unknown error");
   return {
@@ -197,6 +238,7 @@ async function playwrightSuite(): Promise<SuiteResult | undefined> {
     failed: stats.unexpected,
     exitCode,
     note: outside.length > 0 ? `errors outside a test:\n    ${outside.join("\n    ")}` : undefined,
+    failures: playwrightFailures(suites ?? []),
   };
 }
 
@@ -247,6 +289,7 @@ for (const suite of suites) {
   if (suite.exitCode !== 0 && suite.failed === 0) {
     console.log(`    exited with code ${suite.exitCode} though no test failed${suite.note ? `; ${suite.note}` : ""}`);
   }
+  for (const failure of (suite.failures ?? []).slice(0, 20)) console.log(`    failed: ${failure}`);
 }
 if (checked)
   console.log(`  npm run check: ${checked.exitCode === 0 ? "passed" : `FAILED (exit code ${checked.exitCode})`}`);

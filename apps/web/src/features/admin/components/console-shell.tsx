@@ -10,7 +10,7 @@ import { pageContainer } from "@/lib/layout.ts";
 import { localizePath, RETURN_TO_PARAM } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { cn } from "@/lib/utils.ts";
-import { useOperator } from "../api/admin-api.ts";
+import { consoleKey, useOperator, useRoleRefusalsForgotten } from "../api/admin-api.ts";
 import { useServiceStatus } from "../api/service-api.ts";
 import { Held, useAnswersFirst } from "./answers-first.tsx";
 import { CertificateNotice } from "./certificate-notice.tsx";
@@ -157,6 +157,8 @@ function HomeNotices({ children }: { children: ReactNode }) {
 export function ConsoleShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation("admin");
   const operator = useOperator();
+  // Promoted (or demoted) while the console is open: what was refused for the old roles is asked again.
+  useRoleRefusalsForgotten(operator.data?.roles, consoleKey);
   return (
     <div className={cn(pageContainer, "flex flex-col gap-4 py-6 sm:py-10")}>
       <div className="flex flex-wrap items-center justify-between gap-2">

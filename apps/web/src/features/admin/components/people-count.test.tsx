@@ -8,7 +8,7 @@ import { PeopleCount } from "./people-count.tsx";
 async function showCount(total: number, totalCapped: boolean, language: "uk" | "en") {
   await initTestI18n(language);
   const page: PeoplePage = { people: [], page: 1, hasMore: totalCapped, total, totalCapped };
-  renderWithProviders(<PeopleCount page={page} />, `/${language}/admin`);
+  renderWithProviders(<PeopleCount page={page} pending={false} error={null} />, `/${language}/admin`);
 }
 
 /** Issue 36: the people list says how many match, exactly up to the server's cap and "more than" past it. */

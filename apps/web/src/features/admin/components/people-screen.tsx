@@ -130,15 +130,18 @@ export function PeopleScreen() {
           </div>
         ) : null}
       </div>
-      <PeopleCount page={people.data} />
-      <DataTable
-        columns={columns}
-        rows={people.data?.people ?? []}
-        label={t("admin:people.title")}
-        empty={t("admin:people.none")}
-        testId="people-table"
-        loadingRows={people.isPending ? peoplePageRows : 0}
-      />
+      <PeopleCount page={people.data} pending={people.isPending} error={people.error} />
+      {/* A first read that failed has no rows, and an empty table would say that nobody matches. */}
+      {people.isError && !people.data ? null : (
+        <DataTable
+          columns={columns}
+          rows={people.data?.people ?? []}
+          label={t("admin:people.title")}
+          empty={t("admin:people.none")}
+          testId="people-table"
+          loadingRows={people.isPending ? peoplePageRows : 0}
+        />
+      )}
       <div className="flex items-center justify-between gap-2">
         <Button
           variant="outline"

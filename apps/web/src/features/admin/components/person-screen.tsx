@@ -8,8 +8,8 @@ import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import { useLanguage } from "@/lib/use-language.ts";
-import { useApplications, useConsoleAction, usePerson } from "../api/admin-api.ts";
-import { usePersonWifi } from "../api/wifi-api.ts";
+import { useApplications, useConsoleAction, usePerson, useRoleRefusalsForgotten } from "../api/admin-api.ts";
+import { personWifiKey, usePersonWifi } from "../api/wifi-api.ts";
 import { Held, ScreenLoading, useAnswersFirst } from "./answers-first.tsx";
 import { useAppTitle } from "./app-title.ts";
 import { useCan } from "./console-shell.tsx";
@@ -264,6 +264,8 @@ export function PersonScreen() {
   // screen). Once the person's answer says so, it is not asked again: each console action reads every answer again.
   const wifiAsked = !person.data?.erasedAt && !(person.isError && !person.data);
   const wifi = usePersonWifi(id, { enabled: wifiAsked });
+  // The person's role changed (another admin's doing): a Wi-Fi refused because they outranked the operator is asked again.
+  useRoleRefusalsForgotten(person.data?.roles, personWifiKey(id));
   // A question not asked stays pending for ever: the wait counts only one that is out.
   const { waiting } = useAnswersFirst(id, Boolean(person.data && !person.data.erasedAt), wifiAsked && wifi.isPending);
   if (person.isPending) return <ScreenLoading className="h-64 w-full" />;

@@ -29,7 +29,8 @@ export function PersonWifiSection({ person }: { person: PersonDetail }) {
   const failed = (error: unknown) => notify("error", describeError(error, "admin:failed").message);
   // The person screen waits for this answer (answers-first.tsx); one later than that wait gets the frame with a
   // placeholder of the usual state line and button, and a failed one a sentence, so what is below stays put.
-  if (!wifi.data) {
+  // Refused after an answer came (the person made an admin since): their devices are no longer this operator's to see.
+  if (!wifi.data || outranked(wifi.error)) {
     return (
       <Section title={t("admin:wifi.title")} testId="person-wifi" busy={wifi.isPending}>
         {wifi.isPending ? (

@@ -17,7 +17,9 @@ function plainStartEnvironment(dataDir: string, extra: Record<string, string> = 
   };
 }
 
-describe("demo people only by an explicit choice", () => {
+// Each test starts the service on a new embedded database on disk (a new cluster, every migration): 27 s each of the
+// default 60 in a full run on two cores, too near it for a slower machine.
+describe("demo people only by an explicit choice", { timeout: 120_000 }, () => {
   const cleanups: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

@@ -12,14 +12,16 @@ describe("the BankID return page", () => {
     await waitFor(() => expect(replace).toHaveBeenCalledWith("/bankid/auth?code=abc&state=opaque-state&lang=en"));
     expect(replace).toHaveBeenCalledTimes(1);
     expect(spy.mock.calls.some(([url]) => String(url).includes("bankid/auth"))).toBe(false);
-    expect(await screen.findByRole("status")).toHaveTextContent("Finishing BankID sign-in…");
+    // The status's words go in just after it enters the page (live-status.tsx), so that a screen reader reads them.
+    await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Finishing BankID sign-in…"));
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Finishing BankID sign-in…");
   });
 
   it("says in Ukrainian what it does", async () => {
     vi.spyOn(browser, "replace").mockImplementation(() => undefined);
     mockFetch({});
     renderApp("/uk/bankid-auth?code=abc&state=s");
-    expect(await screen.findByRole("status")).toHaveTextContent("Завершуємо вхід через BankID…");
+    await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("Завершуємо вхід через BankID…"));
   });
 
   it("hands a cancelled consent to the server too, which knows from the state where to show it", async () => {

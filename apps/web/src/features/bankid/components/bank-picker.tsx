@@ -4,6 +4,7 @@ import { type FormEvent, useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
+import { LiveStatus } from "@/components/ui/live-status.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { browser } from "@/lib/browser.ts";
 import { bankIdRedirectHref, useBanks } from "../api/bankid-auth.ts";
@@ -72,12 +73,12 @@ export function BankPicker({ id, search, purpose, onStart }: BankPickerProps) {
         {t("auth:bankid.picker.title")}
       </h2>
       {banks.isPending ? (
-        <div role="status" aria-live="polite" className="space-y-2">
-          <span className="sr-only">{t("auth:bankid.picker.loading")}</span>
+        // The picker opens with its list loading, so this status is new with it: its words go in after (LiveStatus).
+        <LiveStatus words={t("auth:bankid.picker.loading")} className="space-y-2">
           <Skeleton className="h-12 w-full" />
           <Skeleton className="h-12 w-full" />
           <Skeleton className="h-12 w-full" />
-        </div>
+        </LiveStatus>
       ) : null}
       {banks.isError ? (
         <div className="space-y-3">

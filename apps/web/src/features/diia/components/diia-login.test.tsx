@@ -47,6 +47,18 @@ describe("the Diia screen", () => {
     expect(screen.getByTestId("diia-last-updated")).toHaveTextContent("Оновлено щойно");
   });
 
+  it("says it prepares the code through a status that enters the page empty and gets its words after", async () => {
+    // The link does not come: the screen stays on its skeleton.
+    mockFetch({ "GET /api/diia/app-link": () => new Promise<Response>(() => undefined) });
+    renderWithProviders(<DiiaLogin onSignedIn={() => undefined} />);
+    // A status mounted with its words (or an aria-label) already in is often not read (live-status.tsx).
+    const preparing = screen.getByRole("status");
+    expect(preparing).toHaveTextContent(/^$/);
+    expect(preparing).toHaveAccessibleName("");
+    expect(preparing).toContainElement(screen.getByTestId("diia-skeleton"));
+    await waitFor(() => expect(preparing).toHaveTextContent("Готуємо QR-код…"));
+  });
+
   it("moves the bar toward the next code every 100 ms and counts the seconds since the code was fetched", async () => {
     vi.useFakeTimers();
     mockFetch({

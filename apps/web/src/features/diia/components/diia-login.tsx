@@ -4,6 +4,7 @@ import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { RefusalAlert } from "@/components/refusal-alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
+import { LiveStatus } from "@/components/ui/live-status.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { FullScreenSpinner } from "@/components/ui/spinner.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
@@ -85,12 +86,11 @@ export function DiiaLogin({ onSignedIn, renderAs, timing = diiaTiming, exchange,
           <DiiaRefreshProgress shownAt={shownAt} refreshIntervalMs={timing.refreshIntervalMs} />
         </>
       ) : (
-        <Skeleton
-          className="aspect-square w-full max-w-[364px]"
-          data-testid="diia-skeleton"
-          aria-label={t("auth:diia.loading")}
-          role="status"
-        />
+        // Said by a status whose words go in after it enters (LiveStatus says why), not by an aria-label it starts
+        // with. The status takes the skeleton's width in the centred column, the skeleton all of it.
+        <LiveStatus words={t("auth:diia.loading")} className="w-full max-w-[364px]">
+          <Skeleton className="aspect-square w-full" data-testid="diia-skeleton" />
+        </LiveStatus>
       )}
       {exchanging ? <FullScreenSpinner label={exchangingLabel ?? t("auth:diia.signingIn")} /> : null}
     </div>

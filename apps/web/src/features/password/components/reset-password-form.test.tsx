@@ -47,4 +47,15 @@ describe("the reset page", () => {
     await waitFor(() => expect(screen.getByTestId("strength-meter")).not.toHaveAttribute("data-score", "0"));
     expect(screen.queryByTestId("password-will-be-refused")).not.toBeInTheDocument();
   });
+
+  it("says it checks the link through a status that enters the page empty and gets its words after", async () => {
+    // The check does not answer: the page stays on its skeleton.
+    mockFetch({ "POST /api/recovery/check": () => new Promise<Response>(() => undefined) });
+    renderWithProviders(<ResetPasswordForm token="t-1" forgotHref="/uk/forgot-password" signInHref="/uk/" />);
+    // A status mounted with its words (or an aria-label) already in is often not read (live-status.tsx).
+    const checking = screen.getByRole("status");
+    expect(checking).toHaveTextContent(/^$/);
+    expect(checking).toHaveAccessibleName("");
+    await waitFor(() => expect(checking).toHaveTextContent("Перевіряємо посилання…"));
+  });
 });

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
+import { LiveStatus } from "@/components/ui/live-status.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { ApiError } from "@/lib/api-client.ts";
 import { useErrorMessage } from "@/lib/error-message.ts";
@@ -69,7 +70,14 @@ export function ResetPasswordForm({ token, forgotHref, signInHref }: ResetPasswo
   if (holder.isError) {
     return <Alert variant="destructive" title={describeError(holder.error, "errors:service.internal_error").message} />;
   }
-  if (!holder.data) return <Skeleton className="h-40 w-full" aria-label={t("password:reset.checking")} role="status" />;
+  if (!holder.data) {
+    // Said by a status whose words go in after it enters (LiveStatus says why), not by an aria-label it starts with.
+    return (
+      <LiveStatus words={t("password:reset.checking")}>
+        <Skeleton className="h-40 w-full" />
+      </LiveStatus>
+    );
+  }
   const { username, fullName } = holder.data;
   return (
     <form

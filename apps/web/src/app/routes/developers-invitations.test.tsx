@@ -1,5 +1,5 @@
 import type { DeveloperApplication, DeveloperMemberships } from "@kpi-id/contracts";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { id, sampleDeveloperApplication } from "../../../test/developers.ts";
@@ -63,8 +63,14 @@ describe("developers' invitations on the page", () => {
     expect(within(testers).getByText("classmate")).toBeInTheDocument();
     await user.type(within(testers).getByLabelText("Username or e-mail address"), "nobody@kpi.ua");
     await user.click(within(testers).getByRole("button", { name: "Invite a tester" }));
+    // The line is seen at once; its status enters empty and says it after (live-status.tsx says why).
     expect(await within(testers).findByTestId("testers-invited")).toHaveTextContent(
       "If “nobody@kpi.ua” has a KPI ID account, they get an invitation",
+    );
+    const said = within(testers).getByRole("status");
+    expect(said).toHaveTextContent(/^$/);
+    await waitFor(() =>
+      expect(said).toHaveTextContent("If “nobody@kpi.ua” has a KPI ID account, they get an invitation"),
     );
     const pending = await within(testers).findByTestId("testers-pending");
     expect(pending).toHaveTextContent("nobody@kpi.ua");

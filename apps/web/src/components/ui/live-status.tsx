@@ -32,3 +32,24 @@ export function LiveStatus({ words, children, className, testId }: LiveStatusPro
     </div>
   );
 }
+
+interface StatusLineProps {
+  /** Seen as soon as the line is in the page, and said once its status is. */
+  words: string;
+  className?: string;
+  testId?: string;
+}
+
+/**
+ * A line of text seen at once (a result, a confirmation) and said by a LiveStatus beside it, whose copy of the words
+ * goes in after it enters the page. The seen copy is hidden from screen readers, which would otherwise come upon
+ * the words twice; the status's copy is visually hidden and takes no room, so the line looks as a plain one would.
+ */
+export function StatusLine({ words, className, testId }: StatusLineProps) {
+  return (
+    <div className={className} data-testid={testId}>
+      <p aria-hidden>{words}</p>
+      <LiveStatus words={words} />
+    </div>
+  );
+}

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
+import { StatusLine } from "@/components/ui/live-status.tsx";
 import { useLanguage } from "@/lib/use-language.ts";
 import { invitePerson, removePerson, useDeveloperChange, withdrawInvitation } from "../api/developers.ts";
 import { formatDay } from "./format-day.ts";
@@ -108,9 +109,12 @@ export function PeopleSection({
         </Button>
       </form>
       {invited ? (
-        <p className="text-sm text-muted-foreground" role="status" data-testid={`${role}-invited`}>
-          {t("people.invited", { person: invited })}
-        </p>
+        // Seen at once and said by a status that enters empty (StatusLine): it comes in with the first invitation.
+        <StatusLine
+          words={t("people.invited", { person: invited })}
+          className="text-sm text-muted-foreground"
+          testId={`${role}-invited`}
+        />
       ) : null}
     </DeveloperSection>
   );

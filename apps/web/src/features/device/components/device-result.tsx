@@ -2,6 +2,7 @@ import { CircleCheck, CircleX } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Button } from "@/components/ui/button.tsx";
+import { StatusLine } from "@/components/ui/live-status.tsx";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 
@@ -36,9 +37,11 @@ export function DeviceResult({ result }: { result: "allowed" | "denied" }) {
     <div className="flex flex-col items-center gap-4 text-center" data-testid={`device-${result}`}>
       <Icon className={allowed ? "size-14 text-emerald-700" : "size-14 text-muted-foreground"} aria-hidden />
       <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-3xl">{t(`${texts}.title`)}</h1>
-      <p className="text-muted-foreground" role="status">
-        {application ? t(`${texts}.named`, { application }) : t(`${texts}.description`)}
-      </p>
+      {/* The result is seen at once and said by a status that enters empty (StatusLine): the page opens with it. */}
+      <StatusLine
+        words={application ? t(`${texts}.named`, { application }) : t(`${texts}.description`)}
+        className="text-muted-foreground"
+      />
       <p className="text-muted-foreground">{t(`${texts}.next`)}</p>
       <Button asChild variant="outline">
         <Link to={localizePath(language, "/device")}>{t("device.otherDevice")}</Link>

@@ -4,8 +4,9 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { browser } from "@/lib/browser.ts";
 import { apiError, json, mockFetch } from "../../../../test/fetch-mock.ts";
-import { renderApp, student } from "../../../../test/render.tsx";
+import { renderApp, renderWithProviders, student } from "../../../../test/render.tsx";
 import { formatUserCode } from "./device-code-form.tsx";
+import { DeviceResult } from "./device-result.tsx";
 
 const request: DeviceRequest = {
   xsrf: "form-token",
@@ -103,4 +104,21 @@ describe("the device sign-in page", () => {
     renderApp(`/en/device?result=${result}`);
     expect(await screen.findByTestId(testId)).toHaveTextContent(title);
   });
+
+  it.each([
+    ["allowed", "Пристрій увійшов із вашим KPI ID."],
+    ["denied", "Пристрій дізнається, що ви відмовили, і не отримає даних про вас."],
+  ] as const)(
+    "says the result (%s) through a status that enters empty, the line seen from the start",
+    async (result, words) => {
+      sessionStorage.clear();
+      renderWithProviders(<DeviceResult result={result} />);
+      // A status mounted with its words already in is often not read (live-status.tsx).
+      const said = screen.getByRole("status");
+      expect(said).toHaveTextContent(/^$/);
+      // The line is seen where it was from the start; screen readers get it once, from the status.
+      expect(screen.getByText(words)).toHaveAttribute("aria-hidden", "true");
+      await waitFor(() => expect(said).toHaveTextContent(words));
+    },
+  );
 });

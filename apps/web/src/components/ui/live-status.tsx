@@ -36,6 +36,8 @@ export function LiveStatus({ words, children, className, testId }: LiveStatusPro
 interface StatusLineProps {
   /** Seen as soon as the line is in the page, and said once its status is. */
   words: string;
+  /** The seen copy when parts of it are styled; its text must be `words`. */
+  children?: ReactNode;
   className?: string;
   testId?: string;
 }
@@ -45,10 +47,10 @@ interface StatusLineProps {
  * goes in after it enters the page. The seen copy is hidden from screen readers, which would otherwise come upon
  * the words twice; the status's copy is visually hidden and takes no room, so the line looks as a plain one would.
  */
-export function StatusLine({ words, className, testId }: StatusLineProps) {
+export function StatusLine({ words, children, className, testId }: StatusLineProps) {
   return (
     <div className={className} data-testid={testId}>
-      <p aria-hidden>{words}</p>
+      <p aria-hidden>{children ?? words}</p>
       <LiveStatus words={words} />
     </div>
   );

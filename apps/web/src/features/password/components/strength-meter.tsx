@@ -2,6 +2,7 @@ import { PASSWORD_ADVISED_LENGTH, PASSWORD_MIN_LENGTH, passwordLength } from "@k
 import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue } from "react";
 import { useTranslation } from "react-i18next";
+import { StatusLine } from "@/components/ui/live-status.tsx";
 import { cn } from "@/lib/utils.ts";
 import { loadEstimate, type StrengthScore } from "../strength/estimate.ts";
 
@@ -44,6 +45,12 @@ export function StrengthMeter({ password, contextWords, id }: StrengthMeterProps
   const note = lengthNote(length);
   const strength = estimate.data?.(typed, contextWords);
   const score: StrengthScore = note === "tooShort" ? 0 : (strength?.score ?? 0);
+  const scoreWords = strength ? t(`password:score.${score}`) : t("password:checking");
+  const lengthWords = t(`password:length.${note}`, {
+    count: length,
+    min: PASSWORD_MIN_LENGTH,
+    advised: PASSWORD_ADVISED_LENGTH,
+  });
   return (
     <div id={id} className="space-y-1.5 text-sm" data-testid="strength-meter" data-score={score}>
       <div className="flex gap-1" aria-hidden>
@@ -54,13 +61,14 @@ export function StrengthMeter({ password, contextWords, id }: StrengthMeterProps
           />
         ))}
       </div>
-      <p role="status" className="font-medium text-foreground">
-        {strength ? t(`password:score.${score}`) : t("password:checking")}
+      {/* The meter comes in with the first character typed: its line is said by a status that enters empty. */}
+      <StatusLine words={`${scoreWords} · ${lengthWords}`} className="font-medium text-foreground">
+        {scoreWords}
         {" · "}
         <span className={cn("font-normal", note === "tooShort" ? "text-destructive" : "text-muted-foreground")}>
-          {t(`password:length.${note}`, { count: length, min: PASSWORD_MIN_LENGTH, advised: PASSWORD_ADVISED_LENGTH })}
+          {lengthWords}
         </span>
-      </p>
+      </StatusLine>
       {strength?.refused ? (
         <p className="text-destructive" data-testid="password-will-be-refused">
           {t(`password:refused.${strength.refused}`)}

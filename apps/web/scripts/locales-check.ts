@@ -29,16 +29,17 @@ function baseKeys(keys: Map<string, string>): Set<string> {
 }
 
 /**
- * What the source may name in a namespace: a key, or a group of keys it builds full keys under
- * (`${prefix}.sections.${index}`, where the prefix is written out as "pages:faq").
+ * The groups of keys in a namespace: "faq" and "faq.sections" when "faq.sections.0.title" is a key. The source
+ * may pass a group on as a value the code builds full keys under (`${prefix}.sections.${index}`, where the prefix
+ * is written out as "pages:faq"), but never show one: t("admin:wifi") would print the raw key.
  */
-function nameableKeys(keys: Map<string, string>): Set<string> {
-  const names = baseKeys(keys);
-  for (const key of [...names]) {
+function groupKeys(keys: Map<string, string>): Set<string> {
+  const groups = new Set<string>();
+  for (const key of baseKeys(keys)) {
     const parts = key.split(".");
-    for (let end = 1; end < parts.length; end++) names.add(parts.slice(0, end).join("."));
+    for (let end = 1; end < parts.length; end++) groups.add(parts.slice(0, end).join("."));
   }
-  return names;
+  return groups;
 }
 
 function readLocales(localesDir: string): Map<string, Map<string, Map<string, string>>> {
@@ -64,18 +65,32 @@ function sourceFiles(dir: string): string[] {
 }
 
 /**
+ * "shown" when the string is what t() or <Trans i18nKey> prints, so it must be a key; "named" when it is a value
+ * passed on (a prop, a constant, a fallback), which may also be a group the code completes.
+ */
+type SourceUse = "shown" | "named";
+// What stands right before a string that t( or i18nKey= prints: `t("`, `i18n.t(\n  "`, `i18nKey="`, `i18nKey={"`.
+const shownDirectly = /(?:\bt\(|\bi18nKey=\{?)\s*$/;
+
+/**
  * Keys written out in full in the source: every string "ns:key", wherever it stands. Not only t("ns:key")
  * and i18nKey="ns:key": a key also reaches t() as describeError's fallback, a constant, a ternary's branch,
  * a helper's return value or an object's field, and a check that knew only some call shapes missed those.
  * Strings that merely look like keys ("sm:flex-1", "kpi-id:…") are skipped by their unknown namespace.
  * And every error code the server can send, since the app shows each by its code (`errors:` + code).
  */
-function usedKeys(sourceDir: string): Set<string> {
-  const used = new Set<string>(errorCodes.map((code) => `errors:${code}`));
+function usedKeys(sourceDir: string): Map<string, SourceUse> {
+  const used = new Map<string, SourceUse>(errorCodes.map((code) => [`errors:${code}`, "shown"]));
   // A key ends in a letter or digit: "ns:group." is the start of one the code completes, not a key.
   const pattern = /(["'`])([a-z][\w-]*:[\w.-]*\w)\1/g;
   for (const file of sourceFiles(sourceDir)) {
-    for (const match of readFileSync(file, "utf8").matchAll(pattern)) if (match[2]) used.add(match[2]);
+    const text = readFileSync(file, "utf8");
+    for (const match of text.matchAll(pattern)) {
+      if (!match[2]) continue;
+      const use = shownDirectly.test(text.slice(Math.max(0, match.index - 40), match.index)) ? "shown" : "named";
+      // One place that shows it is enough to hold it to a key.
+      if (used.get(match[2]) !== "shown") used.set(match[2], use);
+    }
   }
   return used;
 }
@@ -102,13 +117,18 @@ export function findLocaleProblems(localesDir = defaultLocalesDir, sourceDir = d
     }
   }
   if (existsSync(sourceDir)) {
-    for (const used of usedKeys(sourceDir)) {
+    for (const [used, use] of usedKeys(sourceDir)) {
       const [namespace = "", key = ""] = used.split(":");
       if (!namespaces.has(namespace)) continue;
       for (const language of languages) {
         const keys = locales.get(language)?.get(namespace);
-        if (keys && !nameableKeys(keys).has(key))
-          problems.push(`${language}/${namespace}.json lacks "${key}" used in the source`);
+        if (!keys || baseKeys(keys).has(key)) continue;
+        if (use === "named" && groupKeys(keys).has(key)) continue;
+        problems.push(
+          groupKeys(keys).has(key)
+            ? `${language}/${namespace}.json has "${key}" as a group, not a key, shown by the source`
+            : `${language}/${namespace}.json lacks "${key}" used in the source`,
+        );
       }
     }
   }

@@ -62,6 +62,28 @@ describe("translations", () => {
     ]);
   });
 
+  it("a group of keys shown by t() or <Trans i18nKey> is reported; passed on as a value, it is not", () => {
+    const dir = writeLocales({
+      "locales/uk/admin.json": { wifi: { title: "Wi-Fi", off: "Вимкнено" }, faq: { sections: { 0: "Питання" } } },
+      "locales/en/admin.json": { wifi: { title: "Wi-Fi", off: "Off" }, faq: { sections: { 0: "Question" } } },
+      "src/wifi.tsx": [
+        '<h2>{t("admin:wifi.title")}</h2>',
+        // A group printed: i18next would show the raw key "wifi".
+        '<p>{t("admin:wifi")}</p>',
+        '<p>{i18n.t(\n  "admin:faq.sections")}</p>',
+        '<Trans i18nKey="admin:wifi" />',
+        // A group passed on for the code to complete, as content-pages passes "pages:faq" to its sections.
+        '<Sections prefix="admin:faq" />',
+      ].join("\n"),
+    });
+    expect(findLocaleProblems(join(dir, "locales"), join(dir, "src")).sort()).toEqual([
+      'en/admin.json has "faq.sections" as a group, not a key, shown by the source',
+      'en/admin.json has "wifi" as a group, not a key, shown by the source',
+      'uk/admin.json has "faq.sections" as a group, not a key, shown by the source',
+      'uk/admin.json has "wifi" as a group, not a key, shown by the source',
+    ]);
+  });
+
   it("stop the build when one is missing", () => {
     const dir = writeLocales({ "uk/pages.json": { title: "Назва" }, "en/pages.json": {} });
     const plugin = localesCheck(dir, join(dir, "no-source"));

@@ -1,4 +1,4 @@
-import type { ApplicationSecret } from "@kpi-id/contracts";
+import type { AdminApplicationDetail, ApplicationSecret } from "@kpi-id/contracts";
 import { ArrowLeft } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -29,7 +29,6 @@ import { SecretOnce } from "./applications-screen.tsx";
  */
 export function ApplicationScreen() {
   const { t } = useTranslation(["admin", "admin-apps"]);
-  const appTitle = useAppTitle();
   const { id = "" } = useParams();
   const language = useLanguage();
   const describeError = useErrorMessage();
@@ -40,7 +39,6 @@ export function ApplicationScreen() {
   const access = useApplicationAccess(id, known);
   const cas = useCasServices(id, known);
   const { waiting } = useAnswersFirst(id, application.isSuccess, access.isPending || cas.isPending);
-  const rotate = useRotateSecret();
   const [shown, setShown] = useState<ApplicationSecret | undefined>();
   const back = (
     <Link
@@ -51,14 +49,6 @@ export function ApplicationScreen() {
       {t("admin-apps:back")}
     </Link>
   );
-  if (application.isPending) {
-    return (
-      <div className="flex flex-col gap-3">
-        {back}
-        <ScreenLoading className="h-40 w-full" />
-      </div>
-    );
-  }
   if (application.isError) {
     return (
       <div className="flex flex-col gap-3">
@@ -68,46 +58,71 @@ export function ApplicationScreen() {
     );
   }
   const app = application.data;
+  // One placeholder while the application is read and while its sections are held, the same element in the same
+  // place of the same section in both (Preact keeps it): a second one in its stead said "Loading…" twice.
   return (
-    <section aria-labelledby="application-heading" className="flex flex-col gap-4" data-testid="application-screen">
+    <section
+      aria-labelledby={app ? "application-heading" : undefined}
+      className="flex flex-col gap-4"
+      data-testid="application-screen"
+    >
       {back}
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0">
-          <h2 id="application-heading" className="text-lg font-semibold break-words">
-            {appTitle(app)}
-          </h2>
-          <p className="text-xs break-all text-muted-foreground">
-            {t("admin-apps:identity", { name: app.name, id: app.id })}
-          </p>
-        </div>
-        <ConfirmButton
-          question={t("admin:applications.rotateQuestion", { app: appTitle(app) })}
-          consequence={t("admin:applications.rotateConsequence")}
-          confirmLabel={t("admin:applications.rotate")}
-          onConfirm={() =>
-            rotate.mutate(app.id, {
-              onSuccess: setShown,
-              onError: (error) => notify("error", describeError(error, "admin:failed").message),
-            })
-          }
-        >
-          {t("admin:applications.rotate")}
-        </ConfirmButton>
-      </div>
+      {app ? <ApplicationHeading application={app} onRotated={setShown} /> : null}
       {shown ? <SecretOnce shown={shown} /> : null}
-      {waiting ? <ScreenLoading className="h-40 w-full" testId="application-waiting" /> : null}
-      <Held waiting={waiting}>
-        <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
-          <SettingsSection key={app.updatedAt} application={app} />
-          <div className="flex flex-col gap-4">
-            <RulesSection application={app} />
-            <BulkGrantSection application={app} />
-            <SuspensionSection application={app} />
-            <CasSection application={app} />
+      {!app || waiting ? <ScreenLoading className="h-40 w-full" testId="application-waiting" /> : null}
+      {app ? (
+        <Held waiting={waiting}>
+          <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
+            <SettingsSection key={app.updatedAt} application={app} />
+            <div className="flex flex-col gap-4">
+              <RulesSection application={app} />
+              <BulkGrantSection application={app} />
+              <SuspensionSection application={app} />
+              <CasSection application={app} />
+            </div>
           </div>
-        </div>
-        <PeopleSection application={app} />
-      </Held>
+          <PeopleSection application={app} />
+        </Held>
+      ) : null}
     </section>
+  );
+}
+
+/** The application's name and id, and rotating its secret; the new secret goes to `onRotated` to be shown once. */
+function ApplicationHeading({
+  application,
+  onRotated,
+}: {
+  application: AdminApplicationDetail;
+  onRotated: (secret: ApplicationSecret) => void;
+}) {
+  const { t } = useTranslation(["admin", "admin-apps"]);
+  const appTitle = useAppTitle();
+  const describeError = useErrorMessage();
+  const rotate = useRotateSecret();
+  return (
+    <div className="flex flex-wrap items-start justify-between gap-3">
+      <div className="min-w-0">
+        <h2 id="application-heading" className="text-lg font-semibold break-words">
+          {appTitle(application)}
+        </h2>
+        <p className="text-xs break-all text-muted-foreground">
+          {t("admin-apps:identity", { name: application.name, id: application.id })}
+        </p>
+      </div>
+      <ConfirmButton
+        question={t("admin:applications.rotateQuestion", { app: appTitle(application) })}
+        consequence={t("admin:applications.rotateConsequence")}
+        confirmLabel={t("admin:applications.rotate")}
+        onConfirm={() =>
+          rotate.mutate(application.id, {
+            onSuccess: onRotated,
+            onError: (error) => notify("error", describeError(error, "admin:failed").message),
+          })
+        }
+      >
+        {t("admin:applications.rotate")}
+      </ConfirmButton>
+    </div>
   );
 }

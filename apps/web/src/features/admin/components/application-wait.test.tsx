@@ -148,6 +148,35 @@ describe("the application screen and its rules' and CAS services' own answers", 
     expect(screen.getAllByRole("alert")).toHaveLength(2);
   });
 
+  // The application's read had a placeholder of its own, and the wait after it another in the shown section: a
+  // screen reader heard "Loading…" twice for one screen. One status stands through both.
+  it("stays one status from the application's read through the wait for its rules: 'Loading…' is said once", async () => {
+    answerWait.ms = 60_000;
+    const application = heldAnswer(() => json(detail));
+    const rules = heldAnswer(() => json(access));
+    mockFetch({
+      "GET /api/admin/me": () => json(admin),
+      [`GET /api/admin/applications/${appId}`]: application.handler,
+      [`GET /api/admin/applications/${appId}/access`]: rules.handler,
+      [`GET /api/admin/applications/${appId}/cas-services`]: () => json(cas),
+      [`GET /api/admin/applications/${appId}/people`]: () => json({ people: [], page: 1, hasMore: false }),
+    });
+    renderApp(`/en/admin/applications/${appId}`);
+    const sayingLoading = () =>
+      screen.queryAllByRole("status").filter((status) => status.textContent?.includes("Loading…"));
+    await waitFor(() => expect(sayingLoading()).toHaveLength(1));
+    const [reading] = sayingLoading();
+    application.answer();
+    expect(await screen.findByRole("heading", { name: "Moodle" })).toBeVisible();
+    expect(screen.getByTestId("rule-add")).not.toBeVisible();
+    // The same element, not a new one that says it again (toEqual would take an equal copy).
+    expect(sayingLoading()).toHaveLength(1);
+    expect(sayingLoading()[0]).toBe(reading);
+    rules.answer();
+    await waitFor(() => expect(screen.getByTestId("rule-add")).toBeVisible());
+    expect(sayingLoading()).toEqual([]);
+  });
+
   it("asks for the rules and CAS services once when they answer before the application", async () => {
     answerWait.ms = 60_000;
     const later = heldAnswer(() => json(detail));

@@ -1,5 +1,5 @@
 import { type ColumnDef, type RowData, tableFeatures, useTable } from "@tanstack/react-table";
-import { useRef } from "react";
+import { useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { useHiddenColumns } from "./use-hidden-columns.ts";
@@ -21,16 +21,14 @@ interface DataTableProps<Row extends RowData> {
 /**
  * A table's rows while its first answer is read: skeletons of a loaded row's height, as many as the caller expects,
  * so that what stands below (the paging buttons) is where it will be once the rows are in. A single "Loading…" row
- * grew into a page of rows and pushed the buttons down under a tap. The first row says "Loading…" to a screen
- * reader; the others are hidden from it (blank rows to read through).
+ * grew into a page of rows and pushed the buttons down under a tap. The rows are blank to a screen reader (hidden
+ * from it); DataTable says "Loading…" outside the busy body instead.
  */
 function PlaceholderRows({ count, span }: { count: number; span: number }) {
-  const { t } = useTranslation("admin");
   return Array.from({ length: count }, (_, index) => (
     // biome-ignore lint/suspicious/noArrayIndexKey: placeholders of a fixed count, never reordered
-    <tr key={index} aria-hidden={index > 0 || undefined} data-testid="row-placeholder">
+    <tr key={index} aria-hidden data-testid="row-placeholder">
       <td colSpan={span} className="px-3 py-2">
-        {index === 0 ? <span className="sr-only">{t("admin:loading")}</span> : null}
         {/* A loaded row's height: one line from 640 px, two below, where the names wrap in their narrow column. */}
         <Skeleton className="h-10 w-full sm:h-5" />
       </td>
@@ -57,6 +55,8 @@ export function DataTable<Row extends RowData>({
   const table = useTable({ features, columns, data: rows });
   const box = useRef<HTMLDivElement>(null);
   const { overflows, moreToTheRight } = useHiddenColumns(box);
+  const loading = loadingRows > 0;
+  const loadingWordsId = useId();
   return (
     <div>
       {moreToTheRight && (
@@ -71,7 +71,18 @@ export function DataTable<Row extends RowData>({
           data-testid={testId}
           {...(overflows ? { tabIndex: 0, role: "region", "aria-label": t("table.scrollable", { label }) } : {})}
         >
-          <table className="w-full text-left text-sm" aria-label={label} aria-busy={loadingRows > 0 || undefined}>
+          {/* Only the body is busy, and "Loading…" stands outside it, before the table and as its description: words
+              inside a busy element may go unread (JAWS, VoiceOver), as they did in the table's first placeholder row. */}
+          {loading ? (
+            <p id={loadingWordsId} className="sr-only">
+              {t("admin:loading")}
+            </p>
+          ) : null}
+          <table
+            className="w-full text-left text-sm"
+            aria-label={label}
+            aria-describedby={loading ? loadingWordsId : undefined}
+          >
             <thead className="bg-muted/60 text-xs tracking-wide text-muted-foreground uppercase">
               {table.getHeaderGroups().map((group) => (
                 <tr key={group.id}>
@@ -83,8 +94,8 @@ export function DataTable<Row extends RowData>({
                 </tr>
               ))}
             </thead>
-            <tbody className="divide-y divide-border">
-              {loadingRows > 0 ? (
+            <tbody className="divide-y divide-border" aria-busy={loading || undefined}>
+              {loading ? (
                 <PlaceholderRows count={loadingRows} span={columns.length} />
               ) : table.getRowModel().rows.length === 0 ? (
                 <tr>

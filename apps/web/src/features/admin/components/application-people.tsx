@@ -1,6 +1,6 @@
 import type { AdminApplicationDetail, ApplicationPeoplePage, BulkGrantReport } from "@kpi-id/contracts";
 import { Search } from "lucide-react";
-import { type ChangeEvent, useEffect, useId, useMemo, useState } from "react";
+import { type ChangeEvent, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { Button } from "@/components/ui/button.tsx";
@@ -32,6 +32,22 @@ export function expectedAccessRows(people: number | undefined, q: string, page: 
   return Math.min(accessPageRows, Math.max(1, people - (page - 1) * accessPageRows));
 }
 
+/**
+ * The placeholder's row count for one read (`read` names its search and page), fixed from when the placeholder is
+ * first seen until the rows are in. A count of people that came after the placeholder showed grew it from one row
+ * to up to a page and pushed the paging buttons down under a tap. Unseen (`seen` false: the screen holds the
+ * section back, answers-first.tsx), it follows `expected`, which is better once the count is in.
+ */
+function useSteadyPlaceholderRows(expected: number, pending: boolean, read: string, seen: boolean): number {
+  const fixed = useRef<{ read: string; rows: number } | undefined>(undefined);
+  if (!pending || !seen) {
+    fixed.current = undefined;
+    return pending ? expected : 0;
+  }
+  if (fixed.current?.read !== read) fixed.current = { read, rows: expected };
+  return fixed.current.rows;
+}
+
 function usePeopleColumns(): ConsoleColumn<Person>[] {
   const { t } = useTranslation(["admin", "admin-apps"]);
   const language = useLanguage();
@@ -48,8 +64,11 @@ function usePeopleColumns(): ConsoleColumn<Person>[] {
   );
 }
 
-/** Who may use the application: search and pages in the URL (?q=&page=), so the view can be shared. */
-export function PeopleSection({ application }: { application: AdminApplicationDetail }) {
+/**
+ * Who may use the application: search and pages in the URL (?q=&page=), so the view can be shared. `held`: the
+ * screen holds the section back, unseen, for now (answers-first.tsx).
+ */
+export function PeopleSection({ application, held }: { application: AdminApplicationDetail; held: boolean }) {
   const { t } = useTranslation(["admin", "admin-apps"]);
   const [params, setParams] = useSearchParams();
   const q = params.get("q") ?? "";
@@ -59,6 +78,12 @@ export function PeopleSection({ application }: { application: AdminApplicationDe
   const access = useApplicationAccess(application.id, { asked: true });
   const columns = usePeopleColumns();
   const searchId = useId();
+  const placeholderRows = useSteadyPlaceholderRows(
+    expectedAccessRows(access.data?.people, q, page),
+    people.isPending,
+    `${q}|${page}`,
+    !held,
+  );
   const go = (next: { q: string; page: number }) => {
     const search = new URLSearchParams();
     if (next.q) search.set("q", next.q);
@@ -93,7 +118,7 @@ export function PeopleSection({ application }: { application: AdminApplicationDe
         label={t("admin-apps:people.title")}
         empty={t("admin-apps:people.none")}
         testId="access-table"
-        loadingRows={people.isPending ? expectedAccessRows(access.data?.people, q, page) : 0}
+        loadingRows={placeholderRows}
       />
       <div className="flex items-center justify-between gap-2">
         <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => go({ q: typed, page: page - 1 })}>

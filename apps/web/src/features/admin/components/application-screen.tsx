@@ -81,7 +81,7 @@ export function ApplicationScreen() {
               <CasSection application={app} />
             </div>
           </div>
-          <PeopleSection application={app} />
+          <PeopleSection application={app} held={waiting} />
         </Held>
       ) : null}
     </section>

@@ -5,7 +5,8 @@ import { applicationDetail } from "../../../../test/application-detail.ts";
 import { heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { onePersonPage } from "../../../../test/people-page.ts";
 import { renderApp } from "../../../../test/render.tsx";
-import { follows } from "./answer-wait.testing.ts";
+import { follows, restoreAnswerWait } from "./answer-wait.testing.ts";
+import { answerWait } from "./answers-first.tsx";
 
 const appId = "7c2f3c1e-8a9d-4f5e-b6a7-1c2d3e4f5a6d";
 // No service.view: the first screen waits for no service answer, and shows the list at once.
@@ -24,6 +25,8 @@ const placeholders = (table: HTMLElement) => within(table).queryAllByTestId("row
  * pushed their paging buttons down under a tap. While their first answer is read they hold about its rows.
  */
 describe("the console's lists while their first answer is read", () => {
+  restoreAnswerWait();
+
   it("holds a page of people's rows and the count's line, the paging buttons below them", async () => {
     const list = heldAnswer(() => json(onePersonPage));
     mockFetch({
@@ -76,6 +79,33 @@ describe("the console's lists while their first answer is read", () => {
     const table = await screen.findByTestId("access-table");
     await waitFor(() => expect(table).toBeVisible());
     expect(placeholders(table)).toHaveLength(rows);
+    list.answer();
+    expect(await within(table).findByText("Nobody matches.")).toBeVisible();
+    expect(placeholders(table)).toHaveLength(0);
+  });
+
+  it("keeps who has access at one row when the rules' count comes after the placeholder shows", async () => {
+    // The screen stops waiting for the rules at once and shows the list's placeholder before their count is in.
+    answerWait.ms = 50;
+    const rules = heldAnswer(() => json(access));
+    const list = heldAnswer(() => json({ people: [], page: 1, hasMore: false }));
+    mockFetch({
+      "GET /api/admin/me": () => json(operator),
+      [`GET /api/admin/applications/${appId}`]: () =>
+        json(applicationDetail({ id: appId, name: "moodle", title: "Мудл" })),
+      [`GET /api/admin/applications/${appId}/access`]: rules.handler,
+      [`GET /api/admin/applications/${appId}/cas-services`]: () =>
+        json({ serverUrl: "http://localhost:3000/cas", services: [] }),
+      [`GET /api/admin/applications/${appId}/people`]: list.handler,
+    });
+    renderApp(`/en/admin/applications/${appId}`);
+    const table = await screen.findByTestId("access-table");
+    await waitFor(() => expect(table).toBeVisible());
+    expect(placeholders(table)).toHaveLength(1);
+    rules.answer();
+    expect(await screen.findByTestId("rules-people")).toHaveTextContent("412 people");
+    // It grew to 50 rows here, and the paging buttons went down under a tap.
+    expect(placeholders(table)).toHaveLength(1);
     list.answer();
     expect(await within(table).findByText("Nobody matches.")).toBeVisible();
     expect(placeholders(table)).toHaveLength(0);

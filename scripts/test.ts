@@ -2,10 +2,11 @@
 // "tests: N passed, N failed" that counts them all.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { staleBundleReason } from "@kpi-id/server/server-module";
 import type { FileDuration } from "./file-durations-reporter.ts";
+import { type PlaywrightSuiteReport, playwrightFailures, type VitestReport, vitestFailures } from "./test-reports.ts";
 
 // The browser tests and the cluster run the server as production does, from the build `npm test` has just made
 // (bin/server-module.js): a build that is not current would leave them testing the source instead, unseen.
@@ -88,35 +89,6 @@ function unhandledErrors(output: string): string[] {
   return found;
 }
 
-interface VitestReport {
-  numPassedTests: number;
-  numFailedTests: number;
-  testResults: {
-    name: string;
-    status: string;
-    message: string;
-    assertionResults: { status: string; fullName: string; failureMessages?: string[] }[];
-  }[];
-}
-
-/** The first line of an error's text that says something, without terminal colours. */
-function firstLine(message: string | undefined): string {
-  const line = stripVTControlCharacters(message ?? "")
-    .split("\n")
-    .find((text) => text.trim() !== "");
-  return line?.trim().slice(0, 300) ?? "no message";
-}
-
-function vitestFailures(report: VitestReport): string[] {
-  return report.testResults.flatMap((file) =>
-    file.assertionResults
-      .filter((test) => test.status === "failed")
-      .map(
-        (test) => `${relative(process.cwd(), file.name)} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`,
-      ),
-  );
-}
-
 const vitestDurations = join(reportDir, "vitest-durations.json");
 
 function readVitestDurations(): FileDuration[] {
@@ -159,27 +131,6 @@ async function vitestSuite(): Promise<SuiteResult> {
     note: notes.length > 0 ? notes.join("\n    ") : undefined,
     failures: vitestFailures(report),
   };
-}
-
-interface PlaywrightSuiteReport {
-  file: string;
-  specs?: {
-    title: string;
-    tests: { status: string; projectName?: string; results: { duration: number; error?: { message?: string } }[] }[];
-  }[];
-  suites?: PlaywrightSuiteReport[];
-}
-
-/** The browser tests that failed on every try ("unexpected"), with the last try's error. */
-function playwrightFailures(suites: PlaywrightSuiteReport[]): string[] {
-  return suites.flatMap((suite) => [
-    ...(suite.specs ?? []).flatMap((spec) =>
-      spec.tests
-        .filter((test) => test.status === "unexpected")
-        .map((test) => `e2e/specs/${suite.file} › ${spec.title}: ${firstLine(test.results.at(-1)?.error?.message)}`),
-    ),
-    ...playwrightFailures(suite.suites ?? []),
-  ]);
 }
 
 interface PlaywrightStats {

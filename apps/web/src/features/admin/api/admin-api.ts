@@ -37,9 +37,11 @@ const refusedForRoleCodes: ReadonlySet<ErrorCode> = new Set(["admin.person_outra
 const hasCode = (codes: ReadonlySet<ErrorCode>) => (error: unknown) =>
   error instanceof ApiError && error.code !== undefined && codes.has(error.code);
 
+const gone = hasCode(goneCodes);
+
 export const refusedForRole = hasCode(refusedForRoleCodes);
 
-export const refusedForGood = (error: unknown) => hasCode(goneCodes)(error) || refusedForRole(error);
+export const refusedForGood = (error: unknown) => gone(error) || refusedForRole(error);
 
 /**
  * A console read's `enabled`: asked while `asked`, and never again once its answer is a refusal for good, while

@@ -33,7 +33,12 @@ const readAgain = (queryClient: QueryClient) => queryClient.invalidateQueries({ 
  * A helpdesk operator on a person's page, where the server answers by who holds which role now: `world` is changed
  * by the test between readings, as another admin would change it.
  */
-function openPerson(world: { operator: AdminMe; personRoles: OperatorRoleName[] }) {
+interface World {
+  operator: AdminMe;
+  personRoles: OperatorRoleName[];
+}
+
+function openPerson(world: World) {
   const calls = mockFetch({
     "GET /api/admin/me": () => json(world.operator),
     "GET /api/admin/applications": () => json({ applications: [] }),
@@ -56,37 +61,27 @@ function openPerson(world: { operator: AdminMe; personRoles: OperatorRoleName[] 
 describe("refusals for a role last while the roles do", () => {
   restoreAnswerWait();
 
-  it("asks for an admin's Wi-Fi again once the helpdesk operator looking is made an admin", async () => {
+  it.each([
+    ["the helpdesk operator looking is made an admin", (world: World) => Object.assign(world, { operator: promoted })],
+    ["the person is no longer an admin", (world: World) => Object.assign(world, { personRoles: [] })],
+  ])("asks for an admin's Wi-Fi again once %s", async (_change, change) => {
     answerWait.ms = 60_000;
-    const world = { operator: helpdeskOperator, personRoles: ["admin"] as OperatorRoleName[] };
+    const world: World = { operator: helpdeskOperator, personRoles: ["admin"] };
     const { queryClient, wifiReads } = openPerson(world);
     const section = await screen.findByTestId("person-wifi");
     await waitFor(() => expect(within(section).getByTestId("person-wifi-failed")).toBeVisible());
     expect(section).toHaveTextContent("Only an admin sees");
 
-    world.operator = promoted;
+    change(world);
     await readAgain(queryClient);
     await waitFor(() => expect(within(section).getByText("Телефон")).toBeVisible());
     expect(within(section).queryByTestId("person-wifi-failed")).toBeNull();
     expect(wifiReads()).toBe(2);
   });
 
-  it("asks for the Wi-Fi again once the person is no longer an admin", async () => {
-    answerWait.ms = 60_000;
-    const world = { operator: helpdeskOperator, personRoles: ["admin"] as OperatorRoleName[] };
-    const { queryClient, wifiReads } = openPerson(world);
-    const section = await screen.findByTestId("person-wifi");
-    await waitFor(() => expect(within(section).getByTestId("person-wifi-failed")).toBeVisible());
-
-    world.personRoles = [];
-    await readAgain(queryClient);
-    await waitFor(() => expect(within(section).getByText("Телефон")).toBeVisible());
-    expect(wifiReads()).toBe(2);
-  });
-
   it("stops showing a person's devices once they are made an admin above the operator", async () => {
     answerWait.ms = 60_000;
-    const world = { operator: helpdeskOperator, personRoles: [] as OperatorRoleName[] };
+    const world: World = { operator: helpdeskOperator, personRoles: [] };
     const { queryClient } = openPerson(world);
     const section = await screen.findByTestId("person-wifi");
     await waitFor(() => expect(within(section).getByText("Телефон")).toBeVisible());

@@ -1,0 +1,54 @@
+// What `npm test` reads from the suites' JSON reports (scripts/test.ts): the shapes it uses, and each failed test
+// as one line for the summary, which is what CI shows of a run (its output's tail).
+import { relative } from "node:path";
+import { stripVTControlCharacters } from "node:util";
+
+export interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: {
+    name: string;
+    status: string;
+    message: string;
+    assertionResults: { status: string; fullName: string; failureMessages?: string[] }[];
+  }[];
+}
+
+export interface PlaywrightSuiteReport {
+  file: string;
+  specs?: {
+    title: string;
+    tests: { status: string; results: { duration: number; error?: { message?: string } }[] }[];
+  }[];
+  suites?: PlaywrightSuiteReport[];
+}
+
+/** The first line of an error's text that says something, without terminal colours. */
+function firstLine(message: string | undefined): string {
+  const line = stripVTControlCharacters(message ?? "")
+    .split("\n")
+    .find((text) => text.trim() !== "");
+  return line?.trim().slice(0, 300) ?? "no message";
+}
+
+export function vitestFailures(report: VitestReport): string[] {
+  return report.testResults.flatMap((file) =>
+    file.assertionResults
+      .filter((test) => test.status === "failed")
+      .map(
+        (test) => `${relative(process.cwd(), file.name)} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`,
+      ),
+  );
+}
+
+/** The browser tests that failed on every try ("unexpected"), with the last try's error. */
+export function playwrightFailures(suites: PlaywrightSuiteReport[]): string[] {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? []).flatMap((spec) =>
+      spec.tests
+        .filter((test) => test.status === "unexpected")
+        .map((test) => `e2e/specs/${suite.file} › ${spec.title}: ${firstLine(test.results.at(-1)?.error?.message)}`),
+    ),
+    ...playwrightFailures(suite.suites ?? []),
+  ]);
+}

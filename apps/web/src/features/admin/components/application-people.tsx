@@ -1,6 +1,6 @@
 import type { AdminApplicationDetail, ApplicationPeoplePage, BulkGrantReport } from "@kpi-id/contracts";
 import { Search } from "lucide-react";
-import { type ChangeEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { type ChangeEvent, useEffect, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { Button } from "@/components/ui/button.tsx";
@@ -39,13 +39,18 @@ export function expectedAccessRows(people: number | undefined, q: string, page: 
  * section back, answers-first.tsx), it follows `expected`, which is better once the count is in.
  */
 function useSteadyPlaceholderRows(expected: number, pending: boolean, read: string, seen: boolean): number {
-  const fixed = useRef<{ read: string; rows: number } | undefined>(undefined);
+  // State set while rendering: React's pattern for what a render keeps from the ones before it. A ref written
+  // while rendering would also keep what a render React threw away had written.
+  const [fixed, setFixed] = useState<{ read: string; rows: number } | undefined>(undefined);
   if (!pending || !seen) {
-    fixed.current = undefined;
+    if (fixed !== undefined) setFixed(undefined);
     return pending ? expected : 0;
   }
-  if (fixed.current?.read !== read) fixed.current = { read, rows: expected };
-  return fixed.current.rows;
+  if (fixed?.read !== read) {
+    setFixed({ read, rows: expected });
+    return expected;
+  }
+  return fixed.rows;
 }
 
 function usePeopleColumns(): ConsoleColumn<Person>[] {

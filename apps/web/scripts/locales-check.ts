@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorCodes } from "@kpi-id/contracts";
 import type { Plugin } from "vite";
@@ -95,6 +95,46 @@ function usedKeys(sourceDir: string): Map<string, SourceUse> {
   return used;
 }
 
+/**
+ * The namespaces a file's bare keys (t("people.invited"), no "ns:") are looked up in: the first namespace of each
+ * useTranslation in the file, the app's default ("common") for one that names none. Several components in one file
+ * may each have their own, so a bare key is held to be in one of them.
+ */
+function defaultNamespaces(text: string): string[] {
+  return [...text.matchAll(/useTranslation\(\s*(?:\[\s*)?(?:(["'])([\w-]+)\1)?/g)].map((match) => match[2] ?? "common");
+}
+
+/** Bare keys written out in t("…") calls, with the file and the namespaces they are looked up in. */
+function bareKeys(sourceDir: string): { file: string; key: string; namespaces: string[] }[] {
+  const found: { file: string; key: string; namespaces: string[] }[] = [];
+  for (const file of sourceFiles(sourceDir)) {
+    const text = readFileSync(file, "utf8");
+    const namespaces = defaultNamespaces(text);
+    // A file with no useTranslation of its own gets its t() from a caller: which namespace it holds is not written here.
+    if (namespaces.length === 0) continue;
+    for (const match of text.matchAll(/\bt\(\s*(["'])([A-Za-z][\w.-]*\w)\1/g)) {
+      if (match[2]) found.push({ file: relative(sourceDir, file), key: match[2], namespaces });
+    }
+  }
+  return found;
+}
+
+/** A bare key missing from every namespace its file looks it up in, per language: i18next would show it raw. */
+function bareKeyProblems(locales: Map<string, Map<string, Map<string, string>>>, sourceDir: string): string[] {
+  const problems = new Set<string>();
+  for (const { file, key, namespaces } of bareKeys(sourceDir)) {
+    for (const [language, byNamespace] of locales) {
+      const found = namespaces.some((namespace) => {
+        const keys = byNamespace.get(namespace);
+        return keys !== undefined && baseKeys(keys).has(key);
+      });
+      const where = namespaces.map((namespace) => `${namespace}.json`).join(" or ");
+      if (!found) problems.add(`${language} lacks "${key}", shown by ${file}, in ${where}`);
+    }
+  }
+  return [...problems];
+}
+
 /** Every problem that would show a raw key or a wrong language to someone; empty when all is well. */
 export function findLocaleProblems(localesDir = defaultLocalesDir, sourceDir = defaultSourceDir): string[] {
   const problems: string[] = [];
@@ -131,6 +171,7 @@ export function findLocaleProblems(localesDir = defaultLocalesDir, sourceDir = d
         );
       }
     }
+    problems.push(...bareKeyProblems(locales, sourceDir));
   }
   return problems;
 }

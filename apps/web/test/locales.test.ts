@@ -84,6 +84,37 @@ describe("translations", () => {
     ]);
   });
 
+  it('a bare key, t("people.invited"), is looked up in its file\'s useTranslation namespaces and reported when missing', () => {
+    const dir = writeLocales({
+      "locales/uk/developers.json": { people: { invited: "Запрошено", remove: "Прибрати" } },
+      "locales/en/developers.json": { people: { invited: "Invited" } },
+      "locales/uk/common.json": { close: "Закрити" },
+      "locales/en/common.json": { close: "Close" },
+      "src/people.tsx": [
+        'const { t } = useTranslation(["developers", "errors"]);',
+        '<p>{t("people.invited")}</p>',
+        // Missing in English: it would show in Ukrainian there.
+        '<Button>{t("people.remove")}</Button>',
+        // Deleted from both: the raw key would show.
+        "<span>{t('people.gone')}</span>",
+      ].join("\n"),
+      // Two components in one file, each with its own namespace; useTranslation() looks in "common".
+      "src/dialog.tsx": [
+        'const { t } = useTranslation("developers");',
+        "const { t: tc } = useTranslation();",
+        '<p>{t("close")}</p>',
+      ].join("\n"),
+      // No useTranslation: its t() comes from a caller, in a namespace not written here.
+      "src/format.ts": 'export const label = (t: TFunction) => t("anything.at.all");',
+    });
+    expect(findLocaleProblems(join(dir, "locales"), join(dir, "src")).sort()).toEqual([
+      'en lacks "people.gone", shown by people.tsx, in developers.json',
+      'en lacks "people.remove", shown by people.tsx, in developers.json',
+      'en/developers.json lacks "people.remove"',
+      'uk lacks "people.gone", shown by people.tsx, in developers.json',
+    ]);
+  });
+
   it("stop the build when one is missing", () => {
     const dir = writeLocales({ "uk/pages.json": { title: "Назва" }, "en/pages.json": {} });
     const plugin = localesCheck(dir, join(dir, "no-source"));

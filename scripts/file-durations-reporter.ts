@@ -6,16 +6,13 @@
 import { writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import type { Reporter, TestModule } from "vitest/node";
+import { firstLine } from "./test-reports.ts";
 
 export interface FileDuration {
   file: string;
   milliseconds: number;
   /** Errors outside a test, each "where: first line of the message"; absent when there were none. */
   errorsOutsideTests?: string[];
-}
-
-function firstLine(message: string | undefined): string {
-  return (message ?? "").split("\n").find((line) => line.trim() !== "") ?? "(no message)";
 }
 
 function errorsOutsideTests(module: TestModule): string[] {

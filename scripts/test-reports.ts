@@ -24,7 +24,7 @@ export interface PlaywrightSuiteReport {
 }
 
 /** The first line of an error's text that says something, without terminal colours. */
-function firstLine(message: string | undefined): string {
+export function firstLine(message: string | undefined): string {
   const line = stripVTControlCharacters(message ?? "")
     .split("\n")
     .find((text) => text.trim() !== "");

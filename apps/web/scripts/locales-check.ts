@@ -24,8 +24,17 @@ function flatten(tree: Tree, prefix = ""): Map<string, string> {
   return keys;
 }
 
+// Each namespace's key sets, made once: the checks below ask for them once per key the source uses.
+const baseKeySets = new WeakMap<Map<string, string>, Set<string>>();
+const groupKeySets = new WeakMap<Map<string, string>, Set<string>>();
+
 function baseKeys(keys: Map<string, string>): Set<string> {
-  return new Set([...keys.keys()].map((key) => key.replace(pluralSuffix, "")));
+  let base = baseKeySets.get(keys);
+  if (!base) {
+    base = new Set([...keys.keys()].map((key) => key.replace(pluralSuffix, "")));
+    baseKeySets.set(keys, base);
+  }
+  return base;
 }
 
 /**
@@ -34,11 +43,14 @@ function baseKeys(keys: Map<string, string>): Set<string> {
  * is written out as "pages:faq"), but never show one: t("admin:wifi") would print the raw key.
  */
 function groupKeys(keys: Map<string, string>): Set<string> {
+  const made = groupKeySets.get(keys);
+  if (made) return made;
   const groups = new Set<string>();
   for (const key of baseKeys(keys)) {
     const parts = key.split(".");
     for (let end = 1; end < parts.length; end++) groups.add(parts.slice(0, end).join("."));
   }
+  groupKeySets.set(keys, groups);
   return groups;
 }
 
@@ -56,11 +68,19 @@ function readLocales(localesDir: string): Map<string, Map<string, Map<string, st
   return byLanguage;
 }
 
-function sourceFiles(dir: string): string[] {
+interface SourceFile {
+  path: string;
+  text: string;
+}
+
+/** The app's source files (tests left out), each read once for all the checks. */
+function readSources(dir: string): SourceFile[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
+    if (entry.isDirectory()) return readSources(path);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)
+      ? [{ path, text: readFileSync(path, "utf8") }]
+      : [];
   });
 }
 
@@ -79,12 +99,11 @@ const shownDirectly = /(?:\bt\(|\bi18nKey=\{?)\s*$/;
  * Strings that merely look like keys ("sm:flex-1", "kpi-id:…") are skipped by their unknown namespace.
  * And every error code the server can send, since the app shows each by its code (`errors:` + code).
  */
-function usedKeys(sourceDir: string): Map<string, SourceUse> {
+function usedKeys(sources: SourceFile[]): Map<string, SourceUse> {
   const used = new Map<string, SourceUse>(errorCodes.map((code) => [`errors:${code}`, "shown"]));
   // A key ends in a letter or digit: "ns:group." is the start of one the code completes, not a key.
   const pattern = /(["'`])([a-z][\w-]*:[\w.-]*\w)\1/g;
-  for (const file of sourceFiles(sourceDir)) {
-    const text = readFileSync(file, "utf8");
+  for (const { text } of sources) {
     for (const match of text.matchAll(pattern)) {
       if (!match[2]) continue;
       const use = shownDirectly.test(text.slice(Math.max(0, match.index - 40), match.index)) ? "shown" : "named";
@@ -105,24 +124,27 @@ function defaultNamespaces(text: string): string[] {
 }
 
 /** Bare keys written out in t("…") calls, with the file and the namespaces they are looked up in. */
-function bareKeys(sourceDir: string): { file: string; key: string; namespaces: string[] }[] {
+function bareKeys(sources: SourceFile[], sourceDir: string): { file: string; key: string; namespaces: string[] }[] {
   const found: { file: string; key: string; namespaces: string[] }[] = [];
-  for (const file of sourceFiles(sourceDir)) {
-    const text = readFileSync(file, "utf8");
+  for (const { path, text } of sources) {
     const namespaces = defaultNamespaces(text);
     // A file with no useTranslation of its own gets its t() from a caller: which namespace it holds is not written here.
     if (namespaces.length === 0) continue;
     for (const match of text.matchAll(/\bt\(\s*(["'])([A-Za-z][\w.-]*\w)\1/g)) {
-      if (match[2]) found.push({ file: relative(sourceDir, file), key: match[2], namespaces });
+      if (match[2]) found.push({ file: relative(sourceDir, path), key: match[2], namespaces });
     }
   }
   return found;
 }
 
 /** A bare key missing from every namespace its file looks it up in, per language: i18next would show it raw. */
-function bareKeyProblems(locales: Map<string, Map<string, Map<string, string>>>, sourceDir: string): string[] {
+function bareKeyProblems(
+  locales: Map<string, Map<string, Map<string, string>>>,
+  sources: SourceFile[],
+  sourceDir: string,
+): string[] {
   const problems = new Set<string>();
-  for (const { file, key, namespaces } of bareKeys(sourceDir)) {
+  for (const { file, key, namespaces } of bareKeys(sources, sourceDir)) {
     for (const [language, byNamespace] of locales) {
       const found = namespaces.some((namespace) => {
         const keys = byNamespace.get(namespace);
@@ -157,7 +179,8 @@ export function findLocaleProblems(localesDir = defaultLocalesDir, sourceDir = d
     }
   }
   if (existsSync(sourceDir)) {
-    for (const [used, use] of usedKeys(sourceDir)) {
+    const sources = readSources(sourceDir);
+    for (const [used, use] of usedKeys(sources)) {
       const [namespace = "", key = ""] = used.split(":");
       if (!namespaces.has(namespace)) continue;
       for (const language of languages) {
@@ -171,7 +194,7 @@ export function findLocaleProblems(localesDir = defaultLocalesDir, sourceDir = d
         );
       }
     }
-    problems.push(...bareKeyProblems(locales, sourceDir));
+    problems.push(...bareKeyProblems(locales, sources, sourceDir));
   }
   return problems;
 }

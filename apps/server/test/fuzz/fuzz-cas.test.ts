@@ -91,7 +91,9 @@ describe.each(databaseKinds)("fuzzing the CAS endpoints (%s)", (kind) => {
   const ticket = fc.oneof(anyText, fc.constantFrom("live", "ST-", "PT-", "PGT-", "ST-00", "PGTIOU-1"));
   const flag = fc.option(fc.constantFrom("true", "false", "1", "", "TRUE", "yes"), { nil: undefined });
   const request = fc.record({
-    path: fc.constantFrom(...Object.values(casPaths).filter((path) => path !== casPaths.continue)),
+    path: fc.constantFrom(
+      ...Object.values(casPaths).filter((path) => path !== casPaths.continue && path !== casPaths.samlValidate),
+    ),
     service: fc.option(service, { nil: undefined }),
     ticket: fc.option(ticket, { nil: undefined }),
     pgtUrl: fc.option(fc.oneof(service, fc.constantFrom("https://cas.example.edu/pgt", "http://cas.example.edu/pgt")), {
@@ -142,4 +144,35 @@ describe.each(databaseKinds)("fuzzing the CAS endpoints (%s)", (kind) => {
       { numRuns: 500, seed },
     );
   }, 300_000);
+
+  it("answers every generated SAML 1.1 validation with a SOAP envelope, never a 5xx", async () => {
+    const artifact = fc.oneof(
+      ticket,
+      hostilePath.map((pieces) => pieces.join("")),
+    );
+    const body = fc.oneof(
+      anyText,
+      artifact.map(
+        (value) =>
+          `<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body><samlp:Request xmlns:samlp="urn:oasis:names:tc:SAML:1.0:protocol"><samlp:AssertionArtifact>${value}</samlp:AssertionArtifact></samlp:Request></SOAP-ENV:Body></SOAP-ENV:Envelope>`,
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.option(service, { nil: undefined }), body, flag, async (target, payload, renew) => {
+        const query = new URLSearchParams();
+        if (target !== undefined) query.set("TARGET", target);
+        if (renew !== undefined) query.set("renew", renew);
+        const sent = payload.includes(">live<") ? payload.replace(">live<", `>${await live()}<`) : payload;
+        const response = await t.app.inject({
+          method: "POST",
+          url: `${casPaths.samlValidate}?${query}`,
+          headers: { "content-type": "text/xml" },
+          payload: sent,
+        });
+        expect(response.statusCode).toBe(200);
+        expect(response.body).toMatch(/^<SOAP-ENV:Envelope /);
+      }),
+      { numRuns: 150, seed },
+    );
+  }, 120_000);
 });

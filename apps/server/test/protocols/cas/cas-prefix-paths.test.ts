@@ -86,7 +86,7 @@ describe("a CAS prefix and the paths web servers read differently", () => {
   it("a service address with a line break or a control character is refused as unregistered, never a 500", async () => {
     const ticketsBefore = (await t.app.db.selectFrom("cas_tickets").select("service").execute()).length;
     // A NUL is no text at all to the query's schema: the login is one without a service (the apps page).
-    const refusals = [
+    const refusals: [service: string, refusal: string][] = [
       [`${prefix}a\nb`, "/uk/consent?samlError=cas.service_not_registered"],
       [`${prefix}a\r\nSet-Cookie: x=1`, "/uk/consent?samlError=cas.service_not_registered"],
       [`${prefix}a\tb`, "/uk/consent?samlError=cas.service_not_registered"],
@@ -98,7 +98,7 @@ describe("a CAS prefix and the paths web servers read differently", () => {
       const query = `${casPaths.login}?${new URLSearchParams({ service })}`;
       const refused = await t.app.inject({ url: query, headers: { cookie, ...page } });
       expect([refused.statusCode, refused.headers.location], JSON.stringify(service)).toEqual([
-        refusal?.startsWith("/uk/apps") ? 302 : 303,
+        refusal.startsWith("/uk/apps") ? 302 : 303,
         refusal,
       ]);
       const gateway = await t.app.inject({ url: `${query}&gateway=true`, headers: { cookie, ...page } });

@@ -11,7 +11,9 @@ export async function sendSamlValidation(
   query: { TARGET?: string | undefined; renew?: string | undefined },
 ) {
   const { ticketOfSamlRequest, samlValidationXml } = await import("./saml11.ts");
-  const ticket = typeof request.body === "string" ? ticketOfSamlRequest(request.body) : undefined;
+  // Only an XML body is read: a form another site's page posts (text/plain, urlencoded) carries no ticket here.
+  const xml = /^(?:text\/xml|application\/(?:soap\+)?xml)\s*(?:;|$)/i.test(request.headers["content-type"] ?? "");
+  const ticket = xml && typeof request.body === "string" ? ticketOfSamlRequest(request.body) : undefined;
   const service = query.TARGET;
   const answer = await validateTicket(
     request,
@@ -20,6 +22,6 @@ export async function sendSamlValidation(
     true,
   );
   const issuer = new URL(request.server.config.publicUrl).origin;
-  const xml = samlValidationXml(answer, { issuer, service, now: request.server.clock() });
-  return reply.header("cache-control", "no-store").type("text/xml; charset=utf-8").send(xml);
+  const answerXml = samlValidationXml(answer, { issuer, service, now: request.server.clock() });
+  return reply.header("cache-control", "no-store").type("text/xml; charset=utf-8").send(answerXml);
 }

@@ -44,10 +44,12 @@ function keysOf(folder: string): BankIdKeys {
 const envelopeOf = (folder: string) => read(folder, "envelope.b64").replace(/\s+/g, "");
 const certificateOf = (folder: string, name: string) =>
   readCertificate("BANKID_CERTIFICATE", file(folder, name)).as_asn1().toString("base64");
-const answerOf = (folder: string) =>
-  vectorShapes[folder]?.originator === "key"
-    ? { memberId }
-    : { memberId, certificate: certificateOf(folder, "originator.pem") };
+/** The answer beside the envelope: under static agreement `cert` is the originator, or (carried) another. */
+const answerOf = (folder: string) => {
+  const shape = vectorShapes[folder];
+  if (shape?.originator === "key") return { memberId };
+  return { memberId, certificate: certificateOf(folder, shape?.carried ? "answer-cert.pem" : "originator.pem") };
+};
 
 /** x of a dynamic-agreement vector, as the reader computes it. */
 function sharedXOf(folder: string, keys: BankIdKeys): Buffer {

@@ -2,35 +2,20 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readEnvelope } from "../../../src/sign-in/bankid/crypto/envelope-format.ts";
 import { traceBankIdEnvelope } from "../../../src/sign-in/bankid/crypto/envelope-reader.ts";
-import { loadBankIdKeys, readCertificate } from "../../../src/sign-in/bankid/runtime.ts";
+import { readCertificate } from "../../../src/sign-in/bankid/runtime.ts";
+import { bankIdVectorFile, bankIdVectorKeys } from "../../support/bankid-vectors.ts";
 
 // Static agreement where the answer's `cert` holds another of the bank's certificates (its signing one) and
 // the envelope carries the encryption certificate in its originatorInfo, where cryptonite looks. The envelope
 // is Bouncy Castle's (test/vectors/bankid/static-in-envelope: BankIdEnvelope.java writes the originatorInfo
 // with its own OriginatorInfo, the CA's certificate first), not KPI ID's envelope maker.
 const folder = "static-in-envelope";
-const file = (name: string) => new URL(`../../vectors/bankid/${folder}/${name}`, import.meta.url).pathname;
+const file = (name: string) => bankIdVectorFile(folder, name);
 const envelope = readFileSync(file("envelope.b64"), "utf8").replace(/\s+/g, "");
 const base64Of = (name: string) => readCertificate("BANKID_CERTIFICATE", file(name)).as_asn1().toString("base64");
 const inside = new Date(Date.UTC(2030, 0, 1));
 const memberId = "00032129";
-const keys = loadBankIdKeys(
-  {
-    baseUrl: "http://127.0.0.1:9",
-    clientId: "vector",
-    clientSecret: "vector",
-    key: { pem: file("recipient-key.pem") },
-    certificate: file("recipient.pem"),
-    trustAnchors: file("ca.pem"),
-    crls: [],
-    crlGraceSeconds: 60,
-    version: "v1",
-    bankPicker: false,
-    sendRedirectUri: true,
-    banksCacheSeconds: 60,
-  },
-  { info: () => {}, error: () => {} },
-);
+const keys = bankIdVectorKeys(folder);
 const open = (answer: { certificate?: string; memberId?: string }, trust = keys.trust) =>
   traceBankIdEnvelope(envelope, keys.ours, trust, inside, answer);
 

@@ -12,7 +12,7 @@ import {
 import { get } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { documentedBlock, kpiIdCommands, replaceEvery } from "./doc-blocks.ts";
+import { documentedBlock, kpiIdCommands, replaceEvery } from "@kpi-id/server/testing";
 
 /**
  * Apache with Debian's mod_auth_openidc, configured exactly as docs/mod-auth-openidc.md prints it (only the host,

@@ -25,6 +25,7 @@ export { addPerson, signIn } from "./campus.ts";
 export { runCliOn } from "./cli.ts";
 export { addOperator } from "./console.ts";
 export { createTestDatabase, databaseKinds } from "./databases.ts";
+export { documentedBlock, kpiIdCommands, replaceEvery } from "./doc-blocks.ts";
 export { freePort } from "./listening.ts";
 export { serveThroughServiceStack, serviceStack } from "./mounted-provider.ts";
 export { type RunningSites, startProtectedSites } from "./nginx-site.ts";

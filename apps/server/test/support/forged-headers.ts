@@ -12,7 +12,7 @@ export const forgedHeaders = {
     "CAS-User": "someone-else",
     "CAS-employeeId": "E-999",
     "CAS-affiliation": "employee,faculty-forged",
-    "CAS-displayName": "Forged Name",
+    "cas-displayname": "Forged Name",
     CAS_uid: "someone-else-underscored",
   },
   modAuthOpenidc: {

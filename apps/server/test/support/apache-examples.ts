@@ -1,16 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { apacheModules as modules, phpModule, type RunningApache, runApache } from "./apache-process.ts";
 import { HttpVisitor } from "./http-visitor.ts";
 import { freePort } from "./listening.ts";
 
@@ -20,8 +12,6 @@ import { freePort } from "./listening.ts";
  * and docs/mod-auth-openidc.md's virtual host as it stands. Behind every location is the same PHP page, which
  * answers with what an application there receives: REMOTE_USER and every request header.
  */
-
-const modules = "/usr/lib/apache2/modules";
 
 export interface ApachePlaces {
   dir: string;
@@ -104,13 +94,6 @@ function writeEchoPages(root: string, paths: string[]): void {
   }
 }
 
-/** Debian's mod_php for the Apache it ships (libapache2-mod-php: libphp8.2.so on bookworm). */
-function phpModule(): string {
-  const found = readdirSync(modules).find((name) => /^libphp[\d.]+\.so$/.test(name));
-  if (!found) throw new Error(`no libphp*.so in ${modules}: install libapache2-mod-php`);
-  return found;
-}
-
 function configuration(places: ApachePlaces, casBlock: string, oidcSite: string): string {
   const loaded = ["authn_core", "authz_core", "authz_user", "dir", "mime", "ssl", "socache_shmcb"];
   return [
@@ -152,51 +135,20 @@ function configuration(places: ApachePlaces, casBlock: string, oidcSite: string)
   ].join("\n");
 }
 
-export interface RunningApache {
-  stop(): Promise<void>;
-  errorLog(): string;
-}
+export type { RunningApache };
 
-/** Apache in the foreground (its own process group) with both sites; answers once it serves both over TLS. */
+/** Apache with both sites; answers once it serves both over TLS. */
 export async function startApache(places: ApachePlaces, casBlock: string, oidcSite: string): Promise<RunningApache> {
   writeEchoPages(places.casDocumentRoot, pagesOf(casBlock));
   writeEchoPages(places.oidcDocumentRoot, pagesOf(oidcSite));
-  const configFile = join(places.dir, "httpd.conf");
-  writeFileSync(configFile, `${configuration(places, casBlock, oidcSite)}\n`);
-  // Its own process group: prefork's parent signals its whole group when it stops its children.
-  const apache: ChildProcess = spawn("/usr/sbin/apache2", ["-f", configFile, "-DFOREGROUND"], {
-    stdio: "inherit",
-    detached: true,
-  });
-  // Outside the runner's group, Apache would outlive a worker that ends without its afterAll.
-  const orphanGuard = () => apache.kill("SIGTERM");
-  process.once("exit", orphanGuard);
-  const errorLog = () => {
-    const file = join(places.dir, "error.log");
-    return existsSync(file) ? readFileSync(file, "utf8") : "";
-  };
-  const stop = async () => {
-    process.off("exit", orphanGuard);
-    if (apache.exitCode === null) {
-      const exited = new Promise((resolve) => apache.once("exit", resolve));
-      apache.kill("SIGTERM");
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    }
-    rmSync(places.dir, { recursive: true, force: true });
-  };
+  writeFileSync(join(places.dir, "httpd.conf"), `${configuration(places, casBlock, oidcSite)}\n`);
   const probe = new HttpVisitor([readFileSync(places.certFile, "utf8")]);
   const answers = (origin: string) =>
     probe.get(`${origin}/favicon.ico`).then(
       () => true,
       () => false,
     );
-  for (let attempt = 0; !((await answers(places.casOrigin)) && (await answers(places.oidcOrigin))); attempt++) {
-    if (apache.exitCode !== null || attempt > 100) {
-      const log = errorLog();
-      await stop();
-      throw new Error(`Apache did not start (exit ${apache.exitCode}): ${log}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { stop, errorLog };
+  return runApache(places.dir, "Apache with the documented examples", async () => {
+    return (await answers(places.casOrigin)) && (await answers(places.oidcOrigin));
+  });
 }

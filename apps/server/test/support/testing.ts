@@ -20,6 +20,7 @@ export { hashRequestId } from "../../src/sign-in/diia/crypto/gost-hash.ts";
 export { JkurwaSignatureVerifier } from "../../src/sign-in/diia/crypto/jkurwa-verifier.ts";
 export { parseTrustAnchors } from "../../src/sign-in/diia/crypto/trust-anchors.ts";
 export { parseMultipart } from "../../src/sign-in/diia/multipart.ts";
+export { apacheModules, phpModule, type RunningApache, runApache } from "./apache-process.ts";
 export { createTestApp, type TestApp, testConfig } from "./app.ts";
 export { addPerson, signIn } from "./campus.ts";
 export { runCliOn } from "./cli.ts";

@@ -1,9 +1,15 @@
-import { addPerson, type RunningSites, startProtectedSites } from "@kpi-id/server/testing";
+import {
+  addPerson,
+  documentedBlock,
+  kpiIdCommands,
+  type RunningSites,
+  replaceEvery,
+  startProtectedSites,
+} from "@kpi-id/server/testing";
 import { expect, test } from "../fixtures.ts";
 import { AppsPage } from "../pages/apps-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { NginxSitePage } from "../pages/nginx-site-page.ts";
-import { documentedBlock, kpiIdCommands, replaceEvery } from "../tools/doc-blocks.ts";
 import { type OwnKpiId, startOwnKpiId } from "../tools/own-kpi-id.ts";
 
 /**

@@ -1,18 +1,17 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { get } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { documentedBlock, kpiIdCommands, replaceEvery } from "./doc-blocks.ts";
+import {
+  documentedBlock,
+  kpiIdCommands,
+  apacheModules as modules,
+  phpModule,
+  type RunningApache,
+  replaceEvery,
+  runApache,
+} from "@kpi-id/server/testing";
 
 /**
  * Apache with Debian's mod_auth_openidc, configured exactly as docs/mod-auth-openidc.md prints it (only the host,
@@ -21,7 +20,6 @@ import { documentedBlock, kpiIdCommands, replaceEvery } from "./doc-blocks.ts";
  */
 
 const docFile = "mod-auth-openidc.md";
-const modules = "/usr/lib/apache2/modules";
 const documentedHost = "https://library.kpi.ua";
 
 export interface ApacheSite {
@@ -89,13 +87,6 @@ function protectedPage(): string {
   return `${documentedBlock(docFile, "The page behind it", "php")}\n${shown.join("\n")}\n`;
 }
 
-/** Debian's mod_php for the Apache it ships (libapache2-mod-php: libphp8.2.so on bookworm). */
-function phpModule(): string {
-  const found = readdirSync(modules).find((name) => /^libphp[\d.]+\.so$/.test(name));
-  if (!found) throw new Error(`no libphp*.so in ${modules}: install libapache2-mod-php`);
-  return found;
-}
-
 function apacheConfiguration(site: ApacheSite, siteBlock: string): string {
   return [
     `ServerRoot "${site.dir}"`,
@@ -125,10 +116,7 @@ function apacheConfiguration(site: ApacheSite, siteBlock: string): string {
   ].join("\n");
 }
 
-export interface RunningApache {
-  stop(): Promise<void>;
-  errorLog(): string;
-}
+export type { RunningApache };
 
 function answers(url: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -139,7 +127,7 @@ function answers(url: string): Promise<boolean> {
   });
 }
 
-/** Apache in the foreground with the doc's site; answers once it serves the signed-out page over TLS. */
+/** Apache (apache-process.ts) with the doc's site; answers once it serves the signed-out page over TLS. */
 export async function startApache(
   site: ApacheSite,
   kpiIdOrigin: string,
@@ -153,34 +141,9 @@ export async function startApache(
     '<!doctype html><html lang="en"><meta charset="utf-8"><title>Signed out</title><p data-testid="signed-out">Signed out of the library</p></html>',
     { mode: 0o644 },
   );
-  const configFile = join(site.dir, "httpd.conf");
-  writeFileSync(configFile, `${apacheConfiguration(site, renderConfiguration(site, kpiIdOrigin, client))}\n`);
-  // A process group of its own: prefork's parent signals its whole group when it stops its children, which must not
-  // reach the test runner.
-  const apache: ChildProcess = spawn("/usr/sbin/apache2", ["-f", configFile, "-DFOREGROUND"], {
-    stdio: "inherit",
-    detached: true,
-  });
-  // Outside the runner's group, Apache would outlive a worker that ends without its afterAll.
-  const orphanGuard = () => apache.kill("SIGTERM");
-  process.once("exit", orphanGuard);
-  const errorLog = () => readFileSync(join(site.dir, "error.log"), "utf8");
-  const stop = async () => {
-    process.off("exit", orphanGuard);
-    if (apache.exitCode === null) {
-      const exited = new Promise((resolve) => apache.once("exit", resolve));
-      apache.kill("SIGTERM");
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    }
-    rmSync(site.dir, { recursive: true, force: true });
-  };
-  for (let attempt = 0; !(await answers(`${site.origin}/signed-out.html`)); attempt++) {
-    if (apache.exitCode !== null || attempt > 100) {
-      const log = existsSync(join(site.dir, "error.log")) ? errorLog() : "";
-      await stop();
-      throw new Error(`Apache with mod_auth_openidc did not start (exit ${apache.exitCode}): ${log}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { stop, errorLog };
+  writeFileSync(
+    join(site.dir, "httpd.conf"),
+    `${apacheConfiguration(site, renderConfiguration(site, kpiIdOrigin, client))}\n`,
+  );
+  return runApache(site.dir, "Apache with mod_auth_openidc", () => answers(`${site.origin}/signed-out.html`));
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
 
 /** The first ```language block after `heading` in a file of docs/, as an operator would copy it. */
 export function documentedBlock(docFile: string, heading: string, language: string): string {

@@ -113,7 +113,7 @@ export const casServiceRequestSchema = z.object({
   proxy: z.boolean().default(false),
   /** Empty or left out: every attribute but the tax id. */
   attributes: z.array(z.enum(casAttributeNames)).max(casAttributeNames.length).default([]),
-  /** Empty or left out: each attribute under KPI ID's name. Refused with 400 cas.rename_invalid (casRenameProblem). */
+  /** Empty or left out: each attribute under KPI ID's name; 400 cas.rename_invalid (model/cas/release-policy.ts). */
   renames: casAttributeRenamesSchema.default({}),
 });
 export type CasServiceRequest = z.input<typeof casServiceRequestSchema>;

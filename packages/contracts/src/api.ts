@@ -121,10 +121,11 @@ export type DiiaAppLink = z.infer<typeof diiaAppLinkSchema>;
 
 /**
  * Why a Diia sign-in failed, in what the person can act on: the university has no one with the signer's tax
- * number, or Diia's certificate could not be trusted (untrusted, revoked, expired, unverifiable). Only on
- * `Failed`; existing integrations that read `status` alone are unaffected.
+ * number, Diia's certificate could not be trusted (untrusted, revoked, expired, unverifiable), or the
+ * signature came without its signer's certificate, so it could not be checked at all. Only on `Failed`;
+ * existing integrations that read `status` alone are unaffected.
  */
-export const diiaFailureReasons = ["unknown_person", "certificate"] as const;
+export const diiaFailureReasons = ["unknown_person", "certificate", "signer_certificate_absent"] as const;
 export type DiiaFailureReason = (typeof diiaFailureReasons)[number];
 
 export const diiaCheckRequestSchema = z.object({

@@ -14,6 +14,8 @@ export const casPaths = {
   p3ServiceValidate: "/cas/p3/serviceValidate",
   p3ProxyValidate: "/cas/p3/proxyValidate",
   proxy: "/cas/proxy",
+  /** SAML 1.1 validation (a SOAP POST, Apereo CAS's /samlValidate): phpCAS's and Moodle's "SAML 1.1" version. */
+  samlValidate: "/cas/samlValidate",
   continue: "/cas/continue",
 } as const;
 

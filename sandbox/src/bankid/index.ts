@@ -176,8 +176,9 @@ export async function startBankIdStandIn(options: BankIdStandInOptions): Promise
         : grant.bank.memberId;
     const answer = {
       state: "ok",
-      // The bank's encryption certificate: under static agreement the envelope's originator.
-      cert: encryption.certificate.as_asn1().toString("base64"),
+      // The bank's encryption certificate: under static agreement the envelope's originator. When the
+      // envelope carries that one itself, `cert` holds the bank's signing certificate (cryptonite's case).
+      cert: (grant.persona.envelope?.carryCertificate ? signer : encryption).certificate.as_asn1().toString("base64"),
       customerCrypto: makeBankIdEnvelope({
         data: grant.persona.data,
         bank: signer,

@@ -73,6 +73,12 @@ export const bankIdPersonas: BankIdPersona[] = [
         "static agreement by key id, no ukm",
         { originator: "subjectKeyIdentifier", ukm: false },
       ],
+      [
+        "static-in-envelope",
+        "статична домовленість, сертифікат банку в конверті, у cert інший",
+        "static agreement, the bank's certificate in the envelope, cert another",
+        { originator: "issuerAndSerialNumber", carryCertificate: true },
+      ],
       ["no-ukm", "динамічна домовленість без ukm", "dynamic agreement without ukm", { ukm: false }],
       ["cfb", "вміст у режимі CFB (ГОСТ 28147)", "content in GOST 28147 CFB mode", { cipher: "cfb" }],
     ] as const

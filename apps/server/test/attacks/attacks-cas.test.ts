@@ -246,4 +246,37 @@ describe.each(databaseKinds)("attacks on CAS (%s)", (kind) => {
     expect(answer.texts("user")).toEqual([student.username]);
     expect(answer.text("displayName")).toBe(name);
   });
+
+  it("SAML 1.1 validation: a ticket for another service is refused and spent; a cross-site form cannot post one", async () => {
+    const service = "https://saml11.example.edu/";
+    const { student } = await studentWithService(t.app, service);
+    const other = "https://saml11-other.example.edu/";
+    await casApplication(t.app, other, { people: [student.person.id] });
+    const soap = (ticket: string) =>
+      '<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body>' +
+      '<samlp:Request xmlns:samlp="urn:oasis:names:tc:SAML:1.0:protocol"><samlp:AssertionArtifact>' +
+      `${ticket}</samlp:AssertionArtifact></samlp:Request></SOAP-ENV:Body></SOAP-ENV:Envelope>`;
+    const samlValidate = (target: string, ticket: string, headers: Record<string, string> = {}) =>
+      t.app.inject({
+        method: "POST",
+        url: `${casPaths.samlValidate}?${new URLSearchParams({ TARGET: target })}`,
+        headers: { "content-type": "text/xml", ...headers },
+        payload: soap(ticket),
+      });
+    const ticket = await serviceTicket(t.app, student.cookie, service);
+    const stolen = await samlValidate(other, ticket);
+    expect(stolen.body).toContain("INVALID_SERVICE");
+    expect(stolen.body).not.toContain("NameIdentifier");
+    expect((await samlValidate(service, ticket)).body).toContain("INVALID_TICKET");
+    // A page elsewhere can only post a form (text/plain, urlencoded): the ticket is never read from it.
+    const fresh = await serviceTicket(t.app, student.cookie, service);
+    const crossSite = await samlValidate(service, fresh, {
+      "content-type": "text/plain",
+      origin: "https://evil.example",
+      cookie: student.cookie,
+    });
+    expect(crossSite.statusCode).toBe(200);
+    expect(crossSite.body).toContain("saml1p:Requester");
+    expect((await samlValidate(service, fresh)).body).toContain(`>${student.username}</saml1:NameIdentifier>`);
+  });
 });

@@ -194,6 +194,7 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
         "GET /cas/proxyValidate",
         "GET /cas/p3/proxyValidate",
         "GET /cas/proxy",
+        "POST /cas/samlValidate",
         "GET /api/admin/applications/{id}/cas-services",
         "POST /api/admin/applications/{id}/cas-services",
         "POST /api/admin/applications/{id}/cas-services/remove",

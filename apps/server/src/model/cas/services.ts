@@ -7,15 +7,48 @@ import { casRenameProblem, isCasAttributeName, namedOrDefault, renamesOf } from 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
+ * Anything but printable ASCII: a line break or another control character (which the URL parser drops, so the
+ * address matched would not be the one the browser is sent to, and which no HTTP header may carry), a space, or a
+ * character a client should have percent-encoded.
+ */
+const notPrintableAscii = /[^\x21-\x7e]/;
+
+/**
+ * What some web server reads as another path than the URL parser does: an encoded slash, backslash, dot or
+ * semicolon (Debian's nginx serves /app/..%2fadmin as /admin, IIS takes %5C for "/"), an encoded "%" (a server
+ * that decodes twice makes one of those from %252f), an encoded control character, a raw backslash, and ";" in a
+ * segment (Tomcat resolves /app/..;/admin as /admin).
+ */
+const pathReadDifferently = /%(?:2f|5c|2e|3b|25|[01][0-9a-f]|7f)|[\\;]/i;
+
+/**
+ * The path a prefix judges, decoded, or undefined when a web server could read the address as another path: the
+ * address must be in the canonical form the URL parser writes (no "..", "." or %2e%2e segment it would resolve, no
+ * default port, lower-case host), and its path free of everything `pathReadDifferently` names. Only then is the
+ * decoded path the one every server serves, so "under the prefix" means the same to KPI ID and to the server.
+ */
+function pathAsServersReadIt(service: string, parsed: URL): string | undefined {
+  if (!service.startsWith(parsed.origin)) return undefined;
+  const rawPath = service.slice(parsed.origin.length).split("?", 1)[0] ?? "";
+  if (rawPath !== parsed.pathname || pathReadDifferently.test(rawPath)) return undefined;
+  try {
+    return decodeURIComponent(rawPath);
+  } catch {
+    return undefined; // an escape that is not UTF-8
+  }
+}
+
+/**
  * Why an address cannot be a CAS service, or undefined. A service is an exact URL or a prefix: an absolute https
  * URL (plain http only on this computer, for testing), written as the URL parser writes it (what is stored is what
  * is compared), without a name or password before the host, a fragment or a wildcard. A prefix names a path on
  * one origin and ends in "/" (https://host/app/ matches https://host/app/page?x, never https://host/application
- * or https://host.example): nothing like a regular expression, so no address outside the operator's reach matches.
+ * or https://host.example), and holds nothing a web server could read as another path (`pathReadDifferently`):
+ * nothing like a regular expression, so no address outside the operator's reach matches.
  */
 export function casServiceProblem(url: string, match: CasServiceMatch): string | undefined {
   if (url.includes("*")) return "wildcard";
-  if (!URL.canParse(url)) return "not_absolute";
+  if (notPrintableAscii.test(url) || !URL.canParse(url)) return "not_absolute";
   const parsed = new URL(url);
   if (parsed.username || parsed.password) return "userinfo";
   if (url.includes("#")) return "fragment";
@@ -24,6 +57,7 @@ export function casServiceProblem(url: string, match: CasServiceMatch): string |
     return "scheme";
   }
   if (match === "prefix" && (parsed.search !== "" || !parsed.pathname.endsWith("/"))) return "prefix_not_a_path";
+  if (match === "prefix" && pathAsServersReadIt(url, parsed) === undefined) return "prefix_ambiguous_path";
   return undefined;
 }
 
@@ -133,26 +167,40 @@ export async function casServicesOf(db: Db, applicationId: string): Promise<CasS
   return rows.map(serviceOf);
 }
 
+/** Whether `path` (decoded) lies under the prefix service `url`'s path, on the same origin. */
+function isUnderPrefix(url: string, origin: string, path: string): boolean {
+  const prefix = new URL(url);
+  const prefixPath = pathAsServersReadIt(url, prefix);
+  return prefix.origin === origin && prefixPath !== undefined && path.startsWith(prefixPath);
+}
+
 /**
- * The registered service a CAS client's `service` names: an exact entry equal to it, or the longest prefix of it
- * as the URL parser writes it (so /app/../admin is not under /app/). Unparseable, with a name or password before
- * the host, or with a fragment: none.
+ * The registered service a CAS client's `service` names: an exact entry equal to it (as sent or as the URL parser
+ * writes it), else the longest prefix whose decoded path starts the address's decoded path. An address a web server
+ * could read as another path (`pathAsServersReadIt`: /app/..%2fadmin, /app/..;/admin, /app/..%5cadmin,
+ * /app/%2e%2e/admin, anything not in canonical form) is under no prefix. Unparseable, with a control character or
+ * anything but printable ASCII, with a name or password before the host, or with a fragment: none.
  */
 export async function findCasService(db: Db, service: string): Promise<CasService | undefined> {
-  if (!URL.canParse(service) || service.includes("#")) return undefined;
+  if (notPrintableAscii.test(service) || !URL.canParse(service) || service.includes("#")) return undefined;
   const parsed = new URL(service);
   if (parsed.username || parsed.password) return undefined;
-  const row = await db
+  const rows = await db
     .selectFrom("cas_services")
     .select(columns)
     .where((entry) =>
       entry.or([
         entry.and([entry("match", "=", "exact"), entry("url", "in", [service, parsed.href])]),
-        entry.and([entry("match", "=", "prefix"), sql<boolean>`starts_with(${parsed.href}, url)`]),
+        entry.and([entry("match", "=", "prefix"), sql<boolean>`starts_with(url, ${`${parsed.origin}/`})`]),
       ]),
     )
-    .orderBy(sql`length(url)`, "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return row ? serviceOf(row) : undefined;
+    .execute();
+  const exact = rows.find((row) => row.match === "exact");
+  if (exact) return serviceOf(exact);
+  const path = pathAsServersReadIt(service, parsed);
+  if (path === undefined) return undefined;
+  const [longest] = rows
+    .filter((row) => isUnderPrefix(row.url, parsed.origin, path))
+    .sort((a, b) => b.url.length - a.url.length);
+  return longest ? serviceOf(longest) : undefined;
 }

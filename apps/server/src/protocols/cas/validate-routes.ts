@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { sendCas1, sendProxyAnswer, sendValidation } from "./answers.ts";
 import { proxyTicket } from "./proxy.ts";
+import { sendSamlValidation } from "./saml-validate.ts";
 import { validateTicket } from "./validate.ts";
 
 // Every field optional and odd values treated as missing: a malformed request is INVALID_REQUEST, never a 400 page.
@@ -15,6 +16,9 @@ const validationQuery = z.object({
   format: field(8),
 });
 const proxyQuery = z.object({ pgt: field(512), targetService: field(4096), format: field(8) });
+const samlQuery = z.object({ TARGET: field(4096), renew: field(8) });
+/** A samlp:Request holds one ticket: a few hundred bytes from phpCAS. */
+const samlBodyLimit = 16 * 1024;
 
 const tags = ["cas"];
 const isJson = (format: string | undefined) => format?.toUpperCase() === "JSON";
@@ -65,6 +69,33 @@ export const casValidationRoutes: FastifyPluginAsyncZod = async (app) => {
   validation(casPaths.p3ServiceValidate, "CAS 3.0 /p3/serviceValidate", false);
   validation(casPaths.proxyValidate, "CAS /proxyValidate", true);
   validation(casPaths.p3ProxyValidate, "CAS 3.0 /p3/proxyValidate", true);
+
+  // SOAP from a server: no cookie is read, so no cross-site request can do anything with it.
+  app.addContentTypeParser(
+    ["text/xml", "application/xml", "application/soap+xml"],
+    { parseAs: "string", bodyLimit: samlBodyLimit },
+    (_request, body, done) => done(null, typeof body === "string" ? body : body.toString("utf8")),
+  );
+  app.post(
+    casPaths.samlValidate,
+    {
+      config: { csrf: false },
+      bodyLimit: samlBodyLimit,
+      schema: {
+        tags,
+        summary: "CAS SAML 1.1 /samlValidate",
+        description:
+          "Server to server, validated as /serviceValidate validates (service tickets only, once, for the exact " +
+          "service, `renew=true`; no proxy callback). Apereo CAS's SAML 1.1 validation, as phpCAS (SAML_VERSION_1_1) and Moodle's \"SAML 1.1\" send it: " +
+          "`TARGET` is the service, the body a SOAP envelope whose samlp:Request carries the service ticket as " +
+          "its AssertionArtifact (text/xml). Answers a SOAP envelope with a SAML 1.1 saml1p:Response: Success with " +
+          "an assertion (NameIdentifier: the username; the service's attributes), or Requester/Responder with the " +
+          "CAS failure code in StatusMessage. Always HTTP 200.",
+        querystring: samlQuery,
+      },
+    },
+    async (request, reply) => sendSamlValidation(request, reply, request.query),
+  );
 
   app.get(
     casPaths.proxy,

@@ -68,11 +68,16 @@ export function keyOfCertificate(keys: Priv[], certificate: Certificate): Priv |
   });
 }
 
-export function loadBankIdKeys(config: BankIdConfig, log: CrlStoreOptions["log"]): BankIdKeys {
+/** `trustAnchors` replaces BANKID_TRUST_ANCHORS' CAs (check-answer's --trust files, read by the same reader). */
+export function loadBankIdKeys(
+  config: BankIdConfig,
+  log: CrlStoreOptions["log"],
+  options: { trustAnchors?: Certificate[] } = {},
+): BankIdKeys {
   const certificate = readCertificate("BANKID_CERTIFICATE", config.certificate);
   const key = keyOfCertificate(keysOf(config.key), certificate);
   if (!key) throw new ConfigError("BANKID_KEY: holds no key for the certificate in BANKID_CERTIFICATE");
-  const anchors = readCaList("BANKID_TRUST_ANCHORS", config.trustAnchors).certificates;
+  const anchors = options.trustAnchors ?? readCaList("BANKID_TRUST_ANCHORS", config.trustAnchors).certificates;
   const intermediates = readCaList("BANKID_INTERMEDIATE_CAS", config.intermediateCas).certificates;
   const crls = crlStoreFor(config, [...anchors, ...intermediates], log);
   return {

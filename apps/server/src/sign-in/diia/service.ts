@@ -56,7 +56,7 @@ export async function createAppLink({ db, client, settings, now, caller }: DiiaC
  */
 /** The stored failure as the person can act on it; a malformed or forged callback says nothing (it was not theirs). */
 function failureReasonOf(code: string | null): DiiaFailureReason | undefined {
-  if (code === "unknown_person") return "unknown_person";
+  if (code === "unknown_person" || code === "signer_certificate_absent") return code;
   const certificate = [
     "untrusted_certificate",
     "certificate_revoked",

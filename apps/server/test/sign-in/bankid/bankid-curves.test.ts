@@ -25,11 +25,16 @@ describe("sign-in with BankID NBU on the 431-bit curve", () => {
     await standIn?.close();
   });
 
-  it.each(["ordinary", "static-issuer", "static-key-id", "no-ukm", "cfb"])("persona %s signs in", async (persona) => {
-    expect(standIn.pki.organisation.key.curve.m).toBe(431);
-    const started = await startBankIdSignIn(testApp.app, { bank: "oschadbank" });
-    const { answer } = await answerAtBank(started.location, persona, "oschadbank");
-    const response = await finishBankIdSignIn(testApp.app, answer, started.cookie);
-    expect(response.cookies.some((cookie) => cookie.name.endsWith("kpi_id_session") && cookie.value !== "")).toBe(true);
-  });
+  it.each(["ordinary", "static-issuer", "static-key-id", "static-in-envelope", "no-ukm", "cfb"])(
+    "persona %s signs in",
+    async (persona) => {
+      expect(standIn.pki.organisation.key.curve.m).toBe(431);
+      const started = await startBankIdSignIn(testApp.app, { bank: "oschadbank" });
+      const { answer } = await answerAtBank(started.location, persona, "oschadbank");
+      const response = await finishBankIdSignIn(testApp.app, answer, started.cookie);
+      expect(response.cookies.some((cookie) => cookie.name.endsWith("kpi_id_session") && cookie.value !== "")).toBe(
+        true,
+      );
+    },
+  );
 });

@@ -6,48 +6,32 @@ import { openBankIdEnvelope } from "../../../src/sign-in/bankid/crypto/envelope-
 import { keyEncryptionKey, leadingZeroBytes, sharedX } from "../../../src/sign-in/bankid/crypto/key-agreement.ts";
 import { keyOnOurCurve } from "../../../src/sign-in/bankid/crypto/originator.ts";
 import { readBankPerson } from "../../../src/sign-in/bankid/person-data.ts";
-import { type BankIdKeys, loadBankIdKeys, readCertificate } from "../../../src/sign-in/bankid/runtime.ts";
+import { type BankIdKeys, readCertificate } from "../../../src/sign-in/bankid/runtime.ts";
+import { bankIdVectorFile, bankIdVectorKeys } from "../../support/bankid-vectors.ts";
 import { vectorShapes } from "../../vectors/bankid/shapes.ts";
 
 // Envelopes Bouncy Castle made (test/vectors/bankid/BankIdEnvelope.java: its own DSTU 4145 key agreement,
 // GOST 34.311 KDF, GOST 28147 key wrap, gamma and CFB modes), not KPI ID's envelope maker: the reader's
 // parsing, key agreement and ciphers are checked against an independent implementation, one folder per
 // shape (shapes.ts). regenerate.sh remakes them.
-const file = (folder: string, name: string) =>
-  new URL(`../../vectors/bankid/${folder}/${name}`, import.meta.url).pathname;
+const file = bankIdVectorFile;
 const read = (folder: string, name: string) => readFileSync(file(folder, name), "utf8");
 const inside = new Date(Date.UTC(2030, 0, 1));
 const person = JSON.parse(read(".", "person.json"));
 /** The vector bank's ЄДРПОУ, in its certificates (make-inputs.ts), as NBU's memberId. */
 const memberId = "00032129";
 
-function keysOf(folder: string): BankIdKeys {
-  return loadBankIdKeys(
-    {
-      baseUrl: "http://127.0.0.1:9",
-      clientId: "vector",
-      clientSecret: "vector",
-      key: { pem: file(folder, "recipient-key.pem") },
-      certificate: file(folder, "recipient.pem"),
-      trustAnchors: file(folder, "ca.pem"),
-      crls: [],
-      crlGraceSeconds: 60,
-      version: "v1",
-      bankPicker: false,
-      sendRedirectUri: true,
-      banksCacheSeconds: 60,
-    },
-    { info: () => {}, error: () => {} },
-  );
-}
+const keysOf = bankIdVectorKeys;
 
 const envelopeOf = (folder: string) => read(folder, "envelope.b64").replace(/\s+/g, "");
 const certificateOf = (folder: string, name: string) =>
   readCertificate("BANKID_CERTIFICATE", file(folder, name)).as_asn1().toString("base64");
-const answerOf = (folder: string) =>
-  vectorShapes[folder]?.originator === "key"
-    ? { memberId }
-    : { memberId, certificate: certificateOf(folder, "originator.pem") };
+/** The answer beside the envelope: under static agreement `cert` is the originator, or (carried) another. */
+const answerOf = (folder: string) => {
+  const shape = vectorShapes[folder];
+  if (shape?.originator === "key") return { memberId };
+  return { memberId, certificate: certificateOf(folder, shape?.carried ? "answer-cert.pem" : "originator.pem") };
+};
 
 /** x of a dynamic-agreement vector, as the reader computes it. */
 function sharedXOf(folder: string, keys: BankIdKeys): Buffer {

@@ -88,6 +88,7 @@ describe("kpi-id diia check-callback", () => {
     ]);
     expect(absent.code).toBe(1);
     expect(absent.stdout).toContain("signer_certificate_not_found");
+    expect(absent.stdout).toContain("The callback did not open: signer_certificate_absent.");
     const untrusted = await cli([
       "diia",
       "check-callback",

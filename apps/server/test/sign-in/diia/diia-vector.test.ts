@@ -54,9 +54,9 @@ describe("Diia signatures made by Bouncy Castle", () => {
       expect(parse).toContain(name);
   });
 
-  it("refuses an absent signer's certificate that is not configured", () => {
+  it("refuses an absent signer's certificate that is not configured, saying it is absent", () => {
     const { result, steps } = verifierFor("signer-absent", false).trace(inputOf("signer-absent"));
-    expect(result).toEqual({ ok: false, reason: "malformed" });
+    expect(result).toEqual({ ok: false, reason: "signer_certificate_absent" });
     expect(steps.at(-1)).toMatchObject({ step: "signer's certificate", ok: false });
   });
 

@@ -59,6 +59,9 @@ describe.each(databaseKinds)("kpi-id app cas on %s", (kind) => {
       ["https://wiki.kpi.ua/app", "prefix_not_a_path"],
       ["https://user@wiki.kpi.ua/", "userinfo"],
       ["https://WIKI.kpi.ua/", "not_canonical"],
+      // A prefix a web server could read as another path covers nothing it seems to (issue 73).
+      ["https://wiki.kpi.ua/app..%2F/", "prefix_ambiguous_path"],
+      ["https://wiki.kpi.ua/app;v=1/", "prefix_ambiguous_path"],
     ] as const) {
       const refused = await cli(["app", "cas", "--app", "wiki", "--service", service, "--prefix"]);
       expect(refused.code, service).not.toBe(0);

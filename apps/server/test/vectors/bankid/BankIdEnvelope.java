@@ -5,6 +5,8 @@
 // Diffie-Hellman (ECDHCBasicAgreement); the GOST 34.311 KDF over ZZ || 00000001 || SharedInfo, with or without
 // ukm; the GOST 28147 key wrap (MAC, CFB, reverse, CFB with the fixed IV); GOST 28147 gamma mode
 // (GOFBBlockCipher) or CFB (CFBBlockCipher) for the content; all with the DSTU default S-box (DKE 1).
+// A "carried" shape puts the CA's and the bank's encryption certificates in the EnvelopedData's
+// originatorInfo (Bouncy Castle's OriginatorInfo), where cryptonite looks for the originator's certificate.
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
 import java.nio.file.Files;
@@ -92,7 +94,8 @@ public class BankIdEnvelope {
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
     // The shape (written by make-inputs.ts): curve OID, ukm yes|no, originator key|issuer|keyid,
-    // content cipher ctr|cfb, wanted leading zero bytes of x (any|0|1|2), ZZ rule all|one.
+    // content cipher ctr|cfb, wanted leading zero bytes of x (any|0|1|2), ZZ rule all|one,
+    // carried|not-carried (the originator's certificates in originatorInfo).
     String[] shape = Files.readString(dir.resolve(".work-shape.txt")).trim().split(" ");
     String curveOid = shape[0];
     boolean withUkm = shape[1].equals("yes");
@@ -100,6 +103,7 @@ public class BankIdEnvelope {
     String cipherMode = shape[3];
     String wantedZeros = shape[4];
     boolean stripAll = shape[5].equals("all");
+    boolean carried = shape.length > 6 && shape[6].equals("carried");
 
     byte[] signed = Files.readAllBytes(dir.resolve(".work-signed.der"));
     byte[] recipientLe = HexFormat.of().parseHex(Files.readString(dir.resolve(".work-recipient-pub.hex")).trim());
@@ -127,7 +131,8 @@ public class BankIdEnvelope {
         senderPublic = ((ECPublicKeyParameters) pair.getPublic()).getQ();
       } else {
         BigInteger d = new BigInteger(1, HexFormat.of().parseHex(Files.readString(dir.resolve(".work-bank-d.hex")).trim()));
-        senderPrivate = new ECPrivateKeyParameters(d, curve);
+        // jkurwa draws d below the field size, not the order; d mod n is the same key (n·Q = O).
+        senderPrivate = new ECPrivateKeyParameters(d.mod(curve.getN()), curve);
         senderPublic = null;
       }
       ECDHCBasicAgreement agreement = new ECDHCBasicAgreement();
@@ -202,6 +207,14 @@ public class BankIdEnvelope {
     encryptedContentInfo.add(new DERTaggedObject(false, 0, new DEROctetString(encrypted)));
     ASN1EncodableVector enveloped = new ASN1EncodableVector();
     enveloped.add(new ASN1Integer(2));
+    if (carried) {
+      ASN1Encodable[] certificates = {
+        org.bouncycastle.asn1.x509.Certificate.getInstance(Files.readAllBytes(dir.resolve(".work-carried-ca.der"))),
+        org.bouncycastle.asn1.x509.Certificate.getInstance(Files.readAllBytes(dir.resolve(".work-originator.der")))};
+      org.bouncycastle.asn1.cms.OriginatorInfo info =
+          new org.bouncycastle.asn1.cms.OriginatorInfo(new DERSet(certificates), null);
+      enveloped.add(new DERTaggedObject(false, 0, info));
+    }
     enveloped.add(new DERSet(new DERTaggedObject(false, 1, new DERSequence(kari))));
     enveloped.add(new DERSequence(encryptedContentInfo));
     DERSequence contentInfo = new DERSequence(new ASN1Encodable[] {

@@ -89,6 +89,11 @@ function writeInputs(folder: string, shape: VectorShape): void {
   const ski = recipient.certificate.extension.subjectKeyIdentifier;
   if (!ski) throw new Error("no subjectKeyIdentifier");
   writeFileSync(join(dir, ".work-recipient-ski.hex"), Buffer.from(ski).toString("hex"));
+  if (shape.carried) {
+    // The answer's `cert` holds the bank's signing certificate; the envelope carries the encryption one.
+    writeFileSync(join(dir, "answer-cert.pem"), `${bank.certificate.as_pem()}\n`);
+    writeFileSync(join(dir, ".work-carried-ca.der"), ca.certificate.as_asn1());
+  }
   if (shape.originator !== "key") {
     writeFileSync(join(dir, "originator.pem"), `${bankEncryption.certificate.as_pem()}\n`);
     writeFileSync(join(dir, ".work-originator.der"), bankEncryption.certificate.as_asn1());
@@ -101,9 +106,13 @@ function writeInputs(folder: string, shape: VectorShape): void {
     shape.cipher,
     shape.zeros,
     shape.rule,
+    shape.carried ? "carried" : "not-carried",
   ];
   writeFileSync(join(dir, ".work-shape.txt"), `${args.join(" ")}\n`);
 }
 
 writeFileSync(join(here, "person.json"), `${JSON.stringify(person, null, 2)}\n`);
-for (const [folder, shape] of Object.entries(vectorShapes)) writeInputs(folder, shape);
+// The folders named on the command line (regenerate.sh passes its own), or every one.
+const wanted = process.argv.slice(2);
+for (const [folder, shape] of Object.entries(vectorShapes))
+  if (wanted.length === 0 || wanted.includes(folder)) writeInputs(folder, shape);

@@ -11,6 +11,11 @@ export interface VectorShape {
   zeros: "any" | "0" | "1" | "2";
   /** ZZ drops every leading zero byte (cryptonite, UAPKI) or one (jkurwa). */
   rule: "all" | "one";
+  /**
+   * Static agreement only: the envelope's originatorInfo carries the CA's and the bank's encryption
+   * certificates, and the answer's `cert` holds the bank's signing certificate (answer-cert.pem).
+   */
+  carried?: boolean;
   /** What the vector proves, for the test's name. */
   proves: string;
 }
@@ -38,6 +43,12 @@ export const vectorShapes: Record<string, VectorShape> = {
     originator: "keyid",
     ukm: false,
     proves: "static agreement, the bank's encryption certificate named by subject key id, no ukm",
+  },
+  "static-in-envelope": {
+    ...base,
+    originator: "issuer",
+    carried: true,
+    proves: "static agreement, the bank's encryption certificate in the envelope's originatorInfo, `cert` another",
   },
   "curve-431": {
     ...base,

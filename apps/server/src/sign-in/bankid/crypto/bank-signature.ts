@@ -10,10 +10,13 @@ import { type SignatureFailure, signatureFailures } from "../../diia/crypto/veri
 // GOST 34.311): the content is what was signed, the signer's certificate leads
 // to a configured qualified CA, is valid now, may sign, and is not revoked.
 
-/** Diia's signature failures but the tax id one: a bank's certificate is an organisation's. */
-export type BankSignatureFailure = Exclude<SignatureFailure, "no_tax_id">;
+/**
+ * Diia's signature failures but the tax id one (a bank's certificate is an organisation's) and the absent
+ * signer's certificate (the bank's is taken from the SignedData, or the envelope is malformed).
+ */
+export type BankSignatureFailure = Exclude<SignatureFailure, "no_tax_id" | "signer_certificate_absent">;
 export const bankSignatureFailures = signatureFailures.filter(
-  (failure): failure is BankSignatureFailure => failure !== "no_tax_id",
+  (failure): failure is BankSignatureFailure => failure !== "no_tax_id" && failure !== "signer_certificate_absent",
 );
 
 export type BankSignatureCheck =

@@ -75,3 +75,13 @@ export function readCaList(variable: string, value: string | undefined): CaList 
   if (list.certificates.length === 0) throw new ConfigError(`${variable}: holds no DSTU 4145 certificate`);
   return list;
 }
+
+/** Several files, each read as readCaList reads one (PEM, .p7b or DER), as one list: check-answer's --trust. */
+export function readCaFiles(option: string, paths: string[]): CaList {
+  const lists = paths.map((path) => readCaList(`${option} ${path}`, path));
+  return {
+    certificates: lists.flatMap((list) => list.certificates),
+    skipped: lists.reduce((total, list) => total + list.skipped, 0),
+    format: lists[0]?.format ?? "PEM",
+  };
+}

@@ -45,6 +45,8 @@ export type Originator =
 
 export interface BankIdEnvelope {
   originator: Originator;
+  /** originatorInfo's certificates (DER), those the sender chose to carry; none when it is absent. */
+  carriedCertificates: Buffer[];
   ukm?: Buffer;
   keyEncryptionAlgorithm: string;
   keyWrapAlgorithm: string;
@@ -141,6 +143,13 @@ function readEncryptedContent(node: DerNode | undefined) {
   };
 }
 
+/** OriginatorInfo ::= [0] IMPLICIT { certs [0] IMPLICIT CertificateSet OPTIONAL, crls [1] … OPTIONAL }. */
+function readCarriedCertificates(node: DerNode | undefined): Buffer[] {
+  const certificates = childrenOf(node, tags.context0).find((field) => field.tag === tags.context0);
+  // Only plain certificates: the other CertificateChoices (attribute certificates, …) never hold a bank's key.
+  return (certificates?.children ?? []).filter((each) => each.tag === tags.sequence).map((each) => each.encoded);
+}
+
 /** The envelope's parts, or undefined when it is not an EnvelopedData with one key-agreement recipient. */
 export function readEnvelope(der: Buffer): BankIdEnvelope | undefined {
   try {
@@ -148,11 +157,11 @@ export function readEnvelope(der: Buffer): BankIdEnvelope | undefined {
     if (oidText(contentOf(type, tags.oid)) !== oids.envelopedData) return undefined;
     const fields = [...childrenOf(childrenOf(wrapped, tags.context0)[0], tags.sequence)];
     contentOf(fields.shift(), tags.integer);
-    // originatorInfo [0] (certificates the sender chose to include) is not needed: the bank's comes in `cert`.
-    if (fields[0]?.tag === tags.context0) fields.shift();
+    // originatorInfo [0]: where cryptonite looks for the bank's certificate when `cert` is not it.
+    const carriedCertificates = fields[0]?.tag === tags.context0 ? readCarriedCertificates(fields.shift()) : [];
     const recipients = childrenOf(fields.shift(), tags.set);
     if (recipients.length !== 1) return undefined;
-    return { ...readKeyAgreement(recipients[0]), ...readEncryptedContent(fields.shift()) };
+    return { ...readKeyAgreement(recipients[0]), carriedCertificates, ...readEncryptedContent(fields.shift()) };
   } catch (error) {
     if (error instanceof DerError) return undefined;
     throw error;
@@ -198,6 +207,15 @@ export function writeEnvelope(envelope: BankIdEnvelope): Buffer {
     derSequence(derOid(envelope.contentCipher), cipherParameters),
     derElement(tags.context0Primitive, envelope.encryptedContent),
   );
-  const enveloped = derSequence(derInteger(2), derElement(tags.set, keyAgreement), encryptedContentInfo);
+  const originatorInfo =
+    envelope.carriedCertificates.length > 0
+      ? derElement(tags.context0, derElement(tags.context0, Buffer.concat(envelope.carriedCertificates)))
+      : Buffer.alloc(0);
+  const enveloped = derSequence(
+    derInteger(2),
+    originatorInfo,
+    derElement(tags.set, keyAgreement),
+    encryptedContentInfo,
+  );
   return derSequence(derOid(oids.envelopedData), derElement(tags.context0, enveloped));
 }

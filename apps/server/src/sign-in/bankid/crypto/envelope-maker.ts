@@ -23,6 +23,8 @@ export interface EnvelopeShape {
   cipher?: "counter" | "cfb";
   /** ZZ's leading zero rule the sender follows; the certified libraries' "strip_all" by default. */
   leadingZeros?: LeadingZeros;
+  /** Static agreement: the envelope's originatorInfo carries the bank's encryption certificate. */
+  carryCertificate?: boolean;
 }
 
 export interface EnvelopeInput {
@@ -74,6 +76,7 @@ export function encryptForBankId(
   if (!subjectKeyIdentifier) throw new Error("the recipient certificate has no subjectKeyIdentifier");
   const envelope: BankIdEnvelope = {
     originator: originatorFor(shape, sender, bankEncryption),
+    carriedCertificates: shape.carryCertificate && bankEncryption ? [bankEncryption.certificate.as_asn1()] : [],
     ukm,
     keyEncryptionAlgorithm: oids.cofactorDhGost34311Kdf,
     keyWrapAlgorithm: oids.gost28147CfbWrap,

@@ -6,7 +6,14 @@ import { type BankSignatureFailure, type BankTrust, checkBankSignature } from ".
 import { type BankIdEnvelope, oids, readEnvelope } from "./envelope-format.ts";
 import { gost28147Cfb, gost28147Counter } from "./gost-ctr.ts";
 import { keyEncryptionKey, type LeadingZeros, leadingZeroBytes, sharedX } from "./key-agreement.ts";
-import { type AnswerContext, keyOnOurCurve, names, type OriginatorFailure, staticOriginatorKey } from "./originator.ts";
+import {
+  type AnswerContext,
+  keyOnOurCurve,
+  names,
+  type OriginatorFailure,
+  type OriginatorSource,
+  staticOriginatorKey,
+} from "./originator.ts";
 
 // Opens BankID NBU's `customerCrypto`: CMS EnvelopedData for our DSTU 4145 key-agreement certificate
 // (kari: dynamic agreement with an ephemeral key, or static with the bank's encryption certificate; ukm
@@ -52,12 +59,14 @@ function originatorKey(
   trust: BankTrust,
   now: Date,
   answer: AnswerContext,
-): Pub | EnvelopeFailure {
+): { key: Pub; source?: OriginatorSource } | EnvelopeFailure {
   const { originator } = envelope;
-  if (originator.kind !== "originatorKey") return staticOriginatorKey(originator, answer, ours.key, trust, now);
+  if (originator.kind !== "originatorKey")
+    return staticOriginatorKey(originator, answer, envelope.carriedCertificates, ours.key, trust, now);
   if (originator.algorithm !== oids.dstu4145le) return "unsupported_algorithm";
   // An ephemeral key has no curve of its own (parameters NULL): it is on the recipient's.
-  return keyOnOurCurve(ours.key, originator.publicKey) ?? "unsupported_algorithm";
+  const key = keyOnOurCurve(ours.key, originator.publicKey);
+  return key ? { key } : "unsupported_algorithm";
 }
 
 /** One step of opening an envelope, as `kpi-id bankid check-answer` prints it. */
@@ -119,13 +128,14 @@ function decrypt(
   if (!supported(envelope)) return "unsupported_algorithm";
   try {
     const theirs = originatorKey(envelope, ours, trust, now, answer);
+    const from = typeof theirs !== "string" && theirs.source ? `, the bank's certificate from ${theirs.source}` : "";
     steps.push({
       step: "originator key",
       ok: typeof theirs !== "string",
-      detail: typeof theirs === "string" ? theirs : `on the ${ours.key.curve.m}-bit curve`,
+      detail: typeof theirs === "string" ? theirs : `on the ${ours.key.curve.m}-bit curve${from}`,
     });
     if (typeof theirs === "string") return theirs;
-    const key = contentKey(sharedX(ours.key, theirs), envelope, steps);
+    const key = contentKey(sharedX(ours.key, theirs.key), envelope, steps);
     return contentCiphers[envelope.contentCipher]?.(key, envelope) ?? "unsupported_algorithm";
   } catch {
     // The key unwrap's checksum fails for a key made for someone else or altered on the way.

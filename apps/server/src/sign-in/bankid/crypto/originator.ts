@@ -8,9 +8,10 @@ import { allowsKeyAgreement } from "./organisation-certificate.ts";
 
 // The originator's public key in a kari envelope. Dynamic agreement carries an ephemeral key on our
 // curve. Static agreement (NBU's default) names the bank's encryption certificate by issuer and serial
-// number or by subject key id, and the node sends that certificate in the answer's `cert`: it is used
-// only after it proves to be the one named, to chain to the configured qualified CAs, to be valid now,
-// not revoked, for key agreement, on our curve, and the certificate of the bank `memberId` names.
+// number or by subject key id; the node sends it in the answer's `cert`, or the envelope carries it in its
+// originatorInfo (where cryptonite looks when `cert` holds another). Either way it is used only after it
+// proves to be the one named, to chain to the configured qualified CAs, to be valid now, not revoked, for
+// key agreement, on our curve, and the certificate of the bank `memberId` names: carried is not trusted.
 
 export type OriginatorFailure =
   | "originator_certificate_missing"
@@ -82,21 +83,41 @@ function sameCurve(theirs: Pub, ours: Priv): boolean {
   return a === b || (a.m === b.m && a.b.equals(b.b) && a.a.equals(b.a) && a.base.x.equals(b.base.x));
 }
 
+/** Where the certificate the originator names was found. */
+export type OriginatorSource = "the answer's cert" | "the envelope's certificates";
+
+function readable(der: Buffer): Certificate | undefined {
+  try {
+    return jkurwa.Certificate.from_asn1(der);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The certificate the originator names: the answer's `cert` first, then those the envelope carries. */
+function namedCertificate(
+  originator: PartyId,
+  answer: AnswerContext,
+  carried: Buffer[],
+): { certificate: Certificate; source: OriginatorSource } | OriginatorFailure {
+  const fromAnswer = answer.certificate ? readable(Buffer.from(answer.certificate, "base64")) : undefined;
+  if (fromAnswer && names(originator, fromAnswer)) return { certificate: fromAnswer, source: "the answer's cert" };
+  const inEnvelope = carried.map(readable).find((each) => each !== undefined && names(originator, each));
+  if (inEnvelope) return { certificate: inEnvelope, source: "the envelope's certificates" };
+  return fromAnswer || carried.length > 0 ? "originator_certificate_mismatch" : "originator_certificate_missing";
+}
+
 export function staticOriginatorKey(
   originator: PartyId,
   answer: AnswerContext,
+  carried: Buffer[],
   ours: Priv,
   trust: BankTrust,
   now: Date,
-): Pub | OriginatorFailure {
-  if (!answer.certificate) return "originator_certificate_missing";
-  let certificate: Certificate;
-  try {
-    certificate = jkurwa.Certificate.from_asn1(Buffer.from(answer.certificate, "base64"));
-  } catch {
-    return "originator_certificate_missing";
-  }
-  if (!names(originator, certificate)) return "originator_certificate_mismatch";
+): { key: Pub; source: OriginatorSource } | OriginatorFailure {
+  const named = namedCertificate(originator, answer, carried);
+  if (typeof named === "string") return named;
+  const { certificate, source } = named;
   const issuer = issuerOf(certificate, trust, now);
   if (!issuer || now.getTime() < certificate.valid.from || now.getTime() >= certificate.valid.to)
     return "originator_untrusted";
@@ -107,7 +128,8 @@ export function staticOriginatorKey(
   try {
     const theirs = certificate.pubkey_unpack();
     if (!sameCurve(theirs, ours)) return "originator_curve_mismatch";
-    return keyOnOurCurve(ours, theirs.serialize()) ?? "originator_curve_mismatch";
+    const key = keyOnOurCurve(ours, theirs.serialize());
+    return key ? { key, source } : "originator_curve_mismatch";
   } catch {
     return "originator_curve_mismatch";
   }

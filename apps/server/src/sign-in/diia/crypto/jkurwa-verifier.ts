@@ -151,7 +151,9 @@ export class JkurwaSignatureVerifier implements DiiaSignatureVerifier {
     const parsed = parseSignedMessage(input.signature, this.#configured);
     if (typeof parsed === "string") {
       const failedStep = parsed === "not_signed_data" ? "parse" : "signer's certificate";
-      return { result: { ok: false, reason: "malformed" }, steps: [{ step: failedStep, ok: false, detail: parsed }] };
+      // A signature without its signer's certificate is well formed: it cannot be checked, and says so.
+      const reason = parsed === "signer_certificate_not_found" ? "signer_certificate_absent" : "malformed";
+      return { result: { ok: false, reason }, steps: [{ step: failedStep, ok: false, detail: parsed }] };
     }
     const steps: TraceStep[] = [
       {

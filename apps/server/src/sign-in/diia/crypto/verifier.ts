@@ -7,6 +7,8 @@ export interface DiiaSigner {
 
 export const signatureFailures = [
   "malformed",
+  // The CMS carries no certificate of its signer and none configured is it: nothing to check it against.
+  "signer_certificate_absent",
   "digest_mismatch",
   "bad_signature",
   "untrusted_certificate",

@@ -1,5 +1,6 @@
 import type { BankIdConfig } from "../../../platform/config/index.ts";
 import { ConfigError } from "../../../platform/config/index.ts";
+import { readCaFiles } from "../../../sign-in/bankid/crypto/ca-list.ts";
 import { traceBankIdEnvelope } from "../../../sign-in/bankid/crypto/envelope-reader.ts";
 import { readBankPerson } from "../../../sign-in/bankid/person-data.ts";
 import { loadBankIdKeys, readCertificate } from "../../../sign-in/bankid/runtime.ts";
@@ -55,11 +56,7 @@ async function settingsFor(context: CliContext, values: ReturnType<typeof parseC
       : { pem: values.key }
     : configured?.key;
   const certificate = values.certificate ?? configured?.certificate;
-  // Each --trust file's PEM certificates, as one bundle.
-  const trustAnchors = values.trust
-    ? (await Promise.all(values.trust.map((path) => context.readFile(path)))).join("\n")
-    : configured?.trustAnchors;
-  if (!key || !certificate || !trustAnchors)
+  if (!key || !certificate || !(values.trust ?? configured?.trustAnchors))
     throw new UsageError("give --key, --certificate and --trust, or configure BankID (docs/bankid.md)");
   return {
     baseUrl: configured?.baseUrl ?? "http://127.0.0.1:9",
@@ -67,7 +64,8 @@ async function settingsFor(context: CliContext, values: ReturnType<typeof parseC
     clientSecret: configured?.clientSecret ?? "check-answer",
     key,
     certificate,
-    trustAnchors,
+    // --trust files replace it (checkAnswer reads them with the same reader).
+    trustAnchors: configured?.trustAnchors ?? "",
     intermediateCas: values.trust ? undefined : configured?.intermediateCas,
     // Revocation needs the CRLs fetched: a captured answer is checked for everything else.
     crls: [],
@@ -90,7 +88,10 @@ export const checkAnswer: CommandHandler = async (context, args) => {
   if (Number.isNaN(at.getTime())) throw new UsageError("--at: not a date");
   let keys: ReturnType<typeof loadBankIdKeys>;
   try {
-    keys = loadBankIdKeys(await settingsFor(context, values), { info: () => {}, error: () => {} });
+    const settings = await settingsFor(context, values);
+    // Each --trust file as the server reads BANKID_TRUST_ANCHORS: PEM, DER, or the .p7b as published.
+    const trustAnchors = values.trust ? readCaFiles("--trust", values.trust).certificates : undefined;
+    keys = loadBankIdKeys(settings, { info: () => {}, error: () => {} }, { trustAnchors });
   } catch (error) {
     if (error instanceof ConfigError) throw new CommandFailedError(error.message);
     throw error;

@@ -152,6 +152,19 @@ describe("the Diia screen", () => {
     expect(await screen.findByTestId("diia-refusal")).toHaveTextContent("Diia's signature could not be trusted");
   });
 
+  it("says a signature without its signer's certificate could not be checked, with a link to help", async () => {
+    mockFetch({
+      "GET /user": unauthorized,
+      "GET /api/diia/app-link": appLinks(),
+      "GET /api/diia/check-request": () => json({ status: "Failed", failure: "signer_certificate_absent" }),
+    });
+    renderApp("/uk/diia");
+    const alert = await screen.findByTestId("diia-refusal");
+    expect(alert).toHaveTextContent("Підпис Дії не вдалося перевірити");
+    expect(alert).toHaveTextContent(/без сертифіката, яким його зроблено/);
+    expect(screen.getByRole("link", { name: "Довідка та контакти" })).toHaveAttribute("href", "/uk/faq");
+  });
+
   it("replaces the code when it is due, stops after a few unscanned codes and offers a new one", async () => {
     // A fake clock: nothing depends on the machine's speed (short intervals keep the progress ticks few).
     vi.useFakeTimers();

@@ -11,6 +11,8 @@ export class ConsoleCasSection {
   readonly url: Locator;
   readonly prefix: Locator;
   readonly singleLogout: Locator;
+  readonly attributes: Locator;
+  readonly renames: Locator;
   readonly add: Locator;
 
   constructor(page: Page, language: Language) {
@@ -22,6 +24,8 @@ export class ConsoleCasSection {
     this.url = page.getByTestId("cas-url");
     this.prefix = page.getByTestId("cas-prefix");
     this.singleLogout = page.getByTestId("cas-singleLogout");
+    this.attributes = page.getByTestId("cas-attributes");
+    this.renames = page.getByTestId("cas-renames");
     this.add = page.getByTestId("cas-add");
   }
 
@@ -34,10 +38,15 @@ export class ConsoleCasSection {
   }
 
   /** Registers a service from the form, as an operator does. */
-  async register(url: string, options: { prefix?: boolean; singleLogout?: boolean } = {}): Promise<void> {
+  async register(
+    url: string,
+    options: { prefix?: boolean; singleLogout?: boolean; attributes?: string; renames?: string } = {},
+  ): Promise<void> {
     await this.url.fill(url);
     if (options.prefix) await this.prefix.check();
     if (options.singleLogout) await this.singleLogout.check();
+    if (options.attributes) await this.attributes.fill(options.attributes);
+    if (options.renames) await this.renames.fill(options.renames);
     await this.add.click();
   }
 }

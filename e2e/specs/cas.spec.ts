@@ -55,6 +55,9 @@ test.describe("CAS with phpCAS and mod_auth_cas", () => {
       prefix: true,
       singleLogout: true,
       proxy: true,
+      // As a plugin that wants its own names (Moodle's auth_casattras with firstname/lastname) is registered.
+      attributes: ["uid", "displayName", "affiliation", "givenName", "sn"],
+      renames: { uid: "username", givenName: "firstname", sn: "lastname" },
     });
     apacheApplicationId = await registerCasApplication(operator, "apache", {
       url: `${harness.apacheUrl}/`,
@@ -105,8 +108,14 @@ test.describe("CAS with phpCAS and mod_auth_cas", () => {
         await expect(cas.serverUrl).toHaveText(`${idpUrl}/cas`);
         await expect(cas.services.filter({ hasText: `${harness.apacheUrl}/` }).first()).toBeVisible();
         const extra = `https://wiki-${language}.kpi.ua/`;
-        await cas.register(extra, { prefix: true, singleLogout: true });
+        await cas.register(extra, {
+          prefix: true,
+          singleLogout: true,
+          attributes: "uid, mail, displayName",
+          renames: "mail=email",
+        });
         await expect(cas.services.filter({ hasText: extra })).toBeVisible();
+        await expect(cas.services.filter({ hasText: extra })).toContainText("uid, mail → email, displayName");
         await expectNoAxeViolations(page, "the console's CAS services");
         await photograph(page, testInfo, `console-cas-${language}`);
       });
@@ -124,6 +133,11 @@ test.describe("CAS with phpCAS and mod_auth_cas", () => {
         await expect(php.attribute("displayName")).toHaveText(demoUsers.student.fullName);
         await expect(php.attribute("affiliation")).toContainText("student");
         await expect(php.attribute("isFromNewLogin")).toHaveText("true");
+        // Renamed as the service's renames say: phpCAS::getAttributes() has the new names, not KPI ID's.
+        await expect(php.attribute("username")).toHaveText(demoUsers.student.username);
+        await expect(php.attribute("firstname")).toHaveText("Олена");
+        await expect(php.attribute("lastname")).toHaveText("Коваленко");
+        await expect(php.attribute("uid")).toHaveCount(0);
 
         // A proxy ticket: KPI ID gave phpCAS a proxy-granting ticket at its https callback; the back end validates
         // the proxy ticket and KPI ID names the chain.

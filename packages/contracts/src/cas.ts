@@ -25,6 +25,8 @@ export const casPaths = {
  * displayName, studentId and employeeId, affiliation (several values) and the primary records' status, unit
  * and faculty, authMethod, amr and acr (how the person signed in: the ticket exchange's AUTH_AMR, one value per
  * method, and AUTH_ACR, OpenID Connect's amr and acr), and taxId only for an application allowed the tax id.
+ * mail (the address KPI ID saw proven), givenName and sn (the name's parts, as OpenID Connect's given_name and
+ * family_name and SAML's givenName and sn) are what campus applications create accounts from (issue 73).
  */
 export const casAttributeNames = [
   "uid",
@@ -43,11 +45,39 @@ export const casAttributeNames = [
   "amr",
   "acr",
   "taxId",
+  "mail",
+  "givenName",
+  "sn",
 ] as const;
 export type CasAttributeName = (typeof casAttributeNames)[number];
 
-/** What a service releases when its operator names nothing: everything but the tax id. */
-export const casDefaultAttributes: readonly CasAttributeName[] = casAttributeNames.filter((name) => name !== "taxId");
+/**
+ * Released only to a service that names them: the tax id, and the attributes added after services were registered
+ * (a service registered before them was approved without them, so it must not start releasing them unasked).
+ */
+export const casNamedOnlyAttributes: readonly CasAttributeName[] = ["taxId", "mail", "givenName", "sn"];
+
+/** What a service releases when its operator names nothing: everything but casNamedOnlyAttributes. */
+export const casDefaultAttributes: readonly CasAttributeName[] = casAttributeNames.filter(
+  (name) => !casNamedOnlyAttributes.includes(name),
+);
+
+/** CAS 3.0's own attributes about the authentication, which every validation releases under these names. */
+export const casProtocolAttributeNames = [
+  "authenticationDate",
+  "isFromNewLogin",
+  "longTermAuthenticationRequestTokenUsed",
+] as const;
+
+/**
+ * A name a service's plugin expects instead of KPI ID's (Apereo CAS's renamed attributes): the XML answer writes it
+ * as an element's name under cas:attributes, so only a letter, then letters, digits, "_", "." or "-".
+ */
+export const casReleasedNamePattern = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+
+/** Per service, the attributes released under another name (mail → email for GitLab): KPI ID's name → the new one. */
+export const casAttributeRenamesSchema = z.partialRecord(z.enum(casAttributeNames), text().max(64));
+export type CasAttributeRenames = z.infer<typeof casAttributeRenamesSchema>;
 
 /** The CAS 3.0 validation failure codes (specification §2.5.3, §2.7.2). */
 export const casFailureCodes = [
@@ -67,6 +97,7 @@ export const casServiceViewSchema = z.object({
   url: text(),
   match: z.enum(["exact", "prefix"]),
   attributes: z.array(z.enum(casAttributeNames)),
+  renames: casAttributeRenamesSchema,
   singleLogout: z.boolean(),
   proxy: z.boolean(),
 });
@@ -84,6 +115,8 @@ export const casServiceRequestSchema = z.object({
   proxy: z.boolean().default(false),
   /** Empty or left out: every attribute but the tax id. */
   attributes: z.array(z.enum(casAttributeNames)).max(casAttributeNames.length).default([]),
+  /** Empty or left out: each attribute under KPI ID's name; 400 cas.rename_invalid (model/cas/release-policy.ts). */
+  renames: casAttributeRenamesSchema.default({}),
 });
 export type CasServiceRequest = z.input<typeof casServiceRequestSchema>;
 

@@ -95,6 +95,8 @@ export const errorStatus = {
   "cas.request_not_found": 404,
   "cas.service_invalid": 400,
   "cas.service_taken": 409,
+  "cas.rename_invalid": 400,
+  "cas.mail_not_consented": 400,
   "radius.unauthorized": 401,
   "wifi.limit_reached": 409,
   "wifi.password_not_found": 404,

@@ -73,6 +73,10 @@ export const enErrorMessages = {
   "cas.service_invalid":
     'A CAS service address must be a full https address as the browser writes it, with no name, password, fragment or asterisk; a prefix ends in "/".',
   "cas.service_taken": "This address belongs to, or overlaps, another application's CAS service.",
+  "cas.rename_invalid":
+    'A renamed attribute must be one the service releases, under a name that starts with a letter and holds only letters, digits, "_", "." or "-" (at most 64), is not one of CAS\'s own (authenticationDate, isFromNewLogin, longTermAuthenticationRequestTokenUsed) and is no other released attribute\'s name.',
+  "cas.mail_not_consented":
+    "The e-mail is not released to an application registered on the developers' page: the consent its users gave does not include it.",
   "radius.unauthorized": "Only the university's RADIUS server may call this.",
   "wifi.limit_reached":
     "You already have 10 Wi-Fi passwords. Revoke the one of a device you no longer use, then create a new one.",

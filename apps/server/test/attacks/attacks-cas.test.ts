@@ -191,12 +191,15 @@ describe.each(databaseKinds)("attacks on CAS (%s)", (kind) => {
     ).toBe("INVALID_TICKET");
   });
 
-  it("an application that is not first-party learns nothing before the person agrees; after 'allow' the login goes on", async () => {
+  it("an application that is not first-party learns nothing before the person agrees; after 'allow' the login goes on, without the e-mail the consent did not list", async () => {
     const owner = await addStudent(t.app, "owner");
     const student = await addStudent(t.app, "person");
+    const address = `${student.username}@kpi.ua`;
+    await t.app.db.updateTable("users").set({ verified_email: address }).where("id", "=", student.person.id).execute();
     const { application } = await liveCommunityApplication(t.app, owner, [student], "community.example.edu");
     const service = "https://community.example.edu/cas";
-    await casApplication(t.app, service).then(async ({ application: placeholder }) => {
+    // Registered past the console's and the CLI's refusal (cas.mail_not_consented): the release still holds it back.
+    await casApplication(t.app, service, { attributes: ["uid", "mail"] }).then(async ({ application: placeholder }) => {
       // The service belongs to the community application, not the placeholder the helper made.
       await t.app.db
         .updateTable("cas_services")
@@ -215,7 +218,11 @@ describe.each(databaseKinds)("attacks on CAS (%s)", (kind) => {
     const onward = allowed.outcome().redirectTo;
     expect(onward).toMatch(/^\/cas\/continue\//);
     const done = await t.app.inject({ url: onward, headers: { cookie: student.cookie } });
-    expect(ticketIn(String(done.headers.location))).toMatch(/^ST-/);
+    const ticket = ticketIn(String(done.headers.location));
+    expect(ticket).toMatch(/^ST-/);
+    const released = casXml((await validateAt(t.app, casPaths.p3ServiceValidate, { service, ticket })).body);
+    expect(released.text("uid")).toBe(student.username);
+    expect(released.text("mail")).toBeUndefined();
   });
 
   it("a proxy ticket is refused at /serviceValidate, and a made-up proxy-granting ticket gets no proxy ticket", async () => {

@@ -20,6 +20,7 @@ export async function casApplication(
     applicationId: application.id,
     match: options.match ?? "exact",
     attributes: options.attributes ?? ([] as CasAttributeName[]),
+    renames: options.renames ?? {},
     singleLogout: options.singleLogout ?? false,
     proxy: options.proxy ?? false,
   });

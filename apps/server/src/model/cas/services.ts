@@ -1,7 +1,8 @@
-import { type CasAttributeName, casAttributeNames, casDefaultAttributes } from "@kpi-id/contracts";
+import type { CasAttributeName, CasAttributeRenames } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
 import type { CasServiceMatch } from "../../platform/db/schema-cas.ts";
+import { casRenameProblem, isCasAttributeName, namedOrDefault, renamesOf } from "./release-policy.ts";
 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -65,37 +66,37 @@ export interface CasService {
   applicationId: string;
   match: CasServiceMatch;
   attributes: CasAttributeName[];
+  /** Attributes released under the name the service's plugin expects (migration 0665). */
+  renames: CasAttributeRenames;
   singleLogout: boolean;
   proxy: boolean;
 }
 
 export type CasServiceSettings = CasService;
 
-const isAttributeName = (name: string): name is CasAttributeName =>
-  (casAttributeNames as readonly string[]).includes(name);
-
 type ServiceRow = {
   url: string;
   application_id: string;
   match: CasServiceMatch;
   attributes: string[];
+  renames: unknown;
   single_logout: boolean;
   proxy: boolean;
 };
 
 function serviceOf(row: ServiceRow): CasService {
-  const named = row.attributes.filter(isAttributeName);
   return {
     url: row.url,
     applicationId: row.application_id,
     match: row.match,
-    attributes: named.length > 0 ? named : [...casDefaultAttributes],
+    attributes: namedOrDefault(row.attributes.filter(isCasAttributeName)),
+    renames: renamesOf(row.renames),
     singleLogout: row.single_logout,
     proxy: row.proxy,
   };
 }
 
-const columns = ["url", "application_id", "match", "attributes", "single_logout", "proxy"] as const;
+const columns = ["url", "application_id", "match", "attributes", "renames", "single_logout", "proxy"] as const;
 
 /** The refusal when a service would reach addresses another application's service already reaches. */
 export class CasServiceTakenError extends Error {
@@ -114,6 +115,8 @@ export class CasServiceTakenError extends Error {
 export async function setCasService(db: Db, service: CasServiceSettings): Promise<CasService> {
   const problem = casServiceProblem(service.url, service.match);
   if (problem) throw new Error(`CAS service ${problem}`);
+  const renameProblem = casRenameProblem(service.attributes, service.renames);
+  if (renameProblem) throw new Error(`CAS service rename ${renameProblem.attribute}: ${renameProblem.problem}`);
   const overlapping = await db
     .selectFrom("cas_services")
     .select("application_id")
@@ -130,6 +133,7 @@ export async function setCasService(db: Db, service: CasServiceSettings): Promis
   const values = {
     match: service.match,
     attributes: service.attributes,
+    renames: JSON.stringify(service.renames),
     single_logout: service.singleLogout,
     proxy: service.proxy,
   };

@@ -14,6 +14,8 @@ export interface CasServicesTable {
   application_id: string;
   match: CasServiceMatch;
   attributes: ColumnType<string[], string[] | undefined, string[]>;
+  /** KPI ID's attribute name → the name released (migration 0665), written as JSON text. */
+  renames: ColumnType<Record<string, unknown>, string | undefined, string>;
   single_logout: ColumnType<boolean, boolean | undefined, boolean>;
   proxy: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;

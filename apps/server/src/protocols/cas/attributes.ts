@@ -1,10 +1,13 @@
 import { type CasAttributeName, ticketAuthMethod } from "@kpi-id/contracts";
+import { mailWithoutConsent } from "../../model/cas/release-policy.ts";
 import type { CasService } from "../../model/cas/services.ts";
 import type { UsedCasTicket } from "../../model/cas/tickets.ts";
 import type { PersonRoles } from "../../model/people/profile.ts";
 import { rolesTicketData } from "../../model/people/profile.ts";
 import { acrOf, signInAmr } from "../../model/sessions/strength.ts";
-import type { User } from "../../platform/db/schema.ts";
+import type { ApplicationRow, User } from "../../platform/db/schema.ts";
+import { verifiedAddressOf } from "../../platform/mail/verified-address.ts";
+import { splitFullName } from "../oidc/claims.ts";
 
 /** An attribute's values: one or several (affiliation); an empty value is left out. */
 export type CasAttributes = Record<string, string[]>;
@@ -48,17 +51,27 @@ function valuesOf(name: CasAttributeName, user: User, roles: PersonRoles, ticket
       return [acrOf(signInAmr(ticket.authMethod, ticket.amr))];
     case "taxId":
       return single(user.tax_id);
+    // Only an address KPI ID saw proven: an application that creates accounts from it (Moodle, GitLab) must not
+    // hand a typo, or someone else's address, a person's account.
+    case "mail":
+      return single(verifiedAddressOf(user));
+    // The name's parts as OpenID Connect's given_name and family_name and SAML's givenName and sn read them.
+    case "givenName":
+      return single(splitFullName(user.full_name).given_name);
+    case "sn":
+      return single(splitFullName(user.full_name).family_name);
   }
 }
 
 /**
  * What the service's validation releases: the attributes its operator named (the tax id only to an application
- * allowed it), then CAS 3.0's own about the authentication (authenticationDate, isFromNewLogin,
+ * allowed it, the e-mail only where no consent is asked that leaves it out), each under the name the service's
+ * renames give it, then CAS 3.0's own about the authentication (authenticationDate, isFromNewLogin,
  * longTermAuthenticationRequestTokenUsed, as Apereo CAS names them).
  */
 export function releasedAttributes(
-  service: Pick<CasService, "attributes">,
-  application: { release_tax_id: boolean },
+  service: Pick<CasService, "attributes" | "renames">,
+  application: Pick<ApplicationRow, "release_tax_id" | "community">,
   user: User,
   roles: PersonRoles,
   ticket: UsedCasTicket,
@@ -66,8 +79,9 @@ export function releasedAttributes(
   const released: CasAttributes = {};
   for (const name of service.attributes) {
     if (name === "taxId" && !application.release_tax_id) continue;
+    if (name === "mail" && mailWithoutConsent(application, service.attributes)) continue;
     const values = valuesOf(name, user, roles, ticket);
-    if (values.length > 0) released[name] = values;
+    if (values.length > 0) released[service.renames[name] ?? name] = values;
   }
   released.authenticationDate = [ticket.authenticatedAt.toISOString()];
   released.isFromNewLogin = [String(ticket.fromNewLogin)];

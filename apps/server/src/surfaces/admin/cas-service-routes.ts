@@ -7,7 +7,9 @@ import {
   personIdParamsSchema,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { casRenameProblem, mailWithoutConsent } from "../../model/cas/release-policy.ts";
 import {
+  type CasServiceSettings,
   CasServiceTakenError,
   casServiceProblem,
   casServicesOf,
@@ -26,10 +28,11 @@ async function servicesView(db: Db, publicUrl: string, applicationId: string): P
   const services = await casServicesOf(db, applicationId);
   return {
     serverUrl: `${publicUrl}/cas`,
-    services: services.map(({ url, match, attributes, singleLogout, proxy }) => ({
+    services: services.map(({ url, match, attributes, renames, singleLogout, proxy }) => ({
       url,
       match,
       attributes,
+      renames,
       singleLogout,
       proxy,
     })),
@@ -69,7 +72,9 @@ export const adminCasServiceRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'An exact https URL, or with `prefix` every address under a path ending in "/" (plain http only on ' +
           "this computer). 400 `cas.service_invalid`; 409 `cas.service_taken` when another application's service " +
-          "reaches the same addresses. Audited.",
+          "reaches the same addresses; 400 `cas.rename_invalid` for a rename that could not run (`details` says " +
+          "which attribute and why), `cas.mail_not_consented` for `mail` to an application whose people consent. " +
+          "Audited.",
         params: personIdParamsSchema,
         body: casServiceRequestSchema,
         response: { 200: casServicesSchema, 409: errorBodySchema, ...refusals },
@@ -77,12 +82,27 @@ export const adminCasServiceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const application = await requireApplication(app.db, request.params.id);
-      const { url, prefix, singleLogout, proxy, attributes } = request.body;
+      const { url, prefix, singleLogout, proxy, attributes, renames } = request.body;
       const match = prefix ? "prefix" : "exact";
       const problem = casServiceProblem(url, match);
       if (problem) throw new AppError("cas.service_invalid", { details: [{ path: "body.url", message: problem }] });
+      const renameProblem = casRenameProblem(attributes, renames);
+      if (renameProblem) {
+        const details = [{ path: `body.renames.${renameProblem.attribute}`, message: renameProblem.problem }];
+        throw new AppError("cas.rename_invalid", { details });
+      }
+      if (mailWithoutConsent(application, attributes)) throw new AppError("cas.mail_not_consented");
+      const settings: CasServiceSettings = {
+        url,
+        applicationId: application.id,
+        match,
+        attributes,
+        renames,
+        singleLogout,
+        proxy,
+      };
       try {
-        await setCasService(app.db, { url, applicationId: application.id, match, attributes, singleLogout, proxy });
+        await setCasService(app.db, settings);
       } catch (error) {
         if (error instanceof CasServiceTakenError) throw new AppError("cas.service_taken");
         throw error;
@@ -91,7 +111,7 @@ export const adminCasServiceRoutes: FastifyPluginAsyncZod = async (app) => {
         type: "application_updated",
         result: "success",
         applicationId: application.id,
-        details: { casService: url, match },
+        details: { casService: url, match, attributes, renames },
       });
       return servicesView(app.db, app.config.publicUrl, application.id);
     },

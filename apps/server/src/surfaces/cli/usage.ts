@@ -50,11 +50,13 @@ Applications
                                             callback is the default, a sign-in link names another with
                                             redirectUri; tickets carry TAX_ID only with --release-tax-id
   app list                                  list applications
-  app cas --app ID|NAME [--service URL [--prefix] [--attributes a,b,…] [--single-logout] [--proxy]] [--remove URL]
+  app cas --app ID|NAME [--service URL [--prefix] [--attributes a,b,…] [--rename a=NAME …] [--single-logout]
+          [--proxy]] [--remove URL]
                                             the application's CAS services (docs/cas.md): an exact URL, or with
                                             --prefix every address under a path ending in "/"; the attributes its
-                                            validations release (all but taxId when not given); without
-                                            --service or --remove, lists them
+                                            validations release (all but taxId, mail, givenName and sn when not
+                                            given), --rename mail=email releases one under the name its plugin
+                                            expects; without --service or --remove, lists them
   app nginx --app ID|NAME [--headers user-id,username,name,email,affiliations] [--off]
                                             a site behind nginx auth_request (docs/nginx-auth-request.md):
                                             the person headers it receives (all when not given);

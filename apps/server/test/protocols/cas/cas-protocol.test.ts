@@ -69,6 +69,66 @@ describe.each(databaseKinds)("CAS Protocol 3.0 (%s)", (kind) => {
     expect(failed.json().serviceResponse.authenticationFailure.code).toBe("INVALID_TICKET");
   });
 
+  it("releases mail (only a proven address), givenName and sn to a service that names them, under its renames, in XML and JSON", async () => {
+    const service = "https://gitlab.example.edu/users/auth/cas3/callback?url=https%3A%2F%2Fgitlab.example.edu%2F";
+    const { student } = await studentWithService(t.app, service, {
+      attributes: ["uid", "mail", "givenName", "sn", "displayName"],
+      renames: { mail: "email", uid: "username" },
+    });
+    const address = `${student.username}@kpi.ua`;
+    const person = { full_name: "Петренко Олена Іванівна", verified_email: address };
+    await t.app.db.updateTable("users").set(person).where("id", "=", student.person.id).execute();
+    const xml = casXml(
+      (
+        await validateAt(t.app, casPaths.p3ServiceValidate, {
+          service,
+          ticket: await serviceTicket(t.app, student.cookie, service),
+        })
+      ).body,
+    );
+    expect(xml.text("email")).toBe(address);
+    expect(xml.text("username")).toBe(student.username);
+    expect(xml.text("givenName")).toBe("Олена");
+    expect(xml.text("sn")).toBe("Петренко");
+    expect(xml.text("mail")).toBeUndefined();
+    expect(xml.text("uid")).toBeUndefined();
+    expect(xml.text("user")).toBe(student.username);
+
+    clock.advance(60);
+    const ticket = await serviceTicket(t.app, student.cookie, service);
+    const json = await validateAt(t.app, casPaths.p3ServiceValidate, { service, ticket, format: "JSON" });
+    expect(json.json().serviceResponse.authenticationSuccess.attributes).toMatchObject({
+      email: [address],
+      username: [student.username],
+      givenName: ["Олена"],
+      sn: ["Петренко"],
+    });
+    expect(json.json().serviceResponse.authenticationSuccess.attributes).not.toHaveProperty("mail");
+
+    // An address nobody proved (changed since it was, or never checked) is not released.
+    await t.app.db.updateTable("users").set({ email: "typo@kpi.ua" }).where("id", "=", student.person.id).execute();
+    clock.advance(60);
+    const unproven = await serviceTicket(t.app, student.cookie, service);
+    const withoutMail = casXml(
+      (await validateAt(t.app, casPaths.p3ServiceValidate, { service, ticket: unproven })).body,
+    );
+    expect(withoutMail.text("email")).toBeUndefined();
+    expect(withoutMail.text("givenName")).toBe("Олена");
+  });
+
+  it("a service that names no attributes gets neither the e-mail nor the name's parts (they are released only when named)", async () => {
+    const service = "https://old.example.edu/";
+    const { student } = await studentWithService(t.app, service);
+    const address = `${student.username}@kpi.ua`;
+    await t.app.db.updateTable("users").set({ verified_email: address }).where("id", "=", student.person.id).execute();
+    const ticket = await serviceTicket(t.app, student.cookie, service);
+    const xml = casXml((await validateAt(t.app, casPaths.p3ServiceValidate, { service, ticket })).body);
+    expect(xml.text("uid")).toBe(student.username);
+    expect(xml.text("mail")).toBeUndefined();
+    expect(xml.text("givenName")).toBeUndefined();
+    expect(xml.text("sn")).toBeUndefined();
+  });
+
   it("CAS 1.0 /validate answers yes and the username, then no", async () => {
     const service = "https://legacy.example.edu/app";
     const { student } = await studentWithService(t.app, service);

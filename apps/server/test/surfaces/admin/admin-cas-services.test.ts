@@ -36,6 +36,7 @@ describe.each(databaseKinds)("the console's CAS services (%s)", (kind) => {
         singleLogout: true,
         proxy: false,
         attributes: expect.not.arrayContaining(["taxId"]),
+        renames: {},
       },
     ]);
     const changed = await postJson(
@@ -101,5 +102,62 @@ describe.each(databaseKinds)("the console's CAS services (%s)", (kind) => {
       { headers: { cookie: helpdesk } },
     );
     expect(refused.statusCode).toBe(403);
+  });
+
+  it("keeps a service's renames, audited; refuses ones a CAS client could not read or that would hide an attribute (400 cas.rename_invalid)", async () => {
+    const { application } = await addApplication(t.app);
+    const url = "https://gitlab.kpi.ua/users/auth/cas3/callback?url=https%3A%2F%2Fgitlab.kpi.ua%2F";
+    const register = (body: Record<string, unknown>) =>
+      postJson(t.app, path(application.id), { url, ...body }, { headers: { cookie: admin } });
+    const saved = await register({
+      attributes: ["uid", "mail", "displayName"],
+      renames: { mail: "email", uid: "username" },
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(casServicesSchema.parse(saved.json()).services[0]).toMatchObject({
+      attributes: ["uid", "mail", "displayName"],
+      renames: { mail: "email", uid: "username" },
+    });
+    const audited = await t.app.db
+      .selectFrom("audit_events")
+      .select("details")
+      .where("application_id", "=", application.id)
+      .executeTakeFirstOrThrow();
+    expect(audited.details).toMatchObject({ renames: { mail: "email", uid: "username" } });
+
+    for (const [renames, attribute, problem] of [
+      [{ mail: "e mail" }, "mail", "bad_name"],
+      [{ mail: "cas:email" }, "mail", "bad_name"],
+      [{ uid: "9uid" }, "uid", "bad_name"],
+      [{ uid: "isFromNewLogin" }, "uid", "reserved"],
+      [{ sn: "surname" }, "sn", "not_released"],
+      [{ mail: "displayName" }, "displayName", "collision"],
+      [{ mail: "name", uid: "name" }, "mail", "collision"],
+    ] as const) {
+      const refused = await register({ attributes: ["uid", "mail", "displayName"], renames });
+      expect(refused.statusCode, JSON.stringify(renames)).toBe(400);
+      expect(refused.json(), JSON.stringify(renames)).toMatchObject({
+        code: "cas.rename_invalid",
+        details: [{ path: `body.renames.${attribute}`, message: problem }],
+      });
+    }
+    // Renaming what the default set releases needs no list of attributes; the e-mail is not in that set.
+    expect((await register({ renames: { uid: "username" } })).statusCode).toBe(200);
+    expect((await register({ renames: { mail: "email" } })).json().details[0].message).toBe("not_released");
+    expect((await services(application.id)).services[0]?.renames).toEqual({ uid: "username" });
+  });
+
+  it("refuses the e-mail to an application registered on the developers' page (400 cas.mail_not_consented): its people's consent does not list it", async () => {
+    const { application } = await addApplication(t.app);
+    await t.app.db.updateTable("applications").set({ community: true }).where("id", "=", application.id).execute();
+    const url = "https://community-wiki.kpi.ua/";
+    const body = (attributes: string[]) => ({ url, attributes });
+    const refused = await postJson(t.app, path(application.id), body(["uid", "mail"]), { headers: { cookie: admin } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().code).toBe("cas.mail_not_consented");
+    const named = await postJson(t.app, path(application.id), body(["uid", "givenName", "sn"]), {
+      headers: { cookie: admin },
+    });
+    expect(named.statusCode).toBe(200);
   });
 });

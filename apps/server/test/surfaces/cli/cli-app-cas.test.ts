@@ -84,4 +84,31 @@ describe.each(databaseKinds)("kpi-id app cas on %s", (kind) => {
     expect(inside.stderr).toContain("overlaps a CAS service");
     expect((await cli(["app", "cas", "--app", "blog", "--service", "http://127.0.0.1:8080/blog/"])).code).toBe(0);
   });
+
+  it("--rename releases an attribute under the name the plugin expects, listed beside it; a name a client could not read is refused", async () => {
+    await create("gitlab");
+    const service = "https://gitlab.kpi.ua/users/auth/cas3/callback?url=https%3A%2F%2Fgitlab.kpi.ua%2F";
+    const register = (...extra: string[]) =>
+      cli(["app", "cas", "--app", "gitlab", "--service", service, "--attributes", "uid,mail,displayName", ...extra]);
+    const saved = await register("--rename", "mail=email", "--rename", "uid=username");
+    expect(saved.code).toBe(0);
+    expect(saved.stdout).toContain("attributes: uid=username, mail=email, displayName");
+    for (const [rename, words] of [
+      ["mail=e-mail address", "bad_name"],
+      ["uid=authenticationDate", "reserved"],
+      ["sn=surname", "not_released"],
+      ["mail=displayName", "collision"],
+      ["password=secret", "unknown password"],
+      ["mail", "ATTRIBUTE=NAME"],
+    ] as const) {
+      const refused = await register("--rename", rename);
+      expect(refused.code, rename).toBe(2);
+      expect(refused.stderr, rename).toContain(words);
+    }
+    const listed = await cli(["app", "cas", "--app", "gitlab", "--json"]);
+    expect(listed.json<{ casServices: { renames: unknown }[] }>().casServices[0]?.renames).toEqual({
+      mail: "email",
+      uid: "username",
+    });
+  });
 });

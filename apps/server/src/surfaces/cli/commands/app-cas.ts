@@ -1,5 +1,6 @@
-import { type CasAttributeName, casAttributeNames } from "@kpi-id/contracts";
+import { type CasAttributeName, type CasAttributeRenames, casAttributeNames } from "@kpi-id/contracts";
 import { findApplicationByIdOrName } from "../../../model/apps/queries.ts";
+import { casRenameProblem, isCasAttributeName, mailWithoutConsent } from "../../../model/cas/release-policy.ts";
 import {
   type CasService,
   CasServiceTakenError,
@@ -13,29 +14,48 @@ import { parseOptions, required } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
 
-const isAttribute = (name: string): name is CasAttributeName => (casAttributeNames as readonly string[]).includes(name);
-
 function attributesOption(value: string | undefined): CasAttributeName[] {
   if (value === undefined) return [];
   const words = value
     .split(",")
     .map((word) => word.trim())
     .filter((word) => word !== "");
-  const unknown = words.filter((word) => !isAttribute(word));
+  const unknown = words.filter((word) => !isCasAttributeName(word));
   if (unknown.length > 0) {
     throw new UsageError(`--attributes: unknown ${unknown.join(", ")} (known: ${casAttributeNames.join(", ")})`);
   }
-  return words.filter(isAttribute);
+  return words.filter(isCasAttributeName);
 }
+
+/** `--rename mail=email --rename uid=username`: each attribute (KPI ID's name) and the name it is released as. */
+function renamesOption(values: string[] | undefined): CasAttributeRenames {
+  const renames: CasAttributeRenames = {};
+  for (const value of values ?? []) {
+    const [attribute = "", name, ...rest] = value.split("=").map((word) => word.trim());
+    if (name === undefined || rest.length > 0) throw new UsageError(`--rename ${value}: write it as ATTRIBUTE=NAME`);
+    if (!isCasAttributeName(attribute)) {
+      throw new UsageError(`--rename ${value}: unknown ${attribute} (known: ${casAttributeNames.join(", ")})`);
+    }
+    if (renames[attribute] !== undefined) throw new UsageError(`--rename: ${attribute} is renamed twice`);
+    renames[attribute] = name;
+  }
+  return renames;
+}
+
+const releasedName = (service: CasService, attribute: CasAttributeName) => {
+  const name = service.renames[attribute];
+  return name === undefined ? attribute : `${attribute}=${name}`;
+};
 
 function describe(service: CasService): string {
   const flags = [service.singleLogout && "single logout", service.proxy && "proxy"].filter(Boolean).join(", ");
-  return `  ${service.match === "prefix" ? "prefix" : "exact "} ${service.url}${flags ? ` (${flags})` : ""}\n    attributes: ${service.attributes.join(", ")}`;
+  const attributes = service.attributes.map((attribute) => releasedName(service, attribute)).join(", ");
+  return `  ${service.match === "prefix" ? "prefix" : "exact "} ${service.url}${flags ? ` (${flags})` : ""}\n    attributes: ${attributes}`;
 }
 
 /**
- * `app cas --app ID|NAME [--service URL [--prefix] [--attributes a,b] [--single-logout] [--proxy]] [--remove URL]`:
- * the application's CAS services (docs/cas.md). Without --service or --remove, lists them.
+ * `app cas --app ID|NAME [--service URL [--prefix] [--attributes a,b] [--rename a=name ...] [--single-logout]
+ * [--proxy]] [--remove URL]`: the application's CAS services (docs/cas.md). Without --service or --remove, lists them.
  */
 export const appCas: CommandHandler = async ({ db, out, config }, args) => {
   const values = parseOptions(args, {
@@ -43,6 +63,7 @@ export const appCas: CommandHandler = async ({ db, out, config }, args) => {
     service: { type: "string" },
     prefix: { type: "boolean" },
     attributes: { type: "string" },
+    rename: { type: "string", multiple: true },
     "single-logout": { type: "boolean" },
     proxy: { type: "boolean" },
     remove: { type: "string" },
@@ -56,11 +77,24 @@ export const appCas: CommandHandler = async ({ db, out, config }, args) => {
       throw new UsageError(
         `--service: ${problem} (an absolute https URL as the browser writes it; a prefix ends in "/")`,
       );
+    const attributes = attributesOption(values.attributes);
+    const renames = renamesOption(values.rename);
+    const renameProblem = casRenameProblem(attributes, renames);
+    if (renameProblem) {
+      const { attribute, problem } = renameProblem;
+      throw new UsageError(`--rename ${attribute}=${renames[attribute] ?? ""}: ${problem} (docs/cas.md, Attributes)`);
+    }
+    if (mailWithoutConsent(application, attributes)) {
+      throw new CommandFailedError(
+        `--attributes mail: ${application.name} asks its people's consent, which does not include the e-mail`,
+      );
+    }
     const settings = {
       url: values.service,
       applicationId: application.id,
       match,
-      attributes: attributesOption(values.attributes),
+      attributes,
+      renames,
       singleLogout: values["single-logout"] ?? false,
       proxy: values.proxy ?? false,
     } as const;
@@ -78,7 +112,7 @@ export const appCas: CommandHandler = async ({ db, out, config }, args) => {
       type: "application_updated",
       result: "success",
       applicationId: application.id,
-      details: { casService: values.service, match },
+      details: { casService: values.service, match, attributes, renames },
     });
   }
   if (values.remove !== undefined) {

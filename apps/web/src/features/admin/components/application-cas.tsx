@@ -1,4 +1,4 @@
-import type { AdminApplicationDetail, CasServiceView } from "@kpi-id/contracts";
+import { type AdminApplicationDetail, type CasServiceView, casAttributeNames } from "@kpi-id/contracts";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button.tsx";
@@ -10,6 +10,7 @@ import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import { useCasServices, useRemoveCasService, useSetCasService } from "../api/applications-api.ts";
+import { readReleaseFields, releasedNames } from "./cas-release-fields.ts";
 import { useCan } from "./console-shell.tsx";
 import { ReadFailed, Section } from "./person-sections.tsx";
 
@@ -17,13 +18,28 @@ function AddCasServiceForm({ applicationId }: { applicationId: string }) {
   const { t } = useTranslation("admin-apps");
   const describeError = useErrorMessage();
   const save = useSetCasService(applicationId);
-  const empty = { url: "", prefix: false, singleLogout: false, proxy: false };
+  const empty = { url: "", prefix: false, singleLogout: false, proxy: false, attributes: "", renames: "" };
   const [service, setService] = useState(empty);
-  const ids = { url: useId(), prefix: useId(), singleLogout: useId(), proxy: useId() };
+  const [fieldProblem, setFieldProblem] = useState<string>();
+  const ids = {
+    url: useId(),
+    prefix: useId(),
+    singleLogout: useId(),
+    proxy: useId(),
+    attributes: useId(),
+    renames: useId(),
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    const release = readReleaseFields(service.attributes, service.renames);
+    if ("problem" in release) {
+      const known = casAttributeNames.join(", ");
+      setFieldProblem(t(`admin-apps:cas.${release.problem}`, { word: release.word, known }));
+      return;
+    }
+    setFieldProblem(undefined);
     save.mutate(
-      { ...service, url: service.url.trim() },
+      { ...service, ...release, url: service.url.trim() },
       {
         onSuccess: () => {
           notify("success", t("admin-apps:cas.added"));
@@ -45,6 +61,25 @@ function AddCasServiceForm({ applicationId }: { applicationId: string }) {
       {t(`admin-apps:cas.${name}`)}
     </label>
   );
+  // The release policy as the CLI's --attributes and --rename write it; a hint under each says what empty means.
+  const textField = (name: "attributes" | "renames", placeholder: string) => (
+    <div className="flex flex-col gap-1">
+      <Label htmlFor={ids[name]}>{t(`admin-apps:cas.${name}Field`)}</Label>
+      <Input
+        id={ids[name]}
+        value={service[name]}
+        placeholder={placeholder}
+        autoComplete="off"
+        spellCheck={false}
+        aria-describedby={`${ids[name]}-hint`}
+        onChange={(event) => setService({ ...service, [name]: event.target.value })}
+        data-testid={`cas-${name}`}
+      />
+      <p id={`${ids[name]}-hint`} className="text-xs text-muted-foreground">
+        {t(`admin-apps:cas.${name}Hint`)}
+      </p>
+    </div>
+  );
   return (
     <form className="flex flex-col gap-3" onSubmit={submit} aria-label={t("admin-apps:cas.add")}>
       <div className="flex flex-col gap-1">
@@ -62,9 +97,11 @@ function AddCasServiceForm({ applicationId }: { applicationId: string }) {
       {flag("prefix")}
       {flag("singleLogout")}
       {flag("proxy")}
-      {save.isError ? (
+      {textField("attributes", "uid, displayName, mail")}
+      {textField("renames", "mail=email uid=username")}
+      {fieldProblem || save.isError ? (
         <p role="alert" className="text-sm text-destructive-strong">
-          {describeError(save.error, "admin:failed").message}
+          {fieldProblem ?? describeError(save.error, "admin:failed").message}
         </p>
       ) : null}
       <Button type="submit" variant="outline" className="self-start" loading={save.isPending} data-testid="cas-add">
@@ -89,7 +126,7 @@ function ServiceItem({ applicationId, service }: { applicationId: string; servic
       <span className="font-medium break-all text-foreground">{service.url}</span>
       <span className="text-sm text-muted-foreground">{flags.join(" · ")}</span>
       <span className="text-sm break-words text-muted-foreground">
-        {t("admin-apps:cas.attributes", { names: service.attributes.join(", ") })}
+        {t("admin-apps:cas.attributes", { names: releasedNames(service) })}
       </span>
       {allowed ? (
         <ConfirmButton

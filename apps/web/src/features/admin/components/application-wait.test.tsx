@@ -32,7 +32,14 @@ const access: ApplicationAccess = {
 const cas: CasServices = {
   serverUrl: "http://localhost:3000/cas",
   services: [
-    { url: "https://moodle.kpi.ua/login/index.php", match: "exact", attributes: [], singleLogout: false, proxy: false },
+    {
+      url: "https://moodle.kpi.ua/login/index.php",
+      match: "exact",
+      attributes: [],
+      renames: {},
+      singleLogout: false,
+      proxy: false,
+    },
   ],
 };
 

@@ -107,11 +107,11 @@ describe("Diia CA certificate revocation lists", () => {
       ok: true,
       signer: { taxId: taras.taxId },
     });
-    // Without the signer's certificate (and no other place to find it), the signature is malformed.
+    // Without the signer's certificate (and none configured), the refusal says so (issue 73).
     message.info.certificate?.splice(1, 1);
     expect(verifier.verify({ signature: message.as_asn1(), requestId, now: at })).toEqual({
       ok: false,
-      reason: "malformed",
+      reason: "signer_certificate_absent",
     });
   });
 

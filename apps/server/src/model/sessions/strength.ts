@@ -103,6 +103,20 @@ export function asksForMultiFactor(contexts: readonly string[]): boolean {
   return contexts.includes(refedsMfa);
 }
 
+/**
+ * Whether a way into an application must prove more than one factor: the operator requires it of the application,
+ * or of the person (`require_mfa`, whatever method they signed in with), or the request asks for it (OpenID Connect's
+ * `acr_values`, SAML's RequestedAuthnContext). Every protocol asks this one function, so the person's requirement
+ * holds on each of them.
+ */
+export function multiFactorRequired(
+  person: { require_mfa: boolean },
+  application: { require_mfa: boolean } | undefined,
+  askedByRequest = false,
+): boolean {
+  return askedByRequest || person.require_mfa || Boolean(application?.require_mfa);
+}
+
 /** When the person last authenticated in this session: a step-up later than the sign-in counts. */
 export function lastAuthenticatedAt(session: SessionStrength): Date {
   const { strongAt, createdAt } = session;

@@ -3,7 +3,7 @@ import { hasApplicationAccess } from "../../model/access/applications.ts";
 import { hasTicketConsent, ticketAsksConsent } from "../../model/access/ticket-consents.ts";
 import { issueCasTicket } from "../../model/cas/tickets.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
-import { isMultiFactor, lastAuthenticatedAt, sessionAmr } from "../../model/sessions/strength.ts";
+import { isMultiFactor, lastAuthenticatedAt, multiFactorRequired, sessionAmr } from "../../model/sessions/strength.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { audit } from "../../platform/http/audit.ts";
 import { sendPostForm } from "../saml/post-form.ts";
@@ -12,8 +12,8 @@ import { sendPostForm } from "../saml/post-form.ts";
 export type LoginHurdle = "no_access" | "step_up" | "consent" | undefined;
 
 /**
- * The one decision of a CAS login: access (the same function as every protocol), the application's second-factor
- * requirement (the session's strength as model/sessions judges it), and consent for an application that is not
+ * The one decision of a CAS login: access (the same function as every protocol), the application's or the person's
+ * second-factor requirement (the session's strength as model/sessions judges it), and consent for an application that is not
  * the university's own (the ticket path's consent: CAS releases the same data).
  */
 export async function loginHurdle(
@@ -23,7 +23,7 @@ export async function loginHurdle(
 ): Promise<LoginHurdle> {
   const { db } = request.server;
   if (!(await hasApplicationAccess(db, session.userId, application.id))) return "no_access";
-  if (application.require_mfa && !isMultiFactor(session)) return "step_up";
+  if (multiFactorRequired(session.user, application) && !isMultiFactor(session)) return "step_up";
   if (ticketAsksConsent(application) && !(await hasTicketConsent(db, session.userId, application))) return "consent";
   return undefined;
 }

@@ -1,6 +1,11 @@
 import type Provider from "oidc-provider";
-import { asksForMultiFactor, meetsRequirement, type SessionStrength } from "../../model/sessions/strength.ts";
-import type { ApplicationRow } from "../../platform/db/schema.ts";
+import {
+  asksForMultiFactor,
+  meetsRequirement,
+  multiFactorRequired,
+  type SessionStrength,
+} from "../../model/sessions/strength.ts";
+import type { ApplicationRow, User } from "../../platform/db/schema.ts";
 
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
 
@@ -10,16 +15,16 @@ function acrValuesOf(acrValues: unknown): string[] {
 }
 
 /**
- * The application requires MFA (its operator said so), or this request asks for it with
+ * The application or the person requires MFA (their operator said so), or this request asks for it with
  * `acr_values`, and the session has not proven more than one factor (the judge: strength.ts).
  */
 export function needsStepUp(
-  session: SessionStrength,
+  session: SessionStrength & { user: Pick<User, "require_mfa"> },
   application: Pick<ApplicationRow, "require_mfa"> | undefined,
   acrValues: unknown,
 ): boolean {
-  const multiFactor = Boolean(application?.require_mfa) || asksForMultiFactor(acrValuesOf(acrValues));
-  return !meetsRequirement(session, { multiFactor });
+  const asked = asksForMultiFactor(acrValuesOf(acrValues));
+  return !meetsRequirement(session, { multiFactor: multiFactorRequired(session.user, application, asked) });
 }
 
 /** For the interaction routes: the request's own acr_values. */

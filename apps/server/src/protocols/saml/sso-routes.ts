@@ -5,10 +5,11 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { hasApplicationAccess } from "../../model/access/applications.ts";
 import { hasSamlConsent } from "../../model/access/saml-consents.ts";
+import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { findPendingRequest, savePendingRequest, takePendingRequest } from "../../model/saml/pending-requests.ts";
 import { findServiceProvider } from "../../model/saml/service-providers.ts";
 import { samlContinuePath } from "../../model/sessions/continue-to.ts";
-import { meetsRequirement } from "../../model/sessions/strength.ts";
+import { meetsRequirement, multiFactorRequired } from "../../model/sessions/strength.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { rememberContinueTo } from "../../sign-in/session/continue-cookie.ts";
@@ -129,7 +130,12 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
       const sp = pending && (await findServiceProvider(db, pending.sp_entity_id, clock()));
       if (!pending || !sp) throw new AppError("saml.request_not_found");
       const session = await currentSession(request, reply);
-      const asked = { multiFactor: pending.mfa_requested };
+      // More than one factor when the SP asks for REFEDS MFA, or its application's or the person's operator requires it.
+      const application =
+        sp.application_id && (await cachedApplicationById(app.applicationCache, db, sp.application_id));
+      const asked = {
+        multiFactor: !!session && multiFactorRequired(session.user, application || undefined, pending.mfa_requested),
+      };
       // ForceAuthn: only a sign-in made after the request arrived will do (as OIDC prompt=login).
       // REFEDS MFA on a one-factor session: the person proves more (step-up), once.
       const stale =

@@ -14,7 +14,7 @@ import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { localizedTexts } from "../../model/apps/localized.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
-import { meetsRequirement } from "../../model/sessions/strength.ts";
+import { meetsRequirement, multiFactorRequired } from "../../model/sessions/strength.ts";
 import {
   findConsentRequest,
   type TicketConsentRequest,
@@ -63,7 +63,8 @@ async function afterAgreeing(
   if (waiting.continuePath) return waiting.continuePath;
   const callback = chosenCallback(application, waiting.redirectUri);
   if (callback !== waiting.callbackUrl) return appRedirectPath(link);
-  if (!meetsRequirement(session, { multiFactor: application.require_mfa })) return appRedirectPath(link);
+  if (!meetsRequirement(session, { multiFactor: multiFactorRequired(session.user, application) }))
+    return appRedirectPath(link);
   return ticketRedirect(request, session, application, { callback, state: waiting.state, consent: "given" });
 }
 

@@ -15,7 +15,7 @@ import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { refusedForTesting } from "../../model/developers/testing.ts";
 import { secondFactorSetUpPath } from "../../model/sessions/continue-to.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
-import { meetsRequirement } from "../../model/sessions/strength.ts";
+import { meetsRequirement, multiFactorRequired } from "../../model/sessions/strength.ts";
 import { saveConsentRequest } from "../../model/tickets/consent-requests.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { audit } from "../../platform/http/audit.ts";
@@ -132,7 +132,7 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         return reply.redirect(pagePath(language, "apps", { appId }), 302);
       }
-      if (!meetsRequirement(session, { multiFactor: application.require_mfa })) {
+      if (!meetsRequirement(session, { multiFactor: multiFactorRequired(session.user, application) })) {
         await audit(request, {
           type: "app_redirect",
           result: "failure",

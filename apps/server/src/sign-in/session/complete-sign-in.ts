@@ -2,7 +2,12 @@ import type { AuthMethod, ErrorCode } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { destinationOf, secondFactorSetUpPath } from "../../model/sessions/continue-to.ts";
 import { startSession } from "../../model/sessions/sign-in-statement.ts";
-import { provesMultiFactor, type SignInStrength, signInAmr } from "../../model/sessions/strength.ts";
+import {
+  multiFactorRequired,
+  provesMultiFactor,
+  type SignInStrength,
+  signInAmr,
+} from "../../model/sessions/strength.ts";
 import { findUserById } from "../../model/users/queries.ts";
 import type { User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -91,10 +96,11 @@ export async function completeSignIn(
   // Whatever the request had loaded before belongs to the old cookie.
   request.session = undefined;
   if (!knownBrowser && !firstSignIn) notifyNewDevice(request, person);
-  // A password alone for a person the operator requires a second factor of: they set one up first. What
-  // the sign-in was for (an application, an OpenID Connect or SAML request) stays in its cookie; confirming
-  // the authenticator takes it (mfa/account.ts), so they go on there rather than to the apps list.
-  if (person.require_mfa && signIn.method === "PASSWORD" && !provesMultiFactor(amr)) {
+  // One factor (a password, Google, a passkey without user verification, a recovery link: any method) for a person
+  // the operator requires a second factor of: they set one up first. What the sign-in was for (an application, an
+  // OpenID Connect or SAML request) stays in its cookie; confirming the authenticator takes it (mfa/account.ts), so
+  // they go on there rather than to the apps list.
+  if (multiFactorRequired(person, undefined) && !provesMultiFactor(amr)) {
     return { sessionId, next: secondFactorSetUpPath(language) };
   }
   return { sessionId, next: destinationOf(takeContinueTo(request, reply), language) };

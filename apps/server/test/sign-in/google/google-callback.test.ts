@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { googleAccounts } from "../../../../../sandbox/src/google/accounts.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../../../sandbox/src/google/index.ts";
+import { requireSecondFactor } from "../../../src/model/users/method-lookups.ts";
 import { insertUser } from "../../../src/model/users/queries.ts";
 import { throttlePolicy } from "../../../src/platform/throttle/policy.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../support/app.ts";
@@ -68,6 +69,23 @@ describe.each(databaseKinds)("the Google callback as a page load (%s)", (kind) =
     const session = sessionCookieOf(response);
     const me = await t.app.inject({ url: "/user", headers: { cookie: `${session?.name}=${session?.value}` } });
     expect(me.json().fullName).toBe(student?.name);
+  });
+
+  it("a person the operator requires a second factor of sets one up after Google, one factor, as after a password", async () => {
+    const required = await t.app.db
+      .selectFrom("users")
+      .select("id")
+      .where("email", "=", student?.email ?? "")
+      .executeTakeFirstOrThrow();
+    await requireSecondFactor(t.app.db, required.id, true);
+    try {
+      const response = await signInAsPage(student?.sub, APP_ID);
+      expect(response.headers.location).toBe("/uk/account#second-factor");
+      // What the sign-in was for waits for the set-up (mfa/account.ts takes it then).
+      expect(response.cookies.find((c) => c.name === "kpi_id_continue")?.value).toBeUndefined();
+    } finally {
+      await requireSecondFactor(t.app.db, required.id, false);
+    }
   });
 
   it("continues to the application the sign-in started from, in the person's language, and only once", async () => {

@@ -1,0 +1,74 @@
+import type { AuditEventType } from "@kpi-id/contracts";
+import type { FastifyRequest } from "fastify";
+import { hasApplicationAccess } from "../../model/access/applications.ts";
+import { hasTicketConsent, ticketAsksConsent } from "../../model/access/ticket-consents.ts";
+import { recordIntegrationFailure } from "../../model/developers/health.ts";
+import type { LoadedSession } from "../../model/sessions/store.ts";
+import type { ApplicationRow } from "../../platform/db/schema.ts";
+import { audit } from "../../platform/http/audit.ts";
+import { canStepUp } from "../mfa/decision.ts";
+import { decide, type GateAsks, type GateDecision, gateRefusals } from "./decide.ts";
+
+export type { GateAsks, GateDecision, GateDecisionKind } from "./decide.ts";
+
+/** What a protocol brings to the gate: who, into which application, what its request asks, and its consent. */
+export interface GateQuestion {
+  session: LoadedSession | undefined;
+  application: ApplicationRow;
+  asks?: GateAsks;
+  /**
+   * Whether this protocol's consent is missing for the person (the ticket path and CAS share the ticket consent;
+   * OpenID Connect and SAML have their own). Asked only when every check before consent passed.
+   */
+  needsConsent(session: LoadedSession): Promise<boolean>;
+}
+
+/** The gate for a request: the facts read from the model as the checks need them, and the decision. */
+export function passGate(request: FastifyRequest, question: GateQuestion): Promise<GateDecision> {
+  const { db } = request.server;
+  const { session, application } = question;
+  return decide({
+    session,
+    application,
+    asks: question.asks ?? {},
+    hasAccess: async () => (session ? hasApplicationAccess(db, session.userId, application.id) : false),
+    canProveMore: async () => (session ? canStepUp(request, session.user) : false),
+    needsConsent: async () => (session ? question.needsConsent(session) : false),
+  });
+}
+
+/** The ticket path's and CAS's consent: every community application asks, until the person's answer covers it. */
+export function ticketConsentMissing(request: FastifyRequest, application: ApplicationRow) {
+  return async (session: LoadedSession) =>
+    ticketAsksConsent(application) && !(await hasTicketConsent(request.server.db, session.userId, application));
+}
+
+/**
+ * Audits a refusal the gate decided (its reason from the one table, `gateRefusals`) and notes it in the
+ * application's integration health where the developer has something to fix or explain.
+ */
+export async function noteGateRefusal(
+  request: FastifyRequest,
+  decision: GateDecision,
+  context: {
+    type: AuditEventType;
+    protocol: "ticket" | "oidc" | "cas";
+    session: LoadedSession;
+    application: ApplicationRow;
+    details?: Record<string, unknown>;
+  },
+): Promise<void> {
+  if (decision.kind === "issue" || decision.kind === "sign_in" || decision.kind === "sign_in_again") return;
+  const { reason, health } = gateRefusals[decision.kind];
+  const { session, application } = context;
+  await audit(request, {
+    type: context.type,
+    result: "failure",
+    authMethod: session.authMethod,
+    userId: session.userId,
+    applicationId: application.id,
+    reason,
+    ...(context.details && { details: context.details }),
+  });
+  if (health) await recordIntegrationFailure(request.server.db, application.id, context.protocol, health);
+}

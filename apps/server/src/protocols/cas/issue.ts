@@ -1,32 +1,10 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { hasApplicationAccess } from "../../model/access/applications.ts";
-import { hasTicketConsent, ticketAsksConsent } from "../../model/access/ticket-consents.ts";
 import { issueCasTicket } from "../../model/cas/tickets.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
-import { isMultiFactor, lastAuthenticatedAt, multiFactorRequired, sessionAmr } from "../../model/sessions/strength.ts";
+import { lastAuthenticatedAt, sessionAmr } from "../../model/sessions/strength.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { audit } from "../../platform/http/audit.ts";
 import { sendPostForm } from "../saml/post-form.ts";
-
-/** What stands between a signed-in person and a service ticket, decided as for every protocol. */
-export type LoginHurdle = "no_access" | "step_up" | "consent" | undefined;
-
-/**
- * The one decision of a CAS login: access (the same function as every protocol), the application's or the person's
- * second-factor requirement (the session's strength as model/sessions judges it), and consent for an application that is not
- * the university's own (the ticket path's consent: CAS releases the same data).
- */
-export async function loginHurdle(
-  request: FastifyRequest,
-  session: LoadedSession,
-  application: ApplicationRow,
-): Promise<LoginHurdle> {
-  const { db } = request.server;
-  if (!(await hasApplicationAccess(db, session.userId, application.id))) return "no_access";
-  if (multiFactorRequired(session.user, application) && !isMultiFactor(session)) return "step_up";
-  if (ticketAsksConsent(application) && !(await hasTicketConsent(db, session.userId, application))) return "consent";
-  return undefined;
-}
 
 /** The service address with `ticket` added, keeping its own query (§2.2.4). */
 export function serviceWithTicket(service: string, ticket: string): string {

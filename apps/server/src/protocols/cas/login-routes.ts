@@ -6,9 +6,7 @@ import { ticketDataOf } from "../../model/access/ticket-consents.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { findPendingLogin, type PendingCasLogin, savePendingLogin, takePendingLogin } from "../../model/cas/logins.ts";
 import { findCasService } from "../../model/cas/services.ts";
-import { recordIntegrationFailure } from "../../model/developers/health.ts";
-import { refusedForTesting } from "../../model/developers/testing.ts";
-import { secondFactorSetUpPath } from "../../model/sessions/continue-to.ts";
+import { secondFactorSetUpPath, stepUpSignInPath } from "../../model/sessions/continue-to.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { lastAuthenticatedAt } from "../../model/sessions/strength.ts";
 import { saveConsentRequest } from "../../model/tickets/consent-requests.ts";
@@ -16,11 +14,11 @@ import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { audit } from "../../platform/http/audit.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
-import { canStepUp } from "../../sign-in/mfa/decision.ts";
+import { type GateOutcome, noteGateRefusal, passGate, ticketConsentMissing } from "../../sign-in/gate/gate.ts";
 import { rememberContinueTo } from "../../sign-in/session/continue-cookie.ts";
 import { currentSession } from "../../sign-in/session/current.ts";
 import { showRefusalsAsPage } from "../saml/browser-errors.ts";
-import { type LoginHurdle, loginHurdle, sendServiceTicket } from "./issue.ts";
+import { sendServiceTicket } from "./issue.ts";
 import { casSignOutPage } from "./logout.ts";
 
 // Odd or repeated values are treated as missing: these are browser navigations.
@@ -31,40 +29,40 @@ const isTrue = (value: string | undefined) => value === "true" || value === "1";
 const tags = ["cas"];
 const continuePathOf = (id: string) => `${casPaths.continue}/${encodeURIComponent(id)}`;
 
-async function refuseLogin(request: FastifyRequest, userId: string, application: ApplicationRow, hurdle: LoginHurdle) {
-  const reason =
-    hurdle === "no_access" ? "app.access_denied" : hurdle === "step_up" ? "auth.step_up_required" : "consent.required";
-  await audit(request, {
-    type: "app_redirect",
-    result: "failure",
-    userId,
-    applicationId: application.id,
-    reason,
-    details: { via: "cas" },
-  });
-}
-
-/** No access: the apps page explains (as the ticket path's app redirect does), in testing with its own words. */
-async function noAccessPath(request: FastifyRequest, application: ApplicationRow) {
-  const inTesting = refusedForTesting(application);
-  await recordIntegrationFailure(request.server.db, application.id, "cas", inTesting ? "in_testing" : "no_access");
-  const page = new URLSearchParams({ appId: application.id });
-  if (inTesting) page.set(appLinkRefusal.param, appLinkRefusal.testing);
-  return `/${requestLanguage(request)}/apps?${page}`;
-}
-
-/** Where a person goes to prove more for an application that requires a second factor, coming back here after. */
-async function stepUpPath(
+/**
+ * Where the gate's refusal sends the browser, the login waiting on the server meanwhile: the sign-in screen (again),
+ * the step-up or the second factor's set-up (each coming back to the login's continuation), the apps page that
+ * explains no access (in testing with its own words), or the consent screen.
+ */
+async function pathFor(
   request: FastifyRequest,
   reply: FastifyReply,
-  session: LoadedSession,
-  pending: PendingCasLogin,
-) {
+  decision: Exclude<GateOutcome, { kind: "issue" }>,
+  context: { session: LoadedSession | null; application: ApplicationRow; pending: PendingCasLogin },
+): Promise<string> {
   const language = requestLanguage(request);
-  rememberContinueTo(reply, { kind: "cas", requestId: pending.id });
-  if (!(await canStepUp(request, session.user))) return secondFactorSetUpPath(language);
-  return `/${language}/?reauth=1&mfa=1`;
+  const { session, application, pending } = context;
+  if (session) await noteGateRefusal(request, decision, { ...context, session, ...casRefusal });
+  switch (decision.kind) {
+    case "no_access":
+    case "testing_only": {
+      const page = new URLSearchParams({ appId: application.id });
+      if (decision.kind === "testing_only") page.set(appLinkRefusal.param, appLinkRefusal.testing);
+      return `/${language}/apps?${page}`;
+    }
+    case "consent":
+      return session ? consentPath(request, session, application, pending) : `/${language}/`;
+    default:
+      rememberContinueTo(reply, { kind: "cas", requestId: pending.id });
+      // A signed-in person asked to prove who they are again sees the sign-in screen anyway (reauth=1).
+      if (decision.kind === "sign_in_again") return `/${language}/?reauth=1`;
+      if (decision.kind === "step_up") return stepUpSignInPath(language);
+      if (decision.kind === "set_up_second_factor") return secondFactorSetUpPath(language);
+      return `/${language}/`;
+  }
 }
+
+const casRefusal = { type: "app_redirect", protocol: "cas", details: { via: "cas" } } as const;
 
 /** The consent screen, the login waiting on the server; "allow" comes back to the login's continuation. */
 async function consentPath(
@@ -130,9 +128,17 @@ export const casLoginRoutes: FastifyPluginAsyncZod = async (app) => {
       // gateway (§2.1.1): nothing may be asked of the person; renew, when both are given, wins (as the spec advises).
       if (isTrue(request.query.gateway) && !renew) {
         const session = await currentSession(request, reply);
-        const hurdle = session ? await loginHurdle(request, session, application) : "no_access";
-        if (!session || hurdle) return reply.redirect(service, 302);
-        return sendServiceTicket(request, reply, { session, application, service, post, fromNewLogin: false });
+        const needsConsent = ticketConsentMissing(request, application);
+        const decision = await passGate(request, { session, application, needsConsent });
+        if (decision.kind !== "issue") return reply.redirect(service, 302);
+        const { session: signedIn } = decision;
+        return sendServiceTicket(request, reply, {
+          session: signedIn,
+          application,
+          service,
+          post,
+          fromNewLogin: false,
+        });
       }
       const id = await savePendingLogin(app.db, { applicationId: application.id, service, renew, post }, app.clock());
       return reply.redirect(continuePathOf(id), 303);
@@ -155,26 +161,26 @@ export const casLoginRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { db, clock } = app;
-      const language = requestLanguage(request);
       reply.header("cache-control", "no-store");
       const pending = await findPendingLogin(db, request.params.id, clock());
       const application = pending && (await cachedApplicationById(app.applicationCache, db, pending.applicationId));
       if (!pending || !application) throw new AppError("cas.request_not_found");
       const session = await currentSession(request, reply);
-      const signedInSince = session ? lastAuthenticatedAt(session).getTime() > pending.createdAt.getTime() : false;
-      if (!session || (pending.renew && !signedInSince)) {
-        rememberContinueTo(reply, { kind: "cas", requestId: pending.id });
-        // A signed-in person asked to prove who they are again sees the sign-in screen anyway (reauth=1).
-        return reply.redirect(session ? `/${language}/?reauth=1` : `/${language}/`, 303);
+      const decision = await passGate(request, {
+        session,
+        application,
+        // renew: only a sign-in made after the login began will do.
+        asks: { signedInSince: pending.renew ? new Date(pending.createdAt.getTime() + 1) : undefined },
+        needsConsent: ticketConsentMissing(request, application),
+      });
+      if (decision.kind !== "issue") {
+        return reply.redirect(await pathFor(request, reply, decision, { session, application, pending }), 303);
       }
-      const hurdle = await loginHurdle(request, session, application);
-      if (hurdle) await refuseLogin(request, session.userId, application, hurdle);
-      if (hurdle === "no_access") return reply.redirect(await noAccessPath(request, application), 303);
-      if (hurdle === "step_up") return reply.redirect(await stepUpPath(request, reply, session, pending), 303);
-      if (hurdle === "consent") return reply.redirect(await consentPath(request, session, application, pending), 303);
+      const signedIn = decision.session;
+      const fromNewLogin = lastAuthenticatedAt(signedIn).getTime() > pending.createdAt.getTime();
       if (!(await takePendingLogin(db, pending.id))) throw new AppError("cas.request_not_found");
       const { service, post } = pending;
-      return sendServiceTicket(request, reply, { session, application, service, post, fromNewLogin: signedInSince });
+      return sendServiceTicket(request, reply, { session: signedIn, application, service, post, fromNewLogin });
     },
   );
 

@@ -4,9 +4,9 @@ import { findCasService } from "../../model/cas/services.ts";
 import { findProxyGrantingTicket, issueCasTicket } from "../../model/cas/tickets.ts";
 import { findUserById } from "../../model/users/queries.ts";
 import { audit } from "../../platform/http/audit.ts";
+import { passGate, ticketConsentMissing } from "../../sign-in/gate/gate.ts";
 import type { CasFailure, CasProxyAnswer } from "./answers.ts";
 import { casFailure } from "./answers.ts";
-import { loginHurdle } from "./issue.ts";
 
 async function refuse(request: FastifyRequest, failure: CasFailure, applicationId?: string): Promise<CasFailure> {
   await audit(request, {
@@ -48,7 +48,8 @@ export async function proxyTicket(
     strongAt: null,
     user,
   };
-  if (!session || (await loginHurdle(request, session, application))) {
+  const needsConsent = ticketConsentMissing(request, application);
+  if (!session || (await passGate(request, { session, application, needsConsent })).kind !== "issue") {
     return refuse(
       request,
       casFailure("UNAUTHORIZED_SERVICE", "the person may not use the target service"),

@@ -60,7 +60,7 @@ type GateCheck = (facts: GateFacts) => Promise<GateDecision | undefined> | GateD
 
 /** Signed in at all, and still allowed to sign in (a disabled person's session is no way in). */
 const signedIn: GateCheck = ({ session }) =>
-  !session || session.user.status !== "active" ? { kind: "sign_in" } : undefined;
+  session?.user.status === "active" ? undefined : { kind: "sign_in" };
 
 /** A sign-in made after the request began, when the request asks for one. */
 const freshEnough: GateCheck = ({ session, asks }) =>

@@ -13,7 +13,7 @@ export type { GateAsks, GateDecision, GateDecisionKind } from "./decide.ts";
 
 /** What a protocol brings to the gate: who, into which application, what its request asks, and its consent. */
 export interface GateQuestion {
-  session: LoadedSession | undefined;
+  session: LoadedSession | null | undefined;
   application: ApplicationRow;
   asks?: GateAsks;
   /**
@@ -23,11 +23,15 @@ export interface GateQuestion {
   needsConsent(session: LoadedSession): Promise<boolean>;
 }
 
+/** The gate's answer to a protocol: a refusal to write in its own terms, or the session to issue for. */
+export type GateOutcome = Exclude<GateDecision, { kind: "issue" }> | { kind: "issue"; session: LoadedSession };
+
 /** The gate for a request: the facts read from the model as the checks need them, and the decision. */
-export function passGate(request: FastifyRequest, question: GateQuestion): Promise<GateDecision> {
+export async function passGate(request: FastifyRequest, question: GateQuestion): Promise<GateOutcome> {
   const { db } = request.server;
-  const { session, application } = question;
-  return decide({
+  const { application } = question;
+  const session = question.session ?? undefined;
+  const decision = await decide({
     session,
     application,
     asks: question.asks ?? {},
@@ -35,6 +39,8 @@ export function passGate(request: FastifyRequest, question: GateQuestion): Promi
     canProveMore: async () => (session ? canStepUp(request, session.user) : false),
     needsConsent: async () => (session ? question.needsConsent(session) : false),
   });
+  if (decision.kind !== "issue") return decision;
+  return session ? { kind: "issue", session } : { kind: "sign_in" };
 }
 
 /** The ticket path's and CAS's consent: every community application asks, until the person's answer covers it. */
@@ -49,7 +55,7 @@ export function ticketConsentMissing(request: FastifyRequest, application: Appli
  */
 export async function noteGateRefusal(
   request: FastifyRequest,
-  decision: GateDecision,
+  decision: GateOutcome,
   context: {
     type: AuditEventType;
     protocol: "ticket" | "oidc" | "cas";

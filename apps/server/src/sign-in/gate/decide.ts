@@ -59,8 +59,7 @@ export interface GateFacts {
 type GateCheck = (facts: GateFacts) => Promise<GateDecision | undefined> | GateDecision | undefined;
 
 /** Signed in at all, and still allowed to sign in (a disabled person's session is no way in). */
-const signedIn: GateCheck = ({ session }) =>
-  session?.user.status === "active" ? undefined : { kind: "sign_in" };
+const signedIn: GateCheck = ({ session }) => (session?.user.status === "active" ? undefined : { kind: "sign_in" });
 
 /** A sign-in made after the request began, when the request asks for one. */
 const freshEnough: GateCheck = ({ session, asks }) =>

@@ -16,15 +16,14 @@ import { AppError, hasCode } from "../../platform/errors.ts";
 import { audit } from "../../platform/http/audit.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { readSessionCookie } from "../../platform/http/session-cookie.ts";
-import { canStepUp } from "../../sign-in/mfa/decision.ts";
+import { gateRefusals, passGate } from "../../sign-in/gate/gate.ts";
 import { rememberContinueTo } from "../../sign-in/session/continue-cookie.ts";
 import { currentSession, requireSession } from "../../sign-in/session/current.ts";
 import { approvedResult, clientIdOf, deniedResult, requestedScopes, resumesByItself } from "./interaction-result.ts";
-import { signInTime } from "./kpi-session.ts";
 import { interactionPath, oidcTtl } from "./provider.ts";
 import type { OidcRuntime } from "./runtime.ts";
 import { recordConsent, rememberedConsent } from "./session-grant.ts";
-import { interactionAcrValues, needsStepUp } from "./step-up.ts";
+import { acrValuesAskMultiFactor, interactionAcrValues } from "./step-up.ts";
 
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
 
@@ -53,13 +52,13 @@ async function loadInteraction(provider: Provider, request: FastifyRequest, repl
 }
 
 /**
- * prompt=login, or a max_age the KPI ID session is older than: the person must prove who they
- * are again (OIDC Core §3.1.2.1), so only a sign-in made after the request began will do.
+ * prompt=login, or a max_age the KPI ID session is older than: the person must prove who they are again (OIDC Core
+ * §3.1.2.1), so only a sign-in made at or after the request began will do.
  */
-function needsFreshSignIn(interaction: Interaction, session: LoadedSession): boolean {
+function freshSignInSince(interaction: Interaction): Date | undefined {
   const { name, reasons } = interaction.prompt;
   const asked = name === "login" && (reasons.includes("login_prompt") || reasons.includes("max_age"));
-  return asked && signInTime(session) < interaction.iat;
+  return asked ? new Date(interaction.iat * 1000) : undefined;
 }
 
 async function applicationOf(app: FastifyInstance, interaction: Interaction) {
@@ -149,55 +148,65 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         if (sessionCookie && resumesByItself(interaction)) return reply.redirect(interaction.returnTo, 303);
         const language = requestLanguage(request, interaction.params.ui_locales);
         const session = await currentSession(request, reply);
-        if (!session || needsFreshSignIn(interaction, session)) {
-          const resume = resumesByItself(interaction) ? true : undefined;
-          rememberContinueTo(reply, { kind: "oidc", uid: interaction.uid, resume });
-          // A signed-in person asked to prove who they are again sees the sign-in screen anyway (reauth=1).
-          return reply.redirect(session ? `/${language}/?reauth=1` : `/${language}/`, 303);
-        }
         const application = await applicationOf(app, interaction);
-        const facts = { session, applicationId: application.id };
-        if (needsStepUp(session, application, interactionAcrValues(interaction))) {
-          rememberContinueTo(reply, { kind: "oidc", uid: interaction.uid });
-          // A person with no second factor (and no Diia) cannot sign in more strongly: rather than a loop of
-          // sign-in screens, they set one up, and confirming it brings them back to this interaction.
-          if (!(await canStepUp(request, session.user))) return reply.redirect(secondFactorSetUpPath(language), 303);
-          return reply.redirect(stepUpSignInPath(language), 303);
-        }
-        // No access: KPI ID's own page says so and who to ask (the consent screen, told by the details),
-        // rather than a bounce to the application with an error it would report as "you declined".
-        if (!(await hasApplicationAccess(app.db, session.userId, application.id))) {
-          await auditRefusal(request, facts, noAccess);
-          const failure = refusedForTesting(application) ? "in_testing" : "no_access";
-          await recordIntegrationFailure(app.db, application.id, "oidc", failure);
-          return reply.redirect(`/${language}/consent?uid=${encodeURIComponent(interaction.uid)}`, 303);
-        }
+        const scopes = requestedScopes(interaction);
         // A device's request (RFC 8628): the person has just allowed it on the device page, which showed the
         // application and these scopes; that answer is the consent, remembered like the consent screen's.
         // Someone else signed in to this browser since then is asked on the consent screen instead.
-        if (interaction.deviceCode && interaction.session?.accountId === session.userId) {
-          const question = {
-            accountId: session.userId,
-            clientId: application.id,
-            scopes: requestedScopes(interaction),
-          };
-          await recordConsent(app.db, question, oidcTtl.Grant);
-          const approved = await approvedResult(provider, interaction, session);
-          return reply.redirect(await finish(request, reply, approved, facts), 303);
+        const deviceAnswered = Boolean(interaction.deviceCode) && interaction.session?.accountId === session?.userId;
+        const question = { clientId: application.id, scopes };
+        const decision = await passGate(request, {
+          session,
+          application,
+          asks: {
+            signedInSince: freshSignInSince(interaction),
+            multiFactor: acrValuesAskMultiFactor(interactionAcrValues(interaction)),
+          },
+          needsConsent: async (signedIn) =>
+            !deviceAnswered &&
+            !isFirstParty(application) &&
+            !(await rememberedConsent(app.db, {
+              ...question,
+              accountId: signedIn.userId,
+              prompt: String(interaction.params.prompt ?? ""),
+            })),
+        });
+        const consentScreen = `/${language}/consent?uid=${encodeURIComponent(interaction.uid)}`;
+        switch (decision.kind) {
+          case "issue": {
+            const facts = { session: decision.session, applicationId: application.id };
+            if (deviceAnswered)
+              await recordConsent(app.db, { ...question, accountId: facts.session.userId }, oidcTtl.Grant);
+            const approved = await approvedResult(provider, interaction, decision.session);
+            return reply.redirect(await finish(request, reply, approved, facts), 303);
+          }
+          // No access: KPI ID's own page says so and who to ask (the consent screen, told by the details),
+          // rather than a bounce to the application with an error it would report as "you declined".
+          case "no_access":
+          case "testing_only":
+            if (session) await auditRefusal(request, { session, applicationId: application.id }, noAccess);
+            await recordIntegrationFailure(
+              app.db,
+              application.id,
+              "oidc",
+              gateRefusals[decision.kind].health ?? "no_access",
+            );
+            return reply.redirect(consentScreen, 303);
+          case "consent":
+            return reply.redirect(consentScreen, 303);
+          default:
+            break;
         }
-        const remembered =
-          isFirstParty(application) ||
-          (await rememberedConsent(app.db, {
-            accountId: session.userId,
-            clientId: application.id,
-            scopes: requestedScopes(interaction),
-            prompt: String(interaction.params.prompt ?? ""),
-          }));
-        if (remembered) {
-          const approved = await approvedResult(provider, interaction, session);
-          return reply.redirect(await finish(request, reply, approved, facts), 303);
-        }
-        return reply.redirect(`/${language}/consent?uid=${encodeURIComponent(interaction.uid)}`, 303);
+        // After a sign-in (not a step-up), straight back to the provider when it decides the rest by itself.
+        const signingIn = decision.kind === "sign_in" || decision.kind === "sign_in_again";
+        const resume = signingIn && resumesByItself(interaction) ? true : undefined;
+        rememberContinueTo(reply, { kind: "oidc", uid: interaction.uid, resume });
+        // A person with no second factor (and no Diia) cannot sign in more strongly: rather than a loop of
+        // sign-in screens, they set one up, and confirming it brings them back to this interaction.
+        if (decision.kind === "set_up_second_factor") return reply.redirect(secondFactorSetUpPath(language), 303);
+        if (decision.kind === "step_up") return reply.redirect(stepUpSignInPath(language), 303);
+        // A signed-in person asked to prove who they are again sees the sign-in screen anyway (reauth=1).
+        return reply.redirect(session ? `/${language}/?reauth=1` : `/${language}/`, 303);
       },
     );
 

@@ -14,6 +14,11 @@ function acrValuesOf(acrValues: unknown): string[] {
   return typeof acrValues === "string" ? acrValues.split(" ") : [];
 }
 
+/** Whether the request's `acr_values` ask for REFEDS MFA. */
+export function acrValuesAskMultiFactor(acrValues: unknown): boolean {
+  return asksForMultiFactor(acrValuesOf(acrValues));
+}
+
 /**
  * The application or the person requires MFA (their operator said so), or this request asks for it with
  * `acr_values`, and the session has not proven more than one factor (the judge: strength.ts).
@@ -23,7 +28,7 @@ export function needsStepUp(
   application: Pick<ApplicationRow, "require_mfa"> | undefined,
   acrValues: unknown,
 ): boolean {
-  const asked = asksForMultiFactor(acrValuesOf(acrValues));
+  const asked = acrValuesAskMultiFactor(acrValues);
   return !meetsRequirement(session, { multiFactor: multiFactorRequired(session.user, application, asked) });
 }
 

@@ -14,7 +14,6 @@ import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { localizedTexts } from "../../model/apps/localized.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
-import { meetsRequirement, multiFactorRequired } from "../../model/sessions/strength.ts";
 import {
   findConsentRequest,
   type TicketConsentRequest,
@@ -23,6 +22,7 @@ import {
 import { AppError } from "../../platform/errors.ts";
 import { audit } from "../../platform/http/audit.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
+import { passGate, ticketConsentMissing } from "../../sign-in/gate/gate.ts";
 import { requireSession } from "../../sign-in/session/current.ts";
 import { chosenCallback } from "./callbacks.ts";
 import { appRedirectPath, ticketRedirect } from "./ticket-redirect.ts";
@@ -63,9 +63,14 @@ async function afterAgreeing(
   if (waiting.continuePath) return waiting.continuePath;
   const callback = chosenCallback(application, waiting.redirectUri);
   if (callback !== waiting.callbackUrl) return appRedirectPath(link);
-  if (!meetsRequirement(session, { multiFactor: multiFactorRequired(session.user, application) }))
-    return appRedirectPath(link);
-  return ticketRedirect(request, session, application, { callback, state: waiting.state, consent: "given" });
+  // The gate again, the consent now recorded: anything else it asks (a second factor) the app redirect asks for.
+  const decision = await passGate(request, {
+    session,
+    application,
+    needsConsent: ticketConsentMissing(request, application),
+  });
+  if (decision.kind !== "issue") return appRedirectPath(link);
+  return ticketRedirect(request, decision.session, application, { callback, state: waiting.state, consent: "given" });
 }
 
 /** The consent screen of the ticket path (issue 56): what a community application would receive, and the answer. */

@@ -5,22 +5,17 @@ import {
   text,
   ticketConsentParam,
 } from "@kpi-id/contracts";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { hasApplicationAccess } from "../../model/access/applications.ts";
-import { hasTicketConsent, ticketAsksConsent, ticketDataOf } from "../../model/access/ticket-consents.ts";
+import { ticketDataOf } from "../../model/access/ticket-consents.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
-import { refusedForTesting } from "../../model/developers/testing.ts";
 import { secondFactorSetUpPath } from "../../model/sessions/continue-to.ts";
-import type { LoadedSession } from "../../model/sessions/store.ts";
-import { meetsRequirement, multiFactorRequired } from "../../model/sessions/strength.ts";
 import { saveConsentRequest } from "../../model/tickets/consent-requests.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { audit } from "../../platform/http/audit.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
-import { canStepUp } from "../../sign-in/mfa/decision.ts";
+import { noteGateRefusal, passGate, ticketConsentMissing } from "../../sign-in/gate/gate.ts";
 import { rememberContinueTo } from "../../sign-in/session/continue-cookie.ts";
 import { currentSession } from "../../sign-in/session/current.ts";
 import { chosenCallback } from "./callbacks.ts";
@@ -47,27 +42,6 @@ export function pagePath(language: string, page: "" | "apps", { appId, state, re
   if (state !== undefined) kept.set("state", state);
   if (redirectUri !== undefined) kept.set("redirectUri", redirectUri);
   return `${base}?${kept}`;
-}
-
-/**
- * An application that requires MFA and a one-factor session: sign in again (with the second factor
- * or Diia) and come back here. A person with neither is led to the account page to set a second
- * factor up instead of going round; the link waits in the continue cookie, so confirming the
- * authenticator goes on to the application (with its state and callback) rather than the apps list.
- */
-async function stepUpPath(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  session: LoadedSession,
-  language: string,
-  link: AppRedirectQuery & { appId: string },
-) {
-  if (!(await canStepUp(request, session.user))) {
-    const { appId, state, redirectUri } = link;
-    rememberContinueTo(reply, { kind: "application", appId, state, redirectUri });
-    return secondFactorSetUpPath(language);
-  }
-  return `${pagePath(language, "", link)}&reauth=1&mfa=1`;
 }
 
 /** Opening a connected application: a one-time ticket and a redirect to its registered callback. */
@@ -101,66 +75,69 @@ export const appRedirectRoutes: FastifyPluginAsyncZod = async (app) => {
       const application: ApplicationRow | undefined = appId
         ? await cachedApplicationById(app.applicationCache, app.db, appId)
         : undefined;
-      const allowed = application ? await hasApplicationAccess(app.db, session.userId, application.id) : false;
-      const callback = application ? chosenCallback(application, redirectUri) : undefined;
-      if (!application || !allowed || !callback) {
-        const inTesting = application && !allowed ? refusedForTesting(application) : false;
-        if (application) {
-          const failure = !allowed ? (inTesting ? "in_testing" : "no_access") : "redirect_uri_not_registered";
-          const tried = failure === "redirect_uri_not_registered" ? redirectUri : undefined;
-          await recordIntegrationFailure(app.db, application.id, "ticket", failure, tried);
-        }
+      if (!application) {
         await audit(request, {
           type: "app_redirect",
           result: "failure",
           userId: session.userId,
-          applicationId: application?.id,
-          reason: !application ? "app.not_found" : !allowed ? "app.access_denied" : "app.redirect_uri_not_registered",
+          reason: "app.not_found",
         });
-        // Only the appId, which the page explains. After a refused redirectUri the application is on the
-        // person's list, so the page is also told why (else it would send the browser straight back here).
-        if (application && allowed) {
-          const refused = new URLSearchParams({ [appLinkRefusal.param]: appLinkRefusal.redirectUri });
-          // The address tried rides along, so the page can say which one is unknown (issue 60).
-          const link = { appId: application.id, redirectUri };
-          return reply.redirect(`${pagePath(language, "apps", link)}&${refused}`, 302);
-        }
-        // An application in testing: the page says so (only its owners and testers may sign in yet).
-        if (application && inTesting) {
-          const refused = new URLSearchParams({ [appLinkRefusal.param]: appLinkRefusal.testing });
-          return reply.redirect(`${pagePath(language, "apps", { appId: application.id })}&${refused}`, 302);
-        }
         return reply.redirect(pagePath(language, "apps", { appId }), 302);
       }
-      if (!meetsRequirement(session, { multiFactor: multiFactorRequired(session.user, application) })) {
+      const decision = await passGate(request, {
+        session,
+        application,
+        needsConsent: ticketConsentMissing(request, application),
+      });
+      const refused = { type: "app_redirect", protocol: "ticket", session, application } as const;
+      const link = { appId: application.id, state, redirectUri };
+      // No access: the apps page says so (only its owners and testers may sign in to one in testing).
+      if (decision.kind === "no_access" || decision.kind === "testing_only") {
+        await noteGateRefusal(request, decision, refused);
+        const page = pagePath(language, "apps", { appId: application.id });
+        if (decision.kind === "no_access") return reply.redirect(page, 302);
+        return reply.redirect(
+          `${page}&${new URLSearchParams({ [appLinkRefusal.param]: appLinkRefusal.testing })}`,
+          302,
+        );
+      }
+      // The application is on the person's list: the page is also told why (else it would send the browser straight
+      // back here), with the address tried, so it can say which one is unknown (issue 60).
+      const callback = chosenCallback(application, redirectUri);
+      if (!callback) {
+        await recordIntegrationFailure(app.db, application.id, "ticket", "redirect_uri_not_registered", redirectUri);
         await audit(request, {
           type: "app_redirect",
           result: "failure",
           userId: session.userId,
           applicationId: application.id,
-          reason: "auth.step_up_required",
+          reason: "app.redirect_uri_not_registered",
         });
-        const link = { appId: application.id, state, redirectUri };
-        return reply.redirect(await stepUpPath(request, reply, session, language, link), 302);
+        const refusedUri = new URLSearchParams({ [appLinkRefusal.param]: appLinkRefusal.redirectUri });
+        return reply.redirect(`${pagePath(language, "apps", link)}&${refusedUri}`, 302);
+      }
+      if (decision.kind === "step_up" || decision.kind === "set_up_second_factor") {
+        await noteGateRefusal(request, decision, refused);
+        if (decision.kind === "step_up") return reply.redirect(`${pagePath(language, "", link)}&reauth=1&mfa=1`, 302);
+        // Nothing to prove more with: the set-up first, the link waiting in the continue cookie, so confirming the
+        // authenticator goes on to the application (with its state and callback) rather than the apps list.
+        rememberContinueTo(reply, { kind: "application", ...link });
+        return reply.redirect(secondFactorSetUpPath(language), 302);
       }
       // A community application learns who the person is only after they agree (issue 56): the link waits on the
       // server and the consent screen answers it; first-party applications go on at once, as they always did.
-      if (ticketAsksConsent(application) && !(await hasTicketConsent(app.db, session.userId, application))) {
+      if (decision.kind === "consent") {
         const waiting = { userId: session.userId, applicationId: application.id, state, redirectUri };
         const shown = { callbackUrl: callback, data: ticketDataOf(application) };
         const id = await saveConsentRequest(app.db, { ...waiting, ...shown }, app.clock());
         // No ticket yet, as for a step-up: the answer on the consent screen writes the outcome.
-        await audit(request, {
-          type: "app_redirect",
-          result: "failure",
-          userId: session.userId,
-          applicationId: application.id,
-          reason: "consent.required",
-        });
+        await noteGateRefusal(request, decision, refused);
         const screen = new URLSearchParams({ [ticketConsentParam]: id });
         return reply.redirect(`/${language}/consent?${screen}`, 302);
       }
-      return reply.redirect(await ticketRedirect(request, session, application, { callback, state }), 302);
+      // A session that may no longer sign in (its person disabled a moment ago): the sign-in page, as without one.
+      if (decision.kind !== "issue") return reply.redirect(pagePath(language, "", request.query), 302);
+      return reply.redirect(await ticketRedirect(request, decision.session, application, { callback, state }), 302);
     },
   );
 };

@@ -10,6 +10,7 @@ import { canStepUp } from "../mfa/decision.ts";
 import { decide, type GateAsks, type GateDecision, gateRefusals } from "./decide.ts";
 
 export type { GateAsks, GateDecision, GateDecisionKind } from "./decide.ts";
+export { gateRefusals } from "./decide.ts";
 
 /** What a protocol brings to the gate: who, into which application, what its request asks, and its consent. */
 export interface GateQuestion {

@@ -1,3 +1,4 @@
+import { isStorableText } from "@kpi-id/contracts";
 import type { RadiusFacts } from "../../model/wifi/radius.ts";
 import type { WifiVlans } from "../../platform/config/wifi.ts";
 
@@ -7,8 +8,8 @@ import type { WifiVlans } from "../../platform/config/wifi.ts";
  */
 export type RestAttributes = Record<string, unknown>;
 
-/** The attribute's first value as text, at most `limit` characters; undefined when absent or odd. */
-export function attributeText(body: RestAttributes, name: string, limit = 253): string | undefined {
+/** The attribute's first value as it came, at most `limit` characters; undefined when absent or odd. */
+function attributeValue(body: RestAttributes, name: string, limit: number): string | undefined {
   const entry = body[name];
   if (typeof entry !== "object" || entry === null || !("value" in entry)) return undefined;
   const values = (entry as { value: unknown }).value;
@@ -18,11 +19,21 @@ export function attributeText(body: RestAttributes, name: string, limit = 253): 
   return value.length > limit ? undefined : value;
 }
 
+/**
+ * The attribute's first value as text, at most `limit` characters; undefined when absent or odd, and when it holds
+ * U+0000, which PostgreSQL's text cannot hold (an access point's name so spelled is read as not given).
+ */
+export function attributeText(body: RestAttributes, name: string, limit = 253): string | undefined {
+  const value = attributeValue(body, name, limit);
+  return value !== undefined && isStorableText(value) ? value : undefined;
+}
+
 export const hasAttribute = (body: RestAttributes, name: string) => attributeText(body, name, 4096) !== undefined;
 
 /** The facts KPI ID decides by. */
 export function radiusFacts(body: RestAttributes): RadiusFacts | undefined {
-  const userName = attributeText(body, "User-Name");
+  // The name as it came, U+0000 and all: model/wifi refuses it as nobody's, recorded and counted as any wrong name.
+  const userName = attributeValue(body, "User-Name", 253);
   if (userName === undefined) return undefined;
   return {
     userName,

@@ -1,4 +1,5 @@
-import { isStorableText } from "@kpi-id/contracts";
+import { isStorableText, text } from "@kpi-id/contracts";
+import { z } from "zod";
 import type { RadiusFacts } from "../../model/wifi/radius.ts";
 import type { WifiVlans } from "../../platform/config/wifi.ts";
 
@@ -7,6 +8,9 @@ import type { WifiVlans } from "../../platform/config/wifi.ts";
  * `{"User-Name": {"type": "string", "value": ["alice@kpi.ua"]}}`. Anything else is read as absent.
  */
 export type RestAttributes = Record<string, unknown>;
+
+/** The request body of every call: attribute names (storable, short) to whatever the rest module sent. */
+export const restBodySchema = z.record(text().max(100), z.unknown());
 
 /** The attribute's first value as it came, at most `limit` characters; undefined when absent or odd. */
 function attributeValue(body: RestAttributes, name: string, limit: number): string | undefined {
@@ -52,13 +56,13 @@ export function methodOf(body: RestAttributes): "mschapv2" | "pap" {
 
 /**
  * What the network is told about an accepted person: the VLAN of their affiliation (RFC 3580's tunnel
- * attributes), and Chargeable-User-Identity when the access point asked for one (RFC 4372: it sends the
- * attribute, empty, in its request).
+ * attributes), Chargeable-User-Identity when the access point asked for one (RFC 4372: it sends the
+ * attribute, empty, in its request), and the session's Class.
  */
 export function acceptAttributes(
   vlans: WifiVlans,
   affiliation: keyof WifiVlans,
-  cui: string | undefined,
+  { cui, sessionClass }: { cui?: string; sessionClass?: string },
 ): Record<string, string> {
   const vlan = vlans[affiliation];
   return {
@@ -70,5 +74,7 @@ export function acceptAttributes(
           "reply:Tunnel-Private-Group-Id": vlan,
         }),
     ...(cui === undefined ? {} : { "reply:Chargeable-User-Identity": cui }),
+    // RFC 2865's Class: the controller returns it in the session's accounting (model/wifi/sessions.ts).
+    ...(sessionClass === undefined ? {} : { "reply:Class": sessionClass }),
   };
 }

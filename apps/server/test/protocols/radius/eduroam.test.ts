@@ -22,6 +22,7 @@ import { createListeningTestApp, freePort, type ListeningTestApp } from "../../s
 const restSecret = "radius-rest-secret-for-the-eduroam-test-0123456789";
 const clientSecret = "access-point-secret-eduroam-test";
 const radsecSecret = "radsecproxy-secret-eduroam-test";
+const coaSecret = "kpi-id-coa-secret-eduroam-test-0123456789";
 const accountPassword = "campus-password-of-olena-2026";
 const guestsVlan = "130";
 
@@ -168,12 +169,18 @@ beforeAll(async () => {
   olenaPeap = await createWifiPassword(olenaCookie, "Windows PC");
 
   const raddb = join(dir, "raddb");
-  renderFreeradius(raddb, certs, { auth: authPort, radsecproxyUdp: radsecUdp });
+  renderFreeradius(raddb, certs, {
+    auth: authPort,
+    acct: await freePort(),
+    coa: await freePort(),
+    radsecproxyUdp: radsecUdp,
+  });
   const env = {
     KPI_ID_RADIUS_URL: `${kpi.origin}/api/radius`,
     RADIUS_REST_SECRET: restSecret,
     RADSECPROXY_SECRET: radsecSecret,
     RADIUS_LOCAL_CLIENT_SECRET: clientSecret,
+    RADIUS_COA_SECRET: coaSecret,
   };
   await startRadsecproxies(certs, radsecUdp);
   freeradius = await startProcess("freeradius", ["-X", "-d", raddb], env, /Ready to process requests/);
@@ -196,6 +203,7 @@ describe("eduroam through FreeRADIUS with the shipped configuration", () => {
         RADIUS_REST_SECRET: restSecret,
         RADSECPROXY_SECRET: radsecSecret,
         RADIUS_LOCAL_CLIENT_SECRET: clientSecret,
+        RADIUS_COA_SECRET: coaSecret,
       },
     }).toString();
     expect(output).toContain("Configuration appears to be OK");

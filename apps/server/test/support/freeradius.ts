@@ -176,6 +176,25 @@ export function startProcess(
   });
 }
 
+/** eapol_test's network block for EAP-TTLS/PAP, checking the server's CA and name as a configured device does. */
+export function ttlsNetwork(
+  caCert: string,
+  identity: string,
+  password: string,
+  anonymous = "anonymous@kpi.ua",
+): string {
+  return [
+    "key_mgmt=WPA-EAP",
+    "eap=TTLS",
+    `identity="${identity}"`,
+    `anonymous_identity="${anonymous}"`,
+    `password="${password}"`,
+    `ca_cert="${caCert}"`,
+    'domain_match="radius.kpi.ua"',
+    'phase2="auth=PAP"',
+  ].join("\n");
+}
+
 export interface EapolResult {
   accepted: boolean;
   output: string;

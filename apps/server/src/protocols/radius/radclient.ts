@@ -3,20 +3,19 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { isIPv4, isIPv6 } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { WifiSession } from "../../model/wifi/sessions.ts";
 
 /** What became of one Disconnect-Request: the controller's answer as FreeRADIUS relayed it, or why there is none. */
 export type DisconnectAnswer = "ack" | "nak" | "no_reply" | "error";
 
-/** The session's identification, as the controller reported it in accounting (RFC 5176 §3). */
-export interface DisconnectTarget {
-  /** FreeRADIUS's name for the controller (Operator-NAS-Identifier, RFC 8559): it relays by it and removes it. */
-  controller: string;
-  acctSessionId: string;
-  userName: string | null;
-  callingStation: string | null;
-  nasIpAddress: string | null;
-  nasIdentifier: string | null;
-}
+/**
+ * The session's identification, as the controller reported it in accounting (RFC 5176 §3), and the controller by
+ * FreeRADIUS's name for it (Operator-NAS-Identifier, RFC 8559): FreeRADIUS relays by it and removes it.
+ */
+export type DisconnectTarget = Pick<
+  WifiSession,
+  "controller" | "acctSessionId" | "userName" | "callingStation" | "nasIpAddress" | "nasIdentifier"
+>;
 
 /** How long radclient waits for FreeRADIUS's answer, which waits for the controller's (its own retries inside). */
 const answerWaitSeconds = 10;

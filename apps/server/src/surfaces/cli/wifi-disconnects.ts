@@ -20,3 +20,7 @@ export const disconnectedNote = (answers: string[]) =>
   answers.length === 0
     ? ""
     : `; ${answers.filter((answer) => answer === "ack").length} of ${answers.length} connected device(s) disconnected`;
+
+/** The answer's field, only when devices were connected (the answer otherwise stays as it was). */
+export const disconnectedCount = (answers: string[]): { disconnected?: number } =>
+  answers.length === 0 ? {} : { disconnected: answers.filter((answer) => answer === "ack").length };

@@ -3,7 +3,7 @@ import { createNetworkPassword } from "../../../src/model/wifi/passwords.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addPerson } from "../../support/campus.ts";
 import { databaseKinds } from "../../support/databases.ts";
-import { papAuthenticate, radiusCall, testRadiusSecret } from "../../support/radius.ts";
+import { papAuthenticate, radiusCall, testRadiusSecret, wifiRefusalReasons } from "../../support/radius.ts";
 
 /**
  * Issue 73, point 5: a User-Name holding U+0000 (which PostgreSQL's text cannot hold) reached a text comparison and
@@ -23,15 +23,7 @@ describe.each(databaseKinds)("Wi-Fi names holding U+0000 (%s)", (kind) => {
   });
   afterAll(() => t.close());
 
-  const refusals = async () =>
-    (
-      await t.app.db
-        .selectFrom("audit_events")
-        .select("reason")
-        .where("event_type", "=", "wifi_sign_in")
-        .where("result", "=", "failure")
-        .execute()
-    ).map((row) => row.reason);
+  const refusals = () => wifiRefusalReasons(t.app);
 
   it("refuses such a name in every call as RADIUS refuses (401, 403, 204), each refusal recorded", async () => {
     const name = "olena\u0000@kpi.ua";

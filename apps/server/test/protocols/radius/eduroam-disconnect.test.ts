@@ -19,6 +19,7 @@ import {
   renderFreeradius,
   runEapol,
   startProcess,
+  ttlsNetwork,
 } from "../../support/freeradius.ts";
 import { createListeningTestApp, freePort, type ListeningTestApp } from "../../support/listening.ts";
 
@@ -35,21 +36,10 @@ let freeradius: RunningProcess;
 let controller: ControllerStandIn;
 let sessionCount = 0;
 
-function ttls(identity: string, password: string) {
-  return [
-    "key_mgmt=WPA-EAP",
-    "eap=TTLS",
-    `identity="${identity}"`,
-    'anonymous_identity="anonymous@kpi.ua"',
-    `password="${password}"`,
-    `ca_cert="${dir}/pki/ca.pem"`,
-    'domain_match="radius.kpi.ua"',
-    'phase2="auth=PAP"',
-  ].join("\n");
-}
+const ttls = (identity: string, password: string) => ttlsNetwork(`${dir}/pki/ca.pem`, identity, password);
 
 /** One device joins: eapol_test as the laptop; the Class of the Access-Accept, which the controller keeps. */
-async function join_(identity: string, password: string, mac: string): Promise<string> {
+async function joinNetwork(identity: string, password: string, mac: string): Promise<string> {
   const accessPoint = ["-N30:s:AA-BB-CC-DD-EE-01:eduroam", "-N32:s:ap-hall-1", `-M${mac.replaceAll("-", ":")}`];
   const result = await runEapol(
     dir,
@@ -84,7 +74,7 @@ function accounting(attributes: Record<string, string>): Promise<string> {
 
 /** A device connected with the password: joined, then its session started at the controller. */
 async function connected(identity: string, password: string, mac: string) {
-  const sessionClass = await join_(identity, password, mac);
+  const sessionClass = await joinNetwork(identity, password, mac);
   const acctSessionId = `session-${mac}`;
   const answer = await accounting({
     "Acct-Status-Type": "Start",

@@ -16,6 +16,7 @@ import {
   renderFreeradius,
   runEapol,
   startProcess,
+  ttlsNetwork,
 } from "../../support/freeradius.ts";
 import { createListeningTestApp, freePort, type ListeningTestApp } from "../../support/listening.ts";
 
@@ -41,18 +42,8 @@ let olenaPeap: CreatedWifiPassword;
 // What an access point sends beside EAP: its address and SSID, its name, and a request for a CUI (RFC 4372).
 const accessPoint = ["-N30:s:AA-BB-CC-DD-EE-01:eduroam", "-N32:s:ap-library-2", "-N89:x:00", "-M02:11:22:33:44:55"];
 
-function ttls(identity: string, password: string, anonymous = "anonymous@kpi.ua") {
-  return [
-    "key_mgmt=WPA-EAP",
-    "eap=TTLS",
-    `identity="${identity}"`,
-    `anonymous_identity="${anonymous}"`,
-    `password="${password}"`,
-    `ca_cert="${dir}/pki/ca.pem"`,
-    'domain_match="radius.kpi.ua"',
-    'phase2="auth=PAP"',
-  ].join("\n");
-}
+const ttls = (identity: string, password: string, anonymous?: string) =>
+  ttlsNetwork(`${dir}/pki/ca.pem`, identity, password, anonymous);
 
 function peap(identity: string, password: string) {
   return [

@@ -12,7 +12,7 @@ import { parseOptions, required } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { table } from "../output.ts";
 import { CommandFailedError } from "../usage.ts";
-import { cliWifiDisconnects, disconnectedNote } from "../wifi-disconnects.ts";
+import { cliWifiDisconnects, disconnectedCount, disconnectedNote } from "../wifi-disconnects.ts";
 
 async function personNamed(context: CliContext, username: string) {
   const user = await findUserByUsername(context.db, username);
@@ -64,7 +64,7 @@ const revoke: CommandHandler = async (context, args) => {
   });
   const answers = await disconnects.send(connected, "password_revoked");
   context.out.result(
-    { username: user.username, revoked: count, disconnected: answers.filter((answer) => answer === "ack").length },
+    { username: user.username, revoked: count, ...disconnectedCount(answers) },
     `Revoked ${count} Wi-Fi password(s) of ${user.username}${disconnectedNote(answers)}`,
   );
 };
@@ -83,7 +83,7 @@ const off: CommandHandler = async (context, args) => {
   });
   const answers = await disconnects.send(connected, "wifi_off");
   context.out.result(
-    { username: user.username, wifiOff: true, disconnected: answers.filter((answer) => answer === "ack").length },
+    { username: user.username, wifiOff: true, ...disconnectedCount(answers) },
     `Wi-Fi is off for ${user.username}${disconnectedNote(answers)}`,
   );
 };

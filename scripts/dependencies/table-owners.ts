@@ -37,6 +37,7 @@ export const tableOwners: Readonly<Record<string, string>> = {
   wifi_passwords: "model/wifi",
   wifi_uses: "model/wifi",
   wifi_blocks: "model/wifi",
+  wifi_sessions: "model/wifi",
   oidc_payloads: "model/oidc",
   oidc_consents: "model/access",
   oidc_signing_keys: "model/oidc",

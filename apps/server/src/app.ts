@@ -29,6 +29,7 @@ import { AccountCache } from "./protocols/oidc/account-cache.ts";
 import { registerOidc } from "./protocols/oidc/index.ts";
 import { endOidcSessionsSignedInAt } from "./protocols/oidc/logout.ts";
 import { AccessTokenCache } from "./protocols/oidc/token-cache.ts";
+import { WifiDisconnects } from "./protocols/radius/disconnect.ts";
 import { radiusRoutes } from "./protocols/radius/routes.ts";
 import { registerSaml } from "./protocols/saml/index.ts";
 import { scimRoutes } from "./protocols/scim/routes.ts";
@@ -99,6 +100,8 @@ declare module "fastify" {
     sessionCache: SessionCache;
     /** A person's sessions ended (model/sessions/sign-out-events.ts). */
     signOutEvents: SignOutEvents;
+    /** Disconnect-Requests for the Wi-Fi sessions of people whose access ended (protocols/radius/disconnect.ts). */
+    wifiDisconnects: WifiDisconnects;
     /** Applications read by id (apps/cache.ts). */
     applicationCache: ApplicationCache;
     /** People as the OpenID Connect provider asks for them with a token (oidc/account-cache.ts). */
@@ -255,6 +258,22 @@ export async function buildApp({
   await app.register(ticketExchangeRoutes);
   await app.register(forwardAuthRoutes);
   await app.register(radiusRoutes);
+  app.decorate(
+    "wifiDisconnects",
+    new WifiDisconnects({
+      db: app.db,
+      clock: app.clock,
+      log: app.log,
+      coa: config.wifi.coa,
+      observeAudit: (event) => app.metrics?.observeAudit(event),
+    }),
+  );
+  // A disabled or erased person's devices are disconnected; the sessions are read before erasure deletes them.
+  app.signOutEvents.subscribe(async ({ userId, reason }) => {
+    if (reason === "disabled" || reason === "erased") await app.wifiDisconnects.disconnect({ userId }, reason);
+  });
+  // Before the database closes (onClose): the answers still being awaited are recorded.
+  app.addHook("preClose", () => app.wifiDisconnects.settled());
   await app.register(scimRoutes);
   await registerDiia(app);
   await registerBankId(app);

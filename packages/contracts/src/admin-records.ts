@@ -68,6 +68,7 @@ export const auditEventTypes = [
   "wifi_password_revoked",
   "wifi_turned_off",
   "wifi_turned_on",
+  "wifi_disconnect",
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 

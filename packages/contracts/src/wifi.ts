@@ -6,6 +6,7 @@ export const radiusPaths = {
   authorize: "/api/radius/authorize",
   authenticate: "/api/radius/authenticate",
   postAuth: "/api/radius/post-auth",
+  accounting: "/api/radius/accounting",
 } as const;
 
 /** Most network passwords one person holds (one per device). */
@@ -27,6 +28,15 @@ export const wifiUseSchema = z.object({
 });
 export type WifiUse = z.infer<typeof wifiUseSchema>;
 
+/** Where a device is connected now with a network password, from the controllers' accounting. */
+export const wifiSessionSchema = z.object({
+  /** The Wi-Fi controller holding the session, by the name the RADIUS server knows it by. */
+  controller: text(),
+  /** ISO 8601: when the session started (its first accounting). */
+  since: text(),
+});
+export type WifiSession = z.infer<typeof wifiSessionSchema>;
+
 /** A network password as listed: never the secret. */
 export const wifiPasswordSchema = z.object({
   id: z.uuid(),
@@ -36,6 +46,8 @@ export const wifiPasswordSchema = z.object({
   createdAt: text(),
   lastUsedAt: text().nullable(),
   uses: z.array(wifiUseSchema),
+  /** Open sessions: where the password is in use now (disconnected when it is revoked). */
+  sessions: z.array(wifiSessionSchema),
 });
 export type WifiPassword = z.infer<typeof wifiPasswordSchema>;
 

@@ -67,14 +67,27 @@ export function makeCertificates(dir: string): void {
 
 export interface FreeradiusPorts {
   auth: number;
+  /** Accounting from the controllers (acct_port). */
+  acct: number;
+  /** KPI ID's Disconnect-Requests (coa_port, sites-available/kpi-id-coa). */
+  coa: number;
   radsecproxyUdp: number;
+}
+
+/**
+ * The controller of the tests' access point: eapol_test and radclient send from 127.0.0.1, FreeRADIUS's `localhost`
+ * client, so its CoA home server and pool are named `localhost` (clients.conf's per-controller blocks, uncommented).
+ */
+export interface ControllerCoa {
+  port: number;
+  secret: string;
 }
 
 /**
  * deploy/freeradius copied and rendered for a test: its own directories, ports on loopback, the certificates
  * above, and the daemon left as the user who starts it (no `user = freerad`). Nothing else changes.
  */
-export function renderFreeradius(dir: string, certs: string, ports: FreeradiusPorts): void {
+export function renderFreeradius(dir: string, certs: string, ports: FreeradiusPorts, controller?: ControllerCoa): void {
   cpSync(shippedFreeradius, dir, { recursive: true });
   mkdirSync(join(dir, "log"));
   mkdirSync(join(dir, "run"));
@@ -87,16 +100,33 @@ export function renderFreeradius(dir: string, certs: string, ports: FreeradiusPo
     }
     writeFileSync(join(dir, file), text);
   };
+  // raddbdir is left alone: it follows -d, wherever the copy is.
   edit("radiusd.conf", [
-    [/^raddbdir = .*$/m, `raddbdir = ${dir}`],
     [/^logdir = .*$/m, `logdir = ${dir}/log`],
     [/^run_dir = .*$/m, `run_dir = ${dir}/run`],
     [/^auth_port = .*$/m, `auth_port = ${ports.auth}`],
+    [/^acct_port = .*$/m, `acct_port = ${ports.acct}`],
+    [/^coa_port = .*$/m, `coa_port = ${ports.coa}`],
     [/^\tuser = freerad$/m, ""],
     [/^\tgroup = freerad$/m, ""],
   ]);
-  edit("sites-available/kpi-id", [[/ipaddr = \*/, "ipaddr = 127.0.0.1"]]);
+  edit("sites-available/kpi-id", [[/ipaddr = \*/g, "ipaddr = 127.0.0.1"]]);
   edit("proxy.conf", [[/port = 11812/, `port = ${ports.radsecproxyUdp}`]]);
+  if (controller) {
+    const shipped = readFileSync(join(dir, "clients.conf"), "utf8");
+    // The home server and pool of the commented example (the `localhost` client exists already).
+    const blocks = shipped
+      .slice(shipped.indexOf("# home_server "))
+      .split("\n")
+      .filter((line) => /^# ?(home_server|\t|})/.test(line))
+      .map((line) => line.replace(/^# ?/, ""))
+      .join("\n")
+      .replaceAll("wlc-1", "localhost")
+      .replace(/ipaddr = 10\.0\.0\.11/, "ipaddr = 127.0.0.1")
+      .replace(/port = 3799/, `port = ${controller.port}`)
+      .replace(/secret = ".*"/, `secret = "${controller.secret}"`);
+    writeFileSync(join(dir, "clients.conf"), `${shipped}\n${blocks}\n`);
+  }
 }
 
 export interface RunningProcess {
@@ -144,6 +174,25 @@ export function startProcess(
       reject(new Error(`${command} exited (${code}) before it was ready:\n${text}`));
     });
   });
+}
+
+/** eapol_test's network block for EAP-TTLS/PAP, checking the server's CA and name as a configured device does. */
+export function ttlsNetwork(
+  caCert: string,
+  identity: string,
+  password: string,
+  anonymous = "anonymous@kpi.ua",
+): string {
+  return [
+    "key_mgmt=WPA-EAP",
+    "eap=TTLS",
+    `identity="${identity}"`,
+    `anonymous_identity="${anonymous}"`,
+    `password="${password}"`,
+    `ca_cert="${caCert}"`,
+    'domain_match="radius.kpi.ua"',
+    'phase2="auth=PAP"',
+  ].join("\n");
 }
 
 export interface EapolResult {

@@ -35,3 +35,15 @@ export function papAuthenticate(app: FastifyInstance, userName: string, password
     "Calling-Station-Id": station,
   });
 }
+
+/** The reasons of the Wi-Fi refusals recorded so far (audit rows `wifi_sign_in`, failures), oldest first. */
+export async function wifiRefusalReasons(app: FastifyInstance) {
+  const rows = await app.db
+    .selectFrom("audit_events")
+    .select("reason")
+    .where("event_type", "=", "wifi_sign_in")
+    .where("result", "=", "failure")
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => row.reason);
+}

@@ -25,6 +25,8 @@ export interface NetworkPassword {
   createdAt: Date;
   lastUsedAt: Date | null;
   uses: NetworkPasswordUse[];
+  /** Where it is connected now (model/wifi/sessions.ts). */
+  sessions: { controller: string; since: Date }[];
 }
 
 /** The person's network passwords, newest first, each with its latest uses; never a secret. */
@@ -46,6 +48,12 @@ export async function listNetworkPasswords(db: Db, userId: string): Promise<Netw
     )
     .orderBy("used_at", "desc")
     .execute();
+  const sessions = await db
+    .selectFrom("wifi_sessions")
+    .select(["password_id", "controller", "started_at"])
+    .where("user_id", "=", userId)
+    .orderBy("started_at", "desc")
+    .execute();
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -60,6 +68,9 @@ export async function listNetworkPasswords(db: Db, userId: string): Promise<Netw
         accessPoint: use.access_point,
         nasIdentifier: use.nas_identifier,
       })),
+    sessions: sessions
+      .filter((session) => session.password_id === row.id)
+      .map((session) => ({ controller: session.controller, since: session.started_at })),
   }));
 }
 

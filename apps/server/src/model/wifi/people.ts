@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { isStorableText } from "@kpi-id/contracts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { affiliationsOf } from "../people/records.ts";
 import { findUserByUsername } from "../users/queries.ts";
@@ -66,6 +67,8 @@ export type WifiPersonCheck = { person: User } | { refusal: WifiRefusal; person?
  * by SCIM or an import) or erased person is refused, and so is one whose Wi-Fi an operator turned off.
  */
 export async function checkWifiPerson(db: Db, username: string): Promise<WifiPersonCheck> {
+  // U+0000 is in no one's name (and PostgreSQL's text cannot compare it): nobody's, as an unknown name is.
+  if (!isStorableText(username)) return { refusal: "unknown_person" };
   const person = await findUserByUsername(db, username);
   if (!person) return { refusal: "unknown_person" };
   if (person.status !== "active" || person.anonymised_at !== null) return { refusal: "person_disabled", person };

@@ -44,7 +44,7 @@ export interface WifiContext {
 }
 
 export type WifiDecision =
-  | { accepted: true; userId: string; passwordId: string; ntHash?: string }
+  | { accepted: true; userId: string; passwordId: string; ntHash?: string; useId?: string }
   | { accepted: false; refusal: WifiRefusal; userId?: string };
 
 const refused = (refusal: WifiRefusal, userId?: string): WifiDecision => ({ accepted: false, refusal, userId });
@@ -164,7 +164,7 @@ export async function recordAccepted(context: WifiContext, facts: RadiusFacts, m
   if ("refusal" in check) return refused(check.refusal, check.person?.id);
   const passwordId = facts.networkPasswordId ?? "";
   const { db, now } = context;
-  const inserted = await sql<{ id: string }>`with used as (
+  const inserted = await sql<{ id: string; use_id: string }>`with used as (
       update wifi_passwords set last_used_at = ${now}
       where id::text = ${passwordId} and user_id = ${check.person.id} returning id
     )
@@ -172,10 +172,10 @@ export async function recordAccepted(context: WifiContext, facts: RadiusFacts, m
     select id, ${check.person.id}, ${now}, ${method}, ${facts.calledStation?.slice(0, 200) ?? null},
       ${facts.nasIdentifier?.slice(0, 200) ?? null},
       ${facts.callingStation ? stationHash(context.deviceKey, facts.callingStation) : null}
-    from used returning password_id as id`.execute(db);
+    from used returning password_id as id, id::text as use_id`.execute(db);
   const row = inserted.rows[0];
   if (!row) return refused("no_password", check.person.id);
   await keepLatestUses(db, row.id);
   await settleSuccess(db, keys);
-  return { accepted: true, userId: check.person.id, passwordId: row.id };
+  return { accepted: true, userId: check.person.id, passwordId: row.id, useId: row.use_id };
 }

@@ -19,5 +19,9 @@ export function wifiPasswordView(password: NetworkPassword, username: string, re
       accessPoint: use.accessPoint ?? "",
       nasIdentifier: use.nasIdentifier ?? "",
     })),
+    sessions: password.sessions.map((session) => ({
+      controller: session.controller,
+      since: session.since.toISOString(),
+    })),
   };
 }

@@ -186,6 +186,11 @@ export const environmentSchema = () =>
 
     // Wi-Fi through FreeRADIUS (config/wifi.ts, docs/eduroam.md).
     RADIUS_REST_SECRET: optionalText,
+    RADIUS_COA_SECRET: optionalText,
+    RADIUS_COA_SERVER: z
+      .string()
+      .regex(/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]|[a-zA-Z0-9.-]+):\d{1,5}$/, "must be host:port")
+      .default("127.0.0.1:3799"),
     WIFI_REALM: z.string().regex(domainName, "must be a domain name").default("kpi.ua"),
     WIFI_OPERATOR_NAME: optionalText,
     WIFI_SSID: z.string().min(1).max(32).default("eduroam"),

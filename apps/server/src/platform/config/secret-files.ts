@@ -19,6 +19,7 @@ export const secretVariables = [
   "BANKID_KEY_PASSWORD",
   "SAML_PAIRWISE_SALT",
   "RADIUS_REST_SECRET",
+  "RADIUS_COA_SECRET",
 ] as const;
 
 const isSet = (value: string | undefined): value is string => value !== undefined && value.trim() !== "";

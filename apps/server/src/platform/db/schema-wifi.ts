@@ -33,8 +33,24 @@ export interface WifiBlocksTable {
   blocked_by: string | null;
 }
 
+/** An open Wi-Fi session, from the controllers' accounting (migration 0680). */
+export interface WifiSessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  password_id: string;
+  controller: string;
+  acct_session_id: string;
+  user_name: string | null;
+  calling_station: string | null;
+  nas_ip_address: string | null;
+  nas_identifier: string | null;
+  started_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface WifiTables {
   wifi_passwords: WifiPasswordsTable;
   wifi_uses: WifiUsesTable;
   wifi_blocks: WifiBlocksTable;
+  wifi_sessions: WifiSessionsTable;
 }

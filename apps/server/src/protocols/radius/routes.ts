@@ -13,31 +13,27 @@ import {
   wifiAuditEvent,
 } from "../../model/wifi/radius.ts";
 import { wifiDeviceKey } from "../../model/wifi/secrets.ts";
+import { wifiSessionClass } from "../../model/wifi/sessions.ts";
 import { recordAuditEvent } from "../../platform/audit/record.ts";
-import { hashToken, sameBytes } from "../../platform/crypto/tokens.ts";
-import { AppError } from "../../platform/errors.ts";
 import { countAuditEvent } from "../../platform/http/audit.ts";
-import { acceptAttributes, attributeText, methodOf, type RestAttributes, radiusFacts } from "./attributes.ts";
+import { accountingRoute } from "./accounting.ts";
+import {
+  acceptAttributes,
+  attributeText,
+  methodOf,
+  type RestAttributes,
+  radiusFacts,
+  restBodySchema,
+} from "./attributes.ts";
+import { radiusSecretNote, requireRadiusServer } from "./caller.ts";
 
 const tags = ["radius"];
-const body = z.record(text().max(100), z.unknown());
+const body = restBodySchema;
 const answer = z.record(text(), text().or(z.object({ value: text(), do_xlat: z.boolean() })));
-/** The header FreeRADIUS sends RADIUS_REST_SECRET in (deploy/freeradius/radiusd.conf, policy kpi_id_rest_secret). */
-export const radiusSecretHeader = "x-kpi-id-radius-secret";
 
-const secretNote =
-  "Only for FreeRADIUS's rest module (deploy/freeradius): the `X-KPI-ID-RADIUS-Secret` header must hold " +
-  "RADIUS_REST_SECRET (compared in constant time), else 401 `radius.unauthorized`; not served without " +
-  "RADIUS_REST_SECRET (404). ";
+export { radiusSecretHeader } from "./caller.ts";
 
-/** The caller must present RADIUS_REST_SECRET; compared as SHA-256 digests, so neither value nor length leaks. */
-function requireRadiusServer(request: FastifyRequest): void {
-  const secret = request.server.config.wifi.restSecret;
-  if (secret === undefined) throw new AppError("request.not_found");
-  const given = request.headers[radiusSecretHeader];
-  const presented = typeof given === "string" ? given : "";
-  if (!sameBytes(hashToken(secret), hashToken(presented))) throw new AppError("radius.unauthorized");
-}
+const secretNote = radiusSecretNote;
 
 function wifiContext(request: FastifyRequest): WifiContext {
   const { db, config, clock } = request.server;
@@ -126,7 +122,7 @@ export const radiusRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "FreeRADIUS post-auth: record the use; the VLAN and Chargeable-User-Identity",
-        description: `${secretNote}result=Reject: FreeRADIUS refused an MSCHAPv2 answer (counted, 204). Otherwise the use is recorded and 200 answers reply:Tunnel-Type, Tunnel-Medium-Type, Tunnel-Private-Group-Id (WIFI_VLAN_*) and Chargeable-User-Identity when asked for; 403 when the person may no longer use Wi-Fi.`,
+        description: `${secretNote}result=Reject: FreeRADIUS refused an MSCHAPv2 answer (counted, 204). Otherwise the use is recorded and 200 answers reply:Tunnel-Type, Tunnel-Medium-Type, Tunnel-Private-Group-Id (WIFI_VLAN_*) and Chargeable-User-Identity when asked for, and Class (RFC 2865: the controller sends it back in accounting); 403 when the person may no longer use Wi-Fi.`,
         body,
         querystring: z.object({ result: text().max(20).optional() }),
         response: { 200: answer, 204: z.null(), 401: errorBodySchema, 403: z.object({}), 404: errorBodySchema },
@@ -149,7 +145,11 @@ export const radiusRoutes: FastifyPluginAsyncZod = async (app) => {
       const operator = attributeText(request.body, "Operator-Name") ?? wifi.operatorName;
       const wantsCui = attributeText(request.body, "Chargeable-User-Identity", 253) !== undefined;
       const cui = wantsCui ? chargeableUserIdentity(saml.pairwiseSalt, decision.userId, operator) : undefined;
-      return acceptAttributes(wifi.vlans, await wifiAffiliation(context.db, decision.userId), cui);
+      const sessionClass =
+        decision.useId === undefined ? undefined : wifiSessionClass(context.deviceKey, decision.useId);
+      return acceptAttributes(wifi.vlans, await wifiAffiliation(context.db, decision.userId), { cui, sessionClass });
     },
   );
+
+  accountingRoute(app);
 };

@@ -126,7 +126,9 @@ export const accountWifiRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "Revoke a Wi-Fi password",
-        description: "It stops working at the device's next authentication.",
+        description:
+          "It stops working at the device's next authentication, and a device connected with it now is " +
+          "disconnected (RFC 5176, through FreeRADIUS).",
         params: idParams,
         response: { 200: done, 401: errorBodySchema, 404: errorBodySchema },
       },
@@ -134,8 +136,11 @@ export const accountWifiRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       requireWifi(request);
       const session = await requireSession(request, reply);
+      // Read before the revocation deletes them; disconnected once it is done.
+      const connected = await app.wifiDisconnects.sessionsOf({ userId: session.userId, passwordId: request.params.id });
       await revokeNetworkPassword(app.db, session.userId, request.params.id);
       await audit(request, { type: "wifi_password_revoked", result: "success", userId: session.userId });
+      void app.wifiDisconnects.send(connected, "password_revoked");
       return { ok: true as const };
     },
   );

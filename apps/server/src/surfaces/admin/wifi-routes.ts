@@ -68,8 +68,14 @@ export const adminWifiRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const person = await requirePersonToActOn(request, request.params.id);
+      // Read before the revocation deletes them; disconnected once it is done.
+      const connected = await app.wifiDisconnects.sessionsOf({
+        userId: person.id,
+        passwordId: request.params.passwordId,
+      });
       await revokeNetworkPassword(app.db, person.id, request.params.passwordId);
       await auditByOperator(request, { type: "wifi_password_revoked", result: "success", userId: person.id });
+      void app.wifiDisconnects.send(connected, "password_revoked", operatorOf(request).userId);
       return { done: true, count: 1 };
     },
   );
@@ -81,7 +87,9 @@ export const adminWifiRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "Turn a person's Wi-Fi off (and revoke every Wi-Fi password when asked)",
-        description: "No network password of theirs works until Wi-Fi is turned on again. count: passwords revoked.",
+        description:
+          "No network password of theirs works until Wi-Fi is turned on again, and their connected devices are " +
+          "disconnected (RFC 5176, through FreeRADIUS). count: passwords revoked.",
         params: personIdParamsSchema,
         body: z.object({ revokePasswords: z.boolean().optional() }).optional(),
         response: { 200: adminActionResultSchema, ...refusals },
@@ -89,9 +97,11 @@ export const adminWifiRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const person = await requirePersonToActOn(request, request.params.id);
+      const connected = await app.wifiDisconnects.sessionsOf({ userId: person.id });
       await turnWifiOff(app.db, person.id, operatorOf(request).userId, app.clock());
       const revoked = request.body?.revokePasswords ? await revokeAllNetworkPasswords(app.db, person.id) : 0;
       await auditByOperator(request, { type: "wifi_turned_off", result: "success", userId: person.id });
+      void app.wifiDisconnects.send(connected, "wifi_off", operatorOf(request).userId);
       return { done: true, count: revoked };
     },
   );

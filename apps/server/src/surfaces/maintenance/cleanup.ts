@@ -6,6 +6,7 @@ import { deleteExpiredResetTokens } from "../../model/recovery/tokens.ts";
 import { type PruneCounts, pruneExpired } from "../../model/sessions/prune.ts";
 import { pruneConsentRequests } from "../../model/tickets/consent-requests.ts";
 import { deleteOldImportJobs } from "../../model/users/import-jobs.ts";
+import { deleteIdleWifiSessions } from "../../model/wifi/sessions.ts";
 import { deleteWifiUsesPastRetention } from "../../model/wifi/uses.ts";
 import { deleteAuditPastRetention, deleteSignInHistoryPastRetention } from "../../platform/audit/retention.ts";
 import { inTransactionUnderLock } from "../../platform/db/advisory-lock.ts";
@@ -20,6 +21,8 @@ export interface CleanupCounts extends PruneCounts {
   signInHistory: number;
   /** Wi-Fi uses (access point, hashed device) past the sign-in history's retention. */
   wifiUses: number;
+  /** Wi-Fi sessions without accounting for model/wifi/sessions.ts's wifiSessionIdleHours. */
+  wifiSessions: number;
   importJobs: number;
   /** Ticket sign-in links that waited on the consent screen past their time. */
   ticketConsentRequests: number;
@@ -68,6 +71,7 @@ export async function cleanUpExpired(
       signInHistoryDays: signInHistoryRetentionDays,
       auditDays: auditRetentionDays,
     });
+    const wifiSessions = await deleteIdleWifiSessions(trx, now);
     const importJobs = await deleteOldImportJobs(trx, new Date(now.getTime() - importJobKeepMs));
     const expiredInvitations = await deleteExpiredInvitations(trx, now);
     const leavers = await anonymiseLeavers(trx, now, anonymiseLeftAfterDays);
@@ -80,6 +84,7 @@ export async function cleanUpExpired(
       auditEvents,
       signInHistory,
       wifiUses,
+      wifiSessions,
       importJobs,
       ticketConsentRequests,
       expiredInvitations,

@@ -48,7 +48,10 @@ describe.each(databaseKinds)("Wi-Fi answers to the network (%s)", (kind) => {
       "reply:Tunnel-Private-Group-Id": "110",
     });
     expect((await accepted("teacher")).json()["reply:Tunnel-Private-Group-Id"]).toBe("staff-vlan");
-    expect((await accepted("visitor")).json()).toEqual({});
+    // No VLAN attributes; only the session's Class (returned in accounting, issue 73).
+    expect((await accepted("visitor")).json()).toEqual({
+      "reply:Class": expect.stringMatching(/^kpi-id:\d+\.[\w-]{22}$/),
+    });
   });
 
   it("answers a Chargeable-User-Identity only when asked, stable per operator, different between operators", async () => {

@@ -35,6 +35,7 @@ describe("secrets read from files (NAME_FILE)", () => {
       BANKID_KEY_PASSWORD: "key-password-from-a-file",
       SAML_PAIRWISE_SALT: "pairwise-salt-from-a-file",
       RADIUS_REST_SECRET: "radius-rest-secret-from-a-file-0123456789",
+      RADIUS_COA_SECRET: "radius-coa-secret-from-a-file-0123456789",
     };
     const files = Object.fromEntries(
       Object.entries(values).map(([name, value]) => [`${name}_FILE`, secretFile(name, `${value}\n`)]),
@@ -60,6 +61,7 @@ describe("secrets read from files (NAME_FILE)", () => {
     expect(config.bankId?.key).toEqual({ pem: values.BANKID_KEY });
     expect(config.saml.pairwiseSalt).toBe(values.SAML_PAIRWISE_SALT);
     expect(config.wifi.restSecret).toBe(values.RADIUS_REST_SECRET);
+    expect(config.wifi.coa?.secret).toBe(values.RADIUS_COA_SECRET);
   });
 
   it("refuses a variable set both ways, an unreadable file and an empty one, naming them", () => {

@@ -16,12 +16,14 @@ import {
   renderFreeradius,
   runEapol,
   startProcess,
+  ttlsNetwork,
 } from "../../support/freeradius.ts";
 import { createListeningTestApp, freePort, type ListeningTestApp } from "../../support/listening.ts";
 
 const restSecret = "radius-rest-secret-for-the-eduroam-test-0123456789";
 const clientSecret = "access-point-secret-eduroam-test";
 const radsecSecret = "radsecproxy-secret-eduroam-test";
+const coaSecret = "kpi-id-coa-secret-eduroam-test-0123456789";
 const accountPassword = "campus-password-of-olena-2026";
 const guestsVlan = "130";
 
@@ -40,18 +42,8 @@ let olenaPeap: CreatedWifiPassword;
 // What an access point sends beside EAP: its address and SSID, its name, and a request for a CUI (RFC 4372).
 const accessPoint = ["-N30:s:AA-BB-CC-DD-EE-01:eduroam", "-N32:s:ap-library-2", "-N89:x:00", "-M02:11:22:33:44:55"];
 
-function ttls(identity: string, password: string, anonymous = "anonymous@kpi.ua") {
-  return [
-    "key_mgmt=WPA-EAP",
-    "eap=TTLS",
-    `identity="${identity}"`,
-    `anonymous_identity="${anonymous}"`,
-    `password="${password}"`,
-    `ca_cert="${dir}/pki/ca.pem"`,
-    'domain_match="radius.kpi.ua"',
-    'phase2="auth=PAP"',
-  ].join("\n");
-}
+const ttls = (identity: string, password: string, anonymous?: string) =>
+  ttlsNetwork(`${dir}/pki/ca.pem`, identity, password, anonymous);
 
 function peap(identity: string, password: string) {
   return [
@@ -168,12 +160,18 @@ beforeAll(async () => {
   olenaPeap = await createWifiPassword(olenaCookie, "Windows PC");
 
   const raddb = join(dir, "raddb");
-  renderFreeradius(raddb, certs, { auth: authPort, radsecproxyUdp: radsecUdp });
+  renderFreeradius(raddb, certs, {
+    auth: authPort,
+    acct: await freePort(),
+    coa: await freePort(),
+    radsecproxyUdp: radsecUdp,
+  });
   const env = {
     KPI_ID_RADIUS_URL: `${kpi.origin}/api/radius`,
     RADIUS_REST_SECRET: restSecret,
     RADSECPROXY_SECRET: radsecSecret,
     RADIUS_LOCAL_CLIENT_SECRET: clientSecret,
+    RADIUS_COA_SECRET: coaSecret,
   };
   await startRadsecproxies(certs, radsecUdp);
   freeradius = await startProcess("freeradius", ["-X", "-d", raddb], env, /Ready to process requests/);
@@ -196,6 +194,7 @@ describe("eduroam through FreeRADIUS with the shipped configuration", () => {
         RADIUS_REST_SECRET: restSecret,
         RADSECPROXY_SECRET: radsecSecret,
         RADIUS_LOCAL_CLIENT_SECRET: clientSecret,
+        RADIUS_COA_SECRET: coaSecret,
       },
     }).toString();
     expect(output).toContain("Configuration appears to be OK");

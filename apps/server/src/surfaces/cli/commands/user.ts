@@ -12,6 +12,7 @@ import { parseOptions, required } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { table } from "../output.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
+import { cliWifiDisconnects, disconnectedNote } from "../wifi-disconnects.ts";
 
 function publicUser(user: User) {
   return {
@@ -87,9 +88,12 @@ const setPasswordCommand: CommandHandler = async (context, args) => {
 const disable: CommandHandler = async (context, args) => {
   const user = await requireUser(context, required(parseOptions(args, { username: { type: "string" } }), "username"));
   await disableUser({ db: context.db, now: new Date() }, user.id);
+  // The CLI has no protocol to tell of the ended sessions (no sign-out events), but the devices are disconnected.
+  const disconnects = cliWifiDisconnects(context);
+  const answers = await disconnects.send(await disconnects.sessionsOf({ userId: user.id }), "disabled");
   context.out.result(
     { username: user.username, status: "disabled" },
-    `Disabled ${user.username}; their sessions have ended`,
+    `Disabled ${user.username}; their sessions have ended${disconnectedNote(answers)}`,
   );
 };
 

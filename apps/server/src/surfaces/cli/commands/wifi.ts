@@ -12,6 +12,7 @@ import { parseOptions, required } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { table } from "../output.ts";
 import { CommandFailedError } from "../usage.ts";
+import { cliWifiDisconnects, disconnectedCount, disconnectedNote } from "../wifi-disconnects.ts";
 
 async function personNamed(context: CliContext, username: string) {
   const user = await findUserByUsername(context.db, username);
@@ -48,24 +49,31 @@ const revoke: CommandHandler = async (context, args) => {
     all: { type: "boolean" },
   });
   const user = await personNamed(context, required(options, "username"));
+  const disconnects = cliWifiDisconnects(context);
+  const passwordId = options.all ? undefined : required(options, "id");
+  // Read before the revocation deletes them; disconnected once it is done.
+  const connected = await disconnects.sessionsOf({ userId: user.id, passwordId });
   let count = 1;
-  if (options.all) count = await revokeAllNetworkPasswords(context.db, user.id);
-  else await revokeNetworkPassword(context.db, user.id, required(options, "id"));
+  if (passwordId === undefined) count = await revokeAllNetworkPasswords(context.db, user.id);
+  else await revokeNetworkPassword(context.db, user.id, passwordId);
   await recordAuditEvent(context.db, {
     type: "wifi_password_revoked",
     result: "success",
     userId: user.id,
     reason: "operator",
   });
+  const answers = await disconnects.send(connected, "password_revoked");
   context.out.result(
-    { username: user.username, revoked: count },
-    `Revoked ${count} Wi-Fi password(s) of ${user.username}`,
+    { username: user.username, revoked: count, ...disconnectedCount(answers) },
+    `Revoked ${count} Wi-Fi password(s) of ${user.username}${disconnectedNote(answers)}`,
   );
 };
 
 /** `wifi off --username U` / `wifi on --username U`: no password of U works while off. */
 const off: CommandHandler = async (context, args) => {
   const user = await personNamed(context, required(parseOptions(args, { username: { type: "string" } }), "username"));
+  const disconnects = cliWifiDisconnects(context);
+  const connected = await disconnects.sessionsOf({ userId: user.id });
   await turnWifiOff(context.db, user.id, undefined, new Date());
   await recordAuditEvent(context.db, {
     type: "wifi_turned_off",
@@ -73,7 +81,11 @@ const off: CommandHandler = async (context, args) => {
     userId: user.id,
     reason: "operator",
   });
-  context.out.result({ username: user.username, wifiOff: true }, `Wi-Fi is off for ${user.username}`);
+  const answers = await disconnects.send(connected, "wifi_off");
+  context.out.result(
+    { username: user.username, wifiOff: true, ...disconnectedCount(answers) },
+    `Wi-Fi is off for ${user.username}${disconnectedNote(answers)}`,
+  );
 };
 
 const on: CommandHandler = async (context, args) => {

@@ -123,6 +123,14 @@ export function WifiPasswordRow({
             t("account:wifi.neverUsed")
           )}
         </p>
+        {password.sessions.map((session) => (
+          <p key={`${session.controller} ${session.since}`} className="text-foreground" data-testid="wifi-session">
+            {t("account:wifi.connectedNow", {
+              controller: session.controller,
+              when: formatInstant(session.since, language),
+            })}
+          </p>
+        ))}
         {password.uses.length > 1 ? <WifiRecentUses uses={password.uses} words={words} /> : null}
       </div>
       <div className="flex shrink-0 flex-wrap gap-2 self-start">

@@ -17,6 +17,7 @@ const phone: WifiPassword = {
     { usedAt: "2026-11-19T17:40:00Z", method: "pap", accessPoint: "AA-BB-CC-DD-EE-07:eduroam", nasIdentifier: "" },
     { usedAt: "2026-11-18T07:05:00Z", method: "mschapv2", accessPoint: "", nasIdentifier: "" },
   ],
+  sessions: [{ controller: "wlc-1", since: "2026-11-20T09:15:00Z" }],
 };
 const laptop: WifiPassword = {
   id: "3f2504e0-4f89-41d3-9a0c-0305e82c6102",
@@ -25,6 +26,7 @@ const laptop: WifiPassword = {
   createdAt: "2026-11-02T08:00:00Z",
   lastUsedAt: null,
   uses: [],
+  sessions: [],
 };
 
 function wifiServer(renameAnswer: () => Response = () => json({ ok: true })) {
@@ -55,6 +57,16 @@ const phoneRow = async () => (await screen.findAllByTestId("wifi-password"))[0] 
 
 /** Issue 61: a person names, renames and revokes their Wi-Fi passwords, and sees where each was used. */
 describe("the account page's Wi-Fi passwords", () => {
+  it("says where a password is connected now, and nothing for one that is not (issue 73)", async () => {
+    wifiServer();
+    renderWithProviders(<WifiSection askAgain={vi.fn()} />);
+    const [phoneItem, laptopItem] = await screen.findAllByTestId("wifi-password");
+    expect(within(phoneItem as HTMLElement).getByTestId("wifi-session")).toHaveTextContent(
+      /^Під’єднано зараз через wlc-1, з .*2026/,
+    );
+    expect(within(laptopItem as HTMLElement).queryByTestId("wifi-session")).toBeNull();
+  });
+
   it("renames a password in place and gives focus back to the rename button", async () => {
     const renamed = wifiServer();
     const user = userEvent.setup();

@@ -26,6 +26,7 @@ const wifi: AdminWifi = {
       createdAt: "2026-11-01T08:00:00Z",
       lastUsedAt: null,
       uses: [],
+      sessions: [],
     },
   ],
 };

@@ -22,6 +22,7 @@ const phone: WifiPassword = {
     { usedAt: "2026-11-19T17:40:00Z", method: "pap", accessPoint: "AA-BB-CC-DD-EE-07:eduroam", nasIdentifier: "lib-2" },
     { usedAt: "2026-11-18T07:05:00Z", method: "mschapv2", accessPoint: "", nasIdentifier: "" },
   ],
+  sessions: [],
 };
 const laptop: WifiPassword = {
   id: "3f2504e0-4f89-41d3-9a0c-0305e82c6162",
@@ -30,6 +31,7 @@ const laptop: WifiPassword = {
   createdAt: "2026-11-02T08:00:00Z",
   lastUsedAt: null,
   uses: [],
+  sessions: [],
 };
 
 function openPerson(language: "uk" | "en") {

@@ -23,6 +23,7 @@ const phone: WifiPassword = {
   createdAt: "2026-11-01T08:00:00Z",
   lastUsedAt: null,
   uses: [],
+  sessions: [],
 };
 const devices: AdminWifi = { passwords: [phone], wifiOff: false };
 

@@ -3,15 +3,15 @@ import { text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { hasApplicationAccess } from "../../model/access/applications.ts";
 import { hasSamlConsent } from "../../model/access/saml-consents.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { findPendingRequest, savePendingRequest, takePendingRequest } from "../../model/saml/pending-requests.ts";
 import { findServiceProvider } from "../../model/saml/service-providers.ts";
-import { samlContinuePath } from "../../model/sessions/continue-to.ts";
-import { meetsRequirement, multiFactorRequired } from "../../model/sessions/strength.ts";
+import { samlContinuePath, secondFactorSetUpPath, stepUpSignInPath } from "../../model/sessions/continue-to.ts";
+import { meetsRequirement } from "../../model/sessions/strength.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
+import { passGate } from "../../sign-in/gate/gate.ts";
 import { rememberContinueTo } from "../../sign-in/session/continue-cookie.ts";
 import { currentSession } from "../../sign-in/session/current.ts";
 import { releasedAttributeNames } from "./attributes.ts";
@@ -130,22 +130,26 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
       const sp = pending && (await findServiceProvider(db, pending.sp_entity_id, clock()));
       if (!pending || !sp) throw new AppError("saml.request_not_found");
       const session = await currentSession(request, reply);
-      // More than one factor when the SP asks for REFEDS MFA, or its application's or the person's operator requires it.
       const application =
-        sp.application_id && (await cachedApplicationById(app.applicationCache, db, sp.application_id));
-      const asked = {
-        multiFactor: !!session && multiFactorRequired(session.user, application || undefined, pending.mfa_requested),
-      };
-      // ForceAuthn: only a sign-in made after the request arrived will do (as OIDC prompt=login).
-      // REFEDS MFA on a one-factor session: the person proves more (step-up), once.
-      const stale =
-        session &&
-        (pending.force_authn || !meetsRequirement(session, asked)) &&
-        !meetsRequirement(session, { provenSince: pending.created_at });
-      if (!session || stale) {
-        rememberContinueTo(reply, { kind: "saml", requestId: pending.id });
+        (sp.application_id && (await cachedApplicationById(app.applicationCache, db, sp.application_id))) || undefined;
+      const decision = await passGate(request, {
+        session,
+        application,
+        // ForceAuthn: only a sign-in made after the request arrived will do (as OIDC prompt=login).
+        asks: {
+          signedInSince: pending.force_authn ? pending.created_at : undefined,
+          multiFactor: pending.mfa_requested,
+        },
+        // An SP that is not first-party gets nothing about the person before they allow it (as OpenID Connect clients).
+        needsConsent: async (signedIn) =>
+          !(await isFirstPartySp(request, sp)) &&
+          !(await hasSamlConsent(db, signedIn.userId, sp.entity_id, releasedAttributeNames(sp))),
+      });
+      const language = requestLanguage(request);
+      const continueHere = () => rememberContinueTo(reply, { kind: "saml", requestId: pending.id });
+      if (decision.kind === "sign_in" || decision.kind === "sign_in_again") {
+        continueHere();
         // A signed-in person asked to prove who they are again sees the sign-in screen anyway (reauth=1).
-        const language = requestLanguage(request);
         return reply.redirect(session ? `/${language}/?reauth=1` : `/${language}/`, 303);
       }
       const to = { sp, requestId: pending.request_id, acsUrl: pending.acs_url, relayState: pending.relay_state };
@@ -153,19 +157,22 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!(await takePendingRequest(db, pending.id))) throw new AppError("saml.request_not_found");
         return answer();
       };
-      // Asked for REFEDS MFA, signed in again, and still one factor: the SP hears it cannot be met.
-      if (!meetsRequirement(session, asked))
-        return answerOnce(async () => (await answers()).answerStatus(request, reply, to, statusCodes.noAuthnContext));
-      if (
-        pending.declined ||
-        (sp.application_id && !(await hasApplicationAccess(db, session.userId, sp.application_id)))
-      )
-        return answerOnce(async () => (await answers()).answerStatus(request, reply, to, statusCodes.requestDenied));
-      // An SP that is not first-party gets nothing about the person before they allow it (as OpenID Connect clients).
-      const asks = !(await isFirstPartySp(request, sp));
-      if (asks && !(await hasSamlConsent(db, session.userId, sp.entity_id, releasedAttributeNames(sp))))
-        return reply.redirect(`/${requestLanguage(request)}/consent?saml=${encodeURIComponent(pending.id)}`, 303);
-      return answerOnce(async () => (await answers()).answerSignedIn(request, reply, to, session));
+      const answerStatus = (status: string) =>
+        answerOnce(async () => (await answers()).answerStatus(request, reply, to, status));
+      if (pending.declined || decision.kind === "no_access" || decision.kind === "testing_only")
+        return answerStatus(statusCodes.requestDenied);
+      if (decision.kind === "step_up" || decision.kind === "set_up_second_factor") {
+        // Signed in again for this request and still one factor: the SP hears it cannot be met; else the person
+        // proves more once (the step-up, or setting a factor up first), coming back here.
+        if (session && meetsRequirement(session, { provenSince: pending.created_at }))
+          return answerStatus(statusCodes.noAuthnContext);
+        continueHere();
+        if (decision.kind === "set_up_second_factor") return reply.redirect(secondFactorSetUpPath(language), 303);
+        return reply.redirect(stepUpSignInPath(language), 303);
+      }
+      if (decision.kind === "consent")
+        return reply.redirect(`/${language}/consent?saml=${encodeURIComponent(pending.id)}`, 303);
+      return answerOnce(async () => (await answers()).answerSignedIn(request, reply, to, decision.session));
     },
   );
 };

@@ -15,7 +15,8 @@ export { gateRefusals } from "./decide.ts";
 /** What a protocol brings to the gate: who, into which application, what its request asks, and its consent. */
 export interface GateQuestion {
   session: LoadedSession | null | undefined;
-  application: ApplicationRow;
+  /** None for a federation's SAML service provider that no application stands behind: anyone may use it. */
+  application: ApplicationRow | undefined;
   asks?: GateAsks;
   /**
    * Whether this protocol's consent is missing for the person (the ticket path and CAS share the ticket consent;
@@ -23,6 +24,9 @@ export interface GateQuestion {
    */
   needsConsent(session: LoadedSession): Promise<boolean>;
 }
+
+/** What a service provider without an application asks: nothing of its own. */
+const openToEveryone = { require_mfa: false, lifecycle: "live", suspended_at: null } as const;
 
 /** The gate's answer to a protocol: a refusal to write in its own terms, or the session to issue for. */
 export type GateOutcome = Exclude<GateDecision, { kind: "issue" }> | { kind: "issue"; session: LoadedSession };
@@ -34,9 +38,10 @@ export async function passGate(request: FastifyRequest, question: GateQuestion):
   const session = question.session ?? undefined;
   const decision = await decide({
     session,
-    application,
+    application: application ?? openToEveryone,
     asks: question.asks ?? {},
-    hasAccess: async () => (session ? hasApplicationAccess(db, session.userId, application.id) : false),
+    hasAccess: async () =>
+      session ? application === undefined || hasApplicationAccess(db, session.userId, application.id) : false,
     canProveMore: async () => (session ? canStepUp(request, session.user) : false),
     needsConsent: async () => (session ? question.needsConsent(session) : false),
   });

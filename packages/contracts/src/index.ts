@@ -29,4 +29,5 @@ export * from "./scope-claims.ts";
 export * from "./text.ts";
 export * from "./ticket-consent.ts";
 export * from "./user-data.ts";
+export * from "./ldap.ts";
 export * from "./wifi.ts";

@@ -137,6 +137,12 @@ export function createServiceMetrics(app: FastifyInstance, sources: GaugeSources
     labelNames: ["result", "reason"],
     registers: [registry],
   });
+  const ldapBinds = new Counter({
+    name: "kpi_id_ldap_binds_total",
+    help: "LDAP binds slapd asked KPI ID about, by result and refusal reason (wrong_password, no_access, …)",
+    labelNames: ["result", "reason"],
+    registers: [registry],
+  });
   databaseGauges(app, registry, sources);
   certificateGauge(app, registry, sources.certificates);
 
@@ -149,6 +155,7 @@ export function createServiceMetrics(app: FastifyInstance, sources: GaugeSources
       if (event.type === "sign_in" && event.reason === "auth.too_many_attempts") throttled.inc({ method });
       if (event.type === "ticket_exchange") ticketExchanges.inc({ result: event.result });
       if (event.type === "wifi_sign_in") wifiSignIns.inc({ result: event.result, reason: event.reason ?? "" });
+      if (event.type === "ldap_bind") ldapBinds.inc({ result: event.result, reason: event.reason ?? "" });
     },
   };
 }

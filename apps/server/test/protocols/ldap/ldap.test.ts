@@ -13,6 +13,7 @@ import { updateUser } from "../../../src/model/users/queries.ts";
 import { createUser, upsertUser } from "../../../src/model/users/service.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addApplication, grantAccess, signIn } from "../../support/campus.ts";
+import { runCliOn } from "../../support/cli.ts";
 import { eventually, startTestSlapd, type TestSlapd } from "../../support/openldap.ts";
 
 const base = "dc=kpi,dc=ua";
@@ -289,10 +290,15 @@ describe("the directory follows KPI ID", () => {
     for (const file of readdirSync(slapd.dataDir)) rmSync(join(slapd.dataDir, file));
     await slapd.start();
     expect((await asKpiId(people, "(uid=olena)")).out).not.toContain(dnOf("olena"));
-    const rebuilt = await kpi.app.ldap?.syncNow();
-    expect(rebuilt?.added).toBeGreaterThan(4);
+    // The operator's full resynchronisation, `kpi-id ldap sync`.
+    const env = { LDAP_LDAPI_PATH: slapd.ldapiPath };
+    const rebuilt = await runCliOn(kpi.database.handle, ["ldap", "sync"], { env });
+    expect(rebuilt.code).toBe(0);
+    expect(Number(/added (\d+)/.exec(rebuilt.stdout)?.[1])).toBeGreaterThan(4);
     expect((await asKpiId(people, "(uid=olena)")).out).toContain(dnOf("olena"));
     expect((await whoami(dnOf("olena"), olenaPassword.password)).code).toBe(0);
+    const again = await runCliOn(kpi.database.handle, ["ldap", "sync"], { env });
+    expect(again.stdout).toBe("added 0, changed 0, renamed 0, removed 0");
     expect(await kpi.app.ldap?.syncNow()).toEqual({ added: 0, changed: 0, renamed: 0, removed: 0 });
   });
 });

@@ -1,60 +1,25 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type RunningProcess, startProcess } from "./freeradius.ts";
+import type { CreatedLdapPassword } from "@kpi-id/contracts";
+import type { FastifyInstance } from "fastify";
+import { createUser } from "../../src/model/users/service.ts";
+import { postJson } from "./app.ts";
+import { signIn } from "./campus.ts";
+import { makeCertificates, type RunningProcess, startProcess } from "./freeradius.ts";
 import { freePort } from "./listening.ts";
 
 /** The shipped OpenLDAP configuration (deploy/openldap). */
 export const shippedOpenldap = resolve(import.meta.dirname, "../../../../deploy/openldap");
 
-const openssl = (args: string[], cwd: string) => execFileSync("openssl", args, { cwd, stdio: "pipe" });
-
-/** A throw-away CA and slapd's certificate for 127.0.0.1 (what clients check with StartTLS). */
+/**
+ * A throw-away CA and slapd's certificate for 127.0.0.1 (what clients check with StartTLS): the eduroam test's CA
+ * and its certificate named for 127.0.0.1 (server and client use), copied under the names slapd.conf gives.
+ */
 function makeTlsFiles(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  const subject = (name: string) => ["-subj", `/CN=${name}`];
-  openssl(
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      "ca.key",
-      "-out",
-      "ca.pem",
-      "-days",
-      "2",
-      ...subject("KPI ID test CA"),
-    ],
-    dir,
-  );
-  openssl(
-    ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", ...subject("ldap.kpi.ua")],
-    dir,
-  );
-  writeFileSync(join(dir, "server.ext"), "subjectAltName=DNS:ldap.kpi.ua,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n");
-  openssl(
-    [
-      "x509",
-      "-req",
-      "-in",
-      "server.csr",
-      "-CA",
-      "ca.pem",
-      "-CAkey",
-      "ca.key",
-      "-CAcreateserial",
-      "-out",
-      "server.pem",
-      "-days",
-      "2",
-      "-extfile",
-      "server.ext",
-    ],
-    dir,
-  );
+  makeCertificates(dir);
+  cpSync(join(dir, "radsec-local.pem"), join(dir, "server.pem"));
+  cpSync(join(dir, "radsec-local.key"), join(dir, "server.key"));
 }
 
 export interface TestSlapd {
@@ -137,4 +102,18 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     if (Date.now() > until) throw new Error(`not within ${timeoutMs} ms${last ? `: ${String(last)}` : ""}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** A person with a KPI ID password, in a unit, holding one application password made through the account API. */
+export async function personWithApplicationPassword(
+  app: FastifyInstance,
+  person: { username: string; fullName: string; studentId: string; unit: string; email?: string },
+  accountPassword: string,
+): Promise<{ id: string; created: CreatedLdapPassword }> {
+  const { unit, ...fields } = person;
+  const user = await createUser(app.db, app.passwordHasher, fields, accountPassword, { studentUnit: unit });
+  const cookie = await signIn(app, person.username, accountPassword);
+  const response = await postJson(app, "/api/account/ldap", { name: "Lab computers" }, { headers: { cookie } });
+  if (response.statusCode !== 200) throw new Error(`no application password: ${response.statusCode} ${response.body}`);
+  return { id: user.id, created: response.json() };
 }

@@ -44,14 +44,8 @@ export interface LdapClient {
   createdAt: Date;
 }
 
-export interface NewLdapClient {
-  name: string;
-  title: string;
-  applicationId: string | null;
-  subtree: ClientSubtree;
-  attributes: string[];
-  addresses: string[];
-}
+/** A client as registered: everything but what the registration gives it. */
+export type NewLdapClient = Omit<LdapClient, "id" | "createdAt">;
 
 const clientName = /^[a-z0-9][a-z0-9-]{0,62}$/;
 

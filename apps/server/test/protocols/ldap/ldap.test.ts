@@ -14,7 +14,7 @@ import { createUser, upsertUser } from "../../../src/model/users/service.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addApplication, grantAccess, signIn } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
-import { eventually, startTestSlapd, type TestSlapd } from "../../support/openldap.ts";
+import { eventually, personWithApplicationPassword, startTestSlapd, type TestSlapd } from "../../support/openldap.ts";
 
 const base = "dc=kpi,dc=ua";
 const accountPassword = "campus-password-of-olena-2026";
@@ -93,20 +93,15 @@ beforeAll(async () => {
   await upsertUnit(db, { code: "FICT", kind: "faculty", nameUk: "ФІОТ", nameEn: "Faculty of Informatics" });
   await upsertUnit(db, { code: "FEL", kind: "faculty", nameUk: "ФЕЛ", nameEn: "Faculty of Electronics" });
   const hasher = kpi.app.passwordHasher;
-  const olena = await createUser(
-    db,
-    hasher,
-    { username: "olena", fullName: "Olena Shevchenko", email: "olena@kpi.ua", studentId: "KV-1" },
+  const olena = await personWithApplicationPassword(
+    kpi.app,
+    { username: "olena", fullName: "Olena Shevchenko", email: "olena@kpi.ua", studentId: "KV-1", unit: "FICT" },
     accountPassword,
-    { studentUnit: "FICT" },
   );
+  olenaPassword = olena.created;
   await createUser(db, hasher, { username: "taras", fullName: "Taras Bondar", studentId: "KV-2" }, accountPassword, {
     studentUnit: "FICT",
   });
-  const cookie = await signIn(kpi.app, "olena", accountPassword);
-  const created = await postJson(kpi.app, "/api/account/ldap", { name: "Lab computers" }, { headers: { cookie } });
-  expect(created.statusCode).toBe(200);
-  olenaPassword = created.json();
   // Nextcloud: sees the people its application lets in, their uid, cn and mail, and the groups.
   const { application } = await addApplication(kpi.app);
   await grantAccess(db, olena.id, application.id);

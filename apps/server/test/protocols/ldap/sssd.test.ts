@@ -9,11 +9,9 @@ import { join } from "node:path";
 import type { CreatedLdapPassword } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upsertUnit } from "../../../src/model/people/units.ts";
-import { createUser } from "../../../src/model/users/service.ts";
-import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
-import { signIn } from "../../support/campus.ts";
+import { createTestApp, type TestApp } from "../../support/app.ts";
 import { runCliOn } from "../../support/cli.ts";
-import { startTestSlapd, type TestSlapd } from "../../support/openldap.ts";
+import { personWithApplicationPassword, startTestSlapd, type TestSlapd } from "../../support/openldap.ts";
 
 const base = "dc=kpi,dc=ua";
 const accountPassword = "campus-password-of-olena-2026";
@@ -90,15 +88,12 @@ beforeAll(async () => {
   kpi = await createTestApp("pglite", { LDAP_LDAPI_PATH: slapd.ldapiPath, LDAP_BIND_SOCKET: slapd.bindSocket });
   const db = kpi.app.db;
   await upsertUnit(db, { code: "FICT", kind: "faculty", nameUk: "ФІОТ" });
-  await createUser(
-    db,
-    kpi.app.passwordHasher,
-    { username: "olena", fullName: "Olena Shevchenko", studentId: "KV-1" },
+  const olena = await personWithApplicationPassword(
+    kpi.app,
+    { username: "olena", fullName: "Olena Shevchenko", studentId: "KV-1", unit: "FICT" },
     accountPassword,
-    { studentUnit: "FICT" },
   );
-  const cookie = await signIn(kpi.app, "olena", accountPassword);
-  olenaPassword = (await postJson(kpi.app, "/api/account/ldap", { name: "Lab" }, { headers: { cookie } })).json();
+  olenaPassword = olena.created;
   const lab = await runCliOn(kpi.database.handle, [
     "ldap",
     "client",

@@ -25,6 +25,7 @@ import { requestSpanNaming } from "./platform/tracing/hooks.ts";
 import { registerCas } from "./protocols/cas/index.ts";
 import { endEndedCasSessions } from "./protocols/cas/single-logout.ts";
 import { forwardAuthRoutes } from "./protocols/forward-auth/routes.ts";
+import { registerLdap } from "./protocols/ldap/plugin.ts";
 import { AccountCache } from "./protocols/oidc/account-cache.ts";
 import { registerOidc } from "./protocols/oidc/index.ts";
 import { endOidcSessionsSignedInAt } from "./protocols/oidc/logout.ts";
@@ -47,6 +48,7 @@ import { passwordRoutes } from "./sign-in/password/routes.ts";
 import { recoveryRoutes } from "./sign-in/recovery/routes.ts";
 import { registerSessions } from "./sign-in/session/current.ts";
 import { accountApplicationRoutes } from "./surfaces/account/application-routes.ts";
+import { accountLdapRoutes } from "./surfaces/account/ldap-routes.ts";
 import { accountPasswordRoutes } from "./surfaces/account/password-routes.ts";
 import { accountPersonalDataRoutes } from "./surfaces/account/personal-data-routes.ts";
 import { accountSessionRoutes } from "./surfaces/account/routes.ts";
@@ -231,6 +233,7 @@ export async function buildApp({
   await app.register(accountApplicationRoutes);
   await app.register(accountPasswordRoutes);
   await app.register(accountWifiRoutes);
+  await app.register(accountLdapRoutes);
   await app.register(secondFactorRoutes);
   await app.register(passkeyRoutes);
   await app.register(recoveryRoutes);
@@ -274,6 +277,7 @@ export async function buildApp({
   });
   // Before the database closes (onClose): the answers still being awaited are recorded.
   app.addHook("preClose", () => app.wifiDisconnects.settled());
+  registerLdap(app);
   await app.register(scimRoutes);
   await registerDiia(app);
   await registerBankId(app);

@@ -69,6 +69,11 @@ export const auditEventTypes = [
   "wifi_turned_off",
   "wifi_turned_on",
   "wifi_disconnect",
+  "ldap_bind",
+  "ldap_password_created",
+  "ldap_password_revoked",
+  "ldap_client_registered",
+  "ldap_client_removed",
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 

@@ -82,6 +82,13 @@ export const enErrorMessages = {
     "You already have 10 Wi-Fi passwords. Revoke the one of a device you no longer use, then create a new one.",
   "wifi.password_not_found": "There is no such Wi-Fi password: it has already been revoked.",
   "wifi.not_configured": "Wi-Fi through KPI ID is not set up.",
+  "ldap.limit_reached":
+    "You already have 10 application passwords. Revoke one you no longer use, then create a new one.",
+  "ldap.password_not_found": "There is no such application password: it has already been revoked.",
+  "ldap.not_configured": "LDAP through KPI ID is not set up.",
+  "ldap.client_taken": "An LDAP client with this name is already registered.",
+  "ldap.client_not_found": "There is no such LDAP client.",
+  "ldap.client_invalid": "The LDAP client's name, subtree, attributes or addresses are not valid.",
   "google.failed": "Signing in with Google failed.",
   "google.not_configured": "Sign-in with Google is not configured.",
   "diia.failed": "Signing in with Diia failed.",

@@ -81,6 +81,13 @@ export const ukErrorMessages = {
     "У вас уже 10 паролів Wi-Fi. Відкличте пароль пристрою, яким не користуєтеся, і створіть новий.",
   "wifi.password_not_found": "Такого пароля Wi-Fi немає: його вже відкликано.",
   "wifi.not_configured": "Wi-Fi через KPI ID не налаштовано.",
+  "ldap.limit_reached":
+    "У вас уже 10 паролів застосунків. Відкличте той, яким більше не користуєтеся, і створіть новий.",
+  "ldap.password_not_found": "Такого пароля застосунку немає: його вже відкликано.",
+  "ldap.not_configured": "LDAP через KPI ID не налаштовано.",
+  "ldap.client_taken": "LDAP-клієнт із такою назвою вже зареєстровано.",
+  "ldap.client_not_found": "Такого LDAP-клієнта немає.",
+  "ldap.client_invalid": "Назва, піддерево, атрибути або адреси LDAP-клієнта неправильні.",
   "google.failed": "Не вдалося увійти через Google.",
   "google.not_configured": "Вхід через Google не налаштовано.",
   "diia.failed": "Не вдалося увійти через Дію.",

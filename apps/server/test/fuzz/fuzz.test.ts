@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import fc from "fast-check";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,6 +50,9 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
       // Wi-Fi on (issue 61): the account's Wi-Fi passwords and FreeRADIUS's endpoint are served; fuzz-radius.test.ts
       // carries the secret into the latter.
       RADIUS_REST_SECRET: "fuzz-radius-rest-secret-0123456789-abcdef",
+      // LDAP on (issue 77), with no slapd behind the socket: the account's application passwords are served.
+      LDAP_LDAPI_PATH: join(tmpdir(), "kpi-id-fuzz-no-slapd"),
+      LDAP_BIND_SOCKET: join(tmpdir(), `kpi-id-fuzz-bind-${process.pid}.sock`),
     });
     const person = await addPerson(t.app, { username: "fuzzed", fullName: "Фаззінг Особа" }, "fuzzed passphrase");
     const { application } = await addApplication(t.app);
@@ -211,6 +216,10 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
         "POST /api/radius/authorize",
         "POST /api/radius/authenticate",
         "POST /api/radius/post-auth",
+        // LDAP (issue 77): the account's application passwords.
+        "GET /api/account/ldap",
+        "POST /api/account/ldap",
+        "POST /api/account/ldap/{id}/revoke",
       ]),
     );
     const runsPerEndpoint = Math.ceil(minimumRequests / endpoints.length) + 5;

@@ -4,6 +4,7 @@ import { type BankIdConfig, readBankIdConfig } from "./bankid.ts";
 import { type DiiaConfig, readDiiaConfig } from "./diia.ts";
 import { ConfigError } from "./error.ts";
 import { type GoogleConfig, readGoogleConfig } from "./google.ts";
+import { type LdapConfig, readLdapConfig } from "./ldap.ts";
 import { type MailConfig, readMailConfig } from "./mail.ts";
 import { type MetricsAccess, readMetricsAccess } from "./metrics.ts";
 import { parseEnvironment } from "./parse.ts";
@@ -18,6 +19,7 @@ export type { BankIdConfig } from "./bankid.ts";
 export type { DiiaBranchAddress, DiiaConfig } from "./diia.ts";
 export { ConfigError } from "./error.ts";
 export type { GoogleConfig } from "./google.ts";
+export type { LdapConfig } from "./ldap.ts";
 export type { MailConfig } from "./mail.ts";
 export type { MetricsAccess } from "./metrics.ts";
 export type { Environment } from "./schema.ts";
@@ -100,6 +102,8 @@ export interface Config {
   deviceCodeTtlSeconds: number;
   /** Wi-Fi through FreeRADIUS: the rest endpoint's secret, the realm, VLANs (config/wifi.ts). */
   wifi: WifiConfig;
+  /** LDAP through OpenLDAP slapd: the directory's socket and base, the bind responder's socket (config/ldap.ts). */
+  ldap: LdapConfig;
 }
 
 function readHttpTimeouts(environment: Environment): Config["httpTimeouts"] {
@@ -214,5 +218,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     deviceCodeTtlSeconds: environment.OIDC_DEVICE_CODE_TTL_SECONDS,
     wifi: readWifiConfig(environment, isProduction),
+    ldap: readLdapConfig(environment),
   };
 }

@@ -198,6 +198,16 @@ export const environmentSchema = () =>
     WIFI_VLAN_STAFF: optionalText.pipe(z.string().regex(vlanName, "must be a VLAN id or name").optional()),
     WIFI_VLAN_GUESTS: optionalText.pipe(z.string().regex(vlanName, "must be a VLAN id or name").optional()),
 
+    // LDAP through OpenLDAP slapd (config/ldap.ts, docs/ldap.md).
+    LDAP_LDAPI_PATH: optionalText,
+    LDAP_BIND_SOCKET: z.string().min(1).default("/run/kpi-id/ldap-bind.sock"),
+    LDAP_BASE_DN: z
+      .string()
+      .regex(/^dc=[a-z0-9-]+(,dc=[a-z0-9-]+)*$/, "must be dc=…,dc=… in lower case")
+      .default("dc=kpi,dc=ua"),
+    LDAP_SCOPE: z.string().regex(domainName, "must be a domain name").default("kpi.ua"),
+    LDAP_RESYNC_SECONDS: seconds(300),
+
     SUPPORT_EMAIL: z.email().default("support@kpi.ua"),
     SUPPORT_BOT_EMPLOYEES_URL: httpUrl.default("https://t.me/kpi_id_employees_bot"),
     SUPPORT_BOT_STUDENTS_URL: httpUrl.default("https://t.me/kpi_id_students_bot"),

@@ -6,6 +6,7 @@ import type { CommunityApplicationColumns, ConsentTables } from "./schema-consen
 import type { DeveloperApplicationColumns, DeveloperTables } from "./schema-developers.ts";
 import type { SignInTables } from "./schema-diia.ts";
 import type { ForwardAuthApplicationColumns, ForwardAuthTables, TicketSessionColumns } from "./schema-forward-auth.ts";
+import type { LdapTables } from "./schema-ldap.ts";
 import type { PasskeyTables } from "./schema-passkeys.ts";
 import type {
   SamlConsentsTable,
@@ -253,7 +254,8 @@ export interface Database
     ConsentTables,
     ForwardAuthTables,
     CasTables,
-    WifiTables {
+    WifiTables,
+    LdapTables {
   users: UsersTable;
   external_identities: ExternalIdentitiesTable;
   applications: ApplicationsTable;

@@ -143,6 +143,12 @@ export function createServiceMetrics(app: FastifyInstance, sources: GaugeSources
     labelNames: ["result", "reason"],
     registers: [registry],
   });
+  const ldapBinds = new Counter({
+    name: "kpi_id_ldap_binds_total",
+    help: "LDAP binds slapd asked KPI ID about, by result and refusal reason (wrong_password, no_access, …)",
+    labelNames: ["result", "reason"],
+    registers: [registry],
+  });
   databaseGauges(app, registry, sources);
   certificateGauge(app, registry, sources.certificates);
 
@@ -156,6 +162,7 @@ export function createServiceMetrics(app: FastifyInstance, sources: GaugeSources
       if (event.type === "ticket_exchange") ticketExchanges.inc({ result: event.result });
       if (event.type === "wifi_sign_in") wifiSignIns.inc({ result: event.result, reason: event.reason ?? "" });
       if (event.type === "wifi_disconnect") wifiDisconnects.inc({ result: event.result, reason: event.reason ?? "" });
+      if (event.type === "ldap_bind") ldapBinds.inc({ result: event.result, reason: event.reason ?? "" });
     },
   };
 }

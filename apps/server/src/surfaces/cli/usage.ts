@@ -163,6 +163,16 @@ Wi-Fi (eduroam through FreeRADIUS, docs/eduroam.md)
   wifi on --username U
   wifi stats                                Wi-Fi sign-ins per day and refusals by reason (14 days)
 
+LDAP (OpenLDAP slapd kept by KPI ID, docs/ldap.md)
+  ldap sync                                 make slapd's directory KPI ID's truth now (idempotent)
+  ldap client add --name N --title T --attributes a,b [--subtree people|groups|directory]
+      [--application APP] [--addresses IP,IP]
+                                            register an LDAP client: its bind DN and secret
+                                            (shown once); with --application it sees, and lets
+                                            bind from its addresses, only people with access
+  ldap client list                          the registered LDAP clients (never a secret)
+  ldap client remove --name N               its service account and access rules go
+
 Operators' console (/{lang}/admin; docs/console.md)
   role grant --username U --role admin|helpdesk
                                             admin: everything in the console; helpdesk: people

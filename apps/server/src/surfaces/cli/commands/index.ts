@@ -5,6 +5,7 @@ import { auditCommands } from "./audit.ts";
 import { bankIdCommands } from "./bankid.ts";
 import { diiaCommands } from "./diia.ts";
 import { keysCommands } from "./keys.ts";
+import { ldapCommands } from "./ldap.ts";
 import { roleCommands } from "./role.ts";
 import { samlCommands } from "./saml.ts";
 import { scimCommands } from "./scim.ts";
@@ -24,6 +25,7 @@ export const commandGroups: Record<string, Record<string, CommandHandler>> = {
   bankid: bankIdCommands,
   diia: diiaCommands,
   keys: keysCommands,
+  ldap: ldapCommands,
   role: roleCommands,
   saml: samlCommands,
   scim: scimCommands,

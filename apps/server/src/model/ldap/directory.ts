@@ -1,0 +1,143 @@
+import { sql } from "kysely";
+import type { Db } from "../../platform/db/schema.ts";
+import { accessibleApplicationIds } from "../access/applications.ts";
+import { byAffiliationOrder } from "../people/records.ts";
+
+// What the directory should hold, read from KPI ID in a few set-wide statements (protocols/ldap/sync.ts compares
+// it with slapd). Only people who may sign in are in it: disabled, departed and erased people are left out.
+
+export interface DirectoryPerson {
+  id: string;
+  username: string;
+  fullName: string;
+  email: string | null;
+  affiliations: string[];
+  /** uidNumber, and gidNumber of the person's own group: given once, never reused (ldap_posix_numbers). */
+  number: number;
+}
+
+export interface DirectoryGroup {
+  /** The group's cn: a unit's code, or `access-<client>` for the people a client's application lets in. */
+  name: string;
+  kind: "unit" | "access";
+  description: string;
+  number: number;
+  /** The members' usernames. */
+  members: string[];
+}
+
+// Records that still tie a person to a unit (a graduate or a former employee is no longer a member).
+const currentStatuses = ["studying", "academic_leave", "active", "on_leave"];
+
+/** Gives a POSIX number to each subject that has none yet; a number once given stays with its subject. */
+async function giveNumbers(db: Db, kind: "person" | "unit" | "client", ids: string[]): Promise<Map<string, number>> {
+  if (ids.length > 0) {
+    await db
+      .insertInto("ldap_posix_numbers")
+      .values(ids.map((id) => ({ subject_kind: kind, subject_id: id })))
+      .onConflict((conflict) => conflict.columns(["subject_kind", "subject_id"]).doNothing())
+      .execute();
+  }
+  const rows =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom("ldap_posix_numbers")
+          .select(["subject_id", "number"])
+          .where("subject_kind", "=", kind)
+          .where("subject_id", "in", ids)
+          .execute();
+  return new Map(rows.map((row) => [row.subject_id, Number(row.number)]));
+}
+
+/** Everyone who may sign in, with their affiliations and POSIX number. */
+export async function directoryPeople(db: Db): Promise<DirectoryPerson[]> {
+  const rows = await db
+    .selectFrom("users")
+    .select(["id", "username", "full_name", "email"])
+    .select(
+      sql<string[]>`coalesce((select array_agg(distinct affiliation) from person_affiliations
+        where person_affiliations.user_id = users.id), '{}')`.as("affiliations"),
+    )
+    .where("status", "=", "active")
+    .where("anonymised_at", "is", null)
+    .orderBy("username")
+    .execute();
+  const numbers = await giveNumbers(
+    db,
+    "person",
+    rows.map((row) => row.id),
+  );
+  return rows.flatMap((row) => {
+    const number = numbers.get(row.id);
+    if (number === undefined) return [];
+    return [
+      {
+        id: row.id,
+        username: row.username,
+        fullName: row.full_name,
+        email: row.email,
+        affiliations: byAffiliationOrder(row.affiliations),
+        number,
+      },
+    ];
+  });
+}
+
+/** The units with their current members, and for each client tied to an application the people it lets in. */
+export async function directoryGroups(db: Db): Promise<DirectoryGroup[]> {
+  const units = await db
+    .selectFrom("units")
+    .select(["id", "code", "name_uk", "name_en"])
+    .select(
+      sql<string[]>`coalesce((select array_agg(distinct users.username order by users.username)
+        from person_affiliations record join users on users.id = record.user_id
+        where record.unit_id = units.id and record.status = any(${currentStatuses})
+          and users.status = 'active' and users.anonymised_at is null), '{}')`.as("members"),
+    )
+    .orderBy("code")
+    .execute();
+  const clients = await db
+    .selectFrom("ldap_clients")
+    .select(["id", "name", "title", "application_id"])
+    .where("application_id", "is not", null)
+    .orderBy("name")
+    .execute();
+  const unitNumbers = await giveNumbers(
+    db,
+    "unit",
+    units.map((unit) => unit.id),
+  );
+  const clientNumbers = await giveNumbers(
+    db,
+    "client",
+    clients.map((client) => client.id),
+  );
+  const groups: DirectoryGroup[] = units.map((unit) => ({
+    name: unit.code,
+    kind: "unit",
+    description: unit.name_en || unit.name_uk,
+    number: unitNumbers.get(unit.id) ?? 0,
+    members: unit.members,
+  }));
+  for (const client of clients) {
+    const applicationId = client.application_id ?? "";
+    const members = await db
+      .selectFrom("users")
+      .select("username")
+      .where("status", "=", "active")
+      .where("anonymised_at", "is", null)
+      // The one access decision (model/access), for every person at once.
+      .where(sql<boolean>`${applicationId}::uuid in ${accessibleApplicationIds(sql.ref("users.id"))}`)
+      .orderBy("username")
+      .execute();
+    groups.push({
+      name: `access-${client.name}`,
+      kind: "access",
+      description: `People ${client.title} lets in`,
+      number: clientNumbers.get(client.id) ?? 0,
+      members: members.map((row) => row.username),
+    });
+  }
+  return groups;
+}

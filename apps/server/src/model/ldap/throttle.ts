@@ -1,0 +1,53 @@
+import { createHmac, hkdfSync } from "node:crypto";
+import type { Db } from "../../platform/db/schema.ts";
+import { throttlePolicy } from "../../platform/throttle/policy.ts";
+import type { ThrottleKey } from "../../platform/throttle/throttle.ts";
+
+/**
+ * The key the LDAP throttle's counters are kept under: derived from SAML_PAIRWISE_SALT like Wi-Fi's device key,
+ * so a SESSION_SECRET rotation neither forgets a person's known client machines nor restarts the counts.
+ */
+export function ldapThrottleKey(pairwiseSalt: string): string {
+  return Buffer.from(hkdfSync("sha256", pairwiseSalt, "kpi-id ldap", "throttle-key", 32)).toString("base64url");
+}
+
+const keyOf = (secret: string, kind: string, value: string) =>
+  createHmac("sha256", secret).update(`${kind}\0${value}`, "utf8").digest("base64url");
+
+/**
+ * The LDAP throttle, with the sign-in throttle's rules (platform/throttle/policy.ts). A client address the person
+ * bound from before (a lab machine, the Nextcloud server) is counted by itself alone, as a browser's device cookie
+ * is for sign-ins: a stranger's guesses hold the name for unknown addresses, never the owner's known clients.
+ * Unknown addresses are counted per name (the account rule) and per address (the ip rule: a lab machine or a
+ * Nextcloud server carries many people, so it waits a little and is never locked).
+ */
+export async function ldapThrottleKeys(
+  db: Db,
+  secret: string,
+  attempt: { name: string; userId?: string; peer?: string },
+): Promise<ThrottleKey[]> {
+  if (attempt.userId !== undefined && attempt.peer !== undefined) {
+    const known = await db
+      .selectFrom("ldap_uses")
+      .select("id")
+      .where("user_id", "=", attempt.userId)
+      .where("peer", "=", attempt.peer)
+      .limit(1)
+      .executeTakeFirst();
+    if (known) {
+      return [
+        {
+          key: `ldap-known:${keyOf(secret, "ldap-known", `${attempt.userId}\0${attempt.peer}`)}`,
+          rule: throttlePolicy.device,
+        },
+      ];
+    }
+  }
+  const keys: ThrottleKey[] = [
+    { key: `ldap-name:${keyOf(secret, "ldap-name", attempt.name.toLowerCase())}`, rule: throttlePolicy.account },
+  ];
+  if (attempt.peer !== undefined) {
+    keys.push({ key: `ldap-peer:${keyOf(secret, "ldap-peer", attempt.peer)}`, rule: throttlePolicy.ip });
+  }
+  return keys;
+}

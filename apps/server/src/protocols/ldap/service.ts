@@ -1,0 +1,134 @@
+import { decideBind, type LdapBindDecision, ldapBindAuditEvent } from "../../model/ldap/binds.ts";
+import { ldapThrottleKey } from "../../model/ldap/throttle.ts";
+import { type AuditEvent, recordAuditEvent } from "../../platform/audit/record.ts";
+import type { Config } from "../../platform/config/index.ts";
+import type { DatabaseHandle } from "../../platform/db/index.ts";
+import { synchroniseDirectory } from "./directory-sync.ts";
+import { ldapResult, startBindResponder } from "./responder.ts";
+import type { SockBind } from "./sock.ts";
+import type { SyncReport } from "./sync.ts";
+
+/** The channels whose messages mean "the directory may be behind" (migrations 0310 and 0690). */
+const changeChannels = ["kpi_id_cache", "kpi_id_ldap"];
+/** Changes arriving together (an import, a rule touching many people) make one sync. */
+const gatherMs = 100;
+/** After a failed sync (slapd restarting, say) the next try. */
+const retryMs = 2_000;
+
+export interface LdapServiceOptions {
+  database: DatabaseHandle;
+  config: Config;
+  clock: () => Date;
+  /** Each bind's audit event once recorded (the service's metrics count it). */
+  onBind?: (event: AuditEvent) => void;
+  onError?: (error: unknown, what: "bind" | "sync") => void;
+  onSynced?: (report: SyncReport) => void;
+}
+
+export interface LdapService {
+  /** A full synchronisation now (after any one already running); what it changed. */
+  syncNow(): Promise<SyncReport>;
+  close(): Promise<void>;
+}
+
+function resultCode(decision: LdapBindDecision): number {
+  if (decision.accepted) return ldapResult.success;
+  return decision.refusal === "no_tls" ? ldapResult.confidentialityRequired : ldapResult.invalidCredentials;
+}
+
+/**
+ * KPI ID's side of LDAP (docs/ldap.md): the responder slapd's sock overlay asks about every simple bind, and the
+ * synchronisation that keeps slapd's directory KPI ID's truth: at start, within moments of any change announced
+ * on the database's channels, and every LDAP_RESYNC_SECONDS to repair drift.
+ */
+export async function startLdapService(options: LdapServiceOptions): Promise<LdapService> {
+  const { database, config, clock } = options;
+  const ldap = config.ldap;
+  if (!ldap.ldapiPath) throw new Error("LDAP_LDAPI_PATH is not set");
+  const settings = { ldapiPath: ldap.ldapiPath, baseDn: ldap.baseDn, scope: ldap.scope };
+  const throttleSecret = ldapThrottleKey(config.saml.pairwiseSalt);
+
+  const decide = async (bind: SockBind): Promise<number> => {
+    const facts = { dn: bind.dn, password: bind.credentials, peer: bind.peer, ssf: bind.ssf };
+    const now = clock();
+    const decision = await decideBind(
+      { db: database.db, ring: config.sessionSecrets, throttleSecret, baseDn: ldap.baseDn, now },
+      facts,
+    );
+    const event = ldapBindAuditEvent(decision, facts, now);
+    await recordAuditEvent(database.db, event);
+    options.onBind?.(event);
+    return resultCode(decision);
+  };
+  const responder = await startBindResponder(ldap.bindSocket, decide, (error) => options.onError?.(error, "bind"));
+
+  let closed = false;
+  let running: Promise<unknown> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const runOnce = async (): Promise<SyncReport> => {
+    try {
+      const report = await synchroniseDirectory(database.db, settings);
+      options.onSynced?.(report);
+      return report;
+    } catch (error) {
+      options.onError?.(error, "sync");
+      if (!closed) schedule(retryMs);
+      throw error;
+    }
+  };
+  const syncNow = (): Promise<SyncReport> => {
+    const previous = running ?? Promise.resolve(undefined);
+    const next = previous.catch(() => undefined).then(runOnce);
+    // The caller gets the failure through `next`; the chain kept here only orders the syncs.
+    running = next
+      .catch(() => undefined)
+      .finally(() => {
+        if (running === tracked) running = undefined;
+        if (again && !closed) {
+          again = false;
+          schedule(gatherMs);
+        }
+      });
+    const tracked = running;
+    return next;
+  };
+  function schedule(afterMs: number): void {
+    if (closed) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    timer = setTimeout(() => void syncNow().catch(() => {}), afterMs);
+  }
+
+  const subscriptions = changeChannels.map((channel) =>
+    database.listen(channel, {
+      message(payload) {
+        // The caches' own markers and heartbeats (platform/cache/feed.ts) are not changes.
+        if (!payload.startsWith("mark:") && !payload.startsWith("beat:")) schedule(gatherMs);
+      },
+      listening(state) {
+        // Back after a lost connection: changes may have been missed meanwhile.
+        if (state) schedule(gatherMs);
+      },
+    }),
+  );
+  await Promise.all(subscriptions.map((subscription) => subscription.ready));
+  const resync = setInterval(() => schedule(0), ldap.resyncSeconds * 1000);
+  resync.unref();
+
+  return {
+    syncNow,
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      clearInterval(resync);
+      await Promise.all(subscriptions.map((subscription) => subscription.close()));
+      await running?.catch(() => {});
+      await responder.close();
+    },
+  };
+}

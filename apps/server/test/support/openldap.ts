@@ -1,0 +1,119 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { CreatedLdapPassword } from "@kpi-id/contracts";
+import type { FastifyInstance } from "fastify";
+import { createUser } from "../../src/model/users/service.ts";
+import { postJson } from "./app.ts";
+import { signIn } from "./campus.ts";
+import { makeCertificates, type RunningProcess, startProcess } from "./freeradius.ts";
+import { freePort } from "./listening.ts";
+
+/** The shipped OpenLDAP configuration (deploy/openldap). */
+export const shippedOpenldap = resolve(import.meta.dirname, "../../../../deploy/openldap");
+
+/**
+ * A throw-away CA and slapd's certificate for 127.0.0.1 (what clients check with StartTLS): the eduroam test's CA
+ * and its certificate named for 127.0.0.1 (server and client use), copied under the names slapd.conf gives.
+ */
+function makeTlsFiles(dir: string): void {
+  makeCertificates(dir);
+  cpSync(join(dir, "radsec-local.pem"), join(dir, "server.pem"));
+  cpSync(join(dir, "radsec-local.key"), join(dir, "server.key"));
+}
+
+export interface TestSlapd {
+  /** ldap://127.0.0.1:<port> (StartTLS). */
+  url: string;
+  /** slapd's ldapi socket: KPI ID's LDAP_LDAPI_PATH. */
+  ldapiPath: string;
+  /** Where slapd's sock overlay asks: KPI ID's LDAP_BIND_SOCKET. */
+  bindSocket: string;
+  /** The CA clients trust (LDAPTLS_CACERT). */
+  caFile: string;
+  /** The mdb database's directory (a test wipes it). */
+  dataDir: string;
+  process: RunningProcess;
+  /** Stops slapd (and starts it again with `start`). */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+/**
+ * deploy/openldap's slapd.conf rendered for a test: schema, TLS files, database and sockets in `dir`, and
+ * nothing else changed; checked with slaptest, converted to cn=config (slapd.d) at the first start, and started
+ * on a loopback port and an ldapi socket in `dir`.
+ */
+export async function startTestSlapd(dir: string): Promise<TestSlapd> {
+  const tls = join(dir, "tls");
+  makeTlsFiles(tls);
+  cpSync(join(shippedOpenldap, "schema"), join(dir, "schema"), { recursive: true });
+  for (const sub of ["run", "data", "slapd.d"]) mkdirSync(join(dir, sub), { recursive: true });
+  let text = readFileSync(join(shippedOpenldap, "slapd.conf"), "utf8");
+  for (const [from, to] of [
+    ["/etc/kpi-id/openldap/schema", join(dir, "schema")],
+    ["/etc/kpi-id/openldap/tls", tls],
+    ["/run/kpi-id", join(dir, "run")],
+    ["/var/lib/kpi-id/openldap", join(dir, "data")],
+  ] as const) {
+    if (!text.includes(from)) throw new Error(`slapd.conf: ${from} not found`);
+    text = text.replaceAll(from, to);
+  }
+  writeFileSync(join(dir, "slapd.conf"), text);
+  execFileSync("slaptest", ["-u", "-f", join(dir, "slapd.conf")], { stdio: "pipe" });
+  const port = await freePort();
+  const ldapiPath = join(dir, "run", "ldapi");
+  const listeners = `ldap://127.0.0.1:${port}/ ldapi://${encodeURIComponent(ldapiPath)}`;
+  // The first start converts slapd.conf into cn=config (slapd.d), as docs/ldap.md says; later starts read slapd.d
+  // alone, with the access rules KPI ID wrote into it.
+  const launch = (convert: boolean) =>
+    startProcess(
+      "slapd",
+      ["-d", "stats", ...(convert ? ["-f", join(dir, "slapd.conf")] : []), "-F", join(dir, "slapd.d"), "-h", listeners],
+      {},
+      /slapd starting/,
+    );
+  const slapd: TestSlapd = {
+    url: `ldap://127.0.0.1:${port}`,
+    ldapiPath,
+    bindSocket: join(dir, "run", "ldap-bind.sock"),
+    caFile: join(tls, "ca.pem"),
+    dataDir: join(dir, "data"),
+    process: await launch(true),
+    stop: () => slapd.process.stop(),
+    async start() {
+      slapd.process = await launch(false);
+    },
+  };
+  return slapd;
+}
+
+/** Waits until `check` holds, at most `timeoutMs`: a bounded wait that fails, never a timing measurement. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > until) throw new Error(`not within ${timeoutMs} ms${last ? `: ${String(last)}` : ""}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A person with a KPI ID password, in a unit, holding one application password made through the account API. */
+export async function personWithApplicationPassword(
+  app: FastifyInstance,
+  person: { username: string; fullName: string; studentId: string; unit: string; email?: string },
+  accountPassword: string,
+): Promise<{ id: string; created: CreatedLdapPassword }> {
+  const { unit, ...fields } = person;
+  const user = await createUser(app.db, app.passwordHasher, fields, accountPassword, { studentUnit: unit });
+  const cookie = await signIn(app, person.username, accountPassword);
+  const response = await postJson(app, "/api/account/ldap", { name: "Lab computers" }, { headers: { cookie } });
+  if (response.statusCode !== 200) throw new Error(`no application password: ${response.statusCode} ${response.body}`);
+  return { id: user.id, created: response.json() };
+}

@@ -11,6 +11,7 @@ import type { User } from "../../../platform/db/schema.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { table } from "../output.ts";
+import { cliSignOut } from "../sign-out.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
 
 function publicUser(user: User) {
@@ -86,7 +87,7 @@ const setPasswordCommand: CommandHandler = async (context, args) => {
 
 const disable: CommandHandler = async (context, args) => {
   const user = await requireUser(context, required(parseOptions(args, { username: { type: "string" } }), "username"));
-  await disableUser({ db: context.db, now: new Date() }, user.id);
+  await disableUser({ db: context.db, now: new Date(), signOut: cliSignOut() }, user.id);
   context.out.result(
     { username: user.username, status: "disabled" },
     `Disabled ${user.username}; their sessions have ended`,

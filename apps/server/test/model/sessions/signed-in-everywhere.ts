@@ -9,14 +9,8 @@ import { addPerson, grantAccess, signIn } from "../../support/campus.ts";
 import { casApplication, serviceTicket, validateAt } from "../../support/cas.ts";
 import { freePort } from "../../support/listening.ts";
 import { addProtectedSite, signInWithoutNginx } from "../../support/nginx-visit.ts";
-import {
-  addOidcClient,
-  client,
-  discover,
-  startBackchannelReceiver,
-  startSignIn,
-  TestBrowser,
-} from "../../support/oidc.ts";
+// The OpenID Connect client's side, as the other OpenID Connect tests drive it.
+import * as oidc from "../../support/oidc.ts";
 
 export const password = "one browser, four applications";
 export const redirectUri = "https://rp.example.edu/callback";
@@ -49,16 +43,16 @@ async function startCasService() {
  * site behind nginx (forward-auth, whose cookie stops working).
  */
 export async function fourApplications(app: FastifyInstance, origin: string, issuer: string) {
-  const backchannel = await startBackchannelReceiver();
+  const backchannel = await oidc.startBackchannelReceiver();
   const cas = await startCasService();
-  const oidc = await addOidcClient(app, {
+  const relyingParty = await oidc.addOidcClient(app, {
     redirectUris: [redirectUri],
     postLogoutRedirectUris: [postLogoutUri],
     scopes: ["openid"],
     backchannelLogoutUri: backchannel.url,
     firstParty: true,
   });
-  const config = await discover(issuer, oidc.application.id, oidc.secret);
+  const config = await oidc.discover(issuer, relyingParty.application.id, relyingParty.secret);
   const certificate = (await app.saml.currentKeys()).signing?.certificate ?? "";
   const sp = nodeSamlSp({ baseUrl: "https://library.example.edu", idpUrl: origin, idpCertificate: certificate });
   await upsertServiceProvider(app.db, await parseSpMetadata(sp.metadata), "manual", { firstParty: true }, new Date());
@@ -68,13 +62,13 @@ export async function fourApplications(app: FastifyInstance, origin: string, iss
     backchannel.close();
     cas.close();
   };
-  return { app, origin, config, oidc, sp, backchannel, cas, casService, site, close };
+  return { app, origin, config, relyingParty, sp, backchannel, cas, casService, site, close };
 }
 
 export type FourApplications = Awaited<ReturnType<typeof fourApplications>>;
 
 /** A browser's cookies as one Cookie header, for requests made with app.inject. */
-export const cookieHeader = (browser: TestBrowser) =>
+export const cookieHeader = (browser: oidc.TestBrowser) =>
   [...browser.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
 
 /**
@@ -99,15 +93,15 @@ export async function browse(apps: FourApplications, url: string, cookie = "") {
 export async function signedInEverywhere(apps: FourApplications, username: string) {
   const { app, origin } = apps;
   const person = await addPerson(app, { username, fullName: "Олена Коваленко" }, password);
-  for (const application of [apps.oidc.application.id, apps.casService.application.id, apps.site.id])
+  for (const application of [apps.relyingParty.application.id, apps.casService.application.id, apps.site.id])
     await grantAccess(app.db, person.id, application);
-  const browser = new TestBrowser(origin);
+  const browser = new oidc.TestBrowser(origin);
   browser.setCookie(await signIn(app, username, password, { origin }));
 
-  const start = await startSignIn(apps.config, redirectUri, "openid");
+  const start = await oidc.startSignIn(apps.config, redirectUri, "openid");
   const { leftTo } = await browser.follow(start.url.href);
   if (!leftTo) throw new Error("not signed in to the OpenID Connect client");
-  const tokens = await client.authorizationCodeGrant(apps.config, leftTo, {
+  const tokens = await oidc.client.authorizationCodeGrant(apps.config, leftTo, {
     pkceCodeVerifier: start.verifier,
     expectedState: start.state,
   });

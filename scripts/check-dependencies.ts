@@ -1,14 +1,15 @@
 // The dependency check (`npm run check`), all of the structure rules in one place (issue 58):
 // - imports (dependency-cruiser, each part with its own tsconfig so the web app's `@/` paths resolve): no circle,
-//   no upward import between the server's layers, nothing imports app.ts/server.ts, the model's inner order, and
-//   protocols do not reach into sign-in methods;
+//   no upward import between the server's layers, nothing imports app.ts/server.ts, the model's inner order,
+//   model/sessions imports no protocol (the protocols read from their folders), and protocols do not reach into
+//   sign-in methods;
 // - sources (scripts/dependencies/source-rules.ts): SQL only in model/* and platform/db, each table written only
 //   by its owner (scripts/dependencies/table-owners.ts, also the table in docs/architecture.md), Fastify only in
 //   the route layers and platform/http, no model or other platform module reaching platform/http or Fastify
 //   through a chain of imports, and the server's tests mirroring src/.
 // Biome keeps the web app's import direction and the rule that other workspaces reach the server by its exports.
 //   node scripts/check-dependencies.ts [--root <dir>] [--enforce <rule>] [--write-owner-table]
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -50,6 +51,36 @@ const upwardImports: IForbiddenRuleType[] = serverLayers.slice(0, -1).map((layer
   to: { path: `^apps/server/src/(${serverLayers.slice(index + 1).join("|")})/` },
 }));
 
+/** The server's protocols, read from their folders (apps/server/src/protocols/*): a new one is covered at once. */
+function protocolFolders(): string[] {
+  const folder = "apps/server/src/protocols";
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+}
+
+const protocols = protocolFolders();
+
+/**
+ * Sessions end through one path that calls the participants the protocols register (model/sessions/sign-out.ts,
+ * issue 74): the sessions' model never reaches a protocol, neither its routes nor its records (model/<protocol>).
+ */
+const sessionsImportNoProtocol: IForbiddenRuleType[] =
+  protocols.length === 0
+    ? []
+    : [
+        {
+          name: "sessions-import-no-protocol",
+          comment:
+            "model/sessions imports no protocol (its folder under protocols/ or model/): a protocol takes part in " +
+            "sign-out by registering a participant (issue 74).",
+          severity: "error",
+          from: { path: "^apps/server/src/model/sessions/" },
+          to: { path: `^apps/server/src/(model|protocols)/(${protocols.join("|")})/` },
+        },
+      ];
+
 const importRules: IForbiddenRuleType[] = [
   {
     name: "no-circular",
@@ -59,6 +90,7 @@ const importRules: IForbiddenRuleType[] = [
     to: { circular: true },
   },
   ...upwardImports,
+  ...sessionsImportNoProtocol,
   {
     name: "no-import-of-composition",
     comment: "Only app.ts and server.ts compose the layers; no layer imports them back (issue 42).",

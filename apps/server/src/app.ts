@@ -6,7 +6,7 @@ import type { Kysely } from "kysely";
 import { ApplicationCache } from "./model/apps/cache.ts";
 import { countPendingDiiaRequests } from "./model/diia/requests.ts";
 import { SessionCache } from "./model/sessions/cache.ts";
-import { SignOutEvents } from "./model/sessions/sign-out-events.ts";
+import { SignOutParticipants } from "./model/sessions/sign-out.ts";
 import { stopImportJobsForShutdown } from "./model/users/import-jobs.ts";
 import { type CacheFeed, connectCacheFeed } from "./platform/cache/feed.ts";
 import type { Config } from "./platform/config/index.ts";
@@ -23,15 +23,14 @@ import { registerSecurity } from "./platform/http/security.ts";
 import { createMailer, type Mailer } from "./platform/mail/mailer.ts";
 import { requestSpanNaming } from "./platform/tracing/hooks.ts";
 import { registerCas } from "./protocols/cas/index.ts";
-import { endEndedCasSessions } from "./protocols/cas/single-logout.ts";
-import { forwardAuthRoutes } from "./protocols/forward-auth/routes.ts";
+import { registerForwardAuth } from "./protocols/forward-auth/index.ts";
 import { registerLdap } from "./protocols/ldap/plugin.ts";
 import { AccountCache } from "./protocols/oidc/account-cache.ts";
 import { registerOidc } from "./protocols/oidc/index.ts";
-import { endOidcSessionsSignedInAt } from "./protocols/oidc/logout.ts";
 import { AccessTokenCache } from "./protocols/oidc/token-cache.ts";
 import { WifiDisconnects } from "./protocols/radius/disconnect.ts";
 import { radiusRoutes } from "./protocols/radius/routes.ts";
+import { wifiSignOut } from "./protocols/radius/sign-out.ts";
 import { registerSaml } from "./protocols/saml/index.ts";
 import { scimRoutes } from "./protocols/scim/routes.ts";
 import { appLinkRoutes } from "./protocols/tickets/app-link-routes.ts";
@@ -100,8 +99,8 @@ declare module "fastify" {
     passwordHasher: PasswordHasher;
     mailer: Mailer;
     sessionCache: SessionCache;
-    /** A person's sessions ended (model/sessions/sign-out-events.ts). */
-    signOutEvents: SignOutEvents;
+    /** What each protocol does when sessions end; every sign-out runs them (model/sessions/sign-out.ts). */
+    signOut: SignOutParticipants;
     /** Disconnect-Requests for the Wi-Fi sessions of people whose access ended (protocols/radius/disconnect.ts). */
     wifiDisconnects: WifiDisconnects;
     /** Applications read by id (apps/cache.ts). */
@@ -182,8 +181,10 @@ export async function buildApp({
   app.decorate("accessTokenCache", new AccessTokenCache(config.sessionCacheEntries));
   // Far more than a campus registers; 0 when the caches are off.
   app.decorate("applicationCache", new ApplicationCache(Math.min(config.sessionCacheEntries, 1000)));
-  // Ending a person's sessions (endSessions) is published here; the protocols subscribe once registered (below).
-  app.decorate("signOutEvents", new SignOutEvents());
+  // Every ending of sessions (model/sessions/end-sessions.ts) runs the participants each protocol registers (below).
+  const signOutFailed = (participant: string, error: unknown) =>
+    app.log.warn({ err: error, participant }, "sign-out: an application could not be told");
+  app.decorate("signOut", new SignOutParticipants(signOutFailed));
   let cacheFeed: CacheFeed | undefined;
   // Opened once the app is ready, so an app that fails to build leaves no listening connection behind.
   app.addHook("onReady", async () => {
@@ -259,7 +260,7 @@ export async function buildApp({
   await app.register(appLinkRoutes);
   await app.register(continuingRoutes);
   await app.register(ticketExchangeRoutes);
-  await app.register(forwardAuthRoutes);
+  await registerForwardAuth(app);
   await app.register(radiusRoutes);
   app.decorate(
     "wifiDisconnects",
@@ -272,9 +273,7 @@ export async function buildApp({
     }),
   );
   // A disabled or erased person's devices are disconnected; the sessions are read before erasure deletes them.
-  app.signOutEvents.subscribe(async ({ userId, reason }) => {
-    if (reason === "disabled" || reason === "erased") await app.wifiDisconnects.disconnect({ userId }, reason);
-  });
+  app.signOut.register(wifiSignOut(app.wifiDisconnects));
   // Before the database closes (onClose): the answers still being awaited are recorded.
   app.addHook("preClose", () => app.wifiDisconnects.settled());
   registerLdap(app);
@@ -282,13 +281,8 @@ export async function buildApp({
   await registerDiia(app);
   await registerBankId(app);
   await registerOidc(app);
-  // The OpenID Connect sessions that followed the ended sign-ins end too; their applications get back-channel logout.
-  // SAML's session records go with the sessions (a foreign key), and its Single Logout is through the browser only.
-  app.signOutEvents.subscribe((signedOut) => endOidcSessionsSignedInAt(app, signedOut.userId, signedOut.loginTimes));
   await registerSaml(app);
   await registerCas(app);
-  // The CAS services those sessions signed in to get their back-channel LogoutRequest.
-  app.signOutEvents.subscribe((signedOut) => endEndedCasSessions(app, signedOut.userId));
   if (config.env === "development") await app.register(missingTranslationRoutes);
   await registerWebApp(app, resolveWebDist(config.webDistDir));
 

@@ -76,6 +76,9 @@ const plants: Plant[] = [
   { path: "apps/server/src/model/users/planted.ts", from: "../../protocols/oidc/provider.ts", crosses: true },
   { path: "apps/server/src/protocols/oidc/planted-seed.ts", from: "../../surfaces/seed/demo-data.ts", crosses: true },
   { path: "apps/server/src/model/sessions/allowed.ts", from: "../../platform/crypto/tokens.ts", crosses: false },
+  // Sign-out (issue 74): the sessions' model reaches no protocol's records; the protocols register participants.
+  { path: "apps/server/src/model/sessions/planted-oidc.ts", from: "../oidc/grants.ts", crosses: true },
+  { path: "apps/server/src/model/sessions/allowed-access.ts", from: "../access/oidc-consents.ts", crosses: false },
   { path: "apps/server/src/protocols/oidc/allowed.ts", from: "../../model/access/applications.ts", crosses: false },
   { path: "apps/server/src/protocols/oidc/allowed-mfa.ts", from: "../../sign-in/mfa/decision.ts", crosses: false },
   { path: "apps/server/src/sign-in/bankid/allowed.ts", from: "../recovery/reset.ts", crosses: false },
@@ -187,6 +190,26 @@ describe("scripts/check-dependencies.ts on small trees", () => {
     const run = check(root);
     expect(run.output).toContain("no-upward-import-from-model");
     expect(run.status).toBe(1);
+  });
+
+  it("fails model/sessions importing a protocol's records, the protocols read from their folders (sessions-import-no-protocol)", () => {
+    const ldap = {
+      ...cleanModel,
+      // A protocol folder the rule has never named: its records in the model are a protocol's all the same.
+      "apps/server/src/protocols/ldap/index.ts": "export const bind = 1;\n",
+      "apps/server/src/model/ldap/binds.ts": "export const forgetBinds = 1;\n",
+    };
+    const planted = tree({
+      ...ldap,
+      "apps/server/src/model/sessions/end.ts":
+        'import { forgetBinds } from "../ldap/binds.ts";\nexport const end = forgetBinds;\n',
+    });
+    const run = check(planted);
+    expect(run.output).toContain("sessions-import-no-protocol");
+    expect(run.status).toBe(1);
+    const clean = check(tree({ ...ldap, "apps/server/src/model/sessions/end.ts": "export const end = 1;\n" }));
+    expect(clean.output).not.toContain("sessions-import-no-protocol");
+    expect(clean.status).toBe(0);
   });
 
   it("fails a circle of two platform files", () => {

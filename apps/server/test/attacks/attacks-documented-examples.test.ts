@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
+import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { trustExtraCas } from "../../src/platform/http/outbound-trust.ts";
 import { type ApachePlaces, prepareApache, type RunningApache, startApache } from "../support/apache-examples.ts";
-import { addPerson, signIn } from "../support/campus.ts";
+import { addPerson, grantAccess, signIn } from "../support/campus.ts";
 import { casApplication } from "../support/cas.ts";
 import { runCliOn } from "../support/cli.ts";
 import { sessionCookieOf } from "../support/console.ts";
@@ -204,6 +206,48 @@ describe("every documented web-server example, run as printed, with forged ident
       "header OIDC_CLAIM_SUB": student.id,
       "header OIDC_CLAIM_NAME": "Olena Petrenko",
     });
+  });
+
+  it("signing out through mod_auth_openidc (OpenID Connect end_session) reaches mod_auth_cas's single logout and the nginx site (issue 74)", async () => {
+    if (!sites) throw new Error("nginx did not start");
+    // One browser: KPI ID's session, then mod_auth_cas, mod_auth_openidc and the site behind nginx signed in from it.
+    const kpiIdCookie = await sessionCookieOf(kpiId.test.app, student.id, "PASSWORD");
+    const visitor = new HttpVisitor([certificate]);
+    visitor.addCookie(kpiId.origin, kpiIdCookie);
+    const secure = casPage("/secure/");
+    expect(identitySeen(applicationView((await visitor.follow(secure)).answer), casNames)).toMatchObject({
+      "env REMOTE_USER": student.username,
+    });
+    const protectedPage = `${places.oidcOrigin}/protected/`;
+    expect(identitySeen(applicationView((await visitor.follow(protectedPage)).answer), oidcNames)).toMatchObject({
+      "env REMOTE_USER": student.id,
+    });
+    await grantAccess(kpiId.test.app.db, student.id, wikiId);
+    const { siteCookie } = await visitSigningIn(sites, wikiHost, "/", kpiIdCookie);
+    expect((await sites.get(wikiHost, "/", { cookie: siteCookie })).status).toBe(200);
+
+    // docs/mod-auth-openidc.md's sign-out link: the module ends its session and sends the browser to KPI ID, which
+    // asks; the person says yes. KPI ID trusts the CAS site's certificate (TLS_EXTRA_CA_FILE) to post its logoutRequest.
+    const original = tls.getCACertificates("default");
+    trustExtraCas(places.certFile);
+    try {
+      const signedOut = `${places.oidcOrigin}/signed-out.html`;
+      const link = `${places.oidcOrigin}/protected/redirect_uri?logout=${encodeURIComponent(signedOut)}`;
+      const asked = await visitor.follow(link);
+      const xsrf = /name="xsrf" value="([^"]+)"/.exec(asked.answer.body)?.[1] ?? "";
+      const confirmed = await visitor.post(`${kpiId.origin}/oidc/session/end/confirm`, { xsrf, logout: "yes" });
+      expect(confirmed.location).toBe(signedOut);
+    } finally {
+      tls.setDefaultCACertificates(original);
+    }
+
+    // mod_auth_cas took KPI ID's logoutRequest: its cookie opens nothing, and KPI ID has no session to sign in from.
+    const onKpiIdPages = (url: URL) => url.origin === kpiId.origin && !url.pathname.startsWith("/cas/");
+    const again = await visitor.follow(secure, {}, onKpiIdPages);
+    expect(again.visited.some((url) => url.startsWith(`${kpiId.origin}/cas/login?`))).toBe(true);
+    expect(onKpiIdPages(new URL(again.answer.location))).toBe(true);
+    // The site behind nginx lost its cookie's session with it.
+    expect((await sites.get(wikiHost, "/", { cookie: siteCookie })).status).not.toBe(200);
   });
 
   it("nginx auth_request: forged X-Remote-User and X-KPI-ID-* never reach the site", async () => {

@@ -91,6 +91,16 @@ export class HttpVisitor {
 
   /** One request with this visitor's cookies and the given headers; remembers the cookies it sets. */
   get(address: string, headers: Record<string, string> = {}): Promise<VisitorAnswer> {
+    return this.send(address, headers);
+  }
+
+  /** A form's submission (application/x-www-form-urlencoded), as a browser posts a page's form. */
+  post(address: string, fields: Record<string, string>): Promise<VisitorAnswer> {
+    const headers = { "content-type": "application/x-www-form-urlencoded" };
+    return this.send(address, headers, new URLSearchParams(fields).toString());
+  }
+
+  private send(address: string, headers: Record<string, string>, body?: string): Promise<VisitorAnswer> {
     const url = new URL(address);
     const cookie = this.cookieHeader(url);
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
@@ -98,6 +108,7 @@ export class HttpVisitor {
       const sent = send(
         url,
         {
+          method: body === undefined ? "GET" : "POST",
           headers: { ...browserHeaders, ...(cookie ? { cookie } : {}), ...headers },
           ...(this.trusted.length ? { ca: this.trusted } : {}),
         },
@@ -115,7 +126,7 @@ export class HttpVisitor {
         },
       );
       sent.on("error", reject);
-      sent.end();
+      sent.end(body);
     });
   }
 

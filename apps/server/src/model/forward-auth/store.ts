@@ -76,3 +76,10 @@ export interface SiteVisitor {
   email: string;
   affiliations: readonly string[];
 }
+
+/** The protected hosts' cookies of KPI ID sessions that end stop working (forward-auth's part in every sign-out). */
+export async function endSiteSessionsOf(db: Db, sessionIds: readonly string[]): Promise<number> {
+  if (sessionIds.length === 0) return 0;
+  const ended = await db.deleteFrom("forward_auth_sessions").where("session_id", "in", sessionIds).executeTakeFirst();
+  return Number(ended.numDeletedRows);
+}

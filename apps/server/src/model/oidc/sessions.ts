@@ -12,6 +12,17 @@ export function oidcSessionsSignedInAt(db: Db, accountId: string, loginTimes: nu
     .execute();
 }
 
+/** The provider session a browser's cookie names (the library keeps it under the cookie's value), if the person's. */
+export function oidcSessionNamed(db: Db, accountId: string, id: string) {
+  return db
+    .selectFrom("oidc_payloads")
+    .select(["id", "payload"])
+    .where("type", "=", "Session")
+    .where("id", "=", id)
+    .where(sql<string>`payload->>'accountId'`, "=", accountId)
+    .execute();
+}
+
 export async function deleteOidcSession(db: Db, id: string): Promise<void> {
   await db.deleteFrom("oidc_payloads").where("type", "=", "Session").where("id", "=", id).execute();
 }

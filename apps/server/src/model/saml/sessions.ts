@@ -34,3 +34,9 @@ export function samlSessionsNamed(db: Db, spEntityId: string, nameId: string, se
     .where("session_index", "in", sessionIndexes.length > 0 ? sessionIndexes : [""])
     .execute();
 }
+
+/** Forgets the SAML session records of KPI ID sessions that end (SAML's part in every sign-out). */
+export async function forgetSamlSessions(db: Db, sessionIds: readonly string[]): Promise<void> {
+  if (sessionIds.length === 0) return;
+  await db.deleteFrom("saml_sessions").where("session_id", "in", sessionIds).execute();
+}

@@ -1,36 +1,35 @@
 import type { Db } from "../../platform/db/schema.ts";
+import { forgetOidcConsents } from "../access/oidc-consents.ts";
 import { forgetSamlConsents } from "../access/saml-consents.ts";
 import { forgetTicketConsents } from "../access/ticket-consents.ts";
-import { revokeOidcGrants } from "../oidc/grants.ts";
 import { updateUser } from "../users/queries.ts";
-import { endSessionsWithin, type SessionEnding, type Why } from "./end-sessions.ts";
-import type { SignedOut } from "./sign-out-events.ts";
+import { type EndedSessions, endSessionsWithin, type SessionEnding, type Why } from "./end-sessions.ts";
 
 /**
- * A disabled person loses every session and every application's OpenID Connect tokens at once (endSessions),
- * and what they consented to. The protocols hear of it once the change is committed; how many sessions ended.
+ * A disabled person loses every session and every application's tokens at once (endSessions: the protocols end
+ * theirs), and what they consented to. The applications are told once the change is committed; how many ended.
  */
 export async function disableUser(ending: SessionEnding, id: string, actor: Omit<Why, "reason"> = {}): Promise<number> {
-  const signedOut = await ending.db.transaction().execute((tx) => disableUserWithin(tx, id, ending.now, actor));
-  await ending.events?.publish(signedOut);
-  return signedOut.loginTimes.length;
+  const ended = await ending.db.transaction().execute((tx) => disableUserWithin(tx, ending, id, actor));
+  await ended.tellApplications();
+  return ended.count;
 }
 
 /**
- * disableUser's statements, for a caller that already holds a transaction (SCIM's writes); answers what the
- * protocols are to hear after it commits.
+ * disableUser's statements, for a caller that already holds a transaction (SCIM's writes); call the answer's
+ * tellApplications after it commits.
  */
 export async function disableUserWithin(
   tx: Db,
+  ending: Omit<SessionEnding, "db">,
   id: string,
-  now: Date,
   actor: Omit<Why, "reason"> = {},
-): Promise<SignedOut> {
+): Promise<EndedSessions> {
   await updateUser(tx, id, { status: "disabled" });
-  const signedOut = await endSessionsWithin(tx, { userId: id }, { ...actor, reason: "disabled" }, now);
-  // The grants ended with the sessions; the remembered OpenID Connect consents go too, as SAML's and tickets'.
-  await revokeOidcGrants(tx, { userId: id });
+  const ended = await endSessionsWithin(tx, ending, { userId: id }, { ...actor, reason: "disabled" });
+  // The tokens ended with the sessions (the protocols'); what the person consented to goes too.
+  await forgetOidcConsents(tx, { userId: id });
   await forgetSamlConsents(tx, { userId: id });
   await forgetTicketConsents(tx, { userId: id });
-  return signedOut;
+  return ended;
 }

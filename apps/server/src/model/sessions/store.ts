@@ -77,16 +77,6 @@ export async function createSession(db: Db, session: NewSession, timeouts: Sessi
   return { id: stored.id, token };
 }
 
-export async function deleteSessionByToken(db: Db, token: string) {
-  return db.deleteFrom("sessions").where("token_hash", "=", hashToken(token)).returning("user_id").executeTakeFirst();
-}
-
-/** Ends these sessions (a SAML LogoutRequest names them by its SP's session records); whose each was. */
-export async function deleteSessionsById(db: Db, ids: readonly string[]): Promise<{ user_id: string }[]> {
-  if (ids.length === 0) return [];
-  return db.deleteFrom("sessions").where("id", "in", ids).returning("user_id").execute();
-}
-
 /** Deletes every session of the person without telling anyone (erasure, which did); how many. */
 export async function deleteSessionsOf(db: Db, userId: string): Promise<number> {
   const deleted = await db.deleteFrom("sessions").where("user_id", "=", userId).executeTakeFirst();

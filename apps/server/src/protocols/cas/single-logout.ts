@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { endedSessionIdsOf, takeCasSignIns } from "../../model/cas/sign-ins.ts";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { type CasSignIn, endedSessionIdsOf, takeCasSignIns } from "../../model/cas/sign-ins.ts";
 import { endProxyGrantingTickets } from "../../model/cas/tickets.ts";
-import type { Db } from "../../platform/db/schema.ts";
-import { currentSession } from "../../sign-in/session/current.ts";
+import type { SignOutParticipant } from "../../model/sessions/sign-out.ts";
 
 /** How long one service may take to hear its LogoutRequest: a sign-out does not wait on a slow service longer. */
 const noticeTimeoutMs = 3000;
@@ -48,31 +47,23 @@ async function tellService(log: FastifyBaseLogger, service: string, spentTicket:
 }
 
 /**
- * The KPI ID sessions that end take their CAS sign-ins with them: each service that asked for single logout
- * gets a back-channel LogoutRequest naming the ticket it validated, all at once; the proxy-granting tickets
- * issued in those sessions end. A service that cannot be reached is logged and never blocks the sign-out.
+ * CAS's part in every sign-out. In the transaction: the sessions' proxy-granting tickets end and their sign-ins
+ * are taken, with those of the person's sessions already gone (a sign-in again in the same browser, `renew` or a
+ * step-up, replaces the session the earlier tickets were issued in, and the services they opened are still open).
+ * After the commit each service that asked for single logout gets a back-channel LogoutRequest naming the ticket
+ * it validated, all at once; one that cannot be reached is logged and never blocks the sign-out.
  */
-export async function endCasSessions(db: Db, log: FastifyBaseLogger, sessionIds: readonly string[], now: Date) {
-  await endProxyGrantingTickets(db, sessionIds);
-  const signIns = await takeCasSignIns(db, sessionIds);
-  await Promise.all(signIns.map((signIn) => tellService(log, signIn.service, signIn.spentTicket, now)));
-}
-
-/**
- * This browser's KPI ID session is about to end (KPI ID's and CAS's sign-out routes call this first). The
- * person's CAS sign-ins whose KPI ID session is already gone end with it: a sign-in again in the same browser
- * (`renew`, a step-up) replaces the session the earlier tickets were issued in, and the services those tickets
- * opened are still open in this browser, so signing out must reach them too.
- */
-export async function endCasSessionInBrowser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const session = await currentSession(request, reply);
-  if (!session) return;
-  const { db } = request.server;
-  const replaced = await endedSessionIdsOf(db, session.userId);
-  await endCasSessions(db, request.log, [session.id, ...replaced], request.server.clock());
-}
-
-/** The person's sessions ended elsewhere (a password change, a reset): those sessions' CAS sign-ins end too. */
-export async function endEndedCasSessions(app: FastifyInstance, userId: string): Promise<void> {
-  await endCasSessions(app.db, app.log, await endedSessionIdsOf(app.db, userId), app.clock());
+export function casSignOut(app: FastifyInstance): SignOutParticipant<CasSignIn[]> {
+  return {
+    name: "cas",
+    async withinTransaction(tx, ending) {
+      const sessionIds = [...ending.sessionIds, ...(await endedSessionIdsOf(tx, ending.userId))];
+      await endProxyGrantingTickets(tx, sessionIds);
+      return takeCasSignIns(tx, sessionIds);
+    },
+    async afterCommit(_ending, signIns) {
+      const now = app.clock();
+      await Promise.all(signIns.map((signIn) => tellService(app.log, signIn.service, signIn.spentTicket, now)));
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { deviceRoutes } from "./device-routes.ts";
 import { interactionRoutes } from "./interaction-routes.ts";
+import { oidcSignOut } from "./logout.ts";
 import { mountProvider } from "./mount.ts";
 import { OidcRuntime } from "./runtime.ts";
 
@@ -14,6 +15,7 @@ declare module "fastify" {
 export async function registerOidc(app: FastifyInstance): Promise<void> {
   const runtime = await OidcRuntime.start(app);
   app.decorate("oidc", runtime);
+  app.signOut.register(oidcSignOut(app));
   app.addHook("onClose", async () => runtime.stop());
   await mountProvider(app, runtime);
   await app.register(interactionRoutes(runtime));

@@ -6,7 +6,6 @@ import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { isUuid } from "../../model/apps/queries.ts";
 import { matchingSecret, noteSecretUse } from "../../model/developers/secrets.ts";
 import { deriveKey, keyActivationDelaySeconds } from "../../model/oidc/keys.ts";
-import { deleteSessionByToken } from "../../model/sessions/store.ts";
 import { refedsMfa, refedsSfa } from "../../model/sessions/strength.ts";
 import type { Config } from "../../platform/config/index.ts";
 import type { Database } from "../../platform/db/schema.ts";
@@ -19,7 +18,7 @@ import { deviceFlowFeature, sendDeviceLinksToDevicePage } from "./device-flow.ts
 import { guardDeviceFlow } from "./device-guard.ts";
 import { ownerAwareRenderError } from "./error-page.ts";
 import { resumesByItself } from "./interaction-result.ts";
-import { clearKpiSessionCookie, kpiSessionOf, kpiSessionToken, mirrorKpiSession } from "./kpi-session.ts";
+import { kpiSessionOf, mirrorKpiSession } from "./kpi-session.ts";
 import { logoutSource, postLogoutSuccessSource, renderError } from "./pages.ts";
 import { parsedClientsFor } from "./parsed-clients.ts";
 import type { ProviderOptions } from "./provider-options.ts";
@@ -243,7 +242,6 @@ export function createProvider(options: ProviderOptions): Provider {
   sendDeviceLinksToDevicePage(provider, config);
   guardDeviceFlow(provider, options);
   provider.use(auditAuthorizations(provider, options.audit));
-  provider.use(endKpiSessionOnLogout(options));
   return provider;
 }
 
@@ -263,28 +261,4 @@ async function answerLateRefusals(ctx: KoaContextWithOIDC, next: () => Promise<u
     if (ctx.accepts("json", "html") === "html") await renderError(ctx, out);
     else ctx.body = out;
   }
-}
-
-/** RP-initiated logout with "yes, sign me out" ends the KPI ID session too. */
-function endKpiSessionOnLogout({ config, db, audit }: ProviderOptions) {
-  return async (ctx: KoaContextWithOIDC, next: () => Promise<unknown>) => {
-    await next();
-    if (ctx.oidc?.route !== "end_session_confirm" || ctx.status >= 400) return;
-    if (ctx.oidc.params?.logout !== "yes") return;
-    const token = kpiSessionToken(ctx, config);
-    if (!token) return;
-    const ended = await deleteSessionByToken(db, token);
-    if (ended) {
-      const userAgent = ctx.get("user-agent");
-      await audit({
-        type: "oidc_logout",
-        result: "success",
-        userId: ended.user_id,
-        applicationId: ctx.oidc.client?.clientId ?? null,
-        ip: ctx.ip,
-        userAgent: userAgent || undefined,
-      });
-    }
-    clearKpiSessionCookie(ctx, config);
-  };
 }

@@ -3,6 +3,7 @@ import type Provider from "oidc-provider";
 import { recordOidcFailures } from "../../model/developers/oidc-failures.ts";
 import { ensureSigningKey, loadPublishedKeys } from "../../model/oidc/keys.ts";
 import { type AuditEvent, recordAuditEvent } from "../../platform/audit/record.ts";
+import { endKpiSessionOnLogout } from "./end-session.ts";
 import { createProvider, signingKeyRetentionSeconds } from "./provider.ts";
 import { logRefusals } from "./refusal-log.ts";
 import { currentOidcMemory } from "./request-memory.ts";
@@ -56,6 +57,8 @@ export class OidcRuntime {
       accessTokens: app.accessTokenCache,
     };
     const provider = createProvider({ config: app.config, db: app.db, keys, clock: app.clock, audit, caches });
+    // Last, after the provider's own end_session: the KPI ID session ends with it (end-session.ts).
+    provider.use(endKpiSessionOnLogout(app, audit));
     // The provider answers its own 500s; they reach the log here.
     provider.on("server_error", (_ctx: unknown, error: unknown) => app.log.error({ err: error }, "oidc: server error"));
     logRefusals(provider, app.log);

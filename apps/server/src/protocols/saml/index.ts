@@ -3,6 +3,7 @@ import { consentRoutes } from "./consent-routes.ts";
 import { scheduleFederationRefresh } from "./federation-schedule.ts";
 import { metadataRoutes } from "./metadata-routes.ts";
 import { SamlRuntime } from "./runtime.ts";
+import { samlSignOut } from "./sign-out.ts";
 import { sloRoutes } from "./slo-routes.ts";
 import { ssoRoutes } from "./sso-routes.ts";
 
@@ -12,10 +13,11 @@ declare module "fastify" {
   }
 }
 
-/** The SAML 2.0 identity provider under /saml (docs/saml.md). */
+/** The SAML 2.0 identity provider under /saml (docs/saml.md), and its Single Logout in every sign-out. */
 export async function registerSaml(app: FastifyInstance): Promise<void> {
   const runtime = new SamlRuntime(app);
   app.decorate("saml", runtime);
+  app.signOut.register(samlSignOut(app));
   await app.register(metadataRoutes);
   await app.register(ssoRoutes);
   await app.register(sloRoutes);

@@ -3,8 +3,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { awaitAnswer, roundAwaiting, startLogoutRound } from "../../model/saml/logout-rounds.ts";
 import { findServiceProvider } from "../../model/saml/service-providers.ts";
 import { samlSessionsNamed } from "../../model/saml/sessions.ts";
-import { deleteSessionsById } from "../../model/sessions/store.ts";
-import { audit } from "../../platform/http/audit.ts";
+import { signOutSessions } from "../../model/sessions/end-sessions.ts";
+import { audit, requestOrigin } from "../../platform/http/audit.ts";
 import {
   rememberRequestId,
   requireSignatureOfRoot,
@@ -98,10 +98,12 @@ export async function receiveLogout(
     initiator: { spEntityId: sp.entity_id, requestId, relayState: fields.RelayState ?? null },
     now,
   });
-  const ended = await deleteSessionsById(
-    db,
-    sessions.map((row) => row.session_id),
+  // The sessions end through the one path: the applications of the other protocols hear of it by back channel.
+  const ended = await signOutSessions(
+    { db, now, signOut: request.server.signOut },
+    { sessionIds: sessions.map((row) => row.session_id) },
+    { reason: "signed_out", ...requestOrigin(request) },
   );
-  for (const { user_id } of ended) await audit(request, { type: "logout", result: "success", userId: user_id });
+  for (const userId of ended.users) await audit(request, { type: "logout", result: "success", userId });
   return reply.redirect(logoutRoundPath(roundId ?? ""), 303);
 }

@@ -132,7 +132,7 @@ export async function afterPushedPassword(request: FastifyRequest, person: User,
   const endedSessions = isNew
     ? 0
     : await endSessions(
-        { db, now: clock(), events: request.server.signOutEvents },
+        { db, now: clock(), signOut: request.server.signOut },
         { userId: person.id },
         { reason: "scim_password", ...requestOrigin(request) },
       );

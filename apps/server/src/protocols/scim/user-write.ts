@@ -216,12 +216,14 @@ export async function writeScimUser(
     if (!user) throw new ScimError("request.not_found", undefined, "no such User");
     await writeRecords(db, user.id, input, mode, before);
     const deactivated = input.active === false && (!existing || existing.status === "active" || !!revived);
-    const signedOut = deactivated ? await disableUserWithin(db, user.id, now, origin) : undefined;
+    const signedOut = deactivated
+      ? await disableUserWithin(db, { now, signOut: request.server.signOut }, user.id, origin)
+      : undefined;
     const kind = existing ? (revived ? "restored" : mode === "patch" ? "patched" : "replaced") : "created";
     return { userId: user.id, deactivated, kind, hadPassword: !!existing?.password_hash, signedOut };
   });
   // The applications hear of the ended sessions once the change is committed.
-  if (outcome.signedOut) await request.server.signOutEvents.publish(outcome.signedOut);
+  await outcome.signedOut?.tellApplications();
   await audit(request, {
     type: "scim_change",
     result: "success",
@@ -241,11 +243,16 @@ export async function deleteScimUser(request: FastifyRequest, id: string): Promi
   if (!user || user.scim_deleted_at) throw new ScimError("request.not_found", undefined, "no such User");
   const now = request.server.clock();
   const signedOut = await request.server.db.transaction().execute(async (db) => {
-    const ended = await disableUserWithin(db, user.id, now, requestOrigin(request));
+    const ended = await disableUserWithin(
+      db,
+      { now, signOut: request.server.signOut },
+      user.id,
+      requestOrigin(request),
+    );
     await updateUser(db, user.id, { scim_deleted_at: now });
     return ended;
   });
-  await request.server.signOutEvents.publish(signedOut);
+  await signedOut.tellApplications();
   await audit(request, {
     type: "scim_change",
     result: "success",

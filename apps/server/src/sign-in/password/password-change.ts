@@ -76,7 +76,7 @@ export async function changePassword(
   );
   const { db, clock } = request.server;
   const endedSessions = await endSessions(
-    { db, now: clock(), events: request.server.signOutEvents },
+    { db, now: clock(), signOut: request.server.signOut },
     { userId: person.id, except: session.id },
     { reason: "password_change", ...requestOrigin(request) },
   );

@@ -32,7 +32,7 @@ export async function resetPassword(request: FastifyRequest, token: string, newP
   if (!used) throw new AppError("recovery.link_invalid");
   await savePasswordHash(request, person, passwordHash);
   const endedSessions = await endSessions(
-    { db, now: clock(), events: request.server.signOutEvents },
+    { db, now: clock(), signOut: request.server.signOut },
     { userId: person.id },
     { reason: "password_reset", ...requestOrigin(request) },
   );

@@ -74,7 +74,7 @@ export const accountSessionRoutes: FastifyPluginAsyncZod = async (app) => {
       // The same check as ending all the others: one stolen session must not sign the owner's others out one by one.
       requireRecentSignIn(session, reauthWindow(request));
       const ended = await endSessions(
-        { db: app.db, now: app.clock(), events: app.signOutEvents },
+        { db: app.db, now: app.clock(), signOut: app.signOut },
         { userId: session.userId, only: request.body.sessionId },
         { reason: "one", ...requestOrigin(request) },
       );
@@ -100,7 +100,7 @@ export const accountSessionRoutes: FastifyPluginAsyncZod = async (app) => {
       const session = await requireSession(request, reply);
       requireRecentSignIn(session, reauthWindow(request));
       const ended = await endSessions(
-        { db: app.db, now: app.clock(), events: app.signOutEvents },
+        { db: app.db, now: app.clock(), signOut: app.signOut },
         { userId: session.userId, except: session.id },
         { reason: "others", ...requestOrigin(request) },
       );

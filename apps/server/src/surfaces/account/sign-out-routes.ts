@@ -2,32 +2,24 @@ import { errorBodySchema, text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { deleteSessionByToken } from "../../model/sessions/store.ts";
 import { AppError } from "../../platform/errors.ts";
 import { audit } from "../../platform/http/audit.ts";
-import { clearSessionCookie, readSessionCookie } from "../../platform/http/session-cookie.ts";
-import { endCasSessionInBrowser } from "../../protocols/cas/single-logout.ts";
-import { endOidcSession } from "../../protocols/oidc/logout.ts";
-import { frontChannelSignOutPath } from "../../protocols/saml/front-channel.ts";
-import { currentSession } from "../../sign-in/session/current.ts";
+import { requestLanguage } from "../../platform/http/language.ts";
+import { signOutBrowser } from "../../sign-in/session/sign-out.ts";
 
 const okSchema = z.object({ ok: z.literal(true) });
 /** next: where the browser goes to sign out of the SAML SPs of the session (front-channel Single Logout). */
 const logoutSchema = okSchema.extend({ next: text().optional() });
 
-/** Ends this browser's (or server-side client's) session, OpenID Connect's with it, and clears the cookie. */
+/**
+ * Signs this browser (or a server-side client holding its cookie) out through the one path: every application
+ * the session reached is told (signOutBrowser). In the browser, the session's SAML SPs are told through it
+ * (front channel), so it goes there next and ends at KPI ID's sign-in screen.
+ */
 async function logOut(request: FastifyRequest, reply: FastifyReply, inBrowser = false) {
-  const token = readSessionCookie(request);
-  // The CAS services that asked for single logout are told first, while the session still names their sign-ins.
-  await endCasSessionInBrowser(request, reply);
-  await endOidcSession(request, reply);
-  // In the browser, the SAML SPs this session signed in to are told through it (front-channel), so it goes there next.
-  const session = inBrowser && token ? await currentSession(request, reply) : undefined;
-  const next = session ? await frontChannelSignOutPath(request, session.id) : undefined;
-  const ended = token ? await deleteSessionByToken(request.server.db, token) : undefined;
-  clearSessionCookie(reply);
-  if (ended) await audit(request, { type: "logout", result: "success", userId: ended.user_id });
-  return next ? { ok: true as const, next } : { ok: true as const };
+  const ended = await signOutBrowser(request, reply, inBrowser ? `/${requestLanguage(request)}/` : undefined);
+  for (const userId of ended.users) await audit(request, { type: "logout", result: "success", userId });
+  return ended.next ? { ok: true as const, next: ended.next } : { ok: true as const };
 }
 
 /**
@@ -37,11 +29,7 @@ async function logOut(request: FastifyRequest, reply: FastifyReply, inBrowser = 
  */
 const crossSiteFetches = new Set(["cross-site", "same-site"]);
 
-/**
- * Signing out of this browser: KPI ID's session, the OpenID Connect provider's session of the browser (its
- * applications get back-channel logout) and the SAML SPs through the browser (front-channel). A surface, so it
- * asks the protocols directly; signing a person out everywhere is the model's event instead (sign-out-events.ts).
- */
+/** KPI ID's own sign-out: this browser's session, and every application it reached (signOutBrowser). */
 export const signOutRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/auth/logout",

@@ -144,7 +144,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
       let ended = 0;
       if (status === "disabled") {
         ended = await disableUser(
-          { db: app.db, now: app.clock(), events: app.signOutEvents },
+          { db: app.db, now: app.clock(), signOut: app.signOut },
           person.id,
           operatorAndOrigin(request),
         );
@@ -202,7 +202,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const person = await requirePersonToActOn(request, request.params.id);
       const ended = await endSessions(
-        { db: app.db, now: app.clock(), events: app.signOutEvents },
+        { db: app.db, now: app.clock(), signOut: app.signOut },
         { userId: person.id },
         { reason: "operator", ...operatorAndOrigin(request) },
       );

@@ -50,7 +50,7 @@ export const adminPersonErasureRoutes: FastifyPluginAsyncZod = async (app) => {
       await assertErasable(app.db, person, actorId);
       // Applications hear of the ended sessions (back-channel logout) before the person's row loses its name.
       const sessionsEnded = await endSessions(
-        { db: app.db, now: app.clock(), events: app.signOutEvents },
+        { db: app.db, now: app.clock(), signOut: app.signOut },
         { userId: person.id },
         { reason: "erased", actorId, ip, userAgent },
       );

@@ -42,7 +42,7 @@ export const adminPersonRecoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         (event) => auditByOperator(request, event),
         (userId) =>
           endSessions(
-            { db: app.db, now: app.clock(), events: app.signOutEvents },
+            { db: app.db, now: app.clock(), signOut: app.signOut },
             { userId },
             { reason: "operator.reset_mfa", ...operatorAndOrigin(request) },
           ),

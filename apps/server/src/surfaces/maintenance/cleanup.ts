@@ -4,6 +4,7 @@ import { deleteOldDiiaRequests } from "../../model/diia/requests.ts";
 import { anonymiseLeavers } from "../../model/privacy/leavers.ts";
 import { deleteExpiredResetTokens } from "../../model/recovery/tokens.ts";
 import { type PruneCounts, pruneExpired } from "../../model/sessions/prune.ts";
+import { deleteExpiredTickets } from "../../model/tickets/cleanup.ts";
 import { pruneConsentRequests } from "../../model/tickets/consent-requests.ts";
 import { deleteOldImportJobs } from "../../model/users/import-jobs.ts";
 import { deleteIdleWifiSessions } from "../../model/wifi/sessions.ts";
@@ -14,6 +15,7 @@ import type { Db } from "../../platform/db/schema.ts";
 import { deleteExpiredOidcPayloads } from "../../protocols/oidc/adapter.ts";
 
 export interface CleanupCounts extends PruneCounts {
+  tickets: number;
   diiaRequests: number;
   oidcPayloads: number;
   resetTokens: number;
@@ -61,7 +63,8 @@ export async function cleanUpExpired(
   { auditRetentionDays = 0, signInHistoryRetentionDays = 0, anonymiseLeftAfterDays = 0 }: CleanupOptions = {},
 ): Promise<CleanupCounts | undefined> {
   return inTransactionUnderLock(db, cleanupLockKey, async (trx) => {
-    const pruned = await pruneExpired(trx, now);
+    const { throttleCounters, ...pruned } = await pruneExpired(trx, now);
+    const tickets = await deleteExpiredTickets(trx, now);
     const diiaRequests = await deleteOldDiiaRequests(trx, new Date(now.getTime() - diiaKeepMs));
     const oidcPayloads = await deleteExpiredOidcPayloads(trx, now);
     const resetTokens = await deleteExpiredResetTokens(trx, now);
@@ -78,6 +81,8 @@ export async function cleanUpExpired(
     const ticketConsentRequests = await pruneConsentRequests(trx, now);
     return {
       ...pruned,
+      tickets,
+      throttleCounters,
       diiaRequests,
       oidcPayloads,
       resetTokens,

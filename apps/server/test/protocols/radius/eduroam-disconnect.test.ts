@@ -201,10 +201,7 @@ describe("disconnecting Wi-Fi devices when access ends (shipped FreeRADIUS, a st
     const mac = "02-00-00-00-00-02";
     const { acctSessionId } = await connected("taras@kpi.ua", password.password, mac);
     const started = Date.now();
-    await disableUser(
-      { db: kpi.test.app.db, now: kpi.test.app.clock(), events: kpi.test.app.signOutEvents },
-      person.id,
-    );
+    await disableUser({ db: kpi.test.app.db, now: kpi.test.app.clock(), signOut: kpi.test.app.signOut }, person.id);
     const lines = await disconnectReceived(acctSessionId, started);
     expect(lines).toHaveLength(1);
     // The session as the controller reported it; FreeRADIUS's routing name is removed before it leaves (RFC 8559).

@@ -10,6 +10,7 @@ import { verifiedAddressOf } from "../../../platform/mail/verified-address.ts";
 import { resetSecondFactor } from "../../../sign-in/mfa/reset.ts";
 import { secondFactorResetNotice } from "../../../sign-in/mfa/reset-notice.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
+import { cliSignOut } from "../sign-out.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
 
 function parse(args: string[], extra: Record<string, { type: "boolean" }> = {}) {
@@ -66,7 +67,12 @@ const resetMfa: CommandHandler = async (context, args) => {
     context.db,
     user.id,
     (event) => recordAuditEvent(context.db, event),
-    (userId) => endSessions({ db: context.db, now: new Date() }, { userId }, { reason: "operator.reset_mfa" }),
+    (userId) =>
+      endSessions(
+        { db: context.db, now: new Date(), signOut: cliSignOut() },
+        { userId },
+        { reason: "operator.reset_mfa" },
+      ),
   );
   const to = verifiedAddressOf(user);
   const mailer = createMailer(context.config.mail);

@@ -52,3 +52,26 @@ export function playwrightFailures(suites: PlaywrightSuiteReport[]): string[] {
     ...playwrightFailures(suite.suites ?? []),
   ]);
 }
+
+/**
+ * Vitest's unhandled errors (a timer firing after its file's environment was torn down, a rejection nobody
+ * awaited) fail the run but are not in its JSON report: the first line of each and the file it names, from
+ * the printed "Unhandled Errors" section.
+ */
+export function unhandledErrors(output: string): string[] {
+  const lines = stripVTControlCharacters(output).split("\n");
+  const start = lines.findIndex((line) => line.includes("Unhandled Errors"));
+  if (start < 0) return [];
+  const found: string[] = [];
+  for (let index = start; index < lines.length; index++) {
+    const line = lines[index] ?? "";
+    if (/^\s*Test Files\s/.test(line)) break;
+    if (/(Uncaught Exception|Unhandled Rejection|Unhandled Error)\s*⎯/.test(line)) {
+      const message = lines.slice(index + 1).find((next) => next.trim() !== "") ?? "unknown error";
+      const origin = lines.slice(index + 1).find((next) => next.includes("This error originated in"));
+      const file = origin ? /originated in "([^"]+)"/.exec(origin)?.[1] : undefined;
+      found.push(file ? `${message.trim()} (in ${file})` : message.trim());
+    }
+  }
+  return found;
+}

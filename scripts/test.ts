@@ -3,10 +3,26 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { stripVTControlCharacters } from "node:util";
 import { staleBundleReason } from "@kpi-id/server/server-module";
 import type { FileDuration } from "./file-durations-reporter.ts";
-import { type PlaywrightSuiteReport, playwrightFailures, type VitestReport, vitestFailures } from "./test-reports.ts";
+import {
+  busyCpuSeconds,
+  describeCost,
+  type FileTimes,
+  keepFileTimes,
+  measured,
+  postgresCpuSecondsSince,
+  postgresTimesSoFar,
+  readLastRunFileTimes,
+  type SuiteCost,
+} from "./test-costs.ts";
+import {
+  type PlaywrightSuiteReport,
+  playwrightFailures,
+  unhandledErrors,
+  type VitestReport,
+  vitestFailures,
+} from "./test-reports.ts";
 
 // The browser tests and the cluster run the server as production does, from the build `npm test` has just made
 // (bin/server-module.js): a build that is not current would leave them testing the source instead, unseen.
@@ -17,6 +33,8 @@ if (staleBuild !== undefined) {
 }
 
 const reportDir = ".tmp/test-reports";
+// The last run's file times stay, beside this run's, for the summary to compare (scripts/test-costs.ts).
+const lastRunFileTimes = readLastRunFileTimes(reportDir);
 rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
 
@@ -29,6 +47,7 @@ interface SuiteResult {
   note?: string;
   /** Each failed test's file, name and first line of its error: CI shows only the output's tail, where these are. */
   failures?: string[];
+  cost?: SuiteCost;
 }
 
 interface Finished {
@@ -36,57 +55,58 @@ interface Finished {
   /** What the command printed, also passed through as it came. */
   stdout: string;
   stderr: string;
+  cost: SuiteCost;
 }
 
-/** Runs a command, its output passed through as it comes unless `quiet` (then only kept, for the caller to print). */
+/**
+ * Runs a command, its output passed through as it comes unless `quiet` (then only kept, for the caller to print),
+ * and measures its wall time and the CPU time of every process it started, and of PostgreSQL unless `quiet`
+ * (scripts/test-costs.ts): the one quiet command, the check, runs beside the cluster suite and uses no database, so
+ * PostgreSQL's time then is the cluster's.
+ */
 function run(command: string, args: string[], env: Record<string, string> = {}, quiet = false): Promise<Finished> {
   return new Promise((done) => {
     const stdin = quiet ? "ignore" : "inherit";
-    const child = spawn(command, args, { stdio: [stdin, "pipe", "pipe"], env: { ...process.env, ...env } });
+    const started = performance.now();
+    const postgresBefore = quiet ? undefined : postgresTimesSoFar();
+    const wrapped = measured(command, args);
+    const child = spawn(wrapped.command, wrapped.args, {
+      stdio: [stdin, "pipe", "pipe", "pipe"],
+      env: { ...process.env, ...env },
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => {
+    const times: Buffer[] = [];
+    child.stdio[3]?.on("data", (chunk: Buffer) => times.push(chunk));
+    const cost = (): SuiteCost => {
+      const processes = busyCpuSeconds(Buffer.concat(times).toString("utf8"));
+      const postgres = postgresBefore === undefined ? undefined : postgresCpuSecondsSince(postgresBefore);
+      return {
+        wallSeconds: (performance.now() - started) / 1000,
+        cpuSeconds: processes === undefined ? undefined : processes + (postgres ?? 0),
+        postgresCpuSeconds: postgres,
+      };
+    };
+    child.stdout?.on("data", (chunk: Buffer) => {
       out.push(chunk);
       if (!quiet) process.stdout.write(chunk);
     });
     // Vitest prints its unhandled errors here.
-    child.stderr.on("data", (chunk: Buffer) => {
+    child.stderr?.on("data", (chunk: Buffer) => {
       err.push(chunk);
       if (!quiet) process.stderr.write(chunk);
     });
     // A command that cannot start is a failed suite.
-    child.on("error", (error) => done({ exitCode: 1, stdout: "", stderr: String(error) }));
+    child.on("error", (error) => done({ exitCode: 1, stdout: "", stderr: String(error), cost: cost() }));
     child.on("close", (code) =>
       done({
         exitCode: code ?? 1,
         stdout: Buffer.concat(out).toString("utf8"),
         stderr: Buffer.concat(err).toString("utf8"),
+        cost: cost(),
       }),
     );
   });
-}
-
-/**
- * Vitest's unhandled errors (a timer firing after its file's environment was torn down, a rejection nobody
- * awaited) fail the run but are not in its JSON report: the first line of each and the file it names, from
- * the printed "Unhandled Errors" section.
- */
-function unhandledErrors(output: string): string[] {
-  const lines = stripVTControlCharacters(output).split("\n");
-  const start = lines.findIndex((line) => line.includes("Unhandled Errors"));
-  if (start < 0) return [];
-  const found: string[] = [];
-  for (let index = start; index < lines.length; index++) {
-    const line = lines[index] ?? "";
-    if (/^\s*Test Files\s/.test(line)) break;
-    if (/(Uncaught Exception|Unhandled Rejection|Unhandled Error)\s*⎯/.test(line)) {
-      const message = lines.slice(index + 1).find((next) => next.trim() !== "") ?? "unknown error";
-      const origin = lines.slice(index + 1).find((next) => next.includes("This error originated in"));
-      const file = origin ? /originated in "([^"]+)"/.exec(origin)?.[1] : undefined;
-      found.push(file ? `${message.trim()} (in ${file})` : message.trim());
-    }
-  }
-  return found;
 }
 
 const vitestDurations = join(reportDir, "vitest-durations.json");
@@ -97,7 +117,7 @@ function readVitestDurations(): FileDuration[] {
 
 async function vitestSuite(): Promise<SuiteResult> {
   const output = join(reportDir, "vitest.json");
-  const { exitCode, stdout, stderr } = await run(
+  const { exitCode, stdout, stderr, cost } = await run(
     "vitest",
     [
       "run",
@@ -108,7 +128,7 @@ async function vitestSuite(): Promise<SuiteResult> {
     ],
     { FILE_DURATIONS_OUTPUT: resolve(vitestDurations) },
   );
-  if (!existsSync(output)) return { name: "unit and integration (vitest)", passed: 0, failed: 1, exitCode };
+  if (!existsSync(output)) return { name: "unit and integration (vitest)", passed: 0, failed: 1, exitCode, cost };
   const report = JSON.parse(readFileSync(output, "utf8")) as VitestReport;
   // A file that fails to load or errors outside a test has no failed test but fails the run: name it.
   const outsideTests = new Map(readVitestDurations().map((file) => [resolve(file.file), file.errorsOutsideTests]));
@@ -128,6 +148,7 @@ async function vitestSuite(): Promise<SuiteResult> {
     passed: report.numPassedTests,
     failed: report.numFailedTests,
     exitCode,
+    cost,
     note: notes.length > 0 ? notes.join("\n    ") : undefined,
     failures: vitestFailures(report),
   };
@@ -158,7 +179,10 @@ function playwrightFileDurations(
   return into;
 }
 
-/** The ten slowest test files of every suite that reported its files' times. */
+/**
+ * The ten slowest test files of every suite that reported its files' times; every file's time is kept in the report
+ * folder beside the previous run's, and the files that grew most since then are printed too.
+ */
 function printSlowestFiles(): void {
   const files = readVitestDurations();
   if (existsSync(playwrightReport)) {
@@ -166,6 +190,8 @@ function printSlowestFiles(): void {
     for (const [file, milliseconds] of playwrightFileDurations(suites ?? [])) files.push({ file, milliseconds });
   }
   if (files.length === 0) return;
+  const times: FileTimes = Object.fromEntries(files.map(({ file, milliseconds }) => [file, Math.round(milliseconds)]));
+  keepFileTimes(reportDir, times, lastRunFileTimes);
   console.log("\nSlowest test files");
   for (const { file, milliseconds } of files.sort((a, b) => b.milliseconds - a.milliseconds).slice(0, 10)) {
     console.log(`  ${(milliseconds / 1000).toFixed(1).padStart(6)} s  ${file}`);
@@ -175,11 +201,15 @@ function printSlowestFiles(): void {
 async function playwrightSuite(): Promise<SuiteResult | undefined> {
   if (!existsSync("e2e/playwright.config.ts")) return undefined;
   const output = playwrightReport;
-  const { exitCode } = await run("playwright", ["test", "-c", "e2e/playwright.config.ts", "--reporter=list,json"], {
-    // Absolute: Playwright resolves a relative name against the config's folder (e2e/).
-    PLAYWRIGHT_JSON_OUTPUT_NAME: resolve(output),
-  });
-  if (!existsSync(output)) return { name: "browser (playwright)", passed: 0, failed: 1, exitCode };
+  const { exitCode, cost } = await run(
+    "playwright",
+    ["test", "-c", "e2e/playwright.config.ts", "--reporter=list,json"],
+    {
+      // Absolute: Playwright resolves a relative name against the config's folder (e2e/).
+      PLAYWRIGHT_JSON_OUTPUT_NAME: resolve(output),
+    },
+  );
+  if (!existsSync(output)) return { name: "browser (playwright)", passed: 0, failed: 1, exitCode, cost };
   const { stats, errors, suites } = JSON.parse(readFileSync(output, "utf8")) as PlaywrightStats;
   // Errors outside a test (global set-up or teardown, the web server) fail the run with no failed test.
   const outside = (errors ?? []).map((error) => error.message?.split("\n")[0] ?? "unknown error");
@@ -188,6 +218,7 @@ async function playwrightSuite(): Promise<SuiteResult | undefined> {
     passed: stats.expected + stats.flaky,
     failed: stats.unexpected,
     exitCode,
+    cost,
     note: outside.length > 0 ? `errors outside a test:\n    ${outside.join("\n    ")}` : undefined,
     failures: playwrightFailures(suites ?? []),
   };
@@ -200,13 +231,14 @@ async function clusterSuite(): Promise<SuiteResult | undefined> {
     console.log("cluster suite skipped: it needs DATABASE_URL and nginx (.ci/run provides both)");
     return undefined;
   }
-  const { exitCode, stdout } = await run(process.execPath, ["cluster/run.ts"]);
+  const { exitCode, stdout, cost } = await run(process.execPath, ["cluster/run.ts"]);
   const counts = /cluster: (\d+) passed, (\d+) failed/.exec(stdout);
   return {
     name: "cluster (two instances behind nginx, faults)",
     passed: Number(counts?.[1] ?? 0),
     failed: Number(counts?.[2] ?? 1),
     exitCode,
+    cost,
   };
 }
 
@@ -236,14 +268,21 @@ if (checked) {
 printSlowestFiles();
 console.log("\nSummary");
 for (const suite of suites) {
-  console.log(`  ${suite.name}: ${suite.passed} passed, ${suite.failed} failed`);
+  const cost = suite.cost ? ` (${describeCost(suite.cost)})` : "";
+  console.log(`  ${suite.name}: ${suite.passed} passed, ${suite.failed} failed${cost}`);
   if (suite.exitCode !== 0 && suite.failed === 0) {
     console.log(`    exited with code ${suite.exitCode} though no test failed${suite.note ? `; ${suite.note}` : ""}`);
   }
   for (const failure of (suite.failures ?? []).slice(0, 20)) console.log(`    failed: ${failure}`);
 }
-if (checked)
-  console.log(`  npm run check: ${checked.exitCode === 0 ? "passed" : `FAILED (exit code ${checked.exitCode})`}`);
+if (checked) {
+  const outcome = checked.exitCode === 0 ? "passed" : `FAILED (exit code ${checked.exitCode})`;
+  console.log(`  npm run check: ${outcome} (${describeCost(checked.cost)})`);
+}
+// Every suite's busy CPU-seconds, the check's too: what the run cost the machine (issue 75), beside its wall time.
+const costs = [...suites.map((suite) => suite.cost), checked?.cost].filter((cost) => cost !== undefined);
+const runCpu = costs.reduce((sum, cost) => sum + (cost.cpuSeconds ?? 0), 0);
+console.log(`  all suites: ${Math.round(runCpu)} busy CPU-s in ${Math.round(performance.now() / 1000)} s wall`);
 const passed = suites.reduce((sum, suite) => sum + suite.passed, 0);
 // A suite that crashed before reporting counts as a failure even with no failed test; a failed check counts as one.
 const failed =

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { staleBundleReason } from "../../bin/server-module.js";
 import { isAscii } from "../../scripts/ascii-chunks.ts";
 import { productionEnvironment, productionNodeFlags } from "../../src/platform/production-process.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../support/databases.ts";
+import { aboveModelDatabase, createTestDatabase, type TestDatabase } from "../support/databases.ts";
 import { freePort } from "../support/listening.ts";
 
 // Production runs the bundle `npm run build` makes (scripts/build.ts, issue 41's memory): these tests build
@@ -55,7 +55,7 @@ describe("the bundle's freshness rule", () => {
   });
 });
 
-const kind = databaseKinds.includes("postgres") ? "postgres" : "pglite";
+const kind = aboveModelDatabase;
 
 describe(`a fresh bundle started as production starts it (${kind})`, () => {
   // Inside the server's directory, so that the packages kept outside the bundle resolve from node_modules.

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productionEnvironment, productionNodeFlags } from "../../src/platform/production-process.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../support/databases.ts";
+import { aboveModelDatabase, createTestDatabase, type TestDatabase } from "../support/databases.ts";
 import { freePort } from "../support/listening.ts";
 
 // Issue 41's idle memory: what serves only some requests (SCIM, SAML, passkeys, mail, the DSTU signatures of
@@ -106,7 +106,7 @@ class StartedService {
 }
 
 // The memory goal is measured on PostgreSQL when the run has one; on PGlite otherwise, which adds PGlite itself.
-const kind = databaseKinds.includes("postgres") ? "postgres" : "pglite";
+const kind = aboveModelDatabase;
 
 describe(`what the service loads at start-up and on first use (${kind}, production)`, () => {
   let service: StartedService | undefined;

@@ -12,7 +12,7 @@ import {
   insertDemoPeople,
   startBankIdSignIn,
 } from "../support/bankid.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 
 const ordinary = bankIdPersonas.find((persona) => persona.id === "ordinary")?.data ?? {};
 const hourMs = 3600_000;
@@ -32,7 +32,7 @@ function certificateFrom(ca: Party, commonName: string, keyAgreement: boolean): 
   return { key, certificate, name };
 }
 
-describe.each(databaseKinds)("attacks on sign-in with BankID NBU (%s)", (kind) => {
+describe.each(aboveModelDatabases)("attacks on sign-in with BankID NBU (%s)", (kind) => {
   let standIn: RunningBankIdStandIn;
   let testApp: TestApp;
 

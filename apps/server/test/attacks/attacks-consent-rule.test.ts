@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { testBrowser } from "../support/browser.ts";
 import { addPerson, grantAccess, manualClock, signIn } from "../support/campus.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { addStudent } from "../support/developers.ts";
 import { DevicePage, deviceOf } from "../support/device.ts";
 import { createListeningTestApp, type ListeningTestApp } from "../support/listening.ts";
@@ -12,7 +12,7 @@ import { addOidcClient, discover, startSignIn, TestBrowser } from "../support/oi
 import { consentRequestOf, liveCommunityApplication } from "../support/ticket-consent.ts";
 
 /** The same rule on OpenID Connect: an operator's first-party flag never skips a community application's screen. */
-describe.each(databaseKinds)("OpenID Connect's first-party rule for community applications (%s)", (kind) => {
+describe.each(aboveModelDatabases)("OpenID Connect's first-party rule for community applications (%s)", (kind) => {
   let listening: ListeningTestApp;
   beforeAll(async () => {
     listening = await createListeningTestApp(kind);
@@ -68,7 +68,7 @@ describe.each(databaseKinds)("OpenID Connect's first-party rule for community ap
 });
 
 /** An application that requires MFA: step-up and consent in either order, both ending at the application with a ticket. */
-describe.each(databaseKinds)("consent and step-up on the ticket path (%s)", (kind) => {
+describe.each(aboveModelDatabases)("consent and step-up on the ticket path (%s)", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {

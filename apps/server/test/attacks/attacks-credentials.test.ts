@@ -7,7 +7,7 @@ import { throttlePolicy } from "../../src/platform/throttle/policy.ts";
 import { demoPeople } from "../../src/surfaces/seed/demo-data.ts";
 import { createTestApp, postJson, TEST_PUBLIC_URL, type TestApp } from "../support/app.ts";
 import { addPerson, manualClock, sessionCookieFrom } from "../support/campus.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { askForDeepLink, person, pollDiia, postSignedCallback, startTestDiia } from "../support/diia.ts";
 import {
   answerAtGoogle,
@@ -19,7 +19,7 @@ import {
 
 const owner = demoPeople[0] ?? { username: "student", password: "", fullName: "", email: "", taxId: "" };
 
-describe.each(databaseKinds)("credential attacks on %s", (kind) => {
+describe.each(aboveModelDatabases)("credential attacks on %s", (kind) => {
   let t: TestApp;
   let diia: RunningDiiaStandIn;
   let google: RunningGoogleStandIn;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { addPerson, signIn } from "../support/campus.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 
 /** A GET another site's link, image, frame or fetch can make: every Sec-Fetch-Site and -Mode it may carry. */
 const foreignGets = ["cross-site", "same-site"].flatMap((site) =>
@@ -12,7 +12,7 @@ const foreignGets = ["cross-site", "same-site"].flatMap((site) =>
   })),
 );
 
-describe.each(databaseKinds)("GETs from another site on %s", (kind) => {
+describe.each(aboveModelDatabases)("GETs from another site on %s", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);

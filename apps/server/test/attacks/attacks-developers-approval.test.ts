@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApplication } from "../../src/model/apps/service.ts";
 import { createTestApp, postJson, type TestApp } from "../support/app.ts";
 import { addOperator } from "../support/console.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { addStudent, decideQueued, queuedRequestId, registerApplication } from "../support/developers.ts";
 import { openAgreeing } from "../support/ticket-consent.ts";
 
@@ -13,7 +13,7 @@ import { openAgreeing } from "../support/ticket-consent.ts";
  * through the developers' API a student uses; the live version keeps running until an operator approves (the icon's
  * own attacks are in attacks-developers-icons.test.ts).
  */
-describe.each(databaseKinds)("attacks on what the review approved (%s)", (kind) => {
+describe.each(aboveModelDatabases)("attacks on what the review approved (%s)", (kind) => {
   let t: TestApp;
   let admin: { cookie: string };
   beforeAll(async () => {

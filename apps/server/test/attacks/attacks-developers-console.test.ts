@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, postJson, type TestApp } from "../support/app.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { addMember, addStudent, registerApplication } from "../support/developers.ts";
 import { openAgreeing } from "../support/ticket-consent.ts";
 
 /** Attacks on the developers' console actions (issue 60): secrets, device sign-in, signing out, deleting, addresses. */
-describe.each(databaseKinds)("attacks on the developers' console (%s)", (kind) => {
+describe.each(aboveModelDatabases)("attacks on the developers' console (%s)", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, postJson, type TestApp } from "../support/app.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { addStudent, registerApplication } from "../support/developers.ts";
 
 /**
@@ -8,7 +8,7 @@ import { addStudent, registerApplication } from "../support/developers.ts";
  * served from KPI ID's own origin; an uploaded SVG must therefore be a plain drawing — only SVG elements and
  * attributes a drawing needs, nothing that runs, fetches or navigates — and no file, however broken, answers 500.
  */
-describe.each(databaseKinds)("attacks on application icons (%s)", (kind) => {
+describe.each(aboveModelDatabases)("attacks on application icons (%s)", (kind) => {
   let t: TestApp;
   let upload: (source: string) => ReturnType<typeof postJson>;
   beforeAll(async () => {

@@ -6,7 +6,7 @@ import {
 } from "@kpi-id/contracts";
 import { describe, expect, it } from "vitest";
 import { cleanUpExpired } from "../../src/surfaces/maintenance/cleanup.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { addMember, addStudent, registerApplication } from "../support/developers.ts";
 import { invitationsTestApp } from "../support/invitations.ts";
 
@@ -14,7 +14,7 @@ import { invitationsTestApp } from "../support/invitations.ts";
  * Issue 56, point 3: nobody becomes a co-owner or tester without accepting (the lookup of names and addresses is in
  * attacks-developers-invitation-lookup.test.ts).
  */
-describe.each(databaseKinds)("attacks on developers' invitations (%s)", (kind) => {
+describe.each(aboveModelDatabases)("attacks on developers' invitations (%s)", (kind) => {
   const { app, mail, get, post, appUrl, invitationsOf } = invitationsTestApp(kind);
   const activityOf = async (cookie: string) =>
     accountActivityListSchema

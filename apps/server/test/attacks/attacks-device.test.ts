@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { throttlePolicy } from "../../src/platform/throttle/policy.ts";
 import type { TestApp } from "../support/app.ts";
 import { addPerson, grantAccess } from "../support/campus.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { type DeviceClient, DevicePage, deviceOf, idTokenSubject, TestBrowser } from "../support/device.ts";
 import { createListeningTestApp } from "../support/listening.ts";
 import { addOidcClient } from "../support/oidc.ts";
@@ -11,7 +11,7 @@ const redirectUri = "https://rp.example.edu/callback";
 const password = "correct horse battery";
 
 /** Attacks on the device authorization grant (RFC 8628 §5): guessing codes, other people's sessions, replays. */
-describe.each(databaseKinds)("attacks on the device sign-in (%s)", (kind) => {
+describe.each(aboveModelDatabases)("attacks on the device sign-in (%s)", (kind) => {
   let test: TestApp;
   let origin: string;
   let issuer: string;

@@ -3,12 +3,12 @@ import type { RunningDiiaStandIn } from "../../../../sandbox/src/diia/index.ts";
 import { demoPeople } from "../../src/surfaces/seed/demo-data.ts";
 import { createTestApp, postJson, type TestApp } from "../support/app.ts";
 import { addPerson, sessionCookieFrom } from "../support/campus.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { askForDeepLink, person, pollDiia, postSignedCallback, startTestDiia } from "../support/diia.ts";
 
 const victim = demoPeople[0] ?? { username: "student", fullName: "", taxId: "" };
 
-describe.each(databaseKinds)("Diia attacks on %s", (kind) => {
+describe.each(aboveModelDatabases)("Diia attacks on %s", (kind) => {
   let t: TestApp;
   let diia: RunningDiiaStandIn;
 

@@ -4,7 +4,7 @@ import { disableUser } from "../../src/model/sessions/disable.ts";
 import { postJson } from "../support/app.ts";
 import { addApplication } from "../support/campus.ts";
 import { sessionCookieOf } from "../support/console.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { createListeningTestApp, type ListeningTestApp } from "../support/listening.ts";
 import { freePort, type RunningSites, startCookieFrom, startProtectedSites } from "../support/nginx-site.ts";
 import { addProtectedSite, addVisitor, pathOf, visitSigningIn } from "../support/nginx-visit.ts";
@@ -13,7 +13,7 @@ import { addProtectedSite, addVisitor, pathOf, visitSigningIn } from "../support
  * Issue 59's attack suite, nginx's part: a forged header through nginx, a revoked session behind nginx, another
  * host's cookie; and the round trip's own weak points (the ticket, the way back) tried as an attacker would.
  */
-describe.each(databaseKinds)("attacks on sites behind nginx (%s)", (kind) => {
+describe.each(aboveModelDatabases)("attacks on sites behind nginx (%s)", (kind) => {
   let kpiId: ListeningTestApp;
   let sites: RunningSites;
   let wiki: { id: string };

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAdapterClass } from "../../src/protocols/oidc/adapter.ts";
 import type { TestApp } from "../support/app.ts";
 import { addPerson, grantAccess, signIn } from "../support/campus.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { createListeningTestApp } from "../support/listening.ts";
 import { addOidcClient, client, discover, startSignIn, TestBrowser } from "../support/oidc.ts";
 
@@ -33,7 +33,7 @@ function eachPoisoned(values: Values): [string, Values][] {
  * a 4xx with an OAuth error code (or, at the authorization endpoint, the error sent to the
  * application), logged, and never the provider's server_error.
  */
-describe.each(databaseKinds)("attacks on the OpenID Connect provider (%s)", (kind) => {
+describe.each(aboveModelDatabases)("attacks on the OpenID Connect provider (%s)", (kind) => {
   let test: TestApp;
   let origin: string;
   let issuer: string;

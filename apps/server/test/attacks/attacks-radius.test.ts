@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNetworkPassword } from "../../src/model/wifi/passwords.ts";
 import { createTestApp, postJson, type TestApp } from "../support/app.ts";
 import { addPerson, manualClock, signIn } from "../support/campus.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { papAuthenticate, radiusCall, testRadiusSecret } from "../support/radius.ts";
 
 /**
@@ -10,7 +10,7 @@ import { papAuthenticate, radiusCall, testRadiusSecret } from "../support/radius
  * stranger's device (the owner's known device still gets in), one person's device password used under another
  * name, a post-auth that names someone else's password, and the account page's limits.
  */
-describe.each(databaseKinds)("attacks on Wi-Fi passwords (%s)", (kind) => {
+describe.each(aboveModelDatabases)("attacks on Wi-Fi passwords (%s)", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   const owner = { username: "owner", password: "owner's long passphrase" };

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningMailStandIn } from "../../../../sandbox/src/mail/index.ts";
 import { throttlePolicy } from "../../src/platform/throttle/policy.ts";
 import { createTestApp, postJson, type TestApp } from "../support/app.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { addPersonWithVerifiedEmail, startTestMail } from "../support/mail.ts";
 
 /** Issue 16: attacks on "Forgot password?": guessing links, bombing a mailbox, taking over with a link. */
-describe.each(databaseKinds)("recovery attacks (%s)", (kind) => {
+describe.each(aboveModelDatabases)("recovery attacks (%s)", (kind) => {
   let test: TestApp;
   let mail: RunningMailStandIn;
 

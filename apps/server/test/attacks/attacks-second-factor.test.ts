@@ -11,7 +11,7 @@ import { demoPeople } from "../../src/surfaces/seed/demo-data.ts";
 import { nodeSamlSp } from "../protocols/saml/node-saml-sp.ts";
 import { createTestApp, postJson, TEST_PUBLIC_URL, type TestApp } from "../support/app.ts";
 import { addApplication, addPerson, grantAccess, shiftedClock } from "../support/campus.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { answerAtGoogle, googleSettings, sessionCookieOf, startGoogleSignIn } from "../support/google.ts";
 import { createListeningTestApp, type ListeningTestApp } from "../support/listening.ts";
 import { addAuthenticator } from "../support/mfa.ts";
@@ -25,7 +25,7 @@ const redirectUri = "https://rp.example.edu/callback";
  * Issue 35, points 1 and 2, as the outside test ran them: someone who knows only a person's password (or holds
  * only their Google account) over plain HTTP, with a client that keeps cookies like a browser.
  */
-describe.each(databaseKinds)("second-factor attacks (%s)", (kind) => {
+describe.each(aboveModelDatabases)("second-factor attacks (%s)", (kind) => {
   let listening: ListeningTestApp;
   const clock = shiftedClock();
   let people = 0;
@@ -187,7 +187,7 @@ describe.each(databaseKinds)("second-factor attacks (%s)", (kind) => {
   });
 });
 
-describe.each(databaseKinds)("a Google sign-in of a person with a second factor (%s)", (kind) => {
+describe.each(aboveModelDatabases)("a Google sign-in of a person with a second factor (%s)", (kind) => {
   let t: TestApp;
   let google: RunningGoogleStandIn;
   const clock = shiftedClock();

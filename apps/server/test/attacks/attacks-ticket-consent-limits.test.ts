@@ -1,7 +1,7 @@
 import { integrationHealthSchema, ticketConsentPath } from "@kpi-id/contracts";
 import { describe, expect, it } from "vitest";
 import { addApplication, grantAccess } from "../support/campus.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { addStudent, registerApplication } from "../support/developers.ts";
 import {
   answerTicketConsent,
@@ -21,7 +21,7 @@ import {
  * a refusal, an application the person may not use, a step-up, an expired request; operators' own applications keep
  * the old flow byte for byte.
  */
-describe.each(databaseKinds)("attacks on the ticket path's consent: its limits (%s)", (kind) => {
+describe.each(aboveModelDatabases)("attacks on the ticket path's consent: its limits (%s)", (kind) => {
   const { app, clock } = ticketConsentTestApp(kind);
 
   it("keeps one waiting request per person and application however often its link is opened", async () => {

@@ -6,7 +6,7 @@ import {
 } from "@kpi-id/contracts";
 import { describe, expect, it } from "vitest";
 import { postJson } from "../support/app.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { addStudent } from "../support/developers.ts";
 import {
   answerTicketConsent,
@@ -28,7 +28,7 @@ import {
  * and its server learns nothing before. Here: the answer cannot be forged, swapped or widened; who is asked, when, and
  * for how long is in attacks-ticket-consent-limits.test.ts.
  */
-describe.each(databaseKinds)("attacks on the ticket path's consent (%s)", (kind) => {
+describe.each(aboveModelDatabases)("attacks on the ticket path's consent (%s)", (kind) => {
   const { app } = ticketConsentTestApp(kind);
 
   it("gives no ticket without consent: the community application's server learns nothing until the person agrees", async () => {

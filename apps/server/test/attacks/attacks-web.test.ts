@@ -6,7 +6,7 @@ import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../../sandb
 import { endpointsOf } from "../fuzz/endpoints.ts";
 import { createTestApp, postJson, TEST_ORIGIN, TEST_PUBLIC_URL, type TestApp } from "../support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "../support/campus.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { startTestDiia } from "../support/diia.ts";
 import { googleSettings } from "../support/google.ts";
 
@@ -37,7 +37,7 @@ const redirectParameters = [
 // Servers whose callbacks a state-changing POST may skip CSRF for: other servers post there, not browsers.
 const serverToServer = new Set(["/api/diia/callback", "/api/ticket"]);
 
-describe.each(databaseKinds)("web attacks on %s", (kind) => {
+describe.each(aboveModelDatabases)("web attacks on %s", (kind) => {
   let t: TestApp;
   let google: RunningGoogleStandIn;
   let diia: RunningDiiaStandIn;

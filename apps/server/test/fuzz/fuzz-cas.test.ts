@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { serviceTicket, studentWithService } from "../support/cas.ts";
 import { sessionCookieOf } from "../support/console.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 
 const seed = Number(process.env.FUZZ_SEED ?? 20_261_127);
 const registered = "https://cas.example.edu/app/";
@@ -36,7 +36,7 @@ function underRegisteredAsServersReadIt(location: string): boolean {
  * validation is well-formed XML (or JSON) in the CAS namespace, and /login and /logout send the browser only to a
  * registered service or to KPI ID's own pages.
  */
-describe.each(databaseKinds)("fuzzing the CAS endpoints (%s)", (kind) => {
+describe.each(aboveModelDatabases)("fuzzing the CAS endpoints (%s)", (kind) => {
   let t: TestApp;
   let cookie: string;
   let live: () => Promise<string>;

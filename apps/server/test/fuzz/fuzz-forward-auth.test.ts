@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "../support/app.ts";
 import { addApplication } from "../support/campus.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { addProtectedSite, addVisitor, signInWithoutNginx } from "../support/nginx-visit.ts";
 
 const seed = Number(process.env.FUZZ_SEED ?? 20_261_127);
@@ -14,7 +14,7 @@ const siteOrigin = "https://wiki.kpi.ua";
  * any application id, any original address, any cookie, any ticket and way back. None answers 5xx, and none
  * ever sends the browser off the protected host (the start only to KPI ID's own app redirect).
  */
-describe.each(databaseKinds)("fuzzing the nginx auth_request endpoints (%s)", (kind) => {
+describe.each(aboveModelDatabases)("fuzzing the nginx auth_request endpoints (%s)", (kind) => {
   let t: TestApp;
   let site: { id: string };
   let ordinary: { id: string };

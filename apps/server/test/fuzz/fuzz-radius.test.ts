@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { radiusSecretHeader } from "../../src/protocols/radius/routes.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { addPerson } from "../support/campus.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabases } from "../support/databases.ts";
 import { testRadiusSecret } from "../support/radius.ts";
 
 const seed = Number(process.env.FUZZ_SEED ?? 20_261_127);
@@ -14,7 +14,7 @@ const seed = Number(process.env.FUZZ_SEED ?? 20_261_127);
  * (any names, values, shapes; the realm, the device part, MAC addresses in any spelling). Never a 5xx, and
  * nothing but a known person's real password is ever accepted.
  */
-describe.each(databaseKinds)("fuzzing FreeRADIUS's rest endpoint (%s)", (kind) => {
+describe.each(aboveModelDatabases)("fuzzing FreeRADIUS's rest endpoint (%s)", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind, { RADIUS_REST_SECRET: testRadiusSecret });

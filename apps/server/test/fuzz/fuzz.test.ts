@@ -13,7 +13,7 @@ import { saveConsentRequest } from "../../src/model/tickets/consent-requests.ts"
 import { throttleAddress } from "../../src/platform/throttle/address.ts";
 import { createTestApp, TEST_ORIGIN, TEST_PUBLIC_URL, type TestApp } from "../support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "../support/campus.ts";
-import { databaseKinds } from "../support/databases.ts";
+import { aboveModelDatabase } from "../support/databases.ts";
 import { sampleApplication } from "../support/developers.ts";
 import { startTestDiia } from "../support/diia.ts";
 import { googleSettings } from "../support/google.ts";
@@ -25,7 +25,7 @@ const minimumRequests = 10_000;
 /** The fuzz run is the same every time unless FUZZ_SEED asks for another (the seed is printed either way). */
 const defaultSeed = 20_261_122;
 // The production database when the run has one (CI), else the embedded one.
-const kind = databaseKinds.at(-1) ?? "pglite";
+const kind = aboveModelDatabase;
 
 describe(`fuzzing every endpoint on ${kind}`, () => {
   let t: TestApp;

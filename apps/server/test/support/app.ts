@@ -1,3 +1,4 @@
+import { appendFileSync } from "node:fs";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { buildApp } from "../../src/app.ts";
 import { type Config, loadConfig } from "../../src/platform/config/index.ts";
@@ -34,12 +35,29 @@ export interface TestAppOptions {
   logStream?: { write(line: string): void };
 }
 
+/**
+ * With KPI_ID_TEST_APP_BUILDS naming a file, each build adds a line there with the test file that asked for it: how
+ * many whole apps a run builds, and where (docs/testing.md), for the next change to see what it added.
+ */
+function countBuild(): void {
+  const file = process.env.KPI_ID_TEST_APP_BUILDS;
+  if (!file) return;
+  // The caller's test file from the stack: this module is also loaded outside Vitest (bench/, examples/).
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 100; // a build asked for through several helpers
+  const stack = new Error().stack ?? "";
+  Error.stackTraceLimit = limit;
+  const caller = /[^\s(]+\.test\.tsx?/.exec(stack)?.[0] ?? "outside a test file";
+  appendFileSync(file, `${caller.replace(/^file:\/\//, "")}\n`);
+}
+
 /** A fresh app on a fresh database of the given kind; close() drops both. */
 export async function createTestApp(
   kind: DatabaseKind,
   overrides: Record<string, string> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp> {
+  countBuild();
   const database = await createTestDatabase(kind);
   const config = testConfig(overrides);
   const { clock, logStream } = options;

@@ -11,6 +11,17 @@ import { borrowMigratedPostgres, createEmptyPostgres, databaseUrl } from "./post
  */
 export const databaseKinds: DatabaseKind[] = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
+/**
+ * The one database a test above the model runs on (issue 75): the PostgreSQL server when DATABASE_URL names one (as
+ * .ci/run does), else PGlite. Routes, protocols and screens call the same model functions on either, and the model's
+ * contract tests run those on both (`databaseKinds`; docs/testing.md lists them and says why): running the layers
+ * above on both as well repeated them at twice the cost.
+ */
+export const aboveModelDatabase: DatabaseKind = process.env.DATABASE_URL ? "postgres" : "pglite";
+
+/** The same as the list `describe.each` takes, so that a file's tests keep their names ("… (postgres)"). */
+export const aboveModelDatabases: DatabaseKind[] = [aboveModelDatabase];
+
 export interface TestDatabase {
   handle: DatabaseHandle;
   /** PostgreSQL only: the database's URL, for a second instance or client on the same database. */

@@ -25,7 +25,7 @@ export { createTestApp, type TestApp, testConfig } from "./app.ts";
 export { addPerson, signIn } from "./campus.ts";
 export { runCliOn } from "./cli.ts";
 export { addOperator } from "./console.ts";
-export { createTestDatabase, databaseKinds } from "./databases.ts";
+export { aboveModelDatabase, aboveModelDatabases, createTestDatabase, databaseKinds } from "./databases.ts";
 export { documentedBlock, kpiIdCommands, replaceEvery } from "./doc-blocks.ts";
 export { freePort } from "./listening.ts";
 export { serveThroughServiceStack, serviceStack } from "./mounted-provider.ts";

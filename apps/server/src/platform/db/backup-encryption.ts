@@ -14,6 +14,11 @@ const binaryHeader = Buffer.from("age-encryption.org/v1\n");
 const armorHeader = "-----BEGIN AGE ENCRYPTED FILE-----";
 /** Long enough that scrypt alone does not have to carry it; a backup holds every password hash. */
 export const minimumPassphraseLength = 12;
+/**
+ * scrypt's cost for a passphrase, as the base-2 logarithm of its N: age's own default (2^18, about a second in
+ * native code, seconds in JavaScript). Only tests ask for less, to prove in milliseconds what does not depend on it.
+ */
+export const backupScryptWorkFactor = 18;
 
 export function isEncrypted(file: Buffer): boolean {
   return (
@@ -22,7 +27,11 @@ export function isEncrypted(file: Buffer): boolean {
   );
 }
 
-export async function encryptBackup(plain: Buffer, key: BackupKey): Promise<Buffer> {
+export async function encryptBackup(
+  plain: Buffer,
+  key: BackupKey,
+  scryptWorkFactor = backupScryptWorkFactor,
+): Promise<Buffer> {
   const encrypter = new Encrypter();
   if ("passphrase" in key) {
     if (key.passphrase.length < minimumPassphraseLength) {
@@ -32,6 +41,7 @@ export async function encryptBackup(plain: Buffer, key: BackupKey): Promise<Buff
       );
     }
     encrypter.setPassphrase(key.passphrase);
+    encrypter.setScryptWorkFactor(scryptWorkFactor);
   } else {
     for (const recipient of key.recipients) {
       try {

@@ -36,7 +36,15 @@ export async function backupEmbeddedDatabase(
     key,
     now = new Date(),
     sessionSecret,
-  }: { productVersion: string; key?: BackupKey; now?: Date; sessionSecret?: string },
+    scryptWorkFactor,
+  }: {
+    productVersion: string;
+    key?: BackupKey;
+    now?: Date;
+    sessionSecret?: string;
+    /** Tests only (backupScryptWorkFactor says why); without it, age's default. */
+    scryptWorkFactor?: number;
+  },
 ): Promise<number> {
   if (database.kind !== "pglite" || !database.dumpDataDir) {
     throw new BackupRefusedError(
@@ -46,7 +54,7 @@ export async function backupEmbeddedDatabase(
   }
   const databaseTar = Buffer.from(await (await database.dumpDataDir()).arrayBuffer());
   const compressed = gzipSync(packBackup(databaseTar, productVersion, now, sessionSecret));
-  const contents = key ? await encryptBackup(compressed, key) : compressed;
+  const contents = key ? await encryptBackup(compressed, key, scryptWorkFactor) : compressed;
   const partial = join(dirname(file), `.${basename(file)}.partial-${randomBytes(6).toString("hex")}`);
   try {
     writeFileSync(partial, contents, { mode: privateFileMode, flag: "wx" });

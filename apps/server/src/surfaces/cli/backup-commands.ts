@@ -29,6 +29,8 @@ export interface BackupCommandIo {
   stdout: (line: string) => void;
   stderr: (line: string) => void;
   readStdin: () => Promise<string>;
+  /** Tests only: scrypt's cost for a passphrase below age's default (backup-encryption.ts says why). */
+  scryptWorkFactor?: number;
 }
 
 /** A passphrase from a file (its final line break dropped) or standard input; never from argv or the environment. */
@@ -124,6 +126,7 @@ export async function runBackupCommand(
           productVersion: serverVersion,
           key,
           sessionSecret,
+          scryptWorkFactor: io.scryptWorkFactor,
         });
         const sealed = key
           ? "passphrase" in key

@@ -23,6 +23,8 @@ export interface CliIo {
   database?: DatabaseHandle;
   /** Tests move time (certificates' expiry in `doctor`). */
   now?: Date;
+  /** Tests lower scrypt's cost for a backup's passphrase (platform/db/backup-encryption.ts says why). */
+  backupScryptWorkFactor?: number;
 }
 
 function findHandler(argv: string[]) {
@@ -64,7 +66,12 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   let database = io.database;
   try {
     if (argv[0] === "backup" || argv[0] === "restore") {
-      const backupIo = { stdout, stderr, readStdin: io.readStdin ?? readStdin };
+      const backupIo = {
+        stdout,
+        stderr,
+        readStdin: io.readStdin ?? readStdin,
+        scryptWorkFactor: io.backupScryptWorkFactor,
+      };
       await runBackupCommand(argv, io.env ?? process.env, backupIo, io.database);
       return 0;
     }

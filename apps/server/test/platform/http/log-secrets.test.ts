@@ -4,7 +4,7 @@ import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../../../sa
 import { insertUser } from "../../../src/model/users/queries.ts";
 import { createTestApp, postJson, TEST_PUBLIC_URL, type TestApp } from "../../support/app.ts";
 import { addApplication, addPerson, grantAccess, sessionCookieFrom } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { askForDeepLink, person, pollDiia, postSignedCallback, startTestDiia } from "../../support/diia.ts";
 import {
   answerAtGoogle,
@@ -33,7 +33,7 @@ function cookieValue(pair: string): string {
   return pair.slice(pair.indexOf("=") + 1);
 }
 
-describe.each(databaseKinds)("the log of every flow holds no credential (%s)", (kind) => {
+describe.each(aboveModelDatabases)("the log of every flow holds no credential (%s)", (kind) => {
   let diia: RunningDiiaStandIn;
   let google: RunningGoogleStandIn;
   let campus: TestApp;

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, postJson, type TestApp, testConfig } from "../../support/app.ts";
 import { addPerson } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { freePort } from "../../support/listening.ts";
 
 const metricsToken = "scrape-token-for-tests-0123456789";
 
-describe.each(databaseKinds)("GET /metrics on %s", (kind) => {
+describe.each(aboveModelDatabases)("GET /metrics on %s", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);

@@ -5,7 +5,7 @@ import { ConfigError } from "../../../src/platform/config/error.ts";
 import { createTestClock, registerTestClockRoute, testClockWanted } from "../../../src/platform/http/test-clock.ts";
 import { postJson, testConfig } from "../../support/app.ts";
 import { addPerson, signIn } from "../../support/campus.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
+import { aboveModelDatabases, createTestDatabase, type TestDatabase } from "../../support/databases.ts";
 
 const password = "correct horse battery staple";
 
@@ -24,7 +24,7 @@ describe("the test clock is never in production", () => {
   });
 });
 
-describe.each(databaseKinds)("the test clock on %s", (kind) => {
+describe.each(aboveModelDatabases)("the test clock on %s", (kind) => {
   let database: TestDatabase;
   let app: FastifyInstance;
   const clock = createTestClock();

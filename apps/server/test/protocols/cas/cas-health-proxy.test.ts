@@ -13,7 +13,7 @@ import {
   studentWithService,
   validateAt,
 } from "../../support/cas.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { makeKeyPair } from "../saml/keys.ts";
 
 /**
@@ -22,7 +22,7 @@ import { makeKeyPair } from "../saml/keys.ts";
  * proxy ticket is not a sign-in: the person signed in once, at /cas/login. A CAS service on loopback https, its
  * certificate from a test CA that TLS_EXTRA_CA_FILE trusts, as in cas-proxy-logout.test.ts.
  */
-describe.each(databaseKinds)("CAS proxying in the integration health (%s)", (kind) => {
+describe.each(aboveModelDatabases)("CAS proxying in the integration health (%s)", (kind) => {
   const original = tls.getCACertificates("default");
   let t: TestApp;
   let server: Server;

@@ -11,7 +11,7 @@ import {
   studentWithService,
   validateAt,
 } from "../../support/cas.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { addStudent } from "../../support/developers.ts";
 
 /**
@@ -20,7 +20,7 @@ import { addStudent } from "../../support/developers.ts";
  * reason whose fix text fits it. The real clock: the sign-ins are counted from the audit log, whose times are the
  * database's. Proxy callbacks and proxy tickets: cas-health-proxy.test.ts.
  */
-describe.each(databaseKinds)("CAS in the integration health (%s)", (kind) => {
+describe.each(aboveModelDatabases)("CAS in the integration health (%s)", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);

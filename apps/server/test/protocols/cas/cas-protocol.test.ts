@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { manualClock } from "../../support/campus.ts";
 import { casLogin, casXml, serviceTicket, studentWithService, ticketIn, validateAt } from "../../support/cas.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
 /** CAS Protocol 3.0 under /cas (issue 59, point 1): each endpoint as a CAS client calls it. */
-describe.each(databaseKinds)("CAS Protocol 3.0 (%s)", (kind) => {
+describe.each(aboveModelDatabases)("CAS Protocol 3.0 (%s)", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {

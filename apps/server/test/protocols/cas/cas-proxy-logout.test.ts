@@ -7,7 +7,7 @@ import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "../../suppor
 import { signIn } from "../../support/campus.ts";
 import { casApplication, casXml, serviceTicket, studentWithService, validateAt } from "../../support/cas.ts";
 import { addOperator } from "../../support/console.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { makeKeyPair } from "../saml/keys.ts";
 
 /**
@@ -15,7 +15,7 @@ import { makeKeyPair } from "../saml/keys.ts";
  * deployment with its own CA would): the proxy callback (CAS Protocol 3.0 §2.5.4), a proxy ticket to a back end
  * with its chain reported, and the back-channel single logout it asked for.
  */
-describe.each(databaseKinds)("CAS proxying and single logout (%s)", (kind) => {
+describe.each(aboveModelDatabases)("CAS proxying and single logout (%s)", (kind) => {
   const original = tls.getCACertificates("default");
   let t: TestApp;
   let server: Server;

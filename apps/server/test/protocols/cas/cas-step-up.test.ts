@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from "../../support/app.ts";
 import { testBrowser } from "../../support/browser.ts";
 import { manualClock } from "../../support/campus.ts";
 import { casApplication, casXml, ticketIn, validateAt } from "../../support/cas.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { addStudent } from "../../support/developers.ts";
 
 const password = "developer passphrase 1";
@@ -16,7 +16,7 @@ const password = "developer passphrase 1";
  * the ticket path does it, mfa-set-up-continue.test.ts), then goes on to the service with a ticket that validates
  * and says how the person signed in.
  */
-describe.each(databaseKinds)("CAS and an application that requires a second factor (%s)", (kind) => {
+describe.each(aboveModelDatabases)("CAS and an application that requires a second factor (%s)", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {

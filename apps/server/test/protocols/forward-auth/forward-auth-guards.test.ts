@@ -1,7 +1,7 @@
 import { appStateMaxLength, forwardAuthPaths } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { addProtectedSite, addVisitor, signInWithoutNginx } from "../../support/nginx-visit.ts";
 
 const siteOrigin = "https://wiki.kpi.ua";
@@ -10,7 +10,7 @@ const siteOrigin = "https://wiki.kpi.ua";
  * The nginx endpoints' edges, through `app.inject` as nginx passes requests on: an application whose callback is
  * empty, an address that grows when percent-encoded, and a sign-out link on another site.
  */
-describe.each(databaseKinds)("nginx auth_request edges (%s)", (kind) => {
+describe.each(aboveModelDatabases)("nginx auth_request edges (%s)", (kind) => {
   let t: TestApp;
   let site: { id: string };
   beforeAll(async () => {

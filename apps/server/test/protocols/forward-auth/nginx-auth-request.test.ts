@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeAccess } from "../../../src/model/access/applications.ts";
 import { runCliOn } from "../../support/cli.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { createListeningTestApp, type ListeningTestApp } from "../../support/listening.ts";
 import { freePort, type RunningSites, startProtectedSites } from "../../support/nginx-site.ts";
 import { addProtectedSite, addVisitor, pathOf, visitSigningIn } from "../../support/nginx-visit.ts";
@@ -10,7 +10,7 @@ import { addProtectedSite, addVisitor, pathOf, visitSigningIn } from "../../supp
  * Issue 59, point 2: a site that speaks no sign-in protocol, behind the nginx block docs/nginx-auth-request.md
  * documents (run as written), with KPI ID answering nginx's auth_request.
  */
-describe.each(databaseKinds)("a site behind nginx auth_request (%s)", (kind) => {
+describe.each(aboveModelDatabases)("a site behind nginx auth_request (%s)", (kind) => {
   let kpiId: ListeningTestApp;
   let sites: RunningSites;
   let wiki: { id: string };

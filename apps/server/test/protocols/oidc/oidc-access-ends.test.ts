@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { runCliOn } from "../../support/cli.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { client, startSignIn } from "../../support/oidc.ts";
 import { oidcPeopleWithTokens } from "../../support/oidc-people.ts";
 
@@ -12,7 +12,7 @@ const password = "correct horse battery";
  * Issue 13, defect 1: however a person's access to an application ends, OpenID Connect stops
  * for it at once: no code without a screen, no refresh, no userinfo with tokens already issued.
  */
-describe.each(databaseKinds)("OpenID Connect when access ends (%s)", (kind) => {
+describe.each(aboveModelDatabases)("OpenID Connect when access ends (%s)", (kind) => {
   const oidc = oidcPeopleWithTokens(kind, { usernamePrefix: "person", password, redirectUri });
   const { signedInWithTokens } = oidc;
 

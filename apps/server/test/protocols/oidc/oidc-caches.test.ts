@@ -6,7 +6,7 @@ import type { CacheChange } from "../../../src/platform/cache/feed-cache.ts";
 import { hashTokenHex } from "../../../src/platform/crypto/tokens.ts";
 import type { TestApp } from "../../support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
 import { client, newPersonSignedInToApplication, signInToApplication } from "../../support/oidc.ts";
 
@@ -31,7 +31,7 @@ async function withStatements<T>(app: FastifyInstance, action: () => Promise<T>)
  * for the access token and its grant: the instance keeps them in memory (apps/cache.ts, oidc/account-cache.ts,
  * oidc/token-cache.ts) and drops them on any change to them.
  */
-describe.each(databaseKinds)("OpenID Connect from the instance's memory on %s", (kind) => {
+describe.each(aboveModelDatabases)("OpenID Connect from the instance's memory on %s", (kind) => {
   let test: TestApp;
   let origin: string;
   let issuer: string;

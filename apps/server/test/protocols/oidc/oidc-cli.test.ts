@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliOn } from "../../support/cli.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
+import { aboveModelDatabases, createTestDatabase, type TestDatabase } from "../../support/databases.ts";
 
-describe.each(databaseKinds)("OpenID Connect operator commands on %s", (kind) => {
+describe.each(aboveModelDatabases)("OpenID Connect operator commands on %s", (kind) => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase(kind);

@@ -3,7 +3,7 @@ import { updateUser } from "../../../src/model/users/queries.ts";
 import { findPersonForGoogle } from "../../../src/sign-in/google/person.ts";
 import type { TestApp } from "../../support/app.ts";
 import { addPerson, grantAccess, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
 import { addOidcClient, client, confirmLogout, discover, startSignIn, TestBrowser } from "../../support/oidc.ts";
 
@@ -15,7 +15,7 @@ const password = "correct horse battery";
  * The request variations of the OpenID Foundation's Basic OP and RP-Initiated Logout OP
  * plans (docs/openid-connect.md maps each module to a test), through openid-client.
  */
-describe.each(databaseKinds)("OpenID Connect requests the conformance suite sends (%s)", (kind) => {
+describe.each(aboveModelDatabases)("OpenID Connect requests the conformance suite sends (%s)", (kind) => {
   let test: TestApp;
   let origin: string;
   let issuer: string;

@@ -2,7 +2,7 @@ import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../support/app.ts";
 import { addPerson, grantAccess, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
 import { addOidcClient, client, discover, startSignIn, TestBrowser } from "../../support/oidc.ts";
 
@@ -36,7 +36,7 @@ function form(values: Record<string, string>) {
 }
 
 /** Issue 13, defects 5, 6, 9, 10 and 11: what a strict relying party and the conformance suite check. */
-describe.each(databaseKinds)("OpenID Connect as the specs require (%s)", (kind) => {
+describe.each(aboveModelDatabases)("OpenID Connect as the specs require (%s)", (kind) => {
   let test: TestApp;
   let origin: string;
   let issuer: string;

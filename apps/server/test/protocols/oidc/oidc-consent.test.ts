@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeAccess } from "../../../src/model/access/applications.ts";
 import type { TestApp } from "../../support/app.ts";
 import { addPerson, grantAccess, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
 import { addOidcClient, client, discover, startSignIn, TestBrowser } from "../../support/oidc.ts";
 
 const redirectUri = "https://thirdparty.example.org/callback";
 
-describe.each(databaseKinds)("OpenID Connect consent and public clients (%s)", (kind) => {
+describe.each(aboveModelDatabases)("OpenID Connect consent and public clients (%s)", (kind) => {
   let test: TestApp;
   let origin: string;
   let issuer: string;

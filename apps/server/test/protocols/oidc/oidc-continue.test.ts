@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../support/app.ts";
 import { addPerson, grantAccess } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
 import { addOidcClient, discover, startSignIn, TestBrowser } from "../../support/oidc.ts";
 
@@ -13,7 +13,7 @@ const password = "correct horse battery";
  * in its signed pending sign-in cookie (not in the address or the page's storage), and the sign-in
  * screen's password sign-in is told by the server where to go on.
  */
-describe.each(databaseKinds)("continuing an OpenID Connect sign-in after signing in (%s)", (kind) => {
+describe.each(aboveModelDatabases)("continuing an OpenID Connect sign-in after signing in (%s)", (kind) => {
   let test: TestApp;
   let origin: string;
   let issuer: string;

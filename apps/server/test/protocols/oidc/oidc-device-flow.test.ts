@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../support/app.ts";
 import { addPerson, grantAccess } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { type DeviceClient, DevicePage, deviceOf, idTokenSubject } from "../../support/device.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
 import { addOidcClient, TestBrowser } from "../../support/oidc.ts";
@@ -9,7 +9,7 @@ import { addOidcClient, TestBrowser } from "../../support/oidc.ts";
 const redirectUri = "https://rp.example.edu/callback";
 const password = "correct horse battery";
 
-describe.each(databaseKinds)("OpenID Connect device authorization grant, RFC 8628 (%s)", (kind) => {
+describe.each(aboveModelDatabases)("OpenID Connect device authorization grant, RFC 8628 (%s)", (kind) => {
   let test: TestApp;
   let origin: string;
   let issuer: string;
@@ -162,7 +162,7 @@ describe.each(databaseKinds)("OpenID Connect device authorization grant, RFC 862
   });
 });
 
-describe.each(databaseKinds)("a device code past its lifetime (%s)", (kind) => {
+describe.each(aboveModelDatabases)("a device code past its lifetime (%s)", (kind) => {
   let test: TestApp;
   let origin: string;
   let issuer: string;

@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../../src/platform/db/migrate.ts";
 import { storedOidcId } from "../../../src/protocols/oidc/adapter.ts";
 import type { TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
 import { client, newPersonSignedInToApplication } from "../../support/oidc.ts";
 
 const redirectUri = "https://rp.example.edu/callback";
 
 /** Issue 35 point 3: what a copy of the database holds of OpenID Connect tokens works nowhere. */
-describe.each(databaseKinds)("OpenID Connect tokens at rest (%s)", (kind) => {
+describe.each(aboveModelDatabases)("OpenID Connect tokens at rest (%s)", (kind) => {
   let test: TestApp;
   let listening: { app: TestApp["app"]; origin: string; issuer: string };
 

@@ -5,7 +5,7 @@ import { keyActivationDelaySeconds } from "../../../src/model/oidc/keys.ts";
 import { listSigningKeys, signingKeyRetentionSeconds } from "../../../src/protocols/oidc/signing-keys.ts";
 import type { TestApp } from "../../support/app.ts";
 import { addPerson, grantAccess, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
 import { addOidcClient, client, discover, startSignIn, TestBrowser } from "../../support/oidc.ts";
 
@@ -16,7 +16,7 @@ const redirectUri = "https://rp.example.edu/callback";
  * before the promotion, and never fetches it again; every ID token the new key
  * signs must still verify against that copy.
  */
-describe.each(databaseKinds)("OpenID Connect signing key rollover (%s)", (kind) => {
+describe.each(aboveModelDatabases)("OpenID Connect signing key rollover (%s)", (kind) => {
   let test: TestApp;
   let origin: string;
   let issuer: string;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { addOidcClient } from "../../support/oidc.ts";
-import { createTestApp, databaseKinds, type TestApp } from "../../support/testing.ts";
+import { aboveModelDatabases, createTestApp, type TestApp } from "../../support/testing.ts";
 
 // The provider's Client.find answers the client kept beside its application row (protocols/oidc/parsed-clients.ts):
 // an operator's change must still reach the very next request that names the client.
-describe.each(databaseKinds)("the clients oidc-provider finds (%s)", (kind) => {
+describe.each(aboveModelDatabases)("the clients oidc-provider finds (%s)", (kind) => {
   let test: TestApp;
   beforeAll(async () => {
     test = await createTestApp(kind);

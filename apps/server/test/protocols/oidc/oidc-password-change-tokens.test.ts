@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { issueResetToken } from "../../../src/model/recovery/tokens.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { client, type TestBrowser } from "../../support/oidc.ts";
 import { oidcPeopleWithTokens } from "../../support/oidc-people.ts";
 
@@ -12,7 +12,7 @@ const newPassword = "a brand new passphrase 2026";
  * Issue 35, point 4: a refresh token with `offline_access` outlives an ordinary sign-out (that is what offline
  * access is for), but not a changed or reset password: whoever knew the old password may hold one.
  */
-describe.each(databaseKinds)("refresh tokens and a changed password (%s)", (kind) => {
+describe.each(aboveModelDatabases)("refresh tokens and a changed password (%s)", (kind) => {
   const oidc = oidcPeopleWithTokens(kind, { usernamePrefix: "offline-", password, redirectUri });
 
   /** A person signed in to an application with offline_access; the browser, its cookie and the refresh token. */

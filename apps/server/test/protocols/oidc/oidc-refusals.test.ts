@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../support/app.ts";
 import { addPerson, grantAccess, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
 import { addOidcClient, TestBrowser } from "../../support/oidc.ts";
 
 const redirectUri = "https://rp.example.edu/callback";
 const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
 
-describe.each(databaseKinds)("OpenID Connect refusals (%s)", (kind) => {
+describe.each(aboveModelDatabases)("OpenID Connect refusals (%s)", (kind) => {
   let test: TestApp;
   let origin: string;
   let clientId: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OidcRequestMemory, type OidcRow } from "../../../src/protocols/oidc/request-memory.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
+import { aboveModelDatabases, createTestDatabase, type TestDatabase } from "../../support/databases.ts";
 
 const row = (id: string, payload = JSON.stringify({ kind: "Session", id })): OidcRow => ({
   type: "Session",
@@ -17,7 +17,7 @@ const row = (id: string, payload = JSON.stringify({ kind: "Session", id })): Oid
  * A token request's writes start before its answer is ready (`startFlush`, when the ID token's claims are asked);
  * the request's end (`flush`) waits for them and sends what came after, in order, before the answer leaves.
  */
-describe.each(databaseKinds)("a request's writes sent early on %s", (kind) => {
+describe.each(aboveModelDatabases)("a request's writes sent early on %s", (kind) => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase(kind);

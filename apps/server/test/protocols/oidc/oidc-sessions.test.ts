@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refreshTokenReuseGraceSeconds } from "../../../src/protocols/oidc/adapter.ts";
 import type { TestApp } from "../../support/app.ts";
 import { addPerson, grantAccess, shiftedClock } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
 import {
   addOidcClient,
@@ -23,7 +23,7 @@ const password = "correct horse battery";
  * Issue 13, defects 2, 4 and 8: the provider follows the KPI ID session of each browser
  * (prompt=none, prompt=login, max_age, auth_time), and each browser has grants of its own.
  */
-describe.each(databaseKinds)("OpenID Connect and KPI ID sessions (%s)", (kind) => {
+describe.each(aboveModelDatabases)("OpenID Connect and KPI ID sessions (%s)", (kind) => {
   let test: TestApp;
   let origin: string;
   let issuer: string;

@@ -6,7 +6,7 @@ import { buildApp } from "../../../src/app.ts";
 import { listServiceProviders } from "../../../src/model/saml/service-providers.ts";
 import { listFederations, refreshFederations, saveFederation } from "../../../src/protocols/saml/federation.ts";
 import { testConfig } from "../../support/app.ts";
-import { createTestDatabase, databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases, createTestDatabase } from "../../support/databases.ts";
 import { signedAggregate } from "./aggregate.ts";
 import { makeKeyPair } from "./keys.ts";
 import { nodeSamlSp } from "./node-saml-sp.ts";
@@ -80,7 +80,7 @@ describe("the server refreshes federation aggregates on its own", () => {
   });
 });
 
-describe.each(databaseKinds)("federation refresh on %s", (kind) => {
+describe.each(aboveModelDatabases)("federation refresh on %s", (kind) => {
   it("runs on one instance at a time: while another holds the lock it skips the round", async () => {
     const database = await createTestDatabase(kind);
     const { db } = database.handle;

@@ -5,7 +5,7 @@ import { samlPaths } from "../../../src/protocols/saml/paths.ts";
 import { parseSpMetadata } from "../../../src/protocols/saml/sp-metadata.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../support/app.ts";
 import { addPerson, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { browse, formOf } from "./browse.ts";
 import { nodeSamlSp } from "./node-saml-sp.ts";
 
@@ -19,7 +19,7 @@ const hour = 3_600_000;
  * promotion it accepts answers signed with the new key, and after removal the
  * metadata holds the new certificate alone.
  */
-describe.each(databaseKinds)("SAML signing certificate rollover (%s)", (kind) => {
+describe.each(aboveModelDatabases)("SAML signing certificate rollover (%s)", (kind) => {
   let test: TestApp;
   let clockOffsetMs = 0;
   const now = () => new Date(Date.now() + clockOffsetMs);

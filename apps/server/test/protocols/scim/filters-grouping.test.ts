@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { scim, scimToken, scimUser } from "../../support/scim.ts";
 
 interface ListBody {
@@ -39,7 +39,7 @@ const table: [filter: string, expected: string[]][] = [
   ['USERNAME EQ "ANN" OR (userName eq "bob" AND NOT (active eq true))', ["ann"]],
 ];
 
-describe.each(databaseKinds)("SCIM filter grouping and precedence (%s)", (kind) => {
+describe.each(aboveModelDatabases)("SCIM filter grouping and precedence (%s)", (kind) => {
   let t: TestApp;
   let token = "";
   const names = (body: ListBody) => (body.Resources ?? []).map((item) => item.userName).sort();

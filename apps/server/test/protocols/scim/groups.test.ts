@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { kpiUserSchema, patchOpSchema, scim, scimToken, scimUser } from "../../support/scim.ts";
 
 const kpiGroupSchema = "urn:ietf:params:scim:schemas:extension:kpi:2.0:Group";
@@ -14,7 +14,7 @@ interface GroupBody {
   [kpiGroupSchema]: { kind: string; parent?: string; nameEn?: string };
 }
 
-describe.each(databaseKinds)("SCIM Groups (units) on %s", (kind) => {
+describe.each(aboveModelDatabases)("SCIM Groups (units) on %s", (kind) => {
   let t: TestApp;
   let token = "";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningMailStandIn } from "../../../../../sandbox/src/mail/index.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { startTestMail } from "../../support/mail.ts";
 import { scim, scimErrorSchema, scimToken } from "../../support/scim.ts";
 import { okta } from "./recorded/okta.ts";
@@ -24,7 +24,7 @@ const secondPassword = "chestnuts on khreshchatyk";
 const settle = () => new Promise((resolve) => setTimeout(resolve, 750));
 
 /** Issue 59: Okta with "Sync password" on pushes the person's password in the create, a PUT and a PATCH. */
-describe.each(databaseKinds)("SCIM passwords as Okta pushes them (%s)", (kind) => {
+describe.each(aboveModelDatabases)("SCIM passwords as Okta pushes them (%s)", (kind) => {
   let t: TestApp;
   let mail: RunningMailStandIn;
   let token = "";
@@ -201,7 +201,7 @@ describe.each(databaseKinds)("SCIM passwords as Okta pushes them (%s)", (kind) =
   });
 });
 
-describe.each(databaseKinds)("SCIM_PASSWORDS=ignore and refuse (%s)", (kind) => {
+describe.each(aboveModelDatabases)("SCIM_PASSWORDS=ignore and refuse (%s)", (kind) => {
   it("ignore: the person is made without a password, told nothing, and the log line never holds the value", async () => {
     const lines: string[] = [];
     const mail = await startTestMail();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { kpiUserSchema, patchOpSchema, scim, scimToken, scimUser } from "../../support/scim.ts";
 import { enterpriseUserSchema } from "./recorded/entra.ts";
 
@@ -22,7 +22,7 @@ interface ErrorBody {
  * RFC 7644 §3.5.2: an add or replace without a path carries an object of attributes. Each attribute that
  * works by path works so too, and one the server refuses by path is refused so too, never dropped under a 200.
  */
-describe.each(databaseKinds)("SCIM PATCH without a path (%s)", (kind) => {
+describe.each(aboveModelDatabases)("SCIM PATCH without a path (%s)", (kind) => {
   let t: TestApp;
   let token = "";
   let serial = 0;

@@ -4,7 +4,7 @@ import { scimBodyLimit } from "../../../src/protocols/scim/routes.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addPerson, signIn } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { kpiUserSchema, scim, scimErrorSchema, scimToken, scimUser } from "../../support/scim.ts";
 
 interface ScimErrorBody {
@@ -14,7 +14,7 @@ interface ScimErrorBody {
   detail: string;
 }
 
-describe.each(databaseKinds)("SCIM protocol, discovery and refusals on %s", (kind) => {
+describe.each(aboveModelDatabases)("SCIM protocol, discovery and refusals on %s", (kind) => {
   let t: TestApp;
   let token = "";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { scim, scimToken } from "../../support/scim.ts";
 import { enterpriseUserSchema, entra } from "./recorded/entra.ts";
 import { okta } from "./recorded/okta.ts";
@@ -34,7 +34,7 @@ interface ListBody<T> {
  * Issue 36: what Entra ID and Okta send while provisioning, deprovisioning and pushing groups, run against
  * the server as those clients run it (request after request, each answer read the way they read it).
  */
-describe.each(databaseKinds)("SCIM as Entra ID and Okta send it (%s)", (kind) => {
+describe.each(aboveModelDatabases)("SCIM as Entra ID and Okta send it (%s)", (kind) => {
   let t: TestApp;
   let token = "";
   const call = (url: string, method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", body?: unknown) =>

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upsertUnit } from "../../../src/model/people/units.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../support/app.ts";
 import { addPerson, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { kpiUserSchema, patchOpSchema, scim, scimToken, scimUser } from "../../support/scim.ts";
 
 interface ScimUserBody {
@@ -21,7 +21,7 @@ interface ListBody {
 
 const q = (filter: string, extra = "") => `/Users?filter=${encodeURIComponent(filter)}${extra}`;
 
-describe.each(databaseKinds)("SCIM Users (RFC 7644 §3.3–3.7) on %s", (kind) => {
+describe.each(aboveModelDatabases)("SCIM Users (RFC 7644 §3.3–3.7) on %s", (kind) => {
   let t: TestApp;
   let token = "";
 

@@ -6,7 +6,7 @@ import { findUserById } from "../../../src/model/users/queries.ts";
 import { userClaims } from "../../../src/protocols/oidc/claims.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../support/app.ts";
 import { addPerson, grantAccess, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { answerAtGoogle, finishGoogleSignInAsPage, googleSettings, startGoogleSignIn } from "../../support/google.ts";
 
 const googleAccount = googleAccounts[0];
@@ -22,7 +22,7 @@ function callbackParams(location: unknown) {
 }
 
 /** Issue 19: the sign-in link's state and redirectUri, USER_ID, and the tax id only where it is released. */
-describe.each(databaseKinds)("an application's sign-in link and ticket (%s)", (kind) => {
+describe.each(aboveModelDatabases)("an application's sign-in link and ticket (%s)", (kind) => {
   let standIn: RunningGoogleStandIn;
   let t: TestApp;
   let personId: string;

@@ -9,11 +9,11 @@ import {
   insertDemoPeople,
   startBankIdSignIn,
 } from "../../support/bankid.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
 // NBU's /api/banks is asked at every sign-in (the answer's memberId must be a bank it lists): an outage of that
 // one endpoint must not stop them. The last good list is kept in the database and answers, marked stale.
-describe.each(databaseKinds)("BankID's bank list when NBU's /api/banks fails (%s)", (kind) => {
+describe.each(aboveModelDatabases)("BankID's bank list when NBU's /api/banks fails (%s)", (kind) => {
   let standIn: RunningBankIdStandIn;
   let testApp: TestApp;
   let now = new Date();

@@ -10,9 +10,9 @@ import {
   insertDemoPeople,
   startBankIdSignIn,
 } from "../../support/bankid.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
-describe.each(databaseKinds)("sign-in with BankID NBU through the stand-in (%s)", (kind) => {
+describe.each(aboveModelDatabases)("sign-in with BankID NBU through the stand-in (%s)", (kind) => {
   let standIn: RunningBankIdStandIn;
   let testApp: TestApp;
   let userIds: Record<string, string> = {};

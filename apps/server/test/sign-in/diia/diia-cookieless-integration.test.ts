@@ -2,7 +2,7 @@ import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningDiiaStandIn } from "../../../../../sandbox/src/diia/index.ts";
 import { insertUser } from "../../../src/model/users/queries.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { person, postSignedCallback, startTestDiia } from "../../support/diia.ts";
 import { createListeningTestApp, type ListeningTestApp } from "../../support/listening.ts";
 
@@ -49,7 +49,7 @@ function plain(origin: string, method: string, path: string, options: { body?: u
 const json = (answer: PlainAnswer) => JSON.parse(answer.body) as Record<string, unknown>;
 
 /** Issue 35: the exact calls of an existing integration's server-side Diia sign-in, with no cookie kept. */
-describe.each(databaseKinds)("an integration's cookie-less server-side Diia sign-in (%s)", (kind) => {
+describe.each(aboveModelDatabases)("an integration's cookie-less server-side Diia sign-in (%s)", (kind) => {
   let diia: RunningDiiaStandIn;
   let listening: ListeningTestApp;
 

@@ -5,7 +5,7 @@ import { databaseCrlPersistence } from "../../../src/model/diia/revocation-lists
 import { loadConfig } from "../../../src/platform/config/index.ts";
 import { CrlStore } from "../../../src/sign-in/diia/crypto/crl-store.ts";
 import { checkDiiaRevocation, describeDiiaRevocationLists } from "../../../src/surfaces/doctor/revocation.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
+import { aboveModelDatabases, createTestDatabase, type TestDatabase } from "../../support/databases.ts";
 import { testQualifiedCa } from "../../support/diia-pki.ts";
 
 const hourMs = 3600 * 1000;
@@ -13,7 +13,7 @@ const source = "http://ca.example.ua/download/crls/CA-Full.crl";
 
 // Two instances share one database: what one fetched, the other (cut off from the CA) uses; doctor
 // and the background refresh see when a list goes stale.
-describe.each(databaseKinds)("Diia CRLs shared through the database (%s)", (kind) => {
+describe.each(aboveModelDatabases)("Diia CRLs shared through the database (%s)", (kind) => {
   const now = Date.now();
   let database: TestDatabase;
   let ca: Party;

@@ -6,7 +6,7 @@ import { databaseOcspPersistence } from "../../../src/model/diia/ocsp-answers.ts
 import { loadConfig } from "../../../src/platform/config/index.ts";
 import { OcspStore } from "../../../src/sign-in/diia/crypto/ocsp-store.ts";
 import { checkDiiaRevocation, describeDiiaRevocationLists } from "../../../src/surfaces/doctor/revocation.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
+import { aboveModelDatabases, createTestDatabase, type TestDatabase } from "../../support/databases.ts";
 import { testQualifiedCa } from "../../support/diia-pki.ts";
 
 const hourMs = 3600 * 1000;
@@ -14,7 +14,7 @@ const responder = "http://czo.gov.ua/services/ocsp/";
 
 // Two instances share one database: a certificate one instance saw in a callback, the other refreshes too;
 // what one fetched, the other (cut off from the responder) uses; doctor and the console see stale answers.
-describe.each(databaseKinds)("Diia OCSP answers shared through the database (%s)", (kind) => {
+describe.each(aboveModelDatabases)("Diia OCSP answers shared through the database (%s)", (kind) => {
   const now = Date.now();
   let database: TestDatabase;
   let ca: Party;

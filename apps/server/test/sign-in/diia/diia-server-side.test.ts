@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningDiiaStandIn } from "../../../../../sandbox/src/diia/index.ts";
 import { insertUser } from "../../../src/model/users/queries.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { diiaBindingCookie, person, postSignedCallback, startTestDiia } from "../../support/diia.ts";
 
 /**
@@ -10,7 +10,7 @@ import { diiaBindingCookie, person, postSignedCallback, startTestDiia } from "..
  * check-request with the binding cookie, POST /api/auth/internal, GET /api/user with the session
  * cookie, and GET /api/auth/logout. No Origin, no Sec-Fetch-* headers: what a server's HTTP client sends.
  */
-describe.each(databaseKinds)("the server-side Diia flow of existing integrations (%s)", (kind) => {
+describe.each(aboveModelDatabases)("the server-side Diia flow of existing integrations (%s)", (kind) => {
   let diia: RunningDiiaStandIn;
   let t: TestApp;
 

@@ -3,7 +3,7 @@ import type { RunningDiiaStandIn } from "../../../../../sandbox/src/diia/index.t
 import { insertUser } from "../../../src/model/users/queries.ts";
 import { hashRequestId } from "../../../src/sign-in/diia/crypto/gost-hash.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import {
   askForDeepLink,
   callbackBody,
@@ -18,7 +18,7 @@ import {
 
 const campusTaxId = "3012345670"; // the demo "student", whom the stand-in knows as person "student"
 
-describe.each(databaseKinds)("sign-in with Diia on %s", (kind) => {
+describe.each(aboveModelDatabases)("sign-in with Diia on %s", (kind) => {
   let diia: RunningDiiaStandIn;
   let test: TestApp;
   let now = new Date();

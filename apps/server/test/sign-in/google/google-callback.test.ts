@@ -5,7 +5,7 @@ import { requireSecondFactor } from "../../../src/model/users/method-lookups.ts"
 import { insertUser } from "../../../src/model/users/queries.ts";
 import { throttlePolicy } from "../../../src/platform/throttle/policy.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import {
   answerAtGoogle,
   finishGoogleSignInAsPage,
@@ -21,7 +21,7 @@ const personalAccount = googleAccounts.find((a) => a.hd === undefined && a.email
 const APP_ID = "7d1e0a52-93c4-4c1b-8f0e-2b7a4c9d6e10";
 
 /** The server owns Google's callback: the browser's page load of /google/auth ends in a redirect. */
-describe.each(databaseKinds)("the Google callback as a page load (%s)", (kind) => {
+describe.each(aboveModelDatabases)("the Google callback as a page load (%s)", (kind) => {
   let standIn: RunningGoogleStandIn;
   let t: TestApp;
 

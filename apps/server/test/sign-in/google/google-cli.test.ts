@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser } from "../../../src/model/users/queries.ts";
 import { runCliOn } from "../../support/cli.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
+import { aboveModelDatabases, createTestDatabase, type TestDatabase } from "../../support/databases.ts";
 
-describe.each(databaseKinds)("operator CLI: Google links (%s)", (kind) => {
+describe.each(aboveModelDatabases)("operator CLI: Google links (%s)", (kind) => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase(kind);

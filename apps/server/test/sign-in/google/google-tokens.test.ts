@@ -5,7 +5,7 @@ import { googleAccounts } from "../../../../../sandbox/src/google/accounts.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../../../sandbox/src/google/index.ts";
 import { insertUser } from "../../../src/model/users/queries.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import {
   answerAtGoogle,
   finishGoogleSignIn,
@@ -25,7 +25,7 @@ if (!person) throw new Error("no demo Google account");
  * provider altered (validly signed with its real key): openid-client must
  * refuse each, and no session may follow.
  */
-describe.each(databaseKinds)("ID token validation against a misbehaving provider (%s)", (kind) => {
+describe.each(aboveModelDatabases)("ID token validation against a misbehaving provider (%s)", (kind) => {
   let proxy: Awaited<ReturnType<typeof startTamperingProxy>>;
   let standIn: RunningGoogleStandIn;
   let testApp: TestApp;

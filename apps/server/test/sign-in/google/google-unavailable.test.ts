@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../../../sandbox/src/google/index.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 // A loopback port nothing listens on (taken and released at once) stands for a provider that is down.
 import { freePort } from "../../support/listening.ts";
 
 const asApi = { accept: "application/json" };
 
-describe.each(databaseKinds)("Google sign-in when it is off or its provider is down (%s)", (kind) => {
+describe.each(aboveModelDatabases)("Google sign-in when it is off or its provider is down (%s)", (kind) => {
   let off: TestApp;
   let down: TestApp;
   let issuerPort: number;

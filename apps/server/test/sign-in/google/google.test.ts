@@ -7,7 +7,7 @@ import { linkGoogleSubject } from "../../../src/model/google/identities.ts";
 import { findUserById, insertUser, updateUser } from "../../../src/model/users/queries.ts";
 import { emailVerified } from "../../../src/protocols/oidc/claims.ts";
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import {
   answerAtGoogle,
   demoGoogleAccount,
@@ -30,7 +30,7 @@ const personalAccount = googleAccounts.find((a) => a.hd === undefined && a.email
 
 const APP_ID = "5b0c2f7e-3a51-4c1e-9d59-0b6f5f0f2a11";
 
-describe.each(databaseKinds)("sign-in with Google (%s)", (kind) => {
+describe.each(aboveModelDatabases)("sign-in with Google (%s)", (kind) => {
   let standIn: RunningGoogleStandIn;
   let testApp: TestApp;
   const userIds: Record<string, string> = {};

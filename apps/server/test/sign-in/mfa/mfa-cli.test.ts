@@ -3,13 +3,13 @@ import { createTestApp, type TestApp } from "../../support/app.ts";
 import { testBrowser } from "../../support/browser.ts";
 import { addApplication, addPerson, manualClock } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { addAuthenticator } from "../../support/mfa.ts";
 import { addPasskeyFrom, passkeySignIn, passwordBrowser } from "../../support/passkeys.ts";
 
 const password = "an operator's passphrase";
 
-describe.each(databaseKinds)("the operator's second-factor commands (%s)", (kind) => {
+describe.each(aboveModelDatabases)("the operator's second-factor commands (%s)", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {

@@ -3,14 +3,14 @@ import type { RunningMailStandIn } from "../../../../../sandbox/src/mail/index.t
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { manualClock, signIn } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { addPersonWithVerifiedEmail, startTestMail } from "../../support/mail.ts";
 import { addAuthenticator } from "../../support/mfa.ts";
 
 const password = "a passphrase for the reset";
 
 // An operator's reset follows a lost (perhaps stolen) phone: what the old factor opened must end with it.
-describe.each(databaseKinds)("an operator's second-factor reset (%s)", (kind) => {
+describe.each(aboveModelDatabases)("an operator's second-factor reset (%s)", (kind) => {
   let t: TestApp;
   let mail: RunningMailStandIn;
   const clock = manualClock();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { type TestBrowserJar, testBrowser } from "../../support/browser.ts";
 import { addApplication, addPerson, grantAccess, manualClock } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
 const password = "a set-up then go on passphrase";
 const extraCallback = "https://app.example.edu/kpi-id/second-callback";
@@ -12,7 +12,7 @@ const extraCallback = "https://app.example.edu/kpi-id/second-callback";
  * Issue 17: a person without a second factor whom an application (or the operator) requires one of is
  * led to set one up; what the sign-in was for waits, and confirming the authenticator goes on to it.
  */
-describe.each(databaseKinds)("setting a second factor up on the way to an application (%s)", (kind) => {
+describe.each(aboveModelDatabases)("setting a second factor up on the way to an application (%s)", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {

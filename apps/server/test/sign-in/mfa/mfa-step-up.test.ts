@@ -2,7 +2,7 @@ import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../support/app.ts";
 import { addPerson, grantAccess, shiftedClock, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
 import { addAuthenticator } from "../../support/mfa.ts";
 import { addOidcClient, client, discover, startSignIn, TestBrowser } from "../../support/oidc.ts";
@@ -13,7 +13,7 @@ const redirectUri = "https://rp.example.edu/callback";
 const password = "correct horse battery staple";
 const refedsMfa = "https://refeds.org/profile/mfa";
 
-describe.each(databaseKinds)("OpenID Connect step-up to a second factor (%s)", (kind) => {
+describe.each(aboveModelDatabases)("OpenID Connect step-up to a second factor (%s)", (kind) => {
   let test: TestApp;
   let origin: string;
   let issuer: string;

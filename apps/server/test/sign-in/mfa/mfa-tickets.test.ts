@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { testBrowser } from "../../support/browser.ts";
 import { addApplication, addPerson, grantAccess, manualClock } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { addAuthenticator } from "../../support/mfa.ts";
 
 const password = "a ticket flow passphrase";
 
-describe.each(databaseKinds)("the ticket flow and an application that requires MFA (%s)", (kind) => {
+describe.each(aboveModelDatabases)("the ticket flow and an application that requires MFA (%s)", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {

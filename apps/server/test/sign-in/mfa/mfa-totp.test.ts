@@ -4,11 +4,11 @@ import { throttlePolicy } from "../../../src/platform/throttle/policy.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { type TestBrowserJar, testBrowser } from "../../support/browser.ts";
 import { addPerson, manualClock } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
 const password = "a long passphrase for two factors";
 
-describe.each(databaseKinds)("an authenticator app as the second factor (%s)", (kind) => {
+describe.each(aboveModelDatabases)("an authenticator app as the second factor (%s)", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   let addresses = 0;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addApplication, addPerson, grantAccess, manualClock } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { addPasskeyFrom, passkeySignIn, passwordBrowser } from "../../support/passkeys.ts";
 
 const password = "a passphrase that needs a key too";
 
-describe.each(databaseKinds)("a passkey as the step-up for an application that requires MFA (%s)", (kind) => {
+describe.each(aboveModelDatabases)("a passkey as the step-up for an application that requires MFA (%s)", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {

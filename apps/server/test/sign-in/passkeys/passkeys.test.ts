@@ -4,13 +4,13 @@ import { hashToken } from "../../../src/platform/crypto/tokens.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { type TestBrowserJar, testBrowser } from "../../support/browser.ts";
 import { addPerson, manualClock } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { softAuthenticator } from "../../support/passkey-authenticator.ts";
 import { addPasskeyFrom, passkeySignIn, passwordBrowser, testRelyingParty } from "../../support/passkeys.ts";
 
 const password = "a passphrase before the passkey";
 
-describe.each(databaseKinds)("passkeys (%s)", (kind) => {
+describe.each(aboveModelDatabases)("passkeys (%s)", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   let addresses = 0;

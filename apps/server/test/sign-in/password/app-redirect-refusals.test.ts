@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
 // Where /api/app-redirect sends a browser it cannot hand a ticket: the sign-in page, the apps page, never anywhere
 // the appId names (moved from signin-loop.test.ts, whose loop these do not take part in).
 const student = { username: "o.kovalenko", fullName: "Олена Коваленко" };
 const password = "a long passphrase, no rules";
 
-describe.each(databaseKinds)("the app redirect's refusals on %s", (kind) => {
+describe.each(aboveModelDatabases)("the app redirect's refusals on %s", (kind) => {
   let t: TestApp;
   let appA: Awaited<ReturnType<typeof addApplication>>;
 

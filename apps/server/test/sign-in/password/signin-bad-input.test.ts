@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addPerson, sessionCookieFrom } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
-describe.each(databaseKinds)("bad requests to sign-in on %s", (kind) => {
+describe.each(aboveModelDatabases)("bad requests to sign-in on %s", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);

@@ -5,11 +5,11 @@ import { throttlePolicy } from "../../../src/platform/throttle/policy.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock, sessionCookieFrom } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
 const password = "owner's own passphrase";
 
-describe.each(databaseKinds)("device cookies against account lockout on %s", (kind) => {
+describe.each(aboveModelDatabases)("device cookies against account lockout on %s", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   let addressCount = 0;

@@ -9,7 +9,7 @@ import {
   sessionCookieFrom,
   signIn,
 } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
 const student = {
   username: "o.kovalenko",
@@ -26,7 +26,7 @@ function ticketFrom(location: string | undefined): string {
   return ticket;
 }
 
-describe.each(databaseKinds)("password sign-in and the connected-apps loop on %s", (kind) => {
+describe.each(aboveModelDatabases)("password sign-in and the connected-apps loop on %s", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   let appA: Awaited<ReturnType<typeof addApplication>>;

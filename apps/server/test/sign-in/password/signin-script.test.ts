@@ -5,9 +5,9 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultSigninScriptPath } from "../../../src/surfaces/web/signin-script.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabase } from "../../support/databases.ts";
 
-const kind = databaseKinds[0] ?? "pglite";
+const kind = aboveModelDatabase;
 
 describe("GET /kpi-id-signin.js", () => {
   let testApp: TestApp;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { throttlePolicy } from "../../../src/platform/throttle/policy.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
 const password = "correct horse battery staple";
 
@@ -13,7 +13,7 @@ function observable(response: LightMyRequestResponse) {
   return { status: response.statusCode, headers, body: response.body };
 }
 
-describe.each(databaseKinds)("password checks and throttling on %s", (kind) => {
+describe.each(aboveModelDatabases)("password checks and throttling on %s", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   // Each test signs in from its own address so the per-address counter of one does not leak into another.

@@ -4,14 +4,14 @@ import type { RunningMailStandIn } from "../../../../../sandbox/src/mail/index.t
 import { issueLoginGrant } from "../../../src/model/sessions/grants.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { addPersonWithVerifiedEmail, resetLinkIn, startTestMail } from "../../support/mail.ts";
 
 const oldPassword = "a walk along the dnipro";
 const newPassword = "lanterns over podil at dusk";
 
 /** Issue 16: "Forgot password?" by e-mail (one-time link) and by Diia. */
-describe.each(databaseKinds)("getting back in (%s)", (kind) => {
+describe.each(aboveModelDatabases)("getting back in (%s)", (kind) => {
   let test: TestApp;
   let mail: RunningMailStandIn;
   const clock = manualClock();

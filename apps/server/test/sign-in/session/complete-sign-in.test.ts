@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateUser } from "../../../src/model/users/queries.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addPerson, sessionCookieFrom, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
 const password = "a long passphrase, no rules";
 
@@ -30,7 +30,7 @@ describe("the session cookie", () => {
   });
 });
 
-describe.each(databaseKinds)("finishing a sign-in (%s)", (kind) => {
+describe.each(aboveModelDatabases)("finishing a sign-in (%s)", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);

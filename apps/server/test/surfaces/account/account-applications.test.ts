@@ -1,7 +1,7 @@
 import type { ConnectedApplications } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
 import { client, newPersonSignedInToApplication, TestBrowser } from "../../support/oidc.ts";
 
@@ -9,7 +9,7 @@ const redirectUri = "https://rp.example.edu/callback";
 const password = "correct horse battery";
 
 /** Issue 16: the account page lists the applications a person uses through OpenID Connect, and revokes one. */
-describe.each(databaseKinds)("my connected applications (%s)", (kind) => {
+describe.each(aboveModelDatabases)("my connected applications (%s)", (kind) => {
   let test: TestApp;
   let origin: string;
   let issuer: string;

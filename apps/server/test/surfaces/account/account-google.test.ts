@@ -5,7 +5,7 @@ import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../../../sa
 import type { RunningMailStandIn } from "../../../../../sandbox/src/mail/index.ts";
 import { createTestApp, postJson, TEST_PUBLIC_URL, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import {
   answerAtGoogle,
   demoGoogleAccount,
@@ -20,7 +20,7 @@ const account = demoGoogleAccount;
 const password = "correct horse battery";
 
 /** Issue 16: the account page links a Google account through the same Google flow as sign-in, and unlinks it. */
-describe.each(databaseKinds)("linking Google from the account page (%s)", (kind) => {
+describe.each(aboveModelDatabases)("linking Google from the account page (%s)", (kind) => {
   let standIn: RunningGoogleStandIn;
   let mail: RunningMailStandIn;
   let test: TestApp;

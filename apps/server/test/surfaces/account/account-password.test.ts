@@ -6,7 +6,7 @@ import { createSession } from "../../../src/model/sessions/store.ts";
 import { sessionCookieName } from "../../../src/platform/http/session-cookie.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { addPersonWithVerifiedEmail, startTestMail } from "../../support/mail.ts";
 
 const oldPassword = "a walk along the dnipro";
@@ -22,7 +22,7 @@ async function auditRows(app: FastifyInstance, type: string) {
 }
 
 /** Issue 16: changing (or setting) one's password on the account page. */
-describe.each(databaseKinds)("changing my password (%s)", (kind) => {
+describe.each(aboveModelDatabases)("changing my password (%s)", (kind) => {
   let test: TestApp;
   let mail: RunningMailStandIn;
   const clock = manualClock();

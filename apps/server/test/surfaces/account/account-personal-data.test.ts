@@ -2,12 +2,12 @@ import { personalDataSchema } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { addAuthenticator } from "../../support/mfa.ts";
 
 const password = "my data is mine to take";
 
-describe.each(databaseKinds)("a person downloads their data (%s)", (kind) => {
+describe.each(aboveModelDatabases)("a person downloads their data (%s)", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../support/app.ts";
 import { addPerson, grantAccess, shiftedClock, signIn } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
 import {
   addOidcClient,
@@ -21,7 +21,7 @@ const chromeOnWindows =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 /** Issue 16: the account page's sessions: see them, end one, end all others (with a recent sign-in). */
-describe.each(databaseKinds)("my sessions on the account page (%s)", (kind) => {
+describe.each(aboveModelDatabases)("my sessions on the account page (%s)", (kind) => {
   let test: TestApp;
   let origin: string;
   let issuer: string;

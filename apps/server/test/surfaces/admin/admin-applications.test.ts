@@ -12,9 +12,9 @@ import { createTestApp, TEST_ORIGIN, type TestApp } from "../../support/app.ts";
 import { addApplication, addPerson, grantAccess } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
 import { addOperator } from "../../support/console.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
-describe.each(databaseKinds)("the console's application screen on %s", (kind) => {
+describe.each(aboveModelDatabases)("the console's application screen on %s", (kind) => {
   let t: TestApp;
   let cookie = "";
   let operatorId = "";

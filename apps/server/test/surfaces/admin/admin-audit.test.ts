@@ -4,9 +4,9 @@ import { recordAuditEvent } from "../../../src/platform/audit/record.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addApplication, addPerson } from "../../support/campus.ts";
 import { addOperator } from "../../support/console.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
-describe.each(databaseKinds)("console audit log on %s", (kind) => {
+describe.each(aboveModelDatabases)("console audit log on %s", (kind) => {
   let t: TestApp;
   let cookie = "";
   let operatorId = "";

@@ -4,10 +4,10 @@ import { endpointsOf } from "../../fuzz/endpoints.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "../../support/app.ts";
 import { addApplication, addPerson, manualClock } from "../../support/campus.ts";
 import { addOperator, sessionCookieOf } from "../../support/console.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { type ConsoleCall, consoleCalls, type Role } from "./console-calls.ts";
 
-describe.each(databaseKinds)("console authorization on %s", (kind) => {
+describe.each(aboveModelDatabases)("console authorization on %s", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   let targetId = "";

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addApplication } from "../../support/campus.ts";
 import { addOperator } from "../../support/console.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
 /** The console's CAS services of an application (docs/cas.md): what an admin registers, a helpdesk cannot. */
-describe.each(databaseKinds)("the console's CAS services (%s)", (kind) => {
+describe.each(aboveModelDatabases)("the console's CAS services (%s)", (kind) => {
   let t: TestApp;
   let admin: string;
   beforeAll(async () => {

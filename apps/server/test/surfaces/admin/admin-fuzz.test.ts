@@ -7,12 +7,12 @@ import { endpointsOf } from "../../fuzz/endpoints.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "../../support/app.ts";
 import { addApplication, addPerson } from "../../support/campus.ts";
 import { addOperator } from "../../support/console.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabase } from "../../support/databases.ts";
 
 // fuzz.test.ts sends every endpoint an ordinary person's cookie, which the console refuses before
 // reading anything; here an admin's cookie carries generated input into the import, audit, keys, service and
 // application handlers (every other application request names a real application, so bodies reach the service).
-const kind = databaseKinds.at(-1) ?? "pglite";
+const kind = aboveModelDatabase;
 const seed = Number(process.env.FUZZ_SEED ?? 20_261_123);
 
 describe(`fuzzing the console's import, audit, keys and service endpoints as an admin on ${kind}`, () => {

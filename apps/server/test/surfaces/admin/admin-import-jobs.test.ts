@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addOperator } from "../../support/console.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
 /** The import process this test's server forked (the server runs in this test process). */
 async function waitForChild(): Promise<number> {
@@ -30,7 +30,7 @@ function peopleFile(count: number, from = 1, tag = "") {
   return lines.join("\r\n");
 }
 
-describe.each(databaseKinds)("console import jobs on %s", (kind) => {
+describe.each(aboveModelDatabases)("console import jobs on %s", (kind) => {
   let t: TestApp;
   let admin: { person: { id: string }; cookie: string };
   let other: { person: { id: string }; cookie: string };

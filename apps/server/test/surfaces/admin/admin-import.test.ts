@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addApplication, addPerson } from "../../support/campus.ts";
 import { addOperator } from "../../support/console.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
 const header = "username,full-name,email,tax-id,student-id,employee-id,password,apps";
 const base64 = (text: string | Buffer) => Buffer.from(text).toString("base64");
 
-describe.each(databaseKinds)("console import on %s", (kind) => {
+describe.each(aboveModelDatabases)("console import on %s", (kind) => {
   let t: TestApp;
   let admin: { person: { id: string }; cookie: string };
   let appName = "";

@@ -7,11 +7,11 @@ import { saveFederation } from "../../../src/protocols/saml/federation.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock, signIn } from "../../support/campus.ts";
 import { addOperator } from "../../support/console.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
 // The console's signing keys and service screens: the same key services as `keys list` / `keys rotate`,
 // and figures read from the registry /metrics serves.
-describe.each(databaseKinds)("the console's signing keys and service (%s)", (kind) => {
+describe.each(aboveModelDatabases)("the console's signing keys and service (%s)", (kind) => {
   let t: TestApp;
   let admin: Awaited<ReturnType<typeof addOperator>>;
   const clock = manualClock();

@@ -5,10 +5,10 @@ import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "../../suppor
 import { addApplication, addPerson, grantAccess, signIn } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
 import { addOperator } from "../../support/console.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { kpiUserSchema, scim, scimToken, scimUser } from "../../support/scim.ts";
 
-describe.each(databaseKinds)("the console's people endpoints on %s", (kind) => {
+describe.each(aboveModelDatabases)("the console's people endpoints on %s", (kind) => {
   let t: TestApp;
   let admin: { person: { id: string }; cookie: string };
   const ids: Record<string, string> = {};

@@ -3,14 +3,14 @@ import type { RunningMailStandIn } from "../../../../../sandbox/src/mail/index.t
 import { createTestApp, TEST_ORIGIN, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock, signIn } from "../../support/campus.ts";
 import { addOperator } from "../../support/console.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { addPersonWithVerifiedEmail, resetLinkIn, startTestMail } from "../../support/mail.ts";
 import { addAuthenticator } from "../../support/mfa.ts";
 
 const password = "a passphrase for the console";
 
 // The person screen's recovery tools, used by helpdesk: the same services as `user reset-mfa` and "Forgot password?".
-describe.each(databaseKinds)("helpdesk's recovery tools on the person screen (%s)", (kind) => {
+describe.each(aboveModelDatabases)("helpdesk's recovery tools on the person screen (%s)", (kind) => {
   let t: TestApp;
   let mail: RunningMailStandIn;
   let helpdesk: Awaited<ReturnType<typeof addOperator>>;

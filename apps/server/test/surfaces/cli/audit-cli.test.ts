@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addPerson, signIn } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
 const env = {
   NODE_ENV: "test",
@@ -20,7 +20,7 @@ interface AuditRow {
   userAgent: string | null;
 }
 
-describe.each(databaseKinds)("kpi-id audit list on %s", (kind) => {
+describe.each(aboveModelDatabases)("kpi-id audit list on %s", (kind) => {
   let t: TestApp;
   const password = "audited passphrase";
 

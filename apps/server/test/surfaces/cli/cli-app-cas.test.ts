@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliRun, runCliOn } from "../../support/cli.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
+import { aboveModelDatabases, createTestDatabase, type TestDatabase } from "../../support/databases.ts";
 
 /** `kpi-id app cas`: an operator registers an application's CAS services (docs/cas.md). */
-describe.each(databaseKinds)("kpi-id app cas on %s", (kind) => {
+describe.each(aboveModelDatabases)("kpi-id app cas on %s", (kind) => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase(kind);

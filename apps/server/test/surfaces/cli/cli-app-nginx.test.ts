@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliRun, runCliOn } from "../../support/cli.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
+import { aboveModelDatabases, createTestDatabase, type TestDatabase } from "../../support/databases.ts";
 
 /** `kpi-id app nginx`: the operator's switch that makes an application a site behind nginx (docs/nginx-auth-request.md). */
-describe.each(databaseKinds)("kpi-id app nginx on %s", (kind) => {
+describe.each(aboveModelDatabases)("kpi-id app nginx on %s", (kind) => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase(kind);

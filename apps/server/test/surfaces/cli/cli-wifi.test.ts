@@ -4,7 +4,7 @@ import { createNetworkPassword } from "../../../src/model/wifi/passwords.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addPerson } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { radiusCall, testRadiusSecret } from "../../support/radius.ts";
 
 interface WifiList {
@@ -14,7 +14,7 @@ interface WifiList {
 }
 
 /** `kpi-id wifi list|revoke|off|on|stats`: what an operator without the console does (docs/eduroam.md, "Operators"). */
-describe.each(databaseKinds)("kpi-id wifi on %s", (kind) => {
+describe.each(aboveModelDatabases)("kpi-id wifi on %s", (kind) => {
   let t: TestApp;
   let userId = "";
   const made: { id: string; password: string }[] = [];

@@ -3,9 +3,9 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashTokenHex } from "../../../src/platform/crypto/tokens.ts";
 import { type CliRun, cliTestEnv, runCliOn } from "../../support/cli.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
+import { aboveModelDatabases, createTestDatabase, type TestDatabase } from "../../support/databases.ts";
 
-describe.each(databaseKinds)("operator CLI on %s", (kind) => {
+describe.each(aboveModelDatabases)("operator CLI on %s", (kind) => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase(kind);

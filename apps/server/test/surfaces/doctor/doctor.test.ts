@@ -3,7 +3,7 @@ import { ensureSigningKey } from "../../../src/model/oidc/keys.ts";
 import { ensureSamlKey } from "../../../src/protocols/saml/keys.ts";
 import { runCli } from "../../../src/surfaces/cli/main.ts";
 import { runCliOn } from "../../support/cli.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
+import { aboveModelDatabases, createTestDatabase, type TestDatabase } from "../../support/databases.ts";
 
 interface DoctorReport {
   version: string;
@@ -62,7 +62,7 @@ describe("kpi-id doctor on /metrics", () => {
   });
 });
 
-describe.each(databaseKinds)("kpi-id doctor on %s", (kind) => {
+describe.each(aboveModelDatabases)("kpi-id doctor on %s", (kind) => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase(kind);

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../../src/app.ts";
 import { serverVersion } from "../../../src/platform/release/version.ts";
 import { createTestApp, type TestApp, testConfig } from "../../support/app.ts";
-import { createTestDatabase, databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases, createTestDatabase } from "../../support/databases.ts";
 
-describe.each(databaseKinds)("health and readiness on %s", (kind) => {
+describe.each(aboveModelDatabases)("health and readiness on %s", (kind) => {
   let testApp: TestApp | undefined;
   afterEach(async () => {
     await testApp?.close();

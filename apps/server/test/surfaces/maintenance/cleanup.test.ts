@@ -4,9 +4,9 @@ import { recordAuditEvent } from "../../../src/platform/audit/record.ts";
 import { cleanUpExpired } from "../../../src/surfaces/maintenance/cleanup.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock } from "../../support/campus.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
-describe.each(databaseKinds)("background clean-up on %s", (kind) => {
+describe.each(aboveModelDatabases)("background clean-up on %s", (kind) => {
   let t: TestApp;
   const clock = manualClock();
 

@@ -7,7 +7,7 @@ import { testConfig } from "../../support/app.ts";
 import { type TestBrowserJar, testBrowser } from "../../support/browser.ts";
 import { addPerson, manualClock } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "../../support/databases.ts";
+import { aboveModelDatabases, createTestDatabase, type TestDatabase } from "../../support/databases.ts";
 
 const password = "a long passphrase kept through rotations";
 const oldKey = "old-session-key-0123456789-abcdefghijklmnopqrstuv";
@@ -15,7 +15,7 @@ const newKey = "new-session-key-9876543210-zyxwvutsrqponmlkjihgfe";
 // Pinned before the ring grows, as the configuration asks (SAML pairwise ids stay).
 const pairwiseSalt = "pinned-pairwise-salt-0123456789-abcdefghij";
 
-describe.each(databaseKinds)("rotating SESSION_SECRET as a key ring (%s)", (kind) => {
+describe.each(aboveModelDatabases)("rotating SESSION_SECRET as a key ring (%s)", (kind) => {
   const clock = manualClock();
   let database: TestDatabase;
   const instances: FastifyInstance[] = [];

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missingTranslationsFile } from "../../../src/surfaces/web/missing-translations.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 
-describe.each(databaseKinds)("the add-missing-key path on %s", (kind) => {
+describe.each(aboveModelDatabases)("the add-missing-key path on %s", (kind) => {
   describe("in development", () => {
     let testApp: TestApp;
     let dataDir: string;

@@ -6,7 +6,7 @@ import { nodeSamlSp } from "../../protocols/saml/node-saml-sp.ts";
 import type { TestApp } from "../../support/app.ts";
 import { addApplication, addPerson, grantAccess } from "../../support/campus.ts";
 import { casApplication } from "../../support/cas.ts";
-import { databaseKinds } from "../../support/databases.ts";
+import { aboveModelDatabases } from "../../support/databases.ts";
 import { addStudent, registerApplication } from "../../support/developers.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
 import { addOidcClient, discover, startSignIn, TestBrowser } from "../../support/oidc.ts";
@@ -19,7 +19,7 @@ const continuing = "/api/sign-in/continuing";
  * Issue 60: an OpenID Connect (or SAML, or CAS) sign-in sends the browser to the bare sign-in page, the application kept only
  * in the signed pending sign-in cookie; GET /api/sign-in/continuing lets the page name it, with its mark.
  */
-describe.each(databaseKinds)("the application a sign-in continues to (%s)", (kind) => {
+describe.each(aboveModelDatabases)("the application a sign-in continues to (%s)", (kind) => {
   let t: TestApp;
   let origin: string;
   let issuer: string;

@@ -7,6 +7,7 @@ import { addPerson, grantAccess, signIn } from "../support/campus.ts";
 import { casApplication } from "../support/cas.ts";
 import { runCliOn } from "../support/cli.ts";
 import { sessionCookieOf } from "../support/console.ts";
+import { aboveModelDatabase } from "../support/databases.ts";
 import { documentedBlock, kpiIdCommands, replaceEvery } from "../support/doc-blocks.ts";
 import { applicationView, forgedHeaders, forgedValuesIn, identitySeen } from "../support/forged-headers.ts";
 import { HttpVisitor } from "../support/http-visitor.ts";
@@ -75,7 +76,7 @@ describe("every documented web-server example, run as printed, with forged ident
   let wikiId = "";
 
   beforeAll(async () => {
-    kpiId = await createListeningTestApp("pglite");
+    kpiId = await createListeningTestApp(aboveModelDatabase);
     const { app } = kpiId.test;
     places = await prepareApache();
     certificate = readFileSync(places.certFile, "utf8");

@@ -7,6 +7,7 @@ import { createApplicationPassword } from "../../src/model/ldap/passwords.ts";
 import { ldapThrottleKey } from "../../src/model/ldap/throttle.ts";
 import { createTestApp, postJson, type TestApp } from "../support/app.ts";
 import { addPerson, manualClock, signIn } from "../support/campus.ts";
+import { aboveModelDatabase } from "../support/databases.ts";
 
 /**
  * Attacks on LDAP (issue 77): guessing application passwords from a stranger's address (the owner's known client
@@ -28,7 +29,7 @@ describe("attacks on LDAP application passwords", () => {
     dir = mkdtempSync(join(tmpdir(), "kpi-id-ldap-attacks-"));
     // LDAP on, with no slapd behind the socket: the account API is served, the sync only retries.
     t = await createTestApp(
-      "pglite",
+      aboveModelDatabase,
       { LDAP_LDAPI_PATH: join(dir, "no-slapd"), LDAP_BIND_SOCKET: join(dir, "bind.sock") },
       { clock: clock.now },
     );
@@ -131,7 +132,7 @@ describe("attacks on LDAP application passwords", () => {
   });
 
   it("is not served where KPI ID runs no slapd", async () => {
-    const off = await createTestApp("pglite");
+    const off = await createTestApp(aboveModelDatabase);
     try {
       const response = await off.app.inject({ method: "GET", url: "/api/account/ldap" });
       expect(response.statusCode).toBe(404);

@@ -6,6 +6,7 @@ import { formOf } from "../../protocols/saml/browse.ts";
 import type { TestApp } from "../../support/app.ts";
 import { signIn } from "../../support/campus.ts";
 import { addOperator } from "../../support/console.ts";
+import { aboveModelDatabase } from "../../support/databases.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
 import { client, confirmLogout } from "../../support/oidc.ts";
 import {
@@ -140,7 +141,7 @@ describe("one sign-out: every way out reaches each application the browser signe
   let people = 0;
 
   beforeAll(async () => {
-    const listening = await createListeningTestApp("pglite");
+    const listening = await createListeningTestApp(aboveModelDatabase);
     test = listening.test;
     apps = await fourApplications(test.app, listening.origin, listening.issuer);
   });

@@ -2,6 +2,7 @@ import { casPaths } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { casApplication, casLogin, ticketIn } from "../../support/cas.ts";
+import { aboveModelDatabase } from "../../support/databases.ts";
 import { addStudent } from "../../support/developers.ts";
 import { type PathServers, startPathServers } from "../../support/path-servers.ts";
 
@@ -39,7 +40,7 @@ describe("a CAS prefix and the paths web servers read differently", () => {
   let servers: PathServers;
   let cookie: string;
   beforeAll(async () => {
-    [t, servers] = await Promise.all([createTestApp("pglite"), startPathServers()]);
+    [t, servers] = await Promise.all([createTestApp(aboveModelDatabase), startPathServers()]);
     const student = await addStudent(t.app, "prefix");
     cookie = student.cookie;
     await casApplication(t.app, prefix, { match: "prefix", people: [student.person.id] });

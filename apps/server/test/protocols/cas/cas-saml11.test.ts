@@ -7,6 +7,7 @@ import { DOMParser } from "@xmldom/xmldom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../support/app.ts";
 import { casLogin, studentWithService } from "../../support/cas.ts";
+import { aboveModelDatabase } from "../../support/databases.ts";
 import { createListeningTestApp, freePort } from "../../support/listening.ts";
 
 /** phpCAS's own SOAP request, byte for byte as CAS.php's SAML_* constants build it (php-cas 1.6.0). */
@@ -44,7 +45,7 @@ describe("CAS /samlValidate with phpCAS's SAML 1.1 client", () => {
   let siteUrl: string;
   let dir: string;
   beforeAll(async () => {
-    const listening = await createListeningTestApp("pglite");
+    const listening = await createListeningTestApp(aboveModelDatabase);
     t = listening.test;
     origin = listening.origin;
     const port = await freePort();

@@ -14,6 +14,7 @@ import { createUser, upsertUser } from "../../../src/model/users/service.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addApplication, grantAccess, signIn } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
+import { aboveModelDatabase } from "../../support/databases.ts";
 import { eventually, personWithApplicationPassword, startTestSlapd, type TestSlapd } from "../../support/openldap.ts";
 
 const base = "dc=kpi,dc=ua";
@@ -84,7 +85,7 @@ const asKpiId = (searchBase: string, filter: string, attributes: string[] = []) 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "kpi-id-ldap-"));
   slapd = await startTestSlapd(dir);
-  kpi = await createTestApp("pglite", {
+  kpi = await createTestApp(aboveModelDatabase, {
     LDAP_LDAPI_PATH: slapd.ldapiPath,
     LDAP_BIND_SOCKET: slapd.bindSocket,
     LDAP_RESYNC_SECONDS: "3600",

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upsertUnit } from "../../../src/model/people/units.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { runCliOn } from "../../support/cli.ts";
+import { aboveModelDatabase } from "../../support/databases.ts";
 import { personWithApplicationPassword, startTestSlapd, type TestSlapd } from "../../support/openldap.ts";
 
 const base = "dc=kpi,dc=ua";
@@ -85,7 +86,10 @@ true
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "kpi-id-sssd-"));
   slapd = await startTestSlapd(dir);
-  kpi = await createTestApp("pglite", { LDAP_LDAPI_PATH: slapd.ldapiPath, LDAP_BIND_SOCKET: slapd.bindSocket });
+  kpi = await createTestApp(aboveModelDatabase, {
+    LDAP_LDAPI_PATH: slapd.ldapiPath,
+    LDAP_BIND_SOCKET: slapd.bindSocket,
+  });
   const db = kpi.app.db;
   await upsertUnit(db, { code: "FICT", kind: "faculty", nameUk: "ФІОТ" });
   const olena = await personWithApplicationPassword(

@@ -13,6 +13,7 @@ import { postJson } from "../../support/app.ts";
 import { addPerson, signIn } from "../../support/campus.ts";
 import { addOperator } from "../../support/console.ts";
 import { type ControllerStandIn, startControllerStandIn } from "../../support/controller-stand-in.ts";
+import { aboveModelDatabase } from "../../support/databases.ts";
 import {
   makeCertificates,
   type RunningProcess,
@@ -134,7 +135,7 @@ beforeAll(async () => {
   makeCertificates(join(dir, "pki"));
   ports = { auth: await freePort(), acct: await freePort(), coa: await freePort(), radsecproxyUdp: await freePort() };
   const controllerPort = await freePort();
-  kpi = await createListeningTestApp("pglite", {
+  kpi = await createListeningTestApp(aboveModelDatabase, {
     env: {
       RADIUS_REST_SECRET: restSecret,
       RADIUS_COA_SECRET: coaSecret,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCertificateAuthority } from "../../../../../sandbox/src/diia/pki.ts";
 import { makeKeyPair } from "../../protocols/saml/keys.ts";
 import { runCliOn } from "../../support/cli.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/databases.ts";
+import { aboveModelDatabase, createTestDatabase, type TestDatabase } from "../../support/databases.ts";
 
 // `kpi-id bankid check-answer --trust` takes the qualified CAs' list in every form the server takes
 // BANKID_TRUST_ANCHORS in: here IIT's `CACertificates.p7b` as published (DER), made by OpenSSL (not by the
@@ -27,7 +27,7 @@ describe("kpi-id bankid check-answer --trust, as the CAs publish their list", ()
   const othersP7b = join(dir, "others.p7b");
 
   beforeAll(async () => {
-    database = await createTestDatabase("pglite");
+    database = await createTestDatabase(aboveModelDatabase);
     const others = join(dir, "others.pem");
     const rsa = makeKeyPair("rsa-qualified-ca").certificatePem;
     writeFileSync(others, `${createCertificateAuthority("Another qualified CA").certificate.as_pem()}\n${rsa}`);

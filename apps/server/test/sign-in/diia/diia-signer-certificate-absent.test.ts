@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningDiiaStandIn } from "../../../../../sandbox/src/diia/index.ts";
 import { insertUser } from "../../../src/model/users/queries.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
+import { aboveModelDatabase } from "../../support/databases.ts";
 import {
   askForDeepLink,
   expectRefused,
@@ -23,7 +24,7 @@ describe("a Diia signature whose signer's certificate is nowhere", () => {
     diia = await startTestDiia();
     const { DIIA_SIGNER_CERTIFICATES: _configuredSigners, ...withoutSigners } = diia.env;
     test = await createTestApp(
-      "pglite",
+      aboveModelDatabase,
       { ...withoutSigners, LOG_LEVEL: "warn" },
       { logStream: { write: (line) => logLines.push(line) } },
     );

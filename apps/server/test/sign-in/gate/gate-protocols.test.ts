@@ -11,6 +11,7 @@ import { type NodeSamlSp, nodeSamlSp } from "../../protocols/saml/node-saml-sp.t
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from "../../support/app.ts";
 import { addApplication, addPerson, manualClock, signIn } from "../../support/campus.ts";
 import { casLogin, ticketIn } from "../../support/cas.ts";
+import { aboveModelDatabase } from "../../support/databases.ts";
 
 const password = "a passphrase for the gate";
 
@@ -69,7 +70,7 @@ describe("each protocol writes the gate's decision in its own terms", () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp("pglite", {}, { clock: clock.now });
+    t = await createTestApp(aboveModelDatabase, {}, { clock: clock.now });
     // Each with a password session: one can step up (Diia, through the tax id), one has nothing to prove more with.
     const member = await addPerson(
       t.app,

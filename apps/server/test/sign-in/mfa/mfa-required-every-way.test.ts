@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addPerson } from "../../support/campus.ts";
 import { casApplication, casLogin, ticketIn } from "../../support/cas.ts";
 import { sessionCookieOf } from "../../support/console.ts";
+import { aboveModelDatabase } from "../../support/databases.ts";
 
 const setUp = "/uk/account#second-factor";
 
@@ -19,7 +20,7 @@ describe("a person the operator requires a second factor of, with a one-factor s
   let application: Awaited<ReturnType<typeof casApplication>>["application"];
   const service = "https://required.example.edu/app";
   beforeAll(async () => {
-    t = await createTestApp("pglite");
+    t = await createTestApp(aboveModelDatabase);
     const person = await addPerson(
       t.app,
       { username: "required-every-way", fullName: "Вимога Скрізь" },

@@ -1,4 +1,3 @@
-import { casPaths } from "@kpi-id/contracts";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grantAccess } from "../../../src/model/access/applications.ts";

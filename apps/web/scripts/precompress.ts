@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Plugin } from "vite";
@@ -50,8 +50,9 @@ export function precompress(): Plugin {
     },
     closeBundle(error) {
       // A failed build (an incomplete translation, a budget overrun) writes no files: compressing nothing
-      // would throw ENOENT and hide the build's own error message.
-      if (error) return;
+      // would throw ENOENT and hide the build's own error message. Vite 8 calls closeBundle without the error
+      // when a buildStart hook failed (the translations check), so the missing folder is the sign too.
+      if (error || !existsSync(outDir)) return;
       const { files, rawBytes, brotliBytes } = precompressDirectory(outDir);
       const kb = (bytes: number) => (bytes / 1024).toFixed(1);
       console.log(`precompressed ${files} files: ${kb(rawBytes)} kB → ${kb(brotliBytes)} kB brotli (and gzip)`);

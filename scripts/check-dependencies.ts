@@ -81,6 +81,23 @@ const sessionsImportNoProtocol: IForbiddenRuleType[] =
         },
       ];
 
+/**
+ * A protocol parses its request and writes its answer; what two protocols share lives below them (the gate in
+ * sign-in/gate, paths in model/sessions, page helpers in platform/http). Read from the folder layout ($1 is the
+ * importing protocol's folder), so a protocol added tomorrow is covered without a line here (issue 74).
+ */
+const protocolsImportNoOtherProtocol: IForbiddenRuleType[] = [
+  {
+    name: "protocols-import-no-other-protocol",
+    comment:
+      "A protocol's folder imports no other protocol's folder: move what both need below them (sign-in/gate, " +
+      "model, platform/http), so adding or removing a protocol touches its own folder (issue 74).",
+    severity: "error",
+    from: { path: "^apps/server/src/protocols/([^/]+)/" },
+    to: { path: "^apps/server/src/protocols/[^/]+/", pathNot: "^apps/server/src/protocols/$1/" },
+  },
+];
+
 const importRules: IForbiddenRuleType[] = [
   {
     name: "no-circular",
@@ -91,6 +108,7 @@ const importRules: IForbiddenRuleType[] = [
   },
   ...upwardImports,
   ...sessionsImportNoProtocol,
+  ...protocolsImportNoOtherProtocol,
   {
     name: "no-import-of-composition",
     comment: "Only app.ts and server.ts compose the layers; no layer imports them back (issue 42).",

@@ -79,6 +79,11 @@ const plants: Plant[] = [
   // Sign-out (issue 74): the sessions' model reaches no protocol's records; the protocols register participants.
   { path: "apps/server/src/model/sessions/planted-oidc.ts", from: "../oidc/grants.ts", crosses: true },
   { path: "apps/server/src/model/sessions/allowed-access.ts", from: "../access/oidc-consents.ts", crosses: false },
+  // Protocols import no other protocol (issue 74), a folder added later included; their own files they may.
+  { path: "apps/server/src/protocols/cas/planted.ts", from: "../saml/post-form.ts", crosses: true },
+  { path: "apps/server/src/protocols/gopher/planted.ts", from: "../oidc/claims.ts", crosses: true },
+  { path: "apps/server/src/protocols/cas/allowed-own.ts", from: "./issue.ts", crosses: false },
+  { path: "apps/server/src/protocols/cas/allowed-gate.ts", from: "../../sign-in/gate/gate.ts", crosses: false },
   { path: "apps/server/src/protocols/oidc/allowed.ts", from: "../../model/access/applications.ts", crosses: false },
   { path: "apps/server/src/protocols/oidc/allowed-mfa.ts", from: "../../sign-in/mfa/decision.ts", crosses: false },
   { path: "apps/server/src/sign-in/bankid/allowed.ts", from: "../recovery/reset.ts", crosses: false },

@@ -85,3 +85,18 @@ export function secondFactorSetUpPath(language: string): string {
 export function stepUpSignInPath(language: string): string {
   return `/${language}/?reauth=1&mfa=1`;
 }
+
+/** A sign-in link's own values: the application, its state and the callback it named. */
+export interface AppLink {
+  appId: string;
+  state?: string;
+  redirectUri?: string;
+}
+
+/** The app redirect of a link, which decides again (access, step-up, consent) wherever the browser comes from. */
+export function appRedirectPath({ appId, state, redirectUri }: AppLink): string {
+  const link = new URLSearchParams({ appId });
+  if (state !== undefined) link.set("state", state);
+  if (redirectUri !== undefined) link.set("redirectUri", redirectUri);
+  return `/api/app-redirect?${link}`;
+}

@@ -2,12 +2,12 @@ import { type CasAttributeName, ticketAuthMethod } from "@kpi-id/contracts";
 import { mailWithoutConsent } from "../../model/cas/release-policy.ts";
 import type { CasService } from "../../model/cas/services.ts";
 import type { UsedCasTicket } from "../../model/cas/tickets.ts";
+import { splitFullName } from "../../model/people/names.ts";
 import type { PersonRoles } from "../../model/people/profile.ts";
 import { rolesTicketData } from "../../model/people/profile.ts";
 import { acrOf, signInAmr } from "../../model/sessions/strength.ts";
 import type { ApplicationRow, User } from "../../platform/db/schema.ts";
 import { verifiedAddressOf } from "../../platform/mail/verified-address.ts";
-import { splitFullName } from "../oidc/claims.ts";
 
 /** An attribute's values: one or several (affiliation); an empty value is left out. */
 export type CasAttributes = Record<string, string[]>;

@@ -4,7 +4,7 @@ import type { LoadedSession } from "../../model/sessions/store.ts";
 import { lastAuthenticatedAt, sessionAmr } from "../../model/sessions/strength.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { audit } from "../../platform/http/audit.ts";
-import { sendPostForm } from "../saml/post-form.ts";
+import { sendPostForm } from "../../platform/http/post-form.ts";
 
 /** The service address with `ticket` added, keeping its own query (§2.2.4). */
 export function serviceWithTicket(service: string, ticket: string): string {

@@ -13,11 +13,11 @@ import { saveConsentRequest } from "../../model/tickets/consent-requests.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { audit } from "../../platform/http/audit.ts";
+import { showRefusalsAsPage } from "../../platform/http/browser-errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
 import { type GateOutcome, noteGateRefusal, passGate, ticketConsentMissing } from "../../sign-in/gate/gate.ts";
 import { rememberContinueTo } from "../../sign-in/session/continue-cookie.ts";
 import { currentSession } from "../../sign-in/session/current.ts";
-import { showRefusalsAsPage } from "../saml/browser-errors.ts";
 import { sendServiceTicket } from "./issue.ts";
 import { casSignOutPage } from "./logout.ts";
 

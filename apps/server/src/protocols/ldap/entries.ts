@@ -1,5 +1,5 @@
 import type { DirectoryGroup, DirectoryPerson } from "../../model/ldap/directory.ts";
-import { splitFullName } from "../oidc/claims.ts";
+import { splitFullName } from "../../model/people/names.ts";
 
 /** One directory entry as KPI ID wants it: its DN and each attribute's values. */
 export interface WantedEntry {

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { Account, ClaimsParameterMember, FindAccount } from "oidc-provider";
 import { isUuid } from "../../model/apps/queries.ts";
 import { accountWithAccess } from "../../model/oidc/accounts.ts";
+import { splitFullName } from "../../model/people/names.ts";
 import { type PersonRoles, personRoles, rolesClaims, rolesFromColumns } from "../../model/people/profile.ts";
 import { signInAmr } from "../../model/sessions/strength.ts";
 import { findUserById } from "../../model/users/queries.ts";
@@ -34,25 +35,6 @@ export const scopeClaims: Record<string, string[] | null> = {
 export const amrByAuthMethod = Object.fromEntries(
   authMethods.map((method) => [method, signInAmr(method)[0]]),
 ) as Record<AuthMethod, string>;
-
-export interface NameParts {
-  given_name?: string;
-  family_name?: string;
-}
-
-/**
- * Full names are stored as one string. Two words are read as "Ім'я Прізвище"
- * (how the campus directory and the demo data write them); three or more as
- * the official "Прізвище Ім'я По батькові" (how Diia certificates give them),
- * so the patronymic is never mistaken for a family name. One word is a given name.
- */
-export function splitFullName(fullName: string): NameParts {
-  const words = fullName.trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return {};
-  if (words.length === 1) return { given_name: words[0] };
-  if (words.length === 2) return { given_name: words[0], family_name: words[1] };
-  return { family_name: words[0], given_name: words[1] };
-}
 
 /** True only while the person's address is the one KPI ID saw proven (migration 0020). */
 export function emailVerified(user: User): boolean {

@@ -3,12 +3,12 @@ import type { ServiceProviderRow } from "../../model/saml/service-providers.ts";
 import { recordSamlSession } from "../../model/saml/sessions.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import { isMultiFactor, lastAuthenticatedAt } from "../../model/sessions/strength.ts";
+import { sendPostForm } from "../../platform/http/post-form.ts";
 import { pairwiseIdOf, releaseAttributes, releasedAttributeNames } from "./attributes.ts";
 import type { EntityOptions } from "./entities.ts";
 import { type Addressee, signedLoginResponse, signedStatusResponse } from "./login-response.ts";
 import { authnContexts } from "./namespaces.ts";
 import { samlPaths } from "./paths.ts";
-import { sendPostForm } from "./post-form.ts";
 
 export interface Destination {
   sp: ServiceProviderRow;

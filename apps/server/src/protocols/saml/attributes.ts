@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
+import { splitFullName } from "../../model/people/names.ts";
 import type { User } from "../../platform/db/schema.ts";
-import { splitFullName } from "../oidc/claims.ts";
 import { refeds } from "./namespaces.ts";
 
 /** What a released attribute is computed from. */

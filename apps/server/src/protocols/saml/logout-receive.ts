@@ -5,6 +5,7 @@ import { findServiceProvider } from "../../model/saml/service-providers.ts";
 import { samlSessionsNamed } from "../../model/saml/sessions.ts";
 import { signOutSessions } from "../../model/sessions/end-sessions.ts";
 import { audit, requestOrigin } from "../../platform/http/audit.ts";
+import { sendOnwardPage } from "../../platform/http/post-form.ts";
 import {
   rememberRequestId,
   requireSignatureOfRoot,
@@ -16,7 +17,6 @@ import { samlEntities } from "./entities.ts";
 import { type Binding, decodeXml, type LogoutFields, maxAuthnRequestBytes, SamlRequestRefused } from "./incoming.ts";
 import { ns } from "./namespaces.ts";
 import { logoutRoundPath, samlPaths } from "./paths.ts";
-import { sendOnwardPage } from "./post-form.ts";
 import { childrenNamed, parseXml } from "./sp-metadata.ts";
 import { guardXml, XmlRefusedError } from "./xml-guard.ts";
 

@@ -10,11 +10,11 @@ import {
 import { findServiceProvider, type ServiceProviderRow } from "../../model/saml/service-providers.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requestLanguage } from "../../platform/http/language.ts";
+import { sendPostForm } from "../../platform/http/post-form.ts";
 import { samlEntities } from "./entities.ts";
 import { newSamlId } from "./login-response.ts";
 import { nameIdFormats, ns } from "./namespaces.ts";
 import { samlPaths } from "./paths.ts";
-import { sendPostForm } from "./post-form.ts";
 import { samlify } from "./samlify.ts";
 
 async function entitiesFor(request: FastifyRequest, sp: ServiceProviderRow) {

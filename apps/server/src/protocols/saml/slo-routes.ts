@@ -1,7 +1,7 @@
 import formbody from "@fastify/formbody";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { showRefusalsAsPage } from "./browser-errors.ts";
+import { showRefusalsAsPage } from "../../platform/http/browser-errors.ts";
 import type { Binding, LogoutFields } from "./incoming.ts";
 import { logoutRoundPath, samlPaths } from "./paths.ts";
 import { messageFields, pendingIdParams, refusal } from "./sso-routes.ts";

@@ -13,6 +13,7 @@ import { publisherOf, recordTicketConsent, ticketDataOf } from "../../model/acce
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { localizedTexts } from "../../model/apps/localized.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
+import { appRedirectPath } from "../../model/sessions/continue-to.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import {
   findConsentRequest,
@@ -25,7 +26,7 @@ import { requestLanguage } from "../../platform/http/language.ts";
 import { passGate, ticketConsentMissing } from "../../sign-in/gate/gate.ts";
 import { requireSession } from "../../sign-in/session/current.ts";
 import { chosenCallback } from "./callbacks.ts";
-import { appRedirectPath, ticketRedirect } from "./ticket-redirect.ts";
+import { ticketRedirect } from "./ticket-redirect.ts";
 
 const tags = ["applications"];
 

@@ -6,21 +6,6 @@ import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { audit } from "../../platform/http/audit.ts";
 import { callbackWithTicket } from "./callbacks.ts";
 
-/** A sign-in link's own values: the application, its state and the callback it named. */
-export interface AppLink {
-  appId: string;
-  state?: string;
-  redirectUri?: string;
-}
-
-/** The app redirect of a link, which decides again (access, step-up, consent) wherever the browser comes from. */
-export function appRedirectPath({ appId, state, redirectUri }: AppLink): string {
-  const link = new URLSearchParams({ appId });
-  if (state !== undefined) link.set("state", state);
-  if (redirectUri !== undefined) link.set("redirectUri", redirectUri);
-  return `/api/app-redirect?${link}`;
-}
-
 /**
  * Issues the one-time ticket and answers where the browser goes: the registered callback with `ticketId` (and
  * the application's state). Audited as the app redirect's success; `consent` notes a consent just given.

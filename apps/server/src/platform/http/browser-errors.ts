@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import { toAppError } from "../../platform/http/error-handler.ts";
-import { requestLanguage } from "../../platform/http/language.ts";
-import { isNavigation } from "../../platform/http/navigation.ts";
+import { toAppError } from "./error-handler.ts";
+import { requestLanguage } from "./language.ts";
+import { isNavigation } from "./navigation.ts";
 
 /** Where a refused SAML message leaves the person: a translated page that says what to do (web consent route). */
 export const samlErrorPagePath = (language: string, code: string) =>

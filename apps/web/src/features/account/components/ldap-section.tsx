@@ -13,6 +13,18 @@ import { LdapPasswordRow } from "./ldap-password-row.tsx";
 import { ShownOncePanel } from "./shown-once-panel.tsx";
 import type { AskAgain } from "./use-reauth.tsx";
 
+/** A DN that wraps only between its parts ("uid=…,ou=people,…"), never inside a name. */
+function BreakAfterCommas({ dn }: { dn: string }) {
+  return dn.split(",").map((part, index) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: a DN's parts never move, and two may be equal (dc=x,dc=x)
+    <span key={index}>
+      {index > 0 ? "," : null}
+      {index > 0 ? <wbr /> : null}
+      {part}
+    </span>
+  ));
+}
+
 /** The new password, shown once, with the name and DN the system asks for beside it. */
 function NewLdapPassword({
   created,
@@ -34,13 +46,16 @@ function NewLdapPassword({
       doneLabel={t("account:ldap.done")}
       onDone={onDone}
     >
-      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+      {/* Label above value on a phone: the DN and the password then get the whole width instead of wrapping mid-word. */}
+      <dl className="grid grid-cols-1 sm:grid-cols-[auto_1fr] sm:gap-x-3 sm:gap-y-1">
         <dt className="text-muted-foreground">{t("account:ldap.username")}</dt>
-        <dd className="break-all font-mono">{ldap.username}</dd>
+        <dd className="mb-1 break-words font-mono sm:mb-0">{ldap.username}</dd>
         <dt className="text-muted-foreground">{t("account:ldap.bindDn")}</dt>
-        <dd className="break-all font-mono">{ldap.bindDn}</dd>
+        <dd className="mb-1 break-words font-mono sm:mb-0">
+          <BreakAfterCommas dn={ldap.bindDn} />
+        </dd>
         <dt className="text-muted-foreground">{t("account:ldap.password")}</dt>
-        <dd className="break-all font-mono" data-testid="ldap-new-password">
+        <dd className="break-words font-mono" data-testid="ldap-new-password">
           {created.password}
         </dd>
       </dl>

@@ -7,6 +7,7 @@ import { DevelopersLink } from "../../developers/components/developers-link.tsx"
 import { ActivitySection } from "./activity-section.tsx";
 import { ApplicationsSection } from "./applications-section.tsx";
 import { DataDownloadSection } from "./data-download-section.tsx";
+import { LdapSection } from "./ldap-section.tsx";
 import { MethodsSection } from "./methods-section.tsx";
 import { PasskeysSection } from "./passkeys-section.tsx";
 import { ProfileSection } from "./profile-section.tsx";
@@ -45,6 +46,7 @@ export function AccountScreen({ user }: { user: CurrentUser }) {
       <PasskeysSection askAgain={askAgain} />
       <SecondFactorSection askAgain={askAgain} />
       <WifiSection askAgain={askAgain} />
+      <LdapSection askAgain={askAgain} />
       <ActivitySection />
       <DataDownloadSection askAgain={askAgain} />
       {dialog}

@@ -5,13 +5,13 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
-import { CopyButton } from "@/components/ui/copy-button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { useAccountChange } from "../api/account-changes.ts";
 import { createWifiPassword, revokeWifiPassword, useWifiPasswords, wifiQrText } from "../api/wifi.ts";
 import { AccountList, AccountSection } from "./account-section.tsx";
+import { ShownOncePanel } from "./shown-once-panel.tsx";
 import type { AskAgain } from "./use-reauth.tsx";
 import { WifiPasswordRow } from "./wifi-password-row.tsx";
 
@@ -27,43 +27,39 @@ function NewWifiPassword({
 }) {
   const { t } = useTranslation("account");
   return (
-    <div
-      className="flex flex-col gap-4 rounded-lg border border-primary/40 p-3 sm:flex-row sm:items-start"
-      data-testid="wifi-new"
-    >
-      <div className="w-40 shrink-0 rounded-md bg-white p-2">
-        <QRCodeSVG
-          value={wifiQrText(wifi.ssid, wifi.anonymousIdentity, created.identity, created.password)}
-          role="img"
-          aria-label={t("account:wifi.qrLabel")}
-          className="h-auto w-full"
-        />
-      </div>
-      <div className="flex min-w-0 flex-1 flex-col gap-2 text-sm">
-        <p className="font-medium">{t("account:wifi.shownOnce", { name: created.name })}</p>
-        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
-          <dt className="text-muted-foreground">{t("account:wifi.network")}</dt>
-          <dd className="font-mono">{wifi.ssid}</dd>
-          <dt className="text-muted-foreground">{t("account:wifi.identity")}</dt>
-          <dd className="break-all font-mono">{created.identity}</dd>
-          <dt className="text-muted-foreground">{t("account:wifi.anonymousIdentity")}</dt>
-          <dd className="break-all font-mono">{wifi.anonymousIdentity}</dd>
-          <dt className="text-muted-foreground">{t("account:wifi.password")}</dt>
-          <dd className="break-all font-mono" data-testid="wifi-new-password">
-            {created.password}
-          </dd>
-        </dl>
-        <p className="text-muted-foreground">{t("account:wifi.howTo")}</p>
-        <div className="flex flex-wrap gap-2">
-          <CopyButton text={created.password} copiedMessage={t("account:wifi.copied")}>
-            {t("account:wifi.copy")}
-          </CopyButton>
-          <Button variant="outline" size="sm" onClick={onDone}>
-            {t("account:wifi.done")}
-          </Button>
+    <ShownOncePanel
+      testId="wifi-new"
+      note={t("account:wifi.shownOnce", { name: created.name })}
+      secret={created.password}
+      copyLabel={t("account:wifi.copy")}
+      copiedMessage={t("account:wifi.copied")}
+      doneLabel={t("account:wifi.done")}
+      onDone={onDone}
+      aside={
+        <div className="w-40 shrink-0 rounded-md bg-white p-2">
+          <QRCodeSVG
+            value={wifiQrText(wifi.ssid, wifi.anonymousIdentity, created.identity, created.password)}
+            role="img"
+            aria-label={t("account:wifi.qrLabel")}
+            className="h-auto w-full"
+          />
         </div>
-      </div>
-    </div>
+      }
+    >
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+        <dt className="text-muted-foreground">{t("account:wifi.network")}</dt>
+        <dd className="font-mono">{wifi.ssid}</dd>
+        <dt className="text-muted-foreground">{t("account:wifi.identity")}</dt>
+        <dd className="break-all font-mono">{created.identity}</dd>
+        <dt className="text-muted-foreground">{t("account:wifi.anonymousIdentity")}</dt>
+        <dd className="break-all font-mono">{wifi.anonymousIdentity}</dd>
+        <dt className="text-muted-foreground">{t("account:wifi.password")}</dt>
+        <dd className="break-all font-mono" data-testid="wifi-new-password">
+          {created.password}
+        </dd>
+      </dl>
+      <p className="text-muted-foreground">{t("account:wifi.howTo")}</p>
+    </ShownOncePanel>
   );
 }
 

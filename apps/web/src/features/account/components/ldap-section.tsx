@@ -1,0 +1,133 @@
+import type { CreatedLdapPassword, LdapPasswords } from "@kpi-id/contracts";
+import { Plus, Server } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Button } from "@/components/ui/button.tsx";
+import { Input } from "@/components/ui/input.tsx";
+import { Label } from "@/components/ui/label.tsx";
+import { Skeleton } from "@/components/ui/skeleton.tsx";
+import { useAccountChange } from "../api/account-changes.ts";
+import { createLdapPassword, revokeLdapPassword, useLdapPasswords } from "../api/ldap.ts";
+import { AccountList, AccountSection } from "./account-section.tsx";
+import { LdapPasswordRow } from "./ldap-password-row.tsx";
+import { ShownOncePanel } from "./shown-once-panel.tsx";
+import type { AskAgain } from "./use-reauth.tsx";
+
+/** A DN that wraps only between its parts ("uid=…,ou=people,…"), never inside a name. */
+function BreakAfterCommas({ dn }: { dn: string }) {
+  return dn.split(",").map((part, index) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: a DN's parts never move, and two may be equal (dc=x,dc=x)
+    <span key={index}>
+      {index > 0 ? "," : null}
+      {index > 0 ? <wbr /> : null}
+      {part}
+    </span>
+  ));
+}
+
+/** The new password, shown once, with the name and DN the system asks for beside it. */
+function NewLdapPassword({
+  created,
+  ldap,
+  onDone,
+}: {
+  created: CreatedLdapPassword;
+  ldap: LdapPasswords;
+  onDone: () => void;
+}) {
+  const { t } = useTranslation("account");
+  return (
+    <ShownOncePanel
+      testId="ldap-new"
+      note={t("account:ldap.shownOnce", { name: created.name })}
+      secret={created.password}
+      copyLabel={t("account:ldap.copy")}
+      copiedMessage={t("account:ldap.copied")}
+      doneLabel={t("account:ldap.done")}
+      onDone={onDone}
+    >
+      {/* Label above value on a phone: the DN and the password then get the whole width instead of wrapping mid-word. */}
+      <dl className="grid grid-cols-1 sm:grid-cols-[auto_1fr] sm:gap-x-3 sm:gap-y-1">
+        <dt className="text-muted-foreground">{t("account:ldap.username")}</dt>
+        <dd className="mb-1 break-words font-mono sm:mb-0">{ldap.username}</dd>
+        <dt className="text-muted-foreground">{t("account:ldap.bindDn")}</dt>
+        <dd className="mb-1 break-words font-mono sm:mb-0">
+          <BreakAfterCommas dn={ldap.bindDn} />
+        </dd>
+        <dt className="text-muted-foreground">{t("account:ldap.password")}</dt>
+        <dd className="break-words font-mono" data-testid="ldap-new-password">
+          {created.password}
+        </dd>
+      </dl>
+    </ShownOncePanel>
+  );
+}
+
+/** Application passwords for systems that check people by LDAP, never the KPI ID password (docs/ldap.md). */
+export function LdapSection({ askAgain }: { askAgain: AskAgain }) {
+  const { t } = useTranslation("account");
+  const ldap = useLdapPasswords();
+  const [name, setName] = useState("");
+  const [created, setCreated] = useState<CreatedLdapPassword | null>(null);
+  const create = useAccountChange(async (newName: string) => {
+    setCreated(await createLdapPassword(newName));
+    setName("");
+  }, askAgain);
+  const revoke = useAccountChange(revokeLdapPassword, askAgain);
+  if (ldap.data === null) return null;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(name);
+  };
+  const full = ldap.data ? ldap.data.passwords.length >= ldap.data.limit : false;
+  return (
+    <AccountSection id="ldap" icon={Server} title={t("account:ldap.title")} description={t("account:ldap.description")}>
+      {!ldap.data ? (
+        <Skeleton className="h-16 w-full" />
+      ) : (
+        <>
+          {created ? <NewLdapPassword created={created} ldap={ldap.data} onDone={() => setCreated(null)} /> : null}
+          {ldap.data.passwords.length > 0 ? (
+            <AccountList label={t("account:ldap.title")}>
+              {ldap.data.passwords.map((password) => (
+                <LdapPasswordRow
+                  key={password.id}
+                  password={password}
+                  onRevoke={() => revoke.mutate(password.id)}
+                  revoking={revoke.isPending && revoke.variables === password.id}
+                />
+              ))}
+            </AccountList>
+          ) : (
+            <p className="text-sm text-muted-foreground" data-testid="ldap-none">
+              {t("account:ldap.none", { username: ldap.data.username })}
+            </p>
+          )}
+          <form className="flex flex-col gap-2 sm:flex-row sm:items-end" onSubmit={submit} data-testid="ldap-add">
+            <div className="min-w-0 flex-1 space-y-1.5">
+              <Label htmlFor="ldap-name">{t("account:ldap.nameLabel")}</Label>
+              <Input
+                id="ldap-name"
+                maxLength={60}
+                placeholder={t("account:ldap.namePlaceholder")}
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+              />
+            </div>
+            <Button
+              type="submit"
+              disabled={name.trim().length === 0 || full}
+              loading={create.isPending}
+              icon={<Plus aria-hidden />}
+            >
+              {t("account:ldap.create")}
+            </Button>
+          </form>
+          {full ? (
+            <p className="text-sm text-muted-foreground">{t("account:ldap.full", { limit: ldap.data.limit })}</p>
+          ) : null}
+        </>
+      )}
+    </AccountSection>
+  );
+}

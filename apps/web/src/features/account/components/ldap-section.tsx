@@ -1,15 +1,13 @@
 import type { CreatedLdapPassword, LdapPasswords } from "@kpi-id/contracts";
-import { Plus, Server } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { Server } from "lucide-react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Button } from "@/components/ui/button.tsx";
-import { Input } from "@/components/ui/input.tsx";
-import { Label } from "@/components/ui/label.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { useAccountChange } from "../api/account-changes.ts";
 import { createLdapPassword, revokeLdapPassword, useLdapPasswords } from "../api/ldap.ts";
 import { AccountList, AccountSection } from "./account-section.tsx";
 import { LdapPasswordRow } from "./ldap-password-row.tsx";
+import { NewPasswordForm } from "./new-password-form.tsx";
 import { ShownOncePanel } from "./shown-once-panel.tsx";
 import type { AskAgain } from "./use-reauth.tsx";
 
@@ -75,10 +73,6 @@ export function LdapSection({ askAgain }: { askAgain: AskAgain }) {
   }, askAgain);
   const revoke = useAccountChange(revokeLdapPassword, askAgain);
   if (ldap.data === null) return null;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(name);
-  };
   const full = ldap.data ? ldap.data.passwords.length >= ldap.data.limit : false;
   return (
     <AccountSection id="ldap" icon={Server} title={t("account:ldap.title")} description={t("account:ldap.description")}>
@@ -103,29 +97,20 @@ export function LdapSection({ askAgain }: { askAgain: AskAgain }) {
               {t("account:ldap.none", { username: ldap.data.username })}
             </p>
           )}
-          <form className="flex flex-col gap-2 sm:flex-row sm:items-end" onSubmit={submit} data-testid="ldap-add">
-            <div className="min-w-0 flex-1 space-y-1.5">
-              <Label htmlFor="ldap-name">{t("account:ldap.nameLabel")}</Label>
-              <Input
-                id="ldap-name"
-                maxLength={60}
-                placeholder={t("account:ldap.namePlaceholder")}
-                value={name}
-                onChange={(event) => setName(event.target.value)}
-              />
-            </div>
-            <Button
-              type="submit"
-              disabled={name.trim().length === 0 || full}
-              loading={create.isPending}
-              icon={<Plus aria-hidden />}
-            >
-              {t("account:ldap.create")}
-            </Button>
-          </form>
-          {full ? (
-            <p className="text-sm text-muted-foreground">{t("account:ldap.full", { limit: ldap.data.limit })}</p>
-          ) : null}
+          <NewPasswordForm
+            id="ldap"
+            texts={{
+              label: t("account:ldap.nameLabel"),
+              placeholder: t("account:ldap.namePlaceholder"),
+              create: t("account:ldap.create"),
+            }}
+            name={name}
+            onNameChange={setName}
+            onCreate={(newName) => create.mutate(newName)}
+            pending={create.isPending}
+            full={full}
+            fullText={t("account:ldap.full", { limit: ldap.data.limit })}
+          />
         </>
       )}
     </AccountSection>

@@ -1,16 +1,14 @@
 import type { CreatedWifiPassword, WifiPasswords } from "@kpi-id/contracts";
-import { Plus, Wifi } from "lucide-react";
+import { Wifi } from "lucide-react";
 import { QRCodeSVG } from "qrcode.react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
-import { Button } from "@/components/ui/button.tsx";
-import { Input } from "@/components/ui/input.tsx";
-import { Label } from "@/components/ui/label.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { useAccountChange } from "../api/account-changes.ts";
 import { createWifiPassword, revokeWifiPassword, useWifiPasswords, wifiQrText } from "../api/wifi.ts";
 import { AccountList, AccountSection } from "./account-section.tsx";
+import { NewPasswordForm } from "./new-password-form.tsx";
 import { ShownOncePanel } from "./shown-once-panel.tsx";
 import type { AskAgain } from "./use-reauth.tsx";
 import { WifiPasswordRow } from "./wifi-password-row.tsx";
@@ -75,10 +73,6 @@ export function WifiSection({ askAgain }: { askAgain: AskAgain }) {
   }, askAgain);
   const revoke = useAccountChange(revokeWifiPassword, askAgain);
   if (wifi.data === null) return null;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(name);
-  };
   const full = wifi.data ? wifi.data.passwords.length >= wifi.data.limit : false;
   return (
     <AccountSection
@@ -113,29 +107,20 @@ export function WifiSection({ askAgain }: { askAgain: AskAgain }) {
               {t("account:wifi.none", { identity: wifi.data.identity })}
             </p>
           )}
-          <form className="flex flex-col gap-2 sm:flex-row sm:items-end" onSubmit={submit} data-testid="wifi-add">
-            <div className="min-w-0 flex-1 space-y-1.5">
-              <Label htmlFor="wifi-name">{t("account:wifi.nameLabel")}</Label>
-              <Input
-                id="wifi-name"
-                maxLength={60}
-                placeholder={t("account:wifi.namePlaceholder")}
-                value={name}
-                onChange={(event) => setName(event.target.value)}
-              />
-            </div>
-            <Button
-              type="submit"
-              disabled={name.trim().length === 0 || full}
-              loading={create.isPending}
-              icon={<Plus aria-hidden />}
-            >
-              {t("account:wifi.create")}
-            </Button>
-          </form>
-          {full ? (
-            <p className="text-sm text-muted-foreground">{t("account:wifi.full", { limit: wifi.data.limit })}</p>
-          ) : null}
+          <NewPasswordForm
+            id="wifi"
+            texts={{
+              label: t("account:wifi.nameLabel"),
+              placeholder: t("account:wifi.namePlaceholder"),
+              create: t("account:wifi.create"),
+            }}
+            name={name}
+            onNameChange={setName}
+            onCreate={(newName) => create.mutate(newName)}
+            pending={create.isPending}
+            full={full}
+            fullText={t("account:wifi.full", { limit: wifi.data.limit })}
+          />
         </>
       )}
     </AccountSection>

@@ -22,21 +22,10 @@ import { registerQuietCollection } from "./platform/http/quiet-collection.ts";
 import { registerSecurity } from "./platform/http/security.ts";
 import { createMailer, type Mailer } from "./platform/mail/mailer.ts";
 import { requestSpanNaming } from "./platform/tracing/hooks.ts";
-import { registerCas } from "./protocols/cas/index.ts";
-import { registerForwardAuth } from "./protocols/forward-auth/index.ts";
-import { registerLdap } from "./protocols/ldap/plugin.ts";
 import { AccountCache } from "./protocols/oidc/account-cache.ts";
-import { registerOidc } from "./protocols/oidc/index.ts";
 import { AccessTokenCache } from "./protocols/oidc/token-cache.ts";
-import { WifiDisconnects } from "./protocols/radius/disconnect.ts";
-import { radiusRoutes } from "./protocols/radius/routes.ts";
-import { wifiSignOut } from "./protocols/radius/sign-out.ts";
-import { registerSaml } from "./protocols/saml/index.ts";
-import { scimRoutes } from "./protocols/scim/routes.ts";
-import { appLinkRoutes } from "./protocols/tickets/app-link-routes.ts";
-import { ticketConsentRoutes } from "./protocols/tickets/consent-routes.ts";
-import { ticketExchangeRoutes } from "./protocols/tickets/exchange-routes.ts";
-import { appRedirectRoutes } from "./protocols/tickets/redirect-routes.ts";
+import type { ProtocolRecord } from "./protocols/record.ts";
+import { protocols as everyProtocol } from "./protocols/registry.ts";
 import { registerBankId } from "./sign-in/bankid/plugin.ts";
 import { registerDiia } from "./sign-in/diia/plugin.ts";
 import { googleRoutes } from "./sign-in/google/routes.ts";
@@ -101,8 +90,8 @@ declare module "fastify" {
     sessionCache: SessionCache;
     /** What each protocol does when sessions end; every sign-out runs them (model/sessions/sign-out.ts). */
     signOut: SignOutParticipants;
-    /** Disconnect-Requests for the Wi-Fi sessions of people whose access ended (protocols/radius/disconnect.ts). */
-    wifiDisconnects: WifiDisconnects;
+    /** The protocols this app speaks (protocols/registry.ts, or those BuildAppOptions.protocols named). */
+    protocols: readonly ProtocolRecord[];
     /** Applications read by id (apps/cache.ts). */
     applicationCache: ApplicationCache;
     /** People as the OpenID Connect provider asks for them with a token (oidc/account-cache.ts). */
@@ -121,6 +110,8 @@ export interface BuildAppOptions {
   logStream?: { write(line: string): void };
   /** The time every expiry and throttle is judged by; tests move it instead of sleeping. */
   clock?: () => Date;
+  /** The protocols to build, by their records' names (protocols/registry.ts); default every one. */
+  protocols?: readonly string[];
 }
 
 /**
@@ -132,13 +123,23 @@ function fastifyTrustProxy(trust: Config["trustProxy"]): FastifyServerOptions["t
   return (_address, hop) => hop < trust;
 }
 
+/** The registry's records, in its order, of the names asked for (every one when none are named). */
+function chosenProtocols(names: readonly string[] | undefined): readonly ProtocolRecord[] {
+  if (!names) return everyProtocol;
+  const unknown = names.filter((name) => !everyProtocol.some((protocol) => protocol.name === name));
+  if (unknown.length > 0) throw new Error(`buildApp: no protocol named ${unknown.join(", ")}`);
+  return everyProtocol.filter((protocol) => names.includes(protocol.name));
+}
+
 export async function buildApp({
   config,
   database,
   logger = true,
   logStream,
   clock = () => new Date(),
+  protocols: protocolNames,
 }: BuildAppOptions): Promise<FastifyInstance> {
+  const chosen = chosenProtocols(protocolNames);
   const serverOptions: FastifyHttpOptions<Server> = {
     logger: logger ? loggerOptions(config, logStream) : false,
     bodyLimit: config.bodyLimitBytes,
@@ -185,6 +186,7 @@ export async function buildApp({
   const signOutFailed = (participant: string, error: unknown) =>
     app.log.warn({ err: error, participant }, "sign-out: an application could not be told");
   app.decorate("signOut", new SignOutParticipants(signOutFailed));
+  app.decorate("protocols", chosen);
   let cacheFeed: CacheFeed | undefined;
   // Opened once the app is ready, so an app that fails to build leaves no listening connection behind.
   app.addHook("onReady", async () => {
@@ -255,34 +257,13 @@ export async function buildApp({
   await app.register(adminAuditRoutes);
   await app.register(adminServiceRoutes);
   await app.register(adminWifiRoutes);
-  await app.register(appRedirectRoutes);
-  await app.register(ticketConsentRoutes);
-  await app.register(appLinkRoutes);
   await app.register(continuingRoutes);
-  await app.register(ticketExchangeRoutes);
-  await registerForwardAuth(app);
-  await app.register(radiusRoutes);
-  app.decorate(
-    "wifiDisconnects",
-    new WifiDisconnects({
-      db: app.db,
-      clock: app.clock,
-      log: app.log,
-      coa: config.wifi.coa,
-      observeAudit: (event) => app.metrics?.observeAudit(event),
-    }),
-  );
-  // A disabled or erased person's devices are disconnected; the sessions are read before erasure deletes them.
-  app.signOut.register(wifiSignOut(app.wifiDisconnects));
-  // Before the database closes (onClose): the answers still being awaited are recorded.
-  app.addHook("preClose", () => app.wifiDisconnects.settled());
-  registerLdap(app);
-  await app.register(scimRoutes);
   await registerDiia(app);
   await registerBankId(app);
-  await registerOidc(app);
-  await registerSaml(app);
-  await registerCas(app);
+  for (const protocol of app.protocols) {
+    await protocol.register(app);
+    if (protocol.signOut) app.signOut.register(protocol.signOut(app));
+  }
   if (config.env === "development") await app.register(missingTranslationRoutes);
   await registerWebApp(app, resolveWebDist(config.webDistDir));
 

@@ -217,7 +217,7 @@ function headersFor(origin: string, known: KnownValues): fc.Arbitrary<Record<str
           headerValue.map((s) => `kpi_id_continue=${encodeURIComponent(s)}`),
           anyText.map(
             (uid) =>
-              `kpi_id_continue=${encodeURIComponent(`s:${JSON.stringify({ continueTo: { kind: "oidc", uid }, expiresAt: 4e9 })}.forged`)}`,
+              `kpi_id_continue=${encodeURIComponent(`s:${JSON.stringify({ continueTo: { kind: "protocol", protocol: "oidc", waiting: uid, path: `/oidc/auth/${uid}` }, expiresAt: 4e9 })}.forged`)}`,
           ),
           headerValue,
         ),

@@ -1,12 +1,8 @@
-import {
-  appRedirectUriMaxLength,
-  appStateMaxLength,
-  deviceUserCodeSchema,
-  type Language,
-  oidcInteractionPath,
-  text,
-} from "@kpi-id/contracts";
+import { appRedirectUriMaxLength, appStateMaxLength, type Language, text } from "@kpi-id/contracts";
 import { z } from "zod";
+
+/** A path on this host: one leading slash (never two: `//host` leaves it), characters a URI path or query keeps. */
+const resumePathPattern = /^\/(?![/\\])[A-Za-z0-9/_.~%?=&!*'()-]*$/;
 
 /**
  * Where the browser goes once the person has signed in. Kept on the server's
@@ -24,29 +20,21 @@ export const continueToSchema = z.discriminatedUnion("kind", [
     state: text().max(appStateMaxLength).optional(),
     redirectUri: text().max(appRedirectUriMaxLength).optional(),
   }),
-  // An application's OpenID Connect sign-in; `resume` when the provider decides it once someone is signed in.
-  z.object({ kind: z.literal("oidc"), uid: text().regex(/^[A-Za-z0-9_-]{1,64}$/), resume: z.literal(true).optional() }),
-  // The device sign-in page (/{lang}/device), with the code the person came with (device-routes.ts).
-  z.object({ kind: z.literal("device"), userCode: deviceUserCodeSchema.optional() }),
-  // A SAML service provider's AuthnRequest waiting on the server (saml_pending_requests.id).
-  z.object({ kind: z.literal("saml"), requestId: text().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
-  // A CAS client's /cas/login waiting on the server (cas_pending_logins.id).
-  z.object({ kind: z.literal("cas"), requestId: text().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
+  // A protocol's paused sign-in (OpenID Connect's interaction or device page, SAML's request, CAS's login): the
+  // protocol names itself, what waits (its id, for the sign-in page to name the application) and the path that
+  // resumes it, so this model knows no protocol's paths (issue 74). The cookie is signed: nobody else writes one.
+  z.object({
+    kind: z.literal("protocol"),
+    protocol: z.string().regex(/^[a-z][a-z-]{0,31}$/),
+    waiting: text()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .optional(),
+    path: text().max(512).regex(resumePathPattern),
+    // The path is a page of the web app's, under the language the person signs in with (/{lang}/device).
+    underLanguage: z.literal(true).optional(),
+  }),
 ]);
 export type ContinueTo = z.infer<typeof continueToSchema>;
-
-/** Where a SAML sign-in continues (saml/sso-routes.ts serves it); sessions sit below the protocols. */
-export const samlContinuePath = "/saml/continue";
-
-/** Where a CAS login continues (cas/login-routes.ts serves it). */
-export const casContinuePath = "/cas/continue";
-
-/**
- * Where the OpenID Connect provider resumes an interaction (its `/auth/{uid}`, under oidc/provider.ts's prefix):
- * an interaction started only because nobody was signed in goes there straight after the sign-in
- * (oidc/interaction-routes.ts), the provider deciding the rest as for a request that arrives signed in.
- */
-export const oidcResumePath = "/oidc/auth";
 
 /** The page a sign-in continues to. */
 export function destinationOf(continueTo: ContinueTo, language: Language): string {
@@ -62,14 +50,8 @@ export function destinationOf(continueTo: ContinueTo, language: Language): strin
       if (redirectUri !== undefined) link.set("redirectUri", redirectUri);
       return `/${language}/apps?${link}`;
     }
-    case "device":
-      return `/${language}/device${continueTo.userCode ? `?user_code=${encodeURIComponent(continueTo.userCode)}` : ""}`;
-    case "oidc":
-      return `${continueTo.resume ? oidcResumePath : oidcInteractionPath}/${encodeURIComponent(continueTo.uid)}`;
-    case "saml":
-      return `${samlContinuePath}/${encodeURIComponent(continueTo.requestId)}`;
-    case "cas":
-      return `${casContinuePath}/${encodeURIComponent(continueTo.requestId)}`;
+    case "protocol":
+      return continueTo.underLanguage ? `/${language}${continueTo.path}` : continueTo.path;
   }
 }
 

@@ -53,7 +53,12 @@ async function pathFor(
     case "consent":
       return session ? consentPath(request, session, application, pending) : `/${language}/`;
     default:
-      rememberContinueTo(reply, { kind: "cas", requestId: pending.id });
+      rememberContinueTo(reply, {
+        kind: "protocol",
+        protocol: "cas",
+        waiting: pending.id,
+        path: continuePathOf(pending.id),
+      });
       // A signed-in person asked to prove who they are again sees the sign-in screen anyway (reauth=1).
       if (decision.kind === "sign_in_again") return `/${language}/?reauth=1`;
       if (decision.kind === "step_up") return stepUpSignInPath(language);

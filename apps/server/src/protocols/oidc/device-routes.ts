@@ -20,7 +20,9 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      rememberContinueTo(reply, { kind: "device", userCode: request.body.userCode });
+      const { userCode } = request.body;
+      const path = `/device${userCode ? `?user_code=${encodeURIComponent(userCode)}` : ""}`;
+      rememberContinueTo(reply, { kind: "protocol", protocol: "oidc", path, underLanguage: true });
       return { ok: true as const };
     },
   );

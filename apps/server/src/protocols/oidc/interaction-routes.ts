@@ -20,7 +20,7 @@ import { gateRefusals, passGate } from "../../sign-in/gate/gate.ts";
 import { rememberContinueTo } from "../../sign-in/session/continue-cookie.ts";
 import { currentSession, requireSession } from "../../sign-in/session/current.ts";
 import { approvedResult, clientIdOf, deniedResult, requestedScopes, resumesByItself } from "./interaction-result.ts";
-import { interactionPath, oidcTtl } from "./provider.ts";
+import { interactionPath, oidcContinueTo, oidcTtl } from "./provider.ts";
 import type { OidcRuntime } from "./runtime.ts";
 import { recordConsent, rememberedConsent } from "./session-grant.ts";
 import { acrValuesAskMultiFactor, interactionAcrValues } from "./step-up.ts";
@@ -132,7 +132,7 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         // The address decides nothing the provider does not check again: a wrong resume=1 costs a detour.
         if (!sessionCookie && providerInteractionCookie(provider, request) === uid) {
           const resume = request.query.resume === "1" ? true : undefined;
-          rememberContinueTo(reply, { kind: "oidc", uid, resume });
+          rememberContinueTo(reply, oidcContinueTo(uid, resume));
           return reply.redirect(`/${requestLanguage(request, request.query.ui_locales)}/`, 303);
         }
         let interaction: Interaction;
@@ -200,7 +200,7 @@ export function interactionRoutes(runtime: OidcRuntime): FastifyPluginAsyncZod {
         // After a sign-in (not a step-up), straight back to the provider when it decides the rest by itself.
         const signingIn = decision.kind === "sign_in" || decision.kind === "sign_in_again";
         const resume = signingIn && resumesByItself(interaction) ? true : undefined;
-        rememberContinueTo(reply, { kind: "oidc", uid: interaction.uid, resume });
+        rememberContinueTo(reply, oidcContinueTo(interaction.uid, resume));
         // A person with no second factor (and no Diia) cannot sign in more strongly: rather than a loop of
         // sign-in screens, they set one up, and confirming it brings them back to this interaction.
         if (decision.kind === "set_up_second_factor") return reply.redirect(secondFactorSetUpPath(language), 303);

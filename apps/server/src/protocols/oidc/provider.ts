@@ -6,6 +6,7 @@ import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { isUuid } from "../../model/apps/queries.ts";
 import { matchingSecret, noteSecretUse } from "../../model/developers/secrets.ts";
 import { deriveKey, keyActivationDelaySeconds } from "../../model/oidc/keys.ts";
+import type { ContinueTo } from "../../model/sessions/continue-to.ts";
 import { refedsMfa, refedsSfa } from "../../model/sessions/strength.ts";
 import type { Config } from "../../platform/config/index.ts";
 import type { Database } from "../../platform/db/schema.ts";
@@ -32,6 +33,15 @@ export type { ProviderOptions } from "./provider-options.ts";
 
 export const oidcPrefix = "/oidc";
 export const interactionPath = oidcInteractionPath;
+
+/**
+ * Where a sign-in paused on an interaction continues (kept in the continue cookie): the provider's own `/auth/{uid}`
+ * when it decides the rest by itself once someone is signed in (`resume`), else our interaction route.
+ */
+export function oidcContinueTo(uid: string, resume: true | undefined): ContinueTo {
+  const path = `${resume ? `${oidcPrefix}/auth` : interactionPath}/${encodeURIComponent(uid)}`;
+  return { kind: "protocol", protocol: "oidc", waiting: uid, path };
+}
 
 /** Lifetimes in seconds. A retired signing key stays published for the longest-lived signed token. */
 export const oidcTtl = {

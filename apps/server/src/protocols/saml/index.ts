@@ -1,4 +1,6 @@
-import type { FastifyInstance } from "fastify";
+import { findPendingRequest } from "../../model/saml/pending-requests.ts";
+import { findServiceProvider } from "../../model/saml/service-providers.ts";
+import { continuingToApplication, type ProtocolRecord } from "../record.ts";
 import { consentRoutes } from "./consent-routes.ts";
 import { scheduleFederationRefresh } from "./federation-schedule.ts";
 import { metadataRoutes } from "./metadata-routes.ts";
@@ -14,13 +16,24 @@ declare module "fastify" {
 }
 
 /** The SAML 2.0 identity provider under /saml (docs/saml.md), and its Single Logout in every sign-out. */
-export async function registerSaml(app: FastifyInstance): Promise<void> {
-  const runtime = new SamlRuntime(app);
-  app.decorate("saml", runtime);
-  app.signOut.register(samlSignOut(app));
-  await app.register(metadataRoutes);
-  await app.register(ssoRoutes);
-  await app.register(sloRoutes);
-  await app.register(consentRoutes);
-  scheduleFederationRefresh(app);
-}
+export const samlProtocol: ProtocolRecord = {
+  name: "saml",
+  async register(app) {
+    app.decorate("saml", new SamlRuntime(app));
+    await app.register(metadataRoutes);
+    await app.register(ssoRoutes);
+    await app.register(sloRoutes);
+    await app.register(consentRoutes);
+    scheduleFederationRefresh(app);
+  },
+  signOut: samlSignOut,
+  // An AuthnRequest waiting on the server names its SP's application when it has one, else the SP's own name.
+  async continuingTo(app, waiting) {
+    const now = app.clock();
+    const pending = await findPendingRequest(app.db, waiting, now);
+    const provider = pending ? await findServiceProvider(app.db, pending.sp_entity_id, now) : undefined;
+    if (!provider) return undefined;
+    if (provider.application_id) return continuingToApplication(app.db, provider.application_id);
+    return provider.display_name ? { title: provider.display_name, stage: "reviewed" } : undefined;
+  },
+};

@@ -7,7 +7,7 @@ import { hasSamlConsent } from "../../model/access/saml-consents.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { findPendingRequest, savePendingRequest, takePendingRequest } from "../../model/saml/pending-requests.ts";
 import { findServiceProvider } from "../../model/saml/service-providers.ts";
-import { samlContinuePath, secondFactorSetUpPath, stepUpSignInPath } from "../../model/sessions/continue-to.ts";
+import { secondFactorSetUpPath, stepUpSignInPath } from "../../model/sessions/continue-to.ts";
 import { meetsRequirement } from "../../model/sessions/strength.ts";
 import { AppError } from "../../platform/errors.ts";
 import { showRefusalsAsPage } from "../../platform/http/browser-errors.ts";
@@ -20,7 +20,7 @@ import type { AcceptedAuthnRequest } from "./authn-request.ts";
 import { isFirstPartySp } from "./consent.ts";
 import { type Binding, decodeXml, SamlRequestRefused } from "./incoming.ts";
 import { statusCodes } from "./namespaces.ts";
-import { samlPaths } from "./paths.ts";
+import { samlContinuePath, samlPaths } from "./paths.ts";
 import { XmlRefusedError } from "./xml-guard.ts";
 
 /** A SAML message by HTTP-Redirect (query) or HTTP-POST (form), as the bindings name its fields. */
@@ -146,7 +146,13 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
           !(await hasSamlConsent(db, signedIn.userId, sp.entity_id, releasedAttributeNames(sp))),
       });
       const language = requestLanguage(request);
-      const continueHere = () => rememberContinueTo(reply, { kind: "saml", requestId: pending.id });
+      const continueHere = () =>
+        rememberContinueTo(reply, {
+          kind: "protocol",
+          protocol: "saml",
+          waiting: pending.id,
+          path: continuePathOf(pending.id),
+        });
       if (decision.kind === "sign_in" || decision.kind === "sign_in_again") {
         continueHere();
         // A signed-in person asked to prove who they are again sees the sign-in screen anyway (reauth=1).

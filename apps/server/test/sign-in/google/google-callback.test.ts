@@ -97,7 +97,10 @@ describe.each(aboveModelDatabases)("the Google callback as a page load (%s)", (k
   it('ignores a "continue to" the browser made up (unsigned) and goes to the apps list', async () => {
     const started = await startGoogleSignIn(t.app);
     const answer = await answerAtGoogle(started.location, student?.sub ?? "");
-    const forged = JSON.stringify({ continueTo: { kind: "oidc", uid: "planted" }, expiresAt: 4_000_000_000 });
+    const forged = JSON.stringify({
+      continueTo: { kind: "protocol", protocol: "oidc", waiting: "planted", path: "/oidc/auth/planted" },
+      expiresAt: 4_000_000_000,
+    });
     const cookie = `${started.cookie}; kpi_id_continue=${encodeURIComponent(forged)}`;
     const response = await finishGoogleSignInAsPage(t.app, answer, cookie);
     expect(response.headers.location).toBe("/uk/apps");

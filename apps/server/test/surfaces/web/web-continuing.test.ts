@@ -136,7 +136,7 @@ describe.each(aboveModelDatabases)("the application a sign-in continues to (%s)"
     });
     const browser = await browserAtSignIn(rp.application.id, rp.secret);
     const signed = decodeURIComponent(browser.cookies.get("kpi_id_continue") ?? "");
-    expect(signed).toContain('"kind":"oidc"');
+    expect(signed).toContain('"protocol":"oidc"');
     // Someone else's real interaction, of another application: its uid under this cookie's signature names nothing.
     const other = await addOidcClient(t.app, {
       redirectUris: [redirectUri],
@@ -146,10 +146,10 @@ describe.each(aboveModelDatabases)("the application a sign-in continues to (%s)"
     const othersCookie = decodeURIComponent(
       (await browserAtSignIn(other.application.id, other.secret)).cookies.get("kpi_id_continue") ?? "",
     );
-    const othersUid = /"uid":"[^"]+"/.exec(othersCookie)?.[0] ?? "";
+    const othersUid = /"waiting":"[^"]+"/.exec(othersCookie)?.[0] ?? "";
     expect(othersUid).not.toBe("");
     const altered = [
-      signed.replace(/"uid":"[^"]+"/, othersUid),
+      signed.replace(/"waiting":"[^"]+"/, othersUid),
       // The signature cut off, and no JSON at all.
       signed.slice(0, signed.lastIndexOf(".")),
       "s:not json.AAAA",

@@ -7,7 +7,7 @@ export const tableOwners: Readonly<Record<string, string>> = {
   users: "model/users",
   operator_roles: "model/users",
   import_jobs: "model/users",
-  retired_usernames: "model/privacy",
+  retired_usernames: "model/users",
   units: "model/people",
   student_records: "model/people",
   employee_positions: "model/people",
@@ -77,8 +77,7 @@ export const tableOwners: Readonly<Record<string, string>> = {
 
 /** Why each owner holds its tables, for the table in docs/architecture.md. */
 export const ownerNotes: Readonly<Record<string, string>> = {
-  "model/users": "people's accounts, console roles, import jobs",
-  "model/privacy": "retired usernames (erasure asks every owner to delete a person's rows, in one transaction)",
+  "model/users": "people's accounts, console roles, import jobs, the usernames of erased people (never given again)",
   "model/people": "the university's records of students, staff and units",
   "model/apps": "applications as the protocols read them",
   "model/developers": "the developers' page: owners, testers, invitations, reviews, pending changes, icons",

@@ -1,8 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
-import { revokeOidcGrants } from "../oidc/grants.ts";
-import { forgetSamlConsents } from "./saml-consents.ts";
-import { forgetTicketConsents } from "./ticket-consents.ts";
+import { forgetConsents } from "./consents.ts";
 
 /**
  * Who may use which application, decided here for every protocol (ticket, OpenID Connect, SAML):
@@ -145,9 +143,7 @@ export async function revokeAccess(db: Db, userId: string, applicationId: string
       await excludeFromApplication(tx, userId, applicationId);
       outcome = "excluded";
     }
-    await revokeOidcGrants(tx, { userId, clientId: applicationId });
-    await forgetSamlConsents(tx, { userId, applicationId });
-    await forgetTicketConsents(tx, { userId, applicationId });
+    await forgetConsents(tx, { userId, applicationId });
     return outcome;
   });
 }

@@ -1,7 +1,7 @@
 import type { ConnectedApplication, Language } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
-import { ticketConsentsOf } from "./ticket-consents.ts";
+import { consentsGivenBy } from "./consents.ts";
 
 /** Scopes as a space-separated OpenID Connect string, or nothing. */
 const scopesOf = (scope: string | null) => (scope ?? "").split(" ").filter(Boolean);
@@ -27,12 +27,7 @@ export async function connectedApplicationsOf(
     .where(sql<string>`payload->>'accountId'`, "=", userId)
     .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
     .execute();
-  const consents = await db
-    .selectFrom("oidc_consents")
-    .select(["application_id as applicationId", "scopes"])
-    .where("user_id", "=", userId)
-    .where("expires_at", ">", now)
-    .execute();
+  const consents = await consentsGivenBy(db, userId);
   const scopes = new Map<string, Set<string>>();
   const add = (applicationId: string, names: string[]) => {
     const held = scopes.get(applicationId) ?? new Set<string>();
@@ -40,10 +35,11 @@ export async function connectedApplicationsOf(
     scopes.set(applicationId, held);
   };
   for (const grant of grants) add(grant.applicationId, scopesOf(grant.scope));
-  for (const consent of consents) add(consent.applicationId, consent.scopes);
-  const ticketData = new Map(
-    (await ticketConsentsOf(db, userId)).map((consent) => [consent.applicationId, consent.data]),
-  );
+  const ticketData = new Map<string, string[]>();
+  for (const consent of consents) {
+    if (consent.protocol === "oidc" && consent.until > now) add(consent.applicationId, consent.allowed);
+    if (consent.protocol === "ticket") ticketData.set(consent.applicationId, consent.allowed);
+  }
   for (const applicationId of ticketData.keys()) add(applicationId, []);
   if (scopes.size === 0) return [];
   const applications = await db

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { recordAuditEvent } from "../../platform/audit/record.ts";
 import { type AccessRule, affiliations, recordStatuses } from "../../platform/db/people-schema.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import { revokeOidcGrants } from "../oidc/grants.ts";
 import { excludeFromApplication } from "./applications.ts";
+import { forgetConsents } from "./consents.ts";
 
 /**
  * Editing an application's access rules: what the CLI calls today and the operators' console will call.
@@ -169,7 +169,7 @@ export async function countPeopleWithAccess(db: Db, applicationId: string): Prom
 /** An individual exclusion, audited: the person loses the application whatever rules and grants say. */
 export async function excludePerson(db: Db, userId: string, applicationId: string, by: RuleChangeActor) {
   await excludeFromApplication(db, userId, applicationId);
-  await revokeOidcGrants(db, { userId, clientId: applicationId });
+  await forgetConsents(db, { userId, applicationId }, ["oidc"]);
   await recordAuditEvent(db, {
     type: "access_revoked",
     result: "success",

@@ -28,58 +28,6 @@ export function ticketDataOf(application: Pick<ApplicationRow, "release_tax_id">
   return application.release_tax_id ? [...always, "taxId"] : always;
 }
 
-type ConsentApplication = Pick<ApplicationRow, "id" | "release_tax_id">;
-
-/** Whether the person's consent covers everything the application would receive now (else they are asked again). */
-export async function hasTicketConsent(db: Db, userId: string, application: ConsentApplication): Promise<boolean> {
-  const consent = await db
-    .selectFrom("ticket_consents")
-    .select("data")
-    .where("user_id", "=", userId)
-    .where("application_id", "=", application.id)
-    .executeTakeFirst();
-  const agreed = new Set(consent?.data);
-  return consent !== undefined && ticketDataOf(application).every((datum) => agreed.has(datum));
-}
-
-/** Records the person's "allow": what the application receives now, replacing an earlier answer. */
-export async function recordTicketConsent(db: Db, userId: string, application: ConsentApplication, now: Date) {
-  const data = ticketDataOf(application);
-  await db
-    .insertInto("ticket_consents")
-    .values({ user_id: userId, application_id: application.id, data, consented_at: now })
-    .onConflict((conflict) => conflict.columns(["user_id", "application_id"]).doUpdateSet({ data, consented_at: now }))
-    .execute();
-}
-
-/**
- * Forgets what the person allowed over tickets: every application's when the person is disabled, one
- * application's when they revoke it or lose access to it. The next app redirect asks again.
- */
-export async function forgetTicketConsents(
-  db: Db,
-  filter: { userId: string; applicationId?: string },
-): Promise<number> {
-  let consents = db.deleteFrom("ticket_consents").where("user_id", "=", filter.userId);
-  if (filter.applicationId) consents = consents.where("application_id", "=", filter.applicationId);
-  const result = await consents.executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/** Forgets what everyone allowed the application over tickets (everyone signed out of it): each is asked again. */
-export async function forgetTicketConsentsToApplication(db: Db, applicationId: string): Promise<void> {
-  await db.deleteFrom("ticket_consents").where("application_id", "=", applicationId).execute();
-}
-
-/** The person's ticket consents: which application, and what it may receive. */
-export async function ticketConsentsOf(db: Db, userId: string): Promise<{ applicationId: string; data: string[] }[]> {
-  return db
-    .selectFrom("ticket_consents")
-    .select(["application_id as applicationId", "data"])
-    .where("user_id", "=", userId)
-    .execute();
-}
-
 /**
  * Who stands behind a community application, for the person deciding: its pages and its owners' names with the
  * address each confirmed (none unconfirmed: an address nobody proved is nobody's contact).

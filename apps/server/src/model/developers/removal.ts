@@ -1,8 +1,8 @@
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { forgetTicketConsentsToApplication } from "../access/ticket-consents.ts";
+import { forgetConsents } from "../access/consents.ts";
 import { deleteApplication, updateApplicationRow } from "../apps/queries.ts";
-import { deleteDeviceCodesOfClient, deletePayloadsOfClient, revokeOidcGrants } from "../oidc/grants.ts";
+import { deleteDeviceCodesOfClient, deletePayloadsOfClient, endOidcGrants } from "../oidc/grants.ts";
 import { deleteUnredeemedTicketsOf } from "../tickets/cleanup.ts";
 
 /**
@@ -17,10 +17,10 @@ import { deleteUnredeemedTicketsOf } from "../tickets/cleanup.ts";
  */
 export async function signEveryoneOut(db: Db, applicationId: string): Promise<number> {
   const run = async (tx: Db) => {
-    const grants = await revokeOidcGrants(tx, { clientId: applicationId });
+    const grants = await endOidcGrants(tx, { applicationId });
     // Codes and device codes waiting for their person belong to no grant yet.
     const waiting = await deletePayloadsOfClient(tx, applicationId);
-    await forgetTicketConsentsToApplication(tx, applicationId);
+    await forgetConsents(tx, { applicationId }, ["ticket"]);
     const tickets = await deleteUnredeemedTicketsOf(tx, applicationId);
     return grants + waiting + tickets;
   };
@@ -54,7 +54,7 @@ export async function setDeviceFlow(db: Db, application: ApplicationRow, enabled
     if (!enabled) {
       await deleteDeviceCodesOfClient(tx, application.id);
     }
-    if (!oidcEnabled) await revokeOidcGrants(tx, { clientId: application.id });
+    if (!oidcEnabled) await endOidcGrants(tx, { applicationId: application.id });
     return updateApplicationRow(tx, application.id, {
       oidc_device_flow: enabled,
       oidc_enabled: oidcEnabled,

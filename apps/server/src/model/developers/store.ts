@@ -12,7 +12,7 @@ import { hashTokenHex, newToken } from "../../platform/crypto/tokens.ts";
 import type { ApplicationRow, ApplicationsTable, Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { insertApplication, updateApplicationIf } from "../apps/queries.ts";
-import { revokeOidcGrants } from "../oidc/grants.ts";
+import { endOidcGrants } from "../oidc/grants.ts";
 import { checkStoredIcon } from "./icons.ts";
 import { checkNotReserved } from "./reserved-names.ts";
 import { checkDeveloperUris } from "./uris.ts";
@@ -185,7 +185,7 @@ export async function applyEdit(
   if (fields.scopes !== undefined) changes.allowed_scopes = [...new Set(["openid", ...fields.scopes])];
   const write = async (tx: Db) => {
     // No redirect URI left: it is no OpenID Connect client any more, and its tokens end with that.
-    if (changes.oidc_enabled === false) await revokeOidcGrants(tx, { clientId: application.id });
+    if (changes.oidc_enabled === false) await endOidcGrants(tx, { applicationId: application.id });
     // Only in the state the edit was checked for: a review requested meanwhile freezes what the operator reads.
     const updated = await updateApplicationIf(tx, application.id, changes, [application.lifecycle]);
     if (!updated) throw new AppError("developer.under_review");

@@ -1,24 +1,21 @@
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
-import { forgetOidcConsents } from "../access/oidc-consents.ts";
+import { forgetConsents } from "../access/consents.ts";
 
 export interface GrantFilter {
   userId?: string;
   clientId?: string;
   /** These grants only (one browser's, when it signs out). */
   grantIds?: string[];
-  /** The person's remembered consent stays (a changed password ends tokens, not what the person allowed). */
-  keepConsents?: boolean;
 }
 
 const deleted = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
 
 /**
- * Ends the person's (or the application's) OpenID Connect grants at once:
- * every grant, and every code, access and refresh token issued under it, and the remembered consent
- * (model/access's). Called wherever access ends (revoke, a disabled person, OpenID Connect
- * turned off); the provider also re-checks access at every token use, so a
- * way of ending access that does not call this still stops the tokens.
+ * Ends the person's (or the application's) OpenID Connect grants at once: every grant, and every code, access and
+ * refresh token issued under it. What the person consented to is model/access's (consents.ts's endOidcGrants ends
+ * both where access ends); the provider also re-checks access at every token use, so a way of ending access that
+ * does not call this still stops the tokens.
  */
 export async function revokeOidcGrants(db: Db, filter: GrantFilter): Promise<number> {
   if (!filter.userId && !filter.clientId && !filter.grantIds)
@@ -28,11 +25,6 @@ export async function revokeOidcGrants(db: Db, filter: GrantFilter): Promise<num
   if (filter.userId) grants = grants.where(sql<string>`payload->>'accountId'`, "=", filter.userId);
   if (filter.clientId) grants = grants.where(sql<string>`payload->>'clientId'`, "=", filter.clientId);
   if (filter.grantIds) grants = grants.where("id", "in", filter.grantIds);
-  // Consent belongs to a person or an application: grants named alone (one browser's sign-out) leave it, where an
-  // unfiltered delete would forget everyone's.
-  if (!filter.keepConsents && (filter.userId || filter.clientId)) {
-    await forgetOidcConsents(db, { userId: filter.userId, applicationId: filter.clientId });
-  }
   const result = await db
     .deleteFrom("oidc_payloads")
     .where((eb) => eb.or([eb("grant_id", "in", grants), eb.and([eb("type", "=", "Grant"), eb("id", "in", grants)])]))
@@ -61,4 +53,14 @@ export async function deletePayloadsOfAccount(db: Db, userId: string): Promise<n
   return deleted(
     await db.deleteFrom("oidc_payloads").where(sql<string>`payload->>'accountId'`, "=", userId).executeTakeFirst(),
   );
+}
+
+/**
+ * Ends a person's (or an application's) OpenID Connect grants and their tokens, and forgets the OpenID Connect consent
+ * with them: access to the application ended, or the application left OpenID Connect. Answers how many rows went.
+ */
+export async function endOidcGrants(db: Db, of: { userId?: string; applicationId?: string }): Promise<number> {
+  const ended = await revokeOidcGrants(db, { userId: of.userId, clientId: of.applicationId });
+  await forgetConsents(db, of, ["oidc"]);
+  return ended;
 }

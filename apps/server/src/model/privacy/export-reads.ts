@@ -1,6 +1,7 @@
 import type { PersonalData } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
+import { consentsGivenBy } from "../access/consents.ts";
 
 // The reads behind the personal-data export (docs/privacy.md) that no other module answers: the surface
 // composes them with the sessions, applications, activity, Wi-Fi and developers' parts.
@@ -79,29 +80,20 @@ export async function signInMethodsOf(db: Db, user: { id: string; password_hash:
   };
 }
 
+/** The consents the person gave over OpenID Connect and SAML (the ticket path's show with the applications). */
 export async function consentsOf(db: Db, userId: string): Promise<PersonalData["consents"]> {
-  const openIdConnect = await db
-    .selectFrom("oidc_consents")
-    .innerJoin("applications", "applications.id", "oidc_consents.application_id")
-    .select(["applications.title", "oidc_consents.scopes", "oidc_consents.expires_at"])
-    .where("oidc_consents.user_id", "=", userId)
-    .execute();
-  const saml = await db
-    .selectFrom("saml_consents")
-    .select(["sp_entity_id", "attributes", "created_at"])
-    .where("user_id", "=", userId)
-    .execute();
+  const given = await consentsGivenBy(db, userId);
   return {
-    openIdConnect: openIdConnect.map((row) => ({
-      application: row.title,
-      scopes: row.scopes,
-      until: row.expires_at.toISOString(),
-    })),
-    saml: saml.map((row) => ({
-      serviceProvider: row.sp_entity_id,
-      attributes: row.attributes,
-      givenAt: row.created_at.toISOString(),
-    })),
+    openIdConnect: given.flatMap((consent) =>
+      consent.protocol === "oidc"
+        ? [{ application: consent.applicationTitle, scopes: consent.allowed, until: consent.until.toISOString() }]
+        : [],
+    ),
+    saml: given.flatMap((consent) =>
+      consent.protocol === "saml"
+        ? [{ serviceProvider: consent.spEntityId, attributes: consent.allowed, givenAt: consent.givenAt.toISOString() }]
+        : [],
+    ),
   };
 }
 

@@ -1,7 +1,5 @@
 import type { Db } from "../../platform/db/schema.ts";
-import { forgetOidcConsents } from "../access/oidc-consents.ts";
-import { forgetSamlConsents } from "../access/saml-consents.ts";
-import { forgetTicketConsents } from "../access/ticket-consents.ts";
+import { forgetConsents } from "../access/consents.ts";
 import { updateUser } from "../users/queries.ts";
 import { type EndedSessions, endSessionsWithin, type SessionEnding, type Why } from "./end-sessions.ts";
 
@@ -28,8 +26,6 @@ export async function disableUserWithin(
   await updateUser(tx, id, { status: "disabled" });
   const ended = await endSessionsWithin(tx, ending, { userId: id }, { ...actor, reason: "disabled" });
   // The tokens ended with the sessions (the protocols'); what the person consented to goes too.
-  await forgetOidcConsents(tx, { userId: id });
-  await forgetSamlConsents(tx, { userId: id });
-  await forgetTicketConsents(tx, { userId: id });
+  await forgetConsents(tx, { userId: id });
   return ended;
 }

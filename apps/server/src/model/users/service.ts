@@ -5,9 +5,9 @@ import { positionStatuses, studentStatuses } from "../../platform/db/people-sche
 import type { Db, User } from "../../platform/db/schema.ts";
 import { insertFirstRecords } from "../people/records.ts";
 import { findUnitByCode } from "../people/units.ts";
-import { isRetiredUsername } from "../privacy/erase.ts";
 import { setPersonPrimaryPosition, setPersonPrimaryStudentRecord } from "./primary-records.ts";
 import { findUserById, findUserByUsername, insertUser, updateUser } from "./queries.ts";
+import { isRetiredUsername } from "./retired-usernames.ts";
 import { PersonRuleError } from "./rule-error.ts";
 
 const optionalField = (schema: z.ZodType<string, string>) =>

@@ -49,7 +49,7 @@ export function oidcSignOut(app?: FastifyInstance): SignOutParticipant<SignedInA
       }
       await revokeOidcGrants(tx, { grantIds });
       // What the person consented to stays: disabling forgets it on its own (model/sessions/disable.ts).
-      if (endsEveryGrant[ending.reason]) await revokeOidcGrants(tx, { userId: ending.userId, keepConsents: true });
+      if (endsEveryGrant[ending.reason]) await revokeOidcGrants(tx, { userId: ending.userId });
       return signedIn;
     },
     async afterCommit(ending, signedIn) {

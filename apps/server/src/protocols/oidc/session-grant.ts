@@ -1,6 +1,6 @@
 import type Provider from "oidc-provider";
 import type { KoaContextWithOIDC } from "oidc-provider";
-import { oidcConsentOf, recordOidcConsent } from "../../model/access/oidc-consents.ts";
+import { consentOf, recordConsent as recordGivenConsent } from "../../model/access/consents.ts";
 import { isFirstParty } from "../../model/access/ticket-consents.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import type { FindApplication } from "./clients.ts";
@@ -29,20 +29,22 @@ const asksAgain = (prompt: string | undefined) =>
  */
 export async function rememberedConsent(db: Db, question: ConsentQuestion): Promise<string[] | undefined> {
   if (asksAgain(question.prompt)) return undefined;
-  const consent = await oidcConsentOf(db, question.accountId, question.clientId, new Date());
-  const granted = new Set(consent?.scopes);
+  const consent = await consentOf(
+    db,
+    question.accountId,
+    { protocol: "oidc", applicationId: question.clientId },
+    new Date(),
+  );
+  const granted = new Set(consent);
   return consent && question.scopes.every((scope) => granted.has(scope)) ? question.scopes : undefined;
 }
 
 /** Records the person's "allow": these scopes, with those allowed before, for the grant lifetime. */
 export async function recordConsent(db: Db, question: Omit<ConsentQuestion, "prompt">, ttlSeconds: number) {
-  const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
-  await recordOidcConsent(db, {
-    userId: question.accountId,
-    applicationId: question.clientId,
-    scopes: question.scopes,
-    expiresAt,
-  });
+  const now = new Date();
+  const until = new Date(now.getTime() + ttlSeconds * 1000);
+  const to = { protocol: "oidc", applicationId: question.clientId } as const;
+  await recordGivenConsent(db, question.accountId, to, question.scopes, { now, until });
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Kysely, Updateable } from "kysely";
 import { z } from "zod";
 import { updateApplicationRow } from "../../model/apps/queries.ts";
 import { callbackUrlSchema } from "../../model/apps/service.ts";
-import { revokeOidcGrants } from "../../model/oidc/grants.ts";
+import { endOidcGrants } from "../../model/oidc/grants.ts";
 import type { ApplicationRow, ApplicationsTable, Database } from "../../platform/db/schema.ts";
 import { defaultOidcScopes, oidcScopes } from "./clients.ts";
 
@@ -47,7 +47,7 @@ export async function applyOidcSettings(
     throw new MissingRedirectUriError("OpenID Connect needs at least one --redirect-uri");
   const write = async (tx: Kysely<Database>) => {
     // Turning OpenID Connect off ends every token the application holds.
-    if (!enabled) await revokeOidcGrants(tx, { clientId: application.id });
+    if (!enabled) await endOidcGrants(tx, { applicationId: application.id });
     return updateApplicationRow(tx, application.id, changes);
   };
   // Inside a caller's transaction (the console's whole edit), part of it; otherwise a transaction of its own.

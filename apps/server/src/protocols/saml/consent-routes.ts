@@ -5,7 +5,7 @@ import {
   samlConsentPath,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { recordSamlConsent } from "../../model/access/saml-consents.ts";
+import { recordConsent } from "../../model/access/consents.ts";
 import { declinePendingRequest, findPendingRequest } from "../../model/saml/pending-requests.ts";
 import { findServiceProvider } from "../../model/saml/service-providers.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -63,7 +63,13 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
       const session = await requireSession(request, reply);
       const { pending, sp } = await pendingOf(request.params.id);
       if (request.body.allow)
-        await recordSamlConsent(app.db, session.userId, sp.entity_id, releasedAttributeNames(sp), app.clock());
+        await recordConsent(
+          app.db,
+          session.userId,
+          { protocol: "saml", spEntityId: sp.entity_id },
+          releasedAttributeNames(sp),
+          { now: app.clock() },
+        );
       else await declinePendingRequest(app.db, pending.id);
       return { redirectTo: continuePathOf(pending.id) };
     },

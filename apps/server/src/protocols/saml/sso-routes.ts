@@ -3,7 +3,7 @@ import { text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { hasSamlConsent } from "../../model/access/saml-consents.ts";
+import { hasConsent } from "../../model/access/consents.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { findPendingRequest, savePendingRequest, takePendingRequest } from "../../model/saml/pending-requests.ts";
 import { findServiceProvider } from "../../model/saml/service-providers.ts";
@@ -143,7 +143,13 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
         // An SP that is not first-party gets nothing about the person before they allow it (as OpenID Connect clients).
         needsConsent: async (signedIn) =>
           !(await isFirstPartySp(request, sp)) &&
-          !(await hasSamlConsent(db, signedIn.userId, sp.entity_id, releasedAttributeNames(sp))),
+          !(await hasConsent(
+            db,
+            signedIn.userId,
+            { protocol: "saml", spEntityId: sp.entity_id },
+            releasedAttributeNames(sp),
+            clock(),
+          )),
       });
       const language = requestLanguage(request);
       const continueHere = () =>

@@ -9,7 +9,8 @@ import {
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { hasApplicationAccess } from "../../model/access/applications.ts";
-import { publisherOf, recordTicketConsent, ticketDataOf } from "../../model/access/ticket-consents.ts";
+import { recordConsent } from "../../model/access/consents.ts";
+import { publisherOf, ticketDataOf } from "../../model/access/ticket-consents.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { localizedTexts } from "../../model/apps/localized.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
@@ -59,7 +60,8 @@ async function afterAgreeing(
   if (received.length !== waiting.data.length || received.some((datum) => !waiting.data.includes(datum))) {
     return waiting.continuePath ?? appRedirectPath(link);
   }
-  await recordTicketConsent(db, session.userId, application, clock());
+  const to = { protocol: "ticket", applicationId: application.id } as const;
+  await recordConsent(db, session.userId, to, ticketDataOf(application), { now: clock() });
   // A CAS login goes back to its own continuation, which decides again (access, step-up) and issues its ticket.
   if (waiting.continuePath) return waiting.continuePath;
   const callback = chosenCallback(application, waiting.redirectUri);

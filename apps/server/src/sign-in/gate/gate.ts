@@ -1,7 +1,8 @@
 import type { AuditEventType } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { hasApplicationAccess } from "../../model/access/applications.ts";
-import { hasTicketConsent, ticketAsksConsent } from "../../model/access/ticket-consents.ts";
+import { hasConsent } from "../../model/access/consents.ts";
+import { ticketAsksConsent, ticketDataOf } from "../../model/access/ticket-consents.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
@@ -52,7 +53,14 @@ export async function passGate(request: FastifyRequest, question: GateQuestion):
 /** The ticket path's and CAS's consent: every community application asks, until the person's answer covers it. */
 export function ticketConsentMissing(request: FastifyRequest, application: ApplicationRow) {
   return async (session: LoadedSession) =>
-    ticketAsksConsent(application) && !(await hasTicketConsent(request.server.db, session.userId, application));
+    ticketAsksConsent(application) &&
+    !(await hasConsent(
+      request.server.db,
+      session.userId,
+      { protocol: "ticket", applicationId: application.id },
+      ticketDataOf(application),
+      request.server.clock(),
+    ));
 }
 
 /**

@@ -7,8 +7,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { connectedApplicationsOf } from "../../model/access/connected-applications.ts";
-import { forgetSamlConsents } from "../../model/access/saml-consents.ts";
-import { forgetTicketConsents } from "../../model/access/ticket-consents.ts";
+import { forgetConsents } from "../../model/access/consents.ts";
 import { googleSubjectsOf } from "../../model/google/identities.ts";
 import { revokeOidcGrants } from "../../model/oidc/grants.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -107,8 +106,7 @@ export const accountApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new AppError("account.application_not_found");
       }
       await revokeOidcGrants(app.db, { userId: session.userId, clientId: applicationId });
-      await forgetSamlConsents(app.db, { userId: session.userId, applicationId });
-      await forgetTicketConsents(app.db, { userId: session.userId, applicationId });
+      await forgetConsents(app.db, { userId: session.userId, applicationId });
       await audit(request, { type: "application_revoked", result: "success", userId: session.userId, applicationId });
       return { revoked: true as const };
     },

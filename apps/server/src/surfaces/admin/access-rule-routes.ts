@@ -22,6 +22,7 @@ import {
   type RuleChangeActor,
   removeAccessRule,
 } from "../../model/access/rules.ts";
+import { revokeOidcGrants } from "../../model/oidc/grants.ts";
 import { findUnitByCode } from "../../model/people/units.ts";
 import { findUserByUsername } from "../../model/users/queries.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -149,6 +150,8 @@ export const adminAccessRuleRoutes: FastifyPluginAsyncZod = async (app) => {
       const person = await findUserByUsername(app.db, request.body.username);
       if (!person) throw new AppError("app.unknown_person");
       await excludePerson(app.db, person.id, application.id, consoleActor(request));
+      // The application's OpenID Connect tokens for them end too (model/access stays below the provider's grants).
+      await revokeOidcGrants(app.db, { userId: person.id, clientId: application.id });
       return { done: true, count: await countPeopleWithAccess(app.db, application.id) };
     },
   );

@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { grantAccess, revokeAccess } from "../../model/access/applications.ts";
 import { findApplicationById } from "../../model/apps/queries.ts";
+import { revokeOidcGrants } from "../../model/oidc/grants.ts";
 import { disableUser } from "../../model/sessions/disable.ts";
 import { endSessions } from "../../model/sessions/end-sessions.ts";
 import { searchPeople } from "../../model/users/people-search.ts";
@@ -229,7 +230,10 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
         const application = await findApplicationById(app.db, request.body.applicationId);
         if (!application) throw new AppError("app.not_found");
         if (action === "grant") await grantAccess(app.db, person.id, application.id);
-        else await revokeAccess(app.db, person.id, application.id);
+        else {
+          await revokeAccess(app.db, person.id, application.id);
+          await revokeOidcGrants(app.db, { userId: person.id, clientId: application.id });
+        }
         await auditByOperator(request, {
           type: action === "grant" ? "access_granted" : "access_revoked",
           result: "success",

@@ -1,18 +1,13 @@
 import type { FastifyInstance } from "fastify";
-import { deleteExpiredInvitations } from "../../model/developers/invitations.ts";
-import { deleteOldDiiaRequests } from "../../model/diia/requests.ts";
+import { personDataAreas } from "../../model/privacy/areas.ts";
 import { anonymiseLeavers } from "../../model/privacy/leavers.ts";
-import { deleteExpiredResetTokens } from "../../model/recovery/tokens.ts";
 import { type PruneCounts, pruneExpired } from "../../model/sessions/prune.ts";
-import { deleteExpiredTickets } from "../../model/tickets/cleanup.ts";
-import { pruneConsentRequests } from "../../model/tickets/consent-requests.ts";
 import { deleteOldImportJobs } from "../../model/users/import-jobs.ts";
-import { deleteIdleWifiSessions } from "../../model/wifi/sessions.ts";
 import { deleteWifiUsesPastRetention } from "../../model/wifi/uses.ts";
 import { deleteAuditPastRetention, deleteSignInHistoryPastRetention } from "../../platform/audit/retention.ts";
 import { inTransactionUnderLock } from "../../platform/db/advisory-lock.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import { deleteExpiredOidcPayloads } from "../../protocols/oidc/adapter.ts";
+import { protocols } from "../../protocols/registry.ts";
 
 export interface CleanupCounts extends PruneCounts {
   tickets: number;
@@ -34,6 +29,18 @@ export interface CleanupCounts extends PruneCounts {
   anonymisedPeople: number;
 }
 
+/** The counts the model areas' and the protocols' records answer (the rest the clean-up counts itself). */
+const recordsCounts = [
+  "tickets",
+  "ticketConsentRequests",
+  "diiaRequests",
+  "oidcPayloads",
+  "resetTokens",
+  "wifiSessions",
+  "expiredInvitations",
+] as const;
+type RecordsCount = (typeof recordsCounts)[number];
+
 export interface CleanupOptions {
   /** AUDIT_RETENTION_DAYS: audit rows older than this go; 0 (the default here) keeps them. */
   auditRetentionDays?: number;
@@ -46,8 +53,6 @@ export interface CleanupOptions {
 // One number all instances agree on ("KPID"); the federation refresh takes "KPIF" (saml/federation.ts).
 const cleanupLockKey = 0x4b504944;
 
-// A finished or expired Diia request is kept a day for support questions, then goes.
-const diiaKeepMs = 24 * 60 * 60 * 1000;
 // An import's report names the people of its lines: kept a month for the operator's questions.
 const importJobKeepMs = 30 * 24 * 60 * 60 * 1000;
 
@@ -64,38 +69,33 @@ export async function cleanUpExpired(
 ): Promise<CleanupCounts | undefined> {
   return inTransactionUnderLock(db, cleanupLockKey, async (trx) => {
     const { throttleCounters, ...pruned } = await pruneExpired(trx, now);
-    const tickets = await deleteExpiredTickets(trx, now);
-    const diiaRequests = await deleteOldDiiaRequests(trx, new Date(now.getTime() - diiaKeepMs));
-    const oidcPayloads = await deleteExpiredOidcPayloads(trx, now);
-    const resetTokens = await deleteExpiredResetTokens(trx, now);
+    // Each model area's and each protocol's own expired rows, as their records say (person-data.ts, record.ts).
+    const own: Record<string, number> = {};
+    for (const part of [...personDataAreas, ...protocols]) Object.assign(own, await part.cleanUp?.(trx, now));
     const auditEvents = await deleteAuditPastRetention(trx, now, auditRetentionDays);
     const signInHistory = await deleteSignInHistoryPastRetention(trx, now, signInHistoryRetentionDays);
     const wifiUses = await deleteWifiUsesPastRetention(trx, now, {
       signInHistoryDays: signInHistoryRetentionDays,
       auditDays: auditRetentionDays,
     });
-    const wifiSessions = await deleteIdleWifiSessions(trx, now);
     const importJobs = await deleteOldImportJobs(trx, new Date(now.getTime() - importJobKeepMs));
-    const expiredInvitations = await deleteExpiredInvitations(trx, now);
     const leavers = await anonymiseLeavers(trx, now, anonymiseLeftAfterDays);
-    const ticketConsentRequests = await pruneConsentRequests(trx, now);
     return {
       ...pruned,
-      tickets,
+      ...ownCounts(own),
       throttleCounters,
-      diiaRequests,
-      oidcPayloads,
-      resetTokens,
       auditEvents,
       signInHistory,
       wifiUses,
-      wifiSessions,
       importJobs,
-      ticketConsentRequests,
-      expiredInvitations,
       anonymisedPeople: leavers.people,
     };
   });
+}
+
+/** The counts the records answer, each named in CleanupCounts (a record that stops answering one fails here). */
+function ownCounts(own: Record<string, number>): Pick<CleanupCounts, RecordsCount> {
+  return Object.fromEntries(recordsCounts.map((name) => [name, own[name] ?? 0])) as Pick<CleanupCounts, RecordsCount>;
 }
 
 const cleanupIntervalMs = 10 * 60 * 1000;

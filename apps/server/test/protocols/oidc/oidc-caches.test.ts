@@ -157,7 +157,7 @@ describe.each(aboveModelDatabases)("OpenID Connect from the instance's memory on
 
     // The person's grant ends (the account page's disconnect, a sign-out): the person and their access stay.
     await announcementsOnTheirWay(async () => {
-      await revokeOidcGrants(test.app.db, { userId: ended.userId, clientId: ended.application.id, keepConsents: true });
+      await revokeOidcGrants(test.app.db, { userId: ended.userId, clientId: ended.application.id });
       expect(await answer(ended)).toEqual({ result: 401, statements: 1 });
     });
     expect(await revokeOidcGrants(test.app.db, { userId: revoked.userId })).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeAccess } from "../../../src/model/access/applications.ts";
+import { revokeOidcGrants } from "../../../src/model/oidc/grants.ts";
 import type { TestApp } from "../../support/app.ts";
 import { addPerson, grantAccess, signIn } from "../../support/campus.ts";
 import { aboveModelDatabases } from "../../support/databases.ts";
@@ -157,7 +158,9 @@ describe.each(aboveModelDatabases)("OpenID Connect consent and public clients (%
       ((await (await consent(browser, first.uid, true)).json()) as { redirectTo: string }).redirectTo,
     );
 
+    // As the console and the CLI revoke: the access and what was allowed (model/access), then the grants (model/oidc).
     await revokeAccess(test.app.db, person.id, thirdParty.id);
+    await revokeOidcGrants(test.app.db, { userId: person.id, clientId: thirdParty.id });
     await grantAccess(test.app.db, person.id, thirdParty.id);
     await reachConsent(browser, config, "openid profile", {});
   });

@@ -8,6 +8,7 @@ import {
   removeAccessRule,
 } from "../../../model/access/rules.ts";
 import { findApplicationByIdOrName } from "../../../model/apps/queries.ts";
+import { revokeOidcGrants } from "../../../model/oidc/grants.ts";
 import { findUnitByCode } from "../../../model/people/units.ts";
 import { findUserByUsername } from "../../../model/users/queries.ts";
 import type { ApplicationRow } from "../../../platform/db/schema.ts";
@@ -102,6 +103,7 @@ const exclude: CommandHandler = async (context, args) => {
   const user = await findUserByUsername(context.db, username);
   if (!user) throw new CommandFailedError(`no user '${username}'`);
   await excludePerson(context.db, user.id, application.id, cliActor);
+  await revokeOidcGrants(context.db, { userId: user.id, clientId: application.id });
   context.out.result(
     { username: user.username, application: application.name, excluded: true },
     `${user.username} is excluded from ${application.name} whatever its rules say (user grant lifts it)`,

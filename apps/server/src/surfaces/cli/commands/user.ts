@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { grantAccess, revokeAccess } from "../../../model/access/applications.ts";
 import { findApplicationByIdOrName } from "../../../model/apps/queries.ts";
+import { revokeOidcGrants } from "../../../model/oidc/grants.ts";
 import { disableUser } from "../../../model/sessions/disable.ts";
 import { type ImportProgress, importUsersCsv } from "../../../model/users/import.ts";
 import { findUserByUsername, listUsers, updateUser } from "../../../model/users/queries.ts";
@@ -143,6 +144,7 @@ function accessCommand(action: "grant" | "revoke"): CommandHandler {
     }
     // A rule may still let the person in; then revoking records an exclusion, so access does end.
     const outcome = await revokeAccess(context.db, user.id, application.id);
+    await revokeOidcGrants(context.db, { userId: user.id, clientId: application.id });
     if (outcome !== "none") await auditAccess(context, "access_revoked", user.id, application.id);
     context.out.result(
       { username: user.username, application: application.name, access: false, outcome },

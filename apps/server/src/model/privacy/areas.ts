@@ -1,0 +1,35 @@
+import type { PersonDataArea } from "../../platform/db/person-data.ts";
+import { personData as access } from "../access/person-data.ts";
+import { personData as developers } from "../developers/person-data.ts";
+import { personData as diia } from "../diia/person-data.ts";
+import { personData as google } from "../google/person-data.ts";
+import { personData as mfa } from "../mfa/person-data.ts";
+import { personData as oidc } from "../oidc/person-data.ts";
+import { personData as passkeys } from "../passkeys/person-data.ts";
+import { personData as people } from "../people/person-data.ts";
+import { personData as recovery } from "../recovery/person-data.ts";
+import { personData as sessions } from "../sessions/person-data.ts";
+import { personData as tickets } from "../tickets/person-data.ts";
+import { personData as users } from "../users/person-data.ts";
+import { personData as wifi } from "../wifi/person-data.ts";
+
+/**
+ * Every model area that keeps rows about a person (person-data.ts), in the order erasure visits them: the sign-ins
+ * first (the provider's grants before the sessions they hang on), then the sign-in methods, then what relates the
+ * person to applications. A new area with a person's rows is its own person-data.ts and one line here.
+ */
+export const personDataAreas: readonly PersonDataArea[] = [
+  oidc,
+  sessions,
+  tickets,
+  recovery,
+  passkeys,
+  diia,
+  wifi,
+  google,
+  mfa,
+  access,
+  people,
+  users,
+  developers,
+];

@@ -1,11 +1,10 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
-import { signInWithPassword } from "../fixtures.ts";
-import { LoginPage } from "../pages/login-page.ts";
+import { signedInOnApps } from "./api-sign-in.ts";
 
 /** The widths every walk looks at a screen in: a phone's and a laptop's. */
 export const widths = [390, 1280] as const;
 
-/** A person signed in with a password in a browser of their own. */
+/** A person signed in with a password (through the API) in a browser of their own, on the apps screen. */
 export async function personBrowser(
   browser: Browser,
   language: "uk" | "en",
@@ -13,7 +12,7 @@ export async function personBrowser(
 ) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await signInWithPassword(new LoginPage(page, language), person);
+  await signedInOnApps(page, language, person);
   return { context, page };
 }
 

@@ -4,6 +4,7 @@ import { BankIdEntryPage } from "../pages/bankid-pages.ts";
 import { DevicePage } from "../pages/device-page.ts";
 import { signedInOnApps, signInThroughApi } from "../tools/api-sign-in.ts";
 import { askForDeviceCode } from "../tools/device-codes.ts";
+import { sizeFor, views } from "../tools/walk.ts";
 
 const publicScreens = [
   "/",
@@ -42,19 +43,7 @@ async function expectTitle(page: Page, path: string, language: "uk" | "en"): Pro
 }
 
 // The screen walk (issue 37): every screen checked by axe and photographed into the run's output for a person to look
-// at, in both languages at a laptop's width and once more as a phone's layout, in Ukrainian, the service's first
-// language. The width changes the layout; the language changes only the words, which the laptop's two views check
-// (issue 75: three views of each screen where there were four).
-const views = [
-  { language: "uk", width: 1280 },
-  { language: "en", width: 1280 },
-  { language: "uk", width: 390 },
-] as const;
-
-function sizeFor(width: number) {
-  return { width, height: width < 768 ? 844 : 900 };
-}
-
+// at, in each of the walk's views (tools/walk.ts: both languages at a laptop's width, Ukrainian at a phone's).
 async function photograph(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   const file = testInfo.outputPath(`${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
   await page.screenshot({ path: file, fullPage: true });

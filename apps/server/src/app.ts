@@ -111,6 +111,10 @@ declare module "fastify" {
   }
 }
 
+/** The protocols an app serves beside sign-in and the surfaces: every one, unless `protocols` names fewer. */
+export const protocolNames = ["tickets", "oidc", "saml", "cas", "forward-auth", "scim", "radius", "ldap"] as const;
+export type ProtocolName = (typeof protocolNames)[number];
+
 export interface BuildAppOptions {
   config: Config;
   /** An open, migrated database; the app closes it when it closes. */
@@ -121,6 +125,11 @@ export interface BuildAppOptions {
   logStream?: { write(line: string): void };
   /** The time every expiry and throttle is judged by; tests move it instead of sleeping. */
   clock?: () => Date;
+  /**
+   * Only these protocols' routes and runtimes (the OpenID Connect provider, the SAML runtime, …): a test that drives
+   * one protocol, or none, builds that much of the app. The service always serves every one (the default).
+   */
+  protocols?: readonly ProtocolName[];
 }
 
 /**
@@ -138,7 +147,9 @@ export async function buildApp({
   logger = true,
   logStream,
   clock = () => new Date(),
+  protocols = protocolNames,
 }: BuildAppOptions): Promise<FastifyInstance> {
+  const serves = (protocol: ProtocolName) => protocols.includes(protocol);
   const serverOptions: FastifyHttpOptions<Server> = {
     logger: logger ? loggerOptions(config, logStream) : false,
     bodyLimit: config.bodyLimitBytes,
@@ -255,13 +266,16 @@ export async function buildApp({
   await app.register(adminAuditRoutes);
   await app.register(adminServiceRoutes);
   await app.register(adminWifiRoutes);
-  await app.register(appRedirectRoutes);
-  await app.register(ticketConsentRoutes);
-  await app.register(appLinkRoutes);
-  await app.register(continuingRoutes);
-  await app.register(ticketExchangeRoutes);
-  await registerForwardAuth(app);
-  await app.register(radiusRoutes);
+  if (serves("tickets")) {
+    await app.register(appRedirectRoutes);
+    await app.register(ticketConsentRoutes);
+    await app.register(appLinkRoutes);
+    await app.register(ticketExchangeRoutes);
+  }
+  // An OpenID Connect sign-in continuing after the login screen (it reads the provider's interaction).
+  if (serves("oidc")) await app.register(continuingRoutes);
+  if (serves("forward-auth")) await registerForwardAuth(app);
+  if (serves("radius")) await app.register(radiusRoutes);
   app.decorate(
     "wifiDisconnects",
     new WifiDisconnects({
@@ -276,13 +290,13 @@ export async function buildApp({
   app.signOut.register(wifiSignOut(app.wifiDisconnects));
   // Before the database closes (onClose): the answers still being awaited are recorded.
   app.addHook("preClose", () => app.wifiDisconnects.settled());
-  registerLdap(app);
-  await app.register(scimRoutes);
+  if (serves("ldap")) registerLdap(app);
+  if (serves("scim")) await app.register(scimRoutes);
   await registerDiia(app);
   await registerBankId(app);
-  await registerOidc(app);
-  await registerSaml(app);
-  await registerCas(app);
+  if (serves("oidc")) await registerOidc(app);
+  if (serves("saml")) await registerSaml(app);
+  if (serves("cas")) await registerCas(app);
   if (config.env === "development") await app.register(missingTranslationRoutes);
   await registerWebApp(app, resolveWebDist(config.webDistDir));
 

@@ -5,6 +5,7 @@ import { testChromiumLaunchOptions } from "./chromium.ts";
 import { prepareCasHarness } from "./tools/cas/harness.ts";
 import { e2ePostgresAdminUrl, e2eRunDatabasePrefix, newE2eDatabaseUrl } from "./tools/e2e-databases.ts";
 import { prepareSamlHarness } from "./tools/saml/federation.ts";
+import { startSignInLog } from "./tools/sign-ins.ts";
 import type { ServerToStart } from "./tools/start-servers.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -58,6 +59,9 @@ function workerServer(index: number): WorkerServer {
     demoSitePort: portBase === 3300 ? 4300 : portBase + 3,
   };
 }
+
+// The run counts its sign-ins (tools/sign-ins.ts): the main process starts the list, the workers add to it.
+if (process.env.TEST_PARALLEL_INDEX === undefined) startSignInLog();
 
 const servers = Array.from({ length: workers }, (_, index) => workerServer(index));
 // The specs and page objects read their server's ports and directories from the environment: in a
@@ -155,6 +159,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"]],
+  globalTeardown: "./tools/sign-ins-report.ts",
   use: {
     baseURL,
     // A failed test keeps its trace (every step with its locator, the console, the network and the error), without

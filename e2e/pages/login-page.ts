@@ -1,4 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
+import { noteSignIn } from "../tools/sign-ins.ts";
 
 export type Language = "uk" | "en";
 
@@ -44,7 +45,9 @@ export class LoginPage {
     await this.username.waitFor();
   }
 
+  /** Signs in through the form; a spec that needs only a session signs in through the API (tools/api-sign-in.ts). */
   async signIn(username: string, password: string): Promise<void> {
+    noteSignIn("screen");
     await this.username.fill(username);
     await this.password.fill(password);
     await this.submit.click();

@@ -1,8 +1,9 @@
 import type { Browser, Page } from "@playwright/test";
-import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
+import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import type { AccountPage } from "../pages/account-page.ts";
 import { GoogleStandInPage } from "../pages/google-stand-in-page.ts";
-import { type Language, LoginPage } from "../pages/login-page.ts";
+import type { Language } from "../pages/login-page.ts";
+import { signedInOnApps, signInThroughApi } from "../tools/api-sign-in.ts";
 import { withServerClockAdvanced } from "../tools/server-clock.ts";
 
 /** Other devices of the person: browsers of their own, with user agents the account page names. */
@@ -19,7 +20,7 @@ async function otherDevice(
 ) {
   const context = await browser.newContext({ userAgent });
   const page = await context.newPage();
-  await signInWithPassword(new LoginPage(page, language), user);
+  await signInThroughApi(page, language, user);
   return page;
 }
 
@@ -39,7 +40,7 @@ for (const language of ["uk", "en"] as const) {
       enAccountPage,
     }) => {
       const account = pick(accountPage, enAccountPage);
-      await signInWithPassword(new LoginPage(page, language), demoUsers.student);
+      await signedInOnApps(page, language, demoUsers.student);
       await page.getByTestId("account-link").click();
       await expect(page).toHaveURL(account.url());
       await expect(account.heading).toBeVisible();
@@ -57,7 +58,7 @@ for (const language of ["uk", "en"] as const) {
       enAccountPage,
     }, testInfo) => {
       const account = pick(accountPage, enAccountPage);
-      await signInWithPassword(new LoginPage(page, language), demoUsers.student);
+      await signedInOnApps(page, language, demoUsers.student);
       await page.getByTestId("account-link").click();
       await expect(page).toHaveURL(account.url());
       const section = page.getByTestId("account-data");
@@ -92,7 +93,7 @@ for (const language of ["uk", "en"] as const) {
       const phone = await otherDevice(browser, language, demoUsers.newcomer);
       const laptop = await otherDevice(browser, language, demoUsers.newcomer, firefoxOnLinux);
       // Signed in last, so "all others" below falls within the recent sign-in it needs.
-      await signInWithPassword(new LoginPage(page, language), demoUsers.newcomer);
+      await signInThroughApi(page, language, demoUsers.newcomer);
       await account.goto();
       await expect(account.sessionsOf("Firefox 115")).toHaveCount(1);
       const phoneRow = account.sessionsOf("Firefox 128");
@@ -116,7 +117,7 @@ for (const language of ["uk", "en"] as const) {
       enAccountPage,
     }) => {
       const account = pick(accountPage, enAccountPage);
-      await signInWithPassword(new LoginPage(page, language), demoUsers.newcomer);
+      await signInThroughApi(page, language, demoUsers.newcomer);
       // The sign-in goes stale while the page is open: the server's clock moves past its limit.
       await withServerClockAdvanced(page, reauthMaxAgeSeconds + 1, async () => {
         const laptop = await otherDevice(browser, language, demoUsers.newcomer);
@@ -137,7 +138,7 @@ for (const language of ["uk", "en"] as const) {
 
     test("link Google through Google's own screen, then unlink it", async ({ page, accountPage, enAccountPage }) => {
       const account = pick(accountPage, enAccountPage);
-      await signInWithPassword(new LoginPage(page, language), demoUsers.newcomer);
+      await signInThroughApi(page, language, demoUsers.newcomer);
       await account.goto();
       await account.linkGoogle.click();
       // The stand-in's account without a campus account: only linking can tie it to this person.

@@ -1,11 +1,9 @@
-import { demoUsers, expect, signInWithPassword, test } from "../fixtures.ts";
+import { demoUsers, expect, test } from "../fixtures.ts";
 import { AppsPage } from "../pages/apps-page.ts";
+import { signedInOnApps } from "../tools/api-sign-in.ts";
 
-test("the apps list shows each application's title and description in the page's language", async ({
-  page,
-  loginPage,
-}) => {
-  await signInWithPassword(loginPage, demoUsers.student);
+test("the apps list shows each application's title and description in the page's language", async ({ page }) => {
+  await signedInOnApps(page, "uk", demoUsers.student);
   const ukrainian = new AppsPage(page, "uk");
   await expect(ukrainian.cards.first()).toBeVisible();
   await expect(ukrainian.cards.filter({ hasText: "Електронний кампус" })).toContainText("Розклад, оцінки");

@@ -1,9 +1,10 @@
 import type { Page } from "@playwright/test";
 import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ConsolePage } from "../pages/console-page.ts";
+import { sizeFor, views } from "../tools/walk.ts";
 
-// Every console screen, at a phone's and a desktop's width, in both languages, passes axe's WCAG 2.1 AA
-// rules (issue 37). One Diia sign-in per language and width; the screens are opened as an operator would.
+// Every console screen, in each of the walk's views (tools/walk.ts), passes axe's WCAG 2.1 AA
+// rules (issue 37). One Diia sign-in per view; the screens are opened as an operator would.
 const screens: { name: string; open: (page: Page, language: string) => Promise<void> }[] = [
   {
     name: "people",
@@ -78,20 +79,18 @@ const screens: { name: string; open: (page: Page, language: string) => Promise<v
   },
 ];
 
-for (const language of ["uk", "en"] as const) {
-  for (const width of [390, 1280]) {
-    test(`every console screen passes axe at ${width} px (${language})`, async ({ page }) => {
-      // A Diia sign-in and nine full-page axe runs on a machine shared with other work.
-      test.setTimeout(240_000);
-      await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-      const console = new ConsolePage(page, language);
-      await console.signInWithDiia("employee");
-      for (const screen of screens) {
-        await screen.open(page, language);
-        // axe reads a toast that is still fading as faint text: the screen is checked once it has gone.
-        await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 20_000 });
-        await expectNoAxeViolations(page, `${screen.name} at ${width} px (${language})`);
-      }
-    });
-  }
+for (const { language, width } of views) {
+  test(`every console screen passes axe at ${width} px (${language})`, async ({ page }) => {
+    // A Diia sign-in and nine full-page axe runs on a machine shared with other work.
+    test.setTimeout(240_000);
+    await page.setViewportSize(sizeFor(width));
+    const console = new ConsolePage(page, language);
+    await console.signInWithDiia("employee");
+    for (const screen of screens) {
+      await screen.open(page, language);
+      // axe reads a toast that is still fading as faint text: the screen is checked once it has gone.
+      await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 20_000 });
+      await expectNoAxeViolations(page, `${screen.name} at ${width} px (${language})`);
+    }
+  });
 }

@@ -1,10 +1,10 @@
 import { generate } from "otplib";
-import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
+import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ConsolePage } from "../pages/console-page.ts";
 import { ConsoleServicePage } from "../pages/console-service-page.ts";
-import { LoginPage } from "../pages/login-page.ts";
 import { SecondFactorPage } from "../pages/second-factor-page.ts";
 import { closeToasts } from "../pages/toasts.ts";
+import { signInThroughApi } from "../tools/api-sign-in.ts";
 import { e2eDatabaseKind } from "../tools/e2e-databases.ts";
 
 // What the rotation's confirmation names: the activation delay (120 s) and how long the old key stays published.
@@ -71,7 +71,7 @@ for (const language of ["uk", "en"] as const) {
       // The newcomer sets up an authenticator app in their own browser first.
       const own = await browser.newContext();
       const ownPage = await own.newPage();
-      await signInWithPassword(new LoginPage(ownPage, language), demoUsers.newcomer);
+      await signInThroughApi(ownPage, language, demoUsers.newcomer);
       await ownPage.goto(`/${language}/account#second-factor`);
       const mine = new SecondFactorPage(ownPage, language);
       await mine.setUp.click();

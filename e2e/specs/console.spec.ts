@@ -1,6 +1,6 @@
-import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
+import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ConsolePage } from "../pages/console-page.ts";
-import { LoginPage } from "../pages/login-page.ts";
+import { signInThroughApi, wrongPasswordThroughApi } from "../tools/api-sign-in.ts";
 
 for (const language of ["uk", "en"] as const) {
   test.describe(`the operators' console (${language})`, () => {
@@ -13,13 +13,10 @@ for (const language of ["uk", "en"] as const) {
       test.slow();
       // The newcomer is signed in elsewhere, so there is a session to end.
       const elsewhere = await browser.newContext();
-      await signInWithPassword(new LoginPage(await elsewhere.newPage(), language), demoUsers.newcomer);
+      await signInThroughApi(await elsewhere.newPage(), language, demoUsers.newcomer);
       // A stranger's wrong guess at the newcomer's password, so there is a lock to lift.
       const stranger = await browser.newContext();
-      const guess = new LoginPage(await stranger.newPage(), language);
-      await guess.goto();
-      await guess.signIn(demoUsers.newcomer.username, "not the newcomer's password");
-      await expect(guess.invalidCredentials).toBeVisible();
+      await wrongPasswordThroughApi(await stranger.newPage(), demoUsers.newcomer.username);
       await stranger.close();
 
       const console = new ConsolePage(page, language);

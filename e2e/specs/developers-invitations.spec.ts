@@ -1,9 +1,9 @@
 import type { Locator, Page, TestInfo } from "@playwright/test";
-import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
+import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ApplicationPeople, InvitationNotice } from "../pages/developers-invitations-page.ts";
 import { DevelopersPage } from "../pages/developers-page.ts";
-import { LoginPage } from "../pages/login-page.ts";
 import { MailInboxPage } from "../pages/mail-inbox-page.ts";
+import { signInThroughApi } from "../tools/api-sign-in.ts";
 import { personBrowser } from "../tools/walk.ts";
 
 const widths = [390, 1280] as const;
@@ -44,7 +44,7 @@ for (const language of ["uk", "en"] as const) {
         const declining = await personBrowser(browser, language, demoUsers.newcomer);
         opened.push(declining.context);
 
-        await signInWithPassword(new LoginPage(page, language), owner);
+        await signInThroughApi(page, language, owner);
         const developers = new DevelopersPage(page, language);
         await developers.goto();
         await developers.startNew();

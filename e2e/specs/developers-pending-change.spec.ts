@@ -1,9 +1,9 @@
 import type { Browser, Page } from "@playwright/test";
-import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
+import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { AppsPage } from "../pages/apps-page.ts";
 import { ConsolePage } from "../pages/console-page.ts";
-import { LoginPage } from "../pages/login-page.ts";
 import { ChangeReviewPage, OwnerChangePage } from "../pages/pending-change-page.ts";
+import { signedInOnApps } from "../tools/api-sign-in.ts";
 import { photograph } from "../tools/walk.ts";
 
 /** A JSON POST from the page, as the web app sends it (same origin, the session's cookie). */
@@ -53,7 +53,8 @@ for (const language of ["uk", "en"] as const) {
       const cleanups: (() => unknown)[] = [];
       try {
         // A live application: registered and sent for review by the student, approved by the operator.
-        await signInWithPassword(new LoginPage(page, language), demoUsers.student);
+        // On a page of the service: the API calls below are the page's own (postFrom).
+        await signedInOnApps(page, language, demoUsers.student);
         const created = await postFrom<{ application: { id: string } }>(page, "/api/developers/applications", {
           title: language === "en" ? `Бібліотека ${stamp}` : original,
           titleEn: language === "en" ? original : `Library ${stamp}`,

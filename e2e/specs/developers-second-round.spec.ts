@@ -2,6 +2,7 @@ import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { DeveloperConsolePage } from "../pages/developers-console-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { closeToasts } from "../pages/toasts.ts";
+import { signInThroughApi } from "../tools/api-sign-in.ts";
 import { photograph } from "../tools/walk.ts";
 
 // Issue 60: a student ships from the developers' page alone, with every kind of application.
@@ -116,9 +117,7 @@ for (const language of ["uk", "en"] as const) {
       const title = `Голосування ${stamp}`;
       const titleEn = `Voting ${stamp}`;
       const redirectUri = "http://localhost:5173/callback";
-      await new LoginPage(page, language).goto();
-      await new LoginPage(page, language).signIn(demoUsers.student.username, demoUsers.student.password);
-      await expect(page).toHaveURL(new RegExp(`/${language}/apps$`));
+      await signInThroughApi(page, language, demoUsers.student);
       // Registered as on the developers' page (the form is the other test's): in testing, not reviewed.
       const origin = { origin: baseURL ?? "" };
       const created = await page.request.post("/api/developers/applications", {

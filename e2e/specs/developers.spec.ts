@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
+import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ConsentPage } from "../pages/consent-page.ts";
 import { ConsolePage } from "../pages/console-page.ts";
 import { InvitationNotice } from "../pages/developers-invitations-page.ts";
@@ -9,8 +9,8 @@ import {
   type NewApplication,
   ReviewQueuePage,
 } from "../pages/developers-page.ts";
-import { LoginPage } from "../pages/login-page.ts";
 import { closeToasts } from "../pages/toasts.ts";
+import { signInThroughApi } from "../tools/api-sign-in.ts";
 import { signInThroughRedirect, startManualOidcSample } from "../tools/developer-client.ts";
 import { personBrowser, photograph } from "../tools/walk.ts";
 
@@ -74,7 +74,7 @@ for (const language of ["uk", "en"] as const) {
 
       const cleanups: (() => unknown)[] = [];
       try {
-        await signInWithPassword(new LoginPage(page, language), demoUsers.student);
+        await signInThroughApi(page, language, demoUsers.student);
         await developers.goto();
         await expectNoAxeViolations(page, "the developers' page");
         await photograph(page, testInfo, `developers-${language}`);

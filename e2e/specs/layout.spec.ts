@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { demoUsers, expect, signInWithPassword, test } from "../fixtures.ts";
+import { demoUsers, expect, test } from "../fixtures.ts";
+import { signInThroughApi } from "../tools/api-sign-in.ts";
 
 /** The left edges, in px, of the header's first item, the page's heading and the footer's first item. */
 async function leftEdges(page: Page) {
@@ -15,8 +16,8 @@ async function leftEdges(page: Page) {
 test.describe("one container for every layout", () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
-  test("header, footer, apps, wizard and content pages share one left edge at 1280 px", async ({ page, loginPage }) => {
-    await signInWithPassword(loginPage, demoUsers.student);
+  test("header, footer, apps, wizard and content pages share one left edge at 1280 px", async ({ page }) => {
+    await signInThroughApi(page, "uk", demoUsers.student);
     const edges: Record<string, Awaited<ReturnType<typeof leftEdges>>> = {};
     for (const path of ["/uk/apps", "/uk/button-wizard", "/uk/faq", "/uk/privacy-policy", "/en/terms-of-use"]) {
       await page.goto(path);

@@ -72,25 +72,49 @@ async function pasteHtml(directory: string, language: Language, { kpiId, appId, 
   return directory;
 }
 
-/** The React block as printed, in a file of its own, built with Vite into an app that renders the component. */
-async function buildReact(directory: string, language: Language, { kpiId, appId }: Reader) {
-  writeFileSync(
-    join(directory, "kpi-id-button.tsx"),
-    manualBlock(language, "useKpiIdSignin").replaceAll("https://id.kpi.ua", kpiId),
-  );
-  writeFileSync(
-    join(directory, "main.tsx"),
-    `import { createRoot } from "react-dom/client";
+/**
+ * The React block as printed, in each language, in a file of its own beside an app that renders the component: both
+ * built by one Vite build (the run's only one besides the service's own, issue 75) into `dist/{uk,en}/index.html`.
+ */
+async function buildReact(directory: string, reader: Omit<Reader, "placeholder">) {
+  const input: Record<string, string> = {};
+  for (const language of ["uk", "en"] as const) {
+    const page = join(directory, language);
+    mkdirSync(page);
+    writeFileSync(
+      join(page, "kpi-id-button.tsx"),
+      manualBlock(language, "useKpiIdSignin").replaceAll("https://id.kpi.ua", reader.kpiId),
+    );
+    writeFileSync(
+      join(page, "main.tsx"),
+      `import { createRoot } from "react-dom/client";
 import { KpiIdButton } from "./kpi-id-button.tsx";
-createRoot(document.getElementById("root")).render(<KpiIdButton appId=${JSON.stringify(appId)} />);
+createRoot(document.getElementById("root")).render(<KpiIdButton appId=${JSON.stringify(reader.appId)} />);
 `,
-  );
-  writeFileSync(
-    join(directory, "index.html"),
-    '<!doctype html><body><h1>Timetable</h1><div id="root"></div><script type="module" src="./main.tsx"></script></body>',
-  );
-  await build({ root: directory, configFile: false, logLevel: "warn", build: { outDir: "dist" } });
+    );
+    writeFileSync(
+      join(page, "index.html"),
+      '<!doctype html><body><h1>Timetable</h1><div id="root"></div><script type="module" src="./main.tsx"></script></body>',
+    );
+    input[language] = join(page, "index.html");
+  }
+  await build({
+    root: directory,
+    configFile: false,
+    logLevel: "warn",
+    build: { outDir: "dist", rollupOptions: { input } },
+  });
   return join(directory, "dist");
+}
+
+/** The two languages' React sites, built the first time a test asks (each file runs whole in one worker). */
+let reactBuild: { directory: string; dist: Promise<string> } | undefined;
+function reactSites(reader: Omit<Reader, "placeholder">): Promise<string> {
+  if (!reactBuild) {
+    const directory = workFolder("manual-React");
+    reactBuild = { directory, dist: buildReact(directory, reader) };
+  }
+  return reactBuild.dist;
 }
 
 /**
@@ -98,6 +122,9 @@ createRoot(document.getElementById("root")).render(<KpiIdButton appId=${JSON.str
  * service address and the app id made the reader's, sign a person in to the app in Chromium.
  */
 test.describe("the integration manual's button blocks", () => {
+  test.afterAll(() => {
+    if (reactBuild) rmSync(reactBuild.directory, { recursive: true, force: true });
+  });
   for (const [language, placeholder, caption] of [
     ["uk", "ВАШ-APP-ID", "Увійти з KPI ID"],
     ["en", "YOUR-APP-ID", "Sign in with KPI ID"],
@@ -109,18 +136,20 @@ test.describe("the integration manual's button blocks", () => {
       }) => {
         const kpiId = baseURL ?? "";
         const appId = demoOidcCredentials().id;
-        const directory = workFolder(`manual-${kind}`);
+        const directory = kind === "HTML" ? workFolder("manual-HTML") : undefined;
         try {
-          const served = kind === "HTML" ? pasteHtml : buildReact;
-          const site = await staticSite(await served(directory, language, { kpiId, appId, placeholder }));
+          const served = directory
+            ? await pasteHtml(directory, language, { kpiId, appId, placeholder })
+            : await reactSites({ kpiId, appId });
+          const site = await staticSite(served);
           try {
-            await page.goto(site.url);
+            await page.goto(kind === "HTML" ? site.url : `${site.url}${language}/index.html`);
             await signInThroughButton(page, language, caption, appId, kpiId);
           } finally {
             site.server.close();
           }
         } finally {
-          rmSync(directory, { recursive: true, force: true });
+          if (directory) rmSync(directory, { recursive: true, force: true });
         }
       });
     }

@@ -1,7 +1,8 @@
 import { generate } from "otplib";
-import { demoUsers, expect, signInWithPassword, test } from "../fixtures.ts";
+import { demoUsers, expect, test } from "../fixtures.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { SecondFactorPage, turnOffSecondFactor } from "../pages/second-factor-page.ts";
+import { signInThroughApi } from "../tools/api-sign-in.ts";
 
 test.describe("an authenticator app as the second factor", () => {
   test("set up from the account page with a QR code, asked after the password, a recovery code signs in, turned off", async ({
@@ -9,7 +10,7 @@ test.describe("an authenticator app as the second factor", () => {
     browser,
   }) => {
     const person = demoUsers.newcomer;
-    await signInWithPassword(new LoginPage(page, "uk"), person);
+    await signInThroughApi(page, "uk", person);
     await page.goto("/uk/account#second-factor");
     const mine = new SecondFactorPage(page, "uk");
     await mine.setUp.click();

@@ -1,6 +1,7 @@
 import { bootDataElementId } from "@kpi-id/contracts";
 import type { Page } from "@playwright/test";
-import { demoUsers, expect, signInWithPassword, test } from "../fixtures.ts";
+import { demoUsers, expect, test } from "../fixtures.ts";
+import { signInThroughApi } from "../tools/api-sign-in.ts";
 
 /** The page as the server sends it, minus what it carries (settings, translations), with /api/settings failing. */
 async function withoutSettings(page: Page): Promise<void> {
@@ -84,10 +85,9 @@ test.describe("settings and translations come with the page", () => {
 
   test("a signed-in person's apps screen comes with who they are: no /user call, their apps at once", async ({
     page,
-    loginPage,
     appsPage,
   }) => {
-    await signInWithPassword(loginPage, demoUsers.student);
+    await signInThroughApi(page, "uk", demoUsers.student);
     const userCalls: string[] = [];
     page.on("request", (request) => {
       if (new URL(request.url()).pathname === "/user") userCalls.push(request.url());

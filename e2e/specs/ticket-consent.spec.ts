@@ -1,10 +1,10 @@
 import type { Page } from "@playwright/test";
-import { demoUsers, expect, expectNoAxeViolations, signInWithPassword, test } from "../fixtures.ts";
+import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { AppsPage } from "../pages/apps-page.ts";
 import { ConnectedApplications } from "../pages/connected-applications.ts";
 import { ConsentPage } from "../pages/consent-page.ts";
 import { ConsolePage } from "../pages/console-page.ts";
-import { LoginPage } from "../pages/login-page.ts";
+import { signedInOnApps } from "../tools/api-sign-in.ts";
 import { postFrom } from "../tools/post-from.ts";
 import { personBrowser, photograph } from "../tools/walk.ts";
 
@@ -38,7 +38,8 @@ for (const language of ["uk", "en"] as const) {
       try {
         // A student registers it on the developers' page (its API, as the page does), for tickets only, and asks
         // for a review; an operator approves it, so it is live and on the apps page of everyone the rules let in.
-        await signInWithPassword(new LoginPage(page, language), demoUsers.student);
+        // On a page of the service: the API calls below are the page's own (postFrom).
+        await signedInOnApps(page, language, demoUsers.student);
         const registered = await postFrom(page, "/api/developers/applications", {
           title: `Розклад ${stamp}`,
           titleEn: `Timetable ${stamp}`,

@@ -1,5 +1,6 @@
-import { demoUsers, expect, signInWithPassword, test } from "../fixtures.ts";
+import { demoUsers, expect, test } from "../fixtures.ts";
 import { DemoSitePage } from "../pages/demo-site-page.ts";
+import { signedInOnApps } from "../tools/api-sign-in.ts";
 
 test.describe("no traps", () => {
   test("Back after the appId redirect leaves for the site instead of redirecting again", async ({
@@ -20,12 +21,8 @@ test.describe("no traps", () => {
     await expect(demoSitePage.ticketButton).toBeVisible();
   });
 
-  test("Back with the My data dialog open closes the dialog and stays on the page", async ({
-    page,
-    loginPage,
-    appsPage,
-  }) => {
-    await signInWithPassword(loginPage, demoUsers.student);
+  test("Back with the My data dialog open closes the dialog and stays on the page", async ({ page, appsPage }) => {
+    await signedInOnApps(page, "uk", demoUsers.student);
     await appsPage.myDataLink.click();
     await expect(appsPage.myData).toBeVisible();
     await page.goBack();

@@ -1,8 +1,8 @@
 import type { Locator, TestInfo } from "@playwright/test";
 import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ConsolePage } from "../pages/console-page.ts";
-import { LoginPage } from "../pages/login-page.ts";
 import { ConsoleWifi, joinWifi, WifiPage } from "../pages/wifi-page.ts";
+import { signInThroughApi } from "../tools/api-sign-in.ts";
 import { useOwnKpiId } from "../tools/own-kpi-id.ts";
 import { widths } from "../tools/walk.ts";
 
@@ -37,10 +37,7 @@ for (const language of ["uk", "en"] as const) {
     page,
   }, testInfo) => {
     const wifi = new WifiPage(page, language);
-    const login = new LoginPage(page, language);
-    await login.goto("", origin);
-    await login.signIn(person.username, person.password);
-    await page.waitForURL(new RegExp(`/${language}/apps`));
+    await signInThroughApi(page, language, person, origin);
     await page.goto(`${origin}/${language}/account#wifi`);
     await expect(wifi.none).toContainText(`${person.username}@kpi.ua`);
 

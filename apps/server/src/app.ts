@@ -24,7 +24,7 @@ import { createMailer, type Mailer } from "./platform/mail/mailer.ts";
 import { requestSpanNaming } from "./platform/tracing/hooks.ts";
 import { AccountCache } from "./protocols/oidc/account-cache.ts";
 import { AccessTokenCache } from "./protocols/oidc/token-cache.ts";
-import type { ProtocolRecord } from "./protocols/record.ts";
+import type { ProtocolName, ProtocolRecord } from "./protocols/record.ts";
 import { protocols as everyProtocol } from "./protocols/registry.ts";
 import { registerBankId } from "./sign-in/bankid/plugin.ts";
 import { registerDiia } from "./sign-in/diia/plugin.ts";
@@ -100,6 +100,8 @@ declare module "fastify" {
   }
 }
 
+export type { ProtocolName };
+
 export interface BuildAppOptions {
   config: Config;
   /** An open, migrated database; the app closes it when it closes. */
@@ -110,8 +112,11 @@ export interface BuildAppOptions {
   logStream?: { write(line: string): void };
   /** The time every expiry and throttle is judged by; tests move it instead of sleeping. */
   clock?: () => Date;
-  /** The protocols to build, by their records' names (protocols/registry.ts); default every one. */
-  protocols?: readonly string[];
+  /**
+   * Only these protocols' routes and runtimes (the OpenID Connect provider, the SAML runtime, …), by their records'
+   * names: a test that drives one protocol, or none, builds that much of the app. The service serves every one.
+   */
+  protocols?: readonly ProtocolName[];
 }
 
 /**
@@ -124,7 +129,7 @@ function fastifyTrustProxy(trust: Config["trustProxy"]): FastifyServerOptions["t
 }
 
 /** The registry's records, in its order, of the names asked for (every one when none are named). */
-function chosenProtocols(names: readonly string[] | undefined): readonly ProtocolRecord[] {
+function chosenProtocols(names: readonly ProtocolName[] | undefined): readonly ProtocolRecord[] {
   if (!names) return everyProtocol;
   const unknown = names.filter((name) => !everyProtocol.some((protocol) => protocol.name === name));
   if (unknown.length > 0) throw new Error(`buildApp: no protocol named ${unknown.join(", ")}`);
@@ -137,9 +142,9 @@ export async function buildApp({
   logger = true,
   logStream,
   clock = () => new Date(),
-  protocols: protocolNames,
+  protocols: wanted,
 }: BuildAppOptions): Promise<FastifyInstance> {
-  const chosen = chosenProtocols(protocolNames);
+  const chosen = chosenProtocols(wanted);
   const serverOptions: FastifyHttpOptions<Server> = {
     logger: logger ? loggerOptions(config, logStream) : false,
     bodyLimit: config.bodyLimitBytes,

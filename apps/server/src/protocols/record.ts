@@ -10,9 +10,12 @@ import type { Db } from "../platform/db/schema.ts";
  * a sign-in it paused continues, its part in every sign-out, the integration-health reasons it records, and the
  * rows it keeps that the clean-up expires. A seventh protocol is its own folder and one line in the registry.
  */
+/** Every protocol's name: what the registry lists and `buildApp({ protocols })` may name. */
+export type ProtocolName = "tickets" | "oidc" | "saml" | "cas" | "forward-auth" | "scim" | "radius" | "ldap";
+
 export interface ProtocolRecord {
   /** The protocol's folder, and the name buildApp's `protocols` option picks it by. */
-  readonly name: string;
+  readonly name: ProtocolName;
   /** Its routes, hooks and decorations. */
   register(app: FastifyInstance): Promise<void> | void;
   /** What it does when sessions end (model/sessions/sign-out.ts); added after `register`, in the registry's order. */

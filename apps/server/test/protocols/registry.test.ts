@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { integrationFailureReasons } from "@kpi-id/contracts";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.ts";
+import type { ProtocolName } from "../../src/protocols/record.ts";
 import { protocols } from "../../src/protocols/registry.ts";
 import { testConfig } from "../support/app.ts";
 import { aboveModelDatabase, createTestDatabase } from "../support/databases.ts";
@@ -43,7 +44,12 @@ describe("the protocols' registry (issue 74: a protocol is a record)", () => {
       await database.dispose();
     }
     await expect(
-      buildApp({ config: testConfig(), database: database.handle, logger: false, protocols: ["gopher"] }),
+      buildApp({
+        config: testConfig(),
+        database: database.handle,
+        logger: false,
+        protocols: ["gopher" as ProtocolName],
+      }),
     ).rejects.toThrow("no protocol named gopher");
   });
 });

@@ -1,6 +1,6 @@
 import { appendFileSync } from "node:fs";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
-import { buildApp } from "../../src/app.ts";
+import { buildApp, type ProtocolName } from "../../src/app.ts";
 import { type Config, loadConfig } from "../../src/platform/config/index.ts";
 import type { DatabaseKind } from "../../src/platform/db/index.ts";
 import { createTestDatabase, type TestDatabase } from "./databases.ts";
@@ -33,13 +33,18 @@ export interface TestAppOptions {
   clock?: () => Date;
   /** Receives the app's log lines (at the configured LOG_LEVEL); without it the app logs nothing. */
   logStream?: { write(line: string): void };
+  /**
+   * The protocols the file drives (buildApp's `protocols`): `[]` for a file that asks only the sign-in, the account,
+   * the console or the model through the app; default every one.
+   */
+  protocols?: readonly ProtocolName[];
 }
 
 /**
  * With KPI_ID_TEST_APP_BUILDS naming a file, each build adds a line there with the test file that asked for it: how
  * many whole apps a run builds, and where (docs/testing.md), for the next change to see what it added.
  */
-function countBuild(): void {
+function countBuild(protocols: readonly ProtocolName[] | undefined): void {
   const file = process.env.KPI_ID_TEST_APP_BUILDS;
   if (!file) return;
   // The caller's test file from the stack: this module is also loaded outside Vitest (bench/, examples/).
@@ -48,7 +53,8 @@ function countBuild(): void {
   const stack = new Error().stack ?? "";
   Error.stackTraceLimit = limit;
   const caller = /[^\s(]+\.test\.tsx?/.exec(stack)?.[0] ?? "outside a test file";
-  appendFileSync(file, `${caller.replace(/^file:\/\//, "")}\n`);
+  const built = protocols ? `protocols: ${protocols.join(",") || "none"}` : "every protocol";
+  appendFileSync(file, `${caller.replace(/^file:\/\//, "")}\t${built}\n`);
 }
 
 /** A fresh app on a fresh database of the given kind; close() drops both. */
@@ -57,11 +63,12 @@ export async function createTestApp(
   overrides: Record<string, string> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  countBuild();
+  countBuild(options.protocols);
   const database = await createTestDatabase(kind);
   const config = testConfig(overrides);
-  const { clock, logStream } = options;
-  const app = await buildApp({ config, database: database.handle, logger: logStream !== undefined, logStream, clock });
+  const { clock, logStream, protocols } = options;
+  const logger = logStream !== undefined;
+  const app = await buildApp({ config, database: database.handle, logger, logStream, clock, protocols });
   await app.ready();
   return {
     app,

@@ -16,7 +16,7 @@ describe.each(databaseKinds)("access by rule on %s", (kind) => {
   const apps: Record<string, string> = {};
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["tickets"] });
     const tree = [
       { code: "KPI", kind: "university", nameUk: "КПІ", parentCode: null },
       { code: "FIOT", kind: "faculty", nameUk: "ФІОТ", nameEn: "Faculty of Informatics", parentCode: "KPI" },

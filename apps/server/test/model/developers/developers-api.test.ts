@@ -16,7 +16,7 @@ import {
 describe.each(databaseKinds)("the developers' API (%s)", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind, { DEVELOPER_MAX_APPLICATIONS: "2" });
+    t = await createTestApp(kind, { DEVELOPER_MAX_APPLICATIONS: "2" }, { protocols: [] });
   });
   afterAll(() => t.close());
 

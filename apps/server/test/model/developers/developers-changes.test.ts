@@ -13,7 +13,7 @@ describe.each(databaseKinds)("pending changes of live applications (%s)", (kind)
   let t: TestApp;
   let admin: { cookie: string };
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
     admin = await addOperator(t.app, ["admin"]);
   });
   afterAll(() => t.close());

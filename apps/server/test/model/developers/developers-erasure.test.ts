@@ -9,7 +9,7 @@ import { addMember, addStudent, registerApplication } from "../../support/develo
 describe.each(databaseKinds)("developers' memberships in erasure and the data download (%s)", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
   });
   afterAll(() => t.close());
 

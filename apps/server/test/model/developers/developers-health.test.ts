@@ -12,7 +12,7 @@ import { databaseKinds } from "../../support/databases.ts";
 describe.each(databaseKinds)("an application's integration failures (%s)", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
   });
   afterAll(() => t.close());
 

@@ -16,7 +16,7 @@ describe.each(databaseKinds)("campus roles in the ticket and the kpi scope on %s
   let site: Awaited<ReturnType<typeof addApplication>>;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["tickets"] });
     await upsertUnit(t.app.db, { code: "FIOT", kind: "faculty", nameUk: "ФІОТ", nameEn: "Faculty of Informatics" });
     const group = await upsertUnit(t.app.db, { code: "IP-21", kind: "group", nameUk: "ІП-21", parentCode: "FIOT" });
     const hr = await upsertUnit(t.app.db, { code: "HR", kind: "office", nameUk: "Відділ кадрів" });

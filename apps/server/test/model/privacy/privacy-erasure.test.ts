@@ -15,7 +15,7 @@ describe.each(databaseKinds)("erasing a person on request (%s)", (kind) => {
   let admin: Awaited<ReturnType<typeof addOperator>>;
   const clock = manualClock();
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { clock: clock.now, protocols: [] });
     admin = await addOperator(t.app, ["admin"]);
   });
   afterAll(() => t.close());
@@ -138,7 +138,7 @@ describe.each(databaseKinds)("erasing a person on request (%s)", (kind) => {
   });
 
   it("user erase refuses the last admin; with another admin in place the former one goes", async () => {
-    const fresh = await createTestApp(kind, {}, { clock: clock.now });
+    const fresh = await createTestApp(kind, {}, { clock: clock.now, protocols: [] });
     try {
       const only = await addPerson(
         fresh.app,

@@ -18,7 +18,7 @@ describe.each(databaseKinds)("retention and the anonymisation of people who left
   const clock = manualClock();
   const daysAgo = (days: number) => new Date(clock.now().getTime() - days * dayMs);
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { clock: clock.now, protocols: ["scim"] });
   });
   afterAll(() => t.close());
 

@@ -11,7 +11,7 @@ describe.each(databaseKinds)("pruning expired credentials on %s", (kind) => {
   const password = "prunable passphrase";
 
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { clock: clock.now, protocols: ["tickets"] });
   });
   afterAll(() => t.close());
 

@@ -12,7 +12,7 @@ describe.each(databaseKinds)("the lifetime of a session on %s", (kind) => {
   const clock = manualClock();
 
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { clock: clock.now, protocols: [] });
     await addPerson(t.app, student, password);
   });
   afterAll(() => t.close());

@@ -16,7 +16,7 @@ const origin = { ip: "192.0.2.7", userAgent: "Firefox/140.0 (a test)" };
 describe.each(databaseKinds)("starting a session from plain values (%s)", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
   });
   afterAll(() => t.close());
 

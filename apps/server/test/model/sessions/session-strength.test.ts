@@ -20,7 +20,7 @@ describe.each(databaseKinds)("the strength of a session (%s)", (kind) => {
   const clock = manualClock();
   let userId: string;
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { clock: clock.now, protocols: [] });
     userId = (await addPerson(t.app, { username: "strong", fullName: "Сильна Людина" }, "a long passphrase")).id;
   });
   afterAll(() => t.close());

@@ -8,7 +8,7 @@ import { databaseKinds } from "../../support/databases.ts";
 describe.each(databaseKinds)("GET /user and console roles on %s", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
   });
   afterAll(() => t.close());
 

@@ -21,7 +21,7 @@ describe.each(databaseKinds)("applications in the reader's language on %s", (kin
   };
 
   beforeAll(async () => {
-    test = await createTestApp(kind);
+    test = await createTestApp(kind, {}, { protocols: [] });
     const person = await addPerson(test.app, { username: "reader", fullName: "Олена Читач" }, "reader-password-2026");
     const callback = ["--callback-url", "https://campus.kpi.example/kpi-id"];
     const timetable = await cli([

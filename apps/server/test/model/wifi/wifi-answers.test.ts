@@ -11,11 +11,15 @@ describe.each(databaseKinds)("Wi-Fi answers to the network (%s)", (kind) => {
   const people: Record<string, { id: string; passwordId: string }> = {};
 
   beforeAll(async () => {
-    t = await createTestApp(kind, {
-      RADIUS_REST_SECRET: testRadiusSecret,
-      WIFI_VLAN_STUDENTS: "110",
-      WIFI_VLAN_STAFF: "staff-vlan",
-    });
+    t = await createTestApp(
+      kind,
+      {
+        RADIUS_REST_SECRET: testRadiusSecret,
+        WIFI_VLAN_STUDENTS: "110",
+        WIFI_VLAN_STAFF: "staff-vlan",
+      },
+      { protocols: ["radius"] },
+    );
     for (const username of ["student", "teacher", "visitor"]) {
       const person = await addPerson(t.app, { username, fullName: username }, `${username} long passphrase`);
       const password = await createNetworkPassword(t.app.db, t.config.sessionSecrets, person.id, "Phone", new Date());

@@ -15,7 +15,7 @@ describe.each(databaseKinds)("erasing a person with Wi-Fi passwords (%s)", (kind
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { RADIUS_REST_SECRET: testRadiusSecret });
+    t = await createTestApp(kind, { RADIUS_REST_SECRET: testRadiusSecret }, { protocols: ["radius"] });
   });
   afterAll(() => t.close());
 

@@ -18,7 +18,11 @@ describe.each(databaseKinds)("operators' Wi-Fi figures (%s)", (kind) => {
   const wifi = { id: "", password: "" };
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { RADIUS_REST_SECRET: testRadiusSecret }, { clock: clock.now });
+    t = await createTestApp(
+      kind,
+      { RADIUS_REST_SECRET: testRadiusSecret },
+      { clock: clock.now, protocols: ["radius"] },
+    );
     const counted = await addPerson(t.app, { username: "counted", fullName: "Counted" }, "counted passphrase");
     Object.assign(
       wifi,

@@ -23,7 +23,11 @@ describe.each(databaseKinds)("whose Wi-Fi works (%s)", (kind) => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { RADIUS_REST_SECRET: testRadiusSecret }, { clock: clock.now });
+    t = await createTestApp(
+      kind,
+      { RADIUS_REST_SECRET: testRadiusSecret },
+      { clock: clock.now, protocols: ["radius"] },
+    );
   });
   afterAll(() => t.close());
 

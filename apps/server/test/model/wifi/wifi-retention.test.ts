@@ -19,7 +19,11 @@ describe.each(databaseKinds)("Wi-Fi uses are not kept for ever (%s)", (kind) => 
   let userId = "";
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { RADIUS_REST_SECRET: testRadiusSecret }, { clock: clock.now });
+    t = await createTestApp(
+      kind,
+      { RADIUS_REST_SECRET: testRadiusSecret },
+      { clock: clock.now, protocols: ["radius"] },
+    );
     userId = (await addPerson(t.app, { username: "walker", fullName: "Walker" }, "walker's long passphrase")).id;
   });
   afterAll(() => t.close());

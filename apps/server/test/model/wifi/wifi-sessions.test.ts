@@ -18,7 +18,11 @@ describe.each(databaseKinds)("Wi-Fi sessions from accounting (%s)", (kind) => {
   let passwordId = "";
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { RADIUS_REST_SECRET: testRadiusSecret }, { clock: clock.now });
+    t = await createTestApp(
+      kind,
+      { RADIUS_REST_SECRET: testRadiusSecret },
+      { clock: clock.now, protocols: ["radius"] },
+    );
     userId = (await addPerson(t.app, { username: "roamer", fullName: "Roamer" }, "roamer's long passphrase")).id;
     passwordId = (await createNetworkPassword(t.app.db, t.config.sessionSecrets, userId, "Phone", clock.now())).id;
   });

@@ -20,7 +20,11 @@ describe.each(databaseKinds)("Wi-Fi throttle after a success (%s)", (kind) => {
   const stranger = "DE-AD-BE-EF-07-01";
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { RADIUS_REST_SECRET: testRadiusSecret }, { clock: clock.now });
+    t = await createTestApp(
+      kind,
+      { RADIUS_REST_SECRET: testRadiusSecret },
+      { clock: clock.now, protocols: ["radius"] },
+    );
     const person = await addPerson(t.app, { username: "typist", fullName: "Typist" }, "typist's long passphrase");
     wifi = await createNetworkPassword(t.app.db, t.config.sessionSecrets, person.id, "Phone", clock.now());
   });

@@ -16,7 +16,7 @@ describe.each(databaseKinds)("Wi-Fi names holding U+0000 (%s)", (kind) => {
   const stranger = "DE-AD-BE-EF-00-07";
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { RADIUS_REST_SECRET: testRadiusSecret });
+    t = await createTestApp(kind, { RADIUS_REST_SECRET: testRadiusSecret }, { protocols: ["radius"] });
     const person = await addPerson(t.app, { username: "olena", fullName: "Olena" }, "olena's long passphrase");
     const wifi = await createNetworkPassword(t.app.db, t.config.sessionSecrets, person.id, "Phone", new Date());
     olena = { id: person.id, password: wifi.password, passwordId: wifi.id };

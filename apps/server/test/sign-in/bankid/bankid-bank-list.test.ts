@@ -23,7 +23,7 @@ describe.each(aboveModelDatabases)("BankID's bank list when NBU's /api/banks fai
     testApp = await createTestApp(
       kind,
       { ...bankIdSettings(standIn), BANKID_BANKS_CACHE_SECONDS: "60" },
-      { clock: () => now },
+      { clock: () => now, protocols: [] },
     );
     await insertDemoPeople(testApp.app.db);
   }, 180_000);

@@ -17,7 +17,7 @@ describe("sign-in with BankID NBU on the 431-bit curve", () => {
 
   beforeAll(async () => {
     standIn = await startBankIdStandIn({ productUrl: TEST_PUBLIC_URL, port: 0, curve: "DSTU_PB_431" });
-    testApp = await createTestApp("pglite", bankIdSettings(standIn));
+    testApp = await createTestApp("pglite", bankIdSettings(standIn), { protocols: [] });
     await insertDemoPeople(testApp.app.db);
   }, 180_000);
   afterAll(async () => {

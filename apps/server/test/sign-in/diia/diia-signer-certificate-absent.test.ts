@@ -26,7 +26,7 @@ describe("a Diia signature whose signer's certificate is nowhere", () => {
     test = await createTestApp(
       aboveModelDatabase,
       { ...withoutSigners, LOG_LEVEL: "warn" },
-      { logStream: { write: (line) => logLines.push(line) } },
+      { logStream: { write: (line) => logLines.push(line) }, protocols: [] },
     );
     await insertUser(test.app.db, { username: "student", full_name: "Олена Коваленко", tax_id: "3012345670" });
   });

@@ -34,7 +34,7 @@ describe.each(aboveModelDatabases)("ID token validation against a misbehaving pr
     proxy = await startTamperingProxy();
     standIn = await startGoogleStandIn({ productUrl: TEST_PUBLIC_URL, port: 0, issuer: proxy.url });
     proxy.target(standIn.port, standIn.signingKey as JsonWebKey);
-    testApp = await createTestApp(kind, googleSettings(standIn));
+    testApp = await createTestApp(kind, googleSettings(standIn), { protocols: [] });
     await insertUser(testApp.app.db, {
       username: "student",
       password_hash: null,

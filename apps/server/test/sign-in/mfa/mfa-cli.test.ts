@@ -13,7 +13,7 @@ describe.each(aboveModelDatabases)("the operator's second-factor commands (%s)",
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { clock: clock.now, protocols: [] });
   });
   afterAll(() => t.close());
 

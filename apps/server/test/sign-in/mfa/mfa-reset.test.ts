@@ -16,7 +16,7 @@ describe.each(aboveModelDatabases)("an operator's second-factor reset (%s)", (ki
   const clock = manualClock();
   beforeAll(async () => {
     mail = await startTestMail();
-    t = await createTestApp(kind, { SMTP_URL: mail.smtpUrl }, { clock: clock.now });
+    t = await createTestApp(kind, { SMTP_URL: mail.smtpUrl }, { clock: clock.now, protocols: [] });
   });
   afterAll(async () => {
     await t.close();

@@ -7,7 +7,7 @@ import { addPerson } from "../../support/campus.ts";
 describe("authenticator codes and clock skew", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp("pglite");
+    t = await createTestApp("pglite", {}, { protocols: [] });
   });
   afterAll(() => t.close());
 

@@ -13,7 +13,7 @@ describe.each(aboveModelDatabases)("an authenticator app as the second factor (%
   const clock = manualClock();
   let addresses = 0;
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { clock: clock.now, protocols: [] });
   });
   afterAll(() => t.close());
 

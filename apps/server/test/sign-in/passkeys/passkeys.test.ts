@@ -15,7 +15,7 @@ describe.each(aboveModelDatabases)("passkeys (%s)", (kind) => {
   const clock = manualClock();
   let addresses = 0;
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { clock: clock.now, protocols: [] });
   });
   afterAll(() => t.close());
 

@@ -61,7 +61,7 @@ describe.each(aboveModelDatabases)("device cookies against account lockout on %s
   }
 
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { clock: clock.now, protocols: [] });
   });
   afterAll(() => t.close());
 

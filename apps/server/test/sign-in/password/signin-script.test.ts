@@ -15,7 +15,7 @@ describe("GET /kpi-id-signin.js", () => {
     if (!existsSync(defaultSigninScriptPath)) {
       execFileSync("npm", ["run", "build", "--workspace", "packages/signin-button"], { stdio: "ignore" });
     }
-    testApp = await createTestApp(kind);
+    testApp = await createTestApp(kind, {}, { protocols: [] });
   });
   afterAll(async () => testApp?.close());
 

@@ -17,7 +17,7 @@ describe("the person is told when a passkey or an authenticator app is added or 
   let mail: RunningMailStandIn;
   beforeAll(async () => {
     mail = await startTestMail();
-    t = await createTestApp("pglite", { SMTP_URL: mail.smtpUrl });
+    t = await createTestApp("pglite", { SMTP_URL: mail.smtpUrl }, { protocols: [] });
   });
   afterAll(async () => {
     await t.close();

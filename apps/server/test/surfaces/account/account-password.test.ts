@@ -29,7 +29,7 @@ describe.each(aboveModelDatabases)("changing my password (%s)", (kind) => {
 
   beforeAll(async () => {
     mail = await startTestMail();
-    test = await createTestApp(kind, { SMTP_URL: mail.smtpUrl }, { clock: clock.now });
+    test = await createTestApp(kind, { SMTP_URL: mail.smtpUrl }, { clock: clock.now, protocols: [] });
   });
   afterAll(async () => {
     await test?.close();

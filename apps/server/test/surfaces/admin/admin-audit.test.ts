@@ -14,7 +14,7 @@ describe.each(aboveModelDatabases)("console audit log on %s", (kind) => {
   let applicationId = "";
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
     const admin = await addOperator(t.app, ["admin"]);
     cookie = admin.cookie;
     operatorId = admin.person.id;

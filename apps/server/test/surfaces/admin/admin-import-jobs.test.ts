@@ -36,7 +36,7 @@ describe.each(aboveModelDatabases)("console import jobs on %s", (kind) => {
   let other: { person: { id: string }; cookie: string };
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
     admin = await addOperator(t.app, ["admin"]);
     other = await addOperator(t.app, ["admin"]);
   });

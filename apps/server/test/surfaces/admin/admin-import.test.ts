@@ -14,7 +14,7 @@ describe.each(aboveModelDatabases)("console import on %s", (kind) => {
   let appName = "";
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
     admin = await addOperator(t.app, ["admin"]);
     appName = (await addApplication(t.app)).application.name;
     await addPerson(t.app, { username: "kept.same", fullName: "Незмінна Особа", email: "same@kpi.ua" }, "same pass 1");

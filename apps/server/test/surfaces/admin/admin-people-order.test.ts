@@ -23,7 +23,7 @@ describe.each(databaseKinds)("the people list's order on %s", (kind) => {
   let cookie = "";
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
     cookie = (await addOperator(t.app, ["admin"])).cookie;
     const shuffled = [...alphabetical].reverse();
     await t.app.db

@@ -25,7 +25,7 @@ describe.each(databaseKinds)("the people search's ranking and count on %s", (kin
   let cookie = "";
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
     cookie = (await addOperator(t.app, ["helpdesk"])).cookie;
     await t.app.db.insertInto("users").values(people).execute();
   });

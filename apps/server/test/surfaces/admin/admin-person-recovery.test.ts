@@ -17,7 +17,7 @@ describe.each(aboveModelDatabases)("helpdesk's recovery tools on the person scre
   const clock = manualClock();
   beforeAll(async () => {
     mail = await startTestMail();
-    t = await createTestApp(kind, { SMTP_URL: mail.smtpUrl }, { clock: clock.now });
+    t = await createTestApp(kind, { SMTP_URL: mail.smtpUrl }, { clock: clock.now, protocols: [] });
     helpdesk = await addOperator(t.app, ["helpdesk"]);
   });
   afterAll(async () => {

@@ -25,7 +25,7 @@ describe.each(aboveModelDatabases)("kpi-id audit list on %s", (kind) => {
   const password = "audited passphrase";
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
     await addPerson(t.app, { username: "audited", fullName: "Аудитор", taxId: "1234567890" }, password);
     await addPerson(t.app, { username: "bystander", fullName: "Сторонній" }, password);
     const headers = { "user-agent": "AuditTest/1.0" };

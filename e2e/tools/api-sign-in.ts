@@ -1,0 +1,69 @@
+import type { InternalAuthResponse, LoginResponse } from "@kpi-id/contracts";
+import { expect, type Page, test } from "@playwright/test";
+import type { Language } from "../pages/login-page.ts";
+import { noteSignIn } from "./sign-ins.ts";
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+/** The worker's server, as the config gives it to every page (`use.baseURL`). */
+function serverOrigin(): string {
+  return new URL(String(test.info().project.use.baseURL)).origin;
+}
+
+/**
+ * Signs in as the login screen's script does, without the screen: POST /api/auth answers a one-time grant and POST
+ * /api/auth/internal trades it for the session cookie (Origin and JSON, as a browser sends them). The page's request
+ * context shares its browser context's cookies and user agent, so the session is the page's, named by that browser.
+ * The language is the one the login screen at /{language}/ would have chosen (its `i18next` cookie): the session
+ * keeps it for the person's mail.
+ * For the specs that need a session and do not test signing in; the password, keyboard, passkey and second-factor
+ * specs, and the protocols' flows through the login page, sign in through the screen (LoginPage.signIn).
+ * Answers where the screen would go next.
+ */
+export async function signInThroughApi(
+  page: Page,
+  language: Language,
+  person: Credentials,
+  origin = serverOrigin(),
+): Promise<string> {
+  noteSignIn("api");
+  await page.context().addCookies([{ name: "i18next", value: language, url: origin }]);
+  const headers = { origin };
+  const checked = await page.request.post(`${origin}/api/auth`, {
+    data: { username: person.username, password: person.password },
+    headers,
+  });
+  expect(checked.status(), `POST /api/auth as ${person.username}: ${await checked.text()}`).toBe(200);
+  const grant = (await checked.json()) as LoginResponse;
+  if (grant.secondFactor) throw new Error(`${person.username} owes a second factor: sign in through the screen`);
+  const exchanged = await page.request.post(`${origin}/api/auth/internal`, {
+    data: { sessionId: grant.sessionId },
+    headers,
+  });
+  expect(exchanged.status(), `POST /api/auth/internal: ${await exchanged.text()}`).toBe(200);
+  return ((await exchanged.json()) as InternalAuthResponse).next;
+}
+
+/** Signed in through the API and on the apps screen, where a password sign-in through the screen leaves a person. */
+export async function signedInOnApps(
+  page: Page,
+  language: Language,
+  person: Credentials,
+  origin = serverOrigin(),
+): Promise<void> {
+  await signInThroughApi(page, language, person, origin);
+  await page.goto(`${origin}/${language}/apps`);
+  await page.getByRole("heading", { level: 1 }).waitFor();
+}
+
+/** A wrong password for `username` through the API, as a stranger's guess at the login screen (a 401). */
+export async function wrongPasswordThroughApi(page: Page, username: string, origin = serverOrigin()): Promise<void> {
+  const answer = await page.request.post(`${origin}/api/auth`, {
+    data: { username, password: `not ${username}'s password` },
+    headers: { origin },
+  });
+  expect(answer.status()).toBe(401);
+}

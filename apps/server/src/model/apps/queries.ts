@@ -45,6 +45,20 @@ export function updateApplicationRow(
   return db.updateTable("applications").set(changes).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
 }
 
+/** The person headers the application receives as a site behind nginx, or null: an ordinary application. */
+export async function setApplicationForwardAuthHeaders(
+  db: Db,
+  id: string,
+  headers: readonly string[] | null,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable("applications")
+    .set({ forward_auth_headers: headers === null ? null : [...headers], updated_at: now })
+    .where("id", "=", id)
+    .execute();
+}
+
 export async function setApplicationSecretHash(db: Db, id: string, secretHash: string): Promise<void> {
   await db
     .updateTable("applications")

@@ -1,5 +1,5 @@
 import { forwardAuthHeaderNames } from "@kpi-id/contracts";
-import { isForwardAuthHeader, setForwardAuthHeaders } from "../../../model/apps/forward-auth.ts";
+import { isForwardAuthHeader, setForwardAuthHeaders } from "../../../model/forward-auth/headers.ts";
 import { findApplicationByIdOrName } from "../../../model/apps/queries.ts";
 import { recordAuditEvent } from "../../../platform/audit/record.ts";
 import { parseOptions, required } from "../args.ts";

@@ -4,7 +4,8 @@
 // - area-surface: an import into model/<area> from outside it names a file of its surface, and every area has one;
 // - table-reader: a table is named (read, joined or written) only in its owner's folder: another area asks the
 //   owner's functions (a join the owner offers as a function keeps one statement);
-// - no-area-loop: no area reaches itself through other areas' imports.
+// - no-area-loop: no area reaches itself through other areas' imports;
+// - transactions-only-in-model: a transaction is opened in the model, never above it.
 import { posix } from "node:path";
 import type { SourceFile, Violation } from "./source-rules.ts";
 import { areaSurfaces, tableOwners } from "./table-owners.ts";
@@ -193,4 +194,21 @@ export function areaLoopViolations(files: readonly SourceFile[], excused = loops
     file: `${modelFolder}{${loop.areas.join(",")}}`,
     message: `the areas ${loop.areas.join(", ")} import each other in a loop: ${loop.edges.join("; ")} — move what they share to the lower one, or have the caller pass it as a value`,
   }));
+}
+
+const opensTransaction = /\.transaction\(\)|\binTransactionUnderLock\(/;
+
+/**
+ * A transaction is opened only in the model (and by platform/db's helpers, for the model): what must change
+ * together is one model function, so the rules of what changes with what live with the tables (issue 76).
+ */
+export function transactionViolations(files: readonly SourceFile[]): Violation[] {
+  return files
+    .filter((file) => serverSource(file) && !/^apps\/server\/src\/(model|platform\/db)\//.test(file.path))
+    .filter((file) => opensTransaction.test(file.text))
+    .map((file) => ({
+      rule: "transactions-only-in-model",
+      file: file.path,
+      message: "opens a transaction above the model: make what changes together one function of the owning area",
+    }));
 }

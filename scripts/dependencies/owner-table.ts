@@ -17,9 +17,11 @@ function surfaceOf(owner: string): string {
 export function ownerTable(): string {
   const byOwner = new Map<string, string[]>();
   for (const [table, owner] of Object.entries(tableOwners)) byOwner.set(owner, [...(byOwner.get(owner) ?? []), table]);
+  // An area that owns no table (it coordinates others) still names its surface.
+  for (const area of Object.keys(areaSurfaces)) if (!byOwner.has(area)) byOwner.set(area, []);
   const rows = [...byOwner].map(
     ([owner, tables]) =>
-      `| \`${owner}\` | ${tables.map((table) => `\`${table}\``).join(", ")} | ${ownerNotes[owner] ?? ""} | ${surfaceOf(owner)} |`,
+      `| \`${owner}\` | ${tables.map((table) => `\`${table}\``).join(", ") || "—"} | ${ownerNotes[owner] ?? ""} | ${surfaceOf(owner)} |`,
   );
   return [begin, "| Owner | Tables | What they hold | Surface |", "|---|---|---|---|", ...rows, end].join("\n");
 }

@@ -1,5 +1,5 @@
 // The source rules of the dependency check, each with its switch (issue 58: each was turned on in its own commit).
-import { areaLoopViolations, areaSurfaceViolations, tableReaderViolations } from "./areas.ts";
+import { areaLoopViolations, areaSurfaceViolations, tableReaderViolations, transactionViolations } from "./areas.ts";
 import { layoutMatchesTree } from "./layout.ts";
 import { ownerTableMatches } from "./owner-table.ts";
 import {
@@ -66,6 +66,12 @@ export const sourceRules: readonly SourceRule[] = [
     enforced: true,
     summary: "no model area reaches itself through other areas' imports",
     check: (files) => areaLoopViolations(files),
+  },
+  {
+    name: "transactions-only-in-model",
+    enforced: true,
+    summary: "a transaction is opened only in model/* (platform/db's helpers are the model's)",
+    check: transactionViolations,
   },
   {
     name: "layout-matches-tree",

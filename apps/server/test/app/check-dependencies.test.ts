@@ -357,4 +357,22 @@ describe("scripts/check-dependencies.ts on small trees", () => {
     expect(drifted.output).toContain("README.md: Layout does not name platform/");
     expect(drifted.status).toBe(1);
   });
+
+  it("fails a transaction opened above the model (transactions-only-in-model)", () => {
+    const opened = [
+      'import type { Db } from "../../platform/db/schema.ts";',
+      "export const edit = (db: Db) => db.transaction().execute(async (tx) => tx);",
+      "",
+    ].join("\n");
+    const run = check(
+      tree({
+        ...cleanModel,
+        "apps/server/src/protocols/saml/keys.ts": opened,
+        "apps/server/src/model/saml/signing-keys.ts": opened,
+      }),
+    );
+    expect(run.output).toContain("protocols/saml/keys.ts: opens a transaction above the model");
+    expect(run.output).toContain("transactions-only-in-model: 1 violation(s)");
+    expect(run.status).toBe(1);
+  });
 });

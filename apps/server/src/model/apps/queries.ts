@@ -36,13 +36,37 @@ export function listApplicationsByTitle(db: Db): Promise<ApplicationRow[]> {
   return db.selectFrom("applications").selectAll().orderBy(sql`lower(title)`).execute();
 }
 
-/** Writes these fields of an application and answers the row as it now is. */
-export function updateApplicationRow(
+/** A review's decision moves the application to its next stage; answers the row as it now is. */
+export function setApplicationLifecycle(
   db: Db,
   id: string,
-  changes: Updateable<ApplicationsTable>,
+  lifecycle: ApplicationLifecycle,
+  now: Date,
 ): Promise<ApplicationRow> {
-  return db.updateTable("applications").set(changes).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
+  return db
+    .updateTable("applications")
+    .set({ lifecycle, updated_at: now })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * The owner turns the device authorization grant on or off, with OpenID Connect on while anything uses it (the
+ * caller ends the device codes and tokens); answers the row as it now is.
+ */
+export function setApplicationDeviceFlow(
+  db: Db,
+  id: string,
+  flow: { deviceFlow: boolean; oidcEnabled: boolean },
+  now: Date,
+): Promise<ApplicationRow> {
+  return db
+    .updateTable("applications")
+    .set({ oidc_device_flow: flow.deviceFlow, oidc_enabled: flow.oidcEnabled, updated_at: now })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** The person headers the application receives as a site behind nginx, or null: an ordinary application. */
@@ -122,4 +146,18 @@ export function suspendOwnerlessApplications(db: Db, ids: readonly string[], rea
  */
 export async function deleteApplication(db: Db, id: string): Promise<void> {
   await db.deleteFrom("applications").where("id", "=", id).execute();
+}
+
+/** Applications' names and titles by id, for lists that name them (the audit trail); deleted ones are left out. */
+export async function applicationNamesByIds(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, { name: string; title: string; titleEn: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("applications")
+    .select(["id", "name", "title", "title_en"])
+    .where("id", "in", [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, { name: row.name, title: row.title, titleEn: row.title_en }]));
 }

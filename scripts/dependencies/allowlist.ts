@@ -35,7 +35,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   ...readsAround("model/access/rules.ts", "units", "users", "person_affiliations"),
   ...readsAround("model/access/saml-consents.ts", "saml_service_providers"),
   ...readsAround("model/access/ticket-consents.ts", "application_owners", "users"),
-  ...readsAround("model/apps/queries.ts", "application_owners"),
   ...readsAround("model/cas/sign-ins.ts", "sessions"),
   ...readsAround("model/cas/tickets.ts", "users", "sessions"),
   ...readsAround("model/developers/changes.ts", "applications"),

@@ -1,6 +1,6 @@
 import type { ApplicationLifecycle } from "@kpi-id/contracts";
-import { sql, type Updateable } from "kysely";
-import type { ApplicationRow, ApplicationsTable, Db, NewApplication } from "../../platform/db/schema.ts";
+import { type SelectQueryBuilder, sql, type Updateable } from "kysely";
+import type { ApplicationRow, ApplicationsTable, Database, Db, NewApplication } from "../../platform/db/schema.ts";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -118,24 +118,23 @@ export async function endPreviousApplicationSecret(db: Db, id: string, now: Date
 }
 
 /**
- * Suspends those of these applications that are not suspended yet and have no owner left (their only owner was
- * erased), with the reason the console shows. Answers the ids suspended.
+ * Suspends those of these applications that are not suspended yet and that `exempt` (another area's statement
+ * answering application ids: those that still have an owner) does not name, with the reason the console shows, in
+ * one statement. Answers the ids suspended.
  */
-export function suspendOwnerlessApplications(db: Db, ids: readonly string[], reason: string, now: Date) {
+export function suspendApplicationsExcept<Table extends keyof Database>(
+  db: Db,
+  ids: readonly string[],
+  exempt: SelectQueryBuilder<Database, Table, { application_id: string }>,
+  reason: string,
+  now: Date,
+) {
   return db
     .updateTable("applications")
     .set({ suspended_at: now, suspension_reason: reason, updated_at: now })
     .where("id", "in", [...ids])
     .where("suspended_at", "is", null)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("application_owners")
-            .select("application_owners.user_id")
-            .whereRef("application_owners.application_id", "=", "applications.id"),
-        ),
-      ),
-    )
+    .where("id", "not in", exempt)
     .returning("id")
     .execute();
 }

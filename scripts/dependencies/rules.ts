@@ -1,4 +1,6 @@
 // The source rules of the dependency check, each with its switch (issue 58: each was turned on in its own commit).
+import { areaLoopViolations, areaSurfaceViolations, tableReaderViolations, transactionViolations } from "./areas.ts";
+import { layoutMatchesTree } from "./layout.ts";
 import { ownerTableMatches } from "./owner-table.ts";
 import {
   fastifyBelowRoutes,
@@ -15,7 +17,8 @@ export interface SourceRule {
   /** Off: reported, not failed (turn one on for a run with --enforce <name>). */
   enforced: boolean;
   summary: string;
-  check(files: readonly SourceFile[]): Violation[];
+  /** `ownTree`: the repository itself, not a small tree of the checker's tests (they declare no surfaces). */
+  check(files: readonly SourceFile[], context: { ownTree: boolean }): Violation[];
 }
 
 export const sourceRules: readonly SourceRule[] = [
@@ -43,6 +46,38 @@ export const sourceRules: readonly SourceRule[] = [
     enforced: true,
     summary: "model/* and platform/* (but platform/http) never import platform/http nor reach Fastify through a chain",
     check: requestCodeBelowRoutes,
+  },
+  {
+    // Issue 76: other areas and layers import an area's surface only.
+    name: "area-surface",
+    enforced: true,
+    summary: "imports into model/<area> from outside go to its surface (areaSurfaces in table-owners.ts)",
+    check: (files, { ownTree }) => areaSurfaceViolations(files, ownTree),
+  },
+  {
+    // Issue 76: another area's tables are read through the owner's functions.
+    name: "table-reader",
+    enforced: true,
+    summary: "a table is named (read, joined, written) only in its owner's folder",
+    check: tableReaderViolations,
+  },
+  {
+    name: "no-area-loop",
+    enforced: true,
+    summary: "no model area reaches itself through other areas' imports",
+    check: (files) => areaLoopViolations(files),
+  },
+  {
+    name: "transactions-only-in-model",
+    enforced: true,
+    summary: "a transaction is opened only in model/* (platform/db's helpers are the model's)",
+    check: transactionViolations,
+  },
+  {
+    name: "layout-matches-tree",
+    enforced: true,
+    summary: "the server's folders are its layers; docs/architecture.md's layer table and README's Layout name them",
+    check: layoutMatchesTree,
   },
   {
     name: "owner-table-in-docs",

@@ -1,4 +1,4 @@
-// The files the source rules read: the server's sources and migrations, its tests, and docs/architecture.md.
+// The files the source rules read: the server's sources and migrations, its tests, docs/architecture.md and the README.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { SourceFile } from "./source-rules.ts";
@@ -20,7 +20,8 @@ function walk(root: string, folder: string, into: SourceFile[]): void {
 export function readSources(root: string): SourceFile[] {
   const files: SourceFile[] = [];
   for (const folder of folders) if (existsSync(join(root, folder))) walk(root, folder, files);
-  const doc = "docs/architecture.md";
-  if (existsSync(join(root, doc))) files.push({ path: doc, text: readFileSync(join(root, doc), "utf8") });
+  for (const doc of ["docs/architecture.md", "README.md"]) {
+    if (existsSync(join(root, doc))) files.push({ path: doc, text: readFileSync(join(root, doc), "utf8") });
+  }
   return files.map((file) => ({ ...file, path: relative(".", file.path) }));
 }

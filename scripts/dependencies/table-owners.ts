@@ -1,6 +1,6 @@
-// Which module owns each table (issue 58): only the owner writes it; other model modules may read it in a join
-// (one statement per step of a sign-in: the statement-count test holds 12 per login), and nothing above the model
-// names a table at all. docs/architecture.md carries this map as a table (`npm run check` compares them).
+// Which module owns each table (issue 58): only the owner writes it, and (issue 76) only the owner names it at all:
+// other areas call the functions of its surface (areaSurfaces, below). docs/architecture.md carries this map as a
+// table (`npm run check` compares them).
 
 /** Table → the folder under apps/server/src that owns it. */
 export const tableOwners: Readonly<Record<string, string>> = {
@@ -77,7 +77,11 @@ export const tableOwners: Readonly<Record<string, string>> = {
 
 /** Why each owner holds its tables, for the table in docs/architecture.md. */
 export const ownerNotes: Readonly<Record<string, string>> = {
+  "model/audit-trail": "no table: platform/audit's rows with the names of the people and applications they name",
+  "model/housekeeping": "no table: the clean-up of every area's expired rows and the resealing of sealed values",
   "model/users": "people's accounts, console roles, import jobs, the usernames of erased people (never given again)",
+  "model/privacy":
+    "no table: erasure, the data download and retention ask every area's record (model/privacy/areas.ts)",
   "model/people": "the university's records of students, staff and units",
   "model/apps": "applications as the protocols read them",
   "model/developers": "the developers' page: owners, testers, invitations, reviews, pending changes, icons",
@@ -99,4 +103,140 @@ export const ownerNotes: Readonly<Record<string, string>> = {
   "platform/audit": "the audit trail",
   "platform/throttle": "attempt counters",
   "platform/db": "applied migrations",
+};
+
+/**
+ * Each model area's surface (issue 76): the files of its folder that other areas and layers may import (check
+ * rule area-surface); the rest of the folder is the area's own. A file joins the surface when something outside
+ * needs it; a new area names its surface here with its tables.
+ */
+export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
+  // Owns no table: the clean-up and the resealing, which cross every area, each in one transaction.
+  "model/housekeeping": ["clean-up.ts", "reseal.ts"],
+  // Owns no table: the audit trail with the names of the people and applications its rows name by id.
+  "model/audit-trail": ["trail.ts"],
+  "model/access": [
+    "applications.ts",
+    "bulk-grant.ts",
+    "connected-applications.ts",
+    "consents.ts",
+    "people-counts.ts",
+    "people-with-access.ts",
+    "person-data.ts",
+    "rules.ts",
+    "ticket-consents.ts",
+  ],
+  "model/apps": ["cache.ts", "localized.ts", "queries.ts", "service.ts", "settings.ts"],
+  "model/bankid": ["bank-list-age.ts", "bank-list.ts", "person.ts"],
+  "model/cas": ["logins.ts", "release-policy.ts", "services.ts", "sign-ins.ts", "tickets.ts"],
+  "model/developers": [
+    "changes.ts",
+    "erasure.ts",
+    "health.ts",
+    "icons.ts",
+    "invitation-mail.ts",
+    "invitation-throttle.ts",
+    "invitations.ts",
+    "memberships.ts",
+    "notices.ts",
+    "oidc-failures.ts",
+    "people.ts",
+    "person-data.ts",
+    "removal.ts",
+    "review-queue.ts",
+    "review.ts",
+    "secrets.ts",
+    "store.ts",
+    "testing.ts",
+    "view.ts",
+  ],
+  "model/diia": ["ocsp-answers.ts", "person-data.ts", "requests.ts", "revocation-lists.ts"],
+  "model/forward-auth": ["headers.ts", "store.ts"],
+  "model/google": ["identities.ts", "person-data.ts"],
+  "model/ldap": ["binds.ts", "clients.ts", "directory.ts", "passwords.ts", "throttle.ts"],
+  "model/mfa": ["person-data.ts", "recovery-codes.ts", "sealed-secrets.ts", "totp.ts"],
+  "model/oidc": [
+    "active-keys.ts",
+    "grants.ts",
+    "key-rollover.ts",
+    "keys.ts",
+    "payloads.ts",
+    "person-data.ts",
+    "request-statements.ts",
+    "sealed-keys.ts",
+    "sessions.ts",
+  ],
+  "model/passkeys": ["authenticator-names.ts", "challenges.ts", "credentials.ts", "person-data.ts"],
+  "model/people": ["names.ts", "person-data.ts", "profile.ts", "records.ts", "units.ts"],
+  "model/privacy": ["areas.ts", "erase-request.ts", "erase.ts", "export-reads.ts", "leavers.ts"],
+  "model/recovery": ["person-data.ts", "tokens.ts"],
+  "model/saml": [
+    "certificates.ts",
+    "federations.ts",
+    "logout-rounds.ts",
+    "pending-requests.ts",
+    "sealed-keys.ts",
+    "seen-requests.ts",
+    "service-providers.ts",
+    "sessions.ts",
+    "signing-keys.ts",
+  ],
+  "model/scim": [
+    "group-members.ts",
+    "group-views.ts",
+    "person-writes.ts",
+    "tokens.ts",
+    "user-candidates.ts",
+    "user-filter.ts",
+    "user-lookups.ts",
+    "user-records.ts",
+  ],
+  "model/sessions": [
+    "cache.ts",
+    "continue-to.ts",
+    "disable.ts",
+    "end-sessions.ts",
+    "grants.ts",
+    "live.ts",
+    "load.ts",
+    "person-data.ts",
+    "prune.ts",
+    "recent-sign-in.ts",
+    "sign-in-statement.ts",
+    "sign-out.ts",
+    "store.ts",
+    "strength.ts",
+  ],
+  "model/tickets": ["cleanup.ts", "consent-requests.ts", "person-data.ts", "site-tickets.ts", "store.ts"],
+  "model/users": [
+    "anonymise.ts",
+    "csv.ts",
+    "import-columns.ts",
+    "import-jobs.ts",
+    "import.ts",
+    "method-lookups.ts",
+    "operator-roles.ts",
+    "password-policy.ts",
+    "people-search.ts",
+    "person-data.ts",
+    "person-reads.ts",
+    "primary-records.ts",
+    "queries.ts",
+    "retired-usernames.ts",
+    "rule-error.ts",
+    "service.ts",
+    "sign-in-note.ts",
+  ],
+  "model/wifi": [
+    "passwords.ts",
+    "people.ts",
+    "person-data.ts",
+    "radius.ts",
+    "sealed.ts",
+    "secrets.ts",
+    "sessions.ts",
+    "stats.ts",
+    "uses.ts",
+    "view.ts",
+  ],
 };

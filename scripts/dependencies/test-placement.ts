@@ -30,7 +30,7 @@ const folderByPrefix: readonly [prefix: string, folder: string][] = [
   ["health", "surfaces/health"],
   ["demo-data", "surfaces/seed"],
   ["cleanup", "surfaces/maintenance"],
-  ["secret-rotation", "surfaces/secrets"],
+  ["secret-rotation", "model/housekeeping"],
   ["web-", "surfaces/web"],
   ["missing-translations", "surfaces/web"],
   ["diia", "sign-in/diia"],

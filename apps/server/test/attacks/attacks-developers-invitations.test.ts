@@ -5,7 +5,7 @@ import {
   developerMembershipsSchema,
 } from "@kpi-id/contracts";
 import { describe, expect, it } from "vitest";
-import { cleanUpExpired } from "../../src/surfaces/maintenance/cleanup.ts";
+import { cleanUpExpired } from "../../src/model/housekeeping/clean-up.ts";
 import { aboveModelDatabases } from "../support/databases.ts";
 import { addMember, addStudent, registerApplication } from "../support/developers.ts";
 import { invitationsTestApp } from "../support/invitations.ts";

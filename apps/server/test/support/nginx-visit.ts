@@ -1,6 +1,6 @@
 import { forwardAuthPaths } from "@kpi-id/contracts";
 import type { FastifyInstance } from "fastify";
-import { setForwardAuthHeaders } from "../../src/model/apps/forward-auth.ts";
+import { setForwardAuthHeaders } from "../../src/model/forward-auth/headers.ts";
 import { addApplication, addPerson, grantAccess } from "./campus.ts";
 import { sessionCookieOf } from "./console.ts";
 import { type RunningSites, siteCookieFrom, startCookieFrom } from "./nginx-site.ts";

@@ -1,6 +1,6 @@
 import type { ApplicationLifecycle } from "@kpi-id/contracts";
-import { sql, type Updateable } from "kysely";
-import type { ApplicationRow, ApplicationsTable, Db, NewApplication } from "../../platform/db/schema.ts";
+import { type SelectQueryBuilder, sql, type Updateable } from "kysely";
+import type { ApplicationRow, ApplicationsTable, Database, Db, NewApplication } from "../../platform/db/schema.ts";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -36,13 +36,51 @@ export function listApplicationsByTitle(db: Db): Promise<ApplicationRow[]> {
   return db.selectFrom("applications").selectAll().orderBy(sql`lower(title)`).execute();
 }
 
-/** Writes these fields of an application and answers the row as it now is. */
-export function updateApplicationRow(
+/** A review's decision moves the application to its next stage; answers the row as it now is. */
+export function setApplicationLifecycle(
   db: Db,
   id: string,
-  changes: Updateable<ApplicationsTable>,
+  lifecycle: ApplicationLifecycle,
+  now: Date,
 ): Promise<ApplicationRow> {
-  return db.updateTable("applications").set(changes).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
+  return db
+    .updateTable("applications")
+    .set({ lifecycle, updated_at: now })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * The owner turns the device authorization grant on or off, with OpenID Connect on while anything uses it (the
+ * caller ends the device codes and tokens); answers the row as it now is.
+ */
+export function setApplicationDeviceFlow(
+  db: Db,
+  id: string,
+  flow: { deviceFlow: boolean; oidcEnabled: boolean },
+  now: Date,
+): Promise<ApplicationRow> {
+  return db
+    .updateTable("applications")
+    .set({ oidc_device_flow: flow.deviceFlow, oidc_enabled: flow.oidcEnabled, updated_at: now })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The person headers the application receives as a site behind nginx, or null: an ordinary application. */
+export async function setApplicationForwardAuthHeaders(
+  db: Db,
+  id: string,
+  headers: readonly string[] | null,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable("applications")
+    .set({ forward_auth_headers: headers === null ? null : [...headers], updated_at: now })
+    .where("id", "=", id)
+    .execute();
 }
 
 export async function setApplicationSecretHash(db: Db, id: string, secretHash: string): Promise<void> {
@@ -80,24 +118,23 @@ export async function endPreviousApplicationSecret(db: Db, id: string, now: Date
 }
 
 /**
- * Suspends those of these applications that are not suspended yet and have no owner left (their only owner was
- * erased), with the reason the console shows. Answers the ids suspended.
+ * Suspends those of these applications that are not suspended yet and that `exempt` (another area's statement
+ * answering application ids: those that still have an owner) does not name, with the reason the console shows, in
+ * one statement. Answers the ids suspended.
  */
-export function suspendOwnerlessApplications(db: Db, ids: readonly string[], reason: string, now: Date) {
+export function suspendApplicationsExcept<Table extends keyof Database>(
+  db: Db,
+  ids: readonly string[],
+  exempt: SelectQueryBuilder<Database, Table, { application_id: string }>,
+  reason: string,
+  now: Date,
+) {
   return db
     .updateTable("applications")
     .set({ suspended_at: now, suspension_reason: reason, updated_at: now })
     .where("id", "in", [...ids])
     .where("suspended_at", "is", null)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("application_owners")
-            .select("application_owners.user_id")
-            .whereRef("application_owners.application_id", "=", "applications.id"),
-        ),
-      ),
-    )
+    .where("id", "not in", exempt)
     .returning("id")
     .execute();
 }
@@ -108,4 +145,18 @@ export function suspendOwnerlessApplications(db: Db, ids: readonly string[], rea
  */
 export async function deleteApplication(db: Db, id: string): Promise<void> {
   await db.deleteFrom("applications").where("id", "=", id).execute();
+}
+
+/** Applications' names and titles by id, for lists that name them (the audit trail); deleted ones are left out. */
+export async function applicationNamesByIds(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, { name: string; title: string; titleEn: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("applications")
+    .select(["id", "name", "title", "title_en"])
+    .where("id", "in", [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, { name: row.name, title: row.title, titleEn: row.title_en }]));
 }

@@ -1,6 +1,7 @@
 import type { Db, User } from "../../platform/db/schema.ts";
 import type { IdentityDocumentKind } from "../../platform/db/schema-bankid.ts";
 import { AppError } from "../../platform/errors.ts";
+import { findUserByTaxId, usersIn } from "../users/queries.ts";
 
 /** What a bank's answer says that can find a person (sign-in/bankid/person-data.ts reads it from the answer). */
 export interface BankPerson {
@@ -12,16 +13,11 @@ export interface BankPerson {
 // none (a person who refused one) or nobody holds it, the one person holding one of its documents and
 // no other tax id. Never by name: two people share names, and a bank's spelling is not ours.
 
-async function holderOfTaxId(db: Db, taxId: string): Promise<User | undefined> {
-  return db.selectFrom("users").selectAll().where("tax_id", "=", taxId).executeTakeFirst();
-}
-
 async function holdersOfDocuments(db: Db, person: BankPerson): Promise<User[]> {
   if (person.documents.length === 0) return [];
-  const rows = await db
+  const holders = db
     .selectFrom("identity_documents")
-    .innerJoin("users", "users.id", "identity_documents.user_id")
-    .selectAll("users")
+    .select("identity_documents.user_id")
     .where((eb) =>
       eb.or(
         person.documents.map((document) =>
@@ -32,8 +28,8 @@ async function holdersOfDocuments(db: Db, person: BankPerson): Promise<User[]> {
           ]),
         ),
       ),
-    )
-    .execute();
+    );
+  const rows = await usersIn(db, holders);
   const unique = new Map(rows.map((user) => [user.id, user]));
   // When the bank names a tax id, a person recorded with another one is someone else, whatever document they share.
   return [...unique.values()].filter((user) => !person.taxId || !user.tax_id || user.tax_id === person.taxId);
@@ -45,7 +41,7 @@ function mustBeActive(user: User): User {
 }
 
 export async function findPersonForBankId(db: Db, person: BankPerson): Promise<User> {
-  const byTaxId = person.taxId ? await holderOfTaxId(db, person.taxId) : undefined;
+  const byTaxId = person.taxId ? await findUserByTaxId(db, person.taxId) : undefined;
   if (byTaxId) return mustBeActive(byTaxId);
   const holders = await holdersOfDocuments(db, person);
   const [holder] = holders;

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { recordAuditEvents } from "../../platform/audit/record.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
-import { suspendOwnerlessApplications } from "../apps/queries.ts";
+import { suspendApplicationsExcept } from "../apps/queries.ts";
 
 /** The audit row's reason when an erased person's application is left without owners. */
 export const noOwnerLeftReason = "developer.no_owner_left";
@@ -33,9 +33,11 @@ export async function removeMembershipsOf(
     .execute();
   const tested = await db.deleteFrom("application_testers").where("user_id", "=", person.id).executeTakeFirst();
   const ownerless = owned.length
-    ? await suspendOwnerlessApplications(
+    ? await suspendApplicationsExcept(
         db,
         owned.map((row) => row.application_id),
+        // Those with an owner left stay as they are.
+        db.selectFrom("application_owners").select("application_id"),
         noOwnerLeftText,
         now,
       )

@@ -1,5 +1,5 @@
 import { type IntegrationFailureReason, type IntegrationHealth, integrationFailureLimit } from "@kpi-id/contracts";
-import { sql } from "kysely";
+import { applicationSignInsPerDay } from "../../platform/audit/counts.ts";
 import type { Db } from "../../platform/db/schema.ts";
 
 const healthDays = 30;
@@ -52,21 +52,7 @@ export async function recordIntegrationFailure(
 export async function integrationHealth(db: Db, applicationId: string, now: Date): Promise<IntegrationHealth> {
   const today = Math.floor(now.getTime() / dayMs) * dayMs;
   const since = new Date(today - (healthDays - 1) * dayMs);
-  const counted = await db
-    .selectFrom("audit_events")
-    .select([
-      sql<string>`to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD')`.as("day"),
-      sql<string>`count(*)`.as("n"),
-    ])
-    .where("application_id", "=", applicationId)
-    .where("occurred_at", ">=", since)
-    .where("result", "=", "success")
-    .where("event_type", "in", ["app_redirect", "oidc_sign_in", "oidc_device_confirmed"])
-    // A CAS proxy ticket (/cas/proxy, audited as an app_redirect with `proxy`) is a service reaching another on
-    // the person's behalf, not the person signing in: the sign-in was counted once, at /cas/login.
-    .where(sql<boolean>`(details->>'proxy') is distinct from 'true'`)
-    .groupBy("day")
-    .execute();
+  const counted = await applicationSignInsPerDay(db, applicationId, since);
   const byDay = new Map(counted.map((row) => [row.day, Number(row.n)]));
   const signInsPerDay = Array.from({ length: healthDays }, (_, index) => {
     const day = new Date(since.getTime() + index * dayMs).toISOString().slice(0, 10);

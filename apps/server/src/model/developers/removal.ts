@@ -1,7 +1,7 @@
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { forgetConsents } from "../access/consents.ts";
-import { deleteApplication, updateApplicationRow } from "../apps/queries.ts";
+import { deleteApplication, setApplicationDeviceFlow } from "../apps/queries.ts";
 import { deleteDeviceCodesOfClient, deletePayloadsOfClient, endOidcGrants } from "../oidc/grants.ts";
 import { deleteUnredeemedTicketsOf } from "../tickets/cleanup.ts";
 
@@ -55,10 +55,6 @@ export async function setDeviceFlow(db: Db, application: ApplicationRow, enabled
       await deleteDeviceCodesOfClient(tx, application.id);
     }
     if (!oidcEnabled) await endOidcGrants(tx, { applicationId: application.id });
-    return updateApplicationRow(tx, application.id, {
-      oidc_device_flow: enabled,
-      oidc_enabled: oidcEnabled,
-      updated_at: now,
-    });
+    return setApplicationDeviceFlow(tx, application.id, { deviceFlow: enabled, oidcEnabled }, now);
   });
 }

@@ -2,7 +2,7 @@ import type { ApplicationReview, ReviewDecision, ReviewRequest } from "@kpi-id/c
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { addDefaultRulesIfNone } from "../access/rules.ts";
-import { updateApplicationIf, updateApplicationRow } from "../apps/queries.ts";
+import { setApplicationLifecycle, updateApplicationIf } from "../apps/queries.ts";
 import { checkDeveloperUris } from "./uris.ts";
 
 /** The newest review request of the application and its answer, or null before the first. */
@@ -85,7 +85,7 @@ export async function decideReview(db: Db, applicationId: string, operatorId: st
       .where("id", "=", pending.id)
       .execute();
     const lifecycle = decision.decision === "approved" ? "live" : "rejected";
-    const row = await updateApplicationRow(tx, applicationId, { lifecycle, updated_at: now });
+    const row = await setApplicationLifecycle(tx, applicationId, lifecycle, now);
     // An address written since the request must not go live on http: refused, the transaction undoes the answer.
     if (decision.decision === "approved") checkLiveAddresses(row);
     if (decision.decision === "approved") await addDefaultRulesIfNone(tx, applicationId);

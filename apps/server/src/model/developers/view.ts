@@ -1,6 +1,7 @@
 import type { DeveloperApplication, DeveloperApplicationSummary } from "@kpi-id/contracts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { verifiedAddressOf } from "../../platform/mail/verified-address.ts";
+import { findUserById } from "../users/queries.ts";
 import { latestChange } from "./changes.ts";
 import { shownIcon } from "./icons.ts";
 import { pendingInvitations } from "./invitations.ts";
@@ -37,11 +38,7 @@ export function reviewedValues(row: ApplicationRow) {
 
 /** Whether the operators' answers reach this person by mail: a confirmed address, as notifyOwners needs. */
 async function hasConfirmedAddress(db: Db, userId: string): Promise<boolean> {
-  const person = await db
-    .selectFrom("users")
-    .select(["email", "verified_email"])
-    .where("id", "=", userId)
-    .executeTakeFirst();
+  const person = await findUserById(db, userId);
   return person !== undefined && verifiedAddressOf(person) !== undefined;
 }
 

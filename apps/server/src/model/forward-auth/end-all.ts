@@ -1,5 +1,5 @@
-// Ends every cookie session of a protected site at once (forward-auth turned off for the application). Imports only
-// the platform, so model/apps, below sessions, may call it inside its own transaction.
+// Ends every cookie session of a protected site at once (forward-auth turned off for the application): headers.ts
+// calls it in the transaction that takes the application off nginx.
 import type { Db } from "../../platform/db/schema.ts";
 
 /** Deletes the application's site sessions: its hosts' cookies stop working at once. */

@@ -1,14 +1,15 @@
 import type { Db, User } from "../../platform/db/schema.ts";
+import { usersIn } from "../users/queries.ts";
 
 /** The campus person a Google subject is linked to, whatever their status. */
-export function findUserByGoogleSubject(db: Db, subject: string): Promise<User | undefined> {
-  return db
+export async function findUserByGoogleSubject(db: Db, subject: string): Promise<User | undefined> {
+  const linked = db
     .selectFrom("external_identities")
-    .innerJoin("users", "users.id", "external_identities.user_id")
-    .selectAll("users")
-    .where("external_identities.provider", "=", "google")
-    .where("external_identities.subject", "=", subject)
-    .executeTakeFirst();
+    .select("user_id")
+    .where("provider", "=", "google")
+    .where("subject", "=", subject);
+  const [person] = await usersIn(db, linked);
+  return person;
 }
 
 /** Links a Google subject to a person; a subject already linked (to anyone) is left as it is. */

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { newestKey, type SecretRing } from "../../platform/crypto/key-ring.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { lockPerson } from "../users/queries.ts";
 import { generateNetworkPassword, networkPasswordHash, ntHash } from "../wifi/secrets.ts";
 
 // Application passwords are made and kept exactly as Wi-Fi's network passwords are (model/wifi/secrets.ts):
@@ -80,7 +81,7 @@ export async function createApplicationPassword(
 ): Promise<CreatedApplicationPassword> {
   const password = generateNetworkPassword();
   return db.transaction().execute(async (tx) => {
-    await tx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().executeTakeFirstOrThrow();
+    await lockPerson(tx, userId);
     const held = await tx
       .selectFrom("ldap_passwords")
       .select((eb) => eb.fn.countAll<string>().as("count"))

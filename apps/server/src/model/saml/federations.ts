@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
+import { type ParsedServiceProvider, upsertServiceProvider } from "./service-providers.ts";
 
 /** A federation's aggregate as the operator registered it. */
 export interface FederationInput {
@@ -39,7 +40,7 @@ export async function removeFederation(db: Db, name: string) {
 }
 
 /** The SPs that did not come from this source (registered by hand, or by another federation). */
-export async function entityIdsNotFrom(db: Db, source: string): Promise<Set<string>> {
+async function entityIdsNotFrom(db: Db, source: string): Promise<Set<string>> {
   const rows = await db
     .selectFrom("saml_service_providers")
     .select("entity_id")
@@ -49,13 +50,13 @@ export async function entityIdsNotFrom(db: Db, source: string): Promise<Set<stri
 }
 
 /** Drops the SPs of this source that are not among the kept entity ids. */
-export async function dropProvidersOfSourceExcept(db: Db, source: string, keptEntityIds: string[]) {
+async function dropProvidersOfSourceExcept(db: Db, source: string, keptEntityIds: string[]) {
   let gone = db.deleteFrom("saml_service_providers").where("source", "=", source);
   if (keptEntityIds.length > 0) gone = gone.where("entity_id", "not in", keptEntityIds);
   await gone.execute();
 }
 
-export async function markFederationRefreshed(db: Db, name: string, validUntil: Date, now: Date) {
+async function markFederationRefreshed(db: Db, name: string, validUntil: Date, now: Date) {
   await db
     .updateTable("saml_federations")
     .set({ valid_until: validUntil, refreshed_at: now, last_error: null })
@@ -71,9 +72,47 @@ export async function markFederationFailed(db: Db, name: string, message: string
 const federationLockKey = 0x4b504946;
 
 /** Takes the federation refresh's lock for this transaction; false when another instance holds it. */
-export async function tryFederationLock(tx: Db): Promise<boolean> {
+async function tryFederationLock(tx: Db): Promise<boolean> {
   const { rows } = await sql<{
     locked: boolean;
   }>`select pg_try_advisory_xact_lock(${federationLockKey}) as locked`.execute(tx);
   return Boolean(rows[0]?.locked);
+}
+
+const inTransaction = <T>(db: Db, work: (tx: Db) => Promise<T>) =>
+  db.isTransaction ? work(db) : db.transaction().execute(work);
+
+/**
+ * Applies a verified aggregate's service providers (each with the aggregate's validUntil) in one transaction (or
+ * the caller's): they are registered or refreshed, keeping each one's release policy; an SP registered by hand
+ * stays the operator's; those of this federation the aggregate no longer lists go.
+ */
+export async function applyFederationAggregate(
+  db: Db,
+  name: string,
+  serviceProviders: readonly (ParsedServiceProvider & { validUntil: Date | null })[],
+  validUntil: Date,
+  now: Date,
+): Promise<void> {
+  const source = federationSource(name);
+  await inTransaction(db, async (tx) => {
+    const manual = await entityIdsNotFrom(tx, source);
+    const kept = serviceProviders.filter((sp) => !manual.has(sp.entityId));
+    for (const sp of kept) await upsertServiceProvider(tx, sp, source, {}, now, sp.validUntil);
+    await dropProvidersOfSourceExcept(
+      tx,
+      source,
+      kept.map((sp) => sp.entityId),
+    );
+    await markFederationRefreshed(tx, name, validUntil, now);
+  });
+}
+
+/**
+ * Runs `work` holding the federation refresh's lock, one instance at a time: another instance answers undefined
+ * rather than fetch and verify the same aggregates again. The lock is tied to the transaction `work` runs in, so
+ * an instance that dies mid-way never blocks the others.
+ */
+export function withFederationLock<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T | undefined> {
+  return db.transaction().execute(async (tx) => ((await tryFederationLock(tx)) ? work(tx) : undefined));
 }

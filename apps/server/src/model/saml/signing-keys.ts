@@ -28,8 +28,20 @@ export function anyPublishedSamlKey(db: Db) {
 }
 
 /** Instances starting together take this lock (in a transaction), so exactly one makes the first key. */
-export async function lockSamlKeys(tx: Db): Promise<void> {
+async function lockSamlKeys(tx: Db): Promise<void> {
   await sql`lock table saml_signing_keys in share row exclusive mode`.execute(tx);
+}
+
+/**
+ * First start: stores the key `make` answers when no key is published yet. Instances starting together take a
+ * table lock, so exactly one is made (`make` runs only in the instance that stores it).
+ */
+export async function ensureFirstSamlKey(db: Db, make: () => Promise<StoredSamlKey>): Promise<void> {
+  if (await anyPublishedSamlKey(db)) return;
+  await db.transaction().execute(async (tx) => {
+    await lockSamlKeys(tx);
+    if (!(await anyPublishedSamlKey(tx))) await insertSamlKey(tx, await make());
+  });
 }
 
 export async function activateSamlKey(db: Db, kid: string, now: Date): Promise<void> {

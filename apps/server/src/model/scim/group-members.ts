@@ -1,5 +1,7 @@
 import { sql } from "kysely";
+import type { Unit } from "../../platform/db/people-schema.ts";
 import type { Db } from "../../platform/db/schema.ts";
+import { touchUnit, type UnitInput, upsertUnit } from "../people/units.ts";
 
 /**
  * Pushed groups (migration 0530): a group Entra ID or Okta created over SCIM without KPI ID's unit extension
@@ -83,4 +85,49 @@ export async function replacePushedMembers(
       .values(toAdd.map((userId) => ({ unit_id: unitId, user_id: userId })))
       .execute();
   return { added: toAdd.length, removed: toRemove.length };
+}
+
+/** A group as a SCIM client writes it: its unit, and, for a pushed group, who pushed it and its members. */
+export interface PushedGroupWrite {
+  unit: UnitInput;
+  /** A group of people a client pushed (its members are the client's), not one of the university's units. */
+  pushed: boolean;
+  /** The SCIM token's name, recorded on a pushed group. */
+  pushedBy: string;
+  /** The members' user ids, when they change (a pushed group only). */
+  members?: readonly string[];
+}
+
+class MissingMember extends Error {
+  readonly id: string;
+  constructor(id: string) {
+    super(`no User '${id}'`);
+    this.id = id;
+  }
+}
+
+/**
+ * Writes the group in one transaction: a group whose members are refused (a User that is not there) is not half
+ * made, and answers `{ missing }` then. A unit's own refusal (UnitError) is thrown. The unit's version (ETag)
+ * follows its row: a change of members touches it.
+ */
+export async function writePushedGroup(
+  db: Db,
+  group: PushedGroupWrite,
+): Promise<{ unit: Unit; created: boolean; changed?: { added: number; removed: number } } | { missing: string }> {
+  try {
+    return await db.transaction().execute(async (tx) => {
+      const written = await upsertUnit(tx, group.unit);
+      if (!group.pushed) return written;
+      await markPushed(tx, written.unit.id, group.pushedBy);
+      if (group.members === undefined) return written;
+      const counts = await replacePushedMembers(tx, written.unit.id, [...group.members]);
+      if ("missing" in counts) throw new MissingMember(counts.missing);
+      const unit = await touchUnit(tx, written.unit.id, new Date());
+      return { unit, created: written.created, changed: counts };
+    });
+  } catch (error) {
+    if (error instanceof MissingMember) return { missing: error.id };
+    throw error;
+  }
 }

@@ -1,5 +1,7 @@
-import { sql } from "kysely";
-import type { Db, NewUser, User, UserUpdate } from "../../platform/db/schema.ts";
+import { type SelectQueryBuilder, sql } from "kysely";
+import type { Database, Db, NewUser, User, UserUpdate } from "../../platform/db/schema.ts";
+import { applicationAccess } from "../access/applications.ts";
+import { personRolesColumns } from "../people/profile.ts";
 
 export function findUserByUsername(db: Db, username: string): Promise<User | undefined> {
   return db
@@ -43,4 +45,62 @@ export async function storePasswordHash(db: Db, userId: string, passwordHash: st
     .set({ password_hash: passwordHash, updated_at: now })
     .where("id", "=", userId)
     .execute();
+}
+
+/** A person's id by their username exactly as written (the audit search's filter); undefined when no one holds it. */
+export async function userIdByExactUsername(db: Db, username: string): Promise<string | undefined> {
+  const row = await db.selectFrom("users").select("id").where("username", "=", username).executeTakeFirst();
+  return row?.id;
+}
+
+/** People's usernames and full names by id, for lists that name them (the audit trail); the erased are left out. */
+export async function peopleNamesByIds(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, { username: string; fullName: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("users")
+    .select(["id", "username", "full_name"])
+    .where("id", "in", [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, { username: row.username, fullName: row.full_name }]));
+}
+
+/** Locks the person's row for the caller's transaction (their passwords' count and names stay theirs); throws when gone. */
+export async function lockPerson(tx: Db, userId: string): Promise<void> {
+  await tx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().executeTakeFirstOrThrow();
+}
+
+/**
+ * The person, whether they may use this application now and (with `withRoles`: OpenID Connect's `kpi` scope's
+ * claims need them) their campus roles' columns, all in one statement; undefined when there is no such person.
+ */
+export function personWithAccess(db: Db, userId: string, clientId: string, withRoles: boolean) {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .select(applicationAccess(userId, clientId).as("allowed"))
+    .$if(withRoles, (query) => {
+      const columns = personRolesColumns(userId);
+      return query.select([columns.affiliations.as("affiliations"), columns.records.as("records")]);
+    })
+    .where("id", "=", userId)
+    .executeTakeFirst();
+}
+
+/**
+ * The people whose ids another area's statement answers (its own table's `user_id`: a Google link, a bank's
+ * document), read with it in one statement: that area names only its table, this one only `users`.
+ */
+export function usersIn<Table extends keyof Database>(
+  db: Db,
+  ids: SelectQueryBuilder<Database, Table, { user_id: string }>,
+): Promise<User[]> {
+  return db.selectFrom("users").selectAll().where("id", "in", ids).execute();
+}
+
+/** The person holding this tax id (the bank's answer names it), whatever their status. */
+export function findUserByTaxId(db: Db, taxId: string): Promise<User | undefined> {
+  return db.selectFrom("users").selectAll().where("tax_id", "=", taxId).executeTakeFirst();
 }

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { SecretRing } from "../../platform/crypto/key-ring.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { lockPerson } from "../users/queries.ts";
 import { generateDeviceTag, generateNetworkPassword, ntHash, storedNetworkPassword } from "./secrets.ts";
 
 /** Most network passwords one person holds at once: one per device. */
@@ -95,7 +96,7 @@ export async function createNetworkPassword(
 ): Promise<CreatedNetworkPassword> {
   const password = generateNetworkPassword();
   return db.transaction().execute(async (tx) => {
-    await tx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().executeTakeFirstOrThrow();
+    await lockPerson(tx, userId);
     const held = await tx.selectFrom("wifi_passwords").select(["device"]).where("user_id", "=", userId).execute();
     if (held.length >= networkPasswordLimit) throw new AppError("wifi.limit_reached");
     let device = generateDeviceTag();

@@ -10,12 +10,10 @@ export interface AuditFilter {
   limit: number;
 }
 
-/** Newest first, with the person's username and the application's name beside their ids. */
+/** Newest first, naming the person and the application by id (model/audit-trail adds their names). */
 export function listAuditEvents(db: Kysely<Database>, filter: AuditFilter) {
   let query = db
     .selectFrom("audit_events")
-    .leftJoin("users", "users.id", "audit_events.user_id")
-    .leftJoin("applications", "applications.id", "audit_events.application_id")
     .select([
       "audit_events.id",
       "audit_events.occurred_at",
@@ -23,9 +21,7 @@ export function listAuditEvents(db: Kysely<Database>, filter: AuditFilter) {
       "audit_events.result",
       "audit_events.auth_method",
       "audit_events.user_id",
-      "users.username",
       "audit_events.application_id",
-      "applications.name as application_name",
       "audit_events.reason",
       "audit_events.ip",
       "audit_events.user_agent",

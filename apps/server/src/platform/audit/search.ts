@@ -1,33 +1,21 @@
-import type { AuditEventView, AuditFilters } from "@kpi-id/contracts";
+import type { AuditFilters } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import type { Db } from "../db/schema.ts";
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const dayMs = 24 * 60 * 60 * 1000;
 
-/** A person named by id or username; a name no one holds matches nobody (not everybody). */
-async function personIdOf(db: Db, named: string): Promise<string | null> {
-  if (uuidPattern.test(named)) return named.toLowerCase();
-  const row = await db.selectFrom("users").select("id").where("username", "=", named).executeTakeFirst();
-  return row?.id ?? null;
-}
+/** The console's filters with the person and the operator already named by id (model/audit-trail finds them). */
+export type AuditRowFilters = Omit<AuditFilters, "person" | "actor"> & { personId?: string; actorId?: string };
 
 /**
  * The rows the filters admit, newest first (occurred_at, then id): the order both the screen's
  * pages and the export walk. `after` is the id of the last row already shown: the next rows are
  * those before it in that order, compared in the database so no timestamp loses precision.
+ * The rows name people and applications by id: the model adds their names.
  */
-export async function auditRows(db: Db, filters: AuditFilters, after: string | undefined, limit: number) {
-  const [personId, actorId] = await Promise.all([
-    filters.person ? personIdOf(db, filters.person) : undefined,
-    filters.actor ? personIdOf(db, filters.actor) : undefined,
-  ]);
-  if (personId === null || actorId === null) return [];
+export async function auditRows(db: Db, filters: AuditRowFilters, after: string | undefined, limit: number) {
   let query = db
     .selectFrom("audit_events")
-    .leftJoin("users as person", "person.id", "audit_events.user_id")
-    .leftJoin("users as actor", "actor.id", "audit_events.actor_id")
-    .leftJoin("applications", "applications.id", "audit_events.application_id")
     .select([
       "audit_events.id",
       "audit_events.occurred_at",
@@ -37,21 +25,14 @@ export async function auditRows(db: Db, filters: AuditFilters, after: string | u
       "audit_events.reason",
       "audit_events.ip",
       "audit_events.user_id",
-      "person.username as person_username",
-      "person.full_name as person_name",
       "audit_events.actor_id",
-      "actor.username as actor_username",
-      "actor.full_name as actor_name",
       "audit_events.application_id",
-      "applications.name as application_name",
-      "applications.title as application_title",
-      "applications.title_en as application_title_en",
     ])
     .orderBy("audit_events.occurred_at", "desc")
     .orderBy("audit_events.id", "desc")
     .limit(limit);
-  if (personId) query = query.where("audit_events.user_id", "=", personId);
-  if (actorId) query = query.where("audit_events.actor_id", "=", actorId);
+  if (filters.personId) query = query.where("audit_events.user_id", "=", filters.personId);
+  if (filters.actorId) query = query.where("audit_events.actor_id", "=", filters.actorId);
   if (filters.type) query = query.where("audit_events.event_type", "=", filters.type);
   if (filters.result) query = query.where("audit_events.result", "=", filters.result);
   if (filters.app) query = query.where("audit_events.application_id", "=", filters.app);
@@ -69,32 +50,3 @@ export async function auditRows(db: Db, filters: AuditFilters, after: string | u
 }
 
 export type AuditRow = Awaited<ReturnType<typeof auditRows>>[number];
-
-export function auditEventView(row: AuditRow): AuditEventView {
-  return {
-    id: String(row.id),
-    occurredAt: new Date(row.occurred_at).toISOString(),
-    type: row.event_type,
-    result: row.result,
-    method: row.auth_method,
-    person:
-      row.user_id && row.person_username
-        ? { id: row.user_id, username: row.person_username, fullName: row.person_name ?? "" }
-        : null,
-    actor:
-      row.actor_id && row.actor_username
-        ? { id: row.actor_id, username: row.actor_username, fullName: row.actor_name ?? "" }
-        : null,
-    application:
-      row.application_id && row.application_name
-        ? {
-            id: row.application_id,
-            name: row.application_name,
-            title: row.application_title ?? "",
-            titleEn: row.application_title_en ?? "",
-          }
-        : null,
-    reason: row.reason,
-    address: row.ip,
-  };
-}

@@ -3,7 +3,6 @@ import { type Adapter, type AdapterPayload, errors } from "oidc-provider";
 import { findApplicationById } from "../../model/apps/queries.ts";
 import {
   consumeOidcPayload,
-  deleteExpiredOidcPayloads,
   deleteOidcPayload,
   deleteOidcPayloadsOfGrant,
   findOidcPayloadRow,
@@ -289,6 +288,3 @@ export function createAdapterClass(
     }
   };
 }
-
-// The clean-up (surfaces/maintenance) still imports it from here.
-export { deleteExpiredOidcPayloads };

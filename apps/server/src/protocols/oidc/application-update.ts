@@ -1,16 +1,19 @@
 import { type ErrorCode, text } from "@kpi-id/contracts";
 import { z } from "zod";
-import { updateApplicationRow } from "../../model/apps/queries.ts";
 import { callbackUrlSchema } from "../../model/apps/service.ts";
+import {
+  changeApplicationSettings,
+  MissingRedirectUriError,
+  type OidcClientSettings,
+  oidcScopes,
+} from "../../model/apps/settings.ts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
-import { oidcScopes } from "./clients.ts";
-import { applyOidcSettings, MissingRedirectUriError, type OidcSettings } from "./settings.ts";
 
 /**
- * Editing an application: what `app update` and the console's application screen both call (here, above
- * apps/ and oidc/settings.ts, since it edits both the ticket and the OpenID Connect sides). The whole edit
- * is one transaction, so an edit refused half way (say OpenID Connect turned on without a redirect URI after
- * the titles were written) changes nothing.
+ * Editing an application: what `app update` and the console's application screen both call. Here the edit's
+ * form is checked and refusals get their codes; model/apps/settings.ts writes it, ticket and OpenID Connect sides
+ * together in one transaction, so an edit refused half way (say OpenID Connect turned on without a redirect URI)
+ * changes nothing.
  */
 
 export const applicationChangesSchema = z.object({
@@ -69,7 +72,7 @@ export function changedFields(changes: ApplicationChanges): string[] {
 }
 
 /**
- * Applies `changes` to the application in one transaction and returns the row as it is now.
+ * Applies `changes` to the application (model/apps/settings.ts: one transaction) and returns the row as it is now.
  * Throws ApplicationChangeError for a refused value (nothing is written then).
  */
 export async function updateApplicationSettings(
@@ -80,11 +83,10 @@ export async function updateApplicationSettings(
   const parsed = applicationChangesSchema.safeParse(input);
   if (!parsed.success) throw changeErrorOf(parsed.error);
   const changes = parsed.data;
-  const [callbackUrl, ...extraCallbackUrls] = changes.callbackUrls ?? [];
-  const oidc: OidcSettings = {
+  const oidc: OidcClientSettings = {
     enabled: changes.oidcEnabled,
-    // An empty list clears them (below); the OpenID Connect settings take only a non-empty one.
-    redirectUris: changes.redirectUris?.length ? changes.redirectUris : undefined,
+    // An empty list clears them: OpenID Connect then refuses to stay on without one.
+    redirectUris: changes.redirectUris,
     postLogoutRedirectUris: changes.postLogoutRedirectUris,
     scopes: changes.scopes,
     public: changes.publicClient,
@@ -92,34 +94,23 @@ export async function updateApplicationSettings(
     backchannelLogoutUri: changes.backchannelLogoutUri,
     deviceFlow: changes.deviceFlow,
   };
+  const touchesOidc = Object.values(oidc).some((value) => value !== undefined);
+  const [callbackUrl, ...extraCallbackUrls] = changes.callbackUrls ?? [];
   try {
-    return await db.transaction().execute(async (tx) => {
-      const updated = await updateApplicationRow(tx, application.id, {
-        ...(changes.title !== undefined ? { title: changes.title } : {}),
-        ...(changes.description !== undefined ? { description: changes.description } : {}),
-        ...(changes.titleEn !== undefined ? { title_en: changes.titleEn } : {}),
-        ...(changes.descriptionEn !== undefined ? { description_en: changes.descriptionEn } : {}),
-        ...(callbackUrl !== undefined
-          ? {
-              callback_url: callbackUrl,
-              extra_callback_urls: [...new Set(extraCallbackUrls)].filter((url) => url !== callbackUrl),
-            }
-          : {}),
-        ...(changes.releaseTaxId !== undefined ? { release_tax_id: changes.releaseTaxId } : {}),
-        ...(changes.requireMfa !== undefined ? { require_mfa: changes.requireMfa } : {}),
-        ...(changes.redirectUris?.length === 0 ? { redirect_uris: [] } : {}),
-        updated_at: new Date(),
-      });
-      const touchesOidc =
-        changes.redirectUris !== undefined || Object.values(oidc).some((value) => value !== undefined);
-      // Written after the fields above on purpose: a refusal here rolls them back too.
-      return touchesOidc ? await applyOidcSettings(tx, updated, oidc) : updated;
+    return await changeApplicationSettings(db, application, {
+      title: changes.title,
+      description: changes.description,
+      titleEn: changes.titleEn,
+      descriptionEn: changes.descriptionEn,
+      callbackUrls: callbackUrl === undefined ? undefined : [callbackUrl, ...extraCallbackUrls],
+      releaseTaxId: changes.releaseTaxId,
+      requireMfa: changes.requireMfa,
+      oidc: touchesOidc ? oidc : undefined,
     });
   } catch (error) {
     if (error instanceof MissingRedirectUriError) {
       throw new ApplicationChangeError("app.oidc_needs_redirect_uri", "redirectUris", error.message);
     }
-    if (error instanceof z.ZodError) throw changeErrorOf(error);
     throw error;
   }
 }

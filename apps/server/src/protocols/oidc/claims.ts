@@ -2,11 +2,10 @@ import { type AuthMethod, authMethods, claimsByScope } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import type { Account, ClaimsParameterMember, FindAccount } from "oidc-provider";
 import { isUuid } from "../../model/apps/queries.ts";
-import { accountWithAccess } from "../../model/oidc/accounts.ts";
 import { splitFullName } from "../../model/people/names.ts";
 import { type PersonRoles, personRoles, rolesClaims, rolesFromColumns } from "../../model/people/profile.ts";
 import { signInAmr } from "../../model/sessions/strength.ts";
-import { findUserById } from "../../model/users/queries.ts";
+import { findUserById, personWithAccess } from "../../model/users/queries.ts";
 import { readFresh, readThrough, storeRead } from "../../platform/cache/feed-cache.ts";
 import type { Database, User } from "../../platform/db/schema.ts";
 import type { AccountCache, AccountRow } from "./account-cache.ts";
@@ -78,7 +77,7 @@ async function findAccountRow(
     return user && { user, allowed: true };
   }
   const withRoles = includesKpiScope(token.scope);
-  const row = await accountWithAccess(db, userId, token.clientId, withRoles);
+  const row = await personWithAccess(db, userId, token.clientId, withRoles);
   if (!row) return undefined;
   const { allowed, affiliations, records, ...user } = row;
   return {

@@ -1,19 +1,8 @@
 import type { AdapterPayload } from "oidc-provider";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
 
-/** Scopes an operator may allow an application; `openid` is always allowed. */
-export const oidcScopes = ["openid", "profile", "email", "kpi", "offline_access", "tax_id"] as const;
-export type OidcScope = (typeof oidcScopes)[number];
-
 /** RFC 8628 §3.4's grant type: only applications an operator allowed it may ask for device codes. */
 export const deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code";
-
-/** Allowed when the operator names none: everything but the tax id. */
-export const defaultOidcScopes: OidcScope[] = ["openid", "profile", "email", "kpi", "offline_access"];
-
-export function isOidcScope(value: string): value is OidcScope {
-  return (oidcScopes as readonly string[]).includes(value);
-}
 
 /**
  * An application as oidc-provider client metadata. The stored secret is a

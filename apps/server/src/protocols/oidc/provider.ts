@@ -4,6 +4,7 @@ import Provider, { type Configuration, errors, interactionPolicy, type KoaContex
 import { hasApplicationAccess } from "../../model/access/applications.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { isUuid } from "../../model/apps/queries.ts";
+import { oidcScopes } from "../../model/apps/settings.ts";
 import { matchingSecret, noteSecretUse } from "../../model/developers/secrets.ts";
 import { deriveKey, keyActivationDelaySeconds } from "../../model/oidc/keys.ts";
 import type { ContinueTo } from "../../model/sessions/continue-to.ts";
@@ -14,7 +15,6 @@ import { applicationAccessPrompt } from "./access.ts";
 import { createAdapterClass } from "./adapter.ts";
 import { auditAuthorizations } from "./audit.ts";
 import { createFindAccount, scopeClaims } from "./claims.ts";
-import { oidcScopes } from "./clients.ts";
 import { deviceFlowFeature, sendDeviceLinksToDevicePage } from "./device-flow.ts";
 import { guardDeviceFlow } from "./device-guard.ts";
 import { ownerAwareRenderError } from "./error-page.ts";

@@ -1,17 +1,14 @@
 import {
-  dropProvidersOfSourceExcept,
-  entityIdsNotFrom,
+  applyFederationAggregate,
   type FederationInput,
   federationSource,
   findFederation,
   listFederations,
   markFederationFailed,
-  markFederationRefreshed,
   removeFederation,
   saveFederation,
-  tryFederationLock,
+  withFederationLock,
 } from "../../model/saml/federations.ts";
-import { upsertServiceProvider } from "../../model/saml/service-providers.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { fetchXml } from "./fetch-xml.ts";
 
@@ -48,19 +45,7 @@ export async function refreshFederation(db: Db, name: string, options: RefreshOp
     const taken = aggregate.serviceProviders.filter(
       (sp) => wanted.length === 0 || sp.entityCategories.some((category) => wanted.includes(category)),
     );
-    const source = federationSource(name);
-    await inTransaction(db, async (tx) => {
-      // An SP registered by hand stays the operator's: the aggregate does not take it over.
-      const manual = await entityIdsNotFrom(tx, source);
-      const kept = taken.filter((sp) => !manual.has(sp.entityId));
-      for (const sp of kept) await upsertServiceProvider(tx, sp, source, {}, options.now, sp.validUntil);
-      await dropProvidersOfSourceExcept(
-        tx,
-        source,
-        kept.map((sp) => sp.entityId),
-      );
-      await markFederationRefreshed(tx, name, aggregate.validUntil, options.now);
-    });
+    await applyFederationAggregate(db, name, taken, aggregate.validUntil, options.now);
     return { serviceProviders: taken.length, validUntil: aggregate.validUntil, refused: aggregate.refused };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -69,9 +54,6 @@ export async function refreshFederation(db: Db, name: string, options: RefreshOp
   }
 }
 
-const inTransaction = <T>(db: Db, work: (tx: Db) => Promise<T>) =>
-  db.isTransaction ? work(db) : db.transaction().execute(work);
-
 /**
  * Refreshes every federation, one instance at a time: the others skip the round (answer
  * undefined) rather than fetch and verify the same aggregates again. The lock is tied to
@@ -79,8 +61,7 @@ const inTransaction = <T>(db: Db, work: (tx: Db) => Promise<T>) =>
  * One federation failing does not stop the others; answers the failures.
  */
 export async function refreshFederations(db: Db, options: RefreshOptions) {
-  return db.transaction().execute(async (tx) => {
-    if (!(await tryFederationLock(tx))) return undefined;
+  return withFederationLock(db, async (tx) => {
     const failures: { name: string; error: unknown }[] = [];
     for (const { name } of await listFederations(tx)) {
       try {

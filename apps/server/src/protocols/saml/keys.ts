@@ -5,9 +5,8 @@ import * as x509 from "@peculiar/x509";
 import { decryptJwk, encryptJwk, type PrivateJwk } from "../../model/oidc/keys.ts";
 import {
   activateSamlKey,
-  anyPublishedSamlKey,
+  ensureFirstSamlKey,
   insertSamlKey,
-  lockSamlKeys,
   publishedSamlKeys,
   retireStoredSamlKey,
 } from "../../model/saml/signing-keys.ts";
@@ -55,25 +54,21 @@ async function generateKey(commonName: string, now: Date): Promise<{ jwk: Privat
   return { jwk, certificate: Buffer.from(certificate.rawData).toString("base64") };
 }
 
-async function insertKey(db: Db, sessionSecret: string, commonName: string, now: Date, activatesAt: Date) {
+/** A new key as it is stored: its JWK sealed with the session secret, its self-signed certificate. */
+async function newStoredKey(sessionSecret: string, commonName: string, now: Date, activatesAt: Date) {
   const { jwk, certificate } = await generateKey(commonName, now);
-  await insertSamlKey(db, {
-    kid: jwk.kid,
-    encryptedJwk: encryptJwk(jwk, sessionSecret),
-    certificate,
-    now,
-    activatesAt,
-  });
-  return jwk.kid;
+  return { kid: jwk.kid, encryptedJwk: encryptJwk(jwk, sessionSecret), certificate, now, activatesAt };
 }
 
-/** First start: make the key. Instances starting together take a table lock, so exactly one is made. */
+async function insertKey(db: Db, sessionSecret: string, commonName: string, now: Date, activatesAt: Date) {
+  const key = await newStoredKey(sessionSecret, commonName, now, activatesAt);
+  await insertSamlKey(db, key);
+  return key.kid;
+}
+
+/** First start: make the key (model/saml makes exactly one of instances starting together). */
 export async function ensureSamlKey(db: Db, sessionSecret: string, commonName: string, now = new Date()) {
-  if (await anyPublishedSamlKey(db)) return;
-  await db.transaction().execute(async (tx) => {
-    await lockSamlKeys(tx);
-    if (!(await anyPublishedSamlKey(tx))) await insertKey(tx, sessionSecret, commonName, now, now);
-  });
+  await ensureFirstSamlKey(db, () => newStoredKey(sessionSecret, commonName, now, now));
 }
 
 /**

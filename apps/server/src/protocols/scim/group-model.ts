@@ -2,15 +2,8 @@ import { randomBytes } from "node:crypto";
 import { text } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import {
-  findUnitByCode,
-  findUnitById,
-  removeUnit,
-  touchUnit,
-  UnitError,
-  upsertUnit,
-} from "../../model/people/units.ts";
-import { markPushed, pushedUnitIds, replacePushedMembers } from "../../model/scim/group-members.ts";
+import { findUnitByCode, findUnitById, removeUnit, UnitError } from "../../model/people/units.ts";
+import { pushedUnitIds, writePushedGroup } from "../../model/scim/group-members.ts";
 import { groupMemberRows } from "../../model/scim/group-views.ts";
 import { type Unit, unitKinds } from "../../platform/db/people-schema.ts";
 import type { Db } from "../../platform/db/schema.ts";
@@ -144,29 +137,23 @@ export async function writeScimGroup(
   // A pushed group without the KPI extension is a group of people: a unit of kind "group".
   const kind = extension?.kind ?? current?.kind ?? "group";
   const actor = `scim:${scimTokenOf(request).name}`;
-  // One transaction: a group whose members are refused (a User that is not there) is not half made.
-  const { unit, created, changed } = await db.transaction().execute(async (tx) => {
-    const written = await upsertUnit(tx, {
+  // One transaction (model/scim): a group whose members are refused (a User that is not there) is not half made.
+  const outcome = await writePushedGroup(db, {
+    unit: {
       code,
       kind,
       nameUk: input.displayName,
       nameEn: extension?.nameEn ?? "",
       parentCode: extension?.parent ?? null,
-    }).catch(unitErrorToScim);
-    if (!isPushed) return { ...written, changed: undefined };
-    await markPushed(tx, written.unit.id, scimTokenOf(request).name);
-    if (!membersChange) return { ...written, changed: undefined };
-    const counts = await replacePushedMembers(
-      tx,
-      written.unit.id,
-      members.map((member) => member.value),
-    );
-    if ("missing" in counts)
-      throw new ScimError("scim.invalid_request", "invalidValue", `members: no User '${counts.missing}'`);
-    // The version (ETag) follows the unit's row: a change of members is a change of the group.
-    const unit = await touchUnit(tx, written.unit.id, new Date());
-    return { unit, created: written.created, changed: counts };
-  });
+    },
+    pushed: isPushed,
+    pushedBy: scimTokenOf(request).name,
+    members: isPushed && membersChange ? members.map((member) => member.value) : undefined,
+  }).catch(unitErrorToScim);
+  if ("missing" in outcome) {
+    throw new ScimError("scim.invalid_request", "invalidValue", `members: no User '${outcome.missing}'`);
+  }
+  const { unit, created, changed } = outcome;
   await audit(request, {
     type: "scim_change",
     result: "success",

@@ -2,10 +2,9 @@ import { text } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { PositionInput, StudentRecordInput } from "../../model/people/records.ts";
+import { deleteScimPerson, writeScimPerson } from "../../model/scim/person-writes.ts";
 import { personByExternalId, unitIdsByCode } from "../../model/scim/user-lookups.ts";
-import { disableUserWithin } from "../../model/sessions/disable.ts";
-import { replacePersonRecords } from "../../model/users/primary-records.ts";
-import { findUserById, findUserByUsername, insertUser, updateUser } from "../../model/users/queries.ts";
+import { findUserById, findUserByUsername } from "../../model/users/queries.ts";
 import { isRetiredUsername } from "../../model/users/retired-usernames.ts";
 import { personSchema } from "../../model/users/service.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
@@ -93,16 +92,16 @@ async function unitIds(db: Db, codes: (string | undefined)[]): Promise<Map<strin
   return found;
 }
 
-async function writeRecords(
+/** The records a write names, their units found (an unknown unit is refused); undefined: they stay as they are. */
+async function recordsToWrite(
   db: Db,
-  userId: string,
   input: InboundUser,
   mode: WriteMode,
   before: ScimUserView | undefined,
-): Promise<void> {
+): Promise<{ students?: StudentRecordInput[]; positions?: PositionInput[] } | undefined> {
   const extension = input[kpiUserSchemaId];
   // A PATCH of something else carries the records as they were: rewriting them would move the version.
-  if (mode === "patch" && before && recordLists(extension) === recordLists(before[kpiUserSchemaId])) return;
+  if (mode === "patch" && before && recordLists(extension) === recordLists(before[kpiUserSchemaId])) return undefined;
   // A PATCH that removed the last record sends no list: that is an empty list. PUT and POST without the
   // list leave it to the system that owns it (docs/scim.md, "Several source systems").
   const absentMeansEmpty = mode === "patch";
@@ -119,8 +118,8 @@ async function writeRecords(
   const positionInputs = positions?.map(
     ({ unit, ...record }) => ({ ...record, unitId: unitId(unit) }) as PositionInput,
   );
-  if (!studentInputs && !positionInputs) return;
-  await replacePersonRecords(db, userId, { students: studentInputs, positions: positionInputs }, "scim");
+  if (!studentInputs && !positionInputs) return undefined;
+  return { students: studentInputs, positions: positionInputs };
 }
 
 /** Whether the write changes anything of the person's row (a PATCH that changes nothing keeps the version). */
@@ -133,7 +132,15 @@ function changesRow(existing: User, fields: Partial<Record<keyof User, unknown>>
   });
 }
 
-async function assertUnique(db: Db, input: InboundUser, selfId: string | undefined): Promise<User | undefined> {
+/**
+ * Refuses a userName or externalId another person holds. Answers the person deleted over SCIM that comes back
+ * under this userName (POST), and the one deleted over SCIM whose externalId the written person takes.
+ */
+async function assertUnique(
+  db: Db,
+  input: InboundUser,
+  selfId: string | undefined,
+): Promise<{ revived?: User; takeExternalIdFrom?: string }> {
   const byName = await findUserByUsername(db, input.userName);
   if (byName && byName.id !== selfId && !byName.scim_deleted_at) {
     throw new ScimError("scim.conflict", "uniqueness", "userName is taken");
@@ -143,15 +150,16 @@ async function assertUnique(db: Db, input: InboundUser, selfId: string | undefin
   if (byName?.anonymised_at || (newName && (await isRetiredUsername(db, input.userName)))) {
     throw new ScimError("scim.conflict", "uniqueness", "userName belonged to a person whose data was erased");
   }
+  let takeExternalIdFrom: string | undefined;
   if (input.externalId) {
     const byExternal = await personByExternalId(db, input.externalId);
     if (byExternal && byExternal.id !== selfId && byExternal.id !== byName?.id) {
       // A person deleted over SCIM keeps no claim on the source system's id: the new person takes it.
-      if (byExternal.scim_deleted_at) await updateUser(db, byExternal.id, { scim_external_id: null });
+      if (byExternal.scim_deleted_at) takeExternalIdFrom = byExternal.id;
       else throw new ScimError("scim.conflict", "uniqueness", `externalId is taken by User ${byExternal.id}`);
     }
   }
-  return byName && byName.id !== selfId ? byName : undefined;
+  return { revived: byName && byName.id !== selfId ? byName : undefined, takeExternalIdFrom };
 }
 
 /**
@@ -182,46 +190,54 @@ export async function writeScimUser(
           id,
         );
   const kept = keptAttributesOf(JSON.parse(JSON.stringify(raw ?? {})) as Record<string, unknown>);
-  // One transaction: a person whose records are refused (an unknown unit, a bad date) is not half made.
+  // Read and checked first (a refusal writes nothing); then the writes, one transaction (model/scim).
   const now = request.server.clock();
-  const origin = requestOrigin(request);
-  const outcome = await request.server.db.transaction().execute(async (db) => {
-    const current = id ? await findUserById(db, id) : undefined;
-    if (id && (!current || current.scim_deleted_at))
-      throw new ScimError("request.not_found", undefined, "no such User");
-    const [before] = current ? await userViews(db, [current]) : [];
-    const fields = {
-      username: input.userName,
-      full_name: chooseFullName(
-        nameOf(input),
-        before && current ? { ...nameOf(before), fullName: current.full_name } : undefined,
-      ),
-      email: emailOf(input),
-      scim_external_id: input.externalId ?? null,
-      scim_attributes: kept ? stableJson(kept) : null,
-    };
-    const revived = await assertUnique(db, input, current?.id);
-    const existing = current ?? revived;
-    const changes = {
-      ...fields,
-      ...(passwordHash ? { password_hash: passwordHash } : {}),
-      ...(revived ? { scim_deleted_at: null } : {}),
-      ...(input.active !== false && existing?.status === "disabled" ? { status: "active" as const } : {}),
-    };
-    const user = existing
-      ? changesRow(existing, changes)
-        ? await updateUser(db, existing.id, changes)
-        : existing
-      : await insertUser(db, { ...fields, password_hash: passwordHash ?? null });
-    if (!user) throw new ScimError("request.not_found", undefined, "no such User");
-    await writeRecords(db, user.id, input, mode, before);
-    const deactivated = input.active === false && (!existing || existing.status === "active" || !!revived);
-    const signedOut = deactivated
-      ? await disableUserWithin(db, { now, signOut: request.server.signOut }, user.id, origin)
-      : undefined;
-    const kind = existing ? (revived ? "restored" : mode === "patch" ? "patched" : "replaced") : "created";
-    return { userId: user.id, deactivated, kind, hadPassword: !!existing?.password_hash, signedOut };
-  });
+  const db = request.server.db;
+  const current = id ? await findUserById(db, id) : undefined;
+  if (id && (!current || current.scim_deleted_at)) throw new ScimError("request.not_found", undefined, "no such User");
+  const [before] = current ? await userViews(db, [current]) : [];
+  const fields = {
+    username: input.userName,
+    full_name: chooseFullName(
+      nameOf(input),
+      before && current ? { ...nameOf(before), fullName: current.full_name } : undefined,
+    ),
+    email: emailOf(input),
+    scim_external_id: input.externalId ?? null,
+    scim_attributes: kept ? stableJson(kept) : null,
+  };
+  const { revived, takeExternalIdFrom } = await assertUnique(db, input, current?.id);
+  const existing = current ?? revived;
+  const changes = {
+    ...fields,
+    ...(passwordHash ? { password_hash: passwordHash } : {}),
+    ...(revived ? { scim_deleted_at: null } : {}),
+    ...(input.active !== false && existing?.status === "disabled" ? { status: "active" as const } : {}),
+  };
+  const records = await recordsToWrite(db, input, mode, before);
+  const deactivated = input.active === false && (!existing || existing.status === "active" || !!revived);
+  const written = await writeScimPerson(
+    db,
+    {
+      person: existing
+        ? { id: existing.id, changes: changesRow(existing, changes) ? changes : undefined }
+        : { insert: { ...fields, password_hash: passwordHash ?? null } },
+      takeExternalIdFrom,
+      records,
+      deactivate: deactivated,
+    },
+    { now, signOut: request.server.signOut },
+    requestOrigin(request),
+  );
+  if (written.userId === undefined) throw new ScimError("request.not_found", undefined, "no such User");
+  const kind = existing ? (revived ? "restored" : mode === "patch" ? "patched" : "replaced") : "created";
+  const outcome = {
+    userId: written.userId,
+    deactivated,
+    kind,
+    hadPassword: !!existing?.password_hash,
+    signedOut: written.signedOut,
+  };
   // The applications hear of the ended sessions once the change is committed.
   await outcome.signedOut?.tellApplications();
   await audit(request, {
@@ -242,16 +258,12 @@ export async function deleteScimUser(request: FastifyRequest, id: string): Promi
   const user = await findUserById(request.server.db, id);
   if (!user || user.scim_deleted_at) throw new ScimError("request.not_found", undefined, "no such User");
   const now = request.server.clock();
-  const signedOut = await request.server.db.transaction().execute(async (db) => {
-    const ended = await disableUserWithin(
-      db,
-      { now, signOut: request.server.signOut },
-      user.id,
-      requestOrigin(request),
-    );
-    await updateUser(db, user.id, { scim_deleted_at: now });
-    return ended;
-  });
+  const signedOut = await deleteScimPerson(
+    request.server.db,
+    { now, signOut: request.server.signOut },
+    user.id,
+    requestOrigin(request),
+  );
   await signedOut.tellApplications();
   await audit(request, {
     type: "scim_change",

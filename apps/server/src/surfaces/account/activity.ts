@@ -1,5 +1,5 @@
 import type { AccountActivity } from "@kpi-id/contracts";
-import { listAuditEvents } from "../../platform/audit/queries.ts";
+import { auditEventsNamed } from "../../model/audit-trail/trail.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { describeDevice } from "../../platform/device/describe-device.ts";
 
@@ -16,7 +16,7 @@ export async function recentActivityOf(
 ): Promise<AccountActivity[]> {
   const since = new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
   // A phone joins Wi-Fi many times a day: those uses are listed on the Wi-Fi card; refused ones stay here.
-  const rows = await listAuditEvents(db, { userId, since, limit, exceptSuccessesOf: "wifi_sign_in" });
+  const rows = await auditEventsNamed(db, { userId, since, limit, exceptSuccessesOf: "wifi_sign_in" });
   return rows.map((row) => ({
     type: row.event_type,
     result: row.result,

@@ -8,7 +8,7 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { auditEventView, auditRows } from "../../platform/audit/search.ts";
+import { searchAuditTrail } from "../../model/audit-trail/trail.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { csvLine } from "./csv-cells.ts";
 import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
@@ -36,9 +36,8 @@ async function* exportLines(db: Db, filters: AuditFilters): AsyncGenerator<strin
   yield csvLine(exportHeader);
   let after: string | undefined;
   for (;;) {
-    const rows = await auditRows(db, filters, after, exportBatch);
-    for (const row of rows) {
-      const view = auditEventView(row);
+    const views = await searchAuditTrail(db, filters, after, exportBatch);
+    for (const view of views) {
       yield csvLine([
         view.occurredAt,
         view.type,
@@ -52,8 +51,8 @@ async function* exportLines(db: Db, filters: AuditFilters): AsyncGenerator<strin
         view.address,
       ]);
     }
-    if (rows.length < exportBatch) return;
-    after = String(rows.at(-1)?.id);
+    if (views.length < exportBatch) return;
+    after = views.at(-1)?.id;
   }
 }
 
@@ -79,12 +78,9 @@ export const adminAuditRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { after, limit, ...filters } = request.query;
       // One row more than a page tells whether another page follows, without counting the table.
-      const rows = await auditRows(app.db, filters, after, limit + 1);
-      const page = rows.slice(0, limit);
-      return {
-        events: page.map(auditEventView),
-        next: rows.length > limit ? String(page.at(-1)?.id) : null,
-      };
+      const events = await searchAuditTrail(app.db, filters, after, limit + 1);
+      const page = events.slice(0, limit);
+      return { events: page, next: events.length > limit ? (page.at(-1)?.id ?? null) : null };
     },
   );
 

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
+import { checkSealedValues, type SealedCounts } from "../../model/housekeeping/reseal.ts";
 import { loadGivenSessionSecrets } from "../../platform/config/index.ts";
 import { generatedSessionSecretFile } from "../../platform/config/secrets.ts";
 import { BackupRefusedError, type RestoredSecretCheck } from "../../platform/db/embedded-backup.ts";
-import { checkSealedValues, type SealedCounts } from "../secrets/reseal.ts";
 
 // The session secret of an install that generated it into DATA_DIR (no SESSION_SECRET) is part of that install
 // as much as its database: a backup carries it (unless --without-secret) and a restore puts it back. Whatever

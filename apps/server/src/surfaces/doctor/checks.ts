@@ -1,11 +1,11 @@
 import { bankListFetchedAt } from "../../model/bankid/bank-list-age.ts";
+import { checkSealedValues, type SealedCounts } from "../../model/housekeeping/reseal.ts";
 import { activeOidcKeyIds } from "../../model/oidc/active-keys.ts";
 import { activeSamlKeyIds } from "../../model/saml/certificates.ts";
 import type { Config } from "../../platform/config/index.ts";
 import { appliedMigrationVersions, databaseNow } from "../../platform/db/health.ts";
 import { listMigrations } from "../../platform/db/migrate.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import { checkSealedValues, type SealedCounts } from "../secrets/reseal.ts";
 import { certificateWarningDays, expiryState, watchedCertificates } from "./certificates.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";

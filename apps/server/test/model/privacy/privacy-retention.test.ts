@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanUpExpired } from "../../../src/model/housekeeping/clean-up.ts";
 import { importUsersCsv } from "../../../src/model/users/import.ts";
 import { grantRole } from "../../../src/model/users/operator-roles.ts";
 import { recordAuditEvent } from "../../../src/platform/audit/record.ts";
-import { cleanUpExpired } from "../../../src/surfaces/maintenance/cleanup.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";

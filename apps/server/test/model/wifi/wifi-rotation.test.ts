@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../../src/app.ts";
+import { checkSealedValues } from "../../../src/model/housekeeping/reseal.ts";
 import { type CreatedNetworkPassword, createNetworkPassword } from "../../../src/model/wifi/passwords.ts";
 import { ntHash } from "../../../src/model/wifi/secrets.ts";
-import { checkSealedValues } from "../../../src/surfaces/secrets/reseal.ts";
 import { testConfig } from "../../support/app.ts";
 import { addPerson, manualClock } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";

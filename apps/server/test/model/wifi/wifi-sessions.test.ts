@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanUpExpired } from "../../../src/model/housekeeping/clean-up.ts";
 import { createNetworkPassword } from "../../../src/model/wifi/passwords.ts";
 import { wifiSessionIdleHours } from "../../../src/model/wifi/sessions.ts";
-import { cleanUpExpired } from "../../../src/surfaces/maintenance/cleanup.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock } from "../../support/campus.ts";
 import { databaseKinds } from "../../support/databases.ts";

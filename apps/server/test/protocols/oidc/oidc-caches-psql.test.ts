@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deleteExpiredOidcPayloads, storedOidcId } from "../../../src/protocols/oidc/adapter.ts";
+import { deleteExpiredOidcPayloads } from "../../../src/model/oidc/payloads.ts";
+import { storedOidcId } from "../../../src/protocols/oidc/adapter.ts";
 import type { TestApp } from "../../support/app.ts";
 import { addPerson, signIn } from "../../support/campus.ts";
 import { databaseKinds } from "../../support/databases.ts";

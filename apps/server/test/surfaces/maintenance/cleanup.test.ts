@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanUpExpired } from "../../../src/model/housekeeping/clean-up.ts";
 import { recordAuditEvent } from "../../../src/platform/audit/record.ts";
-import { cleanUpExpired } from "../../../src/surfaces/maintenance/cleanup.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock } from "../../support/campus.ts";
 import { aboveModelDatabases } from "../../support/databases.ts";

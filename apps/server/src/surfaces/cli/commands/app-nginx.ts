@@ -1,6 +1,6 @@
 import { forwardAuthHeaderNames } from "@kpi-id/contracts";
-import { isForwardAuthHeader, setForwardAuthHeaders } from "../../../model/apps/forward-auth.ts";
 import { findApplicationByIdOrName } from "../../../model/apps/queries.ts";
+import { isForwardAuthHeader, setForwardAuthHeaders } from "../../../model/forward-auth/headers.ts";
 import { recordAuditEvent } from "../../../platform/audit/record.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CommandHandler } from "../context.ts";

@@ -1,15 +1,10 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { findApplicationByIdOrName } from "../../../model/apps/queries.ts";
+import { isOidcScope, MissingRedirectUriError } from "../../../model/apps/settings.ts";
 import type { ApplicationRow } from "../../../platform/db/schema.ts";
 import { ApplicationChangeError, updateApplicationSettings } from "../../../protocols/oidc/application-update.ts";
-import { isOidcScope } from "../../../protocols/oidc/clients.ts";
-import {
-  applyOidcSettings,
-  MissingRedirectUriError,
-  type OidcSettings,
-  oidcSettingsSchema,
-} from "../../../protocols/oidc/settings.ts";
+import { applyOidcSettings, type OidcSettings, oidcSettingsSchema } from "../../../protocols/oidc/settings.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
 

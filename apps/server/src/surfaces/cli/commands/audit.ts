@@ -1,6 +1,6 @@
 import { isUuid } from "../../../model/apps/queries.ts";
+import { auditEventsNamed } from "../../../model/audit-trail/trail.ts";
 import { findUserById, findUserByUsername } from "../../../model/users/queries.ts";
-import { listAuditEvents } from "../../../platform/audit/queries.ts";
 import { auditEventTypes } from "../../../platform/audit/record.ts";
 import { parseOptions } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
@@ -46,7 +46,7 @@ const list: CommandHandler = async (context, args) => {
   if (values.type !== undefined && !(auditEventTypes as readonly string[]).includes(values.type)) {
     throw new UsageError(`--type: one of ${auditEventTypes.join(", ")}`);
   }
-  const events = await listAuditEvents(context.db, {
+  const events = await auditEventsNamed(context.db, {
     userId: await resolveUserId(context, values.user),
     since: values.since === undefined ? undefined : parseSince(values.since),
     type: values.type,

@@ -1,5 +1,5 @@
+import { checkSealedValues, type SealedCounts } from "../../../model/housekeeping/reseal.ts";
 import { recordAuditEvent } from "../../../platform/audit/record.ts";
-import { checkSealedValues, type SealedCounts } from "../../secrets/reseal.ts";
 import { parseOptions } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
 import { CommandFailedError } from "../usage.ts";

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../../src/app.ts";
-import { checkSealedValues } from "../../../src/surfaces/secrets/reseal.ts";
+import { checkSealedValues } from "../../../src/model/housekeeping/reseal.ts";
 import { testConfig } from "../../support/app.ts";
 import { type TestBrowserJar, testBrowser } from "../../support/browser.ts";
 import { addPerson, manualClock } from "../../support/campus.ts";

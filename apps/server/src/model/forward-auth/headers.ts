@@ -1,6 +1,9 @@
+// Which applications are sites behind nginx (docs/nginx-auth-request.md): the application's person headers, kept on
+// its row by model/apps, and the site's cookie sessions, kept here, change together.
 import { type ForwardAuthHeader, forwardAuthHeaderNames } from "@kpi-id/contracts";
 import type { Db } from "../../platform/db/schema.ts";
-import { endSiteSessionsOf } from "../forward-auth/end-all.ts";
+import { setApplicationForwardAuthHeaders } from "../apps/queries.ts";
+import { endSiteSessionsOf } from "./end-all.ts";
 
 /** Whether a word is one of the person headers a site behind nginx may receive. */
 export function isForwardAuthHeader(word: string): word is ForwardAuthHeader {
@@ -17,11 +20,7 @@ export async function setForwardAuthHeaders(
   headers: readonly ForwardAuthHeader[] | null,
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    await tx
-      .updateTable("applications")
-      .set({ forward_auth_headers: headers === null ? null : [...headers], updated_at: new Date() })
-      .where("id", "=", applicationId)
-      .execute();
+    await setApplicationForwardAuthHeaders(tx, applicationId, headers, new Date());
     if (headers === null) await endSiteSessionsOf(tx, applicationId);
   });
 }

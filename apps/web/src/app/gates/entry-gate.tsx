@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
-import { useUser } from "@/features/auth/api/get-user.ts";
+import { useUser } from "@/lib/current-user.ts";
 import { localizePath, returnPathFrom } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 

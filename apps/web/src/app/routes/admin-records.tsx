@@ -1,6 +1,6 @@
-import { AuditScreen } from "@/features/admin/components/audit-screen.tsx";
-import { ConsoleShell } from "@/features/admin/components/console-shell.tsx";
-import { ImportScreen } from "@/features/admin/components/import-screen.tsx";
+import { AuditScreen } from "@/features/console-audit/components/audit-screen.tsx";
+import { ImportScreen } from "@/features/console-people/components/import-screen.tsx";
+import { ConsoleShell } from "@/features/console-shell/components/console-shell.tsx";
 
 // The console's import and audit screens: part of the console's lazy chunk, loaded only for operators.
 

@@ -1,5 +1,5 @@
-import { ConsoleShell } from "@/features/admin/components/console-shell.tsx";
-import { ReviewQueueScreen } from "@/features/admin/components/review-queue-screen.tsx";
+import { ReviewQueueScreen } from "@/features/console-reviews/components/review-queue-screen.tsx";
+import { ConsoleShell } from "@/features/console-shell/components/console-shell.tsx";
 
 // The console's review queue (issue 39): part of the console's lazy chunk, loaded only for operators.
 

@@ -1,6 +1,6 @@
-import { ConsoleShell } from "@/features/admin/components/console-shell.tsx";
-import { KeysScreen } from "@/features/admin/components/keys-screen.tsx";
-import { ServiceScreen } from "@/features/admin/components/service-screen.tsx";
+import { KeysScreen } from "@/features/console-service/components/keys-screen.tsx";
+import { ServiceScreen } from "@/features/console-service/components/service-screen.tsx";
+import { ConsoleShell } from "@/features/console-shell/components/console-shell.tsx";
 
 // The console's signing keys and service screens: part of the console's lazy chunk, loaded only for operators.
 

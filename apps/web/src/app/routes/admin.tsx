@@ -1,8 +1,8 @@
-import { ApplicationScreen } from "@/features/admin/components/application-screen.tsx";
-import { ApplicationsScreen } from "@/features/admin/components/applications-screen.tsx";
-import { ConsoleShell } from "@/features/admin/components/console-shell.tsx";
-import { PeopleScreen } from "@/features/admin/components/people-screen.tsx";
-import { PersonScreen } from "@/features/admin/components/person-screen.tsx";
+import { ApplicationScreen } from "@/features/console-applications/components/application-screen.tsx";
+import { ApplicationsScreen } from "@/features/console-applications/components/applications-screen.tsx";
+import { PeopleScreen } from "@/features/console-people/components/people-screen.tsx";
+import { PersonScreen } from "@/features/console-people/components/person-screen.tsx";
+import { ConsoleShell } from "@/features/console-shell/components/console-shell.tsx";
 
 // The operators' console: loaded only when an operator opens /{lang}/admin, never with the login page.
 

@@ -19,6 +19,10 @@ export const userQueryOptions = queryOptions<CurrentUser | null>({
   staleTime: 150_000,
 });
 
-export function useUser() {
+/**
+ * The signed-in person as the page knows them: the one hook for who is signed in. Pending while `/user` is asked;
+ * `null` when nobody is. Pages behind the protected gate get the person from the gate instead (never null there).
+ */
+export function useCurrentUser() {
   return useQuery(userQueryOptions);
 }

@@ -3,8 +3,8 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { browser } from "@/lib/browser.ts";
 import { settingsQueryKey } from "@/lib/settings.ts";
-import { apiError, json, mockFetch } from "../../../test/fetch-mock.ts";
-import { renderApp, student } from "../../../test/render.tsx";
+import { apiError, json, mockFetch } from "../../../../test/fetch-mock.ts";
+import { renderApp, student } from "../../../../test/render.tsx";
 
 describe("the apps screen", () => {
   it("lists the person's apps with their icons, each opening the app redirect in a new tab", async () => {

@@ -1,24 +1,22 @@
+import type { CurrentUser } from "@kpi-id/contracts";
 import { Code2, LayoutGrid, LogOut, ShieldCheck, UserRoundCog } from "lucide-react";
 import { Trans, useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
-import { AppsGrid } from "@/features/apps/components/apps-grid.tsx";
-import { MyDataLink } from "@/features/apps/components/my-data-link.tsx";
-import { useAppIdRedirect } from "@/features/apps/components/use-app-id-redirect.ts";
-import { useAppLinkCheck } from "@/features/auth/api/check-app-link.ts";
-import { useLogout } from "@/features/auth/api/logout.ts";
-import { linkTitle } from "@/features/auth/components/signing-in-to.tsx";
+import { linkTitle, useAppLinkCheck, useLogout } from "@/features/auth/index.ts";
 import { pageContainer } from "@/lib/layout.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { cn } from "@/lib/utils.ts";
-import { ProtectedGate, useCurrentUser } from "../gates/protected-gate.tsx";
+import { AppsGrid } from "./apps-grid.tsx";
+import { MyDataLink } from "./my-data-link.tsx";
+import { useAppIdRedirect } from "./use-app-id-redirect.ts";
 
-export function AppsScreen() {
+/** The signed-in person's applications, and the ways to their account, the developers' page and the console. */
+export function AppsScreen({ user }: { user: CurrentUser }) {
   const { t } = useTranslation("apps");
-  const user = useCurrentUser();
   const outcome = useAppIdRedirect(user.applications);
   const logout = useLogout();
   const language = useLanguage();
@@ -135,13 +133,5 @@ function NotOnTheList({ appId }: { appId: string }) {
     <Alert variant="destructive" title={t("apps:redirectError.title")} testId="redirect-error">
       {t("apps:redirectError.description")}
     </Alert>
-  );
-}
-
-export function AppsRoute() {
-  return (
-    <ProtectedGate>
-      <AppsScreen />
-    </ProtectedGate>
   );
 }

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Button } from "@/components/ui/button.tsx";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
-import { useUser } from "@/lib/current-user.ts";
+import { useCurrentUser } from "@/lib/current-user.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { ContentPage } from "../layouts/page.tsx";
@@ -34,7 +34,7 @@ function NotSignedIn() {
 
 export function AuthSuccessRoute() {
   const { t } = useTranslation("pages");
-  const user = useUser();
+  const user = useCurrentUser();
   if (user.isPending) return <PageSpinner label={t("common:loading")} />;
   if (!user.data) return <NotSignedIn />;
   return (

@@ -10,7 +10,6 @@ export {
   useRoleRefusalsForgotten,
 } from "./api/console-api.ts";
 export { useServiceStatus } from "./api/service-status.ts";
-export { follows, restoreAnswerWait } from "./components/answer-wait.testing.ts";
 export { answerWait, Held, ScreenLoading, useAnswersFirst } from "./components/answers-first.tsx";
 export { useAppTitle } from "./components/app-title.ts";
 export { CertificateNotice } from "./components/certificate-notice.tsx";

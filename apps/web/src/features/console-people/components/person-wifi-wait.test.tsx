@@ -1,7 +1,8 @@
 import type { AdminMe, AdminWifi } from "@kpi-id/contracts";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { answerWait, follows, restoreAnswerWait } from "@/features/console-shell/index.ts";
+import { answerWait } from "@/features/console-shell/index.ts";
+import { follows, restoreAnswerWait } from "@/features/console-shell/testing.ts";
 import { helpdeskOperator } from "../../../../test/console-operators.ts";
 import { apiError, heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { personDetail } from "../../../../test/person-detail.ts";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { apiError, heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { onePersonPage } from "../../../../test/people-page.ts";
 import { renderApp } from "../../../../test/render.tsx";
-import { restoreAnswerWait } from "./answer-wait.testing.ts";
+import { restoreAnswerWait } from "../testing.ts";
 import { answerWait } from "./answers-first.tsx";
 
 const admin: AdminMe = {

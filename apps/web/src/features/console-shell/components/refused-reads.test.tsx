@@ -9,7 +9,7 @@ import { apiError, type Handler, json, mockFetch } from "../../../../test/fetch-
 import { personDetail } from "../../../../test/person-detail.ts";
 import { renderApp } from "../../../../test/render.tsx";
 import { consoleKey } from "../api/console-api.ts";
-import { restoreAnswerWait } from "./answer-wait.testing.ts";
+import { restoreAnswerWait } from "../testing.ts";
 import { answerWait } from "./answers-first.tsx";
 
 const appId = "7c2f3c1e-8a9d-4f5e-b6a7-1c2d3e4f5a6c";

@@ -7,7 +7,7 @@ import { apiError, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { personDetail } from "../../../../test/person-detail.ts";
 import { renderApp } from "../../../../test/render.tsx";
 import { consoleKey } from "../api/console-api.ts";
-import { restoreAnswerWait } from "./answer-wait.testing.ts";
+import { restoreAnswerWait } from "../testing.ts";
 import { answerWait } from "./answers-first.tsx";
 
 const personId = "0d5c7a7e-3f0b-4b7e-9f51-2f6e8d1c9a66";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { personDetail } from "../../../../test/person-detail.ts";
 import { renderApp, renderWithProviders } from "../../../../test/render.tsx";
-import { restoreAnswerWait } from "./answer-wait.testing.ts";
+import { restoreAnswerWait } from "../testing.ts";
 import { answerWait, ScreenLoading } from "./answers-first.tsx";
 
 const id = "0d5c7a7e-3f0b-4b7e-9f51-2f6e8d1c9a64";

@@ -5,7 +5,7 @@ import { applicationDetail } from "../../../../test/application-detail.ts";
 import { heldAnswer, json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { onePersonPage } from "../../../../test/people-page.ts";
 import { renderApp } from "../../../../test/render.tsx";
-import { follows, restoreAnswerWait } from "./answer-wait.testing.ts";
+import { follows, restoreAnswerWait } from "../testing.ts";
 import { answerWait } from "./answers-first.tsx";
 
 const appId = "7c2f3c1e-8a9d-4f5e-b6a7-1c2d3e4f5a6d";

@@ -1,8 +1,8 @@
+import { BackButton } from "@/components/content-page.tsx";
 import { AccountScreen } from "@/features/account/components/account-screen.tsx";
 import { pageContainer } from "@/lib/layout.ts";
 import { cn } from "@/lib/utils.ts";
 import { ProtectedGate } from "../gates/protected-gate.tsx";
-import { BackButton } from "../layouts/page.tsx";
 
 export function AccountRoute() {
   return (

@@ -1,7 +1,7 @@
+import { BackButton } from "@/components/content-page.tsx";
 import { ButtonWizard } from "@/features/button-wizard/components/button-wizard.tsx";
 import { pageContainer } from "@/lib/layout.ts";
 import { cn } from "@/lib/utils.ts";
-import { BackButton } from "../layouts/page.tsx";
 
 /** /{lang}/button-wizard: wider than a content page, for the form beside the snippets. */
 export function ButtonWizardRoute() {

@@ -1,11 +1,11 @@
 import type { ReactElement, ReactNode } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { ContentPage } from "@/components/content-page.tsx";
 import { SettingsUnavailable } from "@/components/settings-unavailable.tsx";
 import { localizePath } from "@/lib/paths.ts";
 import { useSettings } from "@/lib/settings.ts";
 import { useLanguage } from "@/lib/use-language.ts";
-import { ContentPage } from "../layouts/page.tsx";
 
 const linkClass = "font-medium text-primary underline underline-offset-4 hover:no-underline";
 

@@ -1,10 +1,10 @@
 import { useParams } from "react-router";
+import { BackButton } from "@/components/content-page.tsx";
 import { ApplicationDetailScreen } from "@/features/developers/components/application-detail.tsx";
 import { DevelopersScreen } from "@/features/developers/components/developers-screen.tsx";
 import { pageContainer } from "@/lib/layout.ts";
 import { cn } from "@/lib/utils.ts";
 import { ProtectedGate } from "../gates/protected-gate.tsx";
-import { BackButton } from "../layouts/page.tsx";
 
 export function DevelopersRoute() {
   return (

@@ -1,9 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
+import { ContentPage } from "@/components/content-page.tsx";
 import { useFinishSignIn } from "@/features/auth/api/use-finish-sign-in.ts";
 import { DiiaLogin } from "@/features/diia/components/diia-login.tsx";
 import { EntryGate } from "../gates/entry-gate.tsx";
-import { ContentPage } from "../layouts/page.tsx";
 
 export function DiiaRoute() {
   const { t } = useTranslation("auth");

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { ContentPage } from "@/components/content-page.tsx";
 import { buttonVariants } from "@/components/ui/button.tsx";
-import { ContentPage } from "../layouts/page.tsx";
 
 export function NotFoundRoute() {
   const { t } = useTranslation("pages");

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
+import { ContentPage } from "@/components/content-page.tsx";
 import { ResetPasswordForm } from "@/features/password/components/reset-password-form.tsx";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
-import { ContentPage } from "../layouts/page.tsx";
 
 /** The token travels in the fragment (`#token=…`): it reaches no server log and no Referer. */
 function tokenOf(hash: string): string {

@@ -1,14 +1,14 @@
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 import { preactAliases } from "./scripts/preact-aliases.ts";
+import { filesNeedingFreshModules } from "./test/fresh-modules.ts";
 
-/** Files that need modules of their own (module state they test), run with isolation by vitest.isolated.config.ts. */
-export const needFreshModules = [
-  "src/app/toaster.test.tsx",
-  // vi.mock of @simplewebauthn/browser: without isolation a module that imported the real one earlier in the
-  // worker would keep it, and the mock would reach later files.
-  "src/features/auth/components/passkey-login.test.tsx",
-];
+/**
+ * Files that need modules of their own, run with isolation by vitest.isolated.config.ts: every file that mocks a
+ * module (vi.mock), and those whose module state is what they test. Found by reading the files
+ * (test/fresh-modules.ts), so a new mock cannot leak into the files that share a worker's module graph.
+ */
+export const needFreshModules = filesNeedingFreshModules(fileURLToPath(new URL(".", import.meta.url)), ["src", "test"]);
 
 export default defineConfig({
   resolve: {

@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import type { Language } from "./login-page.ts";
 
-/** The console's CAS section of an application (apps/web/src/features/admin/components/application-cas.tsx). */
+/** The console's CAS section of an application (apps/web/src/features/console-applications/components/application-cas.tsx). */
 export class ConsoleCasSection {
   readonly page: Page;
   readonly language: Language;

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { type RoutePreloads, routePreloadsFile } from "@kpi-id/contracts";
 import type { Plugin } from "vite";
-import { routeModules } from "../src/app/route-modules.ts";
+import { lazyPages } from "../src/app/page-table.ts";
 
 interface BuiltChunk {
   imports: string[];
@@ -23,8 +23,8 @@ function withStaticImports(file: string, chunks: Map<string, BuiltChunk>): strin
 /**
  * Writes `route-preloads.json`: per page, the chunk files its lazy module needs beyond the first load.
  * The server names them in the page it writes, so on a phone the page's own code downloads beside
- * the main script, not one round trip after it (docs/performance.md). A page module missing from the
- * bundle fails the build: the table in route-modules.ts has to follow the router.
+ * the main script, not one round trip after it (docs/performance.md). The pages are page-table.ts's, the
+ * table the router is built from; a page module missing from the bundle fails the build.
  */
 export function routePreloads(): Plugin {
   let root = process.cwd();
@@ -45,11 +45,12 @@ export function routePreloads(): Plugin {
       const entry = [...chunks.entries()].find(([, chunk]) => chunk.isEntry)?.[0];
       const firstLoad = new Set(entry ? withStaticImports(entry, chunks) : []);
       const preloads: RoutePreloads = {};
-      for (const [page, { module, signedIn }] of Object.entries(routeModules)) {
-        const file = byModule.get(resolve(root, module));
-        if (!file) this.error(`route-modules.ts names ${module} for "${page}", but no chunk is built from it`);
+      for (const { path, file: module, signedIn } of lazyPages) {
+        const file = byModule.get(resolve(root, "src/app/pages", module));
+        if (!file)
+          this.error(`page-table.ts names src/app/pages/${module} for "${path}", but no chunk is built from it`);
         const scripts = withStaticImports(file, chunks).filter((name) => !firstLoad.has(name));
-        preloads[page as keyof RoutePreloads] = { scripts, signedIn };
+        preloads[path] = { scripts, signedIn };
       }
       this.emitFile({ type: "asset", fileName: routePreloadsFile, source: `${JSON.stringify(preloads, null, 2)}\n` });
     },

@@ -1,8 +1,8 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app.tsx";
-import { userQueryOptions } from "./features/auth/api/get-user.ts";
 import { bootData } from "./lib/boot-data.ts";
+import { userQueryOptions } from "./lib/current-user.ts";
 import { initI18n } from "./lib/i18n.ts";
 import { createQueryClient } from "./lib/query-client.ts";
 import "./index.css";

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { Navigate, Outlet, useLocation, useParams } from "react-router";
-import { userQueryKey } from "@/features/auth/api/get-user.ts";
+import { userQueryKey } from "@/lib/current-user.ts";
 import { useDocumentTitle } from "@/lib/document-title.ts";
 import { i18n } from "@/lib/i18n.ts";
 import { isLanguage, toLanguage } from "@/lib/languages.ts";

@@ -1,8 +1,8 @@
 import { isPagePath, languagePages, rootPages } from "@kpi-id/contracts";
 import type { RouteObject } from "react-router";
 import { describe, expect, it } from "vitest";
-import { routeModules } from "./route-modules.ts";
-import { createRoutes, privatePages, publicPages } from "./router.tsx";
+import { lazyPages } from "./page-table.ts";
+import { createRoutes, pageFiles, privatePages, publicPages } from "./router.tsx";
 
 // The server answers 404 for paths outside the contracts' page list, so a page
 // added to the router but not to the list would load with a 404 status.
@@ -40,28 +40,25 @@ describe("the router's pages", () => {
   });
 });
 
-/** The modules a route's `lazy` (or its children's) imports, read from the function's code. */
-function lazyModules(route: RouteObject): string[] {
-  const own = [...String(route.lazy ?? "").matchAll(/import__\("\/([^"]+)"\)|import\("\.\/([^"]+)"\)/g)].map(
-    (match) => match[1] ?? `src/app/${match[2]}`,
-  );
-  return [...own, ...(route.children ?? []).flatMap(lazyModules)];
-}
-
-// The server preloads the chunks the build found for these modules; a wrong one would preload another page.
-describe("the table of lazily loaded page modules", () => {
-  it("names the module the router loads for every lazy page, and no other page", () => {
-    const lazyPages = [...publicPages, ...privatePages].filter((route) => route.path && route.path !== "*");
-    for (const route of lazyPages) {
-      const modules = new Set(lazyModules(route));
-      expect(modules.size, route.path).toBe(1);
-      expect(routeModules[route.path as keyof typeof routeModules]?.module, route.path).toBe([...modules][0]);
-    }
-    expect(Object.keys(routeModules).sort()).toEqual(lazyPages.map((route) => route.path).sort());
+// The server preloads the chunks the build found for the table's modules; a wrong one would preload another page.
+describe("the table of lazily loaded pages", () => {
+  it("names a module the router can load for every page, and each page once", () => {
+    for (const page of lazyPages) expect(pageFiles, page.path).toContain(page.file);
+    const paths = lazyPages.map((page) => page.path);
+    expect(new Set(paths).size).toBe(paths.length);
   });
 
   it("marks as signed-in only the pages behind the protected gate or the console", () => {
-    const signedIn = Object.entries(routeModules).filter(([, entry]) => entry.signedIn);
-    expect(signedIn.map(([page]) => page).sort()).toEqual(["account", "admin", "apps", "developers"]);
+    const signedIn = lazyPages.filter((page) => page.signedIn).map((page) => page.path);
+    expect(signedIn.sort()).toEqual(["account", "admin", "apps", "developers"]);
+  });
+
+  it("loads each route's component from its module", async () => {
+    const lazyRoutes = (routes: RouteObject[]): RouteObject[] =>
+      routes.flatMap((route) => [...(route.lazy ? [route] : []), ...lazyRoutes(route.children ?? [])]);
+    for (const route of lazyRoutes([...publicPages, ...privatePages])) {
+      const loaded = await (route.lazy as () => Promise<{ Component?: unknown }>)();
+      expect(loaded.Component, route.path ?? "index").toBeTypeOf("function");
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { TitleHandle } from "@/lib/document-title.ts";
 import type { NamespacedKey } from "@/lib/i18n.ts";
 import { LanguageRedirect, LanguageRoot } from "./language-root.tsx";
 import { PrivateLayout, PublicLayout } from "./layouts/layouts.tsx";
+import { type LazyPage, lazyPages } from "./page-table.ts";
 import { GoogleAuthRoute } from "./routes/google-auth.tsx";
 import { LoginRoute } from "./routes/login-route.tsx";
 import { RouteError } from "./routes/route-error.tsx";
@@ -13,138 +14,49 @@ function title(key: NamespacedKey): TitleHandle {
   return { title: key };
 }
 
-// The login route is in the first bundle; every other page loads when first visited.
+// The login route is in the first bundle; every other page loads when first visited, its module one of
+// src/app/pages/ (Vite needs the folder written out here; page-table.ts says which module each page is).
+const pageModules = import.meta.glob<Record<string, ComponentType>>("./pages/*.tsx");
+
+/** The file names the router can load, for the page table's test. */
+export const pageFiles = Object.keys(pageModules).map((key) => key.replace("./pages/", ""));
+
+function lazyComponent(file: string, component: string): RouteObject["lazy"] {
+  const load = pageModules[`./pages/${file}`];
+  if (!load) throw new Error(`page-table.ts names src/app/pages/${file}, which is not there`);
+  return async () => {
+    const Component = (await load())[component];
+    if (!Component) throw new Error(`src/app/pages/${file} exports no ${component}`);
+    return { Component };
+  };
+}
+
+function pageRoute(page: LazyPage): RouteObject {
+  const [own, ...under] = page.routes;
+  const handle = title(page.title);
+  if (under.length === 0) return { path: page.path, handle, lazy: lazyComponent(page.file, own.component) };
+  return {
+    path: page.path,
+    handle,
+    children: [
+      { index: true, lazy: lazyComponent(page.file, own.component) },
+      ...under.map((route) => ({ path: route.path, lazy: lazyComponent(page.file, route.component) })),
+    ],
+  };
+}
+
+const pagesWith = (layout: LazyPage["layout"]) => lazyPages.filter((page) => page.layout === layout).map(pageRoute);
 
 /** Pages under /{lang}/ with the public layout (FAQ link in the footer). */
 export const publicPages: RouteObject[] = [
   { index: true, Component: LoginRoute, handle: title("common:titles.login") },
-  {
-    path: "diia",
-    handle: title("common:titles.diia"),
-    lazy: async () => ({ Component: (await import("./routes/diia.tsx")).DiiaRoute }),
-  },
-  {
-    path: "bankid-auth",
-    handle: title("common:titles.bankid"),
-    lazy: async () => ({ Component: (await import("./routes/bankid-auth.tsx")).BankIdAuthRoute }),
-  },
-  {
-    path: "faq",
-    handle: title("common:titles.faq"),
-    lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).FaqRoute }),
-  },
-  {
-    path: "consent",
-    handle: title("common:titles.consent"),
-    lazy: async () => ({ Component: (await import("./routes/consent.tsx")).ConsentRoute }),
-  },
-  {
-    path: "device",
-    handle: title("common:titles.device"),
-    lazy: async () => ({ Component: (await import("./routes/device.tsx")).DeviceRoute }),
-  },
-  {
-    path: "auth-success",
-    handle: title("common:titles.authSuccess"),
-    lazy: async () => ({ Component: (await import("./routes/auth-success.tsx")).AuthSuccessRoute }),
-  },
-  {
-    path: "forgot-password",
-    handle: title("common:titles.forgotPassword"),
-    lazy: async () => ({ Component: (await import("./routes/forgot-password.tsx")).ForgotPasswordRoute }),
-  },
-  {
-    path: "reset-password",
-    handle: title("common:titles.resetPassword"),
-    lazy: async () => ({ Component: (await import("./routes/reset-password.tsx")).ResetPasswordRoute }),
-  },
-  {
-    path: "button-wizard",
-    handle: title("common:titles.buttonWizard"),
-    lazy: async () => ({ Component: (await import("./routes/button-wizard.tsx")).ButtonWizardRoute }),
-  },
+  ...pagesWith("public"),
 ];
 
 /** Pages under /{lang}/ with the private layout (privacy policy and terms in the footer). */
 export const privatePages: RouteObject[] = [
-  {
-    path: "apps",
-    handle: title("common:titles.apps"),
-    lazy: async () => ({ Component: (await import("./routes/apps.tsx")).AppsRoute }),
-  },
-  {
-    path: "account",
-    handle: title("common:titles.account"),
-    lazy: async () => ({ Component: (await import("./routes/account.tsx")).AccountRoute }),
-  },
-  {
-    path: "developers",
-    handle: title("common:titles.developers"),
-    children: [
-      {
-        index: true,
-        lazy: async () => ({ Component: (await import("./routes/developers.tsx")).DevelopersRoute }),
-      },
-      {
-        path: ":id",
-        lazy: async () => ({ Component: (await import("./routes/developers.tsx")).DeveloperApplicationRoute }),
-      },
-    ],
-  },
-  {
-    path: "admin",
-    handle: title("common:titles.admin"),
-    children: [
-      { index: true, lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminPeopleRoute }) },
-      {
-        path: "people/:id",
-        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminPersonRoute }),
-      },
-      {
-        path: "applications",
-        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminApplicationsRoute }),
-      },
-      {
-        path: "applications/:id",
-        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminApplicationRoute }),
-      },
-      {
-        path: "reviews",
-        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminReviewsRoute }),
-      },
-      {
-        path: "import",
-        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminImportRoute }),
-      },
-      {
-        path: "audit",
-        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminAuditRoute }),
-      },
-      {
-        path: "keys",
-        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminKeysRoute }),
-      },
-      {
-        path: "service",
-        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminServiceRoute }),
-      },
-    ],
-  },
-  {
-    path: "privacy-policy",
-    handle: title("common:titles.privacy"),
-    lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).PrivacyPolicyRoute }),
-  },
-  {
-    path: "terms-of-use",
-    handle: title("common:titles.terms"),
-    lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).TermsOfUseRoute }),
-  },
-  {
-    path: "*",
-    handle: title("common:titles.notFound"),
-    lazy: async () => ({ Component: (await import("./routes/not-found.tsx")).NotFoundRoute }),
-  },
+  ...pagesWith("private"),
+  { path: "*", handle: title("common:titles.notFound"), lazy: lazyComponent("not-found.tsx", "NotFoundRoute") },
 ];
 
 function BlankFallback() {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { notify } from "@/lib/notify.ts";
 import { renderWithProviders } from "../../test/render.tsx";
 
-// Its own file: the toaster, once wanted, stays mounted for the rest of a module's life.
+// vitest: fresh modules. The toaster, once wanted, stays mounted for the rest of a module's life.
 describe("the toaster", () => {
   it("is not in the page until the first toast, which it still shows", async () => {
     renderWithProviders(<p>page</p>);

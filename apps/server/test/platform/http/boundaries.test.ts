@@ -22,9 +22,39 @@ const plants: Plant[] = [
   // Web: app → features → shared.
   { path: "apps/web/src/lib/planted.ts", from: "@/features/auth/api/password-login.ts", crosses: true },
   { path: "apps/web/src/features/auth/planted.ts", from: "@/app/routes/login-route.tsx", crosses: true },
+  // A feature reaches another only through its public surface (issue 76), whatever its folder is called: a console
+  // screen added beside the others meets the rule without a line here.
+  {
+    path: "apps/web/src/features/console-new/components/planted.ts",
+    from: "@/features/console-people/components/person-columns.tsx",
+    crosses: true,
+  },
+  { path: "apps/web/src/features/console-new/api/planted.ts", from: "../../account/index.ts", crosses: true },
+  { path: "apps/web/src/features/device/components/planted.ts", from: "../../../lib/format.ts", crosses: true },
+  {
+    path: "apps/web/src/features/account/components/own.ts",
+    from: "@/features/account/api/passkeys.ts",
+    crosses: true,
+  },
   // The allowed directions pass (the server's layers are scripts/check-dependencies.ts's: check-dependencies.test.ts).
   { path: "bench/allowed.ts", from: "@kpi-id/server/testing", crosses: false },
   { path: "apps/web/src/features/auth/allowed.ts", from: "@/lib/api-client.ts", crosses: false },
+  {
+    path: "apps/web/src/features/console-new/components/allowed.ts",
+    from: "@/features/console-shell/index.ts",
+    crosses: false,
+  },
+  {
+    path: "apps/web/src/features/account/components/lazy.ts",
+    from: "@/features/auth/second-factor-form.ts",
+    crosses: false,
+  },
+  { path: "apps/web/src/features/account/components/sibling.ts", from: "../api/passkeys.ts", crosses: false },
+  {
+    path: "apps/web/src/features/account/components/helper.test.ts",
+    from: "../../../../test/render.tsx",
+    crosses: false,
+  },
 ];
 
 const workdir = mkdtempSync(join(tmpdir(), "kpi-boundaries-"));

@@ -2,14 +2,14 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
-import { useUser } from "@/features/auth/api/get-user.ts";
+import { useCurrentUser } from "@/lib/current-user.ts";
 import { localizePath, returnPathFrom } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 
 /** Sign-in pages: a person already signed in goes straight to the apps list, query string and all. */
 export function EntryGate({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
-  const user = useUser();
+  const user = useCurrentUser();
   const language = useLanguage();
   const { search } = useLocation();
   if (user.isPending) return <PageSpinner label={t("common:loading")} />;

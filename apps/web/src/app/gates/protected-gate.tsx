@@ -1,31 +1,23 @@
 import type { CurrentUser } from "@kpi-id/contracts";
-import { createContext, type ReactNode, useContext } from "react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
-import { useUser } from "@/features/auth/api/get-user.ts";
+import { useCurrentUser } from "@/lib/current-user.ts";
 import { signInReturningTo } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 
-const UserContext = createContext<CurrentUser | undefined>(undefined);
-
-/** The signed-in person, for pages behind the protected gate. */
-export function useCurrentUser(): CurrentUser {
-  const user = useContext(UserContext);
-  if (!user) throw new Error("useCurrentUser is used outside the protected gate");
-  return user;
-}
-
 /**
  * Nobody signed in: to the sign-in page, which comes back here afterwards (issue 60: `/{lang}/developers` opened
- * signed out lands on the developers' page, not the apps list). Otherwise the person is handed to the page.
+ * signed out lands on the developers' page, not the apps list). Otherwise the page is shown, and a page that
+ * needs the person gets them from the gate (`{(user) => …}`), never null.
  */
-export function ProtectedGate({ children }: { children: ReactNode }) {
+export function ProtectedGate({ children }: { children: ReactNode | ((user: CurrentUser) => ReactNode) }) {
   const { t } = useTranslation();
-  const user = useUser();
+  const user = useCurrentUser();
   const language = useLanguage();
   const { pathname } = useLocation();
   if (user.isPending) return <PageSpinner label={t("common:loading")} />;
   if (!user.data) return <Navigate to={signInReturningTo(language, pathname)} replace />;
-  return <UserContext.Provider value={user.data}>{children}</UserContext.Provider>;
+  return typeof children === "function" ? children(user.data) : children;
 }

@@ -1,9 +1,9 @@
 import type { CurrentUser } from "@kpi-id/contracts";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { DevelopersLink } from "@/features/developers/index.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
-import { DevelopersLink } from "../../developers/components/developers-link.tsx";
 import { ActivitySection } from "./activity-section.tsx";
 import { ApplicationsSection } from "./applications-section.tsx";
 import { DataDownloadSection } from "./data-download-section.tsx";

@@ -2,10 +2,10 @@ import type { AccountActivity } from "@kpi-id/contracts";
 import { History } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
+import { deviceName, formatInstant } from "@/lib/format.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useAccountActivity } from "../api/account-queries.ts";
 import { AccountList, AccountSection, Badge } from "./account-section.tsx";
-import { deviceName, formatInstant } from "./format.ts";
 
 /** A checked password or Google answer is followed by its session's start: one line says it, failures stay. */
 const worthShowing = (event: AccountActivity) => !(event.type === "sign_in" && event.result === "success");

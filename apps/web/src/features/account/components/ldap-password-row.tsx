@@ -1,8 +1,8 @@
 import type { LdapPassword, LdapUse } from "@kpi-id/contracts";
 import { useTranslation } from "react-i18next";
 import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
+import { formatInstant } from "@/lib/format.ts";
 import { useLanguage } from "@/lib/use-language.ts";
-import { formatInstant } from "./format.ts";
 
 /** Which system the bind came through and from which machine: "Nextcloud (10.20.0.5)". */
 function useWhere(): (use: LdapUse) => string {

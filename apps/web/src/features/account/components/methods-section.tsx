@@ -6,7 +6,7 @@ import { useSearchParams } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
-import { contextWordsOf } from "@/features/password/strength/estimate.ts";
+import { contextWordsOf } from "@/features/password/index.ts";
 import { useSettings } from "@/lib/settings.ts";
 import { linkGoogle, unlinkGoogle, useAccountChange } from "../api/account-changes.ts";
 import { useAccountMethods } from "../api/account-queries.ts";

@@ -7,11 +7,11 @@ import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
+import { formatInstant } from "@/lib/format.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useAccountChange } from "../api/account-changes.ts";
 import { addPasskey, removePasskey, usePasskeys } from "../api/passkeys.ts";
 import { AccountList, AccountSection, Badge } from "./account-section.tsx";
-import { formatInstant } from "./format.ts";
 import type { AskAgain } from "./use-reauth.tsx";
 
 function PasskeyRow({ passkey, onRemove, removing }: { passkey: Passkey; onRemove: () => void; removing: boolean }) {

@@ -7,8 +7,7 @@ import { Button } from "@/components/ui/button.tsx";
 import { Dialog, DialogContent } from "@/components/ui/dialog.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
-import { login } from "@/features/auth/api/password-login.ts";
-import { passkeysSupported } from "@/features/auth/api/use-passkey-sign-in.ts";
+import { login, passkeysSupported } from "@/features/auth/index.ts";
 import { ApiError } from "@/lib/api-client.ts";
 import { browser } from "@/lib/browser.ts";
 import { useErrorMessage } from "@/lib/error-message.ts";
@@ -21,7 +20,7 @@ import { useSecondFactorStatus } from "../api/second-factor.ts";
 import { useReauthWindow } from "./use-reauth-window.ts";
 
 // A person with a second factor gives its code too; loaded only then.
-const SecondFactorForm = lazy(() => import("@/features/auth/components/second-factor-form.tsx"));
+const SecondFactorForm = lazy(() => import("@/features/auth/second-factor-form.ts"));
 
 interface ReauthDialogProps {
   open: boolean;
@@ -69,7 +68,7 @@ export function ReauthDialog({ open, reason, onClose, onConfirmed }: ReauthDialo
   // A person with a passkey may prove it with the passkey (a sign-in with two factors in one).
   const passkeys = usePasskeys();
   const withPasskey = useMutation({
-    mutationFn: async () => (await import("@/features/auth/api/passkey-ceremony.ts")).passkeySignIn(false),
+    mutationFn: async () => (await import("@/features/auth/passkey-sign-in.ts")).passkeySignIn(false),
     onSuccess: async (next) => (next ? signedInAgain() : undefined),
   });
   const secondFactorAsked = reason instanceof ApiError && reason.code === "auth.reauth_second_factor_required";

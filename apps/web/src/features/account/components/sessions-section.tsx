@@ -3,11 +3,11 @@ import { LogOut, MonitorSmartphone } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Button } from "@/components/ui/button.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
+import { deviceName, formatInstant } from "@/lib/format.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { endOtherSessions, endSession, useAccountChange } from "../api/account-changes.ts";
 import { useAccountSessions } from "../api/account-queries.ts";
 import { AccountList, AccountSection, Badge } from "./account-section.tsx";
-import { deviceName, formatInstant } from "./format.ts";
 import type { AskAgain } from "./use-reauth.tsx";
 
 function SessionRow({ session, onEnd, ending }: { session: AccountSession; onEnd: () => void; ending: boolean }) {

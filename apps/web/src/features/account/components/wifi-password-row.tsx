@@ -7,12 +7,12 @@ import { Button } from "@/components/ui/button.tsx";
 import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
+import { AccessPoint, WifiRecentUses, type WifiUsesWords } from "@/components/wifi-uses.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
+import { formatInstant } from "@/lib/format.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { accountQueryKey } from "../api/account-queries.ts";
 import { renameWifiPassword } from "../api/wifi.ts";
-import { formatInstant } from "./format.ts";
-import { AccessPoint, WifiRecentUses, type WifiUsesWords } from "./wifi-uses.tsx";
 
 /**
  * Renaming in place: the name's field replaces the name, the refusal is said under the field (not in a toast

@@ -3,9 +3,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { useNavigate } from "react-router";
 import { browser } from "@/lib/browser.ts";
+import { userQueryOptions } from "@/lib/current-user.ts";
 import { localizedHref, localizePath, returnPathFrom } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
-import { userQueryOptions } from "./get-user.ts";
 
 /**
  * After any sign-in, go where the server says (`next`). The apps list is a page of this app: load the

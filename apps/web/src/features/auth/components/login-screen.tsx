@@ -13,19 +13,19 @@ import { RefusalAlert } from "@/components/refusal-alert.tsx";
 import { SettingsUnavailable } from "@/components/settings-unavailable.tsx";
 import { Alert } from "@/components/ui/alert.tsx";
 import { TextSeparator } from "@/components/ui/separator.tsx";
-import { useAppLink } from "@/features/auth/api/check-app-link.ts";
-import { signInMutationKey } from "@/features/auth/api/password-login.ts";
-import { useSignInContinuing } from "@/features/auth/api/sign-in-continuing.ts";
-import { useFinishSignIn } from "@/features/auth/api/use-finish-sign-in.ts";
-import { DiiaEntry } from "@/features/auth/components/diia-entry.tsx";
-import { GoogleButton } from "@/features/auth/components/google-button.tsx";
-import { LoginForm } from "@/features/auth/components/login-form.tsx";
-import { SigningInTo } from "@/features/auth/components/signing-in-to.tsx";
-import { BankIdEntry } from "@/features/bankid/components/bankid-entry.tsx";
+import { BankIdEntry } from "@/features/bankid/index.ts";
 import { localizedHref, localizePath, RETURN_TO_PARAM } from "@/lib/paths.ts";
 import { useSettings } from "@/lib/settings.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useReasonParam } from "@/lib/use-reason-param.ts";
+import { useAppLink } from "../api/check-app-link.ts";
+import { signInMutationKey } from "../api/password-login.ts";
+import { useSignInContinuing } from "../api/sign-in-continuing.ts";
+import { useFinishSignIn } from "../api/use-finish-sign-in.ts";
+import { DiiaEntry } from "./diia-entry.tsx";
+import { GoogleButton } from "./google-button.tsx";
+import { LoginForm } from "./login-form.tsx";
+import { SigningInTo } from "./signing-in-to.tsx";
 
 /**
  * One sign-in at a time: a password sign-in in the page, or Google's or BankID's full-page flow once its

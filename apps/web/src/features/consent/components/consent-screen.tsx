@@ -1,7 +1,8 @@
-import { type ApplicationPublisher, applicationScopes, type ConsentOutcome } from "@kpi-id/contracts";
+import type { ApplicationPublisher, ConsentOutcome } from "@kpi-id/contracts";
 import type { UseMutationResult, UseQueryResult } from "@tanstack/react-query";
-import { Check } from "lucide-react";
 import { useTranslation } from "react-i18next";
+import { RequestedData, useScopeWords } from "@/components/requested-data.tsx";
+import { ReviewMark } from "@/components/review-mark.tsx";
 import { Alert } from "@/components/ui/alert.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
@@ -12,7 +13,6 @@ import { useAnswerSamlConsent, useSamlConsent } from "../api/saml-consent.ts";
 import { useAnswerTicketConsent, useTicketConsent } from "../api/ticket-consent.ts";
 import { NoAccess } from "./no-access.tsx";
 import { Publisher } from "./publisher.tsx";
-import { ReviewMark } from "./review-mark.tsx";
 
 /** Whose request the screen answers: an OpenID Connect interaction, a SAML service provider's request or a ticket link. */
 export type ConsentRequest =
@@ -20,9 +20,7 @@ export type ConsentRequest =
   | { kind: "saml"; id: string }
   | { kind: "ticket"; id: string };
 
-// The scopes an application may ask for (the contracts' list, so a new scope needs its consent text) and the SAML
-// attributes KPI ID releases; anything else is shown by its name.
-const knownScopes: ReadonlySet<string> = new Set(applicationScopes);
+// The SAML attributes KPI ID releases; anything else is shown by its name.
 const knownAttributes = new Set([
   "identifier",
   "eduPersonPrincipalName",
@@ -47,26 +45,6 @@ interface Asked {
   reviewed?: boolean;
   /** A community application's pages and owners. */
   publisher?: ApplicationPublisher;
-}
-
-/** What an application's scopes let it read, in words (the consent screen's and the device page's). */
-export function useScopeWords(): (scopes: string[]) => string[] {
-  const { t } = useTranslation("consent");
-  return (scopes) =>
-    (scopes.length ? scopes : ["openid"]).map((scope) => (knownScopes.has(scope) ? t(`scopes.${scope}`) : scope));
-}
-
-export function RequestedData({ items }: { items: string[] }) {
-  return (
-    <ul className="space-y-2" data-testid="consent-scopes">
-      {items.map((item) => (
-        <li key={item} className="flex items-start gap-2 text-foreground">
-          <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
-          <span>{item}</span>
-        </li>
-      ))}
-    </ul>
-  );
 }
 
 function ConsentView<T extends Asked>(props: {

@@ -1,8 +1,8 @@
 import type { DeveloperApplication } from "@kpi-id/contracts";
 import { AppWindow } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { RequestedData, useScopeWords } from "@/features/consent/components/consent-screen.tsx";
-import { ReviewMark } from "@/features/consent/components/review-mark.tsx";
+import { RequestedData, useScopeWords } from "@/components/requested-data.tsx";
+import { ReviewMark } from "@/components/review-mark.tsx";
 import { useLanguage } from "@/lib/use-language.ts";
 import { DeveloperSection } from "./section.tsx";
 

@@ -2,9 +2,9 @@ import { type DeviceRequest, oidcDevicePath } from "@kpi-id/contracts";
 import { AppWindow, ShieldX } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { RequestedData, useScopeWords } from "@/components/requested-data.tsx";
+import { ReviewMark } from "@/components/review-mark.tsx";
 import { Button } from "@/components/ui/button.tsx";
-import { RequestedData, useScopeWords } from "@/features/consent/components/consent-screen.tsx";
-import { ReviewMark } from "@/features/consent/components/review-mark.tsx";
 import { rememberDeviceApplication } from "./device-result.tsx";
 
 /**

@@ -5,8 +5,8 @@ import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { Alert } from "@/components/ui/alert.tsx";
 import { PageSpinner } from "@/components/ui/spinner.tsx";
-import { useUser } from "@/features/auth/api/get-user.ts";
 import { browser } from "@/lib/browser.ts";
+import { useCurrentUser } from "@/lib/current-user.ts";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
@@ -74,7 +74,7 @@ function SignedInDevice({ userCode, returnedError }: { userCode: string; returne
 export function DeviceScreen() {
   const { t } = useTranslation(["consent", "errors"]);
   const [params] = useSearchParams();
-  const user = useUser();
+  const user = useCurrentUser();
   const result = params.get("result");
   const userCode = params.get("user_code") ?? "";
   const errorCode = params.get("error");

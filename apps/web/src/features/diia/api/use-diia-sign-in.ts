@@ -1,7 +1,7 @@
 import type { DiiaFailureReason } from "@kpi-id/contracts";
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { exchangeSession } from "@/features/auth/api/exchange-session.ts";
+import { exchangeSession } from "@/features/auth/index.ts";
 import { CHECK_REQUEST_INTERVAL_MS, useCheckRequest } from "./check-request.ts";
 import { QR_REFRESH_INTERVAL_MS, useAppLink } from "./get-app-link.ts";
 

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { BankIdEntry } from "@/features/bankid/components/bankid-entry.tsx";
+import { BankIdEntry } from "@/features/bankid/index.ts";
 import { useSettings } from "@/lib/settings.ts";
 
 /**

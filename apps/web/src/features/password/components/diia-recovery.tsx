@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { DiiaLogin } from "@/features/diia/components/diia-login.tsx";
+import { DiiaLogin } from "@/features/diia/index.ts";
 import { resetTokenFromDiia } from "../api/password-api.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Label } from "@/components/ui/label.tsx";
-import { PasswordInput } from "@/features/auth/components/password-input.tsx";
+import { PasswordInput } from "@/features/auth/index.ts";
 import { StrengthMeter } from "./strength-meter.tsx";
 
 interface NewPasswordFieldProps {

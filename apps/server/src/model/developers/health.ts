@@ -13,7 +13,7 @@ const dayMs = 86_400_000;
 export async function recordIntegrationFailure(
   db: Db,
   applicationId: string,
-  protocol: "ticket" | "oidc" | "cas",
+  protocol: "ticket" | "oidc" | "cas" | "ldap",
   reason: IntegrationFailureReason,
   /** The unregistered return address that was tried (issue 60): what the integration sent, never the person's. */
   address = "",
@@ -61,7 +61,9 @@ export async function integrationHealth(db: Db, applicationId: string, now: Date
     .where("application_id", "=", applicationId)
     .where("occurred_at", ">=", since)
     .where("result", "=", "success")
-    .where("event_type", "in", ["app_redirect", "oidc_sign_in", "oidc_device_confirmed"])
+    // An LDAP bind through the application's registered client (a lab machine's login, Nextcloud's check) is a
+    // sign-in to it too.
+    .where("event_type", "in", ["app_redirect", "oidc_sign_in", "oidc_device_confirmed", "ldap_bind"])
     // A CAS proxy ticket (/cas/proxy, audited as an app_redirect with `proxy`) is a service reaching another on
     // the person's behalf, not the person signing in: the sign-in was counted once, at /cas/login.
     .where(sql<boolean>`(details->>'proxy') is distinct from 'true'`)

@@ -107,11 +107,11 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 /** A person with a KPI ID password, in a unit, holding one application password made through the account API. */
 export async function personWithApplicationPassword(
   app: FastifyInstance,
-  person: { username: string; fullName: string; studentId: string; unit: string; email?: string },
+  person: { username: string; fullName: string; studentId: string; unit?: string; email?: string },
   accountPassword: string,
 ): Promise<{ id: string; created: CreatedLdapPassword }> {
   const { unit, ...fields } = person;
-  const user = await createUser(app.db, app.passwordHasher, fields, accountPassword, { studentUnit: unit });
+  const user = await createUser(app.db, app.passwordHasher, fields, accountPassword, unit ? { studentUnit: unit } : {});
   const cookie = await signIn(app, person.username, accountPassword);
   const response = await postJson(app, "/api/account/ldap", { name: "Lab computers" }, { headers: { cookie } });
   if (response.statusCode !== 200) throw new Error(`no application password: ${response.statusCode} ${response.body}`);

@@ -128,6 +128,10 @@ export const privatePages: RouteObject[] = [
         path: "service",
         lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminServiceRoute }),
       },
+      {
+        path: "ldap",
+        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminLdapRoute }),
+      },
     ],
   },
   {

@@ -42,4 +42,4 @@ export function AdminApplicationRoute() {
 // one chunk set (route-modules.ts names one module per page).
 export { AdminAuditRoute, AdminImportRoute } from "./admin-records.tsx";
 export { AdminReviewsRoute } from "./admin-reviews.tsx";
-export { AdminKeysRoute, AdminServiceRoute } from "./admin-service.tsx";
+export { AdminKeysRoute, AdminLdapRoute, AdminServiceRoute } from "./admin-service.tsx";

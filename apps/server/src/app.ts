@@ -48,6 +48,7 @@ import { adminApplicationRoutes } from "./surfaces/admin/application-routes.ts";
 import { adminAuditRoutes } from "./surfaces/admin/audit-routes.ts";
 import { adminCasServiceRoutes } from "./surfaces/admin/cas-service-routes.ts";
 import { adminImportRoutes } from "./surfaces/admin/import-routes.ts";
+import { adminLdapRoutes } from "./surfaces/admin/ldap-routes.ts";
 import { adminPeopleRoutes } from "./surfaces/admin/people-routes.ts";
 import { adminPersonErasureRoutes } from "./surfaces/admin/person-erasure-routes.ts";
 import { adminPersonRecoveryRoutes } from "./surfaces/admin/person-recovery-routes.ts";
@@ -262,6 +263,7 @@ export async function buildApp({
   await app.register(adminAuditRoutes);
   await app.register(adminServiceRoutes);
   await app.register(adminWifiRoutes);
+  await app.register(adminLdapRoutes);
   await app.register(continuingRoutes);
   await registerDiia(app);
   await registerBankId(app);

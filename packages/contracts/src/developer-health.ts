@@ -40,7 +40,7 @@ export const integrationHealthSchema = z.object({
     z.object({
       id: text(),
       at: text(),
-      protocol: z.enum(["ticket", "oidc", "cas"]),
+      protocol: z.enum(["ticket", "oidc", "cas", "ldap"]),
       reason: z.enum(integrationFailureReasons),
       /** For `redirect_uri_not_registered`: the address that was tried (empty otherwise). */
       address: text(),

@@ -19,6 +19,7 @@ export * from "./forward-auth.ts";
 export * from "./google.ts";
 export * from "./language.ts";
 export * from "./ldap.ts";
+export * from "./ldap-console.ts";
 export * from "./messages.ts";
 export * from "./mfa.ts";
 export * from "./pages.ts";

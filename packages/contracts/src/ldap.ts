@@ -24,6 +24,8 @@ export const ldapPasswordSchema = z.object({
   name: text(),
   createdAt: text(),
   lastUsedAt: text().nullable(),
+  /** The registered client it works through alone (its title); null: any. */
+  clientTitle: text().nullable(),
   uses: z.array(ldapUseSchema),
 });
 export type LdapPassword = z.infer<typeof ldapPasswordSchema>;
@@ -35,10 +37,16 @@ export const ldapPasswordsSchema = z.object({
   /** The name most systems ask for (sssd, Nextcloud, GitLab): the username. */
   username: text(),
   limit: z.number().int(),
+  /** The registered clients a new password may be tied to: those that may let this person bind. */
+  clients: z.array(z.object({ id: z.uuid(), title: text() })),
 });
 export type LdapPasswords = z.infer<typeof ldapPasswordsSchema>;
 
-export const createLdapPasswordSchema = z.object({ name: ldapPasswordName });
+export const createLdapPasswordSchema = z.object({
+  name: ldapPasswordName,
+  /** Works only through this registered client (one of `clients`); absent or null: through any. */
+  clientId: z.uuid().nullable().optional(),
+});
 export type CreateLdapPassword = z.infer<typeof createLdapPasswordSchema>;
 
 /** A new application password: shown once. */

@@ -31,7 +31,7 @@ export const rootPages = ["/", "/google-auth", "/auth-success"] as const;
 function adminScreen(rest: string[]): boolean {
   if (rest.length === 0) return true;
   if (rest.length === 1)
-    return ["applications", "reviews", "import", "audit", "keys", "service"].includes(rest[0] ?? "");
+    return ["applications", "reviews", "import", "audit", "keys", "service", "ldap"].includes(rest[0] ?? "");
   return (
     rest.length === 2 && (rest[0] === "people" || rest[0] === "applications") && /^[0-9a-f-]{36}$/i.test(rest[1] ?? "")
   );

@@ -3,10 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BindFacts, decideBind, type LdapBindContext } from "../../src/model/ldap/binds.ts";
+import { registerLdapClient } from "../../src/model/ldap/clients.ts";
 import { createApplicationPassword } from "../../src/model/ldap/passwords.ts";
 import { ldapThrottleKey } from "../../src/model/ldap/throttle.ts";
+import { grantRole, revokeRole } from "../../src/model/users/operator-roles.ts";
 import { createTestApp, postJson, type TestApp } from "../support/app.ts";
 import { addPerson, manualClock, signIn } from "../support/campus.ts";
+import { addOperator } from "../support/console.ts";
 import { aboveModelDatabase } from "../support/databases.ts";
 
 /**
@@ -35,8 +38,9 @@ describe("attacks on LDAP application passwords", () => {
     );
     ownerId = (await addPerson(t.app, { username: owner.username, fullName: "Owner" }, owner.password)).id;
     await addPerson(t.app, { username: "other", fullName: "Other" }, "other's long passphrase");
-    ownerPassword = (await createApplicationPassword(t.app.db, t.config.sessionSecrets, ownerId, "Lab", clock.now()))
-      .password;
+    ownerPassword = (
+      await createApplicationPassword(t.app.db, t.config.sessionSecrets, ownerId, { name: "Lab" }, clock.now())
+    ).password;
   });
   afterAll(async () => {
     await t.close();
@@ -129,6 +133,91 @@ describe("attacks on LDAP application passwords", () => {
     expect(list.body).not.toContain(ownerPassword);
     expect(list.body).not.toMatch(/hash/i);
     expect(list.json().passwords[0].uses).toBeDefined();
+  });
+
+  it("the KPI ID password: only from an allowing client's addresses, only for a plain person, guesses throttled", async () => {
+    const lab = "10.77.0.1";
+    await registerLdapClient(
+      t.app.db,
+      {
+        name: "lab-attacks",
+        title: "Lab",
+        applicationId: null,
+        subtree: "people",
+        attributes: ["uid"],
+        addresses: [lab],
+        kpiPasswordAllowed: true,
+      },
+      clock.now(),
+    );
+    const plain = { dn: "uid=plain,ou=people,dc=kpi,dc=ua", password: "plain person's passphrase" };
+    await addPerson(t.app, { username: "plain", fullName: "Plain" }, plain.password);
+    const withHasher = { ...context(), verifyAccountPassword: t.app.passwordHasher.verify };
+    const attempt = (facts: Partial<BindFacts>) => decideBind(withHasher, { ...plain, ssf: 256, ...facts });
+    // From an address the client does not name, the KPI ID password is just a wrong application password.
+    expect(await attempt({ peer: stranger })).toMatchObject({ accepted: false, refusal: "wrong_password" });
+    expect(await attempt({ peer: lab, ssf: 0 })).toMatchObject({ accepted: false, refusal: "no_tls" });
+    expect(await attempt({ peer: lab })).toMatchObject({ accepted: true, with: "kpi_password" });
+    // The owner of a console role is refused even with the right password; the responder's answer is the same 49.
+    await grantRole(t.app.db, ownerId, "admin");
+    const operator = { dn: "uid=owner,ou=people,dc=kpi,dc=ua", password: owner.password };
+    expect(await attempt({ peer: lab, ...operator })).toMatchObject({ refusal: "kpi_password_refused" });
+    await revokeRole(t.app.db, ownerId, "admin");
+    // Guessing the KPI ID password through the lab is counted as any bind: the name is held after enough tries.
+    for (let guess = 0; guess < 12; guess++) await attempt({ peer: lab, password: `guess-${guess}` });
+    expect(await attempt({ peer: "198.51.100.9" })).toMatchObject({ accepted: false, refusal: "throttled" });
+    clock.advance(2 * 60 * 60);
+  });
+
+  it("the console's LDAP clients: a name that is not a DN's plain word, and a cross-site registration, refused", async () => {
+    const admin = await addOperator(t.app, ["admin"]);
+    const body = {
+      title: "X",
+      applicationId: null,
+      subtree: "people",
+      attributes: ["uid"],
+      addresses: [],
+      kpiPasswordAllowed: false,
+    };
+    for (const name of ["x,ou=people", "*", "Upper", "a b", "", "x".repeat(64), "-lead"]) {
+      const refused = await postJson(
+        t.app,
+        "/api/admin/ldap/clients",
+        { ...body, name },
+        { headers: { cookie: admin.cookie } },
+      );
+      expect(refused.statusCode, name).toBe(400);
+    }
+    const tooMuch = await postJson(
+      t.app,
+      "/api/admin/ldap/clients",
+      { ...body, name: "tax", attributes: ["uid", "taxId"] },
+      { headers: { cookie: admin.cookie } },
+    );
+    expect(tooMuch.statusCode).toBe(400);
+    const crossSite = await postJson(
+      t.app,
+      "/api/admin/ldap/clients",
+      { ...body, name: "evil" },
+      { headers: { cookie: admin.cookie, origin: "https://evil.example" } },
+    );
+    expect(crossSite.statusCode).toBe(403);
+    const removeCrossSite = await postJson(
+      t.app,
+      "/api/admin/ldap/clients/lab-attacks/remove",
+      {},
+      {
+        headers: { cookie: admin.cookie, origin: "https://evil.example" },
+      },
+    );
+    expect(removeCrossSite.statusCode).toBe(403);
+    const listed = await t.app.inject({
+      method: "GET",
+      url: "/api/admin/ldap/clients",
+      headers: { cookie: admin.cookie },
+    });
+    expect(listed.json().clients.map((client: { name: string }) => client.name)).toEqual(["lab-attacks"]);
+    expect(listed.body).not.toMatch(/secret/i);
   });
 
   it("is not served where KPI ID runs no slapd", async () => {

@@ -177,6 +177,9 @@ describe.each(aboveModelDatabases)("web attacks on %s", (kind) => {
         "/api/account/passkeys",
         "/api/account/passkeys/rename",
         "/api/account/passkeys/remove",
+        // The console's LDAP clients (issue 77).
+        "/api/admin/ldap/clients",
+        "/api/admin/ldap/clients/{name}/remove",
       ]),
     );
     // Bodies that would succeed from the right origin, so only the origin check can stop them.

@@ -220,6 +220,10 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
         "GET /api/account/ldap",
         "POST /api/account/ldap",
         "POST /api/account/ldap/{id}/revoke",
+        // and the console's LDAP clients.
+        "GET /api/admin/ldap/clients",
+        "POST /api/admin/ldap/clients",
+        "POST /api/admin/ldap/clients/{name}/remove",
       ]),
     );
     const runsPerEndpoint = Math.ceil(minimumRequests / endpoints.length) + 5;

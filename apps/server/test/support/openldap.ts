@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { CreatedLdapPassword } from "@kpi-id/contracts";
@@ -107,13 +107,56 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 /** A person with a KPI ID password, in a unit, holding one application password made through the account API. */
 export async function personWithApplicationPassword(
   app: FastifyInstance,
-  person: { username: string; fullName: string; studentId: string; unit: string; email?: string },
+  person: { username: string; fullName: string; studentId: string; unit?: string; email?: string },
   accountPassword: string,
 ): Promise<{ id: string; created: CreatedLdapPassword }> {
   const { unit, ...fields } = person;
-  const user = await createUser(app.db, app.passwordHasher, fields, accountPassword, { studentUnit: unit });
+  const user = await createUser(app.db, app.passwordHasher, fields, accountPassword, unit ? { studentUnit: unit } : {});
   const cookie = await signIn(app, person.username, accountPassword);
   const response = await postJson(app, "/api/account/ldap", { name: "Lab computers" }, { headers: { cookie } });
   if (response.statusCode !== 200) throw new Error(`no application password: ${response.statusCode} ${response.body}`);
   return { id: user.id, created: response.json() };
+}
+
+export interface ToolRun {
+  code: number;
+  out: string;
+}
+
+/**
+ * ldap-utils against the test's slapd over StartTLS (the CA trusted, its certificate demanded), run without
+ * blocking: the responder answering slapd runs in the test's own process.
+ */
+export function ldapTools(slapd: TestSlapd) {
+  const run = (command: string, args: string[]): Promise<ToolRun> =>
+    new Promise((resolve) => {
+      execFile(
+        command,
+        args,
+        { env: { ...process.env, LDAPTLS_CACERT: slapd.caFile, LDAPTLS_REQCERT: "demand" }, timeout: 15_000 },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+          resolve({ code, out: `${stdout}${stderr}` });
+        },
+      );
+    });
+  const whoami = (dn: string, password: string, startTls = true) =>
+    run("ldapwhoami", ["-H", slapd.url, ...(startTls ? ["-ZZ"] : []), "-x", "-D", dn, "-w", password]);
+  const search = (dn: string, password: string, searchBase: string, filter: string, attributes: string[] = []) =>
+    run("ldapsearch", [
+      "-LLL",
+      "-H",
+      slapd.url,
+      "-ZZ",
+      "-x",
+      "-D",
+      dn,
+      "-w",
+      password,
+      "-b",
+      searchBase,
+      filter,
+      ...attributes,
+    ]);
+  return { run, whoami, search };
 }

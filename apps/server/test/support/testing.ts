@@ -14,6 +14,7 @@ export { createPasswordHasher, type PasswordHasher } from "../../src/platform/cr
 export { hashToken } from "../../src/platform/crypto/tokens.ts";
 export { openDatabase } from "../../src/platform/db/index.ts";
 export { migrate } from "../../src/platform/db/migrate.ts";
+export { startBindResponder } from "../../src/protocols/ldap/responder.ts";
 export { libraryClientFind } from "../../src/protocols/oidc/parsed-clients.ts";
 export { DiiaClient } from "../../src/sign-in/diia/client.ts";
 export { hashRequestId } from "../../src/sign-in/diia/crypto/gost-hash.ts";
@@ -40,6 +41,7 @@ export {
   type TokenSet,
   tokenRequest,
 } from "./oidc-code-flow.ts";
+export { personWithApplicationPassword, startTestSlapd } from "./openldap.ts";
 export {
   databaseUrl,
   dropAbandonedRunDatabases,

@@ -144,6 +144,7 @@ export const lazyPages: LazyPage[] = [
       { path: "audit", component: "AdminAuditRoute" },
       { path: "keys", component: "AdminKeysRoute" },
       { path: "service", component: "AdminServiceRoute" },
+      { path: "ldap", component: "AdminLdapRoute" },
     ],
   },
   {

@@ -13,7 +13,7 @@ const dayMs = 86_400_000;
 export async function recordIntegrationFailure(
   db: Db,
   applicationId: string,
-  protocol: "ticket" | "oidc" | "cas",
+  protocol: "ticket" | "oidc" | "cas" | "ldap",
   reason: IntegrationFailureReason,
   /** The unregistered return address that was tried (issue 60): what the integration sent, never the person's. */
   address = "",

@@ -1,9 +1,13 @@
+import type { LdapBindRefusal } from "@kpi-id/contracts";
 import type { AuditEvent } from "../../platform/audit/record.ts";
 import type { SecretRing } from "../../platform/crypto/key-ring.ts";
 import { hashToken, sameBytes } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { confirmFailure, settleSuccess, takeAttempt } from "../../platform/throttle/throttle.ts";
 import { hasApplicationAccess } from "../access/applications.ts";
+import { findApplicationById } from "../apps/queries.ts";
+import { holdsSecondFactor } from "../sessions/recent-sign-in.ts";
+import { rolesOf } from "../users/operator-roles.ts";
 import { findUserByUsername } from "../users/queries.ts";
 import { networkPasswordHashes } from "../wifi/secrets.ts";
 import { findLdapClientSecret, type LdapClient, ldapClientAt } from "./clients.ts";
@@ -11,17 +15,8 @@ import { storedApplicationPassword } from "./passwords.ts";
 import { ldapThrottleKeys } from "./throttle.ts";
 import { recordApplicationPasswordUse } from "./uses.ts";
 
-/** Why a bind was refused: the console counts failures by these, the audit row keeps them. */
-export type LdapRefusal =
-  | "not_ours"
-  | "no_tls"
-  | "unknown_person"
-  | "person_disabled"
-  | "no_access"
-  | "wrong_password"
-  | "throttled"
-  | "unknown_client"
-  | "wrong_secret";
+/** Why a bind was refused: the console counts failures by these, the audit row keeps them (contracts list them). */
+export type LdapRefusal = LdapBindRefusal;
 
 /** What slapd tells the responder about one simple bind (its sock overlay's BIND request). */
 export interface BindFacts {
@@ -40,16 +35,25 @@ export interface LdapBindContext {
   throttleSecret: string;
   baseDn: string;
   now: Date;
+  /** The KPI ID password's check (argon2id), for clients that allow it; without it no client's allowance works. */
+  verifyAccountPassword?: (passwordHash: string | null, password: string) => Promise<boolean>;
+}
+
+/** Who bound and through what; applicationId: the application of the client it came through, if tied to one. */
+interface BindIds {
+  userId?: string;
+  clientId?: string;
+  applicationId?: string;
 }
 
 export type LdapBindDecision =
-  | { accepted: true; as: "person" | "client"; userId?: string; clientId?: string; passwordId?: string }
-  | { accepted: false; refusal: LdapRefusal; userId?: string; clientId?: string };
+  | ({ accepted: true; as: "person" | "client"; passwordId?: string; with?: "kpi_password" } & BindIds)
+  | ({ accepted: false; refusal: LdapRefusal } & BindIds);
 
 /** Below this strength a simple bind is refused even if slapd let it through (slapd.conf: simple_bind=128). */
 const requiredSsf = 128;
 
-const refused = (refusal: LdapRefusal, ids: { userId?: string; clientId?: string } = {}): LdapBindDecision => ({
+const refused = (refusal: LdapRefusal, ids: BindIds = {}): LdapBindDecision => ({
   accepted: false,
   refusal,
   ...ids,
@@ -106,8 +110,17 @@ async function personOutcome(
   client: LdapClient | undefined,
 ): Promise<LdapBindDecision> {
   const { db, ring, now } = context;
-  if (!person) return refused("unknown_person", { clientId: client?.id });
-  const ids = { userId: person.id, clientId: client?.id };
+  const through = { clientId: client?.id, applicationId: client?.applicationId ?? undefined };
+  // Through a client that allows the KPI ID password, argon2 runs for every bind (an unknown name too), so the
+  // answer's time does not tell who exists or who may use it.
+  const accountPassword = client?.kpiPasswordAllowed
+    ? context.verifyAccountPassword?.(person?.password_hash ?? null, facts.password)
+    : undefined;
+  if (!person) {
+    await accountPassword;
+    return refused("unknown_person", through);
+  }
+  const ids = { userId: person.id, ...through };
   if (person.status !== "active" || person.anonymised_at !== null) return refused("person_disabled", ids);
   if (client?.applicationId && !(await hasApplicationAccess(db, person.id, client.applicationId))) {
     return refused("no_access", ids);
@@ -120,7 +133,11 @@ async function personOutcome(
     .where("secret_hash", "in", hashes)
     .where((eb) => eb.or([eb("client_id", "is", null), eb("client_id", "=", client?.id ?? null)]))
     .executeTakeFirst();
-  if (!row) return refused("wrong_password", ids);
+  if (!row) {
+    if (!(await accountPassword)) return refused("wrong_password", ids);
+    if (!(await kpiPasswordMayBind(db, person, client))) return refused("kpi_password_refused", ids);
+    return { accepted: true, as: "person", with: "kpi_password", ...ids };
+  }
   // Kept under an older key of the ring: made again under the newest while the password is at hand.
   if (row.secret_hash !== hashes[0]) {
     await db
@@ -136,7 +153,23 @@ async function personOutcome(
     peer: facts.peer ?? null,
     now,
   });
-  return { accepted: true, as: "person", userId: person.id, clientId: client?.id, passwordId: row.id };
+  return { accepted: true, as: "person", passwordId: row.id, ...ids };
+}
+
+/**
+ * Whether the KPI ID password may bind through a client that allows it: never for a person whose password guards
+ * more than a lab login (a console role), nor one whose sign-in asks a second factor (one they hold, one an
+ * operator requires of them, or one the client's application requires), since an LDAP bind cannot carry it.
+ */
+async function kpiPasswordMayBind(
+  db: Db,
+  person: NonNullable<Awaited<ReturnType<typeof findUserByUsername>>>,
+  client: LdapClient | undefined,
+): Promise<boolean> {
+  if (!client?.kpiPasswordAllowed || person.require_mfa) return false;
+  if ((await rolesOf(db, person.id)).length > 0 || (await holdsSecondFactor(db, person.id))) return false;
+  const application = client.applicationId ? await findApplicationById(db, client.applicationId) : undefined;
+  return !application?.require_mfa;
 }
 
 /** A registered client's service account: its secret against the stored SHA-256, counted like a person's. */
@@ -161,9 +194,15 @@ export function ldapBindAuditEvent(decision: LdapBindDecision, facts: BindFacts,
     type: "ldap_bind",
     result: decision.accepted ? "success" : "failure",
     userId: decision.userId ?? null,
+    // The application of the client the bind came through: its integration health counts the bind.
+    applicationId: decision.applicationId ?? null,
     reason: decision.accepted ? undefined : decision.refusal,
     occurredAt: now,
     ip: facts.peer,
-    details: { clientId: decision.clientId ?? null, as: decision.accepted ? decision.as : null },
+    details: {
+      clientId: decision.clientId ?? null,
+      as: decision.accepted ? decision.as : null,
+      ...(decision.accepted && decision.with ? { with: decision.with } : {}),
+    },
   };
 }

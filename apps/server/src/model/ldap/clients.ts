@@ -1,35 +1,13 @@
 import { isIP } from "node:net";
+import { type LdapClientSubtree, ldapClientSubtrees, ldapDirectoryAttributes } from "@kpi-id/contracts";
 import { hashTokenHex, newToken } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { hasApplicationAccess } from "../access/applications.ts";
 
-/**
- * The attributes a person's entry holds (protocols/ldap/entries.ts), the only ones a client may be allowed to read.
- * The tax id and other sensitive data are never in the directory at all.
- */
-export const directoryAttributes = [
-  "uid",
-  "cn",
-  "sn",
-  "givenName",
-  "displayName",
-  "mail",
-  "uidNumber",
-  "gidNumber",
-  "homeDirectory",
-  "loginShell",
-  "gecos",
-  "memberOf",
-  "eduPersonAffiliation",
-  "eduPersonPrimaryAffiliation",
-  "eduPersonPrincipalName",
-  "eduPersonScopedAffiliation",
-  "eduPersonUniqueId",
-] as const;
-
-/** What a client may read: people, groups (units and access groups), or both. */
-export const clientSubtrees = ["people", "groups", "directory"] as const;
-export type ClientSubtree = (typeof clientSubtrees)[number];
+// The attributes a client may read and the subtrees it may see are the contracts' (the console lists them).
+export { ldapClientSubtrees as clientSubtrees, ldapDirectoryAttributes as directoryAttributes };
+export type ClientSubtree = LdapClientSubtree;
 
 export interface LdapClient {
   id: string;
@@ -41,27 +19,42 @@ export interface LdapClient {
   attributes: string[];
   /** Where the client's connections come from: a person's bind from one of them is a bind through it. */
   addresses: string[];
+  /**
+   * People may bind through it with their KPI ID password, for systems that cannot do better (a lab's login
+   * machines): only people without a console role or a second factor, only over TLS (binds.ts).
+   */
+  kpiPasswordAllowed: boolean;
   createdAt: Date;
 }
 
-/** A client as registered: everything but what the registration gives it. */
-export type NewLdapClient = Omit<LdapClient, "id" | "createdAt">;
+/** A client as registered: everything but what the registration gives it (the KPI ID password off unless said). */
+export type NewLdapClient = Omit<LdapClient, "id" | "createdAt" | "kpiPasswordAllowed"> & {
+  kpiPasswordAllowed?: boolean;
+};
 
 const clientName = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
-function checkedClient(client: NewLdapClient): NewLdapClient {
-  const known = new Map(directoryAttributes.map((name) => [name.toLowerCase(), name]));
+function checkedClient(client: NewLdapClient): Omit<LdapClient, "id" | "createdAt"> {
+  const known = new Map(ldapDirectoryAttributes.map((name) => [name.toLowerCase(), name]));
   const attributes = client.attributes.map((name) => known.get(name.trim().toLowerCase()));
   if (
     !clientName.test(client.name) ||
     client.title.trim() === "" ||
-    !clientSubtrees.includes(client.subtree) ||
+    !ldapClientSubtrees.includes(client.subtree) ||
     attributes.some((name) => name === undefined) ||
-    client.addresses.some((address) => isIP(address) === 0)
+    client.addresses.some((address) => isIP(address) === 0) ||
+    // The KPI ID password is allowed for binds through the client, known by where they come from: without an
+    // address no bind is through it, and the choice would silently do nothing.
+    (client.kpiPasswordAllowed === true && client.addresses.length === 0)
   ) {
     throw new AppError("ldap.client_invalid");
   }
-  return { ...client, title: client.title.trim(), attributes: [...new Set(attributes as string[])] };
+  return {
+    ...client,
+    title: client.title.trim(),
+    attributes: [...new Set(attributes as string[])],
+    kpiPasswordAllowed: client.kpiPasswordAllowed ?? false,
+  };
 }
 
 const asClient = (row: {
@@ -72,15 +65,17 @@ const asClient = (row: {
   subtree: string;
   attributes: string[];
   addresses: string[];
+  kpi_password_allowed: boolean;
   created_at: Date;
 }): LdapClient => ({
   id: row.id,
   name: row.name,
   title: row.title,
   applicationId: row.application_id,
-  subtree: (clientSubtrees as readonly string[]).includes(row.subtree) ? (row.subtree as ClientSubtree) : "people",
+  subtree: (ldapClientSubtrees as readonly string[]).includes(row.subtree) ? (row.subtree as ClientSubtree) : "people",
   attributes: row.attributes,
   addresses: row.addresses,
+  kpiPasswordAllowed: row.kpi_password_allowed,
   createdAt: row.created_at,
 });
 
@@ -101,6 +96,7 @@ export async function registerLdapClient(
       subtree: checked.subtree,
       attributes: checked.attributes,
       addresses: checked.addresses,
+      kpi_password_allowed: checked.kpiPasswordAllowed,
       secret_hash: hashTokenHex(secret),
       created_at: now,
     })
@@ -131,6 +127,24 @@ export async function ldapClientAt(db: Db, address: string | undefined): Promise
     .orderBy("name")
     .executeTakeFirst();
   return row ? asClient(row) : undefined;
+}
+
+/** A client by its id (an application password tied to it, the console's actions). */
+export async function findLdapClient(db: Db, id: string): Promise<LdapClient | undefined> {
+  const row = await db.selectFrom("ldap_clients").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? asClient(row) : undefined;
+}
+
+/** The clients a person may bind through (open to everyone, or tied to an application that lets them in). */
+export async function ldapClientsFor(db: Db, userId: string): Promise<LdapClient[]> {
+  const clients = await listLdapClients(db);
+  const open: LdapClient[] = [];
+  for (const client of clients) {
+    if (client.applicationId === null || (await hasApplicationAccess(db, userId, client.applicationId))) {
+      open.push(client);
+    }
+  }
+  return open;
 }
 
 /** Removes a client: its service account stops binding and its rules leave slapd at the next sync. */

@@ -30,6 +30,8 @@ export interface ApplicationPassword {
   name: string;
   createdAt: Date;
   lastUsedAt: Date | null;
+  /** The client it is tied to (its title), or null: any. */
+  clientTitle: string | null;
   uses: ApplicationPasswordUse[];
 }
 
@@ -37,9 +39,16 @@ export interface ApplicationPassword {
 export async function listApplicationPasswords(db: Db, userId: string): Promise<ApplicationPassword[]> {
   const rows = await db
     .selectFrom("ldap_passwords")
-    .select(["id", "name", "created_at", "last_used_at"])
-    .where("user_id", "=", userId)
-    .orderBy("created_at", "desc")
+    .leftJoin("ldap_clients", "ldap_clients.id", "ldap_passwords.client_id")
+    .select([
+      "ldap_passwords.id",
+      "ldap_passwords.name",
+      "ldap_passwords.created_at",
+      "ldap_passwords.last_used_at",
+      "ldap_clients.title as client_title",
+    ])
+    .where("ldap_passwords.user_id", "=", userId)
+    .orderBy("ldap_passwords.created_at", "desc")
     .execute();
   if (rows.length === 0) return [];
   const uses = await db
@@ -58,6 +67,7 @@ export async function listApplicationPasswords(db: Db, userId: string): Promise<
     name: row.name,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
+    clientTitle: row.client_title,
     uses: uses
       .filter((use) => use.password_id === row.id)
       .map((use) => ({ usedAt: use.used_at, client: use.title, peer: use.peer })),
@@ -71,14 +81,18 @@ export interface CreatedApplicationPassword {
   password: string;
 }
 
-/** A new application password (the limit counted under a lock on the person's row, so two at once cannot pass it). */
+/**
+ * A new application password, through any client or only through `clientId` (the caller checked the person may
+ * bind through it). The limit is counted under a lock on the person's row, so two at once cannot pass it.
+ */
 export async function createApplicationPassword(
   db: Db,
   ring: SecretRing,
   userId: string,
-  name: string,
+  wanted: { name: string; clientId?: string | null },
   now: Date,
 ): Promise<CreatedApplicationPassword> {
+  const { name } = wanted;
   const password = generateNetworkPassword();
   return db.transaction().execute(async (tx) => {
     await lockPerson(tx, userId);
@@ -90,7 +104,13 @@ export async function createApplicationPassword(
     if (Number(held.count) >= ldapPasswordLimit) throw new AppError("ldap.limit_reached");
     const row = await tx
       .insertInto("ldap_passwords")
-      .values({ user_id: userId, name, secret_hash: storedApplicationPassword(ring, password), created_at: now })
+      .values({
+        user_id: userId,
+        client_id: wanted.clientId ?? null,
+        name,
+        secret_hash: storedApplicationPassword(ring, password),
+        created_at: now,
+      })
       .returning(["id"])
       .executeTakeFirstOrThrow();
     return { id: row.id, name, password };

@@ -18,7 +18,9 @@ export function applicationSignInsPerDay(db: Db, applicationId: string, since: D
     .where("application_id", "=", applicationId)
     .where("occurred_at", ">=", since)
     .where("result", "=", "success")
-    .where("event_type", "in", ["app_redirect", "oidc_sign_in", "oidc_device_confirmed"])
+    // An LDAP bind through the application's registered client (a lab machine's login, Nextcloud's check) is a
+    // sign-in to it too.
+    .where("event_type", "in", ["app_redirect", "oidc_sign_in", "oidc_device_confirmed", "ldap_bind"])
     .where(sql<boolean>`(details->>'proxy') is distinct from 'true'`)
     .groupBy("day")
     .execute();

@@ -57,7 +57,7 @@ export interface IntegrationFailuresTable {
   id: Generated<string>;
   application_id: string;
   occurred_at: Timestamp;
-  protocol: "ticket" | "oidc" | "cas";
+  protocol: "ticket" | "oidc" | "cas" | "ldap";
   reason: string;
   /** The unregistered return address that was tried (migration 0630); empty for other reasons. */
   address: ColumnType<string, string | undefined, string>;

@@ -13,6 +13,8 @@ export interface LdapClientsTable {
   addresses: ColumnType<string[], string[] | undefined, string[]>;
   secret_hash: string;
   created_at: Timestamp;
+  /** People may bind through it with their KPI ID password (migration 0700; model/ldap/binds.ts says who). */
+  kpi_password_allowed: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 /** A person's application password for LDAP binds (migration 0690): only its keyed hash. */

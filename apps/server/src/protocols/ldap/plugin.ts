@@ -20,6 +20,7 @@ export function registerLdap(app: FastifyInstance): void {
       database: app.database,
       config: app.config,
       clock: app.clock,
+      passwordHasher: app.passwordHasher,
       onBind: (event) => app.metrics?.observeAudit(event),
       onError: (error, what) => app.log.error({ err: error }, `ldap ${what} failed`),
     });

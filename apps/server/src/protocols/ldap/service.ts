@@ -1,7 +1,9 @@
+import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { decideBind, type LdapBindDecision, ldapBindAuditEvent } from "../../model/ldap/binds.ts";
 import { ldapThrottleKey } from "../../model/ldap/throttle.ts";
 import { type AuditEvent, recordAuditEvent } from "../../platform/audit/record.ts";
 import type { Config } from "../../platform/config/index.ts";
+import type { PasswordHasher } from "../../platform/crypto/password.ts";
 import type { DatabaseHandle } from "../../platform/db/index.ts";
 import { synchroniseDirectory } from "./directory-sync.ts";
 import { ldapResult, startBindResponder } from "./responder.ts";
@@ -19,6 +21,8 @@ export interface LdapServiceOptions {
   database: DatabaseHandle;
   config: Config;
   clock: () => Date;
+  /** The KPI ID password's check, for clients an operator allows it through (docs/ldap.md). */
+  passwordHasher: PasswordHasher;
   /** Each bind's audit event once recorded (the service's metrics count it). */
   onBind?: (event: AuditEvent) => void;
   onError?: (error: unknown, what: "bind" | "sync") => void;
@@ -52,11 +56,23 @@ export async function startLdapService(options: LdapServiceOptions): Promise<Lda
     const facts = { dn: bind.dn, password: bind.credentials, peer: bind.peer, ssf: bind.ssf };
     const now = clock();
     const decision = await decideBind(
-      { db: database.db, ring: config.sessionSecrets, throttleSecret, baseDn: ldap.baseDn, now },
+      {
+        db: database.db,
+        ring: config.sessionSecrets,
+        throttleSecret,
+        baseDn: ldap.baseDn,
+        now,
+        verifyAccountPassword: (hash, password) => options.passwordHasher.verify(hash, password),
+      },
       facts,
     );
     const event = ldapBindAuditEvent(decision, facts, now);
     await recordAuditEvent(database.db, event);
+    // A person its application does not let in, binding through its client: the owners' health view shows it, as
+    // the other protocols' gate refusals (the person is never named there).
+    if (!decision.accepted && decision.refusal === "no_access" && decision.applicationId) {
+      await recordIntegrationFailure(database.db, decision.applicationId, "ldap", "no_access");
+    }
     options.onBind?.(event);
     return resultCode(decision);
   };

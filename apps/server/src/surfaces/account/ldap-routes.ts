@@ -8,6 +8,7 @@ import {
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { ldapClientsFor } from "../../model/ldap/clients.ts";
 import {
   createApplicationPassword,
   listApplicationPasswords,
@@ -53,6 +54,7 @@ export const accountLdapRoutes: FastifyPluginAsyncZod = async (app) => {
           name: password.name,
           createdAt: password.createdAt.toISOString(),
           lastUsedAt: password.lastUsedAt?.toISOString() ?? null,
+          clientTitle: password.clientTitle,
           uses: password.uses.map((use) => ({
             usedAt: use.usedAt.toISOString(),
             client: use.client ?? "",
@@ -62,6 +64,10 @@ export const accountLdapRoutes: FastifyPluginAsyncZod = async (app) => {
         bindDn: `uid=${username},ou=people,${app.config.ldap.baseDn}`,
         username,
         limit: ldapPasswordLimit,
+        clients: (await ldapClientsFor(app.db, session.userId)).map((client) => ({
+          id: client.id,
+          title: client.title,
+        })),
       };
     },
   );
@@ -74,7 +80,8 @@ export const accountLdapRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Create an application password for LDAP",
         description:
           "Needs a sign-in within REAUTH_MAX_AGE_SECONDS (403 `auth.reauth_required`). The password is generated " +
-          `and answered once; at most ${ldapPasswordLimit} (409 \`ldap.limit_reached\`).`,
+          `and answered once; at most ${ldapPasswordLimit} (409 \`ldap.limit_reached\`). With \`clientId\` it works ` +
+          "only through that registered client (one the person may bind through, else 404 `ldap.client_not_found`).",
         body: createLdapPasswordSchema,
         response: {
           200: createdLdapPasswordSchema,
@@ -90,11 +97,15 @@ export const accountLdapRoutes: FastifyPluginAsyncZod = async (app) => {
       requireLdap(request);
       const session = await requireSession(request, reply);
       requireRecentSignIn(session, reauthWindow(request));
+      const { name, clientId } = request.body;
+      if (clientId && !(await ldapClientsFor(app.db, session.userId)).some((client) => client.id === clientId)) {
+        throw new AppError("ldap.client_not_found");
+      }
       const created = await createApplicationPassword(
         app.db,
         app.config.sessionSecrets,
         session.userId,
-        request.body.name,
+        { name, clientId },
         app.clock(),
       );
       await audit(request, { type: "ldap_password_created", result: "success", userId: session.userId });

@@ -166,10 +166,13 @@ Wi-Fi (eduroam through FreeRADIUS, docs/eduroam.md)
 LDAP (OpenLDAP slapd kept by KPI ID, docs/ldap.md)
   ldap sync                                 make slapd's directory KPI ID's truth now (idempotent)
   ldap client add --name N --title T --attributes a,b [--subtree people|groups|directory]
-      [--application APP] [--addresses IP,IP]
+      [--application APP] [--addresses IP,IP] [--allow-kpi-password]
                                             register an LDAP client: its bind DN and secret
                                             (shown once); with --application it sees, and lets
-                                            bind from its addresses, only people with access
+                                            bind from its addresses, only people with access;
+                                            --allow-kpi-password: people without a console role
+                                            or second factor may bind through it (from its
+                                            addresses, over TLS) with their KPI ID password
   ldap client list                          the registered LDAP clients (never a secret)
   ldap client remove --name N               its service account and access rules go
 

@@ -1,6 +1,5 @@
 // LDAP through OpenLDAP slapd (issue 77): the shipped deploy/openldap run by the real slapd against a KPI ID,
 // asked by ldap-utils (ldapwhoami, ldapsearch) and python3-ldap3 over StartTLS. One slapd for the whole file.
-import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,7 +14,13 @@ import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addApplication, grantAccess, signIn } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
 import { aboveModelDatabase } from "../../support/databases.ts";
-import { eventually, personWithApplicationPassword, startTestSlapd, type TestSlapd } from "../../support/openldap.ts";
+import {
+  eventually,
+  ldapTools,
+  personWithApplicationPassword,
+  startTestSlapd,
+  type TestSlapd,
+} from "../../support/openldap.ts";
 
 const base = "dc=kpi,dc=ua";
 const accountPassword = "campus-password-of-olena-2026";
@@ -27,45 +32,11 @@ let nextcloudSecret: string;
 const people = `ou=people,${base}`;
 const dnOf = (username: string) => `uid=${username},${people}`;
 
-interface Run {
-  code: number;
-  out: string;
-}
-
-/** Runs a client program without blocking: the responder answering slapd runs in this same process. */
-function run(command: string, args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      { env: { ...process.env, LDAPTLS_CACERT: slapd.caFile, LDAPTLS_REQCERT: "demand" }, timeout: 15_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-        resolve({ code, out: `${stdout}${stderr}` });
-      },
-    );
-  });
-}
-
-const whoami = (dn: string, password: string, startTls = true) =>
-  run("ldapwhoami", ["-H", slapd.url, ...(startTls ? ["-ZZ"] : []), "-x", "-D", dn, "-w", password]);
-
+const tools = () => ldapTools(slapd);
+const run = (command: string, args: string[]) => tools().run(command, args);
+const whoami = (dn: string, password: string, startTls = true) => tools().whoami(dn, password, startTls);
 const search = (dn: string, password: string, searchBase: string, filter: string, attributes: string[] = []) =>
-  run("ldapsearch", [
-    "-LLL",
-    "-H",
-    slapd.url,
-    "-ZZ",
-    "-x",
-    "-D",
-    dn,
-    "-w",
-    password,
-    "-b",
-    searchBase,
-    filter,
-    ...attributes,
-  ]);
+  tools().search(dn, password, searchBase, filter, attributes);
 
 /** Entries an administrator (cn=kpi-id over ldapi) sees: the directory's truth, with no access rule in the way. */
 const asKpiId = (searchBase: string, filter: string, attributes: string[] = []) =>

@@ -36,7 +36,8 @@ describe.each(aboveModelDatabases)("console authorization on %s", (kind) => {
       .replace("{id}", targetId)
       .replace("{app}", applicationId)
       .replace("{job}", "00000000-0000-4000-8000-000000000000")
-      .replace("{passwordId}", "00000000-0000-4000-8000-000000000000")}${call.query ?? ""}`;
+      .replace("{passwordId}", "00000000-0000-4000-8000-000000000000")
+      .replace("{name}", "never-registered")}${call.query ?? ""}`;
     const body =
       call.body && JSON.parse(JSON.stringify(call.body).replace("{app}", applicationId).replace("{n}", String(sent)));
     const options: InjectOptions = {

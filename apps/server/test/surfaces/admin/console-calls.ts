@@ -163,4 +163,27 @@ export const consoleCalls: ConsoleCall[] = [
     body: {},
     answer: { status: 404, code: "wifi.password_not_found" },
   },
+  // LDAP's registered clients (issue 77): admin's, as applications are.
+  { method: "GET", route: "/api/admin/ldap/clients", allowed: adminOnly },
+  {
+    method: "POST",
+    route: "/api/admin/ldap/clients",
+    allowed: adminOnly,
+    body: {
+      name: "console-ldap-{n}",
+      title: "Зареєстрований у консолі",
+      applicationId: "{app}",
+      subtree: "people",
+      attributes: ["uid", "cn"],
+      addresses: [],
+      kpiPasswordAllowed: false,
+    },
+  },
+  {
+    method: "POST",
+    route: "/api/admin/ldap/clients/{name}/remove",
+    allowed: adminOnly,
+    body: {},
+    answer: { status: 404, code: "ldap.client_not_found" },
+  },
 ];

@@ -6,6 +6,7 @@ import { PeopleScreen } from "@/features/console-people/components/people-screen
 import { PersonScreen } from "@/features/console-people/components/person-screen.tsx";
 import { ReviewQueueScreen } from "@/features/console-reviews/components/review-queue-screen.tsx";
 import { KeysScreen } from "@/features/console-service/components/keys-screen.tsx";
+import { LdapClientsScreen } from "@/features/console-service/components/ldap-clients-screen.tsx";
 import { ServiceScreen } from "@/features/console-service/components/service-screen.tsx";
 import { ConsoleShell } from "@/features/console-shell/components/console-shell.tsx";
 
@@ -81,6 +82,14 @@ export function AdminServiceRoute() {
   return (
     <ConsoleShell>
       <ServiceScreen />
+    </ConsoleShell>
+  );
+}
+
+export function AdminLdapRoute() {
+  return (
+    <ConsoleShell>
+      <LdapClientsScreen />
     </ConsoleShell>
   );
 }

@@ -35,7 +35,10 @@ const sync: CommandHandler = async (context) => {
   );
 };
 
-/** `ldap client add --name N --title T --attributes a,b [--subtree S] [--application APP] [--addresses ip,…]`. */
+/**
+ * `ldap client add --name N --title T --attributes a,b [--subtree S] [--application APP] [--addresses ip,…]
+ * [--allow-kpi-password]`.
+ */
 const add: CommandHandler = async (context, args) => {
   const options = parseOptions(args, {
     name: { type: "string" },
@@ -44,6 +47,7 @@ const add: CommandHandler = async (context, args) => {
     subtree: { type: "string" },
     application: { type: "string" },
     addresses: { type: "string" },
+    "allow-kpi-password": { type: "boolean" },
   });
   const subtree = options.subtree ?? "people";
   if (!(clientSubtrees as readonly string[]).includes(subtree)) {
@@ -64,13 +68,15 @@ const add: CommandHandler = async (context, args) => {
       subtree: subtree as ClientSubtree,
       attributes: list(required(options, "attributes")),
       addresses: list(options.addresses),
+      kpiPasswordAllowed: options["allow-kpi-password"] === true,
     },
     new Date(),
   );
   await recordAuditEvent(context.db, {
     type: "ldap_client_registered",
     result: "success",
-    details: { name: client.name },
+    applicationId,
+    details: { name: client.name, kpiPasswordAllowed: client.kpiPasswordAllowed },
   });
   const bindDn = `cn=${client.name},ou=clients,${context.config.ldap.baseDn}`;
   context.out.result({ ...client, bindDn, secret }, `bind DN: ${bindDn}\nsecret (shown once): ${secret}`);
@@ -86,6 +92,7 @@ const listClients: CommandHandler = async (context) => {
     attributes: each.attributes.join(","),
     application: each.applicationId ?? "(everyone)",
     addresses: each.addresses.join(","),
+    "kpi password": each.kpiPasswordAllowed ? "allowed" : "no",
   }));
   context.out.result({ clients }, table(rows));
 };

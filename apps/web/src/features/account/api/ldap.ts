@@ -22,10 +22,15 @@ export function useLdapPasswords() {
   });
 }
 
-export const createLdapPassword = (name: string): Promise<CreatedLdapPassword> =>
+/** A new application password, through any registered client or (clientId) only through that one. */
+export const createLdapPassword = (wanted: { name: string; clientId: string | null }): Promise<CreatedLdapPassword> =>
   apiJson(
     "/api/account/ldap",
-    { method: "POST", body: { name: name.trim() }, failure: "Failed to create an application password" },
+    {
+      method: "POST",
+      body: { name: wanted.name.trim(), clientId: wanted.clientId },
+      failure: "Failed to create an application password",
+    },
     createdLdapPasswordSchema,
   );
 

@@ -61,6 +61,11 @@ export function LdapPasswordRow({
         <p className="font-medium break-words text-foreground" data-testid="ldap-password-name">
           {password.name}
         </p>
+        {password.clientTitle ? (
+          <p className="text-muted-foreground" data-testid="ldap-password-client">
+            {t("account:ldap.onlyThrough", { client: password.clientTitle })}
+          </p>
+        ) : null}
         <p className="text-muted-foreground">
           {t("account:ldap.created", { when: formatInstant(password.createdAt, language) })}
           {" · "}

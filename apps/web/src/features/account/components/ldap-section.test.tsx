@@ -12,6 +12,7 @@ const nextcloud: LdapPassword = {
   name: "Nextcloud",
   createdAt: "2026-11-01T08:00:00Z",
   lastUsedAt: "2026-11-20T09:15:00Z",
+  clientTitle: null,
   uses: [
     { usedAt: "2026-11-20T09:15:00Z", client: "Nextcloud", address: "10.20.0.5" },
     { usedAt: "2026-11-19T17:40:00Z", client: "", address: "10.30.1.9" },
@@ -22,8 +23,10 @@ const lab: LdapPassword = {
   name: "Лабораторія",
   createdAt: "2026-11-02T08:00:00Z",
   lastUsedAt: null,
+  clientTitle: "Лабораторні комп'ютери",
   uses: [],
 };
+const labClient = { id: "3f2504e0-4f89-41d3-9a0c-0305e82c6299", title: "Лабораторні комп'ютери" };
 const made: CreatedLdapPassword = {
   id: "3f2504e0-4f89-41d3-9a0c-0305e82c6203",
   name: "GitLab",
@@ -41,6 +44,7 @@ function ldapServer(answers: { create?: Handler; revoke?: Handler } = {}) {
         bindDn: "uid=oksana,ou=people,dc=kpi,dc=ua",
         username: "oksana",
         limit: 10,
+        clients: [labClient],
       } satisfies LdapPasswords),
     "POST /api/account/ldap": (url, init) => {
       sent.created.push(JSON.parse(String(init.body)));
@@ -80,6 +84,10 @@ describe("the account page's application passwords (LDAP)", () => {
       "незареєстрований клієнт (10.30.1.9)",
     ]);
     expect(unused).toHaveTextContent("Ще не використовувався");
+    expect(within(unused).getByTestId("ldap-password-client")).toHaveTextContent(
+      "Працює лише через Лабораторні комп'ютери",
+    );
+    expect(within(used).queryByTestId("ldap-password-client")).toBeNull();
     expect(within(unused).queryByTestId("ldap-uses")).toBeNull();
   });
 
@@ -96,11 +104,25 @@ describe("the account page's application passwords (LDAP)", () => {
     expect(within(panel).getByTestId("ldap-new-password")).toHaveTextContent(made.password);
     expect(panel).toHaveTextContent("uid=oksana,ou=people,dc=kpi,dc=ua");
     expect(within(panel).getByRole("button", { name: "Скопіювати пароль" })).toBeVisible();
-    expect(sent.created).toEqual([{ name: "GitLab" }]);
+    expect(sent.created).toEqual([{ name: "GitLab", clientId: null }]);
     expect(screen.getByLabelText("Назва пароля")).toHaveValue("");
     await user.click(within(panel).getByRole("button", { name: "Я його зберіг(-ла)" }));
     expect(screen.queryByTestId("ldap-new")).toBeNull();
     expect(screen.queryByText(made.password)).toBeNull();
+  });
+
+  it("ties a new password to one registered system when the person picks it", async () => {
+    const sent = ldapServer();
+    const user = userEvent.setup();
+    renderWithProviders(<LdapSection askAgain={vi.fn()} />);
+    const choice = await screen.findByLabelText("Працює через");
+    expect(choice).toHaveValue("");
+    await user.type(screen.getByLabelText("Назва пароля"), "Лабораторія 2");
+    await user.selectOptions(choice, "Лабораторні комп'ютери");
+    await user.click(screen.getByRole("button", { name: "Створити пароль" }));
+    await screen.findByTestId("ldap-new");
+    expect(sent.created).toEqual([{ name: "Лабораторія 2", clientId: labClient.id }]);
+    expect(screen.getByLabelText("Працює через")).toHaveValue("");
   });
 
   it("asks before revoking, and the password leaves the list once confirmed", async () => {

@@ -2,6 +2,8 @@ import type { CreatedLdapPassword, LdapPasswords } from "@kpi-id/contracts";
 import { Server } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Label } from "@/components/ui/label.tsx";
+import { nativeSelectClass } from "@/components/ui/native-select.ts";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { useAccountChange } from "../api/account-changes.ts";
 import { createLdapPassword, revokeLdapPassword, useLdapPasswords } from "../api/ldap.ts";
@@ -61,15 +63,49 @@ function NewLdapPassword({
   );
 }
 
+/** Which registered system a new password works through: any (the default) or only one. */
+function ClientChoice({
+  clients,
+  value,
+  onChange,
+}: {
+  clients: LdapPasswords["clients"];
+  value: string;
+  onChange: (clientId: string) => void;
+}) {
+  const { t } = useTranslation("account");
+  return (
+    <div className="flex min-w-0 flex-col gap-1.5 sm:max-w-56">
+      <Label htmlFor="ldap-client">{t("account:ldap.clientLabel")}</Label>
+      <select
+        id="ldap-client"
+        className={nativeSelectClass}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        data-testid="ldap-client"
+      >
+        <option value="">{t("account:ldap.anyClient")}</option>
+        {clients.map((client) => (
+          <option key={client.id} value={client.id}>
+            {client.title}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** Application passwords for systems that check people by LDAP, never the KPI ID password (docs/ldap.md). */
 export function LdapSection({ askAgain }: { askAgain: AskAgain }) {
   const { t } = useTranslation("account");
   const ldap = useLdapPasswords();
   const [name, setName] = useState("");
+  const [clientId, setClientId] = useState("");
   const [created, setCreated] = useState<CreatedLdapPassword | null>(null);
   const create = useAccountChange(async (newName: string) => {
-    setCreated(await createLdapPassword(newName));
+    setCreated(await createLdapPassword({ name: newName, clientId: clientId || null }));
     setName("");
+    setClientId("");
   }, askAgain);
   const revoke = useAccountChange(revokeLdapPassword, askAgain);
   if (ldap.data === null) return null;
@@ -110,7 +146,11 @@ export function LdapSection({ askAgain }: { askAgain: AskAgain }) {
             pending={create.isPending}
             full={full}
             fullText={t("account:ldap.full", { limit: ldap.data.limit })}
-          />
+          >
+            {ldap.data.clients.length > 0 ? (
+              <ClientChoice clients={ldap.data.clients} value={clientId} onChange={setClientId} />
+            ) : null}
+          </NewPasswordForm>
         </>
       )}
     </AccountSection>

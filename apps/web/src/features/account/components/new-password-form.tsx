@@ -1,5 +1,5 @@
 import { Plus } from "lucide-react";
-import type { FormEvent } from "react";
+import type { FormEvent, ReactNode } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
@@ -15,6 +15,8 @@ interface NewPasswordFormProps {
   /** The limit is reached: the button waits, and `fullText` says why. */
   full: boolean;
   fullText: string;
+  /** More fields between the name and the button (which LDAP client the password is for). */
+  children?: ReactNode;
 }
 
 /** Names a new password of the person's (a Wi-Fi network password, an LDAP application password). */
@@ -27,6 +29,7 @@ export function NewPasswordForm({
   pending,
   full,
   fullText,
+  children,
 }: NewPasswordFormProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -45,6 +48,7 @@ export function NewPasswordForm({
             onChange={(event) => onNameChange(event.target.value)}
           />
         </div>
+        {children}
         <Button type="submit" disabled={name.trim().length === 0 || full} loading={pending} icon={<Plus aria-hidden />}>
           {texts.create}
         </Button>

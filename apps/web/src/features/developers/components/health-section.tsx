@@ -4,7 +4,7 @@ import { useIntegrationHealth } from "../api/developers.ts";
 import { DeveloperSection } from "./section.tsx";
 
 /** Protocol names are the same in every language; the ticket exchange is named in the page's own words. */
-const protocolNames: Partial<Record<string, string>> = { oidc: "OpenID Connect", cas: "CAS" };
+const protocolNames: Partial<Record<string, string>> = { oidc: "OpenID Connect", cas: "CAS", ldap: "LDAP" };
 
 /** Sign-ins per day and the last failures the integration caused, each with what to fix. */
 export function HealthSection({ applicationId }: { applicationId: string }) {

@@ -13,6 +13,7 @@ import { deleteAuditPastRetention, deleteSignInHistoryPastRetention } from "../.
 import { inTransactionUnderLock } from "../../platform/db/advisory-lock.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { deleteExpiredOidcPayloads } from "../../protocols/oidc/adapter.ts";
+import { guestJobOf, runGuestJob } from "./guests.ts";
 
 export interface CleanupCounts extends PruneCounts {
   tickets: number;
@@ -113,6 +114,9 @@ export function scheduleCleanup(app: FastifyInstance): void {
       });
       if (counts) app.log.info({ removed: counts }, "expired rows cleaned up");
       else app.log.debug("clean-up skipped: another instance holds the lock");
+      // Guests' reminders, ends and erasure claim their rows one by one: every instance may run them.
+      const guests = await runGuestJob(guestJobOf(app));
+      if (Object.values(guests).some((count) => count > 0)) app.log.info({ guests }, "guests' job ran");
     } catch (error) {
       app.log.warn({ err: error }, "clean-up failed; the next run tries again");
     }

@@ -164,7 +164,8 @@ describe("attacks on sponsored guests", () => {
       hour.push(await inviteGuest(t.app, busy.cookie, invitation(clock.now(), { email: address(), endsOn: day(200) })));
     }
     expect(hour.slice(0, 5).map(codeOf)).toEqual(Array(5).fill("guest.end_too_late"));
-    expect(hour[5]?.statusCode).toBe(429);
-    expect(codeOf(hour[5] ?? racing[0])).toBe("guest.too_many_invitations");
+    const sixth = hour[5];
+    expect(sixth?.statusCode).toBe(429);
+    expect(sixth && codeOf(sixth)).toBe("guest.too_many_invitations");
   });
 });

@@ -60,7 +60,7 @@ export async function inviteGuest(app: FastifyInstance, cookie: string, body: Gu
 
 /** The one-time link an invitation mail carries, and its token. */
 export function guestLinkIn(text: string): { url: string; token: string } {
-  const found = /(https?:\/\/\S+\/(?:uk|en)\/guest\/([A-Za-z0-9_-]+))/.exec(text);
+  const found = /(https?:\/\/\S+\/(?:uk|en)\/guest#token=([A-Za-z0-9_-]+))/.exec(text);
   if (!found?.[1] || !found[2]) throw new Error(`no invitation link in: ${text}`);
   return { url: found[1], token: found[2] };
 }

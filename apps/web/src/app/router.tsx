@@ -59,6 +59,11 @@ export const publicPages: RouteObject[] = [
     lazy: async () => ({ Component: (await import("./routes/reset-password.tsx")).ResetPasswordRoute }),
   },
   {
+    path: "guest",
+    handle: title("common:titles.guestInvitation"),
+    lazy: async () => ({ Component: (await import("./routes/guest-invitation.tsx")).GuestInvitationRoute }),
+  },
+  {
     path: "button-wizard",
     handle: title("common:titles.buttonWizard"),
     lazy: async () => ({ Component: (await import("./routes/button-wizard.tsx")).ButtonWizardRoute }),
@@ -127,6 +132,10 @@ export const privatePages: RouteObject[] = [
       {
         path: "service",
         lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminServiceRoute }),
+      },
+      {
+        path: "guests",
+        lazy: async () => ({ Component: (await import("./routes/admin-guests.tsx")).AdminGuestsRoute }),
       },
     ],
   },

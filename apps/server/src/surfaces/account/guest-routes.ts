@@ -103,7 +103,8 @@ export const accountGuestRoutes: FastifyPluginAsyncZod = async (app) => {
       const endsAt = checkedEnd(body.endsOn, now, settings.maxDays);
       await requireChoicesAllowed(app.db, session.userId, rule(), body);
       const created = await createGuest(app.db, { ...body, sponsorId: session.userId, endsAt }, settings, now);
-      const link = `${publicUrl}/${body.language}/guest/${encodeURIComponent(created.token)}`;
+      // In the fragment, as a reset link: the token reaches no server log and no Referer.
+      const link = `${publicUrl}/${body.language}/guest#token=${created.token}`;
       const facts = { sponsor: session.user.full_name, endsAt, link, linkExpiresAt: created.invitationExpiresAt };
       sendInBackground(app, guestInvitationMail(body.email, body.language, facts));
       await audit(request, {

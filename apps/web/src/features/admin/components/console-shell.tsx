@@ -97,6 +97,12 @@ function ConsoleNav() {
     { to: "/admin/audit", label: tRecords("admin-records:nav.audit"), end: false, show: canAudit },
     { to: "/admin/keys", label: tService("admin-service:nav.keys"), end: false, show: canKeys },
     { to: "/admin/service", label: tService("admin-service:nav.service"), end: false, show: canService },
+    {
+      to: "/admin/guests",
+      label: tRecords("admin-records:nav.guests"),
+      end: false,
+      show: operator.permissions.includes("people.view"),
+    },
   ];
   return (
     <nav aria-label={t("admin:nav.label")} className="flex flex-wrap gap-1 border-b border-border pb-2">

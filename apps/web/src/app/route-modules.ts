@@ -18,6 +18,7 @@ export const routeModules: Partial<Record<LanguagePage, { module: string; signed
   "auth-success": { module: "src/app/routes/auth-success.tsx", signedIn: false },
   "forgot-password": { module: "src/app/routes/forgot-password.tsx", signedIn: false },
   "reset-password": { module: "src/app/routes/reset-password.tsx", signedIn: false },
+  guest: { module: "src/app/routes/guest-invitation.tsx", signedIn: false },
   "button-wizard": { module: "src/app/routes/button-wizard.tsx", signedIn: false },
   apps: { module: "src/app/routes/apps.tsx", signedIn: true },
   account: { module: "src/app/routes/account.tsx", signedIn: true },

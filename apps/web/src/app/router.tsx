@@ -135,7 +135,7 @@ export const privatePages: RouteObject[] = [
       },
       {
         path: "guests",
-        lazy: async () => ({ Component: (await import("./routes/admin-guests.tsx")).AdminGuestsRoute }),
+        lazy: async () => ({ Component: (await import("./routes/admin.tsx")).AdminGuestsRoute }),
       },
     ],
   },

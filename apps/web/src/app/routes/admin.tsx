@@ -1,6 +1,7 @@
 import { ApplicationScreen } from "@/features/admin/components/application-screen.tsx";
 import { ApplicationsScreen } from "@/features/admin/components/applications-screen.tsx";
 import { ConsoleShell } from "@/features/admin/components/console-shell.tsx";
+import { GuestsScreen } from "@/features/admin/components/guests-screen.tsx";
 import { PeopleScreen } from "@/features/admin/components/people-screen.tsx";
 import { PersonScreen } from "@/features/admin/components/person-screen.tsx";
 
@@ -43,3 +44,11 @@ export function AdminApplicationRoute() {
 export { AdminAuditRoute, AdminImportRoute } from "./admin-records.tsx";
 export { AdminReviewsRoute } from "./admin-reviews.tsx";
 export { AdminKeysRoute, AdminServiceRoute } from "./admin-service.tsx";
+
+export function AdminGuestsRoute() {
+  return (
+    <ConsoleShell>
+      <GuestsScreen />
+    </ConsoleShell>
+  );
+}

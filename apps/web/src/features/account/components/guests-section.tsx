@@ -1,4 +1,6 @@
+import type { GuestInvitationRequest } from "@kpi-id/contracts";
 import { Users } from "lucide-react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { useAccountChange } from "../api/account-changes.ts";
@@ -12,7 +14,12 @@ import type { AskAgain } from "./use-reauth.tsx";
 export function GuestsSection({ askAgain }: { askAgain: AskAgain }) {
   const { t } = useTranslation("account");
   const card = useSponsorGuests();
-  const invite = useAccountChange(inviteGuest, askAgain);
+  // A new form after each invitation sent: the next guest starts from empty fields.
+  const [formKey, setFormKey] = useState(0);
+  const invite = useAccountChange(async (request: GuestInvitationRequest) => {
+    await inviteGuest(request);
+    setFormKey((key) => key + 1);
+  }, askAgain);
   const extend = useAccountChange(extendGuest, askAgain);
   const end = useAccountChange(endGuest, askAgain);
   if (card.data && !card.data.mayInvite && card.data.guests.length === 0) return null;

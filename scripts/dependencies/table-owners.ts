@@ -42,6 +42,10 @@ export const tableOwners: Readonly<Record<string, string>> = {
   ldap_passwords: "model/ldap",
   ldap_uses: "model/ldap",
   ldap_posix_numbers: "model/ldap",
+  guests: "model/guests",
+  guest_units: "model/guests",
+  guest_applications: "model/guests",
+  guest_invitations: "model/guests",
   oidc_payloads: "model/oidc",
   oidc_consents: "model/access",
   oidc_signing_keys: "model/oidc",
@@ -111,6 +115,17 @@ export const ownerNotes: Readonly<Record<string, string>> = {
  * needs it; a new area names its surface here with its tables.
  */
 export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
+  "model/guests": [
+    "changes.ts",
+    "days.ts",
+    "invitations.ts",
+    "lifecycle.ts",
+    "mail.ts",
+    "sponsors.ts",
+    "store.ts",
+    "throttle.ts",
+    "views.ts",
+  ],
   // Owns no table: the clean-up and the resealing, which cross every area, each in one transaction.
   "model/housekeeping": ["clean-up.ts", "reseal.ts"],
   // Owns no table: the audit trail with the names of the people and applications its rows name by id.
@@ -153,7 +168,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   "model/diia": ["ocsp-answers.ts", "person-data.ts", "requests.ts", "revocation-lists.ts"],
   "model/forward-auth": ["headers.ts", "store.ts"],
   "model/google": ["identities.ts", "person-data.ts"],
-  "model/ldap": ["binds.ts", "clients.ts", "directory.ts", "passwords.ts", "throttle.ts"],
+  "model/ldap": ["activity.ts", "binds.ts", "clients.ts", "directory.ts", "passwords.ts", "throttle.ts"],
   "model/mfa": ["person-data.ts", "recovery-codes.ts", "sealed-secrets.ts", "totp.ts"],
   "model/oidc": [
     "active-keys.ts",
@@ -168,7 +183,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   ],
   "model/passkeys": ["authenticator-names.ts", "challenges.ts", "credentials.ts", "person-data.ts"],
   "model/people": ["names.ts", "person-data.ts", "profile.ts", "records.ts", "units.ts"],
-  "model/privacy": ["areas.ts", "erase-request.ts", "erase.ts", "export-reads.ts", "leavers.ts"],
+  "model/privacy": ["areas.ts", "erase-ended.ts", "erase-request.ts", "erase.ts", "export-reads.ts", "leavers.ts"],
   "model/recovery": ["person-data.ts", "tokens.ts"],
   "model/saml": [
     "certificates.ts",

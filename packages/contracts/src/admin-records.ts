@@ -74,6 +74,12 @@ export const auditEventTypes = [
   "ldap_password_revoked",
   "ldap_client_registered",
   "ldap_client_removed",
+  "guest_invited",
+  "guest_accepted",
+  "guest_extended",
+  "guest_ended",
+  "guest_reminded",
+  "guest_handed_over",
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 

@@ -17,6 +17,7 @@ export * from "./erasure.ts";
 export * from "./errors.ts";
 export * from "./forward-auth.ts";
 export * from "./google.ts";
+export * from "./guests.ts";
 export * from "./language.ts";
 export * from "./ldap.ts";
 export * from "./ldap-console.ts";

@@ -136,6 +136,18 @@ export const enErrorMessages = {
   "developer.tester_limit": "An application in testing may have at most 25 testers.",
   "developer.invitation_not_found": "No such invitation: it was withdrawn, it expired or it has been answered.",
   "developer.too_many_invitations": "Too many invitations in a row. Wait a little and try again.",
+  "guest.not_sponsor": "Only staff of the university may sponsor guests.",
+  "guest.end_too_late": "A guest's end may be at most as far away as the operators allow.",
+  "guest.end_in_past": "A guest's end must be after today.",
+  "guest.sponsor_limit": "You already sponsor as many guests as allowed. End a guest who has left, then invite again.",
+  "guest.unit_limit": "This unit already has as many guests as allowed.",
+  "guest.too_many_invitations": "Too many guest invitations in an hour. Wait and try again.",
+  "guest.unit_not_allowed": "You may name only the units you work in.",
+  "guest.application_not_allowed": "You may name only applications you can open yourself.",
+  "guest.not_found": "There is no such guest of yours.",
+  "guest.ended": "This guest's stay has already ended.",
+  "guest.invitation_invalid":
+    "This invitation link does not work: it was used, it expired, or it was sent to another address.",
   "developer.last_owner": "An application needs at least one owner.",
   "developer.review_not_possible":
     "The application cannot be sent for review now: it is already in review, already live, or suspended.",

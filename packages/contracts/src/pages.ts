@@ -16,6 +16,7 @@ export const languagePages = [
   "auth-success",
   "forgot-password",
   "reset-password",
+  "guest",
   "button-wizard",
   "apps",
   "account",

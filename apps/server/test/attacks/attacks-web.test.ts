@@ -180,6 +180,12 @@ describe.each(aboveModelDatabases)("web attacks on %s", (kind) => {
         // The console's LDAP clients (issue 77).
         "/api/admin/ldap/clients",
         "/api/admin/ldap/clients/{name}/remove",
+        // Sponsored guests (issue 78): the sponsor's actions and the invitation link's.
+        "/api/account/guests",
+        "/api/account/guests/{id}/extend",
+        "/api/account/guests/{id}/end",
+        "/api/guests/invitation",
+        "/api/guests/accept",
       ]),
     );
     // Bodies that would succeed from the right origin, so only the origin check can stop them.

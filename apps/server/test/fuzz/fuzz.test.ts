@@ -224,6 +224,14 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
         "GET /api/admin/ldap/clients",
         "POST /api/admin/ldap/clients",
         "POST /api/admin/ldap/clients/{name}/remove",
+        // Sponsored guests (issue 78): the sponsor's card, the invitation link, the console's list.
+        "GET /api/account/guests",
+        "POST /api/account/guests",
+        "POST /api/account/guests/{id}/extend",
+        "POST /api/account/guests/{id}/end",
+        "POST /api/guests/invitation",
+        "POST /api/guests/accept",
+        "GET /api/admin/guests",
       ]),
     );
     const runsPerEndpoint = Math.ceil(minimumRequests / endpoints.length) + 5;

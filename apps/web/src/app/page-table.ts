@@ -97,6 +97,14 @@ export const lazyPages: LazyPage[] = [
     routes: page("ResetPasswordRoute"),
   },
   {
+    path: "guest",
+    file: "guest-invitation.tsx",
+    title: "common:titles.guestInvitation",
+    layout: "public",
+    signedIn: false,
+    routes: page("GuestInvitationRoute"),
+  },
+  {
     path: "button-wizard",
     file: "button-wizard.tsx",
     title: "common:titles.buttonWizard",
@@ -145,6 +153,7 @@ export const lazyPages: LazyPage[] = [
       { path: "keys", component: "AdminKeysRoute" },
       { path: "service", component: "AdminServiceRoute" },
       { path: "ldap", component: "AdminLdapRoute" },
+      { path: "guests", component: "AdminGuestsRoute" },
     ],
   },
   {

@@ -14,6 +14,8 @@ export const sessionCacheTables = [
   "access_exclusions",
   "student_records",
   "employee_positions",
+  "guests",
+  "guest_units",
 ] as const;
 
 /**

@@ -4,6 +4,7 @@ import { type BankIdConfig, readBankIdConfig } from "./bankid.ts";
 import { type DiiaConfig, readDiiaConfig } from "./diia.ts";
 import { ConfigError } from "./error.ts";
 import { type GoogleConfig, readGoogleConfig } from "./google.ts";
+import { type GuestsConfig, readGuestsConfig } from "./guests.ts";
 import { type LdapConfig, readLdapConfig } from "./ldap.ts";
 import { type MailConfig, readMailConfig } from "./mail.ts";
 import { type MetricsAccess, readMetricsAccess } from "./metrics.ts";
@@ -19,6 +20,7 @@ export type { BankIdConfig } from "./bankid.ts";
 export type { DiiaBranchAddress, DiiaConfig } from "./diia.ts";
 export { ConfigError } from "./error.ts";
 export type { GoogleConfig } from "./google.ts";
+export type { GuestsConfig } from "./guests.ts";
 export type { LdapConfig } from "./ldap.ts";
 export type { MailConfig } from "./mail.ts";
 export type { MetricsAccess } from "./metrics.ts";
@@ -104,6 +106,8 @@ export interface Config {
   wifi: WifiConfig;
   /** LDAP through OpenLDAP slapd: the directory's socket and base, the bind responder's socket (config/ldap.ts). */
   ldap: LdapConfig;
+  /** Sponsored guests: the longest stay, who sponsors, the limits, the retention (config/guests.ts). */
+  guests: GuestsConfig;
 }
 
 function readHttpTimeouts(environment: Environment): Config["httpTimeouts"] {
@@ -219,5 +223,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     deviceCodeTtlSeconds: environment.OIDC_DEVICE_CODE_TTL_SECONDS,
     wifi: readWifiConfig(environment, isProduction),
     ldap: readLdapConfig(environment),
+    guests: readGuestsConfig(environment),
   };
 }

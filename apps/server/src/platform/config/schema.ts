@@ -208,6 +208,23 @@ export const environmentSchema = () =>
     LDAP_SCOPE: z.string().regex(domainName, "must be a domain name").default("kpi.ua"),
     LDAP_RESYNC_SECONDS: seconds(300),
 
+    // Sponsored guests (config/guests.ts, docs/visitors.md).
+    GUEST_MAX_DAYS: z.coerce.number().int().min(1).max(366).default(365),
+    GUEST_SPONSOR_UNITS: z
+      .string()
+      .default("")
+      .transform((value) =>
+        value
+          .split(",")
+          .map((each) => each.trim())
+          .filter((each) => each !== ""),
+      ),
+    GUEST_LIMIT_PER_SPONSOR: z.coerce.number().int().min(0).max(10_000).default(20),
+    GUEST_LIMIT_PER_UNIT: z.coerce.number().int().min(0).max(1_000_000).default(500),
+    GUEST_INVITATIONS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(10),
+    GUEST_INVITATION_DAYS: z.coerce.number().int().min(1).max(30).default(7),
+    GUEST_ERASE_AFTER_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
+
     SUPPORT_EMAIL: z.email().default("support@kpi.ua"),
     SUPPORT_BOT_EMPLOYEES_URL: httpUrl.default("https://t.me/kpi_id_employees_bot"),
     SUPPORT_BOT_STUDENTS_URL: httpUrl.default("https://t.me/kpi_id_students_bot"),

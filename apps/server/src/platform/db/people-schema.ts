@@ -16,8 +16,8 @@ export const employmentTypes = ["main", "secondary", "contract"] as const;
 export type EmploymentType = (typeof employmentTypes)[number];
 export const employeeCategories = ["faculty", "staff"] as const;
 export type EmployeeCategory = (typeof employeeCategories)[number];
-/** eduPerson affiliations (eduPerson 2020-01), the ones a campus record can give. */
-export const affiliations = ["student", "employee", "faculty", "staff", "member", "alum"] as const;
+/** eduPerson affiliations (eduPerson 2020-01): the ones a campus record gives, and `affiliate` for a guest. */
+export const affiliations = ["student", "employee", "faculty", "staff", "member", "alum", "affiliate"] as const;
 export type Affiliation = (typeof affiliations)[number];
 export type RecordStatus = StudentStatus | PositionStatus;
 export const recordStatuses: readonly RecordStatus[] = [...studentStatuses, ...positionStatuses];

@@ -6,6 +6,7 @@ import type { CommunityApplicationColumns, ConsentTables } from "./schema-consen
 import type { DeveloperApplicationColumns, DeveloperTables } from "./schema-developers.ts";
 import type { SignInTables } from "./schema-diia.ts";
 import type { ForwardAuthApplicationColumns, ForwardAuthTables, TicketSessionColumns } from "./schema-forward-auth.ts";
+import type { GuestTables } from "./schema-guests.ts";
 import type { LdapTables } from "./schema-ldap.ts";
 import type { PasskeyTables } from "./schema-passkeys.ts";
 import type {
@@ -255,7 +256,8 @@ export interface Database
     ForwardAuthTables,
     CasTables,
     WifiTables,
-    LdapTables {
+    LdapTables,
+    GuestTables {
   users: UsersTable;
   external_identities: ExternalIdentitiesTable;
   applications: ApplicationsTable;

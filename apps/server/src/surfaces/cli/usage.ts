@@ -103,7 +103,7 @@ SAML 2.0 identity provider (docs/saml.md)
   saml federation remove --name NAME        the federation and its SPs
   app rule add --app ID|NAME [--affiliation A] [--unit CODE [--without-subunits]] [--status S]
                                             access by rule: A is student, employee, faculty, staff,
-                                            member or alum; S a record status (studying,
+                                            member, alum or affiliate (a guest); S a status (studying,
                                             academic_leave, graduated, dismissed, active, on_leave,
                                             terminated); every condition given must hold for one
                                             of the person's records; takes effect at once, audited

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { cleanUpExpired } from "../../model/housekeeping/clean-up.ts";
 import { protocols } from "../../protocols/registry.ts";
+import { guestJobOf, runGuestJob } from "./guests.ts";
 
 const cleanupIntervalMs = 10 * 60 * 1000;
 
@@ -19,6 +20,9 @@ export function scheduleCleanup(app: FastifyInstance): void {
       });
       if (counts) app.log.info({ removed: counts }, "expired rows cleaned up");
       else app.log.debug("clean-up skipped: another instance holds the lock");
+      // Guests' reminders, ends and erasure claim their rows one by one: every instance may run them.
+      const guests = await runGuestJob(guestJobOf(app));
+      if (Object.values(guests).some((count) => count > 0)) app.log.info({ guests }, "guests' job ran");
     } catch (error) {
       app.log.warn({ err: error }, "clean-up failed; the next run tries again");
     }

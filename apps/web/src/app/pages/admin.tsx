@@ -5,6 +5,7 @@ import { ImportScreen } from "@/features/console-people/components/import-screen
 import { PeopleScreen } from "@/features/console-people/components/people-screen.tsx";
 import { PersonScreen } from "@/features/console-people/components/person-screen.tsx";
 import { ReviewQueueScreen } from "@/features/console-reviews/components/review-queue-screen.tsx";
+import { GuestsScreen } from "@/features/console-people/components/guests-screen.tsx";
 import { KeysScreen } from "@/features/console-service/components/keys-screen.tsx";
 import { LdapClientsScreen } from "@/features/console-service/components/ldap-clients-screen.tsx";
 import { ServiceScreen } from "@/features/console-service/components/service-screen.tsx";
@@ -90,6 +91,14 @@ export function AdminLdapRoute() {
   return (
     <ConsoleShell>
       <LdapClientsScreen />
+    </ConsoleShell>
+  );
+}
+
+export function AdminGuestsRoute() {
+  return (
+    <ConsoleShell>
+      <GuestsScreen />
     </ConsoleShell>
   );
 }

@@ -7,6 +7,7 @@ import { useLanguage } from "@/lib/use-language.ts";
 import { ActivitySection } from "./activity-section.tsx";
 import { ApplicationsSection } from "./applications-section.tsx";
 import { DataDownloadSection } from "./data-download-section.tsx";
+import { GuestsSection } from "./guests-section.tsx";
 import { LdapSection } from "./ldap-section.tsx";
 import { MethodsSection } from "./methods-section.tsx";
 import { PasskeysSection } from "./passkeys-section.tsx";
@@ -47,6 +48,7 @@ export function AccountScreen({ user }: { user: CurrentUser }) {
       <SecondFactorSection askAgain={askAgain} />
       <WifiSection askAgain={askAgain} />
       <LdapSection askAgain={askAgain} />
+      <GuestsSection askAgain={askAgain} />
       <ActivitySection />
       <DataDownloadSection askAgain={askAgain} />
       {dialog}

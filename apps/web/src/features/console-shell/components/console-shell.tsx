@@ -103,6 +103,12 @@ function ConsoleNav() {
       end: false,
       show: operator.permissions.includes("apps.view"),
     },
+    {
+      to: "/admin/guests",
+      label: tRecords("admin-records:nav.guests"),
+      end: false,
+      show: operator.permissions.includes("people.view"),
+    },
   ];
   return (
     <nav aria-label={t("admin:nav.label")} className="flex flex-wrap gap-1 border-b border-border pb-2">

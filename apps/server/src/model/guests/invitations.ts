@@ -1,0 +1,51 @@
+import { sql } from "kysely";
+import { hashTokenHex } from "../../platform/crypto/tokens.ts";
+import type { Db } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/errors.ts";
+import { updateUser } from "../users/queries.ts";
+
+export interface OpenInvitation {
+  userId: string;
+  fullName: string;
+  sponsor: string;
+  endsAt: Date;
+}
+
+/** The invitation a link holds while it is good (not used, not expired, the guest not ended); 400 otherwise. */
+export async function openInvitation(db: Db, token: string, now: Date): Promise<OpenInvitation> {
+  const row = await db
+    .selectFrom("guest_invitations as invitation")
+    .innerJoin("guests as g", "g.user_id", "invitation.user_id")
+    .innerJoin("users as person", "person.id", "g.user_id")
+    .leftJoin("users as sponsor", "sponsor.id", "g.sponsor_id")
+    .select(["g.user_id", "person.full_name", "person.status", "sponsor.full_name as sponsor_name", "g.ends_at"])
+    .where("invitation.token_hash", "=", hashTokenHex(token))
+    .where("invitation.used_at", "is", null)
+    .where("invitation.expires_at", ">", now)
+    .where("g.ended_at", "is", null)
+    .executeTakeFirst();
+  if (row?.status !== "active") throw new AppError("guest.invitation_invalid");
+  return { userId: row.user_id, fullName: row.full_name, sponsor: row.sponsor_name ?? "", endsAt: row.ends_at };
+}
+
+/**
+ * Uses the invitation up, only for the address it was sent to: the link works once, and a link forwarded to
+ * someone else does not work for them. Of two acceptances at once only one gets the person. The address becomes
+ * the person's confirmed one (the mail reached it). 400 guest.invitation_invalid for anything else.
+ */
+export async function consumeInvitation(db: Db, token: string, email: string, now: Date): Promise<string> {
+  return db.transaction().execute(async (tx) => {
+    const used = await tx
+      .updateTable("guest_invitations")
+      .set({ used_at: now })
+      .where("token_hash", "=", hashTokenHex(token))
+      .where("used_at", "is", null)
+      .where("expires_at", ">", now)
+      .where(sql<string>`lower(email)`, "=", email.trim().toLowerCase())
+      .returning(["user_id", "email"])
+      .executeTakeFirst();
+    if (!used) throw new AppError("guest.invitation_invalid");
+    await updateUser(tx, used.user_id, { verified_email: used.email });
+    return used.user_id;
+  });
+}

@@ -1,0 +1,16 @@
+import { guestAcceptedSchema, guestInvitationViewSchema } from "@kpi-id/contracts";
+import { apiJson } from "@/lib/api-client.ts";
+
+export const readInvitation = (token: string) =>
+  apiJson(
+    "/api/guests/invitation",
+    { method: "POST", body: { token }, failure: "Failed to read the invitation" },
+    guestInvitationViewSchema,
+  );
+
+export const acceptInvitation = (token: string, email: string, password: string) =>
+  apiJson(
+    "/api/guests/accept",
+    { method: "POST", body: { token, email, password }, failure: "Failed to accept the invitation" },
+    guestAcceptedSchema,
+  );

@@ -5,7 +5,7 @@ import { text } from "./text.ts";
 
 /** The console's application screen (`/{lang}/admin/applications/{id}`): settings, access rules, who has access. */
 
-export const accessRuleAffiliations = ["student", "employee", "faculty", "staff", "member", "alum"] as const;
+export const accessRuleAffiliations = ["student", "employee", "faculty", "staff", "member", "alum", "affiliate"] as const;
 export const accessRuleStatuses = [
   "studying",
   "academic_leave",

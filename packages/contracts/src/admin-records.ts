@@ -74,6 +74,7 @@ export const auditEventTypes = [
   "ldap_password_revoked",
   "ldap_client_registered",
   "ldap_client_removed",
+  "visitor_account_created",
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 

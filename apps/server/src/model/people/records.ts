@@ -267,7 +267,7 @@ export async function affiliationsOf(db: Db, userId: string): Promise<Affiliatio
 
 /** One order for a person's affiliations wherever they are released (the view's rows come in any order). */
 export function byAffiliationOrder<T extends string>(affiliations: T[]): T[] {
-  const order = ["student", "faculty", "staff", "employee", "member", "alum"];
+  const order = ["student", "faculty", "staff", "employee", "member", "alum", "affiliate"];
   return [...affiliations].sort((a, b) => order.indexOf(a) - order.indexOf(b));
 }
 

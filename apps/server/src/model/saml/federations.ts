@@ -34,6 +34,7 @@ export const findFederation = (db: Db, name: string) =>
 /** Forgets a federation and every SP that came from it. */
 export async function removeFederation(db: Db, name: string) {
   await db.deleteFrom("saml_service_providers").where("source", "=", federationSource(name)).execute();
+  await db.deleteFrom("saml_identity_providers").where("source", "=", federationSource(name)).execute();
   const result = await db.deleteFrom("saml_federations").where("name", "=", name).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }

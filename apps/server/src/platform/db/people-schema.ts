@@ -17,7 +17,7 @@ export type EmploymentType = (typeof employmentTypes)[number];
 export const employeeCategories = ["faculty", "staff"] as const;
 export type EmployeeCategory = (typeof employeeCategories)[number];
 /** eduPerson affiliations (eduPerson 2020-01), the ones a campus record can give. */
-export const affiliations = ["student", "employee", "faculty", "staff", "member", "alum"] as const;
+export const affiliations = ["student", "employee", "faculty", "staff", "member", "alum", "affiliate"] as const;
 export type Affiliation = (typeof affiliations)[number];
 export type RecordStatus = StudentStatus | PositionStatus;
 export const recordStatuses: readonly RecordStatus[] = [...studentStatuses, ...positionStatuses];

@@ -10,7 +10,9 @@ import type { LdapTables } from "./schema-ldap.ts";
 import type { PasskeyTables } from "./schema-passkeys.ts";
 import type {
   SamlConsentsTable,
+  FederatedIdentitiesTable,
   SamlFederationsTable,
+  SamlIdentityProvidersTable,
   SamlLogoutParticipantsTable,
   SamlLogoutRoundsTable,
   SamlPendingRequestsTable,
@@ -18,6 +20,8 @@ import type {
   SamlServiceProvidersTable,
   SamlSessionsTable,
   SamlSigningKeysTable,
+  VisitorSeenAssertionsTable,
+  VisitorSignInRequestsTable,
 } from "./schema-saml.ts";
 import type { WifiTables } from "./schema-wifi.ts";
 
@@ -277,6 +281,10 @@ export interface Database
   saml_logout_rounds: SamlLogoutRoundsTable;
   saml_logout_participants: SamlLogoutParticipantsTable;
   saml_federations: SamlFederationsTable;
+  saml_identity_providers: SamlIdentityProvidersTable;
+  federated_identities: FederatedIdentitiesTable;
+  visitor_sign_in_requests: VisitorSignInRequestsTable;
+  visitor_seen_assertions: VisitorSeenAssertionsTable;
   saml_consents: SamlConsentsTable;
   password_reset_tokens: PasswordResetTokensTable;
   operator_roles: OperatorRolesTable;

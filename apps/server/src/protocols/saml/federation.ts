@@ -11,6 +11,7 @@ import {
   saveFederation,
   tryFederationLock,
 } from "../../model/saml/federations.ts";
+import { replaceIdentityProvidersOf } from "../../model/saml/identity-providers.ts";
 import { upsertServiceProvider } from "../../model/saml/service-providers.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { fetchXml } from "./fetch-xml.ts";
@@ -59,9 +60,15 @@ export async function refreshFederation(db: Db, name: string, options: RefreshOp
         source,
         kept.map((sp) => sp.entityId),
       );
+      await replaceIdentityProvidersOf(tx, source, aggregate.identityProviders, options.now);
       await markFederationRefreshed(tx, name, aggregate.validUntil, options.now);
     });
-    return { serviceProviders: taken.length, validUntil: aggregate.validUntil, refused: aggregate.refused };
+    return {
+      serviceProviders: taken.length,
+      identityProviders: aggregate.identityProviders.length,
+      validUntil: aggregate.validUntil,
+      refused: aggregate.refused,
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await markFederationFailed(db, name, message);

@@ -6,6 +6,7 @@ import { SamlRuntime } from "./runtime.ts";
 import { samlSignOut } from "./sign-out.ts";
 import { sloRoutes } from "./slo-routes.ts";
 import { ssoRoutes } from "./sso-routes.ts";
+import { visitorRoutes } from "./visitors/routes.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -22,5 +23,6 @@ export async function registerSaml(app: FastifyInstance): Promise<void> {
   await app.register(ssoRoutes);
   await app.register(sloRoutes);
   await app.register(consentRoutes);
+  await app.register(visitorRoutes);
   scheduleFederationRefresh(app);
 }

@@ -40,13 +40,16 @@ export interface HomeIdp extends RunningApache {
 const php = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map(php).join(", ")}]`;
   if (value !== null && typeof value === "object")
-    return `[${Object.entries(value).map(([key, each]) => `${php(key)} => ${php(each)}`).join(", ")}]`;
+    return `[${Object.entries(value)
+      .map(([key, each]) => `${php(key)} => ${php(each)}`)
+      .join(", ")}]`;
   if (typeof value === "boolean") return value ? "true" : "false";
   return `'${String(value).replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 };
 
 function writeConfiguration(dir: string, origin: string, options: HomeIdpOptions, entityId: string) {
-  for (const sub of ["config", "metadata", "data", "tmp", "log", "sessions"]) mkdirSync(join(dir, sub), { mode: 0o777 });
+  for (const sub of ["config", "metadata", "data", "tmp", "log", "sessions"])
+    mkdirSync(join(dir, sub), { mode: 0o777 });
   for (const sub of ["data", "tmp", "log", "sessions"]) chmodSync(join(dir, sub), 0o777);
   execFileSync(
     "openssl",
@@ -111,7 +114,10 @@ function writeConfiguration(dir: string, origin: string, options: HomeIdpOptions
     "validate.authnrequest": true,
     authproc: { 10: { class: "core:PHP", code: mfa } },
   };
-  writeFileSync(join(dir, "metadata", "saml20-idp-hosted.php"), `<?php\n$metadata[${php(entityId)}] = ${php(hosted)};\n`);
+  writeFileSync(
+    join(dir, "metadata", "saml20-idp-hosted.php"),
+    `<?php\n$metadata[${php(entityId)}] = ${php(hosted)};\n`,
+  );
   const remote = {
     AssertionConsumerService: options.sp.acs,
     certificate: "sp.crt",
@@ -123,7 +129,12 @@ function writeConfiguration(dir: string, origin: string, options: HomeIdpOptions
     join(dir, "metadata", "saml20-sp-remote.php"),
     `<?php\n$metadata[${php(options.sp.entityId)}] = ${php(remote)};\n`,
   );
-  for (const file of ["config/config.php", "config/authsources.php", "metadata/saml20-idp-hosted.php", "metadata/saml20-sp-remote.php"])
+  for (const file of [
+    "config/config.php",
+    "config/authsources.php",
+    "metadata/saml20-idp-hosted.php",
+    "metadata/saml20-sp-remote.php",
+  ])
     chmodSync(join(dir, file), 0o644);
 }
 
@@ -169,7 +180,11 @@ function cookieJar() {
   };
 }
 
-const unescapeHtml = (value: string) => value.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#039;/g, "'");
+const unescapeHtml = (value: string) =>
+  value
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .replace(/&#039;/g, "'");
 
 async function walk(url: string, jar: ReturnType<typeof cookieJar>, init: RequestInit = {}) {
   let response = await fetch(url, { ...init, redirect: "manual", headers: { ...init.headers, cookie: jar.header() } });
@@ -194,7 +209,10 @@ export async function startHomeIdp(options: HomeIdpOptions): Promise<HomeIdp> {
   writeFileSync(join(dir, "httpd.conf"), apacheConfiguration(dir, port));
   const metadata = async () => (await fetch(entityId)).text();
   const running = await runApache(dir, "SimpleSAMLphp", () =>
-    metadata().then((xml) => xml.includes("IDPSSODescriptor"), () => false),
+    metadata().then(
+      (xml) => xml.includes("IDPSSODescriptor"),
+      () => false,
+    ),
   );
   async function signIn(authnRequestUrl: string, username: string, password: string): Promise<string> {
     const jar = cookieJar();

@@ -13,7 +13,12 @@ export interface IdentityProviderInput {
 }
 
 /** The identity providers a federation's latest good aggregate lists; the ones it no longer lists go. */
-export async function replaceIdentityProvidersOf(db: Db, source: string, providers: IdentityProviderInput[], now: Date) {
+export async function replaceIdentityProvidersOf(
+  db: Db,
+  source: string,
+  providers: IdentityProviderInput[],
+  now: Date,
+) {
   for (const provider of providers) {
     const values = {
       source,

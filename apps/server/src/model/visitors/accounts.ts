@@ -17,7 +17,12 @@ const visitorUsername = () => `visitor-${randomBytes(5).toString("hex")}`;
  * A researcher's own KPI ID account, made from what their home institution released, after they agreed: a person
  * without a password (they sign in at home), an affiliate through their home identity (person_affiliations).
  */
-export async function createVisitorAccount(db: Db, hasher: PasswordHasher, visitor: NewVisitor, now: Date): Promise<User> {
+export async function createVisitorAccount(
+  db: Db,
+  hasher: PasswordHasher,
+  visitor: NewVisitor,
+  now: Date,
+): Promise<User> {
   const work = async (tx: Db) => {
     const person = await createUser(
       tx,

@@ -62,7 +62,16 @@ export async function noteHomeIdentitySeen(db: Db, id: string, identity: HomeIde
 export const homeIdentitiesOf = (db: Db, userId: string) =>
   db
     .selectFrom("federated_identities")
-    .select(["id", "institution", "subject_kind", "scoped_affiliations", "assurance", "visitor", "created_at", "last_seen_at"])
+    .select([
+      "id",
+      "institution",
+      "subject_kind",
+      "scoped_affiliations",
+      "assurance",
+      "visitor",
+      "created_at",
+      "last_seen_at",
+    ])
     .where("user_id", "=", userId)
     .orderBy("created_at")
     .execute();

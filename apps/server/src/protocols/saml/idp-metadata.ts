@@ -40,7 +40,8 @@ export function readIdentityProvider(entity: Element, xml: string): ParsedIdenti
   if (!(descriptor.getAttribute("protocolSupportEnumeration") ?? "").includes("urn:oasis:names:tc:SAML:2.0:protocol"))
     return undefined;
   const redirect = childrenNamed(descriptor, ns.md, "SingleSignOnService").some(
-    (service) => service.getAttribute("Binding") === bindings.redirect && URL.canParse(service.getAttribute("Location") ?? ""),
+    (service) =>
+      service.getAttribute("Binding") === bindings.redirect && URL.canParse(service.getAttribute("Location") ?? ""),
   );
   if (!redirect) return undefined;
   return { entityId, displayName: displayNames(descriptor, entityId), scopes: scopesOf(descriptor), metadataXml: xml };

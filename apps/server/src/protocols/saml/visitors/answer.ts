@@ -5,7 +5,13 @@ import { nameIdFormats, ns } from "../namespaces.ts";
 import { parseXml } from "../sp-metadata.ts";
 import { guardXml, XmlRefusedError } from "../xml-guard.ts";
 import { AnswerRefused, type Released } from "./attributes.ts";
-import { acsUrlOf, institutionEntity, type ServiceProviderSite, spEntityIdOf, visitorServiceProvider } from "./service-provider.ts";
+import {
+  acsUrlOf,
+  institutionEntity,
+  type ServiceProviderSite,
+  spEntityIdOf,
+  visitorServiceProvider,
+} from "./service-provider.ts";
 
 /** A Response with an encrypted assertion and a few certificates is tens of KiB; a megabyte is not one. */
 export const maxResponseBytes = 1024 * 1024;
@@ -44,20 +50,28 @@ function assertionFacts(samlContent: string) {
   const [assertion] = assertions as Element[];
   const classRef = assertion?.getElementsByTagNameNS(ns.saml, "AuthnContextClassRef")[0]?.textContent?.trim();
   const nameId = assertion?.getElementsByTagNameNS(ns.saml, "NameID")[0] as Element | undefined;
-  const notOnOrAfter = assertion
-    ?.getElementsByTagNameNS(ns.saml, "Conditions")[0]
-    ?.getAttribute("NotOnOrAfter");
+  const notOnOrAfter = assertion?.getElementsByTagNameNS(ns.saml, "Conditions")[0]?.getAttribute("NotOnOrAfter");
   return {
     id: assertion?.getAttribute("ID") ?? "",
     authnContext: classRef || undefined,
-    persistentNameId: nameId?.getAttribute("Format") === nameIdFormats.persistent ? (nameId.textContent ?? "").trim() : null,
+    persistentNameId:
+      nameId?.getAttribute("Format") === nameIdFormats.persistent ? (nameId.textContent ?? "").trim() : null,
     notOnOrAfter: notOnOrAfter ? new Date(notOnOrAfter) : undefined,
   };
 }
 
-async function parseWith(site: ServiceProviderSite, key: SamlKey, institution: IdentityProviderRow, body: Record<string, string>) {
-  const encrypted = Buffer.from(body.SAMLResponse ?? "", "base64").toString("utf8").includes("EncryptedAssertion");
-  return visitorServiceProvider(site, key).parseLoginResponse(institutionEntity(institution, encrypted), "post", { body });
+async function parseWith(
+  site: ServiceProviderSite,
+  key: SamlKey,
+  institution: IdentityProviderRow,
+  body: Record<string, string>,
+) {
+  const encrypted = Buffer.from(body.SAMLResponse ?? "", "base64")
+    .toString("utf8")
+    .includes("EncryptedAssertion");
+  return visitorServiceProvider(site, key).parseLoginResponse(institutionEntity(institution, encrypted), "post", {
+    body,
+  });
 }
 
 /**
@@ -93,7 +107,8 @@ export async function verifyResponse(
     attributes?: Record<string, unknown>;
     nameID?: string;
   };
-  if (!asList(extract.audience).includes(spEntityIdOf(site))) throw new AnswerRefused("the assertion is for another audience");
+  if (!asList(extract.audience).includes(spEntityIdOf(site)))
+    throw new AnswerRefused("the assertion is for another audience");
   const destination = extract.response?.destination;
   if (destination !== undefined && destination !== acsUrlOf(site)) throw new AnswerRefused("sent to another address");
   if (extract.response?.inResponseTo !== expected.requestId) throw new AnswerRefused("it answers another request");

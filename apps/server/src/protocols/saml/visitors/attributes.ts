@@ -40,7 +40,8 @@ const first = (released: Released, name: string) => released[name]?.[0]?.trim() 
 function scopedValue(value: string, scopes: readonly string[], what: string): string {
   const at = value.lastIndexOf("@");
   const scope = value.slice(at + 1).toLowerCase();
-  if (at <= 0 || !scopes.includes(scope)) throw new AnswerRefused(`${what} has scope "${scope}", not the institution's`);
+  if (at <= 0 || !scopes.includes(scope))
+    throw new AnswerRefused(`${what} has scope "${scope}", not the institution's`);
   return value;
 }
 
@@ -52,9 +53,11 @@ function identifierOf(released: Released, scopes: readonly string[], nameId: str
   const subjectId = first(released, releasedAttributes.subjectId);
   if (subjectId) return { subjectKind: "subject-id" as const, subject: scopedValue(subjectId, scopes, "subject-id") };
   const pairwiseId = first(released, releasedAttributes.pairwiseId);
-  if (pairwiseId) return { subjectKind: "pairwise-id" as const, subject: scopedValue(pairwiseId, scopes, "pairwise-id") };
+  if (pairwiseId)
+    return { subjectKind: "pairwise-id" as const, subject: scopedValue(pairwiseId, scopes, "pairwise-id") };
   const eppn = first(released, releasedAttributes.eppn);
-  if (eppn) return { subjectKind: "eppn" as const, subject: scopedValue(eppn, scopes, "eduPersonPrincipalName"), nameId };
+  if (eppn)
+    return { subjectKind: "eppn" as const, subject: scopedValue(eppn, scopes, "eduPersonPrincipalName"), nameId };
   throw new AnswerRefused("no subject-id, pairwise-id or eduPersonPrincipalName");
 }
 

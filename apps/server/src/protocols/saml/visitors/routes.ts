@@ -48,7 +48,9 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: z.object({ q: text().max(100).default("") }),
         response: {
           200: z.object({
-            institutions: z.array(z.object({ entityId: z.string(), en: z.string(), uk: z.string(), domains: z.array(z.string()) })),
+            institutions: z.array(
+              z.object({ entityId: z.string(), en: z.string(), uk: z.string(), domains: z.array(z.string()) }),
+            ),
           }),
         },
       },
@@ -92,7 +94,12 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["saml"],
         summary: "Assertion consumer service (HTTP-POST) for home institutions' answers",
-        body: z.object({ SAMLResponse: text().min(1).max(1024 * 1024), RelayState: text().max(1024).optional() }),
+        body: z.object({
+          SAMLResponse: text()
+            .min(1)
+            .max(1024 * 1024),
+          RelayState: text().max(1024).optional(),
+        }),
       },
       // A home institution's page posts here cross-site: no Origin check (SAML's own signature is the check).
       config: { csrf: false },
@@ -152,4 +159,3 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => ({ ok: true as const, next: await acceptVisitor(request, reply, request.body.request) }),
   );
 };
-

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { findAllowedInstitution, type InstitutionPolicy } from "../../../model/saml/identity-providers.ts";
 import { federationSource } from "../../../model/saml/federations.ts";
+import { findAllowedInstitution, type InstitutionPolicy } from "../../../model/saml/identity-providers.ts";
 import { institutionStrength } from "../../../model/sessions/strength.ts";
 import { createVisitorAccount } from "../../../model/visitors/accounts.ts";
 import { addHomeIdentity, findHomeIdentity, noteHomeIdentitySeen } from "../../../model/visitors/identities.ts";
@@ -17,10 +17,10 @@ import { audit } from "../../../platform/http/audit.ts";
 import { requestLanguage } from "../../../platform/http/language.ts";
 import { completeSignIn } from "../../../sign-in/session/complete-sign-in.ts";
 import { requireSession } from "../../../sign-in/session/current.ts";
-import { AnswerRefused, readVisitor, type VisitorAnswer } from "./attributes.ts";
-import { answerSchema } from "./answer-schema.ts";
-import { bindBrowser, boundBrowser, forgetBrowser, VISITOR_REQUEST_SECONDS } from "./browser-cookie.ts";
 import { inResponseToOf, verifyResponse } from "./answer.ts";
+import { answerSchema } from "./answer-schema.ts";
+import { AnswerRefused, readVisitor, type VisitorAnswer } from "./attributes.ts";
+import { bindBrowser, boundBrowser, forgetBrowser, VISITOR_REQUEST_SECONDS } from "./browser-cookie.ts";
 import { institutionEntity, visitorServiceProvider } from "./service-provider.ts";
 
 /** The federations and institutions operators let visitors come from (SAML_VISITOR_*). */
@@ -112,7 +112,9 @@ export async function receiveAnswer(request: FastifyRequest, samlResponse: strin
 
 async function answeredRequest(request: FastifyRequest, requestId: string) {
   const browserHash = boundBrowser(request);
-  const row = browserHash ? await findAnsweredRequest(request.server.db, requestId, browserHash, request.server.clock()) : undefined;
+  const row = browserHash
+    ? await findAnsweredRequest(request.server.db, requestId, browserHash, request.server.clock())
+    : undefined;
   if (!browserHash || !row) throw new AppError("institution.request_expired", { reason: "not this browser's answer" });
   return { row, browserHash, answer: answerSchema.parse(row.answer) as VisitorAnswer };
 }
@@ -135,7 +137,11 @@ function refuseReassigned(knownNameId: string | null, answer: VisitorAnswer) {
  * its person in; a link attaches it to the signed-in person; an unknown one goes to the agreement screen.
  * Answers where the browser goes next.
  */
-export async function finishAtInstitution(request: FastifyRequest, reply: FastifyReply, requestId: string): Promise<string> {
+export async function finishAtInstitution(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  requestId: string,
+): Promise<string> {
   const app = request.server;
   const language = requestLanguage(request);
   const { row, browserHash, answer } = await answeredRequest(request, requestId);
@@ -147,7 +153,12 @@ export async function finishAtInstitution(request: FastifyRequest, reply: Fastif
     if (known && known.user_id !== session.userId) throw new AppError("institution.already_linked");
     await useUp(request, reply, requestId, browserHash);
     if (!known) await addHomeIdentity(app.db, session.userId, answer.identity, false, app.clock());
-    await audit(request, { type: "method_linked", result: "success", authMethod: "INSTITUTION", userId: session.userId });
+    await audit(request, {
+      type: "method_linked",
+      result: "success",
+      authMethod: "INSTITUTION",
+      userId: session.userId,
+    });
     return `/${language}/account?linked=institution`;
   }
   if (!known) return `/${language}/institution/welcome?${new URLSearchParams({ request: requestId })}`;
@@ -180,7 +191,12 @@ export async function acceptVisitor(request: FastifyRequest, reply: FastifyReply
   if (await findHomeIdentity(app.db, answer.identity)) throw new AppError("institution.already_linked");
   await useUp(request, reply, requestId, browserHash);
   const person = await createVisitorAccount(app.db, app.passwordHasher, answer, app.clock());
-  await audit(request, { type: "visitor_account_created", result: "success", authMethod: "INSTITUTION", userId: person.id });
+  await audit(request, {
+    type: "visitor_account_created",
+    result: "success",
+    authMethod: "INSTITUTION",
+    userId: person.id,
+  });
   const strength = institutionStrength(answer.authnContext);
   return (await completeSignIn(request, reply, { userId: person.id, method: "INSTITUTION", strength, person })).next;
 }

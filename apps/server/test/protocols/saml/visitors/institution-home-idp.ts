@@ -43,7 +43,12 @@ export async function homeUniversity(app: FastifyInstance, users: Record<string,
   const federationKey = makeKeyPair("research-federation");
   const file = join(federationKey.dir, "aggregate.xml");
   writeFileSync(file, signedAggregate([await home.metadata()], validUntil, federationKey));
-  await saveFederation(app.db, { name: "research", source: file, certificate: federationKey.certificate, entityCategories: [] });
+  await saveFederation(app.db, {
+    name: "research",
+    source: file,
+    certificate: federationKey.certificate,
+    entityCategories: [],
+  });
   await refreshFederation(app.db, "research", {
     now: app.clock(),
     readFile: (path) => readFile(path, "utf8"),

@@ -1,7 +1,8 @@
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addAccessRule } from "../../../../src/model/access/rules.ts";
 import { createTestApp, postJson, TEST_ORIGIN, type TestApp } from "../../../support/app.ts";
-import { sessionCookieFrom } from "../../../support/campus.ts";
+import { addApplication, sessionCookieFrom } from "../../../support/campus.ts";
 import { aboveModelDatabase } from "../../../support/databases.ts";
 import type { HomeIdp } from "../../../support/simplesamlphp.ts";
 import { homeUniversity, researcher } from "./institution-home-idp.ts";
@@ -14,12 +15,18 @@ describe("a researcher signs in with their home university, SimpleSAMLphp", () =
   let home: HomeIdp;
 
   beforeAll(async () => {
-    test = await createTestApp(aboveModelDatabase, { SAML_VISITOR_FEDERATIONS: "research", LOG_LEVEL: "error" }, { logStream: process.stderr });
+    test = await createTestApp(
+      aboveModelDatabase,
+      { SAML_VISITOR_FEDERATIONS: "research", LOG_LEVEL: "error" },
+      { logStream: process.stderr },
+    );
     home = await homeUniversity(
       test.app,
       {
         olena: researcher("r42@home.example.org", "Olena Researcher", { multiFactor: true }),
         petro: researcher("p7@home.example.org", "Petro Onefactor"),
+        olena2: researcher("r43@home.example.org", "Olena Strong", { multiFactor: true }),
+        petro2: researcher("p8@home.example.org", "Petro Weak"),
         mallory: researcher("m1@evil.example.org", "Mallory Otherscope"),
       },
       new Date(Date.now() + 7 * 86_400_000),
@@ -65,7 +72,11 @@ describe("a researcher signs in with their home university, SimpleSAMLphp", () =
     const welcome = finished.headers.location as string;
     expect(welcome).toMatch(/^\/uk\/institution\/welcome\?request=/);
     const request = new URL(welcome, TEST_ORIGIN).searchParams.get("request") ?? "";
-    const shown = await test.app.inject({ method: "GET", url: `/api/institution/welcome?request=${request}`, headers: { cookie: first.browser } });
+    const shown = await test.app.inject({
+      method: "GET",
+      url: `/api/institution/welcome?request=${request}`,
+      headers: { cookie: first.browser },
+    });
     expect(shown.json()).toMatchObject({
       institution: { en: "Home University" },
       name: "Olena Researcher",
@@ -73,7 +84,12 @@ describe("a researcher signs in with their home university, SimpleSAMLphp", () =
       affiliations: ["faculty@home.example.org"],
       multiFactor: true,
     });
-    const accepted = await postJson(test.app, "/api/institution/accept", { request }, { headers: { cookie: first.browser } });
+    const accepted = await postJson(
+      test.app,
+      "/api/institution/accept",
+      { request },
+      { headers: { cookie: first.browser } },
+    );
     expect(accepted.statusCode, accepted.body).toBe(200);
     const session = sessionCookieFrom(accepted);
     const me = await test.app.inject({ method: "GET", url: "/api/user", headers: { cookie: session } });
@@ -87,6 +103,33 @@ describe("a researcher signs in with their home university, SimpleSAMLphp", () =
     const secondSession = sessionCookieFrom(signedIn);
     const account = await test.app.inject({ method: "GET", url: "/api/user", headers: { cookie: secondSession } });
     expect(account.body).toContain("Olena Researcher");
+  });
+
+  /** A first sign-in all the way: the institution, the agreement, the account; answers the session cookie. */
+  async function newVisitor(username: string) {
+    const { answer, browser } = await goHome(username);
+    const welcome = (await finish(answer.headers.location as string, browser)).headers.location as string;
+    const request = new URL(welcome, TEST_ORIGIN).searchParams.get("request") ?? "";
+    return sessionCookieFrom(
+      await postJson(test.app, "/api/institution/accept", { request }, { headers: { cookie: browser } }),
+    );
+  }
+
+  it("lets visitors into an application for affiliates; REFEDS MFA at home meets its second-factor requirement", async () => {
+    const { application } = await addApplication(test.app, "https://lab.example.edu/kpi-id/callback");
+    await test.app.db
+      .updateTable("applications")
+      .set({ require_mfa: true, first_party: true })
+      .where("id", "=", application.id)
+      .execute();
+    await addAccessRule(test.app.db, application.id, { affiliation: "affiliate" }, { actor: "test" });
+    const open = (cookie: string) =>
+      test.app.inject({ url: `/api/app-redirect?appId=${application.id}`, headers: { cookie } });
+    const strong = await open(await newVisitor("olena2"));
+    expect(strong.headers.location).toMatch(/^https:\/\/lab\.example\.edu\/kpi-id\/callback\?ticketId=/);
+    const oneFactor = await open(await newVisitor("petro2"));
+    // One factor at home: KPI ID asks for its own second factor, which a new visitor first sets up.
+    expect(oneFactor.headers.location).toBe("/uk/account#second-factor");
   });
 
   it("refuses the same answer twice, and an answer used from another browser", async () => {

@@ -148,6 +148,8 @@ export const publicSettingsSchema = z.object({
   bankIdEnabled: z.boolean(),
   /** The university shows its own bank picker (from GET /api/banks) instead of BankID's. */
   bankIdBankPicker: z.boolean(),
+  /** Researchers of other universities may sign in at home (SAML_VISITOR_FEDERATIONS): "Sign in with your institution". */
+  institutionsEnabled: z.boolean().default(false),
   /** A mail relay is configured: "Forgot password?" offers a link by e-mail. */
   emailRecoveryEnabled: z.boolean(),
   sandbox: z.boolean(),

@@ -3,6 +3,7 @@ export * from "./admin.ts";
 export * from "./admin-applications.ts";
 export * from "./admin-records.ts";
 export * from "./admin-service.ts";
+export * from "./institutions.ts";
 export * from "./api.ts";
 export * from "./app-link.ts";
 export * from "./bankid.ts";

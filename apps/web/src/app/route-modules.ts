@@ -12,6 +12,7 @@ type LanguagePage = (typeof languagePages)[number];
 export const routeModules: Partial<Record<LanguagePage, { module: string; signedIn: boolean }>> = {
   diia: { module: "src/app/routes/diia.tsx", signedIn: false },
   "bankid-auth": { module: "src/app/routes/bankid-auth.tsx", signedIn: false },
+  institution: { module: "src/app/routes/institution.tsx", signedIn: false },
   faq: { module: "src/app/routes/content-pages.tsx", signedIn: false },
   consent: { module: "src/app/routes/consent.tsx", signedIn: false },
   device: { module: "src/app/routes/device.tsx", signedIn: false },

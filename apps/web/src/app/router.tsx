@@ -29,6 +29,11 @@ export const publicPages: RouteObject[] = [
     lazy: async () => ({ Component: (await import("./routes/bankid-auth.tsx")).BankIdAuthRoute }),
   },
   {
+    path: "institution",
+    handle: title("common:titles.institution"),
+    lazy: async () => ({ Component: (await import("./routes/institution.tsx")).InstitutionRoute }),
+  },
+  {
     path: "faq",
     handle: title("common:titles.faq"),
     lazy: async () => ({ Component: (await import("./routes/content-pages.tsx")).FaqRoute }),

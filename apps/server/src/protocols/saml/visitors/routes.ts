@@ -1,5 +1,12 @@
 import formbody from "@fastify/formbody";
-import { text } from "@kpi-id/contracts";
+import {
+  INSTITUTION_ERROR_PARAM,
+  institutionStartRequestSchema,
+  institutionStartResponseSchema,
+  institutionsResponseSchema,
+  institutionWelcomeSchema,
+  text,
+} from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -24,7 +31,7 @@ const requestIdSchema = text().min(1).max(128);
 /** A refused browser step lands on the discovery screen, which says why in the person's language. */
 function backToDiscovery(request: FastifyRequest, reply: FastifyReply, error: unknown) {
   if (!(error instanceof AppError) || !isNavigation(request)) throw error;
-  const query = new URLSearchParams({ error: error.code });
+  const query = new URLSearchParams({ [INSTITUTION_ERROR_PARAM]: error.code });
   return reply.header("cache-control", "no-store").redirect(`/${requestLanguage(request)}/institution?${query}`, 303);
 }
 
@@ -81,8 +88,8 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           "Answers the address of the institution's single sign-on with a signed AuthnRequest; binds the sign-in " +
           "to this browser with a cookie. 403 `institution.not_allowed` for an institution visitors may not come from.",
-        body: z.object({ entityId: text().min(1).max(1024), purpose: z.enum(["sign-in", "link"]).default("sign-in") }),
-        response: { 200: z.object({ redirect: z.string() }) },
+        body: institutionStartRequestSchema,
+        response: { 200: institutionStartResponseSchema },
       },
     },
     async (request, reply) => ({ redirect: await startAtInstitution(request, reply, request.body) }),
@@ -141,6 +148,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["sign-in"],
         summary: "What a first sign-in from a home institution would keep, for the person to agree to",
         querystring: z.object({ request: requestIdSchema }),
+        response: { 200: institutionWelcomeSchema },
       },
     },
     async (request) => describeWelcome(request, request.query.request),

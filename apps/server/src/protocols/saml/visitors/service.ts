@@ -1,3 +1,4 @@
+import { INSTITUTION_REQUEST_PARAM } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { federationSource } from "../../../model/saml/federations.ts";
 import { findAllowedInstitution, type InstitutionPolicy } from "../../../model/saml/identity-providers.ts";
@@ -16,6 +17,7 @@ import { AppError } from "../../../platform/errors.ts";
 import { audit } from "../../../platform/http/audit.ts";
 import { requestLanguage } from "../../../platform/http/language.ts";
 import { completeSignIn } from "../../../sign-in/session/complete-sign-in.ts";
+import { rememberContinueTo } from "../../../sign-in/session/continue-cookie.ts";
 import { requireSession } from "../../../sign-in/session/current.ts";
 import { inResponseToOf, verifyResponse } from "./answer.ts";
 import { answerSchema } from "./answer-schema.ts";
@@ -44,10 +46,13 @@ const expiresIn = (app: FastifyInstance) => new Date(app.clock().getTime() + VIS
 export async function startAtInstitution(
   request: FastifyRequest,
   reply: FastifyReply,
-  start: { entityId: string; purpose: "sign-in" | "link" },
+  start: { entityId: string; purpose: "sign-in" | "link"; appId?: string; state?: string; redirectUri?: string },
 ): Promise<string> {
   const app = request.server;
   const institution = await allowedInstitution(app, start.entityId);
+  // An application's sign-in link waits for the person's return, as with Google (continue-cookie.ts).
+  if (start.purpose === "sign-in" && start.appId)
+    rememberContinueTo(reply, { kind: "application", appId: start.appId, state: start.state, redirectUri: start.redirectUri });
   const userId = start.purpose === "link" ? (await requireSession(request, reply)).userId : null;
   const { signing } = await app.saml.currentKeys();
   if (!signing) throw new AppError("institution.answer_refused", { reason: "no SAML key" });
@@ -161,7 +166,7 @@ export async function finishAtInstitution(
     });
     return `/${language}/account?linked=institution`;
   }
-  if (!known) return `/${language}/institution/welcome?${new URLSearchParams({ request: requestId })}`;
+  if (!known) return `/${language}/institution?${new URLSearchParams({ [INSTITUTION_REQUEST_PARAM]: requestId })}`;
   await useUp(request, reply, requestId, browserHash);
   await noteHomeIdentitySeen(app.db, known.id, answer.identity, app.clock());
   const strength = institutionStrength(answer.authnContext);

@@ -52,6 +52,10 @@ export const tableOwners: Readonly<Record<string, string>> = {
   saml_signing_keys: "model/saml",
   saml_service_providers: "model/saml",
   saml_federations: "model/saml",
+  saml_identity_providers: "model/saml",
+  federated_identities: "model/visitors",
+  visitor_sign_in_requests: "model/visitors",
+  visitor_seen_assertions: "model/visitors",
   saml_seen_requests: "model/saml",
   saml_pending_requests: "model/saml",
   saml_sessions: "model/saml",
@@ -115,6 +119,7 @@ export const ownerNotes: Readonly<Record<string, string>> = {
  * needs it; a new area names its surface here with its tables.
  */
 export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
+  "model/visitors": ["accounts.ts", "identities.ts", "person-data.ts", "requests.ts"],
   "model/guests": [
     "changes.ts",
     "days.ts",
@@ -188,6 +193,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   "model/saml": [
     "certificates.ts",
     "federations.ts",
+    "identity-providers.ts",
     "logout-rounds.ts",
     "pending-requests.ts",
     "sealed-keys.ts",

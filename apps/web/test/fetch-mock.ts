@@ -48,6 +48,7 @@ export const publicSettings: PublicSettings = {
   diiaEnabled: true,
   bankIdEnabled: false,
   bankIdBankPicker: false,
+  institutionsEnabled: false,
   emailRecoveryEnabled: true,
   sandbox: true,
   reauthMaxAgeSeconds: 600,

@@ -41,7 +41,7 @@ export type InternalAuthRequest = z.infer<typeof internalAuthRequestSchema>;
 export const internalAuthResponseSchema = z.object({ ok: z.literal(true), next: text() });
 export type InternalAuthResponse = z.infer<typeof internalAuthResponseSchema>;
 
-export const authMethods = ["PASSWORD", "GOOGLE", "DIIA", "PASSKEY", "BANK_ID"] as const;
+export const authMethods = ["PASSWORD", "GOOGLE", "DIIA", "PASSKEY", "BANK_ID", "INSTITUTION"] as const;
 export type AuthMethod = (typeof authMethods)[number];
 
 /**
@@ -49,7 +49,7 @@ export type AuthMethod = (typeof authMethods)[number];
  * included). A passkey is the person's own KPI ID credential, as a password is, so it reads PASSWORD
  * there; AUTH_AMR tells them apart.
  */
-export const ticketAuthMethods = ["PASSWORD", "GOOGLE", "DIIA", "BANK_ID"] as const;
+export const ticketAuthMethods = ["PASSWORD", "GOOGLE", "DIIA", "BANK_ID", "INSTITUTION"] as const;
 export type TicketAuthMethod = (typeof ticketAuthMethods)[number];
 export function ticketAuthMethod(method: AuthMethod): TicketAuthMethod {
   return method === "PASSKEY" ? "PASSWORD" : method;
@@ -148,6 +148,8 @@ export const publicSettingsSchema = z.object({
   bankIdEnabled: z.boolean(),
   /** The university shows its own bank picker (from GET /api/banks) instead of BankID's. */
   bankIdBankPicker: z.boolean(),
+  /** Researchers of other universities may sign in at home (SAML_VISITOR_FEDERATIONS): "Sign in with your institution". */
+  institutionsEnabled: z.boolean().default(false),
   /** A mail relay is configured: "Forgot password?" offers a link by e-mail. */
   emailRecoveryEnabled: z.boolean(),
   sandbox: z.boolean(),

@@ -18,6 +18,7 @@ export * from "./errors.ts";
 export * from "./forward-auth.ts";
 export * from "./google.ts";
 export * from "./guests.ts";
+export * from "./institutions.ts";
 export * from "./language.ts";
 export * from "./ldap.ts";
 export * from "./ldap-console.ts";

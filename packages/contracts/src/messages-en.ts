@@ -82,6 +82,14 @@ export const enErrorMessages = {
     "You already have 10 Wi-Fi passwords. Revoke the one of a device you no longer use, then create a new one.",
   "wifi.password_not_found": "There is no such Wi-Fi password: it has already been revoked.",
   "wifi.not_configured": "Wi-Fi through KPI ID is not set up.",
+  "institution.not_allowed": "Visitors cannot sign in from this institution here.",
+  "institution.answer_refused": "Your institution's answer could not be accepted. Try signing in again.",
+  "institution.request_expired": "The sign-in through your institution took too long or was already used. Start again.",
+  "institution.identity_reassigned":
+    "Your institution now gives your identifier to another person. Ask the KPI ID helpdesk to check your account.",
+  "institution.name_missing":
+    "Your institution did not release your name, so an account cannot be made. Ask your institution to release it to KPI ID.",
+  "institution.already_linked": "This institution account is already linked to a KPI ID account.",
   "ldap.limit_reached":
     "You already have 10 application passwords. Revoke one you no longer use, then create a new one.",
   "ldap.password_not_found": "There is no such application password: it has already been revoked.",

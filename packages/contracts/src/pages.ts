@@ -10,6 +10,7 @@ export const languagePages = [
   "",
   "diia",
   "bankid-auth",
+  "institution",
   "faq",
   "consent",
   "device",

@@ -97,6 +97,14 @@ export const lazyPages: LazyPage[] = [
     routes: page("ResetPasswordRoute"),
   },
   {
+    path: "institution",
+    file: "institution.tsx",
+    title: "common:titles.institution",
+    layout: "public",
+    signedIn: false,
+    routes: page("InstitutionRoute"),
+  },
+  {
     path: "guest",
     file: "guest-invitation.tsx",
     title: "common:titles.guestInvitation",

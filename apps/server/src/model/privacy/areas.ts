@@ -11,6 +11,7 @@ import { personData as recovery } from "../recovery/person-data.ts";
 import { personData as sessions } from "../sessions/person-data.ts";
 import { personData as tickets } from "../tickets/person-data.ts";
 import { personData as users } from "../users/person-data.ts";
+import { personData as visitors } from "../visitors/person-data.ts";
 import { personData as wifi } from "../wifi/person-data.ts";
 
 /**
@@ -27,6 +28,7 @@ export const personDataAreas: readonly PersonDataArea[] = [
   diia,
   wifi,
   google,
+  visitors,
   mfa,
   access,
   people,

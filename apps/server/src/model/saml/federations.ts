@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
+import { type IdentityProviderInput, replaceIdentityProvidersOf } from "./identity-providers.ts";
 import { type ParsedServiceProvider, upsertServiceProvider } from "./service-providers.ts";
 
 /** A federation's aggregate as the operator registered it. */
@@ -35,6 +36,7 @@ export const findFederation = (db: Db, name: string) =>
 /** Forgets a federation and every SP that came from it. */
 export async function removeFederation(db: Db, name: string) {
   await db.deleteFrom("saml_service_providers").where("source", "=", federationSource(name)).execute();
+  await db.deleteFrom("saml_identity_providers").where("source", "=", federationSource(name)).execute();
   const result = await db.deleteFrom("saml_federations").where("name", "=", name).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
@@ -93,6 +95,8 @@ export async function applyFederationAggregate(
   serviceProviders: readonly (ParsedServiceProvider & { validUntil: Date | null })[],
   validUntil: Date,
   now: Date,
+  /** The identity providers it lists: home institutions of visitors (issue 78). */
+  identityProviders: IdentityProviderInput[] = [],
 ): Promise<void> {
   const source = federationSource(name);
   await inTransaction(db, async (tx) => {
@@ -104,6 +108,7 @@ export async function applyFederationAggregate(
       source,
       kept.map((sp) => sp.entityId),
     );
+    await replaceIdentityProvidersOf(tx, source, identityProviders, now);
     await markFederationRefreshed(tx, name, validUntil, now);
   });
 }

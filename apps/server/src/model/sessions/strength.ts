@@ -13,7 +13,7 @@ import { AppError } from "../../platform/errors.ts";
 export const refedsSfa = "https://refeds.org/profile/sfa";
 export const refedsMfa = "https://refeds.org/profile/mfa";
 
-export type Amr = "pwd" | "otp" | "hwk" | "swk" | "user" | "pin" | "mfa" | "google" | "diia" | "bankid";
+export type Amr = "pwd" | "otp" | "hwk" | "swk" | "user" | "pin" | "mfa" | "google" | "diia" | "bankid" | "fed";
 
 /** The strength a sign-in achieved: its `amr` values, in the order proven. */
 export type SignInStrength = readonly Amr[];
@@ -32,7 +32,14 @@ const strengthOfMethod: Record<AuthMethod, SignInStrength> = {
   BANK_ID: ["bankid", "mfa"],
   // A passkey sign-in records what its key was (passkeyStrength); a device-bound key is the default.
   PASSKEY: ["hwk", "user", "mfa"],
+  // A home institution's sign-in (issue 78): one factor unless its answer says REFEDS MFA (institutionStrength).
+  INSTITUTION: ["fed"],
 };
+
+/** A sign-in at a home institution: multi-factor when its AuthnContextClassRef is REFEDS MFA, else one factor. */
+export function institutionStrength(authnContextClassRef: string | undefined): SignInStrength {
+  return authnContextClassRef === refedsMfa ? ["fed", "mfa"] : ["fed"];
+}
 
 /** A password followed by a one-time code (TOTP or a recovery code). */
 export const passwordAndCode: SignInStrength = ["pwd", "otp", "mfa"];

@@ -9,21 +9,23 @@ import type { Db } from "../db/schema.ts";
  * the person signing in: the sign-in was counted once, at /cas/login.
  */
 export function applicationSignInsPerDay(db: Db, applicationId: string, since: Date) {
-  return db
-    .selectFrom("audit_events")
-    .select([
-      sql<string>`to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD')`.as("day"),
-      sql<string>`count(*)`.as("n"),
-    ])
-    .where("application_id", "=", applicationId)
-    .where("occurred_at", ">=", since)
-    .where("result", "=", "success")
-    // An LDAP bind through the application's registered client (a lab machine's login, Nextcloud's check) is a
-    // sign-in to it too.
-    .where("event_type", "in", ["app_redirect", "oidc_sign_in", "oidc_device_confirmed", "ldap_bind"])
-    .where(sql<boolean>`(details->>'proxy') is distinct from 'true'`)
-    .groupBy("day")
-    .execute();
+  return (
+    db
+      .selectFrom("audit_events")
+      .select([
+        sql<string>`to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD')`.as("day"),
+        sql<string>`count(*)`.as("n"),
+      ])
+      .where("application_id", "=", applicationId)
+      .where("occurred_at", ">=", since)
+      .where("result", "=", "success")
+      // An LDAP bind through the application's registered client (a lab machine's login, Nextcloud's check) is a
+      // sign-in to it too.
+      .where("event_type", "in", ["app_redirect", "oidc_sign_in", "oidc_device_confirmed", "ldap_bind"])
+      .where(sql<boolean>`(details->>'proxy') is distinct from 'true'`)
+      .groupBy("day")
+      .execute()
+  );
 }
 
 /** Wi-Fi sign-ins accepted and refused per UTC day since `since`, oldest first. */

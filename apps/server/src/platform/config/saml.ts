@@ -29,6 +29,8 @@ export interface SamlConfig {
   federationRefreshSeconds: number;
   /** A federation whose aggregate the server registers SPs from, configured by environment (docs/saml.md). */
   federation?: ConfiguredFederation;
+  /** Where researchers of other universities may sign in from (docs/visitors.md); no federation: nowhere. */
+  visitors: { federations: string[]; institutions: string[] };
 }
 
 export interface ConfiguredFederation {
@@ -91,5 +93,9 @@ export function readSamlConfig(environment: Environment, publicUrl: string, sess
       Buffer.from(hkdfSync("sha256", sessionSecret, "kpi-id", "saml pairwise-id", 32)).toString("base64url"),
     federationRefreshSeconds: environment.SAML_FEDERATION_REFRESH_SECONDS,
     federation: readFederation(environment),
+    visitors: {
+      federations: environment.SAML_VISITOR_FEDERATIONS,
+      institutions: environment.SAML_VISITOR_INSTITUTIONS,
+    },
   };
 }

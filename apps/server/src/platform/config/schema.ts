@@ -13,6 +13,17 @@ const optionalText = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === "" ? undefined : value));
 
+/** A comma-separated list; blanks dropped. */
+const commaList = z
+  .string()
+  .default("")
+  .transform((value) =>
+    value
+      .split(",")
+      .map((each) => each.trim())
+      .filter((each) => each !== ""),
+  );
+
 const domainName = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 /** A VLAN as Tunnel-Private-Group-Id carries it: a number (1–4094) or a controller's VLAN name. */
@@ -183,6 +194,10 @@ export const environmentSchema = () =>
     SAML_FEDERATION_METADATA: optionalText,
     SAML_FEDERATION_CERTIFICATE_FILE: optionalText,
     SAML_FEDERATION_ENTITY_CATEGORIES: optionalText,
+    // Researchers from other universities (issue 78, docs/visitors.md): the federations and institutions they may
+    // sign in from, as comma lists; no federation: the "Sign in with your institution" button is not shown.
+    SAML_VISITOR_FEDERATIONS: commaList,
+    SAML_VISITOR_INSTITUTIONS: commaList,
 
     // Wi-Fi through FreeRADIUS (config/wifi.ts, docs/eduroam.md).
     RADIUS_REST_SECRET: optionalText,

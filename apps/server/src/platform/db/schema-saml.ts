@@ -93,3 +93,47 @@ export interface SamlFederationsTable {
   refreshed_at: NullableTimestamp;
   last_error: string | null;
 }
+
+/** An identity provider a federation's aggregate lists (migration 0750): a home institution of visitors. */
+export interface SamlIdentityProvidersTable {
+  entity_id: string;
+  source: string;
+  display_name_en: string;
+  display_name_uk: string;
+  scopes: TextList;
+  metadata_xml: string;
+  valid_until: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+/** A person's identity at their home institution (migration 0750). */
+export interface FederatedIdentitiesTable {
+  id: ColumnType<string, string | undefined, never>;
+  user_id: string;
+  institution: string;
+  subject_kind: "subject-id" | "pairwise-id" | "eppn";
+  subject: string;
+  name_id: ColumnType<string | null, string | null | undefined, string | null>;
+  scoped_affiliations: TextList;
+  assurance: TextList;
+  visitor: Flag;
+  created_at: RequiredTimestamp;
+  last_seen_at: RequiredTimestamp;
+}
+
+/** A sign-in sent to a home institution, and its answer until the person agrees (migration 0750). */
+export interface VisitorSignInRequestsTable {
+  id: string;
+  browser_hash: string;
+  institution: string;
+  purpose: "sign-in" | "link";
+  user_id: string | null;
+  answer: ColumnType<unknown, string | null | undefined, string | null>;
+  expires_at: RequiredTimestamp;
+}
+
+export interface VisitorSeenAssertionsTable {
+  institution: string;
+  assertion_id: string;
+  expires_at: RequiredTimestamp;
+}

@@ -10,8 +10,10 @@ import type { GuestTables } from "./schema-guests.ts";
 import type { LdapTables } from "./schema-ldap.ts";
 import type { PasskeyTables } from "./schema-passkeys.ts";
 import type {
+  FederatedIdentitiesTable,
   SamlConsentsTable,
   SamlFederationsTable,
+  SamlIdentityProvidersTable,
   SamlLogoutParticipantsTable,
   SamlLogoutRoundsTable,
   SamlPendingRequestsTable,
@@ -19,6 +21,8 @@ import type {
   SamlServiceProvidersTable,
   SamlSessionsTable,
   SamlSigningKeysTable,
+  VisitorSeenAssertionsTable,
+  VisitorSignInRequestsTable,
 } from "./schema-saml.ts";
 import type { WifiTables } from "./schema-wifi.ts";
 
@@ -279,6 +283,10 @@ export interface Database
   saml_logout_rounds: SamlLogoutRoundsTable;
   saml_logout_participants: SamlLogoutParticipantsTable;
   saml_federations: SamlFederationsTable;
+  saml_identity_providers: SamlIdentityProvidersTable;
+  federated_identities: FederatedIdentitiesTable;
+  visitor_sign_in_requests: VisitorSignInRequestsTable;
+  visitor_seen_assertions: VisitorSeenAssertionsTable;
   saml_consents: SamlConsentsTable;
   password_reset_tokens: PasswordResetTokensTable;
   operator_roles: OperatorRolesTable;

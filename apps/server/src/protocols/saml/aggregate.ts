@@ -1,5 +1,6 @@
 import { type Document, type Element, XMLSerializer } from "@xmldom/xmldom";
 import { SignedXml } from "xml-crypto";
+import { type ParsedIdentityProvider, readIdentityProvider } from "./idp-metadata.ts";
 import { certificatePem } from "./keys.ts";
 import { ns } from "./namespaces.ts";
 import {
@@ -21,9 +22,15 @@ export interface AggregateService extends ParsedServiceProvider {
   validUntil: Date;
 }
 
+export interface AggregateIdentityProvider extends ParsedIdentityProvider {
+  validUntil: Date;
+}
+
 export interface VerifiedAggregate {
   validUntil: Date;
   serviceProviders: AggregateService[];
+  /** The identity providers it lists: home institutions of visitors (issue 78). */
+  identityProviders: AggregateIdentityProvider[];
   /** SPs left out because an address of theirs is not https (saml.sp_endpoint_not_https), with why. */
   refused: string[];
 }
@@ -100,18 +107,22 @@ export async function verifyAggregate(
   const serializer = new XMLSerializer();
   const serviceProviders: AggregateService[] = [];
   const refused: string[] = [];
+  const identityProviders: AggregateIdentityProvider[] = [];
   for (const entity of entitiesOf(root)) {
     const own = validUntilOf(entity);
     if (own && own.getTime() <= options.now.getTime()) continue;
+    const entityValidUntil = own && own < validUntil ? own : validUntil;
+    const identityProvider = readIdentityProvider(entity, serializer.serializeToString(entity));
+    if (identityProvider) identityProviders.push({ ...identityProvider, validUntil: entityValidUntil });
     try {
       const rule = options.endpoints ?? { allowLoopbackHttp: false };
       const parsed = readServiceProvider(entity, serializer.serializeToString(entity), rule);
-      if (parsed) serviceProviders.push({ ...parsed, validUntil: own && own < validUntil ? own : validUntil });
+      if (parsed) serviceProviders.push({ ...parsed, validUntil: entityValidUntil });
     } catch (error) {
       // One SP with an http address does not cost the federation its other SPs.
       if (!(error instanceof SpEndpointRefusedError)) throw error;
       refused.push(error.detail);
     }
   }
-  return { validUntil, serviceProviders, refused };
+  return { validUntil, serviceProviders, identityProviders, refused };
 }

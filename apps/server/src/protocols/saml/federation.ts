@@ -45,8 +45,13 @@ export async function refreshFederation(db: Db, name: string, options: RefreshOp
     const taken = aggregate.serviceProviders.filter(
       (sp) => wanted.length === 0 || sp.entityCategories.some((category) => wanted.includes(category)),
     );
-    await applyFederationAggregate(db, name, taken, aggregate.validUntil, options.now);
-    return { serviceProviders: taken.length, validUntil: aggregate.validUntil, refused: aggregate.refused };
+    await applyFederationAggregate(db, name, taken, aggregate.validUntil, options.now, aggregate.identityProviders);
+    return {
+      serviceProviders: taken.length,
+      identityProviders: aggregate.identityProviders.length,
+      validUntil: aggregate.validUntil,
+      refused: aggregate.refused,
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await markFederationFailed(db, name, message);

@@ -8,6 +8,7 @@ import { SamlRuntime } from "./runtime.ts";
 import { samlSignOut } from "./sign-out.ts";
 import { sloRoutes } from "./slo-routes.ts";
 import { ssoRoutes } from "./sso-routes.ts";
+import { visitorRoutes } from "./visitors/routes.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -24,6 +25,8 @@ export const samlProtocol: ProtocolRecord = {
     await app.register(ssoRoutes);
     await app.register(sloRoutes);
     await app.register(consentRoutes);
+    // KPI ID as a service provider too: researchers of other universities sign in at home (issue 78).
+    await app.register(visitorRoutes);
     scheduleFederationRefresh(app);
   },
   signOut: samlSignOut,

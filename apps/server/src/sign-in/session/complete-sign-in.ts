@@ -41,6 +41,7 @@ const refusalByMethod: Record<AuthMethod, ErrorCode> = {
   GOOGLE: "google.failed",
   PASSKEY: "passkey.failed",
   BANK_ID: "bankid.failed",
+  INSTITUTION: "institution.answer_refused",
 };
 
 /** The person may sign in only while their account exists and is active. */

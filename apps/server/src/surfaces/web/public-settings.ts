@@ -12,6 +12,7 @@ export function publicSettings(app: FastifyInstance): PublicSettings {
     diiaEnabled: app.features.diia,
     bankIdEnabled: app.features.bankId,
     bankIdBankPicker: app.features.bankIdBankPicker,
+    institutionsEnabled: app.config.saml.visitors.federations.length > 0,
     emailRecoveryEnabled: app.mailer.enabled,
     sandbox: app.config.sandbox,
     reauthMaxAgeSeconds: app.config.reauthMaxAgeSeconds,

@@ -1,11 +1,11 @@
 import { ApplicationScreen } from "@/features/console-applications/components/application-screen.tsx";
 import { ApplicationsScreen } from "@/features/console-applications/components/applications-screen.tsx";
 import { AuditScreen } from "@/features/console-audit/components/audit-screen.tsx";
+import { GuestsScreen } from "@/features/console-people/components/guests-screen.tsx";
 import { ImportScreen } from "@/features/console-people/components/import-screen.tsx";
 import { PeopleScreen } from "@/features/console-people/components/people-screen.tsx";
 import { PersonScreen } from "@/features/console-people/components/person-screen.tsx";
 import { ReviewQueueScreen } from "@/features/console-reviews/components/review-queue-screen.tsx";
-import { GuestsScreen } from "@/features/console-people/components/guests-screen.tsx";
 import { KeysScreen } from "@/features/console-service/components/keys-screen.tsx";
 import { LdapClientsScreen } from "@/features/console-service/components/ldap-clients-screen.tsx";
 import { ServiceScreen } from "@/features/console-service/components/service-screen.tsx";

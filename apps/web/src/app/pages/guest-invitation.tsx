@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
-import { AcceptInvitationForm } from "@/features/guests/components/accept-invitation-form.tsx";
 import { ContentPage } from "@/components/content-page.tsx";
+import { AcceptInvitationForm } from "@/features/guests/components/accept-invitation-form.tsx";
 
 /** The token travels in the fragment (`#token=…`): it reaches no server log and no Referer. */
 function tokenOf(hash: string): string {

@@ -14,6 +14,7 @@ import { SettingsUnavailable } from "@/components/settings-unavailable.tsx";
 import { Alert } from "@/components/ui/alert.tsx";
 import { TextSeparator } from "@/components/ui/separator.tsx";
 import { BankIdEntry } from "@/features/bankid/index.ts";
+import { InstitutionEntry } from "@/features/institution/components/institution-entry.tsx";
 import { localizedHref, localizePath, RETURN_TO_PARAM } from "@/lib/paths.ts";
 import { useSettings } from "@/lib/settings.ts";
 import { useLanguage } from "@/lib/use-language.ts";
@@ -66,6 +67,7 @@ export function LoginScreen() {
   const googleEnabled = settings.data?.googleEnabled ?? false;
   const diiaEnabled = settings.data?.diiaEnabled ?? false;
   const bankIdEnabled = settings.data?.bankIdEnabled ?? false;
+  const institutionsEnabled = settings.data?.institutionsEnabled ?? false;
   const clearRefusals = () => {
     clearGoogleError();
     clearBankIdError();
@@ -107,7 +109,9 @@ export function LoginScreen() {
         ) : null}
       </div>
       {settings.isError ? <SettingsUnavailable what="signIn" /> : null}
-      {diiaEnabled || googleEnabled || bankIdEnabled ? <TextSeparator text={t("auth:login.or")} /> : null}
+      {diiaEnabled || googleEnabled || bankIdEnabled || institutionsEnabled ? (
+        <TextSeparator text={t("auth:login.or")} />
+      ) : null}
       {diiaEnabled ? (
         <DiiaEntry
           href={localizedHref(language, "/diia", search, [...appLinkParams, RETURN_TO_PARAM])}
@@ -133,6 +137,7 @@ export function LoginScreen() {
           onStart={startElsewhere}
         />
       ) : null}
+      {institutionsEnabled ? <InstitutionEntry search={search} disabled={signInRunning} /> : null}
     </div>
   );
 }

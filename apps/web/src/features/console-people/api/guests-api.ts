@@ -1,7 +1,7 @@
 import { adminGuestsSchema } from "@kpi-id/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { apiJson } from "@/lib/api-client.ts";
 import { consoleKey } from "@/features/console-shell/index.ts";
+import { apiJson } from "@/lib/api-client.ts";
 
 /** The console's guests, by sponsor (username or id) and unit (the units below it too). */
 export function useAdminGuests(filter: { sponsor?: string; unit?: string }) {

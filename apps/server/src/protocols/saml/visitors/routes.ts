@@ -1,0 +1,169 @@
+import formbody from "@fastify/formbody";
+import {
+  INSTITUTION_ERROR_PARAM,
+  institutionStartRequestSchema,
+  institutionStartResponseSchema,
+  institutionsResponseSchema,
+  institutionWelcomeSchema,
+  text,
+} from "@kpi-id/contracts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { searchInstitutions } from "../../../model/saml/identity-providers.ts";
+import { AppError } from "../../../platform/errors.ts";
+import { requestLanguage } from "../../../platform/http/language.ts";
+import { isNavigation } from "../../../platform/http/navigation.ts";
+import { visitorPaths } from "./paths.ts";
+import {
+  acceptVisitor,
+  describeWelcome,
+  finishAtInstitution,
+  institutionPolicy,
+  receiveAnswer,
+  startAtInstitution,
+} from "./service.ts";
+import { visitorMetadata } from "./sp-metadata.ts";
+import { throttledAnswer } from "./throttle.ts";
+
+const requestIdSchema = text().min(1).max(128);
+
+/** A refused browser step lands on the discovery screen, which says why in the person's language. */
+function backToDiscovery(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  if (!(error instanceof AppError) || !isNavigation(request)) throw error;
+  const query = new URLSearchParams({ [INSTITUTION_ERROR_PARAM]: error.code });
+  return reply.header("cache-control", "no-store").redirect(`/${requestLanguage(request)}/institution?${query}`, 303);
+}
+
+/** Researchers of other universities sign in at home (issue 78, docs/visitors.md): KPI ID as a SAML SP. */
+export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(formbody, { bodyLimit: 1024 * 1024 });
+
+  app.get(
+    visitorPaths.metadata,
+    { schema: { tags: ["saml"], summary: "KPI ID's service-provider metadata (for federations' aggregates)" } },
+    async (_request, reply) => reply.type("application/samlmetadata+xml").send(await visitorMetadata(app)),
+  );
+
+  app.get(
+    visitorPaths.institutions,
+    {
+      schema: {
+        tags: ["sign-in"],
+        summary: "Institutions whose people may sign in as visitors",
+        description: "Searches the allowed identity providers by name in either language or by domain (at most 20).",
+        querystring: z.object({ q: text().max(100).default("") }),
+        response: {
+          200: z.object({
+            institutions: z.array(
+              z.object({ entityId: z.string(), en: z.string(), uk: z.string(), domains: z.array(z.string()) }),
+            ),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const rows = await searchInstitutions(app.db, institutionPolicy(app), {
+        words: request.query.q.trim(),
+        limit: 20,
+        now: app.clock(),
+      });
+      return {
+        institutions: rows.map((row) => ({
+          entityId: row.entity_id,
+          en: row.display_name_en,
+          uk: row.display_name_uk,
+          domains: row.scopes,
+        })),
+      };
+    },
+  );
+
+  app.post(
+    visitorPaths.start,
+    {
+      schema: {
+        tags: ["sign-in"],
+        summary: "Start signing in (or linking) at a home institution",
+        description:
+          "Answers the address of the institution's single sign-on with a signed AuthnRequest; binds the sign-in " +
+          "to this browser with a cookie. 403 `institution.not_allowed` for an institution visitors may not come from.",
+        body: institutionStartRequestSchema,
+        response: { 200: institutionStartResponseSchema },
+      },
+    },
+    async (request, reply) => ({ redirect: await startAtInstitution(request, reply, request.body) }),
+  );
+
+  app.post(
+    visitorPaths.acs,
+    {
+      schema: {
+        tags: ["saml"],
+        summary: "Assertion consumer service (HTTP-POST) for home institutions' answers",
+        body: z.object({
+          SAMLResponse: text()
+            .min(1)
+            .max(1024 * 1024),
+          RelayState: text().max(1024).optional(),
+        }),
+      },
+      // A home institution's page posts here cross-site: no Origin check (SAML's own signature is the check).
+      config: { csrf: false },
+    },
+    async (request, reply) => {
+      try {
+        const requestId = await throttledAnswer(request, () => receiveAnswer(request, request.body.SAMLResponse));
+        const query = new URLSearchParams({ request: requestId });
+        return reply.header("cache-control", "no-store").redirect(`${visitorPaths.finish}?${query}`, 303);
+      } catch (error) {
+        return backToDiscovery(request, reply, error);
+      }
+    },
+  );
+
+  app.get(
+    visitorPaths.finish,
+    {
+      schema: {
+        tags: ["sign-in"],
+        summary: "Finish a sign-in at a home institution in the browser that started it",
+        querystring: z.object({ request: requestIdSchema }),
+      },
+    },
+    async (request, reply) => {
+      try {
+        const next = await finishAtInstitution(request, reply, request.query.request);
+        return reply.header("cache-control", "no-store").redirect(next, 303);
+      } catch (error) {
+        return backToDiscovery(request, reply, error);
+      }
+    },
+  );
+
+  app.get(
+    visitorPaths.welcome,
+    {
+      schema: {
+        tags: ["sign-in"],
+        summary: "What a first sign-in from a home institution would keep, for the person to agree to",
+        querystring: z.object({ request: requestIdSchema }),
+        response: { 200: institutionWelcomeSchema },
+      },
+    },
+    async (request) => describeWelcome(request, request.query.request),
+  );
+
+  app.post(
+    visitorPaths.accept,
+    {
+      schema: {
+        tags: ["sign-in"],
+        summary: "Agree: make the visitor account and sign in",
+        body: z.object({ request: requestIdSchema }),
+        response: { 200: z.object({ ok: z.literal(true), next: z.string() }) },
+      },
+    },
+    async (request, reply) => ({ ok: true as const, next: await acceptVisitor(request, reply, request.body.request) }),
+  );
+};

@@ -28,6 +28,8 @@ export interface RushCampus {
   helpdeskCookie: string;
   scimToken: string;
   surnames: readonly string[];
+  /** Told of every session a password sign-in made (`name=value`), when the run checks them afterwards. */
+  onSignedIn?: (cookie: string) => void;
 }
 
 const basic = ({ id, secret }: Credentials) =>
@@ -47,6 +49,8 @@ async function signInWithPassword(campus: RushCampus, browser: Browser, recorder
       await (await browser.postJson("/api/auth/second-factor", { ...grant, code: await person.code() })).text();
     }
     await (await browser.postJson("/api/auth/internal", { sessionId: grant.sessionId })).text();
+    const session = [...browser.cookies].find(([name]) => name.endsWith("kpi_id_session"));
+    if (session) campus.onSignedIn?.(`${session[0]}=${session[1]}`);
     return true;
   });
   return done === true;

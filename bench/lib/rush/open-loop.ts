@@ -9,6 +9,8 @@ export class Recorder {
   readonly latencies = new Map<string, number[]>();
   readonly failures = new Map<string, number>();
   readonly failureSamples: string[] = [];
+  /** When each failed request was sent and when it failed (performance.now()), for the failover's count. */
+  readonly failureSpans: { label: string; began: number; ended: number }[] = [];
 
   /** Runs `call`, timing it under `label`; a throw is a failure of that label (and is not rethrown). */
   async time<T>(label: string, call: () => Promise<T>): Promise<T | undefined> {
@@ -20,6 +22,7 @@ export class Recorder {
       this.latencies.set(label, list);
       return result;
     } catch (error) {
+      this.failureSpans.push({ label, began, ended: performance.now() });
       this.fail(label, error);
       return undefined;
     }

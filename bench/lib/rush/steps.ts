@@ -45,7 +45,7 @@ export interface StepContext {
   eventLoopLag: () => Promise<number>;
 }
 
-function figuresOf(recorder: Recorder): LabelFigures[] {
+export function figuresOf(recorder: Recorder): LabelFigures[] {
   const labels = new Set([...recorder.latencies.keys(), ...recorder.failures.keys()]);
   return [...labels].sort().map((label) => {
     const sorted = [...(recorder.latencies.get(label) ?? [])].sort((a, b) => a - b);

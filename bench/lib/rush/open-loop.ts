@@ -33,6 +33,15 @@ export class Recorder {
     if (this.failureSamples.length < 5) this.failureSamples.push(`${label}: ${String(error).slice(0, 300)}`);
   }
 
+  /** Adds another recorder's figures to this one's. */
+  merge(other: Recorder): void {
+    for (const [label, list] of other.latencies)
+      this.latencies.set(label, [...(this.latencies.get(label) ?? []), ...list]);
+    for (const [label, count] of other.failures) this.failures.set(label, (this.failures.get(label) ?? 0) + count);
+    this.failureSpans.push(...other.failureSpans);
+    for (const sample of other.failureSamples) if (this.failureSamples.length < 5) this.failureSamples.push(sample);
+  }
+
   get requests(): number {
     let total = 0;
     for (const list of this.latencies.values()) total += list.length;

@@ -108,7 +108,8 @@ export async function run(): Promise<Comparison[]> {
         { ratePerSecond: rates.scimChanges * multiple, start: () => scimChange(rush, recorder) },
       ],
       seconds,
-      30,
+      // Until every person's morning has ended (each request gives up after 30 s): the counts are of all of them.
+      600,
     );
     await killing;
     const inFlight = recorder.failureSpans.filter(heldByKilled).length;

@@ -6,8 +6,12 @@ const deadlineMs = 30_000;
 
 export class HttpError extends Error {}
 
+/** HTTP requests sent so far (every hop of a redirect chain counts): what "CPU per request" divides by. */
+export const sent = { requests: 0 };
+
 /** A request that answers `expected` or throws HttpError naming what it got. */
 export async function call(url: string, init: RequestInit, expected: number[]): Promise<Response> {
+  sent.requests += 1;
   const response = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(deadlineMs), ...init });
   if (!expected.includes(response.status)) {
     const text = await response.text().catch(() => "");

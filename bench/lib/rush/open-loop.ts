@@ -91,8 +91,12 @@ export async function runOpenLoop(streams: Stream[], seconds: number, drainSecon
       }
     }),
   );
-  const drained = Promise.all(running).then(() => true);
-  const timedOut = sleep(drainSeconds * 1000).then(() => false);
-  await Promise.race([drained, timedOut]);
+  // The drain's timer is cleared once the work is done: left running it would hold the process open.
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, drainSeconds * 1000);
+  });
+  await Promise.race([Promise.all(running), timedOut]);
+  clearTimeout(timer);
   return counts;
 }

@@ -96,7 +96,6 @@ export async function run(): Promise<Comparison[]> {
         const again = new Recorder();
         await arrival(rush, again);
         if (again.failureCount === 0) retries.succeeded += 1;
-        again.failureSpans.forEach((span) => Object.assign(span, { label: `${span.label} (retry)` }));
         recorder.merge(again);
       }
       recorder.merge(attempt);

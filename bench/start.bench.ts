@@ -3,13 +3,71 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "@kpi-id/server/testing";
-import { measureStart, median, type StartRun } from "../scripts/start-time.ts";
+import { startBankIdStandIn } from "../sandbox/src/bankid/index.ts";
+import { measureStart, median, type StartOptions, type StartRun } from "../scripts/start-time.ts";
+import { generatedTrustList } from "./lib/trust-list.ts";
 import type { Comparison } from "./lib/types.ts";
 
 export const title = "A second `npm start`: to the first answer of /health (issue 62)";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const runs = Number(process.env.BENCH_START_RUNS ?? 3);
+/** The published list of qualified CAs (`CACertificates.p7b`) holds 771 certificates. */
+const trustListSize = 771;
+
+const seconds = (list: StartRun[], pick: (run: StartRun) => number | undefined) =>
+  median(list.flatMap((each) => pick(each) ?? [])) / 1000;
+
+/**
+ * Issue 80: the service alone with BankID configured, its trust list a 771-certificate .p7b (generated CAs and
+ * the stand-in's own) against the stand-in's one CA, alternated. The difference is the list's cost at start.
+ */
+async function trustListStart(alone: StartOptions): Promise<Comparison[]> {
+  const standIn = await startBankIdStandIn({ productUrl: `http://127.0.0.1:${alone.port}`, port: 0 });
+  try {
+    const bundle = generatedTrustList(trustListSize, standIn.pki.ca.certificate.as_pem());
+    const withOne = { ...alone, env: { ...alone.env, ...standIn.env } };
+    const withList = { ...withOne, env: { ...withOne.env, BANKID_TRUST_ANCHORS: bundle } };
+    const listed: StartRun[] = [];
+    const single: StartRun[] = [];
+    for (let index = 0; index < runs; index++) {
+      listed.push(await measureStart(withList));
+      single.push(await measureStart(withOne));
+    }
+    const method = `the service alone, median of ${runs} runs each, alternated; generated DSTU 4145 CAs (.bench/)`;
+    return [
+      {
+        subject: {
+          label: `BankID with a ${trustListSize}-CA .p7b: to the first answer`,
+          value: seconds(listed, (r) => r.firstAnswer),
+          unit: "s",
+        },
+        baseline: {
+          label: "BankID with its one CA: to the first answer",
+          value: seconds(single, (r) => r.firstAnswer),
+          unit: "s",
+        },
+        method,
+        goal: { name: "trust-list-start", floor: "one-ca", target: 1, bound: "atMost", measure: "difference" },
+      },
+      {
+        subject: {
+          label: `BankID with a ${trustListSize}-CA .p7b: CPU used by then`,
+          value: seconds(listed, (r) => r.cpu),
+          unit: "s",
+        },
+        baseline: {
+          label: "BankID with its one CA: CPU used by then",
+          value: seconds(single, (r) => r.cpu),
+          unit: "s",
+        },
+        method: `${method}; the figure a busy machine moves less`,
+      },
+    ];
+  } finally {
+    await standIn.close();
+  }
+}
 
 /**
  * `npm start` on a DATA_DIR of its own, started once unmeasured (a build if its inputs changed, the database made
@@ -48,8 +106,7 @@ export async function run(): Promise<Comparison[]> {
       starts.push(await measureStart(npmStart));
       floors.push(await measureStart(alone));
     }
-    const figure = (list: StartRun[], pick: (run: StartRun) => number | undefined) =>
-      median(list.flatMap((each) => pick(each) ?? [])) / 1000;
+    const figure = seconds;
     const method = `median of ${runs} runs each, alternated; the embedded database seeded with the demo campus`;
     return [
       {
@@ -70,6 +127,7 @@ export async function run(): Promise<Comparison[]> {
         baseline: { label: "the service alone: CPU used by then", value: figure(floors, (r) => r.cpu), unit: "s" },
         method: `${method}; user and system time of every process of the start`,
       },
+      ...(await trustListStart(alone)),
     ];
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

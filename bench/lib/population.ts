@@ -23,7 +23,7 @@ const firstNames = [
   "Катерина",
   "Микола",
 ];
-const surnames = [
+export const surnames = [
   "Петренко",
   "Коваленко",
   "Бондаренко",

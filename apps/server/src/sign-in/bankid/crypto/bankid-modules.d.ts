@@ -32,8 +32,12 @@ declare module "jkurwa/lib/spec/dstszi2010.js" {
 }
 
 declare module "jkurwa/lib/spec/rfc3280.js" {
+  import type { Asn1Entity } from "asn1.js";
+  import type { CertificateObject } from "jkurwa";
   /** OID ("1 2 804 …") to algorithm name, read at decoding time. */
   export const ALGORITHMS_IDS: Record<string, string>;
+  /** X.509 Certificate, decoded as jkurwa's Certificate reads it. */
+  export const Certificate: Asn1Entity<CertificateObject>;
 }
 
 declare module "jkurwa" {

@@ -2,6 +2,7 @@
 import "./dstu-curves.ts";
 import { existsSync, readFileSync } from "node:fs";
 import jkurwa, { type Certificate } from "jkurwa";
+import * as rfc3280 from "jkurwa/lib/spec/rfc3280.js";
 import { ConfigError } from "../../../platform/config/index.ts";
 import { childrenOf, contentOf, DerError, oidText, parseOne } from "./der-tree.ts";
 
@@ -32,11 +33,23 @@ function p7bCertificates(der: Buffer): Buffer[] | undefined {
   return (certificates?.children ?? []).filter((node) => node.tag === 0x30).map((node) => node.encoded);
 }
 
+/**
+ * A certificate read without unpacking its public key: unpacking is a point decompression on the curve, the
+ * bulk of reading a CA (issue 80: the published list's 771 took about 34 s at every start). jkurwa unpacks the
+ * key, once, when a chain is checked against this CA (issuedBy), so only the CAs a chain meets pay for it; a key
+ * that cannot be unpacked then fails that check, as it would have failed the start.
+ */
+export function caCertificate(der: Buffer): Certificate {
+  // As from_asn1 does, the bytes read are kept (`_raw`), so as_asn1() returns them rather than an encoding of its own.
+  const decoded = Object.assign(rfc3280.Certificate.decode(der, "der"), { _raw: der });
+  return new jkurwa.Certificate(decoded, true);
+}
+
 function readable(ders: Buffer[], format: CaList["format"]): CaList {
   const certificates: Certificate[] = [];
   for (const der of ders) {
     try {
-      const certificate = jkurwa.Certificate.from_asn1(der);
+      const certificate = caCertificate(der);
       // jkurwa also parses RSA and ECDSA certificates; only DSTU 4145 CAs issue banks' certificates.
       if (certificate.pubkeyAlgorithm === "Dstu4145le") certificates.push(certificate);
     } catch {
@@ -56,6 +69,9 @@ export function parseCaList(data: Buffer): CaList {
     if (certificates) return readable(certificates, "PKCS#7");
   } catch (error) {
     if (!(error instanceof DerError)) throw error;
+    // Not a ContentInfo: a lone DER certificate's first field is its TBSCertificate, where the type's OID would be.
+    const single = pkcs7 ? undefined : readable([data], "DER");
+    if (single && single.certificates.length > 0) return single;
     throw new Error("is neither PEM certificates, a PKCS#7 certificate list nor a DER certificate");
   }
   return readable([data], "DER");

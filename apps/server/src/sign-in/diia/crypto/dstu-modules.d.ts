@@ -73,7 +73,8 @@ declare module "jkurwa" {
     static from_pem(data: string | Buffer): Certificate;
     static createTBS(input: TbsInput): TbsCertificate;
     static encodeTBS(tbs: TbsCertificate): Buffer;
-    constructor(object: CertificateObject);
+    /** `lazy`: the public key is unpacked at the first pubkey_unpack(), not now. */
+    constructor(object: CertificateObject, lazy?: boolean);
     ob: CertificateObject;
     serial: { toString(base?: number): string };
     valid: { from: number; to: number };

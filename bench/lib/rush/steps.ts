@@ -1,0 +1,151 @@
+import { sent } from "./browser.ts";
+import { type Campus, type PeakRates, stepSeconds } from "./campus.ts";
+import { coreTicks, cpuBetween, sampleCpu, type Tier, type TierProcesses } from "./cpu.ts";
+import { serverCore } from "./instance.ts";
+import { arrival, helpdeskSearch, type RushCampus, scimChange } from "./journeys.ts";
+import { percentile, Recorder, runOpenLoop, type Stream } from "./open-loop.ts";
+
+// One step of the rush: every stream at `multiple` × the campus peak for the step's time, then its figures.
+
+/** A step holds when every kind of request answers within this at the 99th percentile, and none fails. */
+export const p99LimitMs = 500;
+
+export interface LabelFigures {
+  label: string;
+  count: number;
+  failures: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export interface StepResult {
+  multiple: number;
+  seconds: number;
+  arrivals: number;
+  /** Timed operations (the tables' rows count these; an authorize is its redirects together). */
+  operations: number;
+  /** HTTP requests sent, every hop counted: CPU per request divides by these. */
+  requests: number;
+  failures: number;
+  failureSamples: string[];
+  labels: LabelFigures[];
+  cpu: Record<Tier, number>;
+  /** Password checks made (each one argon2id verify). */
+  passwordChecks: number;
+  eventLoopLagP99Ms: number;
+  /** How busy the server's core was (all processes), 0–1: well above KPI ID's own share, others used it too. */
+  serverCoreBusy: number;
+  held: boolean;
+}
+
+export interface StepContext {
+  campus: Campus;
+  rates: PeakRates;
+  rush: RushCampus;
+  processes: TierProcesses;
+  /** Extra streams (the eduroam devices when FreeRADIUS runs), at the step's multiple of their peak. */
+  extraStreams?: (multiple: number, recorder: Recorder) => Stream[];
+  /** KPI ID's event-loop lag p99 (ms) now, from its metrics; NaN when it cannot be read. */
+  eventLoopLag: () => Promise<number>;
+}
+
+export function figuresOf(recorder: Recorder): LabelFigures[] {
+  const labels = new Set([...recorder.latencies.keys(), ...recorder.failures.keys()]);
+  return [...labels].sort().map((label) => {
+    const sorted = [...(recorder.latencies.get(label) ?? [])].sort((a, b) => a - b);
+    return {
+      label,
+      count: sorted.length,
+      failures: recorder.failures.get(label) ?? 0,
+      p50Ms: percentile(sorted, 0.5),
+      p99Ms: percentile(sorted, 0.99),
+    };
+  });
+}
+
+export async function runStep(context: StepContext, multiple: number): Promise<StepResult> {
+  const { rates, rush } = context;
+  const recorder = new Recorder();
+  const seconds = stepSeconds(context.campus);
+  const streams: Stream[] = [
+    { ratePerSecond: rates.arrivals * multiple, start: () => arrival(rush, recorder) },
+    { ratePerSecond: rates.searches * multiple, start: () => helpdeskSearch(rush, recorder) },
+    { ratePerSecond: rates.scimChanges * multiple, start: () => scimChange(rush, recorder) },
+    ...(context.extraStreams?.(multiple, recorder) ?? []),
+  ];
+  const before = sampleCpu(context.processes);
+  const coreBefore = coreTicks(serverCore);
+  const requestsBefore = sent.requests;
+  const began = performance.now();
+  // The work a step started ends within it (each request gives up after 30 s), not in the next step's figures.
+  const [arrivals = 0] = await runOpenLoop(streams, seconds, 600);
+  const elapsed = (performance.now() - began) / 1000;
+  const cpu = cpuBetween(before, sampleCpu(context.processes));
+  const coreAfter = coreTicks(serverCore);
+  const labels = figuresOf(recorder);
+  const passwordChecks = labels
+    .filter((each) => each.label.startsWith("sign-in: password"))
+    .reduce((total, each) => total + each.count + each.failures, 0);
+  const held = recorder.failureCount === 0 && labels.every((each) => !(each.p99Ms >= p99LimitMs));
+  return {
+    multiple,
+    seconds: elapsed,
+    arrivals,
+    operations: recorder.requests,
+    requests: sent.requests - requestsBefore,
+    failures: recorder.failureCount,
+    failureSamples: recorder.failureSamples,
+    labels,
+    cpu,
+    passwordChecks,
+    eventLoopLagP99Ms: await context.eventLoopLag(),
+    serverCoreBusy: (coreAfter.busy - coreBefore.busy) / Math.max(1, coreAfter.total - coreBefore.total),
+    held,
+  };
+}
+
+/**
+ * What ran out in the first step that did not hold: KPI ID's core (argon2id when password checks took most of it),
+ * PostgreSQL's, or neither while the event loop lagged; a step short of every one of them waited on the database.
+ */
+export function limitOf(step: StepResult, argon2SecondsPerCheck: number): "CPU" | "argon2" | "database" | "event loop" {
+  const kpiCores = step.cpu["kpi-id"] / step.seconds;
+  const databaseCores = step.cpu.postgresql / step.seconds;
+  if (kpiCores >= 0.85) {
+    const argon2Share = (step.passwordChecks * argon2SecondsPerCheck) / step.cpu["kpi-id"];
+    return argon2Share >= 0.5 ? "argon2" : "CPU";
+  }
+  if (databaseCores >= 0.85) return "database";
+  if (step.eventLoopLagP99Ms >= 100) return "event loop";
+  return "database";
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(0).padStart(6) : "     —");
+
+export function printStep(step: StepResult): void {
+  const perRequest = (seconds: number) =>
+    step.requests > 0 ? `${((seconds / step.requests) * 1000).toFixed(2)} ms` : "—";
+  console.log(
+    `  step ×${step.multiple}: ${step.arrivals} people arrived in ${step.seconds.toFixed(0)} s, ` +
+      `${step.operations} operations (${step.requests} HTTP requests), ${step.failures} failed — ${step.held ? "held" : "DID NOT HOLD"}`,
+  );
+  console.log(`    ${"request".padEnd(36)} ${"count".padStart(6)} ${"failed".padStart(6)}    p50 ms    p99 ms`);
+  for (const each of step.labels) {
+    console.log(
+      `    ${each.label.padEnd(36)} ${String(each.count).padStart(6)} ${String(each.failures).padStart(6)}    ` +
+        `${ms(each.p50Ms)}    ${ms(each.p99Ms)}`,
+    );
+  }
+  console.log(
+    `    CPU per request: KPI ID ${perRequest(step.cpu["kpi-id"])}, PostgreSQL ${perRequest(step.cpu.postgresql)}, ` +
+      `FreeRADIUS ${perRequest(step.cpu.freeradius)}; cores busy: KPI ID ${(step.cpu["kpi-id"] / step.seconds).toFixed(2)}, ` +
+      `PostgreSQL ${(step.cpu.postgresql / step.seconds).toFixed(2)}; event-loop lag p99 ${step.eventLoopLagP99Ms.toFixed(0)} ms`,
+  );
+  const others = step.serverCoreBusy - step.cpu["kpi-id"] / step.seconds;
+  if (others > 0.2)
+    console.log(
+      `    note: the server's core was ${(step.serverCoreBusy * 100).toFixed(0)}% busy, ${(others * 100).toFixed(0)} points of it ` +
+        "other processes': this step measured a shared core, not KPI ID's limit",
+    );
+  for (const sample of step.failureSamples) console.log(`    failure: ${sample}`);
+}

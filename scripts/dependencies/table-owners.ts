@@ -6,6 +6,7 @@
 export const tableOwners: Readonly<Record<string, string>> = {
   users: "model/users",
   operator_roles: "model/users",
+  unit_roles: "model/users",
   import_jobs: "model/users",
   retired_usernames: "model/privacy",
   units: "model/people",

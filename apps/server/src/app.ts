@@ -64,6 +64,7 @@ import { adminPersonErasureRoutes } from "./surfaces/admin/person-erasure-routes
 import { adminPersonRecoveryRoutes } from "./surfaces/admin/person-recovery-routes.ts";
 import { adminReviewRoutes } from "./surfaces/admin/review-routes.ts";
 import { adminServiceRoutes } from "./surfaces/admin/service-routes.ts";
+import { adminUnitRoleRoutes } from "./surfaces/admin/unit-role-routes.ts";
 import { adminWifiRoutes } from "./surfaces/admin/wifi-routes.ts";
 import { developerChangeRoutes } from "./surfaces/developers/change-routes.ts";
 import { developerConsoleRoutes } from "./surfaces/developers/console-routes.ts";
@@ -255,6 +256,7 @@ export async function buildApp({
   await app.register(adminAuditRoutes);
   await app.register(adminServiceRoutes);
   await app.register(adminWifiRoutes);
+  await app.register(adminUnitRoleRoutes);
   await app.register(appRedirectRoutes);
   await app.register(ticketConsentRoutes);
   await app.register(appLinkRoutes);

@@ -22,6 +22,7 @@ import { deleteSessionsOf } from "../sessions/store.ts";
 import { deleteTicketsOfPerson } from "../tickets/cleanup.ts";
 import { anonymiseAccount, personalFields } from "../users/anonymise.ts";
 import { revokeAllRoles } from "../users/operator-roles.ts";
+import { revokeAllUnitRoles } from "../users/unit-roles.ts";
 import { revokeAllNetworkPasswords } from "../wifi/passwords.ts";
 import { forgetWifiSwitch } from "../wifi/people.ts";
 
@@ -88,7 +89,7 @@ async function removeRelations(db: Db, userId: string) {
     (await forgetTicketConsents(db, { userId }));
   const applicationAccess = await removeAllAccessOf(db, userId);
   const records = await deleteRecordsOf(db, userId);
-  const consoleRoles = await revokeAllRoles(db, userId);
+  const consoleRoles = (await revokeAllRoles(db, userId)) + (await revokeAllUnitRoles(db, userId));
   return { consents, applicationAccess, records, consoleRoles };
 }
 

@@ -17,7 +17,13 @@ async function personIdOf(db: Db, named: string): Promise<string | null> {
  * pages and the export walk. `after` is the id of the last row already shown: the next rows are
  * those before it in that order, compared in the database so no timestamp loses precision.
  */
-export async function auditRows(db: Db, filters: AuditFilters, after: string | undefined, limit: number) {
+export async function auditRows(
+  db: Db,
+  filters: AuditFilters,
+  after: string | undefined,
+  limit: number,
+  unitIds?: readonly string[],
+) {
   const [personId, actorId] = await Promise.all([
     filters.person ? personIdOf(db, filters.person) : undefined,
     filters.actor ? personIdOf(db, filters.actor) : undefined,
@@ -28,6 +34,7 @@ export async function auditRows(db: Db, filters: AuditFilters, after: string | u
     .leftJoin("users as person", "person.id", "audit_events.user_id")
     .leftJoin("users as actor", "actor.id", "audit_events.actor_id")
     .leftJoin("applications", "applications.id", "audit_events.application_id")
+    .leftJoin("units", "units.id", "audit_events.unit_id")
     .select([
       "audit_events.id",
       "audit_events.occurred_at",
@@ -46,10 +53,13 @@ export async function auditRows(db: Db, filters: AuditFilters, after: string | u
       "applications.name as application_name",
       "applications.title as application_title",
       "applications.title_en as application_title_en",
+      "audit_events.unit_id",
+      "units.code as unit_code",
     ])
     .orderBy("audit_events.occurred_at", "desc")
     .orderBy("audit_events.id", "desc")
     .limit(limit);
+  if (unitIds) query = query.where(inUnits(unitIds));
   if (personId) query = query.where("audit_events.user_id", "=", personId);
   if (actorId) query = query.where("audit_events.actor_id", "=", actorId);
   if (filters.type) query = query.where("audit_events.event_type", "=", filters.type);
@@ -66,6 +76,18 @@ export async function auditRows(db: Db, filters: AuditFilters, after: string | u
     );
   }
   return query.execute();
+}
+
+/**
+ * A unit's audit (issue 79): the rows of actions taken in one of its units, about a person with a record in one, or
+ * about an application one owns.
+ */
+function inUnits(unitIds: readonly string[]) {
+  const units = sql`${sql.val([...unitIds])}::uuid[]`;
+  return sql<boolean>`(audit_events.unit_id = any(${units})
+    or applications.unit_id = any(${units})
+    or exists (select 1 from student_records r where r.user_id = audit_events.user_id and r.unit_id = any(${units}))
+    or exists (select 1 from employee_positions p where p.user_id = audit_events.user_id and p.unit_id = any(${units})))`;
 }
 
 export type AuditRow = Awaited<ReturnType<typeof auditRows>>[number];
@@ -96,5 +118,6 @@ export function auditEventView(row: AuditRow): AuditEventView {
         : null,
     reason: row.reason,
     address: row.ip,
+    unit: row.unit_id && row.unit_code ? { id: row.unit_id, code: row.unit_code } : null,
   };
 }

@@ -72,7 +72,7 @@ export const adminApplicationDetailRoutes: FastifyPluginAsyncZod = async (app) =
   app.get(
     "/api/admin/applications/:id",
     {
-      config: { permission: "apps.view" },
+      config: { permission: "people.access", subject: "university" },
       schema: {
         tags,
         summary: "An application",
@@ -87,7 +87,7 @@ export const adminApplicationDetailRoutes: FastifyPluginAsyncZod = async (app) =
   app.post(
     "/api/admin/applications/:id",
     {
-      config: { permission: "apps.manage" },
+      config: { permission: "apps.manage", subject: "application" },
       schema: {
         tags,
         summary: "Edit an application",
@@ -123,7 +123,7 @@ export const adminApplicationDetailRoutes: FastifyPluginAsyncZod = async (app) =
   app.get(
     "/api/admin/applications/:id/people",
     {
-      config: { permission: "apps.view" },
+      config: { permission: "apps.view", subject: "application" },
       schema: {
         tags,
         summary: "Who has access to an application",
@@ -144,7 +144,7 @@ export const adminApplicationDetailRoutes: FastifyPluginAsyncZod = async (app) =
     "/api/admin/applications/:id/access/bulk-grant",
     {
       bodyLimit: bulkBodyLimit,
-      config: { permission: "apps.manage" },
+      config: { permission: "people.access", subject: "university" },
       schema: {
         tags,
         summary: "Grant an application to a list of people",

@@ -20,8 +20,8 @@ import { searchPeople } from "../../model/users/people-search.ts";
 import { updateUser } from "../../model/users/queries.ts";
 import { AppError } from "../../platform/errors.ts";
 import { unlockAccount } from "../../platform/throttle/throttle.ts";
-import { permissionsOf } from "./authorize.ts";
-import { personDetail, requirePerson, updateProfile } from "./people.ts";
+import { permissionsOf, unitFilterOf } from "./authorize.ts";
+import { heldUnitRoleView, personDetail, requirePerson, updateProfile } from "./people.ts";
 import { auditByOperator, guardConsoleRoutes, operatorAndOrigin, operatorOf, requirePersonToActOn } from "./plugin.ts";
 
 // 409 `admin.person_erased`: nothing is done to an erased person.
@@ -35,7 +35,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/me",
     {
-      config: { permission: "console.enter" },
+      config: { permission: "console.enter", subject: "self" },
       schema: {
         tags,
         summary: "The operator's roles",
@@ -50,7 +50,8 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
         username: user.username,
         fullName: user.full_name,
         roles: operator.roles,
-        permissions: permissionsOf(operator.roles),
+        unitRoles: operator.unitRoles.map(heldUnitRoleView),
+        permissions: permissionsOf([...operator.roles, ...operator.unitRoles.map((held) => held.role)]),
       };
     },
   );
@@ -58,7 +59,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/people",
     {
-      config: { permission: "people.view" },
+      config: { permission: "people.view", subject: "list" },
       schema: {
         tags,
         summary: "Search people",
@@ -74,7 +75,8 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { q, status, app: applicationId, page } = request.query;
-      const result = await searchPeople(app.db, { query: q, status, applicationId, page });
+      const unitIds = unitFilterOf(operatorOf(request).reach);
+      const result = await searchPeople(app.db, { query: q, status, applicationId, unitIds, page });
       return { ...result, page };
     },
   );
@@ -82,7 +84,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/people/:id",
     {
-      config: { permission: "people.view" },
+      config: { permission: "people.view", subject: "person" },
       schema: {
         tags,
         summary: "One person",
@@ -97,7 +99,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/people/:id/profile",
     {
-      config: { permission: "people.edit" },
+      config: { permission: "people.edit", subject: "person.act" },
       schema: {
         tags,
         summary: "Change a person's profile",
@@ -128,7 +130,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/people/:id/status",
     {
-      config: { permission: "people.status" },
+      config: { permission: "people.status", subject: "person.act" },
       schema: {
         tags,
         summary: "Disable or enable a person",
@@ -163,7 +165,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/people/:id/unlock",
     {
-      config: { permission: "people.unlock" },
+      config: { permission: "people.unlock", subject: "person.act" },
       schema: {
         tags,
         summary: "Unlock a person",
@@ -189,7 +191,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/people/:id/sessions/end",
     {
-      config: { permission: "people.end_sessions" },
+      config: { permission: "people.end_sessions", subject: "person.act" },
       schema: {
         tags,
         summary: "End a person's sessions",
@@ -214,7 +216,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `/api/admin/people/:id/access/${action}`,
       {
-        config: { permission: "people.access" },
+        config: { permission: "people.access", subject: "person.act" },
         schema: {
           tags,
           summary: action === "grant" ? "Give a person access to an application" : "End a person's access",

@@ -79,15 +79,18 @@ export async function auditRows(
 }
 
 /**
- * A unit's audit (issue 79): the rows of actions taken in one of its units, about a person with a record in one, or
- * about an application one owns.
+ * A unit's audit (issue 79): the rows of actions taken in one of its units, and the rows whose person and
+ * application both lie within them (a row about a person of another unit, or about another unit's application,
+ * stays out, so the audit cannot tell a unit admin who exists elsewhere).
  */
 function inUnits(unitIds: readonly string[]) {
   const units = sql`${sql.val([...unitIds])}::uuid[]`;
   return sql<boolean>`(audit_events.unit_id = any(${units})
-    or applications.unit_id = any(${units})
-    or exists (select 1 from student_records r where r.user_id = audit_events.user_id and r.unit_id = any(${units}))
-    or exists (select 1 from employee_positions p where p.user_id = audit_events.user_id and p.unit_id = any(${units})))`;
+    or ((audit_events.user_id is not null or audit_events.application_id is not null)
+      and (audit_events.user_id is null
+        or exists (select 1 from student_records r where r.user_id = audit_events.user_id and r.unit_id = any(${units}))
+        or exists (select 1 from employee_positions p where p.user_id = audit_events.user_id and p.unit_id = any(${units})))
+      and (audit_events.application_id is null or applications.unit_id = any(${units}))))`;
 }
 
 export type AuditRow = Awaited<ReturnType<typeof auditRows>>[number];

@@ -8,7 +8,8 @@ import type { UnitRole } from "../../../src/platform/db/schema.ts";
 import { endpointsOf } from "../../fuzz/endpoints.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "../../support/app.ts";
 import { addApplication, addPerson } from "../../support/campus.ts";
-import { addOperator } from "../../support/console.ts";
+import { runCliOn } from "../../support/cli.ts";
+import { addOperator, sessionCookieOf } from "../../support/console.ts";
 import { aboveModelDatabase } from "../../support/databases.ts";
 import { type ConsoleCall, consoleCalls } from "./console-calls.ts";
 
@@ -344,5 +345,36 @@ describe("the console's authorization matrix across units (issue 79)", () => {
     });
     expect(exclusion.json().code).toBe("app.unknown_person");
     expect((await get("/api/admin/audit?person=matrix-A", "unitAdminB")).json().events).toEqual([]);
+  });
+
+  it("gives and takes a role in a unit from the CLI, and the console follows at once", async () => {
+    const person = await addPerson(t.app, { username: "faculty.it", fullName: "Факультетська ІТ" }, "faculty pass 1");
+    const cookie = await sessionCookieOf(t.app, person.id, "DIIA");
+    const run = (args: string[]) => runCliOn(t.database.handle, args);
+    const granted = await run([
+      "role",
+      "grant",
+      "--username",
+      "faculty.it",
+      "--role",
+      "unit_helpdesk",
+      "--unit",
+      "FEL",
+    ]);
+    expect(granted.code).toBe(0);
+    expect(granted.stdout).toContain("faculty.it is now unit_helpdesk of FEL");
+    expect((await run(["role", "grant", "--username", "faculty.it", "--role", "unit_admin"])).code).toBe(2);
+    const listed = await run(["role", "list", "--json"]);
+    expect(listed.json<{ username: string; role: string; unit?: string }[]>()).toContainEqual(
+      expect.objectContaining({ username: "faculty.it", role: "unit_helpdesk", unit: "FEL" }),
+    );
+    const me = await t.app.inject({ url: "/api/admin/me", headers: { cookie } });
+    expect(me.json().unitRoles).toEqual([
+      { role: "unit_helpdesk", unit: { id: unitIds.B, code: "FEL", nameUk: "FEL", nameEn: "FEL" } },
+    ]);
+    expect(
+      (await run(["role", "revoke", "--username", "faculty.it", "--role", "unit_helpdesk", "--unit", "FEL"])).code,
+    ).toBe(0);
+    expect((await t.app.inject({ url: "/api/admin/me", headers: { cookie } })).statusCode).toBe(403);
   });
 });

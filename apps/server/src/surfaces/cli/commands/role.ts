@@ -100,7 +100,9 @@ const list: CommandHandler = async (context, args) => {
       granted: h.grantedAt.toISOString(),
     })),
   ];
-  context.out.result({ operators, unitRoles: unitHolders }, table(rows));
+  // One list in --json as before; a unit role's row names its unit.
+  const held = [...operators, ...unitHolders.map(({ unitCode, ...holder }) => ({ ...holder, unit: unitCode }))];
+  context.out.result(held, table(rows));
 };
 
 export const roleCommands: Record<string, CommandHandler> = {

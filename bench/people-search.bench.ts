@@ -2,13 +2,15 @@ import type { ImportJobView } from "@kpi-id/contracts";
 import { addOperator, createApplication } from "@kpi-id/server/testing";
 import type { FastifyInstance } from "fastify";
 import { sequentialTimings, type Timed } from "./lib/measure.ts";
-import { addPopulation, grantToEvery } from "./lib/population.ts";
+import { addFaculties, addPopulation, grantToEvery } from "./lib/population.ts";
 import { startBenchApp } from "./lib/server-app.ts";
 import type { Comparison } from "./lib/types.ts";
 
 export const title = "Console people search at 100,000 people (GET /api/admin/people)";
 
 const population = 100_000;
+// Twenty faculties of about 5,000 people each: a unit admin's search reaches one of them (issue 79).
+const faculties = 20;
 const secondsPerKind = 3;
 const importRows = 10_000;
 
@@ -72,6 +74,56 @@ const figure = (label: string, timed: Timed) => ({
   p99Ms: timed.p99Ms,
 });
 
+/**
+ * Every query above from a unit admin of one faculty of about 5,000 people (issue 79): the same list, filtered to
+ * the people with a record in the faculty; the baseline is that admin's own /me.
+ */
+async function unitScopedRow(app: FastifyInstance, queries: string[], method: string): Promise<Comparison> {
+  const [faculty] = await addFaculties(app, faculties);
+  const { cookie, person } = await addOperator(app, []);
+  await app.db
+    .insertInto("unit_roles")
+    .values({ user_id: person.id, unit_id: String(faculty), role: "unit_admin" })
+    .execute();
+  let next = 0;
+  const search = async () => {
+    const url = `/api/admin/people?${queries[next++ % queries.length] ?? ""}`;
+    const response = await app.inject({ url, headers: { cookie } });
+    if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode} ${response.body}`);
+  };
+  const me = () => app.inject({ url: "/api/admin/me", headers: { cookie } });
+  const baseline = figure("GET /api/admin/me as a unit admin", await sequentialTimings(me, 3000, 5));
+  const timed = await sequentialTimings(search, secondsPerKind * 2000, queries.length);
+  return {
+    subject: figure(`all ${queries.length} queries as a unit admin of a faculty of ~5,000 (issue 79)`, timed),
+    baseline,
+    method,
+  };
+}
+
+/** Only the unit admin's row, for a run that measures just it: `npx node bench/people-search-unit.ts`. */
+export async function runUnitScopedOnly(): Promise<Comparison> {
+  const bench = await startBenchApp();
+  try {
+    const { app } = bench;
+    await addPopulation(app, population);
+    const { application } = await createApplication(app.db, {
+      name: "library",
+      title: "Бібліотека",
+      callbackUrl: "https://library.kpi.ua/callback",
+    });
+    await grantToEvery(app, application.id, 10);
+    const queries = Object.values(kinds(application.id)).flat();
+    return await unitScopedRow(
+      app,
+      queries,
+      `app.inject, one request in flight, ${population} people, ${bench.databaseKind}`,
+    );
+  } finally {
+    await bench.close();
+  }
+}
+
 export async function run(): Promise<Comparison[]> {
   const bench = await startBenchApp();
   try {
@@ -106,6 +158,7 @@ export async function run(): Promise<Comparison[]> {
       const timed = await sequentialTimings(searchesOf(queries), secondsPerKind * 1000, queries.length);
       comparisons.push({ subject: figure(`${kind} (${queries.length} queries)`, timed), baseline, method });
     }
+    comparisons.push(await unitScopedRow(app, all, method));
     // Every kind in turn while an import of 10,000 rows runs in the same process (as the console's
     // job does), until it ends: its batched writes and the search share the event loop and the database.
     const job = await startImport(app, cookie);

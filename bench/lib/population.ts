@@ -88,3 +88,22 @@ export async function grantToEvery(app: FastifyInstance, applicationId: string, 
     select id, ${applicationId}::uuid from users where abs(hashtext(id::text)) % ${every} = 0`.execute(app.db);
   await sql`analyze user_applications`.execute(app.db);
 }
+
+/**
+ * Gives every person a student record in one of `units` faculties, chosen by hashing the row, so a faculty holds
+ * about count / units people (issue 79: a unit admin's search is scoped to their faculty). Answers the units' ids.
+ */
+export async function addFaculties(app: FastifyInstance, units: number): Promise<string[]> {
+  const rows = await sql<{ id: string }>`
+    insert into units (code, kind, name_uk)
+    select 'F' || n, 'faculty', 'Факультет ' || n from generate_series(1, ${units}::int) as n
+    returning id`.execute(app.db);
+  const ids = rows.rows.map((row) => row.id);
+  await sql`update units set ancestry = array[id] where ancestry = '{}'`.execute(app.db);
+  await sql`insert into student_records (user_id, unit_id, student_id, status, source, is_primary)
+    select users.id, (${sql.val(ids)}::uuid[])[1 + abs(hashtext('unit' || users.id::text)) % ${units}],
+      coalesce(users.student_id, 'S-' || users.username), 'studying', 'bench', true
+    from users`.execute(app.db);
+  await sql`analyze student_records`.execute(app.db);
+  return ids;
+}

@@ -6,6 +6,7 @@
 export const tableOwners: Readonly<Record<string, string>> = {
   users: "model/users",
   operator_roles: "model/users",
+  unit_roles: "model/users",
   import_jobs: "model/users",
   retired_usernames: "model/users",
   units: "model/people",
@@ -247,6 +248,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "rule-error.ts",
     "service.ts",
     "sign-in-note.ts",
+    "unit-roles.ts",
   ],
   "model/wifi": [
     "passwords.ts",

@@ -57,6 +57,7 @@ import { adminPersonErasureRoutes } from "./surfaces/admin/person-erasure-routes
 import { adminPersonRecoveryRoutes } from "./surfaces/admin/person-recovery-routes.ts";
 import { adminReviewRoutes } from "./surfaces/admin/review-routes.ts";
 import { adminServiceRoutes } from "./surfaces/admin/service-routes.ts";
+import { adminUnitRoleRoutes } from "./surfaces/admin/unit-role-routes.ts";
 import { adminWifiRoutes } from "./surfaces/admin/wifi-routes.ts";
 import { developerChangeRoutes } from "./surfaces/developers/change-routes.ts";
 import { developerConsoleRoutes } from "./surfaces/developers/console-routes.ts";
@@ -270,6 +271,7 @@ export async function buildApp({
   await app.register(adminWifiRoutes);
   await app.register(adminLdapRoutes);
   await app.register(adminGuestRoutes);
+  await app.register(adminUnitRoleRoutes);
   await app.register(continuingRoutes);
   await registerDiia(app);
   await registerBankId(app);

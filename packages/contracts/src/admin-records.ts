@@ -125,6 +125,8 @@ export const auditEventViewSchema = z.object({
   application: z.object({ id: z.uuid(), name: text(), title: text(), titleEn: text() }).nullable(),
   reason: text().nullable(),
   address: text().nullable(),
+  /** The unit a unit admin or unit helpdesk acted in (issue 79); null for the university's own actions. */
+  unit: z.object({ id: z.uuid(), code: text() }).nullable().optional(),
 });
 export type AuditEventView = z.infer<typeof auditEventViewSchema>;
 

@@ -5,6 +5,21 @@ import { text } from "./text.ts";
 /** The operators' console (`/{lang}/admin`, `/api/admin/*`). */
 export const operatorRoleNames = ["admin", "helpdesk"] as const;
 export type OperatorRoleName = (typeof operatorRoleNames)[number];
+/** Console roles held in a unit, reaching it and every unit below it (issue 79). */
+export const unitRoleNames = ["unit_admin", "unit_helpdesk"] as const;
+export type UnitRoleName = (typeof unitRoleNames)[number];
+
+export const unitRefSchema = z.object({ id: z.uuid(), code: text(), nameUk: text(), nameEn: text() });
+export type UnitRef = z.infer<typeof unitRefSchema>;
+export const heldUnitRoleSchema = z.object({ role: z.enum(unitRoleNames), unit: unitRefSchema });
+export type HeldUnitRoleView = z.infer<typeof heldUnitRoleSchema>;
+
+/** The units a console role reaches (every unit for admin and helpdesk), for the console's unit pickers. */
+export const adminUnitsSchema = z.object({ units: z.array(unitRefSchema.extend({ parentId: z.uuid().nullable() })) });
+export type AdminUnits = z.infer<typeof adminUnitsSchema>;
+
+export const unitRoleRequestSchema = z.object({ unitId: z.uuid(), role: z.enum(unitRoleNames) });
+export type UnitRoleRequest = z.infer<typeof unitRoleRequestSchema>;
 
 export const personStatuses = ["active", "disabled"] as const;
 
@@ -12,6 +27,7 @@ export const adminMeSchema = z.object({
   username: text(),
   fullName: text(),
   roles: z.array(z.enum(operatorRoleNames)),
+  unitRoles: z.array(heldUnitRoleSchema).optional(),
   permissions: z.array(text()),
 });
 export type AdminMe = z.infer<typeof adminMeSchema>;
@@ -86,6 +102,7 @@ export const personDetailSchema = personSummarySchema.extend({
   hasTaxId: z.boolean(),
   createdAt: text(),
   roles: z.array(z.enum(operatorRoleNames)),
+  unitRoles: z.array(heldUnitRoleSchema).optional(),
   /** `titleEn` is empty when the operator gave no English title. */
   applications: z.array(z.object({ id: z.uuid(), name: text(), title: text(), titleEn: text() })),
   sessions: z.array(adminSessionSchema),
@@ -135,6 +152,8 @@ export const adminApplicationSchema = z.object({
   oidcEnabled: z.boolean(),
   firstParty: z.boolean(),
   people: z.number().int(),
+  /** The unit the application belongs to (issue 79); null: central IT's. */
+  unit: z.object({ id: z.uuid(), code: text() }).nullable().optional(),
 });
 export type AdminApplication = z.infer<typeof adminApplicationSchema>;
 
@@ -145,6 +164,8 @@ export const newApplicationRequestSchema = z.object({
   title: text().min(1).max(200),
   description: text().max(1000).optional(),
   callbackUrl: text().min(1).max(2048),
+  /** The unit it belongs to: required of a unit admin (one within reach), optional for an admin. */
+  unitId: z.uuid().optional(),
 });
 export type NewApplicationRequest = z.infer<typeof newApplicationRequestSchema>;
 

@@ -136,6 +136,8 @@ export const errorStatus = {
   "admin.forbidden": 403,
   "admin.person_not_found": 404,
   "admin.person_outranks_operator": 403,
+  "admin.person_beyond_reach": 403,
+  "admin.unit_not_found": 404,
   "admin.no_verified_address": 409,
   "admin.person_disabled": 409,
   "admin.person_erased": 409,

@@ -107,6 +107,8 @@ export const enErrorMessages = {
   "bankid.not_configured": "Sign-in with BankID NBU is not configured.",
   "bankid.unavailable": "BankID NBU or your bank is not reachable right now. Please try again a little later.",
   "admin.forbidden": "You may not do this in the console: it needs the admin or helpdesk role.",
+  "admin.person_beyond_reach": "This person also belongs to a unit outside yours: only central IT may do this to them.",
+  "admin.unit_not_found": "There is no such unit.",
   "admin.person_outranks_operator": "This person holds a role above yours: only an admin may do this to them.",
   "admin.person_not_found": "There is no such person.",
   "admin.no_verified_address":

@@ -106,6 +106,9 @@ export const ukErrorMessages = {
   "bankid.not_configured": "Вхід через BankID НБУ не налаштовано.",
   "bankid.unavailable": "BankID НБУ або ваш банк зараз недоступні. Спробуйте трохи пізніше.",
   "admin.forbidden": "Ця дія консолі вам не дозволена: потрібна роль адміністратора або служби підтримки.",
+  "admin.person_beyond_reach":
+    "Ця людина належить також до підрозділу поза вашим: це може зробити лише центральна ІТ-служба.",
+  "admin.unit_not_found": "Такого підрозділу немає.",
   "admin.person_outranks_operator": "Ця людина має роль вищу за вашу: дію з нею може виконати лише адміністратор.",
   "admin.person_not_found": "Такої особи немає.",
   "admin.no_verified_address":

@@ -26,12 +26,18 @@ function likePattern(q: string): string {
 export async function peopleWithAccess(
   db: Db,
   applicationId: string,
-  options: { q?: string; page: number },
+  options: { q?: string; page: number; unitIds?: readonly string[] },
 ): Promise<{ people: PersonWithAccess[]; hasMore: boolean }> {
   const q = options.q?.trim() ?? "";
   const filter = q
     ? sql`and (lower(users.username) like ${likePattern(q)} or lower(users.full_name) like ${likePattern(q)}
         or lower(coalesce(users.email, '')) like ${likePattern(q)})`
+    : sql``;
+  // A unit admin sees the people of their units only, even on their own application's list (issue 79).
+  const units = options.unitIds ? sql`${sql.val([...options.unitIds])}::uuid[]` : undefined;
+  const inUnits = units
+    ? sql`and (exists (select 1 from student_records r where r.user_id = users.id and r.unit_id = any(${units}))
+        or exists (select 1 from employee_positions p where p.user_id = users.id and p.unit_id = any(${units})))`
     : sql``;
   const offset = (options.page - 1) * accessPageSize;
   const result = await sql<{
@@ -53,7 +59,7 @@ export async function peopleWithAccess(
     )
     select users.id, users.username, users.full_name, users.email, users.status, merged.granted, merged.ruled
     from merged join users on users.id = merged.user_id
-    where true ${filter}
+    where true ${filter} ${inUnits}
     order by users.username
     limit ${accessPageSize + 1} offset ${offset}`.execute(db);
   const rows = result.rows.slice(0, accessPageSize);

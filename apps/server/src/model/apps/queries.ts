@@ -31,9 +31,17 @@ export function listApplications(db: Db): Promise<ApplicationRow[]> {
   return db.selectFrom("applications").selectAll().orderBy(sql`lower(name)`).execute();
 }
 
-/** Every application by its title, case aside: the console's list. */
-export function listApplicationsByTitle(db: Db): Promise<ApplicationRow[]> {
-  return db.selectFrom("applications").selectAll().orderBy(sql`lower(title)`).execute();
+/** Every application by its title, case aside: the console's list; with `unitIds`, those units' only (issue 79). */
+export function listApplicationsByTitle(db: Db, unitIds?: readonly string[]): Promise<ApplicationRow[]> {
+  if (unitIds?.length === 0) return Promise.resolve([]);
+  let query = db.selectFrom("applications").selectAll();
+  if (unitIds) query = query.where("unit_id", "in", [...unitIds]);
+  return query.orderBy(sql`lower(title)`).execute();
+}
+
+/** Gives the application to a unit (null: to central IT). */
+export async function setApplicationUnit(db: Db, id: string, unitId: string | null): Promise<void> {
+  await db.updateTable("applications").set({ unit_id: unitId }).where("id", "=", id).execute();
 }
 
 /** A review's decision moves the application to its next stage; answers the row as it now is. */

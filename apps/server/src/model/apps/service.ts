@@ -36,6 +36,8 @@ export const newApplicationSchema = z.object({
   extraCallbackUrls: z.array(callbackUrlSchema).max(10).default([]),
   // Off for new applications: the tax id is released only where it is needed (issue 19).
   releaseTaxId: z.boolean().default(false),
+  // The unit it belongs to (issue 79): its unit admins manage it; null is central IT's.
+  unitId: z.uuid().nullish(),
 });
 export type NewApplicationInput = z.input<typeof newApplicationSchema>;
 
@@ -60,6 +62,7 @@ export async function createApplication(
     callback_url: fields.callbackUrl,
     extra_callback_urls: fields.extraCallbackUrls.filter((url) => url !== fields.callbackUrl),
     release_tax_id: fields.releaseTaxId,
+    unit_id: fields.unitId ?? null,
     secret_hash: hashTokenHex(secret),
   });
   return { application, secret };

@@ -2,10 +2,12 @@
 // id; the names come from their owners (model/users, model/apps), one statement each, so no module reads another's
 // tables. This area owns no table.
 import type { AuditEventView, AuditFilters } from "@kpi-id/contracts";
+import { sql } from "kysely";
 import { type AuditFilter, listAuditEvents } from "../../platform/audit/queries.ts";
 import { auditRows } from "../../platform/audit/search.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { applicationNamesByIds, isUuid } from "../apps/queries.ts";
+import { findUnitById } from "../people/units.ts";
 import { peopleNamesByIds, userIdByExactUsername } from "../users/queries.ts";
 
 const present = (ids: readonly (string | null)[]) => ids.filter((id): id is string => id !== null);
@@ -17,6 +19,28 @@ async function personIdOf(db: Db, named: string): Promise<string | null> {
 }
 
 /**
+ * A unit's audit (issue 79): the rows of actions taken in one of its units, and the rows whose person and application
+ * both lie within them (a row about a person of another unit, or about another unit's application, stays out, so the
+ * audit cannot tell a unit admin who exists elsewhere).
+ */
+function inUnits(unitIds: readonly string[]) {
+  const units = sql`${sql.val([...unitIds])}::uuid[]`;
+  return sql<boolean>`(audit_events.unit_id = any(${units})
+    or ((audit_events.user_id is not null or audit_events.application_id is not null)
+      and (audit_events.user_id is null
+        or exists (select 1 from student_records r where r.user_id = audit_events.user_id and r.unit_id = any(${units}))
+        or exists (select 1 from employee_positions p where p.user_id = audit_events.user_id and p.unit_id = any(${units})))
+      and (audit_events.application_id is null
+        or exists (select 1 from applications a where a.id = audit_events.application_id and a.unit_id = any(${units})))))`;
+}
+
+/** The codes of the units rows name, one lookup per unit (a page names few). */
+async function unitCodes(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  const found = await Promise.all([...new Set(ids)].map((id) => findUnitById(db, id)));
+  return new Map(found.filter((unit) => unit !== undefined).map((unit) => [unit.id, unit.code]));
+}
+
+/**
  * The console's audit log: the events the filters admit, newest first (occurred_at, then id), the page after the
  * event `after`, with the people's and applications' names.
  */
@@ -25,6 +49,8 @@ export async function searchAuditTrail(
   filters: AuditFilters,
   after: string | undefined,
   limit: number,
+  /** A unit role's reach (issue 79): only its units' rows; none: every row. */
+  unitIds?: readonly string[],
 ): Promise<AuditEventView[]> {
   const { person, actor, ...rest } = filters;
   const [personId, actorId] = await Promise.all([
@@ -32,10 +58,12 @@ export async function searchAuditTrail(
     actor ? personIdOf(db, actor) : undefined,
   ]);
   if (personId === null || actorId === null) return [];
-  const rows = await auditRows(db, { ...rest, personId, actorId }, after, limit);
-  const [people, applications] = await Promise.all([
+  const scope = unitIds ? inUnits(unitIds) : undefined;
+  const rows = await auditRows(db, { ...rest, personId, actorId }, after, limit, scope);
+  const [people, applications, units] = await Promise.all([
     peopleNamesByIds(db, present(rows.flatMap((row) => [row.user_id, row.actor_id]))),
     applicationNamesByIds(db, present(rows.map((row) => row.application_id))),
+    unitCodes(db, present(rows.map((row) => row.unit_id))),
   ]);
   return rows.map((row) => {
     const named = (id: string | null) => {
@@ -54,6 +82,7 @@ export async function searchAuditTrail(
       application: row.application_id !== null && application ? { id: row.application_id, ...application } : null,
       reason: row.reason,
       address: row.ip,
+      unit: row.unit_id && units.has(row.unit_id) ? { id: row.unit_id, code: units.get(row.unit_id) ?? "" } : null,
     };
   });
 }

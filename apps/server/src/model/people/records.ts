@@ -277,3 +277,17 @@ export async function deleteRecordsOf(db: Db, userId: string): Promise<number> {
   const positions = await db.deleteFrom("employee_positions").where("user_id", "=", userId).executeTakeFirst();
   return Number(students.numDeletedRows) + Number(positions.numDeletedRows);
 }
+
+/**
+ * The units of every record the person has (a record without a unit gives null), students' and employees' alike:
+ * what a unit role's reach is checked against (issue 79).
+ */
+export async function recordUnitIdsOf(db: Db, userId: string): Promise<(string | null)[]> {
+  const rows = await db
+    .selectFrom("student_records")
+    .select("unit_id")
+    .where("user_id", "=", userId)
+    .unionAll(db.selectFrom("employee_positions").select("unit_id").where("user_id", "=", userId))
+    .execute();
+  return rows.map((row) => row.unit_id);
+}

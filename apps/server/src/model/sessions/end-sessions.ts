@@ -22,6 +22,8 @@ export type Whose =
 export interface Why {
   reason: SignOutReason;
   actorId?: string;
+  /** The unit a unit admin or unit helpdesk acted in (issue 79). */
+  unitId?: string;
   ip?: string;
   userAgent?: string;
 }
@@ -112,6 +114,7 @@ export async function endSessionsWithin(
         userId,
         reason: why.reason,
         actorId: why.actorId,
+        unitId: why.unitId,
         ip: why.ip,
         userAgent: why.userAgent,
         occurredAt: ending.now,

@@ -164,8 +164,15 @@ export async function loadSessionWithApplications(
         .exists(
           eb
             .selectFrom("operator_roles")
-            .select("operator_roles.role")
-            .whereRef("operator_roles.user_id", "=", "sessions.user_id"),
+            .select("operator_roles.user_id")
+            .whereRef("operator_roles.user_id", "=", "sessions.user_id")
+            // A role in a unit opens the console too (issue 79).
+            .unionAll(
+              eb
+                .selectFrom("unit_roles")
+                .select("unit_roles.user_id")
+                .whereRef("unit_roles.user_id", "=", "sessions.user_id"),
+            ),
         )
         .as("console_role"),
     )

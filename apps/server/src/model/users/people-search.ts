@@ -28,6 +28,8 @@ export interface PeopleSearch {
   status?: UserStatus;
   /** Only people with access to this application. */
   applicationId?: string;
+  /** Only people with a student record or a position in one of these units (a unit role's reach, issue 79). */
+  unitIds?: readonly string[];
   page: number;
 }
 
@@ -73,7 +75,18 @@ function filtered(db: Db, search: PeopleSearch, where: RawBuilder<SqlBool>[]) {
       ),
     );
   }
+  if (search.unitIds) query = query.where(hasRecordIn(search.unitIds));
   return query;
+}
+
+/**
+ * The person has a student record or a position in one of the units. One hashed set of the units' people (both
+ * tables are indexed by unit, user) rather than two probes a row: an OR of two EXISTS cannot become a semi-join.
+ */
+function hasRecordIn(unitIds: readonly string[]): RawBuilder<SqlBool> {
+  const units = sql.val([...unitIds]);
+  return sql<SqlBool>`users.id in (select r.user_id from student_records r where r.unit_id = any(${units}::uuid[])
+    union all select p.user_id from employee_positions p where p.unit_id = any(${units}::uuid[]))`;
 }
 
 /** How many people the conditions admit, reading no more than `atMost` + 1 of them. */

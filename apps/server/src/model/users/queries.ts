@@ -32,9 +32,17 @@ export function listUsers(db: Db): Promise<User[]> {
   return db.selectFrom("users").selectAll().orderBy(sql`lower(username)`).execute();
 }
 
-/** Whether the person holds a console role: SCIM clients set no such person's password (user-password.ts). */
+/**
+ * Whether the person holds a console role, university-wide or in a unit: SCIM clients set no such person's password
+ * (user-password.ts), and no unit role acts on them (issue 79).
+ */
 export async function holdsConsoleRole(db: Db, userId: string): Promise<boolean> {
-  const row = await db.selectFrom("operator_roles").select("role").where("user_id", "=", userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("operator_roles")
+    .select("user_id")
+    .where("user_id", "=", userId)
+    .unionAll(db.selectFrom("unit_roles").select("user_id").where("user_id", "=", userId))
+    .executeTakeFirst();
   return row !== undefined;
 }
 

@@ -19,6 +19,8 @@ export interface AuditEvent {
   occurredAt?: Date;
   /** The operator who acted on the person, for console actions. */
   actorId?: string;
+  /** The unit a unit-scoped console action was taken in (issue 79): the unit's audit names it. */
+  unitId?: string;
   /** Facts a reader of the row needs (a changed rule's conditions); never a secret. */
   details?: Record<string, unknown>;
 }
@@ -41,6 +43,7 @@ export function auditRow(event: AuditEvent): AuditRow {
     ip: event.ip ?? null,
     user_agent: event.userAgent?.slice(0, userAgentLimit) ?? null,
     actor_id: event.actorId ?? null,
+    unit_id: event.unitId ?? null,
     ...(event.details ? { details: JSON.stringify(event.details) } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import type { AuditFilters } from "@kpi-id/contracts";
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../db/schema.ts";
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -13,7 +13,14 @@ export type AuditRowFilters = Omit<AuditFilters, "person" | "actor"> & { personI
  * those before it in that order, compared in the database so no timestamp loses precision.
  * The rows name people and applications by id: the model adds their names.
  */
-export async function auditRows(db: Db, filters: AuditRowFilters, after: string | undefined, limit: number) {
+export async function auditRows(
+  db: Db,
+  filters: AuditRowFilters,
+  after: string | undefined,
+  limit: number,
+  /** Only the rows a unit's console role reaches (model/audit-trail builds it); none: every row. */
+  scope?: RawBuilder<boolean>,
+) {
   let query = db
     .selectFrom("audit_events")
     .select([
@@ -27,10 +34,12 @@ export async function auditRows(db: Db, filters: AuditRowFilters, after: string 
       "audit_events.user_id",
       "audit_events.actor_id",
       "audit_events.application_id",
+      "audit_events.unit_id",
     ])
     .orderBy("audit_events.occurred_at", "desc")
     .orderBy("audit_events.id", "desc")
     .limit(limit);
+  if (scope) query = query.where(scope);
   if (filters.personId) query = query.where("audit_events.user_id", "=", filters.personId);
   if (filters.actorId) query = query.where("audit_events.actor_id", "=", filters.actorId);
   if (filters.type) query = query.where("audit_events.event_type", "=", filters.type);

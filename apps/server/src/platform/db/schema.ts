@@ -100,6 +100,8 @@ export interface ApplicationsTable
   backchannel_logout_uri: ColumnType<string | null, string | null | undefined, string | null>;
   /** Sign-ins to this application must be multi-factor (migration 0171). */
   require_mfa: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The unit the application belongs to (migration 0740); null: the university's central IT. */
+  unit_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type OidcClientAuthMethod = "client_secret_basic" | "client_secret_post" | "none";
@@ -215,9 +217,21 @@ export interface AuditEventsTable {
   details: ColumnType<Record<string, unknown>, string | undefined, string>;
   /** The operator who acted (migration 0180); null for a person's own action or the CLI. */
   actor_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The unit a unit-scoped console action was taken in (migration 0740). */
+  unit_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type OperatorRole = "admin" | "helpdesk";
+/** A console role held in a unit, reaching it and every unit below it (migration 0740). */
+export type UnitRole = "unit_admin" | "unit_helpdesk";
+
+/** Console roles held in a unit (migration 0740); see model/users/unit-roles.ts. */
+export interface UnitRolesTable {
+  user_id: string;
+  unit_id: string;
+  role: UnitRole;
+  granted_at: Generated<Date>;
+}
 
 /** Operators of the console (migration 0180); see admin/roles.ts. */
 export interface OperatorRolesTable {
@@ -290,6 +304,7 @@ export interface Database
   saml_consents: SamlConsentsTable;
   password_reset_tokens: PasswordResetTokensTable;
   operator_roles: OperatorRolesTable;
+  unit_roles: UnitRolesTable;
   totp_factors: TotpFactorsTable;
   recovery_codes: RecoveryCodesTable;
 }

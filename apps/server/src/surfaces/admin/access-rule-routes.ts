@@ -27,7 +27,8 @@ import { findUnitByCode } from "../../model/people/units.ts";
 import { findUserByUsername } from "../../model/users/queries.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requireApplication } from "./application-detail-routes.ts";
-import { guardConsoleRoutes, operatorAndOrigin } from "./plugin.ts";
+import { reaches } from "./authorize.ts";
+import { guardConsoleRoutes, operatorAndOrigin, operatorOf, seesPerson } from "./plugin.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const tags = ["admin"];
@@ -44,7 +45,7 @@ export const adminAccessRuleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/applications/:id/access",
     {
-      config: { permission: "apps.view" },
+      config: { permission: "apps.view", subject: "application" },
       schema: {
         tags,
         summary: "An application's access rules",
@@ -71,7 +72,7 @@ export const adminAccessRuleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/applications/:id/rules",
     {
-      config: { permission: "apps.manage" },
+      config: { permission: "apps.manage", subject: "application" },
       schema: {
         tags,
         summary: "Add an access rule",
@@ -86,11 +87,15 @@ export const adminAccessRuleRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const application = await requireApplication(app.db, request.params.id);
       const { affiliation, unitCode, includeSubunits, status } = request.body;
+      const { reach } = operatorOf(request);
       let unitId: string | undefined;
       if (unitCode) {
         const unit = await findUnitByCode(app.db, unitCode);
-        if (!unit) throw new AppError("app.unknown_unit");
+        if (!unit || !reaches(reach, unit.id)) throw new AppError("app.unknown_unit");
         unitId = unit.id;
+      } else if (!reach.everywhere) {
+        // A unit admin's rule names one of their units: "every student" would open it beyond them (issue 79).
+        throw new AppError("app.unknown_unit");
       }
       try {
         await addAccessRule(
@@ -111,7 +116,7 @@ export const adminAccessRuleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/applications/:id/rules/remove",
     {
-      config: { permission: "apps.manage" },
+      config: { permission: "apps.manage", subject: "application" },
       schema: {
         tags,
         summary: "Remove an access rule",
@@ -134,7 +139,7 @@ export const adminAccessRuleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/applications/:id/exclusions",
     {
-      config: { permission: "apps.manage" },
+      config: { permission: "apps.manage", subject: "application" },
       schema: {
         tags,
         summary: "Exclude a person",
@@ -148,7 +153,8 @@ export const adminAccessRuleRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const application = await requireApplication(app.db, request.params.id);
       const person = await findUserByUsername(app.db, request.body.username);
-      if (!person) throw new AppError("app.unknown_person");
+      // A unit admin names people of their units only: anyone else is unknown to them, as nobody is (issue 79).
+      if (!person || !(await seesPerson(request, person.id))) throw new AppError("app.unknown_person");
       await excludePerson(app.db, person.id, application.id, consoleActor(request));
       // The application's OpenID Connect tokens for them end too (model/access stays below the provider's grants).
       await revokeOidcGrants(app.db, { userId: person.id, clientId: application.id });
@@ -159,7 +165,7 @@ export const adminAccessRuleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/applications/:id/exclusions/remove",
     {
-      config: { permission: "apps.manage" },
+      config: { permission: "apps.manage", subject: "application" },
       schema: {
         tags,
         summary: "Lift an exclusion",

@@ -19,7 +19,8 @@ import {
   changedFields,
   updateApplicationSettings,
 } from "../../protocols/oidc/application-update.ts";
-import { auditByOperator, guardConsoleRoutes, operatorAndOrigin } from "./plugin.ts";
+import { unitFilterOf } from "./authorize.ts";
+import { auditByOperator, guardConsoleRoutes, operatorAndOrigin, operatorOf } from "./plugin.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const tags = ["admin"];
@@ -72,7 +73,7 @@ export const adminApplicationDetailRoutes: FastifyPluginAsyncZod = async (app) =
   app.get(
     "/api/admin/applications/:id",
     {
-      config: { permission: "apps.view" },
+      config: { permission: "apps.view", subject: "application" },
       schema: {
         tags,
         summary: "An application",
@@ -87,7 +88,7 @@ export const adminApplicationDetailRoutes: FastifyPluginAsyncZod = async (app) =
   app.post(
     "/api/admin/applications/:id",
     {
-      config: { permission: "apps.manage" },
+      config: { permission: "apps.manage", subject: "application" },
       schema: {
         tags,
         summary: "Edit an application",
@@ -123,7 +124,7 @@ export const adminApplicationDetailRoutes: FastifyPluginAsyncZod = async (app) =
   app.get(
     "/api/admin/applications/:id/people",
     {
-      config: { permission: "apps.view" },
+      config: { permission: "apps.view", subject: "application" },
       schema: {
         tags,
         summary: "Who has access to an application",
@@ -135,7 +136,8 @@ export const adminApplicationDetailRoutes: FastifyPluginAsyncZod = async (app) =
     },
     async (request) => {
       const application = await requireApplication(app.db, request.params.id);
-      const page = await peopleWithAccess(app.db, application.id, request.query);
+      const unitIds = unitFilterOf(operatorOf(request).reach);
+      const page = await peopleWithAccess(app.db, application.id, { ...request.query, unitIds });
       return { ...page, page: request.query.page };
     },
   );
@@ -144,7 +146,7 @@ export const adminApplicationDetailRoutes: FastifyPluginAsyncZod = async (app) =
     "/api/admin/applications/:id/access/bulk-grant",
     {
       bodyLimit: bulkBodyLimit,
-      config: { permission: "apps.manage" },
+      config: { permission: "people.access", subject: "university" },
       schema: {
         tags,
         summary: "Grant an application to a list of people",

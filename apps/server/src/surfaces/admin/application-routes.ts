@@ -13,12 +13,14 @@ import { findApplicationById, listApplicationsByTitle } from "../../model/apps/q
 import { createApplication, rotateApplicationSecret } from "../../model/apps/service.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
+import { unitFilterOf } from "./authorize.ts";
+import { auditByOperator, guardConsoleRoutes, operatorOf } from "./plugin.ts";
+import { requireUnitInReach, unitCodes } from "./units.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema };
 const tags = ["admin"];
 
-function applicationView(row: ApplicationRow, people: number) {
+function applicationView(row: ApplicationRow, people: number, unitCodes: ReadonlyMap<string, string>) {
   return {
     id: row.id,
     name: row.name,
@@ -28,6 +30,7 @@ function applicationView(row: ApplicationRow, people: number) {
     oidcEnabled: row.oidc_enabled,
     firstParty: row.first_party,
     people,
+    unit: row.unit_id ? { id: row.unit_id, code: unitCodes.get(row.unit_id) ?? "" } : null,
   };
 }
 
@@ -52,7 +55,7 @@ export const adminApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/applications",
     {
-      config: { permission: "apps.view" },
+      config: { permission: "apps.view", subject: "list" },
       schema: {
         tags,
         summary: "Applications",
@@ -60,16 +63,21 @@ export const adminApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminApplicationsSchema, ...refusals },
       },
     },
-    async () => {
-      const [rows, counts] = await Promise.all([listApplicationsByTitle(app.db), peopleCounts(app.db)]);
-      return { applications: rows.map((row) => applicationView(row, counts.get(row.id) ?? 0)) };
+    async (request) => {
+      const unitIds = unitFilterOf(operatorOf(request).reach);
+      const [rows, counts, codes] = await Promise.all([
+        listApplicationsByTitle(app.db, unitIds),
+        peopleCounts(app.db),
+        unitCodes(app.db),
+      ]);
+      return { applications: rows.map((row) => applicationView(row, counts.get(row.id) ?? 0, codes)) };
     },
   );
 
   app.post(
     "/api/admin/applications",
     {
-      config: { permission: "apps.manage" },
+      config: { permission: "apps.manage", subject: "list" },
       schema: {
         tags,
         summary: "Register an application",
@@ -82,9 +90,12 @@ export const adminApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      const operator = operatorOf(request);
+      const unitId = await requireUnitInReach(app.db, operator.reach, request.body.unitId);
+      operator.unitId = unitId ?? undefined;
       let created: Awaited<ReturnType<typeof createApplication>>;
       try {
-        created = await createApplication(app.db, request.body);
+        created = await createApplication(app.db, { ...request.body, unitId });
       } catch (error) {
         if (error instanceof z.ZodError) throw creationRefusal(error);
         if ((error as { code?: string }).code === "23505") {
@@ -99,14 +110,14 @@ export const adminApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
         result: "success",
         applicationId: created.application.id,
       });
-      return { application: applicationView(created.application, 0), secret: created.secret };
+      return { application: applicationView(created.application, 0, await unitCodes(app.db)), secret: created.secret };
     },
   );
 
   app.post(
     "/api/admin/applications/:id/rotate-secret",
     {
-      config: { permission: "apps.manage" },
+      config: { permission: "apps.manage", subject: "application" },
       schema: {
         tags,
         summary: "Rotate an application's secret",
@@ -126,7 +137,7 @@ export const adminApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
         applicationId: rotated.application.id,
       });
       const people = (await peopleCounts(app.db)).get(current.id) ?? 0;
-      return { application: applicationView(current, people), secret: rotated.secret };
+      return { application: applicationView(current, people, await unitCodes(app.db)), secret: rotated.secret };
     },
   );
 };

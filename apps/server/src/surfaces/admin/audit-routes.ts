@@ -10,8 +10,9 @@ import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { searchAuditTrail } from "../../model/audit-trail/trail.ts";
 import type { Db } from "../../platform/db/schema.ts";
+import { unitFilterOf } from "./authorize.ts";
 import { csvLine } from "./csv-cells.ts";
-import { auditByOperator, guardConsoleRoutes } from "./plugin.ts";
+import { auditByOperator, guardConsoleRoutes, operatorOf } from "./plugin.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema };
 const tags = ["admin"];
@@ -32,11 +33,11 @@ const exportHeader = [
 ];
 
 /** Every row the filters admit, as CSV lines, read a batch at a time down the same order as the screen. */
-async function* exportLines(db: Db, filters: AuditFilters): AsyncGenerator<string> {
+async function* exportLines(db: Db, filters: AuditFilters, unitIds?: readonly string[]): AsyncGenerator<string> {
   yield csvLine(exportHeader);
   let after: string | undefined;
   for (;;) {
-    const views = await searchAuditTrail(db, filters, after, exportBatch);
+    const views = await searchAuditTrail(db, filters, after, exportBatch, unitIds);
     for (const view of views) {
       yield csvLine([
         view.occurredAt,
@@ -63,7 +64,7 @@ export const adminAuditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/audit",
     {
-      config: { permission: "audit.view" },
+      config: { permission: "audit.view", subject: "list" },
       schema: {
         tags,
         summary: "Audit events",
@@ -78,7 +79,8 @@ export const adminAuditRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { after, limit, ...filters } = request.query;
       // One row more than a page tells whether another page follows, without counting the table.
-      const events = await searchAuditTrail(app.db, filters, after, limit + 1);
+      const unitIds = unitFilterOf(operatorOf(request).reach);
+      const events = await searchAuditTrail(app.db, filters, after, limit + 1, unitIds);
       const page = events.slice(0, limit);
       return { events: page, next: events.length > limit ? (page.at(-1)?.id ?? null) : null };
     },
@@ -87,7 +89,7 @@ export const adminAuditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/audit/export",
     {
-      config: { permission: "audit.view" },
+      config: { permission: "audit.view", subject: "list" },
       schema: {
         tags,
         summary: "Audit events as CSV",
@@ -112,7 +114,7 @@ export const adminAuditRoutes: FastifyPluginAsyncZod = async (app) => {
         .type("text/csv; charset=utf-8")
         .header("content-disposition", `attachment; filename="kpi-id-audit-${day}.csv"`)
         .header("cache-control", "no-store")
-        .send(Readable.from(exportLines(app.db, request.query)));
+        .send(Readable.from(exportLines(app.db, request.query, unitFilterOf(operatorOf(request).reach))));
     },
   );
 };

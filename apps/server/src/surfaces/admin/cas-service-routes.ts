@@ -47,7 +47,7 @@ export const adminCasServiceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     path,
     {
-      config: { permission: "apps.view" },
+      config: { permission: "apps.view", subject: "application" },
       schema: {
         tags,
         summary: "An application's CAS services",
@@ -65,7 +65,7 @@ export const adminCasServiceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     path,
     {
-      config: { permission: "apps.manage" },
+      config: { permission: "apps.manage", subject: "application" },
       schema: {
         tags,
         summary: "Register or change a CAS service",
@@ -120,7 +120,7 @@ export const adminCasServiceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     `${path}/remove`,
     {
-      config: { permission: "apps.manage" },
+      config: { permission: "apps.manage", subject: "application" },
       schema: {
         tags,
         summary: "Forget a CAS service",

@@ -95,7 +95,7 @@ export const adminImportRoutes: FastifyPluginAsyncZod = async (app) => {
     // On PostgreSQL a job runs in its own process (import-job-process.ts); the embedded database is in this one.
     ...(app.database.postgres ? { processDatabase: app.database.postgres } : {}),
   };
-  const permission = { permission: "people.import" } as const;
+  const permission = { permission: "people.import", subject: "university" } as const;
 
   app.post(
     "/api/admin/import/jobs",

@@ -25,7 +25,7 @@ export const adminLdapRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/ldap/clients",
     {
-      config: { permission: "apps.view" },
+      config: { permission: "ldap.manage", subject: "university" },
       schema: {
         tags,
         summary: "Registered LDAP clients with their binds and failures (last 14 days)",
@@ -72,7 +72,7 @@ export const adminLdapRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/ldap/clients",
     {
-      config: { permission: "apps.manage" },
+      config: { permission: "ldap.manage", subject: "university" },
       schema: {
         tags,
         summary: "Register an LDAP client",
@@ -103,7 +103,7 @@ export const adminLdapRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/ldap/clients/:name/remove",
     {
-      config: { permission: "apps.manage" },
+      config: { permission: "ldap.manage", subject: "university" },
       schema: {
         tags,
         summary: "Remove an LDAP client",

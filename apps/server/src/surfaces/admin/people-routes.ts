@@ -21,8 +21,8 @@ import { searchPeople } from "../../model/users/people-search.ts";
 import { updateUser } from "../../model/users/queries.ts";
 import { AppError } from "../../platform/errors.ts";
 import { unlockAccount } from "../../platform/throttle/throttle.ts";
-import { permissionsOf } from "./authorize.ts";
-import { personDetail, requirePerson, updateProfile } from "./people.ts";
+import { permissionsOf, unitFilterOf } from "./authorize.ts";
+import { heldUnitRoleView, personDetail, requirePerson, updateProfile } from "./people.ts";
 import { auditByOperator, guardConsoleRoutes, operatorAndOrigin, operatorOf, requirePersonToActOn } from "./plugin.ts";
 
 // 409 `admin.person_erased`: nothing is done to an erased person.
@@ -36,7 +36,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/me",
     {
-      config: { permission: "console.enter" },
+      config: { permission: "console.enter", subject: "self" },
       schema: {
         tags,
         summary: "The operator's roles",
@@ -51,7 +51,8 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
         username: user.username,
         fullName: user.full_name,
         roles: operator.roles,
-        permissions: permissionsOf(operator.roles),
+        unitRoles: operator.unitRoles.map(heldUnitRoleView),
+        permissions: permissionsOf([...operator.roles, ...operator.unitRoles.map((held) => held.role)]),
       };
     },
   );
@@ -59,7 +60,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/people",
     {
-      config: { permission: "people.view" },
+      config: { permission: "people.view", subject: "list" },
       schema: {
         tags,
         summary: "Search people",
@@ -75,7 +76,8 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { q, status, app: applicationId, page } = request.query;
-      const result = await searchPeople(app.db, { query: q, status, applicationId, page });
+      const unitIds = unitFilterOf(operatorOf(request).reach);
+      const result = await searchPeople(app.db, { query: q, status, applicationId, unitIds, page });
       return { ...result, page };
     },
   );
@@ -83,7 +85,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/people/:id",
     {
-      config: { permission: "people.view" },
+      config: { permission: "people.view", subject: "person" },
       schema: {
         tags,
         summary: "One person",
@@ -98,7 +100,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/people/:id/profile",
     {
-      config: { permission: "people.edit" },
+      config: { permission: "people.edit", subject: "person.act" },
       schema: {
         tags,
         summary: "Change a person's profile",
@@ -129,7 +131,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/people/:id/status",
     {
-      config: { permission: "people.status" },
+      config: { permission: "people.status", subject: "person.act" },
       schema: {
         tags,
         summary: "Disable or enable a person",
@@ -164,7 +166,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/people/:id/unlock",
     {
-      config: { permission: "people.unlock" },
+      config: { permission: "people.unlock", subject: "person.act" },
       schema: {
         tags,
         summary: "Unlock a person",
@@ -190,7 +192,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/people/:id/sessions/end",
     {
-      config: { permission: "people.end_sessions" },
+      config: { permission: "people.end_sessions", subject: "person.act" },
       schema: {
         tags,
         summary: "End a person's sessions",
@@ -215,7 +217,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `/api/admin/people/:id/access/${action}`,
       {
-        config: { permission: "people.access" },
+        config: { permission: "people.access", subject: "person.act" },
         schema: {
           tags,
           summary: action === "grant" ? "Give a person access to an application" : "End a person's access",

@@ -1,4 +1,4 @@
-import type { PersonChangesRequest, PersonDetail } from "@kpi-id/contracts";
+import type { HeldUnitRoleView, PersonChangesRequest, PersonDetail } from "@kpi-id/contracts";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { googleSubjectsOf } from "../../model/google/identities.ts";
@@ -13,6 +13,7 @@ import {
 } from "../../model/users/person-reads.ts";
 import { findUserById } from "../../model/users/queries.ts";
 import { upsertUser } from "../../model/users/service.ts";
+import { type HeldUnitRole, unitRolesOf } from "../../model/users/unit-roles.ts";
 import type { PasswordHasher } from "../../platform/crypto/password.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -24,20 +25,29 @@ export async function requirePerson(db: Db, id: string): Promise<User> {
   return user;
 }
 
+export function heldUnitRoleView(held: HeldUnitRole): HeldUnitRoleView {
+  return {
+    role: held.role,
+    unit: { id: held.unitId, code: held.unitCode, nameUk: held.unitNameUk, nameEn: held.unitNameEn },
+  };
+}
+
 /** Everything the person screen shows, in one answer; never the tax id itself. */
 export async function personDetail(app: FastifyInstance, user: User): Promise<PersonDetail> {
   const { db, config } = app;
   const now = app.clock();
-  const [applications, sessions, signIns, throttle, googleSubjects, roles, secondFactor, records] = await Promise.all([
-    applicationsOfPerson(db, user.id),
-    openSessionRowsOf(db, user.id, now),
-    historyOfPerson(db, user.id),
-    accountThrottle(db, config.sessionSecret, user.username),
-    googleSubjectsOf(db, user.id),
-    rolesOf(db, user.id),
-    secondFactorsOf(db, user.id),
-    personRecordsOf(db, user.id),
-  ]);
+  const [applications, sessions, signIns, throttle, googleSubjects, roles, unitRoles, secondFactor, records] =
+    await Promise.all([
+      applicationsOfPerson(db, user.id),
+      openSessionRowsOf(db, user.id, now),
+      historyOfPerson(db, user.id),
+      accountThrottle(db, config.sessionSecret, user.username),
+      googleSubjectsOf(db, user.id),
+      rolesOf(db, user.id),
+      unitRolesOf(db, user.id),
+      secondFactorsOf(db, user.id),
+      personRecordsOf(db, user.id),
+    ]);
   return {
     id: user.id,
     username: user.username,
@@ -49,6 +59,7 @@ export async function personDetail(app: FastifyInstance, user: User): Promise<Pe
     hasTaxId: user.tax_id !== null,
     createdAt: user.created_at.toISOString(),
     roles,
+    unitRoles: unitRoles.map(heldUnitRoleView),
     applications,
     sessions: sessions.map((row) => ({
       id: row.id,

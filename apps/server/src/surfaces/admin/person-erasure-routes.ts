@@ -18,7 +18,7 @@ export const adminPersonErasureRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/people/:id/erase",
     {
-      config: { permission: "people.erase" },
+      config: { permission: "people.erase", subject: "person.act" },
       schema: {
         tags: ["admin"],
         summary: "Erase a person's personal data",

@@ -22,7 +22,7 @@ export const adminPersonRecoveryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/people/:id/second-factor/reset",
     {
-      config: { permission: "people.recovery" },
+      config: { permission: "people.recovery", subject: "person.act" },
       schema: {
         tags,
         summary: "Reset a person's second factor",
@@ -60,7 +60,7 @@ export const adminPersonRecoveryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/people/:id/recovery-mail",
     {
-      config: { permission: "people.recovery" },
+      config: { permission: "people.recovery", subject: "person.act" },
       schema: {
         tags,
         summary: "Send a person a password-reset link",

@@ -7,6 +7,7 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { listApplicationsByTitle } from "../../model/apps/queries.ts";
 import { decideChange } from "../../model/developers/changes.ts";
 import { notifyOwners } from "../../model/developers/notices.ts";
 import { decideReview, setSuspension } from "../../model/developers/review.ts";
@@ -24,20 +25,27 @@ export const adminReviewRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/reviews",
     {
-      config: { permission: "apps.view" },
+      config: { permission: "apps.view", subject: "list" },
       schema: {
         tags,
         summary: "Applications waiting for review",
         response: { 200: reviewQueueSchema, ...refusals },
       },
     },
-    async () => reviewQueue(app.db),
+    async (request) => {
+      const queue = await reviewQueue(app.db);
+      const { reach } = operatorOf(request);
+      if (reach.everywhere) return queue;
+      // A unit admin sees the requests of their units' applications only (issue 79); deciding stays central IT's.
+      const inReach = new Set((await listApplicationsByTitle(app.db, reach.unitIds)).map((row) => row.id));
+      return { ...queue, reviews: queue.reviews.filter((item) => inReach.has(item.applicationId)) };
+    },
   );
 
   app.post(
     "/api/admin/reviews/:id",
     {
-      config: { permission: "apps.manage" },
+      config: { permission: "apps.review", subject: "university" },
       schema: {
         tags,
         summary: "Approve or reject an application or a change to one",
@@ -83,7 +91,7 @@ export const adminReviewRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/applications/:id/suspension",
     {
-      config: { permission: "apps.manage" },
+      config: { permission: "apps.manage", subject: "application" },
       schema: {
         tags,
         summary: "Suspend or resume an application",

@@ -52,7 +52,7 @@ export const adminServiceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/keys",
     {
-      config: { permission: "keys.manage" },
+      config: { permission: "keys.manage", subject: "university" },
       schema: {
         tags,
         summary: "List the signing keys",
@@ -96,7 +96,7 @@ export const adminServiceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/keys/rotate",
     {
-      config: { permission: "keys.manage" },
+      config: { permission: "keys.manage", subject: "university" },
       schema: {
         tags,
         summary: "Rotate the OpenID Connect signing key",
@@ -121,7 +121,7 @@ export const adminServiceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/service",
     {
-      config: { permission: "service.view" },
+      config: { permission: "service.view", subject: "university" },
       schema: {
         tags,
         summary: "The service's state",

@@ -23,7 +23,7 @@ export const adminWifiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/wifi/stats",
     {
-      config: { permission: "service.view" },
+      config: { permission: "service.view", subject: "university" },
       schema: {
         tags,
         summary: "Wi-Fi sign-ins per day and refusals by reason (last 14 days)",
@@ -36,7 +36,7 @@ export const adminWifiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/people/:id/wifi",
     {
-      config: { permission: "people.view" },
+      config: { permission: "people.view", subject: "person" },
       schema: {
         tags,
         summary: "A person's Wi-Fi devices and whether their Wi-Fi is off",
@@ -57,7 +57,7 @@ export const adminWifiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/people/:id/wifi/passwords/:passwordId/revoke",
     {
-      config: { permission: "people.recovery" },
+      config: { permission: "people.recovery", subject: "person.act" },
       schema: {
         tags,
         summary: "Revoke one of a person's Wi-Fi passwords",
@@ -83,7 +83,7 @@ export const adminWifiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/people/:id/wifi/off",
     {
-      config: { permission: "people.recovery" },
+      config: { permission: "people.recovery", subject: "person.act" },
       schema: {
         tags,
         summary: "Turn a person's Wi-Fi off (and revoke every Wi-Fi password when asked)",
@@ -109,7 +109,7 @@ export const adminWifiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/people/:id/wifi/on",
     {
-      config: { permission: "people.recovery" },
+      config: { permission: "people.recovery", subject: "person.act" },
       schema: {
         tags,
         summary: "Turn a person's Wi-Fi on again",

@@ -181,7 +181,10 @@ Operators' console (/{lang}/admin; docs/console.md)
                                             admin: everything in the console; helpdesk: people
                                             (view, unlock, end sessions, reset a second factor,
                                             start a recovery); the first admin is made here
-  role revoke --username U --role admin|helpdesk
+  role grant --username U --role unit_admin|unit_helpdesk --unit CODE
+                                            the same within a unit and every unit below it
+                                            (a faculty's IT staff; docs/console.md)
+  role revoke --username U --role admin|helpdesk|unit_admin|unit_helpdesk [--unit CODE]
   role list                                 who holds which role
 
 Audit

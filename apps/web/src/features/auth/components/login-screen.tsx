@@ -14,7 +14,7 @@ import { SettingsUnavailable } from "@/components/settings-unavailable.tsx";
 import { Alert } from "@/components/ui/alert.tsx";
 import { TextSeparator } from "@/components/ui/separator.tsx";
 import { BankIdEntry } from "@/features/bankid/index.ts";
-import { InstitutionEntry } from "@/features/institution/components/institution-entry.tsx";
+import { InstitutionEntry } from "@/features/institution/index.ts";
 import { localizedHref, localizePath, RETURN_TO_PARAM } from "@/lib/paths.ts";
 import { useSettings } from "@/lib/settings.ts";
 import { useLanguage } from "@/lib/use-language.ts";

@@ -9,7 +9,7 @@ const admin: AdminMe = {
   username: "admin",
   fullName: "Андрій Мельник",
   roles: ["admin"],
-  permissions: ["people.view", "apps.view", "apps.manage"],
+  permissions: ["people.view", "apps.view", "apps.manage", "ldap.manage"],
 };
 
 const lab: AdminLdapClient = {

@@ -36,7 +36,7 @@ function ClientCard({ client }: { client: AdminLdapClient }) {
   const { t } = useTranslation("admin-service");
   const describeError = useErrorMessage();
   const words = useServiceWords();
-  const canManage = useCan("apps.manage");
+  const canManage = useCan("ldap.manage");
   const remove = useRemoveLdapClient();
   const onRemove = () =>
     remove.mutate(client.name, {
@@ -102,7 +102,7 @@ export function LdapClientsScreen() {
   const { t } = useTranslation("admin-service");
   const describeError = useErrorMessage();
   const clients = useLdapClients();
-  const canManage = useCan("apps.manage");
+  const canManage = useCan("ldap.manage");
   return (
     <section aria-labelledby="ldap-heading" className="flex flex-col gap-4" data-testid="ldap-clients">
       <h2 id="ldap-heading" className="text-lg font-semibold">

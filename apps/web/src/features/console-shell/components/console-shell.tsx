@@ -101,7 +101,7 @@ function ConsoleNav() {
       to: "/admin/ldap",
       label: tService("admin-service:nav.ldap"),
       end: false,
-      show: operator.permissions.includes("apps.view"),
+      show: operator.permissions.includes("ldap.manage"),
     },
     {
       to: "/admin/guests",

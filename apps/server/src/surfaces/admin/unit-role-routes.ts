@@ -1,0 +1,85 @@
+import {
+  adminActionResultSchema,
+  adminUnitsSchema,
+  errorBodySchema,
+  personIdParamsSchema,
+  unitRoleRequestSchema,
+} from "@kpi-id/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { findUnitById, listUnits } from "../../model/people/units.ts";
+import { grantUnitRole, revokeUnitRole } from "../../model/users/unit-roles.ts";
+import { AppError } from "../../platform/errors.ts";
+import { reaches } from "./authorize.ts";
+import { auditByOperator, guardConsoleRoutes, operatorOf, requirePersonToActOn } from "./plugin.ts";
+
+const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
+const tags = ["admin"];
+
+/** The units a console role reaches, and an admin's granting of roles in units (issue 79). */
+export const adminUnitRoleRoutes: FastifyPluginAsyncZod = async (app) => {
+  guardConsoleRoutes(app);
+
+  app.get(
+    "/api/admin/units",
+    {
+      config: { permission: "console.enter", subject: "list" },
+      schema: {
+        tags,
+        summary: "Units within reach",
+        description:
+          "Every unit for admin and helpdesk; for a unit role, the units it is held in and every unit below them.",
+        response: { 200: adminUnitsSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const { reach } = operatorOf(request);
+      const units = (await listUnits(app.db)).filter((unit) => reaches(reach, unit.id));
+      return {
+        units: units.map((unit) => ({
+          id: unit.id,
+          code: unit.code,
+          nameUk: unit.name_uk,
+          nameEn: unit.name_en,
+          parentId: unit.parent_id,
+        })),
+      };
+    },
+  );
+
+  for (const action of ["grant", "revoke"] as const) {
+    app.post(
+      `/api/admin/people/:id/unit-roles/${action}`,
+      {
+        config: { permission: "people.roles", subject: "university" },
+        schema: {
+          tags,
+          summary: action === "grant" ? "Give a person a role in a unit" : "Take a person's role in a unit away",
+          description:
+            "As `role grant|revoke --role unit_admin|unit_helpdesk --unit CODE`: the role reaches the unit and " +
+            "every unit below it. `done` is false when nothing changed. 404 `admin.unit_not_found`.",
+          params: personIdParamsSchema,
+          body: unitRoleRequestSchema,
+          response: { 200: adminActionResultSchema, ...refusals },
+        },
+      },
+      async (request) => {
+        const person = await requirePersonToActOn(request, request.params.id);
+        const { unitId, role } = request.body;
+        const unit = await findUnitById(app.db, unitId);
+        if (!unit) throw new AppError("admin.unit_not_found");
+        const done =
+          action === "grant"
+            ? await grantUnitRole(app.db, person.id, unit.id, role)
+            : await revokeUnitRole(app.db, person.id, unit.id, role);
+        await auditByOperator(request, {
+          type: action === "grant" ? "role_granted" : "role_revoked",
+          result: "success",
+          userId: person.id,
+          unitId: unit.id,
+          reason: done ? `console.${role}` : `console.${role}.unchanged`,
+        });
+        return { done };
+      },
+    );
+  }
+};

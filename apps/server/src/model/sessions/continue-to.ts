@@ -25,7 +25,7 @@ export const continueToSchema = z.discriminatedUnion("kind", [
   // resumes it, so this model knows no protocol's paths (issue 74). The cookie is signed: nobody else writes one.
   z.object({
     kind: z.literal("protocol"),
-    protocol: z.string().regex(/^[a-z][a-z-]{0,31}$/),
+    protocol: text().regex(/^[a-z][a-z-]{0,31}$/),
     waiting: text()
       .regex(/^[A-Za-z0-9_-]{1,64}$/)
       .optional(),

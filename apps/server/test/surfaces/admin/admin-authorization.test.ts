@@ -15,7 +15,8 @@ describe.each(aboveModelDatabases)("console authorization on %s", (kind) => {
   let cookies: Record<"ordinary" | Role | "adminByPassword", string>;
 
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now, protocols: [] });
+    // The console's Wi-Fi actions disconnect devices through the RADIUS protocol's disconnects.
+    t = await createTestApp(kind, {}, { clock: clock.now, protocols: ["radius"] });
     const target = await addPerson(t.app, { username: "target", fullName: "Ціль Пошуку" }, "target passphrase 1");
     targetId = target.id;
     applicationId = (await addApplication(t.app)).application.id;

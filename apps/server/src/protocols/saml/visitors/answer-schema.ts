@@ -1,16 +1,17 @@
+import { text } from "@kpi-id/contracts";
 import { z } from "zod";
 
 /** A recorded answer as read back from the database (written by receiveAnswer from a VisitorAnswer). */
 export const answerSchema = z.object({
   identity: z.object({
-    institution: z.string(),
+    institution: text(),
     subjectKind: z.enum(["subject-id", "pairwise-id", "eppn"]),
-    subject: z.string(),
-    nameId: z.string().nullable(),
-    scopedAffiliations: z.array(z.string()),
-    assurance: z.array(z.string()),
+    subject: text(),
+    nameId: text().nullable(),
+    scopedAffiliations: z.array(text()),
+    assurance: z.array(text()),
   }),
-  name: z.string(),
-  email: z.string().nullable(),
-  authnContext: z.string().optional(),
+  name: text(),
+  email: text().nullable(),
+  authnContext: text().optional(),
 });

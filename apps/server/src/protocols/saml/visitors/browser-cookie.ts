@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { signedCookie } from "../../../platform/http/signed-cookie.ts";
@@ -9,7 +10,7 @@ export const VISITOR_REQUEST_SECONDS = 15 * 60;
 
 const cookie = signedCookie(
   visitorCookieName,
-  z.object({ token: z.string().length(43), expiresAt: z.number().int().positive() }),
+  z.object({ token: text().length(43), expiresAt: z.number().int().positive() }),
 );
 
 export const browserHashOf = (token: string) => createHash("sha256").update(token).digest("base64url");

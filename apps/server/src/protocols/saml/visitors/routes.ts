@@ -15,16 +15,12 @@ import { AppError } from "../../../platform/errors.ts";
 import { requestLanguage } from "../../../platform/http/language.ts";
 import { isNavigation } from "../../../platform/http/navigation.ts";
 import { visitorPaths } from "./paths.ts";
-import {
-  acceptVisitor,
-  describeWelcome,
-  finishAtInstitution,
-  institutionPolicy,
-  receiveAnswer,
-  startAtInstitution,
-} from "./service.ts";
-import { visitorMetadata } from "./sp-metadata.ts";
+import { institutionPolicy } from "./policy.ts";
 import { throttledAnswer } from "./throttle.ts";
+
+// service.ts reads and writes SAML with samlify and xmldom: loaded on the first visitor's request, not at start-up
+// (issue 41), as the identity provider's side is.
+const service = () => import("./service.ts");
 
 const requestIdSchema = text().min(1).max(128);
 
@@ -42,7 +38,8 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     visitorPaths.metadata,
     { schema: { tags: ["saml"], summary: "KPI ID's service-provider metadata (for federations' aggregates)" } },
-    async (_request, reply) => reply.type("application/samlmetadata+xml").send(await visitorMetadata(app)),
+    async (_request, reply) =>
+      reply.type("application/samlmetadata+xml").send(await (await import("./sp-metadata.ts")).visitorMetadata(app)),
   );
 
   app.get(
@@ -53,13 +50,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Institutions whose people may sign in as visitors",
         description: "Searches the allowed identity providers by name in either language or by domain (at most 20).",
         querystring: z.object({ q: text().max(100).default("") }),
-        response: {
-          200: z.object({
-            institutions: z.array(
-              z.object({ entityId: z.string(), en: z.string(), uk: z.string(), domains: z.array(z.string()) }),
-            ),
-          }),
-        },
+        response: { 200: institutionsResponseSchema },
       },
     },
     async (request) => {
@@ -92,7 +83,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: institutionStartResponseSchema },
       },
     },
-    async (request, reply) => ({ redirect: await startAtInstitution(request, reply, request.body) }),
+    async (request, reply) => ({ redirect: await (await service()).startAtInstitution(request, reply, request.body) }),
   );
 
   app.post(
@@ -113,6 +104,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       try {
+        const { receiveAnswer } = await service();
         const requestId = await throttledAnswer(request, () => receiveAnswer(request, request.body.SAMLResponse));
         const query = new URLSearchParams({ request: requestId });
         return reply.header("cache-control", "no-store").redirect(`${visitorPaths.finish}?${query}`, 303);
@@ -133,7 +125,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       try {
-        const next = await finishAtInstitution(request, reply, request.query.request);
+        const next = await (await service()).finishAtInstitution(request, reply, request.query.request);
         return reply.header("cache-control", "no-store").redirect(next, 303);
       } catch (error) {
         return backToDiscovery(request, reply, error);
@@ -151,7 +143,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: institutionWelcomeSchema },
       },
     },
-    async (request) => describeWelcome(request, request.query.request),
+    async (request) => (await service()).describeWelcome(request, request.query.request),
   );
 
   app.post(
@@ -161,9 +153,12 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["sign-in"],
         summary: "Agree: make the visitor account and sign in",
         body: z.object({ request: requestIdSchema }),
-        response: { 200: z.object({ ok: z.literal(true), next: z.string() }) },
+        response: { 200: z.object({ ok: z.literal(true), next: text() }) },
       },
     },
-    async (request, reply) => ({ ok: true as const, next: await acceptVisitor(request, reply, request.body.request) }),
+    async (request, reply) => ({
+      ok: true as const,
+      next: await (await service()).acceptVisitor(request, reply, request.body.request),
+    }),
   );
 };

@@ -23,13 +23,8 @@ import { inResponseToOf, verifyResponse } from "./answer.ts";
 import { answerSchema } from "./answer-schema.ts";
 import { AnswerRefused, readVisitor, type VisitorAnswer } from "./attributes.ts";
 import { bindBrowser, boundBrowser, forgetBrowser, VISITOR_REQUEST_SECONDS } from "./browser-cookie.ts";
+import { institutionPolicy } from "./policy.ts";
 import { institutionEntity, visitorServiceProvider } from "./service-provider.ts";
-
-/** The federations and institutions operators let visitors come from (SAML_VISITOR_*). */
-export function institutionPolicy(app: FastifyInstance): InstitutionPolicy {
-  const { federations, institutions } = app.config.saml.visitors;
-  return { sources: federations.map(federationSource), allowed: institutions };
-}
 
 async function allowedInstitution(app: FastifyInstance, entityId: string) {
   const institution = await findAllowedInstitution(app.db, institutionPolicy(app), entityId, app.clock());

@@ -13,16 +13,17 @@ const optionalText = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === "" ? undefined : value));
 
-/** A comma-separated list; blanks dropped. */
-const commaList = z
-  .string()
-  .default("")
-  .transform((value) =>
-    value
-      .split(",")
-      .map((each) => each.trim())
-      .filter((each) => each !== ""),
-  );
+/** A comma-separated list, each item trimmed; blanks dropped. */
+const commaList = (fallback = "") =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value) =>
+      value
+        .split(",")
+        .map((each) => each.trim())
+        .filter((each) => each !== ""),
+    );
 
 const domainName = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
@@ -154,16 +155,9 @@ export const environmentSchema = () =>
     PASSWORD_RESET_TTL_SECONDS: seconds(30 * 60),
     OIDC_DEVICE_CODE_TTL_SECONDS: seconds(10 * 60),
 
-    DEVELOPER_AFFILIATIONS: z
-      .string()
-      .default("student,employee")
-      .transform((value) =>
-        value
-          .split(",")
-          .map((each) => each.trim())
-          .filter((each) => each !== ""),
-      )
-      .pipe(z.array(z.enum(["student", "employee", "faculty", "staff", "member", "alum"]))),
+    DEVELOPER_AFFILIATIONS: commaList("student,employee").pipe(
+      z.array(z.enum(["student", "employee", "faculty", "staff", "member", "alum"])),
+    ),
     DEVELOPER_MAX_APPLICATIONS: z.coerce.number().int().min(0).max(1000).default(5),
 
     SAML_SCOPE: z
@@ -196,8 +190,8 @@ export const environmentSchema = () =>
     SAML_FEDERATION_ENTITY_CATEGORIES: optionalText,
     // Researchers from other universities (issue 78, docs/visitors.md): the federations and institutions they may
     // sign in from, as comma lists; no federation: the "Sign in with your institution" button is not shown.
-    SAML_VISITOR_FEDERATIONS: commaList,
-    SAML_VISITOR_INSTITUTIONS: commaList,
+    SAML_VISITOR_FEDERATIONS: commaList(),
+    SAML_VISITOR_INSTITUTIONS: commaList(),
 
     // Wi-Fi through FreeRADIUS (config/wifi.ts, docs/eduroam.md).
     RADIUS_REST_SECRET: optionalText,
@@ -225,15 +219,7 @@ export const environmentSchema = () =>
 
     // Sponsored guests (config/guests.ts, docs/visitors.md).
     GUEST_MAX_DAYS: z.coerce.number().int().min(1).max(366).default(365),
-    GUEST_SPONSOR_UNITS: z
-      .string()
-      .default("")
-      .transform((value) =>
-        value
-          .split(",")
-          .map((each) => each.trim())
-          .filter((each) => each !== ""),
-      ),
+    GUEST_SPONSOR_UNITS: commaList(),
     GUEST_LIMIT_PER_SPONSOR: z.coerce.number().int().min(0).max(10_000).default(20),
     GUEST_LIMIT_PER_UNIT: z.coerce.number().int().min(0).max(1_000_000).default(500),
     GUEST_INVITATIONS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(10),

@@ -7,6 +7,7 @@ import { DatabaseLockedError } from "./platform/db/lock-file.ts";
 import { migrate } from "./platform/db/migrate.ts";
 import { trustExtraCas } from "./platform/http/outbound-trust.ts";
 import { createTestClock, registerTestClockRoute, testClockWanted } from "./platform/http/test-clock.ts";
+import { registerTestJobRoute } from "./surfaces/maintenance/test-job-route.ts";
 import { demoAccountsBanner, demoAccountsWithPublishedPasswords, seedDemoData } from "./surfaces/seed/demo.ts";
 
 // With the server, so that a caller that loads the bundle (scripts/start.ts) reads its configuration with the
@@ -39,7 +40,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // End-to-end runs (TEST_CLOCK=true, never in production) move the clock instead of waiting.
     const testClock = testClockWanted(config) ? createTestClock() : undefined;
     app = await buildApp({ config, database, ...(testClock ? { clock: testClock.now } : {}) });
-    if (testClock) registerTestClockRoute(app, testClock);
+    if (testClock) {
+      registerTestClockRoute(app, testClock);
+      registerTestJobRoute(app);
+    }
     if (applied.length > 0) app.log.info({ applied }, "database migrated");
     if (config.seedDemoData) await seedDemoData(app);
     const address = await app.listen({ host: config.host, port: config.port });

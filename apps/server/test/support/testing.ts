@@ -29,6 +29,7 @@ export { runCliOn } from "./cli.ts";
 export { addOperator, sessionCookieOf } from "./console.ts";
 export { aboveModelDatabase, aboveModelDatabases, createTestDatabase, databaseKinds } from "./databases.ts";
 export { documentedBlock, kpiIdCommands, replaceEvery } from "./doc-blocks.ts";
+export { type HomeUniversityOptions, researcher, startHomeUniversity } from "./home-university.ts";
 export { freePort } from "./listening.ts";
 export { addAuthenticator } from "./mfa.ts";
 export { serveThroughServiceStack, serviceStack } from "./mounted-provider.ts";
@@ -52,3 +53,4 @@ export {
   runDatabasePrefix,
   withClient,
 } from "./postgres-pool.ts";
+export type { HomeIdp, HomeUser } from "./simplesamlphp.ts";

@@ -89,7 +89,20 @@ export function MethodsSection({ askAgain, fullName }: { askAgain: AskAgain; ful
             testId="method-password"
             icon={<KeyRound aria-hidden />}
             name={t("account:methods.password.name")}
-            state={known.password ? t("account:methods.password.set") : t("account:methods.password.notSet")}
+            state={
+              known.password ? (
+                <>
+                  {t("account:methods.password.set")}{" "}
+                  {/* Guests and people whose username was made for them learn here what to sign in with. */}
+                  {t("account:methods.password.username")}{" "}
+                  <span className="break-all font-mono text-foreground" data-testid="sign-in-username">
+                    {known.username}
+                  </span>
+                </>
+              ) : (
+                t("account:methods.password.notSet")
+              )
+            }
             below={
               editingPassword ? (
                 <PasswordForm

@@ -151,7 +151,8 @@ for (const { language, width } of walks) {
       await expect(again.invalidCredentials).toBeVisible();
       await photograph(guestPage, testInfo, `guest-ended-sign-in-${language}`, width);
       // The sponsor sees the stay ended; the invitation link does nothing any more.
-      await card.goto();
+      // The sponsor's page is still at /account#guests: loaded again, not only scrolled to its card.
+      await page.reload();
       await expect(card.row(email)).toContainText(card.endedWord());
       await photograph(page, testInfo, `sponsor-list-ended-${language}`, width);
       await guestPage.goto(link);

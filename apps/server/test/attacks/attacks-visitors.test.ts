@@ -83,7 +83,7 @@ describe.each(aboveModelDatabases)("forged answers from home institutions (%s)",
     ["an answer from another institution than the one asked", { issuer: refusedInstitution }],
     ["an answer to a request KPI ID never sent", { inResponseTo: "_never-sent" }],
   ])("refuses %s", async (_what, change) => {
-    expect(await answer(change)).toMatch(/^\/uk\/institution\?error=institution\.(answer_refused|request_expired)$/);
+    expect(await answer(change)).toMatch(/^\/institution\?error=institution\.(answer_refused|request_expired)$/);
   });
 
   it("refuses to start at an institution the operators did not allow, and at one no federation lists", async () => {

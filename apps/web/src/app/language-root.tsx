@@ -17,6 +17,8 @@ export const languagePages = [
   "faq",
   "privacy-policy",
   "terms-of-use",
+  // A home institution's refused answer lands here (protocols/saml/visitors/routes.ts).
+  "institution",
 ];
 
 /** The language segment decides the UI language; anything else in its place is redirected. */

@@ -24,11 +24,16 @@ const service = () => import("./service.ts");
 
 const requestIdSchema = text().min(1).max(128);
 
-/** A refused browser step lands on the discovery screen, which says why in the person's language. */
-function backToDiscovery(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+/**
+ * A refused browser step lands on the discovery screen, which says why in the person's language. The home
+ * institution's page posts its answer cross-site, which carries no SameSite=Lax cookie, the remembered language
+ * (i18next) among them: a refused answer goes to /institution, and the app adds the language this browser chose.
+ */
+function backToDiscovery(request: FastifyRequest, reply: FastifyReply, error: unknown, crossSite = false) {
   if (!(error instanceof AppError) || !isNavigation(request)) throw error;
   const query = new URLSearchParams({ [INSTITUTION_ERROR_PARAM]: error.code });
-  return reply.header("cache-control", "no-store").redirect(`/${requestLanguage(request)}/institution?${query}`, 303);
+  const page = crossSite ? "/institution" : `/${requestLanguage(request)}/institution`;
+  return reply.header("cache-control", "no-store").redirect(`${page}?${query}`, 303);
 }
 
 /** Researchers of other universities sign in at home (issue 78, docs/visitors.md): KPI ID as a SAML SP. */
@@ -109,7 +114,7 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
         const query = new URLSearchParams({ request: requestId });
         return reply.header("cache-control", "no-store").redirect(`${visitorPaths.finish}?${query}`, 303);
       } catch (error) {
-        return backToDiscovery(request, reply, error);
+        return backToDiscovery(request, reply, error, true);
       }
     },
   );

@@ -8,6 +8,7 @@ import { ActivitySection } from "./activity-section.tsx";
 import { ApplicationsSection } from "./applications-section.tsx";
 import { DataDownloadSection } from "./data-download-section.tsx";
 import { GuestsSection } from "./guests-section.tsx";
+import { InstitutionLinkSection } from "./institution-link-section.tsx";
 import { LdapSection } from "./ldap-section.tsx";
 import { MethodsSection } from "./methods-section.tsx";
 import { PasskeysSection } from "./passkeys-section.tsx";
@@ -44,6 +45,7 @@ export function AccountScreen({ user }: { user: CurrentUser }) {
       <SessionsSection askAgain={askAgain} />
       <ApplicationsSection askAgain={askAgain} />
       <MethodsSection askAgain={askAgain} fullName={user.fullName} />
+      <InstitutionLinkSection />
       <PasskeysSection askAgain={askAgain} />
       <SecondFactorSection askAgain={askAgain} />
       <WifiSection askAgain={askAgain} />

@@ -2,18 +2,23 @@ import type { Institution } from "@kpi-id/contracts";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "@/components/ui/alert.tsx";
-import { Button } from "@/components/ui/button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { lastInstitution, rememberInstitution, startAtInstitution, useInstitutions } from "../api/institutions.ts";
 
+const choiceClasses =
+  "flex w-full flex-col items-start gap-0.5 rounded-md border border-border bg-white px-4 py-3 text-left text-sm " +
+  "shadow-sm transition-colors hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring " +
+  "focus-visible:ring-offset-2 focus-visible:ring-offset-background disabled:pointer-events-none disabled:opacity-60";
+
 /**
  * The discovery screen: the institutions visitors may come from, searched by name in either language or by
- * domain; the one chosen last on this device first. Choosing one sends the browser to sign in there.
+ * domain; the one chosen last on this device first. Choosing one sends the browser to sign in there: to sign in to
+ * KPI ID, or (`purpose` "link", from the account page) to link that home identity to the signed-in person.
  */
-export function InstitutionSearch({ search }: { search: string }) {
+export function InstitutionSearch({ search, purpose = "sign-in" }: { search: string; purpose?: "sign-in" | "link" }) {
   const { t } = useTranslation("auth");
   const language = useLanguage();
   const errorMessage = useErrorMessage();
@@ -28,7 +33,7 @@ export function InstitutionSearch({ search }: { search: string }) {
     setLeaving(institution.entityId);
     setFailure(undefined);
     try {
-      const { redirect } = await startAtInstitution(institution.entityId, search);
+      const { redirect } = await startAtInstitution(institution.entityId, search, purpose);
       rememberInstitution(institution);
       window.location.assign(redirect);
     } catch (error) {
@@ -39,9 +44,10 @@ export function InstitutionSearch({ search }: { search: string }) {
 
   const choice = (institution: Institution) => (
     <li key={institution.entityId}>
-      <Button
-        variant="outline"
-        className="h-auto w-full flex-col items-start gap-0.5 py-3 text-left"
+      {/* A card-like button of its own: the Button's fixed height and centred row would fight a two-line choice. */}
+      <button
+        type="button"
+        className={choiceClasses}
         disabled={leaving !== undefined}
         onClick={() => void choose(institution)}
         data-testid="institution-choice"
@@ -50,7 +56,7 @@ export function InstitutionSearch({ search }: { search: string }) {
         {institution.domains.length > 0 ? (
           <span className="text-sm text-muted-foreground">{institution.domains.join(", ")}</span>
         ) : null}
-      </Button>
+      </button>
     </li>
   );
 

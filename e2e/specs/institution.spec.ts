@@ -7,6 +7,7 @@ import { AppsPage } from "../pages/apps-page.ts";
 import { ConsentPage } from "../pages/consent-page.ts";
 import { HomeIdpLoginPage, InstitutionSearchPage, InstitutionWelcomePage } from "../pages/institution-pages.ts";
 import { LoginPage } from "../pages/login-page.ts";
+import { signInThroughApi } from "../tools/api-sign-in.ts";
 import { type OwnKpiId, startOwnKpiId } from "../tools/own-kpi-id.ts";
 
 // A researcher of another university signs in with their home institution (issue 78): Debian's SimpleSAMLphp under
@@ -23,6 +24,11 @@ const shotsDir = process.env.GUEST_SHOTS_DIR;
 const people = {
   uk: { username: "olena", name: "Олена Дослідниця", subject: "r42@home.example.org" },
   en: { username: "olga", name: "Olga Researcher", subject: "r43@home.example.org" },
+} as const;
+// People with a KPI ID account of their own, who link their home identity on the account page.
+const members = {
+  uk: { username: "marta", fullName: "Марта Членкиня", password: "a long walk by the dnipro river" },
+  en: { username: "mark", fullName: "Mark Member", password: "a long walk by the dnipro river" },
 } as const;
 const homeNames = { uk: "Домашній університет", en: "Home University" } as const;
 const refusals = {
@@ -42,11 +48,17 @@ test.beforeAll(async () => {
     response.end("<!doctype html><title>Laboratory</title><h1>Laboratory</h1>");
   });
   await new Promise<void>((resolve) => labSite.listen(labPort, resolve));
-  kpiId = await startOwnKpiId(port, { env: { SAML_VISITOR_FEDERATIONS: "research" } });
+  kpiId = await startOwnKpiId(port, {
+    env: { SAML_VISITOR_FEDERATIONS: "research" },
+    people: Object.values(members),
+  });
   home = await startHomeUniversity(kpiId.app, {
     users: {
       olena: researcher(people.uk.subject, people.uk.name, { multiFactor: true }),
       olga: researcher(people.en.subject, people.en.name, { multiFactor: true }),
+      // Members of KPI ID who link their identity at the home university to their account.
+      "linker-uk": researcher("l1@home.example.org", "Linker One"),
+      "linker-en": researcher("l2@home.example.org", "Linker Two"),
       // Released under another university's scope: the answer is refused.
       mallory: researcher("m1@evil.example.org", "Mallory Otherscope"),
     },
@@ -185,6 +197,33 @@ for (const { language, width } of walks) {
       } finally {
         await other.close();
       }
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+for (const { language, width } of walks) {
+  test(`a KPI ID member links their home institution on the account page (${language}, ${width} px)`, async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await signInThroughApi(page, language, members[language], kpiId.origin);
+      await page.goto(`${kpiId.origin}/${language}/account#institution`);
+      await page.getByTestId("institution-link-start").click();
+      await photograph(page, testInfo, `institution-link-card-${language}`, width);
+      const discovery = new InstitutionSearchPage(page, language);
+      await discovery.search.fill(language === "uk" ? "Домашній" : "Home Univ");
+      await discovery.choice(homeNames[language]).click();
+      const form = new HomeIdpLoginPage(page);
+      await form.username.waitFor();
+      await form.signIn(`linker-${language}`, "home secret 1");
+      await page.waitForURL(new RegExp(`^${kpiId.origin}/${language}/account\\?linked=institution`));
+      await expect(page.getByTestId("institution-link-outcome")).toBeVisible();
+      await photograph(page, testInfo, `institution-linked-${language}`, width);
     } finally {
       await context.close();
     }

@@ -60,6 +60,8 @@ function AddRuleForm({ applicationId }: { applicationId: string }) {
   // A unit admin's rule names one of their units: a rule for any unit would open it to the whole university.
   const everywhere = useReachesEverywhere();
   const [rule, setRule] = useState(empty);
+  // Each rule added starts the unit picker afresh: its search as well as its choice.
+  const [added, setAdded] = useState(0);
   const ids = { affiliation: useId(), subunits: useId(), status: useId() };
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -73,6 +75,7 @@ function AddRuleForm({ applicationId }: { applicationId: string }) {
       onSuccess: () => {
         notify("success", t("admin-apps:rules.added"));
         setRule(empty);
+        setAdded((count) => count + 1);
       },
     });
   };
@@ -98,6 +101,7 @@ function AddRuleForm({ applicationId }: { applicationId: string }) {
         </div>
         <div className="flex flex-col gap-1">
           <UnitPicker
+            key={added}
             label={t("admin-apps:rules.unit")}
             value={rule.unitId}
             onChange={(unit) => setRule({ ...rule, unitId: unit?.id ?? "", unitCode: unit?.code ?? "" })}

@@ -109,6 +109,10 @@ describe("the console of a faculty's unit admin", () => {
       path: "rule",
       body: { affiliation: null, unitCode: "FICT-CS", includeSubunits: true, status: null },
     });
+    // Added: the picker starts afresh (a new one), its search with its choice.
+    await waitFor(() =>
+      expect(within(within(rules).getByTestId("rule-unit")).getByLabelText("Search by code or name")).toHaveValue(""),
+    );
 
     const assign = screen.getByTestId("application-unit");
     await user.click(within(assign).getByRole("radio", { name: /FICT-CS/ }));

@@ -61,6 +61,9 @@ describe("a person's roles in units on the console's person screen", () => {
     await user.click(grant);
     await waitFor(() => expect(sent).toHaveLength(1));
     expect(sent[0]).toEqual({ path: "grant", body: { role: "unit_admin", unitId: cs?.id } });
+    // Given: the picker starts afresh, its search with its choice.
+    await waitFor(() => expect(within(section).getByLabelText("Пошук за кодом чи назвою")).toHaveValue(""));
+    expect(within(section).getByRole("button", { name: "Надати роль" })).toBeDisabled();
 
     await user.click(within(section).getByRole("button", { name: "Забрати роль: служба підтримки підрозділу · FICT" }));
     await user.click(await screen.findByTestId("confirm-action"));

@@ -35,14 +35,20 @@ function GrantUnitRoleForm({ person }: { person: PersonDetail }) {
   const grant = useUnitRoleAction(person.id, "grant");
   const [role, setRole] = useState<UnitRoleName>("unit_admin");
   const [unitId, setUnitId] = useState("");
+  // Each role given starts the unit picker afresh: its search as well as its choice.
+  const [given, setGiven] = useState(0);
   const roleId = useId();
   return (
     <form
-      className="flex flex-col gap-3 border-t border-border pt-3"
+      className="flex max-w-xl flex-col gap-3 border-t border-border pt-3"
       aria-label={t("admin:units.grant")}
       onSubmit={(event) => {
         event.preventDefault();
-        if (unitId) grant.run({ role, unitId }, () => setUnitId(""));
+        if (!unitId) return;
+        grant.run({ role, unitId }, () => {
+          setUnitId("");
+          setGiven((count) => count + 1);
+        });
       }}
     >
       <div className="flex flex-col gap-1">
@@ -62,6 +68,7 @@ function GrantUnitRoleForm({ person }: { person: PersonDetail }) {
         </select>
       </div>
       <UnitPicker
+        key={given}
         label={t("admin:units.unit")}
         value={unitId}
         onChange={(unit) => setUnitId(unit?.id ?? "")}

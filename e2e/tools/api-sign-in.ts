@@ -47,6 +47,41 @@ export async function signInThroughApi(
   return ((await exchanged.json()) as InternalAuthResponse).next;
 }
 
+/**
+ * As signInThroughApi, for a person with an authenticator app: the password, then the app's next code at
+ * `/api/auth/second-factor` (a strong sign-in: password and code), then the session cookie. `code` answers a code
+ * the server has not seen yet (each time step is taken once).
+ */
+export async function signInWithCodeThroughApi(
+  page: Page,
+  language: Language,
+  person: Credentials,
+  code: () => Promise<string>,
+  origin = serverOrigin(),
+): Promise<string> {
+  noteSignIn("api");
+  await page.context().addCookies([{ name: "i18next", value: language, url: origin }]);
+  const headers = { origin };
+  const checked = await page.request.post(`${origin}/api/auth`, {
+    data: { username: person.username, password: person.password },
+    headers,
+  });
+  expect(checked.status(), `POST /api/auth as ${person.username}: ${await checked.text()}`).toBe(200);
+  const grant = (await checked.json()) as LoginResponse;
+  expect(grant.secondFactor, `${person.username} owes no second factor`).toBe("totp");
+  const proved = await page.request.post(`${origin}/api/auth/second-factor`, {
+    data: { sessionId: grant.sessionId, code: await code() },
+    headers,
+  });
+  expect(proved.status(), `POST /api/auth/second-factor: ${await proved.text()}`).toBe(200);
+  const exchanged = await page.request.post(`${origin}/api/auth/internal`, {
+    data: { sessionId: grant.sessionId },
+    headers,
+  });
+  expect(exchanged.status(), `POST /api/auth/internal: ${await exchanged.text()}`).toBe(200);
+  return ((await exchanged.json()) as InternalAuthResponse).next;
+}
+
 /** Signed in through the API and on the apps screen, where a password sign-in through the screen leaves a person. */
 export async function signedInOnApps(
   page: Page,

@@ -54,10 +54,13 @@ export const publicSettings: PublicSettings = {
   reauthMaxAgeSeconds: 600,
 };
 
-/** Calls every sign-in page makes, answered as for a deployment like the sandbox with no sign-in waiting. */
+/** Calls every sign-in page makes (and the console's unit pickers), answered as for a deployment like the sandbox with no sign-in waiting. */
 const defaults: Record<string, Handler> = {
   "GET /api/settings": () => json(publicSettings),
   "GET /api/sign-in/continuing": () => new Response(null, { status: 204 }),
+  // The console's unit pickers (issue 79) sit on the person and application screens: a test about something else
+  // there gets an empty tree unless it lists its own.
+  "GET /api/admin/units": () => json({ units: [] }),
 };
 
 /** A handler whose answer waits until `answer` is called: what a screen shows while that one request is out. */

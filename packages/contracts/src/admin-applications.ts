@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { personStatuses } from "./admin.ts";
+import { personStatuses, unitRefSchema } from "./admin.ts";
 import { applicationLifecycles } from "./developers.ts";
 import { text } from "./text.ts";
 
@@ -58,6 +58,8 @@ export const adminApplicationDetailSchema = applicationSettingsSchema.extend({
   lifecycle: z.enum(applicationLifecycles).optional(),
   /** An operator stopped its sign-ins (POST /api/admin/applications/{id}/suspension). */
   suspended: z.boolean().optional(),
+  /** The unit it belongs to (issue 79); null: central IT's. */
+  unit: unitRefSchema.nullable().optional(),
 });
 export type AdminApplicationDetail = z.infer<typeof adminApplicationDetailSchema>;
 

@@ -21,6 +21,10 @@ export type AdminUnits = z.infer<typeof adminUnitsSchema>;
 export const unitRoleRequestSchema = z.object({ unitId: z.uuid(), role: z.enum(unitRoleNames) });
 export type UnitRoleRequest = z.infer<typeof unitRoleRequestSchema>;
 
+/** The unit an application belongs to: null for central IT's (an admin's choice alone). */
+export const applicationUnitRequestSchema = z.object({ unitId: z.uuid().nullable() });
+export type ApplicationUnitRequest = z.infer<typeof applicationUnitRequestSchema>;
+
 export const personStatuses = ["active", "disabled"] as const;
 
 export const adminMeSchema = z.object({

@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { BulkGrantTooLongError, bulkGrant } from "../../model/access/bulk-grant.ts";
 import { peopleWithAccess } from "../../model/access/people-with-access.ts";
 import { findApplicationById } from "../../model/apps/queries.ts";
+import { findUnitById } from "../../model/people/units.ts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import {
@@ -82,7 +83,14 @@ export const adminApplicationDetailRoutes: FastifyPluginAsyncZod = async (app) =
         response: { 200: adminApplicationDetailSchema, ...refusals },
       },
     },
-    async (request) => detailView(await requireApplication(app.db, request.params.id)),
+    async (request) => {
+      const application = await requireApplication(app.db, request.params.id);
+      const unit = application.unit_id ? await findUnitById(app.db, application.unit_id) : undefined;
+      return {
+        ...detailView(application),
+        unit: unit ? { id: unit.id, code: unit.code, nameUk: unit.name_uk, nameEn: unit.name_en } : null,
+      };
+    },
   );
 
   app.post(

@@ -1,21 +1,27 @@
 import {
   adminActionResultSchema,
   adminUnitsSchema,
+  applicationUnitRequestSchema,
   errorBodySchema,
   personIdParamsSchema,
   unitRoleRequestSchema,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { findApplicationById, setApplicationUnit } from "../../model/apps/queries.ts";
 import { findUnitById, listUnits } from "../../model/people/units.ts";
 import { grantUnitRole, revokeUnitRole } from "../../model/users/unit-roles.ts";
 import { AppError } from "../../platform/errors.ts";
 import { reaches } from "./authorize.ts";
 import { auditByOperator, guardConsoleRoutes, operatorOf, requirePersonToActOn } from "./plugin.ts";
+import { requireUnitInReach } from "./units.ts";
 
 const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 const tags = ["admin"];
 
-/** The units a console role reaches, and an admin's granting of roles in units (issue 79). */
+/**
+ * The units a console role reaches, an admin's granting of roles in units, and the unit an application belongs to
+ * (issue 79).
+ */
 export const adminUnitRoleRoutes: FastifyPluginAsyncZod = async (app) => {
   guardConsoleRoutes(app);
 
@@ -82,4 +88,38 @@ export const adminUnitRoleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     );
   }
+
+  app.post(
+    "/api/admin/applications/:id/unit",
+    {
+      config: { permission: "apps.manage", subject: "application" },
+      schema: {
+        tags,
+        summary: "Assign an application to a unit",
+        description:
+          "An admin names any unit, or null for central IT's; a unit admin moves one of their applications to " +
+          "another unit within reach (a unit out of reach, or null, is 404 `admin.unit_not_found`). `done` is false " +
+          "when it belonged there already. Audited as `application_updated` with the field `unit`.",
+        params: personIdParamsSchema,
+        body: applicationUnitRequestSchema,
+        response: { 200: adminActionResultSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const operator = operatorOf(request);
+      const application = await findApplicationById(app.db, request.params.id);
+      if (!application) throw new AppError("app.not_found");
+      const unitId = await requireUnitInReach(app.db, operator.reach, request.body.unitId ?? undefined);
+      if (application.unit_id === unitId) return { done: false };
+      await setApplicationUnit(app.db, application.id, unitId);
+      await auditByOperator(request, {
+        type: "application_updated",
+        result: "success",
+        applicationId: application.id,
+        unitId: unitId ?? undefined,
+        details: { fields: ["unit"] },
+      });
+      return { done: true };
+    },
+  );
 };

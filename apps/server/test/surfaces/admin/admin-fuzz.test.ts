@@ -58,6 +58,7 @@ describe(`fuzzing the console's import, audit, keys and service endpoints as an 
       "POST /api/admin/applications/{id}/rules",
       "POST /api/admin/applications/{id}/rules/remove",
       "POST /api/admin/applications/{id}/suspension",
+      "POST /api/admin/applications/{id}/unit",
       "POST /api/admin/import/jobs",
       "POST /api/admin/import/jobs/{id}/cancel",
       "POST /api/admin/keys/rotate",

@@ -290,6 +290,14 @@ export const consoleCalls: ConsoleCall[] = [
   { method: "GET", route: "/api/admin/units", allowed: both, unit: ["unit_admin", "unit_helpdesk"] },
   {
     method: "POST",
+    route: "/api/admin/applications/{app}/unit",
+    allowed: adminOnly,
+    unit: ["unit_admin"],
+    body: { unitId: "00000000-0000-4000-8000-000000000000" },
+    answer: { status: 404, code: "admin.unit_not_found" },
+  },
+  {
+    method: "POST",
     route: "/api/admin/people/{id}/unit-roles/grant",
     allowed: adminOnly,
     unit: [],

@@ -10,6 +10,7 @@ export {
   useRoleRefusalsForgotten,
 } from "./api/console-api.ts";
 export { useServiceStatus } from "./api/service-status.ts";
+export { type ConsoleUnit, useUnits } from "./api/units-api.ts";
 export { answerWait, Held, ScreenLoading, useAnswersFirst } from "./components/answers-first.tsx";
 export { useAppTitle } from "./components/app-title.ts";
 export { CertificateNotice } from "./components/certificate-notice.tsx";
@@ -20,3 +21,4 @@ export { RevocationNotice } from "./components/revocation-notice.tsx";
 export { Facts, ReadFailed, Section, SectionFailure } from "./components/sections.tsx";
 export { useServiceWords } from "./components/service-words.ts";
 export { StatusBadge } from "./components/status-badge.tsx";
+export { UnitPicker, useUnitName } from "./components/unit-picker.tsx";

@@ -1,4 +1,5 @@
 import {
+  type ApplicationUnitRequest,
   type ApplicationUpdateRequest,
   adminActionResultSchema,
   adminApplicationDetailSchema,
@@ -84,6 +85,15 @@ export function useUpdateApplication(id: string) {
     base(id),
     adminApplicationDetailSchema,
     "Failed to save the application",
+  );
+}
+
+/** Assigns the application to a unit (null: central IT's, an admin's choice alone). */
+export function useAssignUnit(id: string) {
+  return useApplicationPost<ApplicationUnitRequest, unknown>(
+    `${base(id)}/unit`,
+    adminActionResultSchema,
+    "Failed to assign the unit",
   );
 }
 

@@ -6,9 +6,11 @@ import { Button } from "@/components/ui/button.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
+import { UnitPicker } from "@/features/console-shell/index.ts";
 import { ApiError } from "@/lib/api-client.ts";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { useCreateApplication } from "../api/applications-api.ts";
+import { useFirstUnitOfMine, useReachesEverywhere } from "./application-unit.tsx";
 
 const fields = ["name", "title", "callbackUrl"] as const;
 type Field = (typeof fields)[number];
@@ -27,6 +29,10 @@ export function CreateApplicationForm({ onCreated }: { onCreated: (shown: Applic
   const create = useCreateApplication();
   const [values, setValues] = useState(empty);
   const [missing, setMissing] = useState<Field[]>([]);
+  // A unit admin's application belongs to one of their units, their own at first; an admin's may belong to none.
+  const everywhere = useReachesEverywhere();
+  const firstUnit = useFirstUnitOfMine();
+  const [unitId, setUnitId] = useState(everywhere ? "" : firstUnit);
   const baseId = useId();
   const id = (field: Field) => `${baseId}-${field}`;
   const focus = (field: Field) => document.getElementById(id(field))?.focus();
@@ -51,9 +57,10 @@ export function CreateApplicationForm({ onCreated }: { onCreated: (shown: Applic
       focus(blank[0]);
       return;
     }
-    create.mutate(values, {
+    create.mutate(unitId ? { ...values, unitId } : values, {
       onSuccess: (answer) => {
         setValues(empty);
+        setUnitId(everywhere ? "" : firstUnit);
         onCreated(answer);
       },
     });
@@ -104,6 +111,15 @@ export function CreateApplicationForm({ onCreated }: { onCreated: (shown: Applic
             </div>
           );
         })}
+        <div className="sm:col-span-3">
+          <UnitPicker
+            label={t("admin:units.owner")}
+            value={unitId}
+            onChange={(unit) => setUnitId(unit?.id ?? "")}
+            none={everywhere ? t("admin:units.central") : undefined}
+            testId="create-unit"
+          />
+        </div>
         {create.isError && !refused ? (
           <p role="alert" className="text-sm text-destructive-strong sm:col-span-3">
             {describeError(create.error, "admin:failed").message}

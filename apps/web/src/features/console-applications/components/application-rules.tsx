@@ -12,7 +12,7 @@ import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { Input } from "@/components/ui/input.tsx";
 import { Label } from "@/components/ui/label.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
-import { ReadFailed, Section, useAppTitle } from "@/features/console-shell/index.ts";
+import { ReadFailed, Section, UnitPicker, useAppTitle } from "@/features/console-shell/index.ts";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import {
@@ -22,6 +22,7 @@ import {
   useLiftExclusion,
   useRemoveRule,
 } from "../api/applications-api.ts";
+import { useReachesEverywhere } from "./application-unit.tsx";
 
 export const selectClass =
   "h-10 rounded-md border border-border bg-white px-3 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring";
@@ -55,9 +56,13 @@ function AddRuleForm({ applicationId }: { applicationId: string }) {
   const { t } = useTranslation("admin-apps");
   const describeError = useErrorMessage();
   const add = useAddRule(applicationId);
-  const empty = { affiliation: "", unitCode: "", includeSubunits: true, status: "" };
+  const empty = { affiliation: "", unitId: "", unitCode: "", includeSubunits: true, status: "" };
+  // A unit admin's rule names one of their units: a rule for any unit would open it to the whole university.
+  const everywhere = useReachesEverywhere();
   const [rule, setRule] = useState(empty);
-  const ids = { affiliation: useId(), unit: useId(), subunits: useId(), status: useId() };
+  // Each rule added starts the unit picker afresh: its search as well as its choice.
+  const [added, setAdded] = useState(0);
+  const ids = { affiliation: useId(), subunits: useId(), status: useId() };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const request: NewAccessRuleRequest = {
@@ -70,6 +75,7 @@ function AddRuleForm({ applicationId }: { applicationId: string }) {
       onSuccess: () => {
         notify("success", t("admin-apps:rules.added"));
         setRule(empty);
+        setAdded((count) => count + 1);
       },
     });
   };
@@ -94,13 +100,13 @@ function AddRuleForm({ applicationId }: { applicationId: string }) {
           </select>
         </div>
         <div className="flex flex-col gap-1">
-          <Label htmlFor={ids.unit}>{t("admin-apps:rules.unit")}</Label>
-          <Input
-            id={ids.unit}
-            value={rule.unitCode}
-            placeholder={t("admin-apps:rules.unitHint")}
-            onChange={(event) => setRule({ ...rule, unitCode: event.target.value })}
-            data-testid="rule-unit"
+          <UnitPicker
+            key={added}
+            label={t("admin-apps:rules.unit")}
+            value={rule.unitId}
+            onChange={(unit) => setRule({ ...rule, unitId: unit?.id ?? "", unitCode: unit?.code ?? "" })}
+            none={everywhere ? t("admin-apps:rules.anyUnit") : undefined}
+            testId="rule-unit"
           />
           <label className="flex items-center gap-2 text-sm" htmlFor={ids.subunits}>
             <input

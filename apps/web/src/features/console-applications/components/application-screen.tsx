@@ -16,6 +16,7 @@ import { BulkGrantSection, PeopleSection } from "./application-people.tsx";
 import { RulesSection } from "./application-rules.tsx";
 import { SettingsSection } from "./application-settings.tsx";
 import { SuspensionSection } from "./application-suspension.tsx";
+import { UnitSection } from "./application-unit.tsx";
 import { SecretOnce } from "./applications-screen.tsx";
 
 /**
@@ -73,6 +74,7 @@ export function ApplicationScreen() {
           <div className="grid gap-4 lg:grid-cols-2 lg:items-start">
             <SettingsSection key={app.updatedAt} application={app} />
             <div className="flex flex-col gap-4">
+              <UnitSection key={app.unit?.id ?? "central"} application={app} />
               <RulesSection application={app} />
               <BulkGrantSection application={app} />
               <SuspensionSection application={app} />

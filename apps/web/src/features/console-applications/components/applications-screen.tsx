@@ -54,6 +54,11 @@ export function ApplicationsScreen() {
         ),
       },
       { accessorKey: "name", header: t("admin:applications.fields.name") },
+      {
+        id: "unit",
+        header: t("admin:units.owner"),
+        cell: ({ row }) => row.original.unit?.code ?? t("admin:units.central"),
+      },
       { accessorKey: "callbackUrl", header: t("admin:applications.fields.callbackUrl") },
       {
         id: "oidc",

@@ -27,6 +27,7 @@ import { ErasureSection } from "./person-erasure.tsx";
 import { PersonHistory } from "./person-history.tsx";
 import { PersonRecords } from "./person-records.tsx";
 import { RecoverySection } from "./person-recovery.tsx";
+import { PersonUnitRoles } from "./person-unit-roles.tsx";
 import { PersonWifiSection } from "./person-wifi.tsx";
 import { ProfileForm } from "./profile-form.tsx";
 
@@ -180,6 +181,7 @@ function PersonView({ person }: { person: PersonDetail }) {
         {person.erasedAt ? null : <PersonActions person={person} />}
       </div>
       <PersonRecords person={person} />
+      <PersonUnitRoles person={person} />
       <PersonHistory person={person} />
       <ErasureSection person={person} />
     </div>

@@ -85,7 +85,8 @@ function ConsoleNav() {
       to: "/admin/applications",
       label: t("admin:nav.applications"),
       end: false,
-      show: operator.roles.includes("admin"),
+      // A unit admin sees their units' applications (issue 79); a helpdesk role, none.
+      show: operator.permissions.includes("apps.view"),
     },
     {
       to: "/admin/reviews",
@@ -165,12 +166,31 @@ function HomeNotices({ children }: { children: ReactNode }) {
   );
 }
 
+/** The operator's roles as the heading names them: "admin", "unit admin · FICT" for a role held in a unit. */
+function useRoleWords(operator: AdminMe | undefined): string[] | undefined {
+  const { t } = useTranslation("admin");
+  if (!operator) return undefined;
+  return [
+    ...operator.roles.map((role) => t(`admin:roles.${role}`)),
+    ...(operator.unitRoles ?? []).map((held) =>
+      t("admin:units.heldRole", { role: t(`admin:roles.${held.role}`), unit: held.unit.code }),
+    ),
+  ];
+}
+
 /** The console's frame: who may enter (a role and a strong sign-in), its heading and its sections. */
 export function ConsoleShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation("admin");
   const operator = useOperator();
+  const roles = useRoleWords(operator.data);
   // Promoted (or demoted) while the console is open: what was refused for the old roles is asked again.
-  useRoleRefusalsForgotten(operator.data?.roles, consoleKey);
+  useRoleRefusalsForgotten(
+    operator.data && [
+      ...operator.data.roles,
+      ...(operator.data.unitRoles ?? []).map((held) => `${held.role}:${held.unit.id}`),
+    ],
+    consoleKey,
+  );
   return (
     <div className={cn(pageContainer, "flex flex-col gap-4 py-6 sm:py-10")}>
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -180,10 +200,7 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
         </h1>
         {operator.data ? (
           <p className="text-sm text-muted-foreground" data-testid="console-operator">
-            {t("admin:signedInAs", {
-              name: operator.data.fullName,
-              roles: operator.data.roles.map((role) => t(`admin:roles.${role}`)).join(", "),
-            })}
+            {t("admin:signedInAs", { name: operator.data.fullName, roles: roles?.join(", ") })}
           </p>
         ) : null}
       </div>

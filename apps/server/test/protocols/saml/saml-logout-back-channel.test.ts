@@ -71,16 +71,30 @@ describe("SAML back-channel logout (SOAP)", () => {
     await test?.close();
   });
 
-  it("an operator ending the sessions: the SP gets one signed LogoutRequest naming its NameID and SessionIndex", async () => {
+  /** Signs the person in at KPI ID, then at the SP; answers the cookie and what the SP was told. */
+  async function signedIntoSp() {
     const cookie = await signIn(test.app, "o.koval", password);
     const page = await browse(test.app, await sp.saml.getAuthorizeUrlAsync("", undefined, {}), cookie);
     const { profile } = await sp.saml.validatePostResponseAsync({ SAMLResponse: formOf(page.body).SAMLResponse });
     if (!profile) throw new Error("not signed in");
+    return { cookie, profile };
+  }
 
+  it("the SP's own LogoutRequest through the browser: answered there, not also told over SOAP", async () => {
+    const { cookie, profile } = await signedIntoSp();
+    const before = endpoint.posted.length;
+    const answer = await browse(test.app, await sp.saml.getLogoutUrlAsync(profile, "", {}), cookie);
+    expect(answer.statusCode).toBeLessThan(400);
+    expect(endpoint.posted).toHaveLength(before);
+  });
+
+  it("an operator ending the sessions: the SP gets one signed LogoutRequest naming its NameID and SessionIndex", async () => {
+    const { profile } = await signedIntoSp();
+    const before = endpoint.posted.length;
     const ending = { db: test.app.db, now: new Date(), signOut: test.app.signOut };
     expect(await endSessions(ending, { userId }, { reason: "operator" })).toBe(1);
-    expect(endpoint.posted).toHaveLength(1);
-    const [{ headers, body }] = endpoint.posted as [Posted];
+    expect(endpoint.posted).toHaveLength(before + 1);
+    const { headers, body } = endpoint.posted[before] as Posted;
     expect(headers["content-type"]).toMatch(/^text\/xml/);
     const logoutRequest = /<soap11:Body>([\s\S]*)<\/soap11:Body>/.exec(body)?.[1] ?? "";
     // The SP's library checks our signature and reads whom to sign out.
@@ -93,6 +107,6 @@ describe("SAML back-channel logout (SOAP)", () => {
 
     // Told once: ending the person's sessions again finds none and tells nobody.
     expect(await endSessions(ending, { userId }, { reason: "operator" })).toBe(0);
-    expect(endpoint.posted).toHaveLength(1);
+    expect(endpoint.posted).toHaveLength(before + 1);
   });
 });

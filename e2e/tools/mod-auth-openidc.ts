@@ -12,6 +12,7 @@ import {
   replaceEvery,
   runApache,
 } from "@kpi-id/server/testing";
+import { accessLogDirectives } from "./apache-access-log.ts";
 
 /**
  * Apache with Debian's mod_auth_openidc, configured exactly as docs/mod-auth-openidc.md prints it (only the host,
@@ -103,6 +104,7 @@ function apacheConfiguration(site: ApacheSite, siteBlock: string): string {
     ...(process.getuid?.() === 0 ? ["User www-data", "Group www-data"] : []),
     `ErrorLog "${join(site.dir, "error.log")}"`,
     "LogLevel warn auth_openidc:info",
+    ...accessLogDirectives(site.dir),
     `SSLSessionCache "shmcb:${join(site.dir, "ssl_scache")}(512000)"`,
     "TypesConfig /etc/mime.types",
     "DirectoryIndex index.php index.html",

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { accessLogDirectives } from "../apache-access-log.ts";
 import type { CasHarness } from "./harness.ts";
 import { backendPhp, indexPhp } from "./php-pages.ts";
 
@@ -59,6 +60,7 @@ function apacheConfig(harness: CasHarness, root: string, idpUrl: string): string
     ...(process.getuid?.() === 0 ? ["User www-data", "Group www-data"] : []),
     `ErrorLog "${join(root, "error.log")}"`,
     "LogLevel warn",
+    ...accessLogDirectives(root),
     `CASCookiePath ${join(root, "cas-cookies")}/`,
     `CASLoginURL ${idpUrl}/cas/login`,
     `CASValidateURL ${idpUrl}/cas/p3/serviceValidate`,
@@ -118,6 +120,8 @@ async function waitUntil(url: string, processes: ChildProcess[], what: string): 
 export interface RunningCasClients {
   stop(): void;
   errorLog: string;
+  /** Apache's folder, whose access log (apache-access-log.ts) shows each single logout KPI ID posted. */
+  apacheDir: string;
 }
 
 /** Starts PHP's built-in server with the phpCAS pages and Apache with mod_auth_cas, both on loopback. */
@@ -155,5 +159,5 @@ export async function startCasClients(harness: CasHarness, idpUrl: string): Prom
     stop();
     throw error;
   }
-  return { stop, errorLog: join(root, "error.log") };
+  return { stop, errorLog: join(root, "error.log"), apacheDir: root };
 }

@@ -87,6 +87,8 @@ function mellonMetadata(url: string, certificate: string): string {
     `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${entityId}">` +
     `<md:SPSSODescriptor AuthnRequestsSigned="true" WantAssertionsSigned="true" protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">` +
     `${key("signing")}${key("encryption")}` +
+    // mellon's own metadata lists both: SOAP, where KPI ID tells it of a sign-out without a browser, and Redirect.
+    `<md:SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:SOAP" Location="${url}/mellon/logout"/>` +
     `<md:SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${url}/mellon/logout"/>` +
     "<md:NameIDFormat>urn:oasis:names:tc:SAML:2.0:nameid-format:persistent</md:NameIDFormat>" +
     `<md:AssertionConsumerService index="0" Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${url}/mellon/postResponse"/>` +

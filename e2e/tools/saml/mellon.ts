@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { accessLogDirectives } from "../apache-access-log.ts";
 import type { SamlHarness } from "./federation.ts";
 
 const modules = "/usr/lib/apache2/modules";
@@ -21,6 +22,8 @@ const mellonNames: Record<string, string> = {
  */
 /** mellon's error log, where it says why an answer did not sign anyone in. */
 export const mellonErrorLog = (harness: SamlHarness) => join(harness.dir, "apache", "error.log");
+/** mellon's Apache folder, whose access log (apache-access-log.ts) shows each LogoutRequest it was sent. */
+export const mellonRoot = (harness: SamlHarness) => join(harness.dir, "apache");
 
 export async function startMellon(harness: SamlHarness, idpUrl: string): Promise<ChildProcess> {
   const { mellon } = harness;
@@ -57,6 +60,7 @@ export async function startMellon(harness: SamlHarness, idpUrl: string): Promise
     ...(process.getuid?.() === 0 ? ["User www-data", "Group www-data"] : []),
     `ErrorLog "${join(root, "error.log")}"`,
     "LogLevel warn auth_mellon:info",
+    ...accessLogDirectives(root),
     `DocumentRoot "${join(root, "htdocs")}"`,
     "DirectoryIndex index.shtml index.html",
     '<FilesMatch "\\.shtml$">',

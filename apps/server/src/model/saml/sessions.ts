@@ -35,6 +35,16 @@ export function samlSessionsNamed(db: Db, spEntityId: string, nameId: string, se
     .execute();
 }
 
+/** What each SP the sessions signed in to was told (NameID and SessionIndex), one row per SP and session. */
+export async function samlSessionsOf(db: Db, sessionIds: readonly string[]) {
+  if (sessionIds.length === 0) return [];
+  return db
+    .selectFrom("saml_sessions")
+    .select(["sp_entity_id", "name_id", "session_index"])
+    .where("session_id", "in", sessionIds)
+    .execute();
+}
+
 /** Forgets the SAML session records of KPI ID sessions that end (SAML's part in every sign-out). */
 export async function forgetSamlSessions(db: Db, sessionIds: readonly string[]): Promise<void> {
   if (sessionIds.length === 0) return;

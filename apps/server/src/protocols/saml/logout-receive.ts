@@ -2,7 +2,7 @@ import type { Element } from "@xmldom/xmldom";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { awaitAnswer, roundAwaiting, startLogoutRound } from "../../model/saml/logout-rounds.ts";
 import { findServiceProvider } from "../../model/saml/service-providers.ts";
-import { samlSessionsNamed } from "../../model/saml/sessions.ts";
+import { forgetSamlSessions, samlSessionsNamed } from "../../model/saml/sessions.ts";
 import { signOutSessions } from "../../model/sessions/end-sessions.ts";
 import { audit, requestOrigin } from "../../platform/http/audit.ts";
 import { sendOnwardPage } from "../../platform/http/post-form.ts";
@@ -98,6 +98,12 @@ export async function receiveLogout(
     initiator: { spEntityId: sp.entity_id, requestId, relayState: fields.RelayState ?? null },
     now,
   });
+  // The round carries the other SPs' LogoutRequests through this browser: their records go now, so that the
+  // sign-out below does not tell them (and the initiator) a second time over the back channel (sign-out.ts).
+  await forgetSamlSessions(
+    db,
+    sessions.map((row) => row.session_id),
+  );
   // The sessions end through the one path: the applications of the other protocols hear of it by back channel.
   const ended = await signOutSessions(
     { db, now, signOut: request.server.signOut },

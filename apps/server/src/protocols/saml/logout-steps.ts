@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PostBindingContext } from "samlify/types/src/types.js";
 import {
   awaitAnswer,
@@ -17,8 +17,9 @@ import { nameIdFormats, ns } from "./namespaces.ts";
 import { samlPaths } from "./paths.ts";
 import { samlify } from "./samlify.ts";
 
-async function entitiesFor(request: FastifyRequest, sp: ServiceProviderRow) {
-  const { config, saml } = request.server;
+/** samlify's IdP and the SP, with KPI ID's current signing key. */
+export async function entitiesFor(app: FastifyInstance, sp: ServiceProviderRow) {
+  const { config, saml } = app;
   const { signing } = await saml.currentKeys();
   if (!signing) throw new Error("no SAML signing key");
   return samlEntities({
@@ -45,19 +46,18 @@ const logoutRequestTemplate =
   '<saml:Issuer>{Issuer}</saml:Issuer><saml:NameID Format="{NameIDFormat}" NameQualifier="{NameQualifier}" SPNameQualifier="{SPNameQualifier}">{NameID}</saml:NameID>' +
   "<samlp:SessionIndex>{SessionIndex}</samlp:SessionIndex></samlp:LogoutRequest>";
 
-interface LogoutSubject {
+export interface LogoutSubject {
   name_id: string;
   session_index: string;
   sp_entity_id: string;
 }
 
 /** The LogoutRequest's XML, for samlify to sign and encode (its customTagReplacement hook). */
-function logoutRequestXml(request: FastifyRequest, destination: string, subject: LogoutSubject) {
+export function logoutRequestXml(idpEntityId: string, now: Date, destination: string, subject: LogoutSubject) {
   const id = newSamlId();
-  const idpEntityId = request.server.config.saml.entityId;
   const context = samlify.SamlLib.replaceTagsByValue(logoutRequestTemplate, {
     ID: id,
-    IssueInstant: request.server.clock().toISOString(),
+    IssueInstant: now.toISOString(),
     Destination: destination,
     Issuer: idpEntityId,
     NameIDFormat: nameIdFormats.persistent,
@@ -75,7 +75,7 @@ async function finish(request: FastifyRequest, reply: FastifyReply, round: Logou
   await endLogoutRound(db, round.id);
   const initiator = round.initiator_sp ? await findServiceProvider(db, round.initiator_sp, clock()) : undefined;
   if (!initiator) return reply.redirect(round.return_to ?? `/${requestLanguage(request)}/`, 303);
-  const entities = await entitiesFor(request, initiator);
+  const entities = await entitiesFor(request.server, initiator);
   const info = { extract: { request: { id: round.initiator_request_id ?? "" } } };
   const relayState = round.initiator_relay_state ?? "";
   if (logoutBinding(entities) === "redirect")
@@ -105,14 +105,15 @@ export async function continueLogout(request: FastifyRequest, reply: FastifyRepl
     if (!next) return finish(request, reply, round);
     const sp = await findServiceProvider(db, next.sp_entity_id, clock());
     if (!sp) continue;
-    const entities = await entitiesFor(request, sp);
+    const entities = await entitiesFor(request.server, sp);
     const binding = logoutBinding(entities);
     if (!binding) continue;
     const user = { logoutNameID: next.name_id, sessionIndex: next.session_index };
     const destination = String(entities.sp.entityMeta.getSingleLogoutService(binding));
     const made = entities.idp.createLogoutRequest(entities.sp, binding, user, {
       relayState: round.id,
-      customTagReplacement: () => logoutRequestXml(request, destination, next),
+      customTagReplacement: () =>
+        logoutRequestXml(request.server.config.saml.entityId, request.server.clock(), destination, next),
     });
     await awaitAnswer(db, round.id, made.id);
     if (binding === "redirect") return reply.redirect(made.context, 303);

@@ -112,6 +112,16 @@ export async function confirmFailure(db: Db, keys: ThrottleKey[], now: Date): Pr
     .execute();
 }
 
+/** `confirmFailure` as a data-modifying CTE on `query`: the statement recording the failure notes it too. */
+export function withFailureConfirmed(query: QueryCreator<Database>, keys: ThrottleKey[], now: Date) {
+  return query.with("throttle_failure_noted", (cte) =>
+    cte
+      .updateTable("throttle_counters")
+      .set({ last_failure_at: now })
+      .where(sql<boolean>`key = any(${keys.map((k) => k.key)}::text[])`),
+  );
+}
+
 /**
  * Counters of one account or one browser: a success proves the guesser is not at work there. Wi-Fi's name and
  * known-device counters (model/wifi/throttle.ts) are the same kinds under their own prefixes; its per-station

@@ -83,8 +83,8 @@ type PasswordUse = Parameters<typeof withApplicationPasswordUse>[1];
 /**
  * Decides one simple bind, a person with an application password or a registered client's service account, and
  * records it: its audit row, the throttle's count settled or the failure noted, the password's use, all in one
- * statement that waits for the disk before slapd hears the answer. A person's bind costs three round trips (its
- * reads, the throttle, that record), whatever the outcome.
+ * statement that waits for the disk before slapd hears the answer. A person's bind costs two round trips (its
+ * reads with the throttle's attempt, that record), whatever the outcome.
  */
 export async function decideBind(context: LdapBindContext, facts: BindFacts): Promise<LdapBindDecision> {
   const name = parseBindDn(facts.dn, context.baseDn);
@@ -113,20 +113,21 @@ async function recorded(
 }
 
 /**
- * A person's bind. Everything is read in one statement first (the same for an unknown name), then the attempt is
- * counted before any of it decides, so an unknown name, a disabled person and a wrong password take the same path
+ * A person's bind. Everything is read in the statement that counts the attempt (the same for an unknown name),
+ * before any of it decides, so an unknown name, a disabled person and a wrong password take the same path
  * and answer alike (49); an accepted bind settles the count as a sign-in does.
  */
 async function personBind(context: LdapBindContext, facts: BindFacts, username: string): Promise<LdapBindDecision> {
   const { db, now } = context;
   const hashes = networkPasswordHashes(context.ring, facts.password);
-  const found = await lookUpPersonBind(db, { username, peer: facts.peer, hashes });
-  const keys = ldapThrottleKeys(context.throttleSecret, {
-    name: username,
+  const found = await lookUpPersonBind(db, {
+    username,
     peer: facts.peer,
-    knownClientOf: found.knownPeer ? found.person?.id : undefined,
+    hashes,
+    throttleSecret: context.throttleSecret,
+    now,
   });
-  const attempt = await takeAttempt(db, keys, now);
+  const { keys, attempt } = found;
   if (!attempt.allowed) return recorded(context, facts, refused("throttled", { userId: found.person?.id }));
   const decision = await personOutcome(context, facts, found.person, found.client, found.password, hashes);
   if (!decision.accepted || !decision.passwordId) return recorded(context, facts, decision, keys);

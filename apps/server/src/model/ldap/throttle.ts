@@ -22,14 +22,14 @@ const keyOf = (secret: string, kind: string, value: string) =>
  */
 export function ldapThrottleKeys(
   secret: string,
-  attempt: { name: string; peer?: string; knownClientOf?: string },
+  attempt: { name: string; peer?: string; knownPeer?: boolean },
 ): ThrottleKey[] {
-  // knownClientOf: the person whose earlier bind from this address the caller found (bind-lookup.ts, with the rest
-  // of the bind's reads in one round trip).
-  if (attempt.knownClientOf !== undefined && attempt.peer !== undefined) {
+  // The known client's key names the person by username (never given to anyone else, even after erasure), so the
+  // keys are ready before the person is read, and the read and the take are one statement (bind-lookup.ts).
+  if (attempt.knownPeer === true && attempt.peer !== undefined) {
     return [
       {
-        key: `ldap-known:${keyOf(secret, "ldap-known", `${attempt.knownClientOf}\0${attempt.peer}`)}`,
+        key: `ldap-known:${keyOf(secret, "ldap-known", `${attempt.name.toLowerCase()}\0${attempt.peer}`)}`,
         rule: throttlePolicy.device,
       },
     ];

@@ -44,7 +44,7 @@ export {
   type TokenSet,
   tokenRequest,
 } from "./oidc-code-flow.ts";
-export { personWithApplicationPassword, startTestSlapd } from "./openldap.ts";
+export { ldapTools, personWithApplicationPassword, startTestSlapd, type TestSlapd } from "./openldap.ts";
 export {
   databaseUrl,
   dropAbandonedRunDatabases,

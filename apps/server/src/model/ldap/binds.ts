@@ -1,19 +1,25 @@
 import type { LdapBindRefusal } from "@kpi-id/contracts";
-import type { AuditEvent } from "../../platform/audit/record.ts";
+import { sql } from "kysely";
+import { type AuditEvent, auditedStatement, auditRow } from "../../platform/audit/record.ts";
 import type { SecretRing } from "../../platform/crypto/key-ring.ts";
 import { hashToken, sameBytes } from "../../platform/crypto/tokens.ts";
-import type { Db } from "../../platform/db/schema.ts";
-import { confirmFailure, settleSuccess, takeAttempt } from "../../platform/throttle/throttle.ts";
+import type { Db, User } from "../../platform/db/schema.ts";
+import {
+  type ThrottleKey,
+  takeAttempt,
+  withFailureConfirmed,
+  withSuccessSettled,
+} from "../../platform/throttle/throttle.ts";
 import { hasApplicationAccess } from "../access/applications.ts";
 import { findApplicationById } from "../apps/queries.ts";
 import { holdsSecondFactor } from "../sessions/recent-sign-in.ts";
 import { rolesOf } from "../users/operator-roles.ts";
-import { findUserByUsername } from "../users/queries.ts";
 import { networkPasswordHashes } from "../wifi/secrets.ts";
-import { findLdapClientSecret, type LdapClient, ldapClientAt } from "./clients.ts";
+import { type BindClient, lookUpPersonBind } from "./bind-lookup.ts";
+import { findLdapClientSecret } from "./clients.ts";
 import { storedApplicationPassword } from "./passwords.ts";
 import { ldapThrottleKeys } from "./throttle.ts";
-import { recordApplicationPasswordUse } from "./uses.ts";
+import { withApplicationPasswordUse } from "./uses.ts";
 
 /** Why a bind was refused: the console counts failures by these, the audit row keeps them (contracts list them). */
 export type LdapRefusal = LdapBindRefusal;
@@ -71,45 +77,79 @@ export function parseBindDn(dn: string, baseDn: string): BoundName | undefined {
   return undefined;
 }
 
-/** Decides one simple bind: a person with an application password, or a registered client's service account. */
+/** An accepted bind's use of an application password, recorded with its audit row. */
+type PasswordUse = Parameters<typeof withApplicationPasswordUse>[1];
+
+/**
+ * Decides one simple bind, a person with an application password or a registered client's service account, and
+ * records it: its audit row, the throttle's count settled or the failure noted, the password's use, all in one
+ * statement that waits for the disk before slapd hears the answer. A person's bind costs two round trips (its
+ * reads with the throttle's attempt, that record), whatever the outcome.
+ */
 export async function decideBind(context: LdapBindContext, facts: BindFacts): Promise<LdapBindDecision> {
   const name = parseBindDn(facts.dn, context.baseDn);
-  if (!name) return refused("not_ours");
-  if (facts.ssf < requiredSsf) return refused("no_tls");
+  if (!name) return recorded(context, facts, refused("not_ours"));
+  if (facts.ssf < requiredSsf) return recorded(context, facts, refused("no_tls"));
   return name.kind === "person" ? personBind(context, facts, name.username) : clientBind(context, facts, name.name);
 }
 
 /**
- * A person's bind. Counted before anything is looked at, so an unknown name, a disabled person and a wrong
- * password take the same path and answer alike (49); an accepted bind settles the count as a sign-in does.
+ * Writes the bind's audit row; with `keys`, the throttle's count settled (accepted) or the failure noted (refused
+ * after the attempt was counted); with `use`, the application password's use.
+ */
+async function recorded(
+  context: LdapBindContext,
+  facts: BindFacts,
+  decision: LdapBindDecision,
+  keys?: ThrottleKey[],
+  use?: PasswordUse,
+): Promise<LdapBindDecision> {
+  const { db, now } = context;
+  let query = auditedStatement(db, auditRow(ldapBindAuditEvent(decision, facts, now)), { waitForDisk: true });
+  if (keys) query = decision.accepted ? withSuccessSettled(query, keys) : withFailureConfirmed(query, keys, now);
+  if (use) query = withApplicationPasswordUse(query, use);
+  await query.selectNoFrom(sql<number>`1`.as("recorded")).execute();
+  return decision;
+}
+
+/**
+ * A person's bind. Everything is read in the statement that counts the attempt (the same for an unknown name),
+ * before any of it decides, so an unknown name, a disabled person and a wrong password take the same path
+ * and answer alike (49); an accepted bind settles the count as a sign-in does.
  */
 async function personBind(context: LdapBindContext, facts: BindFacts, username: string): Promise<LdapBindDecision> {
   const { db, now } = context;
-  const person = await findUserByUsername(db, username);
-  const keys = await ldapThrottleKeys(db, context.throttleSecret, {
-    name: username,
-    userId: person?.id,
+  const hashes = networkPasswordHashes(context.ring, facts.password);
+  const found = await lookUpPersonBind(db, {
+    username,
     peer: facts.peer,
+    hashes,
+    throttleSecret: context.throttleSecret,
+    now,
   });
-  const attempt = await takeAttempt(db, keys, now);
-  if (!attempt.allowed) return refused("throttled", { userId: person?.id });
-  const client = await ldapClientAt(db, facts.peer);
-  const decision = await personOutcome(context, facts, person, client);
-  if (!decision.accepted) {
-    await confirmFailure(db, keys, now);
-    return decision;
-  }
-  await settleSuccess(db, keys);
-  return decision;
+  const { keys, attempt } = found;
+  if (!attempt.allowed) return recorded(context, facts, refused("throttled", { userId: found.person?.id }));
+  const decision = await personOutcome(context, facts, found.person, found.client, found.password, hashes);
+  if (!decision.accepted || !decision.passwordId) return recorded(context, facts, decision, keys);
+  const use = {
+    passwordId: decision.passwordId,
+    userId: found.person?.id ?? "",
+    clientId: found.client?.id ?? null,
+    peer: facts.peer ?? null,
+    now,
+  };
+  return recorded(context, facts, decision, keys, use);
 }
 
 async function personOutcome(
   context: LdapBindContext,
   facts: BindFacts,
-  person: Awaited<ReturnType<typeof findUserByUsername>>,
-  client: LdapClient | undefined,
+  person: User | undefined,
+  client: BindClient | undefined,
+  password: { id: string; secretHash: string } | undefined,
+  hashes: string[],
 ): Promise<LdapBindDecision> {
-  const { db, ring, now } = context;
+  const { db, ring } = context;
   const through = { clientId: client?.id, applicationId: client?.applicationId ?? undefined };
   // Through a client that allows the KPI ID password, argon2 runs for every bind (an unknown name too), so the
   // answer's time does not tell who exists or who may use it.
@@ -125,35 +165,20 @@ async function personOutcome(
   if (client?.applicationId && !(await hasApplicationAccess(db, person.id, client.applicationId))) {
     return refused("no_access", ids);
   }
-  const hashes = networkPasswordHashes(ring, facts.password);
-  const row = await db
-    .selectFrom("ldap_passwords")
-    .select(["id", "secret_hash"])
-    .where("user_id", "=", person.id)
-    .where("secret_hash", "in", hashes)
-    .where((eb) => eb.or([eb("client_id", "is", null), eb("client_id", "=", client?.id ?? null)]))
-    .executeTakeFirst();
-  if (!row) {
+  if (!password) {
     if (!(await accountPassword)) return refused("wrong_password", ids);
     if (!(await kpiPasswordMayBind(db, person, client))) return refused("kpi_password_refused", ids);
     return { accepted: true, as: "person", with: "kpi_password", ...ids };
   }
   // Kept under an older key of the ring: made again under the newest while the password is at hand.
-  if (row.secret_hash !== hashes[0]) {
+  if (password.secretHash !== hashes[0]) {
     await db
       .updateTable("ldap_passwords")
       .set({ secret_hash: storedApplicationPassword(ring, facts.password) })
-      .where("id", "=", row.id)
+      .where("id", "=", password.id)
       .execute();
   }
-  await recordApplicationPasswordUse(db, {
-    passwordId: row.id,
-    userId: person.id,
-    clientId: client?.id ?? null,
-    peer: facts.peer ?? null,
-    now,
-  });
-  return { accepted: true, as: "person", passwordId: row.id, ...ids };
+  return { accepted: true, as: "person", passwordId: password.id, ...ids };
 }
 
 /**
@@ -161,11 +186,7 @@ async function personOutcome(
  * more than a lab login (a console role), nor one whose sign-in asks a second factor (one they hold, one an
  * operator requires of them, or one the client's application requires), since an LDAP bind cannot carry it.
  */
-async function kpiPasswordMayBind(
-  db: Db,
-  person: NonNullable<Awaited<ReturnType<typeof findUserByUsername>>>,
-  client: LdapClient | undefined,
-): Promise<boolean> {
+async function kpiPasswordMayBind(db: Db, person: User, client: BindClient | undefined): Promise<boolean> {
   if (!client?.kpiPasswordAllowed || person.require_mfa) return false;
   if ((await rolesOf(db, person.id)).length > 0 || (await holdsSecondFactor(db, person.id))) return false;
   const application = client.applicationId ? await findApplicationById(db, client.applicationId) : undefined;
@@ -175,17 +196,20 @@ async function kpiPasswordMayBind(
 /** A registered client's service account: its secret against the stored SHA-256, counted like a person's. */
 async function clientBind(context: LdapBindContext, facts: BindFacts, name: string): Promise<LdapBindDecision> {
   const { db, now } = context;
-  const keys = await ldapThrottleKeys(db, context.throttleSecret, { name: `client:${name}`, peer: facts.peer });
-  const attempt = await takeAttempt(db, keys, now);
-  if (!attempt.allowed) return refused("throttled");
   const client = await findLdapClientSecret(db, name);
+  const keys = ldapThrottleKeys(context.throttleSecret, { name: `client:${name}`, peer: facts.peer });
+  const attempt = await takeAttempt(db, keys, now);
+  if (!attempt.allowed) return recorded(context, facts, refused("throttled"));
   const presented = hashToken(facts.password);
   if (!client || !sameBytes(Buffer.from(client.secret_hash, "hex"), presented)) {
-    await confirmFailure(db, keys, now);
-    return refused(client ? "wrong_secret" : "unknown_client", { clientId: client?.id });
+    return recorded(
+      context,
+      facts,
+      refused(client ? "wrong_secret" : "unknown_client", { clientId: client?.id }),
+      keys,
+    );
   }
-  await settleSuccess(db, keys);
-  return { accepted: true, as: "client", clientId: client.id };
+  return recorded(context, facts, { accepted: true, as: "client", clientId: client.id }, keys);
 }
 
 /** The audit row of a bind: the reason word and where from, never the DN typed or a secret. */

@@ -1,5 +1,4 @@
 import { createHmac, hkdfSync } from "node:crypto";
-import type { Db } from "../../platform/db/schema.ts";
 import { throttlePolicy } from "../../platform/throttle/policy.ts";
 import type { ThrottleKey } from "../../platform/throttle/throttle.ts";
 
@@ -21,27 +20,19 @@ const keyOf = (secret: string, kind: string, value: string) =>
  * Unknown addresses are counted per name (the account rule) and per address (the ip rule: a lab machine or a
  * Nextcloud server carries many people, so it waits a little and is never locked).
  */
-export async function ldapThrottleKeys(
-  db: Db,
+export function ldapThrottleKeys(
   secret: string,
-  attempt: { name: string; userId?: string; peer?: string },
-): Promise<ThrottleKey[]> {
-  if (attempt.userId !== undefined && attempt.peer !== undefined) {
-    const known = await db
-      .selectFrom("ldap_uses")
-      .select("id")
-      .where("user_id", "=", attempt.userId)
-      .where("peer", "=", attempt.peer)
-      .limit(1)
-      .executeTakeFirst();
-    if (known) {
-      return [
-        {
-          key: `ldap-known:${keyOf(secret, "ldap-known", `${attempt.userId}\0${attempt.peer}`)}`,
-          rule: throttlePolicy.device,
-        },
-      ];
-    }
+  attempt: { name: string; peer?: string; knownPeer?: boolean },
+): ThrottleKey[] {
+  // The known client's key names the person by username (never given to anyone else, even after erasure), so the
+  // keys are ready before the person is read, and the read and the take are one statement (bind-lookup.ts).
+  if (attempt.knownPeer === true && attempt.peer !== undefined) {
+    return [
+      {
+        key: `ldap-known:${keyOf(secret, "ldap-known", `${attempt.name.toLowerCase()}\0${attempt.peer}`)}`,
+        rule: throttlePolicy.device,
+      },
+    ];
   }
   const keys: ThrottleKey[] = [
     { key: `ldap-name:${keyOf(secret, "ldap-name", attempt.name.toLowerCase())}`, rule: throttlePolicy.account },

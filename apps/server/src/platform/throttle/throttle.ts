@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { type QueryCreator, sql } from "kysely";
+import { type QueryCreator, type RawBuilder, sql } from "kysely";
 import type { Database, Db } from "../db/schema.ts";
 import { type ThrottleRule, throttlePolicy } from "./policy.ts";
 
@@ -76,7 +76,6 @@ const numbers = (values: (number | null)[]) => sql`${values}::double precision[]
  * with this file's rules passed in.
  */
 export async function takeAttempt(db: Db, keys: ThrottleKey[], now: Date): Promise<AttemptDecision> {
-  const rules: ThrottleRule[] = keys.map((k) => k.rule);
   // The counters (of sign-ins, second-factor codes, recovery mails, Diia links) are a speed bump, not a record:
   // the statement's own commit does not wait for the disk (synchronous_commit off for its implicit transaction
   // alone). A PostgreSQL crash may forget the last fraction of a second of counts, never make the database
@@ -84,7 +83,21 @@ export async function takeAttempt(db: Db, keys: ThrottleKey[], now: Date): Promi
   // a commit that waits for the disk about 0.65 ms, one that does not 0.19 ms (docs/performance.md). Inside a
   // caller's transaction the setting would reach that transaction's other writes, so that is refused.
   if (db.isTransaction) throw new Error("takeAttempt commits on its own; call it outside a transaction");
-  const { rows } = await sql<{ wait: number }>`select set_config('synchronous_commit', 'off', true), throttle_take(
+  const { rows } = await sql<{ wait: number }>`select set_config('synchronous_commit', 'off', true), ${throttleTake(
+    keys,
+    now,
+  )} as wait`.execute(db);
+  return attemptDecision(rows[0]?.wait);
+}
+
+/**
+ * The `throttle_take` call of `takeAttempt`, for a statement that reads what the check needs and takes the attempt
+ * in one round trip (model/ldap/bind-lookup.ts). That statement, too, must run outside a transaction with
+ * synchronous_commit off for itself (`takeAttempt` says why).
+ */
+export function throttleTake(keys: ThrottleKey[], now: Date): RawBuilder<number> {
+  const rules: ThrottleRule[] = keys.map((k) => k.rule);
+  return sql<number>`throttle_take(
       ${keys.map((k) => k.key)}::text[],
       ${rules.map((rule) => rule.freeFailures)}::integer[],
       ${numbers(rules.map((rule) => rule.firstDelaySeconds))},
@@ -94,9 +107,13 @@ export async function takeAttempt(db: Db, keys: ThrottleKey[], now: Date): Promi
       ${numbers(rules.map((rule) => rule.forgetAfterSeconds))},
       ${rules.map((rule) => rule.forgetFrom === "firstFailure")}::boolean[],
       ${now}
-    ) as wait`.execute(db);
-  const wait = Number(rows[0]?.wait ?? 0);
-  return wait > 0 ? { allowed: false, retryAfterSeconds: wait } : { allowed: true };
+    )`;
+}
+
+/** What `throttle_take` answered (the seconds to wait, 0 to go on) as a decision. */
+export function attemptDecision(wait: number | string | null | undefined): AttemptDecision {
+  const seconds = Number(wait ?? 0);
+  return seconds > 0 ? { allowed: false, retryAfterSeconds: seconds } : { allowed: true };
 }
 
 /** The check failed: the attempt counted in advance stays, and the failure's time is noted. */
@@ -110,6 +127,16 @@ export async function confirmFailure(db: Db, keys: ThrottleKey[], now: Date): Pr
       keys.map((k) => k.key),
     )
     .execute();
+}
+
+/** `confirmFailure` as a data-modifying CTE on `query`: the statement recording the failure notes it too. */
+export function withFailureConfirmed(query: QueryCreator<Database>, keys: ThrottleKey[], now: Date) {
+  return query.with("throttle_failure_noted", (cte) =>
+    cte
+      .updateTable("throttle_counters")
+      .set({ last_failure_at: now })
+      .where(sql<boolean>`key = any(${keys.map((k) => k.key)}::text[])`),
+  );
 }
 
 /**

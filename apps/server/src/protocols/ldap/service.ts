@@ -1,7 +1,7 @@
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { decideBind, type LdapBindDecision, ldapBindAuditEvent } from "../../model/ldap/binds.ts";
 import { ldapThrottleKey } from "../../model/ldap/throttle.ts";
-import { type AuditEvent, recordAuditEvent } from "../../platform/audit/record.ts";
+import type { AuditEvent } from "../../platform/audit/record.ts";
 import type { Config } from "../../platform/config/index.ts";
 import type { PasswordHasher } from "../../platform/crypto/password.ts";
 import type { DatabaseHandle } from "../../platform/db/index.ts";
@@ -66,8 +66,8 @@ export async function startLdapService(options: LdapServiceOptions): Promise<Lda
       },
       facts,
     );
+    // decideBind wrote this audit row with the bind's other writes, in one statement.
     const event = ldapBindAuditEvent(decision, facts, now);
-    await recordAuditEvent(database.db, event);
     // A person its application does not let in, binding through its client: the owners' health view shows it, as
     // the other protocols' gate refusals (the person is never named there).
     if (!decision.accepted && decision.refusal === "no_access" && decision.applicationId) {

@@ -188,7 +188,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "sessions.ts",
   ],
   "model/passkeys": ["authenticator-names.ts", "challenges.ts", "credentials.ts", "person-data.ts"],
-  "model/people": ["names.ts", "person-data.ts", "profile.ts", "records.ts", "units.ts"],
+  "model/people": ["current-records.ts", "names.ts", "person-data.ts", "profile.ts", "records.ts", "units.ts"],
   "model/privacy": ["areas.ts", "erase-ended.ts", "erase-request.ts", "erase.ts", "export-reads.ts", "leavers.ts"],
   "model/recovery": ["person-data.ts", "tokens.ts"],
   "model/saml": [
@@ -236,6 +236,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "import-columns.ts",
     "import-jobs.ts",
     "import.ts",
+    "leavers.ts",
     "method-lookups.ts",
     "operator-roles.ts",
     "password-policy.ts",

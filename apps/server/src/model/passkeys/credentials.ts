@@ -97,6 +97,22 @@ export async function listPasskeys(db: Db, userId: string): Promise<Passkey[]> {
   }));
 }
 
+/** The person's passkeys as "download my data" shows them: synced means the authenticator may back it up. */
+export async function passkeysForExport(db: Db, userId: string) {
+  const rows = await db
+    .selectFrom("webauthn_credentials")
+    .select(["name", "created_at", "last_used_at", "backup_eligible"])
+    .where("user_id", "=", userId)
+    .orderBy("created_at")
+    .execute();
+  return rows.map((row) => ({
+    name: row.name,
+    createdAt: row.created_at.toISOString(),
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    synced: row.backup_eligible,
+  }));
+}
+
 /** The passkey's name, when it is the person's and it was renamed. */
 export async function renamePasskey(db: Db, userId: string, id: string, name: string): Promise<boolean> {
   const updated = await db

@@ -80,6 +80,11 @@ export async function lockPerson(tx: Db, userId: string): Promise<void> {
   await tx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().executeTakeFirstOrThrow();
 }
 
+/** The person's whole row, locked for the caller's transaction (two erasures at once erase once); undefined when gone. */
+export function lockedPerson(tx: Db, userId: string): Promise<User | undefined> {
+  return tx.selectFrom("users").selectAll().where("id", "=", userId).forUpdate().executeTakeFirst();
+}
+
 /**
  * The person, whether they may use this application now and (with `withRoles`: OpenID Connect's `kpi` scope's
  * claims need them) their campus roles' columns, all in one statement; undefined when there is no such person.

@@ -147,7 +147,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "rules.ts",
     "ticket-consents.ts",
   ],
-  "model/apps": ["cache.ts", "localized.ts", "queries.ts", "service.ts", "settings.ts"],
+  "model/apps": ["cache.ts", "for-developers.ts", "localized.ts", "queries.ts", "service.ts", "settings.ts"],
   "model/bankid": ["bank-list-age.ts", "bank-list.ts", "person.ts"],
   "model/cas": ["logins.ts", "release-policy.ts", "services.ts", "sign-ins.ts", "tickets.ts"],
   "model/developers": [
@@ -188,7 +188,15 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "sessions.ts",
   ],
   "model/passkeys": ["authenticator-names.ts", "challenges.ts", "credentials.ts", "person-data.ts"],
-  "model/people": ["current-records.ts", "names.ts", "person-data.ts", "profile.ts", "records.ts", "units.ts"],
+  "model/people": [
+    "current-records.ts",
+    "names.ts",
+    "person-data.ts",
+    "profile.ts",
+    "records-of-people.ts",
+    "records.ts",
+    "units.ts",
+  ],
   "model/privacy": ["areas.ts", "erase-ended.ts", "erase-request.ts", "erase.ts", "export-reads.ts", "leavers.ts"],
   "model/recovery": ["person-data.ts", "tokens.ts"],
   "model/saml": [
@@ -208,10 +216,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "group-views.ts",
     "person-writes.ts",
     "tokens.ts",
-    "user-candidates.ts",
     "user-filter.ts",
-    "user-lookups.ts",
-    "user-records.ts",
   ],
   "model/sessions": [
     "cache.ts",
@@ -232,6 +237,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   "model/tickets": ["cleanup.ts", "consent-requests.ts", "person-data.ts", "site-tickets.ts", "store.ts"],
   "model/users": [
     "anonymise.ts",
+    "contacts.ts",
     "csv.ts",
     "import-columns.ts",
     "import-jobs.ts",
@@ -247,6 +253,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "queries.ts",
     "retired-usernames.ts",
     "rule-error.ts",
+    "scim-candidates.ts",
     "service.ts",
     "sign-in-note.ts",
     "unit-roles.ts",

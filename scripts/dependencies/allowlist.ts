@@ -91,6 +91,5 @@ export const allowlist: readonly AllowlistEntry[] = [
     "webauthn_credentials",
     "throttle_counters",
   ),
-  ...readsAround("model/users/primary-records.ts", "student_records", "employee_positions"),
   ...readsAround("model/users/snapshot.ts", "student_records", "employee_positions", "user_applications"),
 ];

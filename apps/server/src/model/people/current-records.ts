@@ -18,3 +18,16 @@ export function noRecordCurrentSince(userId: Expression<string>, cutoff: Date) {
       (r.status = any(${currentStatuses[table]}::text[]) or r.updated_at >= ${cutoff} or r.ends_on >= ${day}))`;
   return sql<boolean>`(${noneIn("student_records")} and ${noneIn("employee_positions")})`;
 }
+
+/**
+ * The ids of the person's primary student record and primary position (null without one), as two values for the
+ * account's statement that copies them (model/users/primary-records.ts): one statement, each area naming its tables.
+ */
+export function primaryRecordIds(userId: string) {
+  return {
+    studentId: sql<string | null>`(select student_id from student_records where user_id = ${userId} and is_primary)`,
+    employeeId: sql<
+      string | null
+    >`(select employee_id from employee_positions where user_id = ${userId} and is_primary)`,
+  };
+}

@@ -1,4 +1,5 @@
 import type { Db } from "../../platform/db/schema.ts";
+import { sessionIdsOf } from "../sessions/live.ts";
 
 /** A service that asked for single logout, and the spent ticket its LogoutRequest names (SessionIndex). */
 export interface CasSignIn {
@@ -54,7 +55,7 @@ export async function endedSessionIdsOf(db: Db, userId: string): Promise<string[
     .select("session_id")
     .distinct()
     .where("user_id", "=", userId)
-    .where("session_id", "not in", (eb) => eb.selectFrom("sessions").select("id").where("user_id", "=", userId))
+    .where("session_id", "not in", sessionIdsOf(db, userId))
     .execute();
   return rows.map((row) => row.session_id);
 }

@@ -4,6 +4,8 @@ import type { Selectable } from "kysely";
 import { hashToken } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import type { CasTicketKind, CasTicketsTable } from "../../platform/db/schema-cas.ts";
+import { everySessionId } from "../sessions/live.ts";
+import { activePeopleIds } from "../users/contacts.ts";
 
 /**
  * A CAS ticket's value: its kind's prefix ("ST-", "PT-", "PGT-", "PGTIOU-", as CAS Protocol 3.0 §3 requires) and
@@ -112,7 +114,7 @@ export async function spendCasTicket(db: Db, value: string, now: Date): Promise<
     .where("kind", "in", ["ST", "PT"])
     .where("consumed_at", "is", null)
     .where("expires_at", ">", now)
-    .where("user_id", "in", (eb) => eb.selectFrom("users").select("id").where("status", "=", "active"))
+    .where("user_id", "in", activePeopleIds(db))
     .returning(ticketColumns)
     .executeTakeFirst();
   return row ? ticketOf(row) : undefined;
@@ -126,8 +128,8 @@ export async function findProxyGrantingTicket(db: Db, value: string, now: Date):
     .where("ticket_hash", "=", hashToken(value))
     .where("kind", "=", "PGT")
     .where("expires_at", ">", now)
-    .where("session_id", "in", (eb) => eb.selectFrom("sessions").select("id"))
-    .where("user_id", "in", (eb) => eb.selectFrom("users").select("id").where("status", "=", "active"))
+    .where("session_id", "in", everySessionId(db))
+    .where("user_id", "in", activePeopleIds(db))
     .executeTakeFirst();
   return row ? ticketOf(row) : undefined;
 }

@@ -8,6 +8,7 @@ import {
 } from "@kpi-id/contracts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { applicationsIn, lockApplication, lockedApplication } from "../apps/for-developers.ts";
 import { applyEdit, checkEdit } from "./store.ts";
 
 /**
@@ -89,7 +90,7 @@ export async function requestChange(
 ): Promise<{ changeId: string | null; withdrew: boolean }> {
   return db.transaction().execute(async (tx) => {
     // One edit of an application at a time: two at once would both find no pending change and both add one.
-    await tx.selectFrom("applications").select("id").where("id", "=", application.id).forUpdate().execute();
+    await lockApplication(tx, application.id);
     const previous = await tx
       .selectFrom("application_changes")
       .select(["id", "changes"])
@@ -160,19 +161,25 @@ function differencesAsAsked(row: ApplicationRow, update: DeveloperApplicationUpd
 }
 
 /** Every pending change, oldest first, with its application, for the operators' review queue. */
-export function pendingChanges(db: Db) {
-  return db
+export async function pendingChanges(db: Db) {
+  const pending = await db
     .selectFrom("application_changes")
-    .innerJoin("applications", "applications.id", "application_changes.application_id")
-    .selectAll("applications")
-    .select([
-      "application_changes.id as change_id",
-      "application_changes.changes",
-      "application_changes.requested_at as change_requested_at",
-    ])
-    .where("application_changes.status", "=", "pending")
-    .orderBy("application_changes.requested_at")
+    .select(["id as change_id", "application_id", "changes", "requested_at as change_requested_at"])
+    .where("status", "=", "pending")
+    .orderBy("requested_at")
     .execute();
+  const applications = new Map(
+    (
+      await applicationsIn(
+        db,
+        pending.map((change) => change.application_id),
+      )
+    ).map((row) => [row.id, row]),
+  );
+  return pending.flatMap(({ application_id, ...change }) => {
+    const application = applications.get(application_id);
+    return application ? [{ ...application, ...change }] : [];
+  });
 }
 
 /**
@@ -189,12 +196,7 @@ export async function decideChange(
 ) {
   return db.transaction().execute(async (tx) => {
     // The application row first, as requestChange takes them: the other order lets the two deadlock.
-    const application = await tx
-      .selectFrom("applications")
-      .selectAll()
-      .where("id", "=", applicationId)
-      .forUpdate()
-      .executeTakeFirst();
+    const application = await lockedApplication(tx, applicationId);
     const pending = await tx
       .selectFrom("application_changes")
       .select(["id", "changes"])

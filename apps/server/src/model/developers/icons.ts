@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { type IconUpload, iconMaxBytes, iconPathPattern } from "@kpi-id/contracts";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { iconUrlsStartingWith } from "../apps/for-developers.ts";
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Icons an application keeps besides the ones in use, so uploading again and again fills no disk. */
@@ -56,17 +57,13 @@ async function dropUnusedIcons(db: Db, applicationId: string): Promise<void> {
     .orderBy("created_at", "desc")
     .execute();
   if (icons.length <= keptUnusedIcons) return;
-  const inUse = await db
-    .selectFrom("applications")
-    .select("icon_url")
-    .where("icon_url", "like", "/api/developers/icons/%")
-    .execute();
+  const inUse = await iconUrlsStartingWith(db, "/api/developers/icons/");
   const pending = await db
     .selectFrom("application_changes")
     .select("changes")
     .where("status", "=", "pending")
     .execute();
-  const used = new Set([...inUse.map((row) => row.icon_url), ...pending.map((row) => String(row.changes.iconUrl))]);
+  const used = new Set([...inUse, ...pending.map((row) => String(row.changes.iconUrl))]);
   const unused = icons.filter((icon) => !used.has(iconPath(icon.sha256, icon.content_type)));
   const dropped = unused.slice(keptUnusedIcons).map((icon) => icon.sha256);
   if (dropped.length) await db.deleteFrom("application_icons").where("sha256", "in", dropped).execute();

@@ -2,6 +2,8 @@ import { type DeveloperInvitation, developerInvitationDays, developerTesterLimit
 import { sql } from "kysely";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { lockApplication } from "../apps/for-developers.ts";
+import { onlyActivePersonNamed } from "../users/queries.ts";
 import { type ApplicationRole, peopleTables } from "./people.ts";
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -13,15 +15,7 @@ type Invitee = Pick<User, "id" | "email" | "verified_email" | "language">;
  * or an address several people share. The owner never learns which (issue 56, point 4).
  */
 async function personNamed(db: Db, named: string): Promise<Invitee | undefined> {
-  const column = named.includes("@") ? sql<string>`lower(email)` : sql<string>`lower(username)`;
-  const rows = await db
-    .selectFrom("users")
-    .select(["id", "email", "verified_email", "language"])
-    .where(column, "=", named.toLowerCase())
-    .where("status", "=", "active")
-    .limit(2)
-    .execute();
-  return rows.length === 1 ? rows[0] : undefined;
+  return onlyActivePersonNamed(db, named);
 }
 
 async function isMember(db: Db, applicationId: string, role: ApplicationRole, userId: string): Promise<boolean> {
@@ -81,7 +75,7 @@ export async function invite(
 ): Promise<SentInvitation> {
   const expiresAt = new Date(now.getTime() + developerInvitationDays * dayMs);
   return db.transaction().execute(async (tx) => {
-    await tx.selectFrom("applications").select("id").where("id", "=", applicationId).forUpdate().execute();
+    await lockApplication(tx, applicationId);
     await tx
       .deleteFrom("application_invitations")
       .where("application_id", "=", applicationId)

@@ -2,45 +2,59 @@ import { type DeveloperMemberships, developerTesterLimit, type PersonalData } fr
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { applicationsIn, lockApplication } from "../apps/for-developers.ts";
+import { applicationNamesByIds } from "../apps/queries.ts";
+import { lockPerson, peopleNamesByIds } from "../users/queries.ts";
 import { type ApplicationRole, peopleTables } from "./people.ts";
 import { applicationSummary } from "./view.ts";
 
 /** The person's waiting invitations (newest first) and the applications they test, for their developers' page. */
 export async function membershipsOf(db: Db, userId: string, now: Date): Promise<DeveloperMemberships> {
-  const invitations = await db
+  const waiting = await db
     .selectFrom("application_invitations")
-    .innerJoin("applications", "applications.id", "application_invitations.application_id")
-    .leftJoin("users as inviter", "inviter.id", "application_invitations.invited_by")
-    .select([
-      "application_invitations.id",
-      "application_invitations.role",
-      "application_invitations.expires_at",
-      "applications.title",
-      "applications.title_en",
-      "inviter.username as invited_by",
-    ])
-    .where("application_invitations.user_id", "=", userId)
-    .where("application_invitations.expires_at", ">", now)
-    .orderBy("application_invitations.invited_at", "desc")
+    .select(["id", "role", "expires_at", "application_id", "invited_by"])
+    .where("user_id", "=", userId)
+    .where("expires_at", ">", now)
+    .orderBy("invited_at", "desc")
     .execute();
-  const testing = await db
-    .selectFrom("applications")
-    .innerJoin("application_testers", "application_testers.application_id", "applications.id")
-    .selectAll("applications")
-    .where("application_testers.user_id", "=", userId)
-    .orderBy("application_testers.added_at", "desc")
+  const titles = await applicationNamesByIds(
+    db,
+    waiting.map((row) => row.application_id),
+  );
+  const inviters = await peopleNamesByIds(
+    db,
+    waiting.flatMap((row) => row.invited_by ?? []),
+  );
+  const invitations = waiting.flatMap((row) => {
+    const application = titles.get(row.application_id);
+    if (!application) return [];
+    return [
+      {
+        id: row.id,
+        role: row.role,
+        title: application.title,
+        titleEn: application.titleEn,
+        invitedBy: (row.invited_by && inviters.get(row.invited_by)?.username) || "",
+        expiresAt: row.expires_at.toISOString(),
+      },
+    ];
+  });
+  const tested = await db
+    .selectFrom("application_testers")
+    .select("application_id")
+    .where("user_id", "=", userId)
+    .orderBy("added_at", "desc")
     .execute();
-  return {
-    invitations: invitations.map((row) => ({
-      id: row.id,
-      role: row.role,
-      title: row.title,
-      titleEn: row.title_en,
-      invitedBy: row.invited_by ?? "",
-      expiresAt: row.expires_at.toISOString(),
-    })),
-    testing: testing.map(applicationSummary),
-  };
+  const applications = new Map(
+    (
+      await applicationsIn(
+        db,
+        tested.map((row) => row.application_id),
+      )
+    ).map((row) => [row.id, row]),
+  );
+  const testing = tested.flatMap((row) => applications.get(row.application_id) ?? []);
+  return { invitations, testing: testing.map(applicationSummary) };
 }
 
 async function countRows(
@@ -95,8 +109,8 @@ export async function acceptInvitation(
     // Rows are locked in the order invite() takes them, the application before its invitation, or the two
     // deadlock: the invitation is read unlocked for its application, then locked and read again.
     const { application_id: applicationId } = await ownInvitation(tx, userId, invitationId, now, false);
-    await tx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute();
-    await tx.selectFrom("applications").select("id").where("id", "=", applicationId).forUpdate().execute();
+    await lockPerson(tx, userId);
+    await lockApplication(tx, applicationId);
     const invitation = await ownInvitation(tx, userId, invitationId, now);
     const table = peopleTables[invitation.role];
     if (invitation.role === "owner") {
@@ -138,21 +152,30 @@ export async function developerApplicationsOf(
   const member = (role: ApplicationRole) =>
     db
       .selectFrom(peopleTables[role])
-      .innerJoin("applications", "applications.id", `${peopleTables[role]}.application_id`)
-      .select(["applications.title", `${peopleTables[role]}.added_at as at`])
-      .where(`${peopleTables[role]}.user_id`, "=", userId)
+      .select(["application_id", "added_at as at"])
+      .where("user_id", "=", userId)
       .execute();
-  const [owned, tested, invited] = await Promise.all([
+  const [ownedRows, testedRows, invitedRows] = await Promise.all([
     member("owner"),
     member("tester"),
     db
       .selectFrom("application_invitations")
-      .innerJoin("applications", "applications.id", "application_invitations.application_id")
-      .select(["applications.title", "application_invitations.role", "application_invitations.expires_at"])
-      .where("application_invitations.user_id", "=", userId)
-      .where("application_invitations.expires_at", ">", now)
+      .select(["application_id", "role", "expires_at"])
+      .where("user_id", "=", userId)
+      .where("expires_at", ">", now)
       .execute(),
   ]);
+  const names = await applicationNamesByIds(
+    db,
+    [...ownedRows, ...testedRows, ...invitedRows].map((row) => row.application_id),
+  );
+  // Each row with its application's title; one deleted meanwhile is left out, as the join left it out.
+  const titled = <Row extends { application_id: string }>(rows: Row[]) =>
+    rows.flatMap((row) => {
+      const title = names.get(row.application_id)?.title;
+      return title === undefined ? [] : [{ ...row, title }];
+    });
+  const [owned, tested, invited] = [titled(ownedRows), titled(testedRows), titled(invitedRows)];
   const asMember = (role: ApplicationRole) => (row: { title: string; at: Date }) => ({
     title: row.title,
     role,

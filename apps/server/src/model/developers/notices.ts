@@ -3,6 +3,7 @@ import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { type BackgroundMail, sendInBackground } from "../../platform/mail/mailer.ts";
 import { type MessageContent, renderMessage } from "../../platform/mail/messages.ts";
 import { verifiedAddressOf } from "../../platform/mail/verified-address.ts";
+import { mailContactsOf } from "../users/queries.ts";
 
 /** What an operator decided about an application, told to its owners by e-mail. */
 export type OwnerNotice = "approved" | "rejected" | "suspended" | "unsuspended" | "change_approved" | "change_rejected";
@@ -71,12 +72,10 @@ export async function notifyOwners(
   notice: OwnerNotice,
   reason = "",
 ): Promise<void> {
-  const owners = await app.db
-    .selectFrom("application_owners")
-    .innerJoin("users", "users.id", "application_owners.user_id")
-    .select(["users.email", "users.verified_email", "users.language"])
-    .where("application_owners.application_id", "=", application.id)
-    .execute();
+  const owners = await mailContactsOf(
+    app.db,
+    app.db.selectFrom("application_owners").select("user_id").where("application_id", "=", application.id),
+  );
   for (const owner of owners) {
     const to = verifiedAddressOf(owner);
     if (!to) continue;

@@ -1,6 +1,8 @@
 import type { DeveloperPerson, DeveloperRole } from "@kpi-id/contracts";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { lockApplication } from "../apps/for-developers.ts";
+import { peopleNamesByIds, userIdByExactUsername } from "../users/queries.ts";
 
 /** Owners decide everything about the application; testers may only sign in while it is not live. */
 export type ApplicationRole = DeveloperRole;
@@ -14,35 +16,43 @@ export async function peopleOf(
   role: ApplicationRole,
   viewerId: string,
 ): Promise<DeveloperPerson[]> {
-  const table = peopleTables[role];
   const rows = await db
-    .selectFrom(table)
-    .innerJoin("users", "users.id", `${table}.user_id`)
-    .select(["users.id", "users.username"])
-    .where(`${table}.application_id`, "=", applicationId)
-    .orderBy(`${table}.added_at`)
-    .orderBy("users.username")
+    .selectFrom(peopleTables[role])
+    .select(["user_id", "added_at"])
+    .where("application_id", "=", applicationId)
     .execute();
-  return rows.map((row) => ({ username: row.username, you: row.id === viewerId }));
+  const names = await peopleNamesByIds(
+    db,
+    rows.map((row) => row.user_id),
+  );
+  return rows
+    .flatMap((row) => {
+      const username = names.get(row.user_id)?.username;
+      return username === undefined
+        ? []
+        : [{ username, addedAt: row.added_at.getTime(), you: row.user_id === viewerId }];
+    })
+    .sort((a, b) => a.addedAt - b.addedAt || (a.username < b.username ? -1 : a.username > b.username ? 1 : 0))
+    .map(({ username, you }) => ({ username, you }));
 }
 
 /** The id of the member of this role with this username (as the owners' list shows it); undefined for anyone else. */
 export async function memberNamed(db: Db, applicationId: string, role: ApplicationRole, username: string) {
-  const table = peopleTables[role];
+  const userId = await userIdByExactUsername(db, username);
+  if (userId === undefined) return undefined;
   const row = await db
-    .selectFrom(table)
-    .innerJoin("users", "users.id", `${table}.user_id`)
-    .select("users.id")
-    .where(`${table}.application_id`, "=", applicationId)
-    .where("users.username", "=", username)
+    .selectFrom(peopleTables[role])
+    .select("user_id")
+    .where("application_id", "=", applicationId)
+    .where("user_id", "=", userId)
     .executeTakeFirst();
-  return row?.id;
+  return row?.user_id;
 }
 
 /** Removes a co-owner or tester; the last owner stays (developer.last_owner). True when someone was removed. */
 export async function removePerson(db: Db, applicationId: string, role: ApplicationRole, userId: string) {
   return db.transaction().execute(async (tx) => {
-    await tx.selectFrom("applications").select("id").where("id", "=", applicationId).forUpdate().execute();
+    await lockApplication(tx, applicationId);
     if (role === "owner") {
       const others = await tx
         .selectFrom("application_owners")

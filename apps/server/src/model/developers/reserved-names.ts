@@ -1,7 +1,7 @@
-import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { loadOnce } from "../../platform/load-once.ts";
+import { titlesOfApplicationsExcept } from "../apps/for-developers.ts";
 
 /**
  * The sign-in service's own names: no application registered on the developers' page may pose as KPI ID itself,
@@ -49,21 +49,13 @@ const loadServiceSkeletons = loadOnce(async () => {
  * developers' page (those are named `dev-…` at registration and have owners), plus the service's own names.
  */
 async function reservedSkeletons(db: Db, nameSkeleton: (name: string) => string): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom("applications")
-    .select(["title", "title_en"])
-    .where("name", "not like", "dev-%")
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("application_owners")
-            .select(sql`1`.as("one"))
-            .whereRef("application_owners.application_id", "=", "applications.id"),
-        ),
-      ),
-    )
-    .execute();
-  const names = [...serviceNames, ...rows.flatMap((row) => [row.title, row.title_en])];
+  // The operators' applications: neither registered on the developers' page (named dev-…) nor owned by anyone.
+  const official = await titlesOfApplicationsExcept(
+    db,
+    db.selectFrom("application_owners").select("application_id"),
+    "dev-",
+  );
+  const names = [...serviceNames, ...official];
   return new Set(names.map(nameSkeleton).filter(Boolean));
 }
 

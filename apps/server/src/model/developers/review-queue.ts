@@ -1,5 +1,7 @@
 import { developerApplicationUpdateSchema, type ReviewQueue } from "@kpi-id/contracts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
+import { applicationsIn } from "../apps/for-developers.ts";
+import { peopleNamesByIds } from "../users/queries.ts";
 import { differences, pendingChanges } from "./changes.ts";
 import { reviewedValues } from "./view.ts";
 
@@ -8,27 +10,41 @@ import { reviewedValues } from "./view.ts";
  * applications' pending changes with their live values and each changed field old → new.
  */
 export async function reviewQueue(db: Db): Promise<ReviewQueue> {
-  const rows = await db
+  const reviews = await db
     .selectFrom("application_reviews")
-    .innerJoin("applications", "applications.id", "application_reviews.application_id")
-    .selectAll("applications")
-    .select([
-      "application_reviews.id as review_id",
-      "application_reviews.purpose",
-      "application_reviews.data_needed",
-      "application_reviews.requested_at",
-    ])
-    .where("application_reviews.decision", "is", null)
-    .orderBy("application_reviews.requested_at")
+    .select(["id as review_id", "application_id", "purpose", "data_needed", "requested_at"])
+    .where("decision", "is", null)
+    .orderBy("requested_at")
     .execute();
+  const applications = new Map(
+    (
+      await applicationsIn(
+        db,
+        reviews.map((review) => review.application_id),
+      )
+    ).map((row) => [row.id, row]),
+  );
+  const rows = reviews.flatMap(({ application_id, ...review }) => {
+    const application = applications.get(application_id);
+    return application ? [{ ...application, ...review }] : [];
+  });
   const changes = await pendingChanges(db);
   const ids = [...rows, ...changes].map((row) => row.id);
-  const owners = await db
-    .selectFrom("application_owners")
-    .innerJoin("users", "users.id", "application_owners.user_id")
-    .select(["application_owners.application_id", "users.username"])
-    .where("application_owners.application_id", "in", ids.length ? ids : ["00000000-0000-0000-0000-000000000000"])
-    .execute();
+  const ownerRows = ids.length
+    ? await db
+        .selectFrom("application_owners")
+        .select(["application_id", "user_id"])
+        .where("application_id", "in", ids)
+        .execute()
+    : [];
+  const names = await peopleNamesByIds(
+    db,
+    ownerRows.map((owner) => owner.user_id),
+  );
+  const owners = ownerRows.flatMap((owner) => {
+    const username = names.get(owner.user_id)?.username;
+    return username === undefined ? [] : [{ application_id: owner.application_id, username }];
+  });
   const live = (row: ApplicationRow) => ({
     applicationId: row.id,
     ...reviewedValues(row),

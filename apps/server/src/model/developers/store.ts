@@ -11,53 +11,37 @@ import type { Config } from "../../platform/config/index.ts";
 import { hashTokenHex, newToken } from "../../platform/crypto/tokens.ts";
 import type { ApplicationRow, ApplicationsTable, Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { applicationsIn } from "../apps/for-developers.ts";
 import { insertApplication, updateApplicationIf } from "../apps/queries.ts";
 import { endOidcGrants } from "../oidc/grants.ts";
+import { holdsAffiliation } from "../people/profile.ts";
+import { lockPerson } from "../users/queries.ts";
 import { checkStoredIcon } from "./icons.ts";
 import { checkNotReserved } from "./reserved-names.ts";
 import { checkDeveloperUris } from "./uris.ts";
 
 /** The application, when this person is one of its owners; otherwise the same 404 as for one that does not exist. */
 export async function ownedApplication(db: Db, userId: string, id: string): Promise<ApplicationRow> {
-  const row = await db
-    .selectFrom("applications")
-    .selectAll("applications")
-    .where("applications.id", "=", id)
-    .where((where) =>
-      where.exists(
-        where
-          .selectFrom("application_owners")
-          .select("application_owners.user_id")
-          .whereRef("application_owners.application_id", "=", "applications.id")
-          .where("application_owners.user_id", "=", userId),
-      ),
-    )
-    .executeTakeFirst();
+  const [row] = await applicationsIn(
+    db,
+    db
+      .selectFrom("application_owners")
+      .select("application_id")
+      .where("application_id", "=", id)
+      .where("user_id", "=", userId),
+  );
   if (!row) throw new AppError("developer.application_not_found");
   return row;
 }
 
 /** The applications this person owns, newest first. */
 export function applicationsOwnedBy(db: Db, userId: string): Promise<ApplicationRow[]> {
-  return db
-    .selectFrom("applications")
-    .innerJoin("application_owners", "application_owners.application_id", "applications.id")
-    .selectAll("applications")
-    .where("application_owners.user_id", "=", userId)
-    .orderBy("applications.created_at", "desc")
-    .execute();
+  return applicationsIn(db, db.selectFrom("application_owners").select("application_id").where("user_id", "=", userId));
 }
 
 /** Whether one of the person's current records has an affiliation the operator lets register applications. */
 export async function mayRegister(db: Db, userId: string, affiliations: Config["developers"]["affiliations"]) {
-  if (affiliations.length === 0) return false;
-  const row = await db
-    .selectFrom("person_affiliations")
-    .select("user_id")
-    .where("user_id", "=", userId)
-    .where("affiliation", "in", [...affiliations])
-    .executeTakeFirst();
-  return row !== undefined;
+  return holdsAffiliation(db, userId, affiliations);
 }
 
 type UriFields = Pick<DeveloperApplicationInput, "iconUrl" | "homePageUrl" | "privacyPolicyUrl">;
@@ -89,7 +73,7 @@ export async function createDeveloperApplication(
   const secret = newToken();
   const isPublic = fields.clientType !== "web";
   const application = await db.transaction().execute(async (tx) => {
-    await tx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute();
+    await lockPerson(tx, userId);
     const owned = await tx
       .selectFrom("application_owners")
       .select(sql<string>`count(*)`.as("owned"))

@@ -42,6 +42,12 @@ export async function googleSubjectsOf(db: Db, userId: string): Promise<string[]
   return rows.map((row) => row.subject);
 }
 
+/** When each of the person's identities was linked, whichever provider ("download my data": the subject is theirs). */
+export async function identityLinkDatesOf(db: Db, userId: string): Promise<Date[]> {
+  const rows = await db.selectFrom("external_identities").select("created_at").where("user_id", "=", userId).execute();
+  return rows.map((row) => row.created_at);
+}
+
 /** Every linked identity of the person, whichever provider (erasure); answers how many there were. */
 export async function removeIdentitiesOf(db: Db, userId: string): Promise<number> {
   const result = await db.deleteFrom("external_identities").where("user_id", "=", userId).executeTakeFirst();

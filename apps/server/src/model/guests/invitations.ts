@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { hashTokenHex } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { addresseesByIds } from "../users/contacts.ts";
 import { updateUser } from "../users/queries.ts";
 
 export interface OpenInvitation {
@@ -16,16 +17,18 @@ export async function openInvitation(db: Db, token: string, now: Date): Promise<
   const row = await db
     .selectFrom("guest_invitations as invitation")
     .innerJoin("guests as g", "g.user_id", "invitation.user_id")
-    .innerJoin("users as person", "person.id", "g.user_id")
-    .leftJoin("users as sponsor", "sponsor.id", "g.sponsor_id")
-    .select(["g.user_id", "person.full_name", "person.status", "sponsor.full_name as sponsor_name", "g.ends_at"])
+    .select(["g.user_id", "g.sponsor_id", "g.ends_at"])
     .where("invitation.token_hash", "=", hashTokenHex(token))
     .where("invitation.used_at", "is", null)
     .where("invitation.expires_at", ">", now)
     .where("g.ended_at", "is", null)
     .executeTakeFirst();
-  if (row?.status !== "active") throw new AppError("guest.invitation_invalid");
-  return { userId: row.user_id, fullName: row.full_name, sponsor: row.sponsor_name ?? "", endsAt: row.ends_at };
+  if (!row) throw new AppError("guest.invitation_invalid");
+  const people = await addresseesByIds(db, [row.user_id, ...(row.sponsor_id ? [row.sponsor_id] : [])]);
+  const person = people.get(row.user_id);
+  if (!person?.active) throw new AppError("guest.invitation_invalid");
+  const sponsor = row.sponsor_id ? (people.get(row.sponsor_id)?.name ?? "") : "";
+  return { userId: row.user_id, fullName: person.name, sponsor, endsAt: row.ends_at };
 }
 
 /**

@@ -1,18 +1,21 @@
-import type { Language } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
+import { peopleWithAffiliation } from "../people/profile.ts";
+import {
+  type Addressee,
+  activeAdminAddressees,
+  activePeopleIds,
+  addresseesByIds,
+  disabledPeopleIds,
+  leftPeopleIds,
+} from "../users/contacts.ts";
+
+export type { Addressee };
 
 const dayMs = 24 * 60 * 60 * 1000;
 
 /** The reminders before a guest's end, furthest first (issue 78: 14 and 3 days before). */
 export const reminderDays = [14, 3] as const;
-
-export interface Addressee {
-  name: string;
-  email: string | null;
-  verified_email: string | null;
-  language: Language | null;
-}
 
 export interface DueReminder {
   guestId: string;
@@ -29,30 +32,22 @@ export interface DueReminder {
 export async function dueReminders(db: Db, now: Date): Promise<DueReminder[]> {
   const rows = await db
     .selectFrom("guests as g")
-    .innerJoin("users as person", "person.id", "g.user_id")
-    .leftJoin("users as sponsor", "sponsor.id", "g.sponsor_id")
-    .select([
-      "g.user_id",
-      "g.ends_at",
-      "g.reminded_days",
-      "person.full_name",
-      "person.email",
-      "person.verified_email",
-      "person.language",
-      "sponsor.id as sponsor_id",
-      "sponsor.full_name as sponsor_name",
-      "sponsor.email as sponsor_email",
-      "sponsor.verified_email as sponsor_verified_email",
-      "sponsor.language as sponsor_language",
-    ])
+    .select(["g.user_id", "g.ends_at", "g.reminded_days", "g.sponsor_id"])
     .where("g.ended_at", "is", null)
     .where("g.ends_at", ">", now)
     .where("g.ends_at", "<=", new Date(now.getTime() + reminderDays[0] * dayMs))
-    .where("person.status", "=", "active")
+    .where("g.user_id", "in", activePeopleIds(db))
     .limit(500)
     .execute();
+  const people = await addresseesByIds(
+    db,
+    rows.flatMap((row) => (row.sponsor_id ? [row.user_id, row.sponsor_id] : [row.user_id])),
+  );
   const due: DueReminder[] = [];
   for (const row of rows) {
+    const guest = people.get(row.user_id);
+    const sponsor = row.sponsor_id ? people.get(row.sponsor_id) : undefined;
+    if (!guest) continue;
     const left = row.ends_at.getTime() - now.getTime();
     const days = [...reminderDays].reverse().find((each) => left <= each * dayMs);
     if (days === undefined || row.reminded_days.some((sent) => sent <= days)) continue;
@@ -60,16 +55,8 @@ export async function dueReminders(db: Db, now: Date): Promise<DueReminder[]> {
       guestId: row.user_id,
       days,
       endsAt: row.ends_at,
-      guest: { name: row.full_name, email: row.email, verified_email: row.verified_email, language: row.language },
-      sponsor: row.sponsor_id
-        ? {
-            id: row.sponsor_id,
-            name: row.sponsor_name ?? "",
-            email: row.sponsor_email,
-            verified_email: row.sponsor_verified_email,
-            language: row.sponsor_language,
-          }
-        : undefined,
+      guest: addressee(guest),
+      sponsor: row.sponsor_id && sponsor ? { id: row.sponsor_id, ...addressee(sponsor) } : undefined,
     });
   }
   return due;
@@ -108,11 +95,9 @@ export async function guestsPastRetention(db: Db, now: Date, days: number, limit
   if (days <= 0) return [];
   const rows = await db
     .selectFrom("guests as g")
-    .innerJoin("users as person", "person.id", "g.user_id")
     .select("g.user_id")
     .where("g.ended_at", "<=", new Date(now.getTime() - days * dayMs))
-    .where("person.anonymised_at", "is", null)
-    .where("person.status", "=", "disabled")
+    .where("g.user_id", "in", disabledPeopleIds(db))
     .orderBy("g.ended_at")
     .limit(limit)
     .execute();
@@ -132,24 +117,26 @@ export interface LeftSponsor {
 export async function guestsOfLeftSponsors(db: Db): Promise<LeftSponsor[]> {
   const rows = await db
     .selectFrom("guests as g")
-    .leftJoin("users as sponsor", "sponsor.id", "g.sponsor_id")
-    .select(["g.user_id", "g.sponsor_id", "sponsor.full_name"])
+    .select(["g.user_id", "g.sponsor_id"])
     .where("g.ended_at", "is", null)
     .where("g.handed_over_at", "is", null)
     .where((eb) =>
       eb.or([
         eb("g.sponsor_id", "is", null),
-        eb("sponsor.status", "=", "disabled"),
-        eb("sponsor.anonymised_at", "is not", null),
-        sql<boolean>`not exists (select 1 from person_affiliations record
-          where record.user_id = g.sponsor_id and record.affiliation = 'employee')`,
+        eb("g.sponsor_id", "in", leftPeopleIds(db)),
+        eb.not(eb("g.sponsor_id", "in", peopleWithAffiliation(db, "employee"))),
       ]),
     )
     .execute();
+  const sponsors = await addresseesByIds(
+    db,
+    rows.flatMap((row) => row.sponsor_id ?? []),
+  );
   const bySponsor = new Map<string, LeftSponsor>();
   for (const row of rows) {
     const key = row.sponsor_id ?? "";
-    const entry = bySponsor.get(key) ?? { sponsorId: row.sponsor_id, sponsorName: row.full_name ?? "", guestIds: [] };
+    const sponsorName = (row.sponsor_id && sponsors.get(row.sponsor_id)?.name) || "";
+    const entry = bySponsor.get(key) ?? { sponsorId: row.sponsor_id, sponsorName, guestIds: [] };
     entry.guestIds.push(row.user_id);
     bySponsor.set(key, entry);
   }
@@ -171,11 +158,13 @@ export async function handOverToOperators(db: Db, guestIds: readonly string[], n
 
 /** The console's admins, to be told of guests handed to them. */
 export function operatorsToTell(db: Db): Promise<Addressee[]> {
-  return db
-    .selectFrom("operator_roles")
-    .innerJoin("users", "users.id", "operator_roles.user_id")
-    .select(["users.full_name as name", "users.email", "users.verified_email", "users.language"])
-    .where("operator_roles.role", "=", "admin")
-    .where("users.status", "=", "active")
-    .execute();
+  return activeAdminAddressees(db);
 }
+
+/** Only the addressee's own fields (the map's entries carry whether they are active). */
+const addressee = ({ name, email, verified_email, language }: Addressee): Addressee => ({
+  name,
+  email,
+  verified_email,
+  language,
+});

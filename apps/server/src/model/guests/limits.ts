@@ -1,6 +1,8 @@
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { lockUnits } from "../people/units.ts";
+import { lockPerson } from "../users/queries.ts";
 
 export interface GuestLimits {
   perSponsor: number;
@@ -35,14 +37,6 @@ export async function requireRoom(db: Db, sponsorId: string, unitIds: readonly s
 
 /** Locks the sponsor's row and the units' rows until the transaction ends: invitations wait their turn. */
 export async function lockForInvitation(db: Db, sponsorId: string, unitIds: readonly string[]) {
-  await db.selectFrom("users").select("id").where("id", "=", sponsorId).forUpdate().execute();
-  if (unitIds.length > 0) {
-    await db
-      .selectFrom("units")
-      .select("id")
-      .where("id", "in", [...unitIds])
-      .orderBy("id")
-      .forUpdate()
-      .execute();
-  }
+  await lockPerson(db, sponsorId);
+  await lockUnits(db, unitIds);
 }

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { generateSecret, generateURI, type VerifyResult, verify } from "otplib";
 import type { SecretRing } from "../../platform/crypto/key-ring.ts";
 import { seal, unseal } from "../../platform/crypto/seal.ts";
@@ -23,6 +24,11 @@ export async function totpState(db: Db, userId: string): Promise<TotpState | und
     .where("user_id", "=", userId)
     .executeTakeFirst();
   return row ? { confirmedAt: row.confirmed_at } : undefined;
+}
+
+/** Whether the person has a confirmed authenticator app, as a column of another area's statement (one round trip). */
+export function confirmedTotpExists(userId: string) {
+  return sql<boolean>`exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null)`;
 }
 
 /**

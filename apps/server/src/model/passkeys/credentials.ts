@@ -1,5 +1,5 @@
 import type { Passkey } from "@kpi-id/contracts";
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
 import type { WebauthnCredentialsTable } from "../../platform/db/schema-passkeys.ts";
 import { authenticatorName } from "./authenticator-names.ts";
@@ -45,6 +45,11 @@ export async function findPasskeyByCredentialId(db: Db, credentialId: string): P
 }
 
 /** Whether the person has a passkey at all (the sign-in screen then offers it for a step-up). */
+/** Whether the person has a passkey, as a column of another area's statement (one round trip). */
+export function passkeyExists(userId: string) {
+  return sql<boolean>`exists (select 1 from webauthn_credentials where user_id = ${userId})`;
+}
+
 export async function hasPasskey(db: Db, userId: string): Promise<boolean> {
   const row = await db.selectFrom("webauthn_credentials").select("id").where("user_id", "=", userId).executeTakeFirst();
   return row !== undefined;
@@ -94,6 +99,22 @@ export async function listPasskeys(db: Db, userId: string): Promise<Passkey[]> {
     synced: row.backed_up,
     createdAt: row.created_at.toISOString(),
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
+  }));
+}
+
+/** The person's passkeys as "download my data" shows them: synced means the authenticator may back it up. */
+export async function passkeysForExport(db: Db, userId: string) {
+  const rows = await db
+    .selectFrom("webauthn_credentials")
+    .select(["name", "created_at", "last_used_at", "backup_eligible"])
+    .where("user_id", "=", userId)
+    .orderBy("created_at")
+    .execute();
+  return rows.map((row) => ({
+    name: row.name,
+    createdAt: row.created_at.toISOString(),
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    synced: row.backup_eligible,
   }));
 }
 

@@ -105,6 +105,23 @@ export function personRolesColumns(userId: string | Expression<string>) {
   };
 }
 
+/** Whether the person holds one of these affiliations through a current record (who may register applications). */
+export async function holdsAffiliation(db: Db, userId: string, affiliations: readonly Affiliation[]): Promise<boolean> {
+  if (affiliations.length === 0) return false;
+  const row = await db
+    .selectFrom("person_affiliations")
+    .select("user_id")
+    .where("user_id", "=", userId)
+    .where("affiliation", "in", [...affiliations])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The ids of the people holding this affiliation, as a subquery for another area's statement. */
+export function peopleWithAffiliation(db: Db, affiliation: Affiliation) {
+  return db.selectFrom("person_affiliations").select("user_id").where("affiliation", "=", affiliation);
+}
+
 /** The roles from the columns personRolesColumns reads. */
 export function rolesFromColumns(columns: RoleColumns | undefined): PersonRoles {
   const records = (columns?.records ?? []).map((row): RecordView => {

@@ -36,6 +36,18 @@ export function touchUnit(db: Db, id: string, now: Date): Promise<Unit> {
   return db.updateTable("units").set({ updated_at: now }).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
 }
 
+/** Locks the units' rows, in id order, until the caller's transaction ends. */
+export async function lockUnits(db: Db, unitIds: readonly string[]): Promise<void> {
+  if (unitIds.length === 0) return;
+  await db
+    .selectFrom("units")
+    .select("id")
+    .where("id", "in", [...unitIds])
+    .orderBy("id")
+    .forUpdate()
+    .execute();
+}
+
 export function listUnits(db: Db): Promise<Unit[]> {
   return db.selectFrom("units").selectAll().orderBy(sql`lower(code)`).execute();
 }

@@ -1,6 +1,7 @@
 import type { ErasedCounts } from "@kpi-id/contracts";
 import { recordAuditEvent } from "../../platform/audit/record.ts";
 import type { Db } from "../../platform/db/schema.ts";
+import { lockedPerson } from "../users/queries.ts";
 import { anonymisePerson } from "./erase.ts";
 
 /**
@@ -15,7 +16,7 @@ export async function eraseAfterRetention(
   reason: string,
 ): Promise<ErasedCounts | undefined> {
   return db.transaction().execute(async (trx) => {
-    const person = await trx.selectFrom("users").selectAll().where("id", "=", userId).forUpdate().executeTakeFirst();
+    const person = await lockedPerson(trx, userId);
     if (!person || person.anonymised_at || person.status !== "disabled") return undefined;
     const erased = await anonymisePerson(trx, person, now);
     await recordAuditEvent(trx, {

@@ -2,6 +2,7 @@ import type { ErasedCounts } from "@kpi-id/contracts";
 import { recordAuditEvent } from "../../platform/audit/record.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
+import { lockedPerson } from "../users/queries.ts";
 import { anonymisePerson, assertErasable } from "./erase.ts";
 
 export interface ErasureRequest {
@@ -23,12 +24,7 @@ export interface ErasureRequest {
 export async function erasePersonOnRequest(db: Db, person: User, request: ErasureRequest): Promise<ErasedCounts> {
   return db.transaction().execute(async (trx) => {
     // Read again under a row lock: two operators erasing at once erase once.
-    const current = await trx
-      .selectFrom("users")
-      .selectAll()
-      .where("id", "=", person.id)
-      .forUpdate()
-      .executeTakeFirst();
+    const current = await lockedPerson(trx, person.id);
     if (!current) throw new AppError("admin.person_not_found");
     await assertErasable(trx, current, request.actorId);
     const removed = await anonymisePerson(trx, current, request.now);

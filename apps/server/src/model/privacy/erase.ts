@@ -3,6 +3,7 @@ import { anonymiseAuditRowsOf } from "../../platform/audit/erasure.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { anonymiseAccount, personalFields } from "../users/anonymise.ts";
+import { isOnlyAdmin } from "../users/operator-roles.ts";
 import { retireUsername } from "../users/retired-usernames.ts";
 import { personDataAreas } from "./areas.ts";
 
@@ -15,10 +16,7 @@ import { personDataAreas } from "./areas.ts";
 export async function assertErasable(db: Db, person: User, actorId: string | undefined): Promise<void> {
   if (person.anonymised_at) throw new AppError("admin.person_erased");
   if (actorId === person.id) throw new AppError("admin.erase_self");
-  const admins = await db.selectFrom("operator_roles").select("user_id").where("role", "=", "admin").execute();
-  if (admins.some((row) => row.user_id === person.id) && admins.length === 1) {
-    throw new AppError("admin.erase_last_admin");
-  }
+  if (await isOnlyAdmin(db, person.id)) throw new AppError("admin.erase_last_admin");
 }
 
 /**

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Unit } from "../../platform/db/people-schema.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { touchUnit, type UnitInput, upsertUnit } from "../people/units.ts";
+import { scimVisibleUsernames } from "../users/scim-candidates.ts";
 
 /**
  * Pushed groups (migration 0530): a group Entra ID or Okta created over SCIM without KPI ID's unit extension
@@ -25,14 +26,31 @@ export async function pushedUnitIds(db: Db, unitIds: string[]): Promise<Set<stri
 /** The pushed members of these groups, people deleted over SCIM left out, by username. */
 export async function pushedMembers(db: Db, unitIds: string[]): Promise<MemberRow[]> {
   if (unitIds.length === 0) return [];
-  return db
-    .selectFrom("scim_group_members as m")
-    .innerJoin("users as u", "u.id", "m.user_id")
-    .select(["m.unit_id", "m.user_id", "u.username"])
-    .where("m.unit_id", "in", unitIds)
-    .where("u.scim_deleted_at", "is", null)
-    .orderBy("u.username")
+  const rows = await db
+    .selectFrom("scim_group_members")
+    .select(["unit_id", "user_id"])
+    .where("unit_id", "in", unitIds)
     .execute();
+  return withUsernames(db, rows);
+}
+
+/** Members with their usernames, ordered by them as the database orders them; people deleted over SCIM are left out. */
+export async function withUsernames(
+  db: Db,
+  rows: readonly { unit_id: string; user_id: string }[],
+): Promise<MemberRow[]> {
+  const names = await scimVisibleUsernames(
+    db,
+    rows.map((row) => row.user_id),
+  );
+  const rank = new Map([...names.keys()].map((id, index) => [id, index]));
+  return rows
+    .flatMap((row) => {
+      const username = names.get(row.user_id);
+      return username === undefined ? [] : [{ ...row, username, rank: rank.get(row.user_id) ?? 0 }];
+    })
+    .sort((a, b) => a.rank - b.rank)
+    .map(({ rank: _rank, ...row }) => row);
 }
 
 export async function markPushed(db: Db, unitId: string, pushedBy: string): Promise<void> {
@@ -57,16 +75,8 @@ export async function replacePushedMembers(
   const wanted = [...new Set(values.map((value) => value.trim().toLowerCase()))];
   const unknown = wanted.find((value) => !uuidPattern.test(value));
   if (unknown !== undefined) return { missing: unknown };
-  const found =
-    wanted.length === 0
-      ? []
-      : await db
-          .selectFrom("users")
-          .select("id")
-          .where("id", "in", wanted)
-          .where("scim_deleted_at", "is", null)
-          .execute();
-  const known = new Set(found.map((row) => row.id.toLowerCase()));
+  const found = await scimVisibleUsernames(db, wanted);
+  const known = new Set([...found.keys()].map((id) => id.toLowerCase()));
   const missing = wanted.find((value) => !known.has(value));
   if (missing) return { missing };
   const current = await db.selectFrom("scim_group_members").select("user_id").where("unit_id", "=", unitId).execute();

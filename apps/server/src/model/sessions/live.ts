@@ -14,6 +14,16 @@ export function openSessionRowsOf(db: Db, userId: string, now: Date) {
     .execute();
 }
 
+/** The ids of a person's sessions, as a statement another area's reads it in (CAS's sign-ins whose session ended). */
+export function sessionIdsOf(db: Db, userId: string) {
+  return db.selectFrom("sessions").select("id").where("user_id", "=", userId);
+}
+
+/** The ids of every session still kept, as a subquery (a CAS proxy-granting ticket lives while its session does). */
+export function everySessionId(db: Db) {
+  return db.selectFrom("sessions").select("id");
+}
+
 /** The live sessions of a person, newest activity first; `currentId` marks the asking browser's. */
 export async function liveSessionsOf(db: Db, userId: string, currentId: string, now: Date): Promise<AccountSession[]> {
   const rows = await openSessionRowsOf(db, userId, now);

@@ -1,6 +1,7 @@
 // The ticket a protected site's callback redeems (the forward-auth endpoint): the tickets table is model/tickets'.
 import { hashToken } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
+import { activePeopleIds } from "../users/contacts.ts";
 
 /**
  * Redeems a ticket issued to a site behind nginx: once, in time, for this application, from a KPI ID session that
@@ -17,7 +18,7 @@ export async function redeemSiteTicket(db: Db, ticket: string, applicationId: st
     .where("tickets.expires_at", ">", now)
     .whereRef("sessions.id", "=", "tickets.session_id")
     .where("sessions.absolute_expires_at", ">", now)
-    .where("tickets.user_id", "in", (eb) => eb.selectFrom("users").select("id").where("status", "=", "active"))
+    .where("tickets.user_id", "in", activePeopleIds(db))
     .returning(["tickets.user_id as userId", "tickets.session_id as sessionId", "tickets.auth_method as authMethod"])
     .executeTakeFirst();
 }

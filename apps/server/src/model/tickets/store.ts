@@ -9,6 +9,7 @@ import { precompiled } from "../../platform/db/precompiled.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { personRolesColumns, rolesFromColumns } from "../people/profile.ts";
 import { signInAmr } from "../sessions/strength.ts";
+import { activePeopleIds } from "../users/contacts.ts";
 
 export interface NewTicket {
   applicationId: string;
@@ -67,7 +68,7 @@ const exchangeStatement = precompiled((db, values: ExchangeValues) => {
           .where("application_id", "=", values.applicationId)
           .where("consumed_at", "is", null)
           .where("expires_at", ">", values.now)
-          .where("user_id", "in", (eb) => eb.selectFrom("users").select("id").where("status", "=", "active"))
+          .where("user_id", "in", activePeopleIds(db))
           .returning(["id", "user_id", "auth_method", "trace_id", "created_at", "amr"]),
       )
       // The success's audit row, with the ticket's person and method: the audit trail's owner lends the insert.

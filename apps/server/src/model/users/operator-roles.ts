@@ -17,6 +17,12 @@ export async function rolesOf(db: Db, userId: string): Promise<OperatorRole[]> {
   return rows.map((row) => row.role);
 }
 
+/** Whether the person is the one admin left (the console would have no one to run it without them). */
+export async function isOnlyAdmin(db: Db, userId: string): Promise<boolean> {
+  const admins = await db.selectFrom("operator_roles").select("user_id").where("role", "=", "admin").execute();
+  return admins.length === 1 && admins[0]?.user_id === userId;
+}
+
 /** Gives the role; true when the person did not hold it yet. */
 export async function grantRole(db: Db, userId: string, role: OperatorRole): Promise<boolean> {
   const result = await db

@@ -2,6 +2,7 @@
 // the primary ones, then the account's student_id and employee_id name them, in the caller's transaction.
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
+import { primaryRecordIds } from "../people/current-records.ts";
 import {
   type PositionInput,
   type PrimaryChange,
@@ -13,10 +14,8 @@ import {
 
 /** The account's student_id and employee_id become the primary record's and position's ids (null without one). */
 export async function copyPrimaryRecordIds(db: Db, userId: string): Promise<void> {
-  await sql`update users set
-      student_id = (select student_id from student_records where user_id = ${userId} and is_primary),
-      employee_id = (select employee_id from employee_positions where user_id = ${userId} and is_primary),
-      updated_at = now()
+  const primary = primaryRecordIds(userId);
+  await sql`update users set student_id = ${primary.studentId}, employee_id = ${primary.employeeId}, updated_at = now()
     where id = ${userId}`.execute(db);
 }
 

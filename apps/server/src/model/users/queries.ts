@@ -76,9 +76,38 @@ export async function peopleNamesByIds(
   return new Map(rows.map((row) => [row.id, { username: row.username, fullName: row.full_name }]));
 }
 
+/** People's mail addresses (given and confirmed) and the language of their last sign-in, to write to them. */
+export function mailContactsOf<Table extends keyof Database>(
+  db: Db,
+  ids: SelectQueryBuilder<Database, Table, { user_id: string }>,
+): Promise<Pick<User, "email" | "verified_email" | "language">[]> {
+  return db.selectFrom("users").select(["email", "verified_email", "language"]).where("id", "in", ids).execute();
+}
+
+/**
+ * The one active person with exactly this username or e-mail address (any case), or undefined: nobody, someone
+ * disabled, or an address several people share.
+ */
+export async function onlyActivePersonNamed(db: Db, named: string) {
+  const column = named.includes("@") ? sql<string>`lower(email)` : sql<string>`lower(username)`;
+  const rows = await db
+    .selectFrom("users")
+    .select(["id", "email", "verified_email", "language"])
+    .where(column, "=", named.toLowerCase())
+    .where("status", "=", "active")
+    .limit(2)
+    .execute();
+  return rows.length === 1 ? rows[0] : undefined;
+}
+
 /** Locks the person's row for the caller's transaction (their passwords' count and names stay theirs); throws when gone. */
 export async function lockPerson(tx: Db, userId: string): Promise<void> {
   await tx.selectFrom("users").select("id").where("id", "=", userId).forUpdate().executeTakeFirstOrThrow();
+}
+
+/** The person's whole row, locked for the caller's transaction (two erasures at once erase once); undefined when gone. */
+export function lockedPerson(tx: Db, userId: string): Promise<User | undefined> {
+  return tx.selectFrom("users").selectAll().where("id", "=", userId).forUpdate().executeTakeFirst();
 }
 
 /**

@@ -1,6 +1,6 @@
 import SCIMMY from "scimmy";
-import { scimCandidates, scimUserPage } from "../../model/scim/user-candidates.ts";
 import { exactFilterCondition } from "../../model/scim/user-filter.ts";
+import { scimCandidates, scimUserPage } from "../../model/users/scim-candidates.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { scimBasePath } from "./constants.ts";
 import { ScimError } from "./errors.ts";

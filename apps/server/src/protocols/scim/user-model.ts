@@ -1,5 +1,5 @@
 import { byAffiliationOrder } from "../../model/people/records.ts";
-import { recordsOfPeople } from "../../model/scim/user-records.ts";
+import { recordsOfPeople } from "../../model/people/records-of-people.ts";
 import type { EmployeePosition, StudentRecord } from "../../platform/db/people-schema.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { kpiUserSchemaId } from "./constants.ts";

@@ -1,7 +1,8 @@
 import type { PersonalData } from "@kpi-id/contracts";
 import { connectedApplicationsOf } from "../../model/access/connected-applications.ts";
 import { developerApplicationsOf } from "../../model/developers/memberships.ts";
-import { accountRowOf, consentsOf, isoOrNull, recordsOf, signInMethodsOf } from "../../model/privacy/export-reads.ts";
+import { recordsForExport } from "../../model/people/person-data.ts";
+import { accountRowOf, consentsOf, isoOrNull, signInMethodsOf } from "../../model/privacy/export-reads.ts";
 import { liveSessionsOf } from "../../model/sessions/live.ts";
 import { listNetworkPasswords } from "../../model/wifi/passwords.ts";
 import { wifiPasswordView } from "../../model/wifi/view.ts";
@@ -65,7 +66,7 @@ export async function personalDataOf(
       createdAt: user.created_at.toISOString(),
       firstSignedInAt: isoOrNull(user.first_signed_in_at),
     },
-    records: await recordsOf(db, userId),
+    records: await recordsForExport(db, userId),
     signInMethods: await signInMethodsOf(db, user),
     sessions: await liveSessionsOf(db, userId, sessionId, now),
     applications: await connectedApplicationsOf(db, userId, now),

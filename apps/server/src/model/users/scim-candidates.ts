@@ -2,8 +2,9 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kyse
 import type { Database, Db, User } from "../../platform/db/schema.ts";
 
 /**
- * The SQL behind SCIM's GET /Users (protocols/scim/user-list.ts): the candidates a filter's indexed parts
- * (id, userName, externalId, active, meta dates) narrow to, and one page counted and ordered by the database.
+ * The people as SCIM sees them (the account rows this area owns): the SQL behind SCIM's GET /Users
+ * (protocols/scim/user-list.ts) — the candidates a filter's indexed parts (id, userName, externalId, active, meta
+ * dates) narrow to, and one page counted and ordered by the database — and the lookups its groups and writes make.
  */
 
 /** Which page of people, in which order (SCIM's list parameters). */
@@ -125,4 +126,29 @@ export async function scimUserPage(db: Db, params: PageParams, condition?: (eb: 
     .limit(params.count)
     .execute();
   return { rows, total: Number(total.n) };
+}
+
+/** The person the source system knows by this externalId, deleted over SCIM or not. */
+export function personByExternalId(db: Db, externalId: string) {
+  return db
+    .selectFrom("users")
+    .select(["id", "scim_deleted_at"])
+    .where("scim_external_id", "=", externalId)
+    .executeTakeFirst();
+}
+
+/**
+ * The usernames of these people, by id, in the database's order of usernames; those deleted over SCIM left out
+ * (SCIM shows no one else).
+ */
+export async function scimVisibleUsernames(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("users")
+    .select(["id", "username"])
+    .where("id", "in", [...new Set(ids)])
+    .where("scim_deleted_at", "is", null)
+    .orderBy("username")
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.username]));
 }

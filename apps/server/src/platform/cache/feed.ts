@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { machineryOn } from "../bench-switches.ts";
 import type { DatabaseHandle } from "../db/index.ts";
 import { type FollowsChanges, parseCacheChange } from "./feed-cache.ts";
 
@@ -35,6 +36,7 @@ const rememberedTextLength = 8 * 1024;
 
 /** The tables a statement's text writes, lower-cased; none for a session's use noted. */
 export function tablesWritten(text: string): ReadonlySet<string> {
+  if (!machineryOn("written-tables-memo")) return tablesWrittenBy(text);
   const known = writtenByText.get(text);
   if (known) return known;
   const tables = tablesWrittenBy(text);

@@ -16,6 +16,11 @@ export interface OnOff {
   off: number;
   /** The median of each pair of rounds' on ÷ off: the drift of a shared machine falls on both of a pair. */
   gain: number;
+  /**
+   * The same for this process' CPU time per operation, off ÷ on: what the piece saves of the service's own work,
+   * which a busy machine's scheduling moves far less than a rate (the database's processes are not counted).
+   */
+  cpuGain: number;
 }
 
 const median = (values: number[]) => {
@@ -24,8 +29,9 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 };
 
-async function round(workload: Workload, seconds: number): Promise<number> {
+async function round(workload: Workload, seconds: number): Promise<{ rate: number; cpuPerOperation: number }> {
   const limit = workload.operationsPerRound ?? Number.POSITIVE_INFINITY;
+  const cpu = process.cpuUsage();
   const start = performance.now();
   const until = start + seconds * 1000;
   let done = 0;
@@ -33,7 +39,9 @@ async function round(workload: Workload, seconds: number): Promise<number> {
     await workload.operation();
     done++;
   }
-  return done / ((performance.now() - start) / 1000);
+  const rate = done / ((performance.now() - start) / 1000);
+  const used = process.cpuUsage(cpu);
+  return { rate, cpuPerOperation: (used.user + used.system) / Math.max(done, 1) };
 }
 
 /**
@@ -46,6 +54,7 @@ export async function onAndOff(
   options: { rounds: number; roundSeconds: number; warmupOperations: number },
 ): Promise<OnOff> {
   const rates: [number[], number[]] = [[], []];
+  const cpu: [number[], number[]] = [[], []];
   try {
     for (const on of [true, false]) {
       switchMachinery(piece, on);
@@ -54,12 +63,20 @@ export async function onAndOff(
     for (let index = 0; index < options.rounds; index++) {
       for (const side of roundOrder(2, index)) {
         switchMachinery(piece, side === 0);
-        rates[side]?.push(await round(workload, options.roundSeconds));
+        const measured = await round(workload, options.roundSeconds);
+        rates[side]?.push(measured.rate);
+        cpu[side]?.push(measured.cpuPerOperation);
       }
     }
   } finally {
     switchMachinery(piece, true);
   }
   const [on, off] = rates;
-  return { on: median(on), off: median(off), gain: median(on.map((rate, index) => rate / (off[index] ?? rate))) };
+  const [cpuOn, cpuOff] = cpu;
+  return {
+    on: median(on),
+    off: median(off),
+    gain: median(on.map((rate, index) => rate / (off[index] ?? rate))),
+    cpuGain: median(cpuOn.map((used, index) => (cpuOff[index] ?? used) / used)),
+  };
 }

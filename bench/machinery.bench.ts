@@ -34,7 +34,6 @@ const pieces: { piece: MachineryPiece; lines: number; workloads: string[] }[] = 
   { piece: "precompiled", lines: 75, workloads: ["ticket-exchange"] },
   { piece: "zod-bypass", lines: 30, workloads: ["ticket-exchange"] },
   { piece: "compiled-serializer", lines: 17, workloads: ["user", "ticket-exchange"] },
-  { piece: "written-tables-memo", lines: 13, workloads: ["ticket-exchange"] },
 ];
 
 const quietCollectionLines = 100;

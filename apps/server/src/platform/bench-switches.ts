@@ -12,7 +12,6 @@ export const machineryPieces = [
   "precompiled",
   "zod-bypass",
   "compiled-serializer",
-  "written-tables-memo",
 ] as const;
 
 export type MachineryPiece = (typeof machineryPieces)[number];

@@ -118,7 +118,12 @@ async function signIn(url: string, username: string): Promise<string> {
 
 const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
-async function measureService(kind: Store["kind"]) {
+/**
+ * The production command restarted on a migrated store: RSS idle, at peak under the load and a minute after it.
+ * `nodeFlags` other than production's measure a piece switched off (machinery.bench.ts: no `--expose-gc`, no quiet
+ * collection).
+ */
+export async function measureService(kind: Store["kind"], nodeFlags: readonly string[] = productionNodeFlags) {
   const store = await prepareStore(kind);
   const port = await freePort();
   const env = {
@@ -137,8 +142,8 @@ async function measureService(kind: Store["kind"]) {
     const readyUrl = `http://127.0.0.1:${port}/ready`;
     // A restart is what is measured: when the source runs (no current bundle), the first start fills Node's
     // compile cache, as a deployment's first does.
-    await (await startChildServer(productionEntry, [], env, readyUrl, productionNodeFlags)).stop();
-    server = await startChildServer(productionEntry, [], env, readyUrl, productionNodeFlags);
+    await (await startChildServer(productionEntry, [], env, readyUrl, nodeFlags)).stop();
+    server = await startChildServer(productionEntry, [], env, readyUrl, nodeFlags);
     const { url } = server;
     // Warm-up: every hot route once, then a short quiet spell.
     const cookie = await signIn(url, "bench0");

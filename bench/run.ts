@@ -2,6 +2,7 @@
 // and prints each figure beside the baseline measured in the same run.
 import { readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { type MachineryPiece, machineryPieces, switchMachinery } from "@kpi-id/server/testing";
 import { goalLine } from "./lib/goal-line.ts";
 import type { BenchModule, Comparison, Measurement } from "./lib/types.ts";
 
@@ -35,7 +36,19 @@ if (files.length === 0) {
   process.exit(2);
 }
 
+// KPI_BENCH_OFF=listen-caches,precompiled runs the in-process benches with those pieces of benchmark-driven machinery
+// switched off (apps/server/src/platform/bench-switches.ts; `npm run bench -- machinery` measures each one on and off).
+const switchedOff = (process.env.KPI_BENCH_OFF ?? "").split(",").filter(Boolean);
+for (const piece of switchedOff) {
+  if (!machineryPieces.includes(piece as MachineryPiece)) {
+    console.error(`KPI_BENCH_OFF: no piece '${piece}' (${machineryPieces.join(", ")})`);
+    process.exit(2);
+  }
+  switchMachinery(piece as MachineryPiece, false);
+}
+
 console.log(`KPI ID benchmarks: node ${process.version}, ${availableParallelism()} cores available\n`);
+if (switchedOff.length > 0) console.log(`switched off: ${switchedOff.join(", ")}\n`);
 // Peak memory of this process (the services measured in-process, their databases when PGlite, and the
 // load drivers); benchmarks that run the service in a child process report that process' own figure.
 let peakHeap = 0;

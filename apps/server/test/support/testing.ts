@@ -11,6 +11,7 @@ export { createApplication } from "../../src/model/apps/service.ts";
 export { setCasService } from "../../src/model/cas/services.ts";
 export { consumeTicket, issueTicket } from "../../src/model/tickets/store.ts";
 export { createUser } from "../../src/model/users/service.ts";
+export { type MachineryPiece, machineryPieces, switchMachinery } from "../../src/platform/bench-switches.ts";
 export { createPasswordHasher, type PasswordHasher } from "../../src/platform/crypto/password.ts";
 export { hashToken } from "../../src/platform/crypto/tokens.ts";
 export { openDatabase } from "../../src/platform/db/index.ts";

@@ -1,3 +1,5 @@
+import { machineryOn } from "../bench-switches.ts";
+
 /** What a notification on the cache channel says changed (migration 0310_cache_notifications). */
 export type CacheChange = { kind: "all" } | NamedChange;
 /** A change that names the sessions, people or OpenID Connect grants (0470_oidc_token_cache) it touched. */
@@ -130,7 +132,7 @@ export class FeedCache<V> implements FollowsChanges {
   }
 
   get(key: string, now: number): V | undefined {
-    if (!this.serving) return undefined;
+    if (!this.serving || !machineryOn("listen-caches")) return undefined;
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.validUntil > now) return entry.value;
@@ -153,7 +155,8 @@ export class FeedCache<V> implements FollowsChanges {
   }
 
   store(key: string, value: V, validUntil: number, mark: number, now: number): void {
-    if (!this.serving || validUntil <= now || this.changedSince(mark, key, value)) return;
+    if (!this.serving || !machineryOn("listen-caches") || validUntil <= now || this.changedSince(mark, key, value))
+      return;
     this.entries.delete(key);
     this.entries.set(key, { value: deepFreeze(value), validUntil });
     // Oldest first: past entries at the front go, and the oldest while over capacity.

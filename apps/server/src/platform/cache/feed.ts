@@ -19,29 +19,11 @@ const notesSessionUse =
  */
 export const oidcPayloadsAnnouncedByWriter = "/* oidc_payloads: announced by its writer */";
 
-function tablesWrittenBy(text: string): ReadonlySet<string> {
+/** The tables a statement's text writes, lower-cased; none for a session's use noted. */
+export function tablesWritten(text: string): ReadonlySet<string> {
   if (notesSessionUse.test(text)) return new Set();
   const tables = new Set(Array.from(text.matchAll(writtenTable), (match) => (match[1] ?? "").toLowerCase()));
   if (text.endsWith(oidcPayloadsAnnouncedByWriter)) tables.delete("oidc_payloads");
-  return tables;
-}
-
-// Every statement this process runs is read here after it ends, and the regexes over its text cost a ticket
-// exchange more than any of its own code (issue 63). Statements are parameterised, so a few hundred texts recur;
-// the bounds keep texts with values written in (or an import's long ones) from filling the memory.
-const writtenByText = new Map<string, ReadonlySet<string>>();
-const rememberedTexts = 512;
-const rememberedTextLength = 8 * 1024;
-
-/** The tables a statement's text writes, lower-cased; none for a session's use noted. */
-export function tablesWritten(text: string): ReadonlySet<string> {
-  const known = writtenByText.get(text);
-  if (known) return known;
-  const tables = tablesWrittenBy(text);
-  if (text.length <= rememberedTextLength) {
-    if (writtenByText.size >= rememberedTexts) writtenByText.clear();
-    writtenByText.set(text, tables);
-  }
   return tables;
 }
 

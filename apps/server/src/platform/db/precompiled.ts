@@ -1,4 +1,5 @@
 import { type Compilable, CompiledQuery } from "kysely";
+import { machineryOn } from "../bench-switches.ts";
 import type { Db } from "./schema.ts";
 
 const slotName = Symbol("precompiled value");
@@ -63,6 +64,7 @@ export function precompiled<Values extends Record<string, unknown>, Row>(
     return { sql: compiled.sql, parameters: compiled.parameters, slots };
   };
   return async (db, values) => {
+    if (!machineryOn("precompiled")) return (await db.executeQuery<Row>(build(db, values).compile())).rows;
     template ??= compile(db);
     const parameters = [...template.parameters];
     for (const [index, name] of template.slots) parameters[index] = values[name];

@@ -6,6 +6,7 @@ import { splitFullName } from "../../model/people/names.ts";
 import { type PersonRoles, personRoles, rolesClaims, rolesFromColumns } from "../../model/people/profile.ts";
 import { signInAmr } from "../../model/sessions/strength.ts";
 import { findUserById, personWithAccess } from "../../model/users/queries.ts";
+import { machineryOn } from "../../platform/bench-switches.ts";
 import { readFresh, readThrough, storeRead } from "../../platform/cache/feed-cache.ts";
 import type { Database, User } from "../../platform/db/schema.ts";
 import type { AccountCache, AccountRow } from "./account-cache.ts";
@@ -163,7 +164,7 @@ export function createFindAccount(db: Kysely<Database>, affiliationScope: string
         // The token endpoint asks for the ID token's claims once it has saved every code and token it issues
         // (oidc-provider's grants: the use, the access and refresh tokens, then the ID token): their one write
         // commits while the ID token is signed, when nothing else would fill the wait (requests-in-flight.ts).
-        if (use === "id_token" && aloneInFlight()) currentOidcMemory()?.startFlush(db);
+        if (use === "id_token" && machineryOn("early-write") && aloneInFlight()) currentOidcMemory()?.startFlush(db);
         return userClaims(user, includesKpiScope(scope) ? { roles: await roles(), affiliationScope } : undefined) as {
           sub: string;
         };

@@ -1,4 +1,5 @@
 import type Provider from "oidc-provider";
+import { machineryOn } from "../../platform/bench-switches.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";
 import type { FindApplication } from "./clients.ts";
 
@@ -38,6 +39,7 @@ export class ParsedClients {
     const libraryFind = Client.find.bind(Client);
     libraryFinds.set(provider, libraryFind);
     Client.find = async (id: string) => {
+      if (!machineryOn("parsed-clients")) return libraryFind(id);
       const row = typeof id === "string" && id.length > 0 ? await this.findApplicationRow(id) : undefined;
       // No such application, or one that is no client (disabled, suspended): the library's own path decides.
       if (!row?.oidc_enabled || row.suspended_at) return libraryFind(id);

@@ -6,6 +6,7 @@ import {
   writeDeferred,
 } from "../../model/oidc/request-statements.ts";
 import { type AuditEvent, auditRow } from "../../platform/audit/record.ts";
+import { machineryOn } from "../../platform/bench-switches.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 
 /** One oidc_payloads row as the adapter writes it (the payload as JSON text, the id as stored). */
@@ -189,7 +190,7 @@ export function withOidcMemory<T>(memory: OidcRequestMemory, run: () => T): T {
  */
 export function rememberEachRequest(db: Db, accounts?: { mark(): number }) {
   return async (_ctx: unknown, next: () => Promise<unknown>) => {
-    const memory = new OidcRequestMemory(true, accounts?.mark());
+    const memory = new OidcRequestMemory(machineryOn("deferred-writes"), accounts?.mark());
     try {
       await withOidcMemory(memory, next);
     } finally {

@@ -1,3 +1,5 @@
+import { machineryOn } from "../../platform/bench-switches.ts";
+
 /**
  * How many provider requests this process is serving. A token request starts its one write before its answer is
  * ready (claims.ts, request-memory.ts `startFlush`) only when it is the only one: the process would otherwise sit
@@ -9,6 +11,7 @@ let inFlight = 0;
 
 /** The provider's first middleware (provider.ts): counts each request until its answer is ready to leave. */
 export async function countProviderRequests(_ctx: unknown, next: () => Promise<unknown>): Promise<void> {
+  if (!machineryOn("early-write")) return void (await next());
   inFlight += 1;
   try {
     await next();

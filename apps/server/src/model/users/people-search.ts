@@ -13,6 +13,7 @@ import {
   swappedOrder,
   type Typed,
 } from "./people-search-terms.ts";
+import { personInUnits } from "./person-units.ts";
 
 export const peoplePageSize = 25;
 /**
@@ -75,18 +76,8 @@ function filtered(db: Db, search: PeopleSearch, where: RawBuilder<SqlBool>[]) {
       ),
     );
   }
-  if (search.unitIds) query = query.where(hasRecordIn(search.unitIds));
+  if (search.unitIds) query = query.where(personInUnits(search.unitIds));
   return query;
-}
-
-/**
- * The person has a student record or a position in one of the units. One hashed set of the units' people (both
- * tables are indexed by unit, user) rather than two probes a row: an OR of two EXISTS cannot become a semi-join.
- */
-function hasRecordIn(unitIds: readonly string[]): RawBuilder<SqlBool> {
-  const units = sql.val([...unitIds]);
-  return sql<SqlBool>`users.id in (select r.user_id from student_records r where r.unit_id = any(${units}::uuid[])
-    union all select p.user_id from employee_positions p where p.unit_id = any(${units}::uuid[]))`;
 }
 
 /** How many people the conditions admit, reading no more than `atMost` + 1 of them. */

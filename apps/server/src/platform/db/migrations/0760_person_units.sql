@@ -1,0 +1,64 @@
+-- The units a person has a record in, on the person's own row (issue 79): a unit admin's people search filters by
+-- it. Through student_records and employee_positions the filter was a join the planner sized from a guessed count
+-- of the typed pattern (one row where 442 matched) and ran as a nested loop over the unit's 5,000 people for each
+-- of them (p99 449 ms at 100,000 people); on the row it is a test of the row itself, and its GIN index lets a count
+-- of "ко" read the 421 people of the unit among its 8,502 matches (a BitmapAnd with the trigram index) rather than
+-- all of them. Kept by the database, so every writer of records (imports, SCIM, the console, an older release
+-- during a rolling upgrade) keeps it; the records stay the truth.
+alter table users add column unit_ids uuid[] not null default '{}';
+
+-- The units of a person's records, in one order so that equal sets compare equal.
+create function person_unit_ids(person uuid) returns uuid[]
+language sql stable
+as $$
+  select coalesce(array_agg(distinct unit_id order by unit_id), '{}') from (
+    select unit_id from student_records where user_id = person and unit_id is not null
+    union all
+    select unit_id from employee_positions where user_id = person and unit_id is not null) held
+$$;
+
+-- The people whose records a statement changed: their units read again, written only where they differ (an
+-- import that rewrites a person's records as they were changes no row of users). An update names the rows before
+-- it too: a record moved to another person changes both people's units.
+create function refresh_person_units() returns trigger
+language plpgsql
+as $$
+begin
+  if tg_op = 'TRUNCATE' then
+    update users set unit_ids = person_unit_ids(id) where unit_ids <> '{}';
+  elsif tg_op = 'UPDATE' then
+    update users set unit_ids = person_unit_ids(id)
+    where id in (select user_id from changed_rows union select user_id from previous_rows)
+      and unit_ids <> person_unit_ids(id);
+  else
+    update users set unit_ids = person_unit_ids(id)
+    where id in (select user_id from changed_rows) and unit_ids <> person_unit_ids(id);
+  end if;
+  return null;
+end;
+$$;
+
+create trigger student_records_added_units after insert on student_records
+  referencing new table as changed_rows for each statement execute function refresh_person_units();
+create trigger student_records_changed_units after update on student_records
+  referencing old table as previous_rows new table as changed_rows for each statement
+  execute function refresh_person_units();
+create trigger student_records_removed_units after delete on student_records
+  referencing old table as changed_rows for each statement execute function refresh_person_units();
+create trigger student_records_truncated_units after truncate on student_records
+  for each statement execute function refresh_person_units();
+create trigger employee_positions_added_units after insert on employee_positions
+  referencing new table as changed_rows for each statement execute function refresh_person_units();
+create trigger employee_positions_changed_units after update on employee_positions
+  referencing old table as previous_rows new table as changed_rows for each statement
+  execute function refresh_person_units();
+create trigger employee_positions_removed_units after delete on employee_positions
+  referencing old table as changed_rows for each statement execute function refresh_person_units();
+create trigger employee_positions_truncated_units after truncate on employee_positions
+  for each statement execute function refresh_person_units();
+
+update users set unit_ids = person_unit_ids(id)
+where id in (select user_id from student_records where unit_id is not null
+  union select user_id from employee_positions where unit_id is not null);
+
+create index users_unit_ids_idx on users using gin (unit_ids);

@@ -7,32 +7,38 @@
 -- during a rolling upgrade) keeps it; the records stay the truth.
 alter table users add column unit_ids uuid[] not null default '{}';
 
--- The units of a person's records, in one order so that equal sets compare equal.
-create function person_unit_ids(person uuid) returns uuid[]
-language sql stable
+-- The people whose records a statement changed (`people`, their ids): their units read again in one statement
+-- (an import's batch of a thousand people is one join, not a thousand lookups), written only where they differ (an
+-- import that rewrites a person's records as they were changes no row of users), in one order so that equal sets
+-- compare equal.
+create function refresh_units_of(people uuid[]) returns void
+language sql
 as $$
-  select coalesce(array_agg(distinct unit_id order by unit_id), '{}') from (
-    select unit_id from student_records where user_id = person and unit_id is not null
-    union all
-    select unit_id from employee_positions where user_id = person and unit_id is not null) held
+  update users set unit_ids = held.unit_ids
+  from (
+    select person.id as user_id,
+      coalesce(array_agg(distinct record.unit_id order by record.unit_id) filter (where record.unit_id is not null),
+        '{}') as unit_ids
+    from unnest(people) as person (id)
+    left join (
+      select user_id, unit_id from student_records
+      union all
+      select user_id, unit_id from employee_positions) record on record.user_id = person.id
+    group by person.id) held
+  where users.id = held.user_id and users.unit_ids <> held.unit_ids
 $$;
 
--- The people whose records a statement changed: their units read again, written only where they differ (an
--- import that rewrites a person's records as they were changes no row of users). An update names the rows before
--- it too: a record moved to another person changes both people's units.
+-- An update names the rows before it too: a record moved to another person changes both people's units.
 create function refresh_person_units() returns trigger
 language plpgsql
 as $$
 begin
   if tg_op = 'TRUNCATE' then
-    update users set unit_ids = person_unit_ids(id) where unit_ids <> '{}';
+    perform refresh_units_of(array(select id from users where unit_ids <> '{}'));
   elsif tg_op = 'UPDATE' then
-    update users set unit_ids = person_unit_ids(id)
-    where id in (select user_id from changed_rows union select user_id from previous_rows)
-      and unit_ids <> person_unit_ids(id);
+    perform refresh_units_of(array(select user_id from changed_rows union select user_id from previous_rows));
   else
-    update users set unit_ids = person_unit_ids(id)
-    where id in (select user_id from changed_rows) and unit_ids <> person_unit_ids(id);
+    perform refresh_units_of(array(select distinct user_id from changed_rows));
   end if;
   return null;
 end;
@@ -57,8 +63,9 @@ create trigger employee_positions_removed_units after delete on employee_positio
 create trigger employee_positions_truncated_units after truncate on employee_positions
   for each statement execute function refresh_person_units();
 
-update users set unit_ids = person_unit_ids(id)
-where id in (select user_id from student_records where unit_id is not null
-  union select user_id from employee_positions where unit_id is not null);
+select refresh_units_of(array(
+  select user_id from student_records where unit_id is not null
+  union
+  select user_id from employee_positions where unit_id is not null));
 
 create index users_unit_ids_idx on users using gin (unit_ids);

@@ -7,39 +7,33 @@
 -- during a rolling upgrade) keeps it; the records stay the truth.
 alter table users add column unit_ids uuid[] not null default '{}';
 
--- The people whose records a statement changed (`people`, their ids): their units read again in one statement
--- (an import's batch of a thousand people is one join, not a thousand lookups), written only where they differ (an
--- import that rewrites a person's records as they were changes no row of users), in one order so that equal sets
--- compare equal.
-create function refresh_units_of(people uuid[]) returns void
-language sql
-as $$
-  update users set unit_ids = held.unit_ids
-  from (
-    select person.id as user_id,
-      coalesce(array_agg(distinct record.unit_id order by record.unit_id) filter (where record.unit_id is not null),
-        '{}') as unit_ids
-    from unnest(people) as person (id)
-    left join (
-      select user_id, unit_id from student_records
-      union all
-      select user_id, unit_id from employee_positions) record on record.user_id = person.id
-    group by person.id) held
-  where users.id = held.user_id and users.unit_ids <> held.unit_ids
-$$;
-
--- An update names the rows before it too: a record moved to another person changes both people's units.
+-- The people whose records a statement changed: their units read again in one statement, written only where they
+-- differ (an import that rewrites a person's records as they were changes no row of users), in one order so that
+-- equal sets compare equal. An update names the rows before it too: a record moved to another person changes both
+-- people's units. Planned at each statement (execute), from the number of rows it changed: a batch of 10,000
+-- records is one hash join, not 10,000 lookups in a table whose statistics are those of an empty one.
 create function refresh_person_units() returns trigger
 language plpgsql
 as $$
 begin
-  if tg_op = 'TRUNCATE' then
-    perform refresh_units_of(array(select id from users where unit_ids <> '{}'));
-  elsif tg_op = 'UPDATE' then
-    perform refresh_units_of(array(select user_id from changed_rows union select user_id from previous_rows));
-  else
-    perform refresh_units_of(array(select distinct user_id from changed_rows));
-  end if;
+  execute format(
+    'update users set unit_ids = held.unit_ids
+    from (
+      select person.user_id,
+        coalesce(array_agg(distinct record.unit_id order by record.unit_id) filter (where record.unit_id is not null),
+          ''{}'') as unit_ids
+      from (%s) person
+      left join (
+        select user_id, unit_id from student_records
+        union all
+        select user_id, unit_id from employee_positions) record on record.user_id = person.user_id
+      group by person.user_id) held
+    where users.id = held.user_id and users.unit_ids <> held.unit_ids',
+    case tg_op
+      when 'UPDATE' then 'select user_id from changed_rows union select user_id from previous_rows'
+      when 'TRUNCATE' then 'select id as user_id from users where unit_ids <> ''{}'''
+      else 'select distinct user_id from changed_rows'
+    end);
   return null;
 end;
 $$;
@@ -63,9 +57,14 @@ create trigger employee_positions_removed_units after delete on employee_positio
 create trigger employee_positions_truncated_units after truncate on employee_positions
   for each statement execute function refresh_person_units();
 
-select refresh_units_of(array(
-  select user_id from student_records where unit_id is not null
-  union
-  select user_id from employee_positions where unit_id is not null));
+update users set unit_ids = held.unit_ids
+from (
+  select user_id, array_agg(distinct unit_id order by unit_id) as unit_ids
+  from (
+    select user_id, unit_id from student_records where unit_id is not null
+    union all
+    select user_id, unit_id from employee_positions where unit_id is not null) record
+  group by user_id) held
+where users.id = held.user_id;
 
 create index users_unit_ids_idx on users using gin (unit_ids);

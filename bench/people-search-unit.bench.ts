@@ -1,10 +1,10 @@
 // The people search of a unit admin (issue 79): `npm run bench -- people-search-unit`.
-import { addOperator, createApplication } from "@kpi-id/server/testing";
+import { addOperator } from "@kpi-id/server/testing";
 import { sequentialTimings } from "./lib/measure.ts";
-import { addFaculties, addPopulation, grantToEvery } from "./lib/population.ts";
+import { addFaculties } from "./lib/population.ts";
 import { startBenchApp } from "./lib/server-app.ts";
 import type { Comparison } from "./lib/types.ts";
-import { figure, kinds, population, secondsPerKind } from "./people-search.bench.ts";
+import { figure, kinds, populated, population, secondsPerKind } from "./people-search.bench.ts";
 
 export const title = "Console people search as a unit admin of a faculty of ~5,000 among 100,000 (issue 79)";
 
@@ -20,14 +20,8 @@ export async function run(): Promise<Comparison[]> {
   const bench = await startBenchApp();
   try {
     const { app } = bench;
-    await addPopulation(app, population);
-    const { application } = await createApplication(app.db, {
-      name: "library",
-      title: "Бібліотека",
-      callbackUrl: "https://library.kpi.ua/callback",
-    });
-    await grantToEvery(app, application.id, 10);
-    const queries = Object.values(kinds(application.id)).flat();
+    const { applicationId } = await populated(bench);
+    const queries = Object.values(kinds(applicationId)).flat();
     const [faculty] = await addFaculties(app, faculties);
     const { cookie, person } = await addOperator(app, []);
     await app.db

@@ -3,7 +3,7 @@ import { addOperator, createApplication } from "@kpi-id/server/testing";
 import type { FastifyInstance } from "fastify";
 import { sequentialTimings, type Timed } from "./lib/measure.ts";
 import { addPopulation, grantToEvery } from "./lib/population.ts";
-import { startBenchApp } from "./lib/server-app.ts";
+import { type BenchApp, startBenchApp } from "./lib/server-app.ts";
 import type { Comparison } from "./lib/types.ts";
 
 export const title = "Console people search at 100,000 people (GET /api/admin/people)";
@@ -72,18 +72,23 @@ export const figure = (label: string, timed: Timed) => ({
   p99Ms: timed.p99Ms,
 });
 
+/** The bench's university: 100,000 people, a library application one person in ten may use. */
+export async function populated(bench: BenchApp): Promise<{ applicationId: string }> {
+  await addPopulation(bench.app, population);
+  const { application } = await createApplication(bench.app.db, {
+    name: "library",
+    title: "Бібліотека",
+    callbackUrl: "https://library.kpi.ua/callback",
+  });
+  await grantToEvery(bench.app, application.id, 10);
+  return { applicationId: application.id };
+}
+
 export async function run(): Promise<Comparison[]> {
   const bench = await startBenchApp();
   try {
     const { app } = bench;
-    await addPopulation(app, population);
-    const { application } = await createApplication(app.db, {
-      name: "library",
-      title: "Бібліотека",
-      callbackUrl: "https://library.kpi.ua/callback",
-    });
-    // One person in ten may use the library.
-    await grantToEvery(app, application.id, 10);
+    const { applicationId } = await populated(bench);
     const { cookie } = await addOperator(app, ["admin"]);
     const searchesOf = (queries: string[]) => {
       let next = 0;
@@ -101,7 +106,7 @@ export async function run(): Promise<Comparison[]> {
     const method = `app.inject, one request in flight, ${population.toLocaleString("en")} people, ${bench.databaseKind}`;
     const comparisons: Comparison[] = [];
     const all: string[] = [];
-    for (const [kind, queries] of Object.entries(kinds(application.id))) {
+    for (const [kind, queries] of Object.entries(kinds(applicationId))) {
       all.push(...queries);
       const timed = await sequentialTimings(searchesOf(queries), secondsPerKind * 1000, queries.length);
       comparisons.push({ subject: figure(`${kind} (${queries.length} queries)`, timed), baseline, method });

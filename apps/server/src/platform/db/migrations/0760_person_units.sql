@@ -38,24 +38,24 @@ begin
 end;
 $$;
 
-create trigger student_records_added_units after insert on student_records
-  referencing new table as changed_rows for each statement execute function refresh_person_units();
-create trigger student_records_changed_units after update on student_records
-  referencing old table as previous_rows new table as changed_rows for each statement
-  execute function refresh_person_units();
-create trigger student_records_removed_units after delete on student_records
-  referencing old table as changed_rows for each statement execute function refresh_person_units();
-create trigger student_records_truncated_units after truncate on student_records
-  for each statement execute function refresh_person_units();
-create trigger employee_positions_added_units after insert on employee_positions
-  referencing new table as changed_rows for each statement execute function refresh_person_units();
-create trigger employee_positions_changed_units after update on employee_positions
-  referencing old table as previous_rows new table as changed_rows for each statement
-  execute function refresh_person_units();
-create trigger employee_positions_removed_units after delete on employee_positions
-  referencing old table as changed_rows for each statement execute function refresh_person_units();
-create trigger employee_positions_truncated_units after truncate on employee_positions
-  for each statement execute function refresh_person_units();
+-- The same four triggers on both tables of records.
+do $$
+declare
+  records text;
+begin
+  foreach records in array array['student_records', 'employee_positions'] loop
+    execute format('create trigger %1$s_added_units after insert on %1$I
+      referencing new table as changed_rows for each statement execute function refresh_person_units()', records);
+    execute format('create trigger %1$s_changed_units after update on %1$I
+      referencing old table as previous_rows new table as changed_rows for each statement
+      execute function refresh_person_units()', records);
+    execute format('create trigger %1$s_removed_units after delete on %1$I
+      referencing old table as changed_rows for each statement execute function refresh_person_units()', records);
+    execute format('create trigger %1$s_truncated_units after truncate on %1$I
+      for each statement execute function refresh_person_units()', records);
+  end loop;
+end;
+$$;
 
 update users set unit_ids = held.unit_ids
 from (

@@ -8,10 +8,18 @@ import { type RawBuilder, type SqlBool, sql } from "kysely";
  * the trigram one, where a join to the records was sized from a guess of the typed pattern.
  *
  * `person`: the id of someone the statement names (an audit row's person); without it, the row of `users` the
- * statement reads.
+ * statement reads, and `indexed: false` writes the test so that the GIN index cannot serve it (for a statement
+ * that walks another index in order and stops when its page is full).
  */
-export function personInUnits(unitIds: readonly string[], person?: RawBuilder<unknown>): RawBuilder<SqlBool> {
+export function personInUnits(
+  unitIds: readonly string[],
+  person: RawBuilder<unknown> | { indexed: boolean } = { indexed: true },
+): RawBuilder<SqlBool> {
   const units = sql`${sql.val([...unitIds])}::uuid[]`;
-  if (!person) return sql<SqlBool>`users.unit_ids && ${units}`;
+  if ("indexed" in person) {
+    return person.indexed
+      ? sql<SqlBool>`users.unit_ids && ${units}`
+      : sql<SqlBool>`(users.unit_ids || '{}'::uuid[]) && ${units}`;
+  }
   return sql<SqlBool>`exists (select 1 from users in_units where in_units.id = ${person} and in_units.unit_ids && ${units})`;
 }

@@ -2,16 +2,14 @@ import type { ImportJobView } from "@kpi-id/contracts";
 import { addOperator, createApplication } from "@kpi-id/server/testing";
 import type { FastifyInstance } from "fastify";
 import { sequentialTimings, type Timed } from "./lib/measure.ts";
-import { addFaculties, addPopulation, grantToEvery } from "./lib/population.ts";
-import { startBenchApp } from "./lib/server-app.ts";
+import { addPopulation, grantToEvery } from "./lib/population.ts";
+import { type BenchApp, startBenchApp } from "./lib/server-app.ts";
 import type { Comparison } from "./lib/types.ts";
 
 export const title = "Console people search at 100,000 people (GET /api/admin/people)";
 
-const population = 100_000;
-// Twenty faculties of about 5,000 people each: a unit admin's search reaches one of them (issue 79).
-const faculties = 20;
-const secondsPerKind = 3;
+export const population = 100_000;
+export const secondsPerKind = 3;
 const importRows = 10_000;
 
 const typing = (word: string) => Array.from({ length: word.length }, (_, i) => word.slice(0, i + 1).trim());
@@ -22,7 +20,7 @@ const people = [4242, 17, 31337, 77077, 99001, 50505, 1234, 88888];
  * names are "Firstname Surname" (population.ts), so "петренко ол" is ranked by its swapped order
  * and "олена пет" by the name as stored: both of the ranking's name paths are measured.
  */
-function kinds(applicationId: string): Record<string, string[]> {
+export function kinds(applicationId: string): Record<string, string[]> {
   const q = (text: string) => `q=${encodeURIComponent(text)}`;
   return {
     "exact username": people.map((n) => q(`u${n}`)),
@@ -66,7 +64,7 @@ async function startImport(app: FastifyInstance, cookie: string): Promise<string
   return response.json<ImportJobView>().id;
 }
 
-const figure = (label: string, timed: Timed) => ({
+export const figure = (label: string, timed: Timed) => ({
   label,
   value: timed.rate,
   unit: "/s/core",
@@ -74,68 +72,23 @@ const figure = (label: string, timed: Timed) => ({
   p99Ms: timed.p99Ms,
 });
 
-/**
- * Every query above from a unit admin of one faculty of about 5,000 people (issue 79): the same list, filtered to
- * the people with a record in the faculty; the baseline is that admin's own /me.
- */
-async function unitScopedRow(app: FastifyInstance, queries: string[], method: string): Promise<Comparison> {
-  const [faculty] = await addFaculties(app, faculties);
-  const { cookie, person } = await addOperator(app, []);
-  await app.db
-    .insertInto("unit_roles")
-    .values({ user_id: person.id, unit_id: String(faculty), role: "unit_admin" })
-    .execute();
-  let next = 0;
-  const search = async () => {
-    const url = `/api/admin/people?${queries[next++ % queries.length] ?? ""}`;
-    const response = await app.inject({ url, headers: { cookie } });
-    if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode} ${response.body}`);
-  };
-  const me = () => app.inject({ url: "/api/admin/me", headers: { cookie } });
-  const baseline = figure("GET /api/admin/me as a unit admin", await sequentialTimings(me, 3000, 5));
-  const timed = await sequentialTimings(search, secondsPerKind * 2000, queries.length);
-  return {
-    subject: figure(`all ${queries.length} queries as a unit admin of a faculty of ~5,000 (issue 79)`, timed),
-    baseline,
-    method,
-  };
-}
-
-/** Only the unit admin's row, for a run that measures just it: `npx node bench/people-search-unit.ts`. */
-export async function runUnitScopedOnly(): Promise<Comparison> {
-  const bench = await startBenchApp();
-  try {
-    const { app } = bench;
-    await addPopulation(app, population);
-    const { application } = await createApplication(app.db, {
-      name: "library",
-      title: "Бібліотека",
-      callbackUrl: "https://library.kpi.ua/callback",
-    });
-    await grantToEvery(app, application.id, 10);
-    const queries = Object.values(kinds(application.id)).flat();
-    return await unitScopedRow(
-      app,
-      queries,
-      `app.inject, one request in flight, ${population} people, ${bench.databaseKind}`,
-    );
-  } finally {
-    await bench.close();
-  }
+/** The bench's university: 100,000 people, a library application one person in ten may use. */
+export async function populated(bench: BenchApp): Promise<{ applicationId: string }> {
+  await addPopulation(bench.app, population);
+  const { application } = await createApplication(bench.app.db, {
+    name: "library",
+    title: "Бібліотека",
+    callbackUrl: "https://library.kpi.ua/callback",
+  });
+  await grantToEvery(bench.app, application.id, 10);
+  return { applicationId: application.id };
 }
 
 export async function run(): Promise<Comparison[]> {
   const bench = await startBenchApp();
   try {
     const { app } = bench;
-    await addPopulation(app, population);
-    const { application } = await createApplication(app.db, {
-      name: "library",
-      title: "Бібліотека",
-      callbackUrl: "https://library.kpi.ua/callback",
-    });
-    // One person in ten may use the library.
-    await grantToEvery(app, application.id, 10);
+    const { applicationId } = await populated(bench);
     const { cookie } = await addOperator(app, ["admin"]);
     const searchesOf = (queries: string[]) => {
       let next = 0;
@@ -153,12 +106,11 @@ export async function run(): Promise<Comparison[]> {
     const method = `app.inject, one request in flight, ${population.toLocaleString("en")} people, ${bench.databaseKind}`;
     const comparisons: Comparison[] = [];
     const all: string[] = [];
-    for (const [kind, queries] of Object.entries(kinds(application.id))) {
+    for (const [kind, queries] of Object.entries(kinds(applicationId))) {
       all.push(...queries);
       const timed = await sequentialTimings(searchesOf(queries), secondsPerKind * 1000, queries.length);
       comparisons.push({ subject: figure(`${kind} (${queries.length} queries)`, timed), baseline, method });
     }
-    comparisons.push(await unitScopedRow(app, all, method));
     // Every kind in turn while an import of 10,000 rows runs in the same process (as the console's
     // job does), until it ends: its batched writes and the search share the event loop and the database.
     const job = await startImport(app, cookie);

@@ -100,10 +100,16 @@ export async function addFaculties(app: FastifyInstance, units: number): Promise
     returning id`.execute(app.db);
   const ids = rows.rows.map((row) => row.id);
   await sql`update units set ancestry = array[id] where ancestry = '{}'`.execute(app.db);
-  await sql`insert into student_records (user_id, unit_id, student_id, status, source, is_primary)
-    select users.id, (${sql.val(ids)}::uuid[])[1 + abs(hashtext('unit' || users.id::text)) % ${units}],
-      coalesce(users.student_id, 'S-' || users.username), 'studying', 'bench', true
-    from users`.execute(app.db);
-  await sql`analyze student_records`.execute(app.db);
+  // In batches, as addPopulation: each record also writes its person's units (migration 0760).
+  const batches = 10;
+  for (let batch = 0; batch < batches; batch++) {
+    await sql`insert into student_records (user_id, unit_id, student_id, status, source, is_primary)
+      select users.id, (${sql.val(ids)}::uuid[])[1 + abs(hashtext('unit' || users.id::text)) % ${units}],
+        coalesce(users.student_id, 'S-' || users.username), 'studying', 'bench', true
+      from users where abs(hashtext('batch' || users.id::text)) % ${batches} = ${batch}`.execute(app.db);
+  }
+  // The people's rows were written again (their units): visited as autovacuum would.
+  await sql`vacuum analyze student_records`.execute(app.db);
+  await sql`vacuum analyze users`.execute(app.db);
   return ids;
 }

@@ -20,8 +20,11 @@ export interface Goal {
   /** The goal's bound: the least ratio for `atLeast`, the most ratio or MiB for `atMost`. */
   target: number;
   bound: "atLeast" | "atMost";
-  /** `ratio` (subject ÷ baseline, the default) or `difference` (subject − baseline, in the figures' unit). */
-  measure?: "ratio" | "difference";
+  /**
+   * `ratio` (subject ÷ baseline, the default), `difference` (subject − baseline, in the figures' unit) or `p99`
+   * (the subject's p99 latency in ms, for a goal stated as a time; the baseline is printed beside it only).
+   */
+  measure?: "ratio" | "difference" | "p99";
 }
 
 /** A figure and the baseline it is judged against, both measured in the same run. */

@@ -249,6 +249,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "people-search.ts",
     "person-data.ts",
     "person-reads.ts",
+    "person-units.ts",
     "primary-records.ts",
     "queries.ts",
     "retired-usernames.ts",

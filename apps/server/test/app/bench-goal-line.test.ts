@@ -42,6 +42,18 @@ describe("the GOAL line npm run bench prints for each row of issue 63's table", 
     );
   });
 
+  it("judges a goal stated as a time on the subject's p99, in ms", () => {
+    const goal = { name: "people-search-unit", floor: "me", target: 50, bound: "atMost", measure: "p99" } as const;
+    const timed = (p99Ms: number): Comparison => ({
+      subject: { label: "search", value: 40, unit: "/s/core", p50Ms: 20, p99Ms },
+      baseline: { label: "me", value: 900, unit: "/s/core", p50Ms: 1, p99Ms: 2 },
+      method: "test",
+      goal,
+    });
+    expect(goalLine(timed(41.234))).toBe("GOAL people-search-unit ratio=41.23 floor=me goal=50 unit=ms met=yes");
+    expect(goalLine(timed(449))).toBe("GOAL people-search-unit ratio=449.00 floor=me goal=50 unit=ms met=no");
+  });
+
   it("never says met for a floor that measured nothing", () => {
     const line = goalLine(comparison(10, 0, { name: "userinfo", floor: "library", target: 0.8, bound: "atLeast" }));
     expect(line).toBe("GOAL userinfo ratio=Infinity floor=library goal=0.8 met=no");

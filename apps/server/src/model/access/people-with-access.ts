@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
 import { peopleGivenByRules } from "./rules.ts";
 
@@ -26,19 +26,19 @@ function likePattern(q: string): string {
 export async function peopleWithAccess(
   db: Db,
   applicationId: string,
-  options: { q?: string; page: number; unitIds?: readonly string[] },
+  options: {
+    q?: string;
+    page: number;
+    /** Only the people in a unit role's reach (model/users' personInUnits, issue 79), even on the unit's own application. */
+    inReach?: RawBuilder<SqlBool>;
+  },
 ): Promise<{ people: PersonWithAccess[]; hasMore: boolean }> {
   const q = options.q?.trim() ?? "";
   const filter = q
     ? sql`and (lower(users.username) like ${likePattern(q)} or lower(users.full_name) like ${likePattern(q)}
         or lower(coalesce(users.email, '')) like ${likePattern(q)})`
     : sql``;
-  // A unit admin sees the people of their units only, even on their own application's list (issue 79).
-  const units = options.unitIds ? sql`${sql.val([...options.unitIds])}::uuid[]` : undefined;
-  const inUnits = units
-    ? sql`and (exists (select 1 from student_records r where r.user_id = users.id and r.unit_id = any(${units}))
-        or exists (select 1 from employee_positions p where p.user_id = users.id and p.unit_id = any(${units})))`
-    : sql``;
+  const inUnits = options.inReach ? sql`and ${options.inReach}` : sql``;
   const offset = (options.page - 1) * accessPageSize;
   const result = await sql<{
     id: string;

@@ -8,6 +8,7 @@ import { auditRows } from "../../platform/audit/search.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { applicationNamesByIds, isUuid } from "../apps/queries.ts";
 import { findUnitById } from "../people/units.ts";
+import { personInUnits } from "../users/person-units.ts";
 import { peopleNamesByIds, userIdByExactUsername } from "../users/queries.ts";
 
 const present = (ids: readonly (string | null)[]) => ids.filter((id): id is string => id !== null);
@@ -27,9 +28,7 @@ function inUnits(unitIds: readonly string[]) {
   const units = sql`${sql.val([...unitIds])}::uuid[]`;
   return sql<boolean>`(audit_events.unit_id = any(${units})
     or ((audit_events.user_id is not null or audit_events.application_id is not null)
-      and (audit_events.user_id is null
-        or exists (select 1 from student_records r where r.user_id = audit_events.user_id and r.unit_id = any(${units}))
-        or exists (select 1 from employee_positions p where p.user_id = audit_events.user_id and p.unit_id = any(${units})))
+      and (audit_events.user_id is null or ${personInUnits(unitIds, sql.id("audit_events", "user_id"))})
       and (audit_events.application_id is null
         or exists (select 1 from applications a where a.id = audit_events.application_id and a.unit_id = any(${units})))))`;
 }

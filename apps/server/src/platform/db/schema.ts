@@ -60,6 +60,8 @@ export interface UsersTable {
   scim_attributes: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   /** The language of the person's last sign-in (migration 0173), for mail sent outside their requests. */
   language: ColumnType<Language | null, Language | null | undefined, Language | null>;
+  /** The units the person has a student record or a position in (migration 0760): kept by the database from them. */
+  unit_ids: ColumnType<string[], never, never>;
 }
 
 export interface ExternalIdentitiesTable {

@@ -13,6 +13,7 @@ import { BulkGrantTooLongError, bulkGrant } from "../../model/access/bulk-grant.
 import { peopleWithAccess } from "../../model/access/people-with-access.ts";
 import { findApplicationById } from "../../model/apps/queries.ts";
 import { findUnitById } from "../../model/people/units.ts";
+import { personInUnits } from "../../model/users/person-units.ts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import {
@@ -145,7 +146,8 @@ export const adminApplicationDetailRoutes: FastifyPluginAsyncZod = async (app) =
     async (request) => {
       const application = await requireApplication(app.db, request.params.id);
       const unitIds = unitFilterOf(operatorOf(request).reach);
-      const page = await peopleWithAccess(app.db, application.id, { ...request.query, unitIds });
+      const inReach = unitIds ? personInUnits(unitIds) : undefined;
+      const page = await peopleWithAccess(app.db, application.id, { ...request.query, inReach });
       return { ...page, page: request.query.page };
     },
   );

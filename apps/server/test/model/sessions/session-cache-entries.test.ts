@@ -28,6 +28,7 @@ function person(id: string): User {
     scim_attributes: null,
     language: null,
     anonymised_at: null,
+    unit_ids: [],
   };
 }
 

@@ -7,15 +7,16 @@ import { freePort } from "@kpi-id/server/testing";
 import { verify } from "@node-rs/argon2";
 import { assumptions, campusFromEnvironment, peakRates, stepSeconds } from "./lib/rush/campus.ts";
 import {
-  eventLoopLagMs,
   hasTaskset,
   otherCores,
   pinGenerator,
   serverCore,
+  serverMetrics,
   startPinnedServer,
 } from "./lib/rush/instance.ts";
+import { limitOf } from "./lib/rush/limit.ts";
 import { seedCampus } from "./lib/rush/seed.ts";
-import { limitOf, p99LimitMs, printStep, runStep, type StepResult } from "./lib/rush/steps.ts";
+import { p99LimitMs, printStep, runStep, type StepResult } from "./lib/rush/steps.ts";
 import type { Comparison } from "./lib/types.ts";
 
 export const title = "The campus rush: one instance on one core, open-loop, to the knee (issue 80)";
@@ -71,7 +72,7 @@ export async function run(): Promise<Comparison[]> {
       rates,
       rush,
       processes: { kpiId: [server.pid], database },
-      eventLoopLag: () => eventLoopLagMs(server),
+      metrics: () => serverMetrics(server),
     };
     // Unrecorded: the server's code paths compiled and its pool's connections open before the first step counts.
     const lowest = campus.multiples[0] ?? 1;
@@ -86,7 +87,7 @@ export async function run(): Promise<Comparison[]> {
     const held = steps.filter((step) => step.held);
     const knee = held.at(-1);
     const firstMiss = steps.find((step) => !step.held);
-    const limit = firstMiss ? limitOf(firstMiss, argon2Seconds) : "not reached";
+    const limit = firstMiss ? limitOf(firstMiss.phases, firstMiss.cpu["kpi-id"] / firstMiss.seconds) : "not reached";
     console.log(
       `\nCAPACITY instances=1 cores=1 knee=${knee?.multiple ?? 0} limit=${limit}` +
         `   (p99 < ${p99LimitMs} ms and no errors per step; argon2id verify ${(argon2Seconds * 1000).toFixed(0)} ms CPU)\n`,

@@ -58,12 +58,12 @@ export async function seedClusterDatabase(
     await tools.migrate(handle);
     const hashes = new Map<string, string>();
     const sharedHasher: PasswordHasher = {
+      ...hasher,
       hash: async (password) => {
         const known = hashes.get(password) ?? (await hasher.hash(password));
         hashes.set(password, known);
         return known;
       },
-      verify: hasher.verify,
     };
     for (const person of people) {
       await tools.createUser(

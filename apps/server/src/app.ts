@@ -185,7 +185,7 @@ export async function buildApp({
     bankIdBankPicker: false,
   } satisfies Features);
   app.decorate("clock", clock);
-  app.decorate("passwordHasher", createPasswordHasher(config.argon2));
+  app.decorate("passwordHasher", createPasswordHasher(config.argon2, config.passwordChecks));
   app.decorate("mailer", createMailer(config.mail));
   app.decorate("sessionCache", new SessionCache(config.sessionCacheEntries));
   app.decorate("accountCache", new AccountCache(config.sessionCacheEntries));

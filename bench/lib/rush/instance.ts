@@ -52,6 +52,12 @@ export async function startPinnedServer(options: {
     LOG_LEVEL: "warn",
     WEB_DIST_DIR: "/nonexistent-web-dist",
     ...productionEnvironment,
+    // The line of password checks and libuv's pool, as the operator sets them (to compare settings).
+    ...Object.fromEntries(
+      ["PASSWORD_CHECKS_PARALLEL", "PASSWORD_CHECKS_WAITING", "PASSWORD_CHECK_WAIT_MS", "UV_THREADPOOL_SIZE"].flatMap(
+        (name) => (process.env[name] ? [[name, process.env[name]]] : []),
+      ),
+    ),
   };
   // taskset execs the program: the child's pid is the server's.
   const child = spawn("taskset", ["-c", serverCore, process.execPath, ...productionNodeFlags, productionEntry], {
@@ -77,17 +83,20 @@ export async function startPinnedServer(options: {
   };
 }
 
-/** KPI ID's event-loop lag p99 in ms from its /metrics; NaN when it cannot be read. */
-export async function eventLoopLagMs(server: PinnedServer): Promise<number> {
+/** KPI ID's /metrics as numbers by series (`name{labels}`); empty when it cannot be read. */
+export async function serverMetrics(server: PinnedServer): Promise<Map<string, number>> {
+  const series = new Map<string, number>();
   try {
     const response = await fetch(`${server.origin}/metrics`, {
       headers: { authorization: `Bearer ${server.metricsToken}` },
       signal: AbortSignal.timeout(10_000),
     });
-    const text = await response.text();
-    const line = /^kpi_id_nodejs_eventloop_lag_p99_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text);
-    return line ? Number(line[1]) * 1000 : Number.NaN;
+    for (const line of (await response.text()).split("\n")) {
+      const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\{[^}]*\})?) (\S+)$/.exec(line);
+      if (match?.[1] && match[2]) series.set(match[1], Number(match[2]));
+    }
   } catch {
-    return Number.NaN;
+    // Not read: the step's figures say NaN.
   }
+  return series;
 }

@@ -3,6 +3,7 @@ import { type Campus, type PeakRates, stepSeconds } from "./campus.ts";
 import { coreTicks, cpuBetween, sampleCpu, type Tier, type TierProcesses } from "./cpu.ts";
 import { serverCore } from "./instance.ts";
 import { arrival, helpdeskSearch, type RushCampus, scimChange } from "./journeys.ts";
+import { describePhases, phasesBetween, type SignInPhases } from "./limit.ts";
 import { percentile, Recorder, runOpenLoop, type Stream } from "./open-loop.ts";
 
 // One step of the rush: every stream at `multiple` × the campus peak for the step's time, then its figures.
@@ -30,8 +31,8 @@ export interface StepResult {
   failureSamples: string[];
   labels: LabelFigures[];
   cpu: Record<Tier, number>;
-  /** Password checks made (each one argon2id verify). */
-  passwordChecks: number;
+  /** What password sign-ins waited for, from KPI ID's metrics (limit.ts). */
+  phases: SignInPhases;
   eventLoopLagP99Ms: number;
   /** How busy the server's core was (all processes), 0–1: well above KPI ID's own share, others used it too. */
   serverCoreBusy: number;
@@ -45,8 +46,8 @@ export interface StepContext {
   processes: TierProcesses;
   /** Extra streams (the eduroam devices when FreeRADIUS runs), at the step's multiple of their peak. */
   extraStreams?: (multiple: number, recorder: Recorder) => Stream[];
-  /** KPI ID's event-loop lag p99 (ms) now, from its metrics; NaN when it cannot be read. */
-  eventLoopLag: () => Promise<number>;
+  /** KPI ID's /metrics by series (instance.ts's serverMetrics). */
+  metrics: () => Promise<Map<string, number>>;
 }
 
 export function figuresOf(recorder: Recorder): LabelFigures[] {
@@ -73,6 +74,7 @@ export async function runStep(context: StepContext, multiple: number): Promise<S
     { ratePerSecond: rates.scimChanges * multiple, start: () => scimChange(rush, recorder) },
     ...(context.extraStreams?.(multiple, recorder) ?? []),
   ];
+  const metricsBefore = await context.metrics();
   const before = sampleCpu(context.processes);
   const coreBefore = coreTicks(serverCore);
   const requestsBefore = sent.requests;
@@ -83,9 +85,7 @@ export async function runStep(context: StepContext, multiple: number): Promise<S
   const cpu = cpuBetween(before, sampleCpu(context.processes));
   const coreAfter = coreTicks(serverCore);
   const labels = figuresOf(recorder);
-  const passwordChecks = labels
-    .filter((each) => each.label.startsWith("sign-in: password"))
-    .reduce((total, each) => total + each.count + each.failures, 0);
+  const metricsAfter = await context.metrics();
   const held = recorder.failureCount === 0 && labels.every((each) => !(each.p99Ms >= p99LimitMs));
   return {
     multiple,
@@ -97,27 +97,11 @@ export async function runStep(context: StepContext, multiple: number): Promise<S
     failureSamples: recorder.failureSamples,
     labels,
     cpu,
-    passwordChecks,
-    eventLoopLagP99Ms: await context.eventLoopLag(),
+    phases: phasesBetween(metricsBefore, metricsAfter),
+    eventLoopLagP99Ms: (metricsAfter.get("kpi_id_nodejs_eventloop_lag_p99_seconds") ?? Number.NaN) * 1000,
     serverCoreBusy: (coreAfter.busy - coreBefore.busy) / Math.max(1, coreAfter.total - coreBefore.total),
     held,
   };
-}
-
-/**
- * What ran out in the first step that did not hold: KPI ID's core (argon2id when password checks took most of it),
- * PostgreSQL's, or neither while the event loop lagged; a step short of every one of them waited on the database.
- */
-export function limitOf(step: StepResult, argon2SecondsPerCheck: number): "CPU" | "argon2" | "database" | "event loop" {
-  const kpiCores = step.cpu["kpi-id"] / step.seconds;
-  const databaseCores = step.cpu.postgresql / step.seconds;
-  if (kpiCores >= 0.85) {
-    const argon2Share = (step.passwordChecks * argon2SecondsPerCheck) / step.cpu["kpi-id"];
-    return argon2Share >= 0.5 ? "argon2" : "CPU";
-  }
-  if (databaseCores >= 0.85) return "database";
-  if (step.eventLoopLagP99Ms >= 100) return "event loop";
-  return "database";
 }
 
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(0).padStart(6) : "     —");
@@ -141,6 +125,7 @@ export function printStep(step: StepResult): void {
       `FreeRADIUS ${perRequest(step.cpu.freeradius)}; cores busy: KPI ID ${(step.cpu["kpi-id"] / step.seconds).toFixed(2)}, ` +
       `PostgreSQL ${(step.cpu.postgresql / step.seconds).toFixed(2)}; event-loop lag p99 ${step.eventLoopLagP99Ms.toFixed(0)} ms`,
   );
+  console.log(`    ${describePhases(step.phases)}`);
   const others = step.serverCoreBusy - step.cpu["kpi-id"] / step.seconds;
   if (others > 0.2)
     console.log(

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningDiiaStandIn } from "../../../../sandbox/src/diia/index.ts";
 import { googleAccounts } from "../../../../sandbox/src/google/accounts.ts";
 import { type RunningGoogleStandIn, startGoogleStandIn } from "../../../../sandbox/src/google/index.ts";
@@ -16,6 +16,7 @@ import {
   sessionCookieOf,
   startGoogleSignIn,
 } from "../support/google.ts";
+import { failPasswordChecksFast } from "../support/password-checks.ts";
 
 const owner = demoPeople[0] ?? { username: "student", password: "", fullName: "", email: "", taxId: "" };
 
@@ -89,9 +90,9 @@ describe.each(aboveModelDatabases)("credential attacks on %s", (kind) => {
     const answers: LightMyRequestResponse[] = [];
     // Unknown usernames are throttled exactly like real ones; the sprayed password is wrong everywhere,
     // and hundreds of argon2 checks are not what this test is about.
-    const verify = vi.spyOn(t.app.passwordHasher, "verify").mockResolvedValue(false);
+    const restoreChecks = failPasswordChecksFast(t.app);
     for (let i = 0; i < accounts; i++) answers.push(await attempt(`sprayed-${i}`, "Password2026!", address));
-    verify.mockRestore();
+    restoreChecks();
     const counts = tally(answers);
     console.log(
       `attacks: spraying one password over ${accounts} accounts from one address → ${JSON.stringify(counts)}`,

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { throttlePolicy } from "../../src/platform/throttle/policy.ts";
 import { createTestApp, postJson, type TestApp } from "../support/app.ts";
 import { addPerson, manualClock } from "../support/campus.ts";
+import { failPasswordChecksFast } from "../support/password-checks.ts";
 
 const proxy = "10.0.0.1";
 const password = "proxied passphrase";
@@ -30,14 +31,14 @@ describe("forged client addresses behind a trusted proxy", () => {
 
   it("a client rotating its own X-Forwarded-For is still counted, and audited, by its real address", async () => {
     const rule = throttlePolicy.ip;
-    const verify = vi.spyOn(t.app.passwordHasher, "verify").mockResolvedValue(false);
+    const restoreChecks = failPasswordChecksFast(t.app);
     const statuses: number[] = [];
     for (let i = 0; i <= rule.freeFailures + 5; i++) {
       // The client writes any address it likes on the left; the proxy appends the one it saw.
       const forged = `127.0.0.${(i % 250) + 1}, 192.0.2.${(i % 250) + 1}`;
       statuses.push((await viaProxy(`${forged}, 203.0.113.50`, `sprayed-${i}`)).statusCode);
     }
-    verify.mockRestore();
+    restoreChecks();
     console.log(
       `attacks: ${statuses.length} guesses with a rotating X-Forwarded-For → ${statuses.filter((s) => s === 429).length}×429`,
     );
@@ -48,11 +49,11 @@ describe("forged client addresses behind a trusted proxy", () => {
   });
 
   it("an IPv6 client rotating inside its /64 behind the proxy is one client", async () => {
-    const verify = vi.spyOn(t.app.passwordHasher, "verify").mockResolvedValue(false);
+    const restoreChecks = failPasswordChecksFast(t.app);
     for (let i = 0; i <= throttlePolicy.ip.freeFailures; i++) {
       await viaProxy(`2001:db8:aa:bb:${(i + 1).toString(16)}::1`, `v6-sprayed-${i}`);
     }
-    verify.mockRestore();
+    restoreChecks();
     expect((await viaProxy("2001:db8:aa:bb:dead:beef::7", "proxied", password)).statusCode).toBe(429);
     expect((await viaProxy("2001:db8:aa:bc::7", "proxied", password)).statusCode).toBe(200);
     clock.advance(throttlePolicy.ip.forgetAfterSeconds);

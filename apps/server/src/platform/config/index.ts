@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { tracingWanted } from "../tracing/hooks.ts";
 import { type BankIdConfig, readBankIdConfig } from "./bankid.ts";
@@ -81,6 +82,8 @@ export interface Config {
   /** A password a SCIM client pushes (Okta's "Sync password"): set, dropped (logged) or refused with 400. */
   scimPasswords: "set" | "ignore" | "refuse";
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
+  /** The bounded line of argon2id checks (crypto/check-queue.ts): how many run, wait, and how long. */
+  passwordChecks: { concurrency: number; maxWaiting: number; maxWaitMs: number };
   sandbox: boolean;
   seedDemoData: boolean;
   support: { email: string; botEmployeesUrl: string; botStudentsUrl: string };
@@ -200,6 +203,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       memoryCost: environment.ARGON2_MEMORY_KIB,
       timeCost: environment.ARGON2_TIME_COST,
       parallelism: environment.ARGON2_PARALLELISM,
+    },
+    passwordChecks: {
+      // As many at once as the instance has cores, and never all of libuv's 4 threads: the pool's other users
+      // (WebCrypto's signatures, zlib, the file system) keep one.
+      concurrency: environment.PASSWORD_CHECKS_PARALLEL ?? Math.max(1, Math.min(3, availableParallelism())),
+      maxWaiting: environment.PASSWORD_CHECKS_WAITING,
+      maxWaitMs: environment.PASSWORD_CHECK_WAIT_MS,
     },
     sandbox: !isProduction && (environment.SANDBOX ?? true),
     // Demo people have published passwords: only an explicit choice seeds them (npm start's sandbox sets it).

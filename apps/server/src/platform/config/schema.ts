@@ -90,6 +90,9 @@ export const environmentSchema = () =>
     ARGON2_MEMORY_KIB: z.coerce.number().int().min(19456).default(19456),
     ARGON2_TIME_COST: z.coerce.number().int().min(2).default(2),
     ARGON2_PARALLELISM: z.coerce.number().int().min(1).default(1),
+    PASSWORD_CHECKS_PARALLEL: z.coerce.number().int().min(1).max(64).optional(),
+    PASSWORD_CHECKS_WAITING: z.coerce.number().int().min(0).max(100_000).default(200),
+    PASSWORD_CHECK_WAIT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
 
     SANDBOX: booleanFlag.optional(),
     SEED_DEMO_DATA: booleanFlag.optional(),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { AuditEvent } from "../audit/record.ts";
+import { type PasswordSignInMetrics, passwordCheckMetrics } from "./password-check-metrics.ts";
 
 /** The service's Prometheus metrics; one registry per app so tests and several apps in a process never mix. */
 export interface ServiceMetrics {
@@ -8,6 +9,7 @@ export interface ServiceMetrics {
   requestDuration: Histogram<"method" | "route" | "status_code">;
   /** Counts what the audit trail records: sign-ins, throttled attempts, ticket exchanges. */
   observeAudit(event: Pick<AuditEvent, "type" | "result" | "authMethod" | "reason">): void;
+  passwordSignIn: PasswordSignInMetrics;
 }
 
 // Sign-in answers sit between 10 ms (a throttled refusal) and a second (argon2id under load).
@@ -151,10 +153,12 @@ export function createServiceMetrics(app: FastifyInstance, sources: GaugeSources
   });
   databaseGauges(app, registry, sources);
   certificateGauge(app, registry, sources.certificates);
+  const passwordSignIn = passwordCheckMetrics(app.passwordHasher, registry);
 
   return {
     registry,
     requestDuration,
+    passwordSignIn,
     observeAudit(event) {
       const method = event.authMethod ?? "unknown";
       if (event.type === "sign_in") signIns.inc({ method, result: event.result });

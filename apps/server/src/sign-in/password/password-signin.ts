@@ -25,21 +25,40 @@ function refusalReason(user: User | undefined, passwordMatches: boolean): string
  */
 export async function signInWithPassword(request: FastifyRequest, credentials: LoginRequest): Promise<LoginResponse> {
   const { db, config, passwordHasher, clock } = request.server;
-  const user = await findUserByUsername(db, credentials.username);
-  const keys = await takeCredentialAttempt(request, credentials.username, {
-    type: "sign_in",
-    authMethod: "PASSWORD",
-    userId: user?.id,
-  });
-
-  // Read while the hash runs: it does not depend on the password. Handled at once, so a refused sign-in that
-  // never awaits it leaves no unhandled rejection behind.
-  const decision = user?.status === "active" ? secondFactorDecision(request, user) : undefined;
-  decision?.catch(() => undefined);
-  const passwordMatches = await passwordHasher.verify(user?.password_hash ?? null, credentials.password);
+  let databaseSeconds = 0;
+  const inDatabase = async <T>(statement: Promise<T>): Promise<T> => {
+    const began = performance.now();
+    try {
+      return await statement;
+    } finally {
+      databaseSeconds += (performance.now() - began) / 1000;
+    }
+  };
+  const user = await inDatabase(findUserByUsername(db, credentials.username));
+  // The attempt is counted in the check's turn, not before: a check refused because the instance is busy (or
+  // skipped because the client has gone) counts nothing against the person. An unknown user queues and hashes
+  // like a known one, so neither the wait nor the answer tells them apart.
+  const { keys, decision, passwordMatches } = await passwordHasher.inTurn(
+    async (turn) => {
+      const keys = await inDatabase(
+        takeCredentialAttempt(request, credentials.username, {
+          type: "sign_in",
+          authMethod: "PASSWORD",
+          userId: user?.id,
+        }),
+      );
+      // Read while the hash runs: it does not depend on the password. Handled at once, so a refused sign-in that
+      // never awaits it leaves no unhandled rejection behind.
+      const decision = user?.status === "active" ? secondFactorDecision(request, user) : undefined;
+      decision?.catch(() => undefined);
+      return { keys, decision, passwordMatches: await turn.verify(user?.password_hash ?? null, credentials.password) };
+    },
+    () => request.raw.socket?.destroyed === true,
+  );
   const refusal = refusalReason(user, passwordMatches);
   if (refusal !== undefined || !user || !decision) {
-    await confirmFailure(db, keys, clock());
+    await inDatabase(confirmFailure(db, keys, clock()));
+    request.server.metrics?.passwordSignIn.observeSignInDatabase(databaseSeconds);
     await audit(request, {
       type: "sign_in",
       result: "failure",
@@ -54,12 +73,15 @@ export async function signInWithPassword(request: FastifyRequest, credentials: L
   // The grant, its audit row and the attempt given back: one statement, one commit, which fails closed if a
   // crash forgets it (db/commit.ts).
   const success = { type: "sign_in", result: "success", authMethod: "PASSWORD", userId: user.id } as const;
-  const grant = await issueLoginGrant(
-    withSuccessSettled(requestAuditedStatement(request, success, { waitForDisk: !fromBrowser(request) }), keys),
-    { userId: user.id, authMethod: "PASSWORD", amr, secondFactorDue: secondFactor !== undefined },
-    config.loginGrantTtlSeconds,
-    clock(),
+  const grant = await inDatabase(
+    issueLoginGrant(
+      withSuccessSettled(requestAuditedStatement(request, success, { waitForDisk: !fromBrowser(request) }), keys),
+      { userId: user.id, authMethod: "PASSWORD", amr, secondFactorDue: secondFactor !== undefined },
+      config.loginGrantTtlSeconds,
+      clock(),
+    ),
   );
+  request.server.metrics?.passwordSignIn.observeSignInDatabase(databaseSeconds);
   countAuditEvent(request, success);
   return {
     sessionId: grant,

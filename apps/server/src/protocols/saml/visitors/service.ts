@@ -1,7 +1,6 @@
 import { INSTITUTION_REQUEST_PARAM } from "@kpi-id/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { federationSource } from "../../../model/saml/federations.ts";
-import { findAllowedInstitution, type InstitutionPolicy } from "../../../model/saml/identity-providers.ts";
+import { findAllowedInstitution } from "../../../model/saml/identity-providers.ts";
 import { institutionStrength } from "../../../model/sessions/strength.ts";
 import { createVisitorAccount } from "../../../model/visitors/accounts.ts";
 import { addHomeIdentity, findHomeIdentity, noteHomeIdentitySeen } from "../../../model/visitors/identities.ts";

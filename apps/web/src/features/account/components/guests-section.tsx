@@ -54,6 +54,7 @@ export function GuestsSection({ askAgain }: { askAgain: AskAgain }) {
           )}
           {card.data.mayInvite ? (
             <GuestInviteForm
+              key={formKey}
               card={card.data}
               onInvite={(request) => invite.mutate(request)}
               pending={invite.isPending}

@@ -3,8 +3,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { consumeInvitationWithState, openInvitation } from "../../model/guests/invitations.ts";
 import { AppError } from "../../platform/errors.ts";
 import { audit } from "../../platform/http/audit.ts";
+import type { BankIdClient } from "./client.ts";
 import type { BankPerson } from "./person-data.ts";
-import type { BankIdRuntime } from "./service.ts";
 import { newState, type PendingBankIdSignIn, setPendingBankId } from "./state.ts";
 
 /**
@@ -13,7 +13,7 @@ import { newState, type PendingBankIdSignIn, setPendingBankId } from "./state.ts
  * used up) only when the bank has answered. Answers NBU's authorize URL.
  */
 export async function beginGuestBankId(
-  runtime: BankIdRuntime,
+  runtime: { client: BankIdClient; publicUrl: string },
   request: FastifyRequest,
   reply: FastifyReply,
   body: GuestStateAcceptRequest & { language: Language },

@@ -43,3 +43,17 @@ describe("accepting a guest invitation with BankID", () => {
     expect(screen.queryByRole("button", { name: "Accept with BankID" })).toBeNull();
   });
 });
+
+describe("a BankID acceptance that came back refused", () => {
+  it("says why, in both languages", async () => {
+    for (const [language, words] of [
+      ["uk", "Ваша державна особа вже має обліковий запис KPI ID"],
+      ["en", "Your state identity is already someone's KPI ID account"],
+    ] as const) {
+      mockFetch({ "GET /user": unauthorized });
+      const { unmount } = renderApp(`/${language}/guest?bankid_auth_error=identity_linked`);
+      expect(await screen.findByTestId("guest-bankid-refused")).toHaveTextContent(words);
+      unmount();
+    }
+  });
+});

@@ -14,6 +14,7 @@ export const bankIdRefusalTitles: Record<Language, Record<BankIdErrorReason, str
     invalid_answer: "Відповіді банку не можна довіряти",
     unavailable: "BankID або ваш банк тимчасово недоступні",
     too_many_attempts: "Забагато спроб входу",
+    identity_linked: "Ваша державна особа вже має обліковий запис KPI ID",
     failed: "Вхід через BankID не завершився",
   },
   en: {
@@ -25,6 +26,7 @@ export const bankIdRefusalTitles: Record<Language, Record<BankIdErrorReason, str
     invalid_answer: "Your bank's answer could not be trusted",
     unavailable: "BankID or your bank is briefly unavailable",
     too_many_attempts: "Too many sign-in attempts",
+    identity_linked: "Your state identity is already someone's KPI ID account",
     failed: "BankID sign-in did not complete",
   },
 };

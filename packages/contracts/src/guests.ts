@@ -73,6 +73,11 @@ export type GuestAcceptRequest = z.infer<typeof guestAcceptRequestSchema>;
 
 export const guestAcceptedSchema = z.object({ next: text() });
 
+/** Accepting with the state's identity (BankID): the address, then the bank; `url` is where the browser goes. */
+export const guestStateAcceptRequestSchema = guestTokenSchema.extend({ email: z.email().max(254) });
+export type GuestStateAcceptRequest = z.infer<typeof guestStateAcceptRequestSchema>;
+export const guestStateAcceptStartedSchema = z.object({ url: text() });
+
 /** The console's list: every guest with their sponsor and units, filterable by sponsor and unit. */
 export const adminGuestSchema = guestSchema.extend({
   sponsor: z.object({ id: z.uuid(), name: text(), username: text() }).nullable(),

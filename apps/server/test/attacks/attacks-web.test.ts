@@ -186,6 +186,7 @@ describe.each(aboveModelDatabases)("web attacks on %s", (kind) => {
         "/api/account/guests/{id}/end",
         "/api/guests/invitation",
         "/api/guests/accept",
+        "/api/guests/accept/bankid",
       ]),
     );
     // Bodies that would succeed from the right origin, so only the origin check can stop them.

@@ -233,6 +233,7 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
         "POST /api/account/guests/{id}/end",
         "POST /api/guests/invitation",
         "POST /api/guests/accept",
+        "POST /api/guests/accept/bankid",
         "GET /api/admin/guests",
       ]),
     );

@@ -37,18 +37,53 @@ export async function openInvitation(db: Db, token: string, now: Date): Promise<
  * the person's confirmed one (the mail reached it). 400 guest.invitation_invalid for anything else.
  */
 export async function consumeInvitation(db: Db, token: string, email: string, now: Date): Promise<string> {
+  return db.transaction().execute((tx) => useInvitation(tx, token, email, now));
+}
+
+async function useInvitation(tx: Db, token: string, email: string, now: Date): Promise<string> {
+  const used = await tx
+    .updateTable("guest_invitations")
+    .set({ used_at: now })
+    .where("token_hash", "=", hashTokenHex(token))
+    .where("used_at", "is", null)
+    .where("expires_at", ">", now)
+    .where(sql<string>`lower(email)`, "=", email.trim().toLowerCase())
+    .returning(["user_id", "email"])
+    .executeTakeFirst();
+  if (!used) throw new AppError("guest.invitation_invalid");
+  await updateUser(tx, used.user_id, { verified_email: used.email });
+  return used.user_id;
+}
+
+/** The person the state vouches for (BankID or Diia): a tax id and the name as the state writes it. */
+export interface StateIdentity {
+  taxId: string;
+  fullName: string;
+}
+
+/**
+ * Accepting with the state's identity: the invitation is used up (for its address only, as with a password),
+ * the guest takes the state's name and tax id (the tax id is what identity-proofed means, views.ts, and what
+ * finds them at the next BankID or Diia sign-in). A tax id already on another person is refused, nothing used
+ * up: one human, one account. Answers the guest's id, or "identity_linked".
+ */
+export async function consumeInvitationWithState(
+  db: Db,
+  token: string,
+  email: string,
+  identity: StateIdentity,
+  now: Date,
+): Promise<string | "identity_linked"> {
   return db.transaction().execute(async (tx) => {
-    const used = await tx
-      .updateTable("guest_invitations")
-      .set({ used_at: now })
+    const invited = await tx
+      .selectFrom("guest_invitations")
+      .select("user_id")
       .where("token_hash", "=", hashTokenHex(token))
-      .where("used_at", "is", null)
-      .where("expires_at", ">", now)
-      .where(sql<string>`lower(email)`, "=", email.trim().toLowerCase())
-      .returning(["user_id", "email"])
       .executeTakeFirst();
-    if (!used) throw new AppError("guest.invitation_invalid");
-    await updateUser(tx, used.user_id, { verified_email: used.email });
-    return used.user_id;
+    const holder = await tx.selectFrom("users").select("id").where("tax_id", "=", identity.taxId).executeTakeFirst();
+    if (holder && holder.id !== invited?.user_id) return "identity_linked";
+    const userId = await useInvitation(tx, token, email, now);
+    await updateUser(tx, userId, { tax_id: identity.taxId, full_name: identity.fullName });
+    return userId;
   });
 }

@@ -17,6 +17,7 @@ const byAuditReason: Record<string, BankIdErrorReason> = {
   "bankid.unreachable": "unavailable",
   "bankid.banks_unreachable": "unavailable",
   "bankid.bank_unavailable": "unavailable",
+  "guest.identity_linked": "identity_linked",
 };
 
 /** Why a BankID sign-in failed, as the page's `bankid_auth_error` says it. */

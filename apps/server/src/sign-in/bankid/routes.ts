@@ -4,6 +4,8 @@ import {
   type BankIdPurpose,
   bankIdRedirectQuerySchema,
   banksResponseSchema,
+  guestStateAcceptRequestSchema,
+  guestStateAcceptStartedSchema,
   type Language,
   text,
 } from "@kpi-id/contracts";
@@ -15,19 +17,24 @@ import { requestLanguage } from "../../platform/http/language.ts";
 import { isNavigation } from "../../platform/http/navigation.ts";
 import { rememberContinueTo } from "../session/continue-cookie.ts";
 import { bankIdErrorReason } from "./error-reason.ts";
+import { beginGuestBankId } from "./guest-invitation.ts";
 import { type BankIdRuntime, beginBankIdSignIn, completeBankIdSignIn } from "./service.ts";
 import { languageOfState, readPendingBankId } from "./state.ts";
 
 const appIdSchema = z.uuid();
 
 /** Where a sign-in that ended without a session lands, with the reason the page explains. */
-export function bankIdFailurePath(language: Language, purpose: BankIdPurpose, reason: BankIdErrorReason): string {
+export function bankIdFailurePath(language: Language, purpose: PendingPurpose, reason: BankIdErrorReason): string {
   const query = new URLSearchParams({ [BANKID_ERROR_PARAM]: reason });
   if (purpose === "recovery") return `/${language}/forgot-password?via=bankid&${query}`;
+  // The invitation page, without its token (it lives in the mail's link): the guest opens the link again.
+  if (purpose === "guest") return `/${language}/guest?${query}`;
   return `/${language}/?${query}`;
 }
 
-function backWithAlert(reply: FastifyReply, language: Language, purpose: BankIdPurpose, error: unknown) {
+type PendingPurpose = BankIdPurpose | "guest";
+
+function backWithAlert(reply: FastifyReply, language: Language, purpose: PendingPurpose, error: unknown) {
   return reply.redirect(bankIdFailurePath(language, purpose, bankIdErrorReason(error)), 302);
 }
 
@@ -86,6 +93,30 @@ export const bankIdRoutes =
           if (error instanceof AppError && isNavigation(request)) return backWithAlert(reply, language, purpose, error);
           throw error;
         }
+      },
+    );
+
+    app.post(
+      "/api/guests/accept/bankid",
+      {
+        schema: {
+          tags: ["guests"],
+          summary: "Accept an invitation with BankID NBU",
+          description:
+            "A good invitation link and the address it was sent to: answers NBU's authorize URL for the browser to " +
+            "open; the token and address wait in the signed pending BankID cookie. When the bank answers " +
+            "(/bankid/auth) the link is used up for that address only, the guest takes the state's name and tax " +
+            "id (identity-proofed) and is signed in with BankID, no password needed. A tax id already on another " +
+            "person sends the browser to `/{lang}/guest?bankid_auth_error=identity_linked`, the link still good. " +
+            "400 `guest.invitation_invalid` for a used or expired link; 503 `bankid.not_configured`.",
+          body: guestStateAcceptRequestSchema,
+          response: { 200: guestStateAcceptStartedSchema },
+        },
+      },
+      async (request, reply) => {
+        const language = requestLanguage(request);
+        const url = await beginGuestBankId(requireRuntime(), request, reply, { ...request.body, language });
+        return { url: url.href };
       },
     );
 

@@ -12,7 +12,8 @@ import { resetLinkUrl } from "../recovery/email.ts";
 import { completeSignIn } from "../session/complete-sign-in.ts";
 import { failureForApiError } from "./api-errors.ts";
 import type { Bank, BankIdClient } from "./client.ts";
-import { readBankPerson } from "./person-data.ts";
+import { acceptInvitationWithBankId } from "./guest-invitation.ts";
+import { type BankPerson, readBankPerson } from "./person-data.ts";
 import type { BankIdKeys } from "./runtime.ts";
 import {
   clearPendingBankId,
@@ -63,7 +64,7 @@ export async function beginBankIdSignIn(
 }
 
 /** Whether the browser's pending BankID sign-in is a password recovery (its failures go to that page). */
-export function pendingPurpose(request: FastifyRequest): BankIdPurpose {
+export function pendingPurpose(request: FastifyRequest): PendingBankIdSignIn["purpose"] {
   return readPendingBankId(request)?.purpose ?? "signin";
 }
 
@@ -89,8 +90,13 @@ function pendingFor(request: FastifyRequest, state: string | undefined): Pending
   return pending;
 }
 
-/** The person the answer names: code → token → data → envelope (decrypted, bank's signature) → match. */
-async function personOf(runtime: BankIdRuntime, request: FastifyRequest, pending: PendingBankIdSignIn, code: string) {
+/** What the bank says of the person: code → token → data → envelope (decrypted, bank's signature). */
+async function bankPersonOf(
+  runtime: BankIdRuntime,
+  request: FastifyRequest,
+  pending: PendingBankIdSignIn,
+  code: string,
+): Promise<BankPerson> {
   const { client, keys } = runtime;
   const token = await client.accessToken(code, redirectUriFor(runtime.publicUrl));
   const answer = await client.personData(token, keys.certificateBase64);
@@ -104,7 +110,7 @@ async function personOf(runtime: BankIdRuntime, request: FastifyRequest, pending
     memberId: answer.memberId,
   });
   if (!opened.ok) throw new AppError("bankid.failed", { reason: `bankid.envelope_${opened.reason}` });
-  return findPersonForBankId(request.server.db, readBankPerson(opened.data));
+  return readBankPerson(opened.data);
 }
 
 /** Forgot password with BankID: proof of who the person is becomes a reset token instead of a session. */
@@ -134,7 +140,8 @@ export async function completeBankIdSignIn(
   answer: BankIdAnswer,
 ): Promise<string> {
   const purpose = pendingPurpose(request);
-  const eventType = purpose === "recovery" ? "password_reset_request" : "sign_in";
+  const eventType =
+    purpose === "recovery" ? "password_reset_request" : purpose === "guest" ? "guest_accepted" : "sign_in";
   // The pending sign-in is good for one answer, whatever that answer turns out to be.
   clearPendingBankId(reply);
   const { db, clock } = request.server;
@@ -155,7 +162,14 @@ export async function completeBankIdSignIn(
     const pending = pendingFor(request, answer.state);
     if (answer.error) throw failureForApiError(answer.error);
     if (!answer.code) throw new AppError("bankid.failed", { reason: "bankid.no_code" });
-    const person = await personOf(runtime, request, pending, answer.code);
+    const bankPerson = await bankPersonOf(runtime, request, pending, answer.code);
+    if (pending.purpose === "guest") {
+      userId = await acceptInvitationWithBankId(request, pending, bankPerson);
+      const signedIn = await completeSignIn(request, reply, { userId, method: "BANK_ID" });
+      await settleSuccess(db, throttle);
+      return signedIn.next;
+    }
+    const person = await findPersonForBankId(db, bankPerson);
     userId = person.id;
     next =
       pending.purpose === "recovery"

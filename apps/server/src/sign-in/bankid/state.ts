@@ -7,7 +7,10 @@ import { signedCookie } from "../../platform/http/signed-cookie.ts";
 /** What the browser must bring back to /bankid/auth: it ties NBU's answer to the browser that asked. */
 const pendingSchema = z.object({
   state: text().min(1).max(64),
-  purpose: z.enum(bankIdPurposes),
+  /** `guest`: accepting a sponsored guest's invitation (the link's token and address ride along, signed). */
+  purpose: z.enum([...bankIdPurposes, "guest"]),
+  guestToken: text().max(100).optional(),
+  guestEmail: text().max(254).optional(),
   /** The language the person started in; the state carries it too. */
   language: z.enum(languages),
   /** The bank the person picked on KPI ID's list, and its memberId the answer must carry. */

@@ -1,4 +1,4 @@
-import { guestAcceptedSchema, guestInvitationViewSchema } from "@kpi-id/contracts";
+import { guestAcceptedSchema, guestInvitationViewSchema, guestStateAcceptStartedSchema } from "@kpi-id/contracts";
 import { apiJson } from "@/lib/api-client.ts";
 
 export const readInvitation = (token: string) =>
@@ -13,4 +13,12 @@ export const acceptInvitation = (token: string, email: string, password: string)
     "/api/guests/accept",
     { method: "POST", body: { token, email, password }, failure: "Failed to accept the invitation" },
     guestAcceptedSchema,
+  );
+
+/** Starts accepting with BankID: answers the bank's address for the browser to open. */
+export const acceptInvitationWithBankId = (token: string, email: string) =>
+  apiJson(
+    "/api/guests/accept/bankid",
+    { method: "POST", body: { token, email }, failure: "Failed to start BankID" },
+    guestStateAcceptStartedSchema,
   );

@@ -12,7 +12,8 @@ import { contextWordsOf, NewPasswordField } from "@/features/password/index.ts";
 import { ApiError } from "@/lib/api-client.ts";
 import { browser } from "@/lib/browser.ts";
 import { useErrorMessage } from "@/lib/error-message.ts";
-import { acceptInvitation, readInvitation } from "../api/invitation.ts";
+import { useSettings } from "@/lib/settings.ts";
+import { acceptInvitation, acceptInvitationWithBankId, readInvitation } from "../api/invitation.ts";
 
 const linkInvalid = (error: unknown) => error instanceof ApiError && error.code === "guest.invitation_invalid";
 
@@ -35,6 +36,12 @@ export function AcceptInvitationForm({ token }: { token: string }) {
   const accept = useMutation({
     mutationFn: () => acceptInvitation(token, email.trim(), password),
     onSuccess: ({ next }) => browser.assign(next),
+  });
+  // A Ukrainian guest may let the state vouch for them instead (issue 78): no password, the state's name.
+  const bankIdEnabled = useSettings().data?.bankIdEnabled ?? false;
+  const withBankId = useMutation({
+    mutationFn: () => acceptInvitationWithBankId(token, email.trim()),
+    onSuccess: ({ url }) => browser.assign(url),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -102,6 +109,26 @@ export function AcceptInvitationForm({ token }: { token: string }) {
       >
         {t("account:guestInvitation.submit")}
       </Button>
+      {bankIdEnabled ? (
+        <div className="flex flex-col gap-2 border-t border-border pt-4">
+          <p className="text-sm text-muted-foreground">{t("account:guestInvitation.stateAccept")}</p>
+          {withBankId.isError ? (
+            <Alert variant="destructive" title={t("account:guestInvitation.refused")}>
+              {describeError(withBankId.error, "errors:service.internal_error").message}
+            </Alert>
+          ) : null}
+          <Button
+            type="button"
+            variant="outline"
+            loading={withBankId.isPending}
+            disabled={email.trim() === ""}
+            onClick={() => withBankId.mutate()}
+            data-testid="guest-accept-bankid"
+          >
+            {t("account:guestInvitation.acceptWithBankId")}
+          </Button>
+        </div>
+      ) : null}
     </form>
   );
 }

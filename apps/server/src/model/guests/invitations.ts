@@ -3,7 +3,7 @@ import { hashTokenHex } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { addresseesByIds } from "../users/contacts.ts";
-import { updateUser } from "../users/queries.ts";
+import { findUserByTaxId, updateUser } from "../users/queries.ts";
 
 export interface OpenInvitation {
   userId: string;
@@ -80,7 +80,7 @@ export async function consumeInvitationWithState(
       .select("user_id")
       .where("token_hash", "=", hashTokenHex(token))
       .executeTakeFirst();
-    const holder = await tx.selectFrom("users").select("id").where("tax_id", "=", identity.taxId).executeTakeFirst();
+    const holder = await findUserByTaxId(tx, identity.taxId);
     if (holder && holder.id !== invited?.user_id) return "identity_linked";
     const userId = await useInvitation(tx, token, email, now);
     await updateUser(tx, userId, { tax_id: identity.taxId, full_name: identity.fullName });

@@ -7,6 +7,11 @@ export interface GuestFilter {
   /** A sponsor's username or id, as an operator types it. */
   sponsorNamed?: string;
   unitId?: string;
+  /**
+   * A unit role's reach (issue 79): only guests the sponsor attached to one of these units. A guest attached to no
+   * unit is the university's, seen by the university-wide roles alone.
+   */
+  inUnits?: readonly string[];
   state?: GuestState;
   /** Leave out guests ended this long ago or longer: a sponsor's card shows recent ones only. */
   endedSince?: Date;
@@ -60,6 +65,18 @@ function guestRows(db: Db, filter: GuestFilter, english: boolean) {
           .select("gu.unit_id")
           .whereRef("gu.user_id", "=", "g.user_id")
           .where((eb) => eb.or([eb("u.id", "=", unitId), eb(sql`${unitId}::uuid`, "=", sql`any(u.ancestry)`)])),
+      ),
+    );
+  }
+  if (filter.inUnits) {
+    // `in ()` is not SQL: an empty reach sees no one (a nil id matches no unit).
+    const reached = filter.inUnits.length > 0 ? [...filter.inUnits] : ["00000000-0000-0000-0000-000000000000"];
+    query = query.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom("guest_units as gu")
+          .select("gu.unit_id")
+          .whereRef("gu.user_id", "=", "g.user_id")
+          .where("gu.unit_id", "in", reached),
       ),
     );
   }

@@ -17,17 +17,20 @@ export const adminGuestRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Guests by sponsor and unit",
         description:
           "Sponsored guests, current first, at most 1,000: `sponsor` (username or id), `unit` (that unit and the " +
-          "units below it), `state` (invited, active, ended). Guests handed to the operators have no sponsor.",
+          "units below it), `state` (invited, active, ended). Guests handed to the operators have no sponsor. A unit " +
+          "role sees the guests attached to the units it reaches.",
         querystring: adminGuestsQuerySchema,
         response: { 200: adminGuestsSchema, 401: errorBodySchema, 403: errorBodySchema },
       },
     },
     async (request) => {
-      // A unit's console role sees no guests yet: the list is not scoped to units (issue 79 left it university-wide).
-      if (!operatorOf(request).reach.everywhere) return { guests: [] };
+      // A unit's console role sees the guests attached to the units it reaches (issue 79), whoever sponsored them.
+      const reach = operatorOf(request).reach;
+      const inUnits = reach.everywhere ? undefined : reach.unitIds;
       const { sponsor, unit, state } = request.query;
       const english = requestLanguage(request) === "en";
-      return { guests: await guestsForConsole(app.db, { sponsorNamed: sponsor, unitId: unit, state }, english) };
+      const filter = { sponsorNamed: sponsor, unitId: unit, state, inUnits };
+      return { guests: await guestsForConsole(app.db, filter, english) };
     },
   );
 };

@@ -1,10 +1,12 @@
-import type { ErrorBody, Guest, SponsorGuests } from "@kpi-id/contracts";
+import type { AdminGuests, ErrorBody, Guest, SponsorGuests } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningMailStandIn } from "../../../../../sandbox/src/mail/index.ts";
 import { addAccessRule } from "../../../src/model/access/rules.ts";
+import { grantUnitRole } from "../../../src/model/users/unit-roles.ts";
 import { runGuestJob } from "../../../src/surfaces/maintenance/guests.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
 import { addApplication, manualClock, sessionCookieFrom } from "../../support/campus.ts";
+import { addOperator } from "../../support/console.ts";
 import { aboveModelDatabase } from "../../support/databases.ts";
 import { guestLinkIn, guestPassword, guestUnits, invitation, inviteGuest, staffMember } from "../../support/guests.ts";
 import { startTestMail } from "../../support/mail.ts";
@@ -248,5 +250,33 @@ describe("sponsored guests", () => {
       },
     );
     expect(notMine.json<ErrorBody>().code).toBe("guest.not_found");
+  });
+
+  it("lists a unit's guests to that unit's console roles only, and every guest to an admin (issue 79)", async () => {
+    const inFiot = await staffMember(test.app, "s.units.fiot", units.fiot);
+    const inFel = await staffMember(test.app, "s.units.fel", units.fel);
+    const fiotGuest = { fullName: "Fiot Visitor", email: "fiot.visitor@example.org", unitIds: [units.fiot] };
+    const felGuest = { fullName: "Fel Visitor", email: "fel.visitor@example.org", unitIds: [units.fel] };
+    expect((await inviteGuest(test.app, inFiot.cookie, invitation(clock.now(), fiotGuest))).statusCode).toBe(200);
+    expect((await inviteGuest(test.app, inFel.cookie, invitation(clock.now(), felGuest))).statusCode).toBe(200);
+    const listed = async (cookie: string, query = "") =>
+      (await test.app.inject({ url: `/api/admin/guests${query}`, headers: { cookie } }))
+        .json<AdminGuests>()
+        .guests.map((guest) => guest.fullName)
+        .filter((name) => name.endsWith("Visitor") && name !== "Jane Visitor")
+        .sort();
+
+    const admin = await addOperator(test.app, ["admin"]);
+    expect(await listed(admin.cookie)).toEqual(["Fel Visitor", "Fiot Visitor"]);
+    const fiotAdmin = await addOperator(test.app, []);
+    await grantUnitRole(test.app.db, fiotAdmin.person.id, units.fiot, "unit_admin");
+    expect(await listed(fiotAdmin.cookie)).toEqual(["Fiot Visitor"]);
+    // Asking for another unit, or its sponsor, finds nothing rather than reaching past the role.
+    expect(await listed(fiotAdmin.cookie, `?unit=${units.fel}`)).toEqual([]);
+    expect(await listed(fiotAdmin.cookie, "?sponsor=s.units.fel")).toEqual([]);
+    // A role held higher up (the university) reaches the faculties below it.
+    const kpiHelpdesk = await addOperator(test.app, []);
+    await grantUnitRole(test.app.db, kpiHelpdesk.person.id, units.kpi, "unit_helpdesk");
+    expect(await listed(kpiHelpdesk.cookie)).toEqual(["Fel Visitor", "Fiot Visitor"]);
   });
 });

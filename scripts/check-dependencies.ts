@@ -117,10 +117,10 @@ const importRules: IForbiddenRuleType[] = [
   ...protocolsImportNoOtherProtocol,
   {
     name: "no-import-of-composition",
-    comment: "Only app.ts and server.ts compose the layers; no layer imports them back (issue 42).",
+    comment: "Only app.ts, server.ts and cli-service.ts compose the layers; no layer imports them back (issue 42).",
     severity: "error",
     from: { path: `^apps/server/src/(${serverLayers.join("|")})/` },
-    to: { path: "^apps/server/src/(app|server)[.]ts$" },
+    to: { path: "^apps/server/src/(app|server|cli-service)[.]ts$" },
   },
   {
     name: "model-leaves-below-sessions",

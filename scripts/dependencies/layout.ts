@@ -1,5 +1,5 @@
 // The server's layout as the docs draw it, checked against the tree (issue 76): apps/server/src holds the layers
-// and the two composition files only (a new top-level folder is refused until it is a layer with its place in the
+// and the composition files only (a new top-level folder is refused until it is a layer with its place in the
 // import rules), docs/architecture.md's layer table names every folder of each layer and no other, and the
 // README's Layout names only folders that exist and every layer of the server.
 import { existsSync } from "node:fs";
@@ -7,7 +7,8 @@ import type { SourceFile, Violation } from "./source-rules.ts";
 
 /** The server's layers, lowest first (docs/architecture.md): each imports only its own layer and those below. */
 export const serverLayers = ["platform", "model", "sign-in", "protocols", "surfaces"] as const;
-const compositionFiles = ["app.ts", "server.ts"];
+// cli-service.ts builds the app for the operator CLI's sign-outs (issue 74), as server.ts does for the service.
+const compositionFiles = ["app.ts", "server.ts", "cli-service.ts"];
 
 const serverSource = "apps/server/src/";
 const architectureDoc = "docs/architecture.md";

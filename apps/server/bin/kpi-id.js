@@ -13,7 +13,9 @@ const { enableCompileCache } = await import("node:module");
 enableCompileCache?.();
 const { runCliAsProgram } = await import("../src/surfaces/cli/main.ts");
 const [command] = process.argv.slice(2);
-process.exitCode = await runCliAsProgram(process.argv.slice(2));
+// The service's sign-out participants, loaded only by a command that ends sessions (src/cli-service.ts).
+const serviceSignOut = async (...args) => (await import("../src/cli-service.ts")).serviceSignOut(...args);
+process.exitCode = await runCliAsProgram(process.argv.slice(2), { serviceSignOut });
 // After copying the embedded database's files PGlite sometimes keeps the event loop up for a minute with
 // nothing left to do; backup and restore print one short line, so ending at once loses no output.
 if (command === "backup" || command === "restore") process.exit();

@@ -7,13 +7,15 @@ import { createTestDatabase, type TestDatabase } from "./databases.ts";
 
 export const TEST_PUBLIC_URL = "http://localhost:3000";
 export const TEST_ORIGIN = new URL(TEST_PUBLIC_URL).origin;
+/** The test apps' SESSION_SECRET: a CLI run against a test app's database needs it to open the sealed keys. */
+export const TEST_SESSION_SECRET = "test-only-session-secret-0123456789-abcdefghijklmnop";
 
 /** The configuration tests run with: fast argon2 is not allowed below OWASP, so the minimum is used. */
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: "test",
     PUBLIC_URL: TEST_PUBLIC_URL,
-    SESSION_SECRET: "test-only-session-secret-0123456789-abcdefghijklmnop",
+    SESSION_SECRET: TEST_SESSION_SECRET,
     DATA_DIR: "/tmp/kpi-id-test-unused",
     LOG_LEVEL: "silent",
     SEED_DEMO_DATA: "false",

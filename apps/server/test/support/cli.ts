@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from "../../src/platform/db/index.ts";
 import { runCli } from "../../src/surfaces/cli/main.ts";
+import type { ServiceSignOut } from "../../src/surfaces/cli/sign-out.ts";
 
 /** What the operator CLI sees in tests: no production settings, a secret that passes the checks. */
 export const cliTestEnv = {
@@ -19,7 +20,13 @@ export interface CliRun {
 export async function runCliOn(
   database: DatabaseHandle,
   args: string[],
-  options: { env?: Record<string, string | undefined>; stdin?: string; now?: Date } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    stdin?: string;
+    now?: Date;
+    /** The service's sign-out participants, as bin/kpi-id.js hands them in (src/cli-service.ts). */
+    serviceSignOut?: ServiceSignOut;
+  } = {},
 ): Promise<CliRun> {
   const out: string[] = [];
   const err: string[] = [];
@@ -30,6 +37,7 @@ export async function runCliOn(
     stderr: (line) => err.push(line),
     readStdin: async () => options.stdin ?? "",
     now: options.now,
+    serviceSignOut: options.serviceSignOut,
   });
   const stdout = out.join("\n");
   return { code, stdout, stderr: err.join("\n"), json: <T>() => JSON.parse(stdout) as T };

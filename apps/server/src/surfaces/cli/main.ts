@@ -12,6 +12,7 @@ import { readStdin } from "./args.ts";
 import { runBackupCommand } from "./backup-commands.ts";
 import { commandGroups } from "./commands/index.ts";
 import { createOutput } from "./output.ts";
+import { type ServiceSignOut, sessionsOnlySignOut } from "./sign-out.ts";
 import { CommandFailedError, UsageError, usage } from "./usage.ts";
 
 export interface CliIo {
@@ -25,6 +26,8 @@ export interface CliIo {
   now?: Date;
   /** Tests lower scrypt's cost for a backup's passphrase (platform/db/backup-encryption.ts says why). */
   backupScryptWorkFactor?: number;
+  /** The service's sign-out participants (bin/kpi-id.js, tests); without it a command's sign-out tells nobody. */
+  serviceSignOut?: ServiceSignOut;
 }
 
 function findHandler(argv: string[]) {
@@ -64,6 +67,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
     return doctorExitCode(checks);
   }
   let database = io.database;
+  let service: Awaited<ReturnType<ServiceSignOut>> | undefined;
   try {
     if (argv[0] === "backup" || argv[0] === "restore") {
       const backupIo = {
@@ -99,6 +103,12 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
         out,
         readStdin: io.readStdin ?? readStdin,
         readFile: (path) => readFile(path, "utf8"),
+        signOut: async () => {
+          const open = database;
+          if (!io.serviceSignOut || !open) return sessionsOnlySignOut();
+          service ??= await io.serviceSignOut(config, open, stderr);
+          return service.signOut;
+        },
       },
       rest,
     );
@@ -115,6 +125,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
     stderr(`kpi-id: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return 1;
   } finally {
+    await service?.close();
     if (database && !io.database) await database.close();
   }
 }
@@ -124,9 +135,9 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
  * 0600/0700 (data-dir-modes.ts). Only here, not in runCli: a process that calls runCli as a library (the browser
  * tests' harness) keeps its own umask for the files it makes for other accounts (Apache's, shibd's).
  */
-export function runCliAsProgram(argv: string[]): Promise<number> {
+export function runCliAsProgram(argv: string[], io: Pick<CliIo, "serviceSignOut"> = {}): Promise<number> {
   usePrivateUmask();
-  return runCli(argv);
+  return runCli(argv, io);
 }
 
 if (import.meta.main) {

@@ -2,9 +2,11 @@ import { casPaths } from "@kpi-id/contracts";
 import type { LightMyRequestResponse } from "fastify";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serviceSignOut } from "../../../src/cli-service.ts";
 import { formOf } from "../../protocols/saml/browse.ts";
-import type { TestApp } from "../../support/app.ts";
+import { TEST_SESSION_SECRET, type TestApp } from "../../support/app.ts";
 import { signIn } from "../../support/campus.ts";
+import { runCliOn } from "../../support/cli.ts";
 import { addOperator } from "../../support/console.ts";
 import { aboveModelDatabase } from "../../support/databases.ts";
 import { createListeningTestApp } from "../../support/listening.ts";
@@ -130,6 +132,21 @@ const ways: [string, Way][] = [
     "an operator disabling the person",
     {
       signOut: (apps, signedIn) => asOperator(apps, signedIn, "status", { status: "disabled" }),
+      saml: "not told",
+    },
+  ],
+  [
+    "the operator CLI disabling the person (kpi-id user disable)",
+    {
+      async signOut(apps, signedIn) {
+        const run = await runCliOn(apps.app.database, ["user", "disable", "--username", signedIn.person.username], {
+          // The service's environment: its keys are sealed with its SESSION_SECRET.
+          env: { PUBLIC_URL: apps.origin, SESSION_SECRET: TEST_SESSION_SECRET },
+          serviceSignOut,
+        });
+        expect(run.code, run.stderr).toBe(0);
+        return undefined;
+      },
       saml: "not told",
     },
   ],

@@ -10,7 +10,6 @@ import { verifiedAddressOf } from "../../../platform/mail/verified-address.ts";
 import { resetSecondFactor } from "../../../sign-in/mfa/reset.ts";
 import { secondFactorResetNotice } from "../../../sign-in/mfa/reset-notice.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
-import { cliSignOut } from "../sign-out.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
 
 function parse(args: string[], extra: Record<string, { type: "boolean" }> = {}) {
@@ -63,16 +62,12 @@ const requireMfa: CommandHandler = async (context, args) => {
 const resetMfa: CommandHandler = async (context, args) => {
   const values = parse(args);
   const user = await person(context, values.username);
+  const signOut = await context.signOut();
   const { hadAuthenticator, passkeysRemoved, sessionsEnded } = await resetSecondFactor(
     context.db,
     user.id,
     (event) => recordAuditEvent(context.db, event),
-    (userId) =>
-      endSessions(
-        { db: context.db, now: new Date(), signOut: cliSignOut() },
-        { userId },
-        { reason: "operator.reset_mfa" },
-      ),
+    (userId) => endSessions({ db: context.db, now: new Date(), signOut }, { userId }, { reason: "operator.reset_mfa" }),
   );
   const to = verifiedAddressOf(user);
   const mailer = createMailer(context.config.mail);

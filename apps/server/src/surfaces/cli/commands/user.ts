@@ -12,7 +12,6 @@ import type { User } from "../../../platform/db/schema.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CliContext, CommandHandler } from "../context.ts";
 import { table } from "../output.ts";
-import { cliSignOut } from "../sign-out.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
 import { cliWifiDisconnects, disconnectedNote } from "../wifi-disconnects.ts";
 
@@ -89,8 +88,8 @@ const setPasswordCommand: CommandHandler = async (context, args) => {
 
 const disable: CommandHandler = async (context, args) => {
   const user = await requireUser(context, required(parseOptions(args, { username: { type: "string" } }), "username"));
-  await disableUser({ db: context.db, now: new Date(), signOut: cliSignOut() }, user.id);
-  // The CLI tells no protocol's applications of the ended sessions (cliSignOut), but the devices are disconnected.
+  await disableUser({ db: context.db, now: new Date(), signOut: await context.signOut() }, user.id);
+  // The applications are told by the service's participants; the devices here, so their answers are printed.
   const disconnects = cliWifiDisconnects(context);
   const answers = await disconnects.send(await disconnects.sessionsOf({ userId: user.id }), "disabled");
   context.out.result(

@@ -72,6 +72,8 @@ export class ConsoleUnitsPage {
   /** The options a unit picker offers now: each unit's code. */
   async pickerCodes(testId: string): Promise<string[]> {
     const options = this.page.getByTestId(`${testId}-options`).locator("label");
+    // The units arrive after the screen: read them once the first is there (allTextContents does not wait).
+    await options.first().waitFor();
     return (await options.allTextContents()).map((text) => text.trim().split(" ")[0] ?? "");
   }
 

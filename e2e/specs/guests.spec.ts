@@ -68,7 +68,11 @@ for (const { language, width } of walks) {
       await card.goto();
       await expect(card.form).toBeVisible();
       const email = `guest-${language}-${width}-${Date.now()}@example.org`;
-      const lastDay = new Date(Date.now() + dayMs).toISOString().slice(0, 10);
+      // Tomorrow on the campus's calendar (Kyiv): the form's earliest day. Tomorrow in UTC is today in Kyiv from
+      // 22:00 UTC, and the browser then refuses the date before the form sends anything.
+      const lastDay = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Kyiv" }).format(
+        new Date(Date.now() + dayMs),
+      );
       await card.fill({
         fullName: "Jane Visitor",
         email,

@@ -16,7 +16,8 @@ import { type OwnKpiId, startOwnKpiId } from "../tools/own-kpi-id.ts";
 // released, and open an application the operators let affiliates into. An institution whose answer carries a scope
 // that is not its own, and one visitors may not come from, are refused with the reason on screen. Each language walks
 // the whole way at one width (uk at 390 px, en at 1280 px); every screen is photographed at both.
-const port = Number(process.env.E2E_PORT_BASE ?? 3300) + 6;
+// +12, not +6: the first worker's base + 6 is 3306, MySQL's port, taken on machines that run MariaDB.
+const port = Number(process.env.E2E_PORT_BASE ?? 3300) + 12;
 // The application's site: a page of its own on the port after KPI ID's, whose callback shows it was reached.
 const labPort = port + 1;
 const labOrigin = `http://localhost:${labPort}`;

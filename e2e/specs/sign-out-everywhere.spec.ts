@@ -46,7 +46,8 @@ test.beforeAll(async () => {
   // KPI ID, three Apaches, nginx and PHP, on a shared machine.
   test.setTimeout(120_000);
   setup = prepareCounterparts(portBase);
-  kpiId = await startOwnKpiId(portBase + 6, { trustCertificate: setup.openidcSite.certFile });
+  // +9, not +6: the first worker's base + 6 is 3306, MySQL's port, taken on machines that run MariaDB.
+  kpiId = await startOwnKpiId(portBase + 9, { trustCertificate: setup.openidcSite.certFile });
   const registered = await registerCounterparts(kpiId, setup);
   personId = (await addPerson(kpiId.app, person, person.password)).id;
   for (const name of registered.applications)

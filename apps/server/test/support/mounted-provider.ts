@@ -2,6 +2,7 @@ import cookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance } from "fastify";
 import type Provider from "oidc-provider";
 import type { Config } from "../../src/platform/config/index.ts";
+import { createPasswordHasher } from "../../src/platform/crypto/password.ts";
 import { registerJsonParser } from "../../src/platform/http/body-parsers.ts";
 import { registerMetrics } from "../../src/platform/http/metrics-endpoint.ts";
 import { registerSecurity } from "../../src/platform/http/security.ts";
@@ -23,6 +24,8 @@ export async function serveThroughServiceStack(provider: Provider, config: Confi
 export async function serviceStack(config: Config): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, routerOptions: { maxParamLength: 200 } });
   app.decorate("config", config);
+  // The metrics read the password checks' line off the hasher, as in the service (app.ts).
+  app.decorate("passwordHasher", createPasswordHasher(config.argon2));
   await app.register(cookie, { secret: [...config.sessionSecrets] });
   registerJsonParser(app);
   await registerSecurity(app, config);

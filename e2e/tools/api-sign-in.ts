@@ -39,9 +39,14 @@ export async function signInThroughApi(
   expect(checked.status(), `POST /api/auth as ${person.username}: ${await checked.text()}`).toBe(200);
   const grant = (await checked.json()) as LoginResponse;
   if (grant.secondFactor) throw new Error(`${person.username} owes a second factor: sign in through the screen`);
+  return exchangeGrant(page, origin, grant.sessionId);
+}
+
+/** The sign-in's last step, as the login screen takes it: the grant for the session cookie; answers where to go next. */
+async function exchangeGrant(page: Page, origin: string, sessionId: string): Promise<string> {
   const exchanged = await page.request.post(`${origin}/api/auth/internal`, {
-    data: { sessionId: grant.sessionId },
-    headers,
+    data: { sessionId },
+    headers: { origin },
   });
   expect(exchanged.status(), `POST /api/auth/internal: ${await exchanged.text()}`).toBe(200);
   return ((await exchanged.json()) as InternalAuthResponse).next;
@@ -74,12 +79,7 @@ export async function signInWithCodeThroughApi(
     headers,
   });
   expect(proved.status(), `POST /api/auth/second-factor: ${await proved.text()}`).toBe(200);
-  const exchanged = await page.request.post(`${origin}/api/auth/internal`, {
-    data: { sessionId: grant.sessionId },
-    headers,
-  });
-  expect(exchanged.status(), `POST /api/auth/internal: ${await exchanged.text()}`).toBe(200);
-  return ((await exchanged.json()) as InternalAuthResponse).next;
+  return exchangeGrant(page, origin, grant.sessionId);
 }
 
 /** Signed in through the API and on the apps screen, where a password sign-in through the screen leaves a person. */

@@ -3,17 +3,21 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { CpuGroup } from "./cpu-group.ts";
 
 /**
  * The command run under bash, which prints on file descriptor 3, once the command has ended, the user and system
  * time of its children (`times`' second line): the kernel adds up every process the command started and waited for,
- * its test workers, browsers, servers and their own children alike. A process that detaches itself and is never
- * waited for by one of them (a daemon) is not counted. The command itself does not get descriptor 3.
+ * its test workers and their own children alike. A process that detaches itself and is never waited for by one of
+ * them (Chromium's helpers, a server a suite starts and kills) is not counted there: given a cgroup (cpu-group.ts),
+ * bash first moves itself into it, so everything it starts is counted by the kernel whether waited for or not.
+ * The command itself does not get descriptor 3.
  */
-export function measured(command: string, args: string[]): { command: string; args: string[] } {
+export function measured(command: string, args: string[], group?: CpuGroup): { command: string; args: string[] } {
+  const join = group ? 'echo $$ > "$0/cgroup.procs"; ' : "";
   return {
     command: "bash",
-    args: ["-c", '"$@" 3>&-; status=$?; times >&3; exit $status', "bash", command, ...args],
+    args: ["-c", `${join}"$@" 3>&-; status=$?; times >&3; exit $status`, group?.dir ?? "bash", command, ...args],
   };
 }
 
@@ -144,5 +148,27 @@ export function keepFileTimes(reportDir: string, current: FileTimes, previous: F
   for (const { file, added } of grown) {
     const mark = previous[file] === undefined ? "  (new)" : "";
     console.log(`  +${(added / 1000).toFixed(1).padStart(5)} s  ${file}${mark}`);
+  }
+}
+
+/**
+ * The server's test files by the CPU time their worker spent on them (the file's code, its app, PGlite; not
+ * PostgreSQL's or a program it starts), kept as file-cpu.json in the report folder; the ten costliest are printed.
+ * A file's wall time on a 2-core machine running three workers says more of its neighbours than of itself.
+ */
+export function printCostliestFiles(linesPath: string, reportDir: string): void {
+  if (!existsSync(linesPath)) return;
+  const cpu: FileTimes = {};
+  for (const line of readFileSync(linesPath, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    const { file, cpuMilliseconds } = JSON.parse(line) as { file: string; cpuMilliseconds: number };
+    cpu[file] = (cpu[file] ?? 0) + cpuMilliseconds;
+  }
+  const sorted = Object.entries(cpu).sort(([, a], [, b]) => b - a);
+  writeFileSync(join(reportDir, "file-cpu.json"), `${JSON.stringify(Object.fromEntries(sorted), null, 1)}\n`);
+  const total = sorted.reduce((sum, [, milliseconds]) => sum + milliseconds, 0);
+  console.log(`\nServer test files by their worker's CPU-seconds (${Math.round(total / 1000)} in all)`);
+  for (const [file, milliseconds] of sorted.slice(0, 10)) {
+    console.log(`  ${(milliseconds / 1000).toFixed(1).padStart(6)} s  ${file}`);
   }
 }

@@ -2,8 +2,9 @@
 // "tests: N passed, N failed" that counts them all.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { staleBundleReason } from "@kpi-id/server/server-module";
+import { openCpuGroup } from "./cpu-group.ts";
 import type { FileDuration } from "./file-durations-reporter.ts";
 import {
   busyCpuSeconds,
@@ -13,6 +14,7 @@ import {
   measured,
   postgresCpuSecondsSince,
   postgresTimesSoFar,
+  printCostliestFiles,
   readLastRunFileTimes,
   type SuiteCost,
 } from "./test-costs.ts";
@@ -69,7 +71,8 @@ function run(command: string, args: string[], env: Record<string, string> = {}, 
     const stdin = quiet ? "ignore" : "inherit";
     const started = performance.now();
     const postgresBefore = quiet ? undefined : postgresTimesSoFar();
-    const wrapped = measured(command, args);
+    const group = openCpuGroup(basename(command));
+    const wrapped = measured(command, args, group);
     const child = spawn(wrapped.command, wrapped.args, {
       stdio: [stdin, "pipe", "pipe", "pipe"],
       env: { ...process.env, ...env },
@@ -79,7 +82,8 @@ function run(command: string, args: string[], env: Record<string, string> = {}, 
     const times: Buffer[] = [];
     child.stdio[3]?.on("data", (chunk: Buffer) => times.push(chunk));
     const cost = (): SuiteCost => {
-      const processes = busyCpuSeconds(Buffer.concat(times).toString("utf8"));
+      const processes = group ? group.cpuSeconds() : busyCpuSeconds(Buffer.concat(times).toString("utf8"));
+      group?.remove();
       const postgres = postgresBefore === undefined ? undefined : postgresCpuSecondsSince(postgresBefore);
       return {
         wallSeconds: (performance.now() - started) / 1000,
@@ -110,6 +114,8 @@ function run(command: string, args: string[], env: Record<string, string> = {}, 
 }
 
 const vitestDurations = join(reportDir, "vitest-durations.json");
+/** The server's test files' CPU time in their workers, a JSON line each (apps/server/test/support/file-cpu.ts). */
+const vitestFileCpu = join(reportDir, "vitest-file-cpu.jsonl");
 
 function readVitestDurations(): FileDuration[] {
   return existsSync(vitestDurations) ? (JSON.parse(readFileSync(vitestDurations, "utf8")) as FileDuration[]) : [];
@@ -126,7 +132,7 @@ async function vitestSuite(): Promise<SuiteResult> {
       "--reporter=./scripts/file-durations-reporter.ts",
       `--outputFile.json=${output}`,
     ],
-    { FILE_DURATIONS_OUTPUT: resolve(vitestDurations) },
+    { FILE_DURATIONS_OUTPUT: resolve(vitestDurations), FILE_CPU_OUTPUT: resolve(vitestFileCpu) },
   );
   if (!existsSync(output)) return { name: "unit and integration (vitest)", passed: 0, failed: 1, exitCode, cost };
   const report = JSON.parse(readFileSync(output, "utf8")) as VitestReport;
@@ -266,6 +272,7 @@ if (checked) {
 }
 
 printSlowestFiles();
+printCostliestFiles(vitestFileCpu, reportDir);
 console.log("\nSummary");
 for (const suite of suites) {
   const cost = suite.cost ? ` (${describeCost(suite.cost)})` : "";

@@ -15,6 +15,6 @@ export default defineConfig({
     // One migrated database of each kind, copied by every test database (test/support/databases.ts).
     globalSetup: ["test/support/global-setup.ts"],
     // Signing keys made once per worker instead of once per app (test/support/rsa-keys.ts).
-    setupFiles: ["test/support/rsa-keys.ts"],
+    setupFiles: ["test/support/rsa-keys.ts", "test/support/file-cpu.ts"],
   },
 });

@@ -127,6 +127,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "invitations.ts",
     "lifecycle.ts",
     "mail.ts",
+    "person-data.ts",
     "sponsors.ts",
     "store.ts",
     "throttle.ts",
@@ -148,7 +149,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "ticket-consents.ts",
   ],
   "model/apps": ["cache.ts", "for-developers.ts", "localized.ts", "queries.ts", "service.ts", "settings.ts"],
-  "model/bankid": ["bank-list-age.ts", "bank-list.ts", "person.ts"],
+  "model/bankid": ["bank-list-age.ts", "bank-list.ts", "person-data.ts", "person.ts"],
   "model/cas": ["logins.ts", "release-policy.ts", "services.ts", "sign-ins.ts", "tickets.ts"],
   "model/developers": [
     "changes.ts",
@@ -174,7 +175,15 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   "model/diia": ["ocsp-answers.ts", "person-data.ts", "requests.ts", "revocation-lists.ts"],
   "model/forward-auth": ["headers.ts", "store.ts"],
   "model/google": ["identities.ts", "person-data.ts"],
-  "model/ldap": ["activity.ts", "binds.ts", "clients.ts", "directory.ts", "passwords.ts", "throttle.ts"],
+  "model/ldap": [
+    "activity.ts",
+    "binds.ts",
+    "clients.ts",
+    "directory.ts",
+    "passwords.ts",
+    "person-data.ts",
+    "throttle.ts",
+  ],
   "model/mfa": ["person-data.ts", "recovery-codes.ts", "sealed-secrets.ts", "totp.ts"],
   "model/oidc": [
     "active-keys.ts",
@@ -197,7 +206,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "records.ts",
     "units.ts",
   ],
-  "model/privacy": ["areas.ts", "erase-ended.ts", "erase-request.ts", "erase.ts", "export-reads.ts", "leavers.ts"],
+  "model/privacy": ["areas.ts", "erase-ended.ts", "erase-request.ts", "erase.ts", "export.ts", "leavers.ts"],
   "model/recovery": ["person-data.ts", "tokens.ts"],
   "model/saml": [
     "certificates.ts",

@@ -150,7 +150,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   ],
   "model/apps": ["cache.ts", "for-developers.ts", "localized.ts", "queries.ts", "service.ts", "settings.ts"],
   "model/bankid": ["bank-list-age.ts", "bank-list.ts", "person-data.ts", "person.ts"],
-  "model/cas": ["logins.ts", "release-policy.ts", "services.ts", "sign-ins.ts", "tickets.ts"],
+  "model/cas": ["logins.ts", "person-data.ts", "release-policy.ts", "services.ts", "sign-ins.ts", "tickets.ts"],
   "model/developers": [
     "changes.ts",
     "erasure.ts",
@@ -173,7 +173,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "view.ts",
   ],
   "model/diia": ["ocsp-answers.ts", "person-data.ts", "requests.ts", "revocation-lists.ts"],
-  "model/forward-auth": ["headers.ts", "store.ts"],
+  "model/forward-auth": ["headers.ts", "person-data.ts", "store.ts"],
   "model/google": ["identities.ts", "person-data.ts"],
   "model/ldap": [
     "activity.ts",
@@ -220,7 +220,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "sessions.ts",
     "signing-keys.ts",
   ],
-  "model/scim": ["group-members.ts", "group-views.ts", "person-writes.ts", "tokens.ts", "user-filter.ts"],
+  "model/scim": ["group-members.ts", "group-views.ts", "person-data.ts", "person-writes.ts", "tokens.ts", "user-filter.ts"],
   "model/sessions": [
     "cache.ts",
     "continue-to.ts",

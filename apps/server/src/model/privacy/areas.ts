@@ -1,8 +1,10 @@
 import type { PersonDataArea } from "../../platform/db/person-data.ts";
 import { personData as access } from "../access/person-data.ts";
 import { personData as bankid } from "../bankid/person-data.ts";
+import { personData as cas } from "../cas/person-data.ts";
 import { personData as developers } from "../developers/person-data.ts";
 import { personData as diia } from "../diia/person-data.ts";
+import { personData as forwardAuth } from "../forward-auth/person-data.ts";
 import { personData as google } from "../google/person-data.ts";
 import { personData as guests } from "../guests/person-data.ts";
 import { personData as ldap } from "../ldap/person-data.ts";
@@ -11,6 +13,7 @@ import { personData as oidc } from "../oidc/person-data.ts";
 import { personData as passkeys } from "../passkeys/person-data.ts";
 import { personData as people } from "../people/person-data.ts";
 import { personData as recovery } from "../recovery/person-data.ts";
+import { personData as scim } from "../scim/person-data.ts";
 import { personData as sessions } from "../sessions/person-data.ts";
 import { personData as tickets } from "../tickets/person-data.ts";
 import { personData as users } from "../users/person-data.ts";
@@ -25,6 +28,8 @@ import { personData as wifi } from "../wifi/person-data.ts";
  */
 export const personDataAreas: readonly PersonDataArea[] = [
   oidc,
+  cas,
+  forwardAuth,
   sessions,
   tickets,
   recovery,
@@ -38,6 +43,7 @@ export const personDataAreas: readonly PersonDataArea[] = [
   guests,
   mfa,
   access,
+  scim,
   people,
   users,
   developers,

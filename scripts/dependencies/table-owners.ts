@@ -220,7 +220,14 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "sessions.ts",
     "signing-keys.ts",
   ],
-  "model/scim": ["group-members.ts", "group-views.ts", "person-data.ts", "person-writes.ts", "tokens.ts", "user-filter.ts"],
+  "model/scim": [
+    "group-members.ts",
+    "group-views.ts",
+    "person-data.ts",
+    "person-writes.ts",
+    "tokens.ts",
+    "user-filter.ts",
+  ],
   "model/sessions": [
     "cache.ts",
     "continue-to.ts",

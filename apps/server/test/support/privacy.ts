@@ -172,6 +172,7 @@ export async function expectNothingLeft(app: FastifyInstance, userId: string) {
     "guest_applications",
     "identity_documents",
     "federated_identities",
+    "visitor_sign_in_requests",
     "cas_tickets",
     "cas_sign_ins",
     "forward_auth_sessions",

@@ -9,7 +9,9 @@ export const personData: PersonDataArea = {
   area: "visitors",
   erase: async (db, person) => {
     await removeHomeIdentitiesOf(db, person.id);
-    return {};
+    // A sign-in at a home institution waiting for the person's "agree" (minutes), which names them.
+    const waiting = await db.deleteFrom("visitor_sign_in_requests").where("user_id", "=", person.id).executeTakeFirst();
+    return { pendingSignIns: Number(waiting.numDeletedRows) };
   },
   exportOf: async (db, person) => ({
     homeIdentities: (await homeIdentitiesOf(db, person.id)).map((identity) => ({

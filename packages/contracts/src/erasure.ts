@@ -19,6 +19,7 @@ export const erasedKinds = [
   "authenticatorApps",
   "recoveryCodes",
   "networkPasswords",
+  "applicationPasswords",
   "consoleRoles",
   "auditRows",
 ] as const;

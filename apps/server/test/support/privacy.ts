@@ -63,6 +63,67 @@ export async function equippedPerson(app: FastifyInstance, username: string) {
 
 export type EquippedPerson = Awaited<ReturnType<typeof equippedPerson>>;
 
+/**
+ * Rows of the areas issue 74 made erasure name (their `on delete cascade` never fires: the account row stays as a
+ * stub): an LDAP application password with a use, a guest's stay with its invitation, an identity document, a home
+ * identity, a CAS sign-in single logout would name.
+ */
+export async function equipLaterAreas(app: FastifyInstance, personId: string, applicationId: string) {
+  const now = app.clock();
+  const password = await app.db
+    .insertInto("ldap_passwords")
+    .values({ user_id: personId, client_id: null, name: "Пошта", secret_hash: `hmac-${personId}`, created_at: now })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await app.db
+    .insertInto("ldap_uses")
+    .values({ password_id: password.id, user_id: personId, client_id: null, used_at: now, peer: "192.0.2.81" })
+    .execute();
+  await app.db
+    .insertInto("guests")
+    .values({ user_id: personId, sponsor_id: null, reason: "Візит", ends_at: new Date(now.getTime() + 86_400_000) })
+    .execute();
+  await app.db
+    .insertInto("guest_invitations")
+    .values({
+      user_id: personId,
+      email: `guest-${personId}@example.org`,
+      token_hash: `token-${personId}`,
+      expires_at: new Date(now.getTime() + 86_400_000),
+    })
+    .execute();
+  await app.db
+    .insertInto("identity_documents")
+    .values({ user_id: personId, kind: "passport", series: "КВ", number: String(personId.slice(0, 8)) })
+    .execute();
+  await app.db
+    .insertInto("federated_identities")
+    .values({
+      user_id: personId,
+      institution: "https://idp.example.edu/idp",
+      subject_kind: "eppn",
+      subject: `${personId}@example.edu`,
+      name_id: null,
+      scoped_affiliations: [],
+      assurance: [],
+      visitor: false,
+      created_at: now,
+      last_seen_at: now,
+    })
+    .execute();
+  await app.db
+    .insertInto("cas_sign_ins")
+    .values({
+      session_id: "00000000-0000-4000-8000-000000000001",
+      user_id: personId,
+      application_id: applicationId,
+      service: "https://cas-client.example.edu/",
+      spent_ticket: `ST-${personId}`,
+      created_at: now,
+    })
+    .execute();
+}
+
 /** Every way in is closed: the password (by either name), the passkey, the session and the data download. */
 export async function expectNoWayIn(app: FastifyInstance, equipped: EquippedPerson, username: string) {
   const { person, browser, authenticator, taxId } = equipped;
@@ -103,6 +164,19 @@ export async function expectNothingLeft(app: FastifyInstance, userId: string) {
     "student_records",
     "employee_positions",
     "operator_roles",
+    "ldap_passwords",
+    "ldap_uses",
+    "guests",
+    "guest_invitations",
+    "guest_units",
+    "guest_applications",
+    "identity_documents",
+    "federated_identities",
+    "visitor_sign_in_requests",
+    "cas_tickets",
+    "cas_sign_ins",
+    "forward_auth_sessions",
+    "scim_group_members",
   ] as const) {
     const rows = await db.selectFrom(table).select("user_id").where("user_id", "=", userId).execute();
     expect(rows, table).toEqual([]);

@@ -3,6 +3,8 @@ import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
 
 export interface GuestFilter {
+  /** One guest: the person themselves (the data download). */
+  guestId?: string;
   sponsorId?: string;
   /** A sponsor's username or id, as an operator types it. */
   sponsorNamed?: string;
@@ -49,6 +51,7 @@ function guestRows(db: Db, filter: GuestFilter, english: boolean) {
         where ga.user_id = g.user_id), '[]'::json)`.as("applications"),
     ])
     .where("person.anonymised_at", "is", null);
+  if (filter.guestId) query = query.where("g.user_id", "=", filter.guestId);
   if (filter.sponsorId) query = query.where("g.sponsor_id", "=", filter.sponsorId);
   if (filter.sponsorNamed) {
     const named = filter.sponsorNamed.toLowerCase();

@@ -35,8 +35,15 @@ export interface ApplicationPassword {
   uses: ApplicationPasswordUse[];
 }
 
-/** The person's application passwords, newest first, each with its latest uses; never a secret. */
-export async function listApplicationPasswords(db: Db, userId: string): Promise<ApplicationPassword[]> {
+/**
+ * The person's application passwords, newest first, each with its latest `usesPer` uses (the account page's five;
+ * the data download asks for all that are kept); never a secret.
+ */
+export async function listApplicationPasswords(
+  db: Db,
+  userId: string,
+  usesPer: number = usesShown,
+): Promise<ApplicationPassword[]> {
   const rows = await db
     .selectFrom("ldap_passwords")
     .leftJoin("ldap_clients", "ldap_clients.id", "ldap_passwords.client_id")
@@ -58,7 +65,7 @@ export async function listApplicationPasswords(db: Db, userId: string): Promise<
     .where("ldap_uses.user_id", "=", userId)
     .where(
       sql<boolean>`ldap_uses.id in (select id from (select id, row_number() over (partition by password_id
-        order by used_at desc) as n from ldap_uses where user_id = ${userId}) ranked where n <= ${usesShown})`,
+        order by used_at desc) as n from ldap_uses where user_id = ${userId}) ranked where n <= ${usesPer})`,
     )
     .orderBy("ldap_uses.used_at", "desc")
     .execute();

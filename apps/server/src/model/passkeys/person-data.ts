@@ -1,6 +1,6 @@
 import type { PersonDataArea } from "../../platform/db/person-data.ts";
 import { deleteChallengesOf } from "./challenges.ts";
-import { removeAllPasskeys } from "./credentials.ts";
+import { passkeysForExport, removeAllPasskeys } from "./credentials.ts";
 
 /** Passkeys, and the challenges of passkey ceremonies under way. */
 export const personData: PersonDataArea = {
@@ -9,4 +9,5 @@ export const personData: PersonDataArea = {
     pendingSignIns: await deleteChallengesOf(db, person.id),
     passkeys: await removeAllPasskeys(db, person.id),
   }),
+  exportOf: async (db, person) => ({ signInMethods: { passkeys: await passkeysForExport(db, person.id) } }),
 };

@@ -8,6 +8,8 @@ import { deleteRecordsOf } from "./records.ts";
 export const personData: PersonDataArea = {
   area: "people",
   erase: async (db, person) => ({ records: await deleteRecordsOf(db, person.id) }),
+  exportOf: async (db, person) => ({ records: await recordsForExport(db, person.id) }),
+  labels: { records: { uk: "Навчання та посади", en: "Studies and positions" } },
 };
 
 interface ExportedRecordRow {

@@ -1,5 +1,6 @@
 import type { PersonDataArea } from "../../platform/db/person-data.ts";
 import { deleteLoginGrantsOf } from "./grants.ts";
+import { liveSessionsOf } from "./live.ts";
 import { deleteSessionsOf } from "./store.ts";
 
 /** Sessions (SAML's sessions go with them: on delete cascade) and login grants not yet exchanged. */
@@ -9,4 +10,8 @@ export const personData: PersonDataArea = {
     sessions: await deleteSessionsOf(db, person.id),
     pendingSignIns: await deleteLoginGrantsOf(db, person.id),
   }),
+  exportOf: async (db, person, { sessionId, now }) => ({
+    sessions: await liveSessionsOf(db, person.id, sessionId, now),
+  }),
+  labels: { sessions: { uk: "Активні сеанси", en: "Active sessions" } },
 };

@@ -18,8 +18,9 @@ export const accountPersonalDataRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           "Everything KPI ID keeps about the signed-in person as one JSON file: profile (with the tax id), " +
           "student records and positions, sign-in methods without their secrets, sessions, connected " +
-          "applications, consents and the last year of security activity, each section labelled in Ukrainian " +
-          "and English. Needs a recent sign-in (it holds the tax id): otherwise 403 auth.reauth_required. " +
+          "applications, consents, the last year of security activity, Wi-Fi and LDAP application passwords " +
+          "(without secrets), the developers' page's applications, home-institution identities, a guest's stay and " +
+          "the guests the person sponsors, identity documents; each section labelled in Ukrainian and English. Needs a recent sign-in (it holds the tax id): otherwise 403 auth.reauth_required. " +
           "Another site's request (`Sec-Fetch-Site: cross-site` or `same-site`) is refused with 403 request.csrf_rejected.",
         response: { 200: personalDataSchema, 401: errorBodySchema, 403: errorBodySchema },
       },

@@ -7,7 +7,7 @@ import { addPerson, manualClock } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
 import { addOperator } from "../../support/console.ts";
 import { databaseKinds } from "../../support/databases.ts";
-import { equippedPerson, expectNothingLeft, expectNoWayIn } from "../../support/privacy.ts";
+import { equipLaterAreas, equippedPerson, expectNothingLeft, expectNoWayIn } from "../../support/privacy.ts";
 
 // An operator's erasure of one person on request: the console's action and `user erase`, the same service.
 describe.each(databaseKinds)("erasing a person on request (%s)", (kind) => {
@@ -38,6 +38,7 @@ describe.each(databaseKinds)("erasing a person on request (%s)", (kind) => {
   it("the console erases everything of the person, keeps their audit trail without it, and closes every way in", async () => {
     const equipped = await equippedPerson(t.app, "leaving.now");
     const { person } = equipped;
+    await equipLaterAreas(t.app, person.id, equipped.application.id);
     const answer = await erase(admin.cookie, person.id, "Leaving.Now");
     expect(answer.statusCode, answer.body).toBe(200);
     const { erased } = personErasureResultSchema.parse(answer.json());
@@ -50,6 +51,7 @@ describe.each(databaseKinds)("erasing a person on request (%s)", (kind) => {
       consents: 1,
       applicationAccess: 1,
       consoleRoles: 0,
+      applicationPasswords: 1,
     } satisfies Partial<ErasedCounts>);
     // full name, e-mail, tax id, student id, password, language, first sign-in
     expect(erased.profileFields).toBeGreaterThanOrEqual(6);

@@ -88,6 +88,127 @@ describe.each(aboveModelDatabases)("a person downloads their data (%s)", (kind) 
     expect(exported).toEqual([{ result: "success", ip: expect.any(String) }]);
   });
 
+  it("shows what later areas keep: home identities, LDAP passwords with their uses, guests on both sides", async () => {
+    const sponsor = await addPerson(t.app, { username: "sponsor.data", fullName: "Спонсорка Даних" }, password);
+    const guest = await addPerson(t.app, { username: "guest.data", fullName: "Гостя Даних" }, password);
+    const now = clock.now();
+    const endsAt = new Date(now.getTime() + 30 * 24 * 3600 * 1000);
+    await t.app.db
+      .insertInto("federated_identities")
+      .values({
+        user_id: sponsor.id,
+        institution: "https://idp.example.edu/idp",
+        subject_kind: "eppn",
+        subject: "sponsor@example.edu",
+        name_id: null,
+        scoped_affiliations: ["staff@example.edu"],
+        assurance: [],
+        visitor: false,
+        created_at: now,
+        last_seen_at: now,
+      })
+      .execute();
+    const stored = await t.app.db
+      .insertInto("ldap_passwords")
+      .values({
+        user_id: sponsor.id,
+        client_id: null,
+        name: "Поштовий клієнт",
+        secret_hash: "hmac-not-shown",
+        created_at: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await t.app.db
+      .insertInto("ldap_uses")
+      .values({ password_id: stored.id, user_id: sponsor.id, client_id: null, used_at: now, peer: "192.0.2.80" })
+      .execute();
+    await t.app.db
+      .insertInto("guests")
+      .values({
+        user_id: guest.id,
+        sponsor_id: sponsor.id,
+        reason: "Спільний проєкт",
+        ends_at: endsAt,
+        created_at: now,
+      })
+      .execute();
+    await t.app.db
+      .insertInto("identity_documents")
+      .values({ user_id: sponsor.id, kind: "idpassport", number: "000123456" })
+      .execute();
+
+    const sponsorData = personalDataSchema.parse(
+      (await download(await signIn(t.app, "sponsor.data", password))).json(),
+    );
+    expect(sponsorData.homeIdentities).toEqual([
+      expect.objectContaining({ institution: "https://idp.example.edu/idp", identifierKind: "eppn", visitor: false }),
+    ]);
+    expect(sponsorData.ldapPasswords).toEqual([
+      {
+        name: "Поштовий клієнт",
+        client: null,
+        createdAt: now.toISOString(),
+        lastUsedAt: null,
+        uses: [{ usedAt: now.toISOString(), client: null, address: "192.0.2.80" }],
+      },
+    ]);
+    expect(sponsorData.sponsoredGuests).toEqual([
+      { fullName: "Гостя Даних", state: "active", since: now.toISOString(), endsAt: endsAt.toISOString() },
+    ]);
+    expect(sponsorData.guest).toBeNull();
+    expect(sponsorData.identityDocuments).toEqual([
+      expect.objectContaining({ kind: "idpassport", number: "000123456" }),
+    ]);
+    const guestResponse = await download(await signIn(t.app, "guest.data", password));
+    const guestData = personalDataSchema.parse(guestResponse.json());
+    expect(guestData.guest).toMatchObject({ sponsor: "Спонсорка Даних", reason: "Спільний проєкт", state: "active" });
+    expect(guestData.sponsoredGuests).toEqual([]);
+    // No secret: the application password's keyed hash and the home institution's identifier of the person stay in.
+    expect(JSON.stringify(sponsorData)).not.toContain("hmac-not-shown");
+    expect(JSON.stringify(sponsorData)).not.toContain("sponsor@example.edu");
+    // The file keeps its order (issue 74 composed it from the areas): the earlier sections first, as before.
+    expect(Object.keys(guestResponse.json())).toEqual([
+      "exportedAt",
+      "labels",
+      "profile",
+      "records",
+      "signInMethods",
+      "sessions",
+      "applications",
+      "consents",
+      "securityActivity",
+      "wifiPasswords",
+      "developerApplications",
+      "homeIdentities",
+      "ldapPasswords",
+      "guest",
+      "sponsoredGuests",
+      "identityDocuments",
+    ]);
+    expect(Object.keys(guestResponse.json().labels).slice(0, 12)).toEqual([
+      "profile",
+      "username",
+      "fullName",
+      "email",
+      "verifiedEmail",
+      "taxId",
+      "studentId",
+      "employeeId",
+      "status",
+      "createdAt",
+      "firstSignedInAt",
+      "records",
+    ]);
+    expect(Object.keys(guestResponse.json().signInMethods)).toEqual([
+      "password",
+      "authenticatorApp",
+      "recoveryCodesLeft",
+      "passkeys",
+      "googleAccounts",
+    ]);
+  });
+
   it("keeps activity older than a year out, and asks for a fresh sign-in once the last one is old", async () => {
     await addPerson(t.app, { username: "long-timer", fullName: "Давня Людина" }, password);
     await signIn(t.app, "long-timer", password);

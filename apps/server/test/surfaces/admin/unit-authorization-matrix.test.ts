@@ -66,6 +66,8 @@ type Expected = { allowed: true } | { allowed: false; status: number; code: stri
 function kindOf(call: ConsoleCall): "person" | "application" | "none" {
   if (call.route.startsWith("/api/admin/people/{id}")) return "person";
   if (call.route.startsWith("/api/admin/applications/{app}")) return "application";
+  // A review decision names the application whose request it decides.
+  if (call.route === "/api/admin/reviews/{id}") return "application";
   return "none";
 }
 
@@ -165,7 +167,7 @@ describe("the console's authorization matrix across units (issue 79)", () => {
   function send(call: ConsoleCall, caller: Caller, ids: { person?: string; app?: string }) {
     sent += 1;
     const url = `${call.route
-      .replace("{id}", ids.person ?? missingId)
+      .replace("{id}", ids.person ?? ids.app ?? missingId)
       .replace("{app}", ids.app ?? missingId)
       .replace("{job}", missingId)
       .replace("{passwordId}", missingId)}${call.query ?? ""}`;

@@ -74,7 +74,10 @@ const reviews: CommandHandler = async ({ db, out }, args) => {
   try {
     const unit = await setReviewsFinal(db, required(values, "code").trim(), final === "yes");
     const says = unit.reviews_final ? "final" : "first approvals central IT confirms";
-    out.result({ code: unit.code, reviewsFinal: unit.reviews_final }, `Unit admins' approvals in ${unit.code}: ${says}`);
+    out.result(
+      { code: unit.code, reviewsFinal: unit.reviews_final },
+      `Unit admins' approvals in ${unit.code}: ${says}`,
+    );
   } catch (error) {
     if (error instanceof UnitError) throw new CommandFailedError(error.message);
     throw error;

@@ -48,6 +48,16 @@ export async function lockUnits(db: Db, unitIds: readonly string[]): Promise<voi
     .execute();
 }
 
+export async function unitsByIds(db: Db, ids: readonly string[]): Promise<Unit[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("units")
+    .selectAll()
+    .where("id", "in", [...new Set(ids)])
+    .orderBy(sql`lower(code)`)
+    .execute();
+}
+
 export function listUnits(db: Db): Promise<Unit[]> {
   return db.selectFrom("units").selectAll().orderBy(sql`lower(code)`).execute();
 }

@@ -84,10 +84,12 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
       const units = new Map((await unitsByIds(app.db, seen)).map((unit) => [unit.id, unit]));
       const people = result.people.map(({ unitIds: held, ...person }) => ({
         ...person,
-        units: held.flatMap((id) => {
-          const unit = units.get(id);
-          return unit ? [{ code: unit.code, nameUk: unit.name_uk, nameEn: unit.name_en }] : [];
-        }),
+        units: held
+          .flatMap((id) => {
+            const unit = units.get(id);
+            return unit ? [{ code: unit.code, nameUk: unit.name_uk, nameEn: unit.name_en }] : [];
+          })
+          .sort((left, right) => left.code.localeCompare(right.code)),
       }));
       return { ...result, people, page };
     },

@@ -62,9 +62,10 @@ function expected(call: ConsoleCall, caller: Caller, place: Place | undefined): 
 
 describe("the console's authorization matrix across units (issue 79)", () => {
   let m: Matrix;
+  // Some forty people, applications and operators: on a busy machine past the default minute.
   beforeAll(async () => {
     m = await buildMatrix();
-  });
+  }, 240_000);
   afterAll(() => m.t.close());
   const send = (call: ConsoleCall, caller: Caller, ids: { person?: string; app?: string }) => m.send(call, caller, ids);
 

@@ -21,9 +21,10 @@ import {
  */
 describe("the console's scope across units (issue 79)", () => {
   let m: Matrix;
+  // Some forty people, applications and operators: on a busy machine past the default minute.
   beforeAll(async () => {
     m = await buildMatrix();
-  });
+  }, 240_000);
   afterAll(() => m.t.close());
 
   /** What each caller's lists hold, by place: the people, applications and audit rows of the places reached. */

@@ -1,4 +1,4 @@
-import type { InjectOptions } from "fastify";
+import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { upsertUnit } from "../../../src/model/people/units.ts";
 import { replacePersonRecords } from "../../../src/model/users/primary-records.ts";
 import { grantUnitRole } from "../../../src/model/users/unit-roles.ts";
@@ -68,11 +68,7 @@ export interface Matrix {
   unitIds: Record<"KPI" | "FICT" | "A" | "belowA" | "B", string>;
   personIds: Record<Place, string>;
   applicationIds: Record<Place | "central", string>;
-  send: (
-    call: ConsoleCall,
-    caller: Caller,
-    ids: { person?: string; app?: string },
-  ) => ReturnType<TestApp["app"]["inject"]>;
+  send: (call: ConsoleCall, caller: Caller, ids: { person?: string; app?: string }) => Promise<LightMyRequestResponse>;
 }
 
 /** The matrix's test app: the units, a person, an application and audit rows in each place, and every caller. */

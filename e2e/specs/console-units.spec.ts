@@ -161,6 +161,17 @@ for (const language of ["uk", "en"] as const) {
     await expectNoAxeViolations(page, "a person out of reach");
     await photograph(page, testInfo, "out-of-reach", language);
 
+    // The people list names each person's unit beside the name, in view at a phone's width before any sideways
+    // scroll (it was past it).
+    await page.goto(`${origin}/${language}/admin`);
+    await console.search.fill(student.username);
+    const unitCell = page.getByTestId("person-units").first();
+    await expect(unitCell).toBeVisible();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const box = await unitCell.boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+    await photograph(page, testInfo, "people", language);
+
     await page.goto(`${origin}/${language}/admin`);
     await console.findAndOpen(student.username, student.fullName);
     await expect(console.unlockButton).toBeEnabled();

@@ -170,6 +170,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "secrets.ts",
     "store.ts",
     "testing.ts",
+    "unit-approval.ts",
     "view.ts",
   ],
   "model/diia": ["ocsp-answers.ts", "person-data.ts", "requests.ts", "revocation-lists.ts"],

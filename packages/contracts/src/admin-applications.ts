@@ -87,7 +87,9 @@ export const accessRuleViewSchema = z.object({
   id: z.uuid(),
   affiliation: text().nullable(),
   unitCode: text().nullable(),
+  /** The unit's Ukrainian name; `unitNameEn` its English one (empty when the unit has none). */
   unitName: text().nullable(),
+  unitNameEn: text().nullable().optional(),
   includeSubunits: z.boolean(),
   status: text().nullable(),
 });

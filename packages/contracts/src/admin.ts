@@ -44,6 +44,8 @@ export const personSummarySchema = z.object({
   studentId: text().nullable(),
   employeeId: text().nullable(),
   status: z.enum(personStatuses),
+  /** The units of the person's records within the operator's reach, by code (issue 79). */
+  units: z.array(z.object({ code: text(), nameUk: text(), nameEn: text() })).optional(),
 });
 export type PersonSummary = z.infer<typeof personSummarySchema>;
 

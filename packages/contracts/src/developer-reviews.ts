@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { unitRefSchema } from "./admin.ts";
 import { fieldChangeSchema } from "./developer-changes.ts";
 import { developerApplicationDetails } from "./developers.ts";
 import { text } from "./text.ts";
@@ -29,6 +30,13 @@ export const reviewQueueSchema = z.object({
       purpose: text(),
       dataNeeded: text(),
       requestedAt: text(),
+      /**
+       * The owning unit's admin approved it first (issue 79): it waits for central IT, who read which unit
+       * approved it, by whom (null once that person is gone) and when.
+       */
+      unitApproval: z.object({ unit: unitRefSchema, by: text().nullable(), at: text() }).nullable().optional(),
+      /** Whether a unit admin's approval makes it live: its unit, or one above it, lets unit reviews be final. */
+      unitFinal: z.boolean().optional(),
     }),
   ),
 });

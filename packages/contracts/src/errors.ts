@@ -88,6 +88,7 @@ export const errorStatus = {
   "developer.no_secret": 400,
   "admin.review_outdated": 409,
   "admin.review_not_pending": 409,
+  "admin.review_awaits_central": 409,
   "oidc.interaction_not_found": 404,
   "device.code_not_found": 400,
   "device.code_expired": 400,

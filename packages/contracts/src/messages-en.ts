@@ -182,6 +182,7 @@ export const enErrorMessages = {
     "A single-page, mobile or command-line application is a public client: it has no secret to replace.",
   "admin.review_outdated": "The request changed while you were reading it: look at it again.",
   "admin.review_not_pending": "This review request has already been decided.",
+  "admin.review_awaits_central": "Your unit has approved this request already: it waits for central IT.",
   "admin.application_name_taken": "An application with this name exists already.",
   "service.database_unavailable": "The service is temporarily unavailable. Try again in a minute.",
   "service.internal_error": "An internal error occurred. Try again later.",

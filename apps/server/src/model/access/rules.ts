@@ -48,7 +48,9 @@ export interface DescribedRule {
   affiliation: string | null;
   unitId: string | null;
   unitCode: string | null;
+  /** The unit's names in both languages: a screen shows the one in its own (the English one may be empty). */
   unitName: string | null;
+  unitNameEn: string | null;
   includeSubunits: boolean;
   status: string | null;
 }
@@ -63,6 +65,7 @@ export async function listAccessRules(db: Db, applicationId: string): Promise<De
       "access_rules.unit_id",
       "units.code",
       "units.name_uk",
+      "units.name_en",
       "access_rules.include_subunits",
       "access_rules.status",
     ])
@@ -75,6 +78,7 @@ export async function listAccessRules(db: Db, applicationId: string): Promise<De
     unitId: row.unit_id,
     unitCode: row.code,
     unitName: row.name_uk,
+    unitNameEn: row.name_en,
     includeSubunits: row.include_subunits,
     status: row.status,
   }));

@@ -164,7 +164,15 @@ function differencesAsAsked(row: ApplicationRow, update: DeveloperApplicationUpd
 export async function pendingChanges(db: Db) {
   const pending = await db
     .selectFrom("application_changes")
-    .select(["id as change_id", "application_id", "changes", "requested_at as change_requested_at"])
+    .select([
+      "id as change_id",
+      "application_id",
+      "changes",
+      "requested_at as change_requested_at",
+      "unit_approved_unit_id",
+      "unit_approved_by",
+      "unit_approved_at",
+    ])
     .where("status", "=", "pending")
     .orderBy("requested_at")
     .execute();

@@ -3,6 +3,7 @@ import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { applicationsIn } from "../apps/for-developers.ts";
 import { peopleNamesByIds } from "../users/queries.ts";
 import { differences, pendingChanges } from "./changes.ts";
+import { type UnitApprovalColumns, withUnitApprovals } from "./unit-approval.ts";
 import { reviewedValues } from "./view.ts";
 
 /**
@@ -12,7 +13,16 @@ import { reviewedValues } from "./view.ts";
 export async function reviewQueue(db: Db): Promise<ReviewQueue> {
   const reviews = await db
     .selectFrom("application_reviews")
-    .select(["id as review_id", "application_id", "purpose", "data_needed", "requested_at"])
+    .select([
+      "id as review_id",
+      "application_id",
+      "purpose",
+      "data_needed",
+      "requested_at",
+      "unit_approved_unit_id",
+      "unit_approved_by",
+      "unit_approved_at",
+    ])
     .where("decision", "is", null)
     .orderBy("requested_at")
     .execute();
@@ -45,7 +55,13 @@ export async function reviewQueue(db: Db): Promise<ReviewQueue> {
     const username = names.get(owner.user_id)?.username;
     return username === undefined ? [] : [{ application_id: owner.application_id, username }];
   });
-  const live = (row: ApplicationRow) => ({
+  const live = (row: ApplicationRow & UnitApprovalColumns) => ({
+    approval: {
+      unit_approved_unit_id: row.unit_approved_unit_id,
+      unit_approved_by: row.unit_approved_by,
+      unit_approved_at: row.unit_approved_at,
+    },
+    unitId: row.unit_id,
     applicationId: row.id,
     ...reviewedValues(row),
     owners: owners.filter((owner) => owner.application_id === row.id).map((owner) => owner.username),
@@ -59,20 +75,19 @@ export async function reviewQueue(db: Db): Promise<ReviewQueue> {
     dataNeeded: "",
     requestedAt: row.change_requested_at.toISOString(),
   }));
-  return {
-    reviews: [
-      ...rows.map((row) => ({
-        ...live(row),
-        kind: "review" as const,
-        requestId: row.review_id,
-        changes: [],
-        purpose: row.purpose,
-        dataNeeded: row.data_needed,
-        requestedAt: row.requested_at.toISOString(),
-      })),
-      ...changeRequests,
-    ].sort((left, right) => left.requestedAt.localeCompare(right.requestedAt)),
-  };
+  const items = [
+    ...rows.map((row) => ({
+      ...live(row),
+      kind: "review" as const,
+      requestId: row.review_id,
+      changes: [],
+      purpose: row.purpose,
+      dataNeeded: row.data_needed,
+      requestedAt: row.requested_at.toISOString(),
+    })),
+    ...changeRequests,
+  ].sort((left, right) => left.requestedAt.localeCompare(right.requestedAt));
+  return { reviews: await withUnitApprovals(db, items) };
 }
 
 /** Whether the request named is one of the application's pending changes (whatever its state now), not its review. */

@@ -48,6 +48,16 @@ export async function lockUnits(db: Db, unitIds: readonly string[]): Promise<voi
     .execute();
 }
 
+export async function unitsByIds(db: Db, ids: readonly string[]): Promise<Unit[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("units")
+    .selectAll()
+    .where("id", "in", [...new Set(ids)])
+    .orderBy(sql`lower(code)`)
+    .execute();
+}
+
 export function listUnits(db: Db): Promise<Unit[]> {
   return db.selectFrom("units").selectAll().orderBy(sql`lower(code)`).execute();
 }
@@ -128,4 +138,29 @@ async function refreshAncestries(db: Db): Promise<void> {
     update units set ancestry = tree.ancestry from tree where units.id = tree.id and units.ancestry <> tree.ancestry`.execute(
     db,
   );
+}
+
+/** Lets (or stops letting) a unit admin's review approval be final in the unit and every unit below it (issue 79). */
+export async function setReviewsFinal(db: Db, code: string, final: boolean): Promise<Unit> {
+  const unit = await findUnitByCode(db, code);
+  if (!unit) throw new UnitError("unknown_unit", `no unit '${code}'`);
+  return db
+    .updateTable("units")
+    .set({ reviews_final: final, updated_at: new Date() })
+    .where("id", "=", unit.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Whether a unit admin's approval is final for an application of this unit: it or a unit above it says so. */
+export async function reviewsFinalIn(db: Db, unitId: string): Promise<boolean> {
+  const unit = await findUnitById(db, unitId);
+  if (!unit) return false;
+  const final = await db
+    .selectFrom("units")
+    .select("id")
+    .where("id", "in", [...unit.ancestry, unit.id])
+    .where("reviews_final", "=", true)
+    .executeTakeFirst();
+  return final !== undefined;
 }

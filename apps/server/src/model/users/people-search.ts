@@ -42,6 +42,8 @@ export interface PersonSummary {
   studentId: string | null;
   employeeId: string | null;
   status: UserStatus;
+  /** The units the person has a record in (users.unit_ids, kept by the database). */
+  unitIds: string[];
 }
 
 export interface PeopleResult {
@@ -99,7 +101,7 @@ async function countUpTo(db: Db, search: PeopleSearch, where: RawBuilder<SqlBool
   return Number(row?.count ?? 0);
 }
 
-const columns = ["id", "username", "full_name", "email", "student_id", "employee_id", "status"] as const;
+const columns = ["id", "username", "full_name", "email", "student_id", "employee_id", "status", "unit_ids"] as const;
 
 /**
  * A rank's rows from `offset`, in its order. Collected: in a materialized CTE, which keeps the
@@ -187,6 +189,7 @@ export async function searchPeople(db: Db, search: PeopleSearch): Promise<People
       studentId: row.student_id,
       employeeId: row.employee_id,
       status: row.status,
+      unitIds: row.unit_ids,
     })),
   };
 }

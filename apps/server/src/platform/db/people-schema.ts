@@ -30,6 +30,8 @@ export interface UnitsTable {
   name_en: ColumnType<string, string | undefined, string>;
   parent_id: ColumnType<string | null, string | null | undefined, string | null>;
   ancestry: ColumnType<string[], string[] | undefined, string[]>;
+  /** Whether a unit admin's review approval is final here and below (migration 0770); else central IT decides. */
+  reviews_final: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -51,6 +51,10 @@ export interface ApplicationReviewsTable {
   decision_reason: ColumnType<string, string | undefined, string>;
   decided_by: ColumnType<string | null, string | null | undefined, string | null>;
   decided_at: NullableTimestamp;
+  /** A unit admin's first approval (migration 0770): the unit, who and when; null until one. */
+  unit_approved_unit_id: ColumnType<string | null, string | null | undefined, string | null>;
+  unit_approved_by: ColumnType<string | null, string | null | undefined, string | null>;
+  unit_approved_at: NullableTimestamp;
 }
 
 export interface IntegrationFailuresTable {
@@ -86,6 +90,10 @@ export interface ApplicationChangesTable {
   decision_reason: ColumnType<string, string | undefined, string>;
   decided_by: ColumnType<string | null, string | null | undefined, string | null>;
   decided_at: NullableTimestamp;
+  /** A unit admin's first approval (migration 0770): the unit, who and when; null until one. */
+  unit_approved_unit_id: ColumnType<string | null, string | null | undefined, string | null>;
+  unit_approved_by: ColumnType<string | null, string | null | undefined, string | null>;
+  unit_approved_at: NullableTimestamp;
 }
 
 /** An uploaded application icon, served by KPI ID under its hash (migration 0480). */

@@ -16,7 +16,7 @@ export type ConsoleRole = OperatorRole | UnitRole;
  * recovery); everything else (profile and status changes, erasure, access, applications, import,
  * audit, keys, service) is admin's. The unit roles hold the same within their units (reach below):
  * a unit helpdesk what helpdesk does, a unit admin also disabling people, the unit's applications
- * and its audit; never a profile change, erasure, review, import, keys or the service.
+ * and its audit and reviews; never a profile change, erasure, import, keys or the service.
  */
 export const permissionRoles = {
   "console.enter": ["admin", "helpdesk", "unit_admin", "unit_helpdesk"],
@@ -31,7 +31,8 @@ export const permissionRoles = {
   "people.roles": ["admin"],
   "apps.view": ["admin", "unit_admin"],
   "apps.manage": ["admin", "unit_admin"],
-  "apps.review": ["admin"],
+  // A unit admin decides their units' reviews: finally where the operators let the unit, else as a first approval.
+  "apps.review": ["admin", "unit_admin"],
   "people.import": ["admin"],
   "audit.view": ["admin", "unit_admin"],
   "keys.manage": ["admin"],

@@ -15,6 +15,7 @@ import { z } from "zod";
 import { grantAccess, revokeAccess } from "../../model/access/applications.ts";
 import { findApplicationById } from "../../model/apps/queries.ts";
 import { revokeOidcGrants } from "../../model/oidc/grants.ts";
+import { unitsByIds } from "../../model/people/units.ts";
 import { disableUser } from "../../model/sessions/disable.ts";
 import { endSessions } from "../../model/sessions/end-sessions.ts";
 import { searchPeople } from "../../model/users/people-search.ts";
@@ -78,7 +79,19 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
       const { q, status, app: applicationId, page } = request.query;
       const unitIds = unitFilterOf(operatorOf(request).reach);
       const result = await searchPeople(app.db, { query: q, status, applicationId, unitIds, page });
-      return { ...result, page };
+      // Each person's units, within the reach alone: a unit role does not learn of a unit it does not reach.
+      const seen = result.people.flatMap((person) => person.unitIds).filter((id) => !unitIds || unitIds.includes(id));
+      const units = new Map((await unitsByIds(app.db, seen)).map((unit) => [unit.id, unit]));
+      const people = result.people.map(({ unitIds: held, ...person }) => ({
+        ...person,
+        units: held
+          .flatMap((id) => {
+            const unit = units.get(id);
+            return unit ? [{ code: unit.code, nameUk: unit.name_uk, nameEn: unit.name_en }] : [];
+          })
+          .sort((left, right) => left.code.localeCompare(right.code)),
+      }));
+      return { ...result, people, page };
     },
   );
 

@@ -12,6 +12,7 @@ import { decideChange } from "../../model/developers/changes.ts";
 import { notifyOwners } from "../../model/developers/notices.ts";
 import { decideReview, setSuspension } from "../../model/developers/review.ts";
 import { isChangeOf, reviewQueue } from "../../model/developers/review-queue.ts";
+import { approveInUnit, unitDecisionIsFinal } from "../../model/developers/unit-approval.ts";
 import { AppError } from "../../platform/errors.ts";
 import { auditByOperator, guardConsoleRoutes, operatorOf } from "./plugin.ts";
 
@@ -36,7 +37,7 @@ export const adminReviewRoutes: FastifyPluginAsyncZod = async (app) => {
       const queue = await reviewQueue(app.db);
       const { reach } = operatorOf(request);
       if (reach.everywhere) return queue;
-      // A unit admin sees the requests of their units' applications only (issue 79); deciding stays central IT's.
+      // A unit admin sees the requests of their units' applications only (issue 79), and decides them.
       const inReach = new Set((await listApplicationsByTitle(app.db, reach.unitIds)).map((row) => row.id));
       return { ...queue, reviews: queue.reviews.filter((item) => inReach.has(item.applicationId)) };
     },
@@ -45,7 +46,7 @@ export const adminReviewRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/reviews/:id",
     {
-      config: { permission: "apps.review", subject: "university" },
+      config: { permission: "apps.review", subject: "application" },
       schema: {
         tags,
         summary: "Approve or reject an application or a change to one",
@@ -56,7 +57,11 @@ export const adminReviewRoutes: FastifyPluginAsyncZod = async (app) => {
           "page. Change approved: its new values replace the live ones; rejected: the live application stays as " +
           "it is and the owners see the reason. Owners are told by e-mail. 409 `admin.review_not_pending` when " +
           "nothing waits, `admin.review_outdated` when another request waits than the one named; approval checks " +
-          "addresses and names again (400 `developer.insecure_uri`, `developer.reserved_name`; it stays pending).",
+          "addresses and names again (400 `developer.insecure_uri`, `developer.reserved_name`; it stays pending). " +
+          "A unit admin decides their units' applications (others answer 404 `app.not_found`): a rejection is " +
+          "final; an approval makes the application live where its unit or one above it lets unit reviews be " +
+          "final (`unit reviews --final yes`), else it is a first approval and the request waits for an admin " +
+          "(409 `admin.review_awaits_central` when asked again).",
         params: developerApplicationParamsSchema,
         body: reviewDecisionSchema,
         response: { 200: z.object({ ok: z.literal(true) }), ...refusals },
@@ -64,8 +69,30 @@ export const adminReviewRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { id } = request.params;
-      const operatorId = operatorOf(request).userId;
-      if (await isChangeOf(app.db, id, request.body.requestId)) {
+      const operator = operatorOf(request);
+      const operatorId = operator.userId;
+      const change = await isChangeOf(app.db, id, request.body.requestId);
+      // A unit admin's approval is a first one unless the operators let the unit decide (issue 79).
+      if (!operator.reach.everywhere && request.body.decision === "approved" && operator.unitId) {
+        if (!(await unitDecisionIsFinal(app.db, operator.unitId))) {
+          const kind = change ? "change" : "review";
+          await approveInUnit(
+            app.db,
+            { applicationId: id, requestId: request.body.requestId, kind },
+            operatorId,
+            operator.unitId,
+          );
+          await auditByOperator(request, {
+            type: change ? "application_change_approved" : "application_reviewed",
+            result: "success",
+            applicationId: id,
+            reason: "unit_approved",
+            details: change ? { changeId: request.body.requestId } : {},
+          });
+          return { ok: true as const };
+        }
+      }
+      if (change) {
         const decided = await decideChange(app.db, id, request.body.requestId, operatorId, request.body);
         await auditByOperator(request, {
           type: request.body.decision === "approved" ? "application_change_approved" : "application_change_rejected",

@@ -122,6 +122,8 @@ Units
                                             university, faculty, institute, department, group, office)
   unit list
   unit remove --code C                      only a unit no record, rule or sub-unit names
+  unit reviews --code C --final yes|no      a unit admin's review approval makes the unit's (and
+                                            its sub-units') applications live; no: central IT confirms
 
 People
   user create --username U --full-name F [--email E] [--tax-id T] [--student-id S]

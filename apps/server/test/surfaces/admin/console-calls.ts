@@ -206,12 +206,13 @@ export const consoleCalls: ConsoleCall[] = [
     body: {},
     answer: { status: 404, code: "admin.import_job_not_found" },
   },
-  // The developers' applications waiting for review, and suspending one (issue 39); {id} names no application here.
+  // The developers' applications waiting for review, deciding one (a unit admin their units'; issue 79), and
+  // suspending one (issue 39); the matrix's applications have no request waiting.
   { method: "GET", route: "/api/admin/reviews", unit: ["unit_admin"], allowed: adminOnly },
   {
     method: "POST",
     route: "/api/admin/reviews/{id}",
-    unit: [],
+    unit: ["unit_admin"],
     allowed: adminOnly,
     body: { decision: "approved", requestId: "00000000-0000-4000-8000-000000000000" },
     answer: { status: 409, code: "admin.review_not_pending" },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listUnits, removeUnit, UnitError, upsertUnit } from "../../../model/people/units.ts";
+import { listUnits, removeUnit, setReviewsFinal, UnitError, upsertUnit } from "../../../model/people/units.ts";
 import { unitKinds } from "../../../platform/db/people-schema.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
@@ -47,6 +47,7 @@ const list: CommandHandler = async ({ db, out }, args) => {
     nameUk: unit.name_uk,
     nameEn: unit.name_en,
     parent: unit.parent_id ? (codes.get(unit.parent_id) ?? "") : "",
+    reviewsFinal: unit.reviews_final,
   }));
   out.result(rows, table(rows.map(({ code, kind, nameUk, parent }) => ({ code, kind, nameUk, parent }))));
 };
@@ -62,4 +63,25 @@ const remove: CommandHandler = async ({ db, out }, args) => {
   out.result({ code, removed: true }, `Removed unit ${code}`);
 };
 
-export const unitCommands: Record<string, CommandHandler> = { set, list, remove };
+/**
+ * `unit reviews --code C --final yes|no`: whether a unit admin's approval of a review in the unit (and every unit
+ * below it) makes the application live, or is a first approval central IT confirms (issue 79).
+ */
+const reviews: CommandHandler = async ({ db, out }, args) => {
+  const values = parseOptions(args, { code: { type: "string" }, final: { type: "string" } });
+  const final = required(values, "final");
+  if (final !== "yes" && final !== "no") throw new UsageError("--final: yes or no");
+  try {
+    const unit = await setReviewsFinal(db, required(values, "code").trim(), final === "yes");
+    const says = unit.reviews_final ? "final" : "first approvals central IT confirms";
+    out.result(
+      { code: unit.code, reviewsFinal: unit.reviews_final },
+      `Unit admins' approvals in ${unit.code}: ${says}`,
+    );
+  } catch (error) {
+    if (error instanceof UnitError) throw new CommandFailedError(error.message);
+    throw error;
+  }
+};
+
+export const unitCommands: Record<string, CommandHandler> = { set, list, remove, reviews };

@@ -15,6 +15,7 @@ import { Skeleton } from "@/components/ui/skeleton.tsx";
 import { ReadFailed, Section, UnitPicker, useAppTitle } from "@/features/console-shell/index.ts";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
+import { useLanguage } from "@/lib/use-language.ts";
 import {
   useAddRule,
   useApplicationAccess,
@@ -29,8 +30,11 @@ export const selectClass =
 
 function useDescribeRule() {
   const { t } = useTranslation("admin-apps");
+  const language = useLanguage();
   return (rule: AccessRuleView) => {
-    const unit = rule.unitCode ? `${rule.unitCode}${rule.unitName ? ` (${rule.unitName})` : ""}` : undefined;
+    // The unit's name in the screen's language (the Ukrainian one when it has no English one).
+    const name = language === "en" && rule.unitNameEn ? rule.unitNameEn : rule.unitName;
+    const unit = rule.unitCode ? `${rule.unitCode}${name ? ` (${name})` : ""}` : undefined;
     return t("admin-apps:rules.describe", {
       affiliation: rule.affiliation
         ? t(`admin-apps:rules.affiliations.${rule.affiliation}`)

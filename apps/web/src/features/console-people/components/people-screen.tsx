@@ -43,18 +43,49 @@ function useFilters(): [PeopleFilters, (changes: Partial<PeopleFilters>) => void
   return [filters, update];
 }
 
+/** The person's units by code, each with its name in the page's language for a pointer or a screen reader. */
+function PersonUnits({ units, language }: { units: NonNullable<PersonSummary["units"]>; language: string }) {
+  if (units.length === 0) return "—";
+  return (
+    <span className="flex flex-col" data-testid="person-units">
+      {units.map((unit) => {
+        const name = language === "en" && unit.nameEn ? unit.nameEn : unit.nameUk;
+        return (
+          <span key={unit.code} title={name} className="whitespace-nowrap">
+            {unit.code}
+            <span className="sr-only"> ({name})</span>
+          </span>
+        );
+      })}
+    </span>
+  );
+}
+
 function usePeopleColumns(): ConsoleColumn<PersonSummary>[] {
   const { t } = useTranslation("admin");
   const language = useLanguage();
   return useMemo(
     () =>
-      personColumns<PersonSummary>(t, language, [
-        {
-          id: "ids",
-          header: t("admin:people.columns.ids"),
-          cell: ({ row }) => [row.original.studentId, row.original.employeeId].filter(Boolean).join(", ") || "—",
-        },
-      ]),
+      personColumns<PersonSummary>(
+        t,
+        language,
+        [
+          {
+            id: "ids",
+            header: t("admin:people.columns.ids"),
+            cell: ({ row }) => [row.original.studentId, row.original.employeeId].filter(Boolean).join(", ") || "—",
+          },
+        ],
+        // The unit beside the name: a faculty's admin tells their people apart by it, and on a phone it was past
+        // the sideways scroll (issue 79).
+        [
+          {
+            id: "unit",
+            header: t("admin:people.columns.unit"),
+            cell: ({ row }) => <PersonUnits units={row.original.units ?? []} language={language} />,
+          },
+        ],
+      ),
     [t, language],
   );
 }

@@ -13,11 +13,15 @@ interface PersonRow {
   status: "active" | "disabled";
 }
 
-/** A console list of people: name (a link to the person), username, e-mail, the list's own columns, status. */
+/**
+ * A console list of people: name (a link to the person), the columns to read beside it (at 390 px they stay in
+ * view before the table scrolls sideways), username, e-mail, the list's own columns, status.
+ */
 export function personColumns<Row extends PersonRow>(
   t: TFunction,
   language: Language,
   middle: ConsoleColumn<Row>[],
+  nextToName: ConsoleColumn<Row>[] = [],
 ): ConsoleColumn<Row>[] {
   return [
     {
@@ -32,6 +36,7 @@ export function personColumns<Row extends PersonRow>(
         </Link>
       ),
     },
+    ...nextToName,
     { id: "username", header: t("admin:people.columns.username"), cell: ({ row }) => row.original.username },
     {
       id: "email",

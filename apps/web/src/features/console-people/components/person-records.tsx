@@ -5,7 +5,7 @@ import { useLanguage } from "@/lib/use-language.ts";
 
 function unitName(record: PersonRecord, language: string): string | null {
   if (!record.unit) return null;
-  return `${language === "en" ? record.unit.nameEn : record.unit.nameUk} (${record.unit.code})`;
+  return `${language === "en" && record.unit.nameEn ? record.unit.nameEn : record.unit.nameUk} (${record.unit.code})`;
 }
 
 /**

@@ -9,13 +9,14 @@ import { Button } from "@/components/ui/button.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { ConfirmButton } from "@/components/ui/confirm-button.tsx";
 import { Skeleton } from "@/components/ui/skeleton.tsx";
-import { useAppTitle, useCan } from "@/features/console-shell/index.ts";
+import { useAppTitle, useCan, useConsoleOperator } from "@/features/console-shell/index.ts";
 import { useErrorMessage } from "@/lib/error-message.ts";
 import { notify } from "@/lib/notify.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
 import { useDecideReview, useReviewQueue } from "../api/reviews-api.ts";
 import { RejectForm } from "./review-reject-form.tsx";
+import { UnitApprovalNote } from "./review-unit-approval.tsx";
 
 type ReviewRequest = ReviewQueue["reviews"][number];
 type Described = { text: string; lang: "uk" | "en" };
@@ -62,7 +63,12 @@ function ReviewCard({ review }: { review: ReviewRequest }) {
   const language = useLanguage();
   const appTitle = useAppTitle();
   const describeError = useErrorMessage();
-  const canDecide = useCan("apps.manage");
+  const canDecide = useCan("apps.review");
+  // A unit admin's approval is a first one unless the operators let their unit decide (issue 79); one they gave
+  // already waits for central IT.
+  const central = useConsoleOperator().roles.includes("admin");
+  const firstStep = !central && !review.unitFinal;
+  const canApprove = canDecide && (central || !review.unitApproval);
   const decide = useDecideReview();
   const [rejecting, setRejecting] = useState(false);
   const title = appTitle(review);
@@ -80,13 +86,16 @@ function ReviewCard({ review }: { review: ReviewRequest }) {
   // promise outlives the card.
   const decideAndSay = (
     decision: ReviewDecision,
-    done: "approved" | "rejected" | "changeApproved" | "changeRejected",
+    done: "approved" | "rejected" | "changeApproved" | "changeRejected" | "unitApproved",
   ) =>
     decide
       .mutateAsync({ applicationId: review.applicationId, decision })
       .then(() => notify("success", t(`admin-reviews:${done}`, { app: title })), onError);
   const approve = () =>
-    decideAndSay({ decision: "approved", requestId: review.requestId }, change ? "changeApproved" : "approved");
+    decideAndSay(
+      { decision: "approved", requestId: review.requestId },
+      firstStep ? "unitApproved" : change ? "changeApproved" : "approved",
+    );
   const reject = (reason: string) =>
     decideAndSay({ decision: "rejected", requestId: review.requestId, reason }, change ? "changeRejected" : "rejected");
   return (
@@ -176,21 +185,26 @@ function ReviewCard({ review }: { review: ReviewRequest }) {
               </Fact>
             </dl>
           )}
+          {review.unitApproval ? <UnitApprovalNote approval={review.unitApproval} central={central} /> : null}
           {canDecide && !rejecting ? (
             <div className="flex flex-wrap gap-2">
-              <ConfirmButton
-                variant="default"
-                size="default"
-                icon={<Check aria-hidden />}
-                question={t("admin-reviews:approveQuestion", { app: title })}
-                consequence={t(`admin-reviews:${change ? "approveChangeConsequence" : "approveConsequence"}`)}
-                confirmLabel={t("admin-reviews:approve")}
-                onConfirm={approve}
-                loading={decide.isPending}
-                data-testid="review-approve"
-              >
-                {t("admin-reviews:approve")}
-              </ConfirmButton>
+              {canApprove ? (
+                <ConfirmButton
+                  variant="default"
+                  size="default"
+                  icon={<Check aria-hidden />}
+                  question={t("admin-reviews:approveQuestion", { app: title })}
+                  consequence={t(
+                    `admin-reviews:${firstStep ? "approveFirstConsequence" : change ? "approveChangeConsequence" : "approveConsequence"}`,
+                  )}
+                  confirmLabel={t("admin-reviews:approve")}
+                  onConfirm={approve}
+                  loading={decide.isPending}
+                  data-testid="review-approve"
+                >
+                  {t("admin-reviews:approve")}
+                </ConfirmButton>
+              ) : null}
               <Button
                 variant="outline"
                 icon={<X aria-hidden />}

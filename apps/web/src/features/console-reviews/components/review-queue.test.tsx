@@ -9,7 +9,7 @@ const admin: AdminMe = {
   username: "admin",
   fullName: "Адмін Консолі",
   roles: ["admin"],
-  permissions: ["apps.view", "apps.manage"],
+  permissions: ["apps.view", "apps.manage", "apps.review"],
 };
 const appId = "7a1f3c1e-8a9d-4f5e-b6a7-1c2d3e4f5a6b";
 

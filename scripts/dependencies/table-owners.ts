@@ -174,7 +174,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   "model/diia": ["ocsp-answers.ts", "person-data.ts", "requests.ts", "revocation-lists.ts"],
   "model/forward-auth": ["headers.ts", "store.ts"],
   "model/google": ["identities.ts", "person-data.ts"],
-  "model/ldap": ["activity.ts", "binds.ts", "clients.ts", "directory.ts", "passwords.ts", "throttle.ts"],
+  "model/ldap": ["activity.ts", "binds.ts", "clients.ts", "directory.ts", "passwords.ts", "throttle.ts", "uses.ts"],
   "model/mfa": ["person-data.ts", "recovery-codes.ts", "sealed-secrets.ts", "totp.ts"],
   "model/oidc": [
     "active-keys.ts",

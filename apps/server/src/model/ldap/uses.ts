@@ -71,7 +71,7 @@ export interface UseQueue {
   add(use: PasswordUse): void;
   /** Writes what is waiting now (and waits for a write already under way). */
   flush(): Promise<void>;
-  /** Uses not written because the queue was full or their write failed (the metrics and the log say so). */
+  /** Uses not written because the queue was full or their write failed (a failed write is also logged). */
   readonly lost: number;
 }
 

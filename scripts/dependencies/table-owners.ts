@@ -184,6 +184,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "passwords.ts",
     "person-data.ts",
     "throttle.ts",
+    "uses.ts",
   ],
   "model/mfa": ["person-data.ts", "recovery-codes.ts", "sealed-secrets.ts", "totp.ts"],
   "model/oidc": [

@@ -6,6 +6,7 @@ import { type BindFacts, decideBind, type LdapBindContext } from "../../src/mode
 import { registerLdapClient } from "../../src/model/ldap/clients.ts";
 import { createApplicationPassword } from "../../src/model/ldap/passwords.ts";
 import { ldapThrottleKey } from "../../src/model/ldap/throttle.ts";
+import { createUseQueue, type UseQueue } from "../../src/model/ldap/uses.ts";
 import { grantRole, revokeRole } from "../../src/model/users/operator-roles.ts";
 import { createTestApp, postJson, type TestApp } from "../support/app.ts";
 import { addPerson, manualClock, signIn } from "../support/campus.ts";
@@ -25,6 +26,7 @@ describe("attacks on LDAP application passwords", () => {
   const owner = { username: "owner", password: "owner's long passphrase" };
   let ownerId = "";
   let ownerPassword = "";
+  let uses: UseQueue;
   const labMachine = "10.20.0.5";
   const stranger = "203.0.113.66";
 
@@ -36,6 +38,7 @@ describe("attacks on LDAP application passwords", () => {
       { LDAP_LDAPI_PATH: join(dir, "no-slapd"), LDAP_BIND_SOCKET: join(dir, "bind.sock") },
       { clock: clock.now },
     );
+    uses = createUseQueue(t.app.db, { flushAfterMs: 60_000 });
     ownerId = (await addPerson(t.app, { username: owner.username, fullName: "Owner" }, owner.password)).id;
     await addPerson(t.app, { username: "other", fullName: "Other" }, "other's long passphrase");
     ownerPassword = (
@@ -53,18 +56,28 @@ describe("attacks on LDAP application passwords", () => {
     throttleSecret: ldapThrottleKey(t.config.saml.pairwiseSalt),
     baseDn: t.config.ldap.baseDn,
     now: clock.now(),
+    noteUse: uses.add,
   });
   const bind = (facts: Partial<BindFacts>) =>
     decideBind(context(), { dn: "uid=owner,ou=people,dc=kpi,dc=ua", password: ownerPassword, ssf: 256, ...facts });
 
   it("the owner's lab machine, known from an earlier bind, still binds while a stranger's guesses hold the name", async () => {
     expect(await bind({ peer: labMachine })).toMatchObject({ accepted: true, as: "person", userId: ownerId });
+    // The use that makes the lab machine known is written after the bind, with others (model/ldap/uses.ts).
+    await uses.flush();
     for (let guess = 0; guess < 12; guess++) {
       expect(await bind({ peer: stranger, password: `guess-${guess}` })).toMatchObject({ accepted: false });
     }
     // The right password from the stranger's address (or any unknown one) now waits…
     expect(await bind({ peer: "198.51.100.7" })).toMatchObject({ accepted: false, refusal: "throttled" });
     // …but not from the machine the owner uses.
+    expect(await bind({ peer: labMachine })).toMatchObject({ accepted: true });
+    // Its own binds, written as uses, keep it known: still bound while the stranger goes on.
+    for (let bound = 0; bound < 5; bound++) {
+      expect(await bind({ peer: labMachine })).toMatchObject({ accepted: true });
+      await uses.flush();
+      expect(await bind({ peer: stranger, password: `more-${bound}` })).toMatchObject({ accepted: false });
+    }
     expect(await bind({ peer: labMachine })).toMatchObject({ accepted: true });
     clock.advance(2 * 60 * 60);
   });

@@ -1,5 +1,6 @@
 import { execFile, execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { connect, type NetConnectOpts } from "node:net";
 import { join, resolve } from "node:path";
 import type { CreatedLdapPassword } from "@kpi-id/contracts";
 import type { FastifyInstance } from "fastify";
@@ -39,6 +40,31 @@ export interface TestSlapd {
   start(): Promise<void>;
 }
 
+const accepts = (target: NetConnectOpts) =>
+  new Promise<boolean>((done) => {
+    const socket = connect(target);
+    socket.once("connect", () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once("error", () => done(false));
+  });
+
+/**
+ * slapd says "slapd starting" once its listeners are bound, before its daemon thread calls listen() on them: on a
+ * busy machine a client connecting at once was refused (ECONNREFUSED, 1 start in 20 with two CPU hogs beside the
+ * other helpers; `npm run bench -- ldap` crashed so at start-up). Started means both listeners accept.
+ */
+async function untilAccepting(port: number, ldapiPath: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (const target of [{ host: "127.0.0.1", port }, { path: ldapiPath }]) {
+    while (!(await accepts(target))) {
+      if (Date.now() > until) throw new Error(`slapd does not accept on ${JSON.stringify(target)}`);
+      await new Promise((wait) => setTimeout(wait, 50));
+    }
+  }
+}
+
 /**
  * deploy/openldap's slapd.conf rendered for a test: schema, TLS files, database and sockets in `dir`, and
  * nothing else changed; checked with slaptest, converted to cn=config (slapd.d) at the first start, and started
@@ -66,13 +92,16 @@ export async function startTestSlapd(dir: string): Promise<TestSlapd> {
   const listeners = `ldap://127.0.0.1:${port}/ ldapi://${encodeURIComponent(ldapiPath)}`;
   // The first start converts slapd.conf into cn=config (slapd.d), as docs/ldap.md says; later starts read slapd.d
   // alone, with the access rules KPI ID wrote into it.
-  const launch = (convert: boolean) =>
-    startProcess(
+  const launch = async (convert: boolean) => {
+    const started = await startProcess(
       "slapd",
       ["-d", "stats", ...(convert ? ["-f", join(dir, "slapd.conf")] : []), "-F", join(dir, "slapd.d"), "-h", listeners],
       {},
       /slapd starting/,
     );
+    await untilAccepting(port, ldapiPath);
+    return started;
+  };
   const slapd: TestSlapd = {
     url: `ldap://127.0.0.1:${port}`,
     ldapiPath,

@@ -19,7 +19,7 @@ import { type BindClient, lookUpPersonBind } from "./bind-lookup.ts";
 import { findLdapClientSecret } from "./clients.ts";
 import { storedApplicationPassword } from "./passwords.ts";
 import { ldapThrottleKeys } from "./throttle.ts";
-import { withApplicationPasswordUse } from "./uses.ts";
+import type { PasswordUse } from "./uses.ts";
 
 /** Why a bind was refused: the console counts failures by these, the audit row keeps them (contracts list them). */
 export type LdapRefusal = LdapBindRefusal;
@@ -43,6 +43,8 @@ export interface LdapBindContext {
   now: Date;
   /** The KPI ID password's check (argon2id), for clients that allow it; without it no client's allowance works. */
   verifyAccountPassword?: (passwordHash: string | null, password: string) => Promise<boolean>;
+  /** An accepted bind's use of an application password, noted once the bind is recorded (uses.ts: createUseQueue). */
+  noteUse: (use: PasswordUse) => void;
 }
 
 /** Who bound and through what; applicationId: the application of the client it came through, if tied to one. */
@@ -77,14 +79,12 @@ export function parseBindDn(dn: string, baseDn: string): BoundName | undefined {
   return undefined;
 }
 
-/** An accepted bind's use of an application password, recorded with its audit row. */
-type PasswordUse = Parameters<typeof withApplicationPasswordUse>[1];
-
 /**
  * Decides one simple bind, a person with an application password or a registered client's service account, and
- * records it: its audit row, the throttle's count settled or the failure noted, the password's use, all in one
- * statement that waits for the disk before slapd hears the answer. A person's bind costs two round trips (its
- * reads with the throttle's attempt, that record), whatever the outcome.
+ * records it: its audit row and the throttle's count settled or the failure noted, in one statement that waits for
+ * the disk before slapd hears the answer. A person's bind costs two round trips (its reads with the throttle's
+ * attempt, that record), whatever the outcome; an application password's use is noted for a later batch
+ * (uses.ts), off the bind's path.
  */
 export async function decideBind(context: LdapBindContext, facts: BindFacts): Promise<LdapBindDecision> {
   const name = parseBindDn(facts.dn, context.baseDn);
@@ -95,19 +95,17 @@ export async function decideBind(context: LdapBindContext, facts: BindFacts): Pr
 
 /**
  * Writes the bind's audit row; with `keys`, the throttle's count settled (accepted) or the failure noted (refused
- * after the attempt was counted); with `use`, the application password's use.
+ * after the attempt was counted).
  */
 async function recorded(
   context: LdapBindContext,
   facts: BindFacts,
   decision: LdapBindDecision,
   keys?: ThrottleKey[],
-  use?: PasswordUse,
 ): Promise<LdapBindDecision> {
   const { db, now } = context;
   let query = auditedStatement(db, auditRow(ldapBindAuditEvent(decision, facts, now)), { waitForDisk: true });
   if (keys) query = decision.accepted ? withSuccessSettled(query, keys) : withFailureConfirmed(query, keys, now);
-  if (use) query = withApplicationPasswordUse(query, use);
   await query.selectNoFrom(sql<number>`1`.as("recorded")).execute();
   return decision;
 }
@@ -131,14 +129,16 @@ async function personBind(context: LdapBindContext, facts: BindFacts, username: 
   if (!attempt.allowed) return recorded(context, facts, refused("throttled", { userId: found.person?.id }));
   const decision = await personOutcome(context, facts, found.person, found.client, found.password, hashes);
   if (!decision.accepted || !decision.passwordId) return recorded(context, facts, decision, keys);
-  const use = {
+  await recorded(context, facts, decision, keys);
+  // Noted only once the bind is recorded: a use is never written for a bind whose audit row failed.
+  context.noteUse({
     passwordId: decision.passwordId,
     userId: found.person?.id ?? "",
     clientId: found.client?.id ?? null,
     peer: facts.peer ?? null,
     now,
-  };
-  return recorded(context, facts, decision, keys, use);
+  });
+  return decision;
 }
 
 async function personOutcome(

@@ -50,8 +50,9 @@ async function giveNumbers(db: Db, kind: "person" | "unit" | "client", ids: stri
   return new Map(rows.map((row) => [row.subject_id, Number(row.number)]));
 }
 
-/** Everyone who may sign in, with their affiliations and POSIX number. */
-export async function directoryPeople(db: Db): Promise<DirectoryPerson[]> {
+/** Everyone who may sign in (or those of `ids` who may), with their affiliations and POSIX number. */
+export async function directoryPeople(db: Db, ids?: string[]): Promise<DirectoryPerson[]> {
+  if (ids?.length === 0) return [];
   const rows = await db
     .selectFrom("users")
     .select(["id", "username", "full_name", "email"])
@@ -61,6 +62,7 @@ export async function directoryPeople(db: Db): Promise<DirectoryPerson[]> {
     )
     .where("status", "=", "active")
     .where("anonymised_at", "is", null)
+    .$if(ids !== undefined, (query) => query.where("id", "in", ids ?? []))
     .orderBy("username")
     .execute();
   const numbers = await giveNumbers(
@@ -84,8 +86,14 @@ export async function directoryPeople(db: Db): Promise<DirectoryPerson[]> {
   });
 }
 
-/** The units with their current members, and for each client tied to an application the people it lets in. */
-export async function directoryGroups(db: Db): Promise<DirectoryGroup[]> {
+const accessGroupName = (clientName: string) => `access-${clientName}`;
+
+/**
+ * The units with their current members, and for each client tied to an application the people it lets in; with
+ * `names`, only the groups of those names (one person's change touches a few).
+ */
+export async function directoryGroups(db: Db, names?: string[]): Promise<DirectoryGroup[]> {
+  if (names?.length === 0) return [];
   const units = await db
     .selectFrom("units")
     .select(["id", "code", "name_uk", "name_en"])
@@ -95,12 +103,15 @@ export async function directoryGroups(db: Db): Promise<DirectoryGroup[]> {
         where record.unit_id = units.id and record.status = any(${currentStatuses})
           and users.status = 'active' and users.anonymised_at is null), '{}')`.as("members"),
     )
+    .$if(names !== undefined, (query) => query.where("code", "in", names ?? []))
     .orderBy("code")
     .execute();
   const clients = await db
     .selectFrom("ldap_clients")
     .select(["id", "name", "title", "application_id"])
     .where("application_id", "is not", null)
+    // An array, not `in (…)`: the list may be empty (no access group touched).
+    .$if(names !== undefined, (query) => query.where(sql<boolean>`'access-' || name = any(${names ?? []}::text[])`))
     .orderBy("name")
     .execute();
   const unitNumbers = await giveNumbers(
@@ -132,7 +143,7 @@ export async function directoryGroups(db: Db): Promise<DirectoryGroup[]> {
       .orderBy("username")
       .execute();
     groups.push({
-      name: `access-${client.name}`,
+      name: accessGroupName(client.name),
       kind: "access",
       description: `People ${client.title} lets in`,
       number: clientNumbers.get(client.id) ?? 0,
@@ -140,4 +151,36 @@ export async function directoryGroups(db: Db): Promise<DirectoryGroup[]> {
     });
   }
   return groups;
+}
+
+/**
+ * The groups `ids` should be in now: their current units, and the access groups of the clients whose application
+ * lets them in. The groups they were in are read from the directory (person-sync.ts): together, those a change
+ * to these people can touch.
+ */
+export async function groupNamesOf(db: Db, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const units = await db
+    .selectFrom("person_affiliations as record")
+    .innerJoin("units", "units.id", "record.unit_id")
+    .select("units.code as name")
+    .distinct()
+    .where("record.user_id", "in", ids)
+    .where(sql<boolean>`record.status = any(${currentStatuses})`)
+    .execute();
+  const clients = await db
+    .selectFrom("ldap_clients")
+    .select("name")
+    .where("application_id", "is not", null)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("users")
+          .select("users.id")
+          .where("users.id", "in", ids)
+          .where(sql<boolean>`ldap_clients.application_id in ${accessibleApplicationIds(sql.ref("users.id"))}`),
+      ),
+    )
+    .execute();
+  return [...units.map((unit) => unit.name), ...clients.map((client) => accessGroupName(client.name))];
 }

@@ -1,21 +1,20 @@
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { decideBind, type LdapBindDecision, ldapBindAuditEvent } from "../../model/ldap/binds.ts";
 import { ldapThrottleKey } from "../../model/ldap/throttle.ts";
+import { createUseQueue } from "../../model/ldap/uses.ts";
 import type { AuditEvent } from "../../platform/audit/record.ts";
 import type { Config } from "../../platform/config/index.ts";
 import type { PasswordHasher } from "../../platform/crypto/password.ts";
 import type { DatabaseHandle } from "../../platform/db/index.ts";
 import { synchroniseDirectory } from "./directory-sync.ts";
+import { synchronisePeople } from "./person-sync.ts";
 import { ldapResult, startBindResponder } from "./responder.ts";
 import type { SockBind } from "./sock.ts";
 import type { SyncReport } from "./sync.ts";
+import { changeOf, scheduleSyncs } from "./sync-schedule.ts";
 
 /** The channels whose messages mean "the directory may be behind" (migrations 0310 and 0690). */
 const changeChannels = ["kpi_id_cache", "kpi_id_ldap"];
-/** Changes arriving together (an import, a rule touching many people) make one sync. */
-const gatherMs = 100;
-/** After a failed sync (slapd restarting, say) the next try. */
-const retryMs = 2_000;
 
 export interface LdapServiceOptions {
   database: DatabaseHandle;
@@ -25,13 +24,15 @@ export interface LdapServiceOptions {
   passwordHasher: PasswordHasher;
   /** Each bind's audit event once recorded (the service's metrics count it). */
   onBind?: (event: AuditEvent) => void;
-  onError?: (error: unknown, what: "bind" | "sync") => void;
+  onError?: (error: unknown, what: "bind" | "sync" | "uses") => void;
   onSynced?: (report: SyncReport) => void;
 }
 
 export interface LdapService {
   /** A full synchronisation now (after any one already running); what it changed. */
   syncNow(): Promise<SyncReport>;
+  /** Writes the application passwords' uses noted so far (they are batched after the binds: model/ldap/uses.ts). */
+  flushUses(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,6 +52,7 @@ export async function startLdapService(options: LdapServiceOptions): Promise<Lda
   if (!ldap.ldapiPath) throw new Error("LDAP_LDAPI_PATH is not set");
   const settings = { ldapiPath: ldap.ldapiPath, baseDn: ldap.baseDn, scope: ldap.scope };
   const throttleSecret = ldapThrottleKey(config.saml.pairwiseSalt);
+  const uses = createUseQueue(database.db, { onError: (error) => options.onError?.(error, "uses") });
 
   const decide = async (bind: SockBind): Promise<number> => {
     const facts = { dn: bind.dn, password: bind.credentials, peer: bind.peer, ssf: bind.ssf };
@@ -63,6 +65,7 @@ export async function startLdapService(options: LdapServiceOptions): Promise<Lda
         baseDn: ldap.baseDn,
         now,
         verifyAccountPassword: (hash, password) => options.passwordHasher.verify(hash, password),
+        noteUse: uses.add,
       },
       facts,
     );
@@ -78,73 +81,43 @@ export async function startLdapService(options: LdapServiceOptions): Promise<Lda
   };
   const responder = await startBindResponder(ldap.bindSocket, decide, (error) => options.onError?.(error, "bind"));
 
-  let closed = false;
-  let running: Promise<unknown> | undefined;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
-
-  const runOnce = async (): Promise<SyncReport> => {
-    try {
-      const report = await synchroniseDirectory(database.db, settings);
-      options.onSynced?.(report);
-      return report;
-    } catch (error) {
-      options.onError?.(error, "sync");
-      if (!closed) schedule(retryMs);
-      throw error;
-    }
-  };
-  const syncNow = (): Promise<SyncReport> => {
-    const previous = running ?? Promise.resolve(undefined);
-    const next = previous.catch(() => undefined).then(runOnce);
-    // The caller gets the failure through `next`; the chain kept here only orders the syncs.
-    running = next
-      .catch(() => undefined)
-      .finally(() => {
-        if (running === tracked) running = undefined;
-        if (again && !closed) {
-          again = false;
-          schedule(gatherMs);
-        }
-      });
-    const tracked = running;
-    return next;
-  };
-  function schedule(afterMs: number): void {
-    if (closed) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    clearTimeout(timer);
-    timer = setTimeout(() => void syncNow().catch(() => {}), afterMs);
-  }
+  const scheduler = scheduleSyncs(
+    {
+      full: () => synchroniseDirectory(database.db, settings),
+      people: (ids) => synchronisePeople(database.db, settings, ids),
+    },
+    {
+      onSynced: (report) => options.onSynced?.(report),
+      onError: (error) => options.onError?.(error, "sync"),
+    },
+  );
 
   const subscriptions = changeChannels.map((channel) =>
     database.listen(channel, {
       message(payload) {
-        // The caches' own markers and heartbeats (platform/cache/feed.ts) are not changes.
-        if (!payload.startsWith("mark:") && !payload.startsWith("beat:")) schedule(gatherMs);
+        const change = changeOf(payload);
+        if (change) scheduler.changed(change);
       },
       listening(state) {
         // Back after a lost connection: changes may have been missed meanwhile.
-        if (state) schedule(gatherMs);
+        if (state) scheduler.changed("all");
       },
     }),
   );
   await Promise.all(subscriptions.map((subscription) => subscription.ready));
-  const resync = setInterval(() => schedule(0), ldap.resyncSeconds * 1000);
+  const resync = setInterval(() => scheduler.changed("all"), ldap.resyncSeconds * 1000);
   resync.unref();
 
   return {
-    syncNow,
+    syncNow: scheduler.syncNow,
+    flushUses: uses.flush,
     async close() {
-      closed = true;
-      clearTimeout(timer);
       clearInterval(resync);
       await Promise.all(subscriptions.map((subscription) => subscription.close()));
-      await running?.catch(() => {});
+      await scheduler.close();
       await responder.close();
+      // After the responder: no bind notes a use any more, and the last ones are written before the database closes.
+      await uses.flush();
     },
   };
 }

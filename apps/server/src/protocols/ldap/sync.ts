@@ -10,6 +10,8 @@ export interface SyncReport {
   removed: number;
 }
 
+export const emptyReport = (): SyncReport => ({ added: 0, changed: 0, renamed: 0, removed: 0 });
+
 export interface WantedDirectory {
   base: string;
   people: WantedEntry[];
@@ -17,7 +19,7 @@ export interface WantedDirectory {
   clients: WantedEntry[];
 }
 
-type Found = { dn: string; attributes: Map<string, { name: string; values: string[] }> };
+export type Found = { dn: string; attributes: Map<string, { name: string; values: string[] }> };
 
 // Values compared without case: object class names and DNs (slapd may give back either case).
 const caseless = new Set(["objectclass", "member"]);
@@ -27,7 +29,7 @@ function valuesOf(value: Entry[string]): string[] {
   return list.map((each) => (Buffer.isBuffer(each) ? each.toString("utf8") : String(each)));
 }
 
-function found(entry: Entry): Found {
+export function found(entry: Entry): Found {
   const attributes = new Map<string, { name: string; values: string[] }>();
   for (const [name, value] of Object.entries(entry)) {
     const values = valuesOf(value);
@@ -75,13 +77,13 @@ export function changesFor(wanted: WantedEntry, actual: Found): Change[] {
 const key = (dn: string) => dn.toLowerCase();
 
 /** How a branch's entries are matched: people by their unique id (so a rename moves the entry), others by DN. */
-interface Matching {
+export interface Matching {
   ofWanted(entry: WantedEntry): string;
   ofFound(entry: Found): string;
 }
 
-const byDn: Matching = { ofWanted: (entry) => key(entry.dn), ofFound: (entry) => key(entry.dn) };
-const byUniqueId: Matching = {
+export const byDn: Matching = { ofWanted: (entry) => key(entry.dn), ofFound: (entry) => key(entry.dn) };
+export const byUniqueId: Matching = {
   ofWanted: (entry) => entry.attributes.eduPersonUniqueId?.[0] ?? key(entry.dn),
   // An entry without one (made by hand) matches nothing, so it is removed and the right one added.
   ofFound: (entry) => entry.attributes.get("edupersonuniqueid")?.values[0] ?? `dn:${key(entry.dn)}`,
@@ -95,7 +97,21 @@ async function syncBranch(
   matching: Matching,
   report: SyncReport,
 ): Promise<void> {
-  const actual = await readBranch(client, branchDn);
+  await syncEntries(client, branchDn, { actual: await readBranch(client, branchDn), wanted }, matching, report);
+}
+
+/**
+ * Makes the entries of a branch found in `actual` exactly `wanted`: the whole branch for a full sync, or the few
+ * entries one person's change touches (person-sync.ts), found by a search that would also have found every
+ * wanted one that exists.
+ */
+export async function syncEntries(
+  client: Client,
+  branchDn: string,
+  { actual, wanted }: { actual: Found[]; wanted: WantedEntry[] },
+  matching: Matching,
+  report: SyncReport,
+): Promise<void> {
   const actualByKey = new Map(actual.map((entry) => [matching.ofFound(entry), entry]));
   const wantedKeys = new Set(wanted.map(matching.ofWanted));
   for (const entry of actual) {
@@ -141,7 +157,7 @@ async function ensureSkeleton(client: Client, base: string, report: SyncReport):
  * (idempotent); a wiped directory or one restored from an old backup comes back whole.
  */
 export async function syncDirectory(client: Client, wanted: WantedDirectory): Promise<SyncReport> {
-  const report: SyncReport = { added: 0, changed: 0, renamed: 0, removed: 0 };
+  const report = emptyReport();
   const { base } = wanted;
   await ensureSkeleton(client, base, report);
   await syncBranch(client, peopleDn(base), wanted.people, byUniqueId, report);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BindFacts, decideBind } from "../../../src/model/ldap/binds.ts";
 import { createApplicationPassword } from "../../../src/model/ldap/passwords.ts";
 import { ldapThrottleKey } from "../../../src/model/ldap/throttle.ts";
-import { usesKeptPerPassword } from "../../../src/model/ldap/uses.ts";
+import { createUseQueue, type UseQueue, usesKeptPerPassword } from "../../../src/model/ldap/uses.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock } from "../../support/campus.ts";
 import { databaseKinds } from "../../support/databases.ts";
@@ -10,17 +10,19 @@ import { databaseKinds } from "../../support/databases.ts";
 /**
  * A bind's reads and writes as statements (model/ldap/bind-lookup.ts, binds.ts): the responder's rate is bounded
  * by its round trips (bench/ldap.bench.ts), so a person's bind is two statements whatever its outcome, and the
- * one that records it keeps the audit row, the throttle and the password's latest uses right.
+ * one that records it keeps the audit row and the throttle right; the password's uses follow in batches.
  */
 describe.each(databaseKinds)("an LDAP bind's statements (%s)", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   let userId = "";
   let password = "";
+  let uses: UseQueue;
   const labMachine = "10.20.0.9";
 
   beforeAll(async () => {
     t = await createTestApp(kind, {}, { clock: clock.now, protocols: [] });
+    uses = createUseQueue(t.app.db, { flushAfterMs: 60_000 });
     userId = (await addPerson(t.app, { username: "binder", fullName: "Binder" }, "binder's long passphrase")).id;
     password = (
       await createApplicationPassword(t.app.db, t.config.sessionSecrets, userId, { name: "Lab" }, clock.now())
@@ -36,6 +38,7 @@ describe.each(databaseKinds)("an LDAP bind's statements (%s)", (kind) => {
         throttleSecret: ldapThrottleKey(t.config.saml.pairwiseSalt),
         baseDn: t.config.ldap.baseDn,
         now: clock.now(),
+        noteUse: uses.add,
       },
       { dn: "uid=binder,ou=people,dc=kpi,dc=ua", password, ssf: 256, peer: labMachine, ...facts },
     );
@@ -63,24 +66,57 @@ describe.each(databaseKinds)("an LDAP bind's statements (%s)", (kind) => {
     expect(await auditRows("wrong_password")).toHaveLength(1);
   });
 
-  it("keeps the latest uses of the password, and its last use", async () => {
-    for (let n = 0; n < usesKeptPerPassword + 5; n++) {
-      clock.advance(60);
-      expect(await bind({})).toMatchObject({ accepted: true, userId });
-    }
-    const uses = await t.app.db
+  const usesOf = () =>
+    t.app.db
       .selectFrom("ldap_uses")
       .select("used_at")
       .where("user_id", "=", userId)
       .orderBy("used_at", "desc")
       .execute();
-    expect(uses).toHaveLength(usesKeptPerPassword);
-    expect(uses[0]?.used_at.getTime()).toBe(clock.now().getTime());
+
+  it("writes the uses after the binds, many in one statement", async () => {
+    await uses.flush();
+    const before = (await usesOf()).length;
+    for (let n = 0; n < 3; n++) await bind({});
+    // Not yet written: the binds answered without them.
+    expect(await usesOf()).toHaveLength(before);
+    expect(await statementsOf(() => uses.flush())).toHaveLength(1);
+    expect(await usesOf()).toHaveLength(before + 3);
+  });
+
+  it("keeps the latest uses of the password, and its last use, whether written one by one or in one batch", async () => {
+    for (let n = 0; n < usesKeptPerPassword + 5; n++) {
+      clock.advance(60);
+      expect(await bind({})).toMatchObject({ accepted: true, userId });
+      if (n % 2 === 0) await uses.flush();
+    }
+    await uses.flush();
+    expect(await usesOf()).toHaveLength(usesKeptPerPassword);
+    for (let n = 0; n < usesKeptPerPassword + 5; n++) {
+      clock.advance(60);
+      await bind({});
+    }
+    await uses.flush();
+    const kept = await usesOf();
+    expect(kept).toHaveLength(usesKeptPerPassword);
+    expect(kept[0]?.used_at.getTime()).toBe(clock.now().getTime());
     const row = await t.app.db
       .selectFrom("ldap_passwords")
       .select("last_used_at")
       .where("user_id", "=", userId)
       .executeTakeFirstOrThrow();
     expect(row.last_used_at?.getTime()).toBe(clock.now().getTime());
+  });
+
+  it("loses at most the uses not yet written when KPI ID stops without flushing, and never more than its limit waits", async () => {
+    await bind({});
+    await uses.flush();
+    const written = (await usesOf()).length;
+    // A crash: the queue's waiting uses are gone with the process; those written stay.
+    const crashed = createUseQueue(t.app.db, { flushAfterMs: 60_000, limit: 2 });
+    for (let n = 0; n < 3; n++)
+      crashed.add({ passwordId: "x", userId, clientId: null, peer: labMachine, now: clock.now() });
+    expect(crashed.lost).toBe(1);
+    expect(await usesOf()).toHaveLength(written);
   });
 });

@@ -1,0 +1,148 @@
+// The directory follows one person's change by updating only that person's entry and the groups they were or are
+// in (protocols/ldap/person-sync.ts), counted in slapd's own log of operations; a full pass stays for drift.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { upsertUnit } from "../../../src/model/people/units.ts";
+import { disableUser } from "../../../src/model/sessions/disable.ts";
+import { updateUser } from "../../../src/model/users/queries.ts";
+import { createUser, upsertUser } from "../../../src/model/users/service.ts";
+import { createTestApp, type TestApp } from "../../support/app.ts";
+import { aboveModelDatabase } from "../../support/databases.ts";
+import { eventually, ldapTools, startTestSlapd, type TestSlapd } from "../../support/openldap.ts";
+
+const base = "dc=kpi,dc=ua";
+let dir: string;
+let slapd: TestSlapd;
+let kpi: TestApp;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "kpi-id-ldap-incremental-"));
+  slapd = await startTestSlapd(dir);
+  kpi = await createTestApp(aboveModelDatabase, {
+    LDAP_LDAPI_PATH: slapd.ldapiPath,
+    LDAP_BIND_SOCKET: slapd.bindSocket,
+    LDAP_RESYNC_SECONDS: "3600",
+  });
+  const db = kpi.app.db;
+  await upsertUnit(db, { code: "FICT", kind: "faculty", nameUk: "ФІОТ", nameEn: "Faculty of Informatics" });
+  await upsertUnit(db, { code: "FEL", kind: "faculty", nameUk: "ФЕЛ", nameEn: "Faculty of Electronics" });
+  // Others in the directory, whom a change to one person must not read or touch.
+  for (let n = 0; n < 30; n++) {
+    await createUser(
+      db,
+      kpi.app.passwordHasher,
+      { username: `student${n}`, fullName: `Student ${n}`, studentId: `KV-${n}` },
+      undefined,
+      {
+        studentUnit: n % 2 ? "FICT" : "FEL",
+      },
+    );
+  }
+  await kpi.app.ldap?.syncNow();
+}, 120_000);
+
+afterAll(async () => {
+  await kpi?.close();
+  await slapd?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * The operations KPI ID's sync asked slapd for since `from` (its log offset): those of connections over ldapi
+ * (`PATH=`), where only KPI ID and the operator are cn=kpi-id. The test reads the directory only afterwards.
+ */
+function syncOperations(from: number): string[] {
+  const log = slapd.process.output().slice(from);
+  const ldapi = new Set([...log.matchAll(/conn=(\d+) fd=\d+ ACCEPT from PATH=/g)].map((match) => match[1]));
+  // slapd logs several lines for one operation (a SASL bind's steps, a search's attributes): one each.
+  const operations = new Map<string, string>();
+  for (const [, conn = "", op, kind, rest] of log.matchAll(
+    /conn=(\d+) op=(\d+) (BIND|SRCH|ADD|MOD|DEL|MODRDN) ([^\n]*)/g,
+  )) {
+    if (ldapi.has(conn) && !operations.has(`${conn}/${op}`)) operations.set(`${conn}/${op}`, `${kind} ${rest}`);
+  }
+  return [...operations.values()];
+}
+
+/** Waits until the sync has been quiet for a moment after a change (bounded: within 5 s as docs/ldap.md says). */
+async function operationsOf(change: () => Promise<unknown>): Promise<string[]> {
+  const from = slapd.process.output().length;
+  await change();
+  let seen = -1;
+  return eventually(async () => {
+    const operations = syncOperations(from);
+    const settled = operations.length > 0 && operations.length === seen;
+    seen = operations.length;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    return settled ? operations : undefined;
+  });
+}
+
+const entries = async (searchBase: string, filter: string) =>
+  (
+    await ldapTools(slapd).run("ldapsearch", [
+      "-LLL",
+      "-Q",
+      "-Y",
+      "EXTERNAL",
+      "-H",
+      `ldapi://${encodeURIComponent(slapd.ldapiPath)}`,
+      "-b",
+      searchBase,
+      filter,
+      "cn",
+    ])
+  ).out;
+
+const wholeBranchRead = (operations: string[]) =>
+  operations.some(
+    (operation) => /^SRCH base="ou=(people|groups|clients),/i.test(operation) && /objectClass=\*/i.test(operation),
+  );
+
+describe("a change to one person", () => {
+  it("is written alone: added, renamed, moved and disabled, each without reading the whole directory", async () => {
+    const db = kpi.app.db;
+    const hasher = kpi.app.passwordHasher;
+    const full = await operationsOf(() => kpi.app.ldap?.syncNow() ?? Promise.resolve());
+    expect(wholeBranchRead(full)).toBe(true);
+
+    let id = "";
+    const added = await operationsOf(async () => {
+      id = (
+        await createUser(db, hasher, { username: "nadia", fullName: "Nadia Lysenko", studentId: "KV-100" }, undefined, {
+          studentUnit: "FICT",
+        })
+      ).id;
+    });
+    expect(await entries(`ou=people,${base}`, "(uid=nadia)")).toContain("cn: Nadia Lysenko");
+    expect(await entries(`ou=groups,${base}`, `(member=uid=nadia,ou=people,${base})`)).toContain("cn: FICT");
+
+    const renamed = await operationsOf(() => updateUser(db, id, { username: "nadia.l" }));
+    expect(await entries(`ou=people,${base}`, "(uid=nadia.l)")).toContain("cn: Nadia Lysenko");
+    expect(await entries(`ou=groups,${base}`, `(member=uid=nadia.l,ou=people,${base})`)).toContain("cn: FICT");
+
+    const moved = await operationsOf(() =>
+      upsertUser(db, hasher, { username: "nadia.l" }, undefined, { studentUnit: "FEL" }),
+    );
+    const groups = await entries(`ou=groups,${base}`, `(member=uid=nadia.l,ou=people,${base})`);
+    expect(groups).toContain("cn: FEL");
+    expect(groups).not.toContain("cn: FICT");
+
+    const disabled = await operationsOf(() => disableUser({ db, now: kpi.app.clock() }, id));
+    expect(await entries(`ou=people,${base}`, "(uid=nadia.l)")).not.toContain("nadia");
+    expect(await entries(`ou=groups,${base}`, `(member=uid=nadia.l,ou=people,${base})`)).not.toContain("cn:");
+
+    for (const operations of [added, renamed, moved, disabled]) {
+      expect(wholeBranchRead(operations), operations.join("\n")).toBe(false);
+      expect(operations.length).toBeLessThan(full.length);
+    }
+    // The others are untouched, and a full pass afterwards finds nothing to repair.
+    expect(await kpi.app.ldap?.syncNow()).toEqual({ added: 0, changed: 0, renamed: 0, removed: 0 });
+    console.info(
+      `LDAP operations: full pass ${full.length}; person added ${added.length}, renamed ${renamed.length}, ` +
+        `moved ${moved.length}, disabled ${disabled.length}`,
+    );
+  });
+});

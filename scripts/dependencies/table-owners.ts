@@ -147,7 +147,16 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "rules.ts",
     "ticket-consents.ts",
   ],
-  "model/apps": ["cache.ts", "for-developers.ts", "localized.ts", "queries.ts", "service.ts", "settings.ts"],
+  "model/apps": [
+    "cache.ts",
+    "for-developers.ts",
+    "in-units.ts",
+    "listed.ts",
+    "localized.ts",
+    "queries.ts",
+    "service.ts",
+    "settings.ts",
+  ],
   "model/bankid": ["bank-list-age.ts", "bank-list.ts", "person.ts"],
   "model/cas": ["logins.ts", "release-policy.ts", "services.ts", "sign-ins.ts", "tickets.ts"],
   "model/developers": [

@@ -154,6 +154,11 @@ export function peopleGivenByRules(applicationId: string): RawBuilder<{ user_id:
           or (rule.include_subunits and rule.unit_id = any(person_unit.ancestry)))`;
 }
 
+/** Whether a rule names the unit: a unit's removal (model/people/units.ts, removeUnit) refuses one that is. */
+export function rulesNameUnit(unitId: string): RawBuilder<boolean> {
+  return sql<boolean>`exists (select 1 from access_rules where unit_id = ${unitId})`;
+}
+
 /** How many people the application's rules, grants and exclusions let in now (for the operator's eye). */
 export async function countPeopleWithAccess(db: Db, applicationId: string): Promise<number> {
   const result = await sql<{ people: string }>`select count(*) as people from (

@@ -56,7 +56,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   // Issue 79's unit scoping, merged after issue 76's surfaces: its reads around the owners are still to be moved.
   ...readsAround("model/guests/sponsors.ts", "person_affiliations", "units", "applications"),
   ...readsAround("model/guests/views.ts", "users", "units", "applications"),
-  ...readsAround("model/ldap/activity.ts", "audit_events"),
   ...readsAround(
     "model/access/applications.ts",
     "person_affiliations",
@@ -71,7 +70,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   ...readsAround("model/access/rules.ts", "units", "users", "person_affiliations"),
   ...readsAround("model/access/consents.ts", "saml_service_providers", "applications"),
   ...readsAround("model/access/ticket-consents.ts", "application_owners", "users"),
-  ...readsAround("model/ldap/directory.ts", "users", "units", "person_affiliations"),
   ...readsAround("model/users/people-search.ts", "user_applications"),
   ...readsAround(
     "model/users/person-reads.ts",

@@ -199,6 +199,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   "model/passkeys": ["authenticator-names.ts", "challenges.ts", "credentials.ts", "person-data.ts"],
   "model/people": [
     "current-records.ts",
+    "fragments.ts",
     "names.ts",
     "person-data.ts",
     "profile.ts",
@@ -242,6 +243,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "anonymise.ts",
     "contacts.ts",
     "csv.ts",
+    "for-lists.ts",
     "import-columns.ts",
     "import-jobs.ts",
     "import.ts",

@@ -1,7 +1,9 @@
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
 import { accessibleApplicationIds } from "../access/applications.ts";
+import { unitsWithMembers } from "../people/fragments.ts";
 import { byAffiliationOrder } from "../people/records.ts";
+import { activePeople, activePeopleWithAffiliations, activeUsernamesWhere } from "../users/for-lists.ts";
 
 // What the directory should hold, read from KPI ID in a few set-wide statements (protocols/ldap/sync.ts compares
 // it with slapd). Only people who may sign in are in it: disabled, departed and erased people are left out.
@@ -52,17 +54,7 @@ async function giveNumbers(db: Db, kind: "person" | "unit" | "client", ids: stri
 
 /** Everyone who may sign in, with their affiliations and POSIX number. */
 export async function directoryPeople(db: Db): Promise<DirectoryPerson[]> {
-  const rows = await db
-    .selectFrom("users")
-    .select(["id", "username", "full_name", "email"])
-    .select(
-      sql<string[]>`coalesce((select array_agg(distinct affiliation) from person_affiliations
-        where person_affiliations.user_id = users.id), '{}')`.as("affiliations"),
-    )
-    .where("status", "=", "active")
-    .where("anonymised_at", "is", null)
-    .orderBy("username")
-    .execute();
+  const rows = await activePeopleWithAffiliations(db);
   const numbers = await giveNumbers(
     db,
     "person",
@@ -86,17 +78,7 @@ export async function directoryPeople(db: Db): Promise<DirectoryPerson[]> {
 
 /** The units with their current members, and for each client tied to an application the people it lets in. */
 export async function directoryGroups(db: Db): Promise<DirectoryGroup[]> {
-  const units = await db
-    .selectFrom("units")
-    .select(["id", "code", "name_uk", "name_en"])
-    .select(
-      sql<string[]>`coalesce((select array_agg(distinct users.username order by users.username)
-        from person_affiliations record join users on users.id = record.user_id
-        where record.unit_id = units.id and record.status = any(${currentStatuses})
-          and users.status = 'active' and users.anonymised_at is null), '{}')`.as("members"),
-    )
-    .orderBy("code")
-    .execute();
+  const units = await unitsWithMembers(db, currentStatuses, activePeople());
   const clients = await db
     .selectFrom("ldap_clients")
     .select(["id", "name", "title", "application_id"])
@@ -122,21 +104,17 @@ export async function directoryGroups(db: Db): Promise<DirectoryGroup[]> {
   }));
   for (const client of clients) {
     const applicationId = client.application_id ?? "";
-    const members = await db
-      .selectFrom("users")
-      .select("username")
-      .where("status", "=", "active")
-      .where("anonymised_at", "is", null)
-      // The one access decision (model/access), for every person at once.
-      .where(sql<boolean>`${applicationId}::uuid in ${accessibleApplicationIds(sql.ref("users.id"))}`)
-      .orderBy("username")
-      .execute();
+    // The one access decision (model/access), for every person at once.
+    const members = await activeUsernamesWhere(
+      db,
+      (userId) => sql<boolean>`${applicationId}::uuid in ${accessibleApplicationIds(userId)}`,
+    );
     groups.push({
       name: `access-${client.name}`,
       kind: "access",
       description: `People ${client.title} lets in`,
       number: clientNumbers.get(client.id) ?? 0,
-      members: members.map((row) => row.username),
+      members,
     });
   }
   return groups;

@@ -70,7 +70,6 @@ export const allowlist: readonly AllowlistEntry[] = [
   ...readsAround("model/access/rules.ts", "units", "users", "person_affiliations"),
   ...readsAround("model/access/consents.ts", "saml_service_providers", "applications"),
   ...readsAround("model/access/ticket-consents.ts", "application_owners", "users"),
-  ...readsAround("model/users/people-search.ts", "user_applications"),
   ...readsAround(
     "model/users/person-reads.ts",
     "user_applications",
@@ -83,5 +82,4 @@ export const allowlist: readonly AllowlistEntry[] = [
     "webauthn_credentials",
     "throttle_counters",
   ),
-  ...readsAround("model/users/snapshot.ts", "student_records", "employee_positions", "user_applications"),
 ];

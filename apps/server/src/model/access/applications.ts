@@ -97,6 +97,18 @@ export async function hasApplicationAccess(db: Db, userId: string, applicationId
   return result.rows[0]?.allowed === true;
 }
 
+/** Whether the person (an id of the caller's statement) holds an individual grant to the application. */
+export function grantedIndividually(userId: RawBuilder<unknown>, applicationId: string): RawBuilder<boolean> {
+  return sql<boolean>`exists (select granted.user_id from user_applications granted
+    where granted.user_id = ${userId} and granted.application_id = ${applicationId})`;
+}
+
+/** The applications granted to the person by name, as a JSON array of ids in order (an import's snapshot). */
+export function grantsSnapshot(userId: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`(select coalesce(json_agg(a.application_id order by a.application_id), '[]'::json)
+     from user_applications a where a.user_id = ${userId})`;
+}
+
 /**
  * Gives the person access by name: an individual grant, lifting any exclusion. True when something
  * changed, so callers audit a real grant and not every repeated import of the same line.

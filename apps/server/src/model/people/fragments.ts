@@ -25,3 +25,14 @@ export function unitsWithMembers(db: Db, statuses: readonly string[], people: Ra
     .orderBy("code")
     .execute();
 }
+
+/**
+ * The person's student records and positions as two JSON arrays (id, unit, status, primary; by id), for a
+ * comparable snapshot of what an import line may change (model/users/snapshot.ts): one statement per batch.
+ */
+export function recordsSnapshot(userId: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`(select coalesce(json_agg(json_build_array(s.student_id, s.unit_id, s.status, s.is_primary) order by s.student_id), '[]'::json)
+     from student_records s where s.user_id = ${userId}),
+  (select coalesce(json_agg(json_build_array(p.employee_id, p.unit_id, p.status, p.is_primary) order by p.employee_id), '[]'::json)
+     from employee_positions p where p.user_id = ${userId})`;
+}

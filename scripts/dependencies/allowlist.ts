@@ -70,16 +70,4 @@ export const allowlist: readonly AllowlistEntry[] = [
   ...readsAround("model/access/rules.ts", "units", "users", "person_affiliations"),
   ...readsAround("model/access/consents.ts", "saml_service_providers", "applications"),
   ...readsAround("model/access/ticket-consents.ts", "application_owners", "users"),
-  ...readsAround(
-    "model/users/person-reads.ts",
-    "user_applications",
-    "applications",
-    "audit_events",
-    "student_records",
-    "units",
-    "employee_positions",
-    "totp_factors",
-    "webauthn_credentials",
-    "throttle_counters",
-  ),
 ];

@@ -202,6 +202,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "fragments.ts",
     "names.ts",
     "person-data.ts",
+    "person-records.ts",
     "profile.ts",
     "records-of-people.ts",
     "records.ts",

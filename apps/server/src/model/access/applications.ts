@@ -103,6 +103,11 @@ export function grantedIndividually(userId: RawBuilder<unknown>, applicationId: 
     where granted.user_id = ${userId} and granted.application_id = ${applicationId})`;
 }
 
+/** The ids of the applications granted to the person by name, as an SQL subquery. */
+export function grantedApplicationIds(userId: string): RawBuilder<string> {
+  return sql<string>`(select granted.application_id from user_applications granted where granted.user_id = ${userId})`;
+}
+
 /** The applications granted to the person by name, as a JSON array of ids in order (an import's snapshot). */
 export function grantsSnapshot(userId: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`(select coalesce(json_agg(a.application_id order by a.application_id), '[]'::json)

@@ -32,3 +32,24 @@ export function applicationsByTitle(db: Db, ids: RawBuilder<string>) {
     .orderBy("applications.title")
     .execute();
 }
+
+/** The live applications among those `ids` selects (a subquery from access), by title: what a sponsor may name. */
+export function liveApplicationsAmong(db: Db, ids: RawBuilder<string>) {
+  return db
+    .selectFrom("applications")
+    .select(["id", "title", "title_en"])
+    .where(sql<boolean>`id in ${ids}`)
+    .where("lifecycle", "=", "live")
+    .orderBy("title")
+    .execute();
+}
+
+/** The applications whose ids `ids` selects, as a JSON array of `{ id, name }` by title (a guest's applications). */
+export function applicationsJson(
+  ids: RawBuilder<unknown>,
+  english: boolean,
+): RawBuilder<{ id: string; name: string }[]> {
+  const name = english ? sql`coalesce(nullif(a.title_en, ''), a.title)` : sql`a.title`;
+  return sql<{ id: string; name: string }[]>`coalesce((select json_agg(json_build_object('id', a.id, 'name', ${name})
+    order by a.title) from applications a where a.id in ${ids}), '[]'::json)`;
+}

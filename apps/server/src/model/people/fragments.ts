@@ -36,3 +36,52 @@ export function recordsSnapshot(userId: RawBuilder<unknown>): RawBuilder<unknown
   (select coalesce(json_agg(json_build_array(p.employee_id, p.unit_id, p.status, p.is_primary) order by p.employee_id), '[]'::json)
      from employee_positions p where p.user_id = ${userId})`;
 }
+
+/** A unit's name as a reader of the language sees it: English where the operator gave it. */
+const unitName = (english: boolean) => (english ? sql`coalesce(nullif(u.name_en, ''), u.name_uk)` : sql`u.name_uk`);
+
+/** The units whose ids `unitIds` selects, as a JSON array of `{ id, name }` by Ukrainian name (a guest's units). */
+export function unitsJson(unitIds: RawBuilder<unknown>, english: boolean): RawBuilder<{ id: string; name: string }[]> {
+  return sql<
+    { id: string; name: string }[]
+  >`coalesce((select json_agg(json_build_object('id', u.id, 'name', ${unitName(english)})
+    order by u.name_uk) from units u where u.id in ${unitIds}), '[]'::json)`;
+}
+
+/** Whether the unit (an id of the caller's statement) is `unitId` or lies below it. */
+export function unitWithin(unit: RawBuilder<unknown>, unitId: string): RawBuilder<boolean> {
+  return sql<boolean>`exists (select 1 from units u where u.id = ${unit}
+    and (u.id = ${unitId}::uuid or ${unitId}::uuid = any(u.ancestry)))`;
+}
+
+/**
+ * The units of the person's employee records (id and names, by Ukrainian name), those at or below a unit of
+ * `withinCodes` when it names any: where a sponsor may attach a guest (model/guests/sponsors.ts).
+ */
+export function employeeUnits(db: Db, userId: string, withinCodes: readonly string[]) {
+  let query = db
+    .selectFrom("person_affiliations as record")
+    .innerJoin("units as unit", "unit.id", "record.unit_id")
+    .select(["unit.id", "unit.name_uk", "unit.name_en"])
+    .distinct()
+    .where("record.user_id", "=", userId)
+    .where("record.affiliation", "=", "employee");
+  if (withinCodes.length > 0) {
+    query = query.where(
+      sql<boolean>`exists (select 1 from units allowed where allowed.code = any(${[...withinCodes]}::text[])
+        and (allowed.id = unit.id or allowed.id = any(unit.ancestry)))`,
+    );
+  }
+  return query.orderBy("unit.name_uk").execute();
+}
+
+/** Whether the person has an employee affiliation (an active or on-leave position). */
+export async function hasEmployeeRecord(db: Db, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("person_affiliations")
+    .select("user_id")
+    .where("user_id", "=", userId)
+    .where("affiliation", "=", "employee")
+    .executeTakeFirst();
+  return row !== undefined;
+}

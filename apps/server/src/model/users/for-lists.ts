@@ -36,3 +36,18 @@ export async function activeUsernamesWhere(
     .execute();
   return rows.map((row) => row.username);
 }
+
+/** People's rows as a subquery another area joins by id (a guest and their sponsor on the guests' lists). */
+export function peopleRows(db: Db) {
+  return db
+    .selectFrom("users")
+    .select([
+      "users.id",
+      "users.full_name",
+      "users.email",
+      "users.username",
+      "users.tax_id",
+      "users.password_hash",
+      "users.anonymised_at",
+    ]);
+}

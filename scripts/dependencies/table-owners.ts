@@ -253,6 +253,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "operator-roles.ts",
     "password-policy.ts",
     "people-search.ts",
+    "people-with-access.ts",
     "person-data.ts",
     "person-reads.ts",
     "person-units.ts",

@@ -85,3 +85,12 @@ export async function hasEmployeeRecord(db: Db, userId: string): Promise<boolean
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * People's affiliation rows (user, affiliation, status, unit) with their unit's ancestry (the unit and those above
+ * it), as an SQL subquery access's rules join (model/access): the planner folds it into the caller's statement.
+ */
+export function affiliationsWithAncestry(): RawBuilder<unknown> {
+  return sql`(select record.user_id, record.affiliation, record.status, record.unit_id, record_unit.ancestry
+    from person_affiliations record left join units record_unit on record_unit.id = record.unit_id)`;
+}

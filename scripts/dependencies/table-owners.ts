@@ -87,6 +87,8 @@ export const tableOwners: Readonly<Record<string, string>> = {
 /** Why each owner holds its tables, for the table in docs/architecture.md. */
 export const ownerNotes: Readonly<Record<string, string>> = {
   "model/audit-trail": "no table: platform/audit's rows with the names of the people and applications they name",
+  "model/connections":
+    "no table: the applications a person is connected to (OpenID Connect's grants, the consents, the titles)",
   "model/housekeeping": "no table: the clean-up of every area's expired rows and the resealing of sealed values",
   "model/users": "people's accounts, console roles, import jobs, the usernames of erased people (never given again)",
   "model/privacy":
@@ -134,12 +136,13 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   ],
   // Owns no table: the clean-up and the resealing, which cross every area, each in one transaction.
   "model/housekeeping": ["clean-up.ts", "reseal.ts"],
+  // Owns no table: the applications a person is connected to, from OpenID Connect's grants, the consents and titles.
+  "model/connections": ["applications.ts"],
   // Owns no table: the audit trail with the names of the people and applications its rows name by id.
   "model/audit-trail": ["trail.ts"],
   "model/access": [
     "applications.ts",
     "bulk-grant.ts",
-    "connected-applications.ts",
     "consents.ts",
     "people-counts.ts",
     "people-with-access.ts",
@@ -172,6 +175,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "oidc-failures.ts",
     "people.ts",
     "person-data.ts",
+    "publisher.ts",
     "removal.ts",
     "review-queue.ts",
     "review.ts",

@@ -53,3 +53,13 @@ export function applicationsJson(
   return sql<{ id: string; name: string }[]>`coalesce((select json_agg(json_build_object('id', a.id, 'name', ${name})
     order by a.title) from applications a where a.id in ${ids}), '[]'::json)`;
 }
+
+/** These applications' titles in both languages, by title (the person's connected applications). */
+export function applicationTitles(db: Db, ids: readonly string[]) {
+  return db
+    .selectFrom("applications")
+    .select(["id", "title", "title_en"])
+    .where("id", "in", [...ids])
+    .orderBy("title")
+    .execute();
+}

@@ -104,3 +104,8 @@ export async function findPeopleByKeys(
   }
   return found;
 }
+
+/** People's names and addresses as a subquery another area joins by id (an application's owners as its publisher). */
+export function peopleContacts(db: Db) {
+  return db.selectFrom("users").select(["users.id", "users.full_name", "users.email", "users.verified_email"]);
+}

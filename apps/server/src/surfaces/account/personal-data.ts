@@ -1,5 +1,5 @@
 import type { PersonalData } from "@kpi-id/contracts";
-import { connectedApplicationsOf } from "../../model/access/connected-applications.ts";
+import { connectedApplicationsOf } from "../../model/connections/applications.ts";
 import { developerApplicationsOf } from "../../model/developers/memberships.ts";
 import { recordsForExport } from "../../model/people/person-data.ts";
 import { accountRowOf, consentsOf, isoOrNull, signInMethodsOf } from "../../model/privacy/export-reads.ts";

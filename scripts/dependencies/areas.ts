@@ -92,8 +92,14 @@ const namingBuilder =
 const sqlTemplate = /\bsql(?:<[^`>]*(?:<[^`>]*>)?[^`>]*>)?`([^`]*)`/g;
 const textReference = /\b(?:from|join|into|update)\s+([a-z_]+)/gi;
 const qualifiedColumn = /["'`]([a-z_]+)\.[a-z_*]+["'`]/g;
+// Kysely's identifiers in a raw statement: `sql.table("users")`, `sql.id("users", "id")` (a table name given as a
+// value, which neither the builders nor the text of the template show).
+const sqlIdentifier = /\bsql\.(?:table|id)\(\s*["'`]([a-z_]+)["'`]/g;
 
-/** The tables a file names, with how often: statement builders, joins, `table.column` and `sql` text. */
+/**
+ * The tables a file names, with how often: statement builders, joins, `table.column`, `sql` text and Kysely's
+ * `sql.table`/`sql.id` identifiers.
+ */
 export function tablesNamed(text: string): Map<string, number> {
   const named = new Map<string, number>();
   const add = (table: string) => {
@@ -106,6 +112,7 @@ export function tablesNamed(text: string): Map<string, number> {
     for (const match of (template[1] ?? "").matchAll(textReference)) add((match[1] ?? "").toLowerCase());
   }
   for (const match of text.matchAll(qualifiedColumn)) add(match[1] ?? "");
+  for (const match of text.matchAll(sqlIdentifier)) add(match[1] ?? "");
   return named;
 }
 

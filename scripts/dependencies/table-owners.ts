@@ -87,6 +87,8 @@ export const tableOwners: Readonly<Record<string, string>> = {
 /** Why each owner holds its tables, for the table in docs/architecture.md. */
 export const ownerNotes: Readonly<Record<string, string>> = {
   "model/audit-trail": "no table: platform/audit's rows with the names of the people and applications they name",
+  "model/connections":
+    "no table: the applications a person is connected to (OpenID Connect's grants, the consents, the titles)",
   "model/housekeeping": "no table: the clean-up of every area's expired rows and the resealing of sealed values",
   "model/users": "people's accounts, console roles, import jobs, the usernames of erased people (never given again)",
   "model/privacy":
@@ -135,12 +137,13 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   ],
   // Owns no table: the clean-up and the resealing, which cross every area, each in one transaction.
   "model/housekeeping": ["clean-up.ts", "reseal.ts"],
+  // Owns no table: the applications a person is connected to, from OpenID Connect's grants, the consents and titles.
+  "model/connections": ["applications.ts", "person-data.ts"],
   // Owns no table: the audit trail with the names of the people and applications its rows name by id.
   "model/audit-trail": ["trail.ts"],
   "model/access": [
     "applications.ts",
     "bulk-grant.ts",
-    "connected-applications.ts",
     "consents.ts",
     "people-counts.ts",
     "people-with-access.ts",
@@ -148,7 +151,16 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "rules.ts",
     "ticket-consents.ts",
   ],
-  "model/apps": ["cache.ts", "for-developers.ts", "localized.ts", "queries.ts", "service.ts", "settings.ts"],
+  "model/apps": [
+    "cache.ts",
+    "for-developers.ts",
+    "in-units.ts",
+    "listed.ts",
+    "localized.ts",
+    "queries.ts",
+    "service.ts",
+    "settings.ts",
+  ],
   "model/bankid": ["bank-list-age.ts", "bank-list.ts", "person-data.ts", "person.ts"],
   "model/cas": ["logins.ts", "person-data.ts", "release-policy.ts", "services.ts", "sign-ins.ts", "tickets.ts"],
   "model/developers": [
@@ -164,6 +176,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "oidc-failures.ts",
     "people.ts",
     "person-data.ts",
+    "publisher.ts",
     "removal.ts",
     "review-queue.ts",
     "review.ts",
@@ -201,8 +214,10 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   "model/passkeys": ["authenticator-names.ts", "challenges.ts", "credentials.ts", "person-data.ts"],
   "model/people": [
     "current-records.ts",
+    "fragments.ts",
     "names.ts",
     "person-data.ts",
+    "person-records.ts",
     "profile.ts",
     "records-of-people.ts",
     "records.ts",
@@ -251,6 +266,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "anonymise.ts",
     "contacts.ts",
     "csv.ts",
+    "for-lists.ts",
     "import-columns.ts",
     "import-jobs.ts",
     "import.ts",
@@ -259,6 +275,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "operator-roles.ts",
     "password-policy.ts",
     "people-search.ts",
+    "people-with-access.ts",
     "person-data.ts",
     "person-reads.ts",
     "person-units.ts",

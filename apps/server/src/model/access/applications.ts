@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
+import { affiliationsWithAncestry } from "../people/fragments.ts";
 import { forgetConsents } from "./consents.ts";
 
 /**
@@ -24,13 +25,12 @@ export function accessibleApplicationIds(userId: RawBuilder<unknown> | string): 
       select granted.application_id from user_applications granted where granted.user_id = ${userId}
       union
       select rule.application_id
-      from person_affiliations person
-      left join units person_unit on person_unit.id = person.unit_id
+      from ${affiliationsWithAncestry()} person
       join access_rules rule on
         (rule.affiliation is null or rule.affiliation = person.affiliation)
         and (rule.status is null or rule.status = person.status)
         and (rule.unit_id is null or rule.unit_id = person.unit_id
-          or (rule.include_subunits and rule.unit_id = any(person_unit.ancestry)))
+          or (rule.include_subunits and rule.unit_id = any(person.ancestry)))
       where person.user_id = ${userId}
       except
       select excluded.application_id from access_exclusions excluded where excluded.user_id = ${userId}
@@ -78,13 +78,12 @@ function ruledAccess(userId: string, applicationId: ApplicationId): RawBuilder<b
         or exists (
           select 1
           from access_rules rule
-          join person_affiliations person on person.user_id = ${userId}
-          left join units person_unit on person_unit.id = person.unit_id
+          join ${affiliationsWithAncestry()} person on person.user_id = ${userId}
           where rule.application_id = ${applicationId}
             and (rule.affiliation is null or rule.affiliation = person.affiliation)
             and (rule.status is null or rule.status = person.status)
             and (rule.unit_id is null or rule.unit_id = person.unit_id
-              or (rule.include_subunits and rule.unit_id = any(person_unit.ancestry)))
+              or (rule.include_subunits and rule.unit_id = any(person.ancestry)))
         )
       ))`;
 }
@@ -95,6 +94,23 @@ export async function hasApplicationAccess(db: Db, userId: string, applicationId
     db,
   );
   return result.rows[0]?.allowed === true;
+}
+
+/** Whether the person (an id of the caller's statement) holds an individual grant to the application. */
+export function grantedIndividually(userId: RawBuilder<unknown>, applicationId: string): RawBuilder<boolean> {
+  return sql<boolean>`exists (select granted.user_id from user_applications granted
+    where granted.user_id = ${userId} and granted.application_id = ${applicationId})`;
+}
+
+/** The ids of the applications granted to the person by name, as an SQL subquery. */
+export function grantedApplicationIds(userId: string): RawBuilder<string> {
+  return sql<string>`(select granted.application_id from user_applications granted where granted.user_id = ${userId})`;
+}
+
+/** The applications granted to the person by name, as a JSON array of ids in order (an import's snapshot). */
+export function grantsSnapshot(userId: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`(select coalesce(json_agg(a.application_id order by a.application_id), '[]'::json)
+     from user_applications a where a.user_id = ${userId})`;
 }
 
 /**

@@ -68,46 +68,34 @@ export function parseBulkList(list: string): Line[] {
   return lines;
 }
 
-interface Found {
+/** A person a line names, as their owner finds them (model/users/for-lists.ts, findPeopleByKeys). */
+export interface Found {
   id: string;
   status: "active" | "disabled";
   username: string;
-  email: string | null;
 }
 
-async function findPeople(db: Db, keys: Key[]): Promise<Map<string, Found>> {
-  const of = (kind: Key["kind"]) => [...new Set(keys.filter((key) => key.kind === kind).map((key) => key.value))];
-  const [ids, emails, usernames] = [of("id"), of("email"), of("username")];
-  const conditions = [
-    ids.length ? sql`id in (${sql.join(ids)})` : undefined,
-    emails.length ? sql`lower(email) in (${sql.join(emails)})` : undefined,
-    usernames.length ? sql`lower(username) in (${sql.join(usernames)})` : undefined,
-  ].filter((condition) => condition !== undefined);
-  const found = new Map<string, Found>();
-  if (conditions.length === 0) return found;
-  const rows = await sql<Found>`select id, status, username, email from users
-    where ${sql.join(conditions, sql` or `)} order by created_at`.execute(db);
-  for (const row of rows.rows) {
-    found.set(`id:${row.id}`, row);
-    found.set(`username:${row.username.toLowerCase()}`, row);
-    // Two people with one address: the earlier account answers to it, as sign-in by e-mail does not exist.
-    if (row.email && !found.has(`email:${row.email.toLowerCase()}`)) found.set(`email:${row.email.toLowerCase()}`, row);
-  }
-  return found;
-}
+/**
+ * Finds the people the lines name, keyed `id:…`, `username:…`, `email:…` (lower-cased): model/users' lookup,
+ * which the caller passes in, as access sits below the people's accounts.
+ */
+export type FindPeople = (
+  db: Db,
+  keys: { ids: string[]; emails: string[]; usernames: string[] },
+) => Promise<Map<string, Found>>;
 
 export async function bulkGrant(
   db: Db,
   applicationId: string,
   list: string,
   by: BulkGrantActor,
+  findPeople: FindPeople,
 ): Promise<BulkGrantReport> {
   const lines = parseBulkList(list);
   return db.transaction().execute(async (tx) => {
-    const found = await findPeople(
-      tx,
-      lines.flatMap((line) => (line.key ? [line.key] : [])),
-    );
+    const keys = lines.flatMap((line) => (line.key ? [line.key] : []));
+    const of = (kind: Key["kind"]) => [...new Set(keys.filter((key) => key.kind === kind).map((key) => key.value))];
+    const found = await findPeople(tx, { ids: of("id"), emails: of("email"), usernames: of("username") });
     const personOf = (line: Line) => (line.key ? found.get(`${line.key.kind}:${line.key.value}`) : undefined);
     const userIds = [...new Set(lines.flatMap((line) => personOf(line)?.id ?? []))];
     const had = new Set<string>();

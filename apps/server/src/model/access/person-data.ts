@@ -2,7 +2,6 @@ import type { PersonalData } from "@kpi-id/contracts";
 import type { PersonDataArea } from "../../platform/db/person-data.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { removeAllAccessOf } from "./applications.ts";
-import { connectedApplicationsOf } from "./connected-applications.ts";
 import { consentsGivenBy, forgetConsents } from "./consents.ts";
 
 /** The consents the person gave over OpenID Connect and SAML (the ticket path's show with the applications). */
@@ -22,19 +21,16 @@ async function consentsOf(db: Db, userId: string): Promise<PersonalData["consent
   };
 }
 
-/** What the person allowed applications on every protocol, and the access given to them or taken from them. */
+/**
+ * What the person allowed applications on every protocol, and the access given to them or taken from them (the
+ * applications they use are model/connections' section).
+ */
 export const personData: PersonDataArea = {
   area: "access",
   erase: async (db, person) => ({
     consents: await forgetConsents(db, { userId: person.id }),
     applicationAccess: await removeAllAccessOf(db, person.id),
   }),
-  exportOf: async (db, person, { now }) => ({
-    applications: await connectedApplicationsOf(db, person.id, now),
-    consents: await consentsOf(db, person.id),
-  }),
-  labels: {
-    applications: { uk: "Підключені застосунки", en: "Connected applications" },
-    consents: { uk: "Надані згоди", en: "Consents given" },
-  },
+  exportOf: async (db, person) => ({ consents: await consentsOf(db, person.id) }),
+  labels: { consents: { uk: "Надані згоди", en: "Consents given" } },
 };

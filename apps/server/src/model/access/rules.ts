@@ -3,6 +3,8 @@ import { z } from "zod";
 import { recordAuditEvent } from "../../platform/audit/record.ts";
 import { type AccessRule, affiliations, recordStatuses } from "../../platform/db/people-schema.ts";
 import type { Db } from "../../platform/db/schema.ts";
+import { affiliationsWithAncestry } from "../people/fragments.ts";
+import { unitNames } from "../people/units.ts";
 import { excludeFromApplication } from "./applications.ts";
 import { forgetConsents } from "./consents.ts";
 
@@ -58,14 +60,14 @@ export interface DescribedRule {
 export async function listAccessRules(db: Db, applicationId: string): Promise<DescribedRule[]> {
   const rows = await db
     .selectFrom("access_rules")
-    .leftJoin("units", "units.id", "access_rules.unit_id")
+    .leftJoin(unitNames(db).as("unit"), "unit.id", "access_rules.unit_id")
     .select([
       "access_rules.id",
       "access_rules.affiliation",
       "access_rules.unit_id",
-      "units.code",
-      "units.name_uk",
-      "units.name_en",
+      "unit.code",
+      "unit.name_uk",
+      "unit.name_en",
       "access_rules.include_subunits",
       "access_rules.status",
     ])
@@ -149,25 +151,31 @@ export async function removeAccessRule(
 export function peopleGivenByRules(applicationId: string): RawBuilder<{ user_id: string }> {
   return sql<{ user_id: string }>`select person.user_id
       from access_rules rule
-      join person_affiliations person on
+      join ${affiliationsWithAncestry()} person on
         (rule.affiliation is null or rule.affiliation = person.affiliation)
         and (rule.status is null or rule.status = person.status)
-      left join units person_unit on person_unit.id = person.unit_id
       where rule.application_id = ${applicationId}
         and (rule.unit_id is null or rule.unit_id = person.unit_id
-          or (rule.include_subunits and rule.unit_id = any(person_unit.ancestry)))`;
+          or (rule.include_subunits and rule.unit_id = any(person.ancestry)))`;
 }
 
-/** How many people the application's rules, grants and exclusions let in now (for the operator's eye). */
-export async function countPeopleWithAccess(db: Db, applicationId: string): Promise<number> {
-  const result = await sql<{ people: string }>`select count(*) as people from (
+/** Whether a rule names the unit: a unit's removal (model/people/units.ts, removeUnit) refuses one that is. */
+export function rulesNameUnit(unitId: string): RawBuilder<boolean> {
+  return sql<boolean>`exists (select 1 from access_rules where unit_id = ${unitId})`;
+}
+
+/**
+ * The ids of the people the application's rules, grants and exclusions let in now, as an SQL subquery of
+ * `user_id` (model/users counts the active ones among them: countPeopleWithAccess).
+ */
+export function peopleAllowed(applicationId: string): RawBuilder<{ user_id: string }> {
+  return sql<{ user_id: string }>`(
       select user_id from user_applications where application_id = ${applicationId}
       union
       ${peopleGivenByRules(applicationId)}
       except
       select user_id from access_exclusions where application_id = ${applicationId}
-    ) allowed join users on users.id = allowed.user_id and users.status = 'active'`.execute(db);
-  return Number(result.rows[0]?.people ?? 0);
+    )`;
 }
 
 /** An individual exclusion, audited: the person loses the application whatever rules and grants say. */
@@ -203,16 +211,9 @@ export async function liftExclusion(db: Db, userId: string, applicationId: strin
   return true;
 }
 
-/** The people excluded from the application by name. */
-export function listExclusions(db: Db, applicationId: string) {
-  return db
-    .selectFrom("access_exclusions")
-    .innerJoin("users", "users.id", "access_exclusions.user_id")
-    .select(["users.id", "users.username", "users.full_name as fullName"])
-    .where("access_exclusions.application_id", "=", applicationId)
-    .orderBy("users.username")
-    .limit(500)
-    .execute();
+/** The ids of the people excluded from the application by name, as an SQL subquery (model/users lists them). */
+export function excludedPeople(applicationId: string): RawBuilder<string> {
+  return sql<string>`(select excluded.user_id from access_exclusions excluded where excluded.application_id = ${applicationId})`;
 }
 
 async function audit(

@@ -1,6 +1,5 @@
-import type { ApplicationPublisher, TicketConsentDatum } from "@kpi-id/contracts";
-import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
-import { verifiedAddressOf } from "../../platform/mail/verified-address.ts";
+import type { TicketConsentDatum } from "@kpi-id/contracts";
+import type { ApplicationRow } from "../../platform/db/schema.ts";
 
 type ConsentFacts = Pick<ApplicationRow, "first_party" | "community">;
 
@@ -26,26 +25,4 @@ export function ticketAsksConsent(application: Pick<ApplicationRow, "community">
 export function ticketDataOf(application: Pick<ApplicationRow, "release_tax_id">): TicketConsentDatum[] {
   const always: TicketConsentDatum[] = ["identifier", "name", "recordIds", "roles", "signInMethod"];
   return application.release_tax_id ? [...always, "taxId"] : always;
-}
-
-/**
- * Who stands behind a community application, for the person deciding: its pages and its owners' names with the
- * address each confirmed (none unconfirmed: an address nobody proved is nobody's contact).
- */
-export async function publisherOf(
-  db: Db,
-  application: Pick<ApplicationRow, "id" | "home_page_url" | "privacy_policy_url">,
-): Promise<ApplicationPublisher> {
-  const owners = await db
-    .selectFrom("application_owners")
-    .innerJoin("users", "users.id", "application_owners.user_id")
-    .select(["users.full_name", "users.email", "users.verified_email"])
-    .where("application_owners.application_id", "=", application.id)
-    .orderBy("application_owners.added_at")
-    .execute();
-  return {
-    homePageUrl: application.home_page_url,
-    privacyPolicyUrl: application.privacy_policy_url,
-    owners: owners.map((owner) => ({ name: owner.full_name, email: verifiedAddressOf(owner) ?? "" })),
-  };
 }

@@ -2,10 +2,10 @@
 // id; the names come from their owners (model/users, model/apps), one statement each, so no module reads another's
 // tables. This area owns no table.
 import type { AuditEventView, AuditFilters } from "@kpi-id/contracts";
-import { sql } from "kysely";
 import { type AuditFilter, listAuditEvents } from "../../platform/audit/queries.ts";
-import { auditRows } from "../../platform/audit/search.ts";
+import { auditRows, rowsOfUnits } from "../../platform/audit/search.ts";
 import type { Db } from "../../platform/db/schema.ts";
+import { applicationInUnits } from "../apps/in-units.ts";
 import { applicationNamesByIds, isUuid } from "../apps/queries.ts";
 import { findUnitById } from "../people/units.ts";
 import { personInUnits } from "../users/person-units.ts";
@@ -17,20 +17,6 @@ const present = (ids: readonly (string | null)[]) => ids.filter((id): id is stri
 async function personIdOf(db: Db, named: string): Promise<string | null> {
   if (isUuid(named)) return named.toLowerCase();
   return (await userIdByExactUsername(db, named)) ?? null;
-}
-
-/**
- * A unit's audit (issue 79): the rows of actions taken in one of its units, and the rows whose person and application
- * both lie within them (a row about a person of another unit, or about another unit's application, stays out, so the
- * audit cannot tell a unit admin who exists elsewhere).
- */
-function inUnits(unitIds: readonly string[]) {
-  const units = sql`${sql.val([...unitIds])}::uuid[]`;
-  return sql<boolean>`(audit_events.unit_id = any(${units})
-    or ((audit_events.user_id is not null or audit_events.application_id is not null)
-      and (audit_events.user_id is null or ${personInUnits(unitIds, sql.id("audit_events", "user_id"))})
-      and (audit_events.application_id is null
-        or exists (select 1 from applications a where a.id = audit_events.application_id and a.unit_id = any(${units})))))`;
 }
 
 /** The codes of the units rows name, one lookup per unit (a page names few). */
@@ -57,7 +43,13 @@ export async function searchAuditTrail(
     actor ? personIdOf(db, actor) : undefined,
   ]);
   if (personId === null || actorId === null) return [];
-  const scope = unitIds ? inUnits(unitIds) : undefined;
+  const scope = unitIds
+    ? rowsOfUnits(
+        unitIds,
+        (id) => personInUnits(unitIds, id),
+        (id) => applicationInUnits(unitIds, id),
+      )
+    : undefined;
   const rows = await auditRows(db, { ...rest, personId, actorId }, after, limit, scope);
   const [people, applications, units] = await Promise.all([
     peopleNamesByIds(db, present(rows.flatMap((row) => [row.user_id, row.actor_id]))),

@@ -1,7 +1,8 @@
-import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { accessibleApplicationIds } from "../access/applications.ts";
+import { liveApplicationsAmong } from "../apps/listed.ts";
+import { employeeUnits, hasEmployeeRecord } from "../people/fragments.ts";
 
 /** Who may sponsor: GUEST_SPONSOR_UNITS narrows staff to those units and the units below them. */
 export interface SponsorRule {
@@ -10,20 +11,7 @@ export interface SponsorRule {
 
 /** The units of the person's employee records that the rule allows (every one when it names none). */
 function sponsorUnitRows(db: Db, userId: string, rule: SponsorRule) {
-  let query = db
-    .selectFrom("person_affiliations as record")
-    .innerJoin("units as unit", "unit.id", "record.unit_id")
-    .select(["unit.id", "unit.name_uk", "unit.name_en"])
-    .distinct()
-    .where("record.user_id", "=", userId)
-    .where("record.affiliation", "=", "employee");
-  if (rule.sponsorUnits.length > 0) {
-    query = query.where(
-      sql<boolean>`exists (select 1 from units allowed where allowed.code = any(${[...rule.sponsorUnits]}::text[])
-        and (allowed.id = unit.id or allowed.id = any(unit.ancestry)))`,
-    );
-  }
-  return query.orderBy("unit.name_uk").execute();
+  return employeeUnits(db, userId, rule.sponsorUnits);
 }
 
 async function isCurrentGuest(db: Db, userId: string): Promise<boolean> {
@@ -42,15 +30,7 @@ async function isCurrentGuest(db: Db, userId: string): Promise<boolean> {
  */
 export async function maySponsor(db: Db, userId: string, rule: SponsorRule): Promise<boolean> {
   if (await isCurrentGuest(db, userId)) return false;
-  if (rule.sponsorUnits.length === 0) {
-    const row = await db
-      .selectFrom("person_affiliations")
-      .select("user_id")
-      .where("user_id", "=", userId)
-      .where("affiliation", "=", "employee")
-      .executeTakeFirst();
-    return row !== undefined;
-  }
+  if (rule.sponsorUnits.length === 0) return hasEmployeeRecord(db, userId);
   return (await sponsorUnitRows(db, userId, rule)).length > 0;
 }
 
@@ -77,13 +57,7 @@ export async function sponsorUnits(
 
 /** The applications a sponsor may name: the live ones they can open themselves. */
 export async function sponsorApplications(db: Db, userId: string, english: boolean): Promise<NamedChoice[]> {
-  const rows = await db
-    .selectFrom("applications")
-    .select(["id", "title", "title_en"])
-    .where("id", "in", sql<string>`${accessibleApplicationIds(userId)}`)
-    .where("lifecycle", "=", "live")
-    .orderBy("title")
-    .execute();
+  const rows = await liveApplicationsAmong(db, accessibleApplicationIds(userId));
   return rows.map((row) => ({ id: row.id, name: english && row.title_en ? row.title_en : row.title }));
 }
 

@@ -1,6 +1,9 @@
 import type { AdminGuest, Guest, GuestState } from "@kpi-id/contracts";
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
+import { applicationsJson } from "../apps/listed.ts";
+import { unitsJson, unitWithin } from "../people/fragments.ts";
+import { peopleRows } from "../users/for-lists.ts";
 
 export interface GuestFilter {
   /** One guest: the person themselves (the data download). */
@@ -20,12 +23,10 @@ export interface GuestFilter {
 }
 
 function guestRows(db: Db, filter: GuestFilter, english: boolean) {
-  const unitName = english ? sql`coalesce(nullif(u.name_en, ''), u.name_uk)` : sql`u.name_uk`;
-  const appName = english ? sql`coalesce(nullif(a.title_en, ''), a.title)` : sql`a.title`;
   let query = db
     .selectFrom("guests as g")
-    .innerJoin("users as person", "person.id", "g.user_id")
-    .leftJoin("users as sponsor", "sponsor.id", "g.sponsor_id")
+    .innerJoin(peopleRows(db).as("person"), "person.id", "g.user_id")
+    .leftJoin(peopleRows(db).as("sponsor"), "sponsor.id", "g.sponsor_id")
     .leftJoin("guest_invitations as invitation", "invitation.user_id", "g.user_id")
     .select([
       "g.user_id",
@@ -43,12 +44,11 @@ function guestRows(db: Db, filter: GuestFilter, english: boolean) {
       "sponsor.id as sponsor_id",
       "sponsor.full_name as sponsor_name",
       "sponsor.username as sponsor_username",
-      sql<{ id: string; name: string }[]>`coalesce((select json_agg(json_build_object('id', u.id, 'name', ${unitName})
-        order by u.name_uk) from guest_units gu join units u on u.id = gu.unit_id where gu.user_id = g.user_id),
-        '[]'::json)`.as("units"),
-      sql<{ id: string; name: string }[]>`coalesce((select json_agg(json_build_object('id', a.id, 'name', ${appName})
-        order by a.title) from guest_applications ga join applications a on a.id = ga.application_id
-        where ga.user_id = g.user_id), '[]'::json)`.as("applications"),
+      unitsJson(sql`(select gu.unit_id from guest_units gu where gu.user_id = g.user_id)`, english).as("units"),
+      applicationsJson(
+        sql`(select ga.application_id from guest_applications ga where ga.user_id = g.user_id)`,
+        english,
+      ).as("applications"),
     ])
     .where("person.anonymised_at", "is", null);
   if (filter.guestId) query = query.where("g.user_id", "=", filter.guestId);
@@ -64,10 +64,9 @@ function guestRows(db: Db, filter: GuestFilter, english: boolean) {
     query = query.where(({ exists, selectFrom }) =>
       exists(
         selectFrom("guest_units as gu")
-          .innerJoin("units as u", "u.id", "gu.unit_id")
           .select("gu.unit_id")
           .whereRef("gu.user_id", "=", "g.user_id")
-          .where((eb) => eb.or([eb("u.id", "=", unitId), eb(sql`${unitId}::uuid`, "=", sql`any(u.ancestry)`)])),
+          .where(unitWithin(sql.ref("gu.unit_id"), unitId)),
       ),
     );
   }

@@ -1,5 +1,5 @@
 import { type LdapBindRefusal, ldapBindRefusals, ldapClientActivityDays } from "@kpi-id/contracts";
-import { sql } from "kysely";
+import { ldapBindRows } from "../../platform/audit/counts.ts";
 import type { Db } from "../../platform/db/schema.ts";
 
 /** Refused binds the console lists per client. */
@@ -23,41 +23,7 @@ const isRefusal = (reason: string | null): reason is LdapBindRefusal =>
  */
 export async function ldapClientActivity(db: Db, now: Date): Promise<Map<string, LdapClientActivity>> {
   const since = new Date(now.getTime() - ldapClientActivityDays * dayMs);
-  const clientId = sql<string>`details->>'clientId'`;
-  const counted = await db
-    .selectFrom("audit_events")
-    .select([
-      clientId.as("client_id"),
-      sql<string>`count(*) filter (where result = 'success')`.as("accepted"),
-      sql<string>`count(*) filter (where result = 'failure')`.as("refused"),
-      sql<Date>`max(occurred_at)`.as("last_at"),
-    ])
-    .where("event_type", "=", "ldap_bind")
-    .where("occurred_at", ">=", since)
-    .where(clientId, "is not", null)
-    .groupBy(clientId)
-    .execute();
-  const failures = await db
-    .selectFrom(
-      db
-        .selectFrom("audit_events")
-        .select([
-          clientId.as("client_id"),
-          "occurred_at",
-          "reason",
-          "ip",
-          sql<number>`row_number() over (partition by details->>'clientId' order by occurred_at desc, id desc)`.as("n"),
-        ])
-        .where("event_type", "=", "ldap_bind")
-        .where("result", "=", "failure")
-        .where("occurred_at", ">=", since)
-        .where(clientId, "is not", null)
-        .as("ranked"),
-    )
-    .selectAll()
-    .where("n", "<=", failuresShown)
-    .orderBy("occurred_at", "desc")
-    .execute();
+  const { counted, failures } = await ldapBindRows(db, since, failuresShown);
   const activity = new Map<string, LdapClientActivity>();
   for (const row of counted) {
     activity.set(row.client_id, {

@@ -1,7 +1,9 @@
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
 import { accessibleApplicationIds } from "../access/applications.ts";
+import { currentUnitCodesOf, unitsWithMembers } from "../people/fragments.ts";
 import { byAffiliationOrder } from "../people/records.ts";
+import { activePeople, activePeopleWithAffiliations, activeUsernamesWhere } from "../users/for-lists.ts";
 
 // What the directory should hold, read from KPI ID in a few set-wide statements (protocols/ldap/sync.ts compares
 // it with slapd). Only people who may sign in are in it: disabled, departed and erased people are left out.
@@ -53,18 +55,7 @@ async function giveNumbers(db: Db, kind: "person" | "unit" | "client", ids: stri
 /** Everyone who may sign in (or those of `ids` who may), with their affiliations and POSIX number. */
 export async function directoryPeople(db: Db, ids?: string[]): Promise<DirectoryPerson[]> {
   if (ids?.length === 0) return [];
-  const rows = await db
-    .selectFrom("users")
-    .select(["id", "username", "full_name", "email"])
-    .select(
-      sql<string[]>`coalesce((select array_agg(distinct affiliation) from person_affiliations
-        where person_affiliations.user_id = users.id), '{}')`.as("affiliations"),
-    )
-    .where("status", "=", "active")
-    .where("anonymised_at", "is", null)
-    .$if(ids !== undefined, (query) => query.where("id", "in", ids ?? []))
-    .orderBy("username")
-    .execute();
+  const rows = await activePeopleWithAffiliations(db, ids);
   const numbers = await giveNumbers(
     db,
     "person",
@@ -94,18 +85,7 @@ const accessGroupName = (clientName: string) => `access-${clientName}`;
  */
 export async function directoryGroups(db: Db, names?: string[]): Promise<DirectoryGroup[]> {
   if (names?.length === 0) return [];
-  const units = await db
-    .selectFrom("units")
-    .select(["id", "code", "name_uk", "name_en"])
-    .select(
-      sql<string[]>`coalesce((select array_agg(distinct users.username order by users.username)
-        from person_affiliations record join users on users.id = record.user_id
-        where record.unit_id = units.id and record.status = any(${currentStatuses})
-          and users.status = 'active' and users.anonymised_at is null), '{}')`.as("members"),
-    )
-    .$if(names !== undefined, (query) => query.where("code", "in", names ?? []))
-    .orderBy("code")
-    .execute();
+  const units = await unitsWithMembers(db, currentStatuses, activePeople(), names);
   const clients = await db
     .selectFrom("ldap_clients")
     .select(["id", "name", "title", "application_id"])
@@ -133,21 +113,17 @@ export async function directoryGroups(db: Db, names?: string[]): Promise<Directo
   }));
   for (const client of clients) {
     const applicationId = client.application_id ?? "";
-    const members = await db
-      .selectFrom("users")
-      .select("username")
-      .where("status", "=", "active")
-      .where("anonymised_at", "is", null)
-      // The one access decision (model/access), for every person at once.
-      .where(sql<boolean>`${applicationId}::uuid in ${accessibleApplicationIds(sql.ref("users.id"))}`)
-      .orderBy("username")
-      .execute();
+    // The one access decision (model/access), for every person at once.
+    const members = await activeUsernamesWhere(
+      db,
+      (userId) => sql<boolean>`${applicationId}::uuid in ${accessibleApplicationIds(userId)}`,
+    );
     groups.push({
       name: accessGroupName(client.name),
       kind: "access",
       description: `People ${client.title} lets in`,
       number: clientNumbers.get(client.id) ?? 0,
-      members: members.map((row) => row.username),
+      members,
     });
   }
   return groups;
@@ -160,27 +136,16 @@ export async function directoryGroups(db: Db, names?: string[]): Promise<Directo
  */
 export async function groupNamesOf(db: Db, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const units = await db
-    .selectFrom("person_affiliations as record")
-    .innerJoin("units", "units.id", "record.unit_id")
-    .select("units.code as name")
-    .distinct()
-    .where("record.user_id", "in", ids)
-    .where(sql<boolean>`record.status = any(${currentStatuses})`)
-    .execute();
+  const unitCodes = await currentUnitCodesOf(db, ids, currentStatuses);
+  // Each of the people as an id of this statement (no table of theirs named): the one access decision per person.
   const clients = await db
     .selectFrom("ldap_clients")
     .select("name")
     .where("application_id", "is not", null)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom("users")
-          .select("users.id")
-          .where("users.id", "in", ids)
-          .where(sql<boolean>`ldap_clients.application_id in ${accessibleApplicationIds(sql.ref("users.id"))}`),
-      ),
+    .where(
+      sql<boolean>`exists (select 1 from unnest(${ids}::uuid[]) as person(id)
+        where ldap_clients.application_id in ${accessibleApplicationIds(sql.ref("person.id"))})`,
     )
     .execute();
-  return [...units.map((unit) => unit.name), ...clients.map((client) => accessGroupName(client.name))];
+  return [...unitCodes, ...clients.map((client) => accessGroupName(client.name))];
 }

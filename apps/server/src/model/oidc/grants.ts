@@ -64,3 +64,17 @@ export async function endOidcGrants(db: Db, of: { userId?: string; applicationId
   await forgetConsents(db, of, ["oidc"]);
   return ended;
 }
+
+/** The person's live OpenID Connect grants (unexpired at `now`): each one's application and scopes. */
+export function liveGrantsOf(db: Db, userId: string, now: Date) {
+  return db
+    .selectFrom("oidc_payloads")
+    .select([
+      sql<string>`payload->>'clientId'`.as("applicationId"),
+      sql<string | null>`payload #>> '{openid,scope}'`.as("scope"),
+    ])
+    .where("type", "=", "Grant")
+    .where(sql<string>`payload->>'accountId'`, "=", userId)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
+    .execute();
+}

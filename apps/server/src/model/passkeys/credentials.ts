@@ -55,6 +55,16 @@ export async function hasPasskey(db: Db, userId: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/** How many passkeys the person has (the console's person screen: what a second-factor reset removes). */
+export async function countPasskeys(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom("webauthn_credentials")
+    .select((eb) => eb.fn.countAll<string>().as("count"))
+    .where("user_id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** The person's credential ids (to keep the browser from registering the same authenticator twice). */
 export async function credentialIdsOf(db: Db, userId: string): Promise<{ id: string; transports: string[] }[]> {
   const rows = await db

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { Unit, UnitKind } from "../../platform/db/people-schema.ts";
 import type { Db } from "../../platform/db/schema.ts";
 
@@ -58,6 +58,24 @@ export async function unitsByIds(db: Db, ids: readonly string[]): Promise<Unit[]
     .execute();
 }
 
+/**
+ * Units' codes and names as a subquery another area joins by id (a unit role's list, a guest's units): this area
+ * names its table, the caller keeps its one statement.
+ */
+export function unitNames(db: Db) {
+  return db.selectFrom("units").select(["units.id", "units.code", "units.name_uk", "units.name_en"]);
+}
+
+/** The ids of the units at or below any of `roots` (an SQL array of unit ids), in one statement. */
+export async function unitIdsUnder(db: Db, roots: RawBuilder<unknown>): Promise<string[]> {
+  const rows = await db
+    .selectFrom("units")
+    .select("units.id")
+    .where(sql<boolean>`units.ancestry && ${roots}`)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 export function listUnits(db: Db): Promise<Unit[]> {
   return db.selectFrom("units").selectAll().orderBy(sql`lower(code)`).execute();
 }
@@ -114,15 +132,22 @@ export async function upsertUnit(db: Db, input: UnitInput): Promise<{ unit: Unit
   return { unit, created: !existing };
 }
 
-/** Removes a unit no record, rule or sub-unit names. */
-export async function removeUnit(db: Db, code: string): Promise<void> {
+/**
+ * Removes a unit no record, rule or sub-unit names. `namedElsewhere` tests the unit's id against what other areas
+ * keep (access's rules: model/access/rules.ts, rulesNameUnit), in the same statement; this area imports no other.
+ */
+export async function removeUnit(
+  db: Db,
+  code: string,
+  namedElsewhere: (unitId: string) => RawBuilder<boolean>,
+): Promise<void> {
   const unit = await findUnitByCode(db, code);
   if (!unit) throw new UnitError("unknown_unit", `no unit '${code}'`);
   const used = await sql<{ used: boolean }>`select
       exists (select 1 from units where parent_id = ${unit.id})
       or exists (select 1 from student_records where unit_id = ${unit.id})
       or exists (select 1 from employee_positions where unit_id = ${unit.id})
-      or exists (select 1 from access_rules where unit_id = ${unit.id}) as used`.execute(db);
+      or ${namedElsewhere(unit.id)} as used`.execute(db);
   if (used.rows[0]?.used) throw new UnitError("in_use", `unit '${code}' has sub-units, records or rules`);
   await db.deleteFrom("units").where("id", "=", unit.id).execute();
 }

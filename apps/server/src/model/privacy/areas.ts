@@ -2,6 +2,7 @@ import type { PersonDataArea } from "../../platform/db/person-data.ts";
 import { personData as access } from "../access/person-data.ts";
 import { personData as bankid } from "../bankid/person-data.ts";
 import { personData as cas } from "../cas/person-data.ts";
+import { personData as connections } from "../connections/person-data.ts";
 import { personData as developers } from "../developers/person-data.ts";
 import { personData as diia } from "../diia/person-data.ts";
 import { personData as forwardAuth } from "../forward-auth/person-data.ts";
@@ -23,8 +24,9 @@ import { personData as wifi } from "../wifi/person-data.ts";
 /**
  * Every model area that keeps rows about a person (person-data.ts), in the order erasure visits them: the sign-ins
  * first (the provider's grants before the sessions they hang on), then the sign-in methods, then what relates the
- * person to applications. The data download asks each for its sections (export.ts puts them in the file's order).
- * A new area with a person's rows is its own person-data.ts and one line here.
+ * person to applications (connections keeps no rows: it only exports). The data download asks each for its
+ * sections (export.ts puts them in the file's order). A new area with a person's rows is its own person-data.ts and
+ * one line here.
  */
 export const personDataAreas: readonly PersonDataArea[] = [
   oidc,
@@ -43,6 +45,7 @@ export const personDataAreas: readonly PersonDataArea[] = [
   guests,
   mfa,
   access,
+  connections,
   scim,
   people,
   users,

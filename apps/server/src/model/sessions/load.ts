@@ -1,8 +1,9 @@
 import { sql } from "kysely";
-import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { hashToken } from "../../platform/crypto/tokens.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import { accessibleApplicationIds } from "../access/applications.ts";
+import { listedApplications } from "../apps/listed.ts";
+import { holdsConsoleRole } from "../users/operator-roles.ts";
 import {
   type LoadedSession,
   type SessionApplication,
@@ -143,39 +144,9 @@ export async function loadSessionWithApplications(
   now: Date,
 ): Promise<LiveSession<SessionWithApplications> | undefined> {
   const row = await sessionQuery(db, token)
-    .select((eb) =>
-      jsonArrayFrom(
-        eb
-          .selectFrom("applications")
-          .select([
-            "applications.id",
-            "applications.name",
-            "applications.title",
-            "applications.description",
-            "applications.title_en",
-            "applications.description_en",
-          ])
-          .where(sql<boolean>`applications.id in ${accessibleApplicationIds(sql.ref("sessions.user_id"))}`)
-          .orderBy("applications.title"),
-      ).as("applications"),
-    )
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom("operator_roles")
-            .select("operator_roles.user_id")
-            .whereRef("operator_roles.user_id", "=", "sessions.user_id")
-            // A role in a unit opens the console too (issue 79).
-            .unionAll(
-              eb
-                .selectFrom("unit_roles")
-                .select("unit_roles.user_id")
-                .whereRef("unit_roles.user_id", "=", "sessions.user_id"),
-            ),
-        )
-        .as("console_role"),
-    )
+    .select(listedApplications(accessibleApplicationIds(sql.ref("sessions.user_id"))).as("applications"))
+    // A role, university-wide or in a unit (issue 79), opens the console.
+    .select(holdsConsoleRole(sql.ref("sessions.user_id")).as("console_role"))
     .executeTakeFirst();
   if (!row) return undefined;
   const { applications, console_role, ...rest } = row;

@@ -2,6 +2,7 @@ import type { AuthMethod } from "@kpi-id/contracts";
 import type { Insertable } from "kysely";
 import { hashToken, newToken } from "../../platform/crypto/tokens.ts";
 import type { Db, SessionsTable, User } from "../../platform/db/schema.ts";
+import type { ListedApplication } from "../apps/listed.ts";
 import { signInAmr, strengthColumns } from "./strength.ts";
 
 export interface SessionTimeouts {
@@ -37,15 +38,8 @@ export interface SessionWithApplications extends LoadedSession {
   consoleRole: boolean;
 }
 
-export interface SessionApplication {
-  id: string;
-  name: string;
-  title: string;
-  description: string;
-  /** Empty when the operator gave no English text. */
-  title_en: string;
-  description_en: string;
-}
+/** An application the account page lists (model/apps reads them in the session's statement). */
+export type SessionApplication = ListedApplication;
 
 export const secondsLater = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000);
 

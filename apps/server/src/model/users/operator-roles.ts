@@ -1,9 +1,19 @@
+import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { Db, OperatorRole } from "../../platform/db/schema.ts";
 
 export const operatorRoles = ["admin", "helpdesk"] as const satisfies readonly OperatorRole[];
 
 export function isOperatorRole(value: unknown): value is OperatorRole {
   return typeof value === "string" && (operatorRoles as readonly string[]).includes(value);
+}
+
+/**
+ * Whether the person holds a console role, university-wide or in a unit (issue 79), as an SQL test of an id the
+ * caller's statement names: GET /user reads it in the session's own statement (model/sessions/load.ts).
+ */
+export function holdsConsoleRole(userId: RawBuilder<unknown>): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select operator_roles.user_id from operator_roles where operator_roles.user_id = ${userId}
+    union all select unit_roles.user_id from unit_roles where unit_roles.user_id = ${userId})`;
 }
 
 /** The console roles a person holds (none for almost everyone). */

@@ -1,5 +1,6 @@
 import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { Db, UserStatus } from "../../platform/db/schema.ts";
+import { grantedIndividually } from "../access/applications.ts";
 import {
   exact,
   matches,
@@ -73,15 +74,7 @@ function filtered(db: Db, search: PeopleSearch, where: RawBuilder<SqlBool>[], wa
   if (search.status) query = query.where("users.status", "=", search.status);
   if (search.applicationId) {
     const applicationId = search.applicationId;
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom("user_applications")
-          .select("user_applications.user_id")
-          .whereRef("user_applications.user_id", "=", "users.id")
-          .where("user_applications.application_id", "=", applicationId),
-      ),
-    );
+    query = query.where(grantedIndividually(sql.ref("users.id"), applicationId));
   }
   if (search.unitIds) query = query.where(personInUnits(search.unitIds, { indexed: !walked }));
   return query;

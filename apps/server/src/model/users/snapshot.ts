@@ -1,17 +1,16 @@
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
+import { grantsSnapshot } from "../access/applications.ts";
+import { recordsSnapshot } from "../people/fragments.ts";
 
 // One statement per person or per batch of people: an import compares a line's person before and
-// after, and four queries a person made that comparison most of an import's time.
+// after, and four queries a person made that comparison most of an import's time. The records and grants are
+// their owners' pieces of the statement (people/fragments.ts, access/applications.ts).
 const snapshotOf = (id: ReturnType<typeof sql.ref>) => sql<string>`json_build_array(
   (select json_build_array(u.username, u.full_name, u.email, u.tax_id, u.student_id, u.employee_id, u.password_hash, u.status)
      from users u where u.id = ${id}),
-  (select coalesce(json_agg(json_build_array(s.student_id, s.unit_id, s.status, s.is_primary) order by s.student_id), '[]'::json)
-     from student_records s where s.user_id = ${id}),
-  (select coalesce(json_agg(json_build_array(p.employee_id, p.unit_id, p.status, p.is_primary) order by p.employee_id), '[]'::json)
-     from employee_positions p where p.user_id = ${id}),
-  (select coalesce(json_agg(a.application_id order by a.application_id), '[]'::json)
-     from user_applications a where a.user_id = ${id})
+  ${recordsSnapshot(id)},
+  ${grantsSnapshot(id)}
 )::text`;
 
 /**

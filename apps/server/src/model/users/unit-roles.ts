@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db, UnitRole } from "../../platform/db/schema.ts";
+import { unitIdsUnder, unitNames } from "../people/units.ts";
 
 /**
  * Console roles held in a unit (issue 79): a faculty's IT staff administer the people, applications and audit of
@@ -25,10 +26,10 @@ export interface HeldUnitRole {
 export async function unitRolesOf(db: Db, userId: string): Promise<HeldUnitRole[]> {
   const rows = await db
     .selectFrom("unit_roles")
-    .innerJoin("units", "units.id", "unit_roles.unit_id")
-    .select(["unit_roles.role", "unit_roles.unit_id", "units.code", "units.name_uk", "units.name_en", "granted_at"])
+    .innerJoin(unitNames(db).as("unit"), "unit.id", "unit_roles.unit_id")
+    .select(["unit_roles.role", "unit_roles.unit_id", "unit.code", "unit.name_uk", "unit.name_en", "granted_at"])
     .where("unit_roles.user_id", "=", userId)
-    .orderBy("units.code")
+    .orderBy("unit.code")
     .orderBy("unit_roles.role")
     .execute();
   return rows.map((row) => ({
@@ -74,14 +75,10 @@ export async function revokeAllUnitRoles(db: Db, userId: string): Promise<number
  */
 export async function unitsReachedBy(db: Db, userId: string, roles: readonly UnitRole[]): Promise<string[]> {
   if (roles.length === 0) return [];
-  const rows = await db
-    .selectFrom("units")
-    .select("units.id")
-    .where(
-      sql<boolean>`units.ancestry && array(select unit_id from unit_roles where user_id = ${userId} and role = any(${sql.val([...roles])}::text[]))`,
-    )
-    .execute();
-  return rows.map((row) => row.id);
+  return unitIdsUnder(
+    db,
+    sql`array(select unit_id from unit_roles where user_id = ${userId} and role = any(${sql.val([...roles])}::text[]))`,
+  );
 }
 
 export interface UnitRoleHolder {
@@ -97,10 +94,10 @@ export async function listUnitRoleHolders(db: Db): Promise<UnitRoleHolder[]> {
   const rows = await db
     .selectFrom("unit_roles")
     .innerJoin("users", "users.id", "unit_roles.user_id")
-    .innerJoin("units", "units.id", "unit_roles.unit_id")
-    .select(["users.username", "users.full_name", "unit_roles.role", "units.code", "unit_roles.granted_at"])
+    .innerJoin(unitNames(db).as("unit"), "unit.id", "unit_roles.unit_id")
+    .select(["users.username", "users.full_name", "unit_roles.role", "unit.code", "unit_roles.granted_at"])
     .orderBy("users.username")
-    .orderBy("units.code")
+    .orderBy("unit.code")
     .orderBy("unit_roles.role")
     .execute();
   return rows.map((row) => ({

@@ -1,5 +1,6 @@
 // Counts of audit rows the model shows as figures (issue 76: the audit table is read here, by its owner): an
-// application's sign-ins per day on the developers' page, and Wi-Fi's accepted and refused sign-ins in the console.
+// application's sign-ins per day on the developers' page, Wi-Fi's accepted and refused sign-ins in the console, and
+// each LDAP client's binds.
 import { sql } from "kysely";
 import type { Db } from "../db/schema.ts";
 
@@ -55,4 +56,47 @@ export function wifiRefusalsByReason(db: Db, since: Date) {
     .groupBy(sql`1`)
     .orderBy(sql`2 desc`)
     .execute();
+}
+
+/**
+ * Each LDAP client's binds since `since` (the rows model/ldap/binds.ts writes, the client in details.clientId):
+ * counts and the last one per client, and each client's `latestFailures` latest refusals, newest first.
+ */
+export async function ldapBindRows(db: Db, since: Date, latestFailures: number) {
+  const clientId = sql<string>`details->>'clientId'`;
+  const counted = await db
+    .selectFrom("audit_events")
+    .select([
+      clientId.as("client_id"),
+      sql<string>`count(*) filter (where result = 'success')`.as("accepted"),
+      sql<string>`count(*) filter (where result = 'failure')`.as("refused"),
+      sql<Date>`max(occurred_at)`.as("last_at"),
+    ])
+    .where("event_type", "=", "ldap_bind")
+    .where("occurred_at", ">=", since)
+    .where(clientId, "is not", null)
+    .groupBy(clientId)
+    .execute();
+  const failures = await db
+    .selectFrom(
+      db
+        .selectFrom("audit_events")
+        .select([
+          clientId.as("client_id"),
+          "occurred_at",
+          "reason",
+          "ip",
+          sql<number>`row_number() over (partition by details->>'clientId' order by occurred_at desc, id desc)`.as("n"),
+        ])
+        .where("event_type", "=", "ldap_bind")
+        .where("result", "=", "failure")
+        .where("occurred_at", ">=", since)
+        .where(clientId, "is not", null)
+        .as("ranked"),
+    )
+    .selectAll()
+    .where("n", "<=", latestFailures)
+    .orderBy("occurred_at", "desc")
+    .execute();
+  return { counted, failures };
 }

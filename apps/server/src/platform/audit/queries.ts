@@ -40,3 +40,16 @@ export function listAuditEvents(db: Kysely<Database>, filter: AuditFilter) {
   }
   return query.execute();
 }
+
+/** The person's latest events of these types, newest first (the console's person screen: its history). */
+export function latestEventsOf(db: Kysely<Database>, userId: string, types: readonly string[], limit: number) {
+  return db
+    .selectFrom("audit_events")
+    .select(["occurred_at", "event_type", "result", "auth_method", "reason", "ip"])
+    .where("user_id", "=", userId)
+    .where("event_type", "in", [...types])
+    .orderBy("occurred_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}

@@ -1,11 +1,31 @@
 import type { AuditFilters } from "@kpi-id/contracts";
-import { type RawBuilder, sql } from "kysely";
+import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { Db } from "../db/schema.ts";
 
 const dayMs = 24 * 60 * 60 * 1000;
 
 /** The console's filters with the person and the operator already named by id (model/audit-trail finds them). */
 export type AuditRowFilters = Omit<AuditFilters, "person" | "actor"> & { personId?: string; actorId?: string };
+
+/** An SQL test of a person's or an application's id that a row names, lent by the table's owner. */
+type InUnits = (id: RawBuilder<unknown>) => RawBuilder<SqlBool>;
+
+/**
+ * A unit's audit (issue 79): the rows of actions taken in one of its units, and the rows whose person and application
+ * both lie within them (a row about a person of another unit, or about another unit's application, stays out, so the
+ * audit cannot tell a unit admin who exists elsewhere). The owners of people and applications lend the tests, so
+ * the page stays one statement and this module names only its own table.
+ */
+export function rowsOfUnits(
+  unitIds: readonly string[],
+  personIn: InUnits,
+  applicationIn: InUnits,
+): RawBuilder<boolean> {
+  return sql<boolean>`(audit_events.unit_id = any(${sql.val([...unitIds])}::uuid[])
+    or ((audit_events.user_id is not null or audit_events.application_id is not null)
+      and (audit_events.user_id is null or ${personIn(sql.ref("audit_events.user_id"))})
+      and (audit_events.application_id is null or ${applicationIn(sql.ref("audit_events.application_id"))})))`;
+}
 
 /**
  * The rows the filters admit, newest first (occurred_at, then id): the order both the screen's
@@ -18,7 +38,7 @@ export async function auditRows(
   filters: AuditRowFilters,
   after: string | undefined,
   limit: number,
-  /** Only the rows a unit's console role reaches (model/audit-trail builds it); none: every row. */
+  /** Only the rows a unit's console role reaches (rowsOfUnits); none: every row. */
   scope?: RawBuilder<boolean>,
 ) {
   let query = db

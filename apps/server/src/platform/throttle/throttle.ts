@@ -193,3 +193,12 @@ export async function isWaiting(db: Db, keys: ThrottleKey[], now: Date): Promise
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** A counter's failures and block, if it has any (the console's person screen shows the account's). */
+export function throttleCounter(db: Db, key: ThrottleKey) {
+  return db
+    .selectFrom("throttle_counters")
+    .select(["failures", "blocked_until"])
+    .where("key", "=", key.key)
+    .executeTakeFirst();
+}

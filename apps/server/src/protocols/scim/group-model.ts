@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { text } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
+import { rulesNameUnit } from "../../model/access/rules.ts";
 import { findUnitByCode, findUnitById, removeUnit, UnitError } from "../../model/people/units.ts";
 import { pushedUnitIds, writePushedGroup } from "../../model/scim/group-members.ts";
 import { groupMemberRows } from "../../model/scim/group-views.ts";
@@ -170,7 +171,7 @@ export async function writeScimGroup(
 export async function deleteScimGroup(request: FastifyRequest, id: string): Promise<void> {
   const unit = await findUnitById(request.server.db, id);
   if (!unit) throw new ScimError("request.not_found", undefined, "no such Group");
-  await removeUnit(request.server.db, unit.code).catch(unitErrorToScim);
+  await removeUnit(request.server.db, unit.code, rulesNameUnit).catch(unitErrorToScim);
   await audit(request, {
     type: "scim_change",
     result: "success",

@@ -10,10 +10,11 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { hasApplicationAccess } from "../../model/access/applications.ts";
 import { recordConsent } from "../../model/access/consents.ts";
-import { publisherOf, ticketDataOf } from "../../model/access/ticket-consents.ts";
+import { ticketDataOf } from "../../model/access/ticket-consents.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { localizedTexts } from "../../model/apps/localized.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
+import { publisherOf } from "../../model/developers/publisher.ts";
 import { appRedirectPath } from "../../model/sessions/continue-to.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import {

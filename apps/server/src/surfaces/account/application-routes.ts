@@ -6,8 +6,8 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { connectedApplicationsOf } from "../../model/access/connected-applications.ts";
 import { forgetConsents } from "../../model/access/consents.ts";
+import { connectedApplicationsOf } from "../../model/connections/applications.ts";
 import { googleSubjectsOf } from "../../model/google/identities.ts";
 import { revokeOidcGrants } from "../../model/oidc/grants.ts";
 import { AppError } from "../../platform/errors.ts";

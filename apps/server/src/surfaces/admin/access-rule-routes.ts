@@ -13,17 +13,16 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
   addAccessRule,
-  countPeopleWithAccess,
   DuplicateRuleError,
   excludePerson,
   liftExclusion,
   listAccessRules,
-  listExclusions,
   type RuleChangeActor,
   removeAccessRule,
 } from "../../model/access/rules.ts";
 import { revokeOidcGrants } from "../../model/oidc/grants.ts";
 import { findUnitByCode } from "../../model/people/units.ts";
+import { countPeopleWithAccess, listExclusions } from "../../model/users/for-lists.ts";
 import { findUserByUsername } from "../../model/users/queries.ts";
 import { AppError } from "../../platform/errors.ts";
 import { requireApplication } from "./application-detail-routes.ts";

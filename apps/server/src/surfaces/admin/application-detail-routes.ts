@@ -10,9 +10,10 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { BulkGrantTooLongError, bulkGrant } from "../../model/access/bulk-grant.ts";
-import { peopleWithAccess } from "../../model/access/people-with-access.ts";
 import { findApplicationById } from "../../model/apps/queries.ts";
 import { findUnitById } from "../../model/people/units.ts";
+import { findPeopleByKeys } from "../../model/users/for-lists.ts";
+import { peopleWithAccess } from "../../model/users/people-with-access.ts";
 import { personInUnits } from "../../model/users/person-units.ts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -171,11 +172,17 @@ export const adminApplicationDetailRoutes: FastifyPluginAsyncZod = async (app) =
     async (request) => {
       const application = await requireApplication(app.db, request.params.id);
       try {
-        return await bulkGrant(app.db, application.id, request.body.list, {
-          ...operatorAndOrigin(request),
-          reason: "console",
-          at: app.clock(),
-        });
+        return await bulkGrant(
+          app.db,
+          application.id,
+          request.body.list,
+          {
+            ...operatorAndOrigin(request),
+            reason: "console",
+            at: app.clock(),
+          },
+          findPeopleByKeys,
+        );
       } catch (error) {
         if (error instanceof BulkGrantTooLongError) throw new AppError("app.bulk_grant_too_long");
         throw error;

@@ -2,13 +2,13 @@ import type { HeldUnitRoleView, PersonChangesRequest, PersonDetail } from "@kpi-
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { googleSubjectsOf } from "../../model/google/identities.ts";
+import { personRecordsOf } from "../../model/people/person-records.ts";
 import { openSessionRowsOf } from "../../model/sessions/live.ts";
 import { rolesOf } from "../../model/users/operator-roles.ts";
 import {
   accountThrottle,
   applicationsOfPerson,
   historyOfPerson,
-  personRecordsOf,
   secondFactorsOf,
 } from "../../model/users/person-reads.ts";
 import { findUserById } from "../../model/users/queries.ts";

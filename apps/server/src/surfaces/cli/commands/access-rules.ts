@@ -1,7 +1,6 @@
 import { z } from "zod";
 import {
   addAccessRule,
-  countPeopleWithAccess,
   DuplicateRuleError,
   excludePerson,
   listAccessRules,
@@ -10,6 +9,7 @@ import {
 import { findApplicationByIdOrName } from "../../../model/apps/queries.ts";
 import { revokeOidcGrants } from "../../../model/oidc/grants.ts";
 import { findUnitByCode } from "../../../model/people/units.ts";
+import { countPeopleWithAccess } from "../../../model/users/for-lists.ts";
 import { findUserByUsername } from "../../../model/users/queries.ts";
 import type { ApplicationRow } from "../../../platform/db/schema.ts";
 import { parseOptions, required } from "../args.ts";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rulesNameUnit } from "../../../model/access/rules.ts";
 import { listUnits, removeUnit, setReviewsFinal, UnitError, upsertUnit } from "../../../model/people/units.ts";
 import { unitKinds } from "../../../platform/db/people-schema.ts";
 import { parseOptions, required } from "../args.ts";
@@ -55,7 +56,7 @@ const list: CommandHandler = async ({ db, out }, args) => {
 const remove: CommandHandler = async ({ db, out }, args) => {
   const code = required(parseOptions(args, { code: { type: "string" } }), "code");
   try {
-    await removeUnit(db, code);
+    await removeUnit(db, code, rulesNameUnit);
   } catch (error) {
     if (error instanceof UnitError) throw new CommandFailedError(error.message);
     throw error;

@@ -1,7 +1,11 @@
+// The applications a person is connected to (issue 76): this area owns no table; it asks OpenID Connect's grants
+// (model/oidc), the consents (model/access) and the applications' titles (model/apps), an area above all three, as
+// access sits below applications and OpenID Connect.
 import type { ConnectedApplication, Language } from "@kpi-id/contracts";
-import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
-import { consentsGivenBy } from "./consents.ts";
+import { consentsGivenBy } from "../access/consents.ts";
+import { applicationTitles } from "../apps/listed.ts";
+import { liveGrantsOf } from "../oidc/grants.ts";
 
 /** Scopes as a space-separated OpenID Connect string, or nothing. */
 const scopesOf = (scope: string | null) => (scope ?? "").split(" ").filter(Boolean);
@@ -17,16 +21,7 @@ export async function connectedApplicationsOf(
   now: Date,
   language: Language = "uk",
 ): Promise<ConnectedApplication[]> {
-  const grants = await db
-    .selectFrom("oidc_payloads")
-    .select([
-      sql<string>`payload->>'clientId'`.as("applicationId"),
-      sql<string | null>`payload #>> '{openid,scope}'`.as("scope"),
-    ])
-    .where("type", "=", "Grant")
-    .where(sql<string>`payload->>'accountId'`, "=", userId)
-    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
-    .execute();
+  const grants = await liveGrantsOf(db, userId, now);
   const consents = await consentsGivenBy(db, userId);
   const scopes = new Map<string, Set<string>>();
   const add = (applicationId: string, names: string[]) => {
@@ -42,12 +37,7 @@ export async function connectedApplicationsOf(
   }
   for (const applicationId of ticketData.keys()) add(applicationId, []);
   if (scopes.size === 0) return [];
-  const applications = await db
-    .selectFrom("applications")
-    .select(["id", "title", "title_en"])
-    .where("id", "in", [...scopes.keys()])
-    .orderBy("title")
-    .execute();
+  const applications = await applicationTitles(db, [...scopes.keys()]);
   return applications.map((application) => ({
     id: application.id,
     // In the reader's language where the application has it, as on the apps page and the consent screen.

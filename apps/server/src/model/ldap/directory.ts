@@ -143,8 +143,8 @@ export async function groupNamesOf(db: Db, ids: string[]): Promise<string[]> {
     .select("name")
     .where("application_id", "is not", null)
     .where(
-      sql<boolean>`exists (select 1 from unnest(${ids}::uuid[]) as person(id)
-        where ldap_clients.application_id in ${accessibleApplicationIds(sql.ref("person.id"))})`,
+      sql<boolean>`exists (select 1 from unnest(${ids}::uuid[]) as changed_person(id)
+        where ldap_clients.application_id in ${accessibleApplicationIds(sql.ref("changed_person.id"))})`,
     )
     .execute();
   return [...unitCodes, ...clients.map((client) => accessGroupName(client.name))];

@@ -33,6 +33,8 @@ interface Way {
   signOut(apps: FourApplications, signedIn: SignedIn): Promise<LightMyRequestResponse | undefined>;
   saml: "front channel" | "answered" | "not told";
   endsAt?: (apps: FourApplications) => string;
+  /** The way erases the person: ending their sessions again is refused (409 `admin.person_erased`). */
+  erases?: boolean;
 }
 
 const json = (apps: FourApplications, cookie: string) => ({
@@ -42,7 +44,7 @@ const json = (apps: FourApplications, cookie: string) => ({
 });
 
 /** An operator's console request about the person. */
-async function asOperator(apps: FourApplications, signedIn: SignedIn, path: string, body: unknown) {
+async function asOperator(apps: FourApplications, signedIn: SignedIn, path: string, body: unknown, status = 200) {
   const operator = await addOperator(apps.app, ["admin"]);
   const answer = await apps.app.inject({
     method: "POST",
@@ -50,7 +52,7 @@ async function asOperator(apps: FourApplications, signedIn: SignedIn, path: stri
     headers: json(apps, operator.cookie),
     payload: JSON.stringify(body),
   });
-  expect(answer.statusCode, answer.body).toBe(200);
+  expect(answer.statusCode, answer.body).toBe(status);
   return undefined;
 }
 
@@ -150,6 +152,26 @@ const ways: [string, Way][] = [
       saml: "not told",
     },
   ],
+  [
+    "the operator CLI erasing the person (kpi-id user erase)",
+    {
+      async signOut(apps, signedIn) {
+        const { username } = signedIn.person;
+        const run = await runCliOn(
+          apps.app.database,
+          ["user", "erase", "--username", username, "--confirm", username],
+          {
+            env: { PUBLIC_URL: apps.origin, SESSION_SECRET: TEST_SESSION_SECRET },
+            serviceSignOut,
+          },
+        );
+        expect(run.code, run.stderr).toBe(0);
+        return undefined;
+      },
+      saml: "not told",
+      erases: true,
+    },
+  ],
 ];
 
 describe("one sign-out: every way out reaches each application the browser signed in to, once", () => {
@@ -203,7 +225,7 @@ describe("one sign-out: every way out reaches each application the browser signe
     expect(samlRecords).toEqual([]);
 
     // Once: ending the person's sessions again tells nobody anything more.
-    await asOperator(apps, signedIn, "sessions/end", {});
+    await asOperator(apps, signedIn, "sessions/end", {}, way.erases ? 409 : 200);
     expect(told(signedIn)).toEqual({ oidc: 1, cas: 1 });
   });
 });

@@ -1,5 +1,7 @@
 import { type ErasedCounts, enErrorMessages, erasedKinds } from "@kpi-id/contracts";
+import { assertErasable } from "../../../model/privacy/erase.ts";
 import { erasePersonOnRequest } from "../../../model/privacy/erase-request.ts";
+import { endSessions } from "../../../model/sessions/end-sessions.ts";
 import { findUserByUsername } from "../../../model/users/queries.ts";
 import { AppError } from "../../../platform/errors.ts";
 import { parseOptions, required } from "../args.ts";
@@ -26,7 +28,16 @@ const erase: CommandHandler = async (context, args) => {
   const person = await findUserByUsername(context.db, username);
   if (!person) throw new CommandFailedError(`no user '${username}'`);
   try {
-    const erased = await erasePersonOnRequest(context.db, person, { via: "cli", now: new Date() });
+    // Refused before anything ends, then the applications hear of the ended sessions (back-channel logout, CAS
+    // single logout, SAML, forward-auth) before the person's row loses its name: as the console's erasure does.
+    await assertErasable(context.db, person, undefined);
+    const now = new Date();
+    const sessionsEnded = await endSessions(
+      { db: context.db, now, signOut: await context.signOut() },
+      { userId: person.id },
+      { reason: "erased" },
+    );
+    const erased = await erasePersonOnRequest(context.db, person, { via: "cli", now, sessionsEnded });
     context.out.result(
       { id: person.id, username: `erased-${person.id}`, erased },
       `Erased ${username} (${person.id}); what was removed:\n${describe(erased)}`,

@@ -1,16 +1,13 @@
 // The directory follows one person's change by updating only that person's entry and the groups they were or are
 // in (protocols/ldap/person-sync.ts), counted in slapd's own log of operations; a full pass stays for drift.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { upsertUnit } from "../../../src/model/people/units.ts";
 import { disableUser } from "../../../src/model/sessions/disable.ts";
 import { updateUser } from "../../../src/model/users/queries.ts";
 import { createUser, upsertUser } from "../../../src/model/users/service.ts";
-import { createTestApp, type TestApp } from "../../support/app.ts";
-import { aboveModelDatabase } from "../../support/databases.ts";
-import { eventually, ldapTools, startTestSlapd, type TestSlapd } from "../../support/openldap.ts";
+import type { TestApp } from "../../support/app.ts";
+import { kpiIdBesideSlapd } from "../../support/ldap-service.ts";
+import { eventually, ldapTools, type TestSlapd } from "../../support/openldap.ts";
 
 const base = "dc=kpi,dc=ua";
 let dir: string;
@@ -18,16 +15,8 @@ let slapd: TestSlapd;
 let kpi: TestApp;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "kpi-id-ldap-incremental-"));
-  slapd = await startTestSlapd(dir);
-  kpi = await createTestApp(aboveModelDatabase, {
-    LDAP_LDAPI_PATH: slapd.ldapiPath,
-    LDAP_BIND_SOCKET: slapd.bindSocket,
-    LDAP_RESYNC_SECONDS: "3600",
-  });
+  ({ dir, slapd, kpi } = await kpiIdBesideSlapd("kpi-id-ldap-incremental-"));
   const db = kpi.app.db;
-  await upsertUnit(db, { code: "FICT", kind: "faculty", nameUk: "ФІОТ", nameEn: "Faculty of Informatics" });
-  await upsertUnit(db, { code: "FEL", kind: "faculty", nameUk: "ФЕЛ", nameEn: "Faculty of Electronics" });
   // Others in the directory, whom a change to one person must not read or touch.
   for (let n = 0; n < 30; n++) {
     await createUser(

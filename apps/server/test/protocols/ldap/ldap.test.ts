@@ -1,26 +1,18 @@
 // LDAP through OpenLDAP slapd (issue 77): the shipped deploy/openldap run by the real slapd against a KPI ID,
 // asked by ldap-utils (ldapwhoami, ldapsearch) and python3-ldap3 over StartTLS. One slapd for the whole file.
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { CreatedLdapPassword } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerLdapClient } from "../../../src/model/ldap/clients.ts";
-import { upsertUnit } from "../../../src/model/people/units.ts";
 import { disableUser } from "../../../src/model/sessions/disable.ts";
 import { updateUser } from "../../../src/model/users/queries.ts";
 import { createUser, upsertUser } from "../../../src/model/users/service.ts";
-import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
+import { postJson, type TestApp } from "../../support/app.ts";
 import { addApplication, grantAccess, signIn } from "../../support/campus.ts";
 import { runCliOn } from "../../support/cli.ts";
-import { aboveModelDatabase } from "../../support/databases.ts";
-import {
-  eventually,
-  ldapTools,
-  personWithApplicationPassword,
-  startTestSlapd,
-  type TestSlapd,
-} from "../../support/openldap.ts";
+import { kpiIdBesideSlapd } from "../../support/ldap-service.ts";
+import { eventually, ldapTools, personWithApplicationPassword, type TestSlapd } from "../../support/openldap.ts";
 
 const base = "dc=kpi,dc=ua";
 const accountPassword = "campus-password-of-olena-2026";
@@ -54,16 +46,8 @@ const asKpiId = (searchBase: string, filter: string, attributes: string[] = []) 
   ]);
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "kpi-id-ldap-"));
-  slapd = await startTestSlapd(dir);
-  kpi = await createTestApp(aboveModelDatabase, {
-    LDAP_LDAPI_PATH: slapd.ldapiPath,
-    LDAP_BIND_SOCKET: slapd.bindSocket,
-    LDAP_RESYNC_SECONDS: "3600",
-  });
+  ({ dir, slapd, kpi } = await kpiIdBesideSlapd("kpi-id-ldap-"));
   const db = kpi.app.db;
-  await upsertUnit(db, { code: "FICT", kind: "faculty", nameUk: "ФІОТ", nameEn: "Faculty of Informatics" });
-  await upsertUnit(db, { code: "FEL", kind: "faculty", nameUk: "ФЕЛ", nameEn: "Faculty of Electronics" });
   const hasher = kpi.app.passwordHasher;
   const olena = await personWithApplicationPassword(
     kpi.app,

@@ -80,6 +80,7 @@ export const auditEventTypes = [
   "guest_ended",
   "guest_reminded",
   "guest_handed_over",
+  "unit_reviews_set",
   "visitor_account_created",
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];

@@ -120,6 +120,9 @@ describe("a unit admin's decisions on their units' reviews", () => {
     const set = await runCliOn(t.database.handle, ["unit", "reviews", "--code", "FICT", "--final", "yes"]);
     expect(set.code).toBe(0);
     expect(set.stdout).toContain("FICT");
+    // Who may make an application live changed: the console's audit says so, naming the unit.
+    const audit = await t.app.inject({ url: "/api/admin/audit?type=unit_reviews_set", headers: { cookie: admin } });
+    expect(audit.json().events).toMatchObject([{ type: "unit_reviews_set", unit: { code: "FICT" } }]);
     const request = await departmentRequest("Кафедральна бібліотека");
     expect((await queue(facultyAdmin.cookie)).find((item) => item.applicationId === request.id)?.unitFinal).toBe(true);
     const approved = await decide(

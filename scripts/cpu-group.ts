@@ -22,7 +22,8 @@ function ownCpuacctPath(): string | undefined {
   const line = readFileSync("/proc/self/cgroup", "utf8")
     .split("\n")
     .find((entry) => entry.split(":")[1]?.split(",").includes("cpuacct"));
-  return line?.split(":")[2];
+  // The path is the rest of the line: a cgroup path may itself hold colons (containerd's systemd driver).
+  return line?.split(":").slice(2).join(":");
 }
 
 /** A new cpuacct cgroup for one suite, or undefined where there is none this process may make (then `times`). */

@@ -81,15 +81,21 @@ function run(command: string, args: string[], env: Record<string, string> = {}, 
     const err: Buffer[] = [];
     const times: Buffer[] = [];
     child.stdio[3]?.on("data", (chunk: Buffer) => times.push(chunk));
+    // Once: a command that cannot start fires both "error" and "close", and the group is gone after the first.
+    let measuredCost: SuiteCost | undefined;
     const cost = (): SuiteCost => {
-      const processes = group ? group.cpuSeconds() : busyCpuSeconds(Buffer.concat(times).toString("utf8"));
+      if (measuredCost) return measuredCost;
+      const waitedFor = busyCpuSeconds(Buffer.concat(times).toString("utf8"));
+      // The larger of the two: a group the command could not join (refused by the kernel) counts nothing.
+      const processes = group ? Math.max(group.cpuSeconds(), waitedFor ?? 0) : waitedFor;
       group?.remove();
       const postgres = postgresBefore === undefined ? undefined : postgresCpuSecondsSince(postgresBefore);
-      return {
+      measuredCost = {
         wallSeconds: (performance.now() - started) / 1000,
         cpuSeconds: processes === undefined ? undefined : processes + (postgres ?? 0),
         postgresCpuSeconds: postgres,
       };
+      return measuredCost;
     };
     child.stdout?.on("data", (chunk: Buffer) => {
       out.push(chunk);

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { upsertUnit } from "../../src/model/people/units.ts";
@@ -18,13 +18,23 @@ export interface KpiIdBesideSlapd {
  */
 export async function kpiIdBesideSlapd(folderPrefix: string): Promise<KpiIdBesideSlapd> {
   const dir = mkdtempSync(join(tmpdir(), folderPrefix));
-  const slapd = await startTestSlapd(dir);
-  const kpi = await createTestApp(aboveModelDatabase, {
-    LDAP_LDAPI_PATH: slapd.ldapiPath,
-    LDAP_BIND_SOCKET: slapd.bindSocket,
-    LDAP_RESYNC_SECONDS: "3600",
-  });
-  await upsertUnit(kpi.app.db, { code: "FICT", kind: "faculty", nameUk: "ФІОТ", nameEn: "Faculty of Informatics" });
-  await upsertUnit(kpi.app.db, { code: "FEL", kind: "faculty", nameUk: "ФЕЛ", nameEn: "Faculty of Electronics" });
-  return { dir, slapd, kpi };
+  let slapd: TestSlapd | undefined;
+  let kpi: TestApp | undefined;
+  try {
+    slapd = await startTestSlapd(dir);
+    kpi = await createTestApp(aboveModelDatabase, {
+      LDAP_LDAPI_PATH: slapd.ldapiPath,
+      LDAP_BIND_SOCKET: slapd.bindSocket,
+      LDAP_RESYNC_SECONDS: "3600",
+    });
+    await upsertUnit(kpi.app.db, { code: "FICT", kind: "faculty", nameUk: "ФІОТ", nameEn: "Faculty of Informatics" });
+    await upsertUnit(kpi.app.db, { code: "FEL", kind: "faculty", nameUk: "ФЕЛ", nameEn: "Faculty of Electronics" });
+    return { dir, slapd, kpi };
+  } catch (error) {
+    // The test file never gets them to stop: a slapd left running would outlive the suite.
+    await kpi?.close().catch(() => {});
+    await slapd?.stop().catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
 }

@@ -14,12 +14,13 @@ export function affiliationsColumn(userId: RawBuilder<unknown>): RawBuilder<stri
  * holding a record in it in one of `statuses`: the LDAP directory's unit groups, in one statement; with `codes`, only
  * those units (one person's change touches a few).
  */
-export function unitsWithMembers(
+export async function unitsWithMembers(
   db: Db,
   statuses: readonly string[],
   people: RawBuilder<unknown>,
   codes?: readonly string[],
 ) {
+  if (codes?.length === 0) return [];
   return db
     .selectFrom("units")
     .select(["id", "code", "name_uk", "name_en"])

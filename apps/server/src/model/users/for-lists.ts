@@ -14,7 +14,8 @@ export function activePeople(): RawBuilder<unknown> {
  * Everyone who may sign in (or those of `ids` who may), with their affiliations, by username (the LDAP directory's
  * people; `ids` when one person's change is synced alone).
  */
-export function activePeopleWithAffiliations(db: Db, ids?: readonly string[]) {
+export async function activePeopleWithAffiliations(db: Db, ids?: readonly string[]) {
+  if (ids?.length === 0) return [];
   return db
     .selectFrom("users")
     .select(["id", "username", "full_name", "email"])

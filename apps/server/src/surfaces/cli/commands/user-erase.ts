@@ -7,6 +7,7 @@ import { AppError } from "../../../platform/errors.ts";
 import { parseOptions, required } from "../args.ts";
 import type { CommandHandler } from "../context.ts";
 import { CommandFailedError, UsageError } from "../usage.ts";
+import { cliWifiDisconnects, disconnectedNote } from "../wifi-disconnects.ts";
 
 const describe = (erased: ErasedCounts) =>
   erasedKinds
@@ -37,10 +38,15 @@ const erase: CommandHandler = async (context, args) => {
       { userId: person.id },
       { reason: "erased" },
     );
+    // The service's participants leave Wi-Fi to the command (src/cli-service.ts): the devices' sessions are read
+    // before erasure removes them, and disconnected once it is done, their answers printed as `user disable` does.
+    const disconnects = cliWifiDisconnects(context);
+    const devices = await disconnects.sessionsOf({ userId: person.id });
     const erased = await erasePersonOnRequest(context.db, person, { via: "cli", now, sessionsEnded });
+    const answers = await disconnects.send(devices, "erased");
     context.out.result(
       { id: person.id, username: `erased-${person.id}`, erased },
-      `Erased ${username} (${person.id}); what was removed:\n${describe(erased)}`,
+      `Erased ${username} (${person.id})${disconnectedNote(answers)}; what was removed:\n${describe(erased)}`,
     );
   } catch (error) {
     if (error instanceof AppError) throw new CommandFailedError(enErrorMessages[error.code]);

@@ -2,8 +2,8 @@
 // file's time kept beside the previous run's, so that a change sees what it added.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import type { CpuGroup } from "./cpu-group.ts";
+import { basename, join } from "node:path";
+import { type CpuGroup, openCpuGroup } from "./cpu-group.ts";
 
 /**
  * The command run under bash, which prints on file descriptor 3, once the command has ended, the user and system
@@ -171,4 +171,33 @@ export function printCostliestFiles(linesPath: string, reportDir: string): void 
   for (const [file, milliseconds] of sorted.slice(0, 10)) {
     console.log(`  ${(milliseconds / 1000).toFixed(1).padStart(6)} s  ${file}`);
   }
+}
+
+/**
+ * Measures one command of `npm test`: run `command` and `args` as given here (bash around it, in a cgroup of its own
+ * where it can be made), push what descriptor 3 prints to `timesOutput`, and read `cost()` once it has ended. With
+ * `postgres`, the PostgreSQL servers' time meanwhile is added.
+ */
+export function startCostMeter(command: string, args: string[], postgres: boolean) {
+  const started = performance.now();
+  const postgresBefore = postgres ? postgresTimesSoFar() : undefined;
+  const group = openCpuGroup(basename(command));
+  const timesOutput: Buffer[] = [];
+  // Once: a command that cannot start fires both "error" and "close", and the group is gone after the first.
+  let measuredCost: SuiteCost | undefined;
+  const cost = (): SuiteCost => {
+    if (measuredCost) return measuredCost;
+    const waitedFor = busyCpuSeconds(Buffer.concat(timesOutput).toString("utf8"));
+    // The larger of the two: a group the command could not join (refused by the kernel) counts nothing.
+    const processes = group ? Math.max(group.cpuSeconds(), waitedFor ?? 0) : waitedFor;
+    group?.remove();
+    const postgresSeconds = postgresBefore === undefined ? undefined : postgresCpuSecondsSince(postgresBefore);
+    measuredCost = {
+      wallSeconds: (performance.now() - started) / 1000,
+      cpuSeconds: processes === undefined ? undefined : processes + (postgresSeconds ?? 0),
+      postgresCpuSeconds: postgresSeconds,
+    };
+    return measuredCost;
+  };
+  return { ...measured(command, args, group), timesOutput, cost };
 }

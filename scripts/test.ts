@@ -2,21 +2,17 @@
 // "tests: N passed, N failed" that counts them all.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { staleBundleReason } from "@kpi-id/server/server-module";
-import { openCpuGroup } from "./cpu-group.ts";
 import type { FileDuration } from "./file-durations-reporter.ts";
 import {
-  busyCpuSeconds,
   describeCost,
   type FileTimes,
   keepFileTimes,
-  measured,
-  postgresCpuSecondsSince,
-  postgresTimesSoFar,
   printCostliestFiles,
   readLastRunFileTimes,
   type SuiteCost,
+  startCostMeter,
 } from "./test-costs.ts";
 import {
   type PlaywrightSuiteReport,
@@ -69,34 +65,15 @@ interface Finished {
 function run(command: string, args: string[], env: Record<string, string> = {}, quiet = false): Promise<Finished> {
   return new Promise((done) => {
     const stdin = quiet ? "ignore" : "inherit";
-    const started = performance.now();
-    const postgresBefore = quiet ? undefined : postgresTimesSoFar();
-    const group = openCpuGroup(basename(command));
-    const wrapped = measured(command, args, group);
-    const child = spawn(wrapped.command, wrapped.args, {
+    const meter = startCostMeter(command, args, !quiet);
+    const child = spawn(meter.command, meter.args, {
       stdio: [stdin, "pipe", "pipe", "pipe"],
       env: { ...process.env, ...env },
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    const times: Buffer[] = [];
-    child.stdio[3]?.on("data", (chunk: Buffer) => times.push(chunk));
-    // Once: a command that cannot start fires both "error" and "close", and the group is gone after the first.
-    let measuredCost: SuiteCost | undefined;
-    const cost = (): SuiteCost => {
-      if (measuredCost) return measuredCost;
-      const waitedFor = busyCpuSeconds(Buffer.concat(times).toString("utf8"));
-      // The larger of the two: a group the command could not join (refused by the kernel) counts nothing.
-      const processes = group ? Math.max(group.cpuSeconds(), waitedFor ?? 0) : waitedFor;
-      group?.remove();
-      const postgres = postgresBefore === undefined ? undefined : postgresCpuSecondsSince(postgresBefore);
-      measuredCost = {
-        wallSeconds: (performance.now() - started) / 1000,
-        cpuSeconds: processes === undefined ? undefined : processes + (postgres ?? 0),
-        postgresCpuSeconds: postgres,
-      };
-      return measuredCost;
-    };
+    child.stdio[3]?.on("data", (chunk: Buffer) => meter.timesOutput.push(chunk));
+    const cost = meter.cost;
     child.stdout?.on("data", (chunk: Buffer) => {
       out.push(chunk);
       if (!quiet) process.stdout.write(chunk);

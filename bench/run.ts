@@ -1,5 +1,6 @@
-// npm run bench [-- NAME]: runs every bench/*.bench.ts (or those whose file name contains NAME)
-// and prints each figure beside the baseline measured in the same run.
+// npm run bench [-- NAME[,NAME…]]: runs every bench/*.bench.ts (or those whose file name contains one of the NAMEs,
+// so `-- oidc,memory,rush` measures the rush and the GOAL lines it must not cost in one run) and prints each figure
+// beside the baseline measured in the same run.
 import { readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { type MachineryPiece, machineryPieces, switchMachinery } from "@kpi-id/server/testing";
@@ -7,7 +8,7 @@ import { goalLine } from "./lib/goal-line.ts";
 import type { BenchModule, Comparison, Measurement } from "./lib/types.ts";
 
 const directory = new URL("./", import.meta.url);
-const filter = process.argv[2];
+const filters = (process.argv[2] ?? "").split(",").filter(Boolean);
 
 function format(measurement: Measurement): string {
   const value = measurement.value >= 100 ? measurement.value.toFixed(0) : measurement.value.toFixed(1);
@@ -29,10 +30,10 @@ function print(comparison: Comparison): void {
 }
 
 const files = readdirSync(directory)
-  .filter((file) => file.endsWith(".bench.ts") && (!filter || file.includes(filter)))
+  .filter((file) => file.endsWith(".bench.ts") && (filters.length === 0 || filters.some((name) => file.includes(name))))
   .sort();
 if (files.length === 0) {
-  console.error(`no benchmark matches '${filter}'`);
+  console.error(`no benchmark matches '${filters.join(",")}'`);
   process.exit(2);
 }
 

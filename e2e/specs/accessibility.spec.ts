@@ -4,7 +4,8 @@ import { BankIdEntryPage } from "../pages/bankid-pages.ts";
 import { DevicePage } from "../pages/device-page.ts";
 import { signedInOnApps, signInThroughApi } from "../tools/api-sign-in.ts";
 import { askForDeviceCode } from "../tools/device-codes.ts";
-import { sizeFor, views } from "../tools/walk.ts";
+import { photographNow, sizeFor } from "../tools/photographs.ts";
+import { views } from "../tools/walk.ts";
 
 const publicScreens = [
   "/",
@@ -42,12 +43,8 @@ async function expectTitle(page: Page, path: string, language: "uk" | "en"): Pro
   if (title) await expect(page).toHaveTitle(title);
 }
 
-// The screen walk (issue 37): every screen checked by axe and photographed into the run's output for a person to look
-// at, in each of the walk's views (tools/walk.ts: both languages at a laptop's width, Ukrainian at a phone's).
-async function photograph(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const file = testInfo.outputPath(`${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-}
+// The screen walk (issue 37): every screen checked by axe in each of the walk's views (tools/walk.ts: both languages at a
+// laptop's width, Ukrainian at a phone's), and photographed for a person to look at when asked (tools/photographs.ts).
 
 // One page for the whole walk of the public screens, kept by the worker: each screen is still a page load of
 // its own (goto), and none of them signs in or changes anything. A new browser context and page for each of
@@ -75,7 +72,7 @@ for (const { language, width } of views) {
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
       await expectTitle(page, path, language);
       await expectNoAxeViolations(page, `/${language}${path} at ${width} px`);
-      await photograph(page, testInfo, `${language}-${width}-${path}`);
+      await photographNow(page, testInfo, `${language}-${width}-${path}`);
     });
   }
 }
@@ -98,7 +95,7 @@ for (const { language, width } of views) {
       await expectTitle(page, screen.path, language);
       await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 20_000 });
       await expectNoAxeViolations(page, `${screen.path} at ${width} px (${language})`);
-      await photograph(page, testInfo, `${language}-${width}-${screen.path}`);
+      await photographNow(page, testInfo, `${language}-${width}-${screen.path}`);
     }
   });
 }
@@ -121,13 +118,13 @@ for (const { language, width } of views) {
     await bankId.button.click();
     await bankId.banks.first().check();
     await expectNoAxeViolations(page, `bank picker at ${width} px (${language})`);
-    await photograph(page, testInfo, `${language}-${width}-bank-picker`);
+    await photographNow(page, testInfo, `${language}-${width}-bank-picker`);
     // An empty answer (204) cancels the page load, so the return page stays on screen.
     await page.route("**/bankid/auth?*", (route) => route.fulfill({ status: 204 }));
     await page.goto(`/${language}/bankid-auth?code=abc&state=xyz`);
     await expect(bankId.returning).toBeVisible();
     await expectNoAxeViolations(page, `BankID return page at ${width} px (${language})`);
-    await photograph(page, testInfo, `${language}-${width}-bankid-auth`);
+    await photographNow(page, testInfo, `${language}-${width}-bankid-auth`);
   });
 }
 
@@ -147,7 +144,7 @@ for (const { language, width } of views) {
     const device = new DevicePage(page, language);
     const check = async (name: string) => {
       await expectNoAxeViolations(page, `device ${name} at ${width} px (${language})`);
-      await photograph(page, testInfo, `${language}-${width}-device-${name}`);
+      await photographNow(page, testInfo, `${language}-${width}-device-${name}`);
     };
     await device.goto();
     await expect(device.code).toBeVisible();

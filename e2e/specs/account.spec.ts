@@ -4,6 +4,7 @@ import type { AccountPage } from "../pages/account-page.ts";
 import { GoogleStandInPage } from "../pages/google-stand-in-page.ts";
 import type { Language } from "../pages/login-page.ts";
 import { signedInOnApps, signInThroughApi } from "../tools/api-sign-in.ts";
+import { photograph } from "../tools/photographs.ts";
 import { withServerClockAdvanced } from "../tools/server-clock.ts";
 
 /** Other devices of the person: browsers of their own, with user agents the account page names. */
@@ -62,11 +63,7 @@ for (const language of ["uk", "en"] as const) {
       await page.getByTestId("account-link").click();
       await expect(page).toHaveURL(account.url());
       const section = page.getByTestId("account-data");
-      for (const width of [390, 1280]) {
-        await page.setViewportSize({ width, height: 900 });
-        await section.scrollIntoViewIfNeeded();
-        await section.screenshot({ path: testInfo.outputPath(`account-data-${language}-${width}.png`) });
-      }
+      await photograph(page, testInfo, `account-data-${language}`, { part: section });
       const saving = page.waitForEvent("download");
       await section
         .getByRole("button", { name: language === "uk" ? "Завантажити мої дані" : "Download my data" })

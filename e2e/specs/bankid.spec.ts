@@ -6,6 +6,7 @@ import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { AppsPage } from "../pages/apps-page.ts";
 import { BankIdEntryPage, BankIdStandInPage } from "../pages/bankid-pages.ts";
 import type { Language } from "../pages/login-page.ts";
+import { photograph } from "../tools/photographs.ts";
 
 // The server's work after the bank (token, envelope, match) takes seconds on a loaded machine.
 const afterTheBank = { timeout: 30_000 };
@@ -89,13 +90,7 @@ test.describe("BankID: the details", () => {
       await expect(entry.staleNote).toContainText(language === "uk" ? "показано список від" : "this one is from");
       await expect(entry.banks).toHaveCount(3);
       await expectNoAxeViolations(page, `stale bank list (${language})`);
-      for (const width of [390, 1280]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.screenshot({
-          path: testInfo.outputPath(`${language}-${width}-bank-picker-stale.png`),
-          fullPage: true,
-        });
-      }
+      await photograph(page, testInfo, `${language}-bank-picker-stale`);
     });
   }
 

@@ -8,8 +8,8 @@ import { ConsolePage } from "../pages/console-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { type RunningCasClients, startCasClients } from "../tools/cas/clients.ts";
 import { prepareCasHarness } from "../tools/cas/harness.ts";
+import { photograph } from "../tools/photographs.ts";
 import { postFrom } from "../tools/post-from.ts";
-import { photograph } from "../tools/walk.ts";
 
 const portBase = Number(process.env.E2E_PORT_BASE ?? 3300);
 const idpUrl = `http://localhost:${portBase}`;

@@ -1,7 +1,8 @@
 import type { Page } from "@playwright/test";
 import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ConsolePage } from "../pages/console-page.ts";
-import { sizeFor, views } from "../tools/walk.ts";
+import { sizeFor } from "../tools/photographs.ts";
+import { views } from "../tools/walk.ts";
 
 // Every console screen, in each of the walk's views (tools/walk.ts), passes axe's WCAG 2.1 AA
 // rules (issue 37). One Diia sign-in per view; the screens are opened as an operator would.

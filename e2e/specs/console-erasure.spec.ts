@@ -2,6 +2,7 @@ import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ConsoleErasure } from "../pages/console-erasure-page.ts";
 import { ConsoleImportPage } from "../pages/console-import-page.ts";
 import { ConsolePage } from "../pages/console-page.ts";
+import { photograph } from "../tools/photographs.ts";
 
 const words = {
   uk: {
@@ -46,25 +47,16 @@ for (const language of ["uk", "en"] as const) {
       await expect(erasure.submit).toBeDisabled();
       await erasure.username.fill(username);
       await expectNoAxeViolations(page, "erasure dialog");
-      for (const width of [390, 1280]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.screenshot({ path: testInfo.outputPath(`erase-dialog-${language}-${width}.png`) });
-      }
+      await photograph(page, testInfo, `erase-dialog-${language}`);
       await erasure.confirmAs(username);
       await expect(erasure.dialog).toContainText(words[language].done);
       await expect(erasure.counts).toContainText(words[language].profile);
-      for (const width of [390, 1280]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.screenshot({ path: testInfo.outputPath(`erase-done-${language}-${width}.png`) });
-      }
+      await photograph(page, testInfo, `erase-done-${language}`);
       await page.keyboard.press("Escape");
       await expect(erasure.erasedNotice).toContainText(words[language].erased);
       await expect(erasure.section).toHaveCount(0);
       await expectNoAxeViolations(page, "erased person");
-      for (const width of [390, 1280]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.screenshot({ path: testInfo.outputPath(`erased-person-${language}-${width}.png`), fullPage: true });
-      }
+      await photograph(page, testInfo, `erased-person-${language}`);
       // The former username finds no one any more.
       await console.open();
       await console.search.fill(username);

@@ -6,6 +6,7 @@ import { SecondFactorPage } from "../pages/second-factor-page.ts";
 import { closeToasts } from "../pages/toasts.ts";
 import { signInThroughApi } from "../tools/api-sign-in.ts";
 import { e2eDatabaseKind } from "../tools/e2e-databases.ts";
+import { photograph } from "../tools/photographs.ts";
 
 // What the rotation's confirmation names: the activation delay (120 s) and how long the old key stays published.
 const consequence = {
@@ -46,10 +47,7 @@ for (const language of ["uk", "en"] as const) {
       await expect(screens.signingRow).toContainText(signing);
       // The rollover's states as the operator reads them: the new key next, the old one signing.
       await expect(screens.oidcRows.first()).toContainText(screens.text.next);
-      for (const width of [390, 1280]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.getByTestId("oidc-keys").screenshot({ path: testInfo.outputPath(`keys-${language}-${width}.png`) });
-      }
+      await photograph(page, testInfo, `keys-${language}`, { part: page.getByTestId("oidc-keys") });
 
       await screens.openService();
       await expect(screens.database).toContainText(screens.text[e2eDatabaseKind()]);

@@ -1,5 +1,6 @@
 import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ConsolePage } from "../pages/console-page.ts";
+import { photograph } from "../tools/photographs.ts";
 
 // The console's LDAP clients (issue 77): registered with the form (the secret shown once), listed with what each
 // reads and its binds, and removed after the confirmation; both languages, at 390 and 1280 px.
@@ -38,10 +39,7 @@ for (const language of ["uk", "en"] as const) {
     await expect(card).toBeVisible();
     await expect(card).toContainText("10.20.0.5, 10.20.0.6");
     await expectNoAxeViolations(page, "LDAP clients");
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: 1000 });
-      await page.screenshot({ path: testInfo.outputPath(`ldap-clients-${language}-${width}.png`), fullPage: true });
-    }
+    await photograph(page, testInfo, `ldap-clients-${language}`);
     await card.getByRole("button", { name: new RegExp(`^${text.remove}`) }).click();
     await page.getByTestId("confirm-action").click();
     await expect(card).toHaveCount(0);

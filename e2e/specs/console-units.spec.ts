@@ -2,14 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addAuthenticator, addPerson } from "@kpi-id/server/testing";
-import type { Page, TestInfo } from "@playwright/test";
 import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ConsolePage } from "../pages/console-page.ts";
 import { ConsoleUnitsPage } from "../pages/console-units-page.ts";
 import { closeToasts } from "../pages/toasts.ts";
 import { signInWithCodeThroughApi, wrongPasswordThroughApi } from "../tools/api-sign-in.ts";
 import { type OwnKpiId, ownKpiIdOrigin, startOwnKpiId } from "../tools/own-kpi-id.ts";
-import { widths } from "../tools/walk.ts";
+import { photograph } from "../tools/photographs.ts";
 
 /**
  * Issue 79: a faculty's administrator runs their own. The units, people and the role are made with the operator CLI
@@ -123,19 +122,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await kpiId?.close();
 });
-
-/** The page at a phone's and a laptop's width, then back at the walk's. */
-async function photograph(page: Page, testInfo: TestInfo, name: string, language: "uk" | "en") {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-    await page.screenshot({
-      path: testInfo.outputPath(`console-units-${name}-${language}-${width}.png`),
-      fullPage: true,
-    });
-  }
-  await page.setViewportSize({ width: walkWidth[language], height: 900 });
-}
-
 for (const language of ["uk", "en"] as const) {
   test(`a faculty's unit admin unlocks their student, registers an application for the faculty and limits it to a department; another faculty's student does not exist (${language})`, async ({
     page,
@@ -159,7 +145,7 @@ for (const language of ["uk", "en"] as const) {
     await page.goto(`${origin}/${language}/admin/people/${felStudentId}`);
     await expect(units.notFound).toBeVisible();
     await expectNoAxeViolations(page, "a person out of reach");
-    await photograph(page, testInfo, "out-of-reach", language);
+    await photograph(page, testInfo, `console-units-out-of-reach-${language}`, { backTo: walkWidth[language] });
 
     // The people list names each person's unit beside the name, in view at a phone's width before any sideways
     // scroll (it was past it).
@@ -170,7 +156,8 @@ for (const language of ["uk", "en"] as const) {
     await page.setViewportSize({ width: 390, height: 844 });
     const box = await unitCell.boundingBox();
     expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
-    await photograph(page, testInfo, "people", language);
+    await page.setViewportSize({ width: walkWidth[language], height: 900 });
+    await photograph(page, testInfo, `console-units-people-${language}`, { backTo: walkWidth[language] });
 
     await page.goto(`${origin}/${language}/admin`);
     await console.findAndOpen(student.username, student.fullName);
@@ -181,7 +168,7 @@ for (const language of ["uk", "en"] as const) {
     // axe reads the "Done." toast fading out as faint text: the page is checked without it.
     await closeToasts(page);
     await expectNoAxeViolations(page, "the unit's student");
-    await photograph(page, testInfo, "person", language);
+    await photograph(page, testInfo, `console-units-person-${language}`, { backTo: walkWidth[language] });
 
     // An application for the faculty: the picker offers the faculty and its departments, the faculty first chosen.
     const title = language === "uk" ? "Лабораторія ФІОТ" : "FICT lab";
@@ -192,7 +179,7 @@ for (const language of ["uk", "en"] as const) {
     await expect(console.secret).toBeVisible();
     await expect(console.rowOf(title)).toContainText("FICT");
     await expectNoAxeViolations(page, "the unit's applications");
-    await photograph(page, testInfo, "applications", language);
+    await photograph(page, testInfo, `console-units-applications-${language}`, { backTo: walkWidth[language] });
 
     // Limited to one department: the rule's picker offers the units in reach alone, "any unit" not among them.
     await console.openApplication(title);
@@ -202,7 +189,7 @@ for (const language of ["uk", "en"] as const) {
     await expect(units.rules).toContainText("FICT-CS");
     await expect(units.rules.getByRole("listitem")).toHaveCount(1);
     await expectNoAxeViolations(page, "the unit's application");
-    await photograph(page, testInfo, "application", language);
+    await photograph(page, testInfo, `console-units-application-${language}`, { backTo: walkWidth[language] });
   });
 
   test(`an admin gives a person a role in a unit found with the unit picker, and takes it away (${language})`, async ({
@@ -221,7 +208,7 @@ for (const language of ["uk", "en"] as const) {
     await expect(held).toContainText(`${units.text.unitHelpdesk} · FEL`);
     await closeToasts(page);
     await expectNoAxeViolations(page, "a person's roles in units");
-    await photograph(page, testInfo, "unit-roles", language);
+    await photograph(page, testInfo, `console-units-unit-roles-${language}`, { backTo: walkWidth[language] });
     await units.revokeFirstUnitRole();
     await expect(held).toHaveCount(0);
   });

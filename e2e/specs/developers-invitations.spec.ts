@@ -1,12 +1,11 @@
-import type { Locator, Page, TestInfo } from "@playwright/test";
 import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ApplicationPeople, InvitationNotice } from "../pages/developers-invitations-page.ts";
 import { DevelopersPage } from "../pages/developers-page.ts";
 import { MailInboxPage } from "../pages/mail-inbox-page.ts";
 import { signInThroughApi } from "../tools/api-sign-in.ts";
+import { photograph } from "../tools/photographs.ts";
 import { personBrowser } from "../tools/walk.ts";
 
-const widths = [390, 1280] as const;
 /**
  * The owner: a demo person whose apps list no other spec counts (an application in testing is on its owners' and
  * testers' apps lists). The classmate invited as tester has a confirmed address, so the invitation is mailed.
@@ -14,17 +13,6 @@ const widths = [390, 1280] as const;
 const owner = { username: "both", password: "both-demo-2026" } as const;
 const classmate = { username: "employee", password: "employee-demo-2026", email: "andrii.melnyk@kpi.ua" } as const;
 const newcomerEmail = "maksym.bondar@lll.kpi.ua";
-
-/** One part of the page at a phone's and a laptop's width, for a person to look at (never compared). */
-async function photograph(page: Page, part: Locator, testInfo: TestInfo, name: string): Promise<void> {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-    await part.scrollIntoViewIfNeeded();
-    await part.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`) });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
 for (const language of ["uk", "en"] as const) {
   test.describe(`developers' invitations (${language})`, () => {
     test("an owner invites a classmate as tester and another as co-owner; the mail and the notice reach them; one accepts and is listed, the other declines", async ({
@@ -71,7 +59,7 @@ for (const language of ["uk", "en"] as const) {
         await expect(people.members("owner")).toHaveText(new RegExp(owner.username));
         await expect(people.members("owner")).not.toContainText(demoUsers.newcomer.username);
         await expectNoAxeViolations(page, "the people sections with invitations waiting");
-        await photograph(page, people.section("tester"), testInfo, `people-pending-${language}`);
+        await photograph(page, testInfo, `people-pending-${language}`, { part: people.section("tester") });
 
         // The classmate reads the invitation in the sandbox's mail inbox, then answers it on their developers' page.
         const notice = new InvitationNotice(invitee.page, language);
@@ -81,7 +69,7 @@ for (const language of ["uk", "en"] as const) {
         await notice.goto();
         await expect(notice.invitation("tester", shown)).toBeVisible();
         await expectNoAxeViolations(invitee.page, "the invitation notice");
-        await photograph(invitee.page, notice.notice, testInfo, `invitation-notice-${language}`);
+        await photograph(invitee.page, testInfo, `invitation-notice-${language}`, { part: notice.notice });
         await notice.answer("tester", shown, "accept");
         await expect(notice.testing).toContainText(shown);
 
@@ -102,7 +90,7 @@ for (const language of ["uk", "en"] as const) {
         await expect(people.pending("owner")).toHaveCount(1);
         await expect(people.members("owner")).not.toContainText(demoUsers.newcomer.username);
         await expectNoAxeViolations(page, "the people sections after the answers");
-        await photograph(page, people.section("tester"), testInfo, `people-accepted-${language}`);
+        await photograph(page, testInfo, `people-accepted-${language}`, { part: people.section("tester") });
 
         // The tester may leave (and so the demo employee's apps list is as the other specs expect it).
         await notice.goto();

@@ -4,7 +4,7 @@ import { AppsPage } from "../pages/apps-page.ts";
 import { ConsolePage } from "../pages/console-page.ts";
 import { ChangeReviewPage, OwnerChangePage } from "../pages/pending-change-page.ts";
 import { signedInOnApps } from "../tools/api-sign-in.ts";
-import { photograph } from "../tools/walk.ts";
+import { photograph } from "../tools/photographs.ts";
 
 /** A JSON POST from the page, as the web app sends it (same origin, the session's cookie). */
 async function postFrom<T>(page: Page, path: string, body: unknown): Promise<T> {

@@ -3,7 +3,7 @@ import { DeveloperConsolePage } from "../pages/developers-console-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { closeToasts } from "../pages/toasts.ts";
 import { signInThroughApi } from "../tools/api-sign-in.ts";
-import { photograph } from "../tools/walk.ts";
+import { photograph } from "../tools/photographs.ts";
 
 // Issue 60: a student ships from the developers' page alone, with every kind of application.
 for (const language of ["uk", "en"] as const) {

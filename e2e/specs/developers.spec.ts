@@ -12,7 +12,8 @@ import {
 import { closeToasts } from "../pages/toasts.ts";
 import { signInThroughApi } from "../tools/api-sign-in.ts";
 import { signInThroughRedirect, startManualOidcSample } from "../tools/developer-client.ts";
-import { personBrowser, photograph } from "../tools/walk.ts";
+import { photograph } from "../tools/photographs.ts";
+import { personBrowser } from "../tools/walk.ts";
 
 // The manual's oidc.mjs listens here (the specs' own ports are base + 6..8 and 13; see playwright.config.ts).
 const samplePort = Number(process.env.E2E_PORT_BASE ?? 3300) + 13;

@@ -1,5 +1,3 @@
-import { mkdirSync } from "node:fs";
-import type { Page, TestInfo } from "@playwright/test";
 import { generate } from "otplib";
 import { expect, test } from "../fixtures.ts";
 import { AppsPage } from "../pages/apps-page.ts";
@@ -10,6 +8,7 @@ import { MailInboxPage } from "../pages/mail-inbox-page.ts";
 import { SecondFactorPage } from "../pages/second-factor-page.ts";
 import { letAffiliatesInto } from "../tools/affiliate-access.ts";
 import { signInThroughApi } from "../tools/api-sign-in.ts";
+import { photograph } from "../tools/photographs.ts";
 import { withServerClockAdvanced } from "../tools/server-clock.ts";
 
 // A member of staff (the demo "both" holds a position) sponsors a guest; the guest accepts from the mail stand-in's
@@ -20,20 +19,7 @@ const sponsor = { username: "both", password: "both-demo-2026" };
 const subjects = { uk: "Запрошення до KPI ID", en: "Invitation to KPI ID" } as const;
 const campus = { uk: /Електронний кампус/, en: /Electronic campus/ } as const;
 const guestPassword = "a quiet courtyard in kyiv at dusk";
-const shotsDir = process.env.GUEST_SHOTS_DIR;
 const dayMs = 86_400_000;
-
-/** The screen at 390 and 1280 px (under GUEST_SHOTS_DIR when set, else beside the test's results), then back. */
-async function photograph(page: Page, testInfo: TestInfo, name: string, width: number): Promise<void> {
-  if (shotsDir) mkdirSync(shotsDir, { recursive: true });
-  for (const each of [390, 1280]) {
-    await page.setViewportSize({ width: each, height: 900 });
-    const file = `${name}-${each}.png`;
-    await page.screenshot({ path: shotsDir ? `${shotsDir}/${file}` : testInfo.outputPath(file), fullPage: true });
-  }
-  await page.setViewportSize({ width, height: 900 });
-}
-
 const totpStepMs = 30_000;
 const currentTotpStep = () => Math.floor(Date.now() / totpStepMs);
 
@@ -80,10 +66,10 @@ for (const { language, width } of walks) {
         reason: "Visiting researcher",
         application: campus[language],
       });
-      await photograph(page, testInfo, `sponsor-form-${language}`, width);
+      await photograph(page, testInfo, `sponsor-form-${language}`, { backTo: width });
       await card.send();
       await expect(card.row(email)).toBeVisible();
-      await photograph(page, testInfo, `sponsor-list-${language}`, width);
+      await photograph(page, testInfo, `sponsor-list-${language}`, { backTo: width });
 
       // The guest accepts with the mailed link and a password.
       const inbox = new MailInboxPage(await sponsorContext.newPage());
@@ -97,13 +83,13 @@ for (const { language, width } of walks) {
       await expect(invitation.invitedName).toContainText("Jane Visitor");
       await invitation.email.fill(email);
       await invitation.password.fill(guestPassword);
-      await photograph(guestPage, testInfo, `guest-accept-${language}`, width);
+      await photograph(guestPage, testInfo, `guest-accept-${language}`, { backTo: width });
       await invitation.accept.click();
       await guestPage.waitForURL(/\/account#second-factor/);
 
       // A guest's account always needs a second factor: an authenticator app. The card above it tells the username.
       const factor = new SecondFactorPage(guestPage, language);
-      await photograph(guestPage, testInfo, `guest-second-factor-${language}`, width);
+      await photograph(guestPage, testInfo, `guest-second-factor-${language}`, { backTo: width });
       await factor.setUp.click();
       const secret = (await factor.secret.textContent()) ?? "";
       await factor.firstCode.fill(await generate({ secret }));
@@ -115,7 +101,7 @@ for (const { language, width } of walks) {
       const username = ((await guestPage.getByTestId("sign-in-username").textContent()) ?? "").trim();
       expect(username).toMatch(/^guest\./);
       await guestPage.getByTestId("method-password").scrollIntoViewIfNeeded();
-      await photograph(guestPage, testInfo, `guest-methods-${language}`, width);
+      await photograph(guestPage, testInfo, `guest-methods-${language}`, { backTo: width });
 
       // The guest opens the application the operators let affiliates into, from the apps page. A factor set up inside
       // a session proves nothing about who signed in: the application's second-factor requirement asks them to sign
@@ -124,11 +110,11 @@ for (const { language, width } of walks) {
       await apps.goto();
       const application = apps.cards.filter({ hasText: campus[language] });
       await expect(application).toBeVisible();
-      await photograph(guestPage, testInfo, `guest-apps-${language}`, width);
+      await photograph(guestPage, testInfo, `guest-apps-${language}`, { backTo: width });
       const [tab] = await Promise.all([guestContext.waitForEvent("page"), application.click()]);
       const login = new LoginPage(tab, language);
       await login.username.waitFor();
-      await photograph(tab, testInfo, `guest-app-sign-in-${language}`, width);
+      await photograph(tab, testInfo, `guest-app-sign-in-${language}`, { backTo: width });
       await login.signIn(username, guestPassword);
       const prompt = new SecondFactorPage(tab, language);
       await expect(prompt.prompt).toBeVisible();
@@ -153,12 +139,12 @@ for (const { language, width } of walks) {
       await again.username.waitFor();
       await again.signIn(username, guestPassword);
       await expect(again.invalidCredentials).toBeVisible();
-      await photograph(guestPage, testInfo, `guest-ended-sign-in-${language}`, width);
+      await photograph(guestPage, testInfo, `guest-ended-sign-in-${language}`, { backTo: width });
       // The sponsor sees the stay ended; the invitation link does nothing any more.
       // The sponsor's page is still at /account#guests: loaded again, not only scrolled to its card.
       await page.reload();
       await expect(card.row(email)).toContainText(card.endedWord());
-      await photograph(page, testInfo, `sponsor-list-ended-${language}`, width);
+      await photograph(page, testInfo, `sponsor-list-ended-${language}`, { backTo: width });
       await guestPage.goto(link);
       await expect(invitation.linkInvalid).toBeVisible();
     } finally {

@@ -1,7 +1,6 @@
-import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { type HomeIdp, researcher, startHomeUniversity } from "@kpi-id/server/testing";
-import type { Page, TestInfo } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures.ts";
 import { AppsPage } from "../pages/apps-page.ts";
 import { ConsentPage } from "../pages/consent-page.ts";
@@ -9,6 +8,7 @@ import { HomeIdpLoginPage, InstitutionSearchPage, InstitutionWelcomePage } from 
 import { LoginPage } from "../pages/login-page.ts";
 import { signInThroughApi } from "../tools/api-sign-in.ts";
 import { type OwnKpiId, startOwnKpiId } from "../tools/own-kpi-id.ts";
+import { photograph } from "../tools/photographs.ts";
 
 // A researcher of another university signs in with their home institution (issue 78): Debian's SimpleSAMLphp under
 // Apache is the home university, listed in a signed aggregate of the federation KPI ID lets visitors come from
@@ -21,7 +21,6 @@ const port = Number(process.env.E2E_PORT_BASE ?? 3300) + 12;
 // The application's site: a page of its own on the port after KPI ID's, whose callback shows it was reached.
 const labPort = port + 1;
 const labOrigin = `http://localhost:${labPort}`;
-const shotsDir = process.env.GUEST_SHOTS_DIR;
 const people = {
   uk: { username: "olena", name: "Олена Дослідниця", subject: "r42@home.example.org" },
   en: { username: "olga", name: "Olga Researcher", subject: "r43@home.example.org" },
@@ -81,18 +80,6 @@ test.afterAll(async () => {
   await kpiId?.close();
   await new Promise((resolve) => labSite?.close(resolve));
 });
-
-/** The screen at 390 and 1280 px (under GUEST_SHOTS_DIR when set, else beside the test's results), then back. */
-async function photograph(page: Page, testInfo: TestInfo, name: string, width: number): Promise<void> {
-  if (shotsDir) mkdirSync(shotsDir, { recursive: true });
-  for (const each of [390, 1280]) {
-    await page.setViewportSize({ width: each, height: 900 });
-    const file = `${name}-${each}.png`;
-    await page.screenshot({ path: shotsDir ? `${shotsDir}/${file}` : testInfo.outputPath(file), fullPage: true });
-  }
-  await page.setViewportSize({ width, height: 900 });
-}
-
 /** From the discovery screen to the home institution's login form, signed in there, and back at KPI ID. */
 async function signInAtHome(page: Page, language: "uk" | "en", username: string): Promise<void> {
   const discovery = new InstitutionSearchPage(page, language);
@@ -122,26 +109,26 @@ for (const { language, width } of walks) {
       // The login screen leads to the discovery screen.
       const login = new LoginPage(page, language);
       await login.goto("", kpiId.origin);
-      await photograph(page, testInfo, `institution-login-${language}`, width);
+      await photograph(page, testInfo, `institution-login-${language}`, { backTo: width });
       await InstitutionSearchPage.entryOnLogin(page).click();
       await page.waitForURL(new RegExp(`/${language}/institution`));
       const discovery = new InstitutionSearchPage(page, language);
       await discovery.search.fill(language === "uk" ? "Домашній" : "Home Univ");
       await expect(discovery.choice(homeNames[language])).toBeVisible();
-      await photograph(page, testInfo, `institution-search-${language}`, width);
+      await photograph(page, testInfo, `institution-search-${language}`, { backTo: width });
       await discovery.search.fill("");
 
       // At home: SimpleSAMLphp's own form; back at KPI ID, the first sign-in asks to agree.
       await discovery.choice(homeNames[language]).click();
       const form = new HomeIdpLoginPage(page);
       await form.username.waitFor();
-      await photograph(page, testInfo, `institution-home-login-${language}`, width);
+      await photograph(page, testInfo, `institution-home-login-${language}`, { backTo: width });
       await form.signIn(person.username, "home secret 1");
       const welcome = new InstitutionWelcomePage(page);
       await expect(welcome.welcome).toContainText(person.name);
       await expect(welcome.welcome).toContainText(homeNames[language]);
       await expect(welcome.welcome).toContainText(`faculty@home.example.org`);
-      await photograph(page, testInfo, `institution-welcome-${language}`, width);
+      await photograph(page, testInfo, `institution-welcome-${language}`, { backTo: width });
       await welcome.accept.click();
 
       // The visitor's apps: the application for affiliates, which opens with a ticket naming them.
@@ -149,14 +136,14 @@ for (const { language, width } of walks) {
       await page.waitForURL(apps.url());
       const card = apps.cards.filter({ hasText: language === "uk" ? "Лабораторія" : "Laboratory" });
       await expect(card).toBeVisible();
-      await photograph(page, testInfo, `institution-apps-${language}`, width);
+      await photograph(page, testInfo, `institution-apps-${language}`, { backTo: width });
       const [tab] = await Promise.all([context.waitForEvent("page"), card.click()]);
       const consent = new ConsentPage(tab, language);
       const landed = tab.waitForURL(new RegExp(`^${labOrigin}/kpi-id/callback\\?ticketId=`));
       // An application registered with `app create` is not first-party: the visitor allows what it receives.
       await Promise.race([landed, consent.allow.waitFor({ timeout: 30_000 })]);
       if (await consent.allow.isVisible()) {
-        await photograph(tab, testInfo, `institution-consent-${language}`, width);
+        await photograph(tab, testInfo, `institution-consent-${language}`, { backTo: width });
         await consent.allow.click();
       }
       await landed;
@@ -177,7 +164,7 @@ for (const { language, width } of walks) {
         await refused.goto(kpiId.origin);
         await signInAtHome(stranger, language, "mallory");
         await expect(refused.refused).toContainText(refusals[language].answer);
-        await photograph(stranger, testInfo, `institution-refused-scope-${language}`, width);
+        await photograph(stranger, testInfo, `institution-refused-scope-${language}`, { backTo: width });
 
         // An institution chosen on this device before, which visitors may no longer come from: refused at the start.
         await stranger.evaluate(() =>
@@ -194,7 +181,7 @@ for (const { language, width } of walks) {
         await refused.goto(kpiId.origin);
         await refused.choice(language === "uk" ? "Коледж деінде" : "Elsewhere College").click();
         await expect(refused.startRefused).toContainText(refusals[language].notAllowed);
-        await photograph(stranger, testInfo, `institution-not-allowed-${language}`, width);
+        await photograph(stranger, testInfo, `institution-not-allowed-${language}`, { backTo: width });
       } finally {
         await other.close();
       }
@@ -215,7 +202,7 @@ for (const { language, width } of walks) {
       await signInThroughApi(page, language, members[language], kpiId.origin);
       await page.goto(`${kpiId.origin}/${language}/account#institution`);
       await page.getByTestId("institution-link-start").click();
-      await photograph(page, testInfo, `institution-link-card-${language}`, width);
+      await photograph(page, testInfo, `institution-link-card-${language}`, { backTo: width });
       const discovery = new InstitutionSearchPage(page, language);
       await discovery.search.fill(language === "uk" ? "Домашній" : "Home Univ");
       await discovery.choice(homeNames[language]).click();
@@ -224,7 +211,7 @@ for (const { language, width } of walks) {
       await form.signIn(`linker-${language}`, "home secret 1");
       await page.waitForURL(new RegExp(`^${kpiId.origin}/${language}/account\\?linked=institution`));
       await expect(page.getByTestId("institution-link-outcome")).toBeVisible();
-      await photograph(page, testInfo, `institution-linked-${language}`, width);
+      await photograph(page, testInfo, `institution-linked-${language}`, { backTo: width });
     } finally {
       await context.close();
     }

@@ -2,12 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ldapTools, startTestSlapd, type TestSlapd } from "@kpi-id/server/testing";
-import type { Locator, TestInfo } from "@playwright/test";
 import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { LdapPasswordsPage } from "../pages/ldap-passwords-page.ts";
 import { signInThroughApi } from "../tools/api-sign-in.ts";
 import { type OwnKpiId, startOwnKpiId } from "../tools/own-kpi-id.ts";
-import { widths } from "../tools/walk.ts";
+import { photograph } from "../tools/photographs.ts";
 
 /**
  * An application password for LDAP on the account page (issue 77), created, used and revoked: the bind goes through
@@ -39,17 +38,6 @@ test.afterAll(async () => {
   await slapd?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** The section at a phone's and a laptop's width, then back at the laptop's. */
-async function photograph(section: Locator, testInfo: TestInfo, name: string) {
-  const page = section.page();
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-    await section.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`) });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
 for (const language of ["uk", "en"] as const) {
   test(`an application password for LDAP (${language}): created and shown once, binds through slapd, revoked and refused`, async ({
     page,
@@ -69,7 +57,7 @@ for (const language of ["uk", "en"] as const) {
     await expect(ldap.createdPassword).toHaveText(/\S{20,}/);
     await expect(ldap.rows).toHaveCount(1);
     await expectNoAxeViolations(page, `application passwords, one just made (${language})`);
-    await photograph(ldap.section, testInfo, `ldap-created-${language}`);
+    await photograph(page, testInfo, `ldap-created-${language}`, { part: ldap.section });
 
     // Shown once: after "done" (or a reload) only its name stays.
     const password = (await ldap.createdPassword.textContent()) ?? "";
@@ -86,7 +74,7 @@ for (const language of ["uk", "en"] as const) {
     await expect(ldap.rows.first()).toContainText(names[language]);
     await expect(ldap.rows.first()).toContainText("127.0.0.1");
     await expectNoAxeViolations(page, `application passwords, one used (${language})`);
-    await photograph(ldap.section, testInfo, `ldap-used-${language}`);
+    await photograph(page, testInfo, `ldap-used-${language}`, { part: ldap.section });
 
     // Revoked on the page: the same bind is refused at once (invalid credentials).
     await ldap.revokeButton(ldap.rows.first()).click();

@@ -12,6 +12,7 @@ import {
   startApache,
 } from "../tools/mod-auth-openidc.ts";
 import { type OwnKpiId, startOwnKpiId } from "../tools/own-kpi-id.ts";
+import { photographNow } from "../tools/photographs.ts";
 
 /**
  * Issue 59 point 4: Apache's mod_auth_openidc (Debian's libapache2-mod-auth-openidc) as a relying party, configured
@@ -112,7 +113,7 @@ for (const language of ["uk", "en"] as const) {
       await library.signOut();
       await expect(page).toHaveURL(new RegExp(`^${kpiId.origin}/oidc/session/end`));
       await expect(page.getByText(logoutQuestion[language])).toBeVisible();
-      await page.screenshot({ path: test.info().outputPath(`end-session-${language}.png`), fullPage: true });
+      await photographNow(page, test.info(), `end-session-${language}`);
       await page.getByRole("button", { name: logoutYes[language] }).click();
       await page.waitForURL(`${site.origin}/signed-out.html`);
       await expect(library.signedOut).toBeVisible();

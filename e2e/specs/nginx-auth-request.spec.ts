@@ -11,6 +11,7 @@ import { AppsPage } from "../pages/apps-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { NginxSitePage } from "../pages/nginx-site-page.ts";
 import { type OwnKpiId, startOwnKpiId } from "../tools/own-kpi-id.ts";
+import { photographNow } from "../tools/photographs.ts";
 
 /**
  * Issue 59 point 2 in a real browser: Debian's nginx runs exactly the server block of docs/nginx-auth-request.md
@@ -117,7 +118,7 @@ for (const language of ["uk", "en"] as const) {
       await page.waitForURL(`${kpiId.origin}/${language}/`);
       await wiki.open("/");
       await expect(page).toHaveURL(signInScreen(language));
-      await page.screenshot({ path: test.info().outputPath(`sign-in-${language}.png`), fullPage: true });
+      await photographNow(page, test.info(), `sign-in-${language}`);
     });
   });
 }

@@ -3,7 +3,7 @@ import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { DemoSitePage } from "../pages/demo-site-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { startDemoRelyingParty } from "../tools/oidc-relying-party.ts";
-import { photograph } from "../tools/walk.ts";
+import { photograph, photographNow } from "../tools/photographs.ts";
 
 test.describe("OpenID Connect", () => {
   let rp: { url: string; server: Server };
@@ -37,7 +37,7 @@ test.describe("OpenID Connect", () => {
     await expect(consentPage.scopes).toContainText("Прізвище та ім'я");
     await expect(consentPage.scopes).toContainText("Адреса електронної пошти");
     await expect(consentPage.scopes).not.toContainText("РНОКПП");
-    await page.screenshot({ path: test.info().outputPath("consent.png"), fullPage: true });
+    await photographNow(page, test.info(), "consent");
     await expectNoAxeViolations(page, "the consent screen");
     await consentPage.allow.click();
 
@@ -55,7 +55,7 @@ test.describe("OpenID Connect", () => {
     // RP-initiated logout: KPI ID asks, then ends its own session and returns to the application.
     await page.getByRole("link", { name: "Sign out" }).click();
     await expect(page).toHaveURL(new RegExp(`^${baseURL}/oidc/session/end`));
-    await page.screenshot({ path: test.info().outputPath("logout.png"), fullPage: true });
+    await photographNow(page, test.info(), "logout");
     await expectNoAxeViolations(page, "the sign-out confirmation");
     await page.getByRole("button", { name: "Так, вийти" }).click();
     await page.waitForURL(`${rp.url}/oidc/signed-out`);
@@ -119,7 +119,7 @@ test.describe("OpenID Connect on the demo site", () => {
 
     await demoSitePage.waitForOidcCallback();
     await expect(demoSitePage.signedInName).toHaveText(person.fullName);
-    await page.screenshot({ path: test.info().outputPath("demo-site.png"), fullPage: true });
+    await photographNow(page, test.info(), "demo-site");
 
     await demoSitePage.signOut.click();
     await page.getByRole("button", { name: "Так, вийти" }).click();

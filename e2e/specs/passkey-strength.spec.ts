@@ -8,6 +8,7 @@ import {
   VirtualAuthenticator,
 } from "../pages/passkeys-page.ts";
 import { useOwnKpiId } from "../tools/own-kpi-id.ts";
+import { photograph } from "../tools/photographs.ts";
 
 /**
  * Issue 35 in Chromium. Point 7: the login page's background passkey autofill request fails silently (a browser
@@ -36,14 +37,6 @@ async function signInWithPassword(page: Page) {
   await login.goto("", origin);
   await login.signIn(person.username, person.password);
   await page.waitForURL(/\/uk\/apps/);
-}
-
-/** The "confirm it is you" dialog on a phone and on a desktop, for a person to look at. */
-async function dialogScreenshots(page: Page, language: string) {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 844 });
-    await page.screenshot({ path: test.info().outputPath(`reauth-second-factor-${language}-${width}.png`) });
-  }
 }
 
 test.describe("the background passkey request and a session's strength", () => {
@@ -107,7 +100,7 @@ test.describe("the background passkey request and a session's strength", () => {
     await expect(dialog).toBeVisible();
     await expect(dialog.getByTestId("reauth-second-factor")).toContainText("другим фактором");
     await expect(passkeys.rows).toHaveCount(1);
-    await dialogScreenshots(page, "uk");
+    await photograph(page, test.info(), "reauth-second-factor-uk");
 
     // The same in English.
     await page.keyboard.press("Escape");
@@ -116,7 +109,7 @@ test.describe("the background passkey request and a session's strength", () => {
     await english.removeButton(english.rows.first()).click();
     await page.getByRole("dialog").getByTestId("confirm-action").click();
     await expect(dialog.getByTestId("reauth-second-factor")).toContainText("second factor");
-    await dialogScreenshots(page, "en");
+    await photograph(page, test.info(), "reauth-second-factor-en");
 
     // Signing in with the passkey from the dialog proves the second factor; the change is repeated and goes through.
     await dialog.getByTestId("reauth-passkey").click();

@@ -4,6 +4,7 @@ import { demoUsers, expect, test } from "../fixtures.ts";
 import { ConsentPage } from "../pages/consent-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { ShibbolethSpPage } from "../pages/saml-sp-page.ts";
+import { photographNow } from "../tools/photographs.ts";
 import { prepareSamlHarness } from "../tools/saml/federation.ts";
 import { type RunningShibboleth, startShibboleth, withoutAlgorithmSupport } from "../tools/saml/shibboleth.ts";
 
@@ -150,7 +151,7 @@ test.describe("SAML 2.0 with a Shibboleth SP", () => {
         await page.waitForURL(`${idpUrl}/${language}/consent?samlError=saml.weak_signature`);
         expect(signatureMethod(posted.at(-1) ?? "")).toBe("http://www.w3.org/2000/09/xmldsig#rsa-sha1");
         await expect(new ConsentPage(page, language).samlRefused).toHaveText(advice[language]);
-        await page.screenshot({ path: test.info().outputPath(`sha1-refused-${language}.png`), fullPage: true });
+        await photographNow(page, test.info(), `sha1-refused-${language}`);
       } finally {
         await context.close();
       }

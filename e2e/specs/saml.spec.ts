@@ -8,6 +8,7 @@ import { ConsentPage } from "../pages/consent-page.ts";
 import { LoginPage } from "../pages/login-page.ts";
 import { MellonSpPage, NodeSamlSpPage, samlAttributes } from "../pages/saml-sp-page.ts";
 import { SecondFactorPage, turnOffSecondFactor } from "../pages/second-factor-page.ts";
+import { photographNow } from "../tools/photographs.ts";
 import { prepareSamlHarness } from "../tools/saml/federation.ts";
 import { mellonErrorLog, startMellon } from "../tools/saml/mellon.ts";
 import { startNodeSamlSp } from "../tools/saml/node-saml-sp.ts";
@@ -59,7 +60,7 @@ test.describe("SAML 2.0", () => {
     const consent = new ConsentPage(page, "uk");
     await consent.waitForSaml(baseURL ?? "");
     await expect(consent.scopes).toBeVisible();
-    await page.screenshot({ path: test.info().outputPath("saml-consent.png"), fullPage: true });
+    await photographNow(page, test.info(), "saml-consent");
     await consent.allow.click();
 
     await sp.waitForHome();

@@ -5,8 +5,9 @@ import { ConnectedApplications } from "../pages/connected-applications.ts";
 import { ConsentPage } from "../pages/consent-page.ts";
 import { ConsolePage } from "../pages/console-page.ts";
 import { signedInOnApps } from "../tools/api-sign-in.ts";
+import { photograph } from "../tools/photographs.ts";
 import { postFrom } from "../tools/post-from.ts";
-import { personBrowser, photograph } from "../tools/walk.ts";
+import { personBrowser } from "../tools/walk.ts";
 
 /** A demo person with records the approved application's default rules let in (surfaces/seed/demo-data.ts). */
 const outsider = { username: "both", password: "both-demo-2026", fullName: "Ірина Шевченко" } as const;

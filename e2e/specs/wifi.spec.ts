@@ -1,10 +1,9 @@
-import type { Locator, TestInfo } from "@playwright/test";
 import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ConsolePage } from "../pages/console-page.ts";
 import { ConsoleWifi, joinWifi, WifiPage } from "../pages/wifi-page.ts";
 import { signInThroughApi } from "../tools/api-sign-in.ts";
 import { useOwnKpiId } from "../tools/own-kpi-id.ts";
-import { widths } from "../tools/walk.ts";
+import { photograph } from "../tools/photographs.ts";
 
 /**
  * The account page's Wi-Fi passwords (issue 61). Wi-Fi shows only where FreeRADIUS asks KPI ID
@@ -21,17 +20,6 @@ const origin = useOwnKpiId(port, {
   env: { RADIUS_REST_SECRET: radiusSecret },
   people: [person],
 });
-
-/** The section at a phone's and a laptop's width, then back at the laptop's. */
-async function photograph(section: Locator, testInfo: TestInfo, name: string) {
-  const page = section.page();
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-    await section.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`) });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
 for (const language of ["uk", "en"] as const) {
   test(`Wi-Fi passwords on the account page (${language}): create one, see it once with its QR code, see its uses, rename it, revoke it`, async ({
     page,
@@ -51,7 +39,7 @@ for (const language of ["uk", "en"] as const) {
     await expect(wifi.rows.first()).toContainText(devices[language]);
     await expect(wifi.rows.first()).toContainText(new RegExp(`${person.username}\\+[a-z2-9]{6}@kpi\\.ua`));
     await expectNoAxeViolations(page, `Wi-Fi passwords (${language})`);
-    await photograph(wifi.section, testInfo, `wifi-${language}`);
+    await photograph(page, testInfo, `wifi-${language}`, { part: wifi.section });
 
     // Shown once: after "done" (or a reload) only the name and identity stay.
     const password = (await wifi.createdPassword.textContent()) ?? "";
@@ -81,7 +69,7 @@ for (const language of ["uk", "en"] as const) {
     await expect(field).toBeFocused();
     await field.fill(renamed[language]);
     await expectNoAxeViolations(page, `Wi-Fi rename (${language})`);
-    await photograph(wifi.section, testInfo, `wifi-rename-${language}`);
+    await photograph(page, testInfo, `wifi-rename-${language}`, { part: wifi.section });
     await wifi.saveName(row).click();
     await expect(field).toHaveCount(0);
     await expect(row).toContainText(renamed[language]);
@@ -114,7 +102,7 @@ for (const language of ["uk", "en"] as const) {
     await wifi.confirm.click();
     await expect(wifi.state).toContainText(consoleWords[language].off);
     await expectNoAxeViolations(page, `console Wi-Fi (${language})`);
-    await photograph(wifi.section, testInfo, `console-wifi-${language}`);
+    await photograph(page, testInfo, `console-wifi-${language}`, { part: wifi.section });
     await wifi.turnOn.click();
     await wifi.confirm.click();
     await expect(wifi.state).toContainText(consoleWords[language].on);

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type DatabaseHandle, type DatabaseKind, loadPglite, openDatabase } from "../../src/platform/db/index.ts";
 import { migrate } from "../../src/platform/db/migrate.ts";
@@ -66,6 +66,7 @@ export async function migratedDataDirOnDisk(dataDir: string): Promise<void> {
     return;
   }
   const { PGlite, extensions } = await loadPglite();
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const pglite = await PGlite.create(join(dataDir, "pglite"), { extensions, loadDataDir: snapshot });
   await pglite.close();
 }

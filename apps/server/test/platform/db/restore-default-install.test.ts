@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/platform/config/index.ts";
 import { postJson } from "../../support/app.ts";
 import { addPerson, sessionCookieFrom } from "../../support/campus.ts";
+import { migratedDataDirOnDisk } from "../../support/databases.ts";
 import { freePort } from "../../support/listening.ts";
 import { addAuthenticator } from "../../support/mfa.ts";
 import { signInToApplication } from "../../support/oidc.ts";
@@ -50,6 +51,9 @@ describe("restoring the default install (session secret generated into DATA_DIR)
   const cli = kpiIdCli;
 
   it("carries the secret, and the restored install signs people in with their authenticator", async () => {
+    // Its database starts migrated, its session secret not yet made: the first start makes the secret
+    // (data-dir-modes.test.ts starts a whole fresh install).
+    await migratedDataDirOnDisk(original);
     const before = await start(original);
     expect(existsSync(join(original, "session.secret"))).toBe(true);
     const person = await addPerson(

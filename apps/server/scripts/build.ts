@@ -29,8 +29,7 @@ const outDir = values["out-dir"]
 const keptOutside: Record<string, string> = {
   "@node-rs/argon2": "a native addon per platform",
   "@electric-sql/pglite": "WebAssembly and data files beside its modules",
-  "@authenio/samlify-xmllint-wasm": "WebAssembly; loaded with the first SAML request",
-  "xmllint-wasm": "WebAssembly",
+  "libxml2-wasm": "WebAssembly beside its modules; loaded with the first SAML request",
   "@fastify/swagger": "reads its own package.json",
   "@fastify/swagger-ui": "serves the files of its own static directory",
   "@fastify/static": "its file sending is used by @fastify/swagger-ui from node_modules",

@@ -62,20 +62,47 @@ const schemas = {
   entry: readFileSync(new URL("saml-all.xsd", schemaDir), "utf8"),
   preload: schemaFiles.map((fileName) => ({ fileName, contents: readFileSync(new URL(fileName, schemaDir), "utf8") })),
 };
-const loadValidator = loadOnce(() => import("xmllint-wasm"));
 
-/** WebAssembly pages of 64 KiB: room for the largest aggregate we accept. */
-const maxMemoryPages = 16384;
+/**
+ * libxml2 with the schemas parsed once per process, the first time a document is validated. xmllint-wasm (before
+ * issue 80's rush found it) started a worker thread, a new WebAssembly instance and parsed the eight schema files for
+ * every AuthnRequest: about 180 ms of a core per SAML sign-in. The schemas reach each other by file name alone, and
+ * libxml2 reads those names from these buffers only: never the disk, never the network.
+ */
+const loadValidator = loadOnce(async () => {
+  const libxml2 = await import("libxml2-wasm");
+  libxml2.xmlRegisterInputProvider(
+    new libxml2.XmlBufferInputProvider(
+      Object.fromEntries(schemas.preload.map(({ fileName, contents }) => [fileName, Buffer.from(contents, "utf8")])),
+    ),
+  );
+  const schemaDocument = libxml2.XmlDocument.fromString(schemas.entry, { url: "saml-all.xsd" });
+  return { libxml2, validator: libxml2.XsdValidator.fromDoc(schemaDocument) };
+});
 
 /** Validates against the SAML protocol and metadata schemas (libxml2 in WebAssembly, no network). */
 export async function validateSamlSchema(xml: string): Promise<void> {
-  const { validateXML } = await loadValidator();
-  const result = await validateXML({
-    xml: [{ fileName: "document.xml", contents: xml }],
-    schema: [{ fileName: "saml-all.xsd", contents: schemas.entry }],
-    preload: schemas.preload,
-    extension: "schema",
-    maxMemoryPages,
-  });
-  if (!result.valid) throw new XmlRefusedError(`schema: ${result.errors[0]?.message ?? "invalid"}`);
+  const { libxml2, validator } = await loadValidator();
+  const { ParseOption, XmlDocument, XmlError } = libxml2;
+  let document: InstanceType<typeof XmlDocument>;
+  try {
+    // guardXml refused any DTD before: no entity is expanded, nothing outside is read.
+    document = XmlDocument.fromString(xml, { option: ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE });
+  } catch (error) {
+    throw new XmlRefusedError(`schema: ${firstProblem(error, XmlError) ?? "not well-formed"}`);
+  }
+  try {
+    validator.validate(document);
+  } catch (error) {
+    throw new XmlRefusedError(`schema: ${firstProblem(error, XmlError) ?? "invalid"}`);
+  } finally {
+    document.dispose();
+  }
+}
+
+/** libxml2's first message about a document, where the error is libxml2's (else rethrown: not the document's fault). */
+function firstProblem(error: unknown, XmlError: abstract new (...args: never[]) => Error): string | undefined {
+  if (!(error instanceof XmlError)) throw error;
+  const details = (error as Error & { details?: { message: string }[] }).details;
+  return (details?.[0]?.message ?? error.message).trim() || undefined;
 }

@@ -97,6 +97,8 @@ export const ownerNotes: Readonly<Record<string, string>> = {
   "model/apps": "applications as the protocols read them",
   "model/developers": "the developers' page: owners, testers, invitations, reviews, pending changes, icons",
   "model/access": "who may enter which application, and the consents given to applications on every protocol",
+  "model/admission":
+    "no table: who may use an application now, the gate (apps), the rules (access) and the named testers (developers)",
   "model/sessions": "browser sessions and the login grants that end a sign-in",
   "model/tickets": "one-time tickets and their consent requests",
   "model/forward-auth": "the forward-auth endpoint's own cookie sessions",
@@ -141,6 +143,8 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   "model/connections": ["applications.ts", "person-data.ts"],
   // Owns no table: the audit trail with the names of the people and applications its rows name by id.
   "model/audit-trail": ["trail.ts"],
+  // Owns no table: who may use an application now, one statement joining its owners' fragments.
+  "model/admission": ["applications.ts", "with-access.ts"],
   "model/access": [
     "applications.ts",
     "bulk-grant.ts",
@@ -154,6 +158,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   "model/apps": [
     "cache.ts",
     "for-developers.ts",
+    "gate.ts",
     "in-units.ts",
     "listed.ts",
     "localized.ts",
@@ -172,6 +177,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "invitation-throttle.ts",
     "invitations.ts",
     "memberships.ts",
+    "named.ts",
     "notices.ts",
     "oidc-failures.ts",
     "people.ts",
@@ -202,6 +208,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   "model/mfa": ["person-data.ts", "recovery-codes.ts", "sealed-secrets.ts", "totp.ts"],
   "model/oidc": [
     "active-keys.ts",
+    "application-settings.ts",
     "grants.ts",
     "key-rollover.ts",
     "keys.ts",

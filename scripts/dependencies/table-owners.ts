@@ -1,6 +1,5 @@
-// Which module owns each table (issue 58): only the owner writes it, and (issue 76) only the owner names it at all:
-// other areas call the functions of its surface (areaSurfaces, below). docs/architecture.md carries this map as a
-// table (`npm run check` compares them).
+// Which module owns each table (issue 58): only the owner writes it and (issue 76) names it; other areas call its
+// surface's functions (areaSurfaces, below). docs/architecture.md carries this map as a table (`npm run check`).
 
 /** Table → the folder under apps/server/src that owns it. */
 export const tableOwners: Readonly<Record<string, string>> = {
@@ -77,8 +76,7 @@ export const tableOwners: Readonly<Record<string, string>> = {
   totp_factors: "model/mfa",
   recovery_codes: "model/mfa",
   password_reset_tokens: "model/recovery",
-  // Cross-cutting records every layer writes through one function (platform sits below the model, so the
-  // owners stay there rather than make platform/http and the model import upward).
+  // Records every layer writes through one function: in platform, below the model, so nothing imports upward.
   audit_events: "platform/audit",
   throttle_counters: "platform/throttle",
   schema_migrations: "platform/db",
@@ -87,21 +85,19 @@ export const tableOwners: Readonly<Record<string, string>> = {
 /** Why each owner holds its tables, for the table in docs/architecture.md. */
 export const ownerNotes: Readonly<Record<string, string>> = {
   "model/audit-trail": "no table: platform/audit's rows with the names of the people and applications they name",
-  "model/connections":
-    "no table: the applications a person is connected to (OpenID Connect's grants, the consents, the titles)",
+  "model/connections": "no table: the applications a person is connected to (OpenID Connect grants, consents, titles)",
   "model/housekeeping": "no table: the clean-up of every area's expired rows and the resealing of sealed values",
   "model/users": "people's accounts, console roles, import jobs, the usernames of erased people (never given again)",
-  "model/privacy":
-    "no table: erasure, the data download and retention ask every area's record (model/privacy/areas.ts)",
+  "model/privacy": "no table: erasure, the data download and retention ask every area's record (privacy/areas.ts)",
   "model/people": "the university's records of students, staff and units",
   "model/apps": "applications as the protocols read them",
   "model/developers": "the developers' page: owners, testers, invitations, reviews, pending changes, icons",
   "model/access": "who may enter which application, and the consents given to applications on every protocol",
+  "model/admission": "no table: who may use an application now (apps' gate, access's rules, developers' testers)",
   "model/sessions": "browser sessions and the login grants that end a sign-in",
   "model/tickets": "one-time tickets and their consent requests",
   "model/forward-auth": "the forward-auth endpoint's own cookie sessions",
-  "model/cas":
-    "CAS services, their tickets, logins waiting for consent or step-up, and the sign-ins single logout tells",
+  "model/cas": "CAS services, their tickets, logins waiting for consent or step-up, the sign-ins single logout tells",
   "model/oidc": "OpenID Connect's stored payloads (grants, codes, tokens) and signing keys",
   "model/saml": "SAML service providers, federations, keys, pending requests, sessions, logout rounds",
   "model/scim": "SCIM tokens and pushed groups",
@@ -119,7 +115,7 @@ export const ownerNotes: Readonly<Record<string, string>> = {
 /**
  * Each model area's surface (issue 76): the files of its folder that other areas and layers may import (check
  * rule area-surface); the rest of the folder is the area's own. A file joins the surface when something outside
- * needs it; a new area names its surface here with its tables.
+ * needs it; a new area names its surface here with its tables (an area owning none, its note in ownerNotes).
  */
 export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   "model/visitors": ["accounts.ts", "identities.ts", "person-data.ts", "requests.ts"],
@@ -135,12 +131,10 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "throttle.ts",
     "views.ts",
   ],
-  // Owns no table: the clean-up and the resealing, which cross every area, each in one transaction.
   "model/housekeeping": ["clean-up.ts", "reseal.ts"],
-  // Owns no table: the applications a person is connected to, from OpenID Connect's grants, the consents and titles.
   "model/connections": ["applications.ts", "person-data.ts"],
-  // Owns no table: the audit trail with the names of the people and applications its rows name by id.
   "model/audit-trail": ["trail.ts"],
+  "model/admission": ["applications.ts", "with-access.ts"],
   "model/access": [
     "applications.ts",
     "bulk-grant.ts",
@@ -154,6 +148,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   "model/apps": [
     "cache.ts",
     "for-developers.ts",
+    "gate.ts",
     "in-units.ts",
     "listed.ts",
     "localized.ts",
@@ -172,6 +167,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "invitation-throttle.ts",
     "invitations.ts",
     "memberships.ts",
+    "named.ts",
     "notices.ts",
     "oidc-failures.ts",
     "people.ts",
@@ -202,6 +198,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
   "model/mfa": ["person-data.ts", "recovery-codes.ts", "sealed-secrets.ts", "totp.ts"],
   "model/oidc": [
     "active-keys.ts",
+    "application-settings.ts",
     "grants.ts",
     "key-rollover.ts",
     "keys.ts",

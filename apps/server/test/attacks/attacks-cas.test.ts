@@ -1,6 +1,6 @@
 import { casPaths } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeAccess } from "../../src/model/access/applications.ts";
+import { revokeAccess } from "../../src/model/admission/applications.ts";
 import { disableUser } from "../../src/model/sessions/disable.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { manualClock, signIn } from "../support/campus.ts";

@@ -5,8 +5,9 @@
  */
 
 export { buildApp } from "../../src/app.ts";
-export { grantAccess, hasApplicationAccess } from "../../src/model/access/applications.ts";
+export { grantAccess } from "../../src/model/access/applications.ts";
 export { addAccessRule } from "../../src/model/access/rules.ts";
+export { hasApplicationAccess } from "../../src/model/admission/applications.ts";
 export { createApplication } from "../../src/model/apps/service.ts";
 export { setCasService } from "../../src/model/cas/services.ts";
 export { consumeTicket, issueTicket } from "../../src/model/tickets/store.ts";

@@ -1,5 +1,6 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
+import { applicationTitleOf } from "../apps/listed.ts";
 
 /**
  * One consent model for every protocol that hands a person's data to an application (issue 74, point 5): what the
@@ -121,17 +122,31 @@ export async function recordConsent(
 }
 
 /**
+ * Whose consents to forget: a person's, an application's, or one person's to one application. An application's SAML
+ * consents are those of the SPs linked to it, which model/saml names (`linkedServiceProviders`, a subquery of entity
+ * ids: model/admission's forgetConsentsToApplication lends it).
+ */
+export interface ConsentsOf {
+  userId?: string;
+  applicationId?: string;
+  linkedServiceProviders?: RawBuilder<string>;
+}
+
+/**
  * Forgets what the person allowed (every application's when they are disabled or erased, one application's when they
  * revoke it or lose access to it), or what everyone allowed one application (it left OpenID Connect, or was removed):
- * each is asked again. An application's SAML consents are those of the SPs linked to it. Answers how many went.
+ * each is asked again. Answers how many went.
  */
 export async function forgetConsents(
   db: Db,
-  of: { userId?: string; applicationId?: string },
+  of: ConsentsOf,
   protocols: readonly ConsentProtocol[] = consentProtocols,
 ): Promise<number> {
-  const { userId, applicationId } = of;
+  const { userId, applicationId, linkedServiceProviders } = of;
   if (!userId && !applicationId) throw new Error("forgetConsents needs a person or an application");
+  // Without the SPs, an application's SAML consents cannot be told from the person's others: refuse, not forget all.
+  if (applicationId && protocols.includes("saml") && !linkedServiceProviders)
+    throw new Error("forgetConsents needs the SPs linked to the application to forget its SAML consents");
   let forgotten = 0;
   const count = (result: { numDeletedRows: bigint }) => {
     forgotten += Number(result.numDeletedRows);
@@ -151,13 +166,7 @@ export async function forgetConsents(
   if (protocols.includes("saml")) {
     let rows = db.deleteFrom("saml_consents");
     if (userId) rows = rows.where("user_id", "=", userId);
-    if (applicationId) {
-      const linked = db
-        .selectFrom("saml_service_providers")
-        .select("entity_id")
-        .where("application_id", "=", applicationId);
-      rows = rows.where("sp_entity_id", "in", linked);
-    }
+    if (applicationId && linkedServiceProviders) rows = rows.where("sp_entity_id", "in", linkedServiceProviders);
     count(await rows.executeTakeFirst());
   }
   return forgotten;
@@ -176,11 +185,12 @@ export async function consentsGivenBy(db: Db, userId: string): Promise<GivenCons
     .select(["application_id", "data", "consented_at"])
     .where("user_id", "=", userId)
     .execute();
+  // The title from model/apps in the same statement (a consent goes with its application: the foreign key cascades).
   const oidc = await db
     .selectFrom("oidc_consents")
-    .innerJoin("applications", "applications.id", "oidc_consents.application_id")
-    .select(["oidc_consents.application_id", "applications.title", "oidc_consents.scopes", "oidc_consents.expires_at"])
-    .where("oidc_consents.user_id", "=", userId)
+    .select(["application_id", "scopes", "expires_at"])
+    .select(applicationTitleOf(sql.ref("oidc_consents.application_id")).as("title"))
+    .where("user_id", "=", userId)
     .execute();
   const saml = await db
     .selectFrom("saml_consents")

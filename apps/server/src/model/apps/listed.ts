@@ -63,3 +63,11 @@ export function applicationTitles(db: Db, ids: readonly string[]) {
     .orderBy("title")
     .execute();
 }
+
+/**
+ * The application's title, as an SQL expression of the caller's statement (its id one of that statement's): the
+ * consents an account lists name their application so.
+ */
+export function applicationTitleOf(applicationId: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`(select titled.title from applications titled where titled.id = ${applicationId})`;
+}

@@ -1,11 +1,12 @@
 // What an operator may change of an application, each change by name (issue 76): its titles and descriptions, its
 // callback addresses, its policy (tax id released, second factor required) and its OpenID Connect side. The rules
-// of what may change live here with the write: OpenID Connect needs a redirect URI, turning it off ends every token
-// the application holds, and `openid` is always among its scopes. The callers (the console, `app update`, `app oidc`)
-// check the values' form and answer in their own words.
+// of what may change live here with the write: OpenID Connect needs a redirect URI and `openid` is always among its
+// scopes. Turning OpenID Connect off ends every token the application holds: model/oidc/application-settings.ts
+// writes these settings and ends the grants in one transaction (this area imports no other, so access may ask it
+// about an application's gate). The callers (the console, `app update`, `app oidc`) check the values' form and
+// answer in their own words.
 import type { Updateable } from "kysely";
 import type { ApplicationRow, ApplicationsTable, Db } from "../../platform/db/schema.ts";
-import { endOidcGrants } from "../oidc/grants.ts";
 
 /** Scopes an operator may allow an application; `openid` is always allowed. */
 export const oidcScopes = ["openid", "profile", "email", "kpi", "offline_access", "tax_id"] as const;
@@ -83,15 +84,15 @@ function oidcColumns(application: ApplicationRow, oidc: OidcClientSettings): Col
 }
 
 /**
- * Changes these settings of the application and answers its row as it now is: one transaction (or part of the
- * caller's), so a refused edit changes nothing. Throws MissingRedirectUriError, before any write, when the
- * application would be an OpenID Connect client without a redirect URI.
+ * Writes these settings of the application and answers its row as it now is (in the caller's transaction:
+ * model/oidc/application-settings.ts's changeApplicationSettings). Throws MissingRedirectUriError, before any write,
+ * when the application would be an OpenID Connect client without a redirect URI.
  */
-export async function changeApplicationSettings(
+export function writeApplicationSettings(
   db: Db,
   application: ApplicationRow,
   settings: ApplicationSettings,
-  now = new Date(),
+  now: Date,
 ): Promise<ApplicationRow> {
   const columns: Columns = { ...describedColumns(settings), updated_at: now };
   const oidc = settings.oidc;
@@ -101,15 +102,10 @@ export async function changeApplicationSettings(
   if (oidc !== undefined && enabled && redirectUris.length === 0) {
     throw new MissingRedirectUriError("OpenID Connect needs at least one --redirect-uri");
   }
-  const write = async (tx: Db) => {
-    // Turning OpenID Connect off (or leaving it off) ends every token the application holds.
-    if (oidc !== undefined && !enabled) await endOidcGrants(tx, { applicationId: application.id });
-    return tx
-      .updateTable("applications")
-      .set(columns)
-      .where("id", "=", application.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  };
-  return db.isTransaction ? write(db) : db.transaction().execute(write);
+  return db
+    .updateTable("applications")
+    .set(columns)
+    .where("id", "=", application.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

@@ -1,6 +1,6 @@
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { accessibleApplicationIds } from "../access/applications.ts";
+import { accessibleApplicationIds } from "../admission/applications.ts";
 import { liveApplicationsAmong } from "../apps/listed.ts";
 import { employeeUnits, hasEmployeeRecord } from "../people/fragments.ts";
 

@@ -10,7 +10,7 @@ import {
   withFailureConfirmed,
   withSuccessSettled,
 } from "../../platform/throttle/throttle.ts";
-import { hasApplicationAccess } from "../access/applications.ts";
+import { hasApplicationAccess } from "../admission/applications.ts";
 import { findApplicationById } from "../apps/queries.ts";
 import { holdsSecondFactor } from "../sessions/recent-sign-in.ts";
 import { rolesOf } from "../users/operator-roles.ts";

@@ -3,7 +3,7 @@ import { type LdapClientSubtree, ldapClientSubtrees, ldapDirectoryAttributes } f
 import { hashTokenHex, newToken } from "../../platform/crypto/tokens.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
-import { hasApplicationAccess } from "../access/applications.ts";
+import { hasApplicationAccess } from "../admission/applications.ts";
 
 // The attributes a client may read and the subtrees it may see are the contracts' (the console lists them).
 export { ldapClientSubtrees as clientSubtrees, ldapDirectoryAttributes as directoryAttributes };

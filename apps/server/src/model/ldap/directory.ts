@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
-import { accessibleApplicationIds } from "../access/applications.ts";
+import { accessibleApplicationIds } from "../admission/applications.ts";
 import { currentUnitCodesOf, unitsWithMembers } from "../people/fragments.ts";
 import { byAffiliationOrder } from "../people/records.ts";
 import { activePeople, activePeopleWithAffiliations, activeUsernamesWhere } from "../users/for-lists.ts";

@@ -1,12 +1,11 @@
 // The two statements of an OpenID Connect request's memory (protocols/oidc/request-memory.ts): a row read with the
 // grant and session it names, and the request's deferred writes sent as one statement before its answer leaves.
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import { auditRowsInsert } from "../../platform/audit/in-statement.ts";
 import type { AuditRow } from "../../platform/audit/record.ts";
 import { oidcPayloadsAnnouncedByWriter } from "../../platform/cache/feed.ts";
 import { synchronousCommitOff } from "../../platform/db/commit.ts";
 import type { Db } from "../../platform/db/schema.ts";
-import { applicationAccess } from "../access/applications.ts";
 import type { PayloadRowInput } from "./payloads.ts";
 
 /** One oidc_payloads row as the adapter writes it (the payload as JSON text, the id as stored). */
@@ -71,18 +70,21 @@ const interactionClient = sql`(case when found.payload#>>'{params,client_id}'
   ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
   then (found.payload#>>'{params,client_id}')::uuid end)`;
 
+/** Whether the request's person may use an application (its id an expression of this statement), as SQL. */
+export type AccessOfPerson = (applicationId: RawBuilder<unknown>) => RawBuilder<boolean>;
+
 /**
  * A row by type and id, with the grant and the provider session it names, in one statement (read in the same
- * snapshot). With `person` (an interaction read once the request's KPI ID session is known) the row brings whether
- * that person may use its application.
+ * snapshot). With `accessOf` (an interaction read once the request's KPI ID session is known: model/admission lends
+ * its person's check) the row brings whether that person may use its application.
  */
 export async function selectPayloadWithRelated(
   db: Db,
   type: string,
   id: string,
-  person: string | undefined,
+  accessOf: AccessOfPerson | undefined,
 ): Promise<RelatedPayloadRow[]> {
-  const allowed = person ? applicationAccess(person, interactionClient) : sql`null::boolean`;
+  const allowed = accessOf ? accessOf(interactionClient) : sql`null::boolean`;
   const { rows } = await sql<RelatedPayloadRow>`
     with found as (select * from oidc_payloads where type = ${type} and id = ${id})
     select true as found, found.*, ${allowed} as allowed from found

@@ -1,3 +1,4 @@
+import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../../platform/db/schema.ts";
 
 export interface SpPolicy {
@@ -56,6 +57,11 @@ export type ServiceProviderRow = NonNullable<Awaited<ReturnType<typeof findServi
 
 export function removeServiceProvider(db: Db, entityId: string) {
   return db.deleteFrom("saml_service_providers").where("entity_id", "=", entityId).executeTakeFirst();
+}
+
+/** The entity ids of the SPs linked to the application, as an SQL subquery (the consents given to it over SAML). */
+export function serviceProvidersLinkedTo(applicationId: string): RawBuilder<string> {
+  return sql<string>`(select linked.entity_id from saml_service_providers linked where linked.application_id = ${applicationId})`;
 }
 
 export function listServiceProviders(db: Db) {

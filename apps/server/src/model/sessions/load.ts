@@ -1,7 +1,6 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import { hashToken } from "../../platform/crypto/tokens.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
-import { accessibleApplicationIds } from "../access/applications.ts";
 import { listedApplications } from "../apps/listed.ts";
 import { holdsConsoleRole } from "../users/operator-roles.ts";
 import {
@@ -134,17 +133,18 @@ export async function loadSession(
 
 /**
  * The same, with the applications the person may open, by title, and whether they hold a console role, read in
- * the same statement (so GET /user costs one query); the access rules, grants and exclusions are joined in it
- * (access/applications.ts).
+ * the same statement (so GET /user costs one query): `accessibleIds` answers the ids of the person's applications
+ * (model/admission lends its subquery, which joins the access rules, grants and exclusions).
  */
-export async function loadSessionWithApplications(
+export async function loadSessionWithListedApplications(
   db: Db,
   token: string,
   timeouts: SessionTimeouts,
   now: Date,
+  accessibleIds: (userId: RawBuilder<unknown>) => RawBuilder<string>,
 ): Promise<LiveSession<SessionWithApplications> | undefined> {
   const row = await sessionQuery(db, token)
-    .select(listedApplications(accessibleApplicationIds(sql.ref("sessions.user_id"))).as("applications"))
+    .select(listedApplications(accessibleIds(sql.ref("sessions.user_id"))).as("applications"))
     // A role, university-wide or in a unit (issue 79), opens the console.
     .select(holdsConsoleRole(sql.ref("sessions.user_id")).as("console_role"))
     .executeTakeFirst();

@@ -1,6 +1,5 @@
-import { type SelectQueryBuilder, sql } from "kysely";
+import { type RawBuilder, type SelectQueryBuilder, sql } from "kysely";
 import type { Database, Db, NewUser, User, UserUpdate } from "../../platform/db/schema.ts";
-import { applicationAccess } from "../access/applications.ts";
 import { personRolesColumns } from "../people/profile.ts";
 
 /** The person with this username (any case), as a query another area's statement can read from in one round trip. */
@@ -111,14 +110,15 @@ export function lockedPerson(tx: Db, userId: string): Promise<User | undefined> 
 }
 
 /**
- * The person, whether they may use this application now and (with `withRoles`: OpenID Connect's `kpi` scope's
- * claims need them) their campus roles' columns, all in one statement; undefined when there is no such person.
+ * The person, whether they may use an application now (`allowed`: model/admission's check, lent as an SQL
+ * expression) and (with `withRoles`: OpenID Connect's `kpi` scope's claims need them) their campus roles' columns,
+ * all in one statement; undefined when there is no such person.
  */
-export function personWithAccess(db: Db, userId: string, clientId: string, withRoles: boolean) {
+export function personWithAccessAnswer(db: Db, userId: string, allowed: RawBuilder<boolean>, withRoles: boolean) {
   return db
     .selectFrom("users")
     .selectAll()
-    .select(applicationAccess(userId, clientId).as("allowed"))
+    .select(allowed.as("allowed"))
     .$if(withRoles, (query) => {
       const columns = personRolesColumns(userId);
       return query.select([columns.affiliations.as("affiliations"), columns.records.as("records")]);

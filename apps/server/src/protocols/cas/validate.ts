@@ -1,6 +1,6 @@
 import type { IntegrationFailureReason } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { hasApplicationAccess } from "../../model/access/applications.ts";
+import { hasApplicationAccess } from "../../model/admission/applications.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { findCasService } from "../../model/cas/services.ts";
 import { recordCasSignIn } from "../../model/cas/sign-ins.ts";

@@ -2,7 +2,7 @@ import { errorBodySchema, forwardAuthPaths, text } from "@kpi-id/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { hasApplicationAccess } from "../../model/access/applications.ts";
+import { hasApplicationAccess } from "../../model/admission/applications.ts";
 import { endSiteSession, siteVisitor, startSiteSession } from "../../model/forward-auth/store.ts";
 import { appRedirectPath } from "../../model/sessions/continue-to.ts";
 import { redeemSiteTicket } from "../../model/tickets/site-tickets.ts";

@@ -1,19 +1,15 @@
 import { type ErrorCode, text } from "@kpi-id/contracts";
 import { z } from "zod";
 import { callbackUrlSchema } from "../../model/apps/service.ts";
-import {
-  changeApplicationSettings,
-  MissingRedirectUriError,
-  type OidcClientSettings,
-  oidcScopes,
-} from "../../model/apps/settings.ts";
+import { MissingRedirectUriError, type OidcClientSettings, oidcScopes } from "../../model/apps/settings.ts";
+import { changeApplicationSettings } from "../../model/oidc/application-settings.ts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 
 /**
  * Editing an application: what `app update` and the console's application screen both call. Here the edit's
- * form is checked and refusals get their codes; model/apps/settings.ts writes it, ticket and OpenID Connect sides
- * together in one transaction, so an edit refused half way (say OpenID Connect turned on without a redirect URI)
- * changes nothing.
+ * form is checked and refusals get their codes; model/oidc/application-settings.ts writes it, ticket and OpenID
+ * Connect sides together in one transaction, so an edit refused half way (say OpenID Connect turned on without a
+ * redirect URI) changes nothing.
  */
 
 export const applicationChangesSchema = z.object({
@@ -72,7 +68,8 @@ export function changedFields(changes: ApplicationChanges): string[] {
 }
 
 /**
- * Applies `changes` to the application (model/apps/settings.ts: one transaction) and returns the row as it is now.
+ * Applies `changes` to the application (model/oidc/application-settings.ts: one transaction) and returns the row as
+ * it is now.
  * Throws ApplicationChangeError for a refused value (nothing is written then).
  */
 export async function updateApplicationSettings(

@@ -1,11 +1,12 @@
 import { type AuthMethod, authMethods, claimsByScope } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import type { Account, ClaimsParameterMember, FindAccount } from "oidc-provider";
+import { personWithAccess } from "../../model/admission/with-access.ts";
 import { isUuid } from "../../model/apps/queries.ts";
 import { splitFullName } from "../../model/people/names.ts";
 import { type PersonRoles, personRoles, rolesClaims, rolesFromColumns } from "../../model/people/profile.ts";
 import { signInAmr } from "../../model/sessions/strength.ts";
-import { findUserById, personWithAccess } from "../../model/users/queries.ts";
+import { findUserById } from "../../model/users/queries.ts";
 import { machineryOn } from "../../platform/bench-switches.ts";
 import { readFresh, readThrough, storeRead } from "../../platform/cache/feed-cache.ts";
 import type { Database, User } from "../../platform/db/schema.ts";

@@ -10,7 +10,7 @@ import {
 import type Provider from "oidc-provider";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 import { errors } from "oidc-provider";
-import { hasApplicationAccess } from "../../model/access/applications.ts";
+import { hasApplicationAccess } from "../../model/admission/applications.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { localizedTexts } from "../../model/apps/localized.ts";
 import type { Config } from "../../platform/config/index.ts";

@@ -1,7 +1,7 @@
 import { oidcInteractionPath } from "@kpi-id/contracts";
 import type { Kysely } from "kysely";
 import Provider, { type Configuration, errors, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
-import { hasApplicationAccess } from "../../model/access/applications.ts";
+import { hasApplicationAccess } from "../../model/admission/applications.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { isUuid } from "../../model/apps/queries.ts";
 import { oidcScopes } from "../../model/apps/settings.ts";

@@ -1,4 +1,4 @@
-import { hasApplicationAccess } from "../../model/access/applications.ts";
+import { hasApplicationAccess } from "../../model/admission/applications.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { accessKey, currentOidcMemory } from "./request-memory.ts";
 

@@ -1,10 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import {
-  type RelatedPayloadRow,
-  type StoredPayloadRow,
-  selectPayloadWithRelated,
-  writeDeferred,
-} from "../../model/oidc/request-statements.ts";
+import { payloadWithRelated } from "../../model/admission/with-access.ts";
+import { type RelatedPayloadRow, type StoredPayloadRow, writeDeferred } from "../../model/oidc/request-statements.ts";
 import { type AuditEvent, auditRow } from "../../platform/audit/record.ts";
 import { machineryOn } from "../../platform/bench-switches.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
@@ -240,7 +236,7 @@ export async function selectRelated(
   id: string,
 ): Promise<RelatedRows | undefined> {
   const person = type === "Interaction" ? memory.person?.id : undefined;
-  const rows = await selectPayloadWithRelated(db, type, id, person);
+  const rows = await payloadWithRelated(db, type, id, person);
   const found = rows.find((row) => row.found);
   if (!found) return undefined;
   const clientId = (found.payload.params as { client_id?: unknown } | undefined)?.client_id;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { callbackUrlSchema } from "../../model/apps/service.ts";
-import { changeApplicationSettings, type OidcClientSettings, oidcScopes } from "../../model/apps/settings.ts";
+import { type OidcClientSettings, oidcScopes } from "../../model/apps/settings.ts";
+import { changeApplicationSettings } from "../../model/oidc/application-settings.ts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 
 /** An application's OpenID Connect settings as operators give them; unset fields keep their value. */
@@ -18,7 +19,8 @@ export type OidcSettings = z.input<typeof oidcSettingsSchema>;
 
 /**
  * Checks the settings' form (a ZodError otherwise) and changes the application's OpenID Connect side
- * (model/apps/settings.ts keeps the rules: MissingRedirectUriError, tokens ended when it is turned off).
+ * (model/apps/settings.ts keeps the rules: MissingRedirectUriError; model/oidc/application-settings.ts ends the
+ * tokens when it is turned off).
  */
 export function applyOidcSettings(db: Db, application: ApplicationRow, input: OidcSettings): Promise<ApplicationRow> {
   const settings: OidcClientSettings = oidcSettingsSchema.parse(input);

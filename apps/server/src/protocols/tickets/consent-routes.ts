@@ -8,9 +8,9 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { hasApplicationAccess } from "../../model/access/applications.ts";
 import { recordConsent } from "../../model/access/consents.ts";
 import { ticketDataOf } from "../../model/access/ticket-consents.ts";
+import { hasApplicationAccess } from "../../model/admission/applications.ts";
 import { cachedApplicationById } from "../../model/apps/cache.ts";
 import { localizedTexts } from "../../model/apps/localized.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";

@@ -1,8 +1,8 @@
 import type { AuditEventType } from "@kpi-id/contracts";
 import type { FastifyRequest } from "fastify";
-import { hasApplicationAccess } from "../../model/access/applications.ts";
 import { hasConsent } from "../../model/access/consents.ts";
 import { ticketAsksConsent, ticketDataOf } from "../../model/access/ticket-consents.ts";
+import { hasApplicationAccess } from "../../model/admission/applications.ts";
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import type { LoadedSession } from "../../model/sessions/store.ts";
 import type { ApplicationRow } from "../../platform/db/schema.ts";

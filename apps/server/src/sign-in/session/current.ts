@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { loadSession, loadSessionWithApplications } from "../../model/sessions/load.ts";
+import { loadSessionWithApplications } from "../../model/admission/with-access.ts";
+import { loadSession } from "../../model/sessions/load.ts";
 import type { LoadedSession, SessionWithApplications } from "../../model/sessions/store.ts";
 import { hashToken } from "../../platform/crypto/tokens.ts";
 import { AppError } from "../../platform/errors.ts";

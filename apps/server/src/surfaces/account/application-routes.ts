@@ -6,7 +6,7 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { forgetConsents } from "../../model/access/consents.ts";
+import { forgetConsentsToApplication } from "../../model/admission/applications.ts";
 import { connectedApplicationsOf } from "../../model/connections/applications.ts";
 import { googleSubjectsOf } from "../../model/google/identities.ts";
 import { revokeOidcGrants } from "../../model/oidc/grants.ts";
@@ -106,7 +106,7 @@ export const accountApplicationRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new AppError("account.application_not_found");
       }
       await revokeOidcGrants(app.db, { userId: session.userId, clientId: applicationId });
-      await forgetConsents(app.db, { userId: session.userId, applicationId });
+      await forgetConsentsToApplication(app.db, session.userId, applicationId);
       await audit(request, { type: "application_revoked", result: "success", userId: session.userId, applicationId });
       return { revoked: true as const };
     },

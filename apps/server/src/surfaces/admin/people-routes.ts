@@ -12,7 +12,8 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { grantAccess, revokeAccess } from "../../model/access/applications.ts";
+import { grantAccess } from "../../model/access/applications.ts";
+import { revokeAccess } from "../../model/admission/applications.ts";
 import { findApplicationById } from "../../model/apps/queries.ts";
 import { revokeOidcGrants } from "../../model/oidc/grants.ts";
 import { unitsByIds } from "../../model/people/units.ts";

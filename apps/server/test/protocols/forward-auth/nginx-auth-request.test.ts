@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeAccess } from "../../../src/model/access/applications.ts";
+import { revokeAccess } from "../../../src/model/admission/applications.ts";
 import { runCliOn } from "../../support/cli.ts";
 import { aboveModelDatabases } from "../../support/databases.ts";
 import { createListeningTestApp, type ListeningTestApp } from "../../support/listening.ts";

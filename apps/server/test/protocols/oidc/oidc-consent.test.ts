@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeAccess } from "../../../src/model/access/applications.ts";
+import { revokeAccess } from "../../../src/model/admission/applications.ts";
 import { revokeOidcGrants } from "../../../src/model/oidc/grants.ts";
 import type { TestApp } from "../../support/app.ts";
 import { addPerson, grantAccess, signIn } from "../../support/campus.ts";

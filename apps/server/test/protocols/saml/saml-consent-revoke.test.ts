@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeAccess } from "../../../src/model/access/applications.ts";
+import { revokeAccess } from "../../../src/model/admission/applications.ts";
 import { type SpPolicy, upsertServiceProvider } from "../../../src/model/saml/service-providers.ts";
 import { disableUser } from "../../../src/model/sessions/disable.ts";
 import { parseSpMetadata } from "../../../src/protocols/saml/sp-metadata.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { grantAccess, revokeAccess } from "../../../model/access/applications.ts";
+import { grantAccess } from "../../../model/access/applications.ts";
+import { revokeAccess } from "../../../model/admission/applications.ts";
 import { findApplicationByIdOrName } from "../../../model/apps/queries.ts";
 import { revokeOidcGrants } from "../../../model/oidc/grants.ts";
 import { disableUser } from "../../../model/sessions/disable.ts";

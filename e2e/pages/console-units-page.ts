@@ -10,6 +10,7 @@ const labels = {
     unitAdmin: "адміністратор підрозділу",
     unitHelpdesk: "служба підтримки підрозділу",
     grant: "Надати роль",
+    letDecide: "Дозволити підрозділу вирішувати",
   },
   en: {
     notFound: "There is no such person.",
@@ -19,6 +20,7 @@ const labels = {
     unitAdmin: "unit admin",
     unitHelpdesk: "unit helpdesk",
     grant: "Give the role",
+    letDecide: "Let the unit decide",
   },
 } as const;
 
@@ -38,6 +40,9 @@ export class ConsoleUnitsPage {
   readonly rules: Locator;
   readonly unitRoles: Locator;
   readonly unitRoleList: Locator;
+  readonly unitsDeciding: Locator;
+  readonly unitsDecidingList: Locator;
+  readonly noUnitDecides: Locator;
 
   constructor(page: Page, language: Language) {
     this.page = page;
@@ -51,6 +56,9 @@ export class ConsoleUnitsPage {
     this.rules = page.getByTestId("rules-list");
     this.unitRoles = page.getByTestId("person-unit-roles");
     this.unitRoleList = page.getByTestId("unit-role-list");
+    this.unitsDeciding = page.getByTestId("units-deciding-reviews");
+    this.unitsDecidingList = page.getByTestId("units-deciding-list");
+    this.noUnitDecides = page.getByTestId("units-deciding-none");
   }
 
   get text() {
@@ -93,6 +101,19 @@ export class ConsoleUnitsPage {
   /** Takes the person's first role in a unit away, confirming the question it asks. */
   async revokeFirstUnitRole(): Promise<void> {
     await this.unitRoleList.getByRole("button").first().click();
+    await this.page.getByTestId("confirm-action").click();
+  }
+
+  /** On the review screen, an admin lets the unit a search for `query` finds by `code` decide its reviews. */
+  async letUnitDecide(query: string, code: string): Promise<void> {
+    await this.pickUnit("units-deciding-unit", query, code);
+    await this.unitsDeciding.getByRole("button", { name: this.text.letDecide }).click();
+    await this.page.getByTestId("confirm-action").click();
+  }
+
+  /** Takes the first unit's own decisions back, confirming the question it asks. */
+  async takeBackFirstUnitDeciding(): Promise<void> {
+    await this.unitsDecidingList.getByRole("button").first().click();
     await this.page.getByTestId("confirm-action").click();
   }
 

@@ -192,7 +192,7 @@ for (const language of ["uk", "en"] as const) {
     await photograph(page, testInfo, `console-units-application-${language}`, { backTo: walkWidth[language] });
   });
 
-  test(`an admin gives a person a role in a unit found with the unit picker, and takes it away (${language})`, async ({
+  test(`an admin gives a person a role in a unit found with the unit picker, and takes it away; lets a department decide its reviews (${language})`, async ({
     page,
   }, testInfo) => {
     test.setTimeout(120_000);
@@ -211,5 +211,22 @@ for (const language of ["uk", "en"] as const) {
     await photograph(page, testInfo, `console-units-unit-roles-${language}`, { backTo: walkWidth[language] });
     await units.revokeFirstUnitRole();
     await expect(held).toHaveCount(0);
+
+    // Letting a department's admins decide its reviews: the review screen says what it means, the CLI reads it.
+    await page.goto(`${origin}/${language}/admin/reviews`);
+    await expect(units.noUnitDecides).toBeVisible();
+    await units.letUnitDecide(departmentSearch[language], "FICT-CS");
+    await expect(units.unitsDecidingList.getByRole("listitem")).toHaveCount(1);
+    await expect(units.unitsDecidingList).toContainText("FICT-CS");
+    const listed = JSON.parse((await kpiId?.cli(["unit", "list", "--json"])) ?? "[]") as {
+      code: string;
+      reviewsFinal: boolean;
+    }[];
+    expect(listed.filter((unit) => unit.reviewsFinal).map((unit) => unit.code)).toEqual(["FICT-CS"]);
+    await closeToasts(page);
+    await expectNoAxeViolations(page, "the units that decide their own reviews");
+    await photograph(page, testInfo, "units-deciding", language);
+    await units.takeBackFirstUnitDeciding();
+    await expect(units.noUnitDecides).toBeVisible();
   });
 }

@@ -8,6 +8,7 @@ export const unitTree: AdminUnits["units"] = [
     nameUk: "Факультет інформатики та обчислювальної техніки",
     nameEn: "Faculty of Informatics and Computer Science",
     parentId: null,
+    reviewsFinal: false,
   },
   {
     id: "5a0f7c2e-1b3d-4e5f-8a9b-0c1d2e3f4a02",
@@ -15,6 +16,7 @@ export const unitTree: AdminUnits["units"] = [
     nameUk: "Кафедра обчислювальної техніки",
     nameEn: "Department of Computer Engineering",
     parentId: "5a0f7c2e-1b3d-4e5f-8a9b-0c1d2e3f4a01",
+    reviewsFinal: false,
   },
   {
     id: "5a0f7c2e-1b3d-4e5f-8a9b-0c1d2e3f4a03",
@@ -22,6 +24,7 @@ export const unitTree: AdminUnits["units"] = [
     nameUk: "Кафедра інформаційних систем",
     nameEn: "",
     parentId: "5a0f7c2e-1b3d-4e5f-8a9b-0c1d2e3f4a01",
+    reviewsFinal: false,
   },
   {
     id: "5a0f7c2e-1b3d-4e5f-8a9b-0c1d2e3f4a04",
@@ -29,6 +32,7 @@ export const unitTree: AdminUnits["units"] = [
     nameUk: "Факультет електроніки",
     nameEn: "Faculty of Electronics",
     parentId: null,
+    reviewsFinal: false,
   },
 ];
 

@@ -14,9 +14,18 @@ export type UnitRef = z.infer<typeof unitRefSchema>;
 export const heldUnitRoleSchema = z.object({ role: z.enum(unitRoleNames), unit: unitRefSchema });
 export type HeldUnitRoleView = z.infer<typeof heldUnitRoleSchema>;
 
-/** The units a console role reaches (every unit for admin and helpdesk), for the console's unit pickers. */
-export const adminUnitsSchema = z.object({ units: z.array(unitRefSchema.extend({ parentId: z.uuid().nullable() })) });
+/**
+ * The units a console role reaches (every unit for admin and helpdesk), for the console's unit pickers; `reviewsFinal`
+ * is set on a unit whose unit admins' approvals make applications live, in it and every unit below it.
+ */
+export const adminUnitsSchema = z.object({
+  units: z.array(unitRefSchema.extend({ parentId: z.uuid().nullable(), reviewsFinal: z.boolean() })),
+});
 export type AdminUnits = z.infer<typeof adminUnitsSchema>;
+
+/** An admin's setting of whether a unit's admins decide its reviews finally (`unit reviews --final yes|no`). */
+export const unitReviewsFinalRequestSchema = z.object({ final: z.boolean() });
+export type UnitReviewsFinalRequest = z.infer<typeof unitReviewsFinalRequestSchema>;
 
 export const unitRoleRequestSchema = z.object({ unitId: z.uuid(), role: z.enum(unitRoleNames) });
 export type UnitRoleRequest = z.infer<typeof unitRoleRequestSchema>;

@@ -177,6 +177,8 @@ describe.each(aboveModelDatabases)("web attacks on %s", (kind) => {
         "/api/account/passkeys",
         "/api/account/passkeys/rename",
         "/api/account/passkeys/remove",
+        // A unit's reviews made final from the console (issue 79).
+        "/api/admin/units/{id}/reviews-final",
         // The console's LDAP clients (issue 77).
         "/api/admin/ldap/clients",
         "/api/admin/ldap/clients/{name}/remove",

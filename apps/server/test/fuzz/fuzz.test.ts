@@ -180,8 +180,9 @@ describe(`fuzzing every endpoint on ${kind}`, () => {
         "GET /api/admin/reviews",
         "POST /api/admin/reviews/{id}",
         "POST /api/admin/applications/{id}/suspension",
-        // An application's owning unit (issue 79).
+        // An application's owning unit, and a unit's reviews made final (issue 79).
         "POST /api/admin/applications/{id}/unit",
+        "POST /api/admin/units/{id}/reviews-final",
         // The device sign-in page's calls (issue 39): the provider's device endpoint and the sign-in return.
         "GET /oidc/device",
         "POST /oidc/device",

@@ -1,12 +1,27 @@
 import type { Language } from "@kpi-id/contracts";
+import type { Unit } from "../../platform/db/people-schema.ts";
 import type { ApplicationRow, Db } from "../../platform/db/schema.ts";
 import { type BackgroundMail, sendInBackground } from "../../platform/mail/mailer.ts";
 import { type MessageContent, renderMessage } from "../../platform/mail/messages.ts";
 import { verifiedAddressOf } from "../../platform/mail/verified-address.ts";
 import { mailContactsOf } from "../users/queries.ts";
 
-/** What an operator decided about an application, told to its owners by e-mail. */
-export type OwnerNotice = "approved" | "rejected" | "suspended" | "unsuspended" | "change_approved" | "change_rejected";
+/**
+ * What an operator decided about an application, told to its owners by e-mail; `unit_approved` and
+ * `change_unit_approved` are a unit admin's first approval, which waits for central IT (issue 79).
+ */
+export type OwnerNotice =
+  | "approved"
+  | "rejected"
+  | "suspended"
+  | "unsuspended"
+  | "change_approved"
+  | "change_rejected"
+  | "unit_approved"
+  | "change_unit_approved";
+
+/** The unit a first approval came from, named in the owner's language. */
+export type ApprovingUnit = Pick<Unit, "code" | "name_uk" | "name_en">;
 
 const subjects: Record<OwnerNotice, Record<Language, string>> = {
   approved: { uk: "Застосунок схвалено", en: "Your application is approved" },
@@ -15,9 +30,15 @@ const subjects: Record<OwnerNotice, Record<Language, string>> = {
   unsuspended: { uk: "Застосунок знову працює", en: "Your application works again" },
   change_approved: { uk: "Зміну застосунку схвалено", en: "Your application's change is approved" },
   change_rejected: { uk: "Зміну застосунку не схвалено", en: "Your application's change was not approved" },
+  unit_approved: { uk: "Застосунок схвалено підрозділом", en: "Your application is approved by its unit" },
+  change_unit_approved: {
+    uk: "Зміну застосунку схвалено підрозділом",
+    en: "Your application's change is approved by its unit",
+  },
 };
 
-const bodies: Record<OwnerNotice, Record<Language, (title: string) => string>> = {
+// `unit` is the approving unit's code and name, for the first approvals; the other notices have none.
+const bodies: Record<OwnerNotice, Record<Language, (title: string, unit: string) => string>> = {
   approved: {
     uk: (title) =>
       `Адміністратори KPI ID схвалили «${title}»: тепер у нього можуть увійти всі, кому дозволяють правила доступу.`,
@@ -43,6 +64,22 @@ const bodies: Record<OwnerNotice, Record<Language, (title: string) => string>> =
     uk: (title) => `Адміністратори KPI ID не схвалили зміну «${title}». Застосунок і далі працює як раніше.`,
     en: (title) => `KPI ID's operators did not approve the change to “${title}”. The application works as before.`,
   },
+  unit_approved: {
+    uk: (title, unit) =>
+      `Адміністратор підрозділу ${unit} схвалив «${title}». Тепер його розгляне центральна ІТ-служба KPI ID; ` +
+      "коли вона вирішить, ви отримаєте лист. Доти він працює лише для власників і тестувальників.",
+    en: (title, unit) =>
+      `The admin of unit ${unit} approved “${title}”. It now waits for KPI ID's central IT, and you will get an ` +
+      "e-mail when they decide. Until then it works for its owners and testers alone.",
+  },
+  change_unit_approved: {
+    uk: (title, unit) =>
+      `Адміністратор підрозділу ${unit} схвалив зміну «${title}». Тепер її розгляне центральна ІТ-служба KPI ID; ` +
+      "доти застосунок працює як раніше.",
+    en: (title, unit) =>
+      `The admin of unit ${unit} approved the change to “${title}”. It now waits for KPI ID's central IT; until ` +
+      "they approve it, the application works as before.",
+  },
 };
 
 /** The message in one language; the reason is the operator's own words, quoted. */
@@ -52,12 +89,14 @@ export function ownerNotice(
   application: Pick<ApplicationRow, "id" | "title" | "title_en">,
   reason: string,
   publicUrl: string,
+  unit?: ApprovingUnit,
 ): MessageContent {
   const title = language === "en" && application.title_en ? application.title_en : application.title;
   const because = reason ? [language === "uk" ? `Причина: ${reason}` : `Reason: ${reason}`] : [];
+  const unitName = unit ? `${unit.code} (${language === "en" && unit.name_en ? unit.name_en : unit.name_uk})` : "";
   return {
     subject: `${subjects[notice][language]}: ${title}`,
-    paragraphs: [bodies[notice][language](title), ...because],
+    paragraphs: [bodies[notice][language](title, unitName), ...because],
     action: {
       label: language === "uk" ? "Відкрити сторінку розробника" : "Open the developers' page",
       url: `${publicUrl}/${language}/developers/${application.id}`,
@@ -71,6 +110,7 @@ export async function notifyOwners(
   application: Pick<ApplicationRow, "id" | "title" | "title_en">,
   notice: OwnerNotice,
   reason = "",
+  unit?: ApprovingUnit,
 ): Promise<void> {
   const owners = await mailContactsOf(
     app.db,
@@ -80,7 +120,7 @@ export async function notifyOwners(
     const to = verifiedAddressOf(owner);
     if (!to) continue;
     const language = owner.language ?? "uk";
-    const content = ownerNotice(notice, language, application, reason, app.config.publicUrl);
+    const content = ownerNotice(notice, language, application, reason, app.config.publicUrl, unit);
     sendInBackground(app, { to, ...renderMessage(content, language) });
   }
 }

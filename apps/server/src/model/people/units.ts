@@ -169,12 +169,31 @@ async function refreshAncestries(db: Db): Promise<void> {
 export async function setReviewsFinal(db: Db, code: string, final: boolean): Promise<Unit> {
   const unit = await findUnitByCode(db, code);
   if (!unit) throw new UnitError("unknown_unit", `no unit '${code}'`);
+  return setReviewsFinalOf(db, unit.id, final);
+}
+
+/** The same by the unit's id (the console's call); throws when no unit has it. */
+export function setReviewsFinalOf(db: Db, unitId: string, final: boolean): Promise<Unit> {
   return db
     .updateTable("units")
     .set({ reviews_final: final, updated_at: new Date() })
-    .where("id", "=", unit.id)
+    .where("id", "=", unitId)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * The audit row of a change of who may make an application live (`unit reviews`, or the console): it names the unit,
+ * as a role grant does. `via` says which surface made it.
+ */
+export function reviewsFinalAuditEvent(unit: Unit, via: "cli" | "console") {
+  return {
+    type: "unit_reviews_set",
+    result: "success",
+    reason: via,
+    unitId: unit.id,
+    details: { code: unit.code, reviewsFinal: unit.reviews_final },
+  } as const;
 }
 
 /** Whether a unit admin's approval is final for an application of this unit: it or a unit above it says so. */

@@ -33,6 +33,8 @@ export const permissionRoles = {
   "apps.manage": ["admin", "unit_admin"],
   // A unit admin decides their units' reviews: finally where the operators let the unit, else as a first approval.
   "apps.review": ["admin", "unit_admin"],
+  // Whether a unit's approvals are final is central IT's: a unit admin does not make their own decisions final.
+  "apps.delegate_reviews": ["admin"],
   "people.import": ["admin"],
   "audit.view": ["admin", "unit_admin"],
   "keys.manage": ["admin"],

@@ -7,12 +7,13 @@ import {
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { listApplicationsByTitle } from "../../model/apps/queries.ts";
+import { findApplicationById, listApplicationsByTitle } from "../../model/apps/queries.ts";
 import { decideChange } from "../../model/developers/changes.ts";
 import { notifyOwners } from "../../model/developers/notices.ts";
 import { decideReview, setSuspension } from "../../model/developers/review.ts";
 import { isChangeOf, reviewQueue } from "../../model/developers/review-queue.ts";
 import { approveInUnit, unitDecisionIsFinal } from "../../model/developers/unit-approval.ts";
+import { findUnitById } from "../../model/people/units.ts";
 import { AppError } from "../../platform/errors.ts";
 import { auditByOperator, guardConsoleRoutes, operatorOf } from "./plugin.ts";
 
@@ -61,7 +62,8 @@ export const adminReviewRoutes: FastifyPluginAsyncZod = async (app) => {
           "A unit admin decides their units' applications (others answer 404 `app.not_found`): a rejection is " +
           "final; an approval makes the application live where its unit or one above it lets unit reviews be " +
           "final (`unit reviews --final yes`), else it is a first approval and the request waits for an admin " +
-          "(409 `admin.review_awaits_central` when asked again).",
+          "(409 `admin.review_awaits_central` when asked again); the owners are told of a first approval by " +
+          "e-mail too.",
         params: developerApplicationParamsSchema,
         body: reviewDecisionSchema,
         response: { 200: z.object({ ok: z.literal(true) }), ...refusals },
@@ -89,6 +91,14 @@ export const adminReviewRoutes: FastifyPluginAsyncZod = async (app) => {
             reason: "unit_approved",
             details: change ? { changeId: request.body.requestId } : {},
           });
+          // The owners hear of the first step as of a decision: who approved it, and that central IT decide next.
+          const [application, unit] = await Promise.all([
+            findApplicationById(app.db, id),
+            findUnitById(app.db, operator.unitId),
+          ]);
+          if (application) {
+            await notifyOwners(app, application, change ? "change_unit_approved" : "unit_approved", "", unit);
+          }
           return { ok: true as const };
         }
       }

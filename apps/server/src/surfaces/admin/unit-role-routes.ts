@@ -4,11 +4,12 @@ import {
   applicationUnitRequestSchema,
   errorBodySchema,
   personIdParamsSchema,
+  unitReviewsFinalRequestSchema,
   unitRoleRequestSchema,
 } from "@kpi-id/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { findApplicationById, setApplicationUnit } from "../../model/apps/queries.ts";
-import { findUnitById, listUnits } from "../../model/people/units.ts";
+import { findUnitById, listUnits, reviewsFinalAuditEvent, setReviewsFinalOf } from "../../model/people/units.ts";
 import { grantUnitRole, revokeUnitRole } from "../../model/users/unit-roles.ts";
 import { AppError } from "../../platform/errors.ts";
 import { reaches } from "./authorize.ts";
@@ -19,8 +20,8 @@ const refusals = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySch
 const tags = ["admin"];
 
 /**
- * The units a console role reaches, an admin's granting of roles in units, and the unit an application belongs to
- * (issue 79).
+ * The units a console role reaches, an admin's granting of roles in units and letting a unit decide its reviews, and
+ * the unit an application belongs to (issue 79).
  */
 export const adminUnitRoleRoutes: FastifyPluginAsyncZod = async (app) => {
   guardConsoleRoutes(app);
@@ -33,7 +34,8 @@ export const adminUnitRoleRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Units within reach",
         description:
-          "Every unit for admin and helpdesk; for a unit role, the units it is held in and every unit below them.",
+          "Every unit for admin and helpdesk; for a unit role, the units it is held in and every unit below them. " +
+          "`reviewsFinal`: its unit admins' approvals make applications live (`unit reviews --final`).",
         response: { 200: adminUnitsSchema, ...refusals },
       },
     },
@@ -47,8 +49,36 @@ export const adminUnitRoleRoutes: FastifyPluginAsyncZod = async (app) => {
           nameUk: unit.name_uk,
           nameEn: unit.name_en,
           parentId: unit.parent_id,
+          reviewsFinal: unit.reviews_final,
         })),
       };
+    },
+  );
+
+  app.post(
+    "/api/admin/units/:id/reviews-final",
+    {
+      config: { permission: "apps.delegate_reviews", subject: "university" },
+      schema: {
+        tags,
+        summary: "Let a unit's admins decide its reviews finally, or take it back",
+        description:
+          "As `unit reviews --code C --final yes|no`: with `final` true, a unit admin's approval of an application " +
+          "of the unit or a unit below it makes it live; with false, it is a first approval central IT confirms. " +
+          "Admins alone. `done` is false when the unit was so already (nothing is audited). 404 " +
+          "`admin.unit_not_found`. Audited as `unit_reviews_set`, naming the unit.",
+        params: personIdParamsSchema,
+        body: unitReviewsFinalRequestSchema,
+        response: { 200: adminActionResultSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const unit = await findUnitById(app.db, request.params.id);
+      if (!unit) throw new AppError("admin.unit_not_found");
+      if (unit.reviews_final === request.body.final) return { done: false };
+      const changed = await setReviewsFinalOf(app.db, unit.id, request.body.final);
+      await auditByOperator(request, reviewsFinalAuditEvent(changed, "console"));
+      return { done: true };
     },
   );
 

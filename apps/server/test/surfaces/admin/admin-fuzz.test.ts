@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { upsertUnit } from "../../../src/model/people/units.ts";
 import { recordAuditEvent } from "../../../src/platform/audit/record.ts";
 import { requestFor } from "../../fuzz/arbitraries.ts";
 import { endpointsOf } from "../../fuzz/endpoints.ts";
@@ -20,19 +21,22 @@ describe(`fuzzing the console's import, audit, keys and service endpoints as an 
   let cookie = "";
   let personId = "";
   let appId = "";
+  let unitId = "";
 
   beforeAll(async () => {
     t = await createTestApp(kind);
     cookie = (await addOperator(t.app, ["admin"])).cookie;
     personId = (await addPerson(t.app, { username: "fuzz.target", fullName: "Ціль" }, "fuzz target 1")).id;
     appId = (await addApplication(t.app)).application.id;
+    // A real unit, so generated settings of its reviews reach the change and its audit row.
+    unitId = (await upsertUnit(t.app.db, { code: "FUZZ", kind: "faculty", nameUk: "Факультет фазингу" })).unit.id;
     await recordAuditEvent(t.app.db, { type: "sign_in", result: "success", userId: personId, ip: "192.0.2.1" });
   });
   afterAll(() => t.close());
 
   it("answers generated filters, cursors and files without a 5xx", async () => {
     const endpoints = endpointsOf(t.app).filter((endpoint) =>
-      /^\/api\/admin\/(import|audit|keys|service|reviews|people\/\{id\}\/(second-factor|recovery|erase)|applications\/\{id\})/.test(
+      /^\/api\/admin\/(import|audit|keys|service|reviews|units|people\/\{id\}\/(second-factor|recovery|erase)|applications\/\{id\})/.test(
         endpoint.path,
       ),
     );
@@ -48,6 +52,7 @@ describe(`fuzzing the console's import, audit, keys and service endpoints as an 
       "GET /api/admin/keys",
       "GET /api/admin/reviews",
       "GET /api/admin/service",
+      "GET /api/admin/units",
       "POST /api/admin/applications/{id}",
       "POST /api/admin/applications/{id}/access/bulk-grant",
       "POST /api/admin/applications/{id}/cas-services",
@@ -66,10 +71,11 @@ describe(`fuzzing the console's import, audit, keys and service endpoints as an 
       "POST /api/admin/people/{id}/recovery-mail",
       "POST /api/admin/people/{id}/second-factor/reset",
       "POST /api/admin/reviews/{id}",
+      "POST /api/admin/units/{id}/reviews-final",
     ]);
     const known = {
       person: ["fuzz.target", personId],
-      id: [personId],
+      id: [personId, unitId],
       actor: [personId],
       after: ["1", "999999999999999999"],
       from: ["2026-03-01", "1900-01-01"],

@@ -297,6 +297,15 @@ export const consoleCalls: ConsoleCall[] = [
     body: { unitId: "00000000-0000-4000-8000-000000000000" },
     answer: { status: 404, code: "admin.unit_not_found" },
   },
+  // Whether a unit's admins decide its reviews finally: central IT's alone, so no unit admin makes their own final.
+  {
+    method: "POST",
+    route: "/api/admin/units/{id}/reviews-final",
+    allowed: adminOnly,
+    unit: [],
+    body: { final: true },
+    answer: { status: 404, code: "admin.unit_not_found" },
+  },
   {
     method: "POST",
     route: "/api/admin/people/{id}/unit-roles/grant",

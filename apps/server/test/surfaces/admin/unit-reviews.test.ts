@@ -1,5 +1,6 @@
 import { developerApplicationSchema, type ReviewDecision, reviewQueueSchema } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningMailStandIn } from "../../../../../sandbox/src/mail/index.ts";
 import { upsertUnit } from "../../../src/model/people/units.ts";
 import { grantUnitRole } from "../../../src/model/users/unit-roles.ts";
 import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
@@ -7,6 +8,7 @@ import { runCliOn } from "../../support/cli.ts";
 import { addOperator } from "../../support/console.ts";
 import { aboveModelDatabase } from "../../support/databases.ts";
 import { addStudent, registerApplication } from "../../support/developers.ts";
+import { startTestMail } from "../../support/mail.ts";
 
 /**
  * Issue 79: a unit admin decides the reviews of their units' applications. Their approval is a first one that
@@ -15,19 +17,24 @@ import { addStudent, registerApplication } from "../../support/developers.ts";
  */
 describe("a unit admin's decisions on their units' reviews", () => {
   let t: TestApp;
+  let mail: RunningMailStandIn;
   let admin: string;
+  let adminId: string;
   let facultyAdmin: { cookie: string; username: string };
   let otherAdmin: string;
   const units = {} as Record<"FICT" | "CS" | "FEL", string>;
 
   beforeAll(async () => {
-    t = await createTestApp(aboveModelDatabase, {}, { protocols: [] });
+    mail = await startTestMail();
+    t = await createTestApp(aboveModelDatabase, { SMTP_URL: mail.smtpUrl }, { protocols: [] });
     const unit = async (code: string, kind: "faculty" | "department", parentCode: string | null) =>
       (await upsertUnit(t.app.db, { code, kind, nameUk: `${code} укр`, nameEn: code, parentCode })).unit.id;
     units.FICT = await unit("FICT", "faculty", null);
     units.CS = await unit("FICT-CS", "department", "FICT");
     units.FEL = await unit("FEL", "faculty", null);
-    admin = (await addOperator(t.app, ["admin"])).cookie;
+    const central = await addOperator(t.app, ["admin"]);
+    admin = central.cookie;
+    adminId = central.person.id;
     const faculty = await addOperator(t.app, []);
     await grantUnitRole(t.app.db, faculty.person.id, units.FICT, "unit_admin");
     facultyAdmin = { cookie: faculty.cookie, username: faculty.person.username };
@@ -35,7 +42,10 @@ describe("a unit admin's decisions on their units' reviews", () => {
     await grantUnitRole(t.app.db, other.person.id, units.FEL, "unit_admin");
     otherAdmin = other.cookie;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await mail.close();
+  });
 
   const post = (url: string, body: unknown, cookie: string) => postJson(t.app, url, body, { headers: { cookie } });
   const queue = async (cookie: string) =>
@@ -63,7 +73,7 @@ describe("a unit admin's decisions on their units' reviews", () => {
     expect(assigned.statusCode).toBe(200);
     const request = (await queue(facultyAdmin.cookie)).find((item) => item.applicationId === application.id);
     if (!request) throw new Error("the faculty's admin does not see the department's request");
-    return { id: application.id, owner: owner.cookie, requestId: request.requestId };
+    return { id: application.id, owner: owner.cookie, ownerId: owner.person.id, requestId: request.requestId };
   }
   const decide = (id: string, decision: ReviewDecision, cookie: string) =>
     post(`/api/admin/reviews/${id}`, decision, cookie);
@@ -90,6 +100,32 @@ describe("a unit admin's decisions on their units' reviews", () => {
     expect(audit).toEqual([{ event_type: "application_reviewed", reason: "unit_approved", unit_id: units.CS }]);
     expect((await decide(request.id, approval, admin)).statusCode).toBe(200);
     expect(await lifecycleOf(request.id, request.owner)).toBe("live");
+  });
+
+  it("tells the owners of a unit's first approval by mail, in each owner's language: which unit, and that central IT decide next", async () => {
+    for (const language of ["uk", "en"] as const) {
+      const request = await departmentRequest(`Кафедральна анкета ${language}`);
+      const address = `owner-${language}@example.org`;
+      await t.app.db
+        .updateTable("users")
+        .set({ email: address, verified_email: address, language })
+        .where("id", "=", request.ownerId)
+        .execute();
+      const before = mail.inbox.messages.length;
+      const approval: ReviewDecision = { decision: "approved", requestId: request.requestId };
+      expect((await decide(request.id, approval, facultyAdmin.cookie)).statusCode).toBe(200);
+      const told = await mail.inbox.waitFor((message) => message.to.includes(address), before);
+      if (language === "uk") {
+        expect(told.subject).toBe("Застосунок схвалено підрозділом: Кафедральна анкета uk");
+        expect(told.text).toContain("Адміністратор підрозділу FICT-CS (FICT-CS укр) схвалив «Кафедральна анкета uk»");
+        expect(told.text).toContain("центральна ІТ-служба");
+      } else {
+        expect(told.subject).toBe("Your application is approved by its unit: Кафедральна анкета en");
+        expect(told.text).toContain("The admin of unit FICT-CS (FICT-CS) approved “Кафедральна анкета en”");
+        expect(told.text).toContain("waits for KPI ID's central IT");
+      }
+      expect(await lifecycleOf(request.id, request.owner)).toBe("in_review");
+    }
   });
 
   it("lets a unit admin reject: the owners read the reason, and nothing waits for central IT", async () => {
@@ -156,5 +192,52 @@ describe("a unit admin's decisions on their units' reviews", () => {
     const later = await departmentRequest("Кафедральний календар");
     expect((await queue(admin)).find((item) => item.applicationId === later.id)?.unitFinal).toBe(false);
     expect((await runCliOn(t.database.handle, ["unit", "reviews", "--code", "FICT", "--final", "maybe"])).code).toBe(2);
+  });
+
+  it("lets an admin make a unit's reviews final from the console, audited as the CLI's change; no one else may", async () => {
+    const helpdesk = (await addOperator(t.app, ["helpdesk"])).cookie;
+    const setFinal = (final: boolean, cookie: string, unitId = units.FICT) =>
+      post(`/api/admin/units/${unitId}/reviews-final`, { final }, cookie);
+    // A unit admin does not make their own approvals final: for them the call does not exist; helpdesk is refused.
+    const own = await setFinal(true, facultyAdmin.cookie);
+    expect([own.statusCode, own.json().code]).toEqual([404, "request.not_found"]);
+    const byHelpdesk = await setFinal(true, helpdesk);
+    expect([byHelpdesk.statusCode, byHelpdesk.json().code]).toEqual([403, "admin.forbidden"]);
+    const nowhere = await setFinal(true, admin, crypto.randomUUID());
+    expect([nowhere.statusCode, nowhere.json().code]).toEqual([404, "admin.unit_not_found"]);
+    const listed = async () =>
+      (await t.app.inject({ url: "/api/admin/units", headers: { cookie: admin } }))
+        .json()
+        .units.filter((unit: { reviewsFinal: boolean }) => unit.reviewsFinal)
+        .map((unit: { code: string }) => unit.code);
+    expect(await listed()).toEqual([]);
+
+    expect((await setFinal(true, admin)).json()).toEqual({ done: true });
+    expect((await setFinal(true, admin)).json()).toEqual({ done: false });
+    expect(await listed()).toEqual(["FICT"]);
+    // The faculty's department decides finally now: the unit admin's approval makes the application live.
+    const request = await departmentRequest("Кафедральний довідник");
+    const approval: ReviewDecision = { decision: "approved", requestId: request.requestId };
+    expect((await decide(request.id, approval, facultyAdmin.cookie)).statusCode).toBe(200);
+    expect(await lifecycleOf(request.id, request.owner)).toBe("live");
+
+    expect((await setFinal(false, admin)).json()).toEqual({ done: true });
+    expect(await listed()).toEqual([]);
+    const rows = await t.app.db
+      .selectFrom("audit_events")
+      .select(["event_type", "reason", "unit_id", "details", "actor_id"])
+      .where("event_type", "=", "unit_reviews_set")
+      .where("reason", "=", "console")
+      .orderBy("id")
+      .execute();
+    expect(rows).toEqual(
+      [true, false].map((reviewsFinal) => ({
+        event_type: "unit_reviews_set",
+        reason: "console",
+        unit_id: units.FICT,
+        details: { code: "FICT", reviewsFinal },
+        actor_id: adminId,
+      })),
+    );
   });
 });

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { rulesNameUnit } from "../../../model/access/rules.ts";
-import { listUnits, removeUnit, setReviewsFinal, UnitError, upsertUnit } from "../../../model/people/units.ts";
+import {
+  listUnits,
+  removeUnit,
+  reviewsFinalAuditEvent,
+  setReviewsFinal,
+  UnitError,
+  upsertUnit,
+} from "../../../model/people/units.ts";
 import { recordAuditEvent } from "../../../platform/audit/record.ts";
 import { unitKinds } from "../../../platform/db/people-schema.ts";
 import { parseOptions, required } from "../args.ts";
@@ -76,13 +83,7 @@ const reviews: CommandHandler = async ({ db, out }, args) => {
   try {
     const unit = await setReviewsFinal(db, required(values, "code").trim(), final === "yes");
     // Who may make an application live is an authorization change: audited, naming the unit, as a role grant is.
-    await recordAuditEvent(db, {
-      type: "unit_reviews_set",
-      result: "success",
-      reason: "cli",
-      unitId: unit.id,
-      details: { code: unit.code, reviewsFinal: unit.reviews_final },
-    });
+    await recordAuditEvent(db, reviewsFinalAuditEvent(unit, "cli"));
     const says = unit.reviews_final ? "final" : "first approvals central IT confirms";
     out.result(
       { code: unit.code, reviewsFinal: unit.reviews_final },

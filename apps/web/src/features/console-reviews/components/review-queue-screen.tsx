@@ -17,6 +17,7 @@ import { useLanguage } from "@/lib/use-language.ts";
 import { useDecideReview, useReviewQueue } from "../api/reviews-api.ts";
 import { RejectForm } from "./review-reject-form.tsx";
 import { UnitApprovalNote } from "./review-unit-approval.tsx";
+import { UnitsDecidingReviews } from "./units-deciding-reviews.tsx";
 
 type ReviewRequest = ReviewQueue["reviews"][number];
 type Described = { text: string; lang: "uk" | "en" };
@@ -256,6 +257,7 @@ export function ReviewQueueScreen() {
           ))}
         </ul>
       ) : null}
+      <UnitsDecidingReviews />
     </section>
   );
 }

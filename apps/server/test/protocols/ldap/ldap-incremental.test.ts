@@ -1,10 +1,14 @@
 // The directory follows one person's change by updating only that person's entry and the groups they were or are
 // in (protocols/ldap/person-sync.ts), counted in slapd's own log of operations; a full pass stays for drift.
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listLdapClients } from "../../../src/model/ldap/clients.ts";
 import { disableUser } from "../../../src/model/sessions/disable.ts";
 import { updateUser } from "../../../src/model/users/queries.ts";
 import { createUser, upsertUser } from "../../../src/model/users/service.ts";
+import { directoryAccessRules } from "../../../src/protocols/ldap/acl.ts";
+import { accessRulesOf } from "../../../src/protocols/ldap/rules.ts";
 import type { TestApp } from "../../support/app.ts";
 import { kpiIdBesideSlapd } from "../../support/ldap-service.ts";
 import { eventually, ldapTools, type TestSlapd } from "../../support/openldap.ts";
@@ -69,21 +73,20 @@ async function operationsOf(change: () => Promise<unknown>): Promise<string[]> {
   });
 }
 
+/** ldap-utils as cn=kpi-id, the directory's root, over ldapi (an operator on slapd's host). */
+const asRoot = (command: "ldapsearch" | "ldapmodify", args: string[]) =>
+  ldapTools(slapd).run(command, [
+    ...(command === "ldapsearch" ? ["-LLL", "-o", "ldif-wrap=no"] : []),
+    "-Q",
+    "-Y",
+    "EXTERNAL",
+    "-H",
+    `ldapi://${encodeURIComponent(slapd.ldapiPath)}`,
+    ...args,
+  ]);
+
 const entries = async (searchBase: string, filter: string) =>
-  (
-    await ldapTools(slapd).run("ldapsearch", [
-      "-LLL",
-      "-Q",
-      "-Y",
-      "EXTERNAL",
-      "-H",
-      `ldapi://${encodeURIComponent(slapd.ldapiPath)}`,
-      "-b",
-      searchBase,
-      filter,
-      "cn",
-    ])
-  ).out;
+  (await asRoot("ldapsearch", ["-b", searchBase, filter, "cn"])).out;
 
 const wholeBranchRead = (operations: string[]) =>
   operations.some(
@@ -133,5 +136,41 @@ describe("a change to one person", () => {
       `LDAP operations: full pass ${full.length}; person added ${added.length}, renamed ${renamed.length}, ` +
         `moved ${moved.length}, disabled ${disabled.length}`,
     );
+  });
+});
+
+describe("the directory's access rules in cn=config", () => {
+  const rulesWrites = (operations: string[]) =>
+    operations.filter((operation) => /^MOD dn="olcDatabase=/i.test(operation));
+  const directoryConfig = async () => {
+    const { out } = await asRoot("ldapsearch", ["-b", "cn=config", `(olcSuffix=${base})`, "olcAccess"]);
+    const rules = accessRulesOf([...out.matchAll(/^olcAccess: (.*)$/gm)].map((match) => match[1] ?? ""));
+    return { dn: /^dn: (.*)$/m.exec(out)?.[1] ?? "", rules };
+  };
+  const rulesInConfig = async () => (await directoryConfig()).rules;
+
+  it("are written only when they differ: left alone by a pass that finds them right, written back after a hand edit", async () => {
+    const wanted = directoryAccessRules(await listLdapClients(kpi.app.db), base);
+    await kpi.app.ldap?.syncNow();
+    expect(await rulesInConfig()).toEqual(wanted);
+    const quiet = await operationsOf(() => kpi.app.ldap?.syncNow() ?? Promise.resolve());
+    // The pass read the rules (so it was seen whole in slapd's log) and wrote none.
+    expect(
+      quiet.some((operation) => /^SRCH base="cn=config"/i.test(operation)),
+      quiet.join("\n"),
+    ).toBe(true);
+    expect(rulesWrites(quiet), quiet.join("\n")).toEqual([]);
+
+    // Drift: someone on slapd's host replaced the rules by hand.
+    const edit = join(dir, "hand-edit.ldif");
+    writeFileSync(
+      edit,
+      `dn: ${(await directoryConfig()).dn}\nchangetype: modify\nreplace: olcAccess\nolcAccess: to * by * read\n`,
+    );
+    expect((await asRoot("ldapmodify", ["-f", edit])).code).toBe(0);
+    expect(await rulesInConfig()).toEqual(["to * by * read"]);
+    const repaired = await operationsOf(() => kpi.app.ldap?.syncNow() ?? Promise.resolve());
+    expect(rulesWrites(repaired)).toHaveLength(1);
+    expect(await rulesInConfig()).toEqual(wanted);
   });
 });

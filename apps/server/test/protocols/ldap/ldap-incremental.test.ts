@@ -1,17 +1,19 @@
 // The directory follows one person's change by updating only that person's entry and the groups they were or are
-// in (protocols/ldap/person-sync.ts), counted in slapd's own log of operations; a full pass stays for drift.
+// in (protocols/ldap/person-sync.ts), counted in slapd's own log of operations; a full pass stays for drift and
+// writes the access rules only when they differ; an erased person leaves, their POSIX number never given again.
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listLdapClients } from "../../../src/model/ldap/clients.ts";
+import { erasePersonOnRequest } from "../../../src/model/privacy/erase-request.ts";
 import { disableUser } from "../../../src/model/sessions/disable.ts";
-import { updateUser } from "../../../src/model/users/queries.ts";
+import { findUserById, updateUser } from "../../../src/model/users/queries.ts";
 import { createUser, upsertUser } from "../../../src/model/users/service.ts";
 import { directoryAccessRules } from "../../../src/protocols/ldap/acl.ts";
 import { accessRulesOf } from "../../../src/protocols/ldap/rules.ts";
 import type { TestApp } from "../../support/app.ts";
 import { kpiIdBesideSlapd } from "../../support/ldap-service.ts";
-import { eventually, ldapTools, type TestSlapd } from "../../support/openldap.ts";
+import { eventually, ldapTools, personWithApplicationPassword, type TestSlapd } from "../../support/openldap.ts";
 
 const base = "dc=kpi,dc=ua";
 let dir: string;
@@ -85,8 +87,8 @@ const asRoot = (command: "ldapsearch" | "ldapmodify", args: string[]) =>
     ...args,
   ]);
 
-const entries = async (searchBase: string, filter: string) =>
-  (await asRoot("ldapsearch", ["-b", searchBase, filter, "cn"])).out;
+const entries = async (searchBase: string, filter: string, attribute = "cn") =>
+  (await asRoot("ldapsearch", ["-b", searchBase, filter, attribute])).out;
 
 const wholeBranchRead = (operations: string[]) =>
   operations.some(
@@ -172,5 +174,39 @@ describe("the directory's access rules in cn=config", () => {
     const repaired = await operationsOf(() => kpi.app.ldap?.syncNow() ?? Promise.resolve());
     expect(rulesWrites(repaired)).toHaveLength(1);
     expect(await rulesInConfig()).toEqual(wanted);
+  });
+});
+
+describe("an erased person", () => {
+  const uidNumberOf = async (username: string) =>
+    /uidNumber: (\d+)/.exec(await entries(`ou=people,${base}`, `(uid=${username})`, "uidNumber"))?.[1];
+
+  it("is refused at once, leaves the directory, and their uidNumber is never given to anyone again", async () => {
+    const oksana = await personWithApplicationPassword(
+      kpi.app,
+      { username: "oksana", fullName: "Oksana Hnatiuk", studentId: "KV-200", unit: "FICT" },
+      "oksana's campus passphrase 2026",
+    );
+    const number = await eventually(() => uidNumberOf("oksana"));
+    const dn = `uid=oksana,ou=people,${base}`;
+    expect((await ldapTools(slapd).whoami(dn, oksana.created.password)).code).toBe(0);
+
+    const person = await findUserById(kpi.app.db, oksana.id);
+    if (!person) throw new Error("oksana is not there");
+    await erasePersonOnRequest(kpi.app.db, person, { via: "cli", now: kpi.app.clock() });
+    expect((await ldapTools(slapd).whoami(dn, oksana.created.password)).code).toBe(49);
+    await eventually(async () => ((await uidNumberOf("oksana")) === undefined ? true : undefined));
+
+    await createUser(
+      kpi.app.db,
+      kpi.app.passwordHasher,
+      { username: "oksana.n", fullName: "Oksana Nova", studentId: "KV-201" },
+      undefined,
+      {
+        studentUnit: "FICT",
+      },
+    );
+    const next = await eventually(() => uidNumberOf("oksana.n"));
+    expect(Number(next)).toBeGreaterThan(Number(number));
   });
 });

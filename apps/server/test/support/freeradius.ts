@@ -160,12 +160,15 @@ export function startProcess(
       child.kill("SIGKILL");
       reject(new Error(`${command} did not start in ${timeoutMs} ms:\n${text}`));
     }, timeoutMs);
+    let started = false;
     const onData = (chunk: Buffer) => {
       text += chunk.toString("utf8");
-      if (ready.test(text)) {
-        clearTimeout(timer);
-        resolveStarted(running);
-      }
+      // Once started, the output is only kept: matching `ready` against all of it at every chunk flattened and
+      // scanned the whole text again (a slapd logging each bind spent a fifth of the LDAP bench's CPU so).
+      if (started || !ready.test(text)) return;
+      started = true;
+      clearTimeout(timer);
+      resolveStarted(running);
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);

@@ -136,7 +136,7 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 /** A person with a KPI ID password, in a unit, holding one application password made through the account API. */
 export async function personWithApplicationPassword(
   app: FastifyInstance,
-  person: { username: string; fullName: string; studentId: string; unit?: string; email?: string },
+  person: { username: string; fullName: string; studentId: string; unit?: string; email?: string; taxId?: string },
   accountPassword: string,
 ): Promise<{ id: string; created: CreatedLdapPassword }> {
   const { unit, ...fields } = person;

@@ -24,7 +24,8 @@ export type Found = { dn: string; attributes: Map<string, { name: string; values
 // Values compared without case: object class names and DNs (slapd may give back either case).
 const caseless = new Set(["objectclass", "member"]);
 
-function valuesOf(value: Entry[string]): string[] {
+/** An attribute's values as ldapts gives them (a string, a Buffer or a list of either), as text. */
+export function valuesOf(value: Entry[string]): string[] {
   const list = Array.isArray(value) ? value : [value];
   return list.map((each) => (Buffer.isBuffer(each) ? each.toString("utf8") : String(each)));
 }

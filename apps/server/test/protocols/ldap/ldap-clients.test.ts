@@ -76,6 +76,10 @@ describe("the console's LDAP clients", () => {
     await kpi.app.ldap?.syncNow();
     expect((await whoami(library.bindDn, library.secret)).code).toBe(0);
     expect((await whoami(library.bindDn, "not-its-secret")).code).toBe(49);
+    // Every bind counts in the metrics, by result and reason.
+    const metrics = await kpi.app.metrics.registry.metrics();
+    expect(metrics).toMatch(/kpi_id_ldap_binds_total\{result="success",reason=""\} [1-9]/);
+    expect(metrics).toMatch(/kpi_id_ldap_binds_total\{result="failure",reason="wrong_secret"\} [1-9]/);
 
     const listed = (await consoleClients()).clients.find((client) => client.name === "library");
     expect(listed).toMatchObject({

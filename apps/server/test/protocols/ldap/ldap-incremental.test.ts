@@ -1,13 +1,19 @@
 // The directory follows one person's change by updating only that person's entry and the groups they were or are
-// in (protocols/ldap/person-sync.ts), counted in slapd's own log of operations; a full pass stays for drift.
-import { rmSync } from "node:fs";
+// in (protocols/ldap/person-sync.ts), counted in slapd's own log of operations; a full pass stays for drift and
+// writes the access rules only when they differ; an erased person leaves, their POSIX number never given again.
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listLdapClients } from "../../../src/model/ldap/clients.ts";
+import { erasePersonOnRequest } from "../../../src/model/privacy/erase-request.ts";
 import { disableUser } from "../../../src/model/sessions/disable.ts";
-import { updateUser } from "../../../src/model/users/queries.ts";
+import { findUserById, updateUser } from "../../../src/model/users/queries.ts";
 import { createUser, upsertUser } from "../../../src/model/users/service.ts";
+import { directoryAccessRules } from "../../../src/protocols/ldap/acl.ts";
+import { accessRulesOf } from "../../../src/protocols/ldap/rules.ts";
 import type { TestApp } from "../../support/app.ts";
 import { kpiIdBesideSlapd } from "../../support/ldap-service.ts";
-import { eventually, ldapTools, type TestSlapd } from "../../support/openldap.ts";
+import { eventually, ldapTools, personWithApplicationPassword, type TestSlapd } from "../../support/openldap.ts";
 
 const base = "dc=kpi,dc=ua";
 let dir: string;
@@ -69,21 +75,20 @@ async function operationsOf(change: () => Promise<unknown>): Promise<string[]> {
   });
 }
 
-const entries = async (searchBase: string, filter: string) =>
-  (
-    await ldapTools(slapd).run("ldapsearch", [
-      "-LLL",
-      "-Q",
-      "-Y",
-      "EXTERNAL",
-      "-H",
-      `ldapi://${encodeURIComponent(slapd.ldapiPath)}`,
-      "-b",
-      searchBase,
-      filter,
-      "cn",
-    ])
-  ).out;
+/** ldap-utils as cn=kpi-id, the directory's root, over ldapi (an operator on slapd's host). */
+const asRoot = (command: "ldapsearch" | "ldapmodify", args: string[]) =>
+  ldapTools(slapd).run(command, [
+    ...(command === "ldapsearch" ? ["-LLL", "-o", "ldif-wrap=no"] : []),
+    "-Q",
+    "-Y",
+    "EXTERNAL",
+    "-H",
+    `ldapi://${encodeURIComponent(slapd.ldapiPath)}`,
+    ...args,
+  ]);
+
+const entries = async (searchBase: string, filter: string, attribute = "cn") =>
+  (await asRoot("ldapsearch", ["-b", searchBase, filter, attribute])).out;
 
 const wholeBranchRead = (operations: string[]) =>
   operations.some(
@@ -133,5 +138,75 @@ describe("a change to one person", () => {
       `LDAP operations: full pass ${full.length}; person added ${added.length}, renamed ${renamed.length}, ` +
         `moved ${moved.length}, disabled ${disabled.length}`,
     );
+  });
+});
+
+describe("the directory's access rules in cn=config", () => {
+  const rulesWrites = (operations: string[]) =>
+    operations.filter((operation) => /^MOD dn="olcDatabase=/i.test(operation));
+  const directoryConfig = async () => {
+    const { out } = await asRoot("ldapsearch", ["-b", "cn=config", `(olcSuffix=${base})`, "olcAccess"]);
+    const rules = accessRulesOf([...out.matchAll(/^olcAccess: (.*)$/gm)].map((match) => match[1] ?? ""));
+    return { dn: /^dn: (.*)$/m.exec(out)?.[1] ?? "", rules };
+  };
+  const rulesInConfig = async () => (await directoryConfig()).rules;
+
+  it("are written only when they differ: left alone by a pass that finds them right, written back after a hand edit", async () => {
+    const wanted = directoryAccessRules(await listLdapClients(kpi.app.db), base);
+    await kpi.app.ldap?.syncNow();
+    expect(await rulesInConfig()).toEqual(wanted);
+    const quiet = await operationsOf(() => kpi.app.ldap?.syncNow() ?? Promise.resolve());
+    // The pass read the rules (so it was seen whole in slapd's log) and wrote none.
+    expect(
+      quiet.some((operation) => /^SRCH base="cn=config"/i.test(operation)),
+      quiet.join("\n"),
+    ).toBe(true);
+    expect(rulesWrites(quiet), quiet.join("\n")).toEqual([]);
+
+    // Drift: someone on slapd's host replaced the rules by hand.
+    const edit = join(dir, "hand-edit.ldif");
+    writeFileSync(
+      edit,
+      `dn: ${(await directoryConfig()).dn}\nchangetype: modify\nreplace: olcAccess\nolcAccess: to * by * read\n`,
+    );
+    expect((await asRoot("ldapmodify", ["-f", edit])).code).toBe(0);
+    expect(await rulesInConfig()).toEqual(["to * by * read"]);
+    const repaired = await operationsOf(() => kpi.app.ldap?.syncNow() ?? Promise.resolve());
+    expect(rulesWrites(repaired)).toHaveLength(1);
+    expect(await rulesInConfig()).toEqual(wanted);
+  });
+});
+
+describe("an erased person", () => {
+  const uidNumberOf = async (username: string) =>
+    /uidNumber: (\d+)/.exec(await entries(`ou=people,${base}`, `(uid=${username})`, "uidNumber"))?.[1];
+
+  it("is refused at once, leaves the directory, and their uidNumber is never given to anyone again", async () => {
+    const oksana = await personWithApplicationPassword(
+      kpi.app,
+      { username: "oksana", fullName: "Oksana Hnatiuk", studentId: "KV-200", unit: "FICT" },
+      "oksana's campus passphrase 2026",
+    );
+    const number = await eventually(() => uidNumberOf("oksana"));
+    const dn = `uid=oksana,ou=people,${base}`;
+    expect((await ldapTools(slapd).whoami(dn, oksana.created.password)).code).toBe(0);
+
+    const person = await findUserById(kpi.app.db, oksana.id);
+    if (!person) throw new Error("oksana is not there");
+    await erasePersonOnRequest(kpi.app.db, person, { via: "cli", now: kpi.app.clock() });
+    expect((await ldapTools(slapd).whoami(dn, oksana.created.password)).code).toBe(49);
+    await eventually(async () => ((await uidNumberOf("oksana")) === undefined ? true : undefined));
+
+    await createUser(
+      kpi.app.db,
+      kpi.app.passwordHasher,
+      { username: "oksana.n", fullName: "Oksana Nova", studentId: "KV-201" },
+      undefined,
+      {
+        studentUnit: "FICT",
+      },
+    );
+    const next = await eventually(() => uidNumberOf("oksana.n"));
+    expect(Number(next)).toBeGreaterThan(Number(number));
   });
 });

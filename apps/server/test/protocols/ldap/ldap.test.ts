@@ -16,6 +16,7 @@ import { eventually, ldapTools, personWithApplicationPassword, type TestSlapd } 
 
 const base = "dc=kpi,dc=ua";
 const accountPassword = "campus-password-of-olena-2026";
+const taxId = "3012345678";
 let dir: string;
 let slapd: TestSlapd;
 let kpi: TestApp;
@@ -51,7 +52,7 @@ beforeAll(async () => {
   const hasher = kpi.app.passwordHasher;
   const olena = await personWithApplicationPassword(
     kpi.app,
-    { username: "olena", fullName: "Olena Shevchenko", email: "olena@kpi.ua", studentId: "KV-1", unit: "FICT" },
+    { username: "olena", fullName: "Olena Shevchenko", email: "olena@kpi.ua", studentId: "KV-1", taxId, unit: "FICT" },
     accountPassword,
   );
   olenaPassword = olena.created;
@@ -168,6 +169,15 @@ describe("a registered client reads what it may", () => {
     const clients = await search(nextcloud, nextcloudSecret, `ou=clients,${base}`, "(objectClass=*)");
     expect(clients.out).not.toContain("cn=nextcloud");
     expect(clients.code).toBe(32);
+  });
+
+  it("finds no tax id, student id or password in the directory, even as its root", async () => {
+    const everything = await asKpiId(people, "(uid=olena)", ["*", "+"]);
+    expect(everything.out).toContain(`dn: ${dnOf("olena")}`);
+    for (const kept of [taxId, "KV-1", olenaPassword.password, accountPassword]) {
+      expect(everything.out).not.toContain(kept);
+    }
+    expect(everything.out).not.toMatch(/userPassword/i);
   });
 
   it("refuses the client's service account with a wrong secret", async () => {

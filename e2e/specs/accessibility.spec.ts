@@ -1,4 +1,4 @@
-import { devices, type Page, type TestInfo } from "@playwright/test";
+import { devices, type Page } from "@playwright/test";
 import { demoUsers, expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { BankIdEntryPage } from "../pages/bankid-pages.ts";
 import { DevicePage } from "../pages/device-page.ts";

@@ -225,7 +225,7 @@ for (const language of ["uk", "en"] as const) {
     expect(listed.filter((unit) => unit.reviewsFinal).map((unit) => unit.code)).toEqual(["FICT-CS"]);
     await closeToasts(page);
     await expectNoAxeViolations(page, "the units that decide their own reviews");
-    await photograph(page, testInfo, "units-deciding", language);
+    await photograph(page, testInfo, `console-units-units-deciding-${language}`, { backTo: walkWidth[language] });
     await units.takeBackFirstUnitDeciding();
     await expect(units.noUnitDecides).toBeVisible();
   });

@@ -21,15 +21,18 @@ const ready: StandInsReady = {
   env: { ...google.env, ...diia.env, ...bankId.env },
   google: {
     origin: google.issuer,
-    accounts: googleAccounts.filter((each) => campusEmails.has(each.email)).map((each) => each.sub),
+    // The campus people's Workspace accounts (not the one whose address Google has not verified).
+    accounts: googleAccounts
+      .filter((each) => campusEmails.has(each.email) && each.email_verified && each.hd !== undefined)
+      .map((each) => each.sub),
   },
   diia: { people: diia.people.filter((each) => usernames.has(each.id)).map((each) => each.id) },
   bankId: {
     clientId: bankId.clientId,
     banks: standInBanks.filter((bank) => bank.workable).map((bank) => bank.id),
-    // Those found by tax id (the rush's people have no identity documents on file).
+    // Those found by tax id (the rush's people have no identity documents on file; "n/a" is NBU's no tax id).
     personas: bankIdPersonas
-      .filter((persona) => persona.expect.outcome === "signed_in" && typeof persona.data?.inn === "string")
+      .filter((persona) => persona.expect.outcome === "signed_in" && /^\d{10}$/.test(String(persona.data?.inn)))
       .map((persona) => persona.id),
   },
 };

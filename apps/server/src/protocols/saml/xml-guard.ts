@@ -58,8 +58,8 @@ const schemaFiles = [
 ];
 // The schemas are read at start-up, so an installation without them stops there and not at its first SAML
 // request; libxml2 (WebAssembly, the heavy part) is loaded at the first validation (issue 41).
-const schemas = {
-  entry: readFileSync(new URL("saml-all.xsd", schemaDir), "utf8"),
+export const samlSchemas = {
+  entry: { fileName: "saml-all.xsd", contents: readFileSync(new URL("saml-all.xsd", schemaDir), "utf8") },
   preload: schemaFiles.map((fileName) => ({ fileName, contents: readFileSync(new URL(fileName, schemaDir), "utf8") })),
 };
 const loadValidator = loadOnce(() => import("xmllint-wasm"));
@@ -72,8 +72,8 @@ export async function validateSamlSchema(xml: string): Promise<void> {
   const { validateXML } = await loadValidator();
   const result = await validateXML({
     xml: [{ fileName: "document.xml", contents: xml }],
-    schema: [{ fileName: "saml-all.xsd", contents: schemas.entry }],
-    preload: schemas.preload,
+    schema: [samlSchemas.entry],
+    preload: samlSchemas.preload,
     extension: "schema",
     maxMemoryPages,
   });

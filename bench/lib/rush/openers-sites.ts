@@ -3,8 +3,8 @@ import { deflateRawSync } from "node:zlib";
 import { forwardAuthPaths } from "@kpi-id/contracts";
 import { type Browser, call, HttpError } from "./browser.ts";
 import { assumptions } from "./campus.ts";
-import type { RushCampus } from "./journeys.ts";
 import type { Recorder } from "./open-loop.ts";
+import type { RushCampus } from "./rush-campus.ts";
 
 // Opening a SAML service provider (SP-initiated, HTTP-Redirect in, HTTP-POST out) and a site behind nginx's
 // auth_request, each timed under the label the step tables print; false when a step failed (it is recorded).

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { pkceChallenge, pkceVerifier } from "@kpi-id/server/testing";
 import { type Browser, call, HttpError } from "./browser.ts";
 import { assumptions } from "./campus.ts";
-import type { Credentials, RushCampus } from "./journeys.ts";
 import type { Recorder } from "./open-loop.ts";
+import type { Credentials, RushCampus } from "./rush-campus.ts";
 
 // Opening an application by the ticket, OpenID Connect (with a refresh) and CAS, each hop timed under the label the
 // step tables print. Each answers false when a step failed (the failure is recorded; the person stops there).

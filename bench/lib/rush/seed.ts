@@ -13,7 +13,7 @@ import {
 import { sql } from "kysely";
 import { addPopulation, surnames } from "../population.ts";
 import type { Campus } from "./campus.ts";
-import type { RushCampus } from "./journeys.ts";
+import type { RushCampus } from "./rush-campus.ts";
 import { addDevices, addPasskeys, addSamlAndNginxSites, addStandInPeople, standInUsernames } from "./seed-methods.ts";
 
 // The campus in a scratch PostgreSQL database, made fast: the people in bulk statements (population.ts), one real

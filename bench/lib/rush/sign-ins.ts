@@ -1,7 +1,7 @@
 import { Browser, call, HttpError, sent } from "./browser.ts";
 import { assumptions, drawShare } from "./campus.ts";
-import type { RushCampus } from "./journeys.ts";
 import type { Recorder } from "./open-loop.ts";
+import type { RushCampus } from "./rush-campus.ts";
 
 // How a person arriving without a session signs in (assumptions.signInMethods): each way is one row of the step
 // tables, timed from the first request to the session cookie, stand-ins' pages included (as the person waits).

@@ -6,6 +6,7 @@ import { performance } from "node:perf_hooks";
 import { freePort } from "@kpi-id/server/testing";
 import { verify } from "@node-rs/argon2";
 import { assumptions, campusFromEnvironment, peakRates, stepSeconds } from "./lib/rush/campus.ts";
+import { deviceJoin, type RunningFreeradius, startFreeradius } from "./lib/rush/eduroam.ts";
 import {
   hasTaskset,
   otherCores,
@@ -14,9 +15,12 @@ import {
   serverMetrics,
   startPinnedServer,
 } from "./lib/rush/instance.ts";
+import { everyPathOnce } from "./lib/rush/journeys.ts";
 import { limitOf } from "./lib/rush/limit.ts";
+import { Recorder, type Stream } from "./lib/rush/open-loop.ts";
 import { seedCampus } from "./lib/rush/seed.ts";
-import { p99LimitMs, printStep, runStep, type StepResult } from "./lib/rush/steps.ts";
+import { type RunningStandIns, startStandIns } from "./lib/rush/stand-ins.ts";
+import { figuresOf, p99LimitMs, printStep, runStep, type StepResult } from "./lib/rush/steps.ts";
 import type { Comparison } from "./lib/types.ts";
 
 export const title = "The campus rush: one instance on one core, open-loop, to the knee (issue 80)";
@@ -47,7 +51,11 @@ export async function run(): Promise<Comparison[]> {
   );
   console.log(
     `  campus peak (×1): ${rates.arrivals.toFixed(2)} people arriving/s, ${rates.searches.toFixed(2)} helpdesk searches/s, ` +
-      `${rates.scimChanges.toFixed(2)} SCIM changes/s; eduroam (${rates.deviceJoins.toFixed(2)} joins/s) not driven in this run`,
+      `${rates.scimChanges.toFixed(2)} SCIM changes/s, ${rates.deviceJoins.toFixed(2)} eduroam joins/s ` +
+      `(${(campus.eduroamSample * 100).toFixed(0)} % of them driven through FreeRADIUS, RUSH_EDUROAM_SAMPLE); ` +
+      `fresh sign-ins/s by method: ${Object.entries(assumptions.signInMethods)
+        .map(([method, share]) => `${method} ${(rates.arrivals * assumptions.signingInAfresh * share).toFixed(2)}`)
+        .join(", ")}`,
   );
   const seedBegan = performance.now();
   const seeded = await seedCampus(campus, origin, sessionSecret);
@@ -56,25 +64,64 @@ export async function run(): Promise<Comparison[]> {
   try {
     const databaseUrl = String(seeded.setup.database.url);
     const database = new URL(databaseUrl).pathname.slice(1);
-    const rush = seeded.campus(origin);
+    const { google, diia, bankid } = assumptions.signInMethods;
+    let standIns: RunningStandIns | undefined;
+    if (google + diia + bankid > 0) {
+      standIns = await startStandIns(origin);
+      closers.unshift(standIns.stop);
+    }
+    const rush = { ...seeded.campus(origin), standIns };
     const hash = await seeded.setup.app.passwordHasher.hash(rush.password);
     await seeded.setup.app.close();
-    const server = await startPinnedServer({ port, publicUrl: origin, databaseUrl, sessionSecret });
+    const server = await startPinnedServer({
+      port,
+      publicUrl: origin,
+      databaseUrl,
+      sessionSecret,
+      extraEnv: { ...standIns?.env, RADIUS_REST_SECRET: seeded.radiusRestSecret },
+    });
     closers.unshift(server.stop);
+    let freeradius: RunningFreeradius | undefined;
+    if (campus.eduroamSample > 0) {
+      freeradius = await startFreeradius(origin, seeded.radiusRestSecret);
+      if (freeradius) closers.unshift(freeradius.stop);
+      else
+        console.log("  eduroam not driven: FreeRADIUS is not installed (apt-get install freeradius freeradius-rest)");
+    }
     pinGenerator();
     console.log(
-      `  seeded in ${seededIn.toFixed(0)} s; KPI ID (production command) on core ${serverCore}, the generator on ${otherCores}; ` +
-        `PostgreSQL is the machine's own server (${cores} cores), not pinned by the bench\n`,
+      `  seeded in ${seededIn.toFixed(0)} s; KPI ID (production command) on core ${serverCore}, the generator ` +
+        `${standIns ? "and the Google, Diia and BankID stand-ins (a process of their own) " : ""}` +
+        `${freeradius ? "and FreeRADIUS " : ""}on ${otherCores}; ` +
+        `PostgreSQL is the machine's own server (${cores} cores), not pinned by the bench`,
     );
     const argon2Seconds = await argon2SecondsPerCheck(hash, rush.password);
+    const joinsAt = freeradius;
+    const nextDevice = rush.nextDevice;
     const context = {
       campus,
       rates,
       rush,
-      processes: { kpiId: [server.pid], database },
+      processes: { kpiId: [server.pid], database, freeradius: freeradius?.pid },
       metrics: () => serverMetrics(server),
+      extraStreams: (multiple: number, recorder: Recorder): Stream[] =>
+        joinsAt && nextDevice
+          ? [
+              {
+                ratePerSecond: rates.deviceJoins * campus.eduroamSample * multiple,
+                start: () => deviceJoin(joinsAt, nextDevice(), recorder),
+              },
+            ]
+          : [],
     };
     // Unrecorded: the server's code paths compiled and its pool's connections open before the first step counts.
+    const warmUp = new Recorder();
+    await everyPathOnce(rush, warmUp);
+    console.log(
+      `  warm-up: every way of signing in and every protocol once, ${figuresOf(warmUp).length} kinds of request, ` +
+        `${warmUp.requests} operations, ${warmUp.failureCount} failed\n`,
+    );
+    for (const sample of warmUp.failureSamples) console.log(`  warm-up failure: ${sample}`);
     const lowest = campus.multiples[0] ?? 1;
     await runStep({ ...context, campus: { ...campus, compression: (campus.windowMinutes * 60) / 5 } }, lowest);
     const steps: StepResult[] = [];

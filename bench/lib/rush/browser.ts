@@ -10,8 +10,8 @@ export class HttpError extends Error {}
 export const sent = { requests: 0 };
 
 /** A request that answers `expected` or throws HttpError naming what it got. */
-export async function call(url: string, init: RequestInit, expected: number[]): Promise<Response> {
-  sent.requests += 1;
+export async function call(url: string, init: RequestInit, expected: number[], toKpiId = true): Promise<Response> {
+  if (toKpiId) sent.requests += 1;
   const response = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(deadlineMs), ...init });
   if (!expected.includes(response.status)) {
     const text = await response.text().catch(() => "");
@@ -23,9 +23,15 @@ export async function call(url: string, init: RequestInit, expected: number[]): 
 export class Browser {
   readonly cookies = new Map<string, string>();
   readonly origin: string;
+  /** The person's own address, as nginx in front of KPI ID passes it on (X-Forwarded-For). */
+  readonly address: string | undefined;
+  /** Whether this origin is KPI ID's (its requests count in "CPU per request"), not a stand-in's. */
+  readonly isKpiId: boolean;
 
-  constructor(origin: string) {
+  constructor(origin: string, address?: string, isKpiId = true) {
     this.origin = origin;
+    this.address = address;
+    this.isKpiId = isKpiId;
   }
 
   #cookieHeader(): string {
@@ -33,8 +39,12 @@ export class Browser {
   }
 
   async request(path: string, init: RequestInit = {}, expected = [200]): Promise<Response> {
-    const headers = { cookie: this.#cookieHeader(), ...(init.headers as Record<string, string> | undefined) };
-    const response = await call(new URL(path, this.origin).href, { ...init, headers }, expected);
+    const headers = {
+      cookie: this.#cookieHeader(),
+      ...(this.address ? { "x-forwarded-for": this.address } : {}),
+      ...(init.headers as Record<string, string> | undefined),
+    };
+    const response = await call(new URL(path, this.origin).href, { ...init, headers }, expected, this.isKpiId);
     for (const line of response.headers.getSetCookie()) {
       const [pair = ""] = line.split(";");
       const at = pair.indexOf("=");
@@ -54,17 +64,25 @@ export class Browser {
     });
   }
 
-  /** Follows redirects while they stay on KPI ID; answers the first address elsewhere. */
+  /** Follows redirects while they stay on this origin; answers the first address elsewhere. */
   async leave(path: string): Promise<URL> {
     let next = new URL(path, this.origin);
     for (let hop = 0; hop < 10; hop++) {
       const response = await this.request(next.href, {}, [200, 302, 303]);
       await response.arrayBuffer();
       const location = response.headers.get("location");
-      if (!location) throw new HttpError(`${next.pathname} answered ${response.status} without leaving KPI ID`);
+      if (!location) throw new HttpError(`${next.pathname} answered ${response.status} without leaving ${this.origin}`);
       next = new URL(location, next);
       if (next.origin !== this.origin) return next;
     }
     throw new HttpError("too many redirects");
   }
+}
+
+let addressCount = 0;
+
+/** A new person's own address (10.0.0.0/8 has room for 16 million). */
+export function nextPersonAddress(): string {
+  addressCount += 1;
+  return `10.${(addressCount >> 16) & 255}.${(addressCount >> 8) & 255}.${addressCount & 255}`;
 }

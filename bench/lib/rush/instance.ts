@@ -37,6 +37,8 @@ export async function startPinnedServer(options: {
   publicUrl: string;
   databaseUrl: string;
   sessionSecret: string;
+  /** The stand-ins' variables (Google, Diia, BankID NBU) and the RADIUS endpoint's secret. */
+  extraEnv?: Record<string, string>;
 }): Promise<PinnedServer> {
   const metricsToken = randomBytes(32).toString("base64url");
   const origin = `http://127.0.0.1:${options.port}`;
@@ -51,6 +53,9 @@ export async function startPinnedServer(options: {
     DATABASE_URL: options.databaseUrl,
     LOG_LEVEL: "warn",
     WEB_DIST_DIR: "/nonexistent-web-dist",
+    // As behind nginx on the same machine: each person's own address arrives in X-Forwarded-For.
+    TRUST_PROXY: "loopback",
+    ...options.extraEnv,
     ...productionEnvironment,
     // The line of password checks and libuv's pool, as the operator sets them (to compare settings).
     ...Object.fromEntries(

@@ -13,7 +13,8 @@ import {
 import { sql } from "kysely";
 import { addPopulation, surnames } from "../population.ts";
 import type { Campus } from "./campus.ts";
-import type { RushCampus } from "./journeys.ts";
+import type { RushCampus } from "./rush-campus.ts";
+import { addDevices, addPasskeys, addSamlAndNginxSites, addStandInPeople, standInUsernames } from "./seed-methods.ts";
 
 // The campus in a scratch PostgreSQL database, made fast: the people in bulk statements (population.ts), one real
 // argon2id hash of the bench password for all of them (each sign-in still verifies it in full), access to the
@@ -22,6 +23,10 @@ import type { RushCampus } from "./journeys.ts";
 const password = "rush hour passphrase 2026";
 /** People given an authenticator app (each code works once per time step: enough that none repeats in a step). */
 const withAuthenticator = 400;
+/** People given a passkey (each use must raise its counter: enough that two uses of one never overlap). */
+const withPasskey = 400;
+/** Devices given a Wi-Fi password (they join over and over: KPI ID's work is the same for each join). */
+const devicesSeeded = 400;
 /** Sessions from an earlier day that arriving people still hold. */
 const earlierSessions = 1_000;
 const redirectUri = "https://lms.kpi.ua/oidc/callback";
@@ -29,7 +34,9 @@ const casService = "https://library.kpi.ua/cas/login";
 
 export interface SeededCampus {
   setup: TestApp;
-  /** Everything but the origin, which is the server's, started afterwards. */
+  /** What FreeRADIUS presents to KPI ID's RADIUS endpoint (RADIUS_REST_SECRET): the server must be given it. */
+  radiusRestSecret: string;
+  /** Everything but the origin, which is the server's, started afterwards (and the stand-ins, started apart). */
   campus: (origin: string) => RushCampus;
 }
 
@@ -39,7 +46,12 @@ const cycling = <T>(list: readonly T[]) => {
 };
 
 export async function seedCampus(campus: Campus, publicUrl: string, sessionSecret: string): Promise<SeededCampus> {
-  const setup = await createTestApp("postgres", { PUBLIC_URL: publicUrl, SESSION_SECRET: sessionSecret });
+  const radiusRestSecret = randomBytes(32).toString("base64url");
+  const setup = await createTestApp("postgres", {
+    PUBLIC_URL: publicUrl,
+    SESSION_SECRET: sessionSecret,
+    RADIUS_REST_SECRET: radiusRestSecret,
+  });
   const { app } = setup;
   const people = Math.round(campus.students + campus.staff);
   await addPopulation(app, people);
@@ -71,7 +83,14 @@ export async function seedCampus(campus: Campus, publicUrl: string, sessionSecre
     singleLogout: false,
     proxy: false,
   });
-  for (const applicationId of [ticket.application.id, oidc.application.id, cas.application.id]) {
+  await addStandInPeople(app, password);
+  const sites = await addSamlAndNginxSites(app);
+  for (const applicationId of [
+    ticket.application.id,
+    oidc.application.id,
+    cas.application.id,
+    ...sites.applicationIds,
+  ]) {
     await sql`insert into user_applications (user_id, application_id)
       select id, ${applicationId}::uuid from users where status = 'active'`.execute(app.db);
   }
@@ -80,6 +99,7 @@ export async function seedCampus(campus: Campus, publicUrl: string, sessionSecre
     .selectFrom("users")
     .select(["id", "username"])
     .where("status", "=", "active")
+    .where("username", "not in", standInUsernames)
     .orderBy("username")
     .execute();
   // A small campus keeps most of its people for password-only sign-ins.
@@ -88,7 +108,11 @@ export async function seedCampus(campus: Campus, publicUrl: string, sessionSecre
   // Set up minutes ago, so the code each used then is of a time step the rush never asks again.
   const setUpAt = new Date(Date.now() - 5 * 60_000);
   for (const person of secondFactor) codes.set(person.username, await addAuthenticator(app, person, setUpAt));
-  const passwordOnly = active.slice(secondFactor.length).map((person) => person.username);
+  const quarter = Math.floor(active.length / 4);
+  const passkeyPeople = active.slice(secondFactor.length, secondFactor.length + Math.min(withPasskey, quarter));
+  const passkeys = await addPasskeys(app, passkeyPeople, publicUrl);
+  const devices = await addDevices(app, active.slice(-Math.min(devicesSeeded, quarter)), publicUrl);
+  const passwordOnly = active.slice(secondFactor.length + passkeyPeople.length).map((person) => person.username);
   const sessions: string[] = [];
   for (const person of active.slice(-earlierSessions)) sessions.push(await sessionCookieOf(app, person.id, "PASSWORD"));
   const helpdesk = await addOperator(app, ["helpdesk"]);
@@ -99,8 +123,10 @@ export async function seedCampus(campus: Campus, publicUrl: string, sessionSecre
     .execute();
   const nextPerson = cycling(passwordOnly);
   const nextCoded = cycling(secondFactor);
+  const nextWithPasskey = cycling(passkeys);
   return {
     setup,
+    radiusRestSecret,
     campus: (origin) => ({
       origin,
       password,
@@ -111,10 +137,14 @@ export async function seedCampus(campus: Campus, publicUrl: string, sessionSecre
         if (!codeAt) throw new Error(`no authenticator for ${username}`);
         return { username, code: () => codeAt(new Date()) };
       },
+      nextWithPasskey,
+      nextDevice: cycling(devices),
       nextEarlierSession: cycling(sessions),
       ticketApplication: { id: ticket.application.id, secret: ticket.secret },
       oidcClient: { id: oidc.application.id, secret: oidc.secret, redirectUri },
       casService,
+      samlServiceProvider: sites.samlServiceProvider,
+      protectedSite: sites.protectedSite,
       helpdeskCookie: helpdesk.cookie,
       scimToken,
       surnames,

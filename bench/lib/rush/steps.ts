@@ -2,9 +2,10 @@ import { sent } from "./browser.ts";
 import { type Campus, type PeakRates, stepSeconds } from "./campus.ts";
 import { coreTicks, cpuBetween, sampleCpu, type Tier, type TierProcesses } from "./cpu.ts";
 import { serverCore } from "./instance.ts";
-import { arrival, helpdeskSearch, type RushCampus, scimChange } from "./journeys.ts";
+import { arrival, helpdeskSearch, scimChange } from "./journeys.ts";
 import { describePhases, phasesBetween, type SignInPhases } from "./limit.ts";
 import { percentile, Recorder, runOpenLoop, type Stream } from "./open-loop.ts";
+import type { RushCampus } from "./rush-campus.ts";
 
 // One step of the rush: every stream at `multiple` × the campus peak for the step's time, then its figures.
 

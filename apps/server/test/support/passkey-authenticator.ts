@@ -41,6 +41,16 @@ export function softAuthenticator(options: SoftAuthenticatorOptions, shared?: { 
   let userHandle: string | undefined;
   const stateFlags = options.synced ? flags.backupEligible | flags.backedUp : 0;
 
+  const publicKeyCose = isoCBOR.encode(
+    new Map<number, number | Uint8Array>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, new Uint8Array(key.x)],
+      [-3, new Uint8Array(key.y)],
+    ]),
+  );
+
   function authenticatorData(extra: number, attested?: Buffer) {
     signCount += 1;
     const header = Buffer.alloc(37);
@@ -62,17 +72,11 @@ export function softAuthenticator(options: SoftAuthenticatorOptions, shared?: { 
     set signCount(value: number) {
       signCount = value;
     },
+    /** The public key as COSE (what the server stores): the bench's seed stores passkeys without a ceremony. */
+    publicKeyCose,
     register(creation: { challenge: string; user?: { id?: string } }): PasskeyRegistrationResponse {
       userHandle = creation.user?.id;
-      const cose = isoCBOR.encode(
-        new Map<number, number | Uint8Array>([
-          [1, 2],
-          [3, -7],
-          [-1, 1],
-          [-2, new Uint8Array(key.x)],
-          [-3, new Uint8Array(key.y)],
-        ]),
-      );
+      const cose = publicKeyCose;
       const aaguid = Buffer.from((options.aaguid ?? KNOWN_AAGUID).replaceAll("-", ""), "hex");
       const length = Buffer.alloc(2);
       length.writeUInt16BE(credentialId.length);

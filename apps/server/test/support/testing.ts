@@ -10,6 +10,7 @@ export { addAccessRule } from "../../src/model/access/rules.ts";
 export { hasApplicationAccess } from "../../src/model/admission/applications.ts";
 export { createApplication } from "../../src/model/apps/service.ts";
 export { setCasService } from "../../src/model/cas/services.ts";
+export { upsertServiceProvider } from "../../src/model/saml/service-providers.ts";
 export { consumeTicket, issueTicket } from "../../src/model/tickets/store.ts";
 export { createUser } from "../../src/model/users/service.ts";
 export { type MachineryPiece, machineryPieces, switchMachinery } from "../../src/platform/bench-switches.ts";
@@ -19,6 +20,7 @@ export { openDatabase } from "../../src/platform/db/index.ts";
 export { migrate } from "../../src/platform/db/migrate.ts";
 export { startBindResponder } from "../../src/protocols/ldap/responder.ts";
 export { libraryClientFind } from "../../src/protocols/oidc/parsed-clients.ts";
+export { parseSpMetadata } from "../../src/protocols/saml/sp-metadata.ts";
 export { DiiaClient } from "../../src/sign-in/diia/client.ts";
 export { hashRequestId } from "../../src/sign-in/diia/crypto/gost-hash.ts";
 export { JkurwaSignatureVerifier } from "../../src/sign-in/diia/crypto/jkurwa-verifier.ts";
@@ -31,11 +33,13 @@ export { runCliOn } from "./cli.ts";
 export { addOperator, sessionCookieOf } from "./console.ts";
 export { aboveModelDatabase, aboveModelDatabases, createTestDatabase, databaseKinds } from "./databases.ts";
 export { documentedBlock, kpiIdCommands, replaceEvery } from "./doc-blocks.ts";
+export { makeCertificates, renderFreeradius, startProcess } from "./freeradius.ts";
 export { type HomeUniversityOptions, researcher, startHomeUniversity } from "./home-university.ts";
 export { freePort } from "./listening.ts";
 export { addAuthenticator } from "./mfa.ts";
 export { serveThroughServiceStack, serviceStack } from "./mounted-provider.ts";
 export { type RunningSites, startProtectedSites } from "./nginx-site.ts";
+export { addProtectedSite } from "./nginx-visit.ts";
 export { addOidcClient, TestBrowser } from "./oidc.ts";
 export {
   type ClientCredentials,
@@ -47,6 +51,7 @@ export {
   tokenRequest,
 } from "./oidc-code-flow.ts";
 export { ldapTools, personWithApplicationPassword, startTestSlapd, type TestSlapd } from "./openldap.ts";
+export { type SoftAuthenticator, softAuthenticator } from "./passkey-authenticator.ts";
 export {
   databaseUrl,
   dropAbandonedRunDatabases,

@@ -2,6 +2,7 @@ import { DOMParser, type Element, XMLSerializer } from "@xmldom/xmldom";
 import type { ServiceProviderRow } from "../../model/saml/service-providers.ts";
 import { certificatePem, type SamlKey } from "./keys.ts";
 import { bindings, nameIdFormats, ns, rsaSha256 } from "./namespaces.ts";
+import { samlPaths } from "./paths.ts";
 import { samlify } from "./samlify.ts";
 
 export interface EntityOptions {
@@ -25,6 +26,9 @@ function withSignedAssertions(metadataXml: string): string {
 
 /** samlify's view of this IdP and one SP, built per message (cheap, and always from the current key). */
 export function samlEntities({ idpEntityId, ssoUrl, key, sp, wantAuthnRequestsSigned = false }: EntityOptions) {
+  // The logout endpoints the IdP's metadata names (metadata.ts): without them samlify writes a warning to stderr
+  // for every message it builds an IdP for, each SAML sign-in's answer included (found by the campus rush).
+  const sloUrl = `${ssoUrl.slice(0, ssoUrl.length - samlPaths.sso.length)}${samlPaths.slo}`;
   const idp = samlify.IdentityProvider({
     entityID: idpEntityId,
     signingCert: certificatePem(key.certificate),
@@ -39,6 +43,10 @@ export function samlEntities({ idpEntityId, ssoUrl, key, sp, wantAuthnRequestsSi
     singleSignOnService: [
       { Binding: bindings.redirect, Location: ssoUrl },
       { Binding: bindings.post, Location: ssoUrl },
+    ],
+    singleLogoutService: [
+      { Binding: bindings.redirect, Location: sloUrl },
+      { Binding: bindings.post, Location: sloUrl },
     ],
   });
   const spEntity = samlify.ServiceProvider({

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { upsertServiceProvider } from "../../../src/model/saml/service-providers.ts";
 import { createSession } from "../../../src/model/sessions/store.ts";
 import { passwordAndCode } from "../../../src/model/sessions/strength.ts";
@@ -62,6 +62,18 @@ describe("SAML Web Browser SSO with a @node-saml/node-saml service provider", ()
     expect(profile?.["urn:oid:1.3.6.1.4.1.5923.1.1.1.9"]).toEqual(["member@kpi.ua", "student@kpi.ua"]);
     expect(profile?.["urn:oid:1.3.6.1.4.1.25178.1.2.9"]).toBeUndefined();
     expect(profile?.nameID).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("writes nothing to stderr for a sign-in (samlify warned on every message: noise in the journal at the peak)", async () => {
+    const warn = vi.spyOn(console, "warn");
+    try {
+      const url = await library.saml.getAuthorizeUrlAsync("quiet", undefined, {});
+      const page = await browse(test.app, url, cookie);
+      expect(formOf(page.body).SAMLResponse).not.toBe("");
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it("answers an HTTP-POST request the same way", async () => {

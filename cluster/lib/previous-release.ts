@@ -56,7 +56,9 @@ export async function checkOutPreviousRelease(workDir: string): Promise<Previous
   };
   try {
     // Every dependency it declared must be declared today with the same range: otherwise linking today's
-    // node_modules would run it on packages it never ran on. Dependencies added since do not matter to it.
+    // node_modules would run it on packages it never ran on. Dependencies added since do not matter to it. One it
+    // needs that today's code no longer uses stays declared as a devDependency of apps/server, so the production
+    // image leaves it out: xmllint-wasm and @authenio/samlify-xmllint-wasm (0.5.0 checks SAML with libxml2-wasm).
     for (const file of dependencyFiles) {
       const now = dependenciesOf(readFileSync(join(repositoryRoot, file), "utf8"));
       for (const [name, range] of dependenciesOf(readFileSync(join(root, file), "utf8"))) {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { id, sampleDeveloperApplication } from "../../../test/developers.ts";
 import { apiError, json, mockFetch } from "../../../test/fetch-mock.ts";
 import { renderApp, student } from "../../../test/render.tsx";
+import { recordStatusesEntering } from "../../../test/statuses-entering.ts";
 
 const invitationId = "7d1f0c2e-1111-4a2b-8c3d-000000000042";
 const application: DeveloperApplication = {
@@ -58,6 +59,7 @@ describe("developers' invitations on the page", () => {
       },
     });
     renderApp(`/en/developers/${id}`);
+    const statuses = recordStatusesEntering();
     const user = userEvent.setup();
     const testers = await screen.findByTestId("developer-testers");
     expect(within(testers).getByText("classmate")).toBeInTheDocument();
@@ -68,7 +70,8 @@ describe("developers' invitations on the page", () => {
       "If “nobody@kpi.ua” has a KPI ID account, they get an invitation",
     );
     const said = within(testers).getByRole("status");
-    expect(said).toHaveTextContent(/^$/);
+    expect(statuses.textWhenEntered(said)).toBe("");
+    statuses.stop();
     await waitFor(() =>
       expect(said).toHaveTextContent("If “nobody@kpi.ua” has a KPI ID account, they get an invitation"),
     );

@@ -5,6 +5,7 @@ import { id, sampleDeveloperApplication } from "../../../../test/developers.ts";
 import { json, mockFetch } from "../../../../test/fetch-mock.ts";
 import { initTestI18n } from "../../../../test/i18n.ts";
 import { renderWithProviders } from "../../../../test/render.tsx";
+import { recordStatusesEntering } from "../../../../test/statuses-entering.ts";
 import { PeopleSection } from "./people-section.tsx";
 
 const invitePath = `/api/developers/applications/${id}/testers`;
@@ -47,11 +48,13 @@ describe("inviting a tester", () => {
     expect(sent).toEqual([{ person: "classmate" }, { person: "classmate" }]);
     // While the second is on its way the line is gone, so the answer's line is a new status, not an unchanged one.
     expect(screen.queryByTestId("testers-invited")).not.toBeInTheDocument();
+    const statuses = recordStatusesEntering();
     answer();
     const second = await screen.findByRole("status");
     expect(second).not.toBe(first);
     // It enters empty and its words go in after: what a screen reader reads as news.
-    expect(second).toHaveTextContent(/^$/);
+    expect(statuses.textWhenEntered(second)).toBe("");
+    statuses.stop();
     await waitFor(() => expect(second).toHaveTextContent(invitedWords("classmate")));
   });
 });

@@ -1,6 +1,13 @@
 import { sql } from "kysely";
 import type { Db, User } from "../../platform/db/schema.ts";
-import { type AttemptDecision, attemptDecision, isOwnKey, type ThrottleKey } from "../../platform/throttle/throttle.ts";
+import {
+  type AttemptDecision,
+  attemptDecision,
+  isOwnKey,
+  type ThrottleKey,
+  throttleHasFailures,
+  throttleWaitOf,
+} from "../../platform/throttle/throttle.ts";
 import { userByUsernameQuery } from "../users/queries.ts";
 import type { LdapClient } from "./clients.ts";
 import { ldapThrottleKeys } from "./throttle.ts";
@@ -58,10 +65,8 @@ export async function lookUpPersonBind(
     sql<string[]>`case when known.peer then ${pick(knownKeys)}::text[] else ${pick(otherKeys)}::text[] end`;
   const { rows } = await sql<LookupRow>`select person.*,
       known.peer as ldap_known_peer,
-      (select extract(epoch from max(blocked_until) - ${bind.now}::timestamptz)::double precision
-        from throttle_counters where key = any(${chosen(all)}) and blocked_until > ${bind.now}::timestamptz)
-        as ldap_throttle_wait,
-      exists (select 1 from throttle_counters where key = any(${chosen(own)}) and failures > 0) as ldap_own_counted,
+      ${throttleWaitOf(chosen(all), bind.now)} as ldap_throttle_wait,
+      ${throttleHasFailures(chosen(own))} as ldap_own_counted,
       client.id as ldap_client_id,
       client.application_id as ldap_client_application_id,
       client.kpi_password_allowed as ldap_client_kpi_password_allowed,

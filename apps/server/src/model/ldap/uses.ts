@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { AuditRow } from "../../platform/audit/record.ts";
+import { type AuditRow, auditRowsInsert } from "../../platform/audit/record.ts";
 import type { Db } from "../../platform/db/schema.ts";
 
 /** Uses kept per application password: the five the account page shows, and enough to know returning clients. */
@@ -33,32 +33,20 @@ export interface AcceptedBind {
   use?: PasswordUse;
 }
 
-const text = (value: string | null | undefined) => value ?? null;
-
 /**
  * Many accepted binds in one statement, so one commit (one wait for the disk): their audit rows, each password's
  * last use, the uses themselves, and only each password's latest uses kept. The CTEs see the tables as they were
- * before the statement, so a password with k new uses keeps `usesKeptPerPassword - k` of its older ones. A
- * password revoked (or a client, person or application removed) since its bind is skipped (or left out of the
- * row) rather than failing the batch: the others' records are not held hostage by one.
+ * before the statement, so a password with k new uses keeps `usesKeptPerPassword - k` of its older ones. A use of
+ * a password revoked (or through a client removed) since its bind is skipped (or its client left out) rather than
+ * failing the batch; an audit row naming an application removed since fails it (the queue writes such a batch
+ * again one bind at a time).
  */
 export async function recordAcceptedBinds(db: Db, binds: AcceptedBind[]): Promise<void> {
   if (binds.length === 0) return;
   const audit = binds.map((bind) => bind.audit);
   const batch = latestPerPassword(binds.flatMap((bind) => (bind.use ? [bind.use] : [])));
   const column = <T>(pick: (use: PasswordUse) => T) => batch.map(pick);
-  const row = <T>(pick: (row: AuditRow) => T) => audit.map(pick);
-  await sql`with audited as (
-      insert into audit_events (occurred_at, event_type, result, user_id, application_id, reason, ip, details)
-      select a.occurred_at, a.event_type, a.result, (select u.id from users u where u.id = a.user_id),
-        (select x.id from applications x where x.id = a.application_id), a.reason, a.ip,
-        coalesce(a.details::jsonb, '{}'::jsonb)
-      from unnest(${row((r) => r.occurred_at.toISOString())}::timestamptz[], ${row((r) => r.event_type)}::text[],
-        ${row((r) => r.result)}::text[], ${row((r) => text(r.user_id))}::uuid[],
-        ${row((r) => text(r.application_id))}::uuid[], ${row((r) => text(r.reason))}::text[],
-        ${row((r) => text(r.ip))}::text[], ${row((r) => (typeof r.details === "string" ? r.details : null))}::text[])
-        as a(occurred_at, event_type, result, user_id, application_id, reason, ip, details)
-    ),
+  await sql`with audited as (${auditRowsInsert(audit)}),
     batch as (
       select b.password_id, b.user_id, (select c.id from ldap_clients c where c.id = b.client_id) as client_id,
         b.used_at, b.peer
@@ -66,7 +54,6 @@ export async function recordAcceptedBinds(db: Db, binds: AcceptedBind[]): Promis
         ${column((use) => use.clientId)}::uuid[], ${column((use) => use.now.toISOString())}::timestamptz[],
         ${column((use) => use.peer?.slice(0, 100) ?? null)}::text[]) as b(password_id, user_id, client_id, used_at, peer)
       where exists (select 1 from ldap_passwords p where p.id = b.password_id)
-        and exists (select 1 from users u where u.id = b.user_id)
     ),
     fresh as (select password_id, max(used_at) as used_at, count(*) as k from batch group by password_id),
     last_used as (
@@ -99,7 +86,7 @@ export interface AcceptedBindQueue {
   add(bind: AcceptedBind): Promise<void> | undefined;
   /** Writes what is waiting now (and waits for a write already under way). */
   flush(): Promise<void>;
-  /** Records not written because their write failed twice (each failure is also passed to onError). */
+  /** Records not written: their batch failed, then their own write (each failure is also passed to onError). */
   readonly lost: number;
 }
 
@@ -114,12 +101,13 @@ export interface AcceptedBindQueueOptions {
 /**
  * The records of accepted binds, written after slapd has its answer, all those of `flushAfterMs` in one statement
  * and one commit: a group commit (bench/ldap.bench.ts: a commit that waits for the disk on each bind held KPI ID
- * to a twentieth of the stand-in's rate). What this costs is durability, bounded: a crash of KPI ID, or of
+ * to 0.04–0.14 of the stand-in's rate). What this costs is durability, bounded: a crash of KPI ID, or of
  * PostgreSQL before the batch's commit, forgets at most the last `flushAfterMs` of accepted binds' audit rows and
  * uses. Refused binds, and the throttle's counts of them, are still written before slapd hears the answer
  * (binds.ts), so no guess is ever forgotten; an accepted bind that is forgotten let in someone who held the
  * password (slapd's own log still has the bind), and an address whose use is not yet written is counted as an
- * unknown one, the stricter rule, never a looser one. A failed write is tried once more with the next batch.
+ * unknown one, the stricter rule, never a looser one. A failed batch is tried again after `flushAfterMs`, one
+ * bind at a time.
  */
 export function createAcceptedBindQueue(db: Db, options: AcceptedBindQueueOptions = {}): AcceptedBindQueue {
   const flushAfterMs = options.flushAfterMs ?? 200;
@@ -139,16 +127,24 @@ export function createAcceptedBindQueue(db: Db, options: AcceptedBindQueueOption
     const batch = waiting;
     waiting = [];
     writing = writing.then(async () => {
-      if (batch.length === 0) return;
+      // Written once already and failed: one bind at a time now, so a row that cannot be written loses only itself.
+      for (const bind of batch.filter((bind) => retried.has(bind))) {
+        try {
+          await recordAcceptedBinds(db, [bind]);
+        } catch (error) {
+          lost += 1;
+          options.onError?.(error);
+        }
+      }
+      const fresh = batch.filter((bind) => !retried.has(bind));
+      if (fresh.length === 0) return;
       try {
-        await recordAcceptedBinds(db, batch);
+        await recordAcceptedBinds(db, fresh);
       } catch (error) {
         options.onError?.(error);
-        const again = batch.filter((bind) => !retried.has(bind));
-        lost += batch.length - again.length;
-        for (const bind of again) retried.add(bind);
-        waiting = [...again, ...waiting];
-        if (waiting.length > 0) schedule();
+        for (const bind of fresh) retried.add(bind);
+        waiting = [...fresh, ...waiting];
+        schedule();
       }
     });
     return writing;

@@ -106,6 +106,20 @@ function throttleTake(keys: ThrottleKey[], now: Date): RawBuilder<number> {
     )`;
 }
 
+/**
+ * For a statement that reads what a check needs without counting an attempt (model/ldap/bind-lookup.ts): the
+ * seconds the longest wait among `keys` has left, null when none waits (`attemptDecision` reads it)…
+ */
+export function throttleWaitOf(keys: RawBuilder<string[]>, now: Date): RawBuilder<number | null> {
+  return sql<number | null>`(select extract(epoch from max(blocked_until) - ${now}::timestamptz)::double precision
+    from throttle_counters where key = any(${keys}) and blocked_until > ${now}::timestamptz)`;
+}
+
+/** …and whether any of `keys` holds failures (a success then has a counter to settle). */
+export function throttleHasFailures(keys: RawBuilder<string[]>): RawBuilder<boolean> {
+  return sql<boolean>`exists (select 1 from throttle_counters where key = any(${keys}) and failures > 0)`;
+}
+
 /** What `throttle_take` answered (the seconds to wait, 0 to go on) as a decision. */
 export function attemptDecision(wait: number | string | null | undefined): AttemptDecision {
   const seconds = Number(wait ?? 0);

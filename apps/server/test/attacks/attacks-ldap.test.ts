@@ -6,7 +6,7 @@ import { type BindFacts, decideBind, type LdapBindContext } from "../../src/mode
 import { registerLdapClient } from "../../src/model/ldap/clients.ts";
 import { createApplicationPassword } from "../../src/model/ldap/passwords.ts";
 import { ldapThrottleKey } from "../../src/model/ldap/throttle.ts";
-import { createUseQueue, type UseQueue } from "../../src/model/ldap/uses.ts";
+import { type AcceptedBindQueue, createAcceptedBindQueue } from "../../src/model/ldap/uses.ts";
 import { grantRole, revokeRole } from "../../src/model/users/operator-roles.ts";
 import { createTestApp, postJson, type TestApp } from "../support/app.ts";
 import { addPerson, manualClock, signIn } from "../support/campus.ts";
@@ -26,7 +26,7 @@ describe("attacks on LDAP application passwords", () => {
   const owner = { username: "owner", password: "owner's long passphrase" };
   let ownerId = "";
   let ownerPassword = "";
-  let uses: UseQueue;
+  let uses: AcceptedBindQueue;
   const labMachine = "10.20.0.5";
   const stranger = "203.0.113.66";
 
@@ -38,7 +38,7 @@ describe("attacks on LDAP application passwords", () => {
       { LDAP_LDAPI_PATH: join(dir, "no-slapd"), LDAP_BIND_SOCKET: join(dir, "bind.sock") },
       { clock: clock.now },
     );
-    uses = createUseQueue(t.app.db, { flushAfterMs: 60_000 });
+    uses = createAcceptedBindQueue(t.app.db, { flushAfterMs: 60_000 });
     ownerId = (await addPerson(t.app, { username: owner.username, fullName: "Owner" }, owner.password)).id;
     await addPerson(t.app, { username: "other", fullName: "Other" }, "other's long passphrase");
     ownerPassword = (
@@ -56,7 +56,7 @@ describe("attacks on LDAP application passwords", () => {
     throttleSecret: ldapThrottleKey(t.config.saml.pairwiseSalt),
     baseDn: t.config.ldap.baseDn,
     now: clock.now(),
-    noteUse: uses.add,
+    recordAccepted: uses.add,
   });
   const bind = (facts: Partial<BindFacts>) =>
     decideBind(context(), { dn: "uid=owner,ou=people,dc=kpi,dc=ua", password: ownerPassword, ssf: 256, ...facts });

@@ -1,11 +1,12 @@
 import { sql } from "kysely";
-import { synchronousCommitOff } from "../../platform/db/commit.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import {
   type AttemptDecision,
   attemptDecision,
+  isOwnKey,
   type ThrottleKey,
-  throttleTake,
+  throttleHasFailures,
+  throttleWaitOf,
 } from "../../platform/throttle/throttle.ts";
 import { userByUsernameQuery } from "../users/queries.ts";
 import type { LdapClient } from "./clients.ts";
@@ -25,8 +26,10 @@ export interface PersonBindLookup {
   password: { id: string; secretHash: string } | undefined;
   /** The throttle's keys for this bind (a known client's alone, else the name's and the address's)… */
   keys: ThrottleKey[];
-  /** …and the attempt taken on them, before any of the above decides anything. */
+  /** …whether any of them waits now (read, nothing counted: binds.ts counts a refused bind's failure)… */
   attempt: AttemptDecision;
+  /** …and whether the name's or the known client's counter holds failures, which an accepted bind clears. */
+  ownCounted: boolean;
 }
 
 interface LookupRow extends Partial<User> {
@@ -37,30 +40,33 @@ interface LookupRow extends Partial<User> {
   ldap_password_id: string | null;
   ldap_password_hash: string | null;
   ldap_throttle_wait: number | null;
-  ldap_commit_without_waiting_for_disk: string | null;
+  ldap_own_counted: boolean | null;
 }
 
 /**
  * The person by username, whether they bound from `peer` before, the client at `peer` (the first by name when
- * several share an address, as ldapClientAt) and the application password matching `hashes`, with the throttle's
- * attempt taken on the keys the known client chooses: one statement, the same for an unknown name as for a known
- * one, so neither the round trips nor their number tell who exists. Its commit does not wait for the disk (the
- * throttle's counters are a speed bump: takeAttempt), so it runs outside any transaction.
+ * several share an address, as ldapClientAt), the application password matching `hashes`, and the throttle's
+ * state on the keys the known client chooses: one statement, the same for an unknown name as for a known one, so
+ * neither the round trips nor their number tell who exists. It only reads (no commit to wait for, no row lock):
+ * an accepted bind is decided by this one round trip (binds.ts says why the attempt is not counted in advance).
  */
 export async function lookUpPersonBind(
   db: Db,
   bind: { username: string; peer: string | undefined; hashes: string[]; throttleSecret: string; now: Date },
 ): Promise<PersonBindLookup> {
-  if (db.isTransaction) throw new Error("lookUpPersonBind commits on its own; call it outside a transaction");
   const peer = bind.peer ?? null;
   const throttled = { name: bind.username, peer: bind.peer };
   const knownKeys = ldapThrottleKeys(bind.throttleSecret, { ...throttled, knownPeer: true });
   const otherKeys = ldapThrottleKeys(bind.throttleSecret, throttled);
+  const all = (keys: ThrottleKey[]) => keys.map((k) => k.key);
+  const own = (keys: ThrottleKey[]) => keys.filter((k) => isOwnKey(k.key)).map((k) => k.key);
+  // Both sets as arrays, one chosen in the statement by whether the peer is known.
+  const chosen = (pick: (keys: ThrottleKey[]) => string[]) =>
+    sql<string[]>`case when known.peer then ${pick(knownKeys)}::text[] else ${pick(otherKeys)}::text[] end`;
   const { rows } = await sql<LookupRow>`select person.*,
       known.peer as ldap_known_peer,
-      ${synchronousCommitOff} as ldap_commit_without_waiting_for_disk,
-      case when known.peer then ${throttleTake(knownKeys, bind.now)} else ${throttleTake(otherKeys, bind.now)} end
-        as ldap_throttle_wait,
+      ${throttleWaitOf(chosen(all), bind.now)} as ldap_throttle_wait,
+      ${throttleHasFailures(chosen(own))} as ldap_own_counted,
       client.id as ldap_client_id,
       client.application_id as ldap_client_application_id,
       client.kpi_password_allowed as ldap_client_kpi_password_allowed,
@@ -90,7 +96,7 @@ export async function lookUpPersonBind(
     ldap_password_id: passwordId,
     ldap_password_hash: secretHash,
     ldap_throttle_wait: wait,
-    ldap_commit_without_waiting_for_disk: _commitSetting,
+    ldap_own_counted: ownCounted,
     ...person
   } = rows[0] ?? ({ ldap_known_peer: false } as LookupRow);
   return {
@@ -100,5 +106,6 @@ export async function lookUpPersonBind(
     password: passwordId && secretHash ? { id: passwordId, secretHash } : undefined,
     keys: knownPeer === true ? knownKeys : otherKeys,
     attempt: attemptDecision(wait),
+    ownCounted: ownCounted === true,
   };
 }

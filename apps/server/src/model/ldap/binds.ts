@@ -5,6 +5,8 @@ import type { SecretRing } from "../../platform/crypto/key-ring.ts";
 import { hashToken, sameBytes } from "../../platform/crypto/tokens.ts";
 import type { Db, User } from "../../platform/db/schema.ts";
 import {
+  isOwnKey,
+  settleSuccess,
   type ThrottleKey,
   takeAttempt,
   withFailureConfirmed,
@@ -14,12 +16,11 @@ import { hasApplicationAccess } from "../admission/applications.ts";
 import { findApplicationById } from "../apps/queries.ts";
 import { holdsSecondFactor } from "../sessions/recent-sign-in.ts";
 import { rolesOf } from "../users/operator-roles.ts";
-import { networkPasswordHashes } from "../wifi/secrets.ts";
 import { type BindClient, lookUpPersonBind } from "./bind-lookup.ts";
 import { findLdapClientSecret } from "./clients.ts";
-import { storedApplicationPassword } from "./passwords.ts";
+import { applicationPasswordHashes, storedApplicationPassword } from "./passwords.ts";
 import { ldapThrottleKeys } from "./throttle.ts";
-import type { PasswordUse } from "./uses.ts";
+import type { AcceptedBind } from "./uses.ts";
 
 /** Why a bind was refused: the console counts failures by these, the audit row keeps them (contracts list them). */
 export type LdapRefusal = LdapBindRefusal;
@@ -43,8 +44,11 @@ export interface LdapBindContext {
   now: Date;
   /** The KPI ID password's check (argon2id), for clients that allow it; without it no client's allowance works. */
   verifyAccountPassword?: (passwordHash: string | null, password: string) => Promise<boolean>;
-  /** An accepted bind's use of an application password, noted once the bind is recorded (uses.ts: createUseQueue). */
-  noteUse: (use: PasswordUse) => void;
+  /**
+   * An accepted bind with an application password, recorded (audit row and use) after slapd has its answer, with
+   * others in one commit (uses.ts: createAcceptedBindQueue); a promise to wait on when its queue is full.
+   */
+  recordAccepted: (bind: AcceptedBind) => Promise<void> | undefined;
 }
 
 /** Who bound and through what; applicationId: the application of the client it came through, if tied to one. */
@@ -81,10 +85,9 @@ export function parseBindDn(dn: string, baseDn: string): BoundName | undefined {
 
 /**
  * Decides one simple bind, a person with an application password or a registered client's service account, and
- * records it: its audit row and the throttle's count settled or the failure noted, in one statement that waits for
- * the disk before slapd hears the answer. A person's bind costs two round trips (its reads with the throttle's
- * attempt, that record), whatever the outcome; an application password's use is noted for a later batch
- * (uses.ts), off the bind's path.
+ * records it. A person's bind with an application password is decided by one read (bind-lookup.ts) and answered
+ * at once, its record written after with others (uses.ts); every refusal is recorded, with the throttle's count
+ * of it, before slapd hears the answer.
  */
 export async function decideBind(context: LdapBindContext, facts: BindFacts): Promise<LdapBindDecision> {
   const name = parseBindDn(facts.dn, context.baseDn);
@@ -95,15 +98,9 @@ export async function decideBind(context: LdapBindContext, facts: BindFacts): Pr
 
 /**
  * Writes the bind's audit row; with `keys`, the throttle's count settled (accepted) or the failure noted (refused
- * after the attempt was counted). Its commit waits for the disk whatever the outcome, before slapd hears the answer.
- * Not waiting for an accepted bind measured p50 2.3–2.9 ms a bind instead of 5.6–8.3 (bench/ldap.bench.ts, shared
- * test machine) and is not taken:
- * - an accepted bind lets the person into the client (a lab machine's login, Nextcloud): a PostgreSQL crash must not
- *   make the audit log forget a bind a client acted on, as no application learns of a sign-in the log could still
- *   forget (db/commit.ts; a server-side sign-in is durable for the same reason);
- * - a refused one carries to the disk with it the attempt the lookup counted without waiting (the WAL is written in
- *   order): a restarted database never forgets a guess that was answered, so never hands a guesser fresh attempts.
- * The password's use, which only informs, follows in batches (uses.ts).
+ * after the attempt was counted). Its commit waits for the disk, before slapd hears the answer: a refused one
+ * carries to the disk with it the attempt counted just before without waiting (the WAL is written in order), so
+ * a restarted database never forgets a guess that was answered, and never hands a guesser fresh attempts.
  */
 async function recorded(
   context: LdapBindContext,
@@ -119,13 +116,31 @@ async function recorded(
 }
 
 /**
- * A person's bind. Everything is read in the statement that counts the attempt (the same for an unknown name),
- * before any of it decides, so an unknown name, a disabled person and a wrong password take the same path
- * and answer alike (49); an accepted bind settles the count as a sign-in does.
+ * A refusal after the lookup: the failure counted on the name and the address (or the known client), then
+ * recorded. Refused as throttled instead when a key started waiting since the lookup (a concurrent failure).
+ */
+async function counted(context: LdapBindContext, facts: BindFacts, decision: LdapBindDecision, keys: ThrottleKey[]) {
+  const attempt = await takeAttempt(context.db, keys, context.now);
+  if (!attempt.allowed) return recorded(context, facts, refused("throttled", { userId: decision.userId }));
+  return recorded(context, facts, decision, keys);
+}
+
+/**
+ * A person's bind. Everything is read in one statement (the same for an unknown name), before any of it decides,
+ * so an unknown name, a disabled person and a wrong password take the same path and answer alike (49).
+ *
+ * An application password is about 99 random bits (passwords.ts): an online guesser needs some 2^98 tries, so the
+ * throttle does not stand between it and the password, and its attempt is not counted in advance as a sign-in's
+ * is (throttle.ts: takeAttempt). The throttle is still asked (a waiting name or address refuses even the right
+ * password), every refusal is counted on the name and the address before it is answered, and an accepted bind
+ * clears the name's or the known client's failures (a sign-in's rule). Concurrent guesses may each be checked
+ * before the first one's failure is counted: harmless against 99 bits. The KPI ID password, which a person
+ * chose, is the one secret a guesser could find: through a client that allows it, the attempt is counted before
+ * argon2 runs, as a sign-in's, and its outcome recorded before the answer.
  */
 async function personBind(context: LdapBindContext, facts: BindFacts, username: string): Promise<LdapBindDecision> {
   const { db, now } = context;
-  const hashes = networkPasswordHashes(context.ring, facts.password);
+  const hashes = applicationPasswordHashes(context.ring, facts.password);
   const found = await lookUpPersonBind(db, {
     username,
     peer: facts.peer,
@@ -135,16 +150,29 @@ async function personBind(context: LdapBindContext, facts: BindFacts, username: 
   });
   const { keys, attempt } = found;
   if (!attempt.allowed) return recorded(context, facts, refused("throttled", { userId: found.person?.id }));
+  if (!found.password && found.client?.kpiPasswordAllowed) {
+    const taken = await takeAttempt(db, keys, now);
+    if (!taken.allowed) return recorded(context, facts, refused("throttled", { userId: found.person?.id }));
+    const decision = await personOutcome(context, facts, found.person, found.client, undefined, hashes);
+    return recorded(context, facts, decision, keys);
+  }
   const decision = await personOutcome(context, facts, found.person, found.client, found.password, hashes);
-  if (!decision.accepted || !decision.passwordId) return recorded(context, facts, decision, keys);
-  await recorded(context, facts, decision, keys);
-  // Noted only once the bind is recorded: a use is never written for a bind whose audit row failed.
-  context.noteUse({
-    passwordId: decision.passwordId,
-    userId: found.person?.id ?? "",
-    clientId: found.client?.id ?? null,
-    peer: facts.peer ?? null,
-    now,
+  if (!decision.accepted || !decision.passwordId) return counted(context, facts, decision, keys);
+  // Only after failures (rare): the name's or known client's counter starts again from zero, as a sign-in's does.
+  if (found.ownCounted)
+    await settleSuccess(
+      db,
+      keys.filter((key) => isOwnKey(key.key)),
+    );
+  await context.recordAccepted({
+    audit: auditRow(ldapBindAuditEvent(decision, facts, now)),
+    use: {
+      passwordId: decision.passwordId,
+      userId: decision.userId ?? "",
+      clientId: found.client?.id ?? null,
+      peer: facts.peer ?? null,
+      now,
+    },
   });
   return decision;
 }
@@ -159,19 +187,22 @@ async function personOutcome(
 ): Promise<LdapBindDecision> {
   const { db, ring } = context;
   const through = { clientId: client?.id, applicationId: client?.applicationId ?? undefined };
-  // Through a client that allows the KPI ID password, argon2 runs for every bind (an unknown name too), so the
-  // answer's time does not tell who exists or who may use it.
-  const accountPassword = client?.kpiPasswordAllowed
-    ? context.verifyAccountPassword?.(person?.password_hash ?? null, facts.password)
-    : undefined;
-  if (!person) {
+  // Through a client that allows the KPI ID password, argon2 runs for every bind that is not an application
+  // password's (an unknown name too), so the answer's time does not tell who exists or who may use it.
+  const accountPassword =
+    client?.kpiPasswordAllowed && !password
+      ? context.verifyAccountPassword?.(person?.password_hash ?? null, facts.password)
+      : undefined;
+  // A refusal waits for argon2 too: it takes as long whatever refused it.
+  const refuse = async (refusal: LdapRefusal, ids: BindIds) => {
     await accountPassword;
-    return refused("unknown_person", through);
-  }
+    return refused(refusal, ids);
+  };
+  if (!person) return refuse("unknown_person", through);
   const ids = { userId: person.id, ...through };
-  if (person.status !== "active" || person.anonymised_at !== null) return refused("person_disabled", ids);
+  if (person.status !== "active" || person.anonymised_at !== null) return refuse("person_disabled", ids);
   if (client?.applicationId && !(await hasApplicationAccess(db, person.id, client.applicationId))) {
-    return refused("no_access", ids);
+    return refuse("no_access", ids);
   }
   if (!password) {
     if (!(await accountPassword)) return refused("wrong_password", ids);

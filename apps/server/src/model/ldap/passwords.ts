@@ -1,6 +1,6 @@
 import { ldapPasswordLimit } from "@kpi-id/contracts";
 import { sql } from "kysely";
-import { newestKey, type SecretRing } from "../../platform/crypto/key-ring.ts";
+import { keysOf, newestKey, type SecretRing } from "../../platform/crypto/key-ring.ts";
 import type { Db } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/errors.ts";
 import { lockPerson } from "../users/queries.ts";
@@ -17,6 +17,16 @@ const usesShown = 5;
 /** What an application password is stored as: its keyed hash under the ring's newest key. */
 export function storedApplicationPassword(ring: SecretRing, password: string): string {
   return networkPasswordHash(newestKey(ring), ntHash(password));
+}
+
+/**
+ * What a presented password is looked up by: its keyed hash under each key of the ring, the newest first (a row
+ * kept under an older key still matches, and is made again under the newest: binds.ts). Only today's form: unlike
+ * Wi-Fi's (networkPasswordHashes), no application password was ever stored in the first form.
+ */
+export function applicationPasswordHashes(ring: SecretRing, password: string): string[] {
+  const nt = ntHash(password);
+  return keysOf(ring).map((key) => networkPasswordHash(key, nt));
 }
 
 export interface ApplicationPasswordUse {

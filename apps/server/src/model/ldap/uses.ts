@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { type AuditRow, auditRowsInsert } from "../../platform/audit/record.ts";
 import type { Db } from "../../platform/db/schema.ts";
 
 /** Uses kept per application password: the five the account page shows, and enough to know returning clients. */
@@ -26,17 +27,27 @@ function latestPerPassword(uses: PasswordUse[]): PasswordUse[] {
   return kept;
 }
 
+/** An accepted bind as recorded after slapd has its answer: its audit row and, with an application password, its use. */
+export interface AcceptedBind {
+  audit: AuditRow;
+  use?: PasswordUse;
+}
+
 /**
- * Many binds' uses in one statement: each password's last use, the uses themselves, and only each password's
- * latest uses kept. The CTEs see the tables as they were before the statement, so a password with k new uses
- * keeps `usesKeptPerPassword - k` of its older ones. A password revoked (or a client removed) since its bind is
- * skipped (or its client left out) rather than failing the batch.
+ * Many accepted binds in one statement, so one commit (one wait for the disk): their audit rows, each password's
+ * last use, the uses themselves, and only each password's latest uses kept. The CTEs see the tables as they were
+ * before the statement, so a password with k new uses keeps `usesKeptPerPassword - k` of its older ones. A use of
+ * a password revoked (or through a client removed) since its bind is skipped (or its client left out) rather than
+ * failing the batch; an audit row naming an application removed since fails it (the queue writes such a batch
+ * again one bind at a time).
  */
-export async function recordPasswordUses(db: Db, uses: PasswordUse[]): Promise<void> {
-  const batch = latestPerPassword(uses);
-  if (batch.length === 0) return;
+export async function recordAcceptedBinds(db: Db, binds: AcceptedBind[]): Promise<void> {
+  if (binds.length === 0) return;
+  const audit = binds.map((bind) => bind.audit);
+  const batch = latestPerPassword(binds.flatMap((bind) => (bind.use ? [bind.use] : [])));
   const column = <T>(pick: (use: PasswordUse) => T) => batch.map(pick);
-  await sql`with batch as (
+  await sql`with audited as (${auditRowsInsert(audit)}),
+    batch as (
       select b.password_id, b.user_id, (select c.id from ldap_clients c where c.id = b.client_id) as client_id,
         b.used_at, b.peer
       from unnest(${column((use) => use.passwordId)}::uuid[], ${column((use) => use.userId)}::uuid[],
@@ -66,62 +77,90 @@ export async function recordPasswordUses(db: Db, uses: PasswordUse[]): Promise<v
     select count(*) as recorded from batch`.execute(db);
 }
 
-export interface UseQueue {
-  /** Notes one use; written with others within `flushAfterMs`. Never waits, never throws. */
-  add(use: PasswordUse): void;
+export interface AcceptedBindQueue {
+  /**
+   * Notes one accepted bind, written with others within `flushAfterMs`. Never throws; answers a promise only when
+   * the queue is full, for the bind to wait on (the write under way, then its own place): a database that cannot
+   * keep up slows the binds rather than growing the heap or dropping a record.
+   */
+  add(bind: AcceptedBind): Promise<void> | undefined;
   /** Writes what is waiting now (and waits for a write already under way). */
   flush(): Promise<void>;
-  /** Uses not written because the queue was full or their write failed (a failed write is also logged). */
+  /** Records not written: their batch failed, then their own write (each failure is also passed to onError). */
   readonly lost: number;
 }
 
-export interface UseQueueOptions {
-  /** How long a use may wait to be written: what a crash of KPI ID can lose (docs/ldap.md). */
+export interface AcceptedBindQueueOptions {
+  /** How long a record may wait to be written: what a crash can lose (docs/ldap.md, docs/performance.md). */
   flushAfterMs?: number;
-  /** At most this many wait; more are dropped (a database that cannot keep up must not grow the heap). */
+  /** At most this many wait; a bind past them waits for a write. */
   limit?: number;
   onError?: (error: unknown) => void;
 }
 
 /**
- * The uses of accepted binds, written after slapd has its answer, in batches (bench/ldap.bench.ts: a bind's own
- * statements bound the responder's rate). A use is informational (the account page) and makes the address a
- * known client of the person (throttle.ts): until its batch is written, or if KPI ID crashes first, the address
- * is counted as an unknown one, the stricter rule, never a looser one.
+ * The records of accepted binds, written after slapd has its answer, all those of `flushAfterMs` in one statement
+ * and one commit: a group commit (bench/ldap.bench.ts: a commit that waits for the disk on each bind held KPI ID
+ * to 0.04–0.14 of the stand-in's rate). What this costs is durability, bounded: a crash of KPI ID, or of
+ * PostgreSQL before the batch's commit, forgets at most the last `flushAfterMs` of accepted binds' audit rows and
+ * uses. Refused binds, and the throttle's counts of them, are still written before slapd hears the answer
+ * (binds.ts), so no guess is ever forgotten; an accepted bind that is forgotten let in someone who held the
+ * password (slapd's own log still has the bind), and an address whose use is not yet written is counted as an
+ * unknown one, the stricter rule, never a looser one. A failed batch is tried again after `flushAfterMs`, one
+ * bind at a time.
  */
-export function createUseQueue(db: Db, options: UseQueueOptions = {}): UseQueue {
+export function createAcceptedBindQueue(db: Db, options: AcceptedBindQueueOptions = {}): AcceptedBindQueue {
   const flushAfterMs = options.flushAfterMs ?? 200;
   const limit = options.limit ?? 10_000;
-  let waiting: PasswordUse[] = [];
+  let waiting: AcceptedBind[] = [];
+  const retried = new WeakSet<AcceptedBind>();
   let writing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let lost = 0;
 
+  const schedule = () => {
+    timer ??= setTimeout(() => void write(), flushAfterMs).unref();
+  };
   const write = (): Promise<void> => {
     clearTimeout(timer);
     timer = undefined;
     const batch = waiting;
     waiting = [];
     writing = writing.then(async () => {
-      if (batch.length === 0) return;
+      // Written once already and failed: one bind at a time now, so a row that cannot be written loses only itself.
+      for (const bind of batch.filter((bind) => retried.has(bind))) {
+        try {
+          await recordAcceptedBinds(db, [bind]);
+        } catch (error) {
+          lost += 1;
+          options.onError?.(error);
+        }
+      }
+      const fresh = batch.filter((bind) => !retried.has(bind));
+      if (fresh.length === 0) return;
       try {
-        await recordPasswordUses(db, batch);
+        await recordAcceptedBinds(db, fresh);
       } catch (error) {
-        lost += batch.length;
         options.onError?.(error);
+        for (const bind of fresh) retried.add(bind);
+        waiting = [...fresh, ...waiting];
+        schedule();
       }
     });
     return writing;
   };
 
   return {
-    add(use) {
-      if (waiting.length >= limit) {
-        lost += 1;
-        return;
+    add(bind) {
+      if (waiting.length < limit) {
+        waiting.push(bind);
+        schedule();
+        return undefined;
       }
-      waiting.push(use);
-      timer ??= setTimeout(() => void write(), flushAfterMs).unref();
+      return write().then(() => {
+        waiting.push(bind);
+        schedule();
+      });
     },
     flush: write,
     get lost() {

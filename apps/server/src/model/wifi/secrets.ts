@@ -26,8 +26,18 @@ export function generateDeviceTag(): string {
   return Array.from({ length: 6 }, () => alphabet[randomInt(alphabet.length)]).join("");
 }
 
+/** Each ring key's derived hash key, kept: HKDF costs about 20 µs a call, and a bind or a PAP check needs it. */
+const hashKeys = new Map<string, Buffer>();
+
 function hashKey(sessionSecret: string): Buffer {
-  return Buffer.from(hkdfSync("sha256", sessionSecret, "kpi-id wifi", "network-password-hash", 32));
+  let key = hashKeys.get(sessionSecret);
+  if (!key) {
+    // The ring holds a few keys; a process that was handed many (tests) starts the cache again.
+    if (hashKeys.size >= 16) hashKeys.clear();
+    key = Buffer.from(hkdfSync("sha256", sessionSecret, "kpi-id wifi", "network-password-hash", 32));
+    hashKeys.set(sessionSecret, key);
+  }
+  return key;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { AuditEventType, AuthMethod } from "@kpi-id/contracts";
-import type { Insertable, Kysely, QueryCreator } from "kysely";
+import { type Insertable, type Kysely, type QueryCreator, type RawBuilder, sql } from "kysely";
 import { commitWithoutWaitingForDisk } from "../db/commit.ts";
 import type { AuditEventsTable, Database } from "../db/schema.ts";
 
@@ -80,4 +80,28 @@ export function auditedStatement(
     const insert = query.insertInto("audit_events").values(row);
     return waitForDisk ? insert : insert.returning(commitWithoutWaitingForDisk);
   });
+}
+
+/**
+ * Many rows as one INSERT, for a data-modifying CTE of a statement that writes them with its other changes
+ * (model/ldap/uses.ts: a group commit of accepted LDAP binds). The rows' columns go as arrays: one statement text
+ * whatever the batch's size.
+ */
+export function auditRowsInsert(rows: AuditRow[]): RawBuilder<unknown> {
+  const column = <T>(pick: (row: AuditRow) => T) => rows.map(pick);
+  const text = (value: string | null | undefined) => value ?? null;
+  return sql`insert into audit_events
+      (occurred_at, event_type, result, auth_method, user_id, application_id, reason, ip, user_agent, actor_id, unit_id,
+        details)
+    select a.occurred_at, a.event_type, a.result, a.auth_method, a.user_id, a.application_id, a.reason, a.ip,
+      a.user_agent, a.actor_id, a.unit_id, coalesce(a.details::jsonb, '{}'::jsonb)
+    from unnest(${column((r) => r.occurred_at.toISOString())}::timestamptz[], ${column((r) => r.event_type)}::text[],
+      ${column((r) => r.result)}::text[], ${column((r) => text(r.auth_method))}::text[],
+      ${column((r) => text(r.user_id))}::uuid[], ${column((r) => text(r.application_id))}::uuid[],
+      ${column((r) => text(r.reason))}::text[], ${column((r) => text(r.ip))}::text[],
+      ${column((r) => text(r.user_agent))}::text[], ${column((r) => text(r.actor_id))}::uuid[],
+      ${column((r) => text(r.unit_id))}::uuid[],
+      ${column((r) => (typeof r.details === "string" ? r.details : null))}::text[])
+      as a(occurred_at, event_type, result, auth_method, user_id, application_id, reason, ip, user_agent, actor_id,
+        unit_id, details)`;
 }

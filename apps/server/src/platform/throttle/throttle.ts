@@ -90,12 +90,8 @@ export async function takeAttempt(db: Db, keys: ThrottleKey[], now: Date): Promi
   return attemptDecision(rows[0]?.wait);
 }
 
-/**
- * The `throttle_take` call of `takeAttempt`, for a statement that reads what the check needs and takes the attempt
- * in one round trip (model/ldap/bind-lookup.ts). That statement, too, must run outside a transaction with
- * synchronous_commit off for itself (`takeAttempt` says why).
- */
-export function throttleTake(keys: ThrottleKey[], now: Date): RawBuilder<number> {
+/** The `throttle_take` call of `takeAttempt`: the rules of each key passed in as arrays. */
+function throttleTake(keys: ThrottleKey[], now: Date): RawBuilder<number> {
   const rules: ThrottleRule[] = keys.map((k) => k.rule);
   return sql<number>`throttle_take(
       ${keys.map((k) => k.key)}::text[],
@@ -108,6 +104,20 @@ export function throttleTake(keys: ThrottleKey[], now: Date): RawBuilder<number>
       ${rules.map((rule) => rule.forgetFrom === "firstFailure")}::boolean[],
       ${now}
     )`;
+}
+
+/**
+ * For a statement that reads what a check needs without counting an attempt (model/ldap/bind-lookup.ts): the
+ * seconds the longest wait among `keys` has left, null when none waits (`attemptDecision` reads it)…
+ */
+export function throttleWaitOf(keys: RawBuilder<string[]>, now: Date): RawBuilder<number | null> {
+  return sql<number | null>`(select extract(epoch from max(blocked_until) - ${now}::timestamptz)::double precision
+    from throttle_counters where key = any(${keys}) and blocked_until > ${now}::timestamptz)`;
+}
+
+/** …and whether any of `keys` holds failures (a success then has a counter to settle). */
+export function throttleHasFailures(keys: RawBuilder<string[]>): RawBuilder<boolean> {
+  return sql<boolean>`exists (select 1 from throttle_counters where key = any(${keys}) and failures > 0)`;
 }
 
 /** What `throttle_take` answered (the seconds to wait, 0 to go on) as a decision. */
@@ -141,11 +151,21 @@ export function withFailureConfirmed(query: QueryCreator<Database>, keys: Thrott
 
 /**
  * Counters of one account or one browser: a success proves the guesser is not at work there. Wi-Fi's name and
- * known-device counters (model/wifi/throttle.ts) are the same kinds under their own prefixes; its per-station
- * counter of unknown devices (`wifi-station:`, one device trying many names) is like an address and is not here.
+ * known-device counters (model/wifi/throttle.ts) and LDAP's (model/ldap/throttle.ts: the name, and a client
+ * machine the person bound from before) are the same kinds under their own prefixes; Wi-Fi's per-station counter
+ * of unknown devices (`wifi-station:`, one device trying many names) and LDAP's per-address one (`ldap-peer:`) are
+ * like an address and are not here.
  */
-const ownKeyPrefixes = ["account:", "device:", "second-factor:", "wifi-name:", "wifi-device:"] as const;
-const isOwnKey = (key: string) => ownKeyPrefixes.some((prefix) => key.startsWith(prefix));
+const ownKeyPrefixes = [
+  "account:",
+  "device:",
+  "second-factor:",
+  "wifi-name:",
+  "wifi-device:",
+  "ldap-name:",
+  "ldap-known:",
+] as const;
+export const isOwnKey = (key: string) => ownKeyPrefixes.some((prefix) => key.startsWith(prefix));
 
 /**
  * The check succeeded: the account (or the browser) starts again from zero, and the address

@@ -1,7 +1,7 @@
 import { recordIntegrationFailure } from "../../model/developers/health.ts";
 import { decideBind, type LdapBindDecision, ldapBindAuditEvent } from "../../model/ldap/binds.ts";
 import { ldapThrottleKey } from "../../model/ldap/throttle.ts";
-import { createUseQueue } from "../../model/ldap/uses.ts";
+import { createAcceptedBindQueue } from "../../model/ldap/uses.ts";
 import type { AuditEvent } from "../../platform/audit/record.ts";
 import type { Config } from "../../platform/config/index.ts";
 import type { PasswordHasher } from "../../platform/crypto/password.ts";
@@ -24,15 +24,18 @@ export interface LdapServiceOptions {
   passwordHasher: PasswordHasher;
   /** Each bind's audit event once recorded (the service's metrics count it). */
   onBind?: (event: AuditEvent) => void;
-  onError?: (error: unknown, what: "bind" | "sync" | "uses") => void;
+  onError?: (error: unknown, what: "bind" | "sync" | "records") => void;
   onSynced?: (report: SyncReport) => void;
 }
 
 export interface LdapService {
   /** A full synchronisation now (after any one already running); what it changed. */
   syncNow(): Promise<SyncReport>;
-  /** Writes the application passwords' uses noted so far (they are batched after the binds: model/ldap/uses.ts). */
-  flushUses(): Promise<void>;
+  /**
+   * Writes the accepted binds' audit rows and uses noted so far (batched after the binds: model/ldap/uses.ts,
+   * createAcceptedBindQueue).
+   */
+  flushRecords(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,7 +55,7 @@ export async function startLdapService(options: LdapServiceOptions): Promise<Lda
   if (!ldap.ldapiPath) throw new Error("LDAP_LDAPI_PATH is not set");
   const settings = { ldapiPath: ldap.ldapiPath, baseDn: ldap.baseDn, scope: ldap.scope };
   const throttleSecret = ldapThrottleKey(config.saml.pairwiseSalt);
-  const uses = createUseQueue(database.db, { onError: (error) => options.onError?.(error, "uses") });
+  const records = createAcceptedBindQueue(database.db, { onError: (error) => options.onError?.(error, "records") });
 
   const decide = async (bind: SockBind): Promise<number> => {
     const facts = { dn: bind.dn, password: bind.credentials, peer: bind.peer, ssf: bind.ssf };
@@ -65,11 +68,11 @@ export async function startLdapService(options: LdapServiceOptions): Promise<Lda
         baseDn: ldap.baseDn,
         now,
         verifyAccountPassword: (hash, password) => options.passwordHasher.verify(hash, password),
-        noteUse: uses.add,
+        recordAccepted: records.add,
       },
       facts,
     );
-    // decideBind wrote this audit row with the bind's other writes, in one statement.
+    // decideBind wrote this audit row, or queued it (an application password's accepted bind).
     const event = ldapBindAuditEvent(decision, facts, now);
     // A person its application does not let in, binding through its client: the owners' health view shows it, as
     // the other protocols' gate refusals (the person is never named there).
@@ -110,14 +113,14 @@ export async function startLdapService(options: LdapServiceOptions): Promise<Lda
 
   return {
     syncNow: scheduler.syncNow,
-    flushUses: uses.flush,
+    flushRecords: records.flush,
     async close() {
       clearInterval(resync);
       await Promise.all(subscriptions.map((subscription) => subscription.close()));
       await scheduler.close();
       await responder.close();
-      // After the responder: no bind notes a use any more, and the last ones are written before the database closes.
-      await uses.flush();
+      // After the responder: no bind is recorded any more, and the last ones are written before the database closes.
+      await records.flush();
     },
   };
 }

@@ -2,27 +2,29 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BindFacts, decideBind } from "../../../src/model/ldap/binds.ts";
 import { createApplicationPassword } from "../../../src/model/ldap/passwords.ts";
 import { ldapThrottleKey } from "../../../src/model/ldap/throttle.ts";
-import { createUseQueue, type UseQueue, usesKeptPerPassword } from "../../../src/model/ldap/uses.ts";
+import { type AcceptedBindQueue, createAcceptedBindQueue, usesKeptPerPassword } from "../../../src/model/ldap/uses.ts";
+import { auditRow } from "../../../src/platform/audit/record.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { addPerson, manualClock } from "../../support/campus.ts";
 import { databaseKinds } from "../../support/databases.ts";
 
 /**
  * A bind's reads and writes as statements (model/ldap/bind-lookup.ts, binds.ts): the responder's rate is bounded
- * by its round trips (bench/ldap.bench.ts), so a person's bind is two statements whatever its outcome, and the
- * one that records it keeps the audit row and the throttle right; the password's uses follow in batches.
+ * by its round trips (bench/ldap.bench.ts), so an accepted bind with an application password is one read, its
+ * audit row and use written after with others in one statement; every refusal is counted and recorded before its
+ * answer, in the same statements whatever refused it.
  */
 describe.each(databaseKinds)("an LDAP bind's statements (%s)", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   let userId = "";
   let password = "";
-  let uses: UseQueue;
+  let uses: AcceptedBindQueue;
   const labMachine = "10.20.0.9";
 
   beforeAll(async () => {
     t = await createTestApp(kind, {}, { clock: clock.now, protocols: [] });
-    uses = createUseQueue(t.app.db, { flushAfterMs: 60_000 });
+    uses = createAcceptedBindQueue(t.app.db, { flushAfterMs: 60_000 });
     userId = (await addPerson(t.app, { username: "binder", fullName: "Binder" }, "binder's long passphrase")).id;
     password = (
       await createApplicationPassword(t.app.db, t.config.sessionSecrets, userId, { name: "Lab" }, clock.now())
@@ -38,7 +40,7 @@ describe.each(databaseKinds)("an LDAP bind's statements (%s)", (kind) => {
         throttleSecret: ldapThrottleKey(t.config.saml.pairwiseSalt),
         baseDn: t.config.ldap.baseDn,
         now: clock.now(),
-        noteUse: uses.add,
+        recordAccepted: uses.add,
       },
       { dn: "uid=binder,ou=people,dc=kpi,dc=ua", password, ssf: 256, peer: labMachine, ...facts },
     );
@@ -57,13 +59,19 @@ describe.each(databaseKinds)("an LDAP bind's statements (%s)", (kind) => {
       .where((eb) => (reason === null ? eb("reason", "is", null) : eb("reason", "=", reason)))
       .execute();
 
-  it("takes two statements for an accepted bind, an unknown name and a wrong password alike", async () => {
-    for (const facts of [{}, { dn: "uid=nobody,ou=people,dc=kpi,dc=ua" }, { password: "not-the-password" }]) {
-      expect(await statementsOf(() => bind(facts))).toHaveLength(2);
+  it("answers an accepted bind after one read, and an unknown name and a wrong password alike after three", async () => {
+    const accepted = await statementsOf(() => bind({}));
+    expect(accepted).toHaveLength(1);
+    expect(accepted[0]).not.toMatch(/insert|update|delete|throttle_take/i);
+    for (const facts of [{ dn: "uid=nobody,ou=people,dc=kpi,dc=ua" }, { password: "not-the-password" }]) {
+      expect(await statementsOf(() => bind(facts))).toHaveLength(3);
     }
-    expect(await auditRows(null)).toHaveLength(1);
+    // The refusals are written before their answers, the accepted bind's row with the next batch.
     expect(await auditRows("unknown_person")).toHaveLength(1);
     expect(await auditRows("wrong_password")).toHaveLength(1);
+    expect(await auditRows(null)).toHaveLength(0);
+    expect(await statementsOf(() => uses.flush())).toHaveLength(1);
+    expect(await auditRows(null)).toHaveLength(1);
   });
 
   const usesOf = () =>
@@ -108,15 +116,50 @@ describe.each(databaseKinds)("an LDAP bind's statements (%s)", (kind) => {
     expect(row.last_used_at?.getTime()).toBe(clock.now().getTime());
   });
 
-  it("loses at most the uses not yet written when KPI ID stops without flushing, and never more than its limit waits", async () => {
+  it("loses at most the records not yet written when KPI ID stops without flushing; a full queue waits, never drops", async () => {
     await bind({});
     await uses.flush();
     const written = (await usesOf()).length;
-    // A crash: the queue's waiting uses are gone with the process; those written stay.
-    const crashed = createUseQueue(t.app.db, { flushAfterMs: 60_000, limit: 2 });
-    for (let n = 0; n < 3; n++)
-      crashed.add({ passwordId: "x", userId, clientId: null, peer: labMachine, now: clock.now() });
-    expect(crashed.lost).toBe(1);
+    const rows = (await auditRows(null)).length;
+    const accepted = () => ({
+      audit: auditRow({ type: "ldap_bind", result: "success", userId, occurredAt: clock.now(), ip: labMachine }),
+    });
+    // A crash: the queue's waiting records are gone with the process; those written stay.
+    const crashed = createAcceptedBindQueue(t.app.db, { flushAfterMs: 60_000, limit: 2 });
+    expect(crashed.add(accepted())).toBeUndefined();
+    expect(crashed.add(accepted())).toBeUndefined();
     expect(await usesOf()).toHaveLength(written);
+    expect(await auditRows(null)).toHaveLength(rows);
+    // Full: the third waits for the first two to be written, and takes its place.
+    await crashed.add(accepted());
+    expect(await auditRows(null)).toHaveLength(rows + 2);
+    await crashed.flush();
+    expect(await auditRows(null)).toHaveLength(rows + 3);
+    expect(crashed.lost).toBe(0);
+  });
+
+  it("clears the name's and a known client's failures when the person binds, as a sign-in clears its account's", async () => {
+    // Earlier counts forgotten; the lab machine known from a written use.
+    clock.advance(2 * 60 * 60);
+    await bind({});
+    await uses.flush();
+    const elsewhere = "192.0.2.44";
+    // The name's rule lets three wrong passwords through before it waits, a known client's five.
+    for (const [peer, free] of [
+      [elsewhere, 3],
+      [labMachine, 5],
+    ] as const) {
+      for (let round = 0; round < 3; round++) {
+        for (let n = 0; n < free; n++) {
+          expect(await bind({ peer, password: `mistyped-${round}-${n}` })).toMatchObject({ refusal: "wrong_password" });
+        }
+        expect(await bind({ peer }), `${peer}, round ${round}`).toMatchObject({ accepted: true });
+      }
+    }
+    // The failures are still counted: one more than the free ones and the name waits, even for the right password.
+    for (let n = 0; n < 4; n++) await bind({ peer: elsewhere, password: `guess-${n}` });
+    expect(await bind({ peer: elsewhere })).toMatchObject({ accepted: false, refusal: "throttled" });
+    // The known client is counted by itself: it still binds.
+    expect(await bind({ peer: labMachine })).toMatchObject({ accepted: true });
   });
 });

@@ -14,7 +14,8 @@ export default defineConfig({
     isolate: false,
     // One migrated database of each kind, copied by every test database (test/support/databases.ts).
     globalSetup: ["test/support/global-setup.ts"],
-    // Signing keys made once per worker instead of once per app (test/support/rsa-keys.ts).
-    setupFiles: ["test/support/rsa-keys.ts", "test/support/file-cpu.ts"],
+    // Signing keys made once per worker instead of once per app (test/support/rsa-keys.ts), and openssl's keys and
+    // certificates likewise (test/support/key-material.ts).
+    setupFiles: ["test/support/rsa-keys.ts", "test/support/key-material-per-file.ts", "test/support/file-cpu.ts"],
   },
 });

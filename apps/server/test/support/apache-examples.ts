@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { apacheModules as modules, phpModule, type RunningApache, runApache } from "./apache-process.ts";
 import { HttpVisitor } from "./http-visitor.ts";
+import { keyMaterial } from "./key-material.ts";
 import { freePort } from "./listening.ts";
 
 /**
@@ -35,14 +36,17 @@ export async function prepareApache(): Promise<ApachePlaces> {
   chmodSync(dir, 0o755);
   const certFile = join(dir, "site.pem");
   const keyFile = join(dir, "site.key");
-  execFileSync(
-    "openssl",
-    [
-      ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1"],
-      ...["-keyout", keyFile, "-out", certFile, "-subj", "/CN=localhost"],
-      ...["-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
-    ],
-    { stdio: "ignore" },
+  // Made once per worker (support/key-material.ts).
+  keyMaterial("apache P-256 /CN=localhost 1 day", dir, (folder) =>
+    execFileSync(
+      "openssl",
+      [
+        ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1"],
+        ...["-keyout", join(folder, "site.key"), "-out", join(folder, "site.pem"), "-subj", "/CN=localhost"],
+        ...["-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+      ],
+      { stdio: "ignore" },
+    ),
   );
   // A throw-away key that Apache's worker reads.
   chmodSync(keyFile, 0o644);

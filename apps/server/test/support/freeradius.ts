@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { keyMaterial } from "./key-material.ts";
 
 /** The shipped FreeRADIUS configuration (deploy/freeradius). */
 export const shippedFreeradius = resolve(import.meta.dirname, "../../../../deploy/freeradius");
@@ -9,10 +10,15 @@ const openssl = (args: string[], cwd: string) => execFileSync("openssl", args, {
 
 /**
  * A test CA and what it issues: the EAP server certificate (radius.kpi.ua, what devices check) and RadSec
- * certificates for the two radsecproxies (ours and the national proxy's stand-in), named for 127.0.0.1.
+ * certificates for the two radsecproxies (ours and the national proxy's stand-in), named for 127.0.0.1. Seven
+ * openssl runs, made once per worker (support/key-material.ts) and copied into `dir`.
  */
 export function makeCertificates(dir: string): void {
   mkdirSync(dir, { recursive: true });
+  keyMaterial("freeradius test CA, 2 days", dir, makeCertificatesIn);
+}
+
+function makeCertificatesIn(dir: string): void {
   openssl(
     [
       "req",

@@ -4,6 +4,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { keyMaterial } from "./key-material.ts";
 import { freePort } from "./listening.ts";
 
 /**
@@ -126,14 +127,17 @@ function requestOverTls(
 export async function startProtectedSites(kpiIdOrigin: string, port: number, sites: ProtectedHost[]) {
   const prefix = mkdtempSync(join(tmpdir(), "kpi-id-nginx-"));
   const names = sites.map((site) => `DNS:${site.host}`).join(",");
-  execFileSync(
-    "openssl",
-    [
-      ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1"],
-      ...["-keyout", join(prefix, "site.key"), "-out", join(prefix, "site.crt")],
-      ...["-subj", "/CN=kpi-id-test", "-addext", `subjectAltName=${names}`],
-    ],
-    { stdio: "ignore" },
+  // Made once per worker for these names (support/key-material.ts).
+  keyMaterial(`nginx P-256 /CN=kpi-id-test ${names} 1 day`, prefix, (folder) =>
+    execFileSync(
+      "openssl",
+      [
+        ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1"],
+        ...["-keyout", join(folder, "site.key"), "-out", join(folder, "site.crt")],
+        ...["-subj", "/CN=kpi-id-test", "-addext", `subjectAltName=${names}`],
+      ],
+      { stdio: "ignore" },
+    ),
   );
   const echo = await startEchoSite();
   const block = documentedServerBlock();

@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { apacheModules, phpModule, type RunningApache, runApache } from "./apache-process.ts";
+import { keyMaterial } from "./key-material.ts";
 import { freePort } from "./listening.ts";
 
 /**
@@ -51,12 +52,15 @@ function writeConfiguration(dir: string, origin: string, options: HomeIdpOptions
   for (const sub of ["config", "metadata", "data", "tmp", "log", "sessions"])
     mkdirSync(join(dir, sub), { mode: 0o777 });
   for (const sub of ["data", "tmp", "log", "sessions"]) chmodSync(join(dir, sub), 0o777);
-  execFileSync(
-    "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=home-idp"].concat([
-      ...["-keyout", join(dir, "idp.key"), "-out", join(dir, "idp.crt")],
-    ]),
-    { stdio: "ignore" },
+  // Made once per worker (support/key-material.ts).
+  keyMaterial("simplesamlphp rsa:2048 /CN=home-idp 2 days", dir, (folder) =>
+    execFileSync(
+      "openssl",
+      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=home-idp"].concat([
+        ...["-keyout", join(folder, "idp.key"), "-out", join(folder, "idp.crt")],
+      ]),
+      { stdio: "ignore" },
+    ),
   );
   chmodSync(join(dir, "idp.key"), 0o644);
   writeFileSync(join(dir, "sp.crt"), options.sp.certificatePem, { mode: 0o644 });

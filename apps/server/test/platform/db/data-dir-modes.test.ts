@@ -40,9 +40,14 @@ describe("DATA_DIR readable by its own account only", () => {
   };
   const modeWarnings = () => stderrLines.filter((line) => line.includes("was readable by other local accounts"));
 
+  // The suite's one start on a new cluster migrated from nothing, as a newcomer runs `node apps/server/src/server.ts`
+  // (no NODE_ENV, no SEED_DEMO_DATA): demo-data.test.ts's starts begin from migrated files and count on this one for
+  // a new install's nobody and silence (console.warn writes to process.stderr, which `start` reads).
   it("makes a fresh install's folders 0700 and files 0600 (database, lock file, session secret), silently", async () => {
     const running = await start();
     expect(modeWarnings()).toEqual([]);
+    expect(stderrLines).toEqual([]);
+    expect(await running.app.db.selectFrom("users").select("username").execute()).toEqual([]);
     expect(lstatSync(join(dataDir, "session.secret")).mode & 0o777).toBe(0o600);
     expect(lstatSync(join(dataDir, "pglite.lock")).mode & 0o777).toBe(0o600);
     expect(lstatSync(dataDir).mode & 0o777).toBe(0o700);

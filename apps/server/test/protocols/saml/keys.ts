@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { keyMaterial } from "../../support/key-material.ts";
 
 export interface TestKeyPair {
   dir: string;
@@ -13,20 +14,25 @@ export interface TestKeyPair {
   certificate: string;
 }
 
-/** A throw-away RSA key and self-signed certificate made by Debian's openssl. */
+/**
+ * A throw-away RSA key and self-signed certificate made by Debian's openssl, in a folder of its own: made once per
+ * worker for each name and rank in a file (support/key-material.ts), so each call in a file still gets its own key.
+ */
 export function makeKeyPair(name: string): TestKeyPair {
   const dir = mkdtempSync(join(tmpdir(), `kpi-id-${name}-`));
   const keyFile = join(dir, "key.pem");
   const certFile = join(dir, "cert.pem");
-  execFileSync(
-    "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", `/CN=${name}`, "-days", "30"].concat([
-      "-keyout",
-      keyFile,
-      "-out",
-      certFile,
-    ]),
-    { stdio: "ignore" },
+  keyMaterial(`saml rsa:2048 /CN=${name} 30 days`, dir, (folder) =>
+    execFileSync(
+      "openssl",
+      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", `/CN=${name}`, "-days", "30"].concat([
+        "-keyout",
+        join(folder, "key.pem"),
+        "-out",
+        join(folder, "cert.pem"),
+      ]),
+      { stdio: "ignore" },
+    ),
   );
   const certificatePem = readFileSync(certFile, "utf8");
   return {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../../src/platform/config/index.ts";
 import { type RunningServer, startServer } from "../../../src/server.ts";
+import { migratedDataDirOnDisk } from "../../support/databases.ts";
 
 /** `node apps/server/src/server.ts` as an operator starts it: no NODE_ENV, an empty embedded database. */
 function plainStartEnvironment(dataDir: string, extra: Record<string, string> = {}) {
@@ -17,8 +18,10 @@ function plainStartEnvironment(dataDir: string, extra: Record<string, string> = 
   };
 }
 
-// Each test starts the service on a new embedded database on disk (a new cluster, every migration): 27 s each of the
-// default 60 in a full run on two cores, too near it for a slower machine.
+// Each test starts the service on the run's migrated files written into its DATA_DIR (migratedDataDirOnDisk), not
+// on a new cluster migrated from nothing (27 s each in a full run on two cores): the seed runs after the migrations
+// at every start, whatever they applied. The same plain start on a new cluster, with nobody in it and nothing said
+// on stderr, is data-dir-modes.test.ts's first test (issue 75: one such start per run).
 describe("demo people only by an explicit choice", { timeout: 120_000 }, () => {
   const cleanups: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
@@ -29,12 +32,13 @@ describe("demo people only by an explicit choice", { timeout: 120_000 }, () => {
   async function start(extra: Record<string, string> = {}): Promise<RunningServer> {
     const dataDir = mkdtempSync(join(tmpdir(), "kpi-id-demo-"));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    await migratedDataDirOnDisk(dataDir);
     const server = await startServer(loadConfig(plainStartEnvironment(dataDir, extra)));
     cleanups.push(() => server.close());
     return server;
   }
 
-  it("starts the server without NODE_ENV on an empty embedded database with nobody in it, and no banner", async () => {
+  it("starts the server without NODE_ENV on an embedded database with nobody in it, and no banner", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const server = await start();
     const people = await server.app.db.selectFrom("users").select("username").execute();

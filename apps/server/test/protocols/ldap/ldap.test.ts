@@ -115,7 +115,9 @@ import ldap3, ssl, sys
 tls = ldap3.Tls(ca_certs_file=sys.argv[2], validate=ssl.CERT_REQUIRED)
 server = ldap3.Server(sys.argv[1], tls=tls)
 conn = ldap3.Connection(server, user=sys.argv[3], password=sys.argv[4])
-conn.open(); conn.start_tls()
+# StartTLS first, as clients do: slapd refuses it (operationsError, "operations are outstanding") while an earlier
+# operation is still in its books, and the root DSE search open() sends by default can still be there under load.
+conn.open(read_server_info=False); conn.start_tls()
 print("bound" if conn.bind() else "refused", conn.result["result"])
 conn.search(sys.argv[3], "(objectClass=*)", search_scope=ldap3.BASE, attributes=["uid", "mail"])
 for entry in conn.entries: print(entry.entry_dn, entry.uid, entry.mail)

@@ -60,8 +60,21 @@ export async function run(): Promise<Comparison[]> {
     });
     if (!result.ok) throw new Error(`Diia check refused: ${result.reason}`);
   });
+  // What the instance's event loop still does per callback now that the signature and chain run in a worker
+  // thread (threaded-verifier.ts): parse the CMS again and decide revocation, dates, key usage and the tax id.
+  const issuer = verifier.signatureAndChain({
+    signature: signatures[0] ?? Buffer.alloc(0),
+    requestId: requestIds[0] ?? "",
+    now,
+  });
+  if (!issuer.ok) throw new Error(`Diia check refused: ${issuer.reason}`);
+  const onLoop = measure((index) => {
+    const input = { signature: signatures[index + 1] ?? Buffer.alloc(0), requestId: requestIds[index + 1] ?? "", now };
+    if (!verifier.afterSignatureAndChain(input, issuer.issuer).ok) throw new Error("Diia check refused");
+  });
   line("Diia: the stand-in phone signs the request (sandbox)", phone);
   line("Diia: KPI ID checks signature, chain and issuer for revocation", check);
+  line("Diia: of which on the event loop with the worker thread", onLoop);
 
   // BankID: the bank stand-in's envelope for KPI ID's organisation certificate, opened as /bankid/auth opens it.
   const pki = bankIdPki();

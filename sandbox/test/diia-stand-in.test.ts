@@ -159,6 +159,8 @@ describe("Diia stand-in", () => {
     });
     expect(confirm.status).toBe(200);
     expect(await confirm.text()).toContain('data-outcome="sent"');
+    // The partner's share of the phone's wait, apart from the signing (the campus rush times KPI ID by it).
+    expect(confirm.headers.get("server-timing")).toMatch(/^callback;dur=\d+(\.\d)?$/);
 
     const delivery = receiver.received.at(-1);
     expect(delivery?.headers["x-diia-id-action"]).toBe("auth");

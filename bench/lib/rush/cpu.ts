@@ -2,9 +2,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { procCpuSeconds } from "../process-usage.ts";
 
 // CPU seconds of each tier over a step, from /proc: KPI ID's process (every thread: argon2's too), the PostgreSQL
-// backends serving the rush's database (their process title names it), FreeRADIUS when it runs.
+// backends serving the rush's database (their process title names it), FreeRADIUS when it runs, and the stand-ins'
+// process (Google, Diia, BankID: their DSTU signatures are what a Diia or BankID journey waits for besides KPI ID).
 
-export type Tier = "kpi-id" | "postgresql" | "freeradius";
+export type Tier = "kpi-id" | "postgresql" | "freeradius" | "stand-ins";
 
 function pids(): number[] {
   return readdirSync("/proc")
@@ -33,6 +34,7 @@ export interface TierProcesses {
   /** The rush database's name: PostgreSQL's backends carry it in their title. */
   database: string;
   freeradius?: number;
+  standIns?: number;
 }
 
 /** Per-process CPU seconds now, by tier. */
@@ -41,6 +43,7 @@ export function sampleCpu(processes: TierProcesses): Map<Tier, Map<number, numbe
     ["kpi-id", new Map()],
     ["postgresql", new Map()],
     ["freeradius", new Map()],
+    ["stand-ins", new Map()],
   ]);
   const put = (tier: Tier, pid: number) => {
     const cpu = cpuOf(pid);
@@ -48,6 +51,7 @@ export function sampleCpu(processes: TierProcesses): Map<Tier, Map<number, numbe
   };
   for (const pid of processes.kpiId) put("kpi-id", pid);
   if (processes.freeradius) put("freeradius", processes.freeradius);
+  if (processes.standIns) put("stand-ins", processes.standIns);
   for (const pid of pids()) {
     const line = commandLine(pid);
     if (line.startsWith("postgres: ") && line.includes(` ${processes.database} `)) put("postgresql", pid);
@@ -63,7 +67,7 @@ export function cpuBetween(
   before: Map<Tier, Map<number, number>>,
   after: Map<Tier, Map<number, number>>,
 ): Record<Tier, number> {
-  const used = { "kpi-id": 0, postgresql: 0, freeradius: 0 };
+  const used = { "kpi-id": 0, postgresql: 0, freeradius: 0, "stand-ins": 0 };
   for (const [tier, processes] of after) {
     for (const [pid, cpu] of processes) used[tier] += cpu - (before.get(tier)?.get(pid) ?? 0);
   }

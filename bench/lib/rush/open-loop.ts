@@ -11,21 +11,43 @@ export class Recorder {
   readonly failureSamples: string[] = [];
   /** When each failed request was sent and when it failed (performance.now()), for the failover's count. */
   readonly failureSpans: { label: string; began: number; ended: number }[] = [];
+  /**
+   * Labels timed for information only: a whole sign-in journey through a stand-in (its phone's or bank's pages and
+   * signatures, which are not KPI ID's work). Their failures count; their latencies are not held to the step's p99.
+   */
+  readonly informative = new Set<string>();
 
   /** Runs `call`, timing it under `label`; a throw is a failure of that label (and is not rethrown). */
   async time<T>(label: string, call: () => Promise<T>): Promise<T | undefined> {
     const began = performance.now();
     try {
       const result = await call();
-      const list = this.latencies.get(label) ?? [];
-      list.push(performance.now() - began);
-      this.latencies.set(label, list);
+      this.record(label, performance.now() - began);
       return result;
     } catch (error) {
       this.failureSpans.push({ label, began, ended: performance.now() });
       this.fail(label, error);
       return undefined;
     }
+  }
+
+  /**
+   * One of KPI ID's requests inside a journey, timed under its own label when it answers; a throw is rethrown for
+   * the journey to record (counted once, as the journey's failure). `milliseconds` replaces the measured time when
+   * the call knows better (the callback the Diia stand-in sent and timed itself).
+   */
+  async part<T>(label: string, call: () => Promise<T>, milliseconds?: (result: T) => number | undefined): Promise<T> {
+    const began = performance.now();
+    const result = await call();
+    this.record(label, milliseconds?.(result) ?? performance.now() - began);
+    return result;
+  }
+
+  /** A latency measured elsewhere (ms). */
+  record(label: string, milliseconds: number): void {
+    const list = this.latencies.get(label) ?? [];
+    list.push(milliseconds);
+    this.latencies.set(label, list);
   }
 
   fail(label: string, error: unknown): void {
@@ -40,11 +62,13 @@ export class Recorder {
     for (const [label, count] of other.failures) this.failures.set(label, (this.failures.get(label) ?? 0) + count);
     this.failureSpans.push(...other.failureSpans);
     for (const sample of other.failureSamples) if (this.failureSamples.length < 5) this.failureSamples.push(sample);
+    for (const label of other.informative) this.informative.add(label);
   }
 
+  /** Operations timed: a journey timed for information counts through its parts (and its failure), not again. */
   get requests(): number {
     let total = 0;
-    for (const list of this.latencies.values()) total += list.length;
+    for (const [label, list] of this.latencies) if (!this.informative.has(label)) total += list.length;
     return total + this.failureCount;
   }
 

@@ -9,7 +9,11 @@ import type { RushCampus } from "./rush-campus.ts";
 
 // One step of the rush: every stream at `multiple` × the campus peak for the step's time, then its figures.
 
-/** A step holds when every kind of request answers within this at the 99th percentile, and none fails. */
+/**
+ * A step holds when every kind of KPI ID's requests answers within this at the 99th percentile, and nothing fails.
+ * A journey through a stand-in (informative) is not held to it: the stand-in's pages and signatures are not KPI
+ * ID's (docs/capacity.md, "What the criterion times").
+ */
 export const p99LimitMs = 500;
 
 export interface LabelFigures {
@@ -18,6 +22,8 @@ export interface LabelFigures {
   failures: number;
   p50Ms: number;
   p99Ms: number;
+  /** Timed for information (a whole journey through a stand-in); its failures count, its p99 does not. */
+  informative: boolean;
 }
 
 export interface StepResult {
@@ -61,6 +67,7 @@ export function figuresOf(recorder: Recorder): LabelFigures[] {
       failures: recorder.failures.get(label) ?? 0,
       p50Ms: percentile(sorted, 0.5),
       p99Ms: percentile(sorted, 0.99),
+      informative: recorder.informative.has(label),
     };
   });
 }
@@ -87,7 +94,7 @@ export async function runStep(context: StepContext, multiple: number): Promise<S
   const coreAfter = coreTicks(serverCore);
   const labels = figuresOf(recorder);
   const metricsAfter = await context.metrics();
-  const held = recorder.failureCount === 0 && labels.every((each) => !(each.p99Ms >= p99LimitMs));
+  const held = recorder.failureCount === 0 && labels.every((each) => each.informative || !(each.p99Ms >= p99LimitMs));
   return {
     multiple,
     seconds: elapsed,
@@ -114,17 +121,18 @@ export function printStep(step: StepResult): void {
     `  step ×${step.multiple}: ${step.arrivals} people arrived in ${step.seconds.toFixed(0)} s, ` +
       `${step.operations} operations (${step.requests} HTTP requests), ${step.failures} failed — ${step.held ? "held" : "DID NOT HOLD"}`,
   );
-  console.log(`    ${"request".padEnd(36)} ${"count".padStart(6)} ${"failed".padStart(6)}    p50 ms    p99 ms`);
+  console.log(`    ${"request".padEnd(40)} ${"count".padStart(6)} ${"failed".padStart(6)}    p50 ms    p99 ms`);
   for (const each of step.labels) {
     console.log(
-      `    ${each.label.padEnd(36)} ${String(each.count).padStart(6)} ${String(each.failures).padStart(6)}    ` +
-        `${ms(each.p50Ms)}    ${ms(each.p99Ms)}`,
+      `    ${each.label.padEnd(40)} ${String(each.count).padStart(6)} ${String(each.failures).padStart(6)}    ` +
+        `${ms(each.p50Ms)}    ${ms(each.p99Ms)}${each.informative ? "   (journey, for information)" : ""}`,
     );
   }
   console.log(
     `    CPU per request: KPI ID ${perRequest(step.cpu["kpi-id"])}, PostgreSQL ${perRequest(step.cpu.postgresql)}, ` +
       `FreeRADIUS ${perRequest(step.cpu.freeradius)}; cores busy: KPI ID ${(step.cpu["kpi-id"] / step.seconds).toFixed(2)}, ` +
-      `PostgreSQL ${(step.cpu.postgresql / step.seconds).toFixed(2)}; event-loop lag p99 ${step.eventLoopLagP99Ms.toFixed(0)} ms`,
+      `PostgreSQL ${(step.cpu.postgresql / step.seconds).toFixed(2)}, the stand-ins ${(step.cpu["stand-ins"] / step.seconds).toFixed(2)}; ` +
+      `event-loop lag p99 ${step.eventLoopLagP99Ms.toFixed(0)} ms`,
   );
   console.log(`    ${describePhases(step.phases)}`);
   const others = step.serverCoreBusy - step.cpu["kpi-id"] / step.seconds;

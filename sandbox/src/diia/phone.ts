@@ -46,7 +46,11 @@ export function registerPhone(app: FastifyInstance, { state, people, callbackUrl
         ? signInShape(person.party, person.shape.issuer, offerRequest.requestId, person.shape.kind)
         : signRequestHash(person.party, offerRequest.requestId);
       try {
+        const began = performance.now();
         const delivery = await deliverCallback(callbackUrl, offerRequest.requestId, signature);
+        // How long the partner took to answer its callback, apart from this phone's own signing: the campus rush
+        // (bench/lib/rush/sign-ins.ts) times KPI ID's request by it.
+        reply.header("server-timing", `callback;dur=${(performance.now() - began).toFixed(1)}`);
         if (delivery.accepted) return resultPage("sent");
         return resultPage("refused", delivery.status === 200 ? "success: false" : `HTTP ${delivery.status}`);
       } catch (error) {

@@ -96,7 +96,7 @@ export async function acceptCallback(request: FastifyRequest, deps: CallbackDepe
     await settleDiiaRequest(db, row.id, { status: "Expired", failureCode: "expired" }, deps.now);
     return refuse(request, "expired");
   }
-  const check = deps.verifier.verify({ signature: callback.signature, requestId: row.id, now: deps.now });
+  const check = await deps.verifier.verify({ signature: callback.signature, requestId: row.id, now: deps.now });
   if (!check.ok) {
     await settleDiiaRequest(db, row.id, { status: "Failed", failureCode: check.reason }, deps.now);
     return refuse(request, check.reason);

@@ -12,18 +12,19 @@ import { type DiiaRuntime, diiaRoutes } from "./routes.ts";
 export async function createDiiaRuntime(app: FastifyInstance): Promise<DiiaRuntime | undefined> {
   const diia = app.config.diia;
   if (!diia?.branchId || !diia.offerId || !diia.trustAnchors) return undefined;
-  const [{ crlStoreFor, loadCertificates }, { JkurwaSignatureVerifier }, { databaseCrlPersistence }, ocspModules] =
+  const [{ crlStoreFor, loadCertificates }, { JkurwaSignatureVerifier }, { ThreadedSignatureVerifier }, ocspModules] =
     await Promise.all([
       import("./crypto/configured-cas.ts"),
       import("./crypto/jkurwa-verifier.ts"),
-      import("../../model/diia/revocation-lists.ts"),
+      import("./crypto/threaded-verifier.ts"),
       Promise.all([
         import("./crypto/ocsp-store.ts"),
         import("./crypto/revocation.ts"),
         import("../../model/diia/ocsp-answers.ts"),
+        import("../../model/diia/revocation-lists.ts"),
       ]),
     ]);
-  const [{ OcspStore }, { revocationChecker }, { databaseOcspPersistence }] = ocspModules;
+  const [{ OcspStore }, { revocationChecker }, { databaseOcspPersistence }, { databaseCrlPersistence }] = ocspModules;
   const anchors = loadCertificates("DIIA_TRUST_ANCHORS", diia.trustAnchors);
   const intermediates = loadCertificates("DIIA_INTERMEDIATE_CAS", diia.intermediateCas);
   const signers = loadCertificates("DIIA_SIGNER_CERTIFICATES", diia.signerCertificates);
@@ -42,7 +43,11 @@ export async function createDiiaRuntime(app: FastifyInstance): Promise<DiiaRunti
         });
   return {
     client: new DiiaClient({ config: diia, clock: app.clock }),
-    verifier: new JkurwaSignatureVerifier(anchors, intermediates, revocationChecker(crls, ocsp), signers),
+    // The DSTU verifications in a worker thread, the revocation stores on the event loop (threaded-verifier.ts).
+    verifier: new ThreadedSignatureVerifier(
+      new JkurwaSignatureVerifier(anchors, intermediates, revocationChecker(crls, ocsp), signers),
+      { anchors, intermediates, signers },
+    ),
     crls,
     ocsp,
     settings: {
@@ -67,6 +72,10 @@ export async function registerDiia(app: FastifyInstance, given?: DiiaRuntime): P
       stop = store.startBackgroundRefresh(app.clock);
     });
     app.addHook("onClose", async () => stop());
+  }
+  if (runtime?.verifier.close) {
+    const { verifier } = runtime;
+    app.addHook("onClose", async () => verifier.close?.());
   }
   watchStaleRevocation(app, runtime?.crls, runtime?.ocsp);
   await app.register(diiaRoutes, { runtime });

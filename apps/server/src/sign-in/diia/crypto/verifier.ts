@@ -35,7 +35,9 @@ export interface SignatureCheckInput {
   now: Date;
 }
 
-/** Checks a Diia ID signature; the DSTU implementation sits behind this. */
+/** Checks a Diia ID signature; the DSTU implementation sits behind this (the instance's, in a worker thread). */
 export interface DiiaSignatureVerifier {
-  verify(input: SignatureCheckInput): SignatureCheck;
+  verify(input: SignatureCheckInput): SignatureCheck | Promise<SignatureCheck>;
+  /** Stops what it runs besides the event loop (threaded-verifier.ts's thread), when the instance closes. */
+  close?(): Promise<void>;
 }

@@ -86,7 +86,7 @@ export const tableOwners: Readonly<Record<string, string>> = {
 export const ownerNotes: Readonly<Record<string, string>> = {
   "model/audit-trail": "no table: platform/audit's rows with the names of the people and applications they name",
   "model/connections": "no table: the applications a person is connected to (OpenID Connect grants, consents, titles)",
-  "model/housekeeping": "no table: the clean-up of every area's expired rows and the resealing of sealed values",
+  "model/housekeeping": "no table: every area's expired rows cleaned up, sealed values resealed, an operator's unlock",
   "model/users": "people's accounts, console roles, import jobs, the usernames of erased people (never given again)",
   "model/privacy": "no table: erasure, the data download and retention ask every area's record (privacy/areas.ts)",
   "model/people": "the university's records of students, staff and units",
@@ -131,7 +131,7 @@ export const areaSurfaces: Readonly<Record<string, readonly string[]>> = {
     "throttle.ts",
     "views.ts",
   ],
-  "model/housekeeping": ["clean-up.ts", "reseal.ts"],
+  "model/housekeeping": ["clean-up.ts", "reseal.ts", "unlock.ts"],
   "model/connections": ["applications.ts", "person-data.ts"],
   "model/audit-trail": ["trail.ts"],
   "model/admission": ["applications.ts", "with-access.ts"],

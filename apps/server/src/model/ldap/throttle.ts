@@ -13,6 +13,11 @@ export function ldapThrottleKey(pairwiseSalt: string): string {
 const keyOf = (secret: string, kind: string, value: string) =>
   createHmac("sha256", secret).update(`${kind}\0${value}`, "utf8").digest("base64url");
 
+/** The counter of a name's failed binds from unknown client addresses (what an operator's unlock lifts). */
+export function ldapNameThrottleKey(secret: string, name: string): string {
+  return `ldap-name:${keyOf(secret, "ldap-name", name.toLowerCase())}`;
+}
+
 /**
  * The LDAP throttle, with the sign-in throttle's rules (platform/throttle/policy.ts). A client address the person
  * bound from before (a lab machine, the Nextcloud server) is counted by itself alone, as a browser's device cookie
@@ -34,9 +39,7 @@ export function ldapThrottleKeys(
       },
     ];
   }
-  const keys: ThrottleKey[] = [
-    { key: `ldap-name:${keyOf(secret, "ldap-name", attempt.name.toLowerCase())}`, rule: throttlePolicy.account },
-  ];
+  const keys: ThrottleKey[] = [{ key: ldapNameThrottleKey(secret, attempt.name), rule: throttlePolicy.account }];
   if (attempt.peer !== undefined) {
     keys.push({ key: `ldap-peer:${keyOf(secret, "ldap-peer", attempt.peer)}`, rule: throttlePolicy.ip });
   }

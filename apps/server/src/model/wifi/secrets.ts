@@ -97,6 +97,15 @@ export function wifiDeviceKey(pairwiseSalt: string): string {
   return Buffer.from(hkdfSync("sha256", pairwiseSalt, "kpi-id wifi", "device-key", 32)).toString("base64url");
 }
 
+/**
+ * The Wi-Fi throttle's counter of a name's failed guesses from unknown devices (model/wifi/throttle.ts), keyed like
+ * its others; here so an operator's unlock (model/housekeeping/unlock.ts) can name it.
+ */
+export function wifiNameThrottleKey(deviceKey: string, username: string): string {
+  const keyed = createHmac("sha256", deviceKey).update(`wifi-name\0${username.toLowerCase()}`, "utf8");
+  return `wifi-name:${keyed.digest("base64url")}`;
+}
+
 /** A device's address as kept: keyed, so a returning device is known without storing its MAC address. */
 export function stationHash(deviceKey: string, station: string): string {
   const normalised = station.toLowerCase().replace(/[^0-9a-f]/g, "");

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import type { Db } from "../../platform/db/schema.ts";
 import { throttlePolicy } from "../../platform/throttle/policy.ts";
 import type { ThrottleKey } from "../../platform/throttle/throttle.ts";
-import { stationHash } from "./secrets.ts";
+import { stationHash, wifiNameThrottleKey } from "./secrets.ts";
 
 const keyOf = (secret: string, kind: string, value: string) =>
   createHmac("sha256", secret).update(`${kind}\0${value}`, "utf8").digest("base64url");
@@ -38,9 +38,7 @@ export async function wifiThrottleKeys(
       ];
     }
   }
-  const keys: ThrottleKey[] = [
-    { key: `wifi-name:${keyOf(deviceKey, "wifi-name", attempt.username.toLowerCase())}`, rule: throttlePolicy.account },
-  ];
+  const keys: ThrottleKey[] = [{ key: wifiNameThrottleKey(deviceKey, attempt.username), rule: throttlePolicy.account }];
   if (station !== undefined) keys.push({ key: `wifi-station:${station}`, rule: throttlePolicy.account });
   return keys;
 }

@@ -49,14 +49,18 @@ export function secondFactorThrottleKey(secret: string, userId: string): Throttl
   return { key: `second-factor:${keyOf(secret, "second-factor", userId)}`, rule: throttlePolicy.account };
 }
 
-/** The account's counters (passwords and second-factor codes): `user unlock` and the console's unlock delete them. */
+/**
+ * The account's counters (passwords and second-factor codes), and the other protocols' counters of the person's name
+ * (`alsoKeys`: model/housekeeping/unlock.ts names Wi-Fi's and LDAP's): `user unlock` and the console's unlock delete them.
+ */
 export async function unlockAccount(
   db: Db,
   secret: string,
   person: { id: string; username: string },
+  alsoKeys: readonly string[] = [],
 ): Promise<boolean> {
   const [account] = credentialThrottleKeys(secret, { username: person.username, address: "" });
-  const keys = [account?.key ?? "", secondFactorThrottleKey(secret, person.id).key];
+  const keys = [account?.key ?? "", secondFactorThrottleKey(secret, person.id).key, ...alsoKeys];
   const deleted = await db.deleteFrom("throttle_counters").where("key", "in", keys).executeTakeFirst();
   return Number(deleted.numDeletedRows) > 0;
 }

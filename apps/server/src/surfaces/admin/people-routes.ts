@@ -15,6 +15,7 @@ import { z } from "zod";
 import { grantAccess } from "../../model/access/applications.ts";
 import { revokeAccess } from "../../model/admission/applications.ts";
 import { findApplicationById } from "../../model/apps/queries.ts";
+import { unlockPerson } from "../../model/housekeeping/unlock.ts";
 import { revokeOidcGrants } from "../../model/oidc/grants.ts";
 import { unitsByIds } from "../../model/people/units.ts";
 import { disableUser } from "../../model/sessions/disable.ts";
@@ -22,7 +23,6 @@ import { endSessions } from "../../model/sessions/end-sessions.ts";
 import { searchPeople } from "../../model/users/people-search.ts";
 import { updateUser } from "../../model/users/queries.ts";
 import { AppError } from "../../platform/errors.ts";
-import { unlockAccount } from "../../platform/throttle/throttle.ts";
 import { permissionsOf, unitFilterOf } from "./authorize.ts";
 import { heldUnitRoleView, personDetail, requirePerson, updateProfile } from "./people.ts";
 import { auditByOperator, guardConsoleRoutes, operatorAndOrigin, operatorOf, requirePersonToActOn } from "./plugin.ts";
@@ -184,7 +184,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "Unlock a person",
-        description: "Forgets strangers' failed password guesses on the account (as `user unlock`).",
+        description: "Forgets strangers' failed guesses on the account: sign-in, Wi-Fi and LDAP (as `user unlock`).",
         params: personIdParamsSchema,
         body: z.object({}).optional(),
         response: { 200: adminActionResultSchema, 404: errorBodySchema, ...refusals },
@@ -192,7 +192,8 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const person = await requirePersonToActOn(request, request.params.id);
-      const lifted = await unlockAccount(app.db, app.config.sessionSecret, person);
+      const secrets = { sessionSecret: app.config.sessionSecret, pairwiseSalt: app.config.saml.pairwiseSalt };
+      const lifted = await unlockPerson(app.db, secrets, person);
       await auditByOperator(request, {
         type: "account_unlocked",
         result: "success",

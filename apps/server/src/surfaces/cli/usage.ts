@@ -131,7 +131,7 @@ People
   user set-password --username U --password-stdin
   user disable --username U                 block sign-in and end every session
   user enable --username U
-  user unlock --username U                  forget strangers' failed password guesses on U
+  user unlock --username U                  forget strangers' failed guesses on U (sign-in, Wi-Fi, LDAP)
                                             (lifts the lock for browsers new to U; audited)
   user require-mfa --username U [--off]     U must give a second factor after the password
                                             (led to set one up when U has none)

@@ -102,8 +102,12 @@ export function wifiDeviceKey(pairwiseSalt: string): string {
  * its others; here so an operator's unlock (model/housekeeping/unlock.ts) can name it.
  */
 export function wifiNameThrottleKey(deviceKey: string, username: string): string {
-  const keyed = createHmac("sha256", deviceKey).update(`wifi-name\0${username.toLowerCase()}`, "utf8");
-  return `wifi-name:${keyed.digest("base64url")}`;
+  return `wifi-name:${throttleKeyOf(deviceKey, "wifi-name", username.toLowerCase())}`;
+}
+
+/** One of the Wi-Fi throttle's keys: a keyed hash, so the counters' table never holds a name or a device. */
+export function throttleKeyOf(deviceKey: string, kind: string, value: string): string {
+  return createHmac("sha256", deviceKey).update(`${kind}\0${value}`, "utf8").digest("base64url");
 }
 
 /** A device's address as kept: keyed, so a returning device is known without storing its MAC address. */

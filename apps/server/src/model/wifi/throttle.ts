@@ -1,11 +1,7 @@
-import { createHmac } from "node:crypto";
 import type { Db } from "../../platform/db/schema.ts";
 import { throttlePolicy } from "../../platform/throttle/policy.ts";
 import type { ThrottleKey } from "../../platform/throttle/throttle.ts";
-import { stationHash, wifiNameThrottleKey } from "./secrets.ts";
-
-const keyOf = (secret: string, kind: string, value: string) =>
-  createHmac("sha256", secret).update(`${kind}\0${value}`, "utf8").digest("base64url");
+import { stationHash, throttleKeyOf, wifiNameThrottleKey } from "./secrets.ts";
 
 /**
  * The Wi-Fi throttle, with the sign-in throttle's rules (platform/throttle/policy.ts). A device (its
@@ -32,7 +28,7 @@ export async function wifiThrottleKeys(
     if (known) {
       return [
         {
-          key: `wifi-device:${keyOf(deviceKey, "wifi-device", `${attempt.userId}\0${station}`)}`,
+          key: `wifi-device:${throttleKeyOf(deviceKey, "wifi-device", `${attempt.userId}\0${station}`)}`,
           rule: throttlePolicy.device,
         },
       ];

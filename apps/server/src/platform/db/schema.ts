@@ -8,6 +8,7 @@ import type { SignInTables } from "./schema-diia.ts";
 import type { ForwardAuthApplicationColumns, ForwardAuthTables, TicketSessionColumns } from "./schema-forward-auth.ts";
 import type { GuestTables } from "./schema-guests.ts";
 import type { LdapTables } from "./schema-ldap.ts";
+import type { OidcTables } from "./schema-oidc.ts";
 import type { PasskeyTables } from "./schema-passkeys.ts";
 import type {
   FederatedIdentitiesTable,
@@ -107,28 +108,6 @@ export interface ApplicationsTable
 }
 
 export type OidcClientAuthMethod = "client_secret_basic" | "client_secret_post" | "none";
-
-/** Every oidc-provider model, stored as its JSON payload (migration 0005). */
-export interface OidcPayloadsTable {
-  type: string;
-  id: string;
-  payload: ColumnType<Record<string, unknown>, string, string>;
-  grant_id: string | null;
-  user_code: string | null;
-  uid: string | null;
-  expires_at: NullableTimestamp;
-  consumed_at: NullableTimestamp;
-}
-
-export interface OidcSigningKeysTable {
-  kid: string;
-  encrypted_jwk: string;
-  created_at: Timestamp;
-  /** When it signs from; null for a next key published before `keys promote`. */
-  activates_at: NullableTimestamp;
-  /** When it stopped signing; published for the overlap after. */
-  retired_at: NullableTimestamp;
-}
 
 export interface UserApplicationsTable {
   user_id: string;
@@ -254,13 +233,6 @@ export interface PasswordResetTokensTable {
 
 type TextList = ColumnType<string[], string[] | undefined, string[]>;
 
-export interface OidcConsentsTable {
-  user_id: string;
-  application_id: string;
-  scopes: TextList;
-  expires_at: RequiredTimestamp;
-}
-
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
@@ -277,7 +249,8 @@ export interface Database
     CasTables,
     WifiTables,
     LdapTables,
-    GuestTables {
+    GuestTables,
+    OidcTables {
   users: UsersTable;
   external_identities: ExternalIdentitiesTable;
   applications: ApplicationsTable;
@@ -288,9 +261,6 @@ export interface Database
   throttle_counters: ThrottleCountersTable;
   audit_events: AuditEventsTable;
   schema_migrations: SchemaMigrationsTable;
-  oidc_payloads: OidcPayloadsTable;
-  oidc_consents: OidcConsentsTable;
-  oidc_signing_keys: OidcSigningKeysTable;
   saml_signing_keys: SamlSigningKeysTable;
   saml_service_providers: SamlServiceProvidersTable;
   saml_seen_requests: SamlSeenRequestsTable;

@@ -9,6 +9,7 @@ import { addApplication, addPerson, grantAccess, signIn } from "../support/campu
 import { aboveModelDatabases } from "../support/databases.ts";
 import { startTestDiia } from "../support/diia.ts";
 import { googleSettings } from "../support/google.ts";
+import { postsThatMustCheckTheOrigin, takesCookieCredentials } from "./csrf-endpoints.ts";
 
 const evil = [
   "https://evil.example/",
@@ -34,9 +35,6 @@ const redirectParameters = [
   "post_logout_redirect_uri",
   "continue",
 ];
-// Servers whose callbacks a state-changing POST may skip CSRF for: other servers post there, not browsers.
-const serverToServer = new Set(["/api/diia/callback", "/api/ticket"]);
-
 describe.each(aboveModelDatabases)("web attacks on %s", (kind) => {
   let t: TestApp;
   let google: RunningGoogleStandIn;
@@ -142,55 +140,8 @@ describe.each(aboveModelDatabases)("web attacks on %s", (kind) => {
   });
 
   it("refuses state-changing requests from another origin (CSRF)", async () => {
-    const posts = endpointsOf(t.app).filter(
-      (endpoint) =>
-        endpoint.method === "POST" &&
-        !serverToServer.has(endpoint.path) &&
-        // The protocols' own endpoints take cross-site posts by design (form_post, SAML HTTP-POST binding).
-        !endpoint.path.startsWith("/oidc") &&
-        !endpoint.path.startsWith("/saml") &&
-        // SCIM takes a bearer token only, never a cookie, so a cross-site post carries no credential.
-        !endpoint.path.startsWith("/scim") &&
-        // FreeRADIUS's rest module authenticates with its shared secret header, never a cookie (attacks-radius.test.ts).
-        !endpoint.path.startsWith("/api/radius/") &&
-        // CAS's SAML 1.1 validation reads no cookie and only an XML body, which no cross-site form can send
-        // (attacks-cas.test.ts posts one as a form: no ticket is read).
-        endpoint.path !== "/cas/samlValidate",
-    );
-    expect(posts.map((endpoint) => endpoint.path)).toEqual(
-      expect.arrayContaining([
-        "/api/auth",
-        "/api/auth/internal",
-        "/api/auth/logout",
-        "/api/account/sessions/end-others",
-        "/api/account/google/link",
-        "/api/account/google/unlink",
-        "/api/account/applications/revoke",
-        "/api/auth/second-factor",
-        "/api/account/totp",
-        "/api/account/totp/confirm",
-        "/api/account/totp/remove",
-        "/api/account/recovery-codes",
-        "/api/auth/passkey/options",
-        "/api/auth/passkey",
-        "/api/account/passkeys/options",
-        "/api/account/passkeys",
-        "/api/account/passkeys/rename",
-        "/api/account/passkeys/remove",
-        // A unit's reviews made final from the console (issue 79).
-        "/api/admin/units/{id}/reviews-final",
-        // The console's LDAP clients (issue 77).
-        "/api/admin/ldap/clients",
-        "/api/admin/ldap/clients/{name}/remove",
-        // Sponsored guests (issue 78): the sponsor's actions and the invitation link's.
-        "/api/account/guests",
-        "/api/account/guests/{id}/extend",
-        "/api/account/guests/{id}/end",
-        "/api/guests/invitation",
-        "/api/guests/accept",
-        "/api/guests/accept/bankid",
-      ]),
-    );
+    const posts = endpointsOf(t.app).filter(takesCookieCredentials);
+    expect(posts.map((endpoint) => endpoint.path)).toEqual(expect.arrayContaining(postsThatMustCheckTheOrigin));
     // Bodies that would succeed from the right origin, so only the origin check can stop them.
     const grant = (await postJson(t.app, "/api/auth", { username: "visitor", password: "visitor passphrase" })).json();
     const validBodies: Record<string, unknown> = {

@@ -3,12 +3,13 @@
 // (an empty PGlite cluster alone costs 1.5-4 s on a loaded 2-core machine; loading a copy about 0.5 s).
 // The migration tests still migrate empty databases themselves ({ migrated: false }).
 import { randomBytes } from "node:crypto";
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/platform/db/index.ts";
 import { migrate } from "../../src/platform/db/migrate.ts";
 import { PGLITE_SNAPSHOT_VARIABLE, TEMPLATE_DATABASE_VARIABLE } from "./databases.ts";
+import { RUN_KEY_FOLDER_VARIABLE } from "./key-material.ts";
 import {
   DATABASE_PREFIX_VARIABLE,
   databaseUrl,
@@ -47,6 +48,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   await writePgliteSnapshot(snapshot);
   // Test workers are forked from this process after set-up and inherit its environment.
   process.env[PGLITE_SNAPSHOT_VARIABLE] = snapshot;
+  // The workers' key material (key-material.ts) goes in here, removed with the run: a worker is stopped, not asked
+  // to exit, so it cannot clear its own.
+  const keyFolder = mkdtempSync(join(tmpdir(), "kpi-id-test-keys-"));
+  process.env[RUN_KEY_FOLDER_VARIABLE] = keyFolder;
   const adminUrl = process.env.DATABASE_URL;
   // Every database of this run starts with this, the template too; the workers' pools keep some until the run ends.
   const prefix = runDatabasePrefix();
@@ -61,6 +66,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   }
   return async () => {
     rmSync(snapshot, { force: true });
+    rmSync(keyFolder, { recursive: true, force: true });
     if (!adminUrl) return;
     try {
       // The template is among them.

@@ -1,8 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { keyMaterial } from "../../support/key-material.ts";
+import { folderForThisFile, keyMaterial } from "../../support/key-material.ts";
 
 export interface TestKeyPair {
   dir: string;
@@ -17,9 +16,10 @@ export interface TestKeyPair {
 /**
  * A throw-away RSA key and self-signed certificate made by Debian's openssl, in a folder of its own: made once per
  * worker for each name and rank in a file (support/key-material.ts), so each call in a file still gets its own key.
+ * The folder goes when the test file ends.
  */
 export function makeKeyPair(name: string): TestKeyPair {
-  const dir = mkdtempSync(join(tmpdir(), `kpi-id-${name}-`));
+  const dir = folderForThisFile(`kpi-id-${name}-`);
   const keyFile = join(dir, "key.pem");
   const certFile = join(dir, "cert.pem");
   keyMaterial(`saml rsa:2048 /CN=${name} 30 days`, dir, (folder) =>

@@ -9,8 +9,9 @@ import { join } from "node:path";
 import type { CreatedWifiPassword, WifiPasswords } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disableUser } from "../../../src/model/sessions/disable.ts";
-import { postJson } from "../../support/app.ts";
+import { postJson, TEST_SESSION_SECRET } from "../../support/app.ts";
 import { addPerson, signIn } from "../../support/campus.ts";
+import { runCliOn } from "../../support/cli.ts";
 import { addOperator } from "../../support/console.ts";
 import { type ControllerStandIn, startControllerStandIn } from "../../support/controller-stand-in.ts";
 import { aboveModelDatabase } from "../../support/databases.ts";
@@ -217,6 +218,27 @@ describe("disconnecting Wi-Fi devices when access ends (shipped FreeRADIUS, a st
       reason: null,
       details: { trigger: "disabled", controller: "localhost", nasIdentifier: "wlc-hall" },
     });
+  });
+
+  it("disconnects the device of a person disabled with the CLI, and says so in its answer", async () => {
+    const { person, password } = await personWithWifi("bohdan");
+    const { acctSessionId } = await connected("bohdan@kpi.ua", password.password, "02-00-00-00-00-06");
+    const started = Date.now();
+    // The command sends its own Disconnect-Requests (surfaces/cli/wifi-disconnects.ts) and waits for the answers.
+    const coa = { RADIUS_COA_SECRET: coaSecret, RADIUS_COA_SERVER: `127.0.0.1:${ports.coa}` };
+    const run = await runCliOn(kpi.test.database.handle, ["user", "disable", "--username", "bohdan"], {
+      env: { SESSION_SECRET: TEST_SESSION_SECRET, ...coa },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe("Disabled bohdan; their sessions have ended; 1 of 1 connected device(s) disconnected");
+    expect(await disconnectReceived(acctSessionId, started)).toHaveLength(1);
+    expect(await disconnectAudits()).toContainEqual(
+      expect.objectContaining({
+        user_id: person.id,
+        result: "success",
+        details: expect.objectContaining({ trigger: "disabled" }),
+      }),
+    );
   });
 
   it("disconnects the device of a revoked password, and only that one", async () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { Certificate } from "jkurwa";
 import { afterAll, describe, expect, it } from "vitest";
 import { bankIdPki, standInBanks } from "../../../../../sandbox/src/bankid/banks.ts";
@@ -5,8 +6,11 @@ import { AppError } from "../../../src/platform/errors.ts";
 import type { BankTrust } from "../../../src/sign-in/bankid/crypto/bank-signature.ts";
 import { makeBankIdEnvelope } from "../../../src/sign-in/bankid/crypto/envelope-maker.ts";
 import { ThreadedEnvelopeOpener } from "../../../src/sign-in/bankid/crypto/envelope-opener.ts";
-import { openBankIdEnvelope } from "../../../src/sign-in/bankid/crypto/envelope-reader.ts";
+import { type OurKeyAgreement, openBankIdEnvelope } from "../../../src/sign-in/bankid/crypto/envelope-reader.ts";
+import { readCertificate } from "../../../src/sign-in/bankid/runtime.ts";
 import type { RevocationStatus } from "../../../src/sign-in/diia/crypto/crl-store.ts";
+import { bankIdVectorFile, bankIdVectorKeys } from "../../support/bankid-vectors.ts";
+import { vectorShapes } from "../../vectors/bankid/shapes.ts";
 
 // The instance's BankID envelope (issue 80): key agreement, decryption and the bank's signature in a worker
 // thread, revocation on the event loop. It must decide every answer as the reader on the event loop does, and
@@ -19,6 +23,8 @@ const bankEncryption = bankInfo ? pki.bankEncryption.get(bankInfo.id) : undefine
 if (!bankInfo || !bank || !bankEncryption) throw new Error("no stand-in bank");
 const person = { firstName: "Олена", middleName: "Петрівна", lastName: "КОВАЛЬ", inn: "3012345678" };
 const now = new Date();
+/** Inside the vectors' certificates' validity. */
+const inside = new Date(Date.UTC(2030, 0, 1));
 const answer = { certificate: bankEncryption.certificate.as_asn1().toString("base64"), memberId: bankInfo.memberId };
 const envelope = (recipient = pki.organisation.certificate) =>
   makeBankIdEnvelope({ data: person, bank, recipient, bankEncryption });
@@ -37,8 +43,12 @@ function inline(customerCrypto: string, trust: BankTrust, context = answer) {
 
 describe("BankID envelopes opened in a worker thread", () => {
   const openers: ThreadedEnvelopeOpener[] = [];
-  const opener = (trust: BankTrust, line?: ConstructorParameters<typeof ThreadedEnvelopeOpener>[1]) => {
-    const made = new ThreadedEnvelopeOpener({ ours: pki.organisation, trust }, line);
+  const opener = (
+    trust: BankTrust,
+    line?: ConstructorParameters<typeof ThreadedEnvelopeOpener>[1],
+    ours: OurKeyAgreement = pki.organisation,
+  ) => {
+    const made = new ThreadedEnvelopeOpener({ ours, trust }, line);
     openers.push(made);
     return made;
   };
@@ -66,6 +76,28 @@ describe("BankID envelopes opened in a worker thread", () => {
       "malformed",
     ]);
     expect(answers[0]).toEqual({ ok: true, data: person });
+  });
+
+  // The organisation's key reaches the thread as DER: every curve and shape of the independent vectors opens there.
+  it("opens Bouncy Castle's envelopes (each curve, dynamic and static agreement) as on the event loop", async () => {
+    const memberId = "00032129";
+    const folders = Object.entries(vectorShapes)
+      .filter(([, shape]) => !shape.carried)
+      .map(([folder]) => folder);
+    expect(new Set(folders.map((folder) => vectorShapes[folder]?.curve)).size).toBe(3);
+    for (const folder of folders) {
+      const keys = bankIdVectorKeys(folder);
+      const static_ = vectorShapes[folder]?.originator !== "key";
+      const certificate = static_
+        ? readCertificate("BANKID_CERTIFICATE", bankIdVectorFile(folder, "originator.pem")).as_asn1().toString("base64")
+        : undefined;
+      const context = { memberId, ...(certificate ? { certificate } : {}) };
+      const customerCrypto = readFileSync(bankIdVectorFile(folder, "envelope.b64"), "utf8").replace(/\s+/g, "");
+      const threaded = opener(keys.trust, undefined, keys.ours);
+      const opened = await threaded.open(customerCrypto, inside, context);
+      await threaded.close();
+      expect(opened, folder).toMatchObject({ ok: true, data: { inn: "3012345670" } });
+    }
   });
 
   it("asks the event loop's revocation about the bank's two certificates, as the reader does", async () => {

@@ -27,7 +27,7 @@ const now = new Date();
 const inside = new Date(Date.UTC(2030, 0, 1));
 const answer = { certificate: bankEncryption.certificate.as_asn1().toString("base64"), memberId: bankInfo.memberId };
 const envelope = (recipient = pki.organisation.certificate) =>
-  makeBankIdEnvelope({ data: person, bank, recipient, bankEncryption });
+  makeBankIdEnvelope({ data: person, bank, recipient, bankEncryption, shape: { originator: "issuerAndSerialNumber" } });
 const serialOf = (certificate: Certificate) => certificate.serial.toString(16);
 
 /** CRLs as a table: the serials named are revoked, or their status unknown. */

@@ -27,6 +27,8 @@ export const bankIdErrorReasons = [
   "unavailable",
   /** Too many attempts from this browser or for this person. */
   "too_many_attempts",
+  /** KPI ID had too many bank answers to open at once (its line was full, 429 `request.rate_limited`). */
+  "busy",
   /** A guest accepting an invitation is already someone else in the university (their tax id is on another person). */
   "identity_linked",
   /** Anything else. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { AuditEvent } from "../audit/record.ts";
+import { checkLineMetrics, type WatchCheckLine } from "./check-line-metrics.ts";
 import { type PasswordSignInMetrics, passwordCheckMetrics } from "./password-check-metrics.ts";
 
 /** The service's Prometheus metrics; one registry per app so tests and several apps in a process never mix. */
@@ -10,6 +11,8 @@ export interface ServiceMetrics {
   /** Counts what the audit trail records: sign-ins, throttled attempts, ticket exchanges. */
   observeAudit(event: Pick<AuditEvent, "type" | "result" | "authMethod" | "reason">): void;
   passwordSignIn: PasswordSignInMetrics;
+  /** Counts a line of DSTU checks in a worker thread (Diia's, BankID's): check-line-metrics.ts. */
+  watchCheckLine: WatchCheckLine;
 }
 
 // Sign-in answers sit between 10 ms (a throttled refusal) and a second (argon2id under load).
@@ -154,11 +157,13 @@ export function createServiceMetrics(app: FastifyInstance, sources: GaugeSources
   databaseGauges(app, registry, sources);
   certificateGauge(app, registry, sources.certificates);
   const passwordSignIn = passwordCheckMetrics(app.passwordHasher, registry);
+  const watchCheckLine = checkLineMetrics(registry);
 
   return {
     registry,
     requestDuration,
     passwordSignIn,
+    watchCheckLine,
     observeAudit(event) {
       const method = event.authMethod ?? "unknown";
       if (event.type === "sign_in") signIns.inc({ method, result: event.result });

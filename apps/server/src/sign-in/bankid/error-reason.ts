@@ -24,6 +24,7 @@ const byAuditReason: Record<string, BankIdErrorReason> = {
 export function bankIdErrorReason(error: unknown): BankIdErrorReason {
   if (!(error instanceof AppError)) return "failed";
   if (error.code === "auth.too_many_attempts") return "too_many_attempts";
+  if (error.code === "request.rate_limited") return "busy";
   if (error.code === "bankid.not_configured" || error.code === "bankid.unavailable") return "unavailable";
   const reason = error.reason ?? "";
   if (reason.startsWith("bankid.envelope_")) return "invalid_answer";

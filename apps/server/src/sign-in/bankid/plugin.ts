@@ -11,10 +11,16 @@ import type { BankIdRuntime } from "./service.ts";
 export async function createBankIdRuntime(app: FastifyInstance): Promise<BankIdRuntime | undefined> {
   const settings = app.config.bankId;
   if (!settings) return undefined;
-  const { loadBankIdKeys } = await import("./runtime.ts");
+  const [{ loadBankIdKeys }, { ThreadedEnvelopeOpener }] = await Promise.all([
+    import("./runtime.ts"),
+    import("./crypto/envelope-opener.ts"),
+  ]);
+  const keys = loadBankIdKeys(settings, app.log);
   return {
     client: new BankIdClient(settings, app.clock, bankListStore(app.db)),
-    keys: loadBankIdKeys(settings, app.log),
+    keys,
+    // Every bank's answer, the sandbox stand-in's included, is opened in the thread (its start: the first answer).
+    envelopes: new ThreadedEnvelopeOpener(keys),
     publicUrl: app.config.publicUrl,
   };
 }
@@ -27,5 +33,10 @@ export async function registerBankId(app: FastifyInstance, given?: BankIdRuntime
   const crls = runtime?.keys.crls;
   // The CRLs load at start; a source that fails is logged and asked again at the next sign-in.
   if (crls) app.addHook("onReady", () => crls.refresh(app.clock()));
+  if (runtime) {
+    const { envelopes } = runtime;
+    app.metrics.watchCheckLine("bankid", envelopes.queue);
+    app.addHook("onClose", () => envelopes.close());
+  }
   await app.register(bankIdRoutes(runtime));
 }

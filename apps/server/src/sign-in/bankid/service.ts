@@ -12,6 +12,7 @@ import { resetLinkUrl } from "../recovery/email.ts";
 import { completeSignIn } from "../session/complete-sign-in.ts";
 import { failureForApiError } from "./api-errors.ts";
 import type { Bank, BankIdClient } from "./client.ts";
+import type { EnvelopeOpener } from "./crypto/envelope-opener.ts";
 import { acceptInvitationWithBankId } from "./guest-invitation.ts";
 import { type BankPerson, readBankPerson } from "./person-data.ts";
 import type { BankIdKeys } from "./runtime.ts";
@@ -26,6 +27,8 @@ import {
 export interface BankIdRuntime {
   client: BankIdClient;
   keys: BankIdKeys;
+  /** Opens the bank's answers off the event loop (crypto/envelope-opener.ts). */
+  envelopes: EnvelopeOpener;
   /** The site's public address: redirect_uri is {publicUrl}/bankid-auth. */
   publicUrl: string;
 }
@@ -103,9 +106,8 @@ async function bankPersonOf(
   await checkMember(runtime, pending, answer.memberId);
   const now = request.server.clock();
   await keys.crls?.refreshIfDue(now);
-  // The envelope is DSTU crypto (jkurwa, gost89): loaded at the first BankID answer (issue 41).
-  const { openBankIdEnvelope } = await import("./crypto/envelope-reader.ts");
-  const opened = openBankIdEnvelope(answer.customerCrypto, keys.ours, keys.trust, now, {
+  // In the envelope's worker thread, in turn; past its line's bound, 429 request.rate_limited (issue 80).
+  const opened = await runtime.envelopes.open(answer.customerCrypto, now, {
     certificate: answer.cert,
     memberId: answer.memberId,
   });
@@ -178,6 +180,14 @@ export async function completeBankIdSignIn(
   } catch (error) {
     if (hasCode(error, "bankid.failed") || hasCode(error, "bankid.unavailable")) {
       await audit(request, { type: eventType, result: "failure", authMethod: "BANK_ID", userId, reason: error.reason });
+    } else if (hasCode(error, "request.rate_limited")) {
+      // The envelope's line was full: nothing was checked, the person starts again (bankid_auth_error=busy).
+      await audit(request, {
+        type: eventType,
+        result: "failure",
+        authMethod: "BANK_ID",
+        reason: "request.rate_limited",
+      });
     }
     throw error;
   }

@@ -73,6 +73,7 @@ export async function registerDiia(app: FastifyInstance, given?: DiiaRuntime): P
     });
     app.addHook("onClose", async () => stop());
   }
+  if (runtime?.verifier.queue) app.metrics.watchCheckLine("diia", runtime.verifier.queue);
   if (runtime?.verifier.close) {
     const { verifier } = runtime;
     app.addHook("onClose", async () => verifier.close?.());

@@ -1,7 +1,7 @@
 /// <reference path="../../diia/crypto/dstu-modules.d.ts" />
 import jkurwa, { type Certificate, type Message } from "jkurwa";
 import { sameBytes } from "../../../platform/crypto/tokens.ts";
-import type { RevocationChecker } from "../../diia/crypto/crl-store.ts";
+import type { RevocationChecker, RevocationStatus } from "../../diia/crypto/crl-store.ts";
 import { gost34311 } from "../../diia/crypto/gost-hash.ts";
 import { issuedBy, isValidAnchor } from "../../diia/crypto/jkurwa-verifier.ts";
 import { type SignatureFailure, signatureFailures } from "../../diia/crypto/verifier.ts";
@@ -83,6 +83,11 @@ function maySign(signer: Certificate): boolean {
   }
 }
 
+/** What the CRLs' answer for the bank's signer makes of the signature (the envelope's thread: envelope-opener.ts). */
+export function signerRevocationFailure(status: Exclude<RevocationStatus, "good">): BankSignatureFailure {
+  return status === "revoked" ? "certificate_revoked" : "revocation_unknown";
+}
+
 export function checkBankSignature(signedData: Buffer, trust: BankTrust, now: Date): BankSignatureCheck {
   const parsed = parse(signedData);
   if (!parsed) return { ok: false, reason: "malformed" };
@@ -93,8 +98,7 @@ export function checkBankSignature(signedData: Buffer, trust: BankTrust, now: Da
   const issuer = issuerOf(signer, trust, now);
   if (!issuer) return { ok: false, reason: "untrusted_certificate" };
   const status = trust.revocation?.status(signer, issuer, now) ?? "good";
-  if (status === "revoked") return { ok: false, reason: "certificate_revoked" };
-  if (status === "unknown") return { ok: false, reason: "revocation_unknown" };
+  if (status !== "good") return { ok: false, reason: signerRevocationFailure(status) };
   if (now.getTime() < signer.valid.from || now.getTime() >= signer.valid.to)
     return { ok: false, reason: "certificate_not_valid_now" };
   if (!maySign(signer)) return { ok: false, reason: "not_a_signing_certificate" };

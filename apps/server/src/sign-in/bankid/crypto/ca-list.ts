@@ -1,9 +1,9 @@
 /// <reference path="./bankid-modules.d.ts" />
 import "./dstu-curves.ts";
 import { existsSync, readFileSync } from "node:fs";
-import jkurwa, { type Certificate } from "jkurwa";
-import * as rfc3280 from "jkurwa/lib/spec/rfc3280.js";
+import type { Certificate } from "jkurwa";
 import { ConfigError } from "../../../platform/config/index.ts";
+import { caCertificate } from "./ca-certificate.ts";
 import { childrenOf, contentOf, DerError, oidText, parseOne } from "./der-tree.ts";
 
 // The qualified CAs a bank's certificates chain to, as they are published: IIT's `CACertificates.p7b`
@@ -31,18 +31,6 @@ function p7bCertificates(der: Buffer): Buffer[] | undefined {
   const fields = childrenOf(childrenOf(wrapped, 0xa0)[0], 0x30);
   const certificates = fields.find((field) => field.tag === 0xa0);
   return (certificates?.children ?? []).filter((node) => node.tag === 0x30).map((node) => node.encoded);
-}
-
-/**
- * A certificate read without unpacking its public key: unpacking is a point decompression on the curve, the
- * bulk of reading a CA (issue 80: the published list's 771 took about 34 s at every start). jkurwa unpacks the
- * key, once, when a chain is checked against this CA (issuedBy), so only the CAs a chain meets pay for it; a key
- * that cannot be unpacked then fails that check, as it would have failed the start.
- */
-export function caCertificate(der: Buffer): Certificate {
-  // As from_asn1 does, the bytes read are kept (`_raw`), so as_asn1() returns them rather than an encoding of its own.
-  const decoded = Object.assign(rfc3280.Certificate.decode(der, "der"), { _raw: der });
-  return new jkurwa.Certificate(decoded, true);
 }
 
 function readable(ders: Buffer[], format: CaList["format"]): CaList {

@@ -143,19 +143,24 @@ function decrypt(
   }
 }
 
-/** Opens the envelope and says how each step went (the reader sign-in uses, step by step). */
+/**
+ * Opens the envelope and says how each step went (the reader sign-in uses, step by step). `signerTrust` is
+ * `trust` but for the worker thread (envelope-thread.ts), which tells the bank's two certificates' revocation
+ * questions apart.
+ */
 export function traceBankIdEnvelope(
   customerCrypto: string,
   ours: OurKeyAgreement,
   trust: BankTrust,
   now: Date,
   answer: AnswerContext = {},
+  signerTrust: BankTrust = trust,
 ): { result: EnvelopeResult; steps: EnvelopeStep[] } {
   const steps: EnvelopeStep[] = [];
   const done = (result: EnvelopeResult) => ({ result, steps });
   const decrypted = decrypt(Buffer.from(customerCrypto, "base64"), ours, trust, now, answer, steps);
   if (typeof decrypted === "string") return done({ ok: false, reason: decrypted });
-  const signature = checkBankSignature(decrypted, trust, now);
+  const signature = checkBankSignature(decrypted, signerTrust, now);
   steps.push({
     step: "bank's signature",
     ok: signature.ok,

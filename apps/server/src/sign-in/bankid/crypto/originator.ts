@@ -107,6 +107,9 @@ function namedCertificate(
   return fromAnswer || carried.length > 0 ? "originator_certificate_mismatch" : "originator_certificate_missing";
 }
 
+/** What a revoked (or unknown) bank encryption certificate makes of the envelope (also envelope-opener.ts's). */
+export const originatorRevocationFailure: OriginatorFailure = "originator_untrusted";
+
 export function staticOriginatorKey(
   originator: PartyId,
   answer: AnswerContext,
@@ -121,7 +124,7 @@ export function staticOriginatorKey(
   const issuer = issuerOf(certificate, trust, now);
   if (!issuer || now.getTime() < certificate.valid.from || now.getTime() >= certificate.valid.to)
     return "originator_untrusted";
-  if ((trust.revocation?.status(certificate, issuer, now) ?? "good") !== "good") return "originator_untrusted";
+  if ((trust.revocation?.status(certificate, issuer, now) ?? "good") !== "good") return originatorRevocationFailure;
   if (!allowsKeyAgreement(certificate)) return "originator_not_key_agreement";
   const code = organisationCodeOf(certificate);
   if (!code || !answer.memberId || !sameCode(code, answer.memberId)) return "originator_not_the_bank";

@@ -3,7 +3,9 @@
 // chain), on the same CAs and signer certificates as the instance's verifier, one check at a time.
 import { parentPort, workerData } from "node:worker_threads";
 import jkurwa from "jkurwa";
+import { answerQuestions } from "../../../platform/crypto/worker-line-thread.ts";
 import { JkurwaSignatureVerifier } from "./jkurwa-verifier.ts";
+import type { SignatureFailure } from "./verifier.ts";
 
 /** What the instance gives the thread: each list's certificates as DER, in the verifier's order. */
 export interface CheckThreadData {
@@ -14,12 +16,14 @@ export interface CheckThreadData {
 
 /** One check asked of the thread; Buffers arrive as Uint8Arrays. */
 export interface CheckThreadRequest {
-  id: number;
   signature: Uint8Array;
   requestId: string;
   requestDigest?: Uint8Array;
   now: Date;
 }
+
+/** The signature and chain's outcome: a failure, or the index of the signer's issuer for revocation. */
+export type CheckThreadResult = { ok: false; reason: SignatureFailure } | { ok: true; issuer: number };
 
 const data = workerData as CheckThreadData;
 const certificates = (list: Uint8Array[]) => list.map((der) => jkurwa.Certificate.from_asn1(Buffer.from(der)));
@@ -30,16 +34,11 @@ const verifier = new JkurwaSignatureVerifier(
   certificates(data.signers),
 );
 
-parentPort?.on("message", (request: CheckThreadRequest) => {
-  try {
-    const result = verifier.signatureAndChain({
-      signature: Buffer.from(request.signature),
-      requestId: request.requestId,
-      ...(request.requestDigest ? { requestDigest: Buffer.from(request.requestDigest) } : {}),
-      now: request.now,
-    });
-    parentPort?.postMessage({ id: request.id, result });
-  } catch (error) {
-    parentPort?.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
-  }
-});
+answerQuestions<CheckThreadRequest, CheckThreadResult>(parentPort, (request) =>
+  verifier.signatureAndChain({
+    signature: Buffer.from(request.signature),
+    requestId: request.requestId,
+    ...(request.requestDigest ? { requestDigest: Buffer.from(request.requestDigest) } : {}),
+    now: request.now,
+  }),
+);

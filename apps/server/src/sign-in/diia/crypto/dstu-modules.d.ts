@@ -137,6 +137,8 @@ declare module "jkurwa" {
 
   const jkurwa: {
     Certificate: typeof Certificate;
+    /** Its prototype's verify is every DSTU signature check (a test counts where they run). */
+    Pub: { prototype: Pub };
     std_curve: typeof std_curve;
     models: { Message: typeof Message };
   };

@@ -1,3 +1,5 @@
+import type { CheckQueue } from "../../../platform/crypto/check-queue.ts";
+
 /** The signer Diia vouches for, read from a verified qualified certificate. */
 export interface DiiaSigner {
   /** RNOKPP (tax id). Never log it. */
@@ -40,4 +42,6 @@ export interface DiiaSignatureVerifier {
   verify(input: SignatureCheckInput): SignatureCheck | Promise<SignatureCheck>;
   /** Stops what it runs besides the event loop (threaded-verifier.ts's thread), when the instance closes. */
   close?(): Promise<void>;
+  /** The line its checks take turns in, for the metrics (threaded-verifier.ts). */
+  readonly queue?: CheckQueue;
 }

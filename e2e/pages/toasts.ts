@@ -19,3 +19,13 @@ export async function closeToasts(page: Page): Promise<void> {
   // The pointer leaves the toaster: sonner holds a toast on screen while the pointer is over its list.
   await page.mouse.move(0, 0);
 }
+
+/**
+ * Waits for the toast an action answers with, then closes it: the console shows its toast after the screen has read
+ * its data again, so a test that waited for the new data alone could close the toasts before this one came, and axe
+ * would then meet it fading in.
+ */
+export async function closeTheAnswersToast(page: Page): Promise<void> {
+  await expect(page.locator("[data-sonner-toast]").first()).toBeVisible();
+  await closeToasts(page);
+}

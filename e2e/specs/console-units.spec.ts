@@ -5,7 +5,7 @@ import { addAuthenticator, addPerson } from "@kpi-id/server/testing";
 import { expect, expectNoAxeViolations, test } from "../fixtures.ts";
 import { ConsolePage } from "../pages/console-page.ts";
 import { ConsoleUnitsPage } from "../pages/console-units-page.ts";
-import { closeToasts } from "../pages/toasts.ts";
+import { closeTheAnswersToast, closeToasts } from "../pages/toasts.ts";
 import { signInWithCodeThroughApi, wrongPasswordThroughApi } from "../tools/api-sign-in.ts";
 import { type OwnKpiId, ownKpiIdOrigin, startOwnKpiId } from "../tools/own-kpi-id.ts";
 import { photograph } from "../tools/photographs.ts";
@@ -163,6 +163,9 @@ for (const language of ["uk", "en"] as const) {
     await console.findAndOpen(student.username, student.fullName);
     await expect(console.unlockButton).toBeEnabled();
     await console.confirm("unlock");
+    // The unlock's answer: its "Done." toast (the state said "not locked" before it, and the button is disabled while
+    // the request runs, so neither waits for the answer).
+    await expect(console.doneToast).toBeVisible();
     await expect(units.throttleState).toHaveText(units.text.notLocked);
     await expect(console.unlockButton).toBeDisabled();
     // axe reads the "Done." toast fading out as faint text: the page is checked without it.
@@ -206,7 +209,7 @@ for (const language of ["uk", "en"] as const) {
     const held = units.unitRoleList.getByRole("listitem");
     await expect(held).toHaveCount(1);
     await expect(held).toContainText(`${units.text.unitHelpdesk} · FEL`);
-    await closeToasts(page);
+    await closeTheAnswersToast(page);
     await expectNoAxeViolations(page, "a person's roles in units");
     await photograph(page, testInfo, `console-units-unit-roles-${language}`, { backTo: walkWidth[language] });
     await units.revokeFirstUnitRole();

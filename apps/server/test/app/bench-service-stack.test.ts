@@ -22,7 +22,7 @@ describe("the bench's copy of the service's HTTP stack", () => {
   let provider: Provider;
 
   beforeAll(async () => {
-    test = await createTestApp("pglite");
+    test = await createTestApp("pglite", {}, { protocols: ["oidc"] });
     provider = new Provider(`${test.config.publicUrl.replace(/\/$/, "")}/oidc`, {
       clients: [
         { client_id: "stack-check", client_secret: "stack-check-secret", redirect_uris: ["https://rp.example.edu/cb"] },

@@ -15,7 +15,7 @@ describe.each(databaseKinds)("a developer's application by its kind (%s)", (kind
   let origin: string;
   let issuer: string;
   beforeAll(async () => {
-    ({ test: t, origin, issuer } = await createListeningTestApp(kind));
+    ({ test: t, origin, issuer } = await createListeningTestApp(kind, { protocols: ["oidc"] }));
   });
   afterAll(() => t.close());
 

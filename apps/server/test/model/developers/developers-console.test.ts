@@ -13,7 +13,7 @@ describe.each(databaseKinds)("the developers' console actions (%s)", (kind) => {
   let t: TestApp;
   let now = new Date("2026-11-27T08:00:00Z");
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: () => now });
+    t = await createTestApp(kind, {}, { protocols: ["tickets"], clock: () => now });
   });
   afterAll(() => t.close());
 

@@ -10,7 +10,7 @@ import { openAgreeing } from "../../support/ticket-consent.ts";
 describe.each(databaseKinds)("testing, review and suspension of a developer's application (%s)", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["tickets"] });
   });
   afterAll(() => t.close());
 

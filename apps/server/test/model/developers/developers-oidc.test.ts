@@ -16,7 +16,7 @@ describe.each(databaseKinds)("a developer's OpenID Connect client (%s)", (kind) 
   let origin: string;
   let issuer: string;
   beforeAll(async () => {
-    ({ test: t, origin } = await createListeningTestApp(kind));
+    ({ test: t, origin } = await createListeningTestApp(kind, { protocols: ["oidc"] }));
     issuer = `${origin}/oidc`;
   });
   afterAll(() => t.close());

@@ -39,7 +39,7 @@ describe.each(databaseKinds)("GET /user from the instance's memory on %s", (kind
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
   });
   afterAll(() => t.close());
 
@@ -79,7 +79,7 @@ describe.each(databaseKinds)("GET /user from the instance's memory on %s", (kind
   });
 
   it("reads every request when SESSION_CACHE_ENTRIES is 0", async () => {
-    const uncached = await createTestApp(kind, { SESSION_CACHE_ENTRIES: "0" });
+    const uncached = await createTestApp(kind, { SESSION_CACHE_ENTRIES: "0" }, { protocols: [] });
     try {
       await addPerson(uncached.app, { username: "cache.off", fullName: "Петро Бойко" }, password);
       const cookie = await signIn(uncached.app, "cache.off", password);
@@ -96,7 +96,7 @@ describe.each(databaseKinds)("GET /user from the instance's memory on %s", (kind
 describe.each(databaseKinds)("what PostgreSQL announces to every instance on %s", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
   });
   afterAll(() => t.close());
 
@@ -190,7 +190,7 @@ describe.each(databaseKinds)("the cached session's lifetime on %s", (kind) => {
   const clock = manualClock();
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { SESSION_IDLE_TIMEOUT_SECONDS: "300" }, { clock: clock.now });
+    t = await createTestApp(kind, { SESSION_IDLE_TIMEOUT_SECONDS: "300" }, { protocols: [], clock: clock.now });
   });
   afterAll(() => t.close());
 
@@ -217,7 +217,7 @@ describe.runIf(databaseKinds.includes("postgres"))("two instances on one Postgre
   let applicationId = "";
 
   beforeAll(async () => {
-    first = await createTestApp("postgres");
+    first = await createTestApp("postgres", {}, { protocols: [] });
     const url = first.database.url ?? "";
     second = await buildApp({ config: testConfig(), database: await openDatabase({ url, dataDir: "unused" }) });
     await second.ready();

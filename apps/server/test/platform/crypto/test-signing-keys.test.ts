@@ -19,9 +19,9 @@ describe("signing keys in the server's tests", () => {
   });
 
   it("gives two apps of one test different keys, and a rotation a key unlike the one it replaces", async () => {
-    const first = await createTestApp("pglite");
+    const first = await createTestApp("pglite", {}, { protocols: ["oidc"] });
     apps.push(first);
-    const second = await createTestApp("pglite");
+    const second = await createTestApp("pglite", {}, { protocols: ["oidc"] });
     apps.push(second);
     const [firstKey] = await publishedKeys(first);
     const [secondKey] = await publishedKeys(second);

@@ -13,7 +13,7 @@ import { createTestDatabase } from "../../support/databases.ts";
 describe.runIf(process.env.DATABASE_URL)("a PostgreSQL connection cut while checked out", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp("postgres");
+    t = await createTestApp("postgres", {}, { protocols: [] });
   });
   afterAll(() => t.close());
 

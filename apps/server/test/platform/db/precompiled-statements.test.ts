@@ -11,7 +11,7 @@ import { addApplication, addPerson } from "../../support/campus.ts";
 describe("a statement built once and run with new values", () => {
   let test: TestApp;
   beforeAll(async () => {
-    test = await createTestApp("pglite");
+    test = await createTestApp("pglite", {}, { protocols: [] });
   });
   afterAll(() => test?.close());
 

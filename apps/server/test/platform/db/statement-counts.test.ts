@@ -49,7 +49,7 @@ describe.each(databaseKinds)("statements per request on %s", (kind) => {
   let people = 0;
 
   beforeAll(async () => {
-    ({ test, origin } = await createListeningTestApp(kind));
+    ({ test, origin } = await createListeningTestApp(kind, { protocols: ["oidc", "tickets"] }));
     const rp = await addOidcClient(test.app, {
       redirectUris: [redirectUri],
       scopes: ["openid", "profile", "email", "kpi", "offline_access"],

@@ -14,7 +14,7 @@ describe.each(databaseKinds)("text PostgreSQL cannot store (U+0000), on %s", (ki
   let diia: RunningDiiaStandIn;
   beforeAll(async () => {
     diia = await startTestDiia();
-    t = await createTestApp(kind, diia.env);
+    t = await createTestApp(kind, diia.env, { protocols: [] });
     await addPerson(t.app, { username: "nul-owner", fullName: "Нуль Власник" }, "nul owner passphrase");
   });
   afterAll(async () => {

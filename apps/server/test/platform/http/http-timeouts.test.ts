@@ -6,7 +6,11 @@ describe("a slow client cannot hold a connection", () => {
   let t: TestApp;
   let port = 0;
   beforeAll(async () => {
-    t = await createTestApp("pglite", { HEADERS_TIMEOUT_SECONDS: "1", REQUEST_TIMEOUT_SECONDS: "1" });
+    t = await createTestApp(
+      "pglite",
+      { HEADERS_TIMEOUT_SECONDS: "1", REQUEST_TIMEOUT_SECONDS: "1" },
+      { protocols: [] },
+    );
     await t.app.listen({ host: "127.0.0.1", port: 0 });
     const address = t.app.server.address();
     port = typeof address === "object" && address ? address.port : 0;

@@ -59,8 +59,12 @@ describe.each(aboveModelDatabases)("the log of every flow holds no credential (%
     logLines.length = 0;
     diia = await startTestDiia();
     google = await startGoogleStandIn({ productUrl: TEST_PUBLIC_URL, port: 0 });
-    campus = await createTestApp(kind, { ...atInfo, ...diia.env, ...googleSettings(google) }, { logStream });
-    oidc = await createListeningTestApp(kind, { env: atInfo, logStream });
+    campus = await createTestApp(
+      kind,
+      { ...atInfo, ...diia.env, ...googleSettings(google) },
+      { protocols: ["tickets"], logStream },
+    );
+    oidc = await createListeningTestApp(kind, { protocols: ["oidc"], env: atInfo, logStream });
   });
   afterAll(async () => {
     await campus?.close();

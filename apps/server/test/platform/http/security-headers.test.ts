@@ -11,7 +11,7 @@ import { createTestApp } from "../../support/app.ts";
 describe("the security headers, worked out once", () => {
   let test: TestApp;
   beforeAll(async () => {
-    test = await createTestApp("pglite");
+    test = await createTestApp("pglite", {}, { protocols: [] });
   });
   afterAll(() => test?.close());
 

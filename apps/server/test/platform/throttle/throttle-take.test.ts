@@ -14,7 +14,7 @@ const now = new Date("2026-03-01T09:00:00Z");
 describe.each(databaseKinds)("throttle_take keeps policy.ts's delays (%s)", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
   });
   afterAll(() => t.close());
 

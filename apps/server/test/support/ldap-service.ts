@@ -22,11 +22,16 @@ export async function kpiIdBesideSlapd(folderPrefix: string): Promise<KpiIdBesid
   let kpi: TestApp | undefined;
   try {
     slapd = await startTestSlapd(dir);
-    kpi = await createTestApp(aboveModelDatabase, {
-      LDAP_LDAPI_PATH: slapd.ldapiPath,
-      LDAP_BIND_SOCKET: slapd.bindSocket,
-      LDAP_RESYNC_SECONDS: "3600",
-    });
+    kpi = await createTestApp(
+      aboveModelDatabase,
+      {
+        LDAP_LDAPI_PATH: slapd.ldapiPath,
+        LDAP_BIND_SOCKET: slapd.bindSocket,
+        LDAP_RESYNC_SECONDS: "3600",
+      },
+      // Only the directory's keeper: its callers drive LDAP and the model, no other protocol.
+      { protocols: ["ldap"] },
+    );
     await upsertUnit(kpi.app.db, { code: "FICT", kind: "faculty", nameUk: "ФІОТ", nameEn: "Faculty of Informatics" });
     await upsertUnit(kpi.app.db, { code: "FEL", kind: "faculty", nameUk: "ФЕЛ", nameEn: "Faculty of Electronics" });
     return { dir, slapd, kpi };

@@ -46,7 +46,7 @@ describe.each(aboveModelDatabases)("CAS proxying in the integration health (%s)"
     const address = server.address();
     port = typeof address === "object" && address ? address.port : 0;
     origin = `https://localhost:${port}`;
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["cas"] });
   });
   afterAll(async () => {
     tls.setDefaultCACertificates(original);

@@ -23,7 +23,7 @@ import { addStudent } from "../../support/developers.ts";
 describe.each(aboveModelDatabases)("CAS in the integration health (%s)", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["cas"] });
   });
   afterAll(() => t.close());
 

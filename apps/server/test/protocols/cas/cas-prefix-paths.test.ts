@@ -40,7 +40,10 @@ describe("a CAS prefix and the paths web servers read differently", () => {
   let servers: PathServers;
   let cookie: string;
   beforeAll(async () => {
-    [t, servers] = await Promise.all([createTestApp(aboveModelDatabase), startPathServers()]);
+    [t, servers] = await Promise.all([
+      createTestApp(aboveModelDatabase, {}, { protocols: ["cas"] }),
+      startPathServers(),
+    ]);
     const student = await addStudent(t.app, "prefix");
     cookie = student.cookie;
     await casApplication(t.app, prefix, { match: "prefix", people: [student.person.id] });

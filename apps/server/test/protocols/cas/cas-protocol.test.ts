@@ -10,7 +10,7 @@ describe.each(aboveModelDatabases)("CAS Protocol 3.0 (%s)", (kind) => {
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { protocols: ["cas"], clock: clock.now });
   });
   afterAll(() => t.close());
 

@@ -48,7 +48,7 @@ describe.each(aboveModelDatabases)("CAS proxying and single logout (%s)", (kind)
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const address = server.address();
     origin = `https://localhost:${typeof address === "object" && address ? address.port : 0}`;
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["cas"] });
   });
   afterAll(async () => {
     tls.setDefaultCACertificates(original);

@@ -45,7 +45,7 @@ describe("CAS /samlValidate with phpCAS's SAML 1.1 client", () => {
   let siteUrl: string;
   let dir: string;
   beforeAll(async () => {
-    const listening = await createListeningTestApp(aboveModelDatabase);
+    const listening = await createListeningTestApp(aboveModelDatabase, { protocols: ["cas"] });
     t = listening.test;
     origin = listening.origin;
     const port = await freePort();

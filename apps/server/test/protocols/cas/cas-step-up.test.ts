@@ -20,7 +20,7 @@ describe.each(aboveModelDatabases)("CAS and an application that requires a secon
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { protocols: ["cas"], clock: clock.now });
   });
   afterAll(() => t.close());
 

@@ -14,7 +14,7 @@ describe.each(aboveModelDatabases)("nginx auth_request edges (%s)", (kind) => {
   let t: TestApp;
   let site: { id: string };
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["forward-auth", "tickets"] });
     site = await addProtectedSite(t.app, siteOrigin);
   });
   afterAll(() => t.close());

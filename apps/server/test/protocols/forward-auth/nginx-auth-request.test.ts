@@ -19,7 +19,7 @@ describe.each(aboveModelDatabases)("a site behind nginx auth_request (%s)", (kin
   const dashboardHost = "dash.kpi.ua";
 
   beforeAll(async () => {
-    kpiId = await createListeningTestApp(kind);
+    kpiId = await createListeningTestApp(kind, { protocols: ["forward-auth", "tickets"] });
     const port = await freePort();
     wiki = await addProtectedSite(kpiId.test.app, `https://${host}:${port}`);
     dashboard = await addProtectedSite(kpiId.test.app, `https://${dashboardHost}:${port}`);

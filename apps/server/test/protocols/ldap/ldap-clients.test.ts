@@ -43,11 +43,15 @@ async function labStudent(username: string) {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "kpi-id-ldap-clients-"));
   slapd = await startTestSlapd(dir);
-  kpi = await createTestApp(aboveModelDatabase, {
-    LDAP_LDAPI_PATH: slapd.ldapiPath,
-    LDAP_BIND_SOCKET: slapd.bindSocket,
-    LDAP_RESYNC_SECONDS: "3600",
-  });
+  kpi = await createTestApp(
+    aboveModelDatabase,
+    {
+      LDAP_LDAPI_PATH: slapd.ldapiPath,
+      LDAP_BIND_SOCKET: slapd.bindSocket,
+      LDAP_RESYNC_SECONDS: "3600",
+    },
+    { protocols: ["ldap"] },
+  );
   operatorCookie = (await addOperator(kpi.app, ["admin"])).cookie;
   applicationId = (await addApplication(kpi.app)).application.id;
   await kpi.app.ldap?.syncNow();

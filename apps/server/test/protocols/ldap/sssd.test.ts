@@ -86,10 +86,14 @@ true
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "kpi-id-sssd-"));
   slapd = await startTestSlapd(dir);
-  kpi = await createTestApp(aboveModelDatabase, {
-    LDAP_LDAPI_PATH: slapd.ldapiPath,
-    LDAP_BIND_SOCKET: slapd.bindSocket,
-  });
+  kpi = await createTestApp(
+    aboveModelDatabase,
+    {
+      LDAP_LDAPI_PATH: slapd.ldapiPath,
+      LDAP_BIND_SOCKET: slapd.bindSocket,
+    },
+    { protocols: ["ldap"] },
+  );
   const db = kpi.app.db;
   await upsertUnit(db, { code: "FICT", kind: "faculty", nameUk: "ФІОТ" });
   const olena = await personWithApplicationPassword(

@@ -22,7 +22,7 @@ describe.runIf(databaseKinds.includes("postgres"))("OpenID Connect caches beside
   let psql: pg.Client;
 
   beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp("postgres"));
+    ({ test, origin, issuer } = await createListeningTestApp("postgres", { protocols: ["oidc"] }));
     psql = new pg.Client({ connectionString: test.database.url });
     await psql.connect();
   });

@@ -38,7 +38,7 @@ describe.each(aboveModelDatabases)("OpenID Connect from the instance's memory on
   let people = 0;
 
   beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp(kind));
+    ({ test, origin, issuer } = await createListeningTestApp(kind, { protocols: ["oidc", "tickets"] }));
   });
   afterAll(() => test?.close());
 

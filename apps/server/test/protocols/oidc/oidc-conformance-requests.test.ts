@@ -23,7 +23,7 @@ describe.each(aboveModelDatabases)("OpenID Connect requests the conformance suit
   let config: client.Configuration;
 
   beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp(kind));
+    ({ test, origin, issuer } = await createListeningTestApp(kind, { protocols: ["oidc"] }));
     const person = await addPerson(
       test.app,
       { username: "suite", fullName: "Олена Коваленко", email: "suite@kpi.ua" },

@@ -44,7 +44,7 @@ describe.each(aboveModelDatabases)("OpenID Connect as the specs require (%s)", (
   let other: { id: string; secret: string };
 
   beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp(kind));
+    ({ test, origin, issuer } = await createListeningTestApp(kind, { protocols: ["oidc"] }));
     const person = await addPerson(test.app, { username: "c.tester", fullName: "Олена Коваленко" }, password);
     const settings = {
       redirectUris: [redirectUri],

@@ -17,7 +17,7 @@ describe.each(aboveModelDatabases)("OpenID Connect consent and public clients (%
   let publicClientId: string;
 
   beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp(kind));
+    ({ test, origin, issuer } = await createListeningTestApp(kind, { protocols: ["oidc"] }));
     const person = await addPerson(
       test.app,
       { username: "consenting", fullName: "Коваленко Олена Петрівна", taxId: "3012345678", employeeId: "E-1" },

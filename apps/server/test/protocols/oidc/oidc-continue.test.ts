@@ -20,7 +20,7 @@ describe.each(aboveModelDatabases)("continuing an OpenID Connect sign-in after s
   let rp: { id: string; secret: string };
 
   beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp(kind));
+    ({ test, origin, issuer } = await createListeningTestApp(kind, { protocols: ["oidc"] }));
     const person = await addPerson(test.app, { username: "i.shevchenko", fullName: "Ірина Шевченко" }, password);
     const added = await addOidcClient(test.app, {
       redirectUris: [redirectUri],

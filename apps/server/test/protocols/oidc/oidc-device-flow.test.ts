@@ -18,7 +18,7 @@ describe.each(aboveModelDatabases)("OpenID Connect device authorization grant, R
   let userId: string;
 
   beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp(kind));
+    ({ test, origin, issuer } = await createListeningTestApp(kind, { protocols: ["oidc"] }));
     const device = await addOidcClient(test.app, {
       redirectUris: [redirectUri],
       deviceFlow: true,
@@ -168,7 +168,10 @@ describe.each(aboveModelDatabases)("a device code past its lifetime (%s)", (kind
   let issuer: string;
 
   beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp(kind, { env: { OIDC_DEVICE_CODE_TTL_SECONDS: "1" } }));
+    ({ test, origin, issuer } = await createListeningTestApp(kind, {
+      protocols: ["oidc"],
+      env: { OIDC_DEVICE_CODE_TTL_SECONDS: "1" },
+    }));
     await addPerson(test.app, { username: "e.late", fullName: "Євген Пізній", email: "e.late@kpi.ua" }, password);
   });
   afterAll(() => test?.close());

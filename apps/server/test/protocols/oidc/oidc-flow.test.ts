@@ -19,7 +19,7 @@ describe.each(databaseKinds)("OpenID Connect sign-in (%s)", (kind) => {
   const clock = shiftedClock();
 
   beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp(kind, { clock: clock.now }));
+    ({ test, origin, issuer } = await createListeningTestApp(kind, { protocols: ["oidc"], clock: clock.now }));
     const person = await addPerson(
       test.app,
       {

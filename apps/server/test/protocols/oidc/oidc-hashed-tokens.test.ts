@@ -15,7 +15,7 @@ describe.each(aboveModelDatabases)("OpenID Connect tokens at rest (%s)", (kind) 
   let listening: { app: TestApp["app"]; origin: string; issuer: string };
 
   beforeAll(async () => {
-    const started = await createListeningTestApp(kind);
+    const started = await createListeningTestApp(kind, { protocols: ["oidc"] });
     test = started.test;
     listening = { app: started.test.app, origin: started.origin, issuer: started.issuer };
   });

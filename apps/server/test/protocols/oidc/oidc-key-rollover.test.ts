@@ -25,7 +25,7 @@ describe.each(aboveModelDatabases)("OpenID Connect signing key rollover (%s)", (
   const now = () => new Date(Date.now() + clockOffsetMs);
 
   beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp(kind, { clock: now }));
+    ({ test, origin, issuer } = await createListeningTestApp(kind, { protocols: ["oidc"], clock: now }));
     const person = await addPerson(test.app, { username: "rolling", fullName: "Олена Ткач" }, "correct horse battery");
     const created = await addOidcClient(test.app, {
       redirectUris: [redirectUri],

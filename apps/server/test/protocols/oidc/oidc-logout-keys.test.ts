@@ -36,6 +36,7 @@ describe.each(databaseKinds)("OpenID Connect logout and signing keys (%s)", (kin
   beforeAll(async () => {
     // The rotation test moves time past a new key's activation delay.
     ({ test, origin, issuer } = await createListeningTestApp(kind, {
+      protocols: ["oidc"],
       clock: () => new Date(Date.now() + clockOffsetMs),
     }));
     backchannel = await startBackchannelReceiver();

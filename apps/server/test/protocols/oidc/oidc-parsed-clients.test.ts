@@ -7,7 +7,7 @@ import { aboveModelDatabases, createTestApp, type TestApp } from "../../support/
 describe.each(aboveModelDatabases)("the clients oidc-provider finds (%s)", (kind) => {
   let test: TestApp;
   beforeAll(async () => {
-    test = await createTestApp(kind);
+    test = await createTestApp(kind, {}, { protocols: ["oidc"] });
   });
   afterAll(() => test.close());
 

@@ -16,7 +16,7 @@ describe.each(aboveModelDatabases)("OpenID Connect refusals (%s)", (kind) => {
   let browser: TestBrowser;
 
   beforeAll(async () => {
-    ({ test, origin } = await createListeningTestApp(kind));
+    ({ test, origin } = await createListeningTestApp(kind, { protocols: ["oidc"] }));
     const person = await addPerson(
       test.app,
       { username: "refused", fullName: "Петро Сидоренко" },

@@ -33,7 +33,7 @@ describe.each(aboveModelDatabases)("OpenID Connect and KPI ID sessions (%s)", (k
   let backchannel: Awaited<ReturnType<typeof startBackchannelReceiver>>;
 
   beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp(kind, { clock: clock.now }));
+    ({ test, origin, issuer } = await createListeningTestApp(kind, { protocols: ["oidc"], clock: clock.now }));
     backchannel = await startBackchannelReceiver();
     const person = await addPerson(test.app, { username: "s.device", fullName: "Олена Коваленко" }, password);
     const settings = {

@@ -137,6 +137,7 @@ beforeAll(async () => {
   ports = { auth: await freePort(), acct: await freePort(), coa: await freePort(), radsecproxyUdp: await freePort() };
   const controllerPort = await freePort();
   kpi = await createListeningTestApp(aboveModelDatabase, {
+    protocols: ["radius"],
     env: {
       RADIUS_REST_SECRET: restSecret,
       RADIUS_COA_SECRET: coaSecret,

@@ -151,6 +151,7 @@ beforeAll(async () => {
   authPort = await freePort();
   const radsecUdp = await freePort();
   kpi = await createListeningTestApp("pglite", {
+    protocols: ["radius"],
     env: { RADIUS_REST_SECRET: restSecret, WIFI_VLAN_GUESTS: guestsVlan, LOG_LEVEL: "debug" },
     logStream: { write: (line: string) => void kpiLog.push(line) },
   });

@@ -38,7 +38,7 @@ describe("XML attacks on the SAML endpoints", () => {
   let signing: NodeSamlSp;
 
   beforeAll(async () => {
-    test = await createTestApp("pglite");
+    test = await createTestApp("pglite", {}, { protocols: ["saml"] });
     const certificate = (await test.app.saml.currentKeys()).signing?.certificate ?? "";
     await addPerson(test.app, { username: "a.melnyk", fullName: "Андрій Мельник", email: "a.melnyk@kpi.ua" }, password);
     cookie = await signIn(test.app, "a.melnyk", password);

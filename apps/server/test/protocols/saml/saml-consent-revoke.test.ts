@@ -38,7 +38,7 @@ describe("SAML consents end with access, as OpenID Connect consents do", () => {
     ).map((row) => row.sp_entity_id);
 
   beforeAll(async () => {
-    test = await createTestApp("pglite");
+    test = await createTestApp("pglite", {}, { protocols: ["saml"] });
     certificate = (await test.app.saml.currentKeys()).signing?.certificate ?? "";
   });
   afterAll(() => test?.close());

@@ -51,7 +51,7 @@ describe("SAML attribute release and the consent screen for SPs that are not fir
   };
 
   beforeAll(async () => {
-    test = await createTestApp("pglite");
+    test = await createTestApp("pglite", {}, { protocols: ["saml"] });
     certificate = (await test.app.saml.currentKeys()).signing?.certificate ?? "";
     bondar = await addPerson(
       test.app,

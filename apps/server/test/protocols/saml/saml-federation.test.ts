@@ -42,7 +42,7 @@ describe("SPs from a federation's metadata aggregate", () => {
   const inAWeek = () => new Date(clock.now().getTime() + 7 * day * 1000);
 
   beforeAll(async () => {
-    test = await createTestApp("pglite", {}, { clock: clock.now });
+    test = await createTestApp("pglite", {}, { protocols: ["saml"], clock: clock.now });
     const certificate = (await test.app.saml.currentKeys()).signing?.certificate ?? "";
     const options = { idpUrl: TEST_PUBLIC_URL, idpCertificate: certificate };
     research = nodeSamlSp({

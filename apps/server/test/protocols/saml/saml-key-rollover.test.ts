@@ -26,7 +26,7 @@ describe.each(aboveModelDatabases)("SAML signing certificate rollover (%s)", (ki
   let cookie: string;
 
   beforeAll(async () => {
-    test = await createTestApp(kind, {}, { clock: now });
+    test = await createTestApp(kind, {}, { protocols: ["saml"], clock: now });
     await addPerson(test.app, { username: "o.roll", fullName: "Олег Ролл", email: "o.roll@kpi.ua" }, password);
     cookie = await signIn(test.app, "o.roll", password);
   });

@@ -35,7 +35,7 @@ describe("SAML Single Logout, front-channel across SPs", () => {
   let journal: NodeSamlSp;
 
   beforeAll(async () => {
-    test = await createTestApp("pglite");
+    test = await createTestApp("pglite", {}, { protocols: ["saml"] });
     certificate = (await test.app.saml.currentKeys()).signing?.certificate ?? "";
     await addPerson(test.app, { username: "o.koval", fullName: "Олена Коваленко" }, password);
     const sp = (host: string) =>

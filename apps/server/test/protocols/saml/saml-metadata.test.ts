@@ -20,15 +20,19 @@ describe("SAML IdP metadata at /saml/metadata", () => {
   let federated: TestApp;
   const metadataKey = makeKeyPair("kpi-id-metadata");
   beforeAll(async () => {
-    plain = await createTestApp("pglite");
-    federated = await createTestApp("pglite", {
-      PUBLIC_URL: "https://id.kpi.ua",
-      SAML_SIRTFI: "true",
-      SAML_RESEARCH_AND_SCHOLARSHIP: "true",
-      SAML_SECURITY_CONTACT_EMAIL: "cert@kpi.ua",
-      SAML_METADATA_KEY_FILE: metadataKey.keyFile,
-      SAML_METADATA_CERT_FILE: metadataKey.certFile,
-    });
+    plain = await createTestApp("pglite", {}, { protocols: ["saml"] });
+    federated = await createTestApp(
+      "pglite",
+      {
+        PUBLIC_URL: "https://id.kpi.ua",
+        SAML_SIRTFI: "true",
+        SAML_RESEARCH_AND_SCHOLARSHIP: "true",
+        SAML_SECURITY_CONTACT_EMAIL: "cert@kpi.ua",
+        SAML_METADATA_KEY_FILE: metadataKey.keyFile,
+        SAML_METADATA_CERT_FILE: metadataKey.certFile,
+      },
+      { protocols: ["saml"] },
+    );
   });
   afterAll(async () => {
     await plain?.close();

@@ -50,7 +50,7 @@ describe("SAML requests as Shibboleth and older SPs write them", () => {
     test = await createTestApp(
       "pglite",
       { LOG_LEVEL: "warn" },
-      { logStream: { write: (line) => logLines.push(line) } },
+      { protocols: ["saml"], logStream: { write: (line) => logLines.push(line) } },
     );
     certificate = (await test.app.saml.currentKeys()).signing?.certificate ?? "";
     await addPerson(test.app, { username: "o.koval", fullName: "Олена Коваленко", email: "o.koval@kpi.ua" }, password);

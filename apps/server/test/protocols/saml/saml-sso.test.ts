@@ -26,7 +26,7 @@ describe("SAML Web Browser SSO with a @node-saml/node-saml service provider", ()
   let library: NodeSamlSp;
 
   beforeAll(async () => {
-    test = await createTestApp("pglite");
+    test = await createTestApp("pglite", {}, { protocols: ["saml"] });
     certificate = (await test.app.saml.currentKeys()).signing?.certificate ?? "";
     await addPerson(
       test.app,

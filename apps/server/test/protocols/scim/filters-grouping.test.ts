@@ -45,7 +45,7 @@ describe.each(aboveModelDatabases)("SCIM filter grouping and precedence (%s)", (
   const names = (body: ListBody) => (body.Resources ?? []).map((item) => item.userName).sort();
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["scim"] });
     token = await scimToken(t.app, "hr");
     for (const person of people) {
       const created = await scim(t.app, token, "/Users", {

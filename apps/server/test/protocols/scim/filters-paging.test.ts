@@ -23,7 +23,7 @@ describe.each(aboveModelDatabases)("SCIM filters and paging as clients use them 
   const filter = (expression: string) => `filter=${encodeURIComponent(expression)}`;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["scim"] });
     token = await scimToken(t.app, "hr");
     for (const name of ["with.mail.1", "with.mail.2"])
       expect((await scim(t.app, token, "/Users", { method: "POST", body: scimUser(name) })).statusCode).toBe(201);

@@ -19,7 +19,7 @@ describe.each(aboveModelDatabases)("SCIM Groups (units) on %s", (kind) => {
   let token = "";
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["scim"] });
     token = await scimToken(t.app, "student-office");
   });
   afterAll(() => t.close());

@@ -45,7 +45,7 @@ describe.each(aboveModelDatabases)("SCIM passwords as Okta pushes them (%s)", (k
 
   beforeAll(async () => {
     mail = await startTestMail();
-    t = await createTestApp(kind, { SMTP_URL: mail.smtpUrl });
+    t = await createTestApp(kind, { SMTP_URL: mail.smtpUrl }, { protocols: ["scim"] });
     token = await scimToken(t.app, "okta");
   });
   afterAll(async () => {
@@ -208,7 +208,7 @@ describe.each(aboveModelDatabases)("SCIM_PASSWORDS=ignore and refuse (%s)", (kin
     const t = await createTestApp(
       kind,
       { SCIM_PASSWORDS: "ignore", LOG_LEVEL: "info", SMTP_URL: mail.smtpUrl },
-      { logStream: { write: (line: string) => lines.push(line) } },
+      { protocols: ["scim"], logStream: { write: (line: string) => lines.push(line) } },
     );
     try {
       const token = await scimToken(t.app, "okta");
@@ -239,7 +239,7 @@ describe.each(aboveModelDatabases)("SCIM_PASSWORDS=ignore and refuse (%s)", (kin
   });
 
   it("refuse: create, PUT and PATCH with a password answer 400 mutability as before", async () => {
-    const t = await createTestApp(kind, { SCIM_PASSWORDS: "refuse" });
+    const t = await createTestApp(kind, { SCIM_PASSWORDS: "refuse" }, { protocols: ["scim"] });
     try {
       const token = await scimToken(t.app, "okta");
       const refusedCreate = await scim(t.app, token, "/Users", {

@@ -28,7 +28,7 @@ describe.each(aboveModelDatabases)("SCIM PATCH without a path (%s)", (kind) => {
   let serial = 0;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["scim"] });
     token = await scimToken(t.app, "hr");
   });
   afterAll(() => t.close());

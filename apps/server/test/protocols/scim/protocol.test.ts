@@ -19,7 +19,7 @@ describe.each(aboveModelDatabases)("SCIM protocol, discovery and refusals on %s"
   let token = "";
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["scim"] });
     token = await scimToken(t.app, "student-office");
   });
   afterAll(() => t.close());
@@ -211,7 +211,7 @@ describe.each(aboveModelDatabases)("SCIM protocol, discovery and refusals on %s"
   });
 
   it("answers a client past SCIM_REQUESTS_PER_MINUTE 429 while another client is served", async () => {
-    const limited = await createTestApp(kind, { SCIM_REQUESTS_PER_MINUTE: "3" });
+    const limited = await createTestApp(kind, { SCIM_REQUESTS_PER_MINUTE: "3" }, { protocols: ["scim"] });
     try {
       const busy = await scimToken(limited.app, "busy-source");
       const other = await scimToken(limited.app, "other-source");

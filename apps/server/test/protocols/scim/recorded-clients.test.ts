@@ -44,7 +44,7 @@ describe.each(aboveModelDatabases)("SCIM as Entra ID and Okta send it (%s)", (ki
     ((await call(`/Groups/${groupId}`)).json<GroupBody>().members ?? []).map((member) => member.value).sort();
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["scim"] });
     token = await scimToken(t.app, "entra");
   });
   afterAll(() => t.close());

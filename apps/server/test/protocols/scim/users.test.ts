@@ -26,7 +26,7 @@ describe.each(aboveModelDatabases)("SCIM Users (RFC 7644 §3.3–3.7) on %s", (k
   let token = "";
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["scim"] });
     token = await scimToken(t.app, "hr");
     await upsertUnit(t.app.db, { code: "FIOT", kind: "faculty", nameUk: "ФІОТ", parentCode: null });
   });

@@ -31,7 +31,7 @@ describe.each(aboveModelDatabases)("an application's sign-in link and ticket (%s
 
   beforeAll(async () => {
     standIn = await startGoogleStandIn({ productUrl: TEST_PUBLIC_URL, port: 0 });
-    t = await createTestApp(kind, googleSettings(standIn));
+    t = await createTestApp(kind, googleSettings(standIn), { protocols: ["tickets"] });
     const person = await addPerson(
       t.app,
       {

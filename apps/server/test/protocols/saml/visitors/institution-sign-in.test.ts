@@ -18,7 +18,7 @@ describe("a researcher signs in with their home university, SimpleSAMLphp", () =
     test = await createTestApp(
       aboveModelDatabase,
       { SAML_VISITOR_FEDERATIONS: "research", LOG_LEVEL: "error" },
-      { logStream: process.stderr },
+      { protocols: ["saml", "tickets"], logStream: process.stderr },
     );
     home = await homeUniversity(
       test.app,

@@ -39,7 +39,7 @@ describe.each(aboveModelDatabases)("BankID envelopes in the instance's worker th
 
   beforeAll(async () => {
     standIn = await startBankIdStandIn({ productUrl: TEST_PUBLIC_URL, port: 0 });
-    testApp = await createTestApp(kind, bankIdSettings(standIn));
+    testApp = await createTestApp(kind, bankIdSettings(standIn), { protocols: [] });
     await insertDemoPeople(testApp.app.db);
   }, 180_000);
   afterAll(async () => {

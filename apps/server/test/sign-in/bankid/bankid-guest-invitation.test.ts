@@ -24,7 +24,7 @@ describe.each(aboveModelDatabases)("accepting a guest invitation with BankID (%s
   beforeAll(async () => {
     standIn = await startBankIdStandIn({ productUrl: TEST_PUBLIC_URL, port: 0 });
     mail = await startTestMail();
-    test = await createTestApp(kind, { ...bankIdSettings(standIn), SMTP_URL: mail.smtpUrl });
+    test = await createTestApp(kind, { ...bankIdSettings(standIn), SMTP_URL: mail.smtpUrl }, { protocols: [] });
     await insertDemoPeople(test.app.db);
     const units = await guestUnits(test.app);
     sponsorCookie = (await staffMember(test.app, "b.sponsor", units.fiot)).cookie;

@@ -19,7 +19,7 @@ describe.each(aboveModelDatabases)("sign-in with BankID NBU through the stand-in
 
   beforeAll(async () => {
     standIn = await startBankIdStandIn({ productUrl: TEST_PUBLIC_URL, port: 0 });
-    testApp = await createTestApp(kind, bankIdSettings(standIn));
+    testApp = await createTestApp(kind, bankIdSettings(standIn), { protocols: [] });
     userIds = await insertDemoPeople(testApp.app.db);
     // Keys are made in JavaScript and the database migrated: slow on a busy machine.
   }, 180_000);

@@ -31,7 +31,7 @@ describe("Diia trust anchors from a PKCS#7 bundle", () => {
   afterAll(async () => diia?.close());
 
   it.each(["CACertificates.Test.p7b", "CACertificates.Test.p7b.pem"])("signs a person in with %s", async (name) => {
-    const test = await createTestApp("pglite", { ...diia.env, DIIA_TRUST_ANCHORS: join(dir, name) });
+    const test = await createTestApp("pglite", { ...diia.env, DIIA_TRUST_ANCHORS: join(dir, name) }, { protocols: [] });
     try {
       await insertUser(test.app.db, { username: "student", full_name: "Олена Коваленко", tax_id: "3012345670" });
       const link = await askForDeepLink(test.app);
@@ -46,7 +46,7 @@ describe("Diia trust anchors from a PKCS#7 bundle", () => {
 
   it("refuses to start with a bundle it cannot read, naming the setting", async () => {
     await expect(
-      createTestApp("pglite", { ...diia.env, DIIA_TRUST_ANCHORS: join(dir, "garbage.p7b") }),
+      createTestApp("pglite", { ...diia.env, DIIA_TRUST_ANCHORS: join(dir, "garbage.p7b") }, { protocols: [] }),
     ).rejects.toThrow(
       /DIIA_TRUST_ANCHORS: is neither PEM certificates, a PKCS#7 certificate list nor a DER certificate/,
     );

@@ -55,7 +55,7 @@ describe.each(aboveModelDatabases)("an integration's cookie-less server-side Dii
 
   beforeAll(async () => {
     diia = await startTestDiia();
-    listening = await createListeningTestApp(kind, { env: diia.env });
+    listening = await createListeningTestApp(kind, { protocols: [], env: diia.env });
     await insertUser(listening.test.app.db, {
       username: "student",
       full_name: "Олена Коваленко",

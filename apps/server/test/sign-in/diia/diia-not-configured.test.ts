@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from "../../support/app.ts";
 describe("sign-in with Diia when it is not configured", () => {
   let test: TestApp;
   beforeAll(async () => {
-    test = await createTestApp("pglite");
+    test = await createTestApp("pglite", {}, { protocols: [] });
   });
   afterAll(async () => test?.close());
 

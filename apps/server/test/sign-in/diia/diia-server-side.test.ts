@@ -16,7 +16,7 @@ describe.each(aboveModelDatabases)("the server-side Diia flow of existing integr
 
   beforeAll(async () => {
     diia = await startTestDiia();
-    t = await createTestApp(kind, diia.env);
+    t = await createTestApp(kind, diia.env, { protocols: [] });
     await insertUser(t.app.db, { username: "student", full_name: "Олена Коваленко", tax_id: "3012345670" });
   });
   afterAll(async () => {

@@ -29,10 +29,7 @@ describe.each(aboveModelDatabases)("sign-in with Diia on %s", (kind) => {
     test = await createTestApp(
       kind,
       { ...diia.env, LOG_LEVEL: "warn" },
-      {
-        clock: () => now,
-        logStream: { write: (line) => logLines.push(line) },
-      },
+      { protocols: [], clock: () => now, logStream: { write: (line) => logLines.push(line) } },
     );
     await insertUser(test.app.db, { username: "student", full_name: "Олена Коваленко", tax_id: campusTaxId });
     await insertUser(test.app.db, { username: "both", full_name: "Ірина Шевченко", tax_id: "2912345672" });

@@ -27,7 +27,7 @@ describe.each(aboveModelDatabases)("the Google callback as a page load (%s)", (k
 
   beforeAll(async () => {
     standIn = await startGoogleStandIn({ productUrl: TEST_PUBLIC_URL, port: 0 });
-    t = await createTestApp(kind, googleSettings(standIn));
+    t = await createTestApp(kind, googleSettings(standIn), { protocols: ["oidc"] });
     for (const [account, status] of [
       [student, "active"],
       [disabled, "disabled"],

@@ -14,13 +14,17 @@ describe.each(aboveModelDatabases)("Google sign-in when it is off or its provide
   let standIn: RunningGoogleStandIn | undefined;
 
   beforeAll(async () => {
-    off = await createTestApp(kind);
+    off = await createTestApp(kind, {}, { protocols: [] });
     issuerPort = await freePort();
-    down = await createTestApp(kind, {
-      GOOGLE_ISSUER: `http://localhost:${issuerPort}`,
-      GOOGLE_CLIENT_ID: "not-yet-registered",
-      GOOGLE_CLIENT_SECRET: "not-yet-registered-secret",
-    });
+    down = await createTestApp(
+      kind,
+      {
+        GOOGLE_ISSUER: `http://localhost:${issuerPort}`,
+        GOOGLE_CLIENT_ID: "not-yet-registered",
+        GOOGLE_CLIENT_SECRET: "not-yet-registered-secret",
+      },
+      { protocols: [] },
+    );
   });
   afterAll(async () => {
     await off?.close();

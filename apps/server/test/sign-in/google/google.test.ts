@@ -39,7 +39,7 @@ describe.each(aboveModelDatabases)("sign-in with Google (%s)", (kind) => {
     standIn = await startGoogleStandIn({ productUrl: TEST_PUBLIC_URL, port: 0 });
     // The app's clock stands still: pending sign-ins and throttles are judged at one instant.
     const frozen = new Date();
-    testApp = await createTestApp(kind, googleSettings(standIn), { clock: () => frozen });
+    testApp = await createTestApp(kind, googleSettings(standIn), { protocols: [], clock: () => frozen });
     const people = [
       { username: "student", account: student, status: "active" as const },
       { username: "employee", account: employee, status: "active" as const },

@@ -20,7 +20,7 @@ describe("a person the operator requires a second factor of, with a one-factor s
   let application: Awaited<ReturnType<typeof casApplication>>["application"];
   const service = "https://required.example.edu/app";
   beforeAll(async () => {
-    t = await createTestApp(aboveModelDatabase);
+    t = await createTestApp(aboveModelDatabase, {}, { protocols: ["tickets", "cas"] });
     const person = await addPerson(
       t.app,
       { username: "required-every-way", fullName: "Вимога Скрізь" },

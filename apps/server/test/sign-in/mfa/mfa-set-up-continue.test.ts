@@ -16,7 +16,7 @@ describe.each(aboveModelDatabases)("setting a second factor up on the way to an 
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { protocols: ["tickets"], clock: clock.now });
   });
   afterAll(() => t.close());
 

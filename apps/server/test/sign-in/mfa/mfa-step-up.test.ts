@@ -20,7 +20,7 @@ describe.each(aboveModelDatabases)("OpenID Connect step-up to a second factor (%
   const clock = shiftedClock();
 
   beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp(kind, { clock: clock.now }));
+    ({ test, origin, issuer } = await createListeningTestApp(kind, { protocols: ["oidc"], clock: clock.now }));
   });
   afterAll(() => test?.close());
 

@@ -11,7 +11,7 @@ describe.each(aboveModelDatabases)("the ticket flow and an application that requ
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { protocols: ["tickets"], clock: clock.now });
   });
   afterAll(() => t.close());
 

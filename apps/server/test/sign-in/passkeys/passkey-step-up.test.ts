@@ -10,7 +10,7 @@ describe.each(aboveModelDatabases)("a passkey as the step-up for an application 
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { protocols: ["tickets"], clock: clock.now });
   });
   afterAll(() => t.close());
 

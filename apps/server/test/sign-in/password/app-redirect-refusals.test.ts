@@ -13,7 +13,7 @@ describe.each(aboveModelDatabases)("the app redirect's refusals on %s", (kind) =
   let appA: Awaited<ReturnType<typeof addApplication>>;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["tickets"] });
     const person = await addPerson(t.app, student, password);
     appA = await addApplication(t.app, "https://a.example.edu/login/callback?from=kpi");
     await grantAccess(t.app.db, person.id, appA.application.id);

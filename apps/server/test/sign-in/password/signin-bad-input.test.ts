@@ -6,7 +6,7 @@ import { aboveModelDatabases } from "../../support/databases.ts";
 describe.each(aboveModelDatabases)("bad requests to sign-in on %s", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["tickets"] });
   });
   afterAll(() => t.close());
 
@@ -126,7 +126,7 @@ describe.each(aboveModelDatabases)("bad requests to sign-in on %s", (kind) => {
 describe("the session cookie over https", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp("pglite", { PUBLIC_URL: "https://id.kpi.ua" });
+    t = await createTestApp("pglite", { PUBLIC_URL: "https://id.kpi.ua" }, { protocols: ["tickets"] });
     await addPerson(t.app, { username: "secure", fullName: "Захищена" }, "a password that is long");
   });
   afterAll(() => t.close());

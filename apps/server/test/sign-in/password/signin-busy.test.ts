@@ -33,11 +33,15 @@ describe.each(aboveModelDatabases)("password sign-ins when the instance is busy 
   };
 
   beforeAll(async () => {
-    t = await createTestApp(kind, {
-      PASSWORD_CHECKS_PARALLEL: "1",
-      PASSWORD_CHECKS_WAITING: "1",
-      PASSWORD_CHECK_WAIT_MS: String(waitMs),
-    });
+    t = await createTestApp(
+      kind,
+      {
+        PASSWORD_CHECKS_PARALLEL: "1",
+        PASSWORD_CHECKS_WAITING: "1",
+        PASSWORD_CHECK_WAIT_MS: String(waitMs),
+      },
+      { protocols: [] },
+    );
     await addPerson(t.app, { username: "petrenko", fullName: "Петро Петренко" }, password);
   });
   afterAll(() => t.close());

@@ -34,7 +34,7 @@ describe.each(aboveModelDatabases)("password sign-in and the connected-apps loop
   let personId: string;
 
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { protocols: ["tickets"], clock: clock.now });
     const person = await addPerson(t.app, student, password);
     personId = person.id;
     appA = await addApplication(t.app, "https://a.example.edu/login/callback?from=kpi", { releaseTaxId: true });

@@ -23,7 +23,7 @@ describe.each(aboveModelDatabases)("password checks and throttling on %s", (kind
     postJson(t.app, "/api/auth", { username, password: pw }, { remoteAddress });
 
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { protocols: [], clock: clock.now });
     await addPerson(t.app, { username: "petrenko", fullName: "Петро Петренко" }, password);
     await addPerson(t.app, { username: "guarded", fullName: "Охоронений" }, password);
     await addPerson(t.app, { username: "longpass", fullName: "Довгий Пароль" }, "x".repeat(1024));

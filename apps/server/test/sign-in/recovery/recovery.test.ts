@@ -24,7 +24,11 @@ describe.each(aboveModelDatabases)("getting back in (%s)", (kind) => {
 
   beforeAll(async () => {
     mail = await startTestMail();
-    test = await createTestApp(kind, { SMTP_URL: mail.smtpUrl, TRUST_PROXY: "true" }, { clock: clock.now });
+    test = await createTestApp(
+      kind,
+      { SMTP_URL: mail.smtpUrl, TRUST_PROXY: "true" },
+      { protocols: [], clock: clock.now },
+    );
   });
   afterAll(async () => {
     await test?.close();

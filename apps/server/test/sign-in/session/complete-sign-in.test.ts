@@ -33,7 +33,7 @@ describe("the session cookie", () => {
 describe.each(aboveModelDatabases)("finishing a sign-in (%s)", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
   });
   afterAll(() => t.close());
 

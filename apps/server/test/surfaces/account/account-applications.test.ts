@@ -16,7 +16,7 @@ describe.each(aboveModelDatabases)("my connected applications (%s)", (kind) => {
   let people = 0;
 
   beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp(kind));
+    ({ test, origin, issuer } = await createListeningTestApp(kind, { protocols: ["oidc"] }));
   });
   afterAll(() => test?.close());
 

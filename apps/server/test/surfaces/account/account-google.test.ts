@@ -30,7 +30,11 @@ describe.each(aboveModelDatabases)("linking Google from the account page (%s)", 
   beforeAll(async () => {
     standIn = await startGoogleStandIn({ productUrl: TEST_PUBLIC_URL, port: 0 });
     mail = await startTestMail();
-    test = await createTestApp(kind, { ...googleSettings(standIn), SMTP_URL: mail.smtpUrl }, { clock: clock.now });
+    test = await createTestApp(
+      kind,
+      { ...googleSettings(standIn), SMTP_URL: mail.smtpUrl },
+      { protocols: [], clock: clock.now },
+    );
   });
   afterAll(async () => {
     await test?.close();

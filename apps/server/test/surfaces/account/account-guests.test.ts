@@ -22,7 +22,7 @@ describe("sponsored guests", () => {
 
   beforeAll(async () => {
     mail = await startTestMail();
-    test = await createTestApp(aboveModelDatabase, { SMTP_URL: mail.smtpUrl }, { clock: clock.now });
+    test = await createTestApp(aboveModelDatabase, { SMTP_URL: mail.smtpUrl }, { protocols: [], clock: clock.now });
     units = await guestUnits(test.app);
   });
   afterAll(async () => {

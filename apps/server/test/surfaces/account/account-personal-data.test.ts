@@ -11,7 +11,7 @@ describe.each(aboveModelDatabases)("a person downloads their data (%s)", (kind) 
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { protocols: [], clock: clock.now });
   });
   afterAll(() => t.close());
 

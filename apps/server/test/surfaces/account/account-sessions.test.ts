@@ -30,7 +30,7 @@ describe.each(aboveModelDatabases)("my sessions on the account page (%s)", (kind
   let backchannel: Awaited<ReturnType<typeof startBackchannelReceiver>>;
 
   beforeAll(async () => {
-    ({ test, origin, issuer } = await createListeningTestApp(kind, { clock: clock.now }));
+    ({ test, origin, issuer } = await createListeningTestApp(kind, { protocols: ["oidc"], clock: clock.now }));
     backchannel = await startBackchannelReceiver();
     const person = await addPerson(test.app, { username: "o.owner", fullName: "Олена Власна" }, password);
     await addPerson(test.app, { username: "s.stranger", fullName: "Сергій Чужий" }, password);

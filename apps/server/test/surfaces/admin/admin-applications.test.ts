@@ -22,7 +22,7 @@ describe.each(aboveModelDatabases)("the console's application screen on %s", (ki
   let fiot = "";
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
     const admin = await addOperator(t.app, ["admin"]);
     cookie = admin.cookie;
     operatorId = admin.person.id;

@@ -10,7 +10,7 @@ describe.each(aboveModelDatabases)("the console's CAS services (%s)", (kind) => 
   let t: TestApp;
   let admin: string;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: [] });
     admin = (await addOperator(t.app, ["admin"])).cookie;
   });
   afterAll(() => t.close());

@@ -16,7 +16,7 @@ describe.each(aboveModelDatabases)("the console's signing keys and service (%s)"
   let admin: Awaited<ReturnType<typeof addOperator>>;
   const clock = manualClock();
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { protocols: ["oidc", "saml"], clock: clock.now });
     admin = await addOperator(t.app, ["admin"]);
   });
   afterAll(() => t.close());

@@ -15,7 +15,7 @@ describe.each(aboveModelDatabases)("the console's people endpoints on %s", (kind
   let applicationId = "";
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, { protocols: ["scim"] });
     admin = await addOperator(t.app, ["admin"]);
     const people = [
       { username: "opetrenko", fullName: "Олена Петренко", email: "o.petrenko@kpi.ua", studentId: "КВ-1234" },

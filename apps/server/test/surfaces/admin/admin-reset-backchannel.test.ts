@@ -30,7 +30,7 @@ describe.each(aboveModelDatabases)(
     let backchannel: Awaited<ReturnType<typeof startBackchannelReceiver>>;
 
     beforeAll(async () => {
-      ({ test, origin, issuer } = await createListeningTestApp(kind));
+      ({ test, origin, issuer } = await createListeningTestApp(kind, { protocols: ["oidc"] }));
       backchannel = await startBackchannelReceiver();
     });
     afterAll(async () => {

@@ -17,7 +17,7 @@ describe("an application's unit in the console", () => {
   let unitAdmin: string;
 
   beforeAll(async () => {
-    t = await createTestApp(aboveModelDatabase);
+    t = await createTestApp(aboveModelDatabase, {}, { protocols: [] });
     const unit = async (code: string, kind: "faculty" | "department", parentCode: string | null) =>
       (await upsertUnit(t.app.db, { code, kind, nameUk: `Підрозділ ${code}`, nameEn: `Unit ${code}`, parentCode })).unit
         .id;

@@ -20,7 +20,7 @@ describe.each(aboveModelDatabases)("kpi-id wifi on %s", (kind) => {
   const made: { id: string; password: string }[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { RADIUS_REST_SECRET: testRadiusSecret });
+    t = await createTestApp(kind, { RADIUS_REST_SECRET: testRadiusSecret }, { protocols: ["radius"] });
     userId = (await addPerson(t.app, { username: "roaming", fullName: "Роумінг" }, "roaming passphrase")).id;
     for (const name of ["Телефон", "Laptop", "Tablet"]) {
       made.push(await createNetworkPassword(t.app.db, t.config.sessionSecrets, userId, name, new Date()));

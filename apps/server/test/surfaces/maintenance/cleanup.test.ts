@@ -11,7 +11,7 @@ describe.each(aboveModelDatabases)("background clean-up on %s", (kind) => {
   const clock = manualClock();
 
   beforeAll(async () => {
-    t = await createTestApp(kind, {}, { clock: clock.now });
+    t = await createTestApp(kind, {}, { protocols: ["oidc"], clock: clock.now });
     await addPerson(t.app, { username: "cleaned", fullName: "Прибрана Особа" }, "cleaned passphrase");
   });
   afterAll(() => t.close());

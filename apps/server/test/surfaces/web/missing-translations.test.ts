@@ -12,7 +12,7 @@ describe.each(aboveModelDatabases)("the add-missing-key path on %s", (kind) => {
     let dataDir: string;
     beforeAll(async () => {
       dataDir = mkdtempSync(join(tmpdir(), "kpi-missing-"));
-      testApp = await createTestApp(kind, { NODE_ENV: "development", DATA_DIR: dataDir });
+      testApp = await createTestApp(kind, { NODE_ENV: "development", DATA_DIR: dataDir }, { protocols: [] });
     });
     afterAll(async () => {
       await testApp.close();
@@ -73,7 +73,7 @@ describe.each(aboveModelDatabases)("the add-missing-key path on %s", (kind) => {
   describe("outside development", () => {
     let testApp: TestApp;
     beforeAll(async () => {
-      testApp = await createTestApp(kind);
+      testApp = await createTestApp(kind, {}, { protocols: [] });
     });
     afterAll(async () => testApp.close());
 

@@ -25,7 +25,7 @@ describe.each(aboveModelDatabases)("the application a sign-in continues to (%s)"
   let issuer: string;
 
   beforeAll(async () => {
-    ({ test: t, origin, issuer } = await createListeningTestApp(kind));
+    ({ test: t, origin, issuer } = await createListeningTestApp(kind, { protocols: ["oidc", "saml", "cas"] }));
   });
   afterAll(() => t?.close());
 

@@ -50,7 +50,8 @@ describe("a rebuild while two servers serve the same checkout's web app", () => 
     const record = join(dist, buildsRecord);
     if (existsSync(record)) writeFileSync(record, readFileSync(record, "utf8").replaceAll(entry, earlier));
     for (const suffix of [".br", ".gz"]) rmSync(join(dist, `index.html${suffix}`), { force: true });
-    for (let index = 0; index < 2; index++) servers.push(await createTestApp("pglite", { WEB_DIST_DIR: dist }));
+    for (let index = 0; index < 2; index++)
+      servers.push(await createTestApp("pglite", { WEB_DIST_DIR: dist }, { protocols: [] }));
   }, 240_000);
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.close()));
@@ -95,7 +96,7 @@ describe("a rebuild while two servers serve the same checkout's web app", () => 
     expect(await building).toBe(0);
     expect(rounds).toBeGreaterThan(10);
     expect(seen).toEqual([]);
-    servers.push(await createTestApp("pglite", { WEB_DIST_DIR: dist }));
+    servers.push(await createTestApp("pglite", { WEB_DIST_DIR: dist }, { protocols: [] }));
 
     // Both now answer the new build's page, whose scripts are there; the page loaded before still gets its own.
     const after = await servers[0]?.app.inject({ url: "/uk/" });

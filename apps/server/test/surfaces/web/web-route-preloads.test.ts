@@ -26,7 +26,7 @@ describe("the page preloads the chunks of the page it is for", () => {
   beforeAll(async () => {
     writeFileSync(join(dist, "index.html"), '<!doctype html><html lang="uk"><head><title>KPI ID</title></head></html>');
     writeFileSync(join(dist, routePreloadsFile), JSON.stringify(preloads));
-    testApp = await createTestApp("pglite", { WEB_DIST_DIR: dist });
+    testApp = await createTestApp("pglite", { WEB_DIST_DIR: dist }, { protocols: [] });
     await addPerson(testApp.app, { username: "preload.person", fullName: "Пре Лоад" }, "preload passphrase 1");
     signedIn.cookie = await signIn(testApp.app, "preload.person", "preload passphrase 1");
   });

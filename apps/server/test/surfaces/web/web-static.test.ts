@@ -23,7 +23,7 @@ describe("serving the built web app", () => {
       writeFileSync(join(dist, `${file}.br`), brotliCompressSync(content));
       writeFileSync(join(dist, `${file}.gz`), gzipSync(content));
     }
-    testApp = await createTestApp("pglite", { WEB_DIST_DIR: dist });
+    testApp = await createTestApp("pglite", { WEB_DIST_DIR: dist }, { protocols: [] });
   });
   afterAll(async () => {
     await testApp.close();
@@ -133,11 +133,15 @@ describe("the page carries what the first screen needs", () => {
         );
       }
     }
-    testApp = await createTestApp("pglite", {
-      WEB_DIST_DIR: dist,
-      SUPPORT_EMAIL: "help@kpi.example",
-      SUPPORT_BOT_STUDENTS_URL: "https://t.me/students_bot",
-    });
+    testApp = await createTestApp(
+      "pglite",
+      {
+        WEB_DIST_DIR: dist,
+        SUPPORT_EMAIL: "help@kpi.example",
+        SUPPORT_BOT_STUDENTS_URL: "https://t.me/students_bot",
+      },
+      { protocols: [] },
+    );
   });
   afterAll(async () => {
     await testApp.close();

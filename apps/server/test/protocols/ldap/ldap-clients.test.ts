@@ -1,20 +1,18 @@
 // LDAP's registered clients (issue 77) through the real slapd with the shipped configuration: the console
 // registers and removes them, counts their binds, and the application's integration health counts them too; an
 // application password tied to one client; the KPI ID password where an operator allows it, and where never.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import type { AdminLdapClients, CreatedLdapPassword, LdapPasswords, RegisteredLdapClient } from "@kpi-id/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerLdapClient } from "../../../src/model/ldap/clients.ts";
 import { requireSecondFactor } from "../../../src/model/users/method-lookups.ts";
 import { grantRole } from "../../../src/model/users/operator-roles.ts";
-import { createTestApp, postJson, type TestApp } from "../../support/app.ts";
+import { postJson, type TestApp } from "../../support/app.ts";
 import { addApplication, addPerson, grantAccess, signIn } from "../../support/campus.ts";
 import { addOperator } from "../../support/console.ts";
-import { aboveModelDatabase } from "../../support/databases.ts";
+import { kpiIdBesideSlapd } from "../../support/ldap-service.ts";
 import { addAuthenticator } from "../../support/mfa.ts";
-import { ldapTools, startTestSlapd, type TestSlapd } from "../../support/openldap.ts";
+import { ldapTools, type TestSlapd } from "../../support/openldap.ts";
 
 const base = "dc=kpi,dc=ua";
 const kpiPassword = "a-lab-login-passphrase-2026";
@@ -41,17 +39,7 @@ async function labStudent(username: string) {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "kpi-id-ldap-clients-"));
-  slapd = await startTestSlapd(dir);
-  kpi = await createTestApp(
-    aboveModelDatabase,
-    {
-      LDAP_LDAPI_PATH: slapd.ldapiPath,
-      LDAP_BIND_SOCKET: slapd.bindSocket,
-      LDAP_RESYNC_SECONDS: "3600",
-    },
-    { protocols: ["ldap"] },
-  );
+  ({ dir, slapd, kpi } = await kpiIdBesideSlapd("kpi-id-ldap-clients-"));
   operatorCookie = (await addOperator(kpi.app, ["admin"])).cookie;
   applicationId = (await addApplication(kpi.app)).application.id;
   await kpi.app.ldap?.syncNow();

@@ -178,17 +178,15 @@ export async function completeBankIdSignIn(
         ? await resetPageFor(request, person.id, pending.language)
         : (await completeSignIn(request, reply, { userId: person.id, method: "BANK_ID", person })).next;
   } catch (error) {
-    if (hasCode(error, "bankid.failed") || hasCode(error, "bankid.unavailable")) {
-      await audit(request, { type: eventType, result: "failure", authMethod: "BANK_ID", userId, reason: error.reason });
-    } else if (hasCode(error, "request.rate_limited")) {
-      // The envelope's line was full: nothing was checked, the person starts again (bankid_auth_error=busy).
-      await audit(request, {
-        type: eventType,
-        result: "failure",
-        authMethod: "BANK_ID",
-        reason: "request.rate_limited",
-      });
-    }
+    // The envelope's line full (request.rate_limited): nothing was checked, the person starts again (`busy`).
+    const reason =
+      hasCode(error, "bankid.failed") || hasCode(error, "bankid.unavailable")
+        ? error.reason
+        : hasCode(error, "request.rate_limited")
+          ? "request.rate_limited"
+          : null;
+    if (reason !== null)
+      await audit(request, { type: eventType, result: "failure", authMethod: "BANK_ID", userId, reason });
     throw error;
   }
   await settleSuccess(db, throttle);

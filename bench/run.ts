@@ -1,14 +1,21 @@
 // npm run bench [-- NAME[,NAME…]]: runs every bench/*.bench.ts (or those whose file name contains one of the NAMEs,
 // so `-- oidc,memory,rush` measures the rush and the GOAL lines it must not cost in one run) and prints each figure
-// beside the baseline measured in the same run.
+// beside the baseline measured in the same run. Each file runs in a process of its own: a bench that loads a
+// service leaves heap, JIT state and pools behind, and the next file's figures would depend on which ran before
+// (refresh-1 read 0.58 after the memory bench in one process, 0.64 in its own).
+import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { type MachineryPiece, machineryPieces, switchMachinery } from "@kpi-id/server/testing";
 import { goalLine } from "./lib/goal-line.ts";
 import type { BenchModule, Comparison, Measurement } from "./lib/types.ts";
 
 const directory = new URL("./", import.meta.url);
 const filters = (process.argv[2] ?? "").split(",").filter(Boolean);
+// Set by this script for the child that runs one file; the parent only starts children and adds up their status.
+const ownProcessFlag = "--one-file";
+const runsOneFile = process.argv[3] === ownProcessFlag;
 
 function format(measurement: Measurement): string {
   const value = measurement.value >= 100 ? measurement.value.toFixed(0) : measurement.value.toFixed(1);
@@ -29,12 +36,31 @@ function print(comparison: Comparison): void {
   console.log("");
 }
 
-const files = readdirSync(directory)
-  .filter((file) => file.endsWith(".bench.ts") && (filters.length === 0 || filters.some((name) => file.includes(name))))
-  .sort();
+const files = runsOneFile
+  ? filters
+  : readdirSync(directory)
+      .filter(
+        (file) => file.endsWith(".bench.ts") && (filters.length === 0 || filters.some((name) => file.includes(name))),
+      )
+      .sort();
 if (files.length === 0) {
   console.error(`no benchmark matches '${filters.join(",")}'`);
   process.exit(2);
+}
+if (files.length > 1) {
+  let failed = 0;
+  for (const file of files) {
+    const child = spawnSync(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), file, ownProcessFlag],
+      { stdio: "inherit" },
+    );
+    if (child.status !== 0) {
+      console.error(`bench/${file} ended with ${child.status ?? child.signal}`);
+      failed += 1;
+    }
+  }
+  process.exit(failed === 0 ? 0 : 1);
 }
 
 // KPI_BENCH_OFF=listen-caches,precompiled runs the in-process benches with those pieces of benchmark-driven machinery
@@ -48,7 +74,9 @@ for (const piece of switchedOff) {
   switchMachinery(piece as MachineryPiece, false);
 }
 
-console.log(`KPI ID benchmarks: node ${process.version}, ${availableParallelism()} cores available\n`);
+console.log(
+  `KPI ID benchmarks: node ${process.version}, ${availableParallelism()} cores available, bench/${files[0]} in its own process\n`,
+);
 if (switchedOff.length > 0) console.log(`switched off: ${switchedOff.join(", ")}\n`);
 // Peak memory of this process (the services measured in-process, their databases when PGlite, and the
 // load drivers); benchmarks that run the service in a child process report that process' own figure.
@@ -58,13 +86,12 @@ const sampler = setInterval(() => {
 }, 50);
 sampler.unref();
 
-for (const file of files) {
-  const module = (await import(new URL(file, directory).href)) as BenchModule;
-  console.log(`${module.title}  (bench/${file})`);
-  for (const comparison of await module.run()) print(comparison);
-}
+const [file] = files;
+const module = (await import(new URL(file, directory).href)) as BenchModule;
+console.log(`${module.title}  (bench/${file})`);
+for (const comparison of await module.run()) print(comparison);
 clearInterval(sampler);
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 console.log(
-  `peak memory of the benchmark process: RSS ${mib(process.resourceUsage().maxRSS * 1024)}, JS heap ${mib(peakHeap)}`,
+  `peak memory of this file's benchmark process: RSS ${mib(process.resourceUsage().maxRSS * 1024)}, JS heap ${mib(peakHeap)}`,
 );

@@ -86,7 +86,7 @@ const sampler = setInterval(() => {
 }, 50);
 sampler.unref();
 
-const [file] = files;
+const file = files[0] ?? "";
 const module = (await import(new URL(file, directory).href)) as BenchModule;
 console.log(`${module.title}  (bench/${file})`);
 for (const comparison of await module.run()) print(comparison);

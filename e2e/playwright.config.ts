@@ -162,13 +162,19 @@ export default defineConfig({
   globalTeardown: "./tools/sign-ins-report.ts",
   use: {
     baseURL,
-    // A failed test keeps its trace (every step with its locator, the console, the network and the error), without
-    // the screencast or DOM snapshots of each step: recording frames for every test cost a fifth of the suite's CPU
-    // on two cores (issue 41: password-login and titles, 9 tests, one worker, A/B twice: 109 and 120 s with the
-    // screencast, 84 and 96 s without), and the DOM snapshots a tenth more (console, account, password and
-    // console-applications, 22 tests, two workers: 85-89 s and 135-141 CPU-seconds with them, 76 s and 121 without).
-    // The failure's own screenshot (below) stays; E2E_TRACE_SNAPSHOTS=true records the snapshots again.
-    trace: { mode: "retain-on-failure", screenshots: false, snapshots: process.env.E2E_TRACE_SNAPSHOTS === "true" },
+    // No trace by default: `.ci/run` reads a failure from the log and the failure's screenshot, and recording the
+    // trace of every test (its steps, console and network) cost 8 % of the browser suite's CPU even without the
+    // screencast or DOM snapshots (issue 75: six specs, 66 tests, two workers, A/B twice: 210 and 203 CPU-s with
+    // `retain-on-failure`, 196 and 184 without). E2E_TRACE=retain-on-failure (or `--trace retain-on-failure`) keeps
+    // a failed test's trace again; E2E_TRACE_SNAPSHOTS=true adds the DOM snapshots of each step (another tenth).
+    trace:
+      process.env.E2E_TRACE === "retain-on-failure" || process.env.E2E_TRACE === "on"
+        ? { mode: process.env.E2E_TRACE, screenshots: false, snapshots: process.env.E2E_TRACE_SNAPSHOTS === "true" }
+        : "off",
+    // Every page as a person who asked for less motion sees it (apps/web/src/index.css): spinners stand still and
+    // toasts appear at once, so the compositor does not redraw them while a test waits (4 % of the six specs'
+    // CPU-seconds before the app itself honoured the setting), and axe never meets a colour mid-fade.
+    reducedMotion: "reduce",
     screenshot: "only-on-failure",
     launchOptions: testChromiumLaunchOptions,
   },

@@ -15,6 +15,13 @@ export function useMediaQuery(query: string): boolean {
   );
 }
 
+/** A person who asked their system for less motion (WCAG 2.3.3): no confetti, no spinning, no fades (index.css). */
+export const REDUCED_MOTION_QUERY = "(prefers-reduced-motion: reduce)";
+
+export function usePrefersReducedMotion(): boolean {
+  return useMediaQuery(REDUCED_MOTION_QUERY);
+}
+
 export function useIsMobile(): boolean {
   return useMediaQuery(MOBILE_QUERY);
 }

@@ -1,5 +1,5 @@
 import { screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { json, mockFetch, unauthorized } from "../../../test/fetch-mock.ts";
 import { renderApp, student } from "../../../test/render.tsx";
 
@@ -18,6 +18,19 @@ describe("pages opened with nothing behind them", () => {
     renderApp("/en/auth-success");
     expect(await screen.findByRole("heading", { name: "You are signed in" })).toBeInTheDocument();
     expect(screen.queryByTestId("auth-success-not-signed-in")).not.toBeInTheDocument();
+    expect(screen.getByTestId("auth-success-confetti")).toBeInTheDocument();
+  });
+
+  it("/auth-success celebrates without confetti for a person who asked their system for less motion", async () => {
+    const original = window.matchMedia;
+    vi.spyOn(window, "matchMedia").mockImplementation((query: string) => ({
+      ...original(query),
+      matches: query === "(prefers-reduced-motion: reduce)",
+    }));
+    mockFetch({ "GET /user": () => json(student) });
+    renderApp("/en/auth-success");
+    expect(await screen.findByRole("heading", { name: "You are signed in" })).toBeInTheDocument();
+    expect(screen.queryByTestId("auth-success-confetti")).not.toBeInTheDocument();
   });
 
   it("/consent without a request explains what the page is for instead of a validation error", async () => {

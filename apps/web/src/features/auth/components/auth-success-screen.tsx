@@ -8,6 +8,7 @@ import { PageSpinner } from "@/components/ui/spinner.tsx";
 import { useCurrentUser } from "@/lib/current-user.ts";
 import { localizePath } from "@/lib/paths.ts";
 import { useLanguage } from "@/lib/use-language.ts";
+import { usePrefersReducedMotion } from "@/lib/use-media-query.ts";
 
 const ConfettiExplosion = lazy(() => import("react-confetti-explosion"));
 
@@ -36,16 +37,19 @@ function NotSignedIn() {
 export function AuthSuccessScreen() {
   const { t } = useTranslation("pages");
   const user = useCurrentUser();
+  const reducedMotion = usePrefersReducedMotion();
   if (user.isPending) return <PageSpinner label={t("common:loading")} />;
   if (!user.data) return <NotSignedIn />;
   return (
     <ContentPage title={t("pages:authSuccess.title")} width="narrow" centered back={false}>
       <div className="flex flex-col items-center gap-4 text-center">
-        <div className="flex justify-center" aria-hidden>
-          <Suspense fallback={null}>
-            <ConfettiExplosion {...confettiSettings} />
-          </Suspense>
-        </div>
+        {reducedMotion ? null : (
+          <div className="flex justify-center" aria-hidden data-testid="auth-success-confetti">
+            <Suspense fallback={null}>
+              <ConfettiExplosion {...confettiSettings} />
+            </Suspense>
+          </div>
+        )}
         <CircleCheck className="size-14 text-emerald-600" aria-hidden />
         <p className="text-muted-foreground">{t("pages:authSuccess.description")}</p>
       </div>

@@ -74,8 +74,9 @@ for (const piece of switchedOff) {
   switchMachinery(piece as MachineryPiece, false);
 }
 
+const file = files[0] ?? "";
 console.log(
-  `KPI ID benchmarks: node ${process.version}, ${availableParallelism()} cores available, bench/${files[0]} in its own process\n`,
+  `KPI ID benchmarks: node ${process.version}, ${availableParallelism()} cores available, bench/${file} in its own process\n`,
 );
 if (switchedOff.length > 0) console.log(`switched off: ${switchedOff.join(", ")}\n`);
 // Peak memory of this process (the services measured in-process, their databases when PGlite, and the
@@ -86,7 +87,6 @@ const sampler = setInterval(() => {
 }, 50);
 sampler.unref();
 
-const file = files[0] ?? "";
 const module = (await import(new URL(file, directory).href)) as BenchModule;
 console.log(`${module.title}  (bench/${file})`);
 for (const comparison of await module.run()) print(comparison);

@@ -1,5 +1,6 @@
 import { screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { REDUCED_MOTION_QUERY } from "@/lib/use-media-query.ts";
 import { json, mockFetch, unauthorized } from "../../../test/fetch-mock.ts";
 import { renderApp, student } from "../../../test/render.tsx";
 
@@ -25,7 +26,7 @@ describe("pages opened with nothing behind them", () => {
     const original = window.matchMedia;
     vi.spyOn(window, "matchMedia").mockImplementation((query: string) => ({
       ...original(query),
-      matches: query === "(prefers-reduced-motion: reduce)",
+      matches: query === REDUCED_MOTION_QUERY,
     }));
     mockFetch({ "GET /user": () => json(student) });
     renderApp("/en/auth-success");

@@ -48,8 +48,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   await writePgliteSnapshot(snapshot);
   // Test workers are forked from this process after set-up and inherit its environment.
   process.env[PGLITE_SNAPSHOT_VARIABLE] = snapshot;
-  // The workers' key material (key-material.ts) goes in here, removed with the run: a worker is stopped, not asked
-  // to exit, so it cannot clear its own.
+  // The key material the workers share (key-material.ts) goes in here, removed with the run: a worker is stopped,
+  // not asked to exit, so it cannot clear its own.
   const keyFolder = mkdtempSync(join(tmpdir(), "kpi-id-test-keys-"));
   process.env[RUN_KEY_FOLDER_VARIABLE] = keyFolder;
   const adminUrl = process.env.DATABASE_URL;

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
-import { DiiaPhonePage, type DiiaPhonePerson } from "./diia-phone-page.ts";
-import { DiiaQrPage } from "./diia-qr-page.ts";
+import { signInWithDiiaThroughApi } from "../tools/api-sign-in.ts";
+import type { DiiaPhonePerson } from "./diia-phone-page.ts";
 import type { Language } from "./login-page.ts";
 import { closeToasts } from "./toasts.ts";
 
@@ -71,12 +71,13 @@ export class ConsolePage {
   }
 
   /** Signs in with Diia (a strong sign-in) as a demo person on the sandbox phone. */
-  async signInWithDiia(person: DiiaPhonePerson): Promise<void> {
-    const deepLink = await new DiiaQrPage(this.page, this.language).openFromLogin();
-    const phone = new DiiaPhonePage(await this.page.context().newPage());
-    await phone.open(deepLink);
-    await phone.signAs(person);
-    await phone.page.close();
+  /**
+   * Signs the operator in with Diia through the API (signInWithDiiaThroughApi: the QR screen's calls and the
+   * phone's form, without their pages) and opens where the screen would have gone, the apps screen.
+   */
+  async signInWithDiiaThroughApi(person: DiiaPhonePerson): Promise<void> {
+    const next = await signInWithDiiaThroughApi(this.page, this.language, person);
+    await this.page.goto(next);
     await expect(this.page).toHaveURL(new RegExp(`/${this.language}/apps`));
   }
 

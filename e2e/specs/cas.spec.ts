@@ -49,7 +49,7 @@ test.describe("CAS with phpCAS and mod_auth_cas", () => {
     clients = await startCasClients(harness, idpUrl);
     const context = await browser.newContext({ locale: "uk-UA" });
     const operator = await context.newPage();
-    await new ConsolePage(operator, "uk").signInWithDiia("employee");
+    await new ConsolePage(operator, "uk").signInWithDiiaThroughApi("employee");
     await registerCasApplication(operator, "phpcas", {
       url: `${harness.phpUrl}/`,
       prefix: true,
@@ -72,7 +72,7 @@ test.describe("CAS with phpCAS and mod_auth_cas", () => {
     // apps page of the specs that run after this file (password-login counts the demo student's three).
     const context = await browser.newContext({ locale: "uk-UA" });
     const operator = await context.newPage();
-    await new ConsolePage(operator, "uk").signInWithDiia("employee");
+    await new ConsolePage(operator, "uk").signInWithDiiaThroughApi("employee");
     for (const id of registered.splice(0)) {
       const access = (await (
         await operator.request.get(`${idpUrl}/api/admin/applications/${id}/access`)
@@ -102,7 +102,7 @@ test.describe("CAS with phpCAS and mod_auth_cas", () => {
       test.use({ locale, ignoreHTTPSErrors: true });
 
       test("the console shows the application's CAS services and registers one more", async ({ page }, testInfo) => {
-        await new ConsolePage(page, language).signInWithDiia("employee");
+        await new ConsolePage(page, language).signInWithDiiaThroughApi("employee");
         const cas = new ConsoleCasSection(page, language);
         await cas.open(apacheApplicationId);
         await expect(cas.serverUrl).toHaveText(`${idpUrl}/cas`);

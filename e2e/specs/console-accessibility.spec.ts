@@ -86,7 +86,7 @@ for (const { language, width } of views) {
     test.setTimeout(240_000);
     await page.setViewportSize(sizeFor(width));
     const console = new ConsolePage(page, language);
-    await console.signInWithDiia("employee");
+    await console.signInWithDiiaThroughApi("employee");
     for (const screen of screens) {
       await screen.open(page, language);
       // axe reads a toast that is still fading as faint text: the screen is checked once it has gone.

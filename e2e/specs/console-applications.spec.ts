@@ -33,7 +33,7 @@ for (const language of ["uk", "en"] as const) {
       test.slow();
       const said = words[language];
       const console = new ConsolePage(page, language);
-      await console.signInWithDiia("employee");
+      await console.signInWithDiiaThroughApi("employee");
       await console.open();
       await console.openApplications();
       // An application of this walk alone, so its rules change no other spec's people.

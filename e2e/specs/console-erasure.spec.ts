@@ -29,7 +29,7 @@ for (const language of ["uk", "en"] as const) {
       const username = `erase.${language}${Date.now().toString(36)}`;
       const fullName = language === "uk" ? "Стерта Особа" : "Erased Person";
       const console = new ConsolePage(page, language);
-      await console.signInWithDiia("employee");
+      await console.signInWithDiiaThroughApi("employee");
       const importing = new ConsoleImportPage(page, language);
       await importing.open();
       await importing.choose("one.csv", `username,full-name,email\r\n${username},${fullName},${username}@kpi.ua\r\n`);

@@ -18,7 +18,7 @@ test.describe("the console's import as a background job", () => {
     const name = `bulk-${run}.csv`;
 
     const console = new ConsolePage(page, "en");
-    await console.signInWithDiia("employee");
+    await console.signInWithDiiaThroughApi("employee");
     const importing = new ConsoleImportPage(page, "en");
     await importing.open();
     await importing.choose(name, csv);

@@ -23,7 +23,7 @@ for (const language of ["uk", "en"] as const) {
       test.setTimeout(120_000);
       const console = new ConsolePage(page, language);
       const screens = new ConsoleServicePage(page, language);
-      await console.signInWithDiia("employee");
+      await console.signInWithDiiaThroughApi("employee");
       await console.open();
       await screens.openKeys();
       await expectNoAxeViolations(page, "signing keys");
@@ -82,7 +82,7 @@ for (const language of ["uk", "en"] as const) {
 
       const console = new ConsolePage(page, language);
       const screens = new ConsoleServicePage(page, language);
-      await console.signInWithDiia("employee");
+      await console.signInWithDiiaThroughApi("employee");
       await console.open();
       await console.findAndOpen("Бондар", demoUsers.newcomer.fullName);
       await expect(screens.secondFactorState).toContainText(screens.text.authenticatorOn);

@@ -26,7 +26,7 @@ for (const language of ["uk", "en"] as const) {
     test.setTimeout(120_000);
     const text = words[language];
     const console = new ConsolePage(page, language);
-    await console.signInWithDiia("employee");
+    await console.signInWithDiiaThroughApi("employee");
     await page.goto(`/${language}/admin/ldap`);
     const clientName = `lab-${language}`;
     await page.getByLabel(text.name).fill(clientName);

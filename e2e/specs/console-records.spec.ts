@@ -34,7 +34,7 @@ for (const language of ["uk", "en"] as const) {
       ].join("\r\n");
 
       const console = new ConsolePage(page, language);
-      await console.signInWithDiia("employee");
+      await console.signInWithDiiaThroughApi("employee");
       await page.goto(`/${language}/admin/import`);
       await page
         .getByTestId("import-file")

@@ -20,7 +20,7 @@ for (const language of ["uk", "en"] as const) {
       await stranger.close();
 
       const console = new ConsolePage(page, language);
-      await console.signInWithDiia("employee");
+      await console.signInWithDiiaThroughApi("employee");
       await console.open();
       await expectNoAxeViolations(page, "people");
       await console.findAndOpen("Бондар", demoUsers.newcomer.fullName);
@@ -44,7 +44,7 @@ for (const language of ["uk", "en"] as const) {
 
     test("register an application and rotate its secret", async ({ page }) => {
       const console = new ConsolePage(page, language);
-      await console.signInWithDiia("employee");
+      await console.signInWithDiiaThroughApi("employee");
       await console.open();
       await console.openApplications();
       const name = `walk-${language}-${Date.now().toString(36)}`;

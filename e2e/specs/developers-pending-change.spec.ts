@@ -28,7 +28,7 @@ async function operatorConsole(browser: Browser, language: "uk" | "en") {
   const context = await browser.newContext();
   const page = await context.newPage();
   const console = new ConsolePage(page, language);
-  await console.signInWithDiia("employee");
+  await console.signInWithDiiaThroughApi("employee");
   await console.open();
   return { context, page };
 }

@@ -62,7 +62,7 @@ for (const language of ["uk", "en"] as const) {
         const operatorContext = await browser.newContext();
         cleanups.push(() => operatorContext.close());
         const operatorPage = await operatorContext.newPage();
-        await new ConsolePage(operatorPage, language).signInWithDiia("employee");
+        await new ConsolePage(operatorPage, language).signInWithDiiaThroughApi("employee");
         // The operator approves the request the queue shows (a decision names what was read: issue 56, point 1).
         const queue = await operatorPage.evaluate(async () => (await fetch("/api/admin/reviews")).json());
         const { requestId } = (queue.reviews as { applicationId: string; requestId: string }[]).find(

@@ -93,7 +93,7 @@ const consoleWords = {
 for (const language of ["uk", "en"] as const) {
   test(`the console turns a person's Wi-Fi off and on (${language})`, async ({ page }, testInfo) => {
     const console = new ConsolePage(page, language);
-    await console.signInWithDiia("employee");
+    await console.signInWithDiiaThroughApi("employee");
     await console.open();
     await console.findAndOpen("newcomer", "Максим Бондар");
     const wifi = new ConsoleWifi(page, language);

@@ -24,7 +24,7 @@ export async function letAffiliatesInto(browser: Browser, applicationName: strin
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    await new ConsolePage(page, "uk").signInWithDiia("employee");
+    await new ConsolePage(page, "uk").signInWithDiiaThroughApi("employee");
     const answer = await postFrom(page, `/api/admin/applications/${demoApplicationId(applicationName)}/rules`, {
       affiliation: "affiliate",
     });

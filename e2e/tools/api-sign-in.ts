@@ -1,5 +1,6 @@
-import type { InternalAuthResponse, LoginResponse } from "@kpi-id/contracts";
+import type { DiiaAppLink, DiiaCheckRequest, InternalAuthResponse, LoginResponse } from "@kpi-id/contracts";
 import { expect, type Page, test } from "@playwright/test";
+import type { DiiaPhonePerson } from "../pages/diia-phone-page.ts";
 import type { Language } from "../pages/login-page.ts";
 import { noteSignIn } from "./sign-ins.ts";
 
@@ -80,6 +81,43 @@ export async function signInWithCodeThroughApi(
   });
   expect(proved.status(), `POST /api/auth/second-factor: ${await proved.text()}`).toBe(200);
   return exchangeGrant(page, origin, grant.sessionId);
+}
+
+/**
+ * A Diia sign-in without the screens, for the specs whose test is what an operator does after it (the console's):
+ * the calls the QR screen's script makes (GET /api/diia/app-link, which binds the request to this browser's cookie,
+ * then GET /api/diia/check-request until it is finished), and between them the stand-in phone's own form, posted as
+ * its consent page posts it, which signs as `person` and delivers Diia's callback. The QR screen, the phone's page and
+ * their failures are diia.spec.ts's. Answers where the screen would go next.
+ */
+export async function signInWithDiiaThroughApi(
+  page: Page,
+  language: Language,
+  person: DiiaPhonePerson,
+  origin = serverOrigin(),
+): Promise<string> {
+  noteSignIn("api");
+  await page.context().addCookies([{ name: "i18next", value: language, url: origin }]);
+  const linked = await page.request.get(`${origin}/api/diia/app-link`);
+  expect(linked.status(), `GET /api/diia/app-link: ${await linked.text()}`).toBe(200);
+  const { deepLink, requestId } = (await linked.json()) as DiiaAppLink;
+  const signed = await page.request.post(deepLink, { form: { person, action: "confirm" } });
+  expect(await signed.text(), `the Diia phone's answer for ${person}`).toContain('data-outcome="sent"');
+  let answer: DiiaCheckRequest = { status: "Processing" };
+  await expect
+    .poll(
+      async () => {
+        const checked = await page.request.get(
+          `${origin}/api/diia/check-request?${new URLSearchParams({ requestId })}`,
+        );
+        answer = (await checked.json()) as DiiaCheckRequest;
+        return answer.status;
+      },
+      { message: `GET /api/diia/check-request for ${person}`, intervals: [100, 250, 500] },
+    )
+    .toBe("Finished");
+  if (!answer.sessionId) throw new Error(`the finished Diia sign-in of ${person} carries no grant`);
+  return exchangeGrant(page, origin, answer.sessionId);
 }
 
 /** Signed in through the API and on the apps screen, where a password sign-in through the screen leaves a person. */

@@ -51,7 +51,7 @@ async function main(): Promise<void> {
         const context = await browser.newContext({ baseURL, viewport: { width, height: width < 768 ? 844 : 900 } });
         context.setDefaultTimeout(60_000);
         const page = await context.newPage();
-        await new ConsolePage(page, language).signInWithDiia("employee");
+        await new ConsolePage(page, language).signInWithDiiaThroughApi("employee");
         for (const shot of shots) {
           await shot.run(page, language);
           const file = join(outDir, `${shot.name}-${language}-${width}.png`);

@@ -46,11 +46,15 @@ const readTsConfig = (file: string): TsConfig =>
 
 const combinedFile = "tsconfig.node-projects.json";
 const combined = readTsConfig(combinedFile);
-/** Checked by the combined program: the same base and options, and every one of its include paths in it. */
+/**
+ * Checked by the combined program: the same base and options, every one of its include paths in it, and nothing else
+ * that chooses files or settings (`files`, `exclude`, `references`: such a project is checked on its own).
+ */
 function inCombined(project: string): boolean {
   const own = readTsConfig(join(project, "tsconfig.json"));
   const base = (config: TsConfig, dir: string) => (config.extends ? join(dir, config.extends) : undefined);
   return (
+    Object.keys(own).every((key) => ["extends", "compilerOptions", "include"].includes(key)) &&
     base(own, project) === base(combined, ".") &&
     isDeepStrictEqual(own.compilerOptions, combined.compilerOptions) &&
     (own.include ?? []).every((path) => combined.include?.includes(join(project, path)))

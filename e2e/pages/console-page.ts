@@ -70,10 +70,10 @@ export class ConsolePage {
     return labels[this.language];
   }
 
-  /** Signs in with Diia (a strong sign-in) as a demo person on the sandbox phone. */
   /**
-   * Signs the operator in with Diia through the API (signInWithDiiaThroughApi: the QR screen's calls and the
-   * phone's form, without their pages) and opens where the screen would have gone, the apps screen.
+   * Signs the operator in with Diia (a strong sign-in) as a demo person on the sandbox phone, through the API
+   * (signInWithDiiaThroughApi: the QR screen's calls and the phone's form, without their pages), and opens where the
+   * screen would have gone, the apps screen.
    */
   async signInWithDiiaThroughApi(person: DiiaPhonePerson): Promise<void> {
     const next = await signInWithDiiaThroughApi(this.page, this.language, person);

@@ -1,11 +1,10 @@
 // Type-checks every workspace that has a tsconfig.json and fails if any does.
 // (Projects differ in module resolution and lib, so one root tsconfig cannot
-// cover them all.) The Node projects that share one set of compiler options
-// (the server, the sandbox, the demo app, scripts, bench, cluster) are checked
-// as one program, tsconfig.node-projects.json: each of them imports the
-// server, and checked apart each checked the server's source again (issue 75:
-// 55 CPU-seconds apart, 12 together). A project whose options or files part
-// from that file's is checked on its own again, so nothing goes unchecked.
+// cover them all.) Projects with the same base and compiler options are
+// checked as one program, from a tsconfig written under .tmp/typecheck that
+// includes each one's files: the server, the sandbox, the demo app, scripts,
+// bench and cluster each import the server, and checked apart each checked
+// the server's source again (issue 75: 55 CPU-seconds apart, 12 together).
 //
 // The checking compiler is TypeScript 7, the native one, installed under the
 // alias @typescript/native (issue 41: several times less CPU than 6.x). The
@@ -19,11 +18,10 @@
 // project, while separate projects share nothing. Output is held per project
 // and printed whole, so errors of two projects never interleave.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { dirname, join } from "node:path";
-import { isDeepStrictEqual } from "node:util";
+import { dirname, join, relative } from "node:path";
 import rootPackage from "../package.json" with { type: "json" };
 
 const nativePackageJson = createRequire(import.meta.url).resolve("@typescript/native/package.json");
@@ -44,23 +42,59 @@ interface TsConfig {
 const readTsConfig = (file: string): TsConfig =>
   JSON.parse(readFileSync(file, "utf8").replace(/^\s*\/\/.*$/gm, "")) as TsConfig;
 
-const combinedFile = "tsconfig.node-projects.json";
-const combined = readTsConfig(combinedFile);
+/** Options that name a path, read relative to their own tsconfig: a project setting one is checked on its own. */
+const pathOptions = ["baseUrl", "paths", "rootDir", "rootDirs", "typeRoots", "outDir", "declarationDir"];
+
 /**
- * Checked by the combined program: the same base and options, every one of its include paths in it, and nothing else
- * that chooses files or settings (`files`, `exclude`, `references`: such a project is checked on its own).
+ * What makes projects one program: the same base and compiler options. Undefined for a project that is checked on
+ * its own: one whose tsconfig chooses files another way (`files`, `exclude`, `references`) or sets a path option.
  */
-function inCombined(project: string): boolean {
-  const own = readTsConfig(join(project, "tsconfig.json"));
-  const base = (config: TsConfig, dir: string) => (config.extends ? join(dir, config.extends) : undefined);
-  return (
-    Object.keys(own).every((key) => ["extends", "compilerOptions", "include"].includes(key)) &&
-    base(own, project) === base(combined, ".") &&
-    isDeepStrictEqual(own.compilerOptions, combined.compilerOptions) &&
-    (own.include ?? []).every((path) => combined.include?.includes(join(project, path)))
-  );
+function programOf(project: string, config: TsConfig): string | undefined {
+  const plain = Object.keys(config).every((key) => ["extends", "compilerOptions", "include"].includes(key));
+  const options = config.compilerOptions ?? {};
+  if (!plain || pathOptions.some((option) => option in options)) return undefined;
+  return JSON.stringify([config.extends ? join(project, config.extends) : null, options]);
 }
-const projects = [combinedFile, ...allProjects.filter((project) => !inCombined(project))];
+
+interface Member {
+  project: string;
+  config: TsConfig;
+}
+/** Projects that share a program, by it, and those checked alone. */
+const shared = new Map<string, Member[]>();
+const alone: string[] = [];
+for (const project of allProjects) {
+  const config = readTsConfig(join(project, "tsconfig.json"));
+  const program = programOf(project, config);
+  if (program === undefined) alone.push(project);
+  else shared.set(program, [...(shared.get(program) ?? []), { project, config }]);
+}
+
+/**
+ * What `tsc -p` checks for projects that share a program: a lone project's own folder, else one tsconfig written under
+ * .tmp with their base, their options and every project's include paths (TypeScript's default, everything, where a
+ * project names none), as seen from there.
+ */
+function programToCheck([first, ...others]: [Member, ...Member[]]): string {
+  if (others.length === 0) return first.project;
+  const members = [first, ...others];
+  const { project, config } = first;
+  const directory = join(".tmp", "typecheck");
+  mkdirSync(directory, { recursive: true });
+  const fromHere = (path: string) => relative(directory, path);
+  const file = join(directory, `${members.map((member) => member.project.replaceAll("/", "-")).join("+")}.json`);
+  const combined = {
+    ...(config.extends ? { extends: fromHere(join(project, config.extends)) } : {}),
+    compilerOptions: config.compilerOptions ?? {},
+    include: members.flatMap((member) =>
+      (member.config.include ?? ["**/*"]).map((path) => fromHere(join(member.project, path))),
+    ),
+  };
+  writeFileSync(file, `${JSON.stringify(combined, null, 2)}\n`);
+  return file;
+}
+
+const projects = [...[...shared.values()].map((members) => programToCheck(members as [Member, ...Member[]])), ...alone];
 
 /** Checks one project; resolves with whether it passed, after printing its output. */
 function check(project: string): Promise<boolean> {

@@ -33,11 +33,11 @@ async function signInAs(page: Page, language: Language, personaId: string): Prom
 
 // What the person sees at the end (issue 38): every persona the bank signs in, and one it refuses, each walked once,
 // the languages taking turns (both see people signed in; the refusal falls to one, and the accessibility walk opens
-// the other's login page with that refusal, ?bankid_auth_error=no_account). Each
-// persona's outcome is the server's (apps/server/test/sign-in/bankid/bankid.test.ts drives every persona through the
-// stand-in over HTTP), each refusal reason's words in both languages the login screen's
-// (apps/web/src/app/routes/login-bankid-refusal.test.tsx, with its help link): walking each persona in both languages
-// only repeated the server's test with other words around it (issue 75).
+// the other's login page with that refusal, ?bankid_auth_error=no_account). Each persona's outcome is the server's
+// (apps/server/test/sign-in/bankid/bankid.test.ts drives every persona through the stand-in over HTTP), each refusal
+// reason's words in both languages the login screen's (apps/web/src/app/routes/login-bankid-refusal.test.tsx, with
+// its help link): walking each persona in both languages only repeated the server's test with other words around it
+// (issue 75).
 const refusalWalked = "stranger";
 const walkedPersonas = bankIdPersonas.filter(
   (persona) => persona.expect.outcome === "signed_in" || persona.id === refusalWalked,

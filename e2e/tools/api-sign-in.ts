@@ -30,8 +30,7 @@ export async function signInThroughApi(
   person: Credentials,
   origin = serverOrigin(),
 ): Promise<string> {
-  noteSignIn("api");
-  await page.context().addCookies([{ name: "i18next", value: language, url: origin }]);
+  await beginApiSignIn(page, language, origin);
   const headers = { origin };
   const checked = await page.request.post(`${origin}/api/auth`, {
     data: { username: person.username, password: person.password },
@@ -41,6 +40,12 @@ export async function signInThroughApi(
   const grant = (await checked.json()) as LoginResponse;
   if (grant.secondFactor) throw new Error(`${person.username} owes a second factor: sign in through the screen`);
   return exchangeGrant(page, origin, grant.sessionId);
+}
+
+/** Every API sign-in's first step: counted as one, with the language the login screen at /{language}/ would have set. */
+async function beginApiSignIn(page: Page, language: Language, origin: string): Promise<void> {
+  noteSignIn("api");
+  await page.context().addCookies([{ name: "i18next", value: language, url: origin }]);
 }
 
 /** The sign-in's last step, as the login screen takes it: the grant for the session cookie; answers where to go next. */
@@ -65,8 +70,7 @@ export async function signInWithCodeThroughApi(
   code: () => Promise<string>,
   origin = serverOrigin(),
 ): Promise<string> {
-  noteSignIn("api");
-  await page.context().addCookies([{ name: "i18next", value: language, url: origin }]);
+  await beginApiSignIn(page, language, origin);
   const headers = { origin };
   const checked = await page.request.post(`${origin}/api/auth`, {
     data: { username: person.username, password: person.password },
@@ -96,8 +100,7 @@ export async function signInWithDiiaThroughApi(
   person: DiiaPhonePerson,
   origin = serverOrigin(),
 ): Promise<string> {
-  noteSignIn("api");
-  await page.context().addCookies([{ name: "i18next", value: language, url: origin }]);
+  await beginApiSignIn(page, language, origin);
   const linked = await page.request.get(`${origin}/api/diia/app-link`);
   expect(linked.status(), `GET /api/diia/app-link: ${await linked.text()}`).toBe(200);
   const { deepLink, requestId } = (await linked.json()) as DiiaAppLink;

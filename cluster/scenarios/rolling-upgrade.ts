@@ -13,6 +13,13 @@ import type { ClusterContext } from "./context.ts";
 const workers = 6;
 /** Every this many turns a worker signs in afresh (a new session); the other turns read GET /user. */
 const signInEvery = 4;
+/**
+ * Each worker's pause after a turn. What the upgrade must show is that requests arriving during every step (drain,
+ * SIGTERM, start, put back) are answered, not how many: six workers as fast as they could go sent about 330 requests
+ * a second and kept both cores busy for the whole upgrade (argon2 for every fourth turn); paced, they send about a
+ * third of that, each with a request in flight or due within this many milliseconds at every step.
+ */
+const pauseAfterTurnMs = 80;
 const settleMs = 2_000;
 const currentVersion = (
   JSON.parse(readFileSync(new URL("../../apps/server/package.json", import.meta.url), "utf8")) as { version: string }
@@ -100,10 +107,12 @@ export async function rollingUpgrade(context: ClusterContext): Promise<ScenarioR
         const requestId = `upgrade-${worker}-${turn}`;
         if (turn % signInEvery === 0 || !cookie) {
           cookie = record(await signIn(nginx.url, person.username, person.password, { ...options(worker), requestId }));
+          await sleep(pauseAfterTurnMs);
           continue;
         }
         const answer = await call(`${nginx.url}/user`, { ...options(worker), requestId, cookie });
         report.sent += 1;
+        await sleep(pauseAfterTurnMs);
         if (answer.status === 200) continue;
         countFailure(report, `GET /user ${answer.status || answer.error} ${codeOf(answer) ?? ""}`.trim());
         failedIds.push(requestId);

@@ -1,9 +1,9 @@
-// Two releases of the web app for the browser's rolling upgrade: the current source built into one dist/, and a
-// second release (the same source with its entry module changed, so every chunk that imports the entry gets a
-// new hashed name) built over a copy of it, as an upgrade's `npm run build` or image build publishes it:
+// Two releases of the web app for the browser's rolling upgrade: the current source's build (the checkout's own
+// dist/), and a second release (the same source with its entry module changed, so every chunk that imports the entry
+// gets a new hashed name) built over a copy of it, as an upgrade's `npm run build` or image build publishes it:
 // through scripts/build-beside.ts, which keeps the previous builds' assets (scripts/kept-builds.ts).
 import { spawn } from "node:child_process";
-import { appendFileSync, cpSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 
 const repositoryRoot = new URL("../../", import.meta.url).pathname;
@@ -62,7 +62,14 @@ const builtAssets = (dist: string) =>
 export async function buildWebReleases(workDir: string): Promise<WebReleases> {
   const log = join(workDir, "web-builds.log");
   const previous = join(workDir, "web-release-a");
-  await buildWeb(join(repositoryRoot, "apps/web"), previous, log);
+  // The checkout's own build is the current source's (npm test and npm start build it when an input changed,
+  // scripts/build-if-changed.ts): copied, it is the previous release without a third build of the same source.
+  const checkoutDist = join(repositoryRoot, "apps/web/dist");
+  if (existsSync(join(checkoutDist, ".builds.json")) && existsSync(join(checkoutDist, "index.html"))) {
+    cpSync(checkoutDist, previous, { recursive: true });
+  } else {
+    await buildWeb(join(repositoryRoot, "apps/web"), previous, log);
+  }
   const next = join(workDir, "web-release-b-dist");
   cpSync(previous, next, { recursive: true });
   await buildWeb(changedWebApp(workDir), next, log);

@@ -3,6 +3,7 @@
 // import rules), docs/architecture.md's layer table names every folder of each layer and no other, and the
 // README's Layout names only folders that exist and every layer of the server.
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { SourceFile, Violation } from "./source-rules.ts";
 
 /** The server's layers, lowest first (docs/architecture.md): each imports only its own layer and those below. */
@@ -76,7 +77,7 @@ function layerTable(files: readonly SourceFile[]): Violation[] {
 }
 
 /** The README's Layout block: every path it names exists, and it names every layer of the server (src/<layer>/). */
-function readmeLayout(files: readonly SourceFile[]): Violation[] {
+function readmeLayout(files: readonly SourceFile[], root: string): Violation[] {
   const doc = files.find((file) => file.path === readme);
   if (doc === undefined) return [];
   const block = doc.text.match(/## Layout\n+```\n([\s\S]*?)```/)?.[1];
@@ -88,13 +89,13 @@ function readmeLayout(files: readonly SourceFile[]): Violation[] {
   );
   for (const path of paths) {
     const inTree = path.startsWith("src/") ? `apps/server/${path}` : path;
-    if (!existsSync(inTree)) problems.push(`Layout names ${path}, which does not exist`);
+    if (!existsSync(join(root, inTree))) problems.push(`Layout names ${path}, which does not exist`);
   }
   const named = new Set(paths.filter((path) => /^src\/[^/]+\/$/.test(path)).map((path) => path.slice(4, -1)));
   problems.push(...differences("Layout", named, foldersBelow(files, "")));
   return problems.map((problem) => ({ rule: "layout-matches-tree", file: readme, message: problem }));
 }
 
-export function layoutMatchesTree(files: readonly SourceFile[]): Violation[] {
-  return [...topLevel(files), ...layerTable(files), ...readmeLayout(files)];
+export function layoutMatchesTree(files: readonly SourceFile[], root: string): Violation[] {
+  return [...topLevel(files), ...layerTable(files), ...readmeLayout(files, root)];
 }

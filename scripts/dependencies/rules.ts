@@ -17,8 +17,11 @@ export interface SourceRule {
   /** Off: reported, not failed (turn one on for a run with --enforce <name>). */
   enforced: boolean;
   summary: string;
-  /** `ownTree`: the repository itself, not a small tree of the checker's tests (they declare no surfaces). */
-  check(files: readonly SourceFile[], context: { ownTree: boolean }): Violation[];
+  /**
+   * `root`: the checked tree's folder; `ownTree`: the repository itself, not a small tree of the checker's tests
+   * (they declare no surfaces).
+   */
+  check(files: readonly SourceFile[], context: { root: string; ownTree: boolean }): Violation[];
 }
 
 export const sourceRules: readonly SourceRule[] = [
@@ -77,7 +80,7 @@ export const sourceRules: readonly SourceRule[] = [
     name: "layout-matches-tree",
     enforced: true,
     summary: "the server's folders are its layers; docs/architecture.md's layer table and README's Layout name them",
-    check: layoutMatchesTree,
+    check: (files, { root }) => layoutMatchesTree(files, root),
   },
   {
     name: "owner-table-in-docs",

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { check, cleanModel, tree } from "../support/dependency-trees.ts";
 
 describe("scripts/check-dependencies.ts on small trees: the areas (issue 76)", () => {
-  it("fails a model area reading another's table, a surface breach and a table named above the model (issue 76)", () => {
+  it("fails a model area reading another's table, a surface breach and a table named above the model (issue 76)", async () => {
     const root = tree({
       ...cleanModel,
       // A reach-around: sessions joins the users table instead of asking model/users.
@@ -18,14 +18,14 @@ describe("scripts/check-dependencies.ts on small trees: the areas (issue 76)", (
       "apps/server/src/model/users/import-row.ts": "export const row = 1;\n",
       "apps/server/src/surfaces/admin/import.ts": 'export { row } from "../../model/users/import-row.ts";\n',
     });
-    const run = check(root);
+    const run = await check(root);
     expect(run.output).toContain("model/sessions/load.ts: names users (2×), which model/users owns");
     expect(run.output).not.toContain("model/sessions/load.ts: names sessions");
     expect(run.output).toContain("table-reader: 1 violation(s)");
     expect(run.output).toContain("surfaces/admin/import.ts: imports model/users/import-row.ts, inside model/users");
     expect(run.output).toContain("area-surface: 1 violation(s)");
     expect(run.status).toBe(1);
-    const clean = check(
+    const clean = await check(
       tree({ ...cleanModel, "apps/server/src/model/users/import-row.ts": "export const row = 1;\n" }),
     );
     expect(clean.output).toContain("table-reader: kept");
@@ -33,10 +33,10 @@ describe("scripts/check-dependencies.ts on small trees: the areas (issue 76)", (
     expect(clean.status).toBe(0);
   });
 
-  it("fails a table named by Kysely's identifiers, sql.table() and sql.id(), outside its owner (table-reader)", () => {
+  it("fails a table named by Kysely's identifiers, sql.table() and sql.id(), outside its owner (table-reader)", async () => {
     const raw = (line: string) =>
       ['import { sql } from "kysely";', `export const scope = () => ${line};`, ""].join("\n");
-    const run = check(
+    const run = await check(
       tree({
         ...cleanModel,
         "apps/server/src/model/guests/hosts.ts": raw('sql.table("users")'),
@@ -48,11 +48,11 @@ describe("scripts/check-dependencies.ts on small trees: the areas (issue 76)", (
     expect(run.output).toContain("table-reader: 2 violation(s)");
     expect(run.status).toBe(1);
     // The owner names its own tables so.
-    const own = check(tree({ ...cleanModel, "apps/server/src/model/users/roles.ts": raw('sql.table("users")') }));
+    const own = await check(tree({ ...cleanModel, "apps/server/src/model/users/roles.ts": raw('sql.table("users")') }));
     expect(own.output).toContain("table-reader: kept");
   });
 
-  it("fails a loop between model areas, naming the edges, with no pair excused (no-area-loop)", () => {
+  it("fails a loop between model areas, naming the edges, with no pair excused (no-area-loop)", async () => {
     const root = tree({
       ...cleanModel,
       "apps/server/src/model/wifi/passwords.ts": 'import { f } from "../ldap/clients.ts";\nexport const g = f;\n',
@@ -60,12 +60,12 @@ describe("scripts/check-dependencies.ts on small trees: the areas (issue 76)", (
       "apps/server/src/model/google/identities.ts":
         'import { g } from "../wifi/passwords.ts";\nexport const h = () => g;\n',
     });
-    const run = check(root);
+    const run = await check(root);
     expect(run.output).toContain("the areas google, ldap, wifi import each other in a loop");
     expect(run.output).toContain("google → wifi (google/identities.ts → wifi/passwords.ts)");
     expect(run.status).toBe(1);
     // The three loops issue 74 broke (users ↔ privacy among them) are no longer excused: one back fails.
-    const returned = check(
+    const returned = await check(
       tree({
         ...cleanModel,
         "apps/server/src/model/privacy/erase.ts": 'import { a } from "../users/anonymise.ts";\nexport const e = a;\n',
@@ -77,8 +77,8 @@ describe("scripts/check-dependencies.ts on small trees: the areas (issue 76)", (
     expect(returned.status).toBe(1);
   });
 
-  it("fails a folder the rules do not know: a new layer, a new area without a surface (layout-matches-tree, area-surface)", () => {
-    const run = check(
+  it("fails a folder the rules do not know: a new layer, a new area without a surface (layout-matches-tree, area-surface)", async () => {
+    const run = await check(
       tree({
         ...cleanModel,
         "apps/server/src/helpers/dates.ts": "export const today = 1;\n",
@@ -92,7 +92,7 @@ describe("scripts/check-dependencies.ts on small trees: the areas (issue 76)", (
     expect(run.status).toBe(1);
   });
 
-  it("fails docs/architecture.md's layer table and the README's Layout when they drift from the tree (layout-matches-tree)", () => {
+  it("fails docs/architecture.md's layer table and the README's Layout when they drift from the tree (layout-matches-tree)", async () => {
     const layers = ["platform", "model", "sign-in", "protocols", "surfaces"];
     const doc = (protocols: string) =>
       [
@@ -112,10 +112,10 @@ describe("scripts/check-dependencies.ts on small trees: the areas (issue 76)", (
       "apps/server/src/protocols/cas/login.ts": "export const login = 1;\n",
       "apps/server/src/sign-in/planted.ts": "export const p = 1;\n",
     };
-    const clean = check(tree({ ...files, "docs/architecture.md": doc("`cas/`"), "README.md": readme(layout) }));
+    const clean = await check(tree({ ...files, "docs/architecture.md": doc("`cas/`"), "README.md": readme(layout) }));
     // (The small doc has no table of owners: owner-table-in-docs fails it, a rule of its own.)
     expect(clean.output).toContain("layout-matches-tree: kept");
-    const drifted = check(
+    const drifted = await check(
       tree({
         ...files,
         "docs/architecture.md": doc("`saml/`"),
@@ -129,13 +129,13 @@ describe("scripts/check-dependencies.ts on small trees: the areas (issue 76)", (
     expect(drifted.status).toBe(1);
   });
 
-  it("fails a transaction opened above the model (transactions-only-in-model)", () => {
+  it("fails a transaction opened above the model (transactions-only-in-model)", async () => {
     const opened = [
       'import type { Db } from "../../platform/db/schema.ts";',
       "export const edit = (db: Db) => db.transaction().execute(async (tx) => tx);",
       "",
     ].join("\n");
-    const run = check(
+    const run = await check(
       tree({
         ...cleanModel,
         "apps/server/src/protocols/saml/keys.ts": opened,

@@ -3,7 +3,7 @@
 // (issue 76) are in check-dependencies-areas.test.ts.
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { check, cleanModel, tree } from "../support/dependency-trees.ts";
+import { check, checkInChildProcess, cleanModel, tree } from "../support/dependency-trees.ts";
 
 /** A file planted at a path with one import; `crosses` says whether that import breaks a layer rule. */
 interface Plant {
@@ -60,8 +60,10 @@ function plantedTree(): Record<string, string> {
 
 describe("the server's layers (dependency-cruiser in scripts/check-dependencies.ts)", () => {
   let output = "";
+  // The script itself, as `npm run check` runs it: it fails, naming each breach. The other trees run the same
+  // check in this process (support/dependency-trees.ts).
   beforeAll(() => {
-    const run = check(tree(plantedTree()));
+    const run = checkInChildProcess(tree(plantedTree()));
     expect(run.status).toBe(1);
     output = run.output;
   });
@@ -76,14 +78,14 @@ describe("the server's layers (dependency-cruiser in scripts/check-dependencies.
 });
 
 describe("scripts/check-dependencies.ts on small trees", () => {
-  it("passes a tree that keeps every rule: SQL in the owning model module, Fastify in a surface", () => {
+  it("passes a tree that keeps every rule: SQL in the owning model module, Fastify in a surface", async () => {
     const rules = ["sql-only-in-model", "table-owner", "fastify-only-in-routes", "plain-values-below-routes"];
-    const run = check(tree(cleanModel), ...rules);
+    const run = await check(tree(cleanModel), ...rules);
     for (const rule of rules) expect(run.output).toContain(`${rule}: kept`);
     expect(run.status).toBe(0);
   });
 
-  it("fails SQL written in a surface (sql-only-in-model)", () => {
+  it("fails SQL written in a surface (sql-only-in-model)", async () => {
     const root = tree({
       ...cleanModel,
       "apps/server/src/surfaces/admin/role-list.ts": [
@@ -93,12 +95,12 @@ describe("scripts/check-dependencies.ts on small trees", () => {
         "",
       ].join("\n"),
     });
-    const run = check(root, "sql-only-in-model");
+    const run = await check(root, "sql-only-in-model");
     expect(run.output).toMatch(/sql-only-in-model: 1 violation.*\n.*surfaces\/admin\/role-list\.ts/);
     expect(run.status).toBe(1);
   });
 
-  it("fails a model module writing another's table, and a migration's table nobody owns (table-owner)", () => {
+  it("fails a model module writing another's table, and a migration's table nobody owns (table-owner)", async () => {
     const root = tree({
       ...cleanModel,
       "apps/server/src/model/developers/approval.ts": [
@@ -109,25 +111,25 @@ describe("scripts/check-dependencies.ts on small trees", () => {
       ].join("\n"),
       "apps/server/src/platform/db/migrations/0999_new.sql": "create table orphans (id text primary key);\n",
     });
-    const run = check(root, "table-owner");
+    const run = await check(root, "table-owner");
     expect(run.output).toContain("model/developers/approval.ts: writes access_rules, which model/access owns");
     expect(run.output).toContain("0999_new.sql: creates orphans, which has no owner");
     expect(run.output).toContain("table-owner: 2 violation(s)");
     expect(run.status).toBe(1);
   });
 
-  it("fails Fastify's types in the model (fastify-only-in-routes)", () => {
+  it("fails Fastify's types in the model (fastify-only-in-routes)", async () => {
     const root = tree({
       ...cleanModel,
       "apps/server/src/model/users/notify.ts":
         'import type { FastifyRequest } from "fastify";\nexport type R = FastifyRequest;\n',
     });
-    const run = check(root, "fastify-only-in-routes");
+    const run = await check(root, "fastify-only-in-routes");
     expect(run.output).toMatch(/fastify-only-in-routes: 1 violation.*\n.*model\/users\/notify\.ts: imports fastify/);
     expect(run.status).toBe(1);
   });
 
-  it("fails the model reaching Fastify through platform/http, and a chain to it (plain-values-below-routes)", () => {
+  it("fails the model reaching Fastify through platform/http, and a chain to it (plain-values-below-routes)", async () => {
     const root = tree({
       ...cleanModel,
       "apps/server/src/platform/http/notify.ts":
@@ -135,7 +137,7 @@ describe("scripts/check-dependencies.ts on small trees", () => {
       "apps/server/src/model/users/mail.ts": 'export { notify } from "../../platform/http/notify.ts";\n',
       "apps/server/src/model/users/welcome.ts": 'import { notify } from "./mail.ts";\nexport const welcome = notify;\n',
     });
-    const run = check(root, "plain-values-below-routes");
+    const run = await check(root, "plain-values-below-routes");
     expect(run.output).toContain("model/users/mail.ts: reaches platform/http (platform/http/notify.ts)");
     expect(run.output).toContain(
       "model/users/welcome.ts: reaches platform/http (model/users/mail.ts → platform/http/notify.ts)",
@@ -144,17 +146,17 @@ describe("scripts/check-dependencies.ts on small trees", () => {
     expect(run.status).toBe(1);
   });
 
-  it("fails an upward import from the model to a surface", () => {
+  it("fails an upward import from the model to a surface", async () => {
     const root = tree({
       ...cleanModel,
       "apps/server/src/model/users/admin-link.ts": 'export { person } from "../../surfaces/admin/person-card.ts";\n',
     });
-    const run = check(root);
+    const run = await check(root);
     expect(run.output).toContain("no-upward-import-from-model");
     expect(run.status).toBe(1);
   });
 
-  it("fails model/sessions importing a protocol's records, the protocols read from their folders (sessions-import-no-protocol)", () => {
+  it("fails model/sessions importing a protocol's records, the protocols read from their folders (sessions-import-no-protocol)", async () => {
     const ldap = {
       ...cleanModel,
       // A protocol folder the rule has never named: its records in the model are a protocol's all the same.
@@ -166,43 +168,43 @@ describe("scripts/check-dependencies.ts on small trees", () => {
       "apps/server/src/model/sessions/end.ts":
         'import { forgetBinds } from "../ldap/binds.ts";\nexport const end = forgetBinds;\n',
     });
-    const run = check(planted);
+    const run = await check(planted);
     expect(run.output).toContain("sessions-import-no-protocol");
     expect(run.status).toBe(1);
-    const clean = check(tree({ ...ldap, "apps/server/src/model/sessions/end.ts": "export const end = 1;\n" }));
+    const clean = await check(tree({ ...ldap, "apps/server/src/model/sessions/end.ts": "export const end = 1;\n" }));
     expect(clean.output).not.toContain("sessions-import-no-protocol");
     expect(clean.status).toBe(0);
   });
 
-  it("fails a circle of two platform files", () => {
+  it("fails a circle of two platform files", async () => {
     const root = tree({
       ...cleanModel,
       "apps/server/src/platform/a.ts": 'import { b } from "./b.ts";\nexport const a = () => b;\n',
       "apps/server/src/platform/b.ts": 'import { a } from "./a.ts";\nexport const b = () => a;\n',
     });
-    const run = check(root);
+    const run = await check(root);
     expect(run.output).toContain("no-circular");
     expect(run.status).toBe(1);
   });
 
-  it("fails a table of owners in docs/architecture.md that differs from the map (owner-table-in-docs)", () => {
+  it("fails a table of owners in docs/architecture.md that differs from the map (owner-table-in-docs)", async () => {
     const stale =
       "<!-- table-owners:begin (generated from scripts/dependencies/table-owners.ts) -->\n| Owner |\n<!-- table-owners:end -->\n";
-    const run = check(tree({ ...cleanModel, "docs/architecture.md": stale }), "owner-table-in-docs");
+    const run = await check(tree({ ...cleanModel, "docs/architecture.md": stale }), "owner-table-in-docs");
     expect(run.output).toContain("owner-table-in-docs: 1 violation");
     expect(run.status).toBe(1);
   });
 
-  it("fails a server test left flat, named after an area or not (server-tests-mirror-src)", () => {
-    const named = check(tree({ ...cleanModel, "apps/server/test/oidc-consent.test.ts": "export {};\n" }));
+  it("fails a server test left flat, named after an area or not (server-tests-mirror-src)", async () => {
+    const named = await check(tree({ ...cleanModel, "apps/server/test/oidc-consent.test.ts": "export {};\n" }));
     expect(named.output).toContain(
       "oidc-consent.test.ts: belongs in apps/server/test/protocols/oidc/oidc-consent.test.ts",
     );
     expect(named.status).toBe(1);
-    const unnamed = check(tree({ ...cleanModel, "apps/server/test/something-new.test.ts": "export {};\n" }));
+    const unnamed = await check(tree({ ...cleanModel, "apps/server/test/something-new.test.ts": "export {};\n" }));
     expect(unnamed.output).toMatch(/something-new\.test\.ts: sits flat in apps\/server\/test/);
     expect(unnamed.status).toBe(1);
-    const placed = check(
+    const placed = await check(
       tree({ ...cleanModel, "apps/server/test/protocols/oidc/oidc-consent.test.ts": "export {};\n" }),
     );
     expect(placed.output).toContain("server-tests-mirror-src: kept");

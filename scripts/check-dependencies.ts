@@ -1,5 +1,5 @@
-// The dependency check (`npm run check`), all of the structure rules in one place (issue 58), run by
-// scripts/dependencies/check.ts (which the checker's own tests call in their process):
+// The dependency check (`npm run check`): the structure rules (issue 58), which scripts/dependencies/check.ts holds
+// and runs on a tree (the checker's own tests call it in their process), this script on the repository or --root:
 // - imports (dependency-cruiser, each part with its own tsconfig so the web app's `@/` paths resolve): no circle,
 //   no upward import between the server's layers, nothing imports app.ts/server.ts, the model's inner order,
 //   model/sessions imports no protocol (the protocols read from their folders), and protocols do not reach into
@@ -14,7 +14,7 @@
 // Biome keeps the web app's import direction and the rule that other workspaces reach the server by its exports.
 //   node scripts/check-dependencies.ts [--root <dir>] [--enforce <rule>] [--write-owner-table]
 import { readFileSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { checkDependencies } from "./dependencies/check.ts";
@@ -30,7 +30,8 @@ const { values: options } = parseArgs({
 const root = resolve(options.root ?? fileURLToPath(new URL("..", import.meta.url)));
 
 if (options["write-owner-table"]) {
-  writeFileSync(ownerTableDoc, withOwnerTable(readFileSync(ownerTableDoc, "utf8")));
+  const doc = join(root, ownerTableDoc);
+  writeFileSync(doc, withOwnerTable(readFileSync(doc, "utf8")));
   console.log(`rewrote the table of owners in ${ownerTableDoc}`);
 }
 const violations = await checkDependencies({ root, enforce: options.enforce, ownTree: options.root === undefined });

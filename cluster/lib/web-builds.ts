@@ -1,10 +1,12 @@
 // Two releases of the web app for the browser's rolling upgrade: the current source's build (the checkout's own
-// dist/), and a second release (the same source with its entry module changed, so every chunk that imports the entry
-// gets a new hashed name) built over a copy of it, as an upgrade's `npm run build` or image build publishes it:
-// through scripts/build-beside.ts, which keeps the previous builds' assets (scripts/kept-builds.ts).
+// dist/ when current, else built), and a second release (the same source with its entry module changed, so every
+// chunk that imports the entry gets a new hashed name) built over a copy of it, as an upgrade's `npm run build` or
+// image build publishes it: through scripts/build-beside.ts, which keeps the previous builds' assets
+// (scripts/kept-builds.ts).
 import { spawn } from "node:child_process";
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { checkInputs } from "../../scripts/build-if-changed.ts";
 
 const repositoryRoot = new URL("../../", import.meta.url).pathname;
 const builder = join(repositoryRoot, "scripts/build-beside.ts");
@@ -62,10 +64,12 @@ const builtAssets = (dist: string) =>
 export async function buildWebReleases(workDir: string): Promise<WebReleases> {
   const log = join(workDir, "web-builds.log");
   const previous = join(workDir, "web-release-a");
-  // The checkout's own build is the current source's (npm test and npm start build it when an input changed,
-  // scripts/build-if-changed.ts): copied, it is the previous release without a third build of the same source.
+  // The checkout's own build, when it is the current source's (npm test and npm start build when an input changed:
+  // scripts/build-if-changed.ts, whose record says so), copied: the previous release without a third build of the
+  // same source. `npm run test:cluster` alone may find an older build there, and then builds as before.
   const checkoutDist = join(repositoryRoot, "apps/web/dist");
-  if (existsSync(join(checkoutDist, ".builds.json")) && existsSync(join(checkoutDist, "index.html"))) {
+  const inputs = checkInputs(repositoryRoot);
+  if (inputs.recorded === inputs.hash && existsSync(join(checkoutDist, ".builds.json"))) {
     cpSync(checkoutDist, previous, { recursive: true });
   } else {
     await buildWeb(join(repositoryRoot, "apps/web"), previous, log);

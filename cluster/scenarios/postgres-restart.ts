@@ -91,7 +91,6 @@ export async function postgresRestartUnderLoad(context: ClusterContext): Promise
         answer.status === 503 && code === "service.database_unavailable",
         `a request failed with ${answer.status} ${code ?? answer.error ?? answer.body.slice(0, 100)}`,
       );
-      await sleep(50);
     }
   };
   const watchReady = async () => {

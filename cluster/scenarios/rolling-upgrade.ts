@@ -116,7 +116,6 @@ export async function rollingUpgrade(context: ClusterContext): Promise<ScenarioR
         if (answer.status === 200) continue;
         countFailure(report, `GET /user ${answer.status || answer.error} ${codeOf(answer) ?? ""}`.trim());
         failedIds.push(requestId);
-        await sleep(50);
       }
     };
     const load = Promise.all(Array.from({ length: workers }, (_, worker) => work(worker)));

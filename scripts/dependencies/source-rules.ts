@@ -1,7 +1,7 @@
 // The rules dependency-cruiser cannot see because they are about what a file says, not what it imports from where
 // (issue 58): where SQL may be written, which module writes each table, where Fastify's types may appear, and
-// where the server's tests sit. Each takes the files' text and answers the violations; check-dependencies.ts runs
-// them with the allowlist.
+// where the server's tests sit. Each takes the files' text and answers the violations; check.ts runs them with
+// the allowlist.
 import { posix } from "node:path";
 import { tableOwners } from "./table-owners.ts";
 

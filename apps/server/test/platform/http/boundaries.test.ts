@@ -36,7 +36,7 @@ const plants: Plant[] = [
     from: "@/features/account/api/passkeys.ts",
     crosses: true,
   },
-  // The allowed directions pass (the server's layers are scripts/check-dependencies.ts's: check-dependencies.test.ts).
+  // The allowed directions pass (the server's layers are scripts/dependencies/check.ts's: check-dependencies.test.ts).
   { path: "bench/allowed.ts", from: "@kpi-id/server/testing", crosses: false },
   { path: "apps/web/src/features/auth/allowed.ts", from: "@/lib/api-client.ts", crosses: false },
   {

@@ -34,7 +34,6 @@ for (const language of ["uk", "en"] as const) {
       const said = words[language];
       const console = new ConsolePage(page, language);
       await console.signInWithDiiaThroughApi("employee");
-      await console.open();
       await console.openApplications();
       // An application of this walk alone, so its rules change no other spec's people.
       const title = `Rules ${language} ${Date.now().toString(36)}`;

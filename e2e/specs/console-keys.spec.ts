@@ -24,7 +24,6 @@ for (const language of ["uk", "en"] as const) {
       const console = new ConsolePage(page, language);
       const screens = new ConsoleServicePage(page, language);
       await console.signInWithDiiaThroughApi("employee");
-      await console.open();
       await screens.openKeys();
       await expectNoAxeViolations(page, "signing keys");
       const before = await screens.oidcRows.count();
@@ -83,7 +82,6 @@ for (const language of ["uk", "en"] as const) {
       const console = new ConsolePage(page, language);
       const screens = new ConsoleServicePage(page, language);
       await console.signInWithDiiaThroughApi("employee");
-      await console.open();
       await console.findAndOpen("Бондар", demoUsers.newcomer.fullName);
       await expect(screens.secondFactorState).toContainText(screens.text.authenticatorOn);
       await screens.resetSecondFactor();

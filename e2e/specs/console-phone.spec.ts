@@ -12,7 +12,6 @@ for (const language of ["uk", "en"] as const) {
     await page.setViewportSize({ width: 390, height: 844 });
     const console = new ConsolePage(page, language);
     await console.signInWithDiiaThroughApi("employee");
-    await console.open();
     // A person's link, not any row: until the list's answer the table holds placeholder rows.
     await expect(console.peopleTable.getByRole("link").first()).toBeVisible();
     await expect(page.getByText(moreColumns[language])).toBeVisible();

@@ -21,7 +21,6 @@ for (const language of ["uk", "en"] as const) {
 
       const console = new ConsolePage(page, language);
       await console.signInWithDiiaThroughApi("employee");
-      await console.open();
       await expectNoAxeViolations(page, "people");
       await console.findAndOpen("Бондар", demoUsers.newcomer.fullName);
       await expectNoAxeViolations(page, "a person");
@@ -45,7 +44,6 @@ for (const language of ["uk", "en"] as const) {
     test("register an application and rotate its secret", async ({ page }) => {
       const console = new ConsolePage(page, language);
       await console.signInWithDiiaThroughApi("employee");
-      await console.open();
       await console.openApplications();
       const name = `walk-${language}-${Date.now().toString(36)}`;
       await console.createApplication(name, `Walk ${language}`, "https://walk.kpi.ua/callback");

@@ -27,7 +27,6 @@ async function operatorConsole(browser: Browser, language: "uk" | "en") {
   const page = await context.newPage();
   const console = new ConsolePage(page, language);
   await console.signInWithDiiaThroughApi("employee");
-  await console.open();
   return { context, page };
 }
 

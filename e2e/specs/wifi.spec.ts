@@ -94,7 +94,6 @@ for (const language of ["uk", "en"] as const) {
   test(`the console turns a person's Wi-Fi off and on (${language})`, async ({ page }, testInfo) => {
     const console = new ConsolePage(page, language);
     await console.signInWithDiiaThroughApi("employee");
-    await console.open();
     await console.findAndOpen("newcomer", "Максим Бондар");
     const wifi = new ConsoleWifi(page, language);
     await expect(wifi.state).toContainText(consoleWords[language].on);

@@ -30,14 +30,7 @@ export async function signInThroughApi(
   person: Credentials,
   origin = serverOrigin(),
 ): Promise<string> {
-  await beginApiSignIn(page, language, origin);
-  const headers = { origin };
-  const checked = await page.request.post(`${origin}/api/auth`, {
-    data: { username: person.username, password: person.password },
-    headers,
-  });
-  expect(checked.status(), `POST /api/auth as ${person.username}: ${await checked.text()}`).toBe(200);
-  const grant = (await checked.json()) as LoginResponse;
+  const grant = await checkPassword(page, language, person, origin);
   if (grant.secondFactor) throw new Error(`${person.username} owes a second factor: sign in through the screen`);
   return exchangeGrant(page, origin, grant.sessionId);
 }
@@ -46,6 +39,22 @@ export async function signInThroughApi(
 async function beginApiSignIn(page: Page, language: Language, origin: string): Promise<void> {
   noteSignIn("api");
   await page.context().addCookies([{ name: "i18next", value: language, url: origin }]);
+}
+
+/** The password sign-ins' first steps, as the login screen takes them: counted, the language set, the password sent. */
+async function checkPassword(
+  page: Page,
+  language: Language,
+  person: Credentials,
+  origin: string,
+): Promise<LoginResponse> {
+  await beginApiSignIn(page, language, origin);
+  const checked = await page.request.post(`${origin}/api/auth`, {
+    data: { username: person.username, password: person.password },
+    headers: { origin },
+  });
+  expect(checked.status(), `POST /api/auth as ${person.username}: ${await checked.text()}`).toBe(200);
+  return (await checked.json()) as LoginResponse;
 }
 
 /** The sign-in's last step, as the login screen takes it: the grant for the session cookie; answers where to go next. */
@@ -70,18 +79,11 @@ export async function signInWithCodeThroughApi(
   code: () => Promise<string>,
   origin = serverOrigin(),
 ): Promise<string> {
-  await beginApiSignIn(page, language, origin);
-  const headers = { origin };
-  const checked = await page.request.post(`${origin}/api/auth`, {
-    data: { username: person.username, password: person.password },
-    headers,
-  });
-  expect(checked.status(), `POST /api/auth as ${person.username}: ${await checked.text()}`).toBe(200);
-  const grant = (await checked.json()) as LoginResponse;
+  const grant = await checkPassword(page, language, person, origin);
   expect(grant.secondFactor, `${person.username} owes no second factor`).toBe("totp");
   const proved = await page.request.post(`${origin}/api/auth/second-factor`, {
     data: { sessionId: grant.sessionId, code: await code() },
-    headers,
+    headers: { origin },
   });
   expect(proved.status(), `POST /api/auth/second-factor: ${await proved.text()}`).toBe(200);
   return exchangeGrant(page, origin, grant.sessionId);

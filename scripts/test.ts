@@ -21,6 +21,7 @@ import {
   type VitestReport,
   vitestFailures,
 } from "./test-reports.ts";
+import { testTempDir } from "./test-tmpdir.ts";
 
 // The browser tests and the cluster run the server as production does, from the build `npm test` has just made
 // (bin/server-module.js): a build that is not current would leave them testing the source instead, unseen.
@@ -106,6 +107,8 @@ function readVitestDurations(): FileDuration[] {
 
 async function vitestSuite(): Promise<SuiteResult> {
   const output = join(reportDir, "vitest.json");
+  // Its temporary files in memory where Linux has a RAM disk (scripts/test-tmpdir.ts).
+  const tempDir = testTempDir();
   const { exitCode, stdout, stderr, cost } = await run(
     "vitest",
     [
@@ -115,8 +118,11 @@ async function vitestSuite(): Promise<SuiteResult> {
       "--reporter=./scripts/file-durations-reporter.ts",
       `--outputFile.json=${output}`,
     ],
-    { FILE_DURATIONS_OUTPUT: resolve(vitestDurations), FILE_CPU_OUTPUT: resolve(vitestFileCpu) },
+    { FILE_DURATIONS_OUTPUT: resolve(vitestDurations), FILE_CPU_OUTPUT: resolve(vitestFileCpu), ...tempDir?.env },
   );
+  // A failed run's files stay for a look until the next run (a test may have left what explains it).
+  if (exitCode === 0) tempDir?.remove();
+  else if (tempDir) console.log(`vitest's temporary files are kept in ${tempDir.env.TMPDIR} until the next npm test`);
   if (!existsSync(output)) return { name: "unit and integration (vitest)", passed: 0, failed: 1, exitCode, cost };
   const report = JSON.parse(readFileSync(output, "utf8")) as VitestReport;
   // A file that fails to load or errors outside a test has no failed test but fails the run: name it.

@@ -1,6 +1,6 @@
 // The structure rules of `npm run check` (scripts/check-dependencies.ts says which), run on a tree: the repository's
 // own, or a small one a test made (apps/server/test/support/dependency-trees.ts), in the caller's process.
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { cruise, type ICruiseOptions, type IForbiddenRuleType } from "dependency-cruiser";
 import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
@@ -187,5 +187,8 @@ function sourceViolations(root: string, enforce: string[], ownTree: boolean, log
 
 /** Checks every rule on the tree, writing the report through `log`; the number of violations (0: the tree passes). */
 export async function checkDependencies({ root, enforce = [], ownTree, log = console.log }: DependencyCheck) {
-  return (await importViolations(root, log)) + sourceViolations(root, enforce, ownTree, log);
+  // dependency-cruiser names the files it reaches by their real paths: a tree reached through a link (macOS's /tmp,
+  // a TMPDIR that links to memory) is checked from where it really is, or no rule's path would match.
+  const realRoot = realpathSync(root);
+  return (await importViolations(realRoot, log)) + sourceViolations(realRoot, enforce, ownTree, log);
 }

@@ -4,6 +4,7 @@ import { answerOcspRequest } from "../../../../../sandbox/src/diia/ocsp-responde
 import type { Party } from "../../../../../sandbox/src/diia/pki.ts";
 import { databaseOcspPersistence } from "../../../src/model/diia/ocsp-answers.ts";
 import { loadConfig } from "../../../src/platform/config/index.ts";
+import { verifyOcspResponse } from "../../../src/sign-in/diia/crypto/ocsp.ts";
 import { OcspStore } from "../../../src/sign-in/diia/crypto/ocsp-store.ts";
 import { checkDiiaRevocation, describeDiiaRevocationLists } from "../../../src/surfaces/doctor/revocation.ts";
 import { aboveModelDatabases, createTestDatabase, type TestDatabase } from "../../support/databases.ts";
@@ -29,7 +30,7 @@ describe.each(aboveModelDatabases)("Diia OCSP answers shared through the databas
 
   const lines: string[] = [];
   const log = { info: () => {}, error: (_: object, message: string) => void lines.push(message) };
-  const instance = (post: (url: string, request: Buffer) => Promise<Buffer>) =>
+  const instance = (post: (url: string, request: Buffer) => Promise<Buffer>, verify = verifyOcspResponse) =>
     new OcspStore({
       responders: [responder],
       authorities: [anchor],
@@ -37,6 +38,7 @@ describe.each(aboveModelDatabases)("Diia OCSP answers shared through the databas
       log,
       post,
       persistence: databaseOcspPersistence(database.handle.db),
+      verify,
     });
   const reachable = (at: number) => async (_url: string, request: Buffer) =>
     answerOcspRequest(request, [{ ca, revoked: () => new Set() }], at);
@@ -72,6 +74,21 @@ describe.each(aboveModelDatabases)("Diia OCSP answers shared through the databas
     await cutOff.refresh(new Date(now + 2000));
     expect(cutOff.status(person.certificate, new Date(now + 3000))).toBe("good");
     expect(await doctor(now + 3000)).toMatchObject({ status: "ok", message: "1 OCSP answer(s) current" });
+  });
+
+  it("checks a stored answer's signature once, not again at each refresh that reads the same answer", async () => {
+    let verified = 0;
+    const counting: typeof verifyOcspResponse = (...args) => {
+      verified += 1;
+      return verifyOcspResponse(...args);
+    };
+    const cutOff = instance(unreachable, counting);
+    await cutOff.refresh(new Date(now + 2000));
+    expect(verified).toBe(1);
+    await cutOff.refresh(new Date(now + 62_000));
+    await cutOff.refresh(new Date(now + 122_000));
+    expect(verified).toBe(1);
+    expect(cutOff.status(person.certificate, new Date(now + 122_000))).toBe("good");
   });
 
   it("a stale answer: staleCertificates (the metric), a doctor warning within the grace, a failure after it", async () => {

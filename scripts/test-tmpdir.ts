@@ -1,7 +1,7 @@
 // The Vitest suite's temporary files in memory, where Linux has a RAM disk (issue 75).
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statfsSync, symlinkSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statfsSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 
 /** statfs's f_type of a tmpfs (linux/magic.h). */
 const tmpfsMagic = 0x01021994;
@@ -28,7 +28,8 @@ function alive(pid: number): boolean {
 /** What a run that was killed before it cleaned up left: its folder in memory and its link. */
 function removeAbandoned(linkDir: string): void {
   for (const name of readdirSync(ramDisk)) {
-    const pid = Number(name.slice(prefix.length));
+    // `${prefix}${pid}-XXXXXX` (mkdtemp's random end).
+    const pid = Number(name.slice(prefix.length).split("-")[0]);
     if (!name.startsWith(prefix) || !Number.isInteger(pid) || alive(pid)) continue;
     rmSync(join(ramDisk, name), { recursive: true, force: true });
     rmSync(join(linkDir, name), { force: true });
@@ -52,13 +53,11 @@ export function testTempDir(env: NodeJS.ProcessEnv = process.env, linkDir = tmpd
   const disk = statfsSync(ramDisk);
   if (disk.type !== tmpfsMagic || disk.bavail * disk.bsize < neededFreeBytes) return undefined;
   removeAbandoned(linkDir);
-  const name = `${prefix}${process.pid}`;
-  const folder = join(ramDisk, name);
-  const link = join(linkDir, name);
-  mkdirSync(folder);
+  // A name no other account can have taken first (mkdtemp), which still says whose run it is.
+  const folder = mkdtempSync(join(ramDisk, `${prefix}${process.pid}-`));
+  const link = join(linkDir, basename(folder));
   // As /tmp: a program the tests start as another user (slapd, FreeRADIUS) reaches its own folder in it.
   chmodSync(folder, 0o1777);
-  rmSync(link, { force: true });
   symlinkSync(folder, link);
   return {
     env: { TMPDIR: link },

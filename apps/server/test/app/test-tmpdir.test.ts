@@ -38,7 +38,7 @@ describe("the Vitest suite's TMPDIR", () => {
   it("clears what a run killed before its end left behind", () => {
     if (!hasRamDisk) return;
     // No process has this id (above Linux's largest).
-    const abandoned = "kpi-id-test-tmp-4194305";
+    const abandoned = "kpi-id-test-tmp-4194305-AbCdEf";
     mkdirSync(join("/dev/shm", abandoned));
     const made = testTempDir({}, linkDir);
     expect(existsSync(join("/dev/shm", abandoned))).toBe(false);

@@ -1,18 +1,22 @@
 // The Vitest suite's temporary files in memory, where Linux has a RAM disk (issue 75).
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statfsSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, statfsSync, symlinkSync } from "node:fs";
+import { freemem, tmpdir } from "node:os";
 import { basename, join } from "node:path";
 
 /** statfs's f_type of a tmpfs (linux/magic.h). */
 const tmpfsMagic = 0x01021994;
-/** Left free for everything else in memory: the suite's files take a few hundred MB at most. */
+/**
+ * Room the RAM disk must have, and memory the machine must have free: the suite's files take a few hundred MB at most,
+ * and a tmpfs's free space is only its size limit (half the memory by default) less what it holds, not free memory.
+ */
 const neededFreeBytes = 2 * 1024 ** 3;
-const ramDisk = "/dev/shm";
+const defaultRamDisk = "/dev/shm";
 const prefix = "kpi-id-test-tmp-";
 
 export interface TestTempDir {
   /** TMPDIR for the suite's processes. */
   env: Record<string, string>;
+  /** Removes the folder and its link; a failure is left to the next run to clear. */
   remove(): void;
 }
 
@@ -25,19 +29,36 @@ function alive(pid: number): boolean {
   }
 }
 
-/** What a run that was killed before it cleaned up left: its folder in memory and its link. */
-function removeAbandoned(linkDir: string): void {
+/**
+ * What a run of this account's killed before it cleaned up left: its folder in memory and its link. Only real folders
+ * this account owns: /dev/shm is everyone's, and a name another account planted (or its link) is not ours to delete.
+ */
+function removeAbandoned(ramDisk: string, linkDir: string): void {
   for (const name of readdirSync(ramDisk)) {
+    if (!name.startsWith(prefix)) continue;
     // `${prefix}${pid}-XXXXXX` (mkdtemp's random end).
     const pid = Number(name.slice(prefix.length).split("-")[0]);
-    if (!name.startsWith(prefix) || !Number.isInteger(pid) || alive(pid)) continue;
-    rmSync(join(ramDisk, name), { recursive: true, force: true });
-    rmSync(join(linkDir, name), { force: true });
+    const folder = join(ramDisk, name);
+    try {
+      const entry = lstatSync(folder);
+      if (!entry.isDirectory() || entry.uid !== process.getuid?.() || !Number.isInteger(pid) || alive(pid)) continue;
+      rmSync(folder, { recursive: true, force: true });
+      rmSync(join(linkDir, name), { force: true });
+    } catch {
+      // Gone meanwhile, or not ours to remove: left as it is.
+    }
   }
 }
 
+/** Whether /dev/shm is a tmpfs with room for the suite, on a machine with memory to spare. */
+export function ramDiskUsable(ramDisk = defaultRamDisk): boolean {
+  if (process.platform !== "linux" || !existsSync(ramDisk)) return false;
+  const disk = statfsSync(ramDisk);
+  return disk.type === tmpfsMagic && disk.bavail * disk.bsize >= neededFreeBytes && freemem() >= neededFreeBytes;
+}
+
 /**
- * A folder on /dev/shm for TMPDIR, when it is a tmpfs with room and the person has not chosen a TMPDIR themselves.
+ * A folder on /dev/shm for TMPDIR, when it is usable (ramDiskUsable) and the person has not chosen a TMPDIR.
  * The server's process tests write whole PGlite clusters (about 1,400 files each), 40 MB backups and the
  * configurations of FreeRADIUS, slapd and Apache into os.tmpdir(). On the 2-core CI machine's ext4 (mounted with
  * `discard`) making a file cost the kernel about 1 ms of CPU, on tmpfs 0.04 ms. Back to back: the six backup, restore
@@ -45,25 +66,34 @@ function removeAbandoned(linkDir: string): void {
  * (its server files 435 and 407 in their workers). What the tests check of files (modes, renames, locks) holds on
  * tmpfs as on ext4. The caller removes it once the suite has passed; a failed run's stays until the next run's start.
  *
- * TMPDIR is a link beside the usual /tmp to the folder, not the folder itself: FreeRADIUS opens a log file whose
- * path starts with /dev/ as a device, never creating it (its exfile), and a Unix socket's path must stay short.
+ * TMPDIR is a link in the usual temporary folder to the folder, not the folder itself: FreeRADIUS opens a log file
+ * whose path starts with /dev/ as a device, never creating it (its exfile).
  */
-export function testTempDir(env: NodeJS.ProcessEnv = process.env, linkDir = tmpdir()): TestTempDir | undefined {
-  if (process.platform !== "linux" || env.TMPDIR || !existsSync(ramDisk)) return undefined;
-  const disk = statfsSync(ramDisk);
-  if (disk.type !== tmpfsMagic || disk.bavail * disk.bsize < neededFreeBytes) return undefined;
-  removeAbandoned(linkDir);
+export function testTempDir(
+  env: NodeJS.ProcessEnv = process.env,
+  linkDir = tmpdir(),
+  /** Tests only: a folder of their own on the RAM disk, so that they never touch a running suite's. */
+  ramDisk = defaultRamDisk,
+): TestTempDir | undefined {
+  if (env.TMPDIR || process.platform !== "linux" || !existsSync(ramDisk)) return undefined;
+  // Before the room is measured: a failed run's files count against it.
+  removeAbandoned(ramDisk, linkDir);
+  if (!ramDiskUsable(ramDisk)) return undefined;
   // A name no other account can have taken first (mkdtemp), which still says whose run it is.
   const folder = mkdtempSync(join(ramDisk, `${prefix}${process.pid}-`));
   const link = join(linkDir, basename(folder));
-  // As /tmp: a program the tests start as another user (slapd, FreeRADIUS) reaches its own folder in it.
-  chmodSync(folder, 0o1777);
+  // Others may pass through, as Apache's www-data does to the folders the tests open to it; not list or write.
+  chmodSync(folder, 0o711);
   symlinkSync(folder, link);
   return {
     env: { TMPDIR: link },
     remove: () => {
-      rmSync(folder, { recursive: true, force: true });
-      rmSync(link, { force: true });
+      try {
+        rmSync(folder, { recursive: true, force: true });
+        rmSync(link, { force: true });
+      } catch (error) {
+        console.warn(`npm test: ${folder} is left for the next run to remove: ${String(error)}`);
+      }
     },
   };
 }

@@ -4,7 +4,7 @@ import { answerOcspRequest } from "../../../../../sandbox/src/diia/ocsp-responde
 import type { Party } from "../../../../../sandbox/src/diia/pki.ts";
 import { databaseOcspPersistence } from "../../../src/model/diia/ocsp-answers.ts";
 import { loadConfig } from "../../../src/platform/config/index.ts";
-import { verifyOcspResponse } from "../../../src/sign-in/diia/crypto/ocsp.ts";
+import { ocspRequest, verifyOcspResponse } from "../../../src/sign-in/diia/crypto/ocsp.ts";
 import { OcspStore } from "../../../src/sign-in/diia/crypto/ocsp-store.ts";
 import { checkDiiaRevocation, describeDiiaRevocationLists } from "../../../src/surfaces/doctor/revocation.ts";
 import { aboveModelDatabases, createTestDatabase, type TestDatabase } from "../../support/databases.ts";
@@ -82,6 +82,8 @@ describe.each(aboveModelDatabases)("Diia OCSP answers shared through the databas
       verified += 1;
       return verifyOcspResponse(...args);
     };
+    const refused = () => lines.filter((line) => line.includes("stored answer refused")).length;
+    const refusedBefore = refused();
     const cutOff = instance(unreachable, counting);
     await cutOff.refresh(new Date(now + 2000));
     expect(verified).toBe(1);
@@ -89,6 +91,16 @@ describe.each(aboveModelDatabases)("Diia OCSP answers shared through the databas
     await cutOff.refresh(new Date(now + 122_000));
     expect(verified).toBe(1);
     expect(cutOff.status(person.certificate, new Date(now + 122_000))).toBe("good");
+    // Another instance's newer answer (other bytes) is checked before it is taken; then the stored one is put back.
+    const answers = () => database.handle.db.selectFrom("diia_ocsp_answers").select("answer");
+    const original = (await answers().executeTakeFirstOrThrow()).answer;
+    const newer = await reachable(now + 150_000)(responder, ocspRequest(person.certificate));
+    await database.handle.db.updateTable("diia_ocsp_answers").set({ answer: newer }).execute();
+    await cutOff.refresh(new Date(now + 182_000));
+    expect(verified).toBe(2);
+    expect(cutOff.status(person.certificate, new Date(now + 182_000))).toBe("good");
+    expect(refused()).toBe(refusedBefore);
+    await database.handle.db.updateTable("diia_ocsp_answers").set({ answer: original }).execute();
   });
 
   it("a stale answer: staleCertificates (the metric), a doctor warning within the grace, a failure after it", async () => {

@@ -14,11 +14,15 @@ const newPassword = "lanterns over podil at dusk";
 const firefox = "Mozilla/5.0 (Android 14; Mobile; rv:128.0) Gecko/128.0 Firefox/128.0";
 
 async function auditRows(app: FastifyInstance, type: string) {
-  return app.db
-    .selectFrom("audit_events")
-    .select(["result", "reason", "user_id"])
-    .where("event_type", "=", type)
-    .execute();
+  return (
+    app.db
+      .selectFrom("audit_events")
+      .select(["result", "reason", "user_id"])
+      .where("event_type", "=", type)
+      // In the order they were written: without it PostgreSQL may return a table's rows in any order (a run did).
+      .orderBy("id")
+      .execute()
+  );
 }
 
 /** Issue 16: changing (or setting) one's password on the account page. */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import jkurwa, { type Certificate } from "jkurwa";
 import { type OcspPersistence, ocspWatchForMs } from "../../../model/diia/ocsp-answers.ts";
 import type { RevocationStatus } from "./crl-store.ts";
@@ -37,8 +38,8 @@ interface Watched {
   signer: Certificate;
   issuer: Certificate;
   answer?: VerifiedOcspAnswer;
-  /** The bytes `answer` was verified from: the same bytes read back from the database are not verified again. */
-  answerBytes?: Buffer;
+  /** The SHA-256 of the bytes `answer` was verified from: the same bytes read back are not verified again. */
+  answerDigest?: string;
   lastAttempt: number;
   /** The last callback that named it (configured certificates: always now). */
   seenAt: number;
@@ -52,6 +53,8 @@ const fetchTimeoutMs = 10_000;
 const retryAfterMs = 60_000;
 /** A certificate named again is noted in the database at most this often (it keeps it watched for 30 days). */
 const seenNoteEveryMs = 24 * 3600 * 1000;
+
+const digestOf = (bytes: Buffer) => createHash("sha256").update(bytes).digest("base64");
 
 async function postOcsp(url: string, request: Buffer): Promise<Buffer> {
   const response = await fetch(url, {
@@ -121,7 +124,7 @@ export class OcspStore {
     const watched = this.#watched.get(key);
     if (!watched || (watched.answer && watched.answer.thisUpdate > answer.thisUpdate)) return false;
     watched.answer = answer;
-    watched.answerBytes = bytes;
+    watched.answerDigest = digestOf(bytes);
     return true;
   }
 
@@ -173,7 +176,7 @@ export class OcspStore {
           if (this.#remember(signer, issuer, stored.lastSeenAt.getTime())) this.#unsaved.delete(stored.certificateKey);
           const watched = this.#watched.get(stored.certificateKey);
           if (watched) watched.savedSeenAt = Math.max(watched.savedSeenAt, stored.lastSeenAt.getTime());
-          if (stored.answer && !watched?.answerBytes?.equals(stored.answer)) {
+          if (stored.answer && watched?.answerDigest !== digestOf(stored.answer)) {
             this.#adopt(stored.certificateKey, verify(stored.answer, signer, issuer, now), stored.answer);
           }
         } catch (error) {

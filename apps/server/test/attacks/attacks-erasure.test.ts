@@ -82,6 +82,7 @@ describe.each(databaseKinds)("attacks on erasing a person (%s)", (kind) => {
       .select("id")
       .where("event_type", "=", "person_erased")
       .where("user_id", "=", other.id)
+      .orderBy("audit_events.id")
       .execute();
     expect(rows).toHaveLength(1);
   });

@@ -25,9 +25,14 @@ describe("forged client addresses behind a trusted proxy", () => {
     );
 
   const auditedAddresses = async () =>
-    (await t.app.db.selectFrom("audit_events").select("ip").where("event_type", "=", "sign_in").execute()).map(
-      (row) => row.ip,
-    );
+    (
+      await t.app.db
+        .selectFrom("audit_events")
+        .select("ip")
+        .where("event_type", "=", "sign_in")
+        .orderBy("audit_events.id")
+        .execute()
+    ).map((row) => row.ip);
 
   it("a client rotating its own X-Forwarded-For is still counted, and audited, by its real address", async () => {
     const rule = throttlePolicy.ip;
@@ -100,7 +105,7 @@ describe("TRUST_PROXY as a hop count", () => {
         { username: "nobody", password: "guess" },
         { remoteAddress: "10.9.9.9", headers: { "x-forwarded-for": "127.0.0.1, 203.0.113.61" } },
       );
-      const rows = await t.app.db.selectFrom("audit_events").select("ip").execute();
+      const rows = await t.app.db.selectFrom("audit_events").select("ip").orderBy("audit_events.id").execute();
       expect(rows.map((row) => row.ip)).toEqual(["203.0.113.61"]);
     } finally {
       await t.close();

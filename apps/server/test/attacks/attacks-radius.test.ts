@@ -66,6 +66,7 @@ describe.each(aboveModelDatabases)("attacks on Wi-Fi passwords (%s)", (kind) => 
       .select("reason")
       .where("event_type", "=", "wifi_sign_in")
       .where("result", "=", "failure")
+      .orderBy("audit_events.id")
       .execute();
     expect(rows.map((row) => row.reason)).toContain("throttled");
     clock.advance(60 * 60 + 16 * 60);

@@ -54,6 +54,7 @@ describe.each(aboveModelDatabases)("attacks on the ticket path's consent: its li
       .select(["event_type", "result", "reason"])
       .where("application_id", "=", application.id)
       .where("user_id", "=", student.person.id)
+      .orderBy("audit_events.id")
       .execute();
     expect(audited).toContainEqual({ event_type: "app_redirect", result: "failure", reason: "consent.required" });
     expect(audited).toContainEqual({ event_type: "app_redirect", result: "failure", reason: "consent.declined" });

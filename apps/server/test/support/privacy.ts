@@ -203,6 +203,7 @@ export async function expectNothingLeft(app: FastifyInstance, userId: string) {
     .select(["event_type", "ip", "user_agent", "details"])
     .where("user_id", "=", userId)
     .where("event_type", "!=", "person_erased")
+    .orderBy("audit_events.id")
     .execute();
   expect(audit.length).toBeGreaterThan(0);
   for (const row of audit) expect(row, row.event_type).toMatchObject({ ip: null, user_agent: null, details: {} });

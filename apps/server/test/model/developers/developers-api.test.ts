@@ -47,6 +47,7 @@ describe.each(databaseKinds)("the developers' API (%s)", (kind) => {
       .selectFrom("audit_events")
       .select("event_type")
       .where("application_id", "=", created.application.id)
+      .orderBy("audit_events.id")
       .execute();
     expect(audited.map((row) => row.event_type)).toEqual(["application_created"]);
   });

@@ -92,6 +92,7 @@ describe.each(databaseKinds)("the developers' console actions (%s)", (kind) => {
       .select("event_type")
       .where("application_id", "=", application.id)
       .where("event_type", "like", "application_secret%")
+      .orderBy("audit_events.id")
       .execute();
     expect(events.map((event) => event.event_type)).toEqual([
       "application_secret_rotated",
@@ -136,6 +137,7 @@ describe.each(databaseKinds)("the developers' console actions (%s)", (kind) => {
       .selectFrom("audit_events")
       .select(["details", "user_id"])
       .where("event_type", "=", "application_deleted")
+      .orderBy("audit_events.id")
       .execute();
     expect(audited).toEqual([
       expect.objectContaining({

@@ -85,6 +85,7 @@ describe.each(databaseKinds)("testing, review and suspension of a developer's ap
       .select("event_type")
       .where("application_id", "=", application.id)
       .where("event_type", "like", "application_%")
+      .orderBy("audit_events.id")
       .execute();
     expect(audited.map((row) => row.event_type)).toEqual(
       expect.arrayContaining(["application_suspended", "application_unsuspended"]),

@@ -57,6 +57,7 @@ describe.each(databaseKinds)("an LDAP bind's statements (%s)", (kind) => {
       .select("id")
       .where("event_type", "=", "ldap_bind")
       .where((eb) => (reason === null ? eb("reason", "is", null) : eb("reason", "=", reason)))
+      .orderBy("audit_events.id")
       .execute();
 
   it("answers an accepted bind after one read, and an unknown name and a wrong password alike after three", async () => {

@@ -33,6 +33,7 @@ describe.each(databaseKinds)("erasing a person on request (%s)", (kind) => {
       .select(["reason", "actor_id", "details", "ip"])
       .where("user_id", "=", userId)
       .where("event_type", "=", "person_erased")
+      .orderBy("audit_events.id")
       .execute();
 
   it("the console erases everything of the person, keeps their audit trail without it, and closes every way in", async () => {

@@ -111,6 +111,7 @@ describe.each(databaseKinds)("retention and the anonymisation of people who left
       .select(["reason", "actor_id", "details"])
       .where("event_type", "=", "person_erased")
       .where("user_id", "=", gone.person.id)
+      .orderBy("audit_events.id")
       .execute();
     expect(rows).toEqual([
       {

@@ -62,6 +62,7 @@ describe.each(databaseKinds)("starting a session from plain values (%s)", (kind)
       .selectFrom("audit_events")
       .select(["event_type", "result", "ip", "user_agent"])
       .where("user_id", "=", created.id)
+      .orderBy("audit_events.id")
       .execute();
     expect(rows).toEqual([
       { event_type: "session_start", result: "success", ip: origin.ip, user_agent: origin.userAgent },

@@ -81,6 +81,7 @@ describe.each(databaseKinds)("user import on %s", (kind) => {
       .innerJoin("users", "users.id", "audit_events.user_id")
       .select(["users.username", "audit_events.reason"])
       .where("event_type", "=", "access_granted")
+      .orderBy("audit_events.id")
       .execute();
     expect(grants).toEqual([{ username: "i.bondar", reason: "csv" }]);
   });

@@ -48,6 +48,7 @@ describe.each(databaseKinds)("Wi-Fi throttle after a success (%s)", (kind) => {
         .select("reason")
         .where("event_type", "=", "wifi_sign_in")
         .where("result", "=", "failure")
+        .orderBy("audit_events.id")
         .execute()
     ).map((row) => row.reason);
 

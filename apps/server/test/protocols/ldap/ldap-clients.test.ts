@@ -97,6 +97,7 @@ describe("the console's LDAP clients", () => {
       .selectFrom("audit_events")
       .select(["event_type", "actor_id"])
       .where("event_type", "in", ["ldap_client_registered", "ldap_client_removed"])
+      .orderBy("audit_events.id")
       .execute();
     expect(audit.map((row) => row.event_type).sort()).toEqual(["ldap_client_registered", "ldap_client_removed"]);
     expect(audit.every((row) => row.actor_id !== null)).toBe(true);
@@ -173,6 +174,7 @@ describe("a lab's login machines allowed the KPI ID password", () => {
       .select(["users.username", "audit_events.reason"])
       .where("event_type", "=", "ldap_bind")
       .where("users.username", "in", ["oksana", "dmytro", "iryna", "outsider"])
+      .orderBy("audit_events.id")
       .execute();
     expect(Object.fromEntries(reasons.map((row) => [row.username, row.reason]))).toEqual({
       oksana: "kpi_password_refused",

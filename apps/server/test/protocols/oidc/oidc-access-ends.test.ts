@@ -45,6 +45,7 @@ describe.each(aboveModelDatabases)("OpenID Connect when access ends (%s)", (kind
       .select(["result", "auth_method", "user_id", "application_id", "reason"])
       .where("event_type", "=", "oidc_sign_in")
       .where("application_id", "=", signed.application.id)
+      .orderBy("audit_events.id")
       .execute();
     // One for the first sign-in (through the interaction), one for the silent one.
     const row = {
@@ -71,6 +72,7 @@ describe.each(aboveModelDatabases)("OpenID Connect when access ends (%s)", (kind
       .where("event_type", "=", "oidc_sign_in")
       .where("application_id", "=", signed.application.id)
       .where("result", "=", "failure")
+      .orderBy("audit_events.id")
       .execute();
     expect(refusal).toEqual([{ result: "failure", user_id: signed.userId }]);
 

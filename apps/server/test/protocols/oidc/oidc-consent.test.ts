@@ -192,6 +192,7 @@ describe.each(aboveModelDatabases)("OpenID Connect consent and public clients (%
       .select(["result", "reason", "application_id"])
       .where("event_type", "=", "oidc_sign_in")
       .where("reason", "=", "the person declined")
+      .orderBy("audit_events.id")
       .execute();
     expect(events).toEqual([{ result: "failure", reason: "the person declined", application_id: thirdParty.id }]);
   });
@@ -208,6 +209,7 @@ describe.each(aboveModelDatabases)("OpenID Connect consent and public clients (%
       .select(["result", "reason"])
       .where("event_type", "=", "oidc_sign_in")
       .where("reason", "=", "no access to this application")
+      .orderBy("audit_events.id")
       .execute();
     expect(refused).toEqual([{ result: "failure", reason: "no access to this application" }]);
 

@@ -106,6 +106,7 @@ describe.each(aboveModelDatabases)("OpenID Connect device authorization grant, R
       .select(["event_type", "result", "application_id"])
       .where("user_id", "=", userId)
       .where("event_type", "=", "oidc_device_confirmed")
+      .orderBy("audit_events.id")
       .execute();
     expect(audit).toEqual([
       { event_type: "oidc_device_confirmed", result: "success", application_id: deviceClient.id },
@@ -128,6 +129,7 @@ describe.each(aboveModelDatabases)("OpenID Connect device authorization grant, R
       .select(["result", "application_id"])
       .where("user_id", "=", userId)
       .where("event_type", "=", "oidc_device_denied")
+      .orderBy("audit_events.id")
       .execute();
     expect(denied).toEqual([{ result: "failure", application_id: deviceClient.id }]);
   });

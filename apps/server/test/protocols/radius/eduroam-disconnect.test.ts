@@ -129,6 +129,7 @@ const disconnectAudits = () =>
     .selectFrom("audit_events")
     .select(["user_id", "result", "reason", "details"])
     .where("event_type", "=", "wifi_disconnect")
+    .orderBy("audit_events.id")
     .execute();
 
 beforeAll(async () => {

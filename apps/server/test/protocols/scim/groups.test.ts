@@ -117,6 +117,7 @@ describe.each(aboveModelDatabases)("SCIM Groups (units) on %s", (kind) => {
       .select("reason")
       .where("event_type", "=", "scim_change")
       .where("reason", "like", "scim.group_%")
+      .orderBy("audit_events.id")
       .execute();
     expect(audit.map((row) => row.reason)).toContain("scim.group_deleted");
   });

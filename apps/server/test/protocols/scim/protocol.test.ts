@@ -249,6 +249,7 @@ describe.each(aboveModelDatabases)("SCIM protocol, discovery and refusals on %s"
       .select(["reason", "details"])
       .where("event_type", "=", "scim_change")
       .where("reason", "like", "scim.token_%")
+      .orderBy("audit_events.id")
       .execute();
     expect(
       audit.filter((entry) => JSON.stringify(entry.details).includes("hr-cli")).map((entry) => entry.reason),

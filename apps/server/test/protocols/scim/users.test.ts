@@ -59,7 +59,12 @@ describe.each(aboveModelDatabases)("SCIM Users (RFC 7644 §3.3–3.7) on %s", (k
     expect(records.map((record) => [record.student_id, record.source])).toEqual([["KV-1", "scim"]]);
     const user = await t.app.db.selectFrom("users").selectAll().where("id", "=", body.id).executeTakeFirstOrThrow();
     expect([user.student_id, user.scim_external_id, user.password_hash]).toEqual(["KV-1", "hr-1", null]);
-    const rows = await t.app.db.selectFrom("audit_events").selectAll().where("user_id", "=", body.id).execute();
+    const rows = await t.app.db
+      .selectFrom("audit_events")
+      .selectAll()
+      .where("user_id", "=", body.id)
+      .orderBy("audit_events.id")
+      .execute();
     expect(rows.map((row) => [row.event_type, row.reason, row.details])).toEqual([
       ["scim_change", "scim.user_created", { actor: "scim:hr" }],
     ]);
@@ -203,6 +208,7 @@ describe.each(aboveModelDatabases)("SCIM Users (RFC 7644 §3.3–3.7) on %s", (k
       .select("details")
       .where("user_id", "=", person.id)
       .where("event_type", "=", "scim_change")
+      .orderBy("audit_events.id")
       .execute();
     expect(audit.map((row) => row.details)).toEqual([{ actor: "scim:hr", deactivated: true }]);
 

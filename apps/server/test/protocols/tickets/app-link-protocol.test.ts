@@ -122,6 +122,7 @@ describe.each(aboveModelDatabases)("an application's sign-in link and ticket (%s
       .selectFrom("audit_events")
       .select("reason")
       .where("reason", "=", "app.redirect_uri_not_registered")
+      .orderBy("audit_events.id")
       .execute();
     expect(reasons).toHaveLength(5);
   });

@@ -111,6 +111,7 @@ describe.each(aboveModelDatabases)("BankID envelopes in the instance's worker th
         .selectFrom("audit_events")
         .select(["result", "auth_method"])
         .where("reason", "=", "request.rate_limited")
+        .orderBy("audit_events.id")
         .execute();
       expect(audited).toEqual([
         { result: "failure", auth_method: "BANK_ID" },

@@ -97,6 +97,7 @@ describe.each(aboveModelDatabases)("sign-in with BankID NBU through the stand-in
           .select(["result", "auth_method"])
           .where("event_type", "=", "sign_in")
           .where("user_id", "=", userIds[persona.expect.username] ?? "")
+          .orderBy("audit_events.id")
           .execute();
         expect(audit).toContainEqual({ result: "success", auth_method: "BANK_ID" });
       } else {

@@ -46,6 +46,7 @@ describe("a Diia signature whose signer's certificate is nowhere", () => {
       .selectFrom("audit_events")
       .select("reason")
       .where("auth_method", "=", "DIIA")
+      .orderBy("audit_events.id")
       .execute();
     expect(audited.map((row) => row.reason)).toEqual(["diia.signer_certificate_absent"]);
     const logged = logLines.map((line) => JSON.parse(line) as { msg?: string; reason?: string });

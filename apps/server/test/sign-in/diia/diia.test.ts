@@ -57,6 +57,7 @@ describe.each(aboveModelDatabases)("sign-in with Diia on %s", (kind) => {
       .selectFrom("audit_events")
       .select("reason")
       .where("auth_method", "=", "DIIA")
+      .orderBy("audit_events.id")
       .execute();
     return rows.map((row) => row.reason ?? "");
   }
@@ -289,7 +290,7 @@ describe.each(aboveModelDatabases)("sign-in with Diia on %s", (kind) => {
   });
 
   it("keeps the tax id out of the audit trail", async () => {
-    const rows = await test.app.db.selectFrom("audit_events").selectAll().execute();
+    const rows = await test.app.db.selectFrom("audit_events").selectAll().orderBy("audit_events.id").execute();
     expect(rows.length).toBeGreaterThan(0);
     expect(JSON.stringify(rows)).not.toContain(campusTaxId);
   });

@@ -181,6 +181,7 @@ describe.each(aboveModelDatabases)("sign-in with Google (%s)", (kind) => {
       .select(["event_type", "result", "auth_method"])
       .where("user_id", "=", userIds.student ?? "")
       .where("event_type", "=", "sign_in")
+      .orderBy("audit_events.id")
       .execute();
     expect(events).toContainEqual({ event_type: "sign_in", result: "success", auth_method: "GOOGLE" });
   });

@@ -87,6 +87,7 @@ describe.each(aboveModelDatabases)("passkeys (%s)", (kind) => {
       .select("reason")
       .where("user_id", "=", owner.id)
       .where("event_type", "=", "second_factor_changed")
+      .orderBy("audit_events.id")
       .execute();
     expect(added.map((row) => row.reason)).toEqual(["passkey_added"]);
   });

@@ -142,6 +142,7 @@ describe.each(aboveModelDatabases)("device cookies against account lockout on %s
       .select(["event_type", "result", "reason"])
       .where("user_id", "=", person.id)
       .where("event_type", "=", "account_unlocked")
+      .orderBy("audit_events.id")
       .execute();
     expect(rows).toEqual([{ event_type: "account_unlocked", result: "success", reason: "operator" }]);
     const unknown = await runCliOn(t.database.handle, ["user", "unlock", "--username", "nobody-at-all"]);

@@ -260,7 +260,9 @@ describe.each(aboveModelDatabases)("password sign-in and the connected-apps loop
     expect(exchanged?.ip).toBeTruthy();
     const started = events.find((e) => e.event_type === "session_start" && e.result === "success");
     expect(started).toMatchObject({ auth_method: "PASSWORD", application_id: null });
-    const everything = JSON.stringify(await t.app.db.selectFrom("audit_events").selectAll().execute());
+    const everything = JSON.stringify(
+      await t.app.db.selectFrom("audit_events").selectAll().orderBy("audit_events.id").execute(),
+    );
     expect(everything).not.toContain(password);
     expect(everything).not.toContain(appA.secret);
     expect(everything).not.toContain(student.taxId);

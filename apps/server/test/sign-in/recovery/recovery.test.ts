@@ -88,6 +88,7 @@ describe.each(aboveModelDatabases)("getting back in (%s)", (kind) => {
       .selectFrom("audit_events")
       .select(["result", "reason"])
       .where("event_type", "=", "password_reset_request")
+      .orderBy("audit_events.id")
       .execute();
     expect(audited.filter((row) => row.result === "success")).toHaveLength(3);
     expect(audited.filter((row) => row.reason === "recovery.no_verified_address")).toHaveLength(6);
@@ -121,6 +122,7 @@ describe.each(aboveModelDatabases)("getting back in (%s)", (kind) => {
       .select(["result", "reason"])
       .where("event_type", "=", "password_reset")
       .where("user_id", "=", person.id)
+      .orderBy("audit_events.id")
       .execute();
     expect(audited).toEqual([{ result: "success", reason: "email" }]);
     const notice = await mail.inbox.waitFor((each) => each.to.includes("oksana@kpi.ua"), before);

@@ -63,6 +63,7 @@ describe.each(aboveModelDatabases)("my connected applications (%s)", (kind) => {
       .select(["result", "application_id"])
       .where("event_type", "=", "application_revoked")
       .where("user_id", "=", signed.userId)
+      .orderBy("audit_events.id")
       .execute();
     expect(rows).toEqual([{ result: "success", application_id: signed.application.id }]);
     // Revoked already: nothing left to revoke.

@@ -67,6 +67,7 @@ describe.each(aboveModelDatabases)("linking Google from the account page (%s)", 
       .select(["result", "auth_method", "reason"])
       .where("user_id", "=", userId)
       .where("event_type", "=", type)
+      .orderBy("audit_events.id")
       .execute();
 
   /** The account page's "Link Google": start, pick `google` at the stand-in, come back as a page load. */

@@ -181,6 +181,7 @@ describe("sponsored guests", () => {
       .select("reason")
       .where("event_type", "=", "guest_reminded")
       .where("user_id", "=", guestId)
+      .orderBy("audit_events.id")
       .execute();
     expect(reminders.map((row) => row.reason).sort()).toEqual(["days.14", "days.3"]);
 

@@ -84,6 +84,7 @@ describe.each(aboveModelDatabases)("a person downloads their data (%s)", (kind) 
       .select(["result", "ip"])
       .where("user_id", "=", person.id)
       .where("event_type", "=", "personal_data_exported")
+      .orderBy("audit_events.id")
       .execute();
     expect(exported).toEqual([{ result: "success", ip: expect.any(String) }]);
   });

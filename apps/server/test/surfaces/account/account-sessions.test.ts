@@ -117,6 +117,7 @@ describe.each(aboveModelDatabases)("my sessions on the account page (%s)", (kind
       .selectFrom("audit_events")
       .select(["result", "reason"])
       .where("event_type", "=", "session_end")
+      .orderBy("audit_events.id")
       .execute();
     expect(audited).toContainEqual({ result: "success", reason: "one" });
   });
@@ -188,6 +189,7 @@ describe.each(aboveModelDatabases)("my sessions on the account page (%s)", (kind
       .select("id")
       .where("user_id", "=", owner.id)
       .where("occurred_at", ">", longAgo)
+      .orderBy("audit_events.id")
       .execute();
     expect(events).toHaveLength(own.length);
     expect(events.every((event) => !Number.isNaN(Date.parse(event.at)))).toBe(true);

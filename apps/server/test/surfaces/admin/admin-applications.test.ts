@@ -77,6 +77,7 @@ describe.each(aboveModelDatabases)("the console's application screen on %s", (ki
       .selectAll()
       .where("event_type", "=", type as "access_granted")
       .where("application_id", "=", appId)
+      .orderBy("audit_events.id")
       .execute();
   }
 
@@ -108,6 +109,7 @@ describe.each(aboveModelDatabases)("the console's application screen on %s", (ki
       .selectAll()
       .where("event_type", "=", "application_updated")
       .where("application_id", "=", appId)
+      .orderBy("audit_events.id")
       .execute();
     expect(row?.actor_id).toBe(operatorId);
     expect(JSON.stringify(row?.details)).toContain("callbackUrls");

@@ -61,6 +61,7 @@ describe.each(aboveModelDatabases)("the console's CAS services (%s)", (kind) => 
       .selectFrom("audit_events")
       .select(["event_type", "details"])
       .where("application_id", "=", application.id)
+      .orderBy("audit_events.id")
       .execute();
     expect(audited.map((row) => row.event_type)).toEqual([
       "application_updated",

@@ -81,6 +81,7 @@ describe.each(aboveModelDatabases)("console import jobs on %s", (kind) => {
       .selectFrom("audit_events")
       .select("actor_id")
       .where("event_type", "=", "people_imported")
+      .orderBy("audit_events.id")
       .execute();
     expect(audit.filter((row) => row.actor_id === admin.person.id)).toHaveLength(600);
 

@@ -93,6 +93,7 @@ describe.each(aboveModelDatabases)("console import on %s", (kind) => {
       .selectFrom("audit_events")
       .selectAll()
       .where("event_type", "=", "people_imported")
+      .orderBy("audit_events.id")
       .execute();
     expect(audit).toEqual([]);
   });

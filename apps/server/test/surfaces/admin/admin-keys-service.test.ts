@@ -69,6 +69,7 @@ describe.each(aboveModelDatabases)("the console's signing keys and service (%s)"
       .selectFrom("audit_events")
       .select(["actor_id", "result", "details"])
       .where("event_type", "=", "signing_keys_rotated")
+      .orderBy("audit_events.id")
       .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ actor_id: admin.person.id, result: "success" });

@@ -96,6 +96,7 @@ describe("a unit admin's decisions on their units' reviews", () => {
       .select(["event_type", "reason", "unit_id"])
       .where("application_id", "=", request.id)
       .where("event_type", "=", "application_reviewed")
+      .orderBy("audit_events.id")
       .execute();
     expect(audit).toEqual([{ event_type: "application_reviewed", reason: "unit_approved", unit_id: units.CS }]);
     expect((await decide(request.id, approval, admin)).statusCode).toBe(200);

@@ -49,6 +49,7 @@ describe.each(aboveModelDatabases)("kpi-id wifi on %s", (kind) => {
         .select("reason")
         .where("event_type", "=", type)
         .where("user_id", "=", userId)
+        .orderBy("audit_events.id")
         .execute()
     ).length;
 

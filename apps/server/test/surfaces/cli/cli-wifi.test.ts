@@ -49,7 +49,6 @@ describe.each(aboveModelDatabases)("kpi-id wifi on %s", (kind) => {
         .select("reason")
         .where("event_type", "=", type)
         .where("user_id", "=", userId)
-        .orderBy("audit_events.id")
         .execute()
     ).length;
 
